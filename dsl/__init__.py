@@ -1,0 +1,1 @@
+"""The assertion language: parse rules into a syntax tree."""

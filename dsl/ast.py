@@ -1,0 +1,363 @@
+"""The syntax tree of the assertion language.
+
+Frozen dataclasses, one per construct of ``grammars/referee.lark``. Every node carries
+the ``Span`` of its source text so compile errors and evidence can point at it. Spans
+are left out of equality (``compare=False``): two trees are equal when they say the
+same thing, wherever they were written, which is what round-trip tests compare.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Union
+
+
+@dataclass(frozen=True)
+class Span:
+    """1-based line and column of the first character; end is exclusive."""
+
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    start_pos: int = 0
+    end_pos: int = 0
+
+
+NO_SPAN = Span(0, 0, 0, 0)
+
+
+def _span() -> Any:
+    return field(default=NO_SPAN, compare=False, repr=False)
+
+
+# ----------------------------------------------------------------------------- values
+
+
+@dataclass(frozen=True)
+class Literal:
+    """A JSON value: str, Decimal/int, bool, None, tuple (array), or ObjectLit."""
+
+    value: Any
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ObjectLit:
+    """A JSON object literal; ``items`` keeps the author's key order."""
+
+    items: tuple[tuple[str, "Value"], ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ArrayLit:
+    items: tuple["Value", ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class RegexLit:
+    """``/pattern/flags``; flags is a subset of ``imsx`` in canonical order."""
+
+    pattern: str
+    flags: str = ""
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class NameRef:
+    """A value bound by ``let``."""
+
+    name: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Field:
+    """``.name`` or ``["name"]`` (str) or ``[0]`` (int) in a path."""
+
+    key: str | int
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class PathExpr:
+    """Field access. ``base`` None means the current element inside ``where``/``have``."""
+
+    base: "Value | None"
+    fields: tuple[Field, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class JsonPathExpr:
+    """``jsonpath(base, "$..x")``: the list of matches of a jsonpath-ng query."""
+
+    base: "Value | None"
+    query: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class FuncCall:
+    """A built-in function: count, first, last, number, text, lower, lines, length, keys."""
+
+    name: str
+    args: tuple["Value", ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class NamePattern:
+    """How a tool name is matched: ``exact`` text, ``glob`` or ``regex``."""
+
+    kind: str
+    text: str
+    flags: str = ""
+    span: Span = _span()
+
+
+# Sources a selection starts from.
+@dataclass(frozen=True)
+class Source:
+    """``calls``, ``notes``, ``response``, ``outputs``, ``metrics``, ``timing``,
+    ``metadata``, or ``file`` (then ``path`` and ``fmt`` in text/json/csv/lines)."""
+
+    kind: str
+    path: str | None = None
+    fmt: str = "text"
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class ToolFilter:
+    """``to "name"`` / ``to glob "x*"`` / ``to /re/``."""
+
+    pattern: NamePattern
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class StatusFilter:
+    """``with status success``."""
+
+    status: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class StepFilter:
+    """``at step 3``."""
+
+    step: int
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class WhereFilter:
+    """``where <condition>``, evaluated with each element as the current element."""
+
+    condition: "Condition"
+    span: Span = _span()
+
+
+Filter = Union[ToolFilter, StatusFilter, StepFilter, WhereFilter]
+
+
+@dataclass(frozen=True)
+class Selection:
+    source: Source
+    filters: tuple[Filter, ...] = ()
+    span: Span = _span()
+
+
+Value = Union[
+    Literal, ObjectLit, ArrayLit, NameRef, PathExpr, JsonPathExpr, FuncCall, Selection
+]
+
+# ------------------------------------------------------------------------ conditions
+
+
+@dataclass(frozen=True)
+class Compare:
+    """``==  !=  <  <=  >  >=``; no coercion between text and numbers."""
+
+    op: str
+    left: Value
+    right: Value
+    ignore_case: bool = False
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Between:
+    """``x between low and high``, both ends included."""
+
+    subject: Value
+    low: Value
+    high: Value
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class TextTest:
+    """``contains``, ``starts_with``, ``ends_with``, ``matches`` (search),
+    ``fully_matches``. ``operand`` is a value, or a RegexLit for the regex ops."""
+
+    op: str
+    subject: Value
+    operand: "Value | RegexLit"
+    ignore_case: bool = False
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Includes:
+    """``x includes {...}``: recursive subset match (objects by key, lists element-wise)."""
+
+    subject: Value
+    expected: Value
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Quantified:
+    """``any|all|no|exactly N <selection> [have <condition>]``."""
+
+    quantifier: str  # "any", "all", "no", "exactly"
+    count: int | None
+    selection: Selection
+    condition: "Condition | None" = None
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Exists:
+    """``exists <selection>``; mainly ``exists file "x"``. Precision ``existence``."""
+
+    target: Value
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Emptiness:
+    """``<value> is empty`` / ``<value> is not empty``. Precision ``existence``."""
+
+    subject: Value
+    negated: bool
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Before:
+    """``<selection> before <selection>``: some element of the first comes earlier
+    than some element of the second. ``response`` counts as after every step."""
+
+    first: Selection
+    second: Selection
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class InOrder:
+    """``in order [s1, s2, ...]`` (gaps allowed) or ``exactly in order [...]``
+    (the calls of the run are exactly these, one each, in this order)."""
+
+    items: tuple[Selection, ...]
+    exact: bool = False
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class EachDistinct:
+    """``each of [s1, s2, ...]``: every selection is matched by a different element,
+    found by maximum bipartite matching (never greedy first-fit)."""
+
+    items: tuple[Selection, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Semantic:
+    """``semantic "..."``: for the LLM grader. Never decided by the engine."""
+
+    text: str
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Not:
+    operand: "Condition"
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class And:
+    operands: tuple["Condition", ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Or:
+    operands: tuple["Condition", ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Truthy:
+    """A bare value used as a condition (e.g. ``.valid``): passes when it is ``true``."""
+
+    value: Value
+    span: Span = _span()
+
+
+Condition = Union[
+    Compare, Between, TextTest, Includes, Quantified, Exists, Emptiness, Before,
+    InOrder, EachDistinct, Semantic, Not, And, Or, Truthy,
+]
+
+# ---------------------------------------------------------------------- rules files
+
+
+@dataclass(frozen=True)
+class Let:
+    name: str
+    value: Value
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class Expect:
+    """One assertion. ``index`` links it to evals.json's expectation (1-based);
+    ``sentence`` is the human text; ``check`` None means a plain semantic sentence.
+    ``source`` is the check's own text as written (becomes grading.json ``check``)."""
+
+    index: int | None
+    sentence: str | None
+    check: Condition | None
+    source: str = field(default="", compare=False)
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class EvalBlock:
+    """``eval <id> ["name"]`` followed by its lets and expects. ``key`` is the id as
+    written (a number as text, or the name string)."""
+
+    key: str
+    name: str | None
+    lets: tuple[Let, ...]
+    expects: tuple[Expect, ...]
+    span: Span = _span()
+
+
+@dataclass(frozen=True)
+class RulesFile:
+    path: str
+    evals: tuple[EvalBlock, ...]
+    span: Span = _span()
+
+
+__all__ = [n for n in dir() if n[:1].isupper()] + ["Decimal"]

@@ -1,0 +1,1 @@
+"""referee's engine: runs, compiled checks, verdicts and reports."""

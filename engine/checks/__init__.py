@@ -1,0 +1,1 @@
+"""Compiled checks: one protocol, one evaluate(ctx) -> Verdict per check."""

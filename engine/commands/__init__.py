@@ -1,0 +1,1 @@
+"""One module per ``referee`` subcommand; each exposes ``add_parser`` and ``run``."""

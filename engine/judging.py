@@ -1,0 +1,58 @@
+"""The contract between the engine and an LLM grader.
+
+The engine hands a ``Judge`` only the semantic assertions of one run. This module
+imports nothing of ``llm_adapter``: the deterministic path must run without it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol, Sequence
+
+from engine.verdict import Verdict
+
+
+@dataclass(frozen=True)
+class SemanticItem:
+    """One semantic assertion to judge. ``key`` is unique within the run."""
+
+    key: str
+    text: str  # the human sentence (grading.json "text")
+    rubric: str  # what the grader must decide; the ``semantic "..."`` text or the sentence
+
+
+@dataclass(frozen=True)
+class GraderClaim:
+    claim: str
+    type: str  # factual | process | quality
+    verified: bool
+    evidence: str
+
+
+@dataclass(frozen=True)
+class GraderUsage:
+    """What judging one run cost. Zero and None where unknown."""
+
+    model: str = ""
+    backend: str = ""
+    requests: int = 0
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+    duration_seconds: float = 0.0
+    replayed: bool = False
+
+
+@dataclass(frozen=True)
+class JudgeResult:
+    verdicts: dict[str, Verdict]  # by SemanticItem.key; every key must be present
+    claims: tuple[GraderClaim, ...] = ()
+    feedback: tuple[str, ...] = ()
+    usage: GraderUsage = field(default_factory=GraderUsage)
+
+
+class Judge(Protocol):
+    """Grades the semantic assertions of one run. Must never raise for a bad reply:
+    a reply it cannot use is an ``error`` verdict for the assertions concerned."""
+
+    def grade(self, run: object, items: Sequence[SemanticItem]) -> JudgeResult: ...

@@ -1,0 +1,1 @@
+"""grading.json, ground_truth.json and the terminal report."""

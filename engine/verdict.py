@@ -1,0 +1,76 @@
+"""Verdicts are data: an outcome, the values compared, and the evidence with its place.
+
+A runtime problem (no match, wrong type, unreadable file, regex timeout) is a verdict
+with outcome ``error`` and a message, never an exception that stops a run.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from enum import Enum
+from typing import Any
+
+
+class Outcome(str, Enum):
+    PASS = "pass"
+    FAIL = "fail"
+    ERROR = "error"
+    NOT_GRADED = "not_graded"  # semantic, and no LLM grader was given
+
+
+class Precision(str, Enum):
+    EXACT_MATCH = "exact_match"
+    EXISTENCE = "existence"
+    SEMANTIC = "semantic"
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """One piece of evidence: what was seen, and exactly where.
+
+    ``source`` is one of ``engine.model.SOURCES``. ``file`` is relative to the run
+    directory; ``line`` is 1-based; ``step`` is the transcript step when there is one.
+    ``quote`` is verbatim text from the source (shortened with an ellipsis if long).
+    """
+
+    source: str
+    file: str | None = None
+    line: int | None = None
+    step: int | None = None
+    quote: str = ""
+
+    def where(self) -> str:
+        parts = []
+        if self.step is not None:
+            parts.append(f"step {self.step}")
+        if self.file:
+            parts.append(self.file if self.line is None else f"{self.file}:{self.line}")
+        return ", ".join(parts) or self.source
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """The result of one check on one run.
+
+    ``message`` is the human evidence sentence written into grading.json; it states
+    the compared values ("expected '10', found '20' in step 3 args.docStatus").
+    ``vacuous`` marks a pass that holds only because nothing was there to examine
+    (``all``/``no`` over an empty selection, a negation over a missing source).
+    ``notes_only`` marks a pass whose only support is agent notes.
+    """
+
+    outcome: Outcome
+    message: str
+    evidence: tuple[Evidence, ...] = ()
+    expected: Any = None
+    observed: Any = None
+    vacuous: bool = False
+    notes_only: bool = False
+    details: tuple[str, ...] = field(default=())
+
+    @property
+    def passed(self) -> bool:
+        return self.outcome is Outcome.PASS
+
+    def with_outcome(self, outcome: Outcome, message: str | None = None) -> "Verdict":
+        return replace(self, outcome=outcome, message=self.message if message is None else message)

@@ -1,0 +1,1 @@
+"""The assertion language grammar, shipped as package data."""

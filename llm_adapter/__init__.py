@@ -1,0 +1,1 @@
+"""Optional LLM grader for semantic assertions."""
