@@ -1,0 +1,253 @@
+"""``referee show RUN_DIR [--json]``: how referee reads a run.
+
+Prints the run's identity, its tool-call steps (step, tool, status, args and
+return with their lines), the agent's notes, the output files, summaries of
+metrics, timing and user notes, and every warning met while reading. Given a
+workspace instead of a run (no ``outputs/`` inside), it shows every run found
+below it, in discovery order, then the workspace's layout warnings.
+
+Exit status: 0 when something was shown (warnings included), 2 when the path is
+missing, not a folder, or holds no run at all.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from decimal import Decimal
+from pathlib import Path
+from typing import Any
+
+from engine.model import Payload, Problem, ToolCall
+from engine.runs import Run, discover, load_run
+
+SUMMARY_CHARS = 100  # payloads are cut to this in the text view
+
+
+def add_parser(sub) -> None:
+    """Register the ``show`` subcommand on an argparse subparsers object."""
+    parser = sub.add_parser(
+        "show",
+        help="show how referee reads a run (or every run of a workspace)",
+        description="Show the identity, tool calls, notes, files and warnings of a run.",
+    )
+    parser.add_argument("run_dir", metavar="RUN_DIR", help="a run folder (holding outputs/) or a workspace")
+    parser.add_argument("--json", action="store_true", help="print JSON (sorted keys, relative paths)")
+    parser.set_defaults(handler=run)
+
+
+def run(args) -> int:
+    """Show the run or workspace ``args.run_dir``; returns the exit status."""
+    path = Path(args.run_dir)
+    runs, warnings, reason = _collect(path)
+    if reason is not None:
+        print(f"referee show: {args.run_dir}: {reason}", file=sys.stderr)
+        return 2
+    views = [run_view(r.load()) for r in runs]
+    if args.json:
+        document = {"runs": views, "warnings": [_problem_view(p) for p in warnings]}
+        print(json.dumps(document, sort_keys=True, ensure_ascii=False, indent=2))
+    else:
+        print(render_text(views, warnings))
+    return 0
+
+
+def _collect(path: Path) -> tuple[list[Run], list[Problem], str | None]:
+    if not path.exists():
+        return [], [], "no such file or directory"
+    if not path.is_dir():
+        return [], [], "not a directory"
+    if (path / "outputs").is_dir():
+        return [load_run(path)], [], None
+    found = discover(path)
+    if not found.runs:
+        return [], [], "no outputs/ folder here and no run below it"
+    return found.runs, found.problems, None
+
+
+# --- the view: plain data, shared by the JSON and the text output -----------------------
+
+
+def run_view(run: Run) -> dict:
+    """Everything ``show`` says about one loaded run, as JSON-ready data."""
+    rid = run.id
+    transcript = run.transcript
+    return {
+        "run": {
+            "rel": rid.rel,
+            "eval_id": rid.eval_id,
+            "eval_name": rid.eval_name,
+            "configuration": rid.configuration,
+            "run_number": rid.run_number,
+            "iteration": rid.iteration,
+        },
+        "prompt": transcript.prompt,
+        "steps": [_call_view(call) for call in transcript.calls],
+        "notes": [_note_view(note) for note in transcript.notes],
+        "files": run.output_files(),
+        "response": _response_view(run),
+        "metrics": _plain(run.metrics.value) if run.metrics else None,
+        "timing": _plain(run.timing.value) if run.timing else None,
+        "user_notes": _notes_view(run),
+        "warnings": [_problem_view(p) for p in run.problems],
+    }
+
+
+def _call_view(call: ToolCall) -> dict:
+    return {
+        "index": call.index,
+        "step": call.step,
+        "title": call.title,
+        "tool": call.tool,
+        "status": call.status,
+        "file": call.location.file,
+        "line": call.location.line,
+        "tool_line": call.tool_line,
+        "status_line": call.status_line,
+        "args": _payload_view(call.args),
+        "return": _payload_view(call.result),
+    }
+
+
+def _payload_view(payload: Payload | None) -> dict | None:
+    if payload is None:
+        return None
+    return {"line": payload.line, "is_json": payload.is_json, "text": payload.text}
+
+
+def _note_view(note) -> dict:
+    return {
+        "index": note.index,
+        "step": note.step,
+        "title": note.title,
+        "kind": note.kind,
+        "file": note.location.file,
+        "line": note.location.line,
+        "text": note.text,
+    }
+
+
+def _response_view(run: Run) -> dict | None:
+    response = run.response
+    if response is None:
+        return None
+    lines = None if response.text is None else len(response.text.splitlines())
+    return {"path": response.path, "size": response.size, "lines": lines}
+
+
+def _notes_view(run: Run) -> dict:
+    notes = run.user_notes
+    return {
+        "uncertainties": list(notes.uncertainties),
+        "needs_review": list(notes.needs_review),
+        "workarounds": list(notes.workarounds),
+        "suggestions": list(notes.suggestions),
+    }
+
+
+def _problem_view(problem: Problem) -> dict:
+    return {"code": problem.code, "path": problem.path, "line": problem.line, "message": problem.message}
+
+
+def _plain(value: Any) -> Any:
+    """JSON-ready copy: Decimals become ints or floats (non-finite ones text)."""
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            return str(value)
+        # "22.0" stays a float so the view keeps the author's form; "22" is an int
+        return int(value) if value.as_tuple().exponent >= 0 else float(value)
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+# --- text rendering ---------------------------------------------------------------------
+
+
+def render_text(views: list[dict], warnings: list[Problem]) -> str:
+    """The human view of runs (as built by ``run_view``) and workspace warnings."""
+    blocks = ["\n".join(_run_lines(view)) for view in views]
+    if warnings:
+        blocks.append("\n".join(["workspace warnings:"] + [f"  {p}" for p in warnings]))
+    return "\n\n".join(blocks)
+
+
+def _run_lines(view: dict) -> list[str]:
+    rid = view["run"]
+    name = f" ({rid['eval_name']})" if rid["eval_name"] else ""
+    iteration = f"  iteration {rid['iteration']}" if rid["iteration"] is not None else ""
+    lines = [
+        f"run {rid['rel']}",
+        f"  eval {rid['eval_id']}{name}  configuration {rid['configuration']}  run {rid['run_number']}{iteration}",
+    ]
+    if view["prompt"] is not None:
+        lines.append(f"  prompt: {_short(view['prompt'])}")
+    lines += _steps_lines(view["steps"]) + _note_lines(view["notes"])
+    lines.append(f"files: {', '.join(view['files']) or '(none)'}")
+    lines += _summary_lines(view) + _warning_lines(view["warnings"])
+    return lines
+
+
+def _steps_lines(steps: list[dict]) -> list[str]:
+    lines = [f"steps: {len(steps)} tool call(s)"]
+    for step in steps:
+        number = "-" if step["step"] is None else step["step"]
+        lines.append(f"  step {number}  {step['tool'] or '(no tool)'}  {step['status'] or '(no status)'}"
+                     f"  {step['file']}:{step['line']}")
+        for key in ("args", "return"):
+            payload = step[key]
+            if payload is not None:
+                kind = "" if payload["is_json"] else " (text)"
+                lines.append(f"    {key:<6} line {payload['line']}{kind}: {_short(payload['text'])}")
+    return lines
+
+
+def _note_lines(notes: list[dict]) -> list[str]:
+    lines = [f"notes: {len(notes)}"]
+    for note in notes:
+        step = "" if note["step"] is None else f"step {note['step']} "
+        lines.append(f"  {note['kind']:<11} {step}{note['title'] or '(untitled)'}  {note['file']}:{note['line']}")
+    return lines
+
+
+def _summary_lines(view: dict) -> list[str]:
+    response = view["response"]
+    lines = ["response: " + ("(none)" if response is None else f"{response['size']} bytes")]
+    for key in ("metrics", "timing"):
+        lines.append(f"{key}: {_mapping_summary(view[key])}")
+    notes = view["user_notes"]
+    counts = ", ".join(f"{len(notes[k])} {k.replace('_', ' ')}" for k in sorted(notes))
+    lines.append(f"user notes: {counts}")
+    return lines
+
+
+def _mapping_summary(value: Any) -> str:
+    if value is None:
+        return "(none)"
+    if not isinstance(value, dict):
+        return _short(json.dumps(value, ensure_ascii=False))
+    parts = []
+    for key in sorted(value):
+        item = value[key]
+        if isinstance(item, (dict, list)):
+            parts.append(f"{key}=({len(item)} item(s))")
+        else:
+            parts.append(f"{key}={json.dumps(item, ensure_ascii=False)}")
+    return _short(" ".join(parts), 200) or "(empty)"
+
+
+def _warning_lines(warnings: list[dict]) -> list[str]:
+    if not warnings:
+        return ["warnings: none"]
+    lines = [f"warnings: {len(warnings)}"]
+    for w in warnings:
+        where = w["path"] if w["line"] is None else f"{w['path']}:{w['line']}"
+        lines.append(f"  {where}: warning[{w['code']}]: {w['message']}")
+    return lines
+
+
+def _short(text: str, limit: int = SUMMARY_CHARS) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

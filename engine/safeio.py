@@ -1,0 +1,287 @@
+"""Reading files of a run without trusting them.
+
+Every reader here returns data plus a list of ``engine.model.Problem`` and never
+raises on what it finds on disk: a file may be missing, huge, binary, not UTF-8,
+broken JSON, a symlink out of the run directory, or a symlink loop. The rest of a
+run must still load, so each defect becomes a warning that names the path (and
+the line, when there is one).
+
+Text decoding policy: undecodable bytes are reported (``not-utf8``, with the line
+of the first bad byte) and, when ``lossy`` is true, the text is still returned,
+decoded with U+FFFD replacement characters, so the run keeps loading. Readers of
+task artifacts (``Run.read_output``) pass ``lossy=False``: there the text is None,
+so a check on it becomes an error instead of matching replacement characters.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import re
+import stat
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path, PurePosixPath
+from typing import Any
+
+from engine.model import JsonFile, Problem, TextFile
+
+MAX_TEXT_BYTES = 32 * 1024 * 1024  # beyond this a file is reported `too-large` and not read
+MAX_JSON_DEPTH = 512  # deeper JSON is reported `too-deep` before json.loads sees it
+
+_UTF8_BOM = b"\xef\xbb\xbf"
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+# A JSON string (escapes included), or an unterminated one running to the end;
+# the unrolled form keeps the match linear.
+_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
+# One decoder for every parse: json.loads with options would build a new one per call.
+_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=Decimal)
+_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
+
+
+def join_report(base: str, rel: str) -> str:
+    """The path to report: ``rel`` under ``base`` (both POSIX), or ``rel`` alone."""
+    return f"{base}/{rel}" if base not in ("", ".") else rel
+
+
+def safe_relative(rel: str) -> str | None:
+    """Normalise a user-given path inside a directory; None when it could escape.
+
+    Absolute paths, drive letters and any ``..`` segment are refused; backslashes
+    count as separators so a Windows-style ``..\\x`` is refused too.
+    """
+    if not rel or "\x00" in rel:
+        return None
+    unified = rel.replace("\\", "/")
+    pure = PurePosixPath(unified)
+    if pure.is_absolute() or re.match(r"^[A-Za-z]:", unified):
+        return None
+    parts = [p for p in pure.parts if p not in ("", ".")]
+    if not parts or ".." in parts:
+        return None
+    return "/".join(parts)
+
+
+@dataclass(frozen=True)
+class Located:
+    """Where a file under a root really is: ``real`` is None when it cannot be read."""
+
+    real: Path | None
+    exists: bool
+    size: int
+    problems: tuple[Problem, ...] = ()
+
+
+def locate(root: Path, rel: str, report: str) -> Located:
+    """Resolve ``root/rel`` and check it is a regular file that stays inside ``root``.
+
+    Symlinks are resolved; one that lands outside ``root`` is never followed
+    (``symlink-escape``), a loop is ``symlink-loop``, a dangling link
+    ``broken-symlink``, a directory or device ``not-a-file`` (a FIFO would block
+    a read forever), and a file above the size cap ``too-large``.
+    """
+    target = root / rel
+    try:
+        info = _plain_lstat(str(root), rel)
+    except OSError:  # missing (or unreadable) somewhere on the way
+        return Located(None, False, 0) if not os.path.lexists(target) else _slow_locate(root, target, report)
+    if info is None:
+        if not os.path.lexists(target):
+            return Located(None, False, 0)
+        return _slow_locate(root, target, report)
+    return _checked(target, info, report)
+
+
+def _plain_lstat(root: str, rel: str) -> os.stat_result | None:
+    """``lstat`` of ``root/rel`` when no component below ``root`` is a symlink, else None.
+
+    ``rel`` never holds ``..`` (callers pass constants or ``safe_relative`` output),
+    so a path without symlinks below ``root`` cannot leave it: the common case
+    needs no ``realpath``.
+    """
+    path = root
+    info = None
+    for part in rel.split("/"):
+        path = os.path.join(path, part)
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode):
+            return None
+    return info
+
+
+def _slow_locate(root: Path, target: Path, report: str) -> Located:
+    """Follow symlinks to their end and refuse what leaves ``root`` or loops."""
+    try:
+        real = target.resolve(strict=True)
+    except RuntimeError:  # Python 3.11 reports a loop this way
+        return _refused(report, "symlink-loop", "symlink loop; not followed")
+    except OSError as exc:
+        return _resolve_error(root, target, report, exc)
+    if not _inside(real, root):
+        return _refused(report, "symlink-escape", "symlink points outside the run directory; not followed")
+    try:
+        info = real.stat()
+    except OSError as exc:
+        return _refused(report, "unreadable", f"cannot stat: {exc.strerror or exc}")
+    return _checked(real, info, report)
+
+
+def _checked(real: Path, info: os.stat_result, report: str) -> Located:
+    if not stat.S_ISREG(info.st_mode):
+        return _refused(report, "not-a-file", "not a regular file")
+    if info.st_size > MAX_TEXT_BYTES:
+        size_msg = f"{info.st_size} bytes is over the {MAX_TEXT_BYTES}-byte limit; not read"
+        return Located(None, True, info.st_size, (Problem("too-large", report, size_msg),))
+    return Located(real, True, info.st_size)
+
+
+def _refused(report: str, code: str, message: str) -> Located:
+    return Located(None, True, 0, (Problem(code, report, message),))
+
+
+def _resolve_error(root: Path, target: Path, report: str, exc: OSError) -> Located:
+    if exc.errno == errno.ELOOP:
+        return _refused(report, "symlink-loop", "symlink loop; not followed")
+    if isinstance(exc, FileNotFoundError):
+        if not _inside(Path(os.path.realpath(target)), root):
+            return _refused(report, "symlink-escape", "symlink points outside the run directory; not followed")
+        return _refused(report, "broken-symlink", "symlink points to nothing")
+    return _refused(report, "unreadable", f"cannot resolve: {exc.strerror or exc}")
+
+
+def _inside(real: Path, root: Path) -> bool:
+    try:
+        return real.is_relative_to(root.resolve())
+    except (OSError, RuntimeError):
+        return False
+
+
+def read_bytes(root: Path, rel: str, report: str) -> tuple[bytes | None, Located]:
+    """The bytes of ``root/rel`` (None when missing or refused) and where it was found."""
+    where = locate(root, rel, report)
+    if where.real is None:
+        return None, where
+    try:
+        with open(where.real, "rb") as handle:
+            data = handle.read(MAX_TEXT_BYTES + 1)  # the file may have grown since stat
+    except OSError as exc:
+        problem = Problem("unreadable", report, f"cannot read: {exc.strerror or exc}")
+        return None, Located(None, True, where.size, (problem,))
+    if len(data) > MAX_TEXT_BYTES:
+        problem = Problem("too-large", report, f"over the {MAX_TEXT_BYTES}-byte limit; not read")
+        return None, Located(None, True, len(data), (problem,))
+    return data, Located(where.real, True, len(data))
+
+
+def decode(data: bytes, report: str, *, lossy: bool = True) -> tuple[str | None, list[Problem]]:
+    """Bytes to text: BOM stripped, NUL bytes refused as ``binary``, bad UTF-8 reported.
+
+    A UTF-16 file with its BOM (what some Windows shells write) is decoded as such.
+    """
+    if data.startswith(_UTF16_BOMS):
+        return data.decode("utf-16", errors="replace"), []
+    if b"\x00" in data:
+        line = data.count(b"\n", 0, data.index(b"\x00")) + 1
+        return None, [Problem("binary", report, "contains NUL bytes: a binary file, not text", line)]
+    if data.startswith(_UTF8_BOM):
+        data = data[len(_UTF8_BOM):]
+    try:
+        return data.decode("utf-8"), []
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        bad = data[exc.start]
+        kept = "kept with replacement characters" if lossy else "not used"
+        problem = Problem("not-utf8", report, f"byte 0x{bad:02x} is not UTF-8; text {kept}", line)
+        return (data.decode("utf-8", errors="replace") if lossy else None), [problem]
+
+
+def read_text(root: Path, rel: str, base: str = "", *, lossy: bool = True) -> TextFile | None:
+    """Read ``root/rel`` as text; None when the file does not exist.
+
+    ``base`` prefixes problem paths (the run's place in its workspace). The returned
+    ``TextFile.path`` is ``rel``; ``text`` is None when the file cannot be used.
+    """
+    report = join_report(base, rel)
+    data, where = read_bytes(root, rel, report)
+    if not where.exists:
+        return None
+    if data is None:
+        return TextFile(rel, None, where.size, where.problems)
+    text, problems = decode(data, report, lossy=lossy)
+    return TextFile(rel, text, len(data), tuple(problems))
+
+
+@dataclass(frozen=True)
+class JsonResult:
+    """The outcome of parsing JSON text: ``ok`` tells a null value from a failure."""
+
+    ok: bool
+    value: Any = None
+    problem: Problem | None = None
+
+
+def parse_json(text: str, report: str, first_line: int = 1, code: str = "bad-json") -> JsonResult:
+    """Parse JSON text (floats as Decimal) without ever raising.
+
+    ``first_line`` is the line of ``text``'s first character in its file, so the
+    reported line points into that file. Nesting beyond ``MAX_JSON_DEPTH`` is
+    refused by a pre-scan (``too-deep``) so deep input cannot exhaust the stack.
+    """
+    if not text.strip():
+        return JsonResult(False, None, Problem(code, report, "empty: no JSON value", first_line))
+    deep_at = depth_exceeded(text, MAX_JSON_DEPTH)
+    if deep_at is not None:
+        line = first_line + text.count("\n", 0, deep_at)
+        message = f"JSON nested deeper than {MAX_JSON_DEPTH} levels; not parsed"
+        return JsonResult(False, None, Problem("too-deep", report, message, line))
+    try:
+        value = _DECODER.decode(text)
+    except json.JSONDecodeError as exc:
+        line = first_line + exc.lineno - 1
+        message = f"invalid JSON: {exc.msg} (line {line}, column {exc.colno})"
+        return JsonResult(False, None, Problem(code, report, message, line))
+    except (ValueError, RecursionError) as exc:  # e.g. an integer with too many digits
+        return JsonResult(False, None, Problem(code, report, f"invalid JSON: {exc}", first_line))
+    return JsonResult(True, value)
+
+
+def depth_exceeded(text: str, limit: int) -> int | None:
+    """The offset where bracket nesting first exceeds ``limit``, else None.
+
+    Brackets inside strings do not count. Linear: a regex finds strings and
+    brackets in C; most documents skip the scan since they cannot be that deep.
+    """
+    if text.count("[") + text.count("{") <= limit:
+        return None
+    depth = 0
+    for match in _JSON_TOKEN.finditer(text):
+        char = match.group()[0]
+        if char in "[{":
+            depth += 1
+            if depth > limit:
+                return match.start()
+        elif char in "]}":
+            depth -= 1
+    return None
+
+
+def bracket_balance(line: str) -> int:
+    """Opening minus closing brackets on one line, ignoring those inside JSON strings."""
+    bare = _JSON_STRING.sub("", line) if '"' in line else line
+    return bare.count("{") + bare.count("[") - bare.count("}") - bare.count("]")
+
+
+def read_json(root: Path, rel: str, base: str = "") -> JsonFile | None:
+    """Read ``root/rel`` as JSON; None when the file does not exist.
+
+    Text that is not UTF-8 is reported and still parsed from its lossy decoding.
+    """
+    text_file = read_text(root, rel, base)
+    if text_file is None:
+        return None
+    if text_file.text is None:
+        return JsonFile(rel, None, text_file.problems)
+    result = parse_json(text_file.text, join_report(base, rel))
+    problems = text_file.problems + ((result.problem,) if result.problem else ())
+    return JsonFile(rel, result.value if result.ok else None, problems)

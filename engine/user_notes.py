@@ -1,0 +1,68 @@
+"""``outputs/user_notes.md``: what the executor was unsure of, in four bullet lists.
+
+The file is ``# User Notes`` with ``## Uncertainty`` (or ``Uncertainties``),
+``## Needs Human Review`` (or ``Needs Review``), ``## Workarounds`` and
+``## Suggestions`` sections, matched without regard to case. Items are ``-``,
+``*``, ``+`` or numbered (``1.``, ``1)``) bullets; an indented line under a bullet
+continues it. Text outside a known section, and plain paragraphs, are not items.
+"""
+
+from __future__ import annotations
+
+import re
+
+from engine.model import Problem, UserNotes
+
+USER_NOTES = "outputs/user_notes.md"
+
+_NEWLINE = re.compile(r"\r\n|\r|\n")
+_HEADING = re.compile(r" {0,3}#{1,6}(?=[ \t]|$)")
+_BULLET = re.compile(r"[ \t]*(?:[-*+]|[0-9]{1,9}[.)])[ \t]+(.*)", re.S)
+_SECTIONS = {
+    "uncertainty": "uncertainties",
+    "uncertainties": "uncertainties",
+    "needs human review": "needs_review",
+    "needs review": "needs_review",
+    "human review": "needs_review",
+    "workaround": "workarounds",
+    "workarounds": "workarounds",
+    "suggestion": "suggestions",
+    "suggestions": "suggestions",
+}
+
+
+def section_key(title: str) -> str | None:
+    """The UserNotes field a heading title names, or None for any other heading."""
+    words = " ".join(title.strip().rstrip(":：").replace("_", " ").split()).casefold()
+    return _SECTIONS.get(words)
+
+
+def parse_user_notes(text: str | None, problems: tuple[Problem, ...] = ()) -> UserNotes:
+    """Parse user notes text (None or empty gives empty lists); ``problems`` are carried over."""
+    items: dict[str, list[str]] = {key: [] for key in set(_SECTIONS.values())}
+    current: list[str] | None = None
+    for line in _NEWLINE.split(text or ""):
+        heading = _HEADING.match(line)
+        if heading is not None:
+            key = section_key(line[heading.end():].strip().strip("#"))
+            current = items[key] if key else None
+            continue
+        if current is not None:
+            _add_line(current, line)
+    return UserNotes(
+        uncertainties=tuple(items["uncertainties"]),
+        needs_review=tuple(items["needs_review"]),
+        workarounds=tuple(items["workarounds"]),
+        suggestions=tuple(items["suggestions"]),
+        problems=problems,
+    )
+
+
+def _add_line(items: list[str], line: str) -> None:
+    bullet = _BULLET.match(line)
+    if bullet is not None:
+        item = bullet.group(1).strip()
+        if item:
+            items.append(item)
+    elif items and line[:1] in (" ", "\t") and line.strip():
+        items[-1] = f"{items[-1]} {line.strip()}"  # a wrapped bullet continues
