@@ -1,0 +1,132 @@
+"""Diagnostics of the assertion language: what went wrong, where, and a hint.
+
+Every static problem in a rules file (syntax, a bad string, an unknown function, ...)
+becomes a ``Diagnostic`` with a stable ``code``. Parsing and compiling collect all of
+them before giving up and raise one ``RulesError`` carrying the list, so an author
+sees every mistake of a file at once.
+
+Codes reported by the parser: ``syntax``, ``bad-string``, ``bad-number``,
+``bad-flag``, ``bad-format``, ``bad-status``, ``bad-index``, ``reserved-word``,
+``unknown-source``, ``no-eval``, ``duplicate-let``, ``duplicate-expect``,
+``duplicate-eval``, ``duplicate-key``, ``bad-evals``. Codes reported by the compiler:
+``unknown-function``, ``wrong-arity``, ``unknown-name``, ``name-cycle``,
+``unknown-field``, ``bad-regex``, ``bad-jsonpath``, ``jsonpath-regex``,
+``bad-operand``, ``bad-step``.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Iterable
+
+PARSER_CODES = (
+    "syntax", "bad-string", "bad-number", "bad-flag", "bad-format", "bad-status",
+    "bad-index", "reserved-word", "unknown-source", "no-eval", "duplicate-let",
+    "duplicate-expect", "duplicate-eval", "duplicate-key", "bad-evals",
+)
+COMPILER_CODES = (
+    "unknown-function", "wrong-arity", "unknown-name", "name-cycle", "unknown-field",
+    "bad-regex", "bad-jsonpath", "jsonpath-regex", "bad-operand", "bad-step", "unknown-eval",
+)
+
+
+@dataclass
+class Diagnostic:
+    """One static error. ``line``/``column`` are 1-based; ``end_column`` is exclusive
+    and on the same line (0 or less than ``column`` means a single caret).
+    ``source_line`` is the text of ``line`` (without its newline), for the caret."""
+
+    code: str
+    message: str
+    path: str
+    line: int
+    column: int
+    end_column: int = 0
+    hint: str | None = None
+    source_line: str = ""
+
+    def location(self) -> str:
+        """``path:line:col``, the prefix editors and terminals make clickable."""
+        return f"{self.path}:{self.line}:{self.column}"
+
+
+class RulesError(Exception):
+    """Raised when a rules file (or an evals.json) has static errors; holds all of them."""
+
+    def __init__(self, diagnostics: Iterable[Diagnostic]):
+        self.diagnostics = sorted(diagnostics, key=_order)
+        first = self.diagnostics[0] if self.diagnostics else None
+        summary = f"{first.location()}: error[{first.code}]: {first.message}" if first else ""
+        more = len(self.diagnostics) - 1
+        super().__init__(summary + (f" (and {more} more)" if more > 0 else ""))
+
+
+def _order(d: Diagnostic) -> tuple:
+    return (d.path, d.line, d.column, d.code, d.message)
+
+
+def render(d: Diagnostic, color: bool = False) -> str:
+    """The diagnostic as a person reads it::
+
+        rules/x.rules:3:12: error[unknown-function]: unknown function 'cuont'
+          expect 1: cuont(calls) == 1
+                    ^^^^^
+          = help: did you mean 'count'?
+    """
+    red, bold, reset = ("\x1b[31m", "\x1b[1m", "\x1b[0m") if color else ("", "", "")
+    lines = [f"{bold}{d.location()}: {red}error[{d.code}]{reset}{bold}: {d.message}{reset}"]
+    if d.source_line and d.line > 0:
+        shown = d.source_line.expandtabs(1)
+        lines.append(f"  {shown}")
+        width = max(1, d.end_column - d.column) if d.end_column > d.column else 1
+        width = min(width, max(1, len(shown) - d.column + 1))
+        lines.append("  " + " " * max(0, d.column - 1) + red + "^" * width + reset)
+    if d.hint:
+        lines.append(f"  = help: {d.hint}")
+    return "\n".join(lines)
+
+
+def render_all(diagnostics: Iterable[Diagnostic], color: bool = False) -> str:
+    """Every diagnostic rendered, separated by a blank line, in file order."""
+    return "\n\n".join(render(d, color) for d in sorted(diagnostics, key=_order))
+
+
+def suggest(word: str, candidates: Iterable[str]) -> str | None:
+    """The closest candidate to a misspelt ``word``, or None when nothing is close.
+
+    Case differences count as close (``Count`` → ``count``)."""
+    pool = sorted(set(candidates))
+    lowered = {c.lower(): c for c in pool}
+    if word.lower() in lowered and lowered[word.lower()] != word:
+        return lowered[word.lower()]
+    found = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
+    return found[0] if found else None
+
+
+def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
+    """A ready-made hint ``did you mean 'x'?``, or None."""
+    best = suggest(word, candidates)
+    return f"did you mean '{best}'?" if best else None
+
+
+def line_of(text: str, line: int) -> str:
+    """The text of the 1-based ``line`` of ``text`` without its line end ('' if none)."""
+    if line < 1:
+        return ""
+    # Lark counts lines by "\n" alone; so does this, or carets would drift.
+    parts = text.split("\n")
+    return parts[line - 1].rstrip("\r") if line <= len(parts) else ""
+
+
+def line_col(text: str, pos: int) -> tuple[int, int]:
+    """1-based line and column of the character offset ``pos`` in ``text``."""
+    pos = max(0, min(pos, len(text)))
+    line = text.count("\n", 0, pos) + 1
+    return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+__all__ = [
+    "Diagnostic", "RulesError", "render", "render_all", "suggest", "did_you_mean",
+    "line_of", "line_col", "PARSER_CODES", "COMPILER_CODES",
+]

@@ -1,0 +1,265 @@
+"""Read a skill-creator ``evals.json``, with optional embedded assertions.
+
+The format stays skill-creator's: ``{"skill_name", "evals": [{"id", "prompt",
+"expected_output", "files", "expectations": [sentence, ...]}]}`` (``assertions`` is
+accepted for ``expectations``). An eval may add a ``"referee"`` key that other tools
+ignore::
+
+    "referee": {"let": {"saved": "last(calls to glob \\"*save*\\")"},
+                "checks": {"1": "count(calls to glob \\"*save*\\") == 1"}}
+
+Keys of ``checks`` are 1-based expectation indexes. The strings are parsed with the
+language's grammar; errors, and every span of the trees built, point at the real
+line and column inside evals.json.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from dsl import ast
+from dsl.errors import Diagnostic, RulesError, line_col, line_of
+from dsl.json_locate import index_values, raw_offsets
+from dsl.parser import parse_condition, parse_value
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_INDEX = re.compile(r"[1-9][0-9]*\Z")
+
+
+@dataclass(frozen=True)
+class EvalEntry:
+    """One eval of evals.json. ``rules`` holds the embedded ``referee`` assertions
+    (an EvalBlock whose expects have ``sentence`` None and ``index`` set), or None."""
+
+    id: str
+    name: str | None
+    prompt: str
+    expectations: tuple[str, ...]
+    rules: ast.EvalBlock | None = None
+    expected_output: str | None = None
+    files: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class EvalsFile:
+    """A loaded evals.json. ``text`` is the raw file, for showing source lines."""
+
+    path: str
+    skill_name: str | None
+    evals: tuple[EvalEntry, ...]
+    text: str = field(default="", repr=False, compare=False)
+
+    def find(self, key: str) -> EvalEntry | None:
+        """The eval whose id (as text) or name is ``key``."""
+        for entry in self.evals:
+            if entry.id == key or (entry.name is not None and entry.name == key):
+                return entry
+        return None
+
+
+def load_evals(path: Path, display: str | None = None) -> EvalsFile:
+    """Load and check ``path``. ``display`` is the path shown in messages (default:
+    the path as given). Raises ``RulesError`` (code ``bad-evals`` for the JSON
+    itself, the language's codes for embedded assertions) listing every problem."""
+    shown = display or str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        raise RulesError([Diagnostic("bad-evals", f"cannot read evals.json: {reason}",
+                                     shown, 0, 0)]) from None
+    return loads_evals(text, shown)
+
+
+def loads_evals(text: str, path: str = "evals.json") -> EvalsFile:
+    """Like ``load_evals`` for text already read."""
+    try:
+        data = json.loads(text, parse_float=str)
+    except json.JSONDecodeError as exc:
+        raise RulesError([Diagnostic("bad-evals", f"not valid JSON: {exc.msg}", path,
+                                     exc.lineno, exc.colno, exc.colno + 1, None,
+                                     line_of(text, exc.lineno))]) from None
+    except RecursionError:
+        raise RulesError([Diagnostic("bad-evals", "evals.json is nested too deeply",
+                                     path, 1, 1)]) from None
+    reader = _Reader(text, path)
+    result = reader.read(data)
+    if reader.diagnostics:
+        raise RulesError(reader.diagnostics)
+    return result
+
+
+class _Reader:
+    """Walks the decoded JSON, checking types and parsing ``referee`` strings."""
+
+    def __init__(self, text: str, path: str):
+        self.text, self.path = text, path
+        self.positions = index_values(text, depth=6)
+        self.diagnostics: list[Diagnostic] = []
+
+    def read(self, data: Any) -> EvalsFile:
+        if not isinstance(data, dict) or not isinstance(data.get("evals"), list):
+            self.bad((), "evals.json must be an object with an \"evals\" list")
+            return EvalsFile(self.path, None, (), self.text)
+        skill = data.get("skill_name")
+        if skill is not None and not isinstance(skill, str):
+            self.bad(("skill_name",), "skill_name must be a string")
+        entries = [self.entry(i, e) for i, e in enumerate(data["evals"])]
+        return EvalsFile(self.path, skill if isinstance(skill, str) else None,
+                         tuple(e for e in entries if e is not None), self.text)
+
+    def entry(self, i: int, raw: Any) -> EvalEntry | None:
+        where = ("evals", i)
+        if not isinstance(raw, dict):
+            self.bad(where, f"evals[{i}] must be an object")
+            return None
+        if not isinstance(raw.get("id"), (int, str)) or isinstance(raw.get("id"), bool):
+            self.bad(where + ("id",) if "id" in raw else where,
+                     f"evals[{i}].id must be a number or a string")
+            return None
+        key = "expectations" if "expectations" in raw else "assertions"
+        sentences = self.strings(where + (key,), raw.get(key, []))
+        rules = None
+        if "referee" in raw:
+            rules = self.rules(where, str(raw["id"]), raw["referee"], len(sentences))
+        name = raw.get("name", raw.get("eval_name"))
+        output = raw.get("expected_output")
+        return EvalEntry(str(raw["id"]), name if isinstance(name, str) else None,
+                         raw.get("prompt") if isinstance(raw.get("prompt"), str) else "",
+                         sentences, rules, output if isinstance(output, str) else None,
+                         self.strings(where + ("files",), raw.get("files", [])))
+
+    def strings(self, where: tuple, value: Any) -> tuple[str, ...]:
+        """A list of strings, or () after reporting what is wrong with it."""
+        if not isinstance(value, list):
+            self.bad(where, f"{_jpath(where)} must be a list of strings")
+            return ()
+        for j, item in enumerate(value):
+            if not isinstance(item, str):
+                self.bad(where + (j,), f"{_jpath(where + (j,))} must be a string")
+        return tuple(v for v in value if isinstance(v, str))
+
+    # ----------------------------------------------------------- embedded rules
+
+    def rules(self, where: tuple, key: str, raw: Any, count: int) -> ast.EvalBlock | None:
+        where = where + ("referee",)
+        if not isinstance(raw, dict):
+            self.bad(where, f"{_jpath(where)} must be an object with \"let\" and \"checks\"")
+            return None
+        lets = self.lets(where + ("let",), raw.get("let", {}))
+        expects = self.checks(where + ("checks",), raw.get("checks", {}), count)
+        return ast.EvalBlock(key, None, tuple(lets), tuple(expects),
+                             self.span_of(where, len("{}")))
+
+    def lets(self, where: tuple, raw: Any) -> list[ast.Let]:
+        if not isinstance(raw, dict):
+            self.bad(where, f"{_jpath(where)} must map names to value expressions")
+            return []
+        out = []
+        for name, source in raw.items():
+            value = self.parsed(where + (name,), source, parse_value)
+            if not _NAME.match(name):
+                self.bad(where + (name,), f"'{name}' is not a name (letters, digits, _)")
+            elif value is not None:
+                out.append(ast.Let(name, value, value.span))
+        return out
+
+    def checks(self, where: tuple, raw: Any, count: int) -> list[ast.Expect]:
+        if not isinstance(raw, dict):
+            self.bad(where, f"{_jpath(where)} must map expectation numbers to checks")
+            return []
+        out = []
+        for index, source in sorted(raw.items(), key=lambda kv: _sort_index(kv[0])):
+            check = self.parsed(where + (index,), source, parse_condition)
+            if not _INDEX.match(index) or int(index) > count:
+                self.bad(where + (index,), f"\"{index}\" is not an expectation number: "
+                         f"this eval has {count} expectations, numbered from 1",
+                         code="bad-index")
+            elif check is not None:
+                out.append(ast.Expect(int(index), None, check, source, check.span))
+        return out
+
+    def parsed(self, where: tuple, source: Any, parse):
+        """Parse one embedded string; spans and errors moved into evals.json."""
+        if not isinstance(source, str):
+            self.bad(where, f"{_jpath(where)} must be a string")
+            return None
+        start = self.positions.get(where, 0)
+        offsets = raw_offsets(self.text, start)
+        try:
+            tree = parse(source, self.path)
+        except RulesError as exc:
+            self.diagnostics += [self.moved(d, source, offsets) for d in exc.diagnostics]
+            return None
+        return _move_spans(tree, lambda s: self.moved_span(s, source, offsets))
+
+    def moved(self, d: Diagnostic, source: str, offsets: list[int]) -> Diagnostic:
+        span = self.moved_span(ast.Span(d.line, d.column, d.line, max(d.end_column,
+                                                                       d.column + 1)),
+                               source, offsets)
+        return replace(d, path=self.path, line=span.line, column=span.column,
+                       end_column=span.end_column if span.end_line == span.line
+                       else span.column + 1, source_line=line_of(self.text, span.line))
+
+    def moved_span(self, span: ast.Span, source: str, offsets: list[int]) -> ast.Span:
+        start = offsets[min(_offset(source, span.line, span.column), len(offsets) - 1)]
+        end = offsets[min(_offset(source, span.end_line, span.end_column), len(offsets) - 1)]
+        (line, column), (end_line, end_column) = line_col(self.text, start), \
+            line_col(self.text, end)
+        return ast.Span(line, column, end_line, end_column, start, end)
+
+    # ---------------------------------------------------------------- helpers
+
+    def span_of(self, where: tuple, width: int = 1) -> ast.Span:
+        pos = self.positions.get(where, 0)
+        line, column = line_col(self.text, pos)
+        return ast.Span(line, column, line, column + width, pos, pos + width)
+
+    def bad(self, where: tuple, message: str, code: str = "bad-evals") -> None:
+        span = self.span_of(where)
+        self.diagnostics.append(Diagnostic(code, message, self.path, span.line, span.column,
+                                           span.end_column, None,
+                                           line_of(self.text, span.line)))
+
+
+def _offset(text: str, line: int, column: int) -> int:
+    """Offset in ``text`` of a 1-based line and column."""
+    pos = 0
+    for _ in range(max(0, line - 1)):
+        nl = text.find("\n", pos)
+        if nl < 0:
+            break
+        pos = nl + 1
+    return max(0, pos + column - 1)
+
+
+def _move_spans(node: Any, move) -> Any:
+    """A copy of a syntax tree with every Span passed through ``move``."""
+    if isinstance(node, tuple):
+        return tuple(_move_spans(n, move) for n in node)
+    if not is_dataclass(node) or isinstance(node, ast.Span):
+        return node
+    changes = {}
+    for f in fields(node):
+        value = getattr(node, f.name)
+        if isinstance(value, ast.Span):
+            changes[f.name] = move(value) if value != ast.NO_SPAN else value
+        elif isinstance(value, tuple) or is_dataclass(value):
+            changes[f.name] = _move_spans(value, move)
+    return replace(node, **changes)
+
+
+def _sort_index(key: str) -> tuple:
+    return (0, int(key), "") if _INDEX.match(key) else (1, 0, key)
+
+
+def _jpath(where: tuple) -> str:
+    out = ""
+    for part in where:
+        out += f"[{part}]" if isinstance(part, int) else (
+            f".{part}" if _NAME.match(str(part)) else f"[{json.dumps(part)}]")
+    return out.lstrip(".") or "the top level"

@@ -1,0 +1,234 @@
+"""Parse rules text into ``dsl.ast`` trees, reporting every mistake of a file.
+
+A rules file is read statement by statement: a statement starts at the word
+``eval``, ``let`` or ``expect`` (reserved words, so they can start nothing else).
+Each statement is parsed on its own, so a syntax error in one does not hide the
+errors of the next; positions are shifted back to the whole file.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib.resources
+import re
+from dataclasses import replace
+from typing import Callable
+
+from lark import Lark
+from lark.exceptions import UnexpectedInput, VisitError
+
+from dsl import ast
+from dsl.errors import Diagnostic, RulesError, line_col, line_of
+from dsl.syntax import Explainer, Terminals, strip_comments
+from dsl.transform import EvalHeader, Located, ToAst
+
+STARTS = ("start", "eval_header", "let_stmt", "expect_stmt", "condition", "value")
+# Just enough of a tokenizer to find statement keywords: strings (even unterminated),
+# comments, regexes, fields and numbers are skipped whole, so a keyword inside them
+# does not count.
+_TOKEN = re.compile(r'''"(?:[^"\\\n]|\\[^\n])*"?|\#[^\n]*|/(?:[^/\\\n]|\\[^\n])+/|\.[A-Za-z_][A-Za-z0-9_]*
+                    |[A-Za-z_][A-Za-z0-9_]*|[0-9][A-Za-z0-9_.]*|.''', re.VERBOSE | re.DOTALL)
+_START_OF = {"eval": "eval_header", "let": "let_stmt", "expect": "expect_stmt"}
+
+# Common mistakes, recognised by the parser state they leave (match_examples).
+# Label: "message|hint".
+_EXAMPLES = {
+    "expect_stmt": {
+        "missing ':' before the check|write `expect 1: <check>`": [
+            "expect 1 count(calls) == 1",
+            "expect 1 \"sentence\" response contains \"x\"",
+            "expect 1 response is not empty",
+        ],
+        "'have' needs a selection before it|write `any calls have <condition>`": [
+            "expect 1: have .a == 1",
+            "expect 1: any have .a == 1",
+            "expect 1: all have .a == 1",
+        ],
+        "a check is missing after ':'|write a condition after ':', or drop the ':'": [
+            "expect 1:",
+            "expect \"s\":",
+        ],
+    },
+    "let_stmt": {
+        "missing '=' after the name|write `let name = <value>`": [
+            "let a calls", "let a == 1",
+        ],
+    },
+}
+
+
+@functools.cache
+def grammar_text() -> str:
+    """The text of ``grammars/referee.lark`` (package data, found in a wheel too)."""
+    return importlib.resources.files("grammars").joinpath("referee.lark").read_text("utf-8")
+
+
+@functools.cache
+def lark_parser() -> Lark:
+    """The compiled LALR parser, built once per process."""
+    return Lark(grammar_text(), parser="lalr", lexer="contextual", start=list(STARTS),
+                propagate_positions=True, maybe_placeholders=True)
+
+
+@functools.cache
+def _terminals() -> Terminals:
+    return Terminals(lark_parser())
+
+
+def parse_rules(text: str, path: str = "<rules>") -> ast.RulesFile:
+    """Parse a whole rules file. Raises ``RulesError`` carrying every error found."""
+    diagnostics: list[Diagnostic] = []
+    items = []
+    for start, offset, fragment in split_statements(text):
+        if start is None:
+            diagnostics.append(_stray(text, path, offset, fragment))
+            continue
+        node, found = _parse_fragment(text, path, offset, fragment, _START_OF[start])
+        diagnostics += found
+        if node is None and start == "eval":
+            # Keep the statements that follow inside an eval, so a broken header
+            # is reported once and not again as "expect before any eval".
+            node = EvalHeader(f"\0{offset}", None, ast.NO_SPAN)
+        if node is not None:
+            items.append(node)
+    tree = assemble(items, text, path, diagnostics)
+    if diagnostics:
+        raise RulesError(diagnostics)
+    return tree
+
+
+def parse_condition(text: str, path: str = "<check>") -> ast.Condition:
+    """Parse one check expression (what follows ``expect ...:``)."""
+    return _parse_one(text, path, "condition")
+
+
+def parse_value(text: str, path: str = "<value>") -> ast.Value:
+    """Parse one value expression (what follows ``let name =``)."""
+    return _parse_one(text, path, "value")
+
+
+def _parse_one(text: str, path: str, start: str):
+    node, diagnostics = _parse_fragment(text, path, 0, text, start)
+    if diagnostics:
+        raise RulesError(diagnostics)
+    return node
+
+
+# ----------------------------------------------------------------- fragments
+
+
+def split_statements(text: str) -> list[tuple[str | None, int, str]]:
+    """``(keyword, line_start, fragment)`` per statement. A statement starts at the
+    reserved word ``eval``, ``let`` or ``expect`` wherever it stands (outside strings,
+    comments and regexes). The fragment is padded with spaces back to the start of
+    its line, so Lark's columns are the file's. Keyword None marks text before the
+    first statement that is not blank or a comment."""
+    starts = [(m.start(), m.group()) for m in _TOKEN.finditer(text)
+              if m.group() in _START_OF]
+    head_end = starts[0][0] if starts else len(text)
+    pieces: list[tuple[str | None, int, str]] = []
+    if strip_comments(text[:head_end]).strip():
+        pieces.append((None, 0, text[:head_end]))
+    for i, (pos, word) in enumerate(starts):
+        end = starts[i + 1][0] if i + 1 < len(starts) else len(text)
+        line_start = text.rfind("\n", 0, pos) + 1
+        pieces.append((word, line_start, " " * (pos - line_start) + text[pos:end]))
+    return pieces
+
+
+def _parse_fragment(text, path, offset, fragment, start):
+    """Parse ``fragment`` (found at ``offset`` of ``text``) from rule ``start``."""
+    line_offset = text.count("\n", 0, offset)
+    where = Located(text, path, line_offset, offset)
+    try:
+        tree = lark_parser().parse(fragment, start=start)
+    except UnexpectedInput as exc:
+        at_end = offset + len(fragment) >= len(text)
+        end_name = "end of file" if at_end or start in ("condition", "value") else \
+            "end of statement"
+        explain = Explainer(_terminals(), text, path,
+                            line_offset, end_name, _EXAMPLES.get(start, {}),
+                            _reparser(start))
+        return None, [explain.diagnostic(exc, fragment)]
+    try:
+        node = ToAst(where, frozenset(_terminals().keywords)).transform(tree)
+    except VisitError as exc:  # a transformer bug must still not leak a traceback
+        raise exc.orig_exc from None
+    return node, where.diagnostics
+
+
+def _reparser(start: str) -> Callable[[str], object]:
+    return lambda src: lark_parser().parse(src, start=start)
+
+
+def _stray(text: str, path: str, offset: int, fragment: str) -> Diagnostic:
+    """Text before the first statement that is not a comment."""
+    body = strip_comments(fragment)
+    pos = offset + len(body) - len(body.lstrip())
+    line, column = line_col(text, pos)
+    word = body.split()[0] if body.split() else ""
+    return Diagnostic("syntax", f"unexpected '{word[:30]}': a rules file starts with "
+                      "'eval'", path, line, column, column + max(1, len(word)),
+                      "write `eval 1` (the eval id) before its expects", line_of(text, line))
+
+
+# ------------------------------------------------------------------ assembly
+
+
+def assemble(items: list, text: str, path: str, diagnostics: list[Diagnostic]) -> ast.RulesFile:
+    """Group statements under their ``eval`` and check names and indexes are unique."""
+    blocks: list[list] = []
+    for item in items:
+        if isinstance(item, EvalHeader):
+            blocks.append([item])
+        elif not blocks:
+            diagnostics.append(_at(item.span, "no-eval", f"'{_word(item)}' before any "
+                               "'eval': every let and expect belongs to an eval",
+                               text, path, "start the file with `eval 1` (the eval id)"))
+        else:
+            blocks[-1].append(item)
+    evals = tuple(_block(b, text, path, diagnostics) for b in blocks)
+    _unique([(_show(e.key), e.span) for e in evals], "duplicate-eval",
+            "eval {} appears twice in this file", text, path, diagnostics)
+    end_line, end_col = line_col(text, len(text))
+    return ast.RulesFile(path, evals, ast.Span(1, 1, end_line, end_col, 0, len(text)))
+
+
+def _block(items: list, text: str, path: str, diagnostics: list) -> ast.EvalBlock:
+    header, body = items[0], items[1:]
+    lets = tuple(s for s in body if isinstance(s, ast.Let))
+    expects = tuple(s for s in body if isinstance(s, ast.Expect))
+    _unique([(s.name, s.span) for s in lets], "duplicate-let",
+            "let {} is defined twice in this eval", text, path, diagnostics)
+    _unique([(s.index, s.span) for s in expects if s.index is not None], "duplicate-expect",
+            "expect {} appears twice in this eval", text, path, diagnostics)
+    last = body[-1].span if body else header.span
+    span = replace(header.span, end_line=last.end_line, end_column=last.end_column,
+                   end_pos=last.end_pos)
+    return ast.EvalBlock(header.key, header.name, lets, expects, span)
+
+
+def _unique(keyed, code, message, text, path, diagnostics) -> None:
+    seen: dict = {}
+    for key, span in keyed:
+        if key in seen:
+            first = seen[key]
+            diagnostics.append(_at(span, code, message.format(key), text, path,
+                                   f"the first one is on line {first.line}"))
+        else:
+            seen[key] = span
+
+
+def _show(key) -> str:
+    return str(key) if isinstance(key, int) or str(key).isdigit() else f"\"{key}\""
+
+
+def _word(item) -> str:
+    return "let" if isinstance(item, ast.Let) else "expect"
+
+
+def _at(span: ast.Span, code: str, message: str, text: str, path: str,
+        hint: str | None = None) -> Diagnostic:
+    end = span.end_column if span.end_line == span.line else span.column + 1
+    return Diagnostic(code, message, path, span.line, span.column, end, hint,
+                      line_of(text, span.line))

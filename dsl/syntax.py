@@ -1,0 +1,222 @@
+"""Turn Lark's parse failures into diagnostics in the language's own words.
+
+Lark names what it expected by terminal (``RPAR``, ``$END``, ``__ANON_0``); a person
+wants "')'", "end of file" or "a value". Everything here maps those names, groups
+long lists ("a condition", "a selection") and recognises a few common mistakes.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+from dsl.errors import Diagnostic, did_you_mean, line_of
+
+SOURCES = ("calls", "notes", "response", "outputs", "metrics", "timing", "metadata", "file")
+_NAMED = {
+    "$END": "end of file", "NAME": "a name", "STRING": "a string", "NUMBER": "a number",
+    "REGEX": "a regex like /.../", "FIELD": "a field like .name", "DOT": "'.'",
+    "COMPARE_OP": "a comparison (==, !=, <, <=, >, >=)", "EQUAL": "'='",
+}
+_GROUPS = (  # (summary, terminals that must all be expected); checked in this order
+    ("a condition", {"NOT", "LPAR", "EXISTS", "ANY", "ALL", "NO", "EXACTLY", "SEMANTIC"}),
+    ("a value", {"STRING", "NUMBER", "NAME", "LSQB", "LBRACE", "TRUE", "FALSE", "NULL"}),
+    ("a selection (calls, notes, response, outputs, metrics, timing, metadata, "
+     "file \"...\")", {s.upper() for s in SOURCES}),
+    ("a filter (to, with status, at step, where)", {"TO", "WITH", "AT", "WHERE"}),
+    ("an operator (==, contains, starts with, matches, includes, is empty, ...)",
+     {"COMPARE_OP", "CONTAINS", "STARTS", "ENDS", "MATCHES", "INCLUDES", "IS"}),
+)
+# Terminals a group makes redundant: once "a value" is said, ".name" need not be.
+_IMPLIED = {
+    "a condition": {"NOT", "LPAR", "EXISTS", "ANY", "ALL", "NO", "EXACTLY", "SEMANTIC",
+                    "IN", "EACH", "STRING", "NUMBER", "NAME", "LSQB", "LBRACE", "TRUE",
+                    "FALSE", "NULL", "FIELD", "DOT", "CALLS", "NOTES", "RESPONSE", "OUTPUTS",
+                    "METRICS", "TIMING", "METADATA", "FILE"},
+    "a value": {"STRING", "NUMBER", "NAME", "LSQB", "LBRACE", "TRUE", "FALSE", "NULL",
+                "FIELD", "DOT", "REGEX"},
+    "an operator (==, contains, starts with, matches, includes, is empty, ...)":
+        {"COMPARE_OP", "CONTAINS", "STARTS", "ENDS", "MATCHES", "FULLY", "INCLUDES", "IS",
+         "BETWEEN", "BEFORE", "IGNORING", "LSQB", "FIELD"},
+}
+_MAX_LISTED = 6
+
+
+class Terminals:
+    """Human names for the terminals of one compiled grammar."""
+
+    def __init__(self, parser: Lark):
+        self.names = dict(_NAMED)
+        self.keywords: set[str] = set()
+        for term in parser.terminals:
+            if term.name in self.names:
+                continue
+            text = getattr(term.pattern, "value", "")
+            if term.pattern.type == "str" and text.isidentifier():
+                self.keywords.add(text)
+                self.names[term.name] = f"'{text}'"
+            elif term.pattern.type == "str":
+                self.names[term.name] = f"'{text}'"
+            else:
+                self.names[term.name] = term.name.lower()
+
+    def describe_expected(self, expected: set[str], end_name: str) -> str:
+        """``'x', a value or end of file`` for a set of terminal names."""
+        left, said = set(expected), []
+        for summary, members in _GROUPS:
+            if members <= left:
+                said.append(summary)
+                left -= members | _IMPLIED.get(summary, set())
+        listed = sorted(end_name if t == "$END" else self.names.get(t, t.lower())
+                        for t in left)
+        parts = said + listed
+        if len(parts) > _MAX_LISTED:
+            parts = parts[:_MAX_LISTED] + ["..."]
+        if len(parts) <= 1:
+            return "".join(parts)
+        return ", ".join(parts[:-1]) + " or " + parts[-1]
+
+    def describe_found(self, token_type: str, value: str, end_name: str) -> str:
+        """How the offending token is named in a message."""
+        if token_type == "$END":
+            return end_name
+        short = value if len(value) <= 30 else value[:27] + "..."
+        if token_type == "NAME":
+            return f"name '{short}'"
+        if token_type == "STRING":
+            return f"string {short}"
+        if token_type == "NUMBER":
+            return f"number {short}"
+        if token_type == "REGEX":
+            return f"regex {short}"
+        if token_type == "FIELD":
+            return f"field '{short}'"
+        if value.isidentifier():
+            return f"'{value}'"
+        return f"'{short}'"
+
+
+class Explainer:
+    """Builds the diagnostic for one failed parse of a fragment of ``text``.
+
+    ``reparse(src)`` parses an example with the same start rule, for
+    ``UnexpectedInput.match_examples``."""
+
+    def __init__(self, terms: Terminals, text: str, path: str, line_offset: int,
+                 end_name: str, examples: dict[str, list[str]],
+                 reparse: Callable[[str], object]):
+        self.terms, self.text, self.path = terms, text, path
+        self.line_offset, self.end_name = line_offset, end_name
+        self.examples, self.reparse = examples, reparse
+
+    def diagnostic(self, exc: UnexpectedInput, fragment: str) -> Diagnostic:
+        if isinstance(exc, UnexpectedCharacters):
+            return self._characters(exc, fragment)
+        if isinstance(exc, UnexpectedEOF):
+            return self._make("syntax", "unexpected end of file", *self._end(fragment))
+        return self._token(exc, fragment)
+
+    # ---------------------------------------------------------------- cases
+
+    def _characters(self, exc: UnexpectedCharacters, fragment: str) -> Diagnostic:
+        char = fragment[exc.pos_in_stream] if exc.pos_in_stream < len(fragment) else ""
+        where = (exc.line, exc.column, exc.column + 1)
+        if char == '"':
+            return self._make("bad-string", "unterminated string", *where,
+                              hint="a string ends with '\"' on the same line")
+        if char == "/":
+            return self._make("syntax", "unterminated regex", *where,
+                              hint="a regex is written /pattern/flags on one line")
+        if char == "'":
+            return self._make("syntax", "strings use double quotes, not '", *where,
+                              hint="write \"text\"")
+        shown = repr(char)[1:-1] if char.isprintable() else f"U+{ord(char):04X}"
+        expected = self.terms.describe_expected(set(exc.allowed or ()), self.end_name)
+        message = f"unexpected character '{shown}'"
+        return self._make("syntax", message + (f": expected {expected}" if expected else ""),
+                          *where)
+
+    def _token(self, exc: UnexpectedToken, fragment: str) -> Diagnostic:
+        token = exc.token
+        expected = set(exc.accepts or exc.expected or ())
+        kind = token.type
+        if kind == "$END":
+            line, column, end = self._end(fragment)
+        else:
+            line, column = token.line, token.column
+            end = column + max(1, len(str(token).split("\n")[0]))
+        special = self._special(exc, kind, str(token), expected)
+        if special is not None:
+            code, message, hint = special
+            return self._make(code, message, line, column, end, hint)
+        found = self.terms.describe_found(kind, str(token), self.end_name)
+        wanted = self.terms.describe_expected(expected, self.end_name)
+        return self._make("syntax", f"unexpected {found}: expected {wanted}", line, column, end)
+
+    def _special(self, exc, kind: str, value: str, expected: set[str]):
+        """(code, message, hint) for mistakes that deserve their own words, else None."""
+        source_words = {s.upper() for s in SOURCES}
+        if kind == "NAME" and source_words <= expected and "NAME" not in expected:
+            return ("unknown-source", f"'{value}' is not a selection",
+                    did_you_mean(value, SOURCES) or "a selection starts with calls, notes, "
+                    "response, outputs, metrics, timing, metadata or file \"...\"")
+        if kind == "HAVE":
+            return ("syntax", "'have' needs a selection before it",
+                    "write `any calls have <condition>`")
+        if value in self.terms.keywords and "NAME" in expected and kind != "NAME" \
+                and kind not in expected:
+            return ("reserved-word", f"'{value}' is a reserved word and cannot be a name",
+                    "choose another name, e.g. '" + value + "_value'")
+        if kind == "EQUAL" and "COMPARE_OP" in expected:
+            return ("syntax", "'=' is not a comparison", "write '==' to compare")
+        label = exc.match_examples(self.reparse, self.examples, use_accepts=True)
+        if label:
+            message, _, hint = label.partition("|")
+            return ("syntax", message, hint or None)
+        return None
+
+    # -------------------------------------------------------------- helpers
+
+    def _end(self, fragment: str) -> tuple[int, int, int]:
+        """Where to point when the fragment ended too early: just after its last token."""
+        body = strip_comments(fragment).rstrip()
+        pos = len(body)
+        line = fragment.count("\n", 0, pos) + 1
+        column = pos - (fragment.rfind("\n", 0, pos) + 1) + 1
+        return line, column, column + 1
+
+    def _make(self, code: str, message: str, line: int, column: int, end: int,
+              hint: str | None = None) -> Diagnostic:
+        line += self.line_offset
+        return Diagnostic(code, message, self.path, line, column, end, hint,
+                          line_of(self.text, line))
+
+
+def strip_comments(fragment: str) -> str:
+    """The fragment with comments blanked (same length), so they are not 'the end'."""
+    out = []
+    in_string = False
+    i = 0
+    while i < len(fragment):
+        c = fragment[i]
+        if in_string:
+            out.append(c)
+            if c == "\\" and i + 1 < len(fragment):
+                out.append(fragment[i + 1])
+                i += 1
+            elif c in '"\n':
+                in_string = False
+        elif c == '"':
+            in_string = True
+            out.append(c)
+        elif c == "#":
+            while i < len(fragment) and fragment[i] != "\n":
+                out.append(" ")
+                i += 1
+            continue
+        else:
+            out.append(c)
+        i += 1
+    return "".join(out)

@@ -1,0 +1,114 @@
+"""``referee check FILE... [--evals evals.json]``: validate rules files without a run.
+
+Every file is parsed, then the whole set is compiled statically (names, functions,
+regexes, JSONPaths, links to evals.json). All errors of all files are printed, each
+as ``file:line:col: error[code]: message`` with the source line and a caret, then a
+summary. Exit 0 when clean, 1 when there are errors, 2 when a file cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from dsl import ast
+from dsl.errors import Diagnostic, RulesError, line_of, render_all
+from dsl.evals_json import EvalsFile, loads_evals
+from dsl.parser import parse_rules
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Register the ``check`` subcommand."""
+    parser = sub.add_parser(
+        "check", help="validate rules files (syntax, names, regexes, links to evals.json)",
+        description="Validate rules files and report every error with its line and column.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="a .rules file")
+    parser.add_argument("--evals", metavar="EVALS_JSON",
+                        help="skill-creator evals.json the rules refer to")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check the files named in ``args``; print the report; return the exit code."""
+    texts: dict[str, str] = {}
+    for name in list(args.files) + ([args.evals] if args.evals else []):
+        text = _read(name)
+        if text is None:
+            return 2
+        texts[name] = text
+    trees, diagnostics = _parse_all(args.files, texts)
+    evals = None
+    if args.evals:
+        evals, found = _load_evals(args.evals, texts[args.evals])
+        diagnostics += found
+    diagnostics += _compile(trees, evals)
+    return _report(diagnostics, texts, len(args.files), trees, evals)
+
+
+def _read(name: str) -> str | None:
+    """The file's text, or None after a one-line message naming it."""
+    path = Path(name)
+    try:
+        if not path.is_file():
+            reason = "no such file" if not path.exists() else "not a file"
+            print(f"referee check: cannot read {name}: {reason}", file=sys.stderr)
+            return None
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        print(f"referee check: cannot read {name}: not UTF-8 text", file=sys.stderr)
+    except OSError as exc:
+        print(f"referee check: cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
+    return None
+
+
+def _parse_all(names, texts) -> tuple[list[ast.RulesFile], list[Diagnostic]]:
+    trees, diagnostics = [], []
+    for name in names:
+        try:
+            trees.append(parse_rules(texts[name], name))
+        except RulesError as exc:
+            diagnostics += exc.diagnostics
+    return trees, diagnostics
+
+
+def _load_evals(name: str, text: str) -> tuple[EvalsFile | None, list[Diagnostic]]:
+    try:
+        return loads_evals(text, name), []
+    except RulesError as exc:
+        return None, list(exc.diagnostics)
+
+
+def _compile(trees: list[ast.RulesFile], evals: EvalsFile | None) -> list[Diagnostic]:
+    """Static errors of the compiler, over the files that parsed."""
+    # Imported here, not at the top: other subcommands need not load the compiler.
+    from engine.compile import check_rules
+
+    return list(check_rules(trees, evals))
+
+
+def _report(diagnostics, texts, file_count, trees, evals) -> int:
+    diagnostics = [_with_source(d, texts) for d in diagnostics]
+    if diagnostics:
+        print(render_all(diagnostics))
+        bad_files = len({d.path for d in diagnostics})
+        print(f"\n{_plural(len(diagnostics), 'error')} in {_plural(bad_files, 'file')}")
+        return 1
+    count = sum(len(block.expects) for tree in trees for block in tree.evals)
+    if evals is not None:
+        count += sum(len(e.rules.expects) for e in evals.evals if e.rules is not None)
+    print(f"ok: {_plural(file_count, 'file')}, {_plural(count, 'assertion')}")
+    return 0
+
+
+def _with_source(d: Diagnostic, texts: dict[str, str]) -> Diagnostic:
+    """Fill in the source line of a diagnostic that came without one."""
+    if d.source_line or d.line < 1 or d.path not in texts:
+        return d
+    return replace(d, source_line=line_of(texts[d.path], d.line))
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")

@@ -1,0 +1,81 @@
+"""``referee check``: report format, summary line and exit codes."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from engine.cli import main
+
+GOOD = 'eval 1 "x"\nlet n = count(calls)\nexpect 1: n == 1\nexpect 2: response is not empty\n'
+THREE_MISTAKES = (
+    "eval 1\n"
+    "expect 1: response = \"x\"\n"
+    "expect 2: response contains \"abc\n"
+    "expect 3: response matches /x/q\n"
+)
+
+
+def run(tmp_path: Path, capsys, *args: str) -> tuple[int, str, str]:
+    import os
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        code = main(["check", *args])
+    finally:
+        os.chdir(old)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_clean_file(tmp_path, capsys):
+    (tmp_path / "a.rules").write_text(GOOD, encoding="utf-8")
+    code, out, _ = run(tmp_path, capsys, "a.rules")
+    assert (code, out) == (0, "ok: 1 file, 2 assertions\n")
+
+
+def test_three_mistakes_are_three_errors(tmp_path, capsys):
+    (tmp_path / "bad.rules").write_text(THREE_MISTAKES, encoding="utf-8")
+    code, out, _ = run(tmp_path, capsys, "bad.rules")
+    assert code == 1
+    assert out.count("error[") == 3
+    assert out.splitlines()[0] == "bad.rules:2:20: error[syntax]: '=' is not a comparison"
+    assert "  expect 1: response = \"x\"\n                     ^\n  = help: write '=='" in out
+    assert out.rstrip().endswith("3 errors in 1 file")
+
+
+def test_errors_across_files(tmp_path, capsys):
+    (tmp_path / "a.rules").write_text("eval 1\nexpect 1: x = 1\n", encoding="utf-8")
+    (tmp_path / "b.rules").write_text("eval 1\nlet order = 1\n", encoding="utf-8")
+    (tmp_path / "c.rules").write_text(GOOD, encoding="utf-8")
+    code, out, _ = run(tmp_path, capsys, "a.rules", "b.rules", "c.rules")
+    assert code == 1
+    assert out.rstrip().endswith("2 errors in 2 files")
+    assert out.index("a.rules:2:") < out.index("b.rules:2:")
+
+
+def test_missing_file_is_exit_2(tmp_path, capsys):
+    code, out, err = run(tmp_path, capsys, "nope.rules")
+    assert code == 2 and out == ""
+    assert err == "referee check: cannot read nope.rules: no such file\n"
+
+
+def test_not_utf8_is_exit_2(tmp_path, capsys):
+    (tmp_path / "bin.rules").write_bytes(b"eval 1\n\xff\xfe")
+    code, _, err = run(tmp_path, capsys, "bin.rules")
+    assert code == 2 and "bin.rules" in err
+
+
+def test_evals_json_errors_are_reported(tmp_path, capsys):
+    (tmp_path / "a.rules").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "evals.json").write_text(
+        '{"evals": [{"id": 1, "expectations": ["a", "b"],\n'
+        '  "referee": {"checks": {"2": "response contains"}}}]}\n', encoding="utf-8")
+    code, out, _ = run(tmp_path, capsys, "a.rules", "--evals", "evals.json")
+    assert code == 1
+    assert out.startswith("evals.json:2:49: error[syntax]: unexpected end of file")
+
+
+def test_missing_evals_json_is_exit_2(tmp_path, capsys):
+    (tmp_path / "a.rules").write_text(GOOD, encoding="utf-8")
+    code, _, err = run(tmp_path, capsys, "a.rules", "--evals", "missing.json")
+    assert code == 2 and "missing.json" in err
