@@ -1,0 +1,103 @@
+"""Field access on runtime values, keeping provenance down to the line.
+
+``call.args.docStatus`` on a multi-line ``Args:`` block points at the line where
+``"docStatus"`` is written; a CSV row's column at the row's line.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.model import Note, Payload, ToolCall
+from engine.values import Anchor, Missing, Prov, Result, Val, render, type_name
+
+CALL_FIELDS = ("tool", "step", "title", "status", "args", "return", "index")
+NOTE_FIELDS = ("step", "title", "text", "kind")
+
+
+def call_label(call: ToolCall) -> str:
+    name = call.title or call.tool or "call"
+    return f"step {call.step} {name}" if call.step is not None else f"{name} call"
+
+
+def call_val(call: ToolCall) -> Val:
+    loc = call.location
+    prov = Prov("tool_calls", call_label(call), loc.file, loc.line, call.step)
+    return Val(call, prov)
+
+
+def note_val(note: Note) -> Val:
+    loc = note.location
+    label = f"agent_notes step {note.step}" if note.step is not None else f"agent_notes {note.title}"
+    return Val(note, Prov("agent_notes", label, loc.file, loc.line, note.step))
+
+
+def elements(val: Val) -> tuple[Val, ...]:
+    """The elements of a list value with their provenance; () for non-lists."""
+    if val.items is not None:
+        return val.items
+    if isinstance(val.value, (list, tuple)):
+        return tuple(_child(val, i, v) for i, v in enumerate(val.value))
+    return ()
+
+
+def get(val: Val, key: str | int) -> Result:
+    """``val.key`` / ``val[key]``: a Val, or Missing saying what is absent."""
+    value = val.value
+    if isinstance(value, ToolCall):
+        return _call_field(val, value, key)
+    if isinstance(value, Note):
+        return _note_field(val, value, key)
+    if isinstance(value, dict):
+        if isinstance(key, str) and key in value:
+            return _child(val, key, value[key])
+        return Missing(f"{val.label} has no field {render(key)}", val.prov)
+    if isinstance(value, (list, tuple)):
+        return _index(val, key)
+    return Missing(f"{val.label} is {type_name(value)}, it has no field {render(key)}", val.prov)
+
+
+def _child(val: Val, key: str | int, value: Any) -> Val:
+    prov = val.prov.child(key) if val.prov is not None else None
+    return Val(value, prov)
+
+
+def _index(val: Val, key: str | int) -> Result:
+    items = elements(val)
+    if not isinstance(key, int):
+        return Missing(f"{val.label} is a list, it has no field {render(key)}", val.prov)
+    if -len(items) <= key < len(items):
+        return items[key]
+    return Missing(f"{val.label} has {len(items)} items, no item [{key}]", val.prov)
+
+
+def _call_field(val: Val, call: ToolCall, key: str | int) -> Result:
+    prov = val.prov or call_val(call).prov
+    if key in ("args", "return"):
+        return _payload_val(prov, key, call.args if key == "args" else call.result)
+    if key not in CALL_FIELDS:
+        return Missing(f"a tool call has no field {render(key)}", prov)
+    value = call.result if key == "return" else getattr(call, str(key))
+    if value is None:
+        return Missing(f"{prov.label} has no {key}", prov)
+    line = {"tool": call.tool_line, "status": call.status_line}.get(str(key), prov.line)
+    return Val(value, Prov(prov.source, f"{prov.label} {key}", prov.file, line, prov.step))
+
+
+def _payload_val(prov: Prov, key: str, payload: Payload | None) -> Result:
+    if payload is None:
+        return Missing(f"{prov.label} has no {'Args' if key == 'args' else 'Return'} line", prov)
+    anchor = Anchor(payload.text, 0, payload.line) if payload.is_json else None
+    return Val(payload.value, Prov(prov.source, f"{prov.label} {key}", prov.file, payload.line,
+                                   prov.step, anchor))
+
+
+def _note_field(val: Val, note: Note, key: str | int) -> Result:
+    prov = val.prov or note_val(note).prov
+    if key not in NOTE_FIELDS:
+        return Missing(f"a note has no field {render(key)}", prov)
+    value = getattr(note, str(key))
+    if value is None:
+        return Missing(f"{prov.label} has no {key}", prov)
+    line = prov.line + 1 if key == "text" and prov.line is not None else prov.line
+    return Val(value, Prov(prov.source, f"{prov.label} {key}", prov.file, line, prov.step))

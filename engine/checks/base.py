@@ -1,0 +1,183 @@
+"""The check protocol, the evaluation context, and verdict helpers.
+
+Every compiled condition is a ``Check`` with ``evaluate(ctx) -> Verdict``; every
+compiled value is an ``Expr`` with ``eval(ctx) -> Val | Missing``. Leaf checks
+derive from ``Leaf``, which turns an ``EvalError`` raised anywhere below it into an
+ERROR verdict, so one bad value never stops the other operands of ``and``/``or``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any, Mapping, Protocol
+
+from engine.values import Claim, EvalError, Missing, Prov, Result, Val
+from engine.verdict import Evidence, Outcome, Verdict
+
+NOT_GRADED_MESSAGE = "not graded: no LLM grader given"
+DETAIL_LIMIT = 5
+
+
+class _Cycle:
+    """Marks a let being evaluated, so a runtime self-reference cannot recurse."""
+
+
+@dataclass
+class Context:
+    """What a check sees: the run, the eval's lets (evaluated lazily, once per run)
+    and, inside ``where``/``have``, the current element."""
+
+    run: Any
+    lets: Mapping[str, "Expr"]
+    memo: dict = field(default_factory=dict)
+    current: Val | None = None
+
+    def at(self, element: Val) -> "Context":
+        """The same context with ``element`` as the current element (shares the memo)."""
+        return replace(self, current=element)
+
+    def let(self, name: str) -> Result:
+        cached = self.memo.get(name)
+        if isinstance(cached, EvalError):
+            raise cached
+        if isinstance(cached, _Cycle):
+            raise EvalError(f"let {name} refers to itself")
+        if cached is not None:
+            return cached
+        self.memo[name] = _Cycle()
+        try:
+            value = self.lets[name].eval(replace(self, current=None))
+        except EvalError as err:
+            self.memo[name] = err
+            raise
+        except BaseException:
+            del self.memo[name]  # an engine defect: let the next assertion try again
+            raise
+        self.memo[name] = value
+        return value
+
+    @property
+    def has_calls(self) -> bool:
+        return bool(self.run.transcript.calls)
+
+
+class Expr(Protocol):
+    """A compiled value expression."""
+
+    def eval(self, ctx: Context) -> Result: ...
+
+
+class Check(Protocol):
+    """A compiled condition: one verdict for one run, never an exception."""
+
+    def evaluate(self, ctx: Context) -> Verdict: ...
+
+
+class Leaf:
+    """Base of predicate checks: ``decide`` may raise EvalError; evaluate never does."""
+
+    def evaluate(self, ctx: Context) -> Verdict:
+        try:
+            return self.decide(ctx)
+        except EvalError as err:
+            return Verdict(Outcome.ERROR, err.message, evidence=err.evidence)
+
+    def decide(self, ctx: Context) -> Verdict:  # pragma: no cover - overridden
+        raise EvalError("check without a decision")
+
+
+@dataclass(frozen=True)
+class Polarity:
+    """Whether a check's PASS is the assertion's pass (False under an odd ``not``).
+
+    Leaves use it to phrase the message: a failing assertion says what was
+    expected, a passing one states the fact alone.
+    """
+
+    positive: bool = True
+
+    def flip(self) -> "Polarity":
+        return Polarity(not self.positive)
+
+    def message(self, holds: bool, fact: str, want: str) -> str:
+        if holds == self.positive:
+            return fact
+        return f"{fact}, expected {want}" if self.positive else f"{fact}, expected not {want}"
+
+
+def decided(holds: bool, message: str, evidence=(), **extra) -> Verdict:
+    return Verdict(Outcome.PASS if holds else Outcome.FAIL, message, evidence=tuple(evidence), **extra)
+
+
+def missing_verdict(missing: Missing) -> Verdict:
+    """FAIL for a missing value, marked vacuous so ``not`` can say it passed vacuously.
+
+    Agent notes claiming the missing thing go into the message and ``details``,
+    never into ``evidence``: they explain the FAIL, they cannot support a PASS.
+    """
+    evidence = (missing.prov.evidence(),) if missing.prov is not None and missing.prov.file else ()
+    return Verdict(Outcome.FAIL, with_claims(missing.reason, missing.claims), evidence=evidence,
+                   vacuous=True, details=tuple(c.message for c in missing.claims))
+
+
+def with_claims(message: str, claims: tuple[Claim, ...]) -> str:
+    if not claims:
+        return message
+    return message + "; " + "; ".join(c.message for c in claims)
+
+
+def claims_of(*values: Result) -> tuple[Claim, ...]:
+    return tuple(dict.fromkeys(c for v in values for c in v.claims))
+
+
+def evidence_of(*values: Result) -> tuple[Evidence, ...]:
+    """Evidence for the values a check looked at (literals carry none); a count
+    points at the elements it counted."""
+    out = []
+    for value in values:
+        if not isinstance(value, Val):
+            continue
+        if value.support:
+            out.extend(s.prov.evidence(s.value) for s in value.support if s.prov and s.prov.file)
+        elif value.prov is not None and value.prov.file:
+            out.append(value.prov.evidence(value.value))
+    return tuple(dict.fromkeys(out))
+
+
+def located(label: str, prov: Prov | None, support: tuple[Val, ...] = ()) -> str:
+    """``label (transcript.md:22)``; for a count, the places of what it counted."""
+    if support:
+        places = [s.prov.where() for s in support if s.prov and s.prov.file]
+        return f"{label} ({', '.join(places[:DETAIL_LIMIT])}{', …' if len(places) > DETAIL_LIMIT else ''})"
+    return label if prov is None or not prov.file or prov.line is None else f"{label} ({prov.where()})"
+
+
+def describe_val(val: Val) -> str:
+    """``label is value (place)``: the fact a message states about a value."""
+    from engine.values import render
+
+    return located(f"{val.label} is {render(val.value)}", val.prov, val.support)
+
+
+def summarize(lines: list[str]) -> str:
+    shown = lines[:DETAIL_LIMIT]
+    rest = len(lines) - len(shown)
+    return "; ".join(shown) + (f"; and {rest} more" if rest > 0 else "")
+
+
+def three_valued_any(verdicts: list[Verdict]) -> Outcome:
+    """``or`` over outcomes: any PASS; else ERROR; else NOT_GRADED; else FAIL."""
+    outcomes = {v.outcome for v in verdicts}
+    for outcome in (Outcome.PASS, Outcome.ERROR, Outcome.NOT_GRADED):
+        if outcome in outcomes:
+            return outcome
+    return Outcome.FAIL
+
+
+def three_valued_all(verdicts: list[Verdict]) -> Outcome:
+    """``and`` over outcomes: any FAIL; else ERROR; else NOT_GRADED; else PASS."""
+    outcomes = {v.outcome for v in verdicts}
+    for outcome in (Outcome.FAIL, Outcome.ERROR, Outcome.NOT_GRADED):
+        if outcome in outcomes:
+            return outcome
+    return Outcome.PASS

@@ -1,0 +1,162 @@
+"""Comparisons: ``== != < <= > >=``, ``between``, and a bare value as a condition.
+
+No coercion: text never equals a number (the message says so and suggests
+``number(...)``), and ordering text against a number is an ERROR. Numbers compare
+as Decimal, so 711 is not 11 and ``number("168") == number("168.00")``.
+"""
+
+from __future__ import annotations
+
+import operator
+from dataclasses import dataclass, replace
+from typing import Any
+
+from dsl import ast
+from engine.checks.base import (Context, Leaf, Polarity, claims_of, decided, describe_val,
+                                evidence_of, located, missing_verdict, with_claims)
+from engine.checks.matching import includes
+from engine.values import (EvalError, Missing, Val, as_decimal, equal, is_number, mismatch_hint,
+                           render, short, type_name)
+from engine.verdict import Verdict
+
+ORDER_OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
+WANT = {"==": "{}", "!=": "anything but {}", "<": "less than {}", "<=": "at most {}",
+        ">": "more than {}", ">=": "at least {}"}
+
+
+def ordered(a: Any, b: Any, op: str, what: str) -> bool:
+    """``a op b`` for two numbers or two texts; EvalError for anything else."""
+    if is_number(a) and is_number(b):
+        return ORDER_OPS[op](as_decimal(a), as_decimal(b))
+    if isinstance(a, str) and isinstance(b, str):
+        return ORDER_OPS[op](a, b)
+    ta, tb = type_name(a), type_name(b)
+    raise EvalError(f"cannot order {ta} and {tb}: {what}"
+                    + ("; use number(...)" if {ta, tb} == {"text", "number"} else ""))
+
+
+def holds(op: str, a: Any, b: Any, ignore_case: bool, what: str) -> bool:
+    if op == "==":
+        return equal(a, b, ignore_case)
+    if op == "!=":
+        return not equal(a, b, ignore_case)
+    if ignore_case and isinstance(a, str) and isinstance(b, str):
+        a, b = a.casefold(), b.casefold()
+    return ordered(a, b, op, what)
+
+
+def describe_pair(left: Val, right: Val) -> tuple[str, str]:
+    """(fact about the left value, the expected right value as a phrase)."""
+    fact = describe_val(left)
+    if right.prov is None:
+        return fact, render(right.value)
+    return fact, located(f"{right.label} ({render(right.value)})", right.prov, right.support)
+
+
+@dataclass
+class CompareCheck(Leaf):
+    op: str
+    left: Any
+    right: Any
+    ignore_case: bool
+    polarity: Polarity
+
+    def decide(self, ctx: Context) -> Verdict:
+        left, right = self.left.eval(ctx), self.right.eval(ctx)
+        for side in (left, right):
+            if isinstance(side, Missing):
+                return missing_verdict(side)
+        fact, other = describe_pair(left, right)
+        ok = holds(self.op, left.value, right.value, self.ignore_case, f"{fact} vs {other}")
+        message = self.polarity.message(ok, fact, WANT[self.op].format(other))
+        hint = mismatch_hint(left.value, right.value)
+        if hint and not ok:
+            message += f"; {hint}"
+        return _with_claims(decided(ok, message, evidence_of(left, right), expected=right.value,
+                                    observed=left.value), claims_of(left, right), self.polarity)
+
+
+@dataclass
+class BetweenCheck(Leaf):
+    subject: Any
+    low: Any
+    high: Any
+    polarity: Polarity
+
+    def decide(self, ctx: Context) -> Verdict:
+        values = [self.subject.eval(ctx), self.low.eval(ctx), self.high.eval(ctx)]
+        for val in values:
+            if isinstance(val, Missing):
+                return missing_verdict(val)
+        subject, low, high = values
+        fact = describe_val(subject)
+        want = f"between {render(low.value)} and {render(high.value)}"
+        ok = (ordered(low.value, subject.value, "<=", f"{fact} {want}")
+              and ordered(subject.value, high.value, "<=", f"{fact} {want}"))
+        return decided(ok, self.polarity.message(ok, fact, want), evidence_of(*values),
+                       expected=[low.value, high.value], observed=subject.value)
+
+
+@dataclass
+class TruthyCheck(Leaf):
+    value: Any
+    polarity: Polarity
+
+    def decide(self, ctx: Context) -> Verdict:
+        val = self.value.eval(ctx)
+        if isinstance(val, Missing):
+            return missing_verdict(val)
+        ok = val.value is True
+        fact = describe_val(val)
+        return decided(ok, self.polarity.message(ok, fact, "true"), evidence_of(val),
+                       expected=True, observed=val.value)
+
+
+@dataclass
+class IncludesCheck(Leaf):
+    subject: Any
+    expected: Any
+    polarity: Polarity
+
+    def decide(self, ctx: Context) -> Verdict:
+        subject, expected = self.subject.eval(ctx), self.expected.eval(ctx)
+        for val in (subject, expected):
+            if isinstance(val, Missing):
+                return missing_verdict(val)
+        reason = includes(subject.value, expected.value)
+        shown = short(render(expected.value), 80)
+        fact = located(f"{subject.label} includes {shown}" if reason is None
+                       else f"{subject.label}: {reason}", subject.prov)
+        return decided(reason is None, self.polarity.message(reason is None, fact, f"to include {shown}"),
+                       evidence_of(subject, expected), expected=expected.value,
+                       observed=subject.value)
+
+
+def _with_claims(verdict: Verdict, claims, polarity: Polarity) -> Verdict:
+    """On a failing assertion, say which agent notes claim what the run lacks."""
+    if not claims or verdict.passed == polarity.positive:
+        return verdict
+    return replace(verdict, message=with_claims(verdict.message, claims),
+                   details=verdict.details + tuple(c.message for c in claims))
+
+
+def compile_includes(c, node: ast.Includes, scope) -> IncludesCheck:
+    return IncludesCheck(c.value(node.subject, scope), c.value(node.expected, scope), scope.polarity)
+
+
+def compile_compare(c, node: ast.Compare, scope) -> CompareCheck:
+    left, right = c.value(node.left, scope), c.value(node.right, scope)
+    return CompareCheck(node.op, left, right, node.ignore_case, scope.polarity)
+
+
+def compile_between(c, node: ast.Between, scope) -> BetweenCheck:
+    return BetweenCheck(c.value(node.subject, scope), c.value(node.low, scope),
+                        c.value(node.high, scope), scope.polarity)
+
+
+def compile_truthy(c, node: ast.Truthy, scope) -> TruthyCheck:
+    return TruthyCheck(c.value(node.value, scope), scope.polarity)
+
+
+CHECK_COMPILERS = {ast.Compare: compile_compare, ast.Between: compile_between,
+                   ast.Truthy: compile_truthy, ast.Includes: compile_includes}

@@ -1,0 +1,192 @@
+"""Turns one eval's syntax tree into checks, collecting every static error.
+
+Dispatch goes through two tables, AST node type → compile function, gathered
+from the check modules. Regexes and JSONPath queries are compiled here, once;
+evaluation never parses anything. A construct with an error still compiles to
+something harmless, so compiling goes on and reports all errors of a file.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+import regex
+from jsonpath_ng.ext import parse as parse_jsonpath
+
+from dsl import ast
+from dsl.errors import Diagnostic, did_you_mean
+from engine.checks import compare, logic, order, quantify, text
+from engine.checks.base import Context, Polarity
+from engine.checks.exprs import VALUE_COMPILERS, Const, LetRef
+from engine.checks.sources import Select, compile_selection, csv_rows, read_file_text
+from engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset
+from engine.values import Missing, Prov, Result, Val
+
+CHECK_COMPILERS = {**compare.CHECK_COMPILERS, **text.CHECK_COMPILERS, **quantify.CHECK_COMPILERS,
+                   **order.CHECK_COMPILERS, **logic.CHECK_COMPILERS}
+VALUES = {**VALUE_COMPILERS, ast.Selection: lambda c, node, scope: c.selection(node, scope)}
+
+
+@dataclass(frozen=True)
+class Scope:
+    """Compile-time context: the kind of the current element (None outside
+    ``where``/``have``) and the polarity of the enclosing negations."""
+
+    element: str | None = None
+    polarity: Polarity = Polarity()
+
+    def flipped(self) -> "Scope":
+        return replace(self, polarity=self.polarity.flip())
+
+
+class Compiler:
+    """Compiles the lets and checks of one eval; ``diagnostics`` collects errors."""
+
+    def __init__(self, lets: dict[str, tuple[str, ast.Let]], timeout: float,
+                 diagnostics: list[Diagnostic]):
+        self.path = ""  # the rules file of the statement being compiled (for errors)
+        self.let_nodes = lets
+        self.timeout = timeout
+        self.diagnostics = diagnostics
+        self.lets: dict[str, object] = {}
+        self._active: list[str] = []
+
+    # ----------------------------------------------------------------- errors
+
+    def error(self, code: str, message: str, span: ast.Span, hint: str | None = None,
+              line: int | None = None, column: int | None = None) -> None:
+        line = span.line if line is None else line
+        column = span.column if column is None else column
+        end = span.end_column if span.end_line == span.line and line == span.line else 0
+        self.diagnostics.append(Diagnostic(code, message, self.path, line, column, end, hint))
+
+    # -------------------------------------------------------------- dispatch
+
+    def value(self, node, scope: Scope):
+        return VALUES[type(node)](self, node, scope)
+
+    def cond(self, node, scope: Scope):
+        return CHECK_COMPILERS[type(node)](self, node, scope)
+
+    def selection(self, node: ast.Selection, scope: Scope) -> Select:
+        return compile_selection(self, node, scope)
+
+    def element_scope(self, kind: str, polarity: Polarity | None = None) -> Scope:
+        element = {"calls": "call", "notes": "note", "rows": "row"}.get(kind, "any")
+        return Scope(element, polarity or Polarity())
+
+    # ------------------------------------------------------------------ lets
+
+    def let(self, name: str, span: ast.Span):
+        """A reference to let ``name``; compiles the let on first use (cycles reported)."""
+        if name not in self.let_nodes:
+            self.error("unknown-name", f"unknown name '{name}'", span,
+                       did_you_mean(name, self.let_nodes))
+            return Const(Val(None))
+        if name in self._active:
+            cycle = self._active[self._active.index(name):] + [name]
+            path, start = self.let_nodes[name]
+            outer, self.path = self.path, path
+            self.error("name-cycle", "let names refer to each other in a cycle: "
+                       + " -> ".join(cycle), start.span)
+            self.path = outer
+            return LetRef(name)
+        if name not in self.lets:
+            self._active.append(name)
+            outer, (self.path, node) = self.path, self.let_nodes[name]
+            self.lets[name] = self.value(node.value, Scope())
+            self.path = outer
+            self._active.pop()
+        return LetRef(name, getattr(self.lets[name], "kind", "any"))
+
+    def compile_lets(self) -> dict[str, object]:
+        for name, (_, node) in self.let_nodes.items():
+            self.let(name, node.span)
+        return self.lets
+
+    # --------------------------------------------------------- regex, jsonpath
+
+    def regex(self, node: ast.RegexLit, ignore_case: bool = False) -> Pattern | None:
+        try:
+            return compile_regex(node.pattern, node.flags, self.timeout, ignore_case)
+        except regex.error as err:
+            self._regex_error(node.pattern, node.span, err)
+            return None
+
+    def name_pattern(self, node: ast.NamePattern) -> Pattern | None:
+        if node.kind == "glob":
+            return compile_glob(node.text, self.timeout)
+        if node.kind == "exact":
+            return compile_exact(node.text, self.timeout)
+        try:
+            return compile_regex(node.text, node.flags, self.timeout)
+        except regex.error as err:
+            self._regex_error(node.text, node.span, err)
+            return None
+
+    def _regex_error(self, pattern: str, span: ast.Span, err: regex.error) -> None:
+        # The pattern as written has `\/` where the parsed one has `/`.
+        pos = err.pos
+        if pos is not None:
+            pos += pattern[:pos].count("/")
+        lines, col = error_offset(pattern.replace("/", "\\/"), pos)
+        line, column = span.line + lines, (span.column + 1 + col if lines == 0 else col + 1)
+        self.error("bad-regex", f"invalid regex /{pattern}/: {err.msg}", span, line=line,
+                   column=column)
+
+    def jsonpath(self, query: str, span: ast.Span):
+        if _has_regex_operator(query):
+            self.error("jsonpath-regex", "'=~' is not allowed inside a jsonpath query; select "
+                       "with jsonpath and test the text with the language's 'matches' operator",
+                       span, "write: any jsonpath(x, \"$..name\") where . matches /re/")
+            return None
+        try:
+            return parse_jsonpath(query)
+        except Exception as err:  # jsonpath-ng raises many unrelated exception types
+            self.error("bad-jsonpath", f"invalid jsonpath {query!r}: {_first_line(err)}", span)
+            return None
+
+    # ---------------------------------------------------------------- header
+
+    def header(self, node: ast.FuncCall, scope: Scope):
+        arg = node.args[0]
+        if not (isinstance(arg, ast.Selection) and arg.source.kind == "file"
+                and arg.source.fmt == "csv" and not arg.filters):
+            self.error("bad-operand", "header() takes a CSV file: header(file \"x.csv\" as csv)",
+                       node.span)
+            return Const(Val(None))
+        return HeaderExpr(arg.source.path or "")
+
+
+@dataclass(frozen=True)
+class HeaderExpr:
+    """``header(file "x" as csv)``: the column names of the file's first row."""
+
+    path: str
+    kind: str = "list"
+
+    def eval(self, ctx: Context) -> Result:
+        text = read_file_text(ctx, self.path)
+        if text is None:
+            return Missing(f"file {self.path} does not exist")
+        names, _ = csv_rows(text, Prov("outputs", self.path, f"outputs/{self.path}"))
+        prov = Prov("outputs", f"header of {self.path}", f"outputs/{self.path}", 1)
+        return Val(names, prov)
+
+
+def _has_regex_operator(query: str) -> bool:
+    """True when ``=~`` appears outside the quoted strings of a jsonpath query."""
+    quote = None
+    for i, char in enumerate(query):
+        if quote:
+            quote = None if char == quote and query[i - 1] != "\\" else quote
+        elif char in "'\"":
+            quote = char
+        elif query.startswith("=~", i):
+            return True
+    return False
+
+
+def _first_line(err: Exception) -> str:
+    text = str(err).strip() or type(err).__name__
+    return text.splitlines()[0]

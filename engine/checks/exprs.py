@@ -1,0 +1,239 @@
+"""Compiled value expressions: literals, let names, field paths, functions, jsonpath.
+
+Each expression has ``eval(ctx) -> Val | Missing`` and a static ``kind`` the
+compiler uses to reject impossible steps early (``.arg`` on a tool call).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from dsl import ast
+from dsl.errors import did_you_mean
+from engine.checks.access import CALL_FIELDS, NOTE_FIELDS, get
+from engine.checks.base import Context
+from dsl.format import format_value
+from engine.checks.functions import ARITY, FUNCTIONS
+from engine.values import Missing, Prov, Result, Val, plain
+
+ELEMENT_OF = {"calls": "call", "notes": "note", "rows": "row", "lines": "text"}
+FIELDS_OF = {"call": CALL_FIELDS, "note": NOTE_FIELDS}
+
+
+@dataclass(frozen=True)
+class Const:
+    val: Val
+    kind: str = "any"
+
+    def eval(self, ctx: Context) -> Result:
+        return self.val
+
+
+@dataclass(frozen=True)
+class LetRef:
+    name: str
+    kind: str = "any"
+
+    def eval(self, ctx: Context) -> Result:
+        return ctx.let(self.name)
+
+
+@dataclass(frozen=True)
+class Current:
+    """The element ``where``/``have`` is looking at (``.args`` is relative to it)."""
+
+    kind: str = "any"
+
+    def eval(self, ctx: Context) -> Result:
+        return ctx.current if ctx.current is not None else Missing("no current element")
+
+
+@dataclass(frozen=True)
+class PathGet:
+    base: Any
+    keys: tuple[str | int, ...]
+    kind: str = "any"
+
+    def eval(self, ctx: Context) -> Result:
+        result = self.base.eval(ctx)
+        for key in self.keys:
+            if isinstance(result, Missing):
+                return result
+            result = get(result, key)
+        return result
+
+
+@dataclass(frozen=True)
+class ListExpr:
+    """An array literal with computed items; a missing item makes it missing."""
+
+    items: tuple[Any, ...]
+    kind: str = "list"
+
+    def eval(self, ctx: Context) -> Result:
+        vals = [item.eval(ctx) for item in self.items]
+        for val in vals:
+            if isinstance(val, Missing):
+                return val
+        return Val([v.value for v in vals], None, tuple(vals))
+
+
+@dataclass(frozen=True)
+class ObjectExpr:
+    items: tuple[tuple[str, Any], ...]
+    kind: str = "any"
+
+    def eval(self, ctx: Context) -> Result:
+        out = {}
+        for key, expr in self.items:
+            val = expr.eval(ctx)
+            if isinstance(val, Missing):
+                return val
+            out[key] = val.value
+        return Val(out)
+
+
+@dataclass(frozen=True)
+class FuncExpr:
+    fn: Callable[[Val], Result]
+    arg: Any
+    kind: str = "any"
+
+    def eval(self, ctx: Context) -> Result:
+        arg = self.arg.eval(ctx)
+        return arg if isinstance(arg, Missing) else self.fn(arg)
+
+
+@dataclass(frozen=True)
+class JsonPathGet:
+    """``jsonpath(base, "$..x")``: the list of matches, each with its path as label."""
+
+    base: Any
+    query: Any  # a parsed jsonpath-ng expression
+    text: str
+    kind: str = "list"
+
+    def eval(self, ctx: Context) -> Result:
+        base = self.base.eval(ctx)
+        if isinstance(base, Missing):
+            return base
+        found = self.query.find(plain(base.value))
+        prov = base.prov
+        items = tuple(Val(m.value, _match_prov(prov, str(m.full_path))) for m in found)
+        label = f"jsonpath({base.label}, {self.text!r})"
+        own = Prov(prov.source, label, prov.file, prov.line, prov.step) if prov else None
+        return Val([i.value for i in items], own, items)
+
+
+def _match_prov(prov: Prov | None, path: str) -> Prov | None:
+    if prov is None:
+        return None
+    return Prov(prov.source, f"{prov.label} {path}", prov.file, prov.line, prov.step)
+
+
+# ----------------------------------------------------------------------- compilers
+
+
+def compile_literal(c, node: ast.Literal, scope) -> Const:
+    value = _literal_value(c, node.value, scope)
+    kind = "text" if isinstance(value, str) else "list" if isinstance(value, list) else "any"
+    return Const(Val(value), kind)
+
+
+def _literal_value(c, value: Any, scope) -> Any:
+    if isinstance(value, tuple):
+        return [_literal_value(c, v, scope) for v in value]
+    if isinstance(value, (ast.ObjectLit, ast.ArrayLit, ast.Literal)):
+        expr = c.value(value, scope)
+        return expr.val.value if isinstance(expr, Const) else None
+    return value
+
+
+def compile_array(c, node: ast.ArrayLit, scope):
+    items = tuple(c.value(item, scope) for item in node.items)
+    if all(isinstance(i, Const) for i in items):
+        return Const(Val([i.val.value for i in items]), "list")
+    return ListExpr(items)
+
+
+def compile_object(c, node: ast.ObjectLit, scope):
+    items = tuple((key, c.value(value, scope)) for key, value in node.items)
+    if all(isinstance(e, Const) for _, e in items):
+        return Const(Val({key: e.val.value for key, e in items}))
+    return ObjectExpr(items)
+
+
+def compile_name(c, node: ast.NameRef, scope):
+    return c.let(node.name, node.span)
+
+
+def compile_path(c, node: ast.PathExpr, scope):
+    if node.base is None:
+        if scope.element is None:
+            c.error("bad-step", "a path starting with '.' needs a current element: "
+                    "use it inside 'where' or 'have'", node.span)
+        base = Current(scope.element or "any")
+    else:
+        base = c.value(node.base, scope)
+    kind = base.kind
+    for step in node.fields:
+        _check_step(c, kind, step, node)
+        kind = ELEMENT_OF.get(kind, "any") if isinstance(step.key, int) else "any"
+    return PathGet(base, tuple(f.key for f in node.fields), kind)
+
+
+def _check_step(c, kind: str, step: ast.Field, node: ast.PathExpr) -> None:
+    """Reject steps that can never succeed, whatever the run holds."""
+    span = step.span if step.span.line else node.span
+    if kind in ELEMENT_OF and isinstance(step.key, str):
+        c.error("bad-step", f"'{format_value(node.base)}' is a list; '.{step.key}' needs one element: "
+                f"use first(...), last(...) or 'any ... have'", span)
+    fields = FIELDS_OF.get(kind)
+    if fields and step.key not in fields:
+        what = "a tool call" if kind == "call" else "a note"
+        c.error("unknown-field", f"{what} has no field '{step.key}' (fields: {', '.join(fields)})",
+                span, did_you_mean(str(step.key), fields))
+
+
+def compile_func(c, node: ast.FuncCall, scope):
+    if node.name == "jsonpath":  # a well-formed jsonpath(...) is a JsonPathExpr node
+        c.error("wrong-arity", "jsonpath() takes a query string, or a value and a query "
+                f"string; got {len(node.args)} arguments", node.span)
+        return Const(Val(None))
+    if node.name not in ARITY:
+        c.error("unknown-function", f"unknown function '{node.name}'", node.span,
+                did_you_mean(node.name, [*ARITY, "jsonpath"]))
+        return Const(Val(None))
+    if len(node.args) != ARITY[node.name]:
+        c.error("wrong-arity", f"{node.name}() takes {ARITY[node.name]} argument, "
+                f"got {len(node.args)}", node.span)
+        return Const(Val(None))
+    if node.name == "header":
+        return c.header(node, scope)
+    arg = c.value(node.args[0], scope)
+    kind = ELEMENT_OF.get(arg.kind, "any") if node.name in ("first", "last") else "any"
+    if node.name == "lines":
+        kind = "lines"
+    return FuncExpr(FUNCTIONS[node.name], arg, kind)
+
+
+def compile_jsonpath(c, node: ast.JsonPathExpr, scope):
+    if node.base is None and scope.element is None:
+        c.error("bad-step", "jsonpath with one argument applies to the current element: "
+                "use it inside 'where' or 'have', or pass a value first", node.span)
+    base = Current() if node.base is None else c.value(node.base, scope)
+    query = c.jsonpath(node.query, node.span)
+    return JsonPathGet(base, query, node.query)
+
+
+
+VALUE_COMPILERS = {
+    ast.Literal: compile_literal,
+    ast.ArrayLit: compile_array,
+    ast.ObjectLit: compile_object,
+    ast.NameRef: compile_name,
+    ast.PathExpr: compile_path,
+    ast.FuncCall: compile_func,
+    ast.JsonPathExpr: compile_jsonpath,
+}

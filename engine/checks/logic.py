@@ -1,0 +1,99 @@
+"""``not``, ``and``, ``or`` with three-valued outcomes, and ``semantic``.
+
+``not`` swaps PASS and FAIL and leaves ERROR and NOT_GRADED alone: negation never
+turns a decided verdict into an error, nor an error into a pass. A negation that
+passes because its subject was missing, or in a run that made no tool calls at
+all, is marked vacuous: it examined nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from dsl import ast
+from engine.checks.base import (NOT_GRADED_MESSAGE, Context, three_valued_all,
+                                three_valued_any)
+from engine.verdict import Outcome, Verdict
+
+_SWAP = {Outcome.PASS: Outcome.FAIL, Outcome.FAIL: Outcome.PASS}
+
+
+@dataclass
+class NotCheck:
+    operand: Any
+
+    def evaluate(self, ctx: Context) -> Verdict:
+        inner = self.operand.evaluate(ctx)
+        outcome = _SWAP.get(inner.outcome, inner.outcome)
+        vacuous = outcome is Outcome.PASS and (inner.vacuous or not ctx.has_calls)
+        return replace(inner, outcome=outcome, vacuous=vacuous)
+
+
+@dataclass
+class AndCheck:
+    operands: tuple[Any, ...]
+
+    def evaluate(self, ctx: Context) -> Verdict:
+        verdicts = [op.evaluate(ctx) for op in self.operands]
+        return _combine(three_valued_all(verdicts), verdicts, any_vacuous=True)
+
+
+@dataclass
+class OrCheck:
+    operands: tuple[Any, ...]
+
+    def evaluate(self, ctx: Context) -> Verdict:
+        verdicts = [op.evaluate(ctx) for op in self.operands]
+        return _combine(three_valued_any(verdicts), verdicts, any_vacuous=False)
+
+
+def _combine(outcome: Outcome, verdicts: list[Verdict], any_vacuous: bool) -> Verdict:
+    """The verdict of a connective: the operands that decided it explain it.
+
+    For ``and`` a PASS needs every operand, so it is vacuous if any operand is;
+    for ``or`` one sound passing operand is enough.
+    """
+    deciding = [v for v in verdicts if v.outcome is outcome]
+    message = " and ".join(v.message for v in deciding) if outcome is Outcome.PASS and any_vacuous \
+        else "; ".join(v.message for v in deciding)
+    evidence = tuple(dict.fromkeys(e for v in deciding for e in v.evidence))
+    if outcome is Outcome.PASS:
+        flags = [v.vacuous for v in deciding]
+        vacuous = any(flags) if any_vacuous else all(flags)
+    else:
+        vacuous = all(v.vacuous for v in deciding)
+    return Verdict(outcome, message, evidence=evidence, vacuous=vacuous)
+
+
+@dataclass
+class SemanticCheck:
+    """Never decided by the engine; an LLM grader judges the rubric when given."""
+
+    rubric: str
+
+    def evaluate(self, ctx: Context) -> Verdict:
+        return Verdict(Outcome.NOT_GRADED, NOT_GRADED_MESSAGE)
+
+
+def compile_not(c, node: ast.Not, scope) -> NotCheck:
+    return NotCheck(c.cond(node.operand, scope.flipped()))
+
+
+def compile_and(c, node: ast.And, scope) -> AndCheck:
+    return AndCheck(tuple(c.cond(op, scope) for op in node.operands))
+
+
+def compile_or(c, node: ast.Or, scope) -> OrCheck:
+    return OrCheck(tuple(c.cond(op, scope) for op in node.operands))
+
+
+def compile_semantic(c, node: ast.Semantic, scope) -> SemanticCheck:
+    if scope.element is not None:
+        c.error("bad-operand", "'semantic' cannot be used inside 'where' or 'have': the LLM "
+                "grader judges a whole assertion, not one element", node.span)
+    return SemanticCheck(node.text)
+
+
+CHECK_COMPILERS = {ast.Not: compile_not, ast.And: compile_and, ast.Or: compile_or,
+                   ast.Semantic: compile_semantic}

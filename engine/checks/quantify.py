@@ -1,0 +1,183 @@
+"""Quantifiers (``any``, ``all``, ``no``, ``exactly N``) and existence checks.
+
+``all`` and ``no`` over an empty selection pass vacuously (``vacuous=True``), so a
+report can say the assertion examined nothing. ``any`` over an empty selection
+fails, and the message says which agent notes claim the missing call anyway.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from dsl import ast
+from engine.checks.base import (Context, Leaf, decided, evidence_of, located, summarize,
+                                three_valued_all, three_valued_any, with_claims)
+from engine.checks.sources import Select
+from engine.checks.access import elements
+from engine.values import Missing, Val, render
+from engine.verdict import Evidence, Outcome, Verdict
+
+
+def _element_evidence(item: Val, verdict: Verdict | None) -> tuple[Evidence, ...]:
+    own = evidence_of(item)
+    return tuple(dict.fromkeys(own + (verdict.evidence if verdict else ())))
+
+
+@dataclass
+class QuantifiedCheck(Leaf):
+    quantifier: str
+    count: int | None
+    selection: Select
+    condition: Any  # a Check, or None
+
+    def decide(self, ctx: Context) -> Verdict:
+        items = self.selection.items(ctx)
+        if not items:
+            return self._empty(ctx)
+        verdicts = [self.condition.evaluate(ctx.at(i)) if self.condition else None for i in items]
+        return getattr(self, f"_{self.quantifier}")(items, verdicts)
+
+    def _empty(self, ctx: Context) -> Verdict:
+        holds = self.quantifier in ("all", "no") or (self.quantifier == "exactly" and self.count == 0)
+        claims = self.selection.claims(ctx)
+        message = self.selection.why_empty(ctx)
+        message += f"; '{self.quantifier}' holds vacuously" if holds else ""
+        return Verdict(Outcome.PASS if holds else Outcome.FAIL, with_claims(message, claims),
+                       vacuous=True, details=tuple(c.message for c in claims))
+
+    def _any(self, items, verdicts) -> Verdict:
+        if self.condition is None:
+            return decided(True, f"found {len(items)} {self.selection.desc}: "
+                           + summarize([located(i.label, i.prov) for i in items]),
+                           evidence_of(*items))
+        outcome = three_valued_any(verdicts)
+        if outcome is Outcome.PASS:
+            index = next(k for k, v in enumerate(verdicts) if v.outcome is Outcome.PASS)
+            return decided(True, verdicts[index].message, _element_evidence(items[index], verdicts[index]))
+        return self._combined(outcome, f"none of the {len(items)} {self.selection.desc} passes",
+                              items, verdicts, Outcome.FAIL)
+
+    def _all(self, items, verdicts) -> Verdict:
+        if self.condition is None:
+            return decided(True, f"all {len(items)} {self.selection.desc}", evidence_of(*items))
+        outcome = three_valued_all(verdicts)
+        if outcome is Outcome.PASS:
+            return decided(True, f"all {len(items)} {self.selection.desc} pass: "
+                           + summarize([v.message for v in verdicts]),
+                           sum((_element_evidence(i, v) for i, v in zip(items, verdicts)), ()))
+        failing = sum(v.outcome is Outcome.FAIL for v in verdicts)
+        return self._combined(outcome, f"{failing} of {len(items)} {self.selection.desc} fail",
+                              items, verdicts, Outcome.FAIL)
+
+    def _no(self, items, verdicts) -> Verdict:
+        if self.condition is None:
+            return decided(False, f"found {len(items)} {self.selection.desc}: "
+                           + summarize([located(i.label, i.prov) for i in items]), evidence_of(*items))
+        outcome = three_valued_any(verdicts)
+        flipped = {Outcome.PASS: Outcome.FAIL, Outcome.FAIL: Outcome.PASS}.get(outcome, outcome)
+        if flipped is Outcome.PASS:
+            return decided(True, f"none of the {len(items)} {self.selection.desc} does: "
+                           + summarize([v.message for v in verdicts]), evidence_of(*items))
+        hits = sum(v.outcome is Outcome.PASS for v in verdicts)
+        return self._combined(flipped, f"{hits} of {len(items)} {self.selection.desc} do",
+                              items, verdicts, Outcome.PASS)
+
+    def _exactly(self, items, verdicts) -> Verdict:
+        outcomes = [v.outcome if v else Outcome.PASS for v in verdicts]
+        passes = outcomes.count(Outcome.PASS)
+        unknown = len(outcomes) - passes - outcomes.count(Outcome.FAIL)
+        message = f"{passes} of {len(items)} {self.selection.desc} pass, expected exactly {self.count}"
+        if unknown and passes <= self.count <= passes + unknown:
+            shown = [v for v in verdicts if v and v.outcome not in (Outcome.PASS, Outcome.FAIL)]
+            return Verdict(shown[0].outcome, f"{message}; {shown[0].message}", shown[0].evidence)
+        chosen = [(i, v) for i, v in zip(items, verdicts) if (v is None or v.outcome is Outcome.PASS)]
+        return decided(passes == self.count, message,
+                       sum((_element_evidence(i, v) for i, v in chosen), ()))
+
+    def _combined(self, outcome, head, items, verdicts, shown: Outcome) -> Verdict:
+        """A non-pass: the heading plus the messages of the elements that decided it."""
+        if outcome in (Outcome.ERROR, Outcome.NOT_GRADED):
+            first = next(v for v in verdicts if v.outcome is outcome)
+            return Verdict(outcome, f"{head}; {first.message}", first.evidence)
+        picked = [(i, v) for i, v in zip(items, verdicts) if v.outcome is shown]
+        return Verdict(outcome, f"{head}: " + summarize([v.message for _, v in picked]),
+                       sum((_element_evidence(i, v) for i, v in picked), ()))
+
+
+@dataclass
+class ExistsCheck(Leaf):
+    target: Any
+    file: str | None  # set for ``exists file "x"``: existence is asked of the disk
+
+    def decide(self, ctx: Context) -> Verdict:
+        if self.file is not None:
+            found = ctx.run.exists_output(self.file)
+            verb = "exists" if found else "does not exist"
+            where = Evidence("outputs", f"outputs/{self.file}", quote="")
+            return decided(found, f"outputs/{self.file} {verb}", (where,) if found else ())
+        if isinstance(self.target, Select):
+            items = self.target.items(ctx)
+            return decided(bool(items), f"found {len(items)} {self.target.desc}"
+                           if items else self.target.why_empty(ctx), evidence_of(*items[:5]))
+        val = self.target.eval(ctx)
+        if isinstance(val, Missing):
+            return decided(False, val.reason)
+        ok = val.value is not None and (val.items is None or bool(val.items))
+        return decided(ok, located(f"{val.label} is {render(val.value)[:60]}", val.prov), evidence_of(val))
+
+
+@dataclass
+class EmptinessCheck(Leaf):
+    subject: Any
+    negated: bool  # ``is not empty``
+
+    def decide(self, ctx: Context) -> Verdict:
+        val = self.subject.eval(ctx)
+        if isinstance(val, Missing):
+            return decided(not self.negated, f"{val.reason} (empty)")
+        empty, size = _emptiness(val)
+        state = "empty" if empty else f"not empty ({size})"
+        return decided(empty != self.negated, located(f"{val.label} is {state}", val.prov),
+                       evidence_of(val))
+
+
+def _emptiness(val: Val) -> tuple[bool, str]:
+    value = val.value
+    if value is None:
+        return True, ""
+    if isinstance(value, str):
+        return not value.strip(), f"{len(value)} characters"
+    if isinstance(value, (list, tuple)):
+        count = len(elements(val))
+        return count == 0, f"{count} items"
+    if isinstance(value, dict):
+        return not value, f"{len(value)} keys"
+    return False, render(value)
+
+
+def compile_quantified(c, node: ast.Quantified, scope) -> QuantifiedCheck:
+    selection = c.selection(node.selection, scope)
+    condition = None
+    if node.condition is not None:
+        polarity = scope.polarity.flip() if node.quantifier == "no" else scope.polarity
+        inner = c.element_scope(selection.kind, polarity)
+        condition = c.cond(node.condition, inner)
+    if node.quantifier == "exactly" and (node.count is None or node.count < 0):
+        c.error("bad-operand", "'exactly' needs a whole number of elements", node.span)
+    return QuantifiedCheck(node.quantifier, node.count, selection, condition)
+
+
+def compile_exists(c, node: ast.Exists, scope) -> ExistsCheck:
+    target = c.value(node.target, scope)
+    sel = node.target
+    is_file = isinstance(sel, ast.Selection) and sel.source.kind == "file" and not sel.filters
+    return ExistsCheck(target, sel.source.path if is_file else None)
+
+
+def compile_emptiness(c, node: ast.Emptiness, scope) -> EmptinessCheck:
+    return EmptinessCheck(c.value(node.subject, scope), node.negated)
+
+
+CHECK_COMPILERS = {ast.Quantified: compile_quantified, ast.Exists: compile_exists,
+                   ast.Emptiness: compile_emptiness}

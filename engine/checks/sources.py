@@ -1,0 +1,272 @@
+"""Selections: a source of the run (calls, notes, response, files...) and filters.
+
+Selections compile to plain Python over the run's records: ``calls to glob
+"*save*" with status success`` is a list comprehension over
+``run.transcript.calls``. Used where one value is needed, a selection of a
+single-valued source (response, a file, metrics) is that value; a list source
+(calls, notes, outputs, CSV rows, lines) is a list whose elements keep their
+own provenance.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from dsl import ast
+from engine.checks.access import call_val, note_val
+from engine.checks.base import Context
+from dsl.format import format_condition, format_value
+from engine.checks.trust import notes_claiming
+from engine.safeio import parse_json
+from engine.values import EvalError, Missing, Prov, Result, Val
+from engine.verdict import Outcome
+
+LIST_KINDS = {"calls": "calls", "notes": "notes", "outputs": "list"}
+FORMAT_KINDS = {"csv": "rows", "lines": "lines", "json": "any", "text": "text"}
+EVIDENCE_SOURCE = {
+    "calls": "tool_calls", "notes": "agent_notes", "response": "response", "outputs": "outputs",
+    "file": "outputs", "metrics": "metrics", "timing": "timing", "metadata": "metadata",
+}
+
+
+@dataclass(frozen=True)
+class Filter:
+    """One compiled filter: ``keep`` decides; ``text`` is how the author wrote it;
+    ``check`` is the condition of a ``where`` (to explain why nothing was kept)."""
+
+    keep: Callable[[Context, Val], bool]
+    text: str
+    check: Any = None
+
+
+@dataclass(frozen=True)
+class Select:
+    """A compiled selection. ``items`` gives the selected elements; ``eval`` the value
+    the selection stands for (list, or the single value of a one-value source)."""
+
+    read: Callable[[Context], tuple[Val, ...]]
+    filters: tuple[Filter, ...]
+    desc: str
+    source: str  # the ast Source kind
+    single: bool
+    claims_for: Any = None  # a tool pattern: when nothing is selected, look for claims
+    kind: str = "any"
+
+    def items(self, ctx: Context) -> tuple[Val, ...]:
+        return tuple(item for item in self.read(ctx) if all(f.keep(ctx, item) for f in self.filters))
+
+    def eval(self, ctx: Context) -> Result:
+        items = self.items(ctx)
+        if self.single:
+            return items[0] if items else Missing(self.why_empty(ctx))
+        claims = self.claims(ctx) if not items else ()
+        prov = Prov(EVIDENCE_SOURCE[self.source], self.desc, _file_of(items))
+        return Val([i.value for i in items], prov, items, claims,
+                   empty="" if items else self.why_empty(ctx))
+
+    def claims(self, ctx: Context):
+        """Agent notes that mention the tool this (empty) selection asked for."""
+        return notes_claiming(ctx.run, self.claims_for) if self.claims_for is not None else ()
+
+    def why_empty(self, ctx: Context) -> str:
+        """Why nothing is selected: the source is empty, or which filter removed all."""
+        items = self.read(ctx)
+        if not items:
+            return self._no_source()
+        for flt in self.filters:
+            kept = tuple(i for i in items if flt.keep(ctx, i))
+            if not kept and flt.check is not None:
+                first = flt.check.evaluate(ctx.at(items[0]))
+                return (f"{self._source_text()} has {len(items)} elements, none {flt.text} "
+                        f"(first: {first.message})")
+            items = kept
+            if not items:
+                break
+        return f"there are no {self.desc}"
+
+    def _source_text(self) -> str:
+        return self.desc.split(" where ", 1)[0] if self.filters else self.desc
+
+    def _no_source(self) -> str:
+        if self.source == "response":
+            return "response.md is missing or empty"
+        if self.source == "file":
+            return f"{self._source_text()}: the file does not exist"
+        if self.source in ("calls", "notes"):
+            return f"there are no {self.desc}"
+        return f"{self.source} is missing"
+
+
+def _file_of(items: tuple[Val, ...]) -> str | None:
+    files = {i.prov.file for i in items if i.prov is not None}
+    return files.pop() if len(files) == 1 else None
+
+
+# --------------------------------------------------------------------- sources
+
+
+def _calls(ctx: Context) -> tuple[Val, ...]:
+    return tuple(call_val(call) for call in ctx.run.transcript.calls)
+
+
+def _notes(ctx: Context) -> tuple[Val, ...]:
+    return tuple(note_val(note) for note in ctx.run.transcript.notes)
+
+
+def _response(ctx: Context) -> tuple[Val, ...]:
+    found = ctx.run.response
+    if found is None or not found.text:
+        return ()
+    return (Val(found.text, Prov("response", "response.md", found.path)),)
+
+
+def _outputs(ctx: Context) -> tuple[Val, ...]:
+    return tuple(Val(name, Prov("outputs", name, f"outputs/{name}"))
+                 for name in ctx.run.output_files())
+
+
+def _json_source(attr: str, name: str) -> Callable[[Context], tuple[Val, ...]]:
+    def read(ctx: Context) -> tuple[Val, ...]:
+        found = getattr(ctx.run, attr)
+        if found is None:
+            return ()
+        if found.value is None and found.problems:
+            raise EvalError(f"{name} cannot be used: {found.problems[0].message}")
+        return (Val(found.value, Prov(attr, name, found.path)),)
+
+    return read
+
+
+def _metadata(ctx: Context) -> tuple[Val, ...]:
+    return (Val(ctx.run.metadata, Prov("metadata", "eval_metadata.json")),)
+
+
+def _file(path: str, fmt: str) -> Callable[[Context], tuple[Val, ...]]:
+    def read(ctx: Context) -> tuple[Val, ...]:
+        text = read_file_text(ctx, path)
+        if text is None:
+            return ()
+        return FORMATS[fmt](text, Prov("outputs", path, f"outputs/{path}"))
+
+    return read
+
+
+def read_file_text(ctx: Context, path: str) -> str | None:
+    """The text of ``outputs/<path>``; None when it does not exist; EvalError when it
+    exists but cannot be used (binary, not UTF-8, too large, outside the run)."""
+    found = ctx.run.read_output(path)
+    if found.text is not None:
+        return found.text
+    problems = [p for p in found.problems if p.code != "missing"]
+    if not problems and not ctx.run.exists_output(path):
+        return None
+    reason = problems[0].message if problems else "cannot be read"
+    raise EvalError(f"file {path} cannot be used: {reason}")
+
+
+def _as_text(text: str, prov: Prov) -> tuple[Val, ...]:
+    return (Val(text, prov),)
+
+
+def _as_json(text: str, prov: Prov) -> tuple[Val, ...]:
+    parsed = parse_json(text, prov.label)
+    if not parsed.ok:
+        raise EvalError(f"file {prov.label} is not usable JSON: {parsed.problem.message}")
+    return (Val(parsed.value, Prov(prov.source, prov.label, prov.file, None, None)),)
+
+
+def csv_rows(text: str, prov: Prov) -> tuple[list[str], tuple[Val, ...]]:
+    """The header and the rows of a CSV text; each row's line is where it starts."""
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    rows, start = [], 2
+    try:
+        header = list(reader.fieldnames or [])
+        start = reader.line_num + 1
+        for row in reader:
+            row.pop(None, None)  # cells beyond the header have no column name
+            label = f"{prov.label} line {start}"
+            rows.append(Val(dict(row), Prov(prov.source, label, prov.file, start)))
+            start = reader.line_num + 1
+    except csv.Error as err:
+        raise EvalError(f"file {prov.label} is not valid CSV (line {start}): {err}") from None
+    return header, tuple(rows)
+
+
+def _as_csv(text: str, prov: Prov) -> tuple[Val, ...]:
+    return csv_rows(text, prov)[1]
+
+
+def _as_lines(text: str, prov: Prov) -> tuple[Val, ...]:
+    from engine.checks.functions import FUNCTIONS
+
+    return FUNCTIONS["lines"](Val(text, Prov(prov.source, prov.label, prov.file, 1))).items
+
+
+FORMATS = {"text": _as_text, "json": _as_json, "csv": _as_csv, "lines": _as_lines}
+SOURCES = {
+    "calls": _calls, "notes": _notes, "response": _response, "outputs": _outputs,
+    "metrics": _json_source("metrics", "metrics.json"),
+    "timing": _json_source("timing", "timing.json"), "metadata": _metadata,
+}
+
+
+# --------------------------------------------------------------------- filters
+
+
+def _tool_filter(c, node: ast.ToolFilter, source: str, element: str) -> Filter:
+    pattern = c.name_pattern(node.pattern)
+    if source != "calls":
+        c.error("bad-operand", f"'to' picks tool calls by tool name; {source} has no tools", node.span)
+
+    def keep(ctx: Context, item: Val) -> bool:
+        tool = item.value.tool
+        return tool is not None and pattern is not None and pattern.search(tool, "a tool name") is not None
+
+    return Filter(keep, "to ...")
+
+
+def _status_filter(c, node: ast.StatusFilter, source: str, element: str) -> Filter:
+    if source != "calls":
+        c.error("bad-operand", f"'with status' applies to tool calls, not to {source}", node.span)
+    wanted = node.status.casefold()
+    return Filter(lambda ctx, item: (item.value.status or "").casefold() == wanted, "with status")
+
+
+def _step_filter(c, node: ast.StepFilter, source: str, element: str) -> Filter:
+    if source not in ("calls", "notes"):
+        c.error("bad-operand", f"'at step' applies to calls and notes, not to {source}", node.span)
+    if node.step < 1:
+        c.error("bad-step", "steps are numbered from 1", node.span)
+    return Filter(lambda ctx, item: item.value.step == node.step, "at step")
+
+
+def _where_filter(c, node: ast.WhereFilter, source: str, element: str) -> Filter:
+    check = c.cond(node.condition, c.element_scope(element))
+
+    def keep(ctx: Context, item: Val) -> bool:
+        verdict = check.evaluate(ctx.at(item))
+        if verdict.outcome is Outcome.ERROR:
+            raise EvalError(f"'where' on {item.label}: {verdict.message}", verdict.evidence)
+        return verdict.outcome is Outcome.PASS
+
+    return Filter(keep, f"where {format_condition(node.condition)}", check)
+
+
+FILTERS = {ast.ToolFilter: _tool_filter, ast.StatusFilter: _status_filter,
+           ast.StepFilter: _step_filter, ast.WhereFilter: _where_filter}
+
+
+def compile_selection(c, node: ast.Selection, scope) -> Select:
+    """A selection compiled to Python over the run's records (see the module doc)."""
+    src = node.source
+    kind = FORMAT_KINDS[src.fmt] if src.kind == "file" else LIST_KINDS.get(src.kind, "any")
+    element = {"calls": "call", "notes": "note", "rows": "row"}.get(kind, "any")
+    read = _file(src.path or "", src.fmt) if src.kind == "file" else SOURCES[src.kind]
+    filters = tuple(FILTERS[type(f)](c, f, src.kind, element) for f in node.filters)
+    tools = [f.pattern for f in node.filters if isinstance(f, ast.ToolFilter)]
+    single = kind in ("text", "any") and src.kind != "outputs"
+    return Select(read, filters, format_value(node), src.kind, single,
+                  tools[0] if tools else None, kind)

@@ -1,0 +1,125 @@
+"""Text tests: ``contains``, ``starts with``, ``ends with``, ``matches`` (search)
+and ``fully matches``. A hit is quoted with the line it is on, so evidence points
+at ``response.md:3`` rather than at the whole file."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from dsl import ast
+from engine.checks.access import elements
+from engine.checks.base import Context, Leaf, Polarity, decided, evidence_of, located, missing_verdict
+from engine.regexes import Pattern
+from engine.values import EvalError, Missing, Prov, Val, equal, render, short, type_name
+from engine.verdict import Evidence, Verdict
+
+VERBS = {"contains": ("contains", "does not contain", "contain"),
+         "starts_with": ("starts with", "does not start with", "start with"),
+         "ends_with": ("ends with", "does not end with", "end with"),
+         "matches": ("matches", "does not match", "match"),
+         "fully_matches": ("fully matches", "does not fully match", "fully match")}
+
+
+def hit_evidence(subject: Val, start: int) -> tuple[int | None, Evidence | None]:
+    """The line holding offset ``start`` of a text value, and evidence quoting it."""
+    prov, text = subject.prov, subject.value
+    if prov is None:
+        return None, None
+    line_no = text.count("\n", 0, start)
+    first = prov.line or 1
+    begin = text.rfind("\n", 0, start) + 1
+    end = text.find("\n", start)
+    quote = text[begin: end if end >= 0 else len(text)].rstrip("\r")
+    line = first + line_no if prov.file else None
+    return line, Evidence(prov.source, prov.file, line, prov.step, short(quote))
+
+
+@dataclass
+class TextCheck(Leaf):
+    op: str
+    subject: Any
+    operand: Any  # an Expr, or a Pattern for the regex operators
+    ignore_case: bool
+    polarity: Polarity
+
+    def decide(self, ctx: Context) -> Verdict:
+        subject = self.subject.eval(ctx)
+        if isinstance(subject, Missing):
+            return missing_verdict(subject)
+        if isinstance(self.operand, Pattern):
+            return self._regex(subject)
+        operand = self.operand.eval(ctx)
+        if isinstance(operand, Missing):
+            return missing_verdict(operand)
+        if self.op == "contains" and type_name(subject.value) == "list":
+            return self._list_contains(subject, operand)
+        self._need_text(subject, operand)
+        return self._plain(subject, operand)
+
+    def _need_text(self, subject: Val, operand: Val) -> None:
+        for val in (subject, operand):
+            if not isinstance(val.value, str):
+                verb = VERBS[self.op][0]
+                raise EvalError(f"'{verb}' needs text on both sides; {val.label} is "
+                                f"{type_name(val.value)} {short(render(val.value), 60)}; use text(...)")
+
+    def _plain(self, subject: Val, operand: Val) -> Verdict:
+        text, part = subject.value, operand.value
+        if self.ignore_case:
+            text, part = text.casefold(), part.casefold()
+        start = {"contains": text.find(part),
+                 "starts_with": 0 if text.startswith(part) else -1,
+                 "ends_with": len(text) - len(part) if text.endswith(part) else -1}[self.op]
+        if len(text) != len(subject.value):
+            start = min(start, len(subject.value))  # casefolding may change lengths
+        return self._verdict(subject, start >= 0, render(part), max(start, 0), operand)
+
+    def _regex(self, subject: Val) -> Verdict:
+        if not isinstance(subject.value, str):
+            raise EvalError(f"'{VERBS[self.op][0]}' needs text; {subject.label} is "
+                            f"{type_name(subject.value)}")
+        where = subject.prov.where() if subject.prov else subject.label
+        run = self.operand.fullmatch if self.op == "fully_matches" else self.operand.search
+        found = run(subject.value, where)
+        return self._verdict(subject, found is not None, self.operand.display,
+                             found.start() if found else 0)
+
+    def _verdict(self, subject: Val, ok: bool, shown: str, start: int, operand=None) -> Verdict:
+        yes, no, infinitive = VERBS[self.op]
+        line, hit = hit_evidence(subject, start) if ok else (None, None)
+        place = subject.prov.where() if subject.prov else ""
+        if line is not None and subject.prov and subject.prov.file:
+            place = Prov(subject.prov.source, "", subject.prov.file, line).where()
+        fact = f"{subject.label} {yes if ok else no} {shown}" + (f" ({place})" if place else "")
+        want = f"to {infinitive} {shown}"
+        evidence = (hit,) if hit else evidence_of(subject)
+        extra = evidence_of(operand) if operand is not None else ()
+        return decided(ok, self.polarity.message(ok, fact, want), evidence + extra,
+                       expected=shown, observed=short(subject.value))
+
+    def _list_contains(self, subject: Val, operand: Val) -> Verdict:
+        for item in elements(subject):
+            if equal(item.value, operand.value, self.ignore_case):
+                fact = located(f"{subject.label} has {render(operand.value)}", item.prov)
+                return decided(True, fact, evidence_of(item, operand))
+        fact = f"{subject.label} ({len(elements(subject))} items) has no {render(operand.value)}"
+        return decided(False, self.polarity.message(False, fact, f"an item {render(operand.value)}"),
+                       evidence_of(subject, operand))
+
+
+def compile_text(c, node: ast.TextTest, scope) -> TextCheck:
+    subject = c.value(node.subject, scope)
+    if node.op in ("matches", "fully_matches"):
+        if not isinstance(node.operand, ast.RegexLit):
+            c.error("bad-operand", f"'{VERBS[node.op][0]}' needs a regex literal such as /^a+$/; "
+                    "for plain text use 'contains'", node.operand.span)
+            operand = None
+        else:
+            operand = c.regex(node.operand, node.ignore_case)
+    else:
+        operand = c.value(node.operand, scope)
+    return TextCheck(node.op, subject, operand, node.ignore_case, scope.polarity)
+
+
+CHECK_COMPILERS = {ast.TextTest: compile_text}

@@ -1,0 +1,215 @@
+"""Compile rules (and evals.json) into a ``Program``: one check per assertion.
+
+Everything static is checked here, and every error is reported, not the first:
+unknown functions and names (with "did you mean"), arity, let cycles, regexes
+and JSONPath queries (compiled once, here), impossible operands and steps.
+
+Static error codes of the compiler: ``unknown-function``, ``wrong-arity``,
+``unknown-name``, ``name-cycle``, ``unknown-field``, ``bad-regex``,
+``bad-jsonpath``, ``jsonpath-regex``, ``bad-operand``, ``bad-step``, and when
+an evals.json is given ``unknown-eval``, ``bad-index``, ``duplicate-let``,
+``duplicate-expect`` (for blocks merged from several files).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from dsl import ast
+from dsl.errors import Diagnostic, RulesError, did_you_mean
+from engine.checks import static
+from engine.checks.compiler import Compiler, Scope
+from engine.model import RunId
+from engine.regexes import DEFAULT_TIMEOUT
+from engine.verdict import Precision
+
+
+@dataclass(frozen=True)
+class CompiledAssertion:
+    """One assertion of one eval, ready to evaluate on any run of that eval."""
+
+    key: str  # "<eval key>#<n>", n = 1-based position in eval order
+    eval_key: str
+    index: int | None  # the expectation's 1-based index in evals.json, when linked
+    text: str
+    check_source: str
+    precision: Precision
+    evidence_source: str
+    gated: bool  # counts toward the release decision (not existence)
+    semantic_rubric: str | None
+    rules_location: str  # "rules/expense-draft.rules:12:9"
+    check: Any  # a Check; None for a plain semantic sentence
+
+
+@dataclass(frozen=True)
+class CompiledEval:
+    key: str
+    name: str | None
+    assertions: tuple[CompiledAssertion, ...]
+    lets: tuple[tuple[str, Any], ...] = ()
+
+
+@dataclass(frozen=True)
+class Program:
+    evals: tuple[CompiledEval, ...]
+
+    def for_run(self, run_id: RunId, metadata: dict) -> CompiledEval | None:
+        """The eval a run belongs to: by eval id first, then by eval name."""
+        ids = {run_id.eval_id, _text(metadata.get("eval_id"))} - {None, ""}
+        for ev in self.evals:
+            if ev.key in ids:
+                return ev
+        names = {run_id.eval_name, _text(metadata.get("eval_name"))} - {None, ""}
+        for ev in self.evals:
+            if ev.name in names or ev.key in names:
+                return ev
+        return None
+
+
+def _text(value: Any) -> str | None:
+    return None if value is None else str(value)
+
+
+@dataclass
+class _Group:
+    """The blocks (from all files) that describe one eval."""
+
+    key: str
+    name: str | None
+    sentences: tuple[str, ...] = ()
+    lets: dict | None = None
+    expects: list | None = None
+
+
+def compile_rules(files: Sequence[ast.RulesFile], evals=None, *,
+                  regex_timeout: float = DEFAULT_TIMEOUT) -> Program:
+    """Compile rules files (and the ``referee`` blocks and sentences of an
+    evals.json) into a Program. Raises ``RulesError`` with every static error."""
+    diagnostics: list[Diagnostic] = []
+    program = _build(files, evals, regex_timeout, diagnostics)
+    if diagnostics:
+        raise RulesError(diagnostics)
+    return program
+
+
+def check_rules(files: Sequence[ast.RulesFile], evals=None) -> list[Diagnostic]:
+    """Every static error of the rules, in file order; [] when they compile."""
+    diagnostics: list[Diagnostic] = []
+    _build(files, evals, DEFAULT_TIMEOUT, diagnostics)
+    return RulesError(diagnostics).diagnostics if diagnostics else []
+
+
+def _build(files, evals, timeout: float, diagnostics: list[Diagnostic]) -> Program:
+    groups = _group(files, evals, diagnostics)
+    return Program(tuple(_compile_group(g, timeout, diagnostics) for g in groups))
+
+
+def _blocks(files, evals) -> list[tuple[str, ast.EvalBlock]]:
+    found = [(f.path, block) for f in files for block in f.evals]
+    if evals is not None:
+        found += [(str(evals.path), e.rules) for e in evals.evals if e.rules is not None]
+    return found
+
+
+def _group(files, evals, diagnostics) -> list[_Group]:
+    groups: dict[str, _Group] = {}
+    if evals is not None:
+        for entry in evals.evals:
+            groups[entry.id] = _Group(entry.id, entry.name, tuple(entry.expectations), {}, [])
+    for path, block in _blocks(files, evals):
+        key = _resolve(block, evals, path, diagnostics)
+        if key is None:
+            continue
+        group = groups.setdefault(key, _Group(key, block.name, (), {}, []))
+        group.name = group.name or block.name
+        _merge(group, path, block, diagnostics)
+    return list(groups.values())
+
+
+def _resolve(block: ast.EvalBlock, evals, path: str, diagnostics) -> str | None:
+    if evals is None:
+        return block.key
+    for entry in evals.evals:
+        if block.key == entry.id:
+            return entry.id
+    for entry in evals.evals:
+        if block.key == entry.name:
+            return entry.id
+    known = [e.id for e in evals.evals] + [e.name for e in evals.evals if e.name]
+    diagnostics.append(_diag("unknown-eval", f"evals.json has no eval '{block.key}'", path,
+                             block.span, did_you_mean(block.key, known)))
+    return None
+
+
+def _merge(group: _Group, path: str, block: ast.EvalBlock, diagnostics) -> None:
+    for let in block.lets:
+        if let.name in group.lets:
+            diagnostics.append(_diag("duplicate-let", f"'{let.name}' is already defined for "
+                                     f"eval {group.key}", path, let.span))
+            continue
+        group.lets[let.name] = (path, let)
+    taken = {e.index for _, e in group.expects if e.index is not None}
+    for expect in block.expects:
+        if expect.index is not None and expect.index in taken:
+            diagnostics.append(_diag("duplicate-expect", f"expectation {expect.index} of eval "
+                                     f"{group.key} already has a rule", path, expect.span))
+            continue
+        if group.sentences and expect.index is not None and expect.index > len(group.sentences):
+            diagnostics.append(_diag("bad-index", f"eval {group.key} has {len(group.sentences)} "
+                                     f"expectations; there is no expectation {expect.index}",
+                                     path, expect.span))
+            continue
+        taken.add(expect.index)
+        group.expects.append((path, expect))
+
+
+def _diag(code: str, message: str, path: str, span: ast.Span, hint=None) -> Diagnostic:
+    end = span.end_column if span.end_line == span.line else 0
+    return Diagnostic(code, message, path, span.line, span.column, end, hint)
+
+
+def _ordered(group: _Group) -> list[tuple[str | None, ast.Expect | None, int | None]]:
+    """(path, expect, index) in eval order: linked expectations by index (a sentence
+    of evals.json without a rule becomes a semantic assertion), then the rest."""
+    linked = {e.index: (p, e) for p, e in group.expects if e.index is not None}
+    order: list = []
+    indexes = range(1, len(group.sentences) + 1) if group.sentences else sorted(linked)
+    for index in indexes:
+        path, expect = linked.get(index, (None, None))
+        order.append((path, expect, index))
+    order += [(p, e, None) for p, e in group.expects if e.index is None]
+    return order
+
+
+def _compile_group(group: _Group, timeout: float, diagnostics) -> CompiledEval:
+    compiler = Compiler(group.lets, timeout, diagnostics)
+    lets = compiler.compile_lets()
+    let_nodes = {name: node for name, (_, node) in group.lets.items()}
+    assertions = []
+    for n, (path, expect, index) in enumerate(_ordered(group), start=1):
+        sentence = group.sentences[index - 1] if index and index <= len(group.sentences) else None
+        assertions.append(_assertion(compiler, group.key, n, path, expect, index, sentence,
+                                     let_nodes))
+    return CompiledEval(group.key, group.name, tuple(assertions), tuple(sorted(lets.items())))
+
+
+def _assertion(compiler: Compiler, eval_key: str, n: int, path, expect, index, sentence,
+               let_nodes) -> CompiledAssertion:
+    condition = expect.check if expect is not None else None
+    source = expect.source if expect is not None else ""
+    text = (expect.sentence if expect is not None else None) or sentence or source
+    check = None
+    if condition is not None:
+        compiler.path = path
+        check = compiler.cond(condition, Scope())
+    precision = static.precision(condition, let_nodes)
+    location = f"{path}:{expect.span.line}:{expect.span.column}" if expect is not None else ""
+    return CompiledAssertion(
+        key=f"{eval_key}#{n}", eval_key=eval_key, index=index, text=text or "",
+        check_source=source, precision=precision,
+        evidence_source=static.evidence_source(condition, let_nodes),
+        gated=precision is not Precision.EXISTENCE,
+        semantic_rubric=static.rubric(condition, text or "") if precision is Precision.SEMANTIC else None,
+        rules_location=location, check=check,
+    )

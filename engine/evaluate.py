@@ -1,0 +1,44 @@
+"""Evaluate a compiled eval on one run: one verdict per assertion, never an exception.
+
+Each assertion is evaluated on its own; whatever goes wrong inside one (even a
+defect of the engine) becomes that assertion's ERROR verdict and the others are
+still graded. Semantic assertions come back NOT_GRADED: an LLM grader, when one
+is given, replaces those verdicts.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.checks.base import NOT_GRADED_MESSAGE, Context
+from engine.checks.trust import demote_notes_only
+from engine.compile import CompiledAssertion, CompiledEval
+from engine.verdict import Outcome, Verdict
+
+
+def evaluate(ev: CompiledEval, run) -> list[Verdict]:
+    """Verdicts for ``run``, in the order of ``ev.assertions``.
+
+    Lets are evaluated lazily and at most once for the run, shared by every
+    assertion of the eval.
+    """
+    ctx = Context(run, dict(ev.lets))
+    return [evaluate_assertion(assertion, ctx) for assertion in ev.assertions]
+
+
+def evaluate_assertion(assertion: CompiledAssertion, ctx: Context) -> Verdict:
+    """One assertion's verdict, with the trust rule and the vacuous flag settled."""
+    if assertion.check is None:
+        return Verdict(Outcome.NOT_GRADED, NOT_GRADED_MESSAGE)
+    try:
+        verdict = assertion.check.evaluate(ctx)
+    except RecursionError:
+        return Verdict(Outcome.ERROR, "error: the data is nested too deeply to evaluate")
+    except Exception as exc:  # a defect must cost one verdict, not the whole run
+        return Verdict(Outcome.ERROR, f"error while evaluating: {type(exc).__name__}: {exc}")
+    verdict = demote_notes_only(verdict, assertion.evidence_source)
+    if verdict.vacuous and verdict.outcome is not Outcome.PASS:
+        # Inside a check `vacuous` also marks "nothing to examine" on a FAIL, so a
+        # `not` above can say its PASS is vacuous; a final FAIL is just a FAIL.
+        verdict = replace(verdict, vacuous=False)
+    return verdict

@@ -1,0 +1,75 @@
+"""Regular expressions, compiled once by the compiler and run with a timeout.
+
+Every match goes through the ``regex`` module's ``timeout=`` argument, so a
+catastrophic pattern such as ``(a+)+$`` on a long text ends as an ERROR verdict
+naming the pattern and the size of the text instead of hanging the grader.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+
+import regex
+
+from engine.values import EvalError
+
+FLAG_BITS = {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL, "x": regex.VERBOSE}
+DEFAULT_TIMEOUT = 1.0
+
+
+class Pattern:
+    """A compiled pattern plus how the author wrote it (for messages)."""
+
+    def __init__(self, source: str, flags: str, display: str, timeout: float, extra: int = 0):
+        bits = extra
+        for flag in flags:
+            bits |= FLAG_BITS[flag]
+        self.compiled = regex.compile(source, bits)
+        self.display = display
+        self.timeout = timeout
+
+    def search(self, text: str, where: str) -> "regex.Match | None":
+        """First match anywhere in ``text``; ``where`` names the text for a timeout."""
+        return self._run(self.compiled.search, text, where)
+
+    def fullmatch(self, text: str, where: str) -> "regex.Match | None":
+        return self._run(self.compiled.fullmatch, text, where)
+
+    def _run(self, method, text: str, where: str):
+        try:
+            return method(text, timeout=self.timeout)
+        except TimeoutError:
+            raise EvalError(
+                f"regex {self.display} timed out after {self.timeout:g}s "
+                f"on {len(text)} characters of {where}"
+            ) from None
+
+
+def compile_regex(pattern: str, flags: str, timeout: float, ignore_case: bool = False) -> Pattern:
+    """Compile ``/pattern/flags``; raises ``regex.error`` (with ``pos``) when invalid."""
+    extra = regex.IGNORECASE if ignore_case else 0
+    return Pattern(pattern, flags, f"/{pattern}/{flags}", timeout, extra)
+
+
+def compile_glob(glob: str, timeout: float) -> Pattern:
+    """A shell-style glob (``*save*``) as an anchored, case-sensitive pattern."""
+    return Pattern(r"\A" + fnmatch.translate(glob), "", f'glob "{glob}"', timeout)
+
+
+def compile_exact(text: str, timeout: float) -> Pattern:
+    return Pattern(r"\A" + regex.escape(text) + r"\Z", "", f'"{text}"', timeout)
+
+
+def error_offset(pattern: str, pos: int | None) -> tuple[int, int]:
+    """(lines, column offset) of ``pos`` inside a pattern, for pointing at an error.
+
+    The column is relative to the start of the pattern's line: when the error is on
+    the pattern's first line, add it to the column right after the opening slash.
+    """
+    if pos is None:
+        return 0, 0
+    before = pattern[:pos]
+    lines = before.count("\n")
+    if lines:
+        return lines, len(before) - before.rfind("\n") - 1
+    return 0, len(before)

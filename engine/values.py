@@ -1,0 +1,271 @@
+"""Runtime values of the assertion language, each with the place it came from.
+
+A ``Val`` is a value plus its provenance (``Prov``): which evidence source, file,
+line and step it was read from, and a label such as ``step 3 saveExpenseDoc
+args.docStatus``. Checks quote that provenance in verdict messages and evidence.
+A ``Missing`` stands for a value that is not there (absent field, empty
+selection); comparisons with it FAIL, they never raise. ``EvalError`` is the one
+exception evaluation uses internally; every check turns it into an ERROR verdict.
+
+Numbers are ``int`` or ``Decimal`` and compare as Decimal; text never equals a
+number (no coercion); ``True`` is never the number 1.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, replace
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from engine.model import Note, ToolCall
+from engine.verdict import Evidence
+
+QUOTE_LIMIT = 120
+
+
+class EvalError(Exception):
+    """A runtime problem that makes a check an ERROR verdict (never escapes a check)."""
+
+    def __init__(self, message: str, evidence: tuple[Evidence, ...] = ()):
+        super().__init__(message)
+        self.message = message
+        self.evidence = evidence
+
+
+@dataclass(frozen=True)
+class Anchor:
+    """Where a JSON payload's text sits, so a field can be traced to its own line."""
+
+    text: str
+    offset: int
+    first_line: int
+
+
+@dataclass(frozen=True)
+class Prov:
+    """Where a value came from. ``file`` is relative to the run directory."""
+
+    source: str
+    label: str
+    file: str | None = None
+    line: int | None = None
+    step: int | None = None
+    anchor: Anchor | None = None
+
+    def where(self) -> str:
+        """``transcript.md:22``: the file relative to ``outputs/`` and the line."""
+        if not self.file:
+            return self.source
+        name = self.file.removeprefix("outputs/")
+        return name if self.line is None else f"{name}:{self.line}"
+
+    def evidence(self, value: Any = None, quote: str | None = None) -> Evidence:
+        text = quote if quote is not None else quote_of(value, self.source)
+        return Evidence(self.source, self.file, self.line, self.step, text)
+
+    def child(self, key: str | int) -> "Prov":
+        """The provenance of ``value[key]``, following the payload text when known."""
+        label = f"{self.label}[{key}]" if isinstance(key, int) else _join_label(self.label, key)
+        line, anchor = self.line, None
+        if self.anchor is not None and isinstance(key, str):
+            found = self.anchor.text.find(json.dumps(key, ensure_ascii=False), self.anchor.offset)
+            if found >= 0:
+                line = self.anchor.first_line + self.anchor.text.count("\n", 0, found)
+                anchor = replace(self.anchor, offset=found)
+        return replace(self, label=label, line=line, anchor=anchor)
+
+
+def _join_label(label: str, key: str) -> str:
+    simple = key.replace("_", "a").isalnum()
+    if not label:
+        return key
+    return f"{label}.{key}" if simple else f"{label}[{json.dumps(key, ensure_ascii=False)}]"
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Agent notes that mention a tool no call record shows (for FAIL evidence)."""
+
+    message: str
+    evidence: Evidence
+
+
+@dataclass(frozen=True)
+class Val:
+    """A present value. ``items`` holds the elements of a selection with their own
+    provenance; for plain JSON lists the elements are derived on demand."""
+
+    value: Any
+    prov: Prov | None = None
+    items: tuple["Val", ...] | None = None
+    claims: tuple[Claim, ...] = ()
+    support: tuple["Val", ...] = ()  # the elements a derived value (a count) rests on
+    empty: str = ""  # for an empty selection: why nothing was selected
+
+    @property
+    def label(self) -> str:
+        return self.prov.label if self.prov else render(self.value)
+
+
+@dataclass(frozen=True)
+class Missing:
+    """A value that is not there, and why (``reason`` is a full sentence part)."""
+
+    reason: str
+    prov: Prov | None = None
+    claims: tuple[Claim, ...] = ()
+
+
+Result = Val | Missing
+
+
+# ----------------------------------------------------------------------------- types
+
+
+def is_number(value: Any) -> bool:
+    return isinstance(value, (int, Decimal, float)) and not isinstance(value, bool)
+
+
+def as_decimal(value: Any) -> Decimal:
+    return value if isinstance(value, Decimal) else Decimal(str(value))
+
+
+def type_name(value: Any) -> str:
+    """The language's name for a value's type, as used in messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if is_number(value):
+        return "number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, (list, tuple)):
+        return "list"
+    if isinstance(value, ToolCall):
+        return "tool call"
+    if isinstance(value, Note):
+        return "note"
+    return "object"
+
+
+def plain(value: Any) -> Any:
+    """JSON-like Python data for a value: records become dicts, tuples lists."""
+    if isinstance(value, ToolCall):
+        return call_record(value)
+    if isinstance(value, Note):
+        return {"step": value.step, "title": value.title, "text": value.text, "kind": value.kind}
+    if isinstance(value, (list, tuple)):
+        return [plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: plain(v) for k, v in value.items()}
+    return value
+
+
+def call_record(call: ToolCall) -> dict:
+    return {
+        "tool": call.tool, "step": call.step, "title": call.title, "status": call.status,
+        "args": _payload(call.args), "return": _payload(call.result), "index": call.index,
+    }
+
+
+def _payload(payload: Any) -> Any:
+    return None if payload is None else payload.value
+
+
+def equal(a: Any, b: Any, ignore_case: bool = False) -> bool:
+    """Deep equality without coercion: numbers as Decimal, text exact (or casefolded)."""
+    a, b = plain(a), plain(b)
+    if is_number(a) and is_number(b):
+        return as_decimal(a) == as_decimal(b)
+    if isinstance(a, str) and isinstance(b, str):
+        return a.casefold() == b.casefold() if ignore_case else a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(equal(x, y, ignore_case) for x, y in zip(a, b))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(equal(a[k], b[k], ignore_case) for k in a)
+    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
+        return type(a) is type(b) and a == b
+    return False
+
+
+def mismatch_hint(a: Any, b: Any) -> str:
+    """Why two values of different types are not equal, and what to write instead."""
+    ta, tb = type_name(a), type_name(b)
+    if {ta, tb} == {"text", "number"}:
+        text, num = (a, b) if ta == "text" else (b, a)
+        return f"text '{text}' vs number {render(num)}; use number(...)"
+    if ta != tb:
+        return f"{ta} vs {tb}"
+    return ""
+
+
+# ------------------------------------------------------------------------- rendering
+
+
+def render(value: Any) -> str:
+    """Compact JSON-like text for a value: strings quoted, numbers as written."""
+    value = plain(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    if is_number(value):
+        return canonical_number(value)
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_json_default)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, Decimal):
+        return float(value) if value != value.to_integral_value() else int(value)
+    return str(value)
+
+
+def canonical_number(value: Any) -> str:
+    """A number as text without exponent: 168.00 stays 168.00, 1E+3 becomes 1000."""
+    if isinstance(value, int):
+        return str(value)
+    dec = as_decimal(value)
+    return format(dec, "f") if dec.is_finite() else str(dec)
+
+
+def quote_of(value: Any, source: str) -> str:
+    """What evidence quotes for a value: a record's headline, the first line of a
+    document, or the value as it is written in JSON."""
+    if value is None:
+        return ""
+    if isinstance(value, ToolCall):
+        return f"Tool: {value.tool} (status {value.status})"
+    if isinstance(value, Note):
+        return short(next((t.strip() for t in value.text.splitlines() if t.strip()), ""))
+    if isinstance(value, str) and source in _DOCUMENT_SOURCES:
+        return short(next((t.strip() for t in value.splitlines() if t.strip()), ""))
+    return short(render(value))
+
+
+_DOCUMENT_SOURCES = frozenset({"response", "outputs", "agent_notes"})
+
+
+def short(text: str, limit: int = QUOTE_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def to_text(value: Any) -> str:
+    """``text(x)``: text unchanged, numbers canonical, anything else compact JSON."""
+    return value if isinstance(value, str) else render(value)
+
+
+def parse_number(text: str) -> Decimal | None:
+    """Decimal for a text that is a plain number ("168.00", "-3", "1e3"), else None."""
+    stripped = text.strip()
+    if not stripped or not _NUMBER_CHARS.issuperset(stripped):
+        return None
+    try:
+        dec = Decimal(stripped)
+    except InvalidOperation:
+        return None
+    return dec if dec.is_finite() else None
+
+
+_NUMBER_CHARS = frozenset("0123456789+-.eE")

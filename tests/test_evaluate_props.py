@@ -1,0 +1,141 @@
+"""Properties of evaluation over generated runs: it never raises, it is
+deterministic, and order-insensitive checks ignore the order of the calls."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import dsl
+from engine.compile import compile_rules
+from engine.evaluate import evaluate
+from engine.model import JsonFile, Location, Note, Payload, TextFile, Transcript, ToolCall
+from engine.verdict import Outcome
+
+RULES = r'''
+eval 1
+let saved = last(calls to glob "*save*" with status success)
+let n = count(calls)
+expect: count(calls to glob "*save*") == 1
+expect: any calls to glob "*save*" have .args.docStatus == "10"
+expect: saved.args.amount == first(calls to "read").return.amount
+expect: number(saved.args.amount) >= 100
+expect: not response contains "{fdId}"
+expect: response matches /id=[a-z0-9]+/i
+expect: all calls have .status == "success"
+expect: no calls have .status == "error"
+expect: exactly 2 calls to glob "*save*"
+expect: each of [calls to "read", calls to glob "*save*", calls to glob "*"]
+expect: in order [calls to "read", calls to glob "*save*"]
+expect: exactly in order [calls to "read", calls to glob "*save*"]
+expect: any calls to "read" before response
+expect: first(calls).args includes {"docStatus": "10"}
+expect: any calls have .args includes {"tags": ["a", "b"]}
+expect: n between 1 and 3 or semantic "fine?"
+expect: count(jsonpath(first(calls), "$..amount")) > 0
+expect: metrics.total == n
+expect: lower(text(saved.args.docStatus)) == "10"
+expect: any notes have .text contains "save"
+expect: length(saved.args) > keys(saved.args)
+expect: response is not empty and exists file "x.csv"
+expect: any file "x.csv" as csv where .a == "1" have number(.b) > 0
+'''
+
+# Each generated call is permuted as a whole; none of these checks depends on order.
+ORDER_FREE = (0, 1, 4, 5, 6, 7, 8, 9, 14, 15, 17, 21, 22)
+
+json_leaf = st.one_of(st.none(), st.booleans(), st.integers(-10**6, 10**6),
+                      st.decimals(allow_nan=False, allow_infinity=False, places=2),
+                      st.sampled_from(["10", "20", "168", "168.00", "", "abc"]), st.text(max_size=8))
+json_value = st.recursive(json_leaf, lambda inner: st.one_of(
+    st.lists(inner, max_size=3),
+    st.dictionaries(st.sampled_from(["docStatus", "amount", "tags", "x"]), inner, max_size=3)),
+    max_leaves=8)
+
+
+@st.composite
+def payloads(draw):
+    value = draw(json_value)
+    return Payload(repr(value), value, draw(st.booleans()), draw(st.integers(1, 50)))
+
+
+@st.composite
+def calls(draw):
+    return ToolCall(
+        index=0, step=draw(st.one_of(st.none(), st.integers(1, 5))),
+        title=draw(st.sampled_from(["read", "save", ""])),
+        tool=draw(st.one_of(st.none(), st.sampled_from(["read", "mcp_save", "saveDoc", "x"]))),
+        args=draw(st.one_of(st.none(), payloads())), result=draw(st.one_of(st.none(), payloads())),
+        status=draw(st.one_of(st.none(), st.sampled_from(["success", "error", "odd"]))),
+        location=Location("outputs/transcript.md", draw(st.integers(1, 99))))
+
+
+class FakeRun:
+    """The attributes of engine.runs.Run that checks read, built in memory."""
+
+    def __init__(self, call_list, notes, response, files, metrics):
+        self.transcript = Transcript(tuple(call_list), tuple(notes))
+        self.response = None if response is None else TextFile("outputs/response.md", response, len(response))
+        self._files = files
+        self.metrics = JsonFile("outputs/metrics.json", metrics)
+        self.timing = None
+        self.metadata = {}
+
+    def output_files(self):
+        return sorted(self._files)
+
+    def exists_output(self, rel):
+        return rel in self._files
+
+    def read_output(self, rel):
+        return TextFile(f"outputs/{rel}", self._files.get(rel), 0)
+
+
+@st.composite
+def runs(draw):
+    raw = draw(st.lists(calls(), max_size=5))
+    call_list = [replace(c, index=i) for i, c in enumerate(raw)]
+    notes = [Note(len(call_list) + i, None, "n", text, "agent_notes", Location("outputs/transcript.md", 1))
+             for i, text in enumerate(draw(st.lists(st.sampled_from(["save done", "x"]), max_size=2)))]
+    response = draw(st.one_of(st.none(), st.text(max_size=30), st.just("see id=AB12")))
+    csv_texts = st.sampled_from(["a,b\n1,2\n", "a\n1\n", "", "a,b\n1,x\n"])
+    files = draw(st.dictionaries(st.just("x.csv"), csv_texts))
+    metrics = draw(st.one_of(st.none(), st.dictionaries(st.just("total"), json_leaf)))
+    return FakeRun(call_list, notes, response, files, metrics), raw
+
+
+PROGRAM = compile_rules([dsl.parse_rules(RULES, "props.rules")])
+EV = PROGRAM.evals[0]
+
+
+def summary(verdicts):
+    return [(v.outcome, v.message, v.vacuous, v.notes_only) for v in verdicts]
+
+
+@settings(max_examples=150, deadline=None)
+@given(runs())
+def test_evaluate_never_raises_and_is_deterministic(generated):
+    run, _ = generated
+    first = evaluate(EV, run)
+    assert len(first) == len(EV.assertions)
+    assert all(isinstance(v.outcome, Outcome) for v in first)
+    internal = [v.message for v in first if v.message.startswith("error while evaluating")]
+    assert not internal, internal
+    assert summary(evaluate(EV, run)) == summary(first)
+
+
+@settings(max_examples=100, deadline=None)
+@given(runs(), st.randoms(use_true_random=False))
+def test_order_free_checks_ignore_the_order_of_calls(generated, rnd):
+    run, raw = generated
+    shuffled = list(raw)
+    rnd.shuffle(shuffled)
+    permuted = FakeRun([replace(c, index=i) for i, c in enumerate(shuffled)], run.transcript.notes,
+                       None if run.response is None else run.response.text, run._files,
+                       run.metrics.value)
+    before, after = evaluate(EV, run), evaluate(EV, permuted)
+    for index in ORDER_FREE:
+        assert before[index].outcome == after[index].outcome, EV.assertions[index].check_source
+
