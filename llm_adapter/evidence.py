@@ -1,0 +1,154 @@
+"""What the grader may see of a run, cut into segments that remember their place.
+
+The same segments are rendered into the prompt and searched when the grader's
+quotes are verified, so a verified quote can always be pointed at a file and line.
+Sources, most trusted first: ``tool_calls`` (the raw ``[tool_calls]`` blocks),
+``response`` (outputs/response.md), ``outputs`` (the other output files) and
+``agent_notes`` (``[agent_notes]`` blocks, other transcript prose, user_notes.md).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+SOURCE_ORDER = ("tool_calls", "response", "outputs", "agent_notes")
+PASS_SOURCES = frozenset({"tool_calls", "response", "outputs"})
+TRANSCRIPT = "transcript.md"
+RESPONSE = "response.md"
+USER_NOTES = "user_notes.md"
+# Executor statistics, not something the run delivered; deterministic checks read it.
+NOT_EVIDENCE = frozenset({"metrics.json"})
+MCP_TOOL = re.compile(r"(^mcp__)|(^[\w.-]*mcp[\w.-]*?_)|(^[\w-]+__\w+)", re.IGNORECASE)
+CODE_TOOLS = frozenset({"bash", "write", "edit", "multiedit", "read", "notebookedit",
+                        "python", "shell", "run_command", "execute", "str_replace_editor"})
+
+
+@dataclass(frozen=True)
+class Segment:
+    """A contiguous piece of one source. ``line`` is the file line of ``text``'s first line."""
+
+    source: str
+    file: str
+    line: int
+    text: str
+    step: int | None = None
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class RunEvidence:
+    segments: tuple[Segment, ...]
+    skill_type: str
+    unreadable: tuple[str, ...] = ()  # output files that could not be read as text
+
+    def of(self, source: str) -> tuple[Segment, ...]:
+        return tuple(s for s in self.segments if s.source == source)
+
+
+def collect(run: object) -> RunEvidence:
+    """Gather every segment of ``run`` in source order (see module docstring)."""
+    transcript = getattr(run, "transcript", None)
+    raw = _raw_transcript(run)
+    calls, notes = _transcript_segments(transcript, raw)
+    response = _response_segment(run)
+    outputs, unreadable, user_notes = _output_segments(run)
+    segments = calls + response + outputs + notes + user_notes
+    return RunEvidence(tuple(segments), skill_type(run), tuple(unreadable))
+
+
+def skill_type(run: object) -> str:
+    """``mcp_based`` if a tool looks like an MCP tool, ``code_execution`` if the run
+    used shell or file tools, else ``text_generation``. Metadata may say otherwise."""
+    declared = (getattr(run, "metadata", None) or {}).get("skill_type")
+    if declared in ("mcp_based", "code_execution", "text_generation"):
+        return declared
+    tools = [c.tool for c in _calls(getattr(run, "transcript", None)) if c.tool]
+    if any(MCP_TOOL.search(t) for t in tools):
+        return "mcp_based"
+    if any(t.lower() in CODE_TOOLS for t in tools):
+        return "code_execution"
+    return "text_generation"
+
+
+def _calls(transcript: object) -> tuple:
+    return tuple(getattr(transcript, "calls", ()) or ())
+
+
+def _raw_transcript(run: object) -> tuple[str, list[str]] | None:
+    """The transcript's lines as written, so tool-call blocks are quoted verbatim."""
+    read = getattr(run, "read_output", None)
+    exists = getattr(run, "exists_output", None)
+    if read is None or (exists is not None and not exists(TRANSCRIPT)):
+        return None
+    text_file = read(TRANSCRIPT)
+    if text_file is None or text_file.text is None:
+        return None
+    return text_file.path, text_file.text.replace("\r\n", "\n").split("\n")
+
+
+def _transcript_segments(transcript, raw) -> tuple[list[Segment], list[Segment]]:
+    calls = list(_calls(transcript))
+    notes = list(getattr(transcript, "notes", ()) or ())
+    starts = sorted({e.location.line for e in calls + notes if e.location.line})
+    call_segments = [_call_segment(c, raw, starts) for c in calls]
+    note_segments = [_note_segment(n, raw, starts) for n in notes]
+    return call_segments, note_segments
+
+
+def _block(raw, line: int | None, starts: list[int]) -> tuple[int, str] | None:
+    """The raw lines from a heading up to the next element's heading."""
+    if raw is None or not line:
+        return None
+    _, lines = raw
+    following = [s for s in starts if s > line]
+    end = (following[0] - 1) if following else len(lines)
+    body = lines[line - 1:end]
+    while body and not body[-1].strip():
+        body.pop()
+    return line, "\n".join(body)
+
+
+def _call_segment(call, raw, starts) -> Segment:
+    block = _block(raw, call.location.line, starts)
+    if block is None:  # no raw text: rebuild the block from the parsed record
+        parts = [f"Tool: {call.tool}" if call.tool else "",
+                 f"Args: {call.args.text}" if call.args else "",
+                 f"Return: {call.result.text}" if call.result else "",
+                 f"Status: {call.status}" if call.status else ""]
+        block = (call.location.line or 1, "\n".join(p for p in parts if p))
+    return Segment("tool_calls", call.location.file, block[0], block[1], call.step,
+                   call.title or (call.tool or ""))
+
+
+def _note_segment(note, raw, starts) -> Segment:
+    block = _block(raw, note.location.line, starts)
+    if block is None:
+        block = ((note.location.line or 0) + 1, note.text)
+    return Segment("agent_notes", note.location.file, block[0], block[1], note.step, note.title)
+
+
+def _response_segment(run) -> list[Segment]:
+    response = getattr(run, "response", None)
+    if response is None or response.text is None:
+        return []
+    return [Segment("response", response.path, 1, response.text.replace("\r\n", "\n"))]
+
+
+def _output_segments(run) -> tuple[list[Segment], list[str], list[Segment]]:
+    """Other output files as ``outputs``; user_notes.md is the agent's own words."""
+    outputs: list[Segment] = []
+    notes: list[Segment] = []
+    unreadable: list[str] = []
+    names = getattr(run, "output_files", lambda: [])()
+    for rel in sorted(names):
+        if rel in (TRANSCRIPT, RESPONSE) or rel in NOT_EVIDENCE:
+            continue
+        text_file = run.read_output(rel)
+        if text_file is None or text_file.text is None:
+            unreadable.append(f"outputs/{rel}")
+            continue
+        source = "agent_notes" if rel == USER_NOTES else "outputs"
+        segment = Segment(source, text_file.path, 1, text_file.text.replace("\r\n", "\n"))
+        (notes if source == "agent_notes" else outputs).append(segment)
+    return outputs, unreadable, notes

@@ -1,0 +1,53 @@
+"""Build a judge from a spec: ``openai:gpt-4o-mini``, ``replay:judge.cassette.jsonl`` ..."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from llm_adapter.backends import make_backend
+from llm_adapter.cassette import MODES, CassetteBackend
+from llm_adapter.judge import LLMJudge
+from llm_adapter.transport import Transport
+
+BACKENDS = ("openai", "anthropic")
+
+
+def split_spec(spec: str) -> tuple[str, str]:
+    """``kind:rest`` split at the first colon; model names may hold more colons."""
+    kind, sep, rest = (spec or "").partition(":")
+    kind = kind.strip().lower()
+    if not sep or not rest.strip() or kind not in BACKENDS + MODES:
+        raise ValueError(f"bad grader spec {spec!r}: use openai:MODEL, anthropic:MODEL, "
+                         "replay:PATH, record:PATH or auto:PATH")
+    return kind, rest.strip()
+
+
+def make_judge(spec: str, *, base_url: str | None = None, api_key_env: str | None = None,
+               timeout: float = 60.0, concurrency: int = 4, seed: int | None = 0,
+               inner: str | None = None, batch: bool = True,
+               price: tuple[float, float] | None = None, note: str = "",
+               attempts: int = 3) -> LLMJudge:
+    """The judge for ``spec``. Raises ``ValueError`` with a user-facing message.
+
+    ``inner`` is the backend spec a ``record:``/``auto:`` cassette asks
+    (``openai:MODEL`` or ``anthropic:MODEL``); ``note`` goes into a new cassette's
+    metadata line to say what produced it. ``price`` is USD per million input and
+    output tokens; without it the cost is reported as unknown.
+    """
+    kind, rest = split_spec(spec)
+    if timeout <= 0 or concurrency < 1 or attempts < 1:
+        raise ValueError("--llm-timeout must be positive, --llm-concurrency at least 1")
+    transport = Transport(timeout=timeout, attempts=attempts, concurrency=concurrency)
+    options = {"base_url": base_url, "api_key_env": api_key_env, "transport": transport,
+               "seed": seed}
+    if kind in BACKENDS:
+        return LLMJudge(make_backend(kind, rest, **options), batch=batch, price_per_million=price)
+    backend = None
+    if inner:
+        inner_kind, model = split_spec(inner)
+        if inner_kind not in BACKENDS:
+            raise ValueError("--llm-backend must be openai:MODEL or anthropic:MODEL, "
+                             f"not {inner!r}")
+        backend = make_backend(inner_kind, model, **options)
+    cassette = CassetteBackend(Path(rest), kind, backend, note=note)
+    return LLMJudge(cassette, batch=batch, price_per_million=price)

@@ -1,0 +1,118 @@
+"""Strict parsing of the grader's reply.
+
+The reply must be one JSON object (a single surrounding code fence is tolerated,
+nothing else): JSON is never dug out of prose, because prose is where an echoed
+injection would hide a fake verdict. Every asked id must appear exactly once and
+no other; each entry must put its reasoning before its verdict. Anything else is
+``Malformed`` and the judge asks once more.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Literal, Sequence
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+Source = Literal["tool_calls", "response", "outputs", "agent_notes"]
+FENCE = re.compile(r"\A```[a-zA-Z]*[ \t]*\n(?P<body>.*)\n```\Z", re.DOTALL)
+
+
+class Malformed(ValueError):
+    """The reply cannot be used; the message says why, in a sentence."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, frozen=True)
+
+
+class Quote(_Strict):
+    source: Source
+    quote: str = Field(min_length=1)
+
+
+class AssertionReply(_Strict):
+    id: str
+    reasoning: str
+    evidence: list[Quote] = []
+    verdict: Literal["PASS", "FAIL"]
+
+
+class ClaimReply(_Strict):
+    claim: str
+    type: Literal["factual", "process", "quality"]
+    verified: bool
+    evidence: list[Quote] = []
+
+
+class Suggestion(_Strict):
+    assertion: str | None = None
+    reason: str
+
+
+class Feedback(_Strict):
+    suggestions: list[Suggestion] = []
+    overall: str = ""
+
+
+class Reply(_Strict):
+    assertions: list[AssertionReply]
+    claims: list[ClaimReply] = []
+    eval_feedback: Feedback = Feedback()
+
+
+def parse(text: str, ids: Sequence[str]) -> Reply:
+    """Parse ``text`` as the reply for ``ids``; raise ``Malformed`` otherwise."""
+    raw = _load(text)
+    _check_order(raw)
+    try:
+        reply = Reply.model_validate(raw)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise Malformed(f"{where}: {first['msg']}") from None
+    got = [a.id for a in reply.assertions]
+    if sorted(got) != sorted(ids) or len(set(got)) != len(got):
+        raise Malformed(f"expected one entry for each of {', '.join(ids)}, "
+                        f"got {', '.join(got) or 'none'}")
+    return reply
+
+
+def _load(text: str) -> dict:
+    body = (text or "").strip()
+    fenced = FENCE.match(body)
+    if fenced:
+        body = fenced.group("body").strip()
+    if not body:
+        raise Malformed("the reply is empty")
+    try:
+        value = json.loads(body, object_pairs_hook=_no_duplicates,
+                           parse_constant=_no_constant)
+    except json.JSONDecodeError as exc:
+        raise Malformed(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    if not isinstance(value, dict):
+        raise Malformed("the reply is JSON but not an object")
+    return value
+
+
+def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
+    # A repeated key would let a second, injected "verdict" silently win.
+    keys = [k for k, _ in pairs]
+    duplicated = sorted({k for k in keys if keys.count(k) > 1})
+    if duplicated:
+        raise Malformed(f"repeated key {duplicated[0]!r}")
+    return dict(pairs)
+
+
+def _no_constant(name: str) -> object:
+    raise Malformed(f"{name} is not JSON")
+
+
+def _check_order(raw: dict) -> None:
+    """The verdict must come after the reasoning, so it is decided by the reasoning."""
+    for entry in raw.get("assertions") or []:
+        if isinstance(entry, dict) and "reasoning" in entry and "verdict" in entry:
+            keys = list(entry)
+            if keys.index("verdict") < keys.index("reasoning"):
+                raise Malformed(f"entry {entry.get('id')!r} gives its verdict before its reasoning")

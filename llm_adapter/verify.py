@@ -1,0 +1,124 @@
+"""Turn a parsed reply into verdicts, trusting nothing the grader says without a check.
+
+A FAIL is taken as given: the burden of proof is on the expectation. A PASS stands
+only if every quote the grader gave is found in the source it named, and at least
+one of them comes from tool_calls, response or outputs. Otherwise it becomes a FAIL
+that says why, with whatever evidence did check out.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from engine.judging import GraderClaim, SemanticItem
+from engine.verdict import Evidence, Outcome, Verdict
+from llm_adapter.evidence import PASS_SOURCES, RunEvidence
+from llm_adapter.quotes import Match, locate
+from llm_adapter.reply import AssertionReply, Quote, Reply
+
+SHOWN = 160  # characters of a quote shown in a message or an Evidence record
+# Text that speaks to the grader rather than about the task. Found in the record it
+# is an injection attempt: it can be quoted, but it never proves an expectation.
+ADDRESSED = re.compile(
+    r"ignore\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|earlier)\s+"
+    r"(?:instructions|rules|prompts?)|\"verdict\"\s*:|<\s*<+\s*/?\s*(?:end\s*)?run[-_ ]?data"
+    r"|(?:mark|grade|score)\s+(?:every|all|each)\s+(?:expectations?|assertions?)\s+(?:as\s+)?pass"
+    r"|(?:every|all|each)\s+(?:expectations?|assertions?)\s+(?:is|are)\s+(?:\w+\s+)?"
+    r"(?:pass|passed|satisfied|met)\b|\bverdict\s*[:=]\s*\"?pass\b",
+    re.IGNORECASE)
+
+
+def shorten(text: str, limit: int = SHOWN) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def check_quotes(quotes: Sequence[Quote], evidence: RunEvidence):
+    """Split quotes into verified matches and the ones not found in their source."""
+    found: list[tuple[Quote, Match]] = []
+    missing: list[Quote] = []
+    for quote in quotes:
+        match = locate(quote.quote, evidence.of(quote.source))
+        if match is None:
+            missing.append(quote)
+        else:
+            found.append((quote, match))
+    return found, missing
+
+
+def to_evidence(match: Match) -> Evidence:
+    return Evidence(match.segment.source, match.segment.file, match.line,
+                    match.segment.step, shorten(match.found))
+
+
+def judge_item(entry: AssertionReply, evidence: RunEvidence) -> Verdict:
+    """The verdict for one expectation, after checking the grader's quotes."""
+    found, missing = check_quotes(entry.evidence, evidence)
+    records = tuple(to_evidence(m) for _, m in found)
+    details = tuple(_detail(q, m) for q, m in found) + tuple(
+        f"not found in {q.source}: \"{shorten(q.quote)}\"" for q in missing)
+    reasoning = shorten(entry.reasoning, 400)
+    if entry.verdict == "FAIL":
+        return Verdict(Outcome.FAIL, f"grader: {reasoning}", records, details=details)
+    if missing:
+        q = missing[0]
+        return Verdict(Outcome.FAIL,
+                       f"grader said PASS, but its quote is not in {q.source}: "
+                       f"\"{shorten(q.quote)}\"; a PASS needs evidence that exists",
+                       records, details=details)
+    if not found:
+        return Verdict(Outcome.FAIL, "grader said PASS without quoting any evidence",
+                       details=details)
+    addressed = [m for _, m in found if ADDRESSED.search(m.found)]
+    if addressed:
+        return Verdict(Outcome.FAIL,
+                       f"grader said PASS quoting text addressed to the grader "
+                       f"({to_evidence(addressed[0]).where()}); an injection proves nothing",
+                       records, details=details)
+    if not any(m.segment.source in PASS_SOURCES for _, m in found):
+        where = to_evidence(found[0][1]).where()
+        return Verdict(Outcome.FAIL,
+                       f"grader said PASS on agent notes alone ({where}); agent notes are "
+                       "the agent's account, not evidence", records, notes_only=True,
+                       details=details)
+    return Verdict(Outcome.PASS, f"grader: {reasoning} {_cited(found)}", records, details=details)
+
+
+def _cited(found) -> str:
+    firsts = [f"\"{shorten(m.found, 80)}\" ({to_evidence(m).where()})" for _, m in found[:2]]
+    return "Evidence: " + "; ".join(firsts)
+
+
+def _detail(quote: Quote, match: Match) -> str:
+    kind = "loosely matched (punctuation or width differs)" if match.loose else "found"
+    return f"{kind} in {quote.source} at {to_evidence(match).where()}"
+
+
+def claims(reply: Reply, evidence: RunEvidence) -> tuple[GraderClaim, ...]:
+    """Claims are verified only if the grader says so and a non-notes quote checks out."""
+    result = []
+    for claim in reply.claims:
+        found, missing = check_quotes(claim.evidence, evidence)
+        solid = [m for _, m in found if m.segment.source in PASS_SOURCES]
+        verified = claim.verified and bool(solid) and not missing
+        if solid:
+            text = "; ".join(f"\"{shorten(m.found, 80)}\" ({to_evidence(m).where()})"
+                             for m in solid[:2])
+        elif missing:
+            text = f"quoted text not found in {missing[0].source}"
+        else:
+            text = "no evidence outside agent notes"
+        result.append(GraderClaim(shorten(claim.claim, 300), claim.type, verified, text))
+    return tuple(result)
+
+
+def feedback(reply: Reply, ids: Sequence[str], items: Sequence[SemanticItem]) -> tuple[str, ...]:
+    """One line per suggestion, naming the expectation by its text rather than its id."""
+    by_id = dict(zip(ids, items))
+    lines = []
+    for suggestion in reply.eval_feedback.suggestions:
+        item = by_id.get(suggestion.assertion or "")
+        reason = shorten(suggestion.reason, 400)
+        lines.append(f"{item.text}: {reason}" if item else reason)
+    return tuple(lines)

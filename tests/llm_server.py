@@ -1,0 +1,298 @@
+"""Test support for the LLM adapter: a scripted grader server on loopback, and a small run.
+
+``ScriptedServer`` is an ``http.server`` in a thread on 127.0.0.1 (port 0) that speaks
+both the OpenAI chat-completions and the Anthropic messages wire formats. Each
+request takes the next step of its script: a reply text, an HTTP status, a delay
+(for timeouts), or a callable that answers from the request (a scripted judge).
+Token counts it reports are approximations (UTF-8 bytes / 4), not a tokenizer's.
+
+``FakeRun`` has the attributes of ``engine.runs.Run`` that the adapter reads, built
+from a dict of output files with a minimal dual-section transcript parser.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+from engine.model import Location, Note, Payload, RunId, TextFile, ToolCall, Transcript
+
+SCRIPTED_NOTE = "scripted loopback judge, not a language model"
+
+
+@dataclass
+class Status:
+    """Answer with an HTTP status (and headers), no reply text."""
+
+    code: int
+    headers: dict = field(default_factory=dict)
+    body: str = '{"error": "scripted"}'
+
+
+@dataclass
+class Delay:
+    """Wait before answering with ``then``: longer than the client's timeout, it times out."""
+
+    seconds: float
+    then: object = "{}"
+
+
+class ScriptedServer:
+    """A loopback grader. ``script`` holds the steps; ``requests`` what was received."""
+
+    def __init__(self, *steps: object, default: object = None) -> None:
+        self.script: deque = deque(steps)
+        self.default = default
+        self.requests: list[dict] = []
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
+        self._server.daemon_threads = True
+        self._thread = threading.Thread(target=self._server.serve_forever, args=(0.02,), daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self._server.server_address[1]}"
+
+    def __enter__(self) -> "ScriptedServer":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()
+
+    def next_step(self, record: dict) -> object:
+        with self._lock:
+            self.requests.append(record)
+            return self.script.popleft() if self.script else self.default
+
+
+def _handler(owner: ScriptedServer) -> type:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, *args: object) -> None:  # keep test output clean
+            return
+
+        def do_POST(self) -> None:
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+            record = {"path": self.path, "body": body,
+                      "headers": {k.lower(): v for k, v in self.headers.items()}}
+            step = owner.next_step(record)
+            try:
+                self._answer(step, body)
+            except (BrokenPipeError, ConnectionResetError):
+                return  # the client gave up (a timeout test): nothing to say
+
+        def _answer(self, step: object, body: dict) -> None:
+            if isinstance(step, Delay):
+                time.sleep(step.seconds)
+                step = step.then
+            if isinstance(step, Status):
+                self._send(step.code, step.body.encode(), step.headers)
+                return
+            text = step(body) if callable(step) else str(step if step is not None else "")
+            self._send(200, json.dumps(_wire(self.path, body, text)).encode())
+
+        def _send(self, code: int, data: bytes, headers: dict | None = None) -> None:
+            self.send_response(code)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            for name, value in (headers or {}).items():
+                self.send_header(name, value)
+            self.end_headers()
+            self.wfile.write(data)
+
+    return Handler
+
+
+def prompt_text(body: dict) -> str:
+    """All the text of a request, whichever wire format it came in."""
+    parts = [body.get("system") or ""]
+    parts += [m.get("content") or "" for m in body.get("messages", [])]
+    return "\n".join(parts)
+
+
+def _wire(path: str, body: dict, text: str) -> dict:
+    used = len(prompt_text(body).encode()) // 4
+    made = len(text.encode()) // 4
+    if path.endswith("/messages"):
+        return {"type": "message", "role": "assistant", "content": [{"type": "text", "text": text}],
+                "usage": {"input_tokens": used, "output_tokens": made}}
+    return {"choices": [{"index": 0, "message": {"role": "assistant", "content": text}}],
+            "usage": {"prompt_tokens": used, "completion_tokens": made}}
+
+
+# ----------------------------------------------------------------------- scripted judges
+
+
+def user_text(body: dict) -> str:
+    """The first user turn, whichever wire format carried it."""
+    return next(m["content"] for m in body["messages"] if m["role"] == "user")
+
+
+def asked_ids(body: dict) -> list[str]:
+    """The expectation ids of the request: lines such as ``A1: text``."""
+    return re.findall(r"^(A\d+): ", user_text(body), re.MULTILINE)
+
+
+def asked(body: dict) -> list[str]:
+    """The expectation texts, in id order."""
+    return re.findall(r"^A\d+: (.*)$", user_text(body), re.MULTILINE)
+
+
+def verdicts(*entries: tuple[str, list[tuple[str, str]], str], claims: list | None = None) -> str:
+    """A well-formed reply: entries of (reasoning, [(source, quote)], verdict), ids A1.."""
+    return json.dumps({"assertions": [
+        {"id": f"A{n}", "reasoning": why, "evidence": [{"source": s, "quote": q} for s, q in ev],
+         "verdict": verdict} for n, (why, ev, verdict) in enumerate(entries, 1)],
+        "claims": claims or []}, ensure_ascii=False)
+
+
+def section(body: dict, source: str) -> list[str]:
+    """The non-empty lines of one source in the rendered record, headers left out."""
+    pattern = rf"=== source: {source} ===\n(.*?)(?:\n=== |\n<<<END )"
+    match = re.search(pattern, user_text(body), re.DOTALL)
+    lines = match.group(1).splitlines() if match else []
+    return [x for x in lines if x.strip() and not x.startswith("--- ") and x != "(nothing)"]
+
+
+WORD = re.compile(r"[A-Za-z_][\w.]*\d[\w.]*|[A-Za-z]+_\w+|[a-z]+[A-Z]\w*|\w{8,}")
+
+
+def reading_judge(body: dict) -> str:
+    """A scripted, gullible judge; it reads nothing for meaning.
+
+    For each expectation it takes the identifiers it names (``LX2084``,
+    ``travel_bookReservation``), quotes the first line of the record that holds one,
+    sources tried in trust order, agent notes included, and says PASS if it found
+    one. The adapter's checks then demote a PASS that rests on agent notes alone.
+    """
+    entries = []
+    for text in asked(body):
+        words = sorted(set(WORD.findall(text)), key=lambda w: (-len(w), w))
+        hit = _first_line(body, words)
+        if hit is None:
+            entries.append(("Nothing in the record names what the expectation asks for.", [], "FAIL"))
+        else:
+            entries.append((f"The record mentions {hit[2]}.", [(hit[0], hit[1])], "PASS"))
+    return verdicts(*entries)
+
+
+def _first_line(body: dict, words: list[str]) -> tuple[str, str, str] | None:
+    for source in ("tool_calls", "response", "outputs", "agent_notes"):
+        for line in section(body, source):
+            for word in words:
+                if word in line:
+                    return source, line.strip(), word
+    return None
+
+
+# ----------------------------------------------------------------------- a small run
+
+HEADING = re.compile(r"^## (?:\[(tool_calls|agent_notes)\] )?(?:Step (\d+): )?(.*)$")
+
+
+@dataclass
+class FakeRun:
+    """The parts of ``engine.runs.Run`` the adapter reads, from ``{rel: text}``."""
+
+    files: dict[str, str]
+    rel: str = "eval-1/with_skill/run-1"
+    metadata: dict = field(default_factory=dict)
+
+    @property
+    def id(self) -> RunId:
+        return RunId(self.rel, "1", None, "with_skill", 1)
+
+    @property
+    def transcript(self) -> Transcript:
+        return parse_transcript(self.files.get("transcript.md", ""))
+
+    @property
+    def response(self) -> TextFile | None:
+        return self.read_output("response.md") if "response.md" in self.files else None
+
+    def output_files(self) -> list[str]:
+        return sorted(self.files)
+
+    def exists_output(self, rel: str) -> bool:
+        return rel in self.files
+
+    def read_output(self, rel: str) -> TextFile:
+        text = self.files.get(rel)
+        return TextFile(f"outputs/{rel}", text, len((text or "").encode()))
+
+
+def parse_transcript(text: str) -> Transcript:
+    """Headings, and Tool/Args/Return/Status lines of one-line values; enough for tests."""
+    calls, notes, current = [], [], None
+    for number, line in enumerate(text.split("\n"), 1):
+        heading = HEADING.match(line)
+        if heading:
+            current = {"kind": heading.group(1) or "prose", "line": number, "index":
+                       len(calls) + len(notes), "step": heading.group(2), "title": heading.group(3),
+                       "fields": {}, "body": []}
+            (calls if current["kind"] == "tool_calls" else notes).append(current)
+        elif current is not None:
+            field_match = re.match(r"^(Tool|Args|Return|Status): (.*)$", line)
+            if field_match and current["kind"] == "tool_calls":
+                current["fields"][field_match.group(1)] = (field_match.group(2), number)
+            current["body"].append(line)
+    return Transcript(tuple(_call(c) for c in calls), tuple(_note(n) for n in notes))
+
+
+def _payload(entry: tuple[str, int] | None) -> Payload | None:
+    if entry is None:
+        return None
+    try:
+        return Payload(entry[0], json.loads(entry[0]), True, entry[1])
+    except json.JSONDecodeError:
+        return Payload(entry[0], entry[0], False, entry[1])
+
+
+def _call(c: dict) -> ToolCall:
+    fields = c["fields"]
+    return ToolCall(c["index"], int(c["step"]) if c["step"] else None, c["title"],
+                    fields.get("Tool", (None,))[0], _payload(fields.get("Args")),
+                    _payload(fields.get("Return")), fields.get("Status", (None,))[0],
+                    Location("outputs/transcript.md", c["line"]))
+
+
+def _note(n: dict) -> Note:
+    return Note(n["index"], int(n["step"]) if n["step"] else None, n["title"],
+                "\n".join(n["body"]).strip(), "agent_notes" if n["kind"] == "agent_notes"
+                else "prose", Location("outputs/transcript.md", n["line"]))
+
+
+
+# ----------------------------------------------------------------------- recording the example
+
+RECORD_USAGE = """\
+usage: python -m tests.llm_server CASSETTE -- REFEREE-GRADE-ARGS...
+
+Starts the scripted loopback judge and runs `referee grade ARGS --llm record:CASSETTE`
+against it, so the cassette says in its first line that no language model produced it.
+"""
+
+
+def record_example(argv: list[str]) -> int:
+    """Record (or extend) a cassette with ``reading_judge`` answering on loopback."""
+    if len(argv) < 3 or argv[1] != "--":
+        print(RECORD_USAGE, end="")
+        return 2
+    from engine.cli import main
+
+    with ScriptedServer(default=reading_judge) as server:
+        return main(["grade", *argv[2:], "--check", "--llm", f"record:{argv[0]}",
+                     "--llm-backend", "openai:scripted-loopback-judge",
+                     "--llm-base-url", server.url, "--llm-note", SCRIPTED_NOTE])
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(record_example(sys.argv[1:]))
