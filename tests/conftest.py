@@ -1,0 +1,24 @@
+"""Shared test fixtures: where the repository and the shared examples are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+# The shared design folder sits beside the checkout (../shared), in CI too.
+SHARED = REPO.parent / "shared"
+SHARED_EXAMPLES = SHARED / "examples"
+
+
+@pytest.fixture
+def shared_examples() -> Path:
+    if not (SHARED_EXAMPLES / "expense-skill-workspace").is_dir():
+        pytest.skip(f"the shared examples are not beside the checkout ({SHARED_EXAMPLES})")
+    return SHARED_EXAMPLES
+
+
+@pytest.fixture
+def repo() -> Path:
+    return REPO
