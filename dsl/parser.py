@@ -77,6 +77,16 @@ def _terminals() -> Terminals:
 
 def parse_rules(text: str, path: str = "<rules>") -> ast.RulesFile:
     """Parse a whole rules file. Raises ``RulesError`` carrying every error found."""
+    tree, diagnostics = parse_rules_partial(text, path)
+    if diagnostics:
+        raise RulesError(diagnostics)
+    return tree
+
+
+def parse_rules_partial(text: str, path: str = "<rules>") -> tuple[ast.RulesFile, list[Diagnostic]]:
+    """Parse what can be parsed: the tree of every statement that parsed, and the
+    errors of the others. ``referee check`` compiles this tree too, so a file's
+    static errors are reported alongside its syntax errors."""
     diagnostics: list[Diagnostic] = []
     items = []
     for start, offset, fragment in split_statements(text):
@@ -89,12 +99,11 @@ def parse_rules(text: str, path: str = "<rules>") -> ast.RulesFile:
             # Keep the statements that follow inside an eval, so a broken header
             # is reported once and not again as "expect before any eval".
             node = EvalHeader(f"\0{offset}", None, ast.NO_SPAN)
+        if node is None and start == "let":
+            node = _unparsed_let(fragment)
         if node is not None:
             items.append(node)
-    tree = assemble(items, text, path, diagnostics)
-    if diagnostics:
-        raise RulesError(diagnostics)
-    return tree
+    return assemble(items, text, path, diagnostics), diagnostics
 
 
 def parse_condition(text: str, path: str = "<check>") -> ast.Condition:
@@ -155,6 +164,13 @@ def _parse_fragment(text, path, offset, fragment, start):
     except VisitError as exc:  # a transformer bug must still not leak a traceback
         raise exc.orig_exc from None
     return node, where.diagnostics
+
+
+def _unparsed_let(fragment: str) -> ast.Let | None:
+    """A ``let`` whose value did not parse still binds its name (to null), so the
+    statements that use it are not also reported as naming an unknown value."""
+    found = re.match(r"\s*let\s+([A-Za-z_][A-Za-z0-9_]*)", fragment)
+    return ast.Let(found.group(1), ast.Literal(None)) if found else None
 
 
 def _reparser(start: str) -> Callable[[str], object]:

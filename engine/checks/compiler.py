@@ -27,6 +27,9 @@ CHECK_COMPILERS = {**compare.CHECK_COMPILERS, **text.CHECK_COMPILERS, **quantify
 VALUES = {**VALUE_COMPILERS, ast.Selection: lambda c, node, scope: c.selection(node, scope)}
 
 
+SOURCE_WORDS = ("calls", "notes", "response", "outputs", "metrics", "timing", "metadata", "file")
+
+
 @dataclass(frozen=True)
 class Scope:
     """Compile-time context: the kind of the current element (None outside
@@ -80,8 +83,9 @@ class Compiler:
     def let(self, name: str, span: ast.Span):
         """A reference to let ``name``; compiles the let on first use (cycles reported)."""
         if name not in self.let_nodes:
+            # A misspelt source (``respons``) parses as a name: suggest sources too.
             self.error("unknown-name", f"unknown name '{name}'", span,
-                       did_you_mean(name, self.let_nodes))
+                       did_you_mean(name, [*self.let_nodes, *SOURCE_WORDS]))
             return Const(Val(None))
         if name in self._active:
             cycle = self._active[self._active.index(name):] + [name]

@@ -1,7 +1,9 @@
 """``referee check FILE... [--evals evals.json]``: validate rules files without a run.
 
-Every file is parsed, then the whole set is compiled statically (names, functions,
-regexes, JSONPaths, links to evals.json). All errors of all files are printed, each
+Each file is parsed and compiled statically on its own (names, functions, regexes,
+JSONPaths, links to evals.json), so files written for different skills can be
+checked in one call; ``referee grade`` combines the files it is given and reports
+conflicts between them. All errors of all files are printed, each
 as ``file:line:col: error[code]: message`` with the source line and a caret, then a
 summary. Exit 0 when clean, 1 when there are errors, 2 when a file cannot be read.
 """
@@ -16,7 +18,7 @@ from pathlib import Path
 from dsl import ast
 from dsl.errors import Diagnostic, RulesError, line_of, render_all
 from dsl.evals_json import EvalsFile, loads_evals
-from dsl.parser import parse_rules
+from dsl.parser import parse_rules_partial
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -39,13 +41,27 @@ def run(args: argparse.Namespace) -> int:
         if text is None:
             return 2
         texts[name] = text
-    trees, diagnostics = _parse_all(args.files, texts)
-    evals = None
+    evals, diagnostics = None, []
     if args.evals:
-        evals, found = _load_evals(args.evals, texts[args.evals])
-        diagnostics += found
-    diagnostics += _compile(trees, evals)
-    return _report(diagnostics, texts, len(args.files), trees, evals)
+        evals, diagnostics = _load_evals(args.evals, texts[args.evals])
+    trees = []
+    for name in args.files:
+        tree, found = parse_rules_partial(texts[name], name)
+        trees.append(tree)
+        diagnostics += found + _compile([tree], evals)
+    return _report(_unique(diagnostics), texts, len(args.files), trees, evals)
+
+
+def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    """Each error once, in file order: evals.json's own errors would otherwise be
+    reported again with every rules file checked against it."""
+    seen, kept = set(), []
+    for d in diagnostics:
+        key = (d.path, d.line, d.column, d.code, d.message)
+        if key not in seen:
+            seen.add(key)
+            kept.append(d)
+    return kept
 
 
 def _read(name: str) -> str | None:
@@ -62,16 +78,6 @@ def _read(name: str) -> str | None:
     except OSError as exc:
         print(f"referee check: cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
     return None
-
-
-def _parse_all(names, texts) -> tuple[list[ast.RulesFile], list[Diagnostic]]:
-    trees, diagnostics = [], []
-    for name in names:
-        try:
-            trees.append(parse_rules(texts[name], name))
-        except RulesError as exc:
-            diagnostics += exc.diagnostics
-    return trees, diagnostics
 
 
 def _load_evals(name: str, text: str) -> tuple[EvalsFile | None, list[Diagnostic]]:
