@@ -1,0 +1,252 @@
+"""Benchmark ``referee grade`` against a minimal hand-written grader.
+
+Generates a workspace of N runs (transcripts of about 50 KB, 40 tool calls each)
+and a rules file with 20 deterministic assertions per eval, then times, on the
+same files:
+
+- referee in-process (discover, evaluate, assemble; ``--check``: nothing written)
+  with 1 and 2 worker processes, and the full command line with writes;
+- a minimal script that reads the same files, cuts the transcript with one regex,
+  parses the JSON payloads and runs the same 20 checks as plain Python lookups.
+
+Prints runs per second and the ratios. Run by hand, not by the test suite:
+
+    python benchmarks/bench_grade.py --runs 2000
+    python benchmarks/bench_grade.py --runs 10000 --jobs 1 2
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+EVALS = 10
+CALLS = 40
+FILLER_WORDS = ("alpha", "beta", "gamma", "delta", "record", "ledger", "amount", "region", "total", "值")
+
+RULES_BODY = """
+let fetched = first(calls to glob "*getRecord" with status success)
+let saved   = last(calls to glob "*saveRecord" with status success)
+
+expect 1: count(calls to glob "*saveRecord") == 1
+expect 2: any calls to glob "*saveRecord" with status success have .args.status == "10"
+expect 3: saved.args.amount == fetched.return.body.amount
+expect 4: number(saved.args.amount) between 1 and 100000
+expect 5: response contains "Saved record"
+expect 6: response matches /id=[0-9a-f]{8}/
+expect 7: not response contains "{id}"
+expect 8: count(calls) >= 10
+expect 9: count(calls with status error) <= 3
+expect 10: any calls to "Bash" have .args.command contains "python"
+expect 11: calls to glob "*getRecord" before calls to glob "*saveRecord"
+expect 12: saved.args.region == fetched.return.body.region
+expect 13: response contains saved.args.subject
+expect 14: no calls to "DeleteRecord"
+expect 15: all calls to glob "*getRecord" have .args.id matches /^rec-[0-9]+$/
+expect 16: saved.return.code == "200"
+expect 17: first(lines(response)) starts with "Saved record"
+expect 18: count(calls to "Read") >= 1
+expect 19: saved.args.month == "202602"
+expect 20: any calls to glob "*saveRecord" have .args.tags includes ["bench"]
+"""
+
+
+# ---- the workspace ----------------------------------------------------------------------
+
+
+def filler(rng: random.Random, size: int) -> str:
+    words, length = [], 0
+    while length < size:
+        word = rng.choice(FILLER_WORDS)
+        words.append(word)
+        length += len(word) + 1
+    return " ".join(words)
+
+
+def call_block(step: int, tool: str, args: dict, result, status: str) -> str:
+    return (f"## [tool_calls] Step {step}: {tool.split('_')[-1]}\n"
+            f"Tool: {tool}\nArgs: {json.dumps(args, ensure_ascii=False)}\n"
+            f"Return: {json.dumps(result, ensure_ascii=False)}\nStatus: {status}\n\n")
+
+
+def transcript(rng: random.Random, good: bool) -> tuple[str, dict]:
+    amount = f"{rng.randint(10, 9000)}.{rng.randint(0, 99):02d}"
+    record = {"id": f"rec-{rng.randint(1, 10**6)}", "amount": amount, "region": rng.choice(["North", "South"])}
+    doc_id = f"{rng.getrandbits(32):08x}"
+    parts = ["## Eval Prompt\n\nSave the record as a draft.\n\n"]
+    step = 1
+    parts.append(call_block(step, "svc-mcp_getRecord", {"id": record["id"]},
+                            {"code": "200", "body": record}, "success"))
+    for _ in range(CALLS - 4):
+        step += 1
+        tool = rng.choice(["Read", "Bash", "svc-mcp_lookup"])
+        args = {"command": f"python run.py {filler(rng, 300)}"} if tool == "Bash" else {"q": filler(rng, 300)}
+        parts.append(call_block(step, tool, args, filler(rng, 800), "success"))
+        if step % 9 == 0:
+            parts.append(f"## [agent_notes] Step {step}: progress\n{filler(rng, 200)}\n\n")
+    step += 1
+    parts.append(call_block(step, "Bash", {"command": "python check.py"}, "ok", "success"))
+    step += 1
+    parts.append(call_block(step, "Read", {"file_path": "x"}, filler(rng, 200), "success"))
+    step += 1
+    saved_args = {"status": "10" if good else "20", "amount": amount, "region": record["region"],
+                  "subject": f"Draft {record['id']}", "month": "202602", "tags": ["bench", "x"]}
+    parts.append(call_block(step, "svc-mcp_saveRecord", saved_args, {"code": "200", "body": doc_id}, "success"))
+    parts.append(f"## [agent_notes] Step {step}: saved\nsaveRecord 成功，status=10。\n")
+    return "".join(parts), {"doc_id": doc_id, "subject": saved_args["subject"], "amount": amount}
+
+
+def generate(root: Path, runs: int, seed: int = 7) -> tuple[Path, Path]:
+    """Write ``runs`` runs under ``root/workspace`` and the rules file; return both paths."""
+    rng = random.Random(seed)
+    workspace = root / "workspace" / "iteration-1"
+    per_eval = max(1, runs // (EVALS * 2))
+    made = 0
+    for ev in range(1, EVALS + 1):
+        eval_dir = workspace / f"eval-{ev}-bench"
+        eval_dir.mkdir(parents=True, exist_ok=True)
+        (eval_dir / "eval_metadata.json").write_text(json.dumps({"eval_id": ev, "eval_name": "bench"}))
+        for config in ("with_skill", "without_skill"):
+            for number in range(1, per_eval + 1):
+                if made >= runs:
+                    break
+                write_run(eval_dir / config / f"run-{number}", rng, good=config == "with_skill")
+                made += 1
+    rules = root / "bench.rules"
+    rules.write_text("".join(f'eval {ev} "bench"\n{RULES_BODY}\n' for ev in range(1, EVALS + 1)))
+    return root / "workspace", rules
+
+
+def write_run(run: Path, rng: random.Random, good: bool) -> None:
+    (run / "outputs").mkdir(parents=True, exist_ok=True)
+    text, facts = transcript(rng, good)
+    (run / "outputs" / "transcript.md").write_text(text, encoding="utf-8")
+    response = (f"Saved record {facts['subject']} for {facts['amount']}.\n"
+                f"Link: https://x.example/view?id={facts['doc_id']}\n")
+    (run / "outputs" / "response.md").write_text(response, encoding="utf-8")
+    (run / "timing.json").write_text(json.dumps({"total_tokens": 1000, "total_duration_seconds": 3.5}))
+
+
+# ---- the minimal grader -----------------------------------------------------------------
+
+_BLOCK = re.compile(r"^## \[tool_calls\] Step (\d+):.*?\nTool: (.*)\nArgs: (.*)\nReturn: (.*)\nStatus: (.*)$",
+                    re.MULTILINE)
+
+
+def minimal_grade(workspace: Path) -> int:
+    """The same 20 checks, hand-written; returns how many runs were graded."""
+    graded = 0
+    for run in sorted(p.parent for p in workspace.rglob("outputs")):
+        out = run / "outputs"
+        text = (out / "transcript.md").read_text(encoding="utf-8")
+        response = (out / "response.md").read_text(encoding="utf-8")
+        calls = [(int(s), t, json.loads(a), json.loads(r), st) for s, t, a, r, st in _BLOCK.findall(text)]
+        minimal_checks(calls, response)
+        graded += 1
+    return graded
+
+
+def minimal_checks(calls: list, response: str) -> list[bool]:
+    saves = [c for c in calls if c[1].endswith("saveRecord")]
+    ok_saves = [c for c in saves if c[4] == "success"]
+    gets = [c for c in calls if c[1].endswith("getRecord") and c[4] == "success"]
+    saved, fetched = ok_saves[-1], gets[0]
+    return [
+        len(saves) == 1, any(c[2].get("status") == "10" for c in ok_saves),
+        saved[2]["amount"] == fetched[3]["body"]["amount"], 1 <= float(saved[2]["amount"]) <= 100000,
+        "Saved record" in response, re.search(r"id=[0-9a-f]{8}", response) is not None,
+        "{id}" not in response, len(calls) >= 10, sum(c[4] == "error" for c in calls) <= 3,
+        any("python" in c[2].get("command", "") for c in calls if c[1] == "Bash"),
+        gets[0][0] < saves[-1][0], saved[2]["region"] == fetched[3]["body"]["region"],
+        saved[2]["subject"] in response, not any(c[1] == "DeleteRecord" for c in calls),
+        all(re.match(r"^rec-[0-9]+$", c[2]["id"]) for c in gets), saved[3]["code"] == "200",
+        response.splitlines()[0].startswith("Saved record"), sum(c[1] == "Read" for c in calls) >= 1,
+        saved[2]["month"] == "202602", any("bench" in c[2].get("tags", []) for c in saves),
+    ]
+
+
+# ---- timing -----------------------------------------------------------------------------
+
+
+def referee_in_process(workspace: Path, rules: Path, jobs: int) -> int:
+    from engine.grade import RulesSource, assemble, evaluate_all, grader_info
+    from engine.runs import discover
+
+    source = RulesSource(((rules.name, rules.read_text(encoding="utf-8")),))
+    program = source.compile()
+    runs = discover(workspace).runs
+    graded = assemble(program, runs, evaluate_all(program, runs, source, jobs), grader_info())
+    return len(graded)
+
+
+def referee_cli(workspace: Path, rules: Path, jobs: int, write: bool) -> int:
+    command = [sys.executable, "-m", "engine.cli", "grade", str(workspace), "--rules", str(rules),
+               "--jobs", str(jobs), "--json"] + ([] if write else ["--check"])
+    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
+    if done.returncode not in (0, 1):
+        raise SystemExit(f"referee grade failed ({done.returncode}): {done.stderr[-2000:]}")
+    return len(json.loads(done.stdout)["runs"])
+
+
+def timed(label: str, action, runs: int, results: dict) -> None:
+    start = time.perf_counter()
+    graded = action()
+    seconds = time.perf_counter() - start
+    results[label] = seconds
+    print(f"{label:<38} {seconds:8.2f} s  {runs / seconds:9.0f} runs/s  ({graded} graded)", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=10_000)
+    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--dir", type=Path, default=None, help="where to generate (default: a temp dir)")
+    parser.add_argument("--keep", action="store_true", help="keep the generated workspace")
+    args = parser.parse_args()
+    root = args.dir or Path(tempfile.mkdtemp(prefix="referee-bench-"))
+    try:
+        run_benchmark(root, args.runs, args.jobs)
+    finally:
+        if not args.keep and args.dir is None:
+            shutil.rmtree(root, ignore_errors=True)
+
+
+def run_benchmark(root: Path, runs: int, jobs_list: list[int]) -> None:
+    start = time.perf_counter()
+    workspace, rules = generate(root, runs)
+    size = sum(p.stat().st_size for p in workspace.rglob("transcript.md")) / runs / 1024
+    print(f"generated {runs} runs (transcripts {size:.0f} KB on average) in "
+          f"{time.perf_counter() - start:.1f} s under {root}; CPUs: {os.cpu_count()}")
+    results: dict[str, float] = {}
+    timed("minimal script, 1 process", lambda: minimal_grade(workspace), runs, results)
+    for jobs in jobs_list:
+        timed(f"referee in-process, --jobs {jobs}", lambda: referee_in_process(workspace, rules, jobs),
+              runs, results)
+    for jobs in jobs_list:
+        timed(f"referee CLI --check, --jobs {jobs}", lambda: referee_cli(workspace, rules, jobs, False),
+              runs, results)
+    timed(f"referee CLI writing, --jobs {jobs_list[-1]}",
+          lambda: referee_cli(workspace, rules, jobs_list[-1], True), runs, results)
+    base = results["minimal script, 1 process"]
+    print()
+    for label, seconds in results.items():
+        print(f"{label:<38} {seconds / base:6.2f}x the minimal script")
+    one, many = f"referee in-process, --jobs {jobs_list[0]}", f"referee in-process, --jobs {jobs_list[-1]}"
+    if one != many:
+        print(f"speed-up {jobs_list[0]} -> {jobs_list[-1]} processes: {results[one] / results[many]:.2f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,236 @@
+"""``referee grade``: grade every run of a workspace, offline and deterministically."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from engine.grade import (
+    RulesSource, assemble, cpu_jobs, evaluate_all, grader_info,
+)
+from engine.report import terminal
+from engine.report.write import GRADING, GROUND_TRUTH, WriteResult, render, write_all
+
+EXIT_CODES = """\
+exit codes:
+  0  every assertion that counts toward the gate passed, in every graded run
+  1  some counted assertion failed or errored, or nothing counted at all
+     (existence-only and not-graded semantic assertions never count)
+  2  usage or input error: bad rules (diagnostics are printed), missing
+     workspace, no runs found, no run matching an eval of the rules, or a
+     grading.json / ground_truth.json that referee did not write (use --force)
+
+Each graded run gets grading.json (skill-creator's format plus referee's fields)
+and ground_truth.json (the deterministic checks alone) beside its outputs/.
+In the summary, errors count as failed; not-graded semantic assertions are
+left out of passed/failed/total and counted as not_graded.
+"""
+
+MAX_WARNINGS = 20
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Register ``grade`` on the ``referee`` subcommand parser."""
+    parser = sub.add_parser(
+        "grade", help="grade every run of a workspace and write grading.json",
+        description="Grade every run that discovery finds under WORKSPACE with the rules "
+                    "given, with no network and no model (unless --llm is given).",
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("workspace", type=Path, metavar="WORKSPACE")
+    parser.add_argument("--rules", nargs="+", action="extend", required=True, metavar="FILE",
+                        help="rules files (one or more)")
+    parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
+                        help="skill-creator evals.json: its expectations set the order and texts")
+    parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
+                        help="worker processes (default 1; 0 = one per CPU); output is identical")
+    parser.add_argument("--check", action="store_true", help="grade and report; write nothing")
+    parser.add_argument("--force", action="store_true",
+                        help="replace report files referee did not write, keeping each as <name>.bak")
+    parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    parser.add_argument("--regex-timeout", type=float, default=1.0, metavar="SECONDS",
+                        help="per regex match (default 1)")
+    from llm_adapter.cli import add_llm_arguments  # argparse only; the adapter loads on --llm
+
+    add_llm_arguments(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Grade, write, report; returns the exit code documented in ``--help``."""
+    err_color = terminal.use_color(sys.stderr)
+    setup = _prepare(args, err_color)
+    if isinstance(setup, int):
+        return setup
+    program, source, judge, runs = setup
+    bar = terminal.ProgressBar("grading")
+    try:
+        evaluated = evaluate_all(program, runs, source, args.jobs or cpu_jobs(), bar)
+    finally:
+        bar.close()
+    skipped = [(r.id.rel, r.id.eval_id) for r, e in zip(runs, evaluated) if e is None]
+    for rel, eval_id in skipped[:MAX_WARNINGS]:
+        _warn(f"{rel}: no eval of the rules matches eval '{eval_id}'; not graded")
+    graded = assemble(program, runs, evaluated, grader_info(), judge)
+    if not graded:
+        return _fail("no run matches an eval of the rules; check the eval ids and names")
+    results = _write(graded, args)
+    return _report(args, graded, results, skipped)
+
+
+def _prepare(args: argparse.Namespace, color: bool):
+    """Everything before grading; an int is an exit code (the error is printed)."""
+    from engine.runs import discover
+
+    if not args.workspace.is_dir():
+        return _fail(f"workspace not found: {args.workspace}")
+    source = _rules_source(args)
+    if isinstance(source, int):
+        return source
+    program = _compile(source, color)
+    if isinstance(program, int):
+        return program
+    judge = _judge(args)
+    if isinstance(judge, int):
+        return judge
+    discovery = discover(args.workspace)
+    _warn_all([str(p) for p in discovery.problems])
+    if not discovery.runs:
+        return _fail(f"no runs found under {args.workspace} (a run is a directory holding outputs/); "
+                     "an empty benchmark is not a success")
+    return program, source, judge, discovery.runs
+
+
+def _rules_source(args: argparse.Namespace) -> RulesSource | int:
+    files = []
+    for given in args.rules:
+        try:
+            files.append((_display(given), Path(given).read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            return _fail(f"cannot read rules file {given}: {getattr(exc, 'strerror', None) or exc}")
+    if args.evals is not None and not Path(args.evals).is_file():
+        return _fail(f"evals file not found: {args.evals}")
+    return RulesSource(tuple(files), args.evals, args.regex_timeout)
+
+
+def _compile(source: RulesSource, color: bool):
+    from dsl.errors import RulesError, render_all
+
+    try:
+        return source.compile()
+    except RulesError as exc:
+        print(render_all(exc.diagnostics, color=color), file=sys.stderr)
+        count = len(exc.diagnostics)
+        return _fail(f"{count} error{'s' if count != 1 else ''} in the rules; nothing was graded")
+    except (OSError, ValueError) as exc:
+        return _fail(f"cannot load the evals: {exc}")
+
+
+def _judge(args: argparse.Namespace):
+    if not getattr(args, "llm", None):
+        return None
+    from llm_adapter.cli import judge_from_args
+
+    try:
+        return judge_from_args(args)
+    except ValueError as exc:
+        return _fail(f"--llm: {exc}")
+
+
+def _write(graded, args) -> list[WriteResult]:
+    if args.check:
+        return [WriteResult() for _ in graded]
+    jobs = [(g.run.path, {GRADING: render(g.report), GROUND_TRUTH: render(g.truth)}) for g in graded]
+    results = write_all(jobs, args.force)
+    for g, result in zip(graded, results):
+        for name in result.refused:
+            _warn(f"{g.run.id.rel}/{name} was not written by referee; left untouched and this run "
+                  f"was not written. Move it away, or rerun with --force to keep it as {name}.bak")
+        for name, backup in result.kept_aside:
+            _warn(f"{g.run.id.rel}/{name} was not written by referee; kept it as {g.run.id.rel}/{backup}")
+    return results
+
+
+def _report(args, graded, results: list[WriteResult], skipped) -> int:
+    reports = [g.report for g in graded]
+    refused = sum(1 for r in results if r.refused)
+    totals = terminal.totals(reports, refused)
+    code = _exit_code(totals)
+    if args.json:
+        print(json.dumps(_json_document(graded, results, skipped, totals, args.check, code),
+                         ensure_ascii=False, indent=2))
+    else:
+        color = terminal.use_color(sys.stdout)
+        for g, result in zip(graded, results):
+            note = "refused: not written" if result.refused else ("not written: --check" if args.check else "")
+            print("\n".join(terminal.run_lines(g.report, note, color)))
+        print(terminal.total_line(totals, color))
+        if totals.gate_total == 0:
+            _warn("nothing counted toward the gate (only existence or not-graded semantic "
+                  "assertions); this is not a pass")
+    return code
+
+
+def _exit_code(totals: terminal.Totals) -> int:
+    if totals.refused_runs:
+        return 2
+    if totals.gate_total == 0 or totals.gate_passed < totals.gate_total:
+        return 1
+    return 0
+
+
+def _json_document(graded, results, skipped, totals, check: bool, code: int) -> dict:
+    runs = []
+    for g, result in zip(graded, results):
+        report = g.report
+        runs.append({
+            "path": report.run.path, "eval_id": report.run.eval_id, "eval_name": report.run.eval_name,
+            "configuration": report.run.configuration, "run_number": report.run.run_number,
+            "status": terminal.run_status(report),
+            "summary": report.summary.model_dump(), "gate": report.gate.model_dump(),
+            "failed": [{"key": e.key, "text": e.text, "outcome": e.outcome, "evidence": e.evidence}
+                       for e in report.expectations if e.outcome in ("fail", "error")],
+            "written": result.written, "refused": result.refused,
+            "kept_aside": [{"file": f, "backup": b} for f, b in result.kept_aside],
+        })
+    return {"runs": runs, "skipped": [{"path": p, "eval_id": e} for p, e in skipped],
+            "totals": totals.__dict__, "check": check, "exit_code": code}
+
+
+def _display(given: str) -> str:
+    """The rules path as reports show it: never absolute, so reports do not depend on
+    where the files sit (relative to the current directory when inside it, else the name)."""
+    path = Path(given)
+    if not path.is_absolute():
+        return path.as_posix()
+    try:
+        return path.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return path.name
+
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError("must be 0 (one per CPU) or more")
+    return value
+
+
+def _warn_all(messages: list[str]) -> None:
+    for message in messages[:MAX_WARNINGS]:
+        print(f"referee: {message}", file=sys.stderr)
+    if len(messages) > MAX_WARNINGS:
+        print(f"referee: ... and {len(messages) - MAX_WARNINGS} more warnings", file=sys.stderr)
+
+
+def _warn(message: str) -> None:
+    print(f"referee: warning: {message}", file=sys.stderr)
+
+
+def _fail(message: str) -> int:
+    print(f"referee grade: error: {message}", file=sys.stderr)
+    return 2

@@ -1,0 +1,90 @@
+"""Execution metrics and the skill type of a run.
+
+``execution_metrics`` copies ``outputs/metrics.json`` when it holds a JSON object;
+otherwise it computes the same fields from what the run left on disk, and says
+which of the two it did. ``skill_type`` classifies a run by the tools it called.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable
+
+from engine.report.jsonable import plain
+
+# The files skill-creator's executor writes about a run, not as its product; its
+# viewer leaves the same three out of the output listing.
+RUN_RECORD_FILES = frozenset({"transcript.md", "user_notes.md", "metrics.json"})
+
+# An MCP tool is named "mcp__server__tool" (Claude Code) or "<server>-mcp_<tool>" /
+# "<server>_mcp_<tool>" (exported logs): "mcp" as a whole segment of the name.
+_MCP_NAME = re.compile(r"(?:^|[_\-.:/])mcp(?:$|[_\-.:/])", re.IGNORECASE)
+# Tools that run code or commands. File edits (Write, Edit) produce text, not execution.
+_CODE_TOOLS = frozenset({
+    "bash", "shell", "sh", "terminal", "run_command", "run_shell_command", "execute_command",
+    "python", "run_python", "execute_code", "code_interpreter", "jupyter", "notebookedit",
+    "powershell", "exec",
+})
+
+SKILL_TYPES = ("mcp_based", "code_execution", "text_generation")
+
+
+def skill_type(tool_names: Iterable[str | None]) -> str:
+    """``mcp_based`` if any MCP tool was called, else ``code_execution`` if a tool ran
+    code or commands, else ``text_generation`` (no calls, or only reads and edits)."""
+    names = [name for name in tool_names if name]
+    if any(_MCP_NAME.search(name) for name in names):
+        return "mcp_based"
+    if any(name.lower() in _CODE_TOOLS for name in names):
+        return "code_execution"
+    return "text_generation"
+
+
+def execution_metrics(run: Any) -> tuple[dict[str, Any], str]:
+    """``(metrics, source)``: source is ``"metrics.json"`` or ``"transcript"``.
+
+    A metrics.json that is missing, unreadable or not a JSON object is replaced by
+    metrics computed from the transcript and the output files.
+    """
+    metrics_file = run.metrics
+    if metrics_file is not None and isinstance(metrics_file.value, dict):
+        return plain(metrics_file.value), "metrics.json"
+    return computed_metrics(run), "transcript"
+
+
+def computed_metrics(run: Any) -> dict[str, Any]:
+    """Metrics in metrics.json's own field order, from the run's files.
+
+    ``total_steps`` counts distinct step numbers over tool calls and notes (a
+    transcript without step numbers counts one step per tool call);
+    ``output_chars`` is the characters of the readable files the task produced;
+    ``files_created`` lists them (the run's record files are not products).
+    """
+    transcript = run.transcript
+    calls = transcript.calls
+    per_tool: dict[str, int] = {}
+    for call in calls:
+        name = call.tool or "(unnamed)"
+        per_tool[name] = per_tool.get(name, 0) + 1
+    created = [name for name in run.output_files() if name not in RUN_RECORD_FILES]
+    return {
+        "tool_calls": dict(sorted(per_tool.items())),
+        "total_tool_calls": len(calls),
+        "total_steps": _step_count(transcript),
+        "files_created": created,
+        "errors_encountered": sum(1 for call in calls if (call.status or "").lower() == "error"),
+        "output_chars": sum(_chars(run, name) for name in created),
+        "transcript_chars": _chars(run, "transcript.md"),
+    }
+
+
+def _step_count(transcript: Any) -> int:
+    steps = {item.step for item in (*transcript.calls, *transcript.notes) if item.step is not None}
+    return len(steps) if steps else len(transcript.calls)
+
+
+def _chars(run: Any, rel: str) -> int:
+    if not run.exists_output(rel):
+        return 0
+    text = run.read_output(rel).text
+    return len(text) if text is not None else 0

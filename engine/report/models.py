@@ -1,0 +1,166 @@
+"""The JSON that ``referee grade`` writes: grading.json and ground_truth.json.
+
+Field order here is the byte order on disk (serialisation keeps declaration order),
+so reordering fields changes every report: do it only on purpose, and regenerate
+``engine/schemas/*.schema.json``. The first fields of grading.json are the ones
+skill-creator's aggregator and viewer read (``expectations[].text/passed/evidence``,
+``summary.*``, ``timing``, ``execution_metrics``, ``user_notes_summary``); the rest
+are referee's additions, which those consumers ignore.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+GRADER_NAME = "referee"
+
+Outcome = Literal["pass", "fail", "error", "not_graded"]
+Method = Literal["ground_truth", "grader", "not_graded"]
+PrecisionName = Literal["exact_match", "semantic", "existence"]
+
+
+class _Model(BaseModel):
+    # Unknown keys are an error when a report is read back: a typo must not pass.
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class EvidenceLocation(_Model):
+    """Where one piece of evidence stands; ``file`` is relative to the run directory."""
+
+    source: str
+    file: str | None = None
+    line: int | None = None
+    step: int | None = None
+
+
+class Expectation(_Model):
+    """One assertion's result. ``passed`` is true only for outcome ``pass``."""
+
+    text: str
+    passed: bool
+    evidence: str
+    key: str
+    outcome: Outcome
+    precision: PrecisionName
+    evidence_source: str
+    method: Method
+    gated: bool
+    check: str
+    rules_location: str
+    evidence_location: list[EvidenceLocation]
+
+
+class Summary(_Model):
+    """Counts over the graded items. ``total = passed + failed``; errors count as
+    failed; not-graded items are outside all three and counted in ``not_graded``."""
+
+    passed: int
+    failed: int
+    total: int
+    pass_rate: float
+    errors: int
+    not_graded: int
+
+
+class Claim(_Model):
+    claim: str
+    type: Literal["process", "factual", "quality"]
+    verified: bool
+    evidence: str
+
+
+class UserNotesSummary(_Model):
+    uncertainties: list[str]
+    needs_review: list[str]
+    workarounds: list[str]
+
+
+class Suggestion(_Model):
+    reason: str
+    assertion: str | None = None
+
+
+class EvalFeedback(_Model):
+    suggestions: list[Suggestion]
+    overall: str
+
+
+class GateExclusion(_Model):
+    assertion: str
+    reason: str
+
+
+class Gate(_Model):
+    """The release decision: which assertions count, and how many of them passed."""
+
+    counted: list[str]
+    excluded: list[GateExclusion]
+    passed: int
+    total: int
+    pass_rate: float
+
+
+class RunInfo(_Model):
+    """The run, named by its place in the workspace (never an absolute path)."""
+
+    path: str
+    eval_id: str
+    eval_name: str | None
+    configuration: str
+    run_number: int
+    rules_eval: str
+
+
+class LlmUsage(_Model):
+    model: str
+    backend: str
+    requests: int
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float | None
+    duration_seconds: float
+    replayed: bool
+
+
+class GraderInfo(_Model):
+    """Marks a file as written by referee: only such a file is overwritten freely."""
+
+    name: Literal["referee"] = GRADER_NAME
+    version: str
+    llm: LlmUsage | None = None
+
+
+class GradingReport(_Model):
+    """grading.json, one per run directory."""
+
+    expectations: list[Expectation]
+    summary: Summary
+    execution_metrics: dict[str, Any]
+    execution_metrics_source: Literal["metrics.json", "transcript"]
+    timing: dict[str, Any]
+    claims: list[Claim]
+    user_notes_summary: UserNotesSummary
+    eval_feedback: EvalFeedback
+    skill_type: Literal["mcp_based", "code_execution", "text_generation"]
+    gate: Gate
+    run: RunInfo
+    problems: list[str] = Field(default_factory=list)
+    grader: GraderInfo
+
+
+class GroundTruthCheck(_Model):
+    assertion: str
+    method: Literal["ground_truth"]
+    passed: bool
+    evidence: str
+    key: str
+    outcome: Outcome
+
+
+class GroundTruth(_Model):
+    """ground_truth.json: the deterministic checks alone."""
+
+    checks: list[GroundTruthCheck]
+    grader: GraderInfo
