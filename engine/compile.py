@@ -6,7 +6,7 @@ and JSONPath queries (compiled once, here), impossible operands and steps.
 
 Static error codes of the compiler: ``unknown-function``, ``wrong-arity``,
 ``unknown-name``, ``name-cycle``, ``unknown-field``, ``bad-regex``,
-``bad-jsonpath``, ``jsonpath-regex``, ``bad-operand``, ``bad-step``, and when
+``bad-jsonpath``, ``jsonpath-regex``, ``bad-operand``, ``bad-step``, ``bad-path``, and when
 an evals.json is given ``unknown-eval``, ``bad-index``, ``duplicate-let``,
 ``duplicate-expect`` (for blocks merged from several files).
 """

@@ -19,8 +19,9 @@ from engine.verdict import Outcome, Verdict
 def evaluate(ev: CompiledEval, run) -> list[Verdict]:
     """Verdicts for ``run``, in the order of ``ev.assertions``.
 
-    Lets are evaluated lazily and at most once for the run, shared by every
-    assertion of the eval.
+    Lets, selections and the run's records are evaluated lazily and at most
+    once for the run, shared by every assertion of the eval; the next run
+    starts from a fresh context.
     """
     ctx = Context(run, dict(ev.lets))
     return [evaluate_assertion(assertion, ctx) for assertion in ev.assertions]

@@ -8,6 +8,7 @@ naming the pattern and the size of the text instead of hanging the grader.
 from __future__ import annotations
 
 import fnmatch
+from typing import Callable
 
 import regex
 
@@ -35,6 +36,10 @@ class Pattern:
     def fullmatch(self, text: str, where: str) -> "regex.Match | None":
         return self._run(self.compiled.fullmatch, text, where)
 
+    def tester(self, where: str) -> Callable[[str], bool]:
+        """A predicate "does ``text`` match somewhere", for filtering many texts."""
+        return lambda text: self.search(text, where) is not None
+
     def _run(self, method, text: str, where: str):
         try:
             return method(text, timeout=self.timeout)
@@ -45,6 +50,26 @@ class Pattern:
             ) from None
 
 
+class _GlobPattern(Pattern):
+    """A translated glob: its only repetitions sit in atomic groups (``fnmatch``),
+    so it cannot backtrack catastrophically and runs without the timeout wrapper."""
+
+    def tester(self, where: str) -> Callable[[str], bool]:
+        match = self.compiled.match
+        return lambda text: match(text) is not None
+
+
+class _ExactPattern(Pattern):
+    """An exact name: matching is string equality."""
+
+    def __init__(self, text: str, timeout: float):
+        super().__init__(r"\A" + regex.escape(text) + r"\Z", "", f'"{text}"', timeout)
+        self.text = text
+
+    def tester(self, where: str) -> Callable[[str], bool]:
+        return self.text.__eq__
+
+
 def compile_regex(pattern: str, flags: str, timeout: float, ignore_case: bool = False) -> Pattern:
     """Compile ``/pattern/flags``; raises ``regex.error`` (with ``pos``) when invalid."""
     extra = regex.IGNORECASE if ignore_case else 0
@@ -53,11 +78,12 @@ def compile_regex(pattern: str, flags: str, timeout: float, ignore_case: bool = 
 
 def compile_glob(glob: str, timeout: float) -> Pattern:
     """A shell-style glob (``*save*``) as an anchored, case-sensitive pattern."""
-    return Pattern(r"\A" + fnmatch.translate(glob), "", f'glob "{glob}"', timeout)
+    return _GlobPattern(r"\A" + fnmatch.translate(glob), "", f'glob "{glob}"', timeout)
 
 
 def compile_exact(text: str, timeout: float) -> Pattern:
-    return Pattern(r"\A" + regex.escape(text) + r"\Z", "", f'"{text}"', timeout)
+    """An exact name (``"Bash"``): the whole text, case-sensitive."""
+    return _ExactPattern(text, timeout)
 
 
 def error_offset(pattern: str, pos: int | None) -> tuple[int, int]:

@@ -14,7 +14,7 @@ number (no coercion); ``True`` is never the number 1.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -67,13 +67,13 @@ class Prov:
     def child(self, key: str | int) -> "Prov":
         """The provenance of ``value[key]``, following the payload text when known."""
         label = f"{self.label}[{key}]" if isinstance(key, int) else _join_label(self.label, key)
-        line, anchor = self.line, None
-        if self.anchor is not None and isinstance(key, str):
-            found = self.anchor.text.find(json.dumps(key, ensure_ascii=False), self.anchor.offset)
+        line, anchor, parent = self.line, None, self.anchor
+        if parent is not None and isinstance(key, str):
+            found = parent.text.find(json.dumps(key, ensure_ascii=False), parent.offset)
             if found >= 0:
-                line = self.anchor.first_line + self.anchor.text.count("\n", 0, found)
-                anchor = replace(self.anchor, offset=found)
-        return replace(self, label=label, line=line, anchor=anchor)
+                line = parent.first_line + parent.text.count("\n", 0, found)
+                anchor = Anchor(parent.text, found, parent.first_line)
+        return Prov(self.source, label, self.file, line, self.step, anchor)
 
 
 def _join_label(label: str, key: str) -> str:

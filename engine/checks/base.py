@@ -8,8 +8,8 @@ ERROR verdict, so one bad value never stops the other operands of ``and``/``or``
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
-from typing import Any, Mapping, Protocol
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping, Protocol
 
 from engine.values import Claim, EvalError, Missing, Prov, Result, Val
 from engine.verdict import Evidence, Outcome, Verdict
@@ -22,19 +22,42 @@ class _Cycle:
     """Marks a let being evaluated, so a runtime self-reference cannot recurse."""
 
 
-@dataclass
 class Context:
-    """What a check sees: the run, the eval's lets (evaluated lazily, once per run)
-    and, inside ``where``/``have``, the current element."""
+    """What a check sees: the run, the eval's lets and, inside ``where``/``have``,
+    the current element.
 
-    run: Any
-    lets: Mapping[str, "Expr"]
-    memo: dict = field(default_factory=dict)
-    current: Val | None = None
+    Everything derived from the run alone is computed at most once per run and
+    shared by every assertion of the eval: let values (``memo``), and the records
+    and selections in ``cache`` (keyed by the compiled object that computes them).
+    A selection never depends on the current element (``where`` looks only at the
+    element it filters), so one cache serves every element context.
+    """
 
-    def at(self, element: Val) -> "Context":
-        """The same context with ``element`` as the current element (shares the memo)."""
-        return replace(self, current=element)
+    __slots__ = ("run", "lets", "memo", "cache", "current")
+
+    def __init__(self, run: Any, lets: Mapping[str, "Expr"], memo: dict | None = None,
+                 current: Val | None = None, cache: dict | None = None):
+        self.run = run
+        self.lets = lets
+        self.memo = {} if memo is None else memo
+        self.cache = {} if cache is None else cache
+        self.current = current
+
+    def at(self, element: Val | None) -> "Context":
+        """The same run context with ``element`` as the current element."""
+        return Context(self.run, self.lets, self.memo, element, self.cache)
+
+    def once(self, key: Any, compute: Callable[[], Any]) -> Any:
+        """``compute()``, computed once per run for ``key``.
+
+        A failure (EvalError) is not kept: the next caller recomputes and meets
+        the same failure, so every assertion that reads it reports it itself.
+        """
+        try:
+            return self.cache[key]
+        except KeyError:
+            value = self.cache[key] = compute()
+            return value
 
     def let(self, name: str) -> Result:
         cached = self.memo.get(name)
@@ -46,7 +69,7 @@ class Context:
             return cached
         self.memo[name] = _Cycle()
         try:
-            value = self.lets[name].eval(replace(self, current=None))
+            value = self.lets[name].eval(self.at(None))
         except EvalError as err:
             self.memo[name] = err
             raise

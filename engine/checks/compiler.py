@@ -53,6 +53,7 @@ class Compiler:
         self.diagnostics = diagnostics
         self.lets: dict[str, object] = {}
         self._active: list[str] = []
+        self._selections: dict[tuple, Select] = {}
 
     # ----------------------------------------------------------------- errors
 
@@ -72,7 +73,18 @@ class Compiler:
         return CHECK_COMPILERS[type(node)](self, node, scope)
 
     def selection(self, node: ast.Selection, scope: Scope) -> Select:
-        return compile_selection(self, node, scope)
+        """The compiled selection; one shared object for selections written alike.
+
+        Sharing lets evaluation select once per run however many assertions use
+        the selection. The key pairs the syntax tree (spans do not compare) with
+        its canonical text, so values that compare equal in Python but differ in
+        the language (``1`` and ``true``) never share.
+        """
+        compiled = compile_selection(self, node, scope)
+        try:
+            return self._selections.setdefault((node, compiled.desc), compiled)
+        except TypeError:  # a node holding something unhashable: do not share
+            return compiled
 
     def element_scope(self, kind: str, polarity: Polarity | None = None) -> Scope:
         element = {"calls": "call", "notes": "note", "rows": "row"}.get(kind, "any")

@@ -171,7 +171,7 @@ def compile_name(c, node: ast.NameRef, scope):
 def compile_path(c, node: ast.PathExpr, scope):
     if node.base is None:
         if scope.element is None:
-            c.error("bad-step", "a path starting with '.' needs a current element: "
+            c.error("bad-path", "a path starting with '.' needs a current element: "
                     "use it inside 'where' or 'have'", node.span)
         base = Current(scope.element or "any")
     else:
@@ -187,7 +187,7 @@ def _check_step(c, kind: str, step: ast.Field, node: ast.PathExpr) -> None:
     """Reject steps that can never succeed, whatever the run holds."""
     span = step.span if step.span.line else node.span
     if kind in ELEMENT_OF and isinstance(step.key, str):
-        c.error("bad-step", f"'{format_value(node.base)}' is a list; '.{step.key}' needs one element: "
+        c.error("bad-path", f"'{format_value(node.base)}' is a list; '.{step.key}' needs one element: "
                 f"use first(...), last(...) or 'any ... have'", span)
     fields = FIELDS_OF.get(kind)
     if fields and step.key not in fields:
@@ -220,7 +220,7 @@ def compile_func(c, node: ast.FuncCall, scope):
 
 def compile_jsonpath(c, node: ast.JsonPathExpr, scope):
     if node.base is None and scope.element is None:
-        c.error("bad-step", "jsonpath with one argument applies to the current element: "
+        c.error("bad-path", "jsonpath with one argument applies to the current element: "
                 "use it inside 'where' or 'have', or pass a value first", node.span)
     base = Current() if node.base is None else c.value(node.base, scope)
     query = c.jsonpath(node.query, node.span)

@@ -12,10 +12,9 @@ import math
 from dataclasses import dataclass
 
 from dsl import ast
-from engine.checks.access import call_val
 from engine.checks.base import Context, Leaf, decided, evidence_of, located, with_claims
 from engine.checks.matching import pair_up
-from engine.checks.sources import Select
+from engine.checks.sources import Select, read_calls, records
 from engine.model import Note, ToolCall
 from engine.values import Val
 from engine.verdict import Outcome, Verdict
@@ -24,8 +23,17 @@ ORDERED_SOURCES = ("calls", "notes", "response")
 
 
 def position(item: Val) -> float:
-    """Where an element sits in the run: its transcript index; the response last."""
-    return item.value.index if isinstance(item.value, (ToolCall, Note)) else math.inf
+    """Where an element sits in the run: its transcript index; the response last.
+
+    Only a record (call or note) has a place in the transcript. The record type
+    decides, never an ``index`` attribute: text, lists and tuples have an
+    ``index`` *method*, and the response text would then compare a number with
+    a function (a TypeError instead of "comes after everything").
+    """
+    value = item.value
+    if isinstance(value, (ToolCall, Note)):
+        return value.index
+    return math.inf
 
 
 def _key(item: Val) -> tuple:
@@ -65,7 +73,7 @@ class InOrderCheck(Leaf):
     exact: bool
 
     def decide(self, ctx: Context) -> Verdict:
-        calls = [call_val(c) for c in ctx.run.transcript.calls]
+        calls = list(records(ctx, read_calls))
         wanted = [{position(v) for v in sel.items(ctx)} for sel in self.items]
         return self._exact(calls, wanted) if self.exact else self._subsequence(calls, wanted)
 
@@ -73,14 +81,14 @@ class InOrderCheck(Leaf):
         # Taking the earliest fitting call for each item is optimal for a subsequence.
         chosen, start = [], 0
         for number, (sel, fits) in enumerate(zip(self.items, wanted), start=1):
-            hit = next((c for c in calls[start:] if position(c) in fits), None)
-            if hit is None:
+            at = next((k for k in range(start, len(calls)) if position(calls[k]) in fits), None)
+            if at is None:
                 after = f" after {chosen[-1].label}" if chosen else ""
                 head = self._matched(chosen)
                 return decided(False, f"{head}no {sel.desc} (item {number}){after}",
                                evidence_of(*chosen))
-            chosen.append(hit)
-            start = calls.index(hit) + 1
+            chosen.append(calls[at])
+            start = at + 1
         return decided(True, "in order: " + ", ".join(located(c.label, c.prov) for c in chosen),
                        evidence_of(*chosen))
 

@@ -35,8 +35,22 @@ class QuantifiedCheck(Leaf):
         items = self.selection.items(ctx)
         if not items:
             return self._empty(ctx)
-        verdicts = [self.condition.evaluate(ctx.at(i)) if self.condition else None for i in items]
-        return getattr(self, f"_{self.quantifier}")(items, verdicts)
+        return getattr(self, f"_{self.quantifier}")(items, self._verdicts(ctx, items))
+
+    def _verdicts(self, ctx: Context, items: tuple[Val, ...]) -> list:
+        """The condition's verdict on each element (None without a condition).
+
+        ``any`` stops at the first PASS: it is the one the verdict quotes, and no
+        later outcome can change a PASS of ``any``.
+        """
+        if self.condition is None:
+            return [None] * len(items)
+        verdicts = []
+        for item in items:
+            verdicts.append(self.condition.evaluate(ctx.at(item)))
+            if self.quantifier == "any" and verdicts[-1].outcome is Outcome.PASS:
+                break
+        return verdicts
 
     def _empty(self, ctx: Context) -> Verdict:
         holds = self.quantifier in ("all", "no") or (self.quantifier == "exactly" and self.count == 0)

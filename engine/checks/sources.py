@@ -32,7 +32,7 @@ EVIDENCE_SOURCE = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Filter:
     """One compiled filter: ``keep`` decides; ``text`` is how the author wrote it;
     ``check`` is the condition of a ``where`` (to explain why nothing was kept)."""
@@ -42,10 +42,14 @@ class Filter:
     check: Any = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Select:
     """A compiled selection. ``items`` gives the selected elements; ``eval`` the value
-    the selection stands for (list, or the single value of a one-value source)."""
+    the selection stands for (list, or the single value of a one-value source).
+
+    What a selection yields depends on the run alone, so each of these is computed
+    once per run (``Context.once``, keyed by this object: identity, not equality).
+    """
 
     read: Callable[[Context], tuple[Val, ...]]
     filters: tuple[Filter, ...]
@@ -54,11 +58,33 @@ class Select:
     single: bool
     claims_for: Any = None  # a tool pattern: when nothing is selected, look for claims
     kind: str = "any"
+    keep: Callable[[Context, Val], bool] | None = None  # all filters at once; None: keep all
 
     def items(self, ctx: Context) -> tuple[Val, ...]:
-        return tuple(item for item in self.read(ctx) if all(f.keep(ctx, item) for f in self.filters))
+        return ctx.once((self, "items"), lambda: self._select(ctx))
 
     def eval(self, ctx: Context) -> Result:
+        return ctx.once((self, "eval"), lambda: self._value(ctx))
+
+    def claims(self, ctx: Context):
+        """Agent notes that mention the tool this (empty) selection asked for."""
+        if self.claims_for is None:
+            return ()
+        return ctx.once((self, "claims"), lambda: notes_claiming(ctx.run, self.claims_for))
+
+    def why_empty(self, ctx: Context) -> str:
+        """Why nothing is selected: the source is empty, or which filter removed all."""
+        return ctx.once((self, "why"), lambda: self._why_empty(ctx))
+
+    def _source_items(self, ctx: Context) -> tuple[Val, ...]:
+        return records(ctx, self.read)
+
+    def _select(self, ctx: Context) -> tuple[Val, ...]:
+        items = self._source_items(ctx)
+        keep = self.keep
+        return items if keep is None else tuple(item for item in items if keep(ctx, item))
+
+    def _value(self, ctx: Context) -> Result:
         items = self.items(ctx)
         if self.single:
             return items[0] if items else Missing(self.why_empty(ctx))
@@ -67,13 +93,8 @@ class Select:
         return Val([i.value for i in items], prov, items, claims,
                    empty="" if items else self.why_empty(ctx))
 
-    def claims(self, ctx: Context):
-        """Agent notes that mention the tool this (empty) selection asked for."""
-        return notes_claiming(ctx.run, self.claims_for) if self.claims_for is not None else ()
-
-    def why_empty(self, ctx: Context) -> str:
-        """Why nothing is selected: the source is empty, or which filter removed all."""
-        items = self.read(ctx)
+    def _why_empty(self, ctx: Context) -> str:
+        items = self._source_items(ctx)
         if not items:
             return self._no_source()
         for flt in self.filters:
@@ -100,6 +121,25 @@ class Select:
         return f"{self.source} is missing"
 
 
+def _keep_all(filters: tuple[Filter, ...]) -> Callable[[Context, Val], bool] | None:
+    """One predicate for all filters, tried element by element (not filter by
+    filter): when two filters would fail on different elements, the first
+    element's failure is the one reported."""
+    if not filters:
+        return None
+    if len(filters) == 1:
+        return filters[0].keep
+    keeps = tuple(f.keep for f in filters)
+
+    def keep(ctx: Context, item: Val) -> bool:
+        for one in keeps:
+            if not one(ctx, item):
+                return False
+        return True
+
+    return keep
+
+
 def _file_of(items: tuple[Val, ...]) -> str | None:
     files = {i.prov.file for i in items if i.prov is not None}
     return files.pop() if len(files) == 1 else None
@@ -108,7 +148,13 @@ def _file_of(items: tuple[Val, ...]) -> str | None:
 # --------------------------------------------------------------------- sources
 
 
-def _calls(ctx: Context) -> tuple[Val, ...]:
+def records(ctx: Context, read: Callable[[Context], tuple[Val, ...]]) -> tuple[Val, ...]:
+    """What the source ``read`` yields for the run, read and wrapped once per run."""
+    return ctx.once(read, lambda: read(ctx))
+
+
+def read_calls(ctx: Context) -> tuple[Val, ...]:
+    """The run's tool calls as values, in transcript order."""
     return tuple(call_val(call) for call in ctx.run.transcript.calls)
 
 
@@ -207,7 +253,7 @@ def _as_lines(text: str, prov: Prov) -> tuple[Val, ...]:
 
 FORMATS = {"text": _as_text, "json": _as_json, "csv": _as_csv, "lines": _as_lines}
 SOURCES = {
-    "calls": _calls, "notes": _notes, "response": _response, "outputs": _outputs,
+    "calls": read_calls, "notes": _notes, "response": _response, "outputs": _outputs,
     "metrics": _json_source("metrics", "metrics.json"),
     "timing": _json_source("timing", "timing.json"), "metadata": _metadata,
 }
@@ -220,10 +266,13 @@ def _tool_filter(c, node: ast.ToolFilter, source: str, element: str) -> Filter:
     pattern = c.name_pattern(node.pattern)
     if source != "calls":
         c.error("bad-operand", f"'to' picks tool calls by tool name; {source} has no tools", node.span)
+    if pattern is None:  # an invalid regex, already reported: select nothing
+        return Filter(lambda ctx, item: False, "to ...")
+    test = pattern.tester("a tool name")
 
     def keep(ctx: Context, item: Val) -> bool:
         tool = item.value.tool
-        return tool is not None and pattern is not None and pattern.search(tool, "a tool name") is not None
+        return tool is not None and test(tool)
 
     return Filter(keep, "to ...")
 
@@ -269,4 +318,4 @@ def compile_selection(c, node: ast.Selection, scope) -> Select:
     tools = [f.pattern for f in node.filters if isinstance(f, ast.ToolFilter)]
     single = kind in ("text", "any") and src.kind != "outputs"
     return Select(read, filters, format_value(node), src.kind, single,
-                  tools[0] if tools else None, kind)
+                  tools[0] if tools else None, kind, _keep_all(filters))
