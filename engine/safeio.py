@@ -67,7 +67,7 @@ def safe_relative(rel: str) -> str | None:
 class Located:
     """Where a file under a root really is: ``real`` is None when it cannot be read."""
 
-    real: Path | None
+    real: str | None
     exists: bool
     size: int
     problems: tuple[Problem, ...] = ()
@@ -81,24 +81,24 @@ def locate(root: Path, rel: str, report: str) -> Located:
     ``broken-symlink``, a directory or device ``not-a-file`` (a FIFO would block
     a read forever), and a file above the size cap ``too-large``.
     """
-    target = root / rel
     try:
-        info = _plain_lstat(str(root), rel)
+        found = _plain_lstat(os.fspath(root), rel)
     except OSError:  # missing (or unreadable) somewhere on the way
-        return Located(None, False, 0) if not os.path.lexists(target) else _slow_locate(root, target, report)
-    if info is None:
-        if not os.path.lexists(target):
-            return Located(None, False, 0)
-        return _slow_locate(root, target, report)
-    return _checked(target, info, report)
+        found = None
+    if found is not None:
+        return _checked(*found, report)
+    target = Path(root) / rel
+    if not os.path.lexists(target):
+        return Located(None, False, 0)
+    return _slow_locate(Path(root), target, report)
 
 
-def _plain_lstat(root: str, rel: str) -> os.stat_result | None:
-    """``lstat`` of ``root/rel`` when no component below ``root`` is a symlink, else None.
+def _plain_lstat(root: str, rel: str) -> tuple[str, os.stat_result] | None:
+    """The path and ``lstat`` of ``root/rel`` when no component below ``root`` is a symlink.
 
-    ``rel`` never holds ``..`` (callers pass constants or ``safe_relative`` output),
-    so a path without symlinks below ``root`` cannot leave it: the common case
-    needs no ``realpath``.
+    None when one is. ``rel`` never holds ``..`` (callers pass constants or
+    ``safe_relative`` output), so a path without symlinks below ``root`` cannot
+    leave it: the common case needs one ``lstat`` per component and no ``realpath``.
     """
     path = root
     info = None
@@ -107,7 +107,7 @@ def _plain_lstat(root: str, rel: str) -> os.stat_result | None:
         info = os.lstat(path)
         if stat.S_ISLNK(info.st_mode):
             return None
-    return info
+    return path, info
 
 
 def _slow_locate(root: Path, target: Path, report: str) -> Located:
@@ -124,10 +124,10 @@ def _slow_locate(root: Path, target: Path, report: str) -> Located:
         info = real.stat()
     except OSError as exc:
         return _refused(report, "unreadable", f"cannot stat: {exc.strerror or exc}")
-    return _checked(real, info, report)
+    return _checked(os.fspath(real), info, report)
 
 
-def _checked(real: Path, info: os.stat_result, report: str) -> Located:
+def _checked(real: str, info: os.stat_result, report: str) -> Located:
     if not stat.S_ISREG(info.st_mode):
         return _refused(report, "not-a-file", "not a regular file")
     if info.st_size > MAX_TEXT_BYTES:
@@ -163,8 +163,7 @@ def read_bytes(root: Path, rel: str, report: str) -> tuple[bytes | None, Located
     if where.real is None:
         return None, where
     try:
-        with open(where.real, "rb") as handle:
-            data = handle.read(MAX_TEXT_BYTES + 1)  # the file may have grown since stat
+        data = _read_capped(where.real, where.size)
     except OSError as exc:
         problem = Problem("unreadable", report, f"cannot read: {exc.strerror or exc}")
         return None, Located(None, True, where.size, (problem,))
@@ -172,6 +171,19 @@ def read_bytes(root: Path, rel: str, report: str) -> tuple[bytes | None, Located
         problem = Problem("too-large", report, f"over the {MAX_TEXT_BYTES}-byte limit; not read")
         return None, Located(None, True, len(data), (problem,))
     return data, Located(where.real, True, len(data))
+
+
+def _read_capped(path: str, size: int) -> bytes:
+    """At most ``MAX_TEXT_BYTES + 1`` bytes of ``path``, whose ``stat`` said ``size``.
+
+    Asking for the stat size plus one byte first spares allocating a buffer of the
+    whole cap for every small file; a file that grew since is read on, to the cap.
+    """
+    with open(path, "rb") as handle:
+        data = handle.read(size + 1)
+        if len(data) > size:
+            data += handle.read(MAX_TEXT_BYTES + 1 - len(data))
+    return data
 
 
 def decode(data: bytes, report: str, *, lossy: bool = True) -> tuple[str | None, list[Problem]]:
@@ -184,8 +196,7 @@ def decode(data: bytes, report: str, *, lossy: bool = True) -> tuple[str | None,
     if b"\x00" in data:
         line = data.count(b"\n", 0, data.index(b"\x00")) + 1
         return None, [Problem("binary", report, "contains NUL bytes: a binary file, not text", line)]
-    if data.startswith(_UTF8_BOM):
-        data = data[len(_UTF8_BOM):]
+    data = data.removeprefix(_UTF8_BOM)
     try:
         return data.decode("utf-8"), []
     except UnicodeDecodeError as exc:
@@ -244,6 +255,34 @@ def parse_json(text: str, report: str, first_line: int = 1, code: str = "bad-jso
     except (ValueError, RecursionError) as exc:  # e.g. an integer with too many digits
         return JsonResult(False, None, Problem(code, report, f"invalid JSON: {exc}", first_line))
     return JsonResult(True, value)
+
+
+def json_value(text: str) -> tuple[Any] | None:
+    """``(value,)`` when ``parse_json`` would accept ``text``, else None; never raises.
+
+    The quick test for callers that only build a problem on failure: no result
+    object, no message.
+    """
+    if depth_exceeded(text, MAX_JSON_DEPTH) is not None:
+        return None
+    try:
+        return (_DECODER.decode(text),)
+    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
+        return None
+
+
+def json_prefix(text: str) -> tuple[Any, int] | None:
+    """The JSON value at the very start of ``text`` and the offset just past it, or None.
+
+    Text after the value is not looked at. The depth limit applies to all of
+    ``text``, so a prefix is never decoded deeper than ``parse_json`` would go.
+    """
+    if depth_exceeded(text, MAX_JSON_DEPTH) is not None:
+        return None
+    try:
+        return _DECODER.raw_decode(text)
+    except (ValueError, RecursionError):
+        return None
 
 
 def depth_exceeded(text: str, limit: int) -> int | None:

@@ -1,0 +1,68 @@
+"""The parser's fast paths give exactly what its general line-by-line reader gives.
+
+``tool_log.plain_call`` reads a block of the usual shape with one regex and
+``tool_log.CallReader._spread_json`` decodes a multi-line JSON value in one go; both fall
+back to the general reader on anything else. Here both are switched off and the
+results compared on generated blocks that are near that shape, with the usual
+ways real logs break it (comments, CRLF, spread or broken JSON, odd spacing).
+"""
+
+from __future__ import annotations
+
+from unittest import mock
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from engine import tool_log, transcript
+from engine.model import Payload
+from engine.transcript import parse_transcript
+
+COMMENTS = st.sampled_from(["", "<!-- raw log -->\n", "  <!-- a --> \n", "<!-->\n", "<!-- open\n", "<!-- x --> Tool: y\n"])
+KEYS = st.sampled_from(["Tool:", "Args:", "Return:", "Status:", "tool :", "ARGS:", "Args :", "x:"])
+VALUES = st.sampled_from([
+    '{"a": 1}', '"ok"', "[1, 2]", "plain text", "", " ", '{"a": [1,\n  2]}', '{\n  "b": "}"\n}', '[\n1,\n2\n]  ',
+    '{"a": 1} x', "[1]\n  ", "{}\n }", "[1,\n]", "{\n", "[1,\n2", '{"s": "x\\"y"}\n\n', "```json\n{}\n```", "{}\u00a0", "1e999", '[[["deep"]]]',
+])
+TAILS = st.sampled_from(["", "\n", "\n\n", "\n  \n", "\nmore text", "\nStatus: again", "\n<!-- c -->", "\n\x0b"])
+ENDS = st.sampled_from(["\n", "\r\n"])
+
+
+@st.composite
+def field_block(draw):
+    """A block body: mostly Tool/Args/Return/Status in order, sometimes shuffled or odd."""
+    keys = ["Tool:", "Args:", "Return:", "Status:"]
+    if draw(st.booleans()):
+        keys = draw(st.lists(KEYS, min_size=1, max_size=6))
+    lines = [f"{key} {draw(VALUES)}" if key not in ("Tool:", "Status:") else f"{key} {draw(st.text(max_size=4))}"
+             for key in keys]
+    return draw(COMMENTS) + "\n".join(lines) + draw(TAILS)
+
+
+@st.composite
+def transcripts(draw):
+    blocks = draw(st.lists(field_block(), min_size=1, max_size=4))
+    end = draw(ENDS)
+    text = "".join(f"## [tool_calls] Step {n}: call\n{body}\n" for n, body in enumerate(blocks, 1))
+    return text.replace("\n", end)
+
+
+def _general(text: str):
+    with mock.patch.object(transcript, "plain_call", lambda body, first: None), \
+            mock.patch.object(tool_log.CallReader, "_spread_json", lambda self, first, i: None):
+        return parse_transcript(text)
+
+
+@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
+@given(transcripts())
+def test_fast_paths_match_the_general_reader(text):
+    assert parse_transcript(text) == _general(text)
+
+
+def test_the_fast_paths_are_taken():
+    plain = "## [tool_calls] Step 1: x\n<!-- log -->\nTool: t\nArgs: {\"a\": 1}\nReturn: [1]\nStatus: success\n\n"
+    section = transcript._segment(plain, "r")[0][1]
+    assert tool_log.plain_call(section.body, section.first)["args"] == Payload('{"a": 1}', {"a": 1}, True, 4)
+    body = [(2, "Tool: t"), (3, "Args: {"), (4, '  "a": 1'), (5, "}"), (6, "Status: success")]
+    spread = tool_log.CallReader(body, "r")._spread_json("{", 1)
+    assert spread == (Payload('{\n  "a": 1\n}', {"a": 1}, True, 3), 4)
