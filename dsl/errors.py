@@ -27,7 +27,7 @@ PARSER_CODES = (
 )
 COMPILER_CODES = (
     "unknown-function", "wrong-arity", "unknown-name", "name-cycle", "unknown-field",
-    "bad-regex", "bad-jsonpath", "jsonpath-regex", "bad-operand", "bad-step", "unknown-eval",
+    "bad-regex", "bad-jsonpath", "jsonpath-regex", "bad-operand", "bad-step", "bad-path", "unknown-eval",
 )
 
 

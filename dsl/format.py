@@ -225,7 +225,10 @@ def _path(p: ast.PathExpr) -> str:
             head = "."
     else:
         head = _value(p.base, False)
-    return head + "".join(_field(f) for f in fields)
+    rest = "".join(_field(f) for f in fields)
+    # "step 0" followed by ".a" would read back as the number "0.a".
+    gap = " " if head[-1:].isdigit() and rest.startswith(".") else ""
+    return head + gap + rest
 
 
 def _field(f: ast.Field) -> str:

@@ -77,7 +77,7 @@ def test_bad_jsonpath(query):
     ('in order [notes, calls]', "bad-operand"),
     ('header(file "a.csv") == ["a"]', "bad-operand"),
     ('any calls have semantic "x"', "bad-operand"),
-    ('.args.a == 1', "bad-step"),
+    ('.args.a == 1', "bad-path"),
     ('any calls have .arg.x == 1', "unknown-field"),
     ('first(calls).arguments == 1', "unknown-field"),
     ('any calls at step 0', "bad-step"),
@@ -89,7 +89,7 @@ def test_static_errors(check, code):
 
 
 def test_field_of_a_list_is_a_bad_step():
-    assert codes('eval 1\nlet c = calls to "x"\nexpect 1: c.args == 1\n') == ["bad-step"]
+    assert codes('eval 1\nlet c = calls to "x"\nexpect 1: c.args == 1\n') == ["bad-path"]
     assert codes('eval 1\nlet c = calls to "x"\nexpect 1: c[0].args == 1\n') == []
 
 

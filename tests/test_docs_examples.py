@@ -1,4 +1,5 @@
-"""Every example of docs/language.md parses, so the reference cannot drift."""
+"""Every example of docs/language.md parses, compiles and runs, so the reference
+cannot drift from the language."""
 
 from __future__ import annotations
 
@@ -8,6 +9,11 @@ from pathlib import Path
 import pytest
 
 import dsl
+from conftest import SHARED_EXAMPLES
+from engine.compile import check_rules, compile_rules
+from engine.evaluate import evaluate
+from engine.runs import load_run
+from engine.verdict import Outcome
 from dsl.errors import COMPILER_CODES, PARSER_CODES
 from dsl.parser import lark_parser
 from dsl.syntax import Terminals
@@ -40,3 +46,26 @@ def test_reserved_words_listed_are_the_grammars():
 def test_every_error_code_is_documented():
     for code in PARSER_CODES + COMPILER_CODES:
         assert f"`{code}`" in DOC, code
+
+
+# The doc's conditions speak of the shared expense example; these lets are the ones
+# its first rules block defines.
+_LETS = """eval 1
+let amount = first(calls to glob "*getInvoiceInfo" with status success).return.body.amount
+let saved  = last(calls to glob "*saveExpenseDoc" with status success)
+expect: """
+_RUN = SHARED_EXAMPLES / "expense-skill-workspace/iteration-1/eval-1-expense-draft/with_skill/run-1"
+CONDITIONS = [text for kind, text in BLOCKS if kind == "referee"]
+
+
+@pytest.mark.parametrize("kind,text", BLOCKS, ids=[f"{k}-{i}" for i, (k, _) in enumerate(BLOCKS)])
+def test_example_compiles(kind, text):
+    source = text if kind == "rules" else _LETS + text
+    assert check_rules([dsl.parse_rules(source, "docs.rules")]) == []
+
+
+@pytest.mark.parametrize("text", CONDITIONS, ids=[f"condition-{i}" for i in range(len(CONDITIONS))])
+def test_example_runs_without_error(text, shared_examples):
+    program = compile_rules([dsl.parse_rules(_LETS + text, "docs.rules")])
+    (verdict,) = evaluate(program.evals[0], load_run(_RUN))
+    assert verdict.outcome is not Outcome.ERROR, verdict.message
