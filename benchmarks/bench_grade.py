@@ -180,15 +180,35 @@ def minimal_checks(calls: list, response: str) -> list[bool]:
 # ---- timing -----------------------------------------------------------------------------
 
 
+OUTCOMES: dict[str, int] = {}
+
+
 def referee_in_process(workspace: Path, rules: Path, jobs: int) -> int:
-    from engine.grade import RulesSource, assemble, evaluate_all, grader_info
+    """Discover, evaluate, render both files of every run (nothing written); the
+    outcomes of the assertions are tallied into ``OUTCOMES``."""
+    from engine.grade import RulesSource, grade_all, grader_info
     from engine.runs import discover
 
     source = RulesSource(((rules.name, rules.read_text(encoding="utf-8")),))
     program = source.compile()
     runs = discover(workspace).runs
-    graded = assemble(program, runs, evaluate_all(program, runs, source, jobs), grader_info())
+    graded = [g for g in grade_all(program, runs, source, grader_info(), jobs) if g is not None]
+    OUTCOMES.clear()
+    for g in graded:
+        summary = g.brief.summary
+        for name, count in (("pass", summary["passed"]), ("fail", summary["failed"] - summary["errors"]),
+                            ("error", summary["errors"]), ("not_graded", summary["not_graded"])):
+            OUTCOMES[name] = OUTCOMES.get(name, 0) + count
     return len(graded)
+
+
+def check_outcomes() -> None:
+    """Print the assertion outcomes once: the benchmark must grade for real. Every
+    generated rule is decidable, so an ERROR means the rules or the engine broke."""
+    print("assertion outcomes: " + ", ".join(f"{n} {name}" for name, n in OUTCOMES.items()))
+    if OUTCOMES.get("error") or OUTCOMES.get("not_graded"):
+        print("WARNING: some assertions errored or were not graded; these timings do not "
+              "measure real grading", flush=True)
 
 
 def referee_cli(workspace: Path, rules: Path, jobs: int, write: bool) -> int:
@@ -234,6 +254,8 @@ def run_benchmark(root: Path, runs: int, jobs_list: list[int]) -> None:
     for jobs in jobs_list:
         timed(f"referee in-process, --jobs {jobs}", lambda: referee_in_process(workspace, rules, jobs),
               runs, results)
+        if jobs == jobs_list[0]:
+            check_outcomes()
     for jobs in jobs_list:
         timed(f"referee CLI --check, --jobs {jobs}", lambda: referee_cli(workspace, rules, jobs, False),
               runs, results)

@@ -31,11 +31,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from typing import Any, Iterator
 
+from engine.claim_lookup import CallLog, check_field, check_tool, decimal, number_index, quote
+
 MAX_CLAIMS = 40
-_QUOTE_MAX = 80
 IDENT = r"[A-Za-z_][A-Za-z0-9_\-.]*[A-Za-z0-9_]|[A-Za-z_]"
 _Q = r"[`\"'“”‘’]?"
 COMMON_TOOLS = frozenset({
@@ -43,13 +44,20 @@ COMMON_TOOLS = frozenset({
     "WebSearch", "Task", "NotebookEdit", "TodoWrite",
 })
 
+# Each pattern with a literal it cannot match without (same flags): texts lacking
+# it are skipped, since scanning every identifier of a long note for the fourth
+# pattern costs more than all the rest of the claim search.
 _TOOL_PATTERNS = (
-    re.compile(rf"(?:已经?|已)?(?:调用|执行|运行)(?:了|过)?\s*{_Q}(?P<name>{IDENT})"),
-    re.compile(rf"\b(?:called|invoked|ran|executed|used|calling|invoking)\s+(?:the\s+)?"
-               rf"(?:tool\s+)?{_Q}(?P<name>{IDENT})", re.IGNORECASE),
-    re.compile(rf"\b(?:ran|run|executed|called|invoked)\b[^.\n。；;]{{0,80}}?\b(?:with|using|via)"
-               rf"\s+(?:the\s+)?{_Q}(?P<name>{IDENT})", re.IGNORECASE),
-    re.compile(rf"(?P<name>{IDENT}){_Q}\s*(?:调用)?(?P<ok>成功|succeeded|was successful)"),
+    (re.compile("调用|执行|运行"),
+     re.compile(rf"(?:已经?|已)?(?:调用|执行|运行)(?:了|过)?\s*{_Q}(?P<name>{IDENT})")),
+    (re.compile("called|invoked|ran|executed|used|calling|invoking", re.IGNORECASE),
+     re.compile(rf"\b(?:called|invoked|ran|executed|used|calling|invoking)\s+(?:the\s+)?"
+                rf"(?:tool\s+)?{_Q}(?P<name>{IDENT})", re.IGNORECASE)),
+    (re.compile("with|using|via", re.IGNORECASE),
+     re.compile(rf"\b(?:ran|run|executed|called|invoked)\b[^.\n。；;]{{0,80}}?\b(?:with|using|via)"
+                rf"\s+(?:the\s+)?{_Q}(?P<name>{IDENT})", re.IGNORECASE)),
+    (re.compile("成功|succeeded|was successful"),
+     re.compile(rf"(?P<name>{IDENT}){_Q}\s*(?:调用)?(?P<ok>成功|succeeded|was successful)")),
 )
 _FIELD_PATTERN = re.compile(
     rf"(?<![A-Za-z0-9_?&/=.])(?P<field>{IDENT})\s*(?:=|:|：|为|是|\bis\b|\bwas set to\b)\s*"
@@ -59,8 +67,8 @@ _STATUS_PATTERN = re.compile(
     re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.\-/=?&#:])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
                      r"(?![A-Za-z0-9_\-/:]|\.\d)")
+_NAME_SEGMENTS = re.compile(r"__|[_.:/]")
 _DATE_SUFFIX = re.compile(r"\s*(?:年|月|日|号|时|点|分|秒)")
-_ANY_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
 
 
 @dataclass(frozen=True)
@@ -85,7 +93,7 @@ class _Text:
 
 def find_claims(run: Any) -> list[ClaimResult]:
     """Every claim found in the run's notes and response, checked against its calls."""
-    calls = _CallLog(run.transcript.calls)
+    calls = CallLog(run.transcript.calls)
     known = _known_names(calls)
     results: list[ClaimResult] = []
     for text in _texts(run):
@@ -95,23 +103,7 @@ def find_claims(run: Any) -> list[ClaimResult]:
     return results
 
 
-class _CallLog(tuple):
-    """The run's calls, with the key lookup field claims need."""
-
-    def has_key(self, name: str) -> bool:
-        """Is ``name`` a key of some JSON payload? Only payloads whose text holds
-        ``"name"`` are walked: long tool outputs are skipped by a substring test."""
-        quoted = f'"{name}"'
-        for call in self:
-            for payload in (call.args, call.result):
-                if payload is not None and payload.is_json and quoted in payload.text:
-                    if any(path.rsplit(".", 1)[-1] == name for path, _ in _scalars(payload.value, "")):
-                        return True
-        return False
-
-
-
-def _claims_in(text: _Text, calls: _CallLog, known: set[str]) -> Iterator[ClaimResult]:
+def _claims_in(text: _Text, calls: CallLog, known: set[str]) -> Iterator[ClaimResult]:
     found: list[tuple[int, ClaimResult]] = []
     covered: list[tuple[int, int]] = []
     if text.kind == "agent_notes":
@@ -178,39 +170,26 @@ def _where(text: _Text, offset: int, needle: str) -> str:
 
 def _tool_claims(text: _Text, calls: tuple, known: set[str]) -> Iterator[tuple[int, ClaimResult]]:
     seen: set[str] = set()
-    for pattern in _TOOL_PATTERNS:
+    for needed, pattern in _TOOL_PATTERNS:
+        if needed.search(text.text) is None:
+            continue
         for match in pattern.finditer(text.text):
             name = match.group("name")
             needs_success = bool(match.groupdict().get("ok"))
             if not _looks_like_tool(name, known) or (name, needs_success) in seen:
                 continue
             seen.add((name, needs_success))
-            quote = _quote(match.group(0))
-            verified, detail = _check_tool(name, needs_success, text.index, calls)
-            evidence = f'{_where(text, match.start(), match.group(0))} says "{quote}"; {detail}'
+            said = quote(match.group(0))
+            verified, detail = check_tool(name, needs_success, text.index, calls)
+            evidence = f'{_where(text, match.start(), match.group(0))} says "{said}"; {detail}'
             yield match.start(), ClaimResult(f"{name} was called" + (" successfully" if needs_success else ""),
                                              "process", verified, evidence)
-
-
-def _check_tool(name: str, needs_success: bool, before: float, calls: tuple) -> tuple[bool, str]:
-    matching = [call for call in calls if _tool_matches(call.tool, name)]
-    earlier = [call for call in matching if call.index < before]
-    good = [call for call in earlier if not needs_success or _succeeded(call)]
-    if good:
-        call = good[0]
-        return True, f"[tool_calls] {_call_where(call)}: {call.tool}, status {call.status or 'unknown'}"
-    if earlier:
-        return False, (f"{name} was called ({', '.join(_call_where(c) for c in earlier)}) "
-                       "but no call succeeded before the claim")
-    if matching:
-        return False, f"no [tool_calls] record of {name} before the claim; first call at {_call_where(matching[0])}"
-    return False, f"no [tool_calls] record of {name} in the transcript"
 
 
 # ---- field and status claims ----------------------------------------------------
 
 
-def _field_claims(text: _Text, calls: _CallLog, known: set[str]) -> Iterator[tuple[int, int, ClaimResult]]:
+def _field_claims(text: _Text, calls: CallLog, known: set[str]) -> Iterator[tuple[int, int, ClaimResult]]:
     for match in _overlapping(_FIELD_PATTERN, text.text):
         field = match.group("field")
         if not (_is_code_name(field) or calls.has_key(field)):
@@ -225,33 +204,10 @@ def _field_claims(text: _Text, calls: _CallLog, known: set[str]) -> Iterator[tup
 def _field_result(text: _Text, match: re.Match, key_ok: Any, field: str, calls: tuple,
                   probes: tuple[str, ...]) -> tuple[int, int, ClaimResult]:
     value = match.group("value")
-    verified, detail = _check_field(key_ok, field, value, text.index, calls, probes)
-    evidence = f'{_where(text, match.start(), match.group(0))} says "{_quote(match.group(0))}"; {detail}'
+    verified, detail = check_field(key_ok, field, value, text.index, calls, probes)
+    evidence = f'{_where(text, match.start(), match.group(0))} says "{quote(match.group(0))}"; {detail}'
     claim = f"{field} is {value}"
     return match.start(), match.end(), ClaimResult(claim, "factual", verified, evidence)
-
-
-def _check_field(key_ok: Any, field: str, value: str, before: float, calls: tuple,
-                 probes: tuple[str, ...]) -> tuple[bool, str]:
-    earlier = [call for call in calls if call.index < before]
-    seen: list[str] = []
-    for call in earlier:
-        for path, found in _keyed_values(call, key_ok, probes):
-            if _same_text(found, value):
-                if _succeeded(call):
-                    return True, f"{_call_where(call)} has {path} = {_show(found)}"
-                seen.append(f"{_call_where(call)} (status {call.status}) has {path} = {_show(found)}")
-            else:
-                seen.append(f"{_call_where(call)} has {path} = {_show(found)}")
-    for call in earlier:
-        if call.result is not None and _succeeded(call):
-            for path, found in _scalars(call.result.value, "return"):
-                if _same_text(found, value):
-                    return True, (f"the value appears in {_call_where(call)} {path} (line {call.result.line})"
-                                  f" = {_show(found)}")
-    if seen:
-        return False, "; ".join(seen[:3])
-    return False, f"no tool call before the claim has {field}" + ("" if earlier else " (no tool calls at all)")
 
 
 def _overlapping(pattern: re.Pattern, text: str) -> Iterator[re.Match]:
@@ -269,7 +225,7 @@ def _is_status_key(key: str) -> bool:
 # ---- numbers in the response ----------------------------------------------------
 
 
-def _number_claims(text: _Text, calls: _CallLog,
+def _number_claims(text: _Text, calls: CallLog,
                    covered: list[tuple[int, int]]) -> Iterator[tuple[int, ClaimResult]]:
     found: list[tuple[re.Match, Decimal]] = []
     seen: set[Decimal] = set()
@@ -279,11 +235,11 @@ def _number_claims(text: _Text, calls: _CallLog,
             continue
         if any(start <= match.start() < end for start, end in covered):
             continue
-        number = _decimal(token.replace(",", ""))
+        number = decimal(token.replace(",", ""))
         if number is not None and number not in seen:
             seen.add(number)
             found.append((match, number))
-    index = _number_index(calls, seen) if found else {}
+    index = number_index(calls, seen) if found else {}
     for match, number in found:
         token = match.group(0)
         where = _where(text, match.start(), token)
@@ -293,52 +249,13 @@ def _number_claims(text: _Text, calls: _CallLog,
                                          f'{where} says "{token}"; {detail}')
 
 
-def _number_index(calls: tuple, wanted: set[Decimal]) -> dict[Decimal, str]:
-    """Where each wanted number first appears in a call's args or return.
-
-    A payload is searched only when its raw text holds the digits of a wanted
-    number (a plain substring test): long tool outputs are skipped cheaply.
-    """
-    probes = {_digits(number) for number in wanted}
-    index: dict[Decimal, str] = {}
-    for call in calls:
-        for name, payload in (("args", call.args), ("return", call.result)):
-            if payload is None or not any(probe in payload.text for probe in probes):
-                continue
-            for path, value in _scalars(payload.value if payload.is_json else payload.text, name):
-                for number in _numbers_in(value):
-                    if number in wanted:
-                        index.setdefault(number, f"{_call_where(call)} {path} (line {payload.line}) = {_show(value)}")
-    return index
-
-
-def _digits(number: Decimal) -> str:
-    """Digits every written form of ``number`` contains ("168" for 168.00 and 168)."""
-    whole = str(abs(number).to_integral_value(rounding="ROUND_FLOOR"))
-    return whole if whole != "0" else ""
-
-
-def _numbers_in(value: Any) -> list[Decimal]:
-    if isinstance(value, bool) or value is None:
-        return []
-    if isinstance(value, (int, float, Decimal)):
-        return [Decimal(str(value))]
-    whole = _decimal(str(value).strip())
-    if whole is not None:
-        return [whole]
-    return [n for n in (_decimal(t) for t in _ANY_NUMBER.findall(str(value))) if n is not None]
-
-
 # ---- helpers --------------------------------------------------------------------
 
 
 def _known_names(calls: tuple) -> set[str]:
-    names: set[str] = set()
-    for call in calls:
-        if call.tool:
-            names.add(call.tool)
-            names.add(re.split(r"__|[_.:/]", call.tool)[-1])
-    return names
+    """Each tool name, and its last segment ("mcp__srv__saveDoc" -> "saveDoc")."""
+    names = {call.tool for call in calls if call.tool}
+    return names | {_NAME_SEGMENTS.split(name)[-1] for name in names}
 
 
 def _looks_like_tool(name: str, known: set[str]) -> bool:
@@ -350,65 +267,3 @@ def _is_code_name(name: str) -> bool:
     return bool(re.search(r"[a-z][A-Z]", name)) or ("_" in name.strip("_") and not name.isupper())
 
 
-def _tool_matches(tool: str | None, name: str) -> bool:
-    if not tool:
-        return False
-    if tool == name:
-        return True
-    return any(tool.endswith(sep + name) for sep in ("_", "__", ".", ":", "/", "-"))
-
-
-def _succeeded(call: Any) -> bool:
-    return (call.status or "success").lower() in ("success", "ok", "succeeded")
-
-
-def _keyed_values(call: Any, key_ok: Any, probes: tuple[str, ...]) -> Iterator[tuple[str, Any]]:
-    for name, payload in (("args", call.args), ("return", call.result)):
-        if payload is not None and payload.is_json and any(p in payload.text for p in probes):
-            for path, value in _scalars(payload.value, name):
-                if key_ok(path.rsplit(".", 1)[-1]):
-                    yield f"{path} (line {payload.line})", value
-
-
-def _scalars(value: Any, path: str) -> Iterator[tuple[str, Any]]:
-    """(dotted path, scalar) for every leaf of a JSON value, in document order."""
-    stack = [(path, value)]
-    while stack:
-        here, item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(reversed([(f"{here}.{k}" if here else str(k), v) for k, v in item.items()]))
-        elif isinstance(item, list):
-            stack.extend(reversed([(f"{here}[{i}]", v) for i, v in enumerate(item)]))
-        else:
-            yield here, item
-
-
-def _same_text(found: Any, value: str) -> bool:
-    if isinstance(found, bool):
-        return str(found).lower() == value.lower()
-    return found is not None and str(found) == value
-
-
-def _decimal(token: str) -> Decimal | None:
-    try:
-        number = Decimal(token)
-    except (InvalidOperation, ValueError):
-        return None
-    return number if number.is_finite() else None
-
-
-def _call_where(call: Any) -> str:
-    if call.step is None:
-        return f"the call at {call.location}"
-    return f"step {call.step} ({call.location})"
-
-
-def _show(value: Any) -> str:
-    return _quote(value if isinstance(value, str) else str(value), '"')
-
-
-def _quote(text: str, mark: str = "") -> str:
-    flat = " ".join(str(text).split())
-    if len(flat) > _QUOTE_MAX:
-        flat = flat[: _QUOTE_MAX - 1] + "…"
-    return f"{mark}{flat}{mark}"

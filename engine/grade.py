@@ -1,12 +1,16 @@
-"""Grade every run of a workspace: verdicts, then reports, then files.
+"""Grade every run of a workspace: verdicts, reports, then files.
 
 Three phases, so that the output never depends on how the work was split:
 
-1. Each run is evaluated on its own (in this process or in worker processes);
-   the result is plain data (verdicts and facts), gathered in discovery order.
-2. Here, in order: the LLM grader (if any) judges the semantic items, the eval
-   critique is computed across each eval's runs, and the reports are assembled.
-3. The reports are written (or not, with ``check``), never over a file that
+1. Each run is evaluated and its two files rendered on its own, in this process
+   or in worker processes: grading.json is rendered with its ``eval_feedback``
+   slot empty and kept as two halves of text. A worker sends back that text, a
+   short ``Brief`` and the few facts the eval critique needs, never the models.
+   (With an LLM grader the judge runs here, between evaluating and rendering.)
+2. Here, in order: the critique of each eval is computed from its runs' facts
+   and rendered once, then joined into each of its runs' halves. Joining is a
+   string concatenation, so the main process does no per-run rendering.
+3. The files are written (or not, with ``check``), never over a file that
    referee did not write unless ``force`` keeps that file aside first.
 """
 
@@ -14,16 +18,19 @@ from __future__ import annotations
 
 import os
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 from engine import claims, metrics
+from engine import __version__
 from engine.feedback import RunFacts as FeedbackFacts, eval_feedback
 from engine.judging import GraderUsage, SemanticItem
-from engine.report.build import RunFacts, grading_report, ground_truth
+from engine.report.brief import Brief, brief
+from engine.report.build import RunFacts, grading_document, ground_truth
 from engine.report.jsonable import plain
-from engine.report.models import GraderInfo, GradingReport, GroundTruth, LlmUsage, RunInfo
+from engine.report.models import GRADER_NAME
+from engine.report.render import feedback_text, join_feedback, render, split_at_feedback
 from engine.verdict import Outcome, Verdict
 
 Progress = Callable[[int, int], None]
@@ -53,11 +60,24 @@ class RulesSource:
 
 @dataclass(frozen=True)
 class Evaluated:
-    """Phase 1's result for one run: picklable, free of absolute paths."""
+    """A run's verdicts and facts: picklable, free of absolute paths."""
 
     eval_key: str
     verdicts: tuple[Verdict, ...]
     facts: RunFacts
+
+
+@dataclass(frozen=True)
+class Rendered:
+    """Phase 1's result for one run: its files as text, grading.json still without
+    its eval_feedback (``head`` + block + ``tail``), and the facts the critique needs."""
+
+    eval_key: str
+    critique: FeedbackFacts
+    brief: Brief
+    head: str
+    tail: str
+    truth: str
 
 
 @dataclass
@@ -65,8 +85,9 @@ class GradedRun:
     """One run, fully graded. ``run`` keeps the directory to write into."""
 
     run: Any
-    report: GradingReport
-    truth: GroundTruth
+    brief: Brief
+    grading: str  # grading.json, as written
+    truth: str  # ground_truth.json, as written
 
 
 def evaluate_run(program: Any, run: Any) -> Evaluated | None:
@@ -87,34 +108,63 @@ def run_facts(run: Any, eval_key: str) -> RunFacts:
     tools = tuple(call.tool for call in run.transcript.calls if call.tool)
     timing_file = run.timing
     timing = plain(timing_file.value) if timing_file is not None and isinstance(timing_file.value, dict) else {}
-    found_claims = tuple(claims.find_claims(run))
-    info = RunInfo(path=run.id.rel, eval_id=run.id.eval_id, eval_name=run.id.eval_name,
-                   configuration=run.id.configuration, run_number=run.id.run_number, rules_eval=eval_key)
+    info = {"path": run.id.rel, "eval_id": run.id.eval_id, "eval_name": run.id.eval_name,
+            "configuration": run.id.configuration, "run_number": run.id.run_number, "rules_eval": eval_key}
     return RunFacts(
-        info=info, metrics=found_metrics, metrics_source=source, timing=timing, claims=found_claims,
+        info=info, metrics=found_metrics, metrics_source=source, timing=timing,
+        claims=tuple(claims.find_claims(run)),
         notes=(notes.uncertainties, notes.needs_review, notes.workarounds),
         skill_type=metrics.skill_type(tools), tools=tools,
         problems=tuple(str(problem) for problem in run.problems),
     )
 
 
-# ---- phase 1: evaluate, serially or in processes --------------------------------------
+def render_run(assertions: Sequence[Any], result: Evaluated, grader: dict,
+               judged: frozenset[str] = frozenset(), grader_seconds: float | None = None) -> Rendered:
+    """Both files of one run as text, grading.json cut at its empty eval_feedback slot."""
+    document = grading_document(assertions, result.verdicts, result.facts, None, grader, judged,
+                                grader_seconds)
+    head, tail = split_at_feedback(render(document))
+    critique = FeedbackFacts(
+        path=result.facts.info["path"], configuration=result.facts.info["configuration"],
+        tools=result.facts.tools,
+        # The verdicts' own outcomes, as the critique always saw them (before the
+        # report's trust rule turns a notes-only pass into a fail).
+        outcomes=tuple(v.outcome.value for v in result.verdicts),
+        vacuous=tuple(v.vacuous for v in result.verdicts))
+    return Rendered(result.eval_key, critique, brief(document), head, tail, render(ground_truth(document)))
 
-_WORKER_PROGRAM: Any = None
+
+def grade_run(program: Any, grader: dict, run: Any) -> Rendered | None:
+    """Phase 1 for one run without an LLM grader: evaluate, then render."""
+    result = evaluate_run(program, run)
+    if result is None:
+        return None
+    return render_run(eval_of(program, result.eval_key).assertions, result, grader)
 
 
-def _start_worker(source: RulesSource) -> None:
-    global _WORKER_PROGRAM
-    _WORKER_PROGRAM = source.compile()
+# ---- phase 1, serially or in processes ------------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _start_worker(source: RulesSource, grader: dict) -> None:
+    _WORKER["program"] = source.compile()
+    _WORKER["grader"] = grader
 
 
 def _evaluate_in_worker(run: Any) -> Evaluated | None:
-    return evaluate_run(_WORKER_PROGRAM, run)
+    return evaluate_run(_WORKER["program"], run)
 
 
-def evaluate_all(program: Any, runs: Sequence[Any], source: RulesSource, jobs: int = 1,
-                 progress: Progress | None = None) -> list[Evaluated | None]:
-    """Phase 1 for every run, results in the order of ``runs``.
+def _grade_in_worker(run: Any) -> Rendered | None:
+    return grade_run(_WORKER["program"], _WORKER["grader"], run)
+
+
+def _map(task: Callable[[Any], Any], local: Callable[[Any], Any], runs: Sequence[Any],
+         source: RulesSource, grader: dict, jobs: int, progress: Progress | None) -> list[Any]:
+    """``local(run)`` for every run here, or ``task(run)`` in ``jobs`` worker processes;
+    results in the order of ``runs`` either way.
 
     Workers rebuild the Program from the rule texts once each (cheaper and safer
     than pickling compiled regexes and paths); runs travel to them in chunks.
@@ -122,21 +172,58 @@ def evaluate_all(program: Any, runs: Sequence[Any], source: RulesSource, jobs: i
     if jobs <= 1 or len(runs) < 2:
         results = []
         for number, run in enumerate(runs, 1):
-            results.append(evaluate_run(program, run))
+            results.append(local(run))
             if progress:
                 progress(number, len(runs))
         return results
     chunk = max(1, min(64, len(runs) // (jobs * 8)))
     results = []
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(source,)) as pool:
-        for number, result in enumerate(pool.map(_evaluate_in_worker, runs, chunksize=chunk), 1):
+    with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
+                             initargs=(source, grader)) as pool:
+        for number, result in enumerate(pool.map(task, runs, chunksize=chunk), 1):
             results.append(result)
             if progress:
                 progress(number, len(runs))
     return results
 
 
-# ---- phase 2: judge, critique, assemble -----------------------------------------------
+def evaluate_all(program: Any, runs: Sequence[Any], source: RulesSource, jobs: int = 1,
+                 progress: Progress | None = None) -> list[Evaluated | None]:
+    """Verdicts and facts of every run, in the order of ``runs`` (None: no eval applies)."""
+    return _map(_evaluate_in_worker, lambda run: evaluate_run(program, run), runs, source,
+                grader_info(), jobs, progress)
+
+
+def grade_all(program: Any, runs: Sequence[Any], source: RulesSource, grader: dict, jobs: int = 1,
+              progress: Progress | None = None, judge: Any = None) -> list[GradedRun | None]:
+    """Grade every run: one entry per run, in order, None where no eval applies.
+
+    Without a judge, workers evaluate and render. With one, workers evaluate and
+    the judge (which holds connections, a cassette and a concurrency limit) runs
+    here before each run is rendered: its network time dwarfs the rendering.
+    """
+    if judge is None:
+        rendered = _map(_grade_in_worker, lambda run: grade_run(program, grader, run), runs, source,
+                        grader, jobs, progress)
+    else:
+        evaluated = evaluate_all(program, runs, source, jobs, progress)
+        rendered = [None if result is None else _judge_and_render(program, judge, grader, run, result)
+                    for run, result in zip(runs, evaluated)]
+    blocks = _feedback_blocks(program, [r for r in rendered if r is not None])
+    return [None if r is None else GradedRun(run, r.brief, join_feedback(r.head, blocks[r.eval_key], r.tail),
+                                             r.truth)
+            for run, r in zip(runs, rendered)]
+
+
+# ---- phase 2: judge, critique ---------------------------------------------------------
+
+
+def _judge_and_render(program: Any, judge: Any, grader: dict, run: Any, result: Evaluated) -> Rendered:
+    assertions = eval_of(program, result.eval_key).assertions
+    verdicts, judged, usage = judge_run(judge, run, assertions, result.verdicts)
+    info = grader if usage is None else {**grader, "llm": _usage(usage)}
+    seconds = usage.duration_seconds if usage is not None else None
+    return render_run(assertions, Evaluated(result.eval_key, verdicts, result.facts), info, judged, seconds)
 
 
 def judge_run(judge: Any, run: Any, assertions: Sequence[Any],
@@ -148,47 +235,33 @@ def judge_run(judge: Any, run: Any, assertions: Sequence[Any],
     if judge is None or not items:
         return verdicts, frozenset(), None
     result = judge.grade(run, items)
+    asked = {item.key for item in items}
     merged = []
     for assertion, verdict in zip(assertions, verdicts):
-        judged = result.verdicts.get(assertion.key) if any(i.key == assertion.key for i in items) else None
-        if judged is None and any(i.key == assertion.key for i in items):
-            judged = Verdict(Outcome.ERROR, "the LLM grader returned no verdict for this assertion")
-        merged.append(judged if judged is not None else verdict)
-    return tuple(merged), frozenset(item.key for item in items), result.usage
-
-
-def assemble(program: Any, runs: Sequence[Any], evaluated: Sequence[Evaluated | None],
-             grader: GraderInfo, judge: Any = None) -> list[GradedRun]:
-    """Phase 2: reports for every evaluated run, in the order given."""
-    evals = {compiled.key: compiled for compiled in program.evals}
-    judged_runs = []
-    for run, result in zip(runs, evaluated):
-        if result is None:
+        if assertion.key not in asked:
+            merged.append(verdict)
             continue
-        assertions = evals[result.eval_key].assertions
-        verdicts, keys, usage = judge_run(judge, run, assertions, result.verdicts)
-        judged_runs.append((run, replace(result, verdicts=verdicts), keys, usage))
-    feedback = _feedback_by_eval(evals, judged_runs)
-    graded = []
-    for run, result, keys, usage in judged_runs:
-        info = grader if usage is None else grader.model_copy(update={"llm": _usage(usage)})
-        seconds = usage.duration_seconds if usage is not None else None
-        report = grading_report(evals[result.eval_key].assertions, result.verdicts, result.facts,
-                                feedback[result.eval_key], info, keys, seconds)
-        graded.append(GradedRun(run, report, ground_truth(report)))
-    return graded
+        judged = result.verdicts.get(assertion.key)
+        merged.append(judged if judged is not None else
+                      Verdict(Outcome.ERROR, "the LLM grader returned no verdict for this assertion"))
+    return tuple(merged), frozenset(asked), result.usage
 
 
-def _feedback_by_eval(evals: dict[str, Any], judged_runs: Iterable[tuple]) -> dict[str, dict]:
+def _feedback_blocks(program: Any, rendered: Sequence[Rendered]) -> dict[str, str]:
+    """Each eval's critique, from all its runs in order, rendered once."""
     facts: dict[str, list[FeedbackFacts]] = {}
-    for _, result, _, _ in judged_runs:
-        facts.setdefault(result.eval_key, []).append(FeedbackFacts(
-            path=result.facts.info.path, configuration=result.facts.info.configuration,
-            tools=result.facts.tools,
-            outcomes=tuple(v.outcome.value for v in result.verdicts),
-            vacuous=tuple(v.vacuous for v in result.verdicts)))
-    return {key: eval_feedback(evals[key].assertions, runs, let_sources(evals[key]))
-            for key, runs in facts.items()}
+    for result in rendered:
+        facts.setdefault(result.eval_key, []).append(result.critique)
+    blocks = {}
+    for key, runs in facts.items():
+        compiled = eval_of(program, key)
+        blocks[key] = feedback_text(eval_feedback(compiled.assertions, runs, let_sources(compiled)))
+    return blocks
+
+
+def eval_of(program: Any, key: str) -> Any:
+    """The compiled eval named ``key`` (programs hold a handful: a scan is enough)."""
+    return next(compiled for compiled in program.evals if compiled.key == key)
 
 
 def let_sources(compiled: Any) -> dict[str, str]:
@@ -202,26 +275,21 @@ def let_sources(compiled: Any) -> dict[str, str]:
     return found
 
 
-def _usage(usage: GraderUsage) -> LlmUsage:
-    return LlmUsage(model=usage.model, backend=usage.backend, requests=usage.requests,
-                    input_tokens=usage.input_tokens, output_tokens=usage.output_tokens,
-                    cost_usd=usage.cost_usd, duration_seconds=round(usage.duration_seconds, 3),
-                    replayed=usage.replayed)
+def _usage(usage: GraderUsage) -> dict[str, Any]:
+    """grading.json's ``grader.llm`` block (``LlmUsage``'s fields, in its order)."""
+    return {"model": usage.model, "backend": usage.backend, "requests": usage.requests,
+            "input_tokens": usage.input_tokens, "output_tokens": usage.output_tokens,
+            "cost_usd": usage.cost_usd, "duration_seconds": round(usage.duration_seconds, 3),
+            "replayed": usage.replayed}
 
 
 def _is_semantic(assertion: Any) -> bool:
     return getattr(assertion.precision, "value", assertion.precision) == "semantic"
 
 
-def grader_info() -> GraderInfo:
-    """The marker written into every report: this program and its version."""
-    try:
-        from importlib.metadata import version
-
-        found = version("referee")
-    except Exception:  # not installed (a source checkout): still a stable marker
-        found = "0+source"
-    return GraderInfo(version=found)
+def grader_info() -> dict[str, Any]:
+    """The marker written into every report (``GraderInfo``): this program and its version."""
+    return {"name": GRADER_NAME, "version": __version__, "llm": None}
 
 
 def cpu_jobs() -> int:

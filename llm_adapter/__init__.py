@@ -1,8 +1,8 @@
 """Optional LLM grader for semantic assertions.
 
-Import cost matters: the deterministic path never loads this package, and the
-command line only loads ``llm_adapter.cli`` (argparse alone) until ``--llm`` is
-given. ``make_judge`` is therefore resolved lazily.
+The deterministic path never loads this package: ``referee grade`` declares the
+``--llm`` flags itself and imports ``llm_adapter.cli`` only when ``--llm`` is
+given. ``make_judge`` is resolved lazily so that importing the package stays cheap.
 """
 
 from __future__ import annotations

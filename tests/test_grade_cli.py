@@ -160,4 +160,4 @@ def test_deterministic_path_does_not_load_the_llm_adapter(setup):
             "print(sorted(m for m in sys.modules if m.startswith('llm_adapter')))")
     done = subprocess.run([sys.executable, "-c", code], cwd=setup, capture_output=True, text=True,
                           env={"PYTHONPATH": str(Path(__file__).resolve().parents[1]), "PATH": ""})
-    assert done.stdout.strip().splitlines()[-1] == "['llm_adapter', 'llm_adapter.cli']"
+    assert done.stdout.strip().splitlines()[-1] == "[]"

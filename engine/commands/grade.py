@@ -3,15 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
-from engine.grade import (
-    RulesSource, assemble, cpu_jobs, evaluate_all, grader_info,
-)
+from engine.grade import RulesSource, cpu_jobs, grade_all, grader_info
+from engine.commands.llm_flags import add_llm_arguments
 from engine.report import terminal
-from engine.report.write import GRADING, GROUND_TRUTH, WriteResult, render, write_all
+from engine.report.render import json_text
+from engine.report.write import GRADING, GROUND_TRUTH, WriteResult, write_all
 
 EXIT_CODES = """\
 exit codes:
@@ -51,8 +50,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     parser.add_argument("--regex-timeout", type=float, default=1.0, metavar="SECONDS",
                         help="per regex match (default 1)")
-    from llm_adapter.cli import add_llm_arguments  # argparse only; the adapter loads on --llm
-
+    # Plain argparse from the engine: the adapter is imported only once --llm is given.
     add_llm_arguments(parser)
     parser.set_defaults(handler=run)
 
@@ -66,17 +64,17 @@ def run(args: argparse.Namespace) -> int:
     program, source, judge, runs = setup
     bar = terminal.ProgressBar("grading")
     try:
-        evaluated = evaluate_all(program, runs, source, args.jobs or cpu_jobs(), bar)
+        results = grade_all(program, runs, source, grader_info(), args.jobs or cpu_jobs(), bar, judge)
     finally:
         bar.close()
-    skipped = [(r.id.rel, r.id.eval_id) for r, e in zip(runs, evaluated) if e is None]
+    skipped = [(r.id.rel, r.id.eval_id) for r, g in zip(runs, results) if g is None]
     for rel, eval_id in skipped[:MAX_WARNINGS]:
         _warn(f"{rel}: no eval of the rules matches eval '{eval_id}'; not graded")
-    graded = assemble(program, runs, evaluated, grader_info(), judge)
+    graded = [g for g in results if g is not None]
     if not graded:
         return _fail("no run matches an eval of the rules; check the eval ids and names")
-    results = _write(graded, args)
-    return _report(args, graded, results, skipped)
+    written = _write(graded, args)
+    return _report(args, graded, written, skipped)
 
 
 def _prepare(args: argparse.Namespace, color: bool):
@@ -141,7 +139,7 @@ def _judge(args: argparse.Namespace):
 def _write(graded, args) -> list[WriteResult]:
     if args.check:
         return [WriteResult() for _ in graded]
-    jobs = [(g.run.path, {GRADING: render(g.report), GROUND_TRUTH: render(g.truth)}) for g in graded]
+    jobs = [(g.run.path, {GRADING: g.grading, GROUND_TRUTH: g.truth}) for g in graded]
     results = write_all(jobs, args.force)
     for g, result in zip(graded, results):
         for name in result.refused:
@@ -153,18 +151,17 @@ def _write(graded, args) -> list[WriteResult]:
 
 
 def _report(args, graded, results: list[WriteResult], skipped) -> int:
-    reports = [g.report for g in graded]
+    briefs = [g.brief for g in graded]
     refused = sum(1 for r in results if r.refused)
-    totals = terminal.totals(reports, refused)
+    totals = terminal.totals(briefs, refused)
     code = _exit_code(totals)
     if args.json:
-        print(json.dumps(_json_document(graded, results, skipped, totals, args.check, code),
-                         ensure_ascii=False, indent=2))
+        print(json_text(_json_document(briefs, results, skipped, totals, args.check, code)))
     else:
         color = terminal.use_color(sys.stdout)
-        for g, result in zip(graded, results):
+        for brief, result in zip(briefs, results):
             note = "refused: not written" if result.refused else ("not written: --check" if args.check else "")
-            print("\n".join(terminal.run_lines(g.report, note, color)))
+            print("\n".join(terminal.run_lines(brief, note, color)))
         print(terminal.total_line(totals, color))
         if totals.gate_total == 0:
             _warn("nothing counted toward the gate (only existence or not-graded semantic "
@@ -180,17 +177,15 @@ def _exit_code(totals: terminal.Totals) -> int:
     return 0
 
 
-def _json_document(graded, results, skipped, totals, check: bool, code: int) -> dict:
+def _json_document(briefs, results, skipped, totals, check: bool, code: int) -> dict:
     runs = []
-    for g, result in zip(graded, results):
-        report = g.report
+    for brief, result in zip(briefs, results):
+        info = brief.run
         runs.append({
-            "path": report.run.path, "eval_id": report.run.eval_id, "eval_name": report.run.eval_name,
-            "configuration": report.run.configuration, "run_number": report.run.run_number,
-            "status": terminal.run_status(report),
-            "summary": report.summary.model_dump(), "gate": report.gate.model_dump(),
-            "failed": [{"key": e.key, "text": e.text, "outcome": e.outcome, "evidence": e.evidence}
-                       for e in report.expectations if e.outcome in ("fail", "error")],
+            "path": info["path"], "eval_id": info["eval_id"], "eval_name": info["eval_name"],
+            "configuration": info["configuration"], "run_number": info["run_number"],
+            "status": terminal.run_status(brief),
+            "summary": brief.summary, "gate": brief.gate, "failed": list(brief.failed),
             "written": result.written, "refused": result.refused,
             "kept_aside": [{"file": f, "backup": b} for f, b in result.kept_aside],
         })

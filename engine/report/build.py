@@ -1,32 +1,41 @@
 """Assemble grading.json and ground_truth.json from verdicts and run facts.
 
-Pure functions: the same inputs give the same models, whatever the machine,
+Pure functions: the same inputs give the same documents, whatever the machine,
 the time or the process that runs them.
+
+The documents are plain dicts, built in the field order of the models in
+``engine.report.models`` (which is the byte order on disk) and not validated
+here: validating every run's report cost as much as evaluating it, and the data
+is ours. ``grading_report`` validates on demand, and the tests validate every
+file written against the committed JSON Schema. Every float outside
+``execution_metrics``, ``timing`` and ``grader`` is a ``rate()`` (see
+``engine.report.render``, which relies on it).
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from json.encoder import encode_basestring  # what json.dumps(str, ensure_ascii=False) calls
 from typing import Any, Sequence
 
 from engine.model import AGENT_SOURCES
-from engine.report.models import (
-    EvalFeedback, EvidenceLocation, Expectation, Gate, GateExclusion, GraderInfo, GradingReport,
-    GroundTruth, GroundTruthCheck, RunInfo, Summary, UserNotesSummary, Claim,
-)
+from engine.report.models import GradingReport, GroundTruth
 from engine.verdict import Outcome, Precision, Verdict
 
 NOTES_ONLY = "rests on agent notes alone; no tool call or output backs it"
 MAX_LOCATIONS_IN_TEXT = 5
 _PREFIX = {Outcome.ERROR: "ERROR: ", Outcome.NOT_GRADED: "NOT GRADED: "}
+# What a JSON text can start with, after blanks (Python's json also reads NaN and
+# Infinity): a quote starting with anything else is known not to parse.
+_JSON_STARTS = frozenset('{["-0123456789tfnNI')
 
 
 @dataclass(frozen=True)
 class RunFacts:
     """Everything about one run that the report copies, computed beside its verdicts."""
 
-    info: RunInfo
+    info: dict[str, Any]  # RunInfo's fields, in its order
     metrics: dict[str, Any]
     metrics_source: str
     timing: dict[str, Any]
@@ -57,25 +66,24 @@ def method_of(assertion: Any, judged: bool) -> str:
     return "grader" if judged else "not_graded"
 
 
-def expectation(assertion: Any, verdict: Verdict, judged: bool = False) -> Expectation:
+def expectation(assertion: Any, verdict: Verdict, judged: bool = False) -> dict[str, Any]:
     """One grading.json item: the verdict's sentence plus where its evidence stands."""
     verdict = enforce_trust(verdict)
-    locations = [EvidenceLocation(source=e.source, file=e.file, line=e.line, step=e.step)
-                 for e in verdict.evidence]
-    return Expectation(
-        text=display_text(assertion),
-        passed=verdict.outcome is Outcome.PASS,
-        evidence=render_evidence(verdict),
-        key=assertion.key,
-        outcome=verdict.outcome.value,
-        precision=_precision(assertion),
-        evidence_source=assertion.evidence_source,
-        method=method_of(assertion, judged),
-        gated=bool(assertion.gated),
-        check=assertion.check_source or "",
-        rules_location=assertion.rules_location,
-        evidence_location=locations,
-    )
+    return {
+        "text": display_text(assertion),
+        "passed": verdict.outcome is Outcome.PASS,
+        "evidence": render_evidence(verdict),
+        "key": assertion.key,
+        "outcome": verdict.outcome.value,
+        "precision": _precision(assertion),
+        "evidence_source": str(assertion.evidence_source),
+        "method": method_of(assertion, judged),
+        "gated": bool(assertion.gated),
+        "check": assertion.check_source or "",
+        "rules_location": assertion.rules_location,
+        "evidence_location": [{"source": e.source, "file": e.file, "line": e.line, "step": e.step}
+                              for e in verdict.evidence],
+    }
 
 
 def display_text(assertion: Any) -> str:
@@ -101,43 +109,46 @@ def render_evidence(verdict: Verdict) -> str:
 def _quoted(quote: str) -> str:
     """Quotes that are already JSON values ('"168"', '2', '{...}') are shown as they are;
     raw text is put in double quotes, so every quote reads the same way."""
+    if quote.lstrip(" \t\n\r")[:1] not in _JSON_STARTS:  # "Tool: x": no need to try
+        return encode_basestring(quote)
     try:
         json.loads(quote)
     except ValueError:
-        return json.dumps(quote, ensure_ascii=False)
+        return encode_basestring(quote)
     return quote
 
 
-def summary(items: Sequence[Expectation]) -> Summary:
+def summary(items: Sequence[dict]) -> dict[str, Any]:
     """Errors count as failed; not-graded items are counted apart, outside total."""
-    passed = sum(1 for item in items if item.outcome == "pass")
-    failed = sum(1 for item in items if item.outcome in ("fail", "error"))
+    outcomes = [item["outcome"] for item in items]
+    passed = outcomes.count("pass")
+    errors = outcomes.count("error")
+    failed = outcomes.count("fail") + errors
     total = passed + failed
-    return Summary(passed=passed, failed=failed, total=total, pass_rate=rate(passed, total),
-                   errors=sum(1 for item in items if item.outcome == "error"),
-                   not_graded=sum(1 for item in items if item.outcome == "not_graded"))
+    return {"passed": passed, "failed": failed, "total": total, "pass_rate": rate(passed, total),
+            "errors": errors, "not_graded": outcomes.count("not_graded")}
 
 
-def gate(items: Sequence[Expectation]) -> Gate:
+def gate(items: Sequence[dict]) -> dict[str, Any]:
     """What counts toward the release decision: gated assertions that were graded."""
     counted, excluded = [], []
     for item in items:
         reason = _exclusion(item)
         if reason:
-            excluded.append(GateExclusion(assertion=item.key, reason=reason))
+            excluded.append({"assertion": item["key"], "reason": reason})
         else:
             counted.append(item)
-    passed = sum(1 for item in counted if item.outcome == "pass")
-    return Gate(counted=[item.key for item in counted], excluded=excluded, passed=passed,
-                total=len(counted), pass_rate=rate(passed, len(counted)))
+    passed = sum(1 for item in counted if item["outcome"] == "pass")
+    return {"counted": [item["key"] for item in counted], "excluded": excluded, "passed": passed,
+            "total": len(counted), "pass_rate": rate(passed, len(counted))}
 
 
-def _exclusion(item: Expectation) -> str | None:
-    if item.precision == "existence":
+def _exclusion(item: dict) -> str | None:
+    if item["precision"] == "existence":
         return "existence only: shows that something is there, not that it is right"
-    if item.outcome == "not_graded":
+    if item["outcome"] == "not_graded":
         return "semantic and not graded: no LLM grader was given"
-    if not item.gated:
+    if not item["gated"]:
         return "not gated by the rules"
     return None
 
@@ -147,30 +158,39 @@ def rate(passed: int, total: int) -> float:
     return round(passed / total, 4) if total else 0.0
 
 
-def grading_report(assertions: Sequence[Any], verdicts: Sequence[Verdict], facts: RunFacts,
-                   feedback: dict, grader: GraderInfo, judged: frozenset[str] = frozenset(),
-                   grader_seconds: float | None = None) -> GradingReport:
-    """grading.json for one run; ``judged`` holds the keys an LLM grader decided."""
+def grading_document(assertions: Sequence[Any], verdicts: Sequence[Verdict], facts: RunFacts,
+                     feedback: dict | None, grader: dict, judged: frozenset[str] = frozenset(),
+                     grader_seconds: float | None = None) -> dict[str, Any]:
+    """grading.json for one run, as a plain dict; ``judged`` holds the keys an LLM
+    grader decided. ``feedback`` may be None while the eval's critique is pending
+    (``engine.report.render`` splices it in once every run of the eval is graded)."""
     items = [expectation(a, v, a.key in judged) for a, v in zip(assertions, verdicts, strict=True)]
     uncertainties, needs_review, workarounds = facts.notes
-    return GradingReport(
-        expectations=items,
-        summary=summary(items),
-        execution_metrics=facts.metrics,
-        execution_metrics_source=facts.metrics_source,
-        timing=timing_block(facts.timing, grader_seconds),
-        claims=[Claim(claim=c.claim, type=c.type, verified=c.verified, evidence=c.evidence)
-                for c in facts.claims],
-        user_notes_summary=UserNotesSummary(uncertainties=list(uncertainties),
-                                            needs_review=list(needs_review),
-                                            workarounds=list(workarounds)),
-        eval_feedback=EvalFeedback.model_validate(feedback),
-        skill_type=facts.skill_type,
-        gate=gate(items),
-        run=facts.info,
-        problems=list(facts.problems),
-        grader=grader,
-    )
+    return {
+        "expectations": items,
+        "summary": summary(items),
+        "execution_metrics": facts.metrics,
+        "execution_metrics_source": facts.metrics_source,
+        "timing": timing_block(facts.timing, grader_seconds),
+        "claims": [{"claim": c.claim, "type": c.type, "verified": c.verified, "evidence": c.evidence}
+                   for c in facts.claims],
+        "user_notes_summary": {"uncertainties": list(uncertainties), "needs_review": list(needs_review),
+                               "workarounds": list(workarounds)},
+        "eval_feedback": feedback,
+        "skill_type": facts.skill_type,
+        "gate": gate(items),
+        "run": facts.info,
+        "problems": list(facts.problems),
+        "grader": grader,
+    }
+
+
+def grading_report(assertions: Sequence[Any], verdicts: Sequence[Verdict], facts: RunFacts,
+                   feedback: dict, grader: dict, judged: frozenset[str] = frozenset(),
+                   grader_seconds: float | None = None) -> GradingReport:
+    """``grading_document``, validated: for tests and callers that want the model."""
+    return GradingReport.model_validate(
+        grading_document(assertions, verdicts, facts, feedback, grader, judged, grader_seconds))
 
 
 def timing_block(timing: dict[str, Any], grader_seconds: float | None) -> dict[str, Any]:
@@ -186,12 +206,17 @@ def timing_block(timing: dict[str, Any], grader_seconds: float | None) -> dict[s
     return block
 
 
-def ground_truth(report: GradingReport) -> GroundTruth:
-    """The deterministic checks of a report, alone."""
-    checks = [GroundTruthCheck(assertion=item.text, method="ground_truth", passed=item.passed,
-                               evidence=item.evidence, key=item.key, outcome=item.outcome)
-              for item in report.expectations if item.method == "ground_truth"]
-    return GroundTruth(checks=checks, grader=report.grader)
+def ground_truth(report: dict[str, Any]) -> dict[str, Any]:
+    """The deterministic checks of a grading document, alone (ground_truth.json)."""
+    checks = [{"assertion": item["text"], "method": "ground_truth", "passed": item["passed"],
+               "evidence": item["evidence"], "key": item["key"], "outcome": item["outcome"]}
+              for item in report["expectations"] if item["method"] == "ground_truth"]
+    return {"checks": checks, "grader": report["grader"]}
+
+
+def validated_ground_truth(report: dict[str, Any]) -> GroundTruth:
+    """``ground_truth``, validated against the model."""
+    return GroundTruth.model_validate(ground_truth(report))
 
 
 def _precision(assertion: Any) -> str:

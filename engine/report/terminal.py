@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Sequence, TextIO
 
-from engine.report.models import GradingReport
+from engine.report.brief import Brief
 
 _COLORS = {"PASS": "32", "FAIL": "31", "EMPTY": "33", "REFUSED": "35", "dim": "2"}
 EVIDENCE_WIDTH = 200
@@ -29,27 +29,27 @@ def paint(text: str, style: str, color: bool) -> str:
     return f"\033[{_COLORS[style]}m{text}\033[0m" if color and style in _COLORS else text
 
 
-def run_status(report: GradingReport) -> str:
+def run_status(report: Brief) -> str:
     """PASS: every counted assertion passed; FAIL: one did not; EMPTY: none counted."""
     gate = report.gate
-    if gate.total == 0:
+    if gate["total"] == 0:
         return "EMPTY"
-    return "PASS" if gate.passed == gate.total else "FAIL"
+    return "PASS" if gate["passed"] == gate["total"] else "FAIL"
 
 
-def run_lines(report: GradingReport, note: str, color: bool) -> list[str]:
+def run_lines(report: Brief, note: str, color: bool) -> list[str]:
     """The run's line, then one line per failed or errored assertion that counts."""
     status = run_status(report)
     summary, gate = report.summary, report.gate
-    extra = f", {summary.not_graded} not graded" if summary.not_graded else ""
-    head = (f"{paint(f'{status:<5}', status, color)} {report.run.path}  "
-            f"gate {gate.passed}/{gate.total}, all {summary.passed}/{summary.total}{extra}")
+    extra = f", {summary['not_graded']} not graded" if summary["not_graded"] else ""
+    head = (f"{paint(f'{status:<5}', status, color)} {report.run['path']}  "
+            f"gate {gate['passed']}/{gate['total']}, all {summary['passed']}/{summary['total']}{extra}")
     lines = [head + (f"  ({note})" if note else "")]
-    counted = set(gate.counted)
-    for item in report.expectations:
-        if item.key in counted and item.outcome in ("fail", "error"):
-            evidence = _shorten(item.evidence, EVIDENCE_WIDTH)
-            lines.append(f"      {paint('x', 'FAIL', color)} {item.key} {item.text}")
+    counted = set(gate["counted"])
+    for item in report.failed:
+        if item["key"] in counted:
+            evidence = _shorten(item["evidence"], EVIDENCE_WIDTH)
+            lines.append(f"      {paint('x', 'FAIL', color)} {item['key']} {item['text']}")
             lines.append(paint(f"          {evidence}", "dim", color))
     return lines
 
@@ -69,15 +69,15 @@ class Totals:
     errors: int
 
 
-def totals(reports: Sequence[GradingReport], refused: int) -> Totals:
+def totals(reports: Sequence[Brief], refused: int) -> Totals:
     statuses = [run_status(r) for r in reports]
     return Totals(
         runs=len(reports), passed_runs=statuses.count("PASS"), failed_runs=statuses.count("FAIL"),
         empty_runs=statuses.count("EMPTY"), refused_runs=refused,
-        gate_passed=sum(r.gate.passed for r in reports), gate_total=sum(r.gate.total for r in reports),
-        passed=sum(r.summary.passed for r in reports), total=sum(r.summary.total for r in reports),
-        not_graded=sum(r.summary.not_graded for r in reports),
-        errors=sum(r.summary.errors for r in reports),
+        gate_passed=sum(r.gate["passed"] for r in reports), gate_total=sum(r.gate["total"] for r in reports),
+        passed=sum(r.summary["passed"] for r in reports), total=sum(r.summary["total"] for r in reports),
+        not_graded=sum(r.summary["not_graded"] for r in reports),
+        errors=sum(r.summary["errors"] for r in reports),
     )
 
 

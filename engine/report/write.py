@@ -12,10 +12,9 @@ import json
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Sequence
 
 from engine.atomic import move_aside, write_atomic
-from engine.report.jsonable import dumps, neutralise_script_end
 from engine.report.models import GRADER_NAME
 
 GRADING = "grading.json"
@@ -31,11 +30,6 @@ class WriteResult:
     written: bool = False
     refused: list[str] = field(default_factory=list)
     kept_aside: list[tuple[str, str]] = field(default_factory=list)  # (file, backup)
-
-
-def render(model: Any) -> str:
-    """The exact bytes (as text) of a report file."""
-    return dumps(neutralise_script_end(model.model_dump(mode="json")))
 
 
 def written_by_referee(path: Path) -> bool:

@@ -1,0 +1,51 @@
+"""The ``--llm`` flags of ``referee grade``, as plain argparse.
+
+They live in the engine, not in ``llm_adapter``, so that building the parser of a
+deterministic ``referee grade`` imports nothing of the adapter: the adapter is
+imported only when ``--llm`` is given (``engine.commands.grade._judge``).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+
+def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
+    """Add the grader flags to ``parser`` (an argument group, all optional)."""
+    group = parser.add_argument_group(
+        "LLM grader (semantic assertions only; see docs/llm.md)")
+    group.add_argument("--llm", metavar="SPEC", default=None,
+                       help="openai:MODEL, anthropic:MODEL, replay:CASSETTE, record:CASSETTE "
+                            "or auto:CASSETTE; without it semantic assertions are not graded")
+    group.add_argument("--llm-backend", metavar="SPEC", default=None,
+                       help="the model a record:/auto: cassette asks "
+                            "(openai:MODEL or anthropic:MODEL)")
+    group.add_argument("--llm-base-url", metavar="URL", default=None,
+                       help="OpenAI-compatible or Anthropic endpoint (default: OPENAI_BASE_URL / "
+                            "ANTHROPIC_BASE_URL, else the provider's)")
+    group.add_argument("--llm-api-key-env", metavar="NAME", default=None,
+                       help="environment variable holding the key (default OPENAI_API_KEY / "
+                            "ANTHROPIC_API_KEY); not needed for local servers")
+    group.add_argument("--llm-timeout", metavar="SECONDS", type=float, default=60.0,
+                       help="per request (default 60)")
+    group.add_argument("--llm-concurrency", metavar="N", type=int, default=4,
+                       help="requests in flight at once (default 4)")
+    group.add_argument("--llm-seed", metavar="N", type=int, default=0,
+                       help="sent where the API supports it (OpenAI-compatible); default 0")
+    group.add_argument("--llm-per-assertion", action="store_true",
+                       help="one request per assertion instead of one per run")
+    group.add_argument("--llm-price", metavar="IN,OUT", default=None, type=price,
+                       help="USD per million input,output tokens, to report cost")
+    group.add_argument("--llm-note", metavar="TEXT", default="",
+                       help="what produced a new cassette, written in its first line")
+
+
+def price(text: str) -> tuple[float, float]:
+    """``IN,OUT`` USD per million tokens; a usage error when malformed or negative."""
+    try:
+        given, taken = (float(p) for p in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected IN,OUT such as 0.15,0.60") from None
+    if given < 0 or taken < 0:
+        raise argparse.ArgumentTypeError("prices cannot be negative")
+    return given, taken

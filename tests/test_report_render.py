@@ -1,0 +1,87 @@
+"""The fast renderer writes exactly the reference bytes, and the built documents fit the models."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine.report.build import grading_document, ground_truth
+from engine.report.jsonable import dumps, neutralise_script_end
+from engine.report.models import GradingReport, GroundTruth
+from engine.report.render import feedback_text, join_feedback, json_text, render, split_at_feedback
+from engine.verdict import Evidence, Outcome, Precision, Verdict
+from test_report_build import GRADER, FakeAssertion, facts
+
+TRICKY_STRINGS = ["</script><!-- x", "</SCRIPT >", "<</sCrIpT", "a\x00\x1f\x7f\u2028\u2029", "é值😀",
+                  '"quoted" \\ back', "<\\/script already", "\t\n\r\b\f"]
+TRICKY_NUMBERS = [1e-05, 4.2e-9, 1e16, 1e22, 0.1, -0.0, 123456789.0, 2**70, -(2**63) - 1, True, None]
+
+
+def reference(document) -> str:
+    return dumps(neutralise_script_end(document))
+
+
+def document(timing=None, metrics=None, feedback=None) -> dict:
+    verdicts = [Verdict(Outcome.PASS, "ok </script>", (Evidence("tool_calls", "t.md", 3, 1, "</script>"),)),
+                Verdict(Outcome.NOT_GRADED, "n")]
+    assertions = [FakeAssertion("1#1", "once <!-- here"),
+                  FakeAssertion("1#2", "kind", Precision.SEMANTIC, "response", True, "")]
+    run = facts(timing=timing if timing is not None else {"total_tokens": 5},
+                metrics=metrics if metrics is not None else {"total_tool_calls": 1})
+    return grading_document(assertions, verdicts, run, feedback, GRADER)
+
+
+@pytest.mark.parametrize("value", TRICKY_STRINGS + TRICKY_NUMBERS)
+def test_fast_render_matches_the_reference(value):
+    for doc in (document(timing={"x": value, "nested": [value, {"k": value}]}),
+                document(metrics={"tool_calls": {str(value): 1}, "v": [value]})):
+        assert render(doc) == reference(doc)
+
+
+def test_keys_with_script_end_take_the_reference_path():
+    doc = document(metrics={"</script>": "</script>"})
+    text = render(doc)
+    assert text == reference(doc)
+    assert '"</script>": "<\\\\/script>"' in text  # keys are left alone, values are not
+
+
+def test_non_finite_and_non_json_values_behave_as_the_reference():
+    for bad in (float("nan"), float("inf")):
+        with pytest.raises(ValueError):
+            render(document(timing={"t": bad}))
+        with pytest.raises(ValueError):
+            reference(document(timing={"t": bad}))
+    lone = document(timing={"s": "x\ud800y"})
+    assert render(lone) == reference(lone)  # a lone surrogate: the reference decides
+
+
+def test_feedback_is_spliced_into_the_rendered_halves():
+    feedback = {"suggestions": [{"reason": "r </script>", "assertion": "once"}, {"reason": "s", "assertion": None}],
+                "overall": "2 suggestions"}
+    head, tail = split_at_feedback(render(document()))
+    assert join_feedback(head, feedback_text(feedback), tail) == render(document(feedback=feedback))
+    empty = {"suggestions": [], "overall": "none"}
+    assert join_feedback(head, feedback_text(empty), tail) == render(document(feedback=empty))
+
+
+def test_a_string_cannot_fake_the_feedback_slot():
+    doc = document(timing={"s": '\n  "eval_feedback": null'})
+    head, tail = split_at_feedback(render(doc))
+    assert '"s": ' in head and tail.startswith(',\n  "skill_type"')
+
+
+def test_built_documents_fit_the_models_in_field_order():
+    feedback = {"suggestions": [{"reason": "r", "assertion": "once"}], "overall": "o"}
+    doc = document(feedback=feedback)
+    model = GradingReport.model_validate(doc)
+    assert json.dumps(model.model_dump(mode="json")) == json.dumps(doc)
+    truth = ground_truth(doc)
+    assert json.dumps(GroundTruth.model_validate(truth).model_dump(mode="json")) == json.dumps(truth)
+    assert render(model) == render(doc)
+
+
+def test_json_text_matches_json_dumps():
+    value = {"runs": [{"summary": {"pass_rate": 0.6667}, "path": "é </script>"}], "n": [1, 2**70], "e": {}}
+    assert json_text(value) == json.dumps(value, ensure_ascii=False, indent=2)
+    assert json_text({"x": 1e-05}) == json.dumps({"x": 1e-05}, ensure_ascii=False, indent=2)
