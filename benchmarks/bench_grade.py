@@ -4,8 +4,9 @@ Generates a workspace of N runs (transcripts of about 50 KB, 40 tool calls each)
 and a rules file with 20 deterministic assertions per eval, then times, on the
 same files:
 
-- referee in-process (discover, evaluate, assemble; ``--check``: nothing written)
-  with 1 and 2 worker processes, and the full command line with writes;
+- referee's verdicts alone (discover, parse, evaluate: what the minimal script does);
+- referee in-process (discover, evaluate, claims, metrics, both reports rendered;
+  nothing written) with 1 and 2 worker processes, and the full command line with writes;
 - a minimal script that reads the same files, cuts the transcript with one regex,
   parses the JSON payloads and runs the same 20 checks as plain Python lookups.
 
@@ -183,6 +184,23 @@ def minimal_checks(calls: list, response: str) -> list[bool]:
 OUTCOMES: dict[str, int] = {}
 
 
+def referee_verdicts_only(workspace: Path, rules: Path) -> int:
+    """Discover, parse and evaluate every run, and nothing else: the part of referee
+    that does what the minimal script does (no claims, metrics or reports)."""
+    from engine.evaluate import evaluate
+    from engine.grade import RulesSource
+    from engine.runs import discover
+
+    program = RulesSource(((rules.name, rules.read_text(encoding="utf-8")),)).compile()
+    graded = 0
+    for run in discover(workspace).runs:
+        compiled = program.for_run(run.id, run.metadata)
+        if compiled is not None:
+            evaluate(compiled, run)
+            graded += 1
+    return graded
+
+
 def referee_in_process(workspace: Path, rules: Path, jobs: int) -> int:
     """Discover, evaluate, render both files of every run (nothing written); the
     outcomes of the assertions are tallied into ``OUTCOMES``."""
@@ -251,6 +269,8 @@ def run_benchmark(root: Path, runs: int, jobs_list: list[int]) -> None:
           f"{time.perf_counter() - start:.1f} s under {root}; CPUs: {os.cpu_count()}")
     results: dict[str, float] = {}
     timed("minimal script, 1 process", lambda: minimal_grade(workspace), runs, results)
+    timed("referee verdicts only, 1 process", lambda: referee_verdicts_only(workspace, rules),
+          runs, results)
     for jobs in jobs_list:
         timed(f"referee in-process, --jobs {jobs}", lambda: referee_in_process(workspace, rules, jobs),
               runs, results)
