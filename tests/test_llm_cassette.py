@@ -20,6 +20,7 @@ REPO = Path(__file__).resolve().parents[1]
 EXAMPLE_CASSETTE = REPO / "examples" / "booking-skill" / "judge.cassette.jsonl"
 EXAMPLE_WORKSPACE = REPO / "examples" / "booking-skill-workspace"
 EXAMPLE_EVALS = REPO / "examples" / "booking-skill" / "evals" / "evals.json"
+EXAMPLE_RULES = REPO / "examples" / "booking-skill" / "booking.rules"
 
 RUN = FakeRun({"transcript.md": "## [tool_calls] Step 1: lookup\nTool: search_flights\n"
                                 "Args: {\"to\": \"LIS\"}\nReturn: {\"flight\": \"LX2084\"}\n",
@@ -134,10 +135,8 @@ def test_damaged_cassette_names_the_line(tmp_path):
 def _grade_copy(tmp_path: Path, name: str) -> dict[str, bytes]:
     workspace = tmp_path / name
     shutil.copytree(EXAMPLE_WORKSPACE, workspace)
-    rules = tmp_path / "none.rules"
-    rules.write_text("")
     done = subprocess.run(
-        [sys.executable, "-m", "engine.cli", "grade", str(workspace), "--rules", str(rules),
+        [sys.executable, "-m", "engine.cli", "grade", str(workspace), "--rules", str(EXAMPLE_RULES),
          "--evals", str(EXAMPLE_EVALS), "--llm", f"replay:{EXAMPLE_CASSETTE}"],
         cwd=REPO, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
     assert done.returncode in (0, 1), done.stderr
@@ -147,10 +146,11 @@ def _grade_copy(tmp_path: Path, name: str) -> dict[str, bytes]:
 
 
 def test_example_cassette_replays_byte_identically_without_a_key(tmp_path):
-    if not EXAMPLE_CASSETTE.is_file():
-        pytest.skip("the example cassette is not in this checkout")
     first = _grade_copy(tmp_path, "a")
     second = _grade_copy(tmp_path, "b")
     assert len(first) == 6 and first == second
+    methods = [item["method"] for data in first.values()
+               for item in json.loads(data)["expectations"] if item["precision"] == "semantic"]
+    assert methods == ["grader"] * 6  # the example's one semantic assertion per run
     meta = json.loads(EXAMPLE_CASSETTE.read_text(encoding="utf-8").splitlines()[0])
     assert meta["judge"] == SCRIPTED_NOTE
