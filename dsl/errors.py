@@ -8,7 +8,7 @@ sees every mistake of a file at once.
 Codes reported by the parser: ``syntax``, ``bad-string``, ``bad-number``,
 ``bad-flag``, ``bad-format``, ``bad-status``, ``bad-index``, ``reserved-word``,
 ``unknown-source``, ``no-eval``, ``duplicate-let``, ``duplicate-expect``,
-``duplicate-eval``, ``duplicate-key``, ``bad-evals``. Codes reported by the compiler:
+``duplicate-eval``, ``duplicate-key``, ``bad-evals``, ``too-deep``. Codes reported by the compiler:
 ``unknown-function``, ``wrong-arity``, ``unknown-name``, ``name-cycle``,
 ``unknown-field``, ``bad-regex``, ``bad-jsonpath``, ``jsonpath-regex``,
 ``bad-operand``, ``bad-step``.
@@ -23,7 +23,7 @@ from typing import Iterable
 PARSER_CODES = (
     "syntax", "bad-string", "bad-number", "bad-flag", "bad-format", "bad-status",
     "bad-index", "reserved-word", "unknown-source", "no-eval", "duplicate-let",
-    "duplicate-expect", "duplicate-eval", "duplicate-key", "bad-evals",
+    "duplicate-expect", "duplicate-eval", "duplicate-key", "bad-evals", "too-deep",
 )
 COMPILER_CODES = (
     "unknown-function", "wrong-arity", "unknown-name", "name-cycle", "unknown-field",

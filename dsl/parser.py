@@ -145,9 +145,37 @@ def split_statements(text: str) -> list[tuple[str | None, int, str]]:
     return pieces
 
 
+MAX_NESTING = 100
+_OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
+
+
+def _too_deep(fragment: str) -> int | None:
+    """The offset in ``fragment`` where nesting passes ``MAX_NESTING``, or None.
+
+    Brackets and chains of ``not`` both nest the tree, and every later stage walks
+    it recursively: a limit here keeps a hostile file from exhausting the stack."""
+    depth, nots = 0, 0
+    for match in _TOKEN.finditer(fragment):
+        token = match.group()
+        if token == "not":
+            nots += 1
+        elif token in _OPEN:
+            depth += 1
+        elif token in _CLOSE:
+            depth = max(0, depth - 1)
+        elif not token.isspace():
+            nots = 0
+        if depth + nots > MAX_NESTING:
+            return match.start()
+    return None
+
+
 def _parse_fragment(text, path, offset, fragment, start):
     """Parse ``fragment`` (found at ``offset`` of ``text``) from rule ``start``."""
     line_offset = text.count("\n", 0, offset)
+    deep = _too_deep(fragment)
+    if deep is not None:
+        return None, [_nested_too_deeply(text, path, offset + deep)]
     where = Located(text, path, line_offset, offset)
     try:
         tree = lark_parser().parse(fragment, start=start)
@@ -164,6 +192,13 @@ def _parse_fragment(text, path, offset, fragment, start):
     except VisitError as exc:  # a transformer bug must still not leak a traceback
         raise exc.orig_exc from None
     return node, where.diagnostics
+
+
+def _nested_too_deeply(text: str, path: str, pos: int) -> Diagnostic:
+    line, column = line_col(text, pos)
+    return Diagnostic("too-deep", f"nested more than {MAX_NESTING} levels deep", path, line,
+                      column, column + 1, "name inner parts with `let` to flatten the check",
+                      line_of(text, line))
 
 
 def _unparsed_let(fragment: str) -> ast.Let | None:
