@@ -198,6 +198,7 @@ def referee_verdicts_only(workspace: Path, rules: Path) -> int:
         if compiled is not None:
             evaluate(compiled, run)
             graded += 1
+        run.release()
     return graded
 
 

@@ -137,10 +137,13 @@ def render_run(assertions: Sequence[Any], result: Evaluated, grader: dict,
 
 def grade_run(program: Any, grader: dict, run: Any) -> Rendered | None:
     """Phase 1 for one run without an LLM grader: evaluate, then render."""
-    result = evaluate_run(program, run)
-    if result is None:
-        return None
-    return render_run(eval_of(program, result.eval_key).assertions, result, grader)
+    try:
+        result = evaluate_run(program, run)
+        if result is None:
+            return None
+        return render_run(eval_of(program, result.eval_key).assertions, result, grader)
+    finally:
+        run.release()  # everything the reports need is in them now
 
 
 # ---- phase 1, serially or in processes ------------------------------------------------

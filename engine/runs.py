@@ -201,6 +201,16 @@ class Run:
             getattr(self, name)
         return self
 
+    def release(self) -> None:
+        """Forget what was read, so a graded run holds no parsed files.
+
+        Grading thousands of runs in one process would otherwise keep every parsed
+        transcript alive, and the garbage collector would scan them all again and
+        again. Anything asked for later is read anew."""
+        for name in ("transcript", "response", "metrics", "timing", "user_notes", "_listing"):
+            self.__dict__.pop(name, None)
+        self._outputs.clear()
+
     @property
     def problems(self) -> list[Problem]:
         """Every problem met so far (files not yet read add theirs when read), sorted."""
