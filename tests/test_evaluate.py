@@ -58,7 +58,7 @@ def test_semantic_sentence_is_not_graded():
     ev = program('eval 1\nexpect "Friendly?"\n')
     [verdict] = evaluate(ev, Run())
     assert verdict.outcome is Outcome.NOT_GRADED
-    assert verdict.message == "not graded: no LLM grader given"
+    assert verdict.message == "semantic: needs the LLM grader (--llm); none was given"
 
 
 def test_notes_only_pass_is_a_fail_with_the_reason():

@@ -65,7 +65,7 @@ def test_evidence_quotes_places():
 
 def test_expectation_fields_and_methods():
     semantic = FakeAssertion("1#8", "friendly", Precision.SEMANTIC, "response", True, "", "r:9:1", "friendly?")
-    item = expectation(semantic, Verdict(Outcome.NOT_GRADED, "not graded: no LLM grader given"))
+    item = expectation(semantic, Verdict(Outcome.NOT_GRADED, "semantic: needs the LLM grader (--llm); none was given"))
     assert (item["method"], item["passed"], item["outcome"]) == ("not_graded", False, "not_graded")
     assert expectation(semantic, Verdict(Outcome.PASS, "ok", (CALL,)), judged=True)["method"] == "grader"
     exact = expectation(FakeAssertion("1#1", "once"), Verdict(Outcome.PASS, "1 call", (CALL,)))

@@ -14,7 +14,7 @@ from typing import Any, Callable, Mapping, Protocol
 from engine.values import Claim, EvalError, Missing, Prov, Result, Val
 from engine.verdict import Evidence, Outcome, Verdict
 
-NOT_GRADED_MESSAGE = "not graded: no LLM grader given"
+NOT_GRADED_MESSAGE = "semantic: needs the LLM grader (--llm); none was given"
 DETAIL_LIMIT = 5
 
 
