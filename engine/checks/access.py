@@ -16,7 +16,8 @@ NOTE_FIELDS = ("step", "title", "text", "kind")
 
 
 def call_label(call: ToolCall) -> str:
-    name = call.title or call.tool or "call"
+    # The tool name is the log's own record; the heading title is free text.
+    name = call.tool or call.title or "call"
     return f"step {call.step} {name}" if call.step is not None else f"{name} call"
 
 

@@ -190,17 +190,14 @@ def summarize(lines: list[str]) -> str:
 
 def three_valued_any(verdicts: list[Verdict]) -> Outcome:
     """``or`` over outcomes: any PASS; else ERROR; else NOT_GRADED; else FAIL."""
-    outcomes = {v.outcome for v in verdicts}
-    for outcome in (Outcome.PASS, Outcome.ERROR, Outcome.NOT_GRADED):
-        if outcome in outcomes:
-            return outcome
-    return Outcome.FAIL
+    return _first_present(verdicts, (Outcome.PASS, Outcome.ERROR, Outcome.NOT_GRADED), Outcome.FAIL)
 
 
 def three_valued_all(verdicts: list[Verdict]) -> Outcome:
     """``and`` over outcomes: any FAIL; else ERROR; else NOT_GRADED; else PASS."""
+    return _first_present(verdicts, (Outcome.FAIL, Outcome.ERROR, Outcome.NOT_GRADED), Outcome.PASS)
+
+
+def _first_present(verdicts: list[Verdict], ranked: tuple[Outcome, ...], default: Outcome) -> Outcome:
     outcomes = {v.outcome for v in verdicts}
-    for outcome in (Outcome.FAIL, Outcome.ERROR, Outcome.NOT_GRADED):
-        if outcome in outcomes:
-            return outcome
-    return Outcome.PASS
+    return next((outcome for outcome in ranked if outcome in outcomes), default)
