@@ -63,6 +63,14 @@ def test_evidence_quotes_places():
     assert render_evidence(Verdict(Outcome.ERROR, "regex timed out")) == "ERROR: regex timed out"
 
 
+def test_a_vacuous_pass_says_so_in_its_evidence():
+    response = Evidence("response", "outputs/response.md")
+    vacuous = render_evidence(Verdict(Outcome.PASS, 'does not contain "{fdId}"', (response,), vacuous=True))
+    assert vacuous.endswith("(passed vacuously: the run made no tool calls, or had nothing this check examines)")
+    assert "vacuously" not in render_evidence(Verdict(Outcome.PASS, "ok", (response,)))
+    assert "vacuously" not in render_evidence(Verdict(Outcome.FAIL, "no", (response,), vacuous=True))
+
+
 def test_expectation_fields_and_methods():
     semantic = FakeAssertion("1#8", "friendly", Precision.SEMANTIC, "response", True, "", "r:9:1", "friendly?")
     item = expectation(semantic, Verdict(Outcome.NOT_GRADED, "semantic: needs the LLM grader (--llm); none was given"))

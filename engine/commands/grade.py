@@ -65,6 +65,12 @@ def run(args: argparse.Namespace) -> int:
     bar = terminal.ProgressBar("grading")
     try:
         results = grade_all(program, runs, source, grader_info(), args.jobs or cpu_jobs(), bar, judge)
+    except KeyboardInterrupt:
+        # Nothing is written before every run is graded, so stopping here loses nothing;
+        # a judge still waiting to retry a request is told to give up at once.
+        if judge is not None and hasattr(judge, "cancel"):
+            judge.cancel()
+        raise
     finally:
         bar.close()
     skipped = [(r.id.rel, r.id.eval_id) for r, g in zip(runs, results) if g is None]

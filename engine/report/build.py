@@ -60,6 +60,9 @@ def enforce_trust(verdict: Verdict) -> Verdict:
     return verdict
 
 
+VACUOUS_NOTE = "passed vacuously: the run made no tool calls, or had nothing this check examines"
+
+
 def method_of(assertion: Any, judged: bool) -> str:
     if _precision(assertion) != Precision.SEMANTIC.value:
         return "ground_truth"
@@ -103,6 +106,8 @@ def render_evidence(verdict: Verdict) -> str:
         more = len(verdict.evidence) - MAX_LOCATIONS_IN_TEXT
         tail = f"; and {more} more" if more > 0 else ""
         text = f"{text} [at {'; '.join(places)}{tail}]"
+    if verdict.vacuous and verdict.outcome is Outcome.PASS:
+        text += f" ({VACUOUS_NOTE})"
     return text
 
 
