@@ -38,8 +38,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                     "given, with no network and no model (unless --llm is given).",
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("workspace", type=Path, metavar="WORKSPACE")
-    parser.add_argument("--rules", nargs="+", action="extend", required=True, metavar="FILE",
-                        help="rules files (one or more)")
+    parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE",
+                        help="rules files (one or more); may be left out when --evals carries "
+                             "its checks under \"referee\"")
     parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
                         help="skill-creator evals.json: its expectations set the order and texts")
     parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
@@ -107,6 +108,9 @@ def _prepare(args: argparse.Namespace, color: bool):
 
 
 def _rules_source(args: argparse.Namespace) -> RulesSource | int:
+    if not args.rules and args.evals is None:
+        return _fail("nothing to grade with: give --rules FILE..., or --evals evals.json "
+                     "with checks under its \"referee\" key (see docs/language.md)")
     files = []
     for given in args.rules:
         try:
