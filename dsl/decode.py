@@ -48,7 +48,7 @@ class Decoding:
         elif "escape" in exc.msg:
             escape = text[exc.pos:exc.pos + 2]
             self.at.error("bad-string", f"invalid escape '{escape}' in a string", where,
-                          "JSON escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX")
+                          "JSON escapes are \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u and four hex digits (\\u00e9)")
         else:
             self.at.error("bad-string", f"invalid string: {exc.msg.lower()}", token)
 
