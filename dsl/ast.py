@@ -24,6 +24,12 @@ class Span:
     start_pos: int = 0
     end_pos: int = 0
 
+    def head(self, width: int) -> "Span":
+        """The first ``width`` characters: where a statement's keyword stands, so a
+        caret marks ``expect`` rather than the whole statement."""
+        return Span(self.line, self.column, self.line, self.column + width,
+                    self.start_pos, self.start_pos + width)
+
 
 NO_SPAN = Span(0, 0, 0, 0)
 

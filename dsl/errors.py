@@ -17,7 +17,7 @@ Codes reported by the parser: ``syntax``, ``bad-string``, ``bad-number``,
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable
 
 PARSER_CODES = (
@@ -87,9 +87,19 @@ def render(d: Diagnostic, color: bool = False) -> str:
     return "\n".join(lines)
 
 
-def render_all(diagnostics: Iterable[Diagnostic], color: bool = False) -> str:
-    """Every diagnostic rendered, separated by a blank line, in file order."""
-    return "\n\n".join(render(d, color) for d in sorted(diagnostics, key=_order))
+def render_all(diagnostics: Iterable[Diagnostic], color: bool = False,
+               texts: dict[str, str] | None = None) -> str:
+    """Every diagnostic rendered, separated by a blank line, in file order. ``texts``
+    (path -> file text) gives the source line to a diagnostic that came without one,
+    as the compiler's do."""
+    filled = (_with_source(d, texts or {}) for d in diagnostics)
+    return "\n\n".join(render(d, color) for d in sorted(filled, key=_order))
+
+
+def _with_source(d: Diagnostic, texts: dict[str, str]) -> Diagnostic:
+    if d.source_line or d.line < 1 or d.path not in texts:
+        return d
+    return replace(d, source_line=line_of(texts[d.path], d.line))
 
 
 def suggest(word: str, candidates: Iterable[str]) -> str | None:

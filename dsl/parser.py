@@ -249,9 +249,10 @@ def _block(items: list, text: str, path: str, diagnostics: list) -> ast.EvalBloc
     header, body = items[0], items[1:]
     lets = tuple(s for s in body if isinstance(s, ast.Let))
     expects = tuple(s for s in body if isinstance(s, ast.Expect))
-    _unique([(s.name, s.span) for s in lets], "duplicate-let",
+    _unique([(s.name, s.span.head(len("let"))) for s in lets], "duplicate-let",
             "let {} is defined twice in this eval", text, path, diagnostics)
-    _unique([(s.index, s.span) for s in expects if s.index is not None], "duplicate-expect",
+    _unique([(s.index, s.span.head(len("expect"))) for s in expects if s.index is not None],
+            "duplicate-expect",
             "expect {} appears twice in this eval", text, path, diagnostics)
     last = body[-1].span if body else header.span
     span = replace(header.span, end_line=last.end_line, end_column=last.end_column,

@@ -146,19 +146,20 @@ def _merge(group: _Group, path: str, block: ast.EvalBlock, diagnostics) -> None:
     for let in block.lets:
         if let.name in group.lets:
             diagnostics.append(_diag("duplicate-let", f"'{let.name}' is already defined for "
-                                     f"eval {group.key}", path, let.span))
+                                     f"eval {group.key}", path, let.span.head(len("let"))))
             continue
         group.lets[let.name] = (path, let)
     taken = {e.index for _, e in group.expects if e.index is not None}
     for expect in block.expects:
         if expect.index is not None and expect.index in taken:
             diagnostics.append(_diag("duplicate-expect", f"expectation {expect.index} of eval "
-                                     f"{group.key} already has a rule", path, expect.span))
+                                     f"{group.key} already has a rule", path,
+                                     expect.span.head(len("expect"))))
             continue
         if group.sentences and expect.index is not None and expect.index > len(group.sentences):
             diagnostics.append(_diag("bad-index", f"eval {group.key} has {len(group.sentences)} "
                                      f"expectations; there is no expectation {expect.index}",
-                                     path, expect.span))
+                                     path, expect.span.head(len("expect"))))
             continue
         taken.add(expect.index)
         group.expects.append((path, expect))

@@ -79,3 +79,30 @@ def test_missing_evals_json_is_exit_2(tmp_path, capsys):
     (tmp_path / "a.rules").write_text(GOOD, encoding="utf-8")
     code, _, err = run(tmp_path, capsys, "a.rules", "--evals", "missing.json")
     assert code == 2 and "missing.json" in err
+
+
+def test_syntax_and_static_errors_of_one_file_are_reported_together(tmp_path, capsys):
+    (tmp_path / "mixed.rules").write_text(
+        'eval 1\nexpect 1: cuont(calls) = 1\nlet a = respons\nexpect 2: response matches /(a+/\n',
+        encoding="utf-8")
+    code, out, _ = run(tmp_path, capsys, "mixed.rules")
+    assert code == 1
+    codes = [line.split("error[")[1].split("]")[0] for line in out.splitlines() if "error[" in line]
+    assert codes == ["syntax", "unknown-name", "bad-regex"]
+    assert "= help: did you mean 'response'?" in out
+
+
+def test_a_duplicate_is_reported_once_with_the_caret_under_its_keyword(tmp_path, capsys):
+    (tmp_path / "dup.rules").write_text(
+        "eval 1\nexpect 1: response is not empty\nexpect 1: response contains \"x\"\n",
+        encoding="utf-8")
+    code, out, _ = run(tmp_path, capsys, "dup.rules")
+    assert code == 1 and out.count("error[duplicate-expect]") == 1
+    assert "  expect 1: response contains \"x\"\n  ^^^^^^\n  = help: the first one is on line 2" in out
+
+
+def test_files_for_different_skills_are_checked_each_on_its_own(tmp_path, capsys):
+    (tmp_path / "a.rules").write_text(GOOD, encoding="utf-8")
+    (tmp_path / "b.rules").write_text(GOOD, encoding="utf-8")
+    code, out, _ = run(tmp_path, capsys, "a.rules", "b.rules")
+    assert (code, out) == (0, "ok: 2 files, 4 assertions\n")

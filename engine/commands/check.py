@@ -12,11 +12,10 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from dsl import ast
-from dsl.errors import Diagnostic, RulesError, line_of, render_all
+from dsl.errors import Diagnostic, RulesError, render_all
 from dsl.evals_json import EvalsFile, loads_evals
 from dsl.parser import parse_rules_partial
 
@@ -53,11 +52,12 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """Each error once, in file order: evals.json's own errors would otherwise be
-    reported again with every rules file checked against it."""
+    """Each error once: evals.json's own errors would otherwise be reported again
+    with every rules file checked against it."""
     seen, kept = set(), []
     for d in diagnostics:
-        key = (d.path, d.line, d.column, d.code, d.message)
+        # The parser and the compiler both see a duplicate inside one file.
+        key = (d.path, d.line, d.column, d.code)
         if key not in seen:
             seen.add(key)
             kept.append(d)
@@ -96,9 +96,8 @@ def _compile(trees: list[ast.RulesFile], evals: EvalsFile | None) -> list[Diagno
 
 
 def _report(diagnostics, texts, file_count, trees, evals) -> int:
-    diagnostics = [_with_source(d, texts) for d in diagnostics]
     if diagnostics:
-        print(render_all(diagnostics))
+        print(render_all(diagnostics, texts=texts))
         bad_files = len({d.path for d in diagnostics})
         print(f"\n{_plural(len(diagnostics), 'error')} in {_plural(bad_files, 'file')}")
         return 1
@@ -107,13 +106,6 @@ def _report(diagnostics, texts, file_count, trees, evals) -> int:
         count += sum(len(e.rules.expects) for e in evals.evals if e.rules is not None)
     print(f"ok: {_plural(file_count, 'file')}, {_plural(count, 'assertion')}")
     return 0
-
-
-def _with_source(d: Diagnostic, texts: dict[str, str]) -> Diagnostic:
-    """Fill in the source line of a diagnostic that came without one."""
-    if d.source_line or d.line < 1 or d.path not in texts:
-        return d
-    return replace(d, source_line=line_of(texts[d.path], d.line))
 
 
 def _plural(n: int, word: str) -> str:

@@ -128,7 +128,7 @@ def _compile(source: RulesSource, color: bool):
     try:
         return source.compile()
     except RulesError as exc:
-        print(render_all(exc.diagnostics, color=color), file=sys.stderr)
+        print(render_all(exc.diagnostics, color=color, texts=dict(source.files)), file=sys.stderr)
         count = len(exc.diagnostics)
         return _fail(f"{count} error{'s' if count != 1 else ''} in the rules; nothing was graded")
     except (OSError, ValueError) as exc:
