@@ -5,6 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No test may depend on how fast the machine is: hypothesis's per-example deadline
+# is a timing threshold, so it is off everywhere.
+settings.register_profile("referee", deadline=None, print_blob=True)
+settings.load_profile("referee")
 
 REPO = Path(__file__).resolve().parents[1]
 # The shared design folder sits beside the checkout (../shared), in CI too.
