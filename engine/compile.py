@@ -40,6 +40,7 @@ class CompiledAssertion:
     semantic_rubric: str | None
     rules_location: str  # "rules/expense-draft.rules:12:9"
     check: Any  # a Check; None for a plain semantic sentence
+    tool_patterns: tuple[ast.NamePattern, ...] = ()  # the `to ...` filters it selects by
 
 
 @dataclass(frozen=True)
@@ -213,4 +214,5 @@ def _assertion(compiler: Compiler, eval_key: str, n: int, path, expect, index, s
         gated=precision is not Precision.EXISTENCE,
         semantic_rubric=static.rubric(condition, text or "") if precision is Precision.SEMANTIC else None,
         rules_location=location, check=check,
+        tool_patterns=static.tool_patterns(condition, let_nodes),
     )

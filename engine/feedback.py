@@ -19,19 +19,11 @@ same block is written into each of its runs.
 from __future__ import annotations
 
 import fnmatch
-import json
 import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from engine.report.build import display_text
-
-# `calls to "x"`, `calls to glob "x*"`, `calls to /x/i`, in rules source text.
-_CALL_FILTER = re.compile(
-    r'\bcalls\s+to\s+(?:glob\s+"(?P<glob>(?:[^"\\]|\\.)*)"|"(?P<exact>(?:[^"\\]|\\.)*)"'
-    r"|/(?P<regex>(?:[^/\\]|\\.)*)/(?P<flags>[imsx]*))")
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-
 
 @dataclass(frozen=True)
 class RunFacts:
@@ -63,25 +55,22 @@ class ToolFilter:
         return self.pattern
 
 
-def eval_feedback(assertions: Sequence[Any], runs: Sequence[RunFacts],
-                  lets: dict[str, str] | None = None) -> dict:
+def eval_feedback(assertions: Sequence[Any], runs: Sequence[RunFacts]) -> dict:
     """``{suggestions: [{reason, assertion}], overall}`` for one eval.
 
     ``assertions`` are the eval's compiled assertions (``text``, ``precision``,
-    ``check_source``); ``runs`` are its graded runs in discovery order; ``lets``
-    maps each ``let`` name of the eval to its source text, so a check that uses a
-    let is traced to the calls the let selects.
+    ``tool_patterns``); ``runs`` are its graded runs in discovery order.
     """
     called = sorted({tool for run in runs for tool in run.tools})
     suggestions: list[dict] = []
     for position, assertion in enumerate(assertions):
-        for reason in _reasons(assertion, position, runs, called, lets or {}):
+        for reason in _reasons(assertion, position, runs, called):
             suggestions.append({"reason": reason, "assertion": display_text(assertion)})
     return {"suggestions": suggestions, "overall": _overall(suggestions, len(assertions), len(runs))}
 
 
-def _reasons(assertion: Any, position: int, runs: Sequence[RunFacts], called: list[str],
-             lets: dict[str, str]) -> Iterable[str]:
+def _reasons(assertion: Any, position: int, runs: Sequence[RunFacts],
+             called: list[str]) -> Iterable[str]:
     precision = getattr(assertion.precision, "value", assertion.precision)
     if precision == "existence":
         yield ("checks only that something exists: a wrong answer passes it too, so it does "
@@ -90,7 +79,7 @@ def _reasons(assertion: Any, position: int, runs: Sequence[RunFacts], called: li
     if vacuous:
         yield (f"passed only because there was nothing to examine in {_count(vacuous, 'run')} "
                f"({_list(vacuous)}); pair it with a check that the thing exists")
-    filters = tool_filters(assertion.check_source or "", lets)
+    filters = [ToolFilter(p.kind, p.text, p.flags) for p in assertion.tool_patterns]
     if filters and runs and not any(f.matches(tool) for f in filters for tool in called):
         names = ", ".join(str(f) for f in filters)
         seen = _list(called) if called else "none"
@@ -102,44 +91,6 @@ def _reasons(assertion: Any, position: int, runs: Sequence[RunFacts], called: li
         if everywhere and len(configurations) >= 2 and not vacuous:
             yield (f"passed in every run of every configuration ({', '.join(configurations)}): "
                    "it does not tell the skill apart from the baseline")
-
-
-def tool_filters(source: str, lets: dict[str, str]) -> list[ToolFilter]:
-    """The tool-name filters a check applies, following the lets it names."""
-    filters: list[ToolFilter] = []
-    pending, seen = [source], set()
-    while pending:
-        text = pending.pop()
-        filters.extend(_filters_in(text))
-        for name in _NAME.findall(_without_strings(text)):
-            if name in lets and name not in seen:
-                seen.add(name)
-                pending.append(lets[name])
-    unique: dict[tuple, ToolFilter] = {}
-    for item in filters:
-        unique.setdefault((item.kind, item.pattern, item.flags), item)
-    return list(unique.values())
-
-
-def _filters_in(text: str) -> Iterable[ToolFilter]:
-    for match in _CALL_FILTER.finditer(text):
-        if match.group("regex") is not None:
-            yield ToolFilter("regex", match.group("regex").replace("\\/", "/"), match.group("flags"))
-        elif match.group("glob") is not None:
-            yield ToolFilter("glob", _unquote(match.group("glob")))
-        else:
-            yield ToolFilter("exact", _unquote(match.group("exact")))
-
-
-def _without_strings(text: str) -> str:
-    return re.sub(r'"(?:[^"\\]|\\.)*"|/(?:[^/\\\n]|\\.)+/[imsx]*', " ", text)
-
-
-def _unquote(body: str) -> str:
-    try:
-        return json.loads(f'"{body}"')
-    except ValueError:
-        return body
 
 
 def _compiled(pattern: str, flags: str) -> re.Pattern:

@@ -258,24 +258,13 @@ def _feedback_blocks(program: Any, rendered: Sequence[Rendered]) -> dict[str, st
     blocks = {}
     for key, runs in facts.items():
         compiled = eval_of(program, key)
-        blocks[key] = feedback_text(eval_feedback(compiled.assertions, runs, let_sources(compiled)))
+        blocks[key] = feedback_text(eval_feedback(compiled.assertions, runs))
     return blocks
 
 
 def eval_of(program: Any, key: str) -> Any:
     """The compiled eval named ``key`` (programs hold a handful: a scan is enough)."""
     return next(compiled for compiled in program.evals if compiled.key == key)
-
-
-def let_sources(compiled: Any) -> dict[str, str]:
-    """``let`` name -> source text, for tracing a check to the calls its lets select."""
-    lets = getattr(compiled, "lets", None) or {}
-    items = lets.items() if isinstance(lets, dict) else ((getattr(x, "name", ""), x) for x in lets)
-    found = {}
-    for name, value in items:
-        text = getattr(value, "source", None) or getattr(value, "source_text", None) or str(value)
-        found[str(name)] = text
-    return found
 
 
 def _usage(usage: GraderUsage) -> dict[str, Any]:

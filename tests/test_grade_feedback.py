@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.feedback import RunFacts, eval_feedback, tool_filters
+import dsl
+from engine.compile import compile_rules
+from engine.feedback import RunFacts, eval_feedback
 from engine.verdict import Precision
+
+
+def compiled(rules: str):
+    return compile_rules([dsl.parse_rules(rules, "t.rules")]).evals[0].assertions
 
 
 @dataclass(frozen=True)
@@ -13,6 +19,10 @@ class A:
     text: str
     check_source: str
     precision: Precision = Precision.EXACT_MATCH
+
+    @property
+    def tool_patterns(self):
+        return compiled(f"eval 1\nexpect: {self.check_source}\n")[0].tool_patterns
 
 
 def run(path, config, tools, outcomes, vacuous=None):
@@ -24,12 +34,15 @@ def reasons(feedback):
     return [(s["assertion"], s["reason"].split(" ")[0]) for s in feedback["suggestions"]]
 
 
-def test_tool_filters_follow_lets_and_ignore_strings():
-    lets = {"saved": 'last(calls to glob "*saveExpenseDoc" with status success)',
-            "amount": 'first(calls to "getInvoiceInfo").return.body.amount'}
-    found = tool_filters('saved.args.fdApplyMoney == amount and response contains "saved"', lets)
-    assert sorted((f.kind, f.pattern) for f in found) == [("exact", "getInvoiceInfo"), ("glob", "*saveExpenseDoc")]
-    assert [str(f) for f in tool_filters(r"count(calls to /^b\/x$/i) == 1", {})] == ["/^b/x$/i"]
+def test_tool_patterns_follow_lets_and_ignore_strings():
+    (assertion,) = compiled(
+        'eval 1\nlet saved = last(calls to glob "*saveExpenseDoc" with status success)\n'
+        'let amount = first(calls to "getInvoiceInfo").return.body.amount\n'
+        'expect: saved.args.fdApplyMoney == amount and response contains "calls to \\"x\\""\n')
+    assert sorted((p.kind, p.text) for p in assertion.tool_patterns) == [
+        ("exact", "getInvoiceInfo"), ("glob", "*saveExpenseDoc")]
+    (regex,) = compiled('eval 1\nexpect: count(calls to /^b\\/x$/i) == 1\n')
+    assert [(p.kind, p.text, p.flags) for p in regex.tool_patterns] == [("regex", "^b/x$", "i")]
 
 
 def test_existence_vacuous_and_never_called():
@@ -56,3 +69,22 @@ def test_assertion_passing_everywhere_does_not_discriminate():
     mixed = [run("r1", "with", ["a"], ["pass"]), run("r2", "without", ["a"], ["fail"])]
     feedback = eval_feedback(assertions, mixed)
     assert feedback == {"suggestions": [], "overall": "No deterministic critique of the 1 assertion over 2 runs."}
+
+
+def test_a_check_through_a_let_about_a_tool_never_called_is_flagged(tmp_path):
+    import json
+    import shutil
+
+    from conftest import REPO
+    from engine.cli import main
+
+    workspace = tmp_path / "ws"
+    shutil.copytree(REPO / "examples" / "booking-skill-workspace", workspace)
+    rules = tmp_path / "r.rules"
+    rules.write_text('eval 1\nlet cancel = last(calls to glob "*cancelReservation")\n'
+                     'expect "nothing is cancelled": cancel.args.ref == "x"\n', encoding="utf-8")
+    assert main(["grade", str(workspace), "--rules", str(rules)]) == 1  # the check fails
+    report = json.loads(next(workspace.rglob("eval-1-*/with_skill/run-1/grading.json")).read_text("utf-8"))
+    reasons = [s["reason"] for s in report["eval_feedback"]["suggestions"]]
+    assert any(r.startswith("selects calls to *cancelReservation, which no run of this eval called")
+               for r in reasons), reasons

@@ -5,6 +5,8 @@
   ``exact_match``.
 - evidence source: the sources its selections read (through lets too), most
   trusted first, joined by ``+`` (``tool_calls+response``).
+- tool patterns: the ``to ...`` filters of its call selections (through lets too),
+  so a critique can tell an assertion about a tool no run ever called.
 """
 
 from __future__ import annotations
@@ -71,6 +73,15 @@ def evidence_source(check, lets: Mapping[str, ast.Let]) -> str:
     if not found:
         return "response" if precision(check, lets) is Precision.SEMANTIC else "none"
     return "+".join(s for s in SOURCES if s in found)
+
+
+def tool_patterns(check, lets: Mapping[str, ast.Let]) -> tuple[ast.NamePattern, ...]:
+    """The tool-name patterns the check's call selections filter by, each once, in
+    the order written (spans aside, equal patterns are one)."""
+    if check is None:
+        return ()
+    found = (n.pattern for n in walk(check, lets) if isinstance(n, ast.ToolFilter))
+    return tuple(dict.fromkeys(found))
 
 
 def rubric(check, sentence: str) -> str:
