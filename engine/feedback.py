@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
 from engine.report.build import display_text
+from engine.verdict import Precision
 
 @dataclass(frozen=True)
 class RunFacts:
@@ -71,8 +72,8 @@ def eval_feedback(assertions: Sequence[Any], runs: Sequence[RunFacts]) -> dict:
 
 def _reasons(assertion: Any, position: int, runs: Sequence[RunFacts],
              called: list[str]) -> Iterable[str]:
-    precision = getattr(assertion.precision, "value", assertion.precision)
-    if precision == "existence":
+    precision = Precision(assertion.precision)
+    if precision is Precision.EXISTENCE:
         yield ("checks only that something exists: a wrong answer passes it too, so it does "
                "not count toward the gate; check the content instead")
     vacuous = [run.path for run in runs if _at(run.vacuous, position) and _at(run.outcomes, position) == "pass"]
@@ -85,7 +86,7 @@ def _reasons(assertion: Any, position: int, runs: Sequence[RunFacts],
         seen = _list(called) if called else "none"
         yield (f"selects calls to {names}, which no run of this eval called (tools called: {seen}); "
                "check the tool name, or the eval never exercised this tool")
-    if precision != "existence":
+    if precision is not Precision.EXISTENCE:
         configurations = sorted({run.configuration for run in runs})
         everywhere = runs and all(_at(run.outcomes, position) == "pass" for run in runs)
         if everywhere and len(configurations) >= 2 and not vacuous:

@@ -31,7 +31,7 @@ from engine.report.build import RunFacts, grading_document, ground_truth
 from engine.report.jsonable import plain
 from engine.report.models import GRADER_NAME
 from engine.report.render import feedback_text, join_feedback, render, split_at_feedback
-from engine.verdict import Outcome, Verdict
+from engine.verdict import Outcome, Precision, Verdict
 
 Progress = Callable[[int, int], None]
 
@@ -276,7 +276,7 @@ def _usage(usage: GraderUsage) -> dict[str, Any]:
 
 
 def _is_semantic(assertion: Any) -> bool:
-    return getattr(assertion.precision, "value", assertion.precision) == "semantic"
+    return assertion.precision == Precision.SEMANTIC
 
 
 def grader_info() -> dict[str, Any]:

@@ -225,7 +225,7 @@ def validated_ground_truth(report: dict[str, Any]) -> GroundTruth:
 
 
 def _precision(assertion: Any) -> str:
-    return getattr(assertion.precision, "value", assertion.precision)
+    return Precision(assertion.precision).value
 
 
 def _is_int(value: Any) -> bool:
