@@ -170,9 +170,11 @@ def _report(args, graded, results: list[WriteResult], skipped) -> int:
     else:
         color = terminal.use_color(sys.stdout)
         for brief, result in zip(briefs, results):
-            note = "refused: not written" if result.refused else ("not written: --check" if args.check else "")
+            note = "refused: not written" if result.refused else ""
             print("\n".join(terminal.run_lines(brief, note, color)))
         print(terminal.total_line(totals, color))
+        if args.check:
+            print("nothing was written (--check)")
         if totals.gate_total == 0:
             _warn("nothing counted toward the gate (only existence or not-graded semantic "
                   "assertions); this is not a pass")
