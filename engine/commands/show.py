@@ -48,6 +48,9 @@ def run(args) -> int:
         document = {"runs": views, "warnings": [_problem_view(p) for p in warnings]}
         print(json.dumps(document, sort_keys=True, ensure_ascii=False, indent=2))
     else:
+        for view in views:  # a single run is "." to itself: name it as the user did
+            if view["run"]["rel"] == ".":
+                view["run"] = {**view["run"], "rel": args.run_dir}
         print(render_text(views, warnings))
     return 0
 
