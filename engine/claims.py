@@ -137,10 +137,8 @@ def _texts(run: Any) -> Iterator[_Text]:
 
 
 def _raw_lines(run: Any, transcript: Any) -> list[str]:
-    if not transcript.notes or not run.exists_output("transcript.md"):
-        return []
-    text = run.read_output("transcript.md").text
-    return text.splitlines() if text else []
+    source = run.transcript_file if transcript.notes else None
+    return source.text.splitlines() if source is not None and source.text else []
 
 
 def _note_line_finder(note: Any, raw: list[str]) -> Any:

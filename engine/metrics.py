@@ -74,7 +74,7 @@ def computed_metrics(run: Any) -> dict[str, Any]:
         "files_created": created,
         "errors_encountered": sum(1 for call in calls if (call.status or "").lower() == "error"),
         "output_chars": sum(_chars(run, name) for name in created),
-        "transcript_chars": _chars(run, "transcript.md"),
+        "transcript_chars": len(run.transcript_file.text or "") if run.transcript_file else 0,
     }
 
 

@@ -98,9 +98,15 @@ class Run:
         return f"Run({self.id.rel!r})"
 
     @cached_property
+    def transcript_file(self) -> TextFile | None:
+        """``outputs/transcript.md`` as text (``transcript.md`` in the run dir as a
+        fallback), read once: the parser, metrics and claims all use this copy."""
+        return self._text("outputs/transcript.md") or self._text("transcript.md")
+
+    @cached_property
     def transcript(self) -> Transcript:
-        """``outputs/transcript.md`` parsed (``transcript.md`` in the run dir as a fallback)."""
-        source = self._text("outputs/transcript.md") or self._text("transcript.md")
+        """The transcript file parsed; empty when there is none."""
+        source = self.transcript_file
         if source is None:
             return Transcript()
         if source.text is None:
@@ -207,7 +213,8 @@ class Run:
         Grading thousands of runs in one process would otherwise keep every parsed
         transcript alive, and the garbage collector would scan them all again and
         again. Anything asked for later is read anew."""
-        for name in ("transcript", "response", "metrics", "timing", "user_notes", "_listing"):
+        for name in ("transcript_file", "transcript", "response", "metrics", "timing",
+                     "user_notes", "_listing"):
             self.__dict__.pop(name, None)
         self._outputs.clear()
 
