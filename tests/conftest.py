@@ -28,3 +28,21 @@ def shared_examples() -> Path:
 @pytest.fixture
 def repo() -> Path:
     return REPO
+
+
+def evaluate_workspace(rules: Path, display: str, evals: Path, workspace: Path) -> dict:
+    """Compile ``rules`` (named ``display`` in messages) against ``evals`` and evaluate
+    every run of ``workspace``: ``{run rel: (compiled eval, verdicts)}``."""
+    import dsl
+    from engine.compile import compile_rules
+    from engine.evaluate import evaluate
+    from engine.runs import discover
+
+    tree = dsl.parse_rules(rules.read_text(encoding="utf-8"), display)
+    program = compile_rules([tree], dsl.load_evals(evals))
+    out = {}
+    for run in discover(workspace).runs:
+        ev = program.for_run(run.id, run.metadata)
+        assert ev is not None, run.id.rel
+        out[run.id.rel] = (ev, evaluate(ev, run))
+    return out

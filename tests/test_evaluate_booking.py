@@ -6,11 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
-import dsl
-from engine.compile import compile_rules
-from engine.evaluate import evaluate
-from engine.runs import discover
+from conftest import evaluate_workspace
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 
@@ -37,16 +33,11 @@ TABLE = {
 
 @pytest.fixture(scope="module")
 def graded() -> dict:
-    rules = EXAMPLES / "booking-skill" / "booking.rules"
-    tree = dsl.parse_rules(rules.read_text(encoding="utf-8"), "examples/booking-skill/booking.rules")
-    evals = dsl.load_evals(EXAMPLES / "booking-skill" / "evals" / "evals.json")
-    program = compile_rules([tree], evals)
-    out = {}
-    for run in discover(EXAMPLES / "booking-skill-workspace").runs:
-        ev = program.for_run(run.id, run.metadata)
-        assert ev is not None, run.id.rel
-        out[run.id.rel] = evaluate(ev, run)
-    return out
+    graded = evaluate_workspace(EXAMPLES / "booking-skill" / "booking.rules",
+                                "examples/booking-skill/booking.rules",
+                                EXAMPLES / "booking-skill" / "evals" / "evals.json",
+                                EXAMPLES / "booking-skill-workspace")
+    return {rel: verdicts for rel, (_, verdicts) in graded.items()}
 
 
 def _cells():

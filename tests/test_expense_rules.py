@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from conftest import evaluate_workspace
 
 import dsl
 from engine.compile import compile_rules
@@ -49,16 +50,9 @@ TABLE = {
 def graded() -> dict:
     if not (EXAMPLES / "expense-skill-workspace").is_dir():
         pytest.skip(f"the shared examples are not beside the checkout ({EXAMPLES})")
-    rules = REPO / "rules" / "expense-draft.rules"
-    tree = dsl.parse_rules(rules.read_text(encoding="utf-8"), "rules/expense-draft.rules")
-    evals = dsl.load_evals(EXAMPLES / "expense-skill" / "evals" / "evals.json")
-    program = compile_rules([tree], evals)
-    out = {}
-    for run in discover(EXAMPLES / "expense-skill-workspace").runs:
-        ev = program.for_run(run.id, run.metadata)
-        assert ev is not None, run.id.rel
-        out[run.id.rel] = (ev, evaluate(ev, run))
-    return out
+    return evaluate_workspace(REPO / "rules" / "expense-draft.rules", "rules/expense-draft.rules",
+                              EXAMPLES / "expense-skill" / "evals" / "evals.json",
+                              EXAMPLES / "expense-skill-workspace")
 
 
 def _cells():
