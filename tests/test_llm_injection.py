@@ -155,7 +155,7 @@ def test_duplicate_verdict_keys_are_malformed():
 def test_record_cannot_close_its_own_block(injection, where):
     rendered = render(collect(run_with(injection, where)), ITEMS)
     user = rendered.request.turns[0][1]
-    boundary = re.search(rf"BOUNDARY is ([0-9a-f]{{32}})", user).group(1)
+    boundary = re.search(r"BOUNDARY is ([0-9a-f]{32})", user).group(1)
     opening, closing = f"<<<{MARK}-{boundary}>>>", f"<<<END {MARK}-{boundary}>>>"
     assert user.count(opening) == 1 and user.count(closing) == 1
     inside = user[user.index(opening):user.index(closing)]
