@@ -187,9 +187,9 @@ OUTCOMES: dict[str, int] = {}
 def referee_verdicts_only(workspace: Path, rules: Path) -> int:
     """Discover, parse and evaluate every run, and nothing else: the part of referee
     that does what the minimal script does (no claims, metrics or reports)."""
-    from engine.evaluate import evaluate
-    from engine.grade import RulesSource
-    from engine.runs import discover
+    from referee.engine.evaluate import evaluate
+    from referee.engine.grade import RulesSource
+    from referee.engine.run.workspace import discover
 
     program = RulesSource(((rules.name, rules.read_text(encoding="utf-8")),)).compile()
     graded = 0
@@ -205,8 +205,8 @@ def referee_verdicts_only(workspace: Path, rules: Path) -> int:
 def referee_in_process(workspace: Path, rules: Path, jobs: int) -> int:
     """Discover, evaluate, render both files of every run (nothing written); the
     outcomes of the assertions are tallied into ``OUTCOMES``."""
-    from engine.grade import RulesSource, grade_all, grader_info
-    from engine.runs import discover
+    from referee.engine.grade import RulesSource, grade_all, grader_info
+    from referee.engine.run.workspace import discover
 
     source = RulesSource(((rules.name, rules.read_text(encoding="utf-8")),))
     program = source.compile()
@@ -231,7 +231,7 @@ def check_outcomes() -> None:
 
 
 def referee_cli(workspace: Path, rules: Path, jobs: int, write: bool) -> int:
-    command = [sys.executable, "-m", "engine.cli", "grade", str(workspace), "--rules", str(rules),
+    command = [sys.executable, "-m", "referee.engine.cli", "grade", str(workspace), "--rules", str(rules),
                "--jobs", str(jobs), "--json"] + ([] if write else ["--check"])
     done = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
     if done.returncode not in (0, 1):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine.runs import discover  # noqa: E402
+from referee.engine.run.workspace import discover  # noqa: E402
 
 RUNS_PER_CONFIG = 2
 CONFIGS = ("with_skill", "without_skill")

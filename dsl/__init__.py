@@ -8,10 +8,10 @@ Two-way front door::
 ``RulesError.diagnostics`` lists ``Diagnostic`` objects; ``dsl.errors.render`` prints one.
 """
 
-from dsl.errors import Diagnostic, RulesError, render, suggest
-from dsl.evals_json import EvalEntry, EvalsFile, load_evals
-from dsl.format import format_condition, format_rules, format_value
-from dsl.parser import parse_condition, parse_rules, parse_value
+from referee.dsl.errors import Diagnostic, RulesError, render, suggest
+from referee.dsl.evals_json import EvalEntry, EvalsFile, load_evals
+from referee.dsl.format import format_condition, format_rules, format_value
+from referee.dsl.parser import parse_condition, parse_rules, parse_value
 
 __all__ = [
     "parse_rules", "parse_condition", "parse_value",

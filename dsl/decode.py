@@ -13,7 +13,7 @@ from decimal import Decimal
 
 from lark import Token
 
-from dsl import ast
+from referee.dsl import ast
 
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _SURROGATE = re.compile("[\ud800-\udfff]")

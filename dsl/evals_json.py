@@ -21,10 +21,10 @@ from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from dsl import ast
-from dsl.errors import Diagnostic, RulesError, line_col, line_of
-from dsl.json_locate import index_values, raw_offsets
-from dsl.parser import parse_condition, parse_value
+from referee.dsl import ast
+from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of
+from referee.dsl.json_locate import index_values, raw_offsets
+from referee.dsl.parser import parse_condition, parse_value
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _INDEX = re.compile(r"[1-9][0-9]*\Z")

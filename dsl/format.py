@@ -13,7 +13,7 @@ import re
 from decimal import Decimal
 from typing import Any
 
-from dsl import ast
+from referee.dsl import ast
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _INT_KEY = re.compile(r"(?:0|[1-9][0-9]*)\Z")

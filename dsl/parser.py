@@ -17,10 +17,10 @@ from typing import Callable
 from lark import Lark
 from lark.exceptions import UnexpectedInput, VisitError
 
-from dsl import ast
-from dsl.errors import Diagnostic, RulesError, line_col, line_of
-from dsl.syntax import Explainer, Terminals, strip_comments
-from dsl.transform import EvalHeader, Located, ToAst
+from referee.dsl import ast
+from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of
+from referee.dsl.syntax import Explainer, Terminals, strip_comments
+from referee.dsl.transform import EvalHeader, Located, ToAst
 
 STARTS = ("start", "eval_header", "let_stmt", "expect_stmt", "condition", "value")
 # Just enough of a tokenizer to find statement keywords: strings (even unterminated),
@@ -60,7 +60,7 @@ _EXAMPLES = {
 @functools.cache
 def grammar_text() -> str:
     """The text of ``grammars/referee.lark`` (package data, found in a wheel too)."""
-    return importlib.resources.files("grammars").joinpath("referee.lark").read_text("utf-8")
+    return importlib.resources.files("referee.grammars").joinpath("referee.lark").read_text("utf-8")
 
 
 @functools.cache

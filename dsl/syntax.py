@@ -12,7 +12,7 @@ from typing import Callable
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-from dsl.errors import Diagnostic, did_you_mean, line_of
+from referee.dsl.errors import Diagnostic, did_you_mean, line_of
 
 SOURCES = ("calls", "notes", "response", "outputs", "metrics", "timing", "metadata", "file")
 _NAMED = {

@@ -11,9 +11,9 @@ from typing import Any
 
 from lark import Token, Transformer, v_args
 
-from dsl import ast
-from dsl.decode import Decoding
-from dsl.errors import Diagnostic, did_you_mean, line_of
+from referee.dsl import ast
+from referee.dsl.decode import Decoding
+from referee.dsl.errors import Diagnostic, did_you_mean, line_of
 
 FILE_FORMATS = ("text", "json", "csv", "lines")
 KNOWN_STATUSES = ("success", "error")

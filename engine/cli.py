@@ -21,7 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMANDS:
-        import_module(f"engine.commands.{name}").add_parser(sub)
+        import_module(f"referee.engine.commands.{name}").add_parser(sub)
     return parser
 
 

@@ -16,13 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Sequence
 
-from dsl import ast
-from dsl.errors import Diagnostic, RulesError, did_you_mean
-from engine.checks import static
-from engine.checks.compiler import Compiler, Scope
-from engine.model import RunId
-from engine.regexes import DEFAULT_TIMEOUT
-from engine.verdict import Precision
+from referee.dsl import ast
+from referee.dsl.errors import Diagnostic, RulesError, did_you_mean
+from referee.engine.checks import static
+from referee.engine.checks.compiler import Compiler, Scope
+from referee.engine.run.model import RunId
+from referee.engine.regexes import DEFAULT_TIMEOUT
+from referee.engine.verdict import Precision
 
 
 @dataclass(frozen=True)

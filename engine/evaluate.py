@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine.checks.base import NOT_GRADED_MESSAGE, Context
-from engine.checks.trust import demote_notes_only
-from engine.compile import CompiledAssertion, CompiledEval
-from engine.verdict import Outcome, Verdict
+from referee.engine.checks.base import NOT_GRADED_MESSAGE, Context
+from referee.engine.checks.trust import demote_notes_only
+from referee.engine.compile import CompiledAssertion, CompiledEval
+from referee.engine.verdict import Outcome, Verdict
 
 
 def evaluate(ev: CompiledEval, run) -> list[Verdict]:

@@ -22,16 +22,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from engine import claims, metrics
-from engine import __version__
-from engine.feedback import RunFacts as FeedbackFacts, eval_feedback
-from engine.judging import GraderUsage, SemanticItem
-from engine.report.brief import Brief, brief
-from engine.report.build import RunFacts, grading_document, ground_truth
-from engine.report.jsonable import plain
-from engine.report.models import GRADER_NAME
-from engine.report.render import feedback_text, join_feedback, render, split_at_feedback
-from engine.verdict import Outcome, Precision, Verdict
+from referee.engine.facts import claims, metrics
+from referee.engine import __version__
+from referee.engine.facts.feedback import RunFacts as FeedbackFacts, eval_feedback
+from referee.engine.judging import GraderUsage, SemanticItem
+from referee.engine.report.brief import Brief, brief
+from referee.engine.report.build import RunFacts, grading_document, ground_truth
+from referee.engine.report.jsonable import plain
+from referee.engine.report.models import GRADER_NAME
+from referee.engine.report.render import feedback_text, join_feedback, render, split_at_feedback
+from referee.engine.verdict import Outcome, Precision, Verdict
 
 Progress = Callable[[int, int], None]
 
@@ -46,13 +46,13 @@ class RulesSource:
 
     def compile(self) -> Any:
         """Parse and compile; raises ``dsl.errors.RulesError`` with every diagnostic."""
-        import dsl
-        from engine.compile import compile_rules
+        from referee import dsl
+        from referee.engine.compile import compile_rules
 
         trees = [dsl.parse_rules(text, path) for path, text in self.files]
         evals = None
         if self.evals_path is not None:
-            from dsl.evals_json import load_evals
+            from referee.dsl.evals_json import load_evals
 
             evals = load_evals(Path(self.evals_path))
         return compile_rules(trees, evals, regex_timeout=self.regex_timeout)
@@ -92,7 +92,7 @@ class GradedRun:
 
 def evaluate_run(program: Any, run: Any) -> Evaluated | None:
     """Verdicts and facts for one run; None when no eval of the rules applies."""
-    from engine.evaluate import evaluate
+    from referee.engine.evaluate import evaluate
 
     compiled = program.for_run(run.id, run.metadata)
     if compiled is None:

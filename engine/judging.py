@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
-from engine.verdict import Verdict
+from referee.engine.verdict import Verdict
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,7 @@ from typing import Callable
 
 import regex
 
-from engine.values import EvalError
+from referee.engine.values import EvalError
 
 FLAG_BITS = {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL, "x": regex.VERBOSE}
 DEFAULT_TIMEOUT = 1.0

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from engine.model import Note, ToolCall
-from engine.verdict import Evidence
+from referee.engine.run.model import Note, ToolCall
+from referee.engine.verdict import Evidence
 
 QUOTE_LIMIT = 120
 

@@ -28,7 +28,7 @@ class Precision(str, Enum):
 class Evidence:
     """One piece of evidence: what was seen, and exactly where.
 
-    ``source`` is one of ``engine.model.SOURCES``. ``file`` is relative to the run
+    ``source`` is one of ``engine.run.model.SOURCES``. ``file`` is relative to the run
     directory; ``line`` is 1-based; ``step`` is the transcript step when there is one.
     ``quote`` is verbatim text from the source (shortened with an ellipsis if long).
     """

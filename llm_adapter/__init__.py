@@ -12,7 +12,7 @@ __all__ = ["make_judge"]
 
 def __getattr__(name: str):
     if name == "make_judge":
-        from llm_adapter.factory import make_judge
+        from referee.llm_adapter.factory import make_judge
 
         return make_judge
-    raise AttributeError(f"module 'llm_adapter' has no attribute {name!r}")
+    raise AttributeError(f"module 'referee.llm_adapter' has no attribute {name!r}")

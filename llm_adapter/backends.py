@@ -11,7 +11,7 @@ import os
 from dataclasses import dataclass
 from typing import Protocol
 
-from llm_adapter.transport import Transport, TransportError
+from referee.llm_adapter.transport import Transport, TransportError
 
 OPENAI_URL = "https://api.openai.com/v1"
 ANTHROPIC_URL = "https://api.anthropic.com"

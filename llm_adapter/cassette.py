@@ -22,8 +22,8 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from llm_adapter.backends import Backend, ChatRequest, Completion
-from llm_adapter.transport import TransportError
+from referee.llm_adapter.backends import Backend, ChatRequest, Completion
+from referee.llm_adapter.transport import TransportError
 
 FORMAT = "referee-llm-cassette"
 VERSION = 1

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from engine.commands.llm_flags import add_llm_arguments
+from referee.engine.commands.llm_flags import add_llm_arguments
 
 __all__ = ["add_llm_arguments", "judge_from_args"]
 
@@ -24,7 +24,7 @@ def judge_from_args(args: argparse.Namespace):
     spec = getattr(args, "llm", None)
     if not spec:
         return None
-    from llm_adapter.factory import make_judge
+    from referee.llm_adapter.factory import make_judge
 
     return make_judge(
         spec,

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from llm_adapter.backends import make_backend
-from llm_adapter.cassette import MODES, CassetteBackend
-from llm_adapter.judge import LLMJudge
-from llm_adapter.transport import Transport
+from referee.llm_adapter.backends import make_backend
+from referee.llm_adapter.cassette import MODES, CassetteBackend
+from referee.llm_adapter.judge import LLMJudge
+from referee.llm_adapter.transport import Transport
 
 BACKENDS = ("openai", "anthropic")
 

@@ -16,14 +16,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Sequence
 
-from engine.judging import GraderClaim, GraderUsage, JudgeResult, SemanticItem
-from engine.verdict import Outcome, Verdict
-from llm_adapter import prompt, verify
-from llm_adapter.backends import Backend, Completion
-from llm_adapter.cassette import CassetteMiss
-from llm_adapter.evidence import RunEvidence, collect
-from llm_adapter.reply import Malformed, Reply, parse
-from llm_adapter.transport import Cancelled, TransportError
+from referee.engine.judging import GraderClaim, GraderUsage, JudgeResult, SemanticItem
+from referee.engine.verdict import Outcome, Verdict
+from referee.llm_adapter import prompt, verify
+from referee.llm_adapter.backends import Backend, Completion
+from referee.llm_adapter.cassette import CassetteMiss
+from referee.llm_adapter.evidence import RunEvidence, collect
+from referee.llm_adapter.reply import Malformed, Reply, parse
+from referee.llm_adapter.transport import Cancelled, TransportError
 
 ATTEMPTS = 2  # the first request and one retry after a malformed reply
 

@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import Sequence
 
-from engine.judging import SemanticItem
-from llm_adapter.backends import ChatRequest
-from llm_adapter.evidence import SOURCE_ORDER, RunEvidence, Segment
+from referee.engine.judging import SemanticItem
+from referee.llm_adapter.backends import ChatRequest
+from referee.llm_adapter.evidence import SOURCE_ORDER, RunEvidence, Segment
 
 MARK = "RUN-DATA"
 FAKE_MARK = re.compile(r"<{2,}(\s*/?\s*(?:END\s*)?RUN[-_ ]?DATA)", re.IGNORECASE)

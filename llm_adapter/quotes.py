@@ -19,7 +19,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from llm_adapter.evidence import Segment
+from referee.llm_adapter.evidence import Segment
 
 ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
 MIN_PART = 8  # each part of an elided quote must be long enough to say something itself

@@ -11,11 +11,11 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from engine.judging import GraderClaim, SemanticItem
-from engine.verdict import Evidence, Outcome, Verdict
-from llm_adapter.evidence import PASS_SOURCES, RunEvidence
-from llm_adapter.quotes import Match, locate
-from llm_adapter.reply import AssertionReply, Quote, Reply
+from referee.engine.judging import GraderClaim, SemanticItem
+from referee.engine.verdict import Evidence, Outcome, Verdict
+from referee.llm_adapter.evidence import PASS_SOURCES, RunEvidence
+from referee.llm_adapter.quotes import Match, locate
+from referee.llm_adapter.reply import AssertionReply, Quote, Reply
 
 SHOWN = 160  # characters of a quote shown in a message or an Evidence record
 # Text that speaks to the grader rather than about the task. Found in the record it

@@ -33,10 +33,10 @@ def repo() -> Path:
 def evaluate_workspace(rules: Path, display: str, evals: Path, workspace: Path) -> dict:
     """Compile ``rules`` (named ``display`` in messages) against ``evals`` and evaluate
     every run of ``workspace``: ``{run rel: (compiled eval, verdicts)}``."""
-    import dsl
-    from engine.compile import compile_rules
-    from engine.evaluate import evaluate
-    from engine.runs import discover
+    from referee import dsl
+    from referee.engine.compile import compile_rules
+    from referee.engine.evaluate import evaluate
+    from referee.engine.run.workspace import discover
 
     tree = dsl.parse_rules(rules.read_text(encoding="utf-8"), display)
     program = compile_rules([tree], dsl.load_evals(evals))

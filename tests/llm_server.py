@@ -6,7 +6,7 @@ request takes the next step of its script: a reply text, an HTTP status, a delay
 (for timeouts), or a callable that answers from the request (a scripted judge).
 Token counts it reports are approximations (UTF-8 bytes / 4), not a tokenizer's.
 
-``FakeRun`` has the attributes of ``engine.runs.Run`` that the adapter reads, built
+``FakeRun`` has the attributes of ``engine.run.workspace.Run`` that the adapter reads, built
 from a dict of output files with a minimal dual-section transcript parser.
 """
 
@@ -20,7 +20,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from engine.model import Location, Note, Payload, RunId, TextFile, ToolCall, Transcript
+from referee.engine.run.model import Location, Note, Payload, RunId, TextFile, ToolCall, Transcript
 
 SCRIPTED_NOTE = "scripted loopback judge, not a language model"
 
@@ -198,7 +198,7 @@ HEADING = re.compile(r"^## (?:\[(tool_calls|agent_notes)\] )?(?:Step (\d+): )?(.
 
 @dataclass
 class FakeRun:
-    """The parts of ``engine.runs.Run`` the adapter reads, from ``{rel: text}``."""
+    """The parts of ``engine.run.workspace.Run`` the adapter reads, from ``{rel: text}``."""
 
     files: dict[str, str]
     rel: str = "eval-1/with_skill/run-1"
@@ -284,7 +284,7 @@ def record_example(argv: list[str]) -> int:
     if len(argv) < 3 or argv[1] != "--":
         print(RECORD_USAGE, end="")
         return 2
-    from engine.cli import main
+    from referee.engine.cli import main
 
     with ScriptedServer(default=reading_judge) as server:
         return main(["grade", *argv[2:], "--check", "--llm", f"record:{argv[0]}",

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import SHARED_EXAMPLES
-from engine.cli import main
+from referee.engine.cli import main
 
 RULES = """
 eval 1

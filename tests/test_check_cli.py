@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.cli import main
+from referee.engine.cli import main
 
 GOOD = 'eval 1 "x"\nlet n = count(calls)\nexpect 1: n == 1\nexpect 2: response is not empty\n'
 THREE_MISTAKES = (

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-import dsl
-from engine.compile import check_rules, compile_rules
-from engine.model import RunId
-from engine.verdict import Precision
+from referee import dsl
+from referee.engine.compile import check_rules, compile_rules
+from referee.engine.run.model import RunId
+from referee.engine.verdict import Precision
 
 
 def diagnostics(text: str) -> list:

@@ -31,10 +31,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-import dsl
-from engine.compile import check_rules, compile_rules
-from engine.evaluate import evaluate
-from engine.runs import load_run
+from referee import dsl
+from referee.engine.compile import check_rules, compile_rules
+from referee.engine.evaluate import evaluate
+from referee.engine.run.workspace import load_run
 
 HERE = Path(__file__).resolve().parent / "conformance"
 REPO = Path(__file__).resolve().parents[1]

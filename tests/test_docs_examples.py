@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-import dsl
+from referee import dsl
 from conftest import SHARED_EXAMPLES
-from engine.compile import check_rules, compile_rules
-from engine.evaluate import evaluate
-from engine.runs import load_run
-from engine.verdict import Outcome
-from dsl.errors import COMPILER_CODES, PARSER_CODES
-from dsl.parser import lark_parser
-from dsl.syntax import Terminals
+from referee.engine.compile import check_rules, compile_rules
+from referee.engine.evaluate import evaluate
+from referee.engine.run.workspace import load_run
+from referee.engine.verdict import Outcome
+from referee.dsl.errors import COMPILER_CODES, PARSER_CODES
+from referee.dsl.parser import lark_parser
+from referee.dsl.syntax import Terminals
 
 DOC = (Path(__file__).resolve().parents[1] / "docs" / "language.md").read_text(encoding="utf-8")
 BLOCKS = re.findall(r"^```(referee|rules)\n(.*?)^```$", DOC, flags=re.S | re.M)

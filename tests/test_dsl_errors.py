@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-import dsl
-from dsl.errors import Diagnostic, RulesError, render, suggest
-from dsl.evals_json import loads_evals
+from referee import dsl
+from referee.dsl.errors import Diagnostic, RulesError, render, suggest
+from referee.dsl.evals_json import loads_evals
 
 CASES = yaml.safe_load((Path(__file__).parent / "conformance" / "errors-parse.yaml")
                        .read_text(encoding="utf-8"))

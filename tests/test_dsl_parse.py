@@ -6,8 +6,8 @@ from decimal import Decimal
 
 import pytest
 
-import dsl
-from dsl.ast import (
+from referee import dsl
+from referee.dsl.ast import (
     And, ArrayLit, Before, Between, Compare, EachDistinct, Emptiness, Exists, Expect, Field,
     FuncCall, Includes, InOrder, JsonPathExpr, Let, Literal, NamePattern, NameRef, Not,
     ObjectLit, Or, PathExpr, Quantified, RegexLit, Selection, Semantic, Source, StatusFilter,

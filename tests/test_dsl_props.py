@@ -15,10 +15,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
-import dsl
-from dsl.errors import RulesError
-from dsl.parser import lark_parser
-from dsl.syntax import Terminals
+from referee import dsl
+from referee.dsl.errors import RulesError
+from referee.dsl.parser import lark_parser
+from referee.dsl.syntax import Terminals
 
 RESERVED = frozenset(Terminals(lark_parser()).keywords)
 # Static checks that grammar-generated text may trip: a NAME drawn for a file format

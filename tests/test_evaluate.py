@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import dsl
-from engine.compile import compile_rules
-from engine.evaluate import evaluate
-from engine.model import Location, Note, Transcript
-from engine.verdict import Outcome
+from referee import dsl
+from referee.engine.compile import compile_rules
+from referee.engine.evaluate import evaluate
+from referee.engine.run.model import Location, Note, Transcript
+from referee.engine.verdict import Outcome
 
 
 class Run:

@@ -7,13 +7,13 @@ import fnmatch
 
 import pytest
 
-import dsl
-from engine.checks.sources import Select
-from engine.compile import compile_rules
-from engine.evaluate import evaluate
-from engine.model import Location, Payload, ToolCall, Transcript
-from engine.regexes import compile_exact, compile_glob
-from engine.verdict import Outcome
+from referee import dsl
+from referee.engine.checks.sources import Select
+from referee.engine.compile import compile_rules
+from referee.engine.evaluate import evaluate
+from referee.engine.run.model import Location, Payload, ToolCall, Transcript
+from referee.engine.regexes import compile_exact, compile_glob
+from referee.engine.verdict import Outcome
 
 
 class Run:

@@ -8,11 +8,11 @@ from dataclasses import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import dsl
-from engine.compile import compile_rules
-from engine.evaluate import evaluate
-from engine.model import JsonFile, Location, Note, Payload, TextFile, Transcript, ToolCall
-from engine.verdict import Outcome
+from referee import dsl
+from referee.engine.compile import compile_rules
+from referee.engine.evaluate import evaluate
+from referee.engine.run.model import JsonFile, Location, Note, Payload, TextFile, Transcript, ToolCall
+from referee.engine.verdict import Outcome
 
 RULES = r'''
 eval 1
@@ -73,7 +73,7 @@ def calls(draw):
 
 
 class FakeRun:
-    """The attributes of engine.runs.Run that checks read, built in memory."""
+    """The attributes of engine.run.workspace.Run that checks read, built in memory."""
 
     def __init__(self, call_list, notes, response, files, metrics):
         self.transcript = Transcript(tuple(call_list), tuple(notes))

@@ -34,7 +34,7 @@ def test_committed_example_reports_are_reproduced(tmp_path: Path):
     shutil.copytree(REPO / "examples", tmp_path / "examples")
     committed = _reports(tmp_path)
     assert len(committed) == 12, "each of the 6 example runs has both reports committed"
-    done = subprocess.run([sys.executable, "-m", "engine.cli", *ARGS, "--jobs", "2"], cwd=tmp_path,
+    done = subprocess.run([sys.executable, "-m", "referee.engine.cli", *ARGS, "--jobs", "2"], cwd=tmp_path,
                           capture_output=True, text=True, env={"PYTHONPATH": str(REPO), "PATH": ""})
     assert done.returncode == 1, done.stderr  # the runs without the skill fail on purpose
     regraded = _reports(tmp_path)

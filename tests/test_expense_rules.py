@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from conftest import evaluate_workspace
 
-import dsl
-from engine.compile import compile_rules
-from engine.evaluate import evaluate
-from engine.runs import discover
+from referee import dsl
+from referee.engine.compile import compile_rules
+from referee.engine.evaluate import evaluate
+from referee.engine.run.workspace import discover
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(__file__).resolve().parents[2] / "shared"

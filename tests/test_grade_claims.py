@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from engine.claims import find_claims
-from engine.runs import discover, load_run
+from referee.engine.facts.claims import find_claims
+from referee.engine.run.workspace import discover, load_run
 
 EXPENSE = "expense-skill-workspace/iteration-1"
 

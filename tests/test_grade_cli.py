@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.cli import main
+from referee.engine.cli import main
 from test_schema import validate_tree
 
 RULES = """
@@ -157,7 +157,7 @@ def test_help_documents_exit_codes(capsys):
 
 def test_deterministic_path_does_not_load_the_llm_adapter(setup):
     code = ("import sys; from engine.cli import main; main(['grade', 'ws', '--rules', 'expense.rules', '--check']);"
-            "print(sorted(m for m in sys.modules if m.startswith('llm_adapter')))")
+            "print(sorted(m for m in sys.modules if m.startswith('referee.llm_adapter')))")
     done = subprocess.run([sys.executable, "-c", code], cwd=setup, capture_output=True, text=True,
                           env={"PYTHONPATH": str(Path(__file__).resolve().parents[1]), "PATH": ""})
     assert done.stdout.strip().splitlines()[-1] == "[]"

@@ -7,7 +7,7 @@ import shutil
 from pathlib import Path
 
 from conftest import REPO
-from engine.cli import main
+from referee.engine.cli import main
 
 # rules/expense-draft.rules, carried by evals.json under "referee" instead.
 EMBEDDED = {

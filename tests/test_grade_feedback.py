@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import dsl
-from engine.compile import compile_rules
-from engine.feedback import RunFacts, eval_feedback
-from engine.verdict import Precision
+from referee import dsl
+from referee.engine.compile import compile_rules
+from referee.engine.facts.feedback import RunFacts, eval_feedback
+from referee.engine.verdict import Precision
 
 
 def compiled(rules: str):
@@ -76,7 +76,7 @@ def test_a_check_through_a_let_about_a_tool_never_called_is_flagged(tmp_path):
     import shutil
 
     from conftest import REPO
-    from engine.cli import main
+    from referee.engine.cli import main
 
     workspace = tmp_path / "ws"
     shutil.copytree(REPO / "examples" / "booking-skill-workspace", workspace)

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 
-from engine.grade import RulesSource, grade_all, grader_info
-from engine.judging import GraderUsage, JudgeResult
-from engine.runs import discover
-from engine.verdict import Evidence, Outcome, Verdict
+from referee.engine.grade import RulesSource, grade_all, grader_info
+from referee.engine.judging import GraderUsage, JudgeResult
+from referee.engine.run.workspace import discover
+from referee.engine.verdict import Evidence, Outcome, Verdict
 
 RULES = 'eval 2\nexpect 1: exists file "summary.csv"\nexpect "The response explains the totals"\n'
 

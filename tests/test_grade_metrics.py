@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine.metrics import computed_metrics, execution_metrics, skill_type
-from engine.runs import load_run
+from referee.engine.facts.metrics import computed_metrics, execution_metrics, skill_type
+from referee.engine.run.workspace import load_run
 
 TRANSCRIPT = """## Eval Prompt
 

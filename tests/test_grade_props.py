@@ -14,10 +14,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import dsl
-from engine.compile import compile_rules
-from engine.grade import grade_all, grader_info
-from engine.runs import discover
+from referee import dsl
+from referee.engine.compile import compile_rules
+from referee.engine.grade import grade_all, grader_info
+from referee.engine.run.workspace import discover
 from test_schema import load, validate
 from test_transcript_props import transcript_like
 

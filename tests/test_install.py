@@ -7,6 +7,7 @@ path, so the grammar must come from the package data of the installed copy.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -30,11 +31,27 @@ def _clean_env() -> dict[str, str]:
     return {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
 
 
+def _editable(tmp_path: Path) -> bool:
+    """Whether referee is installed with ``pip install -e`` (PEP 610's direct_url.json).
+
+    Asked from outside the checkout: a build's ``referee.egg-info`` in it would answer instead.
+    """
+    code = ("from importlib.metadata import distribution; "
+            "print(distribution('referee').read_text('direct_url.json') or '{}')")
+    out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=_clean_env(),
+                         capture_output=True, text=True, check=True)
+    return bool(json.loads(out.stdout).get("dir_info", {}).get("editable"))
+
+
 def test_installed_copy_is_current(tmp_path: Path) -> None:
-    code = "import importlib.resources as r; print(r.files('grammars').joinpath('referee.lark'))"
+    code = "import importlib.resources as r; print(r.files('referee.grammars').joinpath('referee.lark'))"
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, env=_clean_env(),
                          capture_output=True, text=True, check=True)
     installed = Path(out.stdout.strip())
+    if _editable(tmp_path):
+        # An editable install maps the package onto this checkout (or a link tree of it).
+        assert installed.resolve() == (REPO / "grammars" / "referee.lark").resolve()
+        return
     assert REPO not in installed.parents, "the grammar was found in the checkout, not the package"
     assert installed.read_text(encoding="utf-8") == (REPO / "grammars" / "referee.lark").read_text(
         encoding="utf-8"), "the installed copy is stale: run `python -m pip install .` again"

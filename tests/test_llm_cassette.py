@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from llm_server import SCRIPTED_NOTE, FakeRun, ScriptedServer, reading_judge, verdicts
 
-from engine.judging import SemanticItem
-from engine.verdict import Outcome
-from llm_adapter import make_judge
-from llm_adapter.cassette import FORMAT
+from referee.engine.judging import SemanticItem
+from referee.engine.verdict import Outcome
+from referee.llm_adapter import make_judge
+from referee.llm_adapter.cassette import FORMAT
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLE_CASSETTE = REPO / "examples" / "booking-skill" / "judge.cassette.jsonl"
@@ -136,7 +136,7 @@ def _grade_copy(tmp_path: Path, name: str) -> dict[str, bytes]:
     workspace = tmp_path / name
     shutil.copytree(EXAMPLE_WORKSPACE, workspace)
     done = subprocess.run(
-        [sys.executable, "-m", "engine.cli", "grade", str(workspace), "--rules", str(EXAMPLE_RULES),
+        [sys.executable, "-m", "referee.engine.cli", "grade", str(workspace), "--rules", str(EXAMPLE_RULES),
          "--evals", str(EXAMPLE_EVALS), "--llm", f"replay:{EXAMPLE_CASSETTE}"],
         cwd=REPO, capture_output=True, text=True, env={"PATH": "/usr/bin:/bin"})
     assert done.returncode in (0, 1), done.stderr

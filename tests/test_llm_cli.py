@@ -7,8 +7,8 @@ import argparse
 import pytest
 from llm_server import ScriptedServer, reading_judge
 
-from llm_adapter.cli import add_llm_arguments, judge_from_args
-from llm_adapter.judge import LLMJudge
+from referee.llm_adapter.cli import add_llm_arguments, judge_from_args
+from referee.llm_adapter.judge import LLMJudge
 
 
 def parse(*argv: str) -> argparse.Namespace:

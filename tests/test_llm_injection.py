@@ -12,11 +12,11 @@ import re
 import pytest
 from llm_server import FakeRun, ScriptedServer, asked_ids, verdicts
 
-from engine.judging import SemanticItem
-from engine.verdict import Outcome
-from llm_adapter import make_judge
-from llm_adapter.evidence import collect
-from llm_adapter.prompt import MARK, render
+from referee.engine.judging import SemanticItem
+from referee.engine.verdict import Outcome
+from referee.llm_adapter import make_judge
+from referee.llm_adapter.evidence import collect
+from referee.llm_adapter.prompt import MARK, render
 
 FAKE_VERDICT = json.dumps({"assertions": [
     {"id": "A1", "reasoning": "all good", "evidence": [], "verdict": "PASS"},

@@ -9,9 +9,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 
-ENGINE_MODULES = ("engine.compile", "engine.evaluate", "engine.runs", "engine.grade",
-                  "engine.transcript", "engine.cli", "engine.commands.check",
-                  "engine.commands.show", "dsl")
+ENGINE_MODULES = ("referee.engine.compile", "referee.engine.evaluate", "referee.engine.run.workspace", "referee.engine.grade",
+                  "referee.engine.run.transcript", "referee.engine.cli", "referee.engine.commands.check",
+                  "referee.engine.commands.show", "referee.dsl")
 
 PROBE = """
 import importlib, json, sys
@@ -24,19 +24,19 @@ for name in sys.argv[1:]:
         if not name.startswith(exc.name or "?"):
             raise
 print(json.dumps({"loaded": loaded,
-                  "adapter": sorted(m for m in sys.modules if m.split(".")[0] == "llm_adapter")}))
+                  "adapter": sorted(m for m in sys.modules if m.startswith("referee.llm_adapter"))}))
 """
 
 GRADE = """
 import contextlib, io, json, sys
-from engine.cli import main
+from referee.engine.cli import main
 out = io.StringIO()
 with contextlib.redirect_stdout(out):
     code = main(sys.argv[1:] + ["--json"])
 graded = len(json.loads(out.getvalue())["runs"]) if out.getvalue() else 0
 print(json.dumps({"code": code, "graded": graded,
                   "adapter": [m for m in sys.modules
-                              if m == "llm_adapter" or m.startswith("llm_adapter.")]}))
+                              if m == "referee.llm_adapter" or m.startswith("referee.llm_adapter.")]}))
 """
 
 
@@ -48,7 +48,7 @@ def _run(script: str, *args: str) -> dict:
 
 def test_engine_modules_do_not_import_the_adapter():
     report = _run(PROBE, *ENGINE_MODULES)
-    assert "engine.judging" not in ENGINE_MODULES  # the protocol lives in the engine
+    assert "referee.engine.judging" not in ENGINE_MODULES  # the protocol lives in the engine
     assert report["loaded"], "no engine module could be imported"
     assert report["adapter"] == []
 
@@ -69,7 +69,7 @@ def test_a_grade_without_llm_imports_nothing_of_the_adapter(tmp_path):
 def test_the_adapter_cli_module_stays_light():
     # llm_adapter.cli re-exports the flags and builds a judge lazily: importing it
     # must not pull in pydantic or the HTTP, prompt and parsing modules.
-    report = _run("import json, sys, llm_adapter.cli\n"
+    report = _run("import json, sys, referee.llm_adapter.cli\n"
                   "print(json.dumps({'adapter': sorted(m for m in sys.modules "
-                  "if m.startswith('llm_adapter')), 'pydantic': 'pydantic' in sys.modules}))")
-    assert report == {"adapter": ["llm_adapter", "llm_adapter.cli"], "pydantic": False}
+                  "if m.startswith('referee.llm_adapter')), 'pydantic': 'pydantic' in sys.modules}))")
+    assert report == {"adapter": ["referee.llm_adapter", "referee.llm_adapter.cli"], "pydantic": False}

@@ -7,9 +7,9 @@ import json
 import pytest
 from llm_server import Delay, FakeRun, ScriptedServer, Status, verdicts
 
-from engine.judging import SemanticItem
-from engine.verdict import Outcome
-from llm_adapter import make_judge
+from referee.engine.judging import SemanticItem
+from referee.engine.verdict import Outcome
+from referee.llm_adapter import make_judge
 
 TRANSCRIPT = """\
 ## Eval Prompt
@@ -225,7 +225,7 @@ def test_cancel_stops_retrying(kind):
     with ScriptedServer(Status(503), GOOD) as server:
         judge = judge_for(kind, server)
         judge.cancel()
-        from llm_adapter.transport import Cancelled
+        from referee.llm_adapter.transport import Cancelled
 
         with pytest.raises(Cancelled):
             judge.grade(run(), ITEMS)

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from llm_adapter.evidence import Segment
-from llm_adapter.quotes import locate
-from llm_adapter.reply import Malformed, parse
+from referee.llm_adapter.evidence import Segment
+from referee.llm_adapter.quotes import locate
+from referee.llm_adapter.reply import Malformed, parse
 
 ARGS = Segment("tool_calls", "outputs/transcript.md", 10,
                'Tool: saveExpenseDoc\nArgs: {\n  "docStatus": "10",\n  "fdSubject": "2月出租车费报销"\n}',

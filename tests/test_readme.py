@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-import dsl
+from referee import dsl
 from conftest import REPO
-from engine.compile import check_rules
+from referee.engine.compile import check_rules
 
 README = (REPO / "README.md").read_text(encoding="utf-8")
 
@@ -45,7 +45,7 @@ def test_console_examples_print_what_the_readme_shows(block, tmp_path: Path):
     command, *shown = block.rstrip("\n").splitlines()
     assert command.startswith("$ referee ")
     args = command[len("$ referee "):].split()
-    out = subprocess.run([sys.executable, "-m", "engine.cli", *args], cwd=tmp_path,
+    out = subprocess.run([sys.executable, "-m", "referee.engine.cli", *args], cwd=tmp_path,
                          capture_output=True, text=True, env={"PYTHONPATH": str(REPO), "PATH": ""})
     assert out.returncode in (0, 1), out.stderr
     assert out.stdout.rstrip("\n").splitlines() == shown

@@ -7,14 +7,14 @@ from dataclasses import dataclass
 
 import pytest
 
-from engine.claims import ClaimResult
-from engine.report.build import (
+from referee.engine.facts.claims import ClaimResult
+from referee.engine.report.build import (
     NOTES_ONLY, RunFacts, enforce_trust, expectation, gate, grading_report,
     render_evidence, summary, timing_block, validated_ground_truth,
 )
-from engine.report.models import GradingReport
-from engine.report.render import render
-from engine.verdict import Evidence, Outcome, Precision, Verdict
+from referee.engine.report.models import GradingReport
+from referee.engine.report.render import render
+from referee.engine.verdict import Evidence, Outcome, Precision, Verdict
 
 
 @dataclass(frozen=True)

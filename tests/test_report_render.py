@@ -6,11 +6,11 @@ import json
 
 import pytest
 
-from engine.report.build import grading_document, ground_truth
-from engine.report.jsonable import dumps, neutralise_script_end
-from engine.report.models import GradingReport, GroundTruth
-from engine.report.render import feedback_text, join_feedback, json_text, render, split_at_feedback
-from engine.verdict import Evidence, Outcome, Precision, Verdict
+from referee.engine.report.build import grading_document, ground_truth
+from referee.engine.report.jsonable import dumps, neutralise_script_end
+from referee.engine.report.models import GradingReport, GroundTruth
+from referee.engine.report.render import feedback_text, join_feedback, json_text, render, split_at_feedback
+from referee.engine.verdict import Evidence, Outcome, Precision, Verdict
 from test_report_build import GRADER, FakeAssertion, facts
 
 TRICKY_STRINGS = ["</script><!-- x", "</SCRIPT >", "<</sCrIpT", "a\x00\x1f\x7f\u2028\u2029", "é值😀",

@@ -7,8 +7,8 @@ import os
 
 import pytest
 
-from engine.atomic import move_aside, write_atomic
-from engine.report.write import foreign_files, write_all, write_run, written_by_referee
+from referee.engine.report.atomic import move_aside, write_atomic
+from referee.engine.report.write import foreign_files, write_all, write_run, written_by_referee
 
 OURS = json.dumps({"expectations": [], "grader": {"name": "referee", "version": "1"}})
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine.runs import discover, eval_from_folder, load_run, natural_key
+from referee.engine.run.workspace import discover, eval_from_folder, load_run, natural_key
 
 FIXTURES = Path(__file__).parent / "fixtures" / "workspaces"
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from engine.user_notes import parse_user_notes, section_key
+from referee.engine.run.user_notes import parse_user_notes, section_key
 
 NOTES = """# User Notes
 

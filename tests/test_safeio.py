@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import safeio
-from engine.runs import load_run
-from engine.safeio import parse_json, read_json, read_text, safe_relative
+from referee.engine.run import safeio
+from referee.engine.run.workspace import load_run
+from referee.engine.run.safeio import parse_json, read_json, read_text, safe_relative
 
 GOOD_TRANSCRIPT = "## [tool_calls] Step 1: ping\nTool: ping\nArgs: {\"n\": 1.50}\nReturn: \"pong\"\nStatus: success\n"
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.report.schema import SCHEMA_DIR, SCHEMAS, schema_text
+from referee.engine.report.schema import SCHEMA_DIR, SCHEMAS, schema_text
 
 KNOWN = {"$schema", "$defs", "$ref", "type", "properties", "required", "additionalProperties", "items",
          "enum", "const", "anyOf", "title", "description", "default"}
@@ -78,7 +78,7 @@ def _object_errors(value: dict, schema: dict, root: dict, where: str) -> list[st
 def test_committed_schema_has_not_drifted(name):
     committed = (SCHEMA_DIR / name).read_text(encoding="utf-8")
     assert committed == schema_text(SCHEMAS[name]), (
-        f"engine/schemas/{name} is out of date: run python -m engine.report.schema")
+        f"engine/schemas/{name} is out of date: run python -m referee.engine.report.schema")
 
 
 def test_validator_rejects_what_it_should():

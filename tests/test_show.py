@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.commands import show
+from referee.engine.commands import show
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -123,7 +123,7 @@ def test_unusable_input_exits_2(tmp_path, capsys, make, reason):
 
 def test_console_entry_through_subprocess():
     run_dir = REPO / "examples" / "booking-skill-workspace" / "iteration-1" / "eval-1-book-flight" / "with_skill" / "run-2"
-    done = subprocess.run([sys.executable, "-m", "engine.cli", "show", str(run_dir), "--json"],
+    done = subprocess.run([sys.executable, "-m", "referee.engine.cli", "show", str(run_dir), "--json"],
                           cwd=REPO, capture_output=True, text=True, encoding="utf-8", timeout=120)
     assert done.returncode == 0, done.stderr
     (view,) = json.loads(done.stdout)["runs"]
@@ -133,7 +133,7 @@ def test_console_entry_through_subprocess():
         (3, "travel_bookReservation", "success"),
     ]
     assert view["steps"][2]["return"]["line"] == 25 and view["steps"][2]["return"]["is_json"]
-    missing = subprocess.run([sys.executable, "-m", "engine.cli", "show", "no/such/run"],
+    missing = subprocess.run([sys.executable, "-m", "referee.engine.cli", "show", "no/such/run"],
                              cwd=REPO, capture_output=True, text=True, timeout=120)
     assert missing.returncode == 2
     assert missing.stderr == "referee show: no/such/run: no such file or directory\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 
-from engine.transcript import parse_transcript
+from referee.engine.run.transcript import parse_transcript
 
 
 def _calls(text):

@@ -14,9 +14,9 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import tool_log, transcript
-from engine.model import Payload
-from engine.transcript import parse_transcript
+from referee.engine.run import tool_log, transcript
+from referee.engine.run.model import Payload
+from referee.engine.run.transcript import parse_transcript
 
 COMMENTS = st.sampled_from(["", "<!-- raw log -->\n", "  <!-- a --> \n", "<!-->\n", "<!-- open\n", "<!-- x --> Tool: y\n"])
 KEYS = st.sampled_from(["Tool:", "Args:", "Return:", "Status:", "tool :", "ARGS:", "Args :", "x:"])

@@ -7,7 +7,7 @@ import re
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.transcript import parse_transcript
+from referee.engine.run.transcript import parse_transcript
 
 FRAGMENTS = [
     "## [tool_calls] Step 1: save", "## [agent_notes] Step 2: 解读", "## Eval Prompt", "### Step 3",

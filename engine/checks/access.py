@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.model import Note, Payload, ToolCall
-from engine.values import Anchor, Missing, Prov, Result, Val, render, type_name
+from referee.engine.run.model import Note, Payload, ToolCall
+from referee.engine.values import Anchor, Missing, Prov, Result, Val, render, type_name
 
 CALL_FIELDS = ("tool", "step", "title", "status", "args", "return", "index")
 NOTE_FIELDS = ("step", "title", "text", "kind")

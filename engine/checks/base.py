@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol
 
-from engine.values import Claim, EvalError, Missing, Prov, Result, Val
-from engine.verdict import Evidence, Outcome, Verdict
+from referee.engine.values import Claim, EvalError, Missing, Prov, Result, Val
+from referee.engine.verdict import Evidence, Outcome, Verdict
 
 NOT_GRADED_MESSAGE = "semantic: needs the LLM grader (--llm); none was given"
 DETAIL_LIMIT = 5
@@ -177,7 +177,7 @@ def located(label: str, prov: Prov | None, support: tuple[Val, ...] = ()) -> str
 
 def describe_val(val: Val) -> str:
     """``label is value (place)``: the fact a message states about a value."""
-    from engine.values import render
+    from referee.engine.values import render
 
     return located(f"{val.label} is {render(val.value)}", val.prov, val.support)
 

@@ -11,13 +11,13 @@ import operator
 from dataclasses import dataclass, replace
 from typing import Any
 
-from dsl import ast
-from engine.checks.base import (Context, Leaf, Polarity, claims_of, decided, describe_val,
+from referee.dsl import ast
+from referee.engine.checks.base import (Context, Leaf, Polarity, claims_of, decided, describe_val,
                                 evidence_of, located, missing_verdict, with_claims)
-from engine.checks.matching import includes
-from engine.values import (EvalError, Missing, Val, as_decimal, equal, is_number, mismatch_hint,
+from referee.engine.checks.matching import includes
+from referee.engine.values import (EvalError, Missing, Val, as_decimal, equal, is_number, mismatch_hint,
                            render, short, type_name)
-from engine.verdict import Verdict
+from referee.engine.verdict import Verdict
 
 ORDER_OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 WANT = {"==": "{}", "!=": "anything but {}", "<": "less than {}", "<=": "at most {}",

@@ -13,14 +13,14 @@ from dataclasses import dataclass, replace
 import regex
 from jsonpath_ng.ext import parse as parse_jsonpath
 
-from dsl import ast
-from dsl.errors import Diagnostic, did_you_mean
-from engine.checks import compare, logic, order, quantify, text
-from engine.checks.base import Context, Polarity
-from engine.checks.exprs import VALUE_COMPILERS, Const, LetRef
-from engine.checks.sources import Select, compile_selection, csv_rows, read_file_text
-from engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset
-from engine.values import Missing, Prov, Result, Val
+from referee.dsl import ast
+from referee.dsl.errors import Diagnostic, did_you_mean
+from referee.engine.checks import compare, logic, order, quantify, text
+from referee.engine.checks.base import Context, Polarity
+from referee.engine.checks.exprs import VALUE_COMPILERS, Const, LetRef
+from referee.engine.checks.sources import Select, compile_selection, csv_rows, read_file_text
+from referee.engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset
+from referee.engine.values import Missing, Prov, Result, Val
 
 CHECK_COMPILERS = {**compare.CHECK_COMPILERS, **text.CHECK_COMPILERS, **quantify.CHECK_COMPILERS,
                    **order.CHECK_COMPILERS, **logic.CHECK_COMPILERS}

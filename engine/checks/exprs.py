@@ -9,13 +9,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from dsl import ast
-from dsl.errors import did_you_mean
-from engine.checks.access import CALL_FIELDS, NOTE_FIELDS, get
-from engine.checks.base import Context
-from dsl.format import format_value
-from engine.checks.functions import ARITY, FUNCTIONS
-from engine.values import Missing, Prov, Result, Val, plain
+from referee.dsl import ast
+from referee.dsl.errors import did_you_mean
+from referee.engine.checks.access import CALL_FIELDS, NOTE_FIELDS, get
+from referee.engine.checks.base import Context
+from referee.dsl.format import format_value
+from referee.engine.checks.functions import ARITY, FUNCTIONS
+from referee.engine.values import Missing, Prov, Result, Val, plain
 
 ELEMENT_OF = {"calls": "call", "notes": "note", "rows": "row", "lines": "text"}
 FIELDS_OF = {"call": CALL_FIELDS, "note": NOTE_FIELDS}

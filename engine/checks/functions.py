@@ -12,8 +12,8 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from engine.checks.access import elements
-from engine.values import (EvalError, Missing, Prov, Result, Val, is_number, parse_number,
+from referee.engine.checks.access import elements
+from referee.engine.values import (EvalError, Missing, Prov, Result, Val, is_number, parse_number,
                            render, to_text, type_name)
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")

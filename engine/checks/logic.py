@@ -11,10 +11,10 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from dsl import ast
-from engine.checks.base import (NOT_GRADED_MESSAGE, Context, three_valued_all,
+from referee.dsl import ast
+from referee.engine.checks.base import (NOT_GRADED_MESSAGE, Context, three_valued_all,
                                 three_valued_any)
-from engine.verdict import Outcome, Verdict
+from referee.engine.verdict import Outcome, Verdict
 
 _SWAP = {Outcome.PASS: Outcome.FAIL, Outcome.FAIL: Outcome.PASS}
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
-from engine.values import equal, plain, render, type_name
+from referee.engine.values import equal, plain, render, type_name
 
 
 def max_matching(adjacency: Sequence[Sequence[int]], right_size: int) -> list[int | None]:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from dsl import ast
-from engine.checks.base import Context, Leaf, decided, evidence_of, located, with_claims
-from engine.checks.matching import pair_up
-from engine.checks.sources import Select, read_calls, records
-from engine.model import Note, ToolCall
-from engine.values import Val
-from engine.verdict import Outcome, Verdict
+from referee.dsl import ast
+from referee.engine.checks.base import Context, Leaf, decided, evidence_of, located, with_claims
+from referee.engine.checks.matching import pair_up
+from referee.engine.checks.sources import Select, read_calls, records
+from referee.engine.run.model import Note, ToolCall
+from referee.engine.values import Val
+from referee.engine.verdict import Outcome, Verdict
 
 ORDERED_SOURCES = ("calls", "notes", "response")
 

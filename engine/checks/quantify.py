@@ -10,13 +10,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dsl import ast
-from engine.checks.base import (Context, Leaf, decided, evidence_of, located, summarize,
+from referee.dsl import ast
+from referee.engine.checks.base import (Context, Leaf, decided, evidence_of, located, summarize,
                                 three_valued_all, three_valued_any, with_claims)
-from engine.checks.sources import Select
-from engine.checks.access import elements
-from engine.values import Missing, Val, render
-from engine.verdict import Evidence, Outcome, Verdict
+from referee.engine.checks.sources import Select
+from referee.engine.checks.access import elements
+from referee.engine.values import Missing, Val, render
+from referee.engine.verdict import Evidence, Outcome, Verdict
 
 
 def _element_evidence(item: Val, verdict: Verdict | None) -> tuple[Evidence, ...]:

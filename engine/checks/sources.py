@@ -15,14 +15,14 @@ import io
 from dataclasses import dataclass
 from typing import Any, Callable
 
-from dsl import ast
-from engine.checks.access import call_val, note_val
-from engine.checks.base import Context
-from dsl.format import format_condition, format_value
-from engine.checks.trust import notes_claiming
-from engine.safeio import parse_json
-from engine.values import EvalError, Missing, Prov, Result, Val
-from engine.verdict import Outcome
+from referee.dsl import ast
+from referee.engine.checks.access import call_val, note_val
+from referee.engine.checks.base import Context
+from referee.dsl.format import format_condition, format_value
+from referee.engine.checks.trust import notes_claiming
+from referee.engine.run.safeio import parse_json
+from referee.engine.values import EvalError, Missing, Prov, Result, Val
+from referee.engine.verdict import Outcome
 
 LIST_KINDS = {"calls": "calls", "notes": "notes", "outputs": "list"}
 FORMAT_KINDS = {"csv": "rows", "lines": "lines", "json": "any", "text": "text"}
@@ -246,7 +246,7 @@ def _as_csv(text: str, prov: Prov) -> tuple[Val, ...]:
 
 
 def _as_lines(text: str, prov: Prov) -> tuple[Val, ...]:
-    from engine.checks.functions import FUNCTIONS
+    from referee.engine.checks.functions import FUNCTIONS
 
     return FUNCTIONS["lines"](Val(text, Prov(prov.source, prov.label, prov.file, 1))).items
 

@@ -14,10 +14,10 @@ from __future__ import annotations
 import dataclasses
 from typing import Iterator, Mapping
 
-from dsl import ast
-from engine.checks.sources import EVIDENCE_SOURCE
-from engine.model import SOURCES
-from engine.verdict import Precision
+from referee.dsl import ast
+from referee.engine.checks.sources import EVIDENCE_SOURCE
+from referee.engine.run.model import SOURCES
+from referee.engine.verdict import Precision
 
 _CONNECTIVES = (ast.Not, ast.And, ast.Or)
 _EXISTENCE = (ast.Exists, ast.Emptiness)

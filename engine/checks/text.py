@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from dsl import ast
-from engine.checks.access import elements
-from engine.checks.base import Context, Leaf, Polarity, decided, evidence_of, located, missing_verdict
-from engine.regexes import Pattern
-from engine.values import EvalError, Missing, Prov, Val, equal, render, short, type_name
-from engine.verdict import Evidence, Verdict
+from referee.dsl import ast
+from referee.engine.checks.access import elements
+from referee.engine.checks.base import Context, Leaf, Polarity, decided, evidence_of, located, missing_verdict
+from referee.engine.regexes import Pattern
+from referee.engine.values import EvalError, Missing, Prov, Val, equal, render, short, type_name
+from referee.engine.verdict import Evidence, Verdict
 
 VERBS = {"contains": ("contains", "does not contain", "contain"),
          "starts_with": ("starts with", "does not start with", "start with"),

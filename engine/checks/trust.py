@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from dsl import ast
-from engine.model import AGENT_SOURCES
-from engine.values import Claim, Prov, short
-from engine.verdict import Outcome, Verdict
+from referee.dsl import ast
+from referee.engine.run.model import AGENT_SOURCES
+from referee.engine.values import Claim, Prov, short
+from referee.engine.verdict import Outcome, Verdict
 
 NOTES_ONLY = "rests on agent notes alone; no tool call or output backs it"
 _LITERAL_RUN = re.compile(r"[A-Za-z0-9_\-.]{3,}")

@@ -14,10 +14,10 @@ import argparse
 import sys
 from pathlib import Path
 
-from dsl import ast
-from dsl.errors import Diagnostic, RulesError, render_all
-from dsl.evals_json import EvalsFile, loads_evals
-from dsl.parser import parse_rules_partial
+from referee.dsl import ast
+from referee.dsl.errors import Diagnostic, RulesError, render_all
+from referee.dsl.evals_json import EvalsFile, loads_evals
+from referee.dsl.parser import parse_rules_partial
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -90,7 +90,7 @@ def _load_evals(name: str, text: str) -> tuple[EvalsFile | None, list[Diagnostic
 def _compile(trees: list[ast.RulesFile], evals: EvalsFile | None) -> list[Diagnostic]:
     """Static errors of the compiler, over the files that parsed."""
     # Imported here, not at the top: other subcommands need not load the compiler.
-    from engine.compile import check_rules
+    from referee.engine.compile import check_rules
 
     return list(check_rules(trees, evals))
 

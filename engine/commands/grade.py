@@ -6,11 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from engine.grade import RulesSource, cpu_jobs, grade_all, grader_info
-from engine.commands.llm_flags import add_llm_arguments
-from engine.report import terminal
-from engine.report.render import json_text
-from engine.report.write import GRADING, GROUND_TRUTH, WriteResult, write_all
+from referee.engine.grade import RulesSource, cpu_jobs, grade_all, grader_info
+from referee.engine.commands.llm_flags import add_llm_arguments
+from referee.engine.report import terminal
+from referee.engine.report.render import json_text
+from referee.engine.report.write import GRADING, GROUND_TRUTH, WriteResult, write_all
 
 EXIT_CODES = """\
 exit codes:
@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _prepare(args: argparse.Namespace, color: bool):
     """Everything before grading; an int is an exit code (the error is printed)."""
-    from engine.runs import discover
+    from referee.engine.run.workspace import discover
 
     if not args.workspace.is_dir():
         return _fail(f"workspace not found: {args.workspace}")
@@ -123,7 +123,7 @@ def _rules_source(args: argparse.Namespace) -> RulesSource | int:
 
 
 def _compile(source: RulesSource, color: bool):
-    from dsl.errors import RulesError, render_all
+    from referee.dsl.errors import RulesError, render_all
 
     try:
         return source.compile()
@@ -138,7 +138,7 @@ def _compile(source: RulesSource, color: bool):
 def _judge(args: argparse.Namespace):
     if not getattr(args, "llm", None):
         return None
-    from llm_adapter.cli import judge_from_args
+    from referee.llm_adapter.cli import judge_from_args
 
     try:
         return judge_from_args(args)

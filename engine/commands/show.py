@@ -18,8 +18,8 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
-from engine.model import Payload, Problem, ToolCall
-from engine.runs import Run, discover, load_run
+from referee.engine.run.model import Payload, Problem, ToolCall
+from referee.engine.run.workspace import Run, discover, load_run
 
 SUMMARY_CHARS = 100  # payloads are cut to this in the text view
 

@@ -19,9 +19,9 @@ from dataclasses import dataclass, field
 from json.encoder import encode_basestring  # what json.dumps(str, ensure_ascii=False) calls
 from typing import Any, Sequence
 
-from engine.model import AGENT_SOURCES
-from engine.report.models import GradingReport, GroundTruth
-from engine.verdict import Outcome, Precision, Verdict
+from referee.engine.run.model import AGENT_SOURCES
+from referee.engine.report.models import GradingReport, GroundTruth
+from referee.engine.verdict import Outcome, Precision, Verdict
 
 NOTES_ONLY = "rests on agent notes alone; no tool call or output backs it"
 MAX_LOCATIONS_IN_TEXT = 5
@@ -39,7 +39,7 @@ class RunFacts:
     metrics: dict[str, Any]
     metrics_source: str
     timing: dict[str, Any]
-    claims: tuple[Any, ...]  # engine.claims.ClaimResult
+    claims: tuple[Any, ...]  # engine.facts.claims.ClaimResult
     notes: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     skill_type: str
     tools: tuple[str, ...]

@@ -27,7 +27,7 @@ from typing import Any
 
 from pydantic_core import to_json
 
-from engine.report.jsonable import dumps, neutralise_script_end
+from referee.engine.report.jsonable import dumps, neutralise_script_end
 
 # The parts of a report whose contents come from outside referee's own code.
 FREE_PARTS = ("execution_metrics", "timing", "grader")

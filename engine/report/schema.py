@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from engine.report.models import GradingReport, GroundTruth
+from referee.engine.report.models import GradingReport, GroundTruth
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
 SCHEMAS = {"grading.schema.json": GradingReport, "ground_truth.schema.json": GroundTruth}

@@ -12,7 +12,7 @@ import time
 from dataclasses import dataclass
 from typing import Sequence, TextIO
 
-from engine.report.brief import Brief
+from referee.engine.report.brief import Brief
 
 _COLORS = {"PASS": "32", "FAIL": "31", "EMPTY": "33", "REFUSED": "35", "dim": "2"}
 EVIDENCE_WIDTH = 200

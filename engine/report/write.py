@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from engine.atomic import move_aside, write_atomic
-from engine.report.models import GRADER_NAME
+from referee.engine.report.atomic import move_aside, write_atomic
+from referee.engine.report.models import GRADER_NAME
 
 GRADING = "grading.json"
 GROUND_TRUTH = "ground_truth.json"

@@ -1,6 +1,6 @@
-"""Looking a claim up in the run's tool calls: the checking half of ``engine.claims``.
+"""Looking a claim up in the run's tool calls: the checking half of ``engine.facts.claims``.
 
-``engine.claims`` finds claims in the agent's words; the functions here say whether
+``engine.facts.claims`` finds claims in the agent's words; the functions here say whether
 the raw tool log backs each one, and where. Every lookup first tests the raw
 payload text for a cheap substring (a quoted key, the digits of a number) before
 walking the parsed JSON, because tool outputs are long and claims are few.

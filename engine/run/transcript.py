@@ -18,8 +18,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from engine.model import Location, Note, Problem, ToolCall, Transcript
-from engine.tool_log import CallReader, Line, fence_closes, fence_open, plain_call
+from referee.engine.run.model import Location, Note, Problem, ToolCall, Transcript
+from referee.engine.run.tool_log import CallReader, Line, fence_closes, fence_open, plain_call
 
 TRANSCRIPT = "outputs/transcript.md"
 

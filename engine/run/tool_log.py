@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from engine.model import Payload, Problem
-from engine.safeio import bracket_balance, json_prefix, json_value, parse_json
+from referee.engine.run.model import Payload, Problem
+from referee.engine.run.safeio import bracket_balance, json_prefix, json_value, parse_json
 
 Line = tuple[int, str]  # (1-based line number, text without its line end)
 

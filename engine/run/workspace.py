@@ -16,10 +16,10 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
 
-from engine.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
-from engine.safeio import join_report, locate, read_json, read_text, safe_relative
-from engine.transcript import parse_transcript
-from engine.user_notes import parse_user_notes
+from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
+from referee.engine.run.safeio import join_report, locate, read_json, read_text, safe_relative
+from referee.engine.run.transcript import parse_transcript
+from referee.engine.run.user_notes import parse_user_notes
 
 METADATA = "eval_metadata.json"
 DEFAULT_CONFIGURATION = "default"  # for layouts with no configuration level (eval-1/outputs)

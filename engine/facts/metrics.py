@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from engine.report.jsonable import plain
+from referee.engine.report.jsonable import plain
 
 # The files skill-creator's executor writes about a run, not as its product; its
 # viewer leaves the same three out of the output listing.

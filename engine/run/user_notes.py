@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from engine.model import Problem, UserNotes
+from referee.engine.run.model import Problem, UserNotes
 
 USER_NOTES = "outputs/user_notes.md"
 

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Iterator
 
-from engine.claim_lookup import CallLog, check_field, check_tool, decimal, number_index, quote
+from referee.engine.facts.claim_lookup import CallLog, check_field, check_tool, decimal, number_index, quote
 
 MAX_CLAIMS = 40
 IDENT = r"[A-Za-z_][A-Za-z0-9_\-.]*[A-Za-z0-9_]|[A-Za-z_]"

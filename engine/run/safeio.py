@@ -1,6 +1,6 @@
 """Reading files of a run without trusting them.
 
-Every reader here returns data plus a list of ``engine.model.Problem`` and never
+Every reader here returns data plus a list of ``engine.run.model.Problem`` and never
 raises on what it finds on disk: a file may be missing, huge, binary, not UTF-8,
 broken JSON, a symlink out of the run directory, or a symlink loop. The rest of a
 run must still load, so each defect becomes a warning that names the path (and
@@ -25,7 +25,7 @@ from decimal import Decimal
 from pathlib import Path, PurePosixPath
 from typing import Any
 
-from engine.model import JsonFile, Problem, TextFile
+from referee.engine.run.model import JsonFile, Problem, TextFile
 
 MAX_TEXT_BYTES = 32 * 1024 * 1024  # beyond this a file is reported `too-large` and not read
 MAX_JSON_DEPTH = 512  # deeper JSON is reported `too-deep` before json.loads sees it

@@ -23,8 +23,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from engine.report.build import display_text
-from engine.verdict import Precision
+from referee.engine.report.build import display_text
+from referee.engine.verdict import Precision
 
 @dataclass(frozen=True)
 class RunFacts:

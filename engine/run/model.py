@@ -1,6 +1,6 @@
 """The run model: plain, frozen records of what one evaluation run left on disk.
 
-Loaders (``engine.transcript``, ``engine.runs``) build these; checks read them.
+Loaders (``engine.run.transcript``, ``engine.run.workspace``) build these; checks read them.
 Every element keeps where it came from, so evidence can point at a file and line.
 Paths inside these records are POSIX paths relative to the run directory, never
 absolute: nothing machine-specific may leak into graded output.

@@ -1,0 +1,73 @@
+"""The library front door behind ``referee.compile`` and ``referee.grade``.
+
+Two calls, in the manner of jmespath's ``compile``/``search``: compile rules
+once, grade as many runs as you like. Nothing here writes a file or prints;
+the ``referee grade`` command adds discovery warnings, writing and the console.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.engine.compile import Program
+
+
+@dataclass(frozen=True)
+class RunResult:
+    """One graded run: where it is, which eval graded it, its verdicts and grading.json."""
+
+    path: str  # relative to the folder given to ``grade`` ("." for a lone run)
+    grading_json: str  # the exact text ``referee grade`` writes
+
+    @property
+    def grading(self) -> dict[str, Any]:
+        """grading.json as a dict."""
+        return json.loads(self.grading_json)
+
+    @property
+    def expectations(self) -> list[dict[str, Any]]:
+        """One entry per assertion: text, outcome, passed, evidence, precision, method."""
+        return list(self.grading["expectations"])
+
+    @property
+    def passed(self) -> bool:
+        """True when every assertion the gate counts passed (grading.json's ``gate.passed``)."""
+        return bool(self.grading["gate"]["passed"])
+
+
+def compile(text: str, path: str = "<rules>", evals: str | os.PathLike[str] | None = None,
+            regex_timeout: float = 1.0) -> Program:
+    """Parse and compile rules text; raises ``referee.RulesError`` listing every mistake.
+
+    ``evals`` names a skill-creator evals.json whose expectations give the
+    assertions their order and texts (as ``referee grade --evals`` does).
+    """
+    return _source(text, path, evals, regex_timeout).compile()
+
+
+def grade(rules: str | Program, where: str | os.PathLike[str], *,
+          evals: str | os.PathLike[str] | None = None) -> list[RunResult]:
+    """Grade every run under ``where`` (a workspace, any folder of one, or one run).
+
+    ``rules`` is rules text or a ``Program`` from :func:`compile`. Runs that no
+    eval of the rules matches are left out. Deterministic: the same files give
+    the same results, byte for byte.
+    """
+    from referee.engine.grade import grade_all, grader_info
+    from referee.engine.run.workspace import discover
+
+    source = _source(rules if isinstance(rules, str) else "", "<rules>", evals, 1.0)
+    program = source.compile() if isinstance(rules, str) else rules
+    runs = discover(Path(where)).runs
+    graded = grade_all(program, runs, source, grader_info(), jobs=1)
+    return [RunResult(g.run.id.rel, g.grading) for g in graded if g is not None]
+
+
+def _source(text: str, path: str, evals: str | os.PathLike[str] | None, timeout: float):
+    from referee.engine.grade import RulesSource
+
+    return RulesSource(((path, text),), None if evals is None else os.fspath(evals), timeout)
