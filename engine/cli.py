@@ -1,14 +1,20 @@
 """The ``referee`` command line: dispatches to one module per subcommand.
 
 Exit codes: 0 success, 1 a check or assertion failed, 2 usage or input error.
-No traceback reaches the user: unexpected exceptions become a one-line message.
+No traceback reaches the user: a ``UsageError`` is printed as one line, and an
+unexpected exception as a one-line report, with its traceback only under
+``--debug`` or ``REFEREE_DEBUG=1``.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+import traceback
 from importlib import import_module
+
+from referee.engine.usage import UsageError
 
 COMMANDS = ("show", "check", "grade")
 
@@ -18,6 +24,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="referee",
         description="Offline, deterministic grading of agent and skill evaluations.",
     )
+    parser.add_argument("--debug", action="store_true",
+                        help="show the traceback of an internal error (also REFEREE_DEBUG=1)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
     for name in COMMANDS:
@@ -28,16 +36,23 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    debug = args.debug or os.environ.get("REFEREE_DEBUG", "") not in ("", "0")
     try:
         return int(args.handler(args) or 0)
+    except UsageError as exc:
+        print(f"referee {args.command}: error: {exc}", file=sys.stderr)
+        return exc.exit_code
     except KeyboardInterrupt:
         print("referee: interrupted; nothing was left half-written", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # the last line of defence: never a traceback
+    except Exception as exc:  # the last line of defence: never a traceback unless asked
+        if debug:
+            traceback.print_exc()
         print(f"referee: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
-        print("referee: please report this with the command that caused it", file=sys.stderr)
+        print("referee: please report this with the command that caused it "
+              "(run it again with --debug for the traceback)", file=sys.stderr)
         return 2
 
 

@@ -56,7 +56,7 @@ def test_errors_across_files(tmp_path, capsys):
 def test_missing_file_is_exit_2(tmp_path, capsys):
     code, out, err = run(tmp_path, capsys, "nope.rules")
     assert code == 2 and out == ""
-    assert err == "referee check: cannot read nope.rules: no such file\n"
+    assert err == "referee check: error: cannot read nope.rules: no such file\n"
 
 
 def test_not_utf8_is_exit_2(tmp_path, capsys):

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import subprocess
 import sys
@@ -10,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine.commands import show
+from referee.engine.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
 SHARED = Path(__file__).resolve().parents[2] / "shared"
@@ -48,10 +47,7 @@ def expense() -> Path:
 
 
 def _run(capsys, *argv):
-    parser = argparse.ArgumentParser(prog="referee")
-    show.add_parser(parser.add_subparsers())
-    args = parser.parse_args(["show", *argv])
-    code = show.run(args)
+    code = main(["show", *argv])
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -118,7 +114,7 @@ def test_unusable_input_exits_2(tmp_path, capsys, make, reason):
     target = make(tmp_path)
     code, out, err = _run(capsys, str(target))
     assert code == 2 and out == ""
-    assert err == f"referee show: {target}: {reason}\n"
+    assert err == f"referee show: error: {target}: {reason}\n"
 
 
 def test_console_entry_through_subprocess():
@@ -136,7 +132,7 @@ def test_console_entry_through_subprocess():
     missing = subprocess.run([sys.executable, "-m", "referee.engine.cli", "show", "no/such/run"],
                              cwd=REPO, capture_output=True, text=True, timeout=120)
     assert missing.returncode == 2
-    assert missing.stderr == "referee show: no/such/run: no such file or directory\n"
+    assert missing.stderr == "referee show: error: no/such/run: no such file or directory\n"
 
 
 def test_booking_example_reads_cleanly(capsys):

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from referee.dsl import ast
+from referee.engine.usage import UsageError
 from referee.dsl.errors import Diagnostic, RulesError, render_all
 from referee.dsl.evals_json import EvalsFile, loads_evals
 from referee.dsl.parser import parse_rules_partial
@@ -36,10 +37,7 @@ def run(args: argparse.Namespace) -> int:
     """Check the files named in ``args``; print the report; return the exit code."""
     texts: dict[str, str] = {}
     for name in list(args.files) + ([args.evals] if args.evals else []):
-        text = _read(name)
-        if text is None:
-            return 2
-        texts[name] = text
+        texts[name] = _read(name)
     evals, diagnostics = None, []
     if args.evals:
         evals, diagnostics = _load_evals(args.evals, texts[args.evals])
@@ -64,20 +62,18 @@ def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
     return kept
 
 
-def _read(name: str) -> str | None:
-    """The file's text, or None after a one-line message naming it."""
+def _read(name: str) -> str:
+    """The file's text; a ``UsageError`` naming the file when it cannot be read."""
     path = Path(name)
     try:
         if not path.is_file():
             reason = "no such file" if not path.exists() else "not a file"
-            print(f"referee check: cannot read {name}: {reason}", file=sys.stderr)
-            return None
+            raise UsageError(f"cannot read {name}: {reason}")
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        print(f"referee check: cannot read {name}: not UTF-8 text", file=sys.stderr)
+        raise UsageError(f"cannot read {name}: not UTF-8 text") from None
     except OSError as exc:
-        print(f"referee check: cannot read {name}: {exc.strerror or exc}", file=sys.stderr)
-    return None
+        raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
 
 
 def _load_evals(name: str, text: str) -> tuple[EvalsFile | None, list[Diagnostic]]:

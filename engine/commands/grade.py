@@ -10,6 +10,7 @@ from referee.engine.grade import RulesSource, cpu_jobs, grade_all, grader_info
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.report import terminal
 from referee.engine.report.render import json_text
+from referee.engine.usage import UsageError
 from referee.engine.report.write import GRADING, GROUND_TRUTH, WriteResult, write_all
 
 EXIT_CODES = """\
@@ -239,5 +240,4 @@ def _warn(message: str) -> None:
 
 
 def _fail(message: str) -> int:
-    print(f"referee grade: error: {message}", file=sys.stderr)
-    return 2
+    raise UsageError(message)

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.run.model import Payload, Problem, ToolCall
+from referee.engine.usage import UsageError
 from referee.engine.run.workspace import Run, discover, load_run
 
 SUMMARY_CHARS = 100  # payloads are cut to this in the text view
@@ -41,8 +42,7 @@ def run(args) -> int:
     path = Path(args.run_dir)
     runs, warnings, reason = _collect(path)
     if reason is not None:
-        print(f"referee show: {args.run_dir}: {reason}", file=sys.stderr)
-        return 2
+        raise UsageError(f"{args.run_dir}: {reason}")
     views = [run_view(r.load()) for r in runs]
     if args.json:
         document = {"runs": views, "warnings": [_problem_view(p) for p in warnings]}
