@@ -8,6 +8,7 @@ fails, and the message says which agent notes claim the missing call anyway.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from itertools import chain
 from typing import Any
 
 from referee.dsl import ast
@@ -22,6 +23,12 @@ from referee.engine.verdict import Evidence, Outcome, Verdict
 def _element_evidence(item: Val, verdict: Verdict | None) -> tuple[Evidence, ...]:
     own = evidence_of(item)
     return tuple(dict.fromkeys(own + (verdict.evidence if verdict else ())))
+
+
+def _joined_evidence(pairs) -> tuple[Evidence, ...]:
+    """The evidence of many (element, verdict) pairs, in order, in linear time
+    (adding tuples one by one would copy the growing tuple for every element)."""
+    return tuple(chain.from_iterable(_element_evidence(i, v) for i, v in pairs))
 
 
 @dataclass
@@ -79,7 +86,7 @@ class QuantifiedCheck(Leaf):
         if outcome is Outcome.PASS:
             return decided(True, f"all {len(items)} {self.selection.desc} pass: "
                            + summarize([v.message for v in verdicts]),
-                           sum((_element_evidence(i, v) for i, v in zip(items, verdicts)), ()))
+                           _joined_evidence(zip(items, verdicts)))
         failing = sum(v.outcome is Outcome.FAIL for v in verdicts)
         return self._combined(outcome, f"{failing} of {len(items)} {self.selection.desc} fail",
                               items, verdicts, Outcome.FAIL)
@@ -106,8 +113,7 @@ class QuantifiedCheck(Leaf):
             shown = [v for v in verdicts if v and v.outcome not in (Outcome.PASS, Outcome.FAIL)]
             return Verdict(shown[0].outcome, f"{message}; {shown[0].message}", shown[0].evidence)
         chosen = [(i, v) for i, v in zip(items, verdicts) if (v is None or v.outcome is Outcome.PASS)]
-        return decided(passes == self.count, message,
-                       sum((_element_evidence(i, v) for i, v in chosen), ()))
+        return decided(passes == self.count, message, _joined_evidence(chosen))
 
     def _combined(self, outcome, head, items, verdicts, shown: Outcome) -> Verdict:
         """A non-pass: the heading plus the messages of the elements that decided it."""
@@ -116,7 +122,7 @@ class QuantifiedCheck(Leaf):
             return Verdict(outcome, f"{head}; {first.message}", first.evidence)
         picked = [(i, v) for i, v in zip(items, verdicts) if v.outcome is shown]
         return Verdict(outcome, f"{head}: " + summarize([v.message for _, v in picked]),
-                       sum((_element_evidence(i, v) for i, v in picked), ()))
+                       _joined_evidence(picked))
 
 
 @dataclass
