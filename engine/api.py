@@ -11,9 +11,11 @@ import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from collections.abc import Iterable
 from typing import Any
 
 from referee.engine.compile import Program
+from referee.engine.run.workspace import Run
 
 
 @dataclass(frozen=True)
@@ -49,22 +51,31 @@ def compile(text: str, path: str = "<rules>", evals: str | os.PathLike[str] | No
     return _source(text, path, evals, regex_timeout).compile()
 
 
-def grade(rules: str | Program, where: str | os.PathLike[str], *,
+def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[Run], *,
           evals: str | os.PathLike[str] | None = None) -> list[RunResult]:
-    """Grade every run under ``where`` (a workspace, any folder of one, or one run).
+    """Grade every run under ``where``: a workspace, any folder of one, one run
+    folder, or runs already built (``referee.engine.run.memory.memory_run``).
 
     ``rules`` is rules text or a ``Program`` from :func:`compile`. Runs that no
     eval of the rules matches are left out. Deterministic: the same files give
     the same results, byte for byte.
     """
     from referee.engine.grade import grade_all, grader_info
-    from referee.engine.run.workspace import discover
 
     source = _source(rules if isinstance(rules, str) else "", "<rules>", evals, 1.0)
     program = source.compile() if isinstance(rules, str) else rules
-    runs = discover(Path(where)).runs
-    graded = grade_all(program, runs, source, grader_info(), jobs=1)
+    graded = grade_all(program, _runs(where), source, grader_info(), jobs=1)
     return [RunResult(g.run.id.rel, g.grading) for g in graded if g is not None]
+
+
+def _runs(where: str | os.PathLike[str] | Run | Iterable[Run]) -> list[Run]:
+    if isinstance(where, Run):
+        return [where]
+    if isinstance(where, (str, os.PathLike)):
+        from referee.engine.run.workspace import discover
+
+        return discover(Path(where)).runs
+    return list(where)
 
 
 def _source(text: str, path: str, evals: str | os.PathLike[str] | None, timeout: float):
