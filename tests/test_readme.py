@@ -49,3 +49,12 @@ def test_console_examples_print_what_the_readme_shows(block, tmp_path: Path):
                          capture_output=True, text=True, env={"PYTHONPATH": str(REPO), "PATH": ""})
     assert out.returncode in (0, 1), out.stderr
     assert out.stdout.rstrip("\n").splitlines() == shown
+
+
+@pytest.mark.parametrize("code", _blocks("python"))
+def test_python_examples_run(code, monkeypatch, capsys):
+    monkeypatch.chdir(REPO)
+    exec(compile(code, "README.md", "exec"), {})
+    printed = capsys.readouterr().out.splitlines()
+    assert printed, "the example prints its results"
+    assert all(line.endswith((" True", " False")) for line in printed)
