@@ -230,11 +230,13 @@ class Includes:
 
 @dataclass(frozen=True)
 class Quantified:
-    """``any|all|no|exactly N <selection> [have <condition>]``."""
+    """``any|all|no|exactly N <selection> [have <condition>]``. ``selection`` is a
+    Selection, or any value that holds a list (a let name, ``keys(x)``, a path,
+    ``jsonpath(...)``); inside ``have`` the current element is one of its items."""
 
     quantifier: str  # "any", "all", "no", "exactly"
     count: int | None
-    selection: Selection
+    selection: "Value"
     condition: "Condition | None" = None
     span: Span = _span()
 

@@ -125,7 +125,7 @@ def _exists(c: ast.Exists) -> str:
 def _quantified(c: ast.Quantified) -> str:
     word = f"exactly {c.count}" if c.quantifier == "exactly" else c.quantifier
     has_condition = c.condition is not None
-    text = f"{word} {_selection(c.selection, not has_condition)}"
+    text = f"{word} {_value(c.selection, not has_condition)}"
     return text + (f" have {_atom(c.condition, True)}" if has_condition else "")
 
 

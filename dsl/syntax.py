@@ -7,6 +7,7 @@ long lists ("a condition", "a selection") and recognises a few common mistakes.
 
 from __future__ import annotations
 
+import re
 from typing import Callable
 
 from lark import Lark
@@ -42,6 +43,9 @@ _IMPLIED = {
          "BETWEEN", "BEFORE", "IGNORING", "LSQB", "FIELD"},
 }
 _MAX_LISTED = 6
+_FILTER_WORDS = ("to", "with", "at", "where")
+SOURCES_HINT = ("a selection starts with calls, notes, response, outputs, metrics, timing, "
+                "metadata or file \"...\"")
 
 
 class Terminals:
@@ -147,9 +151,15 @@ class Explainer:
         else:
             line, column = token.line, token.column
             end = column + max(1, len(str(token).split("\n")[0]))
+        special = self._not_a_source(fragment, exc, kind, str(token), expected)
+        if special is not None:
+            return self._make(*special)
         special = self._special(exc, kind, str(token), expected)
         if special is not None:
             code, message, hint = special
+            if message.startswith("'have'") and kind != "HAVE":
+                # `any have ...` reads `have` as a name and fails later: point at it.
+                line, column, end = self._word_before(fragment, "have", exc, (line, column, end))
             return self._make(code, message, line, column, end, hint)
         found = self.terms.describe_found(kind, str(token), self.end_name)
         wanted = self.terms.describe_expected(expected, self.end_name)
@@ -160,8 +170,7 @@ class Explainer:
         source_words = {s.upper() for s in SOURCES}
         if kind == "NAME" and source_words <= expected and "NAME" not in expected:
             return ("unknown-source", f"'{value}' is not a selection",
-                    did_you_mean(value, SOURCES) or "a selection starts with calls, notes, "
-                    "response, outputs, metrics, timing, metadata or file \"...\"")
+                    did_you_mean(value, SOURCES) or SOURCES_HINT)
         if kind == "HAVE":
             return ("syntax", "'have' needs a selection before it",
                     "write `any calls have <condition>`")
@@ -178,6 +187,34 @@ class Explainer:
         return None
 
     # -------------------------------------------------------------- helpers
+
+    def _not_a_source(self, fragment: str, exc, kind: str, value: str, expected: set[str]):
+        """``any call to "x"``: a filter after a word that is no source. The word
+        parsed as a name, and the filter is where parsing failed; point at the word."""
+        if value not in _FILTER_WORDS or kind in expected:
+            return None
+        stop = getattr(exc.token, "start_pos", None) or 0
+        found = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*$", fragment[:stop])
+        if found is None or found.group(1) in self.terms.keywords:
+            return None
+        word, pos = found.group(1), found.start(1)
+        line = fragment.count("\n", 0, pos) + 1
+        column = pos - (fragment.rfind("\n", 0, pos) + 1) + 1
+        hint = did_you_mean(word, SOURCES) or SOURCES_HINT
+        return ("unknown-source", f"'{word}' is not a selection",
+                line, column, column + len(word), hint)
+
+    @staticmethod
+    def _word_before(fragment: str, word: str, exc, default):
+        """(line, column, end) of the last ``word`` before the failing token."""
+        stop = getattr(exc.token, "start_pos", None)
+        hits = [m.start() for m in re.finditer(rf"\b{word}\b", fragment[:stop])] if stop else []
+        if not hits:
+            return default
+        pos = hits[-1]
+        line = fragment.count("\n", 0, pos) + 1
+        column = pos - (fragment.rfind("\n", 0, pos) + 1) + 1
+        return line, column, column + len(word)
 
     def _end(self, fragment: str) -> tuple[int, int, int]:
         """Where to point when the fragment ended too early: just after its last token."""

@@ -17,7 +17,7 @@ from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, did_you_mean
 from referee.engine.checks import compare, logic, order, quantify, text
 from referee.engine.checks.base import Context, Polarity
-from referee.engine.checks.exprs import VALUE_COMPILERS, Const, LetRef
+from referee.engine.checks.exprs import SOURCE_WORDS, VALUE_COMPILERS, Const, LetRef
 from referee.engine.checks.sources import Select, compile_selection, csv_rows, read_file_text
 from referee.engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset
 from referee.engine.values import Missing, Prov, Result, Val
@@ -27,7 +27,8 @@ CHECK_COMPILERS = {**compare.CHECK_COMPILERS, **text.CHECK_COMPILERS, **quantify
 VALUES = {**VALUE_COMPILERS, ast.Selection: lambda c, node, scope: c.selection(node, scope)}
 
 
-SOURCE_WORDS = ("calls", "notes", "response", "outputs", "metrics", "timing", "metadata", "file")
+_ELEMENTS = {"calls": "call", "notes": "note", "rows": "row", "call": "call", "note": "note",
+             "row": "row"}
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,10 @@ class Compiler:
             return compiled
 
     def element_scope(self, kind: str, polarity: Polarity | None = None) -> Scope:
-        element = {"calls": "call", "notes": "note", "rows": "row"}.get(kind, "any")
+        """The scope inside ``where``/``have``: ``kind`` is the kind of the list
+        (``calls``) or already the element's (``call``); either way a field of a
+        call or a note is checked the same, so ``.stauts`` is caught everywhere."""
+        element = _ELEMENTS.get(kind, "any")
         return Scope(element, polarity or Polarity())
 
     # ------------------------------------------------------------------ lets

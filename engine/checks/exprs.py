@@ -11,12 +11,14 @@ from typing import Any, Callable
 
 from referee.dsl import ast
 from referee.dsl.errors import did_you_mean
-from referee.engine.checks.access import CALL_FIELDS, NOTE_FIELDS, get
+from referee.engine.checks.access import CALL_FIELDS, NOTE_FIELDS, elements, get
 from referee.engine.checks.base import Context
 from referee.dsl.format import format_value
 from referee.engine.checks.functions import ARITY, FUNCTIONS
-from referee.engine.values import Missing, Prov, Result, Val, plain
+from referee.engine.checks.jsonpath_budget import bounded_find
+from referee.engine.values import EvalError, Missing, Prov, Result, Val, plain, render, type_name
 
+SOURCE_WORDS = ("calls", "notes", "response", "outputs", "metrics", "timing", "metadata", "file")
 ELEMENT_OF = {"calls": "call", "notes": "note", "rows": "row", "lines": "text"}
 FIELDS_OF = {"call": CALL_FIELDS, "note": NOTE_FIELDS}
 
@@ -118,12 +120,46 @@ class JsonPathGet:
         base = self.base.eval(ctx)
         if isinstance(base, Missing):
             return base
-        found = self.query.find(plain(base.value))
+        found = bounded_find(self.query, plain(base.value), self.text)
         prov = base.prov
         items = tuple(Val(m.value, _match_prov(prov, str(m.full_path))) for m in found)
         label = f"jsonpath({base.label}, {self.text!r})"
         own = Prov(prov.source, label, prov.file, prov.line, prov.step) if prov else None
         return Val([i.value for i in items], own, items)
+
+
+@dataclass(frozen=True, eq=False)
+class ListValue:
+    """A list value quantified over (``all keys(x) have ...``, a let bound to a
+    selection): the part of a selection's interface the quantifiers use.
+
+    A missing value selects nothing and says why (so ``all`` holds vacuously and
+    ``any`` fails with the reason); a value that is not a list is an ERROR."""
+
+    expr: Any
+    desc: str
+    kind: str = "any"
+
+    def eval(self, ctx: Context) -> Result:
+        return self.expr.eval(ctx)
+
+    def items(self, ctx: Context) -> tuple[Val, ...]:
+        val = self.expr.eval(ctx)
+        if isinstance(val, Missing):
+            return ()
+        if type_name(val.value) != "list":
+            raise EvalError(f"a quantifier needs a list; {val.label} is {type_name(val.value)} "
+                            f"{render(val.value)[:60]}")
+        return elements(val)
+
+    def claims(self, ctx: Context):
+        return self.expr.eval(ctx).claims
+
+    def why_empty(self, ctx: Context) -> str:
+        val = self.expr.eval(ctx)
+        if isinstance(val, Missing):
+            return val.reason
+        return val.empty or f"{val.label} is empty"
 
 
 def _match_prov(prov: Prov | None, path: str) -> Prov | None:
@@ -226,6 +262,23 @@ def compile_jsonpath(c, node: ast.JsonPathExpr, scope):
     query = c.jsonpath(node.query, node.span)
     return JsonPathGet(base, query, node.query)
 
+
+
+def compile_list(c, node, scope):
+    """What a quantifier ranges over: a selection, or any value holding a list."""
+    if isinstance(node, ast.Selection):
+        return c.selection(node, scope)
+    if isinstance(node, ast.NameRef) and node.name not in c.let_nodes:
+        # `all respons have ...`: a misspelt source, more likely than a let.
+        c.error("unknown-source", f"'{node.name}' is not a selection nor a let name", node.span,
+                did_you_mean(node.name, [*SOURCE_WORDS, *c.let_nodes])
+                or "a selection starts with " + ", ".join(SOURCE_WORDS))
+        return ListValue(Const(Val([])), node.name)
+    expr = c.value(node, scope)
+    if expr.kind == "text" or isinstance(node, (ast.Literal, ast.ObjectLit)):
+        c.error("bad-operand", f"a quantifier ranges over a list; {format_value(node)} is not one",
+                node.span, "quantify over a selection or a list value, e.g. `all keys(x) have ...`")
+    return ListValue(expr, format_value(node), expr.kind)
 
 
 VALUE_COMPILERS = {

@@ -16,6 +16,7 @@ from referee.engine.checks.base import (Context, Leaf, decided, evidence_of, loc
                                 three_valued_all, three_valued_any, with_claims)
 from referee.engine.checks.sources import Select
 from referee.engine.checks.access import elements
+from referee.engine.checks.exprs import compile_list
 from referee.engine.values import Missing, Val, render
 from referee.engine.verdict import Evidence, Outcome, Verdict
 
@@ -177,7 +178,7 @@ def _emptiness(val: Val) -> tuple[bool, str]:
 
 
 def compile_quantified(c, node: ast.Quantified, scope) -> QuantifiedCheck:
-    selection = c.selection(node.selection, scope)
+    selection = compile_list(c, node.selection, scope)
     condition = None
     if node.condition is not None:
         polarity = scope.polarity.flip() if node.quantifier == "no" else scope.polarity
