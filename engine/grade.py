@@ -30,6 +30,7 @@ from referee.engine.report.brief import Brief, brief
 from referee.engine.report.build import RunFacts, grading_document, ground_truth
 from referee.engine.report.jsonable import plain
 from referee.engine.report.models import GRADER_NAME
+from referee.engine.run.workspace import report_path
 from referee.engine.report.render import feedback_text, join_feedback, render, split_at_feedback
 from referee.engine.verdict import Outcome, Precision, Verdict
 
@@ -43,6 +44,7 @@ class RulesSource:
     files: tuple[tuple[str, str], ...]  # (display path, text)
     evals_path: str | None = None
     regex_timeout: float = 1.0
+    evals_shown: str | None = None  # the evals file's name in rules_location (default: as given)
 
     def compile(self) -> Any:
         """Parse and compile; raises ``dsl.errors.RulesError`` with every diagnostic."""
@@ -54,7 +56,7 @@ class RulesSource:
         if self.evals_path is not None:
             from referee.dsl.evals_json import load_evals
 
-            evals = load_evals(Path(self.evals_path))
+            evals = load_evals(Path(self.evals_path), self.evals_shown)
         return compile_rules(trees, evals, regex_timeout=self.regex_timeout)
 
 
@@ -108,7 +110,7 @@ def run_facts(run: Any, eval_key: str) -> RunFacts:
     tools = tuple(call.tool for call in run.transcript.calls if call.tool)
     timing_file = run.timing
     timing = plain(timing_file.value) if timing_file is not None and isinstance(timing_file.value, dict) else {}
-    info = {"path": run.id.rel, "eval_id": run.id.eval_id, "eval_name": run.id.eval_name,
+    info = {"path": report_path(run.id), "eval_id": run.id.eval_id, "eval_name": run.id.eval_name,
             "configuration": run.id.configuration, "run_number": run.id.run_number, "rules_eval": eval_key}
     return RunFacts(
         info=info, metrics=found_metrics, metrics_source=source, timing=timing,

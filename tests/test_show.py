@@ -68,7 +68,8 @@ def test_json_details_of_one_run(expense, capsys):
     code, out, _ = _run(capsys, str(run_dir), "--json")
     (view,) = json.loads(out)["runs"]
     assert view["run"] == {"rel": ".", "eval_id": "1", "eval_name": "expense-draft",
-                           "configuration": "with_skill", "run_number": 1, "iteration": 1}
+                           "configuration": "with_skill", "run_number": 1, "iteration": 1,
+                           "layout": None}
     save = view["steps"][2]
     assert (save["line"], save["args"]["line"], save["return"]["line"]) == (22, 24, 31)
     assert '"docStatus": "10"' in save["args"]["text"]

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import hashlib
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 from referee.engine.grade import RulesSource, cpu_jobs, grade_all, grader_info
@@ -115,12 +117,21 @@ def _rules_source(args: argparse.Namespace) -> RulesSource | int:
     files = []
     for given in args.rules:
         try:
-            files.append((_display(given), Path(given).read_text(encoding="utf-8")))
+            text = Path(given).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             return _fail(f"cannot read rules file {given}: {getattr(exc, 'strerror', None) or exc}")
+        files.append((_display(given, text), text))
+        _SHOWN[_display(given, text)] = given
     if args.evals is not None and not Path(args.evals).is_file():
         return _fail(f"evals file not found: {args.evals}")
-    return RulesSource(tuple(files), args.evals, args.regex_timeout)
+    evals_shown = None
+    if args.evals is not None:
+        try:
+            evals_shown = _display(args.evals, Path(args.evals).read_text(encoding="utf-8"))
+            _SHOWN[evals_shown] = args.evals
+        except (OSError, UnicodeDecodeError):
+            evals_shown = None  # load_evals reports it, naming the file as given
+    return RulesSource(tuple(files), args.evals, args.regex_timeout, evals_shown)
 
 
 def _compile(source: RulesSource, color: bool):
@@ -129,7 +140,10 @@ def _compile(source: RulesSource, color: bool):
     try:
         return source.compile()
     except RulesError as exc:
-        print(render_all(exc.diagnostics, color=color, texts=dict(source.files)), file=sys.stderr)
+        # Messages name each file as the user gave it, not by its rules_location name.
+        texts = {_SHOWN.get(path, path): text for path, text in source.files}
+        found = [replace(d, path=_SHOWN.get(d.path, d.path)) for d in exc.diagnostics]
+        print(render_all(found, color=color, texts=texts), file=sys.stderr)
         count = len(exc.diagnostics)
         return _fail(f"{count} error{'s' if count != 1 else ''} in the rules; nothing was graded")
     except (OSError, ValueError) as exc:
@@ -206,16 +220,17 @@ def _json_document(briefs, results, skipped, totals, check: bool, code: int) -> 
             "totals": totals.__dict__, "check": check, "exit_code": code}
 
 
-def _display(given: str) -> str:
-    """The rules path as reports show it: never absolute, so reports do not depend on
-    where the files sit (relative to the current directory when inside it, else the name)."""
-    path = Path(given)
-    if not path.is_absolute():
-        return path.as_posix()
-    try:
-        return path.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return path.name
+def _display(given: str, text: str) -> str:
+    """A rules file's name in reports (``rules_location``): its file name and the first
+    8 hex digits of the SHA-256 of its text, as in ``booking.rules@1a2b3c4d``. It names
+    the file and pins its content, and does not depend on the working directory or on
+    where the file sits, so grading.json stays byte-identical wherever it is made."""
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+    return f"{Path(given).name}@{digest}"
+
+
+# rules_location name -> the path as the user gave it, for messages
+_SHOWN: dict[str, str] = {}
 
 
 def _jobs(text: str) -> int:

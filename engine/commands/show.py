@@ -83,6 +83,7 @@ def run_view(run: Run) -> dict:
             "configuration": rid.configuration,
             "run_number": rid.run_number,
             "iteration": rid.iteration,
+            "layout": rid.extra.get("layout"),
         },
         "prompt": transcript.prompt,
         "steps": [_call_view(call) for call in transcript.calls],
@@ -185,6 +186,8 @@ def _run_lines(view: dict) -> list[str]:
         f"run {rid['rel']}",
         f"  eval {rid['eval_id']}{name}  configuration {rid['configuration']}  run {rid['run_number']}{iteration}",
     ]
+    if rid.get("layout"):
+        lines.append(f"  read as: {rid['layout']}")
     if view["prompt"] is not None:
         lines.append(f"  prompt: {_short(view['prompt'])}")
     lines += _steps_lines(view["steps"]) + _note_lines(view["notes"])

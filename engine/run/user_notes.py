@@ -4,7 +4,9 @@ The file is ``# User Notes`` with ``## Uncertainty`` (or ``Uncertainties``),
 ``## Needs Human Review`` (or ``Needs Review``), ``## Workarounds`` and
 ``## Suggestions`` sections, matched without regard to case. Items are ``-``,
 ``*``, ``+`` or numbered (``1.``, ``1)``) bullets; an indented line under a bullet
-continues it. Text outside a known section, and plain paragraphs, are not items.
+continues it, and a deeper-indented bullet is a sub-point of the item above it
+(joined to it, not counted apart). Text outside a known section, and plain
+paragraphs, are not items.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ def parse_user_notes(text: str | None, problems: tuple[Problem, ...] = ()) -> Us
     """Parse user notes text (None or empty gives empty lists); ``problems`` are carried over."""
     items: dict[str, list[str]] = {key: [] for key in set(_SECTIONS.values())}
     current: list[str] | None = None
+    indent = 0  # where the current item's bullet stands: deeper bullets belong to it
     for line in _NEWLINE.split(text or ""):
         heading = _HEADING.match(line)
         if heading is not None:
@@ -48,7 +51,7 @@ def parse_user_notes(text: str | None, problems: tuple[Problem, ...] = ()) -> Us
             current = items[key] if key else None
             continue
         if current is not None:
-            _add_line(current, line)
+            indent = _add_line(current, line, indent)
     return UserNotes(
         uncertainties=tuple(items["uncertainties"]),
         needs_review=tuple(items["needs_review"]),
@@ -58,11 +61,35 @@ def parse_user_notes(text: str | None, problems: tuple[Problem, ...] = ()) -> Us
     )
 
 
-def _add_line(items: list[str], line: str) -> None:
+def _add_line(items: list[str], line: str, indent: int) -> int:
+    """Add ``line`` to the section's items; returns the indent of the current item.
+
+    A bullet indented deeper than the current item's is one of its sub-points, not
+    an item of its own: it is appended to the item (after "; ")."""
     bullet = _BULLET.match(line)
     if bullet is not None:
         item = bullet.group(1).strip()
+        depth = _indent(line)
+        if items and depth > indent:
+            if item:
+                items[-1] = f"{items[-1]}; {item}"
+            return indent
         if item:
             items.append(item)
-    elif items and line[:1] in (" ", "\t") and line.strip():
+        return depth
+    if items and line[:1] in (" ", "\t") and line.strip():
         items[-1] = f"{items[-1]} {line.strip()}"  # a wrapped bullet continues
+    return indent
+
+
+def _indent(line: str) -> int:
+    """Leading blanks, a tab counting as four spaces (Markdown's tab stop)."""
+    width = 0
+    for char in line:
+        if char == " ":
+            width += 1
+        elif char == "\t":
+            width += 4 - width % 4
+        else:
+            break
+    return width

@@ -54,28 +54,60 @@ def eval_from_folder(name: str) -> tuple[str, str | None]:
 
 @dataclass(frozen=True)
 class _Shape:
-    """Which path segments of a run are the eval, the configuration and the run."""
+    """Which path segments of a run are the eval, the configuration and the run.
+
+    ``run_pos`` is the segment that names the run (None when no folder does);
+    ``reading`` says in words how an unusual layout was read (None for the usual ones).
+    """
 
     eval_pos: int
     configuration: str
-    run_number: int
+    run_number: int | None  # None: the run folder's name is not a number (see _run_number)
     iteration: int | None
+    run_pos: int | None = None
+    reading: str | None = None
 
 
 def _shape(parts: tuple[str, ...]) -> _Shape:
     run = _RUN.fullmatch(parts[-1])
     config_pos = len(parts) - 2 if run and len(parts) >= 2 else len(parts) - 1
+    run_pos = len(parts) - 1 if run else None
     eval_pos = config_pos - 1
     configuration = parts[config_pos]
+    reading = None
+    if run is None and eval_pos >= 1 and _RUN_LIKE.match(parts[eval_pos]):
+        # eval-x/run-<id>/<config>/outputs: the run level sits above the configuration.
+        run_pos, eval_pos = eval_pos, eval_pos - 1
+        reading = (f"run-then-configuration nesting: eval folder {parts[eval_pos]!r}, "
+                   f"run folder {parts[run_pos]!r}, configuration folder {configuration!r}")
     looks_eval = _EVAL_NAMED.fullmatch(configuration) is not None
     if looks_eval or eval_pos < 0 or _NOT_EVAL.fullmatch(parts[eval_pos]):
         eval_pos, configuration = config_pos, DEFAULT_CONFIGURATION
+        if run_pos is not None and run_pos < eval_pos:
+            run_pos = None
     iteration = None
     for part in parts[:eval_pos]:
         found = _ITERATION.fullmatch(part)
         if found is not None:
             iteration = int(found.group(1))
-    return _Shape(eval_pos, configuration, int(run.group(1)) if run else 1, iteration)
+    number = _RUN.fullmatch(parts[run_pos]) if run_pos is not None else None
+    run_number = int(number.group(1)) if number else (None if run_pos is not None else 1)
+    return _Shape(eval_pos, configuration, run_number, iteration, run_pos, reading)
+
+
+def _run_number(run_dir: Path, parts: tuple[str, ...], shape: _Shape) -> int:
+    """The run's number; a run folder named ``run-<id>`` with a non-numeric id is
+    numbered by its place (1-based, natural order) among its eval's run folders, so
+    the same folders always get the same numbers."""
+    if shape.run_number is not None:
+        return shape.run_number
+    run_folder = run_dir.parents[len(parts) - 1 - shape.run_pos - 1]
+    try:
+        with os.scandir(run_folder.parent) as listing:
+            names = sorted((e.name for e in listing if _RUN_LIKE.match(e.name)), key=natural_key)
+    except OSError:
+        return 1
+    return names.index(run_folder.name) + 1 if run_folder.name in names else 1
 
 
 class Run:
@@ -272,39 +304,85 @@ def _metadata_text(value) -> str | None:
     return text or None
 
 
-def _build_run(run_dir: Path, rel: str, reader: _MetadataReader) -> Run:
-    """A Run for ``run_dir``; ``rel`` is "." for a run loaded on its own."""
-    parts = _identity_parts(run_dir, rel)
+def _build_run(run_dir: Path, rel: str, reader: _MetadataReader, prefix: tuple[str, ...] = ()) -> Run:
+    """A Run for ``run_dir``; ``rel`` is "." for a run loaded on its own. ``prefix``:
+    the workspace's own folder names from its eval level down (see ``eval_prefix``)."""
+    parts, inside = _identity_parts(run_dir, rel, prefix)
     shape = _shape(parts)
     metadata: dict = {}
     problems: list[Problem] = []
     depth = len(parts) - 1
     for pos in range(shape.eval_pos, depth + 1):  # eval level first; the run level wins
         folder = run_dir.parents[depth - pos - 1] if pos < depth else run_dir
-        found, found_problems = reader.read(folder, _metadata_base(parts, pos, rel))
+        found, found_problems = reader.read(folder, _metadata_base(parts, pos, inside))
         metadata.update(found)
         problems.extend(found_problems)
     folder_id, folder_name = eval_from_folder(parts[shape.eval_pos])
     eval_id = _metadata_text(metadata.get("eval_id")) or folder_id
     eval_name = _metadata_text(metadata.get("eval_name")) or folder_name
-    run_id = RunId(rel, eval_id, eval_name, shape.configuration, shape.run_number, shape.iteration)
+    run_id = RunId(rel, eval_id, eval_name, shape.configuration, _run_number(run_dir, parts, shape),
+                   shape.iteration, _identity_extra(parts, shape, rel, inside))
     return Run(run_dir, run_id, metadata, tuple(problems))
 
 
-def _identity_parts(run_dir: Path, rel: str) -> tuple[str, ...]:
-    """The folder names that say which eval, configuration and run this is."""
+def _identity_extra(parts: tuple[str, ...], shape: _Shape, rel: str, inside: int) -> dict:
+    """``path``: how a run loaded on its own is named in reports (its folders from
+    the eval level down, never an absolute path); ``layout``: how an unusual
+    layout was read, for ``show``; ``run_label``: a non-numeric run folder's name."""
+    extra: dict = {}
+    readings = [shape.reading] if shape.reading else []
+    if rel == ".":
+        extra["path"] = "/".join(parts[shape.eval_pos:])
+    elif inside < len(parts):
+        readings.append(f"the workspace given is inside eval folder {parts[shape.eval_pos]!r}: "
+                        "the eval is read from the folder names above it")
+    if shape.run_pos is not None and shape.run_number is None:
+        extra["run_label"] = parts[shape.run_pos]
+        readings.append(f"run folder {parts[shape.run_pos]!r} has no number: numbered by its place "
+                        "among the eval's run folders")
+    if readings:
+        extra["layout"] = "; ".join(readings)
+    return extra
+
+
+def report_path(run_id: RunId) -> str:
+    """The run's name in reports: its place in the workspace, or for a run graded on
+    its own, its folders from the eval level down (never ".", never absolute)."""
+    return run_id.extra.get("path") or run_id.rel
+
+
+def _identity_parts(run_dir: Path, rel: str, prefix: tuple[str, ...] = ()) -> tuple[tuple[str, ...], int]:
+    """The folder names that say which eval, configuration and run this is, and how
+    many of the last ones lie inside the workspace (0 for a run loaded on its own)."""
     if rel != ".":
-        return tuple(rel.split("/"))
+        own = tuple(rel.split("/"))
+        if prefix and not any(_EVAL_NAMED.fullmatch(part) for part in own):
+            return prefix + own, len(own)
+        return own, len(own)
     # A run loaded on its own: its nearest ancestors name it (never written out).
-    return tuple(p for p in run_dir.parts[-5:] if p not in ("/", "")) or ("run",)
+    return tuple(p for p in run_dir.parts[-5:] if p not in ("/", "")) or ("run",), 0
 
 
-def _metadata_base(parts: tuple[str, ...], pos: int, rel: str) -> str:
-    """Where a metadata file is reported: under the workspace, or relative to a lone run."""
-    depth = len(parts) - 1
-    if rel != ".":
-        return "/".join(parts[: pos + 1])
-    return "/".join([".."] * (depth - pos))
+def eval_prefix(root: Path) -> tuple[str, ...]:
+    """When ``root`` lies inside an eval folder (``eval-1``, ``eval-1/with_skill``,
+    ``eval-x/run-7``), that folder's name and the ones below it down to ``root``:
+    runs found below are then read as that eval's, not as evals named after a
+    configuration. Empty otherwise. Only the eval-named folder and at most two
+    levels below it are considered; nothing above is ever written out."""
+    names = [p for p in root.parts[-3:] if p not in ("/", "")]
+    for start, name in enumerate(names):
+        if _EVAL_NAMED.fullmatch(name):
+            return tuple(names[start:])
+    return ()
+
+
+def _metadata_base(parts: tuple[str, ...], pos: int, inside: int) -> str:
+    """Where a metadata file is reported: relative to the workspace (or to a lone run);
+    folders above the workspace as ``..``."""
+    root = len(parts) - 1 - inside  # index of the workspace folder itself
+    if pos > root:
+        return "/".join(parts[root + 1: pos + 1])
+    return "/".join([".."] * (root - pos))
 
 
 def load_run(run_dir: Path, workspace: Path | None = None) -> Run:
@@ -359,6 +437,7 @@ class _Walker:
         self.runs: list[Run] = []
         self.problems: list[Problem] = []
         self.metadata = _MetadataReader()
+        self.prefix = eval_prefix(root)
 
     def visit(self, folder: Path, parts: tuple[str, ...]) -> None:
         rel = "/".join(parts) or "."
@@ -390,7 +469,7 @@ class _Walker:
         if _RUN_LIKE.match(name) and not _RUN.fullmatch(name):
             self._warn("bad-run-name", rel, "run folder name is not run-<number>; skipped")
             return
-        self.runs.append(_build_run(folder, rel, self.metadata))
+        self.runs.append(_build_run(folder, rel, self.metadata, self.prefix))
 
     def _visit_entry(self, entry: os.DirEntry, parts: tuple[str, ...]) -> None:
         rel = "/".join(parts)
