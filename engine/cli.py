@@ -16,7 +16,7 @@ from importlib import import_module
 
 from referee.engine.usage import UsageError
 
-COMMANDS = ("show", "check", "grade")
+COMMANDS = ("show", "check", "grade", "report")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,92 @@
+"""``referee report``: render the graded runs of a workspace for people and CI."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from referee.engine.report.atomic import write_atomic
+from referee.engine.report.collect import NothingToReport, collect
+from referee.engine.run.select import add_selection_arguments, selection_from_args
+from referee.engine.usage import UsageError
+
+FORMATS = ("html", "junit", "github", "markdown")
+DEFAULT_FILES = {"html": "report.html", "junit": "junit.xml", "markdown": "summary.md"}
+
+EPILOG = """\
+formats:
+  html      one self-contained page (no network): decision, tables, every assertion
+            with its evidence and cited lines, a failures filter (default;
+            written to WORKSPACE/report.html unless -o is given)
+  junit     JUnit XML: a test suite per run, a test case per assertion
+  github    GitHub Actions workflow commands (::error file=...,line=...::), on stdout
+  markdown  a summary for a pull-request comment or $GITHUB_STEP_SUMMARY
+
+-o - prints to stdout. Without -o, html, junit and markdown are written into
+WORKSPACE (report.html, junit.xml, summary.md) and github is printed.
+
+exit codes:
+  0  the report was written and every gated assertion passed
+  1  the report was written and some gated assertion failed (or nothing counted)
+  2  usage or input error: no graded run found, or the selection matched none
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Register ``report`` on the ``referee`` subcommand parser."""
+    parser = sub.add_parser(
+        "report", help="render graded runs as HTML, JUnit XML, GitHub annotations or Markdown",
+        description="Read the grading.json files under WORKSPACE (any level: workspace, iteration, "
+                    "eval, configuration or run folder) and benchmark.json when present, and "
+                    "render them. Run `referee grade` first.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("workspace", type=Path, metavar="WORKSPACE")
+    parser.add_argument("--format", "-f", choices=FORMATS, default="html")
+    parser.add_argument("-o", "--output", metavar="FILE", default=None,
+                        help="where to write ('-' for stdout)")
+    add_selection_arguments(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Render and write; the exit code follows the decision, as ``grade``'s does."""
+    if not args.workspace.is_dir():
+        raise UsageError(f"workspace not found: {args.workspace}")
+    try:
+        collection = collect(args.workspace, selection_from_args(args))
+    except NothingToReport as exc:
+        raise UsageError(str(exc)) from None
+    for problem in collection.problems:
+        print(f"referee: warning: {problem}", file=sys.stderr)
+    text = render(collection, args.format)
+    target = _target(args)
+    if target is None:
+        sys.stdout.write(text)
+    else:
+        write_atomic(target, text)
+        print(f"wrote {target.as_posix()} ({args.format}, {len(collection.runs)} runs): "
+              f"{collection.decision}", file=sys.stderr)
+    return 0 if collection.decision == "PASS" else 1
+
+
+def render(collection, fmt: str) -> str:
+    """The text of ``collection`` in format ``fmt`` (one of ``FORMATS``)."""
+    if fmt == "html":
+        from referee.engine.report.html import render_html as renderer
+    elif fmt == "junit":
+        from referee.engine.report.junit import render_junit as renderer
+    elif fmt == "github":
+        from referee.engine.report.github import render_github as renderer
+    else:
+        from referee.engine.report.markdown import render_markdown as renderer
+    return renderer(collection)
+
+
+def _target(args: argparse.Namespace) -> Path | None:
+    if args.output == "-":
+        return None
+    if args.output is not None:
+        return Path(args.output)
+    name = DEFAULT_FILES.get(args.format)
+    return args.workspace / name if name else None

@@ -1,0 +1,222 @@
+"""What ``referee report`` reads: the grading.json of each run, and benchmark.json.
+
+Every format (HTML, JUnit, GitHub, Markdown) renders one ``Collection``, built
+here once: the runs graded under a folder (at any level of a workspace), each
+with the source lines its evidence points at, and the workspace's
+``benchmark.json`` when there is one. Paths shown to people are the folder as the
+user gave it (relative, never made absolute) joined with the run's place under
+it, so the same workspace at two places renders the same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from referee.engine.report.models import Expectation, GradingReport
+from referee.engine.run.safeio import read_text
+from referee.engine.run.select import Selection
+from referee.engine.run.workspace import discover
+
+GRADING = "grading.json"
+BENCHMARK = "benchmark.json"
+MAX_SOURCE_CHARS = 400  # a quoted line longer than this is cut, and says so
+
+
+@dataclass(frozen=True)
+class GradedRun:
+    """One run's grading.json, with the text of each line its evidence cites."""
+
+    folder: str  # the run folder as shown to people (the user's folder argument + rel)
+    report: GradingReport
+    lines: tuple[tuple[str, int, str], ...] = ()  # (file, line, text), file relative to the run
+
+    @property
+    def info(self):
+        return self.report.run
+
+    @property
+    def status(self) -> str:
+        """PASS, FAIL, or EMPTY when nothing counted toward the gate."""
+        gate = self.report.gate
+        if gate.total == 0:
+            return "EMPTY"
+        return "PASS" if gate.passed == gate.total else "FAIL"
+
+    def source_line(self, file: str | None, line: int | None) -> str | None:
+        for known_file, known_line, text in self.lines:
+            if known_file == file and known_line == line:
+                return text
+        return None
+
+    def cited(self, item: Expectation) -> list[tuple[str, int, str]]:
+        """The distinct (file, line, text) the item's evidence points at, in its order."""
+        seen, out = set(), []
+        for place in item.evidence_location:
+            text = self.source_line(place.file, place.line)
+            key = (place.file, place.line)
+            if text is not None and key not in seen:
+                seen.add(key)
+                out.append((place.file, place.line, text))
+        return out
+
+
+@dataclass(frozen=True)
+class ConfigRow:
+    """One configuration's totals over the runs shown."""
+
+    name: str
+    runs: int
+    runs_passed: int
+    gate_passed: int
+    gate_total: int
+    passed: int
+    total: int
+    not_graded: int
+    mean_pass_rate: float
+
+
+@dataclass(frozen=True)
+class Collection:
+    """Everything a report format renders."""
+
+    root: str
+    runs: tuple[GradedRun, ...]
+    benchmark: dict[str, Any] | None = None
+    problems: tuple[str, ...] = field(default=())
+
+    @property
+    def decision(self) -> str:
+        """PASS when every gated assertion of every run passed (and some counted);
+        the same rule as ``referee grade``'s exit code."""
+        total = sum(r.report.gate.total for r in self.runs)
+        passed = sum(r.report.gate.passed for r in self.runs)
+        return "PASS" if total and passed == total else "FAIL"
+
+    def configurations(self) -> list[ConfigRow]:
+        order: dict[str, list[GradedRun]] = {}
+        for run in self.runs:
+            order.setdefault(run.info.configuration, []).append(run)
+        return [_config_row(name, runs) for name, runs in order.items()]
+
+    def evals(self) -> list[tuple[str, str | None, list[GradedRun]]]:
+        """(eval id, eval name, runs) in the order the runs were found."""
+        found: dict[str, list[GradedRun]] = {}
+        for run in self.runs:
+            found.setdefault(run.info.eval_id, []).append(run)
+        return [(eval_id, runs[0].info.eval_name, runs) for eval_id, runs in found.items()]
+
+
+class NothingToReport(ValueError):
+    """No graded run under the folder (after the selection): the message says why."""
+
+
+def collect(folder: Path, selection: Selection = Selection()) -> Collection:
+    """Read every run's grading.json under ``folder`` (a workspace, an iteration, an
+    eval, a configuration or a run folder), keep those ``selection`` matches.
+
+    Runs with no grading.json, or one that is not referee's, become problems;
+    raises ``NothingToReport`` when no run is left.
+    """
+    root = display_path(folder)
+    found = discover(folder)
+    problems = [str(p) for p in found.problems]
+    runs = []
+    for run in found.runs:
+        graded = _read_run(run.path, _join(root, run.id.rel), problems)
+        if graded is not None and selection.matches(graded.info.eval_id, graded.info.eval_name,
+                                                    graded.info.configuration, graded.info.run_number):
+            runs.append(graded)
+    if not runs:
+        raise NothingToReport(_nothing_message(folder, found.runs, selection))
+    return Collection(root, tuple(runs), _benchmark(folder, problems), tuple(problems))
+
+
+def display_path(folder: Path) -> str:
+    """The folder as reports show it: relative as given, or relative to the current
+    directory when inside it; otherwise its name alone (never an absolute path)."""
+    if not folder.is_absolute():
+        return Path(os.path.normpath(folder)).as_posix()
+    try:
+        return folder.relative_to(Path.cwd()).as_posix()
+    except ValueError:
+        return folder.name
+
+
+def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | None:
+    path = run_dir / GRADING
+    if not path.is_file():
+        problems.append(f"{shown}: no {GRADING}; run `referee grade` first (left out)")
+        return None
+    try:
+        report = GradingReport.model_validate_json(path.read_bytes())
+    except (OSError, ValidationError, ValueError) as exc:
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        problems.append(f"{shown}/{GRADING}: not a grading.json that referee wrote ({first}); "
+                        "grade the run again (left out)")
+        return None
+    return GradedRun(shown, report, _cited_lines(run_dir, report))
+
+
+def _cited_lines(run_dir: Path, report: GradingReport) -> tuple[tuple[str, int, str], ...]:
+    wanted = sorted({(p.file, p.line) for e in report.expectations for p in e.evidence_location
+                     if p.file and p.line})
+    texts: dict[str, list[str] | None] = {}
+    out = []
+    for file, line in wanted:
+        if file not in texts:
+            found = read_text(run_dir, file)
+            texts[file] = None if found is None or found.text is None else found.text.splitlines()
+        lines = texts[file]
+        if lines is not None and 0 < line <= len(lines):
+            out.append((file, line, _cut(lines[line - 1])))
+    return tuple(out)
+
+
+def _cut(text: str) -> str:
+    text = text.rstrip("\r")
+    return text if len(text) <= MAX_SOURCE_CHARS else text[: MAX_SOURCE_CHARS - 1] + "…"
+
+
+def _benchmark(folder: Path, problems: list[str]) -> dict[str, Any] | None:
+    path = folder / BENCHMARK
+    if not path.is_file():
+        return None
+    try:
+        value = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        problems.append(f"{display_path(path)}: cannot read ({exc}); shown without it")
+        return None
+    if not isinstance(value, dict):
+        problems.append(f"{display_path(path)}: not a JSON object; shown without it")
+        return None
+    return value
+
+
+def _config_row(name: str, runs: list[GradedRun]) -> ConfigRow:
+    rates = [r.report.summary.pass_rate for r in runs]
+    return ConfigRow(
+        name=name, runs=len(runs), runs_passed=sum(1 for r in runs if r.status == "PASS"),
+        gate_passed=sum(r.report.gate.passed for r in runs), gate_total=sum(r.report.gate.total for r in runs),
+        passed=sum(r.report.summary.passed for r in runs), total=sum(r.report.summary.total for r in runs),
+        not_graded=sum(r.report.summary.not_graded for r in runs),
+        mean_pass_rate=round(sum(rates) / len(rates), 4) if rates else 0.0)
+
+
+def _join(root: str, rel: str) -> str:
+    if rel in ("", "."):
+        return root
+    return rel if root in ("", ".") else f"{root}/{rel}"
+
+
+def _nothing_message(folder: Path, runs: list, selection: Selection) -> str:
+    if not runs:
+        return f"no runs found under {folder} (a run is a folder holding outputs/)"
+    if not selection.empty:
+        return f"no graded run under {folder} matches {selection.describe()}"
+    return f"no run under {folder} has a grading.json yet; run `referee grade` first"

@@ -1,0 +1,79 @@
+"""``referee report --format github``: GitHub Actions workflow commands.
+
+Printed in a job's log, each ``::error file=...,line=...::`` line becomes an
+annotation on that file and line: the transcript (or output file) line the
+evidence cites, else the rules line of the assertion. A failure that counts
+toward the gate is an error; one that does not (existence only, not gated) a
+warning; the eval's feedback (a tool name no run called, a vacuous pass) a
+notice. Values are escaped as the runner expects (``%``, CR, LF; and ``:`` and
+``,`` inside properties), so no text from a run can start a command of its own.
+"""
+
+from __future__ import annotations
+
+from referee.engine.report.collect import Collection, GradedRun
+from referee.engine.report.models import Expectation
+from referee.engine.report.tables import decision_line
+
+
+def render_github(collection: Collection) -> str:
+    out = []
+    for run in collection.runs:
+        counted = set(run.report.gate.counted)
+        for item in run.report.expectations:
+            if item.outcome in ("fail", "error"):
+                level = "error" if item.key in counted else "warning"
+                out.append(_command(level, run, item, _message(run, item)))
+    out += _feedback(collection)
+    out.append(f"::notice title=referee {collection.decision}::{_data(decision_line(collection))}")
+    return "\n".join(out) + "\n"
+
+
+def _message(run: GradedRun, item: Expectation) -> str:
+    lines = [item.evidence, f"check: {item.check}", f"rules: {item.rules_location}"]
+    lines += [f"{file}:{line}: {text}" for file, line, text in run.cited(item)]
+    if item.key not in run.report.gate.counted:
+        lines.append("not counted toward the gate")
+    return "\n".join(lines)
+
+
+def _command(level: str, run: GradedRun, item: Expectation, message: str) -> str:
+    file, line = _place(run, item)
+    props = [f"file={_prop(file)}"] if file else []
+    props += [f"line={line}"] if line else []
+    props.append(f"title={_prop(f'{run.folder} {item.key} {item.text}')}")
+    return f"::{level} {','.join(props)}::{_data(message)}"
+
+
+def _place(run: GradedRun, item: Expectation) -> tuple[str | None, int | None]:
+    """The first cited file and line, as a path from where the report was made."""
+    for place in item.evidence_location:
+        if place.file and place.line:
+            return f"{run.folder}/{place.file}", place.line
+    path, _, rest = item.rules_location.rpartition(":")  # name[@hash]:line:col
+    path, _, line = path.rpartition(":")
+    if path and line.isdigit() and rest.isdigit():
+        return path.split("@")[0], int(line)
+    return None, None
+
+
+def _feedback(collection: Collection) -> list[str]:
+    out, seen = [], set()
+    for run in collection.runs:
+        eval_id = run.info.eval_id
+        for tip in run.report.eval_feedback.suggestions:
+            key = (eval_id, tip.assertion, tip.reason)
+            if key in seen:
+                continue
+            seen.add(key)
+            where = f"eval {eval_id}" + (f" assertion {tip.assertion}" if tip.assertion else "")
+            out.append(f"::notice title={_prop('referee feedback ' + where)}::{_data(tip.reason)}")
+    return out
+
+
+def _data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _prop(text: str) -> str:
+    return _data(text).replace(":", "%3A").replace(",", "%2C")

@@ -1,0 +1,100 @@
+"""``referee report --format junit``: JUnit XML that CI servers show as test results.
+
+One ``<testsuite>`` per run (named by its folder), one ``<testcase>`` per
+assertion. A failed assertion is a ``<failure>``, an errored one an ``<error>``,
+a not-graded semantic one ``<skipped>``: each carries the evidence, the check and
+the lines it cites. The shape follows the JUnit schema that Jenkins publishes
+(committed under ``tests/fixtures/``); no ``time`` or ``timestamp`` is written, so
+the file is the same bytes for the same reports.
+"""
+
+from __future__ import annotations
+
+import re
+
+from referee.engine.report.collect import Collection, GradedRun
+from referee.engine.report.models import Expectation
+
+# Characters XML 1.0 cannot hold at all, even escaped: written as \\uXXXX instead.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+_KIND = {"fail": "failure", "error": "error"}
+
+
+def render_junit(collection: Collection) -> str:
+    """The whole JUnit document for ``collection``."""
+    counts = [_counts(run) for run in collection.runs]
+    tests = sum(c[0] for c in counts)
+    failures = sum(c[1] for c in counts)
+    errors = sum(c[2] for c in counts)
+    out = ['<?xml version="1.0" encoding="UTF-8"?>',
+           f'<testsuites name={_attr("referee " + collection.root)} tests="{tests}" '
+           f'failures="{failures}" errors="{errors}">']
+    for run, count in zip(collection.runs, counts):
+        out.extend(_suite(run, count))
+    out.append("</testsuites>")
+    return "\n".join(out) + "\n"
+
+
+def _counts(run: GradedRun) -> tuple[int, int, int, int]:
+    outcomes = [e.outcome for e in run.report.expectations]
+    return len(outcomes), outcomes.count("fail"), outcomes.count("error"), outcomes.count("not_graded")
+
+
+def _suite(run: GradedRun, count: tuple[int, int, int, int]) -> list[str]:
+    info, gate = run.info, run.report.gate
+    tests, failures, errors, skipped = count
+    lines = [f'  <testsuite name={_attr(run.folder)} tests="{tests}" failures="{failures}" '
+             f'errors="{errors}" skipped="{skipped}">',
+             "    <properties>"]
+    props = [("eval_id", info.eval_id), ("eval_name", info.eval_name or ""),
+             ("configuration", info.configuration), ("run_number", str(info.run_number)),
+             ("gate", f"{run.status} {gate.passed}/{gate.total}")]
+    lines += [f"      <property name={_attr(k)} value={_attr(v)}/>" for k, v in props]
+    lines.append("    </properties>")
+    classname = f"{info.eval_id}.{info.configuration}.run-{info.run_number}"
+    for item in run.report.expectations:
+        lines.extend(_case(run, item, classname))
+    lines.append("  </testsuite>")
+    return lines
+
+
+def _case(run: GradedRun, item: Expectation, classname: str) -> list[str]:
+    head = f"    <testcase name={_attr(f'{item.key} {item.text}')} classname={_attr(classname)}"
+    if item.outcome == "pass":
+        return [head + "/>"]
+    body = _text(_details(run, item))
+    if item.outcome == "not_graded":
+        inner = f"      <skipped>{body}</skipped>"
+    else:
+        kind = _KIND[item.outcome]
+        inner = (f"      <{kind} message={_attr(item.evidence)} type={_attr(item.outcome)}>"
+                 f"{body}</{kind}>")
+    return [head + ">", inner, "    </testcase>"]
+
+
+def _details(run: GradedRun, item: Expectation) -> str:
+    """The failure's body: evidence, check, rules place, gate status, cited lines."""
+    lines = [item.evidence, "", f"check: {item.check or '(none: semantic)'}",
+             f"rules: {item.rules_location}",
+             f"precision: {item.precision}; method: {item.method}; evidence source: {item.evidence_source}"]
+    excluded = {x.assertion: x.reason for x in run.report.gate.excluded}
+    if item.key in excluded:
+        lines.append(f"not counted toward the gate: {excluded[item.key]}")
+    for file, line, text in run.cited(item):
+        lines.append(f"{run.folder}/{file}:{line}: {text}")
+    return "\n".join(lines)
+
+
+def _clean(text: str) -> str:
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def _text(text: str) -> str:
+    escaped = _clean(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    return escaped.replace("\r", "&#13;")  # a raw CR would be read back as a newline
+
+
+def _attr(text: str) -> str:
+    """A double-quoted attribute value; newlines and tabs kept as character references."""
+    escaped = _text(text).replace('"', "&quot;")
+    return '"' + escaped.replace("\n", "&#10;").replace("\t", "&#9;") + '"'

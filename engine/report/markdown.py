@@ -1,0 +1,67 @@
+"""``referee report --format markdown``: a summary for a pull-request comment or
+``$GITHUB_STEP_SUMMARY``: the decision, a table per configuration, the benchmark
+when present, then each failure with its evidence and the lines it cites.
+
+Text from runs only ever stands inside fenced code blocks (the fence is longer
+than any run of backticks in it) or table cells with ``|``, ``<`` and ``>``
+escaped, so a run cannot add markup, links or HTML to the comment.
+"""
+
+from __future__ import annotations
+
+import re
+
+from referee.engine.report.collect import Collection, GradedRun
+from referee.engine.report.models import Expectation
+from referee.engine.report.tables import benchmark_rows, config_cells, decision_line, failures
+
+# GitHub refuses comments over 65,536 characters: past this many failures, a count.
+MAX_FAILURES = 40
+_CELL = str.maketrans({"|": "\\|", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
+
+
+def render_markdown(collection: Collection) -> str:
+    out = [f"## referee: {collection.decision}", "", decision_line(collection), ""]
+    out += _table(["configuration", "runs passed", "gated passed", "all graded passed", "not graded",
+                   "mean pass rate"], [config_cells(row) for row in collection.configurations()])
+    bench = benchmark_rows(collection.benchmark)
+    if bench:
+        out += ["", "### Benchmark", ""] + _table(bench[0], bench[1:])
+    found = failures(collection)
+    out += ["", f"### Failures ({len(found)})" if found else "### Failures", ""]
+    if not found:
+        out.append("No assertion failed.")
+    for run, item in found[:MAX_FAILURES]:
+        out += _failure(run, item)
+    if len(found) > MAX_FAILURES:
+        out.append(f"... and {len(found) - MAX_FAILURES} more failures (see the HTML report).")
+    if collection.problems:
+        out += ["", "### Problems", ""] + _fenced(collection.problems)
+    return "\n".join(out).rstrip("\n") + "\n"
+
+
+def _table(head: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(_cell(h) for h in head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    return lines
+
+
+def _cell(text: str) -> str:
+    return text.translate(_CELL)
+
+
+def _failure(run: GradedRun, item: Expectation) -> list[str]:
+    title = _cell(f"{item.key} {item.text}")
+    lines = [f"<details><summary><b>{item.outcome.upper()}</b> {title} · <code>{_cell(run.folder)}</code>"
+             "</summary>", ""]
+    body = [item.evidence, "", f"check: {item.check}", f"rules: {item.rules_location}"]
+    body += [f"{file}:{line}: {text}" for file, line, text in run.cited(item)]
+    lines += _fenced(body) + ["", "</details>", ""]
+    return lines
+
+
+def _fenced(lines) -> list[str]:
+    text = "\n".join(lines)
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return [fence + "text", text, fence]

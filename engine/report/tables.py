@@ -1,0 +1,72 @@
+"""What the report formats say alike: the decision sentence, the configuration
+and benchmark tables as text cells, and the list of failures in order."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.report.collect import Collection, ConfigRow, GradedRun
+from referee.engine.report.models import Expectation
+
+FAILED = ("fail", "error")
+_BENCH_FIELDS = (("pass_rate", "pass rate"), ("time_seconds", "time (s)"), ("tokens", "tokens"))
+
+
+def decision_line(collection: Collection) -> str:
+    """``3 of 6 runs passed; gated assertions 18/28 passed; 6 not graded``."""
+    runs = collection.runs
+    passed = sum(1 for r in runs if r.status == "PASS")
+    gate_passed = sum(r.report.gate.passed for r in runs)
+    gate_total = sum(r.report.gate.total for r in runs)
+    not_graded = sum(r.report.summary.not_graded for r in runs)
+    line = (f"{passed} of {len(runs)} run{'s' if len(runs) != 1 else ''} passed; "
+            f"gated assertions {gate_passed}/{gate_total} passed")
+    if not gate_total:
+        line += " (nothing counted toward the gate: this is not a pass)"
+    if not_graded:
+        line += f"; {not_graded} semantic not graded (never counted as passes)"
+    return line
+
+
+def config_cells(row: ConfigRow) -> list[str]:
+    return [row.name, f"{row.runs_passed}/{row.runs}", f"{row.gate_passed}/{row.gate_total}",
+            f"{row.passed}/{row.total}", str(row.not_graded), f"{row.mean_pass_rate:.2%}"]
+
+
+def failures(collection: Collection) -> list[tuple[GradedRun, Expectation]]:
+    """Every failed or errored assertion, run by run, in the reports' order."""
+    return [(run, item) for run in collection.runs for item in run.report.expectations
+            if item.outcome in FAILED]
+
+
+def benchmark_rows(benchmark: dict[str, Any] | None) -> list[list[str]]:
+    """benchmark.json's ``run_summary`` as a header and one row per configuration
+    (then the delta); empty when there is no benchmark or no summary in it."""
+    summary = benchmark.get("run_summary") if isinstance(benchmark, dict) else None
+    if not isinstance(summary, dict):
+        return []
+    rows = [["configuration"] + [label for _, label in _BENCH_FIELDS]]
+    for name, stats in summary.items():
+        if name == "delta" or not isinstance(stats, dict):
+            continue
+        rows.append([str(name)] + [_stat(stats.get(key)) for key, _ in _BENCH_FIELDS])
+    delta = summary.get("delta")
+    if isinstance(delta, dict):
+        rows.append(["delta"] + [_plain(delta.get(key)) for key, _ in _BENCH_FIELDS])
+    return rows
+
+
+def _stat(value: Any) -> str:
+    if isinstance(value, dict) and "mean" in value:
+        mean = _plain(value.get("mean"))
+        spread = value.get("stddev")
+        return f"{mean} ± {_plain(spread)}" if spread is not None else mean
+    return _plain(value)
+
+
+def _plain(value: Any) -> str:
+    if value is None:
+        return "–"
+    if isinstance(value, float):
+        return f"{value:.4g}"
+    return str(value)
