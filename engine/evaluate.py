@@ -3,20 +3,22 @@
 Each assertion is evaluated on its own; whatever goes wrong inside one (even a
 defect of the engine) becomes that assertion's ERROR verdict and the others are
 still graded. Semantic assertions come back NOT_GRADED: an LLM grader, when one
-is given, replaces those verdicts.
+is given, replaces those verdicts. Each assertion has its own time and work
+budget (``engine.budget``); one that exhausts it is an ERROR naming the budget.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from referee.engine import budget
 from referee.engine.checks.base import NOT_GRADED_MESSAGE, Context
 from referee.engine.checks.trust import demote_notes_only
 from referee.engine.compile import CompiledAssertion, CompiledEval
 from referee.engine.verdict import Outcome, Verdict
 
 
-def evaluate(ev: CompiledEval, run) -> list[Verdict]:
+def evaluate(ev: CompiledEval, run, limits: budget.Limits = budget.Limits()) -> list[Verdict]:
     """Verdicts for ``run``, in the order of ``ev.assertions``.
 
     Lets, selections and the run's records are evaluated lazily and at most
@@ -24,15 +26,19 @@ def evaluate(ev: CompiledEval, run) -> list[Verdict]:
     starts from a fresh context.
     """
     ctx = Context(run, dict(ev.lets))
-    return [evaluate_assertion(assertion, ctx) for assertion in ev.assertions]
+    return [evaluate_assertion(assertion, ctx, limits) for assertion in ev.assertions]
 
 
-def evaluate_assertion(assertion: CompiledAssertion, ctx: Context) -> Verdict:
+def evaluate_assertion(assertion: CompiledAssertion, ctx: Context,
+                       limits: budget.Limits = budget.Limits()) -> Verdict:
     """One assertion's verdict, with the trust rule and the vacuous flag settled."""
     if assertion.check is None:
         return Verdict(Outcome.NOT_GRADED, NOT_GRADED_MESSAGE)
     try:
-        verdict = assertion.check.evaluate(ctx)
+        with budget.active(limits):
+            verdict = assertion.check.evaluate(ctx)
+    except budget.BudgetExceeded as exc:
+        return Verdict(Outcome.ERROR, str(exc))
     except RecursionError:
         return Verdict(Outcome.ERROR, "error: the data is nested too deeply to evaluate")
     except Exception as exc:  # a defect must cost one verdict, not the whole run

@@ -3,15 +3,22 @@
 Every match goes through the ``regex`` module's ``timeout=`` argument, so a
 catastrophic pattern such as ``(a+)+$`` on a long text ends as an ERROR verdict
 naming the pattern and the size of the text instead of hanging the grader.
+
+Inside an assertion (``engine.budget``) the timeout is the assertion's: all its
+matches together get the pattern's timeout, so a pattern that times out on
+sixty elements costs one timeout, not sixty. ``name_matcher`` is the same timed
+path for code outside assertions that asks whether a tool name matches.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import time
 from typing import Callable
 
 import regex
 
+from referee.engine import budget as budgets
 from referee.engine.values import EvalError
 
 FLAG_BITS = {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL, "x": regex.VERBOSE}
@@ -41,13 +48,35 @@ class Pattern:
         return lambda text: self.search(text, where) is not None
 
     def _run(self, method, text: str, where: str):
+        budget = budgets.current()
+        if budget is None:
+            try:
+                return method(text, timeout=self.timeout)
+            except TimeoutError:
+                raise EvalError(f"regex {self.display} timed out after {self.timeout:g}s "
+                                f"on {len(text)} characters of {where}") from None
+        return self._run_budgeted(method, text, where, budget)
+
+    def _run_budgeted(self, method, text: str, where: str, budget: budgets.Budget):
+        """A match charged to the assertion's budget: its regex time and its wall time."""
+        regex_left = self.timeout - budget.regex_seconds
+        wall_left = budget.seconds_left()
+        allowance = min(regex_left, wall_left)
+        started = time.monotonic()
         try:
-            return method(text, timeout=self.timeout)
+            if allowance <= 0:
+                raise TimeoutError
+            return method(text, timeout=allowance)
         except TimeoutError:
-            raise EvalError(
-                f"regex {self.display} timed out after {self.timeout:g}s "
-                f"on {len(text)} characters of {where}"
-            ) from None
+            what = f"regex {self.display} on {len(text)} characters of {where}"
+            if wall_left < regex_left:
+                budget.check_clock(what)
+            raise budgets.BudgetExceeded(
+                f"stopped: this assertion exceeded its budget of {self.timeout:g}s of regex "
+                f"matching: regex {self.display} timed out after {self.timeout:g}s "
+                f"on {len(text)} characters of {where}") from None
+        finally:
+            budget.regex_seconds += time.monotonic() - started
 
 
 class _GlobPattern(Pattern):
@@ -99,3 +128,38 @@ def error_offset(pattern: str, pos: int | None) -> tuple[int, int]:
     if lines:
         return lines, len(before) - before.rfind("\n") - 1
     return 0, len(before)
+
+
+def name_matcher(kind: str, text: str, flags: str = "",
+                 timeout: float = DEFAULT_TIMEOUT) -> Callable[[str], bool | None]:
+    """"Does this tool-name pattern match this name", through the timed path.
+
+    ``kind`` is ``exact``, ``glob`` or ``regex`` (a ``NamePattern``'s fields). A
+    regex is searched as in a selection (``calls to /re/``). All the answers of one
+    matcher share ``timeout`` seconds of matching; once they are spent (a
+    catastrophic pattern) or when the pattern does not compile, the answer is
+    None: undecided, never a guess.
+    """
+    if kind == "exact":
+        return text.__eq__
+    if kind == "glob":
+        return compile_glob(text, timeout).tester("a tool name")
+    try:
+        pattern = compile_regex(text, flags, timeout)
+    except (regex.error, KeyError):
+        return lambda name: None
+    spent = [0.0]
+
+    def matches(name: str) -> bool | None:
+        left = timeout - spent[0]
+        if left <= 0:
+            return None
+        started = time.monotonic()
+        try:
+            return pattern.compiled.search(name, timeout=left) is not None
+        except TimeoutError:
+            return None
+        finally:
+            spent[0] += time.monotonic() - started
+
+    return matches

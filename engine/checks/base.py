@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Protocol
 
+from referee.engine.budget import spend
 from referee.engine.values import Claim, EvalError, Missing, Prov, Result, Val
 from referee.engine.verdict import Evidence, Outcome, Verdict
 
@@ -44,7 +45,13 @@ class Context:
         self.current = current
 
     def at(self, element: Val | None) -> "Context":
-        """The same run context with ``element`` as the current element."""
+        """The same run context with ``element`` as the current element.
+
+        Every element a check examines passes through here, so this is where an
+        assertion pays one step of its work budget per element (``engine.budget``).
+        """
+        if element is not None:
+            spend(1, "examining elements one by one")
         return Context(self.run, self.lets, self.memo, element, self.cache)
 
     def once(self, key: Any, compute: Callable[[], Any]) -> Any:

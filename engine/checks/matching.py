@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Sequence
 
+from referee.engine.budget import spend
 from referee.engine.values import equal, plain, render, type_name
 
 
@@ -63,6 +64,7 @@ def includes(actual: Any, expected: Any, path: str = "") -> str | None:
     expected element included by a different actual element (maximum matching).
     Scalars: equal without coercion.
     """
+    spend(1, "matching list items for 'includes'")  # lists pair every item with every item
     actual, expected = plain(actual), plain(expected)
     if isinstance(expected, dict):
         return _includes_object(actual, expected, path)
