@@ -1,0 +1,47 @@
+"""What authors naturally write, said in the language: byte order marks, `check`
+with evals.json alone or against a workspace, messages that say what went wrong."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from referee import dsl
+from referee.dsl.evals_json import loads_evals
+from referee.engine.cli import main
+from referee.engine.compile import check_rules
+
+BOM = "\ufeff"
+
+
+def check(tmp_path: Path, capsys, *args: str) -> tuple[int, str]:
+    old = os.getcwd()
+    os.chdir(tmp_path)
+    try:
+        code = main(["check", *args])
+    finally:
+        os.chdir(old)
+    return code, capsys.readouterr().out
+
+
+# ------------------------------------------------------------------ byte order mark
+
+
+def test_a_rules_file_with_a_byte_order_mark_parses():
+    tree = dsl.parse_rules(BOM + 'eval 1\nexpect: response contains "x"\n', "bom.rules")
+    assert tree == dsl.parse_rules('eval 1\nexpect: response contains "x"\n', "bom.rules")
+
+
+def test_an_evals_json_with_a_byte_order_mark_loads():
+    text = json.dumps({"skill_name": "s", "evals": [{"id": 1, "prompt": "p",
+                                                      "expectations": ["It works."]}]})
+    assert loads_evals(BOM + text, "evals.json").evals[0].id == "1"
+
+
+def test_check_accepts_a_byte_order_mark(tmp_path, capsys):
+    (tmp_path / "bom.rules").write_bytes((BOM + 'eval 1\nexpect: response contains "x"\n')
+                                         .encode("utf-8"))
+    assert check(tmp_path, capsys, "bom.rules") == (0, "ok: 1 file, 1 assertion\n")
