@@ -76,7 +76,8 @@ def load_evals(path: Path, display: str | None = None) -> EvalsFile:
 
 
 def loads_evals(text: str, path: str = "evals.json") -> EvalsFile:
-    """Like ``load_evals`` for text already read."""
+    """Like ``load_evals`` for text already read (a leading byte order mark is ignored)."""
+    text = text.removeprefix("\ufeff")
     try:
         data = json.loads(text, parse_float=str)
     except json.JSONDecodeError as exc:

@@ -22,6 +22,7 @@ from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of
 from referee.dsl.syntax import Explainer, Terminals, strip_comments
 from referee.dsl.transform import EvalHeader, Located, ToAst
 
+BOM = "\ufeff"
 STARTS = ("start", "eval_header", "let_stmt", "expect_stmt", "condition", "value")
 # Just enough of a tokenizer to find statement keywords: strings (even unterminated),
 # comments, regexes, fields and numbers are skipped whole, so a keyword inside them
@@ -86,7 +87,9 @@ def parse_rules(text: str, path: str = "<rules>") -> ast.RulesFile:
 def parse_rules_partial(text: str, path: str = "<rules>") -> tuple[ast.RulesFile, list[Diagnostic]]:
     """Parse what can be parsed: the tree of every statement that parsed, and the
     errors of the others. ``referee check`` compiles this tree too, so a file's
-    static errors are reported alongside its syntax errors."""
+    static errors are reported alongside its syntax errors. A leading UTF-8 byte
+    order mark (some editors save one) is not part of the text."""
+    text = text.removeprefix(BOM)
     diagnostics: list[Diagnostic] = []
     items = []
     for start, offset, fragment in split_statements(text):

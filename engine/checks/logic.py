@@ -55,8 +55,9 @@ def _combine(outcome: Outcome, verdicts: list[Verdict], any_vacuous: bool) -> Ve
     for ``or`` one sound passing operand is enough.
     """
     deciding = [v for v in verdicts if v.outcome is outcome]
-    message = " and ".join(v.message for v in deciding) if outcome is Outcome.PASS and any_vacuous \
-        else "; ".join(v.message for v in deciding)
+    # Operands failing for the same reason (one missing call read twice) say it once.
+    said = list(dict.fromkeys(v.message for v in deciding))
+    message = " and ".join(said) if outcome is Outcome.PASS and any_vacuous else "; ".join(said)
     evidence = tuple(dict.fromkeys(e for v in deciding for e in v.evidence))
     if outcome is Outcome.PASS:
         flags = [v.vacuous for v in deciding]

@@ -101,7 +101,8 @@ class Select:
             kept = tuple(i for i in items if flt.keep(ctx, i))
             if not kept and flt.check is not None:
                 first = flt.check.evaluate(ctx.at(items[0]))
-                return (f"{self._source_text()} has {len(items)} elements, none {flt.text} "
+                count = f"{len(items)} element" + ("" if len(items) == 1 else "s")
+                return (f"{self._source_text()} has {count}, none {flt.text} "
                         f"(first: {first.message})")
             items = kept
             if not items:

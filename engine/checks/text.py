@@ -92,10 +92,12 @@ class TextCheck(Leaf):
         if line is not None and subject.prov and subject.prov.file:
             place = Prov(subject.prov.source, "", subject.prov.file, line).where()
         fact = f"{subject.label} {yes if ok else no} {shown}" + (f" ({place})" if place else "")
-        want = f"to {infinitive} {shown}"
+        # The fact already names the operand ("does not match /x/"): a failure says it
+        # once; a negated check that holds adds only that it should not have.
+        message = self.polarity.message(ok, fact, f"to {infinitive}") if ok else fact
         evidence = (hit,) if hit else evidence_of(subject)
         extra = evidence_of(operand) if operand is not None else ()
-        return decided(ok, self.polarity.message(ok, fact, want), evidence + extra,
+        return decided(ok, message, evidence + extra,
                        expected=shown, observed=short(subject.value))
 
     def _list_contains(self, subject: Val, operand: Val) -> Verdict:

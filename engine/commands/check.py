@@ -69,7 +69,7 @@ def _read(name: str) -> str:
         if not path.is_file():
             reason = "no such file" if not path.exists() else "not a file"
             raise UsageError(f"cannot read {name}: {reason}")
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # a byte order mark is not text
     except UnicodeDecodeError:
         raise UsageError(f"cannot read {name}: not UTF-8 text") from None
     except OSError as exc:
