@@ -1,0 +1,78 @@
+"""Work that grows with the run stays within a per-assertion budget, or is stopped by it.
+
+100,000 calls under ``all calls have`` must be graded (the evidence used to be
+joined in quadratic time); a JSONPath query that walks a document once per
+ancestor, a huge result set and an ``includes`` of two long lists are stopped
+with an ERROR naming the budget. Verdicts only: no test measures time.
+"""
+
+from __future__ import annotations
+
+import json
+
+from budget_corpus import make_run, rules_for, verdicts
+from referee.engine.budget import Limits
+from referee.engine.verdict import Outcome
+
+CALLS = 100_000
+
+
+def test_hundred_thousand_calls_are_graded(tmp_path):
+    calls = [("save", '{"n": 1}', '{"ok": true}', "success")] * CALLS
+    make_run(tmp_path, calls=calls)
+    rules = rules_for('all calls have .status == "success"',
+                      'no calls have .status == "error"',
+                      f'exactly {CALLS} calls have .args.n == 1',
+                      'all calls to "save" have .return.ok == true')
+    got = verdicts(tmp_path, rules)
+    assert [v.outcome for v in got] == [Outcome.PASS] * 4, [v.message[:200] for v in got]
+    assert got[0].message.startswith(f"all {CALLS} calls pass")
+
+
+def test_hundred_thousand_calls_exceed_a_smaller_step_budget(tmp_path):
+    calls = [("save", '{"n": 1}', '{"ok": true}', "success")] * 2_000
+    make_run(tmp_path, calls=calls)
+    (verdict,) = verdicts(tmp_path, rules_for('all calls have .status == "success"'),
+                          limits=Limits(steps=1_000))
+    assert verdict.outcome is Outcome.ERROR
+    assert verdict.message == ("stopped: this assertion exceeded its budget of 1,000 steps of "
+                               "work (examining elements one by one)")
+
+
+def _deep(depth: int) -> object:
+    value: object = list(range(20))
+    for level in range(depth):
+        value = {"inner": value, "level": [level, {"x": 1}]}
+    return value
+
+
+def test_jsonpath_walk_is_stopped_by_the_step_budget(tmp_path):
+    document = json.dumps([_deep(60) for _ in range(40)])
+    make_run(tmp_path, files={"data.json": document})
+    rules = rules_for('count(jsonpath(file "data.json" as json, "$..*..*")) > 0')
+    (verdict,) = verdicts(tmp_path, rules, limits=Limits(steps=50_000))
+    assert verdict.outcome is Outcome.ERROR
+    assert verdict.message == ("stopped: this assertion exceeded its budget of 50,000 steps of "
+                               "work (jsonpath '$..*..*')")
+
+
+def test_jsonpath_result_count_is_bounded(tmp_path):
+    make_run(tmp_path, files={"data.json": json.dumps(list(range(150_000)))})
+    rules = rules_for('count(jsonpath(file "data.json" as json, "$..*")) > 0',
+                      'count(jsonpath(file "data.json" as json, "$[0]")) == 1')
+    stopped, small = verdicts(tmp_path, rules)
+    assert stopped.outcome is Outcome.ERROR
+    assert stopped.message.startswith("stopped: jsonpath '$..*' selected 150,000 values, "
+                                      "more than its budget of 100,000")
+    assert small.outcome is Outcome.PASS
+
+
+def test_includes_of_two_long_lists_is_stopped(tmp_path):
+    items = [{"id": n, "tag": "x"} for n in range(3_000)]
+    args = json.dumps({"items": items})
+    make_run(tmp_path, calls=[("put", args, "{}", "success")],
+             files={"want.json": json.dumps([{"tag": "x", "id": -n} for n in range(3_000)])})
+    rules = rules_for('first(calls).args.items includes file "want.json" as json')
+    (verdict,) = verdicts(tmp_path, rules)
+    assert verdict.outcome is Outcome.ERROR
+    assert "budget of 1,000,000 steps of work (matching list items for 'includes')" in verdict.message
