@@ -154,7 +154,7 @@ class Explainer:
         special = self._not_a_source(fragment, exc, kind, str(token), expected)
         if special is not None:
             return self._make(*special)
-        special = self._special(exc, kind, str(token), expected)
+        special = self._special(exc, kind, str(token), expected, fragment)
         if special is not None:
             code, message, hint = special
             if message.startswith("'have'") and kind != "HAVE":
@@ -165,7 +165,7 @@ class Explainer:
         wanted = self.terms.describe_expected(expected, self.end_name)
         return self._make("syntax", f"unexpected {found}: expected {wanted}", line, column, end)
 
-    def _special(self, exc, kind: str, value: str, expected: set[str]):
+    def _special(self, exc, kind: str, value: str, expected: set[str], fragment: str = ""):
         """(code, message, hint) for mistakes that deserve their own words, else None."""
         source_words = {s.upper() for s in SOURCES}
         if kind == "NAME" and source_words <= expected and "NAME" not in expected:
@@ -178,6 +178,11 @@ class Explainer:
                 and kind not in expected:
             return ("reserved-word", f"'{value}' is a reserved word and cannot be a name",
                     "choose another name, e.g. '" + value + "_value'")
+        if kind in ("AND", "OR") and "RPAR" in expected and "COMMA" in expected \
+                and re.search(r"\b(where|have)\b", fragment[:exc.token.start_pos]):
+            return ("syntax", f"unexpected '{value}': a 'where' or 'have' takes one condition, "
+                    f"which ended before '{value}'",
+                    f"parenthesise the whole condition: where (.a == 1 {value} .b == 2)")
         if kind == "EQUAL" and "COMPARE_OP" in expected:
             return ("syntax", "'=' is not a comparison", "write '==' to compare")
         label = exc.match_examples(self.reparse, self.examples, use_accepts=True)

@@ -45,3 +45,28 @@ def test_check_accepts_a_byte_order_mark(tmp_path, capsys):
     (tmp_path / "bom.rules").write_bytes((BOM + 'eval 1\nexpect: response contains "x"\n')
                                          .encode("utf-8"))
     assert check(tmp_path, capsys, "bom.rules") == (0, "ok: 1 file, 1 assertion\n")
+
+
+# ------------------------------------------------------ a condition that ended early
+
+
+def diagnostics(rules: str):
+    try:
+        return check_rules([dsl.parse_rules(rules, "t.rules")])
+    except dsl.RulesError as err:
+        return err.diagnostics
+
+
+@pytest.mark.parametrize("clause,word", [("where", "and"), ("have", "or")])
+def test_a_condition_that_ended_at_and_says_so_and_shows_the_fix(clause, word):
+    rules = f'eval 1\nexpect: any calls {clause} .tool == "a" {word} .status == "error"\n'
+    (found,) = [d for d in diagnostics(rules) if d.code == "bad-path"]
+    assert found.message == (f"the '{clause}' condition ended at '{word}', so '.status' has "
+                             "no current element")
+    assert found.hint == (f'parenthesise the whole condition: {clause} (.tool == "a" {word} '
+                          '.status == "error")')
+
+
+def test_inside_parentheses_the_early_end_is_explained_too():
+    (found,) = diagnostics('eval 1\nexpect: count(calls where .tool == "a" and .step == 2) == 1\n')
+    assert "ended before 'and'" in found.message and "parenthesise" in found.hint

@@ -55,6 +55,9 @@ class Compiler:
         self.lets: dict[str, object] = {}
         self._active: list[str] = []
         self._selections: dict[tuple, Select] = {}
+        # Set while compiling the operand after one that ended with where/have:
+        # (clause, "and"|"or", the parenthesised fix), for the path error message.
+        self.ended: tuple[str, str, str] | None = None
 
     # ----------------------------------------------------------------- errors
 

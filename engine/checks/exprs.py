@@ -206,7 +206,12 @@ def compile_name(c, node: ast.NameRef, scope):
 
 def compile_path(c, node: ast.PathExpr, scope):
     if node.base is None:
-        if scope.element is None:
+        if scope.element is None and c.ended is not None:
+            clause, word, fix = c.ended
+            c.error("bad-path", f"the '{clause}' condition ended at '{word}', so "
+                    f"'{format_value(node)}' has no current element",
+                    node.span, f"parenthesise the whole condition: {fix}")
+        elif scope.element is None:
             c.error("bad-path", "a path starting with '.' needs a current element: "
                     "use it inside 'where' or 'have'", node.span)
         base = Current(scope.element or "any")

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.dsl import ast
+from referee.dsl.format import format_condition
 from referee.engine.checks.base import (NOT_GRADED_MESSAGE, Context, three_valued_all,
                                 three_valued_any)
 from referee.engine.verdict import Outcome, Verdict
@@ -82,11 +83,44 @@ def compile_not(c, node: ast.Not, scope) -> NotCheck:
 
 
 def compile_and(c, node: ast.And, scope) -> AndCheck:
-    return AndCheck(tuple(c.cond(op, scope) for op in node.operands))
+    return AndCheck(_operands(c, node.operands, "and", ast.And, scope))
 
 
 def compile_or(c, node: ast.Or, scope) -> OrCheck:
-    return OrCheck(tuple(c.cond(op, scope) for op in node.operands))
+    return OrCheck(_operands(c, node.operands, "or", ast.Or, scope))
+
+
+def _operands(c, operands, word: str, joined, scope) -> tuple:
+    """Compile each operand. After an operand that ends with a ``where``/``have``
+    condition, a ``.field`` outside any element is the author's condition going on
+    past ``and``/``or``: ``c.ended`` tells the path compiler what to say."""
+    compiled = []
+    for i, operand in enumerate(operands):
+        trailing = _trailing_clause(operands[i - 1]) if i else None
+        outer = c.ended
+        if trailing is not None:
+            clause, condition = trailing
+            fix = format_condition(joined((condition, operand)))
+            c.ended = (clause, word, f"{clause} ({fix})")
+        compiled.append(c.cond(operand, scope))
+        c.ended = outer
+    return tuple(compiled)
+
+
+def _trailing_clause(node) -> tuple[str, ast.Condition] | None:
+    """("where"|"have", its condition) when ``node``'s text ends with one."""
+    if isinstance(node, ast.Quantified):
+        if node.condition is not None:
+            return _trailing_clause(node.condition) or ("have", node.condition)
+        return _trailing_clause(node.selection)
+    if isinstance(node, ast.Selection):
+        last = node.filters[-1] if node.filters else None
+        if isinstance(last, ast.WhereFilter):
+            return _trailing_clause(last.condition) or ("where", last.condition)
+        return None
+    tail = {ast.Compare: "right", ast.Truthy: "value", ast.Exists: "target",
+            ast.TextTest: "operand", ast.Includes: "expected"}.get(type(node))
+    return _trailing_clause(getattr(node, tail)) if tail else None
 
 
 def compile_semantic(c, node: ast.Semantic, scope) -> SemanticCheck:
