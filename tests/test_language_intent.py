@@ -70,3 +70,47 @@ def test_a_condition_that_ended_at_and_says_so_and_shows_the_fix(clause, word):
 def test_inside_parentheses_the_early_end_is_explained_too():
     (found,) = diagnostics('eval 1\nexpect: count(calls where .tool == "a" and .step == 2) == 1\n')
     assert "ended before 'and'" in found.message and "parenthesise" in found.hint
+
+
+# ------------------------------------------------------------------- text normalisers
+
+
+@pytest.mark.parametrize("condition", [
+    'number(replace("2,355", ",", "")) == 2355',
+    'replace("a-b-c", "-", "") == "abc"',
+    'lower(trim("  Draft ")) == "draft"',
+    'upper("eur") == "EUR"',
+    'collapse("Expense\\n  draft\\tsaved ") == "Expense draft saved"',
+    'not replace(response, "x", "") contains "x"',
+])
+def test_text_normalisers_pass(tmp_path, condition):
+    assert verdict_on(tmp_path, condition, response="x and x").outcome.value == "pass"
+
+
+def test_replace_reports_its_arity_and_types(tmp_path):
+    (arity,) = diagnostics('eval 1\nexpect: replace(response, ",") == "x"\n')
+    assert (arity.code, arity.message) == ("wrong-arity", "replace() takes 3 arguments, got 2")
+    wrong = verdict_on(tmp_path, 'replace(response, 1, "") == "x"', response="x")
+    assert wrong.outcome.value == "error" and "replace() needs text" in wrong.message
+
+
+def test_every_normaliser_is_documented_with_an_example_the_doc_test_runs():
+    import re
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "language.md").read_text("utf-8")
+    examples = "\n".join(re.findall(r"^```referee\n(.*?)^```$", doc, flags=re.S | re.M))
+    for name in ("replace", "lower", "upper", "trim", "collapse"):
+        assert f"`{name}(" in doc, name
+        assert f"{name}(" in examples, name
+
+
+def verdict_on(tmp_path: Path, condition: str, response: str):
+    from referee.engine.compile import compile_rules
+    from referee.engine.evaluate import evaluate
+    from referee.engine.run.workspace import load_run
+
+    run_dir = tmp_path / "eval-1" / "with_skill" / "run-1"
+    (run_dir / "outputs").mkdir(parents=True)
+    (run_dir / "outputs" / "response.md").write_text(response, encoding="utf-8")
+    program = compile_rules([dsl.parse_rules(f"eval 1\nexpect: {condition}\n", "t.rules")])
+    return evaluate(program.evals[0], load_run(run_dir))[0]

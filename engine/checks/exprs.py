@@ -98,13 +98,21 @@ class ObjectExpr:
 
 @dataclass(frozen=True)
 class FuncExpr:
-    fn: Callable[[Val], Result]
-    arg: Any
+    """A built-in function applied to its arguments; a missing argument makes the
+    result missing (the first one's reason)."""
+
+    fn: Callable[..., Result]
+    args: tuple[Any, ...]
     kind: str = "any"
 
     def eval(self, ctx: Context) -> Result:
-        arg = self.arg.eval(ctx)
-        return arg if isinstance(arg, Missing) else self.fn(arg)
+        vals = []
+        for arg in self.args:
+            val = arg.eval(ctx)
+            if isinstance(val, Missing):
+                return val
+            vals.append(val)
+        return self.fn(*vals)
 
 
 @dataclass(frozen=True)
@@ -246,17 +254,18 @@ def compile_func(c, node: ast.FuncCall, scope):
         c.error("unknown-function", f"unknown function '{node.name}'", node.span,
                 did_you_mean(node.name, [*ARITY, "jsonpath"]))
         return Const(Val(None))
-    if len(node.args) != ARITY[node.name]:
-        c.error("wrong-arity", f"{node.name}() takes {ARITY[node.name]} argument, "
+    arity = ARITY[node.name]
+    if len(node.args) != arity:
+        c.error("wrong-arity", f"{node.name}() takes {arity} argument{'s' if arity > 1 else ''}, "
                 f"got {len(node.args)}", node.span)
         return Const(Val(None))
     if node.name == "header":
         return c.header(node, scope)
-    arg = c.value(node.args[0], scope)
-    kind = ELEMENT_OF.get(arg.kind, "any") if node.name in ("first", "last") else "any"
+    args = tuple(c.value(arg, scope) for arg in node.args)
+    kind = ELEMENT_OF.get(args[0].kind, "any") if node.name in ("first", "last") else "any"
     if node.name == "lines":
         kind = "lines"
-    return FuncExpr(FUNCTIONS[node.name], arg, kind)
+    return FuncExpr(FUNCTIONS[node.name], args, kind)
 
 
 def compile_jsonpath(c, node: ast.JsonPathExpr, scope):

@@ -1,5 +1,6 @@
-"""The built-in functions: ``count first last number text lower upper trim lines
-length keys header``. Arity is checked by the compiler from ``ARITY``.
+"""The built-in functions: ``count first last number text lower upper trim
+collapse replace lines length keys header``. Arity is checked by the compiler from
+``ARITY``; every function takes one argument but ``replace(text, old, new)``.
 
 Each function takes present values (``Val``); a missing argument makes the result
 missing with the same reason, so ``first(calls to "x").args`` on a run without
@@ -79,6 +80,25 @@ def _text_fn(name: str, fn: Callable[[str], str]) -> Callable[[Val], Result]:
     return apply
 
 
+_WHITESPACE = re.compile(r"\s+")
+
+
+def _collapse(text: str) -> str:
+    """Runs of whitespace (line breaks and tabs too) as one space, ends trimmed."""
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def _replace(arg: Val, old: Val, new: Val) -> Result:
+    """Every occurrence of the text ``old`` replaced by ``new`` (no regex)."""
+    for val, role in ((arg, "the text"), (old, "the text to replace"), (new, "the replacement")):
+        if not isinstance(val.value, str):
+            raise EvalError(f"replace() needs text as {role}, got {type_name(val.value)} "
+                            f"{render(val.value)[:60]} ({val.label})")
+    if not old.value:
+        raise EvalError("replace() needs a non-empty text to replace")
+    return _derived(arg, "replace", arg.value.replace(old.value, new.value))
+
+
 def _lines(arg: Val) -> Result:
     _need(arg, "lines", "text")
     parts = _LINE_BREAK.split(arg.value)
@@ -116,10 +136,12 @@ FUNCTIONS: dict[str, Callable[[Val], Result]] = {
     "lower": _text_fn("lower", str.lower),
     "upper": _text_fn("upper", str.upper),
     "trim": _text_fn("trim", str.strip),
+    "collapse": _text_fn("collapse", _collapse),
+    "replace": _replace,
     "lines": _lines,
     "length": _length,
     "keys": _keys,
 }
 
 # header() reads a CSV file's first row; compiled separately (it needs the file).
-ARITY = {name: 1 for name in FUNCTIONS} | {"header": 1}
+ARITY = {name: 1 for name in FUNCTIONS} | {"header": 1, "replace": 3}
