@@ -16,7 +16,7 @@ from importlib import import_module
 
 from referee.engine.usage import UsageError
 
-COMMANDS = ("show", "check", "grade", "report")
+COMMANDS = ("show", "check", "grade", "report", "suggest", "import_cmd")  # modules; import_cmd registers "import"
 
 
 def build_parser() -> argparse.ArgumentParser:

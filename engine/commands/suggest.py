@@ -1,0 +1,80 @@
+"""``referee suggest``: draft a rules file from the sentences of evals.json."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from referee.engine.usage import UsageError
+
+EXIT_CODES = """\
+exit codes:
+  0  a draft was written for every sentence (drafted or left semantic)
+  1  no sentence matched a pattern: everything is left to the LLM grader
+  2  usage or input error: unreadable evals.json, workspace or pattern files
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Register ``suggest`` on the ``referee`` subcommand parser."""
+    parser = sub.add_parser(
+        "suggest", help="draft a rules file from the sentences of evals.json",
+        description="Draft one check per expectation of evals.json from sentence patterns kept "
+                    "as data (rules/patterns/*.toml). With --workspace, names are resolved "
+                    "against the tools, argument fields and files the runs really have.",
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("evals", type=Path, metavar="EVALS_JSON")
+    parser.add_argument("--workspace", type=Path, metavar="WORKSPACE", default=None,
+                        help="resolve tool, field and file names against the runs found here")
+    parser.add_argument("--patterns", metavar="DIR", default=None,
+                        help="a folder of pattern files to use instead of the bundled ones")
+    parser.add_argument("-o", "--output", type=Path, metavar="FILE", default=None,
+                        help="write the rules file here (atomically) instead of printing it")
+    parser.add_argument("--json", action="store_true", help="print the drafts as JSON")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from referee.dsl.errors import RulesError
+    from referee.dsl.evals_json import load_evals
+    from referee.engine.suggest.patterns import PatternError
+    from referee.engine.suggest.rulesfile import draft_evals, drafts_json, rules_text
+
+    try:
+        evals = load_evals(args.evals, args.evals.name)
+    except RulesError as exc:
+        raise UsageError("; ".join(f"{d.path}:{d.line}: {d.message}" for d in exc.diagnostics)) from None
+    try:
+        drafts = draft_evals(evals, _facts(args.workspace), args.patterns)
+    except PatternError as exc:
+        raise UsageError(str(exc)) from None
+    if args.json:
+        print(json.dumps({"schema_version": 1, "drafts": drafts_json(drafts)}, ensure_ascii=False, indent=2))
+    else:
+        text = rules_text(evals, drafts, args.evals.name)
+        if args.output is None:
+            sys.stdout.write(text)
+        else:
+            from referee.engine.report.atomic import write_atomic
+
+            write_atomic(args.output, text)
+            print(f"wrote {args.output}", file=sys.stderr)
+    drafted = sum(1 for items in drafts.values() for d in items if d.check is not None)
+    return 0 if drafted else 1
+
+
+def _facts(workspace: Path | None) -> dict:
+    if workspace is None:
+        return {}
+    from referee.engine.run.workspace import discover
+    from referee.engine.suggest.facts import RunFacts
+
+    if not workspace.is_dir():
+        raise UsageError(f"workspace not found: {workspace}")
+    facts: dict[str, RunFacts] = {}
+    for found in discover(workspace).runs:
+        facts.setdefault(found.id.eval_id, RunFacts()).add_run(found)
+        found.release()
+    return facts

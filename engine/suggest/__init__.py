@@ -1,0 +1,1 @@
+"""Draft rules from the plain sentences of evals.json, with patterns kept as data."""

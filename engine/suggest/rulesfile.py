@@ -1,0 +1,62 @@
+"""A whole rules file from evals.json: one ``eval`` block per eval, one ``expect`` per sentence."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+
+from referee.dsl.evals_json import EvalEntry, EvalsFile
+from referee.engine.suggest.draft import Draft, draft_sentence
+from referee.engine.suggest.facts import RunFacts
+from referee.engine.suggest.patterns import load
+
+HEADER = """\
+# Drafted by `referee suggest` from {source}.
+# Each draft names the pattern that made it and how sure it is; review them before use.
+# Sentences no pattern covers are left to the LLM grader (`expect N` with no check).
+"""
+
+
+def draft_evals(evals: EvalsFile, facts: Mapping[str, RunFacts],
+                folder: str | None = None) -> dict[str, list[Draft]]:
+    """Drafts per eval id, in evals.json order; ``facts`` by eval id (may be empty)."""
+    parts, patterns = load(folder)
+    return {entry.id: [draft_sentence(i, sentence, facts.get(entry.id, RunFacts()), parts, patterns)
+                       for i, sentence in enumerate(entry.expectations, 1)]
+            for entry in evals.evals}
+
+
+def rules_text(evals: EvalsFile, drafts: Mapping[str, list[Draft]], source: str) -> str:
+    """The drafts as a rules file that ``referee check`` accepts as written."""
+    blocks = [HEADER.format(source=source)]
+    for entry in evals.evals:
+        blocks.append(_block(entry, drafts[entry.id]))
+    return "\n".join(blocks)
+
+
+def _block(entry: EvalEntry, drafts: list[Draft]) -> str:
+    eval_id = entry.id if entry.id.isdigit() else json.dumps(entry.id, ensure_ascii=False)
+    name = f" {json.dumps(entry.name, ensure_ascii=False)}" if entry.name else ""
+    lines = [f"eval {eval_id}{name}", ""]
+    for draft in drafts:
+        lines.append(f"# {draft.index}. {_one_line(draft.sentence)}")
+        if draft.check is None:
+            lines.append("#    no pattern covers this sentence: semantic, for the LLM grader")
+            lines.append(f"expect {draft.index}")
+        else:
+            notes = "".join(f"; {note}" for note in draft.notes)
+            lines.append(f"#    pattern {draft.pattern} (sure: {draft.sure}){_one_line(notes)}")
+            lines.append(f"expect {draft.index}: {draft.check}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def drafts_json(drafts: Mapping[str, list[Draft]]) -> list[dict]:
+    return [{"eval": eval_id, "index": d.index, "sentence": d.sentence, "check": d.check,
+             "pattern": d.pattern, "sure": d.sure, "notes": list(d.notes),
+             "precision": "semantic" if d.check is None else "drafted"}
+            for eval_id, items in drafts.items() for d in items]
