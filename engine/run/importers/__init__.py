@@ -1,0 +1,129 @@
+"""Importing the transcripts people have into run folders ``referee grade`` reads.
+
+``import_sources(format, paths, out)`` reads each source with the importer of its
+format (``claude_code``, ``openai``, ``skill_creator``), renders each conversation
+with ``writer`` and writes one run folder per conversation under ``out``. Folder
+names come from the source file names alone, so the same sources give the same
+workspace, byte for byte, wherever they lie. ``detect`` names a source's format;
+``engine.run.importers.detect`` warns about runs that are not what they seem.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from referee.engine.run.importers import claude_code, openai, skill_creator
+from referee.engine.run.importers.record import Conversation
+from referee.engine.run.importers.source import Source, loads, read_source
+from referee.engine.run.importers.writer import RunFiles, render_run, write_run
+
+FORMATS = (claude_code.FORMAT, openai.FORMAT, skill_creator.FORMAT)
+AUTO = "auto"
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+
+
+class UnknownFormat(Exception):
+    """A source that cannot be imported at all (its format is unknown or wrong)."""
+
+
+@dataclass(frozen=True)
+class Imported:
+    """One run folder written: its name under the output folder and its files."""
+
+    name: str
+    files: RunFiles
+    conversation: Conversation
+
+
+def detect_text(source: Source) -> str | None:
+    """The format of a source read as text, or None when it is none referee imports."""
+    first = next((line for line in source.lines if line.strip()), "")
+    value = loads(first) if first.lstrip()[:1] in ("{", "[") else None
+    if value is not None and claude_code.looks_like(value[0]):
+        return claude_code.FORMAT
+    if value is not None and openai.looks_like(value[0]):
+        return openai.FORMAT
+    whole = loads(source.text) if source.text.lstrip()[:1] in ("{", "[") else None
+    if whole is not None and openai.looks_like(whole[0]):
+        return openai.FORMAT
+    if value is None and whole is None and skill_creator.looks_like(source.text):
+        return skill_creator.FORMAT
+    return None
+
+
+def detect(path: Path) -> str | None:
+    """The format of the file at ``path``, or None."""
+    return detect_text(read_source(path))
+
+
+def conversations(fmt: str, paths: list[Path]) -> list[Conversation]:
+    """Read every source as ``fmt`` (or its detected format with ``auto``)."""
+    found: list[Conversation] = []
+    sources = [(path, read_source(path)) for path in paths]
+    agents = [(p, s) for p, s in sources if _is_agent_file(p)]
+    for path, source in sources:
+        kind = detect_text(source) if fmt == AUTO else fmt
+        if kind is None:
+            raise UnknownFormat(f"{path}: not a format referee imports; name it: "
+                               f"referee import {{{','.join(FORMATS)}}} {path} --out DIR")
+        if kind == claude_code.FORMAT:
+            if _is_agent_file(path) and len(agents) < len(sources):
+                continue  # read with its session
+            found.append(_session(path, source, agents))
+        elif kind == openai.FORMAT:
+            found.extend(openai.read_conversations(source))
+        else:
+            found.append(skill_creator.read_log(source, path.parent))
+    return found
+
+
+def _is_agent_file(path: Path) -> bool:
+    return path.name.startswith("agent-") and path.suffix == ".jsonl"
+
+
+def _session(path: Path, source: Source, given: list[tuple[Path, Source]]) -> Conversation:
+    session_id = _session_id(source)
+    agents = {p.name: s for p, s in given if p != path}
+    for candidate in sorted(path.parent.glob("agent-*.jsonl")) + sorted((path.parent / path.stem / "subagents").glob("agent-*.jsonl")):
+        if candidate.name not in agents and candidate != path:
+            read = read_source(candidate)
+            if session_id is not None and _session_id(read) == session_id:
+                agents[candidate.name] = read
+    conversation = claude_code.read_session(source, tuple(agents[name] for name in sorted(agents)))
+    return replace(conversation, label=path.name)
+
+
+def _session_id(source: Source) -> str | None:
+    for line in source.lines[:50]:
+        value = loads(line) if line.strip() else None
+        if value is not None and isinstance(value[0], dict) and isinstance(value[0].get("sessionId"), str):
+            return value[0]["sessionId"]
+    return None
+
+
+def run_names(found: list[Conversation]) -> list[str]:
+    """A folder name per conversation: the source's stem (made safe), numbered when taken."""
+    names: list[str] = []
+    for conversation in found:
+        label = conversation.label or (conversation.sources[0] if conversation.sources else "run")
+        stem, _, number = label.partition("#")
+        base = _UNSAFE.sub("-", Path(stem).stem).strip("-.") or "run"
+        name = f"{base}-{number}" if number else base
+        candidate, n = name, 2
+        while candidate in names:
+            candidate, n = f"{name}-{n}", n + 1
+        names.append(candidate)
+    return names
+
+
+def import_sources(fmt: str, paths: list[Path], out: Path) -> list[Imported]:
+    """Import ``paths`` as ``fmt`` and write one run folder per conversation under ``out``."""
+    found = conversations(fmt, paths)
+    written = []
+    for name, conversation in zip(run_names(found), found, strict=True):
+        files = render_run(conversation)
+        write_run(files, out / name)
+        written.append(Imported(name, files, conversation))
+    return written

@@ -1,0 +1,403 @@
+"""Claude Code session logs (``*.jsonl``): one JSON record per line.
+
+What is read, and how:
+
+- ``user``/``assistant`` records hold a ``message``; other record types (queue
+  operations, summaries, snapshots, progress) are not messages and are skipped;
+  an unknown type is reported and skipped. ``system`` records with text are
+  harness text.
+- One assistant message may be split over several lines: its blocks are merged
+  by ``message.id``, and its token usage, repeated on each line, counted once.
+  Empty and ``(no content)`` text blocks are streaming placeholders, dropped.
+- Each ``tool_use`` block is a call (several in one message: parallel calls).
+  A ``tool_result`` is paired with its call by ``tool_use_id``, never by position;
+  ``is_error`` true gives status ``error`` (absent: success); a call with no
+  result has status ``no-result``. Result content may be a string, a list of
+  parts or empty (then the structured ``toolUseResult`` stands in).
+  ``<system-reminder>`` text inside a result is harness text, moved out of it;
+  the line-number prefixes of ``Read`` results are removed.
+- Subagent work (``isSidechain`` records, ``agent-*.jsonl`` files) is nested
+  under the ``Task`` call that started it and kept out of the main agent's counts.
+- A user-role message the system wrote (a compaction summary, meta text) is
+  harness text; the first real user turn is the eval prompt.
+- The absolute working directory is replaced by ``<cwd>`` everywhere.
+- The response is the last assistant text of the main agent.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+from referee.engine.run.importers import record as R
+from referee.engine.run.importers.record import Call, Conversation, Origin, Text
+from referee.engine.run.importers.source import Source, json_lines, loads
+from referee.engine.run.model import Problem
+
+FORMAT = "claude-code"
+CWD = "<cwd>"
+SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
+_SKIPPED_TYPES = frozenset({"summary", "queue-operation", "file-history-snapshot", "progress",
+                            "custom-title", "tag", "agent-name", "result"})
+_PLACEHOLDERS = frozenset({"", "(no content)"})
+_REMINDER = re.compile(r"<system-reminder>(.*?)</system-reminder>", re.S)
+_READ_PREFIX = re.compile(r"^ *[0-9]+(?:→|\t)", re.M)
+_HOOK = re.compile(r"\bhook\b", re.I)
+
+
+def looks_like(value: Any) -> bool:
+    """True for a JSON record of a Claude Code session."""
+    return isinstance(value, dict) and (
+        ("sessionId" in value and "type" in value)
+        or (value.get("type") in ("user", "assistant") and isinstance(value.get("message"), dict)
+            and "uuid" in value))
+
+
+class _Reader:
+    """Reads the records of one agent (the main one or a subagent) in order."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        self.entries: list[Call | Text] = []
+        self.messages: dict[str, dict] = {}  # message.id -> {"line", "usage", "seen"}
+        self.calls: dict[str, list[int]] = {}  # tool_use_id -> positions in entries
+        self.last_text: list[Text] = []
+        self.prompted = False
+        self.times: list[str] = []
+        self.results: dict[int, dict] = {}  # entry position -> structured toolUseResult
+
+    def record(self, source: str, line: int, rec: dict) -> None:
+        kind = rec.get("type")
+        if isinstance(rec.get("timestamp"), str):
+            self.times.append(rec["timestamp"])
+        message = rec.get("message")
+        if kind == "assistant" and isinstance(message, dict):
+            self.assistant(Origin(source, line), message)
+        elif kind == "user" and isinstance(message, dict):
+            self.user(Origin(source, line), rec, message)
+        elif kind == "system":
+            text = rec.get("content")
+            if isinstance(text, str) and text.strip():
+                self.entries.append(Text(R.HOOK if _HOOK.search(text) else R.SYSTEM, "", text, Origin(source, line)))
+        elif kind not in _SKIPPED_TYPES:
+            shown = kind if isinstance(kind, str) else type(kind).__name__
+            self.problems.append(Problem("unknown-record", source, f"record of unknown type {shown!r}; skipped", line))
+
+    # --- assistant ------------------------------------------------------------------
+
+    def assistant(self, origin: Origin, message: dict) -> None:
+        key = message.get("id")
+        seen = None
+        if isinstance(key, str):
+            state = self.messages.setdefault(key, {"seen": set(), "usage": None, "line": origin.line})
+            state["usage"] = message.get("usage") if isinstance(message.get("usage"), dict) else state["usage"]
+            seen = state["seen"]
+        else:
+            self.messages[f"#{origin.source}:{origin.line}"] = {"seen": set(), "usage": message.get("usage"), "line": origin.line}
+        content = message.get("content")
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        if not isinstance(content, list):
+            return
+        texts: list[Text] = []
+        for block in content:
+            if not isinstance(block, dict):
+                continue
+            marker = _block_key(block)
+            if seen is not None:
+                if marker in seen:
+                    continue  # the same block repeated on another line of a split message
+                seen.add(marker)
+            self.block(origin, block, texts)
+        if texts:
+            self.last_text = texts
+
+    def block(self, origin: Origin, block: dict, texts: list[Text]) -> None:
+        kind = block.get("type")
+        if kind == "text":
+            text = block.get("text")
+            if isinstance(text, str) and text.strip() not in _PLACEHOLDERS:
+                note = Text("agent", "text", text, origin)
+                self.entries.append(note)
+                texts.append(note)
+        elif kind == "thinking":
+            text = block.get("thinking")
+            if isinstance(text, str) and text.strip():
+                self.entries.append(Text("agent", "thinking", text, origin))
+        elif kind == "tool_use":
+            self.tool_use(origin, block)
+
+    def tool_use(self, origin: Origin, block: dict) -> None:
+        call_id = block.get("id") if isinstance(block.get("id"), str) else None
+        name = block.get("name") if isinstance(block.get("name"), str) else ""
+        args = block.get("input", {})
+        if call_id is not None and call_id in self.calls:
+            self.problems.append(Problem("duplicate-id", origin.source,
+                                         f"tool_use id {call_id!r} used again; results pair with the first call still open", origin.line))
+        self.calls.setdefault(call_id or "", []).append(len(self.entries))
+        self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id))
+
+    # --- user -----------------------------------------------------------------------
+
+    def user(self, origin: Origin, rec: dict, message: dict) -> None:
+        content = message.get("content")
+        if isinstance(content, str):
+            self.user_text(origin, rec, content)
+            return
+        if not isinstance(content, list):
+            return
+        for part in content:
+            if not isinstance(part, dict):
+                continue
+            if part.get("type") == "tool_result":
+                self.tool_result(origin, rec, part)
+            elif part.get("type") == "text" and isinstance(part.get("text"), str):
+                self.user_text(origin, rec, part["text"])
+
+    def user_text(self, origin: Origin, rec: dict, text: str) -> None:
+        if not text.strip():
+            return
+        if rec.get("isCompactSummary"):
+            kind = R.COMPACTION
+        elif text.lstrip().startswith("<system-reminder>"):
+            kind = R.SYSTEM_REMINDER
+        elif rec.get("isMeta") or "-hook>" in text:
+            kind = R.HOOK if "hook" in text else R.SYSTEM
+        elif not self.prompted:
+            kind, self.prompted = R.EVAL_PROMPT, True
+        else:
+            kind = R.USER
+        self.entries.append(Text(kind, "", text, origin))
+
+    def tool_result(self, origin: Origin, rec: dict, part: dict) -> None:
+        call_id = part.get("tool_use_id")
+        open_calls = [i for i in self.calls.get(call_id, []) if self.entries[i].result_origin is None]
+        if not isinstance(call_id, str) or not open_calls:
+            reason = "its call is missing" if not self.calls.get(call_id) else "its call already has a result"
+            self.problems.append(Problem("orphan-result", origin.source,
+                                         f"tool_result for {call_id!r}: {reason}; skipped", origin.line))
+            return
+        position = open_calls[0]
+        call = self.entries[position]
+        structured = rec.get("toolUseResult")
+        result, reminders = _result_value(part.get("content"), structured, call.tool)
+        status = "error" if part.get("is_error") is True else "success"
+        self.entries[position] = Call(call.tool, call.args, result, status, call.origin, origin, call.call_id)
+        if isinstance(structured, dict):
+            self.results[position] = structured
+        for text in reminders:
+            self.entries.append(Text(R.SYSTEM_REMINDER, "", text, origin))
+
+
+def _block_key(block: dict) -> tuple:
+    kind = block.get("type")
+    if kind == "tool_use":
+        return ("tool_use", str(block.get("id")))
+    return (str(kind), repr(sorted((k, repr(v)) for k, v in block.items())))
+
+
+def _result_value(content: Any, structured: Any, tool: str) -> tuple[Any, list[str]]:
+    """The result as the agent saw it, and the system reminders taken out of it."""
+    if isinstance(content, list):
+        texts = []
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "text":
+                texts.append(str(part.get("text", "")))
+            elif isinstance(part, dict):
+                texts.append(f"[{part.get('type', 'part')}]")
+            elif isinstance(part, str):
+                texts.append(part)
+        content = "\n".join(texts)
+    if content is None or content == "":
+        return (structured if structured is not None else ""), []
+    if not isinstance(content, str):
+        return content, []
+    reminders = [m.group(1).strip() for m in _REMINDER.finditer(content)]
+    if reminders:
+        content = _REMINDER.sub("", content).rstrip()
+    if tool == "Read" and _READ_PREFIX.match(content):
+        content = _READ_PREFIX.sub("", content)
+    stripped = content.strip()
+    if stripped[:1] in ("{", "["):
+        found = loads(stripped)
+        if found is not None:
+            return found[0], reminders
+    return content, reminders
+
+
+# --- a session: the main agent, its subagents, and the numbers ------------------------------
+
+
+def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
+    """The conversation of a session file, with the subagent files that belong to it."""
+    problems: list[Problem] = []
+    values, found = json_lines(main)
+    problems.extend(found)
+    reader = _Reader(problems)
+    cwds: set[str] = set()
+    groups: dict[str, list[tuple[str, int, dict]]] = {}
+    roots: dict[str, str] = {}
+    for line, rec in values:
+        if not isinstance(rec, dict):
+            problems.append(Problem("unknown-record", main.name, "line is not a JSON object; skipped", line))
+            continue
+        _note_cwd(rec, cwds)
+        if rec.get("isSidechain") is True:
+            groups.setdefault(_side_key(rec, line, roots), []).append((main.name, line, rec))
+        else:
+            reader.record(main.name, line, rec)
+    for agent in agents:
+        values, found = json_lines(agent)
+        problems.extend(found)
+        records = [(agent.name, line, rec) for line, rec in values if isinstance(rec, dict)]
+        for _, _, rec in records:
+            _note_cwd(rec, cwds)
+        key = next((r["agentId"] for _, _, r in records if isinstance(r.get("agentId"), str)),
+                   agent.name.removeprefix("agent-").removesuffix(".jsonl"))
+        groups.setdefault(key, []).extend(records)
+    subagents = {key: _read_agent(records, problems) for key, records in sorted(groups.items())}
+    entries = _attach(reader, subagents, problems)
+    usage = _usage([reader] + [sub for sub, _ in subagents.values()])
+    conversation = Conversation(
+        format=FORMAT,
+        sources=(main.name,) + tuple(a.name for a in agents),
+        entries=tuple(entries),
+        response=tuple(reader.last_text),
+        timing=_timing(usage, reader.times),
+        problems=tuple(problems),
+    )
+    return scrub(conversation, cwds)
+
+
+def _note_cwd(rec: dict, cwds: set[str]) -> None:
+    cwd = rec.get("cwd")
+    if isinstance(cwd, str) and len(cwd.strip("/\\")) > 1:
+        cwds.add(cwd.rstrip("/\\"))
+
+
+def _side_key(rec: dict, line: int, roots: dict[str, str]) -> str:
+    """Which subagent a sidechain record belongs to: its agentId, else the root of its chain."""
+    if isinstance(rec.get("agentId"), str):
+        key = rec["agentId"]
+    else:
+        parent = rec.get("parentUuid")
+        key = roots.get(parent) if isinstance(parent, str) else None
+        key = key or (rec["uuid"] if isinstance(rec.get("uuid"), str) else f"line-{line}")
+    if isinstance(rec.get("uuid"), str):
+        roots[rec["uuid"]] = key
+    return key
+
+
+def _read_agent(records: list[tuple[str, int, dict]], problems: list[Problem]) -> tuple[_Reader, Origin]:
+    reader = _Reader(problems)
+    for source, line, rec in records:
+        reader.record(source, line, rec)
+    source, line, _ = records[0] if records else ("", 0, None)
+    return reader, Origin(source, line)
+
+
+def _prompt_of(reader: _Reader) -> str | None:
+    return next((e.text for e in reader.entries if isinstance(e, Text) and e.kind == R.EVAL_PROMPT), None)
+
+
+def _attach(reader: _Reader, subagents: dict, problems: list[Problem]) -> list:
+    """The main entries, each Task call holding the subagent it started."""
+    entries = list(reader.entries)
+    left = dict(subagents)
+    for position, entry in enumerate(entries):
+        if not isinstance(entry, Call) or entry.tool not in SUBAGENT_TOOLS:
+            continue
+        key = _agent_key(reader.results.get(position), entry.args, left)
+        if key is None:
+            continue
+        sub, origin = left.pop(key)
+        work = Conversation(FORMAT, (origin.source,), tuple(sub.entries), tuple(sub.last_text))
+        entries[position] = Call(entry.tool, entry.args, entry.result, entry.status, entry.origin,
+                                 entry.result_origin, entry.call_id, work)
+    for key, (sub, origin) in left.items():
+        message = f"subagent {key!r} started by no Task call of this session; its {len(sub.entries)} entries are left out"
+        problems.append(Problem("unattached-subagent", origin.source, message, origin.line))
+    return entries
+
+
+def _agent_key(structured: dict | None, args: Any, left: dict) -> str | None:
+    if structured is not None and isinstance(structured.get("agentId"), str) and structured["agentId"] in left:
+        return structured["agentId"]
+    prompt = args.get("prompt") if isinstance(args, dict) else None
+    if isinstance(prompt, str):
+        for key, (sub, _) in left.items():
+            if _prompt_of(sub) == prompt:
+                return key
+    return None
+
+
+_USAGE_KEYS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+
+
+def _usage(readers: list[_Reader]) -> dict[str, int]:
+    """Token usage summed over messages, each message once however many lines it spans."""
+    totals = dict.fromkeys(_USAGE_KEYS, 0)
+    seen = False
+    for reader in readers:
+        for state in reader.messages.values():
+            usage = state["usage"]
+            if not isinstance(usage, dict):
+                continue
+            for key in _USAGE_KEYS:
+                value = usage.get(key)
+                if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+                    totals[key] += value
+                    seen = True
+    return totals if seen else {}
+
+
+def _timing(usage: dict[str, int], times: list[str]) -> dict | None:
+    timing: dict[str, Any] = {}
+    if usage:
+        timing.update(usage)
+        timing["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
+    parsed = []
+    for text in times:
+        try:
+            parsed.append(datetime.fromisoformat(text.replace("Z", "+00:00")))
+        except ValueError:
+            continue
+    try:
+        if len(parsed) >= 2:
+            span = max(parsed) - min(parsed)
+            timing["duration_ms"] = int(span.total_seconds() * 1000)
+            timing["total_duration_seconds"] = round(span.total_seconds(), 3)
+    except TypeError:  # naive and aware timestamps mixed: no duration rather than a guess
+        pass
+    return timing or None
+
+
+def scrub(conversation: Conversation, cwds: set[str]) -> Conversation:
+    """The conversation with every working directory replaced by ``<cwd>``."""
+    if not cwds:
+        return conversation
+    ordered = sorted(cwds, key=lambda c: (-len(c), c))
+    pattern = re.compile("|".join(re.escape(c) for c in ordered))
+    return _scrub_conversation(conversation, lambda text: pattern.sub(CWD, text) if text else text)
+
+
+def _scrub_conversation(conv: Conversation, fix) -> Conversation:
+    def value(v: Any) -> Any:
+        if isinstance(v, str):
+            return fix(v)
+        if isinstance(v, list):
+            return [value(x) for x in v]
+        if isinstance(v, dict):
+            return {fix(k): value(x) for k, x in v.items()}
+        return v
+
+    def entry(e):
+        if isinstance(e, Call):
+            sub = None if e.subagent is None else _scrub_conversation(e.subagent, fix)
+            return replace(e, tool=fix(e.tool), args=value(e.args), result=value(e.result), subagent=sub)
+        return replace(e, text=fix(e.text))
+
+    return replace(conv, entries=tuple(entry(e) for e in conv.entries),
+                   response=tuple(entry(t) for t in conv.response))

@@ -1,0 +1,90 @@
+"""What an importer reads out of a source, before anything is written.
+
+Every importer turns its source into one ``Conversation``: an ordered list of
+entries (tool calls, agent text, harness text), the reply the user saw, and the
+problems met on the way. Each entry keeps its ``Origin`` (source file name and
+1-based line), so the run written from it can map every line back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.engine.run.model import Problem
+
+# Kinds of harness text: written by the harness or the user, never by the agent.
+EVAL_PROMPT = "eval prompt"
+USER = "user"
+SYSTEM = "system"
+SYSTEM_REMINDER = "system-reminder"
+HOOK = "hook"
+COMPACTION = "compaction"
+SUBAGENT = "subagent"
+
+NO_RESULT = "no-result"  # the status of a call whose result never came
+
+
+@dataclass(frozen=True)
+class Origin:
+    """Where something was read: a source file's name (no folder) and a 1-based line."""
+
+    source: str
+    line: int
+
+
+@dataclass(frozen=True)
+class Call:
+    """One tool call as the source recorded it.
+
+    ``args`` is the parsed JSON (or the raw text when it was not JSON); ``result``
+    is None only when no result came (``status`` is then ``no-result``).
+    ``subagent`` holds the work of a subagent this call started, kept apart.
+    """
+
+    tool: str
+    args: Any
+    result: Any
+    status: str
+    origin: Origin
+    result_origin: Origin | None = None
+    call_id: str | None = None
+    subagent: "Conversation | None" = None
+
+
+@dataclass(frozen=True)
+class Text:
+    """Text that is not a tool call. ``kind`` is ``agent`` (the agent's own words,
+    ``title`` says which: text, thinking, a log section) or a harness kind.
+
+    With ``per_line`` each line of ``text`` sits on its own source line, starting
+    at ``origin.line`` (a Markdown log); otherwise all of it sits on that line (JSON).
+    """
+
+    kind: str
+    title: str
+    text: str
+    origin: Origin
+    per_line: bool = False
+
+
+Entry = Call | Text
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """One imported conversation: what becomes one run folder."""
+
+    format: str
+    sources: tuple[str, ...]
+    entries: tuple[Entry, ...] = ()
+    response: tuple[Text, ...] = ()  # the replies the user saw, in order
+    metrics: dict | None = None
+    timing: dict | None = None
+    problems: tuple[Problem, ...] = ()
+    label: str = ""  # names the run folder: the source's stem, plus a number when one source holds several
+    extra: dict = field(default_factory=dict, compare=False)
+
+    @property
+    def calls(self) -> tuple[Call, ...]:
+        return tuple(e for e in self.entries if isinstance(e, Call))

@@ -1,0 +1,100 @@
+"""The source map: which line of an original source each written line came from.
+
+``referee import`` writes ``source_map.json`` into every run folder it makes. It
+names the import format and the source files (by name only, never a folder), maps
+each line of the files it wrote (``outputs/transcript.md``, ``outputs/response.md``,
+subagent transcripts) to ``(source, line)``, and keeps the problems met while
+importing, so ``show`` and ``grade`` can report them.
+
+Evidence that points at a written line is translated through the map, so a report
+names the original file and line (``session.jsonl:42``), which a reader can open.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.engine.run.model import Problem
+from referee.engine.run.safeio import read_json
+
+SOURCE_MAP = "source_map.json"
+VERSION = 1
+
+
+@dataclass(frozen=True)
+class SourceMap:
+    """``lines[file][n - 1]`` is ``(source index, line)`` for line n of a written file, or None."""
+
+    format: str
+    sources: tuple[str, ...]
+    lines: dict[str, tuple] = field(default_factory=dict)
+    problems: tuple[Problem, ...] = ()
+
+    def where(self, file: str | None, line: int | None) -> tuple[str, int] | None:
+        """The source file and line of ``file:line`` (relative to the run), if mapped."""
+        if file is None or line is None:
+            return None
+        mapped = self.lines.get(file)
+        if mapped is None or not 1 <= line <= len(mapped) or mapped[line - 1] is None:
+            return None
+        index, source_line = mapped[line - 1]
+        return self.sources[index], source_line
+
+
+def dumps(source_map: SourceMap) -> str:
+    """The map as deterministic JSON text (sorted keys, one line per written file)."""
+    lines = {name: [None if o is None else list(o) for o in mapped]
+             for name, mapped in sorted(source_map.lines.items())}
+    document = {
+        "version": VERSION,
+        "format": source_map.format,
+        "sources": list(source_map.sources),
+        "problems": [{"code": p.code, "path": p.path, "line": p.line, "message": p.message}
+                     for p in source_map.problems],
+        "lines": lines,
+    }
+    head = json.dumps({k: v for k, v in document.items() if k != "lines"}, ensure_ascii=False,
+                      sort_keys=True)[:-1]
+    body = ",\n".join(f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, separators=(',', ':'))}"
+                      for k, v in lines.items())
+    return f'{head}, "lines": {{\n{body}\n}}}}\n'
+
+
+def load_source_map(run_dir: Path) -> tuple[SourceMap | None, tuple[Problem, ...]]:
+    """The run's source map, or None when it has none; a broken map is a problem, never a crash."""
+    found = read_json(run_dir, SOURCE_MAP)
+    if found is None:
+        return None, ()
+    if found.value is None:
+        return None, found.problems
+    parsed = _parse(found.value)
+    if parsed is None:
+        return None, found.problems + (Problem("bad-source-map", SOURCE_MAP, "not a source map referee wrote; ignored"),)
+    return parsed, found.problems
+
+
+def _parse(value: Any) -> SourceMap | None:
+    try:
+        sources = tuple(str(s) for s in value["sources"])
+        lines = {str(name): tuple(_pair(o, len(sources)) for o in mapped) for name, mapped in value["lines"].items()}
+        problems = tuple(Problem(str(p["code"]), str(p["path"]), str(p["message"]), _line(p.get("line")))
+                         for p in value.get("problems", ()))
+        return SourceMap(str(value["format"]), sources, lines, problems)
+    except (KeyError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def _pair(value: Any, count: int) -> tuple[int, int] | None:
+    if value is None:
+        return None
+    index, line = (int(v) for v in value)
+    if not 0 <= index < count:
+        raise ValueError("source index out of range")
+    return index, line
+
+
+def _line(value: Any) -> int | None:
+    return None if value is None else int(value)

@@ -1,0 +1,229 @@
+"""Writing an imported conversation as a run folder that ``referee grade`` reads.
+
+The run folder holds ``outputs/transcript.md`` (the dual-section view of the
+source), ``outputs/response.md`` (the replies the user saw), ``outputs/metrics.json``
+and ``timing.json`` where the source has the data, ``source_map.json`` (each written
+line's origin, and the import's problems) and ``subagents/*.md`` for subagent work.
+
+The structured source is the record; the transcript is a view of it, written so
+that nothing in the source can change what it says:
+
+- a call is exactly ``## [tool_calls] Step N: <tool>`` then ``Tool:``, ``Args:``,
+  ``Return:`` and ``Status:`` lines, in that order; Args and Return are one-line
+  JSON, so they cannot hold a line of their own;
+- text the agent wrote goes in ``## [agent_notes] Step N: <what>`` sections and
+  text the harness or user wrote in ``## [harness] <kind>`` sections; the titles
+  are the importer's words, and every line of the text is escaped
+  (``engine.run.escape``), so it can form neither a heading nor a fence.
+
+Rendering is a pure function of the conversation: the same source gives the same
+bytes whatever its path, the machine or the time.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.engine.report.atomic import write_atomic
+from referee.engine.run.escape import escape_text
+from referee.engine.run.importers.record import Call, Conversation, Origin, Text
+from referee.engine.run.importers.source_map import SOURCE_MAP, SourceMap, dumps
+from referee.engine.run.model import Problem
+
+TRANSCRIPT = "outputs/transcript.md"
+RESPONSE = "outputs/response.md"
+METRICS = "outputs/metrics.json"
+TIMING = "timing.json"
+# A payload longer than this is cut (and the cut reported): the transcript must stay
+# well under the size a run's transcript may have (safeio.MAX_TEXT_BYTES).
+MAX_PAYLOAD_CHARS = 1_000_000
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+
+@dataclass(frozen=True)
+class RunFiles:
+    """The files of one run folder, as text keyed by path relative to it."""
+
+    files: dict[str, str]
+    problems: tuple[Problem, ...]
+
+
+class _Lines:
+    """Lines of one written file, each with the origin it came from."""
+
+    def __init__(self) -> None:
+        self.lines: list[str] = []
+        self.origins: list[Origin | None] = []
+
+    def add(self, line: str, origin: Origin | None = None) -> None:
+        self.lines.append(line)
+        self.origins.append(origin)
+
+    def text(self, text: str, origin: Origin, per_line: bool) -> None:
+        for offset, line in enumerate(text.split("\n")):
+            self.add(line, Origin(origin.source, origin.line + offset) if per_line else origin)
+
+    def render(self) -> str:
+        return "\n".join(self.lines) + "\n" if self.lines else ""
+
+
+def plain_text(text: str) -> str:
+    """Text with ``\\n`` line ends, no NUL, no trailing blank lines: what is written for it."""
+    text = text.replace("\r\n", "\n").replace("\r", "\n").replace("\x00", "\ufffd")
+    return text.strip("\n")
+
+
+def one_line(name: str) -> str:
+    """A name that stays on its line: control characters are written as ``\\uXXXX``."""
+    return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", name)
+
+
+def payload(value: Any, origin: Origin | None, problems: list[Problem]) -> str:
+    """One-line JSON for an Args or Return value; a very long one is cut and reported."""
+    text = json.dumps(value, ensure_ascii=False)
+    if len(text) <= MAX_PAYLOAD_CHARS:
+        return text
+    where = "" if origin is None else f"; the whole value is in {origin.source}:{origin.line}"
+    if origin is not None:
+        message = f"value of {len(text)} characters cut to {MAX_PAYLOAD_CHARS} in the transcript"
+        problems.append(Problem("value-cut", origin.source, message, origin.line))
+    return json.dumps(text[:MAX_PAYLOAD_CHARS] + f"... [cut: {len(text)} characters{where}]", ensure_ascii=False)
+
+
+class _Transcript:
+    """Writes entries as dual-section Markdown."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.out = _Lines()
+        self.step = 0
+        self.problems = problems
+        self.subagents: list[tuple[str, Conversation]] = []
+
+    def entry(self, entry: Call | Text) -> None:
+        if self.out.lines:
+            self.out.add("")
+        if isinstance(entry, Call):
+            self.call(entry)
+        else:
+            self.note(entry)
+
+    def call(self, call: Call) -> None:
+        self.step += 1
+        tool = one_line(call.tool)
+        self.out.add(f"## [tool_calls] Step {self.step}: {tool}", call.origin)
+        self.out.add(f"Tool: {tool}", call.origin)
+        self.out.add(f"Args: {payload(call.args, call.origin, self.problems)}", call.origin)
+        result_origin = call.result_origin or call.origin
+        self.out.add(f"Return: {payload(call.result, call.result_origin, self.problems)}", result_origin)
+        self.out.add(f"Status: {one_line(call.status)}", result_origin)
+        if call.subagent is not None:
+            self.subagent(call)
+
+    def subagent(self, call: Call) -> None:
+        work = call.subagent
+        name = f"subagents/step-{self.step}.md"
+        self.subagents.append((name, work))
+        counts = tool_counts(work.calls)
+        listed = ", ".join(f"{tool} x{n}" for tool, n in counts.items()) or "none"
+        text = (f"The subagent started by step {self.step} made {len(work.calls)} tool calls "
+                f"(kept out of this agent's counts): {listed}. Its transcript: {name}")
+        self.out.add("")
+        self.out.add("## [harness] subagent", call.origin)
+        self.out.add("")
+        self.out.text(escape_text(one_line(text)), call.origin, False)
+
+    def note(self, text: Text) -> None:
+        body = escape_text(plain_text(text.text))
+        if text.kind == "agent":
+            self.out.add(f"## [agent_notes] Step {self.step}: {one_line(text.title)}", text.origin)
+        else:
+            self.out.add(f"## [harness] {one_line(text.kind)}", text.origin)
+        self.out.add("", text.origin)
+        self.out.text(body, text.origin, text.per_line)
+
+
+def tool_counts(calls) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for call in calls:
+        counts[call.tool] = counts.get(call.tool, 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def render_run(conversation: Conversation) -> RunFiles:
+    """Every file of the run folder for ``conversation``, as text (pure)."""
+    problems = list(conversation.problems)
+    files: dict[str, str] = {}
+    lines: dict[str, tuple] = {}
+    sources = list(conversation.sources)
+    transcript = _transcript(conversation, problems)
+    _put(files, lines, sources, TRANSCRIPT, transcript.out)
+    for name, work in transcript.subagents:
+        nested = _transcript(work, problems)
+        _put(files, lines, sources, name, nested.out)
+    response = _Lines()
+    for reply in conversation.response:
+        if response.lines:
+            response.add("")
+        response.text(plain_text(reply.text), reply.origin, reply.per_line)
+    _put(files, lines, sources, RESPONSE, response)
+    metrics = conversation.metrics
+    if metrics is None and conversation.format != "skill-creator-log":
+        metrics = computed_metrics(conversation, files[TRANSCRIPT], files[RESPONSE])
+    if metrics is not None:
+        files[METRICS] = _json_file(metrics)
+    if conversation.timing is not None:
+        files[TIMING] = _json_file(conversation.timing)
+    found = tuple(sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.code, p.message)))
+    files[SOURCE_MAP] = dumps(SourceMap(conversation.format, tuple(sources), lines, found))
+    return RunFiles(files, found)
+
+
+def _transcript(conversation: Conversation, problems: list[Problem]) -> _Transcript:
+    writer = _Transcript(problems)
+    for entry in conversation.entries:
+        writer.entry(entry)
+    return writer
+
+
+def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Lines) -> None:
+    files[name] = written.render()
+    lines[name] = tuple(None if o is None else (_index(sources, o.source), o.line) for o in written.origins)
+
+
+def _index(sources: list[str], name: str) -> int:
+    if name not in sources:
+        sources.append(name)
+    return sources.index(name)
+
+
+def computed_metrics(conversation: Conversation, transcript: str, response: str) -> dict:
+    """metrics.json from the source's own calls (the main agent's; subagents apart)."""
+    calls = conversation.calls
+    nested = [c for call in calls if call.subagent is not None for c in call.subagent.calls]
+    metrics = {
+        "tool_calls": tool_counts(calls),
+        "total_tool_calls": len(calls),
+        "total_steps": len(calls),
+        "errors_encountered": sum(1 for call in calls if call.status == "error"),
+        "output_chars": len(response),
+        "transcript_chars": len(transcript),
+    }
+    if nested:
+        metrics["subagent_tool_calls"] = tool_counts(nested)
+    return metrics
+
+
+def _json_file(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+
+
+def write_run(files: RunFiles, run_dir: Path) -> None:
+    """Write the run folder's files, each atomically."""
+    for rel, text in sorted(files.files.items()):
+        path = run_dir / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, text)
