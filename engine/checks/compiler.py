@@ -84,11 +84,22 @@ class Compiler:
         its canonical text, so values that compare equal in Python but differ in
         the language (``1`` and ``true``) never share.
         """
+        self._check_file(node.source)
         compiled = compile_selection(self, node, scope)
         try:
             return self._selections.setdefault((node, compiled.desc), compiled)
         except TypeError:  # a node holding something unhashable: do not share
             return compiled
+
+    def _check_file(self, source: ast.Source) -> None:
+        """``file "outputs/x"`` would read ``outputs/outputs/x``: file paths are
+        relative to the run's ``outputs/`` folder, so the prefix is a mistake."""
+        path = source.path or ""
+        if source.kind == "file" and path.lstrip("./").startswith("outputs/"):
+            inside = path.lstrip("./").removeprefix("outputs/")
+            self.error("bad-path", f"file paths are relative to the run's outputs/ folder; "
+                       f"\"{path}\" would read outputs/{path.lstrip('./')}", source.span,
+                       f"write file \"{inside}\"")
 
     def element_scope(self, kind: str, polarity: Polarity | None = None) -> Scope:
         """The scope inside ``where``/``have``: ``kind`` is the kind of the list
@@ -173,6 +184,8 @@ class Compiler:
 
     def header(self, node: ast.FuncCall, scope: Scope):
         arg = node.args[0]
+        if isinstance(arg, ast.Selection):
+            self._check_file(arg.source)
         if not (isinstance(arg, ast.Selection) and arg.source.kind == "file"
                 and arg.source.fmt == "csv" and not arg.filters):
             self.error("bad-operand", "header() takes a CSV file: header(file \"x.csv\" as csv)",
