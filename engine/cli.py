@@ -14,6 +14,7 @@ import sys
 import traceback
 from importlib import import_module
 
+from referee.engine import __version__
 from referee.engine.usage import UsageError
 
 COMMANDS = ("show", "check", "grade", "report", "suggest", "import_cmd")  # modules; import_cmd registers "import"
@@ -24,6 +25,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="referee",
         description="Offline, deterministic grading of agent and skill evaluations.",
     )
+    parser.add_argument("--version", action="version", version=f"referee {__version__}")
     parser.add_argument("--debug", action="store_true",
                         help="show the traceback of an internal error (also REFEREE_DEBUG=1)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")

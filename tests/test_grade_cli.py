@@ -53,7 +53,8 @@ def reports(root: Path, name: str = "grading.json") -> dict[str, bytes]:
 def test_grades_every_run_and_reports_validate(setup, capsys):
     assert grade() == 1
     out = capsys.readouterr().out
-    assert out.count("\n") >= len(RUNS) + 1 and out.splitlines()[-1].startswith("total: 6 runs")
+    assert out.count("\n") >= len(RUNS) + 1 and out.splitlines()[-2].startswith("total: 6 runs")
+    assert out.splitlines()[-1] == "wrote grading.json and ground_truth.json in 6 run folders under ws"
     assert "\033[" not in out  # not a terminal: no colour
     assert validate_tree(setup / "ws") == 2 * len(RUNS)
     first = json.loads(reports(setup)[RUNS[0]])

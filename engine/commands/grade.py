@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import json
 import sys
 from dataclasses import replace
 from pathlib import Path
 
 from referee.engine.grade import RulesSource, cpu_jobs, grade_all, grader_info
 from referee.engine.commands.llm_flags import add_llm_arguments
+from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args
 from referee.engine.report import terminal
 from referee.engine.report.render import json_text
 from referee.engine.usage import UsageError
@@ -31,6 +33,8 @@ left out of passed/failed/total and counted as not_graded.
 """
 
 MAX_WARNINGS = 20
+# The --json document's layout: raised whenever a key changes meaning or goes away.
+JSON_SCHEMA_VERSION = 2
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -51,7 +55,15 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--check", action="store_true", help="grade and report; write nothing")
     parser.add_argument("--force", action="store_true",
                         help="replace report files referee did not write, keeping each as <name>.bak")
-    parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    parser.add_argument("--json", action="store_true",
+                        help="one JSON document on stdout, every assertion of every run "
+                             f"(schema_version {JSON_SCHEMA_VERSION})")
+    parser.add_argument("--verbose", "-v", action="store_true",
+                        help="every assertion, passes too, with whole evidence; every file written")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="colour the output: auto (a terminal; FORCE_COLOR and NO_COLOR "
+                             "are obeyed), always or never")
+    add_selection_arguments(parser)
     parser.add_argument("--regex-timeout", type=float, default=1.0, metavar="SECONDS",
                         help="per regex match (default 1)")
     # Plain argparse from the engine: the adapter is imported only once --llm is given.
@@ -61,7 +73,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Grade, write, report; returns the exit code documented in ``--help``."""
-    err_color = terminal.use_color(sys.stderr)
+    err_color = terminal.use_color(sys.stderr, args.color)
     setup = _prepare(args, err_color)
     if isinstance(setup, int):
         return setup
@@ -107,7 +119,11 @@ def _prepare(args: argparse.Namespace, color: bool):
     if not discovery.runs:
         return _fail(f"no runs found under {args.workspace} (a run is a directory holding outputs/); "
                      "an empty benchmark is not a success")
-    return program, source, judge, discovery.runs
+    selection = selection_from_args(args)
+    runs = select_runs(discovery.runs, selection)
+    if not runs:
+        return _fail(f"no run under {args.workspace} matches {selection.describe()}")
+    return program, source, judge, runs
 
 
 def _rules_source(args: argparse.Namespace) -> RulesSource | int:
@@ -180,16 +196,21 @@ def _report(args, graded, results: list[WriteResult], skipped) -> int:
     refused = sum(1 for r in results if r.refused)
     totals = terminal.totals(briefs, refused)
     code = _exit_code(totals)
+    documents = [json.loads(g.grading) for g in graded]
     if args.json:
-        print(json_text(_json_document(briefs, results, skipped, totals, args.check, code)))
+        print(json_text(_json_document(briefs, documents, results, skipped, totals, args.check, code)))
     else:
-        color = terminal.use_color(sys.stdout)
-        for brief, result in zip(briefs, results):
+        color = terminal.use_color(sys.stdout, args.color)
+        for brief, document, result in zip(briefs, documents, results):
             note = "refused: not written" if result.refused else ""
-            print("\n".join(terminal.run_lines(brief, note, color)))
+            print("\n".join(terminal.run_lines(brief, note, color, document, args.verbose)))
         print(terminal.total_line(totals, color))
-        if args.check:
-            print("nothing was written (--check)")
+        print(_written_line(results, args))
+        if args.verbose:
+            for g, result in zip(graded, results):
+                if result.written:
+                    print("\n".join(f"  wrote {_shown(args.workspace, g.run.id.rel, name)}"
+                                    for name in (GRADING, GROUND_TRUTH)))
         if totals.gate_total == 0:
             _warn("nothing counted toward the gate (only existence or not-graded semantic "
                   "assertions); this is not a pass")
@@ -204,19 +225,40 @@ def _exit_code(totals: terminal.Totals) -> int:
     return 0
 
 
-def _json_document(briefs, results, skipped, totals, check: bool, code: int) -> dict:
+def _written_line(results: list[WriteResult], args) -> str:
+    """Which files were written, or that none were: a reader must not have to guess."""
+    if args.check:
+        return "nothing was written (--check)"
+    written = sum(1 for r in results if r.written)
+    if not written:
+        return "nothing was written"
+    runs = f"{written} run folder" + ("" if written == 1 else "s")
+    line = f"wrote {GRADING} and {GROUND_TRUTH} in {runs} under {args.workspace.as_posix()}"
+    refused = len(results) - written
+    return line + (f"; {refused} not written (see the warnings)" if refused else "")
+
+
+def _shown(workspace: Path, rel: str, name: str) -> str:
+    return (workspace / name if rel in ("", ".") else workspace / rel / name).as_posix()
+
+
+def _json_document(briefs, documents, results, skipped, totals, check: bool, code: int) -> dict:
+    """The --json document: every run with every assertion (as in its grading.json),
+    the eval's feedback, and what was written. ``schema_version`` names the layout."""
     runs = []
-    for brief, result in zip(briefs, results):
+    for brief, document, result in zip(briefs, documents, results):
         info = brief.run
         runs.append({
             "path": info["path"], "eval_id": info["eval_id"], "eval_name": info["eval_name"],
             "configuration": info["configuration"], "run_number": info["run_number"],
             "status": terminal.run_status(brief),
             "summary": brief.summary, "gate": brief.gate, "failed": list(brief.failed),
+            "expectations": document["expectations"], "eval_feedback": document["eval_feedback"],
             "written": result.written, "refused": result.refused,
             "kept_aside": [{"file": f, "backup": b} for f, b in result.kept_aside],
         })
-    return {"runs": runs, "skipped": [{"path": p, "eval_id": e} for p, e in skipped],
+    return {"schema_version": JSON_SCHEMA_VERSION, "runs": runs,
+            "skipped": [{"path": p, "eval_id": e} for p, e in skipped],
             "totals": totals.__dict__, "check": check, "exit_code": code}
 
 

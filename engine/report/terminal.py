@@ -13,14 +13,25 @@ from dataclasses import dataclass
 from typing import Sequence, TextIO
 
 from referee.engine.report.brief import Brief
+from referee.engine.report.build import VACUOUS_NOTE
+
+VACUOUS_MARK = f"({VACUOUS_NOTE})"  # how the evidence of a vacuous pass ends
 
 _COLORS = {"PASS": "32", "FAIL": "31", "EMPTY": "33", "REFUSED": "35", "dim": "2"}
 EVIDENCE_WIDTH = 200
 
 
-def use_color(stream: TextIO) -> bool:
-    """True on a terminal, unless NO_COLOR is set (to anything) or TERM is dumb."""
-    if os.environ.get("NO_COLOR", "") != "" or os.environ.get("TERM") == "dumb":
+def use_color(stream: TextIO, mode: str = "auto") -> bool:
+    """``mode`` "always" or "never" decides; "auto" colours a terminal, unless
+    NO_COLOR is set (to anything) or TERM is dumb, and FORCE_COLOR (set, not "0")
+    colours any stream, for CI logs that render ANSI colours."""
+    if mode in ("always", "never"):
+        return mode == "always"
+    if os.environ.get("NO_COLOR", "") != "":
+        return False
+    if os.environ.get("FORCE_COLOR", "") not in ("", "0"):
+        return True
+    if os.environ.get("TERM") == "dumb":
         return False
     return bool(getattr(stream, "isatty", lambda: False)())
 
@@ -37,20 +48,62 @@ def run_status(report: Brief) -> str:
     return "PASS" if gate["passed"] == gate["total"] else "FAIL"
 
 
-def run_lines(report: Brief, note: str, color: bool) -> list[str]:
-    """The run's line, then one line per failed or errored assertion that counts."""
+def run_lines(report: Brief, note: str, color: bool, full: dict | None = None,
+              verbose: bool = False) -> list[str]:
+    """The run's line, then what a reader must see under it.
+
+    With ``full`` (the run's grading.json as a dict): every failed or errored
+    assertion (those the gate does not count say so), every vacuous pass, and the
+    eval's feedback on an assertion right under that assertion; with ``verbose``,
+    every assertion and whole evidence. Without ``full``, the counted failures.
+    """
     status = run_status(report)
     summary, gate = report.summary, report.gate
     extra = f", {summary['not_graded']} not graded" if summary["not_graded"] else ""
     head = (f"{paint(f'{status:<5}', status, color)} {report.run['path']}  "
             f"gate {gate['passed']}/{gate['total']}, all {summary['passed']}/{summary['total']}{extra}")
     lines = [head + (f"  ({note})" if note else "")]
-    counted = set(gate["counted"])
-    for item in report.failed:
-        if item["key"] in counted:
-            evidence = _shorten(item["evidence"], EVIDENCE_WIDTH)
-            lines.append(f"      {paint('x', 'FAIL', color)} {item['key']} {item['text']}")
-            lines.append(paint(f"          {evidence}", "dim", color))
+    if full is None:
+        counted = set(gate["counted"])
+        for item in report.failed:
+            if item["key"] in counted:
+                lines += _item_lines("x", "FAIL", item, (), color, verbose)
+        return lines
+    excluded = {x["assertion"]: x["reason"] for x in full["gate"]["excluded"]}
+    tips: dict[str, list[str]] = {}
+    for tip in (full.get("eval_feedback") or {}).get("suggestions", []):
+        tips.setdefault(tip.get("assertion") or "", []).append(tip["reason"])
+    for item in full["expectations"]:
+        lines += _expectation_lines(item, excluded.get(item["key"]), tips.get(item["text"], []), color, verbose)
+    return lines
+
+
+_MARKS = {"pass": ("ok", "PASS"), "fail": ("x", "FAIL"), "error": ("!", "FAIL"), "not_graded": ("?", "dim")}
+
+
+def _expectation_lines(item: dict, excluded: str | None, tips: list[str], color: bool,
+                       verbose: bool) -> list[str]:
+    outcome = item["outcome"]
+    vacuous = outcome == "pass" and VACUOUS_MARK in item["evidence"]
+    failed = outcome in ("fail", "error")
+    if not (verbose or failed or vacuous or (tips and outcome != "not_graded")):
+        return []
+    mark, style = _MARKS[outcome]
+    if vacuous:
+        mark, style = "~", "EMPTY"
+    notes = [f"hint: {tip}" for tip in tips]
+    if failed and excluded:
+        notes.append(f"not counted toward the gate: {excluded}")
+    if vacuous and not tips:
+        notes.append("passed vacuously: nothing was there to examine")
+    return _item_lines(mark, style, item, notes, color, verbose)
+
+
+def _item_lines(mark: str, style: str, item: dict, notes, color: bool, verbose: bool) -> list[str]:
+    evidence = item["evidence"] if verbose else _shorten(item["evidence"], EVIDENCE_WIDTH)
+    lines = [f"      {paint(mark, style, color)} {item['key']} {item['text']}"]
+    lines += [paint(f"          {note}", "EMPTY", color) for note in notes]
+    lines += [paint(f"          {line}", "dim", color) for line in evidence.splitlines() or [""]]
     return lines
 
 
