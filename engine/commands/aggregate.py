@@ -1,0 +1,191 @@
+"""``referee aggregate WORKSPACE``: from graded runs to benchmark.json, benchmark.md
+and a release decision (PASS, CONDITIONAL PASS or FAIL)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from referee.engine.decision import analysis as analysis_mod
+from referee.engine.decision import benchmark, contamination, markdown, notes, release
+from referee.engine.decision.collect import Collected, collect
+from referee.engine.decision.configurations import Choice, choose
+from referee.engine.decision.stability import MODES
+from referee.engine.report.atomic import write_atomic
+from referee.engine.report.jsonable import dumps, neutralise_script_end
+from referee.engine.usage import UsageError
+
+BENCHMARK_JSON, BENCHMARK_MD = "benchmark.json", "benchmark.md"
+MAX_WARNINGS = 20
+EPILOG = """\
+exit codes:
+  0  PASS: every rule of the release gate holds
+  1  CONDITIONAL PASS or FAIL (each reason is printed with its numbers)
+  2  usage or input error: no workspace, no graded run, unknown or unnamed
+     configurations, a bad release config
+
+Pass rates: "gated" counts each run's gate (existence checks and ungraded
+semantic assertions left out); "all graded" counts every graded assertion.
+Both are means over runs, never the best run. A run without a grading.json
+written by referee is listed by path and not counted (never as 0 %).
+
+Contamination: a run of another configuration than the primary whose tool
+calls read, list or search the skill (--skill-path; by default the folder
+holding evals/ of --evals), or any run that reads another configuration's
+folder, is marked with the call as evidence and left out of the summaries
+and the delta unless --include-contaminated is given.
+
+The release gate's thresholds and their defaults are in rules/release.toml.
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Register ``aggregate`` on the ``referee`` subcommand parser."""
+    parser = sub.add_parser(
+        "aggregate", help="benchmark graded runs and decide PASS / CONDITIONAL PASS / FAIL",
+        description="Read the grading.json of every run under WORKSPACE (any folder level), and "
+                    "write benchmark.json (skill-creator's schema) and benchmark.md beside it.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("workspace", type=Path, metavar="WORKSPACE")
+    parser.add_argument("--primary", metavar="CONFIG", help="the configuration under test "
+                        "(default from the names: with_X, new_X)")
+    parser.add_argument("--baseline", metavar="CONFIG", help="the configuration to compare with "
+                        "(default from the names: without_X, old_X, baseline)")
+    parser.add_argument("--mode", choices=sorted(MODES), default=None,
+                        help="runs required per eval and configuration: quick 2, standard 3 "
+                             "(default: the release config's mode, standard)")
+    parser.add_argument("--release-config", type=Path, metavar="FILE",
+                        help="TOML overriding rules/release.toml's thresholds")
+    parser.add_argument("--skill-path", action="append", default=[], metavar="DIR",
+                        help="the skill under test, for contamination checks (repeatable)")
+    parser.add_argument("--evals", type=Path, metavar="EVALS_JSON",
+                        help="skill-creator evals.json: gives skill_name (and the skill path)")
+    parser.add_argument("--include-contaminated", action="store_true",
+                        help="keep contaminated runs in the summaries and the delta")
+    parser.add_argument("--iteration", type=int, metavar="N",
+                        help="with several iteration-N folders, the one to aggregate (default: the last)")
+    parser.add_argument("--output", type=Path, metavar="DIR",
+                        help="where to write the two files (default: WORKSPACE)")
+    parser.add_argument("--check", action="store_true", help="decide and print; write nothing")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Aggregate, decide, write; returns the exit code documented in ``--help``."""
+    if not args.workspace.is_dir():
+        raise UsageError(f"workspace not found: {args.workspace}")
+    config = release.load_config(args.release_config)
+    mode = args.mode or config.mode
+    collected = collect(args.workspace, args.iteration)
+    _warn_all(collected.warnings)
+    _require_runs(collected, args.workspace)
+    choice = choose(sorted({r.configuration for r in collected.runs}), args.primary, args.baseline)
+    skill_paths, meta = _skill(args)
+    found = find_contamination(collected, choice, skill_paths)
+    result = analysis_mod.analyse(collected.runs, collected.unusable, choice, mode, found,
+                                  args.include_contaminated, config.thresholds["max_spread"])
+    decision = release.decide(result, config)
+    doc = benchmark.document(result, decision, notes.notes(result), meta)
+    if not args.check:
+        out = args.output or args.workspace
+        out.mkdir(parents=True, exist_ok=True)
+        write_atomic(out / BENCHMARK_JSON, dumps(neutralise_script_end(doc)))
+        write_atomic(out / BENCHMARK_MD, markdown.render(doc))
+    _print(doc, args)
+    return decision.exit_code
+
+
+def find_contamination(collected: Collected, choice: Choice, skill_paths: list[str]) -> dict:
+    """Path -> findings for every run that touched what it must not; each run's
+    transcript is parsed only when its raw text names a forbidden path."""
+    every = {r.configuration for r in collected.runs} | {u.configuration for u in collected.unusable}
+    result = {}
+    for graded in collected.runs:
+        skill = skill_paths if graded.configuration != choice.primary else []
+        needles = contamination.needles(skill, every - {graded.configuration})
+        source = collected.sources[graded.path]
+        text = source.transcript_file.text if source.transcript_file is not None else None
+        if needles and contamination.might_touch(text, needles):
+            found = contamination.findings(source.transcript.calls, needles)
+            if found:
+                result[graded.path] = found
+        source.release()
+    return result
+
+
+def _require_runs(collected: Collected, workspace: Path) -> None:
+    if collected.runs:
+        return
+    if not collected.unusable:
+        raise UsageError(f"no runs found under {workspace} (a run is a folder holding outputs/); "
+                         "an empty benchmark is not a success")
+    listed = "; ".join(f"{u.path}: {u.reason}" for u in collected.unusable[:5])
+    raise UsageError(f"none of the {len(collected.unusable)} runs under {workspace} has a grading.json "
+                     f"written by referee ({listed}); run referee grade first")
+
+
+def _skill(args: argparse.Namespace) -> tuple[list[str], dict]:
+    """The skill's paths for contamination, and metadata's skill_name and skill_path.
+
+    Without --skill-path, an evals.json at ``<skill>/evals/evals.json`` (where
+    skill-creator keeps it) names its skill folder. Only folder names are written."""
+    paths = [str(p) for p in args.skill_path]
+    skill_name = None
+    if args.evals is not None:
+        try:
+            data = json.loads(args.evals.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            raise UsageError(f"cannot read the evals file {args.evals}: "
+                             f"{getattr(exc, 'strerror', None) or exc}") from None
+        if isinstance(data, dict) and isinstance(data.get("skill_name"), str):
+            skill_name = data["skill_name"]
+        folder = args.evals.resolve().parent
+        if not paths and folder.name == "evals":
+            paths = [str(folder.parent)]
+    if not paths:
+        _warn("no --skill-path (nor --evals inside <skill>/evals/): contamination is checked "
+              "against the other configurations' folders only")
+    name = Path(paths[0]).resolve().name if paths else None
+    return paths, {"skill_name": skill_name or name, "skill_path": name}
+
+
+def _print(doc: dict, args: argparse.Namespace) -> None:
+    meta, decided = doc["metadata"], doc["release"]
+    against = f" against {meta['baseline']}" if meta["baseline"] else ""
+    print(f"{decided['decision']}  {meta['primary']}{against}  ({decided['mode']} mode, "
+          f"rules {decided['config']})")
+    marks = {"ok": "ok  ", "conditional": "COND", "fail": "FAIL"}
+    for reason in decided["reasons"]:
+        print(f"  {marks[reason['status']]} {reason['rule']}: {reason['message']}")
+    summary = doc["run_summary"]
+    for config in meta["configurations"]:
+        rates = summary[config]
+        gated, graded = rates["pass_rate"], rates["pass_rate_all_graded"]
+        print(f"  {config}: gated {_pct(gated)}, all graded {_pct(graded)} over {rates['runs']} runs")
+    if "delta" in summary:
+        print(f"  delta ({meta['primary']} - {meta['baseline']}): " +
+              ", ".join(f"{k} {v}" for k, v in summary["delta"].items()))
+    for path in [u["path"] for u in doc["unusable_runs"]]:
+        _warn(f"{path}: not counted (see benchmark.md)")
+    if args.check:
+        print("nothing was written (--check)")
+    else:
+        out = args.output or args.workspace
+        print(f"wrote {out / BENCHMARK_JSON} and {out / BENCHMARK_MD}")
+
+
+def _pct(stat) -> str:
+    return "—" if not stat else f"{stat['mean']:.1%}"
+
+
+def _warn_all(messages: list[str]) -> None:
+    for message in messages[:MAX_WARNINGS]:
+        print(f"referee: {message}", file=sys.stderr)
+    if len(messages) > MAX_WARNINGS:
+        print(f"referee: ... and {len(messages) - MAX_WARNINGS} more warnings", file=sys.stderr)
+
+
+def _warn(message: str) -> None:
+    print(f"referee: warning: {message}", file=sys.stderr)

@@ -1,0 +1,213 @@
+"""Read the grading.json of every run found under a workspace, for aggregation.
+
+A run is usable when its grading.json was written by referee (``grader.name`` is
+"referee") and has the fields aggregation needs; every other run (no grading.json,
+a file another grader wrote, broken JSON) is reported by path with the reason,
+and never counted as 0 %. Tokens and time come from ``timing.json`` (grading.json's
+copy of it when the file is gone), never from a character count.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from referee.engine.run.workspace import Run, discover, natural_key, report_path
+
+GRADING = "grading.json"
+MAX_GRADING_BYTES = 32 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class AssertionResult:
+    """One expectation of a graded run, as aggregation needs it."""
+
+    key: str
+    text: str
+    outcome: str  # pass, fail, error, not_graded
+    counted: bool  # counted toward the run's gate
+    precision: str
+    evidence: str
+
+
+@dataclass(frozen=True)
+class GradedRun:
+    """One run's numbers. Rates are None when nothing counted (never a made-up 0)."""
+
+    path: str
+    eval_id: str
+    eval_name: str | None
+    configuration: str
+    run_number: int
+    iteration: int | None
+    gate_passed: int
+    gate_total: int
+    graded_passed: int
+    graded_total: int
+    gate_errors: int  # errored assertions that count toward the gate
+    not_graded: int  # semantic assertions left without a verdict
+    time_seconds: float | None
+    tokens: int | None
+    tool_calls: int | None
+    errors: int | None  # errors the executor met (metrics' errors_encountered)
+    expectations: tuple[AssertionResult, ...]
+    label: str | None = None  # a run folder's own name when it is not run-<number>
+
+    @property
+    def gate_rate(self) -> float | None:
+        return self.gate_passed / self.gate_total if self.gate_total else None
+
+    @property
+    def graded_rate(self) -> float | None:
+        return self.graded_passed / self.graded_total if self.graded_total else None
+
+
+@dataclass(frozen=True)
+class Unusable:
+    """A run that aggregation could not use, and why (said to the user, never a 0 %)."""
+
+    path: str
+    eval_id: str
+    configuration: str
+    reason: str
+
+
+@dataclass
+class Collected:
+    """Usable runs in a stable order, unusable ones, and layout warnings."""
+
+    runs: list[GradedRun] = field(default_factory=list)
+    sources: dict[str, Run] = field(default_factory=dict)  # path -> Run, for the tool calls
+    unusable: list[Unusable] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    iterations: tuple[int, ...] = ()
+
+
+def collect(workspace: Path, iteration: int | None = None) -> Collected:
+    """Every run under ``workspace`` with its grading; ``iteration`` picks one
+    iteration when several are present (default: the highest, said in ``warnings``)."""
+    found = discover(workspace)
+    result = Collected(warnings=[str(p) for p in found.problems])
+    runs = _one_iteration(found.runs, iteration, result)
+    for run in runs:
+        graded = read_graded(run)
+        run.release()  # 10,000 runs: keep no parsed file alive
+        if isinstance(graded, Unusable):
+            result.unusable.append(graded)
+        else:
+            result.runs.append(graded)
+            result.sources[graded.path] = run
+    result.runs.sort(key=run_order)
+    result.unusable.sort(key=lambda u: natural_key(u.path))
+    return result
+
+
+def run_order(run: GradedRun) -> tuple:
+    """The one order of runs everywhere: eval, configuration, run number, path."""
+    return natural_key(run.eval_id), run.configuration, run.run_number, natural_key(run.path)
+
+
+def _one_iteration(runs: list[Run], wanted: int | None, result: Collected) -> list[Run]:
+    numbers = sorted({r.id.iteration for r in runs if r.id.iteration is not None})
+    result.iterations = tuple(numbers)
+    if wanted is not None:
+        return [r for r in runs if r.id.iteration == wanted]
+    if len(numbers) <= 1:
+        return runs
+    latest = numbers[-1]
+    result.warnings.append(f"{len(numbers)} iterations found ({', '.join(map(str, numbers))}); "
+                           f"aggregating iteration {latest} (choose with --iteration N)")
+    return [r for r in runs if r.id.iteration in (latest, None)]
+
+
+def read_graded(run: Run) -> GradedRun | Unusable:
+    """The run's numbers from its grading.json, or why it cannot be used."""
+    path = report_path(run.id)
+    document = _load_grading(run.path / GRADING)
+    if isinstance(document, str):
+        return Unusable(path, run.id.eval_id, run.id.configuration, document)
+    try:
+        return _graded(run, path, document)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        return Unusable(path, run.id.eval_id, run.id.configuration,
+                        f"{GRADING} lacks what aggregation needs ({type(exc).__name__}: {exc}); "
+                        "grade the run again with referee grade")
+
+
+def _load_grading(file: Path) -> dict | str:
+    """The parsed grading.json, or the reason it cannot be used."""
+    try:
+        if file.is_symlink() or not file.is_file():
+            return f"no {GRADING}: grade the run first (referee grade WORKSPACE ...)"
+        if file.stat().st_size > MAX_GRADING_BYTES:
+            return f"{GRADING} is over 32 MiB; not read"
+        document = json.loads(file.read_bytes())
+    except (OSError, ValueError, RecursionError) as exc:
+        return f"{GRADING} is not readable JSON ({type(exc).__name__}); grade the run again"
+    if not isinstance(document, dict):
+        return f"{GRADING} is not a JSON object; grade the run again"
+    grader = document.get("grader")
+    name = grader.get("name") if isinstance(grader, dict) else None
+    if name != "referee":
+        who = f"grader.name is {name!r}" if name is not None else "it has no grader.name"
+        return (f"{GRADING} was not written by referee ({who}); its numbers are not "
+                "comparable: grade the run with referee grade --force")
+    return document
+
+
+def _graded(run: Run, path: str, document: dict) -> GradedRun:
+    summary, gate = document["summary"], document["gate"]
+    counted = set(gate["counted"])
+    expectations = tuple(
+        AssertionResult(str(e["key"]), str(e["text"]), str(e["outcome"]), e["key"] in counted,
+                        str(e.get("precision", "")), str(e.get("evidence", "")))
+        for e in document["expectations"])
+    metrics = document.get("execution_metrics") or {}
+    time_seconds, tokens = _timing(run, document.get("timing"))
+    return GradedRun(
+        path=path, eval_id=run.id.eval_id, eval_name=run.id.eval_name,
+        configuration=run.id.configuration, run_number=run.id.run_number, iteration=run.id.iteration,
+        gate_passed=_count(gate["passed"]), gate_total=_count(gate["total"]),
+        graded_passed=_count(summary["passed"]), graded_total=_count(summary["total"]),
+        gate_errors=sum(1 for e in expectations if e.counted and e.outcome == "error"),
+        not_graded=sum(1 for e in expectations if e.outcome == "not_graded"),
+        time_seconds=time_seconds, tokens=tokens,
+        tool_calls=_whole(metrics.get("total_tool_calls")) if isinstance(metrics, dict) else None,
+        errors=_whole(metrics.get("errors_encountered")) if isinstance(metrics, dict) else None,
+        expectations=expectations, label=run.id.extra.get("run_label"))
+
+
+def _count(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"expected a count, found {value!r}")
+    return value
+
+
+def _timing(run: Run, copied: Any) -> tuple[float | None, int | None]:
+    """Seconds and tokens from timing.json; grading.json's copy when the file is gone."""
+    source = run.timing.value if run.timing is not None else None
+    if not isinstance(source, dict):
+        source = copied if isinstance(copied, dict) else {}
+    seconds = _number(source.get("total_duration_seconds"))
+    if seconds is None:
+        millis = _number(source.get("duration_ms"))
+        seconds = millis / 1000 if millis is not None else _number(source.get("executor_duration_seconds"))
+    return seconds, _whole(source.get("total_tokens"))
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) and number >= 0 else None
+
+
+def _whole(value: Any) -> int | None:
+    number = _number(value)
+    return int(number) if number is not None and number == int(number) else None

@@ -1,0 +1,88 @@
+"""Which configuration is the primary (the skill under test) and which the baseline.
+
+Named explicitly with ``--primary`` / ``--baseline``, or read from the names:
+``with_X`` against ``without_X``, ``new_X`` against ``old_X``, anything against
+a configuration called ``baseline``. Never from alphabetical order: when the names
+say nothing, the user is asked. One configuration has no baseline and no delta;
+a third or further configuration is compared with the baseline too.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from referee.engine.usage import UsageError
+
+_PAIRS = ((re.compile(r"with(?=$|[-_])(.*)", re.I), "without"), (re.compile(r"new(?=$|[-_])(.*)", re.I), "old"))
+
+
+@dataclass(frozen=True)
+class Choice:
+    primary: str
+    baseline: str | None
+    others: tuple[str, ...]  # further configurations, each compared with the baseline
+
+    @property
+    def ordered(self) -> tuple[str, ...]:
+        """Primary, baseline, then the others: the order of every table."""
+        head = (self.primary,) + ((self.baseline,) if self.baseline else ())
+        return head + self.others
+
+
+def choose(found: list[str], primary: str | None = None, baseline: str | None = None) -> Choice:
+    """The roles of the configurations ``found``; raises UsageError when they are
+    unknown or cannot be told apart, saying what to pass."""
+    names = sorted(set(found))
+    listed = ", ".join(names)
+    for given, flag in ((primary, "--primary"), (baseline, "--baseline")):
+        if given is not None and given not in names:
+            raise UsageError(f"{flag} {given}: no such configuration among the graded runs ({listed})")
+    if primary is not None and primary == baseline:
+        raise UsageError("--primary and --baseline name the same configuration")
+    if len(names) == 1:
+        if baseline is not None:
+            raise UsageError(f"--baseline {baseline}: it is the only configuration; there is nothing to compare")
+        return Choice(names[0], None, ())
+    primary, baseline = _complete(names, primary, baseline)
+    if primary is None or baseline is None:
+        raise UsageError(f"cannot tell which configuration is the skill under test and which the baseline "
+                         f"from their names ({listed}); say it with --primary NAME --baseline NAME")
+    return Choice(primary, baseline, tuple(n for n in names if n not in (primary, baseline)))
+
+
+def _complete(names: list[str], primary: str | None, baseline: str | None) -> tuple[str | None, str | None]:
+    if primary is not None and baseline is not None:
+        return primary, baseline
+    if primary is not None:
+        others = [n for n in names if n != primary]
+        return primary, _partner(primary, names) or (others[0] if len(others) == 1 else None)
+    if baseline is not None:
+        others = [n for n in names if n != baseline]
+        matches = [n for n in others if _partner(n, names) == baseline]
+        return (matches[0] if len(matches) == 1 else others[0] if len(others) == 1 else None), baseline
+    pairs = [(n, _partner(n, names)) for n in names if _partner(n, names)]
+    if len(pairs) == 1:
+        return pairs[0]
+    if "baseline" in names and len(names) == 2:
+        return next(n for n in names if n != "baseline"), "baseline"
+    return None, None
+
+
+def _partner(name: str, names: list[str]) -> str | None:
+    """``without_X`` for ``with_X`` (``old_X`` for ``new_X``) when it is present."""
+    for pattern, opposite in _PAIRS:
+        found = pattern.fullmatch(name)
+        if found is not None:
+            prefix = name[: len(name) - len(found.group(1))]
+            wanted = _same_case(prefix, opposite) + found.group(1)
+            match = [n for n in names if n.casefold() == wanted.casefold()]
+            if match:
+                return match[0]
+    if name != "baseline" and "baseline" in names:
+        return "baseline"
+    return None
+
+
+def _same_case(original: str, word: str) -> str:
+    return word.upper() if original.isupper() else word

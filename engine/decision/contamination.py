@@ -1,0 +1,127 @@
+"""SkillSentry's layer 0: did a run see what it must not see?
+
+A baseline run that reads, lists or searches the skill under test, or another
+configuration's folder (the other arm's outputs), is contaminated: its numbers
+say nothing about running without the skill. Each finding keeps the call as
+evidence (step, tool, file and line, the argument that names the path).
+
+How a path is recognised: each string inside a call's arguments (a path, a
+glob, a shell command) is searched for the skill folder (the path given with
+``--skill-path`` as written and absolute, and its folder name as a path segment)
+and for the other configurations' folder names as path segments (``/with_skill/``,
+``with_skill/outputs``). Calls that only write (tool names with write, edit,
+create, save, delete, remove or move) are not reads and are left out.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable
+
+from referee.engine.run.model import ToolCall
+
+_WRITES = re.compile(r"write|edit|create|save|delete|remove|move|rename", re.I)
+_SEGMENT_END = r"(?=$|[/\\\s\"'`;:,)*?\]])"
+_SEGMENT_START = r"(?:^|(?<=[/\\\s\"'`=(:]))"
+MAX_QUOTE = 160
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One call that touched a forbidden path."""
+
+    step: int | None
+    tool: str
+    location: str  # "outputs/transcript.md:12"
+    target: str  # what it touched: "the skill under test (booking-skill)" or "configuration with_skill"
+    quote: str  # the argument text that names it
+
+    def describe(self) -> str:
+        step = f"step {self.step} " if self.step is not None else ""
+        return f"{step}{self.tool} ({self.location}) reads {self.target}: {self.quote}"
+
+
+@dataclass(frozen=True)
+class Needles:
+    """What a run must not touch: (label, compiled pattern, literal prefilter) triples."""
+
+    items: tuple[tuple[str, re.Pattern, str], ...]
+
+    def __bool__(self) -> bool:
+        return bool(self.items)
+
+
+def needles(skill_paths: Iterable[str], other_configurations: Iterable[str]) -> Needles:
+    """The patterns for one run: the skill's paths, and the other configurations' folders."""
+    items = []
+    for given in sorted(set(skill_paths)):
+        name = Path(given).name or given
+        label = f"the skill under test ({name})"
+        literals = {given.rstrip("/\\"), os.path.abspath(given)}
+        for literal in sorted(s for s in literals if s not in ("", ".", "/")):
+            items.append((label, re.compile(re.escape(literal)), literal))
+        items.append((label, _segment(name), name))
+    for config in sorted(set(other_configurations)):
+        items.append((f"configuration {config}'s folder", _segment(config), config))
+    return Needles(tuple(items))
+
+
+def _segment(name: str) -> re.Pattern:
+    # a folder name as a whole path segment that continues as a path (name/ or /name)
+    escaped = re.escape(name)
+    return re.compile(rf"{_SEGMENT_START}{escaped}[/\\]|[/\\]{escaped}{_SEGMENT_END}")
+
+
+def might_touch(text: str | None, found: Needles) -> bool:
+    """A cheap test on the raw transcript: False means no call can match."""
+    return bool(text) and any(literal in text for _, _, literal in found.items)
+
+
+def findings(calls: Iterable[ToolCall], found: Needles) -> tuple[Finding, ...]:
+    """Every read-like call whose arguments name a forbidden path, in call order."""
+    result = []
+    for call in calls:
+        tool = call.tool or call.title or "(no tool)"
+        if call.args is None or _WRITES.search(tool):
+            continue
+        for text in _strings(call.args.value if call.args.is_json else call.args.text):
+            hit = _first_hit(text, found)
+            if hit is not None:
+                result.append(Finding(call.step, tool, f"{call.location.file}:{call.args.line}", hit,
+                                      _quote(text)))
+                break
+    return tuple(result)
+
+
+def _first_hit(text: str, found: Needles) -> str | None:
+    for label, pattern, literal in found.items:
+        if literal in text and pattern.search(text):
+            return label
+    return None
+
+
+def _strings(value: Any) -> list[str]:
+    """Every string inside a JSON value (keys too), depth-first."""
+    out: list[str] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            out.append(item)
+        elif isinstance(item, dict):
+            for key, inner in reversed(list(item.items())):
+                stack.append(inner)
+                stack.append(str(key))
+        elif isinstance(item, (list, tuple)):
+            stack.extend(reversed(item))
+    return out
+
+
+def _quote(text: str) -> str:
+    flat = " ".join(text.split())
+    quoted = json.dumps(flat, ensure_ascii=False)
+    return quoted if len(quoted) <= MAX_QUOTE else quoted[: MAX_QUOTE - 2] + "…\""

@@ -1,0 +1,101 @@
+"""What the numbers mean, said without a model: plain sentences for ``notes``.
+
+- assertions with the same verdict in every configuration (they cannot tell the
+  skill from the baseline), and assertions whose pass rate differs between them;
+- evals whose runs disagree by more than the unstable spread;
+- a delta that rests on fewer runs than the mode requires;
+- runs left out: without a usable grading, or contaminated.
+"""
+
+from __future__ import annotations
+
+from referee.engine.decision.analysis import Analysis, AssertionRow
+
+GRADED = ("pass", "fail", "error")
+
+
+def notes(analysis: Analysis) -> list[str]:
+    """The notes in a fixed order: discrimination, stability, runs, exclusions."""
+    found: list[str] = []
+    found += _discrimination(analysis)
+    found += _variance(analysis)
+    found += _thin_delta(analysis)
+    found += _left_out(analysis)
+    return found
+
+
+def assertion_rates(row: AssertionRow, config: str) -> tuple[int, int] | None:
+    """(passed, graded) runs of one assertion in one configuration; None if never graded."""
+    tally = row.outcomes.get(config, {})
+    graded = sum(tally.get(o, 0) for o in GRADED)
+    return (tally.get("pass", 0), graded) if graded else None
+
+
+def discriminates(row: AssertionRow, configs: tuple[str, ...]) -> bool | None:
+    """True when the assertion's pass rate differs between configurations; False when
+    it is the same verdict in every run of every configuration; None when fewer than
+    two configurations graded it, or when it is mixed within them but alike across."""
+    rates = [assertion_rates(row, c) for c in configs]
+    known = [r for r in rates if r is not None]
+    if len(known) < 2:
+        return None
+    if all(p == 0 for p, _ in known) or all(p == n for p, n in known):
+        return False
+    fractions = {round(p / n, 4) for p, n in known}
+    return True if len(fractions) > 1 else None
+
+
+def _discrimination(analysis: Analysis) -> list[str]:
+    configs = analysis.choice.ordered
+    if len(configs) < 2:
+        return []
+    out = []
+    for row in analysis.assertions:
+        verdict = discriminates(row, configs)
+        where = f"eval {row.eval_id} assertion {row.key} ({_short(row.text)})"
+        if verdict is False:
+            word = "passes" if assertion_rates(row, configs[0])[0] else "fails"
+            out.append(f"{where} {word} in every run of every configuration: it does not discriminate")
+        elif verdict is True:
+            rates = ", ".join(f"{c} {p}/{n}" for c in configs
+                              for p, n in [assertion_rates(row, c) or (0, 0)] if n)
+            out.append(f"{where} separates the configurations: passed in {rates} runs")
+    return out
+
+
+def _variance(analysis: Analysis) -> list[str]:
+    out = []
+    for row in analysis.evals:
+        for config, found in row.stability.items():
+            if found.unstable:
+                out.append(f"eval {row.eval_id} is unstable in {config}: its runs' gated pass rates "
+                           f"range from {found.rates.min:.0%} to {found.rates.max:.0%} "
+                           f"(a {found.spread * 100:.0f}-point gap, above {found.threshold * 100:.0f})")
+    return out
+
+
+def _thin_delta(analysis: Analysis) -> list[str]:
+    required = {row.eval_id: row for row in analysis.evals}
+    out = []
+    for eval_id, row in required.items():
+        short = [f"{c} {s.runs}" for c, s in row.stability.items() if not s.enough_runs]
+        if short:
+            need = next(iter(row.stability.values())).required
+            out.append(f"eval {eval_id} has fewer runs than {analysis.mode} mode requires ({need} per "
+                       f"configuration): {', '.join(short)}; its share of the delta rests on too few runs")
+    return out
+
+
+def _left_out(analysis: Analysis) -> list[str]:
+    out = [f"{u.path}: not counted: {u.reason}" for u in analysis.unusable]
+    for path, found in sorted(analysis.contamination.items()):
+        fate = "kept in the delta (--include-contaminated)" if analysis.include_contaminated \
+            else "left out of the delta"
+        out.append(f"{path}: contaminated, {fate}: {found[0].describe()}"
+                   + (f" (and {len(found) - 1} more calls)" if len(found) > 1 else ""))
+    return out
+
+
+def _short(text: str, limit: int = 80) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"

@@ -1,0 +1,219 @@
+"""The release decision: PASS, CONDITIONAL PASS or FAIL, with every reason.
+
+Thresholds come from a small TOML file: ``rules/release.toml`` holds the
+documented defaults, and ``--release-config FILE`` overrides any of its keys.
+Each rule is checked and reported with the numbers behind it; a rule broken
+with ``on_breach = "fail"`` makes a FAIL, one with ``"conditional"`` at most a
+CONDITIONAL PASS. Exit codes follow: 0 PASS, 1 CONDITIONAL PASS or FAIL.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.engine.decision.analysis import Analysis
+from referee.engine.decision.stability import MODES
+from referee.engine.usage import UsageError
+
+PASS, CONDITIONAL, FAIL = "PASS", "CONDITIONAL PASS", "FAIL"
+RULES = ("pass_rate", "delta", "errors", "not_graded", "stability", "runs", "unusable_runs", "contaminated")
+_THRESHOLDS = {"min_pass_rate": float, "min_delta": float, "max_errors": int, "max_not_graded": int,
+               "max_spread": float}
+DEFAULTS_FILE = Path(__file__).resolve().parents[2] / "rules" / "release.toml"
+
+
+@dataclass(frozen=True)
+class ReleaseConfig:
+    mode: str
+    thresholds: dict[str, float]
+    on_breach: dict[str, str]
+    source: str  # "release.toml@1a2b3c4d": the file's name and content hash
+
+
+@dataclass(frozen=True)
+class Reason:
+    rule: str
+    status: str  # "ok", "conditional" or "fail"
+    message: str
+
+    def as_dict(self) -> dict:
+        return {"rule": self.rule, "status": self.status, "message": self.message}
+
+
+@dataclass(frozen=True)
+class Decision:
+    verdict: str
+    reasons: tuple[Reason, ...]
+    config: ReleaseConfig
+
+    @property
+    def exit_code(self) -> int:
+        return 0 if self.verdict == PASS else 1
+
+    def as_dict(self) -> dict:
+        return {"decision": self.verdict, "exit_code": self.exit_code, "config": self.config.source,
+                "mode": self.config.mode, "thresholds": dict(self.config.thresholds),
+                "reasons": [r.as_dict() for r in self.reasons]}
+
+
+def load_config(override: Path | None = None) -> ReleaseConfig:
+    """The defaults, with ``override``'s keys on top; UsageError names the file and key."""
+    base_text = _defaults_text()
+    base = _parse(base_text, "rules/release.toml")
+    source_text, shown = base_text, "release.toml"
+    if override is not None:
+        try:
+            source_text = override.read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read the release config {override}: "
+                             f"{getattr(exc, 'strerror', None) or exc}") from None
+        shown = override.name
+        _merge(base, _parse(source_text, str(override)), str(override))
+    config = _validated(base, str(override) if override else "rules/release.toml")
+    digest = hashlib.sha256(source_text.encode("utf-8")).hexdigest()[:8]
+    return ReleaseConfig(config["mode"], config["thresholds"], config["on_breach"], f"{shown}@{digest}")
+
+
+def _defaults_text() -> str:
+    # rules/release.toml is package data of ``referee``: there in a checkout and in a wheel.
+    return DEFAULTS_FILE.read_text(encoding="utf-8")
+
+
+def _parse(text: str, shown: str) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{shown}: not valid TOML: {exc}") from None
+
+
+def _merge(base: dict, extra: dict, shown: str) -> None:
+    for key, value in extra.items():
+        if key not in base:
+            raise UsageError(f"{shown}: unknown key {key!r}; known: {', '.join(sorted(base))}")
+        if isinstance(base[key], dict):
+            if not isinstance(value, dict):
+                raise UsageError(f"{shown}: [{key}] must be a table")
+            for inner in value:
+                if inner not in base[key]:
+                    raise UsageError(f"{shown}: unknown key {key}.{inner}; known: {', '.join(sorted(base[key]))}")
+            base[key].update(value)
+        else:
+            base[key] = value
+
+
+def _validated(config: dict, shown: str) -> dict:
+    if config.get("mode") not in MODES:
+        raise UsageError(f"{shown}: mode must be one of {', '.join(MODES)}, not {config.get('mode')!r}")
+    thresholds = {}
+    for key, kind in _THRESHOLDS.items():
+        value = config["thresholds"].get(key)
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 \
+                or (kind is int and value != int(value)):
+            raise UsageError(f"{shown}: thresholds.{key} must be a number of 0 or more"
+                             + (" (a whole number)" if kind is int else "") + f", not {value!r}")
+        thresholds[key] = kind(value)
+    on_breach = {}
+    for rule in RULES:
+        value = config["on_breach"].get(rule)
+        if value not in ("fail", "conditional"):
+            raise UsageError(f"{shown}: on_breach.{rule} must be \"fail\" or \"conditional\", not {value!r}")
+        on_breach[rule] = value
+    return {"mode": config["mode"], "thresholds": thresholds, "on_breach": on_breach}
+
+
+def decide(analysis: Analysis, config: ReleaseConfig) -> Decision:
+    """Check every rule on the analysis; the worst breach sets the verdict."""
+    reasons = tuple(check(analysis, config.thresholds) for check in _CHECKS)
+    breached = [config.on_breach[r.rule] for r in reasons if r.status != "ok"]
+    verdict = FAIL if "fail" in breached else CONDITIONAL if breached else PASS
+    reasons = tuple(r if r.status == "ok" else Reason(r.rule, config.on_breach[r.rule], r.message)
+                    for r in reasons)
+    return Decision(verdict, reasons, config)
+
+
+def _pass_rate(a: Analysis, t: dict) -> Reason:
+    primary = a.choice.primary
+    found = a.summaries[primary].metrics["pass_rate"]
+    if found is None:
+        return Reason("pass_rate", "breach", f"{primary}: nothing counted toward the gate in any run; "
+                                              "there is no pass rate to judge")
+    ok = found.mean >= t["min_pass_rate"]
+    return Reason("pass_rate", "ok" if ok else "breach",
+                  f"{primary}: gated pass rate {found.mean:.1%} (mean of {found.n} runs), "
+                  f"{'at least' if ok else 'below'} the {t['min_pass_rate']:.1%} required")
+
+
+def _delta(a: Analysis, t: dict) -> Reason:
+    delta = a.delta
+    if delta is None:
+        return Reason("delta", "ok", f"one configuration ({a.choice.primary}): no baseline, no delta")
+    value = delta.values["pass_rate"]
+    if value is None:
+        return Reason("delta", "breach", f"{delta.configuration} against {delta.baseline}: a side has no "
+                                         "gated pass rate, so there is no delta")
+    ok = round(value, 4) >= t["min_delta"]
+    return Reason("delta", "ok" if ok else "breach",
+                  f"{delta.configuration} minus {delta.baseline}: {value * 100:+.1f} points of gated pass rate "
+                  f"({delta.runs[0]} against {delta.runs[1]} runs), {'at least' if ok else 'below'} the "
+                  f"{t['min_delta'] * 100:+.1f} required")
+
+
+def _count_rule(rule: str, field: str, limit_key: str, what: str):
+    def check(a: Analysis, t: dict) -> Reason:
+        primary = a.choice.primary
+        mine = [r for r in a.runs if r.configuration == primary and a.counts(r)]
+        total = sum(getattr(r, field) for r in mine)
+        runs = sum(1 for r in mine if getattr(r, field))
+        limit = int(t[limit_key])
+        status = "ok" if total <= limit else "breach"
+        return Reason(rule, status, f"{primary}: {total} {what} in {runs} of {len(mine)} runs "
+                                    f"(at most {limit} allowed)")
+    return check
+
+
+def _stability(a: Analysis, t: dict) -> Reason:
+    primary = a.choice.primary
+    unstable = [(row.eval_id, row.stability[primary]) for row in a.evals
+                if primary in row.stability and row.stability[primary].unstable]
+    if not unstable:
+        return Reason("stability", "ok", f"{primary}: no eval's runs differ by more than "
+                                         f"{t['max_spread'] * 100:.0f} points")
+    listed = "; ".join(f"eval {e} spread {s.spread * 100:.0f} points over {s.runs} runs" for e, s in unstable)
+    return Reason("stability", "breach", f"{primary}: unstable ({listed}; above {t['max_spread'] * 100:.0f})")
+
+
+def _runs(a: Analysis, t: dict) -> Reason:
+    need = MODES[a.mode]
+    short = [f"eval {row.eval_id} {c} {s.runs}" for row in a.evals for c, s in row.stability.items()
+             if c in (a.choice.primary, a.choice.baseline) and not s.enough_runs]
+    if not short:
+        return Reason("runs", "ok", f"every eval has at least {need} runs per configuration ({a.mode} mode)")
+    return Reason("runs", "breach", f"{a.mode} mode needs {need} runs per eval and configuration: "
+                                    + "; ".join(short))
+
+
+def _unusable(a: Analysis, t: dict) -> Reason:
+    if not a.unusable:
+        return Reason("unusable_runs", "ok", "every run found has a grading.json written by referee")
+    return Reason("unusable_runs", "breach", f"{len(a.unusable)} run(s) not counted: "
+                  + "; ".join(f"{u.path} ({u.reason.split(':')[0]})" for u in a.unusable[:5])
+                  + ("; ..." if len(a.unusable) > 5 else ""))
+
+
+def _contaminated(a: Analysis, t: dict) -> Reason:
+    if not a.contamination:
+        return Reason("contaminated", "ok", "no run read the skill under test or another configuration's folder")
+    fate = "kept (--include-contaminated)" if a.include_contaminated else "left out of the delta"
+    return Reason("contaminated", "breach", f"{len(a.contamination)} run(s) contaminated, {fate}: "
+                  + ", ".join(sorted(a.contamination)[:5]))
+
+
+_CHECKS = (
+    _pass_rate, _delta,
+    _count_rule("errors", "gate_errors", "max_errors", "errored assertions counted in the gate"),
+    _count_rule("not_graded", "not_graded", "max_not_graded", "semantic assertions not graded"),
+    _stability, _runs, _unusable, _contaminated,
+)
