@@ -28,6 +28,7 @@ from referee.engine.facts.feedback import RunFacts as FeedbackFacts, eval_feedba
 from referee.engine.judging import GraderUsage, SemanticItem
 from referee.engine.report.brief import Brief, brief
 from referee.engine.report.build import RunFacts, grading_document, ground_truth
+from referee.engine.run.importers.source_map import load_source_map
 from referee.engine.report.jsonable import plain
 from referee.engine.report.models import GRADER_NAME
 from referee.engine.run.workspace import report_path
@@ -118,6 +119,7 @@ def run_facts(run: Any, eval_key: str) -> RunFacts:
         notes=(notes.uncertainties, notes.needs_review, notes.workarounds),
         skill_type=metrics.skill_type(tools), tools=tools,
         problems=tuple(str(problem) for problem in run.problems),
+        source_map=load_source_map(run.path)[0],
     )
 
 

@@ -15,7 +15,8 @@ file written against the committed JSON Schema. Every float outside
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, replace
 from json.encoder import encode_basestring  # what json.dumps(str, ensure_ascii=False) calls
 from typing import Any, Sequence
 
@@ -44,6 +45,7 @@ class RunFacts:
     skill_type: str
     tools: tuple[str, ...]
     problems: tuple[str, ...] = field(default=())
+    source_map: Any = None  # engine.run.importers.source_map.SourceMap of an imported run
 
 
 def enforce_trust(verdict: Verdict) -> Verdict:
@@ -87,6 +89,30 @@ def expectation(assertion: Any, verdict: Verdict, judged: bool = False) -> dict[
         "evidence_location": [{"source": e.source, "file": e.file, "line": e.line, "step": e.step}
                               for e in verdict.evidence],
     }
+
+
+# A written file's place in a verdict message: "(transcript.md:22)", "outputs/response.md:2".
+_WRITTEN_PLACE = re.compile(r"(?<![\w./-])(?:outputs/)?(transcript\.md|response\.md):([0-9]+)")
+
+
+def in_sources(verdict: Verdict, source_map: Any) -> Verdict:
+    """The verdict with each place in an imported run's written files replaced by the
+    original source's file and line (``session.jsonl:42``), through its source map.
+
+    A run that was not imported (no map) keeps its verdict as it is.
+    """
+    if source_map is None:
+        return verdict
+    evidence = []
+    for item in verdict.evidence:
+        found = source_map.where(item.file, item.line)
+        evidence.append(item if found is None else replace(item, file=found[0], line=found[1]))
+
+    def place(match: re.Match) -> str:
+        found = source_map.where(f"outputs/{match.group(1)}", int(match.group(2)))
+        return match.group() if found is None else f"{found[0]}:{found[1]}"
+
+    return replace(verdict, evidence=tuple(evidence), message=_WRITTEN_PLACE.sub(place, verdict.message))
 
 
 def display_text(assertion: Any) -> str:
@@ -169,6 +195,7 @@ def grading_document(assertions: Sequence[Any], verdicts: Sequence[Verdict], fac
     """grading.json for one run, as a plain dict; ``judged`` holds the keys an LLM
     grader decided. ``feedback`` may be None while the eval's critique is pending
     (``engine.report.render`` splices it in once every run of the eval is graded)."""
+    verdicts = [in_sources(v, facts.source_map) for v in verdicts]
     items = [expectation(a, v, a.key in judged) for a, v in zip(assertions, verdicts, strict=True)]
     uncertainties, needs_review, workarounds = facts.notes
     return {

@@ -246,7 +246,7 @@ class Run:
         transcript alive, and the garbage collector would scan them all again and
         again. Anything asked for later is read anew."""
         for name in ("transcript_file", "transcript", "response", "metrics", "timing",
-                     "user_notes", "_listing"):
+                     "user_notes", "_listing", "_import_warnings"):
             self.__dict__.pop(name, None)
         self._outputs.clear()
 
@@ -262,7 +262,15 @@ class Run:
                 found.extend(loaded[name].problems)
         if "user_notes" in loaded:
             found.extend(self.user_notes.problems)
+        found.extend(self._import_warnings)
         return sort_problems(found)
+
+    @cached_property
+    def _import_warnings(self) -> tuple[Problem, ...]:
+        """Import problems, and whether the run is what it seems (engine.run.importers.detect)."""
+        from referee.engine.run.importers.detect import run_warnings
+
+        return tuple(run_warnings(self))
 
 
 def sort_problems(problems) -> list[Problem]:

@@ -1,0 +1,132 @@
+"""Warnings for runs that cannot be what the user thinks they are.
+
+``run_warnings(run)`` is called by ``engine.run.workspace.Run.problems``; it reports
+
+- the problems recorded when the run was imported (``source_map.json``), naming
+  the source file and line, and, for a skill-creator log, that no raw tool
+  record exists (its tool lines are the agent's claims);
+- ``metrics-without-calls``: ``metrics.json`` counts tool calls while the
+  transcript has no ``[tool_calls]`` block, so no call can be checked;
+- ``unimported-transcript``: a file in ``outputs/`` (or the transcript itself)
+  that holds a Claude Code session or an OpenAI message list, which referee does
+  not read as a transcript until it is imported;
+- ``unrecognised-transcript``: a transcript with text but no tagged section at all.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from referee.engine.run.importers import claude_code, openai, skill_creator
+from referee.engine.run.importers.source import loads
+from referee.engine.run.importers.source_map import load_source_map
+from referee.engine.run.model import Problem
+from referee.engine.run.safeio import join_report
+
+HEAD_BYTES = 65536  # enough of a file to tell a session log by its first record
+_LOG_SUFFIXES = (".jsonl", ".json")
+_OWN_FILES = frozenset({"metrics.json", "timing.json", "eval_metadata.json", "grading.json",
+                        "ground_truth.json", "source_map.json"})
+
+
+def run_warnings(run: Any) -> list[Problem]:
+    """Every warning of this module for ``run`` (an ``engine.run.workspace.Run``)."""
+    base = run.id.rel
+    found: list[Problem] = []
+    source_map, problems = load_source_map(run.path)
+    found.extend(Problem(p.code, join_report(base, p.path), p.message, p.line) for p in problems)
+    if source_map is not None:
+        found.extend(source_map.problems)
+        if source_map.format == skill_creator.FORMAT:
+            message = ("imported from a skill-creator log that the agent wrote: no raw tool record exists; "
+                       "its tool lines are claims, checked as claims")
+            found.append(Problem("no-tool-record", join_report(base, "outputs/transcript.md"), message))
+    found.extend(_transcript_warnings(run, base, source_map is not None))
+    found.extend(_unimported_outputs(run, base))
+    return found
+
+
+def _transcript_warnings(run: Any, base: str, imported: bool) -> list[Problem]:
+    source = run.transcript_file
+    transcript = run.transcript
+    where = join_report(base, source.path if source is not None else "outputs/transcript.md")
+    counted = _counted_calls(run)
+    found = []
+    if not transcript.calls and counted and not imported:
+        message = (f"metrics.json counts {counted} tool calls but the transcript has no [tool_calls] block: "
+                   "no call can be checked")
+        found.append(Problem("metrics-without-calls", where, message))
+    text = source.text if source is not None else None
+    if not text or not text.strip() or transcript.calls or imported:
+        return found
+    if any(note.kind != "prose" for note in transcript.notes):
+        return found
+    kind = _log_format(text[:HEAD_BYTES])
+    if kind is not None:
+        message = f"holds a {kind} log, not a dual-section transcript; import it: referee import {kind} FILE --out DIR"
+        found.append(Problem("unimported-transcript", where, message))
+    elif skill_creator.looks_like(text):
+        message = ("a skill-creator executor log: the agent wrote it, so it has no tool-call record; "
+                   "import it to grade it as such: referee import skill-creator-log FILE --out DIR")
+        found.append(Problem("unimported-transcript", where, message))
+    else:
+        message = "no [tool_calls] or [agent_notes] section: an unrecognised transcript format, read as agent prose"
+        found.append(Problem("unrecognised-transcript", where, message))
+    return found
+
+
+def _counted_calls(run: Any) -> int:
+    metrics = run.metrics
+    value = metrics.value if metrics is not None else None
+    if not isinstance(value, dict):
+        return 0
+    total = value.get("total_tool_calls")
+    if isinstance(total, (int, float)) and not isinstance(total, bool) and total > 0:
+        return int(total)
+    per_tool = value.get("tool_calls")
+    if isinstance(per_tool, dict):
+        return int(sum(v for v in per_tool.values() if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0))
+    return 0
+
+
+def _log_format(head: str) -> str | None:
+    first = next((line for line in head.split("\n") if line.strip()), "")
+    found = loads(first) if first.lstrip()[:1] in ("{", "[") else None
+    if found is None:
+        found = loads(head) if head.lstrip()[:1] in ("{", "[") else None
+    if found is None:
+        return None
+    if claude_code.looks_like(found[0]):
+        return claude_code.FORMAT
+    if openai.looks_like(found[0]):
+        return openai.FORMAT
+    return None
+
+
+def _unimported_outputs(run: Any, base: str) -> list[Problem]:
+    """Session logs lying in ``outputs/`` (top level), which grading does not read."""
+    outputs = run.path / "outputs"
+    try:
+        with os.scandir(outputs) as listing:
+            names = sorted(e.name for e in listing if e.name.endswith(_LOG_SUFFIXES)
+                           and e.name not in _OWN_FILES and e.is_file(follow_symlinks=False))
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        kind = _log_format(_head(outputs / name))
+        if kind is not None:
+            message = (f"looks like a {kind} log that was not imported: its calls are not graded; "
+                       f"import it: referee import {kind} FILE --out DIR")
+            found.append(Problem("unimported-transcript", join_report(base, f"outputs/{name}"), message))
+    return found
+
+
+def _head(path) -> str:
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(HEAD_BYTES)
+    except OSError:
+        return ""
+    return data.decode("utf-8", errors="replace")
