@@ -218,16 +218,40 @@ def render(value: Any) -> str:
 
 def _json_default(value: Any) -> Any:
     if isinstance(value, Decimal):
+        if not value.is_finite():
+            # json writes NaN, Infinity, -Infinity as such (float() refuses a signaling NaN)
+            return float("nan") if value.is_nan() else float(value)
+        if not plain_size(value):
+            return canonical_number(value)  # too long for a JSON number: shown as text
         return float(value) if value != value.to_integral_value() else int(value)
     return str(value)
 
 
+# Beyond this many characters a number is printed with an exponent: written out in
+# full, 1e-999999999 is a billion digits.
+PLAIN_NUMBER_CHARS = 60
+
+
 def canonical_number(value: Any) -> str:
-    """A number as text without exponent: 168.00 stays 168.00, 1E+3 becomes 1000."""
+    """A number as text without exponent: 168.00 stays 168.00, 1E+3 becomes 1000.
+
+    A number too long to write out (``PLAIN_NUMBER_CHARS``) keeps its exponent
+    (``1E-999999999``), and NaN and the infinities read ``NaN``, ``Infinity``,
+    ``-Infinity``: printing never costs more than the number's own digits.
+    """
     if isinstance(value, int):
-        return str(value)
+        return str(value) if value.bit_length() < 3000 else format(Decimal(value), "E")
     dec = as_decimal(value)
-    return format(dec, "f") if dec.is_finite() else str(dec)
+    if not dec.is_finite():
+        return "NaN" if dec.is_nan() else ("-Infinity" if dec < 0 else "Infinity")
+    return format(dec, "f") if plain_size(dec) else str(dec)
+
+
+def plain_size(dec: Decimal) -> bool:
+    """True when ``dec`` written without exponent is at most ``PLAIN_NUMBER_CHARS`` long."""
+    digits, exponent = len(dec.as_tuple().digits), dec.as_tuple().exponent
+    width = digits + exponent if exponent >= 0 else max(digits, -exponent) + 1
+    return width <= PLAIN_NUMBER_CHARS
 
 
 def quote_of(value: Any, source: str) -> str:

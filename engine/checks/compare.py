@@ -27,7 +27,10 @@ WANT = {"==": "{}", "!=": "anything but {}", "<": "less than {}", "<=": "at most
 def ordered(a: Any, b: Any, op: str, what: str) -> bool:
     """``a op b`` for two numbers or two texts; EvalError for anything else."""
     if is_number(a) and is_number(b):
-        return ORDER_OPS[op](as_decimal(a), as_decimal(b))
+        left, right = as_decimal(a), as_decimal(b)
+        if left.is_nan() or right.is_nan():
+            raise EvalError(f"NaN (not a number) has no order, so '{op}' cannot hold or fail: {what}")
+        return ORDER_OPS[op](left, right)
     if isinstance(a, str) and isinstance(b, str):
         return ORDER_OPS[op](a, b)
     ta, tb = type_name(a), type_name(b)

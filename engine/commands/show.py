@@ -21,6 +21,7 @@ from typing import Any
 from referee.engine.run.model import Payload, Problem, ToolCall
 from referee.engine.usage import UsageError
 from referee.engine.run.workspace import Run, discover, load_run
+from referee.engine.values import canonical_number, plain_size
 
 SUMMARY_CHARS = 100  # payloads are cut to this in the text view
 
@@ -156,8 +157,8 @@ def _problem_view(problem: Problem) -> dict:
 def _plain(value: Any) -> Any:
     """JSON-ready copy: Decimals become ints or floats (non-finite ones text)."""
     if isinstance(value, Decimal):
-        if not value.is_finite():
-            return str(value)
+        if not value.is_finite() or not plain_size(value):
+            return canonical_number(value)  # NaN, Infinity, 1E+9999: text, never a huge int
         # "22.0" stays a float so the view keeps the author's form; "22" is an int
         return int(value) if value.as_tuple().exponent >= 0 else float(value)
     if isinstance(value, dict):

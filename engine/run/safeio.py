@@ -35,8 +35,44 @@ _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 # A JSON string (escapes included), or an unterminated one running to the end;
 # the unrolled form keeps the match linear.
 _JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
+MAX_NUMBER_CHARS = 1000  # a JSON number written longer than this is refused
+MAX_EXPONENT = 9999  # and one whose magnitude is beyond 10 to this power (either way)
+
+
+class NumberOutOfRange(ValueError):
+    """A JSON number too long or too large to handle safely; ``text`` is how it was written."""
+
+    def __init__(self, text: str):
+        shown = text if len(text) <= 40 else f"{text[:20]}…{text[-10:]} ({len(text)} characters)"
+        super().__init__(f"number {shown} is out of range (at most {MAX_NUMBER_CHARS} characters "
+                         f"and magnitudes from 1e-{MAX_EXPONENT} to 1e{MAX_EXPONENT})")
+        self.text = text
+
+
+def _bounded_float(text: str) -> Decimal:
+    """A JSON fraction as Decimal, refused before it can cost time or memory later
+    (``1e-999999999`` printed in full is a billion digits; a bigger exponent is
+    not even a Decimal)."""
+    if len(text) > MAX_NUMBER_CHARS:
+        raise NumberOutOfRange(text)
+    mark = max(text.find("e"), text.find("E"))
+    if mark >= 0 and len(text) - mark > 7:  # more than six exponent digits
+        raise NumberOutOfRange(text)
+    number = Decimal(text)
+    if number and abs(number.adjusted()) > MAX_EXPONENT:
+        raise NumberOutOfRange(text)
+    return number
+
+
+def _bounded_int(text: str) -> int:
+    if len(text) > MAX_NUMBER_CHARS:
+        raise NumberOutOfRange(text)
+    return int(text)
+
+
 # One decoder for every parse: json.loads with options would build a new one per call.
-_DECODER = json.JSONDecoder(parse_float=Decimal, parse_constant=Decimal)
+_DECODER = json.JSONDecoder(parse_float=_bounded_float, parse_int=_bounded_int,
+                            parse_constant=Decimal)
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
 
 
@@ -252,6 +288,10 @@ def parse_json(text: str, report: str, first_line: int = 1, code: str = "bad-jso
         line = first_line + exc.lineno - 1
         message = f"invalid JSON: {exc.msg} (line {line}, column {exc.colno})"
         return JsonResult(False, None, Problem(code, report, message, line))
+    except NumberOutOfRange as exc:
+        at = text.find(exc.text)
+        line = first_line + (text.count("\n", 0, at) if at >= 0 else 0)
+        return JsonResult(False, None, Problem(code, report, f"{exc}; the JSON was not read", line))
     except (ValueError, RecursionError) as exc:  # e.g. an integer with too many digits
         return JsonResult(False, None, Problem(code, report, f"invalid JSON: {exc}", first_line))
     return JsonResult(True, value)
