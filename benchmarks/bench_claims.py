@@ -28,6 +28,33 @@ sys.path.insert(0, str(REPO / "benchmarks"))
 MODULES = ("claim_lookup", "claims")
 
 
+def dense_workspace(root: Path, runs: int, calls: int = 200) -> Path:
+    """Runs whose notes are full of claims: ``calls`` calls, a note after every
+    second call with a tool claim and two field claims, a response of 40 numbers."""
+    import json
+    import random
+
+    rng = random.Random(11)
+    workspace = root / "dense"
+    for number in range(1, runs + 1):
+        parts = ["## Eval Prompt\n\nDo the work.\n\n"]
+        for step in range(1, calls + 1):
+            args = {f"field{step % 17}": str(rng.randint(1, 999)), "region": "North"}
+            result = {"code": "200", "body": {"count": rng.randint(1, 99), "id": f"id{step:04d}"},
+                      "log": f"found {rng.randint(1, 99)} files"}
+            parts.append(f"## [tool_calls] Step {step}: work\nTool: svc-mcp_tool{step % 23}\n"
+                         f"Args: {json.dumps(args)}\nReturn: {json.dumps(result)}\nStatus: success\n\n")
+            if step % 2 == 0:
+                parts.append(f"## [agent_notes] Step {step}: note\nCalled tool{step % 23}; "
+                             f"field{step % 17}={rng.randint(1, 999)} and count is {rng.randint(1, 99)}.\n\n")
+        run = workspace / "eval-1" / "cfg" / f"run-{number}" / "outputs"
+        run.mkdir(parents=True)
+        (run / "transcript.md").write_text("".join(parts), encoding="utf-8")
+        response = "\n".join(f"Item {i}: {rng.randint(10, 9999)} records" for i in range(40))
+        (run / "response.md").write_text(response + "\n", encoding="utf-8")
+    return workspace
+
+
 def old_find_claims(revision: str):
     """``find_claims`` as it was at ``revision``, imported under private names."""
     loaded: dict[str, types.ModuleType] = {}
@@ -57,6 +84,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=500)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--against", default=None, help="a git revision to compare with")
+    parser.add_argument("--dense", action="store_true",
+                        help="runs full of claims (200 calls, 100 notes) instead of bench_grade's runs")
     args = parser.parse_args()
     from bench_grade import generate
 
@@ -65,7 +94,7 @@ def main() -> None:
 
     root = Path(tempfile.mkdtemp(prefix="referee-claims-"))
     try:
-        workspace, _ = generate(root, args.runs)
+        workspace = dense_workspace(root, args.runs) if args.dense else generate(root, args.runs)[0]
         runs = [run.load() for run in discover(workspace).runs]
         now, found = timed(find_claims, runs, args.repeat)
         print(f"current code:      {now:7.2f} s CPU for {len(runs)} runs ({found} claims)")

@@ -90,3 +90,76 @@ def test_claims_are_deterministic(shared_examples):
     first = [find_claims(run) for run in discover(workspace).runs]
     second = [find_claims(run) for run in discover(workspace).runs]
     assert first == second
+
+
+# ---- claims are the agent's own words, said, not denied, each at its own line ---------
+
+FIXTURE = Path(__file__).parent / "fixtures" / "claims-workspace"
+FIXTURE_RUNS = FIXTURE / "iteration-1" / "eval-1-claims" / "with_skill"
+
+
+def fixture_claims(number: int):
+    run = load_run(FIXTURE_RUNS / f"run-{number}", FIXTURE)
+    return find_claims(run)
+
+
+def test_user_turns_and_denials_claim_no_call():
+    claims = fixture_claims(1)
+    assert [(c.claim, c.verified) for c in claims] == [("travel_get_reservation was called", True)]
+    assert claims[0].evidence.startswith("outputs/transcript.md:17 (agent_notes step 2)")
+
+
+def test_a_failing_check_lists_no_claim_from_user_turns_or_denials():
+    from referee import dsl
+    from referee.engine.compile import compile_rules
+    from referee.engine.evaluate import evaluate
+
+    rules = FIXTURE.with_name("claims-workspace.rules")
+    program = compile_rules([dsl.parse_rules(rules.read_text(encoding="utf-8"), rules.name)])
+    run = load_run(FIXTURE_RUNS / "run-1", FIXTURE)
+    verdicts = evaluate(program.for_run(run.id, run.metadata), run)
+    assert [v.outcome.value for v in verdicts] == ["fail", "fail"]
+    assert all(" claims " not in v.message and not v.details for v in verdicts)
+
+
+def test_a_note_claiming_a_call_is_listed_at_its_own_line(tmp_path):
+    from referee.dsl import ast
+    from referee.engine.checks.trust import notes_claiming
+
+    transcript = ("## [agent_notes] Step 1: plan\nFirst a plan.\n\n"
+                  "## [agent_notes] Step 2: done\nNothing yet.\nThen I called travel_bookReservation.\n")
+    run = load_run(write_run(tmp_path, transcript, ""), tmp_path)
+    [claim] = notes_claiming(run, ast.NamePattern("glob", "*bookReservation"))
+    assert claim.message == ("agent_notes step 2 (transcript.md:6) claims bookReservation was called; "
+                             "no [tool_calls] record")
+    assert notes_claiming(run, ast.NamePattern("glob", "*cancel_bookReservation")) == ()
+
+
+def test_code_blocks_hold_no_claims_and_a_repeated_claim_cites_each_line():
+    claims = fixture_claims(2)
+    assert [c.claim for c in claims] == ["docStatus is 10", "docStatus is 10"]
+    assert [c.evidence.split(" ", 1)[0] for c in claims] == ["outputs/transcript.md:12",
+                                                           "outputs/transcript.md:19"]
+    assert all(c.verified for c in claims)
+
+
+def test_a_number_is_verified_only_by_the_same_quantity():
+    claims = {c.claim: c for c in fixture_claims(3)}
+    assert not claims["the response states 17"].verified  # "found 17 files" counts files, not tests
+    assert 'as a count of "tests"' in claims["the response states 17"].evidence
+    assert claims["the response states 12"].verified  # "12 passed"
+    # "status is done" is read by two patterns at one place: one claim
+    assert [(c.claim, c.verified) for c in fixture_claims(4)] == [
+        ("sumOrders was called", True), ("status is done", True), ("the response states 1250", True)]
+
+
+def test_denied_calls_and_fields_are_not_claims(tmp_path):
+    transcript = ("## [agent_notes] Step 1: plan\nI did not call fetchOrder. I never ran cleanupJob.\n"
+                  "未调用 saveExpenseDoc。docStatus is not 10; I did not set fdMonth=3.\n")
+    run = load_run(write_run(tmp_path, transcript, "Nothing was saved.\n"), tmp_path)
+    assert find_claims(run) == []
+
+
+def test_dates_written_with_month_names_are_not_claims(tmp_path):
+    run = load_run(write_run(tmp_path, "", "Booked for 14 May 2026, or May 15.\n"), tmp_path)
+    assert find_claims(run) == []

@@ -8,16 +8,19 @@ reader sees at once that the claim has no tool-call record behind it.
 
 from __future__ import annotations
 
+import fnmatch
 import re
 from dataclasses import replace
 
 from referee.dsl import ast
+from referee.engine.facts.claims import tool_claims
 from referee.engine.run.model import AGENT_SOURCES
 from referee.engine.values import Claim, Prov, short
 from referee.engine.verdict import Outcome, Verdict
 
 NOTES_ONLY = "rests on agent notes alone; no tool call or output backs it"
 _LITERAL_RUN = re.compile(r"[A-Za-z0-9_\-.]{3,}")
+_SEPARATOR = re.compile(r"[_\-.:/]")
 
 
 def bare_names(pattern: ast.NamePattern) -> list[str]:
@@ -36,35 +39,47 @@ def bare_names(pattern: ast.NamePattern) -> list[str]:
 
 
 def notes_claiming(run, pattern: ast.NamePattern) -> tuple[Claim, ...]:
-    """Agent notes (not the eval prompt) that mention the tool ``pattern`` names."""
+    """Lines of the agent's notes that say a tool ``pattern`` names was called.
+
+    The claims are those ``engine.facts.claims`` reads: the agent's own
+    ``[agent_notes]`` (not the eval prompt, user turns or code blocks), sentences
+    that say the tool was called (not ones that deny it, nor a mere mention), each
+    with its own line. The tool named in a claim matches when it, or its tail after
+    a separator, is what the pattern selects (see ``_names``).
+    """
     names = bare_names(pattern)
     claims = []
-    for note in run.transcript.notes:
-        if note.title.strip().lower() == "eval prompt":
+    for note, line, tool, text in tool_claims(run):
+        if not _names(pattern, names, tool):
             continue
-        found = next((n for n in names if n.lower() in note.text.lower()), None)
-        if found is None:
-            continue
-        line = _line_of(note, found)
+        found = next((n for n in names if tool.lower().endswith(n.lower())), tool)
         prov = Prov("agent_notes", "agent_notes", note.location.file, line, note.step)
         step = f" step {note.step}" if note.step is not None else ""
         message = (f"agent_notes{step} ({prov.where()}) claims {found} was called; "
                    f"no [tool_calls] record")
-        claims.append(Claim(message, prov.evidence(quote=short(_quote(note, found)))))
-    return tuple(claims)
+        claims.append(Claim(message, prov.evidence(quote=short(text))))
+    return tuple(dict.fromkeys(claims))
 
 
-def _line_of(note, word: str) -> int | None:
-    if note.location.line is None:
-        return None
-    for offset, text in enumerate(note.text.splitlines(), start=1):
-        if word.lower() in text.lower():
-            return note.location.line + offset
-    return note.location.line
-
-
-def _quote(note, word: str) -> str:
-    return next((t.strip() for t in note.text.splitlines() if word.lower() in t.lower()), "")
+def _names(pattern: ast.NamePattern, names: list[str], tool: str) -> bool:
+    """Does the claimed ``tool`` stand for what ``pattern`` selects? The full name
+    matches the pattern, or the agent wrote the short name ("saveDoc" for
+    ``mcp_saveDoc``): the pattern's literal ends with it after a separator."""
+    if pattern.kind == "glob" and fnmatch.fnmatchcase(tool, pattern.text):
+        return True
+    if pattern.kind == "regex":
+        try:
+            if re.search(pattern.text, tool, re.IGNORECASE if "i" in pattern.flags else 0):
+                return True
+        except re.error:
+            return False
+    if pattern.kind == "exact" and tool == pattern.text:
+        return True
+    literal, short_name = (names[0].lower() if names else ""), tool.lower()
+    if literal == short_name:
+        return True
+    before = len(literal) - len(short_name) - 1
+    return before >= 0 and literal.endswith(short_name) and _SEPARATOR.match(literal, before) is not None
 
 
 def rests_on_notes(verdict: Verdict, static_sources: str) -> bool:

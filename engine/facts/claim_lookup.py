@@ -1,49 +1,139 @@
 """Looking a claim up in the run's tool calls: the checking half of ``engine.facts.claims``.
 
-``engine.facts.claims`` finds claims in the agent's words; the functions here say whether
-the raw tool log backs each one, and where. Every lookup first tests the raw
-payload text for a cheap substring (a quoted key, the digits of a number) before
-walking the parsed JSON, because tool outputs are long and claims are few.
+``engine.facts.claims`` finds claims in the agent's words; a ``ToolIndex`` says
+whether the raw tool log backs each one, and where. The index is built once per
+run, one part at a time when the first claim needs it: calls by tool name (and
+each name's tail after a separator), JSON leaves by key and by value, numbers by
+value. Each claim is then a dictionary lookup, so the cost is the size of the
+notes plus the size of the calls, never their product.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from functools import cached_property
 from typing import Any, Iterator
 
 QUOTE_MAX = 80
 _ANY_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_NAME_SEPARATORS = re.compile(r"[_\-.:/]")
+_WORD = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]+")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+# Words too common to tell two quantities apart.
+_STOPWORDS = frozenset({
+    "the", "an", "and", "or", "of", "for", "to", "in", "on", "at", "is", "are", "was", "were",
+    "be", "been", "with", "by", "from", "it", "its", "this", "that", "all", "as", "we", "our",
+    "has", "have", "had", "there", "here", "return", "args", "body", "data", "value", "result",
+})
 
 
-class CallLog(tuple):
-    """The run's calls, with the key lookup field claims need."""
+@dataclass(frozen=True)
+class Leaf:
+    """One scalar of a call's args or return: where it is and what it holds."""
 
-    def __new__(cls, calls: Any) -> "CallLog":
-        log = super().__new__(cls, calls)
-        log._keys = {}  # name -> has_key(name): prose repeats words, the answer does not change
-        return log
+    call: Any
+    path: str  # "args.docStatus", "return.body[0].amount"
+    value: Any
+    line: int  # the payload's first line
+
+    @property
+    def key(self) -> str:
+        return self.path.rsplit(".", 1)[-1]
+
+
+@dataclass(frozen=True)
+class NumberSource:
+    """A number inside a leaf: ``offset`` is where it starts in the leaf's text (0 for
+    a JSON number). Its quantity words are computed only when a claim asks."""
+
+    leaf: Leaf
+    offset: int
+
+    def words(self) -> frozenset[str]:
+        """The key path's words, and for a number inside text the words of its line."""
+        found = set(words_of(" ".join(_CAMEL.sub(" ", part) for part in re.split(r"[.\[\]_]", self.leaf.path))))
+        if isinstance(self.leaf.value, str):
+            text = self.leaf.value
+            begin = max(text.rfind("\n", 0, self.offset), text.rfind("\\n", 0, self.offset)) + 1
+            end = min((e for e in (text.find("\n", self.offset), text.find("\\n", self.offset)) if e >= 0),
+                      default=len(text))
+            found |= words_of(text[begin:end])
+        return frozenset(found)
+
+
+class ToolIndex:
+    """The run's calls, indexed once for every kind of claim (see the module doc)."""
+
+    def __init__(self, calls: Any) -> None:
+        self.calls = tuple(calls)
+
+    @cached_property
+    def by_tool(self) -> dict[str, list[Any]]:
+        """Calls by tool name and by every tail of it after a separator
+        ("expense-mcp_saveDoc": also "mcp_saveDoc" and "saveDoc"), in call order."""
+        index: dict[str, list[Any]] = {}
+        for call in self.calls:
+            if not call.tool:
+                continue
+            names = {call.tool} | {call.tool[m.end():] for m in _NAME_SEPARATORS.finditer(call.tool)}
+            for name in names:
+                if name:
+                    index.setdefault(name, []).append(call)
+        return index
+
+    @cached_property
+    def leaves(self) -> tuple[Leaf, ...]:
+        found = []
+        for call in self.calls:
+            for name, payload in (("args", call.args), ("return", call.result)):
+                if payload is not None:
+                    value = payload.value if payload.is_json else payload.text
+                    found.extend(Leaf(call, path, item, payload.line) for path, item in scalars(value, name))
+        return tuple(found)
+
+    @cached_property
+    def by_key(self) -> dict[str, list[Leaf]]:
+        """JSON leaves by their last key, in call order."""
+        index: dict[str, list[Leaf]] = {}
+        for leaf in self.leaves:
+            if leaf.path != "args" and leaf.path != "return":
+                index.setdefault(leaf.key, []).append(leaf)
+        return index
+
+    @cached_property
+    def returned(self) -> dict[str, Leaf]:
+        """Each text a successful call returned, first place only."""
+        index: dict[str, Leaf] = {}
+        for leaf in self.leaves:
+            if leaf.path.startswith("return") and succeeded(leaf.call) and leaf.value is not None:
+                index.setdefault(as_text(leaf.value), leaf)
+        return index
+
+    @cached_property
+    def numbers(self) -> dict[Decimal, list[NumberSource]]:
+        index: dict[Decimal, list[NumberSource]] = {}
+        for leaf in self.leaves:
+            for number, offset in numbers_at(leaf.value):
+                index.setdefault(number, []).append(NumberSource(leaf, offset))
+        return index
+
+    @cached_property
+    def status_leaves(self) -> list[Leaf]:
+        """Leaves whose key ends in "status" (any case), in call order."""
+        return [leaf for leaf in self.leaves if leaf.path not in ("args", "return")
+                and leaf.key.lower().endswith("status")]
 
     def has_key(self, name: str) -> bool:
-        """Is ``name`` a key of some JSON payload? Only payloads whose text holds
-        ``"name"`` are walked: long tool outputs are skipped by a substring test."""
-        known = self._keys.get(name)
-        if known is None:
-            known = self._keys[name] = self._find_key(name)
-        return known
-
-    def _find_key(self, name: str) -> bool:
-        quoted = f'"{name}"'
-        for call in self:
-            for payload in (call.args, call.result):
-                if payload is not None and payload.is_json and quoted in payload.text:
-                    if any(path.rsplit(".", 1)[-1] == name for path, _ in scalars(payload.value, "")):
-                        return True
-        return False
+        return name in self.by_key
 
 
-def check_tool(name: str, needs_success: bool, before: float, calls: tuple) -> tuple[bool, str]:
-    matching = [call for call in calls if _tool_matches(call.tool, name)]
+# ---- the three checks -------------------------------------------------------------------
+
+
+def check_tool(name: str, needs_success: bool, before: float, index: ToolIndex) -> tuple[bool, str]:
+    matching = index.by_tool.get(name, ())
     earlier = [call for call in matching if call.index < before]
     good = [call for call in earlier if not needs_success or succeeded(call)]
     if good:
@@ -57,83 +147,90 @@ def check_tool(name: str, needs_success: bool, before: float, calls: tuple) -> t
     return False, f"no [tool_calls] record of {name} in the transcript"
 
 
-def check_field(key_ok: Any, field: str, value: str, before: float, calls: tuple,
-                 probes: tuple[str, ...]) -> tuple[bool, str]:
-    earlier = [call for call in calls if call.index < before]
+def check_field(leaves: list[Leaf], field: str, value: str, before: float,
+                index: ToolIndex) -> tuple[bool, str]:
+    """Backed by an earlier successful call whose ``leaves`` (the claimed key) hold
+    ``value``; failing that, when ``value`` is not a bare number, by a successful
+    call that returned it (an id the agent read back)."""
     seen: list[str] = []
-    for call in earlier:
-        for path, found in _keyed_values(call, key_ok, probes):
-            if _same_text(found, value):
-                if succeeded(call):
-                    return True, f"{call_where(call)} has {path} = {_show(found)}"
-                seen.append(f"{call_where(call)} (status {call.status}) has {path} = {_show(found)}")
-            else:
-                seen.append(f"{call_where(call)} has {path} = {_show(found)}")
-    for call in earlier:
-        if call.result is not None and succeeded(call):
-            for path, found in scalars(call.result.value, "return"):
-                if _same_text(found, value):
-                    return True, (f"the value appears in {call_where(call)} {path} (line {call.result.line})"
-                                  f" = {_show(found)}")
+    for leaf in leaves:
+        if leaf.call.index >= before:
+            continue
+        place = f"{call_where(leaf.call)} has {leaf.path} (line {leaf.line}) = {_show(leaf.value)}"
+        if _same_text(leaf.value, value):
+            if succeeded(leaf.call):
+                return True, place
+            place = place.replace(" has ", f" (status {leaf.call.status}) has ", 1)
+        seen.append(place)
+    back = index.returned.get(value) if decimal(value) is None else None
+    if back is not None and back.call.index < before:
+        return True, (f"the value appears in {call_where(back.call)} {back.path} (line {back.line})"
+                      f" = {_show(back.value)}")
     if seen:
         return False, "; ".join(seen[:3])
+    earlier = any(call.index < before for call in index.calls)
     return False, f"no tool call before the claim has {field}" + ("" if earlier else " (no tool calls at all)")
 
 
-def number_index(calls: tuple, wanted: set[Decimal]) -> dict[Decimal, str]:
-    """Where each wanted number first appears in a call's args or return.
+def check_number(number: Decimal, noun: bool, claim_words: frozenset[str],
+                 index: ToolIndex) -> NumberSource | None:
+    """Where a call's args or return hold ``number`` as the same quantity.
 
-    A payload is searched only when its raw text holds the digits of a wanted
-    number (a plain substring test): long tool outputs are skipped cheaply.
+    A number said with a noun ("17 tests") needs a source that shares a word with
+    the claim's clause (a key named ``tests_passed``, "17 passed" in a log line):
+    "found 17 files" is another quantity. A bare number ("189.00 EUR", a table
+    cell) is backed by the first place holding it.
     """
-    probes = {_digits(number) for number in wanted}
-    index: dict[Decimal, str] = {}
-    for call in calls:
-        for name, payload in (("args", call.args), ("return", call.result)):
-            if payload is None or not any(probe in payload.text for probe in probes):
-                continue
-            for path, value in scalars(payload.value if payload.is_json else payload.text, name):
-                for number in numbers_in(value):
-                    if number in wanted:
-                        index.setdefault(number, f"{call_where(call)} {path} (line {payload.line}) = {_show(value)}")
-    return index
+    sources = index.numbers.get(number, ())
+    if not noun:
+        return sources[0] if sources else None
+    return next((s for s in sources if s.words() & claim_words), None)
 
 
-def _digits(number: Decimal) -> str:
-    """Digits every written form of ``number`` contains ("168" for 168.00 and 168)."""
-    whole = str(abs(number).to_integral_value(rounding="ROUND_FLOOR"))
-    return whole if whole != "0" else ""
+# ---- helpers ----------------------------------------------------------------------------
 
 
-def numbers_in(value: Any) -> list[Decimal]:
+def words_of(text: str) -> set[str]:
+    """Lower-cased word stems of ``text``, without the commonest words."""
+    found = set()
+    for word in _WORD.findall(text):
+        word = stem(word.lower())
+        if word not in _STOPWORDS:
+            found.add(word)
+    return found
+
+
+def stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def numbers_at(value: Any) -> Iterator[tuple[Decimal, int]]:
+    """Each number a leaf holds, with its offset in the leaf's text."""
     if isinstance(value, bool) or value is None:
-        return []
+        return
     if isinstance(value, (int, float, Decimal)):
-        return [Decimal(str(value))]
-    whole = decimal(str(value).strip())
+        number = decimal(str(value))
+        if number is not None:
+            yield number, 0
+        return
+    text = str(value)
+    if not any(digit in text for digit in "0123456789"):  # ten fast scans beat one regex walk
+        return
+    whole = decimal(text.strip())
     if whole is not None:
-        return [whole]
-    return [n for n in (decimal(t) for t in _ANY_NUMBER.findall(str(value))) if n is not None]
-
-
-def _tool_matches(tool: str | None, name: str) -> bool:
-    if not tool:
-        return False
-    if tool == name:
-        return True
-    return any(tool.endswith(sep + name) for sep in ("_", "__", ".", ":", "/", "-"))
+        yield whole, 0
+        return
+    for match in _ANY_NUMBER.finditer(text):
+        number = decimal(match.group(0))
+        if number is not None:
+            yield number, match.start()
 
 
 def succeeded(call: Any) -> bool:
     return (call.status or "success").lower() in ("success", "ok", "succeeded")
-
-
-def _keyed_values(call: Any, key_ok: Any, probes: tuple[str, ...]) -> Iterator[tuple[str, Any]]:
-    for name, payload in (("args", call.args), ("return", call.result)):
-        if payload is not None and payload.is_json and any(p in payload.text for p in probes):
-            for path, value in scalars(payload.value, name):
-                if key_ok(path.rsplit(".", 1)[-1]):
-                    yield f"{path} (line {payload.line})", value
 
 
 def scalars(value: Any, path: str) -> Iterator[tuple[str, Any]]:
@@ -147,6 +244,10 @@ def scalars(value: Any, path: str) -> Iterator[tuple[str, Any]]:
             stack.extend(reversed([(f"{here}[{i}]", v) for i, v in enumerate(item)]))
         else:
             yield here, item
+
+
+def as_text(found: Any) -> str:
+    return str(found).lower() if isinstance(found, bool) else str(found)
 
 
 def _same_text(found: Any, value: str) -> bool:
@@ -167,6 +268,11 @@ def call_where(call: Any) -> str:
     if call.step is None:
         return f"the call at {call.location}"
     return f"step {call.step} ({call.location})"
+
+
+def show_source(source: NumberSource) -> str:
+    leaf = source.leaf
+    return f"{call_where(leaf.call)} {leaf.path} (line {leaf.line}) = {_show(leaf.value)}"
 
 
 def _show(value: Any) -> str:

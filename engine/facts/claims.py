@@ -1,9 +1,13 @@
 """Claims the agent makes that the raw tool log can confirm or refute.
 
-Three kinds, each found by a narrow pattern so that a claim is reported only when
-it is plainly one (precision over recall):
+Claims are read from the agent's own words only: ``[agent_notes]`` blocks and the
+response. Other transcript sections (the eval prompt, user turns, text the harness
+injected) are not the agent's words, and fenced code blocks are code, not claims.
+Each text is read line by line, so every claim cites the line it is on. Three
+kinds, each found by a narrow pattern so that a claim is reported only when it is
+plainly one (precision over recall):
 
-1. A tool was called (``process``), in agent notes or other agent prose:
+1. A tool was called (``process``), in agent notes:
    "已调用 X" / "调用了 X" / "执行了 X"; "called X", "invoked X", "ran X", "used X";
    "ran the ... script with X" / "using X" / "via X"; "X 成功" / "X succeeded" (a
    successful call). X must look like a tool: the name (or its last segment) of a
@@ -12,31 +16,38 @@ it is plainly one (precision over recall):
 2. A field or status was set (``factual``), in notes and in the response:
    "docStatus=10", "docStatus: 10", "docStatus 为 10"; "状态为 10", "status is 10"
    (any key named like ``*status``). The field must be camelCase/snake_case or a key
-   of some call. URL query parameters (after ``?`` or ``&``) are not claims.
-   Verified by a call, before the note, whose args or return hold that key with
-   that value (as text); failing that, by the value appearing in a call's return
-   (an id the agent read back). A value seen only in a failed call is not enough.
+   of some call. URL query parameters (after ``?`` or ``&``) and command-line flags
+   (``-name=value``) are not claims. Verified by a call, before the note, whose
+   args or return hold that key with that value (as text); failing that, for a
+   value that is not a bare number, by the value appearing in a call's return (an
+   id the agent read back). A value seen only in a failed call is not enough.
 3. A number in the response (``factual``): a number of two or more characters that
-   is not part of a word, URL, date or time ("2026 年", "2 月", "2026-01-28", "10:30")
-   and not inside a claim of kind 2. Verified when a call's args or return hold the
-   same number (compared as decimals: "168" equals "168.00"), as a JSON value, a
-   numeric string, or a number inside a string (a CSV a tool printed).
+   is not part of a word, URL, date or time ("2026 年", "2 月", "2026-01-28", "10:30",
+   "14 May 2026") and not inside a claim of kind 2. Verified when a call's args or
+   return hold the same number (compared as decimals: "168" equals "168.00") as the
+   same quantity: see ``claim_lookup.check_number``.
 
-Evidence always names file:line of the claim and of the call, or says that no call
-backs it. Order: notes in transcript order, then the response; within a text, by
-position. At most ``MAX_CLAIMS`` claims per run.
+A sentence that denies ("X was not called", "I did not run X", "未调用 X") claims
+nothing. Evidence always names file:line of the claim and of the call, or says
+that no call backs it. Order: notes in transcript order, then the response;
+within a text, by line and position. At most ``MAX_CLAIMS`` claims per run.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Iterator
 
-from referee.engine.facts.claim_lookup import CallLog, check_field, check_tool, decimal, number_index, quote
+from referee.engine.facts.claim_lookup import (ToolIndex, check_field, check_number, check_tool, decimal,
+                                               quote, show_source, words_of)
 
 MAX_CLAIMS = 40
+# Note kinds whose text is the agent's own words. The parser labels untagged
+# sections "prose": they may be user turns or other text the agent did not write.
+CLAIM_NOTE_KINDS = frozenset({"agent_notes"})
 IDENT = r"[A-Za-z_][A-Za-z0-9_\-.]*[A-Za-z0-9_]|[A-Za-z_]"
 _Q = r"[`\"'“”‘’]?"
 COMMON_TOOLS = frozenset({
@@ -44,7 +55,7 @@ COMMON_TOOLS = frozenset({
     "WebSearch", "Task", "NotebookEdit", "TodoWrite",
 })
 
-# Each pattern with a literal it cannot match without (same flags): texts lacking
+# Each pattern with a literal it cannot match without (same flags): lines lacking
 # it are skipped, since scanning every identifier of a long note for the fourth
 # pattern costs more than all the rest of the claim search.
 _TOOL_PATTERNS = (
@@ -59,16 +70,30 @@ _TOOL_PATTERNS = (
     (re.compile("成功|succeeded|was successful"),
      re.compile(rf"(?P<name>{IDENT}){_Q}\s*(?:调用)?(?P<ok>成功|succeeded|was successful)")),
 )
+_FIELD_NEEDS = re.compile(r"[=:：为是]|\bis\b|\bwas set to\b")
 _FIELD_PATTERN = re.compile(
-    rf"(?<![A-Za-z0-9_?&/=.])(?P<field>{IDENT})\s*(?:=|:|：|为|是|\bis\b|\bwas set to\b)\s*"
+    rf"(?<![A-Za-z0-9_?&/=.\-])(?P<field>{IDENT})\s*(?:=|:|：|为|是|\bis\b|\bwas set to\b)\s*"
     rf"{_Q}(?P<value>[\w.\-]+)")
+_STATUS_NEEDS = re.compile("状态|status", re.IGNORECASE)
 _STATUS_PATTERN = re.compile(
     rf"(?:状态(?:为|是|=|:|：)|\bstatus\s+(?:is|was|=|:)\s*)\s*{_Q}(?P<value>[\w.\-]+)",
     re.IGNORECASE)
 _NUMBER = re.compile(r"(?<![A-Za-z0-9_.\-/=?&#:])[-+]?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
                      r"(?![A-Za-z0-9_\-/:]|\.\d)")
+_DIGIT = re.compile(r"\d")
 _NAME_SEGMENTS = re.compile(r"__|[_.:/]")
 _DATE_SUFFIX = re.compile(r"\s*(?:年|月|日|号|时|点|分|秒)")
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
+_MONTH_AFTER = re.compile(rf"\s+{_MONTH}(?![a-z])", re.IGNORECASE)
+_MONTH_BEFORE = re.compile(rf"\b{_MONTH}\s+$", re.IGNORECASE)
+_NOUN_AFTER = re.compile(r"\s*([A-Za-z]{2,})")
+# Units say how a number is measured, not what it counts.
+_UNITS = frozenset({"eur", "usd", "gbp", "chf", "cny", "rmb", "jpy", "yuan", "kb", "mb", "gb", "ms"})
+# Words that deny what follows them in the same clause.
+_NEGATION = re.compile(r"\b(?:not|never|no|without|cannot|failed\s+to)\b|n't\b|未|没|不|无", re.IGNORECASE)
+_NEGATED_VALUES = frozenset({"not", "no", "never", "neither", "nor"})
+_CLAUSE_END = re.compile(r"[;；。!?！？:：,，]|\.(?:\s|$)")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 
 
 @dataclass(frozen=True)
@@ -86,126 +111,184 @@ class _Text:
     kind: str  # "agent_notes" or "response"
     label: str  # "agent_notes step 3", "response"
     file: str
-    text: str
+    lines: tuple[tuple[int, str], ...]  # (line number, text): the prose lines, code left out
     index: float  # transcript position; the response comes after every call
-    line_of: Any  # callable: offset in text -> line number
 
 
 def find_claims(run: Any) -> list[ClaimResult]:
     """Every claim found in the run's notes and response, checked against its calls."""
-    calls = CallLog(run.transcript.calls)
-    known = _known_names(calls)
+    index = ToolIndex(run.transcript.calls)
+    known = _known_names(index.calls)
     results: list[ClaimResult] = []
     for text in _texts(run):
-        results.extend(_claims_in(text, calls, known))
+        results.extend(_claims_in(text, index, known))
         if len(results) >= MAX_CLAIMS:
             return results[:MAX_CLAIMS]
     return results
 
 
-def _claims_in(text: _Text, calls: CallLog, known: set[str]) -> Iterator[ClaimResult]:
-    found: list[tuple[int, ClaimResult]] = []
-    covered: list[tuple[int, int]] = []
-    if text.kind == "agent_notes":
-        found.extend(_tool_claims(text, calls, known))
-    for start, end, result in _field_claims(text, calls, known):
-        covered.append((start, end))
-        found.append((start, result))
-    if text.kind == "response":
-        found.extend(_number_claims(text, calls, covered))
-    found.sort(key=lambda item: item[0])
-    return (result for _, result in found)
+def tool_claims(run: Any) -> Iterator[tuple[Any, int, str, str]]:
+    """``(note, line, tool name, line text)`` for each call the agent's notes claim,
+    unverified: what ``engine.checks.trust`` shows when no call of a tool was made."""
+    known = _known_names(run.transcript.calls)
+    for text, note in _note_texts(run):
+        for number, line in text.lines:
+            for _, name, _ in _tool_matches(line, known):
+                yield note, number, name, line.strip()
+
+
+def _claims_in(text: _Text, index: ToolIndex, known: set[str]) -> Iterator[ClaimResult]:
+    said: set[tuple[str, bool]] = set()  # a tool claim repeated in one text is one claim
+    numbers: set[Decimal] = set()
+    for number, line in text.lines:
+        found: dict[tuple[int, str], ClaimResult] = {}
+        if text.kind == "agent_notes":
+            for start, result in _tool_claims(text, number, line, index, known, said):
+                found.setdefault((start, result.claim), result)
+        covered = []
+        for start, end, result in _field_claims(text, number, line, index, known):
+            covered.append((start, end))
+            found.setdefault((start, result.claim), result)
+        if text.kind == "response":
+            for start, result in _number_claims(text, number, line, index, covered, numbers):
+                found.setdefault((start, result.claim), result)
+        for key in sorted(found, key=lambda key: key[0]):
+            yield found[key]
 
 
 # ---- where the claims are -------------------------------------------------------
 
 
 def _texts(run: Any) -> Iterator[_Text]:
-    transcript = run.transcript
-    raw = _raw_lines(run, transcript)
-    for note in transcript.notes:
-        if note.kind != "agent_notes" and note.title.strip().lower() == "eval prompt":
-            continue  # the user's words, not the agent's
-        where = f"{note.kind} step {note.step}" if note.step is not None else note.kind
-        yield _Text("agent_notes", where, note.location.file, note.text, note.index,
-                    _note_line_finder(note, raw))
+    for text, _ in _note_texts(run):
+        yield text
     response = run.response
     if response is not None and response.text:
-        body = response.text
-        yield _Text("response", "response", response.path, body, float("inf"),
-                    lambda offset, _t=body: _t.count("\n", 0, offset) + 1)
+        lines = _prose_lines(enumerate(response.text.split("\n"), 1))
+        yield _Text("response", "response", response.path, lines, float("inf"))
 
 
-def _raw_lines(run: Any, transcript: Any) -> list[str]:
-    source = run.transcript_file if transcript.notes else None
+def _note_texts(run: Any) -> Iterator[tuple[_Text, Any]]:
+    transcript = run.transcript
+    notes = [note for note in transcript.notes if note.kind in CLAIM_NOTE_KINDS
+             and note.title.strip().lower() != "eval prompt"]
+    if not notes:
+        return
+    raw = _raw_lines(run)
+    headings = sorted({e.location.line for e in (*transcript.calls, *transcript.notes) if e.location.line})
+    for note in notes:
+        where = f"{note.kind} step {note.step}" if note.step is not None else note.kind
+        lines = _prose_lines(_section_lines(note, raw, headings))
+        yield _Text("agent_notes", where, note.location.file, lines, note.index), note
+
+
+def _raw_lines(run: Any) -> list[str]:
+    source = run.transcript_file
     return source.text.splitlines() if source is not None and source.text else []
 
 
-def _note_line_finder(note: Any, raw: list[str]) -> Any:
-    """Lines are looked up in the raw file: a note's text may be trimmed by the loader."""
-    heading = note.location.line or 1
-
-    def line_of(offset: int, needle: str = "") -> int:
-        probe = needle.strip()[:40]
-        for number in range(heading, len(raw) + 1):
-            if probe and probe in raw[number - 1]:
-                return number
-        return heading + 1 + note.text.count("\n", 0, offset)
-
-    return line_of
+def _section_lines(note: Any, raw: list[str], headings: list[int]) -> Iterator[tuple[int, str]]:
+    """The note's lines as the file has them, numbered: from the line after its
+    heading to the next element's heading (the parser's text is trimmed)."""
+    heading = note.location.line
+    if not heading or heading > len(raw):
+        return enumerate(note.text.split("\n"), (heading or 0) + 1)
+    after = bisect.bisect_right(headings, heading)
+    end = headings[after] if after < len(headings) else len(raw) + 1
+    return ((number, raw[number - 1]) for number in range(heading + 1, end))
 
 
-def _where(text: _Text, offset: int, needle: str) -> str:
-    if text.kind == "agent_notes":
-        line = text.line_of(offset, needle)
-    else:
-        line = text.line_of(offset)
+def _prose_lines(numbered: Any) -> tuple[tuple[int, str], ...]:
+    """The lines outside fenced code blocks and HTML comments: code and comments
+    hold commands and data, not what the agent says happened."""
+    kept = []
+    fence: str | None = None
+    comment = False
+    for number, line in numbered:
+        if comment:
+            comment = "-->" not in line
+            continue
+        opened = _FENCE.match(line)
+        if fence is not None:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence) \
+                    and not line[opened.end():].strip():
+                fence = None
+            continue
+        if opened:
+            fence = opened.group(1)
+            continue
+        if line.lstrip().startswith("<!--"):
+            comment = "-->" not in line
+            continue
+        kept.append((number, line))
+    return tuple(kept)
+
+
+def _where(text: _Text, line: int) -> str:
     return f"{text.file}:{line} ({text.label})"
+
+
+def _negated(line: str, start: int) -> bool:
+    """Does the clause before ``start`` deny what follows ("did not call X")?"""
+    prefix = line[:start]
+    cut = 0
+    for match in _CLAUSE_END.finditer(prefix):
+        cut = match.end()
+    return _NEGATION.search(prefix, cut) is not None
 
 
 # ---- tool-call claims -----------------------------------------------------------
 
 
-def _tool_claims(text: _Text, calls: tuple, known: set[str]) -> Iterator[tuple[int, ClaimResult]]:
-    seen: set[str] = set()
+def _tool_matches(line: str, known: set[str]) -> Iterator[tuple[re.Match, str, bool]]:
     for needed, pattern in _TOOL_PATTERNS:
-        if needed.search(text.text) is None:
+        if needed.search(line) is None:
             continue
-        for match in pattern.finditer(text.text):
+        for match in pattern.finditer(line):
             name = match.group("name")
-            needs_success = bool(match.groupdict().get("ok"))
-            if not _looks_like_tool(name, known) or (name, needs_success) in seen:
-                continue
-            seen.add((name, needs_success))
-            said = quote(match.group(0))
-            verified, detail = check_tool(name, needs_success, text.index, calls)
-            evidence = f'{_where(text, match.start(), match.group(0))} says "{said}"; {detail}'
-            yield match.start(), ClaimResult(f"{name} was called" + (" successfully" if needs_success else ""),
-                                             "process", verified, evidence)
+            if _looks_like_tool(name, known) and not _negated(line, match.start()):
+                yield match, name, bool(match.groupdict().get("ok"))
+
+
+def _tool_claims(text: _Text, number: int, line: str, index: ToolIndex, known: set[str],
+                 said: set[tuple[str, bool]]) -> Iterator[tuple[int, ClaimResult]]:
+    for match, name, needs_success in _tool_matches(line, known):
+        if (name, needs_success) in said:
+            continue
+        said.add((name, needs_success))
+        verified, detail = check_tool(name, needs_success, text.index, index)
+        evidence = f'{_where(text, number)} says "{quote(match.group(0))}"; {detail}'
+        yield match.start(), ClaimResult(f"{name} was called" + (" successfully" if needs_success else ""),
+                                         "process", verified, evidence)
 
 
 # ---- field and status claims ----------------------------------------------------
 
 
-def _field_claims(text: _Text, calls: CallLog, known: set[str]) -> Iterator[tuple[int, int, ClaimResult]]:
-    for match in _overlapping(_FIELD_PATTERN, text.text):
-        field = match.group("field")
-        if not (_is_code_name(field) or calls.has_key(field)):
-            continue
-        if field in known:  # "saveExpenseDoc 为 ..." is about a tool, not a field
-            continue
-        yield _field_result(text, match, field.__eq__, field, calls, (f'"{field}"',))
-    for match in _STATUS_PATTERN.finditer(text.text):
-        yield _field_result(text, match, _is_status_key, "status", calls, ('tatus"', 'TATUS"'))
+def _field_claims(text: _Text, number: int, line: str, index: ToolIndex,
+                  known: set[str]) -> Iterator[tuple[int, int, ClaimResult]]:
+    if _FIELD_NEEDS.search(line) is not None:
+        for match in _overlapping(_FIELD_PATTERN, line):
+            field = match.group("field")
+            if field in known:  # "saveExpenseDoc 为 ..." is about a tool, not a field
+                continue
+            if not (_is_code_name(field) or index.has_key(field)):
+                continue
+            leaves = index.by_key.get(field, [])
+            yield from _field_result(text, number, line, match, leaves, field, index)
+    if _STATUS_NEEDS.search(line) is not None:
+        for match in _STATUS_PATTERN.finditer(line):
+            yield from _field_result(text, number, line, match, index.status_leaves, "status", index)
 
 
-def _field_result(text: _Text, match: re.Match, key_ok: Any, field: str, calls: tuple,
-                  probes: tuple[str, ...]) -> tuple[int, int, ClaimResult]:
-    value = match.group("value")
-    verified, detail = check_field(key_ok, field, value, text.index, calls, probes)
-    evidence = f'{_where(text, match.start(), match.group(0))} says "{quote(match.group(0))}"; {detail}'
-    claim = f"{field} is {value}"
-    return match.start(), match.end(), ClaimResult(claim, "factual", verified, evidence)
+def _field_result(text: _Text, number: int, line: str, match: re.Match, leaves: list, field: str,
+                  index: ToolIndex) -> Iterator[tuple[int, int, ClaimResult]]:
+    value = match.group("value").rstrip(".")
+    if not value or value.lower() in _NEGATED_VALUES or _negated(line, match.start()):
+        return
+    verified, detail = check_field(leaves, field, value, text.index, index)
+    evidence = f'{_where(text, number)} says "{quote(match.group(0))}"; {detail}'
+    yield match.start(), match.end(), ClaimResult(f"{field} is {value}", "factual", verified, evidence)
 
 
 def _overlapping(pattern: re.Pattern, text: str) -> Iterator[re.Match]:
@@ -216,35 +299,55 @@ def _overlapping(pattern: re.Pattern, text: str) -> Iterator[re.Match]:
         position = match.start() + 1
 
 
-def _is_status_key(key: str) -> bool:
-    return key.lower().endswith("status")
-
-
 # ---- numbers in the response ----------------------------------------------------
 
 
-def _number_claims(text: _Text, calls: CallLog,
-                   covered: list[tuple[int, int]]) -> Iterator[tuple[int, ClaimResult]]:
-    found: list[tuple[re.Match, Decimal]] = []
-    seen: set[Decimal] = set()
-    for match in _NUMBER.finditer(text.text):
+def _number_claims(text: _Text, number: int, line: str, index: ToolIndex, covered: list[tuple[int, int]],
+                   seen: set[Decimal]) -> Iterator[tuple[int, ClaimResult]]:
+    if _DIGIT.search(line) is None:
+        return
+    for match in _NUMBER.finditer(line):
         token = match.group(0)
-        if len(token.lstrip("+-")) < 2 or _DATE_SUFFIX.match(text.text, match.end()):
+        if len(token.lstrip("+-")) < 2 or _is_date_part(line, match):
             continue
         if any(start <= match.start() < end for start, end in covered):
             continue
-        number = decimal(token.replace(",", ""))
-        if number is not None and number not in seen:
-            seen.add(number)
-            found.append((match, number))
-    index = number_index(calls, seen) if found else {}
-    for match, number in found:
-        token = match.group(0)
-        where = _where(text, match.start(), token)
-        source = index.get(number)
-        detail = f"equals {source}" if source else "no tool call's args or return holds this number"
-        yield match.start(), ClaimResult(f"the response states {token}", "factual", source is not None,
-                                         f'{where} says "{token}"; {detail}')
+        value = decimal(token.replace(",", ""))
+        if value is None or value in seen:
+            continue
+        seen.add(value)
+        yield match.start(), _number_result(text, number, line, match, value, index)
+
+
+def _number_result(text: _Text, number: int, line: str, match: re.Match, value: Decimal,
+                   index: ToolIndex) -> ClaimResult:
+    token = match.group(0)
+    noun = _NOUN_AFTER.match(line, match.end())
+    counted = noun is not None and noun.group(1).lower() not in _UNITS
+    source = check_number(value, counted, frozenset(words_of(_clause(line, match.start()))), index)
+    if source is not None:
+        detail = f"equals {show_source(source)}"
+    elif counted and value in index.numbers:
+        detail = f'no tool call\'s args or return holds this number as a count of "{noun.group(1)}"'
+    else:
+        detail = "no tool call's args or return holds this number"
+    return ClaimResult(f"the response states {token}", "factual", source is not None,
+                       f'{_where(text, number)} says "{token}"; {detail}')
+
+
+def _is_date_part(line: str, match: re.Match) -> bool:
+    return (_DATE_SUFFIX.match(line, match.end()) is not None
+            or _MONTH_AFTER.match(line, match.end()) is not None
+            or _MONTH_BEFORE.search(line, 0, match.start()) is not None)
+
+
+def _clause(line: str, offset: int) -> str:
+    """The part of ``line`` between the clause ends around ``offset``."""
+    begin = 0
+    for found in _CLAUSE_END.finditer(line, 0, offset):
+        begin = found.end()
+    end = _CLAUSE_END.search(line, offset)
+    return line[begin: end.start() if end else len(line)]
 
 
 # ---- helpers --------------------------------------------------------------------
