@@ -74,16 +74,17 @@ def method_of(assertion: Any, judged: bool) -> str:
 def expectation(assertion: Any, verdict: Verdict, judged: bool = False) -> dict[str, Any]:
     """One grading.json item: the verdict's sentence plus where its evidence stands."""
     verdict = enforce_trust(verdict)
+    precision = _precision(assertion)
     return {
         "text": display_text(assertion),
         "passed": verdict.outcome is Outcome.PASS,
         "evidence": render_evidence(verdict),
         "key": assertion.key,
         "outcome": verdict.outcome.value,
-        "precision": _precision(assertion),
+        "precision": precision,
         "evidence_source": str(assertion.evidence_source),
         "method": method_of(assertion, judged),
-        "gated": bool(assertion.gated),
+        "gated": exclusion(precision, verdict.outcome.value, bool(assertion.gated)) is None,
         "check": assertion.check_source or "",
         "rules_location": assertion.rules_location,
         "evidence_location": [{"source": e.source, "file": e.file, "line": e.line, "step": e.step}
@@ -164,7 +165,7 @@ def gate(items: Sequence[dict]) -> dict[str, Any]:
     """What counts toward the release decision: gated assertions that were graded."""
     counted, excluded = [], []
     for item in items:
-        reason = _exclusion(item)
+        reason = exclusion(item["precision"], item["outcome"], item["gated"])
         if reason:
             excluded.append({"assertion": item["key"], "reason": reason})
         else:
@@ -174,12 +175,17 @@ def gate(items: Sequence[dict]) -> dict[str, Any]:
             "total": len(counted), "pass_rate": rate(passed, len(counted))}
 
 
-def _exclusion(item: dict) -> str | None:
-    if item["precision"] == "existence":
+def exclusion(precision: str, outcome: str, gated: bool) -> str | None:
+    """Why an item does not count toward the gate; None when it counts.
+
+    The one rule behind both an item's ``gated`` and the ``gate`` block: an item is
+    gated exactly when this is None. (A gated item's own ``gated`` is true, so
+    reading it back here gives the same answer.)"""
+    if precision == "existence":
         return "existence only: shows that something is there, not that it is right"
-    if item["outcome"] == "not_graded":
+    if outcome == "not_graded":
         return "semantic and not graded: no LLM grader was given"
-    if not item["gated"]:
+    if not gated:
         return "not gated by the rules"
     return None
 
