@@ -15,6 +15,7 @@ from referee.dsl import ast
 from referee.engine.checks.base import (Context, Leaf, decided, evidence_of, located, summarize,
                                 three_valued_all, three_valued_any, with_claims)
 from referee.engine.checks.sources import Select
+from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.access import elements
 from referee.engine.checks.exprs import compile_list
 from referee.engine.values import Missing, Val, render
@@ -122,6 +123,9 @@ class QuantifiedCheck(Leaf):
             first = next(v for v in verdicts if v.outcome is outcome)
             return Verdict(outcome, f"{head}; {first.message}", first.evidence)
         picked = [(i, v) for i, v in zip(items, verdicts) if v.outcome is shown]
+        if shown is Outcome.FAIL and len(picked) > 1:  # the nearest miss first: its field is the one to fix
+            picked = closest_first(picked)
+            head += " (closest first)"
         return Verdict(outcome, f"{head}: " + summarize([v.message for _, v in picked]),
                        _joined_evidence(picked))
 

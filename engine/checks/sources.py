@@ -23,9 +23,12 @@ from referee.engine.checks.trust import notes_claiming
 from referee.engine.run.safeio import parse_json
 from referee.engine.values import EvalError, Missing, Prov, Result, Val
 from referee.engine.verdict import Outcome
+from referee.engine.checks.closeness import closest_first
 
 LIST_KINDS = {"calls": "calls", "notes": "notes", "outputs": "list"}
 FORMAT_KINDS = {"csv": "rows", "lines": "lines", "json": "any", "text": "text"}
+# A 'where' that kept nothing is explained by its nearest miss among this many elements.
+CLOSEST_LIMIT = 1000
 EVIDENCE_SOURCE = {
     "calls": "tool_calls", "notes": "agent_notes", "response": "response", "outputs": "outputs",
     "file": "outputs", "metrics": "metrics", "timing": "timing", "metadata": "metadata",
@@ -100,10 +103,12 @@ class Select:
         for flt in self.filters:
             kept = tuple(i for i in items if flt.keep(ctx, i))
             if not kept and flt.check is not None:
-                first = flt.check.evaluate(ctx.at(items[0]))
+                tried = [(i, flt.check.evaluate(ctx.at(i))) for i in items[:CLOSEST_LIMIT]]
+                nearest = closest_first(tried)[0][1]
                 count = f"{len(items)} element" + ("" if len(items) == 1 else "s")
+                label = "closest" if len(tried) > 1 else "first"
                 return (f"{self._source_text()} has {count}, none {flt.text} "
-                        f"(first: {first.message})")
+                        f"({label}: {nearest.message})")
             items = kept
             if not items:
                 break
