@@ -19,8 +19,8 @@ def render(doc: dict) -> str:
               f"Evals: {', '.join(map(str, meta['evals_run']))}; runs per configuration: "
               f"{meta['runs_per_configuration']}" + (f" to {meta['runs_per_configuration_max']}"
                                                       if meta['runs_per_configuration_max'] != meta['runs_per_configuration'] else ""),
-              "", "Gated pass rate: " + meta["pass_rates"]["pass_rate"] + ".",
-              "All-graded pass rate: " + meta["pass_rates"]["pass_rate_all_graded"] + ".", ""]
+              "", "Pass rates: " + meta["pass_rates"]["pass_rate"] + "; "
+              + meta["pass_rates"]["pass_rate_all_graded"] + ".", ""]
     lines += _summary(doc) + _evals(doc) + _assertions(doc) + _left_out(doc)
     if doc["notes"]:
         lines += ["## Notes", ""] + [f"- {_cell(n)}" for n in doc["notes"]] + [""]

@@ -46,20 +46,28 @@ def discriminates(row: AssertionRow, configs: tuple[str, ...]) -> bool | None:
 
 
 def _discrimination(analysis: Analysis) -> list[str]:
+    """One note per eval for the assertions that separate the configurations, one
+    for those that do not."""
     configs = analysis.choice.ordered
     if len(configs) < 2:
         return []
     out = []
-    for row in analysis.assertions:
-        verdict = discriminates(row, configs)
-        where = f"eval {row.eval_id} assertion {row.key} ({_short(row.text)})"
-        if verdict is False:
-            word = "passes" if assertion_rates(row, configs[0])[0] else "fails"
-            out.append(f"{where} {word} in every run of every configuration: it does not discriminate")
-        elif verdict is True:
-            rates = ", ".join(f"{c} {p}/{n}" for c in configs
-                              for p, n in [assertion_rates(row, c) or (0, 0)] if n)
-            out.append(f"{where} separates the configurations: passed in {rates} runs")
+    for eval_id in dict.fromkeys(row.eval_id for row in analysis.assertions):
+        rows = [row for row in analysis.assertions if row.eval_id == eval_id]
+        same = [row for row in rows if discriminates(row, configs) is False]
+        apart = [row for row in rows if discriminates(row, configs) is True]
+        if same:
+            listed = "; ".join(f"{row.key} ({_short(row.text, 60)}) "
+                               f"{'passes' if assertion_rates(row, configs[0])[0] else 'fails'}"
+                               for row in same)
+            out.append(f"eval {eval_id}: same verdict in every run of every configuration, so it does "
+                       f"not discriminate: {listed}")
+        if apart:
+            listed = "; ".join(f"{row.key} " + " vs ".join(
+                f"{p}/{n}" if n else "—" for c in configs for p, n in [assertion_rates(row, c) or (0, 0)])
+                for row in apart)
+            out.append(f"eval {eval_id}: assertions that separate the configurations (runs passed, "
+                       f"{' vs '.join(configs)}): {listed}")
     return out
 
 
