@@ -214,17 +214,22 @@ def _result_value(content: Any, structured: Any, tool: str) -> tuple[Any, list[s
         return (structured if structured is not None else ""), []
     if not isinstance(content, str):
         return content, []
+    whole = _json_text(content)
+    if whole is not None:  # a JSON result is data: reminders are only ever added after it
+        return whole[0], []
     reminders = [m.group(1).strip() for m in _REMINDER.finditer(content)]
     if reminders:
         content = _REMINDER.sub("", content).rstrip()
     if tool == "Read" and _READ_PREFIX.match(content):
         content = _READ_PREFIX.sub("", content)
+    found = _json_text(content) if reminders else None
+    return (found[0] if found is not None else content), reminders
+
+
+def _json_text(content: str) -> tuple[Any] | None:
+    """``(value,)`` when the text is a JSON object or array, else None."""
     stripped = content.strip()
-    if stripped[:1] in ("{", "["):
-        found = loads(stripped)
-        if found is not None:
-            return found[0], reminders
-    return content, reminders
+    return loads(stripped) if stripped[:1] in ("{", "[") else None
 
 
 # --- a session: the main agent, its subagents, and the numbers ------------------------------

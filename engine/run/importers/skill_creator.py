@@ -29,8 +29,12 @@ _TOOL_LINE = re.compile(r"^\*\*(?:tool|tools|action|result)s?\*\*[ \t]*:", re.I 
 
 
 def looks_like(text: str) -> bool:
-    """True for Markdown with ``### Step N`` sections or ``**Tool**:`` lines and no tagged blocks."""
-    if re.search(r"^ {0,3}#{1,6}[ \t]*\[[ \t]*(?:tool|agent)", text, re.I | re.M):
+    """True for Markdown with ``### Step N`` sections and ``**Tool**:`` lines (or a final
+    result section) and no dual-section block outside code fences."""
+    from referee.engine.run.transcript import parse_transcript
+
+    parsed = parse_transcript(text)
+    if parsed.calls or any(note.kind == "agent_notes" for note in parsed.notes):
         return False
     return bool(_STEP.search(text)) and bool(_TOOL_LINE.search(text) or re.search(r"^#{1,3}[ \t]+final", text, re.I | re.M))
 
