@@ -117,7 +117,7 @@ def run_facts(run: Any, eval_key: str) -> RunFacts:
         info=info, metrics=found_metrics, metrics_source=source, timing=timing,
         claims=tuple(claims.find_claims(run)),
         notes=(notes.uncertainties, notes.needs_review, notes.workarounds),
-        skill_type=metrics.skill_type(tools), tools=tools,
+        skill_type=metrics.run_skill_type(run), tools=tools,
         problems=tuple(str(problem) for problem in run.problems),
         source_map=load_source_map(run.path)[0],
     )

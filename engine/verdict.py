@@ -11,6 +11,10 @@ from enum import Enum
 from typing import Any
 
 
+# Why a PASS resting on agent notes alone is a FAIL: the trust rule's one wording.
+NOTES_ONLY = "rests on agent notes alone; no tool call or output backs it"
+
+
 class Outcome(str, Enum):
     PASS = "pass"
     FAIL = "fail"

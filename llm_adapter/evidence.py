@@ -9,8 +9,9 @@ Sources, most trusted first: ``tool_calls`` (the raw ``[tool_calls]`` blocks),
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from referee.engine.facts.metrics import run_skill_type as skill_type  # the one decision
 
 SOURCE_ORDER = ("tool_calls", "response", "outputs", "agent_notes")
 PASS_SOURCES = frozenset({"tool_calls", "response", "outputs"})
@@ -19,9 +20,6 @@ RESPONSE = "response.md"
 USER_NOTES = "user_notes.md"
 # Executor statistics, not something the run delivered; deterministic checks read it.
 NOT_EVIDENCE = frozenset({"metrics.json"})
-MCP_TOOL = re.compile(r"(^mcp__)|(^[\w.-]*mcp[\w.-]*?_)|(^[\w-]+__\w+)", re.IGNORECASE)
-CODE_TOOLS = frozenset({"bash", "write", "edit", "multiedit", "read", "notebookedit",
-                        "python", "shell", "run_command", "execute", "str_replace_editor"})
 
 
 @dataclass(frozen=True)
@@ -55,20 +53,6 @@ def collect(run: object) -> RunEvidence:
     outputs, unreadable, user_notes = _output_segments(run)
     segments = calls + response + outputs + notes + user_notes
     return RunEvidence(tuple(segments), skill_type(run), tuple(unreadable))
-
-
-def skill_type(run: object) -> str:
-    """``mcp_based`` if a tool looks like an MCP tool, ``code_execution`` if the run
-    used shell or file tools, else ``text_generation``. Metadata may say otherwise."""
-    declared = (getattr(run, "metadata", None) or {}).get("skill_type")
-    if declared in ("mcp_based", "code_execution", "text_generation"):
-        return declared
-    tools = [c.tool for c in _calls(getattr(run, "transcript", None)) if c.tool]
-    if any(MCP_TOOL.search(t) for t in tools):
-        return "mcp_based"
-    if any(t.lower() in CODE_TOOLS for t in tools):
-        return "code_execution"
-    return "text_generation"
 
 
 def _calls(transcript: object) -> tuple:

@@ -16,9 +16,8 @@ from referee.dsl import ast
 from referee.engine.facts.claims import tool_claims
 from referee.engine.run.model import AGENT_SOURCES
 from referee.engine.values import Claim, Prov, short
-from referee.engine.verdict import Outcome, Verdict
+from referee.engine.verdict import NOTES_ONLY, Outcome, Verdict
 
-NOTES_ONLY = "rests on agent notes alone; no tool call or output backs it"
 _LITERAL_RUN = re.compile(r"[A-Za-z0-9_\-.]{3,}")
 _SEPARATOR = re.compile(r"[_\-.:/]")
 

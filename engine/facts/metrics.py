@@ -2,7 +2,8 @@
 
 ``execution_metrics`` copies ``outputs/metrics.json`` when it holds a JSON object;
 otherwise it computes the same fields from what the run left on disk, and says
-which of the two it did. ``skill_type`` classifies a run by the tools it called.
+which of the two it did. ``run_skill_type`` classifies a run by the tools it called:
+the one decision of a run's skill type.
 """
 
 from __future__ import annotations
@@ -10,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
-from referee.engine.report.jsonable import plain
+from referee.engine.text import plain
 
 # The files skill-creator's executor writes about a run, not as its product; its
 # viewer leaves the same three out of the output listing.
@@ -38,6 +39,17 @@ def skill_type(tool_names: Iterable[str | None]) -> str:
     if any(name.lower() in _CODE_TOOLS for name in names):
         return "code_execution"
     return "text_generation"
+
+
+def run_skill_type(run: Any) -> str:
+    """The skill type of a run, decided here for every reader (grading.json and the
+    LLM grader's prompt): the ``skill_type`` that eval_metadata.json declares, when
+    it is one of ``SKILL_TYPES``, else ``skill_type`` of the tools the run called."""
+    declared = (getattr(run, "metadata", None) or {}).get("skill_type")
+    if declared in SKILL_TYPES:
+        return declared
+    transcript = getattr(run, "transcript", None)
+    return skill_type(call.tool for call in getattr(transcript, "calls", ()) or ())
 
 
 def execution_metrics(run: Any) -> tuple[dict[str, Any], str]:

@@ -22,9 +22,9 @@ from typing import Any, Sequence
 
 from referee.engine.run.model import AGENT_SOURCES
 from referee.engine.report.models import GradingReport, GroundTruth
-from referee.engine.verdict import Outcome, Precision, Verdict
+from referee.engine.text import display_text
+from referee.engine.verdict import NOTES_ONLY, Outcome, Precision, Verdict
 
-NOTES_ONLY = "rests on agent notes alone; no tool call or output backs it"
 MAX_LOCATIONS_IN_TEXT = 5
 _PREFIX = {Outcome.ERROR: "ERROR: ", Outcome.NOT_GRADED: "NOT GRADED: "}
 # What a JSON text can start with, after blanks (Python's json also reads NaN and
@@ -114,12 +114,6 @@ def in_sources(verdict: Verdict, source_map: Any) -> Verdict:
         return match.group() if found is None else f"{found[0]}:{found[1]}"
 
     return replace(verdict, evidence=tuple(evidence), message=_WRITTEN_PLACE.sub(place, verdict.message))
-
-
-def display_text(assertion: Any) -> str:
-    """Never empty: consumers key rows by this text ("expect 8" alone, with no
-    evals.json to give its sentence, falls back to its place in the rules)."""
-    return assertion.text or assertion.check_source or f"assertion {assertion.key} ({assertion.rules_location})"
 
 
 def render_evidence(verdict: Verdict) -> str:

@@ -3,32 +3,10 @@
 from __future__ import annotations
 
 import json
-import math
 import re
-from decimal import Decimal
 from typing import Any
 
-
-def plain(value: Any) -> Any:
-    """A copy of ``value`` holding only JSON types.
-
-    Loaders parse JSON floats as ``Decimal`` (exact comparisons); a report writes
-    them back as floats, which round-trip the same digits for ordinary values.
-    Non-finite numbers and other objects become their text, so a report never
-    holds something ``json.dumps`` would reject or write as ``NaN``.
-    """
-    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
-        return value
-    if isinstance(value, Decimal):
-        number = float(value)
-        return number if math.isfinite(number) else str(value)
-    if isinstance(value, float):
-        return value if math.isfinite(value) else str(value)
-    if isinstance(value, dict):
-        return {str(key): plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [plain(item) for item in value]
-    return str(value)
+from referee.engine.text import plain  # noqa: F401  (re-exported: reports import it from here)
 
 
 _SCRIPT_BREAKERS = re.compile(r"<(/script|!--)", re.IGNORECASE)

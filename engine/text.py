@@ -1,0 +1,39 @@
+"""Small helpers that run facts and reports both need, kept below both.
+
+``engine.facts`` derives facts from a run; ``engine.report`` writes them out. Facts
+never import the report, so what both use lives here.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from typing import Any
+
+
+def plain(value: Any) -> Any:
+    """A copy of ``value`` holding only JSON types.
+
+    Loaders parse JSON floats as ``Decimal`` (exact comparisons); a report writes
+    them back as floats, which round-trip the same digits for ordinary values.
+    Non-finite numbers and other objects become their text, so a report never
+    holds something ``json.dumps`` would reject or write as ``NaN``.
+    """
+    if isinstance(value, bool) or value is None or isinstance(value, (int, str)):
+        return value
+    if isinstance(value, Decimal):
+        number = float(value)
+        return number if math.isfinite(number) else str(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
+    if isinstance(value, dict):
+        return {str(key): plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain(item) for item in value]
+    return str(value)
+
+
+def display_text(assertion: Any) -> str:
+    """Never empty: consumers key rows by this text ("expect 8" alone, with no
+    evals.json to give its sentence, falls back to its place in the rules)."""
+    return assertion.text or assertion.check_source or f"assertion {assertion.key} ({assertion.rules_location})"
