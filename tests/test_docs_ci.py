@@ -1,0 +1,39 @@
+"""docs/ci.md: its workflow is valid YAML and every referee command in it parses."""
+
+from __future__ import annotations
+
+import re
+import shlex
+
+import yaml
+
+from conftest import REPO
+from referee.engine.cli import build_parser
+
+DOC = (REPO / "docs" / "ci.md").read_text(encoding="utf-8")
+
+
+def _commands() -> list[str]:
+    found = []
+    for block in re.findall(r"^```(?:sh|yaml)\n(.*?)^```$", DOC, flags=re.S | re.M):
+        joined = re.sub(r"\n\s+--", " --", block)  # folded YAML lines continue a command
+        found += [line.strip().split(" || ")[0].split("  #")[0]
+                  for line in joined.splitlines() if line.strip().startswith("referee ")]
+    return found
+
+
+def test_the_workflow_is_yaml_with_the_steps_it_promises():
+    workflow = yaml.safe_load(re.search(r"^```yaml\n(.*?)^```$", DOC, flags=re.S | re.M).group(1))
+    steps = workflow["jobs"]["grade"]["steps"]
+    text = yaml.safe_dump(steps)
+    assert "referee grade" in text and "--format junit" in text and "GITHUB_STEP_SUMMARY" in text
+    assert any("upload-artifact" in str(step.get("uses", "")) for step in steps)
+
+
+def test_every_referee_command_in_the_doc_parses():
+    commands = _commands()
+    assert len(commands) >= 8
+    parser = build_parser()
+    for command in commands:
+        args = parser.parse_args(shlex.split(command)[1:])
+        assert args.command in ("grade", "report"), command
