@@ -17,7 +17,7 @@ from importlib import import_module
 from referee.engine import __version__
 from referee.engine.usage import UsageError
 
-COMMANDS = ("show", "check", "grade", "report", "suggest", "import_cmd", "aggregate")  # modules; import_cmd registers "import"
+COMMANDS = ("show", "check", "grade", "report", "suggest", "critique", "import_cmd", "aggregate")  # modules; import_cmd registers "import"
 
 
 def build_parser() -> argparse.ArgumentParser:

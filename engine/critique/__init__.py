@@ -1,0 +1,1 @@
+"""Mutation testing of assertions: does an assertion fail when its evidence is broken?"""

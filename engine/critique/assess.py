@@ -1,0 +1,130 @@
+"""Grade an assertion on the mutants of every run where it passes.
+
+An assertion is weak when a mutant that breaks what it claims (``must_fail``)
+still passes, or when it passed only because there was nothing to examine.
+Runs are rewritten in memory once (the identity mutant); an assertion whose
+verdict changes under that rewrite alone is not judged on that run.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from referee.engine.checks.base import Context
+from referee.engine.compile import CompiledAssertion, CompiledEval
+from referee.engine.critique.image import image_of, to_run
+from referee.engine.critique.mutants import Mutant, Shape, mutants_for
+from referee.engine.evaluate import evaluate, evaluate_assertion
+from referee.engine.verdict import Outcome, Precision, Verdict
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+@dataclass(frozen=True)
+class Tried:
+    """One mutant graded: did the assertion still pass?"""
+
+    run: str
+    mutant: str
+    must_fail: bool
+    passed: bool
+    reason: str
+
+
+@dataclass
+class Critique:
+    """Everything learnt about one assertion over the runs where it passed."""
+
+    eval_key: str
+    key: str
+    text: str
+    precision: str
+    passing_runs: list[str] = field(default_factory=list)
+    tried: list[Tried] = field(default_factory=list)
+    vacuous_runs: list[str] = field(default_factory=list)
+    not_judged: list[str] = field(default_factory=list)
+
+    @property
+    def survivors(self) -> list[Tried]:
+        return [t for t in self.tried if t.must_fail and t.passed]
+
+    @property
+    def also_passes(self) -> list[str]:
+        """Mutants that did not have to fail and did not: worth knowing, not a weakness."""
+        return list(dict.fromkeys(t.reason for t in self.tried if not t.must_fail and t.passed))
+
+    @property
+    def weak(self) -> bool:
+        return bool(self.survivors or self.vacuous_runs)
+
+    def reasons(self) -> list[str]:
+        found = []
+        if self.vacuous_runs:
+            found.append("passes only because there was nothing to examine "
+                         f"({len(self.vacuous_runs)} run{'s' if len(self.vacuous_runs) != 1 else ''})")
+        for tried in self.survivors:
+            if tried.reason not in found:
+                found.append(tried.reason)
+        return found
+
+
+def critique_run(ev: CompiledEval, run, lets_text: Mapping[str, str],
+                 found: dict[str, Critique]) -> None:
+    """Add what the mutants of ``run`` show about each assertion of ``ev`` to ``found``."""
+    verdicts = evaluate(ev, run)
+    passing = [(a, v) for a, v in zip(ev.assertions, verdicts)
+               if a.check is not None and v.outcome is Outcome.PASS]
+    for assertion, verdict in zip(ev.assertions, verdicts):
+        if assertion.check is not None:
+            _entry(found, ev, assertion)
+    if not passing:
+        return
+    image = image_of(run)
+    identity = to_run(image, run)
+    for assertion, verdict in passing:
+        critique = found[assertion.key]
+        critique.passing_runs.append(run.id.rel)
+        if verdict.vacuous:
+            critique.vacuous_runs.append(run.id.rel)
+        if _grade(ev, assertion, identity).outcome is not Outcome.PASS:
+            critique.not_judged.append(run.id.rel)
+            continue
+        shape = Shape.of(_assertion_text(assertion, lets_text),
+                         assertion.precision == Precision.EXISTENCE)
+        for mutant in mutants_for(image, verdict, shape, forbidden_tools(assertion)):
+            critique.tried.append(_try(ev, assertion, run, mutant))
+
+
+def _entry(found: dict[str, Critique], ev: CompiledEval, assertion: CompiledAssertion) -> Critique:
+    if assertion.key not in found:
+        found[assertion.key] = Critique(ev.key, assertion.key, assertion.text, assertion.precision.value)
+    return found[assertion.key]
+
+
+def _try(ev: CompiledEval, assertion: CompiledAssertion, run, mutant: Mutant) -> Tried:
+    verdict = _grade(ev, assertion, to_run(mutant.image, run))
+    return Tried(run.id.rel, mutant.name, mutant.must_fail, verdict.outcome is Outcome.PASS, mutant.reason)
+
+
+def _grade(ev: CompiledEval, assertion: CompiledAssertion, run) -> Verdict:
+    return evaluate_assertion(assertion, Context(run, dict(ev.lets)))
+
+
+def _assertion_text(assertion: CompiledAssertion, lets_text: Mapping[str, str]) -> str:
+    """The check, followed by the text of every let it names (what it really reads)."""
+    source = assertion.check_source or ""
+    used = [lets_text[name] for name in dict.fromkeys(_WORD.findall(source)) if name in lets_text]
+    return " ".join([source, *used])
+
+
+def forbidden_tools(assertion: CompiledAssertion) -> list[str]:
+    """Concrete tool names a negative assertion is about (a glob's ``*`` made a letter)."""
+    names = []
+    for pattern in assertion.tool_patterns:
+        if pattern.kind == "exact":
+            names.append(pattern.text)
+        elif pattern.kind == "glob":
+            names.append(pattern.text.replace("*", "x").replace("?", "x"))
+    return sorted(set(names))

@@ -1,0 +1,148 @@
+"""A run copied into plain data that mutants change, and written back as a run in memory.
+
+The copy keeps what checks read: the tool calls (tool, arguments, result, status),
+the notes, the prompt, the response and every other file. ``to_run`` writes the
+transcript in the canonical dual-section form (one-line JSON, agent text escaped)
+and builds a ``MemoryRun``; the workspace is never touched.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field, replace
+from decimal import Decimal
+from typing import Any
+
+from referee.engine.run.escape import escape_text
+from referee.engine.run.memory import MemoryRun, memory_run
+
+TRANSCRIPT = "outputs/transcript.md"
+RESPONSE = "outputs/response.md"
+
+
+@dataclass(frozen=True)
+class Call:
+    tool: str
+    title: str
+    args: Any  # a JSON value, or text when the run's was not JSON
+    result: Any
+    status: str | None
+    order: int  # position among calls and notes
+    step: int | None = None  # the step it had in the run (mutants renumber)
+
+
+@dataclass(frozen=True)
+class Text:
+    """A note or other section: ``kind`` agent_notes, or any other kind (its heading as is)."""
+
+    kind: str
+    title: str
+    text: str
+    step: int | None
+    order: int
+
+
+@dataclass
+class RunImage:
+    calls: list[Call]
+    notes: list[Text]
+    response: str | None
+    files: dict[str, bytes] = field(default_factory=dict)  # outputs/ and run files, as found
+
+    def copy(self) -> "RunImage":
+        return RunImage(list(self.calls), list(self.notes), self.response, dict(self.files))
+
+
+def image_of(run) -> RunImage:
+    """The run's content as data (read once; the run itself is not changed)."""
+    transcript = run.transcript
+    calls = [Call(c.tool or "", c.title, _payload(c.args), _payload(c.result), c.status, c.index, c.step)
+             for c in transcript.calls]
+    # Every section is kept as a note, the eval prompt too: written back under its
+    # own heading, it reads as it did.
+    notes = [Text(n.kind, n.title, n.text, n.step, n.index) for n in transcript.notes]
+    files = {}
+    for name in run.output_files():
+        rel = f"outputs/{name}"
+        if rel in (TRANSCRIPT, RESPONSE):
+            continue
+        found = run.read_output(name)
+        if found.text is not None:
+            files[rel] = found.text.encode("utf-8")
+    timing = run.timing
+    if timing is not None and timing.value is not None:
+        files[timing.path] = dumps(timing.value).encode("utf-8")
+    response = run.response.text if run.response is not None else None
+    return RunImage(calls, notes, response, files)
+
+
+def _payload(payload) -> Any:
+    if payload is None:
+        return None
+    return payload.value if payload.is_json else payload.text
+
+
+def to_run(image: RunImage, like) -> MemoryRun:
+    """``image`` as a run in memory with the identity and metadata of the run ``like``."""
+    files: dict[str, str | bytes] = dict(image.files)
+    files[TRANSCRIPT] = transcript_text(image)
+    if image.response is not None:
+        files[RESPONSE] = image.response
+    rid = like.id
+    return memory_run(files, eval_id=rid.eval_id, configuration=rid.configuration,
+                      run_number=rid.run_number, eval_name=rid.eval_name, metadata=like.metadata,
+                      rel=rid.rel)
+
+
+def transcript_text(image: RunImage) -> str:
+    """The canonical dual-section transcript; steps numbered 1, 2, ... in call order."""
+    parts = []
+    step = 0
+    for element in sorted([*image.calls, *image.notes], key=lambda e: e.order):
+        if isinstance(element, Call):
+            step += 1
+            parts.append(_call_block(element, step))
+        else:
+            parts.append(_text_block(element, max(step, 1)))
+    return "\n".join(parts)
+
+
+def _call_block(call: Call, step: int) -> str:
+    lines = [f"## [tool_calls] Step {step}: {_one_line(call.title or call.tool)}", f"Tool: {call.tool}"]
+    if call.args is not None:
+        lines.append(f"Args: {dumps(call.args)}")
+    if call.result is not None:
+        lines.append(f"Return: {dumps(call.result)}")
+    if call.status is not None:
+        lines.append(f"Status: {call.status}")
+    return "\n".join(lines) + "\n"
+
+
+def _text_block(note: Text, step: int) -> str:
+    body = escape_text(note.text)
+    if note.kind == "agent_notes":
+        return f"## [agent_notes] Step {note.step or step}: {_one_line(note.title)}\n{body}\n"
+    return f"## {_one_line(note.title) or 'Notes'}\n{body}\n"
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def dumps(value: Any) -> str:
+    """One-line JSON that keeps decimals exactly as read (``168.00`` stays ``168.00``)."""
+    if isinstance(value, Decimal):
+        return str(value) if value.is_finite() else json.dumps(str(value))
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{json.dumps(str(k), ensure_ascii=False)}: {dumps(v)}"
+                               for k, v in value.items()) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(dumps(v) for v in value) + "]"
+    return json.dumps(value, ensure_ascii=False)
+
+
+def with_call(image: RunImage, position: int, **changes: Any) -> RunImage:
+    """A copy of ``image`` with call ``position`` changed."""
+    changed = image.copy()
+    changed.calls[position] = replace(changed.calls[position], **changes)
+    return changed

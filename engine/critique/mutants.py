@@ -1,0 +1,227 @@
+"""Mutants of one run for one assertion: exactly the evidence it relied on, removed or altered.
+
+Each mutant says whether it breaks what a sound assertion of this shape claims
+(``must_fail``): dropping the call an assertion cites must make it fail; calling
+the tool twice must fail only an assertion that counts; swapping two calls only
+one about order. A mutant that must fail and still passes shows a weak assertion,
+and its ``reason`` says so in the author's terms.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import Any
+
+from referee.engine.critique.image import Call, RunImage, Text, with_call
+from referee.engine.verdict import Evidence, Verdict
+
+GENERIC_REPLY = ("Thanks for your request. The task has been completed and the results are "
+                 "shown above. Let me know if there is anything else I can help with.")
+_COUNTING = re.compile(r"\bcount\(|\bexactly\b|\bat (?:most|least)\b|\bbetween\b")
+_ORDER = re.compile(r"\bbefore\b|\bafter\b|\bin order\b")
+_CONTAINS = re.compile(r'contains\s+"((?:[^"\\]|\\.)*)"')
+
+
+@dataclass(frozen=True)
+class Mutant:
+    name: str  # the operator: drop-call, status-error, ...
+    image: RunImage
+    must_fail: bool
+    reason: str  # said when it must fail and the assertion still passes
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What an assertion's text says about what it reads (its check and the lets it uses)."""
+
+    text: str
+    negative: bool
+    counting: bool
+    ordering: bool
+    reads_args: bool
+    reads_return: bool
+    existence: bool
+
+    @classmethod
+    def of(cls, text: str, existence: bool) -> "Shape":
+        negative = text.lstrip().startswith(("no ", "not ")) or bool(re.search(r"==\s*0\b", text))
+        return cls(text, negative, bool(_COUNTING.search(text)), bool(_ORDER.search(text)),
+                   ".args" in text or " includes " in text, ".return" in text, existence)
+
+
+def mutants_for(image: RunImage, verdict: Verdict, shape: Shape, forbidden_tools: list[str]) -> list[Mutant]:
+    """Every mutant of ``image`` that bears on the evidence of ``verdict``."""
+    found: list[Mutant] = []
+    cited = _cited_calls(image, verdict.evidence)
+    if cited:
+        found += _call_mutants(image, cited, shape)
+    if any(e.source == "response" for e in verdict.evidence):
+        found += _response_mutants(image, verdict, shape)
+    for name in sorted({e.file for e in verdict.evidence if e.source == "outputs" and e.file}):
+        found += _file_mutants(image, name, verdict, shape)
+    if shape.negative:
+        found += _inject_mutants(image, shape, forbidden_tools)
+    return found
+
+
+def _cited_calls(image: RunImage, evidence: tuple[Evidence, ...]) -> list[int]:
+    steps = {e.step for e in evidence if e.source == "tool_calls" and e.step is not None}
+    return [i for i, call in enumerate(image.calls) if call.step in steps]
+
+
+def _call_mutants(image: RunImage, cited: list[int], shape: Shape) -> list[Mutant]:
+    tools = ", ".join(sorted({image.calls[i].tool for i in cited}))
+    made = [Mutant("drop-call", _without(image, cited), not shape.negative,
+                   f"passes even without the call to {tools}"),
+            Mutant("notes-only", _into_notes(image, cited), not shape.negative,
+                   f"passes when the call to {tools} is only claimed in agent notes")]
+    if any(image.calls[i].status != "error" for i in cited) and "status error" not in shape.text:
+        failed = image.copy()
+        for i in cited:
+            failed.calls[i] = replace(failed.calls[i], status="error")
+        # Only an assertion about what the call achieved must notice that it failed;
+        # "X is called before Y" still holds for a call that failed.
+        achieved = "status success" in shape.text or shape.reads_return or shape.existence
+        made.append(Mutant("status-error", failed, achieved and not shape.negative,
+                           f"passes even when {tools} fails"))
+    first = cited[0]
+    call = image.calls[first]
+    if call.args is not None:
+        made.append(Mutant("alter-args", with_call(image, first, args=alter(call.args)),
+                           (shape.reads_args or shape.existence) and not shape.negative,
+                           f"passes whatever arguments {call.tool} is called with"))
+    if call.result is not None:
+        made.append(Mutant("alter-return", with_call(image, first, result=alter(call.result)),
+                           (shape.reads_return or shape.existence) and not shape.negative,
+                           f"passes whatever {call.tool} returns"))
+    made.append(Mutant("duplicate-call", _duplicated(image, first), shape.counting and not shape.negative,
+                       f"passes even when {call.tool} is called twice"))
+    neighbour = first + 1 if first + 1 < len(image.calls) else first - 1
+    if 0 <= neighbour != first:
+        other = image.calls[neighbour].tool
+        # With other calls of the same tools left in place, a swap may keep the order true.
+        alone = sum(c.tool in (call.tool, other) for c in image.calls) == 2 and other != call.tool
+        made.append(Mutant("swap-calls", _swapped(image, first, neighbour), shape.ordering and alone,
+                           f"passes even when {call.tool} and {other} swap places"))
+    return made
+
+
+def _response_mutants(image: RunImage, verdict: Verdict, shape: Shape) -> list[Mutant]:
+    if image.response is None:
+        return []
+    made = []
+    lines = sorted({e.line for e in verdict.evidence if e.source == "response" and e.line})
+    if lines:
+        kept = [text for number, text in enumerate(image.response.split("\n"), 1) if number not in lines]
+        cut = image.copy()
+        cut.response = "\n".join(kept)
+        made.append(Mutant("delete-span", cut, not shape.negative, _span_reason(shape, image.response)))
+    generic = image.copy()
+    generic.response = GENERIC_REPLY
+    literal = _CONTAINS.search(shape.text)
+    reason = "passes on a generic reply that names nothing from the task"
+    if literal and literal.group(1).lower() in GENERIC_REPLY.lower():
+        reason = f"any text containing '{literal.group(1)}' satisfies it, a generic reply too"
+    made.append(Mutant("generic-response", generic, not shape.negative, reason))
+    empty = image.copy()
+    empty.response = ""
+    made.append(Mutant("empty-response", empty, not shape.negative, "passes on an empty response"))
+    return made
+
+
+def _span_reason(shape: Shape, response: str) -> str:
+    literal = _CONTAINS.search(shape.text)
+    if literal and response.lower().count(literal.group(1).lower()) > 1:
+        return f"any text containing '{literal.group(1)}' satisfies it"
+    return "passes even without the lines of the response it cites"
+
+
+def _file_mutants(image: RunImage, name: str, verdict: Verdict, shape: Shape) -> list[Mutant]:
+    data = image.files.get(name)
+    if data is None:
+        return []
+    short = name.removeprefix("outputs/")
+    gone = image.copy()
+    del gone.files[name]
+    made = [Mutant("delete-file", gone, not shape.negative, f"passes even without {short}")]
+    lines = sorted({e.line for e in verdict.evidence if e.file == name and e.line})
+    text = data.decode("utf-8", errors="replace").split("\n")
+    if lines:
+        altered = image.copy()
+        altered.files[name] = "\n".join(alter(t) if n in lines else t
+                                        for n, t in enumerate(text, 1)).encode("utf-8")
+        made.append(Mutant("alter-line", altered, not shape.negative, f"passes whatever {short} contains"))
+    placeholder = image.copy()
+    placeholder.files[name] = b"placeholder\n"
+    made.append(Mutant("generic-file", placeholder, not shape.negative, f"passes whatever {short} contains"))
+    return made
+
+
+def _inject_mutants(image: RunImage, shape: Shape, forbidden_tools: list[str]) -> list[Mutant]:
+    made = []
+    for tool in forbidden_tools:
+        extra = image.copy()
+        order = max([e.order for e in [*image.calls, *image.notes]], default=-1) + 1
+        extra.calls.append(Call(tool, tool, {}, {}, "success", order))
+        made.append(Mutant("inject-call", extra, True, f"passes even when {tool} is called"))
+    literal = _CONTAINS.search(shape.text)
+    if literal and image.response is not None:
+        said = image.copy()
+        said.response = f"{image.response}\n{_unescape(literal.group(1))}"
+        made.append(Mutant("inject-text", said, True,
+                           f"passes even when the response contains '{literal.group(1)}'"))
+    return made
+
+
+def _unescape(text: str) -> str:
+    return text.replace('\\"', '"').replace("\\\\", "\\")
+
+
+def _without(image: RunImage, positions: list[int]) -> RunImage:
+    kept = image.copy()
+    kept.calls = [c for i, c in enumerate(image.calls) if i not in positions]
+    return kept
+
+
+def _into_notes(image: RunImage, positions: list[int]) -> RunImage:
+    moved = _without(image, positions)
+    for i in positions:
+        call = image.calls[i]
+        moved.notes.append(Text("agent_notes", call.title or call.tool,
+                                f"I called {call.tool} with {call.args!s}; it returned {call.result!s} "
+                                f"({call.status or 'no status'}).", None, call.order))
+    return moved
+
+
+def _duplicated(image: RunImage, position: int) -> RunImage:
+    twice = image.copy()
+    call = image.calls[position]
+    twice.calls.insert(position + 1, replace(call, order=call.order))
+    return twice
+
+
+def _swapped(image: RunImage, a: int, b: int) -> RunImage:
+    swapped = image.copy()
+    first, second = image.calls[a], image.calls[b]
+    swapped.calls[a] = replace(second, order=first.order)
+    swapped.calls[b] = replace(first, order=second.order)
+    return swapped
+
+
+def alter(value: Any) -> Any:
+    """A different value of the same shape: every leaf changed, keys kept."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, (int, Decimal)):
+        return value + 1
+    if isinstance(value, float):
+        return value + 1.0
+    if isinstance(value, str):
+        return value[::-1] + "~" if value else "~"
+    if isinstance(value, dict):
+        return {k: alter(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [alter(v) for v in value]
+    return value

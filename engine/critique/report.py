@@ -1,0 +1,72 @@
+"""The critique as a document (``--json``) and as lines for the console."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from referee.engine.critique.assess import Critique
+from referee.engine.critique.coverage import EvalCoverage
+
+SCHEMA_VERSION = 1
+
+
+def document(critiques: Sequence[Critique], coverage: Sequence[EvalCoverage]) -> dict:
+    return {
+        "schema_version": SCHEMA_VERSION,
+        "assertions": [_assertion(c) for c in critiques],
+        "coverage": [{"eval": c.eval_key, "no_rule": c.no_rule, "no_check": c.no_check,
+                      "unwatched_tools": c.unwatched_tools,
+                      "same_everywhere": [{"assertion": k, "outcome": o} for k, o in c.same_everywhere]}
+                     for c in coverage],
+        "weak": sum(1 for c in critiques if c.weak),
+    }
+
+
+def _assertion(c: Critique) -> dict:
+    return {
+        "eval": c.eval_key, "key": c.key, "text": c.text, "precision": c.precision,
+        "weak": c.weak, "reasons": c.reasons(), "passing_runs": c.passing_runs,
+        "vacuous_runs": c.vacuous_runs, "not_judged": c.not_judged, "also_passes": c.also_passes,
+        "mutants": [{"run": t.run, "mutant": t.mutant, "must_fail": t.must_fail,
+                     "survived": t.passed} for t in c.tried],
+    }
+
+
+def lines(critiques: Sequence[Critique], coverage: Sequence[EvalCoverage]) -> list[str]:
+    out = []
+    for c in critiques:
+        killed = sum(1 for t in c.tried if t.must_fail and not t.passed)
+        must = sum(1 for t in c.tried if t.must_fail)
+        if not c.passing_runs:
+            out.append(f"--    {c.key} {c.text}\n      passed in no run: nothing to critique")
+            continue
+        label = "WEAK" if c.weak else "ok  "
+        out.append(f"{label}  {c.key} {c.text}\n      {killed} of {must} breaking mutants made it fail, "
+                   f"over {len(c.passing_runs)} passing run{'s' if len(c.passing_runs) != 1 else ''}")
+        for reason in c.reasons():
+            runs = Counter(t.run for t in c.survivors if t.reason == reason)
+            where = f" ({len(runs)} run{'s' if len(runs) != 1 else ''})" if runs else ""
+            out.append(f"      - {reason}{where}")
+    for cov in coverage:
+        out += _coverage_lines(cov)
+    return out
+
+
+def _coverage_lines(cov: EvalCoverage) -> list[str]:
+    out = []
+    if cov.no_rule:
+        out.append(f"eval {cov.eval_key}: expectations with no rule: {_numbers(cov.no_rule)}")
+    if cov.no_check:
+        out.append(f"eval {cov.eval_key}: expectations left to the LLM grader: {_numbers(cov.no_check)}")
+    if cov.unwatched_tools:
+        out.append(f"eval {cov.eval_key}: tools the runs call that no assertion looks at: "
+                   + ", ".join(cov.unwatched_tools))
+    for key, outcome in cov.same_everywhere:
+        out.append(f"eval {cov.eval_key}: {key} is {outcome} in every configuration: it does not "
+                   "tell them apart")
+    return out
+
+
+def _numbers(values: Sequence[int]) -> str:
+    return ", ".join(str(v) for v in values)

@@ -1,0 +1,76 @@
+"""Critique a whole workspace: compile the rules, walk the runs, gather the coverage."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import Path
+
+from referee.engine.critique.assess import Critique, critique_run
+from referee.engine.critique.coverage import EvalCoverage, eval_coverage
+from referee.engine.evaluate import evaluate
+from referee.engine.usage import UsageError
+
+
+def critique_workspace(workspace: Path, rules: list[str],
+                       evals_path: str | None) -> tuple[list[Critique], list[EvalCoverage], int]:
+    """Critiques in the rules' order, coverage per eval, and the number of runs examined."""
+    from referee.engine.run.workspace import discover
+
+    program, lets_text, evals = _compile(rules, evals_path)
+    if not workspace.is_dir():
+        raise UsageError(f"workspace not found: {workspace}")
+    found: dict[str, Critique] = {}
+    tools: dict[str, set[str]] = defaultdict(set)
+    outcomes: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    examined = 0
+    for run in discover(workspace).runs:
+        ev = program.for_run(run.id, run.metadata)
+        if ev is None:
+            continue
+        examined += 1
+        critique_run(ev, run, lets_text, found)
+        tools[ev.key].update(c.tool for c in run.transcript.calls if c.tool)
+        for assertion, verdict in zip(ev.assertions, evaluate(ev, run)):
+            outcomes[assertion.key][run.id.configuration].add(verdict.outcome.value)
+        run.release()
+    if not examined:
+        raise UsageError(f"no run under {workspace} matches an eval of the rules")
+    ordered = [found[a.key] for ev in program.evals for a in ev.assertions if a.key in found]
+    coverage = [eval_coverage(ev, _expectations(evals, ev.key), tools[ev.key], outcomes)
+                for ev in program.evals]
+    return ordered, coverage, examined
+
+
+def _compile(rules: list[str], evals_path: str | None):
+    from referee import dsl
+    from referee.engine.grade import RulesSource
+
+    if not rules and evals_path is None:
+        raise UsageError("nothing to critique with: give --rules FILE..., or --evals evals.json")
+    files = []
+    for name in rules:
+        try:
+            files.append((Path(name).name, Path(name).read_text(encoding="utf-8")))
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read rules file {name}: {getattr(exc, 'strerror', None) or exc}") from None
+    source = RulesSource(tuple(files), evals_path)
+    try:
+        program = source.compile()
+        trees = [dsl.parse_rules(text, path) for path, text in files]
+        evals = dsl.load_evals(Path(evals_path)) if evals_path else None
+    except dsl.RulesError as exc:
+        shown = "\n".join(dsl.render(d) for d in exc.diagnostics)
+        raise UsageError(f"the rules have errors; run `referee check` for details\n{shown}") from None
+    lets = {}
+    for tree in trees:
+        for block in tree.evals:
+            for let in block.lets:
+                lets[let.name] = f"{lets.get(let.name, '')} {dsl.format_value(let.value)}".strip()
+    return program, lets, evals
+
+
+def _expectations(evals, key: str) -> int:
+    if evals is None:
+        return 0
+    entry = evals.find(key)
+    return len(entry.expectations) if entry is not None else 0

@@ -1,0 +1,126 @@
+"""`referee critique`: assertions graded on mutants of the runs where they pass."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from hypothesis import given, settings, strategies as st
+
+import referee
+from conftest import REPO
+from referee.engine.cli import main
+from referee.engine.critique.assess import critique_run
+from referee.engine.critique.image import image_of, to_run
+from referee.engine.critique.mutants import Shape
+from referee.engine.run.memory import memory_run
+
+BOOKING = REPO / "examples" / "booking-skill"
+WORKSPACE = REPO / "examples" / "booking-skill-workspace"
+
+
+def _critique(rules: Path, capsys, *extra: str) -> dict:
+    code = main(["critique", str(WORKSPACE), "--rules", str(rules), *extra, "--json"])
+    document = json.loads(capsys.readouterr().out)
+    assert code == (1 if document["weak"] else 0)
+    return {a["text"]: a for a in document["assertions"]}
+
+
+def test_the_deliberately_weak_assertions_are_flagged_and_the_strong_one_is_not(capsys):
+    found = _critique(BOOKING / "weak.rules", capsys)
+    assert found["A reservation is made"]["weak"]  # existence only
+    assert "passes whatever arguments travel_bookReservation is called with" in \
+        found["A reservation is made"]["reasons"]
+    common = found["The reply confirms the booking"]
+    assert common["weak"] and any("any text containing 'the'" in r for r in common["reasons"])
+    vacuous = found["No reservation is cancelled"]
+    assert vacuous["weak"] and vacuous["vacuous_runs"]
+    assert not found["LX2084 is booked for Ana Müller"]["weak"]
+
+
+def test_the_example_rules_are_strong_except_the_existence_check(capsys):
+    found = _critique(BOOKING / "booking.rules", capsys, "--evals", str(BOOKING / "evals" / "evals.json"))
+    weak = sorted(text for text, a in found.items() if a["weak"])
+    assert weak == ["outputs/fares.csv exists"]
+    assert all(a["mutants"] for a in found.values() if a["passing_runs"])
+
+
+def test_mutants_never_touch_the_workspace(tmp_path: Path, capsys):
+    copy = tmp_path / "ws"
+    shutil.copytree(WORKSPACE, copy)
+    before = {p: p.read_bytes() for p in sorted(copy.rglob("*")) if p.is_file()}
+    main(["critique", str(copy), "--rules", str(BOOKING / "weak.rules")])
+    after = {p: p.read_bytes() for p in sorted(copy.rglob("*")) if p.is_file()}
+    assert after == before
+
+
+def test_a_rewritten_run_grades_like_the_original():
+    program = referee.compile((BOOKING / "booking.rules").read_text(encoding="utf-8"), "booking.rules",
+                              evals=BOOKING / "evals" / "evals.json")
+    for result, run in zip(referee.grade(program, WORKSPACE), _runs()):
+        copy = to_run(image_of(run), run)
+        (again,) = referee.grade(program, copy)
+        outcomes = [e["outcome"] for e in json.loads(result.grading_json)["expectations"]]
+        assert [e["outcome"] for e in again.expectations] == outcomes, result.path
+
+
+def _runs():
+    from referee.engine.run.workspace import discover
+
+    return discover(WORKSPACE).runs
+
+
+def test_usage_errors_are_clear(tmp_path: Path, capsys):
+    assert main(["critique", str(tmp_path / "none"), "--rules", str(BOOKING / "weak.rules")]) == 2
+    assert "workspace not found" in capsys.readouterr().err
+
+
+# --- property: a sound assertion fails when the single call it needs is removed -------
+
+TOOLS = ["read", "search", "write", "notify"]
+SOUND = [
+    'exactly 1 calls to "save" with status success',
+    'any calls to "save" have .args.doc == {doc}',
+    'count(calls to "save") == 1',
+    'last(calls to "save" with status success).args.doc == {doc}',
+    'any calls to "save" with status success',
+]
+
+
+@st.composite
+def runs_with_one_save(draw):
+    before = draw(st.lists(st.sampled_from(TOOLS), max_size=4))
+    after = draw(st.lists(st.sampled_from(TOOLS), max_size=4))
+    doc = draw(st.text(alphabet="abcxyz019", min_size=1, max_size=6))
+    blocks, step = [], 0
+    for tool in [*before, "save", *after]:
+        step += 1
+        args = json.dumps({"doc": doc} if tool == "save" else {"q": step})
+        blocks.append(f"## [tool_calls] Step {step}: {tool}\nTool: {tool}\nArgs: {args}\n"
+                      f"Return: {{}}\nStatus: success\n")
+    note = draw(st.sampled_from(["", "## [agent_notes] Step 1: done\nI saved the doc.\n"]))
+    return "\n".join(blocks) + note, doc
+
+
+@settings(max_examples=60)
+@given(runs_with_one_save(), st.sampled_from(SOUND))
+def test_removing_the_single_call_an_assertion_needs_makes_it_fail(made, template):
+    transcript, doc = made
+    check = template.replace("{doc}", json.dumps(doc))
+    program = referee.compile(f"eval 1\nexpect: {check}\n")
+    run = memory_run({"outputs/transcript.md": transcript})
+    (ev,) = program.evals
+    found: dict = {}
+    critique_run(ev, run, {}, found)
+    (critique,) = found.values()
+    drops = [t for t in critique.tried if t.mutant == "drop-call"]
+    assert drops, "the assertion passed and cites the call, so the call is dropped"
+    assert all(t.must_fail and not t.passed for t in drops)
+    assert not critique.weak, critique.reasons()
+
+
+def test_shape_reads_what_the_check_and_its_lets_read():
+    shape = Shape.of('saved.args.x == 1 first(calls to "f").return.y', existence=False)
+    assert shape.reads_args and shape.reads_return and not shape.negative
+    assert Shape.of('no calls to "rm"', existence=False).negative
