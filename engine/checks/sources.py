@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import csv
 import io
+import posixpath
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -21,10 +22,12 @@ from referee.engine.checks.base import Context
 from referee.dsl.format import format_condition, format_value
 from referee.engine.checks.trust import notes_claiming
 from referee.engine.run.safeio import parse_json
+from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import EvalError, Missing, Prov, Result, Val
 from referee.engine.verdict import Outcome
 from referee.engine.checks.closeness import closest_first
 
+_TRANSCRIPT_NAME = posixpath.basename(TRANSCRIPT).casefold()
 LIST_KINDS = {"calls": "calls", "notes": "notes", "outputs": "list"}
 FORMAT_KINDS = {"csv": "rows", "lines": "lines", "json": "any", "text": "text"}
 # A 'where' that kept nothing is explained by its nearest miss among this many elements.
@@ -314,9 +317,22 @@ FILTERS = {ast.ToolFilter: _tool_filter, ast.StatusFilter: _status_filter,
            ast.StepFilter: _step_filter, ast.WhereFilter: _where_filter}
 
 
+def refuse_transcript(c, src: ast.Source) -> None:
+    """The transcript is not a file operand: read whole, the agent's notes in it
+    would pass for a tool's output. It is read as calls and notes, each with its
+    own trust."""
+    path = posixpath.normpath(src.path or "").casefold()
+    if path in (_TRANSCRIPT_NAME, TRANSCRIPT.casefold()):
+        c.error("bad-operand", f"file \"{src.path}\" is the run's transcript, which referee reads as tool "
+                "calls and agent notes, each with its own trust: use calls (any calls to \"X\" have ...) "
+                "or notes (any notes have .text contains \"...\") instead", src.span)
+
+
 def compile_selection(c, node: ast.Selection, scope) -> Select:
     """A selection compiled to Python over the run's records (see the module doc)."""
     src = node.source
+    if src.kind == "file":
+        refuse_transcript(c, src)
     kind = FORMAT_KINDS[src.fmt] if src.kind == "file" else LIST_KINDS.get(src.kind, "any")
     element = {"calls": "call", "notes": "note", "rows": "row"}.get(kind, "any")
     read = _file(src.path or "", src.fmt) if src.kind == "file" else SOURCES[src.kind]
