@@ -21,7 +21,7 @@ from referee.dsl.errors import Diagnostic, RulesError, did_you_mean
 from referee.engine.checks import static
 from referee.engine.checks.compiler import Compiler, Scope
 from referee.engine.run.model import RunId
-from referee.engine.regexes import DEFAULT_TIMEOUT
+from referee.engine.regexes import DEFAULT_TIMEOUT, Pattern
 from referee.engine.verdict import Precision
 
 
@@ -41,6 +41,10 @@ class CompiledAssertion:
     rules_location: str  # "rules/expense-draft.rules:12:9"
     check: Any  # a Check; None for a plain semantic sentence
     tool_patterns: tuple[ast.NamePattern, ...] = ()  # the `to ...` filters it selects by
+    # The compiled pattern of each tool pattern (same order), the objects its
+    # selections match with; None where the pattern did not compile.
+    tool_matchers: tuple[Pattern | None, ...] = ()
+    reads: tuple[static.Read, ...] = ()  # tools, fields and files it reads (lets followed)
 
 
 @dataclass(frozen=True)
@@ -206,6 +210,7 @@ def _assertion(compiler: Compiler, eval_key: str, n: int, path, expect, index, s
         compiler.path = path
         check = compiler.cond(condition, Scope())
     precision = static.precision(condition, let_nodes)
+    patterns = static.tool_patterns(condition, let_nodes)
     location = f"{path}:{expect.span.line}:{expect.span.column}" if expect is not None else ""
     return CompiledAssertion(
         key=f"{eval_key}#{n}", eval_key=eval_key, index=index, text=text or "",
@@ -214,5 +219,7 @@ def _assertion(compiler: Compiler, eval_key: str, n: int, path, expect, index, s
         gated=precision is not Precision.EXISTENCE,
         semantic_rubric=static.rubric(condition, text or "") if precision is Precision.SEMANTIC else None,
         rules_location=location, check=check,
-        tool_patterns=static.tool_patterns(condition, let_nodes),
+        tool_patterns=patterns, tool_matchers=tuple(compiler.name_patterns.get(
+            (p.kind, p.text, p.flags)) for p in patterns),
+        reads=static.reads(condition, let_nodes) if condition is not None else (),
     )

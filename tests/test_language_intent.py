@@ -114,3 +114,80 @@ def verdict_on(tmp_path: Path, condition: str, response: str):
     (run_dir / "outputs" / "response.md").write_text(response, encoding="utf-8")
     program = compile_rules([dsl.parse_rules(f"eval 1\nexpect: {condition}\n", "t.rules")])
     return evaluate(program.evals[0], load_run(run_dir))[0]
+
+
+# --------------------------------------------------------- the critique of tool names
+
+
+def critique(rules: str, runs):
+    from referee.engine.facts.feedback import eval_feedback
+
+    program = compile_rules_text(rules)
+    return [s["reason"] for s in eval_feedback(program.evals[0].assertions, runs)["suggestions"]]
+
+
+def compile_rules_text(rules: str, **options):
+    from referee.engine.compile import compile_rules
+
+    return compile_rules([dsl.parse_rules(rules, "t.rules")], **options)
+
+
+def facts(tools, outcomes, contents=None, path="e/with/run-1", configuration="with"):
+    from referee.engine.facts.feedback import RunFacts
+
+    return RunFacts(path, configuration, tuple(tools), tuple(outcomes),
+                    (False,) * len(outcomes), contents)
+
+
+def test_the_critique_matches_tool_names_as_the_checks_do():
+    # \p{Lu} is the regex module's syntax: the check matched SaveDoc, so must the critique.
+    reasons = critique("eval 1\nexpect: any calls to /\\p{Lu}\\w+/\n", [facts(["SaveDoc"], ["pass"])])
+    assert reasons == []
+
+
+def test_forbidding_a_tool_no_run_called_is_what_the_author_wants():
+    reasons = critique('eval 1\nexpect: count(calls to "deleteDoc") == 0\n',
+                       [facts(["saveDoc"], ["pass"]), facts([], ["pass"], path="r2")])
+    assert reasons == []
+
+
+def test_forbidding_a_misspelt_tool_is_flagged_with_the_near_name():
+    (reason,) = critique('eval 1\nexpect: count(calls to "deleteDco") == 0\n',
+                         [facts(["mcp__erp__deleteDoc"], ["pass"])])
+    assert reason.startswith("forbids calls to deleteDco, which no run called")
+    assert "did you mean 'mcp__erp__deleteDoc'?" in reason
+
+
+def test_requiring_a_tool_no_run_called_names_the_near_tool():
+    (reason,) = critique('eval 1\nexpect: any calls to glob "*saveExpenseDco"\n',
+                         [facts(["mcp__erp__saveExpenseDoc"], ["fail"])])
+    assert reason.startswith("selects calls to *saveExpenseDco, which no run of this eval called")
+    assert "did you mean 'mcp__erp__saveExpenseDoc'?" in reason
+
+
+def test_a_catastrophic_tool_pattern_ends_undecided():
+    from referee.engine.facts.feedback import eval_feedback
+
+    program = compile_rules_text("eval 1\nexpect: any calls to /(a|aa)+$/\n", regex_timeout=0.05)
+    runs = [facts(["a" * 40 + "!"], ["fail"])]
+    # The timed matcher gives up: nothing is claimed about the tool name.
+    assert eval_feedback(program.evals[0].assertions, runs)["suggestions"] == []
+
+
+def test_a_field_no_run_has_is_flagged():
+    from referee.engine.facts.contents import Contents
+
+    held = Contents(frozenset({"save"}), frozenset({"docStatus"}), frozenset({"summary.csv"}),
+                    frozenset({"total_duration_seconds", "total_tokens_used"}), frozenset())
+    reasons = critique('eval 1\nexpect: timing.total_tokens > 0\n'
+                       'expect: first(calls to "save").args.docStatsu == "1"\n'
+                       'expect: file "sumary.csv" contains "x"\n',
+                       [facts(["save"], ["fail", "fail", "fail"], held)])
+    assert reasons == [
+        "reads timing.total_tokens, but no run's timing.json has the field 'total_tokens'; "
+        "did you mean 'total_tokens_used'?; check the name, or the runs never produce it",
+        "reads args.docStatsu, but no call in any run has the argument field 'docStatsu'; "
+        "did you mean 'docStatus'?; check the name, or the runs never produce it",
+        "reads file \"sumary.csv\", but no run has the file outputs/sumary.csv; "
+        "did you mean 'summary.csv'?; check the name, or the runs never produce it",
+    ]

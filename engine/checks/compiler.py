@@ -55,6 +55,7 @@ class Compiler:
         self.lets: dict[str, object] = {}
         self._active: list[str] = []
         self._selections: dict[tuple, Select] = {}
+        self.name_patterns: dict[tuple[str, str, str], Pattern] = {}
         # Set while compiling the operand after one that ended with where/have:
         # (clause, "and"|"or", the parenthesised fix), for the path error message.
         self.ended: tuple[str, str, str] | None = None
@@ -148,15 +149,24 @@ class Compiler:
             return None
 
     def name_pattern(self, node: ast.NamePattern) -> Pattern | None:
+        """The compiled tool-name pattern, one object per pattern text: the critique
+        and ``check --workspace`` match names with the very object selections use
+        (``name_patterns``)."""
+        key = (node.kind, node.text, node.flags)
+        if key in self.name_patterns:
+            return self.name_patterns[key]
         if node.kind == "glob":
-            return compile_glob(node.text, self.timeout)
-        if node.kind == "exact":
-            return compile_exact(node.text, self.timeout)
-        try:
-            return compile_regex(node.text, node.flags, self.timeout)
-        except regex.error as err:
-            self._regex_error(node.text, node.span, err)
-            return None
+            compiled = compile_glob(node.text, self.timeout)
+        elif node.kind == "exact":
+            compiled = compile_exact(node.text, self.timeout)
+        else:
+            try:
+                compiled = compile_regex(node.text, node.flags, self.timeout)
+            except regex.error as err:
+                self._regex_error(node.text, node.span, err)
+                return None
+        self.name_patterns[key] = compiled
+        return compiled
 
     def _regex_error(self, pattern: str, span: ast.Span, err: regex.error) -> None:
         # The pattern as written has `\/` where the parsed one has `/`.

@@ -105,6 +105,11 @@ class FuncExpr:
     args: tuple[Any, ...]
     kind: str = "any"
 
+    @property
+    def arg(self) -> Any:
+        """The first argument (the only one of every function but ``replace``)."""
+        return self.args[0]
+
     def eval(self, ctx: Context) -> Result:
         vals = []
         for arg in self.args:

@@ -7,11 +7,14 @@
   trusted first, joined by ``+`` (``tool_calls+response``).
 - tool patterns: the ``to ...`` filters of its call selections (through lets too),
   so a critique can tell an assertion about a tool no run ever called.
+- reads: the tools, argument fields, files and timing/metrics fields a rule names,
+  with their spans, so ``check --workspace`` can say which no run has.
 """
 
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass
 from typing import Iterator, Mapping
 
 from referee.dsl import ast
@@ -82,6 +85,48 @@ def tool_patterns(check, lets: Mapping[str, ast.Let]) -> tuple[ast.NamePattern, 
         return ()
     found = (n.pattern for n in walk(check, lets) if isinstance(n, ast.ToolFilter))
     return tuple(dict.fromkeys(found))
+
+
+@dataclass(frozen=True)
+class Read:
+    """Something a rule reads from a run, named as written: a tool (``kind`` "tool",
+    ``pattern`` set), an argument field ("arg"), an output file ("file"), or a
+    top-level field of timing.json / metrics.json ("timing", "metrics")."""
+
+    kind: str
+    name: str
+    span: ast.Span
+    pattern: ast.NamePattern | None = None
+
+
+_JSON_SOURCES = ("timing", "metrics")
+
+
+def reads(node, lets: Mapping[str, ast.Let] | None = None) -> tuple[Read, ...]:
+    """What ``node`` (a let value or an expect's check) reads, in the order written,
+    each once. Lets are followed only when given."""
+    found: list[Read] = []
+    for n in walk(node, lets or {}):
+        if isinstance(n, ast.ToolFilter):
+            found.append(Read("tool", n.pattern.text, n.pattern.span, n.pattern))
+        elif isinstance(n, ast.Source) and n.kind == "file" and n.path:
+            found.append(Read("file", n.path, n.span))
+        elif isinstance(n, ast.PathExpr):
+            found += _path_reads(n)
+    return tuple(dict.fromkeys(found))
+
+
+def _path_reads(path: ast.PathExpr) -> list[Read]:
+    base = path.base
+    out = []
+    if isinstance(base, ast.Selection) and base.source.kind in _JSON_SOURCES and not base.filters \
+            and path.fields and isinstance(path.fields[0].key, str):
+        first = path.fields[0]
+        out.append(Read(base.source.kind, first.key, first.span if first.span.line else path.span))
+    for before, after in zip(path.fields, path.fields[1:]):
+        if before.key == "args" and isinstance(after.key, str):
+            out.append(Read("arg", after.key, after.span if after.span.line else path.span))
+    return out
 
 
 def rubric(check, sentence: str) -> str:

@@ -8,7 +8,10 @@ comes from a fact that can be re-checked:
 - ``vacuous``: it passed in some run only because nothing was there to examine
   (a negative check over a missing response, ``all`` over no calls);
 - ``tool never called``: it selects calls of a tool that no run of the eval called,
-  so it can only fail (or, if it forbids the tool, it was never put to the test);
+  so it can only fail; if it forbids the tool and passed everywhere, only a tool of
+  a near name called instead is worth a word (a misspelling makes it always pass);
+- ``unseen reads``: it reads an argument field, a file or a timing/metrics field
+  that no run of the eval has;
 - ``no contrast``: it passed in every run of two or more configurations, so it does
   not tell the skill apart from the baseline.
 
@@ -18,42 +21,26 @@ same block is written into each of its runs.
 
 from __future__ import annotations
 
-import fnmatch
-import re
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from referee.engine.report.build import display_text
+from referee.dsl.ast import NO_SPAN
+from referee.engine.checks.static import Read
+from referee.engine.facts.contents import Contents, merged, pattern_matcher, unseen
+from referee.engine.text import display_text
 from referee.engine.verdict import Precision
 
 @dataclass(frozen=True)
 class RunFacts:
-    """What the critique needs from one graded run of the eval."""
+    """What the critique needs from one graded run of the eval. ``contents`` (the
+    names the run holds) is optional: without it, reads are not judged."""
 
     path: str
     configuration: str
     tools: tuple[str, ...]
     outcomes: tuple[str, ...]  # per assertion, in the eval's order
     vacuous: tuple[bool, ...]
-
-
-@dataclass(frozen=True)
-class ToolFilter:
-    kind: str  # "exact", "glob" or "regex"
-    pattern: str
-    flags: str = ""
-
-    def matches(self, tool: str) -> bool:
-        if self.kind == "exact":
-            return tool == self.pattern
-        if self.kind == "glob":
-            return fnmatch.fnmatchcase(tool, self.pattern)
-        return _compiled(self.pattern, self.flags).search(tool) is not None
-
-    def __str__(self) -> str:
-        if self.kind == "regex":
-            return f"/{self.pattern}/{self.flags}"
-        return self.pattern
+    contents: Contents | None = None
 
 
 def eval_feedback(assertions: Sequence[Any], runs: Sequence[RunFacts]) -> dict:
@@ -80,12 +67,8 @@ def _reasons(assertion: Any, position: int, runs: Sequence[RunFacts],
     if vacuous:
         yield (f"passed only because there was nothing to examine in {_count(vacuous, 'run')} "
                f"({_list(vacuous)}); pair it with a check that the thing exists")
-    filters = [ToolFilter(p.kind, p.text, p.flags) for p in assertion.tool_patterns]
-    if filters and runs and not any(f.matches(tool) for f in filters for tool in called):
-        names = ", ".join(str(f) for f in filters)
-        seen = _list(called) if called else "none"
-        yield (f"selects calls to {names}, which no run of this eval called (tools called: {seen}); "
-               "check the tool name, or the eval never exercised this tool")
+    yield from _never_called(assertion, position, runs, called)
+    yield from _unseen_reads(assertion, runs)
     if precision is not Precision.EXISTENCE:
         configurations = sorted({run.configuration for run in runs})
         everywhere = runs and all(_at(run.outcomes, position) == "pass" for run in runs)
@@ -94,15 +77,76 @@ def _reasons(assertion: Any, position: int, runs: Sequence[RunFacts],
                    "it does not tell the skill apart from the baseline")
 
 
-def _compiled(pattern: str, flags: str) -> re.Pattern:
-    value = 0
-    for letter, flag in (("i", re.I), ("m", re.M), ("s", re.S), ("x", re.X)):
-        if letter in flags:
-            value |= flag
-    try:
-        return re.compile(pattern, value)
-    except re.error:
-        return re.compile(re.escape(pattern), value)
+def _never_called(assertion: Any, position: int, runs: Sequence[RunFacts],
+                  called: list[str]) -> Iterable[str]:
+    """An assertion selecting calls of tools that no run called.
+
+    Tool names are matched with the compiled patterns the assertion's selections
+    use (timed; a pattern that runs out of time is not judged). If the assertion
+    passed in every run, it is satisfied by the tool's absence (``count(...) == 0``,
+    ``no calls to ...``): that is what its author wanted, so it is flagged only
+    when the runs called a tool of a near name, which it may have meant."""
+    patterns = getattr(assertion, "tool_patterns", ())
+    matchers = getattr(assertion, "tool_matchers", ())
+    if not patterns or not runs or len(matchers) != len(patterns) or None in matchers:
+        return
+    tests = [pattern_matcher(m) for m in matchers]
+    for tool in called:
+        for test in tests:
+            answer = test(tool)
+            if answer is None or answer:  # called, or cannot be told: nothing to say
+                return
+    names = ", ".join(_shown(p) for p in patterns)
+    seen = _list(called) if called else "none"
+    hint = _near_tool(patterns, called)
+    if all(_at(run.outcomes, position) == "pass" for run in runs):
+        if hint:
+            yield (f"forbids calls to {names}, which no run called, so it cannot fail; the runs "
+                   f"called {seen}: {hint} a misspelt tool name makes this check always pass")
+        return
+    yield (f"selects calls to {names}, which no run of this eval called (tools called: {seen}); "
+           + (f"{hint} " if hint else "")
+           + "check the tool name, or the eval never exercised this tool")
+
+
+def _near_tool(patterns: Sequence[Any], called: list[str]) -> str | None:
+    """"did you mean 'x'?" for the first pattern close to a called tool's name."""
+    contents = Contents(frozenset(called))
+    never = lambda _tool: False  # noqa: E731 - every pattern here matched nothing
+    for pattern in patterns:
+        found = unseen(Read("tool", pattern.text, NO_SPAN, pattern), contents, never)
+        if found is not None and found.hint:
+            return found.hint
+    return None
+
+
+def _unseen_reads(assertion: Any, runs: Sequence[RunFacts]) -> Iterable[str]:
+    """Fields and files the assertion reads that no run of the eval has."""
+    if not runs or any(run.contents is None for run in runs):
+        return
+    contents = merged(run.contents for run in runs if run.contents is not None)
+    for read in getattr(assertion, "reads", ()):
+        if read.kind == "tool":
+            continue
+        found = unseen(read, contents)
+        if found is not None:
+            yield (f"reads {_read_text(read)}, but {found.message}"
+                   + (f"; {found.hint}" if found.hint else "")
+                   + "; check the name, or the runs never produce it")
+
+
+def _read_text(read: Read) -> str:
+    if read.kind == "file":
+        return f'file "{read.name}"'
+    if read.kind == "arg":
+        return f"args.{read.name}"
+    return f"{read.kind}.{read.name}"
+
+
+def _shown(pattern: Any) -> str:
+    if pattern.kind == "regex":
+        return f"/{pattern.text}/{pattern.flags}"
+    return pattern.text
 
 
 def _overall(suggestions: list[dict], assertions: int, runs: int) -> str:
