@@ -24,6 +24,7 @@ from typing import Any, Callable, Sequence
 
 from referee.engine.facts import claims, metrics
 from referee.engine import __version__
+from referee.engine.facts.contents import Contents, run_contents
 from referee.engine.facts.feedback import RunFacts as FeedbackFacts, eval_feedback
 from referee.engine.judging import GraderUsage, SemanticItem
 from referee.engine.report.brief import Brief, brief
@@ -68,6 +69,7 @@ class Evaluated:
     eval_key: str
     verdicts: tuple[Verdict, ...]
     facts: RunFacts
+    contents: Contents | None = None  # the names the run holds, for the critique
 
 
 @dataclass(frozen=True)
@@ -101,7 +103,7 @@ def evaluate_run(program: Any, run: Any) -> Evaluated | None:
     if compiled is None:
         return None
     verdicts = tuple(evaluate(compiled, run))
-    return Evaluated(compiled.key, verdicts, run_facts(run, compiled.key))
+    return Evaluated(compiled.key, verdicts, run_facts(run, compiled.key), run_contents(run))
 
 
 def run_facts(run: Any, eval_key: str) -> RunFacts:
@@ -135,7 +137,7 @@ def render_run(assertions: Sequence[Any], result: Evaluated, grader: dict,
         # The verdicts' own outcomes, as the critique always saw them (before the
         # report's trust rule turns a notes-only pass into a fail).
         outcomes=tuple(v.outcome.value for v in result.verdicts),
-        vacuous=tuple(v.vacuous for v in result.verdicts))
+        vacuous=tuple(v.vacuous for v in result.verdicts), contents=result.contents)
     return Rendered(result.eval_key, critique, brief(document), head, tail, render(ground_truth(document)))
 
 
@@ -230,7 +232,7 @@ def _judge_and_render(program: Any, judge: Any, grader: dict, run: Any, result: 
     verdicts, judged, usage = judge_run(judge, run, assertions, result.verdicts)
     info = grader if usage is None else {**grader, "llm": _usage(usage)}
     seconds = usage.duration_seconds if usage is not None else None
-    return render_run(assertions, Evaluated(result.eval_key, verdicts, result.facts), info, judged, seconds)
+    return render_run(assertions, Evaluated(result.eval_key, verdicts, result.facts, result.contents), info, judged, seconds)
 
 
 def judge_run(judge: Any, run: Any, assertions: Sequence[Any],
