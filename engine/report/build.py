@@ -106,7 +106,7 @@ def in_sources(verdict: Verdict, source_map: Any) -> Verdict:
         return verdict
     evidence = []
     for item in verdict.evidence:
-        found = source_map.where(item.file, item.line)
+        found = source_map.where(item.file, item.line, item.quote)
         evidence.append(item if found is None else replace(item, file=found[0], line=found[1]))
 
     def place(match: re.Match) -> str:

@@ -184,7 +184,7 @@ class _Reader:
         structured = rec.get("toolUseResult")
         result, reminders = _result_value(part.get("content"), structured, call.tool)
         status = "error" if part.get("is_error") is True else "success"
-        self.entries[position] = Call(call.tool, call.args, result, status, call.origin, origin, call.call_id)
+        self.entries[position] = replace(call, result=result, status=status, result_origin=origin)
         if isinstance(structured, dict):
             self.results[position] = structured
         for text in reminders:
@@ -319,8 +319,7 @@ def _attach(reader: _Reader, subagents: dict, problems: list[Problem]) -> list:
             continue
         sub, origin = left.pop(key)
         work = Conversation(FORMAT, (origin.source,), tuple(sub.entries), tuple(sub.last_text))
-        entries[position] = Call(entry.tool, entry.args, entry.result, entry.status, entry.origin,
-                                 entry.result_origin, entry.call_id, work)
+        entries[position] = replace(entry, subagent=work)
     for key, (sub, origin) in left.items():
         message = f"subagent {key!r} started by no Task call of this session; its {len(sub.entries)} entries are left out"
         problems.append(Problem("unattached-subagent", origin.source, message, origin.line))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from dataclasses import replace
 from typing import Any, Callable
 
 from referee.engine.run.importers import record as R
@@ -171,7 +172,8 @@ class _Reader:
         if call_id is not None:
             self.ids.add(call_id)
         self.open.setdefault(key, []).append(len(self.entries))
-        self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id))
+        named = self.locate(index, "name", nth)
+        self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id, tool_origin=named))
 
     def arguments(self, raw: Any, origin: Origin) -> Any:
         if not isinstance(raw, str):
@@ -198,8 +200,8 @@ class _Reader:
         call = self.entries[position]
         failed = message.get("is_error") is True or message.get("status") == "error"
         result = _result(message.get("content"))
-        self.entries[position] = Call(call.tool, call.args, result, "error" if failed else "success",
-                                      call.origin, origin, call.call_id)
+        self.entries[position] = replace(call, result=result, status="error" if failed else "success",
+                                         result_origin=origin)
 
 
 def _text(content: Any) -> str:

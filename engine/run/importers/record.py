@@ -50,6 +50,7 @@ class Call:
     result_origin: Origin | None = None
     call_id: str | None = None
     subagent: "Conversation | None" = None
+    tool_origin: Origin | None = None  # where the tool's name is, when not on the call's line
 
 
 @dataclass(frozen=True)

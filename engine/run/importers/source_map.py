@@ -33,15 +33,49 @@ class SourceMap:
     lines: dict[str, tuple] = field(default_factory=dict)
     problems: tuple[Problem, ...] = ()
 
-    def where(self, file: str | None, line: int | None) -> tuple[str, int] | None:
-        """The source file and line of ``file:line`` (relative to the run), if mapped."""
+    run_dir: str | None = field(default=None, compare=False)  # to read written files; never written out
+    _read: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def where(self, file: str | None, line: int | None, quote: str = "") -> tuple[str, int] | None:
+        """The source file and line of ``file:line`` (relative to the run), if mapped.
+
+        Evidence about a section points at its heading; with ``quote``, the line of
+        the section that holds the quote is taken instead, when there is one, so a
+        multi-line source (a Markdown log) is cited at the quoted line itself.
+        """
         if file is None or line is None:
             return None
+        if quote:
+            line = self._quoted_line(file, line, quote)
         mapped = self.lines.get(file)
         if mapped is None or not 1 <= line <= len(mapped) or mapped[line - 1] is None:
             return None
         index, source_line = mapped[line - 1]
         return self.sources[index], source_line
+
+
+    def _quoted_line(self, file: str, line: int, quote: str) -> int:
+        lines = self._written(file)
+        needle = quote.removesuffix("…").strip()
+        if not needle or not lines:
+            return line
+        for number in range(line, len(lines) + 1):
+            text = lines[number - 1]
+            if number > line and text.startswith("## ["):
+                break  # the next section: the quote is not in this one
+            if needle in text:
+                return number
+        return line
+
+    def _written(self, file: str) -> list[str]:
+        if file not in self._read:
+            self._read[file] = []
+            if self.run_dir is not None and file in self.lines:
+                try:
+                    self._read[file] = (Path(self.run_dir) / file).read_text(encoding="utf-8").split("\n")
+                except (OSError, UnicodeDecodeError):
+                    pass
+        return self._read[file]
 
 
 def dumps(source_map: SourceMap) -> str:
@@ -70,19 +104,19 @@ def load_source_map(run_dir: Path) -> tuple[SourceMap | None, tuple[Problem, ...
         return None, ()
     if found.value is None:
         return None, found.problems
-    parsed = _parse(found.value)
+    parsed = _parse(found.value, str(run_dir))
     if parsed is None:
         return None, found.problems + (Problem("bad-source-map", SOURCE_MAP, "not a source map referee wrote; ignored"),)
     return parsed, found.problems
 
 
-def _parse(value: Any) -> SourceMap | None:
+def _parse(value: Any, run_dir: str) -> SourceMap | None:
     try:
         sources = tuple(str(s) for s in value["sources"])
         lines = {str(name): tuple(_pair(o, len(sources)) for o in mapped) for name, mapped in value["lines"].items()}
         problems = tuple(Problem(str(p["code"]), str(p["path"]), str(p["message"]), _line(p.get("line")))
                          for p in value.get("problems", ()))
-        return SourceMap(str(value["format"]), sources, lines, problems)
+        return SourceMap(str(value["format"]), sources, lines, problems, run_dir)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
 

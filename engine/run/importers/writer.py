@@ -114,8 +114,9 @@ class _Transcript:
     def call(self, call: Call) -> None:
         self.step += 1
         tool = one_line(call.tool)
-        self.out.add(f"## [tool_calls] Step {self.step}: {tool}", call.origin)
-        self.out.add(f"Tool: {tool}", call.origin)
+        named = call.tool_origin or call.origin
+        self.out.add(f"## [tool_calls] Step {self.step}: {tool}", named)
+        self.out.add(f"Tool: {tool}", named)
         self.out.add(f"Args: {payload(call.args, call.origin, self.problems)}", call.origin)
         result_origin = call.result_origin or call.origin
         self.out.add(f"Return: {payload(call.result, call.result_origin, self.problems)}", result_origin)

@@ -1,0 +1,267 @@
+"""``referee import``: the fixtures of every format graded end to end, evidence that
+points into the original file, deterministic run folders, and bad input."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+import yaml
+
+from referee import dsl
+from referee.engine.cli import main
+from referee.engine.compile import compile_rules
+from referee.engine.evaluate import evaluate
+from referee.engine.report.build import in_sources
+from referee.engine.run.escape import unescape_text
+from referee.engine.run.importers import detect
+from referee.engine.run.importers.source_map import load_source_map
+from referee.engine.run.workspace import discover
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures" / "import"
+CASES = yaml.safe_load((FIXTURES / "cases.yaml").read_text(encoding="utf-8"))
+
+
+def _import(fmt: str, sources: list[Path], out: Path, capsys=None) -> str:
+    code = main(["import", fmt, *map(str, sources), "--out", str(out)])
+    assert code == 0
+    return capsys.readouterr().out if capsys is not None else ""
+
+
+def _grade(workspace: Path, rules: Path) -> dict[str, dict]:
+    code = main(["grade", str(workspace), "--rules", str(rules)])
+    assert code in (0, 1)
+    return {run.id.rel: json.loads((run.path / "grading.json").read_text(encoding="utf-8"))
+            for run in discover(workspace).runs if (run.path / "grading.json").exists()}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
+def test_fixture_verdicts_and_problems(case: dict, tmp_path: Path, capsys):
+    _import(case["format"], [FIXTURES / s for s in case["sources"]], tmp_path / "ws")
+    reports = _grade(tmp_path / "ws", FIXTURES / case["rules"])
+    capsys.readouterr()
+    for name, want in case["runs"].items():
+        report = reports[name]
+        got = {item["key"].split("#")[1]: item["outcome"] for item in report["expectations"]}
+        assert {k: got[k] for k in want["verdicts"]} == want["verdicts"], name
+        for key, text in (want.get("message_contains") or {}).items():
+            item = next(i for i in report["expectations"] if i["key"].endswith(f"#{key}"))
+            assert text in item["evidence"], item["evidence"]
+        codes = sorted({p.split("warning[")[1].split("]")[0] for p in report["problems"]})
+        assert codes == sorted(want["problems"]), report["problems"]
+
+
+# --- evidence names the original file and line, and that line holds the quote ----------------
+
+
+def _leaves(value):
+    if isinstance(value, dict):
+        for item in value.values():
+            yield from _leaves(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _leaves(item)
+    elif value is not None and not isinstance(value, bool):
+        yield value
+
+
+def _holds(line: str, quote: str) -> bool:
+    """The source line holds the quoted text, as written there (JSON-escaped, maybe twice)."""
+    quote = unescape_text(quote.removesuffix("…").removesuffix("..."))
+    if quote.startswith("Tool: "):
+        quote = quote[len("Tool: "):].split(" (status ")[0]
+    try:
+        value = json.loads(quote)
+    except ValueError:
+        value = quote
+    leaves = [str(v) if not isinstance(v, str) else v for v in _leaves(value)] or [quote]
+    # "<cwd>" stands for the working directory the source names: each piece around it must be there
+    pieces = [piece for leaf in leaves for piece in leaf.split("<cwd>") if piece]
+    for piece in pieces:
+        once = json.dumps(piece, ensure_ascii=False)[1:-1]
+        twice = json.dumps(once, ensure_ascii=False)[1:-1]
+        if not any(form in line for form in (piece, once, twice)):
+            return False
+    return True
+
+
+SOURCES = {
+    "claude-code": ("claude-code/session.jsonl", "claude-code/session.rules"),
+    "openai": ("openai/chat.json", "openai/chat.rules"),
+    "skill-creator-log": ("skill-creator-log/outputs/transcript.md", "skill-creator-log/transcript.rules"),
+}
+
+
+@pytest.mark.parametrize("fmt", sorted(SOURCES))
+def test_evidence_points_at_the_original_line_that_holds_the_quote(fmt: str, tmp_path: Path):
+    source, rules = (FIXTURES / p for p in SOURCES[fmt])
+    _import(fmt, [source], tmp_path / "ws")
+    original = source.read_text(encoding="utf-8").split("\n")
+    program = compile_rules([dsl.parse_rules(rules.read_text(encoding="utf-8"), rules.name)])
+    checked = 0
+    for run in discover(tmp_path / "ws").runs:
+        compiled = program.for_run(run.id, run.metadata)
+        if compiled is None:
+            continue
+        source_map, _ = load_source_map(run.path)
+        for verdict in evaluate(compiled, run):
+            for item in in_sources(verdict, source_map).evidence:
+                if item.file == source.name and item.quote:
+                    assert _holds(original[item.line - 1], item.quote), (item, original[item.line - 1])
+                    checked += 1
+                else:
+                    assert item.file != "outputs/transcript.md" or item.line is None, item
+    assert checked >= 3
+
+
+def test_grading_json_names_the_source_file_and_line(tmp_path: Path):
+    _import("claude-code", [FIXTURES / "claude-code/session.jsonl"], tmp_path / "ws")
+    report = _grade(tmp_path / "ws", FIXTURES / "claude-code/session.rules")["session"]
+    item = next(i for i in report["expectations"] if i["key"] == "session#1")
+    assert [(e["file"], e["line"]) for e in item["evidence_location"]] == [("session.jsonl", 8), ("session.jsonl", 9)]
+    assert "session.jsonl:8" in item["evidence"] and "transcript.md" not in item["evidence"]
+
+
+# --- determinism ------------------------------------------------------------------------------
+
+
+def _tree(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_import_is_byte_identical_whatever_the_source_path(tmp_path: Path, monkeypatch):
+    trees = []
+    for place in ("a", "b/c/d"):
+        folder = tmp_path / place
+        shutil.copytree(FIXTURES, folder / "src")
+        monkeypatch.chdir(folder)
+        sources = ["src/claude-code/session.jsonl", str((folder / "src/openai/chat.json").resolve()),
+                   "src/openai/batch.jsonl", "src/skill-creator-log/outputs/transcript.md"]
+        _import("auto", sources, folder / "ws")
+        trees.append(_tree(folder / "ws"))
+    assert trees[0] == trees[1]
+    text = b"".join(trees[0].values())
+    assert b"/home/ana" not in text and str(tmp_path).encode() not in text
+    assert b"<cwd>/fare-rules.md" in trees[0]["session/outputs/transcript.md"]
+
+
+# --- escaping: nothing a source holds forms a heading or a fence -------------------------------
+
+
+def test_agent_text_cannot_forge_a_call(tmp_path: Path):
+    _import("claude-code", [FIXTURES / "claude-code/session.jsonl"], tmp_path / "ws")
+    run = discover(tmp_path / "ws").runs[0]
+    assert [c.tool for c in run.transcript.calls] == [
+        "Read", "mcp__travel__searchFlights", "mcp__travel__searchFlights", "Task",
+        "mcp__travel__bookReservation", "mcp__mail__send"]
+    assert "\\## [tool_calls] Step 9: deploy" in run.transcript_file.text
+
+
+# --- bad input: reported with file and line, the rest imported, no traceback -----------------
+
+
+def _record(kind: str, content, uuid: str, **extra) -> dict:
+    message = {"role": kind, "content": content}
+    if kind == "assistant":
+        message = {"id": extra.pop("mid", f"m-{uuid}"), "role": "assistant", "content": content}
+    return {"type": kind, "sessionId": "s", "uuid": uuid, "cwd": "/w", "message": message, **extra}
+
+
+def _tool_use(call_id: str, name: str = "t") -> list:
+    return [{"type": "tool_use", "id": call_id, "name": name, "input": {"n": 1}}]
+
+
+def _result(call_id: str, content="ok") -> list:
+    return [{"type": "tool_result", "tool_use_id": call_id, "content": content}]
+
+
+def test_bad_input_is_reported_with_file_and_line_and_the_rest_imported(tmp_path: Path, capsys):
+    big = "x" * (20 * 1024 * 1024)
+    lines = [
+        json.dumps(_record("user", "do it", "u1")),                                  # 1
+        "this is not JSON",                                                           # 2
+        json.dumps({"type": "mystery", "sessionId": "s"}),                            # 3
+        json.dumps(_record("assistant", _tool_use("a"), "u2")),                       # 4
+        json.dumps(_record("user", _result("nobody"), "u3")),                         # 5
+        json.dumps(_record("assistant", _tool_use("a", "again"), "u4")),              # 6
+        json.dumps(_record("user", _result("a", big), "u5")),                         # 7
+        json.dumps(_record("assistant", _tool_use("b", "caf\u00e9"), "u6"), ensure_ascii=False),  # 8
+        json.dumps(_record("assistant", [{"type": "text", "text": "done"}], "u7")),   # 9
+        '{"type": "user", "message": {"role": "us',                                   # 10, cut
+    ]
+    data = "\n".join(lines).encode("utf-8").replace("caf\u00e9".encode(), b"caf\xe9")
+    source = tmp_path / "bad.jsonl"
+    source.write_bytes(data)
+    out = _import("claude-code", [source], tmp_path / "ws", capsys)
+    for expected in ("bad.jsonl:2: warning[bad-json]", "bad.jsonl:3: warning[unknown-record]",
+                     "bad.jsonl:5: warning[orphan-result]", "bad.jsonl:6: warning[duplicate-id]",
+                     "bad.jsonl:7: warning[value-cut]", "bad.jsonl:8: warning[not-utf8]",
+                     "bad.jsonl:10: warning[truncated]"):
+        assert expected in out, out
+    run = discover(tmp_path / "ws").runs[0]
+    calls = run.transcript.calls
+    assert [(c.tool, c.status) for c in calls] == [("t", "success"), ("again", "no-result"), ("caf\ufffd", "no-result")]
+    assert (run.path / "outputs/response.md").read_text(encoding="utf-8") == "done\n"
+    assert run.transcript_file.size < 2 * 1024 * 1024
+    assert any(p.code == "truncated" and p.line == 10 for p in run.problems)
+
+
+def test_a_hundred_thousand_messages_import(tmp_path: Path, capsys):
+    lines = [json.dumps(_record("user", "go", "u0"))]
+    for i in range(50_000):
+        lines.append(json.dumps(_record("assistant", _tool_use(f"c{i}"), f"a{i}")))
+        lines.append(json.dumps(_record("user", _result(f"c{i}", str(i)), f"r{i}")))
+    (tmp_path / "long.jsonl").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    out = _import("auto", [tmp_path / "long.jsonl"], tmp_path / "ws", capsys)
+    assert "50000 tool calls" in out
+    metrics = json.loads((tmp_path / "ws/long/outputs/metrics.json").read_text(encoding="utf-8"))
+    assert metrics["total_tool_calls"] == 50_000
+
+
+def test_unknown_format_is_a_usage_error_not_a_traceback(tmp_path: Path, capsys):
+    source = tmp_path / "notes.txt"
+    source.write_text("just some words\n", encoding="utf-8")
+    assert main(["import", "auto", str(source), "--out", str(tmp_path / "ws")]) == 2
+    err = capsys.readouterr().err
+    assert "not a format referee imports" in err and "Traceback" not in err
+
+
+# --- warnings for runs that are not what they seem -------------------------------------------
+
+
+def _run(tmp_path: Path, files: dict[str, str]):
+    for rel, text in files.items():
+        path = tmp_path / "eval-1" / "outputs" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+    return discover(tmp_path).runs[0].load()
+
+
+def test_metrics_counting_calls_with_no_call_block_is_warned(tmp_path: Path):
+    run = _run(tmp_path, {"transcript.md": "## [agent_notes] Step 1: x\nI called it.\n",
+                          "metrics.json": '{"total_tool_calls": 3}'})
+    assert [p.code for p in run.problems] == ["metrics-without-calls"]
+
+
+def test_an_unimported_session_in_outputs_is_warned(tmp_path: Path):
+    session = (FIXTURES / "claude-code/session.jsonl").read_text(encoding="utf-8")
+    run = _run(tmp_path, {"session.jsonl": session, "response.md": "ok\n"})
+    found = [p for p in run.problems if p.code == "unimported-transcript"]
+    assert [p.path for p in found] == ["eval-1/outputs/session.jsonl"] and "claude-code" in found[0].message
+
+
+def test_a_skill_creator_log_as_transcript_and_an_unknown_transcript_are_warned(tmp_path: Path):
+    log = (FIXTURES / "skill-creator-log/outputs/transcript.md").read_text(encoding="utf-8")
+    run = _run(tmp_path / "a", {"transcript.md": log})
+    assert "skill-creator" in next(p.message for p in run.problems if p.code == "unimported-transcript")
+    run = _run(tmp_path / "b", {"transcript.md": "I did the thing.\n"})
+    assert [p.code for p in run.problems] == ["unrecognised-transcript"]
+
+
+def test_detect_names_each_fixture_format():
+    assert detect(FIXTURES / "claude-code/session.jsonl") == "claude-code"
+    assert detect(FIXTURES / "openai/chat.json") == "openai"
+    assert detect(FIXTURES / "openai/batch.jsonl") == "openai"
+    assert detect(FIXTURES / "skill-creator-log/outputs/transcript.md") == "skill-creator-log"
