@@ -14,7 +14,7 @@ from referee.engine.decision.collect import Collected, collect
 from referee.engine.decision.configurations import Choice, choose
 from referee.engine.decision.stability import MODES
 from referee.engine.report.atomic import write_atomic
-from referee.engine.report.jsonable import dumps, neutralise_script_end
+from referee.engine.report.render import json_text, neutralise_text
 from referee.engine.usage import UsageError
 
 BENCHMARK_JSON, BENCHMARK_MD = "benchmark.json", "benchmark.md"
@@ -91,10 +91,17 @@ def run(args: argparse.Namespace) -> int:
     if not args.check:
         out = args.output or args.workspace
         out.mkdir(parents=True, exist_ok=True)
-        write_atomic(out / BENCHMARK_JSON, dumps(neutralise_script_end(doc)))
+        write_atomic(out / BENCHMARK_JSON, benchmark_text(doc))
         write_atomic(out / BENCHMARK_MD, markdown.render(doc))
     _print(doc, args)
     return decision.exit_code
+
+
+def benchmark_text(doc: dict) -> str:
+    """benchmark.json's bytes: ``json.dumps(doc, ensure_ascii=False, indent=2)`` (the
+    fast encoder where it writes the same text), with every ``</script`` and ``<!--``
+    escaped, in keys too: skill-creator's viewer pastes the file into a <script>."""
+    return neutralise_text(json_text(doc)) + "\n"
 
 
 def find_contamination(collected: Collected, choice: Choice, skill_paths: list[str]) -> dict:
