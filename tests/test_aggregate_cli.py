@@ -265,3 +265,41 @@ def test_a_bad_release_config_is_a_usage_error_naming_the_file(example, tmp_path
 def test_check_writes_nothing(example, capsys):
     assert aggregate(example, "--check") == (1, None)
     assert "nothing was written (--check)" in capsys.readouterr().out
+
+
+def test_the_same_bytes_from_another_working_directory_and_path(example, tmp_path, monkeypatch):
+    aggregate(example, "--evals", str(EVALS))
+    first = (example / "benchmark.json").read_bytes()
+    other = tmp_path / "elsewhere" / "deeper" / "copy"
+    shutil.copytree(example, other)
+    (other / "benchmark.json").unlink()
+    monkeypatch.chdir(other.parent)
+    assert main(["aggregate", "copy", "--evals", str(EVALS)]) == 1
+    assert (other / "benchmark.json").read_bytes() == first
+
+
+def test_several_iterations_aggregate_the_last_unless_told(tmp_path, capsys):
+    write_run(tmp_path / "iteration-1" / "eval-1" / "with_skill" / "run-1", ["fail"])
+    write_run(tmp_path / "iteration-2" / "eval-1" / "with_skill" / "run-1", ["pass"])
+    _, doc = aggregate(tmp_path)
+    assert [r["path"] for r in doc["runs"]] == ["iteration-2/eval-1/with_skill/run-1"]
+    assert "aggregating iteration 2" in capsys.readouterr().err
+    _, doc = aggregate(tmp_path, "--iteration", "1")
+    assert [r["path"] for r in doc["runs"]] == ["iteration-1/eval-1/with_skill/run-1"]
+
+
+@pytest.mark.parametrize("broken", [
+    {"summary": [], "gate": {}, "expectations": []},
+    {"summary": {"passed": -1, "total": 1}, "gate": {"counted": [], "passed": 0, "total": 0}, "expectations": []},
+    {"summary": {"passed": 1, "total": 1}, "gate": {"counted": 3, "passed": 0, "total": 0}, "expectations": [1]},
+    [],
+])
+def test_a_hostile_grading_json_is_reported_not_a_crash(tmp_path, broken):
+    write_run(tmp_path / "eval-1" / "with_skill" / "run-1", ["pass"])
+    target = tmp_path / "eval-1" / "with_skill" / "run-2"
+    write_run(target, ["pass"])
+    if isinstance(broken, dict):
+        broken["grader"] = {"name": "referee"}
+    (target / "grading.json").write_text(json.dumps(broken), encoding="utf-8")
+    code, doc = aggregate(tmp_path)
+    assert code in (0, 1) and [u["path"] for u in doc["unusable_runs"]] == ["eval-1/with_skill/run-2"]

@@ -174,8 +174,14 @@ def _print(doc: dict, args: argparse.Namespace) -> None:
     if "delta" in summary:
         print(f"  delta ({meta['primary']} - {meta['baseline']}): " +
               ", ".join(f"{k} {v}" for k, v in summary["delta"].items()))
-    for path in [u["path"] for u in doc["unusable_runs"]]:
-        _warn(f"{path}: not counted (see benchmark.md)")
+    for found in doc["contaminated_runs"]:
+        first = found["evidence"][0]
+        step = f"step {first['step']} " if first["step"] is not None else ""
+        fate = "kept" if found["included_in_delta"] else "left out of the delta"
+        print(f"  contaminated ({fate}): {found['path']}: {step}{first['tool']} ({first['location']}) "
+              f"reads {first['target']}")
+    for unusable in doc["unusable_runs"]:
+        _warn(f"{unusable['path']}: not counted: {unusable['reason']}")
     if args.check:
         print("nothing was written (--check)")
     else:
