@@ -60,7 +60,8 @@ def _transcript_warnings(run: Any, base: str, imported: bool) -> list[Problem]:
     text = source.text if source is not None else None
     if not text or not text.strip() or transcript.calls or imported:
         return found
-    if any(note.kind != "prose" for note in transcript.notes):
+    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if any(skill_creator.tagged(note, lines) for note in transcript.notes):
         return found
     kind = _log_format(text[:HEAD_BYTES])
     if kind is not None:

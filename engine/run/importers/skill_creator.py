@@ -34,9 +34,19 @@ def looks_like(text: str) -> bool:
     from referee.engine.run.transcript import parse_transcript
 
     parsed = parse_transcript(text)
-    if parsed.calls or any(note.kind == "agent_notes" for note in parsed.notes):
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if parsed.calls or any(tagged(note, lines) for note in parsed.notes):
         return False
     return bool(_STEP.search(text)) and bool(_TOOL_LINE.search(text) or re.search(r"^#{1,3}[ \t]+final", text, re.I | re.M))
+
+
+_TAGGED = re.compile(r" {0,3}#{1,6}[ \t]*\[")
+
+
+def tagged(note: Any, lines: list[str]) -> bool:
+    """True for a note whose heading (a line of ``lines``) is tagged: ``## [agent_notes] ...``."""
+    line = note.location.line
+    return line is not None and 1 <= line <= len(lines) and _TAGGED.match(lines[line - 1]) is not None
 
 
 def read_log(source: Source, folder: Path | None = None) -> Conversation:
