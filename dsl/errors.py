@@ -25,6 +25,8 @@ PARSER_CODES = (
     "bad-index", "reserved-word", "unknown-source", "no-eval", "duplicate-let",
     "duplicate-expect", "duplicate-eval", "duplicate-key", "bad-evals", "too-deep",
 )
+# Warnings of ``referee check --workspace``: what the rules read that no run has.
+WARNING_CODES = ("unseen-tool", "unseen-field", "unseen-file")
 COMPILER_CODES = (
     "unknown-function", "wrong-arity", "unknown-name", "name-cycle", "unknown-field",
     "bad-regex", "bad-jsonpath", "jsonpath-regex", "bad-operand", "bad-step", "bad-path", "unknown-eval",
@@ -45,6 +47,7 @@ class Diagnostic:
     end_column: int = 0
     hint: str | None = None
     source_line: str = ""
+    severity: str = "error"  # or "warning": reported, but the rules are usable
 
     def location(self) -> str:
         """``path:line:col``, the prefix editors and terminals make clickable."""
@@ -75,7 +78,7 @@ def render(d: Diagnostic, color: bool = False) -> str:
           = help: did you mean 'count'?
     """
     red, bold, reset = ("\x1b[31m", "\x1b[1m", "\x1b[0m") if color else ("", "", "")
-    lines = [f"{bold}{d.location()}: {red}error[{d.code}]{reset}{bold}: {d.message}{reset}"]
+    lines = [f"{bold}{d.location()}: {red}{d.severity}[{d.code}]{reset}{bold}: {d.message}{reset}"]
     if d.source_line and d.line > 0:
         shown = d.source_line.expandtabs(1)
         lines.append(f"  {shown}")
@@ -138,5 +141,5 @@ def line_col(text: str, pos: int) -> tuple[int, int]:
 
 __all__ = [
     "Diagnostic", "RulesError", "render", "render_all", "suggest", "did_you_mean",
-    "line_of", "line_col", "PARSER_CODES", "COMPILER_CODES",
+    "line_of", "line_col", "PARSER_CODES", "COMPILER_CODES", "WARNING_CODES",
 ]

@@ -105,6 +105,17 @@ def check_rules(files: Sequence[ast.RulesFile], evals=None) -> list[Diagnostic]:
     return RulesError(diagnostics).diagnostics if diagnostics else []
 
 
+def statements(files: Sequence[ast.RulesFile], evals=None) -> dict[str, list[tuple[str, Any]]]:
+    """Per eval key, ``(path, node)`` for each let value and each check written for
+    it, in file order; for tools that look at what the rules read."""
+    found: dict[str, list[tuple[str, Any]]] = {}
+    for group in _group(files, evals, []):
+        nodes = [(path, let.value) for path, let in (group.lets or {}).values()]
+        nodes += [(path, e.check) for path, e in group.expects or [] if e.check is not None]
+        found[group.key] = nodes
+    return found
+
+
 def _build(files, evals, timeout: float, diagnostics: list[Diagnostic]) -> Program:
     groups = _group(files, evals, diagnostics)
     return Program(tuple(_compile_group(g, timeout, diagnostics) for g in groups))

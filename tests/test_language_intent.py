@@ -208,3 +208,65 @@ def test_grading_flags_a_timing_field_no_run_has(tmp_path):
                         .read_text("utf-8"))
     reasons = [s["reason"] for s in report["eval_feedback"]["suggestions"]]
     assert any(r.startswith("reads timing.total_tokns, but no run") and "total_tokens" in r for r in reasons), reasons
+
+
+# ------------------------------------------------------------ check --evals, --workspace
+
+
+def embedded_evals(tmp_path: Path, check_text: str) -> Path:
+    evals = {"skill_name": "s", "evals": [{"id": 1, "prompt": "p", "expectations": ["One save."],
+                                           "referee": {"checks": {"1": check_text}}}]}
+    path = tmp_path / "evals.json"
+    path.write_text(json.dumps(evals), encoding="utf-8")
+    return path
+
+
+def test_check_with_evals_alone_checks_the_rules_inside(tmp_path, capsys):
+    embedded_evals(tmp_path, 'count(calls to "save") == 1')
+    assert check(tmp_path, capsys, "--evals", "evals.json") == (0, "ok: 1 file, 1 assertion\n")
+    embedded_evals(tmp_path, 'cuont(calls to "save") == 1')
+    code, out = check(tmp_path, capsys, "--evals", "evals.json")
+    assert code == 1 and "error[unknown-function]: unknown function 'cuont'" in out
+
+
+def test_check_without_rules_says_what_to_give(capsys):
+    assert main(["check"]) == 2
+    assert "name a rules file, or --evals evals.json" in capsys.readouterr().err
+
+
+TYPOS = {'"*bookReservation" with': '"*bookReservaton" with',
+         "booked.args.flightId": "booked.args.flightID",
+         '"fares.csv" as csv': '"fare.csv" as csv'}
+
+
+def test_check_against_a_workspace_warns_about_names_no_run_has(tmp_path, capsys):
+    import shutil
+
+    from conftest import REPO
+
+    shutil.copytree(REPO / "examples" / "booking-skill-workspace", tmp_path / "ws")
+    text = (REPO / "examples" / "booking-skill" / "booking.rules").read_text("utf-8")
+    (tmp_path / "good.rules").write_text(text, encoding="utf-8")
+    for wrong, typo in TYPOS.items():
+        text = text.replace(wrong, typo)
+    (tmp_path / "typo.rules").write_text(text, encoding="utf-8")
+    assert check(tmp_path, capsys, "good.rules", "--workspace", "ws") == (
+        0, "ok: 1 file, 11 assertions\n")
+    code, out = check(tmp_path, capsys, "typo.rules", "--workspace", "ws")
+    assert code == 0 and out.endswith("ok: 1 file, 11 assertions, 4 warnings\n")
+    assert ('typo.rules:5:28: warning[unseen-tool]: no run called a tool matching glob '
+            '"*bookReservaton" (tools called: travel_bookReservation, travel_searchFlights) '
+            "(eval 1, 4 runs)") in out
+    assert "= help: did you mean 'travel_bookReservation'?" in out
+    assert "warning[unseen-field]: no call in any run has the argument field 'flightID'" in out
+    assert "= help: did you mean 'flightId'?" in out
+    assert "warning[unseen-file]: no run has the file outputs/fare.csv" in out
+    assert "= help: did you mean 'fares.csv'?" in out
+
+
+def test_every_warning_code_is_documented():
+    from referee.dsl.errors import WARNING_CODES
+
+    doc = (Path(__file__).resolve().parents[1] / "docs" / "language.md").read_text("utf-8")
+    for code in WARNING_CODES:
+        assert f"`{code}`" in doc, code

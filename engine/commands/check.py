@@ -1,17 +1,22 @@
-"""``referee check FILE... [--evals evals.json]``: validate rules files without a run.
+"""``referee check [FILE...] [--evals evals.json] [--workspace WS]``: validate rules
+without grading.
 
 Each file is parsed and compiled statically on its own (names, functions, regexes,
 JSONPaths, links to evals.json), so files written for different skills can be
 checked in one call; ``referee grade`` combines the files it is given and reports
-conflicts between them. All errors of all files are printed, each
-as ``file:line:col: error[code]: message`` with the source line and a caret, then a
-summary. Exit 0 when clean, 1 when there are errors, 2 when a file cannot be read.
+conflicts between them. With ``--evals`` alone, the rules written inside evals.json
+are checked. All errors of all files are printed, each as
+``file:line:col: error[code]: message`` with the source line and a caret, then a
+summary. With ``--workspace``, clean rules are also compared with the runs found
+there: a tool name, an argument field or a file that no run of the eval has is a
+warning with the closest name the runs do have, so a misspelling is caught before
+it reads as the agent's failure. Exit 0 when clean (warnings included), 1 when
+there are errors, 2 when a file cannot be read.
 """
 
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from referee.dsl import ast
@@ -27,14 +32,21 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
         "check", help="validate rules files (syntax, names, regexes, links to evals.json)",
         description="Validate rules files and report every error with its line and column.",
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="a .rules file")
+    parser.add_argument("files", nargs="*", metavar="FILE", help="a .rules file")
     parser.add_argument("--evals", metavar="EVALS_JSON",
-                        help="skill-creator evals.json the rules refer to")
+                        help="skill-creator evals.json the rules refer to; alone, the rules "
+                        "written inside it are checked")
+    parser.add_argument("--workspace", metavar="WORKSPACE",
+                        help="also warn about tool names, argument fields and files that no "
+                        "run of the eval in this workspace has")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Check the files named in ``args``; print the report; return the exit code."""
+    if not args.files and not args.evals:
+        raise UsageError("name a rules file, or --evals evals.json to check the rules "
+                         "written inside it")
     texts: dict[str, str] = {}
     for name in list(args.files) + ([args.evals] if args.evals else []):
         texts[name] = _read(name)
@@ -46,7 +58,18 @@ def run(args: argparse.Namespace) -> int:
         tree, found = parse_rules_partial(texts[name], name)
         trees.append(tree)
         diagnostics += found + _compile([tree], evals)
-    return _report(_unique(diagnostics), texts, len(args.files), trees, evals)
+    if not args.files and evals is not None:
+        diagnostics += _compile([], evals)
+    diagnostics = _unique(diagnostics)
+    warnings: list[Diagnostic] = []
+    if args.workspace and not diagnostics:
+        from referee.engine.commands.check_workspace import workspace_warnings
+
+        try:
+            warnings = workspace_warnings(trees, evals, Path(args.workspace))
+        except RulesError as err:  # the files conflict once combined, as grade would say
+            diagnostics = list(err.diagnostics)
+    return _report(diagnostics, warnings, texts, max(1, len(args.files)), trees, evals)
 
 
 def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
@@ -91,16 +114,19 @@ def _compile(trees: list[ast.RulesFile], evals: EvalsFile | None) -> list[Diagno
     return list(check_rules(trees, evals))
 
 
-def _report(diagnostics, texts, file_count, trees, evals) -> int:
+def _report(diagnostics, warnings, texts, file_count, trees, evals) -> int:
     if diagnostics:
         print(render_all(diagnostics, texts=texts))
         bad_files = len({d.path for d in diagnostics})
         print(f"\n{_plural(len(diagnostics), 'error')} in {_plural(bad_files, 'file')}")
         return 1
+    if warnings:
+        print(render_all(warnings, texts=texts) + "\n")
     count = sum(len(block.expects) for tree in trees for block in tree.evals)
     if evals is not None:
         count += sum(len(e.rules.expects) for e in evals.evals if e.rules is not None)
-    print(f"ok: {_plural(file_count, 'file')}, {_plural(count, 'assertion')}")
+    said = f", {_plural(len(warnings), 'warning')}" if warnings else ""
+    print(f"ok: {_plural(file_count, 'file')}, {_plural(count, 'assertion')}{said}")
     return 0
 
 

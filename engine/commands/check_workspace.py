@@ -1,0 +1,87 @@
+"""``referee check --workspace``: what the rules read that no run of their eval has.
+
+The rules are compiled together (as ``grade`` would), the workspace's runs are
+found and assigned to their evals, and every tool pattern, argument field, file
+and timing/metrics field a let or a check names is looked up in what those runs
+hold. Tool names are matched with the compiled patterns the checks themselves use.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from referee.dsl.errors import Diagnostic
+from referee.engine.checks.static import reads
+from referee.engine.facts.contents import (Contents, Unseen, merged, pattern_matcher, run_contents,
+                                           unseen)
+from referee.engine.usage import UsageError
+
+_CODES = {"tool": "unseen-tool", "arg": "unseen-field", "timing": "unseen-field",
+          "metrics": "unseen-field", "file": "unseen-file"}
+
+
+def workspace_warnings(trees: list, evals: Any, workspace: Path) -> list[Diagnostic]:
+    """A warning per read no run of its eval has, in file order. Raises
+    ``RulesError`` when the files do not compile together, ``UsageError`` when the
+    workspace holds no run."""
+    from referee.engine.compile import compile_rules, statements
+    from referee.engine.run.workspace import discover
+
+    program = compile_rules(trees, evals)
+    found = discover(workspace)
+    if not found.runs:
+        raise UsageError(f"no runs found under {workspace}")
+    held: dict[str, list[Contents]] = {}
+    for one in found.runs:
+        compiled = program.for_run(one.id, one.metadata)
+        if compiled is not None:
+            held.setdefault(compiled.key, []).append(run_contents(one))
+            one.release()
+    matchers = _matchers(program)
+    warnings = []
+    for key, nodes in statements(trees, evals).items():
+        if key not in held:
+            continue
+        contents = merged(held[key])
+        runs = len(held[key])
+        for path, node in nodes:
+            for read in reads(node):
+                matcher = matchers.get(_key(read.pattern)) if read.pattern else None
+                finding = unseen(read, contents, matcher)
+                if finding is not None:
+                    warnings.append(_warning(finding, path, key, runs))
+    return _unique(warnings)
+
+
+def _matchers(program: Any) -> dict:
+    """Tool-name matchers by pattern, over the compiled patterns of the program."""
+    out = {}
+    for ev in program.evals:
+        for assertion in ev.assertions:
+            for pattern, compiled in zip(assertion.tool_patterns, assertion.tool_matchers):
+                if compiled is not None:
+                    out.setdefault(_key(pattern), pattern_matcher(compiled))
+    return out
+
+
+def _key(pattern: Any) -> tuple[str, str, str]:
+    return (pattern.kind, pattern.text, pattern.flags)
+
+
+def _warning(finding: Unseen, path: str, key: str, runs: int) -> Diagnostic:
+    span = finding.read.span
+    end = span.end_column if span.end_line == span.line else 0
+    where = f" (eval {key}, {runs} run{'s' if runs != 1 else ''})"
+    return Diagnostic(_CODES[finding.read.kind], finding.message + where, path, span.line,
+                      span.column, end, finding.hint, severity="warning")
+
+
+def _unique(warnings: list[Diagnostic]) -> list[Diagnostic]:
+    seen, kept = set(), []
+    for w in warnings:
+        key = (w.path, w.line, w.column, w.code)
+        if key not in seen:
+            seen.add(key)
+            kept.append(w)
+    return kept
