@@ -1,0 +1,233 @@
+"""Which eval, configuration and run a run directory is, read from its folders.
+
+The layouts: ``iteration-N/eval-<id>[-name]/<config>/run-<k>/``, the flat
+``eval-<id>/<config>/`` (run 1), ``eval-<id>/outputs`` (no configuration level),
+run-then-configuration nesting ``eval-<id>/run-<x>/<config>/``, the legacy
+``runs/`` level, and descriptive eval names. ``eval_metadata.json`` at the eval
+or run level wins over the folder names. A workspace given below its eval folder
+borrows the eval from the folder names above it (``eval_prefix``); how an unusual
+layout was read is kept in ``RunId.extra["layout"]`` for ``show``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.engine.run.model import Problem, RunId
+from referee.engine.run.safeio import join_report, read_json
+
+METADATA = "eval_metadata.json"
+DEFAULT_CONFIGURATION = "default"  # for layouts with no configuration level (eval-1/outputs)
+
+_RUN = re.compile(r"run[-_]([0-9]{1,9})", re.I)
+_RUN_LIKE = re.compile(r"run[-_]", re.I)
+_EVAL_NUMBERED = re.compile(r"eval[-_]([0-9]{1,9})(?:[-_](.+))?", re.I | re.S)
+_EVAL_NAMED = re.compile(r"eval[-_](.+)", re.I | re.S)
+_ITERATION = re.compile(r"iteration[-_]?([0-9]{1,9})", re.I)
+_NOT_EVAL = re.compile(r"(?:iteration[-_]?[0-9]{1,9}|runs)", re.I)  # levels above the evals
+_DIGITS = re.compile(r"([0-9]+)")
+
+
+def natural_key(text: str) -> tuple:
+    """Sort key that orders embedded numbers by value: eval-2 before eval-10."""
+    return tuple((0, int(part), part) if part.isdigit() else (1, part) for part in _DIGITS.split(text) if part)
+
+
+def eval_from_folder(name: str) -> tuple[str, str | None]:
+    """Eval id and name from a folder: ``eval-3-sales`` → ("3", "sales"); ``eval-sales``
+    → ("sales", None); a descriptive ``sales-summary`` → ("sales-summary", None)."""
+    numbered = _EVAL_NUMBERED.fullmatch(name)
+    if numbered is not None:
+        return str(int(numbered.group(1))), numbered.group(2)
+    named = _EVAL_NAMED.fullmatch(name)
+    if named is not None:
+        return named.group(1), None
+    return name, None
+
+
+@dataclass(frozen=True)
+class _Shape:
+    """Which path segments of a run are the eval, the configuration and the run.
+
+    ``run_pos`` is the segment that names the run (None when no folder does);
+    ``reading`` says in words how an unusual layout was read (None for the usual ones).
+    """
+
+    eval_pos: int
+    configuration: str
+    run_number: int | None  # None: the run folder's name is not a number (see _run_number)
+    iteration: int | None
+    run_pos: int | None = None
+    reading: str | None = None
+
+
+def _shape(parts: tuple[str, ...]) -> _Shape:
+    run = _RUN.fullmatch(parts[-1])
+    config_pos = len(parts) - 2 if run and len(parts) >= 2 else len(parts) - 1
+    run_pos = len(parts) - 1 if run else None
+    eval_pos = config_pos - 1
+    configuration = parts[config_pos]
+    reading = None
+    if run is None and eval_pos >= 1 and _RUN_LIKE.match(parts[eval_pos]):
+        # eval-x/run-<id>/<config>/outputs: the run level sits above the configuration.
+        run_pos, eval_pos = eval_pos, eval_pos - 1
+        reading = (f"run-then-configuration nesting: eval folder {parts[eval_pos]!r}, "
+                   f"run folder {parts[run_pos]!r}, configuration folder {configuration!r}")
+    looks_eval = _EVAL_NAMED.fullmatch(configuration) is not None
+    if looks_eval or eval_pos < 0 or _NOT_EVAL.fullmatch(parts[eval_pos]):
+        eval_pos, configuration = config_pos, DEFAULT_CONFIGURATION
+        if run_pos is not None and run_pos < eval_pos:
+            run_pos = None
+    iteration = None
+    for part in parts[:eval_pos]:
+        found = _ITERATION.fullmatch(part)
+        if found is not None:
+            iteration = int(found.group(1))
+    number = _RUN.fullmatch(parts[run_pos]) if run_pos is not None else None
+    run_number = int(number.group(1)) if number else (None if run_pos is not None else 1)
+    return _Shape(eval_pos, configuration, run_number, iteration, run_pos, reading)
+
+
+def _run_number(run_dir: Path, parts: tuple[str, ...], shape: _Shape) -> int:
+    """The run's number; a run folder named ``run-<id>`` with a non-numeric id is
+    numbered by its place (1-based, natural order) among its eval's run folders, so
+    the same folders always get the same numbers."""
+    if shape.run_number is not None:
+        return shape.run_number
+    run_folder = run_dir.parents[len(parts) - 1 - shape.run_pos - 1]
+    try:
+        with os.scandir(run_folder.parent) as listing:
+            names = sorted((e.name for e in listing if _RUN_LIKE.match(e.name)), key=natural_key)
+    except OSError:
+        return 1
+    return names.index(run_folder.name) + 1 if run_folder.name in names else 1
+
+
+class MetadataReader:
+    """Reads ``eval_metadata.json`` files, each once per discovery."""
+
+    def __init__(self) -> None:
+        self._cache: dict[Path, tuple[dict, tuple[Problem, ...]]] = {}
+
+    def read(self, folder: Path, report_base: str) -> tuple[dict, tuple[Problem, ...]]:
+        if folder not in self._cache:
+            self._cache[folder] = self._load(folder, report_base)
+        return self._cache[folder]
+
+    def _load(self, folder: Path, report_base: str) -> tuple[dict, tuple[Problem, ...]]:
+        found = read_json(folder, METADATA, report_base)
+        if found is None:
+            return {}, ()
+        if found.value is None and found.problems:
+            return {}, found.problems
+        if not isinstance(found.value, dict):
+            report = join_report(report_base, METADATA)
+            return {}, found.problems + (Problem("bad-metadata", report, "not a JSON object; ignored"),)
+        return found.value, found.problems
+
+
+def _metadata_text(value) -> str | None:
+    if isinstance(value, bool) or not isinstance(value, (str, int)):
+        return None
+    text = str(value).strip()
+    return text or None
+
+
+def _identity_extra(parts: tuple[str, ...], shape: _Shape, rel: str, inside: int) -> dict:
+    """``path``: how a run loaded on its own is named in reports (its folders from
+    the eval level down, never an absolute path); ``layout``: how an unusual
+    layout was read, for ``show``; ``run_label``: a non-numeric run folder's name."""
+    extra: dict = {}
+    readings = [shape.reading] if shape.reading else []
+    if rel == ".":
+        extra["path"] = "/".join(parts[shape.eval_pos:])
+    elif inside < len(parts):
+        readings.append(f"the workspace given is inside eval folder {parts[shape.eval_pos]!r}: "
+                        "the eval is read from the folder names above it")
+    if shape.run_pos is not None and shape.run_number is None:
+        extra["run_label"] = parts[shape.run_pos]
+        readings.append(f"run folder {parts[shape.run_pos]!r} has no number: numbered by its place "
+                        "among the eval's run folders")
+    if readings:
+        extra["layout"] = "; ".join(readings)
+    return extra
+
+
+def report_path(run_id: RunId) -> str:
+    """The run's name in reports: its place in the workspace, or for a run graded on
+    its own, its folders from the eval level down (never ".", never absolute)."""
+    return run_id.extra.get("path") or run_id.rel
+
+
+def _identity_parts(run_dir: Path, rel: str, prefix: tuple[str, ...] = ()) -> tuple[tuple[str, ...], int]:
+    """The folder names that say which eval, configuration and run this is, and how
+    many of the last ones lie inside the workspace (0 for a run loaded on its own)."""
+    if rel != ".":
+        own = tuple(rel.split("/"))
+        if prefix and not any(_EVAL_NAMED.fullmatch(part) for part in own):
+            return prefix + own, len(own)
+        return own, len(own)
+    # A run loaded on its own: its nearest ancestors name it (never written out).
+    return tuple(p for p in run_dir.parts[-5:] if p not in ("/", "")) or ("run",), 0
+
+
+def eval_prefix(root: Path) -> tuple[str, ...]:
+    """When ``root`` lies inside an eval folder (``eval-1``, ``eval-1/with_skill``,
+    ``eval-x/run-7``), that folder's name and the ones below it down to ``root``:
+    runs found below are then read as that eval's, not as evals named after a
+    configuration. Empty otherwise. Only the eval-named folder and at most two
+    levels below it are considered; nothing above is ever written out."""
+    names = [p for p in root.parts[-3:] if p not in ("/", "")]
+    for start, name in enumerate(names):
+        if _EVAL_NAMED.fullmatch(name):
+            return tuple(names[start:])
+    return ()
+
+
+def _metadata_base(parts: tuple[str, ...], pos: int, inside: int) -> str:
+    """Where a metadata file is reported: relative to the workspace (or to a lone run);
+    folders above the workspace as ``..``."""
+    root = len(parts) - 1 - inside  # index of the workspace folder itself
+    if pos > root:
+        return "/".join(parts[root + 1: pos + 1])
+    return "/".join([".."] * (root - pos))
+
+
+def identify(run_dir: Path, rel: str, reader: MetadataReader,
+             prefix: tuple[str, ...] = ()) -> tuple[RunId, dict, tuple[Problem, ...]]:
+    """The run's id, its merged metadata and the metadata files' problems. ``rel`` is
+    "." for a run loaded on its own; ``prefix``: see ``eval_prefix``."""
+    parts, inside = _identity_parts(run_dir, rel, prefix)
+    shape = _shape(parts)
+    metadata: dict = {}
+    problems: list[Problem] = []
+    depth = len(parts) - 1
+    for pos in range(shape.eval_pos, depth + 1):  # eval level first; the run level wins
+        folder = run_dir.parents[depth - pos - 1] if pos < depth else run_dir
+        found, found_problems = reader.read(folder, _metadata_base(parts, pos, inside))
+        metadata.update(found)
+        problems.extend(found_problems)
+    folder_id, folder_name = eval_from_folder(parts[shape.eval_pos])
+    eval_id = _metadata_text(metadata.get("eval_id")) or folder_id
+    eval_name = _metadata_text(metadata.get("eval_name")) or folder_name
+    run_id = RunId(rel, eval_id, eval_name, shape.configuration, _run_number(run_dir, parts, shape),
+                   shape.iteration, _identity_extra(parts, shape, rel, inside))
+    return run_id, metadata, tuple(problems)
+
+
+def is_run_folder(name: str) -> bool:
+    """``run-<number>``."""
+    return _RUN.fullmatch(name) is not None
+
+
+def is_run_like(name: str) -> bool:
+    """Starts like a run folder (``run-``, ``run_``), numbered or not."""
+    return _RUN_LIKE.match(name) is not None
+
+
+def is_eval_folder(name: str) -> bool:
+    """``eval-<anything>``."""
+    return _EVAL_NAMED.fullmatch(name) is not None
