@@ -202,7 +202,7 @@ def test_bad_input_is_reported_with_file_and_line_and_the_rest_imported(tmp_path
         assert expected in out, out
     run = discover(tmp_path / "ws").runs[0]
     calls = run.transcript.calls
-    assert [(c.tool, c.status) for c in calls] == [("t", "success"), ("again", "no-result"), ("caf\ufffd", "no-result")]
+    assert [(c.tool, c.status) for c in calls] == [("t", "success"), ("again", "no_result"), ("caf\ufffd", "no_result")]
     assert (run.path / "outputs/response.md").read_text(encoding="utf-8") == "done\n"
     assert run.transcript_file.size < 2 * 1024 * 1024
     assert any(p.code == "truncated" and p.line == 10 for p in run.problems)
@@ -265,3 +265,24 @@ def test_detect_names_each_fixture_format():
     assert detect(FIXTURES / "openai/chat.json") == "openai"
     assert detect(FIXTURES / "openai/batch.jsonl") == "openai"
     assert detect(FIXTURES / "skill-creator-log/outputs/transcript.md") == "skill-creator-log"
+
+
+def test_the_working_directory_becomes_a_placeholder_whatever_its_length(tmp_path: Path):
+    trees = []
+    for n, cwd in enumerate(("/a", "/very/long/home/dir")):
+        records = [
+            {"type": "user", "sessionId": "s", "uuid": "u", "cwd": cwd,
+             "message": {"role": "user", "content": f"read {cwd}/x"}},
+            {"type": "assistant", "sessionId": "s", "uuid": "v", "cwd": cwd,
+             "message": {"id": "m", "role": "assistant",
+                         "content": [{"type": "tool_use", "id": "c", "name": "Read",
+                                      "input": {"p": f"{cwd}/x", "q": f"{cwd}-other"}}]}},
+        ]
+        folder = tmp_path / str(n)
+        folder.mkdir()
+        (folder / "s.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+        _import("claude-code", [folder / "s.jsonl"], folder / "ws")
+        trees.append(_tree(folder / "ws"))
+    transcript = trees[1]["s/outputs/transcript.md"].decode()
+    assert '"p": "<cwd>/x"' in transcript and '"q": "/very/long/home/dir-other"' in transcript
+    assert trees[0]["s/source_map.json"] == trees[1]["s/source_map.json"]

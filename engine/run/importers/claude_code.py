@@ -12,7 +12,7 @@ What is read, and how:
 - Each ``tool_use`` block is a call (several in one message: parallel calls).
   A ``tool_result`` is paired with its call by ``tool_use_id``, never by position;
   ``is_error`` true gives status ``error`` (absent: success); a call with no
-  result has status ``no-result``. Result content may be a string, a list of
+  result has status ``no_result``. Result content may be a string, a list of
   parts or empty (then the structured ``toolUseResult`` stands in).
   ``<system-reminder>`` text inside a result is harness text, moved out of it;
   the line-number prefixes of ``Read`` results are removed.
@@ -26,6 +26,7 @@ What is read, and how:
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import replace
 from datetime import datetime
@@ -273,12 +274,12 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         timing=_timing(usage, reader.times),
         problems=tuple(problems),
     )
-    return scrub(conversation, cwds)
+    return replace(conversation, placeholders=placeholders(cwds))
 
 
 def _note_cwd(rec: dict, cwds: set[str]) -> None:
     cwd = rec.get("cwd")
-    if isinstance(cwd, str) and len(cwd.strip("/\\")) > 1:
+    if isinstance(cwd, str) and cwd.strip("/\\") and "\n" not in cwd:
         cwds.add(cwd.rstrip("/\\"))
 
 
@@ -378,30 +379,15 @@ def _timing(usage: dict[str, int], times: list[str]) -> dict | None:
     return timing or None
 
 
-def scrub(conversation: Conversation, cwds: set[str]) -> Conversation:
-    """The conversation with every working directory replaced by ``<cwd>``."""
-    if not cwds:
-        return conversation
-    ordered = sorted(cwds, key=lambda c: (-len(c), c))
-    pattern = re.compile("|".join(re.escape(c) for c in ordered))
-    return _scrub_conversation(conversation, lambda text: pattern.sub(CWD, text) if text else text)
+def placeholders(cwds: set[str]) -> tuple[tuple[str, str], ...]:
+    """Each working directory, as plain text and as written inside JSON, and ``<cwd>``.
 
-
-def _scrub_conversation(conv: Conversation, fix) -> Conversation:
-    def value(v: Any) -> Any:
-        if isinstance(v, str):
-            return fix(v)
-        if isinstance(v, list):
-            return [value(x) for x in v]
-        if isinstance(v, dict):
-            return {fix(k): value(x) for k, x in v.items()}
-        return v
-
-    def entry(e):
-        if isinstance(e, Call):
-            sub = None if e.subagent is None else _scrub_conversation(e.subagent, fix)
-            return replace(e, tool=fix(e.tool), args=value(e.args), result=value(e.result), subagent=sub)
-        return replace(e, text=fix(e.text))
-
-    return replace(conv, entries=tuple(entry(e) for e in conv.entries),
-                   response=tuple(entry(t) for t in conv.response))
+    Longest first, so a folder inside another is replaced whole. The writer applies
+    them to every file it renders: one pass over the text instead of a walk over
+    every value of every record.
+    """
+    found = set()
+    for cwd in cwds:
+        found.add(cwd)
+        found.add(json.dumps(cwd, ensure_ascii=False)[1:-1])
+    return tuple((text, CWD) for text in sorted(found, key=lambda c: (-len(c), c)))

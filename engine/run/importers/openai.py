@@ -9,7 +9,7 @@ message per line (one conversation for the whole file).
 - An assistant message's ``tool_calls`` are calls; each is paired with the
   ``tool`` message of the same ``tool_call_id`` (legacy ``function_call`` and
   ``function`` messages by name). ``arguments`` is a JSON string: invalid JSON is
-  kept as text and reported. A call never answered has status ``no-result``; the
+  kept as text and reported. A call never answered has status ``no_result``; the
   format has no error flag, so an answered call is a success unless the tool
   message says ``"is_error": true`` or ``"status": "error"``.
 - Assistant text sent with a tool call is an agent note, not a reply the user

@@ -22,7 +22,7 @@ HOOK = "hook"
 COMPACTION = "compaction"
 SUBAGENT = "subagent"
 
-NO_RESULT = "no-result"  # the status of a call whose result never came
+NO_RESULT = "no_result"  # the status of a call whose result never came
 
 
 @dataclass(frozen=True)
@@ -38,7 +38,7 @@ class Call:
     """One tool call as the source recorded it.
 
     ``args`` is the parsed JSON (or the raw text when it was not JSON); ``result``
-    is None only when no result came (``status`` is then ``no-result``).
+    is None only when no result came (``status`` is then ``no_result``).
     ``subagent`` holds the work of a subagent this call started, kept apart.
     """
 
@@ -84,6 +84,7 @@ class Conversation:
     timing: dict | None = None
     problems: tuple[Problem, ...] = ()
     label: str = ""  # names the run folder: the source's stem, plus a number when one source holds several
+    placeholders: tuple[tuple[str, str], ...] = ()  # (text, placeholder): machine-specific text to replace
     extra: dict = field(default_factory=dict, compare=False)
 
     @property

@@ -22,6 +22,7 @@ bytes whatever its path, the machine or the time.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from dataclasses import dataclass
@@ -161,16 +162,16 @@ def render_run(conversation: Conversation) -> RunFiles:
     lines: dict[str, tuple] = {}
     sources = list(conversation.sources)
     transcript = _transcript(conversation, problems)
-    _put(files, lines, sources, TRANSCRIPT, transcript.out)
+    _put(files, lines, sources, TRANSCRIPT, transcript.out, conversation.placeholders)
     for name, work in transcript.subagents:
         nested = _transcript(work, problems)
-        _put(files, lines, sources, name, nested.out)
+        _put(files, lines, sources, name, nested.out, conversation.placeholders)
     response = _Lines()
     for reply in conversation.response:
         if response.lines:
             response.add("")
         response.text(plain_text(reply.text), reply.origin, reply.per_line)
-    _put(files, lines, sources, RESPONSE, response)
+    _put(files, lines, sources, RESPONSE, response, conversation.placeholders)
     metrics = conversation.metrics
     if metrics is None and conversation.format != "skill-creator-log":
         metrics = computed_metrics(conversation, files[TRANSCRIPT], files[RESPONSE])
@@ -190,9 +191,20 @@ def _transcript(conversation: Conversation, problems: list[Problem]) -> _Transcr
     return writer
 
 
-def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Lines) -> None:
-    files[name] = written.render()
+def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Lines,
+         placeholders: tuple[tuple[str, str], ...]) -> None:
+    text = written.render()
+    if placeholders:  # before anything counts characters
+        text = _replacer(placeholders).sub(lambda m: dict(placeholders)[m.group()], text)
+    files[name] = text
     lines[name] = tuple(None if o is None else (_index(sources, o.source), o.line) for o in written.origins)
+
+
+@functools.lru_cache(maxsize=64)
+def _replacer(placeholders: tuple[tuple[str, str], ...]) -> re.Pattern:
+    """One pattern for every machine-specific text, longest first, ending where a
+    path segment ends (so ``/home/ana`` is not replaced inside ``/home/anabel``)."""
+    return re.compile("(?:" + "|".join(re.escape(text) for text, _ in placeholders) + r")(?![A-Za-z0-9_.\-])")
 
 
 def _index(sources: list[str], name: str) -> int:
