@@ -30,6 +30,12 @@ class Span:
         return Span(self.line, self.column, self.line, self.column + width,
                     self.start_pos, self.start_pos + width)
 
+    def caret_end(self) -> int:
+        """The exclusive end column of a diagnostic's caret under this span, which
+        is drawn on the first line only: the span's end when it stays on that
+        line, else one character. The one place this is decided."""
+        return self.end_column if self.end_line == self.line else self.column + 1
+
 
 NO_SPAN = Span(0, 0, 0, 0)
 

@@ -203,8 +203,7 @@ class _Reader:
                                                                        d.column + 1)),
                                source, offsets)
         return replace(d, path=self.path, line=span.line, column=span.column,
-                       end_column=span.end_column if span.end_line == span.line
-                       else span.column + 1, source_line=line_of(self.text, span.line))
+                       end_column=span.caret_end(), source_line=line_of(self.text, span.line))
 
     def moved_span(self, span: ast.Span, source: str, offsets: list[int]) -> ast.Span:
         start = offsets[min(_offset(source, span.line, span.column), len(offsets) - 1)]

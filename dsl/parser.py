@@ -284,6 +284,6 @@ def _word(item) -> str:
 
 def _at(span: ast.Span, code: str, message: str, text: str, path: str,
         hint: str | None = None) -> Diagnostic:
-    end = span.end_column if span.end_line == span.line else span.column + 1
+    end = span.caret_end()
     return Diagnostic(code, message, path, span.line, span.column, end, hint,
                       line_of(text, span.line))

@@ -44,7 +44,7 @@ class Located:
     def error(self, code: str, message: str, where: Any, hint: str | None = None) -> None:
         """Record a diagnostic at a token or rule meta (or a Span)."""
         span = where if isinstance(where, ast.Span) else self.span(where)
-        end = span.end_column if span.end_line == span.line else span.column + 1
+        end = span.caret_end()
         self.diagnostics.append(Diagnostic(
             code, message, self.path, span.line, span.column, end, hint,
             line_of(self.text, span.line),

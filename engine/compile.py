@@ -182,7 +182,7 @@ def _merge(group: _Group, path: str, block: ast.EvalBlock, diagnostics) -> None:
 
 
 def _diag(code: str, message: str, path: str, span: ast.Span, hint=None) -> Diagnostic:
-    end = span.end_column if span.end_line == span.line else 0
+    end = span.caret_end()
     return Diagnostic(code, message, path, span.line, span.column, end, hint)
 
 

@@ -16,6 +16,7 @@ from hypothesis import strategies as st
 from hypothesis.extra.lark import from_lark
 
 from referee import dsl
+from referee.dsl import ast
 from referee.dsl.errors import RulesError
 from referee.dsl.parser import lark_parser
 from referee.dsl.syntax import Terminals
@@ -132,8 +133,16 @@ def test_grammar_generated_files_round_trip(text):
     assert dsl.format_rules(again) == printed
 
 
-def test_python_keywords_are_not_special():
+PYTHON_KEYWORDS = sorted(w for w in keyword.kwlist if w not in RESERVED and w.islower())
+
+
+@SETTINGS
+@given(st.one_of(st.sampled_from(PYTHON_KEYWORDS), names))
+def test_a_name_parses_to_itself_and_prints_back(word):
     # Python's keywords mean nothing to the language: they are ordinary names.
-    for word in keyword.kwlist:
-        if word not in RESERVED and word.isidentifier() and word.islower():
-            assert dsl.parse_value(word) == dsl.parse_value(word)
+    tree = dsl.parse_value(word)
+    assert tree == ast.NameRef(word)
+    assert dsl.format_value(tree) == word
+    rules = dsl.parse_rules(f"eval 1\nlet {word} = 1\nexpect: {word} == 1\n", "n.rules")
+    assert rules.evals[0].lets[0].name == word
+    assert dsl.parse_rules(dsl.format_rules(rules), "n.rules") == rules

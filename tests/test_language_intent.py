@@ -270,3 +270,21 @@ def test_every_warning_code_is_documented():
     doc = (Path(__file__).resolve().parents[1] / "docs" / "language.md").read_text("utf-8")
     for code in WARNING_CODES:
         assert f"`{code}`" in doc, code
+
+
+# ------------------------------------------------------------------------ one caret rule
+
+
+def test_the_caret_end_of_a_span_is_decided_in_one_place():
+    import re
+
+    from referee.dsl.ast import Span
+
+    root = Path(__file__).resolve().parents[1]
+    # Every diagnostic's end column comes from Span.caret_end; none computes its own.
+    computed = [f"{path.relative_to(root)}:{n}"
+                for folder in ("dsl", "engine") for path in sorted((root / folder).rglob("*.py"))
+                for n, line in enumerate(path.read_text("utf-8").splitlines(), start=1)
+                if re.search(r"end_line == [a-z_.]*line", line)]
+    assert [c for c in computed if not c.startswith("dsl/ast.py:")] == [] and computed
+    assert Span(2, 5, 2, 9).caret_end() == 9 and Span(2, 5, 4, 1).caret_end() == 6

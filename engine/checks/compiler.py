@@ -66,7 +66,8 @@ class Compiler:
               line: int | None = None, column: int | None = None) -> None:
         line = span.line if line is None else line
         column = span.column if column is None else column
-        end = span.end_column if span.end_line == span.line and line == span.line else 0
+        # Moved to a later line (a regex error inside a multi-line pattern): one caret.
+        end = span.caret_end() if line == span.line else column + 1
         self.diagnostics.append(Diagnostic(code, message, self.path, line, column, end, hint))
 
     # -------------------------------------------------------------- dispatch

@@ -71,7 +71,7 @@ def _key(pattern: Any) -> tuple[str, str, str]:
 
 def _warning(finding: Unseen, path: str, key: str, runs: int) -> Diagnostic:
     span = finding.read.span
-    end = span.end_column if span.end_line == span.line else 0
+    end = span.caret_end()
     where = f" (eval {key}, {runs} run{'s' if runs != 1 else ''})"
     return Diagnostic(_CODES[finding.read.kind], finding.message + where, path, span.line,
                       span.column, end, finding.hint, severity="warning")
