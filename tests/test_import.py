@@ -286,3 +286,15 @@ def test_the_working_directory_becomes_a_placeholder_whatever_its_length(tmp_pat
     transcript = trees[1]["s/outputs/transcript.md"].decode()
     assert '"p": "<cwd>/x"' in transcript and '"q": "/very/long/home/dir-other"' in transcript
     assert trees[0]["s/source_map.json"] == trees[1]["s/source_map.json"]
+
+
+def test_a_subagent_file_beside_its_session_is_nested_under_its_task_call(tmp_path: Path):
+    _import("claude-code", [FIXTURES / "claude-code/agents/main.jsonl"], tmp_path / "ws")
+    run_dir = tmp_path / "ws" / "main"
+    source_map, _ = load_source_map(run_dir)
+    assert source_map.sources == ("main.jsonl", "agent-b7e1.jsonl")
+    nested = (run_dir / "subagents/step-1.md").read_text(encoding="utf-8")
+    assert "Tool: Grep" in nested and "Tool: Glob" in nested
+    assert source_map.where("subagents/step-1.md", nested.split("\n").index("Tool: Grep") + 1) == ("agent-b7e1.jsonl", 2)
+    metrics = json.loads((run_dir / "outputs/metrics.json").read_text(encoding="utf-8"))
+    assert metrics["tool_calls"] == {"Task": 1} and metrics["subagent_tool_calls"] == {"Glob": 1, "Grep": 1}

@@ -59,40 +59,54 @@ def detect(path: Path) -> str | None:
 
 
 def conversations(fmt: str, paths: list[Path]) -> list[Conversation]:
-    """Read every source as ``fmt`` (or its detected format with ``auto``)."""
+    """Read every source as ``fmt`` (or its detected format with ``auto``), one at a time.
+
+    A Claude Code subagent file (``agent-*.jsonl``) given beside its session is read
+    with that session; one that belongs to no session given is imported on its own.
+    """
     found: list[Conversation] = []
-    sources = [(path, read_source(path)) for path in paths]
-    agents = [(p, s) for p, s in sources if _is_agent_file(p)]
-    for path, source in sources:
+    agents = [p for p in paths if _is_agent_file(p)]
+    used: set[Path] = set()
+    later = [p for p in paths if p not in agents] + agents
+    for path in later:
+        if path in used:
+            continue
+        source = read_source(path)
         kind = detect_text(source) if fmt == AUTO else fmt
         if kind is None:
             raise UnknownFormat(f"{path}: not a format referee imports; name it: "
-                               f"referee import {{{','.join(FORMATS)}}} {path} --out DIR")
+                                f"referee import {{{','.join(FORMATS)}}} {path} --out DIR")
         if kind == claude_code.FORMAT:
-            if _is_agent_file(path) and len(agents) < len(sources):
-                continue  # read with its session
-            found.append(_session(path, source, agents))
+            conversation, attached = _session(path, source, [a for a in agents if a not in used and a != path])
+            used.update(attached)
+            found.append(conversation)
         elif kind == openai.FORMAT:
             found.extend(openai.read_conversations(source))
         else:
             found.append(skill_creator.read_log(source, path.parent))
-    return found
+    order = {path.name: n for n, path in enumerate(paths)}
+    return sorted(found, key=lambda c: order.get(c.sources[0] if c.sources else "", 0))
 
 
 def _is_agent_file(path: Path) -> bool:
     return path.name.startswith("agent-") and path.suffix == ".jsonl"
 
 
-def _session(path: Path, source: Source, given: list[tuple[Path, Source]]) -> Conversation:
+def _session(path: Path, source: Source, given: list[Path]) -> tuple[Conversation, set[Path]]:
+    """The session at ``path`` with its subagent files: those given that share its
+    session id, and those beside it (or in ``<session>/subagents/``) that do."""
     session_id = _session_id(source)
-    agents = {p.name: s for p, s in given if p != path}
-    for candidate in sorted(path.parent.glob("agent-*.jsonl")) + sorted((path.parent / path.stem / "subagents").glob("agent-*.jsonl")):
-        if candidate.name not in agents and candidate != path:
-            read = read_source(candidate)
-            if session_id is not None and _session_id(read) == session_id:
-                agents[candidate.name] = read
-    conversation = claude_code.read_session(source, tuple(agents[name] for name in sorted(agents)))
-    return replace(conversation, label=path.name)
+    nearby = sorted(path.parent.glob("agent-*.jsonl")) + sorted((path.parent / path.stem / "subagents").glob("agent-*.jsonl"))
+    agents: dict[str, tuple[Path, Source]] = {}
+    for candidate in list(given) + nearby:
+        if candidate.name in agents or candidate == path or _is_agent_file(path):
+            continue
+        read = read_source(candidate)
+        if session_id is not None and _session_id(read) == session_id:
+            agents[candidate.name] = (candidate, read)
+    chosen = [agents[name] for name in sorted(agents)]
+    conversation = claude_code.read_session(source, tuple(s for _, s in chosen))
+    return replace(conversation, label=path.name), {p for p, _ in chosen}
 
 
 def _session_id(source: Source) -> str | None:
