@@ -15,6 +15,7 @@ import traceback
 from importlib import import_module
 
 from referee.engine import __version__
+from referee.engine.report.inert import inert
 from referee.engine.usage import UsageError
 
 COMMANDS = ("show", "check", "grade", "report", "suggest", "critique", "import_cmd", "aggregate")  # modules; import_cmd registers "import"
@@ -36,13 +37,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    _tolerant_streams()
+    try:  # Ctrl-C while the commands load is no traceback either
+        args = build_parser().parse_args(argv)
+    except KeyboardInterrupt:
+        print("referee: interrupted; nothing was done", file=sys.stderr)
+        return 130
     debug = args.debug or os.environ.get("REFEREE_DEBUG", "") not in ("", "0")
     try:
         return int(args.handler(args) or 0)
     except UsageError as exc:
-        print(f"referee {args.command}: error: {exc}", file=sys.stderr)
+        print(f"referee {args.command}: error: {inert(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("referee: interrupted; nothing was left half-written", file=sys.stderr)
@@ -56,6 +61,16 @@ def main(argv: list[str] | None = None) -> int:
         print("referee: please report this with the command that caused it "
               "(run it again with --debug for the traceback)", file=sys.stderr)
         return 2
+
+
+def _tolerant_streams() -> None:
+    """Print what the console cannot encode as escapes (``PYTHONIOENCODING=latin-1``,
+    a file name that is not UTF-8) instead of failing half-way through a summary."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.reconfigure(errors="backslashreplace")
+        except (AttributeError, ValueError):
+            pass
 
 
 if __name__ == "__main__":

@@ -13,9 +13,11 @@ from referee.engine.grade import RulesSource, cpu_jobs, grade_all, grader_info
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args
 from referee.engine.report import terminal
+from referee.engine.report.inert import inert, inert_data
 from referee.engine.report.render import json_text
 from referee.engine.usage import UsageError
-from referee.engine.report.write import GRADING, GROUND_TRUTH, WriteResult, write_all
+from referee.engine.report.lock import WorkspaceBusy, workspace_lock
+from referee.engine.report.write import GRADING, GROUND_TRUTH, WriteInterrupted, WriteResult, write_all
 
 EXIT_CODES = """\
 exit codes:
@@ -23,8 +25,11 @@ exit codes:
   1  some counted assertion failed or errored, or nothing counted at all
      (existence-only and not-graded semantic assertions never count)
   2  usage or input error: bad rules (diagnostics are printed), missing
-     workspace, no runs found, no run matching an eval of the rules, or a
-     grading.json / ground_truth.json that referee did not write (use --force)
+     workspace, no runs found, no run matching an eval of the rules, a
+     grading.json / ground_truth.json that referee did not write (use --force),
+     or a run whose reports could not be written (disk full, read-only folder:
+     that run keeps its old files, the others are written)
+  130  interrupted (Ctrl-C): the message says which runs were written
 
 Each graded run gets grading.json (skill-creator's format plus referee's fields)
 and ground_truth.json (the deterministic checks alone) beside its outputs/.
@@ -86,7 +91,8 @@ def run(args: argparse.Namespace) -> int:
         # a judge still waiting to retry a request is told to give up at once.
         if judge is not None and hasattr(judge, "cancel"):
             judge.cancel()
-        raise
+        bar.close()
+        return _interrupted("while grading", [], len(runs), args.check)
     finally:
         bar.close()
     skipped = [(r.id.rel, r.id.eval_id) for r, g in zip(runs, results) if g is None]
@@ -95,8 +101,39 @@ def run(args: argparse.Namespace) -> int:
     graded = [g for g in results if g is not None]
     if not graded:
         return _fail("no run matches an eval of the rules; check the eval ids and names")
-    written = _write(graded, args)
-    return _report(args, graded, written, skipped)
+    try:
+        written = _write(graded, args)
+    except WriteInterrupted as stopped:
+        return _interrupted("while writing", stopped.results, len(graded), args.check)
+    except KeyboardInterrupt:
+        return _interrupted("before writing", [], len(graded), args.check)
+    try:
+        return _report(args, graded, written, skipped)
+    except KeyboardInterrupt:
+        return _interrupted("after writing", written, len(graded), args.check)
+
+
+def _interrupted(when: str, results: list[WriteResult], runs: int, check: bool) -> int:
+    """Say what Ctrl-C left behind, exactly: how many runs were written, how many not."""
+    if check:
+        print(f"referee: interrupted {when}; nothing was written (--check)", file=sys.stderr)
+        return 130
+    written = sum(1 for r in results if r.written)
+    kept = runs - written
+    if not written:
+        told = f"nothing was written: {_runs(kept)} kept {_their(kept)} old files"
+    else:
+        told = f"{_runs(written)} {'was' if written == 1 else 'were'} written, {kept} kept {_their(kept)} old files"
+    print(f"referee: interrupted {when}; {told}", file=sys.stderr)
+    return 130
+
+
+def _runs(count: int) -> str:
+    return f"{count} run" + ("" if count == 1 else "s")
+
+
+def _their(count: int) -> str:
+    return "its" if count == 1 else "their"
 
 
 def _prepare(args: argparse.Namespace, color: bool):
@@ -181,7 +218,16 @@ def _write(graded, args) -> list[WriteResult]:
     if args.check:
         return [WriteResult() for _ in graded]
     jobs = [(g.run.path, {GRADING: g.grading, GROUND_TRUTH: g.truth}) for g in graded]
-    results = write_all(jobs, args.force)
+    try:
+        with workspace_lock(args.workspace):
+            results = write_all(jobs, args.force)
+    except WorkspaceBusy as busy:
+        raise UsageError(str(busy)) from None
+    failed = [(g, r) for g, r in zip(graded, results) if r.error]
+    for g, result in failed[:MAX_WARNINGS]:
+        _warn(f"{g.run.id.rel}: {result.error}; this run kept its old files")
+    if len(failed) > MAX_WARNINGS:
+        _warn(f"... and {len(failed) - MAX_WARNINGS} more runs could not be written")
     for g, result in zip(graded, results):
         for name in result.refused:
             _warn(f"{g.run.id.rel}/{name} was not written by referee; left untouched and this run "
@@ -195,7 +241,7 @@ def _report(args, graded, results: list[WriteResult], skipped) -> int:
     briefs = [g.brief for g in graded]
     refused = sum(1 for r in results if r.refused)
     totals = terminal.totals(briefs, refused)
-    code = _exit_code(totals)
+    code = 2 if any(r.error for r in results) else _exit_code(totals)
     documents = [json.loads(g.grading) for g in graded]
     if args.json:
         print(json_text(_json_document(briefs, documents, results, skipped, totals, args.check, code)))
@@ -203,13 +249,15 @@ def _report(args, graded, results: list[WriteResult], skipped) -> int:
         color = terminal.use_color(sys.stdout, args.color)
         for brief, document, result in zip(briefs, documents, results):
             note = "refused: not written" if result.refused else ""
-            print("\n".join(terminal.run_lines(brief, note, color, document, args.verbose)))
+            # The run's own text (names, quotes, paths) is made inert before colour is added.
+            lines = terminal.run_lines(_inert_brief(brief), note, color, inert_data(document), args.verbose)
+            print("\n".join(lines))
         print(terminal.total_line(totals, color))
         print(_written_line(results, args))
         if args.verbose:
             for g, result in zip(graded, results):
                 if result.written:
-                    print("\n".join(f"  wrote {_shown(args.workspace, g.run.id.rel, name)}"
+                    print("\n".join(f"  wrote {inert(_shown(args.workspace, g.run.id.rel, name))}"
                                     for name in (GRADING, GROUND_TRUTH)))
         if totals.gate_total == 0:
             _warn("nothing counted toward the gate (only existence or not-graded semantic "
@@ -230,11 +278,14 @@ def _written_line(results: list[WriteResult], args) -> str:
     if args.check:
         return "nothing was written (--check)"
     written = sum(1 for r in results if r.written)
+    failed = sum(1 for r in results if r.error)
+    kept = f"{_runs(failed)} could not be written and kept {_their(failed)} old files (see the warnings)"
     if not written:
-        return "nothing was written"
+        return "nothing was written" + (f": {kept}" if failed else "")
     runs = f"{written} run folder" + ("" if written == 1 else "s")
-    line = f"wrote {GRADING} and {GROUND_TRUTH} in {runs} under {args.workspace.as_posix()}"
-    refused = len(results) - written
+    line = f"wrote {GRADING} and {GROUND_TRUTH} in {runs} under {inert(args.workspace.as_posix())}"
+    refused = sum(1 for r in results if r.refused)
+    line += f"; {kept}" if failed else ""
     return line + (f"; {refused} not written (see the warnings)" if refused else "")
 
 
@@ -254,7 +305,7 @@ def _json_document(briefs, documents, results, skipped, totals, check: bool, cod
             "status": terminal.run_status(brief),
             "summary": brief.summary, "gate": brief.gate, "failed": list(brief.failed),
             "expectations": document["expectations"], "eval_feedback": document["eval_feedback"],
-            "written": result.written, "refused": result.refused,
+            "written": result.written, "refused": result.refused, "write_error": result.error or None,
             "kept_aside": [{"file": f, "backup": b} for f, b in result.kept_aside],
         })
     return {"schema_version": JSON_SCHEMA_VERSION, "runs": runs,
@@ -285,15 +336,19 @@ def _jobs(text: str) -> int:
     return value
 
 
+def _inert_brief(brief):
+    return replace(brief, run=inert_data(brief.run), failed=inert_data(brief.failed))
+
+
 def _warn_all(messages: list[str]) -> None:
     for message in messages[:MAX_WARNINGS]:
-        print(f"referee: {message}", file=sys.stderr)
+        print(f"referee: {inert(message)}", file=sys.stderr)
     if len(messages) > MAX_WARNINGS:
         print(f"referee: ... and {len(messages) - MAX_WARNINGS} more warnings", file=sys.stderr)
 
 
 def _warn(message: str) -> None:
-    print(f"referee: warning: {message}", file=sys.stderr)
+    print(f"referee: warning: {inert(message)}", file=sys.stderr)
 
 
 def _fail(message: str) -> int:

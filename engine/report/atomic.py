@@ -3,20 +3,108 @@
 The data goes to a temporary file in the destination's own directory (``os.replace``
 is only atomic within one file system), is flushed and fsynced, then renamed over the
 destination. On any failure the temporary file is removed and the old file is intact.
+
+``replace_together`` does the same for a group of files in one directory (a run's
+grading.json and ground_truth.json): every new file is on disk before the first
+rename, and a rename that fails puts back the files already replaced, so the group
+is all old or all new. A process killed in the middle (``kill -9``) can leave its
+temporary files (``.<name>.<8 characters>.tmp``) and the links to the old files
+(``.<name>.<8 characters>.old``); ``remove_stale`` deletes them on the next write.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from pathlib import Path
+from typing import Iterable
+
+
+def encode(data: bytes | str) -> bytes:
+    """UTF-8 bytes of ``data``. A lone surrogate (a file name that was not UTF-8,
+    decoded by the OS layer) is written as its JSON/Python escape ``\\udcff``,
+    never as invalid UTF-8 and never as an encoding error."""
+    return data.encode("utf-8", errors="backslashreplace") if isinstance(data, str) else data
 
 
 def write_atomic(path: Path, data: bytes | str) -> None:
     """Replace ``path`` with ``data`` atomically (text is encoded as UTF-8)."""
-    payload = data.encode("utf-8") if isinstance(data, str) else data
-    directory = path.parent
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+    tmp_name = _temporary(path, encode(data))
+    try:
+        os.replace(tmp_name, path)
+    except BaseException:
+        _remove_quietly(tmp_name)
+        raise
+
+
+def replace_together(files: dict[Path, bytes | str]) -> None:
+    """Replace every file of ``files`` (one directory) so that all change or none does.
+
+    Raises the first ``OSError``; by then every file already replaced has been put
+    back (or removed, if it did not exist before) and no temporary file is left.
+    """
+    temporaries: list[tuple[Path, str]] = []
+    try:
+        for path, data in files.items():
+            temporaries.append((path, _temporary(path, encode(data))))
+        _swap_in(temporaries)
+    finally:
+        for _, tmp_name in temporaries:
+            _remove_quietly(tmp_name)
+
+
+def _swap_in(temporaries: list[tuple[Path, str]]) -> None:
+    """Rename each temporary over its file, keeping a link to each old file until all are in."""
+    done: list[tuple[Path, str | None]] = []
+    try:
+        for path, tmp_name in temporaries:
+            old = _link_old(path)
+            done.append((path, old))
+            os.replace(tmp_name, path)
+    except BaseException:
+        for path, old in reversed(done):
+            _put_back(path, old)
+        raise
+    finally:
+        for _, old in done:
+            if old:
+                _remove_quietly(old)
+
+
+def _link_old(path: Path) -> str | None:
+    """A hard link to the current ``path`` under a stale-looking name; None if there is
+    no such file; "" if the file system cannot link it (then it cannot be put back)."""
+    if not os.path.lexists(path):
+        return None
+    link = _free_name(path, ".old")
+    try:
+        os.link(path, link, follow_symlinks=False)
+    except OSError:
+        return ""
+    return link
+
+
+def _put_back(path: Path, old: str | None) -> None:
+    try:
+        if old is None:
+            os.unlink(path)
+        elif old:
+            os.replace(old, path)
+    except OSError:
+        pass  # the first error is the one reported; this file keeps what it has
+
+
+def _free_name(path: Path, suffix: str) -> str:
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
+    os.close(fd)
+    os.unlink(name)
+    return name
+
+
+def _temporary(path: Path, payload: bytes) -> str:
+    """``payload`` in a new fsynced file beside ``path``; returns its name."""
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(payload)
@@ -24,10 +112,27 @@ def write_atomic(path: Path, data: bytes | str) -> None:
             os.fsync(handle.fileno())
         # mkstemp creates the file 0600; a report is an ordinary file, readable as usual.
         os.chmod(tmp_name, _FILE_MODE)
-        os.replace(tmp_name, path)
     except BaseException:
         _remove_quietly(tmp_name)
         raise
+    return tmp_name
+
+
+def remove_stale(directory: Path, names: Iterable[str]) -> list[str]:
+    """Delete what an interrupted write of ``names`` left in ``directory``; returns
+    the names removed. Only referee's own patterns are touched: ``.<name>.`` plus the
+    8 characters ``mkstemp`` draws, then ``.tmp`` or ``.old``."""
+    wanted = re.compile(r"\.(?:%s)\.[a-z0-9_]{8}\.(?:tmp|old)" % "|".join(re.escape(n) for n in names))
+    removed = []
+    try:
+        entries = list(os.scandir(directory))
+    except OSError:
+        return removed
+    for entry in entries:
+        if wanted.fullmatch(entry.name) and entry.is_file(follow_symlinks=False):
+            _remove_quietly(entry.path)
+            removed.append(entry.name)
+    return sorted(removed)
 
 
 def move_aside(path: Path, suffix: str = ".bak") -> Path:

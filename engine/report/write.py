@@ -4,17 +4,29 @@ A grading.json or ground_truth.json that referee did not write (it lacks the
 ``grader.name == "referee"`` marker, or is not JSON at all) belongs to someone
 else: without ``force`` the run is refused and nothing of it is written; with
 ``force`` the old file is first renamed to ``<name>.bak`` (or ``.bak.1``, ...).
+
+A run's two files are replaced together (``atomic.replace_together``): a reader
+never finds a grading.json of one grade beside a ground_truth.json of another.
+A run whose files cannot be written (disk full, read-only folder) keeps its old
+files and says why in ``WriteResult.error``; the other runs are still written.
+Temporary files an interrupted grade left in a run folder are removed first.
+
+Ctrl-C while writing stops starting new runs, lets the runs being written
+finish (each is a few renames), and raises ``WriteInterrupted`` with every
+run's result, so the caller can tell exactly which runs were written.
 """
 
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
+import signal
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Sequence
 
-from referee.engine.report.atomic import move_aside, write_atomic
+from referee.engine.report.atomic import move_aside, remove_stale, replace_together
 from referee.engine.report.models import GRADER_NAME
 
 GRADING = "grading.json"
@@ -25,11 +37,23 @@ WRITER_THREADS = 8
 
 @dataclass
 class WriteResult:
-    """What happened to one run's files. ``refused`` names the foreign files."""
+    """What happened to one run's files. ``refused`` names the foreign files;
+    ``error`` says why the run could not be written (its old files were kept);
+    ``interrupted`` marks a run not started because of Ctrl-C (old files kept)."""
 
     written: bool = False
     refused: list[str] = field(default_factory=list)
     kept_aside: list[tuple[str, str]] = field(default_factory=list)  # (file, backup)
+    error: str = ""
+    interrupted: bool = False
+
+
+class WriteInterrupted(Exception):
+    """Ctrl-C during ``write_all``; ``results`` holds every run's outcome, in order."""
+
+    def __init__(self, results: list[WriteResult]):
+        super().__init__("interrupted while writing")
+        self.results = results
 
 
 def written_by_referee(path: Path) -> bool:
@@ -53,24 +77,66 @@ def foreign_files(run_dir: Path) -> list[str]:
 
 
 def write_run(run_dir: Path, files: dict[str, str], force: bool) -> WriteResult:
-    """Write ``{name: text}`` into ``run_dir``, guarding files referee did not write."""
+    """Write ``{name: text}`` into ``run_dir`` together, guarding files referee did not
+    write; never raises for what the file system refuses (see ``WriteResult.error``)."""
     result = WriteResult()
-    foreign = foreign_files(run_dir)
-    if foreign and not force:
-        result.refused = foreign
-        return result
-    for name in foreign:
-        backup = move_aside(run_dir / name)
-        result.kept_aside.append((name, backup.name))
-    for name, text in files.items():
-        write_atomic(run_dir / name, text)
-    result.written = True
+    try:
+        remove_stale(run_dir, files)
+        foreign = foreign_files(run_dir)
+        if foreign and not force:
+            result.refused = foreign
+            return result
+        for name in foreign:
+            backup = move_aside(run_dir / name)
+            result.kept_aside.append((name, backup.name))
+        replace_together({run_dir / name: text for name, text in files.items()})
+        result.written = True
+    except OSError as exc:
+        result.error = f"cannot write: {exc.strerror or exc}"
     return result
 
 
 def write_all(jobs: Sequence[tuple[Path, dict[str, str]]], force: bool) -> list[WriteResult]:
-    """``write_run`` for many runs, results in the order given."""
-    if len(jobs) < 2:
-        return [write_run(path, files, force) for path, files in jobs]
-    with ThreadPoolExecutor(max_workers=WRITER_THREADS) as pool:
-        return list(pool.map(lambda job: write_run(job[0], job[1], force), jobs))
+    """``write_run`` for many runs, results in the order given.
+
+    The runs are written by threads while this thread waits, so Ctrl-C (which
+    Python delivers here) never cuts a run in half: see ``WriteInterrupted``.
+    """
+    if not jobs:
+        return []
+    stop = threading.Event()
+
+    def job(item: tuple[Path, dict[str, str]]) -> WriteResult:
+        if stop.is_set():
+            return WriteResult(interrupted=True)
+        return write_run(item[0], item[1], force)
+
+    pool = ThreadPoolExecutor(max_workers=min(WRITER_THREADS, len(jobs)))
+    futures = [pool.submit(job, item) for item in jobs]
+    try:
+        wait(futures)
+    except KeyboardInterrupt:
+        stop.set()
+        _finish_quietly(futures)
+        pool.shutdown(wait=True)
+        raise WriteInterrupted([_result(f) for f in futures]) from None
+    pool.shutdown(wait=True)
+    return [_result(f) for f in futures]
+
+
+def _finish_quietly(futures: list[Future]) -> None:
+    """Wait for the runs being written, with a second Ctrl-C ignored meanwhile."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
+    try:
+        wait(futures)
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+
+
+def _result(future: Future) -> WriteResult:
+    try:
+        return future.result()
+    except Exception as exc:  # a defect in one run's writing costs that run only
+        return WriteResult(error=f"cannot write: {type(exc).__name__}: {exc}")
