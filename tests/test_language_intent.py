@@ -288,3 +288,13 @@ def test_the_caret_end_of_a_span_is_decided_in_one_place():
                 if re.search(r"end_line == [a-z_.]*line", line)]
     assert [c for c in computed if not c.startswith("dsl/ast.py:")] == [] and computed
     assert Span(2, 5, 2, 9).caret_end() == 9 and Span(2, 5, 4, 1).caret_end() == 6
+
+
+def test_reads_name_argument_fields_of_calls_only():
+    from referee.engine.checks.static import reads
+
+    tree = dsl.parse_rules('eval 1\nlet s = last(calls)\nexpect: s.args.a == 1 and '
+                           'calls[0].args.b == 1 and s.return.body.args.c == 1 and '
+                           'any calls have .args.d == 1\n', "t.rules")
+    found = [(r.kind, r.name) for r in reads(tree.evals[0].expects[0].check)]
+    assert found == [("arg", "a"), ("arg", "b"), ("arg", "d")]
