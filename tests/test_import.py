@@ -298,3 +298,24 @@ def test_a_subagent_file_beside_its_session_is_nested_under_its_task_call(tmp_pa
     assert source_map.where("subagents/step-1.md", nested.split("\n").index("Tool: Grep") + 1) == ("agent-b7e1.jsonl", 2)
     metrics = json.loads((run_dir / "outputs/metrics.json").read_text(encoding="utf-8"))
     assert metrics["tool_calls"] == {"Task": 1} and metrics["subagent_tool_calls"] == {"Glob": 1, "Grep": 1}
+
+
+def test_the_readme_import_then_grade_lines_run(tmp_path: Path):
+    """The README's three lines, run as written from a copy of the fixtures."""
+    import re
+    import subprocess
+    import sys
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    section = readme.split("### Importing Claude Code sessions", 1)[1]
+    block = re.search(r"```sh\n(.*?)```", section, flags=re.S).group(1)
+    commands = [line for line in block.splitlines() if line.strip()]
+    assert len(commands) == 3 and commands[0].startswith("referee import ")
+    shutil.copytree(FIXTURES, tmp_path / "tests" / "fixtures" / "import")
+    for command in commands:
+        args = command.split()[1:]
+        done = subprocess.run([sys.executable, "-m", "referee.engine.cli", *args], cwd=tmp_path,
+                              capture_output=True, text=True)
+        assert done.returncode in (0, 1), done.stderr
+    report = json.loads((tmp_path / "imported/session/grading.json").read_text(encoding="utf-8"))
+    assert any(e["file"] == "session.jsonl" for item in report["expectations"] for e in item["evidence_location"])
