@@ -169,7 +169,7 @@ def test_a_catastrophic_tool_pattern_ends_undecided():
     from referee.engine.facts.feedback import eval_feedback
 
     program = compile_rules_text("eval 1\nexpect: any calls to /(a|aa)+$/\n", regex_timeout=0.05)
-    runs = [facts(["a" * 40 + "!"], ["fail"])]
+    runs = [facts(["a" * 40 + "!" + str(n) for n in range(5)], ["fail"])]
     # The timed matcher gives up: nothing is claimed about the tool name.
     assert eval_feedback(program.evals[0].assertions, runs)["suggestions"] == []
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from referee.dsl.errors import suggest
+from referee.engine import budget
 from referee.engine.checks.static import Read
 from referee.engine.values import EvalError
 
@@ -96,12 +97,8 @@ def unseen(read: Read, contents: Contents, matcher: Matcher | None = None) -> Un
 
 
 def _tool(read: Read, contents: Contents, matcher: Matcher | None) -> Unseen | None:
-    if matcher is None:
+    if matcher is None or any_match([matcher], sorted(contents.tools)) is not False:
         return None
-    for tool in sorted(contents.tools):
-        answer = matcher(tool)
-        if answer is None or answer:  # stop at the first match, or at a timeout
-            return None
     shown = _pattern_text(read)
     called = ", ".join(sorted(contents.tools)) or "none"
     return Unseen(read, f"no run called a tool matching {shown} (tools called: {called})",
@@ -142,7 +139,22 @@ def pattern_matcher(pattern: Any) -> Matcher:
     def matches(name: str) -> bool | None:
         try:
             return bool(test(name))
-        except EvalError:
+        except (EvalError, budget.BudgetExceeded):
             return None
 
     return matches
+
+
+def any_match(matchers: Iterable[Matcher], names: Iterable[str]) -> bool | None:
+    """Whether some matcher matches some name; None when that cannot be told.
+
+    All the matches share one budget, as an assertion's do: a catastrophic pattern
+    costs its timeout once, however many names there are, and then stops."""
+    tests = list(matchers)
+    with budget.active(budget.Limits()):
+        for name in names:
+            for test in tests:
+                answer = test(name)
+                if answer is None or answer:
+                    return answer
+    return False

@@ -26,7 +26,7 @@ from typing import Any, Iterable, Sequence
 
 from referee.dsl.ast import NO_SPAN
 from referee.engine.checks.static import Read
-from referee.engine.facts.contents import Contents, merged, pattern_matcher, unseen
+from referee.engine.facts.contents import Contents, any_match, merged, pattern_matcher, unseen
 from referee.engine.text import display_text
 from referee.engine.verdict import Precision
 
@@ -90,12 +90,8 @@ def _never_called(assertion: Any, position: int, runs: Sequence[RunFacts],
     matchers = getattr(assertion, "tool_matchers", ())
     if not patterns or not runs or len(matchers) != len(patterns) or None in matchers:
         return
-    tests = [pattern_matcher(m) for m in matchers]
-    for tool in called:
-        for test in tests:
-            answer = test(tool)
-            if answer is None or answer:  # called, or cannot be told: nothing to say
-                return
+    if any_match([pattern_matcher(m) for m in matchers], called) is not False:
+        return  # called, or it cannot be told: nothing to say
     names = ", ".join(_shown(p) for p in patterns)
     seen = _list(called) if called else "none"
     hint = _near_tool(patterns, called)
