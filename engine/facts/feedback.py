@@ -97,8 +97,8 @@ def _never_called(assertion: Any, position: int, runs: Sequence[RunFacts],
     hint = _near_tool(patterns, called)
     if all(_at(run.outcomes, position) == "pass" for run in runs):
         if hint:
-            yield (f"forbids calls to {names}, which no run called, so it cannot fail; the runs "
-                   f"called {seen}: {hint} a misspelt tool name makes this check always pass")
+            yield (f"forbids calls to {names}, which no run called (tools called: {seen}), so "
+                   f"it cannot fail; {hint} A misspelt tool name would make it pass always")
         return
     yield (f"selects calls to {names}, which no run of this eval called (tools called: {seen}); "
            + (f"{hint} " if hint else "")
