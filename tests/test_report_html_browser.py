@@ -72,7 +72,9 @@ def _item(dom: str, key: str, run: str) -> str:
 def test_a_person_sees_the_decision_and_a_failure_with_its_evidence_and_line(tmp_path: Path):
     dom = _dump(_example_page(tmp_path), tmp_path)
     text = unescape(re.sub(r"<[^>]+>", " ", dom))
-    assert re.search(r"Decision:\s+FAIL", text)
+    release = json.loads((EXAMPLE / "benchmark.json").read_text(encoding="utf-8"))["release"]["decision"]
+    assert re.search(r"Decision:\s+" + re.escape(release), text)  # the aggregate's release decision
+    assert "with_skill: gated pass rate" in text  # and the rules behind it
     item = unescape(_item(dom, "1#4", "eval-1-book-flight/without_skill/run-1"))
     assert "FAIL" in item
     assert 'args.flightId is "IB3471" (transcript.md:14), expected "LX2084"' in item

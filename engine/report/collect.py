@@ -92,11 +92,23 @@ class Collection:
 
     @property
     def decision(self) -> str:
-        """PASS when every gated assertion of every run passed (and some counted);
-        the same rule as ``referee grade``'s exit code."""
+        """The release decision of benchmark.json (``referee aggregate``) when there is
+        one; else PASS when every gated assertion of every run passed (and some
+        counted), the same rule as ``referee grade``'s exit code."""
+        release = self.release
+        if release is not None:
+            return release["decision"]
         total = sum(r.report.gate.total for r in self.runs)
         passed = sum(r.report.gate.passed for r in self.runs)
         return "PASS" if total and passed == total else "FAIL"
+
+    @property
+    def release(self) -> dict[str, Any] | None:
+        """benchmark.json's ``release`` block, when it has a decision."""
+        release = (self.benchmark or {}).get("release")
+        if isinstance(release, dict) and isinstance(release.get("decision"), str) and release["decision"]:
+            return release
+        return None
 
     def configurations(self) -> list[ConfigRow]:
         order: dict[str, list[GradedRun]] = {}
@@ -134,7 +146,10 @@ def collect(folder: Path, selection: Selection = Selection()) -> Collection:
             runs.append(graded)
     if not runs:
         raise NothingToReport(_nothing_message(folder, found.runs, selection))
-    return Collection(root, tuple(runs), _benchmark(folder, problems), tuple(problems))
+    benchmark = _benchmark(folder, problems) if selection.empty else None
+    if benchmark is None and not selection.empty and (folder / BENCHMARK).is_file():
+        problems.append(f"{BENCHMARK} left out: it covers every run, not {selection.describe()}")
+    return Collection(root, tuple(runs), benchmark, tuple(problems))
 
 
 def display_path(folder: Path) -> str:

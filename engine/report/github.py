@@ -25,7 +25,9 @@ def render_github(collection: Collection) -> str:
                 level = "error" if item.key in counted else "warning"
                 out.append(_command(level, run, item, _message(run, item)))
     out += _feedback(collection)
-    out.append(f"::notice title=referee {collection.decision}::{_data(decision_line(collection))}")
+    decision = collection.decision
+    level = {"PASS": "notice", "FAIL": "error"}.get(decision, "warning")  # CONDITIONAL PASS: a warning
+    out.append(f"::{level} title={_prop('referee ' + decision)}::{_data(decision_line(collection))}")
     return "\n".join(out) + "\n"
 
 

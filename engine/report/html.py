@@ -20,7 +20,9 @@ from html import escape
 from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.html_assets import SCRIPT, STYLE
 from referee.engine.report.models import Expectation
-from referee.engine.report.tables import benchmark_rows, config_cells, decision_line, failures
+from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_cells, decision_line,
+                                         failures, release_reasons)
+from referee.engine.report.terminal import VACUOUS_MARK
 
 _MARK = {"pass": "✓", "fail": "✗", "error": "!", "not_graded": "–"}
 _LABEL = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "not_graded": "NOT GRADED"}
@@ -45,12 +47,15 @@ def render_html(collection: Collection) -> str:
 
 def _top(collection: Collection) -> list[str]:
     decision = collection.decision
-    out = [f'<section id="decision" class="decision {decision.lower()}">',
-           f'<p class="verdict">Decision: <strong>{decision}</strong></p>',
-           f"<p>{_e(decision_line(collection))}</p>", "</section>",
-           "<h2>Configurations</h2>"]
-    out += _table(["configuration", "runs passed", "gated passed", "all graded passed", "not graded",
-                   "mean pass rate"], [config_cells(r) for r in collection.configurations()], "configs")
+    css = "pass" if decision == "PASS" else "fail" if decision == "FAIL" else "conditional"
+    out = [f'<section id="decision" class="decision {css}">',
+           f'<p class="verdict">Decision: <strong>{_e(decision)}</strong></p>',
+           f"<p>{_e(decision_line(collection))}</p>"]
+    reasons = release_reasons(collection)
+    if reasons:
+        out.append('<ul class="release">' + "".join(f"<li>{_e(r)}</li>" for r in reasons) + "</ul>")
+    out += ["</section>", "<h2>Configurations</h2>"]
+    out += _table(CONFIG_HEAD, [config_cells(r) for r in collection.configurations()], "configs")
     bench = benchmark_rows(collection.benchmark)
     if bench:
         out += ["<h2>Benchmark</h2>"] + _table(bench[0], bench[1:], "benchmark")
@@ -134,17 +139,37 @@ def _run(run: GradedRun) -> list[str]:
            f"{_not_graded_note(report.summary.not_graded)}</summary>"]
     graded = [e for e in report.expectations if e.outcome != "not_graded"]
     ungraded = [e for e in report.expectations if e.outcome == "not_graded"]
-    excluded = {x.assertion: x.reason for x in gate.excluded}
+    notes = _notes(run)
     out.append('<ol class="assertions">')
-    out += [line for item in graded for line in _assertion(run, item, excluded.get(item.key))]
+    out += [line for item in graded for line in _assertion(run, item, notes.get(item.key, []))]
     out.append("</ol>")
     if ungraded:
         out.append('<div class="not-graded"><h4>Not graded (not a failure, not a pass)</h4><ol class="assertions">')
-        out += [line for item in ungraded for line in _assertion(run, item, excluded.get(item.key))]
+        out += [line for item in ungraded for line in _assertion(run, item, notes.get(item.key, []))]
         out.append("</ol></div>")
+    out += _claims_and_notes(run)
     if report.problems:
         out.append('<ul class="problems">' + "".join(f"<li>{_e(p)}</li>" for p in report.problems) + "</ul>")
     out.append("</details>")
+    return out
+
+
+def _claims_and_notes(run: GradedRun) -> list[str]:
+    """What the agent claimed (and whether a tool call bears it out), and its own notes."""
+    report = run.report
+    out = []
+    if report.claims:
+        out.append('<h4>Claims</h4><ul class="claims">')
+        out += [f'<li class="{"verified" if c.verified else "unverified"}">'
+                f'{"✓" if c.verified else "✗"} {_e(c.claim)} <span class="loc">{_e(c.evidence)}</span></li>'
+                for c in report.claims]
+        out.append("</ul>")
+    notes = report.user_notes_summary
+    for title, items in (("Uncertainties", notes.uncertainties), ("Needs review", notes.needs_review),
+                         ("Workarounds", notes.workarounds)):
+        if items:
+            out.append(f"<h4>{title} (agent's notes)</h4><ul>" + "".join(f"<li>{_e(i)}</li>" for i in items)
+                       + "</ul>")
     return out
 
 
@@ -152,15 +177,31 @@ def _not_graded_note(count: int) -> str:
     return f", {count} not graded" if count else ""
 
 
-def _assertion(run: GradedRun, item: Expectation, excluded: str | None) -> list[str]:
+def _notes(run: GradedRun) -> dict[str, list[str]]:
+    """What a reader must see beside each assertion: why the gate leaves it out, that
+    it passed vacuously, and the eval's hints about it (matched by its text)."""
+    notes: dict[str, list[str]] = {}
+    for excluded in run.report.gate.excluded:
+        notes.setdefault(excluded.assertion, []).append(f"not counted: {excluded.reason}")
+    hints: dict[str, list[str]] = {}
+    for tip in run.report.eval_feedback.suggestions:
+        hints.setdefault(tip.assertion or "", []).append(f"hint: {tip.reason}")
+    for item in run.report.expectations:
+        if item.outcome == "pass" and VACUOUS_MARK in item.evidence:
+            notes.setdefault(item.key, []).append("passed vacuously: nothing was there to examine")
+        notes.setdefault(item.key, []).extend(hints.get(item.text, []))
+    return notes
+
+
+def _assertion(run: GradedRun, item: Expectation, notes: list[str]) -> list[str]:
     outcome = item.outcome
     out = [f'<li class="assertion {outcome}" data-key="{_e(item.key)}">',
            f'<div class="head"><span class="badge {outcome}">{_LABEL[outcome]}</span> '
            f'<span class="key">{_e(item.key)}</span> <span class="text">{_e(item.text)}</span></div>',
            f'<div class="meta">precision {_e(item.precision)} · method {_e(item.method)} · '
-           f"evidence from {_e(item.evidence_source)}"
-           + (f' · <span class="excluded">not counted: {_e(excluded)}</span>' if excluded else "") + "</div>",
-           f'<pre class="evidence">{_e(item.evidence)}</pre>']
+           f"evidence from {_e(item.evidence_source)}</div>"]
+    out += [f'<div class="note">{_e(note)}</div>' for note in notes]
+    out.append(f'<pre class="evidence">{_e(item.evidence)}</pre>')
     if item.check:
         out.append(f'<div class="check"><code>{_e(item.check)}</code> <span class="loc">'
                    f"{_e(item.rules_location)}</span></div>")

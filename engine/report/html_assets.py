@@ -8,7 +8,8 @@ h1{font-size:1.4em}h2{font-size:1.2em;margin-top:1.6em}h3{font-size:1.05em}h4{fo
 table{border-collapse:collapse;margin:.5em 0}th,td{border:1px solid #d0d7de;padding:.25em .6em;text-align:left;
 vertical-align:top}th{background:#f6f8fa}
 .decision{padding:.6em 1em;border-radius:6px;border:2px solid}.decision.pass{border-color:#1a7f37;background:#dafbe1}
-.decision.fail{border-color:#cf222e;background:#ffebe9}.verdict{font-size:1.3em;margin:.2em 0}
+.decision.fail{border-color:#cf222e;background:#ffebe9}
+.decision.conditional{border-color:#9a6700;background:#fff8c5}.verdict{font-size:1.3em;margin:.2em 0}
 .badge{display:inline-block;min-width:4.5em;text-align:center;font-weight:600;border-radius:4px;padding:0 .3em;
 color:#fff}.badge.pass{background:#1a7f37}.badge.fail{background:#cf222e}.badge.error{background:#8250df}
 .badge.not_graded,.badge.empty{background:#6e7781}
@@ -17,7 +18,7 @@ color:#fff}.badge.pass{background:#1a7f37}.badge.fail{background:#cf222e}.badge.
 details.run{border:1px solid #d0d7de;border-radius:6px;margin:.6em 0;padding:.3em .8em}
 details.run>summary{cursor:pointer;font-weight:600}
 ol.assertions{padding-left:1.2em}li.assertion{margin:.6em 0}
-.meta,.loc{color:#57606a;font-size:.9em}.excluded{color:#9a6700}
+.meta,.loc{color:#57606a;font-size:.9em}.note{color:#9a6700;font-size:.9em}
 pre.evidence{white-space:pre-wrap;word-break:break-word;background:#f6f8fa;padding:.4em .6em;margin:.3em 0;
 border-left:3px solid #d0d7de}li.fail pre.evidence,li.error pre.evidence{border-left-color:#cf222e}
 table.source td{font-size:.9em}table.source td.line{text-align:right;color:#57606a}

@@ -13,7 +13,8 @@ import re
 
 from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.models import Expectation
-from referee.engine.report.tables import benchmark_rows, config_cells, decision_line, failures
+from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_cells, decision_line,
+                                         failures, release_reasons)
 
 # GitHub refuses comments over 65,536 characters: past this many failures, a count.
 MAX_FAILURES = 40
@@ -22,8 +23,10 @@ _CELL = str.maketrans({"|": "\\|", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " 
 
 def render_markdown(collection: Collection) -> str:
     out = [f"## referee: {collection.decision}", "", decision_line(collection), ""]
-    out += _table(["configuration", "runs passed", "gated passed", "all graded passed", "not graded",
-                   "mean pass rate"], [config_cells(row) for row in collection.configurations()])
+    reasons = release_reasons(collection)
+    if reasons:
+        out += [f"- {_cell(reason)}" for reason in reasons] + [""]
+    out += _table(CONFIG_HEAD, [config_cells(row) for row in collection.configurations()])
     bench = benchmark_rows(collection.benchmark)
     if bench:
         out += ["", "### Benchmark", ""] + _table(bench[0], bench[1:])
@@ -54,7 +57,8 @@ def _failure(run: GradedRun, item: Expectation) -> list[str]:
     title = _cell(f"{item.key} {item.text}")
     lines = [f"<details><summary><b>{item.outcome.upper()}</b> {title} · <code>{_cell(run.folder)}</code>"
              "</summary>", ""]
-    body = [item.evidence, "", f"check: {item.check}", f"rules: {item.rules_location}"]
+    hints = [f"hint: {tip.reason}" for tip in run.report.eval_feedback.suggestions if tip.assertion == item.text]
+    body = hints + [item.evidence, "", f"check: {item.check}", f"rules: {item.rules_location}"]
     body += [f"{file}:{line}: {text}" for file, line, text in run.cited(item)]
     lines += _fenced(body) + ["", "</details>", ""]
     return lines

@@ -9,6 +9,8 @@ from referee.engine.report.collect import Collection, ConfigRow, GradedRun
 from referee.engine.report.models import Expectation
 
 FAILED = ("fail", "error")
+CONFIG_HEAD = ["configuration", "runs passed", "gated passed", "all graded passed", "not graded",
+               "mean pass rate (all graded)"]
 _BENCH_FIELDS = (("pass_rate", "pass rate"), ("time_seconds", "time (s)"), ("tokens", "tokens"))
 
 
@@ -26,6 +28,16 @@ def decision_line(collection: Collection) -> str:
     if not_graded:
         line += f"; {not_graded} semantic not graded (never counted as passes)"
     return line
+
+
+def release_reasons(collection: Collection) -> list[str]:
+    """The release rules of benchmark.json and how each stands: ``ok pass_rate: ...``."""
+    release = collection.release
+    reasons = release.get("reasons") if release else None
+    if not isinstance(reasons, list):
+        return []
+    return [f"{r.get('status', '?')} {r.get('rule', '?')}: {r.get('message', '')}"
+            for r in reasons if isinstance(r, dict)]
 
 
 def config_cells(row: ConfigRow) -> list[str]:
@@ -67,6 +79,8 @@ def _stat(value: Any) -> str:
 def _plain(value: Any) -> str:
     if value is None:
         return "–"
-    if isinstance(value, float):
-        return f"{value:.4g}"
+    if isinstance(value, float):  # 11383.3 reads as such, not as 1.138e+04
+        if value.is_integer() and abs(value) < 1e15:
+            return str(int(value))
+        return f"{value:.1f}" if abs(value) >= 100 else f"{value:.4g}"
     return str(value)
