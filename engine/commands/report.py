@@ -26,9 +26,13 @@ formats:
 -o - prints to stdout. Without -o, html, junit and markdown are written into
 WORKSPACE (report.html, junit.xml, summary.md) and github is printed.
 
+The decision on top is benchmark.json's release decision when `referee aggregate`
+wrote one (and no selection flag is given); otherwise PASS when every gated
+assertion of every run passed, as for `referee grade`.
+
 exit codes:
-  0  the report was written and every gated assertion passed
-  1  the report was written and some gated assertion failed (or nothing counted)
+  0  the report was written and the decision is PASS
+  1  the report was written and the decision is not PASS (FAIL, CONDITIONAL PASS)
   2  usage or input error: no graded run found, or the selection matched none
 """
 
