@@ -150,3 +150,8 @@ def test_benchmark_json_is_rendered_when_present(tmp_path: Path):
     assert "### Benchmark" in markdown
     assert "| delta | +0.67 | +1.0 | +100 |" in markdown
     assert "| with_skill | 1 ± 0 | 14.2 ± 1.1 | 7000 ± 10 |" in markdown
+
+
+def test_an_unwritable_target_is_a_usage_error(tmp_path: Path, capsys):
+    assert main(["report", str(EXAMPLE), "-o", str(tmp_path / "missing" / "dir" / "r.html")]) == 2
+    assert "cannot write" in capsys.readouterr().err

@@ -68,7 +68,10 @@ def run(args: argparse.Namespace) -> int:
     if target is None:
         sys.stdout.write(text)
     else:
-        write_atomic(target, text)
+        try:
+            write_atomic(target, text)
+        except OSError as exc:
+            raise UsageError(f"cannot write {target}: {exc.strerror or exc}; give another place with -o") from None
         print(f"wrote {target.as_posix()} ({args.format}, {len(collection.runs)} runs): "
               f"{collection.decision}", file=sys.stderr)
     return 0 if collection.decision == "PASS" else 1

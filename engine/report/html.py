@@ -112,7 +112,8 @@ def _side_by_side(runs: list[GradedRun]) -> list[str]:
             item = next((e for e in run.report.expectations if e.key == key), None)
             outcome = item.outcome if item else "absent"
             mark = _MARK.get(outcome, "")
-            cells.append(f'<td class="cell {outcome}" title="{_e(_LABEL.get(outcome, outcome))}">{mark}</td>')
+            tip = _LABEL.get(outcome, outcome) + (f": {item.evidence}" if item else "")
+            cells.append(f'<td class="cell {outcome}" title="{_e(tip)}">{mark}</td>')
         out.append(f"<tr><td>{_e(key)} {_e(text)}</td>{''.join(cells)}</tr>")
     out.append("</tbody></table>")
     return out
