@@ -87,6 +87,9 @@ def _holds(line: str, quote: str) -> bool:
     return True
 
 
+# The words the writer puts in note headings: labels of its own, not quotes of the source.
+TITLES = frozenset({"text", "thinking", "reply", "log section", "text sent with a tool call"})
+
 SOURCES = {
     "claude-code": ("claude-code/session.jsonl", "claude-code/session.rules"),
     "openai": ("openai/chat.json", "openai/chat.rules"),
@@ -108,7 +111,7 @@ def test_evidence_points_at_the_original_line_that_holds_the_quote(fmt: str, tmp
         source_map, _ = load_source_map(run.path)
         for verdict in evaluate(compiled, run):
             for item in in_sources(verdict, source_map).evidence:
-                if item.file == source.name and item.quote:
+                if item.file == source.name and item.quote and item.quote not in TITLES:
                     assert _holds(original[item.line - 1], item.quote), (item, original[item.line - 1])
                     checked += 1
                 else:

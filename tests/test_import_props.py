@@ -133,18 +133,19 @@ PROGRAM = compile_rules([dsl.parse_rules(RULES, "props.rules")])
 
 
 def hand_written(steps: list) -> tuple[str, str]:
-    """The dual-section transcript and response a careful harness would write."""
+    """The dual-section transcript and response a careful harness would write:
+    agent text escaped, and no NUL (which makes a transcript unreadable)."""
     blocks, replies, step = [], [], 0
     for kind, item in steps:
         if kind == "reply":
             replies.append(item)
             blocks.append(f"## [agent_notes] Step {step}: reply\n\n{item}\n")
         elif kind == "text":
-            blocks.append(f"## [agent_notes] Step {step}: text\n\n{escape_text(item)}\n")
+            blocks.append(f"## [agent_notes] Step {step}: text\n\n{escape_text(item.replace(chr(0), chr(0xfffd)))}\n")
         else:
             step += 1
             if item["note"] is not None:
-                blocks.append(f"## [agent_notes] Step {step - 1}: note\n\n{escape_text(item['note'])}\n")
+                blocks.append(f"## [agent_notes] Step {step - 1}: note\n\n{escape_text(item['note'].replace(chr(0), chr(0xfffd)))}\n")
             result = json.dumps(item["result"], ensure_ascii=False)
             blocks.append(f"## [tool_calls] Step {step}: {item['tool']}\nTool: {item['tool']}\n"
                           f"Args: {json.dumps(item['args'], ensure_ascii=False)}\nReturn: {result}\n"

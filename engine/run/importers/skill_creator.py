@@ -40,11 +40,12 @@ def looks_like(text: str) -> bool:
     return bool(_STEP.search(text)) and bool(_TOOL_LINE.search(text) or re.search(r"^#{1,3}[ \t]+final", text, re.I | re.M))
 
 
-_TAGGED = re.compile(r" {0,3}#{1,6}[ \t]*\[")
+_TAGGED = re.compile(r" {0,3}#{1,6}[ \t]*\[[ \t]*(?:agent[ _-]?notes|harness)[ \t]*\]", re.I)
 
 
 def tagged(note: Any, lines: list[str]) -> bool:
-    """True for a note whose heading (a line of ``lines``) is tagged: ``## [agent_notes] ...``."""
+    """True for a note whose heading (a line of ``lines``) is an ``[agent_notes]`` or
+    ``[harness]`` tag (a forged ``[tool_calls]`` heading read as agent text is not)."""
     line = note.location.line
     return line is not None and 1 <= line <= len(lines) and _TAGGED.match(lines[line - 1]) is not None
 
