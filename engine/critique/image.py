@@ -98,7 +98,8 @@ def transcript_text(image: RunImage) -> str:
     """The canonical dual-section transcript; steps numbered 1, 2, ... in call order."""
     parts = []
     step = 0
-    for element in sorted([*image.calls, *image.notes], key=lambda e: e.order):
+    elements: list[Call | Text] = [*image.calls, *image.notes]
+    for element in sorted(elements, key=lambda e: e.order):
         if isinstance(element, Call):
             step += 1
             parts.append(_call_block(element, step))

@@ -163,7 +163,7 @@ def _inject_mutants(image: RunImage, shape: Shape, forbidden_tools: list[str]) -
     made = []
     for tool in forbidden_tools:
         extra = image.copy()
-        order = max([e.order for e in [*image.calls, *image.notes]], default=-1) + 1
+        order = max([c.order for c in image.calls] + [n.order for n in image.notes], default=-1) + 1
         extra.calls.append(Call(tool, tool, {}, {}, "success", order))
         made.append(Mutant("inject-call", extra, True, f"passes even when {tool} is called"))
     literal = _CONTAINS.search(shape.text)

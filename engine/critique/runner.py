@@ -61,7 +61,7 @@ def _compile(rules: list[str], evals_path: str | None):
     except dsl.RulesError as exc:
         shown = "\n".join(dsl.render(d) for d in exc.diagnostics)
         raise UsageError(f"the rules have errors; run `referee check` for details\n{shown}") from None
-    lets = {}
+    lets: dict[str, str] = {}
     for tree in trees:
         for block in tree.evals:
             for let in block.lets:
