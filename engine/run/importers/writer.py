@@ -12,7 +12,8 @@ that nothing in the source can change what it says:
   ``Return:`` and ``Status:`` lines, in that order; Args and Return are one-line
   JSON, so they cannot hold a line of their own;
 - text the agent wrote goes in ``## [agent_notes] Step N: <what>`` sections and
-  text the harness or user wrote in ``## [harness] <kind>`` sections; the titles
+  text the harness or user wrote in ``## [harness] <kind>`` sections (the first
+  user turn in ``## Eval Prompt``, which the parser also reads as harness text); the titles
   are the importer's words, and every line of the text is escaped
   (``engine.run.escape``), so it can form neither a heading nor a fence.
 
@@ -31,7 +32,7 @@ from typing import Any
 
 from referee.engine.report.atomic import write_atomic
 from referee.engine.run.escape import escape_text
-from referee.engine.run.importers.record import Call, Conversation, Origin, Text
+from referee.engine.run.importers.record import EVAL_PROMPT, Call, Conversation, Origin, Text
 from referee.engine.run.importers.source_map import SOURCE_MAP, SourceMap, dumps
 from referee.engine.run.model import Problem
 
@@ -142,6 +143,8 @@ class _Transcript:
         body = escape_text(plain_text(text.text))
         if text.kind == "agent":
             self.out.add(f"## [agent_notes] Step {self.step}: {one_line(text.title)}", text.origin)
+        elif text.kind == EVAL_PROMPT:  # the heading the parser reads as the eval prompt (harness text)
+            self.out.add("## Eval Prompt", text.origin)
         else:
             self.out.add(f"## [harness] {one_line(text.kind)}", text.origin)
         self.out.add("", text.origin)
