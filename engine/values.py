@@ -255,13 +255,16 @@ def plain_size(dec: Decimal) -> bool:
 
 
 def quote_of(value: Any, source: str) -> str:
-    """What evidence quotes for a value: a record's headline, the first line of a
-    document, or the value as it is written in JSON."""
+    """What evidence quotes for a value: a record's headline (a note's title, on
+    its heading line), the first line of a document, or the value as it is
+    written in JSON."""
     if value is None:
         return ""
     if isinstance(value, ToolCall):
         return f"Tool: {value.tool} (status {value.status})"
     if isinstance(value, Note):
+        if value.title.strip():  # a note is cited at its heading, which holds its title
+            return short(value.title.strip())
         return short(next((t.strip() for t in value.text.splitlines() if t.strip()), ""))
     if isinstance(value, str) and source in _DOCUMENT_SOURCES:
         return short(next((t.strip() for t in value.splitlines() if t.strip()), ""))

@@ -1,6 +1,9 @@
 """Text tests: ``contains``, ``starts with``, ``ends with``, ``matches`` (search)
 and ``fully matches``. A hit is quoted with the line it is on, so evidence points
-at ``response.md:3`` rather than at the whole file."""
+at ``response.md:3`` rather than at the whole file; that line is looked up in the
+file as written (a note's text is trimmed, a JSON string's newlines are escapes on
+one line), so the cited line holds the quote. A miss points at the text that was
+searched, without quoting any line of it."""
 
 from __future__ import annotations
 
@@ -11,9 +14,11 @@ from referee.dsl import ast
 from referee.engine.checks.access import elements
 from referee.engine.checks.base import Context, Leaf, Polarity, decided, evidence_of, located, missing_verdict
 from referee.engine.regexes import Pattern
+from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import EvalError, Missing, Prov, Val, equal, render, short, type_name
 from referee.engine.verdict import Evidence, Verdict
 
+_SLACK = 20  # file lines a value's text may lose when read (blank lines, comments)
 VERBS = {"contains": ("contains", "does not contain", "contain"),
          "starts_with": ("starts with", "does not start with", "start with"),
          "ends_with": ("ends with", "does not end with", "end with"),
@@ -21,8 +26,11 @@ VERBS = {"contains": ("contains", "does not contain", "contain"),
          "fully_matches": ("fully matches", "does not fully match", "fully match")}
 
 
-def hit_evidence(subject: Val, start: int) -> tuple[int | None, Evidence | None]:
-    """The line holding offset ``start`` of a text value, and evidence quoting it."""
+def hit_evidence(subject: Val, start: int, raw: list[str] | None = None) -> tuple[int | None, Evidence | None]:
+    """The line holding offset ``start`` of a text value, and evidence quoting it.
+
+    ``raw`` is the file the value was read from, as lines: when given, the line is
+    the one of the file that holds the quoted text (see ``_file_line``)."""
     prov, text = subject.prov, subject.value
     if prov is None:
         return None, None
@@ -32,7 +40,46 @@ def hit_evidence(subject: Val, start: int) -> tuple[int | None, Evidence | None]
     end = text.find("\n", start)
     quote = text[begin: end if end >= 0 else len(text)].rstrip("\r")
     line = first + line_no if prov.file else None
+    if line is not None and raw:
+        line = _file_line(raw, prov.line or 1, text, begin, quote, start) or line
     return line, Evidence(prov.source, prov.file, line, prov.step, short(quote))
+
+
+def _file_line(raw: list[str], first: int, text: str, begin: int, quote: str, start: int) -> int | None:
+    """The file line, from ``first`` on, holding the quoted line of ``text``: the
+    n-th file line holding it when it is the n-th line of ``text`` to hold it.
+    None when the file does not hold it as written (then the count stands)."""
+    for probe in (quote.strip(), text[start: start + 40].split("\n", 1)[0].strip()):
+        if not probe:
+            continue
+        wanted = text.count(probe, 0, begin) + 1  # occurrences before this line, and this one
+        seen = 0
+        last = min(len(raw), first + text.count("\n") + _SLACK)  # never into a later section
+        for number in range(max(first, 1), last + 1):
+            seen += raw[number - 1].count(probe)
+            if seen >= wanted:
+                return number
+    return None
+
+
+def source_lines(ctx: Context, prov: Prov | None) -> list[str] | None:
+    """The lines of the run file ``prov`` points into, read once per run; None
+    when the value is not from a file of the run."""
+    if prov is None or not prov.file:
+        return None
+    return ctx.once(("source lines", prov.file), lambda: _read_lines(ctx.run, prov.file))
+
+
+def _read_lines(run: Any, file: str) -> list[str] | None:
+    for found in (getattr(run, "transcript_file", None), getattr(run, "response", None)):
+        if found is not None and found.path == file:
+            return found.text.splitlines() if found.text else None
+    if file in (TRANSCRIPT, "outputs/response.md"):  # the run's own record, read above or not at all
+        return None
+    if file.startswith("outputs/") and hasattr(run, "read_output"):
+        found = run.read_output(file.removeprefix("outputs/"))
+        return found.text.splitlines() if found.text else None
+    return None
 
 
 @dataclass
@@ -48,14 +95,14 @@ class TextCheck(Leaf):
         if isinstance(subject, Missing):
             return missing_verdict(subject)
         if isinstance(self.operand, Pattern):
-            return self._regex(subject)
+            return self._regex(ctx, subject)
         operand = self.operand.eval(ctx)
         if isinstance(operand, Missing):
             return missing_verdict(operand)
         if self.op == "contains" and type_name(subject.value) == "list":
             return self._list_contains(subject, operand)
         self._need_text(subject, operand)
-        return self._plain(subject, operand)
+        return self._plain(ctx, subject, operand)
 
     def _need_text(self, subject: Val, operand: Val) -> None:
         for val in (subject, operand):
@@ -64,7 +111,7 @@ class TextCheck(Leaf):
                 raise EvalError(f"'{verb}' needs text on both sides; {val.label} is "
                                 f"{type_name(val.value)} {short(render(val.value), 60)}; use text(...)")
 
-    def _plain(self, subject: Val, operand: Val) -> Verdict:
+    def _plain(self, ctx: Context, subject: Val, operand: Val) -> Verdict:
         text, part = subject.value, operand.value
         if self.ignore_case:
             text, part = text.casefold(), part.casefold()
@@ -73,21 +120,21 @@ class TextCheck(Leaf):
                  "ends_with": len(text) - len(part) if text.endswith(part) else -1}[self.op]
         if len(text) != len(subject.value):
             start = min(start, len(subject.value))  # casefolding may change lengths
-        return self._verdict(subject, start >= 0, render(part), max(start, 0), operand)
+        return self._verdict(ctx, subject, start >= 0, render(part), max(start, 0), operand)
 
-    def _regex(self, subject: Val) -> Verdict:
+    def _regex(self, ctx: Context, subject: Val) -> Verdict:
         if not isinstance(subject.value, str):
             raise EvalError(f"'{VERBS[self.op][0]}' needs text; {subject.label} is "
                             f"{type_name(subject.value)}")
         where = subject.prov.where() if subject.prov else subject.label
         run = self.operand.fullmatch if self.op == "fully_matches" else self.operand.search
         found = run(subject.value, where)
-        return self._verdict(subject, found is not None, self.operand.display,
+        return self._verdict(ctx, subject, found is not None, self.operand.display,
                              found.start() if found else 0)
 
-    def _verdict(self, subject: Val, ok: bool, shown: str, start: int, operand=None) -> Verdict:
+    def _verdict(self, ctx: Context, subject: Val, ok: bool, shown: str, start: int, operand=None) -> Verdict:
         yes, no, infinitive = VERBS[self.op]
-        line, hit = hit_evidence(subject, start) if ok else (None, None)
+        line, hit = hit_evidence(subject, start, source_lines(ctx, subject.prov)) if ok else (None, None)
         place = subject.prov.where() if subject.prov else ""
         if line is not None and subject.prov and subject.prov.file:
             place = Prov(subject.prov.source, "", subject.prov.file, line).where()
@@ -95,7 +142,7 @@ class TextCheck(Leaf):
         # The fact already names the operand ("does not match /x/"): a failure says it
         # once; a negated check that holds adds only that it should not have.
         message = self.polarity.message(ok, fact, f"to {infinitive}") if ok else fact
-        evidence = (hit,) if hit else evidence_of(subject)
+        evidence = (hit,) if hit else searched(subject)
         extra = evidence_of(operand) if operand is not None else ()
         return decided(ok, message, evidence + extra,
                        expected=shown, observed=short(subject.value))
@@ -108,6 +155,15 @@ class TextCheck(Leaf):
         fact = f"{subject.label} ({len(elements(subject))} items) has no {render(operand.value)}"
         return decided(False, self.polarity.message(False, fact, f"an item {render(operand.value)}"),
                        evidence_of(subject, operand))
+
+
+def searched(subject: Val) -> tuple[Evidence, ...]:
+    """Evidence of a miss: the text that was searched, where it starts, quoting
+    nothing (its first line would read as the place of a match)."""
+    prov = subject.prov
+    if prov is None or not prov.file:
+        return evidence_of(subject)
+    return (Evidence(prov.source, prov.file, prov.line, prov.step, ""),)
 
 
 def compile_text(c, node: ast.TextTest, scope) -> TextCheck:
