@@ -18,12 +18,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from referee.dsl import ast
 from referee.engine.usage import UsageError
-from referee.dsl.errors import Diagnostic, RulesError, render_all
-from referee.dsl.evals_json import EvalsFile, loads_evals
-from referee.dsl.parser import parse_rules_partial
+
+if TYPE_CHECKING:
+    from referee.dsl import ast
+    from referee.dsl.errors import Diagnostic
+    from referee.dsl.evals_json import EvalsFile
 
 
 def add_parser(sub: argparse._SubParsersAction) -> None:
@@ -44,6 +46,11 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Check the files named in ``args``; print the report; return the exit code."""
+    # The parser is loaded here, not at the top: ``referee --help`` builds every
+    # subcommand's parser and needs none of it.
+    from referee.dsl.errors import RulesError
+    from referee.dsl.parser import parse_rules_partial
+
     if not args.files and not args.evals:
         raise UsageError("name a rules file, or --evals evals.json to check the rules "
                          "written inside it")
@@ -100,6 +107,9 @@ def _read(name: str) -> str:
 
 
 def _load_evals(name: str, text: str) -> tuple[EvalsFile | None, list[Diagnostic]]:
+    from referee.dsl.errors import RulesError
+    from referee.dsl.evals_json import loads_evals
+
     try:
         return loads_evals(text, name), []
     except RulesError as exc:
@@ -115,6 +125,8 @@ def _compile(trees: list[ast.RulesFile], evals: EvalsFile | None) -> list[Diagno
 
 
 def _report(diagnostics, warnings, texts, file_count, trees, evals) -> int:
+    from referee.dsl.errors import render_all
+
     if diagnostics:
         print(render_all(diagnostics, texts=texts))
         bad_files = len({d.path for d in diagnostics})
