@@ -6,8 +6,6 @@ import argparse
 import sys
 from pathlib import Path
 
-from referee.engine.report.atomic import write_atomic
-from referee.engine.report.collect import NothingToReport, collect
 from referee.engine.run.select import add_selection_arguments, selection_from_args
 from referee.engine.usage import UsageError
 
@@ -55,6 +53,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Render and write; the exit code follows the decision, as ``grade``'s does."""
+    # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
+    from referee.engine.report.atomic import write_atomic
+    from referee.engine.report.collect import NothingToReport, collect
+
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
     try:
