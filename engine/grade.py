@@ -28,7 +28,8 @@ from referee.engine.facts.contents import Contents, run_contents
 from referee.engine.facts.feedback import RunFacts as FeedbackFacts, eval_feedback
 from referee.engine.judging import GraderUsage, SemanticItem
 from referee.engine.report.brief import Brief, brief
-from referee.engine.report.build import RunFacts, grading_document, ground_truth
+from referee.engine.report import carry
+from referee.engine.report.build import Carried, RunFacts, grading_document, ground_truth
 from referee.engine.run.importers.source_map import load_source_map
 from referee.engine.report.jsonable import plain
 from referee.engine.report.models import GRADER_NAME
@@ -126,10 +127,11 @@ def run_facts(run: Any, eval_key: str) -> RunFacts:
 
 
 def render_run(assertions: Sequence[Any], result: Evaluated, grader: dict,
-               judged: frozenset[str] = frozenset(), grader_seconds: float | None = None) -> Rendered:
+               judged: frozenset[str] = frozenset(), grader_seconds: float | None = None,
+               carried: Carried | None = None) -> Rendered:
     """Both files of one run as text, grading.json cut at its empty eval_feedback slot."""
     document = grading_document(assertions, result.verdicts, result.facts, None, grader, judged,
-                                grader_seconds)
+                                grader_seconds, carried)
     head, tail = split_at_feedback(render(document))
     critique = FeedbackFacts(
         path=result.facts.info["path"], configuration=result.facts.info["configuration"],
@@ -147,7 +149,9 @@ def grade_run(program: Any, grader: dict, run: Any) -> Rendered | None:
         result = evaluate_run(program, run)
         if result is None:
             return None
-        return render_run(eval_of(program, result.eval_key).assertions, result, grader)
+        assertions = eval_of(program, result.eval_key).assertions
+        kept, dropped = carry.earlier_verdicts(run, assertions, result.verdicts)  # see README, LLM grader
+        return render_run(assertions, result, grader, carried=Carried(kept, dropped))
     finally:
         run.release()  # everything the reports need is in them now
 
@@ -232,7 +236,11 @@ def _judge_and_render(program: Any, judge: Any, grader: dict, run: Any, result: 
     verdicts, judged, usage = judge_run(judge, run, assertions, result.verdicts)
     info = grader if usage is None else {**grader, "llm": _usage(usage)}
     seconds = usage.duration_seconds if usage is not None else None
-    return render_run(assertions, Evaluated(result.eval_key, verdicts, result.facts, result.contents), info, judged, seconds)
+    decided = frozenset(a.key for a, v in zip(assertions, verdicts)
+                        if a.key in judged and v.outcome in (Outcome.PASS, Outcome.FAIL))
+    carried = Carried(inputs=carry.grader_inputs(run, assertions, decided))
+    return render_run(assertions, Evaluated(result.eval_key, verdicts, result.facts, result.contents), info, judged,
+                      seconds, carried)
 
 
 def judge_run(judge: Any, run: Any, assertions: Sequence[Any],

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from json.encoder import encode_basestring  # what json.dumps(str, ensure_ascii=False) calls
 from typing import Any, Sequence
 
+from referee.engine.report.carry import CARRIED, DROPPED
 from referee.engine.run.model import AGENT_SOURCES
 from referee.engine.report.models import GradingReport, GroundTruth
 from referee.engine.text import display_text
@@ -30,6 +31,16 @@ _PREFIX = {Outcome.ERROR: "ERROR: ", Outcome.NOT_GRADED: "NOT GRADED: "}
 # What a JSON text can start with, after blanks (Python's json also reads NaN and
 # Infinity): a quote starting with anything else is known not to parse.
 _JSON_STARTS = frozenset('{["-0123456789tfnNI')
+
+
+@dataclass(frozen=True)
+class Carried:
+    """LLM verdicts across gradings (``engine.report.carry``): earlier items kept, by
+    key; keys whose earlier verdict was dropped; ``grader_input`` of judged keys."""
+
+    kept: dict[str, dict] = field(default_factory=dict)
+    dropped: frozenset[str] = frozenset()
+    inputs: dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -66,16 +77,25 @@ VACUOUS_NOTE = "passed vacuously: the run made no tool calls, or had nothing thi
 
 
 def method_of(assertion: Any, judged: bool) -> str:
+    """``ground_truth``, ``grader`` (judged by the LLM now) or ``not_graded``; an
+    earlier LLM verdict kept is ``grader (carried over)`` (``carried_expectation``)."""
     if _precision(assertion) != Precision.SEMANTIC.value:
         return "ground_truth"
     return "grader" if judged else "not_graded"
 
 
-def expectation(assertion: Any, verdict: Verdict, judged: bool = False) -> dict[str, Any]:
-    """One grading.json item: the verdict's sentence plus where its evidence stands."""
+def expectation(assertion: Any, verdict: Verdict, judged: bool = False, earlier: dict | None = None,
+                grader_input: str | None = None, dropped: bool = False) -> dict[str, Any]:
+    """One grading.json item: the verdict's sentence plus where its evidence stands.
+
+    ``earlier`` is the item of an earlier grading.json whose LLM verdict is kept
+    (``engine.report.carry``); ``grader_input`` is recorded on an item the LLM
+    grader judged; ``dropped`` says an earlier LLM verdict could not be kept."""
+    if earlier is not None:
+        return carried_expectation(assertion, earlier)
     verdict = enforce_trust(verdict)
     precision = _precision(assertion)
-    return {
+    item = {
         "text": display_text(assertion),
         "passed": verdict.outcome is Outcome.PASS,
         "evidence": render_evidence(verdict),
@@ -90,6 +110,38 @@ def expectation(assertion: Any, verdict: Verdict, judged: bool = False) -> dict[
         "evidence_location": [{"source": e.source, "file": e.file, "line": e.line, "step": e.step}
                               for e in verdict.evidence],
     }
+    if dropped:
+        item["evidence"] += f" ({DROPPED})"
+    if grader_input is not None:
+        item["grader_input"] = grader_input
+    return item
+
+
+def carried_expectation(assertion: Any, earlier: dict) -> dict[str, Any]:
+    """An earlier LLM verdict kept: its outcome, evidence and places, as written then;
+    everything else from the assertion as it is now."""
+    precision, outcome = _precision(assertion), earlier["outcome"]
+    return {
+        "text": display_text(assertion),
+        "passed": outcome == "pass",
+        "evidence": str(earlier.get("evidence", "")),
+        "key": assertion.key,
+        "outcome": outcome,
+        "precision": precision,
+        "evidence_source": str(assertion.evidence_source),
+        "method": CARRIED,
+        "gated": exclusion(precision, outcome, bool(assertion.gated)) is None,
+        "check": assertion.check_source or "",
+        "rules_location": assertion.rules_location,
+        "evidence_location": [place for place in earlier.get("evidence_location") or () if _is_place(place)],
+        "grader_input": earlier["grader_input"],
+    }
+
+
+def _is_place(place: Any) -> bool:
+    return (isinstance(place, dict) and list(place) == ["source", "file", "line", "step"]
+            and isinstance(place["source"], str) and isinstance(place["file"], (str, type(None)))
+            and all(_is_int(place[k]) or place[k] is None for k in ("line", "step")))
 
 
 # A written file's place in a verdict message: "(transcript.md:22)", "outputs/response.md:2".
@@ -191,12 +243,16 @@ def rate(passed: int, total: int) -> float:
 
 def grading_document(assertions: Sequence[Any], verdicts: Sequence[Verdict], facts: RunFacts,
                      feedback: dict | None, grader: dict, judged: frozenset[str] = frozenset(),
-                     grader_seconds: float | None = None) -> dict[str, Any]:
+                     grader_seconds: float | None = None, carried: Carried | None = None) -> dict[str, Any]:
     """grading.json for one run, as a plain dict; ``judged`` holds the keys an LLM
     grader decided. ``feedback`` may be None while the eval's critique is pending
-    (``engine.report.render`` splices it in once every run of the eval is graded)."""
+    (``engine.report.render`` splices it in once every run of the eval is graded).
+    ``carried`` holds what ``engine.report.carry`` found for the LLM's verdicts."""
     verdicts = [in_sources(v, facts.source_map) for v in verdicts]
-    items = [expectation(a, v, a.key in judged) for a, v in zip(assertions, verdicts, strict=True)]
+    carried = carried or Carried()
+    items = [expectation(a, v, a.key in judged, carried.kept.get(a.key), carried.inputs.get(a.key),
+                         a.key in carried.dropped)
+             for a, v in zip(assertions, verdicts, strict=True)]
     uncertainties, needs_review, workarounds = facts.notes
     return {
         "expectations": items,

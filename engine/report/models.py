@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field
 GRADER_NAME = "referee"
 
 Outcome = Literal["pass", "fail", "error", "not_graded"]
-Method = Literal["ground_truth", "grader", "not_graded"]
+Method = Literal["ground_truth", "grader", "grader (carried over)", "not_graded"]
 PrecisionName = Literal["exact_match", "semantic", "existence"]
 
 
@@ -36,7 +36,11 @@ class EvidenceLocation(_Model):
 
 
 class Expectation(_Model):
-    """One assertion's result. ``passed`` is true only for outcome ``pass``."""
+    """One assertion's result. ``passed`` is true only for outcome ``pass``.
+
+    ``gated`` is true exactly when the ``gate`` block counts the item.
+    ``grader_input`` (on items the LLM grader judged, or whose earlier verdict was
+    kept) digests the assertion's wording and the run's files the grader saw."""
 
     text: str
     passed: bool
@@ -50,6 +54,7 @@ class Expectation(_Model):
     check: str
     rules_location: str
     evidence_location: list[EvidenceLocation]
+    grader_input: str | None = None
 
 
 class Summary(_Model):

@@ -1,0 +1,105 @@
+"""Keeping an LLM grader's verdicts when a run is graded again without one.
+
+A semantic assertion graded by the LLM grader records ``grader_input`` in
+grading.json: a digest of the assertion's wording and of every file of the run
+the grader could see. Graded again without ``--llm``, an earlier verdict whose
+``grader_input`` is unchanged is kept, with method ``grader (carried over)``;
+one whose run or wording changed is dropped, and the not-graded item says so.
+Nothing here depends on the clock: the same files give the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from referee.engine.verdict import Outcome, Precision
+
+CARRIED = "grader (carried over)"
+LLM_METHODS = frozenset({"grader", CARRIED})
+DROPPED = ("an earlier LLM grader verdict was not kept: the run's files or the assertion "
+           "changed since; grade with --llm to judge it again")
+REPORT = "grading.json"
+
+
+def run_digest(run: Any) -> str | None:
+    """A digest of every file the grader could see: ``outputs/`` (all of it, paths
+    and bytes, in path order) and a ``transcript.md`` beside it. None when the run
+    has no folder on disk."""
+    folder = getattr(run, "path", None)
+    if folder is None or not Path(folder).is_dir():
+        return None
+    digest = hashlib.sha256()
+    for rel in _files(Path(folder)):
+        digest.update(rel.encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            digest.update((Path(folder) / rel).read_bytes())
+        except OSError as err:
+            digest.update(f"unreadable: {err.strerror}".encode())
+        digest.update(b"\0")
+    return digest.hexdigest()
+
+
+def _files(folder: Path) -> list[str]:
+    found = ["transcript.md"] if (folder / "transcript.md").is_file() else []
+    outputs = folder / "outputs"
+    for top, dirs, files in os.walk(outputs):  # symlinked folders are not followed
+        dirs.sort()
+        rel_top = Path(top).relative_to(folder).as_posix()
+        found.extend(f"{rel_top}/{name}" for name in sorted(files)
+                     if not os.path.islink(os.path.join(top, name)))
+    return sorted(found)
+
+
+def grader_input(digest: str, assertion: Any) -> str:
+    """What the grader was asked about: the run's files and the assertion's wording."""
+    wording = json.dumps([assertion.text or "", getattr(assertion, "semantic_rubric", None) or ""],
+                         ensure_ascii=False)
+    return "sha256:" + hashlib.sha256(f"{digest}\0{wording}".encode()).hexdigest()[:32]
+
+
+def grader_inputs(run: Any, assertions: Sequence[Any], keys: frozenset[str]) -> dict[str, str]:
+    """``grader_input`` of each assertion in ``keys`` (the ones the grader judged)."""
+    wanted = [a for a in assertions if a.key in keys]
+    digest = run_digest(run) if wanted else None
+    if digest is None:
+        return {}
+    return {a.key: grader_input(digest, a) for a in wanted}
+
+
+def earlier_verdicts(run: Any, assertions: Sequence[Any], verdicts: Sequence[Any]) -> tuple[dict[str, dict], frozenset[str]]:
+    """``(kept, dropped)``: the earlier grading.json items to keep, by assertion key,
+    for semantic assertions left not graded now; and the keys whose earlier LLM
+    verdict cannot be kept because the run or the assertion changed."""
+    open_keys = {a.key: a for a, v in zip(assertions, verdicts)
+                 if a.precision == Precision.SEMANTIC and v.outcome is Outcome.NOT_GRADED}
+    earlier = _earlier_items(run) if open_keys else {}
+    judged = {key: item for key, item in earlier.items() if key in open_keys and item.get("method") in LLM_METHODS}
+    if not judged:
+        return {}, frozenset()
+    digest = run_digest(run)
+    kept: dict[str, dict] = {}
+    for key, item in judged.items():
+        if (digest is not None and item.get("outcome") in ("pass", "fail")
+                and item.get("grader_input") == grader_input(digest, open_keys[key])):
+            kept[key] = item
+    return kept, frozenset(judged) - set(kept)
+
+
+def _earlier_items(run: Any) -> dict[str, Mapping[str, Any]]:
+    """The expectations of the run's grading.json, when referee wrote it; {} else."""
+    folder = getattr(run, "path", None)
+    if folder is None:
+        return {}
+    try:
+        document = json.loads((Path(folder) / REPORT).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    if not isinstance(document, dict) or not isinstance(document.get("grader"), dict) \
+            or document["grader"].get("name") != "referee" or not isinstance(document.get("expectations"), list):
+        return {}
+    return {item["key"]: item for item in document["expectations"]
+            if isinstance(item, dict) and isinstance(item.get("key"), str)}
