@@ -7,10 +7,13 @@ changes the answer besides the prompt; the cassette key is built from it.
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import urllib.parse
 from dataclasses import dataclass
 from typing import Protocol
 
+from referee.llm_adapter.redact import variable_problem
 from referee.llm_adapter.transport import Transport, TransportError
 
 OPENAI_URL = "https://api.openai.com/v1"
@@ -78,7 +81,7 @@ class OpenAIBackend:
             text = reply.body["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError):
             raise TransportError("grader reply has no choices[0].message.content") from None
-        usage = reply.body.get("usage") or {}
+        usage = _dict(reply.body.get("usage"))
         return Completion(
             text=text if isinstance(text, str) else "",
             input_tokens=_int(usage.get("prompt_tokens")),
@@ -114,9 +117,9 @@ class AnthropicBackend:
         blocks = reply.body.get("content")
         if not isinstance(blocks, list):
             raise TransportError("grader reply has no content list")
-        text = "".join(b.get("text", "") for b in blocks
-                       if isinstance(b, dict) and b.get("type") == "text")
-        usage = reply.body.get("usage") or {}
+        text = "".join(b["text"] for b in blocks if isinstance(b, dict)
+                       and b.get("type") == "text" and isinstance(b.get("text"), str))
+        usage = _dict(reply.body.get("usage"))
         return Completion(
             text=text,
             input_tokens=_int(usage.get("input_tokens")),
@@ -134,31 +137,96 @@ def make_backend(kind: str, model: str, *, base_url: str | None, api_key_env: st
 
     The base URL comes from the argument, else ``OPENAI_BASE_URL`` /
     ``ANTHROPIC_BASE_URL``, else the provider's public endpoint. The key is read
-    from the named environment variable, never from the command line, so it does
-    not end up in shell history or process lists.
+    from an environment variable, never from the command line, so it does not end
+    up in shell history or process lists; ``api_key`` says which variable, and
+    whether the endpoint gets a key at all. The key is registered with the
+    transport's redactor, so it is removed from everything the grader says.
     """
     if not model:
         raise ValueError(f"--llm {kind}:MODEL needs a model name")
     if kind == "openai":
         url = base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL
-        key = _key(api_key_env or "OPENAI_API_KEY", required=url.rstrip("/") == OPENAI_URL)
+        key = api_key(url, OPENAI_URL, "OPENAI_API_KEY", api_key_env)
+        transport.redactor.add(key)
         return OpenAIBackend(model, url, key, transport, seed)
     if kind == "anthropic":
         url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or ANTHROPIC_URL
-        key = _key(api_key_env or "ANTHROPIC_API_KEY", required=url.rstrip("/") == ANTHROPIC_URL)
+        key = api_key(url, ANTHROPIC_URL, "ANTHROPIC_API_KEY", api_key_env)
+        transport.redactor.add(key)
         return AnthropicBackend(model, url, key, transport)
     raise ValueError(f"unknown grader backend {kind!r}: use openai:MODEL or anthropic:MODEL")
 
 
-def _key(variable: str, *, required: bool) -> str | None:
-    value = os.environ.get(variable, "").strip()
-    if not value and required:
-        raise ValueError(f"the grader needs an API key in the environment variable {variable}")
-    return value or None
+def api_key(url: str, provider_url: str, default_variable: str,
+            named: str | None) -> str | None:
+    """The key to send to ``url``, or None to send none.
+
+    - The provider's own endpoint (same scheme, host and port as ``provider_url``)
+      gets the key from ``named``, else from ``default_variable``; without one it
+      refuses to start, naming the variable.
+    - Any other endpoint (a local server, a proxy, another vendor) gets a key only
+      when ``--llm-api-key-env`` names its variable: the provider's key is never
+      sent to a server merely because it is in the environment. A variable that
+      is named must be set, and its key never travels over plain HTTP to a host
+      other than this machine.
+    """
+    if named is not None:
+        problem = variable_problem(named)
+        if problem:
+            raise ValueError(problem)
+    scheme, host = _scheme_host(url)
+    if scheme not in ("http", "https") or not host:
+        raise ValueError("the grader URL (--llm-base-url) must be an http:// or https:// URL "
+                         "with a host")
+    if _same_origin(url, provider_url):
+        variable = named or default_variable
+        key = os.environ.get(variable, "").strip()
+        if not key:
+            raise ValueError(f"the grader needs an API key in the environment variable {variable}")
+        return key
+    if named is None:
+        return None
+    key = os.environ.get(named, "").strip()
+    if not key:
+        raise ValueError(f"--llm-api-key-env names {named}, which is not set or empty")
+    if scheme == "http" and not _loopback(host):
+        raise ValueError(f"refusing to send the key in {named} over plain http to {host}: "
+                         "use https, or leave out --llm-api-key-env if the server needs no key")
+    return key
+
+
+def _scheme_host(url: str) -> tuple[str, str]:
+    parts = urllib.parse.urlsplit(url)
+    return parts.scheme.lower(), (parts.hostname or "").lower()
+
+
+def _same_origin(url: str, other: str) -> bool:
+    def origin(u: str):
+        parts = urllib.parse.urlsplit(u)
+        scheme = parts.scheme.lower()
+        try:
+            port = parts.port or {"http": 80, "https": 443}.get(scheme)
+        except ValueError:
+            return None
+        return scheme, (parts.hostname or "").lower(), port
+    return origin(url) == origin(other)
+
+
+def _loopback(host: str) -> bool:
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
 
 
 def _join(base: str, path: str) -> str:
     return base.rstrip("/") + "/" + path
+
+
+def _dict(value: object) -> dict:
+    return value if isinstance(value, dict) else {}
 
 
 def _int(value: object) -> int:

@@ -1,18 +1,17 @@
 """Turn the ``--llm`` flags of ``referee grade`` into a judge.
 
-The flags themselves are defined in ``engine.commands.llm_flags`` (re-exported
-here as ``add_llm_arguments``), so that a deterministic ``referee grade`` never
-imports this package. ``judge_from_args`` is what the command imports, lazily,
-once ``--llm`` is given; it imports the rest of the adapter only then.
+The flags themselves are defined in ``engine.commands.llm_flags``, so that a
+deterministic ``referee grade`` never imports this package; this module does not
+import them back (the engine depends on nothing here). ``judge_from_args`` is what
+the command imports, lazily, once ``--llm`` is given; it imports the rest of the
+adapter only then.
 """
 
 from __future__ import annotations
 
 import argparse
 
-from referee.engine.commands.llm_flags import add_llm_arguments
-
-__all__ = ["add_llm_arguments", "judge_from_args"]
+__all__ = ["judge_from_args"]
 
 
 def judge_from_args(args: argparse.Namespace):

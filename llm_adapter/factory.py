@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 from referee.llm_adapter.backends import make_backend
 from referee.llm_adapter.cassette import MODES, CassetteBackend
 from referee.llm_adapter.judge import LLMJudge
+from referee.llm_adapter.redact import Redactor
 from referee.llm_adapter.transport import Transport
 
 BACKENDS = ("openai", "anthropic")
@@ -34,14 +36,28 @@ def make_judge(spec: str, *, base_url: str | None = None, api_key_env: str | Non
     metadata line to say what produced it. ``price`` is USD per million input and
     output tokens; without it the cost is reported as unknown.
     """
+    redactor = Redactor()
+    try:
+        return _make(spec, redactor, base_url=base_url, api_key_env=api_key_env,
+                     timeout=timeout, concurrency=concurrency, seed=seed, inner=inner,
+                     batch=batch, price=price, note=note, attempts=attempts)
+    except ValueError as exc:
+        raise ValueError(redactor.text(str(exc))) from None
+
+
+def _make(spec: str, redactor: Redactor, *, base_url, api_key_env, timeout, concurrency, seed,
+          inner, batch, price, note, attempts) -> LLMJudge:
     kind, rest = split_spec(spec)
-    if timeout <= 0 or concurrency < 1 or attempts < 1:
-        raise ValueError("--llm-timeout must be positive, --llm-concurrency at least 1")
-    transport = Transport(timeout=timeout, attempts=attempts, concurrency=concurrency)
+    if not (timeout > 0 and math.isfinite(timeout)) or concurrency < 1 or attempts < 1:
+        raise ValueError("--llm-timeout must be a positive number of seconds, "
+                         "--llm-concurrency at least 1")
+    transport = Transport(timeout=timeout, attempts=attempts, concurrency=concurrency,
+                          redactor=redactor)
     options = {"base_url": base_url, "api_key_env": api_key_env, "transport": transport,
                "seed": seed}
     if kind in BACKENDS:
-        return LLMJudge(make_backend(kind, rest, **options), batch=batch, price_per_million=price)
+        return LLMJudge(make_backend(kind, rest, **options), batch=batch, price_per_million=price,
+                        redactor=redactor)
     backend = None
     if inner:
         inner_kind, model = split_spec(inner)
@@ -49,5 +65,5 @@ def make_judge(spec: str, *, base_url: str | None = None, api_key_env: str | Non
             raise ValueError("--llm-backend must be openai:MODEL or anthropic:MODEL, "
                              f"not {inner!r}")
         backend = make_backend(inner_kind, model, **options)
-    cassette = CassetteBackend(Path(rest), kind, backend, note=note)
-    return LLMJudge(cassette, batch=batch, price_per_million=price)
+    cassette = CassetteBackend(Path(rest), kind, backend, note=redactor.text(note))
+    return LLMJudge(cassette, batch=batch, price_per_million=price, redactor=redactor)

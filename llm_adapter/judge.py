@@ -22,6 +22,7 @@ from referee.llm_adapter import prompt, verify
 from referee.llm_adapter.backends import Backend, Completion
 from referee.llm_adapter.cassette import CassetteMiss
 from referee.llm_adapter.evidence import RunEvidence, collect
+from referee.llm_adapter.redact import Redactor
 from referee.llm_adapter.reply import Malformed, Reply, parse
 from referee.llm_adapter.transport import Cancelled, TransportError
 
@@ -61,9 +62,14 @@ class LLMJudge:
     backend: Backend
     batch: bool = True
     price_per_million: tuple[float, float] | None = None  # (input, output) in USD
+    redactor: Redactor = field(default_factory=Redactor)
 
     def grade(self, run: object, items: Sequence[SemanticItem]) -> JudgeResult:
-        """Judge ``items`` against ``run``; every item's key gets a verdict."""
+        """Judge ``items`` against ``run``; every item's key gets a verdict.
+
+        Everything in the result is passed through the redactor: the API key never
+        reaches grading.json or the terminal, even when the server or the run echoes it.
+        """
         if not items:
             return JudgeResult({}, usage=self._usage(_Tally()))
         evidence = collect(run)
@@ -72,8 +78,8 @@ class LLMJudge:
         groups = [list(items)] if self.batch else [[item] for item in items]
         for group in groups:
             self._grade_group(evidence, group, tally, result, _run_name(run))
-        return JudgeResult(result.verdicts, tuple(result.claims), tuple(result.feedback),
-                           self._usage(tally))
+        return self.redactor.result(JudgeResult(
+            result.verdicts, tuple(result.claims), tuple(result.feedback), self._usage(tally)))
 
     def cancel(self) -> None:
         """Stop pending retries; called by the command line on Ctrl-C."""
@@ -81,23 +87,31 @@ class LLMJudge:
 
     def _grade_group(self, evidence: RunEvidence, group: list[SemanticItem], tally: _Tally,
                      result: _Outcome, run_name: str) -> None:
-        rendered = prompt.render(evidence, group)
-        about = f"{run_name}: " + " | ".join(item.text for item in group)
         try:
-            reply = self._ask(rendered, tally, about)
+            self._judge_group(evidence, group, tally, result, run_name)
         except Cancelled:
             raise
         except CassetteMiss as exc:
             self._fail_all(result, group, f"{exc}; re-record with record:PATH", run_name)
-            return
         except (TransportError, Malformed) as exc:
             self._fail_all(result, group, str(exc), run_name)
-            return
-        for ident, item in zip(rendered.ids, group):
-            entry = next(a for a in reply.assertions if a.id == ident)
-            result.verdicts[item.key] = verify.judge_item(entry, evidence)
-        result.claims.extend(verify.claims(reply, evidence))
-        result.feedback.extend(verify.feedback(reply, rendered.ids, group))
+        except Exception as exc:  # noqa: BLE001 - a defect must neither pass nor crash the grade
+            self._fail_all(result, group, f"internal error in the LLM grader "
+                           f"({type(exc).__name__}: {exc}); please report it", run_name)
+
+    def _judge_group(self, evidence: RunEvidence, group: list[SemanticItem], tally: _Tally,
+                     result: _Outcome, run_name: str) -> None:
+        rendered = prompt.render(evidence, group)
+        about = f"{run_name}: " + " | ".join(item.text for item in group)
+        reply = self._ask(rendered, tally, about)
+        verdicts = {item.key: verify.judge_item(next(a for a in reply.assertions if a.id == ident),
+                                                evidence)
+                    for ident, item in zip(rendered.ids, group)}
+        claims = verify.claims(reply, evidence)
+        feedback = verify.feedback(reply, rendered.ids, group)
+        result.verdicts.update(verdicts)  # all or nothing: a failure above leaves no half
+        result.claims.extend(claims)
+        result.feedback.extend(feedback)
 
     def _ask(self, rendered: prompt.Rendered, tally: _Tally, about: str) -> Reply:
         """Ask, and once more with the reason if the reply is malformed."""

@@ -3,18 +3,32 @@
 Two levels, both deterministic and linear in the size of the text:
 
 - ``exact``: equal after collapsing runs of whitespace (line ends, indentation).
-- ``loose``: equal after also dropping punctuation and applying NFKC, so curly
-  versus straight quotes, full-width commas or a reflowed JSON object still match.
-  Letters, digits and symbols must all be the same: "docStatus 20" never matches
-  "docStatus 10". A loose match is reported as such.
+- ``loose``: equal after NFKC (full-width forms, ligatures) and after treating every
+  run of whitespace and punctuation as one separator, so curly versus straight
+  quotes, full-width commas or a reflowed JSON object still match. Letters, digits
+  and symbols must all be the same ("docStatus 20" never matches "docStatus 10"),
+  a word boundary stays a boundary ("the rapist" is not "therapist"), and between
+  two digits the separator must be the very same characters: "168.00", "16800",
+  "168 00" and "168,00" are four different things. A loose match is reported as such.
+
+Both levels match whole words and whole numbers only: a quote cannot start or end
+inside a word, so "possible" is not found in "impossible" nor "68.00" in
+"168.00" (a number continues across a decimal point and after a sign). Scripts
+written without spaces (Han, kana) have no such boundary.
 
 A quote may elide text with "..." or "…": its parts must then occur in order within
 one segment. Nothing else is tolerated; fuzzy edit distance would let a changed
 digit through, and a changed digit is exactly what a fabricated quote looks like.
+
+In the transcript's sources (tool_calls, agent_notes), heading lines name a block
+and prove nothing about it: the lines of a quote that are headings are set aside,
+and the rest is never matched inside a heading. A quote found only in a heading is
+reported as such (``Match.heading``), and verify counts it as no quote.
 """
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -23,6 +37,11 @@ from referee.llm_adapter.evidence import Segment
 
 ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
 MIN_PART = 8  # each part of an elided quote must be long enough to say something itself
+HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)  # MULTILINE: ^ at any line start
+HEADED_SOURCES = frozenset({"tool_calls", "agent_notes"})
+BARRIER = "\x00"  # stands for a masked heading line; no needle contains it
+NUMBER_GLUE = frozenset(".,")  # between two digits, part of the number
+SIGNS = frozenset("-+\u2212")
 
 
 @dataclass(frozen=True)
@@ -31,42 +50,97 @@ class Match:
     line: int  # the file line where the quote starts
     found: str  # the source text that matched, as written
     loose: bool
+    heading: bool = False  # found only inside a heading line of the transcript
 
 
-def _keep_loose(ch: str) -> bool:
-    return not (ch.isspace() or unicodedata.category(ch).startswith("P"))
+def _separator(ch: str) -> bool:
+    """Whitespace and punctuation, except the underscore of identifiers."""
+    return ch.isspace() or (ch != "_" and unicodedata.category(ch).startswith("P"))
 
 
-def _fold(text: str, loose: bool) -> tuple[str, list[int]]:
-    """Normalise ``text`` and return, for each kept character, its index in ``text``."""
+@functools.lru_cache(maxsize=16)  # a run's segments are searched once per quote
+def _fold(text: str, loose: bool, mask: bool = False) -> tuple[str, list[int]]:
+    """Normalise ``text``; return it with, for each kept character, its index in ``text``.
+
+    ``mask`` replaces each heading line by a ``BARRIER``."""
     out: list[str] = []
     index: list[int] = []
-    pending_space = False
+    pending: list[tuple[str, int]] = []  # the separator run since the last kept character
+    last = ""  # the last kept character
+    line_start = True
+    skip_line = False
     for i, ch in enumerate(text):
-        pieces = unicodedata.normalize("NFKC", ch) if loose else ch
-        for piece in pieces:
-            if loose:
-                if _keep_loose(piece):
-                    out.append(piece)
-                    index.append(i)
-            elif piece.isspace():
-                pending_space = bool(out)
-            else:
-                if pending_space:
-                    out.append(" ")
-                    index.append(i)
-                    pending_space = False
-                out.append(piece)
+        if line_start and mask and HEADING.match(text, i):
+            skip_line = True
+        line_start = ch == "\n"
+        if skip_line:
+            if ch == "\n":
+                skip_line = False
+                out.append(BARRIER)
                 index.append(i)
+                pending, last = [], BARRIER
+            continue
+        for piece in (unicodedata.normalize("NFKC", ch) if loose else ch):
+            if (_separator(piece) if loose else piece.isspace()):
+                pending.append((piece, i))
+                continue
+            if pending and out:
+                run = " "
+                if loose and last.isdigit() and piece.isdigit():
+                    # between digits the separator is part of the number: kept as written
+                    run = re.sub(" +", " ", "".join(" " if p.isspace() else p for p, _ in pending))
+                out.extend(run)
+                index.extend([pending[0][1]] * len(run))
+            pending = []
+            out.append(piece)
+            index.append(i)
+            last = piece
+    if skip_line:
+        out.append(BARRIER)
+        index.append(len(text) - 1)
     return "".join(out), index
 
 
-def _parts(quote: str) -> list[str]:
+def _no_space_script(ch: str) -> bool:
+    name = unicodedata.name(ch, "")
+    return name.startswith(("CJK", "HIRAGANA", "KATAKANA", "IDEOGRAPHIC"))
+
+
+def _wordy(ch: str) -> bool:
+    # "_" joins the parts of an identifier, but each part is a word: "saveExpenseDoc"
+    # is a whole word of "expense-mcp_saveExpenseDoc".
+    return ch.isalnum() and not _no_space_script(ch)
+
+
+def _inside_word(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` begins or ends in the middle of a word or number."""
+    if start > 0 and _wordy(text[start]):
+        before = text[start - 1]
+        if _wordy(before):
+            return True
+        if text[start].isdigit() and (before in SIGNS or (
+                before in NUMBER_GLUE and start > 1 and text[start - 2].isdigit())):
+            return True
+    if end < len(text) and _wordy(text[end - 1]):
+        after = text[end]
+        if _wordy(after):
+            return True
+        if text[end - 1].isdigit() and after in NUMBER_GLUE and end + 1 < len(text) \
+                and text[end + 1].isdigit():
+            return True
+    return False
+
+
+def _parts(quote: str, headed: bool) -> list[str]:
+    if headed:
+        quote = "\n".join(line for line in quote.split("\n") if not HEADING.match(line))
+    quote = quote.replace(BARRIER, "")
     return [p for p in ELLIPSIS.split(quote.strip()) if p.strip()]
 
 
-def _search(segment: Segment, parts: list[str], loose: bool) -> Match | None:
-    haystack, index = _fold(segment.text, loose)
+def _search(segment: Segment, parts: list[str], loose: bool, mask: bool) -> Match | None:
+    haystack, index = _fold(segment.text, loose, mask)
+    text = segment.text
     position = 0
     first = last = None
     for part in parts:
@@ -74,24 +148,36 @@ def _search(segment: Segment, parts: list[str], loose: bool) -> Match | None:
         if len(needle) < (1 if len(parts) == 1 else MIN_PART):
             return None
         at = haystack.find(needle, position)
+        while at >= 0 and _inside_word(text, index[at], index[at + len(needle) - 1] + 1):
+            at = haystack.find(needle, at + 1)
         if at < 0:
             return None
         first = at if first is None else first
         last = at + len(needle) - 1
         position = at + len(needle)
     start, end = index[first], index[last] + 1
-    line = segment.line + segment.text.count("\n", 0, start)
-    return Match(segment, line, segment.text[start:end], loose)
+    line = segment.line + text.count("\n", 0, start)
+    return Match(segment, line, text[start:end], loose)
 
 
 def locate(quote: str, segments: tuple[Segment, ...]) -> Match | None:
-    """The first segment (in source order) holding ``quote``: exact first, then loose."""
-    parts = _parts(quote)
-    if not parts:
-        return None
+    """The first segment (in source order) holding ``quote``: exact first, then loose.
+
+    In a transcript source, headings are masked; a quote found only with them
+    unmasked comes back with ``heading=True``."""
     for loose in (False, True):
         for segment in segments:
-            found = _search(segment, parts, loose)
-            if found is not None:
-                return found
+            headed = segment.source in HEADED_SOURCES
+            parts = _parts(quote, headed)
+            if parts:
+                found = _search(segment, parts, loose, mask=headed)
+                if found is not None:
+                    return found
+    for loose in (False, True):
+        for segment in segments:
+            if segment.source in HEADED_SOURCES:
+                parts = _parts(quote, False)
+                found = _search(segment, parts, loose, mask=False) if parts else None
+                if found is not None:
+                    return Match(found.segment, found.line, found.found, found.loose, heading=True)
     return None

@@ -89,8 +89,12 @@ def _load(text: str) -> dict:
     try:
         value = json.loads(body, object_pairs_hook=_no_duplicates,
                            parse_constant=_no_constant)
+    except Malformed:
+        raise
     except json.JSONDecodeError as exc:
         raise Malformed(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
+    except (ValueError, RecursionError) as exc:  # a 5000-digit number, nesting too deep
+        raise Malformed(f"not usable JSON ({type(exc).__name__})") from None
     if not isinstance(value, dict):
         raise Malformed("the reply is JSON but not an object")
     return value
@@ -98,11 +102,12 @@ def _load(text: str) -> dict:
 
 def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
     # A repeated key would let a second, injected "verdict" silently win.
-    keys = [k for k, _ in pairs]
-    duplicated = sorted({k for k in keys if keys.count(k) > 1})
-    if duplicated:
+    value = dict(pairs)
+    if len(value) != len(pairs):
+        seen: set[str] = set()
+        duplicated = sorted({k for k, _ in pairs if k in seen or seen.add(k)})
         raise Malformed(f"repeated key {duplicated[0]!r}")
-    return dict(pairs)
+    return value
 
 
 def _no_constant(name: str) -> object:
@@ -111,7 +116,8 @@ def _no_constant(name: str) -> object:
 
 def _check_order(raw: dict) -> None:
     """The verdict must come after the reasoning, so it is decided by the reasoning."""
-    for entry in raw.get("assertions") or []:
+    entries = raw.get("assertions")
+    for entry in entries if isinstance(entries, list) else []:
         if isinstance(entry, dict) and "reasoning" in entry and "verdict" in entry:
             keys = list(entry)
             if keys.index("verdict") < keys.index("reasoning"):

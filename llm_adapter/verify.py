@@ -2,8 +2,10 @@
 
 A FAIL is taken as given: the burden of proof is on the expectation. A PASS stands
 only if every quote the grader gave is found in the source it named, and at least
-one of them comes from tool_calls, response or outputs. Otherwise it becomes a FAIL
-that says why, with whatever evidence did check out.
+one of them comes from tool_calls, response or outputs. A quote that proves nothing
+(``substance.trivial``, or found only in a heading line) counts as no quote: it can
+neither carry a PASS nor lift one that rests on agent notes. Otherwise the PASS
+becomes a FAIL that says why, with whatever evidence did check out.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from typing import Sequence
 
 from referee.engine.judging import GraderClaim, SemanticItem
 from referee.engine.verdict import Evidence, Outcome, Verdict
+from referee.llm_adapter import substance
 from referee.llm_adapter.evidence import PASS_SOURCES, RunEvidence
 from referee.llm_adapter.quotes import Match, locate
 from referee.llm_adapter.reply import AssertionReply, Quote, Reply
@@ -35,16 +38,24 @@ def shorten(text: str, limit: int = SHOWN) -> str:
 
 
 def check_quotes(quotes: Sequence[Quote], evidence: RunEvidence):
-    """Split quotes into verified matches and the ones not found in their source."""
+    """Sort quotes into verified matches, the ones not found in their source, and the
+    ones that prove nothing (too short or generic, or found only in a heading line),
+    which count as no quote at all."""
     found: list[tuple[Quote, Match]] = []
     missing: list[Quote] = []
+    idle: list[Quote] = []
     for quote in quotes:
+        if substance.trivial(quote.quote):
+            idle.append(quote)
+            continue
         match = locate(quote.quote, evidence.of(quote.source))
         if match is None:
             missing.append(quote)
+        elif match.heading:
+            idle.append(quote)
         else:
             found.append((quote, match))
-    return found, missing
+    return found, missing, idle
 
 
 def to_evidence(match: Match) -> Evidence:
@@ -54,10 +65,11 @@ def to_evidence(match: Match) -> Evidence:
 
 def judge_item(entry: AssertionReply, evidence: RunEvidence) -> Verdict:
     """The verdict for one expectation, after checking the grader's quotes."""
-    found, missing = check_quotes(entry.evidence, evidence)
+    found, missing, idle = check_quotes(entry.evidence, evidence)
     records = tuple(to_evidence(m) for _, m in found)
     details = tuple(_detail(q, m) for q, m in found) + tuple(
-        f"not found in {q.source}: \"{shorten(q.quote)}\"" for q in missing)
+        f"not found in {q.source}: \"{shorten(q.quote)}\"" for q in missing) + tuple(
+        f"ignored, proves nothing: \"{shorten(q.quote, 80)}\" ({q.source})" for q in idle)
     reasoning = shorten(entry.reasoning, 400)
     if entry.verdict == "FAIL":
         return Verdict(Outcome.FAIL, f"grader: {reasoning}", records, details=details)
@@ -67,6 +79,12 @@ def judge_item(entry: AssertionReply, evidence: RunEvidence) -> Verdict:
                        f"grader said PASS, but its quote is not in {q.source}: "
                        f"\"{shorten(q.quote)}\"; a PASS needs evidence that exists",
                        records, details=details)
+    if not found and idle:
+        return Verdict(Outcome.FAIL,
+                       f"grader said PASS quoting only text that proves nothing "
+                       f"(\"{shorten(idle[0].quote, 80)}\"): {substance.RULE}, and not a "
+                       "heading line; a quote that proves nothing counts as no quote",
+                       details=details)
     if not found:
         return Verdict(Outcome.FAIL, "grader said PASS without quoting any evidence",
                        details=details)
@@ -99,7 +117,7 @@ def claims(reply: Reply, evidence: RunEvidence) -> tuple[GraderClaim, ...]:
     """Claims are verified only if the grader says so and a non-notes quote checks out."""
     result = []
     for claim in reply.claims:
-        found, missing = check_quotes(claim.evidence, evidence)
+        found, missing, _ = check_quotes(claim.evidence, evidence)
         solid = [m for _, m in found if m.segment.source in PASS_SOURCES]
         verified = claim.verified and bool(solid) and not missing
         if solid:

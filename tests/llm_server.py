@@ -2,8 +2,11 @@
 
 ``ScriptedServer`` is an ``http.server`` in a thread on 127.0.0.1 (port 0) that speaks
 both the OpenAI chat-completions and the Anthropic messages wire formats. Each
-request takes the next step of its script: a reply text, an HTTP status, a delay
-(for timeouts), or a callable that answers from the request (a scripted judge).
+request takes the next step of its script: a reply text, an HTTP status (with
+headers: a redirect is ``Status(302, {"Location": url})``), a delay (for timeouts),
+a drip (a slow loris, one byte at a time), an ``Answer`` from the request's headers
+(a server that echoes the key), or a callable that answers from the request body
+(a scripted judge). It listens on loopback only.
 Token counts it reports are approximations (UTF-8 bytes / 4), not a tokenizer's.
 
 ``FakeRun`` has the attributes of ``engine.run.workspace.Run`` that the adapter reads, built
@@ -42,6 +45,27 @@ class Delay:
     then: object = "{}"
 
 
+@dataclass
+class Drip:
+    """A slow loris: send the answer to ``then`` one byte every ``interval`` seconds, the
+    status line and headers too when ``head``. Each byte comes well within a per-read
+    timeout; only a deadline for the whole request stops it. It gives up after
+    ``limit`` seconds, so a client that never gives up does not keep a thread forever."""
+
+    interval: float = 0.05
+    then: object = "{}"
+    head: bool = True
+    limit: float = 60.0
+
+
+@dataclass
+class Answer:
+    """Answer from the request's body and headers: ``reply(body, headers)`` returns a
+    reply text or a ``Status`` (a server that echoes what it was sent, say)."""
+
+    reply: object
+
+
 class ScriptedServer:
     """A loopback grader. ``script`` holds the steps; ``requests`` what was received."""
 
@@ -77,25 +101,37 @@ def _handler(owner: ScriptedServer) -> type:
         def log_message(self, *args: object) -> None:  # keep test output clean
             return
 
+        def do_GET(self) -> None:  # what a client that follows a 301/302/303 sends
+            self.do_POST()
+
         def do_POST(self) -> None:
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
-            record = {"path": self.path, "body": body,
+            length = int(self.headers.get("Content-Length", 0))
+            body = json.loads(self.rfile.read(length)) if length else {}
+            record = {"path": self.path, "body": body, "method": self.command,
                       "headers": {k.lower(): v for k, v in self.headers.items()}}
             step = owner.next_step(record)
             try:
-                self._answer(step, body)
+                self._answer(step, body, record["headers"])
             except (BrokenPipeError, ConnectionResetError):
                 return  # the client gave up (a timeout test): nothing to say
 
-        def _answer(self, step: object, body: dict) -> None:
+        def _answer(self, step: object, body: dict, headers: dict) -> None:
             if isinstance(step, Delay):
                 time.sleep(step.seconds)
                 step = step.then
+            if isinstance(step, Answer):
+                step = step.reply(body, headers)
+            if isinstance(step, Drip):
+                self._drip(step, body)
+                return
             if isinstance(step, Status):
                 self._send(step.code, step.body.encode(), step.headers)
                 return
+            self._send(200, self._payload(step, body))
+
+        def _payload(self, step: object, body: dict) -> bytes:
             text = step(body) if callable(step) else str(step if step is not None else "")
-            self._send(200, json.dumps(_wire(self.path, body, text)).encode())
+            return json.dumps(_wire(self.path, body, text)).encode()
 
         def _send(self, code: int, data: bytes, headers: dict | None = None) -> None:
             self.send_response(code)
@@ -105,6 +141,22 @@ def _handler(owner: ScriptedServer) -> type:
                 self.send_header(name, value)
             self.end_headers()
             self.wfile.write(data)
+
+        def _drip(self, step: Drip, body: dict) -> None:
+            data = self._payload(step.then, body)
+            head = (f"HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n"
+                    f"Content-Length: {len(data)}\r\n\r\n").encode()
+            if not step.head:
+                self.wfile.write(head)
+                self.wfile.flush()
+            slow = head + data if step.head else data
+            ends = time.monotonic() + step.limit
+            for i in range(len(slow)):
+                if time.monotonic() > ends:
+                    return
+                self.wfile.write(slow[i:i + 1])
+                self.wfile.flush()
+                time.sleep(step.interval)
 
     return Handler
 

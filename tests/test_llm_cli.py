@@ -1,4 +1,5 @@
-"""The --llm flags that `referee grade` takes from llm_adapter.cli."""
+"""The --llm flags: declared by the engine (engine.commands.llm_flags), turned into a
+judge by llm_adapter.cli."""
 
 from __future__ import annotations
 
@@ -7,7 +8,8 @@ import argparse
 import pytest
 from llm_server import ScriptedServer, reading_judge
 
-from referee.llm_adapter.cli import add_llm_arguments, judge_from_args
+from referee.engine.commands.llm_flags import add_llm_arguments
+from referee.llm_adapter.cli import judge_from_args
 from referee.llm_adapter.judge import LLMJudge
 
 

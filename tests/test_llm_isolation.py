@@ -67,9 +67,12 @@ def test_a_grade_without_llm_imports_nothing_of_the_adapter(tmp_path):
 
 
 def test_the_adapter_cli_module_stays_light():
-    # llm_adapter.cli re-exports the flags and builds a judge lazily: importing it
-    # must not pull in pydantic or the HTTP, prompt and parsing modules.
+    # llm_adapter.cli builds a judge lazily: importing it must not pull in pydantic
+    # or the HTTP, prompt and parsing modules. Nor does it import the flags back from
+    # the engine: the engine declares them, the adapter only reads the namespace.
     report = _run("import json, sys, referee.llm_adapter.cli\n"
                   "print(json.dumps({'adapter': sorted(m for m in sys.modules "
-                  "if m.startswith('referee.llm_adapter')), 'pydantic': 'pydantic' in sys.modules}))")
-    assert report == {"adapter": ["referee.llm_adapter", "referee.llm_adapter.cli"], "pydantic": False}
+                  "if m.startswith('referee.llm_adapter')), 'pydantic': 'pydantic' in sys.modules, "
+                  "'flags': 'referee.engine.commands.llm_flags' in sys.modules}))")
+    assert report == {"adapter": ["referee.llm_adapter", "referee.llm_adapter.cli"], "pydantic": False,
+                      "flags": False}

@@ -55,15 +55,16 @@ def kind(request) -> str:
 
 
 def judge_for(kind: str, server: ScriptedServer, **options):
+    """A judge for the loopback server; it sends a key only when the test names the
+    variable (``api_key_env="REFEREE_TEST_KEY"``), as a local server gets none otherwise."""
     options.setdefault("timeout", 5.0)
-    return make_judge(f"{kind}:test-model", base_url=server.url,
-                      api_key_env="REFEREE_TEST_KEY", **options)
+    return make_judge(f"{kind}:test-model", base_url=server.url, **options)
 
 
 def test_success_in_one_batched_request(kind, monkeypatch):
     monkeypatch.setenv("REFEREE_TEST_KEY", "sk-test")
     with ScriptedServer(GOOD) as server:
-        result = judge_for(kind, server).grade(run(), ITEMS)
+        result = judge_for(kind, server, api_key_env="REFEREE_TEST_KEY").grade(run(), ITEMS)
     assert [v.outcome for v in result.verdicts.values()] == [Outcome.PASS, Outcome.PASS]
     assert len(server.requests) == 1
     evidence = result.verdicts["1#2"].evidence[0]
@@ -78,7 +79,7 @@ def test_success_in_one_batched_request(kind, monkeypatch):
 def test_wire_details(kind, monkeypatch):
     monkeypatch.setenv("REFEREE_TEST_KEY", "sk-test")
     with ScriptedServer(GOOD) as server:
-        judge_for(kind, server, seed=7).grade(run(), ITEMS)
+        judge_for(kind, server, seed=7, api_key_env="REFEREE_TEST_KEY").grade(run(), ITEMS)
     sent = server.requests[0]
     assert sent["body"]["temperature"] == 0
     if kind == "openai":
@@ -99,6 +100,17 @@ def test_no_key_is_fine_for_a_local_server(monkeypatch):
         result = judge_for("openai", server).grade(run(), ITEMS)
     assert "authorization" not in server.requests[0]["headers"]
     assert result.verdicts["1#1"].passed
+
+
+def test_the_provider_key_is_not_sent_to_another_server(kind, monkeypatch):
+    # OPENAI_API_KEY / ANTHROPIC_API_KEY in the environment is for the provider: a
+    # --llm-base-url of another server gets it only when --llm-api-key-env names it.
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-provider-key-0123456789abcdef")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-provider-key-0123456789abcdef")
+    with ScriptedServer(GOOD) as server:
+        judge_for(kind, server).grade(run(), ITEMS)
+    headers = server.requests[0]["headers"]
+    assert "authorization" not in headers and "x-api-key" not in headers
 
 
 def test_public_endpoint_without_key_is_refused(monkeypatch):

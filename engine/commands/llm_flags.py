@@ -24,10 +24,13 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
                        help="OpenAI-compatible or Anthropic endpoint (default: OPENAI_BASE_URL / "
                             "ANTHROPIC_BASE_URL, else the provider's)")
     group.add_argument("--llm-api-key-env", metavar="NAME", default=None,
-                       help="environment variable holding the key (default OPENAI_API_KEY / "
-                            "ANTHROPIC_API_KEY); not needed for local servers")
+                       help="the NAME of the environment variable holding the key (default "
+                            "OPENAI_API_KEY / ANTHROPIC_API_KEY, sent only to the provider's "
+                            "endpoint); another --llm-base-url gets a key only when this names "
+                            "its variable")
     group.add_argument("--llm-timeout", metavar="SECONDS", type=float, default=60.0,
-                       help="per request (default 60)")
+                       help="deadline for each whole HTTP request, from connecting to the last "
+                            "byte of the reply (default 60)")
     group.add_argument("--llm-concurrency", metavar="N", type=int, default=4,
                        help="requests in flight at once (default 4)")
     group.add_argument("--llm-seed", metavar="N", type=int, default=0,
