@@ -102,7 +102,7 @@ def _tool(read: Read, contents: Contents, matcher: Matcher | None) -> Unseen | N
     shown = _pattern_text(read)
     called = ", ".join(sorted(contents.tools)) or "none"
     return Unseen(read, f"no run called a tool matching {shown} (tools called: {called})",
-                  _tool_hint(read.name, contents.tools))
+                  tool_hint(read.name, contents.tools))
 
 
 def _pattern_text(read: Read) -> str:
@@ -119,7 +119,7 @@ def _hint(name: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean '{best}'?" if best else None
 
 
-def _tool_hint(name: str, tools: Iterable[str]) -> str | None:
+def tool_hint(name: str, tools: Iterable[str]) -> str | None:
     """Tool names often carry a server prefix (``mcp__erp__saveDoc``): compare the
     pattern's words with the names and with their last part."""
     word = name.strip("*?^$/\\.")

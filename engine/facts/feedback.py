@@ -24,9 +24,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
-from referee.dsl.ast import NO_SPAN
 from referee.engine.checks.static import Read
-from referee.engine.facts.contents import Contents, any_match, merged, pattern_matcher, unseen
+from referee.engine.facts.contents import (Contents, any_match, merged, pattern_matcher, tool_hint,
+                                           unseen)
 from referee.engine.text import display_text
 from referee.engine.verdict import Precision
 
@@ -107,13 +107,7 @@ def _never_called(assertion: Any, position: int, runs: Sequence[RunFacts],
 
 def _near_tool(patterns: Sequence[Any], called: list[str]) -> str | None:
     """"did you mean 'x'?" for the first pattern close to a called tool's name."""
-    contents = Contents(frozenset(called))
-    never = lambda _tool: False  # noqa: E731 - every pattern here matched nothing
-    for pattern in patterns:
-        found = unseen(Read("tool", pattern.text, NO_SPAN, pattern), contents, never)
-        if found is not None and found.hint:
-            return found.hint
-    return None
+    return next((hint for p in patterns if (hint := tool_hint(p.text, called))), None)
 
 
 def _unseen_reads(assertion: Any, runs: Sequence[RunFacts]) -> Iterable[str]:
