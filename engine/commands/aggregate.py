@@ -7,15 +7,14 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from referee.engine.decision import analysis as analysis_mod
-from referee.engine.decision import benchmark, contamination, markdown, notes, release
-from referee.engine.decision.collect import Collected, collect
-from referee.engine.decision.configurations import Choice, choose
 from referee.engine.decision.stability import MODES
-from referee.engine.report.atomic import write_atomic
-from referee.engine.report.render import json_text, neutralise_text
 from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    from referee.engine.decision.collect import Collected
+    from referee.engine.decision.configurations import Choice
 
 BENCHMARK_JSON, BENCHMARK_MD = "benchmark.json", "benchmark.md"
 MAX_WARNINGS = 20
@@ -74,6 +73,13 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Aggregate, decide, write; returns the exit code documented in ``--help``."""
+    # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
+    from referee.engine.decision import analysis as analysis_mod
+    from referee.engine.decision import benchmark, markdown, notes, release
+    from referee.engine.decision.collect import collect
+    from referee.engine.decision.configurations import choose
+    from referee.engine.report.atomic import write_atomic
+
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
     config = release.load_config(args.release_config)
@@ -101,12 +107,16 @@ def benchmark_text(doc: dict) -> str:
     """benchmark.json's bytes: ``json.dumps(doc, ensure_ascii=False, indent=2)`` (the
     fast encoder where it writes the same text), with every ``</script`` and ``<!--``
     escaped, in keys too: skill-creator's viewer pastes the file into a <script>."""
+    from referee.engine.report.render import json_text, neutralise_text
+
     return neutralise_text(json_text(doc)) + "\n"
 
 
 def find_contamination(collected: Collected, choice: Choice, skill_paths: list[str]) -> dict:
     """Path -> findings for every run that touched what it must not; each run's
     transcript is parsed only when its raw text names a forbidden path."""
+    from referee.engine.decision import contamination
+
     every = {r.configuration for r in collected.runs} | {u.configuration for u in collected.unusable}
     result = {}
     for graded in collected.runs:
