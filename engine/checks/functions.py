@@ -127,7 +127,7 @@ def _keys(arg: Val) -> Result:
     return _derived(arg, "keys", list(arg.value))
 
 
-FUNCTIONS: dict[str, Callable[[Val], Result]] = {
+FUNCTIONS: dict[str, Callable[..., Result]] = {
     "count": _count,
     "first": _first,
     "last": _last,

@@ -57,7 +57,8 @@ def run(args: argparse.Namespace) -> int:
     texts: dict[str, str] = {}
     for name in list(args.files) + ([args.evals] if args.evals else []):
         texts[name] = _read(name)
-    evals, diagnostics = None, []
+    evals: EvalsFile | None = None
+    diagnostics: list[Diagnostic] = []
     if args.evals:
         evals, diagnostics = _load_evals(args.evals, texts[args.evals])
     trees = []

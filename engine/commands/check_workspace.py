@@ -56,7 +56,7 @@ def workspace_warnings(trees: list, evals: Any, workspace: Path) -> list[Diagnos
 
 def _matchers(program: Any) -> dict:
     """Tool-name matchers by pattern, over the compiled patterns of the program."""
-    out = {}
+    out: dict[tuple[str, str, str], Any] = {}
     for ev in program.evals:
         for assertion in ev.assertions:
             for pattern, compiled in zip(assertion.tool_patterns, assertion.tool_matchers):

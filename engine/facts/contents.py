@@ -123,7 +123,7 @@ def tool_hint(name: str, tools: Iterable[str]) -> str | None:
     """Tool names often carry a server prefix (``mcp__erp__saveDoc``): compare the
     pattern's words with the names and with their last part."""
     word = name.strip("*?^$/\\.")
-    by_tail = {}
+    by_tail: dict[str, str] = {}
     for tool in sorted(tools):
         by_tail.setdefault(tool, tool)
         by_tail.setdefault(tool.rsplit("__", 1)[-1], tool)
