@@ -9,8 +9,7 @@ a drip (a slow loris, one byte at a time), an ``Answer`` from the request's head
 (a scripted judge). It listens on loopback only.
 Token counts it reports are approximations (UTF-8 bytes / 4), not a tokenizer's.
 
-``FakeRun`` has the attributes of ``engine.run.workspace.Run`` that the adapter reads, built
-from a dict of output files with a minimal dual-section transcript parser.
+``small_run`` builds a run in memory from a dict of output files (``engine.run.memory``).
 """
 
 from __future__ import annotations
@@ -23,7 +22,7 @@ from collections import deque
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-from referee.engine.run.model import Location, Note, Payload, RunId, TextFile, ToolCall, Transcript
+from referee.engine.run.memory import MemoryRun, memory_run
 
 SCRIPTED_NOTE = "scripted loopback judge, not a language model"
 
@@ -245,80 +244,11 @@ def _first_line(body: dict, words: list[str]) -> tuple[str, str, str] | None:
 
 # ----------------------------------------------------------------------- a small run
 
-HEADING = re.compile(r"^## (?:\[(tool_calls|agent_notes)\] )?(?:Step (\d+): )?(.*)$")
-
-
-@dataclass
-class FakeRun:
-    """The parts of ``engine.run.workspace.Run`` the adapter reads, from ``{rel: text}``."""
-
-    files: dict[str, str]
-    rel: str = "eval-1/with_skill/run-1"
-    metadata: dict = field(default_factory=dict)
-
-    @property
-    def id(self) -> RunId:
-        return RunId(self.rel, "1", None, "with_skill", 1)
-
-    @property
-    def transcript(self) -> Transcript:
-        return parse_transcript(self.files.get("transcript.md", ""))
-
-    @property
-    def response(self) -> TextFile | None:
-        return self.read_output("response.md") if "response.md" in self.files else None
-
-    def output_files(self) -> list[str]:
-        return sorted(self.files)
-
-    def exists_output(self, rel: str) -> bool:
-        return rel in self.files
-
-    def read_output(self, rel: str) -> TextFile:
-        text = self.files.get(rel)
-        return TextFile(f"outputs/{rel}", text, len((text or "").encode()))
-
-
-def parse_transcript(text: str) -> Transcript:
-    """Headings, and Tool/Args/Return/Status lines of one-line values; enough for tests."""
-    calls, notes, current = [], [], None
-    for number, line in enumerate(text.split("\n"), 1):
-        heading = HEADING.match(line)
-        if heading:
-            current = {"kind": heading.group(1) or "prose", "line": number, "index":
-                       len(calls) + len(notes), "step": heading.group(2), "title": heading.group(3),
-                       "fields": {}, "body": []}
-            (calls if current["kind"] == "tool_calls" else notes).append(current)
-        elif current is not None:
-            field_match = re.match(r"^(Tool|Args|Return|Status): (.*)$", line)
-            if field_match and current["kind"] == "tool_calls":
-                current["fields"][field_match.group(1)] = (field_match.group(2), number)
-            current["body"].append(line)
-    return Transcript(tuple(_call(c) for c in calls), tuple(_note(n) for n in notes))
-
-
-def _payload(entry: tuple[str, int] | None) -> Payload | None:
-    if entry is None:
-        return None
-    try:
-        return Payload(entry[0], json.loads(entry[0]), True, entry[1])
-    except json.JSONDecodeError:
-        return Payload(entry[0], entry[0], False, entry[1])
-
-
-def _call(c: dict) -> ToolCall:
-    fields = c["fields"]
-    return ToolCall(c["index"], int(c["step"]) if c["step"] else None, c["title"],
-                    fields.get("Tool", (None,))[0], _payload(fields.get("Args")),
-                    _payload(fields.get("Return")), fields.get("Status", (None,))[0],
-                    Location("outputs/transcript.md", c["line"]))
-
-
-def _note(n: dict) -> Note:
-    return Note(n["index"], int(n["step"]) if n["step"] else None, n["title"],
-                "\n".join(n["body"]).strip(), "agent_notes" if n["kind"] == "agent_notes"
-                else "prose", Location("outputs/transcript.md", n["line"]))
-
+def small_run(files: dict[str, str], rel: str = "eval-1/with_skill/run-1",
+              metadata: dict | None = None) -> MemoryRun:
+    """A run in memory from ``{name under outputs/: text}``, read by referee's own parser."""
+    return memory_run({f"outputs/{name}": text for name, text in files.items()}, rel=rel,
+                      metadata=metadata)
 
 
 # ----------------------------------------------------------------------- recording the example

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from llm_server import SCRIPTED_NOTE, FakeRun, ScriptedServer, reading_judge, verdicts
+from llm_server import SCRIPTED_NOTE, small_run, ScriptedServer, reading_judge, verdicts
 
 from referee.engine.judging import SemanticItem
 from referee.engine.verdict import Outcome
@@ -22,7 +22,7 @@ EXAMPLE_WORKSPACE = REPO / "examples" / "booking-skill-workspace"
 EXAMPLE_EVALS = REPO / "examples" / "booking-skill" / "evals" / "evals.json"
 EXAMPLE_RULES = REPO / "examples" / "booking-skill" / "booking.rules"
 
-RUN = FakeRun({"transcript.md": "## [tool_calls] Step 1: lookup\nTool: search_flights\n"
+RUN = small_run({"transcript.md": "## [tool_calls] Step 1: lookup\nTool: search_flights\n"
                                 "Args: {\"to\": \"LIS\"}\nReturn: {\"flight\": \"LX2084\"}\n",
                "response.md": "Booked LX2084 for you.\nHave a good trip!\n"})
 ITEMS = (SemanticItem("1#1", "The response names flight LX2084", "names LX2084"),
@@ -58,7 +58,7 @@ def test_first_line_says_what_produced_it(tmp_path):
 
 def test_re_recording_the_same_replies_gives_the_same_bytes(tmp_path):
     cassette = tmp_path / "c.jsonl"
-    other = FakeRun({"response.md": "Nothing booked.\n"})
+    other = small_run({"response.md": "Nothing booked.\n"})
     with ScriptedServer(default=reading_judge) as server:
         record(cassette, server).grade(RUN, ITEMS)
         record(cassette, server).grade(other, ITEMS)
@@ -74,7 +74,7 @@ def test_replay_miss_is_an_error_naming_the_assertion(tmp_path):
     cassette = tmp_path / "c.jsonl"
     with ScriptedServer(default=reading_judge) as server:
         record(cassette, server).grade(RUN, ITEMS)
-    changed = FakeRun({"response.md": "Something else entirely.\n"})
+    changed = small_run({"response.md": "Something else entirely.\n"})
     result = make_judge(f"replay:{cassette}").grade(changed, ITEMS)
     for item in ITEMS:
         verdict = result.verdicts[item.key]
@@ -84,7 +84,7 @@ def test_replay_miss_is_an_error_naming_the_assertion(tmp_path):
 
 def test_auto_replays_what_it_has_and_records_the_rest(tmp_path):
     cassette = tmp_path / "c.jsonl"
-    changed = FakeRun({"response.md": "Booked LX2084.\n"})
+    changed = small_run({"response.md": "Booked LX2084.\n"})
     with ScriptedServer(default=reading_judge) as server:
         record(cassette, server).grade(RUN, ITEMS)
         judge = record(cassette, server, "auto")

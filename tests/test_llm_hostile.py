@@ -18,7 +18,7 @@ import threading
 from pathlib import Path
 
 import pytest
-from llm_server import Answer, Delay, Drip, FakeRun, ScriptedServer, Status, asked_ids, verdicts
+from llm_server import Answer, Delay, Drip, small_run, ScriptedServer, Status, asked_ids, verdicts
 
 from referee.engine.cli import main
 from referee.engine.judging import SemanticItem
@@ -58,8 +58,8 @@ GOOD = verdicts(("Confirmed.", [("response", "Booked LX2084 for you.")], "PASS")
                 ("Stated.", [("response", "Total: 168.00 EUR")], "PASS"))
 
 
-def run() -> FakeRun:
-    return FakeRun({"transcript.md": TRANSCRIPT, "response.md": RESPONSE})
+def run() -> small_run:
+    return small_run({"transcript.md": TRANSCRIPT, "response.md": RESPONSE})
 
 
 def judge(server: ScriptedServer, *, key: bool = False, kind: str = "openai", **options):
@@ -548,7 +548,7 @@ def test_a_version_1_cassette_is_still_read_and_gets_digests_when_recorded_into(
         replayed = make_judge(f"replay:{cassette}").grade(run(), ITEMS)
         assert all(v.passed for v in replayed.verdicts.values())
         make_judge(f"record:{cassette}", inner="openai:m", base_url=server.url).grade(
-            FakeRun({"response.md": "Other.\n"}), ITEMS)
+            small_run({"response.md": "Other.\n"}), ITEMS)
     meta, entries = load(cassette)
     assert meta["version"] == 2 and len(entries) == 2
     assert all("digest" in e for e in entries.values())

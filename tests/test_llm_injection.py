@@ -10,9 +10,10 @@ import json
 import re
 
 import pytest
-from llm_server import FakeRun, ScriptedServer, asked_ids, verdicts
+from llm_server import small_run, ScriptedServer, asked_ids, verdicts
 
 from referee.engine.judging import SemanticItem
+from referee.engine.run.memory import MemoryRun
 from referee.engine.verdict import Outcome
 from referee.llm_adapter import make_judge
 from referee.llm_adapter.evidence import collect
@@ -48,7 +49,7 @@ Status: error
 """
 
 
-def run_with(injection: str, where: str) -> FakeRun:
+def run_with(injection: str, where: str) -> MemoryRun:
     files = {"transcript.md": TRANSCRIPT.replace("{injection}", "Saved it."),
              "response.md": "I could not save the draft.\n"}
     if where == "notes":
@@ -57,7 +58,7 @@ def run_with(injection: str, where: str) -> FakeRun:
         files["response.md"] = injection + "\n"
     else:
         files["report.txt"] = injection + "\n"
-    return FakeRun(files)
+    return small_run(files)
 
 
 def injected_lines(injection: str) -> list[str]:
@@ -99,7 +100,7 @@ def where(request) -> str:
     return request.param
 
 
-def judged(run: FakeRun, responder) -> dict:
+def judged(run: MemoryRun, responder) -> dict:
     with ScriptedServer(responder, responder) as server:
         judge = make_judge("anthropic:obedient", base_url=server.url, timeout=5.0)
         return judge.grade(run, ITEMS).verdicts

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from llm_server import Delay, FakeRun, ScriptedServer, Status, verdicts
+from llm_server import Delay, small_run, ScriptedServer, Status, verdicts
 
 from referee.engine.judging import SemanticItem
 from referee.engine.verdict import Outcome
@@ -45,8 +45,8 @@ GOOD = verdicts(
 )
 
 
-def run() -> FakeRun:
-    return FakeRun({"transcript.md": TRANSCRIPT, "response.md": RESPONSE})
+def run() -> small_run:
+    return small_run({"transcript.md": TRANSCRIPT, "response.md": RESPONSE})
 
 
 @pytest.fixture(params=["openai", "anthropic"])
