@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from referee import dsl
 from referee.engine.compile import compile_rules
 from referee.engine.evaluate import evaluate
-from referee.engine.run.model import JsonFile, Location, Note, Payload, TextFile, Transcript, ToolCall
+from referee.engine.critique.image import Call, RunImage, Text, dumps, transcript_text
+from referee.engine.run.memory import memory_run
 from referee.engine.verdict import Outcome
 
 RULES = r'''
@@ -56,54 +57,36 @@ json_value = st.recursive(json_leaf, lambda inner: st.one_of(
 
 
 @st.composite
-def payloads(draw):
-    value = draw(json_value)
-    return Payload(repr(value), value, draw(st.booleans()), draw(st.integers(1, 50)))
-
-
-@st.composite
 def calls(draw):
-    return ToolCall(
-        index=0, step=draw(st.one_of(st.none(), st.integers(1, 5))),
-        title=draw(st.sampled_from(["read", "save", ""])),
-        tool=draw(st.one_of(st.none(), st.sampled_from(["read", "mcp_save", "saveDoc", "x"]))),
-        args=draw(st.one_of(st.none(), payloads())), result=draw(st.one_of(st.none(), payloads())),
-        status=draw(st.one_of(st.none(), st.sampled_from(["success", "error", "odd"]))),
-        location=Location("outputs/transcript.md", draw(st.integers(1, 99))))
+    return Call(tool=draw(st.sampled_from(["read", "mcp_save", "saveDoc", "x"])),
+                title=draw(st.sampled_from(["read", "save", ""])),
+                args=draw(st.one_of(st.none(), json_value)), result=draw(st.one_of(st.none(), json_value)),
+                status=draw(st.one_of(st.none(), st.sampled_from(["success", "error", "odd"]))), order=0)
 
 
-class FakeRun:
-    """The attributes of engine.run.workspace.Run that checks read, built in memory."""
-
-    def __init__(self, call_list, notes, response, files, metrics):
-        self.transcript = Transcript(tuple(call_list), tuple(notes))
-        self.response = None if response is None else TextFile("outputs/response.md", response, len(response))
-        self._files = files
-        self.metrics = JsonFile("outputs/metrics.json", metrics)
-        self.timing = None
-        self.metadata = {}
-
-    def output_files(self):
-        return sorted(self._files)
-
-    def exists_output(self, rel):
-        return rel in self._files
-
-    def read_output(self, rel):
-        return TextFile(f"outputs/{rel}", self._files.get(rel), 0)
+def build(call_list, notes, response, files, metrics):
+    """The generated content as a run in memory, its transcript written as a harness would."""
+    image = RunImage([replace(c, order=i) for i, c in enumerate(call_list)],
+                     [replace(n, order=len(call_list) + i) for i, n in enumerate(notes)], response, {})
+    content = {"outputs/transcript.md": transcript_text(image)}
+    content.update({f"outputs/{name}": text for name, text in files.items()})
+    if response is not None:
+        content["outputs/response.md"] = response
+    if metrics is not None:
+        content["outputs/metrics.json"] = dumps(metrics)
+    return memory_run(content)
 
 
 @st.composite
 def runs(draw):
-    raw = draw(st.lists(calls(), max_size=5))
-    call_list = [replace(c, index=i) for i, c in enumerate(raw)]
-    notes = [Note(len(call_list) + i, None, "n", text, "agent_notes", Location("outputs/transcript.md", 1))
-             for i, text in enumerate(draw(st.lists(st.sampled_from(["save done", "x"]), max_size=2)))]
+    call_list = draw(st.lists(calls(), max_size=5))
+    notes = [Text("agent_notes", "n", text, None, 0)
+             for text in draw(st.lists(st.sampled_from(["save done", "x"]), max_size=2))]
     response = draw(st.one_of(st.none(), st.text(max_size=30), st.just("see id=AB12")))
     csv_texts = st.sampled_from(["a,b\n1,2\n", "a\n1\n", "", "a,b\n1,x\n"])
     files = draw(st.dictionaries(st.just("x.csv"), csv_texts))
     metrics = draw(st.one_of(st.none(), st.dictionaries(st.just("total"), json_leaf)))
-    return FakeRun(call_list, notes, response, files, metrics), raw
+    return build(call_list, notes, response, files, metrics), (call_list, notes, response, files, metrics)
 
 
 PROGRAM = compile_rules([dsl.parse_rules(RULES, "props.rules")])
@@ -129,12 +112,10 @@ def test_evaluate_never_raises_and_is_deterministic(generated):
 @settings(max_examples=100, deadline=None)
 @given(runs(), st.randoms(use_true_random=False))
 def test_order_free_checks_ignore_the_order_of_calls(generated, rnd):
-    run, raw = generated
-    shuffled = list(raw)
+    run, (call_list, notes, response, files, metrics) = generated
+    shuffled = list(call_list)
     rnd.shuffle(shuffled)
-    permuted = FakeRun([replace(c, index=i) for i, c in enumerate(shuffled)], run.transcript.notes,
-                       None if run.response is None else run.response.text, run._files,
-                       run.metrics.value)
+    permuted = build(shuffled, notes, response, files, metrics)
     before, after = evaluate(EV, run), evaluate(EV, permuted)
     for index in ORDER_FREE:
         assert before[index].outcome == after[index].outcome, EV.assertions[index].check_source
