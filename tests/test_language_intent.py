@@ -8,6 +8,8 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee import dsl
 from referee.dsl.evals_json import loads_evals
@@ -298,3 +300,25 @@ def test_reads_name_argument_fields_of_calls_only():
                            'any calls have .args.d == 1\n', "t.rules")
     found = [(r.kind, r.name) for r in reads(tree.evals[0].expects[0].check)]
     assert found == [("arg", "a"), ("arg", "b"), ("arg", "d")]
+
+
+# ---------------------------------------------- quantifiers over list values, as Python
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-5, 5), max_size=6), st.integers(-5, 5), st.integers(0, 6))
+def test_quantifiers_over_a_list_value_agree_with_python(items, bound, exactly):
+    from referee.engine.evaluate import evaluate
+    from referee.engine.run.memory import memory_run
+
+    named = json.dumps({f"k{x}": x for x in items})
+    rules = (f"eval 1\nlet xs = {json.dumps(items)}\n"
+             f"expect: all xs have . > {bound}\nexpect: any xs have . > {bound}\n"
+             f"expect: no xs have . > {bound}\nexpect: exactly {exactly} xs have . > {bound}\n"
+             f"expect: all keys({named}) have . starts with \"k\"\n"
+             f"expect: any keys({named}) have . == \"k{bound}\"\n")
+    program = compile_rules_text(rules)
+    outcomes = [v.outcome.value for v in evaluate(program.evals[0], memory_run({}))]
+    above = [x > bound for x in items]
+    want = [all(above), any(above), not any(above), sum(above) == exactly, True, bound in items]
+    assert outcomes == ["pass" if w else "fail" for w in want], (items, bound, outcomes)
