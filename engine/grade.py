@@ -17,10 +17,13 @@ Three phases, so that the output never depends on how the work was split:
 from __future__ import annotations
 
 import os
+import signal
+import threading
+from contextlib import contextmanager
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from referee.engine.facts import claims, metrics
 from referee.engine import __version__
@@ -162,6 +165,9 @@ _WORKER: dict[str, Any] = {}
 
 
 def _start_worker(source: RulesSource, grader: dict) -> None:
+    # Ctrl-C reaches every process of the terminal's group; the main process alone
+    # answers it (it stops the workers), so no worker prints a traceback of its own.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER["program"] = source.compile()
     _WORKER["grader"] = grader
 
@@ -191,13 +197,40 @@ def _map(task: Callable[[Any], Any], local: Callable[[Any], Any], runs: Sequence
         return results
     chunk = max(1, min(64, len(runs) // (jobs * 8)))
     results = []
-    with ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker,
-                             initargs=(source, grader)) as pool:
-        for number, result in enumerate(pool.map(task, runs, chunksize=chunk), 1):
+    with _workers_born_deaf():
+        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(source, grader))
+        mapped = pool.map(task, runs, chunksize=chunk)  # the workers start here
+    try:
+        for number, result in enumerate(mapped, 1):
             results.append(result)
             if progress:
                 progress(number, len(runs))
+    except BaseException:  # Ctrl-C above all: stop now, not after the queued runs
+        _stop(pool)
+        raise
+    pool.shutdown()
     return results
+
+
+@contextmanager
+def _workers_born_deaf() -> Iterator[None]:
+    """Ignore Ctrl-C while the workers start, so they are born ignoring it: a signal
+    between a worker's birth and its initializer would print that worker's traceback."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """Drop the queued work and end the workers (they ignore Ctrl-C, see ``_start_worker``)."""
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in list((getattr(pool, "_processes", None) or {}).values()):
+        process.terminate()
 
 
 def evaluate_all(program: Any, runs: Sequence[Any], source: RulesSource, jobs: int = 1,

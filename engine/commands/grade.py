@@ -79,7 +79,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Grade, write, report; returns the exit code documented in ``--help``."""
     err_color = terminal.use_color(sys.stderr, args.color)
-    setup = _prepare(args, err_color)
+    try:
+        setup = _prepare(args, err_color)
+    except KeyboardInterrupt:
+        return _interrupted("before grading", [], None, args.check)
     if isinstance(setup, int):
         return setup
     program, source, judge, runs = setup
@@ -113,10 +116,12 @@ def run(args: argparse.Namespace) -> int:
         return _interrupted("after writing", written, len(graded), args.check)
 
 
-def _interrupted(when: str, results: list[WriteResult], runs: int, check: bool) -> int:
-    """Say what Ctrl-C left behind, exactly: how many runs were written, how many not."""
-    if check:
-        print(f"referee: interrupted {when}; nothing was written (--check)", file=sys.stderr)
+def _interrupted(when: str, results: list[WriteResult], runs: int | None, check: bool) -> int:
+    """Say what Ctrl-C left behind, exactly: how many runs were written, how many not
+    (``runs`` is None before the runs are known: then none was written)."""
+    if check or runs is None:
+        told = " (--check)" if check else "; every run kept its old files"
+        print(f"referee: interrupted {when}; nothing was written{told}", file=sys.stderr)
         return 130
     written = sum(1 for r in results if r.written)
     kept = runs - written

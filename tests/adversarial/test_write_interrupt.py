@@ -1,0 +1,173 @@
+"""Ctrl-C at any moment: no traceback, and a message that tells what was written.
+
+A real SIGINT is sent to a child process grading a generated workspace: while
+it starts, while it grades with worker processes, and while it writes. The
+message's counts are checked against the files on disk: every run either has
+the new pair of reports or its old pair, never one of each.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from budget_corpus import make_run, rules_for
+from referee.engine.cli import main
+from referee.engine.report import write as write_module
+
+OLD = rules_for('any calls to "save"')
+NEW = rules_for('all calls have .status == "success"', 'response contains "Done"')
+TOLD = re.compile(r"referee: interrupted; nothing was done\n|"
+                  r"referee: interrupted (before grading|while grading|before writing|while writing|after writing); "
+                  r"(nothing was written(: (\d+) runs? kept (its|their) old files|; every run kept its old files)"
+                  r"|(\d+) runs? (was|were) written, (\d+) kept (its|their) old files)\n")
+
+pytestmark = pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs /proc")
+
+
+def _workspace(root: Path, runs: int, calls: int = 60) -> Path:
+    for n in range(1, runs + 1):
+        make_run(root, calls=[("save", '{"n": %d}' % i, "{}", "success") for i in range(calls)],
+                 run=f"run-{n}")
+    return root
+
+
+def _rules(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _state(workspace: Path) -> tuple[int, int]:
+    """(runs holding the new pair, runs holding the old pair); a mixed pair fails the test."""
+    new = old = 0
+    for outputs in workspace.rglob("outputs"):
+        run = outputs.parent
+        grading = json.loads((run / "grading.json").read_text(encoding="utf-8"))
+        truth = json.loads((run / "ground_truth.json").read_text(encoding="utf-8"))
+        texts = [e["text"] for e in grading["expectations"]]
+        assert texts == [c["assertion"] for c in truth["checks"]], run
+        new += len(texts) == 2
+        old += len(texts) == 1
+    return new, old
+
+
+def _loaded(pid: int) -> bool:
+    """True once the child has imported referee's engine (the regex extension is mapped)."""
+    try:
+        return "_regex" in Path(f"/proc/{pid}/maps").read_text()
+    except OSError:
+        return False
+
+
+def _workers(pid: int) -> bool:
+    """True once the child has started its worker processes."""
+    try:
+        return bool(Path(f"/proc/{pid}/task/{pid}/children").read_text().split())
+    except OSError:
+        return False
+
+
+def _interrupt(args: list[str], when) -> tuple[int, str]:
+    child = subprocess.Popen([sys.executable, "-m", "referee.engine.cli", *args],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    while child.poll() is None and not when(child.pid):
+        time.sleep(0.01)
+    if child.poll() is None:
+        child.send_signal(signal.SIGINT)
+    out, err = child.communicate()
+    return child.returncode, err.decode()
+
+
+def _check_told(code: int, err: str, workspace: Path, runs: int) -> None:
+    assert "Traceback" not in err and "Exception" not in err, err
+    new, old = _state(workspace)
+    assert new + old == runs
+    # CPython may end a process that caught Ctrl-C by SIGINT itself when the signal
+    # landed in code run by exec() (as dataclasses do while modules load): same meaning.
+    code = 130 if code == -signal.SIGINT else code
+    if code != 130:  # the grade ended before the signal arrived: everything was written
+        assert code in (0, 1) and new == runs
+        return
+    told = TOLD.search(err)
+    assert told, err
+    written = int(told.group(6)) if told.group(6) else 0
+    assert (written, runs - written) == (new, old), err
+
+
+def test_interrupt_as_soon_as_referee_is_loaded(tmp_path):
+    workspace = _workspace(tmp_path / "ws", 60)
+    assert main(["grade", str(workspace), "--rules", _rules(tmp_path, "old.rules", OLD)]) == 0
+    code, err = _interrupt(["grade", str(workspace), "--rules", _rules(tmp_path, "new.rules", NEW),
+                            "--force", "--jobs", "4"], _loaded)
+    _check_told(code, err, workspace, 60)
+
+
+def test_interrupt_while_workers_grade(tmp_path):
+    workspace = _workspace(tmp_path / "ws", 120)
+    assert main(["grade", str(workspace), "--rules", _rules(tmp_path, "old.rules", OLD)]) == 0
+    started: list[float] = []
+
+    def graded_a_while(pid: int) -> bool:
+        if not started and _workers(pid):
+            started.append(time.monotonic())
+        return bool(started) and time.monotonic() - started[0] > 0.3
+
+    code, err = _interrupt(["grade", str(workspace), "--rules", _rules(tmp_path, "new.rules", NEW),
+                            "--force", "--jobs", "4"], graded_a_while)
+    _check_told(code, err, workspace, 120)
+
+
+def test_interrupt_while_writing_tells_the_truth(tmp_path):
+    workspace = _workspace(tmp_path / "ws", 300, calls=5)
+    assert main(["grade", str(workspace), "--rules", _rules(tmp_path, "old.rules", OLD)]) == 0
+    first = sorted(workspace.rglob("grading.json"))
+
+    def writing(pid: int) -> bool:
+        return any(b'"response contains' in path.read_bytes() for path in first[::7])
+
+    code, err = _interrupt(["grade", str(workspace), "--rules", _rules(tmp_path, "new.rules", NEW),
+                            "--force"], writing)
+    _check_told(code, err, workspace, 300)
+
+
+def test_interrupt_in_the_write_phase_counts_each_run(tmp_path, monkeypatch, capsys):
+    """In process, deterministic: Ctrl-C arrives once the first run is written."""
+    workspace = _workspace(tmp_path / "ws", 30, calls=2)
+    assert main(["grade", str(workspace), "--rules", _rules(tmp_path, "old.rules", OLD)]) == 0
+    real_wait = write_module.wait
+    calls = []
+
+    def interrupted_wait(futures, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            real_wait(futures[:1])
+            raise KeyboardInterrupt
+        return real_wait(futures, *args, **kwargs)
+
+    monkeypatch.setattr(write_module, "wait", interrupted_wait)
+    capsys.readouterr()
+    code = main(["grade", str(workspace), "--rules", _rules(tmp_path, "new.rules", NEW), "--force"])
+    err = capsys.readouterr().err
+    assert code == 130
+    assert "interrupted while writing" in err
+    _check_told(code, err, workspace, 30)
+    assert _state(workspace)[0] >= 1
+
+
+def test_interrupt_while_loading_commands(monkeypatch, capsys):
+    from referee.engine import cli
+
+    def stopped():
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "build_parser", stopped)
+    assert cli.main(["grade", "anything"]) == 130
+    assert capsys.readouterr().err == "referee: interrupted; nothing was done\n"
