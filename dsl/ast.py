@@ -114,7 +114,8 @@ class JsonPathExpr:
 
 @dataclass(frozen=True)
 class FuncCall:
-    """A built-in function: count, first, last, number, text, lower, lines, length, keys."""
+    """A built-in function (``engine.checks.functions``): count, first, last, number,
+    text, lower, upper, trim, collapse, replace, lines, length, keys, header."""
 
     name: str
     args: tuple["Value", ...]
