@@ -322,3 +322,10 @@ def test_quantifiers_over_a_list_value_agree_with_python(items, bound, exactly):
     above = [x > bound for x in items]
     want = [all(above), any(above), not any(above), sum(above) == exactly, True, bound in items]
     assert outcomes == ["pass" if w else "fail" for w in want], (items, bound, outcomes)
+
+
+def test_check_against_a_missing_workspace_says_so(tmp_path, capsys):
+    (tmp_path / "a.rules").write_text('eval 1\nexpect: any calls to "x"\n', encoding="utf-8")
+    nope = tmp_path / "nope"
+    assert main(["check", str(tmp_path / "a.rules"), "--workspace", str(nope)]) == 2
+    assert f"no runs found under {nope}: the workspace is not a directory" in capsys.readouterr().err

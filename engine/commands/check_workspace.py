@@ -31,7 +31,8 @@ def workspace_warnings(trees: list, evals: Any, workspace: Path) -> list[Diagnos
     program = compile_rules(trees, evals)
     found = discover(workspace)
     if not found.runs:
-        raise UsageError(f"no runs found under {workspace}")
+        why = f": {found.problems[0].message}" if found.problems else ""
+        raise UsageError(f"no runs found under {workspace}{why}")
     held: dict[str, list[Contents]] = {}
     for one in found.runs:
         compiled = program.for_run(one.id, one.metadata)
