@@ -322,3 +322,21 @@ def test_the_readme_import_then_grade_lines_run(tmp_path: Path):
         assert done.returncode in (0, 1), done.stderr
     report = json.loads((tmp_path / "imported/session/grading.json").read_text(encoding="utf-8"))
     assert any(e["file"] == "session.jsonl" for item in report["expectations"] for e in item["evidence_location"])
+
+
+def test_with_eval_the_conversations_are_the_runs_of_that_eval(tmp_path: Path, capsys):
+    sources = [FIXTURES / "openai/batch.jsonl", FIXTURES / "openai/chat.json"]
+    code = main(["import", "openai", *map(str, sources), "--out", str(tmp_path), "--eval", "1", "--config", "with_skill"])
+    assert code == 0
+    runs = discover(tmp_path).runs
+    assert [(r.id.eval_id, r.id.configuration, r.id.run_number) for r in runs] == [
+        ("1", "with_skill", 1), ("1", "with_skill", 2), ("1", "with_skill", 3)]
+    assert [len(r.transcript.calls) for r in runs] == [1, 1, 4]
+
+
+def test_a_transcript_too_large_to_grade_is_reported_at_import(tmp_path: Path, monkeypatch, capsys):
+    from referee.engine.run.importers import writer
+
+    monkeypatch.setattr(writer, "MAX_TEXT_BYTES", 200)
+    out = _import("claude-code", [FIXTURES / "claude-code/session.jsonl"], tmp_path / "ws", capsys)
+    assert "session.jsonl: warning[transcript-too-large]" in out

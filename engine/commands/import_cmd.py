@@ -30,6 +30,11 @@ def add_parser(sub) -> None:
                         help=f"one of {', '.join(FORMATS + (AUTO,))}")
     parser.add_argument("sources", metavar="SOURCE", nargs="+", help="files to import")
     parser.add_argument("--out", metavar="WORKSPACE", required=True, help="folder to write the runs into")
+    parser.add_argument("--eval", metavar="ID", dest="eval_id",
+                        help="make the conversations the runs of this eval (WORKSPACE/eval-ID/CONFIG/run-k), "
+                             "so rules and evals.json for eval ID apply; default: one eval per source, named after it")
+    parser.add_argument("--config", metavar="NAME", default="imported",
+                        help="the configuration folder with --eval (default: imported)")
     parser.set_defaults(handler=run)
 
 
@@ -42,7 +47,7 @@ def run(args) -> int:
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: not a directory")
     try:
-        written = import_sources(args.format, paths, out)
+        written = import_sources(args.format, paths, out, args.eval_id, args.config)
     except UnknownFormat as exc:
         raise UsageError(str(exc)) from None
     print(f"imported {len(written)} run{'s' if len(written) != 1 else ''} into {args.out}")

@@ -132,12 +132,27 @@ def run_names(found: list[Conversation]) -> list[str]:
     return names
 
 
-def import_sources(fmt: str, paths: list[Path], out: Path) -> list[Imported]:
-    """Import ``paths`` as ``fmt`` and write one run folder per conversation under ``out``."""
+def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None = None,
+                   configuration: str = "imported") -> list[Imported]:
+    """Import ``paths`` as ``fmt`` and write one run folder per conversation under ``out``.
+
+    Each run folder is named after its source (``out/<stem>``: the eval id is the
+    stem); with ``eval_id`` the conversations are the runs of that eval instead,
+    in source order: ``out/eval-<id>/<configuration>/run-<k>``.
+    """
     found = conversations(fmt, paths)
+    if eval_id is None:
+        names = run_names(found)
+    else:
+        folder = f"eval-{_safe(eval_id)}/{_safe(configuration)}"
+        names = [f"{folder}/run-{k}" for k in range(1, len(found) + 1)]
     written = []
-    for name, conversation in zip(run_names(found), found, strict=True):
+    for name, conversation in zip(names, found, strict=True):
         files = render_run(conversation)
         write_run(files, out / name)
         written.append(Imported(name, files, conversation))
     return written
+
+
+def _safe(name: str) -> str:
+    return _UNSAFE.sub("-", name).strip("-.") or "x"

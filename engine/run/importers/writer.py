@@ -35,6 +35,7 @@ from referee.engine.run.escape import escape_text
 from referee.engine.run.importers.record import EVAL_PROMPT, Call, Conversation, Origin, Text
 from referee.engine.run.importers.source_map import SOURCE_MAP, SourceMap, dumps
 from referee.engine.run.model import Problem
+from referee.engine.run.safeio import MAX_TEXT_BYTES
 
 TRANSCRIPT = "outputs/transcript.md"
 RESPONSE = "outputs/response.md"
@@ -175,6 +176,11 @@ def render_run(conversation: Conversation) -> RunFiles:
             response.add("")
         response.text(plain_text(reply.text), reply.origin, reply.per_line)
     _put(files, lines, sources, RESPONSE, response, conversation.placeholders)
+    size = len(files[TRANSCRIPT].encode("utf-8"))
+    if size > MAX_TEXT_BYTES:  # the run would read as unreadable: say so now, at import
+        message = (f"the transcript written is {size} bytes, over the {MAX_TEXT_BYTES}-byte limit a run's "
+                   "transcript may have: grading will treat it as unreadable")
+        problems.append(Problem("transcript-too-large", conversation.sources[0] if conversation.sources else TRANSCRIPT, message))
     metrics = conversation.metrics
     if metrics is None and conversation.format != "skill-creator-log":
         metrics = computed_metrics(conversation, files[TRANSCRIPT], files[RESPONSE])
