@@ -340,3 +340,13 @@ def test_a_transcript_too_large_to_grade_is_reported_at_import(tmp_path: Path, m
     monkeypatch.setattr(writer, "MAX_TEXT_BYTES", 200)
     out = _import("claude-code", [FIXTURES / "claude-code/session.jsonl"], tmp_path / "ws", capsys)
     assert "session.jsonl: warning[transcript-too-large]" in out
+
+
+def test_token_usage_of_a_split_message_is_counted_once(tmp_path: Path):
+    _import("claude-code", [FIXTURES / "claude-code/session.jsonl"], tmp_path / "ws")
+    timing = json.loads((tmp_path / "ws/session/timing.json").read_text(encoding="utf-8"))
+    # six main messages (two of them split over 2 and 3 lines) and two subagent messages
+    assert timing["input_tokens"] == 120 + 300 + 500 + 700 + 800 + 900 + 80 + 90
+    assert timing["output_tokens"] == 40 + 60 + 30 + 50 + 25 + 20 + 20 + 8
+    assert timing["total_tokens"] == timing["input_tokens"] + timing["output_tokens"]
+    assert timing["duration_ms"] == 14000
