@@ -85,7 +85,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--against", default=None, help="a git revision to compare with")
     parser.add_argument("--dense", action="store_true",
-                        help="runs full of claims (200 calls, 100 notes) instead of bench_grade's runs")
+                        help="runs full of claims (--calls calls, a note every second call) instead of "
+                             "bench_grade's runs")
+    parser.add_argument("--calls", type=int, default=200, help="calls per run with --dense")
     args = parser.parse_args()
     from bench_grade import generate
 
@@ -94,7 +96,7 @@ def main() -> None:
 
     root = Path(tempfile.mkdtemp(prefix="referee-claims-"))
     try:
-        workspace = dense_workspace(root, args.runs) if args.dense else generate(root, args.runs)[0]
+        workspace = dense_workspace(root, args.runs, args.calls) if args.dense else generate(root, args.runs)[0]
         runs = [run.load() for run in discover(workspace).runs]
         now, found = timed(find_claims, runs, args.repeat)
         print(f"current code:      {now:7.2f} s CPU for {len(runs)} runs ({found} claims)")

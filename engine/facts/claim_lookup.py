@@ -64,10 +64,21 @@ class NumberSource:
 
 
 class ToolIndex:
-    """The run's calls, indexed once for every kind of claim (see the module doc)."""
+    """The run's calls, indexed for every kind of claim (see the module doc).
+
+    Claims are read in transcript order and a note is backed only by calls before
+    it, so the key and returned-value indexes grow call by call as the notes
+    advance (``upto``): each call is indexed once, and only the calls before the
+    last claim read are indexed at all."""
 
     def __init__(self, calls: Any) -> None:
         self.calls = tuple(calls)
+        self._keyed = 0  # calls indexed in _by_key so far
+        self._by_key: dict[str, list[tuple[Any, str, Any]]] = {}
+        self._leaves_with: dict[tuple[str, ...], tuple[dict[str, int], list[Leaf]]] = {}
+        self._returned_upto = 0
+        self._returned: dict[str, Leaf] = {}
+        self._has_key: dict[str, bool] = {}
 
     @cached_property
     def by_tool(self) -> dict[str, list[Any]]:
@@ -83,50 +94,109 @@ class ToolIndex:
                     index.setdefault(name, []).append(call)
         return index
 
-    @cached_property
-    def leaves(self) -> tuple[Leaf, ...]:
-        found = []
-        for call in self.calls:
+    def any_before(self, before: float) -> bool:
+        return bool(self.calls) and self.calls[0].index < before
+
+    def _key_index(self, before: float) -> dict[str, list[tuple[Any, str, Any]]]:
+        """``(call, "args" or "return", payload)`` by every key its JSON holds at any
+        depth, for the calls before ``before``, in call order. Keys are gathered
+        without building paths; ``leaves_with`` walks the few payloads a claim names."""
+        calls, index = self.calls, self._by_key
+        while self._keyed < len(calls) and calls[self._keyed].index < before:
+            call = calls[self._keyed]
+            self._keyed += 1
             for name, payload in (("args", call.args), ("return", call.result)):
-                if payload is not None:
-                    value = payload.value if payload.is_json else payload.text
-                    found.extend(Leaf(call, path, item, payload.line) for path, item in scalars(value, name))
-        return tuple(found)
-
-    @cached_property
-    def by_key(self) -> dict[str, list[Leaf]]:
-        """JSON leaves by their last key, in call order."""
-        index: dict[str, list[Leaf]] = {}
-        for leaf in self.leaves:
-            if leaf.path != "args" and leaf.path != "return":
-                index.setdefault(leaf.key, []).append(leaf)
+                if payload is not None and _has_keys(payload):
+                    for key in _keys_of(payload.value):
+                        index.setdefault(key, []).append((call, name, payload))
         return index
 
-    @cached_property
-    def returned(self) -> dict[str, Leaf]:
-        """Each text a successful call returned, first place only."""
-        index: dict[str, Leaf] = {}
-        for leaf in self.leaves:
-            if leaf.path.startswith("return") and succeeded(leaf.call) and leaf.value is not None:
-                index.setdefault(as_text(leaf.value), leaf)
-        return index
+    def leaves_with(self, keys: tuple[str, ...], before: float) -> list[Leaf]:
+        """The leaves, in calls before ``before``, whose last key is one of ``keys``,
+        in call and document order. Each payload is walked once per ``keys``."""
+        index = self._key_index(before)
+        used, found = self._leaves_with.get(keys, ({}, []))
+        places: dict[int, tuple[Any, str, Any]] = {}
+        for key in keys:
+            new = index.get(key, ())
+            for place in new[used.get(key, 0):]:
+                places.setdefault(id(place[2]), place)
+            used[key] = len(new)
+        ordered = sorted(places.values(), key=lambda place: (place[0].index, place[1] != "args"))
+        wanted = set(keys)
+        found.extend(Leaf(call, path, item, payload.line) for call, name, payload in ordered
+                     for path, item in scalars(payload.value, name) if _last_key(path) in wanted)
+        self._leaves_with[keys] = (used, found)
+        return [leaf for leaf in found if leaf.call.index < before]
+
+    def returned(self, value: str, before: float) -> Leaf | None:
+        """The first place a successful call before ``before`` returned ``value``."""
+        calls = self.calls
+        while self._returned_upto < len(calls) and calls[self._returned_upto].index < before:
+            call = calls[self._returned_upto]
+            self._returned_upto += 1
+            if call.result is not None and succeeded(call):
+                result = call.result
+                for path, item in scalars(result.value if result.is_json else result.text, "return"):
+                    if item is not None:
+                        self._returned.setdefault(as_text(item), Leaf(call, path, item, result.line))
+        return self._returned.get(value)
 
     @cached_property
     def numbers(self) -> dict[Decimal, list[NumberSource]]:
+        """Every number of every call (the response, which they back, comes after all)."""
         index: dict[Decimal, list[NumberSource]] = {}
-        for leaf in self.leaves:
-            for number, offset in numbers_at(leaf.value):
-                index.setdefault(number, []).append(NumberSource(leaf, offset))
+        for call in self.calls:
+            for name, payload in (("args", call.args), ("return", call.result)):
+                if payload is not None and _has_digit(payload):
+                    value = payload.value if payload.is_json else payload.text
+                    for path, item in scalars(value, name):
+                        for number, offset in numbers_at(item):
+                            index.setdefault(number, []).append(NumberSource(Leaf(call, path, item, payload.line),
+                                                                             offset))
         return index
 
-    @cached_property
-    def status_leaves(self) -> list[Leaf]:
-        """Leaves whose key ends in "status" (any case), in call order."""
-        return [leaf for leaf in self.leaves if leaf.path not in ("args", "return")
-                and leaf.key.lower().endswith("status")]
+    def status_keys(self, before: float) -> tuple[str, ...]:
+        """Keys ending in "status" (any case), in calls before ``before``."""
+        return tuple(sorted(key for key in self._key_index(before) if key.lower().endswith("status")))
 
     def has_key(self, name: str) -> bool:
-        return name in self.by_key
+        """Is ``name`` a key of some call's JSON? Only payloads whose text holds
+        ``"name"`` are looked into: a substring test skips the rest."""
+        known = self._has_key.get(name)
+        if known is None:
+            quoted = f'"{name}"'
+            known = self._has_key[name] = any(
+                payload is not None and _has_keys(payload) and quoted in payload.text
+                and name in _keys_of(payload.value)
+                for call in self.calls for payload in (call.args, call.result))
+        return known
+
+
+def _keys_of(value: Any) -> set[str]:
+    found: set[str] = set()
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            found.update(str(key) for key in item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return found
+
+
+def _last_key(path: str) -> str:
+    return path.rsplit(".", 1)[-1]
+
+
+def _has_keys(payload: Any) -> bool:
+    return payload.is_json and isinstance(payload.value, (dict, list))
+
+
+def _has_digit(payload: Any) -> bool:
+    """Ten fast substring scans of the raw text beat walking a long output."""
+    return any(digit in payload.text for digit in "0123456789")
 
 
 # ---- the three checks -------------------------------------------------------------------
@@ -162,14 +232,14 @@ def check_field(leaves: list[Leaf], field: str, value: str, before: float,
                 return True, place
             place = place.replace(" has ", f" (status {leaf.call.status}) has ", 1)
         seen.append(place)
-    back = index.returned.get(value) if decimal(value) is None else None
-    if back is not None and back.call.index < before:
+    back = index.returned(value, before) if decimal(value) is None else None
+    if back is not None:
         return True, (f"the value appears in {call_where(back.call)} {back.path} (line {back.line})"
                       f" = {_show(back.value)}")
     if seen:
         return False, "; ".join(seen[:3])
-    earlier = any(call.index < before for call in index.calls)
-    return False, f"no tool call before the claim has {field}" + ("" if earlier else " (no tool calls at all)")
+    return False, (f"no tool call before the claim has {field}"
+                   + ("" if index.any_before(before) else " (no tool calls at all)"))
 
 
 def check_number(number: Decimal, noun: bool, claim_words: frozenset[str],

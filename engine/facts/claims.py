@@ -45,8 +45,9 @@ from referee.engine.facts.claim_lookup import (ToolIndex, check_field, check_num
                                                quote, show_source, words_of)
 
 MAX_CLAIMS = 40
-# Note kinds whose text is the agent's own words. The parser labels untagged
-# sections "prose": they may be user turns or other text the agent did not write.
+# Note kinds whose text is the agent's own words. Only tagged ``[agent_notes]``
+# blocks are read: an untagged section may be text the agent did not write, and
+# harness text (the eval prompt, user turns) is never the agent's.
 CLAIM_NOTE_KINDS = frozenset({"agent_notes"})
 IDENT = r"[A-Za-z_][A-Za-z0-9_\-.]*[A-Za-z0-9_]|[A-Za-z_]"
 _Q = r"[`\"'“”‘’]?"
@@ -170,8 +171,7 @@ def _texts(run: Any) -> Iterator[_Text]:
 
 def _note_texts(run: Any) -> Iterator[tuple[_Text, Any]]:
     transcript = run.transcript
-    notes = [note for note in transcript.notes if note.kind in CLAIM_NOTE_KINDS
-             and note.title.strip().lower() != "eval prompt"]
+    notes = [note for note in transcript.notes if note.kind in CLAIM_NOTE_KINDS and note.tagged]
     if not notes:
         return
     raw = _raw_lines(run)
@@ -274,19 +274,18 @@ def _field_claims(text: _Text, number: int, line: str, index: ToolIndex,
                 continue
             if not (_is_code_name(field) or index.has_key(field)):
                 continue
-            leaves = index.by_key.get(field, [])
-            yield from _field_result(text, number, line, match, leaves, field, index)
+            yield from _field_result(text, number, line, match, (field,), field, index)
     if _STATUS_NEEDS.search(line) is not None:
         for match in _STATUS_PATTERN.finditer(line):
-            yield from _field_result(text, number, line, match, index.status_leaves, "status", index)
+            yield from _field_result(text, number, line, match, index.status_keys(text.index), "status", index)
 
 
-def _field_result(text: _Text, number: int, line: str, match: re.Match, leaves: list, field: str,
+def _field_result(text: _Text, number: int, line: str, match: re.Match, keys: tuple[str, ...], field: str,
                   index: ToolIndex) -> Iterator[tuple[int, int, ClaimResult]]:
     value = match.group("value").rstrip(".")
     if not value or value.lower() in _NEGATED_VALUES or _negated(line, match.start()):
         return
-    verified, detail = check_field(leaves, field, value, text.index, index)
+    verified, detail = check_field(index.leaves_with(keys, text.index), field, value, text.index, index)
     evidence = f'{_where(text, number)} says "{quote(match.group(0))}"; {detail}'
     yield match.start(), match.end(), ClaimResult(f"{field} is {value}", "factual", verified, evidence)
 
