@@ -288,7 +288,8 @@ def test_the_working_directory_becomes_a_placeholder_whatever_its_length(tmp_pat
         trees.append(_tree(folder / "ws"))
     transcript = trees[1]["s/outputs/transcript.md"].decode()
     assert '"p": "<cwd>/x"' in transcript and '"q": "/very/long/home/dir-other"' in transcript
-    assert trees[0]["s/source_map.json"] == trees[1]["s/source_map.json"]
+    maps = [json.loads(tree["s/source_map.json"]) for tree in trees]
+    assert maps[0]["lines"] == maps[1]["lines"]
 
 
 def test_a_subagent_file_beside_its_session_is_nested_under_its_task_call(tmp_path: Path):
@@ -350,3 +351,13 @@ def test_token_usage_of_a_split_message_is_counted_once(tmp_path: Path):
     assert timing["output_tokens"] == 40 + 60 + 30 + 50 + 25 + 20 + 20 + 8
     assert timing["total_tokens"] == timing["input_tokens"] + timing["output_tokens"]
     assert timing["duration_ms"] == 14000
+
+
+def test_an_imported_view_changed_afterwards_is_reported(tmp_path: Path):
+    _import("claude-code", [FIXTURES / "claude-code/session.jsonl"], tmp_path / "ws")
+    transcript = tmp_path / "ws/session/outputs/transcript.md"
+    assert not [p for p in discover(tmp_path / "ws").runs[0].load().problems if p.code == "view-changed"]
+    transcript.write_text(transcript.read_text(encoding="utf-8") + "\n## [tool_calls] Step 7: deploy\n",
+                          encoding="utf-8")
+    found = [p for p in discover(tmp_path / "ws").runs[0].load().problems if p.code == "view-changed"]
+    assert [p.path for p in found] == ["session/outputs/transcript.md"]

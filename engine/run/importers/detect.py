@@ -3,8 +3,9 @@
 ``run_warnings(run)`` is called by ``engine.run.workspace.Run.problems``; it reports
 
 - the problems recorded when the run was imported (``source_map.json``), naming
-  the source file and line, and, for a skill-creator log, that no raw tool
-  record exists (its tool lines are the agent's claims);
+  the source file and line; for a skill-creator log, that no raw tool record
+  exists (its tool lines are the agent's claims); ``view-changed`` when the
+  transcript or response is no longer what the import wrote;
 - ``metrics-without-calls``: ``metrics.json`` counts tool calls while the
   transcript has no ``[tool_calls]`` block, so no call can be checked;
 - ``unimported-transcript``: a file in ``outputs/`` (or the transcript itself)
@@ -15,6 +16,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
 from typing import Any
 
@@ -42,6 +44,7 @@ def run_warnings(run: Any) -> list[Problem]:
             message = ("imported from a skill-creator log that the agent wrote: no raw tool record exists; "
                        "its tool lines are claims, checked as claims")
             found.append(Problem("no-tool-record", join_report(base, "outputs/transcript.md"), message))
+        found.extend(_changed_views(run, base, source_map.digests))
     found.extend(_transcript_warnings(run, base, source_map is not None))
     found.extend(_unimported_outputs(run, base))
     return found
@@ -74,6 +77,20 @@ def _transcript_warnings(run: Any, base: str, imported: bool) -> list[Problem]:
     else:
         message = "no [tool_calls] or [agent_notes] section: an unrecognised transcript format, read as agent prose"
         found.append(Problem("unrecognised-transcript", where, message))
+    return found
+
+
+def _changed_views(run: Any, base: str, digests: dict[str, str]) -> list[Problem]:
+    """The imported transcript and response, if they no longer are what the import wrote."""
+    found = []
+    for rel, source in (("outputs/transcript.md", run.transcript_file), ("outputs/response.md", run.response)):
+        want = digests.get(rel)
+        if want is None or source is None or source.path != rel or source.text is None:
+            continue
+        if hashlib.sha256(source.text.encode("utf-8")).hexdigest() != want:
+            message = ("changed since it was imported: it no longer shows the source it was written from; "
+                       "import the source again")
+            found.append(Problem("view-changed", join_report(base, rel), message))
     return found
 
 

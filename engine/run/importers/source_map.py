@@ -3,8 +3,10 @@
 ``referee import`` writes ``source_map.json`` into every run folder it makes. It
 names the import format and the source files (by name only, never a folder), maps
 each line of the files it wrote (``outputs/transcript.md``, ``outputs/response.md``,
-subagent transcripts) to ``(source, line)``, and keeps the problems met while
-importing, so ``show`` and ``grade`` can report them.
+subagent transcripts) to ``(source, line)``, keeps the problems met while
+importing, so ``show`` and ``grade`` can report them, and the SHA-256 of each file
+it wrote: the source is the record and these files only a view of it, so a view
+changed after the import is reported.
 
 Evidence that points at a written line is translated through the map, so a report
 names the original file and line (``session.jsonl:42``), which a reader can open.
@@ -33,6 +35,7 @@ class SourceMap:
     lines: dict[str, tuple] = field(default_factory=dict)
     problems: tuple[Problem, ...] = ()
 
+    digests: dict[str, str] = field(default_factory=dict)  # written file -> sha256 of its UTF-8 text
     run_dir: str | None = field(default=None, compare=False)  # to read written files; never written out
     _read: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -88,6 +91,7 @@ def dumps(source_map: SourceMap) -> str:
         "sources": list(source_map.sources),
         "problems": [{"code": p.code, "path": p.path, "line": p.line, "message": p.message}
                      for p in source_map.problems],
+        "sha256": dict(sorted(source_map.digests.items())),
         "lines": lines,
     }
     head = json.dumps({k: v for k, v in document.items() if k != "lines"}, ensure_ascii=False,
@@ -116,7 +120,8 @@ def _parse(value: Any, run_dir: str) -> SourceMap | None:
         lines = {str(name): tuple(_pair(o, len(sources)) for o in mapped) for name, mapped in value["lines"].items()}
         problems = tuple(Problem(str(p["code"]), str(p["path"]), str(p["message"]), _line(p.get("line")))
                          for p in value.get("problems", ()))
-        return SourceMap(str(value["format"]), sources, lines, problems, run_dir)
+        digests = {str(k): str(v) for k, v in (value.get("sha256") or {}).items()}
+        return SourceMap(str(value["format"]), sources, lines, problems, digests, run_dir)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
 

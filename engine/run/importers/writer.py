@@ -24,6 +24,7 @@ bytes whatever its path, the machine or the time.
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
 import re
 from dataclasses import dataclass
@@ -189,7 +190,8 @@ def render_run(conversation: Conversation) -> RunFiles:
     if conversation.timing is not None:
         files[TIMING] = _json_file(conversation.timing)
     found = tuple(sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.code, p.message)))
-    files[SOURCE_MAP] = dumps(SourceMap(conversation.format, tuple(sources), lines, found))
+    digests = {name: hashlib.sha256(files[name].encode("utf-8")).hexdigest() for name in lines}
+    files[SOURCE_MAP] = dumps(SourceMap(conversation.format, tuple(sources), lines, found, digests))
     return RunFiles(files, found)
 
 
