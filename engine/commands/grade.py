@@ -223,11 +223,25 @@ def _write(graded, args) -> list[WriteResult]:
     if args.check:
         return [WriteResult() for _ in graded]
     jobs = [(g.run.path, {GRADING: g.grading, GROUND_TRUTH: g.truth}) for g in graded]
+    results = None
     try:
         with workspace_lock(args.workspace):
             results = write_all(jobs, args.force)
     except WorkspaceBusy as busy:
         raise UsageError(str(busy)) from None
+    except KeyboardInterrupt:
+        if results is None:
+            raise  # before any run was written
+        raise WriteInterrupted(results) from None  # as the lock was let go: all written
+    try:
+        _warn_written(graded, results)
+    except KeyboardInterrupt:
+        raise WriteInterrupted(results) from None
+    return results
+
+
+def _warn_written(graded, results: list[WriteResult]) -> None:
+    """Warn about each run that was not written as asked, or was written over a foreign file."""
     failed = [(g, r) for g, r in zip(graded, results) if r.error]
     for g, result in failed[:MAX_WARNINGS]:
         _warn(f"{g.run.id.rel}: {result.error}; this run kept its old files")
@@ -239,7 +253,6 @@ def _write(graded, args) -> list[WriteResult]:
                   f"was not written. Move it away, or rerun with --force to keep it as {name}.bak")
         for name, backup in result.kept_aside:
             _warn(f"{g.run.id.rel}/{name} was not written by referee; kept it as {g.run.id.rel}/{backup}")
-    return results
 
 
 def _report(args, graded, results: list[WriteResult], skipped) -> int:

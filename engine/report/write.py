@@ -112,24 +112,28 @@ def write_all(jobs: Sequence[tuple[Path, dict[str, str]]], force: bool) -> list[
         return write_run(item[0], item[1], force)
 
     pool = ThreadPoolExecutor(max_workers=min(WRITER_THREADS, len(jobs)))
-    futures = [pool.submit(job, item) for item in jobs]
+    futures: list[Future] = []
     try:
+        for item in jobs:
+            futures.append(pool.submit(job, item))
         wait(futures)
+        pool.shutdown(wait=True)
+        return [_result(f) for f in futures]
     except KeyboardInterrupt:
         stop.set()
-        _finish_quietly(futures)
-        pool.shutdown(wait=True)
-        raise WriteInterrupted([_result(f) for f in futures]) from None
-    pool.shutdown(wait=True)
-    return [_result(f) for f in futures]
+        _finish_quietly(pool, futures)
+        results = [_result(f) for f in futures]
+        results += [WriteResult(interrupted=True) for _ in jobs[len(futures):]]
+        raise WriteInterrupted(results) from None
 
 
-def _finish_quietly(futures: list[Future]) -> None:
+def _finish_quietly(pool: ThreadPoolExecutor, futures: list[Future]) -> None:
     """Wait for the runs being written, with a second Ctrl-C ignored meanwhile."""
     main = threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
     try:
         wait(futures)
+        pool.shutdown(wait=True)
     finally:
         if main:
             signal.signal(signal.SIGINT, previous)
