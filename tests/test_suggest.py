@@ -17,7 +17,7 @@ from referee.engine.suggest.draft import draft_sentence
 from referee.engine.suggest.facts import RunFacts
 from referee.engine.suggest.patterns import PatternError, load
 
-CASES = yaml.safe_load((REPO / "tests" / "conformance" / "suggest-patterns.yaml").read_text(encoding="utf-8"))
+CASES = yaml.safe_load((REPO / "tests" / "conformance" / "suggest" / "sentences.yaml").read_text(encoding="utf-8"))
 BOOKING = REPO / "examples" / "booking-skill"
 BOOKING_WS = REPO / "examples" / "booking-skill-workspace"
 
