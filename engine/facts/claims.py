@@ -171,7 +171,8 @@ def _texts(run: Any) -> Iterator[_Text]:
 
 def _note_texts(run: Any) -> Iterator[tuple[_Text, Any]]:
     transcript = run.transcript
-    notes = [note for note in transcript.notes if note.kind in CLAIM_NOTE_KINDS and note.tagged]
+    notes = [note for note in transcript.notes
+             if note.kind in CLAIM_NOTE_KINDS and getattr(note, "tagged", True)]
     if not notes:
         return
     raw = _raw_lines(run)
