@@ -41,8 +41,8 @@ def plain_grade(workspace: Path, rules: Path) -> int:
 def critique(workspace: Path, rules: Path) -> int:
     from referee.engine.critique.runner import critique_workspace
 
-    found, _, _ = critique_workspace(workspace, [str(rules)], None)
-    return sum(len(c.tried) for c in found)
+    result = critique_workspace(workspace, [str(rules)], None)
+    return sum(len(c.tried) for c in result.critiques)
 
 
 def main() -> None:

@@ -12,6 +12,7 @@ import referee
 from conftest import REPO
 from referee.engine.cli import main
 from referee.engine.critique.assess import critique_run
+from referee.engine.critique.findings import feedback_suggestions, load_findings
 from referee.engine.critique.image import image_of, to_run
 from referee.engine.critique.mutants import Shape
 from referee.engine.run.memory import memory_run
@@ -21,7 +22,7 @@ WORKSPACE = REPO / "examples" / "booking-skill-workspace"
 
 
 def _critique(rules: Path, capsys, *extra: str) -> dict:
-    code = main(["critique", str(WORKSPACE), "--rules", str(rules), *extra, "--json"])
+    code = main(["critique", str(WORKSPACE), "--rules", str(rules), *extra, "--json", "--check"])
     document = json.loads(capsys.readouterr().out)
     assert code == (1 if document["weak"] else 0)
     return {a["text"]: a for a in document["assertions"]}
@@ -46,13 +47,21 @@ def test_the_example_rules_are_strong_except_the_existence_check(capsys):
     assert all(a["mutants"] for a in found.values() if a["passing_runs"])
 
 
-def test_mutants_never_touch_the_workspace(tmp_path: Path, capsys):
+def test_mutants_never_touch_the_workspace_and_the_findings_go_to_critique_json(tmp_path: Path, capsys):
     copy = tmp_path / "ws"
     shutil.copytree(WORKSPACE, copy)
     before = {p: p.read_bytes() for p in sorted(copy.rglob("*")) if p.is_file()}
+    main(["critique", str(copy), "--rules", str(BOOKING / "weak.rules"), "--check"])
+    assert {p: p.read_bytes() for p in sorted(copy.rglob("*")) if p.is_file()} == before
     main(["critique", str(copy), "--rules", str(BOOKING / "weak.rules")])
     after = {p: p.read_bytes() for p in sorted(copy.rglob("*")) if p.is_file()}
-    assert after == before
+    assert set(after) - set(before) == {copy / "critique.json"}
+    assert {p: after[p] for p in before} == before
+    findings = load_findings(copy)
+    assert findings is not None and "1" in findings.weak
+    suggestions = feedback_suggestions(findings, "1")
+    assert all(s["source"] == "critique" for s in suggestions)
+    assert any("any text containing 'the'" in s["reason"] for s in suggestions)
 
 
 def test_a_rewritten_run_grades_like_the_original():

@@ -6,7 +6,6 @@ import argparse
 import json
 from pathlib import Path
 
-from referee.engine.usage import UsageError
 
 EXIT_CODES = """\
 exit codes:
@@ -15,7 +14,10 @@ exit codes:
      or it passed only because there was nothing to examine
   2  usage or input error: bad rules, missing workspace, no runs found
 
-Mutants are built in memory; nothing is written to the workspace.
+Mutants are built in memory, never in the workspace. The findings go to
+WORKSPACE/critique.json (not with --check); `referee grade` adds them to each
+eval's eval_feedback and `referee aggregate` to its notes while the rules are
+the same.
 """
 
 
@@ -31,18 +33,25 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE")
     parser.add_argument("--evals", metavar="EVALS_JSON", default=None)
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    parser.add_argument("--check", action="store_true",
+                        help="critique and report; do not write critique.json")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    from referee.engine.critique.runner import critique_workspace
+    from referee.engine.critique.findings import write_findings
     from referee.engine.critique.report import document, lines
+    from referee.engine.critique.runner import critique_workspace
 
-    critiques, coverage, runs = critique_workspace(args.workspace, list(args.rules), args.evals)
+    result = critique_workspace(args.workspace, list(args.rules), args.evals)
+    found = document(result.critiques, result.coverage)
+    written = None if args.check else write_findings(args.workspace, found, result.digest)
     if args.json:
-        print(json.dumps(document(critiques, coverage), ensure_ascii=False, indent=2))
+        print(json.dumps(found, ensure_ascii=False, indent=2))
     else:
-        mutants = sum(len(c.tried) for c in critiques)
-        print(f"critique: {len(critiques)} assertions over {runs} runs, {mutants} mutants graded")
-        print("\n".join(lines(critiques, coverage)))
-    return 1 if any(c.weak for c in critiques) else 0
+        mutants = sum(len(c.tried) for c in result.critiques)
+        print(f"critique: {len(result.critiques)} assertions over {result.runs} runs, "
+              f"{mutants} mutants graded")
+        print("\n".join(lines(result.critiques, result.coverage)))
+        print(f"wrote {written}" if written else "nothing was written (--check)")
+    return 1 if any(c.weak for c in result.critiques) else 0

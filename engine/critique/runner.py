@@ -3,20 +3,29 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import dataclass
 from pathlib import Path
 
 from referee.engine.critique.assess import Critique, critique_run
 from referee.engine.critique.coverage import EvalCoverage, eval_coverage
+from referee.engine.critique.findings import rules_digest
 from referee.engine.evaluate import evaluate
 from referee.engine.usage import UsageError
 
 
-def critique_workspace(workspace: Path, rules: list[str],
-                       evals_path: str | None) -> tuple[list[Critique], list[EvalCoverage], int]:
-    """Critiques in the rules' order, coverage per eval, and the number of runs examined."""
+@dataclass
+class Result:
+    critiques: list[Critique]  # in the rules' order
+    coverage: list[EvalCoverage]  # per eval
+    runs: int  # runs examined
+    digest: str  # of the rules critiqued (``findings.rules_digest``)
+
+
+def critique_workspace(workspace: Path, rules: list[str], evals_path: str | None) -> Result:
+    """Critique every run of ``workspace`` that an eval of the rules matches."""
     from referee.engine.run.workspace import discover
 
-    program, lets_text, evals = _compile(rules, evals_path)
+    program, lets_text, evals, digest = _compile(rules, evals_path)
     if not workspace.is_dir():
         raise UsageError(f"workspace not found: {workspace}")
     found: dict[str, Critique] = {}
@@ -38,7 +47,7 @@ def critique_workspace(workspace: Path, rules: list[str],
     ordered = [found[a.key] for ev in program.evals for a in ev.assertions if a.key in found]
     coverage = [eval_coverage(ev, _expectations(evals, ev.key), tools[ev.key], outcomes)
                 for ev in program.evals]
-    return ordered, coverage, examined
+    return Result(ordered, coverage, examined, digest)
 
 
 def _compile(rules: list[str], evals_path: str | None):
@@ -54,6 +63,7 @@ def _compile(rules: list[str], evals_path: str | None):
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read rules file {name}: {getattr(exc, 'strerror', None) or exc}") from None
     source = RulesSource(tuple(files), evals_path)
+    evals_text = _evals_text(evals_path)
     try:
         program = source.compile()
         trees = [dsl.parse_rules(text, path) for path, text in files]
@@ -66,7 +76,16 @@ def _compile(rules: list[str], evals_path: str | None):
         for block in tree.evals:
             for let in block.lets:
                 lets[let.name] = f"{lets.get(let.name, '')} {dsl.format_value(let.value)}".strip()
-    return program, lets, evals
+    return program, lets, evals, rules_digest(tuple(files), evals_text)
+
+
+def _evals_text(evals_path: str | None) -> str | None:
+    if evals_path is None:
+        return None
+    try:
+        return Path(evals_path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None  # compiling reports it
 
 
 def _expectations(evals, key: str) -> int:
