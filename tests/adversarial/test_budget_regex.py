@@ -48,8 +48,11 @@ CALL = ("search", json.dumps({"q": BAIT}), '{"ok": true}', "success")
     f"no calls have .args.q fully matches /(a|aa)+/",
     f'any file "log.txt" as lines where . matches /{EVIL}/',
     f"any calls to \"{BAIT}\" or response matches /{EVIL}/",
+    f'any calls to /{EVIL}/ before calls to "search"',
+    f"count(calls to /{EVIL}/) == 1",
+    f"not (response matches /{EVIL}/)",
 ], ids=["tool-any", "tool-no", "tool-exists", "matches", "fully-matches", "where-field",
-        "have-field", "have-fully", "lines-where", "under-or"])
+        "have-field", "have-fully", "lines-where", "under-or", "before", "count", "negated"])
 def test_catastrophic_regex_is_the_budget_error(tmp_path, check):
     calls = [(BAIT, "{}", "{}", "success"), CALL]
     verdict = _only(tmp_path, check, calls=calls, response=BAIT, files={"log.txt": BAIT + "\n"})
