@@ -70,7 +70,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              "are obeyed), always or never")
     add_selection_arguments(parser)
     parser.add_argument("--regex-timeout", type=float, default=1.0, metavar="SECONDS",
-                        help="per regex match (default 1)")
+                        help="regex matching time of one assertion, all its matches "
+                             "together (default 1); past it the assertion is an ERROR")
     # Plain argparse from the engine: the adapter is imported only once --llm is given.
     add_llm_arguments(parser)
     parser.set_defaults(handler=run)
