@@ -133,3 +133,13 @@ def test_shape_reads_what_the_check_and_its_lets_read():
     shape = Shape.of('saved.args.x == 1 first(calls to "f").return.y', existence=False)
     assert shape.reads_args and shape.reads_return and not shape.negative
     assert Shape.of('no calls to "rm"', existence=False).negative
+
+
+def test_aggregate_notes_carry_the_critique_findings(tmp_path: Path, capsys):
+    copy = tmp_path / "ws"
+    shutil.copytree(WORKSPACE, copy)
+    main(["critique", str(copy), "--rules", str(BOOKING / "weak.rules")])
+    main(["aggregate", str(copy)])
+    notes = json.loads((copy / "benchmark.json").read_text(encoding="utf-8"))["notes"]
+    assert any("mutation testing found weak assertions" in n and "No reservation is cancelled" in n
+               for n in notes)

@@ -74,6 +74,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Aggregate, decide, write; returns the exit code documented in ``--help``."""
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
+    from referee.engine.critique.findings import finding_notes, load_findings
     from referee.engine.decision import analysis as analysis_mod
     from referee.engine.decision import benchmark, markdown, notes, release
     from referee.engine.decision.collect import collect
@@ -93,7 +94,8 @@ def run(args: argparse.Namespace) -> int:
     result = analysis_mod.analyse(collected.runs, collected.unusable, choice, mode, found,
                                   args.include_contaminated, config.thresholds["max_spread"])
     decision = release.decide(result, config)
-    doc = benchmark.document(result, decision, notes.notes(result), meta)
+    critiqued = finding_notes(load_findings(args.workspace))  # from `referee critique`, if run
+    doc = benchmark.document(result, decision, notes.notes(result) + critiqued, meta)
     if not args.check:
         out = args.output or args.workspace
         out.mkdir(parents=True, exist_ok=True)
