@@ -1,0 +1,25 @@
+"""docs/limits.md states the limits the code enforces: each figure is checked here."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee.engine import budget, caps
+from referee.engine.checks.jsonpath_budget import MAX_RESULTS
+from referee.engine.report import lock
+from referee.engine.run import safeio
+
+DOC = (Path(__file__).resolve().parents[2] / "docs" / "limits.md").read_text(encoding="utf-8")
+FLAT = " ".join(DOC.split())
+
+
+def test_the_figures_of_the_doc_are_the_code_s():
+    stated = [
+        f"{budget.DEFAULT_STEPS:,} steps", f"{budget.DEFAULT_SECONDS:g} s", f"{MAX_RESULTS:,} values",
+        f"more than {safeio.MAX_NUMBER_CHARS:,} characters", f"beyond 1e±{safeio.MAX_EXPONENT}",
+        f"cut at {caps.MESSAGE_LIMIT:,} characters", f"a detail at {caps.DETAIL_LIMIT}",
+        f"a quote at {caps.QUOTE_LIMIT}", f"the first {caps.EVIDENCE_KEPT}",
+        f"waits up to {lock.WAIT_SECONDS:g} s",
+    ]
+    missing = [figure for figure in stated if figure not in FLAT]
+    assert not missing, missing
