@@ -361,3 +361,17 @@ def test_an_imported_view_changed_afterwards_is_reported(tmp_path: Path):
                           encoding="utf-8")
     found = [p for p in discover(tmp_path / "ws").runs[0].load().problems if p.code == "view-changed"]
     assert [p.path for p in found] == ["session/outputs/transcript.md"]
+
+
+def test_a_lone_surrogate_in_the_source_is_written_as_its_escape(tmp_path: Path):
+    messages = [{"role": "user", "content": "a\ud800b"},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "t", "arguments": json.dumps({"s": "x\udfffy"})}}]},
+                {"role": "tool", "tool_call_id": "c", "content": "ok"},
+                {"role": "assistant", "content": "done \ud83d"}]
+    source = tmp_path / "m.json"
+    source.write_text(json.dumps(messages), encoding="utf-8")  # ASCII: the surrogates are \\u escapes
+    _import("openai", [source], tmp_path / "ws")
+    run = discover(tmp_path / "ws").runs[0]
+    assert [c.tool for c in run.transcript.calls] == ["t"]
+    assert (tmp_path / "ws/m/outputs/response.md").read_text(encoding="utf-8") == "done \\ud83d\n"

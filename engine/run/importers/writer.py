@@ -205,6 +205,10 @@ def _transcript(conversation: Conversation, problems: list[Problem]) -> _Transcr
 def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Lines,
          placeholders: tuple[tuple[str, str], ...]) -> None:
     text = written.render()
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate ("\ud800" in the source's JSON): keep it as that escape
+        text = text.encode("utf-8", errors="backslashreplace").decode("utf-8")
     if placeholders:  # before anything counts characters
         text = _replacer(placeholders).sub(lambda m: dict(placeholders)[m.group()], text)
     files[name] = text
