@@ -109,11 +109,10 @@ def expectation(assertion: Any, verdict: Verdict, judged: bool = False, earlier:
         "rules_location": assertion.rules_location,
         "evidence_location": [{"source": e.source, "file": e.file, "line": e.line, "step": e.step}
                               for e in verdict.evidence],
+        "grader_input": grader_input,
     }
     if dropped:
         item["evidence"] += f" ({DROPPED})"
-    if grader_input is not None:
-        item["grader_input"] = grader_input
     return item
 
 
