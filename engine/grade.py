@@ -7,9 +7,12 @@ Three phases, so that the output never depends on how the work was split:
    slot empty and kept as two halves of text. A worker sends back that text, a
    short ``Brief`` and the few facts the eval critique needs, never the models.
    (With an LLM grader the judge runs here, between evaluating and rendering.)
-2. Here, in order: the critique of each eval is computed from its runs' facts
-   and rendered once, then joined into each of its runs' halves. Joining is a
-   string concatenation, so the main process does no per-run rendering.
+2. Here, in order, as each run comes back: its halves go into a ``Spill`` (a
+   temporary file) and its critique facts are kept; once every run is in, the
+   critique of each eval is rendered once. A run's grading.json is its halves
+   joined around that block (``Stored.grading``), a string concatenation, so the
+   main process does no per-run rendering, and it holds one run's text at a
+   time: memory does not grow with the rendered reports.
 3. The files are written (or not, with ``check``), never over a file that
    referee did not write unless ``force`` keeps that file aside first.
 """
@@ -19,11 +22,13 @@ from __future__ import annotations
 import os
 import signal
 import threading
-from contextlib import contextmanager
+from collections import deque
+from contextlib import closing, contextmanager
 from concurrent.futures import ProcessPoolExecutor
+from itertools import islice
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 
 from referee.engine.facts import claims, metrics
 from referee.engine import __version__
@@ -38,6 +43,8 @@ from referee.engine.report.jsonable import plain
 from referee.engine.report.models import GRADER_NAME
 from referee.engine.run.workspace import report_path
 from referee.engine.report.render import feedback_text, join_feedback, render, split_at_feedback
+from referee.engine.report.spill import InMemory, Spill, Ticket
+from referee.engine.report.write import GRADING, GROUND_TRUTH
 from referee.engine.verdict import Outcome, Precision, Verdict
 
 Progress = Callable[[int, int], None]
@@ -97,6 +104,53 @@ class GradedRun:
     brief: Brief
     grading: str  # grading.json, as written
     truth: str  # ground_truth.json, as written
+
+
+@dataclass(frozen=True)
+class Stored:
+    """One graded run whose texts wait in ``spill``: each is read back when asked for,
+    so holding every run's ``Stored`` costs no report text."""
+
+    run: Any
+    brief: Brief
+    eval_key: str
+    ticket: Ticket
+    spill: Spill | InMemory
+    blocks: dict[str, str]  # eval key -> its eval_feedback block, shared by all runs
+
+    @property
+    def grading(self) -> str:
+        """grading.json, as written."""
+        head, tail, _ = self.spill.get(self.ticket)
+        return join_feedback(head, self.blocks[self.eval_key], tail)
+
+    @property
+    def truth(self) -> str:
+        """ground_truth.json, as written."""
+        return self.spill.get(self.ticket)[2]
+
+    @property
+    def files(self) -> Mapping[str, str]:
+        """``{file name: text}`` for the writer, each text read when it is asked for."""
+        return _Files(self)
+
+
+class _Files(Mapping):
+    def __init__(self, stored: Stored) -> None:
+        self._stored = stored
+
+    def __getitem__(self, name: str) -> str:
+        if name == GRADING:
+            return self._stored.grading
+        if name == GROUND_TRUTH:
+            return self._stored.truth
+        raise KeyError(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter((GRADING, GROUND_TRUTH))
+
+    def __len__(self) -> int:
+        return 2
 
 
 def evaluate_run(program: Any, run: Any) -> Evaluated | None:
@@ -180,36 +234,56 @@ def _grade_in_worker(run: Any) -> Rendered | None:
     return grade_run(_WORKER["program"], _WORKER["grader"], run)
 
 
-def _map(task: Callable[[Any], Any], local: Callable[[Any], Any], runs: Sequence[Any],
-         source: RulesSource, grader: dict, jobs: int, progress: Progress | None) -> list[Any]:
+def _each(task: Callable[[Any], Any], local: Callable[[Any], Any], runs: Sequence[Any],
+          source: RulesSource, grader: dict, jobs: int, progress: Progress | None) -> Iterator[Any]:
     """``local(run)`` for every run here, or ``task(run)`` in ``jobs`` worker processes;
-    results in the order of ``runs`` either way.
+    results in the order of ``runs`` either way, yielded as they come.
 
     Workers rebuild the Program from the rule texts once each (cheaper and safer
-    than pickling compiled regexes and paths); runs travel to them in chunks.
+    than pickling compiled regexes and paths); runs travel to them in chunks, and
+    only a few chunks are out at once, so finished results never pile up here.
     """
     if jobs <= 1 or len(runs) < 2:
-        results = []
         for number, run in enumerate(runs, 1):
-            results.append(local(run))
+            yield local(run)
             if progress:
                 progress(number, len(runs))
-        return results
-    chunk = max(1, min(64, len(runs) // (jobs * 8)))
-    results = []
+        return
+    chunk = max(1, min(16, len(runs) // (jobs * 8)))
     with _workers_born_deaf():
         pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(source, grader))
-        mapped = pool.map(task, runs, chunksize=chunk)  # the workers start here
     try:
-        for number, result in enumerate(mapped, 1):
-            results.append(result)
-            if progress:
-                progress(number, len(runs))
-    except BaseException:  # Ctrl-C above all: stop now, not after the queued runs
+        number = 0
+        for results in _windowed(pool, task, runs, chunk, jobs * 3):
+            for result in results:
+                number += 1
+                yield result
+                if progress:
+                    progress(number, len(runs))
+    except BaseException:  # Ctrl-C above all (or the caller gave up): stop now
         _stop(pool)
         raise
     pool.shutdown()
-    return results
+
+
+def _windowed(pool: ProcessPoolExecutor, task: Callable[[Any], Any], runs: Sequence[Any], chunk: int,
+              window: int) -> Iterator[list[Any]]:
+    """Each chunk's results in order, with at most ``window`` chunks handed out."""
+    starts = iter(range(0, len(runs), chunk))
+    pending: deque = deque()
+    with _workers_born_deaf():  # the workers start with the first chunks
+        for start in islice(starts, window):
+            pending.append(pool.submit(_chunk_in_worker, task, runs[start:start + chunk]))
+    while pending:
+        results = pending.popleft().result()
+        start = next(starts, None)
+        if start is not None:  # hand out the next chunk before this one is consumed
+            pending.append(pool.submit(_chunk_in_worker, task, runs[start:start + chunk]))
+        yield results
+
+
+def _chunk_in_worker(task: Callable[[Any], Any], runs: Sequence[Any]) -> list[Any]:
+    return [task(run) for run in runs]
 
 
 @contextmanager
@@ -236,29 +310,61 @@ def _stop(pool: ProcessPoolExecutor) -> None:
 def evaluate_all(program: Any, runs: Sequence[Any], source: RulesSource, jobs: int = 1,
                  progress: Progress | None = None) -> list[Evaluated | None]:
     """Verdicts and facts of every run, in the order of ``runs`` (None: no eval applies)."""
-    return _map(_evaluate_in_worker, lambda run: evaluate_run(program, run), runs, source,
-                grader_info(), jobs, progress)
+    return list(_each(_evaluate_in_worker, lambda run: evaluate_run(program, run), runs, source,
+                      grader_info(), jobs, progress))
 
 
 def grade_all(program: Any, runs: Sequence[Any], source: RulesSource, grader: dict, jobs: int = 1,
               progress: Progress | None = None, judge: Any = None) -> list[GradedRun | None]:
-    """Grade every run: one entry per run, in order, None where no eval applies.
+    """Grade every run: one entry per run, in order, None where no eval applies; every
+    report's text in memory (``grade_spilled`` keeps them on disk instead)."""
+    graded = grade_spilled(program, runs, source, grader, InMemory(), jobs, progress, judge)
+    return [None if s is None else GradedRun(s.run, s.brief, s.grading, s.truth) for s in graded]
+
+
+def grade_spilled(program: Any, runs: Sequence[Any], source: RulesSource, grader: dict,
+                  spill: Spill | InMemory, jobs: int = 1, progress: Progress | None = None,
+                  judge: Any = None) -> list[Stored | None]:
+    """Grade every run: one entry per run, in order, None where no eval applies. Each
+    run's texts go into ``spill`` as it comes back; only its brief, its ticket and its
+    critique facts (until every run is in) stay here.
 
     Without a judge, workers evaluate and render. With one, workers evaluate and
     the judge (which holds connections, a cassette and a concurrency limit) runs
     here before each run is rendered: its network time dwarfs the rendering.
     """
+    stored: list[Stored | None] = []
+    critiques: dict[str, list[FeedbackFacts]] = {}
+    blocks: dict[str, str] = {}
+    with closing(_rendered(program, runs, source, grader, jobs, progress, judge)) as rendered:
+        for run, result in zip(runs, rendered):
+            if result is None:
+                stored.append(None)
+                continue
+            critiques.setdefault(result.eval_key, []).append(result.critique)
+            ticket = spill.put(result.head, result.tail, result.truth)
+            stored.append(Stored(run, result.brief, result.eval_key, ticket, spill, blocks))
+    for key, facts in critiques.items():  # each eval's critique, from all its runs in order
+        blocks[key] = feedback_text(eval_feedback(eval_of(program, key).assertions, facts))
+    return stored
+
+
+def _rendered(program: Any, runs: Sequence[Any], source: RulesSource, grader: dict, jobs: int,
+              progress: Progress | None, judge: Any) -> Iterator[Rendered | None]:
+    """Phase 1, run by run in order: each run's texts and facts (None: no eval applies)."""
     if judge is None:
-        rendered = _map(_grade_in_worker, lambda run: grade_run(program, grader, run), runs, source,
-                        grader, jobs, progress)
-    else:
-        evaluated = evaluate_all(program, runs, source, jobs, progress)
-        rendered = [None if result is None else _judge_and_render(program, judge, grader, run, result)
-                    for run, result in zip(runs, evaluated)]
-    blocks = _feedback_blocks(program, [r for r in rendered if r is not None])
-    return [None if r is None else GradedRun(run, r.brief, join_feedback(r.head, blocks[r.eval_key], r.tail),
-                                             r.truth)
-            for run, r in zip(runs, rendered)]
+        with closing(_each(_grade_in_worker, lambda run: grade_run(program, grader, run), runs, source,
+                           grader, jobs, progress)) as results:
+            yield from results
+        return
+    with closing(_each(_evaluate_in_worker, lambda run: evaluate_run(program, run), runs, source,
+                       grader_info(), jobs, progress)) as evaluated:
+        for run, result in zip(runs, evaluated):
+            try:
+                rendered = None if result is None else _judge_and_render(program, judge, grader, run, result)
+            finally:
+                run.release()  # the judge has read what it needed; the report holds the rest
+            yield rendered
 
 
 # ---- phase 2: judge, critique ---------------------------------------------------------
@@ -295,18 +401,6 @@ def judge_run(judge: Any, run: Any, assertions: Sequence[Any],
         merged.append(judged if judged is not None else
                       Verdict(Outcome.ERROR, "the LLM grader returned no verdict for this assertion"))
     return tuple(merged), frozenset(asked), result.usage
-
-
-def _feedback_blocks(program: Any, rendered: Sequence[Rendered]) -> dict[str, str]:
-    """Each eval's critique, from all its runs in order, rendered once."""
-    facts: dict[str, list[FeedbackFacts]] = {}
-    for result in rendered:
-        facts.setdefault(result.eval_key, []).append(result.critique)
-    blocks = {}
-    for key, runs in facts.items():
-        compiled = eval_of(program, key)
-        blocks[key] = feedback_text(eval_feedback(compiled.assertions, runs))
-    return blocks
 
 
 def eval_of(program: Any, key: str) -> Any:

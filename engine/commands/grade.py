@@ -9,7 +9,8 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-from referee.engine.grade import RulesSource, cpu_jobs, grade_all, grader_info
+from referee.engine.grade import RulesSource, cpu_jobs, grade_spilled, grader_info
+from referee.engine.report.spill import Spill
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args
 from referee.engine.report import terminal
@@ -79,6 +80,14 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Grade, write, report; returns the exit code documented in ``--help``."""
+    # The rendered reports wait on disk until they are written, so memory does not
+    # grow with the number of runs (engine.report.spill); with --check that file is
+    # made outside the workspace.
+    with Spill(None if args.check else args.workspace) as spill:
+        return _grade(args, spill)
+
+
+def _grade(args: argparse.Namespace, spill: Spill) -> int:
     err_color = terminal.use_color(sys.stderr, args.color)
     try:
         setup = _prepare(args, err_color)
@@ -89,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
     program, source, judge, runs = setup
     bar = terminal.ProgressBar("grading")
     try:
-        results = grade_all(program, runs, source, grader_info(), args.jobs or cpu_jobs(), bar, judge)
+        results = grade_spilled(program, runs, source, grader_info(), spill, args.jobs or cpu_jobs(), bar,
+                                judge)
     except KeyboardInterrupt:
         # Nothing is written before every run is graded, so stopping here loses nothing;
         # a judge still waiting to retry a request is told to give up at once.
@@ -223,7 +233,7 @@ def _judge(args: argparse.Namespace):
 def _write(graded, args) -> list[WriteResult]:
     if args.check:
         return [WriteResult() for _ in graded]
-    jobs = [(g.run.path, {GRADING: g.grading, GROUND_TRUTH: g.truth}) for g in graded]
+    jobs = [(g.run.path, g.files) for g in graded]  # each run's texts are read as it is written
     results = None
     try:
         with workspace_lock(args.workspace):
@@ -261,9 +271,9 @@ def _report(args, graded, results: list[WriteResult], skipped) -> int:
     refused = sum(1 for r in results if r.refused)
     totals = terminal.totals(briefs, refused)
     code = 2 if any(r.error for r in results) else _exit_code(totals)
-    documents = [json.loads(g.grading) for g in graded]
+    documents = (json.loads(g.grading) for g in graded)  # one run's report at a time
     if args.json:
-        print(json_text(_json_document(briefs, documents, results, skipped, totals, args.check, code)))
+        _print_json(_json_document(briefs, documents, results, skipped, totals, args.check, code))
     else:
         color = terminal.use_color(sys.stdout, args.color)
         for brief, document, result in zip(briefs, documents, results):
@@ -314,22 +324,42 @@ def _shown(workspace: Path, rel: str, name: str) -> str:
 
 def _json_document(briefs, documents, results, skipped, totals, check: bool, code: int) -> dict:
     """The --json document: every run with every assertion (as in its grading.json),
-    the eval's feedback, and what was written. ``schema_version`` names the layout."""
-    runs = []
-    for brief, document, result in zip(briefs, documents, results):
-        info = brief.run
-        runs.append({
-            "path": info["path"], "eval_id": info["eval_id"], "eval_name": info["eval_name"],
-            "configuration": info["configuration"], "run_number": info["run_number"],
-            "status": terminal.run_status(brief),
-            "summary": brief.summary, "gate": brief.gate, "failed": list(brief.failed),
-            "expectations": document["expectations"], "eval_feedback": document["eval_feedback"],
-            "written": result.written, "refused": result.refused, "write_error": result.error or None,
-            "kept_aside": [{"file": f, "backup": b} for f, b in result.kept_aside],
-        })
+    the eval's feedback, and what was written. ``schema_version`` names the layout.
+    ``runs`` is an iterator that makes one run's entry at a time (see ``_print_json``)."""
+    runs = (_json_run(brief, document, result) for brief, document, result in zip(briefs, documents, results))
     return {"schema_version": JSON_SCHEMA_VERSION, "runs": runs,
             "skipped": [{"path": p, "eval_id": e} for p, e in skipped],
             "totals": totals.__dict__, "check": check, "exit_code": code}
+
+
+def _json_run(brief, document: dict, result: WriteResult) -> dict:
+    info = brief.run
+    return {
+        "path": info["path"], "eval_id": info["eval_id"], "eval_name": info["eval_name"],
+        "configuration": info["configuration"], "run_number": info["run_number"],
+        "status": terminal.run_status(brief),
+        "summary": brief.summary, "gate": brief.gate, "failed": list(brief.failed),
+        "expectations": document["expectations"], "eval_feedback": document["eval_feedback"],
+        "written": result.written, "refused": result.refused, "write_error": result.error or None,
+        "kept_aside": [{"file": f, "backup": b} for f, b in result.kept_aside],
+    }
+
+
+def _print_json(document: dict) -> None:
+    """``print(json_text(document))`` where ``document["runs"]`` is an iterator: each
+    run's entry is rendered on its own and indented as the whole document would nest
+    it (strings escape their newlines, so every newline is layout), which gives the
+    same bytes while holding one run's entry at a time."""
+    text = json_text({**document, "runs": []})
+    slot = '\n  "runs": []'  # the first top-level key after schema_version, an int
+    cut = text.index(slot) + len(slot) - 1
+    sys.stdout.write(text[:cut])
+    count = 0
+    for entry in document["runs"]:
+        lines = json_text(entry).split("\n")
+        sys.stdout.write((",\n" if count else "\n") + "\n".join("    " + line for line in lines))
+        count += 1
+    sys.stdout.write(("\n  " if count else "") + text[cut:] + "\n")
 
 
 def _display(given: str, text: str) -> str:

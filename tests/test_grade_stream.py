@@ -1,0 +1,92 @@
+"""Grading keeps the rendered reports on disk until they are written: the texts
+come back exactly, --check makes nothing inside the workspace, and the --json
+summary printed run by run is the same text as the whole document rendered at once."""
+
+from __future__ import annotations
+
+import json
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+from referee.engine.cli import main
+from referee.engine.commands import grade as grade_command
+from referee.engine.report.render import json_text
+from referee.engine.report.spill import InMemory, Spill
+
+REPO = Path(__file__).resolve().parents[1]
+WORKSPACE = REPO / "examples" / "booking-skill-workspace"
+RULES = REPO / "examples" / "booking-skill" / "booking.rules"
+
+TEXTS = [("", "{\n  \"a\": 1\n}", "é 值 \U0001F600"), ("lone \ud800 surrogate", "x" * 100_000, "\n")]
+
+
+def test_spill_gives_back_what_it_was_given(tmp_path):
+    with Spill(tmp_path) as spill:
+        tickets = [spill.put(*texts) for texts in TEXTS * 50]
+        with ThreadPoolExecutor(4) as pool:  # writer threads read while nothing is put
+            found = list(pool.map(spill.get, tickets))
+    assert found == TEXTS * 50
+    assert list(tmp_path.iterdir()) == []  # the file never had a name
+
+
+def test_in_memory_spill_is_the_same_store():
+    store = InMemory()
+    tickets = [store.put(*texts) for texts in TEXTS]
+    assert [store.get(t) for t in tickets] == TEXTS
+
+
+def test_a_spill_that_holds_nothing_makes_no_file(tmp_path):
+    with Spill(tmp_path / "missing") as spill:
+        assert spill._file is None
+
+
+def _listing(root: Path) -> dict[str, int]:
+    return {p.relative_to(root).as_posix(): p.stat().st_mtime_ns for p in sorted(root.rglob("*"))}
+
+
+def test_check_makes_nothing_inside_the_workspace(tmp_path, capsys):
+    workspace = tmp_path / "ws"
+    _copy(WORKSPACE, workspace)
+    before = _listing(workspace)
+    main(["grade", str(workspace), "--rules", str(RULES), "--check"])
+    assert _listing(workspace) == before
+
+
+def test_json_summary_printed_run_by_run_is_the_whole_document(capsys):
+    entries = [{"path": "a\nb", "expectations": [{"text": "</script> 值", "evidence": ""}], "empty": {}},
+               {"path": "c", "expectations": [], "nested": [[1, 2], {"k": None}]}]
+    for runs in (entries, entries[:1], []):
+        document = {"schema_version": 2, "runs": runs, "skipped": [{"path": "runs", "eval_id": "1"}],
+                    "totals": {"runs": len(runs)}, "check": True, "exit_code": 1}
+        grade_command._print_json({**document, "runs": iter(runs)})
+        assert capsys.readouterr().out == json_text(document) + "\n"
+
+
+def test_written_reports_are_those_of_a_grade_in_memory(tmp_path, capsys):
+    from referee.engine.grade import RulesSource, grade_all, grader_info
+    from referee.engine.run.workspace import discover
+
+    workspace = tmp_path / "ws"
+    _copy(WORKSPACE, workspace)
+    assert main(["grade", str(workspace), "--rules", str(RULES), "--jobs", "2"]) in (0, 1)
+    text = RULES.read_text(encoding="utf-8")
+    source = RulesSource(((grade_command._display(str(RULES), text), text),))
+    runs = discover(workspace).runs
+    for graded in grade_all(source.compile(), runs, source, grader_info()):
+        if graded is not None:
+            assert (graded.run.path / "grading.json").read_text(encoding="utf-8") == graded.grading
+            assert (graded.run.path / "ground_truth.json").read_text(encoding="utf-8") == graded.truth
+
+
+def _copy(source: Path, target: Path) -> None:
+    for path in sorted(source.rglob("*")):
+        if path.name in ("grading.json", "ground_truth.json") or "__pycache__" in path.parts:
+            continue
+        destination = target / path.relative_to(source)
+        if path.is_dir():
+            destination.mkdir(parents=True, exist_ok=True)
+        else:
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_bytes(path.read_bytes())
+            os.utime(destination, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns))
