@@ -15,7 +15,7 @@ from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput
 
 from referee.dsl.errors import Diagnostic, did_you_mean, line_of
 
-SOURCES = ("calls", "notes", "response", "outputs", "metrics", "timing", "metadata", "file")
+SOURCES = ("calls", "notes", "harness", "response", "outputs", "metrics", "timing", "metadata", "file")
 _NAMED = {
     "$END": "end of file", "NAME": "a name", "STRING": "a string", "NUMBER": "a number",
     "REGEX": "a regex like /.../", "FIELD": "a field like .name", "DOT": "'.'",
@@ -24,7 +24,7 @@ _NAMED = {
 _GROUPS = (  # (summary, terminals that must all be expected); checked in this order
     ("a condition", {"NOT", "LPAR", "EXISTS", "ANY", "ALL", "NO", "EXACTLY", "SEMANTIC"}),
     ("a value", {"STRING", "NUMBER", "NAME", "LSQB", "LBRACE", "TRUE", "FALSE", "NULL"}),
-    ("a selection (calls, notes, response, outputs, metrics, timing, metadata, "
+    ("a selection (calls, notes, harness, response, outputs, metrics, timing, metadata, "
      "file \"...\")", {s.upper() for s in SOURCES}),
     ("a filter (to, with status, at step, where)", {"TO", "WITH", "AT", "WHERE"}),
     ("an operator (==, contains, starts with, matches, includes, is empty, ...)",
@@ -34,7 +34,7 @@ _GROUPS = (  # (summary, terminals that must all be expected); checked in this o
 _IMPLIED = {
     "a condition": {"NOT", "LPAR", "EXISTS", "ANY", "ALL", "NO", "EXACTLY", "SEMANTIC",
                     "IN", "EACH", "STRING", "NUMBER", "NAME", "LSQB", "LBRACE", "TRUE",
-                    "FALSE", "NULL", "FIELD", "DOT", "CALLS", "NOTES", "RESPONSE", "OUTPUTS",
+                    "FALSE", "NULL", "FIELD", "DOT", "CALLS", "NOTES", "HARNESS", "RESPONSE", "OUTPUTS",
                     "METRICS", "TIMING", "METADATA", "FILE"},
     "a value": {"STRING", "NUMBER", "NAME", "LSQB", "LBRACE", "TRUE", "FALSE", "NULL",
                 "FIELD", "DOT", "REGEX"},
@@ -44,7 +44,7 @@ _IMPLIED = {
 }
 _MAX_LISTED = 6
 _FILTER_WORDS = ("to", "with", "at", "where")
-SOURCES_HINT = ("a selection starts with calls, notes, response, outputs, metrics, timing, "
+SOURCES_HINT = ("a selection starts with calls, notes, harness, response, outputs, metrics, timing, "
                 "metadata or file \"...\"")
 
 

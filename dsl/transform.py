@@ -159,6 +159,7 @@ class ToAst(Transformer, Decoding):
 
     src_calls = _source("calls")
     src_notes = _source("notes")
+    src_harness = _source("harness")
     src_response = _source("response")
     src_outputs = _source("outputs")
     src_metrics = _source("metrics")

@@ -102,7 +102,8 @@ def test_writes_are_not_reads_and_every_read_form_is():
     for tool, args in (("Read", {"file_path": "booking-skill/SKILL.md"}), ("LS", {"path": "/x/booking-skill"}),
                        ("Bash", {"command": "cat ../with_skill/outputs/fares.csv"}),
                        ("Grep", {"pattern": "x", "paths": ["a", "with_skill/outputs"]})):
-        (finding,) = _find(_call(4, tool, args))
+        earlier = "".join(_call(step, "Noop", {}) for step in (1, 2, 3))  # records are numbered 1, 2, ...
+        (finding,) = _find(earlier + _call(4, tool, args))
         assert finding.tool == tool and finding.step == 4
 
 

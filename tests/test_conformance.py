@@ -94,13 +94,19 @@ def rules_text(case: dict) -> str:
 
 
 def render_steps(steps: list[dict]) -> str:
-    """A dual-section transcript from the shorthand list of calls and notes."""
+    """A dual-section transcript from the shorthand list of calls and notes.
+
+    Records are numbered 1, 2, 3, ... as the record grammar requires; a note takes
+    its place in the list as its step (a note's step is free text)."""
     blocks = []
+    records = 0
     for number, step in enumerate(steps, start=1):
         number = step.get("step", number)
         if "note" in step:
             blocks.append(f"## [agent_notes] Step {number}: {step.get('title', 'note')}\n{step['note']}\n")
             continue
+        records += 1
+        number = step.get("step", records)
         lines = [f"## [tool_calls] Step {number}: {step.get('title', step['tool'])}",
                  f"Tool: {step['tool']}"]
         for key, label in (("args", "Args"), ("return", "Return")):

@@ -77,7 +77,8 @@ def test_dates_urls_list_markers_and_prompt_are_not_claims(tmp_path):
 
 
 def test_a_call_after_the_note_does_not_verify_it(tmp_path):
-    transcript = ("## [agent_notes] Step 1: plan\nI called fetchOrder already.\n\n"
+    transcript = ("## [tool_calls] Step 1: other\nTool: other\nArgs: {}\nReturn: {}\nStatus: success\n\n"
+                  "## [agent_notes] Step 1: plan\nI called fetchOrder already.\n\n"
                   "## [tool_calls] Step 2: fetchOrder\nTool: fetchOrder\nArgs: {}\nReturn: {}\nStatus: success\n")
     run = load_run(write_run(tmp_path, transcript, ""), tmp_path)
     [claim] = find_claims(run)

@@ -212,11 +212,11 @@ def test_safe_relative():
 
 
 def test_thirty_megabyte_transcript_loads(run_dir):
-    block = ("## [tool_calls] Step {n}: step\nTool: t{m}\nArgs: {{\"i\": {n}, \"pad\": \"" + "y" * 200
+    block = ("## [tool_calls] Step {s}: step\nTool: t{m}\nArgs: {{\"i\": {n}, \"pad\": \"" + "y" * 200
              + "\"}}\nReturn: {{\"ok\": true}}\nStatus: success\n\n## [agent_notes] Step {n}: note\ntext {n}\n\n")
     parts, size, n = [], 0, 0
     while size < 30 * 1024 * 1024:
-        part = block.format(n=n, m=n % 7)
+        part = block.format(n=n, s=n + 1, m=n % 7)
         parts.append(part)
         size += len(part)
         n += 1

@@ -74,7 +74,7 @@ def test_json_details_of_one_run(expense, capsys):
     assert (save["line"], save["args"]["line"], save["return"]["line"]) == (22, 24, 31)
     assert '"docStatus": "10"' in save["args"]["text"]
     assert [(n["kind"], n["step"], n["line"]) for n in view["notes"]] == [
-        ("prose", None, 1), ("agent_notes", 1, 12), ("agent_notes", 3, 34)]
+        ("harness", None, 1), ("agent_notes", 1, 12), ("agent_notes", 3, 34)]
     assert view["files"] == ["metrics.json", "response.md", "transcript.md", "user_notes.md"]
     assert view["metrics"]["total_tool_calls"] == 3
     assert view["timing"] == {"total_tokens": 18234, "duration_ms": 41250, "total_duration_seconds": 41.3}

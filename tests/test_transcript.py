@@ -46,12 +46,12 @@ def test_dual_sections_with_lines():
     assert call.args.line == 9 and call.args.is_json
     assert call.args.value == {"origin": "ZRH", "note": "a } and a ] inside a string", "nested": {"a": [1, 2]}}
     assert (call.result.line, call.result.value) == (14, {"flights": []})
-    assert [(n.index, n.kind, n.step, n.title, n.location.line) for n in t.notes] == [
-        (0, "prose", None, "Eval Prompt", 1),
-        (2, "agent_notes", 1, "解读", 17),
+    assert [(n.index, n.kind, n.step, n.title, n.location.line, n.is_eval_prompt) for n in t.notes] == [
+        (0, "harness", None, "Eval Prompt", 1, True),
+        (2, "agent_notes", 1, "解读", 17, False),
     ]
-    assert t.notes[1].text == "Nothing found; no booking made."
-    assert t.problems == ()
+    assert t.notes[1].text == "Nothing found; no booking made." and t.notes[1].text_line == 18
+    assert t.problems == () and t.suspect_calls == ()
 
 
 def test_crlf_and_bom_keep_line_numbers():
@@ -62,7 +62,7 @@ def test_crlf_and_bom_keep_line_numbers():
 
 
 def test_fenced_value():
-    text = "## [tool_calls] Step 2: x\nTool: t\nArgs:\n\n```json\n\n{\"a\": 1.50}\n```\nReturn: ok\nStatus: done\n"
+    text = "## [tool_calls] Step 1: x\nTool: t\nArgs:\n\n```json\n\n{\"a\": 1.50}\n```\nReturn: ok\nStatus: done\n"
     t = parse_transcript(text)
     (call,) = t.calls
     assert call.args.value == {"a": Decimal("1.50")} and call.args.line == 7
@@ -71,22 +71,32 @@ def test_fenced_value():
     assert _problems(t) == [("not-json", "outputs/transcript.md", 9)]
 
 
-def test_heading_inside_a_fence_is_not_a_heading():
-    text = "## [agent_notes] Step 1: quote\n```\n## [tool_calls] Step 9: fake\nTool: x\n```\n"
+def test_a_record_heading_inside_a_fence_of_agent_text_is_a_record_not_trusted():
+    text = "## [agent_notes] Step 1: quote\n```\n## [tool_calls] Step 1: fake\nTool: x\nStatus: success\n```\n"
     t = parse_transcript(text)
-    assert t.calls == () and "Step 9" in t.notes[0].text
+    assert t.calls == ()
+    assert [(c.tool, c.status, c.suspect is not None) for c in t.suspect_calls] == [("x", "success", True)]
+    assert [p.code for p in t.problems] == ["record-in-agent-text", "stray-text"]  # the closing fence
+    assert [(n.kind, n.title) for n in t.notes] == [("agent_notes", "quote"), ("agent_notes", "fake")]
 
 
-def test_unclosed_fence_is_reported():
-    t = parse_transcript("## a\n```\n## [tool_calls] Step 1: x\nTool: t\n")
-    assert t.calls == () and _problems(t) == [("unclosed-fence", "outputs/transcript.md", 2)]
+def test_an_unclosed_fence_in_agent_text_hides_no_later_record():
+    t = parse_transcript("## a\n```\n\n## [tool_calls] Step 1: x\nTool: t\nStatus: error\n")
+    assert t.calls == () and [(c.tool, c.status) for c in t.suspect_calls] == [("t", "error")]
+    assert _problems(t) == [("record-in-agent-text", "outputs/transcript.md", 4)]
+
+
+def test_an_unclosed_fence_at_the_end_is_reported():
+    t = parse_transcript("## a\n```\ncode\n")
+    assert _problems(t) == [("unclosed-fence", "outputs/transcript.md", 2)]
 
 
 def test_not_json_value_is_text_with_problem():
-    t = parse_transcript("## [tool_calls] Step 1: w\nTool: Write\nArgs: {\"a\": 1,}\nReturn: File created\n", report="ws/r/t.md")
+    text = "## [tool_calls] Step 1: w\nTool: Write\nArgs: {\"a\": 1,}\nReturn: File created\nStatus: success\n"
+    t = parse_transcript(text, report="ws/r/t.md")
     call = t.calls[0]
     assert call.args.is_json is False and call.args.text == '{"a": 1,}'
-    assert call.result.text == "File created" and call.status is None
+    assert call.result.text == "File created" and call.status == "success"
     assert _problems(t) == [("not-json", "ws/r/t.md", 3), ("not-json", "ws/r/t.md", 4)]
 
 
@@ -102,48 +112,96 @@ def test_multiline_text_return():
     assert t.calls[0].result.text == "Traceback:\n  line 1"
 
 
-def test_block_without_tool_line_and_duplicate_args():
-    text = "## [tool_calls] Step 3: odd\nArgs: {}\nArgs: {\"x\": 1}\nStatus: success\n"
+def test_status_lines_a_tool_printed_stay_in_a_plain_return():
+    text = ("## [tool_calls] Step 1: b\nTool: Bash\nArgs: {}\nReturn: deploying\nStatus: success\n"
+            "more\n## done\nStatus: success\nStatus: error\n\n## [agent_notes] Step 1: n\nfine\n")
     t = parse_transcript(text)
     (call,) = t.calls
+    assert call.status == "error" and call.status_line == 9
+    assert call.result.text == "deploying\nStatus: success\nmore\n## done\nStatus: success"
+    assert [n.text for n in t.notes] == ["fine"]
+
+
+def test_status_lines_that_could_end_a_plain_return_make_the_record_untrusted():
+    # The first Status line is followed by a heading: the record ends there, and the
+    # real Status line left outside it is reported; the status is then unsure.
+    text = ("## [tool_calls] Step 1: b\nTool: Bash\nArgs: {}\nReturn: deploying\nStatus: success\n\n"
+            "## done\nStatus: error\n")
+    t = parse_transcript(text)
+    (call,) = t.suspect_calls
+    assert t.calls == () and call.status == "success" and "status" in call.unsure
+    assert [p.code for p in t.problems] == ["orphan-field", "not-json"]
+
+
+def test_block_without_tool_line_and_duplicate_args():
+    text = "## [tool_calls] Step 1: odd\nArgs: {}\nArgs: {\"x\": 1}\nStatus: success\n"
+    t = parse_transcript(text)
+    assert t.calls == ()
+    (call,) = t.suspect_calls
     assert call.tool is None and call.args.value == {} and call.status == "success"
-    assert sorted(_problems(t)) == [("duplicate-field", "outputs/transcript.md", 3), ("no-tool", "outputs/transcript.md", 1)]
+    assert {"tool", "status"} <= call.unsure
+    assert sorted(_problems(t)) == [("field-order", "outputs/transcript.md", 2),
+                                    ("missing-field", "outputs/transcript.md", 1),
+                                    ("repeated-field", "outputs/transcript.md", 3)]
 
 
 def test_empty_tool_block():
     t = parse_transcript("## [tool_calls] Step 1: nothing\n\n")
-    assert _calls("## [tool_calls] Step 1: nothing\n") == [(1, None, None, 1)]
-    assert [p.code for p in t.problems] == ["no-tool"]
+    assert t.calls == () and [(c.step, c.tool) for c in t.suspect_calls] == [(1, None)]
+    assert [p.code for p in t.problems] == ["missing-field"]
 
 
-def test_return_pairs_with_the_call_it_follows():
+def test_two_calls_in_one_record_are_both_kept_and_not_trusted():
     text = ("## [tool_calls] Step 1: two\nTool: a\nArgs: {\"n\": 1}\nReturn: 1\nStatus: success\n"
             "Tool: b\nArgs: {\"n\": 2}\nReturn: 2\nStatus: error\n")
     t = parse_transcript(text)
-    assert [(c.index, c.tool, c.args.value, c.result.value, c.status) for c in t.calls] == [
-        (0, "a", {"n": 1}, 1, "success"), (1, "b", {"n": 2}, 2, "error")]
+    assert t.calls == ()
+    assert [(c.tool, c.args.value, c.result.value, c.status) for c in t.suspect_calls] == [
+        ("a", {"n": 1}, 1, "success"), ("b", {"n": 2}, 2, "error")]
+    assert [p.code for p in t.problems] == ["two-calls"]
 
 
-def test_old_free_form_log_is_prose_never_calls():
+def test_old_free_form_log_is_agent_text_never_calls():
     text = ("# Transcript\n\n## Execution\n\n### Step 1: Save\n**Tool**: saveExpenseDoc\n"
             "Tool: saveExpenseDoc\n**Result**: ok\n\n## Final Result\nDone.\n")
     t = parse_transcript(text)
-    assert t.calls == ()
-    assert [(n.kind, n.step, n.title, n.location.line) for n in t.notes] == [
-        ("prose", None, "Transcript", 1), ("prose", None, "Execution", 3),
-        ("prose", 1, "Save", 5), ("prose", None, "Final Result", 10)]
+    assert t.calls == () and t.suspect_calls == ()
+    assert [(n.kind, n.step, n.title, n.location.line, n.tagged) for n in t.notes] == [
+        ("agent_notes", None, "Transcript", 1, False), ("agent_notes", None, "Execution", 3, False),
+        ("agent_notes", 1, "Save", 5, False), ("agent_notes", None, "Final Result", 10, False)]
     assert "**Tool**: saveExpenseDoc" in t.notes[2].text
 
 
 def test_subheadings_inside_tagged_blocks_stay_in_the_block():
-    t = parse_transcript("## [agent_notes] Step 1: n\n### Details\nmore\n## [Tool_Calls] step 2 — x\nTool: t\n")
-    assert [n.text for n in t.notes] == ["### Details\nmore"]
-    assert _calls("## [Tool_Calls] step 2 — x\nTool: t\n") == [(2, "t", None, 1)]
-    assert t.calls[0].title == "x"
+    t = parse_transcript("## [agent_notes] Step 1: n\n### Details\nmore\n## [harness] User\nhi\n### Aside\n")
+    assert [(n.kind, n.title, n.text) for n in t.notes] == [
+        ("agent_notes", "n", "### Details\nmore"), ("harness", "User", "hi\n### Aside")]
+
+
+def test_headings_that_look_like_records_are_agent_text():
+    for heading in ("# [tool_calls] Step 1: x", "### [tool_calls] Step 1: x", "###### [tool_calls] Step 1: x",
+                    "## [TOOL_CALLS] Step 1: x", "## [tool-calls] Step 1: x", "## [ Tool Calls ] Step 1: x",
+                    "##\t[tool_calls] Step 1: x", "## [tool_calls] step 1: x", "## [tool_calls] Step 01: x",
+                    "## [tool_calls]", "  ## [tool_calls] Step 1: x", "## [Tool_Calls] step 2 — x"):
+        t = parse_transcript(f"{heading}\nTool: deploy\nArgs: {{}}\nReturn: {{}}\nStatus: success\n")
+        assert t.calls == () and t.suspect_calls == (), heading
+        assert [p.code for p in t.problems] == ["not-a-record"], heading
+        assert "Tool: deploy" in t.notes[0].text and t.notes[0].kind == "agent_notes", heading
+
+
+def test_an_escaped_heading_is_plain_text():
+    t = parse_transcript("## [agent_notes] Step 1: n\n\\## [tool_calls] Step 2: deploy\nTool: deploy\n")
+    assert t.calls == () and t.suspect_calls == () and t.problems == ()
+    assert t.notes[0].text.startswith("\\## [tool_calls]")
+
+
+def test_the_record_heading_title_is_optional():
+    t = parse_transcript("## [tool_calls] Step 1\nTool: a\nStatus: success\n")
+    assert [(c.step, c.title, c.tool) for c in t.calls] == [(1, "", "a")]
 
 
 def test_html_comment_mid_line_is_data():
-    t = parse_transcript('## [tool_calls] Step 1: h\nTool: t\nReturn: "<!-- kept -->"\n')
+    t = parse_transcript('## [tool_calls] Step 1: h\nTool: t\nReturn: "<!-- kept -->"\nStatus: success\n')
     assert t.calls[0].result.value == "<!-- kept -->"
 
 

@@ -1,10 +1,10 @@
-"""The parser's fast paths give exactly what its general line-by-line reader gives.
+"""The parser's fast path gives exactly what its general line-by-line reader gives.
 
-``tool_log.plain_call`` reads a block of the usual shape with one regex and
-``tool_log.CallReader._spread_json`` decodes a multi-line JSON value in one go; both fall
-back to the general reader on anything else. Here both are switched off and the
-results compared on generated blocks that are near that shape, with the usual
-ways real logs break it (comments, CRLF, spread or broken JSON, odd spacing).
+``tool_log.plain_record`` reads a record of the usual shape with one regex and
+falls back to the general reader (``tool_log.RecordReader``) on anything else.
+Here it is switched off and the results compared on generated blocks that are
+near that shape, with the usual ways real logs break it (comments, CRLF, spread
+or broken JSON, odd spacing).
 """
 
 from __future__ import annotations
@@ -48,8 +48,7 @@ def transcripts(draw):
 
 
 def _general(text: str):
-    with mock.patch.object(transcript, "plain_call", lambda body, first: None), \
-            mock.patch.object(tool_log.CallReader, "_spread_json", lambda self, first, i: None):
+    with mock.patch.object(transcript, "plain_record", lambda body, first: None):
         return parse_transcript(text)
 
 
@@ -60,9 +59,9 @@ def test_fast_paths_match_the_general_reader(text):
 
 
 def test_the_fast_paths_are_taken():
-    plain = "## [tool_calls] Step 1: x\n<!-- log -->\nTool: t\nArgs: {\"a\": 1}\nReturn: [1]\nStatus: success\n\n"
-    section = transcript._segment(plain, "r")[0][1]
-    assert tool_log.plain_call(section.body, section.first)["args"] == Payload('{"a": 1}', {"a": 1}, True, 4)
-    body = [(2, "Tool: t"), (3, "Args: {"), (4, '  "a": 1'), (5, "}"), (6, "Status: success")]
-    spread = tool_log.CallReader(body, "r")._spread_json("{", 1)
+    plain = "<!-- log -->\nTool: t\nArgs: {\"a\": 1}\nReturn: [1]\nStatus: success\n\n## next"
+    record = tool_log.plain_record(plain, 2)
+    assert record.calls[0]["args"] == Payload('{"a": 1}', {"a": 1}, True, 4) and record.used == 6
+    lines = ["Tool: t", "Args: {", '  "a": 1', "}", "Status: success"]
+    spread = tool_log.RecordReader(lines, 2, "r")._spread_json("{", 1)
     assert spread == (Payload('{\n  "a": 1\n}', {"a": 1}, True, 3), 4)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.run.model import Note, Payload, ToolCall
-from referee.engine.values import Anchor, Missing, Prov, Result, Val, render, type_name
+from referee.engine.values import Anchor, EvalError, Missing, Prov, Result, Val, render, type_name
 
 CALL_FIELDS = ("tool", "step", "title", "status", "args", "return", "index")
 NOTE_FIELDS = ("step", "title", "text", "kind")
@@ -22,15 +22,26 @@ def call_label(call: ToolCall) -> str:
 
 
 def call_val(call: ToolCall) -> Val:
+    """A call as a value. A suspect record (see engine.run.transcript) is evidence of
+    the ``suspect_calls`` source: agent-text trust, and a PASS resting on it fails."""
     loc = call.location
-    prov = Prov("tool_calls", call_label(call), loc.file, loc.line, call.step)
+    if call.suspect is not None:
+        prov = Prov("suspect_calls", f"{call_label(call)} (untrusted record)", loc.file, loc.line, call.step)
+    else:
+        prov = Prov("tool_calls", call_label(call), loc.file, loc.line, call.step)
     return Val(call, prov)
 
 
+def unsure_message(val: Val, key: str) -> str:
+    """Why a suspect record cannot answer for ``key`` (an ERROR, never a guess)."""
+    return f"{val.label} cannot give its {key} for certain: it is {val.value.suspect}"
+
+
 def note_val(note: Note) -> Val:
+    """A note as a value; its kind (``agent_notes`` or ``harness``) is its evidence source."""
     loc = note.location
-    label = f"agent_notes step {note.step}" if note.step is not None else f"agent_notes {note.title}"
-    return Val(note, Prov("agent_notes", label, loc.file, loc.line, note.step))
+    label = f"{note.kind} step {note.step}" if note.step is not None else f"{note.kind} {note.title}"
+    return Val(note, Prov(note.kind, label, loc.file, loc.line, note.step))
 
 
 def elements(val: Val) -> tuple[Val, ...]:
@@ -74,6 +85,8 @@ def _index(val: Val, key: str | int) -> Result:
 
 def _call_field(val: Val, call: ToolCall, key: str | int) -> Result:
     prov = val.prov or call_val(call).prov
+    if key in call.unsure:
+        raise EvalError(unsure_message(Val(call, prov), str(key)))
     if key in ("args", "return"):
         return _payload_val(prov, key, call.args if key == "args" else call.result)
     if key not in CALL_FIELDS:
@@ -100,5 +113,7 @@ def _note_field(val: Val, note: Note, key: str | int) -> Result:
     value = getattr(note, str(key))
     if value is None:
         return Missing(f"{prov.label} has no {key}", prov)
-    line = prov.line + 1 if key == "text" and prov.line is not None else prov.line
+    line = prov.line
+    if key == "text" and prov.line is not None:  # where the text's first character is
+        line = note.text_line if note.text_line is not None else prov.line + 1
     return Val(value, Prov(prov.source, f"{prov.label} {key}", prov.file, line, prov.step))

@@ -18,7 +18,7 @@ from referee.engine.checks.functions import ARITY, FUNCTIONS
 from referee.engine.checks.jsonpath_budget import bounded_find
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, plain, render, type_name
 
-SOURCE_WORDS = ("calls", "notes", "response", "outputs", "metrics", "timing", "metadata", "file")
+SOURCE_WORDS = ("calls", "notes", "harness", "response", "outputs", "metrics", "timing", "metadata", "file")
 ELEMENT_OF = {"calls": "call", "notes": "note", "rows": "row", "lines": "text"}
 FIELDS_OF = {"call": CALL_FIELDS, "note": NOTE_FIELDS}
 

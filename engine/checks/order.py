@@ -19,7 +19,7 @@ from referee.engine.run.model import Note, ToolCall
 from referee.engine.values import Val
 from referee.engine.verdict import Outcome, Verdict
 
-ORDERED_SOURCES = ("calls", "notes", "response")
+ORDERED_SOURCES = ("calls", "notes", "harness", "response")
 
 
 def position(item: Val) -> float:

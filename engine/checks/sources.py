@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from referee.dsl import ast
-from referee.engine.checks.access import call_val, note_val
+from referee.engine.checks.access import call_val, note_val, unsure_message
 from referee.engine.checks.base import Context
 from referee.dsl.format import format_condition, format_value
 from referee.engine.checks.trust import notes_claiming
@@ -28,13 +28,14 @@ from referee.engine.verdict import Outcome
 from referee.engine.checks.closeness import closest_first
 
 _TRANSCRIPT_NAME = posixpath.basename(TRANSCRIPT).casefold()
-LIST_KINDS = {"calls": "calls", "notes": "notes", "outputs": "list"}
+LIST_KINDS = {"calls": "calls", "notes": "notes", "harness": "notes", "outputs": "list"}
 FORMAT_KINDS = {"csv": "rows", "lines": "lines", "json": "any", "text": "text"}
 # A 'where' that kept nothing is explained by its nearest miss among this many elements.
 CLOSEST_LIMIT = 1000
 EVIDENCE_SOURCE = {
-    "calls": "tool_calls", "notes": "agent_notes", "response": "response", "outputs": "outputs",
-    "file": "outputs", "metrics": "metrics", "timing": "timing", "metadata": "metadata",
+    "calls": "tool_calls", "notes": "agent_notes", "harness": "harness", "response": "response",
+    "outputs": "outputs", "file": "outputs", "metrics": "metrics", "timing": "timing",
+    "metadata": "metadata",
 }
 
 
@@ -125,7 +126,7 @@ class Select:
             return "response.md is missing or empty"
         if self.source == "file":
             return f"{self._source_text()}: the file does not exist"
-        if self.source in ("calls", "notes"):
+        if self.source in ("calls", "notes", "harness"):
             return f"there are no {self.desc}"
         return f"{self.source} is missing"
 
@@ -163,17 +164,41 @@ def records(ctx: Context, read: Callable[[Context], tuple[Val, ...]]) -> tuple[V
 
 
 def read_calls(ctx: Context) -> tuple[Val, ...]:
-    """The run's tool calls as values, in transcript order."""
-    return tuple(call_val(call) for call in ctx.run.transcript.calls)
+    """The run's tool calls as values, in transcript order: the trusted records and
+    the suspect ones (with agent-text trust), so that a check for a call that must
+    not happen still sees a record referee cannot vouch for."""
+    transcript = _readable_transcript(ctx)  # the suspect records all come after the trusted ones
+    return tuple(call_val(call) for call in transcript.calls + transcript.suspect_calls)
 
 
 def _notes(ctx: Context) -> tuple[Val, ...]:
-    return tuple(note_val(note) for note in ctx.run.transcript.notes)
+    """The agent's own text: ``[agent_notes]`` blocks, untagged sections, untrusted records."""
+    return tuple(note_val(note) for note in _readable_transcript(ctx).notes if note.kind == "agent_notes")
+
+
+def _harness(ctx: Context) -> tuple[Val, ...]:
+    """Text the harness injected: ``## [harness] ...`` sections and ``## Eval Prompt``."""
+    return tuple(note_val(note) for note in _readable_transcript(ctx).notes if note.kind == "harness")
+
+
+def _readable_transcript(ctx: Context):
+    """The run's transcript; EvalError when its file could not be read exactly, so a
+    check on it is an ERROR naming the file and the reason, never a check on nothing."""
+    transcript = ctx.run.transcript
+    problem = transcript.unreadable
+    if problem is not None:
+        raise EvalError(f"{problem.path} cannot be used: {problem.message}")
+    return transcript
 
 
 def _response(ctx: Context) -> tuple[Val, ...]:
     found = ctx.run.response
-    if found is None or not found.text:
+    if found is None:
+        return ()
+    problem = found.unreadable
+    if problem is not None:
+        raise EvalError(f"{problem.path} cannot be used: {problem.message}")
+    if not found.text:
         return ()
     return (Val(found.text, Prov("response", "response.md", found.path)),)
 
@@ -262,7 +287,7 @@ def _as_lines(text: str, prov: Prov) -> tuple[Val, ...]:
 
 FORMATS = {"text": _as_text, "json": _as_json, "csv": _as_csv, "lines": _as_lines}
 SOURCES = {
-    "calls": read_calls, "notes": _notes, "response": _response, "outputs": _outputs,
+    "calls": read_calls, "notes": _notes, "harness": _harness, "response": _response, "outputs": _outputs,
     "metrics": _json_source("metrics", "metrics.json"),
     "timing": _json_source("timing", "timing.json"), "metadata": _metadata,
 }
@@ -280,8 +305,10 @@ def _tool_filter(c, node: ast.ToolFilter, source: str, element: str) -> Filter:
     test = pattern.tester("a tool name")
 
     def keep(ctx: Context, item: Val) -> bool:
-        tool = item.value.tool
-        return tool is not None and test(tool)
+        call = item.value
+        if "tool" in call.unsure:
+            raise EvalError(unsure_message(item, "tool"))
+        return call.tool is not None and test(call.tool)
 
     return Filter(keep, "to ...")
 
@@ -290,11 +317,18 @@ def _status_filter(c, node: ast.StatusFilter, source: str, element: str) -> Filt
     if source != "calls":
         c.error("bad-operand", f"'with status' applies to tool calls, not to {source}", node.span)
     wanted = node.status.casefold()
-    return Filter(lambda ctx, item: (item.value.status or "").casefold() == wanted, "with status")
+
+    def keep(ctx: Context, item: Val) -> bool:
+        call = item.value
+        if "status" in call.unsure:
+            raise EvalError(unsure_message(item, "status"))
+        return (call.status or "").casefold() == wanted
+
+    return Filter(keep, "with status")
 
 
 def _step_filter(c, node: ast.StepFilter, source: str, element: str) -> Filter:
-    if source not in ("calls", "notes"):
+    if source not in ("calls", "notes", "harness"):
         c.error("bad-operand", f"'at step' applies to calls and notes, not to {source}", node.span)
     if node.step < 1:
         c.error("bad-step", "steps are numbered from 1", node.span)
@@ -334,7 +368,7 @@ def compile_selection(c, node: ast.Selection, scope) -> Select:
     if src.kind == "file":
         refuse_transcript(c, src)
     kind = FORMAT_KINDS[src.fmt] if src.kind == "file" else LIST_KINDS.get(src.kind, "any")
-    element = {"calls": "call", "notes": "note", "rows": "row"}.get(kind, "any")
+    element = {"calls": "call", "notes": "note", "rows": "row"}.get(kind, "any")  # harness: notes
     read = _file(src.path or "", src.fmt) if src.kind == "file" else SOURCES[src.kind]
     filters = tuple(FILTERS[type(f)](c, f, src.kind, element) for f in node.filters)
     tools = [f.pattern for f in node.filters if isinstance(f, ast.ToolFilter)]

@@ -18,6 +18,8 @@ from referee.engine.run.model import AGENT_SOURCES
 from referee.engine.values import Claim, Prov, short
 from referee.engine.verdict import NOTES_ONLY, Outcome, Verdict
 
+SUSPECT = "suspect_calls"  # the evidence source of a record that broke the record grammar
+ON_SUSPECT = "rests on a tool-call record referee does not trust (see the run's warnings)"
 _LITERAL_RUN = re.compile(r"[A-Za-z0-9_\-.]{3,}")
 _SEPARATOR = re.compile(r"[_\-.:/]")
 
@@ -82,11 +84,13 @@ def _names(pattern: ast.NamePattern, names: list[str], tool: str) -> bool:
 
 
 def rests_on_notes(verdict: Verdict, static_sources: str) -> bool:
-    """True for a PASS supported by agent notes alone."""
+    """True for a PASS supported by agent notes alone, or resting, even in part, on
+    a tool-call record referee does not trust (``suspect_calls``)."""
     if verdict.outcome is not Outcome.PASS:
         return False
     if verdict.evidence:
-        return all(e.source in AGENT_SOURCES for e in verdict.evidence)
+        return (all(e.source in AGENT_SOURCES for e in verdict.evidence)
+                or any(e.source == SUSPECT for e in verdict.evidence))
     return static_sources in AGENT_SOURCES
 
 
@@ -94,5 +98,5 @@ def demote_notes_only(verdict: Verdict, static_sources: str) -> Verdict:
     """A PASS resting on agent notes alone becomes a FAIL with the reason."""
     if not rests_on_notes(verdict, static_sources):
         return verdict
-    return replace(verdict, outcome=Outcome.FAIL, notes_only=True,
-                   message=f"{NOTES_ONLY}: {verdict.message}")
+    why = ON_SUSPECT if any(e.source == SUSPECT for e in verdict.evidence) else NOTES_ONLY
+    return replace(verdict, outcome=Outcome.FAIL, notes_only=True, message=f"{why}: {verdict.message}")

@@ -88,7 +88,7 @@ def run_view(run: Run) -> dict:
             "layout": rid.extra.get("layout"),
         },
         "prompt": transcript.prompt,
-        "steps": [_call_view(call) for call in transcript.calls],
+        "steps": [_call_view(call) for call in transcript.calls + transcript.suspect_calls],
         "notes": [_note_view(note) for note in transcript.notes],
         "files": run.output_files(),
         "response": _response_view(run),
@@ -112,6 +112,8 @@ def _call_view(call: ToolCall) -> dict:
         "status_line": call.status_line,
         "args": _payload_view(call.args),
         "return": _payload_view(call.result),
+        "trusted": call.suspect is None,
+        "untrusted_because": call.suspect,
     }
 
 
@@ -199,11 +201,14 @@ def _run_lines(view: dict) -> list[str]:
 
 
 def _steps_lines(steps: list[dict]) -> list[str]:
-    lines = [f"steps: {len(steps)} tool call(s)"]
+    untrusted = [step for step in steps if not step["trusted"]]
+    counted = f" ({len(untrusted)} untrusted: read as agent_notes)" if untrusted else ""
+    lines = [f"steps: {len(steps)} tool call(s){counted}"]
     for step in steps:
         number = "-" if step["step"] is None else step["step"]
+        mark = "" if step["trusted"] else "  UNTRUSTED"
         lines.append(f"  step {number}  {step['tool'] or '(no tool)'}  {step['status'] or '(no status)'}"
-                     f"  {step['file']}:{step['line']}")
+                     f"  {step['file']}:{step['line']}{mark}")
         for key in ("args", "return"):
             payload = step[key]
             if payload is not None:

@@ -13,8 +13,20 @@ from typing import Any
 
 # Evidence sources, ranked by trust (most trusted first). A PASS must rest on one
 # of the first three; agent notes and other agent prose are interpretation only.
-SOURCES = ("tool_calls", "response", "outputs", "metrics", "timing", "metadata", "agent_notes")
-AGENT_SOURCES = frozenset({"agent_notes"})
+# ``harness`` is text the harness injected (the eval prompt, user turns, hook
+# feedback, system reminders, compaction summaries): what the harness said, never
+# the agent's words and never proof of a call. ``suspect_calls`` are tool-call
+# records that broke the record grammar (docs/threat-model.md): they are read as
+# agent text, and a PASS that rests on one, even in part, is a FAIL.
+SOURCES = ("tool_calls", "response", "outputs", "metrics", "timing", "metadata", "harness",
+           "agent_notes", "suspect_calls")
+AGENT_SOURCES = frozenset({"agent_notes", "suspect_calls"})
+# The kinds of transcript text: a Note's ``kind`` and the evidence source of its text.
+TEXT_KINDS = ("agent_notes", "harness")
+# Problem codes that mean a file could not be read exactly: evidence read from such
+# a file is never used, so a check on it is an ERROR rather than a check on nothing.
+UNREADABLE = frozenset({"binary", "not-utf8", "not-utf16", "too-large", "unreadable", "not-a-file",
+                        "symlink-escape", "symlink-loop", "broken-symlink"})
 
 
 @dataclass(frozen=True)
@@ -62,7 +74,13 @@ class Payload:
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One ``## [tool_calls]`` block: system data, the most trusted evidence."""
+    """One ``## [tool_calls]`` record: system data, the most trusted evidence.
+
+    ``suspect`` says why a record is not trusted (None for a trusted one): such a
+    record is listed in ``Transcript.suspect_calls``, never in ``calls``. ``unsure``
+    names the fields (``args``, ``return``, ``status``, ``tool``) that a suspect
+    record cannot give for certain; a check that asks for one is an ERROR.
+    """
 
     index: int  # position among all transcript elements, 0-based (orders calls and notes)
     step: int | None  # the "Step N" of the heading, when it has one
@@ -74,14 +92,20 @@ class ToolCall:
     location: Location  # the heading line
     status_line: int | None = None
     tool_line: int | None = None
+    suspect: str | None = None
+    unsure: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
 class Note:
-    """Agent-written text: an ``## [agent_notes]`` block or any other section.
+    """A section of transcript text that is not a tool-call record.
 
-    ``kind`` is ``agent_notes`` for a tagged block and ``prose`` for other sections
-    (``## Eval Prompt``, free-form ``### Step N`` logs). Both carry agent-note trust.
+    ``kind`` is ``agent_notes`` for the agent's words (``## [agent_notes]`` blocks,
+    any untagged section such as ``## Final Result`` or a free-form ``### Step N``
+    log, and records read as agent text because they broke the record grammar) or
+    ``harness`` for text the harness injected (``## [harness] <title>`` sections
+    and ``## Eval Prompt``). ``tagged`` is true when the heading carried the tag.
+    ``text_line`` is the line of the text's first character.
     """
 
     index: int
@@ -90,14 +114,24 @@ class Note:
     text: str
     kind: str
     location: Location  # the heading line; the body starts on the next line
+    tagged: bool = False
+    text_line: int | None = None
+    is_eval_prompt: bool = False  # the eval prompt section; decided by the parser alone
 
 
 @dataclass(frozen=True)
 class Transcript:
+    """A parsed transcript. ``calls`` are the trusted tool-call records only;
+    ``suspect_calls`` the records that broke the grammar (each also in ``notes``,
+    as agent text). ``unreadable`` is the problem that kept the file from being
+    read exactly: then nothing here may be used as evidence."""
+
     calls: tuple[ToolCall, ...] = ()
     notes: tuple[Note, ...] = ()
     problems: tuple[Problem, ...] = ()
     prompt: str | None = None  # the "## Eval Prompt" section, when present
+    suspect_calls: tuple[ToolCall, ...] = ()
+    unreadable: Problem | None = None
 
 
 @dataclass(frozen=True)
@@ -108,6 +142,12 @@ class TextFile:
     text: str | None
     size: int
     problems: tuple[Problem, ...] = ()
+
+    @property
+    def unreadable(self) -> Problem | None:
+        """The problem that kept the file from being read exactly, if any (its
+        ``text`` may still hold a lossy decoding, for display only)."""
+        return next((p for p in self.problems if p.code in UNREADABLE), None)
 
 
 @dataclass(frozen=True)

@@ -225,10 +225,11 @@ def _read_capped(path: str, size: int) -> bytes:
 def decode(data: bytes, report: str, *, lossy: bool = True) -> tuple[str | None, list[Problem]]:
     """Bytes to text: BOM stripped, NUL bytes refused as ``binary``, bad UTF-8 reported.
 
-    A UTF-16 file with its BOM (what some Windows shells write) is decoded as such.
+    A UTF-16 file with its BOM (what some Windows shells write) is decoded as such,
+    strictly (see ``_utf16``): nothing is ever read as text it is not.
     """
     if data.startswith(_UTF16_BOMS):
-        return data.decode("utf-16", errors="replace"), []
+        return _utf16(data, report)
     if b"\x00" in data:
         line = data.count(b"\n", 0, data.index(b"\x00")) + 1
         return None, [Problem("binary", report, "contains NUL bytes: a binary file, not text", line)]
@@ -241,6 +242,28 @@ def decode(data: bytes, report: str, *, lossy: bool = True) -> tuple[str | None,
         kept = "kept with replacement characters" if lossy else "not used"
         problem = Problem("not-utf8", report, f"byte 0x{bad:02x} is not UTF-8; text {kept}", line)
         return (data.decode("utf-8", errors="replace") if lossy else None), [problem]
+
+
+def _utf16(data: bytes, report: str) -> tuple[str | None, list[Problem]]:
+    """Text behind a UTF-16 byte order mark, or None and ``not-utf16``/``binary``.
+
+    Any text with a line break or an ASCII character has NUL bytes in UTF-16, so a
+    mark followed by bytes with none (or an odd number of bytes) is some other
+    encoding behind two stray bytes: it is refused, never decoded into noise that
+    would read as a text holding nothing. A NUL character makes it binary.
+    """
+    body = data[2:]
+    if body and (len(body) % 2 or b"\x00" not in body):
+        return None, [Problem("not-utf16", report, "starts with a UTF-16 byte order mark but is not UTF-16 "
+                                                   "text; not read")]
+    try:
+        text = data.decode("utf-16")
+    except UnicodeDecodeError as exc:
+        return None, [Problem("not-utf16", report, f"not valid UTF-16 at byte {exc.start}; not read")]
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        return None, [Problem("binary", report, "contains NUL characters: a binary file, not text", line)]
+    return text, []
 
 
 def read_text(root: Path, rel: str, base: str = "", *, lossy: bool = True) -> TextFile | None:

@@ -1,39 +1,57 @@
-"""Reading the fields of one ``## [tool_calls]`` block into a call's parts.
+"""Reading one ``## [tool_calls]`` record: its fields, by the strict record grammar.
 
-Two readers that agree: ``plain_call`` takes the shape nearly every tool log has
-in one regex match; ``CallReader`` reads any block line by line and knows where a
-value that is not JSON as a whole ends. tests/test_transcript_fast.py checks that
-both give the same result wherever the fast one applies.
+A record's body is, in this order (docs/threat-model.md)::
+
+    [blank lines and <!-- comments -->]
+    Tool: <name>
+    Args: <value>        (optional)
+    Return: <value>      (optional)
+    Status: <word>       (optional)
+
+Each label starts its line, spelt exactly so (``tool:`` or `` Tool:`` is text). A
+value's extent is decided by its own structure, never by what its text looks
+like: JSON ends where the JSON value ends (on its line, or spread over lines); a
+fenced value (an empty field line, then a fence) ends at its own closing fence;
+plain text Args end at the next ``Return:`` or ``Status:`` line; a plain text
+Return ends at the first ``Status:`` line that is followed only by blank lines
+and then a heading, a ``Tool:`` line or the end of the record's zone, so lines a
+tool printed (``Status: success`` inside its output) stay in the Return. Between
+fields, a heading ends the record. Everything else is an anomaly: a field given
+twice, out of order or missing, text where a field belongs, a second ``Tool:``
+(a second call in one record), a fence that never closes. Anomalies are
+reported; the parser (``engine.run.transcript``) decides what they cost.
+
+The reader works on the record's *zone*: its lines up to the next exact record
+heading, which always starts a record (nothing inside a zone can hide one).
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass, field
 
 from referee.engine.run.model import Payload, Problem
-from referee.engine.run.safeio import bracket_balance, json_prefix, json_value, parse_json
+from referee.engine.run.safeio import json_prefix, json_value, parse_json
 
 Line = tuple[int, str]  # (1-based line number, text without its line end)
 
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-
-_FIELD = re.compile(r"(tool|args|return|status)[ \t]*:(.*)", re.IGNORECASE | re.DOTALL)
+_FIELD = re.compile(r"(Tool|Args|Return|Status):(.*)", re.DOTALL)
+_HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+_ORDER = {"tool": 0, "args": 1, "return": 2, "status": 3}
+_REQUIRED = ("tool",)  # a record is a call of a tool; a call may have no args, result or status yet
 _JSON_START = ("{", "[")
-# The shape nearly every tool log has: maybe a one-line comment, then Tool, Args,
-# Return and Status lines, then blank lines. Args and Return may go on over lines
-# that start with a space or a closing bracket (indented JSON). Linear: every part
-# stops at the next line break, so a failed match backtracks within one line only.
-_PLAIN_CALL = re.compile(
-    r"(?P<note>[ \t]*<!--(?:(?!-->)[^\n])*-->[ \t]*\n)?"
-    r"Tool:(?P<tool>[^\n]*)\n"
-    r"Args:(?P<args>[^\n]*(?:\n[ \t\]}][^\n]*)*)\n"
-    r"Return:(?P<return>[^\n]*(?:\n[ \t\]}][^\n]*)*)\n"
-    r"Status:(?P<status>[^\n]*)"
-    r"(?:\n[ \t]*)*"
+# The shape nearly every record has, read by one match: maybe a one-line comment,
+# then the four fields on one line each, each payload one-line JSON (checked after).
+_PLAIN_RECORD = re.compile(
+    r"(?:[ \t]*\n)*(?P<note>[ \t]*<!--(?:(?!-->)[^\n])*-->[ \t]*\n)?(?:[ \t]*\n)*"
+    r"Tool:(?P<tool>[^\n]*)\nArgs:(?P<args>[^\n]*)\nReturn:(?P<return>[^\n]*)\nStatus:(?P<status>[^\n]*)"
+    r"(?:\n[ \t]*)*(?=\n|\Z)"
 )
 
 
 def fence_open(line: str, number: int) -> tuple[str, int, int] | None:
+    """The fence a line opens (char, length, line), or None."""
     if "`" not in line[:4] and "~" not in line[:4]:
         return None
     match = _FENCE.match(line)
@@ -53,145 +71,224 @@ def fence_closes(line: str, fence: tuple[str, int, int]) -> bool:
     return marks[0] == fence[0] and len(marks) >= fence[1] and not line[match.end():].strip()
 
 
-# --- pass 2: read each section ----------------------------------------------------------
+def is_heading(line: str) -> bool:
+    return "#" in line[:4] and _HEADING.match(line) is not None
 
 
-def plain_call(body: str | None, first: int) -> dict | None:
-    """The fields of a block in the plain shape (``_PLAIN_CALL``), or None.
+@dataclass
+class Record:
+    """What the reader found in one record zone.
 
-    What ``_CallReader`` reads from such a block, read by one regex: one call
-    whose payloads are each valid JSON as a whole (the reader takes such a value
-    as it stands, whether on one line or spread). None sends the block to the
-    reader; tests/test_transcript_fast.py checks both agree.
+    ``calls`` holds the fields of each call (a well-formed record has one);
+    ``used`` is how many of the zone's lines belong to the record (the rest start
+    the next section); ``anomalies`` break the grammar, ``problems`` do not (a
+    value that is not JSON). ``loose`` names the payloads (``args``, ``return``)
+    whose end was not fixed by JSON structure: plain text, or a fence that text
+    inside it could close early.
     """
-    match = None if body is None else _PLAIN_CALL.fullmatch(body)
+
+    calls: list[dict] = field(default_factory=list)
+    used: int = 0
+    anomalies: list[Problem] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+    loose: set[str] = field(default_factory=set)  # payloads whose end text could move: plain or fenced
+
+    @property
+    def broken(self) -> bool:
+        return bool(self.anomalies)
+
+
+def plain_record(body: str, first: int) -> Record | None:
+    """The record of a zone in the usual shape, read by one match; None otherwise.
+
+    What ``RecordReader`` reads from such a zone: one call, every payload JSON on
+    its own line, nothing after Status but blank lines up to the zone's end or a
+    heading. tests/test_transcript_fast.py checks both agree.
+    """
+    match = _PLAIN_RECORD.match(body)
     if match is None:
         return None
-    line = first + (1 if match["note"] else 0)
-    fields: dict = {"tool": match["tool"].strip(), "tool_line": line}
+    rest = body[match.end():]
+    if rest and not is_heading(rest[1:rest.find("\n", 1) if rest.find("\n", 1) > 0 else len(rest)]):
+        return None
+    tool, status = match["tool"].strip(), match["status"].strip()
+    if not tool or not status:
+        return None
+    line = first + body.count("\n", 0, match.start("tool") - 5)
+    fields: dict = {"tool": tool, "tool_line": line}
     for key in ("args", "return"):
         line += 1
-        raw = match[key]
-        parsed = json_value(raw.strip())
+        raw = match[key].strip()
+        parsed = json_value(raw)
         if parsed is None:
-            return None  # not JSON as a whole: the reader knows where such a value ends
-        fields[key] = Payload(raw.strip(), parsed[0], True, line)
-        line += raw.count("\n")
-    fields.update(status=match["status"].strip(), status_line=line + 1)
-    return fields
+            return None
+        fields[key] = Payload(raw, parsed[0], True, line)
+    fields.update(status=status, status_line=line + 1)
+    return Record([fields], body.count("\n", 0, match.end()) + 1)
 
 
-class CallReader:
-    """Reads the ``Tool:``/``Args:``/``Return:``/``Status:`` fields of one block.
+class RecordReader:
+    """Reads the fields of one record from the lines of its zone."""
 
-    Each ``Tool:`` line starts a call; the fields after it belong to that call, so
-    a Return pairs with the call it follows. Fields before any ``Tool:`` line form
-    a call without a tool name. A repeated field keeps its first value.
-    """
-
-    def __init__(self, body: list[Line], report: str) -> None:
-        self.body = body
-        self.fields = [_FIELD.match(line) for _, line in body]  # each line is tested once
+    def __init__(self, lines: list[str], first: int, report: str) -> None:
+        self.lines = lines
+        self.first = first  # the line number of lines[0]
         self.report = report
-        self.problems: list[Problem] = []
+        self.record = Record()
+        self._labels: dict[int, re.Match | None] = {}
 
-    def read(self) -> list[dict]:
-        calls: list[dict] = []
-        after = 0  # lines before this belong to a value already read
-        for i, match in enumerate(self.fields):
-            if match is None or i < after:
+    def label(self, i: int) -> re.Match | None:
+        if i not in self._labels:
+            self._labels[i] = _FIELD.match(self.lines[i])
+        return self._labels[i]
+
+    def number(self, i: int) -> int:
+        return self.first + i
+
+    def anomaly(self, code: str, message: str, i: int) -> None:
+        self.record.anomalies.append(Problem(code, self.report, message, self.number(min(i, len(self.lines) - 1))))
+
+    def read(self) -> Record:
+        n = len(self.lines)
+        i = self._preamble()
+        call: dict | None = None
+        stray = False  # inside a run of text where a field belongs (reported once per run)
+        while i < n:
+            line = self.lines[i]
+            if not line.strip():
+                i += 1
                 continue
-            key, rest = match.group(1).lower(), match.group(2)
-            if key == "tool" or not calls:
-                calls.append({})
-            after = self._field(calls[-1], key, rest, i)
-        return calls or [{}]
+            match = self.label(i)
+            if match is None:
+                if is_heading(line):
+                    break  # between fields a heading ends the record
+                if not stray:
+                    self.anomaly("stray-text", "text where a record field belongs", i)
+                stray = True
+                i += 1
+                continue
+            stray = False
+            key = match.group(1).lower()
+            if key == "tool" or call is None:
+                if call is not None:
+                    self.anomaly("two-calls", "a second Tool: line in one record: a second call", i)
+                elif key != "tool":
+                    self.anomaly("field-order", f"{key.capitalize()}: comes before Tool:", i)
+                call = {"_seen": -1}
+                self.record.calls.append(call)
+            i = self._field(call, key, match.group(2), i)
+        self.record.used = i
+        for one in self.record.calls:
+            missing = [k.capitalize() + ":" for k in _REQUIRED if not one.get(k)]
+            if missing:
+                line = one.get("tool_line") or self.first - 1
+                message = f"record has no {' and no '.join(missing)} line"
+                self.record.anomalies.append(Problem("missing-field", self.report, message, line))
+            one.pop("_seen", None)
+        if not self.record.calls:
+            self.record.calls.append({})
+            self.record.anomalies.append(Problem("missing-field", self.report, "record has no fields", self.first - 1))
+        return self.record
+
+    def _preamble(self) -> int:
+        """Skip blank lines and HTML comments before the first field."""
+        i, n = 0, len(self.lines)
+        while i < n:
+            stripped = self.lines[i].strip()
+            if not stripped:
+                i += 1
+                continue
+            if not stripped.startswith("<!--"):
+                return i
+            j, rest = i, stripped[4:]
+            while "-->" not in rest:
+                j += 1
+                if j >= n or self.label(j) is not None:
+                    self.anomaly("stray-text", "comment never closed before the record's fields", i)
+                    return j
+                rest = self.lines[j]
+            i = j + 1
+        return i
 
     def _field(self, call: dict, key: str, rest: str, i: int) -> int:
-        number = self.body[i][0]
-        if key in ("tool", "status"):
-            value, after = rest.strip(), i + 1
-        else:
-            value, after = self._payload(key, rest, i)
+        order = _ORDER[key]
         if key in call:
-            message = f"{key.capitalize()}: given twice in one call; the first is kept"
-            self.problems.append(Problem("duplicate-field", self.report, message, number))
-        elif key in ("tool", "status"):
-            call[key] = value
-            call[f"{key}_line"] = number
-        else:
-            call[key] = value
+            self.anomaly("repeated-field", f"{key.capitalize()}: given twice in one call", i)
+        elif order < call["_seen"]:
+            self.anomaly("field-order", f"{key.capitalize()}: out of order (Tool, Args, Return, Status)", i)
+        call["_seen"] = max(call["_seen"], order)
+        if key in ("tool", "status"):
+            if key not in call:
+                call[key] = rest.strip()
+                call[f"{key}_line"] = self.number(i)
+            return i + 1
+        value, after, loose = self._payload(key, rest, i)
+        call.setdefault(key, value)
+        if loose:
+            self.record.loose.add(key)
         return after
 
-    def _payload(self, key: str, rest: str, i: int) -> tuple[Payload, int]:
-        """The value of field line ``i``: on that line, in a fence below it, or on the next lines."""
+    # --- payloads ---------------------------------------------------------------------
+
+    def _payload(self, key: str, rest: str, i: int) -> tuple[Payload, int, bool]:
+        """The value of field line ``i`` (on that line, in a fence below it, or on the
+        next lines), the line after it, and whether its end is loose."""
         first = rest.strip()
         if first:
-            return self._value(key, first, i)
+            value, after = self._value(key, first, i)
+            return value, after, not value.is_json or after > i + 1 and not first.startswith(_JSON_START)
         j = i + 1
-        while j < len(self.body) and not self.body[j][1].strip():
+        while j < len(self.lines) and not self.lines[j].strip():
             j += 1
-        if j < len(self.body) and self.fields[j] is None:
-            fence = fence_open(self.body[j][1], self.body[j][0])
-            if fence is None:
-                return self._value(key, self.body[j][1].strip(), j)
-            lines, after = self._fenced(j + 1, fence)
-            if lines:
-                return self._parsed(key, lines), after
-        else:
-            after = i + 1
-        problem = Problem("not-json", self.report, f"{key.capitalize()}: has no value", self.body[i][0])
-        self.problems.append(problem)
-        return Payload("", "", False, self.body[i][0]), after
+        if j >= len(self.lines) or self.label(j) is not None or is_heading(self.lines[j]):
+            self.record.problems.append(Problem("not-json", self.report, f"{key.capitalize()}: has no value",
+                                                self.number(i)))
+            return Payload("", "", False, self.number(i)), i + 1, False
+        fence = fence_open(self.lines[j], self.number(j))
+        if fence is None:
+            value, after = self._value(key, self.lines[j].strip(), j)
+            return value, after, not value.is_json
+        value, after = self._fenced(key, j, fence)
+        return value, after, True
 
-    def _fenced(self, i: int, fence: tuple[str, int, int]) -> tuple[list[Line], int]:
-        lines: list[Line] = []
-        while i < len(self.body) and not fence_closes(self.body[i][1], fence):
-            lines.append(self.body[i])
-            i += 1
-        return _trim_blank(lines), i + 1
+    def _fenced(self, key: str, j: int, fence: tuple[str, int, int]) -> tuple[Payload, int]:
+        k = j + 1
+        while k < len(self.lines) and not fence_closes(self.lines[k], fence):
+            k += 1
+        if k >= len(self.lines):
+            self.anomaly("unclosed-fence", f"{key.capitalize()}: code fence never closed in its record", j)
+            after = k
+        else:
+            after = k + 1
+        body = _trim_blank([(self.number(x), self.lines[x]) for x in range(j + 1, min(k, len(self.lines)))])
+        if not body:
+            return Payload("", "", False, self.number(j)), after
+        return self._parsed(key, body), after
 
     def _value(self, key: str, first: str, i: int) -> tuple[Payload, int]:
-        """A value whose first line is line ``i``, holding ``first`` (stripped, not empty).
-
-        JSON on that line alone is the value. Else a value opening with a bracket
-        continues until its brackets balance (JSON strings cannot hold raw line
-        breaks, so balance is counted line by line); other text continues until the
-        next field line.
-        """
-        number = self.body[i][0]
+        """A value whose first line is line ``i``, holding ``first`` (stripped, not empty)."""
+        number = self.number(i)
         parsed = json_value(first)
         if parsed is not None:
             return Payload(first, parsed[0], True, number), i + 1
-        if not first.startswith(_JSON_START):
-            balance = None
-        else:
+        if first.startswith(_JSON_START):
             spread = self._spread_json(first, i)
             if spread is not None:
                 return spread
-            balance = bracket_balance(first)
-        lines, i = [(number, first)], i + 1
-        while i < len(self.body) and self.fields[i] is None:
-            if balance is not None and balance <= 0:
-                break
-            lines.append(self.body[i])
-            if balance is not None:
-                balance += bracket_balance(self.body[i][1])
-            i += 1
-        return self._parsed(key, _trim_blank(lines)), i
+        end = self._plain_end(key, i)
+        lines = _trim_blank([(number, first)] + [(self.number(x), self.lines[x]) for x in range(i + 1, end)])
+        return self._parsed(key, lines), end
 
     def _spread_json(self, first: str, i: int) -> tuple[Payload, int] | None:
         """Valid JSON opening with a bracket on line ``i`` and spread over the next lines.
 
-        Decoded in one go up to the next field line, where a JSON value must have
-        ended (no JSON line looks like a field line). It gives what the balance
-        count gives whenever the value is valid JSON that ends a line: its brackets
-        stay open until that line. None for anything else, left to the count.
+        No JSON line is a field line or a heading, so the value must end before the
+        next one; it must also end its line.
         """
         stop = i + 1
-        while stop < len(self.body) and self.fields[stop] is None:
+        while stop < len(self.lines) and self.label(stop) is None and not is_heading(self.lines[stop]):
             stop += 1
-        text = "\n".join([first] + [line for _, line in self.body[i + 1:stop]])
+        text = "\n".join([first] + self.lines[i + 1:stop])
         found = json_prefix(text)
         if found is None:
             return None
@@ -199,7 +296,33 @@ class CallReader:
         line_end = text.find("\n", end)
         if text[end:line_end if line_end >= 0 else len(text)].strip():
             return None  # more after the value on its last line: not JSON as a whole
-        return Payload(text[:end], value, True, self.body[i][0]), i + 1 + text.count("\n", 0, end)
+        return Payload(text[:end], value, True, self.number(i)), i + 1 + text.count("\n", 0, end)
+
+    def _plain_end(self, key: str, i: int) -> int:
+        """Where a plain text value starting on line ``i`` ends (the next line not in it)."""
+        n = len(self.lines)
+        if key == "args":
+            j = i + 1
+            while j < n:
+                match = self.label(j)
+                if match is not None and match.group(1) in ("Return", "Status"):
+                    return j
+                j += 1
+            return n
+        for j in range(i + 1, n):
+            match = self.label(j)
+            if match is not None and match.group(1) == "Status" and self._ends_record(j + 1):
+                return j
+        return n
+
+    def _ends_record(self, j: int) -> bool:
+        """True when line ``j`` on is blank up to the zone's end, a heading or a Tool: line."""
+        while j < len(self.lines) and not self.lines[j].strip():
+            j += 1
+        if j >= len(self.lines):
+            return True
+        match = self.label(j)
+        return is_heading(self.lines[j]) or (match is not None and match.group(1) == "Tool")
 
     def _parsed(self, key: str, lines: list[Line]) -> Payload:
         start = lines[0][0]
@@ -209,8 +332,13 @@ class CallReader:
             return Payload(text, result.value, True, start)
         problem = result.problem
         message = f"{key.capitalize()}: value kept as text: {problem.message}"
-        self.problems.append(Problem(problem.code, self.report, message, start))
+        self.record.problems.append(Problem(problem.code, self.report, message, start))
         return Payload(text, text, False, start)
+
+
+def read_record(lines: list[str], first: int, report: str) -> Record:
+    """The record whose zone is ``lines`` (``lines[0]`` is line ``first``)."""
+    return RecordReader(lines, first, report).read()
 
 
 def _trim_blank(lines: list[Line]) -> list[Line]:

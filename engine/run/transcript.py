@@ -1,49 +1,90 @@
 """The dual-section transcript parser.
 
-A transcript is Markdown. ``## [tool_calls] Step N: title`` blocks are the raw tool
-log (``Tool:``, ``Args:``, ``Return:``, ``Status:`` lines) and become ``ToolCall``s;
-``## [agent_notes] Step N: title`` blocks and every other section (``## Eval
-Prompt``, ``## Final Result``, free-form ``### Step N`` logs) are agent prose and
-become ``Note``s. Prose never becomes a tool call, however much it looks like one.
+A transcript is Markdown with three kinds of text (docs/threat-model.md):
+
+- tool-call records, the system's record of what was called. A record starts at a
+  heading in exactly this form, at the start of a line::
+
+      ## [tool_calls] Step N: title
+
+  two hashes, one space, ``[tool_calls]`` in lower case, one space, ``Step``, the
+  step number (no leading zero), then optionally ``:`` and a title. Its fields
+  are read by ``engine.run.tool_log``. Nothing else opens a record: ``#`` or
+  ``###``, ``[TOOL_CALLS]``, ``[tool-calls]``, ``[ Tool Calls ]``, a tab after
+  ``##``, a missing step number are agent text, reported as ``not-a-record``. A
+  heading in the exact form always starts a record, wherever it stands (inside a
+  code fence of any text, inside a value): nothing earlier in the file can hide
+  a record.
+- harness text: ``## [harness] <title>`` sections and ``## Eval Prompt``.
+- agent text: ``## [agent_notes] ...`` blocks and every other section.
+
+Records must follow one another: the n-th record is ``Step n``. A record that
+breaks the grammar, a step number out of sequence, a record heading inside a code
+block of agent text or right after a line of it (no blank line between), a field
+line left outside a record whose Return was plain or fenced text: each is an
+anomaly, reported as a warning. From the record before the first anomaly to the
+end of the transcript no record is trusted: such records are listed in
+``Transcript.suspect_calls`` (never in ``calls``) and their text is kept as agent
+text, so that a forged record can neither prove nor hide anything.
 
 The parser never raises and is linear in the size of the text: one regex over the
-whole text finds the only lines that can cut it (headings and code fences), so Python
-code runs per section rather than per line; each section's fields are then read once.
-Every regex is anchored and free of nested quantifiers.
+whole text finds the only lines that can cut it (headings and code fences), so
+Python code runs per section rather than per line.
 """
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from referee.engine.run.model import Location, Note, Problem, ToolCall, Transcript
-from referee.engine.run.tool_log import CallReader, Line, fence_closes, fence_open, plain_call
+from referee.engine.run.tool_log import Line, Record, fence_closes, fence_open, plain_record, read_record
 
 TRANSCRIPT = "outputs/transcript.md"
 
+RECORD_HEADING = re.compile(r"## \[tool_calls\] Step ([1-9][0-9]{0,8})(?::[ \t]*(.*?))?[ \t]*")
+# A heading that looks like a record heading but is not one (checked after RECORD_HEADING).
+_NEAR_RECORD = re.compile(r" {0,3}#{1,6}[ \t]*\[[ \t]*tool[ \t_-]*calls?[ \t]*\]", re.IGNORECASE)
+_EXACT_START = re.compile(r"(?:\A|(?<=\n))## \[tool_calls\] Step ")
 _HEADING = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)")
 # The only lines that can open a section or open/close a fence: _HEADING and the fence
 # both need one of these characters after at most three spaces. Searching for the
 # line break first is several times faster than a multi-line "^" tried everywhere.
 _MARK = re.compile(r" {0,3}[#`~]")
 _NEXT_MARK = re.compile(r"\n {0,3}[#`~]")
-_TAG = re.compile(r"\[[ \t]*(tool[ _-]?calls|agent[ _-]?notes)[ \t]*\][ \t]*(.*)", re.IGNORECASE | re.DOTALL)
+_NOTES_TAG = re.compile(r"\[[ \t]*agent[ _-]?notes[ \t]*\][ \t]*(.*)", re.IGNORECASE | re.DOTALL)
+_HARNESS_TAG = re.compile(r"\[harness\](?:[ \t]+(.*))?", re.DOTALL)
 _STEP = re.compile(r"(?:step|步骤)[ \t]*([0-9]{1,9})(?![0-9])[ \t]*[:：.\-–—]?[ \t]*(.*)", re.IGNORECASE | re.DOTALL)
+_FIELD_LINE = re.compile(r"^(?:Tool|Args|Return|Status):", re.MULTILINE)
 
 
 @dataclass
 class _Section:
-    kind: str  # "tool_calls", "agent_notes", "prose" or "preamble"
+    kind: str  # "agent_notes" or "harness"
     line: int  # the heading line (0 for the preamble)
     step: int | None
     title: str
+    tagged: bool = False
+    preamble: bool = False
     body: str | None = None  # the lines after the heading, joined by "\n"; None when there are none
     first: int = 1  # the line number of the body's first line
 
     def lines(self) -> list[Line]:
         return [] if self.body is None else list(enumerate(self.body.split("\n"), self.first))
+
+
+@dataclass
+class _Record:
+    line: int  # the heading line
+    step: int
+    title: str
+    read: Record
+    text: str  # the record's lines after the heading, as written
+    end: int  # offset where the record ends (the next section's heading, or the zone's end)
+    zone_end: int  # offset of the next record heading (or one past the text)
+    anomalies: list[Problem] = field(default_factory=list)
 
 
 def parse_transcript(text: str, file: str = TRANSCRIPT, report: str | None = None) -> Transcript:
@@ -58,46 +99,139 @@ def parse_transcript(text: str, file: str = TRANSCRIPT, report: str | None = Non
     text = text.removeprefix("\ufeff")
     if "\r" in text:  # CRLF and lone CR end lines too; after this every line ends in "\n"
         text = text.replace("\r\n", "\n").replace("\r", "\n")
-    sections, problems = _segment(text, report)
-    builder = _Builder(file, report, problems)
-    for section in sections:
-        builder.add(section)
-    return Transcript(tuple(builder.calls), tuple(builder.notes), tuple(builder.problems), builder.prompt)
+    items, problems = _Segmenter(text, report).run()
+    return _build(items, problems, file, report)
 
 
-# --- pass 1: cut the text into sections -------------------------------------------------
+# --- pass 1: cut the text into sections and records ------------------------------------
 
 
-def _segment(text: str, report: str) -> tuple[list[_Section], list[Problem]]:
-    """Split the text at headings; headings inside fenced code blocks are code, not headings.
+class _Segmenter:
+    """Walks the marked lines once, cutting sections and reading records."""
 
-    Only the lines ``_MARK`` finds are looked at; line numbers are counted from
-    offsets as the scan moves forward, so the whole cut stays linear.
-    """
-    sections = [_Section("preamble", 0, None, "")]
-    body_at = 0  # offset where the current section's body starts
-    fence: tuple[str, int, int] | None = None  # (char, length, line) of the open fence
-    number, counted = 1, 0  # the line number at offset `counted`
-    for start in _marked_lines(text):
-        end = text.find("\n", start)
-        line = text[start:] if end < 0 else text[start:end]
-        number += text.count("\n", counted, start)
-        counted = start
-        if fence is None:
-            section = _heading_section(line, number, sections[-1].kind)
-            if section is not None:
-                _close(sections[-1], text, body_at, start)
-                sections.append(section)
-                body_at = len(text) + 1 if end < 0 else end + 1
+    def __init__(self, text: str, report: str) -> None:
+        self.text = text
+        self.report = report
+        self.items: list[_Section | _Record] = [_Section("agent_notes", 0, None, "", preamble=True)]
+        self.problems: list[Problem] = []
+        self.records = [m.start() for m in _EXACT_START.finditer(text)]
+
+    def run(self) -> tuple[list[_Section | _Record], list[Problem]]:
+        text = self.text
+        body_at = 0  # offset where the current section's body starts
+        fence: tuple[str, int, int] | None = None  # (char, length, line) of the open fence
+        number, counted = 1, 0  # the line number at offset `counted`
+        skip = 0  # offsets before this belong to a record already read
+        for start in _marked_lines(text):
+            if start < skip:
                 continue
-            fence = fence_open(line, number)
-        elif fence_closes(line, fence):
-            fence = None
-    _close(sections[-1], text, body_at, len(text) + 1)
-    problems = []
-    if fence is not None:
-        problems.append(Problem("unclosed-fence", report, "code fence never closed; it runs to the end", fence[2]))
-    return sections, problems
+            end = text.find("\n", start)
+            line = text[start:] if end < 0 else text[start:end]
+            number += text.count("\n", counted, start)
+            counted = start
+            exact = RECORD_HEADING.fullmatch(line) if line.startswith("## [tool_calls] Step ") else None
+            if exact is not None:
+                current = self.items[-1]
+                _close(current, text, body_at, start)
+                record = self._record(exact, start, end, number)
+                self._check_context(record, current, fence, start)
+                fence = None
+                self.items.append(record)
+                skip = body_at = record.end
+                continue
+            near = _NEAR_RECORD.match(line) is not None
+            if near:
+                message = ("looks like a [tool_calls] record heading but is not in the exact form "
+                           "'## [tool_calls] Step N: title'; read as agent text")
+                self.problems.append(Problem("not-a-record", self.report, message, number))
+            if fence is None:
+                section = self._heading(line, number, near)
+                if section is not None:
+                    _close(self.items[-1], text, body_at, start)
+                    self.items.append(section)
+                    body_at = len(text) + 1 if end < 0 else end + 1
+                    continue
+                fence = fence_open(line, number)
+            elif fence_closes(line, fence):
+                fence = None
+        _close(self.items[-1], text, body_at, len(text) + 1)
+        if fence is not None:
+            self.problems.append(Problem("unclosed-fence", self.report,
+                                         "code fence never closed; it runs to the end", fence[2]))
+        return self.items, self.problems
+
+    def _record(self, exact: re.Match, start: int, end: int, number: int) -> _Record:
+        text = self.text
+        at = bisect.bisect_right(self.records, start)
+        zone_end = self.records[at] if at < len(self.records) else len(text) + 1
+        body_start = len(text) + 1 if end < 0 else end + 1
+        body = text[body_start:zone_end - 1] if body_start < zone_end else ""
+        found = plain_record(body, number + 1) if body else None
+        lines = None
+        if found is None:
+            lines = body.split("\n") if body_start < zone_end else []
+            found = read_record(lines, number + 1, self.report)
+        if lines is None:
+            lines = body.split("\n", found.used)[:found.used]
+        used = lines[:found.used]
+        offset = body_start + sum(len(one) + 1 for one in used)
+        record_end = min(offset, zone_end)
+        title = (exact.group(2) or "").strip()
+        record = _Record(number, int(exact.group(1)), title, found, "\n".join(used), record_end, zone_end)
+        if found.loose:
+            self._orphans(record)
+        return record
+
+    def _orphans(self, record: _Record) -> None:
+        """Field lines between a loose record's end and the next record: the record's
+        own lines, pushed out of it by text inside its plain or fenced value."""
+        stop = min(record.zone_end, len(self.text))
+        found = _FIELD_LINE.search(self.text, record.end, stop)
+        if found is not None:
+            line = self.text.count("\n", 0, found.start()) + 1
+            message = (f"record field line outside its record (after step {record.step}); the record's "
+                       "fields cannot be told from text printed inside its value")
+            record.anomalies.append(Problem("orphan-field", self.report, message, line))
+
+    def _check_context(self, record: _Record, current: _Section | _Record, fence, start: int) -> None:
+        """A record heading inside a code block of agent text, or right after a line of it."""
+        if not isinstance(current, _Section) or current.kind != "agent_notes":
+            return
+        if fence is not None:
+            message = (f"record heading inside a code block of agent text opened at line {fence[2]}; "
+                       "a record heading always starts a record, and this one is not trusted")
+            record.anomalies.append(Problem("record-in-agent-text", self.report, message, record.line))
+            return
+        before = self.text[self.text.rfind("\n", 0, start - 1) + 1:start - 1] if start > 0 else ""
+        if start > 0 and before.strip() and current.body is not None and current.first < record.line:
+            message = "record heading right after a line of agent text (no blank line between); not trusted"
+            record.anomalies.append(Problem("record-in-agent-text", self.report, message, record.line))
+
+    def _heading(self, line: str, number: int, near: bool) -> _Section | None:
+        if "#" not in line[:4]:  # cheap test first: most lines are not headings
+            return None
+        match = _HEADING.match(line)
+        if match is None:
+            return None if not near else _Section("agent_notes", number, None, line.strip())
+        level = len(match.group(1))
+        title = _strip_closing_hashes(line[match.end():].strip())
+        if near:
+            step, rest = _split_step(title)
+            return _Section("agent_notes", number, step, rest)
+        harness = _HARNESS_TAG.fullmatch(title) if level == 2 and title.startswith("[harness]") else None
+        if harness is not None:
+            return _Section("harness", number, None, (harness.group(1) or "").strip(), tagged=True)
+        tagged = _NOTES_TAG.match(title)
+        if tagged is not None:
+            step, rest = _split_step(tagged.group(1).strip())
+            return _Section("agent_notes", number, step, rest, tagged=True)
+        current = self.items[-1]
+        if level >= 3 and isinstance(current, _Section) and current.tagged:
+            return None  # a sub-heading inside a tagged block is part of its body
+        step, rest = _split_step(title)
+        if step is None and rest.casefold() == "eval prompt":
+            return _Section("harness", number, None, rest)
+        return _Section("agent_notes", number, step, rest)
 
 
 def _marked_lines(text: str) -> Iterator[int]:
@@ -108,34 +242,15 @@ def _marked_lines(text: str) -> Iterator[int]:
         yield match.start() + 1
 
 
-def _close(section: _Section, text: str, start: int, end: int) -> None:
-    """Give ``section`` the lines from offset ``start`` up to the line starting at ``end``.
+def _close(item: _Section | _Record, text: str, start: int, end: int) -> None:
+    """Give a section the lines from offset ``start`` up to the line starting at ``end``.
 
     ``end`` is one past the text for the last section, so a text ending in a line
     break keeps its final empty line, as a split into lines would.
     """
-    if start < end:
-        section.body = text[start:end - 1]
-        section.first = section.line + 1
-
-
-def _heading_section(line: str, number: int, current: str) -> _Section | None:
-    if "#" not in line[:4]:  # cheap test first: most lines are not headings
-        return None
-    match = _HEADING.match(line)
-    if match is None:
-        return None
-    level = len(match.group(1))
-    title = _strip_closing_hashes(line[match.end():].strip())
-    tagged = _TAG.match(title)
-    if tagged is not None:
-        kind = "tool_calls" if tagged.group(1).lower().startswith("tool") else "agent_notes"
-        step, rest = _split_step(tagged.group(2).strip())
-        return _Section(kind, number, step, rest)
-    if level >= 3 and current in ("tool_calls", "agent_notes"):
-        return None  # a sub-heading inside a tagged block is part of its body
-    step, rest = _split_step(title)
-    return _Section("prose", number, step, rest)
+    if isinstance(item, _Section) and start < end:
+        item.body = text[start:end - 1]
+        item.first = item.line + 1
 
 
 def _strip_closing_hashes(title: str) -> str:
@@ -150,6 +265,108 @@ def _split_step(title: str) -> tuple[int | None, str]:
     if match is None:
         return None, title
     return int(match.group(1)), match.group(2).strip()
+
+
+# --- pass 2: trust, then elements --------------------------------------------------------
+
+
+def _distrust_from(records: list[_Record], report: str) -> tuple[int, Problem | None]:
+    """The position of the first record not trusted (len(records) when all are), and why.
+
+    The n-th record must be ``Step n``. At the first one that is not, with step s at
+    position p (both from 1), the records from ``min(s, p)`` on may be forged
+    ones or real ones pushed back by forged ones, and the record before them may
+    have been cut short by the text that forged them: trust ends one before.
+    Any other anomaly of record p ends trust at record p - 1 for the same reason.
+    """
+    cut, why = len(records), None
+    for position, record in enumerate(records, 1):
+        if record.step != position:
+            message = (f"step {record.step} where step {position} was expected: records must be numbered "
+                       "1, 2, 3, ... in order")
+            problem = Problem("step-order", report, message, record.line)
+            record.anomalies.append(problem)
+            start = max(min(record.step, position) - 2, 0)
+            if start < cut:
+                cut, why = start, problem
+            break
+    for position, record in enumerate(records):
+        found = record.anomalies + record.read.anomalies
+        if found and max(position - 1, 0) < cut:
+            cut, why = max(position - 1, 0), min(found, key=lambda p: p.line or 0)
+    return cut, why
+
+
+def _build(items: list[_Section | _Record], problems: list[Problem], file: str, report: str) -> Transcript:
+    records = [item for item in items if isinstance(item, _Record)]
+    cut, why = _distrust_from(records, report)
+    reason = None if why is None else f"not trusted: {why.message} (line {why.line})"
+    calls: list[ToolCall] = []
+    suspect: list[ToolCall] = []
+    notes: list[Note] = []
+    prompt: str | None = None
+    index = 0
+    position = 0
+    for item in items:
+        if isinstance(item, _Record):
+            problems.extend(item.anomalies + item.read.anomalies + item.read.problems)
+            trusted = position < cut
+            position += 1
+            built = [_call(item, fields, index + (k if trusted else 0), file, None if trusted else reason)
+                     for k, fields in enumerate(item.read.calls)]
+            if trusted:
+                calls.extend(built)
+                index += len(built)
+            else:
+                suspect.extend(built)
+                notes.append(_record_note(item, index, file))
+                index += 1
+            continue
+        note = _note(item, index, file, prompt is None)
+        if note is None:
+            continue
+        if note.is_eval_prompt:
+            prompt = note.text
+        notes.append(note)
+        index += 1
+    return Transcript(tuple(calls), tuple(notes), tuple(problems), prompt, tuple(suspect))
+
+
+def _call(record: _Record, fields: dict, index: int, file: str, suspect: str | None) -> ToolCall:
+    tool = fields.get("tool") or None
+    status = fields.get("status") or None
+    unsure: set[str] = set()
+    if suspect is not None:
+        if record.read.broken:
+            unsure.add("status")
+        if record.read.loose:
+            unsure |= {"return", "status"} | ({"args"} if "args" in record.read.loose else set())
+        if tool is None:
+            unsure.add("tool")
+        if status is None:
+            unsure.add("status")
+    return ToolCall(
+        index=index,
+        step=record.step,
+        title=record.title,
+        tool=tool,
+        args=fields.get("args"),
+        result=fields.get("return"),
+        status=status,
+        location=Location(file, record.line),
+        status_line=fields.get("status_line"),
+        tool_line=fields.get("tool_line"),
+        suspect=suspect,
+        unsure=frozenset(unsure),
+    )
+
+
+def _record_note(record: _Record, index: int, file: str) -> Note:
+    """A record that is not trusted, kept as what it now is: agent text."""
+    text = record.text.strip()
+    first = next((record.line + 1 + k for k, line in enumerate(record.text.split("\n")) if line.strip()), None)
+    return Note(index, record.step, record.title, text, "agent_notes", Location(file, record.line),
+                tagged=False, text_line=first)
 
 
 def _drop_comments(body: list[Line]) -> list[Line]:
@@ -184,81 +401,21 @@ def _keep_rest(kept: list[Line], number: int, rest: str) -> None:
         kept.append((number, rest))
 
 
-def _has_comment(section: _Section) -> bool:
-    return section.body is not None and "<!--" in section.body
-
-
 def _body_lines(section: _Section) -> list[Line]:
     """The section's lines with comments dropped; most sections have none to drop."""
-    return _drop_comments(section.lines()) if _has_comment(section) else section.lines()
+    has_comment = section.body is not None and "<!--" in section.body
+    return _drop_comments(section.lines()) if has_comment else section.lines()
 
 
-def _note_text(section: _Section) -> str:
-    """A note's text: its lines without comments, joined, stripped."""
-    if _has_comment(section):
-        return "\n".join(line for _, line in _body_lines(section)).strip()
-    return "" if section.body is None else section.body.strip()  # the same text, without a split
-
-
-def _first_filled_line(section: _Section) -> int:
-    """The number of the first line with text of a section whose note text is not empty."""
-    return next(number for number, line in _body_lines(section) if line.strip())
-
-
-class _Builder:
-    """Turns sections into elements, numbering them in transcript order."""
-
-    def __init__(self, file: str, report: str, problems: list[Problem]) -> None:
-        self.file = file
-        self.report = report
-        self.problems = problems
-        self.calls: list[ToolCall] = []
-        self.notes: list[Note] = []
-        self.prompt: str | None = None
-        self.index = 0
-
-    def add(self, section: _Section) -> None:
-        if section.kind == "tool_calls":
-            self._add_calls(section)
-        else:
-            self._add_note(section)
-
-    def _add_note(self, section: _Section) -> None:
-        text = _note_text(section)
-        if section.kind == "preamble":
-            if not text:
-                return
-            section = _Section("prose", _first_filled_line(section), None, "")
-        if section.title.casefold() == "eval prompt" and section.step is None and self.prompt is None:
-            self.prompt = text
-        kind = "agent_notes" if section.kind == "agent_notes" else "prose"
-        location = Location(self.file, section.line)
-        self.notes.append(Note(self.index, section.step, section.title, text, kind, location))
-        self.index += 1
-
-    def _add_calls(self, section: _Section) -> None:
-        plain = plain_call(section.body, section.first)
-        reader = None if plain is not None else CallReader(_body_lines(section), self.report)
-        for fields in [plain] if reader is None else reader.read():
-            self.calls.append(self._call(section, fields))
-            self.index += 1
-        if reader is not None:
-            self.problems.extend(reader.problems)
-
-    def _call(self, section: _Section, fields: dict) -> ToolCall:
-        tool = fields.get("tool") or None
-        if tool is None:
-            message = "[tool_calls] block has no Tool: line; the call has no tool name"
-            self.problems.append(Problem("no-tool", self.report, message, section.line))
-        return ToolCall(
-            index=self.index,
-            step=section.step,
-            title=section.title,
-            tool=tool,
-            args=fields.get("args"),
-            result=fields.get("return"),
-            status=fields.get("status") or None,
-            location=Location(self.file, section.line),
-            status_line=fields.get("status_line"),
-            tool_line=fields.get("tool_line"),
-        )
+def _note(section: _Section, index: int, file: str, first_prompt: bool) -> Note | None:
+    lines = _body_lines(section)
+    text = "\n".join(line for _, line in lines).strip()
+    text_line = next((number for number, line in lines if line.strip()), None)
+    line = section.line
+    if section.preamble:
+        if not text:
+            return None
+        line = text_line
+    prompt = first_prompt and section.kind == "harness" and not section.tagged
+    return Note(index, section.step, section.title, text, section.kind, Location(file, line),
+                tagged=section.tagged, text_line=text_line, is_eval_prompt=prompt)

@@ -52,24 +52,38 @@ class Run:
 
     @cached_property
     def transcript_file(self) -> TextFile | None:
-        """``outputs/transcript.md`` as text (``transcript.md`` in the run dir as a
-        fallback), read once: the parser, metrics and claims all use this copy."""
-        return self._text("outputs/transcript.md") or self._text("transcript.md")
+        """The transcript as text, read once: the parser, metrics and claims all use
+        this copy. ``transcript.md`` beside ``outputs/`` is the harness's and wins;
+        ``outputs/transcript.md`` (which the agent can write) is read only when the
+        run has no other, and when both exist the run says so (``two-transcripts``)."""
+        harness = self._text("transcript.md")
+        if harness is None:
+            return self._text("outputs/transcript.md")
+        if locate(self.path, "outputs/transcript.md", "").exists:
+            message = ("outputs/transcript.md is not read: the transcript beside outputs/ is the "
+                       "harness's record, and the agent can write into outputs/")
+            problem = Problem("two-transcripts", join_report(self._base, "outputs/transcript.md"), message)
+            return replace(harness, problems=harness.problems + (problem,))
+        return harness
 
     @cached_property
     def transcript(self) -> Transcript:
-        """The transcript file parsed; empty when there is none."""
+        """The transcript file parsed; empty when there is none. A file that could
+        not be read exactly (binary, too large, not UTF-8 ...) gives a transcript
+        marked ``unreadable``: checks that read it are errors, never a pass on nothing."""
         source = self.transcript_file
         if source is None:
             return Transcript()
+        unreadable = source.unreadable
         if source.text is None:
-            return Transcript(problems=source.problems)
+            return Transcript(problems=source.problems, unreadable=unreadable)
         parsed = parse_transcript(source.text, source.path, join_report(self._base, source.path))
-        return replace(parsed, problems=source.problems + parsed.problems)
+        return replace(parsed, problems=source.problems + parsed.problems, unreadable=unreadable)
 
     @cached_property
     def response(self) -> TextFile | None:
-        """``outputs/response.md``; undecodable bytes are replaced and reported."""
+        """``outputs/response.md``; undecodable bytes are replaced for display and
+        reported, and the file counts as unreadable (``TextFile.unreadable``)."""
         return self._text("outputs/response.md")
 
     @cached_property
