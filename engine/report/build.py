@@ -24,6 +24,7 @@ from referee.engine.report.carry import CARRIED, DROPPED
 from referee.engine.run.model import AGENT_SOURCES
 from referee.engine.report.models import GradingReport, GroundTruth
 from referee.engine.text import display_text
+from referee.engine.caps import capped
 from referee.engine.verdict import NOTES_ONLY, Outcome, Precision, Verdict
 
 MAX_LOCATIONS_IN_TEXT = 5
@@ -93,7 +94,7 @@ def expectation(assertion: Any, verdict: Verdict, judged: bool = False, earlier:
     grader judged; ``dropped`` says an earlier LLM verdict could not be kept."""
     if earlier is not None:
         return carried_expectation(assertion, earlier)
-    verdict = enforce_trust(verdict)
+    verdict = enforce_trust(capped(verdict))  # an LLM grader's verdict is bounded too
     precision = _precision(assertion)
     item = {
         "text": display_text(assertion),
