@@ -174,3 +174,49 @@ def test_an_imported_run_grades_like_the_hand_written_one(steps):
         if response:
             (outputs / "response.md").write_text(response, encoding="utf-8")
         assert _outcomes(root / "imported") == _outcomes(root / "hand")
+
+
+# --- 3. any JSON at all imports without an exception ----------------------------------------
+
+JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.text(max_size=8)),
+                    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                            st.dictionaries(st.text(max_size=6), inner, max_size=3)), max_leaves=8)
+KEYS = st.sampled_from(["type", "message", "content", "role", "id", "tool_use_id", "tool_calls", "tool_call_id",
+                        "function", "name", "input", "arguments", "isSidechain", "agentId", "parentUuid", "uuid",
+                        "toolUseResult", "usage", "is_error", "text", "cwd", "timestamp", "messages", "sessionId"])
+WORDS = st.sampled_from(["user", "assistant", "system", "tool", "tool_use", "tool_result", "text", "Task", "Read",
+                         "summary", "function", "x", "2026-01-01T00:00:00Z"])
+SHAPED = st.recursive(st.one_of(JSON, WORDS),
+                      lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(KEYS, inner, max_size=6)),
+                      max_leaves=25)
+
+
+@settings(max_examples=150)
+@given(st.lists(SHAPED, max_size=8), st.sampled_from(["claude-code", "openai", "auto"]))
+def test_any_json_imports_without_an_exception(records, fmt):
+    from referee.engine.run.importers import UnknownFormat
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for name, text in (("s.jsonl", "\n".join(json.dumps(r) for r in records)),
+                           ("d.json", json.dumps(records))):
+            (root / name).write_text(text, encoding="utf-8")
+            try:
+                import_sources(fmt, [root / name], root / "ws")
+            except UnknownFormat:
+                assert fmt == "auto"
+
+
+@settings(max_examples=150)
+@given(st.one_of(st.binary(max_size=300), st.text(max_size=300).map(lambda t: t.encode("utf-8", "surrogatepass"))),
+       st.sampled_from(["claude-code", "openai", "skill-creator-log", "auto"]))
+def test_any_bytes_import_without_an_exception(data, fmt):
+    from referee.engine.run.importers import UnknownFormat
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        (root / "src.jsonl").write_bytes(data)
+        try:
+            import_sources(fmt, [root / "src.jsonl"], root / "ws")
+        except UnknownFormat:
+            assert fmt == "auto"

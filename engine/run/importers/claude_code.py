@@ -82,7 +82,7 @@ class _Reader:
             text = rec.get("content")
             if isinstance(text, str) and text.strip():
                 self.entries.append(Text(R.HOOK if _HOOK.search(text) else R.SYSTEM, "", text, Origin(source, line)))
-        elif kind not in _SKIPPED_TYPES:
+        elif not (isinstance(kind, str) and kind in _SKIPPED_TYPES):
             shown = kind if isinstance(kind, str) else type(kind).__name__
             self.problems.append(Problem("unknown-record", source, f"record of unknown type {shown!r}; skipped", line))
 
@@ -174,9 +174,11 @@ class _Reader:
 
     def tool_result(self, origin: Origin, rec: dict, part: dict) -> None:
         call_id = part.get("tool_use_id")
-        open_calls = [i for i in self.calls.get(call_id, []) if self.entries[i].result_origin is None]
-        if not isinstance(call_id, str) or not open_calls:
-            reason = "its call is missing" if not self.calls.get(call_id) else "its call already has a result"
+        call_id = call_id if isinstance(call_id, str) else None
+        known = self.calls.get(call_id, []) if call_id is not None else []
+        open_calls = [i for i in known if self.entries[i].result_origin is None]
+        if not open_calls:
+            reason = "its call is missing" if not known else "its call already has a result"
             self.problems.append(Problem("orphan-result", origin.source,
                                          f"tool_result for {call_id!r}: {reason}; skipped", origin.line))
             return

@@ -46,7 +46,13 @@ def looks_like(value: Any) -> bool:
 
 
 def _is_message(value: Any) -> bool:
-    return isinstance(value, dict) and value.get("role") in _ROLES and not ("sessionId" in value)
+    return isinstance(value, dict) and _role(value) is not None and "sessionId" not in value
+
+
+def _role(message: Any) -> str | None:
+    """The message's role when it is one of the format's roles, else None."""
+    role = message.get("role") if isinstance(message, dict) else None
+    return role if isinstance(role, str) and role in _ROLES else None
 
 
 def read_conversations(source: Source) -> list[Conversation]:
@@ -123,9 +129,10 @@ class _Reader:
 
     def message(self, index: int, message: Any) -> None:
         origin = self.locate(index, "", 0)
-        role = message.get("role") if isinstance(message, dict) else None
-        if role not in _ROLES:
-            shown = role if isinstance(role, str) else type(message).__name__
+        role = _role(message)
+        if role is None:
+            given = message.get("role") if isinstance(message, dict) else message
+            shown = given if isinstance(given, str) else type(given).__name__
             self.warn("unknown-message", origin, f"message {index + 1} has unknown role {shown!r}; skipped")
             return
         if role == "assistant":
