@@ -15,6 +15,7 @@ precondition for writing.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,6 +34,12 @@ class WorkspaceBusy(Exception):
     """Another process holds the workspace's lock; ``str(error)`` says what to do."""
 
 
+# The directories this process holds (device, inode): a run folder that is also the
+# workspace being graded is locked once; a second flock of our own would wait on us.
+_HELD: set[tuple[int, int]] = set()
+_HELD_GUARD = threading.Lock()
+
+
 @contextmanager
 def workspace_lock(workspace: Path, wait: float | None = None) -> Iterator[bool]:
     """Hold the workspace's write lock inside the ``with``; yields whether it is held."""
@@ -41,8 +48,21 @@ def workspace_lock(workspace: Path, wait: float | None = None) -> Iterator[bool]
         yield False
         return
     try:
+        info = os.fstat(fd)
+        key = (info.st_dev, info.st_ino)
+        with _HELD_GUARD:
+            mine = key in _HELD
+        if mine:
+            yield True
+            return
         _acquire(fd, workspace, WAIT_SECONDS if wait is None else wait)
-        yield True
+        with _HELD_GUARD:
+            _HELD.add(key)
+        try:
+            yield True
+        finally:
+            with _HELD_GUARD:
+                _HELD.discard(key)
     finally:
         os.close(fd)  # closing the descriptor releases the lock
 

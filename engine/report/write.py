@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Sequence
 
 from referee.engine.report.atomic import move_aside, remove_stale, replace_together
+from referee.engine.report.lock import WorkspaceBusy, workspace_lock
 from referee.engine.report.models import GRADER_NAME
 
 GRADING = "grading.json"
@@ -79,6 +80,16 @@ def foreign_files(run_dir: Path) -> list[str]:
 def write_run(run_dir: Path, files: dict[str, str], force: bool) -> WriteResult:
     """Write ``{name: text}`` into ``run_dir`` together, guarding files referee did not
     write; never raises for what the file system refuses (see ``WriteResult.error``)."""
+    try:
+        # Graders of overlapping folders (a workspace, one of its iterations) hold
+        # different workspace locks: the run's own lock keeps its pair from mixing.
+        with workspace_lock(run_dir):
+            return _write_unlocked(run_dir, files, force)
+    except WorkspaceBusy:
+        return WriteResult(error="cannot write: another referee is writing this run folder")
+
+
+def _write_unlocked(run_dir: Path, files: dict[str, str], force: bool) -> WriteResult:
     result = WriteResult()
     try:
         remove_stale(run_dir, files)

@@ -9,10 +9,12 @@ never with "internal error", and a run's two reports always belong together.
 from __future__ import annotations
 
 import errno
+import fcntl
 import json
 import os
 import subprocess
 import sys
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -159,17 +161,50 @@ def test_a_pair_is_replaced_together_or_not_at_all(tmp_path, monkeypatch):
     assert sorted(os.listdir(tmp_path)) == ["grading.json", "ground_truth.json"]
 
 
+@contextmanager
+def _held_elsewhere(directory: Path):
+    """The directory's lock as another process would hold it (its own open file)."""
+    fd = os.open(directory, os.O_RDONLY)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)
+
+
 def test_a_second_grade_refuses_while_the_workspace_is_locked(tmp_path, monkeypatch, capsys):
     workspace = _workspace(tmp_path / "ws", 1)
     monkeypatch.setattr(lock, "WAIT_SECONDS", 0.0)
-    with workspace_lock(workspace) as held:
-        assert held
+    with _held_elsewhere(workspace):
         assert _grade(tmp_path, workspace, RULES_A) == 2
     err = capsys.readouterr().err
     assert "another referee is writing reports into" in err
     assert "Nothing was written: every run kept its old files" in err
     assert not (_runs(workspace)[0] / "grading.json").exists()
     assert _grade(tmp_path, workspace, RULES_A) == 0  # released with the with-block
+
+
+def test_a_run_being_written_by_a_grader_of_another_folder_is_left_alone(tmp_path, monkeypatch, capsys):
+    workspace = _workspace(tmp_path / "ws", 3)
+    busy = _runs(workspace)[1]
+    monkeypatch.setattr(lock, "WAIT_SECONDS", 0.0)
+    with _held_elsewhere(busy):
+        assert _grade(tmp_path, workspace, RULES_A) == 2
+    out, err = capsys.readouterr()
+    assert "1 run could not be written and kept its old files" in out
+    assert "run-2: cannot write: another referee is writing this run folder" in err
+    assert not (busy / "grading.json").exists()
+    assert all((run / "grading.json").exists() for run in _runs(workspace) if run != busy)
+
+
+def test_a_single_run_folder_is_its_own_workspace(tmp_path, monkeypatch):
+    run = _runs(_workspace(tmp_path / "ws", 1))[0]
+    monkeypatch.setattr(lock, "WAIT_SECONDS", 0.0)  # locking it twice would wait on itself
+    with workspace_lock(run):
+        with workspace_lock(run) as again:
+            assert again
+    assert _grade(tmp_path, run, RULES_A) == 0
+    assert _pair(run)[0] == _pair(run)[1]
 
 
 def test_concurrent_forced_grades_never_mix_a_pair(tmp_path):
