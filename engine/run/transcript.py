@@ -47,7 +47,7 @@ TRANSCRIPT = "outputs/transcript.md"
 RECORD_HEADING = re.compile(r"## \[tool_calls\] Step ([1-9][0-9]{0,8})(?::[ \t]*(.*?))?[ \t]*")
 # A heading that looks like a record heading but is not one (checked after RECORD_HEADING).
 _NEAR_RECORD = re.compile(r" {0,3}#{1,6}[ \t]*\[[ \t]*tool[ \t_-]*calls?[ \t]*\]", re.IGNORECASE)
-_EXACT_START = re.compile(r"(?:\A|(?<=\n))## \[tool_calls\] Step ")
+_EXACT_START = "## [tool_calls] Step "
 _HEADING = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)")
 # The only lines that can open a section or open/close a fence: _HEADING and the fence
 # both need one of these characters after at most three spaces. Searching for the
@@ -114,7 +114,7 @@ class _Segmenter:
         self.report = report
         self.items: list[_Section | _Record] = [_Section("agent_notes", 0, None, "", preamble=True)]
         self.problems: list[Problem] = []
-        self.records = [m.start() for m in _EXACT_START.finditer(text)]
+        self.records = _record_starts(text)
 
     def run(self) -> tuple[list[_Section | _Record], list[Problem]]:
         text = self.text
@@ -232,6 +232,19 @@ class _Segmenter:
         if step is None and rest.casefold() == "eval prompt":
             return _Section("harness", number, None, rest)
         return _Section("agent_notes", number, step, rest)
+
+
+def _record_starts(text: str) -> list[int]:
+    """The offsets of the lines that start with ``_EXACT_START``, in order. ``str.find``
+    of the line break and the prefix together: a regex with a look-behind tried at
+    every offset cost more than the rest of the parse."""
+    found = [0] if text.startswith(_EXACT_START) else []
+    needle = "\n" + _EXACT_START
+    at = text.find(needle)
+    while at >= 0:
+        found.append(at + 1)
+        at = text.find(needle, at + 1)
+    return found
 
 
 def _marked_lines(text: str) -> Iterator[int]:
