@@ -1,19 +1,22 @@
 """Benchmark ``referee grade`` against a minimal hand-written grader.
 
 Generates a workspace of N runs (transcripts of about 50 KB, 40 tool calls each)
-and a rules file with 20 deterministic assertions per eval, then times, on the
-same files:
+and a rules file with 20 deterministic assertions per eval. The minimal script
+reads the same files, cuts the transcript with one regex, parses the JSON
+payloads and runs the same 20 checks as plain Python lookups.
 
-- referee's verdicts alone (discover, parse, evaluate: what the minimal script does);
-- referee in-process (discover, evaluate, claims, metrics, both reports rendered;
-  nothing written) with 1 and 2 worker processes, and the full command line with writes;
-- a minimal script that reads the same files, cuts the transcript with one regex,
-  parses the JSON payloads and runs the same 20 checks as plain Python lookups.
+For each size (default 1,000 and 10,000 runs), whole processes are measured in
+pairs, the minimal script just before each referee variant, ``--repeat`` times:
+``referee grade --json`` with ``--check`` and writing, on 1 and 2 processes (a
+full grade: verdicts, claims, metrics, both reports). Printed: medians of wall
+time, CPU time and peak memory (the child's ``ru_maxrss``), and the medians of
+the pairwise ratios against the minimal script. ``--phases`` also times, in this
+process, referee's verdicts alone and ``grade_all`` against the minimal script.
 
-Prints runs per second and the ratios. Run by hand, not by the test suite:
+Run by hand, not by the test suite:
 
-    python benchmarks/bench_grade.py --runs 2000
-    python benchmarks/bench_grade.py --runs 10000 --jobs 1 2
+    python benchmarks/bench_grade.py --runs 1000 --repeat 5 --phases
+    python benchmarks/bench_grade.py --runs 1000 10000 --repeat 1
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import os
 import random
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -230,15 +234,6 @@ def check_outcomes() -> None:
               "measure real grading", flush=True)
 
 
-def referee_cli(workspace: Path, rules: Path, jobs: int, write: bool) -> int:
-    command = [sys.executable, "-m", "referee.engine.cli", "grade", str(workspace), "--rules", str(rules),
-               "--jobs", str(jobs), "--json"] + ([] if write else ["--check"])
-    done = subprocess.run(command, cwd=REPO, capture_output=True, text=True)
-    if done.returncode not in (0, 1):
-        raise SystemExit(f"referee grade failed ({done.returncode}): {done.stderr[-2000:]}")
-    return len(json.loads(done.stdout)["runs"])
-
-
 def timed(label: str, action, runs: int, results: dict) -> None:
     start = time.perf_counter()
     graded = action()
@@ -247,48 +242,142 @@ def timed(label: str, action, runs: int, results: dict) -> None:
     print(f"{label:<38} {seconds:8.2f} s  {runs / seconds:9.0f} runs/s  ({graded} graded)", flush=True)
 
 
+# ---- whole processes, paired with the minimal script --------------------------------------
+
+
+def measure(command: list[str]) -> tuple[float, float, float, int]:
+    """Run ``command`` to its end: (wall s, cpu s, peak MiB, runs in its --json output).
+
+    The command is started by a small launcher process (this script, ``--launch``):
+    Linux carries the parent's peak memory into a child's ``ru_maxrss`` across
+    fork and exec, so a child of this (large) process would read this process's
+    size. The launcher's own size is the floor of every peak (``floor``)."""
+    done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--launch", json.dumps(command)],
+                          cwd=REPO, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(command[:5])}... failed: {done.stderr[-2000:]}")
+    found = json.loads(done.stdout)
+    return found["wall"], found["cpu"], found["peak"], found["runs"]
+
+
+def launch(command: list[str]) -> None:
+    """The launcher: run ``command``, then print its figures as JSON (``wait4``: the
+    kernel's accounting of that child; its ``ru_maxrss`` covers the worker processes
+    it waited for as the largest single process, not their sum)."""
+    with tempfile.TemporaryFile() as out:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, cwd=REPO, stdout=out, stderr=subprocess.PIPE)
+        err = process.stderr.read()
+        _, status, usage = os.wait4(process.pid, 0)
+        wall = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        if process.returncode not in (0, 1):
+            raise SystemExit(f"exit {process.returncode}: {err.decode(errors='replace')[-2000:]}")
+        out.seek(0)
+        text = out.read()
+    runs = len(json.loads(text)["runs"]) if text.startswith(b"{") else 0
+    print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime, "peak": usage.ru_maxrss / 1024,
+                      "runs": runs}))
+
+
+def referee_command(workspace: Path, rules: Path, jobs: int, write: bool) -> list[str]:
+    return [sys.executable, "-m", "referee.engine.cli", "grade", str(workspace), "--rules", str(rules),
+            "--jobs", str(jobs), "--json"] + ([] if write else ["--check"])
+
+
+def minimal_command(workspace: Path) -> list[str]:
+    return [sys.executable, str(Path(__file__).resolve()), "--minimal-only", str(workspace)]
+
+
+def paired(workspace: Path, rules: Path, runs: int, repeat: int) -> dict[str, list[tuple]]:
+    """Each variant and the minimal script in turn, ``repeat`` times: the ratio is taken
+    pair by pair (each variant against the minimal run just before it), so a machine
+    whose speed drifts during the benchmark still gives meaningful ratios."""
+    variants = {"grade --check, 1 process": referee_command(workspace, rules, 1, False),
+                "grade --check, 2 processes": referee_command(workspace, rules, 2, False),
+                "grade writing, 1 process": referee_command(workspace, rules, 1, True),
+                "grade writing, 2 processes": referee_command(workspace, rules, 2, True)}
+    found: dict[str, list[tuple]] = {name: [] for name in ["minimal script", *variants]}
+    for _ in range(repeat):
+        for name, command in variants.items():
+            base = measure(minimal_command(workspace))
+            found["minimal script"].append(base[:3] + (base[:3],))
+            wall, cpu, peak, graded = measure(command)
+            if graded != runs:
+                raise SystemExit(f"{name}: {graded} runs graded, {runs} expected")
+            found[name].append((wall, cpu, peak, base[:3]))
+            print(f"  {name:<28} wall {wall:7.2f} s  cpu {cpu:7.2f} s  peak {peak:6.0f} MiB   "
+                  f"(minimal: wall {base[0]:.2f} s, cpu {base[1]:.2f} s, peak {base[2]:.0f} MiB)", flush=True)
+    return found
+
+
+def summary_table(runs: int, found: dict[str, list[tuple]]) -> list[str]:
+    """Medians of the figures, and of the pairwise ratios against the minimal script."""
+    lines = [f"{runs} runs ({len(found['minimal script'])} minimal runs, medians):",
+             f"  {'what':<28} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'wall ÷ min':>11} "
+             f"{'cpu ÷ min':>10} {'peak ÷ min':>11}"]
+    for name, rows in found.items():
+        wall, cpu, peak = (statistics.median(r[i] for r in rows) for i in range(3))
+        ratios = [statistics.median(r[i] / r[3][i] for r in rows) for i in range(3)]
+        lines.append(f"  {name:<28} {wall:8.2f} {cpu:8.2f} {peak:9.0f} {ratios[0]:10.2f}x "
+                     f"{ratios[1]:9.2f}x {ratios[2]:10.2f}x")
+    one, two = found.get("grade --check, 1 process"), found.get("grade --check, 2 processes")
+    if one and two:
+        speedup = statistics.median(a[0] for a in one) / statistics.median(b[0] for b in two)
+        lines.append(f"  speed-up of --check from 1 to 2 processes (wall): {speedup:.2f}x")
+    return lines
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--runs", type=int, default=10_000)
-    parser.add_argument("--jobs", type=int, nargs="+", default=[1, 2])
+    parser.add_argument("--runs", type=int, nargs="+", default=[1000, 10_000],
+                        help="workspace sizes, each measured in whole processes (default 1000 10000)")
+    parser.add_argument("--repeat", type=int, default=3, help="pairs per variant and size (default 3)")
+    parser.add_argument("--phases", action="store_true",
+                        help="also time the in-process phases (verdicts alone, grade_all) on the first size")
     parser.add_argument("--dir", type=Path, default=None, help="where to generate (default: a temp dir)")
-    parser.add_argument("--keep", action="store_true", help="keep the generated workspace")
+    parser.add_argument("--keep", action="store_true", help="keep the generated workspaces")
+    parser.add_argument("--minimal-only", type=Path, default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--launch", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.minimal_only is not None:  # the child process of the pairs
+        minimal_grade(args.minimal_only)
+        return
+    if args.launch is not None:
+        launch(json.loads(args.launch))
+        return
+    floor = measure([sys.executable, "-c", "pass"])
+    print(f"floor of the peaks (the launcher, and python -c pass): {floor[2]:.0f} MiB", flush=True)
     root = args.dir or Path(tempfile.mkdtemp(prefix="referee-bench-"))
     try:
-        run_benchmark(root, args.runs, args.jobs)
+        report: list[str] = []
+        for number, runs in enumerate(args.runs):
+            report += run_benchmark(root / f"runs-{runs}", runs, args.repeat, args.phases and number == 0)
+        print("\n" + "\n".join(report))
     finally:
         if not args.keep and args.dir is None:
             shutil.rmtree(root, ignore_errors=True)
 
 
-def run_benchmark(root: Path, runs: int, jobs_list: list[int]) -> None:
+def run_benchmark(root: Path, runs: int, repeat: int, phases: bool) -> list[str]:
     start = time.perf_counter()
     workspace, rules = generate(root, runs)
     size = sum(p.stat().st_size for p in workspace.rglob("transcript.md")) / runs / 1024
     print(f"generated {runs} runs (transcripts {size:.0f} KB on average) in "
-          f"{time.perf_counter() - start:.1f} s under {root}; CPUs: {os.cpu_count()}")
-    results: dict[str, float] = {}
-    timed("minimal script, 1 process", lambda: minimal_grade(workspace), runs, results)
-    timed("referee verdicts only, 1 process", lambda: referee_verdicts_only(workspace, rules),
-          runs, results)
-    for jobs in jobs_list:
-        timed(f"referee in-process, --jobs {jobs}", lambda: referee_in_process(workspace, rules, jobs),
+          f"{time.perf_counter() - start:.1f} s under {root}; CPUs: {os.cpu_count()}", flush=True)
+    lines = []
+    if phases:
+        results: dict[str, float] = {}
+        timed("minimal script, in process", lambda: minimal_grade(workspace), runs, results)
+        timed("referee verdicts only, in process", lambda: referee_verdicts_only(workspace, rules),
               runs, results)
-        if jobs == jobs_list[0]:
-            check_outcomes()
-    for jobs in jobs_list:
-        timed(f"referee CLI --check, --jobs {jobs}", lambda: referee_cli(workspace, rules, jobs, False),
-              runs, results)
-    timed(f"referee CLI writing, --jobs {jobs_list[-1]}",
-          lambda: referee_cli(workspace, rules, jobs_list[-1], True), runs, results)
-    base = results["minimal script, 1 process"]
-    print()
-    for label, seconds in results.items():
-        print(f"{label:<38} {seconds / base:6.2f}x the minimal script")
-    one, many = f"referee in-process, --jobs {jobs_list[0]}", f"referee in-process, --jobs {jobs_list[-1]}"
-    if one != many:
-        print(f"speed-up {jobs_list[0]} -> {jobs_list[-1]} processes: {results[one] / results[many]:.2f}x")
+        timed("referee grade_all, in process", lambda: referee_in_process(workspace, rules, 1), runs, results)
+        check_outcomes()
+        base = results["minimal script, in process"]
+        lines += [f"in-process phases, {runs} runs:"]
+        lines += [f"  {label:<36} {seconds:7.2f} s  {seconds / base:6.2f}x" for label, seconds in results.items()]
+    lines += summary_table(runs, paired(workspace, rules, runs, repeat))
+    return lines
 
 
 if __name__ == "__main__":
