@@ -25,7 +25,9 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Iterator
 
-DEFAULT_SECONDS = 10.0
+# Wide enough for the first assertion of a run to also read its largest transcript
+# (files are capped at 32 MiB), which happens lazily, inside that assertion.
+DEFAULT_SECONDS = 30.0
 DEFAULT_STEPS = 1_000_000
 # Reading the clock on every step would cost more than most steps: look every so often.
 _CLOCK_EVERY = 512
