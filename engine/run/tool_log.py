@@ -83,15 +83,16 @@ class Record:
     ``used`` is how many of the zone's lines belong to the record (the rest start
     the next section); ``anomalies`` break the grammar, ``problems`` do not (a
     value that is not JSON). ``loose`` names the payloads (``args``, ``return``)
-    whose end was not fixed by JSON structure: plain text, or a fence that text
-    inside it could close early.
+    whose end was not fixed by JSON structure (plain text, or a fence that text
+    inside it could close early), and ``status`` when the record ended before a
+    Status line: then a field line found after the record is reported.
     """
 
     calls: list[dict] = field(default_factory=list)
     used: int = 0
     anomalies: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
-    loose: set[str] = field(default_factory=set)  # payloads whose end text could move: plain or fenced
+    loose: set[str] = field(default_factory=set)
 
     @property
     def broken(self) -> bool:
@@ -178,6 +179,8 @@ class RecordReader:
                 self.record.calls.append(call)
             i = self._field(call, key, match.group(2), i)
         self.record.used = i
+        if self.record.calls and not self.record.calls[-1].get("status"):
+            self.record.loose.add("status")  # ended before a Status line: it may stand after the end
         for one in self.record.calls:
             missing = [k.capitalize() + ":" for k in _REQUIRED if not one.get(k)]
             if missing:
@@ -243,7 +246,7 @@ class RecordReader:
         if j >= len(self.lines) or self.label(j) is not None or is_heading(self.lines[j]):
             self.record.problems.append(Problem("not-json", self.report, f"{key.capitalize()}: has no value",
                                                 self.number(i)))
-            return Payload("", "", False, self.number(i)), i + 1, False
+            return Payload("", "", False, self.number(i)), i + 1, True  # what follows may be its text
         fence = fence_open(self.lines[j], self.number(j))
         if fence is None:
             value, after = self._value(key, self.lines[j].strip(), j)
@@ -266,14 +269,19 @@ class RecordReader:
         return self._parsed(key, body), after
 
     def _value(self, key: str, first: str, i: int) -> tuple[Payload, int]:
-        """A value whose first line is line ``i``, holding ``first`` (stripped, not empty)."""
+        """A value whose first line is line ``i``, holding ``first`` (stripped, not empty).
+
+        JSON is the value when it ends where the value must end (only blank lines
+        before the next field, heading or the zone's end); JSON followed by more
+        text is the first line of a plain text value (a tool printing a JSON line
+        and then a log)."""
         number = self.number(i)
         parsed = json_value(first)
-        if parsed is not None:
+        if parsed is not None and self._value_ends(i + 1):
             return Payload(first, parsed[0], True, number), i + 1
         if first.startswith(_JSON_START):
             spread = self._spread_json(first, i)
-            if spread is not None:
+            if spread is not None and self._value_ends(spread[1]):
                 return spread
         end = self._plain_end(key, i)
         lines = _trim_blank([(number, first)] + [(self.number(x), self.lines[x]) for x in range(i + 1, end)])
@@ -314,6 +322,12 @@ class RecordReader:
             if match is not None and match.group(1) == "Status" and self._ends_record(j + 1):
                 return j
         return n
+
+    def _value_ends(self, j: int) -> bool:
+        """True when line ``j`` on is blank up to a field line, a heading or the zone's end."""
+        while j < len(self.lines) and not self.lines[j].strip():
+            j += 1
+        return j >= len(self.lines) or self.label(j) is not None or is_heading(self.lines[j])
 
     def _ends_record(self, j: int) -> bool:
         """True when line ``j`` on is blank up to the zone's end, a heading or a Tool: line."""

@@ -352,7 +352,7 @@ def _call(record: _Record, fields: dict, index: int, file: str, suspect: str | N
     if suspect is not None:
         if record.read.broken:
             unsure.add("status")
-        if record.read.loose:
+        if record.read.loose & {"args", "return"}:
             unsure |= {"return", "status"} | ({"args"} if "args" in record.read.loose else set())
         if tool is None:
             unsure.add("tool")
