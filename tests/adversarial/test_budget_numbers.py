@@ -107,3 +107,16 @@ def test_huge_python_ints_print_with_an_exponent():
     huge = canonical_number(10 ** 5000)  # str() refuses ints beyond 4300 digits
     assert huge.startswith("1.000") and huge.endswith("E+5000")
     assert canonical_number(-(10 ** 20)) == "-100000000000000000000"
+
+
+JSON_NUMBERS = st.from_regex(r"-?(0|[1-9][0-9]{0,40})(\.[0-9]{1,40})?([eE][+-]?[0-9]{1,25})?", fullmatch=True)
+
+
+@given(JSON_NUMBERS)
+def test_any_json_number_is_read_or_refused_never_raised(text):
+    result = parse_json(f'{{"n": {text}}}', "x.json")
+    if result.ok:
+        number = result.value["n"]
+        assert len(canonical_number(number)) <= max(PLAIN_NUMBER_CHARS, len(text) + 30)
+    else:
+        assert "is out of range" in result.problem.message
