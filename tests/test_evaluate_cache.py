@@ -4,6 +4,7 @@ shared by the assertions of an eval, and never carried over to another run."""
 from __future__ import annotations
 
 import fnmatch
+import json
 
 import pytest
 
@@ -11,36 +12,16 @@ from referee import dsl
 from referee.engine.checks.sources import Select
 from referee.engine.compile import compile_rules
 from referee.engine.evaluate import evaluate
-from referee.engine.run.model import Location, Payload, ToolCall, Transcript
+from referee.engine.run.memory import memory_run
 from referee.engine.regexes import compile_exact, compile_glob
 from referee.engine.verdict import Outcome
 
 
-class Run:
-    """A run holding only tool calls; counts how often its transcript is read."""
-
-    def __init__(self, *calls: tuple[str, dict]):
-        self._transcript = Transcript(tuple(_call(i, tool, args) for i, (tool, args) in enumerate(calls)))
-        self.reads = 0
-        self.response = self.metrics = self.timing = None
-        self.metadata = {}
-
-    @property
-    def transcript(self) -> Transcript:
-        self.reads += 1
-        return self._transcript
-
-    def output_files(self):
-        return []
-
-    def exists_output(self, rel):
-        return False
-
-
-def _call(index: int, tool: str, args: dict) -> ToolCall:
-    payload = Payload(str(args), args, False, 3 + 5 * index)
-    return ToolCall(index, index + 1, tool, tool, payload, None, "success",
-                    Location("outputs/transcript.md", 1 + 5 * index))
+def Run(*calls: tuple[str, dict]):  # noqa: N802 - reads like the run it builds
+    """A run in memory holding only these tool calls (tool, args), each a success."""
+    blocks = [f"## [tool_calls] Step {n}: {tool}\nTool: {tool}\nArgs: {json.dumps(args)}\n"
+              f"Return: {{}}\nStatus: success\n" for n, (tool, args) in enumerate(calls, 1)]
+    return memory_run({"outputs/transcript.md": "\n".join(blocks)})
 
 
 def program(text: str):
@@ -78,12 +59,17 @@ def test_a_selection_is_computed_once_per_run(monkeypatch):
     assert len(calls) == 2, "a new evaluation starts with an empty cache"
 
 
-def test_the_calls_are_wrapped_once_per_run():
+def test_the_calls_are_wrapped_once_per_run(monkeypatch):
+    from referee.engine.checks import sources
+
+    wrapped = []
+    original = sources.call_val
+    monkeypatch.setattr(sources, "call_val", lambda call: wrapped.append(call.tool) or original(call))
     ev = program('eval 1\nexpect: count(calls) == 2\nexpect: any calls to "a"\n'
                  'expect: in order [calls to "a", calls to "b"]\n')
     run = Run(("a", {}), ("b", {}))
     assert [v.outcome for v in evaluate(ev, run)] == [Outcome.PASS] * 3
-    assert run.reads == 1
+    assert wrapped == ["a", "b"], "each call is wrapped once, for every assertion of the run"
 
 
 def test_nothing_is_carried_over_to_the_next_run():
