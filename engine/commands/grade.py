@@ -8,17 +8,18 @@ import json
 import sys
 from dataclasses import replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from referee.engine.grade import RulesSource, cpu_jobs, grade_spilled, grader_info
-from referee.engine.report.spill import Spill
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args
-from referee.engine.report import terminal
 from referee.engine.report.inert import inert, inert_data
-from referee.engine.report.render import json_text
 from referee.engine.usage import UsageError
-from referee.engine.report.lock import WorkspaceBusy, workspace_lock
-from referee.engine.report.write import GRADING, GROUND_TRUTH, WriteInterrupted, WriteResult, write_all
+
+if TYPE_CHECKING:
+    from referee.engine.grade import RulesSource
+    from referee.engine.report import terminal
+    from referee.engine.report.spill import Spill
+    from referee.engine.report.write import WriteResult
 
 EXIT_CODES = """\
 exit codes:
@@ -83,11 +84,20 @@ def run(args: argparse.Namespace) -> int:
     # The rendered reports wait on disk until they are written, so memory does not
     # grow with the number of runs (engine.report.spill); with --check that file is
     # made outside the workspace.
+    try:  # the engine is loaded here, not when the command line is built (--help needs none of it)
+        from referee.engine import grade  # noqa: F401
+        from referee.engine.report.spill import Spill
+    except KeyboardInterrupt:
+        return _interrupted("before grading", [], None, args.check)
     with Spill(None if args.check else args.workspace) as spill:
         return _grade(args, spill)
 
 
 def _grade(args: argparse.Namespace, spill: Spill) -> int:
+    from referee.engine.grade import cpu_jobs, grade_spilled, grader_info
+    from referee.engine.report import terminal
+    from referee.engine.report.write import WriteInterrupted
+
     err_color = terminal.use_color(sys.stderr, args.color)
     try:
         setup = _prepare(args, err_color)
@@ -180,6 +190,8 @@ def _prepare(args: argparse.Namespace, color: bool):
 
 
 def _rules_source(args: argparse.Namespace) -> RulesSource | int:
+    from referee.engine.grade import RulesSource
+
     if not args.rules and args.evals is None:
         return _fail("nothing to grade with: give --rules FILE..., or --evals evals.json "
                      "with checks under its \"referee\" key (see docs/language.md)")
@@ -231,6 +243,9 @@ def _judge(args: argparse.Namespace):
 
 
 def _write(graded, args) -> list[WriteResult]:
+    from referee.engine.report.lock import WorkspaceBusy, workspace_lock
+    from referee.engine.report.write import WriteInterrupted, WriteResult, write_all
+
     if args.check:
         return [WriteResult() for _ in graded]
     jobs = [(g.run.path, g.files) for g in graded]  # each run's texts are read as it is written
@@ -267,6 +282,9 @@ def _warn_written(graded, results: list[WriteResult]) -> None:
 
 
 def _report(args, graded, results: list[WriteResult], skipped) -> int:
+    from referee.engine.report import terminal
+    from referee.engine.report.write import GRADING, GROUND_TRUTH
+
     briefs = [g.brief for g in graded]
     refused = sum(1 for r in results if r.refused)
     totals = terminal.totals(briefs, refused)
@@ -304,6 +322,8 @@ def _exit_code(totals: terminal.Totals) -> int:
 
 def _written_line(results: list[WriteResult], args) -> str:
     """Which files were written, or that none were: a reader must not have to guess."""
+    from referee.engine.report.write import GRADING, GROUND_TRUTH
+
     if args.check:
         return "nothing was written (--check)"
     written = sum(1 for r in results if r.written)
@@ -333,6 +353,8 @@ def _json_document(briefs, documents, results, skipped, totals, check: bool, cod
 
 
 def _json_run(brief, document: dict, result: WriteResult) -> dict:
+    from referee.engine.report import terminal
+
     info = brief.run
     return {
         "path": info["path"], "eval_id": info["eval_id"], "eval_name": info["eval_name"],
@@ -350,6 +372,8 @@ def _print_json(document: dict) -> None:
     run's entry is rendered on its own and indented as the whole document would nest
     it (strings escape their newlines, so every newline is layout), which gives the
     same bytes while holding one run's entry at a time."""
+    from referee.engine.report.render import json_text
+
     text = json_text({**document, "runs": []})
     slot = '\n  "runs": []'  # the first top-level key after schema_version, an int
     cut = text.index(slot) + len(slot) - 1
