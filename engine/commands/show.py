@@ -16,13 +16,14 @@ import json
 import sys
 from decimal import Decimal
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from referee.engine.run.model import Payload, Problem, ToolCall
 from referee.engine.usage import UsageError
-from referee.engine.run.workspace import Run, discover, load_run
 from referee.engine.report.inert import inert
-from referee.engine.values import canonical_number, plain_size
+
+if TYPE_CHECKING:
+    from referee.engine.run.model import Payload, Problem, ToolCall
+    from referee.engine.run.workspace import Run
 
 SUMMARY_CHARS = 100  # payloads are cut to this in the text view
 
@@ -58,6 +59,9 @@ def run(args) -> int:
 
 
 def _collect(path: Path) -> tuple[list[Run], list[Problem], str | None]:
+    # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
+    from referee.engine.run.workspace import discover, load_run
+
     if not path.exists():
         return [], [], "no such file or directory"
     if not path.is_dir():
@@ -160,6 +164,8 @@ def _problem_view(problem: Problem) -> dict:
 def _plain(value: Any) -> Any:
     """JSON-ready copy: Decimals become ints or floats (non-finite ones text)."""
     if isinstance(value, Decimal):
+        from referee.engine.values import canonical_number, plain_size
+
         if not value.is_finite() or not plain_size(value):
             return canonical_number(value)  # NaN, Infinity, 1E+9999: text, never a huge int
         # "22.0" stays a float so the view keeps the author's form; "22" is an int
