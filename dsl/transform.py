@@ -7,7 +7,7 @@ all of them; the node is still built with a harmless placeholder value.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from lark import Token, Transformer, v_args
 
@@ -49,6 +49,28 @@ class Located:
             code, message, self.path, span.line, span.column, end, hint,
             line_of(self.text, span.line),
         ))
+
+
+# Small factories of rule methods, for rules that differ by one word only.
+
+def _source(kind: str) -> Callable[[ToAst, Any, list], ast.Source]:
+    def method(self: ToAst, meta: Any, _children: list) -> ast.Source:
+        return ast.Source(kind, span=self.at.span(meta))
+    return method
+
+
+def _text_test(op: str) -> Callable[[ToAst, Any, list], ast.TextTest]:
+    def method(self: ToAst, meta: Any, children: list) -> ast.TextTest:
+        return ast.TextTest(op, children[0], children[1], _ignoring(children),
+                            self.at.span(meta))
+    return method
+
+
+def _quantifier(word: str) -> Callable[[ToAst, Any, list], ast.Quantified]:
+    def method(self: ToAst, meta: Any, children: list) -> ast.Quantified:
+        condition = children[1] if len(children) > 1 else None
+        return ast.Quantified(word, None, children[0], condition, self.at.span(meta))
+    return method
 
 
 @v_args(meta=True)
@@ -152,11 +174,6 @@ class ToAst(Transformer, Decoding):
     def selection(self, meta, children):
         return ast.Selection(children[0], tuple(children[1:]), self.at.span(meta))
 
-    def _source(kind):  # noqa: N805 - a small factory of rule methods
-        def method(self, meta, _children):
-            return ast.Source(kind, span=self.at.span(meta))
-        return method
-
     src_calls = _source("calls")
     src_notes = _source("notes")
     src_harness = _source("harness")
@@ -212,13 +229,8 @@ class ToAst(Transformer, Decoding):
         return ast.Compare(str(op), left, right, _ignoring(children), self.at.span(meta))
 
     def between(self, meta, children):
-        return ast.Between(*children, span=self.at.span(meta))
-
-    def _text_test(op):  # noqa: N805 - a small factory of rule methods
-        def method(self, meta, children):
-            return ast.TextTest(op, children[0], children[1], _ignoring(children),
-                                self.at.span(meta))
-        return method
+        subject, low, high = children
+        return ast.Between(subject, low, high, self.at.span(meta))
 
     contains = _text_test("contains")
     starts_with = _text_test("starts_with")
@@ -240,12 +252,6 @@ class ToAst(Transformer, Decoding):
 
     def exists(self, meta, children):
         return ast.Exists(children[0], self.at.span(meta))
-
-    def _quantifier(word):  # noqa: N805 - a small factory of rule methods
-        def method(self, meta, children):
-            condition = children[1] if len(children) > 1 else None
-            return ast.Quantified(word, None, children[0], condition, self.at.span(meta))
-        return method
 
     any_of = _quantifier("any")
     all_of = _quantifier("all")
