@@ -10,10 +10,14 @@ from __future__ import annotations
 import json
 import re
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from lark import Token
 
 from referee.dsl import ast
+
+if TYPE_CHECKING:
+    from referee.dsl.transform import Located
 
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -22,6 +26,8 @@ FLAG_ORDER = "imsx"
 
 class Decoding:
     """Token decoders; the class using it provides ``self.at`` (a ``Located``)."""
+
+    at: Located
 
     def decode_string(self, token: Token) -> str:
         """A STRING token's value with JSON's escape rules; '' after reporting if bad."""
@@ -39,6 +45,8 @@ class Decoding:
 
     def _string_error(self, token: Token, exc: json.JSONDecodeError) -> None:
         text = str(token)
+        # The lexer gives every token its position; only a hand-made Token lacks one.
+        assert token.line is not None and token.column is not None
         column = token.column + exc.pos
         where = ast.Span(token.line + self.at.line_offset, column,
                          token.line + self.at.line_offset, column + 2)

@@ -128,9 +128,9 @@ class _Reader:
         if "referee" in raw:
             rules = self.rules(where, str(raw["id"]), raw["referee"], len(sentences))
         name = raw.get("name", raw.get("eval_name"))
-        output = raw.get("expected_output")
+        output, prompt = raw.get("expected_output"), raw.get("prompt")
         return EvalEntry(str(raw["id"]), name if isinstance(name, str) else None,
-                         raw.get("prompt") if isinstance(raw.get("prompt"), str) else "",
+                         prompt if isinstance(prompt, str) else "",
                          sentences, rules, output if isinstance(output, str) else None,
                          self.strings(where + ("files",), raw.get("files", [])))
 
@@ -241,7 +241,7 @@ def _move_spans(node: Any, move) -> Any:
     """A copy of a syntax tree with every Span passed through ``move``."""
     if isinstance(node, tuple):
         return tuple(_move_spans(n, move) for n in node)
-    if not is_dataclass(node) or isinstance(node, ast.Span):
+    if not is_dataclass(node) or isinstance(node, (ast.Span, type)):  # nodes, not classes
         return node
     changes = {}
     for f in fields(node):

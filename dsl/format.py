@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import re
 from decimal import Decimal
-from typing import Any
+from typing import Any, Callable
 
 from referee.dsl import ast
 
@@ -149,7 +149,7 @@ def _ignoring(flag: bool) -> str:
     return " ignoring case" if flag else ""
 
 
-_PREDICATES = {
+_PREDICATES: dict[type, Callable[[Any], str]] = {
     ast.Compare: _compare, ast.Between: _between, ast.TextTest: _text_test,
     ast.Includes: _includes, ast.Emptiness: _emptiness, ast.Exists: _exists,
     ast.Quantified: _quantified, ast.Before: _before, ast.InOrder: _in_order,
@@ -219,8 +219,10 @@ def _decimal(d: Decimal) -> str:
 def _path(p: ast.PathExpr) -> str:
     fields = list(p.fields)
     if p.base is None:
-        if fields and isinstance(fields[0].key, str) and _IDENT.match(fields[0].key):
-            head = "." + fields.pop(0).key
+        first = fields[0].key if fields else None
+        if isinstance(first, str) and _IDENT.match(first):
+            head = "." + first
+            fields.pop(0)
         else:
             head = "."
     else:

@@ -11,7 +11,7 @@ import re
 from typing import Callable
 
 from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee.dsl.errors import Diagnostic, did_you_mean, line_of
 
@@ -118,14 +118,17 @@ class Explainer:
     def diagnostic(self, exc: UnexpectedInput, fragment: str) -> Diagnostic:
         if isinstance(exc, UnexpectedCharacters):
             return self._characters(exc, fragment)
-        if isinstance(exc, UnexpectedEOF):
-            return self._make("syntax", "unexpected end of file", *self._end(fragment))
-        return self._token(exc, fragment)
+        if isinstance(exc, UnexpectedToken):
+            return self._token(exc, fragment)
+        # UnexpectedEOF, the one subclass left.
+        return self._make("syntax", "unexpected end of file", *self._end(fragment))
 
     # ---------------------------------------------------------------- cases
 
     def _characters(self, exc: UnexpectedCharacters, fragment: str) -> Diagnostic:
-        char = fragment[exc.pos_in_stream] if exc.pos_in_stream < len(fragment) else ""
+        # lark declares pos_in_stream as None; the lexer's error always sets its offset.
+        pos: int = exc.pos_in_stream  # type: ignore[assignment]
+        char = fragment[pos] if pos < len(fragment) else ""
         where = (exc.line, exc.column, exc.column + 1)
         if char == '"':
             return self._make("bad-string", "unterminated string", *where,
