@@ -42,8 +42,11 @@ class Completion:
 class Backend(Protocol):
     """Something that answers a ``ChatRequest``. Raises ``TransportError`` on failure."""
 
-    name: str
-    model: str
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def model(self) -> str: ...
 
     def params(self) -> dict: ...
 

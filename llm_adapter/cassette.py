@@ -82,7 +82,7 @@ class CassetteBackend:
         elif self.mode == "replay":
             raise ValueError(f"no cassette at {self.path}")
         if self.inner is not None:
-            self._adopt_inner()
+            self._adopt_inner(self.inner)
 
     @property
     def name(self) -> str:
@@ -106,22 +106,21 @@ class CassetteBackend:
         if entry is not None and self.mode != "record":
             return Completion(entry["reply"], entry.get("input_tokens", 0),
                               entry.get("output_tokens", 0), entry.get("seconds", 0.0), True)
-        if self.mode == "replay":
+        if self.mode == "replay" or self.inner is None:  # only replay is built without one
             raise CassetteMiss(f"no recorded grader reply in {self.path.name} (key {key[:12]})")
         fresh = self.inner.complete(request)
         self._store(key, fresh, about)
         return fresh
 
-    def _adopt_inner(self) -> None:
-        wanted = {"backend": self.inner.name, "model": self.inner.model,
-                  "params": self.inner.params()}
+    def _adopt_inner(self, inner: Backend) -> None:
+        wanted = {"backend": inner.name, "model": inner.model, "params": inner.params()}
         if self.meta:
             had = {k: self.meta.get(k) for k in wanted}
             if had != wanted:
                 raise ValueError(f"{self.path} was recorded with {had}; record into a new file")
         self.meta = {"format": FORMAT, "version": VERSION, **wanted,
                      "judge": self.note or self.meta.get("judge") or
-                     f"{self.inner.name}:{self.inner.model}"}
+                     f"{inner.name}:{inner.model}"}
 
     def _store(self, key: str, fresh: Completion, about: str) -> None:
         entry = {"key": key, "about": about, "reply": fresh.text,
@@ -190,7 +189,10 @@ def _unique_fields(pairs: list[tuple[str, object]]) -> dict:
     value = dict(pairs)
     if len(value) != len(pairs):
         seen: set[str] = set()
-        raise _Repeated(next(k for k, _ in pairs if k in seen or seen.add(k)))
+        for k, _ in pairs:
+            if k in seen:
+                raise _Repeated(k)
+            seen.add(k)
     return value
 
 
@@ -288,9 +290,12 @@ def _check_fields(where: str, label: str, record: dict, fields: dict[str, type])
             kind = "a whole number, 0 or more"
         else:
             good = isinstance(value, wanted)
-            kind = {str: "a string", dict: "an object"}[wanted]
+            kind = _TYPE_WORDS[wanted]
         if not good:
             raise ValueError(f"{where}: {label}: {name} must be {kind}, not {_kind(value)}")
+
+
+_TYPE_WORDS: dict[type, str] = {str: "a string", list: "a list", dict: "an object"}
 
 
 def _kind(value: object) -> str:
@@ -300,7 +305,7 @@ def _kind(value: object) -> str:
         return "a boolean"
     if isinstance(value, (int, float)):
         return f"the number {value!r}"[:60]
-    return {str: "a string", list: "a list", dict: "an object"}.get(type(value), type(value).__name__)
+    return _TYPE_WORDS.get(type(value), type(value).__name__)
 
 
 def save(path: Path, meta: dict, entries: dict[str, dict]) -> None:

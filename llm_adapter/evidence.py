@@ -124,7 +124,7 @@ def _output_segments(run) -> tuple[list[Segment], list[str], list[Segment]]:
     outputs: list[Segment] = []
     notes: list[Segment] = []
     unreadable: list[str] = []
-    names = getattr(run, "output_files", lambda: [])()
+    names: list[str] = getattr(run, "output_files", lambda: [])()
     for rel in sorted(names):
         if rel in (TRANSCRIPT, RESPONSE) or rel in NOT_EVIDENCE:
             continue

@@ -142,7 +142,8 @@ def _search(segment: Segment, parts: list[str], loose: bool, mask: bool) -> Matc
     haystack, index = _fold(segment.text, loose, mask)
     text = segment.text
     position = 0
-    first = last = None
+    first: int | None = None
+    last = 0
     for part in parts:
         needle, _ = _fold(part, loose)
         if len(needle) < (1 if len(parts) == 1 else MIN_PART):
@@ -155,6 +156,8 @@ def _search(segment: Segment, parts: list[str], loose: bool, mask: bool) -> Matc
         first = at if first is None else first
         last = at + len(needle) - 1
         position = at + len(needle)
+    if first is None:  # no parts; callers pass at least one
+        return None
     start, end = index[first], index[last] + 1
     line = segment.line + text.count("\n", 0, start)
     return Match(segment, line, text[start:end], loose)

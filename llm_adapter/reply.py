@@ -105,8 +105,10 @@ def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
     value = dict(pairs)
     if len(value) != len(pairs):
         seen: set[str] = set()
-        duplicated = sorted({k for k, _ in pairs if k in seen or seen.add(k)})
-        raise Malformed(f"repeated key {duplicated[0]!r}")
+        repeated: set[str] = set()
+        for k, _ in pairs:
+            (repeated if k in seen else seen).add(k)
+        raise Malformed(f"repeated key {min(repeated)!r}")
     return value
 
 
