@@ -24,12 +24,14 @@ def call_label(call: ToolCall) -> str:
 def call_val(call: ToolCall) -> Val:
     """A call as a value. A suspect record (see engine.run.transcript) is evidence of
     the ``suspect_calls`` source: agent-text trust, and a PASS resting on it fails."""
+    return Val(call, _call_prov(call))
+
+
+def _call_prov(call: ToolCall) -> Prov:
     loc = call.location
     if call.suspect is not None:
-        prov = Prov("suspect_calls", f"{call_label(call)} (untrusted record)", loc.file, loc.line, call.step)
-    else:
-        prov = Prov("tool_calls", call_label(call), loc.file, loc.line, call.step)
-    return Val(call, prov)
+        return Prov("suspect_calls", f"{call_label(call)} (untrusted record)", loc.file, loc.line, call.step)
+    return Prov("tool_calls", call_label(call), loc.file, loc.line, call.step)
 
 
 def unsure_message(val: Val, key: str) -> str:
@@ -39,9 +41,13 @@ def unsure_message(val: Val, key: str) -> str:
 
 def note_val(note: Note) -> Val:
     """A note as a value; its kind (``agent_notes`` or ``harness``) is its evidence source."""
+    return Val(note, _note_prov(note))
+
+
+def _note_prov(note: Note) -> Prov:
     loc = note.location
     label = f"{note.kind} step {note.step}" if note.step is not None else f"{note.kind} {note.title}"
-    return Val(note, Prov(note.kind, label, loc.file, loc.line, note.step))
+    return Prov(note.kind, label, loc.file, loc.line, note.step)
 
 
 def elements(val: Val) -> tuple[Val, ...]:
@@ -84,7 +90,7 @@ def _index(val: Val, key: str | int) -> Result:
 
 
 def _call_field(val: Val, call: ToolCall, key: str | int) -> Result:
-    prov = val.prov or call_val(call).prov
+    prov = val.prov or _call_prov(call)
     if key in call.unsure:
         raise EvalError(unsure_message(Val(call, prov), str(key)))
     if key in ("args", "return"):
@@ -107,7 +113,7 @@ def _payload_val(prov: Prov, key: str, payload: Payload | None) -> Result:
 
 
 def _note_field(val: Val, note: Note, key: str | int) -> Result:
-    prov = val.prov or note_val(note).prov
+    prov = val.prov or _note_prov(note)
     if key not in NOTE_FIELDS:
         return Missing(f"a note has no field {render(key)}", prov)
     value = getattr(note, str(key))

@@ -103,6 +103,12 @@ class Check(Protocol):
     def evaluate(self, ctx: Context) -> Verdict: ...
 
 
+# A compile function of one AST node type, called as f(compiler, node, scope); each
+# check module maps the node types it owns to these (engine.checks.compiler joins them).
+CheckCompiler = Callable[..., Check]
+ExprCompiler = Callable[..., Expr]
+
+
 class Leaf:
     """Base of predicate checks: ``decide`` may raise EvalError; evaluate never does."""
 
@@ -163,7 +169,7 @@ def claims_of(*values: Result) -> tuple[Claim, ...]:
 def evidence_of(*values: Result) -> tuple[Evidence, ...]:
     """Evidence for the values a check looked at (literals carry none); a count
     points at the elements it counted."""
-    out = []
+    out: list[Evidence] = []
     for value in values:
         if not isinstance(value, Val):
             continue

@@ -12,8 +12,9 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.dsl import ast
-from referee.engine.checks.base import (Context, Leaf, Polarity, claims_of, decided, describe_val,
-                                evidence_of, located, missing_verdict, with_claims)
+from referee.engine.checks.base import (CheckCompiler, Context, Leaf, Polarity, claims_of, decided,
+                                        describe_val, evidence_of, located, missing_verdict,
+                                        with_claims)
 from referee.engine.checks.matching import includes
 from referee.engine.values import (EvalError, Missing, Val, as_decimal, equal, is_number, mismatch_hint,
                            render, short, type_name)
@@ -161,5 +162,7 @@ def compile_truthy(c, node: ast.Truthy, scope) -> TruthyCheck:
     return TruthyCheck(c.value(node.value, scope), scope.polarity)
 
 
-CHECK_COMPILERS = {ast.Compare: compile_compare, ast.Between: compile_between,
-                   ast.Truthy: compile_truthy, ast.Includes: compile_includes}
+CHECK_COMPILERS: dict[type, CheckCompiler] = {
+    ast.Compare: compile_compare, ast.Between: compile_between, ast.Truthy: compile_truthy,
+    ast.Includes: compile_includes,
+}

@@ -12,19 +12,24 @@ from dataclasses import dataclass, replace
 
 import regex
 from jsonpath_ng.ext import parse as parse_jsonpath
+from regex import error as RegexError  # in Compiler's signatures `regex` is its method
 
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, did_you_mean
 from referee.engine.checks import compare, logic, order, quantify, text
-from referee.engine.checks.base import Context, Polarity
+from referee.engine.checks.base import CheckCompiler, Context, ExprCompiler, Polarity
 from referee.engine.checks.exprs import SOURCE_WORDS, VALUE_COMPILERS, Const, LetRef
 from referee.engine.checks.sources import Select, compile_selection, csv_rows, read_file_text
 from referee.engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset
 from referee.engine.values import Missing, Prov, Result, Val
 
-CHECK_COMPILERS = {**compare.CHECK_COMPILERS, **text.CHECK_COMPILERS, **quantify.CHECK_COMPILERS,
-                   **order.CHECK_COMPILERS, **logic.CHECK_COMPILERS}
-VALUES = {**VALUE_COMPILERS, ast.Selection: lambda c, node, scope: c.selection(node, scope)}
+CHECK_COMPILERS: dict[type, CheckCompiler] = {
+    **compare.CHECK_COMPILERS, **text.CHECK_COMPILERS, **quantify.CHECK_COMPILERS,
+    **order.CHECK_COMPILERS, **logic.CHECK_COMPILERS,
+}
+VALUES: dict[type, ExprCompiler] = {
+    **VALUE_COMPILERS, ast.Selection: lambda c, node, scope: c.selection(node, scope),
+}
 
 
 _ELEMENTS = {"calls": "call", "notes": "note", "rows": "row", "call": "call", "note": "note",
@@ -169,14 +174,17 @@ class Compiler:
         self.name_patterns[key] = compiled
         return compiled
 
-    def _regex_error(self, pattern: str, span: ast.Span, err: regex.error) -> None:
+    def _regex_error(self, pattern: str, span: ast.Span, err: RegexError) -> None:
+        # types-regex declares only the constructor of regex.error; regex sets pos and
+        # msg on every error it raises.
+        pos: int | None = err.pos  # type: ignore[attr-defined]
+        message: str = err.msg  # type: ignore[attr-defined]
         # The pattern as written has `\/` where the parsed one has `/`.
-        pos = err.pos
         if pos is not None:
             pos += pattern[:pos].count("/")
         lines, col = error_offset(pattern.replace("/", "\\/"), pos)
         line, column = span.line + lines, (span.column + 1 + col if lines == 0 else col + 1)
-        self.error("bad-regex", f"invalid regex /{pattern}/: {err.msg}", span, line=line,
+        self.error("bad-regex", f"invalid regex /{pattern}/: {message}", span, line=line,
                    column=column)
 
     def jsonpath(self, query: str, span: ast.Span):

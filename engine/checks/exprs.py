@@ -12,7 +12,7 @@ from typing import Any, Callable
 from referee.dsl import ast
 from referee.dsl.errors import did_you_mean
 from referee.engine.checks.access import CALL_FIELDS, NOTE_FIELDS, elements, get
-from referee.engine.checks.base import Context
+from referee.engine.checks.base import Context, ExprCompiler
 from referee.dsl.format import format_value
 from referee.engine.checks.functions import ARITY, FUNCTIONS
 from referee.engine.checks.jsonpath_budget import bounded_find
@@ -300,7 +300,7 @@ def compile_list(c, node, scope):
     return ListValue(expr, format_value(node), expr.kind)
 
 
-VALUE_COMPILERS = {
+VALUE_COMPILERS: dict[type, ExprCompiler] = {
     ast.Literal: compile_literal,
     ast.ArrayLit: compile_array,
     ast.ObjectLit: compile_object,

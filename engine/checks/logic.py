@@ -13,8 +13,8 @@ from typing import Any
 
 from referee.dsl import ast
 from referee.dsl.format import format_condition
-from referee.engine.checks.base import (NOT_GRADED_MESSAGE, Context, three_valued_all,
-                                three_valued_any)
+from referee.engine.checks.base import (NOT_GRADED_MESSAGE, CheckCompiler, Context,
+                                        three_valued_all, three_valued_any)
 from referee.engine.verdict import Outcome, Verdict
 
 _SWAP = {Outcome.PASS: Outcome.FAIL, Outcome.FAIL: Outcome.PASS}
@@ -130,5 +130,7 @@ def compile_semantic(c, node: ast.Semantic, scope) -> SemanticCheck:
     return SemanticCheck(node.text)
 
 
-CHECK_COMPILERS = {ast.Not: compile_not, ast.And: compile_and, ast.Or: compile_or,
-                   ast.Semantic: compile_semantic}
+CHECK_COMPILERS: dict[type, CheckCompiler] = {
+    ast.Not: compile_not, ast.And: compile_and, ast.Or: compile_or,
+    ast.Semantic: compile_semantic,
+}

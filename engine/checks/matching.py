@@ -25,9 +25,9 @@ def max_matching(adjacency: Sequence[Sequence[int]], right_size: int) -> list[in
     for left in range(len(adjacency)):
         _augment(left, adjacency, match_right)
     match_left: list[int | None] = [None] * len(adjacency)
-    for right, left in enumerate(match_right):
-        if left is not None:
-            match_left[left] = right
+    for right, owner in enumerate(match_right):
+        if owner is not None:
+            match_left[owner] = right
     return match_left
 
 

@@ -12,7 +12,8 @@ import math
 from dataclasses import dataclass
 
 from referee.dsl import ast
-from referee.engine.checks.base import Context, Leaf, decided, evidence_of, located, with_claims
+from referee.engine.checks.base import (CheckCompiler, Context, Leaf, decided, evidence_of,
+                                        located, with_claims)
 from referee.engine.checks.matching import pair_up
 from referee.engine.checks.sources import Select, read_calls, records
 from referee.engine.run.model import Note, ToolCall
@@ -79,7 +80,8 @@ class InOrderCheck(Leaf):
 
     def _subsequence(self, calls: list[Val], wanted: list[set]) -> Verdict:
         # Taking the earliest fitting call for each item is optimal for a subsequence.
-        chosen, start = [], 0
+        chosen: list[Val] = []
+        start = 0
         for number, (sel, fits) in enumerate(zip(self.items, wanted), start=1):
             at = next((k for k in range(start, len(calls)) if position(calls[k]) in fits), None)
             if at is None:
@@ -127,7 +129,7 @@ class EachCheck(Leaf):
             return decided(False, f"{len(missing)} of {len(self.items)} items have no distinct "
                            f"match: " + "; ".join(missing), evidence_of(*used))
         pairs = [f"{sel.desc} → {located(pool[keys[m]].label, pool[keys[m]].prov)}"
-                 for sel, m in zip(self.items, matched)]
+                 for sel, m in zip(self.items, matched) if m is not None]  # all matched here
         return decided(True, "each matched: " + "; ".join(pairs), evidence_of(*used))
 
 
@@ -155,5 +157,6 @@ def compile_each(c, node: ast.EachDistinct, scope) -> EachCheck:
     return EachCheck(tuple(c.selection(s, scope) for s in node.items))
 
 
-CHECK_COMPILERS = {ast.Before: compile_before, ast.InOrder: compile_in_order,
-                   ast.EachDistinct: compile_each}
+CHECK_COMPILERS: dict[type, CheckCompiler] = {
+    ast.Before: compile_before, ast.InOrder: compile_in_order, ast.EachDistinct: compile_each,
+}

@@ -12,8 +12,8 @@ from itertools import chain
 from typing import Any
 
 from referee.dsl import ast
-from referee.engine.checks.base import (Context, Leaf, decided, evidence_of, located, summarize,
-                                three_valued_all, three_valued_any, with_claims)
+from referee.engine.checks.base import (CheckCompiler, Context, Leaf, decided, evidence_of, located,
+                                        summarize, three_valued_all, three_valued_any, with_claims)
 from referee.engine.checks.sources import Select
 from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.access import elements
@@ -107,15 +107,17 @@ class QuantifiedCheck(Leaf):
                               items, verdicts, Outcome.PASS)
 
     def _exactly(self, items, verdicts) -> Verdict:
+        count = self.count
+        assert count is not None  # compile refuses 'exactly' without a count
         outcomes = [v.outcome if v else Outcome.PASS for v in verdicts]
         passes = outcomes.count(Outcome.PASS)
         unknown = len(outcomes) - passes - outcomes.count(Outcome.FAIL)
-        message = f"{passes} of {len(items)} {self.selection.desc} pass, expected exactly {self.count}"
-        if unknown and passes <= self.count <= passes + unknown:
+        message = f"{passes} of {len(items)} {self.selection.desc} pass, expected exactly {count}"
+        if unknown and passes <= count <= passes + unknown:
             shown = [v for v in verdicts if v and v.outcome not in (Outcome.PASS, Outcome.FAIL)]
             return Verdict(shown[0].outcome, f"{message}; {shown[0].message}", shown[0].evidence)
         chosen = [(i, v) for i, v in zip(items, verdicts) if (v is None or v.outcome is Outcome.PASS)]
-        return decided(passes == self.count, message, _joined_evidence(chosen))
+        return decided(passes == count, message, _joined_evidence(chosen))
 
     def _combined(self, outcome, head, items, verdicts, shown: Outcome) -> Verdict:
         """A non-pass: the heading plus the messages of the elements that decided it."""
@@ -196,13 +198,17 @@ def compile_quantified(c, node: ast.Quantified, scope) -> QuantifiedCheck:
 def compile_exists(c, node: ast.Exists, scope) -> ExistsCheck:
     target = c.value(node.target, scope)
     sel = node.target
-    is_file = isinstance(sel, ast.Selection) and sel.source.kind == "file" and not sel.filters
-    return ExistsCheck(target, sel.source.path if is_file else None)
+    path = None
+    if isinstance(sel, ast.Selection) and sel.source.kind == "file" and not sel.filters:
+        path = sel.source.path
+    return ExistsCheck(target, path)
 
 
 def compile_emptiness(c, node: ast.Emptiness, scope) -> EmptinessCheck:
     return EmptinessCheck(c.value(node.subject, scope), node.negated)
 
 
-CHECK_COMPILERS = {ast.Quantified: compile_quantified, ast.Exists: compile_exists,
-                   ast.Emptiness: compile_emptiness}
+CHECK_COMPILERS: dict[type, CheckCompiler] = {
+    ast.Quantified: compile_quantified, ast.Exists: compile_exists,
+    ast.Emptiness: compile_emptiness,
+}

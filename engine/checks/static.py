@@ -119,15 +119,15 @@ def reads(node, lets: Mapping[str, ast.Let] | None = None) -> tuple[Read, ...]:
 def _path_reads(path: ast.PathExpr) -> list[Read]:
     base = path.base
     out = []
+    first = path.fields[0] if path.fields else None
     if isinstance(base, ast.Selection) and base.source.kind in _JSON_SOURCES and not base.filters \
-            and path.fields and isinstance(path.fields[0].key, str):
-        first = path.fields[0]
+            and first is not None and isinstance(first.key, str):
         out.append(Read(base.source.kind, first.key, first.span if first.span.line else path.span))
     # A call's arguments: `.args.x`, `saved.args.x`, `calls[0].args.x`; an "args" key
     # deeper in a payload (`.return.body.args`) is data, not a call's arguments.
     fields = path.fields[1:] if path.fields and isinstance(path.fields[0].key, int) else path.fields
-    if len(fields) >= 2 and fields[0].key == "args" and isinstance(fields[1].key, str):
-        after = fields[1]
+    after = fields[1] if len(fields) >= 2 else None
+    if after is not None and fields[0].key == "args" and isinstance(after.key, str):
         out.append(Read("arg", after.key, after.span if after.span.line else path.span))
     return out
 

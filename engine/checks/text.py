@@ -12,7 +12,8 @@ from typing import Any
 
 from referee.dsl import ast
 from referee.engine.checks.access import elements
-from referee.engine.checks.base import Context, Leaf, Polarity, decided, evidence_of, located, missing_verdict
+from referee.engine.checks.base import (CheckCompiler, Context, Leaf, Polarity, decided,
+                                        evidence_of, located, missing_verdict)
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import EvalError, Missing, Prov, Val, equal, render, short, type_name
@@ -67,7 +68,8 @@ def source_lines(ctx: Context, prov: Prov | None) -> list[str] | None:
     when the value is not from a file of the run."""
     if prov is None or not prov.file:
         return None
-    return ctx.once(("source lines", prov.file), lambda: _read_lines(ctx.run, prov.file))
+    file = prov.file
+    return ctx.once(("source lines", file), lambda: _read_lines(ctx.run, file))
 
 
 def _read_lines(run: Any, file: str) -> list[str] | None:
@@ -180,4 +182,4 @@ def compile_text(c, node: ast.TextTest, scope) -> TextCheck:
     return TextCheck(node.op, subject, operand, node.ignore_case, scope.polarity)
 
 
-CHECK_COMPILERS = {ast.TextTest: compile_text}
+CHECK_COMPILERS: dict[type, CheckCompiler] = {ast.TextTest: compile_text}
