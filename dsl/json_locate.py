@@ -6,7 +6,9 @@ The text is assumed to be valid JSON (``json.loads`` accepted it first).
 
 from __future__ import annotations
 
+import bisect
 import json
+from functools import lru_cache
 from json.decoder import scanstring
 
 _DECODER = json.JSONDecoder()
@@ -38,6 +40,63 @@ def raw_offsets(text: str, start: int) -> list[int]:
             i += 6
     offsets.append(i)
     return offsets
+
+
+def child_offset(text: str, start: int, key: str | int) -> int | None:
+    """The offset of the value at ``key`` (an object's key, or an array's position,
+    negative from the end) in the JSON object or array whose first character is at
+    ``start``, as ``json.loads`` would take it (the last of repeated keys); None when
+    there is no such value or the text is not valid JSON there. So a field's own
+    line can be found in a value spread over lines. Each container is scanned once
+    (the last few are remembered), so reading every element of a long list stays
+    linear."""
+    found = _members(text, start)
+    if isinstance(found, dict):
+        return found.get(key) if isinstance(key, str) else None
+    if isinstance(found, list) and isinstance(key, int) and not isinstance(key, bool):
+        return found[key] if -len(found) <= key < len(found) else None
+    return None
+
+
+def lines_before(text: str, offset: int) -> int:
+    """How many line breaks ``text`` has before ``offset`` (its breaks found once)."""
+    return bisect.bisect_left(_breaks(text), offset)
+
+
+@lru_cache(maxsize=64)
+def _breaks(text: str) -> list[int]:
+    found, at = [], text.find("\n")
+    while at >= 0:
+        found.append(at)
+        at = text.find("\n", at + 1)
+    return found
+
+
+@lru_cache(maxsize=64)
+def _members(text: str, start: int) -> dict[str, int] | list[int] | None:
+    """Where each member of the object or array at ``start`` begins; None for
+    anything else (a scalar, or text that is not valid JSON there)."""
+    try:
+        i = _skip(text, start)
+        if text[i] not in "{[":
+            return None
+        closing, found = ("}", {}) if text[i] == "{" else ("]", [])
+        i = _skip(text, i + 1)
+        if text[i] == closing:
+            return found
+        while True:
+            if closing == "}":
+                name, i = scanstring(text, i + 1)
+                i = _skip(text, _skip(text, i) + 1)  # past the ':'
+                found[name] = i  # a repeated key: json.loads keeps the last
+            else:
+                found.append(i)
+            i = _skip(text, _value(text, i, (), 0, {}))
+            if text[i] == closing:
+                return found
+            i = _skip(text, i + 1)  # past the ','
+    except (ValueError, IndexError):  # not valid JSON there: no place to give
+        return None
 
 
 def _is_pair(text: str, i: int) -> bool:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
+from referee.dsl.json_locate import child_offset, lines_before
 from referee.engine.run.model import Note, ToolCall
 from referee.engine.verdict import Evidence
 
@@ -35,7 +36,9 @@ class EvalError(Exception):
 
 @dataclass(frozen=True)
 class Anchor:
-    """Where a JSON payload's text sits, so a field can be traced to its own line."""
+    """Where a value sits in the JSON text of its payload: ``offset`` is where the
+    value starts in ``text``, whose first line is file line ``first_line``; so a
+    field, however deep and however the JSON is spread, is traced to its own line."""
 
     text: str
     offset: int
@@ -68,10 +71,10 @@ class Prov:
         """The provenance of ``value[key]``, following the payload text when known."""
         label = f"{self.label}[{key}]" if isinstance(key, int) else _join_label(self.label, key)
         line, anchor, parent = self.line, None, self.anchor
-        if parent is not None and isinstance(key, str):
-            found = parent.text.find(json.dumps(key, ensure_ascii=False), parent.offset)
-            if found >= 0:
-                line = parent.first_line + parent.text.count("\n", 0, found)
+        if parent is not None:
+            found = child_offset(parent.text, parent.offset, key)
+            if found is not None:
+                line = parent.first_line + lines_before(parent.text, found)
                 anchor = Anchor(parent.text, found, parent.first_line)
         return Prov(self.source, label, self.file, line, self.step, anchor)
 
