@@ -21,11 +21,7 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
-from collections import deque
-from contextlib import closing, contextmanager
-from concurrent.futures import ProcessPoolExecutor
-from itertools import islice
+from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Mapping, Sequence
@@ -45,6 +41,7 @@ from referee.engine.run.workspace import report_path
 from referee.engine.report.render import feedback_text, join_feedback, render, split_at_feedback
 from referee.engine.report.spill import InMemory, Spill, Ticket
 from referee.engine.report.write import GRADING, GROUND_TRUTH
+from referee.engine.pool import in_order
 from referee.engine.verdict import Outcome, Precision, Verdict
 
 Progress = Callable[[int, int], None]
@@ -236,75 +233,10 @@ def _grade_in_worker(run: Any) -> Rendered | None:
 
 def _each(task: Callable[[Any], Any], local: Callable[[Any], Any], runs: Sequence[Any],
           source: RulesSource, grader: dict, jobs: int, progress: Progress | None) -> Iterator[Any]:
-    """``local(run)`` for every run here, or ``task(run)`` in ``jobs`` worker processes;
-    results in the order of ``runs`` either way, yielded as they come.
-
-    Workers rebuild the Program from the rule texts once each (cheaper and safer
-    than pickling compiled regexes and paths); runs travel to them in chunks, and
-    only a few chunks are out at once, so finished results never pile up here.
-    """
-    if jobs <= 1 or len(runs) < 2:
-        for number, run in enumerate(runs, 1):
-            yield local(run)
-            if progress:
-                progress(number, len(runs))
-        return
-    chunk = max(1, min(16, len(runs) // (jobs * 8)))
-    with _workers_born_deaf():
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=_start_worker, initargs=(source, grader))
-    try:
-        number = 0
-        for results in _windowed(pool, task, runs, chunk, jobs * 3):
-            for result in results:
-                number += 1
-                yield result
-                if progress:
-                    progress(number, len(runs))
-    except BaseException:  # Ctrl-C above all (or the caller gave up): stop now
-        _stop(pool)
-        raise
-    pool.shutdown()
-
-
-def _windowed(pool: ProcessPoolExecutor, task: Callable[[Any], Any], runs: Sequence[Any], chunk: int,
-              window: int) -> Iterator[list[Any]]:
-    """Each chunk's results in order, with at most ``window`` chunks handed out."""
-    starts = iter(range(0, len(runs), chunk))
-    pending: deque = deque()
-    with _workers_born_deaf():  # the workers start with the first chunks
-        for start in islice(starts, window):
-            pending.append(pool.submit(_chunk_in_worker, task, runs[start:start + chunk]))
-    while pending:
-        results = pending.popleft().result()
-        start = next(starts, None)
-        if start is not None:  # hand out the next chunk before this one is consumed
-            pending.append(pool.submit(_chunk_in_worker, task, runs[start:start + chunk]))
-        yield results
-
-
-def _chunk_in_worker(task: Callable[[Any], Any], runs: Sequence[Any]) -> list[Any]:
-    return [task(run) for run in runs]
-
-
-@contextmanager
-def _workers_born_deaf() -> Iterator[None]:
-    """Ignore Ctrl-C while the workers start, so they are born ignoring it: a signal
-    between a worker's birth and its initializer would print that worker's traceback."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Drop the queued work and end the workers (they ignore Ctrl-C, see ``_start_worker``)."""
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
+    """``local(run)`` for every run here, or ``task(run)`` in ``jobs`` worker processes
+    that rebuild the Program from the rule texts once each (cheaper and safer than
+    pickling compiled regexes and paths); results in the order of ``runs``."""
+    return in_order(task, local, runs, jobs, progress, _start_worker, (source, grader))
 
 
 def evaluate_all(program: Any, runs: Sequence[Any], source: RulesSource, jobs: int = 1,
@@ -326,8 +258,8 @@ def grade_spilled(program: Any, runs: Sequence[Any], source: RulesSource, grader
                   spill: Spill | InMemory, jobs: int = 1, progress: Progress | None = None,
                   judge: Any = None) -> list[Stored | None]:
     """Grade every run: one entry per run, in order, None where no eval applies. Each
-    run's texts go into ``spill`` as it comes back; only its brief, its ticket and its
-    critique facts (until every run is in) stay here.
+    run's texts go into ``spill`` as it comes back; only its brief and its ticket stay
+    here, and its critique facts until the last run of its eval is in.
 
     Without a judge, workers evaluate and render. With one, workers evaluate and
     the judge (which holds connections, a cassette and a concurrency limit) runs
@@ -336,17 +268,29 @@ def grade_spilled(program: Any, runs: Sequence[Any], source: RulesSource, grader
     stored: list[Stored | None] = []
     critiques: dict[str, list[FeedbackFacts]] = {}
     blocks: dict[str, str] = {}
+    # Each eval's critique is rendered once its last run is in, and its facts let go.
+    last = {compiled.key: number for number, compiled in enumerate(program.for_run(run.id, run.metadata)
+                                                                   for run in runs) if compiled is not None}
     with closing(_rendered(program, runs, source, grader, jobs, progress, judge)) as rendered:
-        for run, result in zip(runs, rendered):
+        for number, (run, result) in enumerate(zip(runs, rendered)):
             if result is None:
                 stored.append(None)
                 continue
+            if result.eval_key in blocks:
+                raise AssertionError(f"a run of eval {result.eval_key} came after its last run")
             critiques.setdefault(result.eval_key, []).append(result.critique)
             ticket = spill.put(result.head, result.tail, result.truth)
             stored.append(Stored(run, result.brief, result.eval_key, ticket, spill, blocks))
-    for key, facts in critiques.items():  # each eval's critique, from all its runs in order
-        blocks[key] = feedback_text(eval_feedback(eval_of(program, key).assertions, facts))
+            if last.get(result.eval_key) == number:
+                blocks[result.eval_key] = _feedback_block(program, result.eval_key, critiques.pop(result.eval_key))
+    for key, facts in critiques.items():  # never left over: ``last`` is how evaluate_run picks the eval
+        blocks[key] = _feedback_block(program, key, facts)
     return stored
+
+
+def _feedback_block(program: Any, key: str, facts: list[FeedbackFacts]) -> str:
+    """An eval's critique, from the facts of all its runs in order, rendered once."""
+    return feedback_text(eval_feedback(eval_of(program, key).assertions, facts))
 
 
 def _rendered(program: Any, runs: Sequence[Any], source: RulesSource, grader: dict, jobs: int,
