@@ -67,9 +67,12 @@ def _tolerant_streams() -> None:
     """Print what the console cannot encode as escapes (``PYTHONIOENCODING=latin-1``,
     a file name that is not UTF-8) instead of failing half-way through a summary."""
     for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)  # a replaced stream may lack it
+        if reconfigure is None:
+            continue
         try:
-            stream.reconfigure(errors="backslashreplace")
-        except (AttributeError, ValueError):
+            reconfigure(errors="backslashreplace")
+        except ValueError:
             pass
 
 

@@ -78,7 +78,9 @@ def _segment(name: str) -> re.Pattern:
 
 def might_touch(text: str | None, found: Needles) -> bool:
     """A cheap test on the raw transcript: False means no call can match."""
-    return bool(text) and any(literal in text for _, _, literal in found.items)
+    if not text:
+        return False
+    return any(literal in text for _, _, literal in found.items)
 
 
 def findings(calls: Iterable[ToolCall], found: Needles) -> tuple[Finding, ...]:

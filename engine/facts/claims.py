@@ -327,7 +327,7 @@ def _number_result(text: _Text, number: int, line: str, match: re.Match, value: 
     source = check_number(value, counted, frozenset(words_of(_clause(line, match.start()))), index)
     if source is not None:
         detail = f"equals {show_source(source)}"
-    elif counted and value in index.numbers:
+    elif noun is not None and counted and value in index.numbers:
         detail = f'no tool call\'s args or return holds this number as a count of "{noun.group(1)}"'
     else:
         detail = "no tool call's args or return holds this number"

@@ -123,7 +123,7 @@ def remove_stale(directory: Path, names: Iterable[str]) -> list[str]:
     the names removed. Only referee's own patterns are touched: ``.<name>.`` plus the
     8 characters ``mkstemp`` draws, then ``.tmp`` or ``.old``."""
     wanted = re.compile(r"\.(?:%s)\.[a-z0-9_]{8}\.(?:tmp|old)" % "|".join(re.escape(n) for n in names))
-    removed = []
+    removed: list[str] = []
     try:
         entries = list(os.scandir(directory))
     except OSError:

@@ -14,7 +14,7 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from referee.engine.verdict import Outcome, Precision
 
@@ -89,7 +89,7 @@ def earlier_verdicts(run: Any, assertions: Sequence[Any], verdicts: Sequence[Any
     return kept, frozenset(judged) - set(kept)
 
 
-def _earlier_items(run: Any) -> dict[str, Mapping[str, Any]]:
+def _earlier_items(run: Any) -> dict[str, dict[str, Any]]:
     """The expectations of the run's grading.json, when referee wrote it; {} else."""
     folder = getattr(run, "path", None)
     if folder is None:

@@ -97,6 +97,7 @@ def _run_number(run_dir: Path, parts: tuple[str, ...], shape: _Shape) -> int:
     the same folders always get the same numbers."""
     if shape.run_number is not None:
         return shape.run_number
+    assert shape.run_pos is not None  # the number is unknown only when a folder names the run
     run_folder = run_dir.parents[len(parts) - 1 - shape.run_pos - 1]
     try:
         with os.scandir(run_folder.parent) as listing:

@@ -11,9 +11,17 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-from typing import Iterable, TypeVar
+from typing import Iterable, Protocol, TypeVar
 
-T = TypeVar("T")
+from referee.engine.run.model import RunId
+
+
+class _Identified(Protocol):
+    @property
+    def id(self) -> RunId: ...
+
+
+T = TypeVar("T", bound=_Identified)
 
 
 @dataclass(frozen=True)
