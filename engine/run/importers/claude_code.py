@@ -132,7 +132,8 @@ class _Reader:
 
     def tool_use(self, origin: Origin, block: dict) -> None:
         call_id = block.get("id") if isinstance(block.get("id"), str) else None
-        name = block.get("name") if isinstance(block.get("name"), str) else ""
+        raw_name = block.get("name")
+        name = raw_name if isinstance(raw_name, str) else ""
         args = block.get("input", {})
         if call_id is not None and call_id in self.calls:
             self.problems.append(Problem("duplicate-id", origin.source,
@@ -176,14 +177,14 @@ class _Reader:
         call_id = part.get("tool_use_id")
         call_id = call_id if isinstance(call_id, str) else None
         known = self.calls.get(call_id, []) if call_id is not None else []
-        open_calls = [i for i in known if self.entries[i].result_origin is None]
+        open_calls = [i for i in known if R.call_at(self.entries, i).result_origin is None]
         if not open_calls:
             reason = "its call is missing" if not known else "its call already has a result"
             self.problems.append(Problem("orphan-result", origin.source,
                                          f"tool_result for {call_id!r}: {reason}; skipped", origin.line))
             return
         position = open_calls[0]
-        call = self.entries[position]
+        call = R.call_at(self.entries, position)
         structured = rec.get("toolUseResult")
         result, reminders = _result_value(part.get("content"), structured, call.tool)
         status = "error" if part.get("is_error") is True else "success"

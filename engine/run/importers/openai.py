@@ -73,7 +73,7 @@ def read_conversations(source: Source) -> list[Conversation]:
         numbers = [n for n, _ in values]
         locate = lambda i, key, nth: Origin(source.name, numbers[i])  # noqa: E731
         return [read_messages(messages, locate, source.name, problems, source.name)]
-    found = []
+    found: list[Conversation] = []
     for number, value in values:
         messages = _messages(value)
         label = f"{source.name}#{len(found) + 1}"
@@ -170,7 +170,8 @@ class _Reader:
         if not isinstance(function, dict):
             self.warn("bad-call", origin, "a tool call without a function; skipped")
             return
-        name = function.get("name") if isinstance(function.get("name"), str) else ""
+        raw_name = function.get("name")
+        name = raw_name if isinstance(raw_name, str) else ""
         args = self.arguments(function.get("arguments"), origin)
         call_id = call.get("id") if isinstance(call.get("id"), str) else None
         key = f"function:{name}" if legacy else (call_id or "")
@@ -198,13 +199,14 @@ class _Reader:
         if role == "function":
             key = f"function:{message.get('name')}"
         else:
-            key = message.get("tool_call_id") if isinstance(message.get("tool_call_id"), str) else ""
+            call_id = message.get("tool_call_id")
+            key = call_id if isinstance(call_id, str) else ""
         waiting = self.open.get(key) or []
         if not waiting:
             self.warn("orphan-result", origin, f"result for {key!r}: no open call has that id; skipped")
             return
         position = waiting.pop(0)
-        call = self.entries[position]
+        call = R.call_at(self.entries, position)
         failed = message.get("is_error") is True or message.get("status") == "error"
         result = _result(message.get("content"))
         self.entries[position] = replace(call, result=result, status="error" if failed else "success",

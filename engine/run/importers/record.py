@@ -72,6 +72,14 @@ class Text:
 Entry = Call | Text
 
 
+def call_at(entries: list[Entry], position: int) -> Call:
+    """The call at ``position``: importers remember the positions of calls only."""
+    entry = entries[position]
+    if not isinstance(entry, Call):
+        raise TypeError(f"entry {position} is not a tool call")
+    return entry
+
+
 @dataclass(frozen=True)
 class Conversation:
     """One imported conversation: what becomes one run folder."""

@@ -103,7 +103,7 @@ def _beside(folder: Path | None, problems: list[Problem]) -> tuple[Any, Any]:
         return None, None
     metrics = read_json(folder, "metrics.json")
     timing = read_json(folder, "timing.json") or read_json(folder.parent, "timing.json")
-    values = []
+    values: list[Any] = []
     for found in (metrics, timing):
         if found is None:
             values.append(None)

@@ -126,10 +126,9 @@ class _Transcript:
         self.out.add(f"Return: {payload(call.result, call.result_origin, self.problems)}", result_origin)
         self.out.add(f"Status: {one_line(call.status)}", result_origin)
         if call.subagent is not None:
-            self.subagent(call)
+            self.subagent(call, call.subagent)
 
-    def subagent(self, call: Call) -> None:
-        work = call.subagent
+    def subagent(self, call: Call, work: Conversation) -> None:
         name = f"subagents/step-{self.step}.md"
         self.subagents.append((name, work))
         counts = tool_counts(work.calls)
