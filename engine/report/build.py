@@ -18,7 +18,7 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 from json.encoder import encode_basestring  # what json.dumps(str, ensure_ascii=False) calls
-from typing import Any, Sequence
+from typing import Any, Sequence, TypeGuard
 
 from referee.engine.report.carry import CARRIED, DROPPED
 from referee.engine.run.model import AGENT_SOURCES
@@ -311,5 +311,5 @@ def _precision(assertion: Any) -> str:
     return Precision(assertion.precision).value
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

@@ -56,8 +56,11 @@ class GradedRun:
 
     def cited(self, item: Expectation) -> list[tuple[str, int, str]]:
         """The distinct (file, line, text) the item's evidence points at, in its order."""
-        seen, out = set(), []
+        seen: set[tuple[str, int]] = set()
+        out: list[tuple[str, int, str]] = []
         for place in item.evidence_location:
+            if place.file is None or place.line is None:  # no line of a file: nothing to quote
+                continue
             text = self.source_line(place.file, place.line)
             key = (place.file, place.line)
             if text is not None and key not in seen:

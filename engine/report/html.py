@@ -109,10 +109,10 @@ def _side_by_side(runs: list[GradedRun]) -> list[str]:
     for key, text in keys.items():
         cells = []
         for run in runs:
-            item = next((e for e in run.report.expectations if e.key == key), None)
-            outcome = item.outcome if item else "absent"
+            found = next((e for e in run.report.expectations if e.key == key), None)
+            outcome = found.outcome if found else "absent"
             mark = _MARK.get(outcome, "")
-            tip = _LABEL.get(outcome, outcome) + (f": {item.evidence}" if item else "")
+            tip = _LABEL.get(outcome, outcome) + (f": {found.evidence}" if found else "")
             cells.append(f'<td class="cell {outcome}" title="{_e(tip)}">{mark}</td>')
         out.append(f"<tr><td>{_e(key)} {_e(text)}</td>{''.join(cells)}</tr>")
     out.append("</tbody></table>")

@@ -10,13 +10,17 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from pydantic import BaseModel
+
 from referee.engine.report.models import GradingReport, GroundTruth
 
 SCHEMA_DIR = Path(__file__).resolve().parents[1] / "schemas"
-SCHEMAS = {"grading.schema.json": GradingReport, "ground_truth.schema.json": GroundTruth}
+SCHEMAS: dict[str, type[BaseModel]] = {
+    "grading.schema.json": GradingReport, "ground_truth.schema.json": GroundTruth,
+}
 
 
-def schema_text(model: type) -> str:
+def schema_text(model: type[BaseModel]) -> str:
     """The schema as committed: draft 2020-12, keys in pydantic's order, final newline."""
     schema = {"$schema": "https://json-schema.org/draft/2020-12/schema",
               **model.model_json_schema(mode="serialization")}
