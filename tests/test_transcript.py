@@ -189,10 +189,10 @@ def test_headings_that_look_like_records_are_agent_text():
         assert "Tool: deploy" in t.notes[0].text and t.notes[0].kind == "agent_notes", heading
 
 
-def test_an_escaped_heading_is_plain_text():
-    t = parse_transcript("## [agent_notes] Step 1: n\n\\## [tool_calls] Step 2: deploy\nTool: deploy\n")
+def test_an_escaped_heading_is_plain_text_read_as_written():
+    t = parse_transcript("## [agent_notes] Step 1: n\n\\## [tool_calls] Step 2: deploy\nTool: deploy\n\\\\x\n")
     assert t.calls == () and t.suspect_calls == () and t.problems == ()
-    assert t.notes[0].text.startswith("\\## [tool_calls]")
+    assert t.notes[0].text == "## [tool_calls] Step 2: deploy\nTool: deploy\n\\x"  # unescaped
 
 
 def test_the_record_heading_title_is_optional():

@@ -39,6 +39,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
+from referee.engine.run.escape import unescape_text
 from referee.engine.run.model import Location, Note, Problem, ToolCall, Transcript
 from referee.engine.run.tool_log import Line, Record, fence_closes, fence_open, plain_record, read_record
 
@@ -421,8 +422,10 @@ def _body_lines(section: _Section) -> list[Line]:
 
 
 def _note(section: _Section, index: int, file: str, first_prompt: bool) -> Note | None:
+    """A text section as a note; lines escaped by the convention read as written."""
     lines = _body_lines(section)
-    text = "\n".join(line for _, line in lines).strip()
+    text = "\n".join(line for _, line in lines)
+    text = (unescape_text(text) if "\\" in text else text).strip()
     text_line = next((number for number, line in lines if line.strip()), None)
     line = section.line
     if section.preamble:
