@@ -169,7 +169,8 @@ def _plain(value: Any) -> Any:
         if not value.is_finite() or not plain_size(value):
             return canonical_number(value)  # NaN, Infinity, 1E+9999: text, never a huge int
         # "22.0" stays a float so the view keeps the author's form; "22" is an int
-        return int(value) if value.as_tuple().exponent >= 0 else float(value)
+        exponent = value.as_tuple().exponent  # an int: the value is finite here
+        return int(value) if isinstance(exponent, int) and exponent >= 0 else float(value)
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     if isinstance(value, list):

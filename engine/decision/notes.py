@@ -57,8 +57,7 @@ def _discrimination(analysis: Analysis) -> list[str]:
         same = [row for row in rows if discriminates(row, configs) is False]
         apart = [row for row in rows if discriminates(row, configs) is True]
         if same:
-            listed = "; ".join(f"{row.key} ({_short(row.text, 60)}) "
-                               f"{'passes' if assertion_rates(row, configs[0])[0] else 'fails'}"
+            listed = "; ".join(f"{row.key} ({_short(row.text, 60)}) {_same_verdict(row, configs)}"
                                for row in same)
             out.append(f"eval {eval_id}: same verdict in every run of every configuration, so it does "
                        f"not discriminate: {listed}")
@@ -71,14 +70,21 @@ def _discrimination(analysis: Analysis) -> list[str]:
     return out
 
 
+def _same_verdict(row: AssertionRow, configs: tuple[str, ...]) -> str:
+    """'passes' or 'fails', for an assertion with one verdict in every graded run."""
+    rates = [r for r in (assertion_rates(row, c) for c in configs) if r is not None]
+    return "passes" if rates[0][0] else "fails"
+
+
 def _variance(analysis: Analysis) -> list[str]:
     out = []
     for row in analysis.evals:
         for config, found in row.stability.items():
-            if found.unstable:
+            rates, spread = found.rates, found.spread
+            if found.unstable and rates is not None and spread is not None:  # unstable has both
                 out.append(f"eval {row.eval_id} is unstable in {config}: its runs' gated pass rates "
-                           f"range from {found.rates.min:.0%} to {found.rates.max:.0%} "
-                           f"(a {found.spread * 100:.0f}-point gap, above {found.threshold * 100:.0f})")
+                           f"range from {rates.min:.0%} to {rates.max:.0%} "
+                           f"(a {spread * 100:.0f}-point gap, above {found.threshold * 100:.0f})")
     return out
 
 

@@ -176,12 +176,14 @@ def _count_rule(rule: str, field: str, limit_key: str, what: str):
 
 def _stability(a: Analysis, t: dict) -> Reason:
     primary = a.choice.primary
-    unstable = [(row.eval_id, row.stability[primary]) for row in a.evals
-                if primary in row.stability and row.stability[primary].unstable]
+    unstable = [(row.eval_id, s.runs, spread) for row in a.evals
+                if (s := row.stability.get(primary)) is not None and s.unstable
+                and (spread := s.spread) is not None]  # an unstable eval has a spread
     if not unstable:
         return Reason("stability", "ok", f"{primary}: no eval's runs differ by more than "
                                          f"{t['max_spread'] * 100:.0f} points")
-    listed = "; ".join(f"eval {e} spread {s.spread * 100:.0f} points over {s.runs} runs" for e, s in unstable)
+    listed = "; ".join(f"eval {e} spread {spread * 100:.0f} points over {runs} runs"
+                       for e, runs, spread in unstable)
     return Reason("stability", "breach", f"{primary}: unstable ({listed}; above {t['max_spread'] * 100:.0f})")
 
 
