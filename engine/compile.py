@@ -13,12 +13,14 @@ an evals.json is given ``unknown-eval``, ``bad-index``, ``duplicate-let``,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, RulesError, did_you_mean
+from referee.dsl.evals_json import EvalsFile
 from referee.engine.checks import static
+from referee.engine.checks.base import Check, Expr
 from referee.engine.checks.compiler import Compiler, Scope
 from referee.engine.run.model import RunId
 from referee.engine.regexes import DEFAULT_TIMEOUT, Pattern
@@ -39,7 +41,7 @@ class CompiledAssertion:
     gated: bool  # counts toward the release decision (not existence)
     semantic_rubric: str | None
     rules_location: str  # "rules/expense-draft.rules:12:9"
-    check: Any  # a Check; None for a plain semantic sentence
+    check: Check | None  # None for a plain semantic sentence
     tool_patterns: tuple[ast.NamePattern, ...] = ()  # the `to ...` filters it selects by
     # The compiled pattern of each tool pattern (same order), the objects its
     # selections match with; None where the pattern did not compile.
@@ -52,7 +54,7 @@ class CompiledEval:
     key: str
     name: str | None
     assertions: tuple[CompiledAssertion, ...]
-    lets: tuple[tuple[str, Any], ...] = ()
+    lets: tuple[tuple[str, Expr], ...] = ()  # each let compiled once, by name
 
 
 @dataclass(frozen=True)
@@ -83,11 +85,11 @@ class _Group:
     key: str
     name: str | None
     sentences: tuple[str, ...] = ()
-    lets: dict | None = None
-    expects: list | None = None
+    lets: dict[str, tuple[str, ast.Let]] = field(default_factory=dict)  # name -> (path, let)
+    expects: list[tuple[str, ast.Expect]] = field(default_factory=list)  # (path, expect)
 
 
-def compile_rules(files: Sequence[ast.RulesFile], evals=None, *,
+def compile_rules(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None, *,
                   regex_timeout: float = DEFAULT_TIMEOUT) -> Program:
     """Compile rules files (and the ``referee`` blocks and sentences of an
     evals.json) into a Program. Raises ``RulesError`` with every static error."""
@@ -98,37 +100,42 @@ def compile_rules(files: Sequence[ast.RulesFile], evals=None, *,
     return program
 
 
-def check_rules(files: Sequence[ast.RulesFile], evals=None) -> list[Diagnostic]:
+def check_rules(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None) -> list[Diagnostic]:
     """Every static error of the rules, in file order; [] when they compile."""
     diagnostics: list[Diagnostic] = []
     _build(files, evals, DEFAULT_TIMEOUT, diagnostics)
     return RulesError(diagnostics).diagnostics if diagnostics else []
 
 
-def statements(files: Sequence[ast.RulesFile], evals=None) -> dict[str, list[tuple[str, Any]]]:
+def statements(files: Sequence[ast.RulesFile],
+               evals: EvalsFile | None = None) -> dict[str, list[tuple[str, ast.Value | ast.Condition]]]:
     """Per eval key, ``(path, node)`` for each let value and each check written for
     it, in file order; for tools that look at what the rules read."""
-    found: dict[str, list[tuple[str, Any]]] = {}
+    found: dict[str, list[tuple[str, ast.Value | ast.Condition]]] = {}
     for group in _group(files, evals, []):
-        nodes = [(path, let.value) for path, let in (group.lets or {}).values()]
-        nodes += [(path, e.check) for path, e in group.expects or [] if e.check is not None]
+        nodes: list[tuple[str, ast.Value | ast.Condition]] = [
+            (path, let.value) for path, let in group.lets.values()]
+        nodes += [(path, e.check) for path, e in group.expects if e.check is not None]
         found[group.key] = nodes
     return found
 
 
-def _build(files, evals, timeout: float, diagnostics: list[Diagnostic]) -> Program:
+def _build(files: Sequence[ast.RulesFile], evals: EvalsFile | None, timeout: float,
+           diagnostics: list[Diagnostic]) -> Program:
     groups = _group(files, evals, diagnostics)
     return Program(tuple(_compile_group(g, timeout, diagnostics) for g in groups))
 
 
-def _blocks(files, evals) -> list[tuple[str, ast.EvalBlock]]:
+def _blocks(files: Sequence[ast.RulesFile],
+            evals: EvalsFile | None) -> list[tuple[str, ast.EvalBlock]]:
     found = [(f.path, block) for f in files for block in f.evals]
     if evals is not None:
         found += [(str(evals.path), e.rules) for e in evals.evals if e.rules is not None]
     return found
 
 
-def _group(files, evals, diagnostics) -> list[_Group]:
+def _group(files: Sequence[ast.RulesFile], evals: EvalsFile | None,
+           diagnostics: list[Diagnostic]) -> list[_Group]:
     groups: dict[str, _Group] = {}
     if evals is not None:
         for entry in evals.evals:
@@ -143,7 +150,8 @@ def _group(files, evals, diagnostics) -> list[_Group]:
     return list(groups.values())
 
 
-def _resolve(block: ast.EvalBlock, evals, path: str, diagnostics) -> str | None:
+def _resolve(block: ast.EvalBlock, evals: EvalsFile | None, path: str,
+             diagnostics: list[Diagnostic]) -> str | None:
     if evals is None:
         return block.key
     for entry in evals.evals:
@@ -158,14 +166,14 @@ def _resolve(block: ast.EvalBlock, evals, path: str, diagnostics) -> str | None:
     return None
 
 
-def _merge(group: _Group, path: str, block: ast.EvalBlock, diagnostics) -> None:
+def _merge(group: _Group, path: str, block: ast.EvalBlock, diagnostics: list[Diagnostic]) -> None:
     for let in block.lets:
         if let.name in group.lets:
             diagnostics.append(_diag("duplicate-let", f"'{let.name}' is already defined for "
                                      f"eval {group.key}", path, let.span.head(len("let"))))
             continue
         group.lets[let.name] = (path, let)
-    taken = {e.index for _, e in group.expects if e.index is not None}
+    taken: set[int | None] = {e.index for _, e in group.expects if e.index is not None}
     for expect in block.expects:
         if expect.index is not None and expect.index in taken:
             diagnostics.append(_diag("duplicate-expect", f"expectation {expect.index} of eval "
@@ -181,48 +189,56 @@ def _merge(group: _Group, path: str, block: ast.EvalBlock, diagnostics) -> None:
         group.expects.append((path, expect))
 
 
-def _diag(code: str, message: str, path: str, span: ast.Span, hint=None) -> Diagnostic:
+def _diag(code: str, message: str, path: str, span: ast.Span,
+          hint: str | None = None) -> Diagnostic:
     end = span.caret_end()
     return Diagnostic(code, message, path, span.line, span.column, end, hint)
 
 
-def _ordered(group: _Group) -> list[tuple[str | None, ast.Expect | None, int | None]]:
-    """(path, expect, index) in eval order: linked expectations by index (a sentence
-    of evals.json without a rule becomes a semantic assertion), then the rest."""
+_Written = tuple[str, ast.Expect]  # an expect statement and the rules file it is in
+
+
+def _ordered(group: _Group) -> list[tuple[_Written | None, int | None]]:
+    """(written, index) in eval order: linked expectations by index (a sentence of
+    evals.json without a rule, ``written`` None, becomes a semantic assertion), then
+    the rest."""
     linked = {e.index: (p, e) for p, e in group.expects if e.index is not None}
-    order: list = []
+    order: list[tuple[_Written | None, int | None]] = []
     indexes = range(1, len(group.sentences) + 1) if group.sentences else sorted(linked)
     for index in indexes:
-        path, expect = linked.get(index, (None, None))
-        order.append((path, expect, index))
-    order += [(p, e, None) for p, e in group.expects if e.index is None]
+        order.append((linked.get(index), index))
+    order += [((p, e), None) for p, e in group.expects if e.index is None]
     return order
 
 
-def _compile_group(group: _Group, timeout: float, diagnostics) -> CompiledEval:
+def _compile_group(group: _Group, timeout: float, diagnostics: list[Diagnostic]) -> CompiledEval:
     compiler = Compiler(group.lets, timeout, diagnostics)
     lets = compiler.compile_lets()
     let_nodes = {name: node for name, (_, node) in group.lets.items()}
     assertions = []
-    for n, (path, expect, index) in enumerate(_ordered(group), start=1):
+    for n, (written, index) in enumerate(_ordered(group), start=1):
         sentence = group.sentences[index - 1] if index and index <= len(group.sentences) else None
-        assertions.append(_assertion(compiler, group.key, n, path, expect, index, sentence,
-                                     let_nodes))
+        assertions.append(_assertion(compiler, group.key, n, written, index, sentence, let_nodes))
     return CompiledEval(group.key, group.name, tuple(assertions), tuple(sorted(lets.items())))
 
 
-def _assertion(compiler: Compiler, eval_key: str, n: int, path, expect, index, sentence,
-               let_nodes) -> CompiledAssertion:
-    condition = expect.check if expect is not None else None
-    source = expect.source if expect is not None else ""
-    text = (expect.sentence if expect is not None else None) or sentence or source
-    check = None
-    if condition is not None:
-        compiler.path = path
-        check = compiler.cond(condition, Scope())
+def _assertion(compiler: Compiler, eval_key: str, n: int, written: _Written | None,
+               index: int | None, sentence: str | None,
+               let_nodes: dict[str, ast.Let]) -> CompiledAssertion:
+    condition: ast.Condition | None = None
+    check: Check | None = None
+    source = location = ""
+    text = sentence
+    if written is not None:
+        path, expect = written
+        condition, source = expect.check, expect.source
+        text = expect.sentence or sentence or source
+        location = f"{path}:{expect.span.line}:{expect.span.column}"
+        if condition is not None:
+            compiler.path = path
+            check = compiler.cond(condition, Scope())
     precision = static.precision(condition, let_nodes)
     patterns = static.tool_patterns(condition, let_nodes)
-    location = f"{path}:{expect.span.line}:{expect.span.column}" if expect is not None else ""
     return CompiledAssertion(
         key=f"{eval_key}#{n}", eval_key=eval_key, index=index, text=text or "",
         check_source=source, precision=precision,

@@ -17,7 +17,7 @@ from regex import error as RegexError  # in Compiler's signatures `regex` is its
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, did_you_mean
 from referee.engine.checks import compare, logic, order, quantify, text
-from referee.engine.checks.base import CheckCompiler, Context, ExprCompiler, Polarity
+from referee.engine.checks.base import Check, CheckCompiler, Context, Expr, ExprCompiler, Polarity
 from referee.engine.checks.exprs import SOURCE_WORDS, VALUE_COMPILERS, Const, LetRef
 from referee.engine.checks.sources import Select, compile_selection, csv_rows, read_file_text
 from referee.engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset
@@ -57,7 +57,7 @@ class Compiler:
         self.let_nodes = lets
         self.timeout = timeout
         self.diagnostics = diagnostics
-        self.lets: dict[str, object] = {}
+        self.lets: dict[str, Expr] = {}
         self._active: list[str] = []
         self._selections: dict[tuple, Select] = {}
         self.name_patterns: dict[tuple[str, str, str], Pattern] = {}
@@ -77,10 +77,10 @@ class Compiler:
 
     # -------------------------------------------------------------- dispatch
 
-    def value(self, node, scope: Scope):
+    def value(self, node: ast.Value, scope: Scope) -> Expr:
         return VALUES[type(node)](self, node, scope)
 
-    def cond(self, node, scope: Scope):
+    def cond(self, node: ast.Condition, scope: Scope) -> Check:
         return CHECK_COMPILERS[type(node)](self, node, scope)
 
     def selection(self, node: ast.Selection, scope: Scope) -> Select:
@@ -140,7 +140,7 @@ class Compiler:
             self._active.pop()
         return LetRef(name, getattr(self.lets[name], "kind", "any"))
 
-    def compile_lets(self) -> dict[str, object]:
+    def compile_lets(self) -> dict[str, Expr]:
         for name, (_, node) in self.let_nodes.items():
             self.let(name, node.span)
         return self.lets
