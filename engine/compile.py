@@ -107,8 +107,8 @@ def check_rules(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None) 
     return RulesError(diagnostics).diagnostics if diagnostics else []
 
 
-def statements(files: Sequence[ast.RulesFile],
-               evals: EvalsFile | None = None) -> dict[str, list[tuple[str, ast.Value | ast.Condition]]]:
+def statements(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None,
+               ) -> dict[str, list[tuple[str, ast.Value | ast.Condition]]]:
     """Per eval key, ``(path, node)`` for each let value and each check written for
     it, in file order; for tools that look at what the rules read."""
     found: dict[str, list[tuple[str, ast.Value | ast.Condition]]] = {}
