@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import bisect
 import json
+import json.decoder
 from functools import lru_cache
-from json.decoder import scanstring
+from typing import Callable
 
+_ScanString = Callable[[str, int], tuple[str, int]]
+# typeshed leaves out json.decoder.scanstring, which the module has always had.
+scanstring: _ScanString = json.decoder.scanstring  # type: ignore[attr-defined]
 _DECODER = json.JSONDecoder()
 _WS = " \t\n\r"
 
@@ -65,7 +69,8 @@ def lines_before(text: str, offset: int) -> int:
 
 @lru_cache(maxsize=64)
 def _breaks(text: str) -> list[int]:
-    found, at = [], text.find("\n")
+    found: list[int] = []
+    at = text.find("\n")
     while at >= 0:
         found.append(at)
         at = text.find("\n", at + 1)
@@ -80,12 +85,13 @@ def _members(text: str, start: int) -> dict[str, int] | list[int] | None:
         i = _skip(text, start)
         if text[i] not in "{[":
             return None
-        closing, found = ("}", {}) if text[i] == "{" else ("]", [])
+        found: dict[str, int] | list[int] = {} if text[i] == "{" else []
+        closing = "}" if isinstance(found, dict) else "]"
         i = _skip(text, i + 1)
         if text[i] == closing:
             return found
         while True:
-            if closing == "}":
+            if isinstance(found, dict):
                 name, i = scanstring(text, i + 1)
                 i = _skip(text, _skip(text, i) + 1)  # past the ':'
                 found[name] = i  # a repeated key: json.loads keeps the last
