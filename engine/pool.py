@@ -61,9 +61,9 @@ def _windowed(pool: ProcessPoolExecutor, task: Callable[[Any], Any], runs: Seque
             pending.append(pool.submit(_chunk_in_worker, task, runs[start:start + chunk]))
     while pending:
         results = pending.popleft().result()
-        start = next(starts, None)
-        if start is not None:  # hand out the next chunk before this one is consumed
-            pending.append(pool.submit(_chunk_in_worker, task, runs[start:start + chunk]))
+        following = next(starts, None)
+        if following is not None:  # hand out the next chunk before this one is consumed
+            pending.append(pool.submit(_chunk_in_worker, task, runs[following:following + chunk]))
         yield results
 
 
