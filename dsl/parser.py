@@ -64,11 +64,23 @@ def grammar_text() -> str:
     return importlib.resources.files("referee.grammars").joinpath("referee.lark").read_text("utf-8")
 
 
+PARSER_OPTIONS = {"parser": "lalr", "lexer": "contextual", "start": list(STARTS),
+                  "propagate_positions": True, "maybe_placeholders": True}
+
+
 @functools.cache
 def lark_parser() -> Lark:
-    """The compiled LALR parser, built once per process."""
-    return Lark(grammar_text(), parser="lalr", lexer="contextual", start=list(STARTS),
-                propagate_positions=True, maybe_placeholders=True)
+    """The compiled LALR parser, once per process: loaded from the tables kept in
+    ``dsl/parser_tables.json`` when they were made from this grammar (see
+    ``referee.dsl.tables``), else built from the grammar."""
+    from referee.dsl.tables import saved_parser
+
+    return saved_parser(grammar_text(), PARSER_OPTIONS) or build_parser()
+
+
+def build_parser() -> Lark:
+    """The LALR parser built from ``grammars/referee.lark`` (its analysis included)."""
+    return Lark(grammar_text(), **PARSER_OPTIONS)
 
 
 @functools.cache
