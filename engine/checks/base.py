@@ -9,11 +9,14 @@ ERROR verdict, so one bad value never stops the other operands of ``and``/``or``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
 
 from referee.engine.budget import spend
 from referee.engine.values import Claim, EvalError, Missing, Prov, Result, Val
 from referee.engine.verdict import Evidence, Outcome, Verdict
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 NOT_GRADED_MESSAGE = "semantic: needs the LLM grader (--llm); none was given"
 DETAIL_LIMIT = 5
@@ -36,7 +39,7 @@ class Context:
 
     __slots__ = ("run", "lets", "memo", "cache", "current")
 
-    def __init__(self, run: Any, lets: Mapping[str, "Expr"], memo: dict | None = None,
+    def __init__(self, run: Run, lets: Mapping[str, "Expr"], memo: dict | None = None,
                  current: Val | None = None, cache: dict | None = None):
         self.run = run
         self.lets = lets
