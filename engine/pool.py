@@ -14,13 +14,16 @@ from collections import deque
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from itertools import islice
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Generator, Iterator, Sequence, TypeVar
 
 Progress = Callable[[int, int], None]
+R = TypeVar("R")  # a run, or whatever the work is on
+T = TypeVar("T")  # what the work on one run gives
 
 
-def in_order(task: Callable[[Any], Any], local: Callable[[Any], Any], runs: Sequence[Any], jobs: int,
-             progress: Progress | None, initializer: Callable[..., None], initargs: tuple) -> Iterator[Any]:
+def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R], jobs: int,
+             progress: Progress | None, initializer: Callable[..., None],
+             initargs: tuple) -> Generator[T, None, None]:
     """``local(run)`` for every run here, or ``task(run)`` in ``jobs`` worker processes
     (each set up by ``initializer(*initargs)``, which must make it ignore Ctrl-C);
     results in the order of ``runs`` either way, yielded as they come.
