@@ -14,9 +14,23 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.engine.run.importers import AUTO, FORMATS, UnknownFormat, import_sources
-from referee.engine.run.importers.writer import RESPONSE, TRANSCRIPT
 from referee.engine.usage import UsageError
+
+
+class _Formats:
+    """The FORMAT names, asked of the importers only when argparse checks or shows
+    them: ``referee --help`` builds this parser and needs none of the importers."""
+
+    def _names(self) -> tuple[str, ...]:
+        from referee.engine.run.importers import AUTO, FORMATS
+
+        return FORMATS + (AUTO,)
+
+    def __iter__(self):
+        return iter(self._names())
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._names()
 
 
 def add_parser(sub) -> None:
@@ -26,8 +40,7 @@ def add_parser(sub) -> None:
         help="import Claude Code sessions, OpenAI message lists or skill-creator logs as runs",
         description="Write one run folder per imported conversation, ready for referee grade.",
     )
-    parser.add_argument("format", metavar="FORMAT", choices=FORMATS + (AUTO,),
-                        help=f"one of {', '.join(FORMATS + (AUTO,))}")
+    parser.add_argument("format", metavar="FORMAT", choices=_Formats(), help="one of %(choices)s")
     parser.add_argument("sources", metavar="SOURCE", nargs="+", help="files to import")
     parser.add_argument("--out", metavar="WORKSPACE", required=True, help="folder to write the runs into")
     parser.add_argument("--eval", metavar="ID", dest="eval_id",
@@ -39,6 +52,9 @@ def add_parser(sub) -> None:
 
 
 def run(args) -> int:
+    from referee.engine.run.importers import UnknownFormat, import_sources
+    from referee.engine.run.importers.writer import RESPONSE, TRANSCRIPT
+
     paths = [Path(s) for s in args.sources]
     for path in paths:
         if not path.is_file():
