@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
+import threading
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -244,7 +244,7 @@ def _judge(args: argparse.Namespace):
 
 def _write(graded, args) -> list[WriteResult]:
     from referee.engine.report.lock import WorkspaceBusy, workspace_lock
-    from referee.engine.report.write import WriteInterrupted, WriteResult, write_all
+    from referee.engine.report.write import WriteInterrupted, WriteResult, ctrl_c_sets, write_all
 
     if args.check:
         return [WriteResult() for _ in graded]
@@ -252,7 +252,10 @@ def _write(graded, args) -> list[WriteResult]:
     results = None
     try:
         with workspace_lock(args.workspace):
-            results = write_all(jobs, args.force)
+            with ctrl_c_sets(threading.Event()) as stop:
+                results = write_all(jobs, args.force, stop)
+            if stop.is_set():
+                raise WriteInterrupted(results)
     except WorkspaceBusy as busy:
         raise UsageError(str(busy)) from None
     except KeyboardInterrupt:
@@ -391,6 +394,8 @@ def _display(given: str, text: str) -> str:
     8 hex digits of the SHA-256 of its text, as in ``booking.rules@1a2b3c4d``. It names
     the file and pins its content, and does not depend on the working directory or on
     where the file sits, so grading.json stays byte-identical wherever it is made."""
+    import hashlib  # here: ``referee --help`` needs no OpenSSL
+
     digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
     return f"{Path(given).name}@{digest}"
 
