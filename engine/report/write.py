@@ -11,9 +11,9 @@ A run whose files cannot be written (disk full, read-only folder) keeps its old
 files and says why in ``WriteResult.error``; the other runs are still written.
 Temporary files an interrupted grade left in a run folder are removed first.
 
-Ctrl-C while writing stops starting new runs, lets the runs being written
-finish (each is a few renames), and raises ``WriteInterrupted`` with every
-run's result, so the caller can tell exactly which runs were written.
+Ctrl-C while writing (under ``ctrl_c_sets``) stops starting new runs and lets
+the runs being written finish (each is a few renames); every run's result says
+what happened, so the caller can tell exactly which runs were written.
 """
 
 from __future__ import annotations
@@ -21,10 +21,11 @@ from __future__ import annotations
 import json
 import signal
 import threading
-from concurrent.futures import Future, ThreadPoolExecutor, wait
+from contextlib import contextmanager
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from typing import Iterator, Sequence
 
 from referee.engine.report.atomic import move_aside, remove_stale, replace_together
 from referee.engine.report.lock import WorkspaceBusy, workspace_lock
@@ -50,7 +51,7 @@ class WriteResult:
 
 
 class WriteInterrupted(Exception):
-    """Ctrl-C during ``write_all``; ``results`` holds every run's outcome, in order."""
+    """Ctrl-C during the write phase; ``results`` holds every run's outcome, in order."""
 
     def __init__(self, results: list[WriteResult]):
         super().__init__("interrupted while writing")
@@ -107,51 +108,48 @@ def _write_unlocked(run_dir: Path, files: dict[str, str], force: bool) -> WriteR
     return result
 
 
-def write_all(jobs: Sequence[tuple[Path, dict[str, str]]], force: bool) -> list[WriteResult]:
+def write_all(jobs: Sequence[tuple[Path, dict[str, str]]], force: bool,
+              stop: threading.Event | None = None) -> list[WriteResult]:
     """``write_run`` for many runs, results in the order given.
 
-    The runs are written by threads while this thread waits, so Ctrl-C (which
-    Python delivers here) never cuts a run in half: see ``WriteInterrupted``.
+    Once ``stop`` is set (by ``ctrl_c_sets``, say), no new run is started: the
+    runs being written finish, so no run is left with one new file and one old,
+    and the others come back with ``interrupted``. Each thread files its own
+    run's result, so every result says what happened on disk.
     """
     if not jobs:
         return []
-    stop = threading.Event()
+    stop = stop or threading.Event()
+    results: list[WriteResult | None] = [None] * len(jobs)
 
-    def job(item: tuple[Path, dict[str, str]]) -> WriteResult:
+    def job(index: int) -> None:
         if stop.is_set():
-            return WriteResult(interrupted=True)
-        return write_run(item[0], item[1], force)
+            results[index] = WriteResult(interrupted=True)
+            return
+        try:
+            results[index] = write_run(jobs[index][0], jobs[index][1], force)
+        except Exception as exc:  # a defect in one run's writing costs that run only
+            results[index] = WriteResult(error=f"cannot write: {type(exc).__name__}: {exc}")
 
-    pool = ThreadPoolExecutor(max_workers=min(WRITER_THREADS, len(jobs)))
-    futures: list[Future] = []
+    with ThreadPoolExecutor(max_workers=min(WRITER_THREADS, len(jobs))) as pool:
+        for index in range(len(jobs)):
+            pool.submit(job, index)
+    return [r or WriteResult(interrupted=True) for r in results]
+
+
+@contextmanager
+def ctrl_c_sets(stop: threading.Event) -> Iterator[threading.Event]:
+    """Inside the ``with``, Ctrl-C sets ``stop`` instead of raising KeyboardInterrupt.
+
+    Raising would cut short the wait for the writer threads (and a join cut
+    short can let a later one return while a thread still writes). Only the
+    main thread receives signals; elsewhere there is nothing to replace.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield stop
+        return
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: stop.set())
     try:
-        for item in jobs:
-            futures.append(pool.submit(job, item))
-        wait(futures)
-        pool.shutdown(wait=True)
-        return [_result(f) for f in futures]
-    except KeyboardInterrupt:
-        stop.set()
-        _finish_quietly(pool, futures)
-        results = [_result(f) for f in futures]
-        results += [WriteResult(interrupted=True) for _ in jobs[len(futures):]]
-        raise WriteInterrupted(results) from None
-
-
-def _finish_quietly(pool: ThreadPoolExecutor, futures: list[Future]) -> None:
-    """Wait for the runs being written, with a second Ctrl-C ignored meanwhile."""
-    main = threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN) if main else None
-    try:
-        wait(futures)
-        pool.shutdown(wait=True)
+        yield stop
     finally:
-        if main:
-            signal.signal(signal.SIGINT, previous)
-
-
-def _result(future: Future) -> WriteResult:
-    try:
-        return future.result()
-    except Exception as exc:  # a defect in one run's writing costs that run only
-        return WriteResult(error=f"cannot write: {type(exc).__name__}: {exc}")
+        signal.signal(signal.SIGINT, previous)

@@ -9,10 +9,12 @@ the new pair of reports or its old pair, never one of each.
 from __future__ import annotations
 
 import json
+import os
 import re
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -139,20 +141,21 @@ def test_interrupt_while_writing_tells_the_truth(tmp_path):
 
 
 def test_interrupt_in_the_write_phase_counts_each_run(tmp_path, monkeypatch, capsys):
-    """In process, deterministic: Ctrl-C arrives once the first run is written."""
+    """In process: Ctrl-C arrives once the first run is written."""
     workspace = _workspace(tmp_path / "ws", 30, calls=2)
     assert main(["grade", str(workspace), "--rules", _rules(tmp_path, "old.rules", OLD)]) == 0
-    real_wait = write_module.wait
-    calls = []
+    first_written = threading.Event()
+    real_write_run = write_module.write_run
 
-    def interrupted_wait(futures, *args, **kwargs):
-        calls.append(1)
-        if len(calls) == 1:
-            real_wait(futures[:1])
-            raise KeyboardInterrupt
-        return real_wait(futures, *args, **kwargs)
+    def write_run(*args, **kwargs):
+        """The first run written sends this process Ctrl-C, as a user would."""
+        result = real_write_run(*args, **kwargs)
+        if not first_written.is_set():
+            first_written.set()
+            os.kill(os.getpid(), signal.SIGINT)
+        return result
 
-    monkeypatch.setattr(write_module, "wait", interrupted_wait)
+    monkeypatch.setattr(write_module, "write_run", write_run)
     capsys.readouterr()
     code = main(["grade", str(workspace), "--rules", _rules(tmp_path, "new.rules", NEW), "--force"])
     err = capsys.readouterr().err
