@@ -48,7 +48,7 @@ def transcripts(draw):
 
 
 def _general(text: str):
-    with mock.patch.object(transcript, "plain_record", lambda body, first: None):
+    with mock.patch.object(transcript, "plain_record", lambda text, start, stop, first: None):
         return parse_transcript(text)
 
 
@@ -60,7 +60,7 @@ def test_fast_paths_match_the_general_reader(text):
 
 def test_the_fast_paths_are_taken():
     plain = "<!-- log -->\nTool: t\nArgs: {\"a\": 1}\nReturn: [1]\nStatus: success\n\n## next"
-    record = tool_log.plain_record(plain, 2)
+    record = tool_log.plain_record(plain, 0, len(plain), 2)
     assert record.calls[0]["args"] == Payload('{"a": 1}', {"a": 1}, True, 4) and record.used == 6
     lines = ["Tool: t", "Args: {", '  "a": 1', "}", "Status: success"]
     spread = tool_log.RecordReader(lines, 2, "r")._spread_json("{", 1)

@@ -42,10 +42,15 @@ _ORDER = {"tool": 0, "args": 1, "return": 2, "status": 3}
 _REQUIRED = ("tool",)  # a record is a call of a tool; a call may have no args, result or status yet
 _JSON_START = ("{", "[")
 # The shape nearly every record has, read by one match: maybe a one-line comment,
-# then the four fields on one line each, each payload one-line JSON (checked after).
+# then the four fields in order, each payload JSON as a whole (checked after) on its
+# line or going on over lines that start with a space or a closing bracket
+# (indented JSON). Linear: every part stops at a line break.
 _PLAIN_RECORD = re.compile(
     r"(?:[ \t]*\n)*(?P<note>[ \t]*<!--(?:(?!-->)[^\n])*-->[ \t]*\n)?(?:[ \t]*\n)*"
-    r"Tool:(?P<tool>[^\n]*)\nArgs:(?P<args>[^\n]*)\nReturn:(?P<return>[^\n]*)\nStatus:(?P<status>[^\n]*)"
+    r"Tool:(?P<tool>[^\n]*)\n"
+    r"Args:(?P<args>[^\n]*(?:\n[ \t\]}][^\n]*)*)\n"
+    r"Return:(?P<return>[^\n]*(?:\n[ \t\]}][^\n]*)*)\n"
+    r"Status:(?P<status>[^\n]*)"
     r"(?:\n[ \t]*)*(?=\n|\Z)"
 )
 
@@ -99,33 +104,37 @@ class Record:
         return bool(self.anomalies)
 
 
-def plain_record(body: str, first: int) -> Record | None:
-    """The record of a zone in the usual shape, read by one match; None otherwise.
+def plain_record(text: str, start: int, stop: int, first: int) -> Record | None:
+    """The record whose zone is ``text[start:stop]``, in the usual shape, read by one
+    match; None otherwise. ``Record.used`` is then the number of zone lines it takes.
 
     What ``RecordReader`` reads from such a zone: one call, every payload JSON on
     its own line, nothing after Status but blank lines up to the zone's end or a
     heading. tests/test_transcript_fast.py checks both agree.
     """
-    match = _PLAIN_RECORD.match(body)
+    match = _PLAIN_RECORD.match(text, start, stop)
     if match is None:
         return None
-    rest = body[match.end():]
-    if rest and not is_heading(rest[1:rest.find("\n", 1) if rest.find("\n", 1) > 0 else len(rest)]):
-        return None
+    end = match.end()
+    if end < stop:  # the match ends before a line break: the next line must be a heading
+        line_end = text.find("\n", end + 1, stop)
+        if not is_heading(text[end + 1:stop if line_end < 0 else line_end]):
+            return None
     tool, status = match["tool"].strip(), match["status"].strip()
     if not tool or not status:
         return None
-    line = first + body.count("\n", 0, match.start("tool") - 5)
+    line = first + text.count("\n", start, match.start("tool") - 5)
     fields: dict = {"tool": tool, "tool_line": line}
     for key in ("args", "return"):
         line += 1
         raw = match[key].strip()
         parsed = json_value(raw)
-        if parsed is None:
+        if parsed is None or ("\n" in raw and not raw.startswith(_JSON_START)):
             return None
         fields[key] = Payload(raw, parsed[0], True, line)
+        line += match[key].count("\n")
     fields.update(status=status, status_line=line + 1)
-    return Record([fields], body.count("\n", 0, match.end()) + 1)
+    return Record([fields], text.count("\n", start, end) + 1)
 
 
 class RecordReader:

@@ -59,6 +59,7 @@ _NOTES_TAG = re.compile(r"\[[ \t]*agent[ _-]?notes[ \t]*\][ \t]*(.*)", re.IGNORE
 _HARNESS_TAG = re.compile(r"\[harness\](?:[ \t]+(.*))?", re.DOTALL)
 _STEP = re.compile(r"(?:step|步骤)[ \t]*([0-9]{1,9})(?![0-9])[ \t]*[:：.\-–—]?[ \t]*(.*)", re.IGNORECASE | re.DOTALL)
 _FIELD_LINE = re.compile(r"^(?:Tool|Args|Return|Status):", re.MULTILINE)
+_SURE: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -82,7 +83,7 @@ class _Record:
     step: int
     title: str
     read: Record
-    text: str  # the record's lines after the heading, as written
+    start: int  # offset of the record's first line after the heading
     end: int  # offset where the record ends (the next section's heading, or the zone's end)
     zone_end: int  # offset of the next record heading (or one past the text)
     anomalies: list[Problem] = field(default_factory=list)
@@ -101,7 +102,7 @@ def parse_transcript(text: str, file: str = TRANSCRIPT, report: str | None = Non
     if "\r" in text:  # CRLF and lone CR end lines too; after this every line ends in "\n"
         text = text.replace("\r\n", "\n").replace("\r", "\n")
     items, problems = _Segmenter(text, report).run()
-    return _build(items, problems, file, report)
+    return _build(items, problems, text, file, report)
 
 
 # --- pass 1: cut the text into sections and records ------------------------------------
@@ -140,7 +141,7 @@ class _Segmenter:
                 self.items.append(record)
                 skip = body_at = record.end
                 continue
-            near = _NEAR_RECORD.match(line) is not None
+            near = "[" in line and "tool" in line.lower() and _NEAR_RECORD.match(line) is not None
             if near:
                 message = ("looks like a [tool_calls] record heading but is not in the exact form "
                            "'## [tool_calls] Step N: title'; read as agent text")
@@ -166,19 +167,18 @@ class _Segmenter:
         at = bisect.bisect_right(self.records, start)
         zone_end = self.records[at] if at < len(self.records) else len(text) + 1
         body_start = len(text) + 1 if end < 0 else end + 1
-        body = text[body_start:zone_end - 1] if body_start < zone_end else ""
-        found = plain_record(body, number + 1) if body else None
-        lines = None
+        body_stop = zone_end - 1  # the zone's lines, without the break before the next record
+        found = plain_record(text, body_start, body_stop, number + 1) if body_start < body_stop else None
         if found is None:
-            lines = body.split("\n") if body_start < zone_end else []
+            lines = text[body_start:body_stop].split("\n") if body_start < zone_end else []
             found = read_record(lines, number + 1, self.report)
-        if lines is None:
-            lines = body.split("\n", found.used)[:found.used]
-        used = lines[:found.used]
-        offset = body_start + sum(len(one) + 1 for one in used)
-        record_end = min(offset, zone_end)
+            record_end = body_start + sum(len(one) + 1 for one in lines[:found.used])
+        else:
+            record_end = body_start
+            for _ in range(found.used):
+                record_end = text.find("\n", record_end, body_stop) + 1 or body_stop + 1
         title = (exact.group(2) or "").strip()
-        record = _Record(number, int(exact.group(1)), title, found, "\n".join(used), record_end, zone_end)
+        record = _Record(number, int(exact.group(1)), title, found, body_start, min(record_end, zone_end), zone_end)
         if found.loose:
             self._orphans(record)
         return record
@@ -311,7 +311,8 @@ def _distrust_from(records: list[_Record], report: str) -> tuple[int, Problem | 
     return cut, why
 
 
-def _build(items: list[_Section | _Record], problems: list[Problem], file: str, report: str) -> Transcript:
+def _build(items: list[_Section | _Record], problems: list[Problem], text: str, file: str,
+           report: str) -> Transcript:
     records = [item for item in items if isinstance(item, _Record)]
     cut, why = _distrust_from(records, report)
     reason = None if why is None else f"not trusted: {why.message} (line {why.line})"
@@ -333,7 +334,7 @@ def _build(items: list[_Section | _Record], problems: list[Problem], file: str, 
                 index += len(built)
             else:
                 suspect.extend(built)
-                notes.append(_record_note(item, index, file))
+                notes.append(_record_note(item, index, file, text))
                 index += 1
             continue
         note = _note(item, index, file, prompt is None)
@@ -371,14 +372,15 @@ def _call(record: _Record, fields: dict, index: int, file: str, suspect: str | N
         status_line=fields.get("status_line"),
         tool_line=fields.get("tool_line"),
         suspect=suspect,
-        unsure=frozenset(unsure),
+        unsure=frozenset(unsure) if unsure else _SURE,
     )
 
 
-def _record_note(record: _Record, index: int, file: str) -> Note:
+def _record_note(record: _Record, index: int, file: str, source: str) -> Note:
     """A record that is not trusted, kept as what it now is: agent text."""
-    text = record.text.strip()
-    first = next((record.line + 1 + k for k, line in enumerate(record.text.split("\n")) if line.strip()), None)
+    written = source[record.start:max(record.start, record.end - 1)]
+    text = written.strip()
+    first = next((record.line + 1 + k for k, line in enumerate(written.split("\n")) if line.strip()), None)
     return Note(index, record.step, record.title, text, "agent_notes", Location(file, record.line),
                 tagged=False, text_line=first)
 
@@ -423,10 +425,15 @@ def _body_lines(section: _Section) -> list[Line]:
 
 def _note(section: _Section, index: int, file: str, first_prompt: bool) -> Note | None:
     """A text section as a note; lines escaped by the convention read as written."""
-    lines = _body_lines(section)
-    text = "\n".join(line for _, line in lines)
-    text = (unescape_text(text) if "\\" in text else text).strip()
-    text_line = next((number for number, line in lines if line.strip()), None)
+    body = section.body or ""
+    if "<!--" in body:
+        lines = _body_lines(section)
+        body = "\n".join(line for _, line in lines)
+        text_line = next((number for number, line in lines if line.strip()), None)
+    else:  # the same, without a split into lines
+        lead = len(body) - len(body.lstrip())
+        text_line = section.first + body.count("\n", 0, lead) if lead < len(body) else None
+    text = (unescape_text(body) if "\\" in body else body).strip()
     line = section.line
     if section.preamble:
         if not text:
