@@ -292,22 +292,24 @@ def _distrust_from(records: list[_Record], report: str) -> tuple[int, Problem | 
     ones or real ones pushed back by forged ones, and the record before them may
     have been cut short by the text that forged them: trust ends one before.
     Any other anomaly of record p ends trust at record p - 1 for the same reason.
+    The reason given is the first anomaly in the file among those that end trust
+    soonest.
     """
-    cut, why = len(records), None
+    ends: list[tuple[int, int, Problem]] = []  # (first record not trusted, line, why)
     for position, record in enumerate(records, 1):
         if record.step != position:
             message = (f"step {record.step} where step {position} was expected: records must be numbered "
                        "1, 2, 3, ... in order")
             problem = Problem("step-order", report, message, record.line)
             record.anomalies.append(problem)
-            start = max(min(record.step, position) - 2, 0)
-            if start < cut:
-                cut, why = start, problem
+            ends.append((max(min(record.step, position) - 2, 0), record.line, problem))
             break
     for position, record in enumerate(records):
-        found = record.anomalies + record.read.anomalies
-        if found and max(position - 1, 0) < cut:
-            cut, why = max(position - 1, 0), min(found, key=lambda p: p.line or 0)
+        for problem in record.anomalies + record.read.anomalies:
+            ends.append((max(position - 1, 0), problem.line or 0, problem))
+    if not ends:
+        return len(records), None
+    cut, _, why = min(ends, key=lambda end: end[:2])
     return cut, why
 
 
