@@ -193,9 +193,9 @@ class RecordReader:
         for one in self.record.calls:
             missing = [k.capitalize() + ":" for k in _REQUIRED if not one.get(k)]
             if missing:
-                line = one.get("tool_line") or self.first - 1
+                where: int = one.get("tool_line") or self.first - 1
                 message = f"record has no {' and no '.join(missing)} line"
-                self.record.anomalies.append(Problem("missing-field", self.report, message, line))
+                self.record.anomalies.append(Problem("missing-field", self.report, message, where))
             one.pop("_seen", None)
         if not self.record.calls:
             self.record.calls.append({})
@@ -353,9 +353,10 @@ class RecordReader:
         result = parse_json(text, self.report, first_line=start, code="not-json")
         if result.ok:
             return Payload(text, result.value, True, start)
-        problem = result.problem
-        message = f"{key.capitalize()}: value kept as text: {problem.message}"
-        self.record.problems.append(Problem(problem.code, self.report, message, start))
+        code, why = ("not-json", "invalid JSON") if result.problem is None else (result.problem.code,
+                                                                                result.problem.message)
+        message = f"{key.capitalize()}: value kept as text: {why}"
+        self.record.problems.append(Problem(code, self.report, message, start))
         return Payload(text, text, False, start)
 
 

@@ -436,7 +436,7 @@ def _note(section: _Section, index: int, file: str, first_prompt: bool) -> Note 
         lead = len(body) - len(body.lstrip())
         text_line = section.first + body.count("\n", 0, lead) if lead < len(body) else None
     text = (unescape_text(body) if "\\" in body else body).strip()
-    line = section.line
+    line: int | None = section.line
     if section.preamble:
         if not text:
             return None
