@@ -249,10 +249,8 @@ class RecordReader:
         if first:
             value, after = self._value(key, first, i)
             return value, after, not value.is_json or after > i + 1 and not first.startswith(_JSON_START)
-        j = i + 1
-        while j < len(self.lines) and not self.lines[j].strip():
-            j += 1
-        if j >= len(self.lines) or self.label(j) is not None or is_heading(self.lines[j]):
+        j = self._filled(i + 1)
+        if self._value_ends(j):
             self.record.problems.append(Problem("not-json", self.report, f"{key.capitalize()}: has no value",
                                                 self.number(i)))
             return Payload("", "", False, self.number(i)), i + 1, True  # what follows may be its text
@@ -332,16 +330,20 @@ class RecordReader:
                 return j
         return n
 
-    def _value_ends(self, j: int) -> bool:
-        """True when line ``j`` on is blank up to a field line, a heading or the zone's end."""
+    def _filled(self, j: int) -> int:
+        """The first line from ``j`` on that is not blank (the zone's length if none)."""
         while j < len(self.lines) and not self.lines[j].strip():
             j += 1
+        return j
+
+    def _value_ends(self, j: int) -> bool:
+        """True when line ``j`` on is blank up to a field line, a heading or the zone's end."""
+        j = self._filled(j)
         return j >= len(self.lines) or self.label(j) is not None or is_heading(self.lines[j])
 
     def _ends_record(self, j: int) -> bool:
         """True when line ``j`` on is blank up to the zone's end, a heading or a Tool: line."""
-        while j < len(self.lines) and not self.lines[j].strip():
-            j += 1
+        j = self._filled(j)
         if j >= len(self.lines):
             return True
         match = self.label(j)
