@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
+from referee.engine.caps import DETAIL_LIMIT, cut
 from referee.dsl.errors import suggest
 from referee.engine import budget
 from referee.engine.checks.static import Read
@@ -96,11 +97,16 @@ def unseen(read: Read, contents: Contents, matcher: Matcher | None = None) -> Un
     return Unseen(read, f"no run's {where} has the field '{read.name}'", _hint(read.name, names))
 
 
+TOOLS_SHOWN = 20
+
+
 def _tool(read: Read, contents: Contents, matcher: Matcher | None) -> Unseen | None:
     if matcher is None or any_match([matcher], sorted(contents.tools)) is not False:
         return None
     shown = _pattern_text(read)
-    called = ", ".join(sorted(contents.tools)) or "none"
+    called = ", ".join(cut(tool, DETAIL_LIMIT) for tool in sorted(contents.tools)[:TOOLS_SHOWN]) or "none"
+    if len(contents.tools) > TOOLS_SHOWN:
+        called += f" and {len(contents.tools) - TOOLS_SHOWN} more"
     return Unseen(read, f"no run called a tool matching {shown} (tools called: {called})",
                   tool_hint(read.name, contents.tools))
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Iterable, Sequence
 
+from referee.engine.caps import DETAIL_LIMIT, cut
 from referee.engine.checks.static import Read
 from referee.engine.facts.contents import (Contents, any_match, merged, pattern_matcher, tool_hint,
                                            unseen)
@@ -158,5 +159,5 @@ def _count(items: Any, noun: str) -> str:
 
 
 def _list(items: Sequence[str], limit: int = 5) -> str:
-    shown = ", ".join(items[:limit])
+    shown = ", ".join(cut(item, DETAIL_LIMIT) for item in items[:limit])  # a name can be megabytes
     return shown if len(items) <= limit else f"{shown} and {len(items) - limit} more"

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable
 
+from referee.engine.caps import DETAIL_LIMIT, cut
 from referee.engine.text import plain
 
 # The files skill-creator's executor writes about a run, not as its product; its
@@ -60,8 +61,25 @@ def execution_metrics(run: Any) -> tuple[dict[str, Any], str]:
     """
     metrics_file = run.metrics
     if metrics_file is not None and isinstance(metrics_file.value, dict):
-        return plain(metrics_file.value), "metrics.json"
-    return computed_metrics(run), "transcript"
+        return _bounded(plain(metrics_file.value)), "metrics.json"
+    return _bounded(computed_metrics(run)), "transcript"
+
+
+def _bounded(metrics: dict[str, Any]) -> dict[str, Any]:
+    """``metrics`` with every tool name in ``tool_calls`` cut to a bounded length: the
+    agent names its tools (and may write metrics.json), and a report copies them."""
+    counts = metrics.get("tool_calls")
+    if not isinstance(counts, dict) or all(len(name) <= DETAIL_LIMIT for name in counts):
+        return metrics
+    bounded: dict[str, Any] = {}
+    for name, count in counts.items():
+        key = cut(name, DETAIL_LIMIT)
+        bounded[key] = count if key not in bounded else _sum(bounded[key], count)
+    return {**metrics, "tool_calls": bounded}
+
+
+def _sum(a: Any, b: Any) -> Any:
+    return a + b if isinstance(a, int) and isinstance(b, int) else a
 
 
 def computed_metrics(run: Any) -> dict[str, Any]:
