@@ -24,7 +24,7 @@ import signal
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Generator, Iterator, Mapping, Sequence
 
 from referee.engine.facts import claims, metrics
 from referee.engine import __version__
@@ -231,8 +231,8 @@ def _grade_in_worker(run: Any) -> Rendered | None:
     return grade_run(_WORKER["program"], _WORKER["grader"], run)
 
 
-def _each(task: Callable[[Any], Any], local: Callable[[Any], Any], runs: Sequence[Any],
-          source: RulesSource, grader: dict, jobs: int, progress: Progress | None) -> Iterator[Any]:
+def _each(task: Callable[[Any], Any], local: Callable[[Any], Any], runs: Sequence[Any], source: RulesSource,
+          grader: dict, jobs: int, progress: Progress | None) -> Generator[Any, None, None]:
     """``local(run)`` for every run here, or ``task(run)`` in ``jobs`` worker processes
     that rebuild the Program from the rule texts once each (cheaper and safer than
     pickling compiled regexes and paths); results in the order of ``runs``."""
@@ -294,7 +294,7 @@ def _feedback_block(program: Any, key: str, facts: list[FeedbackFacts]) -> str:
 
 
 def _rendered(program: Any, runs: Sequence[Any], source: RulesSource, grader: dict, jobs: int,
-              progress: Progress | None, judge: Any) -> Iterator[Rendered | None]:
+              progress: Progress | None, judge: Any) -> Generator[Rendered | None, None, None]:
     """Phase 1, run by run in order: each run's texts and facts (None: no eval applies)."""
     if judge is None:
         with closing(_each(_grade_in_worker, lambda run: grade_run(program, grader, run), runs, source,

@@ -21,6 +21,7 @@ import tempfile
 import threading
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 # Any str round-trips, lone surrogates included (a report's text is always valid
 # UTF-8 once written, but the spill must give back exactly what it was given).
@@ -40,7 +41,7 @@ class Spill:
 
     def __init__(self, near: Path | None = None) -> None:
         self._near = near
-        self._file = None  # made by the first ``put``: a grade of nothing makes none
+        self._file: IO[bytes] | None = None  # made by the first ``put``: a grade of nothing makes none
         self._fd = -1
         self._end = 0
         self._lock = threading.Lock()
@@ -51,8 +52,8 @@ class Spill:
         blob = b"".join(data)
         with self._lock:
             if self._file is None:
-                self._file = _temporary(self._near)
-                self._fd = self._file.fileno()
+                made = _temporary(self._near)
+                self._file, self._fd = made, made.fileno()
             offset = self._end
             self._end += len(blob)
         written = 0
@@ -105,7 +106,7 @@ class InMemory:
         self._texts.clear()
 
 
-def _temporary(near: Path | None):
+def _temporary(near: Path | None) -> IO[bytes]:
     if near is not None:
         try:
             return tempfile.TemporaryFile(dir=near)
