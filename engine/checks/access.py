@@ -50,6 +50,13 @@ def _note_prov(note: Note) -> Prov:
     return Prov(note.kind, label, loc.file, loc.line, note.step)
 
 
+class UnreadJson(str):
+    """An Args or Return text that looks like a JSON object or array but could not be
+    read as one (invalid, too deep, a number out of range). As text it is the text;
+    a field of it cannot be known, so asking for one is an ERROR, never "no field"
+    (which ``no calls where .args.env == "prod"`` would take as a pass)."""
+
+
 def elements(val: Val) -> tuple[Val, ...]:
     """The elements of a list value with their provenance; () for non-lists."""
     if val.items is not None:
@@ -72,6 +79,9 @@ def get(val: Val, key: str | int) -> Result:
         return Missing(f"{val.label} has no field {render(key)}", val.prov)
     if isinstance(value, (list, tuple)):
         return _index(val, key)
+    if isinstance(value, UnreadJson):
+        raise EvalError(f"{val.label} looks like JSON but could not be read as JSON (see the run's "
+                        f"warnings), so its field {render(key)} cannot be known")
     return Missing(f"{val.label} is {type_name(value)}, it has no field {render(key)}", val.prov)
 
 
@@ -108,7 +118,10 @@ def _payload_val(prov: Prov, key: str, payload: Payload | None) -> Result:
     if payload is None:
         return Missing(f"{prov.label} has no {'Args' if key == 'args' else 'Return'} line", prov)
     anchor = Anchor(payload.text, 0, payload.line) if payload.is_json else None
-    return Val(payload.value, Prov(prov.source, f"{prov.label} {key}", prov.file, payload.line,
+    value = payload.value
+    if not payload.is_json and isinstance(value, str) and value.lstrip().startswith(("{", "[")):
+        value = UnreadJson(value)
+    return Val(value, Prov(prov.source, f"{prov.label} {key}", prov.file, payload.line,
                                    prov.step, anchor))
 
 
