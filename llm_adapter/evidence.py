@@ -60,12 +60,9 @@ def _calls(transcript: object) -> tuple:
 
 
 def _raw_transcript(run: object) -> tuple[str, list[str]] | None:
-    """The transcript's lines as written, so tool-call blocks are quoted verbatim."""
-    read = getattr(run, "read_output", None)
-    exists = getattr(run, "exists_output", None)
-    if read is None or (exists is not None and not exists(TRANSCRIPT)):
-        return None
-    text_file = read(TRANSCRIPT)
+    """The lines of the transcript the parser read (the harness's, beside outputs/,
+    wins over the agent's copy inside it), so tool-call blocks are quoted verbatim."""
+    text_file = getattr(run, "transcript_file", None)
     if text_file is None or text_file.text is None:
         return None
     return text_file.path, text_file.text.replace("\r\n", "\n").split("\n")
