@@ -111,3 +111,14 @@ def test_the_raw_text_prefilter_never_hides_a_finding():
     found = needles(["skills/booking-skill"], ["with_skill"])
     assert not might_touch("nothing here", found) and not might_touch(None, found)
     assert might_touch("cat booking-skill/SKILL.md", found)
+
+
+def test_a_read_behind_a_broken_record_is_still_contamination(tmp_path):
+    # Step 2 is numbered 3: from there on no record is trusted, yet the read happened.
+    transcript = _call(1, "Bash", {"command": "ls"}) + \
+        _call(3, "Read", {"file_path": "/home/u/skills/booking-skill/SKILL.md"})
+    ws = _workspace(tmp_path, transcript)
+    doc = _aggregate(ws, "--skill-path", str(tmp_path / "skills" / "booking-skill"))
+    (found,) = doc["contaminated_runs"]
+    assert found["path"] == "eval-1/without_skill/run-3"
+    assert [e["tool"] for e in found["evidence"]] == ["Read"]

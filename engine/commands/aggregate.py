@@ -127,7 +127,9 @@ def find_contamination(collected: Collected, choice: Choice, skill_paths: list[s
         source = collected.sources[graded.path]
         text = source.transcript_file.text if source.transcript_file is not None else None
         if needles and contamination.might_touch(text, needles):
-            found = contamination.findings(source.transcript.calls, needles)
+            # Untrusted records count too: a read the agent hid behind a broken record is still a read.
+            transcript = source.transcript
+            found = contamination.findings(transcript.calls + transcript.suspect_calls, needles)
             if found:
                 result[graded.path] = found
         source.release()
