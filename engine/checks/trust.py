@@ -13,7 +13,6 @@ import re
 from dataclasses import replace
 
 from referee.dsl import ast
-from referee.engine.facts.claims import tool_claims
 from referee.engine.run.model import AGENT_SOURCES
 from referee.engine.values import Claim, Prov, short
 from referee.engine.verdict import NOTES_ONLY, Outcome, Verdict
@@ -48,6 +47,9 @@ def notes_claiming(run, pattern: ast.NamePattern) -> tuple[Claim, ...]:
     with its own line. The tool named in a claim matches when it, or its tail after
     a separator, is what the pattern selects (see ``_names``).
     """
+    # Loaded here: ``referee check`` compiles the rules and reads no notes.
+    from referee.engine.facts.claims import tool_claims
+
     names = bare_names(pattern)
     claims = []
     for note, line, tool, text in tool_claims(run):
