@@ -65,7 +65,10 @@ class Prov:
 
     def evidence(self, value: Any = None, quote: str | None = None) -> Evidence:
         text = quote if quote is not None else quote_of(value, self.source)
-        return Evidence(self.source, self.file, self.line, self.step, text)
+        line = self.line
+        if quote is None and isinstance(value, ToolCall) and value.tool_line is not None:
+            line = value.tool_line  # a call is quoted by its Tool: line, so cite that line
+        return Evidence(self.source, self.file, line, self.step, text)
 
     def child(self, key: str | int) -> "Prov":
         """The provenance of ``value[key]``, following the payload text when known."""
@@ -267,7 +270,7 @@ def quote_of(value: Any, source: str) -> str:
     if value is None:
         return ""
     if isinstance(value, ToolCall):
-        return f"Tool: {value.tool} (status {value.status})"
+        return f"Tool: {value.tool}" if value.tool_line is not None else f"{value.tool} call"
     if isinstance(value, Note):
         if value.title.strip():  # a note is cited at its heading, which holds its title
             return short(value.title.strip())
