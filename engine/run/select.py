@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-from typing import Iterable, Protocol, TypeVar
+from typing import TYPE_CHECKING, Iterable, Protocol, TypeVar
 
-from referee.engine.run.model import RunId
+if TYPE_CHECKING:  # the selection flags are built for ``referee --help``, which reads no run
+    from referee.engine.run.model import RunId
 
 
 class _Identified(Protocol):
