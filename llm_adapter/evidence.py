@@ -3,8 +3,9 @@
 The same segments are rendered into the prompt and searched when the grader's
 quotes are verified, so a verified quote can always be pointed at a file and line.
 Sources, most trusted first: ``tool_calls`` (the raw ``[tool_calls]`` blocks),
-``response`` (outputs/response.md), ``outputs`` (the other output files) and
-``agent_notes`` (``[agent_notes]`` blocks, other transcript prose, user_notes.md).
+``response`` (outputs/response.md), ``outputs`` (the other output files),
+``agent_notes`` (``[agent_notes]`` blocks, other transcript prose, user_notes.md)
+and ``harness`` (text the harness injected: the eval prompt, user turns, reminders).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 
 from referee.engine.facts.metrics import run_skill_type as skill_type  # the one decision
 
-SOURCE_ORDER = ("tool_calls", "response", "outputs", "agent_notes")
+SOURCE_ORDER = ("tool_calls", "response", "outputs", "agent_notes", "harness")
 PASS_SOURCES = frozenset({"tool_calls", "response", "outputs"})
 TRANSCRIPT = "transcript.md"
 RESPONSE = "response.md"
@@ -106,7 +107,8 @@ def _note_segment(note, raw, starts) -> Segment:
     block = _block(raw, note.location.line, starts)
     if block is None:
         block = ((note.location.line or 0) + 1, note.text)
-    return Segment("agent_notes", note.location.file, block[0], block[1], note.step, note.title)
+    source = "harness" if note.kind == "harness" else "agent_notes"  # the parser's word for it
+    return Segment(source, note.location.file, block[0], block[1], note.step, note.title)
 
 
 def _response_segment(run) -> list[Segment]:

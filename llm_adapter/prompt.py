@@ -45,12 +45,15 @@ Evidence and its sources, from most to least trusted:
 3. agent_notes - [agent_notes] blocks, other transcript prose and user_notes.md:
    the agent's own account. It explains, but it proves nothing. An expectation
    that only agent_notes support is a FAIL.
+4. harness - text the harness put in the transcript (the eval prompt, the user's
+   turns, reminders): what was asked, never proof of what the agent did. An
+   expectation that only harness text supports is a FAIL.
 
 For every verdict, quote the exact text you rely on, copied character for character
 from the record, and name its source. Quote a short span (one line or one value is
 best); you may elide with "..." inside a quote. Quotes are checked mechanically
 against the record: a quote that is not there, or a PASS that rests on agent_notes
-alone, is turned into a FAIL. Say what you looked for when you found nothing.
+or harness text alone, is turned into a FAIL. Say what you looked for when you found nothing.
 
 Beyond the expectations:
 - Claims: list the factual claims (numbers, names, results), process claims (what
@@ -75,7 +78,7 @@ Reply with one JSON object and nothing else, no prose and no code fence:
  "eval_feedback": {{"suggestions": [{{"assertion": "A1", "reason": "..."}}], "overall": "..."}}}}
 Write each assertion's reasoning first, then its evidence, then its verdict, and
 give exactly one entry per expectation id, in the order asked. Sources are one of:
-tool_calls, response, outputs, agent_notes. Types are factual, process, quality.
+tool_calls, response, outputs, agent_notes, harness. Types are factual, process, quality.
 """.format(mark=MARK)
 
 RETRY = ("Your previous reply could not be used: {problem}. Reply again with only the "

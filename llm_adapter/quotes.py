@@ -20,7 +20,7 @@ A quote may elide text with "..." or "…": its parts must then occur in order w
 one segment. Nothing else is tolerated; fuzzy edit distance would let a changed
 digit through, and a changed digit is exactly what a fabricated quote looks like.
 
-In the transcript's sources (tool_calls, agent_notes), heading lines name a block
+In the transcript's sources (tool_calls, agent_notes, harness), heading lines name a block
 and prove nothing about it: the lines of a quote that are headings are set aside,
 and the rest is never matched inside a heading. A quote found only in a heading is
 reported as such (``Match.heading``), and verify counts it as no quote.
@@ -38,7 +38,7 @@ from referee.llm_adapter.evidence import Segment
 ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
 MIN_PART = 8  # each part of an elided quote must be long enough to say something itself
 HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)  # MULTILINE: ^ at any line start
-HEADED_SOURCES = frozenset({"tool_calls", "agent_notes"})
+HEADED_SOURCES = frozenset({"tool_calls", "agent_notes", "harness"})
 BARRIER = "\x00"  # stands for a masked heading line; no needle contains it
 NUMBER_GLUE = frozenset(".,")  # between two digits, part of the number
 SIGNS = frozenset("-+\u2212")

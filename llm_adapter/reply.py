@@ -15,7 +15,7 @@ from typing import Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-Source = Literal["tool_calls", "response", "outputs", "agent_notes"]
+Source = Literal["tool_calls", "response", "outputs", "agent_notes", "harness"]
 FENCE = re.compile(r"\A```[a-zA-Z]*[ \t]*\n(?P<body>.*)\n```\Z", re.DOTALL)
 
 

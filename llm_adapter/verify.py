@@ -97,8 +97,9 @@ def judge_item(entry: AssertionReply, evidence: RunEvidence) -> Verdict:
     if not any(m.segment.source in PASS_SOURCES for _, m in found):
         where = to_evidence(found[0][1]).where()
         return Verdict(Outcome.FAIL,
-                       f"grader said PASS on agent notes alone ({where}); agent notes are "
-                       "the agent's account, not evidence", records, notes_only=True,
+                       f"grader said PASS on agent notes or harness text alone ({where}); "
+                       "they are the agent's account or what was asked, not evidence", records,
+                       notes_only=True,
                        details=details)
     return Verdict(Outcome.PASS, f"grader: {reasoning} {_cited(found)}", records, details=details)
 

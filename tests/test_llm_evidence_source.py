@@ -16,3 +16,12 @@ def test_tool_call_segments_come_from_the_harness_transcript():
     assert [(s.file, s.line) for s in calls] == [("transcript.md", 1)]
     assert "Tool: save" in calls[0].text and "deploy" not in calls[0].text
     assert all("deploy" not in s.text for s in collect(run).segments)
+
+
+def test_harness_text_is_shown_as_harness_and_never_lifts_a_pass():
+    from referee.llm_adapter.evidence import PASS_SOURCES
+
+    transcript = "## Eval Prompt\n\nBook LX2084.\n\n" + HARNESS
+    segments = collect(memory_run({"outputs/transcript.md": transcript})).segments
+    assert [(s.source, s.line) for s in segments] == [("tool_calls", 5), ("harness", 1)]
+    assert "harness" not in PASS_SOURCES

@@ -181,7 +181,7 @@ def test_agent_notes_only_pass_is_a_fail(kind):
         result = judge_for(kind, server).grade(run(), ITEMS)
     verdict = result.verdicts["1#1"]
     assert verdict.outcome is Outcome.FAIL and verdict.notes_only
-    assert "agent notes alone" in verdict.message
+    assert "agent notes or harness text alone" in verdict.message
     assert verdict.evidence[0].source == "agent_notes" and verdict.evidence[0].line == 12
 
 
