@@ -118,3 +118,25 @@ def test_compile_reports_every_mistake():
     with pytest.raises(referee.RulesError) as caught:
         referee.compile('eval 1\nexpect: cuont(calls) == 1\nexpect: calls to /(/\n')
     assert len(caught.value.diagnostics) == 2
+
+
+def test_a_run_in_memory_reads_as_the_same_run_on_disk(tmp_path: Path):
+    from referee.engine.run.memory import memory_run
+    from referee.engine.run.workspace import load_run
+
+    files = {"transcript.md": "## [tool_calls] Step 1: save\nTool: save\nArgs: {\"a\": 1}\nReturn: {}\n"
+                              "Status: success\n",
+             "outputs/transcript.md": "## [tool_calls] Step 1: deploy\nTool: deploy\n",
+             "outputs/response.md": b"done \xff", "outputs/metrics.json": "{\"total_tool_calls\": 1",
+             "timing.json": "{\"total_tokens\": 5}"}
+    run_dir = tmp_path / "eval-1" / "with_skill" / "run-1"
+    for name, content in files.items():
+        (run_dir / name).parent.mkdir(parents=True, exist_ok=True)
+        (run_dir / name).write_bytes(content if isinstance(content, bytes) else content.encode())
+    on_disk, in_memory = load_run(run_dir, tmp_path).load(), memory_run(files).load()
+    assert in_memory.transcript == on_disk.transcript
+    assert in_memory.response == on_disk.response and in_memory.metrics == on_disk.metrics
+    assert in_memory.timing == on_disk.timing
+    assert in_memory.output_files() == on_disk.output_files()
+    assert [p.code for p in in_memory.problems] == [p.code for p in on_disk.problems]
+    assert "two-transcripts" in [p.code for p in in_memory.problems]

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import cached_property
-from pathlib import PurePosixPath
+from pathlib import Path, PurePosixPath
 
-from referee.engine.run.model import JsonFile, Problem, RunId, TextFile
-from referee.engine.run.safeio import decode, join_report, parse_json, safe_relative
+from referee.engine.run.model import RunId, TextFile
+from referee.engine.run.safeio import safe_relative, text_file
 from referee.engine.run.workspace import Run
 
 Content = str | bytes
@@ -22,56 +22,22 @@ class MemoryRun(Run):
     """A ``Run`` whose files are ``{path relative to the run dir: text or bytes}``."""
 
     def __init__(self, files: Mapping[str, Content], run_id: RunId, metadata: dict | None = None):
-        super().__init__(PurePosixPath("/<memory>"), run_id, dict(metadata or {}))  # type: ignore[arg-type]
+        super().__init__(Path("/<memory>"), run_id, dict(metadata or {}))
         self._files = {str(PurePosixPath(name)): data for name, data in files.items()}
 
-    def _bytes(self, rel: str) -> bytes | None:
-        data = self._files.get(rel)
-        return data.encode("utf-8") if isinstance(data, str) else data
-
     def _text(self, rel: str, lossy: bool = True) -> TextFile | None:
-        data = self._bytes(rel)
+        data = self._files.get(rel)
         if data is None:
             return None
-        text, problems = decode(data, join_report(self._base, rel), lossy=lossy)
-        return TextFile(rel, text, len(data), tuple(problems))
+        return text_file(data.encode("utf-8") if isinstance(data, str) else data, rel, self._base, lossy=lossy)
 
-    def _json(self, rel: str) -> JsonFile | None:
-        found = self._text(rel)
-        if found is None:
-            return None
-        if found.text is None:
-            return JsonFile(rel, None, found.problems)
-        result = parse_json(found.text, join_report(self._base, rel))
-        problems = found.problems + ((result.problem,) if result.problem else ())
-        return JsonFile(rel, result.value if result.ok else None, problems)
-
-    @cached_property
-    def metrics(self) -> JsonFile | None:
-        return self._json("outputs/metrics.json")
-
-    @cached_property
-    def timing(self) -> JsonFile | None:
-        return self._json("timing.json") or self._json("outputs/timing.json")
+    def _exists(self, rel: str) -> bool:
+        return rel in self._files
 
     @cached_property
     def _listing(self) -> tuple[str, ...]:
         return tuple(sorted(name.removeprefix("outputs/") for name in self._files
                             if name.startswith("outputs/")))
-
-    def _read_output(self, rel: str) -> TextFile:
-        safe = safe_relative(rel)
-        if safe is None:
-            problem = Problem("path-escape", join_report(self._base, f"outputs/{rel}"),
-                              "path leaves the outputs folder; not read")
-            self._own_problems.append(problem)
-            return TextFile(f"outputs/{rel}", None, 0, (problem,))
-        found = self._text(f"outputs/{safe}", lossy=False)
-        if found is None:
-            report = join_report(self._base, f"outputs/{safe}")
-            return TextFile(f"outputs/{safe}", None, 0, (Problem("missing", report, "no such file"),))
-        self._own_problems.extend(found.problems)
-        return found
 
     def exists_output(self, rel: str) -> bool:
         safe = safe_relative(rel)

@@ -278,7 +278,12 @@ def read_text(root: Path, rel: str, base: str = "", *, lossy: bool = True) -> Te
         return None
     if data is None:
         return TextFile(rel, None, where.size, where.problems)
-    text, problems = decode(data, report, lossy=lossy)
+    return text_file(data, rel, base, lossy=lossy)
+
+
+def text_file(data: bytes, rel: str, base: str = "", *, lossy: bool = True) -> TextFile:
+    """Bytes read from ``rel`` as a ``TextFile``, decoded as ``read_text`` decodes a file."""
+    text, problems = decode(data, join_report(base, rel), lossy=lossy)
     return TextFile(rel, text, len(data), tuple(problems))
 
 
@@ -379,11 +384,15 @@ def read_json(root: Path, rel: str, base: str = "") -> JsonFile | None:
 
     Text that is not UTF-8 is reported and still parsed from its lossy decoding.
     """
-    text_file = read_text(root, rel, base)
-    if text_file is None:
+    return json_file(read_text(root, rel, base), base)
+
+
+def json_file(found: TextFile | None, base: str = "") -> JsonFile | None:
+    """A file already read as text, parsed as JSON; None when there was no file."""
+    if found is None:
         return None
-    if text_file.text is None:
-        return JsonFile(rel, None, text_file.problems)
-    result = parse_json(text_file.text, join_report(base, rel))
-    problems = text_file.problems + ((result.problem,) if result.problem else ())
-    return JsonFile(rel, result.value if result.ok else None, problems)
+    if found.text is None:
+        return JsonFile(found.path, None, found.problems)
+    result = parse_json(found.text, join_report(base, found.path))
+    problems = found.problems + ((result.problem,) if result.problem else ())
+    return JsonFile(found.path, result.value if result.ok else None, problems)

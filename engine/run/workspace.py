@@ -23,7 +23,7 @@ from referee.engine.run.identity import (  # noqa: F401
     is_run_folder, is_run_like, natural_key, report_path,
 )
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
-from referee.engine.run.safeio import join_report, locate, read_json, read_text, safe_relative
+from referee.engine.run.safeio import join_report, json_file, locate, read_text, safe_relative
 from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.user_notes import parse_user_notes
 
@@ -59,7 +59,7 @@ class Run:
         harness = self._text("transcript.md")
         if harness is None:
             return self._text("outputs/transcript.md")
-        if locate(self.path, "outputs/transcript.md", "").exists:
+        if self._exists("outputs/transcript.md"):
             message = ("outputs/transcript.md is not read: the transcript beside outputs/ is the "
                        "harness's record, and the agent can write into outputs/")
             problem = Problem("two-transcripts", join_report(self._base, "outputs/transcript.md"), message)
@@ -88,14 +88,13 @@ class Run:
 
     @cached_property
     def metrics(self) -> JsonFile | None:
-        return read_json(self.path, "outputs/metrics.json", self._base)
+        return json_file(self._text("outputs/metrics.json"), self._base)
 
     @cached_property
     def timing(self) -> JsonFile | None:
         """``timing.json`` in the run dir (``outputs/timing.json`` as a fallback)."""
-        return read_json(self.path, "timing.json", self._base) or read_json(
-            self.path, "outputs/timing.json", self._base
-        )
+        return (json_file(self._text("timing.json"), self._base)
+                or json_file(self._text("outputs/timing.json"), self._base))
 
     @cached_property
     def user_notes(self) -> UserNotes:
@@ -104,8 +103,14 @@ class Run:
             return UserNotes()
         return parse_user_notes(source.text, source.problems)
 
-    def _text(self, rel: str) -> TextFile | None:
-        return read_text(self.path, rel, self._base, lossy=True)
+    # The two places where bytes come from: a run held in memory (engine.run.memory)
+    # replaces these, and everything above them reads it as it reads a folder.
+    def _text(self, rel: str, lossy: bool = True) -> TextFile | None:
+        """``rel`` (relative to the run directory) as text; None when there is no such file."""
+        return read_text(self.path, rel, self._base, lossy=lossy)
+
+    def _exists(self, rel: str) -> bool:
+        return locate(self.path, rel, "").exists
 
     @cached_property
     def _listing(self) -> tuple[str, ...]:
@@ -153,7 +158,7 @@ class Run:
             problem = Problem("path-escape", report, "path leaves the outputs folder; not read")
             self._own_problems.append(problem)
             return TextFile(f"outputs/{rel}", None, 0, (problem,))
-        found = read_text(self.path, f"outputs/{safe}", self._base, lossy=False)
+        found = self._text(f"outputs/{safe}", lossy=False)
         if found is None:
             report = join_report(self._base, f"outputs/{safe}")
             return TextFile(f"outputs/{safe}", None, 0, (Problem("missing", report, "no such file"),))
