@@ -146,3 +146,16 @@ __all__ = [
     "Diagnostic", "RulesError", "render", "render_all", "suggest", "did_you_mean",
     "line_of", "line_col", "PARSER_CODES", "COMPILER_CODES", "WARNING_CODES",
 ]
+
+
+def unique(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Each diagnostic once, in order: one mistake seen by two passes (the parser and
+    the compiler, or a file checked against several others) is reported once."""
+    seen: set[tuple] = set()
+    kept = []
+    for d in diagnostics:
+        key = (d.path, d.line, d.column, d.code)
+        if key not in seen:
+            seen.add(key)
+            kept.append(d)
+    return kept

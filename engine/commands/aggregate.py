@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee.engine.decision.stability import MODES
+from referee.engine.commands.warnings import warn, warn_all
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     from referee.engine.decision.configurations import Choice
 
 BENCHMARK_JSON, BENCHMARK_MD = "benchmark.json", "benchmark.md"
-MAX_WARNINGS = 20
 EPILOG = """\
 exit codes:
   0  PASS: every rule of the release gate holds
@@ -86,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     config = release.load_config(args.release_config)
     mode = args.mode or config.mode
     collected = collect(args.workspace, args.iteration)
-    _warn_all(collected.warnings)
+    warn_all(collected.warnings)
     _require_runs(collected, args.workspace)
     choice = choose(sorted({r.configuration for r in collected.runs}), args.primary, args.baseline)
     skill_paths, meta = _skill(args)
@@ -166,7 +165,7 @@ def _skill(args: argparse.Namespace) -> tuple[list[str], dict]:
         if not paths and folder.name == "evals":
             paths = [str(folder.parent)]
     if not paths:
-        _warn("no --skill-path (nor --evals inside <skill>/evals/): contamination is checked "
+        warn("no --skill-path (nor --evals inside <skill>/evals/): contamination is checked "
               "against the other configurations' folders only")
     name = Path(paths[0]).resolve().name if paths else None
     return paths, {"skill_name": skill_name or name, "skill_path": name}
@@ -195,7 +194,7 @@ def _print(doc: dict, args: argparse.Namespace) -> None:
         print(f"  contaminated ({fate}): {found['path']}: {step}{first['tool']} ({first['location']}) "
               f"reads {first['target']}")
     for unusable in doc["unusable_runs"]:
-        _warn(f"{unusable['path']}: not counted: {unusable['reason']}")
+        warn(f"{unusable['path']}: not counted: {unusable['reason']}")
     if args.check:
         print("nothing was written (--check)")
     else:
@@ -207,12 +206,3 @@ def _pct(stat) -> str:
     return "—" if not stat else f"{stat['mean']:.1%}"
 
 
-def _warn_all(messages: list[str]) -> None:
-    for message in messages[:MAX_WARNINGS]:
-        print(f"referee: {message}", file=sys.stderr)
-    if len(messages) > MAX_WARNINGS:
-        print(f"referee: ... and {len(messages) - MAX_WARNINGS} more warnings", file=sys.stderr)
-
-
-def _warn(message: str) -> None:
-    print(f"referee: warning: {message}", file=sys.stderr)

@@ -48,7 +48,7 @@ def run(args: argparse.Namespace) -> int:
     """Check the files named in ``args``; print the report; return the exit code."""
     # The parser is loaded here, not at the top: ``referee --help`` builds every
     # subcommand's parser and needs none of it.
-    from referee.dsl.errors import RulesError
+    from referee.dsl.errors import RulesError, unique
     from referee.dsl.parser import parse_rules_partial
 
     if not args.files and not args.evals:
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
         diagnostics += found + _compile([tree], evals)
     if not args.files and evals is not None:
         diagnostics += _compile([], evals)
-    diagnostics = _unique(diagnostics)
+    diagnostics = unique(diagnostics)
     warnings: list[Diagnostic] = []
     if args.workspace and not diagnostics:
         from referee.engine.commands.check_workspace import workspace_warnings
@@ -79,18 +79,6 @@ def run(args: argparse.Namespace) -> int:
             diagnostics = list(err.diagnostics)
     return _report(diagnostics, warnings, texts, max(1, len(args.files)), trees, evals)
 
-
-def _unique(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
-    """Each error once: evals.json's own errors would otherwise be reported again
-    with every rules file checked against it."""
-    seen, kept = set(), []
-    for d in diagnostics:
-        # The parser and the compiler both see a duplicate inside one file.
-        key = (d.path, d.line, d.column, d.code)
-        if key not in seen:
-            seen.add(key)
-            kept.append(d)
-    return kept
 
 
 def _read(name: str) -> str:

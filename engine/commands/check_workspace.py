@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from referee.dsl.errors import Diagnostic
+from referee.dsl.errors import Diagnostic, unique
 from referee.engine.checks.static import reads
 from referee.engine.facts.contents import (Contents, Unseen, merged, pattern_matcher, run_contents,
                                            unseen)
@@ -52,7 +52,7 @@ def workspace_warnings(trees: list, evals: Any, workspace: Path) -> list[Diagnos
                 finding = unseen(read, contents, matcher)
                 if finding is not None:
                     warnings.append(_warning(finding, path, key, runs))
-    return _unique(warnings)
+    return unique(warnings)
 
 
 def _matchers(program: Any) -> dict:
@@ -77,12 +77,3 @@ def _warning(finding: Unseen, path: str, key: str, runs: int) -> Diagnostic:
     return Diagnostic(_CODES[finding.read.kind], finding.message + where, path, span.line,
                       span.column, end, finding.hint, severity="warning")
 
-
-def _unique(warnings: list[Diagnostic]) -> list[Diagnostic]:
-    seen, kept = set(), []
-    for w in warnings:
-        key = (w.path, w.line, w.column, w.code)
-        if key not in seen:
-            seen.add(key)
-            kept.append(w)
-    return kept

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args
 from referee.engine.report.inert import inert, inert_data
+from referee.engine.commands.warnings import MAX_WARNINGS, warn, warn_all
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
@@ -39,7 +40,6 @@ In the summary, errors count as failed; not-graded semantic assertions are
 left out of passed/failed/total and counted as not_graded.
 """
 
-MAX_WARNINGS = 20
 # The --json document's layout: raised whenever a key changes meaning or goes away.
 JSON_SCHEMA_VERSION = 2
 
@@ -121,7 +121,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
         bar.close()
     skipped = [(r.id.rel, r.id.eval_id) for r, g in zip(runs, results) if g is None]
     for rel, eval_id in skipped[:MAX_WARNINGS]:
-        _warn(f"{rel}: no eval of the rules matches eval '{eval_id}'; not graded")
+        warn(f"{rel}: no eval of the rules matches eval '{eval_id}'; not graded")
     graded = [g for g in results if g is not None]
     if not graded:
         return _fail("no run matches an eval of the rules; check the eval ids and names")
@@ -178,7 +178,7 @@ def _prepare(args: argparse.Namespace, color: bool):
     if isinstance(judge, int):
         return judge
     discovery = discover(args.workspace)
-    _warn_all([str(p) for p in discovery.problems])
+    warn_all([str(p) for p in discovery.problems])
     if not discovery.runs:
         return _fail(f"no runs found under {args.workspace} (a run is a directory holding outputs/); "
                      "an empty benchmark is not a success")
@@ -273,15 +273,15 @@ def _warn_written(graded, results: list[WriteResult]) -> None:
     """Warn about each run that was not written as asked, or was written over a foreign file."""
     failed = [(g, r) for g, r in zip(graded, results) if r.error]
     for g, result in failed[:MAX_WARNINGS]:
-        _warn(f"{g.run.id.rel}: {result.error}; this run kept its old files")
+        warn(f"{g.run.id.rel}: {result.error}; this run kept its old files")
     if len(failed) > MAX_WARNINGS:
-        _warn(f"... and {len(failed) - MAX_WARNINGS} more runs could not be written")
+        warn(f"... and {len(failed) - MAX_WARNINGS} more runs could not be written")
     for g, result in zip(graded, results):
         for name in result.refused:
-            _warn(f"{g.run.id.rel}/{name} was not written by referee; left untouched and this run "
+            warn(f"{g.run.id.rel}/{name} was not written by referee; left untouched and this run "
                   f"was not written. Move it away, or rerun with --force to keep it as {name}.bak")
         for name, backup in result.kept_aside:
-            _warn(f"{g.run.id.rel}/{name} was not written by referee; kept it as {g.run.id.rel}/{backup}")
+            warn(f"{g.run.id.rel}/{name} was not written by referee; kept it as {g.run.id.rel}/{backup}")
 
 
 def _report(args, graded, results: list[WriteResult], skipped) -> int:
@@ -310,7 +310,7 @@ def _report(args, graded, results: list[WriteResult], skipped) -> int:
                     print("\n".join(f"  wrote {inert(_shown(args.workspace, g.run.id.rel, name))}"
                                     for name in (GRADING, GROUND_TRUTH)))
         if totals.gate_total == 0:
-            _warn("nothing counted toward the gate (only existence or not-graded semantic "
+            warn("nothing counted toward the gate (only existence or not-graded semantic "
                   "assertions); this is not a pass")
     return code
 
@@ -418,15 +418,6 @@ def _inert_brief(brief):
     return replace(brief, run=inert_data(brief.run), failed=inert_data(brief.failed))
 
 
-def _warn_all(messages: list[str]) -> None:
-    for message in messages[:MAX_WARNINGS]:
-        print(f"referee: {inert(message)}", file=sys.stderr)
-    if len(messages) > MAX_WARNINGS:
-        print(f"referee: ... and {len(messages) - MAX_WARNINGS} more warnings", file=sys.stderr)
-
-
-def _warn(message: str) -> None:
-    print(f"referee: warning: {inert(message)}", file=sys.stderr)
 
 
 def _fail(message: str) -> int:
