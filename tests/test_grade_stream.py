@@ -90,3 +90,29 @@ def _copy(source: Path, target: Path) -> None:
             destination.parent.mkdir(parents=True, exist_ok=True)
             destination.write_bytes(path.read_bytes())
             os.utime(destination, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns))
+
+
+def test_an_eval_whose_runs_are_apart_gets_the_feedback_of_all_of_them(tmp_path):
+    """Discovery order puts iteration-2's runs of eval 1 after eval 2: the feedback of
+    eval 1 is still made from all its runs, in order, once the last one is in."""
+    from referee.engine.facts.feedback import eval_feedback
+    from referee.engine.grade import RulesSource, _rendered, eval_of, grade_all, grader_info
+    from referee.engine.report.render import feedback_text
+    from referee.engine.run.workspace import discover
+
+    workspace = tmp_path / "ws"
+    _copy(WORKSPACE / "iteration-1", workspace / "iteration-1")
+    _copy(WORKSPACE / "iteration-1" / "eval-1-book-flight", workspace / "iteration-2" / "eval-1-book-flight")
+    text = RULES.read_text(encoding="utf-8")
+    source = RulesSource(((RULES.name, text),))
+    program = source.compile()
+    runs = discover(workspace).runs
+    keys = [program.for_run(run.id, run.metadata).key for run in runs]
+    assert keys.index(keys[-1]) < max(i for i, key in enumerate(keys) if key != keys[-1])  # apart
+    critiques: dict[str, list] = {}
+    for result in _rendered(program, runs, source, grader_info(), 1, None, None):
+        critiques.setdefault(result.eval_key, []).append(result.critique)
+    for jobs in (1, 2):
+        for key, graded in zip(keys, grade_all(program, discover(workspace).runs, source, grader_info(), jobs)):
+            expected = feedback_text(eval_feedback(eval_of(program, key).assertions, critiques[key]))
+            assert expected in graded.grading
