@@ -11,7 +11,8 @@ pairs, the minimal script just before each referee variant, ``--repeat`` times:
 full grade: verdicts, claims, metrics, both reports). Printed: medians of wall
 time, CPU time and peak memory (the child's ``ru_maxrss``), and the medians of
 the pairwise ratios against the minimal script. ``--phases`` also times, in this
-process, referee's verdicts alone and ``grade_all`` against the minimal script.
+process, referee's verdicts alone and ``grade_all`` against the minimal script, and
+the CPU of each piece of a full grade (parse, evaluate, claims, facts, render).
 
 Run by hand, not by the test suite:
 
@@ -225,6 +226,59 @@ def referee_in_process(workspace: Path, rules: Path, jobs: int) -> int:
     return len(graded)
 
 
+def phase_breakdown(workspace: Path, rules: Path) -> list[str]:
+    """CPU seconds of each piece of a full grade, run by run in this process, against
+    the minimal script: what the work that a report needs costs."""
+    from referee.engine.evaluate import evaluate
+    from referee.engine.facts import claims
+    from referee.engine.facts.contents import run_contents
+    from referee.engine.grade import Evaluated, RulesSource, grader_info, render_run, run_facts
+    from referee.engine.run.workspace import discover
+
+    clock = time.process_time
+    spent = dict.fromkeys(("discover", "read files", "parse transcript", "evaluate 20 assertions",
+                           "claims", "other facts (metrics, tools, ...)", "contents", "render both reports"), 0.0)
+    start = clock()
+    program = RulesSource(((rules.name, rules.read_text(encoding="utf-8")),)).compile()
+    compile_seconds = clock() - start
+    start = clock()
+    runs = discover(workspace).runs
+    spent["discover"] = clock() - start
+    for run in runs:
+        start = clock()
+        run.transcript_file, run.response
+        middle = clock()
+        run.transcript
+        spent["read files"] += middle - start
+        spent["parse transcript"] += clock() - middle
+        start = clock()
+        compiled = program.for_run(run.id, run.metadata)
+        verdicts = tuple(evaluate(compiled, run))
+        middle = clock()
+        tuple(claims.find_claims(run))
+        after_claims = clock()
+        facts = run_facts(run, compiled.key)  # finds the claims again: counted once, under claims
+        after_facts = clock()
+        contents = run_contents(run)
+        after_contents = clock()
+        render_run(compiled.assertions, Evaluated(compiled.key, verdicts, facts, contents), grader_info())
+        spent["evaluate 20 assertions"] += middle - start
+        spent["claims"] += after_claims - middle
+        spent["other facts (metrics, tools, ...)"] += max(0.0, after_facts - after_claims - (after_claims - middle))
+        spent["contents"] += after_contents - after_facts
+        spent["render both reports"] += clock() - after_contents
+        run.release()
+    start = clock()
+    minimal_grade(workspace)
+    base = clock() - start
+    lines = [f"where a full grade's CPU goes, {len(runs)} runs in one process (minimal script {base:.2f} s; "
+             f"compiling the rules once {compile_seconds:.2f} s):"]
+    lines += [f"  {name:<36} {seconds:6.2f} s  {seconds / base:6.2f}x" for name, seconds in spent.items()]
+    total = sum(spent.values())
+    lines.append(f"  {'total':<36} {total:6.2f} s  {total / base:6.2f}x")
+    return lines
+
+
 def check_outcomes() -> None:
     """Print the assertion outcomes once: the benchmark must grade for real. Every
     generated rule is decidable, so an ERROR means the rules or the engine broke."""
@@ -376,6 +430,7 @@ def run_benchmark(root: Path, runs: int, repeat: int, phases: bool) -> list[str]
         base = results["minimal script, in process"]
         lines += [f"in-process phases, {runs} runs:"]
         lines += [f"  {label:<36} {seconds:7.2f} s  {seconds / base:6.2f}x" for label, seconds in results.items()]
+        lines += phase_breakdown(workspace, rules)
     lines += summary_table(runs, paired(workspace, rules, runs, repeat))
     return lines
 
