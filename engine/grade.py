@@ -247,25 +247,30 @@ def evaluate_all(program: Any, runs: Sequence[Any], source: RulesSource, jobs: i
 
 
 def grade_all(program: Any, runs: Sequence[Any], source: RulesSource, grader: dict, jobs: int = 1,
-              progress: Progress | None = None, judge: Any = None) -> list[GradedRun | None]:
+              progress: Progress | None = None, judge: Any = None,
+              extra_feedback: Mapping[str, Sequence[dict]] | None = None) -> list[GradedRun | None]:
     """Grade every run: one entry per run, in order, None where no eval applies; every
     report's text in memory (``grade_spilled`` keeps them on disk instead)."""
-    graded = grade_spilled(program, runs, source, grader, InMemory(), jobs, progress, judge)
+    graded = grade_spilled(program, runs, source, grader, InMemory(), jobs, progress, judge, extra_feedback)
     return [None if s is None else GradedRun(s.run, s.brief, s.grading, s.truth) for s in graded]
 
 
 def grade_spilled(program: Any, runs: Sequence[Any], source: RulesSource, grader: dict,
                   spill: Spill | InMemory, jobs: int = 1, progress: Progress | None = None,
-                  judge: Any = None) -> list[Stored | None]:
+                  judge: Any = None,
+                  extra_feedback: Mapping[str, Sequence[dict]] | None = None) -> list[Stored | None]:
     """Grade every run: one entry per run, in order, None where no eval applies. Each
     run's texts go into ``spill`` as it comes back; only its brief and its ticket stay
     here, and its critique facts until the last run of its eval is in.
+    ``extra_feedback`` adds suggestions to an eval's eval_feedback (``referee
+    critique``'s findings, by eval key).
 
     Without a judge, workers evaluate and render. With one, workers evaluate and
     the judge (which holds connections, a cassette and a concurrency limit) runs
     here before each run is rendered: its network time dwarfs the rendering.
     """
     stored: list[Stored | None] = []
+    extra = extra_feedback or {}
     critiques: dict[str, list[FeedbackFacts]] = {}
     blocks: dict[str, str] = {}
     # Each eval's critique is rendered once its last run is in, and its facts let go.
@@ -282,15 +287,17 @@ def grade_spilled(program: Any, runs: Sequence[Any], source: RulesSource, grader
             ticket = spill.put(result.head, result.tail, result.truth)
             stored.append(Stored(run, result.brief, result.eval_key, ticket, spill, blocks))
             if last.get(result.eval_key) == number:
-                blocks[result.eval_key] = _feedback_block(program, result.eval_key, critiques.pop(result.eval_key))
+                blocks[result.eval_key] = _feedback_block(program, result.eval_key,
+                                                          critiques.pop(result.eval_key), extra)
     for key, facts in critiques.items():  # never left over: ``last`` is how evaluate_run picks the eval
-        blocks[key] = _feedback_block(program, key, facts)
+        blocks[key] = _feedback_block(program, key, facts, extra)
     return stored
 
 
-def _feedback_block(program: Any, key: str, facts: list[FeedbackFacts]) -> str:
+def _feedback_block(program: Any, key: str, facts: list[FeedbackFacts],
+                    extra: Mapping[str, Sequence[dict]]) -> str:
     """An eval's critique, from the facts of all its runs in order, rendered once."""
-    return feedback_text(eval_feedback(eval_of(program, key).assertions, facts))
+    return feedback_text(eval_feedback(eval_of(program, key).assertions, facts, extra.get(key, ())))
 
 
 def _rendered(program: Any, runs: Sequence[Any], source: RulesSource, grader: dict, jobs: int,

@@ -143,3 +143,22 @@ def test_aggregate_notes_carry_the_critique_findings(tmp_path: Path, capsys):
     notes = json.loads((copy / "benchmark.json").read_text(encoding="utf-8"))["notes"]
     assert any("mutation testing found weak assertions" in n and "No reservation is cancelled" in n
                for n in notes)
+
+
+def test_grade_adds_the_critique_to_eval_feedback_while_the_rules_are_the_same(tmp_path: Path, capsys):
+    copy = tmp_path / "ws"
+    shutil.copytree(WORKSPACE, copy)
+    weak = BOOKING / "weak.rules"
+    main(["critique", str(copy), "--rules", str(weak)])
+    main(["grade", str(copy), "--rules", str(weak)])
+    first = copy / "iteration-1" / "eval-1-book-flight" / "with_skill" / "run-1" / "grading.json"
+    grading = json.loads(first.read_text(encoding="utf-8"))
+    found = [s for s in grading["eval_feedback"]["suggestions"] if s.get("source") == "critique"]
+    assert any("any text containing 'the'" in s["reason"] for s in found)
+    other = tmp_path / "other.rules"
+    other.write_text(weak.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    capsys.readouterr()
+    main(["grade", str(copy), "--rules", str(other), "--force"])
+    assert "critique.json was made with other rules" in capsys.readouterr().err
+    grading = json.loads(first.read_text(encoding="utf-8"))
+    assert not [s for s in grading["eval_feedback"]["suggestions"] if s.get("source") == "critique"]

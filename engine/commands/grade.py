@@ -106,10 +106,11 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     if isinstance(setup, int):
         return setup
     program, source, judge, runs = setup
+    critique = _critique_feedback(args.workspace, source, [e.key for e in program.evals])
     bar = terminal.ProgressBar("grading")
     try:
         results = grade_spilled(program, runs, source, grader_info(), spill, args.jobs or cpu_jobs(), bar,
-                                judge)
+                                judge, critique)
     except KeyboardInterrupt:
         # Nothing is written before every run is graded, so stopping here loses nothing;
         # a judge still waiting to retry a request is told to give up at once.
@@ -187,6 +188,23 @@ def _prepare(args: argparse.Namespace, color: bool):
     if not runs:
         return _fail(f"no run under {args.workspace} matches {selection.describe()}")
     return program, source, judge, runs
+
+
+def _critique_feedback(workspace: Path, source: RulesSource, keys: list[str]) -> dict:
+    """The findings of ``referee critique`` (WORKSPACE/critique.json) as eval_feedback
+    suggestions by eval key, when they were made with these very rules."""
+    from referee.engine.critique.findings import (CRITIQUE_FILE, feedback_suggestions, load_findings,
+                                                  rules_digest)
+
+    findings = load_findings(workspace)
+    if findings is None:
+        return {}
+    evals_text = Path(source.evals_path).read_text(encoding="utf-8") if source.evals_path else None
+    if findings.digest != rules_digest(source.files, evals_text):
+        warn(f"{CRITIQUE_FILE} was made with other rules; its findings are left out of eval_feedback "
+             "(run referee critique again)")
+        return {}
+    return {key: feedback_suggestions(findings, key) for key in keys}
 
 
 def _rules_source(args: argparse.Namespace) -> RulesSource | int:

@@ -44,17 +44,20 @@ class RunFacts:
     contents: Contents | None = None
 
 
-def eval_feedback(assertions: Sequence[Any], runs: Sequence[RunFacts]) -> dict:
+def eval_feedback(assertions: Sequence[Any], runs: Sequence[RunFacts],
+                  extra: Sequence[dict] = ()) -> dict:
     """``{suggestions: [{reason, assertion}], overall}`` for one eval.
 
     ``assertions`` are the eval's compiled assertions (``text``, ``precision``,
-    ``tool_patterns``); ``runs`` are its graded runs in discovery order.
+    ``tool_patterns``); ``runs`` are its graded runs in discovery order; ``extra``
+    are suggestions found elsewhere (``referee critique``'s, tagged with their source).
     """
     called = sorted({tool for run in runs for tool in run.tools})
     suggestions: list[dict] = []
     for position, assertion in enumerate(assertions):
         for reason in _reasons(assertion, position, runs, called):
             suggestions.append({"reason": reason, "assertion": display_text(assertion)})
+    suggestions += extra
     return {"suggestions": suggestions, "overall": _overall(suggestions, len(assertions), len(runs))}
 
 

@@ -86,6 +86,9 @@ class UserNotesSummary(_Model):
 class Suggestion(_Model):
     reason: str
     assertion: str | None = None
+    # Set on findings that ``referee critique`` made (mutation testing); absent on the
+    # facts grading itself checks, so skill-creator's readers see the same shape.
+    source: Literal["critique"] | None = None
 
 
 class EvalFeedback(_Model):
