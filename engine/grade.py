@@ -165,7 +165,8 @@ def run_facts(run: Any, eval_key: str) -> RunFacts:
     """Everything the report copies from the run, besides the verdicts."""
     found_metrics, source = metrics.execution_metrics(run)
     notes = run.user_notes
-    tools = tuple(call.tool for call in run.transcript.calls if call.tool)
+    transcript = run.transcript
+    tools = tuple(call.tool for call in transcript.calls if call.tool)
     timing_file = run.timing
     timing = plain(timing_file.value) if timing_file is not None and isinstance(timing_file.value, dict) else {}
     info = {"path": report_path(run.id), "eval_id": run.id.eval_id, "eval_name": run.id.eval_name,
@@ -177,6 +178,7 @@ def run_facts(run: Any, eval_key: str) -> RunFacts:
         skill_type=metrics.run_skill_type(run), tools=tools,
         problems=tuple(str(problem) for problem in run.problems),
         source_map=load_source_map(run.path)[0],
+        tools_certain=transcript.unreadable is None and not transcript.suspect_calls,
     )
 
 
@@ -193,7 +195,8 @@ def render_run(assertions: Sequence[Any], result: Evaluated, grader: dict,
         # The verdicts' own outcomes, as the critique always saw them (before the
         # report's trust rule turns a notes-only pass into a fail).
         outcomes=tuple(v.outcome.value for v in result.verdicts),
-        vacuous=tuple(v.vacuous for v in result.verdicts), contents=result.contents)
+        vacuous=tuple(v.vacuous for v in result.verdicts), contents=result.contents,
+        tools_certain=result.facts.tools_certain)
     return Rendered(result.eval_key, critique, brief(document), head, tail, render(ground_truth(document)))
 
 

@@ -42,6 +42,7 @@ class RunFacts:
     outcomes: tuple[str, ...]  # per assertion, in the eval's order
     vacuous: tuple[bool, ...]
     contents: Contents | None = None
+    tools_certain: bool = True  # False: its transcript was unreadable or held untrusted records
 
 
 def eval_feedback(assertions: Sequence[Any], runs: Sequence[RunFacts],
@@ -94,6 +95,8 @@ def _never_called(assertion: Any, position: int, runs: Sequence[RunFacts],
     matchers = getattr(assertion, "tool_matchers", ())
     if not patterns or not runs or len(matchers) != len(patterns) or None in matchers:
         return
+    if not all(run.tools_certain for run in runs):
+        return  # a run whose record could not be read may have called it: nothing to say
     if any_match([pattern_matcher(m) for m in matchers], called) is not False:
         return  # called, or it cannot be told: nothing to say
     names = ", ".join(_shown(p) for p in patterns)

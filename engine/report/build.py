@@ -58,6 +58,9 @@ class RunFacts:
     tools: tuple[str, ...]
     problems: tuple[str, ...] = field(default=())
     source_map: Any = None  # engine.run.importers.source_map.SourceMap of an imported run
+    # False when the transcript could not be read exactly or holds untrusted records:
+    # then ``tools`` may not be every tool the run called.
+    tools_certain: bool = True
 
 
 def enforce_trust(verdict: Verdict) -> Verdict:

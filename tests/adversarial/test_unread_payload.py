@@ -35,3 +35,13 @@ def test_plain_text_args_still_have_no_fields():
     (result,) = referee.grade('eval 1\nexpect: no calls where .args.env == "prod"\n',
                               memory_run({"outputs/transcript.md": transcript}))
     assert result.expectations[0]["outcome"] == "pass"
+
+
+def test_no_tool_name_hint_when_a_run_could_not_be_read():
+    # The transcript holds a NUL byte: it cannot be read, so no one knows what it called.
+    transcript = "## [tool_calls] Step 1: rm_rf\nTool: rm_rf\nArgs: {}\nReturn: {}\nStatus: success\n\x00"
+    (result,) = referee.grade('eval 1\nexpect: no calls to "rm_rf"\n',
+                              memory_run({"outputs/transcript.md": transcript}))
+    assert result.expectations[0]["outcome"] == "error"
+    reasons = " ".join(s["reason"] for s in result.grading["eval_feedback"]["suggestions"])
+    assert "which no run" not in reasons
