@@ -86,13 +86,17 @@ class UserNotesSummary(_Model):
 class Suggestion(_Model):
     reason: str
     assertion: str | None = None
-    # Set on findings that ``referee critique`` made (mutation testing); absent on the
-    # facts grading itself checks, so skill-creator's readers see the same shape.
-    source: Literal["critique"] | None = None
+
+
+class CritiqueSuggestion(Suggestion):
+    """A finding of ``referee critique`` (mutation testing), tagged with its source;
+    the facts grading checks itself carry no ``source``, as skill-creator writes them."""
+
+    source: Literal["critique"]
 
 
 class EvalFeedback(_Model):
-    suggestions: list[Suggestion]
+    suggestions: list[Suggestion | CritiqueSuggestion]
     overall: str
 
 
