@@ -140,3 +140,12 @@ def test_a_run_in_memory_reads_as_the_same_run_on_disk(tmp_path: Path):
     assert in_memory.output_files() == on_disk.output_files()
     assert [p.code for p in in_memory.problems] == [p.code for p in on_disk.problems]
     assert "two-transcripts" in [p.code for p in in_memory.problems]
+
+
+def test_the_readme_layout_names_every_room():
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    layout = readme.split("- Layout: one line per room.", 1)[1]
+    rooms = {init.parent.relative_to(REPO).as_posix() for folder in FOLDERS
+             for init in (REPO / folder).rglob("__init__.py")}
+    missing = sorted(room for room in rooms if f"`{room}/" not in layout and f"`{room}`" not in layout)
+    assert missing == [], f"the README's layout does not name {missing}"
