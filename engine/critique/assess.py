@@ -94,7 +94,7 @@ def critique_run(ev: CompiledEval, run, lets_text: Mapping[str, str],
         shape = Shape.of(_assertion_text(assertion, lets_text),
                          assertion.precision == Precision.EXISTENCE)
         for mutant in mutants_for(image, verdict, shape, forbidden_tools(assertion)):
-            critique.tried.append(_try(ev, assertion, run, mutant))
+            critique.tried.append(_try(ev, assertion, run, mutant, identity))
 
 
 def _entry(found: dict[str, Critique], ev: CompiledEval, assertion: CompiledAssertion) -> Critique:
@@ -103,8 +103,12 @@ def _entry(found: dict[str, Critique], ev: CompiledEval, assertion: CompiledAsse
     return found[assertion.key]
 
 
-def _try(ev: CompiledEval, assertion: CompiledAssertion, run, mutant: Mutant) -> Tried:
-    verdict = _grade(ev, assertion, to_run(mutant.image, run))
+def _try(ev: CompiledEval, assertion: CompiledAssertion, run, mutant: Mutant, identity) -> Tried:
+    mutated = to_run(mutant.image, run)
+    if not mutant.touches_transcript:  # same calls and notes: the parse of the rewritten run serves
+        mutated.__dict__["transcript_file"] = identity.transcript_file
+        mutated.__dict__["transcript"] = identity.transcript
+    verdict = _grade(ev, assertion, mutated)
     return Tried(run.id.rel, mutant.name, mutant.must_fail, verdict.outcome is Outcome.PASS, mutant.reason)
 
 

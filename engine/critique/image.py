@@ -48,9 +48,14 @@ class RunImage:
     notes: list[Text]
     response: str | None
     files: dict[str, bytes] = field(default_factory=dict)  # outputs/ and run files, as found
+    # Written blocks by (id of the element, step): copies share it, and mutants keep
+    # most elements, so each block is written once. Each entry holds its element, so
+    # no other element can be given the same id while the entry exists.
+    blocks: dict[tuple[int, int], tuple[Call | Text, str]] = field(default_factory=dict, repr=False,
+                                                                    compare=False)
 
     def copy(self) -> "RunImage":
-        return RunImage(list(self.calls), list(self.notes), self.response, dict(self.files))
+        return RunImage(list(self.calls), list(self.notes), self.response, dict(self.files), self.blocks)
 
 
 def image_of(run) -> RunImage:
@@ -102,9 +107,11 @@ def transcript_text(image: RunImage) -> str:
     for element in sorted(elements, key=lambda e: e.order):
         if isinstance(element, Call):
             step += 1
-            parts.append(_call_block(element, step))
-        else:
-            parts.append(_text_block(element, max(step, 1)))
+        key = (id(element), step)
+        if key not in image.blocks:
+            text = _call_block(element, step) if isinstance(element, Call) else _text_block(element, max(step, 1))
+            image.blocks[key] = (element, text)
+        parts.append(image.blocks[key][1])
     return "\n".join(parts)
 
 

@@ -30,6 +30,7 @@ class Mutant:
     image: RunImage
     must_fail: bool
     reason: str  # said when it must fail and the assertion still passes
+    touches_transcript: bool = True  # False: the run's parsed transcript can be reused
 
 
 @dataclass(frozen=True)
@@ -117,17 +118,17 @@ def _response_mutants(image: RunImage, verdict: Verdict, shape: Shape) -> list[M
         kept = [text for number, text in enumerate(image.response.split("\n"), 1) if number not in lines]
         cut = image.copy()
         cut.response = "\n".join(kept)
-        made.append(Mutant("delete-span", cut, not shape.negative, _span_reason(shape, image.response)))
+        made.append(Mutant("delete-span", cut, not shape.negative, _span_reason(shape, image.response), False))
     generic = image.copy()
     generic.response = GENERIC_REPLY
     literal = _CONTAINS.search(shape.text)
     reason = "passes on a generic reply that names nothing from the task"
     if literal and literal.group(1).lower() in GENERIC_REPLY.lower():
         reason = f"any text containing '{literal.group(1)}' satisfies it, a generic reply too"
-    made.append(Mutant("generic-response", generic, not shape.negative, reason))
+    made.append(Mutant("generic-response", generic, not shape.negative, reason, False))
     empty = image.copy()
     empty.response = ""
-    made.append(Mutant("empty-response", empty, not shape.negative, "passes on an empty response"))
+    made.append(Mutant("empty-response", empty, not shape.negative, "passes on an empty response", False))
     return made
 
 
@@ -145,17 +146,17 @@ def _file_mutants(image: RunImage, name: str, verdict: Verdict, shape: Shape) ->
     short = name.removeprefix("outputs/")
     gone = image.copy()
     del gone.files[name]
-    made = [Mutant("delete-file", gone, not shape.negative, f"passes even without {short}")]
+    made = [Mutant("delete-file", gone, not shape.negative, f"passes even without {short}", False)]
     lines = sorted({e.line for e in verdict.evidence if e.file == name and e.line})
     text = data.decode("utf-8", errors="replace").split("\n")
     if lines:
         altered = image.copy()
         altered.files[name] = "\n".join(alter(t) if n in lines else t
                                         for n, t in enumerate(text, 1)).encode("utf-8")
-        made.append(Mutant("alter-line", altered, not shape.negative, f"passes whatever {short} contains"))
+        made.append(Mutant("alter-line", altered, not shape.negative, f"passes whatever {short} contains", False))
     placeholder = image.copy()
     placeholder.files[name] = b"placeholder\n"
-    made.append(Mutant("generic-file", placeholder, not shape.negative, f"passes whatever {short} contains"))
+    made.append(Mutant("generic-file", placeholder, not shape.negative, f"passes whatever {short} contains", False))
     return made
 
 
@@ -171,7 +172,7 @@ def _inject_mutants(image: RunImage, shape: Shape, forbidden_tools: list[str]) -
         said = image.copy()
         said.response = f"{image.response}\n{_unescape(literal.group(1))}"
         made.append(Mutant("inject-text", said, True,
-                           f"passes even when the response contains '{literal.group(1)}'"))
+                           f"passes even when the response contains '{literal.group(1)}'", False))
     return made
 
 
