@@ -254,7 +254,8 @@ def _as_text(text: str, prov: Prov) -> tuple[Val, ...]:
 def _as_json(text: str, prov: Prov) -> tuple[Val, ...]:
     parsed = parse_json(text, prov.label)
     if not parsed.ok:
-        raise EvalError(f"file {prov.label} is not usable JSON: {parsed.problem.message}")
+        why = parsed.problem.message if parsed.problem is not None else "not JSON"
+        raise EvalError(f"file {prov.label} is not usable JSON: {why}")
     return (Val(parsed.value, Prov(prov.source, prov.label, prov.file, None, None)),)
 
 
@@ -282,7 +283,9 @@ def _as_csv(text: str, prov: Prov) -> tuple[Val, ...]:
 def _as_lines(text: str, prov: Prov) -> tuple[Val, ...]:
     from referee.engine.checks.functions import FUNCTIONS
 
-    return FUNCTIONS["lines"](Val(text, Prov(prov.source, prov.label, prov.file, 1))).items
+    found = FUNCTIONS["lines"](Val(text, Prov(prov.source, prov.label, prov.file, 1)))
+    assert isinstance(found, Val) and found.items is not None  # lines() of a text: a list
+    return found.items
 
 
 FORMATS = {"text": _as_text, "json": _as_json, "csv": _as_csv, "lines": _as_lines}
@@ -347,8 +350,11 @@ def _where_filter(c, node: ast.WhereFilter, source: str, element: str) -> Filter
     return Filter(keep, f"where {format_condition(node.condition)}", check)
 
 
-FILTERS = {ast.ToolFilter: _tool_filter, ast.StatusFilter: _status_filter,
-           ast.StepFilter: _step_filter, ast.WhereFilter: _where_filter}
+# AST filter type → its compile function, called as f(compiler, node, source, element).
+FILTERS: dict[type, Callable[..., Filter]] = {
+    ast.ToolFilter: _tool_filter, ast.StatusFilter: _status_filter,
+    ast.StepFilter: _step_filter, ast.WhereFilter: _where_filter,
+}
 
 
 def refuse_transcript(c, src: ast.Source) -> None:

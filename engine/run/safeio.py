@@ -137,8 +137,7 @@ def _plain_lstat(root: str, rel: str) -> tuple[str, os.stat_result] | None:
     leave it: the common case needs one ``lstat`` per component and no ``realpath``.
     """
     path = root
-    info = None
-    for part in rel.split("/"):
+    for part in rel.split("/"):  # at least one: split never gives an empty list
         path = os.path.join(path, part)
         info = os.lstat(path)
         if stat.S_ISLNK(info.st_mode):
