@@ -24,27 +24,31 @@ import signal
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Generator, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Mapping, Sequence, TypeVar
 
 from referee.engine.facts import claims, metrics
 from referee.engine import __version__
 from referee.engine.facts.contents import Contents, run_contents
 from referee.engine.facts.feedback import RunFacts as FeedbackFacts, eval_feedback
-from referee.engine.judging import GraderUsage, SemanticItem
+from referee.engine.judging import GraderUsage, Judge, SemanticItem
 from referee.engine.report.brief import Brief, brief
 from referee.engine.report import carry
 from referee.engine.report.build import Carried, RunFacts, grading_document, ground_truth
 from referee.engine.run.importers.source_map import load_source_map
 from referee.engine.report.jsonable import plain
 from referee.engine.report.models import GRADER_NAME
-from referee.engine.run.workspace import report_path
+from referee.engine.run.workspace import Run, report_path
 from referee.engine.report.render import feedback_text, join_feedback, render, split_at_feedback
 from referee.engine.report.spill import InMemory, Spill, Ticket
 from referee.engine.report.write import GRADING, GROUND_TRUTH
 from referee.engine.pool import in_order
 from referee.engine.verdict import Outcome, Precision, Verdict
 
+if TYPE_CHECKING:  # compiled where the rules are, in RulesSource.compile
+    from referee.engine.compile import CompiledAssertion, CompiledEval, Program
+
 Progress = Callable[[int, int], None]
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -56,7 +60,7 @@ class RulesSource:
     regex_timeout: float = 1.0
     evals_shown: str | None = None  # the evals file's name in rules_location (default: as given)
 
-    def compile(self) -> Any:
+    def compile(self) -> Program:
         """Parse and compile; raises ``dsl.errors.RulesError`` with every diagnostic."""
         from referee import dsl
         from referee.engine.compile import compile_rules
@@ -97,7 +101,7 @@ class Rendered:
 class GradedRun:
     """One run, fully graded. ``run`` keeps the directory to write into."""
 
-    run: Any
+    run: Run
     brief: Brief
     grading: str  # grading.json, as written
     truth: str  # ground_truth.json, as written
@@ -108,7 +112,7 @@ class Stored:
     """One graded run whose texts wait in ``spill``: each is read back when asked for,
     so holding every run's ``Stored`` costs no report text."""
 
-    run: Any
+    run: Run
     brief: Brief
     eval_key: str
     ticket: Ticket
@@ -150,7 +154,7 @@ class _Files(Mapping):
         return 2
 
 
-def evaluate_run(program: Any, run: Any) -> Evaluated | None:
+def evaluate_run(program: Program, run: Run) -> Evaluated | None:
     """Verdicts and facts for one run; None when no eval of the rules applies."""
     from referee.engine.evaluate import evaluate
 
@@ -161,7 +165,7 @@ def evaluate_run(program: Any, run: Any) -> Evaluated | None:
     return Evaluated(compiled.key, verdicts, run_facts(run, compiled.key), run_contents(run))
 
 
-def run_facts(run: Any, eval_key: str) -> RunFacts:
+def run_facts(run: Run, eval_key: str) -> RunFacts:
     """Everything the report copies from the run, besides the verdicts."""
     found_metrics, source = metrics.execution_metrics(run)
     notes = run.user_notes
@@ -182,7 +186,7 @@ def run_facts(run: Any, eval_key: str) -> RunFacts:
     )
 
 
-def render_run(assertions: Sequence[Any], result: Evaluated, grader: dict,
+def render_run(assertions: Sequence[CompiledAssertion], result: Evaluated, grader: dict,
                judged: frozenset[str] = frozenset(), grader_seconds: float | None = None,
                carried: Carried | None = None) -> Rendered:
     """Both files of one run as text, grading.json cut at its empty eval_feedback slot."""
@@ -200,7 +204,7 @@ def render_run(assertions: Sequence[Any], result: Evaluated, grader: dict,
     return Rendered(result.eval_key, critique, brief(document), head, tail, render(ground_truth(document)))
 
 
-def grade_run(program: Any, grader: dict, run: Any) -> Rendered | None:
+def grade_run(program: Program, grader: dict, run: Run) -> Rendered | None:
     """Phase 1 for one run without an LLM grader: evaluate, then render."""
     try:
         result = evaluate_run(program, run)
@@ -226,31 +230,31 @@ def _start_worker(source: RulesSource, grader: dict) -> None:
     _WORKER["grader"] = grader
 
 
-def _evaluate_in_worker(run: Any) -> Evaluated | None:
+def _evaluate_in_worker(run: Run) -> Evaluated | None:
     return evaluate_run(_WORKER["program"], run)
 
 
-def _grade_in_worker(run: Any) -> Rendered | None:
+def _grade_in_worker(run: Run) -> Rendered | None:
     return grade_run(_WORKER["program"], _WORKER["grader"], run)
 
 
-def _each(task: Callable[[Any], Any], local: Callable[[Any], Any], runs: Sequence[Any], source: RulesSource,
-          grader: dict, jobs: int, progress: Progress | None) -> Generator[Any, None, None]:
+def _each(task: Callable[[Run], T], local: Callable[[Run], T], runs: Sequence[Run], source: RulesSource,
+          grader: dict, jobs: int, progress: Progress | None) -> Generator[T, None, None]:
     """``local(run)`` for every run here, or ``task(run)`` in ``jobs`` worker processes
     that rebuild the Program from the rule texts once each (cheaper and safer than
     pickling compiled regexes and paths); results in the order of ``runs``."""
     return in_order(task, local, runs, jobs, progress, _start_worker, (source, grader))
 
 
-def evaluate_all(program: Any, runs: Sequence[Any], source: RulesSource, jobs: int = 1,
+def evaluate_all(program: Program, runs: Sequence[Run], source: RulesSource, jobs: int = 1,
                  progress: Progress | None = None) -> list[Evaluated | None]:
     """Verdicts and facts of every run, in the order of ``runs`` (None: no eval applies)."""
     return list(_each(_evaluate_in_worker, lambda run: evaluate_run(program, run), runs, source,
                       grader_info(), jobs, progress))
 
 
-def grade_all(program: Any, runs: Sequence[Any], source: RulesSource, grader: dict, jobs: int = 1,
-              progress: Progress | None = None, judge: Any = None,
+def grade_all(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict, jobs: int = 1,
+              progress: Progress | None = None, judge: Judge | None = None,
               extra_feedback: Mapping[str, Sequence[dict]] | None = None) -> list[GradedRun | None]:
     """Grade every run: one entry per run, in order, None where no eval applies; every
     report's text in memory (``grade_spilled`` keeps them on disk instead)."""
@@ -258,9 +262,9 @@ def grade_all(program: Any, runs: Sequence[Any], source: RulesSource, grader: di
     return [None if s is None else GradedRun(s.run, s.brief, s.grading, s.truth) for s in graded]
 
 
-def grade_spilled(program: Any, runs: Sequence[Any], source: RulesSource, grader: dict,
+def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict,
                   spill: Spill | InMemory, jobs: int = 1, progress: Progress | None = None,
-                  judge: Any = None,
+                  judge: Judge | None = None,
                   extra_feedback: Mapping[str, Sequence[dict]] | None = None) -> list[Stored | None]:
     """Grade every run: one entry per run, in order, None where no eval applies. Each
     run's texts go into ``spill`` as it comes back; only its brief and its ticket stay
@@ -297,14 +301,14 @@ def grade_spilled(program: Any, runs: Sequence[Any], source: RulesSource, grader
     return stored
 
 
-def _feedback_block(program: Any, key: str, facts: list[FeedbackFacts],
+def _feedback_block(program: Program, key: str, facts: list[FeedbackFacts],
                     extra: Mapping[str, Sequence[dict]]) -> str:
     """An eval's critique, from the facts of all its runs in order, rendered once."""
     return feedback_text(eval_feedback(eval_of(program, key).assertions, facts, extra.get(key, ())))
 
 
-def _rendered(program: Any, runs: Sequence[Any], source: RulesSource, grader: dict, jobs: int,
-              progress: Progress | None, judge: Any) -> Generator[Rendered | None, None, None]:
+def _rendered(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict, jobs: int,
+              progress: Progress | None, judge: Judge | None) -> Generator[Rendered | None, None, None]:
     """Phase 1, run by run in order: each run's texts and facts (None: no eval applies)."""
     if judge is None:
         with closing(_each(_grade_in_worker, lambda run: grade_run(program, grader, run), runs, source,
@@ -324,7 +328,8 @@ def _rendered(program: Any, runs: Sequence[Any], source: RulesSource, grader: di
 # ---- phase 2: judge, critique ---------------------------------------------------------
 
 
-def _judge_and_render(program: Any, judge: Any, grader: dict, run: Any, result: Evaluated) -> Rendered:
+def _judge_and_render(program: Program, judge: Judge, grader: dict, run: Run,
+                      result: Evaluated) -> Rendered:
     assertions = eval_of(program, result.eval_key).assertions
     verdicts, judged, usage = judge_run(judge, run, assertions, result.verdicts)
     info = grader if usage is None else {**grader, "llm": _usage(usage)}
@@ -336,7 +341,7 @@ def _judge_and_render(program: Any, judge: Any, grader: dict, run: Any, result: 
                       seconds, carried)
 
 
-def judge_run(judge: Any, run: Any, assertions: Sequence[Any],
+def judge_run(judge: Judge | None, run: Run, assertions: Sequence[CompiledAssertion],
               verdicts: tuple[Verdict, ...]) -> tuple[tuple[Verdict, ...], frozenset[str], GraderUsage | None]:
     """Hand the run's ungraded semantic assertions to the judge; merge its verdicts."""
     items = [SemanticItem(a.key, a.text, a.semantic_rubric or a.text)
@@ -357,7 +362,7 @@ def judge_run(judge: Any, run: Any, assertions: Sequence[Any],
     return tuple(merged), frozenset(asked), result.usage
 
 
-def eval_of(program: Any, key: str) -> Any:
+def eval_of(program: Program, key: str) -> CompiledEval:
     """The compiled eval named ``key`` (programs hold a handful: a scan is enough)."""
     return next(compiled for compiled in program.evals if compiled.key == key)
 
@@ -370,7 +375,7 @@ def _usage(usage: GraderUsage) -> dict[str, Any]:
             "replayed": usage.replayed}
 
 
-def _is_semantic(assertion: Any) -> bool:
+def _is_semantic(assertion: CompiledAssertion) -> bool:
     return assertion.precision == Precision.SEMANTIC
 
 
