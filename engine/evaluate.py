@@ -10,6 +10,7 @@ budget (``engine.budget``); one that exhausts it is an ERROR naming the budget.
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from referee.engine import budget
 from referee.engine.checks.base import NOT_GRADED_MESSAGE, Context
@@ -18,8 +19,11 @@ from referee.engine.compile import CompiledAssertion, CompiledEval
 from referee.engine.caps import capped
 from referee.engine.verdict import Outcome, Verdict
 
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
-def evaluate(ev: CompiledEval, run, limits: budget.Limits = budget.Limits()) -> list[Verdict]:
+
+def evaluate(ev: CompiledEval, run: Run, limits: budget.Limits = budget.Limits()) -> list[Verdict]:
     """Verdicts for ``run``, in the order of ``ev.assertions``.
 
     Lets, selections and the run's records are evaluated lazily and at most
