@@ -18,11 +18,42 @@ SHARED = REPO.parent / "shared"
 SHARED_EXAMPLES = SHARED / "examples"
 
 
-@pytest.fixture
+SHARED_PRESENT = (SHARED_EXAMPLES / "expense-skill-workspace").is_dir()
+
+
+@pytest.fixture(scope="session")
 def shared_examples() -> Path:
-    if not (SHARED_EXAMPLES / "expense-skill-workspace").is_dir():
+    """The shared examples; a test that uses this fixture (or is marked ``shared``) is
+    left out of the run, with one line in the summary, when they are not there."""
+    if not SHARED_PRESENT:  # only when a test is run by hand while they are missing
         pytest.skip(f"the shared examples are not beside the checkout ({SHARED_EXAMPLES})")
     return SHARED_EXAMPLES
+
+
+def _needs_shared(item: pytest.Item) -> bool:
+    return item.get_closest_marker("shared") is not None or "shared_examples" in getattr(item, "fixturenames", ())
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    # Without ../shared the tests that need it are deselected, not skipped one by one:
+    # a fresh clone prints one line about them instead of dozens of skip lines.
+    if SHARED_PRESENT:
+        return
+    left_out = [item for item in items if _needs_shared(item)]
+    if left_out:
+        items[:] = [item for item in items if not _needs_shared(item)]
+        config.hook.pytest_deselected(items=left_out)
+        config.stash[_LEFT_OUT] = len(left_out)
+
+
+_LEFT_OUT = pytest.StashKey[int]()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    count = config.stash.get(_LEFT_OUT, 0)
+    if count:
+        terminalreporter.write_line(f"{count} tests need the shared examples, which are not beside the "
+                                    f"checkout ({SHARED_EXAMPLES}); they were not run")
 
 
 @pytest.fixture

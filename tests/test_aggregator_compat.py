@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SHARED_EXAMPLES
 from referee.engine.cli import main
 
 RULES = """
@@ -31,10 +30,7 @@ expect 2: first(lines(file "summary.csv")) == "region,total"
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory) -> list[tuple[Path, dict]]:
-    shared_examples = SHARED_EXAMPLES
-    if not (shared_examples / "expense-skill-workspace").is_dir():
-        pytest.skip(f"the shared examples are not beside the checkout ({shared_examples})")
+def graded(tmp_path_factory, shared_examples: Path) -> list[tuple[Path, dict]]:
     root = tmp_path_factory.mktemp("compat")
     shutil.copytree(shared_examples / "expense-skill-workspace", root / "ws")
     (root / "r.rules").write_text(RULES, encoding="utf-8")

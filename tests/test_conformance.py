@@ -45,7 +45,9 @@ def _cases() -> list:
     params = []
     for path in sorted(HERE.glob("*.yaml")):
         for case in yaml.safe_load(path.read_text(encoding="utf-8")) or []:
-            params.append(pytest.param(path.name, case, id=str(case["id"])))
+            needs_shared = str(case.get("fixture", "")).startswith("shared:")
+            marks = (pytest.mark.shared,) if needs_shared else ()
+            params.append(pytest.param(path.name, case, id=str(case["id"]), marks=marks))
     return params
 
 

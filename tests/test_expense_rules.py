@@ -47,9 +47,7 @@ TABLE = {
 
 
 @pytest.fixture(scope="module")
-def graded() -> dict:
-    if not (EXAMPLES / "expense-skill-workspace").is_dir():
-        pytest.skip(f"the shared examples are not beside the checkout ({EXAMPLES})")
+def graded(shared_examples: Path) -> dict:
     return evaluate_workspace(REPO / "rules" / "expense-draft.rules", "rules/expense-draft.rules",
                               EXAMPLES / "expense-skill" / "evals" / "evals.json",
                               EXAMPLES / "expense-skill-workspace")

@@ -12,8 +12,6 @@ import pytest
 from referee.engine.cli import main
 
 REPO = Path(__file__).resolve().parents[1]
-SHARED = Path(__file__).resolve().parents[2] / "shared"
-EXPENSE = SHARED / "examples" / "expense-skill-workspace"
 FIXTURES = Path(__file__).parent / "fixtures" / "workspaces"
 
 EXPECTED_STEPS = {
@@ -40,10 +38,8 @@ EXPECTED_STEPS = {
 
 
 @pytest.fixture
-def expense() -> Path:
-    if not EXPENSE.is_dir():
-        pytest.skip(f"shared examples are not beside the checkout: {EXPENSE} is missing")
-    return EXPENSE
+def expense(shared_examples: Path) -> Path:
+    return shared_examples / "expense-skill-workspace"
 
 
 def _run(capsys, *argv):
