@@ -18,7 +18,7 @@ from referee.engine import __version__
 from referee.engine.report.inert import inert
 from referee.engine.usage import UsageError
 
-COMMANDS = ("show", "check", "grade", "report", "suggest", "critique", "import_cmd", "aggregate")  # modules; import_cmd registers "import"
+COMMANDS = ("import_cmd", "show", "check", "suggest", "grade", "critique", "aggregate", "report")  # in the order of the work; import_cmd registers "import"
 
 
 def build_parser() -> argparse.ArgumentParser:
