@@ -13,7 +13,6 @@ missing, not a folder, or holds no run at all.
 from __future__ import annotations
 
 import json
-import sys
 from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
