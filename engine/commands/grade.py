@@ -219,8 +219,9 @@ def _rules_source(args: argparse.Namespace) -> RulesSource | int:
             text = Path(given).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             return _fail(f"cannot read rules file {given}: {getattr(exc, 'strerror', None) or exc}")
-        files.append((_display(given, text), text))
-        _SHOWN[_display(given, text)] = given
+        shown = _display(given, text)
+        files.append((shown, text))
+        _SHOWN[shown] = given
     if args.evals is not None and not Path(args.evals).is_file():
         return _fail(f"evals file not found: {args.evals}")
     evals_shown = None
