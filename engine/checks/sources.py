@@ -184,21 +184,23 @@ def _harness(ctx: Context) -> tuple[Val, ...]:
 def _readable_transcript(ctx: Context):
     """The run's transcript; EvalError when its file could not be read exactly, so a
     check on it is an ERROR naming the file and the reason, never a check on nothing."""
-    transcript = ctx.run.transcript
-    problem = transcript.unreadable
+    return _usable(ctx.run.transcript)
+
+
+def _usable(found):
+    """``found`` (a record read from a run file); EvalError naming the file and the
+    reason when it could not be read exactly."""
+    problem = found.unreadable
     if problem is not None:
         raise EvalError(f"{problem.path} cannot be used: {problem.message}")
-    return transcript
+    return found
 
 
 def _response(ctx: Context) -> tuple[Val, ...]:
     found = ctx.run.response
     if found is None:
         return ()
-    problem = found.unreadable
-    if problem is not None:
-        raise EvalError(f"{problem.path} cannot be used: {problem.message}")
-    if not found.text:
+    if not _usable(found).text:
         return ()
     return (Val(found.text, Prov("response", "response.md", found.path)),)
 
