@@ -16,7 +16,7 @@ from pathlib import Path
 
 from referee.engine.run.importers import claude_code, openai, skill_creator
 from referee.engine.run.importers.record import Conversation
-from referee.engine.run.importers.source import Source, loads, read_source
+from referee.engine.run.importers.source import Source, json_container, loads, read_source
 from referee.engine.run.importers.writer import RunFiles, render_run, write_run
 
 FORMATS = (claude_code.FORMAT, openai.FORMAT, skill_creator.FORMAT)
@@ -40,12 +40,12 @@ class Imported:
 def detect_text(source: Source) -> str | None:
     """The format of a source read as text, or None when it is none referee imports."""
     first = next((line for line in source.lines if line.strip()), "")
-    value = loads(first) if first.lstrip()[:1] in ("{", "[") else None
+    value = json_container(first)
     if value is not None and claude_code.looks_like(value[0]):
         return claude_code.FORMAT
     if value is not None and openai.looks_like(value[0]):
         return openai.FORMAT
-    whole = loads(source.text) if source.text.lstrip()[:1] in ("{", "[") else None
+    whole = json_container(source.text)
     if whole is not None and openai.looks_like(whole[0]):
         return openai.FORMAT
     if value is None and whole is None and skill_creator.looks_like(source.text):

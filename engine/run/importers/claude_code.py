@@ -34,7 +34,7 @@ from typing import Any
 
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
-from referee.engine.run.importers.source import Source, json_lines, loads
+from referee.engine.run.importers.source import Source, json_container, json_lines
 from referee.engine.run.model import Problem
 
 FORMAT = "claude-code"
@@ -218,7 +218,7 @@ def _result_value(content: Any, structured: Any, tool: str) -> tuple[Any, list[s
         return (structured if structured is not None else ""), []
     if not isinstance(content, str):
         return content, []
-    whole = _json_text(content)
+    whole = json_container(content.strip())
     if whole is not None:  # a JSON result is data: reminders are only ever added after it
         return whole[0], []
     reminders = [m.group(1).strip() for m in _REMINDER.finditer(content)]
@@ -226,14 +226,8 @@ def _result_value(content: Any, structured: Any, tool: str) -> tuple[Any, list[s
         content = _REMINDER.sub("", content).rstrip()
     if tool == "Read" and _READ_PREFIX.match(content):
         content = _READ_PREFIX.sub("", content)
-    found = _json_text(content) if reminders else None
+    found = json_container(content.strip()) if reminders else None
     return (found[0] if found is not None else content), reminders
-
-
-def _json_text(content: str) -> tuple[Any] | None:
-    """``(value,)`` when the text is a JSON object or array, else None."""
-    stripped = content.strip()
-    return loads(stripped) if stripped[:1] in ("{", "[") else None
 
 
 # --- a session: the main agent, its subagents, and the numbers ------------------------------

@@ -21,7 +21,7 @@ import os
 from typing import Any
 
 from referee.engine.run.importers import claude_code, openai, skill_creator
-from referee.engine.run.importers.source import loads
+from referee.engine.run.importers.source import json_container
 from referee.engine.run.importers.source_map import load_source_map
 from referee.engine.run.model import Problem
 from referee.engine.run.safeio import join_report
@@ -110,9 +110,9 @@ def _counted_calls(run: Any) -> int:
 
 def _log_format(head: str) -> str | None:
     first = next((line for line in head.split("\n") if line.strip()), "")
-    found = loads(first) if first.lstrip()[:1] in ("{", "[") else None
+    found = json_container(first)
     if found is None:
-        found = loads(head) if head.lstrip()[:1] in ("{", "[") else None
+        found = json_container(head)
     if found is None:
         return None
     if claude_code.looks_like(found[0]):

@@ -26,7 +26,7 @@ from typing import Any, Callable
 
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
-from referee.engine.run.importers.source import Source, json_lines, loads
+from referee.engine.run.importers.source import Source, json_container, json_lines, loads
 from referee.engine.run.model import Problem
 
 FORMAT = "openai"
@@ -58,7 +58,7 @@ def _role(message: Any) -> str | None:
 def read_conversations(source: Source) -> list[Conversation]:
     """Every conversation in the source (several for JSONL with one per line)."""
     text = source.text
-    whole = loads(text) if text.lstrip()[:1] in ("[", "{") else None
+    whole = json_container(text)
     if whole is not None and not _is_message(whole[0]):
         messages = _messages(whole[0])
         if messages is None:
@@ -231,12 +231,8 @@ def _text(content: Any) -> str:
 def _result(content: Any) -> Any:
     """A tool message's content: the JSON it holds when it is JSON text, else the text."""
     text = _text(content)
-    stripped = text.strip()
-    if stripped[:1] in ("{", "["):
-        found = loads(stripped)
-        if found is not None:
-            return found[0]
-    return text
+    found = json_container(text.strip())
+    return found[0] if found is not None else text
 
 
 # --- lines in a pretty-printed document ---------------------------------------------------

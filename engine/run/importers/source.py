@@ -91,6 +91,12 @@ def loads(text: str) -> tuple[Any] | None:
         return None
 
 
+def json_container(text: str) -> tuple[Any] | None:
+    """``(value,)`` when ``text`` starts (after whitespace) like a JSON object or
+    array and :func:`loads` reads it, else None; never raises."""
+    return loads(text) if text.lstrip()[:1] in ("{", "[") else None
+
+
 def json_lines(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
     """``(line number, value)`` for each JSON line, and the problems of the source.
 
