@@ -71,16 +71,17 @@ class Critique:
 
 
 def critique_run(ev: CompiledEval, run, lets_text: Mapping[str, str],
-                 found: dict[str, Critique]) -> None:
-    """Add what the mutants of ``run`` show about each assertion of ``ev`` to ``found``."""
+                 found: dict[str, Critique]) -> list[Verdict]:
+    """Add what the mutants of ``run`` show about each assertion of ``ev`` to ``found``;
+    return the verdicts of ``run`` itself, one per assertion of ``ev``."""
     verdicts = evaluate(ev, run)
     passing = [(a, v) for a, v in zip(ev.assertions, verdicts)
                if a.check is not None and v.outcome is Outcome.PASS]
-    for assertion, verdict in zip(ev.assertions, verdicts):
+    for assertion in ev.assertions:
         if assertion.check is not None:
             _entry(found, ev, assertion)
     if not passing:
-        return
+        return verdicts
     image = image_of(run)
     identity = to_run(image, run)
     for assertion, verdict in passing:
@@ -95,6 +96,7 @@ def critique_run(ev: CompiledEval, run, lets_text: Mapping[str, str],
                          assertion.precision == Precision.EXISTENCE)
         for mutant in mutants_for(image, verdict, shape, forbidden_tools(assertion)):
             critique.tried.append(_try(ev, assertion, run, mutant, identity))
+    return verdicts
 
 
 def _entry(found: dict[str, Critique], ev: CompiledEval, assertion: CompiledAssertion) -> Critique:

@@ -9,7 +9,6 @@ from pathlib import Path
 from referee.engine.critique.assess import Critique, critique_run
 from referee.engine.critique.coverage import EvalCoverage, eval_coverage
 from referee.engine.critique.findings import rules_digest
-from referee.engine.evaluate import evaluate
 from referee.engine.usage import UsageError
 
 
@@ -37,9 +36,9 @@ def critique_workspace(workspace: Path, rules: list[str], evals_path: str | None
         if ev is None:
             continue
         examined += 1
-        critique_run(ev, run, lets_text, found)
+        verdicts = critique_run(ev, run, lets_text, found)
         tools[ev.key].update(c.tool for c in run.transcript.calls if c.tool)
-        for assertion, verdict in zip(ev.assertions, evaluate(ev, run)):
+        for assertion, verdict in zip(ev.assertions, verdicts):
             outcomes[assertion.key][run.id.configuration].add(verdict.outcome.value)
         run.release()
     if not examined:
