@@ -51,7 +51,7 @@ def critique_workspace(workspace: Path, rules: list[str], evals_path: str | None
 
 def _compile(rules: list[str], evals_path: str | None):
     from referee import dsl
-    from referee.engine.grade import RulesSource
+    from referee.engine.compile import compile_rules
 
     if not rules and evals_path is None:
         raise UsageError("nothing to critique with: give --rules FILE..., or --evals evals.json")
@@ -61,12 +61,11 @@ def _compile(rules: list[str], evals_path: str | None):
             files.append((Path(name).name, Path(name).read_text(encoding="utf-8")))
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read rules file {name}: {getattr(exc, 'strerror', None) or exc}") from None
-    source = RulesSource(tuple(files), evals_path)
     evals_text = _evals_text(evals_path)
     try:
-        program = source.compile()
         trees = [dsl.parse_rules(text, path) for path, text in files]
-        evals = dsl.load_evals(Path(evals_path)) if evals_path else None
+        evals = dsl.load_evals(Path(evals_path)) if evals_path is not None else None
+        program = compile_rules(trees, evals)
     except dsl.RulesError as exc:
         shown = "\n".join(dsl.render(d) for d in exc.diagnostics)
         raise UsageError(f"the rules have errors; run `referee check` for details\n{shown}") from None
