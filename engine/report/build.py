@@ -98,46 +98,40 @@ def expectation(assertion: Any, verdict: Verdict, judged: bool = False, earlier:
     if earlier is not None:
         return carried_expectation(assertion, earlier)
     verdict = enforce_trust(capped(verdict))  # an LLM grader's verdict is bounded too
-    precision = _precision(assertion)
-    item = {
-        "text": display_text(assertion),
-        "passed": verdict.outcome is Outcome.PASS,
-        "evidence": render_evidence(verdict),
-        "key": assertion.key,
-        "outcome": verdict.outcome.value,
-        "precision": precision,
-        "evidence_source": str(assertion.evidence_source),
-        "method": method_of(assertion, judged),
-        "gated": exclusion(precision, verdict.outcome.value, bool(assertion.gated)) is None,
-        "check": assertion.check_source or "",
-        "rules_location": assertion.rules_location,
-        "evidence_location": [{"source": e.source, "file": e.file, "line": e.line, "step": e.step}
-                              for e in verdict.evidence],
-        "grader_input": grader_input,
-    }
+    evidence = render_evidence(verdict)
     if dropped:
-        item["evidence"] += f" ({DROPPED})"
-    return item
+        evidence += f" ({DROPPED})"
+    places = [{"source": e.source, "file": e.file, "line": e.line, "step": e.step} for e in verdict.evidence]
+    return _item(assertion, verdict.outcome.value, evidence, method_of(assertion, judged), places,
+                 grader_input)
 
 
 def carried_expectation(assertion: Any, earlier: dict) -> dict[str, Any]:
     """An earlier LLM verdict kept: its outcome, evidence and places, as written then;
     everything else from the assertion as it is now."""
-    precision, outcome = _precision(assertion), earlier["outcome"]
+    places = [place for place in earlier.get("evidence_location") or () if _is_place(place)]
+    return _item(assertion, earlier["outcome"], str(earlier.get("evidence", "")), CARRIED, places,
+                 earlier["grader_input"])
+
+
+def _item(assertion: Any, outcome: str, evidence: str, method: str, places: list,
+          grader_input: str | None) -> dict[str, Any]:
+    """One grading.json item: the verdict's part as given, the rest from the assertion."""
+    precision = _precision(assertion)
     return {
         "text": display_text(assertion),
-        "passed": outcome == "pass",
-        "evidence": str(earlier.get("evidence", "")),
+        "passed": outcome == Outcome.PASS.value,
+        "evidence": evidence,
         "key": assertion.key,
         "outcome": outcome,
         "precision": precision,
         "evidence_source": str(assertion.evidence_source),
-        "method": CARRIED,
+        "method": method,
         "gated": exclusion(precision, outcome, bool(assertion.gated)) is None,
         "check": assertion.check_source or "",
         "rules_location": assertion.rules_location,
-        "evidence_location": [place for place in earlier.get("evidence_location") or () if _is_place(place)],
-        "grader_input": earlier["grader_input"],
+        "evidence_location": places,
+        "grader_input": grader_input,
     }
 
 
