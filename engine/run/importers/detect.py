@@ -70,7 +70,7 @@ def _transcript_warnings(run: Any, base: str, imported: bool) -> list[Problem]:
     if kind is not None:
         message = f"holds a {kind} log, not a dual-section transcript; import it: referee import {kind} FILE --out DIR"
         found.append(Problem("unimported-transcript", where, message))
-    elif skill_creator.looks_like(text):
+    elif skill_creator.log_shaped(text):  # looks_like's parse and tag test were done above
         message = ("a skill-creator executor log: the agent wrote it, so it has no tool-call record; "
                    "import it to grade it as such: referee import skill-creator-log FILE --out DIR")
         found.append(Problem("unimported-transcript", where, message))

@@ -37,6 +37,13 @@ def looks_like(text: str) -> bool:
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     if parsed.calls or any(tagged(note, lines) for note in parsed.notes):
         return False
+    return log_shaped(text)
+
+
+def log_shaped(text: str) -> bool:
+    """The shape half of :func:`looks_like`, for a caller that has already parsed
+    ``text`` and found no call and no tagged section: ``### Step N`` sections and
+    ``**Tool**:`` lines (or a final result section)."""
     return bool(_STEP.search(text)) and bool(_TOOL_LINE.search(text) or re.search(r"^#{1,3}[ \t]+final", text, re.I | re.M))
 
 
