@@ -13,7 +13,7 @@ from typing import Callable
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
-from referee.dsl.errors import Diagnostic, did_you_mean, line_of
+from referee.dsl.errors import Diagnostic, did_you_mean, line_col, line_of
 
 SOURCES = ("calls", "notes", "harness", "response", "outputs", "metrics", "timing", "metadata", "file")
 _NAMED = {
@@ -206,8 +206,7 @@ class Explainer:
         if found is None or found.group(1) in self.terms.keywords:
             return None
         word, pos = found.group(1), found.start(1)
-        line = fragment.count("\n", 0, pos) + 1
-        column = pos - (fragment.rfind("\n", 0, pos) + 1) + 1
+        line, column = line_col(fragment, pos)
         hint = did_you_mean(word, SOURCES) or SOURCES_HINT
         return ("unknown-source", f"'{word}' is not a selection",
                 line, column, column + len(word), hint)
@@ -220,16 +219,14 @@ class Explainer:
         if not hits:
             return default
         pos = hits[-1]
-        line = fragment.count("\n", 0, pos) + 1
-        column = pos - (fragment.rfind("\n", 0, pos) + 1) + 1
+        line, column = line_col(fragment, pos)
         return line, column, column + len(word)
 
     def _end(self, fragment: str) -> tuple[int, int, int]:
         """Where to point when the fragment ended too early: just after its last token."""
         body = strip_comments(fragment).rstrip()
         pos = len(body)
-        line = fragment.count("\n", 0, pos) + 1
-        column = pos - (fragment.rfind("\n", 0, pos) + 1) + 1
+        line, column = line_col(fragment, pos)
         return line, column, column + 1
 
     def _make(self, code: str, message: str, line: int, column: int, end: int,
