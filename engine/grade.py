@@ -249,8 +249,13 @@ def _each(task: Callable[[Run], T], local: Callable[[Run], T], runs: Sequence[Ru
 def evaluate_all(program: Program, runs: Sequence[Run], source: RulesSource, jobs: int = 1,
                  progress: Progress | None = None) -> list[Evaluated | None]:
     """Verdicts and facts of every run, in the order of ``runs`` (None: no eval applies)."""
-    return list(_each(_evaluate_in_worker, lambda run: evaluate_run(program, run), runs, source,
-                      grader_info(), jobs, progress))
+    return list(_evaluated(program, runs, source, jobs, progress))
+
+
+def _evaluated(program: Program, runs: Sequence[Run], source: RulesSource, jobs: int,
+               progress: Progress | None) -> Generator[Evaluated | None, None, None]:
+    return _each(_evaluate_in_worker, lambda run: evaluate_run(program, run), runs, source, grader_info(),
+                 jobs, progress)
 
 
 def grade_all(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict, jobs: int = 1,
@@ -315,8 +320,7 @@ def _rendered(program: Program, runs: Sequence[Run], source: RulesSource, grader
                            grader, jobs, progress)) as results:
             yield from results
         return
-    with closing(_each(_evaluate_in_worker, lambda run: evaluate_run(program, run), runs, source,
-                       grader_info(), jobs, progress)) as evaluated:
+    with closing(_evaluated(program, runs, source, jobs, progress)) as evaluated:
         for run, result in zip(runs, evaluated):
             try:
                 rendered = None if result is None else _judge_and_render(program, judge, grader, run, result)
