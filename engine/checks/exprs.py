@@ -14,11 +14,11 @@ from referee.dsl.errors import did_you_mean
 from referee.engine.checks.access import CALL_FIELDS, NOTE_FIELDS, elements, get
 from referee.engine.checks.base import Context, ExprCompiler
 from referee.dsl.format import format_value
+from referee.dsl.syntax import SOURCES as SOURCE_WORDS  # the words a selection starts with
 from referee.engine.checks.functions import ARITY, FUNCTIONS
 from referee.engine.checks.jsonpath_budget import bounded_find
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, plain, render, type_name
 
-SOURCE_WORDS = ("calls", "notes", "harness", "response", "outputs", "metrics", "timing", "metadata", "file")
 ELEMENT_OF = {"calls": "call", "notes": "note", "rows": "row", "lines": "text"}
 FIELDS_OF = {"call": CALL_FIELDS, "note": NOTE_FIELDS}
 
