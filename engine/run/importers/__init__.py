@@ -123,7 +123,7 @@ def run_names(found: list[Conversation]) -> list[str]:
     for conversation in found:
         label = conversation.label or (conversation.sources[0] if conversation.sources else "run")
         stem, _, number = label.partition("#")
-        base = _UNSAFE.sub("-", Path(stem).stem).strip("-.") or "run"
+        base = _safe(Path(stem).stem, "run")
         name = f"{base}-{number}" if number else base
         candidate, n = name, 2
         while candidate in names:
@@ -154,5 +154,6 @@ def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None =
     return written
 
 
-def _safe(name: str) -> str:
-    return _UNSAFE.sub("-", name).strip("-.") or "x"
+def _safe(name: str, empty: str = "x") -> str:
+    """``name`` as a folder name: unsafe characters made ``-``; ``empty`` when nothing is left."""
+    return _UNSAFE.sub("-", name).strip("-.") or empty
