@@ -35,7 +35,7 @@ from referee.engine.report.brief import Brief, brief
 from referee.engine.report import carry
 from referee.engine.report.build import Carried, RunFacts, grading_document, ground_truth
 from referee.engine.run.importers.source_map import load_source_map
-from referee.engine.report.jsonable import plain
+from referee.engine.text import plain
 from referee.engine.report.models import GRADER_NAME
 from referee.engine.run.workspace import Run, report_path
 from referee.engine.report.render import feedback_text, join_feedback, render, split_at_feedback

@@ -1,12 +1,10 @@
-"""Turn values read from a run into plain JSON values, and dump reports byte-stably."""
+"""Make report values safe inside a <script> element, and dump reports byte-stably."""
 
 from __future__ import annotations
 
 import json
 import re
 from typing import Any
-
-from referee.engine.text import plain  # noqa: F401  (re-exported: reports import it from here)
 
 
 _SCRIPT_BREAKERS = re.compile(r"<(/script|!--)", re.IGNORECASE)
