@@ -419,17 +419,11 @@ def _keep_rest(kept: list[Line], number: int, rest: str) -> None:
         kept.append((number, rest))
 
 
-def _body_lines(section: _Section) -> list[Line]:
-    """The section's lines with comments dropped; most sections have none to drop."""
-    has_comment = section.body is not None and "<!--" in section.body
-    return _drop_comments(section.lines()) if has_comment else section.lines()
-
-
 def _note(section: _Section, index: int, file: str, first_prompt: bool) -> Note | None:
     """A text section as a note; lines escaped by the convention read as written."""
     body = section.body or ""
     if "<!--" in body:
-        lines = _body_lines(section)
+        lines = _drop_comments(section.lines())
         body = "\n".join(line for _, line in lines)
         text_line = next((number for number, line in lines if line.strip()), None)
     else:  # the same, without a split into lines
