@@ -256,10 +256,10 @@ def canonical_number(value: Any) -> str:
 def plain_size(dec: Decimal) -> bool:
     """True when ``dec`` written without exponent is at most ``PLAIN_NUMBER_CHARS`` long
     (never for NaN and the infinities, whose exponent is a letter)."""
-    digits, exponent = len(dec.as_tuple().digits), dec.as_tuple().exponent
+    _, digits, exponent = dec.as_tuple()
     if not isinstance(exponent, int):
         return False
-    width = digits + exponent if exponent >= 0 else max(digits, -exponent) + 1
+    width = len(digits) + exponent if exponent >= 0 else max(len(digits), -exponent) + 1
     return width <= PLAIN_NUMBER_CHARS
 
 
