@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from referee.llm_adapter.redact import variable_problem
-from referee.llm_adapter.transport import Transport, TransportError
+from referee.llm_adapter.transport import Transport, TransportError, origin
 
 OPENAI_URL = "https://api.openai.com/v1"
 ANTHROPIC_URL = "https://api.anthropic.com"
@@ -181,7 +181,7 @@ def api_key(url: str, provider_url: str, default_variable: str,
     if scheme not in ("http", "https") or not host:
         raise ValueError("the grader URL (--llm-base-url) must be an http:// or https:// URL "
                          "with a host")
-    if _same_origin(url, provider_url):
+    if origin(url) == origin(provider_url):
         variable = named or default_variable
         key = os.environ.get(variable, "").strip()
         if not key:
@@ -201,18 +201,6 @@ def api_key(url: str, provider_url: str, default_variable: str,
 def _scheme_host(url: str) -> tuple[str, str]:
     parts = urllib.parse.urlsplit(url)
     return parts.scheme.lower(), (parts.hostname or "").lower()
-
-
-def _same_origin(url: str, other: str) -> bool:
-    def origin(u: str):
-        parts = urllib.parse.urlsplit(u)
-        scheme = parts.scheme.lower()
-        try:
-            port = parts.port or {"http": 80, "https": 443}.get(scheme)
-        except ValueError:
-            return None
-        return scheme, (parts.hostname or "").lower(), port
-    return origin(url) == origin(other)
 
 
 def _loopback(host: str) -> bool:

@@ -195,7 +195,9 @@ class _Redirect:
     target: str  # resolved against the URL it answered
 
 
-def _origin(url: str) -> tuple[str, str, int | None]:
+def origin(url: str) -> tuple[str, str, int | None]:
+    """``(scheme, host, port)`` with the scheme's default port filled in; a port that
+    is not a number is -1, which equals no real port."""
     parts = urllib.parse.urlsplit(url)
     scheme = parts.scheme.lower()
     try:
@@ -215,7 +217,7 @@ def _redirect_refusal(url: str, redirect: _Redirect, credentials: bool) -> str |
     if credentials:
         return (f"{said}; not followed: a redirect never carries the API key. If that "
                 "address is the grader, give it as --llm-base-url")
-    if _origin(redirect.target) != _origin(url):
+    if origin(redirect.target) != origin(url):
         return (f"{said}; not followed: it leaves the origin of --llm-base-url "
                 f"({_shown(url, path=False)}). If that address is the grader, give it as --llm-base-url")
     if redirect.status not in (307, 308):
