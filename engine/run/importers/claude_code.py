@@ -263,15 +263,15 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     subagents = {key: _read_agent(records, problems) for key, records in sorted(groups.items())}
     entries = _attach(reader, subagents, problems)
     usage = _usage([reader] + [sub for sub, _ in subagents.values()])
-    conversation = Conversation(
+    return Conversation(
         format=FORMAT,
         sources=(main.name,) + tuple(a.name for a in agents),
         entries=tuple(entries),
         response=tuple(reader.last_text),
         timing=_timing(usage, reader.times),
         problems=tuple(problems),
+        placeholders=placeholders(cwds),
     )
-    return replace(conversation, placeholders=placeholders(cwds))
 
 
 def _note_cwd(rec: dict, cwds: set[str]) -> None:
