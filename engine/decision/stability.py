@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Sequence
+from typing import Callable, Sequence
 
 MODES = {"quick": 2, "standard": 3}
 UNSTABLE_SPREAD = 0.15
@@ -75,12 +75,14 @@ class Stability:
         return self.runs >= self.required
 
     def pass_at(self) -> dict[str, float]:
-        n = self.rates.n if self.rates else 0
-        return {str(k): round(pass_at_k(n, self.successes, k), DIGITS) for k in range(1, min(n, MAX_K) + 1)}
+        return self._by_k(pass_at_k)
 
     def pass_hat(self) -> dict[str, float]:
+        return self._by_k(pass_hat_k)
+
+    def _by_k(self, chance: Callable[[int, int, int], float]) -> dict[str, float]:
         n = self.rates.n if self.rates else 0
-        return {str(k): round(pass_hat_k(n, self.successes, k), DIGITS) for k in range(1, min(n, MAX_K) + 1)}
+        return {str(k): round(chance(n, self.successes, k), DIGITS) for k in range(1, min(n, MAX_K) + 1)}
 
     def as_dict(self) -> dict:
         spread = self.spread
