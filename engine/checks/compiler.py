@@ -102,11 +102,11 @@ class Compiler:
         """``file "outputs/x"`` would read ``outputs/outputs/x``: file paths are
         relative to the run's ``outputs/`` folder, so the prefix is a mistake."""
         path = source.path or ""
-        if source.kind == "file" and path.lstrip("./").startswith("outputs/"):
-            inside = path.lstrip("./").removeprefix("outputs/")
+        written = path.lstrip("./")
+        if source.kind == "file" and written.startswith("outputs/"):
             self.error("bad-path", f"file paths are relative to the run's outputs/ folder; "
-                       f"\"{path}\" would read outputs/{path.lstrip('./')}", source.span,
-                       f"write file \"{inside}\"")
+                       f"\"{path}\" would read outputs/{written}", source.span,
+                       f"write file \"{written.removeprefix('outputs/')}\"")
 
     def element_scope(self, kind: str, polarity: Polarity | None = None) -> Scope:
         """The scope inside ``where``/``have``: ``kind`` is the kind of the list
