@@ -233,6 +233,14 @@ def exclusion(precision: str, outcome: str, gated: bool) -> str | None:
     return None
 
 
+def gate_status(passed: int, total: int) -> str:
+    """A run's status from its gate: PASS when every counted assertion passed, FAIL
+    when one did not, EMPTY when none counted."""
+    if total == 0:
+        return "EMPTY"
+    return "PASS" if passed == total else "FAIL"
+
+
 def rate(passed: int, total: int) -> float:
     """A deterministic float: 4 decimals, 0.0 when there is nothing to count."""
     return round(passed / total, 4) if total else 0.0

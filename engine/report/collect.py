@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from referee.engine.report.build import gate_status
 from referee.engine.report.models import Expectation, GradingReport
 from referee.engine.run.safeio import read_text
 from referee.engine.run.select import Selection
@@ -43,10 +44,7 @@ class GradedRun:
     @property
     def status(self) -> str:
         """PASS, FAIL, or EMPTY when nothing counted toward the gate."""
-        gate = self.report.gate
-        if gate.total == 0:
-            return "EMPTY"
-        return "PASS" if gate.passed == gate.total else "FAIL"
+        return gate_status(self.report.gate.passed, self.report.gate.total)
 
     def source_line(self, file: str | None, line: int | None) -> str | None:
         for known_file, known_line, text in self.lines:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Sequence, TextIO
 
 from referee.engine.report.brief import Brief
-from referee.engine.report.build import VACUOUS_NOTE
+from referee.engine.report.build import VACUOUS_NOTE, gate_status
 
 VACUOUS_MARK = f"({VACUOUS_NOTE})"  # how the evidence of a vacuous pass ends
 
@@ -42,10 +42,7 @@ def paint(text: str, style: str, color: bool) -> str:
 
 def run_status(report: Brief) -> str:
     """PASS: every counted assertion passed; FAIL: one did not; EMPTY: none counted."""
-    gate = report.gate
-    if gate["total"] == 0:
-        return "EMPTY"
-    return "PASS" if gate["passed"] == gate["total"] else "FAIL"
+    return gate_status(report.gate["passed"], report.gate["total"])
 
 
 def run_lines(report: Brief, note: str, color: bool, full: dict | None = None,
