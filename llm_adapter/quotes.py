@@ -168,10 +168,11 @@ def locate(quote: str, segments: tuple[Segment, ...]) -> Match | None:
 
     In a transcript source, headings are masked; a quote found only with them
     unmasked comes back with ``heading=True``."""
+    parts_of = {headed: _parts(quote, headed) for headed in (False, True)}
     for loose in (False, True):
         for segment in segments:
             headed = segment.source in HEADED_SOURCES
-            parts = _parts(quote, headed)
+            parts = parts_of[headed]
             if parts:
                 found = _search(segment, parts, loose, mask=headed)
                 if found is not None:
@@ -179,7 +180,7 @@ def locate(quote: str, segments: tuple[Segment, ...]) -> Match | None:
     for loose in (False, True):
         for segment in segments:
             if segment.source in HEADED_SOURCES:
-                parts = _parts(quote, False)
+                parts = parts_of[False]
                 found = _search(segment, parts, loose, mask=False) if parts else None
                 if found is not None:
                     return Match(found.segment, found.line, found.found, found.loose, heading=True)
