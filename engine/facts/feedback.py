@@ -54,16 +54,17 @@ def eval_feedback(assertions: Sequence[Any], runs: Sequence[RunFacts],
     are suggestions found elsewhere (``referee critique``'s, tagged with their source).
     """
     called = sorted({tool for run in runs for tool in run.tools})
+    contents = _merged_contents(runs)
     suggestions: list[dict] = []
     for position, assertion in enumerate(assertions):
-        for reason in _reasons(assertion, position, runs, called):
+        for reason in _reasons(assertion, position, runs, called, contents):
             suggestions.append({"reason": reason, "assertion": display_text(assertion)})
     suggestions += extra
     return {"suggestions": suggestions, "overall": _overall(suggestions, len(assertions), len(runs))}
 
 
 def _reasons(assertion: Any, position: int, runs: Sequence[RunFacts],
-             called: list[str]) -> Iterable[str]:
+             called: list[str], contents: Contents | None) -> Iterable[str]:
     precision = Precision(assertion.precision)
     if precision is Precision.EXISTENCE:
         yield ("checks only that something exists: a wrong answer passes it too, so it does "
@@ -73,7 +74,7 @@ def _reasons(assertion: Any, position: int, runs: Sequence[RunFacts],
         yield (f"passed only because there was nothing to examine in {_count(vacuous, 'run')} "
                f"({_list(vacuous)}); pair it with a check that the thing exists")
     yield from _never_called(assertion, position, runs, called)
-    yield from _unseen_reads(assertion, runs)
+    yield from _unseen_reads(assertion, contents)
     if precision is not Precision.EXISTENCE:
         configurations = sorted({run.configuration for run in runs})
         everywhere = runs and all(_at(run.outcomes, position) == "pass" for run in runs)
@@ -117,11 +118,17 @@ def _near_tool(patterns: Sequence[Any], called: list[str]) -> str | None:
     return next((hint for p in patterns if (hint := tool_hint(p.text, called))), None)
 
 
-def _unseen_reads(assertion: Any, runs: Sequence[RunFacts]) -> Iterable[str]:
-    """Fields and files the assertion reads that no run of the eval has."""
+def _merged_contents(runs: Sequence[RunFacts]) -> Contents | None:
+    """What all the runs hold together; None when there are no runs or one lacks contents."""
     if not runs or any(run.contents is None for run in runs):
+        return None
+    return merged(run.contents for run in runs if run.contents is not None)
+
+
+def _unseen_reads(assertion: Any, contents: Contents | None) -> Iterable[str]:
+    """Fields and files the assertion reads that no run of the eval has."""
+    if contents is None:
         return
-    contents = merged(run.contents for run in runs if run.contents is not None)
     for read in getattr(assertion, "reads", ()):
         if read.kind == "tool":
             continue
