@@ -84,9 +84,7 @@ def read_conversations(source: Source) -> list[Conversation]:
         found.append(read_messages(messages, locate, source.name, [], label))
     if not found:
         return [_empty(source, "no conversation found", None, problems)]
-    first = found[0]
-    found[0] = Conversation(first.format, first.sources, first.entries, first.response, first.metrics,
-                            first.timing, tuple(problems) + first.problems, first.label)
+    found[0] = replace(found[0], problems=tuple(problems) + found[0].problems)
     return found
 
 
