@@ -16,13 +16,14 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
+from referee.engine.report.models import GRADER_NAME
+from referee.engine.report.write import GRADING
 from referee.engine.verdict import Outcome, Precision
 
 CARRIED = "grader (carried over)"
 LLM_METHODS = frozenset({"grader", CARRIED})
 DROPPED = ("an earlier LLM grader verdict was not kept: the run's files or the assertion "
            "changed since; grade with --llm to judge it again")
-REPORT = "grading.json"
 
 
 def run_digest(run: Any) -> str | None:
@@ -95,11 +96,11 @@ def _earlier_items(run: Any) -> dict[str, dict[str, Any]]:
     if folder is None:
         return {}
     try:
-        document = json.loads((Path(folder) / REPORT).read_text(encoding="utf-8"))
+        document = json.loads((Path(folder) / GRADING).read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return {}
     if not isinstance(document, dict) or not isinstance(document.get("grader"), dict) \
-            or document["grader"].get("name") != "referee" or not isinstance(document.get("expectations"), list):
+            or document["grader"].get("name") != GRADER_NAME or not isinstance(document.get("expectations"), list):
         return {}
     return {item["key"]: item for item in document["expectations"]
             if isinstance(item, dict) and isinstance(item.get("key"), str)}
