@@ -15,9 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.engine.report.write import GRADING
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
 
-GRADING = "grading.json"
 MAX_GRADING_BYTES = 32 * 1024 * 1024
 
 

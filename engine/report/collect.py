@@ -20,11 +20,11 @@ from pydantic import ValidationError
 
 from referee.engine.report.build import gate_status
 from referee.engine.report.models import Expectation, GradingReport
+from referee.engine.report.write import GRADING
 from referee.engine.run.safeio import read_text
 from referee.engine.run.select import Selection
 from referee.engine.run.workspace import discover
 
-GRADING = "grading.json"
 BENCHMARK = "benchmark.json"
 MAX_SOURCE_CHARS = 400  # a quoted line longer than this is cut, and says so
 
