@@ -32,9 +32,6 @@ MAX_JSON_DEPTH = 512  # deeper JSON is reported `too-deep` before json.loads see
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-# A JSON string (escapes included), or an unterminated one running to the end;
-# the unrolled form keeps the match linear.
-_JSON_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?', re.DOTALL)
 MAX_NUMBER_CHARS = 1000  # a JSON number written longer than this is refused
 MAX_EXPONENT = 9999  # and one whose magnitude is beyond 10 to this power (either way)
 
@@ -370,12 +367,6 @@ def depth_exceeded(text: str, limit: int) -> int | None:
         elif char in "]}":
             depth -= 1
     return None
-
-
-def bracket_balance(line: str) -> int:
-    """Opening minus closing brackets on one line, ignoring those inside JSON strings."""
-    bare = _JSON_STRING.sub("", line) if '"' in line else line
-    return bare.count("{") + bare.count("[") - bare.count("}") - bare.count("]")
 
 
 def read_json(root: Path, rel: str, base: str = "") -> JsonFile | None:
