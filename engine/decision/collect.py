@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.engine.report.models import GRADER_NAME
 from referee.engine.report.write import GRADING
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
 
@@ -151,7 +152,7 @@ def _load_grading(file: Path) -> dict | str:
         return f"{GRADING} is not a JSON object; grade the run again"
     grader = document.get("grader")
     name = grader.get("name") if isinstance(grader, dict) else None
-    if name != "referee":
+    if name != GRADER_NAME:
         who = f"grader.name is {name!r}" if name is not None else "it has no grader.name"
         return (f"{GRADING} was not written by referee ({who}); its numbers are not "
                 "comparable: grade the run with referee grade --force")
