@@ -13,17 +13,14 @@ from __future__ import annotations
 
 from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.models import Expectation
-from referee.engine.report.tables import decision_line
+from referee.engine.report.tables import decision_line, failures
 
 
 def render_github(collection: Collection) -> str:
     out = []
-    for run in collection.runs:
-        counted = set(run.report.gate.counted)
-        for item in run.report.expectations:
-            if item.outcome in ("fail", "error"):
-                level = "error" if item.key in counted else "warning"
-                out.append(_command(level, run, item, _message(run, item)))
+    for run, item in failures(collection):
+        level = "error" if item.key in run.report.gate.counted else "warning"
+        out.append(_command(level, run, item, _message(run, item)))
     out += _feedback(collection)
     decision = collection.decision
     level = {"PASS": "notice", "FAIL": "error"}.get(decision, "warning")  # CONDITIONAL PASS: a warning
