@@ -20,7 +20,7 @@ from html import escape
 from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.html_assets import SCRIPT, STYLE
 from referee.engine.report.models import Expectation
-from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_cells, decision_line,
+from referee.engine.report.tables import (CONFIG_HEAD, FAILED, benchmark_rows, config_cells, decision_line,
                                          failures, release_reasons)
 from referee.engine.report.terminal import VACUOUS_MARK
 
@@ -79,7 +79,7 @@ def _table(head: list[str], rows: list[list[str]], css: str) -> list[str]:
 
 def _eval(eval_id: str, eval_name: str | None, runs: list[GradedRun]) -> list[str]:
     name = f"eval {eval_id}" + (f" · {eval_name}" if eval_name else "")
-    has_failure = any(e.outcome in ("fail", "error") for r in runs for e in r.report.expectations)
+    has_failure = any(e.outcome in FAILED for r in runs for e in r.report.expectations)
     out = [f'<section class="eval{" has-failure" if has_failure else ""}" id="eval-{_e(eval_id)}">',
            f"<h2>{_e(name)}</h2>"]
     out += _side_by_side(runs)
@@ -133,7 +133,7 @@ def _feedback(run: GradedRun) -> list[str]:
 def _run(run: GradedRun) -> list[str]:
     report, gate = run.report, run.report.gate
     status = run.status
-    failed = any(e.outcome in ("fail", "error") for e in report.expectations)
+    failed = any(e.outcome in FAILED for e in report.expectations)
     out = [f'<details class="run {status.lower()}{" has-failure" if failed else ""}" open>',
            f'<summary><span class="badge {status.lower()}">{status}</span> {_e(run.folder)} · '
            f"gate {gate.passed}/{gate.total}, all {report.summary.passed}/{report.summary.total}"
