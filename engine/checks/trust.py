@@ -8,11 +8,12 @@ reader sees at once that the claim has no tool-call record behind it.
 
 from __future__ import annotations
 
-import fnmatch
 import re
+from collections.abc import Callable
 from dataclasses import replace
 
 from referee.dsl import ast
+from referee.engine.regexes import name_matcher
 from referee.engine.run.model import AGENT_SOURCES
 from referee.engine.values import Claim, Prov, short
 from referee.engine.verdict import NOTES_ONLY, Outcome, Verdict
@@ -51,9 +52,10 @@ def notes_claiming(run, pattern: ast.NamePattern) -> tuple[Claim, ...]:
     from referee.engine.facts.claims import tool_claims
 
     names = bare_names(pattern)
+    matches = name_matcher(pattern.kind, pattern.text, pattern.flags)  # timed: notes are the agent's text
     claims = []
     for note, line, tool, text in tool_claims(run):
-        if not _names(pattern, names, tool):
+        if not _names(matches, names, tool):
             continue
         found = next((n for n in names if tool.lower().endswith(n.lower())), tool)
         prov = Prov("agent_notes", "agent_notes", note.location.file, line, note.step)
@@ -64,19 +66,12 @@ def notes_claiming(run, pattern: ast.NamePattern) -> tuple[Claim, ...]:
     return tuple(dict.fromkeys(claims))
 
 
-def _names(pattern: ast.NamePattern, names: list[str], tool: str) -> bool:
-    """Does the claimed ``tool`` stand for what ``pattern`` selects? The full name
-    matches the pattern, or the agent wrote the short name ("saveDoc" for
-    ``mcp_saveDoc``): the pattern's literal ends with it after a separator."""
-    if pattern.kind == "glob" and fnmatch.fnmatchcase(tool, pattern.text):
-        return True
-    if pattern.kind == "regex":
-        try:
-            if re.search(pattern.text, tool, re.IGNORECASE if "i" in pattern.flags else 0):
-                return True
-        except re.error:
-            return False
-    if pattern.kind == "exact" and tool == pattern.text:
+def _names(matches: Callable[[str], bool | None], names: list[str], tool: str) -> bool:
+    """Does the claimed ``tool`` stand for what the pattern selects? The full name
+    matches it (through the timed matcher the selections use; undecided is no), or
+    the agent wrote the short name ("saveDoc" for ``mcp_saveDoc``): the pattern's
+    literal ends with it after a separator."""
+    if matches(tool):
         return True
     literal, short_name = (names[0].lower() if names else ""), tool.lower()
     if literal == short_name:

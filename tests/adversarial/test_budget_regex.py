@@ -86,3 +86,15 @@ def test_name_matcher_answers_through_the_timed_path():
     assert name_matcher("glob", "*Doc", timeout=TIMEOUT)("saveDoc") is True
     assert name_matcher("exact", "saveDoc")("saveDoc") is True
     assert name_matcher("regex", "(unclosed", timeout=TIMEOUT)("x") is None
+
+
+def test_a_catastrophic_tool_pattern_meets_the_agents_notes_under_the_timeout():
+    # The trust check matches tool names the agent wrote in its notes against the
+    # pattern; that match goes through the timed path too, so it cannot stall a grade.
+    import referee
+    from referee.engine.run.memory import memory_run
+
+    notes = "## [agent_notes] Step 1: done\nI called " + "a" * 40 + "b successfully.\n"
+    run = memory_run({"outputs/transcript.md": notes})
+    (result,) = referee.grade('eval 1\nexpect: any calls to /^(a+)+$/\n', run)
+    assert result.expectations[0]["outcome"] in ("fail", "error")
