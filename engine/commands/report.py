@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 
 from referee.engine.run.select import add_selection_arguments, selection_from_args
+from referee.engine.commands.warnings import warn
 from referee.engine.usage import UsageError
 
 FORMATS = ("html", "junit", "github", "markdown")
@@ -64,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     except NothingToReport as exc:
         raise UsageError(str(exc)) from None
     for problem in collection.problems:
-        print(f"referee: warning: {problem}", file=sys.stderr)
+        warn(problem)  # names from the workspace: control characters are escaped
     text = render(collection, args.format)
     target = _target(args)
     if target is None:

@@ -15,7 +15,8 @@ import re
 from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.models import Expectation
 
-# Characters XML 1.0 cannot hold at all, even escaped: written as \\uXXXX instead.
+# Characters XML 1.0 cannot hold at all, even escaped: written as a backslash-u escape
+# with four hex digits instead.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _KIND = {"fail": "failure", "error": "error"}
 

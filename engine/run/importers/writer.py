@@ -82,7 +82,8 @@ def plain_text(text: str) -> str:
 
 
 def one_line(name: str) -> str:
-    """A name that stays on its line: control characters are written as ``\\uXXXX``."""
+    """A name that stays on its line: a control character is written as ``\\u`` and its
+    four hex digits."""
     return _CONTROL.sub(lambda m: f"\\u{ord(m.group()):04x}", name)
 
 
