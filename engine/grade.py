@@ -34,7 +34,6 @@ from referee.engine.judging import GraderUsage, Judge, SemanticItem
 from referee.engine.report.brief import Brief, brief
 from referee.engine.report import carry
 from referee.engine.report.build import Carried, RunFacts, grading_document, ground_truth
-from referee.engine.run.importers.source_map import load_source_map
 from referee.engine.text import plain
 from referee.engine.report.models import GRADER_NAME
 from referee.engine.run.workspace import Run, report_path
@@ -181,7 +180,7 @@ def run_facts(run: Run, eval_key: str) -> RunFacts:
         notes=(notes.uncertainties, notes.needs_review, notes.workarounds),
         skill_type=metrics.run_skill_type(run), tools=tools,
         problems=tuple(str(problem) for problem in run.problems),
-        source_map=load_source_map(run.path)[0],
+        source_map=run.source_map[0],
         tools_certain=transcript.unreadable is None and not transcript.suspect_calls,
     )
 

@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 # Identity lives in engine.run.identity; its public names are importable from here too.
 from referee.engine.run.identity import (  # noqa: F401
@@ -26,6 +27,9 @@ from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcr
 from referee.engine.run.safeio import join_report, json_file, locate, read_text, safe_relative
 from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.user_notes import parse_user_notes
+
+if TYPE_CHECKING:  # the importers are loaded only when a run is asked for its map
+    from referee.engine.run.importers.source_map import SourceMap
 
 _STRAY = re.compile(r"(?:eval|run)[-_]", re.I)  # files named like a run or eval folder
 _UNREAD_LISTING = frozenset({"symlink-escape", "symlink-loop", "broken-symlink", "not-a-file", "unreadable"})
@@ -186,7 +190,7 @@ class Run:
         transcript alive, and the garbage collector would scan them all again and
         again. Anything asked for later is read anew."""
         for name in ("transcript_file", "transcript", "response", "metrics", "timing",
-                     "user_notes", "_listing", "_import_warnings"):
+                     "user_notes", "_listing", "_import_warnings", "source_map"):
             self.__dict__.pop(name, None)
         self._outputs.clear()
 
@@ -204,6 +208,14 @@ class Run:
             found.extend(self.user_notes.problems)
         found.extend(self._import_warnings)
         return sort_problems(found)
+
+    @cached_property
+    def source_map(self) -> tuple[SourceMap | None, tuple[Problem, ...]]:
+        """``(SourceMap or None, problems)`` of an imported run, read once: the report
+        translates evidence through it and the import warnings check it."""
+        from referee.engine.run.importers.source_map import load_source_map
+
+        return load_source_map(self.path)
 
     @cached_property
     def _import_warnings(self) -> tuple[Problem, ...]:

@@ -22,7 +22,6 @@ from typing import Any
 
 from referee.engine.run.importers import claude_code, openai, skill_creator
 from referee.engine.run.importers.source import json_container
-from referee.engine.run.importers.source_map import load_source_map
 from referee.engine.run.model import Problem
 from referee.engine.run.safeio import join_report
 
@@ -36,7 +35,7 @@ def run_warnings(run: Any) -> list[Problem]:
     """Every warning of this module for ``run`` (an ``engine.run.workspace.Run``)."""
     base = run.id.rel
     found: list[Problem] = []
-    source_map, problems = load_source_map(run.path)
+    source_map, problems = run.source_map
     found.extend(Problem(p.code, join_report(base, p.path), p.message, p.line) for p in problems)
     if source_map is not None:
         found.extend(source_map.problems)
