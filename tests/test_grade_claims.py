@@ -125,11 +125,11 @@ def test_a_failing_check_lists_no_claim_from_user_turns_or_denials():
 
 def test_a_note_claiming_a_call_is_listed_at_its_own_line(tmp_path):
     from referee.dsl import ast
-    from referee.engine.checks.trust import notes_claiming
+    from referee.engine.checks.trust import claimed_tools, notes_claiming
 
     transcript = ("## [agent_notes] Step 1: plan\nFirst a plan.\n\n"
                   "## [agent_notes] Step 2: done\nNothing yet.\nThen I called travel_bookReservation.\n")
-    run = load_run(write_run(tmp_path, transcript, ""), tmp_path)
+    run = claimed_tools(load_run(write_run(tmp_path, transcript, ""), tmp_path))
     [claim] = notes_claiming(run, ast.NamePattern("glob", "*bookReservation"))
     assert claim.message == ("agent_notes step 2 (transcript.md:6) claims bookReservation was called; "
                              "no [tool_calls] record")
@@ -164,3 +164,22 @@ def test_denied_calls_and_fields_are_not_claims(tmp_path):
 def test_dates_written_with_month_names_are_not_claims(tmp_path):
     run = load_run(write_run(tmp_path, "", "Booked for 14 May 2026, or May 15.\n"), tmp_path)
     assert find_claims(run) == []
+
+
+def test_the_notes_are_read_for_tool_claims_once_per_run(monkeypatch):
+    from referee import compile, grade
+    from referee.engine.facts import claims
+    from referee.engine.run.memory import memory_run
+
+    reads = []
+    original = claims.tool_claims
+    monkeypatch.setattr(claims, "tool_claims", lambda run: reads.append(run) or original(run))
+    notes = "## [agent_notes] Step 1: done\nI called saveDoc and then sendMail.\n"
+    program = compile('eval 1\nexpect: any calls to "saveDoc"\nexpect: any calls to "sendMail"\n'
+                      'expect: count(calls to glob "*Doc") == 1\n')
+    from referee.engine.evaluate import evaluate
+    (ev,) = program.evals
+    run = memory_run({"outputs/transcript.md": notes})
+    verdicts = evaluate(ev, run)
+    assert "claims saveDoc was called" in verdicts[0].message
+    assert len(reads) == 1, "three selections, one reading of the notes"

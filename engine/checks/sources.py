@@ -20,7 +20,7 @@ from referee.dsl import ast
 from referee.engine.checks.access import call_val, note_val, unsure_message
 from referee.engine.checks.base import Context
 from referee.dsl.format import format_condition, format_value
-from referee.engine.checks.trust import notes_claiming
+from referee.engine.checks.trust import claimed_tools, notes_claiming
 from referee.engine.run.safeio import parse_json
 from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import EvalError, Missing, Prov, Result, Val
@@ -77,7 +77,8 @@ class Select:
         """Agent notes that mention the tool this (empty) selection asked for."""
         if self.claims_for is None:
             return ()
-        return ctx.once((self, "claims"), lambda: notes_claiming(ctx.run, self.claims_for))
+        claimed = ctx.once(claimed_tools, lambda: claimed_tools(ctx.run))  # one read of the notes a run
+        return ctx.once((self, "claims"), lambda: notes_claiming(claimed, self.claims_for))
 
     def why_empty(self, ctx: Context) -> str:
         """Why nothing is selected: the source is empty, or which filter removed all."""

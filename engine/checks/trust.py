@@ -39,8 +39,17 @@ def bare_names(pattern: ast.NamePattern) -> list[str]:
     return list(dict.fromkeys(w for w in words + tails if len(w) >= 3))
 
 
-def notes_claiming(run, pattern: ast.NamePattern) -> tuple[Claim, ...]:
-    """Lines of the agent's notes that say a tool ``pattern`` names was called.
+def claimed_tools(run) -> tuple:
+    """Every (note, line, tool, text) where the agent's notes say a tool was called,
+    read once per run and shared by the checks that ask (``notes_claiming``)."""
+    # Loaded here: ``referee check`` compiles the rules and reads no notes.
+    from referee.engine.facts.claims import tool_claims
+
+    return tuple(tool_claims(run))
+
+
+def notes_claiming(claimed: tuple, pattern: ast.NamePattern) -> tuple[Claim, ...]:
+    """Lines of the agent's notes (``claimed_tools``) that say a tool ``pattern`` names was called.
 
     The claims are those ``engine.facts.claims`` reads: the agent's own
     ``[agent_notes]`` (not the eval prompt, user turns or code blocks), sentences
@@ -48,13 +57,10 @@ def notes_claiming(run, pattern: ast.NamePattern) -> tuple[Claim, ...]:
     with its own line. The tool named in a claim matches when it, or its tail after
     a separator, is what the pattern selects (see ``_names``).
     """
-    # Loaded here: ``referee check`` compiles the rules and reads no notes.
-    from referee.engine.facts.claims import tool_claims
-
     names = bare_names(pattern)
     matches = name_matcher(pattern.kind, pattern.text, pattern.flags)  # timed: notes are the agent's text
     claims = []
-    for note, line, tool, text in tool_claims(run):
+    for note, line, tool, text in claimed:
         if not _names(matches, names, tool):
             continue
         found = next((n for n in names if tool.lower().endswith(n.lower())), tool)
