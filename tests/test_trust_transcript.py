@@ -26,3 +26,11 @@ def test_the_transcript_as_a_file_is_refused(path: str):
 def test_other_files_named_alike_are_files():
     compile_text('expect 1: file "transcript.md.txt" contains "booked"')
     compile_text('expect 1: file "notes/transcript.md" contains "booked"')
+
+
+def test_header_of_the_transcript_is_refused_too():
+    import referee
+
+    with pytest.raises(referee.RulesError) as caught:
+        referee.compile('eval 1\nexpect: header(file "transcript.md" as csv) == ["a"]\n')
+    assert [d.code for d in caught.value.diagnostics] == ["bad-operand"]

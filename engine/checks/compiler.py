@@ -19,7 +19,7 @@ from referee.dsl.errors import Diagnostic, did_you_mean
 from referee.engine.checks import compare, logic, order, quantify, text
 from referee.engine.checks.base import Check, CheckCompiler, Context, Expr, ExprCompiler, Polarity
 from referee.engine.checks.exprs import SOURCE_WORDS, VALUE_COMPILERS, Const, LetRef
-from referee.engine.checks.sources import Select, compile_selection, csv_rows, read_file_text
+from referee.engine.checks.sources import Select, compile_selection, csv_rows, read_file_text, refuse_transcript
 from referee.engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset
 from referee.engine.values import Missing, Prov, Result, Val
 
@@ -99,14 +99,18 @@ class Compiler:
             return compiled
 
     def _check_file(self, source: ast.Source) -> None:
-        """``file "outputs/x"`` would read ``outputs/outputs/x``: file paths are
-        relative to the run's ``outputs/`` folder, so the prefix is a mistake."""
+        """What every ``file "x"`` operand must be, wherever it stands (a selection,
+        ``header(...)``): relative to the run's ``outputs/`` folder (``file
+        "outputs/x"`` would read ``outputs/outputs/x``), and not the transcript."""
+        if source.kind != "file":
+            return
         path = source.path or ""
         written = path.lstrip("./")
-        if source.kind == "file" and written.startswith("outputs/"):
+        if written.startswith("outputs/"):
             self.error("bad-path", f"file paths are relative to the run's outputs/ folder; "
                        f"\"{path}\" would read outputs/{written}", source.span,
                        f"write file \"{written.removeprefix('outputs/')}\"")
+        refuse_transcript(self, source)
 
     def element_scope(self, kind: str, polarity: Polarity | None = None) -> Scope:
         """The scope inside ``where``/``have``: ``kind`` is the kind of the list

@@ -373,9 +373,7 @@ def refuse_transcript(c, src: ast.Source) -> None:
 
 def compile_selection(c, node: ast.Selection, scope) -> Select:
     """A selection compiled to Python over the run's records (see the module doc)."""
-    src = node.source
-    if src.kind == "file":
-        refuse_transcript(c, src)
+    src = node.source  # a file operand was checked by the compiler (Compiler._check_file)
     kind = FORMAT_KINDS[src.fmt] if src.kind == "file" else LIST_KINDS.get(src.kind, "any")
     element = {"calls": "call", "notes": "note", "rows": "row"}.get(kind, "any")  # harness: notes
     read = _file(src.path or "", src.fmt) if src.kind == "file" else SOURCES[src.kind]
