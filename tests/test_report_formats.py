@@ -155,3 +155,18 @@ def test_benchmark_json_is_rendered_when_present(tmp_path: Path):
 def test_an_unwritable_target_is_a_usage_error(tmp_path: Path, capsys):
     assert main(["report", str(EXAMPLE), "-o", str(tmp_path / "missing" / "dir" / "r.html")]) == 2
     assert "cannot write" in capsys.readouterr().err
+
+
+def test_an_absolute_workspace_reports_the_same_bytes_from_any_directory(tmp_path):
+    import subprocess
+    import sys
+
+    workspace = tmp_path / "ws"
+    shutil.copytree(REPO / "examples" / "booking-skill-workspace", workspace)
+    outputs = []
+    for where in (tmp_path, workspace / "iteration-1", Path("/")):
+        done = subprocess.run([sys.executable, "-m", "referee.engine.cli", "report", str(workspace),
+                               "--format", "junit", "-o", "-"], cwd=where, capture_output=True, text=True)
+        outputs.append(done.stdout)
+    assert outputs[0] and outputs[0] == outputs[1] == outputs[2]
+    assert str(tmp_path) not in outputs[0]

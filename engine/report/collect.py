@@ -154,14 +154,13 @@ def collect(folder: Path, selection: Selection = Selection()) -> Collection:
 
 
 def display_path(folder: Path) -> str:
-    """The folder as reports show it: relative as given, or relative to the current
-    directory when inside it; otherwise its name alone (never an absolute path)."""
+    """The folder as reports show it: relative as given (so GitHub annotations name
+    files from where the command ran), or, given absolute, its name alone. Never an
+    absolute path, and never a function of the current directory: the same argument
+    gives the same bytes from anywhere."""
     if not folder.is_absolute():
         return Path(os.path.normpath(folder)).as_posix()
-    try:
-        return folder.relative_to(Path.cwd()).as_posix()
-    except ValueError:
-        return folder.name
+    return folder.name
 
 
 def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | None:
