@@ -1,0 +1,7 @@
+"""``python -m referee``: the ``referee`` command, for an environment without its script."""
+
+import sys
+
+from referee.engine.cli import main
+
+sys.exit(main())
