@@ -63,6 +63,28 @@ def test_json_summary_printed_run_by_run_is_the_whole_document(capsys):
         assert capsys.readouterr().out == json_text(document) + "\n"
 
 
+def test_the_parts_a_json_entry_copies_from_a_report_can_hold_no_float():
+    # --json trusts these parts to hold no float (see FLOAT_FREE); the schema is why.
+    from typing import get_args
+
+    from pydantic import BaseModel
+
+    from referee.engine.report.models import GradingReport
+
+    def kinds(annotation) -> set:
+        inner = get_args(annotation)
+        found = set().union(*map(kinds, inner)) if inner else {annotation}
+        if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+            for field in annotation.model_fields.values():
+                found |= kinds(field.annotation)
+        return found
+
+    fields = GradingReport.model_fields
+    for key in grade_command.FLOAT_FREE:
+        assert float not in kinds(fields[key].annotation), key
+    assert float in kinds(fields["summary"].annotation)  # the walk does find one
+
+
 def test_written_reports_are_those_of_a_grade_in_memory(tmp_path, capsys):
     from referee.engine.grade import RulesSource, grade_all, grader_info
     from referee.engine.run.workspace import discover

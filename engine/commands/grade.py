@@ -374,6 +374,12 @@ def _json_document(briefs, documents, results, skipped, totals, check: bool, cod
             "totals": totals.__dict__, "check": check, "exit_code": code}
 
 
+# The parts of a --json run entry copied from its grading.json: the report's schema
+# gives them no float field (engine.report.models.Expectation, EvalFeedback), so
+# read back from its text they hold only strings, ints, bools and nulls.
+FLOAT_FREE = ("expectations", "eval_feedback")
+
+
 def _json_run(brief, document: dict, result: WriteResult) -> dict:
     from referee.engine.report import terminal
 
@@ -402,7 +408,7 @@ def _print_json(document: dict) -> None:
     sys.stdout.write(text[:cut])
     count = 0
     for entry in document["runs"]:
-        lines = json_text(entry).split("\n")
+        lines = json_text(entry, FLOAT_FREE).split("\n")
         sys.stdout.write((",\n" if count else "\n") + "\n".join("    " + line for line in lines))
         count += 1
     sys.stdout.write(("\n  " if count else "") + text[cut:] + "\n")
