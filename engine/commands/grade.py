@@ -408,8 +408,8 @@ def _print_json(document: dict) -> None:
     sys.stdout.write(text[:cut])
     count = 0
     for entry in document["runs"]:
-        lines = json_text(entry, FLOAT_FREE).split("\n")
-        sys.stdout.write((",\n" if count else "\n") + "\n".join("    " + line for line in lines))
+        indented = "    " + json_text(entry, FLOAT_FREE).replace("\n", "\n    ")
+        sys.stdout.write((",\n" if count else "\n") + indented)
         count += 1
     sys.stdout.write(("\n  " if count else "") + text[cut:] + "\n")
 
