@@ -14,17 +14,19 @@ an evals.json is given ``unknown-eval``, ``bad-index``, ``duplicate-let``,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, RulesError, did_you_mean
-from referee.dsl.evals_json import EvalsFile
 from referee.engine.checks import static
 from referee.engine.checks.base import Check, Expr
 from referee.engine.checks.compiler import Compiler, Scope
 from referee.engine.run.model import RunId
 from referee.engine.regexes import DEFAULT_TIMEOUT, Pattern
 from referee.engine.verdict import Precision
+
+if TYPE_CHECKING:  # loading evals.json is the caller's business, not the compiler's
+    from referee.dsl.evals_json import EvalsFile
 
 
 @dataclass(frozen=True)
