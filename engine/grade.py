@@ -225,7 +225,10 @@ def _start_worker(source: RulesSource, grader: dict) -> None:
     # Ctrl-C reaches every process of the terminal's group; the main process alone
     # answers it (it stops the workers), so no worker prints a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _WORKER["program"] = source.compile()
+    # A forked worker finds the main process's Program for these very texts already
+    # in its memory; any other kind of start compiles the texts again.
+    inherited = _WORKER.pop("inherited", None)
+    _WORKER["program"] = inherited[1] if inherited is not None and inherited[0] == source else source.compile()
     _WORKER["grader"] = grader
 
 
@@ -237,11 +240,13 @@ def _grade_in_worker(run: Run) -> Rendered | None:
     return grade_run(_WORKER["program"], _WORKER["grader"], run)
 
 
-def _each(task: Callable[[Run], T], local: Callable[[Run], T], runs: Sequence[Run], source: RulesSource,
-          grader: dict, jobs: int, progress: Progress | None) -> Generator[T, None, None]:
+def _each(task: Callable[[Run], T], local: Callable[[Run], T], runs: Sequence[Run], program: Program,
+          source: RulesSource, grader: dict, jobs: int, progress: Progress | None) -> Generator[T, None, None]:
     """``local(run)`` for every run here, or ``task(run)`` in ``jobs`` worker processes
-    that rebuild the Program from the rule texts once each (cheaper and safer than
-    pickling compiled regexes and paths); results in the order of ``runs``."""
+    that take the Program from the rule texts, never by pickling it (compiled regexes
+    and paths); results in the order of ``runs``."""
+    if jobs > 1:
+        _WORKER["inherited"] = (source, program)
     return in_order(task, local, runs, jobs, progress, _start_worker, (source, grader))
 
 
@@ -253,8 +258,8 @@ def evaluate_all(program: Program, runs: Sequence[Run], source: RulesSource, job
 
 def _evaluated(program: Program, runs: Sequence[Run], source: RulesSource, jobs: int,
                progress: Progress | None) -> Generator[Evaluated | None, None, None]:
-    return _each(_evaluate_in_worker, lambda run: evaluate_run(program, run), runs, source, grader_info(),
-                 jobs, progress)
+    return _each(_evaluate_in_worker, lambda run: evaluate_run(program, run), runs, program, source,
+                 grader_info(), jobs, progress)
 
 
 def grade_all(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict, jobs: int = 1,
@@ -315,8 +320,8 @@ def _rendered(program: Program, runs: Sequence[Run], source: RulesSource, grader
               progress: Progress | None, judge: Judge | None) -> Generator[Rendered | None, None, None]:
     """Phase 1, run by run in order: each run's texts and facts (None: no eval applies)."""
     if judge is None:
-        with closing(_each(_grade_in_worker, lambda run: grade_run(program, grader, run), runs, source,
-                           grader, jobs, progress)) as results:
+        with closing(_each(_grade_in_worker, lambda run: grade_run(program, grader, run), runs, program,
+                           source, grader, jobs, progress)) as results:
             yield from results
         return
     with closing(_evaluated(program, runs, source, jobs, progress)) as evaluated:

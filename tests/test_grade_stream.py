@@ -138,3 +138,25 @@ def test_an_eval_whose_runs_are_apart_gets_the_feedback_of_all_of_them(tmp_path)
         for key, graded in zip(keys, grade_all(program, discover(workspace).runs, source, grader_info(), jobs)):
             expected = feedback_text(eval_feedback(eval_of(program, key).assertions, critiques[key]))
             assert expected in graded.grading
+
+
+def test_a_worker_takes_the_inherited_program_only_for_the_same_rule_texts():
+    import signal
+
+    from referee.engine import grade as grading
+    from referee.engine.grade import RulesSource
+
+    source = RulesSource(((RULES.name, RULES.read_text(encoding="utf-8")),))
+    other = RulesSource(((RULES.name, RULES.read_text(encoding="utf-8") + "\n# changed\n"),))
+    program = source.compile()
+    previous = signal.getsignal(signal.SIGINT)
+    try:
+        grading._WORKER["inherited"] = (source, program)
+        grading._start_worker(source, {})
+        assert grading._WORKER["program"] is program
+        grading._WORKER["inherited"] = (other, program)
+        grading._start_worker(source, {})
+        assert grading._WORKER["program"] is not program and "inherited" not in grading._WORKER
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        grading._WORKER.clear()
