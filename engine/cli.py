@@ -11,14 +11,53 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import traceback
 from importlib import import_module
+from typing import Any, Iterator
 
 from referee.engine import __version__
 from referee.engine.report.inert import inert
 from referee.engine.usage import UsageError
 
 COMMANDS = ("import_cmd", "show", "check", "suggest", "grade", "critique", "aggregate", "report")  # in the order of the work; import_cmd registers "import"
+# The word that calls each command module's subcommand.
+WORDS = {("import" if name == "import_cmd" else name): name for name in COMMANDS}
+
+
+class _Choices:
+    """The subcommand words, known without importing the command modules: what
+    argparse checks a word against and lists in "invalid choice" (in order)."""
+
+    def __contains__(self, word: object) -> bool:
+        return word in WORDS
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(WORDS)
+
+
+class _Commands(argparse._SubParsersAction):
+    """Subcommands whose modules are imported when they are needed: the one named
+    on the command line, or all of them for ``referee --help``. ``referee check``
+    then loads neither the grader nor the report code behind the other commands,
+    and prints exactly what a parser holding every subcommand prints."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.choices = _Choices()  # type: ignore[assignment]
+
+    def _load(self, word: str) -> None:
+        if word in WORDS and word not in self._name_parser_map:
+            import_module(f"referee.engine.commands.{WORDS[word]}").add_parser(self)
+
+    def _get_subactions(self) -> list[argparse.Action]:
+        for word in WORDS:
+            self._load(word)
+        order = list(WORDS)
+        return sorted(self._choices_actions, key=lambda action: order.index(action.dest))
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
+                 values: Any, option_string: str | None = None) -> None:
+        self._load(values[0])
+        super().__call__(parser, namespace, values, option_string)
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -29,10 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"referee {__version__}")
     parser.add_argument("--debug", action="store_true",
                         help="show the traceback of an internal error (also REFEREE_DEBUG=1)")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=_Commands)
     sub.required = True
-    for name in COMMANDS:
-        import_module(f"referee.engine.commands.{name}").add_parser(sub)
     return parser
 
 
@@ -56,6 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     except Exception as exc:  # the last line of defence: never a traceback unless asked
         if debug:
+            import traceback  # only for this report, so not loaded by every call
+
             traceback.print_exc()
         print(f"referee: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         print("referee: please report this with the command that caused it "
