@@ -1,6 +1,6 @@
 """The syntax tree of the assertion language.
 
-Frozen dataclasses, one per construct of ``grammars/referee.lark``. Every node carries
+Frozen dataclasses (``dsl.frozen``), one per construct of ``grammars/referee.lark``. Every node carries
 the ``Span`` of its source text so compile errors and evidence can point at it. Spans
 are left out of equality (``compare=False``): two trees are equal when they say the
 same thing, wherever they were written, which is what round-trip tests compare.
@@ -8,12 +8,14 @@ same thing, wherever they were written, which is what round-trip tests compare.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from decimal import Decimal
 from typing import Any, Union
 
+from referee.dsl.frozen import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class Span:
     """1-based line and column of the first character; end is exclusive."""
 
@@ -47,7 +49,7 @@ def _span() -> Any:
 # ----------------------------------------------------------------------------- values
 
 
-@dataclass(frozen=True)
+@frozen
 class Literal:
     """A JSON value: str, Decimal/int, bool, None, tuple (array), or ObjectLit."""
 
@@ -55,7 +57,7 @@ class Literal:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class ObjectLit:
     """A JSON object literal; ``items`` keeps the author's key order."""
 
@@ -63,13 +65,15 @@ class ObjectLit:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class ArrayLit:
+    """A JSON array literal (``[1, "a"]``)."""
+
     items: tuple["Value", ...]
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class RegexLit:
     """``/pattern/flags``; flags is a subset of ``imsx`` in canonical order."""
 
@@ -78,7 +82,7 @@ class RegexLit:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class NameRef:
     """A value bound by ``let``."""
 
@@ -86,7 +90,7 @@ class NameRef:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class Field:
     """``.name`` or ``["name"]`` (str) or ``[0]`` (int) in a path."""
 
@@ -94,7 +98,7 @@ class Field:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class PathExpr:
     """Field access. ``base`` None means the current element inside ``where``/``have``."""
 
@@ -103,7 +107,7 @@ class PathExpr:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class JsonPathExpr:
     """``jsonpath(base, "$..x")``: the list of matches of a jsonpath-ng query."""
 
@@ -112,7 +116,7 @@ class JsonPathExpr:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class FuncCall:
     """A built-in function (``engine.checks.functions``): count, first, last, number,
     text, lower, upper, trim, collapse, replace, lines, length, keys, header."""
@@ -122,7 +126,7 @@ class FuncCall:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class NamePattern:
     """How a tool name is matched: ``exact`` text, ``glob`` or ``regex``."""
 
@@ -133,7 +137,7 @@ class NamePattern:
 
 
 # Sources a selection starts from.
-@dataclass(frozen=True)
+@frozen
 class Source:
     """``calls``, ``notes``, ``response``, ``outputs``, ``metrics``, ``timing``,
     ``metadata``, or ``file`` (then ``path`` and ``fmt`` in text/json/csv/lines)."""
@@ -144,7 +148,7 @@ class Source:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class ToolFilter:
     """``to "name"`` / ``to glob "x*"`` / ``to /re/``."""
 
@@ -152,7 +156,7 @@ class ToolFilter:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class StatusFilter:
     """``with status success``."""
 
@@ -160,7 +164,7 @@ class StatusFilter:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class StepFilter:
     """``at step 3``."""
 
@@ -168,7 +172,7 @@ class StepFilter:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class WhereFilter:
     """``where <condition>``, evaluated with each element as the current element."""
 
@@ -179,8 +183,10 @@ class WhereFilter:
 Filter = Union[ToolFilter, StatusFilter, StepFilter, WhereFilter]
 
 
-@dataclass(frozen=True)
+@frozen
 class Selection:
+    """A source and the filters that narrow it (``calls to "x" with status success``)."""
+
     source: Source
     filters: tuple[Filter, ...] = ()
     span: Span = _span()
@@ -193,7 +199,7 @@ Value = Union[
 # ------------------------------------------------------------------------ conditions
 
 
-@dataclass(frozen=True)
+@frozen
 class Compare:
     """``==  !=  <  <=  >  >=``; no coercion between text and numbers."""
 
@@ -204,7 +210,7 @@ class Compare:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class Between:
     """``x between low and high``, both ends included."""
 
@@ -214,7 +220,7 @@ class Between:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class TextTest:
     """``contains``, ``starts_with``, ``ends_with``, ``matches`` (search),
     ``fully_matches``. ``operand`` is a value, or a RegexLit for the regex ops."""
@@ -226,7 +232,7 @@ class TextTest:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class Includes:
     """``x includes {...}``: recursive subset match (objects by key, lists element-wise)."""
 
@@ -235,7 +241,7 @@ class Includes:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class Quantified:
     """``any|all|no|exactly N <selection> [have <condition>]``. ``selection`` is a
     Selection, or any value that holds a list (a let name, ``keys(x)``, a path,
@@ -248,7 +254,7 @@ class Quantified:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class Exists:
     """``exists <selection>``; mainly ``exists file "x"``. Precision ``existence``."""
 
@@ -256,7 +262,7 @@ class Exists:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class Emptiness:
     """``<value> is empty`` / ``<value> is not empty``. Precision ``existence``."""
 
@@ -265,7 +271,7 @@ class Emptiness:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class Before:
     """``<selection> before <selection>``: some element of the first comes earlier
     than some element of the second. ``response`` counts as after every step."""
@@ -275,7 +281,7 @@ class Before:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class InOrder:
     """``in order [s1, s2, ...]`` (gaps allowed) or ``exactly in order [...]``
     (the calls of the run are exactly these, one each, in this order)."""
@@ -285,7 +291,7 @@ class InOrder:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class EachDistinct:
     """``each of [s1, s2, ...]``: every selection is matched by a different element,
     found by maximum bipartite matching (never greedy first-fit)."""
@@ -294,7 +300,7 @@ class EachDistinct:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class Semantic:
     """``semantic "..."``: for the LLM grader. Never decided by the engine."""
 
@@ -302,25 +308,31 @@ class Semantic:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class Not:
+    """``not <condition>``."""
+
     operand: "Condition"
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class And:
+    """``a and b and ...``: passes when every operand passes."""
+
     operands: tuple["Condition", ...]
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class Or:
+    """``a or b or ...``: passes when some operand passes."""
+
     operands: tuple["Condition", ...]
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class Truthy:
     """A bare value used as a condition (e.g. ``.valid``): passes when it is ``true``."""
 
@@ -336,14 +348,16 @@ Condition = Union[
 # ---------------------------------------------------------------------- rules files
 
 
-@dataclass(frozen=True)
+@frozen
 class Let:
+    """``let name = <value>``: a value named once per eval."""
+
     name: str
     value: Value
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class Expect:
     """One assertion. ``index`` links it to evals.json's expectation (1-based);
     ``sentence`` is the human text; ``check`` None means a plain semantic sentence.
@@ -356,7 +370,7 @@ class Expect:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class EvalBlock:
     """``eval <id> ["name"]`` followed by its lets and expects. ``key`` is the id as
     written (a number as text, or the name string)."""
@@ -368,8 +382,10 @@ class EvalBlock:
     span: Span = _span()
 
 
-@dataclass(frozen=True)
+@frozen
 class RulesFile:
+    """A parsed rules file: its eval blocks in file order."""
+
     path: str
     evals: tuple[EvalBlock, ...]
     span: Span = _span()
