@@ -19,6 +19,7 @@ Three phases, so that the output never depends on how the work was split:
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 from contextlib import closing
@@ -106,13 +107,13 @@ class GradedRun:
     truth: str  # ground_truth.json, as written
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per run, kept to the end: no __dict__
 class Stored:
-    """One graded run whose texts wait in ``spill``: each is read back when asked for,
-    so holding every run's ``Stored`` costs no report text."""
+    """One graded run whose texts and brief wait in ``spill``: each is read back when
+    asked for, so holding every run's ``Stored`` costs neither report text nor the
+    brief's names and keys (only the run and four offsets)."""
 
     run: Run
-    brief: Brief
     eval_key: str
     ticket: Ticket
     spill: Spill | InMemory
@@ -121,7 +122,7 @@ class Stored:
     @property
     def grading(self) -> str:
         """grading.json, as written."""
-        head, tail, _ = self.spill.get(self.ticket)
+        head, tail, _, _ = self.spill.get(self.ticket)
         return join_feedback(head, self.blocks[self.eval_key], tail)
 
     @property
@@ -130,9 +131,21 @@ class Stored:
         return self.spill.get(self.ticket)[2]
 
     @property
+    def brief(self) -> Brief:
+        """The run in short, for the terminal, ``--json`` and the totals."""
+        run, summary, gate, failed = json.loads(self.spill.get(self.ticket)[3])
+        return Brief(run, summary, gate, tuple(failed))
+
+    @property
     def files(self) -> Mapping[str, str]:
         """``{file name: text}`` for the writer, each text read when it is asked for."""
         return _Files(self)
+
+
+def _brief_text(short: Brief) -> str:
+    # JSON gives back exactly what it was given here: dicts of strings, ints, floats
+    # (repr round-trips) and nulls, and lists (``failed`` turns back into a tuple).
+    return json.dumps([short.run, short.summary, short.gate, short.failed], ensure_ascii=False)
 
 
 class _Files(Mapping):
@@ -300,8 +313,8 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
             if result.eval_key in blocks:
                 raise AssertionError(f"a run of eval {result.eval_key} came after its last run")
             critiques.setdefault(result.eval_key, []).append(result.critique)
-            ticket = spill.put(result.head, result.tail, result.truth)
-            stored.append(Stored(run, result.brief, result.eval_key, ticket, spill, blocks))
+            ticket = spill.put(result.head, result.tail, result.truth, _brief_text(result.brief))
+            stored.append(Stored(run, result.eval_key, ticket, spill, blocks))
             if last.get(result.eval_key) == number:
                 blocks[result.eval_key] = _feedback_block(program, result.eval_key,
                                                           critiques.pop(result.eval_key), extra)

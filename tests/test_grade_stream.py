@@ -160,3 +160,17 @@ def test_a_worker_takes_the_inherited_program_only_for_the_same_rule_texts():
     finally:
         signal.signal(signal.SIGINT, previous)
         grading._WORKER.clear()
+
+
+def test_a_brief_comes_back_from_the_spill_as_it_went_in(tmp_path):
+    from referee.engine.grade import Stored, _brief_text
+    from referee.engine.report.brief import Brief
+
+    short = Brief(run={"path": "a/\ud800 值", "eval_name": None, "run_number": 3},
+                  summary={"passed": 1, "total": 3, "pass_rate": 1 / 3, "tiny": 1e-05},
+                  gate={"counted": ["1#1", "1#2"], "excluded": [], "passed": 1, "total": 2, "pass_rate": 0.5},
+                  failed=({"key": "1#2", "text": "</script>", "outcome": "fail", "evidence": "line\nbreak"},))
+    for store in (Spill(tmp_path), InMemory()):
+        ticket = store.put("head", "tail", "truth", _brief_text(short))
+        assert Stored(None, "1", ticket, store, {}).brief == short
+        store.close()

@@ -307,11 +307,12 @@ def _report(args, graded, results: list[WriteResult], skipped) -> int:
     from referee.engine.report import terminal
     from referee.engine.report.write import GRADING, GROUND_TRUTH
 
-    briefs = [g.brief for g in graded]
+    # One run's brief and report at a time: each is read back from the spill when used.
     refused = sum(1 for r in results if r.refused)
-    totals = terminal.totals(briefs, refused)
+    totals = terminal.totals((g.brief for g in graded), refused)
     code = 2 if any(r.error for r in results) else _exit_code(totals)
-    documents = (json.loads(g.grading) for g in graded)  # one run's report at a time
+    briefs = (g.brief for g in graded)
+    documents = (json.loads(g.grading) for g in graded)
     if args.json:
         _print_json(_json_document(briefs, documents, results, skipped, totals, args.check, code))
     else:

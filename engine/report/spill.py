@@ -28,7 +28,7 @@ from typing import IO
 _ENCODING, _ERRORS = "utf-8", "surrogatepass"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)  # one per run, kept to the end: no __dict__
 class Ticket:
     """Where one run's texts lie in the spill: their offset and byte lengths."""
 

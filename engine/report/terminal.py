@@ -10,7 +10,7 @@ import os
 import sys
 import time
 from dataclasses import dataclass
-from typing import Sequence, TextIO
+from typing import Iterable, Sequence, TextIO
 
 from referee.engine.report.brief import Brief
 from referee.engine.report.build import VACUOUS_NOTE, gate_status
@@ -119,15 +119,21 @@ class Totals:
     errors: int
 
 
-def totals(reports: Sequence[Brief], refused: int) -> Totals:
-    statuses = [run_status(r) for r in reports]
+def totals(reports: Iterable[Brief], refused: int) -> Totals:
+    """The counts of the end line, in one pass (``reports`` may read each brief anew)."""
+    counts = dict.fromkeys(("runs", "PASS", "FAIL", "EMPTY", "gate_passed", "gate_total", "passed", "total",
+                            "not_graded", "errors"), 0)
+    for report in reports:
+        counts["runs"] += 1
+        counts[run_status(report)] += 1
+        counts["gate_passed"] += report.gate["passed"]
+        counts["gate_total"] += report.gate["total"]
+        for key in ("passed", "total", "not_graded", "errors"):
+            counts[key] += report.summary[key]
     return Totals(
-        runs=len(reports), passed_runs=statuses.count("PASS"), failed_runs=statuses.count("FAIL"),
-        empty_runs=statuses.count("EMPTY"), refused_runs=refused,
-        gate_passed=sum(r.gate["passed"] for r in reports), gate_total=sum(r.gate["total"] for r in reports),
-        passed=sum(r.summary["passed"] for r in reports), total=sum(r.summary["total"] for r in reports),
-        not_graded=sum(r.summary["not_graded"] for r in reports),
-        errors=sum(r.summary["errors"] for r in reports),
+        runs=counts["runs"], passed_runs=counts["PASS"], failed_runs=counts["FAIL"], empty_runs=counts["EMPTY"],
+        refused_runs=refused, gate_passed=counts["gate_passed"], gate_total=counts["gate_total"],
+        passed=counts["passed"], total=counts["total"], not_graded=counts["not_graded"], errors=counts["errors"],
     )
 
 
