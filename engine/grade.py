@@ -36,7 +36,7 @@ from referee.engine.report.brief import Brief, brief
 from referee.engine.report import carry
 from referee.engine.report.build import Carried, RunFacts, grading_document, ground_truth
 from referee.engine.text import plain
-from referee.engine.report.models import GRADER_NAME
+from referee.engine.report.marker import GRADER_NAME
 from referee.engine.run.workspace import Run, report_path
 from referee.engine.report.render import feedback_text, join_feedback, render, split_at_feedback
 from referee.engine.report.spill import InMemory, Spill, Ticket

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.engine.report.models import GRADER_NAME
+from referee.engine.report.marker import GRADER_NAME
 from referee.engine.report.write import GRADING
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
 

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
-from referee.engine.report.models import GRADER_NAME
+from referee.engine.report.marker import GRADER_NAME
 from referee.engine.report.write import GRADING
 from referee.engine.verdict import Outcome, Precision
 

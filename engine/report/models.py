@@ -10,11 +10,11 @@ are referee's additions, which those consumers ignore.
 
 from __future__ import annotations
 
-from typing import Any, Final, Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-GRADER_NAME: Final = "referee"
+from referee.engine.report.marker import GRADER_NAME
 
 Outcome = Literal["pass", "fail", "error", "not_graded"]
 Method = Literal["ground_truth", "grader", "grader (carried over)", "not_graded"]

@@ -29,7 +29,7 @@ from typing import Iterator, Sequence
 
 from referee.engine.report.atomic import move_aside, remove_stale, replace_together
 from referee.engine.report.lock import WorkspaceBusy, workspace_lock
-from referee.engine.report.models import GRADER_NAME
+from referee.engine.report.marker import GRADER_NAME
 
 GRADING = "grading.json"
 GROUND_TRUTH = "ground_truth.json"
