@@ -19,7 +19,6 @@ for a quantifier over a name that is neither a source nor a let). Warnings
 
 from __future__ import annotations
 
-import difflib
 from dataclasses import dataclass, replace
 from typing import Iterable
 
@@ -116,6 +115,8 @@ def suggest(word: str, candidates: Iterable[str]) -> str | None:
     lowered = {c.lower(): c for c in pool}
     if word.lower() in lowered and lowered[word.lower()] != word:
         return lowered[word.lower()]
+    import difflib  # only a misspelling needs it, so a clean file never loads it
+
     found = difflib.get_close_matches(word, pool, n=1, cutoff=0.6)
     return found[0] if found else None
 

@@ -15,7 +15,6 @@ from importlib import import_module
 from typing import Any, Iterator
 
 from referee.engine import __version__
-from referee.engine.report.inert import inert
 from referee.engine.usage import UsageError
 
 COMMANDS = ("import_cmd", "show", "check", "suggest", "grade", "critique", "aggregate", "report")  # in the order of the work; import_cmd registers "import"
@@ -84,6 +83,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return int(args.handler(args) or 0)
     except UsageError as exc:
+        from referee.engine.report.inert import inert  # escapes what the message quotes
+
         print(f"referee {args.command}: error: {inert(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:

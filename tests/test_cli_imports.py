@@ -38,3 +38,41 @@ def test_help_imports_nothing_heavy(argv):
     loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
     assert "referee.engine.cli" in loaded
     assert sorted(name for name in HEAVY if name in loaded) == []
+
+
+LEAN_CHECK = """
+import contextlib, io, json, sys
+from referee.engine.cli import main
+with contextlib.redirect_stdout(io.StringIO()):
+    code = main(sys.argv[1:])
+print(json.dumps([code, sorted(sys.modules)]))
+"""
+
+# What ``referee check`` on a clean file has no use for: the other commands, the
+# grader and its report models, the evals.json loader (no --evals), the spelling
+# suggestions (no error), the grammar compiler (the parser comes from its tables).
+NOT_FOR_CHECK = (
+    "referee.engine.commands.grade", "referee.engine.commands.report",
+    "referee.engine.commands.aggregate", "referee.engine.commands.show",
+    "referee.engine.commands.suggest", "referee.engine.commands.critique",
+    "referee.engine.commands.import_cmd", "referee.engine.grade", "referee.engine.report.inert",
+    "referee.engine.report.models", "pydantic", "referee.dsl.evals_json", "difflib",
+)
+
+
+def test_check_of_a_clean_file_imports_only_what_it_uses(tmp_path):
+    rules = tmp_path / "ok.rules"
+    rules.write_text('eval 1\nexpect 1: response contains "x"\n', encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", LEAN_CHECK, "check", str(rules)], cwd=REPO,
+                          capture_output=True, text=True, check=True)
+    code, loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    assert code == 0
+    assert "referee.engine.commands.check" in loaded
+    assert sorted(name for name in NOT_FOR_CHECK if name in loaded) == []
+
+
+def test_help_lists_the_modes_the_decision_knows():
+    from referee.engine.commands.aggregate import MODE_NAMES
+    from referee.engine.decision.stability import MODES
+
+    assert sorted(MODE_NAMES) == sorted(MODES)

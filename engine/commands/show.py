@@ -13,7 +13,6 @@ missing, not a folder, or holds no run at all.
 from __future__ import annotations
 
 import json
-from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -162,6 +161,8 @@ def _problem_view(problem: Problem) -> dict:
 
 def _plain(value: Any) -> Any:
     """JSON-ready copy: Decimals become ints or floats (non-finite ones text)."""
+    from decimal import Decimal  # here, not at the top: `referee --help` needs no numbers
+
     if isinstance(value, Decimal):
         from referee.engine.values import canonical_number, plain_size
 
