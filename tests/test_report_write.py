@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -90,3 +91,18 @@ def test_write_all_keeps_order(tmp_path):
     (tmp_path / "run-3" / "grading.json").write_text("theirs")
     results = write_all(dirs, force=False)
     assert [bool(r.refused) for r in results] == [False, False, False, True, False]
+
+
+def test_the_link_to_an_old_report_has_a_name_remove_stale_knows(tmp_path, monkeypatch):
+    from referee.engine.report import atomic
+
+    report = tmp_path / "grading.json"
+    report.write_text("old", encoding="utf-8")
+    draws = iter(["taken000", "taken000", "fresh_01"])
+    monkeypatch.setattr(atomic, "_random_part", lambda: next(draws))
+    first = atomic._link_old(report)
+    second = atomic._link_old(report)  # its first name is taken: it draws again
+    assert (Path(first).name, Path(second).name) == (".grading.json.taken000.old", ".grading.json.fresh_01.old")
+    assert Path(second).read_text(encoding="utf-8") == "old"
+    assert atomic.remove_stale(tmp_path, ["grading.json"]) == sorted([Path(first).name, Path(second).name])
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["grading.json"]

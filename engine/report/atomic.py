@@ -15,6 +15,7 @@ temporary files (``.<name>.<8 characters>.tmp``) and the links to the old files
 from __future__ import annotations
 
 import os
+import random
 import re
 import tempfile
 from pathlib import Path
@@ -49,9 +50,10 @@ def replace_together(files: dict[Path, bytes | str]) -> None:
         for path, data in files.items():
             temporaries.append((path, _temporary(path, encode(data))))
         _swap_in(temporaries)
-    finally:
-        for _, tmp_name in temporaries:
+    except BaseException:
+        for _, tmp_name in temporaries:  # once swapped in, a temporary has no name left to remove
             _remove_quietly(tmp_name)
+        raise
 
 
 def _swap_in(temporaries: list[tuple[Path, str]]) -> None:
@@ -77,12 +79,16 @@ def _link_old(path: Path) -> str | None:
     no such file; "" if the file system cannot link it (then it cannot be put back)."""
     if not os.path.lexists(path):
         return None
-    link = _free_name(path, ".old")
-    try:
-        os.link(path, link, follow_symlinks=False)
-    except OSError:
-        return ""
-    return link
+    for _ in range(_NAME_TRIES):
+        link = os.path.join(path.parent, f".{path.name}.{_random_part()}.old")
+        try:
+            os.link(path, link, follow_symlinks=False)
+        except FileExistsError:
+            continue  # taken: draw again, as mkstemp does
+        except OSError:
+            return ""
+        return link
+    return ""
 
 
 def _put_back(path: Path, old: str | None) -> None:
@@ -95,11 +101,16 @@ def _put_back(path: Path, old: str | None) -> None:
         pass  # the first error is the one reported; this file keeps what it has
 
 
-def _free_name(path: Path, suffix: str) -> str:
-    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=suffix, dir=path.parent)
-    os.close(fd)
-    os.unlink(name)
-    return name
+# The link's name has the shape of mkstemp's (``remove_stale`` knows it); made and
+# linked in one step, since reserving a name with a file of its own cost a create
+# and an unlink per report, the slowest calls of a write on some file systems.
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+_NAME_TRIES = 100
+_NAMES = random.Random()
+
+
+def _random_part() -> str:
+    return "".join(_NAMES.choices(_NAME_CHARS, k=8))
 
 
 def _temporary(path: Path, payload: bytes) -> str:
