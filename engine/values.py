@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from json.encoder import encode_basestring  # what json.dumps(str, ensure_ascii=False) calls
 from typing import Any
 
 from referee.dsl.json_locate import child_offset, lines_before
@@ -23,6 +24,13 @@ from referee.engine.run.model import Note, ToolCall
 from referee.engine.verdict import Evidence
 
 QUOTE_LIMIT = 120
+
+
+# Fast construction: the frozen dataclasses made for every value, place and verdict
+# (Prov, Val, and Evidence, Verdict in engine.verdict) write their own __init__. The
+# generated one sets each field through object.__setattr__, which makes building one
+# four times slower; these store the same fields in the instance's __dict__, the
+# same signature, the same defaults (tests/test_fast_init.py holds them to it).
 
 
 class EvalError(Exception):
@@ -55,6 +63,17 @@ class Prov:
     line: int | None = None
     step: int | None = None
     anchor: Anchor | None = None
+
+    def __init__(self, source: str, label: str, file: str | None = None, line: int | None = None,
+                 step: int | None = None, anchor: Anchor | None = None) -> None:
+        # Written out: see "Fast construction" above.
+        fields = self.__dict__
+        fields["source"] = source
+        fields["label"] = label
+        fields["file"] = file
+        fields["line"] = line
+        fields["step"] = step
+        fields["anchor"] = anchor
 
     def where(self) -> str:
         """``transcript.md:22``: the file relative to ``outputs/`` and the line."""
@@ -108,6 +127,17 @@ class Val:
     claims: tuple[Claim, ...] = ()
     support: tuple["Val", ...] = ()  # the elements a derived value (a count) rests on
     empty: str = ""  # for an empty selection: why nothing was selected
+
+    def __init__(self, value: Any, prov: Prov | None = None, items: tuple["Val", ...] | None = None,
+                 claims: tuple[Claim, ...] = (), support: tuple["Val", ...] = (), empty: str = "") -> None:
+        # Written out: see "Fast construction" above.
+        fields = self.__dict__
+        fields["value"] = value
+        fields["prov"] = prov
+        fields["items"] = items
+        fields["claims"] = claims
+        fields["support"] = support
+        fields["empty"] = empty
 
     @property
     def label(self) -> str:
@@ -212,6 +242,8 @@ def mismatch_hint(a: Any, b: Any) -> str:
 
 def render(value: Any) -> str:
     """Compact JSON-like text for a value: strings quoted, numbers as written."""
+    if type(value) is str:  # the most common value, and plain() keeps it as it is
+        return encode_basestring(value)
     value = plain(value)
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -219,7 +251,7 @@ def render(value: Any) -> str:
         return "null"
     if is_number(value):
         return canonical_number(value)
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_json_default)
+    return _ENCODER.encode(value)
 
 
 def _json_default(value: Any) -> Any:
@@ -232,6 +264,10 @@ def _json_default(value: Any) -> Any:
         return float(value) if value != value.to_integral_value() else int(value)
     return str(value)
 
+
+# What json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_json_default)
+# builds on every call, built once.
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=_json_default)
 
 # Beyond this many characters a number is printed with an exponent: written out in
 # full, 1e-999999999 is a billion digits.

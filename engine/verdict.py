@@ -43,6 +43,16 @@ class Evidence:
     step: int | None = None
     quote: str = ""
 
+    def __init__(self, source: str, file: str | None = None, line: int | None = None,
+                 step: int | None = None, quote: str = "") -> None:
+        # Written out: see "Fast construction" in engine.values.
+        fields = self.__dict__
+        fields["source"] = source
+        fields["file"] = file
+        fields["line"] = line
+        fields["step"] = step
+        fields["quote"] = quote
+
     def where(self) -> str:
         parts = []
         if self.step is not None:
@@ -71,6 +81,20 @@ class Verdict:
     vacuous: bool = False
     notes_only: bool = False
     details: tuple[str, ...] = field(default=())
+
+    def __init__(self, outcome: Outcome, message: str, evidence: tuple[Evidence, ...] = (),
+                 expected: Any = None, observed: Any = None, vacuous: bool = False,
+                 notes_only: bool = False, details: tuple[str, ...] = ()) -> None:
+        # Written out: see "Fast construction" in engine.values.
+        fields = self.__dict__
+        fields["outcome"] = outcome
+        fields["message"] = message
+        fields["evidence"] = evidence
+        fields["expected"] = expected
+        fields["observed"] = observed
+        fields["vacuous"] = vacuous
+        fields["notes_only"] = notes_only
+        fields["details"] = details
 
     @property
     def passed(self) -> bool:

@@ -186,7 +186,14 @@ def evidence_of(*values: Result) -> tuple[Evidence, ...]:
 def located(label: str, prov: Prov | None, support: tuple[Val, ...] = ()) -> str:
     """``label (transcript.md:22)``; for a count, the places of what it counted."""
     if support:
-        places = [s.prov.where() for s in support if s.prov and s.prov.file]
+        # The places shown, and one more to know whether to say there are others:
+        # a count of 10,000 calls names five of them.
+        places: list[str] = []
+        for s in support:
+            if s.prov and s.prov.file:
+                places.append(s.prov.where())
+                if len(places) > DETAIL_LIMIT:
+                    break
         return f"{label} ({', '.join(places[:DETAIL_LIMIT])}{', …' if len(places) > DETAIL_LIMIT else ''})"
     return label if prov is None or not prov.file or prov.line is None else f"{label} ({prov.where()})"
 
