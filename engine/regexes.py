@@ -26,7 +26,12 @@ DEFAULT_TIMEOUT = 1.0
 
 
 class Pattern:
-    """A compiled pattern plus how the author wrote it (for messages)."""
+    """A compiled pattern plus how the author wrote it (for messages).
+
+    ``timed``: matching runs under the timeout (and the assertion's budget), so a
+    match may end in an error; False for a pattern that cannot backtrack."""
+
+    timed = True
 
     def __init__(self, source: str, flags: str, display: str, timeout: float, extra: int = 0):
         bits = extra
@@ -83,6 +88,8 @@ class _GlobPattern(Pattern):
     """A translated glob: its only repetitions sit in atomic groups (``fnmatch``),
     so it cannot backtrack catastrophically and runs without the timeout wrapper."""
 
+    timed = False
+
     def tester(self, where: str) -> Callable[[str], bool]:
         match = self.compiled.match
         return lambda text: match(text) is not None
@@ -90,6 +97,8 @@ class _GlobPattern(Pattern):
 
 class _ExactPattern(Pattern):
     """An exact name: matching is string equality."""
+
+    timed = False
 
     def __init__(self, text: str, timeout: float):
         super().__init__(r"\A" + regex.escape(text) + r"\Z", "", f'"{text}"', timeout)

@@ -39,6 +39,16 @@ def unsure_message(val: Val, key: str) -> str:
     return f"{val.label} cannot give its {key} for certain: it is {val.value.suspect}"
 
 
+def sure_of(val: Val, key: str | int) -> ToolCall:
+    """The call ``val`` holds, when it can give its ``key`` for certain; an ERROR when
+    it is a suspect record unsure of it. Every read of a call's field goes through
+    here: a field's value, and the tool and status a selection filters on."""
+    call = val.value
+    if key in call.unsure:
+        raise EvalError(unsure_message(val, str(key)))
+    return call
+
+
 def note_val(note: Note) -> Val:
     """A note as a value; its kind (``agent_notes`` or ``harness``) is its evidence source."""
     return Val(note, _note_prov(note))
@@ -101,8 +111,7 @@ def _index(val: Val, key: str | int) -> Result:
 
 def _call_field(val: Val, call: ToolCall, key: str | int) -> Result:
     prov = val.prov or _call_prov(call)
-    if key in call.unsure:
-        raise EvalError(unsure_message(Val(call, prov), str(key)))
+    sure_of(val if val.prov is not None else Val(call, prov), key)
     if key in ("args", "return"):
         return _payload_val(prov, key, call.args if key == "args" else call.result)
     if key not in CALL_FIELDS:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from referee.dsl import ast
-from referee.engine.checks.access import call_val, note_val, unsure_message
+from referee.engine.checks.access import call_val, note_val, sure_of
 from referee.engine.checks.base import Context
 from referee.dsl.format import format_condition, format_value
 from referee.engine.checks.trust import claimed_tools, notes_claiming
@@ -39,14 +39,25 @@ EVIDENCE_SOURCE = {
 }
 
 
+Pick = Callable[[tuple[Val, ...]], tuple[Val, ...]]
+
+
 @dataclass(frozen=True, eq=False)
 class Filter:
     """One compiled filter: ``keep`` decides; ``text`` is how the author wrote it;
-    ``check`` is the condition of a ``where`` (to explain why nothing was kept)."""
+    ``check`` is the condition of a ``where`` (to explain why nothing was kept).
+
+    ``pick`` is the same decision over many tool calls at once, for a filter of
+    calls that can neither fail nor take time on a call whose fields are all sure
+    (``to`` a glob or an exact name, ``with status``, ``at step``); None for the
+    others. Being sure is the caller's to check (``all_sure``): on a record that
+    is unsure of the field, only ``keep`` raises the ERROR it must.
+    """
 
     keep: Callable[[Context, Val], bool]
     text: str
     check: Any = None
+    pick: Pick | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,6 +77,9 @@ class Select:
     claims_for: Any = None  # a tool pattern: when nothing is selected, look for claims
     kind: str = "any"
     keep: Callable[[Context, Val], bool] | None = None  # all filters at once; None: keep all
+    # The leading filters that have a ``pick``, and the others combined (see _select).
+    picks: tuple[Pick, ...] = ()
+    rest: Callable[[Context, Val], bool] | None = None
 
     def items(self, ctx: Context) -> tuple[Val, ...]:
         return ctx.once((self, "items"), lambda: self._select(ctx))
@@ -88,8 +102,19 @@ class Select:
         return records(ctx, self.read)
 
     def _select(self, ctx: Context) -> tuple[Val, ...]:
+        """The elements every filter keeps, tried element by element, so that the
+        first element a filter fails on is the one an ERROR names.
+
+        When no call is unsure of a field, the leading filters that cannot fail
+        (``picks``) go over the whole list at once and the others then see the
+        calls those kept, in order: each filter meets the very elements it meets
+        element by element, without a function call per element and filter."""
         items = self._source_items(ctx)
         keep = self.keep
+        if self.picks and all_sure(ctx, items):
+            for pick in self.picks:
+                items = pick(items)
+            keep = self.rest
         return items if keep is None else tuple(item for item in items if keep(ctx, item))
 
     def _value(self, ctx: Context) -> Result:
@@ -105,8 +130,9 @@ class Select:
         items = self._source_items(ctx)
         if not items:
             return self._no_source()
+        sure = all_sure(ctx, items) if self.picks else False
         for flt in self.filters:
-            kept = tuple(i for i in items if flt.keep(ctx, i))
+            kept = self._kept(ctx, flt, items, sure)
             if not kept and flt.check is not None:
                 tried = [(i, flt.check.evaluate(ctx.at(i))) for i in items[:CLOSEST_LIMIT]]
                 nearest = closest_first(tried)[0][1]
@@ -118,6 +144,14 @@ class Select:
             if not items:
                 break
         return f"there are no {self.desc}"
+
+    def _kept(self, ctx: Context, flt: Filter, items: tuple[Val, ...], sure: bool) -> tuple[Val, ...]:
+        """What ``flt`` alone keeps of ``items`` (the elements the filters before it kept)."""
+        if flt is self.filters[-1] and not self.items(ctx):
+            return ()  # the last filter met these elements in _select and kept none
+        if sure and flt.pick is not None:
+            return flt.pick(items)
+        return tuple(i for i in items if flt.keep(ctx, i))
 
     def _source_text(self) -> str:
         return self.desc.split(" where ", 1)[0] if self.filters else self.desc
@@ -149,6 +183,22 @@ def _keep_all(filters: tuple[Filter, ...]) -> Callable[[Context, Val], bool] | N
         return True
 
     return keep
+
+
+def _leading_picks(filters: tuple[Filter, ...]) -> tuple[tuple[Pick, ...], Callable[[Context, Val], bool] | None]:
+    """The picks of the filters before the first without one, and the keep of the rest."""
+    picks: list[Pick] = []
+    for flt in filters:
+        if flt.pick is None:
+            break
+        picks.append(flt.pick)
+    return tuple(picks), _keep_all(filters[len(picks):])
+
+
+def all_sure(ctx: Context, calls: tuple[Val, ...]) -> bool:
+    """True when no call of the run is unsure of any field (the usual case: only a
+    record that broke the record grammar is), read once per run."""
+    return ctx.once(all_sure, lambda: not any(call.value.unsure for call in calls))
 
 
 def _file_of(items: tuple[Val, ...]) -> str | None:
@@ -307,16 +357,18 @@ def _tool_filter(c, node: ast.ToolFilter, source: str, element: str) -> Filter:
     if source != "calls":
         c.error("bad-operand", f"'to' picks tool calls by tool name; {source} has no tools", node.span)
     if pattern is None:  # an invalid regex, already reported: select nothing
-        return Filter(lambda ctx, item: False, "to ...")
+        return Filter(lambda ctx, item: False, "to ...", pick=_for_calls(source, lambda items: ()))
     test = pattern.tester("a tool name")
 
     def keep(ctx: Context, item: Val) -> bool:
-        call = item.value
-        if "tool" in call.unsure:
-            raise EvalError(unsure_message(item, "tool"))
+        call = sure_of(item, "tool")
         return call.tool is not None and test(call.tool)
 
-    return Filter(keep, "to ...")
+    def pick(items: tuple[Val, ...]) -> tuple[Val, ...]:
+        return tuple(item for item in items if (tool := item.value.tool) is not None and test(tool))
+
+    # A regex is matched against the assertion's time budget, which it may exhaust.
+    return Filter(keep, "to ...", pick=None if pattern.timed else _for_calls(source, pick))
 
 
 def _status_filter(c, node: ast.StatusFilter, source: str, element: str) -> Filter:
@@ -325,12 +377,12 @@ def _status_filter(c, node: ast.StatusFilter, source: str, element: str) -> Filt
     wanted = node.status.casefold()
 
     def keep(ctx: Context, item: Val) -> bool:
-        call = item.value
-        if "status" in call.unsure:
-            raise EvalError(unsure_message(item, "status"))
-        return (call.status or "").casefold() == wanted
+        return (sure_of(item, "status").status or "").casefold() == wanted
 
-    return Filter(keep, "with status")
+    def pick(items: tuple[Val, ...]) -> tuple[Val, ...]:
+        return tuple(item for item in items if (item.value.status or "").casefold() == wanted)
+
+    return Filter(keep, "with status", pick=_for_calls(source, pick))
 
 
 def _step_filter(c, node: ast.StepFilter, source: str, element: str) -> Filter:
@@ -338,7 +390,15 @@ def _step_filter(c, node: ast.StepFilter, source: str, element: str) -> Filter:
         c.error("bad-operand", f"'at step' applies to calls and notes, not to {source}", node.span)
     if node.step < 1:
         c.error("bad-step", "steps are numbered from 1", node.span)
-    return Filter(lambda ctx, item: item.value.step == node.step, "at step")
+    step = node.step
+    return Filter(lambda ctx, item: item.value.step == step, "at step",
+                  pick=_for_calls(source, lambda items: tuple(i for i in items if i.value.step == step)))
+
+
+def _for_calls(source: str, pick: Pick) -> Pick | None:
+    """``pick`` for a selection of calls; None for another source (which the
+    compiler has refused the filter on)."""
+    return pick if source == "calls" else None
 
 
 def _where_filter(c, node: ast.WhereFilter, source: str, element: str) -> Filter:
@@ -380,5 +440,6 @@ def compile_selection(c, node: ast.Selection, scope) -> Select:
     filters = tuple(FILTERS[type(f)](c, f, src.kind, element) for f in node.filters)
     tools = [f.pattern for f in node.filters if isinstance(f, ast.ToolFilter)]
     single = kind in ("text", "any") and src.kind != "outputs"
+    picks, rest = _leading_picks(filters)
     return Select(read, filters, format_value(node), src.kind, single,
-                  tools[0] if tools else None, kind, _keep_all(filters))
+                  tools[0] if tools else None, kind, _keep_all(filters), picks, rest)
