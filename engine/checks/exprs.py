@@ -58,12 +58,28 @@ class PathGet:
     kind: str = "any"
 
     def eval(self, ctx: Context) -> Result:
-        result = self.base.eval(ctx)
-        for key in self.keys:
-            if isinstance(result, Missing):
-                return result
-            result = get(result, key)
-        return result
+        if isinstance(self.base, LetRef):
+            return let_path(ctx, self.base.name, self.keys)
+        return follow(self.base.eval(ctx), self.keys)
+
+
+def follow(result: Result, keys: tuple[str | int, ...]) -> Result:
+    """``result`` down the path ``keys``; the first Missing on the way stops it."""
+    for key in keys:
+        if isinstance(result, Missing):
+            return result
+        result = get(result, key)
+    return result
+
+
+def let_path(ctx: Context, name: str, keys: tuple[str | int, ...]) -> Result:
+    """``name.k1.k2...``, computed once per run for each path: a let's value is the
+    run's alone, so ``saved.args.amount`` and ``saved.args.region`` share the reading
+    of ``saved.args`` (and each field is located in the payload text once). An
+    EvalError is not kept (``Context.once``): every assertion meets it."""
+    if not keys:
+        return ctx.let(name)
+    return ctx.once(("let path", name, keys), lambda: follow(let_path(ctx, name, keys[:-1]), keys[-1:]))
 
 
 @dataclass(frozen=True)
