@@ -128,12 +128,12 @@ class Stored:
     @property
     def truth(self) -> str:
         """ground_truth.json, as written."""
-        return self.spill.get(self.ticket)[2]
+        return self.spill.part(self.ticket, 2)
 
     @property
     def brief(self) -> Brief:
         """The run in short, for the terminal, ``--json`` and the totals."""
-        run, summary, gate, failed = json.loads(self.spill.get(self.ticket)[3])
+        run, summary, gate, failed = json.loads(self.spill.part(self.ticket, 3))
         return Brief(run, summary, gate, tuple(failed))
 
     @property

@@ -26,7 +26,8 @@ def test_spill_gives_back_what_it_was_given(tmp_path):
         tickets = [spill.put(*texts) for texts in TEXTS * 50]
         with ThreadPoolExecutor(4) as pool:  # writer threads read while nothing is put
             found = list(pool.map(spill.get, tickets))
-    assert found == TEXTS * 50
+        parts = [tuple(spill.part(ticket, index) for index in range(3)) for ticket in tickets]
+    assert found == parts == TEXTS * 50
     assert list(tmp_path.iterdir()) == []  # the file never had a name
 
 
@@ -34,6 +35,7 @@ def test_in_memory_spill_is_the_same_store():
     store = InMemory()
     tickets = [store.put(*texts) for texts in TEXTS]
     assert [store.get(t) for t in tickets] == TEXTS
+    assert [tuple(store.part(t, i) for i in range(3)) for t in tickets] == TEXTS
 
 
 def test_a_spill_that_holds_nothing_makes_no_file(tmp_path):

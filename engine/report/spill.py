@@ -63,18 +63,26 @@ class Spill:
 
     def get(self, ticket: Ticket) -> tuple[str, ...]:
         """The texts ``put`` returned ``ticket`` for, as they were given."""
-        size = sum(ticket.lengths)
-        blob = b""
-        while len(blob) < size:
-            chunk = os.pread(self._fd, size - len(blob), ticket.offset + len(blob))
-            if not chunk:
-                raise OSError(f"the temporary file of rendered reports ended early at {ticket.offset}")
-            blob += chunk
+        blob = self._read(ticket.offset, sum(ticket.lengths))
         texts, start = [], 0
         for length in ticket.lengths:
             texts.append(blob[start:start + length].decode(_ENCODING, _ERRORS))
             start += length
         return tuple(texts)
+
+    def part(self, ticket: Ticket, index: int) -> str:
+        """``get(ticket)[index]``, reading that text alone."""
+        start = ticket.offset + sum(ticket.lengths[:index])
+        return self._read(start, ticket.lengths[index]).decode(_ENCODING, _ERRORS)
+
+    def _read(self, offset: int, size: int) -> bytes:
+        blob = b""
+        while len(blob) < size:
+            chunk = os.pread(self._fd, size - len(blob), offset + len(blob))
+            if not chunk:
+                raise OSError(f"the temporary file of rendered reports ended early at {offset}")
+            blob += chunk
+        return blob
 
     def close(self) -> None:
         """Free the file (its space is given back at once: it has no name)."""
@@ -101,6 +109,9 @@ class InMemory:
 
     def get(self, ticket: Ticket) -> tuple[str, ...]:
         return self._texts[ticket.offset]
+
+    def part(self, ticket: Ticket, index: int) -> str:
+        return self._texts[ticket.offset][index]
 
     def close(self) -> None:
         self._texts.clear()
