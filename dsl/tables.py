@@ -49,6 +49,11 @@ def saved_parser(grammar: str, options: dict[str, Any]) -> Lark | None:
         return None
     parser = _Loaded._load_from_dict(saved["data"], saved["memo"])
     parser.grammar_text = grammar
+    # Made by this very lark (the fingerprint says so), so its lexers are the ones
+    # dsl.scan knows how to give quick scanners.
+    from referee.dsl.scan import install
+
+    install(parser)
     return parser
 
 
