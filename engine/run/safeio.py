@@ -23,7 +23,7 @@ import stat
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path, PurePosixPath
-from typing import Any
+from typing import Any, Callable
 
 from referee.engine.run.model import JsonFile, Problem, TextFile
 
@@ -70,6 +70,12 @@ def _bounded_int(text: str) -> int:
 # One decoder for every parse: json.loads with options would build a new one per call.
 _DECODER = json.JSONDecoder(parse_float=_bounded_float, parse_int=_bounded_int,
                             parse_constant=Decimal)
+# The decoder's scanner (what its ``raw_decode`` calls), called directly by
+# ``json_value``: ``JSONDecoder.decode`` adds two regex matches and a Python frame
+# around it, which cost as much as the scan of a short value. JSON whitespace is these
+# four characters only.
+_SCAN: Callable[[str, int], tuple[Any, int]] = getattr(_DECODER, "scan_once")  # set by __init__, not typed
+_JSON_SPACE = " \t\n\r"
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
 
 
@@ -329,10 +335,18 @@ def json_value(text: str) -> tuple[Any] | None:
     """
     if depth_exceeded(text, MAX_JSON_DEPTH) is not None:
         return None
+    # What JSONDecoder.decode does: skip JSON whitespace, scan one value, and accept
+    # it only when nothing but JSON whitespace follows.
+    start = len(text) - len(text.lstrip(_JSON_SPACE))
     try:
-        return (_DECODER.decode(text),)
+        value, end = _SCAN(text, start)
+    except StopIteration:  # no value at ``start``
+        return None
     except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         return None
+    if end != len(text) and end != len(text.rstrip(_JSON_SPACE)):
+        return None
+    return (value,)
 
 
 def json_prefix(text: str) -> tuple[Any, int] | None:
@@ -355,7 +369,7 @@ def depth_exceeded(text: str, limit: int) -> int | None:
     Brackets inside strings do not count. Linear: a regex finds strings and
     brackets in C; most documents skip the scan since they cannot be that deep.
     """
-    if text.count("[") + text.count("{") <= limit:
+    if len(text) <= limit or text.count("[") + text.count("{") <= limit:
         return None
     depth = 0
     for match in _JSON_TOKEN.finditer(text):

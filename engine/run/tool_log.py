@@ -98,6 +98,7 @@ class Record:
     anomalies: list[Problem] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     loose: set[str] = field(default_factory=set)
+    end: int | None = None  # offset just past the record's last line, when ``plain_record`` read it
 
     @property
     def broken(self) -> bool:
@@ -120,21 +121,34 @@ def plain_record(text: str, start: int, stop: int, first: int) -> Record | None:
         line_end = text.find("\n", end + 1, stop)
         if not is_heading(text[end + 1:stop if line_end < 0 else line_end]):
             return None
-    tool, status = match["tool"].strip(), match["status"].strip()
+    tool, args, result, status = match.group("tool", "args", "return", "status")
+    tool, status = tool.strip(), status.strip()
     if not tool or not status:
         return None
-    line = first + text.count("\n", start, match.start("tool") - 5)
-    fields: dict = {"tool": tool, "tool_line": line}
-    for key in ("args", "return"):
-        line += 1
-        raw = match[key].strip()
-        parsed = json_value(raw)
-        if parsed is None or ("\n" in raw and not raw.startswith(_JSON_START)):
-            return None
-        fields[key] = Payload(raw, parsed[0], True, line)
-        line += match[key].count("\n")
-    fields.update(status=status, status_line=line + 1)
-    return Record([fields], text.count("\n", start, end) + 1)
+    tool_at = match.start("tool") - 5
+    tool_line = first if tool_at == start else first + text.count("\n", start, tool_at)
+    args_payload = _json_payload(args, tool_line + 1)
+    if args_payload is None:
+        return None
+    return_line = tool_line + 2 + args.count("\n")
+    return_payload = _json_payload(result, return_line)
+    if return_payload is None:
+        return None
+    fields = {"tool": tool, "tool_line": tool_line, "args": args_payload, "return": return_payload,
+              "status": status, "status_line": return_line + 1 + result.count("\n")}
+    # The match ends at the zone's end or just before a line break: either way the
+    # record's last line ends there.
+    return Record([fields], text.count("\n", start, end) + 1, end=end + 1)
+
+
+def _json_payload(value: str, line: int) -> Payload | None:
+    """A field value of ``_PLAIN_RECORD`` as JSON, or None when it is not JSON as a whole
+    (or is spread over lines without opening with a bracket)."""
+    raw = value.strip()
+    parsed = json_value(raw)
+    if parsed is None or ("\n" in raw and not raw.startswith(_JSON_START)):
+        return None
+    return Payload(raw, parsed[0], True, line)
 
 
 class RecordReader:

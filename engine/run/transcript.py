@@ -174,9 +174,8 @@ class _Segmenter:
             found = read_record(lines, number + 1, self.report)
             record_end = body_start + sum(len(one) + 1 for one in lines[:found.used])
         else:
-            record_end = body_start
-            for _ in range(found.used):
-                record_end = text.find("\n", record_end, body_stop) + 1 or body_stop + 1
+            record_end = found.end if found.end is not None else _line_after(text, body_start, body_stop,
+                                                                              found.used)
         title = (exact.group(2) or "").strip()
         record = _Record(number, int(exact.group(1)), title, found, body_start, min(record_end, zone_end), zone_end)
         if found.loose:
@@ -233,6 +232,15 @@ class _Segmenter:
         if step is None and rest.casefold() == "eval prompt":
             return _Section("harness", number, None, rest)
         return _Section("agent_notes", number, step, rest)
+
+
+def _line_after(text: str, start: int, stop: int, lines: int) -> int:
+    """The offset just past the first ``lines`` lines from ``start`` (``stop + 1`` when
+    the text up to ``stop`` has fewer line breaks)."""
+    at = start
+    for _ in range(lines):
+        at = text.find("\n", at, stop) + 1 or stop + 1
+    return at
 
 
 def _record_starts(text: str) -> list[int]:
@@ -305,8 +313,9 @@ def _distrust_from(records: list[_Record], report: str) -> tuple[int, Problem | 
             ends.append((max(min(record.step, position) - 2, 0), record.line, problem))
             break
     for position, record in enumerate(records):
-        for problem in record.anomalies + record.read.anomalies:
-            ends.append((max(position - 1, 0), problem.line or 0, problem))
+        if record.anomalies or record.read.anomalies:
+            for problem in record.anomalies + record.read.anomalies:
+                ends.append((max(position - 1, 0), problem.line or 0, problem))
     if not ends:
         return len(records), None
     cut, _, why = min(ends, key=lambda end: end[:2])
@@ -326,11 +335,17 @@ def _build(items: list[_Section | _Record], problems: list[Problem], text: str, 
     position = 0
     for item in items:
         if isinstance(item, _Record):
-            problems.extend(item.anomalies + item.read.anomalies + item.read.problems)
+            read = item.read
+            if item.anomalies or read.anomalies or read.problems:
+                problems.extend(item.anomalies + read.anomalies + read.problems)
             trusted = position < cut
             position += 1
+            if trusted and len(read.calls) == 1:  # the usual record: one trusted call
+                calls.append(_call(item, read.calls[0], index, file, None))
+                index += 1
+                continue
             built = [_call(item, fields, index + (k if trusted else 0), file, None if trusted else reason)
-                     for k, fields in enumerate(item.read.calls)]
+                     for k, fields in enumerate(read.calls)]
             if trusted:
                 calls.extend(built)
                 index += len(built)
@@ -353,7 +368,7 @@ def _call(record: _Record, fields: dict, index: int, file: str, suspect: str | N
     tool = fields.get("tool") or None
     status = fields.get("status") or None
     unsure: set[str] = set()
-    if suspect is not None:
+    if suspect is not None:  # a trusted call is sure of every field
         if record.read.broken:
             unsure.add("status")
         if record.read.loose & {"args", "return"}:
