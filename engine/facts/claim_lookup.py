@@ -75,6 +75,7 @@ class ToolIndex:
         self.calls = tuple(calls)
         self._keyed = 0  # calls indexed in _by_key so far
         self._by_key: dict[str, list[tuple[Any, str, Any]]] = {}
+        self._places: dict[str, tuple[int, list[tuple[Any, str, Any]]]] = {}  # key: (calls scanned, places)
         self._leaves_with: dict[tuple[str, ...], tuple[dict[str, int], list[Leaf]]] = {}
         self._returned_upto = 0
         self._returned: dict[str, Leaf] = {}
@@ -85,14 +86,28 @@ class ToolIndex:
         """Calls by tool name and by every tail of it after a separator
         ("expense-mcp_saveDoc": also "mcp_saveDoc" and "saveDoc"), in call order."""
         index: dict[str, list[Any]] = {}
+        tails: dict[str, list[str]] = {}  # per tool name: a run calls few tools many times
         for call in self.calls:
             if not call.tool:
                 continue
-            names = {call.tool} | {call.tool[m.end():] for m in _NAME_SEPARATORS.finditer(call.tool)}
+            names = tails.get(call.tool)
+            if names is None:
+                names = tails[call.tool] = [name for name in _tails(call.tool) if name]
             for name in names:
-                if name:
-                    index.setdefault(name, []).append(call)
+                index.setdefault(name, []).append(call)
         return index
+
+    @cached_property
+    def _containers(self) -> tuple[Any, ...]:
+        """The payloads whose JSON is an object or an array (the only ones with keys), in call order."""
+        return tuple(payload for call in self.calls for payload in (call.args, call.result)
+                     if payload is not None and _has_keys(payload))
+
+    @cached_property
+    def _container_text(self) -> str:
+        """The text of every ``_containers`` payload, joined: one substring test tells that
+        none of them holds a word."""
+        return "\n".join(payload.text for payload in self._containers)
 
     def any_before(self, before: float) -> bool:
         return bool(self.calls) and self.calls[0].index < before
@@ -111,14 +126,29 @@ class ToolIndex:
                         index.setdefault(key, []).append((call, name, payload))
         return index
 
+    def _places_with(self, key: str, before: float) -> list[tuple[Any, str, Any]]:
+        """What ``_key_index(before)`` holds for ``key``, found without gathering every
+        key: a payload whose text holds neither ``"key"`` nor a backslash (which an
+        escaped key needs) cannot hold the key, and is not walked."""
+        scanned, places = self._places.get(key, (0, []))
+        calls, quoted = self.calls, f'"{key}"'
+        while scanned < len(calls) and calls[scanned].index < before:
+            call = calls[scanned]
+            scanned += 1
+            for name, payload in (("args", call.args), ("return", call.result)):
+                if (payload is not None and _has_keys(payload) and (quoted in payload.text or "\\" in payload.text)
+                        and key in _keys_of(payload.value)):
+                    places.append((call, name, payload))
+        self._places[key] = (scanned, places)
+        return places
+
     def leaves_with(self, keys: tuple[str, ...], before: float) -> list[Leaf]:
         """The leaves, in calls before ``before``, whose last key is one of ``keys``,
         in call and document order. Each payload is walked once per ``keys``."""
-        index = self._key_index(before)
         used, found = self._leaves_with.get(keys, ({}, []))
         places: dict[int, tuple[Any, str, Any]] = {}
         for key in keys:
-            new = index.get(key, ())
+            new = self._places_with(key, before)
             for place in new[used.get(key, 0):]:
                 places.setdefault(id(place[2]), place)
             used[key] = len(new)
@@ -166,11 +196,14 @@ class ToolIndex:
         known = self._has_key.get(name)
         if known is None:
             quoted = f'"{name}"'
-            known = self._has_key[name] = any(
-                payload is not None and _has_keys(payload) and quoted in payload.text
-                and name in _keys_of(payload.value)
-                for call in self.calls for payload in (call.args, call.result))
+            known = self._has_key[name] = quoted in self._container_text and any(
+                quoted in payload.text and name in _keys_of(payload.value) for payload in self._containers)
         return known
+
+
+def _tails(tool: str) -> set[str]:
+    """A tool name and every tail of it after a separator."""
+    return {tool} | {tool[m.end():] for m in _NAME_SEPARATORS.finditer(tool)}
 
 
 def _keys_of(value: Any) -> set[str]:
@@ -179,7 +212,7 @@ def _keys_of(value: Any) -> set[str]:
     while stack:
         item = stack.pop()
         if isinstance(item, dict):
-            found.update(str(key) for key in item)
+            found.update(map(str, item))
             stack.extend(item.values())
         elif isinstance(item, list):
             stack.extend(item)

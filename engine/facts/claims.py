@@ -56,26 +56,65 @@ COMMON_TOOLS = frozenset({
     "WebSearch", "Task", "NotebookEdit", "TodoWrite",
 })
 
-# Each pattern with a literal it cannot match without (same flags): lines lacking
-# it are skipped, since scanning every identifier of a long note for the fourth
-# pattern costs more than all the rest of the claim search.
+
+class _Needs:
+    """Words a pattern cannot match without: lines lacking all of them are skipped,
+    since scanning every identifier of a long note for a pattern costs more than all
+    the rest of the claim search.
+
+    The test is a substring test, on the line or (for a case-insensitive pattern) on
+    its ``lower()``. A case-insensitive regex also matches four letters outside ASCII
+    to ASCII ones (``_FOLDS_TO_ASCII``) that ``lower()`` does not turn into them; a
+    line holding one of those is tested by the regex of the words itself.
+    """
+
+    def __init__(self, words: tuple[str, ...], ignore_case: bool = False) -> None:
+        self.words = words
+        self.ignore_case = ignore_case
+        self.regex = re.compile("|".join(words), re.IGNORECASE if ignore_case else 0)
+
+    def found(self, line: str, folded: str | None) -> bool:
+        """Does ``line`` hold one of the words? ``folded`` is ``_folded(line)``."""
+        if not self.ignore_case:
+            return any(word in line for word in self.words)
+        if folded is None:
+            return self.regex.search(line) is not None
+        return any(word in folded for word in self.words)
+
+
+# The letters outside ASCII that a case-insensitive regex matches to an ASCII letter:
+# İ and ı to "i", ſ to "s", the Kelvin sign to "k".
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+
+
+def _folded(line: str) -> str | None:
+    """``line.lower()``, in which an ASCII word is found exactly where a case-insensitive
+    regex finds it in ``line``; None when the line holds a letter of ``_FOLDS_TO_ASCII``."""
+    if not line.isascii() and any(letter in line for letter in _FOLDS_TO_ASCII):
+        return None
+    return line.lower()
+
+
 _TOOL_PATTERNS = (
-    (re.compile("调用|执行|运行"),
+    (_Needs(("调用", "执行", "运行")),
      re.compile(rf"(?:已经?|已)?(?:调用|执行|运行)(?:了|过)?\s*{_Q}(?P<name>{IDENT})")),
-    (re.compile("called|invoked|ran|executed|used|calling|invoking", re.IGNORECASE),
+    (_Needs(("called", "invoked", "ran", "executed", "used", "calling", "invoking"), ignore_case=True),
      re.compile(rf"\b(?:called|invoked|ran|executed|used|calling|invoking)\s+(?:the\s+)?"
                 rf"(?:tool\s+)?{_Q}(?P<name>{IDENT})", re.IGNORECASE)),
-    (re.compile("with|using|via", re.IGNORECASE),
+    (_Needs(("with", "using", "via"), ignore_case=True),
      re.compile(rf"\b(?:ran|run|executed|called|invoked)\b[^.\n。；;]{{0,80}}?\b(?:with|using|via)"
                 rf"\s+(?:the\s+)?{_Q}(?P<name>{IDENT})", re.IGNORECASE)),
-    (re.compile("成功|succeeded|was successful"),
+    (_Needs(("成功", "succeeded", "was successful")),
      re.compile(rf"(?P<name>{IDENT}){_Q}\s*(?:调用)?(?P<ok>成功|succeeded|was successful)")),
 )
-_FIELD_NEEDS = re.compile(r"[=:：为是]|\bis\b|\bwas set to\b")
+# A field claim needs one of these characters, or "is" / "was set to" as whole words
+# (_FIELD_WORDS, the slower test, only on lines that hold the letters).
+_FIELD_SIGNS = "=:：为是"
+_FIELD_WORDS = re.compile(r"\bis\b|\bwas set to\b")
 _FIELD_PATTERN = re.compile(
     rf"(?<![A-Za-z0-9_?&/=.\-])(?P<field>{IDENT})\s*(?:=|:|：|为|是|\bis\b|\bwas set to\b)\s*"
     rf"{_Q}(?P<value>[\w.\-]+)")
-_STATUS_NEEDS = re.compile("状态|status", re.IGNORECASE)
+_STATUS_NEEDS = _Needs(("状态", "status"), ignore_case=True)
 _STATUS_PATTERN = re.compile(
     rf"(?:状态(?:为|是|=|:|：)|\bstatus\s+(?:is|was|=|:)\s*)\s*{_Q}(?P<value>[\w.\-]+)",
     re.IGNORECASE)
@@ -143,11 +182,12 @@ def _claims_in(text: _Text, index: ToolIndex, known: set[str]) -> Iterator[Claim
     numbers: set[Decimal] = set()
     for number, line in text.lines:
         found: dict[tuple[int, str], ClaimResult] = {}
+        folded = _folded(line)
         if text.kind == "agent_notes":
-            for start, result in _tool_claims(text, number, line, index, known, said):
+            for start, result in _tool_claims(text, number, line, index, known, said, folded):
                 found.setdefault((start, result.claim), result)
         covered = []
-        for start, end, result in _field_claims(text, number, line, index, known):
+        for start, end, result in _field_claims(text, number, line, index, known, folded):
             covered.append((start, end))
             found.setdefault((start, result.claim), result)
         if text.kind == "response":
@@ -241,9 +281,12 @@ def _negated(line: str, start: int) -> bool:
 # ---- tool-call claims -----------------------------------------------------------
 
 
-def _tool_matches(line: str, known: set[str]) -> Iterator[tuple[re.Match, str, bool]]:
+def _tool_matches(line: str, known: set[str], folded: str | None = None) -> Iterator[tuple[re.Match, str, bool]]:
+    """The tool claims of ``line``; ``folded`` is ``_folded(line)`` when the caller has it."""
+    if folded is None:
+        folded = _folded(line)
     for needed, pattern in _TOOL_PATTERNS:
-        if needed.search(line) is None:
+        if not needed.found(line, folded):
             continue
         for match in pattern.finditer(line):
             name = match.group("name")
@@ -252,8 +295,8 @@ def _tool_matches(line: str, known: set[str]) -> Iterator[tuple[re.Match, str, b
 
 
 def _tool_claims(text: _Text, number: int, line: str, index: ToolIndex, known: set[str],
-                 said: set[tuple[str, bool]]) -> Iterator[tuple[int, ClaimResult]]:
-    for match, name, needs_success in _tool_matches(line, known):
+                 said: set[tuple[str, bool]], folded: str | None) -> Iterator[tuple[int, ClaimResult]]:
+    for match, name, needs_success in _tool_matches(line, known, folded):
         if (name, needs_success) in said:
             continue
         said.add((name, needs_success))
@@ -266,9 +309,9 @@ def _tool_claims(text: _Text, number: int, line: str, index: ToolIndex, known: s
 # ---- field and status claims ----------------------------------------------------
 
 
-def _field_claims(text: _Text, number: int, line: str, index: ToolIndex,
-                  known: set[str]) -> Iterator[tuple[int, int, ClaimResult]]:
-    if _FIELD_NEEDS.search(line) is not None:
+def _field_claims(text: _Text, number: int, line: str, index: ToolIndex, known: set[str],
+                  folded: str | None) -> Iterator[tuple[int, int, ClaimResult]]:
+    if _has_field_sign(line):
         for match in _overlapping(_FIELD_PATTERN, line):
             field = match.group("field")
             if field in known:  # "saveExpenseDoc 为 ..." is about a tool, not a field
@@ -276,9 +319,16 @@ def _field_claims(text: _Text, number: int, line: str, index: ToolIndex,
             if not (_is_code_name(field) or index.has_key(field)):
                 continue
             yield from _field_result(text, number, line, match, (field,), field, index)
-    if _STATUS_NEEDS.search(line) is not None:
+    if _STATUS_NEEDS.found(line, folded):
         for match in _STATUS_PATTERN.finditer(line):
             yield from _field_result(text, number, line, match, index.status_keys(text.index), "status", index)
+
+
+def _has_field_sign(line: str) -> bool:
+    """Does ``line`` hold what ``_FIELD_PATTERN`` puts between a field and its value?"""
+    if any(sign in line for sign in _FIELD_SIGNS):
+        return True
+    return ("is" in line or "was set to" in line) and _FIELD_WORDS.search(line) is not None
 
 
 def _field_result(text: _Text, number: int, line: str, match: re.Match, keys: tuple[str, ...], field: str,

@@ -1,0 +1,129 @@
+"""Quick tests that stand in for slower ones give exactly what the slower ones give.
+
+- ``safeio.json_value`` calls the decoder's scanner itself; ``JSONDecoder.decode``
+  (with the same depth limit) is the reference.
+- The claim finder's pre-tests (``claims._Needs``, ``claims._has_field_sign``) are
+  substring tests standing for regexes, the case-insensitive ones included, with
+  the letters outside ASCII that such a regex folds to ASCII.
+- ``ToolIndex.has_key`` and ``ToolIndex.leaves_with`` skip payloads by a substring
+  test; walking every payload is the reference.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from referee.engine.facts import claims
+from referee.engine.facts.claim_lookup import Leaf, ToolIndex, _keys_of, scalars
+from referee.engine.run import safeio
+from referee.engine.run.transcript import parse_transcript
+
+JSONISH = st.text(alphabet=st.sampled_from(list(' \t\n\r\x0b\x0c\xa0\u2028{}[]",:0123456789.eE-+truefalsnNI\\aub')),
+                  max_size=30)
+
+
+def _decoded(text: str):
+    if safeio.depth_exceeded(text, safeio.MAX_JSON_DEPTH) is not None:
+        return None
+    try:
+        return (safeio._DECODER.decode(text),)
+    except (ValueError, RecursionError):
+        return None
+
+
+@settings(max_examples=3000)
+@given(st.one_of(JSONISH, st.builds(json.dumps, st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)))))
+def test_json_value_is_what_the_decoder_reads(text):
+    assert repr(safeio.json_value(text)) == repr(_decoded(text))
+
+
+def test_json_value_keeps_the_depth_limit_and_json_whitespace():
+    deep = "[" * 600 + "]" * 600
+    assert safeio.json_value(deep) is None and _decoded(deep) is None
+    assert safeio.json_value(" \n[1]\r\t") == ([1],)
+    assert safeio.json_value("[1]\xa0") is None and safeio.json_value("\x0b[1]") is None
+    assert safeio.json_value("") is None and safeio.json_value("   ") is None
+
+
+# ---- the claim finder's pre-tests --------------------------------------------------------
+
+_OLD_TOOL_NEEDS = (re.compile("调用|执行|运行"),
+                   re.compile("called|invoked|ran|executed|used|calling|invoking", re.IGNORECASE),
+                   re.compile("with|using|via", re.IGNORECASE),
+                   re.compile("成功|succeeded|was successful"))
+_OLD_FIELD_NEEDS = re.compile(r"[=:：为是]|\bis\b|\bwas set to\b")
+_OLD_STATUS_NEEDS = re.compile("状态|status", re.IGNORECASE)
+_PIECES = st.one_of(
+    st.sampled_from(list("cdeilnorstuvwaCALUSWIK =:：为是调用执行运行成功状态值_\u0130\u0131\u017f\u212a")),
+    st.sampled_from(["called", "RAN", "Used", "with", "VIA", "using", "invoking", "is", "this", "was set to",
+                     "Status", "uſed", "wİth", "ıs", "ſtatus", "invoKed", "succeeded", "was successful"]),
+)
+
+
+@settings(max_examples=3000)
+@given(st.lists(_PIECES, max_size=12).map("".join))
+def test_the_pre_tests_agree_with_their_regexes(line):
+    folded = claims._folded(line)
+    for (needs, _), old in zip(claims._TOOL_PATTERNS, _OLD_TOOL_NEEDS):
+        assert needs.found(line, folded) == (old.search(line) is not None)
+        assert needs.found(line, None) == (old.search(line) is not None)
+    assert claims._has_field_sign(line) == (_OLD_FIELD_NEEDS.search(line) is not None)
+    assert claims._STATUS_NEEDS.found(line, folded) == (_OLD_STATUS_NEEDS.search(line) is not None)
+
+
+# ---- the tool index ------------------------------------------------------------------------
+
+KEYS = ["status", "docStatus", "id", r"st\u0061tus", r'a\"b']  # as written in JSON
+VALUES = st.recursive(st.sampled_from(['"x"', "1", '"status"', "null"]),
+                      lambda inner: st.one_of(
+                          st.lists(inner, max_size=3).map(lambda items: "[" + ", ".join(items) + "]"),
+                          st.lists(st.tuples(st.sampled_from(KEYS), inner), max_size=3).map(
+                              lambda pairs: "{" + ", ".join(f'"{k}": {v}' for k, v in pairs) + "}")),
+                      max_leaves=6)
+
+
+@st.composite
+def transcripts(draw):
+    count = draw(st.integers(min_value=0, max_value=5))
+    blocks = []
+    for step in range(1, count + 1):
+        args, result = draw(VALUES), draw(st.one_of(VALUES, st.just("plain text")))
+        blocks.append(f"## [tool_calls] Step {step}: call\nTool: t\nArgs: {args}\nReturn: {result}\nStatus: success\n\n")
+    return "".join(blocks)
+
+
+def _has_key(calls, name: str) -> bool:
+    quoted = f'"{name}"'
+    return any(payload is not None and payload.is_json and isinstance(payload.value, (dict, list))
+               and quoted in payload.text and name in _keys_of(payload.value)
+               for call in calls for payload in (call.args, call.result))
+
+
+def _leaves_with(calls, keys: tuple[str, ...], before: float) -> list[Leaf]:
+    found = []
+    for call in calls:
+        if call.index >= before:
+            continue
+        for name, payload in (("args", call.args), ("return", call.result)):
+            if payload is not None and payload.is_json and isinstance(payload.value, (dict, list)):
+                found.extend(Leaf(call, path, item, payload.line) for path, item in scalars(payload.value, name)
+                             if path.rsplit(".", 1)[-1] in keys)
+    return found
+
+
+@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@given(transcripts(), st.lists(st.tuples(st.sampled_from([("status",), ("id",), ("docStatus", "status"), ("x",)]),
+                                         st.integers(min_value=0, max_value=6)), max_size=4))
+def test_the_tool_index_skips_only_payloads_without_the_key(text, asks):
+    calls = parse_transcript(text).calls
+    index = ToolIndex(calls)
+    for name in ("status", "docStatus", "id", 'a"b', "x"):
+        assert index.has_key(name) == _has_key(calls, name)
+    for keys, before in sorted(asks, key=lambda ask: ask[1]):  # claims come in transcript order
+        assert index.leaves_with(keys, before) == _leaves_with(calls, keys, before)
