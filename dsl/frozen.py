@@ -44,6 +44,11 @@ def frozen(cls: type[T]) -> type[T]:
         method.__name__ = name
         method.__qualname__ = f"{cls.__qualname__}.{name}"
         setattr(cls, name, method)
+    # What the class does, as dataclass(frozen=True) would record it: the
+    # methods above are its __init__, __repr__, __eq__ and frozen __setattr__.
+    params = cls.__dataclass_params__  # type: ignore[attr-defined]
+    for flag in ("init", "repr", "eq", "frozen"):
+        setattr(params, flag, True)
     return cls
 
 
