@@ -143,6 +143,16 @@ class Val:
     def label(self) -> str:
         return self.prov.label if self.prov else render(self.value)
 
+    def evidence(self) -> Evidence | None:
+        """The evidence citing this value in its file; None for a value read from no
+        file. Made once per value: a run's records are cited by one check after
+        another (a count, a quantifier, ...)."""
+        fields = self.__dict__
+        if "_evidence" not in fields:  # not a field: eq, hash and repr never see it
+            prov = self.prov
+            fields["_evidence"] = prov.evidence(self.value) if prov is not None and prov.file else None
+        return fields["_evidence"]
+
 
 @dataclass(frozen=True)
 class Missing:
@@ -199,6 +209,20 @@ def plain(value: Any) -> Any:
     return value
 
 
+def plain_top(value: Any) -> Any:
+    """``plain(value)`` at the top only: a record as its dict, a tuple as a list,
+    anything else as it is. For code that walks a value level by level (``equal``,
+    ``includes``) and so meets each item in turn, instead of copying the whole
+    value at every level."""
+    if isinstance(value, ToolCall):
+        return call_record(value)
+    if isinstance(value, Note):
+        return {"step": value.step, "title": value.title, "text": value.text, "kind": value.kind}
+    if isinstance(value, tuple):
+        return list(value)
+    return value
+
+
 def call_record(call: ToolCall) -> dict:
     return {
         "tool": call.tool, "step": call.step, "title": call.title, "status": call.status,
@@ -212,7 +236,7 @@ def _payload(payload: Any) -> Any:
 
 def equal(a: Any, b: Any, ignore_case: bool = False) -> bool:
     """Deep equality without coercion: numbers as Decimal, text exact (or casefolded)."""
-    a, b = plain(a), plain(b)
+    a, b = plain_top(a), plain_top(b)
     if is_number(a) and is_number(b):
         return as_decimal(a) == as_decimal(b)
     if isinstance(a, str) and isinstance(b, str):
@@ -244,17 +268,19 @@ def render(value: Any) -> str:
     """Compact JSON-like text for a value: strings quoted, numbers as written."""
     if type(value) is str:  # the most common value, and plain() keeps it as it is
         return encode_basestring(value)
-    value = plain(value)
+    value = plain_top(value)
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
         return "null"
     if is_number(value):
         return canonical_number(value)
-    return _ENCODER.encode(value)
+    return _ENCODER.encode(value)  # records inside become dicts as they are met (_json_default)
 
 
 def _json_default(value: Any) -> Any:
+    if isinstance(value, (ToolCall, Note)):
+        return plain_top(value)
     if isinstance(value, Decimal):
         if not value.is_finite():
             # json writes NaN, Infinity, -Infinity as such (float() refuses a signaling NaN)

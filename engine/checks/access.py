@@ -126,7 +126,9 @@ def _call_field(val: Val, call: ToolCall, key: str | int) -> Result:
 def _payload_val(prov: Prov, key: str, payload: Payload | None) -> Result:
     if payload is None:
         return Missing(f"{prov.label} has no {'Args' if key == 'args' else 'Return'} line", prov)
-    anchor = Anchor(payload.text, 0, payload.line) if payload.is_json else None
+    # A payload written on one line holds every field on that line: no field needs
+    # looking up in its text to be placed (Prov.child keeps the line it has).
+    anchor = Anchor(payload.text, 0, payload.line) if payload.is_json and "\n" in payload.text else None
     value = payload.value
     if not payload.is_json and isinstance(value, str) and value.lstrip().startswith(("{", "[")):
         value = UnreadJson(value)

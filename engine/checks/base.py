@@ -176,10 +176,8 @@ def evidence_of(*values: Result) -> tuple[Evidence, ...]:
     for value in values:
         if not isinstance(value, Val):
             continue
-        if value.support:
-            out.extend(s.prov.evidence(s.value) for s in value.support if s.prov and s.prov.file)
-        elif value.prov is not None and value.prov.file:
-            out.append(value.prov.evidence(value.value))
+        cited = [s.evidence() for s in value.support] if value.support else [value.evidence()]
+        out.extend(e for e in cited if e is not None)
     return tuple(dict.fromkeys(out))
 
 

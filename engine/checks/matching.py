@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence
 
 from referee.engine.budget import spend
-from referee.engine.values import equal, plain, render, type_name
+from referee.engine.values import equal, plain_top, render, type_name
 
 
 def max_matching(adjacency: Sequence[Sequence[int]], right_size: int) -> list[int | None]:
@@ -65,7 +65,7 @@ def includes(actual: Any, expected: Any, path: str = "") -> str | None:
     Scalars: equal without coercion.
     """
     spend(1, "matching list items for 'includes'")  # lists pair every item with every item
-    actual, expected = plain(actual), plain(expected)
+    actual, expected = plain_top(actual), plain_top(expected)  # their items: each in its own call
     if isinstance(expected, dict):
         return _includes_object(actual, expected, path)
     if isinstance(expected, list):

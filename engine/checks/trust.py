@@ -92,8 +92,8 @@ def rests_on_notes(verdict: Verdict, static_sources: str) -> bool:
     if verdict.outcome is not Outcome.PASS:
         return False
     if verdict.evidence:
-        return (all(e.source in AGENT_SOURCES for e in verdict.evidence)
-                or any(e.source == SUSPECT for e in verdict.evidence))
+        sources = {e.source for e in verdict.evidence}
+        return sources <= AGENT_SOURCES or SUSPECT in sources
     return static_sources in AGENT_SOURCES
 
 
