@@ -32,6 +32,10 @@ LIST_KINDS = {"calls": "calls", "notes": "notes", "harness": "notes", "outputs":
 FORMAT_KINDS = {"csv": "rows", "lines": "lines", "json": "any", "text": "text"}
 # A 'where' that kept nothing is explained by its nearest miss among this many elements.
 CLOSEST_LIMIT = 1000
+# How many tool names, each of at most how many characters, a 'to' filter remembers
+# its answer for, across runs (a name's answer never changes; a hostile run's
+# 20 MB names are not kept).
+KNOWN_NAMES, KNOWN_NAME_CHARS = 4096, 256
 EVIDENCE_SOURCE = {
     "calls": "tool_calls", "notes": "agent_notes", "harness": "harness", "response": "response",
     "outputs": "outputs", "file": "outputs", "metrics": "metrics", "timing": "timing",
@@ -364,8 +368,22 @@ def _tool_filter(c, node: ast.ToolFilter, source: str, element: str) -> Filter:
         call = sure_of(item, "tool")
         return call.tool is not None and test(call.tool)
 
+    known: dict[str, bool] = {}  # tool name -> kept: the same few names run after run
+
     def pick(items: tuple[Val, ...]) -> tuple[Val, ...]:
-        return tuple(item for item in items if (tool := item.value.tool) is not None and test(tool))
+        kept = []
+        for item in items:
+            tool = item.value.tool
+            if tool is None:
+                continue
+            hit = known.get(tool)
+            if hit is None:
+                hit = test(tool)
+                if len(known) < KNOWN_NAMES and len(tool) <= KNOWN_NAME_CHARS:
+                    known[tool] = hit
+            if hit:
+                kept.append(item)
+        return tuple(kept)
 
     # A regex is matched against the assertion's time budget, which it may exhaust.
     return Filter(keep, "to ...", pick=None if pattern.timed else _for_calls(source, pick))
