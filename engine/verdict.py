@@ -54,12 +54,11 @@ class Evidence:
         fields["quote"] = quote
 
     def where(self) -> str:
-        parts = []
-        if self.step is not None:
-            parts.append(f"step {self.step}")
-        if self.file:
-            parts.append(self.file if self.line is None else f"{self.file}:{self.line}")
-        return ", ".join(parts) or self.source
+        """``step 3, outputs/transcript.md:22``, either part alone, or the source."""
+        if not self.file:
+            return self.source if self.step is None else f"step {self.step}"
+        place = self.file if self.line is None else f"{self.file}:{self.line}"
+        return place if self.step is None else f"step {self.step}, {place}"
 
 
 @dataclass(frozen=True)

@@ -73,11 +73,11 @@ class CompareCheck(Leaf):
         fact, other = describe_pair(left, right)
         ok = holds(self.op, left.value, right.value, self.ignore_case, f"{fact} vs {other}")
         message = self.polarity.message(ok, fact, WANT[self.op].format(other))
-        hint = mismatch_hint(left.value, right.value)
-        if hint and not ok:
+        hint = mismatch_hint(left.value, right.value) if not ok else ""
+        if hint:
             message += f"; {hint}"
         return _with_claims(decided(ok, message, evidence_of(left, right), expected=right.value,
-                                    observed=left.value), claims_of(left, right), self.polarity)
+                                    observed=left.value), (left, right), self.polarity)
 
 
 @dataclass
@@ -136,9 +136,12 @@ class IncludesCheck(Leaf):
                        observed=subject.value)
 
 
-def _with_claims(verdict: Verdict, claims, polarity: Polarity) -> Verdict:
-    """On a failing assertion, say which agent notes claim what the run lacks."""
-    if not claims or verdict.passed == polarity.positive:
+def _with_claims(verdict: Verdict, values: tuple[Val, ...], polarity: Polarity) -> Verdict:
+    """On a failing assertion, say which agent notes claim what ``values`` lack."""
+    if verdict.passed == polarity.positive:
+        return verdict
+    claims = claims_of(*values)
+    if not claims:
         return verdict
     return replace(verdict, message=with_claims(verdict.message, claims),
                    details=verdict.details + tuple(c.message for c in claims))

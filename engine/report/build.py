@@ -83,7 +83,11 @@ VACUOUS_NOTE = "passed vacuously: the run made no tool calls, or had nothing thi
 def method_of(assertion: Any, judged: bool) -> str:
     """``ground_truth``, ``grader`` (judged by the LLM now) or ``not_graded``; an
     earlier LLM verdict kept is ``grader (carried over)`` (``carried_expectation``)."""
-    if _precision(assertion) != Precision.SEMANTIC.value:
+    return _method(_precision(assertion), judged)
+
+
+def _method(precision: str, judged: bool) -> str:
+    if precision != Precision.SEMANTIC.value:
         return "ground_truth"
     return "grader" if judged else "not_graded"
 
@@ -102,7 +106,7 @@ def expectation(assertion: Any, verdict: Verdict, judged: bool = False, earlier:
     if dropped:
         evidence += f" ({DROPPED})"
     places = [{"source": e.source, "file": e.file, "line": e.line, "step": e.step} for e in verdict.evidence]
-    return _item(assertion, verdict.outcome.value, evidence, method_of(assertion, judged), places,
+    return _item(assertion, verdict.outcome.value, evidence, _method(_precision(assertion), judged), places,
                  grader_input)
 
 
@@ -313,7 +317,14 @@ def validated_ground_truth(report: dict[str, Any]) -> GroundTruth:
 
 
 def _precision(assertion: Any) -> str:
-    return Precision(assertion.precision).value
+    """The assertion's precision as text; ValueError for one that is not a Precision."""
+    known = _PRECISIONS.get(assertion.precision)
+    return known if known is not None else Precision(assertion.precision).value
+
+
+# Precision(x).value by lookup (a str enum's member hashes and compares as its value),
+# for the two reads of every item of every report.
+_PRECISIONS = {member: member.value for member in Precision}
 
 
 def _is_int(value: Any) -> TypeGuard[int]:
