@@ -44,8 +44,12 @@ def test_json_value_is_what_the_decoder_reads(text):
 
 
 def test_json_value_keeps_the_depth_limit_and_json_whitespace():
-    deep = "[" * 600 + "]" * 600
-    assert safeio.json_value(deep) is None and _decoded(deep) is None
+    limit = safeio.MAX_JSON_DEPTH
+    for depth in (limit - 1, limit, limit + 1, 2 * limit, 3 * limit):
+        for text in ("[" * depth + "]" * depth, "[" * depth, '{"a":' * depth + "1" + "}" * depth):
+            assert repr(safeio.json_value(text)) == repr(_decoded(text))
+    assert safeio.json_value("[" * limit + "]" * limit) is not None
+    assert safeio.json_value("[" * (limit + 1) + "]" * (limit + 1)) is None
     assert safeio.json_value(" \n[1]\r\t") == ([1],)
     assert safeio.json_value("[1]\xa0") is None and safeio.json_value("\x0b[1]") is None
     assert safeio.json_value("") is None and safeio.json_value("   ") is None
@@ -127,3 +131,42 @@ def test_the_tool_index_skips_only_payloads_without_the_key(text, asks):
         assert index.has_key(name) == _has_key(calls, name)
     for keys, before in sorted(asks, key=lambda ask: ask[1]):  # claims come in transcript order
         assert index.leaves_with(keys, before) == _leaves_with(calls, keys, before)
+        assert index.status_keys(before) == _status_keys(calls, before)
+
+
+def _status_keys(calls, before: float) -> tuple[str, ...]:
+    keys = set()
+    for call in calls:
+        for payload in (call.args, call.result):
+            if (call.index < before and payload is not None and payload.is_json
+                    and isinstance(payload.value, (dict, list))):
+                keys |= _keys_of(payload.value)
+    return tuple(sorted(key for key in keys if key.lower().endswith("status")))
+
+
+# ---- the model's hand-written constructors -------------------------------------------------
+
+
+def test_the_hand_written_constructors_take_exactly_the_fields():
+    """ToolCall, Payload and Location fill their instance dict in one step (see
+    model._FILLED); their parameters must be the dataclass fields, in order, with
+    the same defaults, and the instances stay frozen."""
+    import dataclasses
+    import inspect
+
+    import pytest
+
+    from referee.engine.run import model
+
+    for cls in (model.ToolCall, model.Payload, model.Location):
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+        fields = dataclasses.fields(cls)
+        assert [p.name for p in params] == [f.name for f in fields]
+        assert [p.default for p in params] == [inspect.Parameter.empty if f.default is dataclasses.MISSING
+                                               else f.default for f in fields]
+    where = model.Location("a.md", 3)
+    assert where == model.Location(file="a.md", line=3) and hash(where) == hash(model.Location("a.md", 3))
+    assert vars(where) == {"file": "a.md", "line": 3} and repr(where) == "Location(file='a.md', line=3)"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        where.line = 4  # type: ignore[misc]
+    assert dataclasses.replace(where, line=4) == model.Location("a.md", 4)

@@ -29,12 +29,22 @@ UNREADABLE = frozenset({"binary", "not-utf8", "not-utf16", "too-large", "unreada
                         "symlink-escape", "symlink-loop", "broken-symlink"})
 
 
-@dataclass(frozen=True)
+# ToolCall, Payload and Location are made once or twice per tool call of every
+# transcript read. A frozen dataclass's own __init__ sets each field with a call of
+# object.__setattr__; theirs fill the instance dict in one step, which is what those
+# calls amount to (tests/test_quick_tests_agree.py holds them to the fields).
+_FILLED = ("ToolCall", "Payload", "Location")
+
+
+@dataclass(frozen=True, init=False)
 class Location:
     """A place in a run: a file relative to the run directory and a 1-based line."""
 
     file: str
     line: int | None = None
+
+    def __init__(self, file: str, line: int | None = None) -> None:
+        self.__dict__.update(file=file, line=line)  # see _FILLED
 
     def __str__(self) -> str:
         return self.file if self.line is None else f"{self.file}:{self.line}"
@@ -58,7 +68,7 @@ class Problem:
         return f"{where}: warning[{self.code}]: {self.message}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Payload:
     """An ``Args:`` or ``Return:`` value of a tool call.
 
@@ -71,8 +81,11 @@ class Payload:
     is_json: bool
     line: int
 
+    def __init__(self, text: str, value: Any, is_json: bool, line: int) -> None:
+        self.__dict__.update(text=text, value=value, is_json=is_json, line=line)  # see _FILLED
 
-@dataclass(frozen=True)
+
+@dataclass(frozen=True, init=False)
 class ToolCall:
     """One ``## [tool_calls]`` record: system data, the most trusted evidence.
 
@@ -94,6 +107,14 @@ class ToolCall:
     tool_line: int | None = None
     suspect: str | None = None
     unsure: frozenset[str] = frozenset()
+
+    def __init__(self, index: int, step: int | None, title: str, tool: str | None, args: Payload | None,
+                 result: Payload | None, status: str | None, location: Location, status_line: int | None = None,
+                 tool_line: int | None = None, suspect: str | None = None,
+                 unsure: frozenset[str] = frozenset()) -> None:
+        self.__dict__.update(index=index, step=step, title=title, tool=tool, args=args, result=result,
+                             status=status, location=location, status_line=status_line, tool_line=tool_line,
+                             suspect=suspect, unsure=unsure)  # see _FILLED
 
 
 @dataclass(frozen=True)

@@ -333,7 +333,10 @@ def json_value(text: str) -> tuple[Any] | None:
     The quick test for callers that only build a problem on failure: no result
     object, no message.
     """
-    if depth_exceeded(text, MAX_JSON_DEPTH) is not None:
+    # JSON nested deeper than the limit has more than twice the limit in brackets, so
+    # shorter text is either shallow enough or not JSON (None either way; the scanner
+    # stops a deep prefix with a RecursionError long before the stack runs out).
+    if len(text) > 2 * MAX_JSON_DEPTH and depth_exceeded(text, MAX_JSON_DEPTH) is not None:
         return None
     # What JSONDecoder.decode does: skip JSON whitespace, scan one value, and accept
     # it only when nothing but JSON whitespace follows.

@@ -134,9 +134,12 @@ class _Segmenter:
             exact = RECORD_HEADING.fullmatch(line) if line.startswith("## [tool_calls] Step ") else None
             if exact is not None:
                 current = self.items[-1]
-                _close(current, text, body_at, start)
-                record = self._record(exact, start, end, number)
-                self._check_context(record, current, fence, start)
+                if isinstance(current, _Section):
+                    _close(current, text, body_at, start)
+                    record = self._record(exact, start, end, number)
+                    self._check_context(record, current, fence, start)
+                else:  # right after a record: nothing to close, no text around it
+                    record = self._record(exact, start, end, number)
                 fence = None
                 self.items.append(record)
                 skip = body_at = record.end
@@ -188,7 +191,9 @@ class _Segmenter:
         stop = min(record.zone_end, len(self.text))
         found = _FIELD_LINE.search(self.text, record.end, stop)
         if found is not None:
-            line = self.text.count("\n", 0, found.start()) + 1
+            # counted from the record's body (its first line follows the heading), not
+            # from the start of the text: a transcript of loose records stays linear
+            line = record.line + 1 + self.text.count("\n", record.start, found.start())
             message = (f"record field line outside its record (after step {record.step}); the record's "
                        "fields cannot be told from text printed inside its value")
             record.anomalies.append(Problem("orphan-field", self.report, message, line))
