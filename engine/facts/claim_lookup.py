@@ -73,7 +73,7 @@ class ToolIndex:
 
     def __init__(self, calls: Any) -> None:
         self.calls = tuple(calls)
-        self._keyed = 0  # calls indexed in _by_key so far
+        self._keyed = 0  # _containers indexed in _by_key so far
         self._by_key: dict[str, list[tuple[Any, str, Any]]] = {}
         self._places: dict[str, tuple[int, list[tuple[Any, str, Any]]]] = {}  # key: (calls scanned, places)
         self._leaves_with: dict[tuple[str, ...], tuple[dict[str, int], list[Leaf]]] = {}
@@ -98,16 +98,18 @@ class ToolIndex:
         return index
 
     @cached_property
-    def _containers(self) -> tuple[Any, ...]:
-        """The payloads whose JSON is an object or an array (the only ones with keys), in call order."""
-        return tuple(payload for call in self.calls for payload in (call.args, call.result)
+    def _containers(self) -> tuple[tuple[Any, str, Any], ...]:
+        """``(call, "args" or "return", payload)`` for each payload whose JSON is an
+        object or an array (the only ones with keys), in call order."""
+        return tuple((call, name, payload) for call in self.calls
+                     for name, payload in (("args", call.args), ("return", call.result))
                      if payload is not None and _has_keys(payload))
 
     @cached_property
     def _container_text(self) -> str:
         """The text of every ``_containers`` payload, joined: one substring test tells that
         none of them holds a word."""
-        return "\n".join(payload.text for payload in self._containers)
+        return "\n".join(place[2].text for place in self._containers)
 
     def any_before(self, before: float) -> bool:
         return bool(self.calls) and self.calls[0].index < before
@@ -116,14 +118,12 @@ class ToolIndex:
         """``(call, "args" or "return", payload)`` by every key its JSON holds at any
         depth, for the calls before ``before``, in call order. Keys are gathered
         without building paths; ``leaves_with`` walks the few payloads a claim names."""
-        calls, index = self.calls, self._by_key
-        while self._keyed < len(calls) and calls[self._keyed].index < before:
-            call = calls[self._keyed]
+        containers, index = self._containers, self._by_key
+        while self._keyed < len(containers) and containers[self._keyed][0].index < before:
+            place = containers[self._keyed]
             self._keyed += 1
-            for name, payload in (("args", call.args), ("return", call.result)):
-                if payload is not None and _has_keys(payload):
-                    for key in _keys_of(payload.value):
-                        index.setdefault(key, []).append((call, name, payload))
+            for key in _keys_of(place[2].value):
+                index.setdefault(key, []).append(place)
         return index
 
     def _places_with(self, key: str, before: float) -> list[tuple[Any, str, Any]]:
@@ -131,14 +131,13 @@ class ToolIndex:
         key: a payload whose text holds neither ``"key"`` nor a backslash (which an
         escaped key needs) cannot hold the key, and is not walked."""
         scanned, places = self._places.get(key, (0, []))
-        calls, quoted = self.calls, f'"{key}"'
-        while scanned < len(calls) and calls[scanned].index < before:
-            call = calls[scanned]
+        containers, quoted = self._containers, f'"{key}"'
+        while scanned < len(containers) and containers[scanned][0].index < before:
+            place = containers[scanned]
             scanned += 1
-            for name, payload in (("args", call.args), ("return", call.result)):
-                if (payload is not None and _has_keys(payload) and (quoted in payload.text or "\\" in payload.text)
-                        and key in _keys_of(payload.value)):
-                    places.append((call, name, payload))
+            text = place[2].text
+            if (quoted in text or "\\" in text) and key in _keys_of(place[2].value):
+                places.append(place)
         self._places[key] = (scanned, places)
         return places
 
@@ -197,7 +196,7 @@ class ToolIndex:
         if known is None:
             quoted = f'"{name}"'
             known = self._has_key[name] = quoted in self._container_text and any(
-                quoted in payload.text and name in _keys_of(payload.value) for payload in self._containers)
+                quoted in payload.text and name in _keys_of(payload.value) for _, _, payload in self._containers)
         return known
 
 
@@ -228,8 +227,14 @@ def _has_keys(payload: Any) -> bool:
 
 
 def _has_digit(payload: Any) -> bool:
-    """Ten fast substring scans of the raw text beat walking a long output."""
-    return any(digit in payload.text for digit in "0123456789")
+    return _holds_digit(payload.text)
+
+
+def _holds_digit(text: str) -> bool:
+    """Ten fast substring scans of the raw text beat walking a long output (and a
+    regex walk of it); written out, they cost half what a generator of them costs."""
+    return ("0" in text or "1" in text or "2" in text or "3" in text or "4" in text
+            or "5" in text or "6" in text or "7" in text or "8" in text or "9" in text)
 
 
 # ---- the three checks -------------------------------------------------------------------
@@ -320,7 +325,7 @@ def numbers_at(value: Any) -> Iterator[tuple[Decimal, int]]:
             yield number, 0
         return
     text = str(value)
-    if not any(digit in text for digit in "0123456789"):  # ten fast scans beat one regex walk
+    if not _holds_digit(text):
         return
     whole = decimal(text.strip())
     if whole is not None:
