@@ -115,6 +115,8 @@ class Select:
         element by element, without a function call per element and filter."""
         items = self._source_items(ctx)
         keep = self.keep
+        if self.filters and self.filters[-1].check is not None:
+            ctx.cache[_tried_key(self.filters[-1])] = []  # what the last 'where' finds: see _tried
         if self.picks and all_sure(ctx, items):
             for pick in self.picks:
                 items = pick(items)
@@ -138,7 +140,7 @@ class Select:
         for flt in self.filters:
             kept = self._kept(ctx, flt, items, sure)
             if not kept and flt.check is not None:
-                tried = [(i, flt.check.evaluate(ctx.at(i))) for i in items[:CLOSEST_LIMIT]]
+                tried = self._tried(ctx, flt, items[:CLOSEST_LIMIT])
                 nearest = closest_first(tried)[0][1]
                 count = f"{len(items)} element" + ("" if len(items) == 1 else "s")
                 label = "closest" if len(tried) > 1 else "first"
@@ -148,6 +150,16 @@ class Select:
             if not items:
                 break
         return f"there are no {self.desc}"
+
+    def _tried(self, ctx: Context, flt: Filter, items: tuple[Val, ...]) -> list[tuple[Val, Any]]:
+        """The verdict of a 'where' that kept nothing on each of ``items``: for the
+        last filter, the ones it gave in _select (kept while selecting, so an
+        empty selection is not judged twice), else judged now."""
+        found = ctx.cache.get(_tried_key(flt)) if flt is self.filters[-1] else None
+        if (found is not None and len(found) >= len(items)
+                and all(seen is item for (seen, _), item in zip(found, items))):
+            return found[:len(items)]
+        return [(i, flt.check.evaluate(ctx.at(i))) for i in items]
 
     def _kept(self, ctx: Context, flt: Filter, items: tuple[Val, ...], sure: bool) -> tuple[Val, ...]:
         """What ``flt`` alone keeps of ``items`` (the elements the filters before it kept)."""
@@ -426,9 +438,19 @@ def _where_filter(c, node: ast.WhereFilter, source: str, element: str) -> Filter
         verdict = check.evaluate(ctx.at(item))
         if verdict.outcome is Outcome.ERROR:
             raise EvalError(f"'where' on {item.label}: {verdict.message}", verdict.evidence)
+        tried = ctx.cache.get(key)  # set while its selection selects (Select._select)
+        if tried is not None and len(tried) < CLOSEST_LIMIT:
+            tried.append((item, verdict))
         return verdict.outcome is Outcome.PASS
 
-    return Filter(keep, f"where {format_condition(node.condition)}", check)
+    flt = Filter(keep, f"where {format_condition(node.condition)}", check)
+    key = _tried_key(flt)
+    return flt
+
+
+def _tried_key(flt: Filter) -> tuple:
+    """Where a run's context keeps the verdicts a last 'where' gave while selecting."""
+    return (flt, "tried")
 
 
 # AST filter type → its compile function, called as f(compiler, node, source, element).
