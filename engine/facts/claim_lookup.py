@@ -101,9 +101,14 @@ class ToolIndex:
     def _containers(self) -> tuple[tuple[Any, str, Any], ...]:
         """``(call, "args" or "return", payload)`` for each payload whose JSON is an
         object or an array (the only ones with keys), in call order."""
-        return tuple((call, name, payload) for call in self.calls
-                     for name, payload in (("args", call.args), ("return", call.result))
-                     if payload is not None and _has_keys(payload))
+        found = []
+        for call in self.calls:
+            args, result = call.args, call.result
+            if args is not None and _has_keys(args):
+                found.append((call, "args", args))
+            if result is not None and _has_keys(result):
+                found.append((call, "return", result))
+        return tuple(found)
 
     @cached_property
     def _container_text(self) -> str:
@@ -176,13 +181,11 @@ class ToolIndex:
         """Every number of every call (the response, which they back, comes after all)."""
         index: dict[Decimal, list[NumberSource]] = {}
         for call in self.calls:
-            for name, payload in (("args", call.args), ("return", call.result)):
-                if payload is not None and _has_digit(payload):
-                    value = payload.value if payload.is_json else payload.text
-                    for path, item in scalars(value, name):
-                        for number, offset in numbers_at(item):
-                            index.setdefault(number, []).append(NumberSource(Leaf(call, path, item, payload.line),
-                                                                             offset))
+            args, result = call.args, call.result
+            if args is not None and _holds_digit(args.text):
+                _index_numbers(index, call, "args", args)
+            if result is not None and _holds_digit(result.text):
+                _index_numbers(index, call, "return", result)
         return index
 
     def status_keys(self, before: float) -> tuple[str, ...]:
@@ -205,6 +208,13 @@ def _tails(tool: str) -> set[str]:
     return {tool} | {tool[m.end():] for m in _NAME_SEPARATORS.finditer(tool)}
 
 
+def _index_numbers(index: dict[Decimal, list[NumberSource]], call: Any, name: str, payload: Any) -> None:
+    value = payload.value if payload.is_json else payload.text
+    for path, item in scalars(value, name):
+        for number, offset in numbers_at(item):
+            index.setdefault(number, []).append(NumberSource(Leaf(call, path, item, payload.line), offset))
+
+
 def _keys_of(value: Any) -> set[str]:
     found: set[str] = set()
     stack = [value]
@@ -224,10 +234,6 @@ def _last_key(path: str) -> str:
 
 def _has_keys(payload: Any) -> bool:
     return payload.is_json and isinstance(payload.value, (dict, list))
-
-
-def _has_digit(payload: Any) -> bool:
-    return _holds_digit(payload.text)
 
 
 def _holds_digit(text: str) -> bool:

@@ -76,10 +76,10 @@ class _Needs:
     def found(self, line: str, folded: str | None) -> bool:
         """Does ``line`` hold one of the words? ``folded`` is ``_folded(line)``."""
         if not self.ignore_case:
-            return any(word in line for word in self.words)
+            return any(map(line.__contains__, self.words))
         if folded is None:
             return self.regex.search(line) is not None
-        return any(word in folded for word in self.words)
+        return any(map(folded.__contains__, self.words))
 
 
 # The letters outside ASCII that a case-insensitive regex matches to an ASCII letter:
@@ -90,7 +90,7 @@ _FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 def _folded(line: str) -> str | None:
     """``line.lower()``, in which an ASCII word is found exactly where a case-insensitive
     regex finds it in ``line``; None when the line holds a letter of ``_FOLDS_TO_ASCII``."""
-    if not line.isascii() and any(letter in line for letter in _FOLDS_TO_ASCII):
+    if not line.isascii() and any(map(line.__contains__, _FOLDS_TO_ASCII)):
         return None
     return line.lower()
 
@@ -326,7 +326,7 @@ def _field_claims(text: _Text, number: int, line: str, index: ToolIndex, known: 
 
 def _has_field_sign(line: str) -> bool:
     """Does ``line`` hold what ``_FIELD_PATTERN`` puts between a field and its value?"""
-    if any(sign in line for sign in _FIELD_SIGNS):
+    if any(map(line.__contains__, _FIELD_SIGNS)):
         return True
     return ("is" in line or "was set to" in line) and _FIELD_WORDS.search(line) is not None
 

@@ -134,11 +134,14 @@ def plain_record(text: str, start: int, stop: int, first: int) -> Record | None:
     return_payload = _json_payload(result, return_line)
     if return_payload is None:
         return None
+    status_line = return_line + 1 + result.count("\n")
     fields = {"tool": tool, "tool_line": tool_line, "args": args_payload, "return": return_payload,
-              "status": status, "status_line": return_line + 1 + result.count("\n")}
-    # The match ends at the zone's end or just before a line break: either way the
-    # record's last line ends there.
-    return Record([fields], text.count("\n", start, end) + 1, end=end + 1)
+              "status": status, "status_line": status_line}
+    # The record's lines: up to the Status line, then the blank ones after it. The match
+    # ends at the zone's end or just before a line break: either way the record's
+    # last line ends there.
+    used = status_line - first + 1 + text.count("\n", match.end("status"), end)
+    return Record([fields], used, [], [], set(), end + 1)  # every field given: no default factories to call
 
 
 def _json_payload(value: str, line: int) -> Payload | None:

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from referee.engine.run.escape import unescape_text
@@ -143,6 +142,8 @@ class _Segmenter:
                 fence = None
                 self.items.append(record)
                 skip = body_at = record.end
+                # the record's lines are counted: its end starts the line after them
+                number, counted = number + 1 + record.read.used, min(record.end, len(text))
                 continue
             near = "[" in line and "tool" in line.lower() and _NEAR_RECORD.match(line) is not None
             if near:
@@ -180,7 +181,8 @@ class _Segmenter:
             record_end = found.end if found.end is not None else _line_after(text, body_start, body_stop,
                                                                               found.used)
         title = (exact.group(2) or "").strip()
-        record = _Record(number, int(exact.group(1)), title, found, body_start, min(record_end, zone_end), zone_end)
+        record = _Record(number, int(exact.group(1)), title, found, body_start, min(record_end, zone_end), zone_end,
+                         [])
         if found.loose:
             self._orphans(record)
         return record
@@ -261,12 +263,11 @@ def _record_starts(text: str) -> list[int]:
     return found
 
 
-def _marked_lines(text: str) -> Iterator[int]:
-    """The offsets of the lines ``_MARK`` matches, in order."""
-    if _MARK.match(text):
-        yield 0
-    for match in _NEXT_MARK.finditer(text):
-        yield match.start() + 1
+def _marked_lines(text: str) -> list[int]:
+    """The offsets of the lines ``_MARK`` matches, in order (a list is cheaper to walk
+    than a generator)."""
+    found = [match.start() + 1 for match in _NEXT_MARK.finditer(text)]
+    return [0, *found] if _MARK.match(text) else found
 
 
 def _close(item: _Section | _Record, text: str, start: int, end: int) -> None:
@@ -372,30 +373,25 @@ def _build(items: list[_Section | _Record], problems: list[Problem], text: str, 
 def _call(record: _Record, fields: dict, index: int, file: str, suspect: str | None) -> ToolCall:
     tool = fields.get("tool") or None
     status = fields.get("status") or None
+    # a trusted call is sure of every field
+    unsure = _SURE if suspect is None else _unsure(record, tool, status)
+    return ToolCall(index, record.step, record.title, tool, fields.get("args"), fields.get("return"), status,
+                    Location(file, record.line), fields.get("status_line"), fields.get("tool_line"), suspect,
+                    unsure)
+
+
+def _unsure(record: _Record, tool: str | None, status: str | None) -> frozenset[str]:
+    """The fields an untrusted record cannot give for certain."""
     unsure: set[str] = set()
-    if suspect is not None:  # a trusted call is sure of every field
-        if record.read.broken:
-            unsure.add("status")
-        if record.read.loose & {"args", "return"}:
-            unsure |= {"return", "status"} | ({"args"} if "args" in record.read.loose else set())
-        if tool is None:
-            unsure.add("tool")
-        if status is None:
-            unsure.add("status")
-    return ToolCall(
-        index=index,
-        step=record.step,
-        title=record.title,
-        tool=tool,
-        args=fields.get("args"),
-        result=fields.get("return"),
-        status=status,
-        location=Location(file, record.line),
-        status_line=fields.get("status_line"),
-        tool_line=fields.get("tool_line"),
-        suspect=suspect,
-        unsure=frozenset(unsure) if unsure else _SURE,
-    )
+    if record.read.broken:
+        unsure.add("status")
+    if record.read.loose & {"args", "return"}:
+        unsure |= {"return", "status"} | ({"args"} if "args" in record.read.loose else set())
+    if tool is None:
+        unsure.add("tool")
+    if status is None:
+        unsure.add("status")
+    return frozenset(unsure) if unsure else _SURE
 
 
 def _record_note(record: _Record, index: int, file: str, source: str) -> Note:
