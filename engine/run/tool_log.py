@@ -44,12 +44,14 @@ _JSON_START = ("{", "[")
 # The shape nearly every record has, read by one match: maybe a one-line comment,
 # then the four fields in order, each payload JSON as a whole (checked after) on its
 # line or going on over lines that start with a space or a closing bracket
-# (indented JSON). Linear: every part stops at a line break.
+# (indented JSON). Linear: every part stops at a line break. The spaces after "Args:"
+# and "Return:" are left out of the payload groups (possessively: they are never given
+# back), so that a payload's text is not copied a second time by strip().
 _PLAIN_RECORD = re.compile(
     r"(?:[ \t]*\n)*(?P<note>[ \t]*<!--(?:(?!-->)[^\n])*-->[ \t]*\n)?(?:[ \t]*\n)*"
     r"Tool:(?P<tool>[^\n]*)\n"
-    r"Args:(?P<args>[^\n]*(?:\n[ \t\]}][^\n]*)*)\n"
-    r"Return:(?P<return>[^\n]*(?:\n[ \t\]}][^\n]*)*)\n"
+    r"Args:[ \t]*+(?P<args>[^\n]*(?:\n[ \t\]}][^\n]*)*)\n"
+    r"Return:[ \t]*+(?P<return>[^\n]*(?:\n[ \t\]}][^\n]*)*)\n"
     r"Status:(?P<status>[^\n]*)"
     r"(?:\n[ \t]*)*(?=\n|\Z)"
 )
