@@ -12,11 +12,11 @@ import re
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from lark import Token
-
 from referee.dsl import ast
 
 if TYPE_CHECKING:
+    from lark import Token  # or dsl.lalr's, which is alike
+
     from referee.dsl.transform import Located
 
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")

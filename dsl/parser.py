@@ -12,15 +12,15 @@ import functools
 import importlib.resources
 import re
 from dataclasses import replace
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from lark import Lark
-from lark.exceptions import UnexpectedInput, VisitError
-
-from referee.dsl import ast
+from referee.dsl import ast, lalr
 from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of
 from referee.dsl.syntax import Explainer, Terminals, strip_comments
 from referee.dsl.transform import EvalHeader, Located, ToAst
+
+if TYPE_CHECKING:
+    from lark import Lark
 
 BOM = "\ufeff"
 STARTS = ("start", "eval_header", "let_stmt", "expect_stmt", "condition", "value")
@@ -80,12 +80,27 @@ def lark_parser() -> Lark:
 
 def build_parser() -> Lark:
     """The LALR parser built from ``grammars/referee.lark`` (its analysis included)."""
+    from lark import Lark
+
     return Lark(grammar_text(), **PARSER_OPTIONS)
 
 
 @functools.cache
+def quick_parser() -> lalr.Runtime | None:
+    """The parser of ``dsl.lalr``, which parses from the same tables without importing
+    lark, when the tables are this grammar's and the installed lark's; else None.
+    What it cannot parse, lark parses (for the error it raises)."""
+    from referee.dsl.tables import fingerprint_of
+
+    version = lalr.lark_version()
+    if version is None:
+        return None
+    return lalr.load(fingerprint_of(grammar_text(), PARSER_OPTIONS, version))
+
+
+@functools.cache
 def _terminals() -> Terminals:
-    return Terminals(lark_parser())
+    return Terminals(quick_parser() or lark_parser())  # the same terminals
 
 
 def parse_rules(text: str, path: str = "<rules>") -> ast.RulesFile:
@@ -192,21 +207,34 @@ def _parse_fragment(text, path, offset, fragment, start):
     if deep is not None:
         return None, [_nested_too_deeply(text, path, offset + deep)]
     where = Located(text, path, line_offset, offset)
-    try:
-        tree = lark_parser().parse(fragment, start=start)
-    except UnexpectedInput as exc:
-        at_end = offset + len(fragment) >= len(text)
-        end_name = "end of file" if at_end or start in ("condition", "value") else \
-            "end of statement"
-        explain = Explainer(_terminals(), text, path,
-                            line_offset, end_name, _EXAMPLES.get(start, {}),
-                            _reparser(start))
-        return None, [explain.diagnostic(exc, fragment)]
-    try:
-        node = ToAst(where, frozenset(_terminals().keywords)).transform(tree)
-    except VisitError as exc:  # a transformer bug must still not leak a traceback
-        raise exc.orig_exc from None
+    tree = _quick_tree(fragment, start)
+    if tree is None:  # lark parses it, and raises the error the diagnostic explains
+        from lark.exceptions import UnexpectedInput
+
+        try:
+            tree = lark_parser().parse(fragment, start=start)
+        except UnexpectedInput as exc:
+            at_end = offset + len(fragment) >= len(text)
+            end_name = "end of file" if at_end or start in ("condition", "value") else \
+                "end of statement"
+            explain = Explainer(_terminals(), text, path,
+                                line_offset, end_name, _EXAMPLES.get(start, {}),
+                                _reparser(start))
+            return None, [explain.diagnostic(exc, fragment)]
+    node = ToAst(where, frozenset(_terminals().keywords)).transform(tree)
     return node, where.diagnostics
+
+
+def _quick_tree(fragment: str, start: str) -> Any:
+    """The tree of ``dsl.lalr``, or None where it did not parse (or failed): lark's
+    answer then decides."""
+    quick = quick_parser()
+    if quick is None:
+        return None
+    try:
+        return quick.parse(fragment, start)
+    except Exception:  # a fault of the quick runtime must cost time, never a result
+        return None
 
 
 def _nested_too_deeply(text: str, path: str, pos: int) -> Diagnostic:

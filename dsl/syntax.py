@@ -8,10 +8,10 @@ long lists ("a condition", "a selection") and recognises a few common mistakes.
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import TYPE_CHECKING, Any, Callable
 
-from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+if TYPE_CHECKING:  # only a syntax error needs lark (the parser imports it then)
+    from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
 from referee.dsl.errors import Diagnostic, did_you_mean, line_col, line_of
 
@@ -51,7 +51,7 @@ SOURCES_HINT = ("a selection starts with calls, notes, harness, response, output
 class Terminals:
     """Human names for the terminals of one compiled grammar."""
 
-    def __init__(self, parser: Lark):
+    def __init__(self, parser: Any):  # a lark.Lark or a dsl.lalr.Runtime: its ``terminals``
         self.names = dict(_NAMED)
         self.keywords: set[str] = set()
         for term in parser.terminals:
@@ -116,6 +116,8 @@ class Explainer:
         self.examples, self.reparse = examples, reparse
 
     def diagnostic(self, exc: UnexpectedInput, fragment: str) -> Diagnostic:
+        from lark.exceptions import UnexpectedCharacters, UnexpectedToken
+
         if isinstance(exc, UnexpectedCharacters):
             return self._characters(exc, fragment)
         if isinstance(exc, UnexpectedToken):

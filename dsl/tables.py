@@ -10,6 +10,10 @@ grammar:
 
     python -m referee.dsl.tables
 
+``referee.dsl.lalr`` parses from the same file without importing lark (``referee
+check`` on a short file then never loads lark); lark's parser, loaded from it
+here, is still what explains a syntax error.
+
 The file is data, never code (lark's own cache is a pickle): JSON, with tuples
 written ``{"~t": [...]}`` and dicts whose keys are not all text ``{"~d": [[k, v], ...]}``.
 """
@@ -17,25 +21,34 @@ written ``{"~t": [...]}`` and dicts whose keys are not all text ``{"~d": [[k, v]
 from __future__ import annotations
 
 import functools
-import hashlib
 import json
 import os
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import lark
-from lark import Lark
-from lark.grammar import Rule
-from lark.lexer import TerminalDef
+try:  # the builtin module; hashlib would load OpenSSL for one digest
+    from _sha256 import sha256  # type: ignore[import-not-found]
+except ImportError:  # pragma: no cover - a Python without it
+    from hashlib import sha256
+
+if TYPE_CHECKING:  # lark is imported by what builds or loads a lark parser, not here:
+    from lark import Lark  # dsl.lalr parses from these tables without it
 
 TABLES = Path(__file__).with_name("parser_tables.json")
 
 
 def fingerprint(grammar: str, options: dict[str, Any]) -> str:
     """What the tables depend on: the grammar, the parser options and lark's version."""
-    key = repr((grammar, sorted(options.items()), lark.__version__))
-    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+    import lark
+
+    return fingerprint_of(grammar, options, lark.__version__)
+
+
+def fingerprint_of(grammar: str, options: dict[str, Any], lark_version: str) -> str:
+    """``fingerprint`` for a version of lark given as text."""
+    key = repr((grammar, sorted(options.items()), lark_version))
+    return sha256(key.encode("utf-8")).hexdigest()
 
 
 def saved_parser(grammar: str, options: dict[str, Any]) -> Lark | None:
@@ -47,7 +60,7 @@ def saved_parser(grammar: str, options: dict[str, Any]) -> Lark | None:
         return None
     if not isinstance(saved, dict) or saved.get("fingerprint") != fingerprint(grammar, options):
         return None
-    parser = _Loaded._load_from_dict(saved["data"], saved["memo"])
+    parser = _loaded_class()._load_from_dict(saved["data"], saved["memo"])
     parser.grammar_text = grammar
     # Made by this very lark (the fingerprint says so), so its lexers are the ones
     # dsl.scan knows how to give quick scanners.
@@ -57,23 +70,34 @@ def saved_parser(grammar: str, options: dict[str, Any]) -> Lark | None:
     return parser
 
 
-class _Loaded(Lark):
-    """A parser loaded from tables. Parsing needs only the tables; the grammar's own
-    rules (``grammar``, which generators of rules such as hypothesis.extra.lark read)
-    are read from the grammar text when first asked for."""
+@functools.cache
+def _loaded_class() -> Any:
+    """The class of a lark parser loaded from tables, made when first needed."""
+    from lark import Lark
 
-    grammar_text: str
+    class _Loaded(Lark):
+        """A parser loaded from tables. Parsing needs only the tables; the grammar's own
+        rules (``grammar``, which generators of rules such as hypothesis.extra.lark read)
+        are read from the grammar text when first asked for."""
 
-    @functools.cached_property
-    def grammar(self) -> Any:  # type: ignore[override]
-        from lark.load_grammar import load_grammar
+        grammar_text: str
 
-        return load_grammar(self.grammar_text, "<grammar>", self.options.import_paths,
-                            self.options.keep_all_tokens)[0]
+        @functools.cached_property
+        def grammar(self) -> Any:  # type: ignore[override]
+            from lark.load_grammar import load_grammar
+
+            return load_grammar(self.grammar_text, "<grammar>", self.options.import_paths,
+                                self.options.keep_all_tokens)[0]
+
+    return _Loaded
 
 
 def tables_text(parser: Lark, grammar: str, options: dict[str, Any]) -> str:
     """The text of ``parser_tables.json`` for ``parser`` (built from ``grammar``)."""
+    import lark
+    from lark.grammar import Rule
+    from lark.lexer import TerminalDef
+
     data, memo = parser.memo_serialize([TerminalDef, Rule])
     saved = {"made_by": f"python -m referee.dsl.tables (lark {lark.__version__}); do not edit",
              "fingerprint": fingerprint(grammar, options), "data": _encoded(data), "memo": _encoded(memo)}

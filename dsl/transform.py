@@ -7,13 +7,14 @@ all of them; the node is still built with a harmless placeholder value.
 
 from __future__ import annotations
 
-from typing import Any, Callable
-
-from lark import Token, Transformer, v_args
+from typing import TYPE_CHECKING, Any, Callable
 
 from referee.dsl import ast
 from referee.dsl.decode import Decoding
 from referee.dsl.errors import Diagnostic, did_you_mean, line_of
+
+if TYPE_CHECKING:
+    from lark import Token
 
 FILE_FORMATS = ("text", "json", "csv", "lines")
 KNOWN_STATUSES = ("success", "error")
@@ -51,6 +52,11 @@ class Located:
         ))
 
 
+def _is_tree(value: Any) -> bool:
+    """A parse tree node (lark's or dsl.lalr's), not a token, None or a built node."""
+    return hasattr(value, "data") and hasattr(value, "children") and hasattr(value, "meta")
+
+
 # Small factories of rule methods, for rules that differ by one word only.
 
 def _source(kind: str) -> Callable[[ToAst, Any, list], ast.Source]:
@@ -73,14 +79,24 @@ def _quantifier(word: str) -> Callable[[ToAst, Any, list], ast.Quantified]:
     return method
 
 
-@v_args(meta=True)
-class ToAst(Transformer, Decoding):
-    """Builds ``dsl.ast`` nodes. Rule names here are the names in referee.lark."""
+class ToAst(Decoding):
+    """Builds ``dsl.ast`` nodes. Rule names here are the names in referee.lark.
+
+    ``transform`` walks a parse tree as a lark ``Transformer`` with
+    ``v_args(meta=True)`` walks it (children first, then the method named by the
+    rule, called with the rule's meta and its children), without importing lark:
+    the tree is lark's or ``dsl.lalr``'s, which are alike."""
 
     def __init__(self, where: Located, reserved: frozenset[str] = frozenset()):
-        super().__init__(visit_tokens=False)
         self.at = where
         self.reserved = reserved
+
+    def transform(self, tree: Any) -> Any:
+        children = [self.transform(c) if _is_tree(c) else c for c in tree.children]
+        method = getattr(type(self), tree.data, None)
+        if method is None:  # a rule without a method stays a tree, as in lark
+            return type(tree)(tree.data, children, tree.meta)
+        return method(self, tree.meta, children)
 
     def check_name(self, token: Token) -> str:
         """A let name or name reference; reserved words are refused everywhere, even

@@ -50,13 +50,13 @@ print(json.dumps([code, sorted(sys.modules)]))
 
 # What ``referee check`` on a clean file has no use for: the other commands, the
 # grader and its report models, the evals.json loader (no --evals), the spelling
-# suggestions (no error), the grammar compiler (the parser comes from its tables).
+# suggestions (no error), lark (dsl.lalr parses from the saved tables).
 NOT_FOR_CHECK = (
     "referee.engine.commands.grade", "referee.engine.commands.report",
     "referee.engine.commands.aggregate", "referee.engine.commands.show",
     "referee.engine.commands.suggest", "referee.engine.commands.critique",
     "referee.engine.commands.import_cmd", "referee.engine.grade", "referee.engine.report.inert",
-    "referee.engine.report.models", "pydantic", "referee.dsl.evals_json", "difflib",
+    "referee.engine.report.models", "pydantic", "referee.dsl.evals_json", "difflib", "lark",
 )
 
 
