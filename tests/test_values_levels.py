@@ -12,11 +12,13 @@ from referee.engine.checks.matching import includes
 from referee.engine.run.model import Location, Note, Payload, ToolCall
 from referee.engine.values import _json_default, as_decimal, canonical_number, equal, is_number, plain, render
 
-_CALL = ToolCall(index=0, step=1, title="t", tool="save", args=Payload('{"a": [1, 2]}', {"a": [1, 2]}, True, 3),
-                 result=None, status="success", location=Location("outputs/transcript.md", 1))
+_CALL = ToolCall(index=0, step=1, title="t", tool="save", status="success", result=None,
+                 args=Payload('{"a": [1, 2]}', {"a": [1, 2]}, True, 3),
+                 location=Location("outputs/transcript.md", 1))
 _NOTE = Note(index=1, step=2, title="n", text="did it", kind="agent_notes",
              location=Location("outputs/transcript.md", 8))
-_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["a", "A", "b", "</x>", ""]),
+_SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-3, 3),
+                     st.sampled_from(["a", "A", "b", "</x>", ""]),
                      st.sampled_from([Decimal("1.0"), Decimal("1"), Decimal("NaN"), Decimal("2.50"), 1.5]),
                      st.just(_CALL), st.just(_NOTE))
 _VALUES = st.recursive(_SCALARS, lambda inner: st.one_of(

@@ -178,7 +178,12 @@ def evidence_of(*values: Result) -> tuple[Evidence, ...]:
             continue
         cited = [s.evidence() for s in value.support] if value.support else [value.evidence()]
         out.extend(e for e in cited if e is not None)
-    return tuple(dict.fromkeys(out))
+    return distinct(out)
+
+
+def distinct(evidence: list[Evidence] | tuple[Evidence, ...]) -> tuple[Evidence, ...]:
+    """``evidence`` without repeats, in order (one piece alone needs no hashing)."""
+    return tuple(evidence) if len(evidence) < 2 else tuple(dict.fromkeys(evidence))
 
 
 def located(label: str, prov: Prov | None, support: tuple[Val, ...] = ()) -> str:

@@ -12,8 +12,8 @@ from itertools import chain
 from typing import Any
 
 from referee.dsl import ast
-from referee.engine.checks.base import (CheckCompiler, Context, Leaf, decided, evidence_of, located,
-                                        summarize, three_valued_all, three_valued_any, with_claims)
+from referee.engine.checks.base import (CheckCompiler, Context, Leaf, decided, distinct, evidence_of,
+                                        located, summarize, three_valued_all, three_valued_any, with_claims)
 from referee.engine.checks.sources import Select
 from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.access import elements
@@ -24,7 +24,7 @@ from referee.engine.verdict import Evidence, Outcome, Verdict
 
 def _element_evidence(item: Val, verdict: Verdict | None) -> tuple[Evidence, ...]:
     own = evidence_of(item)
-    return tuple(dict.fromkeys(own + (verdict.evidence if verdict else ())))
+    return distinct(own + verdict.evidence) if verdict else own
 
 
 def _joined_evidence(pairs) -> tuple[Evidence, ...]:

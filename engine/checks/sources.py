@@ -201,7 +201,10 @@ def _keep_all(filters: tuple[Filter, ...]) -> Callable[[Context, Val], bool] | N
     return keep
 
 
-def _leading_picks(filters: tuple[Filter, ...]) -> tuple[tuple[Pick, ...], Callable[[Context, Val], bool] | None]:
+Keep = Callable[[Context, Val], bool]
+
+
+def _leading_picks(filters: tuple[Filter, ...]) -> tuple[tuple[Pick, ...], Keep | None]:
     """The picks of the filters before the first without one, and the keep of the rest."""
     picks: list[Pick] = []
     for flt in filters:
