@@ -122,8 +122,11 @@ def locate(root: Path, rel: str, report: str) -> Located:
     """
     try:
         found = _plain_lstat(os.fspath(root), rel)
-    except OSError:  # missing (or unreadable) somewhere on the way
-        found = None
+    except OSError:
+        # Missing (or unreadable) somewhere on the way, below components that are
+        # no symlinks: an lstat of the whole path walks the same way and fails too,
+        # so the file is not there and there is no link to follow.
+        return Located(None, False, 0)
     if found is not None:
         return _checked(*found, report)
     target = Path(root) / rel
@@ -336,18 +339,19 @@ def json_value(text: str) -> tuple[Any] | None:
     # JSON nested deeper than the limit has more than twice the limit in brackets, so
     # shorter text is either shallow enough or not JSON (None either way; the scanner
     # stops a deep prefix with a RecursionError long before the stack runs out).
-    if len(text) > 2 * MAX_JSON_DEPTH and depth_exceeded(text, MAX_JSON_DEPTH) is not None:
+    size = len(text)
+    if size > 2 * MAX_JSON_DEPTH and depth_exceeded(text, MAX_JSON_DEPTH) is not None:
         return None
     # What JSONDecoder.decode does: skip JSON whitespace, scan one value, and accept
     # it only when nothing but JSON whitespace follows.
-    start = len(text) - len(text.lstrip(_JSON_SPACE))
+    start = size - len(text.lstrip(_JSON_SPACE)) if size and text[0] in _JSON_SPACE else 0
     try:
         value, end = _SCAN(text, start)
     except StopIteration:  # no value at ``start``
         return None
     except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
         return None
-    if end != len(text) and end != len(text.rstrip(_JSON_SPACE)):
+    if end != size and end != len(text.rstrip(_JSON_SPACE)):
         return None
     return (value,)
 
