@@ -48,7 +48,7 @@ def evaluate_assertion(assertion: CompiledAssertion, ctx: Context,
         return Verdict(Outcome.ERROR, "error: the data is nested too deeply to evaluate")
     except Exception as exc:  # a defect must cost one verdict, not the whole run
         return Verdict(Outcome.ERROR, f"error while evaluating: {type(exc).__name__}: {exc}")
-    verdict = capped(demote_notes_only(verdict, assertion.evidence_source))
+    verdict = demote_notes_only(verdict, assertion.evidence_source).within(capped)
     if verdict.vacuous and verdict.outcome is not Outcome.PASS:
         # Inside a check `vacuous` also marks "nothing to examine" on a FAIL, so a
         # `not` above can say its PASS is vacuous; a final FAIL is just a FAIL.

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any
+from typing import Any, Callable
 
 
 # Why a PASS resting on agent notes alone is a FAIL: the trust rule's one wording.
@@ -98,6 +98,18 @@ class Verdict:
     @property
     def passed(self) -> bool:
         return self.outcome is Outcome.PASS
+
+    def within(self, bound: Callable[["Verdict"], "Verdict"]) -> "Verdict":
+        """``bound(self)``, for a ``bound`` that returns a verdict already within it
+        unchanged (``engine.caps.capped``): once this verdict is found within it, it
+        is not looked over again (a report bounds every verdict the evaluator did).
+        The mark is not a field: eq, hash and repr never see it."""
+        if self.__dict__.get("_within") is bound:
+            return self
+        bounded = bound(self)
+        if bounded is self:
+            self.__dict__["_within"] = bound
+        return bounded
 
     def with_outcome(self, outcome: Outcome, message: str | None = None) -> "Verdict":
         return replace(self, outcome=outcome, message=self.message if message is None else message)

@@ -101,7 +101,7 @@ def expectation(assertion: Any, verdict: Verdict, judged: bool = False, earlier:
     grader judged; ``dropped`` says an earlier LLM verdict could not be kept."""
     if earlier is not None:
         return carried_expectation(assertion, earlier)
-    verdict = enforce_trust(capped(verdict))  # an LLM grader's verdict is bounded too
+    verdict = enforce_trust(verdict.within(capped))  # an LLM grader's verdict is bounded too
     evidence = render_evidence(verdict)
     if dropped:
         evidence += f" ({DROPPED})"
