@@ -87,7 +87,7 @@ def method_of(assertion: Any, judged: bool) -> str:
 
 
 def _method(precision: str, judged: bool) -> str:
-    if precision != Precision.SEMANTIC.value:
+    if precision != _SEMANTIC:
         return "ground_truth"
     return "grader" if judged else "not_graded"
 
@@ -106,8 +106,8 @@ def expectation(assertion: Any, verdict: Verdict, judged: bool = False, earlier:
     if dropped:
         evidence += f" ({DROPPED})"
     places = [{"source": e.source, "file": e.file, "line": e.line, "step": e.step} for e in verdict.evidence]
-    return _item(assertion, verdict.outcome.value, evidence, _method(_precision(assertion), judged), places,
-                 grader_input)
+    return _item(assertion, _OUTCOMES[verdict.outcome], evidence, _method(_precision(assertion), judged),
+                 places, grader_input)
 
 
 def carried_expectation(assertion: Any, earlier: dict) -> dict[str, Any]:
@@ -124,7 +124,7 @@ def _item(assertion: Any, outcome: str, evidence: str, method: str, places: list
     precision = _precision(assertion)
     return {
         "text": display_text(assertion),
-        "passed": outcome == Outcome.PASS.value,
+        "passed": outcome == _PASS,
         "evidence": evidence,
         "key": assertion.key,
         "outcome": outcome,
@@ -323,8 +323,11 @@ def _precision(assertion: Any) -> str:
 
 
 # Precision(x).value by lookup (a str enum's member hashes and compares as its value),
-# for the two reads of every item of every report.
+# for the two reads of every item of every report; an enum member's .value is a
+# property call, so the values every item compares with are read once, here.
 _PRECISIONS = {member: member.value for member in Precision}
+_OUTCOMES = {member: member.value for member in Outcome}
+_SEMANTIC, _PASS = Precision.SEMANTIC.value, Outcome.PASS.value
 
 
 def _is_int(value: Any) -> TypeGuard[int]:
