@@ -170,3 +170,28 @@ def test_the_hand_written_constructors_take_exactly_the_fields():
     with pytest.raises(dataclasses.FrozenInstanceError):
         where.line = 4  # type: ignore[misc]
     assert dataclasses.replace(where, line=4) == model.Location("a.md", 4)
+
+
+# ---- safe_relative without pathlib -----------------------------------------------------------
+
+
+def _safe_relative_by_pathlib(rel: str) -> str | None:
+    from pathlib import PurePosixPath
+
+    if not rel or "\x00" in rel:
+        return None
+    unified = rel.replace("\\", "/")
+    pure = PurePosixPath(unified)
+    if pure.is_absolute() or re.match(r"^[A-Za-z]:", unified):
+        return None
+    parts = [p for p in pure.parts if p not in ("", ".")]
+    if not parts or ".." in parts:
+        return None
+    return "/".join(parts)
+
+
+@settings(max_examples=3000)
+@given(st.lists(st.sampled_from(["a", "b.csv", ".", "..", "", "/", "//", "\\", "C:", "c:", "x:y", "...", " ", "\x00",
+                                 ".hidden", "a.", "~"]), max_size=8).map("".join))
+def test_safe_relative_splits_as_pathlib_does(rel):
+    assert safeio.safe_relative(rel) == _safe_relative_by_pathlib(rel)

@@ -22,7 +22,7 @@ import re
 import stat
 from dataclasses import dataclass
 from decimal import Decimal
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any, Callable
 
 from referee.engine.run.model import JsonFile, Problem, TextFile
@@ -79,6 +79,9 @@ _JSON_SPACE = " \t\n\r"
 _JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
 
 
+_DRIVE = re.compile(r"[A-Za-z]:")
+
+
 def join_report(base: str, rel: str) -> str:
     """The path to report: ``rel`` under ``base`` (both POSIX), or ``rel`` alone."""
     return f"{base}/{rel}" if base not in ("", ".") else rel
@@ -93,10 +96,10 @@ def safe_relative(rel: str) -> str | None:
     if not rel or "\x00" in rel:
         return None
     unified = rel.replace("\\", "/")
-    pure = PurePosixPath(unified)
-    if pure.is_absolute() or re.match(r"^[A-Za-z]:", unified):
+    if unified.startswith("/") or _DRIVE.match(unified):
         return None
-    parts = [p for p in pure.parts if p not in ("", ".")]
+    # the parts PurePosixPath finds in a relative path, without building one
+    parts = [p for p in unified.split("/") if p not in ("", ".")]
     if not parts or ".." in parts:
         return None
     return "/".join(parts)

@@ -120,9 +120,10 @@ class Run:
     def _listing(self) -> tuple[str, ...]:
         names = []
         outputs = self.path / "outputs"
+        walked = os.fspath(outputs)  # the first folder os.walk gives, as it gives it
         for top, dirs, files in os.walk(outputs):  # never descends into symlinked folders
             dirs.sort()
-            rel_top = Path(top).relative_to(outputs).as_posix()
+            rel_top = "." if top == walked else Path(top).relative_to(outputs).as_posix()
             for name in files:
                 rel = name if rel_top == "." else f"{rel_top}/{name}"
                 if self._listable(rel):
