@@ -61,12 +61,12 @@ def test_json_summary_printed_run_by_run_is_the_whole_document(capsys):
     for runs in (entries, entries[:1], []):
         document = {"schema_version": 2, "runs": runs, "skipped": [{"path": "runs", "eval_id": "1"}],
                     "totals": {"runs": len(runs)}, "check": True, "exit_code": 1}
-        grade_command._print_json({**document, "runs": iter(runs)})
+        grade_command._print_json({**document, "runs": iter(json_text(entry) for entry in runs)})
         assert capsys.readouterr().out == json_text(document) + "\n"
 
 
 def test_the_parts_a_json_entry_copies_from_a_report_can_hold_no_float():
-    # --json trusts these parts to hold no float (see FLOAT_FREE); the schema is why.
+    # --json copies these parts' text from grading.json (see FROM_REPORT); the schema is why.
     from typing import get_args
 
     from pydantic import BaseModel
@@ -82,7 +82,7 @@ def test_the_parts_a_json_entry_copies_from_a_report_can_hold_no_float():
         return found
 
     fields = GradingReport.model_fields
-    for key in grade_command.FLOAT_FREE:
+    for key in grade_command.FROM_REPORT:
         assert float not in kinds(fields[key].annotation), key
     assert float in kinds(fields["summary"].annotation)  # the walk does find one
 
@@ -176,3 +176,33 @@ def test_a_brief_comes_back_from_the_spill_as_it_went_in(tmp_path):
         ticket = store.put("head", "tail", "truth", _brief_text(short))
         assert Stored(None, "1", ticket, store, {}).brief == short
         store.close()
+
+
+def test_a_json_entry_copies_the_reports_text_as_rendering_it_again_would():
+    from referee.engine.grade import RulesSource, grade_all, grader_info
+    from referee.engine.report.render import join_feedback, render, split_at_feedback
+    from referee.engine.report.write import WriteResult
+    from referee.engine.run.workspace import discover
+
+    source = RulesSource(((RULES.name, RULES.read_text(encoding="utf-8")),))
+    graded = [g for g in grade_all(source.compile(), discover(WORKSPACE).runs, source, grader_info()) if g]
+    results = [WriteResult(), WriteResult(written=True, kept_aside=[("grading.json", "grading.json.bak")])]
+    # A report whose strings hold what could confuse a cut: line breaks and member
+    # openings written inside strings, a script end, a lone surrogate, other scripts.
+    document = json.loads(graded[0].grading)
+    tricky = '\n  "eval_feedback": null,\n}</script><!-- \ud800 值'
+    document["expectations"][0].update(text=tricky, evidence=tricky)
+    head, tail = split_at_feedback(render({**document, "eval_feedback": None}))
+    block = render({"eval_feedback": {"suggestions": [{"reason": tricky}], "overall": tricky}})
+    forged = join_feedback(head, block[len('{\n  "eval_feedback": '):-len("\n}\n")], tail)
+    for g in graded:
+        for grading in (g.grading, forged):
+            for result in results:
+                expected = json_text(grade_command._json_run(g.brief, json.loads(grading), result))
+                assert grade_command._json_run_text(g.brief, grading, result) == expected
+
+
+def test_a_members_value_is_cut_without_its_comma_or_the_closing_brace():
+    text = json_text({"a": {"x": "\n  \"b\": 1"}, "b": [2, {"c": None}]}) + "\n"
+    assert grade_command._member_value(text, '\n  "a": ') == json_text({"x": "\n  \"b\": 1"}).replace("\n", "\n  ")
+    assert grade_command._member_value(text, '\n  "b": ') == json_text([2, {"c": None}]).replace("\n", "\n  ")

@@ -312,11 +312,12 @@ def _report(args, graded, results: list[WriteResult], skipped) -> int:
     totals = terminal.totals((g.brief for g in graded), refused)
     code = 2 if any(r.error for r in results) else _exit_code(totals)
     briefs = (g.brief for g in graded)
-    documents = (json.loads(g.grading) for g in graded)
     if args.json:
-        _print_json(_json_document(briefs, documents, results, skipped, totals, args.check, code))
+        gradings = (g.grading for g in graded)
+        _print_json(_json_document(briefs, gradings, results, skipped, totals, args.check, code))
     else:
         color = terminal.use_color(sys.stdout, args.color)
+        documents = (json.loads(g.grading) for g in graded)
         for brief, document, result in zip(briefs, documents, results):
             note = "refused: not written" if result.refused else ""
             # The run's own text (names, quotes, paths) is made inert before colour is added.
@@ -365,23 +366,26 @@ def _shown(workspace: Path, rel: str, name: str) -> str:
     return (workspace / name if rel in ("", ".") else workspace / rel / name).as_posix()
 
 
-def _json_document(briefs, documents, results, skipped, totals, check: bool, code: int) -> dict:
+def _json_document(briefs, gradings, results, skipped, totals, check: bool, code: int) -> dict:
     """The --json document: every run with every assertion (as in its grading.json),
     the eval's feedback, and what was written. ``schema_version`` names the layout.
-    ``runs`` is an iterator that makes one run's entry at a time (see ``_print_json``)."""
-    runs = (_json_run(brief, document, result) for brief, document, result in zip(briefs, documents, results))
+    ``runs`` is an iterator that makes one run's entry at a time, as text (see
+    ``_print_json``)."""
+    runs = (_json_run_text(brief, grading, result) for brief, grading, result in zip(briefs, gradings, results))
     return {"schema_version": JSON_SCHEMA_VERSION, "runs": runs,
             "skipped": [{"path": p, "eval_id": e} for p, e in skipped],
             "totals": totals.__dict__, "check": check, "exit_code": code}
 
 
-# The parts of a --json run entry copied from its grading.json: the report's schema
+# The parts of a --json run entry that are its grading.json's own. The report's schema
 # gives them no float field (engine.report.models.Expectation, EvalFeedback), so
-# read back from its text they hold only strings, ints, bools and nulls.
-FLOAT_FREE = ("expectations", "eval_feedback")
+# their text in grading.json is what json.dumps writes for them read back: only
+# strings, ints, bools and nulls, which every encoder writes alike.
+FROM_REPORT = ("expectations", "eval_feedback")
 
 
 def _json_run(brief, document: dict, result: WriteResult) -> dict:
+    """A run's --json entry; ``document`` is its grading.json, read."""
     from referee.engine.report import terminal
 
     info = brief.run
@@ -396,9 +400,31 @@ def _json_run(brief, document: dict, result: WriteResult) -> dict:
     }
 
 
+def _json_run_text(brief, grading: str, result: WriteResult) -> str:
+    """``json_text(_json_run(brief, json.loads(grading), result))``, with the parts of
+    ``FROM_REPORT`` copied from the text of grading.json instead of read and written
+    again: they stand there at the same depth, and a run's assertions are most of it."""
+    from referee.engine.report.render import json_text
+
+    text = json_text(_json_run(brief, dict.fromkeys(FROM_REPORT), result))
+    for key in FROM_REPORT:
+        # Every raw line break of rendered JSON is layout (strings escape theirs), so
+        # '\n  "key": ' starts a top-level member in either text.
+        slot = f'\n  "{key}": '
+        text = text.replace(slot + "null", slot + _member_value(grading, slot), 1)
+    return text
+
+
+def _member_value(text: str, slot: str) -> str:
+    """The text of the top-level member's value that follows ``slot`` in rendered JSON."""
+    start = text.index(slot) + len(slot)
+    end = text.find('\n  "', start)
+    if end < 0:  # the last member: its value ends where the object does
+        return text[start:text.rindex("\n}")]
+    return text[start:end - 1]  # less the comma before the next member
 def _print_json(document: dict) -> None:
-    """``print(json_text(document))`` where ``document["runs"]`` is an iterator: each
-    run's entry is rendered on its own and indented as the whole document would nest
+    """``print(json_text(document))`` where ``document["runs"]`` is an iterator of each
+    run's entry rendered on its own: each is indented as the whole document would nest
     it (strings escape their newlines, so every newline is layout), which gives the
     same bytes while holding one run's entry at a time."""
     from referee.engine.report.render import json_text
@@ -409,7 +435,7 @@ def _print_json(document: dict) -> None:
     sys.stdout.write(text[:cut])
     count = 0
     for entry in document["runs"]:
-        indented = "    " + json_text(entry, FLOAT_FREE).replace("\n", "\n    ")
+        indented = "    " + entry.replace("\n", "\n    ")
         sys.stdout.write((",\n" if count else "\n") + indented)
         count += 1
     sys.stdout.write(("\n  " if count else "") + text[cut:] + "\n")

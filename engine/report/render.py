@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Collection
+from typing import Any
 
 from pydantic_core import to_json
 
@@ -48,16 +48,10 @@ def render(document: Any) -> str:
     return neutralise_text(fast) + "\n"
 
 
-def json_text(document: Any, float_free: Collection[str] = ()) -> str:
+def json_text(document: Any) -> str:
     """``json.dumps(document, ensure_ascii=False, indent=2)``, for the ``--json``
-    summary, with no ``</script`` rewrite. Every top-level part is checked, except
-    the keys in ``float_free``: parts the caller read back from JSON text that held
-    no float, so only strings, ints, bools, nulls and string keys, which both
-    encoders write alike (checking a run's assertions costs more than rendering them)."""
-    if not isinstance(document, dict) or not all(type(key) is str for key in document):
-        return json.dumps(document, ensure_ascii=False, indent=2)
-    parts = [value for key, value in document.items() if key not in float_free]
-    fast = _rust_text(document, parts, keys_with_lt=True)
+    summary: every part is checked (it is small), and there is no ``</script`` rewrite."""
+    fast = _rust_text(document, [document], keys_with_lt=True)
     return fast if fast is not None else json.dumps(document, ensure_ascii=False, indent=2)
 
 
