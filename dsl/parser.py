@@ -4,6 +4,9 @@ A rules file is read statement by statement: a statement starts at the word
 ``eval``, ``let`` or ``expect`` (reserved words, so they can start nothing else).
 Each statement is parsed on its own, so a syntax error in one does not hide the
 errors of the next; positions are shifted back to the whole file.
+
+A statement is parsed by ``dsl.lalr`` from the saved LALR tables, without lark;
+one it refuses is parsed again by lark, whose exception the diagnostic explains.
 """
 
 from __future__ import annotations
