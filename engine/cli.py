@@ -20,6 +20,19 @@ from referee.engine.usage import UsageError
 COMMANDS = ("import_cmd", "show", "check", "suggest", "grade", "critique", "aggregate", "report")  # in the order of the work; import_cmd registers "import"
 # The word that calls each command module's subcommand.
 WORDS = {("import" if name == "import_cmd" else name): name for name in COMMANDS}
+# Each command's line in ``referee --help``: the help its module registers, written
+# here too so that listing the commands imports none of them (a test keeps the two
+# equal).
+SUMMARIES = {
+    "import": "import Claude Code sessions, OpenAI message lists or skill-creator logs as runs",
+    "show": "show how referee reads a run (or every run of a workspace)",
+    "check": "validate rules files (syntax, names, regexes, links to evals.json)",
+    "suggest": "draft a rules file from the sentences of evals.json",
+    "grade": "grade every run of a workspace and write grading.json",
+    "critique": "test the assertions: do they fail when their evidence is broken?",
+    "aggregate": "benchmark graded runs and decide PASS / CONDITIONAL PASS / FAIL",
+    "report": "render graded runs as HTML, JUnit XML, GitHub annotations or Markdown",
+}
 
 
 class _Choices:
@@ -35,9 +48,10 @@ class _Choices:
 
 class _Commands(argparse._SubParsersAction):
     """Subcommands whose modules are imported when they are needed: the one named
-    on the command line, or all of them for ``referee --help``. ``referee check``
-    then loads neither the grader nor the report code behind the other commands,
-    and prints exactly what a parser holding every subcommand prints."""
+    on the command line. ``referee check`` then loads neither the grader nor the
+    report code behind the other commands, ``referee --help`` lists the commands
+    from ``SUMMARIES``, and both print exactly what a parser holding every
+    subcommand prints."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -48,10 +62,9 @@ class _Commands(argparse._SubParsersAction):
             import_module(f"referee.engine.commands.{WORDS[word]}").add_parser(self)
 
     def _get_subactions(self) -> list[argparse.Action]:
-        for word in WORDS:
-            self._load(word)
-        order = list(WORDS)
-        return sorted(self._choices_actions, key=lambda action: order.index(action.dest))
+        loaded = {action.dest: action for action in self._choices_actions}
+        return [loaded.get(word) or self._ChoicesPseudoAction(word, (), SUMMARIES[word])
+                for word in WORDS]
 
     def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
                  values: Any, option_string: str | None = None) -> None:

@@ -76,3 +76,37 @@ def test_help_lists_the_modes_the_decision_knows():
     from referee.engine.decision.stability import MODES
 
     assert sorted(MODE_NAMES) == sorted(MODES)
+
+
+def _commands_action(parser):
+    from referee.engine.cli import _Commands
+
+    return next(a for a in parser._actions if isinstance(a, _Commands))
+
+
+def test_each_command_registers_the_help_that_referee_help_lists():
+    from referee.engine.cli import SUMMARIES, WORDS, build_parser
+
+    commands = _commands_action(build_parser())
+    for word in WORDS:
+        commands._load(word)
+    assert {a.dest: a.help for a in commands._choices_actions} == SUMMARIES
+
+
+def test_referee_help_is_the_same_with_every_command_loaded():
+    from referee.engine.cli import WORDS, build_parser
+
+    listed = build_parser().format_help()
+    parser = build_parser()
+    commands = _commands_action(parser)
+    for word in reversed(list(WORDS)):  # loaded in any order, listed in the same
+        commands._load(word)
+    assert parser.format_help() == listed
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["--version"], []])
+def test_listing_the_commands_imports_none_of_them(argv):
+    done = subprocess.run([sys.executable, "-c", PROBE, *argv], cwd=REPO, capture_output=True, text=True)
+    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    assert "referee.engine.cli" in loaded
+    assert sorted(name for name in loaded if name.startswith("referee.engine.commands.")) == []
