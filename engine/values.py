@@ -17,20 +17,13 @@ import json
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from json.encoder import encode_basestring  # what json.dumps(str, ensure_ascii=False) calls
-from typing import Any
+from typing import Any, ClassVar
 
 from referee.dsl.json_locate import child_offset, lines_before
 from referee.engine.run.model import Note, ToolCall
 from referee.engine.verdict import Evidence
 
 QUOTE_LIMIT = 120
-
-
-# Fast construction: the frozen dataclasses made for every value, place and verdict
-# (Prov, Val, and Evidence, Verdict in engine.verdict) write their own __init__. The
-# generated one sets each field through object.__setattr__, which makes building one
-# four times slower; these store the same fields in the instance's __dict__, the
-# same signature, the same defaults (tests/test_fast_init.py holds them to it).
 
 
 class EvalError(Exception):
@@ -63,17 +56,6 @@ class Prov:
     line: int | None = None
     step: int | None = None
     anchor: Anchor | None = None
-
-    def __init__(self, source: str, label: str, file: str | None = None, line: int | None = None,
-                 step: int | None = None, anchor: Anchor | None = None) -> None:
-        # Written out: see "Fast construction" above.
-        fields = self.__dict__
-        fields["source"] = source
-        fields["label"] = label
-        fields["file"] = file
-        fields["line"] = line
-        fields["step"] = step
-        fields["anchor"] = anchor
 
     def where(self) -> str:
         """``transcript.md:22``: the file relative to ``outputs/`` and the line."""
@@ -116,6 +98,9 @@ class Claim:
     evidence: Evidence
 
 
+_NOT_YET = object()  # an attribute's value before it is computed
+
+
 @dataclass(frozen=True)
 class Val:
     """A present value. ``items`` holds the elements of a selection with their own
@@ -127,17 +112,7 @@ class Val:
     claims: tuple[Claim, ...] = ()
     support: tuple["Val", ...] = ()  # the elements a derived value (a count) rests on
     empty: str = ""  # for an empty selection: why nothing was selected
-
-    def __init__(self, value: Any, prov: Prov | None = None, items: tuple["Val", ...] | None = None,
-                 claims: tuple[Claim, ...] = (), support: tuple["Val", ...] = (), empty: str = "") -> None:
-        # Written out: see "Fast construction" above.
-        fields = self.__dict__
-        fields["value"] = value
-        fields["prov"] = prov
-        fields["items"] = items
-        fields["claims"] = claims
-        fields["support"] = support
-        fields["empty"] = empty
+    _evidence: ClassVar[Any] = _NOT_YET  # not a field: its evidence, once made (see evidence)
 
     @property
     def label(self) -> str:
@@ -147,11 +122,14 @@ class Val:
         """The evidence citing this value in its file; None for a value read from no
         file. Made once per value: a run's records are cited by one check after
         another (a count, a quantifier, ...)."""
-        fields = self.__dict__
-        if "_evidence" not in fields:  # not a field: eq, hash and repr never see it
+        made = self._evidence
+        if made is _NOT_YET:
             prov = self.prov
-            fields["_evidence"] = prov.evidence(self.value) if prov is not None and prov.file else None
-        return fields["_evidence"]
+            made = prov.evidence(self.value) if prov is not None and prov.file else None
+            # Not a field (eq, hash and repr never see it); set as the frozen __init__
+            # sets fields, never through __dict__, which would give every value a dict.
+            object.__setattr__(self, "_evidence", made)
+        return made
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from enum import Enum
-from typing import Any, Callable
+from typing import Any, Callable, ClassVar
 
 
 # Why a PASS resting on agent notes alone is a FAIL: the trust rule's one wording.
@@ -43,16 +43,6 @@ class Evidence:
     step: int | None = None
     quote: str = ""
 
-    def __init__(self, source: str, file: str | None = None, line: int | None = None,
-                 step: int | None = None, quote: str = "") -> None:
-        # Written out: see "Fast construction" in engine.values.
-        fields = self.__dict__
-        fields["source"] = source
-        fields["file"] = file
-        fields["line"] = line
-        fields["step"] = step
-        fields["quote"] = quote
-
     def where(self) -> str:
         """``step 3, outputs/transcript.md:22``, either part alone, or the source."""
         if not self.file:
@@ -80,20 +70,7 @@ class Verdict:
     vacuous: bool = False
     notes_only: bool = False
     details: tuple[str, ...] = field(default=())
-
-    def __init__(self, outcome: Outcome, message: str, evidence: tuple[Evidence, ...] = (),
-                 expected: Any = None, observed: Any = None, vacuous: bool = False,
-                 notes_only: bool = False, details: tuple[str, ...] = ()) -> None:
-        # Written out: see "Fast construction" in engine.values.
-        fields = self.__dict__
-        fields["outcome"] = outcome
-        fields["message"] = message
-        fields["evidence"] = evidence
-        fields["expected"] = expected
-        fields["observed"] = observed
-        fields["vacuous"] = vacuous
-        fields["notes_only"] = notes_only
-        fields["details"] = details
+    _within: ClassVar[Any] = None  # not a field: the bound it was found within (see within)
 
     @property
     def passed(self) -> bool:
@@ -104,11 +81,11 @@ class Verdict:
         unchanged (``engine.caps.capped``): once this verdict is found within it, it
         is not looked over again (a report bounds every verdict the evaluator did).
         The mark is not a field: eq, hash and repr never see it."""
-        if self.__dict__.get("_within") is bound:
+        if self._within is bound:
             return self
         bounded = bound(self)
-        if bounded is self:
-            self.__dict__["_within"] = bound
+        if bounded is self:  # set as the frozen __init__ sets fields: no __dict__ made
+            object.__setattr__(self, "_within", bound)
         return bounded
 
     def with_outcome(self, outcome: Outcome, message: str | None = None) -> "Verdict":

@@ -66,3 +66,13 @@ def test_equal_is_equality_of_the_plain_values(a, b, ignore_case):
 @given(_VALUES, _VALUES)
 def test_includes_reads_the_same_on_the_plain_values(actual, expected):
     assert includes(actual, expected) == includes(plain(actual), plain(expected))
+
+
+def test_a_values_evidence_is_made_once_and_is_not_a_field():
+    from referee.engine.values import Prov, Val
+
+    val = Val("x", Prov("response", "response.md", "outputs/response.md", 2))
+    first = val.evidence()
+    assert first is val.evidence() and first.line == 2
+    assert val == Val("x", Prov("response", "response.md", "outputs/response.md", 2))
+    assert "_evidence" not in repr(val) and Val("x").evidence() is None
