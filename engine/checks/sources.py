@@ -43,7 +43,7 @@ EVIDENCE_SOURCE = {
 }
 
 
-Pick = Callable[[tuple[Val, ...]], tuple[Val, ...]]
+Pick = Callable[[Context, tuple[Val, ...]], tuple[Val, ...]]
 
 
 @dataclass(frozen=True, eq=False)
@@ -119,7 +119,7 @@ class Select:
             ctx.cache[_tried_key(self.filters[-1])] = []  # what the last 'where' finds: see _tried
         if self.picks and all_sure(ctx, items):
             for pick in self.picks:
-                items = pick(items)
+                items = pick(ctx, items)
             keep = self.rest
         return items if keep is None else tuple(item for item in items if keep(ctx, item))
 
@@ -166,7 +166,7 @@ class Select:
         if flt is self.filters[-1] and not self.items(ctx):
             return ()  # the last filter met these elements in _select and kept none
         if sure and flt.pick is not None:
-            return flt.pick(items)
+            return flt.pick(ctx, items)
         return tuple(i for i in items if flt.keep(ctx, i))
 
     def _source_text(self) -> str:
@@ -376,7 +376,7 @@ def _tool_filter(c, node: ast.ToolFilter, source: str, element: str) -> Filter:
     if source != "calls":
         c.error("bad-operand", f"'to' picks tool calls by tool name; {source} has no tools", node.span)
     if pattern is None:  # an invalid regex, already reported: select nothing
-        return Filter(lambda ctx, item: False, "to ...", pick=_for_calls(source, lambda items: ()))
+        return Filter(lambda ctx, item: False, "to ...", pick=_for_calls(source, lambda ctx, items: ()))
     test = pattern.tester("a tool name")
 
     def keep(ctx: Context, item: Val) -> bool:
@@ -385,20 +385,21 @@ def _tool_filter(c, node: ast.ToolFilter, source: str, element: str) -> Filter:
 
     known: dict[str, bool] = {}  # tool name -> kept: the same few names run after run
 
-    def pick(items: tuple[Val, ...]) -> tuple[Val, ...]:
-        kept = []
-        for item in items:
-            tool = item.value.tool
-            if tool is None:
-                continue
-            hit = known.get(tool)
-            if hit is None:
-                hit = test(tool)
-                if len(known) < KNOWN_NAMES and len(tool) <= KNOWN_NAME_CHARS:
-                    known[tool] = hit
-            if hit:
-                kept.append(item)
-        return tuple(kept)
+    def answer(tool: str) -> bool:
+        hit = known.get(tool)
+        if hit is None:
+            hit = test(tool)
+            if len(known) < KNOWN_NAMES and len(tool) <= KNOWN_NAME_CHARS:
+                known[tool] = hit
+        return hit
+
+    def pick(ctx: Context, items: tuple[Val, ...]) -> tuple[Val, ...]:
+        groups = _by_tool(ctx, items)
+        if groups is None:  # a list already filtered: call by call
+            return tuple(item for item in items if (tool := item.value.tool) is not None and answer(tool))
+        found = [places for tool, places in groups.items() if tool is not None and answer(tool)]
+        places = found[0] if len(found) == 1 else sorted(p for some in found for p in some)
+        return tuple(items[p] for p in places)
 
     # A regex is matched against the assertion's time budget, which it may exhaust.
     return Filter(keep, "to ...", pick=None if pattern.timed else _for_calls(source, pick))
@@ -412,7 +413,7 @@ def _status_filter(c, node: ast.StatusFilter, source: str, element: str) -> Filt
     def keep(ctx: Context, item: Val) -> bool:
         return (sure_of(item, "status").status or "").casefold() == wanted
 
-    def pick(items: tuple[Val, ...]) -> tuple[Val, ...]:
+    def pick(ctx: Context, items: tuple[Val, ...]) -> tuple[Val, ...]:
         return tuple(item for item in items if (item.value.status or "").casefold() == wanted)
 
     return Filter(keep, "with status", pick=_for_calls(source, pick))
@@ -425,7 +426,23 @@ def _step_filter(c, node: ast.StepFilter, source: str, element: str) -> Filter:
         c.error("bad-step", "steps are numbered from 1", node.span)
     step = node.step
     return Filter(lambda ctx, item: item.value.step == step, "at step",
-                  pick=_for_calls(source, lambda items: tuple(i for i in items if i.value.step == step)))
+                  pick=_for_calls(source, lambda ctx, items: tuple(i for i in items if i.value.step == step)))
+
+
+def _by_tool(ctx: Context, items: tuple[Val, ...]) -> dict[str | None, list[int]] | None:
+    """Where each tool's calls are in ``items`` when ``items`` is the run's whole list
+    of calls (made once per run, so that each 'to' asks its pattern about each
+    tool the run called, not about each call); None for any other list."""
+    if items is not records(ctx, read_calls):
+        return None
+
+    def group() -> dict[str | None, list[int]]:
+        places: dict[str | None, list[int]] = {}
+        for place, item in enumerate(items):
+            places.setdefault(item.value.tool, []).append(place)
+        return places
+
+    return ctx.once(_by_tool, group)
 
 
 def _for_calls(source: str, pick: Pick) -> Pick | None:
