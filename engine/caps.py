@@ -14,7 +14,8 @@ from referee.engine.run.model import AGENT_SOURCES
 from referee.engine.verdict import Evidence, Verdict
 
 # A run can hold a 20 MB tool name; a verdict quotes labels and values, and a report
-# copies the verdict twice. Past these sizes the text is cut, and says so.
+# copies the verdict twice. Past these sizes the text is cut, and says so (the note
+# counts toward the size; every limit is far longer than a note).
 MESSAGE_LIMIT = 2000
 DETAIL_LIMIT = 500
 DETAILS_KEPT = 20
@@ -23,10 +24,14 @@ EVIDENCE_KEPT = 50
 
 
 def cut(text: str, limit: int) -> str:
-    """``text``, or its first ``limit`` characters and how long it was."""
+    """``text``, or as much of its start as fits in ``limit`` characters together with
+    a note of how long it was. The result is never longer than ``limit``, so cutting
+    again changes nothing: a verdict is bounded where it is made and again in its
+    report, and a second cut must not report the first cut's length as the original's."""
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}… [cut: {len(text):,} characters in all]"
+    note = f"… [cut: {len(text):,} characters in all]"
+    return text[:max(0, limit - len(note))] + note
 
 
 def capped(verdict: Verdict) -> Verdict:

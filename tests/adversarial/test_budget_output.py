@@ -12,7 +12,9 @@ import subprocess
 import sys
 
 from budget_corpus import make_run, rules_for, verdicts
-from referee.engine.caps import EVIDENCE_KEPT, MESSAGE_LIMIT, QUOTE_LIMIT, capped, cut
+from hypothesis import given
+from hypothesis import strategies as st
+from referee.engine.caps import DETAIL_LIMIT, EVIDENCE_KEPT, MESSAGE_LIMIT, QUOTE_LIMIT, capped, cut
 from referee.engine.verdict import Evidence, Outcome, Verdict
 
 NAME = "A" * (4 * 1024 * 1024)
@@ -63,4 +65,21 @@ def test_small_verdicts_are_untouched():
     verdict = Verdict(Outcome.FAIL, "x is 1, expected 2", (Evidence("response", quote="q"),))
     assert capped(verdict) is verdict
     assert cut("short", 10) == "short"
-    assert cut("x" * 20, 10) == "x" * 10 + "… [cut: 20 characters in all]"
+    note = "… [cut: 200 characters in all]"
+    assert cut("x" * 200, 100) == "x" * (100 - len(note)) + note
+
+
+@given(st.text(max_size=3000), st.sampled_from([MESSAGE_LIMIT, QUOTE_LIMIT, DETAIL_LIMIT]))
+def test_a_cut_text_fits_its_limit_and_cutting_again_changes_nothing(text, limit):
+    once = cut(text, limit)
+    assert len(once) <= limit and cut(once, limit) == once
+    assert once == text or once.endswith(f"[cut: {len(text):,} characters in all]")
+
+
+def test_a_verdict_bounded_twice_still_says_how_long_its_message_was():
+    # Bounded where it is made and again in its report: the second must not count the first's text.
+    verdict = Verdict(Outcome.FAIL, "x" * 3000, tuple(Evidence("response", quote="q" * 900) for _ in range(60)))
+    once = capped(verdict)
+    assert capped(once) == once
+    assert len(once.message) == MESSAGE_LIMIT and once.message.endswith("… [cut: 3,038 characters in all]")
+    assert once.evidence[0].quote.endswith("[cut: 900 characters in all]")
