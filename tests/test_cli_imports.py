@@ -110,3 +110,15 @@ def test_listing_the_commands_imports_none_of_them(argv):
     loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
     assert "referee.engine.cli" in loaded
     assert sorted(name for name in loaded if name.startswith("referee.engine.commands.")) == []
+
+
+def test_a_deterministic_grade_does_not_load_the_report_models(tmp_path):
+    # pydantic validates reports read back (aggregate, report) and LLM replies; writing
+    # grading.json needs only its fast encoder, pydantic_core.
+    workspace = REPO / "examples" / "booking-skill-workspace"
+    rules = REPO / "examples" / "booking-skill" / "booking.rules"
+    done = subprocess.run([sys.executable, "-c", LEAN_CHECK, "grade", str(workspace), "--rules", str(rules),
+                           "--check"], cwd=tmp_path, capture_output=True, text=True, check=True)
+    code, loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    assert code == 1  # the example's runs without the skill fail
+    assert sorted(name for name in ("pydantic", "referee.engine.report.models") if name in loaded) == []

@@ -18,14 +18,16 @@ import json
 import re
 from dataclasses import dataclass, field, replace
 from json.encoder import encode_basestring  # what json.dumps(str, ensure_ascii=False) calls
-from typing import Any, Sequence, TypeGuard
+from typing import TYPE_CHECKING, Any, Sequence, TypeGuard
 
 from referee.engine.report.carry import CARRIED, DROPPED
 from referee.engine.run.model import AGENT_SOURCES
-from referee.engine.report.models import GradingReport, GroundTruth
 from referee.engine.text import display_text
 from referee.engine.caps import capped
 from referee.engine.verdict import NOTES_ONLY, Outcome, Precision, Verdict
+
+if TYPE_CHECKING:  # the models load pydantic: only the validating helpers need them
+    from referee.engine.report.models import GradingReport, GroundTruth
 
 MAX_LOCATIONS_IN_TEXT = 5
 _PREFIX = {Outcome.ERROR: "ERROR: ", Outcome.NOT_GRADED: "NOT GRADED: "}
@@ -286,6 +288,8 @@ def grading_report(assertions: Sequence[Any], verdicts: Sequence[Verdict], facts
                    feedback: dict, grader: dict, judged: frozenset[str] = frozenset(),
                    grader_seconds: float | None = None) -> GradingReport:
     """``grading_document``, validated: for tests and callers that want the model."""
+    from referee.engine.report.models import GradingReport
+
     return GradingReport.model_validate(
         grading_document(assertions, verdicts, facts, feedback, grader, judged, grader_seconds))
 
@@ -313,6 +317,8 @@ def ground_truth(report: dict[str, Any]) -> dict[str, Any]:
 
 def validated_ground_truth(report: dict[str, Any]) -> GroundTruth:
     """``ground_truth``, validated against the model."""
+    from referee.engine.report.models import GroundTruth
+
     return GroundTruth.model_validate(ground_truth(report))
 
 
