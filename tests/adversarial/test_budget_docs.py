@@ -17,8 +17,8 @@ def test_the_figures_of_the_doc_are_the_code_s():
     stated = [
         f"{budget.DEFAULT_STEPS:,} steps", f"{budget.DEFAULT_SECONDS:g} s", f"{MAX_RESULTS:,} values",
         f"more than {safeio.MAX_NUMBER_CHARS:,} characters", f"beyond 1e±{safeio.MAX_EXPONENT}",
-        f"cut at {caps.MESSAGE_LIMIT:,} characters", f"a detail at {caps.DETAIL_LIMIT}",
-        f"a quote at {caps.QUOTE_LIMIT}", f"the first {caps.EVIDENCE_KEPT}",
+        f"cut to {caps.MESSAGE_LIMIT:,} characters", f"a detail to {caps.DETAIL_LIMIT}",
+        f"a quote to {caps.QUOTE_LIMIT}", f"the first {caps.EVIDENCE_KEPT}",
         f"waits up to {lock.WAIT_SECONDS:g} s",
     ]
     missing = [figure for figure in stated if figure not in FLAT]
