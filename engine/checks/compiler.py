@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import regex
-from jsonpath_ng.ext import parse as parse_jsonpath
 from regex import error as RegexError  # in Compiler's signatures `regex` is its method
 
 from referee.dsl import ast
@@ -197,6 +196,10 @@ class Compiler:
                        "with jsonpath and test the text with the language's 'matches' operator",
                        span, "write: any jsonpath(x, \"$..name\") where . matches /re/")
             return None
+        # Loaded for the first query (with its logging and ply, about 10 ms): most
+        # rules files have none.
+        from jsonpath_ng.ext import parse as parse_jsonpath
+
         try:
             return parse_jsonpath(query)
         except Exception as err:  # jsonpath-ng raises many unrelated exception types

@@ -12,8 +12,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from jsonpath_ng import JSONPath
-
 from referee.engine.budget import BudgetExceeded, spend
 
 MAX_RESULTS = 100_000
@@ -46,6 +44,8 @@ def _count_calls(query: Any, what: str) -> None:
 
 def _nodes(root: Any) -> list:
     """Every JSONPath node reachable from ``root`` through its attributes, each once."""
+    from jsonpath_ng import JSONPath  # loaded already: ``root`` is one (see Compiler.jsonpath)
+
     found, seen, stack = [], set(), [root]
     while stack:
         item = stack.pop()
