@@ -132,11 +132,11 @@ def plain_record(text: str, start: int, stop: int, first: int) -> Record | None:
     args_payload = _json_payload(args, tool_line + 1)
     if args_payload is None:
         return None
-    return_line = tool_line + 2 + args.count("\n")
+    return_line = tool_line + 2 + _breaks(args)
     return_payload = _json_payload(result, return_line)
     if return_payload is None:
         return None
-    status_line = return_line + 1 + result.count("\n")
+    status_line = return_line + 1 + _breaks(result)
     fields = {"tool": tool, "tool_line": tool_line, "args": args_payload, "return": return_payload,
               "status": status, "status_line": status_line}
     # The record's lines: up to the Status line, then the blank ones after it. The match
@@ -144,6 +144,12 @@ def plain_record(text: str, start: int, stop: int, first: int) -> Record | None:
     # last line ends there.
     used = status_line - first + 1 + text.count("\n", match.end("status"), end)
     return Record([fields], used, [], [], set(), end + 1)  # every field given: no default factories to call
+
+
+def _breaks(value: str) -> int:
+    """The line breaks in ``value``. Most values are one line: ``in`` finds that out
+    far faster than ``count``, which steps through every character of a wide string."""
+    return value.count("\n") if "\n" in value else 0
 
 
 def _json_payload(value: str, line: int) -> Payload | None:

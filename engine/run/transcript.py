@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from referee.engine.run.escape import unescape_text
@@ -116,16 +117,26 @@ class _Segmenter:
         self.items: list[_Section | _Record] = [_Section("agent_notes", 0, None, "", preamble=True)]
         self.problems: list[Problem] = []
         self.records = _record_starts(text)
+        self.skip = 0  # offsets before this belong to a record already read
+
+    def _marked_lines(self) -> Iterator[int]:
+        """The offsets of the lines ``_MARK`` matches, in order, from ``self.skip`` on.
+
+        Each is found when the last one has been dealt with, from there or from the
+        end of the record it started: the text of a record already read (most of a
+        transcript) is never searched, and no text is searched twice."""
+        text = self.text
+        at = 0 if _MARK.match(text) else _next_marked(text, 1)
+        while at >= 0:
+            yield at
+            at = _next_marked(text, max(at + 1, self.skip))
 
     def run(self) -> tuple[list[_Section | _Record], list[Problem]]:
         text = self.text
         body_at = 0  # offset where the current section's body starts
         fence: tuple[str, int, int] | None = None  # (char, length, line) of the open fence
         number, counted = 1, 0  # the line number at offset `counted`
-        skip = 0  # offsets before this belong to a record already read
-        for start in _marked_lines(text):
-            if start < skip:
-                continue
+        for start in self._marked_lines():
             end = text.find("\n", start)
             line = text[start:] if end < 0 else text[start:end]
             number += text.count("\n", counted, start)
@@ -141,7 +152,7 @@ class _Segmenter:
                     record = self._record(exact, start, end, number)
                 fence = None
                 self.items.append(record)
-                skip = body_at = record.end
+                self.skip = body_at = record.end
                 # the record's lines are counted: its end starts the line after them
                 number, counted = number + 1 + record.read.used, min(record.end, len(text))
                 continue
@@ -263,11 +274,11 @@ def _record_starts(text: str) -> list[int]:
     return found
 
 
-def _marked_lines(text: str) -> list[int]:
-    """The offsets of the lines ``_MARK`` matches, in order (a list is cheaper to walk
-    than a generator)."""
-    found = [match.start() + 1 for match in _NEXT_MARK.finditer(text)]
-    return [0, *found] if _MARK.match(text) else found
+def _next_marked(text: str, at: int) -> int:
+    """The offset of the first line from offset ``at`` on (``at`` > 0) that ``_MARK``
+    matches, or -1: the line break before it is at ``at - 1`` or later."""
+    found = _NEXT_MARK.search(text, at - 1)
+    return -1 if found is None else found.start() + 1
 
 
 def _close(item: _Section | _Record, text: str, start: int, end: int) -> None:
