@@ -45,7 +45,9 @@ from referee.engine.run.tool_log import Line, Record, fence_closes, fence_open, 
 
 TRANSCRIPT = "outputs/transcript.md"
 
-RECORD_HEADING = re.compile(r"## \[tool_calls\] Step ([1-9][0-9]{0,8})(?::[ \t]*(.*?))?[ \t]*")
+# The title (group 2) keeps its trailing spaces and tabs, which the parser strips: a
+# lazy group, tried one character at a time, cost more than the rest of the match.
+RECORD_HEADING = re.compile(r"## \[tool_calls\] Step ([1-9][0-9]{0,8})(?::[ \t]*(.*))?[ \t]*")
 # A heading that looks like a record heading but is not one (checked after RECORD_HEADING).
 _NEAR_RECORD = re.compile(r" {0,3}#{1,6}[ \t]*\[[ \t]*tool[ \t_-]*calls?[ \t]*\]", re.IGNORECASE)
 _EXACT_START = "## [tool_calls] Step "
