@@ -27,8 +27,9 @@ end of the transcript no record is trusted: such records are listed in
 ``Transcript.suspect_calls`` (never in ``calls``) and their text is kept as agent
 text, so that a forged record can neither prove nor hide anything.
 
-The parser never raises and is linear in the size of the text: one regex over the
-whole text finds the only lines that can cut it (headings and code fences), so
+The parser never raises and is linear in the size of the text: a regex search finds
+each of the only lines that can cut it (headings and code fences), going on from the
+last one or from the end of the record just read (whose text is not searched), so
 Python code runs per section rather than per line.
 """
 
