@@ -315,23 +315,30 @@ def _split_step(title: str) -> tuple[int | None, str]:
 def _distrust_from(records: list[_Record], report: str) -> tuple[int, Problem | None]:
     """The position of the first record not trusted (len(records) when all are), and why.
 
-    The n-th record must be ``Step n``. At the first one that is not, with step s at
-    position p (both from 1), the records from ``min(s, p)`` on may be forged
+    The n-th record must be ``Step n``. A record that is not, with step s at
+    position p (both from 1), says the records from ``min(s, p)`` on may be forged
     ones or real ones pushed back by forged ones, and the record before them may
     have been cut short by the text that forged them: trust ends one before.
-    Any other anomaly of record p ends trust at record p - 1 for the same reason.
-    The reason given is the first anomaly in the file among those that end trust
-    soonest.
+    Every such record is heard, not only the first: a forged record can carry the
+    number its place expects, and then it is a real record pushed back behind it
+    (step 2 at position 4) that shows how early the forging began. Any other
+    anomaly of record p ends trust at record p - 1 for the same reason. The
+    reason given is the first anomaly in the file among those that end trust
+    soonest; only the first record out of order is reported as a problem (the
+    rest follow from it).
     """
     ends: list[tuple[int, int, Problem]] = []  # (first record not trusted, line, why)
+    reported = False
     for position, record in enumerate(records, 1):
-        if record.step != position:
-            message = (f"step {record.step} where step {position} was expected: records must be numbered "
-                       "1, 2, 3, ... in order")
-            problem = Problem("step-order", report, message, record.line)
+        if record.step == position:
+            continue
+        message = (f"step {record.step} where step {position} was expected: records must be numbered "
+                   "1, 2, 3, ... in order")
+        problem = Problem("step-order", report, message, record.line)
+        if not reported:
             record.anomalies.append(problem)
-            ends.append((max(min(record.step, position) - 2, 0), record.line, problem))
-            break
+            reported = True
+        ends.append((max(min(record.step, position) - 2, 0), record.line, problem))
     for position, record in enumerate(records):
         if record.anomalies or record.read.anomalies:
             for problem in record.anomalies + record.read.anomalies:
