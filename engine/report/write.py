@@ -22,7 +22,6 @@ import json
 import signal
 import threading
 from contextlib import contextmanager
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Sequence
@@ -37,7 +36,7 @@ GROUND_TRUTH = "ground_truth.json"
 WRITER_THREADS = 8
 
 
-@dataclass
+@dataclass(slots=True)  # one per run, held to the end: no __dict__
 class WriteResult:
     """What happened to one run's files. ``refused`` names the foreign files;
     ``error`` says why the run could not be written (its old files were kept);
@@ -131,9 +130,25 @@ def write_all(jobs: Sequence[tuple[Path, dict[str, str]]], force: bool,
         except Exception as exc:  # a defect in one run's writing costs that run only
             results[index] = WriteResult(error=f"cannot write: {type(exc).__name__}: {exc}")
 
-    with ThreadPoolExecutor(max_workers=min(WRITER_THREADS, len(jobs))) as pool:
-        for index in range(len(jobs)):
-            pool.submit(job, index)
+    # Each thread takes the next run when it is free: no queue of a task per run
+    # (a future and its lock each) grows with the workspace.
+    pending = iter(range(len(jobs)))
+    taking = threading.Lock()
+
+    def writer() -> None:
+        while True:
+            with taking:
+                index = next(pending, None)
+            if index is None:
+                return
+            job(index)
+
+    threads = [threading.Thread(target=writer, name=f"referee-writer-{n}")
+               for n in range(min(WRITER_THREADS, len(jobs)))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
     return [r or WriteResult(interrupted=True) for r in results]
 
 
