@@ -5,7 +5,8 @@ A run's grading.json cannot be finished before every run of its eval is graded
 run is graded (so Ctrl-C while grading leaves the workspace as it was). Keeping
 every run's text in memory until then would make memory grow with the number of
 runs; a ``Spill`` keeps it in one anonymous temporary file instead, so the
-process holds a ``Ticket`` (three numbers) per run and one run's text at a time.
+process holds a ``Ticket`` (a number) per run, the texts' places in the file
+(a few machine words a run), and one run's text at a time.
 
 The file has no name (``tempfile.TemporaryFile``): nothing is left behind, even
 when the process is killed. It is made in the folder given (the workspace, on
@@ -19,7 +20,7 @@ from __future__ import annotations
 import os
 import tempfile
 import threading
-from dataclasses import dataclass
+from array import array
 from pathlib import Path
 from typing import IO
 
@@ -28,12 +29,8 @@ from typing import IO
 _ENCODING, _ERRORS = "utf-8", "surrogatepass"
 
 
-@dataclass(frozen=True, slots=True)  # one per run, kept to the end: no __dict__
-class Ticket:
-    """Where one run's texts lie in the spill: their offset and byte lengths."""
-
-    offset: int
-    lengths: tuple[int, ...]
+# A number that gives back the texts of one ``put``: its place among the puts.
+Ticket = int
 
 
 class Spill:
@@ -45,6 +42,11 @@ class Spill:
         self._fd = -1
         self._end = 0
         self._lock = threading.Lock()
+        # Where the texts lie, as plain machine words rather than an object a run:
+        # for each put, its offset and then where each of its texts ends (``_marks``),
+        # and where in ``_marks`` each put's words begin (``_starts``).
+        self._marks = array("q")
+        self._starts = array("q")
 
     def put(self, *texts: str) -> Ticket:
         """Keep ``texts``; the ticket gives them back."""
@@ -56,24 +58,35 @@ class Spill:
                 self._file, self._fd = made, made.fileno()
             offset = self._end
             self._end += len(blob)
-        written = 0
+            ticket = len(self._starts)
+            self._starts.append(len(self._marks))
+            self._marks.append(offset)
+            for part in data:
+                offset += len(part)
+                self._marks.append(offset)
+        written, offset = 0, self._marks[self._starts[ticket]]
         while written < len(blob):  # a short write (a signal, a pipe-like file) goes on
             written += os.pwrite(self._fd, blob[written:], offset + written)
-        return Ticket(offset, tuple(len(part) for part in data))
+        return ticket
 
     def get(self, ticket: Ticket) -> tuple[str, ...]:
         """The texts ``put`` returned ``ticket`` for, as they were given."""
-        blob = self._read(ticket.offset, sum(ticket.lengths))
-        texts, start = [], 0
-        for length in ticket.lengths:
-            texts.append(blob[start:start + length].decode(_ENCODING, _ERRORS))
-            start += length
-        return tuple(texts)
+        marks = self._bounds(ticket)
+        blob = self._read(marks[0], marks[-1] - marks[0])
+        return tuple(blob[start - marks[0]:end - marks[0]].decode(_ENCODING, _ERRORS)
+                     for start, end in zip(marks, marks[1:]))
 
     def part(self, ticket: Ticket, index: int) -> str:
         """``get(ticket)[index]``, reading that text alone."""
-        start = ticket.offset + sum(ticket.lengths[:index])
-        return self._read(start, ticket.lengths[index]).decode(_ENCODING, _ERRORS)
+        marks = self._bounds(ticket)
+        return self._read(marks[index], marks[index + 1] - marks[index]).decode(_ENCODING, _ERRORS)
+
+    def _bounds(self, ticket: Ticket) -> list[int]:
+        """The offset of the ticket's first text, then where each of its texts ends."""
+        with self._lock:
+            start = self._starts[ticket]
+            stop = self._starts[ticket + 1] if ticket + 1 < len(self._starts) else len(self._marks)
+            return self._marks[start:stop].tolist()
 
     def _read(self, offset: int, size: int) -> bytes:
         blob = b""
@@ -105,13 +118,13 @@ class InMemory:
 
     def put(self, *texts: str) -> Ticket:
         self._texts.append(texts)
-        return Ticket(len(self._texts) - 1, ())
+        return len(self._texts) - 1
 
     def get(self, ticket: Ticket) -> tuple[str, ...]:
-        return self._texts[ticket.offset]
+        return self._texts[ticket]
 
     def part(self, ticket: Ticket, index: int) -> str:
-        return self._texts[ticket.offset][index]
+        return self._texts[ticket][index]
 
     def close(self) -> None:
         self._texts.clear()
