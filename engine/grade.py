@@ -108,12 +108,25 @@ class GradedRun:
 
 
 @dataclass(frozen=True, slots=True)  # one per run, kept to the end: no __dict__
+class RunPlace:
+    """Where a graded run's files go, and its name in messages: all that is kept of
+    its ``Run`` (discovery's objects are let go as the runs are graded)."""
+
+    directory: str
+    rel: str
+
+    @property
+    def path(self) -> Path:
+        return Path(self.directory)
+
+
+@dataclass(frozen=True, slots=True)  # one per run, kept to the end: no __dict__
 class Stored:
     """One graded run whose texts and brief wait in ``spill``: each is read back when
     asked for, so holding every run's ``Stored`` costs neither report text nor the
-    brief's names and keys (only the run and four offsets)."""
+    brief's names and keys (its place, and its ticket)."""
 
-    run: Run
+    place: RunPlace
     eval_key: str
     ticket: Ticket
     spill: Spill | InMemory
@@ -280,8 +293,9 @@ def grade_all(program: Program, runs: Sequence[Run], source: RulesSource, grader
               extra_feedback: Mapping[str, Sequence[dict]] | None = None) -> list[GradedRun | None]:
     """Grade every run: one entry per run, in order, None where no eval applies; every
     report's text in memory (``grade_spilled`` keeps them on disk instead)."""
-    graded = grade_spilled(program, runs, source, grader, InMemory(), jobs, progress, judge, extra_feedback)
-    return [None if s is None else GradedRun(s.run, s.brief, s.grading, s.truth) for s in graded]
+    runs = list(runs)
+    graded = grade_spilled(program, list(runs), source, grader, InMemory(), jobs, progress, judge, extra_feedback)
+    return [None if s is None else GradedRun(run, s.brief, s.grading, s.truth) for run, s in zip(runs, graded)]
 
 
 def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict,
@@ -289,8 +303,10 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
                   judge: Judge | None = None,
                   extra_feedback: Mapping[str, Sequence[dict]] | None = None) -> list[Stored | None]:
     """Grade every run: one entry per run, in order, None where no eval applies. Each
-    run's texts go into ``spill`` as it comes back; only its brief and its ticket stay
-    here, and its critique facts until the last run of its eval is in.
+    run's texts and brief go into ``spill`` as it comes back; only its place and its
+    ticket stay here, and its critique facts until the last run of its eval is in.
+    Given a list, each graded run's entry in it is set to None once the run is in,
+    so that memory does not grow with discovery's objects either.
     ``extra_feedback`` adds suggestions to an eval's eval_feedback (``referee
     critique``'s findings, by eval key).
 
@@ -314,7 +330,9 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
                 raise AssertionError(f"a run of eval {result.eval_key} came after its last run")
             critiques.setdefault(result.eval_key, []).append(result.critique)
             ticket = spill.put(result.head, result.tail, result.truth, _brief_text(result.brief))
-            stored.append(Stored(run, result.eval_key, ticket, spill, blocks))
+            stored.append(Stored(RunPlace(str(run.path), run.id.rel), result.eval_key, ticket, spill, blocks))
+            if isinstance(runs, list):
+                runs[number] = None  # graded: let it go (see above)
             if last.get(result.eval_key) == number:
                 blocks[result.eval_key] = _feedback_block(program, result.eval_key,
                                                           critiques.pop(result.eval_key), extra)

@@ -206,3 +206,25 @@ def test_a_members_value_is_cut_without_its_comma_or_the_closing_brace():
     text = json_text({"a": {"x": "\n  \"b\": 1"}, "b": [2, {"c": None}]}) + "\n"
     assert grade_command._member_value(text, '\n  "a": ') == json_text({"x": "\n  \"b\": 1"}).replace("\n", "\n  ")
     assert grade_command._member_value(text, '\n  "b": ') == json_text([2, {"c": None}]).replace("\n", "\n  ")
+
+
+def test_a_grade_lets_each_run_go_once_it_is_in(tmp_path):
+    # What a graded run leaves is its place and its ticket: discovery's Run objects
+    # are not held to the end, so memory does not grow with them.
+    import gc
+    import weakref
+
+    from referee.engine.grade import RulesSource, grade_spilled, grader_info
+    from referee.engine.run.workspace import discover
+
+    source = RulesSource(((RULES.name, RULES.read_text(encoding="utf-8")),))
+    runs = discover(WORKSPACE).runs
+    alive = [weakref.ref(run) for run in runs]
+    for jobs in (1, 2):
+        with Spill(tmp_path) as spill:
+            stored = grade_spilled(source.compile(), runs, source, grader_info(), spill, jobs)
+            gc.collect()
+            assert runs == [None] * len(stored) and [ref() for ref in alive] == [None] * len(alive)
+            assert [s.place.rel for s in stored] == [r.id.rel for r in discover(WORKSPACE).runs]
+        runs = discover(WORKSPACE).runs
+        alive = [weakref.ref(run) for run in runs]

@@ -267,7 +267,7 @@ def _write(graded, args) -> list[WriteResult]:
 
     if args.check:
         return [WriteResult() for _ in graded]
-    jobs = [(g.run.path, g.files) for g in graded]  # each run's texts are read as it is written
+    jobs = [(g.place.path, g.files) for g in graded]  # each run's texts are read as it is written
     results = None
     try:
         with workspace_lock(args.workspace):
@@ -292,15 +292,15 @@ def _warn_written(graded, results: list[WriteResult]) -> None:
     """Warn about each run that was not written as asked, or was written over a foreign file."""
     failed = [(g, r) for g, r in zip(graded, results) if r.error]
     for g, result in failed[:MAX_WARNINGS]:
-        warn(f"{g.run.id.rel}: {result.error}; this run kept its old files")
+        warn(f"{g.place.rel}: {result.error}; this run kept its old files")
     if len(failed) > MAX_WARNINGS:
         warn(f"... and {len(failed) - MAX_WARNINGS} more runs could not be written")
     for g, result in zip(graded, results):
         for name in result.refused:
-            warn(f"{g.run.id.rel}/{name} was not written by referee; left untouched and this run "
+            warn(f"{g.place.rel}/{name} was not written by referee; left untouched and this run "
                   f"was not written. Move it away, or rerun with --force to keep it as {name}.bak")
         for name, backup in result.kept_aside:
-            warn(f"{g.run.id.rel}/{name} was not written by referee; kept it as {g.run.id.rel}/{backup}")
+            warn(f"{g.place.rel}/{name} was not written by referee; kept it as {g.place.rel}/{backup}")
 
 
 def _report(args, graded, results: list[WriteResult], skipped) -> int:
@@ -328,7 +328,7 @@ def _report(args, graded, results: list[WriteResult], skipped) -> int:
         if args.verbose:
             for g, result in zip(graded, results):
                 if result.written:
-                    print("\n".join(f"  wrote {inert(_shown(args.workspace, g.run.id.rel, name))}"
+                    print("\n".join(f"  wrote {inert(_shown(args.workspace, g.place.rel, name))}"
                                     for name in (GRADING, GROUND_TRUTH)))
         if totals.gate_total == 0:
             warn("nothing counted toward the gate (only existence or not-graded semantic "
