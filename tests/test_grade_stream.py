@@ -203,9 +203,13 @@ def test_a_json_entry_copies_the_reports_text_as_rendering_it_again_would():
 
 
 def test_a_members_value_is_cut_without_its_comma_or_the_closing_brace():
+    from referee.engine.report.render import member_text, with_member_text
+
     text = json_text({"a": {"x": "\n  \"b\": 1"}, "b": [2, {"c": None}]}) + "\n"
-    assert grade_command._member_value(text, '\n  "a": ') == json_text({"x": "\n  \"b\": 1"}).replace("\n", "\n  ")
-    assert grade_command._member_value(text, '\n  "b": ') == json_text([2, {"c": None}]).replace("\n", "\n  ")
+    assert member_text(text, "a") == json_text({"x": "\n  \"b\": 1"}).replace("\n", "\n  ")
+    assert member_text(text, "b") == json_text([2, {"c": None}]).replace("\n", "\n  ")
+    holder = json_text({"a": None, "b": 1})
+    assert with_member_text(holder, "a", member_text(text, "a")) == json_text({"a": {"x": "\n  \"b\": 1"}, "b": 1})
 
 
 def test_a_grade_lets_each_run_go_once_it_is_in(tmp_path):

@@ -404,24 +404,14 @@ def _json_run_text(brief, grading: str, result: WriteResult) -> str:
     """``json_text(_json_run(brief, json.loads(grading), result))``, with the parts of
     ``FROM_REPORT`` copied from the text of grading.json instead of read and written
     again: they stand there at the same depth, and a run's assertions are most of it."""
-    from referee.engine.report.render import json_text
+    from referee.engine.report.render import json_text, member_text, with_member_text
 
     text = json_text(_json_run(brief, dict.fromkeys(FROM_REPORT), result))
     for key in FROM_REPORT:
-        # Every raw line break of rendered JSON is layout (strings escape theirs), so
-        # '\n  "key": ' starts a top-level member in either text.
-        slot = f'\n  "{key}": '
-        text = text.replace(slot + "null", slot + _member_value(grading, slot), 1)
+        text = with_member_text(text, key, member_text(grading, key))
     return text
 
 
-def _member_value(text: str, slot: str) -> str:
-    """The text of the top-level member's value that follows ``slot`` in rendered JSON."""
-    start = text.index(slot) + len(slot)
-    end = text.find('\n  "', start)
-    if end < 0:  # the last member: its value ends where the object does
-        return text[start:text.rindex("\n}")]
-    return text[start:end - 1]  # less the comma before the next member
 def _print_json(document: dict) -> None:
     """``print(json_text(document))`` where ``document["runs"]`` is an iterator of each
     run's entry rendered on its own: each is indented as the whole document would nest

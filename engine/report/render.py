@@ -38,6 +38,11 @@ _FEEDBACK_LINE = '\n  "eval_feedback": '
 _EMPTY_SLOT = _FEEDBACK_LINE + "null"
 
 
+def _member_line(key: str) -> str:
+    """How a top-level member of a rendered document starts (see ``_FEEDBACK_LINE``)."""
+    return f'\n  "{key}": '
+
+
 def render(document: Any) -> str:
     """The exact text of a report file (a dict, or a model of ``engine.report.models``)."""
     if hasattr(document, "model_dump"):
@@ -80,9 +85,26 @@ def split_at_feedback(text: str) -> tuple[str, str]:
 
 def feedback_text(feedback: dict) -> str:
     """An eval_feedback block as it stands inside grading.json: one level indented."""
-    rendered = render({"eval_feedback": feedback})
     # '{\n  "eval_feedback": <value>\n}\n': the value, already at the right depth.
-    return rendered[len("{" + _FEEDBACK_LINE):-len("\n}\n")]
+    return member_text(render({"eval_feedback": feedback}), "eval_feedback")
+
+
+def member_text(text: str, key: str) -> str:
+    """The text of top-level member ``key``'s value in a rendered document (indent 2),
+    as it stands there: one level indented, without the comma after it."""
+    line = _member_line(key)
+    start = text.index(line) + len(line)
+    end = text.find('\n  "', start)
+    if end < 0:  # the last member: its value ends where the object does
+        return text[start:text.rindex("\n}")]
+    return text[start:end - 1]
+
+
+def with_member_text(text: str, key: str, value: str) -> str:
+    """A rendered document whose top-level ``key`` is null, with ``value`` (the text of
+    a value one level indented, as ``member_text`` gives it) in place of the null."""
+    line = _member_line(key)
+    return text.replace(line + "null", line + value, 1)
 
 
 def join_feedback(head: str, block: str, tail: str) -> str:
