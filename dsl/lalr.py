@@ -131,29 +131,26 @@ def _first(children: Any) -> Any:
     return None
 
 
+# The two ends of a node's span: its start from its first child with a position,
+# its end from its last.
+_SPAN_ENDS = (("line", "column", "start_pos"), ("end_line", "end_column", "end_pos"))
+
+
 def _propagate(meta: Any, children: list) -> None:
     """lark's ``PropagatePositions``: the node spans from its first child with a
     position to its last (tokens dropped from the tree count too)."""
-    first = _first(children)
-    if first is not None:
-        if not hasattr(meta, "line"):
-            meta.line = getattr(first, "container_line", first.line)
-            meta.column = getattr(first, "container_column", first.column)
-            meta.start_pos = getattr(first, "container_start_pos", first.start_pos)
+    for names, ordered in zip(_SPAN_ENDS, (children, reversed(children))):
+        child = _first(ordered)
+        if child is None:
+            continue
+        # A node (its Meta) lends the span of all it holds; a token its own place.
+        values = [getattr(child, "container_" + name, getattr(child, name)) for name in names]
+        if not hasattr(meta, names[0]):
+            for name, value in zip(names, values):
+                setattr(meta, name, value)
             meta.empty = False
-        meta.container_line = getattr(first, "container_line", first.line)
-        meta.container_column = getattr(first, "container_column", first.column)
-        meta.container_start_pos = getattr(first, "container_start_pos", first.start_pos)
-    last = _first(reversed(children))
-    if last is not None:
-        if not hasattr(meta, "end_line"):
-            meta.end_line = getattr(last, "container_end_line", last.end_line)
-            meta.end_column = getattr(last, "container_end_column", last.end_column)
-            meta.end_pos = getattr(last, "container_end_pos", last.end_pos)
-            meta.empty = False
-        meta.container_end_line = getattr(last, "container_end_line", last.end_line)
-        meta.container_end_column = getattr(last, "container_end_column", last.end_column)
-        meta.container_end_pos = getattr(last, "container_end_pos", last.end_pos)
+        for name, value in zip(names, values):
+            setattr(meta, "container_" + name, value)
 
 
 class _Pattern:

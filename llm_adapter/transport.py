@@ -287,22 +287,23 @@ def _watched(connection_class: type, watch: _Watch) -> Callable:
     return make
 
 
-class _WatchedHTTP(urllib.request.HTTPHandler):
+class _Watching:
+    """Opens each connection through ``_watched``: mixed into urllib's two handlers."""
+
     def __init__(self, watch: _Watch) -> None:
         super().__init__()
         self._watch = watch
 
     def do_open(self, http_class, req, **kwargs):
-        return super().do_open(_watched(http_class, self._watch), req, **kwargs)
+        return super().do_open(_watched(http_class, self._watch), req, **kwargs)  # type: ignore[misc]
 
 
-class _WatchedHTTPS(urllib.request.HTTPSHandler):
-    def __init__(self, watch: _Watch) -> None:
-        super().__init__()
-        self._watch = watch
+class _WatchedHTTP(_Watching, urllib.request.HTTPHandler):
+    pass
 
-    def do_open(self, http_class, req, **kwargs):
-        return super().do_open(_watched(http_class, self._watch), req, **kwargs)
+
+class _WatchedHTTPS(_Watching, urllib.request.HTTPSHandler):
+    pass
 
 
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
