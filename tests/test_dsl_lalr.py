@@ -9,11 +9,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra.lark import from_lark
 from lark.exceptions import UnexpectedInput
 from test_dsl_props import EXPLICIT, EXPLICIT_CONDITION
+from test_dsl_scan import WORDS as SCAN_WORDS
+from test_dsl_tables import rules_texts
 
 from referee.dsl import parser as dsl_parser
 from referee.dsl.parser import STARTS, build_parser, lark_parser, quick_parser
@@ -21,21 +22,9 @@ from referee.dsl.parser import STARTS, build_parser, lark_parser, quick_parser
 REPO = Path(__file__).resolve().parents[1]
 _LARK = build_parser()
 
-WORDS = ["expect", "1", ":", '"s"', "calls", "to", "glob", '"*x"', "with", "status", "success",
-         "any", "have", ".args", "==", "!=", "<=", "and", "or", "not", "(", ")", "[", "]", "{",
-         "}", ",", "let", "x", "=", "eval", "first(", "file", '"f.csv"', "as", "csv", "/a+/i",
-         "matches", "contains", "ignoring", "case", "before", "in", "order", "exactly", "each",
-         "of", "semantic", "response", ".", ".[0]", '["k"]', "-3.5", "1e5", "01", "true", "null",
-         "#c\n", "\n", "\r\n", "\t", "where", "at", "step", "is", "empty", "between", "jsonpath(",
-         "orders", "_x", '"bad\\q"', "/", "\\", "@", '{"a": 1}', "f(x, y)", "x.y[0]", "all", "no"]
-
-
-def _texts() -> list[str]:
-    texts = [p.read_text(encoding="utf-8") for p in sorted(REPO.glob("examples/**/*.rules"))]
-    for path in sorted((REPO / "tests" / "conformance").glob("*.yaml")):
-        texts += [case["rules"] for case in yaml.safe_load(path.read_text(encoding="utf-8"))
-                  if isinstance(case.get("rules"), str)]
-    return texts
+# The scanner's word soup, and what takes the parser further: CRLF, tabs, JSON
+# values, calls and paths.
+WORDS = SCAN_WORDS + ["\r\n", "\t", '{"a": 1}', "f(x, y)", "x.y[0]", "all", "no"]
 
 
 def _shape(node):
@@ -64,7 +53,7 @@ def _both(text: str, start: str):
 
 @pytest.mark.parametrize("start", STARTS)
 def test_every_example_parses_alike(start):
-    texts = _texts()
+    texts = rules_texts()
     assert len(texts) > 50
     for text in texts:
         mine, theirs = _both(text, start)

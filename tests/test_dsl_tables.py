@@ -19,7 +19,8 @@ from referee.dsl.tables import _decoded, _encoded, saved_parser
 REPO = Path(__file__).resolve().parents[1]
 
 
-def _texts() -> list[str]:
+def rules_texts() -> list[str]:
+    """Every rules text the repository holds: the examples and the conformance cases."""
     texts = [p.read_text(encoding="utf-8") for p in sorted(REPO.glob("examples/**/*.rules"))]
     for path in sorted((REPO / "tests" / "conformance").glob("*.yaml")):
         texts += [case["rules"] for case in yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -60,7 +61,7 @@ def _outcome(parser, text: str, start: str):
 @pytest.mark.parametrize("start", ["start"])
 def test_loaded_and_built_parsers_agree_on_every_example(start):
     loaded, built = lark_parser(), build_parser()
-    texts = _texts()
+    texts = rules_texts()
     assert len(texts) > 50
     for text in texts:
         assert _outcome(loaded, text, start) == _outcome(built, text, start), text
