@@ -1,9 +1,17 @@
-"""Work on runs in worker processes, results in order, a few chunks at a time.
+"""Work on runs in worker processes and in this one, results in order, a few chunks
+at a time.
+
+``jobs`` processes do the work: ``jobs - 1`` workers, and this process, which takes
+the next chunk itself whenever the oldest chunk out is not back yet. On a machine
+with as many cores as jobs, a process that only waited would still take CPU to
+receive and store the results, and so slow down the workers it waits for.
 
 Ctrl-C reaches every process of the terminal's group: the workers are born
 ignoring it (``_workers_born_deaf``, and their initializer ignores it too), and the
 main process alone answers it by stopping them (``_stop``), so no worker prints a
-traceback and no queued run is waited for.
+traceback and no queued run is waited for. A caller that must let the work out
+finish (writing, where a run cut short would mix old and new files) passes
+``stop`` instead and catches Ctrl-C itself.
 """
 
 from __future__ import annotations
@@ -11,9 +19,8 @@ from __future__ import annotations
 import signal
 import threading
 from collections import deque
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from contextlib import contextmanager
-from itertools import islice
 from typing import Any, Callable, Generator, Iterator, Sequence, TypeVar
 
 Progress = Callable[[int, int], None]
@@ -23,26 +30,35 @@ T = TypeVar("T")  # what the work on one run gives
 
 def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R], jobs: int,
              progress: Progress | None, initializer: Callable[..., None],
-             initargs: tuple) -> Generator[T, None, None]:
-    """``local(run)`` for every run here, or ``task(run)`` in ``jobs`` worker processes
-    (each set up by ``initializer(*initargs)``, which must make it ignore Ctrl-C);
-    results in the order of ``runs`` either way, yielded as they come.
+             initargs: tuple, stop: threading.Event | None = None,
+             chunk: int | None = None) -> Generator[T, None, None]:
+    """``local(run)`` for every run here, or ``task(run)`` in ``jobs - 1`` worker
+    processes (each set up by ``initializer(*initargs)``, which must make it ignore
+    Ctrl-C) and ``local(run)`` here for the chunks this process takes; results in the
+    order of ``runs`` either way, yielded as they come.
 
-    Runs travel to the workers in chunks, and only a few chunks are out at once, so
-    finished results never pile up in this process faster than they are used.
+    Runs travel to the workers in chunks (``chunk`` runs each, or a size from the
+    number of runs), and only a few chunks are out at once, so finished results
+    never pile up in this process faster than they are used. Once ``stop`` is set,
+    no chunk is started: those out are finished and their results yielded, then the
+    results stop short of the end: every chunk begun is finished, so what is yielded
+    is a prefix of ``runs``, in order.
     """
+    stop = stop or threading.Event()
     if jobs <= 1 or len(runs) < 2:
         for number, run in enumerate(runs, 1):
+            if stop.is_set():
+                return
             yield local(run)
             if progress:
                 progress(number, len(runs))
         return
-    chunk = max(1, min(16, len(runs) // (jobs * 8)))
+    chunk = chunk or max(1, min(16, len(runs) // (jobs * 8)))
     with _workers_born_deaf():
-        pool = ProcessPoolExecutor(max_workers=jobs, initializer=initializer, initargs=initargs)
+        pool = ProcessPoolExecutor(max_workers=jobs - 1, initializer=initializer, initargs=initargs)
     try:
         number = 0
-        for results in _windowed(pool, task, runs, chunk, jobs * 3):
+        for results in _Windowed(pool, task, local, runs, chunk, jobs - 1, stop):
             for result in results:
                 number += 1
                 yield result
@@ -54,20 +70,63 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
     pool.shutdown()
 
 
-def _windowed(pool: ProcessPoolExecutor, task: Callable[[Any], Any], runs: Sequence[Any], chunk: int,
-              window: int) -> Iterator[list[Any]]:
-    """Each chunk's results in order, with at most ``window`` chunks handed out."""
-    starts = iter(range(0, len(runs), chunk))
-    pending: deque = deque()
-    with _workers_born_deaf():  # the workers start with the first chunks
-        for start in islice(starts, window):
-            pending.append(pool.submit(_chunk_in_worker, task, runs[start:start + chunk]))
-    while pending:
-        results = pending.popleft().result()
-        following = next(starts, None)
-        if following is not None:  # hand out the next chunk before this one is consumed
-            pending.append(pool.submit(_chunk_in_worker, task, runs[following:following + chunk]))
-        yield results
+class _Windowed:
+    """Each chunk's results in order. Each worker has at most two chunks out (one to
+    work on, one waiting), so that at the end this process is not left waiting on a
+    long queue; while the oldest chunk is not back, this process works through the
+    next one itself."""
+
+    def __init__(self, pool: ProcessPoolExecutor, task: Callable[[Any], Any], local: Callable[[Any], Any],
+                 runs: Sequence[Any], chunk: int, workers: int, stop: threading.Event) -> None:
+        self.pool, self.task, self.local, self.runs, self.chunk = pool, task, local, runs, chunk
+        self.stop = stop
+        self.starts = iter(range(0, len(runs), chunk))
+        self.out = 2 * workers  # chunks handed to the workers at most
+        self.pending: deque[Future | list] = deque()  # in the order of runs: futures, or results made here
+
+    def __iter__(self) -> Iterator[list[Any]]:
+        with _workers_born_deaf():  # the workers start with the first chunks
+            for _ in range(self.out):
+                self._hand_out()
+        while self.pending:
+            head = self.pending[0]
+            if isinstance(head, Future) and not head.done() and self._work_here():
+                continue
+            self.pending.popleft()
+            results = head.result() if isinstance(head, Future) else head
+            self._hand_out()  # the next chunk goes out before this one is consumed
+            yield results
+
+    def _next(self) -> int | None:
+        return None if self.stop.is_set() else next(self.starts, None)
+
+    def _hand_out(self) -> None:
+        """Give the workers another chunk if fewer than ``out`` are still being worked on."""
+        if sum(isinstance(p, Future) and not p.done() for p in self.pending) >= self.out:
+            return
+        start = self._next()
+        if start is not None:
+            self.pending.append(self.pool.submit(_chunk_in_worker, self.task, self.runs[start:start + self.chunk]))
+
+    def _work_here(self) -> bool:
+        """Do the next chunk in this process; False when there is none to do (or
+        enough results made here already wait for the oldest chunk)."""
+        if len(self.pending) > 2 * self.out:
+            return False
+        start = self._next()
+        if start is None:
+            return False
+        results: list[Any] = []
+        self.pending.append(results)  # its place in the order; filled here and now
+        for run in self.runs[start:start + self.chunk]:
+            results.append(self.local(run))
+            self._hand_out()  # a worker done with its chunks does not wait for this one
+        return True
+
+
+def ignore_ctrl_c() -> None:
+    """A worker's initializer when it needs no other set-up (see ``in_order``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _chunk_in_worker(task: Callable[[Any], Any], runs: Sequence[Any]) -> list[Any]:

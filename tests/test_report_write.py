@@ -106,3 +106,47 @@ def test_the_link_to_an_old_report_has_a_name_remove_stale_knows(tmp_path, monke
     assert Path(second).read_text(encoding="utf-8") == "old"
     assert atomic.remove_stale(tmp_path, ["grading.json"]) == sorted([Path(first).name, Path(second).name])
     assert sorted(p.name for p in tmp_path.iterdir()) == ["grading.json"]
+
+
+def _runs_to_write(root: Path, count: int) -> list[tuple[Path, dict[str, str]]]:
+    jobs = []
+    for number in range(count):
+        folder = root / f"run-{number}"
+        folder.mkdir()
+        text = json.dumps({"expectations": [number], "grader": {"name": "referee", "version": "1"}})
+        jobs.append((folder, {"grading.json": text, "ground_truth.json": text}))
+    return jobs
+
+
+def test_written_by_several_processes_as_by_one(tmp_path):
+    jobs = _runs_to_write(tmp_path, 45)
+    (tmp_path / "run-17" / "grading.json").write_text("theirs")
+    results = write_all(jobs, force=False, processes=3)
+    assert [r.written for r in results] == [n != 17 for n in range(45)]
+    assert results[17].refused == ["grading.json"]
+    for folder, texts in jobs[:17] + jobs[18:]:
+        assert {name: (folder / name).read_text() for name in texts} == texts
+        assert sorted(os.listdir(folder)) == ["grading.json", "ground_truth.json"]
+
+
+def test_a_stop_while_processes_write_leaves_each_run_whole(tmp_path, monkeypatch):
+    import threading
+
+    from referee.engine.report import write as write_module
+
+    jobs = _runs_to_write(tmp_path, 200)
+    stop = threading.Event()
+    real = write_module.write_run
+
+    def write_run(*args, **kwargs):  # in this process: the first run written is Ctrl-C's cue
+        result = real(*args, **kwargs)
+        stop.set()
+        return result
+
+    monkeypatch.setattr(write_module, "write_run", write_run)
+    results = write_all(jobs, force=False, stop=stop, processes=2)
+    written = [r.written for r in results]
+    assert any(written) and not all(written)
+    assert all(r.written != r.interrupted for r in results)
+    for (folder, _), result in zip(jobs, results):
+        assert sorted(os.listdir(folder)) == ([] if result.interrupted else ["grading.json", "ground_truth.json"])

@@ -58,7 +58,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
                         help="skill-creator evals.json: its expectations set the order and texts")
     parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
-                        help="worker processes (default 1; 0 = one per CPU); output is identical")
+                        help="processes that grade and write, this one included (default 1; 0 = one per CPU); "
+                             "output is identical")
     parser.add_argument("--check", action="store_true", help="grade and report; write nothing")
     parser.add_argument("--force", action="store_true",
                         help="replace report files referee did not write, keeping each as <name>.bak")
@@ -262,6 +263,7 @@ def _judge(args: argparse.Namespace):
 
 
 def _write(graded, args) -> list[WriteResult]:
+    from referee.engine.grade import cpu_jobs
     from referee.engine.report.lock import WorkspaceBusy, workspace_lock
     from referee.engine.report.write import WriteInterrupted, WriteResult, ctrl_c_sets, write_all
 
@@ -272,7 +274,7 @@ def _write(graded, args) -> list[WriteResult]:
     try:
         with workspace_lock(args.workspace):
             with ctrl_c_sets(threading.Event()) as stop:
-                results = write_all(jobs, args.force, stop)
+                results = write_all(jobs, args.force, stop, args.jobs or cpu_jobs())
             if stop.is_set():
                 raise WriteInterrupted(results)
     except WorkspaceBusy as busy:

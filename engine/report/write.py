@@ -12,8 +12,9 @@ files and says why in ``WriteResult.error``; the other runs are still written.
 Temporary files an interrupted grade left in a run folder are removed first.
 
 Ctrl-C while writing (under ``ctrl_c_sets``) stops starting new runs and lets
-the runs being written finish (each is a few renames); every run's result says
-what happened, so the caller can tell exactly which runs were written.
+the runs being written finish (each is a few renames); with several processes,
+the groups of runs already handed out finish. Every run's result says what
+happened, so the caller can tell exactly which runs were written.
 """
 
 from __future__ import annotations
@@ -21,10 +22,10 @@ from __future__ import annotations
 import json
 import signal
 import threading
+from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Sequence
 
 from referee.engine.report.atomic import move_aside, remove_stale, replace_together
 from referee.engine.report.lock import WorkspaceBusy, workspace_lock
@@ -107,17 +108,25 @@ def _write_unlocked(run_dir: Path, files: dict[str, str], force: bool) -> WriteR
     return result
 
 
-def write_all(jobs: Sequence[tuple[Path, dict[str, str]]], force: bool,
-              stop: threading.Event | None = None) -> list[WriteResult]:
+def write_all(jobs: Sequence[tuple[Path, Mapping[str, str]]], force: bool,
+              stop: threading.Event | None = None, processes: int = 1) -> list[WriteResult]:
     """``write_run`` for many runs, results in the order given.
 
     Once ``stop`` is set (by ``ctrl_c_sets``, say), no new run is started: the
     runs being written finish, so no run is left with one new file and one old,
     and the others come back with ``interrupted``. Each thread files its own
     run's result, so every result says what happened on disk.
+
+    With ``processes`` above 1 the runs are shared out, a group of runs at a time,
+    among that many processes, this one included. Writing a file costs the system
+    CPU time as well as waiting on the disk (an fsync and a few renames), and the
+    threads of one process do not overlap that time on every file system. Groups
+    already handed out when ``stop`` is set are written whole: a few runs more.
     """
     if not jobs:
         return []
+    if processes > 1 and len(jobs) > WRITER_THREADS:
+        return _write_in_processes(jobs, force, stop or threading.Event(), processes)
     stop = stop or threading.Event()
     results: list[WriteResult | None] = [None] * len(jobs)
 
@@ -150,6 +159,41 @@ def write_all(jobs: Sequence[tuple[Path, dict[str, str]]], force: bool,
     for thread in threads:
         thread.join()
     return [r or WriteResult(interrupted=True) for r in results]
+
+
+def _write_in_processes(jobs: Sequence[tuple[Path, Mapping[str, str]]], force: bool,
+                        stop: threading.Event, processes: int) -> list[WriteResult]:
+    from referee.engine.pool import ignore_ctrl_c, in_order
+
+    groups = _Groups(jobs, force)
+    results: list[WriteResult] = []
+    for written in in_order(_write_group, lambda group: write_all(group[0], force, stop), groups, processes,
+                            None, ignore_ctrl_c, (), stop=stop, chunk=1):
+        results.extend(written)
+    return results + [WriteResult(interrupted=True) for _ in range(len(jobs) - len(results))]
+
+
+class _Groups(Sequence):
+    """``jobs`` cut into groups of ``WRITER_THREADS`` runs, each with its texts read
+    only when the group is handed out (they travel to a worker process whole)."""
+
+    def __init__(self, jobs: Sequence[tuple[Path, Mapping[str, str]]], force: bool) -> None:
+        self.jobs, self.force = jobs, force
+
+    def __len__(self) -> int:
+        return -(-len(self.jobs) // WRITER_THREADS)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        part = self.jobs[index * WRITER_THREADS:(index + 1) * WRITER_THREADS]
+        return [(path, dict(files)) for path, files in part], self.force
+
+
+def _write_group(group: tuple[list[tuple[Path, dict[str, str]]], bool]) -> list[WriteResult]:
+    """A group of runs written in a worker process (which ignores Ctrl-C: the main
+    process decides when to stop handing out groups)."""
+    return write_all(group[0], group[1])
 
 
 @contextmanager

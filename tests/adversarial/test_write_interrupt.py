@@ -133,7 +133,8 @@ def test_interrupt_while_workers_grade(tmp_path):
     _check_told(code, err, workspace, 400, out)
 
 
-def test_interrupt_while_writing_tells_the_truth(tmp_path):
+@pytest.mark.parametrize("jobs", ["1", "2"])  # written by this process's threads, or by two processes
+def test_interrupt_while_writing_tells_the_truth(tmp_path, jobs):
     workspace = _workspace(tmp_path / "ws", 300, calls=5)
     assert main(["grade", str(workspace), "--rules", _rules(tmp_path, "old.rules", OLD)]) == 0
     first = sorted(workspace.rglob("grading.json"))
@@ -142,7 +143,7 @@ def test_interrupt_while_writing_tells_the_truth(tmp_path):
         return any(b'"response contains' in path.read_bytes() for path in first[::7])
 
     code, out, err = _interrupt(["grade", str(workspace), "--rules", _rules(tmp_path, "new.rules", NEW),
-                                 "--force"], writing)
+                                 "--force", "--jobs", jobs], writing)
     _check_told(code, err, workspace, 300, out)
 
 

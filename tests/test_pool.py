@@ -1,0 +1,69 @@
+"""Work shared among processes: results in order, this process working too, and a
+stop that finishes what was begun and begins nothing more."""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.engine.pool import ignore_ctrl_c, in_order
+
+
+def _square(number: int) -> tuple[int, int]:
+    time.sleep(0.002)  # long enough that a chunk handed out is not back at once
+    return number * number, os.getpid()
+
+
+def _squares(runs, jobs: int, chunk: int | None = None, stop=None, local=_square) -> list[tuple[int, int]]:
+    return list(in_order(_square, local, runs, jobs, None, ignore_ctrl_c, (), stop=stop, chunk=chunk))
+
+
+@settings(max_examples=8, deadline=None)
+@given(count=st.integers(0, 60), jobs=st.integers(1, 3), chunk=st.one_of(st.none(), st.integers(1, 7)))
+def test_results_come_in_the_order_of_the_runs(count, jobs, chunk):
+    found = _squares(list(range(count)), jobs, chunk)
+    assert [value for value, _ in found] == [n * n for n in range(count)]
+
+
+def test_this_process_works_beside_its_workers():
+    # Two jobs are one worker and this process: both take chunks.
+    pids = {pid for _, pid in _squares(list(range(80)), 2, chunk=2)}
+    assert os.getpid() in pids and len(pids) == 2
+
+
+def test_progress_counts_every_run_once():
+    seen: list[tuple[int, int]] = []
+    list(in_order(_square, _square, list(range(30)), 2, lambda n, total: seen.append((n, total)),
+                  ignore_ctrl_c, (), chunk=4))
+    assert seen == [(n, 30) for n in range(1, 31)]
+
+
+@pytest.mark.parametrize("jobs", [1, 2, 3])
+def test_a_stop_finishes_what_was_begun_and_begins_nothing_more(jobs):
+    stop = threading.Event()
+    done_here: list[int] = []
+
+    def local(number: int):
+        done_here.append(number)
+        if len(done_here) == 3:
+            stop.set()  # as Ctrl-C would, while this process works on a chunk
+        return _square(number)
+
+    runs = list(range(200))
+    found = _squares(runs, jobs, chunk=4, stop=stop, local=local)
+    assert 3 <= len(found) < len(runs)
+    assert [value for value, _ in found] == [n * n for n in range(len(found))]  # a prefix, in order
+    if jobs > 1:
+        assert len(found) % 4 == 0  # every chunk begun was finished
+
+
+def test_a_stop_set_before_the_start_begins_nothing():
+    stop = threading.Event()
+    stop.set()
+    assert _squares(list(range(20)), 1, stop=stop) == []
+    assert _squares(list(range(20)), 2, chunk=2, stop=stop) == []
