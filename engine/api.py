@@ -74,7 +74,9 @@ def _runs(where: str | os.PathLike[str] | Run | Iterable[Run]) -> list[Run]:
     if isinstance(where, (str, os.PathLike)):
         from referee.engine.run.workspace import discover
 
-        return discover(Path(where)).runs
+        # A list, as this function has always given: a library caller may keep and
+        # re-read these Runs, which a discovery's RunList builds anew on each access.
+        return list(discover(Path(where)).runs)
     return list(where)
 
 

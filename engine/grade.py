@@ -25,7 +25,7 @@ import signal
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator, Mapping, Sequence, TypeVar
 
 from referee.engine.facts import claims, metrics
 from referee.engine import __version__
@@ -37,7 +37,7 @@ from referee.engine.report import carry
 from referee.engine.report.build import Carried, RunFacts, grading_document, ground_truth
 from referee.engine.text import plain
 from referee.engine.report.marker import GRADER_NAME
-from referee.engine.run.workspace import Run, report_path
+from referee.engine.run.workspace import Run, RunList, report_path
 from referee.engine.report.render import feedback_text, join_feedback, render, split_at_feedback
 from referee.engine.report.spill import InMemory, Spill, Ticket
 from referee.engine.report.write import GRADING, GROUND_TRUTH
@@ -110,14 +110,40 @@ class GradedRun:
 @dataclass(frozen=True, slots=True)  # one per run, kept to the end: no __dict__
 class RunPlace:
     """Where a graded run's files go, and its name in messages: all that is kept of
-    its ``Run`` (discovery's objects are let go as the runs are graded)."""
+    its ``Run`` (discovery's objects are let go as the runs are graded).
 
-    directory: str
+    The run's folder is ``root`` joined with ``rel`` (``inside``), or ``root`` itself
+    for a run that does not lie at its ``rel`` (one held in memory). ``root`` is one
+    string shared by the runs of a workspace and ``rel`` the run id's own, so a place
+    costs a few pointers, not an absolute path per run."""
+
+    root: str
     rel: str
+    inside: bool = True
 
     @property
     def path(self) -> Path:
-        return Path(self.directory)
+        return Path(self.root, self.rel) if self.inside else Path(self.root)
+
+
+def _places(runs: Sequence[Run]) -> Iterator[RunPlace]:
+    """The place of each run, in order; a ``RunList``'s without building its Runs."""
+    if isinstance(runs, RunList):
+        root = str(runs.root)
+        for rel in runs.rels:
+            yield RunPlace(root, rel)
+        return
+    roots: dict[str, str] = {}
+    for run in runs:
+        yield _place(run, roots)
+
+
+def _place(run: Run, roots: dict[str, str]) -> RunPlace:
+    directory, rel = str(run.path), run.id.rel
+    root = directory if rel == "." else directory[:-len(rel) - 1]
+    if rel != "." and Path(root, rel) != run.path:
+        return RunPlace(directory, rel, inside=False)
+    return RunPlace(roots.setdefault(root, root), rel)
 
 
 @dataclass(frozen=True, slots=True)  # one per run, kept to the end: no __dict__
@@ -305,8 +331,9 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
     """Grade every run: one entry per run, in order, None where no eval applies. Each
     run's texts and brief go into ``spill`` as it comes back; only its place and its
     ticket stay here, and its critique facts until the last run of its eval is in.
-    Given a list, each graded run's entry in it is set to None once the run is in,
-    so that memory does not grow with discovery's objects either.
+    Memory does not grow with discovery's objects either: a ``RunList`` (what
+    discovery gives) builds each Run only as it is graded, and given a list, each
+    graded run's entry in it is set to None once the run is in.
     ``extra_feedback`` adds suggestions to an eval's eval_feedback (``referee
     critique``'s findings, by eval key).
 
@@ -319,10 +346,10 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
     critiques: dict[str, list[FeedbackFacts]] = {}
     blocks: dict[str, str] = {}
     # Each eval's critique is rendered once its last run is in, and its facts let go.
-    last = {compiled.key: number for number, compiled in enumerate(program.for_run(run.id, run.metadata)
-                                                                   for run in runs) if compiled is not None}
+    last = {compiled.key: number for number, compiled in enumerate(_eval_of_each(program, runs))
+            if compiled is not None}
     with closing(_rendered(program, runs, source, grader, jobs, progress, judge)) as rendered:
-        for number, (run, result) in enumerate(zip(runs, rendered)):
+        for number, (place, result) in enumerate(zip(_places(runs), rendered)):
             if result is None:
                 stored.append(None)
                 continue
@@ -330,7 +357,7 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
                 raise AssertionError(f"a run of eval {result.eval_key} came after its last run")
             critiques.setdefault(result.eval_key, []).append(result.critique)
             ticket = spill.put(result.head, result.tail, result.truth, _brief_text(result.brief))
-            stored.append(Stored(RunPlace(str(run.path), run.id.rel), result.eval_key, ticket, spill, blocks))
+            stored.append(Stored(place, result.eval_key, ticket, spill, blocks))
             if isinstance(runs, list):
                 runs[number] = None  # graded: let it go (see above)
             if last.get(result.eval_key) == number:
@@ -339,6 +366,13 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
     for key, facts in critiques.items():  # never left over: ``last`` is how evaluate_run picks the eval
         blocks[key] = _feedback_block(program, key, facts, extra)
     return stored
+
+
+def _eval_of_each(program: Program, runs: Iterable[Run]) -> Iterator[CompiledEval | None]:
+    """The eval that grades each run, in order; a Run (a ``RunList`` builds each one
+    anew) is let go as soon as its eval is known, so they are never all held."""
+    for run in runs:
+        yield program.for_run(run.id, run.metadata)
 
 
 def _feedback_block(program: Program, key: str, facts: list[FeedbackFacts],

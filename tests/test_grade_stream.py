@@ -222,7 +222,7 @@ def test_a_grade_lets_each_run_go_once_it_is_in(tmp_path):
     from referee.engine.run.workspace import discover
 
     source = RulesSource(((RULES.name, RULES.read_text(encoding="utf-8")),))
-    runs = discover(WORKSPACE).runs
+    runs = list(discover(WORKSPACE).runs)  # a list of Runs (discovery's own builds them as asked)
     alive = [weakref.ref(run) for run in runs]
     for jobs in (1, 2):
         with Spill(tmp_path) as spill:
@@ -230,5 +230,5 @@ def test_a_grade_lets_each_run_go_once_it_is_in(tmp_path):
             gc.collect()
             assert runs == [None] * len(stored) and [ref() for ref in alive] == [None] * len(alive)
             assert [s.place.rel for s in stored] == [r.id.rel for r in discover(WORKSPACE).runs]
-        runs = discover(WORKSPACE).runs
+        runs = list(discover(WORKSPACE).runs)
         alive = [weakref.ref(run) for run in runs]

@@ -121,7 +121,8 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
         return _interrupted("while grading", [], len(runs), args.check)
     finally:
         bar.close()
-    skipped = [(r.id.rel, r.id.eval_id) for r, g in zip(runs, results) if g is None]
+    # Only the runs left out are built again (runs may be a RunList): not every Run at once.
+    skipped = [(runs[n].id.rel, runs[n].id.eval_id) for n, g in enumerate(results) if g is None]
     for rel, eval_id in skipped[:MAX_WARNINGS]:
         warn(f"{rel}: no eval of the rules matches eval '{eval_id}'; not graded")
     graded = [g for g in results if g is not None]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from referee.engine.usage import UsageError
 from referee.engine.report.inert import inert
@@ -56,7 +56,7 @@ def run(args) -> int:
     return 0
 
 
-def _collect(path: Path) -> tuple[list[Run], list[Problem], str | None]:
+def _collect(path: Path) -> tuple[Sequence[Run], list[Problem], str | None]:
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
     from referee.engine.run.workspace import discover, load_run
 

@@ -13,7 +13,7 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from referee.engine.report.marker import GRADER_NAME
 from referee.engine.report.write import GRADING
@@ -111,7 +111,7 @@ def run_order(run: GradedRun) -> tuple:
     return natural_key(run.eval_id), run.configuration, run.run_number, natural_key(run.path)
 
 
-def _one_iteration(runs: list[Run], wanted: int | None, result: Collected) -> list[Run]:
+def _one_iteration(runs: Sequence[Run], wanted: int | None, result: Collected) -> Sequence[Run]:
     numbers = sorted({r.id.iteration for r in runs if r.id.iteration is not None})
     result.iterations = tuple(numbers)
     if wanted is not None:

@@ -14,7 +14,7 @@ import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from pydantic import ValidationError
 
@@ -229,7 +229,7 @@ def _join(root: str, rel: str) -> str:
     return rel if root in ("", ".") else f"{root}/{rel}"
 
 
-def _nothing_message(folder: Path, runs: list, selection: Selection) -> str:
+def _nothing_message(folder: Path, runs: Sequence, selection: Selection) -> str:
     if not runs:
         return f"no runs found under {folder} (a run is a folder holding outputs/)"
     if not selection.empty:

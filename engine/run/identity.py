@@ -108,12 +108,19 @@ def _run_number(run_dir: Path, parts: tuple[str, ...], shape: _Shape) -> int:
 
 
 class MetadataReader:
-    """Reads ``eval_metadata.json`` files, each once per discovery."""
+    """Reads ``eval_metadata.json`` files: a folder shared by several runs (an eval,
+    a configuration) once per discovery, a run's own folder each time it is asked.
+
+    A discovery keeps its reader for as long as its runs are built (``RunList``):
+    caching every run's own folder would make that memory grow with the runs."""
 
     def __init__(self) -> None:
         self._cache: dict[Path, tuple[dict, tuple[Problem, ...]]] = {}
 
-    def read(self, folder: Path, report_base: str) -> tuple[dict, tuple[Problem, ...]]:
+    def read(self, folder: Path, report_base: str, shared: bool = True) -> tuple[dict, tuple[Problem, ...]]:
+        """The folder's metadata and its problems; ``shared`` is False for a run's own folder."""
+        if not shared:
+            return self._load(folder, report_base)
         if folder not in self._cache:
             self._cache[folder] = self._load(folder, report_base)
         return self._cache[folder]
@@ -208,7 +215,7 @@ def identify(run_dir: Path, rel: str, reader: MetadataReader,
     depth = len(parts) - 1
     for pos in range(shape.eval_pos, depth + 1):  # eval level first; the run level wins
         folder = run_dir.parents[depth - pos - 1] if pos < depth else run_dir
-        found, found_problems = reader.read(folder, _metadata_base(parts, pos, inside))
+        found, found_problems = reader.read(folder, _metadata_base(parts, pos, inside), shared=pos < depth)
         metadata.update(found)
         problems.extend(found_problems)
     folder_id, folder_name = eval_from_folder(parts[shape.eval_pos])

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import argparse
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence, TypeVar, overload
 
 if TYPE_CHECKING:  # the selection flags are built for ``referee --help``, which reads no run
     from referee.engine.run.model import RunId
+    from referee.engine.run.workspace import RunList
 
 
 class _Identified(Protocol):
@@ -70,13 +71,29 @@ def selection_from_args(args: argparse.Namespace) -> Selection:
                      tuple(getattr(args, "select_runs", []) or ()))
 
 
-def select_runs(runs: Iterable[T], selection: Selection) -> list[T]:
+@overload
+def select_runs(runs: RunList, selection: Selection) -> RunList: ...
+@overload
+def select_runs(runs: Iterable[T], selection: Selection) -> Sequence[T]: ...
+
+
+def select_runs(runs: Iterable[Any], selection: Selection) -> Sequence[Any]:
     """The runs (``engine.run.workspace.Run``, anything with a ``RunId`` as ``id``)
-    that match ``selection``, in the order given."""
+    that match ``selection``, in the order given: a list, or from a discovery's
+    ``RunList`` a ``RunList`` too, so that no more Runs are held than before."""
+    from referee.engine.run.workspace import RunList
+
+    if isinstance(runs, RunList):
+        if selection.empty:
+            return runs
+        return runs.subset(number for number, run in enumerate(runs) if _matches(selection, run))
     if selection.empty:
         return list(runs)
-    return [run for run in runs
-            if selection.matches(run.id.eval_id, run.id.eval_name, run.id.configuration, run.id.run_number)]
+    return [run for run in runs if _matches(selection, run)]
+
+
+def _matches(selection: Selection, run: _Identified) -> bool:
+    return selection.matches(run.id.eval_id, run.id.eval_name, run.id.configuration, run.id.run_number)
 
 
 def _eval_matches(wanted: tuple[str, ...], eval_id: str, eval_name: str | None) -> bool:

@@ -13,8 +13,11 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import groupby
+from operator import itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -257,14 +260,78 @@ def load_run(run_dir: Path, workspace: Path | None = None) -> Run:
 # --- discovery --------------------------------------------------------------------------
 
 
+class RunList(Sequence[Run]):
+    """The runs of a discovery, in order, each built when it is asked for.
+
+    Grading 10,000 runs must not hold 10,000 ``Run`` objects (their paths, ids and
+    metadata) from discovery to the end: this list keeps, per run, only its folder
+    relative to the workspace (``rel``), and what all runs share (the workspace, the
+    metadata reader, the eval prefix). ``runs[i]``, iteration and slicing build a
+    new ``Run`` each time, through ``identify`` as discovery did, so a run is the same
+    whichever way it is reached; keep the Run to keep what it has read. A slice is a
+    plain list of Runs (worker processes receive those).
+    """
+
+    __slots__ = ("_root", "_rels", "_reader", "_prefix")
+
+    def __init__(self, root: Path, rels: Sequence[str], reader: MetadataReader,
+                 prefix: tuple[str, ...] = ()) -> None:
+        self._root = root
+        self._rels = tuple(rels)
+        self._reader = reader
+        self._prefix = prefix
+
+    @property
+    def root(self) -> Path:
+        """The workspace (absolute): every run's folder is ``root`` joined with its ``rel``."""
+        return self._root
+
+    @property
+    def rels(self) -> tuple[str, ...]:
+        """Each run's folder relative to the workspace (POSIX, "." for the workspace itself), in order."""
+        return self._rels
+
+    def __len__(self) -> int:
+        return len(self._rels)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self._build(rel) for rel in self._rels[index]]
+        return self._build(self._rels[index])
+
+    def __iter__(self) -> Iterator[Run]:
+        for rel in self._rels:
+            yield self._build(rel)
+
+    def subset(self, numbers: Iterable[int]) -> RunList:
+        """The runs at ``numbers`` (in that order), still built only when asked for."""
+        return RunList(self._root, [self._rels[n] for n in numbers], self._reader, self._prefix)
+
+    def __reduce__(self):
+        return RunList, (self._root, self._rels, self._reader, self._prefix)
+
+    def __repr__(self) -> str:
+        return f"RunList({len(self._rels)} runs under {self._root.name!r})"
+
+    def _build(self, rel: str) -> Run:
+        return _build_run(run_folder(self._root, rel), rel, self._reader, self._prefix)
+
+
+def run_folder(root: Path, rel: str) -> Path:
+    """The folder of the run at ``rel`` (as ``Run.rel`` gives it) in the workspace ``root``."""
+    return root if rel == "." else root.joinpath(*rel.split("/"))
+
+
 @dataclass
 class Discovery:
     """The runs of a workspace in natural order, and the layout problems met on the way.
 
-    Problems of a run's own files (metadata included) are on ``Run.problems``.
+    ``runs`` is a ``RunList`` (a plain list when the workspace is not a folder): each
+    Run is built when asked for. Problems of a run's own files (metadata included)
+    are on ``Run.problems``.
     """
 
-    runs: list[Run] = field(default_factory=list)
+    runs: Sequence[Run] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
 
 
@@ -275,25 +342,48 @@ def discover(workspace: Path) -> Discovery:
         return Discovery([], [Problem("not-a-directory", ".", "the workspace is not a directory")])
     walker = _Walker(root)
     walker.visit(root, ())
-    runs = sorted(walker.runs, key=_run_order)
+    runs = RunList(root, _in_run_order(walker.found), walker.metadata, walker.prefix)
     return Discovery(runs, sort_problems(walker.problems))
 
 
-def _run_order(run: Run) -> tuple:
-    rid = run.id
+def _order_key(rid: RunId, key: Callable[[str], tuple]) -> tuple:
+    """The order of runs: iteration (none first), eval, configuration and run number,
+    eval and configuration by ``key`` (their natural key); ties: see ``_in_run_order``."""
     iteration = (0, 0) if rid.iteration is None else (1, rid.iteration)
-    return iteration, natural_key(rid.eval_id), natural_key(rid.configuration), rid.run_number, natural_key(rid.rel)
+    return iteration, key(rid.eval_id), key(rid.configuration), rid.run_number
+
+
+def _in_run_order(found: list[tuple[tuple, str]]) -> list[str]:
+    """The ``rel`` of each ``(order key, rel)`` (in walk order), sorted by the key
+    and then by the natural key of ``rel``.
+
+    Sorting by the key alone and then each group of equal keys (rare) by its
+    folders gives the order that sorting by both at once gives, without holding
+    the natural key of every run's folder at once."""
+    found.sort(key=itemgetter(0))
+    ordered: list[str] = []
+    for _, group in groupby(found, key=itemgetter(0)):
+        rels = [rel for _, rel in group]
+        if len(rels) > 1:
+            rels.sort(key=natural_key)
+        ordered.extend(rels)
+    return ordered
 
 
 class _Walker:
-    """Depth-first walk that never follows symlinked folders (no loops, no escapes)."""
+    """Depth-first walk that never follows symlinked folders (no loops, no escapes).
+
+    Each run found is identified (its order needs its eval, configuration and run
+    number) and then let go: only its order key and ``rel`` are kept."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
-        self.runs: list[Run] = []
+        self.found: list[tuple[tuple, str]] = []
         self.problems: list[Problem] = []
         self.metadata = MetadataReader()
         self.prefix = eval_prefix(root)
+        # The natural keys of eval ids and configurations, shared by all runs that have them.
+        self._keys: dict[str, tuple] = {}
 
     def visit(self, folder: Path, parts: tuple[str, ...]) -> None:
         rel = "/".join(parts) or "."
@@ -307,7 +397,7 @@ class _Walker:
         if not entries:
             self._warn("empty-dir", rel, "empty folder; skipped")
             return
-        before = len(self.runs)
+        before = len(self.found)
         for name in sorted(entries, key=natural_key):
             self._visit_entry(entries[name], parts + (name,))
         self._check_found(parts, rel, before)
@@ -325,7 +415,14 @@ class _Walker:
         if is_run_like(name) and not is_run_folder(name):
             self._warn("bad-run-name", rel, "run folder name is not run-<number>; skipped")
             return
-        self.runs.append(_build_run(folder, rel, self.metadata, self.prefix))
+        run_id, _, _ = identify(folder, rel, self.metadata, self.prefix)
+        self.found.append((_order_key(run_id, self._key), rel))
+
+    def _key(self, text: str) -> tuple:
+        key = self._keys.get(text)
+        if key is None:
+            key = self._keys[text] = natural_key(text)
+        return key
 
     def _visit_entry(self, entry: os.DirEntry, parts: tuple[str, ...]) -> None:
         rel = "/".join(parts)
@@ -339,7 +436,7 @@ class _Walker:
             self._warn("stray-file", rel, "file where a run or eval folder was expected; skipped")
 
     def _check_found(self, parts: tuple[str, ...], rel: str, before: int) -> None:
-        if len(self.runs) > before or not parts:
+        if len(self.found) > before or not parts:
             return
         name = parts[-1]
         if is_run_folder(name):

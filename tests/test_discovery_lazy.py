@@ -1,0 +1,152 @@
+"""Discovery's runs are built when asked for (``RunList``), never all held at once.
+
+Whatever the layout, the lazy list must give exactly the runs that building every
+Run at once and sorting them gives: the same ids, metadata and problems, in the
+same order; and slicing, iteration, pickling and selection must behave as a list's.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import tempfile
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings, strategies as st
+
+from referee.engine.report.spill import Spill
+from referee.engine.run.identity import MetadataReader, eval_prefix, natural_key
+from referee.engine.run.select import Selection, select_runs
+from referee.engine.run.workspace import RunList, _build_run, discover, run_folder
+
+EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "booking-skill-workspace"
+RULES = Path(__file__).resolve().parents[1] / "examples" / "booking-skill" / "booking.rules"
+
+# Folder names that collide, tie and mislead: numbers out of text order, eval ids that
+# a metadata file can repeat, run folders with and without numbers, legacy levels.
+NAMES = st.sampled_from(["eval-1", "eval-2", "eval-10", "eval-01", "eval-x", "eval-2-name", "sales",
+                         "iteration-1", "iteration-2", "iteration10", "runs", "with_skill",
+                         "without_skill", "run-1", "run-2", "run-10", "run_3", "run-a", "run-b", "a", "a-x", "B",
+                         "eval-1-x"])
+METADATA = st.one_of(st.none(), st.just("{not json"), st.just("[1]"),
+                     st.fixed_dictionaries({"eval_id": st.sampled_from(["1", "2", 7, "", True, "x"])},
+                                           optional={"eval_name": st.sampled_from(["n", "m", None]),
+                                                     "extra": st.just([1, {"k": "v"}])}))
+
+
+@st.composite
+def layouts(draw) -> list[tuple[tuple[str, ...], object]]:
+    """Run folders (paths of 1 to 4 names), each with maybe a metadata file, and maybe
+    one on the folder above it (which several runs may share)."""
+    paths = draw(st.lists(st.lists(NAMES, min_size=1, max_size=4).map(tuple), min_size=1, max_size=12))
+    return [(path, draw(METADATA)) for path in paths]
+
+
+def _make(root: Path, layout) -> None:
+    for path, metadata in layout:
+        folder = root.joinpath(*path)
+        (folder / "outputs").mkdir(parents=True, exist_ok=True)  # a run below a run is not one
+        for where, text in ((folder, metadata), (folder.parent, metadata)):
+            if text is not None and where != root:
+                data = text if isinstance(text, str) else json.dumps(text)
+                (where / "eval_metadata.json").write_text(data, encoding="utf-8")
+
+
+def _eager_order(run) -> tuple:
+    # Discovery's order, as it was when every Run was built and sorted at once.
+    rid = run.id
+    iteration = (0, 0) if rid.iteration is None else (1, rid.iteration)
+    return iteration, natural_key(rid.eval_id), natural_key(rid.configuration), rid.run_number, natural_key(rid.rel)
+
+
+def _eager(root: Path, rels) -> list:
+    """Every run built at once with one reader, sorted: what discovery gave before."""
+    reader, prefix = MetadataReader(), eval_prefix(root)
+    return sorted((_build_run(run_folder(root, rel), rel, reader, prefix) for rel in rels), key=_eager_order)
+
+
+def _seen(run) -> tuple:
+    return (run.id, run.id.extra, str(run.path), run.metadata, run.problems)
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(layouts(), st.sampled_from([(), ("eval-3",), ("eval-3", "with_skill")]))
+def test_lazy_runs_are_the_eager_runs_in_the_same_order(layout, above):
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp).joinpath("ws", *above)
+        root.mkdir(parents=True)
+        _make(root, layout)
+        runs = discover(root).runs
+        assert isinstance(runs, RunList)
+        expected = _eager(runs.root, runs.rels)
+        assert [_seen(r) for r in runs] == [_seen(r) for r in expected]
+        assert [_seen(runs[n]) for n in range(len(runs))] == [_seen(r) for r in expected]
+        assert list(runs.rels) == [r.id.rel for r in expected]
+
+
+def test_the_order_breaks_ties_by_the_whole_folder_path(tmp_path):
+    # Metadata gives these folders the same eval: they tie on everything but the
+    # folder, and the whole path's natural order ("a-x/b" before "a/b": "-" < "/")
+    # is not the order of the walk, which goes folder by folder ("a" before "a-x").
+    for name in ("a", "a-x", "eval-10", "eval-9"):
+        (tmp_path / name / "b" / "outputs").mkdir(parents=True)
+        (tmp_path / name / "eval_metadata.json").write_text('{"eval_id": "5"}', encoding="utf-8")
+    (tmp_path / "eval-6" / "b" / "outputs").mkdir(parents=True)
+    assert discover(tmp_path).runs.rels == ("a-x/b", "a/b", "eval-9/b", "eval-10/b", "eval-6/b")
+
+
+def test_the_metadata_reader_keeps_no_entry_per_run(tmp_path):
+    # The reader lives as long as the RunList: it may remember the eval and
+    # configuration folders, never each run's own folder (memory flat in the runs).
+    for number in range(1, 31):
+        (tmp_path / "eval-1" / "with_skill" / f"run-{number}" / "outputs").mkdir(parents=True)
+    (tmp_path / "eval-1" / "with_skill" / "run-4" / "eval_metadata.json").write_text('{"eval_id": "9"}')
+    runs = discover(tmp_path).runs
+    assert len(runs._reader._cache) <= 2
+    assert runs[-1].id.rel == "eval-1/with_skill/run-4" and runs[-1].metadata == {"eval_id": "9"}
+
+
+def test_a_run_list_indexes_slices_and_iterates_as_a_list():
+    runs = discover(EXAMPLE).runs
+    eager = _eager(runs.root, runs.rels)
+    assert len(runs) == len(eager) > 2 and bool(runs)
+    assert [r.id for r in runs[1:3]] == [r.id for r in eager[1:3]]
+    assert [r.id for r in runs[::-2]] == [r.id for r in eager[::-2]]
+    assert runs[-1].id == eager[-1].id and isinstance(runs[0:0], list)
+    assert [r.id.rel for r in reversed(runs)] == [r.id.rel for r in reversed(eager)]
+    first, again = runs[0], runs[0]
+    assert first is not again and first.id == again.id and first.metadata is not again.metadata
+    assert not RunList(runs.root, (), MetadataReader())
+
+
+def test_a_run_list_and_its_runs_pickle():
+    runs = discover(EXAMPLE).runs
+    back = pickle.loads(pickle.dumps(runs))
+    assert isinstance(back, RunList) and back.rels == runs.rels
+    assert [_seen(r) for r in back] == [_seen(r) for r in runs]
+    run = pickle.loads(pickle.dumps(runs[3]))
+    assert _seen(run) == _seen(runs[3])
+
+
+def test_selecting_from_a_run_list_stays_lazy():
+    runs = discover(EXAMPLE).runs
+    assert select_runs(runs, Selection()) is runs
+    for selection in (Selection(configs=("with_skill",)), Selection(runs=(2,)), Selection(evals=("nothing",))):
+        chosen = select_runs(runs, selection)
+        assert isinstance(chosen, RunList)
+        assert [r.id for r in chosen] == [r.id for r in select_runs(list(runs), selection)]
+    assert isinstance(select_runs(iter(list(runs)), Selection(runs=(1,))), list)
+
+
+def test_grading_a_run_list_gives_what_grading_a_list_gives(tmp_path):
+    from referee.engine.grade import RulesSource, grade_spilled, grader_info
+
+    source = RulesSource(((RULES.name, RULES.read_text(encoding="utf-8")),))
+    program = source.compile()
+    found = []
+    for given in (lambda: discover(EXAMPLE).runs, lambda: list(discover(EXAMPLE).runs)):
+        with Spill(tmp_path) as spill:
+            stored = grade_spilled(program, given(), source, grader_info(), spill, 1)
+            found.append([(s.place.rel, s.place.path, s.grading, s.truth) for s in stored])
+    assert found[0] == found[1]
+    assert [path for _, path, _, _ in found[0]] == [r.path for r in discover(EXAMPLE).runs]
