@@ -78,7 +78,7 @@ def foreign_files(run_dir: Path) -> list[str]:
     return found
 
 
-def write_run(run_dir: Path, files: dict[str, str], force: bool) -> WriteResult:
+def write_run(run_dir: Path, files: Mapping[str, str], force: bool) -> WriteResult:
     """Write ``{name: text}`` into ``run_dir`` together, guarding files referee did not
     write; never raises for what the file system refuses (see ``WriteResult.error``)."""
     try:
@@ -90,7 +90,7 @@ def write_run(run_dir: Path, files: dict[str, str], force: bool) -> WriteResult:
         return WriteResult(error="cannot write: another referee is writing this run folder")
 
 
-def _write_unlocked(run_dir: Path, files: dict[str, str], force: bool) -> WriteResult:
+def _write_unlocked(run_dir: Path, files: Mapping[str, str], force: bool) -> WriteResult:
     result = WriteResult()
     try:
         remove_stale(run_dir, files)
