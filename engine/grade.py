@@ -25,12 +25,12 @@ import signal
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Mapping, Sequence, TypeVar
 
 from referee.engine.facts import claims, metrics
 from referee.engine import __version__
 from referee.engine.facts.contents import Contents, run_contents
-from referee.engine.facts.feedback import RunFacts as FeedbackFacts, eval_feedback
+from referee.engine.facts.feedback import EvalTally, RunFacts as FeedbackFacts, eval_feedback
 from referee.engine.judging import GraderUsage, Judge, SemanticItem
 from referee.engine.report.brief import Brief, brief
 from referee.engine.report import carry
@@ -330,7 +330,7 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
                   extra_feedback: Mapping[str, Sequence[dict]] | None = None) -> list[Stored | None]:
     """Grade every run: one entry per run, in order, None where no eval applies. Each
     run's texts and brief go into ``spill`` as it comes back; only its place and its
-    ticket stay here, and its critique facts until the last run of its eval is in.
+    ticket stay here, and what its eval's critique needs is folded into a tally.
     Memory does not grow with discovery's objects either: a ``RunList`` (what
     discovery gives) builds each Run only as it is graded, and given a list, each
     graded run's entry in it is set to None once the run is in.
@@ -343,42 +343,25 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
     """
     stored: list[Stored | None] = []
     extra = extra_feedback or {}
-    critiques: dict[str, list[FeedbackFacts]] = {}
+    # Each eval's critique needs all its runs: what it needs of them is folded in
+    # as they come (a few names and counts per eval), and rendered at the end.
+    tallies: dict[str, EvalTally] = {}
     blocks: dict[str, str] = {}
-    # Each eval's critique is rendered once its last run is in, and its facts let go.
-    last = {compiled.key: number for number, compiled in enumerate(_eval_of_each(program, runs))
-            if compiled is not None}
     with closing(_rendered(program, runs, source, grader, jobs, progress, judge)) as rendered:
         for number, (place, result) in enumerate(zip(_places(runs), rendered)):
             if result is None:
                 stored.append(None)
                 continue
-            if result.eval_key in blocks:
-                raise AssertionError(f"a run of eval {result.eval_key} came after its last run")
-            critiques.setdefault(result.eval_key, []).append(result.critique)
+            if result.eval_key not in tallies:
+                tallies[result.eval_key] = EvalTally(len(eval_of(program, result.eval_key).assertions))
+            tallies[result.eval_key].add(result.critique)
             ticket = spill.put(result.head, result.tail, result.truth, _brief_text(result.brief))
             stored.append(Stored(place, result.eval_key, ticket, spill, blocks))
             if isinstance(runs, list):
                 runs[number] = None  # graded: let it go (see above)
-            if last.get(result.eval_key) == number:
-                blocks[result.eval_key] = _feedback_block(program, result.eval_key,
-                                                          critiques.pop(result.eval_key), extra)
-    for key, facts in critiques.items():  # never left over: ``last`` is how evaluate_run picks the eval
-        blocks[key] = _feedback_block(program, key, facts, extra)
+    for key, tally in tallies.items():
+        blocks[key] = feedback_text(eval_feedback(eval_of(program, key).assertions, tally, extra.get(key, ())))
     return stored
-
-
-def _eval_of_each(program: Program, runs: Iterable[Run]) -> Iterator[CompiledEval | None]:
-    """The eval that grades each run, in order; a Run (a ``RunList`` builds each one
-    anew) is let go as soon as its eval is known, so they are never all held."""
-    for run in runs:
-        yield program.for_run(run.id, run.metadata)
-
-
-def _feedback_block(program: Program, key: str, facts: list[FeedbackFacts],
-                    extra: Mapping[str, Sequence[dict]]) -> str:
-    """An eval's critique, from the facts of all its runs in order, rendered once."""
-    return feedback_text(eval_feedback(eval_of(program, key).assertions, facts, extra.get(key, ())))
 
 
 def _rendered(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict, jobs: int,

@@ -4,9 +4,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from referee import dsl
 from referee.engine.compile import compile_rules
-from referee.engine.facts.feedback import RunFacts, eval_feedback
+from referee.engine.facts.contents import Contents, merged
+from referee.engine.facts.feedback import SHOWN_RUNS, EvalTally, RunFacts, eval_feedback
 from referee.engine.verdict import Precision
 
 
@@ -91,3 +95,43 @@ def test_a_check_through_a_let_about_a_tool_never_called_is_flagged(tmp_path):
     reasons = [s["reason"] for s in report["eval_feedback"]["suggestions"]]
     assert any(r.startswith("selects calls to *cancelReservation, which no run of this eval called")
                for r in reasons), reasons
+
+
+# ---- the tally: what the critique keeps of an eval's runs, folded as they come ----
+
+_OUTCOMES = st.sampled_from(["pass", "fail", "error", "not_graded"])
+_NAMES = st.sampled_from(["a", "b", "c"])
+_CONTENTS = st.one_of(st.none(), st.builds(Contents, st.frozensets(_NAMES), st.frozensets(_NAMES),
+                                           st.frozensets(_NAMES)))
+_RUN = st.builds(RunFacts, st.text("xyz/-", max_size=4), st.sampled_from(["with", "without"]),
+                 st.lists(_NAMES, max_size=3).map(tuple), st.lists(_OUTCOMES, max_size=4).map(tuple),
+                 st.lists(st.booleans(), max_size=4).map(tuple), _CONTENTS, st.booleans())
+
+
+@settings(max_examples=200, deadline=None)
+@given(runs=st.lists(_RUN, max_size=12), positions=st.integers(0, 4))
+def test_the_tally_keeps_what_the_runs_in_a_list_would_give(runs, positions):
+    tally = EvalTally(positions)
+    for one in runs:
+        tally.add(one)
+    assert tally.runs == len(runs)
+    assert tally.tools == {tool for one in runs for tool in one.tools}
+    assert tally.tools_certain == all(one.tools_certain for one in runs)
+    assert tally.configurations == {one.configuration for one in runs}
+    lacking = any(one.contents is None for one in runs)
+    assert tally.contents == (None if lacking else merged(one.contents for one in runs))
+    for position in range(positions):
+        def at(values):
+            return values[position] if position < len(values) else None
+        vacuous = [one.path for one in runs if at(one.vacuous) and at(one.outcomes) == "pass"]
+        assert tally.vacuous_count[position] == len(vacuous)
+        assert tally.vacuous[position] == vacuous[:SHOWN_RUNS]
+        assert tally.passed_everywhere[position] == all(at(one.outcomes) == "pass" for one in runs)
+
+
+def test_a_long_list_of_vacuous_runs_names_the_first_and_counts_the_rest():
+    assertions = [A("no placeholder", 'not response contains "{fdId}"')]
+    runs = [run(f"e/with/run-{n}", "with", [], ["pass"], [True]) for n in range(1, 13)]
+    (suggestion,) = eval_feedback(assertions, runs)["suggestions"]
+    assert "in 12 runs (e/with/run-1, e/with/run-2, e/with/run-3, e/with/run-4, e/with/run-5 and 7 more)" \
+        in suggestion["reason"]

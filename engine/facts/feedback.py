@@ -16,20 +16,25 @@ comes from a fact that can be re-checked:
   not tell the skill apart from the baseline.
 
 The critique needs every run of the eval, so it is computed once per eval and the
-same block is written into each of its runs.
+same block is written into each of its runs. What it needs of the runs is folded
+into an ``EvalTally`` as each run comes in (names, counts, the first few paths), so
+an eval of 10,000 runs costs no more memory than an eval of ten.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Sequence
 
 from referee.engine.caps import DETAIL_LIMIT, cut
 from referee.engine.checks.static import Read
-from referee.engine.facts.contents import (Contents, any_match, merged, pattern_matcher, tool_hint,
-                                           unseen)
+from referee.engine.facts.contents import Contents, any_match, pattern_matcher, tool_hint, unseen
 from referee.engine.text import display_text
 from referee.engine.verdict import Precision
+
+# A list of runs in a suggestion names this many and counts the rest.
+SHOWN_RUNS = 5
+
 
 @dataclass(frozen=True)
 class RunFacts:
@@ -45,45 +50,89 @@ class RunFacts:
     tools_certain: bool = True  # False: its transcript was unreadable or held untrusted records
 
 
-def eval_feedback(assertions: Sequence[Any], runs: Sequence[RunFacts],
+@dataclass
+class EvalTally:
+    """What the critique needs from the graded runs of an eval of ``positions``
+    assertions, folded run by run (``add``) in discovery order."""
+
+    positions: int
+    runs: int = 0
+    tools: set[str] = field(default_factory=set)
+    tools_certain: bool = True
+    configurations: set[str] = field(default_factory=set)
+    contents: Contents | None = field(default_factory=Contents)  # None once a run has none
+    passed_everywhere: list[bool] = field(default_factory=list)  # per assertion
+    vacuous: list[list[str]] = field(default_factory=list)  # per assertion: the first runs' paths
+    vacuous_count: list[int] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self.passed_everywhere = [True] * self.positions
+        self.vacuous = [[] for _ in range(self.positions)]
+        self.vacuous_count = [0] * self.positions
+
+    def add(self, run: RunFacts) -> None:
+        self.runs += 1
+        self.tools.update(run.tools)
+        self.tools_certain = self.tools_certain and run.tools_certain
+        self.configurations.add(run.configuration)
+        self.contents = None if self.contents is None or run.contents is None else self.contents | run.contents
+        for position in range(self.positions):
+            passed = _at(run.outcomes, position) == "pass"
+            self.passed_everywhere[position] = self.passed_everywhere[position] and passed
+            if passed and _at(run.vacuous, position):
+                self.vacuous_count[position] += 1
+                if len(self.vacuous[position]) < SHOWN_RUNS:  # the rest are counted
+                    self.vacuous[position].append(run.path)
+
+
+def eval_feedback(assertions: Sequence[Any], runs: Iterable[RunFacts] | EvalTally,
                   extra: Sequence[dict] = ()) -> dict:
     """``{suggestions: [{reason, assertion}], overall}`` for one eval.
 
     ``assertions`` are the eval's compiled assertions (``text``, ``precision``,
-    ``tool_patterns``); ``runs`` are its graded runs in discovery order; ``extra``
-    are suggestions found elsewhere (``referee critique``'s, tagged with their source).
+    ``tool_patterns``); ``runs`` are its graded runs in discovery order, or their
+    ``EvalTally``; ``extra`` are suggestions found elsewhere (``referee critique``'s,
+    tagged with their source).
     """
-    called = sorted({tool for run in runs for tool in run.tools})
-    contents = _merged_contents(runs)
+    tally = runs if isinstance(runs, EvalTally) else _tally(len(assertions), runs)
+    called = sorted(tally.tools)
+    contents = tally.contents if tally.runs else None
     suggestions: list[dict] = []
     for position, assertion in enumerate(assertions):
-        for reason in _reasons(assertion, position, runs, called, contents):
+        for reason in _reasons(assertion, position, tally, called, contents):
             suggestions.append({"reason": reason, "assertion": display_text(assertion)})
     suggestions += extra
-    return {"suggestions": suggestions, "overall": _overall(suggestions, len(assertions), len(runs))}
+    return {"suggestions": suggestions, "overall": _overall(suggestions, len(assertions), tally.runs)}
 
 
-def _reasons(assertion: Any, position: int, runs: Sequence[RunFacts],
+def _tally(positions: int, runs: Iterable[RunFacts]) -> EvalTally:
+    tally = EvalTally(positions)
+    for run in runs:
+        tally.add(run)
+    return tally
+
+
+def _reasons(assertion: Any, position: int, tally: EvalTally,
              called: list[str], contents: Contents | None) -> Iterable[str]:
     precision = Precision(assertion.precision)
     if precision is Precision.EXISTENCE:
         yield ("checks only that something exists: a wrong answer passes it too, so it does "
                "not count toward the gate; check the content instead")
-    vacuous = [run.path for run in runs if _at(run.vacuous, position) and _at(run.outcomes, position) == "pass"]
+    vacuous = tally.vacuous_count[position]
     if vacuous:
-        yield (f"passed only because there was nothing to examine in {_count(vacuous, 'run')} "
-               f"({_list(vacuous)}); pair it with a check that the thing exists")
-    yield from _never_called(assertion, position, runs, called)
+        yield (f"passed only because there was nothing to examine in {_count(range(vacuous), 'run')} "
+               f"({_list(tally.vacuous[position], vacuous)}); pair it with a check that the thing exists")
+    yield from _never_called(assertion, position, tally, called)
     yield from _unseen_reads(assertion, contents)
     if precision is not Precision.EXISTENCE:
-        configurations = sorted({run.configuration for run in runs})
-        everywhere = runs and all(_at(run.outcomes, position) == "pass" for run in runs)
+        configurations = sorted(tally.configurations)
+        everywhere = tally.runs and tally.passed_everywhere[position]
         if everywhere and len(configurations) >= 2 and not vacuous:
             yield (f"passed in every run of every configuration ({', '.join(configurations)}): "
                    "it does not tell the skill apart from the baseline")
 
 
-def _never_called(assertion: Any, position: int, runs: Sequence[RunFacts],
+def _never_called(assertion: Any, position: int, tally: EvalTally,
                   called: list[str]) -> Iterable[str]:
     """An assertion selecting calls of tools that no run called.
 
@@ -94,16 +143,16 @@ def _never_called(assertion: Any, position: int, runs: Sequence[RunFacts],
     when the runs called a tool of a near name, which it may have meant."""
     patterns = getattr(assertion, "tool_patterns", ())
     matchers = getattr(assertion, "tool_matchers", ())
-    if not patterns or not runs or len(matchers) != len(patterns) or None in matchers:
+    if not patterns or not tally.runs or len(matchers) != len(patterns) or None in matchers:
         return
-    if not all(run.tools_certain for run in runs):
+    if not tally.tools_certain:
         return  # a run whose record could not be read may have called it: nothing to say
     if any_match([pattern_matcher(m) for m in matchers], called) is not False:
         return  # called, or it cannot be told: nothing to say
     names = ", ".join(_shown(p) for p in patterns)
-    seen = _list(called) if called else "none"
+    seen = _list(called, len(called)) if called else "none"
     hint = _near_tool(patterns, called)
-    if all(_at(run.outcomes, position) == "pass" for run in runs):
+    if tally.passed_everywhere[position]:
         if hint:
             yield (f"forbids calls to {names}, which no run called (tools called: {seen}), so "
                    f"it cannot fail; {hint} A misspelt tool name would make it pass always")
@@ -116,13 +165,6 @@ def _never_called(assertion: Any, position: int, runs: Sequence[RunFacts],
 def _near_tool(patterns: Sequence[Any], called: list[str]) -> str | None:
     """"did you mean 'x'?" for the first pattern close to a called tool's name."""
     return next((hint for p in patterns if (hint := tool_hint(p.text, called))), None)
-
-
-def _merged_contents(runs: Sequence[RunFacts]) -> Contents | None:
-    """What all the runs hold together; None when there are no runs or one lacks contents."""
-    if not runs or any(run.contents is None for run in runs):
-        return None
-    return merged(run.contents for run in runs if run.contents is not None)
 
 
 def _unseen_reads(assertion: Any, contents: Contents | None) -> Iterable[str]:
@@ -171,6 +213,7 @@ def _count(items: Any, noun: str) -> str:
     return f"{number} {noun}" + ("" if number == 1 else "s")
 
 
-def _list(items: Sequence[str], limit: int = 5) -> str:
-    shown = ", ".join(cut(item, DETAIL_LIMIT) for item in items[:limit])  # a name can be megabytes
-    return shown if len(items) <= limit else f"{shown} and {len(items) - limit} more"
+def _list(items: Sequence[str], total: int) -> str:
+    """The first ``SHOWN_RUNS`` of ``items`` (the first of ``total``), and how many more."""
+    shown = ", ".join(cut(item, DETAIL_LIMIT) for item in items[:SHOWN_RUNS])  # a name can be megabytes
+    return shown if total <= SHOWN_RUNS else f"{shown} and {total - SHOWN_RUNS} more"
