@@ -352,11 +352,12 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
             if result is None:
                 stored.append(None)
                 continue
-            if result.eval_key not in tallies:
-                tallies[result.eval_key] = EvalTally(len(eval_of(program, result.eval_key).assertions))
-            tallies[result.eval_key].add(result.critique)
+            key = eval_of(program, result.eval_key).key  # the Program's string, not a copy per run
+            if key not in tallies:
+                tallies[key] = EvalTally(len(eval_of(program, key).assertions))
+            tallies[key].add(result.critique)
             ticket = spill.put(result.head, result.tail, result.truth, _brief_text(result.brief))
-            stored.append(Stored(place, result.eval_key, ticket, spill, blocks))
+            stored.append(Stored(place, key, ticket, spill, blocks))
             if isinstance(runs, list):
                 runs[number] = None  # graded: let it go (see above)
     for key, tally in tallies.items():

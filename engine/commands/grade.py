@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import threading
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -270,7 +271,7 @@ def _write(graded, args) -> list[WriteResult]:
 
     if args.check:
         return [WriteResult() for _ in graded]
-    jobs = [(g.place.path, g.files) for g in graded]  # each run's texts are read as it is written
+    jobs = _WriteJobs(graded)
     results = None
     try:
         with workspace_lock(args.workspace):
@@ -289,6 +290,23 @@ def _write(graded, args) -> list[WriteResult]:
     except KeyboardInterrupt:
         raise WriteInterrupted(results) from None
     return results
+
+
+class _WriteJobs(Sequence):
+    """``(folder, {file name: text})`` of each graded run, made when the writer asks
+    for it: a folder's path and the run's texts are not held for every run at once."""
+
+    def __init__(self, graded: Sequence) -> None:
+        self.graded = graded
+
+    def __len__(self) -> int:
+        return len(self.graded)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[n] for n in range(*index.indices(len(self)))]
+        graded = self.graded[index]
+        return graded.place.path, graded.files
 
 
 def _warn_written(graded, results: list[WriteResult]) -> None:
