@@ -56,7 +56,7 @@ def test_marker_detection(tmp_path):
 def test_foreign_file_refuses_the_whole_run(tmp_path):
     (tmp_path / "grading.json").write_text('{"expectations": [], "summary": {}}')
     result = write_run(tmp_path, {"grading.json": "A", "ground_truth.json": "B"}, force=False)
-    assert result.refused == ["grading.json"] and not result.written
+    assert result.refused == ("grading.json",) and not result.written
     assert (tmp_path / "grading.json").read_text() == '{"expectations": [], "summary": {}}'
     assert not (tmp_path / "ground_truth.json").exists()
 
@@ -64,7 +64,7 @@ def test_foreign_file_refuses_the_whole_run(tmp_path):
 def test_force_keeps_the_foreign_file_aside(tmp_path):
     (tmp_path / "grading.json").write_text("theirs")
     result = write_run(tmp_path, {"grading.json": OURS}, force=True)
-    assert result.written and result.kept_aside == [("grading.json", "grading.json.bak")]
+    assert result.written and result.kept_aside == (("grading.json", "grading.json.bak"),)
     assert (tmp_path / "grading.json.bak").read_text() == "theirs"
     assert written_by_referee(tmp_path / "grading.json")
 
@@ -123,7 +123,7 @@ def test_written_by_several_processes_as_by_one(tmp_path):
     (tmp_path / "run-17" / "grading.json").write_text("theirs")
     results = write_all(jobs, force=False, processes=3)
     assert [r.written for r in results] == [n != 17 for n in range(45)]
-    assert results[17].refused == ["grading.json"]
+    assert results[17].refused == ("grading.json",)
     for folder, texts in jobs[:17] + jobs[18:]:
         assert {name: (folder / name).read_text() for name in texts} == texts
         assert sorted(os.listdir(folder)) == ["grading.json", "ground_truth.json"]

@@ -270,7 +270,7 @@ def _write(graded, args) -> list[WriteResult]:
     from referee.engine.report.write import WriteInterrupted, WriteResult, ctrl_c_sets, write_all
 
     if args.check:
-        return [WriteResult() for _ in graded]
+        return [WriteResult()] * len(graded)  # nothing happened to any: one result says so for all
     jobs = _WriteJobs(graded)
     results = None
     try:
@@ -416,7 +416,7 @@ def _json_run(brief, document: dict, result: WriteResult) -> dict:
         "status": terminal.run_status(brief),
         "summary": brief.summary, "gate": brief.gate, "failed": list(brief.failed),
         "expectations": document["expectations"], "eval_feedback": document["eval_feedback"],
-        "written": result.written, "refused": result.refused, "write_error": result.error or None,
+        "written": result.written, "refused": list(result.refused), "write_error": result.error or None,
         "kept_aside": [{"file": f, "backup": b} for f, b in result.kept_aside],
     }
 

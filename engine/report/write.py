@@ -24,7 +24,7 @@ import signal
 import threading
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from referee.engine.report.atomic import move_aside, remove_stale, replace_together
@@ -37,15 +37,15 @@ GROUND_TRUTH = "ground_truth.json"
 WRITER_THREADS = 8
 
 
-@dataclass(slots=True)  # one per run, held to the end: no __dict__
+@dataclass(slots=True)  # one per run, held to the end: no __dict__, and no empty lists
 class WriteResult:
     """What happened to one run's files. ``refused`` names the foreign files;
     ``error`` says why the run could not be written (its old files were kept);
     ``interrupted`` marks a run not started because of Ctrl-C (old files kept)."""
 
     written: bool = False
-    refused: list[str] = field(default_factory=list)
-    kept_aside: list[tuple[str, str]] = field(default_factory=list)  # (file, backup)
+    refused: tuple[str, ...] = ()
+    kept_aside: tuple[tuple[str, str], ...] = ()  # (file, backup)
     error: str = ""
     interrupted: bool = False
 
@@ -96,11 +96,11 @@ def _write_unlocked(run_dir: Path, files: Mapping[str, str], force: bool) -> Wri
         remove_stale(run_dir, files)
         foreign = foreign_files(run_dir)
         if foreign and not force:
-            result.refused = foreign
+            result.refused = tuple(foreign)
             return result
         for name in foreign:
             backup = move_aside(run_dir / name)
-            result.kept_aside.append((name, backup.name))
+            result.kept_aside += ((name, backup.name),)
         replace_together({run_dir / name: text for name, text in files.items()})
         result.written = True
     except OSError as exc:
