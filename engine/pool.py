@@ -40,9 +40,8 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
     Runs travel to the workers in chunks (``chunk`` runs each, or a size from the
     number of runs), and only a few chunks are out at once, so finished results
     never pile up in this process faster than they are used. Once ``stop`` is set,
-    no chunk is started: those out are finished and their results yielded, then the
-    results stop short of the end: every chunk begun is finished, so what is yielded
-    is a prefix of ``runs``, in order.
+    no chunk is begun; every chunk begun is finished and yielded, so the results
+    stop short of the end as a prefix of ``runs``, in order.
     """
     stop = stop or threading.Event()
     if jobs <= 1 or len(runs) < 2:

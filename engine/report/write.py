@@ -33,7 +33,8 @@ from referee.engine.report.marker import GRADER_NAME
 
 GRADING = "grading.json"
 GROUND_TRUTH = "ground_truth.json"
-# fsync waits on the disk, not the CPU: a few threads overlap those waits.
+# fsync waits on the disk: a few threads overlap those waits. (Where the file system
+# spends CPU time instead, only more processes help: see write_all.)
 WRITER_THREADS = 8
 
 
