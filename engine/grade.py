@@ -165,6 +165,16 @@ class Stored:
         return join_feedback(head, self.blocks[self.eval_key], tail)
 
     @property
+    def head(self) -> str:
+        """grading.json up to the value of its eval_feedback (``render.split_at_feedback``)."""
+        return self.spill.part(self.ticket, 0)
+
+    @property
+    def block(self) -> str:
+        """Its eval's eval_feedback block (``render.feedback_text``), shared by the eval's runs."""
+        return self.blocks[self.eval_key]
+
+    @property
     def truth(self) -> str:
         """ground_truth.json, as written."""
         return self.spill.part(self.ticket, 2)

@@ -61,7 +61,8 @@ def test_json_summary_printed_run_by_run_is_the_whole_document(capsys):
     for runs in (entries, entries[:1], []):
         document = {"schema_version": 2, "runs": runs, "skipped": [{"path": "runs", "eval_id": "1"}],
                     "totals": {"runs": len(runs)}, "check": True, "exit_code": 1}
-        grade_command._print_json({**document, "runs": iter(json_text(entry) for entry in runs)})
+        nested = iter("    " + grade_command._nested(json_text(entry)) for entry in runs)
+        grade_command._print_json({**document, "runs": nested})
         assert capsys.readouterr().out == json_text(document) + "\n"
 
 
@@ -180,13 +181,14 @@ def test_a_brief_comes_back_from_the_spill_as_it_went_in(tmp_path):
 
 def test_a_json_entry_copies_the_reports_text_as_rendering_it_again_would():
     from referee.engine.grade import RulesSource, grade_all, grader_info
-    from referee.engine.report.render import join_feedback, render, split_at_feedback
+    from referee.engine.report.render import join_feedback, member_text, render, split_at_feedback
     from referee.engine.report.write import WriteResult
     from referee.engine.run.workspace import discover
 
     source = RulesSource(((RULES.name, RULES.read_text(encoding="utf-8")),))
     graded = [g for g in grade_all(source.compile(), discover(WORKSPACE).runs, source, grader_info()) if g]
-    results = [WriteResult(), WriteResult(written=True, kept_aside=[("grading.json", "grading.json.bak")])]
+    results = [WriteResult(), WriteResult(written=True, kept_aside=(("grading.json", "grading.json.bak"),)),
+               WriteResult(refused=("grading.json", "ground_truth.json")), WriteResult(error="cannot write: 值\n")]
     # A report whose strings hold what could confuse a cut: line breaks and member
     # openings written inside strings, a script end, a lone surrogate, other scripts.
     document = json.loads(graded[0].grading)
@@ -197,19 +199,24 @@ def test_a_json_entry_copies_the_reports_text_as_rendering_it_again_would():
     forged = join_feedback(head, block[len('{\n  "eval_feedback": '):-len("\n}\n")], tail)
     for g in graded:
         for grading in (g.grading, forged):
+            front = grading[:grading.index('\n  "eval_feedback": ')]  # the part of the spill it is cut from
+            expectations = member_text(front, "expectations")
+            feedback = grade_command._nested(member_text(grading, "eval_feedback"))
             for result in results:
                 expected = json_text(grade_command._json_run(g.brief, json.loads(grading), result))
-                assert grade_command._json_run_text(g.brief, grading, result) == expected
+                entry = grade_command._json_entry(g.brief, expectations, feedback, result)
+                assert entry == "    " + grade_command._nested(expected)
 
 
 def test_a_members_value_is_cut_without_its_comma_or_the_closing_brace():
-    from referee.engine.report.render import member_text, with_member_text
+    from referee.engine.report.render import around_nulls, member_text
 
     text = json_text({"a": {"x": "\n  \"b\": 1"}, "b": [2, {"c": None}]}) + "\n"
     assert member_text(text, "a") == json_text({"x": "\n  \"b\": 1"}).replace("\n", "\n  ")
     assert member_text(text, "b") == json_text([2, {"c": None}]).replace("\n", "\n  ")
     holder = json_text({"a": None, "b": 1})
-    assert with_member_text(holder, "a", member_text(text, "a")) == json_text({"a": {"x": "\n  \"b\": 1"}, "b": 1})
+    before, after = around_nulls(holder, ["a"])
+    assert before + member_text(text, "a") + after == json_text({"a": {"x": "\n  \"b\": 1"}, "b": 1})
 
 
 def test_a_grade_lets_each_run_go_once_it_is_in(tmp_path):

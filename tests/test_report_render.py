@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.engine.report.build import grading_document, ground_truth
 from referee.engine.report.jsonable import dumps, neutralise_script_end
@@ -85,3 +87,21 @@ def test_json_text_matches_json_dumps():
     value = {"runs": [{"summary": {"pass_rate": 0.6667}, "path": "é </script>"}], "n": [1, 2**70], "e": {}}
     assert json_text(value) == json.dumps(value, ensure_ascii=False, indent=2)
     assert json_text({"x": 1e-05}) == json.dumps({"x": 1e-05}, ensure_ascii=False, indent=2)
+
+
+_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True, allow_infinity=True),
+                    st.text(), st.sampled_from(["</script", "\ud800", "<!--", "值"]))
+_VALUES = st.recursive(_LEAVES, lambda inner: st.one_of(
+    st.lists(inner, max_size=4), st.tuples(inner, inner),
+    st.dictionaries(st.one_of(st.text(max_size=3), st.sampled_from(["<a", "k"])), inner, max_size=4)),
+    max_leaves=25)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_VALUES)
+def test_json_text_is_json_dumps_whatever_the_value(value):
+    try:
+        expected = json.dumps(value, ensure_ascii=False, indent=2)
+    except ValueError:
+        return  # json.dumps itself refuses it: nothing to agree with
+    assert json_text(value) == expected

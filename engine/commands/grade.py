@@ -9,7 +9,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Iterator
 
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args
@@ -334,8 +334,7 @@ def _report(args, graded, results: list[WriteResult], skipped) -> int:
     code = 2 if any(r.error for r in results) else _exit_code(totals)
     briefs = (g.brief for g in graded)
     if args.json:
-        gradings = (g.grading for g in graded)
-        _print_json(_json_document(briefs, gradings, results, skipped, totals, args.check, code))
+        _print_json(_json_document(graded, results, skipped, totals, args.check, code))
     else:
         color = terminal.use_color(sys.stdout, args.color)
         documents = (json.loads(g.grading) for g in graded)
@@ -387,13 +386,12 @@ def _shown(workspace: Path, rel: str, name: str) -> str:
     return (workspace / name if rel in ("", ".") else workspace / rel / name).as_posix()
 
 
-def _json_document(briefs, gradings, results, skipped, totals, check: bool, code: int) -> dict:
+def _json_document(graded, results, skipped, totals, check: bool, code: int) -> dict:
     """The --json document: every run with every assertion (as in its grading.json),
     the eval's feedback, and what was written. ``schema_version`` names the layout.
-    ``runs`` is an iterator that makes one run's entry at a time, as text (see
-    ``_print_json``)."""
-    runs = (_json_run_text(brief, grading, result) for brief, grading, result in zip(briefs, gradings, results))
-    return {"schema_version": JSON_SCHEMA_VERSION, "runs": runs,
+    ``runs`` is an iterator that makes one run's entry at a time, as text nested in
+    its place (see ``_print_json``)."""
+    return {"schema_version": JSON_SCHEMA_VERSION, "runs": _json_entries(graded, results),
             "skipped": [{"path": p, "eval_id": e} for p, e in skipped],
             "totals": totals.__dict__, "check": check, "exit_code": code}
 
@@ -421,23 +419,39 @@ def _json_run(brief, document: dict, result: WriteResult) -> dict:
     }
 
 
-def _json_run_text(brief, grading: str, result: WriteResult) -> str:
-    """``json_text(_json_run(brief, json.loads(grading), result))``, with the parts of
-    ``FROM_REPORT`` copied from the text of grading.json instead of read and written
-    again: they stand there at the same depth, and a run's assertions are most of it."""
-    from referee.engine.report.render import json_text, member_text, with_member_text
+def _json_entries(graded, results) -> Iterator[str]:
+    from referee.engine.report.render import member_text
 
-    text = json_text(_json_run(brief, dict.fromkeys(FROM_REPORT), result))
-    for key in FROM_REPORT:
-        text = with_member_text(text, key, member_text(grading, key))
-    return text
+    feedback: dict[str, str] = {}  # eval key -> its block, nested: made once per eval
+    for g, result in zip(graded, results):
+        if g.eval_key not in feedback:
+            feedback[g.eval_key] = _nested(g.block)
+        yield _json_entry(g.brief, member_text(g.head, "expectations"), feedback[g.eval_key], result)
+
+
+def _json_entry(brief, expectations: str, feedback: str, result: WriteResult) -> str:
+    """``json_text(_json_run(brief, json.loads(grading), result))`` nested as an entry of
+    the document's ``runs``, with the parts of ``FROM_REPORT`` taken from the text of
+    grading.json instead of read and written again: ``expectations`` is that member's
+    text (``render.member_text``), ``feedback`` the eval's block already nested. They
+    stand there at the same depth, and a run's assertions are most of the entry."""
+    from referee.engine.report.render import around_nulls, json_text
+
+    before, between, after = around_nulls(json_text(_json_run(brief, dict.fromkeys(FROM_REPORT), result)),
+                                          FROM_REPORT)
+    return "    " + _nested(before) + _nested(expectations) + _nested(between) + feedback + _nested(after)
+
+
+def _nested(text: str) -> str:
+    """``text`` indented one level more, as an entry of the document's ``runs`` (every
+    newline of a rendered document is layout: strings escape theirs)."""
+    return text.replace("\n", "\n    ")
 
 
 def _print_json(document: dict) -> None:
     """``print(json_text(document))`` where ``document["runs"]`` is an iterator of each
-    run's entry rendered on its own: each is indented as the whole document would nest
-    it (strings escape their newlines, so every newline is layout), which gives the
-    same bytes while holding one run's entry at a time."""
+    run's entry rendered on its own and indented as the whole document would nest it
+    (``_nested``), which gives the same bytes while holding one run's entry at a time."""
     from referee.engine.report.render import json_text
 
     text = json_text({**document, "runs": []})
@@ -446,8 +460,7 @@ def _print_json(document: dict) -> None:
     sys.stdout.write(text[:cut])
     count = 0
     for entry in document["runs"]:
-        indented = "    " + entry.replace("\n", "\n    ")
-        sys.stdout.write((",\n" if count else "\n") + indented)
+        sys.stdout.write((",\n" if count else "\n") + entry)
         count += 1
     sys.stdout.write(("\n  " if count else "") + text[cut:] + "\n")
 

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import Any, Sequence
 
 from pydantic_core import to_json
 
@@ -100,11 +100,16 @@ def member_text(text: str, key: str) -> str:
     return text[start:end - 1]
 
 
-def with_member_text(text: str, key: str, value: str) -> str:
-    """A rendered document whose top-level ``key`` is null, with ``value`` (the text of
-    a value one level indented, as ``member_text`` gives it) in place of the null."""
-    line = _member_line(key)
-    return text.replace(line + "null", line + value, 1)
+def around_nulls(text: str, keys: Sequence[str]) -> list[str]:
+    """A rendered document whose top-level ``keys`` are null (in that order), cut
+    around each null: ``len(keys) + 1`` pieces, each member's line ending the piece
+    before its null, so that the pieces joined with the members' values (texts one
+    level indented, as ``member_text`` gives them) have each value in its place."""
+    pieces = []
+    for key in keys:
+        before, text = text.split(_member_line(key) + "null", 1)
+        pieces.append(before + _member_line(key))
+    return pieces + [text]
 
 
 def join_feedback(head: str, block: str, tail: str) -> str:
@@ -123,15 +128,23 @@ def _rust_text(document: Any, free: list[Any], keys_with_lt: bool = False) -> st
 
 def _renders_alike(value: Any, keys_with_lt: bool = False) -> bool:
     """True when both encoders write ``value`` the same (and, unless
-    ``keys_with_lt``, no key holds ``<``, for ``neutralise_text``)."""
-    kind = type(value)
-    if kind is str or kind is int or kind is bool or value is None:
-        return True
-    if kind is float:
-        return math.isfinite(value) and to_json(value).decode() == repr(value)
-    if kind is dict:
-        return all(type(key) is str and (keys_with_lt or "<" not in key)
-                   and _renders_alike(item, keys_with_lt) for key, item in value.items())
-    if kind is list:
-        return all(_renders_alike(item, keys_with_lt) for item in value)
-    return False
+    ``keys_with_lt``, no key holds ``<``, for ``neutralise_text``).
+
+    A loop over a stack rather than a call per value: every ``--json`` entry and
+    every report's free parts go through here, a few dozen values each."""
+    pending = [value]
+    while pending:
+        value = pending.pop()
+        kind = type(value)
+        if kind is str or kind is int or kind is bool or value is None:
+            continue
+        if kind is dict:
+            for key in value:
+                if type(key) is not str or (not keys_with_lt and "<" in key):
+                    return False
+            pending.extend(value.values())
+        elif kind is list:
+            pending.extend(value)
+        elif kind is not float or not (math.isfinite(value) and to_json(value).decode() == repr(value)):
+            return False
+    return True
