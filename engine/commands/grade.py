@@ -420,6 +420,8 @@ def _json_run(brief, document: dict, result: WriteResult) -> dict:
 
 
 def _json_entries(graded, results) -> Iterator[str]:
+    """Each run's entry, read from the spill one at a time: its expectations from the
+    first half of its report, its eval's feedback from the block all its runs share."""
     from referee.engine.report.render import member_text
 
     feedback: dict[str, str] = {}  # eval key -> its block, nested: made once per eval
