@@ -127,3 +127,30 @@ def test_version(capsys):
         main(["--version"])
     assert stop.value.code == 0
     assert capsys.readouterr().out.strip().startswith("referee ")
+
+
+def test_a_runs_lines_from_the_parts_they_show_are_its_lines_from_the_whole_report():
+    # The grade command reads (and makes inert) only terminal.shown_parts of each report;
+    # whatever else the report holds, hostile text included, the lines are the same.
+    from referee.engine.grade import RulesSource, grade_all, grader_info
+    from referee.engine.report import terminal
+    from referee.engine.report.inert import inert_data
+    from referee.engine.run.workspace import discover
+
+    repo = Path(__file__).resolve().parents[1]
+    rules = repo / "examples" / "booking-skill" / "booking.rules"
+    source = RulesSource(((rules.name, rules.read_text(encoding="utf-8")),))
+    graded = [g for g in grade_all(source.compile(), discover(repo / "examples" / "booking-skill-workspace").runs,
+                                   source, grader_info()) if g]
+    hostile = "\x1b[2K\rPASS \u202e 值"
+    for g in graded:
+        document = json.loads(g.grading)
+        for item in document["expectations"]:
+            item.update(text=item["text"] + hostile, evidence=hostile + item["evidence"])
+        for tip in document["eval_feedback"]["suggestions"]:
+            tip["reason"] += hostile
+        for verbose in (False, True):
+            for color in (False, True):
+                whole = terminal.run_lines(g.brief, "", color, inert_data(document), verbose)
+                shown = terminal.run_lines(g.brief, "", color, inert_data(terminal.shown_parts(document)), verbose)
+                assert shown == whole and "\x1b[2K" not in "".join(shown)

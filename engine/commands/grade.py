@@ -337,11 +337,12 @@ def _report(args, graded, results: list[WriteResult], skipped) -> int:
         _print_json(_json_document(graded, results, skipped, totals, args.check, code))
     else:
         color = terminal.use_color(sys.stdout, args.color)
-        documents = (json.loads(g.grading) for g in graded)
+        feedbacks: dict[str, dict] = {}
+        documents = (_shown_report(g, feedbacks) for g in graded)
         for brief, document, result in zip(briefs, documents, results):
             note = "refused: not written" if result.refused else ""
             # The run's own text (names, quotes, paths) is made inert before colour is added.
-            lines = terminal.run_lines(_inert_brief(brief), note, color, inert_data(document), args.verbose)
+            lines = terminal.run_lines(_inert_brief(brief), note, color, document, args.verbose)
             print("\n".join(lines))
         print(terminal.total_line(totals, color))
         print(_written_line(results, args))
@@ -354,6 +355,21 @@ def _report(args, graded, results: list[WriteResult], skipped) -> int:
             warn("nothing counted toward the gate (only existence or not-graded semantic "
                   "assertions); this is not a pass")
     return code
+
+
+def _shown_report(graded, feedbacks: dict[str, dict]) -> dict:
+    """What a run's lines show of its grading.json (``terminal.shown_parts``), made
+    inert. Only those members are parsed: claims, metrics and citations never are;
+    the eval's feedback, the same in all its runs, is read once per eval."""
+    from referee.engine.report.render import member_text
+    from referee.engine.report.terminal import shown_parts
+
+    if graded.eval_key not in feedbacks:
+        feedbacks[graded.eval_key] = inert_data(json.loads(graded.block))
+    grading = graded.grading
+    parts = shown_parts({"expectations": json.loads(member_text(grading, "expectations")),
+                         "gate": json.loads(member_text(grading, "gate")), "eval_feedback": None})
+    return {**inert_data(parts), "eval_feedback": feedbacks[graded.eval_key]}
 
 
 def _exit_code(totals: terminal.Totals) -> int:

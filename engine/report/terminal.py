@@ -45,11 +45,23 @@ def run_status(report: Brief) -> str:
     return gate_status(report.gate["passed"], report.gate["total"])
 
 
+# What ``run_lines`` reads of each expectation of a run's grading.json.
+_SHOWN_FIELDS = ("key", "text", "outcome", "evidence")
+
+
+def shown_parts(parts: dict) -> dict:
+    """What ``run_lines`` reads of a report (its ``expectations``, ``gate`` and
+    ``eval_feedback`` members, as read): a caller need make no more of it inert. A
+    run's expectations carry citations by the hundred that no line prints."""
+    return {"expectations": [{k: item[k] for k in _SHOWN_FIELDS} for item in parts["expectations"]],
+            "gate": {"excluded": parts["gate"]["excluded"]}, "eval_feedback": parts["eval_feedback"]}
+
+
 def run_lines(report: Brief, note: str, color: bool, full: dict | None = None,
               verbose: bool = False) -> list[str]:
     """The run's line, then what a reader must see under it.
 
-    With ``full`` (the run's grading.json as a dict): every failed or errored
+    With ``full`` (the run's grading.json as a dict, or ``shown_parts`` of it): every failed or errored
     assertion (those the gate does not count say so), every vacuous pass, and the
     eval's feedback on an assertion right under that assertion; with ``verbose``,
     every assertion and whole evidence. Without ``full``, the counted failures.
