@@ -296,11 +296,14 @@ def canonical_number(value: Any) -> str:
 def plain_size(dec: Decimal) -> bool:
     """True when ``dec`` written without exponent is at most ``PLAIN_NUMBER_CHARS`` long
     (never for NaN and the infinities, whose exponent is a letter)."""
-    _, digits, exponent = dec.as_tuple()
+    sign, digits, exponent = dec.as_tuple()
     if not isinstance(exponent, int):
         return False
-    width = len(digits) + exponent if exponent >= 0 else max(len(digits), -exponent) + 1
-    return width <= PLAIN_NUMBER_CHARS
+    if exponent >= 0:
+        width = len(digits) + exponent
+    else:  # a point, and a leading "0" when every digit falls after it
+        width = len(digits) + 1 if -exponent < len(digits) else -exponent + 2
+    return sign + width <= PLAIN_NUMBER_CHARS
 
 
 def quote_of(value: Any, source: str) -> str:

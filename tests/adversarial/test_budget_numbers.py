@@ -12,7 +12,7 @@ import subprocess
 import sys
 from decimal import Decimal
 
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from budget_corpus import make_run, verdicts
 from referee.engine.run.safeio import MAX_NUMBER_CHARS, parse_json
@@ -113,6 +113,7 @@ JSON_NUMBERS = st.from_regex(r"-?(0|[1-9][0-9]{0,40})(\.[0-9]{1,40})?([eE][+-]?[
 
 
 @given(JSON_NUMBERS)
+@example("0.0000E-55")  # all its digits after the point: "0." and 59 zeros, one over the limit
 def test_any_json_number_is_read_or_refused_never_raised(text):
     result = parse_json(f'{{"n": {text}}}', "x.json")
     if result.ok:
