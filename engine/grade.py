@@ -161,13 +161,17 @@ class Stored:
     @property
     def grading(self) -> str:
         """grading.json, as written."""
-        head, tail, _, _ = self.spill.get(self.ticket)
-        return join_feedback(head, self.blocks[self.eval_key], tail)
+        return join_feedback(self.head, self.block, self.tail)
 
     @property
     def head(self) -> str:
         """grading.json up to the value of its eval_feedback (``render.split_at_feedback``)."""
         return self.spill.part(self.ticket, 0)
+
+    @property
+    def tail(self) -> str:
+        """grading.json after the value of its eval_feedback."""
+        return self.spill.part(self.ticket, 1)
 
     @property
     def block(self) -> str:
@@ -362,9 +366,10 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
             if result is None:
                 stored.append(None)
                 continue
-            key = eval_of(program, result.eval_key).key  # the Program's string, not a copy per run
+            compiled = eval_of(program, result.eval_key)
+            key = compiled.key  # the Program's string, not a copy per run
             if key not in tallies:
-                tallies[key] = EvalTally(len(eval_of(program, key).assertions))
+                tallies[key] = EvalTally(len(compiled.assertions))
             tallies[key].add(result.critique)
             ticket = spill.put(result.head, result.tail, result.truth, _brief_text(result.brief))
             stored.append(Stored(place, key, ticket, spill, blocks))

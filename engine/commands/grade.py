@@ -366,9 +366,8 @@ def _shown_report(graded, feedbacks: dict[str, dict]) -> dict:
 
     if graded.eval_key not in feedbacks:
         feedbacks[graded.eval_key] = inert_data(json.loads(graded.block))
-    grading = graded.grading
-    parts = shown_parts({"expectations": json.loads(member_text(grading, "expectations")),
-                         "gate": json.loads(member_text(grading, "gate")), "eval_feedback": None})
+    parts = shown_parts({"expectations": json.loads(member_text(graded.head, "expectations")),
+                         "gate": json.loads(member_text(graded.tail, "gate")), "eval_feedback": None})
     return {**inert_data(parts), "eval_feedback": feedbacks[graded.eval_key]}
 
 

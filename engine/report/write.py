@@ -126,9 +126,9 @@ def write_all(jobs: Sequence[tuple[Path, Mapping[str, str]]], force: bool,
     """
     if not jobs:
         return []
-    if processes > 1 and len(jobs) > WRITER_THREADS:
-        return _write_in_processes(jobs, force, stop or threading.Event(), processes)
     stop = stop or threading.Event()
+    if processes > 1 and len(jobs) > WRITER_THREADS:
+        return _write_in_processes(jobs, force, stop, processes)
     results: list[WriteResult | None] = [None] * len(jobs)
 
     def job(index: int) -> None:
