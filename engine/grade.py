@@ -4,11 +4,13 @@ Three phases, so that the output never depends on how the work was split:
 
 1. Each run is evaluated and its two files rendered on its own, in this process
    or in worker processes: grading.json is rendered with its ``eval_feedback``
-   slot empty and kept as two halves of text. A worker sends back that text, a
-   short ``Brief`` and the few facts the eval critique needs, never the models.
+   slot empty and kept as two halves of text. Those texts and a short ``Brief``
+   go into a ``Spill`` (a temporary file): a forked worker puts them there
+   itself and sends back where they lie (``Placed``), any other sends them
+   back. With them come the few facts the eval critique needs, never the models.
    (With an LLM grader the judge runs here, between evaluating and rendering.)
-2. Here, in order, as each run comes back: its halves go into a ``Spill`` (a
-   temporary file) and its critique facts are kept; once every run is in, the
+2. Here, in order, as each run comes back: its texts' place in the spill is
+   kept, and its critique facts are folded in; once every run is in, the
    critique of each eval is rendered once. A run's grading.json is its halves
    joined around that block (``Stored.grading``), a string concatenation, so the
    main process does no per-run rendering, and it holds one run's text at a
@@ -38,8 +40,8 @@ from referee.engine.report.build import Carried, RunFacts, grading_document, gro
 from referee.engine.text import plain
 from referee.engine.report.marker import GRADER_NAME
 from referee.engine.run.workspace import Run, RunList, report_path
-from referee.engine.report.render import feedback_text, join_feedback, render, split_at_feedback
-from referee.engine.report.spill import InMemory, Spill, Ticket
+from referee.engine.report.render import around_member, feedback_text, join_feedback, render, split_at_feedback
+from referee.engine.report.spill import InMemory, SharedPart, Spill, Ticket
 from referee.engine.report.write import GRADING, GROUND_TRUTH
 from referee.engine.pool import in_order
 from referee.engine.verdict import Outcome, Precision, Verdict
@@ -95,6 +97,16 @@ class Rendered:
     head: str
     tail: str
     truth: str
+
+
+@dataclass(frozen=True)
+class Placed:
+    """A ``Rendered`` whose texts a worker put into the spill's shared part itself
+    (``Spill.share``): where they lie instead of the texts."""
+
+    eval_key: str
+    critique: FeedbackFacts
+    marks: tuple[int, ...]  # what ``SharedPart.put`` returned, for ``Spill.adopt``
 
 
 @dataclass
@@ -166,12 +178,17 @@ class Stored:
     @property
     def head(self) -> str:
         """grading.json up to the value of its eval_feedback (``render.split_at_feedback``)."""
-        return self.spill.part(self.ticket, 0)
+        return self.spill.span(self.ticket, 0, 3)
+
+    @property
+    def expectations(self) -> str:
+        """The value of grading.json's expectations, as ``render.member_text`` gives it."""
+        return self.spill.part(self.ticket, 1)
 
     @property
     def tail(self) -> str:
         """grading.json after the value of its eval_feedback."""
-        return self.spill.part(self.ticket, 1)
+        return self.spill.part(self.ticket, 3)
 
     @property
     def block(self) -> str:
@@ -181,12 +198,12 @@ class Stored:
     @property
     def truth(self) -> str:
         """ground_truth.json, as written."""
-        return self.spill.part(self.ticket, 2)
+        return self.spill.part(self.ticket, 4)
 
     @property
     def brief(self) -> Brief:
         """The run in short, for the terminal, ``--json`` and the totals."""
-        run, summary, gate, failed = json.loads(self.spill.part(self.ticket, 3))
+        run, summary, gate, failed = json.loads(self.spill.part(self.ticket, 5))
         return Brief(run, summary, gate, tuple(failed))
 
     @property
@@ -294,26 +311,45 @@ def _start_worker(source: RulesSource, grader: dict) -> None:
     # A forked worker finds the main process's Program for these very texts already
     # in its memory; any other kind of start compiles the texts again.
     inherited = _WORKER.pop("inherited", None)
-    _WORKER["program"] = inherited[1] if inherited is not None and inherited[0] == source else source.compile()
+    forked = inherited is not None and inherited[0] == source
+    _WORKER["program"] = inherited[1] if forked else source.compile()
     _WORKER["grader"] = grader
+    _WORKER["spill"] = inherited[2] if forked else None  # the spill's files are this process's too
 
 
 def _evaluate_in_worker(run: Run) -> Evaluated | None:
     return evaluate_run(_WORKER["program"], run)
 
 
-def _grade_in_worker(run: Run) -> Rendered | None:
-    return grade_run(_WORKER["program"], _WORKER["grader"], run)
+def _grade_in_worker(run: Run) -> Rendered | Placed | None:
+    rendered = grade_run(_WORKER["program"], _WORKER["grader"], run)
+    shared = _WORKER.get("spill")
+    if rendered is None or shared is None:
+        return rendered
+    return Placed(rendered.eval_key, rendered.critique, shared.put(*_texts(rendered)))
+
+
+def _texts(rendered: Rendered) -> tuple[str, ...]:
+    """What the spill keeps of a run, in the order ``Stored`` reads it back: the head
+    cut around its expectations (the terminal and ``--json`` read them alone, and
+    cutting them out here spares the main process a search through each report)."""
+    return (*around_member(rendered.head, "expectations"), rendered.tail, rendered.truth,
+            _brief_text(rendered.brief))
 
 
 def _each(task: Callable[[Run], T], local: Callable[[Run], T], runs: Sequence[Run], program: Program,
-          source: RulesSource, grader: dict, jobs: int, progress: Progress | None) -> Generator[T, None, None]:
+          source: RulesSource, grader: dict, jobs: int, progress: Progress | None,
+          shared: SharedPart | None = None) -> Generator[T, None, None]:
     """``local(run)`` for every run here, or ``task(run)`` in ``jobs`` worker processes
     that take the Program from the rule texts, never by pickling it (compiled regexes
-    and paths); results in the order of ``runs``."""
+    and paths); results in the order of ``runs``. Forked workers also find
+    ``shared`` in their memory (``_start_worker``)."""
     if jobs > 1:
-        _WORKER["inherited"] = (source, program)
-    return in_order(task, local, runs, jobs, progress, _start_worker, (source, grader))
+        _WORKER["inherited"] = (source, program, shared)
+    try:
+        yield from in_order(task, local, runs, jobs, progress, _start_worker, (source, grader))
+    finally:
+        _WORKER.pop("inherited", None)  # a later grade's workers must not find this one's
 
 
 def evaluate_all(program: Program, runs: Sequence[Run], source: RulesSource, jobs: int = 1,
@@ -361,7 +397,8 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
     # as they come (a few names and counts per eval), and rendered at the end.
     tallies: dict[str, EvalTally] = {}
     blocks: dict[str, str] = {}
-    with closing(_rendered(program, runs, source, grader, jobs, progress, judge)) as rendered:
+    shared = spill.share() if jobs > 1 and len(runs) > 1 and judge is None else None
+    with closing(_rendered(program, runs, source, grader, jobs, progress, judge, shared)) as rendered:
         for number, (place, result) in enumerate(zip(_places(runs), rendered)):
             if result is None:
                 stored.append(None)
@@ -371,7 +408,11 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
             if key not in tallies:
                 tallies[key] = EvalTally(len(compiled.assertions))
             tallies[key].add(result.critique)
-            ticket = spill.put(result.head, result.tail, result.truth, _brief_text(result.brief))
+            if isinstance(result, Placed):
+                assert isinstance(spill, Spill)  # only a Spill shares a part with workers
+                ticket = spill.adopt(result.marks)
+            else:
+                ticket = spill.put(*_texts(result))
             stored.append(Stored(place, key, ticket, spill, blocks))
             if isinstance(runs, list):
                 runs[number] = None  # graded: let it go (see above)
@@ -381,11 +422,13 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
 
 
 def _rendered(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict, jobs: int,
-              progress: Progress | None, judge: Judge | None) -> Generator[Rendered | None, None, None]:
-    """Phase 1, run by run in order: each run's texts and facts (None: no eval applies)."""
+              progress: Progress | None, judge: Judge | None,
+              shared: SharedPart | None) -> Generator[Rendered | Placed | None, None, None]:
+    """Phase 1, run by run in order: each run's texts and facts (None: no eval applies),
+    or where a worker put its texts in ``shared``."""
     if judge is None:
         with closing(_each(_grade_in_worker, lambda run: grade_run(program, grader, run), runs, program,
-                           source, grader, jobs, progress)) as results:
+                           source, grader, jobs, progress, shared)) as results:
             yield from results
         return
     with closing(_evaluated(program, runs, source, jobs, progress)) as evaluated:

@@ -40,7 +40,35 @@ def test_in_memory_spill_is_the_same_store():
 
 def test_a_spill_that_holds_nothing_makes_no_file(tmp_path):
     with Spill(tmp_path / "missing") as spill:
-        assert spill._file is None
+        assert spill._files == []
+
+
+_FORKED: dict = {}  # what the forked workers below find in their memory
+
+
+def _put_in_shared_part(texts: tuple[str, ...]) -> tuple[int, ...]:
+    return _FORKED["part"].put(*texts)
+
+
+def test_texts_forked_workers_put_come_back_here(tmp_path):
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    many = TEXTS * 40
+    with Spill(tmp_path) as spill:
+        own = spill.put(*TEXTS[1])
+        _FORKED["part"] = spill.share()
+        try:  # two workers put at once: what each returns must not overlap the other's
+            with ProcessPoolExecutor(2, mp_context=multiprocessing.get_context("fork")) as pool:
+                marks = list(pool.map(_put_in_shared_part, many, chunksize=3))
+        finally:
+            _FORKED.clear()
+        later = spill.put(*TEXTS[0])
+        tickets = [spill.adopt(m) for m in marks]
+        assert [spill.get(t) for t in tickets] == many
+        assert [spill.part(t, 1) for t in tickets] == [texts[1] for texts in many]
+        assert (spill.get(own), spill.get(later)) == (TEXTS[1], TEXTS[0])
+    assert list(tmp_path.iterdir()) == []  # neither file ever had a name
 
 
 def _listing(root: Path) -> dict[str, int]:
@@ -59,10 +87,11 @@ def test_json_summary_printed_run_by_run_is_the_whole_document(capsys):
     entries = [{"path": "a\nb", "expectations": [{"text": "</script> 值", "evidence": ""}], "empty": {}},
                {"path": "c", "expectations": [], "nested": [[1, 2], {"k": None}]}]
     for runs in (entries, entries[:1], []):
-        document = {"schema_version": 2, "runs": runs, "skipped": [{"path": "runs", "eval_id": "1"}],
-                    "totals": {"runs": len(runs)}, "check": True, "exit_code": 1}
+        document = {"schema_version": grade_command.JSON_SCHEMA_VERSION, "runs": runs,
+                    "skipped": [{"path": "runs", "eval_id": "1"}], "totals": {"runs": len(runs)}, "check": True,
+                    "exit_code": 1}
         nested = iter("    " + grade_command._nested(json_text(entry)) for entry in runs)
-        grade_command._print_json({**document, "runs": nested})
+        grade_command._print_json(nested, lambda: {**document, "runs": []})
         assert capsys.readouterr().out == json_text(document) + "\n"
 
 
@@ -135,7 +164,7 @@ def test_an_eval_whose_runs_are_apart_gets_the_feedback_of_all_of_them(tmp_path)
     keys = [program.for_run(run.id, run.metadata).key for run in runs]
     assert keys.index(keys[-1]) < max(i for i, key in enumerate(keys) if key != keys[-1])  # apart
     critiques: dict[str, list] = {}
-    for result in _rendered(program, runs, source, grader_info(), 1, None, None):
+    for result in _rendered(program, runs, source, grader_info(), 1, None, None, None):
         critiques.setdefault(result.eval_key, []).append(result.critique)
     for jobs in (1, 2):
         for key, graded in zip(keys, grade_all(program, discover(workspace).runs, source, grader_info(), jobs)):
@@ -154,12 +183,14 @@ def test_a_worker_takes_the_inherited_program_only_for_the_same_rule_texts():
     program = source.compile()
     previous = signal.getsignal(signal.SIGINT)
     try:
-        grading._WORKER["inherited"] = (source, program)
+        shared = object()
+        grading._WORKER["inherited"] = (source, program, shared)
         grading._start_worker(source, {})
-        assert grading._WORKER["program"] is program
-        grading._WORKER["inherited"] = (other, program)
+        assert grading._WORKER["program"] is program and grading._WORKER["spill"] is shared
+        grading._WORKER["inherited"] = (other, program, shared)
         grading._start_worker(source, {})
         assert grading._WORKER["program"] is not program and "inherited" not in grading._WORKER
+        assert grading._WORKER["spill"] is None  # rebuilt from the texts: it shares nothing
     finally:
         signal.signal(signal.SIGINT, previous)
         grading._WORKER.clear()
@@ -174,8 +205,11 @@ def test_a_brief_comes_back_from_the_spill_as_it_went_in(tmp_path):
                   gate={"counted": ["1#1", "1#2"], "excluded": [], "passed": 1, "total": 2, "pass_rate": 0.5},
                   failed=({"key": "1#2", "text": "</script>", "outcome": "fail", "evidence": "line\nbreak"},))
     for store in (Spill(tmp_path), InMemory()):
-        ticket = store.put("head", "tail", "truth", _brief_text(short))
-        assert Stored(None, "1", ticket, store, {}).brief == short
+        ticket = store.put("{\n  ", "[]", ",\n  ", "tail", "truth", _brief_text(short))
+        stored = Stored(None, "1", ticket, store, {"1": "block"})
+        assert stored.brief == short
+        assert (stored.head, stored.expectations, stored.tail, stored.truth) == ("{\n  [],\n  ", "[]", "tail", "truth")
+        assert stored.grading == "{\n  [],\n  blocktail"
         store.close()
 
 
@@ -209,11 +243,15 @@ def test_a_json_entry_copies_the_reports_text_as_rendering_it_again_would():
 
 
 def test_a_members_value_is_cut_without_its_comma_or_the_closing_brace():
-    from referee.engine.report.render import around_nulls, member_text
+    from referee.engine.report.render import around_member, around_nulls, member_text
 
     text = json_text({"a": {"x": "\n  \"b\": 1"}, "b": [2, {"c": None}]}) + "\n"
     assert member_text(text, "a") == json_text({"x": "\n  \"b\": 1"}).replace("\n", "\n  ")
     assert member_text(text, "b") == json_text([2, {"c": None}]).replace("\n", "\n  ")
+    for key in ("a", "b"):
+        before, value, after = around_member(text, key)
+        assert before + value + after == text and value == member_text(text, key)
+    assert around_member(text, "a")[2].startswith(",\n  \"b\": ")
     holder = json_text({"a": None, "b": 1})
     before, after = around_nulls(holder, ["a"])
     assert before + member_text(text, "a") + after == json_text({"a": {"x": "\n  \"b\": 1"}, "b": 1})

@@ -9,7 +9,7 @@ import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args
@@ -328,33 +328,39 @@ def _report(args, graded, results: list[WriteResult], skipped) -> int:
     from referee.engine.report import terminal
     from referee.engine.report.write import GRADING, GROUND_TRUTH
 
-    # One run's brief and report at a time: each is read back from the spill when used.
+    # One run's brief and report at a time: each is read back from the spill once,
+    # and counted toward the totals as it goes by (they come after the runs).
     refused = sum(1 for r in results if r.refused)
-    totals = terminal.totals((g.brief for g in graded), refused)
-    code = 2 if any(r.error for r in results) else _exit_code(totals)
-    briefs = (g.brief for g in graded)
+    tally = terminal.Tally()
+    briefs = (tally.add(g.brief) for g in graded)
+
+    def code() -> int:  # once every brief is counted
+        return 2 if any(r.error for r in results) else _exit_code(tally.totals(refused))
+
     if args.json:
-        _print_json(_json_document(graded, results, skipped, totals, args.check, code))
-    else:
-        color = terminal.use_color(sys.stdout, args.color)
-        feedbacks: dict[str, dict] = {}
-        documents = (_shown_report(g, feedbacks) for g in graded)
-        for brief, document, result in zip(briefs, documents, results):
-            note = "refused: not written" if result.refused else ""
-            # The run's own text (names, quotes, paths) is made inert before colour is added.
-            lines = terminal.run_lines(_inert_brief(brief), note, color, document, args.verbose)
-            print("\n".join(lines))
-        print(terminal.total_line(totals, color))
-        print(_written_line(results, args))
-        if args.verbose:
-            for g, result in zip(graded, results):
-                if result.written:
-                    print("\n".join(f"  wrote {inert(_shown(args.workspace, g.place.rel, name))}"
-                                    for name in (GRADING, GROUND_TRUTH)))
-        if totals.gate_total == 0:
-            warn("nothing counted toward the gate (only existence or not-graded semantic "
-                  "assertions); this is not a pass")
-    return code
+        _print_json(_json_entries(graded, briefs, results),
+                    lambda: _json_document(skipped, tally.totals(refused), args.check, code()))
+        return code()
+    color = terminal.use_color(sys.stdout, args.color)
+    feedbacks: dict[str, dict] = {}
+    documents = (_shown_report(g, feedbacks) for g in graded)
+    for brief, document, result in zip(briefs, documents, results):
+        note = "refused: not written" if result.refused else ""
+        # The run's own text (names, quotes, paths) is made inert before colour is added.
+        lines = terminal.run_lines(_inert_brief(brief), note, color, document, args.verbose)
+        print("\n".join(lines))
+    totals = tally.totals(refused)
+    print(terminal.total_line(totals, color))
+    print(_written_line(results, args))
+    if args.verbose:
+        for g, result in zip(graded, results):
+            if result.written:
+                print("\n".join(f"  wrote {inert(_shown(args.workspace, g.place.rel, name))}"
+                                for name in (GRADING, GROUND_TRUTH)))
+    if totals.gate_total == 0:
+        warn("nothing counted toward the gate (only existence or not-graded semantic "
+              "assertions); this is not a pass")
+    return code()
 
 
 def _shown_report(graded, feedbacks: dict[str, dict]) -> dict:
@@ -366,7 +372,7 @@ def _shown_report(graded, feedbacks: dict[str, dict]) -> dict:
 
     if graded.eval_key not in feedbacks:
         feedbacks[graded.eval_key] = inert_data(json.loads(graded.block))
-    parts = shown_parts({"expectations": json.loads(member_text(graded.head, "expectations")),
+    parts = shown_parts({"expectations": json.loads(graded.expectations),
                          "gate": json.loads(member_text(graded.tail, "gate")), "eval_feedback": None})
     return {**inert_data(parts), "eval_feedback": feedbacks[graded.eval_key]}
 
@@ -401,12 +407,11 @@ def _shown(workspace: Path, rel: str, name: str) -> str:
     return (workspace / name if rel in ("", ".") else workspace / rel / name).as_posix()
 
 
-def _json_document(graded, results, skipped, totals, check: bool, code: int) -> dict:
-    """The --json document: every run with every assertion (as in its grading.json),
-    the eval's feedback, and what was written. ``schema_version`` names the layout.
-    ``runs`` is an iterator that makes one run's entry at a time, as text nested in
-    its place (see ``_print_json``)."""
-    return {"schema_version": JSON_SCHEMA_VERSION, "runs": _json_entries(graded, results),
+def _json_document(skipped, totals, check: bool, code: int) -> dict:
+    """The --json document but its runs (see ``_print_json``): every run with every
+    assertion (as in its grading.json), the eval's feedback, and what was written,
+    then the totals. ``schema_version`` names the layout."""
+    return {"schema_version": JSON_SCHEMA_VERSION, "runs": [],
             "skipped": [{"path": p, "eval_id": e} for p, e in skipped],
             "totals": totals.__dict__, "check": check, "exit_code": code}
 
@@ -434,16 +439,15 @@ def _json_run(brief, document: dict, result: WriteResult) -> dict:
     }
 
 
-def _json_entries(graded, results) -> Iterator[str]:
-    """Each run's entry, read from the spill one at a time: its expectations from the
-    first half of its report, its eval's feedback from the block all its runs share."""
-    from referee.engine.report.render import member_text
-
+def _json_entries(graded, briefs, results) -> Iterator[str]:
+    """Each run's entry, read from the spill one at a time (``briefs`` gives each run's
+    brief): its expectations as the spill keeps them apart, its eval's feedback from
+    the block all its runs share."""
     feedback: dict[str, str] = {}  # eval key -> its block, nested: made once per eval
-    for g, result in zip(graded, results):
+    for g, brief, result in zip(graded, briefs, results):
         if g.eval_key not in feedback:
             feedback[g.eval_key] = _nested(g.block)
-        yield _json_entry(g.brief, member_text(g.head, "expectations"), feedback[g.eval_key], result)
+        yield _json_entry(brief, g.expectations, feedback[g.eval_key], result)
 
 
 def _json_entry(brief, expectations: str, feedback: str, result: WriteResult) -> str:
@@ -465,21 +469,23 @@ def _nested(text: str) -> str:
     return text.replace("\n", "\n    ")
 
 
-def _print_json(document: dict) -> None:
-    """``print(json_text(document))`` where ``document["runs"]`` is an iterator of each
+def _print_json(entries: Iterator[str], document: Callable[[], dict]) -> None:
+    """``print(json_text({**document(), "runs": runs}))`` where ``entries`` makes each
     run's entry rendered on its own and indented as the whole document would nest it
-    (``_nested``), which gives the same bytes while holding one run's entry at a time."""
+    (``_nested``), which gives the same bytes while holding one run's entry at a time.
+    ``document()`` is asked for once the entries are out: what follows the runs in it
+    (the totals) is counted as they go by."""
     from referee.engine.report.render import json_text
 
-    text = json_text({**document, "runs": []})
     slot = '\n  "runs": []'  # the first top-level key after schema_version, an int
-    cut = text.index(slot) + len(slot) - 1
-    sys.stdout.write(text[:cut])
+    start = json_text({"schema_version": JSON_SCHEMA_VERSION, "runs": []})
+    sys.stdout.write(start[:start.index(slot) + len(slot) - 1])
     count = 0
-    for entry in document["runs"]:
+    for entry in entries:
         sys.stdout.write((",\n" if count else "\n") + entry)
         count += 1
-    sys.stdout.write(("\n  " if count else "") + text[cut:] + "\n")
+    text = json_text(document())
+    sys.stdout.write(("\n  " if count else "") + text[text.index(slot) + len(slot) - 1:] + "\n")
 
 
 def _display(given: str, text: str) -> str:

@@ -92,12 +92,18 @@ def feedback_text(feedback: dict) -> str:
 def member_text(text: str, key: str) -> str:
     """The text of top-level member ``key``'s value in a rendered document (indent 2),
     as it stands there: one level indented, without the comma after it."""
+    return around_member(text, key)[1]
+
+
+def around_member(text: str, key: str) -> tuple[str, str, str]:
+    """A rendered document (indent 2, or the start of one) cut around the value of
+    its top-level member ``key`` (``member_text``): what stands before the value,
+    the value, and what follows it, the comma after it included."""
     line = _member_line(key)
     start = text.index(line) + len(line)
     end = text.find('\n  "', start)
-    if end < 0:  # the last member: its value ends where the object does
-        return text[start:text.rindex("\n}")]
-    return text[start:end - 1]
+    end = text.rindex("\n}") if end < 0 else end - 1  # the last member: it ends where the object does
+    return text[:start], text[start:end], text[end:]
 
 
 def around_nulls(text: str, keys: Sequence[str]) -> list[str]:

@@ -13,6 +13,12 @@ when the process is killed. It is made in the folder given (the workspace, on
 the disk that will hold the reports) when that folder takes it, else in the
 system's temporary folder; ``referee grade --check`` gives no folder, so nothing
 at all is made inside the workspace.
+
+Worker processes forked from this one put their runs' texts in themselves
+(``Spill.share``): only where the texts lie crosses between the processes, not
+the texts, which would otherwise be pickled there and back and written here.
+They share a second file, so that this process never waits on a lock a worker
+holds (a worker killed while holding it would stop every process behind it).
 """
 
 from __future__ import annotations
@@ -22,7 +28,7 @@ import tempfile
 import threading
 from array import array
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 # Any str round-trips, lone surrogates included (a report's text is always valid
 # UTF-8 once written, but the spill must give back exactly what it was given).
@@ -38,69 +44,84 @@ class Spill:
 
     def __init__(self, near: Path | None = None) -> None:
         self._near = near
-        self._file: IO[bytes] | None = None  # made by the first ``put``: a grade of nothing makes none
-        self._fd = -1
+        # This process's file, then the one its workers share (``share``); each is
+        # made when first needed: a grade of nothing makes none.
+        self._files: list[IO[bytes]] = []
         self._end = 0
         self._lock = threading.Lock()
         # Where the texts lie, as plain machine words rather than an object a run:
         # for each put, its offset and then where each of its texts ends (``_marks``),
-        # and where in ``_marks`` each put's words begin (``_starts``).
+        # where in ``_marks`` each put's words begin (``_starts``), and which file
+        # holds it (``_which``: 0 this process's, 1 the workers').
         self._marks = array("q")
         self._starts = array("q")
+        self._which = array("B")
 
     def put(self, *texts: str) -> Ticket:
         """Keep ``texts``; the ticket gives them back."""
         data = [text.encode(_ENCODING, _ERRORS) for text in texts]
         blob = b"".join(data)
         with self._lock:
-            if self._file is None:
-                made = _temporary(self._near)
-                self._file, self._fd = made, made.fileno()
+            if not self._files:
+                self._files.append(_temporary(self._near))
             offset = self._end
             self._end += len(blob)
-            ticket = len(self._starts)
-            self._starts.append(len(self._marks))
-            self._marks.append(offset)
-            for part in data:
-                offset += len(part)
-                self._marks.append(offset)
-        written, offset = 0, self._marks[self._starts[ticket]]
-        while written < len(blob):  # a short write (a signal, a pipe-like file) goes on
-            written += os.pwrite(self._fd, blob[written:], offset + written)
+            ticket = self._record(0, _marks(offset, data))
+        _write_at(self._files[0].fileno(), blob, offset)
+        return ticket
+
+    def share(self) -> "SharedPart":
+        """A part of this spill that processes forked from this one ``put`` into
+        from now on; give what their ``put`` returns to ``adopt``. (A process
+        started any other way does not share this one's files: it sends its texts
+        back to be ``put`` here.)"""
+        with self._lock:
+            if len(self._files) < 2:
+                if not self._files:
+                    self._files.append(_temporary(self._near))
+                self._files.append(_temporary(self._near))
+            return SharedPart(self._files[1].fileno())
+
+    def adopt(self, marks: tuple[int, ...]) -> Ticket:
+        """The ticket of texts a ``SharedPart`` put: ``marks`` is what it returned."""
+        with self._lock:
+            return self._record(1, marks)
+
+    def _record(self, which: int, marks: tuple[int, ...] | list[int]) -> Ticket:
+        ticket = len(self._starts)
+        self._starts.append(len(self._marks))
+        self._marks.extend(marks)
+        self._which.append(which)
         return ticket
 
     def get(self, ticket: Ticket) -> tuple[str, ...]:
         """The texts ``put`` returned ``ticket`` for, as they were given."""
-        marks = self._bounds(ticket)
-        blob = self._read(marks[0], marks[-1] - marks[0])
+        fd, marks = self._bounds(ticket)
+        blob = _read(fd, marks[0], marks[-1] - marks[0])
         return tuple(blob[start - marks[0]:end - marks[0]].decode(_ENCODING, _ERRORS)
                      for start, end in zip(marks, marks[1:]))
 
     def part(self, ticket: Ticket, index: int) -> str:
         """``get(ticket)[index]``, reading that text alone."""
-        marks = self._bounds(ticket)
-        return self._read(marks[index], marks[index + 1] - marks[index]).decode(_ENCODING, _ERRORS)
+        return self.span(ticket, index, index + 1)
 
-    def _bounds(self, ticket: Ticket) -> list[int]:
-        """The offset of the ticket's first text, then where each of its texts ends."""
+    def span(self, ticket: Ticket, first: int, stop: int) -> str:
+        """``"".join(get(ticket)[first:stop])``, in one read: the texts lie one after another."""
+        fd, marks = self._bounds(ticket)
+        return _read(fd, marks[first], marks[stop] - marks[first]).decode(_ENCODING, _ERRORS)
+
+    def _bounds(self, ticket: Ticket) -> tuple[int, list[int]]:
+        """The file holding the ticket's texts, and the offset of its first text,
+        then where each of its texts ends."""
         with self._lock:
             start = self._starts[ticket]
             stop = self._starts[ticket + 1] if ticket + 1 < len(self._starts) else len(self._marks)
-            return self._marks[start:stop].tolist()
-
-    def _read(self, offset: int, size: int) -> bytes:
-        blob = b""
-        while len(blob) < size:
-            chunk = os.pread(self._fd, size - len(blob), offset + len(blob))
-            if not chunk:
-                raise OSError(f"the temporary file of rendered reports ended early at {offset}")
-            blob += chunk
-        return blob
+            return self._files[self._which[ticket]].fileno(), self._marks[start:stop].tolist()
 
     def close(self) -> None:
-        """Free the file (its space is given back at once: it has no name)."""
-        if self._file is not None:
-            self._file.close()
+        """Free the files (their space is given back at once: they have no name)."""
+        for file in self._files:
+            file.close()
 
     def __enter__(self) -> "Spill":
         return self
@@ -126,8 +147,63 @@ class InMemory:
     def part(self, ticket: Ticket, index: int) -> str:
         return self._texts[ticket][index]
 
+    def span(self, ticket: Ticket, first: int, stop: int) -> str:
+        return "".join(self._texts[ticket][first:stop])
+
+    def share(self) -> None:
+        """Memory is not shared with workers: they send their texts back to be ``put``."""
+        return None
+
     def close(self) -> None:
         self._texts.clear()
+
+
+class SharedPart:
+    """The file a ``Spill`` shares with the worker processes forked from its own
+    (``Spill.share``), and the end of what they put there, in memory they share."""
+
+    def __init__(self, fd: int) -> None:
+        import multiprocessing  # only when there are workers: it takes a while to load
+
+        self._fd = fd
+        self._end: Any = multiprocessing.Value("q", 0)  # its lock is the workers' alone
+
+    def put(self, *texts: str) -> tuple[int, ...]:
+        """Keep ``texts``; what this returns is for ``Spill.adopt`` in the process
+        that shared the part."""
+        data = [text.encode(_ENCODING, _ERRORS) for text in texts]
+        blob = b"".join(data)
+        with self._end.get_lock():
+            offset = self._end.value
+            self._end.value = offset + len(blob)
+        _write_at(self._fd, blob, offset)
+        return tuple(_marks(offset, data))
+
+
+def _marks(offset: int, data: list[bytes]) -> list[int]:
+    """Where texts written one after the other from ``offset`` lie: that offset,
+    then where each of them ends."""
+    marks = [offset]
+    for part in data:
+        offset += len(part)
+        marks.append(offset)
+    return marks
+
+
+def _write_at(fd: int, blob: bytes, offset: int) -> None:
+    written = 0
+    while written < len(blob):  # a short write (a signal, a pipe-like file) goes on
+        written += os.pwrite(fd, blob[written:], offset + written)
+
+
+def _read(fd: int, offset: int, size: int) -> bytes:
+    blob = b""
+    while len(blob) < size:
+        chunk = os.pread(fd, size - len(blob), offset + len(blob))
+        if not chunk:
+            raise OSError(f"the temporary file of rendered reports ended early at {offset}")
+        blob += chunk
+    return blob
 
 
 def _temporary(near: Path | None) -> IO[bytes]:

@@ -133,20 +133,39 @@ class Totals:
 
 def totals(reports: Iterable[Brief], refused: int) -> Totals:
     """The counts of the end line, in one pass (``reports`` may read each brief anew)."""
-    counts = dict.fromkeys(("runs", "PASS", "FAIL", "EMPTY", "gate_passed", "gate_total", "passed", "total",
-                            "not_graded", "errors"), 0)
+    tally = Tally()
     for report in reports:
+        tally.add(report)
+    return tally.totals(refused)
+
+
+class Tally:
+    """The counts of the end line, taken a brief at a time as the runs go by."""
+
+    def __init__(self) -> None:
+        self._counts = dict.fromkeys(("runs", "PASS", "FAIL", "EMPTY", "gate_passed", "gate_total", "passed",
+                                      "total", "not_graded", "errors"), 0)
+
+    def add(self, report: Brief) -> Brief:
+        """Count ``report`` in; it is given back, so that a stream of briefs counts as it goes."""
+        counts = self._counts
         counts["runs"] += 1
         counts[run_status(report)] += 1
         counts["gate_passed"] += report.gate["passed"]
         counts["gate_total"] += report.gate["total"]
         for key in ("passed", "total", "not_graded", "errors"):
             counts[key] += report.summary[key]
-    return Totals(
-        runs=counts["runs"], passed_runs=counts["PASS"], failed_runs=counts["FAIL"], empty_runs=counts["EMPTY"],
-        refused_runs=refused, gate_passed=counts["gate_passed"], gate_total=counts["gate_total"],
-        passed=counts["passed"], total=counts["total"], not_graded=counts["not_graded"], errors=counts["errors"],
-    )
+        return report
+
+    def totals(self, refused: int) -> Totals:
+        """The counts so far, with ``refused`` runs not written."""
+        counts = self._counts
+        return Totals(
+            runs=counts["runs"], passed_runs=counts["PASS"], failed_runs=counts["FAIL"],
+            empty_runs=counts["EMPTY"], refused_runs=refused, gate_passed=counts["gate_passed"],
+            gate_total=counts["gate_total"], passed=counts["passed"], total=counts["total"],
+            not_graded=counts["not_graded"], errors=counts["errors"],
+        )
 
 
 def total_line(t: Totals, color: bool) -> str:
