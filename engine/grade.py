@@ -51,6 +51,11 @@ if TYPE_CHECKING:  # compiled where the rules are, in RulesSource.compile
 
 Progress = Callable[[int, int], None]
 T = TypeVar("T")
+# A caller's own text about each run, made from its brief and the text of its
+# expectations value (``render.member_text``) where the run is rendered (in the
+# workers, in parallel) and kept with its reports (``Stored.entry``): ``referee
+# grade --json`` makes most of each run's entry so, rather than after grading.
+EntryMaker = Callable[[Brief, str], str]
 
 
 @dataclass(frozen=True)
@@ -207,6 +212,12 @@ class Stored:
         return Brief(run, summary, gate, tuple(failed))
 
     @property
+    def entry(self) -> bytes:
+        """The text the grade's ``EntryMaker`` made of this run (``grade_spilled``),
+        in UTF-8 as the spill keeps it: it is printed as it is."""
+        return self.spill.utf8(self.ticket, 6, 7)
+
+    @property
     def files(self) -> Mapping[str, str]:
         """``{file name: text}`` for the writer, each text read when it is asked for."""
         return _Files(self)
@@ -304,7 +315,7 @@ def grade_run(program: Program, grader: dict, run: Run) -> Rendered | None:
 _WORKER: dict[str, Any] = {}
 
 
-def _start_worker(source: RulesSource, grader: dict) -> None:
+def _start_worker(source: RulesSource, grader: dict, entry: EntryMaker | None = None) -> None:
     # Ctrl-C reaches every process of the terminal's group; the main process alone
     # answers it (it stops the workers), so no worker prints a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -314,6 +325,7 @@ def _start_worker(source: RulesSource, grader: dict) -> None:
     forked = inherited is not None and inherited[0] == source
     _WORKER["program"] = inherited[1] if forked else source.compile()
     _WORKER["grader"] = grader
+    _WORKER["entry"] = entry
     _WORKER["spill"] = inherited[2] if forked else None  # the spill's files are this process's too
 
 
@@ -326,20 +338,22 @@ def _grade_in_worker(run: Run) -> Rendered | Placed | None:
     shared = _WORKER.get("spill")
     if rendered is None or shared is None:
         return rendered
-    return Placed(rendered.eval_key, rendered.critique, shared.put(*_texts(rendered)))
+    return Placed(rendered.eval_key, rendered.critique, shared.put(*_texts(rendered, _WORKER["entry"])))
 
 
-def _texts(rendered: Rendered) -> tuple[str, ...]:
+def _texts(rendered: Rendered, entry: EntryMaker | None) -> tuple[str, ...]:
     """What the spill keeps of a run, in the order ``Stored`` reads it back: the head
     cut around its expectations (the terminal and ``--json`` read them alone, and
-    cutting them out here spares the main process a search through each report)."""
-    return (*around_member(rendered.head, "expectations"), rendered.tail, rendered.truth,
-            _brief_text(rendered.brief))
+    cutting them out here spares the main process a search through each report),
+    and the text ``entry`` makes of the run, if any."""
+    before, expectations, after = around_member(rendered.head, "expectations")
+    texts = (before, expectations, after, rendered.tail, rendered.truth, _brief_text(rendered.brief))
+    return texts if entry is None else (*texts, entry(rendered.brief, expectations))
 
 
 def _each(task: Callable[[Run], T], local: Callable[[Run], T], runs: Sequence[Run], program: Program,
           source: RulesSource, grader: dict, jobs: int, progress: Progress | None,
-          shared: SharedPart | None = None) -> Generator[T, None, None]:
+          shared: SharedPart | None = None, entry: EntryMaker | None = None) -> Generator[T, None, None]:
     """``local(run)`` for every run here, or ``task(run)`` in ``jobs`` worker processes
     that take the Program from the rule texts, never by pickling it (compiled regexes
     and paths); results in the order of ``runs``. Forked workers also find
@@ -347,7 +361,7 @@ def _each(task: Callable[[Run], T], local: Callable[[Run], T], runs: Sequence[Ru
     if jobs > 1:
         _WORKER["inherited"] = (source, program, shared)
     try:
-        yield from in_order(task, local, runs, jobs, progress, _start_worker, (source, grader))
+        yield from in_order(task, local, runs, jobs, progress, _start_worker, (source, grader, entry))
     finally:
         _WORKER.pop("inherited", None)  # a later grade's workers must not find this one's
 
@@ -377,7 +391,8 @@ def grade_all(program: Program, runs: Sequence[Run], source: RulesSource, grader
 def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict,
                   spill: Spill | InMemory, jobs: int = 1, progress: Progress | None = None,
                   judge: Judge | None = None,
-                  extra_feedback: Mapping[str, Sequence[dict]] | None = None) -> list[Stored | None]:
+                  extra_feedback: Mapping[str, Sequence[dict]] | None = None,
+                  entry: EntryMaker | None = None) -> list[Stored | None]:
     """Grade every run: one entry per run, in order, None where no eval applies. Each
     run's texts and brief go into ``spill`` as it comes back; only its place and its
     ticket stay here, and what its eval's critique needs is folded into a tally.
@@ -385,7 +400,8 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
     discovery gives) builds each Run only as it is graded, and given a list, each
     graded run's entry in it is set to None once the run is in.
     ``extra_feedback`` adds suggestions to an eval's eval_feedback (``referee
-    critique``'s findings, by eval key).
+    critique``'s findings, by eval key). ``entry`` makes a text of each run that is
+    kept with it (``EntryMaker``); it must be picklable (a module's function).
 
     Without a judge, workers evaluate and render. With one, workers evaluate and
     the judge (which holds connections, a cassette and a concurrency limit) runs
@@ -398,7 +414,7 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
     tallies: dict[str, EvalTally] = {}
     blocks: dict[str, str] = {}
     shared = spill.share() if jobs > 1 and len(runs) > 1 and judge is None else None
-    with closing(_rendered(program, runs, source, grader, jobs, progress, judge, shared)) as rendered:
+    with closing(_rendered(program, runs, source, grader, jobs, progress, judge, shared, entry)) as rendered:
         for number, (place, result) in enumerate(zip(_places(runs), rendered)):
             if result is None:
                 stored.append(None)
@@ -412,7 +428,7 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
                 assert isinstance(spill, Spill)  # only a Spill shares a part with workers
                 ticket = spill.adopt(result.marks)
             else:
-                ticket = spill.put(*_texts(result))
+                ticket = spill.put(*_texts(result, entry))
             stored.append(Stored(place, key, ticket, spill, blocks))
             if isinstance(runs, list):
                 runs[number] = None  # graded: let it go (see above)
@@ -422,13 +438,13 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
 
 
 def _rendered(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict, jobs: int,
-              progress: Progress | None, judge: Judge | None,
-              shared: SharedPart | None) -> Generator[Rendered | Placed | None, None, None]:
+              progress: Progress | None, judge: Judge | None, shared: SharedPart | None,
+              entry: EntryMaker | None = None) -> Generator[Rendered | Placed | None, None, None]:
     """Phase 1, run by run in order: each run's texts and facts (None: no eval applies),
     or where a worker put its texts in ``shared``."""
     if judge is None:
         with closing(_each(_grade_in_worker, lambda run: grade_run(program, grader, run), runs, program,
-                           source, grader, jobs, progress, shared)) as results:
+                           source, grader, jobs, progress, shared, entry)) as results:
             yield from results
         return
     with closing(_evaluated(program, runs, source, jobs, progress)) as evaluated:

@@ -9,6 +9,8 @@ import os
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import pytest
+
 from referee.engine.cli import main
 from referee.engine.commands import grade as grade_command
 from referee.engine.report.render import json_text
@@ -90,9 +92,28 @@ def test_json_summary_printed_run_by_run_is_the_whole_document(capsys):
         document = {"schema_version": grade_command.JSON_SCHEMA_VERSION, "runs": runs,
                     "skipped": [{"path": "runs", "eval_id": "1"}], "totals": {"runs": len(runs)}, "check": True,
                     "exit_code": 1}
-        nested = iter("    " + grade_command._nested(json_text(entry)) for entry in runs)
+        nested = iter(("    " + grade_command._nested(json_text(entry))).encode() for entry in runs)
         grade_command._print_json(nested, lambda: {**document, "runs": []})
         assert capsys.readouterr().out == json_text(document) + "\n"
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "latin-1", None])
+def test_utf8_text_reaches_any_stream_in_order(encoding):
+    import io
+
+    text = "</script> 值 é\n"
+    raw = io.BytesIO()
+    stream = io.StringIO() if encoding is None else io.TextIOWrapper(raw, encoding=encoding, errors="replace")
+    stream.write("before ")
+    write = grade_command._utf8_writer(stream)
+    write(text.encode())
+    stream.write(" after")
+    stream.flush()
+    expected = "before " + text + " after"
+    if encoding is None:
+        assert stream.getvalue() == expected
+    else:  # what writing the text itself would have given, in the stream's own encoding
+        assert raw.getvalue() == expected.encode(encoding, "replace")
 
 
 def test_the_parts_a_json_entry_copies_from_a_report_can_hold_no_float():
@@ -238,7 +259,7 @@ def test_a_json_entry_copies_the_reports_text_as_rendering_it_again_would():
             feedback = grade_command._nested(member_text(grading, "eval_feedback"))
             for result in results:
                 expected = json_text(grade_command._json_run(g.brief, json.loads(grading), result))
-                entry = grade_command._json_entry(g.brief, expectations, feedback, result)
+                entry = grade_command._json_front(g.brief, expectations) + feedback + grade_command._json_back(result)
                 assert entry == "    " + grade_command._nested(expected)
 
 

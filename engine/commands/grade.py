@@ -112,7 +112,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     bar = terminal.ProgressBar("grading")
     try:
         results = grade_spilled(program, runs, source, grader_info(), spill, args.jobs or cpu_jobs(), bar,
-                                judge, critique)
+                                judge, critique, _json_front if args.json else None)
     except KeyboardInterrupt:
         # Nothing is written before every run is graded, so stopping here loses nothing;
         # a judge still waiting to retry a request is told to give up at once.
@@ -332,17 +332,17 @@ def _report(args, graded, results: list[WriteResult], skipped) -> int:
     # and counted toward the totals as it goes by (they come after the runs).
     refused = sum(1 for r in results if r.refused)
     tally = terminal.Tally()
-    briefs = (tally.add(g.brief) for g in graded)
 
     def code() -> int:  # once every brief is counted
         return 2 if any(r.error for r in results) else _exit_code(tally.totals(refused))
 
     if args.json:
-        _print_json(_json_entries(graded, briefs, results),
+        _print_json(_json_entries(graded, results, tally),
                     lambda: _json_document(skipped, tally.totals(refused), args.check, code()))
         return code()
     color = terminal.use_color(sys.stdout, args.color)
     feedbacks: dict[str, dict] = {}
+    briefs = (tally.add(g.brief) for g in graded)
     documents = (_shown_report(g, feedbacks) for g in graded)
     for brief, document, result in zip(briefs, documents, results):
         note = "refused: not written" if result.refused else ""
@@ -425,6 +425,12 @@ FROM_REPORT = ("expectations", "eval_feedback")
 
 def _json_run(brief, document: dict, result: WriteResult) -> dict:
     """A run's --json entry; ``document`` is its grading.json, read."""
+    return {**_json_about(brief), "expectations": document["expectations"],
+            "eval_feedback": document["eval_feedback"], **_json_written(result)}
+
+
+def _json_about(brief) -> dict:
+    """The members of a run's --json entry before its report's own (``FROM_REPORT``)."""
     from referee.engine.report import terminal
 
     info = brief.run
@@ -433,34 +439,54 @@ def _json_run(brief, document: dict, result: WriteResult) -> dict:
         "configuration": info["configuration"], "run_number": info["run_number"],
         "status": terminal.run_status(brief),
         "summary": brief.summary, "gate": brief.gate, "failed": list(brief.failed),
-        "expectations": document["expectations"], "eval_feedback": document["eval_feedback"],
-        "written": result.written, "refused": list(result.refused), "write_error": result.error or None,
-        "kept_aside": [{"file": f, "backup": b} for f, b in result.kept_aside],
     }
 
 
-def _json_entries(graded, briefs, results) -> Iterator[str]:
-    """Each run's entry, read from the spill one at a time (``briefs`` gives each run's
-    brief): its expectations as the spill keeps them apart, its eval's feedback from
-    the block all its runs share."""
-    feedback: dict[str, str] = {}  # eval key -> its block, nested: made once per eval
-    for g, brief, result in zip(graded, briefs, results):
+def _json_written(result: WriteResult) -> dict:
+    """The members of a run's --json entry after its report's own: what was written."""
+    return {"written": result.written, "refused": list(result.refused), "write_error": result.error or None,
+            "kept_aside": [{"file": f, "backup": b} for f, b in result.kept_aside]}
+
+
+def _json_entries(graded, results, tally: terminal.Tally) -> Iterator[bytes]:
+    """Each run's entry (see below) in UTF-8, read from the spill one at a time; each
+    run's brief is counted into ``tally`` as it goes by."""
+    feedback: dict[str, bytes] = {}  # eval key -> its block, nested: made once per eval
+    written: dict[tuple, bytes] = {}  # what was written -> its members' text: few kinds
+    for g, result in zip(graded, results):
+        tally.add(g.brief)
         if g.eval_key not in feedback:
-            feedback[g.eval_key] = _nested(g.block)
-        yield _json_entry(brief, g.expectations, feedback[g.eval_key], result)
+            feedback[g.eval_key] = _nested(g.block).encode()
+        kind = (result.written, result.refused, result.error, result.kept_aside)
+        if kind not in written:
+            written[kind] = _json_back(result).encode()
+        yield g.entry + feedback[g.eval_key] + written[kind]
 
 
-def _json_entry(brief, expectations: str, feedback: str, result: WriteResult) -> str:
-    """``json_text(_json_run(brief, json.loads(grading), result))`` nested as an entry of
-    the document's ``runs``, with the parts of ``FROM_REPORT`` taken from the text of
-    grading.json instead of read and written again: ``expectations`` is that member's
-    text (``render.member_text``), ``feedback`` the eval's block already nested. They
-    stand there at the same depth, and a run's assertions are most of the entry."""
+# ``json_text(_json_run(brief, json.loads(grading), result))``, nested as an entry of
+# the document's ``runs`` (``_nested``), is made in three pieces, the parts of
+# ``FROM_REPORT`` taken from the text of grading.json instead of read and written
+# again (they stand there at the same depth, and a run's assertions are most of its
+# entry): ``_json_front`` up to the eval's feedback, made where the run is rendered
+# (``grade_spilled``'s ``entry``); the feedback block, nested once per eval; and
+# ``_json_back``, what was written.
+
+
+def _json_front(brief, expectations: str) -> str:
+    """A run's --json entry up to its eval_feedback's value; ``expectations`` is the
+    text of its grading.json's member (``render.member_text``)."""
     from referee.engine.report.render import around_nulls, json_text
 
-    before, between, after = around_nulls(json_text(_json_run(brief, dict.fromkeys(FROM_REPORT), result)),
-                                          FROM_REPORT)
-    return "    " + _nested(before) + _nested(expectations) + _nested(between) + feedback + _nested(after)
+    empty = {**_json_about(brief), **dict.fromkeys(FROM_REPORT)}
+    before, between, _ = around_nulls(json_text(empty), FROM_REPORT)
+    return "    " + _nested(before) + _nested(expectations) + _nested(between)
+
+
+def _json_back(result: WriteResult) -> str:
+    """A run's --json entry after its eval_feedback's value."""
+    from referee.engine.report.render import around_nulls, json_text
+
+    return _nested(around_nulls(json_text({"eval_feedback": None, **_json_written(result)}), ["eval_feedback"])[1])
 
 
 def _nested(text: str) -> str:
@@ -469,23 +495,38 @@ def _nested(text: str) -> str:
     return text.replace("\n", "\n    ")
 
 
-def _print_json(entries: Iterator[str], document: Callable[[], dict]) -> None:
+def _print_json(entries: Iterator[bytes], document: Callable[[], dict]) -> None:
     """``print(json_text({**document(), "runs": runs}))`` where ``entries`` makes each
-    run's entry rendered on its own and indented as the whole document would nest it
-    (``_nested``), which gives the same bytes while holding one run's entry at a time.
-    ``document()`` is asked for once the entries are out: what follows the runs in it
-    (the totals) is counted as they go by."""
+    run's entry (in UTF-8) rendered on its own and indented as the whole document would
+    nest it (``_nested``), which gives the same bytes while holding one run's entry at
+    a time. ``document()`` is asked for once the entries are out: what follows the runs
+    in it (the totals) is counted as they go by."""
     from referee.engine.report.render import json_text
 
     slot = '\n  "runs": []'  # the first top-level key after schema_version, an int
     start = json_text({"schema_version": JSON_SCHEMA_VERSION, "runs": []})
     sys.stdout.write(start[:start.index(slot) + len(slot) - 1])
+    write = _utf8_writer(sys.stdout)
     count = 0
     for entry in entries:
-        sys.stdout.write((",\n" if count else "\n") + entry)
+        write(b",\n" + entry if count else b"\n" + entry)
         count += 1
     text = json_text(document())
     sys.stdout.write(("\n  " if count else "") + text[text.index(slot) + len(slot) - 1:] + "\n")
+
+
+def _utf8_writer(stream) -> Callable[[bytes], object]:
+    """Write UTF-8 text to ``stream``: straight to its bytes when it would write them
+    alike (UTF-8, no newline translation), which spares decoding and encoding each
+    run's entry; else as text."""
+    import codecs
+    import os
+
+    raw = getattr(stream, "buffer", None)
+    if raw is None or os.linesep != "\n" or codecs.lookup(stream.encoding or "ascii").name != "utf-8":
+        return lambda data: stream.write(data.decode("utf-8", "surrogatepass"))
+    stream.flush()  # what was written as text goes first
+    return raw.write
 
 
 def _display(given: str, text: str) -> str:

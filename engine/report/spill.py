@@ -107,8 +107,12 @@ class Spill:
 
     def span(self, ticket: Ticket, first: int, stop: int) -> str:
         """``"".join(get(ticket)[first:stop])``, in one read: the texts lie one after another."""
+        return self.utf8(ticket, first, stop).decode(_ENCODING, _ERRORS)
+
+    def utf8(self, ticket: Ticket, first: int, stop: int) -> bytes:
+        """``span(ticket, first, stop)`` encoded in UTF-8, as it lies in the file."""
         fd, marks = self._bounds(ticket)
-        return _read(fd, marks[first], marks[stop] - marks[first]).decode(_ENCODING, _ERRORS)
+        return _read(fd, marks[first], marks[stop] - marks[first])
 
     def _bounds(self, ticket: Ticket) -> tuple[int, list[int]]:
         """The file holding the ticket's texts, and the offset of its first text,
@@ -149,6 +153,9 @@ class InMemory:
 
     def span(self, ticket: Ticket, first: int, stop: int) -> str:
         return "".join(self._texts[ticket][first:stop])
+
+    def utf8(self, ticket: Ticket, first: int, stop: int) -> bytes:
+        return self.span(ticket, first, stop).encode(_ENCODING, _ERRORS)
 
     def share(self) -> None:
         """Memory is not shared with workers: they send their texts back to be ``put``."""
