@@ -19,9 +19,12 @@ from __future__ import annotations
 import signal
 import threading
 from collections import deque
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from contextlib import contextmanager
-from typing import Any, Callable, Generator, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Sequence, TypeVar
+
+if TYPE_CHECKING:  # loaded when there are workers: one process needs none of it
+    from concurrent.futures import ProcessPoolExecutor
 
 Progress = Callable[[int, int], None]
 R = TypeVar("R")  # a run, or whatever the work is on
@@ -52,6 +55,8 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
             if progress:
                 progress(number, len(runs))
         return
+    from concurrent.futures import ProcessPoolExecutor
+
     chunk = chunk or max(1, min(16, len(runs) // (jobs * 8)))
     with _workers_born_deaf():
         pool = ProcessPoolExecutor(max_workers=jobs - 1, initializer=initializer, initargs=initargs)
