@@ -37,6 +37,10 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+# The measured processes load their modules as on a user's machine: from cached
+# bytecode, written by the first of them. Where PYTHONDONTWRITEBYTECODE is set,
+# every process would compile each module anew, which is not what a user waits for.
+CHILD_ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 
 EVALS = 10
 CALLS = 40
@@ -299,6 +303,12 @@ def timed(label: str, action, runs: int, results: dict) -> None:
 # ---- whole processes, paired with the minimal script --------------------------------------
 
 
+def cache_bytecode() -> None:
+    """Write referee's bytecode before the first measured process (see ``CHILD_ENV``)."""
+    subprocess.run([sys.executable, "-c", "import compileall, os, referee; "
+                    "compileall.compile_dir(os.path.dirname(referee.__file__), quiet=1)"], env=CHILD_ENV, check=True)
+
+
 def measure(command: list[str]) -> tuple[float, float, float, int]:
     """Run ``command`` to its end: (wall s, cpu s, peak MiB, runs in its --json output).
 
@@ -307,7 +317,7 @@ def measure(command: list[str]) -> tuple[float, float, float, int]:
     fork and exec, so a child of this (large) process would read this process's
     size. The launcher's own size is the floor of every peak (``floor``)."""
     done = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--launch", json.dumps(command)],
-                          cwd=REPO, capture_output=True, text=True)
+                          cwd=REPO, capture_output=True, text=True, env=CHILD_ENV)
     if done.returncode != 0:
         raise SystemExit(f"{' '.join(command[:5])}... failed: {done.stderr[-2000:]}")
     found = json.loads(done.stdout)
@@ -320,7 +330,7 @@ def launch(command: list[str]) -> None:
     it waited for as the largest single process, not their sum)."""
     with tempfile.TemporaryFile() as out:
         start = time.perf_counter()
-        process = subprocess.Popen(command, cwd=REPO, stdout=out, stderr=subprocess.PIPE)
+        process = subprocess.Popen(command, cwd=REPO, stdout=out, stderr=subprocess.PIPE, env=CHILD_ENV)
         err = process.stderr.read()
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
@@ -400,6 +410,7 @@ def main() -> None:
     if args.launch is not None:
         launch(json.loads(args.launch))
         return
+    cache_bytecode()
     floor = measure([sys.executable, "-c", "pass"])
     print(f"floor of the peaks (the launcher, and python -c pass): {floor[2]:.0f} MiB", flush=True)
     root = args.dir or Path(tempfile.mkdtemp(prefix="referee-bench-"))

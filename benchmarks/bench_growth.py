@@ -33,8 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from bench_grade import (EVALS, FILLER_WORDS, RULES_BODY, call_block, measure,  # noqa: E402
-                         referee_command)
+from bench_grade import (EVALS, FILLER_WORDS, RULES_BODY, cache_bytecode, call_block,  # noqa: E402
+                         measure, referee_command)
 
 EXPECTS = [line.split(":", 1)[1].strip() for line in RULES_BODY.splitlines() if line.startswith("expect ")]
 LETS = "\n".join(line for line in RULES_BODY.splitlines() if line.startswith("let "))
@@ -112,6 +112,7 @@ def main() -> None:
     parser.add_argument("--dir", type=Path, default=None, help="where to generate (default: a temp dir)")
     args = parser.parse_args()
     root = args.dir or Path(tempfile.mkdtemp(prefix="referee-growth-"))
+    cache_bytecode()
     floor = measure([sys.executable, "-c", "pass"])[2]
     rows = []
     try:
