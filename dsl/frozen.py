@@ -13,6 +13,7 @@ of the fields shown, and no assignment to a field after ``__init__``.
 
 from __future__ import annotations
 
+import inspect
 from dataclasses import MISSING, Field, FrozenInstanceError, dataclass, field, fields
 from operator import attrgetter
 from typing import Any, Callable, TypeVar, dataclass_transform
@@ -56,13 +57,31 @@ def _init(cls: type, names: tuple[str, ...], defaults: dict[str, Any]) -> Callab
     count = len(names)
     put = object.__setattr__  # a frozen class's own __setattr__ refuses
 
-    def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
-        if kwargs or len(args) != count:
-            args = _bound(cls, names, defaults, args, kwargs)
-        for name, value in zip(names, args):
-            put(self, name, value)
+    if _in_instance_dict(cls, names):
+        # What object.__setattr__ does for each field, in one step: a parse
+        # makes thousands of nodes.
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            if kwargs or len(args) != count:
+                args = _bound(cls, names, defaults, args, kwargs)
+            self.__dict__.update(zip(names, args))
+    else:
+        def __init__(self: Any, *args: Any, **kwargs: Any) -> None:
+            if kwargs or len(args) != count:
+                args = _bound(cls, names, defaults, args, kwargs)
+            for name, value in zip(names, args):
+                put(self, name, value)
 
     return __init__
+
+
+def _in_instance_dict(cls: type, names: tuple[str, ...]) -> bool:
+    """Whether ``object.__setattr__`` puts every field in the instance's ``__dict__``:
+    instances have one, and no field is a descriptor that stores it elsewhere (a
+    slot, a property)."""
+    if not cls.__dictoffset__:
+        return False
+    return not any(hasattr(type(inspect.getattr_static(cls, name, None)), "__set__")
+                   for name in names)
 
 
 def _bound(cls: type, names: tuple[str, ...], defaults: dict[str, Any], args: tuple,

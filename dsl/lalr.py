@@ -131,26 +131,31 @@ def _first(children: Any) -> Any:
     return None
 
 
-# The two ends of a node's span: its start from its first child with a position,
-# its end from its last.
-_SPAN_ENDS = (("line", "column", "start_pos"), ("end_line", "end_column", "end_pos"))
-
-
 def _propagate(meta: Any, children: list) -> None:
     """lark's ``PropagatePositions``: the node spans from its first child with a
-    position to its last (tokens dropped from the tree count too)."""
-    for names, ordered in zip(_SPAN_ENDS, (children, reversed(children))):
-        child = _first(ordered)
-        if child is None:
-            continue
-        # A node (its Meta) lends the span of all it holds; a token its own place.
-        values = [getattr(child, "container_" + name, getattr(child, name)) for name in names]
-        if not hasattr(meta, names[0]):
-            for name, value in zip(names, values):
-                setattr(meta, name, value)
-            meta.empty = False
-        for name, value in zip(names, values):
-            setattr(meta, "container_" + name, value)
+    position to its last (tokens dropped from the tree count too). Written out
+    field by field, as it runs once per node built."""
+    first = _first(children)
+    if first is None:  # no child has a position, from either end
+        return
+    last = _first(reversed(children))
+    # A node (its Meta) lends the span of all it holds; a token its own place.
+    if type(first) is Token:
+        start = first.line, first.column, first.start_pos
+    else:
+        start = first.container_line, first.container_column, first.container_start_pos
+    if type(last) is Token:
+        end = last.end_line, last.end_column, last.end_pos
+    else:
+        end = last.container_end_line, last.container_end_column, last.container_end_pos
+    # Empty means no span yet: a node built again (an inlined rule's single child)
+    # keeps the span it has, and only widens what it contains.
+    if meta.empty:
+        meta.line, meta.column, meta.start_pos = start
+        meta.end_line, meta.end_column, meta.end_pos = end
+        meta.empty = False
+    meta.container_line, meta.container_column, meta.container_start_pos = start
+    meta.container_end_line, meta.container_end_column, meta.container_end_pos = end
 
 
 class _Pattern:
@@ -236,9 +241,15 @@ class Runtime:
         self.end_states: dict[str, int] = table["end_states"]
         self._by_name, self._compiled = by_name, compiled
         self._lexers: dict[frozenset[str], _Lexer] = {}
+        self._state_lexers: dict[int, _Lexer] = {}  # the same, by state: asked per token
 
     def _lexer(self, state: int) -> _Lexer:
-        accepts = self._accepts[state]
+        lexer = self._state_lexers.get(state)
+        if lexer is None:
+            lexer = self._state_lexers[state] = self._lexer_of(self._accepts[state])
+        return lexer
+
+    def _lexer_of(self, accepts: frozenset[str]) -> _Lexer:
         lexer = self._lexers.get(accepts)
         if lexer is None:
             chosen = accepts | self.ignore
@@ -272,7 +283,7 @@ class Runtime:
                     continue
                 token = Token(kind, value, start_pos, start_line, start_column)
                 token.end_line, token.end_column, token.end_pos = line, pos - line_start + 1, pos
-                kind = lexer.keywords.get(kind, {}).get(value, kind)
+                kind = lexer.keywords.get(kind, _NO_KEYWORDS).get(value, kind)
                 token.type = kind
                 break
             if token is None:
@@ -280,6 +291,9 @@ class Runtime:
             if not _feed(states, state_stack, value_stack, token.type, token, None):
                 return None
         return _feed(states, state_stack, value_stack, "$END", None, end_state)
+
+
+_NO_KEYWORDS: dict[str, str] = {}
 
 
 def _match(lexer: _Lexer, text: str, pos: int, end: int) -> tuple[str, str] | None:

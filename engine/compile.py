@@ -239,16 +239,16 @@ def _assertion(compiler: Compiler, eval_key: str, n: int, written: _Written | No
         if condition is not None:
             compiler.path = path
             check = compiler.cond(condition, Scope())
-    precision = static.precision(condition, let_nodes)
-    patterns = static.tool_patterns(condition, let_nodes)
+    found = static.properties(condition, let_nodes)
+    precision, patterns = found.precision, found.tool_patterns
     return CompiledAssertion(
         key=f"{eval_key}#{n}", eval_key=eval_key, index=index, text=text or "",
         check_source=source, precision=precision,
-        evidence_source=static.evidence_source(condition, let_nodes),
+        evidence_source=found.evidence_source,
         gated=precision is not Precision.EXISTENCE,
         semantic_rubric=static.rubric(condition, text or "") if precision is Precision.SEMANTIC else None,
         rules_location=location, check=check,
         tool_patterns=patterns, tool_matchers=tuple(compiler.name_patterns.get(
             (p.kind, p.text, p.flags)) for p in patterns),
-        reads=static.reads(condition, let_nodes) if condition is not None else (),
+        reads=found.reads,
     )

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from typing import Iterator, Mapping
+from typing import Iterable, Iterator, Mapping
 
 from referee.dsl import ast
 from referee.engine.checks.sources import EVIDENCE_SOURCE
@@ -28,28 +28,85 @@ _EXISTENCE = (ast.Exists, ast.Emptiness)
 
 def walk(node, lets: Mapping[str, ast.Let], seen: frozenset = frozenset()) -> Iterator:
     """Every node under ``node``, following let names (each let once per path)."""
-    yield node
-    if isinstance(node, ast.NameRef) and node.name in lets and node.name not in seen:
-        yield from walk(lets[node.name].value, lets, seen | {node.name})
-        return
-    if not dataclasses.is_dataclass(node):
-        return
-    for f in dataclasses.fields(node):
-        if f.name == "span":
+    return iter(_nodes(node, lets, seen))
+
+
+def _nodes(node, lets: Mapping[str, ast.Let], seen: frozenset) -> list:
+    """The nodes of ``walk`` in its order (each before its children, children in
+    field order). A stack, not nested generators: every node yielded through a
+    chain of generators cost a step per level, and this runs for every assertion."""
+    found = []
+    stack = [(node, seen)]
+    while stack:
+        node, seen = stack.pop()
+        found.append(node)
+        if isinstance(node, ast.NameRef) and node.name in lets and node.name not in seen:
+            stack.append((lets[node.name].value, seen | {node.name}))
             continue
-        yield from _walk_value(getattr(node, f.name), lets, seen)
+        # pushed last field first, so the first comes off the stack first
+        for name in reversed(_fields_of(type(node)) or ()):
+            _push(getattr(node, name), seen, stack)
+    return found
 
 
-def _walk_value(value, lets, seen) -> Iterator:
+def _push(value, seen: frozenset, stack: list) -> None:
+    """Push the nodes a field holds, last first: itself, or those of a tuple
+    (nested tuples too)."""
     if isinstance(value, tuple):
-        for item in value:
-            yield from _walk_value(item, lets, seen)
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        yield from walk(value, lets, seen)
+        for item in reversed(value):
+            _push(item, seen, stack)
+    elif _fields_of(type(value)) is not None:
+        stack.append((value, seen))
+
+
+# Per node class, the names of the fields that may hold child nodes (all but
+# ``span``); None for a class that is not a dataclass. ``dataclasses.fields``
+# builds its tuple anew on every call, and the classes never change.
+_FIELDS: dict[type, tuple[str, ...] | None] = {}
+
+
+def _fields_of(cls: type) -> tuple[str, ...] | None:
+    try:
+        return _FIELDS[cls]
+    except KeyError:
+        pass
+    # a class whose instances are classes (a metaclass) holds no nodes
+    is_node = dataclasses.is_dataclass(cls) and not issubclass(cls, type)
+    found = tuple(f.name for f in dataclasses.fields(cls) if f.name != "span") if is_node else None
+    _FIELDS[cls] = found
+    return found
+
+
+@dataclass(frozen=True)
+class Properties:
+    """The static properties of one check, read off one walk of its tree."""
+
+    precision: Precision
+    evidence_source: str
+    tool_patterns: tuple[ast.NamePattern, ...]
+    reads: tuple[Read, ...]
+
+
+def properties(check, lets: Mapping[str, ast.Let]) -> Properties:
+    """What ``precision``, ``evidence_source``, ``tool_patterns`` and ``reads``
+    (lets followed) say of ``check``; the compiler asks all four of every
+    assertion, and each walking the tree again was most of their cost."""
+    if check is None:
+        return Properties(Precision.SEMANTIC, "response", (), ())
+    nodes = _nodes(check, lets, frozenset())
+    found = _precision(check, nodes)
+    return Properties(found, _evidence_source(nodes, found), _tool_patterns(nodes),
+                      _reads(nodes))
 
 
 def precision(check, lets: Mapping[str, ast.Let]) -> Precision:
-    if check is None or any(isinstance(n, ast.Semantic) for n in walk(check, lets)):
+    if check is None:
+        return Precision.SEMANTIC
+    return _precision(check, walk(check, lets))
+
+
+def _precision(check, nodes: Iterable) -> Precision:
+    if any(isinstance(n, ast.Semantic) for n in nodes):
         return Precision.SEMANTIC
     return Precision.EXISTENCE if _only_existence(check) else Precision.EXACT_MATCH
 
@@ -72,9 +129,14 @@ def evidence_source(check, lets: Mapping[str, ast.Let]) -> str:
     """
     if check is None:
         return "response"
-    found = {EVIDENCE_SOURCE[n.kind] for n in walk(check, lets) if isinstance(n, ast.Source)}
+    nodes = _nodes(check, lets, frozenset())
+    return _evidence_source(nodes, _precision(check, nodes))
+
+
+def _evidence_source(nodes: list, precision: Precision) -> str:
+    found = {EVIDENCE_SOURCE[n.kind] for n in nodes if isinstance(n, ast.Source)}
     if not found:
-        return "response" if precision(check, lets) is Precision.SEMANTIC else "none"
+        return "response" if precision is Precision.SEMANTIC else "none"
     return "+".join(s for s in SOURCES if s in found)
 
 
@@ -83,8 +145,11 @@ def tool_patterns(check, lets: Mapping[str, ast.Let]) -> tuple[ast.NamePattern, 
     the order written (spans aside, equal patterns are one)."""
     if check is None:
         return ()
-    found = (n.pattern for n in walk(check, lets) if isinstance(n, ast.ToolFilter))
-    return tuple(dict.fromkeys(found))
+    return _tool_patterns(walk(check, lets))
+
+
+def _tool_patterns(nodes: Iterable) -> tuple[ast.NamePattern, ...]:
+    return tuple(dict.fromkeys(n.pattern for n in nodes if isinstance(n, ast.ToolFilter)))
 
 
 @dataclass(frozen=True)
@@ -105,8 +170,12 @@ _JSON_SOURCES = ("timing", "metrics")
 def reads(node, lets: Mapping[str, ast.Let] | None = None) -> tuple[Read, ...]:
     """What ``node`` (a let value or an expect's check) reads, in the order written,
     each once. Lets are followed only when given."""
+    return _reads(walk(node, lets or {}))
+
+
+def _reads(nodes: Iterable) -> tuple[Read, ...]:
     found: list[Read] = []
-    for n in walk(node, lets or {}):
+    for n in nodes:
         if isinstance(n, ast.ToolFilter):
             found.append(Read("tool", n.pattern.text, n.pattern.span, n.pattern))
         elif isinstance(n, ast.Source) and n.kind == "file" and n.path:
