@@ -12,12 +12,14 @@ import pickle
 import tempfile
 from pathlib import Path
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, example, given, settings, strategies as st
 
 from referee.engine.report.spill import Spill
-from referee.engine.run.identity import MetadataReader, eval_prefix, natural_key
+from referee.engine.run.identity import (
+    MetadataReader, _identity_parts, _metadata_base, _read_shape, _shape, eval_prefix, identify, natural_key,
+)
 from referee.engine.run.select import Selection, select_runs
-from referee.engine.run.workspace import RunList, _build_run, discover, run_folder
+from referee.engine.run.workspace import RunList, _build_run, _may_hold_metadata, discover, run_folder
 
 EXAMPLE = Path(__file__).resolve().parents[1] / "examples" / "booking-skill-workspace"
 RULES = Path(__file__).resolve().parents[1] / "examples" / "booking-skill" / "booking.rules"
@@ -82,6 +84,77 @@ def test_lazy_runs_are_the_eager_runs_in_the_same_order(layout, above):
         assert [_seen(r) for r in runs] == [_seen(r) for r in expected]
         assert [_seen(runs[n]) for n in range(len(runs))] == [_seen(r) for r in expected]
         assert list(runs.rels) == [r.id.rel for r in expected]
+
+
+RUN_NAMES = st.from_regex(r"(?i)run[-_][0-9]{1,3}", fullmatch=True)
+
+
+@settings(max_examples=300)
+@given(st.lists(st.one_of(NAMES, RUN_NAMES), min_size=1, max_size=5).map(tuple))
+def test_a_run_folder_is_read_as_its_whole_path_reads(parts):
+    # _shape reads the folders above a run-<n> once per parent folder: that must be
+    # exactly what reading the whole path gives, whatever the run's number.
+    assert _shape(parts) == _read_shape(parts)
+
+
+def _level_by_level(folder: Path, rel: str, prefix: tuple[str, ...]) -> tuple[dict, tuple]:
+    """A run's metadata read folder by folder from the eval level down, the run's own last."""
+    parts, inside = _identity_parts(folder, rel, prefix)
+    reader, metadata, problems = MetadataReader(), {}, []
+    depth = len(parts) - 1
+    for pos in range(_read_shape(parts).eval_pos, depth + 1):
+        where = folder.parents[depth - pos - 1] if pos < depth else folder
+        found, found_problems = reader.read(where, _metadata_base(parts, pos, inside), shared=pos < depth)
+        metadata.update(found)
+        problems.extend(found_problems)
+    return metadata, tuple(problems)
+
+
+@st.composite
+def layered_layouts(draw) -> list[tuple[tuple[str, ...], dict[int, object]]]:
+    """Run folders, each with maybe a metadata file of its own and on each of the two
+    folders above it, all drawn apart: which level wins shows."""
+    paths = draw(st.lists(st.lists(NAMES, min_size=1, max_size=4).map(tuple), min_size=1, max_size=8))
+    return [(path, {up: draw(METADATA) for up in range(3)}) for path in paths]
+
+
+def _make_layered(root: Path, layout) -> None:
+    for path, metadata in layout:
+        folder = root.joinpath(*path)
+        (folder / "outputs").mkdir(parents=True, exist_ok=True)
+        for up, text in metadata.items():
+            where = folder.parents[up - 1] if up else folder
+            if text is not None and where != root and root in where.parents:
+                data = text if isinstance(text, str) else json.dumps(text)
+                (where / "eval_metadata.json").write_text(data, encoding="utf-8")
+
+
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@given(layered_layouts(), st.sampled_from([(), ("eval-3",), ("eval-3", "with_skill")]))
+@example([(("eval-1", "with_skill", "run-1"), {0: None, 1: {"eval_id": "1"}, 2: {"eval_id": "2"}}),
+          (("eval-1", "with_skill", "run-2"), {0: {"eval_name": "n"}, 1: None, 2: "[1]"})], ())
+def test_metadata_merged_once_per_parent_is_what_each_level_gives(layout, above):
+    # One reader for every run, as a discovery has: the levels above a run are merged
+    # once per parent folder, and every run must still get what reading each level gives.
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp).joinpath("ws", *above)
+        root.mkdir(parents=True)
+        _make_layered(root, layout)
+        rels = discover(root).runs.rels
+        reader, prefix = MetadataReader(), eval_prefix(root)
+        for rel in rels + rels:  # the second time from the reader's merges
+            folder = run_folder(root, rel)
+            _, metadata, problems = identify(folder, rel, reader, prefix)
+            assert (metadata, problems) == _level_by_level(folder, rel, prefix)
+
+
+def test_a_run_folder_may_hold_metadata_by_any_case_of_its_name():
+    # A case-insensitive file system opens EVAL_METADATA.JSON as eval_metadata.json:
+    # discovery skips looking only when no name could be it.
+    for names in (["outputs", "eval_metadata.json"], ["EVAL_METADATA.JSON", "outputs"], ["Eval_Metadata.Json"]):
+        assert _may_hold_metadata(dict.fromkeys(names))
+    for names in (["outputs"], ["outputs", "timing.json", "eval_metadata.json.bak", "x-eval_metadata.json"]):
+        assert not _may_hold_metadata(dict.fromkeys(names))
 
 
 def test_the_order_breaks_ties_by_the_whole_folder_path(tmp_path):

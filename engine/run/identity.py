@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from referee.engine.run.model import Problem, RunId
 from referee.engine.run.safeio import join_report, read_json
@@ -36,6 +37,7 @@ def natural_key(text: str) -> tuple:
     return tuple((0, int(part), part) if part.isdigit() else (1, part) for part in _DIGITS.split(text) if part)
 
 
+@lru_cache(maxsize=1024)  # asked once per run, for the few names of a workspace's eval folders
 def eval_from_folder(name: str) -> tuple[str, str | None]:
     """Eval id and name from a folder: ``eval-3-sales`` → ("3", "sales"); ``eval-sales``
     → ("sales", None); a descriptive ``sales-summary`` → ("sales-summary", None)."""
@@ -48,12 +50,13 @@ def eval_from_folder(name: str) -> tuple[str, str | None]:
     return name, None
 
 
-@dataclass(frozen=True)
-class _Shape:
+class _Shape(NamedTuple):
     """Which path segments of a run are the eval, the configuration and the run.
 
     ``run_pos`` is the segment that names the run (None when no folder does);
     ``reading`` says in words how an unusual layout was read (None for the usual ones).
+    A named tuple, not a frozen dataclass: one is made per run identified, and a
+    tuple is made in a third of the time.
     """
 
     eval_pos: int
@@ -65,6 +68,23 @@ class _Shape:
 
 
 def _shape(parts: tuple[str, ...]) -> _Shape:
+    run = _RUN.fullmatch(parts[-1])
+    if run is None:
+        return _read_shape(parts)
+    # Every run-<n> below the same folders is read the same way but for its number
+    # (see _read_shape): the folders above it are read once, not once per run.
+    eval_pos, configuration, iteration = _above_run(parts[:-1])
+    return _Shape(eval_pos, configuration, int(run.group(1)), iteration, len(parts) - 1)
+
+
+@lru_cache(maxsize=1024)
+def _above_run(parent: tuple[str, ...]) -> tuple[int, str, int | None]:
+    """The eval position, configuration and iteration of a run folder ``run-<n>`` below ``parent``."""
+    shape = _read_shape(parent + ("run-1",))
+    return shape.eval_pos, shape.configuration, shape.iteration
+
+
+def _read_shape(parts: tuple[str, ...]) -> _Shape:
     run = _RUN.fullmatch(parts[-1])
     config_pos = len(parts) - 2 if run and len(parts) >= 2 else len(parts) - 1
     run_pos = len(parts) - 1 if run else None
@@ -91,20 +111,24 @@ def _shape(parts: tuple[str, ...]) -> _Shape:
     return _Shape(eval_pos, configuration, run_number, iteration, run_pos, reading)
 
 
-def _run_number(run_dir: Path, parts: tuple[str, ...], shape: _Shape) -> int:
+def _run_number(run_dir: Path | str, parts: tuple[str, ...], shape: _Shape) -> int:
     """The run's number; a run folder named ``run-<id>`` with a non-numeric id is
     numbered by its place (1-based, natural order) among its eval's run folders, so
     the same folders always get the same numbers."""
     if shape.run_number is not None:
         return shape.run_number
     assert shape.run_pos is not None  # the number is unknown only when a folder names the run
-    run_folder = run_dir.parents[len(parts) - 1 - shape.run_pos - 1]
+    run_folder = _path(run_dir).parents[len(parts) - 1 - shape.run_pos - 1]
     try:
         with os.scandir(run_folder.parent) as listing:
             names = sorted((e.name for e in listing if _RUN_LIKE.match(e.name)), key=natural_key)
     except OSError:
         return 1
     return names.index(run_folder.name) + 1 if run_folder.name in names else 1
+
+
+def _path(folder: Path | str) -> Path:
+    return folder if isinstance(folder, Path) else Path(folder)
 
 
 class MetadataReader:
@@ -116,6 +140,9 @@ class MetadataReader:
 
     def __init__(self) -> None:
         self._cache: dict[Path, tuple[dict, tuple[Problem, ...]]] = {}
+        # The shared levels of a run merged, per parent folder and number of levels:
+        # every run in a configuration folder needs the same merge (see ``shared``).
+        self._merged: dict[tuple[str, int], tuple[dict, tuple[Problem, ...]]] = {}
 
     def read(self, folder: Path, report_base: str, shared: bool = True) -> tuple[dict, tuple[Problem, ...]]:
         """The folder's metadata and its problems; ``shared`` is False for a run's own folder."""
@@ -124,6 +151,35 @@ class MetadataReader:
         if folder not in self._cache:
             self._cache[folder] = self._load(folder, report_base)
         return self._cache[folder]
+
+    def shared(self, run_dir: Path | str, parts: tuple[str, ...], eval_pos: int,
+               inside: int) -> tuple[dict, tuple[Problem, ...]]:
+        """The metadata of the folders above ``run_dir`` from the eval level down
+        (``parts[eval_pos:-1]``) merged, the lower level winning, and their problems.
+
+        Each folder is still read through ``read`` (once per reader); the merge is
+        kept per parent folder, so the runs below it skip building their parents'
+        Paths and hashing them. The dict returned is shared: copy it to change it."""
+        levels = len(parts) - 1 - eval_pos
+        if levels <= 0:
+            return {}, ()
+        key = (os.path.dirname(os.fspath(run_dir)), levels)
+        merged = self._merged.get(key)
+        if merged is None:
+            merged = self._merged[key] = self._merge(run_dir, parts, eval_pos, inside)
+        return merged
+
+    def _merge(self, run_dir: Path | str, parts: tuple[str, ...], eval_pos: int,
+               inside: int) -> tuple[dict, tuple[Problem, ...]]:
+        metadata: dict = {}
+        problems: list[Problem] = []
+        depth = len(parts) - 1
+        above = _path(run_dir).parents
+        for pos in range(eval_pos, depth):  # eval level first; lower levels win
+            found, found_problems = self.read(above[depth - pos - 1], _metadata_base(parts, pos, inside))
+            metadata.update(found)
+            problems.extend(found_problems)
+        return metadata, tuple(problems)
 
     def _load(self, folder: Path, report_base: str) -> tuple[dict, tuple[Problem, ...]]:
         found = read_json(folder, METADATA, report_base)
@@ -170,7 +226,7 @@ def report_path(run_id: RunId) -> str:
     return run_id.extra.get("path") or run_id.rel
 
 
-def _identity_parts(run_dir: Path, rel: str, prefix: tuple[str, ...] = ()) -> tuple[tuple[str, ...], int]:
+def _identity_parts(run_dir: Path | str, rel: str, prefix: tuple[str, ...] = ()) -> tuple[tuple[str, ...], int]:
     """The folder names that say which eval, configuration and run this is, and how
     many of the last ones lie inside the workspace (0 for a run loaded on its own)."""
     if rel != ".":
@@ -179,7 +235,7 @@ def _identity_parts(run_dir: Path, rel: str, prefix: tuple[str, ...] = ()) -> tu
             return prefix + own, len(own)
         return own, len(own)
     # A run loaded on its own: its nearest ancestors name it (never written out).
-    return tuple(p for p in run_dir.parts[-5:] if p not in ("/", "")) or ("run",), 0
+    return tuple(p for p in _path(run_dir).parts[-5:] if p not in ("/", "")) or ("run",), 0
 
 
 def eval_prefix(root: Path) -> tuple[str, ...]:
@@ -204,26 +260,27 @@ def _metadata_base(parts: tuple[str, ...], pos: int, inside: int) -> str:
     return "/".join([".."] * (root - pos))
 
 
-def identify(run_dir: Path, rel: str, reader: MetadataReader,
-             prefix: tuple[str, ...] = ()) -> tuple[RunId, dict, tuple[Problem, ...]]:
+def identify(run_dir: Path | str, rel: str, reader: MetadataReader, prefix: tuple[str, ...] = (),
+             own_metadata: bool = True) -> tuple[RunId, dict, tuple[Problem, ...]]:
     """The run's id, its merged metadata and the metadata files' problems. ``rel`` is
-    "." for a run loaded on its own; ``prefix``: see ``eval_prefix``."""
+    "." for a run loaded on its own; ``prefix``: see ``eval_prefix``. ``own_metadata``
+    False says the run's folder holds no ``eval_metadata.json`` (its listing was just
+    read), which spares looking for one. ``run_dir`` may be a plain string: discovery
+    identifies thousands of runs, and most need no Path at all."""
     parts, inside = _identity_parts(run_dir, rel, prefix)
     shape = _shape(parts)
-    metadata: dict = {}
-    problems: list[Problem] = []
-    depth = len(parts) - 1
-    for pos in range(shape.eval_pos, depth + 1):  # eval level first; the run level wins
-        folder = run_dir.parents[depth - pos - 1] if pos < depth else run_dir
-        found, found_problems = reader.read(folder, _metadata_base(parts, pos, inside), shared=pos < depth)
-        metadata.update(found)
-        problems.extend(found_problems)
+    shared, shared_problems = reader.shared(run_dir, parts, shape.eval_pos, inside)
+    own: dict = {}
+    own_problems: tuple[Problem, ...] = ()
+    if own_metadata:
+        own, own_problems = reader.read(_path(run_dir), _metadata_base(parts, len(parts) - 1, inside), shared=False)
+    metadata = {**shared, **own}  # the run level wins over the levels above it
     folder_id, folder_name = eval_from_folder(parts[shape.eval_pos])
     eval_id = _metadata_text(metadata.get("eval_id")) or folder_id
     eval_name = _metadata_text(metadata.get("eval_name")) or folder_name
     run_id = RunId(rel, eval_id, eval_name, shape.configuration, _run_number(run_dir, parts, shape),
                    shape.iteration, _identity_extra(parts, shape, rel, inside))
-    return run_id, metadata, tuple(problems)
+    return run_id, metadata, shared_problems + own_problems
 
 
 def is_run_folder(name: str) -> bool:

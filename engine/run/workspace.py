@@ -341,7 +341,7 @@ def discover(workspace: Path) -> Discovery:
     if not root.is_dir():
         return Discovery([], [Problem("not-a-directory", ".", "the workspace is not a directory")])
     walker = _Walker(root)
-    walker.visit(root, ())
+    walker.visit(os.fspath(root), ())
     runs = RunList(root, _in_run_order(walker.found), walker.metadata, walker.prefix)
     return Discovery(runs, sort_problems(walker.problems))
 
@@ -374,7 +374,8 @@ class _Walker:
     """Depth-first walk that never follows symlinked folders (no loops, no escapes).
 
     Each run found is identified (its order needs its eval, configuration and run
-    number) and then let go: only its order key and ``rel`` are kept."""
+    number) and then let go: only its order key and ``rel`` are kept. Folders are
+    plain strings here: a Path is built only for a run, which ``identify`` needs."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
@@ -382,27 +383,27 @@ class _Walker:
         self.problems: list[Problem] = []
         self.metadata = MetadataReader()
         self.prefix = eval_prefix(root)
-        # The natural keys of eval ids and configurations, shared by all runs that have them.
+        # The natural keys of folder names, eval ids and configurations: run-1 ... run-N
+        # recur in every configuration folder, and an eval id in every run of the eval.
         self._keys: dict[str, tuple] = {}
 
-    def visit(self, folder: Path, parts: tuple[str, ...]) -> None:
-        rel = "/".join(parts) or "."
+    def visit(self, folder: str, parts: tuple[str, ...], rel: str = ".") -> None:
         entries = self._entries(folder, rel)
         if entries is None:
             return
         outputs = entries.get("outputs")
         if outputs is not None and outputs.is_dir(follow_symlinks=False):
-            self._add_run(folder, parts, rel)
+            self._add_run(folder, parts, rel, entries)
             return
         if not entries:
             self._warn("empty-dir", rel, "empty folder; skipped")
             return
         before = len(self.found)
-        for name in sorted(entries, key=natural_key):
-            self._visit_entry(entries[name], parts + (name,))
+        for name in sorted(entries, key=self._key):
+            self._visit_entry(entries[name], parts + (name,), f"{rel}/{name}" if parts else name)
         self._check_found(parts, rel, before)
 
-    def _entries(self, folder: Path, rel: str) -> dict[str, os.DirEntry] | None:
+    def _entries(self, folder: str, rel: str) -> dict[str, os.DirEntry] | None:
         try:
             with os.scandir(folder) as listing:
                 return {e.name: e for e in listing if not e.name.startswith(".") and e.name != "__pycache__"}
@@ -410,12 +411,12 @@ class _Walker:
             self._warn("unreadable", rel, f"cannot list folder: {exc.strerror or exc}")
             return None
 
-    def _add_run(self, folder: Path, parts: tuple[str, ...], rel: str) -> None:
-        name = parts[-1] if parts else folder.name
+    def _add_run(self, folder: str, parts: tuple[str, ...], rel: str, entries: dict[str, os.DirEntry]) -> None:
+        name = parts[-1] if parts else self.root.name
         if is_run_like(name) and not is_run_folder(name):
             self._warn("bad-run-name", rel, "run folder name is not run-<number>; skipped")
             return
-        run_id, _, _ = identify(folder, rel, self.metadata, self.prefix)
+        run_id, _, _ = identify(folder, rel, self.metadata, self.prefix, _may_hold_metadata(entries))
         self.found.append((_order_key(run_id, self._key), rel))
 
     def _key(self, text: str) -> tuple:
@@ -424,14 +425,13 @@ class _Walker:
             key = self._keys[text] = natural_key(text)
         return key
 
-    def _visit_entry(self, entry: os.DirEntry, parts: tuple[str, ...]) -> None:
-        rel = "/".join(parts)
+    def _visit_entry(self, entry: os.DirEntry, parts: tuple[str, ...], rel: str) -> None:
         if entry.is_symlink():
             if entry.is_dir():
                 self._warn("symlink-skipped", rel, "symlinked folder; not followed")
             return
         if entry.is_dir(follow_symlinks=False):
-            self.visit(Path(entry.path), parts)
+            self.visit(entry.path, parts, rel)
         elif _STRAY.match(entry.name) and entry.name != METADATA:
             self._warn("stray-file", rel, "file where a run or eval folder was expected; skipped")
 
@@ -448,3 +448,13 @@ class _Walker:
 
     def _warn(self, code: str, rel: str, message: str) -> None:
         self.problems.append(Problem(code, rel, message))
+
+
+def _may_hold_metadata(entries: dict[str, os.DirEntry]) -> bool:
+    """Whether a run folder, by its listing, may hold ``eval_metadata.json``: when it
+    cannot, identifying the run need not look. Names are compared casefolded too,
+    as a case-insensitive file system (macOS) opens EVAL_METADATA.JSON by that name."""
+    if METADATA in entries:
+        return True
+    # All names at once: casefolding maps each character on its own, and no name holds "/".
+    return f"/{METADATA}/" in f"/{'/'.join(entries)}/".casefold()
