@@ -41,7 +41,7 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
     order of ``runs`` either way, yielded as they come.
 
     Runs travel to the workers in chunks (``chunk`` runs each, or a size from the
-    number of runs), and only a few chunks are out at once, so finished results
+    number of runs; fewer near the end, see ``_slices``), and only a few chunks are out at once, so finished results
     never pile up in this process faster than they are used. Once ``stop`` is set,
     no chunk is begun; every chunk begun is finished and yielded, so the results
     stop short of the end as a prefix of ``runs``, in order.
@@ -82,9 +82,9 @@ class _Windowed:
 
     def __init__(self, pool: ProcessPoolExecutor, task: Callable[[Any], Any], local: Callable[[Any], Any],
                  runs: Sequence[Any], chunk: int, workers: int, stop: threading.Event) -> None:
-        self.pool, self.task, self.local, self.runs, self.chunk = pool, task, local, runs, chunk
+        self.pool, self.task, self.local, self.runs = pool, task, local, runs
         self.stop = stop
-        self.starts = iter(range(0, len(runs), chunk))
+        self.slices = _slices(len(runs), chunk, workers + 1)
         self.out = 2 * workers  # chunks handed to the workers at most
         self.pending: deque[Future | list] = deque()  # in the order of runs: futures, or results made here
 
@@ -101,31 +101,42 @@ class _Windowed:
             self._hand_out()  # the next chunk goes out before this one is consumed
             yield results
 
-    def _next(self) -> int | None:
-        return None if self.stop.is_set() else next(self.starts, None)
+    def _next(self) -> slice | None:
+        return None if self.stop.is_set() else next(self.slices, None)
 
     def _hand_out(self) -> None:
         """Give the workers another chunk if fewer than ``out`` are still being worked on."""
         if sum(isinstance(p, Future) and not p.done() for p in self.pending) >= self.out:
             return
-        start = self._next()
-        if start is not None:
-            self.pending.append(self.pool.submit(_chunk_in_worker, self.task, self.runs[start:start + self.chunk]))
+        part = self._next()
+        if part is not None:
+            self.pending.append(self.pool.submit(_chunk_in_worker, self.task, self.runs[part]))
 
     def _work_here(self) -> bool:
         """Do the next chunk in this process; False when there is none to do (or
         enough results made here already wait for the oldest chunk)."""
         if len(self.pending) > 2 * self.out:
             return False
-        start = self._next()
-        if start is None:
+        part = self._next()
+        if part is None:
             return False
         results: list[Any] = []
         self.pending.append(results)  # its place in the order; filled here and now
-        for run in self.runs[start:start + self.chunk]:
+        for run in self.runs[part]:
             results.append(self.local(run))
             self._hand_out()  # a worker done with its chunks does not wait for this one
         return True
+
+
+def _slices(count: int, chunk: int, processes: int) -> Iterator[slice]:
+    """The chunks of ``count`` runs in order: ``chunk`` runs each, then fewer as the
+    end nears, so that the last chunks out are short and no process is left waiting
+    long on another's at the end."""
+    start = 0
+    while start < count:
+        size = max(1, min(chunk, (count - start) // (2 * processes)))
+        yield slice(start, start + size)
+        start += size
 
 
 def ignore_ctrl_c() -> None:

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine.pool import ignore_ctrl_c, in_order
+from referee.engine.pool import _slices, ignore_ctrl_c, in_order
 
 
 def _square(number: int) -> tuple[int, int]:
@@ -21,6 +21,17 @@ def _square(number: int) -> tuple[int, int]:
 
 def _squares(runs, jobs: int, chunk: int | None = None, stop=None, local=_square) -> list[tuple[int, int]]:
     return list(in_order(_square, local, runs, jobs, None, ignore_ctrl_c, (), stop=stop, chunk=chunk))
+
+
+@given(count=st.integers(0, 5000), chunk=st.integers(1, 32), processes=st.integers(2, 8))
+def test_chunks_cover_the_runs_in_order_and_shrink_toward_the_end(count, chunk, processes):
+    parts = list(_slices(count, chunk, processes))
+    assert [n for part in parts for n in range(count)[part]] == list(range(count))
+    sizes = [part.stop - part.start for part in parts]
+    assert all(1 <= size <= chunk for size in sizes)
+    assert sizes == sorted(sizes, reverse=True)
+    # near the end, no chunk is longer than the runs left shared among the processes
+    assert all(size <= max(1, (count - part.start) // (2 * processes)) for part, size in zip(parts, sizes))
 
 
 @settings(max_examples=8, deadline=None)
