@@ -427,6 +427,7 @@ def main() -> None:
 def run_benchmark(root: Path, runs: int, repeat: int, phases: bool) -> list[str]:
     start = time.perf_counter()
     workspace, rules = generate(root, runs)
+    os.sync()  # the generated files reach the disk now, not while the first processes are timed
     size = sum(p.stat().st_size for p in workspace.rglob("transcript.md")) / runs / 1024
     print(f"generated {runs} runs (transcripts {size:.0f} KB on average) in "
           f"{time.perf_counter() - start:.1f} s under {root}; CPUs: {os.cpu_count()}", flush=True)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import shutil
 import sys
@@ -121,10 +122,12 @@ def main() -> None:
             start = time.perf_counter()
             workspace, rules = generate(where, runs, size, assertions)
             made = time.perf_counter() - start
+            os.sync()
             wall, cpu, peak, graded = measure(referee_command(workspace, rules, 1, False))
             if graded != runs:
                 raise SystemExit(f"{graded} runs graded, {runs} expected")
             one = generate(where / "one", 1, size, assertions)
+            os.sync()  # the generated files reach the disk now, not while the grades are timed
             start_cpu = measure(referee_command(*one, 1, False))[1]  # start-up and one run
             rows.append((sweep, runs, size, assertions, wall, cpu, peak, start_cpu))
             print(f"{sweep:<20} {runs:>6} runs {size / 1000:>7.0f} KB {assertions:>4} assertions: "
