@@ -408,9 +408,9 @@ def _shown(workspace: Path, rel: str, name: str) -> str:
 
 
 def _json_document(skipped, totals, check: bool, code: int) -> dict:
-    """The --json document but its runs (see ``_print_json``): every run with every
-    assertion (as in its grading.json), the eval's feedback, and what was written,
-    then the totals. ``schema_version`` names the layout."""
+    """The --json document with its ``runs`` left empty: ``_print_json`` puts in each
+    run's entry (every assertion as in its grading.json, the eval's feedback, and
+    what was written). ``schema_version`` names the layout."""
     return {"schema_version": JSON_SCHEMA_VERSION, "runs": [],
             "skipped": [{"path": p, "eval_id": e} for p, e in skipped],
             "totals": totals.__dict__, "check": check, "exit_code": code}
