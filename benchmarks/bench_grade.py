@@ -14,6 +14,11 @@ the pairwise ratios against the minimal script. ``--phases`` also times, in this
 process, referee's verdicts alone and ``grade_all`` against the minimal script, and
 the CPU of each piece of a full grade (parse, evaluate, claims, facts, render).
 
+Writing is measured against a floor too: a minimal writer that writes the reports
+referee wrote again, as any careful writer must (the same bytes to a file beside
+each, fsync, rename), with 8 threads in 1 and in 2 processes. What writing adds
+to a grade is then set beside what the disk asks of anyone writing those files.
+
 Run by hand, not by the test suite:
 
     python benchmarks/bench_grade.py --runs 1000 --repeat 5 --phases
@@ -33,6 +38,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -166,6 +172,35 @@ def minimal_grade(workspace: Path) -> int:
         minimal_checks(calls, response)
         graded += 1
     return graded
+
+
+REPORTS = ("grading.json", "ground_truth.json")
+
+
+def minimal_rewrite(workspace: Path, processes: int) -> None:
+    """Write every report under ``workspace`` again as a minimal writer would (see
+    the module's docstring), the files shared among ``processes`` processes."""
+    files = sorted(path for name in REPORTS for path in workspace.rglob(name))
+    if processes == 1:
+        _rewrite_all(files)
+        return
+    with ProcessPoolExecutor(processes) as pool:
+        list(pool.map(_rewrite_all, [files[k::processes] for k in range(processes)]))
+
+
+def _rewrite_all(files: list[Path]) -> None:
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(_rewrite, files))
+
+
+def _rewrite(path: Path) -> None:
+    data = path.read_bytes()
+    temporary = path.with_name(path.name + ".rewrite")
+    with open(temporary, "wb") as out:
+        out.write(data)
+        out.flush()
+        os.fsync(out.fileno())
+    os.replace(temporary, path)
 
 
 def minimal_checks(calls: list, response: str) -> list[bool]:
@@ -353,6 +388,13 @@ def minimal_command(workspace: Path) -> list[str]:
     return [sys.executable, str(Path(__file__).resolve()), "--minimal-only", str(workspace)]
 
 
+def rewrite_command(workspace: Path, processes: int) -> list[str]:
+    return [sys.executable, str(Path(__file__).resolve()), "--minimal-rewrite", str(processes), str(workspace)]
+
+
+REWRITE_ONE, REWRITE_TWO = "rewrite reports, 1 process", "rewrite reports, 2 processes"
+
+
 def paired(workspace: Path, rules: Path, runs: int, repeat: int) -> dict[str, list[tuple]]:
     """Each variant and the minimal script in turn, ``repeat`` times: the ratio is taken
     pair by pair (each variant against the minimal run just before it), so a machine
@@ -360,14 +402,17 @@ def paired(workspace: Path, rules: Path, runs: int, repeat: int) -> dict[str, li
     variants = {"grade --check, 1 process": referee_command(workspace, rules, 1, False),
                 "grade --check, 2 processes": referee_command(workspace, rules, 2, False),
                 "grade writing, 1 process": referee_command(workspace, rules, 1, True),
-                "grade writing, 2 processes": referee_command(workspace, rules, 2, True)}
+                "grade writing, 2 processes": referee_command(workspace, rules, 2, True),
+                # after referee has written the reports: the floor under writing them
+                REWRITE_ONE: rewrite_command(workspace, 1),
+                REWRITE_TWO: rewrite_command(workspace, 2)}
     found: dict[str, list[tuple]] = {name: [] for name in ["minimal script", *variants]}
     for _ in range(repeat):
         for name, command in variants.items():
             base = measure(minimal_command(workspace))
             found["minimal script"].append(base[:3] + (base[:3],))
             wall, cpu, peak, graded = measure(command)
-            if graded != runs:
+            if graded != runs and name not in (REWRITE_ONE, REWRITE_TWO):
                 raise SystemExit(f"{name}: {graded} runs graded, {runs} expected")
             found[name].append((wall, cpu, peak, base[:3]))
             print(f"  {name:<28} wall {wall:7.2f} s  cpu {cpu:7.2f} s  peak {peak:6.0f} MiB   "
@@ -385,10 +430,16 @@ def summary_table(runs: int, found: dict[str, list[tuple]]) -> list[str]:
         ratios = [statistics.median(r[i] / r[3][i] for r in rows) for i in range(3)]
         lines.append(f"  {name:<28} {wall:8.2f} {cpu:8.2f} {peak:9.0f} {ratios[0]:10.2f}x "
                      f"{ratios[1]:9.2f}x {ratios[2]:10.2f}x")
-    one, two = found.get("grade --check, 1 process"), found.get("grade --check, 2 processes")
-    if one and two:
-        speedup = statistics.median(a[0] for a in one) / statistics.median(b[0] for b in two)
-        lines.append(f"  speed-up of --check from 1 to 2 processes (wall): {speedup:.2f}x")
+    walls = {name: statistics.median(r[0] for r in rows) for name, rows in found.items() if rows}
+    for what in ("--check", "writing"):
+        one, two = walls.get(f"grade {what}, 1 process"), walls.get(f"grade {what}, 2 processes")
+        if one and two:
+            lines.append(f"  speed-up of {what} from 1 to 2 processes (wall): {one / two:.2f}x")
+    for label, rewrite in (("1 process", REWRITE_ONE), ("2 processes", REWRITE_TWO)):
+        writing, check = walls.get(f"grade writing, {label}"), walls.get(f"grade --check, {label}")
+        if writing and check and rewrite in walls:
+            lines.append(f"  writing adds {writing - check:.2f} s on {label}; the minimal writer "
+                         f"takes {walls[rewrite]:.2f} s for the same files")
     return lines
 
 
@@ -403,9 +454,13 @@ def main() -> None:
     parser.add_argument("--keep", action="store_true", help="keep the generated workspaces")
     parser.add_argument("--minimal-only", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--launch", default=None, help=argparse.SUPPRESS)
+    parser.add_argument("--minimal-rewrite", nargs=2, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.minimal_only is not None:  # the child process of the pairs
         minimal_grade(args.minimal_only)
+        return
+    if args.minimal_rewrite is not None:
+        minimal_rewrite(Path(args.minimal_rewrite[1]), int(args.minimal_rewrite[0]))
         return
     if args.launch is not None:
         launch(json.loads(args.launch))
