@@ -128,18 +128,16 @@ def generate(root: Path, runs: int, seed: int = 7) -> tuple[Path, Path]:
     """Write ``runs`` runs under ``root/workspace`` and the rules file; return both paths."""
     rng = random.Random(seed)
     workspace = root / "workspace" / "iteration-1"
-    per_eval = max(1, runs // (EVALS * 2))
-    made = 0
+    configurations = ("with_skill", "without_skill")
+    folders = EVALS * len(configurations)
     for ev in range(1, EVALS + 1):
         eval_dir = workspace / f"eval-{ev}-bench"
         eval_dir.mkdir(parents=True, exist_ok=True)
         (eval_dir / "eval_metadata.json").write_text(json.dumps({"eval_id": ev, "eval_name": "bench"}))
-        for config in ("with_skill", "without_skill"):
-            for number in range(1, per_eval + 1):
-                if made >= runs:
-                    break
+        for place, config in enumerate(configurations, (ev - 1) * len(configurations)):
+            # exactly ``runs`` runs: the first folders take one more when they do not divide evenly
+            for number in range(1, runs // folders + (place < runs % folders) + 1):
                 write_run(eval_dir / config / f"run-{number}", rng, good=config == "with_skill")
-                made += 1
     rules = root / "bench.rules"
     rules.write_text("".join(f'eval {ev} "bench"\n{RULES_BODY}\n' for ev in range(1, EVALS + 1)))
     return root / "workspace", rules
