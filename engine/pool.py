@@ -41,10 +41,10 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
     order of ``runs`` either way, yielded as they come.
 
     Runs travel to the workers in chunks (``chunk`` runs each, or a size from the
-    number of runs; fewer near the end, see ``_slices``), and only a few chunks are out at once, so finished results
-    never pile up in this process faster than they are used. Once ``stop`` is set,
-    no chunk is begun; every chunk begun is finished and yielded, so the results
-    stop short of the end as a prefix of ``runs``, in order.
+    number of runs; fewer near the end, see ``_slices``), and only a few chunks are
+    out at once, so finished results never pile up in this process faster than they
+    are used. Once ``stop`` is set, no chunk is begun; every chunk begun is finished
+    and yielded, so the results stop short of the end as a prefix of ``runs``, in order.
     """
     stop = stop or threading.Event()
     if jobs <= 1 or len(runs) < 2:
