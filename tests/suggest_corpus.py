@@ -1,0 +1,115 @@
+"""How well `referee suggest` drafts the real sentences of tests/data/suggest_corpus.yaml.
+
+Each sentence is drafted with the bundled patterns and no runs (names as written),
+and the draft is compared with the label:
+
+- a ``rule`` sentence (without ``needs``) is *right* when the draft's canonical text is
+  that of the labelled rule (or of one in ``also``) and the draft is sure enough to use
+  (``high`` or ``medium``);
+- a ``judgement`` or ``rule+judgement`` sentence must get no check at all: a check for
+  it would decide alone what needs a reader.
+
+``python tests/suggest_corpus.py`` prints the figures per language and lists the
+sentences that are missed or wrongly drafted.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import yaml
+
+HERE = Path(__file__).resolve().parent
+CORPUS = HERE / "data" / "suggest_corpus.yaml"
+USABLE = ("high", "medium")
+
+
+@dataclass(frozen=True)
+class Sentence:
+    text: str
+    language: str
+    label: str
+    rules: tuple[str, ...]  # the labelled rule and its equals; empty for a judgement
+    needs: str | None
+    repo: str
+
+
+@dataclass
+class Tally:
+    """Per language: decidable sentences, right drafts, and what went wrong."""
+
+    decidable: Counter = field(default_factory=Counter)
+    right: Counter = field(default_factory=Counter)
+    wrong: list = field(default_factory=list)  # (sentence, draft) a rule sentence got wrong
+    missed: list = field(default_factory=list)  # rule sentences with no usable draft
+    overreach: list = field(default_factory=list)  # (sentence, draft) a reader's sentence got a rule
+
+    def share(self, language: str | None = None) -> float:
+        keys = [language] if language else list(self.decidable)
+        total = sum(self.decidable[k] for k in keys)
+        return sum(self.right[k] for k in keys) / total if total else 0.0
+
+
+def load_corpus(path: Path = CORPUS) -> list[Sentence]:
+    found = []
+    for source in yaml.safe_load(path.read_text(encoding="utf-8")):
+        for entry in source["sentences"]:
+            rules = ((entry["rule"],) if "rule" in entry else ()) + tuple(entry.get("also", ()))
+            found.append(Sentence(entry["text"], entry.get("language", source["language"]),
+                                  entry["label"], rules, entry.get("needs"), source["repo"]))
+    return found
+
+
+def canonical(check: str) -> str:
+    from referee import dsl
+
+    return dsl.format_condition(dsl.parse_condition(check))
+
+
+def measure(sentences: list[Sentence], folder: str | None = None) -> Tally:
+    """Draft every sentence with the patterns of ``folder`` (default: the bundled ones)."""
+    from referee.engine.suggest.draft import draft_sentence
+    from referee.engine.suggest.facts import RunFacts
+    from referee.engine.suggest.patterns import load
+
+    parts, patterns = load(folder)
+    tally = Tally()
+    for sentence in sentences:
+        draft = draft_sentence(1, sentence.text, RunFacts(), parts, patterns)
+        if sentence.label != "rule":
+            if draft.check is not None:
+                tally.overreach.append((sentence, draft))
+            continue
+        if sentence.needs:
+            continue
+        tally.decidable[sentence.language] += 1
+        if draft.check is None or draft.sure not in USABLE:
+            tally.missed.append(sentence)
+        elif canonical(draft.check) in {canonical(rule) for rule in sentence.rules}:
+            tally.right[sentence.language] += 1
+        else:
+            tally.wrong.append((sentence, draft))
+    return tally
+
+
+def report(tally: Tally) -> str:
+    lines = ["language  decidable  right  share"]
+    for language in sorted(tally.decidable):
+        lines.append(f"{language:<9} {tally.decidable[language]:>9} {tally.right[language]:>6} "
+                     f"{tally.share(language):>6.0%}")
+    lines.append(f"{'all':<9} {sum(tally.decidable.values()):>9} {sum(tally.right.values()):>6} "
+                 f"{tally.share():>6.0%}")
+    lines += ["", f"wrong drafts: {len(tally.wrong)}"]
+    lines += [f"  {s.text}\n    got  {d.check}\n    want {s.rules[0]}" for s, d in tally.wrong]
+    lines += ["", f"a rule for a reader's sentence: {len(tally.overreach)}"]
+    lines += [f"  [{s.label}] {s.text}\n    got  {d.check}" for s, d in tally.overreach]
+    lines += ["", f"missed: {len(tally.missed)}"]
+    lines += [f"  {s.text}" for s in tally.missed]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    print(report(measure(load_corpus(), sys.argv[1] if len(sys.argv) > 1 else None)))

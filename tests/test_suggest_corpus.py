@@ -1,0 +1,53 @@
+"""The corpus of real sentences and what `referee suggest` makes of it."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from referee import dsl
+from referee.engine.compile import check_rules
+from suggest_corpus import CORPUS, load_corpus
+
+SENTENCES = load_corpus()
+LABELS = ("rule", "rule+judgement", "judgement")
+
+
+def test_the_corpus_is_real_and_large_enough():
+    import yaml
+
+    sources = yaml.safe_load(CORPUS.read_text(encoding="utf-8"))
+    assert len(SENTENCES) >= 300
+    assert len({s["repo"] for s in sources}) >= 15
+    for source in sources:
+        assert {"repo", "path", "commit", "field", "language", "sentences"} <= source.keys(), source["repo"]
+        assert len(source["commit"]) == 40
+    texts = Counter((s.repo, s.text) for s in SENTENCES)
+    assert [key for key, seen in texts.items() if seen > 1] == []
+
+
+def test_every_sentence_has_a_label_and_every_rule_passes_check():
+    for sentence in SENTENCES:
+        assert sentence.label in LABELS, sentence.text
+        if sentence.label == "rule" and not sentence.needs:
+            assert sentence.rules, sentence.text
+        if sentence.label != "rule":
+            assert not sentence.rules and not sentence.needs, sentence.text
+    problems = {}
+    for sentence in SENTENCES:
+        for rule in sentence.rules:
+            try:
+                tree = dsl.parse_rules(f"eval 1\nexpect: {rule}\n", "corpus.rules")
+                found = check_rules([tree])
+            except dsl.RulesError as err:
+                found = err.diagnostics
+            if found:
+                problems[sentence.text] = [d.message for d in found]
+    assert problems == {}
+
+
+@pytest.mark.parametrize("language", ["en", "zh"])
+def test_each_language_has_decidable_sentences(language):
+    decidable = [s for s in SENTENCES if s.language == language and s.label == "rule" and not s.needs]
+    assert len(decidable) >= 10
