@@ -5,6 +5,11 @@ captured parts are converted by kind and resolved against what the runs contain
 (``facts.RunFacts``). A draft that does not parse is dropped and the next pattern
 is tried, so every draft written passes ``referee check``. A sentence no pattern
 covers stays a semantic expectation.
+
+Drafting has a budget that counts characters, not seconds: a sentence longer than
+``MAX_SENTENCE`` is not matched at all (real ones are under 250 characters), so the
+work per sentence is bounded whatever evals.json holds, and the drafts are the same
+on any machine.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ COUNT_WORDS = {"once": 1, "exactly once": 1, "one": 1, "twice": 2, "two": 2, "th
                "five": 5, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
                "八": 8, "九": 9, "十": 10}
 QUOTES = {'"': '"', "“": "”", "「": "」", "『": "』", "'": "'", "`": "`"}
+MAX_SENTENCE = 1000  # characters, once runs of whitespace are one space
 
 
 @dataclass(frozen=True)
@@ -55,6 +61,8 @@ def draft_sentence(index: int, sentence: str, facts: RunFacts, parts: dict[str, 
                    patterns: tuple[Pattern, ...]) -> Draft:
     """The draft of the first pattern that covers ``sentence`` and gives a valid check."""
     text = " ".join(sentence.split())
+    if len(text) > MAX_SENTENCE:
+        return Draft(index, sentence, None, notes=(f"longer than {MAX_SENTENCE:,} characters: not drafted",))
     for pattern in patterns:
         found = pattern.match.fullmatch(text)
         if found is None:

@@ -41,7 +41,8 @@ def _block(entry: EvalEntry, drafts: list[Draft]) -> str:
     for draft in drafts:
         lines.append(f"# {draft.index}. {_one_line(draft.sentence)}")
         if draft.check is None:
-            lines.append("#    no pattern covers this sentence: semantic, for the LLM grader")
+            why = "; ".join(draft.notes) or "no pattern covers this sentence"
+            lines.append(f"#    {_one_line(why)}: semantic, for the LLM grader")
             lines.append(f"expect {draft.index}")
         else:
             notes = "".join(f"; {note}" for note in draft.notes)
