@@ -115,3 +115,64 @@ def test_a_broken_pattern_file_is_a_usage_error_naming_it(tmp_path: Path, capsys
     assert "bad.toml" in err and "'bad'" in err and "Traceback" not in err
     with pytest.raises(PatternError):
         load(str(folder))
+
+
+def test_every_bundled_pattern_has_a_conformance_case():
+    _, patterns = load()
+    named = {case.get("pattern") for case in CASES}
+    assert sorted(p.id for p in patterns if p.id not in named) == []
+
+
+def _evals(tmp_path: Path, *sentences: str) -> Path:
+    evals = tmp_path / "evals.json"
+    evals.write_text(json.dumps({"evals": [{"id": 1, "prompt": "p", "expectations": list(sentences)}]}),
+                     encoding="utf-8")
+    return evals
+
+
+def test_patterns_folders_add_to_the_bundled_ones_and_may_replace_one_by_id(tmp_path: Path, capsys):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "team.toml").write_text(
+        'language = "en"\n'
+        '[[pattern]]\nid = "team.polite"\nmatch = \'^the response is polite.*$\'\n'
+        'check = \'response contains "please"\'\nsure = "low"\n'
+        '[[pattern]]\nid = "en.no-edits"\nmatch = \'^does not make code edits$\'\n'
+        'check = \'no calls to /^(Write|Edit|MultiEdit|NotebookEdit)$/\'\nsure = "high"\n', encoding="utf-8")
+    evals = _evals(tmp_path, "The response is polite", "Does not make code edits", "Mentions --dry-run")
+    assert main(["suggest", str(evals), "--patterns", str(mine)]) == 0
+    out = capsys.readouterr().out
+    assert 'expect 1: response contains "please"' in out  # the user's own phrasing
+    assert "expect 2: no calls to /^(Write|Edit|MultiEdit|NotebookEdit)$/" in out  # replaced by id
+    assert 'expect 3: response contains "--dry-run"' in out  # the bundled ones still there
+    assert main(["suggest", str(evals), "--patterns", str(mine), "--no-bundled-patterns"]) == 0
+    out = capsys.readouterr().out
+    assert 'expect 1: response contains "please"' in out and "expect 3\n" in out
+
+
+def test_a_users_parts_file_adds_parts(tmp_path: Path, capsys):
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "parts.toml").write_text(
+        '[part.ticket]\nkind = "text"\nregex = \'[A-Z]+-[0-9]+\'\n', encoding="utf-8")
+    (mine / "team.toml").write_text(
+        '[[pattern]]\nid = "team.ticket"\nmatch = \'^the reply links {ticket}{end}$\'\n'
+        'check = \'response contains {ticket}\'\n', encoding="utf-8")
+    assert main(["suggest", str(_evals(tmp_path, "The reply links OPS-42.")), "--patterns", str(mine)]) == 0
+    assert 'expect 1: response contains "OPS-42"' in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--patterns", "missing-folder"], "missing-folder: no such folder of pattern files"),
+    (["--no-bundled-patterns"], "--no-bundled-patterns needs at least one --patterns folder"),
+])
+def test_pattern_folder_mistakes_are_usage_errors(args, message, tmp_path: Path, capsys):
+    assert main(["suggest", str(_evals(tmp_path, "x")), *args]) == 2
+    err = capsys.readouterr().err
+    assert message in err and "Traceback" not in err
+
+
+def test_a_list_part_names_an_item_that_exists(tmp_path: Path):
+    (tmp_path / "parts.toml").write_text('[part.many]\nkind = "list"\nitem = "nothing"\n', encoding="utf-8")
+    with pytest.raises(PatternError, match="'many' names the item 'nothing'"):
+        load(None, (str(tmp_path),))

@@ -22,14 +22,19 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "suggest", help="draft a rules file from the sentences of evals.json",
         description="Draft one check per expectation of evals.json from sentence patterns kept "
-                    "as data (rules/patterns/*.toml). With --workspace, names are resolved "
-                    "against the tools, argument fields and files the runs really have.",
+                    "as data (rules/patterns/*.toml, and your own with --patterns). With "
+                    "--workspace, names are resolved against the tools, argument fields and "
+                    "files the runs really have.",
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("evals", type=Path, metavar="EVALS_JSON")
     parser.add_argument("--workspace", type=Path, metavar="WORKSPACE", default=None,
                         help="resolve tool, field and file names against the runs found here")
-    parser.add_argument("--patterns", metavar="DIR", default=None,
-                        help="a folder of pattern files to use instead of the bundled ones")
+    parser.add_argument("--patterns", metavar="DIR", action="append", default=[],
+                        help="a folder of your own pattern files (and parts.toml), tried before the "
+                             "bundled ones; a pattern with a bundled pattern's id replaces it "
+                             "(may be given more than once)")
+    parser.add_argument("--no-bundled-patterns", action="store_true",
+                        help="draft with the --patterns folders only")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", default=None,
                         help="write the rules file here (atomically) instead of printing it")
     parser.add_argument("--json", action="store_true", help="print the drafts as JSON")
@@ -47,7 +52,10 @@ def run(args: argparse.Namespace) -> int:
     except RulesError as exc:
         raise UsageError("; ".join(f"{d.path}:{d.line}: {d.message}" for d in exc.diagnostics)) from None
     try:
-        drafts = draft_evals(evals, _facts(args.workspace), args.patterns)
+        if args.no_bundled_patterns and not args.patterns:
+            raise UsageError("--no-bundled-patterns needs at least one --patterns folder")
+        drafts = draft_evals(evals, _facts(args.workspace), tuple(args.patterns),
+                             bundled=not args.no_bundled_patterns)
     except PatternError as exc:
         raise UsageError(str(exc)) from None
     if args.json:

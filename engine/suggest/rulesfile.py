@@ -17,10 +17,12 @@ HEADER = """\
 """
 
 
-def draft_evals(evals: EvalsFile, facts: Mapping[str, RunFacts],
-                folder: str | None = None) -> dict[str, list[Draft]]:
-    """Drafts per eval id, in evals.json order; ``facts`` by eval id (may be empty)."""
-    parts, patterns = load(folder)
+def draft_evals(evals: EvalsFile, facts: Mapping[str, RunFacts], extra: tuple[str, ...] = (),
+                bundled: bool = True) -> dict[str, list[Draft]]:
+    """Drafts per eval id, in evals.json order; ``facts`` by eval id (may be empty).
+
+    ``extra`` folders of patterns are tried before the bundled ones (see ``patterns.load``)."""
+    parts, patterns = load(None, tuple(str(folder) for folder in extra), bundled)
     return {entry.id: [draft_sentence(i, sentence, facts.get(entry.id, RunFacts()), parts, patterns)
                        for i, sentence in enumerate(entry.expectations, 1)]
             for entry in evals.evals}
