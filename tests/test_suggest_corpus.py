@@ -54,15 +54,16 @@ def test_each_language_has_decidable_sentences(language):
 
 
 # The share of decidable sentences that get a right draft, sure enough to use, per
-# language, on the rounds the patterns were grown on; and on the whole corpus. A
-# change to the patterns may raise these, never lower them.
-FLOORS = {"en": 0.72, "zh": 0.66, "ko": 0.91, "all": 0.75}
+# language and in all, over the whole corpus (89 of 121 when these were set; none
+# before the patterns were grown). A change to the patterns may raise these, never
+# lower them; the last round was never tuned on, so its share is measured apart.
+FLOORS = {"en": 0.69, "zh": 0.77, "ko": 0.91, "all": 0.73}
 
 
 def test_the_drafts_reach_the_floor_on_real_sentences():
     from suggest_corpus import measure
 
-    tally = measure([s for s in SENTENCES if s.round == 1])
+    tally = measure(SENTENCES)
     shares = {language: tally.share(language) for language in tally.decidable} | {"all": tally.share()}
     assert {k: round(v, 2) for k, v in shares.items() if v < FLOORS[k]} == {}
     assert [(s.text, d.check) for s, d in tally.wrong] == []
