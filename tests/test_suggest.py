@@ -176,3 +176,15 @@ def test_a_list_part_names_an_item_that_exists(tmp_path: Path):
     (tmp_path / "parts.toml").write_text('[part.many]\nkind = "list"\nitem = "nothing"\n', encoding="utf-8")
     with pytest.raises(PatternError, match="'many' names the item 'nothing'"):
         load(None, (str(tmp_path),))
+
+
+@pytest.mark.parametrize("part, message", [
+    ('[part.x]\nkind = "text"\n', "part 'x' needs kind and regex"),
+    ('[part.x]\nkind = "colour"\nregex = "x"\n', "part 'x' has the kind 'colour'"),
+    ('[part.x]\nkind = "text"\nregex = "x"\nform = 3\n', "part 'x': form is a text"),
+])
+def test_a_broken_part_is_named_with_its_file(part, message, tmp_path: Path):
+    (tmp_path / "parts.toml").write_text(part, encoding="utf-8")
+    with pytest.raises(PatternError, match=message) as caught:
+        load(None, (str(tmp_path),))
+    assert str(tmp_path / "parts.toml") in str(caught.value)

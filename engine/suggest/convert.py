@@ -54,9 +54,10 @@ def convert(part: Part, name: str, raw: str, groups: dict[str, str], filling: Fi
     """The check text for ``raw``, captured by ``part`` under the group ``name``."""
     text = raw if part.kind in RAW_KINDS else unquote(raw)
     if part.words:
-        text = part.words.get(text.lower())
-        if text is None:
+        meaning = part.words.get(text.lower())
+        if meaning is None:
             return None
+        text = meaning
     if part.form:
         text = part.form.replace("{}", text)
     return _KINDS[part.kind](name, text, groups, filling)

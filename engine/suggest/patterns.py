@@ -75,17 +75,18 @@ def load(folder: str | None = None, extra: tuple[str, ...] = (),
     user's folder changes a bundled phrasing by reusing its id.
     """
     base = Path(folder) if folder else default_folder()
-    for where in extra:
-        if not Path(where).is_dir():
-            raise PatternError(f"{where}: no such folder of pattern files")
+    mine = [Path(f) for f in extra]
+    for given in mine:
+        if not given.is_dir():
+            raise PatternError(f"{given}: no such folder of pattern files")
     raw: dict[str, tuple[Path, Any]] = {}
-    for where in [base, *reversed([Path(f) for f in extra])]:
+    for where in [base, *reversed(mine)]:  # the first folder given has the last word
         path = where / "parts.toml"
         if where == base or path.is_file():
             raw.update({key: (path, entry) for key, entry in _read(path).get("part", {}).items()})
     parts = _parts(raw)
     patterns: dict[str, Pattern] = {}
-    for where in [Path(f) for f in extra] + ([base] if bundled else []):
+    for where in mine + ([base] if bundled else []):
         for path in sorted(where.glob("*.toml")):
             if path.name != "parts.toml":
                 for pattern in _patterns(_read(path), path, parts):
@@ -110,6 +111,9 @@ def _parts(raw: dict[str, tuple[Path, Any]]) -> dict[str, Part]:
         if entry["kind"] not in KINDS:
             raise PatternError(f"{path}: part {key!r} has the kind {entry['kind']!r}; "
                                f"the kinds are {', '.join(KINDS)}")
+        if not isinstance(entry.get("form", ""), str) or not isinstance(entry.get("words", {}), dict):
+            raise PatternError(f"{path}: part {key!r}: form is a text with {{}} in it, "
+                               f"words a table of words and what each stands for")
     found: dict[str, Part] = {}
     for key, (path, entry) in raw.items():
         if entry["kind"] != "list":
