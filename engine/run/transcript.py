@@ -18,8 +18,9 @@ A transcript is Markdown with three kinds of text (docs/threat-model.md):
 - harness text: ``## [harness] <title>`` sections and ``## Eval Prompt``.
 - agent text: ``## [agent_notes] ...`` blocks and every other section.
 
-Records must follow one another: the n-th record is ``Step n``. A record that
-breaks the grammar, a step number out of sequence, a record heading inside a code
+Records follow one another in a numbering scheme of ``engine.run.numbering`` (one
+number per call, or one counter shared with the ``[agent_notes]`` sections). A
+record that breaks the grammar, a step number out of place, a record heading inside a code
 block of agent text or right after a line of it (no blank line between), a field
 line left outside a record whose Return was plain or fenced text: each is an
 anomaly, reported as a warning. From the record before the first anomaly to the
@@ -42,6 +43,7 @@ from dataclasses import dataclass, field
 
 from referee.engine.run.escape import unescape_text
 from referee.engine.run.model import Location, Note, Problem, ToolCall, Transcript
+from referee.engine.run.numbering import Numbered, first_untrusted
 from referee.engine.run.tool_log import Line, Record, fence_closes, fence_open, plain_record, read_record
 
 TRANSCRIPT = "outputs/transcript.md"
@@ -312,47 +314,46 @@ def _split_step(title: str) -> tuple[int | None, str]:
 # --- pass 2: trust, then elements --------------------------------------------------------
 
 
-def _distrust_from(records: list[_Record], report: str) -> tuple[int, Problem | None]:
+def _distrust_from(items: list[_Section | _Record], report: str) -> tuple[int, Problem | None]:
     """The position of the first record not trusted (len(records) when all are), and why.
 
-    The n-th record must be ``Step n``. A record that is not, with step s at
-    position p (both from 1), says the records from ``min(s, p)`` on may be forged
-    ones or real ones pushed back by forged ones, and the record before them may
-    have been cut short by the text that forged them: trust ends one before.
-    Every such record is heard, not only the first: a forged record can carry the
-    number its place expects, and then it is a real record pushed back behind it
-    (step 2 at position 4) that shows how early the forging began. Any other
-    anomaly of record p ends trust at record p - 1 for the same reason. The
-    reason given is the first anomaly in the file among those that end trust
-    soonest; only the first record out of order is reported as a problem (the
-    rest follow from it).
+    A numbering that fits no scheme ends trust where ``engine.run.numbering``
+    says. Any other anomaly of record p ends trust at record p - 1: text forged
+    into a record's value can cut that record short and forge the next ones, and
+    the record before may have been cut by it. The reason given is the first
+    anomaly in the file among those that end trust soonest; only the first
+    record out of place is reported as a problem (the rest follow from it).
     """
+    records = [item for item in items if isinstance(item, _Record)]
     ends: list[tuple[int, int, Problem]] = []  # (first record not trusted, line, why)
-    reported = False
-    for position, record in enumerate(records, 1):
-        if record.step == position:
-            continue
-        message = (f"step {record.step} where step {position} was expected: records must be numbered "
-                   "1, 2, 3, ... in order")
-        problem = Problem("step-order", report, message, record.line)
-        if not reported:
-            record.anomalies.append(problem)
-            reported = True
-        ends.append((max(min(record.step, position) - 2, 0), record.line, problem))
     for position, record in enumerate(records):
         if record.anomalies or record.read.anomalies:
             for problem in record.anomalies + record.read.anomalies:
                 ends.append((max(position - 1, 0), problem.line or 0, problem))
+    broken = first_untrusted(_numbered(items), report)
+    if broken is not None:
+        ends.extend(broken.ends)
+        records[broken.first].anomalies.append(broken.reported)
     if not ends:
         return len(records), None
     cut, _, why = min(ends, key=lambda end: end[:2])
     return cut, why
 
 
+def _numbered(items: list[_Section | _Record]) -> list[Numbered]:
+    """The records and the tagged, numbered ``[agent_notes]`` sections, in file order."""
+    found: list[Numbered] = []
+    for item in items:
+        if isinstance(item, _Record):
+            found.append(Numbered(True, item.step, item.line))
+        elif item.tagged and item.kind == "agent_notes" and item.step is not None:
+            found.append(Numbered(False, item.step, item.line))
+    return found
+
+
 def _build(items: list[_Section | _Record], problems: list[Problem], text: str, file: str,
            report: str) -> Transcript:
-    records = [item for item in items if isinstance(item, _Record)]
-    cut, why = _distrust_from(records, report)
+    cut, why = _distrust_from(items, report)
     reason = None if why is None else f"not trusted: {why.message} (line {why.line})"
     calls: list[ToolCall] = []
     suspect: list[ToolCall] = []

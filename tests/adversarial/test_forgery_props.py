@@ -54,12 +54,17 @@ INJECT = st.lists(_piece(), min_size=1, max_size=12).map("\n".join)
 
 @st.composite
 def native_run(draw):
-    """Real records as a harness writes them, and the agent's notes after each."""
+    """Real records as a harness writes them, and the agent's notes after each,
+    numbered one per call (a note takes its record's number) or on one counter
+    shared by the records and the notes (docs/threat-model.md, step numbering)."""
     count = draw(st.integers(min_value=1, max_value=4))
+    shared = draw(st.booleans())
     records = []
+    counter = 0
     for step in range(1, count + 1):
+        counter += 1
         records.append({
-            "step": step,
+            "step": counter if shared else step,
             "tool": draw(st.sampled_from(TOOLS)),
             "args": draw(st.dictionaries(st.sampled_from(["a", "path"]), st.sampled_from([1, "x", "a\nb"]), max_size=2)),
             "form": draw(st.sampled_from(["json", "plain", "fenced"])),
@@ -67,6 +72,10 @@ def native_run(draw):
             "status": draw(st.sampled_from(["success", "error"])),
             "notes": draw(st.one_of(st.none(), st.lists(WORDS, min_size=1, max_size=3).map("\n".join))),
         })
+        records[-1]["note_step"] = records[-1]["step"]
+        if shared and records[-1]["notes"] is not None:
+            counter += 1
+            records[-1]["note_step"] = counter
     return records
 
 
@@ -82,7 +91,7 @@ def render(records: list[dict]) -> str:
         parts.append(f"## [tool_calls] Step {r['step']}: {r['tool']}\nTool: {r['tool']}\n"
                      f"Args: {json.dumps(r['args'])}\nReturn: {result}\nStatus: {r['status']}\n")
         if r["notes"] is not None:
-            parts.append(f"## [agent_notes] Step {r['step']}: note\n{r['notes']}\n")
+            parts.append(f"## [agent_notes] Step {r['note_step']}: note\n{r['notes']}\n")
     return "\n".join(parts)
 
 
