@@ -2,8 +2,9 @@
 
 The format stays skill-creator's: ``{"skill_name", "evals": [{"id", "prompt",
 "expected_output", "files", "expectations": [sentence, ...]}]}`` (``assertions`` is
-accepted for ``expectations``). An eval may add a ``"referee"`` key that other tools
-ignore::
+accepted for ``expectations``). An eval whose harness delivers the answer as a file
+names it with ``"response_file": "outputs/result.md"`` (relative to the run folder).
+An eval may add a ``"referee"`` key that other tools ignore::
 
     "referee": {"let": {"saved": "last(calls to glob \\"*save*\\")"},
                 "checks": {"1": "count(calls to glob \\"*save*\\") == 1"}}
@@ -42,6 +43,7 @@ class EvalEntry:
     rules: ast.EvalBlock | None = None
     expected_output: str | None = None
     files: tuple[str, ...] = ()
+    response_file: str | None = None  # the file the harness delivers as the answer, relative to the run folder
 
 
 @dataclass(frozen=True)
@@ -129,10 +131,15 @@ class _Reader:
             rules = self.rules(where, str(raw["id"]), raw["referee"], len(sentences))
         name = raw.get("name", raw.get("eval_name"))
         output, prompt = raw.get("expected_output"), raw.get("prompt")
+        response = raw.get("response_file")
+        if response is not None and (not isinstance(response, str) or not response.strip()):
+            self.bad(where + ("response_file",), f"evals[{i}].response_file must be a path relative to the "
+                     "run folder (outputs/result.md)")
+            response = None
         return EvalEntry(str(raw["id"]), name if isinstance(name, str) else None,
                          prompt if isinstance(prompt, str) else "",
                          sentences, rules, output if isinstance(output, str) else None,
-                         self.strings(where + ("files",), raw.get("files", [])))
+                         self.strings(where + ("files",), raw.get("files", [])), response)
 
     def strings(self, where: tuple, value: Any) -> tuple[str, ...]:
         """A list of strings, or () after reporting what is wrong with it."""

@@ -52,31 +52,35 @@ def compile(text: str, path: str = "<rules>", evals: str | os.PathLike[str] | No
 
 
 def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[Run], *,
-          evals: str | os.PathLike[str] | None = None) -> list[RunResult]:
+          evals: str | os.PathLike[str] | None = None, response: str | None = None) -> list[RunResult]:
     """Grade every run under ``where``: a workspace, any folder of one, one run
     folder, or runs already built (``referee.engine.run.memory.memory_run``).
 
-    ``rules`` is rules text or a ``Program`` from :func:`compile`. Runs that no
-    eval of the rules matches are left out. Deterministic: the same files give
-    the same results, byte for byte.
+    ``rules`` is rules text or a ``Program`` from :func:`compile`. ``response``
+    names the file the harness delivered as the answer, relative to each run
+    folder found (as ``referee grade --response`` does). Runs that no eval of the
+    rules matches are left out. Deterministic: the same files give the same
+    results, byte for byte.
     """
     from referee.engine.grade import grade_all, grader_info
 
     source = _source(rules if isinstance(rules, str) else "", "<rules>", evals, 1.0)
     program = source.compile() if isinstance(rules, str) else rules
-    graded = grade_all(program, _runs(where), source, grader_info(), jobs=1)
+    graded = grade_all(program, _runs(where, response, evals), source, grader_info(), jobs=1)
     return [RunResult(g.run.id.rel, g.grading) for g in graded if g is not None]
 
 
-def _runs(where: str | os.PathLike[str] | Run | Iterable[Run]) -> list[Run]:
+def _runs(where: str | os.PathLike[str] | Run | Iterable[Run], response: str | None = None,
+          evals: str | os.PathLike[str] | None = None) -> list[Run]:
     if isinstance(where, Run):
         return [where]
     if isinstance(where, (str, os.PathLike)):
+        from referee.engine.run.reading import response_files
         from referee.engine.run.workspace import discover
 
         # A list, as this function has always given: a library caller may keep and
         # re-read these Runs, which a discovery's RunList builds anew on each access.
-        return list(discover(Path(where)).runs)
+        return list(discover(Path(where), response_files(response, evals)).runs)
     return list(where)
 
 

@@ -16,7 +16,9 @@ class Run:
 
     def __init__(self, notes=()):
         self.transcript = Transcript((), tuple(notes))
+        self.no_record = None  # a dual-section record of zero calls
         self.response = None
+        self.response_missing = "response.md is missing or empty"
         self.metrics = self.timing = None
         self.metadata = {}
 

@@ -27,7 +27,7 @@ TABLE = {
             [P, P, F, F],  # saveExpenseDoc is called with docStatus "10"
             [P, P, F, F],  # fdApplyMoney equals the invoice amount (text compare)
             [P, P, F, F],  # fdMonthOfOccurrence is 120260200
-            [P, P, F, P],  # no literal {fdId} (vacuous pass in without/run-2)
+            [P, P, F, P],  # no literal {fdId} (without/run-2 has no link, but its response was read)
             [P, P, P, F],  # response names the expense subject
             [P, P, P, P],  # response is not empty (existence)
             [S, S, S, S],  # clear and friendly: semantic
@@ -88,7 +88,9 @@ def test_the_traps_are_explained(graded):
     assert "response.md:1" in without1[4].message
     assert "claims saveExpenseDoc was called" in without2[0].message
     assert "claims saveExpenseDoc was called" in without2[1].message
-    assert without2[4].vacuous and not without1[4].vacuous
+    # without/run-2's response has no link at all, yet it was read: the check had something to
+    # look at, so its pass is not called vacuous (that it holds no link is a judgement of meaning)
+    assert not without2[4].vacuous and not without1[4].vacuous
     sales = graded["iteration-1/eval-2-sales-summary/without_skill/run-1"][1]
     assert "claims Bash was called" in sales[3].message
     assert '"Region,Total"' in sales[1].message

@@ -258,7 +258,7 @@ def test_an_unimported_session_in_outputs_is_warned(tmp_path: Path):
 def test_a_skill_creator_log_as_transcript_and_an_unknown_transcript_are_warned(tmp_path: Path):
     log = (FIXTURES / "skill-creator-log/outputs/transcript.md").read_text(encoding="utf-8")
     run = _run(tmp_path / "a", {"transcript.md": log})
-    assert "skill-creator" in next(p.message for p in run.problems if p.code == "unimported-transcript")
+    assert "skill-creator" in next(p.message for p in run.problems if p.code == "no-tool-record")
     run = _run(tmp_path / "b", {"transcript.md": "I did the thing.\n"})
     assert [p.code for p in run.problems] == ["unrecognised-transcript"]
 

@@ -66,7 +66,7 @@ def test_evidence_quotes_places():
 def test_a_vacuous_pass_says_so_in_its_evidence():
     response = Evidence("response", "outputs/response.md")
     vacuous = render_evidence(Verdict(Outcome.PASS, 'does not contain "{fdId}"', (response,), vacuous=True))
-    assert vacuous.endswith("(passed vacuously: the run made no tool calls, or had nothing this check examines)")
+    assert vacuous.endswith("(passed vacuously: nothing was there to examine)")
     assert "vacuously" not in render_evidence(Verdict(Outcome.PASS, "ok", (response,)))
     assert "vacuously" not in render_evidence(Verdict(Outcome.FAIL, "no", (response,), vacuous=True))
 

@@ -114,3 +114,39 @@ def test_a_bullet_with_nested_sub_bullets_is_one_suggestion():
                              "    - nested deeper\n\t- tab-indented\n- second suggestion\n")
     assert notes.suggestions == ("add a lookup tool; for fares; for seats; nested deeper; tab-indented",
                                  "second suggestion")
+
+
+def _show_ids(path: Path, capsys) -> list[tuple]:
+    assert main(["show", str(path), "--json"]) == 0
+    runs = json.loads(capsys.readouterr().out)["runs"]
+    return [(r["run"]["eval_id"], r["run"]["configuration"], r["run"]["run_number"]) for r in runs]
+
+
+def _grade_ids(path: Path, capsys) -> list[tuple]:
+    rules = path.parent / "any.rules"
+    rules.write_text('eval "session"\nexpect "x": response is not empty\n', encoding="utf-8")
+    main(["grade", str(path), "--rules", str(rules), "--check", "--json"])
+    runs = json.loads(capsys.readouterr().out)["runs"]
+    return [(r["eval_id"], r["configuration"], r["run_number"]) for r in runs]
+
+
+def test_an_imported_run_has_one_identity_from_its_folder_and_from_above(tmp_path, capsys):
+    log = tmp_path / "logs" / "session.md"
+    log.parent.mkdir()
+    log.write_text("## Execution\n\n### Step 1: Read\n**Tool**: Read\n\n## Final Result\n\nDone.\n", encoding="utf-8")
+    out = tmp_path / "deep" / "ws"
+    assert main(["import", "skill-creator-log", str(log), "--out", str(out)]) == 0
+    capsys.readouterr()
+    run = out / "session"
+    want = [("session", "default", 1)]
+    for where in (run, out, out.parent):
+        assert _show_ids(where, capsys) == want, where
+        assert _grade_ids(where, capsys) == want, where
+
+
+def test_eval_metadata_may_name_the_eval_with_name(tmp_path):
+    _run(tmp_path / "iteration-1" / "eval-3" / "with_skill")
+    (tmp_path / "iteration-1" / "eval-3" / "eval_metadata.json").write_text(
+        '{"eval_id": 3, "name": "rewrite-intro", "expectations": ["Keeps the title"]}', encoding="utf-8")
+    (run,) = discover(tmp_path).runs
+    assert (run.id.eval_id, run.id.eval_name) == ("3", "rewrite-intro")

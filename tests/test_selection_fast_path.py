@@ -45,7 +45,7 @@ def _run(calls) -> SimpleNamespace:
             for n, (tool, status, unsure) in enumerate(calls)]
     transcript = SimpleNamespace(calls=tuple(c for c in made if not c.suspect),
                                  suspect_calls=tuple(c for c in made if c.suspect), unreadable=None)
-    return SimpleNamespace(transcript=transcript)
+    return SimpleNamespace(transcript=transcript, no_record=None)
 
 
 def _outcome(compute):

@@ -89,10 +89,6 @@ class Context:
         self.memo[name] = value
         return value
 
-    @property
-    def has_calls(self) -> bool:
-        return bool(self.run.transcript.calls)
-
 
 class Expr(Protocol):
     """A compiled value expression."""

@@ -2,8 +2,9 @@
 
 ``not`` swaps PASS and FAIL and leaves ERROR and NOT_GRADED alone: negation never
 turns a decided verdict into an error, nor an error into a pass. A negation that
-passes because its subject was missing, or in a run that made no tool calls at
-all, is marked vacuous: it examined nothing.
+passes because its subject was missing (an empty selection, a file that is not
+there) is marked vacuous: it examined nothing. One that examined what it names
+(a response that was read) is not, whatever else the run lacks.
 """
 
 from __future__ import annotations
@@ -27,7 +28,7 @@ class NotCheck:
     def evaluate(self, ctx: Context) -> Verdict:
         inner = self.operand.evaluate(ctx)
         outcome = _SWAP.get(inner.outcome, inner.outcome)
-        vacuous = outcome is Outcome.PASS and (inner.vacuous or not ctx.has_calls)
+        vacuous = outcome is Outcome.PASS and inner.vacuous
         return replace(inner, outcome=outcome, vacuous=vacuous)
 
 

@@ -135,7 +135,7 @@ class Select:
     def _why_empty(self, ctx: Context) -> str:
         items = self._source_items(ctx)
         if not items:
-            return self._no_source()
+            return ctx.run.response_missing if self.source == "response" else self._no_source()
         sure = all_sure(ctx, items) if self.picks else False
         for flt in self.filters:
             kept = self._kept(ctx, flt, items, sure)
@@ -173,8 +173,6 @@ class Select:
         return self.desc.split(" where ", 1)[0] if self.filters else self.desc
 
     def _no_source(self) -> str:
-        if self.source == "response":
-            return "response.md is missing or empty"
         if self.source == "file":
             return f"{self._source_text()}: the file does not exist"
         if self.source in ("calls", "notes", "harness"):
@@ -236,8 +234,13 @@ def records(ctx: Context, read: Callable[[Context], tuple[Val, ...]]) -> tuple[V
 def read_calls(ctx: Context) -> tuple[Val, ...]:
     """The run's tool calls as values, in transcript order: the trusted records and
     the suspect ones (with agent-text trust), so that a check for a call that must
-    not happen still sees a record referee cannot vouch for."""
+    not happen still sees a record referee cannot vouch for. EvalError when the run
+    holds no tool-call record at all (``Run.no_record``): no check over calls can
+    be decided there, not even that none was made."""
     transcript = _readable_transcript(ctx)  # the suspect records all come after the trusted ones
+    why = ctx.run.no_record
+    if why is not None:
+        raise EvalError(f"calls cannot be checked: {why}")
     return tuple(call_val(call) for call in transcript.calls + transcript.suspect_calls)
 
 
@@ -272,7 +275,9 @@ def _response(ctx: Context) -> tuple[Val, ...]:
         return ()
     if not _usable(found).text:
         return ()
-    return (Val(found.text, Prov("response", "response.md", found.path)),)
+    name = posixpath.basename(found.path)
+    label = name if found.section is None else f"{found.section.lstrip('#').strip()} of {name}"
+    return (Val(found.text, Prov("response", label, found.path, found.line)),)
 
 
 def _outputs(ctx: Context) -> tuple[Val, ...]:

@@ -58,6 +58,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                              "its checks under \"referee\"")
     parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
                         help="skill-creator evals.json: its expectations set the order and texts")
+    parser.add_argument("--response", metavar="PATH", help="the file the harness delivered as the answer, "
+                        "relative to each run folder (outputs/result.md): it is the response")
     parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
                         help="processes that grade and write, this one included (default 1; 0 = one per CPU); "
                              "output is identical")
@@ -168,6 +170,7 @@ def _their(count: int) -> str:
 
 def _prepare(args: argparse.Namespace, color: bool):
     """Everything before grading; an int is an exit code (the error is printed)."""
+    from referee.engine.run.reading import response_files
     from referee.engine.run.workspace import discover
 
     if not args.workspace.is_dir():
@@ -181,7 +184,7 @@ def _prepare(args: argparse.Namespace, color: bool):
     judge = _judge(args)
     if isinstance(judge, int):
         return judge
-    discovery = discover(args.workspace)
+    discovery = discover(args.workspace, response_files(args.response, args.evals))
     warn_all([str(p) for p in discovery.problems])
     if not discovery.runs:
         return _fail(f"no runs found under {args.workspace} (a run is a directory holding outputs/); "

@@ -48,6 +48,10 @@ def add_parser(sub) -> None:
                              "so rules and evals.json for eval ID apply; default: one eval per source, named after it")
     parser.add_argument("--config", metavar="NAME", default="imported",
                         help="the configuration folder with --eval (default: imported)")
+    parser.add_argument("--response", metavar="PATH",
+                        help="the file the harness delivered as the answer, relative to the run folder "
+                             "(the source's folder, or the one above outputs/): it is the response, "
+                             "over what the source says last (default: outputs/response.md when present)")
     parser.set_defaults(handler=run)
 
 
@@ -63,7 +67,7 @@ def run(args) -> int:
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: not a directory")
     try:
-        written = import_sources(args.format, paths, out, args.eval_id, args.config)
+        written = import_sources(args.format, paths, out, args.eval_id, args.config, args.response)
     except UnknownFormat as exc:
         raise UsageError(str(exc)) from None
     print(f"imported {len(written)} run{'s' if len(written) != 1 else ''} into {args.out}")

@@ -35,13 +35,16 @@ def add_parser(sub) -> None:
     )
     parser.add_argument("run_dir", metavar="RUN_DIR", help="a run folder (holding outputs/) or a workspace")
     parser.add_argument("--json", action="store_true", help="print JSON (sorted keys, relative paths)")
+    parser.add_argument("--response", metavar="PATH",
+                        help="the file the harness delivered as the answer, relative to each run folder "
+                             "(outputs/result.md): it is the response")
     parser.set_defaults(handler=run)
 
 
 def run(args) -> int:
     """Show the run or workspace ``args.run_dir``; returns the exit status."""
     path = Path(args.run_dir)
-    runs, warnings, reason = _collect(path)
+    runs, warnings, reason = _collect(path, getattr(args, "response", None))
     if reason is not None:
         raise UsageError(f"{args.run_dir}: {reason}")
     views = [run_view(r.load()) for r in runs]
@@ -56,17 +59,19 @@ def run(args) -> int:
     return 0
 
 
-def _collect(path: Path) -> tuple[Sequence[Run], list[Problem], str | None]:
+def _collect(path: Path, response: str | None = None) -> tuple[Sequence[Run], list[Problem], str | None]:
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
+    from referee.engine.run.reading import ResponseFiles
     from referee.engine.run.workspace import discover, load_run
 
+    responses = ResponseFiles(response)
     if not path.exists():
         return [], [], "no such file or directory"
     if not path.is_dir():
         return [], [], "not a directory"
     if (path / "outputs").is_dir():
-        return [load_run(path)], [], None
-    found = discover(path)
+        return [load_run(path, responses=responses)], [], None
+    found = discover(path, responses)
     if not found.runs:
         return [], [], "no outputs/ folder here and no run below it"
     return found.runs, found.problems, None
@@ -138,11 +143,15 @@ def _note_view(note) -> dict:
 
 
 def _response_view(run: Run) -> dict | None:
+    """Where the response was taken from: a file (``named_by`` says who named it, when
+    someone did) or a section of one (``section``, starting on ``line``)."""
     response = run.response
     if response is None:
         return None
     lines = None if response.text is None else len(response.text.splitlines())
-    return {"path": response.path, "size": response.size, "lines": lines}
+    named = run.response_named[1] if run.response_named is not None else None
+    return {"path": response.path, "size": response.size, "lines": lines, "line": response.line,
+            "section": response.section, "named_by": named}
 
 
 def _notes_view(run: Run) -> dict:
@@ -233,14 +242,27 @@ def _note_lines(notes: list[dict]) -> list[str]:
 
 
 def _summary_lines(view: dict) -> list[str]:
-    response = view["response"]
-    lines = ["response: " + ("(none)" if response is None else f"{response['size']} bytes")]
+    lines = [f"response: {_response_line(view['response'])}"]
     for key in ("metrics", "timing"):
         lines.append(f"{key}: {_mapping_summary(view[key])}")
     notes = view["user_notes"]
     counts = ", ".join(f"{len(notes[k])} {k.replace('_', ' ')}" for k in sorted(notes))
     lines.append(f"user notes: {counts}")
     return lines
+
+
+def _response_line(response: dict | None) -> str:
+    """``812 bytes, outputs/result.md (named by --response)`` or ``..., the "## Final
+    Result" section of transcript.md (lines 45-80)``."""
+    if response is None:
+        return "(none)"
+    where = response["path"]
+    if response["section"] is not None:
+        last = response["line"] + max((response["lines"] or 1) - 1, 0)
+        where = f"the \"{response['section']}\" section of {where} (lines {response['line']}-{last})"
+    if response["named_by"] is not None:
+        where += f" (named by {response['named_by']})"
+    return f"{response['size']} bytes, {where}"
 
 
 def _mapping_summary(value: Any) -> str:

@@ -22,6 +22,7 @@ class Result:
 
 def critique_workspace(workspace: Path, rules: list[str], evals_path: str | None) -> Result:
     """Critique every run of ``workspace`` that an eval of the rules matches."""
+    from referee.engine.run.reading import response_files
     from referee.engine.run.workspace import discover
 
     program, lets_text, evals, digest = _compile(rules, evals_path)
@@ -31,7 +32,7 @@ def critique_workspace(workspace: Path, rules: list[str], evals_path: str | None
     tools: dict[str, set[str]] = defaultdict(set)
     outcomes: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     examined = 0
-    for run in discover(workspace).runs:
+    for run in discover(workspace, response_files(None, evals_path)).runs:  # evals.json's response_file
         ev = program.for_run(run.id, run.metadata)
         if ev is None:
             continue

@@ -79,7 +79,7 @@ def enforce_trust(verdict: Verdict) -> Verdict:
     return verdict
 
 
-VACUOUS_NOTE = "passed vacuously: the run made no tool calls, or had nothing this check examines"
+VACUOUS_NOTE = "passed vacuously: nothing was there to examine"
 
 
 def method_of(assertion: Any, judged: bool) -> str:

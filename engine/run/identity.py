@@ -4,7 +4,8 @@ The layouts: ``iteration-N/eval-<id>[-name]/<config>/run-<k>/``, the flat
 ``eval-<id>/<config>/`` (run 1), ``eval-<id>/outputs`` (no configuration level),
 run-then-configuration nesting ``eval-<id>/run-<x>/<config>/``, the legacy
 ``runs/`` level, and descriptive eval names. ``eval_metadata.json`` at the eval
-or run level wins over the folder names. A workspace given below its eval folder
+or run level wins over the folder names (``eval_id``; ``eval_name``, or ``name`` as
+some harnesses write it). A workspace given below its eval folder
 borrows the eval from the folder names above it (``eval_prefix``); how an unusual
 layout was read is kept in ``RunId.extra["layout"]`` for ``show``.
 """
@@ -21,6 +22,7 @@ from referee.engine.run.model import Problem, RunId
 from referee.engine.run.safeio import join_report, read_json
 
 METADATA = "eval_metadata.json"
+SOURCE_MAP = "source_map.json"  # what referee import writes into every run folder
 DEFAULT_CONFIGURATION = "default"  # for layouts with no configuration level (eval-1/outputs)
 
 _RUN = re.compile(r"run[-_]([0-9]{1,9})", re.I)
@@ -261,14 +263,15 @@ def _metadata_base(parts: tuple[str, ...], pos: int, inside: int) -> str:
 
 
 def identify(run_dir: Path | str, rel: str, reader: MetadataReader, prefix: tuple[str, ...] = (),
-             own_metadata: bool = True) -> tuple[RunId, dict, tuple[Problem, ...]]:
+             own_metadata: bool = True, imported: bool | None = None) -> tuple[RunId, dict, tuple[Problem, ...]]:
     """The run's id, its merged metadata and the metadata files' problems. ``rel`` is
     "." for a run loaded on its own; ``prefix``: see ``eval_prefix``. ``own_metadata``
     False says the run's folder holds no ``eval_metadata.json`` (its listing was just
-    read), which spares looking for one. ``run_dir`` may be a plain string: discovery
-    identifies thousands of runs, and most need no Path at all."""
+    read), which spares looking for one; ``imported`` says likewise whether it holds
+    a ``source_map.json`` (None: look when it matters). ``run_dir`` may be a plain
+    string: discovery identifies thousands of runs, and most need no Path at all."""
     parts, inside = _identity_parts(run_dir, rel, prefix)
-    shape = _shape(parts)
+    shape = _own_eval(run_dir, parts, _shape(parts), imported)
     shared, shared_problems = reader.shared(run_dir, parts, shape.eval_pos, inside)
     own: dict = {}
     own_problems: tuple[Problem, ...] = ()
@@ -277,10 +280,24 @@ def identify(run_dir: Path | str, rel: str, reader: MetadataReader, prefix: tupl
     metadata = {**shared, **own}  # the run level wins over the levels above it
     folder_id, folder_name = eval_from_folder(parts[shape.eval_pos])
     eval_id = _metadata_text(metadata.get("eval_id")) or folder_id
-    eval_name = _metadata_text(metadata.get("eval_name")) or folder_name
+    eval_name = _metadata_text(metadata.get("eval_name")) or _metadata_text(metadata.get("name")) or folder_name
     run_id = RunId(rel, eval_id, eval_name, shape.configuration, _run_number(run_dir, parts, shape),
                    shape.iteration, _identity_extra(parts, shape, rel, inside))
     return run_id, metadata, shared_problems + own_problems
+
+
+def _own_eval(run_dir: Path | str, parts: tuple[str, ...], shape: _Shape, imported: bool | None) -> _Shape:
+    """A run folder ``referee import`` wrote under its own name (``out/<stem>``, it
+    holds ``source_map.json``) is its own eval, with no configuration level, however
+    it is reached: from the folder it was imported into, from one above it, or on
+    its own. Read from the folders alone, the name above it would be taken for the
+    eval and its own for the configuration when it is not at the top."""
+    last = len(parts) - 1
+    if shape.run_pos is not None or shape.eval_pos == last:
+        return shape  # named run-<n>, or already its own eval
+    if imported is None:
+        imported = os.path.lexists(os.path.join(os.fspath(run_dir), SOURCE_MAP))
+    return shape._replace(eval_pos=last, configuration=DEFAULT_CONFIGURATION) if imported else shape
 
 
 def is_run_folder(name: str) -> bool:

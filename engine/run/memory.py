@@ -12,6 +12,7 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 
 from referee.engine.run.model import RunId, TextFile
+from referee.engine.run.reading import NO_FILES, ResponseFiles
 from referee.engine.run.safeio import safe_relative, text_file
 from referee.engine.run.workspace import Run
 
@@ -21,8 +22,9 @@ Content = str | bytes
 class MemoryRun(Run):
     """A ``Run`` whose files are ``{path relative to the run dir: text or bytes}``."""
 
-    def __init__(self, files: Mapping[str, Content], run_id: RunId, metadata: dict | None = None):
-        super().__init__(Path("/<memory>"), run_id, dict(metadata or {}))
+    def __init__(self, files: Mapping[str, Content], run_id: RunId, metadata: dict | None = None,
+                 responses: ResponseFiles = NO_FILES):
+        super().__init__(Path("/<memory>"), run_id, dict(metadata or {}), responses=responses)
         self._files = {str(PurePosixPath(name)): data for name, data in files.items()}
 
     def _text(self, rel: str, lossy: bool = True) -> TextFile | None:
@@ -46,8 +48,10 @@ class MemoryRun(Run):
 
 def memory_run(files: Mapping[str, Content], *, eval_id: str = "1", configuration: str = "with_skill",
                run_number: int = 1, eval_name: str | None = None, metadata: dict | None = None,
-               rel: str | None = None) -> MemoryRun:
+               rel: str | None = None, response: str | None = None) -> MemoryRun:
     """A run from ``{path: content}``, paths relative to the run directory
-    (``"outputs/transcript.md"``, ``"timing.json"``, ...)."""
+    (``"outputs/transcript.md"``, ``"timing.json"``, ...); ``response`` names the
+    file that is its response (``referee grade --response``)."""
     where = rel if rel is not None else f"eval-{eval_id}/{configuration}/run-{run_number}"
-    return MemoryRun(files, RunId(where, eval_id, eval_name, configuration, run_number), metadata)
+    return MemoryRun(files, RunId(where, eval_id, eval_name, configuration, run_number), metadata,
+                     ResponseFiles(response))

@@ -157,12 +157,18 @@ class Transcript:
 
 @dataclass(frozen=True)
 class TextFile:
-    """A file read as text. ``text`` is None when the file could not be used."""
+    """A file read as text. ``text`` is None when the file could not be used.
+
+    A part of a file (the ``## Final Result`` section of an executor log) is one
+    too: ``line`` is then the line of ``path`` its text starts on, and ``section``
+    the heading it stands under; both are None for a whole file."""
 
     path: str  # relative to the run directory, e.g. "outputs/response.md"
     text: str | None
     size: int
     problems: tuple[Problem, ...] = ()
+    line: int | None = None
+    section: str | None = None
 
     @property
     def unreadable(self) -> Problem | None:

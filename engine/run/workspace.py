@@ -23,10 +23,11 @@ from typing import TYPE_CHECKING
 
 # Identity lives in engine.run.identity; its public names are importable from here too.
 from referee.engine.run.identity import (  # noqa: F401
-    DEFAULT_CONFIGURATION, METADATA, MetadataReader, eval_from_folder, eval_prefix, identify, is_eval_folder,
+    DEFAULT_CONFIGURATION, METADATA, SOURCE_MAP, MetadataReader, eval_from_folder, eval_prefix, identify, is_eval_folder,
     is_run_folder, is_run_like, natural_key, report_path,
 )
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
+from referee.engine.run.reading import NO_FILES, ResponseFiles, missing_response, no_record, read_response, response_problems
 from referee.engine.run.safeio import join_report, json_file, locate, read_text, safe_relative
 from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.user_notes import parse_user_notes
@@ -46,13 +47,15 @@ class Run:
     what is on disk: defects become ``problems``.
     """
 
-    def __init__(self, path: Path, run_id: RunId, metadata: dict, problems: tuple[Problem, ...] = ()):
+    def __init__(self, path: Path, run_id: RunId, metadata: dict, problems: tuple[Problem, ...] = (),
+                 responses: ResponseFiles = NO_FILES):
         self.path = path
         self.id = run_id
         self.metadata = metadata
         self._base = run_id.rel
         self._own_problems = list(problems)
         self._outputs: dict[str, TextFile] = {}
+        self.response_named = responses.named(run_id)  # (path, who named it), or None
 
     def __repr__(self) -> str:
         return f"Run({self.id.rel!r})"
@@ -89,9 +92,23 @@ class Run:
 
     @cached_property
     def response(self) -> TextFile | None:
-        """``outputs/response.md``; undecodable bytes are replaced for display and
-        reported, and the file counts as unreadable (``TextFile.unreadable``)."""
-        return self._text("outputs/response.md")
+        """The response: the file the harness named, ``outputs/response.md``, or an
+        executor log's ``## Final Result`` section (``engine.run.reading``).
+        Undecodable bytes are replaced for display and reported, and the file
+        counts as unreadable (``TextFile.unreadable``)."""
+        return read_response(self, self.response_named)
+
+    @property
+    def response_missing(self) -> str:
+        """Why there is no response, for a check that reads it."""
+        return missing_response(self, self.response_named)
+
+    @cached_property
+    def no_record(self) -> str | None:
+        """Why the run holds no tool-call record, so that no check over its calls can
+        be decided (``engine.run.reading``); None when the transcript is one."""
+        source_map = self.source_map[0]
+        return no_record(self.transcript_file, self.transcript, None if source_map is None else source_map.format)
 
     @cached_property
     def metrics(self) -> JsonFile | None:
@@ -194,7 +211,7 @@ class Run:
         transcript alive, and the garbage collector would scan them all again and
         again. Anything asked for later is read anew."""
         for name in ("transcript_file", "transcript", "response", "metrics", "timing",
-                     "user_notes", "_listing", "_import_warnings", "source_map"):
+                     "user_notes", "_listing", "_import_warnings", "source_map", "no_record"):
             self.__dict__.pop(name, None)
         self._outputs.clear()
 
@@ -211,6 +228,8 @@ class Run:
         if "user_notes" in loaded:
             found.extend(self.user_notes.problems)
         found.extend(self._import_warnings)
+        if "response" in loaded:
+            found.extend(response_problems(self, self.response_named))
         return sort_problems(found)
 
     @cached_property
@@ -238,23 +257,25 @@ def sort_problems(problems) -> list[Problem]:
 # --- identity (engine.run.identity) -----------------------------------------------------
 
 
-def _build_run(run_dir: Path, rel: str, reader: MetadataReader, prefix: tuple[str, ...] = ()) -> Run:
+def _build_run(run_dir: Path, rel: str, reader: MetadataReader, prefix: tuple[str, ...] = (),
+               responses: ResponseFiles = NO_FILES) -> Run:
     """A Run for ``run_dir``; ``rel`` is "." for a run loaded on its own."""
     run_id, metadata, problems = identify(run_dir, rel, reader, prefix)
-    return Run(run_dir, run_id, metadata, problems)
+    return Run(run_dir, run_id, metadata, problems, responses)
 
 
-def load_run(run_dir: Path, workspace: Path | None = None) -> Run:
+def load_run(run_dir: Path, workspace: Path | None = None, responses: ResponseFiles = NO_FILES) -> Run:
     """Load one run directory; ids come from metadata, else from the folder names.
 
     With ``workspace`` the run's ``rel`` and problem paths are relative to it;
     without, ``rel`` is "." and problem paths are relative to the run directory.
+    ``responses`` names the response files harnesses deliver (``engine.run.reading``).
     """
     run_dir = Path(os.path.abspath(run_dir))
     rel = "."
     if workspace is not None:
         rel = run_dir.relative_to(Path(os.path.abspath(workspace))).as_posix()
-    return _build_run(run_dir, rel, MetadataReader())
+    return _build_run(run_dir, rel, MetadataReader(), responses=responses)
 
 
 # --- discovery --------------------------------------------------------------------------
@@ -272,14 +293,15 @@ class RunList(Sequence[Run]):
     plain list of Runs (worker processes receive those).
     """
 
-    __slots__ = ("_root", "_rels", "_reader", "_prefix")
+    __slots__ = ("_root", "_rels", "_reader", "_prefix", "_responses")
 
     def __init__(self, root: Path, rels: Sequence[str], reader: MetadataReader,
-                 prefix: tuple[str, ...] = ()) -> None:
+                 prefix: tuple[str, ...] = (), responses: ResponseFiles = NO_FILES) -> None:
         self._root = root
         self._rels = tuple(rels)
         self._reader = reader
         self._prefix = prefix
+        self._responses = responses
 
     @property
     def root(self) -> Path:
@@ -305,16 +327,16 @@ class RunList(Sequence[Run]):
 
     def subset(self, numbers: Iterable[int]) -> RunList:
         """The runs at ``numbers`` (in that order), still built only when asked for."""
-        return RunList(self._root, [self._rels[n] for n in numbers], self._reader, self._prefix)
+        return RunList(self._root, [self._rels[n] for n in numbers], self._reader, self._prefix, self._responses)
 
     def __reduce__(self):
-        return RunList, (self._root, self._rels, self._reader, self._prefix)
+        return RunList, (self._root, self._rels, self._reader, self._prefix, self._responses)
 
     def __repr__(self) -> str:
         return f"RunList({len(self._rels)} runs under {self._root.name!r})"
 
     def _build(self, rel: str) -> Run:
-        return _build_run(run_folder(self._root, rel), rel, self._reader, self._prefix)
+        return _build_run(run_folder(self._root, rel), rel, self._reader, self._prefix, self._responses)
 
 
 def run_folder(root: Path, rel: str) -> Path:
@@ -335,14 +357,15 @@ class Discovery:
     problems: list[Problem] = field(default_factory=list)
 
 
-def discover(workspace: Path) -> Discovery:
-    """Find every run under ``workspace`` (the workspace itself may be a run)."""
+def discover(workspace: Path, responses: ResponseFiles = NO_FILES) -> Discovery:
+    """Find every run under ``workspace`` (the workspace itself may be a run);
+    ``responses`` names the response files harnesses deliver (``engine.run.reading``)."""
     root = Path(os.path.abspath(workspace))
     if not root.is_dir():
         return Discovery([], [Problem("not-a-directory", ".", "the workspace is not a directory")])
     walker = _Walker(root)
     walker.visit(os.fspath(root), ())
-    runs = RunList(root, _in_run_order(walker.found), walker.metadata, walker.prefix)
+    runs = RunList(root, _in_run_order(walker.found), walker.metadata, walker.prefix, responses)
     return Discovery(runs, sort_problems(walker.problems))
 
 
@@ -416,7 +439,8 @@ class _Walker:
         if is_run_like(name) and not is_run_folder(name):
             self._warn("bad-run-name", rel, "run folder name is not run-<number>; skipped")
             return
-        run_id, _, _ = identify(folder, rel, self.metadata, self.prefix, _may_hold_metadata(entries))
+        run_id, _, _ = identify(folder, rel, self.metadata, self.prefix, _may_hold_metadata(entries),
+                                SOURCE_MAP in entries)
         self.found.append((_order_key(run_id, self._key), rel))
 
     def _key(self, text: str) -> tuple:

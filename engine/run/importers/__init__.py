@@ -15,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.engine.run.importers import claude_code, openai, skill_creator
+from referee.engine.run.importers.delivered import with_delivered
 from referee.engine.run.importers.record import Conversation
 from referee.engine.run.importers.source import Source, json_container, loads, read_source
 from referee.engine.run.importers.writer import RunFiles, render_run, write_run
@@ -58,11 +59,13 @@ def detect(path: Path) -> str | None:
     return detect_text(read_source(path))
 
 
-def conversations(fmt: str, paths: list[Path]) -> list[Conversation]:
+def conversations(fmt: str, paths: list[Path], response: str | None = None) -> list[Conversation]:
     """Read every source as ``fmt`` (or its detected format with ``auto``), one at a time.
 
     A Claude Code subagent file (``agent-*.jsonl``) given beside its session is read
     with that session; one that belongs to no session given is imported on its own.
+    A file the harness delivered beside a source (``response`` names it, relative to
+    the run folder; ``engine.run.importers.delivered``) is its response.
     """
     found: list[Conversation] = []
     agents = [p for p in paths if _is_agent_file(p)]
@@ -79,11 +82,12 @@ def conversations(fmt: str, paths: list[Path]) -> list[Conversation]:
         if kind == claude_code.FORMAT:
             conversation, attached = _session(path, source, [a for a in agents if a not in used and a != path])
             used.update(attached)
-            found.append(conversation)
+            found.append(with_delivered(conversation, path, response))
         elif kind == openai.FORMAT:
-            found.extend(openai.read_conversations(source))
+            read = openai.read_conversations(source)
+            found.extend([with_delivered(read[0], path, response)] if len(read) == 1 else read)
         else:
-            found.append(skill_creator.read_log(source, path.parent))
+            found.append(skill_creator.read_log(source, path.parent, response))
     order = {path.name: n for n, path in enumerate(paths)}
     return sorted(found, key=lambda c: order.get(c.sources[0] if c.sources else "", 0))
 
@@ -133,14 +137,15 @@ def run_names(found: list[Conversation]) -> list[str]:
 
 
 def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None = None,
-                   configuration: str = "imported") -> list[Imported]:
+                   configuration: str = "imported", response: str | None = None) -> list[Imported]:
     """Import ``paths`` as ``fmt`` and write one run folder per conversation under ``out``.
 
     Each run folder is named after its source (``out/<stem>``: the eval id is the
     stem); with ``eval_id`` the conversations are the runs of that eval instead,
-    in source order: ``out/eval-<id>/<configuration>/run-<k>``.
+    in source order: ``out/eval-<id>/<configuration>/run-<k>``. ``response``: see
+    ``conversations``.
     """
-    found = conversations(fmt, paths)
+    found = conversations(fmt, paths, response)
     if eval_id is None:
         names = run_names(found)
     else:

@@ -41,7 +41,7 @@ def run_warnings(run: Any) -> list[Problem]:
         found.extend(source_map.problems)
         if source_map.format == skill_creator.FORMAT:
             message = ("imported from a skill-creator log that the agent wrote: no raw tool record exists; "
-                       "its tool lines are claims, checked as claims")
+                       "its tool lines are claims, and a check over calls cannot be decided (an error)")
             found.append(Problem("no-tool-record", join_report(base, "outputs/transcript.md"), message))
         found.extend(_changed_views(run, base, source_map.digests))
     found.extend(_transcript_warnings(run, base, source_map is not None))
@@ -70,9 +70,10 @@ def _transcript_warnings(run: Any, base: str, imported: bool) -> list[Problem]:
         message = f"holds a {kind} log, not a dual-section transcript; import it: referee import {kind} FILE --out DIR"
         found.append(Problem("unimported-transcript", where, message))
     elif skill_creator.log_shaped(text):  # looks_like's parse and tag test were done above
-        message = ("a skill-creator executor log: the agent wrote it, so it has no tool-call record; "
-                   "import it to grade it as such: referee import skill-creator-log FILE --out DIR")
-        found.append(Problem("unimported-transcript", where, message))
+        message = ("a skill-creator executor log: the agent wrote it, so it has no tool-call record and a "
+                   "check over calls cannot be decided (an error); its final result section is the response "
+                   "when the run has no response file")
+        found.append(Problem("no-tool-record", where, message))
     else:
         message = "no [tool_calls] or [agent_notes] section: an unrecognised transcript format, read as agent prose"
         found.append(Problem("unrecognised-transcript", where, message))

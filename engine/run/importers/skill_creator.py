@@ -3,10 +3,12 @@
 The log's ``### Step N`` sections, ``**Tool**:`` and ``**Result**:`` lines are the
 agent's account of what it did, not a record of it: every section becomes an
 agent note (its heading kept, escaped, as the note's first line) and no tool call
-is ever made from it. ``## Final Result`` (or ``## Final Answer``/``## Result``/
-``## Response``/``## Output``) becomes the response. A ``metrics.json`` beside the
-log and a ``timing.json`` beside it or one folder up are carried over as written
-(they too come from the executor).
+is ever made from it. The response is the file the harness delivered when there
+is one (``engine.run.importers.delivered``), else the log's ``## Final Result``
+section, whole (``engine.run.executor_log``: its own headings, rules and lists
+included, up to the next section the log format defines), as a run graded as it
+lies reads it. A ``metrics.json`` beside the log and a ``timing.json`` beside it or
+one folder up are carried over as written (they too come from the executor).
 """
 
 from __future__ import annotations
@@ -15,17 +17,15 @@ import re
 from pathlib import Path
 from typing import Any
 
+from referee.engine.run.executor_log import final_result, headings, log_shaped
+from referee.engine.run.importers.delivered import delivered
 from referee.engine.run.importers.record import Conversation, Origin, Text
 from referee.engine.run.importers.source import Source
 from referee.engine.run.model import Problem
 from referee.engine.run.safeio import read_json
 
 FORMAT = "skill-creator-log"
-_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
-_FINAL = re.compile(r"(?:final[ _-]*(?:result|answer|response|output)|result|response|output)s?[ \t]*:?", re.I)
-_STEP = re.compile(r"#{2,4}[ \t]+step[ \t]*[0-9]", re.I | re.M)
-_TOOL_LINE = re.compile(r"^\*\*(?:tool|tools|action|result)s?\*\*[ \t]*:", re.I | re.M)
+_TAGGED = re.compile(r" {0,3}#{1,6}[ \t]*\[[ \t]*(?:agent[ _-]?notes|harness)[ \t]*\]", re.I)
 
 
 def looks_like(text: str) -> bool:
@@ -40,16 +40,6 @@ def looks_like(text: str) -> bool:
     return log_shaped(text)
 
 
-def log_shaped(text: str) -> bool:
-    """The shape half of :func:`looks_like`, for a caller that has already parsed
-    ``text`` and found no call and no tagged section: ``### Step N`` sections and
-    ``**Tool**:`` lines (or a final result section)."""
-    return bool(_STEP.search(text)) and bool(_TOOL_LINE.search(text) or re.search(r"^#{1,3}[ \t]+final", text, re.I | re.M))
-
-
-_TAGGED = re.compile(r" {0,3}#{1,6}[ \t]*\[[ \t]*(?:agent[ _-]?notes|harness)[ \t]*\]", re.I)
-
-
 def tagged(note: Any, lines: list[str]) -> bool:
     """True for a note whose heading (a line of ``lines``) is an ``[agent_notes]`` or
     ``[harness]`` tag (a forged ``[tool_calls]`` heading read as agent text is not)."""
@@ -57,51 +47,35 @@ def tagged(note: Any, lines: list[str]) -> bool:
     return line is not None and 1 <= line <= len(lines) and _TAGGED.match(lines[line - 1]) is not None
 
 
-def read_log(source: Source, folder: Path | None = None) -> Conversation:
-    """The conversation of a log: notes per section, the closing section as the response."""
-    sections = _sections(source.lines)
-    entries: list[Text] = []
-    response: list[Text] = []
-    for line, heading, body_from, lines in sections:
-        text = "\n".join(lines).strip("\n")
-        if not text.strip():
-            continue
-        entries.append(Text("agent", "log section", text, Origin(source.name, line), per_line=True))
-        if heading is not None and _FINAL.fullmatch(heading.strip()):
-            body = lines[1:]
-            skip = next((i for i, value in enumerate(body) if value.strip()), len(body))
-            if body[skip:]:
-                reply = "\n".join(body[skip:]).rstrip()
-                response.append(Text("agent", "reply", reply, Origin(source.name, body_from + skip), per_line=True))
+def read_log(source: Source, folder: Path | None = None, response: str | None = None) -> Conversation:
+    """The conversation of a log: notes per section, the delivered file or the
+    final result section as the response. ``folder`` is where the log lies;
+    ``response`` names the delivered file, relative to the run folder."""
+    entries = [Text("agent", "log section", text, Origin(source.name, line), per_line=True)
+               for line, text in _sections(source.lines)]
     problems = list(source.problems)
+    reply = delivered(folder, response, source.name, problems) if folder is not None else None
+    if reply is None:
+        answer = final_result(source.text)
+        if answer is not None:
+            reply = Text("agent", "reply", answer.text, Origin(source.name, answer.first), per_line=True)
     metrics, timing = _beside(folder, problems)
-    if response:
-        response = response[-1:]
-    return Conversation(FORMAT, (source.name,), tuple(entries), tuple(response), metrics, timing,
-                        tuple(problems), source.name)
+    return Conversation(FORMAT, (source.name,), tuple(entries), () if reply is None else (reply,), metrics,
+                        timing, tuple(problems), source.name)
 
 
-def _sections(lines: tuple[str, ...]) -> list[tuple[int, str | None, int, list[str]]]:
-    """(heading line, heading title or None, first body line, lines with the heading)."""
-    found: list[tuple[int, str | None, int, list[str]]] = [(1, None, 1, [])]
-    fence: str | None = None
-    for number, line in enumerate(lines, 1):
-        opened = _FENCE.match(line)
-        if fence is not None:
-            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
-                fence = None
-        elif opened:
-            fence = opened.group(1)
-        else:
-            heading = _HEADING.match(line)
-            if heading is not None and len(heading.group(1)) <= 3:
-                found.append((number, heading.group(2), number + 1, [line]))
-                continue
-        found[-1][3].append(line)
-    first = found[0]
-    lines0 = first[3]
-    skip = next((i for i, value in enumerate(lines0) if value.strip()), len(lines0))
-    found[0] = (1 + skip, None, 1 + skip, lines0[skip:])
+def _sections(lines: tuple[str, ...]) -> list[tuple[int, str]]:
+    """``(first line, text)`` of each section of the log (a heading of level 1 to 3
+    outside code fences starts one; the text before the first is one too), blank
+    sections left out."""
+    starts = [1] + [line for line, _, _ in headings(lines) if line > 1]
+    found = []
+    for start, end in zip(starts, starts[1:] + [len(lines) + 1]):
+        body = lines[start - 1:end - 1]
+        skip = next((i for i, value in enumerate(body) if value.strip()), len(body))
+        text = "\n".join(body[skip:]).strip("\n")
+        if text.strip():
+            found.append((start + skip, text))
     return found
 
 

@@ -1,0 +1,59 @@
+"""The file a harness delivered as the answer, taken over a summary when both exist.
+
+A harness that delivers the answer as a file names it (``--response PATH``,
+relative to the run folder). When a source is imported, its run folder is the
+folder the source lies in, or the one above when that folder is ``outputs/``;
+the file named there, or else an ``outputs/response.md`` beside the source, is
+the run's response, each line mapped to that file, instead of what the importer
+read as the agent's last words.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+from referee.engine.run.importers.record import Conversation, Origin, Text
+from referee.engine.run.importers.source import read_source
+from referee.engine.run.model import Problem
+from referee.engine.run.safeio import locate, safe_relative
+
+DEFAULT = "outputs/response.md"
+
+
+def run_folder(folder: Path) -> Path:
+    """The run folder of a source lying in ``folder``."""
+    return folder.parent if folder.name == "outputs" else folder
+
+
+def delivered(folder: Path, named: str | None, source: str, problems: list[Problem]) -> Text | None:
+    """The delivered file of the source named ``source`` lying in ``folder``, as the
+    response; None when there is none. A file named but missing, or a name that
+    leaves the run folder, is a problem of the source (and no response is taken)."""
+    rel = safe_relative(named) if named is not None else DEFAULT
+    if rel is None:
+        problems.append(Problem("bad-response", source, f"--response {named}: the path leaves the run folder"))
+        return None
+    root = run_folder(folder)
+    path = root / rel
+    if path.name == source and path.parent == folder:
+        return None  # the source itself
+    found = locate(root, rel, path.name)
+    if found.real is None:
+        problems.extend(found.problems)
+        if named is not None and not found.exists:
+            problems.append(Problem("no-response", source, f"--response {named}: no such file beside the source"))
+        return None
+    read = read_source(Path(found.real), path.name)
+    problems.extend(read.problems)
+    return Text("agent", "delivered file", read.text, Origin(read.name, 1), per_line=True)
+
+
+def with_delivered(conversation: Conversation, path: Path, named: str | None) -> Conversation:
+    """``conversation`` (read from the source at ``path``) with the delivered file
+    as its response when there is one."""
+    problems = list(conversation.problems)
+    reply = delivered(path.parent, named, path.name, problems)
+    if reply is None:
+        return replace(conversation, problems=tuple(problems))
+    return replace(conversation, response=(reply,), problems=tuple(problems))

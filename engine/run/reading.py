@@ -1,0 +1,140 @@
+"""Reading a run as the harness left it: where its response is, and whether it
+holds a tool-call record at all.
+
+**The response.** A harness that delivers the answer as a file names it
+(``--response PATH`` on ``grade``, ``show`` and ``import``, relative to the run
+folder; ``response_file`` of an eval in evals.json): that file is the response,
+and nothing else is taken for it. Else ``outputs/response.md``. Else, when the
+transcript is a skill-creator executor log, its ``## Final Result`` section,
+whole (``engine.run.executor_log``), read from the transcript with its lines.
+
+**The tool-call record.** A dual-section transcript is a record of the run's
+calls, of zero calls or more: it has a ``[tool_calls]`` record or a tagged
+``[agent_notes]``/``[harness]`` section. A run without a transcript, with an empty
+one, with an executor log the agent wrote (graded as it lies, or imported from
+one), or with text in no format referee knows has no record at all: a check over
+its calls cannot be decided (``Run.no_record``), never a pass on nothing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from referee.engine.run.executor_log import final_result, log_shaped
+from referee.engine.run.model import Problem, RunId, TextFile, Transcript
+from referee.engine.run.safeio import join_report, safe_relative
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
+
+RESPONSE = "outputs/response.md"
+SKILL_CREATOR_LOG = "skill-creator-log"  # the import format of executor logs
+
+
+@dataclass(frozen=True)
+class ResponseFiles:
+    """The response files harnesses name: ``default`` for every run (``--response``),
+    ``per_eval`` as ``(eval id or name, path)`` pairs (evals.json's ``response_file``).
+    Paths are relative to the run folder; ``--response`` wins over evals.json."""
+
+    default: str | None = None
+    per_eval: tuple[tuple[str, str], ...] = ()
+
+    def named(self, run_id: RunId) -> tuple[str, str] | None:
+        """``(path, who named it)`` for the run, or None when nothing names its response."""
+        if self.default is not None:
+            return self.default, "--response"
+        for key, path in self.per_eval:
+            if key in (run_id.eval_id, run_id.eval_name):
+                return path, "response_file in evals.json"
+        return None
+
+
+NO_FILES = ResponseFiles()
+
+
+def response_files(default: str | None, evals_path: str | Path | None = None) -> ResponseFiles:
+    """The response files named by ``--response`` (``default``) and by the
+    ``response_file`` of each eval of the evals.json at ``evals_path``, if given
+    (already checked: the rules were compiled with it)."""
+    per_eval: list[tuple[str, str]] = []
+    if evals_path is not None:
+        from referee.dsl.evals_json import load_evals  # the language is loaded only for this
+
+        for entry in load_evals(Path(evals_path)).evals:
+            if entry.response_file is not None:
+                per_eval += [(key, entry.response_file) for key in (entry.id, entry.name) if key]
+    return ResponseFiles(default, tuple(per_eval))
+
+
+def read_response(run: Run, named: tuple[str, str] | None) -> TextFile | None:
+    """The run's response (see the module's docstring); None when it has none."""
+    if named is not None:
+        rel = safe_relative(named[0])
+        return None if rel is None else run._text(rel)
+    found = run._text(RESPONSE)
+    if found is not None:
+        return found
+    return log_answer(run.transcript_file, run.transcript)
+
+
+def log_answer(source: TextFile | None, transcript: Transcript) -> TextFile | None:
+    """The ``## Final Result`` section of an executor log, as the response."""
+    if source is None or source.text is None or source.unreadable is not None:
+        return None
+    if not _undecided(transcript) or not log_shaped(source.text):
+        return None
+    answer = final_result(source.text)
+    if answer is None:
+        return None
+    return TextFile(source.path, answer.text, len(answer.text.encode("utf-8")), line=answer.first,
+                    section=answer.heading)
+
+
+def missing_response(run: Run, named: tuple[str, str] | None) -> str:
+    """Why the run has no response, for a check that reads it."""
+    if named is None:
+        return "response.md is missing or empty"
+    rel = safe_relative(named[0])
+    if rel is None:
+        return f"the response file {named[0]} ({named[1]}) leaves the run folder; not read"
+    return f"{rel} ({named[1]}) is missing or empty"
+
+
+def response_problems(run: Run, named: tuple[str, str] | None) -> tuple[Problem, ...]:
+    """A named response file that leaves the run or is missing: a warning of the run."""
+    if named is None:
+        return ()
+    rel = safe_relative(named[0])
+    where = join_report(run.id.rel, rel or named[0])
+    if rel is None:
+        return (Problem("bad-response", where, f"the response file named by {named[1]} leaves the run folder"),)
+    if run.response is None:
+        return (Problem("no-response", where, f"no such file: the response file named by {named[1]}"),)
+    return ()
+
+
+def no_record(source: TextFile | None, transcript: Transcript, imported: str | None) -> str | None:
+    """Why the run holds no tool-call record (None when it holds one). ``imported``
+    is the format the run was imported from, if any."""
+    if imported == SKILL_CREATOR_LOG:
+        return ("the run was imported from a skill-creator executor log, which the agent wrote: "
+                "it has no tool-call record")
+    if source is None:
+        return "the run has no transcript, so no tool-call record"
+    if source.text is None or not _undecided(transcript):
+        return None  # unreadable (checks say so) or a dual-section record
+    name = source.path.removeprefix("outputs/")
+    if not source.text.strip():
+        return f"{name} is empty: the run has no tool-call record"
+    if log_shaped(source.text):
+        return (f"{name} is a skill-creator executor log, which the agent wrote: its tool lines are "
+                "claims, not a tool-call record")
+    return f"{name} has no [tool_calls] record and no tagged section: it is not a tool-call record"
+
+
+def _undecided(transcript: Transcript) -> bool:
+    """No record and no tagged section: nothing says the text is a dual-section record."""
+    return not (transcript.calls or transcript.suspect_calls or any(n.tagged for n in transcript.notes))
