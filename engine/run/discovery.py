@@ -1,0 +1,232 @@
+"""Finding the runs of a workspace: a depth-first walk of its folders.
+
+A run directory is any directory that holds ``outputs/``. That one rule covers
+every layout in use: ``iteration-N/eval-<id>[-name]/<config>/run-<k>/``, the flat
+``<config>/outputs`` (run number 1), SkillSentry's ``eval-N/with_skill/outputs``,
+the legacy ``<dir>/runs/eval-*/...`` and descriptive eval names without ``eval-``.
+Anything else found on the way (stray files, ``run-a``, empty folders, symlinked
+folders) is skipped with a warning; nothing in a workspace can crash discovery.
+Which eval, configuration and run a folder is: ``engine.run.identity``; a run
+itself: ``engine.run.workspace.Run``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from itertools import groupby
+from operator import itemgetter
+from pathlib import Path
+
+from referee.engine.run.identity import (METADATA, SOURCE_MAP, MetadataReader, eval_prefix, identify,
+                                         is_eval_folder, is_run_folder, is_run_like, natural_key)
+from referee.engine.run.model import Problem, RunId
+from referee.engine.run.reading import NO_FILES, ResponseFiles
+from referee.engine.run.workspace import Run, _build_run, sort_problems
+
+_STRAY = re.compile(r"(?:eval|run)[-_]", re.I)  # files named like a run or eval folder
+
+
+class RunList(Sequence[Run]):
+    """The runs of a discovery, in order, each built when it is asked for.
+
+    Grading 10,000 runs must not hold 10,000 ``Run`` objects (their paths, ids and
+    metadata) from discovery to the end: this list keeps, per run, only its folder
+    relative to the workspace (``rel``), and what all runs share (the workspace, the
+    metadata reader, the eval prefix). ``runs[i]``, iteration and slicing build a
+    new ``Run`` each time, through ``identify`` as discovery did, so a run is the same
+    whichever way it is reached; keep the Run to keep what it has read. A slice is a
+    plain list of Runs (worker processes receive those).
+    """
+
+    __slots__ = ("_root", "_rels", "_reader", "_prefix", "_responses")
+
+    def __init__(self, root: Path, rels: Sequence[str], reader: MetadataReader,
+                 prefix: tuple[str, ...] = (), responses: ResponseFiles = NO_FILES) -> None:
+        self._root = root
+        self._rels = tuple(rels)
+        self._reader = reader
+        self._prefix = prefix
+        self._responses = responses
+
+    @property
+    def root(self) -> Path:
+        """The workspace (absolute): every run's folder is ``root`` joined with its ``rel``."""
+        return self._root
+
+    @property
+    def rels(self) -> tuple[str, ...]:
+        """Each run's folder relative to the workspace (POSIX, "." for the workspace itself), in order."""
+        return self._rels
+
+    def __len__(self) -> int:
+        return len(self._rels)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self._build(rel) for rel in self._rels[index]]
+        return self._build(self._rels[index])
+
+    def __iter__(self) -> Iterator[Run]:
+        for rel in self._rels:
+            yield self._build(rel)
+
+    def subset(self, numbers: Iterable[int]) -> RunList:
+        """The runs at ``numbers`` (in that order), still built only when asked for."""
+        return RunList(self._root, [self._rels[n] for n in numbers], self._reader, self._prefix, self._responses)
+
+    def __reduce__(self):
+        return RunList, (self._root, self._rels, self._reader, self._prefix, self._responses)
+
+    def __repr__(self) -> str:
+        return f"RunList({len(self._rels)} runs under {self._root.name!r})"
+
+    def _build(self, rel: str) -> Run:
+        return _build_run(run_folder(self._root, rel), rel, self._reader, self._prefix, self._responses)
+
+
+def run_folder(root: Path, rel: str) -> Path:
+    """The folder of the run at ``rel`` (as ``Run.rel`` gives it) in the workspace ``root``."""
+    return root if rel == "." else root.joinpath(*rel.split("/"))
+
+
+@dataclass
+class Discovery:
+    """The runs of a workspace in natural order, and the layout problems met on the way.
+
+    ``runs`` is a ``RunList`` (a plain list when the workspace is not a folder): each
+    Run is built when asked for. Problems of a run's own files (metadata included)
+    are on ``Run.problems``.
+    """
+
+    runs: Sequence[Run] = field(default_factory=list)
+    problems: list[Problem] = field(default_factory=list)
+
+
+def discover(workspace: Path, responses: ResponseFiles = NO_FILES) -> Discovery:
+    """Find every run under ``workspace`` (the workspace itself may be a run);
+    ``responses`` names the response files harnesses deliver (``engine.run.reading``)."""
+    root = Path(os.path.abspath(workspace))
+    if not root.is_dir():
+        return Discovery([], [Problem("not-a-directory", ".", "the workspace is not a directory")])
+    walker = _Walker(root)
+    walker.visit(os.fspath(root), ())
+    runs = RunList(root, _in_run_order(walker.found), walker.metadata, walker.prefix, responses)
+    return Discovery(runs, sort_problems(walker.problems))
+
+
+def _order_key(rid: RunId, key: Callable[[str], tuple]) -> tuple:
+    """The order of runs: iteration (none first), eval, configuration and run number,
+    eval and configuration by ``key`` (their natural key); ties: see ``_in_run_order``."""
+    iteration = (0, 0) if rid.iteration is None else (1, rid.iteration)
+    return iteration, key(rid.eval_id), key(rid.configuration), rid.run_number
+
+
+def _in_run_order(found: list[tuple[tuple, str]]) -> list[str]:
+    """The ``rel`` of each ``(order key, rel)`` (in walk order), sorted by the key
+    and then by the natural key of ``rel``.
+
+    Sorting by the key alone and then each group of equal keys (rare) by its
+    folders gives the order that sorting by both at once gives, without holding
+    the natural key of every run's folder at once."""
+    found.sort(key=itemgetter(0))
+    ordered: list[str] = []
+    for _, group in groupby(found, key=itemgetter(0)):
+        rels = [rel for _, rel in group]
+        if len(rels) > 1:
+            rels.sort(key=natural_key)
+        ordered.extend(rels)
+    return ordered
+
+
+class _Walker:
+    """Depth-first walk that never follows symlinked folders (no loops, no escapes).
+
+    Each run found is identified (its order needs its eval, configuration and run
+    number) and then let go: only its order key and ``rel`` are kept. Folders are
+    plain strings here: a Path is built only for a run, which ``identify`` needs."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self.found: list[tuple[tuple, str]] = []
+        self.problems: list[Problem] = []
+        self.metadata = MetadataReader()
+        self.prefix = eval_prefix(root)
+        # The natural keys of folder names, eval ids and configurations: run-1 ... run-N
+        # recur in every configuration folder, and an eval id in every run of the eval.
+        self._keys: dict[str, tuple] = {}
+
+    def visit(self, folder: str, parts: tuple[str, ...], rel: str = ".") -> None:
+        entries = self._entries(folder, rel)
+        if entries is None:
+            return
+        outputs = entries.get("outputs")
+        if outputs is not None and outputs.is_dir(follow_symlinks=False):
+            self._add_run(folder, parts, rel, entries)
+            return
+        if not entries:
+            self._warn("empty-dir", rel, "empty folder; skipped")
+            return
+        before = len(self.found)
+        for name in sorted(entries, key=self._key):
+            self._visit_entry(entries[name], parts + (name,), f"{rel}/{name}" if parts else name)
+        self._check_found(parts, rel, before)
+
+    def _entries(self, folder: str, rel: str) -> dict[str, os.DirEntry] | None:
+        try:
+            with os.scandir(folder) as listing:
+                return {e.name: e for e in listing if not e.name.startswith(".") and e.name != "__pycache__"}
+        except OSError as exc:
+            self._warn("unreadable", rel, f"cannot list folder: {exc.strerror or exc}")
+            return None
+
+    def _add_run(self, folder: str, parts: tuple[str, ...], rel: str, entries: dict[str, os.DirEntry]) -> None:
+        name = parts[-1] if parts else self.root.name
+        if is_run_like(name) and not is_run_folder(name):
+            self._warn("bad-run-name", rel, "run folder name is not run-<number>; skipped")
+            return
+        run_id, _, _ = identify(folder, rel, self.metadata, self.prefix, _may_hold_metadata(entries),
+                                SOURCE_MAP in entries)
+        self.found.append((_order_key(run_id, self._key), rel))
+
+    def _key(self, text: str) -> tuple:
+        key = self._keys.get(text)
+        if key is None:
+            key = self._keys[text] = natural_key(text)
+        return key
+
+    def _visit_entry(self, entry: os.DirEntry, parts: tuple[str, ...], rel: str) -> None:
+        if entry.is_symlink():
+            if entry.is_dir():
+                self._warn("symlink-skipped", rel, "symlinked folder; not followed")
+            return
+        if entry.is_dir(follow_symlinks=False):
+            self.visit(entry.path, parts, rel)
+        elif _STRAY.match(entry.name) and entry.name != METADATA:
+            self._warn("stray-file", rel, "file where a run or eval folder was expected; skipped")
+
+    def _check_found(self, parts: tuple[str, ...], rel: str, before: int) -> None:
+        if len(self.found) > before or not parts:
+            return
+        name = parts[-1]
+        if is_run_folder(name):
+            self._warn("no-outputs", rel, "run folder has no outputs/ folder; skipped")
+        elif is_run_like(name):
+            self._warn("bad-run-name", rel, "run folder name is not run-<number>; skipped")
+        elif is_eval_folder(name):
+            self._warn("no-runs", rel, "no run (a folder holding outputs/) below this eval folder")
+
+    def _warn(self, code: str, rel: str, message: str) -> None:
+        self.problems.append(Problem(code, rel, message))
+
+
+def _may_hold_metadata(entries: dict[str, os.DirEntry]) -> bool:
+    """Whether a run folder, by its listing, may hold ``eval_metadata.json``: when it
+    cannot, identifying the run need not look. Names are compared casefolded too,
+    as a case-insensitive file system (macOS) opens EVAL_METADATA.JSON by that name."""
+    if METADATA in entries:
+        return True
+    # All names at once: casefolding maps each character on its own, and no name holds "/".
+    return f"/{METADATA}/" in f"/{'/'.join(entries)}/".casefold()
