@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from collections.abc import Iterable
 from typing import Any
@@ -56,7 +56,8 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
     """Grade every run under ``where``: a workspace, any folder of one, one run
     folder, or runs already built (``referee.engine.run.memory.memory_run``).
 
-    ``rules`` is rules text or a ``Program`` from :func:`compile`. ``response``
+    ``rules`` is rules text or a ``Program`` from :func:`compile`; without ``evals``
+    the sentences of each eval's ``eval_metadata.json`` are its own. ``response``
     names the file the harness delivered as the answer, relative to each run
     folder found (as ``referee grade --response`` does). Runs that no eval of the
     rules matches are left out. Deterministic: the same files give the same
@@ -64,9 +65,14 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
     """
     from referee.engine.grade import grade_all, grader_info
 
+    from referee.engine.run.metadata_evals import gathered
+
+    runs = _runs(where, response, evals)
     source = _source(rules if isinstance(rules, str) else "", "<rules>", evals, 1.0)
+    if evals is None:  # as referee grade: the evals' sentences are those of their eval_metadata.json
+        source = replace(source, sentences=gathered(runs))
     program = source.compile() if isinstance(rules, str) else rules
-    graded = grade_all(program, _runs(where, response, evals), source, grader_info(), jobs=1)
+    graded = grade_all(program, runs, source, grader_info(), jobs=1)
     return [RunResult(g.run.id.rel, g.grading) for g in graded if g is not None]
 
 

@@ -66,6 +66,7 @@ class RulesSource:
     evals_path: str | None = None
     regex_timeout: float = 1.0
     evals_shown: str | None = None  # the evals file's name in rules_location (default: as given)
+    sentences: tuple = ()  # without evals.json: the evals' eval_metadata.json sentences (engine.run.metadata_evals)
 
     def compile(self) -> Program:
         """Parse and compile; raises ``dsl.errors.RulesError`` with every diagnostic."""
@@ -78,6 +79,10 @@ class RulesSource:
             from referee.dsl.evals_json import load_evals
 
             evals = load_evals(Path(self.evals_path), self.evals_shown)
+        elif self.sentences:
+            from referee.engine.run.metadata_evals import evals_file
+
+            evals = evals_file(self.sentences, trees)
         return compile_rules(trees, evals, regex_timeout=self.regex_timeout)
 
 

@@ -62,9 +62,16 @@ def _eager_order(run) -> tuple:
 
 
 def _eager(root: Path, rels) -> list:
-    """Every run built at once with one reader, sorted: what discovery gave before."""
+    """Every run built at once with one reader, sorted: what discovery gave before.
+    An eval id found in two folders names an eval in each (``identity.kept_apart``)."""
     reader, prefix = MetadataReader(), eval_prefix(root)
-    return sorted((_build_run(run_folder(root, rel), rel, reader, prefix) for rel in rels), key=_eager_order)
+    built = [_build_run(run_folder(root, rel), rel, reader, prefix) for rel in rels]
+    folders: dict[str, set[str]] = {}
+    for run in built:
+        folders.setdefault(run.id.eval_id, set()).add(run.id.extra.get("folder", ""))
+    repeated = frozenset(eval_id for eval_id, found in folders.items() if len(found) > 1)
+    built = [_build_run(run_folder(root, rel), rel, reader, prefix, repeated=repeated) for rel in rels]
+    return sorted(built, key=_eager_order)
 
 
 def _seen(run) -> tuple:

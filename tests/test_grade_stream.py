@@ -146,8 +146,9 @@ def test_written_reports_are_those_of_a_grade_in_memory(tmp_path, capsys):
     _copy(WORKSPACE, workspace)
     assert main(["grade", str(workspace), "--rules", str(RULES), "--jobs", "2"]) in (0, 1)
     text = RULES.read_text(encoding="utf-8")
-    source = RulesSource(((grade_command._display(str(RULES), text), text),))
-    runs = discover(workspace).runs
+    found = discover(workspace)  # without --evals, the sentences are those of eval_metadata.json
+    source = RulesSource(((grade_command._display(str(RULES), text), text),), sentences=found.expectations)
+    runs = found.runs
     for graded in grade_all(source.compile(), runs, source, grader_info()):
         if graded is not None:
             assert (graded.run.path / "grading.json").read_text(encoding="utf-8") == graded.grading

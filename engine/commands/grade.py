@@ -178,13 +178,18 @@ def _prepare(args: argparse.Namespace, color: bool):
     source = _rules_source(args)
     if isinstance(source, int):
         return source
+    discovery = discover(args.workspace, response_files(args.response, args.evals))
+    if args.evals is None:  # the evals' sentences are the ones their eval_metadata.json gives
+        source = replace(source, sentences=discovery.expectations)
+    if not source.files and args.evals is None and not source.sentences:
+        return _fail("nothing to grade with: give --rules FILE..., or --evals evals.json with checks "
+                     "under its \"referee\" key, or eval_metadata.json expectations (see docs/language.md)")
     program = _compile(source, color)
     if isinstance(program, int):
         return program
     judge = _judge(args)
     if isinstance(judge, int):
         return judge
-    discovery = discover(args.workspace, response_files(args.response, args.evals))
     warn_all([str(p) for p in discovery.problems])
     if not discovery.runs:
         return _fail(f"no runs found under {args.workspace} (a run is a directory holding outputs/); "
@@ -216,9 +221,6 @@ def _critique_feedback(workspace: Path, source: RulesSource, keys: list[str]) ->
 def _rules_source(args: argparse.Namespace) -> RulesSource | int:
     from referee.engine.grade import RulesSource
 
-    if not args.rules and args.evals is None:
-        return _fail("nothing to grade with: give --rules FILE..., or --evals evals.json "
-                     "with checks under its \"referee\" key (see docs/language.md)")
     files = []
     for given in args.rules:
         try:

@@ -15,13 +15,14 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
 
 from referee.engine.run.identity import (METADATA, SOURCE_MAP, MetadataReader, eval_prefix, identify,
                                          is_eval_folder, is_run_folder, is_run_like, natural_key)
+from referee.engine.run.metadata_evals import EvalSentences, sentences_of, text_or_none
 from referee.engine.run.model import Problem, RunId
 from referee.engine.run.reading import NO_FILES, ResponseFiles
 from referee.engine.run.workspace import Run, _build_run, sort_problems
@@ -35,21 +36,24 @@ class RunList(Sequence[Run]):
     Grading 10,000 runs must not hold 10,000 ``Run`` objects (their paths, ids and
     metadata) from discovery to the end: this list keeps, per run, only its folder
     relative to the workspace (``rel``), and what all runs share (the workspace, the
-    metadata reader, the eval prefix). ``runs[i]``, iteration and slicing build a
+    metadata reader, the eval prefix, the eval ids kept apart by folder). ``runs[i]``,
+    iteration and slicing build a
     new ``Run`` each time, through ``identify`` as discovery did, so a run is the same
     whichever way it is reached; keep the Run to keep what it has read. A slice is a
     plain list of Runs (worker processes receive those).
     """
 
-    __slots__ = ("_root", "_rels", "_reader", "_prefix", "_responses")
+    __slots__ = ("_root", "_rels", "_reader", "_prefix", "_responses", "_repeated")
 
     def __init__(self, root: Path, rels: Sequence[str], reader: MetadataReader,
-                 prefix: tuple[str, ...] = (), responses: ResponseFiles = NO_FILES) -> None:
+                 prefix: tuple[str, ...] = (), responses: ResponseFiles = NO_FILES,
+                 repeated: frozenset[str] = frozenset()) -> None:
         self._root = root
         self._rels = tuple(rels)
         self._reader = reader
         self._prefix = prefix
         self._responses = responses
+        self._repeated = repeated
 
     @property
     def root(self) -> Path:
@@ -75,16 +79,18 @@ class RunList(Sequence[Run]):
 
     def subset(self, numbers: Iterable[int]) -> RunList:
         """The runs at ``numbers`` (in that order), still built only when asked for."""
-        return RunList(self._root, [self._rels[n] for n in numbers], self._reader, self._prefix, self._responses)
+        return RunList(self._root, [self._rels[n] for n in numbers], self._reader, self._prefix, self._responses,
+                       self._repeated)
 
     def __reduce__(self):
-        return RunList, (self._root, self._rels, self._reader, self._prefix, self._responses)
+        return RunList, (self._root, self._rels, self._reader, self._prefix, self._responses, self._repeated)
 
     def __repr__(self) -> str:
         return f"RunList({len(self._rels)} runs under {self._root.name!r})"
 
     def _build(self, rel: str) -> Run:
-        return _build_run(run_folder(self._root, rel), rel, self._reader, self._prefix, self._responses)
+        return _build_run(run_folder(self._root, rel), rel, self._reader, self._prefix, self._responses,
+                          self._repeated)
 
 
 def run_folder(root: Path, rel: str) -> Path:
@@ -98,11 +104,13 @@ class Discovery:
 
     ``runs`` is a ``RunList`` (a plain list when the workspace is not a folder): each
     Run is built when asked for. Problems of a run's own files (metadata included)
-    are on ``Run.problems``.
+    are on ``Run.problems``. ``expectations``: the sentences each eval's
+    ``eval_metadata.json`` gives (``engine.run.metadata_evals``), in run order.
     """
 
     runs: Sequence[Run] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
+    expectations: tuple[EvalSentences, ...] = ()
 
 
 def discover(workspace: Path, responses: ResponseFiles = NO_FILES) -> Discovery:
@@ -113,8 +121,9 @@ def discover(workspace: Path, responses: ResponseFiles = NO_FILES) -> Discovery:
         return Discovery([], [Problem("not-a-directory", ".", "the workspace is not a directory")])
     walker = _Walker(root)
     walker.visit(os.fspath(root), ())
-    runs = RunList(root, _in_run_order(walker.found), walker.metadata, walker.prefix, responses)
-    return Discovery(runs, sort_problems(walker.problems))
+    repeated = walker.keep_apart()
+    runs = RunList(root, _in_run_order(walker.found), walker.metadata, walker.prefix, responses, repeated)
+    return Discovery(runs, sort_problems(walker.problems), walker.sentences(repeated))
 
 
 def _order_key(rid: RunId, key: Callable[[str], tuple]) -> tuple:
@@ -145,12 +154,17 @@ class _Walker:
     """Depth-first walk that never follows symlinked folders (no loops, no escapes).
 
     Each run found is identified (its order needs its eval, configuration and run
-    number) and then let go: only its order key and ``rel`` are kept. Folders are
-    plain strings here: a Path is built only for a run, which ``identify`` needs."""
+    number) and then let go: only its order key and ``rel`` are kept, with its
+    eval id and the folder above its eval (``RunId.extra["folder"]``), so that
+    evals sharing an id in different folders are kept apart (``keep_apart``), and
+    the first sentences each eval's metadata gives. Folders are plain strings
+    here: a Path is built only for a run, which ``identify`` needs."""
 
     def __init__(self, root: Path) -> None:
         self.root = root
         self.found: list[tuple[tuple, str]] = []
+        self.evals: list[tuple[str, str]] = []  # (eval id, folder) of each run found
+        self._sentences: dict[tuple[str, str], EvalSentences] = {}
         self.problems: list[Problem] = []
         self.metadata = MetadataReader()
         self.prefix = eval_prefix(root)
@@ -187,9 +201,37 @@ class _Walker:
         if is_run_like(name) and not is_run_folder(name):
             self._warn("bad-run-name", rel, "run folder name is not run-<number>; skipped")
             return
-        run_id, _, _ = identify(folder, rel, self.metadata, self.prefix, _may_hold_metadata(entries),
-                                SOURCE_MAP in entries)
+        run_id, metadata, _ = identify(folder, rel, self.metadata, self.prefix, _may_hold_metadata(entries),
+                                       SOURCE_MAP in entries)
         self.found.append((_order_key(run_id, self._key), rel))
+        place = (run_id.eval_id, run_id.extra.get("folder", ""))
+        self.evals.append(place)
+        sentences = sentences_of(metadata) if metadata else ()
+        if sentences and place not in self._sentences:
+            self._sentences[place] = EvalSentences(run_id.eval_id, run_id.eval_name,
+                                                   text_or_none(metadata.get("prompt")) or "", sentences, rel)
+
+    def keep_apart(self) -> frozenset[str]:
+        """The eval ids that evals in different folders share; their runs' order
+        keys are made again with the ids as ``kept_apart`` qualifies them."""
+        folders: dict[str, set[str]] = {}
+        for eval_id, folder in self.evals:
+            folders.setdefault(eval_id, set()).add(folder)
+        repeated = frozenset(eval_id for eval_id, found in folders.items() if len(found) > 1)
+        if repeated:
+            for n, ((key, rel), (eval_id, folder)) in enumerate(zip(self.found, self.evals)):
+                if eval_id in repeated and folder:
+                    self.found[n] = ((key[0], self._key(f"{folder}/{eval_id}")) + key[2:], rel)
+        return repeated
+
+    def sentences(self, repeated: frozenset[str]) -> tuple[EvalSentences, ...]:
+        """The sentences of each eval (by its qualified id when kept apart), in walk order."""
+        found = []
+        for (eval_id, folder), one in self._sentences.items():
+            if eval_id in repeated and folder:
+                one = replace(one, eval_id=f"{folder}/{eval_id}")
+            found.append(one)
+        return tuple(found)
 
     def _key(self, text: str) -> tuple:
         key = self._keys.get(text)

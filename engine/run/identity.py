@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import os
 import re
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
@@ -205,9 +206,16 @@ def _metadata_text(value) -> str | None:
 def _identity_extra(parts: tuple[str, ...], shape: _Shape, rel: str, inside: int) -> dict:
     """``path``: how a run loaded on its own is named in reports (its folders from
     the eval level down, never an absolute path); ``layout``: how an unusual
-    layout was read, for ``show``; ``run_label``: a non-numeric run folder's name."""
+    layout was read, for ``show``; ``run_label``: a non-numeric run folder's name;
+    ``folder``: the folders of the workspace above the eval's (iteration and
+    ``runs`` levels left out), which keep apart evals that share an id
+    (``kept_apart``)."""
     extra: dict = {}
     readings = [shape.reading] if shape.reading else []
+    if rel != ".":
+        above = [part for part in parts[len(parts) - inside:shape.eval_pos] if not _NOT_EVAL.fullmatch(part)]
+        if above:
+            extra["folder"] = "/".join(above)
     if rel == ".":
         extra["path"] = "/".join(parts[shape.eval_pos:])
     elif inside < len(parts):
@@ -220,6 +228,19 @@ def _identity_extra(parts: tuple[str, ...], shape: _Shape, rel: str, inside: int
     if readings:
         extra["layout"] = "; ".join(readings)
     return extra
+
+
+def kept_apart(run_id: RunId) -> RunId:
+    """The id of a run whose eval id another folder of the workspace uses too: the
+    eval id qualified by the run's folder (``humanizer-workspace/1``), so the two
+    evals are graded, counted and reported apart."""
+    folder = run_id.extra.get("folder")
+    if not folder:
+        return run_id
+    reading = (f"eval id {run_id.eval_id!r} names evals in other folders too: this one is "
+               f"{folder}/{run_id.eval_id}")
+    layout = "; ".join(filter(None, (run_id.extra.get("layout"), reading)))
+    return replace(run_id, eval_id=f"{folder}/{run_id.eval_id}", extra={**run_id.extra, "layout": layout})
 
 
 def report_path(run_id: RunId) -> str:
