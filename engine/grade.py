@@ -280,7 +280,7 @@ def run_facts(run: Run, eval_key: str) -> RunFacts:
         skill_type=metrics.run_skill_type(run), tools=tools,
         problems=tuple(str(problem) for problem in run.problems),
         source_map=run.source_map[0],
-        tools_certain=transcript.unreadable is None and not transcript.suspect_calls,
+        tools_certain=transcript.unreadable is None and not transcript.suspect_calls and run.no_record is None,
     )
 
 

@@ -47,7 +47,7 @@ class RunFacts:
     outcomes: tuple[str, ...]  # per assertion, in the eval's order
     vacuous: tuple[bool, ...]
     contents: Contents | None = None
-    tools_certain: bool = True  # False: its transcript was unreadable or held untrusted records
+    tools_certain: bool = True  # False: its transcript was unreadable, held untrusted records or no record
 
 
 @dataclass

@@ -7,8 +7,9 @@ is ever made from it. The response is the file the harness delivered when there
 is one (``engine.run.importers.delivered``), else the log's ``## Final Result``
 section, whole (``engine.run.executor_log``: its own headings, rules and lists
 included, up to the next section the log format defines), as a run graded as it
-lies reads it. A ``metrics.json`` beside the log and a ``timing.json`` beside it or
-one folder up are carried over as written (they too come from the executor).
+lies reads it. A ``metrics.json`` beside the log (or in the ``outputs/`` beside it)
+and a ``timing.json`` beside it or one folder up are carried over as written (they
+too come from the executor).
 """
 
 from __future__ import annotations
@@ -82,7 +83,8 @@ def _sections(lines: tuple[str, ...]) -> list[tuple[int, str]]:
 def _beside(folder: Path | None, problems: list[Problem]) -> tuple[Any, Any]:
     if folder is None:
         return None, None
-    metrics = read_json(folder, "metrics.json")
+    # beside the log, or in outputs/ when the log lies beside it (the run folder)
+    metrics = read_json(folder, "metrics.json") or read_json(folder, "outputs/metrics.json")
     timing = read_json(folder, "timing.json") or read_json(folder.parent, "timing.json")
     values: list[Any] = []
     for found in (metrics, timing):

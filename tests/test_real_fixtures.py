@@ -1,0 +1,55 @@
+"""Real runs, graded as they lie and imported first (tests/fixtures/real/cases.yaml).
+
+Every run of a case must give the verdicts the case lists; a run holding an
+executor log must give the very same verdicts once imported into a workspace of
+its own (same eval, same configuration), so the two front doors read it alike.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+import yaml
+
+import referee
+from referee.engine.run.importers import import_sources
+from referee.engine.run.workspace import discover
+
+REAL = Path(__file__).parent / "fixtures" / "real"
+CASES = yaml.safe_load((REAL / "cases.yaml").read_text(encoding="utf-8"))
+
+
+def _graded(case: dict, where: Path) -> dict[str, list[dict]]:
+    rules = (REAL / case["rules"]).read_text(encoding="utf-8")
+    results = referee.grade(rules, where, response=case.get("response"))
+    return {result.path: result.expectations for result in results}
+
+
+def _outcomes(graded: dict[str, list[dict]]) -> dict[str, list[str]]:
+    return {path: [item["outcome"] for item in items] for path, items in graded.items()}
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_a_real_workspace_graded_as_it_lies(case: dict):
+    graded = _graded(case, REAL / case["workspace"])
+    assert _outcomes(graded) == case["runs"]
+    for key in ("message_contains", "texts"):
+        field = "evidence" if key == "message_contains" else "text"
+        for path, wanted in (case.get(key) or {}).items():
+            for position, part in wanted.items():
+                assert part in graded[path][position - 1][field], (path, position)
+
+
+@pytest.mark.parametrize("case", [c for c in CASES if c.get("import")], ids=lambda c: c["id"])
+def test_an_imported_log_gives_the_verdicts_of_the_log_graded_as_it_lies(case: dict, tmp_path: Path):
+    out = tmp_path / "imported"
+    mapped = {}
+    for run in discover(REAL / case["workspace"]).runs:
+        log = run.path / "transcript.md"
+        (imported,) = import_sources(case["import"], [log], out, run.id.eval_id, run.id.configuration,
+                                     case.get("response"))
+        mapped[imported.name] = run.id.rel
+    as_it_lies = _outcomes(_graded(case, REAL / case["workspace"]))
+    imported = {mapped[path]: outcomes for path, outcomes in _outcomes(_graded(case, out)).items()}
+    assert imported == as_it_lies == case["runs"]
