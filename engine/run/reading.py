@@ -18,16 +18,13 @@ its calls cannot be decided (``Run.no_record``), never a pass on nothing.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from referee.engine.run.executor_log import final_result, log_shaped
 from referee.engine.run.model import Problem, RunId, TextFile, Transcript
 from referee.engine.run.safeio import join_report, safe_relative
-
-if TYPE_CHECKING:
-    from referee.engine.run.workspace import Run
 
 RESPONSE = "outputs/response.md"
 SKILL_CREATOR_LOG = "skill-creator-log"  # the import format of executor logs
@@ -69,15 +66,14 @@ def response_files(default: str | None, evals_path: str | Path | None = None) ->
     return ResponseFiles(default, tuple(per_eval))
 
 
-def read_response(run: Run, named: tuple[str, str] | None) -> TextFile | None:
-    """The run's response (see the module's docstring); None when it has none."""
+def read_response(read: Callable[[str], TextFile | None], named: tuple[str, str] | None,
+                  log: Callable[[], TextFile | None]) -> TextFile | None:
+    """The run's response (see the module's docstring); None when it has none.
+    ``read`` reads a file of the run; ``log`` gives the executor log's answer."""
     if named is not None:
         rel = safe_relative(named[0])
-        return None if rel is None else run._text(rel)
-    found = run._text(RESPONSE)
-    if found is not None:
-        return found
-    return log_answer(run.transcript_file, run.transcript)
+        return None if rel is None else read(rel)
+    return read(RESPONSE) or log()
 
 
 def log_answer(source: TextFile | None, transcript: Transcript) -> TextFile | None:
@@ -93,7 +89,7 @@ def log_answer(source: TextFile | None, transcript: Transcript) -> TextFile | No
                     section=answer.heading)
 
 
-def missing_response(run: Run, named: tuple[str, str] | None) -> str:
+def missing_response(named: tuple[str, str] | None) -> str:
     """Why the run has no response, for a check that reads it."""
     if named is None:
         return "response.md is missing or empty"
@@ -103,15 +99,16 @@ def missing_response(run: Run, named: tuple[str, str] | None) -> str:
     return f"{rel} ({named[1]}) is missing or empty"
 
 
-def response_problems(run: Run, named: tuple[str, str] | None) -> tuple[Problem, ...]:
-    """A named response file that leaves the run or is missing: a warning of the run."""
+def response_problems(base: str, named: tuple[str, str] | None, response: TextFile | None) -> tuple[Problem, ...]:
+    """A named response file that leaves the run or is missing: a warning of the run
+    whose problems are reported relative to ``base``."""
     if named is None:
         return ()
     rel = safe_relative(named[0])
-    where = join_report(run.id.rel, rel or named[0])
+    where = join_report(base, rel or named[0])
     if rel is None:
         return (Problem("bad-response", where, f"the response file named by {named[1]} leaves the run folder"),)
-    if run.response is None:
+    if response is None:
         return (Problem("no-response", where, f"no such file: the response file named by {named[1]}"),)
     return ()
 

@@ -19,7 +19,8 @@ from referee.engine.run.identity import (  # noqa: F401
     is_run_folder, is_run_like, kept_apart, natural_key, report_path,
 )
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
-from referee.engine.run.reading import NO_FILES, ResponseFiles, missing_response, no_record, read_response, response_problems
+from referee.engine.run.reading import (NO_FILES, ResponseFiles, log_answer, missing_response, no_record,
+                                        read_response, response_problems)
 from referee.engine.run.safeio import join_report, json_file, locate, read_text, safe_relative
 from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.user_notes import parse_user_notes
@@ -87,12 +88,13 @@ class Run:
         executor log's ``## Final Result`` section (``engine.run.reading``).
         Undecodable bytes are replaced for display and reported, and the file
         counts as unreadable (``TextFile.unreadable``)."""
-        return read_response(self, self.response_named)
+        return read_response(self._text, self.response_named,
+                             lambda: log_answer(self.transcript_file, self.transcript))
 
     @property
     def response_missing(self) -> str:
         """Why there is no response, for a check that reads it."""
-        return missing_response(self, self.response_named)
+        return missing_response(self.response_named)
 
     @cached_property
     def no_record(self) -> str | None:
@@ -220,7 +222,7 @@ class Run:
             found.extend(self.user_notes.problems)
         found.extend(self._import_warnings)
         if "response" in loaded:
-            found.extend(response_problems(self, self.response_named))
+            found.extend(response_problems(self._base, self.response_named, self.response))
         return sort_problems(found)
 
     @cached_property
