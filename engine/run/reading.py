@@ -18,6 +18,7 @@ its calls cannot be decided (``Run.no_record``), never a pass on nothing.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -52,7 +53,7 @@ class ResponseFiles:
 NO_FILES = ResponseFiles()
 
 
-def response_files(default: str | None, evals_path: str | Path | None = None) -> ResponseFiles:
+def response_files(default: str | None, evals_path: str | os.PathLike[str] | None = None) -> ResponseFiles:
     """The response files named by ``--response`` (``default``) and by the
     ``response_file`` of each eval of the evals.json at ``evals_path``, if given
     (already checked: the rules were compiled with it)."""

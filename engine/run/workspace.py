@@ -26,6 +26,7 @@ from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.user_notes import parse_user_notes
 
 if TYPE_CHECKING:  # the importers are loaded only when a run is asked for its map
+    from referee.engine.run.discovery import Discovery, RunList, discover, run_folder  # noqa: F401 (see __getattr__)
     from referee.engine.run.importers.source_map import SourceMap
 
 _UNREAD_LISTING = frozenset({"symlink-escape", "symlink-loop", "broken-symlink", "not-a-file", "unreadable"})
