@@ -78,10 +78,9 @@ def run(args: argparse.Namespace) -> int:
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
     from referee.engine.critique.findings import finding_notes, load_findings
     from referee.engine.decision import analysis as analysis_mod
-    from referee.engine.decision import benchmark, markdown, notes, release
+    from referee.engine.decision import benchmark, notes, release
     from referee.engine.decision.collect import collect
     from referee.engine.decision.configurations import choose
-    from referee.engine.report.atomic import write_atomic
 
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
@@ -99,10 +98,7 @@ def run(args: argparse.Namespace) -> int:
     critiqued = finding_notes(load_findings(args.workspace))  # from `referee critique`, if run
     doc = benchmark.document(result, decision, notes.notes(result) + critiqued, meta)
     if not args.check:
-        out = args.output or args.workspace
-        out.mkdir(parents=True, exist_ok=True)
-        write_atomic(out / BENCHMARK_JSON, benchmark_text(doc))
-        write_atomic(out / BENCHMARK_MD, markdown.render(doc))
+        _write(doc, args.output or args.workspace)
     _print(doc, args)
     return decision.exit_code
 
@@ -114,6 +110,20 @@ def benchmark_text(doc: dict) -> str:
     from referee.engine.report.render import json_text, neutralise_text
 
     return neutralise_text(json_text(doc)) + "\n"
+
+
+def _write(doc: dict, out: Path) -> None:
+    """benchmark.json and benchmark.md into ``out``, both or neither; a name taken by
+    anything but a regular file (a link, a FIFO, a device) is refused, never replaced."""
+    from referee.engine.decision import markdown
+    from referee.engine.report.atomic import replace_together
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        replace_together({out / BENCHMARK_JSON: benchmark_text(doc), out / BENCHMARK_MD: markdown.render(doc)})
+    except OSError as exc:
+        raise UsageError(f"cannot write {BENCHMARK_JSON} and {BENCHMARK_MD} into {out}: "
+                         f"{exc.strerror or exc}; neither was changed (--output DIR writes elsewhere)") from None
 
 
 def find_contamination(collected: Collected, choice: Choice, skill_paths: list[str]) -> dict:

@@ -6,6 +6,7 @@ import argparse
 import json
 from pathlib import Path
 
+from referee.engine.usage import UsageError
 
 EXIT_CODES = """\
 exit codes:
@@ -45,7 +46,10 @@ def run(args: argparse.Namespace) -> int:
 
     result = critique_workspace(args.workspace, list(args.rules), args.evals)
     found = document(result.critiques, result.coverage)
-    written = None if args.check else write_findings(args.workspace, found, result.digest)
+    try:
+        written = None if args.check else write_findings(args.workspace, found, result.digest)
+    except OSError as exc:  # a full disk, or critique.json a link or a FIFO (never replaced)
+        raise UsageError(f"cannot write critique.json into {args.workspace}: {exc.strerror or exc}") from None
     if args.json:
         print(json.dumps(found, ensure_ascii=False, indent=2))
     else:

@@ -23,7 +23,10 @@ formats:
   markdown  a summary for a pull-request comment or $GITHUB_STEP_SUMMARY
 
 -o - prints to stdout. Without -o, html, junit and markdown are written into
-WORKSPACE (report.html, junit.xml, summary.md) and github is printed.
+WORKSPACE (report.html, junit.xml, summary.md) and github is printed. -o FILE
+replaces a regular file atomically and writes through a FIFO, a device or a link
+(-o /dev/stdout prints); a link, FIFO or device where the default file goes is
+refused, never replaced.
 
 The decision on top is benchmark.json's release decision when `referee aggregate`
 wrote one (and no selection flag is given); otherwise PASS when every gated
@@ -32,7 +35,8 @@ assertion of every run passed, as for `referee grade`.
 exit codes:
   0  the report was written and the decision is PASS
   1  the report was written and the decision is not PASS (FAIL, CONDITIONAL PASS)
-  2  usage or input error: no graded run found, or the selection matched none
+  2  usage or input error: no graded run found, the selection matched none, or
+     the file cannot be written
 """
 
 
@@ -55,7 +59,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Render and write; the exit code follows the decision, as ``grade``'s does."""
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
-    from referee.engine.report.atomic import write_atomic
+    from referee.engine.report.atomic import write_atomic, write_output
     from referee.engine.report.collect import NothingToReport, collect
 
     if not args.workspace.is_dir():
@@ -71,8 +75,11 @@ def run(args: argparse.Namespace) -> int:
     if target is None:
         sys.stdout.write(text)
     else:
+        # A path the user typed is theirs: a FIFO or /dev/stdout there is written
+        # through. The default file in the workspace is replaced only if regular.
+        write = write_output if args.output is not None else write_atomic
         try:
-            write_atomic(target, text)
+            write(target, text)
         except OSError as exc:
             raise UsageError(f"cannot write {target}: {exc.strerror or exc}; give another place with -o") from None
         print(f"wrote {target.as_posix()} ({args.format}, {len(collection.runs)} runs): "

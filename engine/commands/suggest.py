@@ -36,7 +36,7 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--no-bundled-patterns", action="store_true",
                         help="draft with the --patterns folders only")
     parser.add_argument("-o", "--output", type=Path, metavar="FILE", default=None,
-                        help="write the rules file here (atomically) instead of printing it")
+                        help="write the rules file here instead of printing it")
     parser.add_argument("--json", action="store_true", help="print the drafts as JSON")
     parser.set_defaults(handler=run)
 
@@ -65,12 +65,21 @@ def run(args: argparse.Namespace) -> int:
         if args.output is None:
             sys.stdout.write(text)
         else:
-            from referee.engine.report.atomic import write_atomic
-
-            write_atomic(args.output, text)
-            print(f"wrote {args.output}", file=sys.stderr)
+            _write(args.output, text)
     drafted = sum(1 for items in drafts.values() for d in items if d.check is not None)
     return 0 if drafted else 1
+
+
+def _write(path: Path, text: str) -> None:
+    """The draft into the file the user named: replaced atomically when it is a
+    regular file, written through when it is a FIFO, a device or a link (as ``>``)."""
+    from referee.engine.report.atomic import write_output
+
+    try:
+        write_output(path, text)
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}; give another place with -o") from None
+    print(f"wrote {path}", file=sys.stderr)
 
 
 def _facts(workspace: Path | None) -> dict:

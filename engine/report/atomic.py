@@ -10,6 +10,15 @@ rename, and a rename that fails puts back the files already replaced, so the gro
 is all old or all new. A process killed in the middle (``kill -9``) can leave its
 temporary files (``.<name>.<8 characters>.tmp``) and the links to the old files
 (``.<name>.<8 characters>.old``); ``remove_stale`` deletes them on the next write.
+
+Only a regular file, or a path where nothing is, is ever replaced. A symbolic link,
+a FIFO, a device, a socket or a directory standing where a report goes is not
+referee's to replace (as root, ``-o /dev/null`` once replaced the system's
+``/dev/null``): ``write_atomic`` and ``replace_together`` refuse it with
+``NotReplaceable`` and leave it as it is. ``write_output``, for a path the user
+named, writes through it as the shell's ``>`` would instead (``-o /dev/stdout``
+prints): opened and truncated, never replaced. The check is made just before the
+temporary file is created; what is put there after it is not seen.
 """
 
 from __future__ import annotations
@@ -17,6 +26,7 @@ from __future__ import annotations
 import os
 import random
 import re
+import stat
 import tempfile
 from pathlib import Path
 from typing import Iterable
@@ -29,8 +39,15 @@ def encode(data: bytes | str) -> bytes:
     return data.encode("utf-8", errors="backslashreplace") if isinstance(data, str) else data
 
 
+class NotReplaceable(OSError):
+    """What stands at the path is not a regular file (a symbolic link, a FIFO, a
+    device ...); it was left as it was. ``str(error)`` names the path and what it is."""
+
+
 def write_atomic(path: Path, data: bytes | str) -> None:
-    """Replace ``path`` with ``data`` atomically (text is encoded as UTF-8)."""
+    """Replace ``path`` with ``data`` atomically (text is encoded as UTF-8); raises
+    ``NotReplaceable`` when ``path`` is there and is not a regular file."""
+    require_replaceable(path)
     tmp_name = _temporary(path, encode(data))
     try:
         os.replace(tmp_name, path)
@@ -44,7 +61,11 @@ def replace_together(files: dict[Path, bytes | str]) -> None:
 
     Raises the first ``OSError``; by then every file already replaced has been put
     back (or removed, if it did not exist before) and no temporary file is left.
+    A path holding something else than a regular file raises ``NotReplaceable``
+    before anything is written.
     """
+    for path in files:
+        require_replaceable(path)
     temporaries: list[tuple[Path, str]] = []
     try:
         for path, data in files.items():
@@ -54,6 +75,48 @@ def replace_together(files: dict[Path, bytes | str]) -> None:
         for _, tmp_name in temporaries:  # once swapped in, a temporary has no name left to remove
             _remove_quietly(tmp_name)
         raise
+
+
+def write_output(path: Path, data: bytes | str) -> None:
+    """Write ``data`` where the user said: a regular file or a new path is replaced
+    atomically (``write_atomic``); anything else is written through, as the shell's
+    ``>`` would: a symbolic link is followed, a FIFO or a device is opened and
+    written (``/dev/stdout`` prints, ``/dev/null`` discards), never replaced. A
+    FIFO waits for its reader, as it does for the shell. A directory (or a link to
+    one) is an ``OSError`` naming it."""
+    kind = _kind(path)
+    if kind is None:
+        write_atomic(path, data)
+        return
+    if kind == "a directory":
+        raise NotReplaceable(f"{path.as_posix()} is a directory")
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o666)
+    with os.fdopen(fd, "wb") as handle:
+        handle.write(encode(data))
+
+
+def require_replaceable(path: Path) -> None:
+    """Raise ``NotReplaceable`` unless ``path`` is a regular file or nothing at all."""
+    kind = _kind(path)
+    if kind is not None:
+        raise NotReplaceable(f"{path.as_posix()} is {kind}, not a regular file; referee replaces "
+                             "only regular files and left it as it is")
+
+
+_KINDS = ((stat.S_ISLNK, "a symbolic link"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
+          (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"), (stat.S_ISDIR, "a directory"))
+
+
+def _kind(path: Path) -> str | None:
+    """What stands at ``path`` when it is not a regular file; None for a regular file
+    or nothing (a path inside a missing folder is nothing: creating it fails later)."""
+    try:
+        mode = os.lstat(path).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    if stat.S_ISREG(mode):
+        return None
+    return next((name for test, name in _KINDS if test(mode)), "not a regular file")
 
 
 def _swap_in(temporaries: list[tuple[Path, str]]) -> None:
