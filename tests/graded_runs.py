@@ -26,7 +26,8 @@ def write_run(run_dir: Path, outcomes: list[str], *, counted: list[bool] | None 
     gate = [o for o, c in zip(outcomes, counted) if c]
     document = {
         "expectations": [{"text": f"assertion {k}", "passed": o == "pass", "evidence": f"evidence {k}",
-                          "key": k, "outcome": o, "precision": "exact_match" if c else "existence"}
+                          "key": k, "outcome": o, "precision": "exact_match" if c else "existence",
+                          "gated": c}
                          for k, o, c in zip(keys, outcomes, counted)],
         "summary": {"passed": passed, "failed": len(graded) - passed, "total": len(graded),
                     "pass_rate": round(passed / len(graded), 4) if graded else 0.0,

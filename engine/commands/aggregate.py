@@ -30,7 +30,8 @@ exit codes:
 Pass rates: "gated" counts each run's gate (existence checks and ungraded
 semantic assertions left out); "all graded" counts every graded assertion.
 Both are means over runs, never the best run. A run without a grading.json
-written by referee is listed by path and not counted (never as 0 %).
+written by referee, or whose counts disagree with its expectations (the file was
+changed since), is listed by path and not counted (never as 0 %).
 
 Contamination: a run of another configuration than the primary whose tool
 calls read, list or search the skill (--skill-path; by default the folder

@@ -35,8 +35,9 @@ assertion of every run passed, as for `referee grade`.
 exit codes:
   0  the report was written and the decision is PASS
   1  the report was written and the decision is not PASS (FAIL, CONDITIONAL PASS)
-  2  usage or input error: no graded run found, the selection matched none, or
-     the file cannot be written
+  2  usage or input error: no graded run found, the selection matched none, a
+     grading.json whose counts disagree with its expectations, or the file
+     cannot be written
 """
 
 
@@ -60,13 +61,13 @@ def run(args: argparse.Namespace) -> int:
     """Render and write; the exit code follows the decision, as ``grade``'s does."""
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
     from referee.engine.report.atomic import write_atomic, write_output
-    from referee.engine.report.collect import NothingToReport, collect
+    from referee.engine.report.collect import NothingToReport, NotTrusted, collect
 
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
     try:
         collection = collect(args.workspace, selection_from_args(args))
-    except NothingToReport as exc:
+    except (NothingToReport, NotTrusted) as exc:
         raise UsageError(str(exc)) from None
     for problem in collection.problems:
         warn(problem)  # names from the workspace: control characters are escaped

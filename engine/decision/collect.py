@@ -13,8 +13,9 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any, Iterable, Sequence
 
+from referee.engine.decision.recount import Item, disagreements
 from referee.engine.report.marker import GRADER_NAME
 from referee.engine.report.write import GRADING
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
@@ -56,6 +57,8 @@ class GradedRun:
     errors: int | None  # errors the executor met (metrics' errors_encountered)
     expectations: tuple[AssertionResult, ...]
     label: str | None = None  # a run folder's own name when it is not run-<number>
+    rules: tuple[str, ...] = ()  # the rules files that graded it, ``name@digest`` (rules_location)
+    warnings: tuple[str, ...] = ()  # numbers it holds that were left out, and why
 
     @property
     def gate_rate(self) -> float | None:
@@ -101,6 +104,7 @@ def collect(workspace: Path, iteration: int | None = None) -> Collected:
         else:
             result.runs.append(graded)
             result.sources[graded.path] = run
+            result.warnings.extend(graded.warnings)
     result.runs.sort(key=run_order)
     result.unusable.sort(key=lambda u: natural_key(u.path))
     return result
@@ -131,6 +135,11 @@ def read_graded(run: Run) -> GradedRun | Unusable:
     if isinstance(document, str):
         return Unusable(path, run.id.eval_id, run.id.configuration, document)
     try:
+        forged = disagreements(_items(document), document["summary"], document["gate"])
+        if forged:
+            return Unusable(path, run.id.eval_id, run.id.configuration,
+                            f"{GRADING}'s counts disagree with its expectations ({'; '.join(forged[:3])}): "
+                            "it was changed after referee wrote it; grade the run again")
         return _graded(run, path, document)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         return Unusable(path, run.id.eval_id, run.id.configuration,
@@ -159,6 +168,11 @@ def _load_grading(file: Path) -> dict | str:
     return document
 
 
+def _items(document: dict) -> list[Item]:
+    return [Item(str(e["key"]), e["outcome"], e["passed"], e["precision"], e["gated"])
+            for e in document["expectations"]]
+
+
 def _graded(run: Run, path: str, document: dict) -> GradedRun:
     summary, gate = document["summary"], document["gate"]
     counted = set(gate["counted"])
@@ -167,7 +181,9 @@ def _graded(run: Run, path: str, document: dict) -> GradedRun:
                         str(e.get("precision", "")), str(e.get("evidence", "")))
         for e in document["expectations"])
     metrics = document.get("execution_metrics") or {}
-    time_seconds, tokens = _timing(run, document.get("timing"))
+    warnings: list[str] = []
+    time_seconds, tokens = _timing(run, path, document.get("timing"), warnings)
+    where = f"{path}/{GRADING} execution_metrics"
     return GradedRun(
         path=path, eval_id=run.id.eval_id, eval_name=run.id.eval_name,
         configuration=run.id.configuration, run_number=run.id.run_number, iteration=run.id.iteration,
@@ -176,9 +192,18 @@ def _graded(run: Run, path: str, document: dict) -> GradedRun:
         gate_errors=sum(1 for e in expectations if e.counted and e.outcome == "error"),
         not_graded=sum(1 for e in expectations if e.outcome == "not_graded"),
         time_seconds=time_seconds, tokens=tokens,
-        tool_calls=_whole(metrics.get("total_tool_calls")) if isinstance(metrics, dict) else None,
-        errors=_whole(metrics.get("errors_encountered")) if isinstance(metrics, dict) else None,
-        expectations=expectations, label=run.id.extra.get("run_label"))
+        tool_calls=_whole(metrics, "total_tool_calls", where, warnings) if isinstance(metrics, dict) else None,
+        errors=_whole(metrics, "errors_encountered", where, warnings) if isinstance(metrics, dict) else None,
+        expectations=expectations, label=run.id.extra.get("run_label"),
+        rules=rules_of(str(e.get("rules_location", "")) for e in document["expectations"]),
+        warnings=tuple(warnings))
+
+
+def rules_of(locations: Iterable[str]) -> tuple[str, ...]:
+    """The rules files named by ``rules_location`` values (``booking.rules@c80e3172:7:1``)
+    as ``name@digest``, sorted; a location without a digest names none."""
+    found = {location.rsplit(":", 2)[0] for location in locations if location.count(":") >= 2}
+    return tuple(sorted(name for name in found if "@" in name))
 
 
 def _count(value: Any) -> int:
@@ -187,28 +212,47 @@ def _count(value: Any) -> int:
     return value
 
 
-def _timing(run: Run, copied: Any) -> tuple[float | None, int | None]:
+def _timing(run: Run, path: str, copied: Any, warnings: list[str]) -> tuple[float | None, int | None]:
     """Seconds and tokens from timing.json; grading.json's copy when the file is gone."""
     source = run.timing.value if run.timing is not None else None
+    where = f"{path}/{run.timing.path}" if run.timing is not None else ""
     if not isinstance(source, dict):
         source = copied if isinstance(copied, dict) else {}
-    seconds = _number(source.get("total_duration_seconds"))
+        where = f"{path}/{GRADING} timing"
+    seconds = _number(source, "total_duration_seconds", where, warnings)
     if seconds is None:
-        millis = _number(source.get("duration_ms"))
-        seconds = millis / 1000 if millis is not None else _number(source.get("executor_duration_seconds"))
-    return seconds, _whole(source.get("total_tokens"))
+        millis = _number(source, "duration_ms", where, warnings)
+        seconds = millis / 1000 if millis is not None else _number(source, "executor_duration_seconds",
+                                                                     where, warnings)
+    return seconds, _whole(source, "total_tokens", where, warnings)
 
 
-def _number(value: Any) -> float | None:
+# Beyond 2^53 a JSON number is no longer exact for most readers, and sums and
+# squares of such numbers over thousands of runs leave the range of a float: a
+# figure that large is no measurement of a run, and is left out, saying so.
+LARGEST = 2 ** 53
+
+
+def _number(source: dict, name: str, where: str, warnings: list[str]) -> float | None:
+    """``source[name]`` as a float when it is a number from 0 to ``LARGEST``; None
+    otherwise (absent, not a number, negative), with a warning when it is too large."""
+    value = source.get(name)
     if isinstance(value, bool) or value is None:
         return None
     try:
         number = float(value)
     except (TypeError, ValueError):
         return None
-    return number if math.isfinite(number) and number >= 0 else None
+    except OverflowError:  # an integer of hundreds of digits
+        number = math.inf
+    if number > LARGEST:
+        shown = f"{number:g}" if math.isfinite(number) else "beyond any float"
+        warnings.append(f"{where}: {name} is {shown}, above {LARGEST:,} (2^53, where JSON numbers stop "
+                        "being exact); left out of the figures")
+        return None
+    return number if number >= 0 else None  # NaN compares false: left out too
 
 
-def _whole(value: Any) -> int | None:
-    number = _number(value)
+def _whole(source: dict, name: str, where: str, warnings: list[str]) -> int | None:
+    number = _number(source, name, where, warnings)
     return int(number) if number is not None and number == int(number) else None

@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 from pydantic import ValidationError
 
+from referee.engine.decision.recount import Item, disagreements
 from referee.engine.report.build import gate_status
 from referee.engine.report.models import Expectation, GradingReport
 from referee.engine.report.write import GRADING
@@ -129,12 +130,18 @@ class NothingToReport(ValueError):
     """No graded run under the folder (after the selection): the message says why."""
 
 
+class NotTrusted(ValueError):
+    """A grading.json to be shown cannot be trusted (its counts disagree with its
+    expectations): the message names it and says what to do. Nothing is rendered."""
+
+
 def collect(folder: Path, selection: Selection = Selection()) -> Collection:
     """Read every run's grading.json under ``folder`` (a workspace, an iteration, an
     eval, a configuration or a run folder), keep those ``selection`` matches.
 
     Runs with no grading.json, or one that is not referee's, become problems;
-    raises ``NothingToReport`` when no run is left.
+    raises ``NothingToReport`` when no run is left, and ``NotTrusted`` when a run
+    to be shown has counts that disagree with its expectations.
     """
     root = display_path(folder)
     found = discover(folder)
@@ -144,6 +151,7 @@ def collect(folder: Path, selection: Selection = Selection()) -> Collection:
         graded = _read_run(run.path, _join(root, run.id.rel), problems)
         if graded is not None and selection.matches(graded.info.eval_id, graded.info.eval_name,
                                                     graded.info.configuration, graded.info.run_number):
+            _require_counts(graded)
             runs.append(graded)
     if not runs:
         raise NothingToReport(_nothing_message(folder, found.runs, selection))
@@ -176,6 +184,17 @@ def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | Non
                         "grade the run again (left out)")
         return None
     return GradedRun(shown, report, _cited_lines(run_dir, report))
+
+
+def _require_counts(run: GradedRun) -> None:
+    """Every count shown is the one its expectations give (``engine.decision.recount``)."""
+    report = run.report
+    items = [Item(e.key, e.outcome, e.passed, e.precision, e.gated) for e in report.expectations]
+    forged = disagreements(items, report.summary.model_dump(), report.gate.model_dump())
+    if forged:
+        raise NotTrusted(f"{run.folder}/{GRADING}: its counts disagree with its expectations "
+                         f"({'; '.join(forged[:3])}): it was changed after referee wrote it; grade the "
+                         "run again. Nothing was reported")
 
 
 def _cited_lines(run_dir: Path, report: GradingReport) -> tuple[tuple[str, int, str], ...]:
