@@ -25,7 +25,8 @@ exit codes:
   0  PASS: every rule of the release gate holds
   1  CONDITIONAL PASS or FAIL (each reason is printed with its numbers)
   2  usage or input error: no workspace, no graded run, unknown or unnamed
-     configurations, a bad release config
+     configurations, a bad release config, runs graded by different rules
+     (without --allow-mixed-rules), another referee writing into the workspace
 
 Pass rates: "gated" counts each run's gate (existence checks and ungraded
 semantic assertions left out); "all graded" counts every graded assertion.
@@ -70,6 +71,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="with several iteration-N folders, the one to aggregate (default: the last)")
     parser.add_argument("--output", type=Path, metavar="DIR",
                         help="where to write the two files (default: WORKSPACE)")
+    parser.add_argument("--allow-mixed-rules", action="store_true",
+                        help="compare runs graded by different rules (refused by default)")
     parser.add_argument("--check", action="store_true", help="decide and print; write nothing")
     parser.set_defaults(handler=run)
 
@@ -77,31 +80,63 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Aggregate, decide, write; returns the exit code documented in ``--help``."""
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
+    from referee.engine.decision import release
+    from referee.engine.report.lock import WorkspaceBusy, workspace_lock
+
+    if not args.workspace.is_dir():
+        raise UsageError(f"workspace not found: {args.workspace}")
+    config = release.load_config(args.release_config)
+    try:
+        # The grade's writer lock: no grade writes into the workspace while it is read.
+        with workspace_lock(args.workspace):
+            doc, decision = _benchmark(args, config)
+            if not args.check:
+                _write(doc, args.output or args.workspace)
+    except WorkspaceBusy:
+        raise UsageError(f"another referee is writing reports into {args.workspace} (it holds the "
+                         "workspace's lock); nothing was aggregated. Run this again when it has "
+                         "finished") from None
+    _print(doc, args)
+    return decision.exit_code
+
+
+def _benchmark(args: argparse.Namespace, config):
+    """benchmark.json as a dict, and the release decision, from the runs as they are now."""
     from referee.engine.critique.findings import finding_notes, load_findings
     from referee.engine.decision import analysis as analysis_mod
     from referee.engine.decision import benchmark, notes, release
     from referee.engine.decision.collect import collect
     from referee.engine.decision.configurations import choose
 
-    if not args.workspace.is_dir():
-        raise UsageError(f"workspace not found: {args.workspace}")
-    config = release.load_config(args.release_config)
-    mode = args.mode or config.mode
     collected = collect(args.workspace, args.iteration)
     warn_all(collected.warnings)
     _require_runs(collected, args.workspace)
+    mixed = _rules_mix(collected, args)
     choice = choose(sorted({r.configuration for r in collected.runs}), args.primary, args.baseline)
     skill_paths, meta = _skill(args)
     found = find_contamination(collected, choice, skill_paths)
-    result = analysis_mod.analyse(collected.runs, collected.unusable, choice, mode, found,
+    result = analysis_mod.analyse(collected.runs, collected.unusable, choice, args.mode or config.mode, found,
                                   args.include_contaminated, config.thresholds["max_spread"])
     decision = release.decide(result, config)
     critiqued = finding_notes(load_findings(args.workspace))  # from `referee critique`, if run
-    doc = benchmark.document(result, decision, notes.notes(result) + critiqued, meta)
-    if not args.check:
-        _write(doc, args.output or args.workspace)
-    _print(doc, args)
-    return decision.exit_code
+    return benchmark.document(result, decision, notes.notes(result) + mixed + critiqued, meta), decision
+
+
+def _rules_mix(collected: Collected, args: argparse.Namespace) -> list[str]:
+    """Refuses runs graded by different rules unless --allow-mixed-rules; then the
+    benchmark's notes say how they differ."""
+    from referee.engine.decision.provenance import rules_mix
+
+    mixed = rules_mix([(r.path, r.eval_id, r.rules) for r in collected.runs])
+    if not mixed:
+        return []
+    if not args.allow_mixed_rules:
+        raise UsageError(f"the runs under {args.workspace} were graded by different rules: "
+                         f"{'; '.join(mixed)}. Grade them again with one set of rules "
+                         "(or give --allow-mixed-rules to compare them anyway); nothing was written")
+    for line in mixed:
+        warn(f"graded by different rules (--allow-mixed-rules): {line}")
+    return [f"graded by different rules, compared anyway (--allow-mixed-rules): {line}" for line in mixed]
 
 
 def benchmark_text(doc: dict) -> str:

@@ -13,8 +13,9 @@ import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
+from referee.engine.decision.provenance import rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.report.marker import GRADER_NAME
 from referee.engine.report.write import GRADING
@@ -198,12 +199,6 @@ def _graded(run: Run, path: str, document: dict) -> GradedRun:
         rules=rules_of(str(e.get("rules_location", "")) for e in document["expectations"]),
         warnings=tuple(warnings))
 
-
-def rules_of(locations: Iterable[str]) -> tuple[str, ...]:
-    """The rules files named by ``rules_location`` values (``booking.rules@c80e3172:7:1``)
-    as ``name@digest``, sorted; a location without a digest names none."""
-    found = {location.rsplit(":", 2)[0] for location in locations if location.count(":") >= 2}
-    return tuple(sorted(name for name in found if "@" in name))
 
 
 def _count(value: Any) -> int:

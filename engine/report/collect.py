@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 from pydantic import ValidationError
 
+from referee.engine.decision.provenance import rules_mix, rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.report.build import gate_status
 from referee.engine.report.models import Expectation, GradingReport
@@ -155,6 +156,8 @@ def collect(folder: Path, selection: Selection = Selection()) -> Collection:
             runs.append(graded)
     if not runs:
         raise NothingToReport(_nothing_message(folder, found.runs, selection))
+    problems += [f"graded by different rules: {line}" for line in rules_mix(
+        [(r.folder, r.info.eval_id, rules_of(e.rules_location for e in r.report.expectations)) for r in runs])]
     benchmark = _benchmark(folder, problems) if selection.empty else None
     if benchmark is None and not selection.empty and (folder / BENCHMARK).is_file():
         problems.append(f"{BENCHMARK} left out: it covers every run, not {selection.describe()}")

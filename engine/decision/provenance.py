@@ -1,0 +1,62 @@
+"""Which rules graded each run: a benchmark compares runs graded by the same rules.
+
+Every grading.json names the rules behind each verdict (``rules_location``:
+``booking.rules@c80e3172:7:1``, the file's name and the first 8 hex digits of
+the SHA-256 of its text). Runs graded at different times can have been graded
+by different rules (a grade of one subfolder after the rules changed, an
+aggregate read while a grade was writing); comparing them would credit a
+configuration with what an edit of the rules did. ``rules_mix`` says how the
+runs disagree: a rules file named with two digests, or runs of one eval graded
+by different files. ``aggregate`` refuses a mix unless told; ``report`` shows it
+among its problems.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+SHOWN_RUNS = 3  # runs named per group in a message; the rest are counted
+Graded = tuple[str, str, tuple[str, ...]]  # a run's path, its eval id, its rules (``name@digest``)
+
+
+def rules_of(locations: Iterable[str]) -> tuple[str, ...]:
+    """The rules files named by ``rules_location`` values (``booking.rules@c80e3172:7:1``)
+    as ``name@digest``, sorted; a location without a digest names none."""
+    found = {location.rsplit(":", 2)[0] for location in locations if location.count(":") >= 2}
+    return tuple(sorted(name for name in found if "@" in name))
+
+
+def rules_mix(runs: Sequence[Graded]) -> list[str]:
+    """One line per disagreement between the rules that graded ``runs`` (in the order
+    given); empty when every rules file has one content across the runs and each
+    eval's runs were graded by the same files."""
+    found = _names_with_two_contents(runs)
+    if found:  # the evals' differences would say the same again
+        return found
+    return [f"eval {eval_id}: " + "; ".join(f"{' + '.join(rules) or 'no rules file'} graded {_runs(paths)}"
+                                            for rules, paths in groups.items())
+            for eval_id, groups in _evals_graded_apart(runs).items()]
+
+
+def _names_with_two_contents(runs: Sequence[Graded]) -> list[str]:
+    by_name: dict[str, dict[str, list[str]]] = {}
+    for path, _, files in runs:
+        for rules in files:
+            name, _, digest = rules.rpartition("@")
+            by_name.setdefault(name, {}).setdefault(digest, []).append(path)
+    return [f"{name}: " + "; ".join(f"@{digest} graded {_runs(paths)}" for digest, paths in sorted(digests.items()))
+            for name, digests in sorted(by_name.items()) if len(digests) > 1]
+
+
+def _evals_graded_apart(runs: Sequence[Graded]) -> dict[str, dict[tuple[str, ...], list[str]]]:
+    by_eval: dict[str, dict[tuple[str, ...], list[str]]] = {}
+    for path, eval_id, files in runs:
+        by_eval.setdefault(eval_id, {}).setdefault(files, []).append(path)
+    return {eval_id: groups for eval_id, groups in by_eval.items() if len(groups) > 1}
+
+
+def _runs(paths: Iterable[str]) -> str:
+    paths = list(paths)
+    shown = ", ".join(paths[:SHOWN_RUNS])
+    more = f" and {len(paths) - SHOWN_RUNS} more" if len(paths) > SHOWN_RUNS else ""
+    return f"{len(paths)} run{'s' if len(paths) != 1 else ''} ({shown}{more})"
