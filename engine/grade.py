@@ -37,6 +37,7 @@ from referee.engine.judging import GraderUsage, Judge, SemanticItem
 from referee.engine.report.brief import Brief, brief
 from referee.engine.report import carry
 from referee.engine.report.build import Carried, RunFacts, grading_document, ground_truth
+from referee.engine.report.freshness import files_digest
 from referee.engine.text import plain
 from referee.engine.report.marker import GRADER_NAME
 from referee.engine.run.workspace import Run, RunList, report_path
@@ -259,12 +260,14 @@ def evaluate_run(program: Program, run: Run) -> Evaluated | None:
     compiled = program.for_run(run.id, run.metadata)
     if compiled is None:
         return None
+    digest = files_digest(run)  # before the verdicts: a file changed meanwhile makes the grade stale
     verdicts = tuple(evaluate(compiled, run))
-    return Evaluated(compiled.key, verdicts, run_facts(run, compiled.key), run_contents(run))
+    return Evaluated(compiled.key, verdicts, run_facts(run, compiled.key, digest), run_contents(run))
 
 
-def run_facts(run: Run, eval_key: str) -> RunFacts:
-    """Everything the report copies from the run, besides the verdicts."""
+def run_facts(run: Run, eval_key: str, digest: str | None = None) -> RunFacts:
+    """Everything the report copies from the run, besides the verdicts; ``digest`` is
+    the run's ``files_digest``, taken before its verdicts."""
     found_metrics, source = metrics.execution_metrics(run)
     notes = run.user_notes
     transcript = run.transcript
@@ -272,7 +275,8 @@ def run_facts(run: Run, eval_key: str) -> RunFacts:
     timing_file = run.timing
     timing = plain(timing_file.value) if timing_file is not None and isinstance(timing_file.value, dict) else {}
     info = {"path": report_path(run.id), "eval_id": run.id.eval_id, "eval_name": run.id.eval_name,
-            "configuration": run.id.configuration, "run_number": run.id.run_number, "rules_eval": eval_key}
+            "configuration": run.id.configuration, "run_number": run.id.run_number, "rules_eval": eval_key,
+            "files_digest": digest}
     return RunFacts(
         info=info, metrics=found_metrics, metrics_source=source, timing=timing,
         claims=tuple(claims.find_claims(run)),

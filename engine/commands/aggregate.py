@@ -119,7 +119,8 @@ def _benchmark(args: argparse.Namespace, config):
                                   args.include_contaminated, config.thresholds["max_spread"])
     decision = release.decide(result, config)
     critiqued = finding_notes(load_findings(args.workspace))  # from `referee critique`, if run
-    return benchmark.document(result, decision, notes.notes(result) + mixed + critiqued, meta), decision
+    doc = benchmark.document(result, decision, notes.notes(result) + mixed + critiqued, meta, collected.gradings)
+    return doc, decision
 
 
 def _rules_mix(collected: Collected, args: argparse.Namespace) -> list[str]:

@@ -23,6 +23,7 @@ from referee.engine.decision.analysis import Analysis, Delta, EvalRow, Summary
 from referee.engine.decision.collect import GradedRun
 from referee.engine.decision.notes import assertion_rates, discriminates
 from referee.engine.decision.release import Decision
+from referee.engine.run.workspace import natural_key
 
 PASS_RATES = {
     "pass_rate": "gated: passed / counted assertions of each run's gate (existence checks and "
@@ -35,8 +36,11 @@ _DELTA_FORMAT = {"pass_rate": "{:+.2f}", "pass_rate_all_graded": "{:+.2f}", "tim
 _DELTA_DIGITS = {"pass_rate": 2, "pass_rate_all_graded": 2, "time_seconds": 1, "tokens": 0}
 
 
-def document(analysis: Analysis, decision: Decision, notes: list[str], meta: dict[str, Any]) -> dict:
-    """The whole benchmark.json; ``meta`` gives skill_name and skill_path."""
+def document(analysis: Analysis, decision: Decision, notes: list[str], meta: dict[str, Any],
+             gradings: dict[str, str | None] | None = None) -> dict:
+    """The whole benchmark.json; ``meta`` gives skill_name and skill_path; ``gradings``
+    the digest of each run's grading.json as read (None for a run without one), kept
+    in ``inputs`` so a report can tell a benchmark older than its grades."""
     choice = analysis.choice
     return {
         "metadata": _metadata(analysis, meta),
@@ -52,6 +56,7 @@ def document(analysis: Analysis, decision: Decision, notes: list[str], meta: dic
         "contaminated_runs": [{"path": path, "included_in_delta": analysis.include_contaminated,
                                "evidence": [_finding(f) for f in found]}
                               for path, found in sorted(analysis.contamination.items())],
+        "inputs": {"grading_json": dict(sorted((gradings or {}).items(), key=lambda kv: natural_key(kv[0])))},
     }
 
 

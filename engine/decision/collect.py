@@ -17,6 +17,7 @@ from typing import Any, Sequence
 
 from referee.engine.decision.provenance import rules_of
 from referee.engine.decision.recount import Item, disagreements
+from referee.engine.report.freshness import file_digest, stale_grade
 from referee.engine.report.marker import GRADER_NAME
 from referee.engine.report.write import GRADING
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
@@ -89,6 +90,7 @@ class Collected:
     unusable: list[Unusable] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     iterations: tuple[int, ...] = ()
+    gradings: dict[str, str | None] = field(default_factory=dict)  # path -> digest of its grading.json
 
 
 def collect(workspace: Path, iteration: int | None = None) -> Collected:
@@ -98,6 +100,7 @@ def collect(workspace: Path, iteration: int | None = None) -> Collected:
     result = Collected(warnings=[str(p) for p in found.problems])
     runs = _one_iteration(found.runs, iteration, result)
     for run in runs:
+        result.gradings[report_path(run.id)] = file_digest(run.path / GRADING)
         graded = read_graded(run)
         run.release()  # 10,000 runs: keep no parsed file alive
         if isinstance(graded, Unusable):
@@ -141,6 +144,8 @@ def read_graded(run: Run) -> GradedRun | Unusable:
             return Unusable(path, run.id.eval_id, run.id.configuration,
                             f"{GRADING}'s counts disagree with its expectations ({'; '.join(forged[:3])}): "
                             "it was changed after referee wrote it; grade the run again")
+        if stale_grade(_recorded_digest(document), run):
+            return Unusable(path, run.id.eval_id, run.id.configuration, STALE)
         return _graded(run, path, document)
     except (KeyError, TypeError, ValueError, AttributeError) as exc:
         return Unusable(path, run.id.eval_id, run.id.configuration,
@@ -167,6 +172,16 @@ def _load_grading(file: Path) -> dict | str:
         return (f"{GRADING} was not written by referee ({who}); its numbers are not "
                 "comparable: grade the run with referee grade --force")
     return document
+
+
+STALE = (f"{GRADING} is older than the run: its files changed since it was graded (imported or "
+         "edited again); grade the run again")
+
+
+def _recorded_digest(document: dict) -> str | None:
+    info = document.get("run")
+    digest = info.get("files_digest") if isinstance(info, dict) else None
+    return digest if isinstance(digest, str) else None
 
 
 def _items(document: dict) -> list[Item]:

@@ -21,11 +21,12 @@ from pydantic import ValidationError
 from referee.engine.decision.provenance import rules_mix, rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.report.build import gate_status
+from referee.engine.report.freshness import changed_since, file_digest, stale_grade
 from referee.engine.report.models import Expectation, GradingReport
 from referee.engine.report.write import GRADING
 from referee.engine.run.safeio import read_text
 from referee.engine.run.select import Selection
-from referee.engine.run.workspace import discover
+from referee.engine.run.workspace import discover, report_path
 
 BENCHMARK = "benchmark.json"
 MAX_SOURCE_CHARS = 400  # a quoted line longer than this is cut, and says so
@@ -153,12 +154,18 @@ def collect(folder: Path, selection: Selection = Selection()) -> Collection:
         if graded is not None and selection.matches(graded.info.eval_id, graded.info.eval_name,
                                                     graded.info.configuration, graded.info.run_number):
             _require_counts(graded)
+            if stale_grade(graded.info.files_digest, run):
+                raise NotTrusted(f"{graded.folder}/{GRADING} is older than the run: its files changed since "
+                                 "it was graded (imported or edited again); grade the run again. Nothing "
+                                 "was reported")
             runs.append(graded)
     if not runs:
         raise NothingToReport(_nothing_message(folder, found.runs, selection))
     problems += [f"graded by different rules: {line}" for line in rules_mix(
         [(r.folder, r.info.eval_id, rules_of(e.rules_location for e in r.report.expectations)) for r in runs])]
     benchmark = _benchmark(folder, problems) if selection.empty else None
+    if benchmark is not None:
+        _require_fresh_benchmark(benchmark, found.runs, folder, problems)
     if benchmark is None and not selection.empty and (folder / BENCHMARK).is_file():
         problems.append(f"{BENCHMARK} left out: it covers every run, not {selection.describe()}")
     return Collection(root, tuple(runs), benchmark, tuple(problems))
@@ -198,6 +205,24 @@ def _require_counts(run: GradedRun) -> None:
         raise NotTrusted(f"{run.folder}/{GRADING}: its counts disagree with its expectations "
                          f"({'; '.join(forged[:3])}): it was changed after referee wrote it; grade the "
                          "run again. Nothing was reported")
+
+
+def _require_fresh_benchmark(benchmark: dict[str, Any], runs: Sequence, folder: Path, problems: list[str]) -> None:
+    """benchmark.json read the grading.json files that are there now, or it is stale."""
+    inputs = benchmark.get("inputs")
+    recorded = inputs.get("grading_json") if isinstance(inputs, dict) else None
+    if not isinstance(recorded, dict):
+        problems.append(f"{BENCHMARK} records no inputs (written by an older referee): whether its "
+                        "decision is older than the grades cannot be told; run `referee aggregate` again")
+        return
+    now = {report_path(run.id): (run.id.iteration, file_digest(run.path / GRADING)) for run in runs}
+    changed = changed_since(recorded, now)
+    if changed:
+        more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+        raise NotTrusted(f"{display_path(folder / BENCHMARK)} is older than the grades it decided on: "
+                         f"{', '.join(changed[:3])}{more} graded again, removed or added since; run "
+                         f"`referee aggregate {display_path(folder)}` again (or remove {BENCHMARK}). "
+                         "Nothing was reported")
 
 
 def _cited_lines(run_dir: Path, report: GradingReport) -> tuple[tuple[str, int, str], ...]:

@@ -116,7 +116,9 @@ class Gate(_Model):
 
 
 class RunInfo(_Model):
-    """The run, named by its place in the workspace (never an absolute path)."""
+    """The run, named by its place in the workspace (never an absolute path).
+    ``files_digest`` digests the run's files as the grade read them
+    (``engine.report.freshness``): a report tells a grade older than its run by it."""
 
     path: str
     eval_id: str
@@ -124,6 +126,7 @@ class RunInfo(_Model):
     configuration: str
     run_number: int
     rules_eval: str
+    files_digest: str | None = None
 
 
 class LlmUsage(_Model):

@@ -28,12 +28,15 @@ SAVE = ("save", '{"n": 1}', '{"ok": true}', "success")
 DELETE = ("delete", '{"n": 1}', '{"ok": true}', "success")
 
 
-def _workspace(tmp_path: Path) -> Path:
-    """with_skill fails its gate (it deleted); without_skill passes: a FAIL."""
+def _workspace(tmp_path: Path, files: dict[str, str] | None = None) -> Path:
+    """with_skill fails its gate (it deleted); without_skill passes: a FAIL. ``files``
+    (run-relative name to text) are written into with_skill/run-1 before the grade."""
     workspace = tmp_path / "ws"
     for run in ("run-1", "run-2"):
         make_run(workspace, calls=[SAVE, DELETE], run=run, configuration="with_skill")
         make_run(workspace, calls=[SAVE], run=run, configuration="without_skill")
+    for name, text in (files or {}).items():
+        (_grading(workspace, "with_skill", "run-1").parent / name).write_text(text, encoding="utf-8")
     rules = tmp_path / "r.rules"
     rules.write_text(RULES, encoding="utf-8")
     assert main(["grade", str(workspace), "--rules", str(rules)]) == 1
@@ -105,15 +108,13 @@ def test_an_untouched_workspace_is_counted_whole(tmp_path, capsys):
 @pytest.mark.parametrize("value", ["1" + "0" * 400, "1e155", "1e308"])
 @pytest.mark.parametrize("place", ["timing.json", "outputs/timing.json"])
 def test_timing_no_float_holds_is_left_out_with_a_warning(tmp_path, capsys, value, place):
-    workspace = _workspace(tmp_path)
-    for config in ("with_skill", "without_skill"):
-        for run in ("run-1", "run-2"):
-            seconds = value if (config, run) == ("with_skill", "run-1") else "7"
-            folder = _grading(workspace, config, run).parent
-            (folder / place).write_text('{"total_duration_seconds": %s, "total_tokens": %s}'
-                                        % (seconds, seconds), encoding="utf-8")
+    timing = '{"total_duration_seconds": %s, "total_tokens": %s}'
+    workspace = _workspace(tmp_path, {place: timing % (value, value)})
+    for config, run in (("with_skill", "run-2"), ("without_skill", "run-1"), ("without_skill", "run-2")):
+        (_grading(workspace, config, run).parent / "timing.json").write_text(timing % (7, 7), encoding="utf-8")
+    main(["grade", str(workspace), "--rules", str(tmp_path / "r.rules")])  # timing.json is the run's
     code, doc, said = _aggregate(workspace, capsys)
-    assert code == 1 and "internal error" not in said
+    assert code == 1 and "internal error" not in said and doc["unusable_runs"] == []
     assert f"iteration-1/eval-1-task/with_skill/run-1/{place}: total_duration_seconds is" in said
     assert "above 9,007,199,254,740,992" in said and "total_tokens is" in said
     assert doc["run_summary"]["with_skill"]["time_seconds"]["mean"] == 7.0

@@ -1,0 +1,138 @@
+"""Whether a grade, or a benchmark, is older than what it was made from.
+
+``grade`` records in each grading.json (``run.files_digest``) a digest of the
+run's files as it reads them: every file at the top of the run folder but the
+reports referee writes there, and everything under ``outputs/`` and
+``subagents/``. A run imported or edited again after its grade gives another
+digest: ``report`` and ``aggregate`` compare it with the run as it is now and
+call the grade stale, never showing its verdicts as the run's.
+
+``aggregate`` records in benchmark.json (``inputs``) the digest of every
+grading.json it read, so ``report`` can tell a benchmark made before a re-grade.
+
+Nothing here depends on the clock or on file times: the same bytes give the
+same digest. Only regular files are read, in chunks: a link is digested as its
+target's name, a FIFO or a device as its kind (never opened, so nothing can
+stall), and a file over the size the grader reads as its size alone (the grader
+sees no more of it). Every name and every content is framed by its length, so
+two different folders never feed the hash the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import stat
+from pathlib import Path
+from typing import Any
+
+from referee.engine.run.safeio import MAX_TEXT_BYTES
+
+PREFIX = "sha256:"
+DIGITS = 32  # hex digits kept: 128 bits, as grader_input keeps
+TREES = ("outputs", "subagents")
+# What referee itself writes into a run folder (a run may be the folder a report
+# or a benchmark is written into), with backups and interrupted writes' leftovers.
+_OWN = re.compile(r"\.?(?:grading\.json|ground_truth\.json|benchmark\.json|benchmark\.md|critique\.json"
+                  r"|report\.html|junit\.xml|summary\.md)(?:\.bak(?:\.\d+)?|\.[a-z0-9_]{8}\.(?:tmp|old))?")
+_CHUNK = 1 << 20
+
+
+def files_digest(run: Any) -> str | None:
+    """``sha256:`` and 32 hex digits over the run's files; None for a run that has
+    no folder (one held in memory)."""
+    folder = getattr(run, "path", None)
+    if folder is None or not os.path.isdir(folder):
+        return None
+    digest = hashlib.sha256()
+    for rel in _names(os.fspath(folder)):
+        _frame(digest, os.fsencode(rel))
+        _frame(digest, _content(os.path.join(folder, rel)))
+    return PREFIX + digest.hexdigest()[:DIGITS]
+
+
+def file_digest(path: Path) -> str | None:
+    """The digest of one regular file's bytes; None when there is none or it cannot be read."""
+    try:
+        if not stat.S_ISREG(os.lstat(path).st_mode):
+            return None
+        return PREFIX + _hash(os.fspath(path)).hexdigest()[:DIGITS]
+    except OSError:
+        return None
+
+
+def stale_grade(recorded: str | None, run: Any) -> bool:
+    """True when the grade recorded a digest and the run's files no longer give it.
+    A grading.json without one (written before digests were recorded) is not judged."""
+    return recorded is not None and files_digest(run) != recorded
+
+
+def _names(folder: str) -> list[str]:
+    names = []
+    for entry in _entries(folder):
+        if entry.name in TREES and entry.is_dir(follow_symlinks=False):
+            names += _tree(entry.path, entry.name)
+        elif not entry.is_dir(follow_symlinks=False) and not _OWN.fullmatch(entry.name):
+            names.append(entry.name)
+    return sorted(names)
+
+
+def _tree(top: str, rel: str) -> list[str]:
+    names = []
+    for entry in _entries(top):
+        inner = f"{rel}/{entry.name}"
+        names += _tree(entry.path, inner) if entry.is_dir(follow_symlinks=False) else [inner]
+    return names
+
+
+def _entries(folder: str) -> list[os.DirEntry]:
+    try:
+        with os.scandir(folder) as found:
+            return list(found)
+    except OSError:
+        return []  # an unreadable folder digests as an empty one: its files are unread by the grader too
+
+
+def _content(path: str) -> bytes:
+    """What stands at ``path``, as bytes to digest: a kind, then what identifies it."""
+    try:
+        info = os.lstat(path)
+        if stat.S_ISLNK(info.st_mode):
+            return b"link\0" + os.fsencode(os.readlink(path))
+        if not stat.S_ISREG(info.st_mode):
+            return b"other\0" + str(stat.S_IFMT(info.st_mode)).encode()
+        if info.st_size > MAX_TEXT_BYTES:
+            return b"large\0" + str(info.st_size).encode()
+        return b"file\0" + _hash(path).digest()
+    except OSError as exc:
+        return b"unreadable\0" + (exc.strerror or "").encode()
+
+
+def _hash(path: str) -> Any:
+    """SHA-256 of a regular file's bytes, read in chunks. O_NONBLOCK: a FIFO put in
+    its place after the caller's lstat opens at once, and is refused here."""
+    digest = hashlib.sha256()
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(f"{path} is not a regular file")
+        while chunk := handle.read(_CHUNK):
+            digest.update(chunk)
+    return digest
+
+
+def _frame(digest: Any, data: bytes) -> None:
+    digest.update(len(data).to_bytes(8, "big"))
+    digest.update(data)
+
+
+def changed_since(recorded: dict[str, Any], now: dict[str, tuple[int | None, str | None]]) -> list[str]:
+    """The runs whose grading.json is not what a benchmark read: ``recorded`` maps
+    each run's path to the digest it read (None: no grading.json then), ``now`` to
+    the run's iteration and its digest today. A run recorded and gone, or graded
+    since, is changed; so is a run new in an iteration the benchmark covered."""
+    covered = {now[path][0] for path in recorded if path in now}
+    changed = [path for path, digest in recorded.items() if path not in now or now[path][1] != digest]
+    changed += [path for path, (iteration, _) in now.items() if path not in recorded and iteration in covered]
+    return changed
