@@ -36,7 +36,8 @@ exit codes:
   0  the report was written and the decision is PASS
   1  the report was written and the decision is not PASS (FAIL, CONDITIONAL PASS)
   2  usage or input error: no graded run found, the selection matched none, a
-     grading.json whose counts disagree with its expectations, or the file
+     grade older than its run's files, a benchmark.json older than the grades,
+     a grading.json whose counts disagree with its expectations, or the file
      cannot be written
 """
 

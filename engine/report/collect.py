@@ -219,10 +219,9 @@ def _require_fresh_benchmark(benchmark: dict[str, Any], runs: Sequence, folder: 
     changed = changed_since(recorded, now)
     if changed:
         more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
-        raise NotTrusted(f"{display_path(folder / BENCHMARK)} is older than the grades it decided on: "
+        raise NotTrusted(f"{folder / BENCHMARK} is older than the grades it decided on: "
                          f"{', '.join(changed[:3])}{more} graded again, removed or added since; run "
-                         f"`referee aggregate {display_path(folder)}` again (or remove {BENCHMARK}). "
-                         "Nothing was reported")
+                         f"`referee aggregate {folder}` again (or remove {BENCHMARK}). Nothing was reported")
 
 
 def _cited_lines(run_dir: Path, report: GradingReport) -> tuple[tuple[str, int, str], ...]:
