@@ -15,11 +15,14 @@ first use so that ``import referee`` stays cheap.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from referee.engine import __version__
 
+# Not typing.TYPE_CHECKING: the command starts by importing this package, and a
+# Ctrl-C while typing loads could not be answered yet (see engine/entry.py).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from referee.engine.api import RunResult, compile, grade
     from referee.dsl.errors import RulesError
 

@@ -2,6 +2,6 @@
 
 import sys
 
-from referee.engine.cli import main
+from referee.engine.entry import main
 
 sys.exit(main())

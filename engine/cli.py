@@ -1,9 +1,9 @@
 """The ``referee`` command line: dispatches to one module per subcommand.
 
 Exit codes: 0 success, 1 a check or assertion failed, 2 usage or input error.
-No traceback reaches the user: a ``UsageError`` is printed as one line, and an
-unexpected exception as a one-line report, with its traceback only under
-``--debug`` or ``REFEREE_DEBUG=1``.
+No traceback reaches the user: a ``UsageError`` or an ``OSError`` (a full disk)
+is printed as one line, and an unexpected exception as a one-line report, with
+its traceback only under ``--debug`` or ``REFEREE_DEBUG=1``.
 """
 
 from __future__ import annotations
@@ -105,15 +105,26 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # the last line of defence: never a traceback unless asked
-        if debug:
-            import traceback  # only for this report, so not loaded by every call
+    except OSError as exc:  # the system's answer (a full disk ...), not a defect
+        from referee.engine.report.inert import inert
+        from referee.engine.usage import system_error
 
-            traceback.print_exc()
+        _debug_traceback(debug)
+        print(f"referee {args.command}: error: {inert(system_error(exc))}", file=sys.stderr)
+        return 2
+    except Exception as exc:  # the last line of defence: never a traceback unless asked
+        _debug_traceback(debug)
         print(f"referee: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         print("referee: please report this with the command that caused it "
               "(run it again with --debug for the traceback)", file=sys.stderr)
         return 2
+
+
+def _debug_traceback(debug: bool) -> None:
+    if debug:
+        import traceback  # only for this report, so not loaded by every call
+
+        traceback.print_exc()
 
 
 def _tolerant_streams() -> None:

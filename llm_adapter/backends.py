@@ -32,11 +32,19 @@ class ChatRequest:
 
 @dataclass(frozen=True)
 class Completion:
+    """A reply's text and what it cost. A lone surrogate in the text (an API's JSON
+    may carry one as ``\\ud800``) is kept as that escape: such a text could be neither
+    recorded nor sent back in a retry, and the reply's parser refuses it by name."""
+
     text: str
     input_tokens: int = 0
     output_tokens: int = 0
     seconds: float = 0.0
     replayed: bool = False
+
+    def __post_init__(self) -> None:
+        if isinstance(self.text, str) and not self.text.isascii():
+            object.__setattr__(self, "text", self.text.encode("utf-8", "backslashreplace").decode("utf-8"))
 
 
 class Backend(Protocol):

@@ -97,7 +97,26 @@ def _load(text: str) -> dict:
         raise Malformed(f"not usable JSON ({type(exc).__name__})") from None
     if not isinstance(value, dict):
         raise Malformed("the reply is JSON but not an object")
+    surrogate = _lone_surrogate(value)
+    if surrogate is not None:
+        raise Malformed(f"a string of the reply holds a lone surrogate ({surrogate}), which is no text")
     return value
+
+
+def _lone_surrogate(value: object) -> str | None:
+    """The first lone surrogate in a key or string of ``value``, escaped; None if none."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack += list(item.keys()) + list(item.values())
+        elif isinstance(item, list):
+            stack += item
+        elif isinstance(item, str) and not item.isascii():
+            found = next((ch for ch in item if "\ud800" <= ch <= "\udfff"), None)
+            if found is not None:
+                return ascii(found)[1:-1]
+    return None
 
 
 def _no_duplicates(pairs: list[tuple[str, object]]) -> dict:
