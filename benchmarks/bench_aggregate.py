@@ -49,7 +49,7 @@ def grading(rng: random.Random, eval_id: int, config: str, run: int) -> dict:
                                               f"(transcript.md:{rng.randint(5, 400)}) [at step 3]",
             "key": k, "outcome": o, "precision": "semantic" if o == "not_graded" else "exact_match",
             "evidence_source": "tool_calls", "method": "not_graded" if o == "not_graded" else "ground_truth",
-            "gated": True, "check": "saved.args.amount == fetched.return.body.amount",
+            "gated": o != "not_graded", "check": "saved.args.amount == fetched.return.body.amount",
             "rules_location": f"bench.rules@00000000:{i + 3}:1",
             "evidence_location": [{"source": "tool_calls", "file": "outputs/transcript.md", "line": 12, "step": 3}],
         } for i, (k, o) in enumerate(zip(keys, outcomes))],

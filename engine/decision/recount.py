@@ -57,8 +57,8 @@ def disagreements(items: Sequence[Item], summary: Mapping[str, Any], gate: Mappi
 
 def _item_problems(items: Sequence[Item]) -> list[str]:
     found = []
-    repeated = sorted(key for key, n in Counter(item.key for item in items).items() if n > 1)
-    if repeated:
+    if len({item.key for item in items}) != len(items):
+        repeated = sorted(key for key, n in Counter(item.key for item in items).items() if n > 1)
         found.append(f"expectation key {_shown(repeated[0])} is repeated")
     for item in items:
         if item.outcome not in OUTCOMES:
