@@ -215,7 +215,6 @@ def _graded(run: Run, path: str, document: dict) -> GradedRun:
         warnings=tuple(warnings))
 
 
-
 def _count(value: Any) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 0:
         raise ValueError(f"expected a count, found {value!r}")

@@ -26,7 +26,7 @@ from referee.engine.report.models import Expectation, GradingReport
 from referee.engine.report.write import GRADING
 from referee.engine.run.safeio import read_text
 from referee.engine.run.select import Selection
-from referee.engine.run.workspace import discover, report_path
+from referee.engine.run.workspace import Run, discover, report_path
 
 BENCHMARK = "benchmark.json"
 MAX_SOURCE_CHARS = 400  # a quoted line longer than this is cut, and says so
@@ -133,8 +133,9 @@ class NothingToReport(ValueError):
 
 
 class NotTrusted(ValueError):
-    """A grading.json to be shown cannot be trusted (its counts disagree with its
-    expectations): the message names it and says what to do. Nothing is rendered."""
+    """What would be shown cannot be trusted: a grading.json whose counts disagree
+    with its expectations or that is older than its run, a benchmark.json older
+    than the grades. The message names it and says what to do; nothing is rendered."""
 
 
 def collect(folder: Path, selection: Selection = Selection()) -> Collection:
@@ -142,8 +143,8 @@ def collect(folder: Path, selection: Selection = Selection()) -> Collection:
     eval, a configuration or a run folder), keep those ``selection`` matches.
 
     Runs with no grading.json, or one that is not referee's, become problems;
-    raises ``NothingToReport`` when no run is left, and ``NotTrusted`` when a run
-    to be shown has counts that disagree with its expectations.
+    raises ``NothingToReport`` when no run is left, and ``NotTrusted`` when what
+    would be shown is forged or stale.
     """
     root = display_path(folder)
     found = discover(folder)
@@ -153,11 +154,7 @@ def collect(folder: Path, selection: Selection = Selection()) -> Collection:
         graded = _read_run(run.path, _join(root, run.id.rel), problems)
         if graded is not None and selection.matches(graded.info.eval_id, graded.info.eval_name,
                                                     graded.info.configuration, graded.info.run_number):
-            _require_counts(graded)
-            if stale_grade(graded.info.files_digest, run):
-                raise NotTrusted(f"{graded.folder}/{GRADING} is older than the run: its files changed since "
-                                 "it was graded (imported or edited again); grade the run again. Nothing "
-                                 "was reported")
+            _require_trusted(graded, run)
             runs.append(graded)
     if not runs:
         raise NothingToReport(_nothing_message(folder, found.runs, selection))
@@ -196,15 +193,19 @@ def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | Non
     return GradedRun(shown, report, _cited_lines(run_dir, report))
 
 
-def _require_counts(run: GradedRun) -> None:
-    """Every count shown is the one its expectations give (``engine.decision.recount``)."""
-    report = run.report
+def _require_trusted(graded: GradedRun, run: Run) -> None:
+    """Every count shown is the one its expectations give (``engine.decision.recount``),
+    and the run's files are the ones it graded (``engine.report.freshness``)."""
+    report = graded.report
     items = [Item(e.key, e.outcome, e.passed, e.precision, e.gated) for e in report.expectations]
     forged = disagreements(items, report.summary.model_dump(), report.gate.model_dump())
     if forged:
-        raise NotTrusted(f"{run.folder}/{GRADING}: its counts disagree with its expectations "
+        raise NotTrusted(f"{graded.folder}/{GRADING}: its counts disagree with its expectations "
                          f"({'; '.join(forged[:3])}): it was changed after referee wrote it; grade the "
                          "run again. Nothing was reported")
+    if stale_grade(graded.info.files_digest, run):
+        raise NotTrusted(f"{graded.folder}/{GRADING} is older than the run: its files changed since it was "
+                         "graded (imported or edited again); grade the run again. Nothing was reported")
 
 
 def _require_fresh_benchmark(benchmark: dict[str, Any], runs: Sequence, folder: Path, problems: list[str]) -> None:

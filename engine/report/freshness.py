@@ -25,7 +25,7 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable, Mapping
 
 from referee.engine.run.safeio import MAX_TEXT_BYTES
 
@@ -40,16 +40,17 @@ _CHUNK = 1 << 20
 
 
 def files_digest(run: Any) -> str | None:
-    """``sha256:`` and 32 hex digits over the run's files; None for a run that has
-    no folder (one held in memory)."""
+    """``sha256:`` and 32 hex digits over the run's files; None for a run with neither
+    a folder nor files of its own. A run held in memory (``engine.run.memory``, its
+    ``files`` a mapping) digests as the same files on disk do."""
+    held = getattr(run, "files", None)
+    if isinstance(held, Mapping):
+        entries = ((rel, _held(held[rel])) for rel in sorted(r for r in held if _wanted(r)))
+        return _digest(entries)
     folder = getattr(run, "path", None)
     if folder is None or not os.path.isdir(folder):
         return None
-    digest = hashlib.sha256()
-    for rel in _names(os.fspath(folder)):
-        _frame(digest, os.fsencode(rel))
-        _frame(digest, _content(os.path.join(folder, rel)))
-    return PREFIX + digest.hexdigest()[:DIGITS]
+    return _digest((rel, _content(os.path.join(folder, rel))) for rel in _names(os.fspath(folder)))
 
 
 def file_digest(path: Path) -> str | None:
@@ -68,12 +69,26 @@ def stale_grade(recorded: str | None, run: Any) -> bool:
     return recorded is not None and files_digest(run) != recorded
 
 
+def _digest(entries: Iterable[tuple[str, bytes]]) -> str:
+    digest = hashlib.sha256()
+    for rel, content in entries:
+        _frame(digest, os.fsencode(rel))
+        _frame(digest, content)
+    return PREFIX + digest.hexdigest()[:DIGITS]
+
+
+def _wanted(rel: str) -> bool:
+    """Whether a file at ``rel`` (POSIX, relative to the run) is digested."""
+    top, _, rest = rel.partition("/")
+    return bool(rest) if top in TREES else not rest and not _OWN.fullmatch(top)
+
+
 def _names(folder: str) -> list[str]:
     names = []
     for entry in _entries(folder):
         if entry.name in TREES and entry.is_dir(follow_symlinks=False):
             names += _tree(entry.path, entry.name)
-        elif not entry.is_dir(follow_symlinks=False) and not _OWN.fullmatch(entry.name):
+        elif not entry.is_dir(follow_symlinks=False) and _wanted(entry.name):
             names.append(entry.name)
     return sorted(names)
 
@@ -103,10 +118,20 @@ def _content(path: str) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             return b"other\0" + str(stat.S_IFMT(info.st_mode)).encode()
         if info.st_size > MAX_TEXT_BYTES:
-            return b"large\0" + str(info.st_size).encode()
+            return _large(info.st_size)
         return b"file\0" + _hash(path).digest()
     except OSError as exc:
         return b"unreadable\0" + (exc.strerror or "").encode()
+
+
+def _held(data: str | bytes) -> bytes:
+    """A file held in memory, as ``_content`` gives the same file on disk."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    return _large(len(raw)) if len(raw) > MAX_TEXT_BYTES else b"file\0" + hashlib.sha256(raw).digest()
+
+
+def _large(size: int) -> bytes:
+    return b"large\0" + str(size).encode()
 
 
 def _hash(path: str) -> Any:

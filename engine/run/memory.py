@@ -27,6 +27,11 @@ class MemoryRun(Run):
         super().__init__(Path("/<memory>"), run_id, dict(metadata or {}), responses=responses)
         self._files = {str(PurePosixPath(name)): data for name, data in files.items()}
 
+    @property
+    def files(self) -> Mapping[str, Content]:
+        """The run's files, by path relative to the run dir (``outputs/transcript.md``)."""
+        return self._files
+
     def _text(self, rel: str, lossy: bool = True) -> TextFile | None:
         data = self._files.get(rel)
         if data is None:

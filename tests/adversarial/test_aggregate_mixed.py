@@ -10,13 +10,11 @@ lock while it reads, so it never reads half of a grade's writes.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
-from contextlib import contextmanager
 from pathlib import Path
 
 from budget_corpus import make_run, rules_for
+from test_write_phase import _held_elsewhere  # the lock as another process holds it
 from referee.engine.cli import main
 from referee.engine.report import lock
 
@@ -88,17 +86,6 @@ def test_one_set_of_rules_is_no_mix(tmp_path, capsys):
     assert _grade(tmp_path, _config(workspace, "with_skill"), STRICT) == 1  # graded again, same rules
     assert main(["aggregate", str(workspace), "--mode", "quick"]) == 1
     assert "different rules" not in capsys.readouterr().err
-
-
-@contextmanager
-def _held_elsewhere(directory: Path):
-    """The directory's lock as another process holds it (an open file of its own)."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
 
 
 def test_aggregate_waits_for_the_workspace_lock_and_reads_nothing_meanwhile(tmp_path, monkeypatch, capsys):
