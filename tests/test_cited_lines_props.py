@@ -85,7 +85,7 @@ def _holds(line: str, quote: str) -> bool:
     return any(form in line for form in forms)
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
 @given(cases())
 def test_every_cited_line_holds_its_quote(case):
     text, field, path, leaf = case

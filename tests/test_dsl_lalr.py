@@ -72,14 +72,14 @@ def test_any_text_parses_alike(text, start):
     assert mine == theirs
 
 
-@settings(max_examples=60)
+@settings(max_examples=20)
 @given(from_lark(lark_parser(), start="start", explicit=EXPLICIT))
 def test_grammar_generated_files_parse_alike(text):
     mine, theirs = _both(text, "start")
     assert mine == theirs
 
 
-@settings(max_examples=30)
+@settings(max_examples=10)
 @given(from_lark(lark_parser(), start="condition", explicit=EXPLICIT_CONDITION))
 def test_grammar_generated_conditions_parse_alike(text):
     mine, theirs = _both(text, "condition")

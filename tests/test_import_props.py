@@ -102,7 +102,7 @@ def _imported_calls(root: Path, fmt: str, name: str, data: str) -> list[tuple]:
             for c in run.transcript.calls]
 
 
-@settings(max_examples=60)
+@settings(max_examples=25)
 @given(CONVERSATION)
 def test_agent_text_cannot_add_hide_or_alter_a_call(steps):
     want = expected_calls(steps)
@@ -159,7 +159,7 @@ def _outcomes(run_dir: Path) -> list[tuple]:
     return [(v.outcome.value, v.vacuous, v.notes_only) for v in evaluate(compiled, run)]
 
 
-@settings(max_examples=60)
+@settings(max_examples=25)
 @given(st.lists(STEP.filter(lambda s: s[0] != "text"), max_size=8))
 def test_an_imported_run_grades_like_the_hand_written_one(steps):
     transcript, response = hand_written(steps)
@@ -191,7 +191,7 @@ SHAPED = st.recursive(st.one_of(JSON, WORDS),
                       max_leaves=25)
 
 
-@settings(max_examples=150)
+@settings(max_examples=60)
 @given(st.lists(SHAPED, max_size=8), st.sampled_from(["claude-code", "openai", "auto"]))
 def test_any_json_imports_without_an_exception(records, fmt):
     from referee.engine.run.importers import UnknownFormat
@@ -207,7 +207,7 @@ def test_any_json_imports_without_an_exception(records, fmt):
                 assert fmt == "auto"
 
 
-@settings(max_examples=150)
+@settings(max_examples=60)
 @given(st.one_of(st.binary(max_size=300), st.text(max_size=300).map(lambda t: t.encode("utf-8", "surrogatepass"))),
        st.sampled_from(["claude-code", "openai", "skill-creator-log", "auto"]))
 def test_any_bytes_import_without_an_exception(data, fmt):

@@ -35,7 +35,7 @@ def _decoded(text: str):
         return None
 
 
-@settings(max_examples=3000)
+@settings(max_examples=300)
 @given(st.one_of(JSONISH, st.builds(json.dumps, st.recursive(
     st.none() | st.booleans() | st.integers() | st.text(max_size=5),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)))))
@@ -70,7 +70,7 @@ _PIECES = st.one_of(
 )
 
 
-@settings(max_examples=3000)
+@settings(max_examples=300)
 @given(st.lists(_PIECES, max_size=12).map("".join))
 def test_the_pre_tests_agree_with_their_regexes(line):
     folded = claims._folded(line)
@@ -121,7 +121,7 @@ def _leaves_with(calls, keys: tuple[str, ...], before: float) -> list[Leaf]:
     return found
 
 
-@settings(max_examples=400, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
 @given(transcripts(), st.lists(st.tuples(st.sampled_from([("status",), ("id",), ("docStatus", "status"), ("x",)]),
                                          st.integers(min_value=0, max_value=6)), max_size=4))
 def test_the_tool_index_skips_only_payloads_without_the_key(text, asks):
@@ -190,7 +190,7 @@ def _safe_relative_by_pathlib(rel: str) -> str | None:
     return "/".join(parts)
 
 
-@settings(max_examples=3000)
+@settings(max_examples=300)
 @given(st.lists(st.sampled_from(["a", "b.csv", ".", "..", "", "/", "//", "\\", "C:", "c:", "x:y", "...", " ", "\x00",
                                  ".hidden", "a.", "~"]), max_size=8).map("".join))
 def test_safe_relative_splits_as_pathlib_does(rel):

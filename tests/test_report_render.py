@@ -97,7 +97,7 @@ _VALUES = st.recursive(_LEAVES, lambda inner: st.one_of(
     max_leaves=25)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(_VALUES)
 def test_json_text_is_json_dumps_whatever_the_value(value):
     try:

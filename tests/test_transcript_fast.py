@@ -52,7 +52,7 @@ def _general(text: str):
         return parse_transcript(text)
 
 
-@settings(max_examples=600, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(transcripts())
 def test_fast_paths_match_the_general_reader(text):
     assert parse_transcript(text) == _general(text)

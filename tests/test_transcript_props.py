@@ -54,13 +54,13 @@ def _check_locations(text: str) -> None:
     assert indexes == list(range(len(indexes)))
 
 
-@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow])
 @given(st.text())
 def test_never_raises_on_any_text(text):
     _check_locations(text)
 
 
-@settings(max_examples=500, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
 @given(transcript_like())
 def test_transcript_like_text_keeps_true_locations(text):
     _check_locations(text)
