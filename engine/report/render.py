@@ -27,6 +27,11 @@ from typing import Any, Sequence
 
 from pydantic_core import to_json
 
+# pydantic-core's first to_json imports uuid (to know UUIDs when it sees one); a
+# Ctrl-C during that import panics the serializer, which prints a Rust traceback
+# instead of referee's message. Loaded here, nothing is imported while it runs.
+import uuid  # noqa: F401,E402
+
 from referee.engine.report.jsonable import dumps, neutralise_script_end
 
 # The parts of a report whose contents come from outside referee's own code.
