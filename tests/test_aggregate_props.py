@@ -53,7 +53,7 @@ def _document(runs: list[GradedRun]) -> dict:
     return benchmark.document(found, decision, notes.notes(found), {"skill_name": "s", "skill_path": "s"})
 
 
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(graded_runs(), st.randoms(use_true_random=False))
 def test_the_benchmark_does_not_depend_on_the_order_runs_are_found(runs, rnd):
     shuffled = list(runs)
@@ -61,7 +61,7 @@ def test_the_benchmark_does_not_depend_on_the_order_runs_are_found(runs, rnd):
     assert _document(shuffled) == _document(runs)
 
 
-@settings(max_examples=60)
+@settings(max_examples=30)
 @given(graded_runs())
 def test_pooled_numbers_are_the_means_of_the_per_run_numbers(runs):
     doc = _document(runs)

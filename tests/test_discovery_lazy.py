@@ -78,7 +78,7 @@ def _seen(run) -> tuple:
     return (run.id, run.id.extra, str(run.path), run.metadata, run.problems)
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, suppress_health_check=[HealthCheck.too_slow])
 @given(layouts(), st.sampled_from([(), ("eval-3",), ("eval-3", "with_skill")]))
 def test_lazy_runs_are_the_eager_runs_in_the_same_order(layout, above):
     with tempfile.TemporaryDirectory() as tmp:
@@ -136,7 +136,7 @@ def _make_layered(root: Path, layout) -> None:
                 (where / "eval_metadata.json").write_text(data, encoding="utf-8")
 
 
-@settings(max_examples=150, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, suppress_health_check=[HealthCheck.too_slow])
 @given(layered_layouts(), st.sampled_from([(), ("eval-3",), ("eval-3", "with_skill")]))
 @example([(("eval-1", "with_skill", "run-1"), {0: None, 1: {"eval_id": "1"}, 2: {"eval_id": "2"}}),
           (("eval-1", "with_skill", "run-2"), {0: {"eval_name": "n"}, 1: None, 2: "[1]"})], ())

@@ -68,7 +68,7 @@ def _explicit(*unused: str) -> dict:
 EXPLICIT = _explicit()
 # A condition never holds statement keywords nor the '=' of let.
 EXPLICIT_CONDITION = _explicit("EQUAL", "EVAL", "EXPECT", "LET")
-SETTINGS = settings(max_examples=50, deadline=None,
+SETTINGS = settings(max_examples=30, deadline=None,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 

@@ -97,7 +97,7 @@ def summary(verdicts):
     return [(v.outcome, v.message, v.vacuous, v.notes_only) for v in verdicts]
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=60, deadline=None)
 @given(runs())
 def test_evaluate_never_raises_and_is_deterministic(generated):
     run, _ = generated
@@ -109,7 +109,7 @@ def test_evaluate_never_raises_and_is_deterministic(generated):
     assert summary(evaluate(EV, run)) == summary(first)
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)
 @given(runs(), st.randoms(use_true_random=False))
 def test_order_free_checks_ignore_the_order_of_calls(generated, rnd):
     run, (call_list, notes, response, files, metrics) = generated

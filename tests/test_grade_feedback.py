@@ -108,7 +108,7 @@ _RUN = st.builds(RunFacts, st.text("xyz/-", max_size=4), st.sampled_from(["with"
                  st.lists(st.booleans(), max_size=4).map(tuple), _CONTENTS, st.booleans())
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=80, deadline=None)
 @given(runs=st.lists(_RUN, max_size=12), positions=st.integers(0, 4))
 def test_the_tally_keeps_what_the_runs_in_a_list_would_give(runs, positions):
     tally = EvalTally(positions)

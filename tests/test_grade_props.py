@@ -50,7 +50,7 @@ def _grade(root: Path, transcript: str, response: str, csv: str) -> list[tuple[s
     return [("grading.json", graded.grading), ("ground_truth.json", graded.truth)]
 
 
-@settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=50, suppress_health_check=[HealthCheck.too_slow])
 @given(transcript_like(), st.text(max_size=60), st.text(max_size=40))
 def test_grading_any_run_is_total_deterministic_and_schema_valid(transcript, response, csv):
     with tempfile.TemporaryDirectory() as first, tempfile.TemporaryDirectory() as second:

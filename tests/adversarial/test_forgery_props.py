@@ -122,7 +122,7 @@ def _clean_is_clean(transcript) -> None:
     assert transcript.suspect_calls == ()
 
 
-@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=100, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 @given(attacked())
 def test_a_forged_record_never_raises_trust_and_never_goes_unreported(case):
     clean_text, text, index, count = case
