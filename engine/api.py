@@ -42,13 +42,20 @@ class RunResult:
 
 
 def compile(text: str, path: str = "<rules>", evals: str | os.PathLike[str] | None = None,
-            regex_timeout: float = 1.0) -> Program:
+            regex_timeout: float | None = None) -> Program:
     """Parse and compile rules text; raises ``referee.RulesError`` listing every mistake.
 
     ``evals`` names a skill-creator evals.json whose expectations give the
     assertions their order and texts (as ``referee grade --evals`` does).
+    ``regex_timeout`` is deprecated and ignored: no regex match has a timeout
+    (docs/limits.md).
     """
-    return _source(text, path, evals, regex_timeout).compile()
+    if regex_timeout is not None:
+        import warnings
+
+        warnings.warn("regex_timeout is ignored: no regex match has a timeout (docs/limits.md)",
+                      DeprecationWarning, stacklevel=2)
+    return _source(text, path, evals).compile()
 
 
 def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[Run], *,
@@ -68,7 +75,7 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
     from referee.engine.run.metadata_evals import gathered
 
     runs = _runs(where, response, evals)
-    source = _source(rules if isinstance(rules, str) else "", "<rules>", evals, 1.0)
+    source = _source(rules if isinstance(rules, str) else "", "<rules>", evals)
     if evals is None:  # as referee grade: the evals' sentences are those of their eval_metadata.json
         source = replace(source, sentences=gathered(runs))
     program = source.compile() if isinstance(rules, str) else rules
@@ -90,7 +97,7 @@ def _runs(where: str | os.PathLike[str] | Run | Iterable[Run], response: str | N
     return list(where)
 
 
-def _source(text: str, path: str, evals: str | os.PathLike[str] | None, timeout: float):
+def _source(text: str, path: str, evals: str | os.PathLike[str] | None):
     from referee.engine.grade import RulesSource
 
-    return RulesSource(((path, text),), None if evals is None else os.fspath(evals), timeout)
+    return RulesSource(((path, text),), None if evals is None else os.fspath(evals))

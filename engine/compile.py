@@ -22,7 +22,7 @@ from referee.engine.checks import static
 from referee.engine.checks.base import Check, Expr
 from referee.engine.checks.compiler import Compiler, Scope
 from referee.engine.run.model import RunId
-from referee.engine.regexes import DEFAULT_TIMEOUT, Pattern
+from referee.engine.regexes import Pattern
 from referee.engine.verdict import Precision
 
 if TYPE_CHECKING:  # loading evals.json is the caller's business, not the compiler's
@@ -91,12 +91,11 @@ class _Group:
     expects: list[tuple[str, ast.Expect]] = field(default_factory=list)  # (path, expect)
 
 
-def compile_rules(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None, *,
-                  regex_timeout: float = DEFAULT_TIMEOUT) -> Program:
+def compile_rules(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None) -> Program:
     """Compile rules files (and the ``referee`` blocks and sentences of an
     evals.json) into a Program. Raises ``RulesError`` with every static error."""
     diagnostics: list[Diagnostic] = []
-    program = _build(files, evals, regex_timeout, diagnostics)
+    program = _build(files, evals, diagnostics)
     if diagnostics:
         raise RulesError(diagnostics)
     return program
@@ -105,7 +104,7 @@ def compile_rules(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None
 def check_rules(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None) -> list[Diagnostic]:
     """Every static error of the rules, in file order; [] when they compile."""
     diagnostics: list[Diagnostic] = []
-    _build(files, evals, DEFAULT_TIMEOUT, diagnostics)
+    _build(files, evals, diagnostics)
     return RulesError(diagnostics).diagnostics if diagnostics else []
 
 
@@ -122,10 +121,10 @@ def statements(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None,
     return found
 
 
-def _build(files: Sequence[ast.RulesFile], evals: EvalsFile | None, timeout: float,
+def _build(files: Sequence[ast.RulesFile], evals: EvalsFile | None,
            diagnostics: list[Diagnostic]) -> Program:
     groups = _group(files, evals, diagnostics)
-    return Program(tuple(_compile_group(g, timeout, diagnostics) for g in groups))
+    return Program(tuple(_compile_group(g, diagnostics) for g in groups))
 
 
 def _blocks(files: Sequence[ast.RulesFile],
@@ -213,8 +212,8 @@ def _ordered(group: _Group) -> list[tuple[_Written | None, int | None]]:
     return order
 
 
-def _compile_group(group: _Group, timeout: float, diagnostics: list[Diagnostic]) -> CompiledEval:
-    compiler = Compiler(group.lets, timeout, diagnostics)
+def _compile_group(group: _Group, diagnostics: list[Diagnostic]) -> CompiledEval:
+    compiler = Compiler(group.lets, diagnostics)
     lets = compiler.compile_lets()
     let_nodes = {name: node for name, (_, node) in group.lets.items()}
     assertions = []

@@ -3,8 +3,11 @@
 Each assertion is evaluated on its own; whatever goes wrong inside one (even a
 defect of the engine) becomes that assertion's ERROR verdict and the others are
 still graded. Semantic assertions come back NOT_GRADED: an LLM grader, when one
-is given, replaces those verdicts. Each assertion has its own time and work
-budget (``engine.budget``); one that exhausts it is an ERROR naming the budget.
+is given, replaces those verdicts. Each assertion has its own budget of counted
+work (``engine.budget``); one that exhausts it is an ERROR naming the budget.
+The run's record is read and parsed before any assertion, outside every budget,
+and no verdict depends on how long anything took: the wall-clock safety net
+(``budget.TooSlow``) stops the whole command and is never made a verdict.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ def evaluate(ev: CompiledEval, run: Run, limits: budget.Limits = budget.Limits()
     once for the run, shared by every assertion of the eval; the next run
     starts from a fresh context.
     """
+    run.transcript  # read and parsed here, outside every assertion's budget (size-capped)
     ctx = Context(run, dict(ev.lets))
     return [evaluate_assertion(assertion, ctx, limits) for assertion in ev.assertions]
 
@@ -44,6 +48,8 @@ def evaluate_assertion(assertion: CompiledAssertion, ctx: Context,
             verdict = assertion.check.evaluate(ctx)
     except budget.BudgetExceeded as exc:
         return Verdict(Outcome.ERROR, str(exc))
+    except budget.TooSlow:
+        raise  # the safety net stops the command; it is never a verdict
     except RecursionError:
         return Verdict(Outcome.ERROR, "error: the data is nested too deeply to evaluate")
     except Exception as exc:  # a defect must cost one verdict, not the whole run

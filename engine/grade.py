@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Mapping, S
 
 from referee.engine.facts import claims, metrics
 from referee.engine import __version__
+from referee.engine.budget import wall_net
 from referee.engine.facts.contents import Contents, run_contents
 from referee.engine.facts.feedback import EvalTally, RunFacts as FeedbackFacts, eval_feedback
 from referee.engine.judging import GraderUsage, Judge, SemanticItem
@@ -65,7 +66,6 @@ class RulesSource:
 
     files: tuple[tuple[str, str], ...]  # (display path, text)
     evals_path: str | None = None
-    regex_timeout: float = 1.0
     evals_shown: str | None = None  # the evals file's name in rules_location (default: as given)
     sentences: tuple = ()  # without evals.json: the evals' eval_metadata.json sentences (engine.run.metadata_evals)
 
@@ -84,7 +84,7 @@ class RulesSource:
             from referee.engine.run.metadata_evals import evals_file
 
             evals = evals_file(self.sentences, trees)
-        return compile_rules(trees, evals, regex_timeout=self.regex_timeout)
+        return compile_rules(trees, evals)
 
 
 @dataclass(frozen=True)
@@ -254,15 +254,17 @@ class _Files(Mapping):
 
 
 def evaluate_run(program: Program, run: Run) -> Evaluated | None:
-    """Verdicts and facts for one run; None when no eval of the rules applies."""
+    """Verdicts and facts for one run; None when no eval of the rules applies.
+    Within the wall-clock safety net (``budget.wall_net``): past it the grade stops."""
     from referee.engine.evaluate import evaluate
 
     compiled = program.for_run(run.id, run.metadata)
     if compiled is None:
         return None
     digest = files_digest(run)  # before the verdicts: a file changed meanwhile makes the grade stale
-    verdicts = tuple(evaluate(compiled, run))
-    return Evaluated(compiled.key, verdicts, run_facts(run, compiled.key, digest), run_contents(run))
+    with wall_net(f"run {report_path(run.id)}"):
+        verdicts = tuple(evaluate(compiled, run))
+        return Evaluated(compiled.key, verdicts, run_facts(run, compiled.key, digest), run_contents(run))
 
 
 def run_facts(run: Run, eval_key: str, digest: str | None = None) -> RunFacts:

@@ -1,127 +1,210 @@
-"""Regular expressions, compiled once by the compiler and run with a timeout.
+"""Regular expressions, compiled once by the compiler and run without a clock.
 
-Every match goes through the ``regex`` module's ``timeout=`` argument, so a
-catastrophic pattern such as ``(a+)+$`` on a long text ends as an ERROR verdict
-naming the pattern and the size of the text instead of hanging the grader.
+A pattern means what the ``regex`` module makes of it, and its verdicts are a
+function of the pattern and the text alone, on any machine, under any load:
 
-Inside an assertion (``engine.budget``) the timeout is the assertion's: all its
-matches together get the pattern's timeout, so a pattern that times out on
-sixty elements costs one timeout, not sixty. ``name_matcher`` is the same timed
-path for code outside assertions that asks whether a tool name matches.
+- **Linear engine.** Every pattern that ``regex_linear`` can translate runs on
+  RE2 (``google-re2``), in time linear in the text: no timeout, nothing to
+  exhaust. That is nearly every pattern an assertion holds.
+- **Backtracking engine.** A pattern with a lookaround, a backreference or
+  another construct RE2 lacks runs on ``regex``, under two deterministic guards.
+  At compile time, such a pattern that repeats a group holding a repetition or
+  an alternation (``(a+)+``, ``(a|aa)+``: the shapes that take exponential time)
+  is refused (``bad-regex``). At run time, a text longer than
+  ``BACKTRACK_TEXT_LIMIT`` characters is not scanned: that match is an ERROR
+  naming the pattern and the size. A pattern with ``\\b`` runs there too on a
+  text with non-ASCII word characters (RE2's ``\\b`` is ASCII), under the same
+  guards.
+
+No verdict waits on a clock. A backtracking match that is still slow within
+those bounds is bounded by the wall-clock safety net alone (``budget.wall_net``),
+which stops the whole grade and writes no verdict.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import time
-from typing import Callable
+from functools import cache
+from typing import Any, Callable
 
+import re2  # type: ignore[import-untyped]  # google-re2 ships no type information
 import regex
 
-from referee.engine import budget as budgets
+from referee.engine import budget
+from referee.engine.regex_linear import Linear, Unsupported, non_ascii_word_class, to_linear
+from referee.engine.regex_syntax import Unreadable, backtrack_safe, needs_backtracking_why, parse
 from referee.engine.values import EvalError
 
 FLAG_BITS = {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL, "x": regex.VERBOSE}
-DEFAULT_TIMEOUT = 1.0
+# The longest text the backtracking engine scans: on a refused shape it could take
+# exponential time, on the shapes it runs at worst a small power of the length.
+BACKTRACK_TEXT_LIMIT = 100_000
 
 
 class Pattern:
     """A compiled pattern plus how the author wrote it (for messages).
 
-    ``timed``: matching runs under the timeout (and the assertion's budget), so a
-    match may end in an error; False for a pattern that cannot backtrack."""
+    ``may_fail``: a match may end in an error (a backtracking pattern on a text
+    past its limit), so it runs element by element under the assertion's
+    budget; False for a pattern that always answers."""
 
-    timed = True
+    may_fail = True
 
-    def __init__(self, source: str, flags: str, display: str, timeout: float, extra: int = 0):
-        bits = extra
+    def __init__(self, source: str, flags: str, display: str, ignore_case: bool = False):
+        bits = regex.IGNORECASE if ignore_case else 0
         for flag in flags:
             bits |= FLAG_BITS[flag]
         self.compiled = regex.compile(source, bits)
         self.display = display
-        self.timeout = timeout
+        try:
+            tree: Any = parse(source, verbose="x" in flags)
+        except Unreadable:
+            tree = None
+        self.linear = _linear(tree, flags + ("i" if ignore_case else ""))
+        self.safe = tree is not None and backtrack_safe(tree)
+        if self.linear is None:
+            self.why = needs_backtracking_why(tree) if tree is not None else "it is beyond the linear engine"
+            self.why = self.why or "the linear engine cannot give it the same meaning"
+            if not self.safe:
+                raise regex.error(f"it needs the backtracking engine ({self.why}) and repeats a group "
+                                  "that holds a repetition or an alternation, which can take "
+                                  "exponential time there; rewrite it without that nesting")
+        else:
+            self.why = "it has \\b or \\B and the text has non-ASCII letters"
+            self.may_fail = self.linear.boundary
 
-    def search(self, text: str, where: str) -> "regex.Match | None":
-        """First match anywhere in ``text``; ``where`` names the text for a timeout."""
-        return self._run(self.compiled.search, text, where)
+    def search(self, text: str, where: str) -> Any:
+        """First match anywhere in ``text`` (with ``start()``), or None; ``where``
+        names the text for an error."""
+        return self._run(True, text, where)
 
-    def fullmatch(self, text: str, where: str) -> "regex.Match | None":
-        return self._run(self.compiled.fullmatch, text, where)
+    def fullmatch(self, text: str, where: str) -> Any:
+        return self._run(False, text, where)
 
     def tester(self, where: str) -> Callable[[str], bool]:
         """A predicate "does ``text`` match somewhere", for filtering many texts."""
         return lambda text: self.search(text, where) is not None
 
-    def _run(self, method, text: str, where: str):
-        budget = budgets.current()
-        if budget is None:
+    def _run(self, search: bool, text: str, where: str) -> Any:
+        linear = self.linear
+        if linear is not None and (not linear.boundary or ascii_boundaries(text)):
             try:
-                return method(text, timeout=self.timeout)
-            except TimeoutError:
-                raise EvalError(f"regex {self.display} timed out after {self.timeout:g}s "
-                                f"on {len(text)} characters of {where}") from None
-        return self._run_budgeted(method, text, where, budget)
+                data = text.encode("utf-8")
+            except UnicodeEncodeError:  # a lone surrogate: RE2 reads UTF-8 only
+                return self._backtrack(search, text, where)
+            compiled = _re2(linear.search if search else linear.full)
+            found = compiled.search(data) if search else compiled.fullmatch(data)
+            return None if found is None else Found(found.start(), data, len(data) == len(text))
+        return self._backtrack(search, text, where)
 
-    def _run_budgeted(self, method, text: str, where: str, budget: budgets.Budget):
-        """A match charged to the assertion's budget: its regex time and its wall time."""
-        regex_left = self.timeout - budget.regex_seconds
-        wall_left = budget.seconds_left()
-        allowance = min(regex_left, wall_left)
-        started = time.monotonic()
+    def _backtrack(self, search: bool, text: str, where: str) -> Any:
+        if not self.safe:
+            raise EvalError(f"regex {self.display} needs the backtracking engine on {where} "
+                            f"({self.why}), where it can take exponential time; rewrite it "
+                            "without repeating a group that holds a repetition or an alternation")
+        if len(text) > BACKTRACK_TEXT_LIMIT:
+            raise EvalError(f"regex {self.display} needs the backtracking engine ({self.why}), "
+                            f"which scans at most {BACKTRACK_TEXT_LIMIT:,} characters; {where} "
+                            f"has {len(text):,}")
+        method = self.compiled.search if search else self.compiled.fullmatch
         try:
-            if allowance <= 0:
-                raise TimeoutError
-            return method(text, timeout=allowance)
+            return method(text, timeout=budget.net_left())
         except TimeoutError:
-            what = f"regex {self.display} on {len(text)} characters of {where}"
-            if wall_left < regex_left:
-                budget.check_clock(what)
-            raise budgets.BudgetExceeded(
-                f"stopped: this assertion exceeded its budget of {self.timeout:g}s of regex "
-                f"matching: regex {self.display} timed out after {self.timeout:g}s "
-                f"on {len(text)} characters of {where}") from None
-        finally:
-            budget.regex_seconds += time.monotonic() - started
+            raise budget.too_slow() from None
+
+
+def _linear(tree: Any, flags: str) -> Linear | None:
+    """RE2's texts for the pattern, when RE2 can run it with the same meaning."""
+    if tree is None:
+        return None
+    try:
+        linear = to_linear(tree, flags)
+        _re2(linear.search), _re2(linear.full)
+    except (Unsupported, re2.error, UnicodeEncodeError):
+        return None
+    return linear
+
+
+class Found:
+    """A match on the linear engine: where it starts, in characters. The text is
+    given to RE2 as UTF-8 bytes (its wrapper's own conversion of a ``str`` costs
+    several times the match), so the start is counted back from bytes."""
+
+    __slots__ = ("_start", "_data", "_ascii")
+
+    def __init__(self, start: int, data: bytes, ascii: bool) -> None:
+        self._start, self._data, self._ascii = start, data, ascii
+
+    def start(self) -> int:
+        if self._ascii:
+            return self._start
+        return len(self._data[:self._start].decode("utf-8"))
+
+
+@cache
+def _re2(text: str) -> Any:
+    """RE2's compiled pattern, for UTF-8 bytes; a program too large for RE2's memory
+    is an error."""
+    options = re2.Options()
+    options.log_errors = False
+    return re2.compile(text.encode("utf-8"), options)
+
+
+def ascii_boundaries(text: str) -> bool:
+    """Whether RE2's ASCII ``\\b`` means what ``regex``'s does on ``text``: it holds
+    no non-ASCII word character."""
+    if text.isascii():
+        return True
+    try:
+        return _re2(non_ascii_word_class()).search(text.encode("utf-8")) is None
+    except UnicodeEncodeError:
+        return False
 
 
 class _GlobPattern(Pattern):
-    """A translated glob: its only repetitions sit in atomic groups (``fnmatch``),
-    so it cannot backtrack catastrophically and runs without the timeout wrapper."""
+    """A translated glob: its only repetitions are ``fnmatch``'s, which cannot
+    backtrack catastrophically, so it runs on ``regex`` without any guard."""
 
-    timed = False
+    may_fail = False
+
+    def __init__(self, source: str, display: str):
+        self.compiled = regex.compile(source)
+        self.display = display
+        self.linear, self.safe, self.why = None, True, ""
 
     def tester(self, where: str) -> Callable[[str], bool]:
         match = self.compiled.match
         return lambda text: match(text) is not None
 
+    def _run(self, search: bool, text: str, where: str) -> Any:
+        return (self.compiled.search if search else self.compiled.fullmatch)(text)
 
-class _ExactPattern(Pattern):
+
+class _ExactPattern(_GlobPattern):
     """An exact name: matching is string equality."""
 
-    timed = False
-
-    def __init__(self, text: str, timeout: float):
-        super().__init__(r"\A" + regex.escape(text) + r"\Z", "", f'"{text}"', timeout)
+    def __init__(self, text: str):
+        super().__init__(r"\A" + regex.escape(text) + r"\Z", f'"{text}"')
         self.text = text
 
     def tester(self, where: str) -> Callable[[str], bool]:
         return self.text.__eq__
 
 
-def compile_regex(pattern: str, flags: str, timeout: float, ignore_case: bool = False) -> Pattern:
-    """Compile ``/pattern/flags``; raises ``regex.error`` (with ``pos``) when invalid."""
-    extra = regex.IGNORECASE if ignore_case else 0
-    return Pattern(pattern, flags, f"/{pattern}/{flags}", timeout, extra)
+def compile_regex(pattern: str, flags: str, ignore_case: bool = False) -> Pattern:
+    """Compile ``/pattern/flags``; raises ``regex.error`` (with ``pos``) when invalid
+    or refused (see the module's docstring)."""
+    return Pattern(pattern, flags, f"/{pattern}/{flags}", ignore_case)
 
 
-def compile_glob(glob: str, timeout: float) -> Pattern:
+def compile_glob(glob: str) -> Pattern:
     """A shell-style glob (``*save*``) as an anchored, case-sensitive pattern."""
-    return _GlobPattern(r"\A" + fnmatch.translate(glob), "", f'glob "{glob}"', timeout)
+    return _GlobPattern(r"\A" + fnmatch.translate(glob), f'glob "{glob}"')
 
 
-def compile_exact(text: str, timeout: float) -> Pattern:
+def compile_exact(text: str) -> Pattern:
     """An exact name (``"Bash"``): the whole text, case-sensitive."""
-    return _ExactPattern(text, timeout)
+    return _ExactPattern(text)
 
 
 def error_offset(pattern: str, pos: int | None) -> tuple[int, int]:
@@ -139,36 +222,28 @@ def error_offset(pattern: str, pos: int | None) -> tuple[int, int]:
     return 0, len(before)
 
 
-def name_matcher(kind: str, text: str, flags: str = "",
-                 timeout: float = DEFAULT_TIMEOUT) -> Callable[[str], bool | None]:
-    """"Does this tool-name pattern match this name", through the timed path.
+def name_matcher(kind: str, text: str, flags: str = "") -> Callable[[str], bool | None]:
+    """"Does this tool-name pattern match this name", as selections answer it.
 
     ``kind`` is ``exact``, ``glob`` or ``regex`` (a ``NamePattern``'s fields). A
-    regex is searched as in a selection (``calls to /re/``). All the answers of one
-    matcher share ``timeout`` seconds of matching; once they are spent (a
-    catastrophic pattern) or when the pattern does not compile, the answer is
+    regex is searched as in a selection (``calls to /re/``). When the pattern does
+    not compile, or a match ends in an error (see ``Pattern``), the answer is
     None: undecided, never a guess.
     """
     if kind == "exact":
         return text.__eq__
     if kind == "glob":
-        return compile_glob(text, timeout).tester("a tool name")
+        return compile_glob(text).tester("a tool name")
     try:
-        pattern = compile_regex(text, flags, timeout)
+        pattern = compile_regex(text, flags)
     except (regex.error, KeyError):
         return lambda name: None
-    spent = [0.0]
+    test = pattern.tester("a tool name")
 
     def matches(name: str) -> bool | None:
-        left = timeout - spent[0]
-        if left <= 0:
-            return None
-        started = time.monotonic()
         try:
-            return pattern.compiled.search(name, timeout=left) is not None
-        except TimeoutError:
+            return test(name)
+        except EvalError:
             return None
-        finally:
-            spent[0] += time.monotonic() - started
 
     return matches

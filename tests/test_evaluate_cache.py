@@ -100,7 +100,7 @@ NAMES = ["Bash", "bash", "Bash ", "svc-mcp_saveRecord", "saveRecord", "save[1]",
 @pytest.mark.parametrize("glob", ["*save*", "Bash", "*Record", "save?Record", "[sb]ash", "*", "a*b",
                                   "save[1]", "*[!a]"])
 def test_a_glob_tester_agrees_with_the_pattern(glob):
-    pattern = compile_glob(glob, 1.0)
+    pattern = compile_glob(glob)
     test = pattern.tester("a tool name")
     for name in NAMES:
         assert test(name) == (pattern.search(name, "a tool name") is not None) == fnmatch.fnmatchcase(name, glob)
@@ -108,7 +108,7 @@ def test_a_glob_tester_agrees_with_the_pattern(glob):
 
 @pytest.mark.parametrize("text", ["Bash", "save[1]", "a.b", "", "é"])
 def test_an_exact_tester_is_equality(text):
-    pattern = compile_exact(text, 1.0)
+    pattern = compile_exact(text)
     test = pattern.tester("a tool name")
     for name in NAMES + [text]:
         assert test(name) == (name == text) == (pattern.search(name, "a tool name") is not None)

@@ -50,11 +50,9 @@ class Scope:
 class Compiler:
     """Compiles the lets and checks of one eval; ``diagnostics`` collects errors."""
 
-    def __init__(self, lets: dict[str, tuple[str, ast.Let]], timeout: float,
-                 diagnostics: list[Diagnostic]):
+    def __init__(self, lets: dict[str, tuple[str, ast.Let]], diagnostics: list[Diagnostic]):
         self.path = ""  # the rules file of the statement being compiled (for errors)
         self.let_nodes = lets
-        self.timeout = timeout
         self.diagnostics = diagnostics
         self.lets: dict[str, Expr] = {}
         self._active: list[str] = []
@@ -152,7 +150,7 @@ class Compiler:
 
     def regex(self, node: ast.RegexLit, ignore_case: bool = False) -> Pattern | None:
         try:
-            return compile_regex(node.pattern, node.flags, self.timeout, ignore_case)
+            return compile_regex(node.pattern, node.flags, ignore_case)
         except regex.error as err:
             self._regex_error(node.pattern, node.span, err)
             return None
@@ -165,12 +163,12 @@ class Compiler:
         if key in self.name_patterns:
             return self.name_patterns[key]
         if node.kind == "glob":
-            compiled = compile_glob(node.text, self.timeout)
+            compiled = compile_glob(node.text)
         elif node.kind == "exact":
-            compiled = compile_exact(node.text, self.timeout)
+            compiled = compile_exact(node.text)
         else:
             try:
-                compiled = compile_regex(node.text, node.flags, self.timeout)
+                compiled = compile_regex(node.text, node.flags)
             except regex.error as err:
                 self._regex_error(node.text, node.span, err)
                 return None

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.budget import BudgetExceeded, spend
+from referee.engine.budget import DEFAULT_RESULTS, BudgetExceeded, current, spend
 
-MAX_RESULTS = 100_000
+MAX_RESULTS = DEFAULT_RESULTS  # outside an assertion's budget
 _COUNTED = "_referee_counted"
 
 
@@ -22,14 +22,17 @@ def bounded_find(query: Any, data: Any, text: str) -> list:
     """``query.find(data)``, charged step by step to the current budget.
 
     ``text`` is the query as written, for the message. Raises ``BudgetExceeded``
-    when the walk exceeds the work budget or selects more than ``MAX_RESULTS``.
+    when the walk exceeds the work budget or selects more values than the
+    budget's ``results`` (``MAX_RESULTS`` outside any budget).
     """
     what = f"jsonpath {text!r}"
     _count_calls(query, what)
     found = query.find(data)
-    if len(found) > MAX_RESULTS:
+    budget = current()
+    most = budget.limits.results if budget is not None else MAX_RESULTS
+    if len(found) > most:
         raise BudgetExceeded(f"stopped: {what} selected {len(found):,} values, more than its "
-                             f"budget of {MAX_RESULTS:,}; select less (a field, not '..*')")
+                             f"budget of {most:,}; select less (a field, not '..*')")
     return found
 
 

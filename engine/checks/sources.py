@@ -406,8 +406,8 @@ def _tool_filter(c, node: ast.ToolFilter, source: str, element: str) -> Filter:
         places = found[0] if len(found) == 1 else sorted(p for some in found for p in some)
         return tuple(items[p] for p in places)
 
-    # A regex is matched against the assertion's time budget, which it may exhaust.
-    return Filter(keep, "to ...", pick=None if pattern.timed else _for_calls(source, pick))
+    # A pattern whose match may end in an error is matched call by call, under the budget.
+    return Filter(keep, "to ...", pick=None if pattern.may_fail else _for_calls(source, pick))
 
 
 def _status_filter(c, node: ast.StatusFilter, source: str, element: str) -> Filter:

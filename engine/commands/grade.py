@@ -75,9 +75,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="colour the output: auto (a terminal; FORCE_COLOR and NO_COLOR "
                              "are obeyed), always or never")
     add_selection_arguments(parser)
-    parser.add_argument("--regex-timeout", type=float, default=1.0, metavar="SECONDS",
-                        help="regex matching time of one assertion, all its matches "
-                             "together (default 1); past it the assertion is an ERROR")
+    parser.add_argument("--regex-timeout", type=float, default=None, metavar="SECONDS",
+                        help="deprecated and ignored: no regex match has a timeout (docs/limits.md)")
     # Plain argparse from the engine: the adapter is imported only once --llm is given.
     add_llm_arguments(parser)
     parser.set_defaults(handler=run)
@@ -85,6 +84,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Grade, write, report; returns the exit code documented in ``--help``."""
+    if args.regex_timeout is not None:
+        warn("--regex-timeout is deprecated and ignored: no regex match has a timeout, "
+             "verdicts depend on the evidence alone (docs/limits.md)")
     # The rendered reports wait on disk until they are written, so memory does not
     # grow with the number of runs (engine.report.spill); with --check that file is
     # made outside the workspace.
@@ -239,7 +241,7 @@ def _rules_source(args: argparse.Namespace) -> RulesSource | int:
             _SHOWN[evals_shown] = args.evals
         except (OSError, UnicodeDecodeError):
             evals_shown = None  # load_evals reports it, naming the file as given
-    return RulesSource(tuple(files), args.evals, args.regex_timeout, evals_shown)
+    return RulesSource(tuple(files), args.evals, evals_shown=evals_shown)
 
 
 def _compile(source: RulesSource, color: bool):

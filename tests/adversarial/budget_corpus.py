@@ -51,7 +51,7 @@ def rules_for(*checks: str, eval_id: int = 1) -> str:
     return "\n".join(lines) + "\n"
 
 
-def verdicts(workspace: Path, rules: str, regex_timeout: float = 1.0, limits=None) -> list:
+def verdicts(workspace: Path, rules: str, limits=None) -> list:
     """Compile ``rules`` and evaluate the first run of ``workspace``: its verdicts."""
     from referee import dsl
     from referee.engine.budget import Limits
@@ -59,7 +59,7 @@ def verdicts(workspace: Path, rules: str, regex_timeout: float = 1.0, limits=Non
     from referee.engine.evaluate import evaluate
     from referee.engine.run.workspace import discover
 
-    program = compile_rules([dsl.parse_rules(rules, "hostile.rules")], regex_timeout=regex_timeout)
+    program = compile_rules([dsl.parse_rules(rules, "hostile.rules")])
     run = discover(workspace).runs[0]
     compiled = program.for_run(run.id, run.metadata)
     assert compiled is not None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.engine import budget, caps
+from referee.engine import budget, caps, regexes
 from referee.engine.checks.jsonpath_budget import MAX_RESULTS
 from referee.engine.report import lock
 from referee.engine.run import safeio
@@ -15,7 +15,9 @@ FLAT = " ".join(DOC.split())
 
 def test_the_figures_of_the_doc_are_the_code_s():
     stated = [
-        f"{budget.DEFAULT_STEPS:,} steps", f"{budget.DEFAULT_SECONDS:g} s", f"{MAX_RESULTS:,} values",
+        f"{budget.DEFAULT_STEPS:,} steps", f"{MAX_RESULTS:,} values",
+        f"longer than {regexes.BACKTRACK_TEXT_LIMIT:,} characters",
+        f"({budget.DEFAULT_TIME_LIMIT:g} s unless set", budget.TIME_LIMIT_VARIABLE,
         f"more than {safeio.MAX_NUMBER_CHARS:,} characters", f"beyond 1e±{safeio.MAX_EXPONENT}",
         f"cut to {caps.MESSAGE_LIMIT:,} characters", f"a detail to {caps.DETAIL_LIMIT}",
         f"a quote to {caps.QUOTE_LIMIT}", f"the first {caps.EVIDENCE_KEPT}",
