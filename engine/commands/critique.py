@@ -13,7 +13,8 @@ exit codes:
   0  no assertion is weak
   1  some assertion is weak: a mutant that breaks what it says still passes it,
      or it passed only because there was nothing to examine
-  2  usage or input error: bad rules, missing workspace, no runs found
+  2  usage or input error: bad rules, missing workspace, no runs found, or the
+     critique's budget of work (--budget) was spent
 
 Mutants are built in memory, never in the workspace. The findings go to
 WORKSPACE/critique.json (not with --check); `referee grade` adds them to each
@@ -36,6 +37,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     parser.add_argument("--check", action="store_true",
                         help="critique and report; do not write critique.json")
+    parser.add_argument("--budget", type=_units, default=None, metavar="UNITS",
+                        help="units of work the critique may spend: a mutant costs one per call "
+                             "and per note of its run, and per 1,000 characters (default 500,000); "
+                             "past it the critique stops and writes nothing")
     parser.set_defaults(handler=run)
 
 
@@ -44,7 +49,8 @@ def run(args: argparse.Namespace) -> int:
     from referee.engine.critique.report import document, lines
     from referee.engine.critique.runner import critique_workspace
 
-    result = critique_workspace(args.workspace, list(args.rules), args.evals)
+    budget = {} if args.budget is None else {"units": args.budget}
+    result = critique_workspace(args.workspace, list(args.rules), args.evals, **budget)
     found = document(result.critiques, result.coverage)
     try:
         written = None if args.check else write_findings(args.workspace, found, result.digest)
@@ -59,3 +65,13 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(lines(result.critiques, result.coverage)))
         print(f"wrote {written}" if written else "nothing was written (--check)")
     return 1 if any(c.weak for c in result.critiques) else 0
+
+
+def _units(text: str) -> int:
+    try:
+        units = int(text.replace(",", "").replace("_", ""))
+    except ValueError:
+        units = 0
+    if units < 1:
+        raise argparse.ArgumentTypeError(f"expected a positive number of units, got {text!r}")
+    return units

@@ -12,6 +12,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from referee.engine.budget import spend
 from referee.engine.checks.base import Context
 from referee.engine.compile import CompiledAssertion, CompiledEval
 from referee.engine.critique.image import image_of, to_run
@@ -83,6 +84,7 @@ def critique_run(ev: CompiledEval, run, lets_text: Mapping[str, str],
     if not passing:
         return verdicts
     image = image_of(run)
+    spend(work_units(image), "grading mutants")  # the critique's budget (critique.runner)
     identity = to_run(image, run)
     for assertion, verdict in passing:
         critique = found[assertion.key]
@@ -94,7 +96,10 @@ def critique_run(ev: CompiledEval, run, lets_text: Mapping[str, str],
             continue
         shape = Shape.of(_assertion_text(assertion, lets_text),
                          assertion.precision == Precision.EXISTENCE)
-        for mutant in mutants_for(image, verdict, shape, forbidden_tools(assertion)):
+        mutants = mutants_for(image, verdict, shape, forbidden_tools(assertion))
+        # Charged before any is graded: a budget too small stops before the work, not after.
+        spend(sum(work_units(m.image) for m in mutants), "grading mutants")
+        for mutant in mutants:
             critique.tried.append(_try(ev, assertion, run, mutant, identity))
     return verdicts
 
@@ -112,6 +117,13 @@ def _try(ev: CompiledEval, assertion: CompiledAssertion, run, mutant: Mutant, id
         mutated.__dict__["transcript"] = identity.transcript
     verdict = _grade(ev, assertion, mutated)
     return Tried(run.id.rel, mutant.name, mutant.must_fail, verdict.outcome is Outcome.PASS, mutant.reason)
+
+
+def work_units(image) -> int:
+    """What grading one mutant of ``image`` costs: it is written out and read back
+    whole, so one unit per call and per note, and per 1,000 characters of text."""
+    text = len(image.response or "") + sum(len(data) for data in image.files.values())
+    return 1 + len(image.calls) + len(image.notes) + text // 1000
 
 
 def _grade(ev: CompiledEval, assertion: CompiledAssertion, run) -> Verdict:

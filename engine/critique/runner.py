@@ -1,4 +1,12 @@
-"""Critique a whole workspace: compile the rules, walk the runs, gather the coverage."""
+"""Critique a whole workspace: compile the rules, walk the runs, gather the coverage.
+
+The critique has a budget of counted work (``DEFAULT_BUDGET`` units, ``referee
+critique --budget``): each mutant graded costs what rewriting and reading its
+run costs (``assess.work_units``: one unit per call, per note and per 1,000
+characters). A critique that would spend more stops with a clear error and
+writes nothing: the same workspace and rules stop at the same place on any
+machine.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.engine import budget
 from referee.engine.critique.assess import Critique, critique_run
 from referee.engine.critique.coverage import EvalCoverage, eval_coverage
 from referee.engine.critique.findings import rules_digest
@@ -20,15 +29,35 @@ class Result:
     digest: str  # of the rules critiqued (``findings.rules_digest``)
 
 
-def critique_workspace(workspace: Path, rules: list[str], evals_path: str | None) -> Result:
-    """Critique every run of ``workspace`` that an eval of the rules matches."""
-    from referee.engine.run.reading import response_files
-    from referee.engine.run.workspace import discover
+# About a minute of work on one core: a 100,000-call run is past it with its first mutants.
+DEFAULT_BUDGET = 500_000
 
+
+def critique_workspace(workspace: Path, rules: list[str], evals_path: str | None,
+                       units: int = DEFAULT_BUDGET) -> Result:
+    """Critique every run of ``workspace`` that an eval of the rules matches, within
+    ``units`` of work (see above); raises ``UsageError`` past them."""
     program, lets_text, evals, digest = _compile(rules, evals_path)
     if not workspace.is_dir():
         raise UsageError(f"workspace not found: {workspace}")
     found: dict[str, Critique] = {}
+    try:
+        with budget.active(budget.Limits(steps=units)):
+            return _critique(workspace, evals_path, program, lets_text, evals, digest, found)
+    except budget.BudgetExceeded:
+        mutants = sum(len(c.tried) for c in found.values())
+        raise UsageError(f"critique stopped: the mutants would spend more than its budget of "
+                         f"{units:,} units of work ({mutants:,} were graded; a mutant costs one unit "
+                         "per call and per note of its run, and per 1,000 characters); nothing was "
+                         "written. Critique fewer runs (a folder of the workspace) or give a larger "
+                         "--budget") from None
+
+
+def _critique(workspace: Path, evals_path: str | None, program, lets_text: dict[str, str], evals,
+              digest: str, found: dict[str, Critique]) -> Result:
+    from referee.engine.run.reading import response_files
+    from referee.engine.run.workspace import discover
+
     tools: dict[str, set[str]] = defaultdict(set)
     outcomes: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     examined = 0

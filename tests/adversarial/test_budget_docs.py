@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.engine import budget, caps, regexes
+from referee.engine.critique import runner
 from referee.engine.checks.jsonpath_budget import MAX_RESULTS
 from referee.engine.report import lock
 from referee.engine.run import safeio
@@ -18,6 +19,7 @@ def test_the_figures_of_the_doc_are_the_code_s():
         f"{budget.DEFAULT_STEPS:,} steps", f"{MAX_RESULTS:,} values",
         f"longer than {regexes.BACKTRACK_TEXT_LIMIT:,} characters",
         f"({budget.DEFAULT_TIME_LIMIT:g} s unless set", budget.TIME_LIMIT_VARIABLE,
+        f"a budget of {runner.DEFAULT_BUDGET:,} units",
         f"more than {safeio.MAX_NUMBER_CHARS:,} characters", f"beyond 1e±{safeio.MAX_EXPONENT}",
         f"cut to {caps.MESSAGE_LIMIT:,} characters", f"a detail to {caps.DETAIL_LIMIT}",
         f"a quote to {caps.QUOTE_LIMIT}", f"the first {caps.EVIDENCE_KEPT}",
