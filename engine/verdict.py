@@ -1,7 +1,8 @@
 """Verdicts are data: an outcome, the values compared, and the evidence with its place.
 
-A runtime problem (no match, wrong type, unreadable file, regex timeout) is a verdict
-with outcome ``error`` and a message, never an exception that stops a run.
+A runtime problem (no match, wrong type, unreadable file, a text too long for a
+regex) is a verdict with outcome ``error`` and a message, never an exception that
+stops a run.
 """
 
 from __future__ import annotations

@@ -58,7 +58,7 @@ def notes_claiming(claimed: tuple, pattern: ast.NamePattern) -> tuple[Claim, ...
     a separator, is what the pattern selects (see ``_names``).
     """
     names = bare_names(pattern)
-    matches = name_matcher(pattern.kind, pattern.text, pattern.flags)  # timed: notes are the agent's text
+    matches = name_matcher(pattern.kind, pattern.text, pattern.flags)  # as the selections match
     claims = []
     for note, line, tool, text in claimed:
         if not _names(matches, names, tool):
@@ -74,7 +74,7 @@ def notes_claiming(claimed: tuple, pattern: ast.NamePattern) -> tuple[Claim, ...
 
 def _names(matches: Callable[[str], bool | None], names: list[str], tool: str) -> bool:
     """Does the claimed ``tool`` stand for what the pattern selects? The full name
-    matches it (through the timed matcher the selections use; undecided is no), or
+    matches it (through the matcher the selections use; undecided is no), or
     the agent wrote the short name ("saveDoc" for ``mcp_saveDoc``): the pattern's
     literal ends with it after a separator."""
     if matches(tool):

@@ -139,7 +139,7 @@ def tool_hint(name: str, tools: Iterable[str]) -> str | None:
 
 def pattern_matcher(pattern: Any) -> Matcher:
     """A ``Matcher`` over a compiled ``regexes.Pattern`` (the one the rule's
-    selection uses), through its timed path; a timeout answers None."""
+    selection uses); a match that ends in an error (``regexes.Pattern``) answers None."""
     test = pattern.tester("a tool name")
 
     def matches(name: str) -> bool | None:
@@ -154,8 +154,7 @@ def pattern_matcher(pattern: Any) -> Matcher:
 def any_match(matchers: Iterable[Matcher], names: Iterable[str]) -> bool | None:
     """Whether some matcher matches some name; None when that cannot be told.
 
-    All the matches share one budget, as an assertion's do: a catastrophic pattern
-    costs its timeout once, however many names there are, and then stops."""
+    All the matches share one budget of counted work, as an assertion's do."""
     tests = list(matchers)
     with budget.active(budget.Limits()):
         for name in names:

@@ -137,7 +137,7 @@ def _never_called(assertion: Any, position: int, tally: EvalTally,
     """An assertion selecting calls of tools that no run called.
 
     Tool names are matched with the compiled patterns the assertion's selections
-    use (timed; a pattern that runs out of time is not judged). If the assertion
+    use (a match that ends in an error is not judged). If the assertion
     passed in every run, it is satisfied by the tool's absence (``count(...) == 0``,
     ``no calls to ...``): that is what its author wanted, so it is flagged only
     when the runs called a tool of a near name, which it may have meant."""
