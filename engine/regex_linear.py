@@ -23,6 +23,8 @@ translation bridges each difference, and whatever it cannot bridge raises
 
 from __future__ import annotations
 
+import array
+import sys
 from dataclasses import dataclass
 from functools import cache
 
@@ -207,16 +209,9 @@ def _complement(ranges: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
 @cache
 def _every_character() -> str:
     """Every code point but the surrogates, in order (UTF-32 decodes in one step)."""
-    points = [*range(_SURROGATES[0]), *range(_SURROGATES[1] + 1, 0x110000)]
-    import array
-
-    return array.array("I", points).tobytes().decode("utf-32-le" if _little() else "utf-32-be")
-
-
-def _little() -> bool:
-    import sys
-
-    return sys.byteorder == "little"
+    points = array.array("I", range(_SURROGATES[0]))
+    points.extend(range(_SURROGATES[1] + 1, 0x110000))
+    return points.tobytes().decode("utf-32-le" if sys.byteorder == "little" else "utf-32-be")
 
 
 def _code_point(index: int) -> int:
