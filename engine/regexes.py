@@ -59,19 +59,20 @@ class Pattern:
         try:
             tree: Any = parse(source, verbose="x" in flags)
         except Unreadable:
-            tree = None
+            raise regex.error("it needs the backtracking engine, and its shape cannot be read to "
+                              "tell whether it can take exponential time there; write it with "
+                              "common constructs") from None
         self.linear = _linear(tree, flags + ("i" if ignore_case else ""))
-        self.safe = tree is not None and backtrack_safe(tree)
-        if self.linear is None:
-            self.why = needs_backtracking_why(tree) if tree is not None else "it is beyond the linear engine"
-            self.why = self.why or "the linear engine cannot give it the same meaning"
-            if not self.safe:
-                raise regex.error(f"it needs the backtracking engine ({self.why}) and repeats a group "
-                                  "that holds a repetition or an alternation, which can take "
-                                  "exponential time there; rewrite it without that nesting")
-        else:
+        self.safe = backtrack_safe(tree)
+        if self.linear is not None:
             self.why = "it has \\b or \\B and the text has non-ASCII letters"
             self.may_fail = self.linear.boundary
+            return
+        self.why = needs_backtracking_why(tree) or "the linear engine cannot give it the same meaning"
+        if not self.safe:
+            raise regex.error(f"it needs the backtracking engine ({self.why}) and repeats a group "
+                              "that holds a repetition or an alternation, which can take "
+                              "exponential time there; rewrite it without that nesting")
 
     def search(self, text: str, where: str) -> Any:
         """First match anywhere in ``text`` (with ``start()``), or None; ``where``
@@ -115,8 +116,6 @@ class Pattern:
 
 def _linear(tree: Any, flags: str) -> Linear | None:
     """RE2's texts for the pattern, when RE2 can run it with the same meaning."""
-    if tree is None:
-        return None
     try:
         linear = to_linear(tree, flags)
         _re2(linear.search), _re2(linear.full)
