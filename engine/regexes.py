@@ -91,20 +91,21 @@ class Pattern:
         if linear is not None and (not linear.boundary or ascii_boundaries(text)):
             try:
                 data = text.encode("utf-8")
-            except UnicodeEncodeError:  # a lone surrogate: RE2 reads UTF-8 only
-                return self._backtrack(search, text, where)
+            except UnicodeEncodeError:  # RE2 reads UTF-8 only
+                return self._backtrack(search, text, where, "the text holds a lone surrogate")
             compiled = _re2(linear.search if search else linear.full)
             found = compiled.search(data) if search else compiled.fullmatch(data)
             return None if found is None else Found(found.start(), data, len(data) == len(text))
         return self._backtrack(search, text, where)
 
-    def _backtrack(self, search: bool, text: str, where: str) -> Any:
+    def _backtrack(self, search: bool, text: str, where: str, why: str = "") -> Any:
+        why = why or self.why
         if not self.safe:
             raise EvalError(f"regex {self.display} needs the backtracking engine on {where} "
-                            f"({self.why}), where it can take exponential time; rewrite it "
+                            f"({why}), where it can take exponential time; rewrite it "
                             "without repeating a group that holds a repetition or an alternation")
         if len(text) > BACKTRACK_TEXT_LIMIT:
-            raise EvalError(f"regex {self.display} needs the backtracking engine ({self.why}), "
+            raise EvalError(f"regex {self.display} needs the backtracking engine ({why}), "
                             f"which scans at most {BACKTRACK_TEXT_LIMIT:,} characters; {where} "
                             f"has {len(text):,}")
         method = self.compiled.search if search else self.compiled.fullmatch
