@@ -35,6 +35,7 @@ from referee.engine.regex_syntax import (Alt, CharClass, Group, Leaf, Other, Rep
 
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 _SURROGATES = (0xD800, 0xDFFF)
+_UTF32 = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
 
 
 class Unsupported(ValueError):
@@ -184,17 +185,30 @@ def _ranges_text(ranges) -> str:
                    for low, high in ranges)
 
 
-@cache
 def _matched_ranges(letter: str) -> tuple[tuple[int, int], ...]:
-    every = _every_character()
-    found = []
-    for match in regex.finditer(f"\\{letter}+", every):
-        low, high = _code_point(match.start()), _code_point(match.end() - 1)
-        if low < _SURROGATES[0] <= high:  # a run across the gap the text left out
-            found += [(low, _SURROGATES[0] - 1), (_SURROGATES[1] + 1, high)]
-        else:
-            found.append((low, high))
-    return tuple(found)
+    return _class_ranges()[letter]
+
+
+@cache
+def _class_ranges() -> dict[str, tuple[tuple[int, int], ...]]:
+    """The code point ranges of ``\\d \\w \\s`` as ``regex`` matches them, read from
+    the text of every character but the surrogates, a block at a time."""
+    found: dict[str, list[tuple[int, int]]] = {letter: [] for letter in "dws"}
+    for start, end in _blocks():
+        text = array.array("I", range(start, end)).tobytes().decode(_UTF32)
+        for letter, ranges in found.items():
+            for match in regex.finditer(f"\\{letter}+", text):
+                low, high = start + match.start(), start + match.end() - 1
+                if ranges and ranges[-1][1] == low - 1:  # a run that goes on from the last block
+                    low = ranges.pop()[0]
+                ranges.append((low, high))
+    return {letter: tuple(ranges) for letter, ranges in found.items()}
+
+
+def _blocks(size: int = 0x10000):
+    for first, last in ((0, _SURROGATES[0]), (_SURROGATES[1] + 1, 0x110000)):
+        for start in range(first, last, size):
+            yield start, min(start + size, last)
 
 
 def _complement(ranges: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
@@ -207,17 +221,6 @@ def _complement(ranges: tuple[tuple[int, int], ...]) -> list[tuple[int, int]]:
 
 
 @cache
-def _every_character() -> str:
-    """Every code point but the surrogates, in order (UTF-32 decodes in one step)."""
-    points = array.array("I", range(_SURROGATES[0]))
-    points.extend(range(_SURROGATES[1] + 1, 0x110000))
-    return points.tobytes().decode("utf-32-le" if sys.byteorder == "little" else "utf-32-be")
-
-
-def _code_point(index: int) -> int:
-    return index if index < _SURROGATES[0] else index + (_SURROGATES[1] - _SURROGATES[0] + 1)
-
-
 def non_ascii_word_class() -> str:
     """An RE2 class of the non-ASCII characters ``regex`` counts as word characters."""
     return f"[{_ranges_text((max(low, 0x80), high) for low, high in _matched_ranges('w') if high > 0x7F)}]"
