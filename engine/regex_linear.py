@@ -30,10 +30,10 @@ from functools import cache
 
 import regex
 
-from referee.engine.regex_syntax import (Alt, CharClass, Group, Leaf, Other, Repeat, Seq,
-                                         _LINEAR_FLAGS)
+from referee.engine.regex_syntax import Alt, CharClass, Group, Leaf, Other, Repeat, Seq
 
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+_LINEAR_FLAGS = frozenset("ims")  # the flags RE2 takes as regex means them
 _SURROGATES = (0xD800, 0xDFFF)
 _UTF32 = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
 

@@ -22,7 +22,6 @@ _NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _OPENER = re.compile(rf"\(\?(?:(?P<plain>:)|(?P<look><=|<!|=|!)|(?P<atomic>>)"
                      rf"|P?<(?P<named>{_NAME})>|(?P<scoped>[a-zA-Z]*(?:-[a-zA-Z]+)?):"
                      rf"|(?P<inline>[a-zA-Z]+)\)|(?P<comment>#))")
-_LINEAR_FLAGS = set("ims")
 
 
 class Unreadable(ValueError):
