@@ -17,7 +17,8 @@ from typing import Any, Iterator
 from referee.engine import __version__
 from referee.engine.usage import UsageError
 
-COMMANDS = ("import_cmd", "show", "check", "suggest", "grade", "critique", "aggregate", "report")  # in the order of the work; import_cmd registers "import"
+COMMANDS = ("import_cmd", "show", "check", "suggest", "grade", "critique", "aggregate", "report",
+            "compare")  # in the order of the work; import_cmd registers "import"
 # The word that calls each command module's subcommand.
 WORDS = {("import" if name == "import_cmd" else name): name for name in COMMANDS}
 # Each command's line in ``referee --help``: the help its module registers, written
@@ -32,6 +33,7 @@ SUMMARIES = {
     "critique": "test the assertions: do they fail when their evidence is broken?",
     "aggregate": "benchmark graded runs and decide PASS / CONDITIONAL PASS / FAIL",
     "report": "render graded runs as HTML, JUnit XML, GitHub annotations or Markdown",
+    "compare": "blind A/B comparison of two configurations, decided by the rules",
 }
 
 

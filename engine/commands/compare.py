@@ -1,0 +1,108 @@
+"""``referee compare WORKSPACE``: blind pairwise comparison of two configurations,
+decided by the rules, and a sign test across evals."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from referee.engine.commands.llm_flags import add_llm_arguments
+from referee.engine.commands.warnings import warn_all
+from referee.engine.compare.output import say
+from referee.engine.usage import UsageError
+
+OUT = "comparison"
+EPILOG = """\
+exit codes:
+  0  the primary is better: the one-sided sign test over the evals' votes
+     passes at 0.05 (at least 5 evals that are not ties)
+  1  anything else: underpowered, no significant difference, or the baseline better
+  2  usage or input error: no workspace, no graded run, unknown configurations
+
+Every primary run is paired with every baseline run of the same eval. Which one
+is shown as A is decided per pair by a hash of --seed, the eval and the runs; the
+mapping is written only into each file's referee.assignment. A pair's winner is
+decided by the rules (docs/compare.md): a side with an errored or ungraded gated
+assertion cannot win, then the rules' rubric score, then the gated pass rate,
+then (with --llm only) the model, asked in both orders; otherwise TIE.
+
+Writes comparison-N.json (skill-creator's comparator schema, with a referee
+block) and summary.json into --out (default WORKSPACE/comparison); `referee
+aggregate` adds the summary's result to its release decision.
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Register ``compare`` on the ``referee`` subcommand parser."""
+    parser = sub.add_parser(
+        "compare", help="blind A/B comparison of two configurations, decided by the rules",
+        description="Pair every run of the primary configuration with every run of the baseline "
+                    "in the same eval, blind each pair, decide its winner from the graded "
+                    "assertions, and decide across evals with a sign test.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("workspace", type=Path, metavar="WORKSPACE")
+    parser.add_argument("--primary", metavar="CONFIG", help="the configuration under test "
+                        "(default from the names: with_X, new_X)")
+    parser.add_argument("--baseline", metavar="CONFIG", help="the configuration to compare with "
+                        "(default from the names: without_X, old_X, baseline)")
+    parser.add_argument("--seed", type=int, default=0, metavar="N",
+                        help="shuffles which side is shown as A (never who wins); default 0")
+    parser.add_argument("--out", type=Path, metavar="DIR", help="where to write (default WORKSPACE/comparison)")
+    parser.add_argument("--rubric", type=Path, metavar="FILE",
+                        help="TOML naming the criterion of assertions (\"1#4\" = \"accuracy\"); "
+                             "the others are inferred from their rules")
+    parser.add_argument("--skill-path", type=Path, metavar="DIR", help="the skill under test (its name is hidden)")
+    parser.add_argument("--evals", type=Path, metavar="EVALS_JSON", help="evals.json: the skill's name and prompts")
+    parser.add_argument("--iteration", type=int, metavar="N", help="with several iterations, the one to read")
+    parser.add_argument("--jobs", type=int, default=1, metavar="N", help="pairs asked of the model at once (--llm)")
+    parser.add_argument("--check", action="store_true", help="compare and print; write nothing")
+    add_llm_arguments(parser)
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Compare, write, print; returns the exit code documented in ``--help``."""
+    from referee.engine.compare import output, procedure
+    from referee.engine.compare.signtest import PRIMARY
+
+    found = procedure.setup(args.workspace, iteration=args.iteration, primary=args.primary,
+                            baseline=args.baseline, rubric_file=args.rubric, skill_path=args.skill_path,
+                            evals=args.evals)
+    warn_all([f"warning: {line}" for line in found.loaded.warnings])
+    done = procedure.compare(found, args.seed, _holistic(args), args.jobs)
+    written = None if args.check else output.write_documents(args.out or args.workspace / OUT,
+                                                             {**done.documents, "summary.json": done.summary})
+    _print(done.summary, written)
+    return 0 if done.summary["sign_test"]["result"] == PRIMARY else 1
+
+
+def _holistic(args: argparse.Namespace):
+    """The model reader for --llm (imported only then), or None."""
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    if not args.llm:
+        return None
+    from referee.llm_adapter.holistic import reader_from_args
+
+    try:
+        return reader_from_args(args)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _print(summary: dict, written) -> None:
+    say(f"compare: {summary['primary']} against {summary['baseline']}, {summary['pairs']} pairs, "
+          f"seed {summary['seed']}")
+    for row in summary["evals"]:
+        name = f" ({row['eval_name']})" if row["eval_name"] else ""
+        say(f"  eval {row['eval_id']}{name}: {row['wins']} won, {row['losses']} lost, {row['ties']} tied "
+              f"of {row['pairs']} pairs: vote {row['vote']}")
+    flips = summary["flip_rate"]
+    if flips is not None:
+        say(f"  model: {flips['flipped']} of {flips['pairs']} pairs flipped with the order "
+              f"(counted as ties)" + (f"; {flips['unusable']} unusable" if flips["unusable"] else ""))
+    say(f"{summary['sign_test']['result'].upper()}: {summary['decision']}")
+    if written is None:
+        say("nothing was written (--check)")
+    else:
+        say(f"wrote {len(written) - 1} comparison files and {written[-1]}")

@@ -1,0 +1,69 @@
+"""Writing the documents of ``compare``, ``analyze`` and ``validate``.
+
+Each is JSON in the order the code builds its fields,
+UTF-8, two-space indents and a final newline: byte-identical for the same
+inputs. A command's files are replaced together (all new or all old), a name
+taken by anything but a regular file is refused, and comparison files left from
+an earlier, larger comparison are removed, so a folder never mixes two runs of
+the command.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from referee.engine.usage import UsageError
+
+_OURS = re.compile(r"comparison-\d+\.json")
+
+
+def json_text(document: dict | list) -> str:
+    return json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+
+
+def say(line: str = "") -> None:
+    """One line on standard output, made inert: run texts never act on the terminal."""
+    from referee.engine.report.inert import inert
+
+    print(inert(line))
+
+
+def show_json(document: dict | list) -> None:
+    """A document on standard output (``--json``, ``--check``), every string made inert."""
+    from referee.engine.report.inert import inert_data
+
+    print(json_text(inert_data(document)), end="")
+
+
+def write_documents(folder: Path, documents: dict[str, dict | list]) -> list[Path]:
+    """Write ``{file name: document}`` into ``folder``; returns the paths written."""
+    from referee.engine.report.atomic import replace_together
+
+    files: dict[Path, bytes | str] = {folder / name: json_text(doc) for name, doc in documents.items()}
+    for path in files:
+        if path.is_symlink() or (path.exists() and not path.is_file()):
+            raise UsageError(f"{path} exists and is not a regular file; nothing was written")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        replace_together(files)
+    except OSError as exc:
+        raise UsageError(f"cannot write into {folder}: {exc.strerror or exc}; nothing was changed") from None
+    _remove_leftovers(folder, set(documents))
+    return list(files)
+
+
+def _remove_leftovers(folder: Path, kept: set[str]) -> None:
+    """Earlier comparison files this run did not write: only regular files that
+    hold a comparison referee wrote (a ``referee`` block with an ``assignment``)."""
+    for path in sorted(folder.iterdir()):
+        if path.name in kept or not _OURS.fullmatch(path.name) or path.is_symlink() or not path.is_file():
+            continue
+        try:
+            document = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            continue
+        if isinstance(document, dict) and isinstance(document.get("referee"), dict) \
+                and "assignment" in document["referee"]:
+            path.unlink(missing_ok=True)

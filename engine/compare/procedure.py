@@ -1,0 +1,65 @@
+"""The comparison from flags to documents, shared by ``compare`` and ``analyze``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.engine.compare import blind, documents, load, pairs, rubric, skill
+from referee.engine.compare.holistic import Holistic
+from referee.engine.usage import UsageError
+
+
+@dataclass(frozen=True)
+class Setup:
+    loaded: load.Loaded
+    primary: str
+    baseline: str
+    tags: dict[str, rubric.Tag]
+    skill: skill.Skill
+    scrub: blind.Scrubber
+
+
+@dataclass(frozen=True)
+class Compared:
+    decided: list[pairs.Decided]
+    documents: dict[str, dict]  # file name -> comparison
+    summary: dict
+
+
+def setup(workspace: Path, *, iteration: int | None = None, primary: str | None = None,
+          baseline: str | None = None, rubric_file: Path | None = None, skill_path: Path | None = None,
+          evals: Path | None = None) -> Setup:
+    """Read the graded runs and settle the roles; UsageError when there is nothing to compare."""
+    from referee.engine.decision.configurations import choose
+
+    loaded = load.load(workspace, iteration)
+    choice = choose(loaded.configurations, primary, baseline)
+    if choice.baseline is None:
+        raise UsageError(f"only one configuration ({choice.primary}): there is nothing to compare")
+    found = skill.find(skill_path, evals)
+    scrub = blind.Scrubber.of(blind.secrets(loaded.configurations, [r.path for r in loaded.runs], found.names))
+    return Setup(loaded, choice.primary, choice.baseline, rubric.load_tags(rubric_file), found, scrub)
+
+
+def compare(found: Setup, seed: int, holistic: Holistic | None = None, jobs: int = 1) -> Compared:
+    """Every pair decided, its document, and the summary across evals."""
+    every = pairs.pairs(found.loaded, found.primary, found.baseline, seed)
+    if not every:
+        raise UsageError(f"no eval has graded runs of both {found.primary} and {found.baseline}")
+    decided = pairs.decide_all(every, found.tags, holistic, lambda pair: task(pair, found.skill),
+                               found.scrub, jobs)
+    docs = {documents.file_name(d.pair.number): documents.comparison(d, found.tags, seed, found.scrub)
+            for d in decided}
+    inputs = {"runs": len(found.loaded.runs), "digest": load.digest_of(found.loaded.runs)}
+    usage = None if holistic is None else holistic.usage()
+    summary = documents.summary(decided, found.primary, found.baseline, seed, found.loaded.evals(), inputs, usage)
+    return Compared(decided, docs, summary)
+
+
+def task(pair: pairs.Pair, found: skill.Skill) -> str:
+    """The eval's prompt: evals.json's, else the run's eval_metadata.json, else its transcript's."""
+    prompt = found.prompts.get(pair.eval_id) or pair.primary.source.metadata.get("prompt")
+    if not isinstance(prompt, str):
+        prompt = pair.primary.source.transcript.prompt
+    return prompt if isinstance(prompt, str) else ""

@@ -1,0 +1,95 @@
+"""The decision across evals: one vote per eval, an exact one-sided sign test.
+
+Each eval votes once, for the side with more pair wins (wins minus losses over
+all its pairs; zero is a tie vote), so an eval with many runs weighs no more than
+one with few. Over the n non-tie votes, of which k went to the primary, the
+one-sided p-value that the primary is better is P(X >= k) for X ~ Binomial(n, 1/2),
+computed exactly with whole numbers; the same for the baseline. Below the
+fewest non-tie votes that could ever reach ``alpha`` (5 at 0.05, since
+0.5^4 = 0.0625), the result is "underpowered" whatever the votes say. Magnitudes
+(how much better) are reported beside the votes and never decide.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from math import comb
+
+ALPHA = Fraction(5, 100)
+PRIMARY, BASELINE, NO_DIFFERENCE, UNDERPOWERED = "primary better", "baseline better", "no difference", "underpowered"
+
+
+def vote(wins: int, losses: int) -> int:
+    """+1 for the primary, -1 for the baseline, 0 for a tie."""
+    return (wins > losses) - (wins < losses)
+
+
+def tail(n: int, k: int) -> Fraction:
+    """P(X >= k) for X ~ Binomial(n, 1/2), exactly."""
+    return Fraction(sum(comb(n, i) for i in range(max(k, 0), n + 1)), 2 ** n)
+
+
+def floor(alpha: Fraction = ALPHA) -> int:
+    """The fewest non-tie votes whose most lopsided outcome reaches ``alpha``."""
+    n = 0
+    while Fraction(1, 2 ** n) > alpha:
+        n += 1
+    return n
+
+
+@dataclass(frozen=True)
+class SignTest:
+    primary: int  # votes for the primary
+    baseline: int
+    ties: int
+    alpha: Fraction = ALPHA
+
+    @property
+    def non_tie(self) -> int:
+        return self.primary + self.baseline
+
+    @property
+    def p_primary(self) -> Fraction:
+        return tail(self.non_tie, self.primary)
+
+    @property
+    def p_baseline(self) -> Fraction:
+        return tail(self.non_tie, self.baseline)
+
+    @property
+    def result(self) -> str:
+        if self.non_tie < floor(self.alpha):
+            return UNDERPOWERED
+        if self.p_primary <= self.alpha:
+            return PRIMARY
+        if self.p_baseline <= self.alpha:
+            return BASELINE
+        return NO_DIFFERENCE
+
+    def as_dict(self) -> dict:
+        return {"votes": {"primary": self.primary, "baseline": self.baseline, "tie": self.ties},
+                "non_tie": self.non_tie, "min_non_tie": floor(self.alpha), "alpha": float(self.alpha),
+                "p_primary": _p(self.p_primary), "p_baseline": _p(self.p_baseline),
+                "p_primary_exact": _exact(self.p_primary), "p_baseline_exact": _exact(self.p_baseline),
+                "result": self.result}
+
+    def describe(self, primary: str, baseline: str) -> str:
+        votes = (f"{self.primary} eval{'s' if self.primary != 1 else ''} for {primary}, {self.baseline} "
+                 f"for {baseline}, {self.ties} tied")
+        if self.result == UNDERPOWERED:
+            return (f"{votes}; underpowered: {self.non_tie} non-tie eval{'s' if self.non_tie != 1 else ''}, "
+                    f"at least {floor(self.alpha)} needed for a sign test at {float(self.alpha):g}")
+        p = self.p_primary if self.result != BASELINE else self.p_baseline
+        named = {PRIMARY: f"{primary} better", BASELINE: f"{baseline} better",
+                 NO_DIFFERENCE: "no significant difference"}[self.result]
+        return (f"{votes}; one-sided sign test p = {_p(p)} ({_exact(p)}) at {float(self.alpha):g}: "
+                f"{named}")
+
+
+def _p(value: Fraction) -> float:
+    return round(float(value), 6)
+
+
+def _exact(value: Fraction) -> str:
+    return f"{value.numerator}/{value.denominator}"
