@@ -1,0 +1,147 @@
+"""Facts about two configurations that the analysis puts into words.
+
+Each fact is counted over runs and cites a run and its evidence: assertions that
+pass more often on one side, claims the record does not bear out, tool calls that
+ended in error, runs that read what they must not, and what SKILL.md names
+against what the runs used.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Sequence
+
+from referee.engine.compare.load import Graded, Loaded
+from referee.engine.compare.skilltext import Named, SkillText
+from referee.engine.run.workspace import natural_key
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One assertion of one eval in one configuration."""
+
+    eval_id: str
+    key: str
+    text: str
+    gated: bool
+    passed: int
+    runs: int  # runs where it was graded
+    failing: tuple[Graded, ...]  # runs where it failed or errored, in order
+
+    @property
+    def rate(self) -> float | None:
+        return self.passed / self.runs if self.runs else None
+
+
+def tallies(runs: Sequence[Graded]) -> dict[tuple[str, str], Tally]:
+    """(eval id, key) -> tally over ``runs`` (one configuration)."""
+    found: dict[tuple[str, str], list] = {}
+    for run in runs:
+        for item in run.items:
+            if not item.graded:
+                continue
+            entry = found.setdefault((run.eval_id, item.key), [item.text, item.gated, 0, 0, []])
+            entry[1] = entry[1] or item.gated
+            entry[2] += item.passed
+            entry[3] += 1
+            if not item.passed:
+                entry[4].append(run)
+    return {k: Tally(k[0], k[1], v[0], v[1], v[2], v[3], tuple(v[4]))
+            for k, v in sorted(found.items(), key=lambda kv: (natural_key(kv[0][0]), natural_key(kv[0][1])))}
+
+
+def evidence(run: Graded, key: str, limit: int = 200) -> str:
+    item = run.item(key)
+    text = " ".join((item.evidence if item else "").split())
+    text = text if len(text) <= limit else text[: limit - 1] + "…"
+    return f"{run.path}: {text}" if text else run.path
+
+
+def better(mine: Tally, theirs: Tally | None) -> bool:
+    """``mine`` passes in a larger share of runs than ``theirs``."""
+    return theirs is not None and mine.rate is not None and theirs.rate is not None and mine.rate > theirs.rate
+
+
+def of_runs(count: int, total: int) -> str:
+    return f"{count} of {total} run{'s' if total != 1 else ''}"
+
+
+@dataclass(frozen=True)
+class Use:
+    """How one named item was used by one configuration's runs."""
+
+    named: Named
+    runs: int
+    used: int
+    first: str | None  # "path step N" of the first use
+
+
+def uses(text: SkillText, runs: Sequence[Graded]) -> list[Use]:
+    found = []
+    for named in text.named:
+        used, first = 0, None
+        for run in runs:
+            call = named.used_by(run.source.transcript.calls)
+            if call is not None:
+                used += 1
+                first = first or f"{run.path} step {call.step if call.step is not None else '?'}"
+        found.append(Use(named, len(runs), used, first))
+    return found
+
+
+def following(text: SkillText, runs: Sequence[Graded], configuration: str, own: bool) -> dict:
+    """skill-creator's ``instruction_following`` entry for one configuration: 1 to 10
+    from the share of named items its runs used at least once, and the issues."""
+    found = uses(text, runs)
+    usable = [u for u in found if u.named.exists]
+    issues = [] if own else [f"measured against {text.path}: {configuration} ran without this skill"]
+    for use in found:
+        named, (_, never) = use.named, use.named.verb
+        if not named.exists:
+            issues.append(f"{text.path} names {named.name} at line {named.line}, which the skill folder lacks")
+        elif not use.used:
+            issues.append(f"{text.path} names {named.name} at line {named.line}; {configuration} {never} it "
+                          f"(0 of {use.runs} runs)")
+        elif use.used < use.runs:
+            issues.append(f"{named.name} ({text.path}:{named.line}) {named.verb[0]} in "
+                          f"{of_runs(use.used, use.runs)} of {configuration}")
+    if not usable:
+        return {"score": None, "issues": issues + [f"{text.path} names no file or tool the runs could use: "
+                                                   "instruction following is not measured"]}
+    share = sum(1 for u in usable if u.used) / len(usable)
+    return {"score": 1 + int(9 * share + 0.5), "issues": issues}
+
+
+def coverage(text: SkillText, loaded: Loaded) -> list[dict]:
+    """Per named item, its use by every configuration, and one line saying it."""
+    rows = []
+    for named in text.named:
+        found = {config: uses(SkillText(text.path, (named,)), loaded.of(config))[0]
+                 for config in loaded.configurations}
+        by_config = {config: {"used": use.used, "runs": use.runs, "first": use.first} for config, use in found.items()}
+        total = sum(use.runs for use in found.values())
+        used = sum(use.used for use in found.values())
+        verb, never = named.verb
+        line = (f"{named.name} (SKILL.md:{named.line}) {never} in {total} runs" if not used else
+                f"{named.name} (SKILL.md:{named.line}) {verb} in {used} of {total} runs")
+        rows.append({"kind": named.kind, "name": named.name, "line": named.line, "exists": named.exists,
+                     "configurations": by_config, "summary": line})
+    return rows
+
+
+def unverified(runs: Sequence[Graded], limit: int = 5) -> list[str]:
+    found = [f"{run.path}: claims \"{claim.text}\", which the record does not bear out ({claim.evidence})"
+             for run in runs for claim in run.claims if not claim.verified]
+    more = len(found) - limit
+    return found[:limit] + ([f"and {more} more unverified claims"] if more > 0 else [])
+
+
+def errors(runs: Sequence[Graded], configuration: str) -> str | None:
+    erring = [run for run in runs if run.errors]
+    if not erring:
+        return None
+    first = erring[0]
+    call = next((c for c in first.source.transcript.calls if (c.status or "").lower() == "error"), None)
+    where = f" (first: {first.path} step {call.step} {call.tool})" if call is not None else ""
+    return (f"{sum(r.errors for r in erring)} tool calls ended in error in {of_runs(len(erring), len(runs))} "
+            f"of {configuration}{where}")
