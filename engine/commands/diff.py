@@ -1,0 +1,78 @@
+"""``referee diff BASE NEW``: what got worse between two graded states."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+EPILOG = """\
+exit codes:
+  0  no regression of the primary configuration
+  1  a regression: an eval of the primary whose majority direction or pass^k fell
+     by more than one run's flip could explain
+  2  usage or input error, or states graded by different rules or referee versions
+     (without --allow-different-rules / --allow-different-versions)
+
+BASE and NEW are each a workspace, one iteration folder of one, or a
+benchmark.json (`referee aggregate`'s; a blessed baseline kept in the
+repository). One flipped run is never a regression: it is listed as such. The
+diff lists every assertion whose majority outcome flipped, with a run's evidence
+from both sides. `referee aggregate --against FILE --fail-on-regression` runs the
+same diff against a blessed benchmark.json as part of the release decision.
+"""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Register ``diff`` on the ``referee`` subcommand parser."""
+    parser = sub.add_parser(
+        "diff", help="regressions between two graded states (workspaces, iterations or benchmark files)",
+        description="Compare two graded states eval by eval and list regressions and flipped assertions.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("base", type=Path, metavar="BASE")
+    parser.add_argument("new", type=Path, metavar="NEW")
+    parser.add_argument("--primary", metavar="CONFIG", help="the configuration whose regressions count "
+                        "(default: the benchmark's, or from the names)")
+    parser.add_argument("--allow-different-rules", action="store_true",
+                        help="compare states graded by different rules")
+    parser.add_argument("--allow-different-versions", action="store_true",
+                        help="compare states graded by different referee versions")
+    parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from referee.engine.compare import diffing, output, regress
+
+    base = regress.read(args.base, f"BASE {args.base.as_posix()}", args.primary)
+    new = regress.read(args.new, f"NEW {args.new.as_posix()}", args.primary)
+    if args.primary:
+        base.primary = new.primary = args.primary
+    found = diffing.diff(base, new, allow_rules=args.allow_different_rules,
+                         allow_versions=args.allow_different_versions)
+    if args.json:
+        output.show_json(found.as_dict())
+    else:
+        for line in lines(found):
+            output.say(line)
+    return 1 if found.regressions else 0
+
+
+def lines(found) -> list[str]:
+    """The diff for the console (and for aggregate's --against)."""
+    out = [f"diff: {found.base.label} -> {found.new.label} (primary {found.primary or 'unknown'})"]
+    out += [f"  note: {note}" for note in found.notes]
+    marks = {"regression": "REGRESSION", "improvement": "improved  ", "one run": "one run   "}
+    for c in found.changes:
+        if c.verdict != "same":
+            counted = "" if c.configuration == found.primary or c.verdict != "regression" else " (not the primary)"
+            flipped = " (one run flipped: not a regression)" if c.verdict == "one run" else ""
+            out.append(f"  {marks[c.verdict]} {c.describe()}{counted}{flipped}")
+    for f in found.flips:
+        out.append(f"  flipped: eval {f.eval_id} {f.configuration} {f.key} \"{f.text}\" now {f.now}: "
+                   f"{f.base[0]}/{f.base[1]} -> {f.new[0]}/{f.new[1]} passed")
+        out.append(f"      before: {f.base[2]}")
+        out.append(f"      now:    {f.new[2]}")
+    count = len(found.regressions)
+    out.append(f"{'REGRESSION' if count else 'no regression'}: {count} eval{'s' if count != 1 else ''} of "
+               f"{found.primary or 'the primary'} regressed")
+    return out

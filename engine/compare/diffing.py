@@ -1,0 +1,133 @@
+"""The diff of two states: refusals, the evals' level changes, the assertions that flipped.
+
+An assertion flipped when its majority outcome in one configuration of one eval
+changed between the states (it passed in more than half of the runs where it was
+graded, and now in fewer than half, or the reverse); each flip quotes a run's
+evidence from both states.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.engine.compare.regress import Change, RunOutcome, State, change, groups, level
+from referee.engine.run.workspace import natural_key
+from referee.engine.usage import UsageError
+
+
+@dataclass(frozen=True)
+class Flip:
+    eval_id: str
+    configuration: str
+    key: str
+    text: str
+    now: str  # "fails" or "passes"
+    base: tuple[int, int, str]  # passed, graded, a run's evidence
+    new: tuple[int, int, str]
+
+    def as_dict(self) -> dict:
+        return {"eval_id": self.eval_id, "configuration": self.configuration, "key": self.key, "text": self.text,
+                "now": self.now, "base": {"passed": self.base[0], "graded": self.base[1], "evidence": self.base[2]},
+                "new": {"passed": self.new[0], "graded": self.new[1], "evidence": self.new[2]}}
+
+
+@dataclass(frozen=True)
+class Diff:
+    base: State
+    new: State
+    primary: str | None
+    changes: tuple[Change, ...]
+    flips: tuple[Flip, ...]
+    notes: tuple[str, ...]
+
+    @property
+    def regressions(self) -> list[Change]:
+        return [c for c in self.changes if c.verdict == "regression" and c.configuration == self.primary]
+
+    def as_dict(self) -> dict:
+        return {"base": self.base.label, "new": self.new.label, "primary": self.primary,
+                "regressions": [c.describe() for c in self.regressions],
+                "changes": [{"eval_id": c.eval_id, "configuration": c.configuration, "verdict": c.verdict,
+                             "base": {"succeeded": c.base.successes, "runs": c.base.runs},
+                             "new": {"succeeded": c.new.successes, "runs": c.new.runs}, "k": c.k,
+                             "text": c.describe()} for c in self.changes if c.verdict != "same"],
+                "flipped_assertions": [f.as_dict() for f in self.flips], "notes": list(self.notes)}
+
+
+def diff(base: State, new: State, *, allow_rules: bool = False, allow_versions: bool = False) -> Diff:
+    """Compare ``new`` with ``base``; UsageError when they cannot be compared."""
+    notes = _comparable(base, new, allow_rules, allow_versions)
+    primary = new.primary or base.primary
+    if base.primary and new.primary and base.primary != new.primary:
+        raise UsageError(f"the primary configuration differs ({base.label}: {base.primary}, {new.label}: "
+                         f"{new.primary}); name it with --primary")
+    found = groups(base, new)
+    if not found:
+        raise UsageError(f"{base.label} and {new.label} have no eval and configuration in common")
+    changes = tuple(change(e, c, level(base.group(e, c)), level(new.group(e, c))) for e, c in found)
+    flips = tuple(f for e, c in found for f in _flips(e, c, base.group(e, c), new.group(e, c)))
+    return Diff(base, new, primary, changes, flips, tuple(notes))
+
+
+def _comparable(base: State, new: State, allow_rules: bool, allow_versions: bool) -> list[str]:
+    notes = []
+    if base.versions != new.versions:
+        said = (f"graded by different referee versions ({base.label}: {', '.join(base.versions) or 'unknown'}; "
+                f"{new.label}: {', '.join(new.versions) or 'unknown'})")
+        if not allow_versions:
+            raise UsageError(f"{said}; grade both with one version, or give --allow-different-versions")
+        notes.append(f"{said}, compared anyway (--allow-different-versions)")
+    differ = _rules_differ(base, new)
+    if differ:
+        if not allow_rules:
+            raise UsageError(f"{differ}; grade both with the same rules, or give --allow-different-rules")
+        notes.append(f"{differ}, compared anyway (--allow-different-rules)")
+    elif base.rules is None or new.rules is None:
+        unknown = base.label if base.rules is None else new.label
+        notes.append(f"{unknown} records no rules (an older benchmark.json): the rules were compared by "
+                     "the assertions' keys and texts only")
+    return notes
+
+
+def _rules_differ(base: State, new: State) -> str | None:
+    if base.rules is not None and new.rules is not None:
+        if base.rules != new.rules:
+            return (f"graded by different rules ({base.label}: {', '.join(base.rules) or 'none'}; "
+                    f"{new.label}: {', '.join(new.rules) or 'none'})")
+        return None
+    texts = [{(r.eval_id, k): v[0] for r in state.runs for k, v in r.items.items()} for state in (base, new)]
+    common = texts[0].keys() & texts[1].keys()
+    changed = sorted(f"{k[1]}" for k in common if texts[0][k] != texts[1][k])
+    if changed:
+        return f"graded by different rules (the wording of {', '.join(changed[:5])} differs)"
+    return None
+
+
+def _flips(eval_id: str, configuration: str, base: list[RunOutcome], new: list[RunOutcome]) -> list[Flip]:
+    keys = sorted({k for r in base + new for k in r.items}, key=natural_key)
+    found = []
+    for key in keys:
+        before, after = _majority(base, key), _majority(new, key)
+        if before is None or after is None or before == after:
+            continue
+        now = "fails" if before else "passes"
+        text = next(r.items[key][0] for r in base + new if key in r.items)
+        found.append(Flip(eval_id, configuration, key, text, now,
+                          _side(base, key, before), _side(new, key, after)))
+    return found
+
+
+def _majority(runs: list[RunOutcome], key: str) -> bool | None:
+    """True when it passed in more than half of the runs that graded it, False in
+    fewer than half, None when half or never graded."""
+    graded = [r.items[key][1] for r in runs if key in r.items and r.items[key][1] in ("pass", "fail", "error")]
+    passed = sum(outcome == "pass" for outcome in graded)
+    if not graded or 2 * passed == len(graded):
+        return None
+    return 2 * passed > len(graded)
+
+
+def _side(runs: list[RunOutcome], key: str, passing: bool) -> tuple[int, int, str]:
+    graded = [r for r in runs if key in r.items and r.items[key][1] in ("pass", "fail", "error")]
+    example = next((r for r in graded if (r.items[key][1] == "pass") == passing), graded[0])
+    return sum(r.items[key][1] == "pass" for r in graded), len(graded), example.items[key][2]

@@ -1,0 +1,174 @@
+"""Regressions between two graded states: what got worse, judged per eval.
+
+A state is a workspace (or one iteration folder of it) read through the reader
+of graded runs, or a benchmark.json (``referee aggregate``'s, a blessed baseline
+kept in the repository). Each eval of each configuration has runs that
+succeeded (every gated assertion passed) or not. Its level is its majority
+direction (more than half succeeded: pass; fewer: fail; half: split) and its
+pass^k (the chance that k runs drawn all succeed, k the fewest runs either state
+has, at most 5). A regression is a level that fell, in direction or in pass^k,
+by more than one run could explain: if one more success in the new state would
+restore the old level, one run flipped, and that is reported but is no
+regression. Only the primary configuration's regressions count; the others'
+changes are listed. States graded by different rules or referee versions are
+refused unless allowed, since a change of the rules is not a change of the skill.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.engine.compare.load import Loaded, load
+from referee.engine.decision.stability import MAX_K, pass_hat_k
+from referee.engine.run.workspace import natural_key
+from referee.engine.usage import UsageError
+
+RANK = {"fail": 0, "split": 1, "pass": 2}
+MAX_BENCHMARK_BYTES = 64 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class RunOutcome:
+    eval_id: str
+    configuration: str
+    succeeded: bool | None  # None: the gate counted nothing
+    items: dict[str, tuple[str, str, str]]  # key -> (text, outcome, evidence)
+
+
+@dataclass
+class State:
+    label: str
+    runs: list[RunOutcome]
+    versions: tuple[str, ...]
+    rules: tuple[str, ...] | None  # None: not recorded (a benchmark.json of an older referee)
+    primary: str | None
+    names: dict[str, str | None] = field(default_factory=dict)  # eval id -> name
+
+    def group(self, eval_id: str, configuration: str) -> list[RunOutcome]:
+        return [r for r in self.runs if r.eval_id == eval_id and r.configuration == configuration]
+
+
+def read(path: Path, label: str, primary: str | None = None) -> State:
+    """A state from a benchmark.json file or a folder of graded runs."""
+    if path.is_file():
+        return from_benchmark(label, read_benchmark(path))
+    if path.is_dir():
+        return from_loaded(label, load(path), primary)
+    raise UsageError(f"{label}: no such file or folder: {path}")
+
+
+def from_loaded(label: str, loaded: Loaded, primary: str | None) -> State:
+    from referee.engine.decision.configurations import choose
+
+    runs = [RunOutcome(r.eval_id, r.configuration, r.succeeded,
+                       {i.key: (i.text, i.outcome, i.evidence) for i in r.items}) for r in loaded.runs]
+    choice = choose(loaded.configurations, primary, None) if primary is None else None
+    chosen = primary or (choice.primary if choice else None)
+    return State(label, runs, tuple(sorted({r.version for r in loaded.runs})),
+                 tuple(sorted({name for r in loaded.runs for name in r.rules})), chosen,
+                 {r.eval_id: r.eval_name for r in loaded.runs})
+
+
+def from_benchmark(label: str, doc: dict) -> State:
+    """A state from a benchmark.json document (as read, or as ``aggregate`` builds it)."""
+    try:
+        meta = doc["metadata"]
+        runs = [_benchmark_run(run) for run in doc["runs"]]
+        names = {str(r["eval_id"]): r.get("eval_name") for r in doc["runs"]}
+        grader = meta.get("grader") or {}
+        rules = meta.get("rules")
+        return State(label, runs, (str(grader.get("version")),) if grader.get("version") else (),
+                     tuple(rules) if isinstance(rules, list) else None, meta.get("primary"), names)
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise UsageError(f"{label}: not a benchmark.json written by referee aggregate "
+                         f"({type(exc).__name__}: {exc})") from None
+
+
+def _benchmark_run(run: dict) -> RunOutcome:
+    result = run["result"]
+    passed, total = result["passed"], result["total"]
+    items = {str(e["key"]): (str(e["text"]), str(e.get("outcome") or ("pass" if e["passed"] else "fail")),
+                             str(e.get("evidence", ""))) for e in run["expectations"]}
+    return RunOutcome(str(run["eval_id"]), str(run["configuration"]), None if not total else passed == total, items)
+
+
+def read_benchmark(path: Path) -> dict:
+    try:
+        if path.stat().st_size > MAX_BENCHMARK_BYTES:
+            raise UsageError(f"{path} is over 64 MiB; not read")
+        doc = json.loads(path.read_bytes().decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    except ValueError as exc:
+        raise UsageError(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(doc, dict):
+        raise UsageError(f"{path}: not a benchmark.json (not a JSON object)")
+    return doc
+
+
+# ---------------------------------------------------------------- comparing states
+
+@dataclass(frozen=True)
+class Level:
+    successes: int
+    runs: int
+
+    def direction(self) -> str | None:
+        if not self.runs:
+            return None
+        return "pass" if 2 * self.successes > self.runs else "fail" if 2 * self.successes < self.runs else "split"
+
+    def hat(self, k: int) -> float:
+        return pass_hat_k(self.runs, self.successes, k)
+
+    def one_more(self) -> Level:
+        return Level(min(self.successes + 1, self.runs), self.runs)
+
+    def one_less(self) -> Level:
+        return Level(max(self.successes - 1, 0), self.runs)
+
+
+def below(new: Level, old: Level, k: int) -> bool:
+    """``new`` is lower than ``old`` in direction or in pass^k."""
+    return RANK[new.direction() or "fail"] < RANK[old.direction() or "fail"] or new.hat(k) < old.hat(k)
+
+
+@dataclass(frozen=True)
+class Change:
+    eval_id: str
+    configuration: str
+    base: Level
+    new: Level
+    k: int
+    verdict: str  # regression, improvement, one run, same
+
+    def describe(self) -> str:
+        def side(level: Level) -> str:
+            return (f"{level.successes}/{level.runs} runs succeeded ({level.direction()}, "
+                    f"pass^{self.k} {level.hat(self.k):.2f})")
+        return f"eval {self.eval_id} {self.configuration}: {side(self.base)} -> {side(self.new)}"
+
+
+def change(eval_id: str, configuration: str, base: Level, new: Level) -> Change:
+    k = min(base.runs, new.runs, MAX_K)
+    if k < 1:
+        return Change(eval_id, configuration, base, new, 0, "same")
+    if below(new, base, k):
+        verdict = "one run" if not below(new.one_more(), base, k) else "regression"
+    elif below(base, new, k):
+        verdict = "one run" if not below(base, new.one_less(), k) else "improvement"
+    else:
+        verdict = "same"
+    return Change(eval_id, configuration, base, new, k, verdict)
+
+
+def level(runs: list[RunOutcome]) -> Level:
+    counted = [r for r in runs if r.succeeded is not None]
+    return Level(sum(bool(r.succeeded) for r in counted), len(counted))
+
+
+def groups(base: State, new: State) -> list[tuple[str, str]]:
+    both = {(r.eval_id, r.configuration) for r in base.runs} & {(r.eval_id, r.configuration) for r in new.runs}
+    return sorted(both, key=lambda g: (natural_key(g[0]), g[1]))
