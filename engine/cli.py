@@ -18,7 +18,7 @@ from referee.engine import __version__
 from referee.engine.usage import UsageError
 
 COMMANDS = ("import_cmd", "show", "check", "suggest", "grade", "critique", "aggregate", "report",
-            "compare", "analyze", "diff")  # in the order of the work; import_cmd registers "import"
+            "compare", "analyze", "validate", "diff")  # in the order of the work; import_cmd registers "import"
 # The word that calls each command module's subcommand.
 WORDS = {("import" if name == "import_cmd" else name): name for name in COMMANDS}
 # Each command's line in ``referee --help``: the help its module registers, written
@@ -35,6 +35,7 @@ SUMMARIES = {
     "report": "render graded runs as HTML, JUnit XML, GitHub annotations or Markdown",
     "compare": "blind A/B comparison of two configurations, decided by the rules",
     "analyze": "explain a comparison from facts: assertions, claims, tool calls, the skill's text",
+    "validate": "can each eval tell? a null run must fail it, a reference run pass it",
     "diff": "regressions between two graded states (workspaces, iterations or benchmark files)",
 }
 

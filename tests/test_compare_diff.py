@@ -1,4 +1,4 @@
-"""``referee diff``: regressions between two graded states."""
+"""``referee diff`` and ``aggregate --against FILE --fail-on-regression``."""
 
 from __future__ import annotations
 
@@ -66,6 +66,18 @@ def test_a_benchmark_file_is_a_state_too(states, capsys):
     assert code == 1 and "REGRESSION eval 2 with_skill" in out
     code, out = run(capsys, "diff", states["base"] / "benchmark.json", states["base"])
     assert code == 0 and out.rstrip().endswith("no regression: 0 evals of with_skill regressed")
+
+
+def test_aggregate_against_a_blessed_baseline(states, capsys):
+    blessed = states["base"] / "benchmark.json"
+    code, out = run(capsys, "aggregate", states["new"], "--check", "--against", blessed)
+    assert "REGRESSION eval 2 with_skill" in out and "regression:" not in out
+    code, out = run(capsys, "aggregate", states["new"], "--check", "--against", blessed, "--fail-on-regression")
+    assert code == 1
+    assert "FAIL regression: 1 eval(s) of with_skill regressed against benchmark.json: eval 2 with_skill" in out
+    code, out = run(capsys, "aggregate", states["base"], "--check", "--against", blessed, "--fail-on-regression")
+    assert "ok   regression: no eval of with_skill regressed against benchmark.json" in out
+    assert main(["aggregate", str(states["new"]), "--check", "--fail-on-regression"]) == 2
 
 
 def test_different_rules_or_versions_are_refused_unless_told(states, capsys):

@@ -1,4 +1,4 @@
-"""``--llm`` for compare (holistic reading in both orders),
+"""``--llm`` for compare (holistic reading in both orders) and validate (A/A flip rate),
 recorded against scripted judges on a loopback server and replayed offline."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from llm_server import SCRIPTED_NOTE, ScriptedServer, user_text
+from llm_server import SCRIPTED_NOTE, ScriptedServer, asked_ids, section, user_text, verdicts
 
 from compare_workspace import build, grade
 from conftest import REPO
@@ -131,3 +131,31 @@ def test_the_judge_never_sees_which_configuration_is_which(tmp_path, capsys):
     capsys.readouterr()
     assert sent and not [s for s in sent for word in ("with_skill", "without_skill", "flight-booking", "booking-skill")
                          if word in s]
+
+
+def aa_judge(body: dict) -> str:
+    """FAIL on the first reading; on the second, PASS quoting the response's first line."""
+    ids = asked_ids(body)
+    second = "second reading" in body["messages"][0]["content"]
+    lines = section(body, "response")
+    if second and lines:
+        return verdicts(*[("The response says so.", [("response", lines[0].strip())], "PASS")] * len(ids))
+    return verdicts(*[("Nothing shows it.", [], "FAIL")] * len(ids))
+
+
+def test_validate_measures_the_judges_flip_rate_and_replays_it(tmp_path, capsys):
+    shutil.copytree(EXAMPLE, tmp_path / "ws")
+    cassette = tmp_path / "aa.jsonl"
+    base = ["validate", str(tmp_path / "ws"), "--rules", str(BOOKING / "booking.rules"), "--evals",
+            str(BOOKING / "evals" / "evals.json"), "--no-critique", "--json"]
+    with ScriptedServer(default=aa_judge) as server:
+        assert main(base + ["--llm", f"record:{cassette}", "--llm-backend", "openai:m", "--llm-base-url",
+                            server.url]) == 0
+    live = json.loads(capsys.readouterr().out)
+    flips = live["judge_flip_rate"]
+    assert flips["asked"] == 6 and flips["flipped"] == 6 and flips["rate"] == 1.0
+    assert [e["judge"]["asked"] for e in live["evals"]] == [4, 2]
+    written = (tmp_path / "ws" / "validity.json").read_bytes()
+    assert main(base + ["--llm", f"replay:{cassette}"]) == 0
+    capsys.readouterr()
+    assert (tmp_path / "ws" / "validity.json").read_bytes() == written

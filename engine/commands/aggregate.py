@@ -14,6 +14,7 @@ from referee.engine.usage import UsageError
 if TYPE_CHECKING:
     from referee.engine.decision.collect import Collected
     from referee.engine.decision.configurations import Choice
+    from referee.engine.decision.release import Decision
 
 # The keys of ``engine.decision.stability.MODES``, written here so that building the
 # parser (every ``referee --help``) does not load the decision code; a test keeps
@@ -41,6 +42,10 @@ folder, is marked with the call as evidence and left out of the summaries
 and the delta unless --include-contaminated is given.
 
 The release gate's thresholds and their defaults are in rules/release.toml.
+The result of `referee compare` (WORKSPACE/comparison/summary.json) and of
+`referee validate` (WORKSPACE/validity.json) join it as reasons while they are
+about the runs aggregated. --against FILE diffs the benchmark with a blessed
+benchmark.json; --fail-on-regression makes a regression a reason too.
 """
 
 
@@ -73,6 +78,10 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                         help="where to write the two files (default: WORKSPACE)")
     parser.add_argument("--allow-mixed-rules", action="store_true",
                         help="compare runs graded by different rules (refused by default)")
+    parser.add_argument("--against", type=Path, metavar="FILE",
+                        help="a blessed benchmark.json to diff with (see referee diff)")
+    parser.add_argument("--fail-on-regression", action="store_true",
+                        help="with --against: a regression is a reason of the release decision")
     parser.add_argument("--check", action="store_true", help="decide and print; write nothing")
     parser.set_defaults(handler=run)
 
@@ -104,7 +113,7 @@ def _benchmark(args: argparse.Namespace, config):
     """benchmark.json as a dict, and the release decision, from the runs as they are now."""
     from referee.engine.critique.findings import finding_notes, load_findings
     from referee.engine.decision import analysis as analysis_mod
-    from referee.engine.decision import benchmark, notes, release
+    from referee.engine.decision import notes
     from referee.engine.decision.collect import collect
     from referee.engine.decision.configurations import choose
 
@@ -117,10 +126,50 @@ def _benchmark(args: argparse.Namespace, config):
     found = find_contamination(collected, choice, skill_paths)
     result = analysis_mod.analyse(collected.runs, collected.unusable, choice, args.mode or config.mode, found,
                                   args.include_contaminated, config.thresholds["max_spread"])
-    decision = release.decide(result, config)
     critiqued = finding_notes(load_findings(args.workspace))  # from `referee critique`, if run
-    doc = benchmark.document(result, decision, notes.notes(result) + mixed + critiqued, meta, collected.gradings)
+    return _decided(args, collected, result, config, notes.notes(result) + mixed + critiqued, meta)
+
+
+def _decided(args: argparse.Namespace, collected: Collected, result, config, found_notes: list[str],
+             meta: dict) -> tuple[dict, Decision]:
+    """benchmark.json and the release decision, with the reasons of `referee compare` and
+    `referee validate` (engine.compare.reasons) and, with --against, the diff with a
+    blessed benchmark.json (a reason too with --fail-on-regression)."""
+    from referee.engine.compare import reasons
+    from referee.engine.decision import benchmark, release
+
+    extra, said = reasons.found_reasons(args.workspace, collected.runs, result.choice.primary,
+                                        result.choice.baseline)
+    warn_all(said)
+    rules = sorted({name for r in collected.runs for name in r.rules})
+
+    def document(decision: Decision) -> dict:
+        doc = benchmark.document(result, decision, found_notes + said, meta, collected.gradings)
+        doc["metadata"]["rules"] = rules  # what graded the runs: `referee diff` compares like with like
+        return doc
+
+    decision = release.decide(result, config, extra)
+    doc = document(decision)
+    diffed = _against(args, doc)
+    if diffed is not None and args.fail_on_regression:
+        decision = release.decide(result, config, [*extra, reasons.regression(diffed, args.against)])
+        doc = document(decision)
     return doc, decision
+
+
+def _against(args: argparse.Namespace, doc: dict):
+    """The diff with --against's blessed benchmark.json, printed; None without the flag."""
+    if args.against is None:
+        if args.fail_on_regression:
+            raise UsageError("--fail-on-regression needs --against FILE (a blessed benchmark.json)")
+        return None
+    from referee.engine.commands.diff import lines
+    from referee.engine.compare.reasons import against
+    from referee.engine.report.inert import inert
+
+    diffed = against(args.against, doc)
+    print("\n".join(inert(line) for line in lines(diffed)))
+    return diffed
 
 
 def _rules_mix(collected: Collected, args: argparse.Namespace) -> list[str]:

@@ -13,13 +13,15 @@ import hashlib
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Sequence
 
 from referee.engine.decision.analysis import Analysis
 from referee.engine.decision.stability import MODES
 from referee.engine.usage import UsageError
 
 PASS, CONDITIONAL, FAIL = "PASS", "CONDITIONAL PASS", "FAIL"
-RULES = ("pass_rate", "delta", "errors", "not_graded", "stability", "runs", "unusable_runs", "contaminated")
+RULES = ("pass_rate", "delta", "errors", "not_graded", "stability", "runs", "unusable_runs", "contaminated",
+         "comparison", "eval_validity", "regression")  # the last three only when there is one to report
 _THRESHOLDS = {"min_pass_rate": float, "min_delta": float, "max_errors": int, "max_not_graded": int,
                "max_spread": float}
 DEFAULTS_FILE = Path(__file__).resolve().parents[2] / "rules" / "release.toml"
@@ -124,9 +126,11 @@ def _validated(config: dict, shown: str) -> dict:
     return {"mode": config["mode"], "thresholds": thresholds, "on_breach": on_breach}
 
 
-def decide(analysis: Analysis, config: ReleaseConfig) -> Decision:
-    """Check every rule on the analysis; the worst breach sets the verdict."""
-    reasons = tuple(check(analysis, config.thresholds) for check in _CHECKS)
+def decide(analysis: Analysis, config: ReleaseConfig, extra: Sequence[Reason] = ()) -> Decision:
+    """Check every rule on the analysis; the worst breach sets the verdict. ``extra``
+    are reasons decided elsewhere (``engine.compare.reasons``: a comparison, the
+    evals' validity, a regression against a blessed baseline), judged the same way."""
+    reasons = tuple(check(analysis, config.thresholds) for check in _CHECKS) + tuple(extra)
     breached = [config.on_breach[r.rule] for r in reasons if r.status != "ok"]
     verdict = FAIL if "fail" in breached else CONDITIONAL if breached else PASS
     reasons = tuple(r if r.status == "ok" else Reason(r.rule, config.on_breach[r.rule], r.message)

@@ -1,0 +1,101 @@
+"""What ``compare``, ``validate`` and a blessed baseline add to ``aggregate``'s decision.
+
+``referee compare`` leaves ``comparison/summary.json`` and ``referee validate``
+``validity.json`` in the workspace. ``aggregate`` turns each into a reason of its
+release decision (rules ``comparison`` and ``eval_validity`` of
+rules/release.toml) while it is about the runs aggregate reads: both record a
+digest of those runs' verdicts (``load.outcomes_digest``), which aggregate
+computes again from its own reading. One about other runs, or other
+configurations, is left out with a note saying why. ``--against FILE`` diffs the
+benchmark with a blessed benchmark.json; with ``--fail-on-regression`` its result
+is the reason ``regression``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Sequence
+
+from referee.engine.compare.load import outcomes_digest
+from referee.engine.decision.release import Reason
+from referee.engine.run.safeio import read_json
+
+SUMMARY = "comparison/summary.json"
+VALIDITY = "validity.json"
+
+
+def found_reasons(workspace: Path, runs: Sequence, primary: str, baseline: str | None) -> tuple[list[Reason], list[str]]:
+    """The reasons from the comparison and validity files of ``workspace``, and notes
+    on the files left out. ``runs`` are aggregate's graded runs (``decision.collect``)."""
+    digest = outcomes_digest((r.path, [(e.key, e.outcome) for e in r.expectations]) for r in runs)
+    reasons: list[Reason] = []
+    notes: list[str] = []
+    summary = _document(workspace, SUMMARY, digest, notes)
+    if summary is not None:
+        if (summary.get("primary"), summary.get("baseline")) != (primary, baseline):
+            notes.append(f"{SUMMARY} compares {summary.get('primary')} with {summary.get('baseline')}, not "
+                         f"{primary} with {baseline}: left out of the release decision")
+        else:
+            reasons.append(_comparison(summary))
+    validity = _document(workspace, VALIDITY, digest, notes)
+    if validity is not None:
+        reasons.append(_validity(validity))
+    return reasons, notes
+
+
+def _document(workspace: Path, name: str, digest: str, notes: list[str]) -> dict | None:
+    found = read_json(workspace, name)
+    if found is None:
+        return None
+    value = found.value
+    inputs = value.get("inputs") if isinstance(value, dict) else None
+    if not isinstance(inputs, dict) or not isinstance(inputs.get("digest"), str):
+        notes.append(f"{name} is not one referee wrote (no inputs digest): left out of the release decision")
+        return None
+    if inputs["digest"] != digest:
+        notes.append(f"{name} is about other verdicts than the runs aggregated (graded again since, or "
+                     f"another iteration): left out of the release decision; run it again")
+        return None
+    return value
+
+
+def _comparison(summary: dict) -> Reason:
+    test = summary.get("sign_test") or {}
+    ok = test.get("result") == "primary better"
+    return Reason("comparison", "ok" if ok else "breach",
+                  f"{summary.get('primary')} against {summary.get('baseline')} (referee compare, "
+                  f"{summary.get('pairs')} pairs): {summary.get('decision')}")
+
+
+def _validity(validity: dict) -> Reason:
+    evals = [e for e in validity.get("evals") or [] if isinstance(e, dict)]
+    bad = [e for e in evals if not e.get("can_tell")]
+    if bad:
+        listed = "; ".join(f"eval {e.get('eval_id')}: {(e.get('findings') or ['cannot tell'])[0]}" for e in bad)
+        return Reason("eval_validity", "breach", f"{len(bad)} of {len(evals)} evals cannot tell (referee "
+                                                 f"validate): {listed}")
+    measures = [f"a null run fails every eval's gate ({len(evals)} evals)"]
+    killed = [e["mutation"] for e in evals if isinstance(e.get("mutation"), dict) and e["mutation"].get("mutants")]
+    if killed:
+        k, m = sum(x["killed"] for x in killed), sum(x["mutants"] for x in killed)
+        measures.append(f"mutation score {k}/{m}")
+    flips = validity.get("judge_flip_rate")
+    if isinstance(flips, dict) and flips.get("asked"):
+        measures.append(f"judge flip rate {flips['flipped']}/{flips['asked']} (A/A)")
+    return Reason("eval_validity", "ok", "; ".join(measures) + " (referee validate)")
+
+
+def against(path: Path, doc: dict):
+    """The diff of ``doc`` (this benchmark) against the blessed benchmark.json at ``path``."""
+    from referee.engine.compare import diffing, regress
+
+    base = regress.from_benchmark(f"blessed {path.name}", regress.read_benchmark(path))
+    return diffing.diff(base, regress.from_benchmark("this benchmark", doc))
+
+
+def regression(found, path: Path) -> Reason:
+    regressed = found.regressions
+    if not regressed:
+        return Reason("regression", "ok", f"no eval of {found.primary} regressed against {path.name}")
+    return Reason("regression", "breach", f"{len(regressed)} eval(s) of {found.primary} regressed against "
+                                          f"{path.name}: " + "; ".join(c.describe() for c in regressed))

@@ -1,0 +1,99 @@
+"""``referee validate``: can each eval tell? And its place in the release decision."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from compare_workspace import build, grade, rules
+from conftest import REPO
+from referee.engine.cli import main
+
+EXAMPLE = REPO / "examples" / "booking-skill-workspace"
+BOOKING = REPO / "examples" / "booking-skill"
+
+
+def run(capsys, *args) -> tuple[int, str]:
+    capsys.readouterr()
+    code = main([str(a) for a in args])
+    captured = capsys.readouterr()
+    return code, captured.out + captured.err
+
+
+def test_a_null_run_fails_every_eval_of_the_bundled_example(tmp_path, capsys):
+    shutil.copytree(EXAMPLE, tmp_path / "ws")
+    code, out = run(capsys, "validate", tmp_path / "ws", "--rules", BOOKING / "booking.rules",
+                    "--evals", BOOKING / "evals" / "evals.json")
+    doc = json.loads((tmp_path / "ws" / "validity.json").read_text(encoding="utf-8"))
+    assert code == 0, out
+    assert [(e["eval_id"], e["null_run"]["gate"], e["can_tell"]) for e in doc["evals"]] == [
+        ("1", "FAIL", True), ("2", "FAIL", True)]
+    assert doc["evals"][0]["null_run"]["passing"] == [] and doc["cannot_tell"] == []
+    assert doc["power"] == {"evals_with_both": 2, "min_non_tie": 5, "enough": False}
+    mutation = doc["evals"][0]["mutation"]
+    assert mutation["mutants"] > 0 and 0 < mutation["score"] <= 1
+    discrimination = {row["key"]: row for row in doc["evals"][1]["discrimination"]}
+    assert discrimination["2#1"]["discriminates"] is False and discrimination["2#2"]["discriminates"] is True
+
+
+def test_the_weak_rules_pass_an_assertion_on_nothing(tmp_path, capsys):
+    shutil.copytree(EXAMPLE, tmp_path / "ws")
+    code, out = run(capsys, "validate", tmp_path / "ws", "--rules", BOOKING / "weak.rules", "--check",
+                    "--no-critique")
+    assert code == 0
+    assert "a null run passes 1#3 (the gate still fails)" in out
+    assert not (tmp_path / "ws" / "validity.json").exists()
+
+
+def negative_workspace(tmp_path: Path) -> tuple[Path, Path]:
+    plan = {"with_skill": [["good"] * 3] * 3, "without_skill": [["partial"] * 3] * 3}
+    workspace = build(tmp_path / "ws", plan)
+    rules_file = rules(tmp_path / "neg.rules", 3, negative=[2])
+    grade(workspace, rules_file)
+    return workspace, rules_file
+
+
+def test_an_eval_a_null_run_passes_blocks_a_pass(tmp_path, capsys):
+    workspace, rules_file = negative_workspace(tmp_path)
+    code, out = run(capsys, "aggregate", workspace, "--check")
+    assert code == 0 and out.startswith("PASS"), out
+    code, out = run(capsys, "validate", workspace, "--rules", rules_file, "--no-critique")
+    assert code == 1
+    assert "FAIL eval 2: null run PASS (1/1 gated passed)" in out
+    doc = json.loads((workspace / "validity.json").read_text(encoding="utf-8"))
+    assert doc["cannot_tell"] == ["2"]
+    code, out = run(capsys, "aggregate", workspace, "--check")
+    assert code == 1 and out.startswith("FAIL"), out
+    assert "FAIL eval_validity: 1 of 3 evals cannot tell (referee validate): eval 2: a null run" in out
+
+
+def test_validity_is_left_out_once_the_runs_are_graded_again(tmp_path, capsys):
+    workspace, rules_file = negative_workspace(tmp_path)
+    run(capsys, "validate", workspace, "--rules", rules_file, "--no-critique")
+    grade(workspace, rules(tmp_path / "other.rules", 3))  # other verdicts now
+    code, out = run(capsys, "aggregate", workspace, "--check")
+    assert "eval_validity" not in out
+    assert "validity.json is about other verdicts than the runs aggregated" in out
+
+
+def test_reference_runs_must_pass(tmp_path, capsys):
+    workspace, _ = negative_workspace(tmp_path)
+    reference = build(tmp_path / "reference", {"reference": [["good"], ["bad"]]}, iteration=None)
+    capsys.readouterr()
+    code = main(["validate", str(workspace), "--rules", str(rules(tmp_path / "all.rules", 3)),
+                 "--reference", str(reference), "--check", "--json", "--no-critique"])
+    doc = json.loads(capsys.readouterr().out)
+    assert code == 1
+    by_eval = {e["eval_id"]: e for e in doc["evals"]}
+    assert by_eval["1"]["reference"][0]["gate"] == "PASS" and by_eval["1"]["can_tell"]
+    assert by_eval["2"]["reference"][0]["gate"] == "FAIL" and not by_eval["2"]["can_tell"]
+    assert by_eval["3"]["reference"] == [] and by_eval["3"]["can_tell"]
+    assert "the reference run eval-2-task-2/reference/run-1 does not pass its gate" in by_eval["2"]["findings"][0]
+
+
+def test_bad_rules_are_a_usage_error(tmp_path, capsys):
+    bad = tmp_path / "bad.rules"
+    bad.write_text('eval 1\nexpect: response contains\n', encoding="utf-8")
+    code = main(["validate", str(EXAMPLE), "--rules", str(bad), "--check"])
+    assert code == 2 and "bad.rules:2" in capsys.readouterr().err
