@@ -78,6 +78,12 @@ def test_aggregate_against_a_blessed_baseline(states, capsys):
     code, out = run(capsys, "aggregate", states["base"], "--check", "--against", blessed, "--fail-on-regression")
     assert "ok   regression: no eval of with_skill regressed against benchmark.json" in out
     assert main(["aggregate", str(states["new"]), "--check", "--fail-on-regression"]) == 2
+    older = json.loads(blessed.read_text(encoding="utf-8"))
+    older["metadata"]["rules"] = ["gen.rules@00000000"]
+    (states["root"] / "other-rules.json").write_text(json.dumps(older), encoding="utf-8")
+    code, out = run(capsys, "aggregate", states["new"], "--check", "--against", states["root"] / "other-rules.json")
+    assert code == 2 and "graded by different rules (blessed other-rules.json: gen.rules@00000000;" in out
+    assert "bless a new baseline" in out
 
 
 def test_different_rules_or_versions_are_refused_unless_told(states, capsys):

@@ -54,9 +54,7 @@ def run(args: argparse.Namespace) -> int:
     from referee.engine.compare import analysis, output, procedure, skilltext
     from referee.engine.compare.skill import find
 
-    found = procedure.setup(args.workspace, iteration=args.iteration, primary=args.primary,
-                            baseline=args.baseline, rubric_file=args.rubric, skill_path=args.skill_path,
-                            evals=args.evals)
+    found = procedure.setup_from(args)
     warn_all([f"warning: {line}" for line in found.loaded.warnings])
     if found.skill.folder is None:
         raise UsageError("analyze reads the skill's SKILL.md: give --skill-path DIR (or --evals "

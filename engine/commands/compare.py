@@ -65,9 +65,7 @@ def run(args: argparse.Namespace) -> int:
     from referee.engine.compare import output, procedure
     from referee.engine.compare.signtest import PRIMARY
 
-    found = procedure.setup(args.workspace, iteration=args.iteration, primary=args.primary,
-                            baseline=args.baseline, rubric_file=args.rubric, skill_path=args.skill_path,
-                            evals=args.evals)
+    found = procedure.setup_from(args)
     warn_all([f"warning: {line}" for line in found.loaded.warnings])
     done = procedure.compare(found, args.seed, _holistic(args), args.jobs)
     written = None if args.check else output.write_documents(args.out or args.workspace / OUT,

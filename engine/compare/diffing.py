@@ -15,6 +15,14 @@ from referee.engine.run.workspace import natural_key
 from referee.engine.usage import UsageError
 
 
+class Refused(UsageError):
+    """The states cannot be compared as they are; ``fact`` says why, without advice."""
+
+    def __init__(self, fact: str, advice: str) -> None:
+        super().__init__(f"{fact}; {advice}")
+        self.fact = fact
+
+
 @dataclass(frozen=True)
 class Flip:
     eval_id: str
@@ -75,12 +83,12 @@ def _comparable(base: State, new: State, allow_rules: bool, allow_versions: bool
         said = (f"graded by different referee versions ({base.label}: {', '.join(base.versions) or 'unknown'}; "
                 f"{new.label}: {', '.join(new.versions) or 'unknown'})")
         if not allow_versions:
-            raise UsageError(f"{said}; grade both with one version, or give --allow-different-versions")
+            raise Refused(said, "grade both with one version, or give --allow-different-versions")
         notes.append(f"{said}, compared anyway (--allow-different-versions)")
     differ = _rules_differ(base, new)
     if differ:
         if not allow_rules:
-            raise UsageError(f"{differ}; grade both with the same rules, or give --allow-different-rules")
+            raise Refused(differ, "grade both with the same rules, or give --allow-different-rules")
         notes.append(f"{differ}, compared anyway (--allow-different-rules)")
     elif base.rules is None or new.rules is None:
         unknown = base.label if base.rules is None else new.label

@@ -106,7 +106,7 @@ def _referee(decided: Decided, tags: Mapping[str, Tag], seed: int, scrub: Callab
         "gate": {letter: {"passed": run.gate[0], "total": run.gate[1], "without_verdict": blocked[i]}
                  for i, (letter, run) in enumerate(zip(LETTERS, runs))},
         "criteria": {item.key: {"criterion": (tag := tag_of(item, tags)).criterion, "source": tag.source}
-                     for item in runs[0].items},
+                     for item in runs[0].items + runs[1].items},
         "scores": {letter: _sources(side.model or side.rules) for letter, side in zip(LETTERS, decided.sides)},
         "not_graded": {letter: [i.key for i in run.items if not i.graded] for letter, run in zip(LETTERS, runs)},
         "evidence": {letter: {i.key: _short(scrub(i.evidence)) for i in run.items if i.graded}

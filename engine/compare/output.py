@@ -1,4 +1,8 @@
-"""Writing the documents of ``compare``, ``analyze`` and ``validate``.
+"""The JSON files of ``compare``, ``analyze``, ``validate`` and ``diff``: read and written.
+
+What they read besides graded runs (an evals.json, a benchmark.json) is a JSON
+object of bounded size, or a usage error naming the file and, for bad JSON, the
+line. What they write
 
 Each is JSON in the order the code builds its fields,
 UTF-8, two-space indents and a final newline: byte-identical for the same
@@ -17,6 +21,21 @@ from pathlib import Path
 from referee.engine.usage import UsageError
 
 _OURS = re.compile(r"comparison-\d+\.json")
+
+
+def read_object(path: Path, what: str, max_bytes: int = 64 * 1024 * 1024) -> dict:
+    """The JSON object in ``path``; UsageError saying why not (``what`` names the kind)."""
+    try:
+        if path.stat().st_size > max_bytes:
+            raise UsageError(f"{path} is over {max_bytes // (1024 * 1024)} MiB; not read")
+        value = json.loads(path.read_bytes().decode("utf-8-sig"))
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
+    except ValueError as exc:
+        raise UsageError(f"{path}: not valid JSON ({exc})") from None
+    if not isinstance(value, dict):
+        raise UsageError(f"{path}: not {what} (not a JSON object)")
+    return value
 
 
 def json_text(document: dict | list) -> str:

@@ -42,6 +42,12 @@ def setup(workspace: Path, *, iteration: int | None = None, primary: str | None 
     return Setup(loaded, choice.primary, choice.baseline, rubric.load_tags(rubric_file), found, scrub)
 
 
+def setup_from(args) -> Setup:
+    """``setup`` from the flags ``compare`` and ``analyze`` share."""
+    return setup(args.workspace, iteration=args.iteration, primary=args.primary, baseline=args.baseline,
+                 rubric_file=args.rubric, skill_path=args.skill_path, evals=args.evals)
+
+
 def compare(found: Setup, seed: int, holistic: Holistic | None = None, jobs: int = 1) -> Compared:
     """Every pair decided, its document, and the summary across evals."""
     every = pairs.pairs(found.loaded, found.primary, found.baseline, seed)

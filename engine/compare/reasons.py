@@ -19,6 +19,7 @@ from typing import Sequence
 from referee.engine.compare.load import outcomes_digest
 from referee.engine.decision.release import Reason
 from referee.engine.run.safeio import read_json
+from referee.engine.usage import UsageError
 
 SUMMARY = "comparison/summary.json"
 VALIDITY = "validity.json"
@@ -90,7 +91,12 @@ def against(path: Path, doc: dict):
     from referee.engine.compare import diffing, regress
 
     base = regress.from_benchmark(f"blessed {path.name}", regress.read_benchmark(path))
-    return diffing.diff(base, regress.from_benchmark("this benchmark", doc))
+    try:
+        return diffing.diff(base, regress.from_benchmark("this benchmark", doc))
+    except diffing.Refused as exc:
+        raise UsageError(f"--against {path}: {exc.fact}. If that is meant, bless a new baseline (commit the "
+                         "benchmark.json of this aggregate); `referee diff --allow-different-rules "
+                         "--allow-different-versions` shows the differences anyway") from None
 
 
 def regression(found, path: Path) -> Reason:

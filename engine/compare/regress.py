@@ -16,17 +16,16 @@ refused unless allowed, since a change of the rules is not a change of the skill
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from referee.engine.compare.load import Loaded, load
+from referee.engine.compare.output import read_object
 from referee.engine.decision.stability import MAX_K, pass_hat_k
 from referee.engine.run.workspace import natural_key
 from referee.engine.usage import UsageError
 
 RANK = {"fail": 0, "split": 1, "pass": 2}
-MAX_BENCHMARK_BYTES = 64 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -95,17 +94,7 @@ def _benchmark_run(run: dict) -> RunOutcome:
 
 
 def read_benchmark(path: Path) -> dict:
-    try:
-        if path.stat().st_size > MAX_BENCHMARK_BYTES:
-            raise UsageError(f"{path} is over 64 MiB; not read")
-        doc = json.loads(path.read_bytes().decode("utf-8-sig"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    except ValueError as exc:
-        raise UsageError(f"{path}: not valid JSON ({exc})") from None
-    if not isinstance(doc, dict):
-        raise UsageError(f"{path}: not a benchmark.json (not a JSON object)")
-    return doc
+    return read_object(path, "a benchmark.json")
 
 
 # ---------------------------------------------------------------- comparing states

@@ -7,7 +7,6 @@ folder, and its ``skill_name`` the skill. Only folder names are ever written.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -57,12 +56,6 @@ def find(skill_path: Path | None, evals: Path | None) -> Skill:
 
 
 def _evals(path: Path) -> dict:
-    try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read the evals file {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    except ValueError as exc:
-        raise UsageError(f"{path}: not valid JSON ({exc})") from None
-    if not isinstance(data, dict):
-        raise UsageError(f"{path}: expected a JSON object with \"evals\"")
-    return data
+    from referee.engine.compare.output import read_object
+
+    return read_object(path, "an evals.json")
