@@ -1,9 +1,11 @@
 """Can this eval tell? Each eval is put to tests that a useful eval passes.
 
-- **Null run.** A run with no tool calls, no response and no output files is
-  graded with the rules (deterministically); it must FAIL the eval's gate. An
-  eval whose gate a null run passes, or whose gate counts nothing, cannot tell a
-  run that did the work from one that did nothing.
+- **Null run.** A run that did nothing is graded with the rules (deterministically):
+  its transcript is a record of zero tool calls (a harness section alone, so that
+  checks over calls are decided on it, not left as errors), its response is
+  empty, and it has no output file. It must FAIL the eval's gate. An eval whose
+  gate a null run passes, or whose gate counts nothing, cannot tell a run that did
+  the work from one that did nothing.
 - **Reference runs.** Where the author gives runs known to be right
   (``--reference DIR``, a folder of runs laid out like a workspace), each must
   PASS its eval's gate.
@@ -68,9 +70,13 @@ def gate_of(program: Program, run: Run) -> dict | None:
             "failing": [k for k in gate["counted"] if outcomes.get(k) != "pass"]}
 
 
+NULL_TRANSCRIPT = "## [harness] null run\nThe agent made no tool call, wrote no file and replied nothing.\n"
+
+
 def null_run(eval_key: str, eval_name: str | None) -> Run:
-    """A run of the eval that did nothing: no transcript, no response, no outputs."""
-    return memory_run({}, eval_id=eval_key, eval_name=eval_name, configuration="null-run",
+    """A run of the eval that did nothing: a record of zero calls, an empty response, no outputs."""
+    files = {"transcript.md": NULL_TRANSCRIPT, "outputs/response.md": ""}
+    return memory_run(files, eval_id=eval_key, eval_name=eval_name, configuration="null-run",
                       rel=f"null-run/eval-{eval_key}")
 
 
