@@ -181,9 +181,12 @@ def test_blinding_is_a_function_of_seed_eval_and_runs():
 
 
 def test_the_scrubber_hides_names_as_whole_words():
-    scrub = Scrubber.of(secrets(["with_skill", "without_skill"], ["it-1/eval-1/with_skill/run-1"], ["pdf-forms"]))
-    assert scrub("with_skill read pdf-forms/SKILL.md in it-1/eval-1/with_skill/run-1") == \
-        f"{HIDDEN} read {HIDDEN}/SKILL.md in {HIDDEN}"
+    runs = [("with_skill", "it-1/eval-1/skilled/run-1"), ("without_skill", "it-1/eval-1/bare/run-1")]
+    found = secrets(runs, ["pdf-forms"])
+    assert found == ["bare", "pdf-forms", "skilled", "with_skill", "without_skill"]
+    scrub = Scrubber.of(found)
+    assert scrub("with_skill read pdf-forms/SKILL.md in it-1/eval-1/skilled/run-1") == \
+        f"{HIDDEN} read {HIDDEN}/SKILL.md in it-1/eval-1/{HIDDEN}/run-1"
     assert scrub("WITHOUT_SKILL; the skill; with_skills") == f"{HIDDEN}; the skill; with_skills"
 
 

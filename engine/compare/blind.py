@@ -4,15 +4,16 @@ Which configuration appears as A is decided per pair by a seeded hash of the
 eval id and the two runs' places in the workspace: the same pair with the same
 seed is always shown the same way, on any machine and in any order, and a
 different seed shuffles the sides without changing who wins (the decision never
-reads the letters). Configuration names, run folders and the skill's name are
-replaced in every text a reader of the blinded part (or a model) is shown.
+reads the letters). Configuration names, the folders that only one side's runs
+have, and the skill's name are replaced in every text a reader of the blinded
+part (or a model) is shown.
 """
 
 from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterable
 
 HIDDEN = "[hidden]"
@@ -26,9 +27,11 @@ def primary_is_a(seed: int, eval_id: str, primary_run: str, baseline_run: str) -
 
 @dataclass(frozen=True)
 class Scrubber:
-    """Replaces each secret (whole words, any case) with ``[hidden]``."""
+    """Replaces each secret (whole words, any case) with ``[hidden]``. The runs' texts
+    recur in every pair they belong to, so each is scrubbed once."""
 
     pattern: re.Pattern | None
+    done: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, secrets: Iterable[str]) -> Scrubber:
@@ -39,15 +42,25 @@ class Scrubber:
         return cls(re.compile(rf"(?<![\w-])(?:{body})(?![\w-])", re.IGNORECASE))
 
     def __call__(self, text: str) -> str:
-        return text if self.pattern is None else self.pattern.sub(HIDDEN, text)
+        if self.pattern is None:
+            return text
+        found = self.done.get(text)
+        if found is None:
+            found = self.done[text] = self.pattern.sub(HIDDEN, text)
+        return found
 
 
-def secrets(configurations: Iterable[str], run_paths: Iterable[str], skill_names: Iterable[str]) -> list[str]:
-    """What identifies a side: configuration names, run folders (whole and by their
-    configuration-level part), skill names."""
-    found = set(configurations) | set(skill_names)
-    for path in run_paths:
-        found.add(path)
-        parts = path.split("/")
-        found.update("/".join(parts[i:]) for i in range(len(parts) - 1) if len(parts) - i >= 2)
+def secrets(runs: Iterable[tuple[str, str]], skill_names: Iterable[str]) -> list[str]:
+    """What tells a side apart, from ``(configuration, run path)`` pairs: the
+    configuration names, the folder names that occur in one configuration's run
+    paths only (its folder, whatever the harness called it), and the skill's names.
+    Folder names every configuration shares (``iteration-1``, ``eval-3``, ``run-2``)
+    say nothing about the side and stay."""
+    folders: dict[str, set[str]] = {}
+    for configuration, path in runs:
+        folders.setdefault(configuration, set()).update(path.split("/"))
+    found = set(folders) | set(skill_names)
+    for configuration, mine in folders.items():
+        others = set().union(*(f for c, f in folders.items() if c != configuration))
+        found |= mine - others
     return sorted(found)

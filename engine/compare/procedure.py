@@ -38,7 +38,7 @@ def setup(workspace: Path, *, iteration: int | None = None, primary: str | None 
     if choice.baseline is None:
         raise UsageError(f"only one configuration ({choice.primary}): there is nothing to compare")
     found = skill.find(skill_path, evals)
-    scrub = blind.Scrubber.of(blind.secrets(loaded.configurations, [r.path for r in loaded.runs], found.names))
+    scrub = blind.Scrubber.of(blind.secrets([(r.configuration, r.path) for r in loaded.runs], found.names))
     return Setup(loaded, choice.primary, choice.baseline, rubric.load_tags(rubric_file), found, scrub)
 
 
