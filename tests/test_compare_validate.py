@@ -97,3 +97,14 @@ def test_bad_rules_are_a_usage_error(tmp_path, capsys):
     bad.write_text('eval 1\nexpect: response contains\n', encoding="utf-8")
     code = main(["validate", str(EXAMPLE), "--rules", str(bad), "--check"])
     assert code == 2 and "bad.rules:2" in capsys.readouterr().err
+
+
+def test_a_validity_made_before_grading_is_left_out(tmp_path, capsys):
+    workspace = build(tmp_path / "ws", {"with_skill": [["good"] * 3] * 3, "without_skill": [["bad"] * 3] * 3})
+    rules_file = rules(tmp_path / "gen.rules", 3)
+    code, out = run(capsys, "validate", workspace, "--rules", rules_file, "--no-critique")
+    assert code == 0 and "discrimination and power not measured" in out
+    assert json.loads((workspace / "validity.json").read_text(encoding="utf-8"))["inputs"] is None
+    grade(workspace, rules_file)
+    code, out = run(capsys, "aggregate", workspace, "--check")
+    assert "validity.json was made when no run was graded" in out and "eval_validity" not in out
