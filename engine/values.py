@@ -205,6 +205,7 @@ def call_record(call: ToolCall) -> dict:
     return {
         "tool": call.tool, "step": call.step, "title": call.title, "status": call.status,
         "args": _payload(call.args), "return": _payload(call.result), "index": call.index,
+        "agent": call.agent,
     }
 
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 from referee import dsl
 from referee.engine.compile import compile_rules
 from referee.engine.evaluate import evaluate
+from referee.engine.run.agents import Calls
 from referee.engine.run.model import Location, Note, Transcript
 from referee.engine.verdict import Outcome
 
@@ -17,6 +18,7 @@ class Run:
     def __init__(self, notes=()):
         self.transcript = Transcript((), tuple(notes))
         self.no_record = None  # a dual-section record of zero calls
+        self.every_call = Calls()
         self.response = None
         self.response_missing = "response.md is missing or empty"
         self.metrics = self.timing = None

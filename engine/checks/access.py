@@ -11,14 +11,15 @@ from typing import Any
 from referee.engine.run.model import Note, Payload, ToolCall
 from referee.engine.values import Anchor, EvalError, Missing, Prov, Result, Val, render, type_name
 
-CALL_FIELDS = ("tool", "step", "title", "status", "args", "return", "index")
+CALL_FIELDS = ("tool", "step", "title", "status", "args", "return", "index", "agent")
 NOTE_FIELDS = ("step", "title", "text", "kind")
 
 
 def call_label(call: ToolCall) -> str:
     # The tool name is the log's own record; the heading title is free text.
     name = call.tool or call.title or "call"
-    return f"step {call.step} {name}" if call.step is not None else f"{name} call"
+    label = f"step {call.step} {name}" if call.step is not None else f"{name} call"
+    return label if call.agent == "main" else f"subagent {call.agent} {label}"
 
 
 def call_val(call: ToolCall) -> Val:
@@ -35,8 +36,13 @@ def _call_prov(call: ToolCall) -> Prov:
 
 
 def unsure_message(val: Val, key: str) -> str:
-    """Why a suspect record cannot answer for ``key`` (an ERROR, never a guess)."""
-    return f"{val.label} cannot give its {key} for certain: it is {val.value.suspect}"
+    """Why a record cannot answer for ``key`` (an ERROR, never a guess): it is suspect,
+    or (a trusted one) its source held a value the import could not show whole."""
+    call = val.value
+    if call.suspect is None:
+        return (f"{val.label} cannot give its {key} for certain: the import could not read or show "
+                f"it whole (cut or not JSON in its source; see the run's warnings)")
+    return f"{val.label} cannot give its {key} for certain: it is {call.suspect}"
 
 
 def sure_of(val: Val, key: str | int) -> ToolCall:

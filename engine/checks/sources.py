@@ -234,14 +234,19 @@ def records(ctx: Context, read: Callable[[Context], tuple[Val, ...]]) -> tuple[V
 def read_calls(ctx: Context) -> tuple[Val, ...]:
     """The run's tool calls as values, in transcript order: the trusted records and
     the suspect ones (with agent-text trust), so that a check for a call that must
-    not happen still sees a record referee cannot vouch for. EvalError when the run
-    holds no tool-call record at all (``Run.no_record``): no check over calls can
-    be decided there, not even that none was made."""
-    transcript = _readable_transcript(ctx)  # the suspect records all come after the trusted ones
+    not happen still sees a record referee cannot vouch for; and the calls of the
+    subagents (``.agent``), each after the call that started it. EvalError when the
+    run holds no tool-call record at all (``Run.no_record``: not even that none was
+    made can be decided there), or when the list may lack calls (``engine.run.agents``)."""
+    _readable_transcript(ctx)
     why = ctx.run.no_record
     if why is not None:
         raise EvalError(f"calls cannot be checked: {why}")
-    return tuple(call_val(call) for call in transcript.calls + transcript.suspect_calls)
+    found = ctx.run.every_call
+    if found.unknown is not None:
+        where = found.unknown.path if found.unknown.line is None else f"{found.unknown.path}:{found.unknown.line}"
+        raise EvalError(f"the run's calls may be incomplete ({where}: {found.unknown.message})")
+    return tuple(call_val(call) for call in found.calls)
 
 
 def _notes(ctx: Context) -> tuple[Val, ...]:

@@ -92,10 +92,15 @@ class ToolCall:
     ``suspect`` says why a record is not trusted (None for a trusted one): such a
     record is listed in ``Transcript.suspect_calls``, never in ``calls``. ``unsure``
     names the fields (``args``, ``return``, ``status``, ``tool``) that a suspect
-    record cannot give for certain; a check that asks for one is an ERROR.
+    record cannot give for certain; a check that asks for one is an ERROR. A trusted
+    record is unsure of a field only when an import could not show it whole (a
+    value cut or not JSON in its source: ``engine.run.agents``). ``agent`` is whose
+    call it is: ``main``, or the subagent's name (``step-3``: the one started by
+    the main agent's call at step 3).
     """
 
-    index: int  # position among all transcript elements, 0-based (orders calls and notes)
+    index: int  # position among all transcript elements, 0-based (orders calls and notes; a
+    # subagent's call sits between its Task call's index and the next one: a Decimal)
     step: int | None  # the "Step N" of the heading, when it has one
     title: str  # heading text after "Step N:"
     tool: str | None
@@ -107,14 +112,15 @@ class ToolCall:
     tool_line: int | None = None
     suspect: str | None = None
     unsure: frozenset[str] = frozenset()
+    agent: str = "main"
 
     def __init__(self, index: int, step: int | None, title: str, tool: str | None, args: Payload | None,
                  result: Payload | None, status: str | None, location: Location, status_line: int | None = None,
                  tool_line: int | None = None, suspect: str | None = None,
-                 unsure: frozenset[str] = frozenset()) -> None:
+                 unsure: frozenset[str] = frozenset(), agent: str = "main") -> None:
         self.__dict__.update(index=index, step=step, title=title, tool=tool, args=args, result=result,
                              status=status, location=location, status_line=status_line, tool_line=tool_line,
-                             suspect=suspect, unsure=unsure)  # see _FILLED
+                             suspect=suspect, unsure=unsure, agent=agent)  # see _FILLED
 
 
 @dataclass(frozen=True)

@@ -230,6 +230,38 @@ def _read_capped(path: str, size: int) -> bytes:
     return data
 
 
+def read_named_file(path: Path, report: str, limit: int, *, head: bool = False) -> tuple[bytes | None, Problem | None]:
+    """The bytes of a file the user named (anywhere, not under a run), at most ``limit``.
+
+    It is opened without blocking and checked on the open file itself, so a FIFO
+    cannot stall the read and a device (a symlink to ``/dev/zero``) cannot fill
+    memory, and nothing can be swapped in between a check and the read: anything but
+    a regular file is refused (``not-a-file``), a larger one is ``too-large``, or,
+    with ``head``, read up to ``limit`` bytes (the start of the file).
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    except OSError as exc:
+        return None, Problem("unreadable", report, f"cannot open: {exc.strerror or exc}")
+    with os.fdopen(fd, "rb") as handle:
+        try:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                return None, Problem("not-a-file", report, "not a regular file (a FIFO, a device or a folder); not read")
+            if head:
+                return handle.read(limit), None
+            if info.st_size > limit:
+                return None, Problem("too-large", report, f"{info.st_size} bytes is over the {limit}-byte limit; not read")
+            data = handle.read(info.st_size + 1)
+            if len(data) > info.st_size:  # grew since: read on, to the limit
+                data += handle.read(limit + 1 - len(data))
+        except OSError as exc:
+            return None, Problem("unreadable", report, f"cannot read: {exc.strerror or exc}")
+    if len(data) > limit:
+        return None, Problem("too-large", report, f"over the {limit}-byte limit; not read")
+    return data, None
+
+
 def decode(data: bytes, report: str, *, lossy: bool = True) -> tuple[str | None, list[Problem]]:
     """Bytes to text: BOM stripped, NUL bytes refused as ``binary``, bad UTF-8 reported.
 

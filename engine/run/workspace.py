@@ -26,6 +26,7 @@ from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.user_notes import parse_user_notes
 
 if TYPE_CHECKING:  # the importers are loaded only when a run is asked for its map
+    from referee.engine.run.agents import Calls
     from referee.engine.run.discovery import Discovery, RunList, discover, run_folder  # noqa: F401 (see __getattr__)
     from referee.engine.run.importers.source_map import SourceMap
 
@@ -205,7 +206,7 @@ class Run:
         transcript alive, and the garbage collector would scan them all again and
         again. Anything asked for later is read anew."""
         for name in ("transcript_file", "transcript", "response", "metrics", "timing",
-                     "user_notes", "_listing", "_import_warnings", "source_map", "no_record"):
+                     "user_notes", "_listing", "_import_warnings", "source_map", "no_record", "every_call"):
             self.__dict__.pop(name, None)
         self._outputs.clear()
 
@@ -230,9 +231,18 @@ class Run:
     def source_map(self) -> tuple[SourceMap | None, tuple[Problem, ...]]:
         """``(SourceMap or None, problems)`` of an imported run, read once: the report
         translates evidence through it and the import warnings check it."""
-        from referee.engine.run.importers.source_map import load_source_map
+        from referee.engine.run.importers.source_map import SOURCE_MAP, source_map_of
 
-        return load_source_map(self.path)
+        found = json_file(self._text(SOURCE_MAP), self._base)
+        return source_map_of(found, self.path, join_report(self._base, SOURCE_MAP))
+
+    @cached_property
+    def every_call(self) -> Calls:
+        """The calls the language's ``calls`` reads: the main agent's and its
+        subagents', and why the list may be incomplete (``engine.run.agents``)."""
+        from referee.engine.run.agents import every_call
+
+        return every_call(self, self._text)
 
     @cached_property
     def _import_warnings(self) -> tuple[Problem, ...]:

@@ -13,9 +13,9 @@ What is read, and how:
   A ``tool_result`` is paired with its call by ``tool_use_id``, never by position;
   ``is_error`` true gives status ``error`` (absent: success); a call with no
   result has status ``no_result``. Result content may be a string, a list of
-  parts or empty (then the structured ``toolUseResult`` stands in).
-  ``<system-reminder>`` text inside a result is harness text, moved out of it;
-  the line-number prefixes of ``Read`` results are removed.
+  parts or empty (then the structured ``toolUseResult`` stands in). Text inside
+  a result stays in it, ``<system-reminder>`` tags too: the tool (so the agent)
+  controls it; the line-number prefixes of ``Read`` results are removed.
 - Subagent work (``isSidechain`` records, ``agent-*.jsonl`` files) is nested
   under the ``Task`` call that started it and kept out of the main agent's counts.
 - A user-role message the system wrote (a compaction summary, meta text) is
@@ -32,6 +32,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
+from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.source import Source, json_container, json_lines
@@ -43,7 +44,7 @@ SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
 _SKIPPED_TYPES = frozenset({"summary", "queue-operation", "file-history-snapshot", "progress",
                             "custom-title", "tag", "agent-name", "result"})
 _PLACEHOLDERS = frozenset({"", "(no content)"})
-_REMINDER = re.compile(r"<system-reminder>(.*?)</system-reminder>", re.S)
+CALL_WORDS = ("tool_use",)  # a line holding this word may hold a call (source.json_lines)
 _READ_PREFIX = re.compile(r"^ *[0-9]+(?:→|\t)", re.M)
 _HOOK = re.compile(r"\bhook\b", re.I)
 
@@ -186,13 +187,11 @@ class _Reader:
         position = open_calls[0]
         call = R.call_at(self.entries, position)
         structured = rec.get("toolUseResult")
-        result, reminders = _result_value(part.get("content"), structured, call.tool)
+        result = _result_value(part.get("content"), structured, call.tool)
         status = "error" if part.get("is_error") is True else "success"
         self.entries[position] = replace(call, result=result, status=status, result_origin=origin)
         if isinstance(structured, dict):
             self.results[position] = structured
-        for text in reminders:
-            self.entries.append(Text(R.SYSTEM_REMINDER, "", text, origin))
 
 
 def _block_key(block: dict) -> tuple:
@@ -202,8 +201,8 @@ def _block_key(block: dict) -> tuple:
     return (str(kind), repr(sorted((k, repr(v)) for k, v in block.items())))
 
 
-def _result_value(content: Any, structured: Any, tool: str) -> tuple[Any, list[str]]:
-    """The result as the agent saw it, and the system reminders taken out of it."""
+def _result_value(content: Any, structured: Any, tool: str) -> Any:
+    """The result as the agent saw it: JSON text as its value, other text as it is."""
     if isinstance(content, list):
         texts = []
         for part in content:
@@ -215,19 +214,15 @@ def _result_value(content: Any, structured: Any, tool: str) -> tuple[Any, list[s
                 texts.append(part)
         content = "\n".join(texts)
     if content is None or content == "":
-        return (structured if structured is not None else ""), []
+        return structured if structured is not None else ""
     if not isinstance(content, str):
-        return content, []
+        return content
     whole = json_container(content.strip())
-    if whole is not None:  # a JSON result is data: reminders are only ever added after it
-        return whole[0], []
-    reminders = [m.group(1).strip() for m in _REMINDER.finditer(content)]
-    if reminders:
-        content = _REMINDER.sub("", content).rstrip()
+    if whole is not None:
+        return whole[0]
     if tool == "Read" and _READ_PREFIX.match(content):
         content = _READ_PREFIX.sub("", content)
-    found = json_container(content.strip()) if reminders else None
-    return (found[0] if found is not None else content), reminders
+    return content
 
 
 # --- a session: the main agent, its subagents, and the numbers ------------------------------
@@ -236,7 +231,7 @@ def _result_value(content: Any, structured: Any, tool: str) -> tuple[Any, list[s
 def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     """The conversation of a session file, with the subagent files that belong to it."""
     problems: list[Problem] = []
-    values, found = json_lines(main)
+    values, found = json_lines(main, CALL_WORDS)
     problems.extend(found)
     reader = _Reader(problems)
     cwds: set[str] = set()
@@ -252,7 +247,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         else:
             reader.record(main.name, line, rec)
     for agent in agents:
-        values, found = json_lines(agent)
+        values, found = json_lines(agent, CALL_WORDS)
         problems.extend(found)
         records = [(agent.name, line, rec) for line, rec in values if isinstance(rec, dict)]
         for _, _, rec in records:
@@ -321,6 +316,11 @@ def _attach(reader: _Reader, subagents: dict, problems: list[Problem]) -> list:
     for key, (sub, origin) in left.items():
         message = f"subagent {key!r} started by no Task call of this session; its {len(sub.entries)} entries are left out"
         problems.append(Problem("unattached-subagent", origin.source, message, origin.line))
+    for entry in entries:  # a subagent that ran, whose calls this session does not hold
+        if isinstance(entry, Call) and entry.tool in SUBAGENT_TOOLS and entry.subagent is None and entry.status == "success":
+            message = (f"the subagent this {entry.tool} call started has no transcript here (its agent-*.jsonl "
+                       "was not found beside the session): its calls are unknown")
+            problems.append(Problem(CALLS_MAY_BE_MISSING, entry.origin.source, message, entry.origin.line))
     return entries
 
 

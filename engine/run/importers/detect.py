@@ -23,7 +23,7 @@ from typing import Any
 from referee.engine.run.importers import claude_code, openai, skill_creator
 from referee.engine.run.importers.source import json_container
 from referee.engine.run.model import Problem
-from referee.engine.run.safeio import join_report
+from referee.engine.run.safeio import join_report, read_named_file
 
 HEAD_BYTES = 65536  # enough of a file to tell a session log by its first record
 _LOG_SUFFIXES = (".jsonl", ".json")
@@ -36,7 +36,7 @@ def run_warnings(run: Any) -> list[Problem]:
     base = run.id.rel
     found: list[Problem] = []
     source_map, problems = run.source_map
-    found.extend(Problem(p.code, join_report(base, p.path), p.message, p.line) for p in problems)
+    found.extend(problems)  # the run's reader has put them under its folder already
     if source_map is not None:
         found.extend(source_map.problems)
         if source_map.format == skill_creator.FORMAT:
@@ -142,9 +142,5 @@ def _unimported_outputs(run: Any, base: str) -> list[Problem]:
 
 
 def _head(path) -> str:
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(HEAD_BYTES)
-    except OSError:
-        return ""
-    return data.decode("utf-8", errors="replace")
+    data, _ = read_named_file(path, str(path), HEAD_BYTES, head=True)  # a FIFO cannot stall it
+    return "" if data is None else data.decode("utf-8", errors="replace")

@@ -9,7 +9,8 @@ message per line (one conversation for the whole file).
 - An assistant message's ``tool_calls`` are calls; each is paired with the
   ``tool`` message of the same ``tool_call_id`` (legacy ``function_call`` and
   ``function`` messages by name). ``arguments`` is a JSON string: invalid JSON is
-  kept as text and reported. A call never answered has status ``no_result``; the
+  kept as text and reported, and its fields are unknown (a check on them is an
+  ERROR, never "absent"). A call never answered has status ``no_result``; the
   format has no error flag, so an answered call is a success unless the tool
   message says ``"is_error": true`` or ``"status": "error"``.
 - Assistant text sent with a tool call is an agent note, not a reply the user
@@ -24,13 +25,16 @@ import re
 from dataclasses import replace
 from typing import Any, Callable
 
+from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
-from referee.engine.run.importers.source import Source, json_container, json_lines, loads
+from referee.engine.run.importers.exact import loads
+from referee.engine.run.importers.source import Source, json_container, json_lines
 from referee.engine.run.model import Problem
 
 FORMAT = "openai"
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+CALL_WORDS = ("tool_calls", "function_call")  # a line holding one of these may hold a call
 _TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
 
 Locate = Callable[[int, str, int], Origin]  # (message index, key, nth occurrence) -> origin
@@ -67,12 +71,15 @@ def read_conversations(source: Source) -> list[Conversation]:
         spans = _element_spans(text)
         locate = lines.locator(spans)
         return [read_messages(messages, locate, source.name, list(source.problems), source.name)]
-    values, problems = json_lines(source)
+    values, problems = json_lines(source, CALL_WORDS)
     if values and all(_is_message(v) for _, v in values):
         messages = [v for _, v in values]
         numbers = [n for n, _ in values]
         locate = lambda i, key, nth: Origin(source.name, numbers[i])  # noqa: E731
         return [read_messages(messages, locate, source.name, problems, source.name)]
+    # One conversation per line: a line that cannot be read is a conversation lost
+    # (reported), not calls missing from the others.
+    problems = [p for p in problems if p.code != CALLS_MAY_BE_MISSING]
     found: list[Conversation] = []
     for number, value in values:
         messages = _messages(value)
@@ -170,7 +177,7 @@ class _Reader:
             return
         raw_name = function.get("name")
         name = raw_name if isinstance(raw_name, str) else ""
-        args = self.arguments(function.get("arguments"), origin)
+        args, readable = self.arguments(function.get("arguments"), origin)
         call_id = call.get("id") if isinstance(call.get("id"), str) else None
         key = f"function:{name}" if legacy else (call_id or "")
         if call_id is not None and call_id in self.ids:
@@ -179,18 +186,22 @@ class _Reader:
             self.ids.add(call_id)
         self.open.setdefault(key, []).append(len(self.entries))
         named = self.locate(index, "name", nth)
-        self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id, tool_origin=named))
+        unread = frozenset() if readable else frozenset({"args"})
+        self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id, tool_origin=named,
+                                 unread=unread))
 
-    def arguments(self, raw: Any, origin: Origin) -> Any:
+    def arguments(self, raw: Any, origin: Origin) -> tuple[Any, bool]:
+        """The arguments' value, and whether they could be read (JSON text, or a value)."""
         if not isinstance(raw, str):
-            return {} if raw is None else raw
+            return ({} if raw is None else raw), True
         if not raw.strip():
-            return {}
+            return {}, True
         found = loads(raw)
         if found is None:
-            self.warn("bad-arguments", origin, "arguments are not valid JSON; kept as text")
-            return raw
-        return found[0]
+            self.warn("bad-arguments", origin, "arguments are not valid JSON; kept as text, and a check on "
+                      "their fields is an error")
+            return raw, False
+        return found[0], True
 
     def tool(self, index: int, message: dict, role: str) -> None:
         origin = self.locate(index, "content", 0)

@@ -40,6 +40,8 @@ class Call:
     ``args`` is the parsed JSON (or the raw text when it was not JSON); ``result``
     is None only when no result came (``status`` is then ``no_result``).
     ``subagent`` holds the work of a subagent this call started, kept apart.
+    ``unread`` names the fields (``args``, ``return``) the source held in a form
+    that could not be read (arguments that are not JSON): checks on them are ERRORs.
     """
 
     tool: str
@@ -51,6 +53,7 @@ class Call:
     call_id: str | None = None
     subagent: "Conversation | None" = None
     tool_origin: Origin | None = None  # where the tool's name is, when not on the call's line
+    unread: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True)
@@ -93,6 +96,7 @@ class Conversation:
     problems: tuple[Problem, ...] = ()
     label: str = ""  # names the run folder: the source's stem, plus a number when one source holds several
     placeholders: tuple[tuple[str, str], ...] = ()  # (text, placeholder): machine-specific text to replace
+    options: tuple[tuple[str, str], ...] = ()  # how the source was read (("error_when", REGEX)): in the source map
     extra: dict = field(default_factory=dict, compare=False)
 
     @property

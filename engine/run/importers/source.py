@@ -7,13 +7,14 @@ source file and line, and every readable line is still returned.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.engine.run.agents import CALLS_MAY_BE_MISSING
+from referee.engine.run.importers.exact import loads
 from referee.engine.run.model import Problem
-from referee.engine.run.safeio import MAX_JSON_DEPTH, depth_exceeded
+from referee.engine.run.safeio import MAX_JSON_DEPTH, depth_exceeded, read_named_file
 
 # A session log holds every tool result in full, so it is allowed to be much
 # larger than a transcript (safeio.MAX_TEXT_BYTES); what is written stays under it.
@@ -37,16 +38,14 @@ class Source:
 
 
 def read_source(path: Path, name: str | None = None) -> Source:
-    """Read ``path`` as UTF-8 lines; bad bytes are replaced and reported per line."""
+    """Read ``path`` as UTF-8 lines; bad bytes are replaced and reported per line.
+
+    Through the safe reader: a FIFO, a device or a file over ``MAX_SOURCE_BYTES`` is
+    a problem of the source (nothing read), never a stall or a crash."""
     name = name or path.name
-    try:
-        size = path.stat().st_size
-        if size > MAX_SOURCE_BYTES:
-            message = f"over the {MAX_SOURCE_BYTES}-byte import limit; not read"
-            return Source(name, (), True, (Problem("too-large", name, message),))
-        data = path.read_bytes()
-    except OSError as exc:
-        return Source(name, (), True, (Problem("unreadable", name, f"cannot read: {exc.strerror or exc}"),))
+    data, problem = read_named_file(path, name, MAX_SOURCE_BYTES)
+    if data is None:
+        return Source(name, (), True, (problem,) if problem is not None else ())
     return decode_source(data, name)
 
 
@@ -81,28 +80,22 @@ def _decode_lines(data: bytes, name: str, problems: list[Problem]) -> str:
     return "\n".join(parts)
 
 
-def loads(text: str) -> tuple[Any] | None:
-    """``(value,)`` for JSON text within the depth limit, else None; never raises."""
-    if depth_exceeded(text, MAX_JSON_DEPTH) is not None:
-        return None
-    try:
-        return (json.loads(text),)
-    except (ValueError, RecursionError):
-        return None
-
-
 def json_container(text: str) -> tuple[Any] | None:
     """``(value,)`` when ``text`` starts (after whitespace) like a JSON object or
     array and :func:`loads` reads it, else None; never raises."""
     return loads(text) if text.lstrip()[:1] in ("{", "[") else None
 
 
-def json_lines(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
+def json_lines(source: Source, calls: tuple[str, ...] = ()) -> tuple[list[tuple[int, Any]], list[Problem]]:
     """``(line number, value)`` for each JSON line, and the problems of the source.
 
-    Blank lines are skipped. A line that is not JSON is reported (``bad-json``), or
-    as ``truncated`` when it is the last line and has no line end (a log cut while
-    being written), and skipped; the lines after it are still read.
+    Blank lines are skipped. A line that is not JSON is reported (``bad-json``;
+    ``too-deep`` past the nesting limit), or as ``truncated`` when it is the last
+    line and has no line end (a log cut while being written), and skipped; the
+    lines after it are still read. A skipped line holding one of ``calls`` (the
+    words by which the format writes a tool call), or cut short, may have held a call: it is also
+    reported as ``calls-may-be-missing``, which makes every check over the run's
+    calls an ERROR (``engine.run.agents``).
     """
     problems = list(source.problems)
     values: list[tuple[int, Any]] = []
@@ -113,8 +106,16 @@ def json_lines(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
         found = loads(line)
         if found is not None:
             values.append((number, found[0]))
-        elif number == last and not source.ends_with_newline:
+            continue
+        cut = number == last and not source.ends_with_newline
+        if cut:
             problems.append(Problem("truncated", source.name, "last line is cut short (not JSON); skipped", number))
+        elif depth_exceeded(line, MAX_JSON_DEPTH) is not None:
+            message = f"JSON nested deeper than {MAX_JSON_DEPTH} levels; skipped"
+            problems.append(Problem("too-deep", source.name, message, number))
         else:
             problems.append(Problem("bad-json", source.name, "line is not JSON; skipped", number))
+        if calls and (cut or any(word in line for word in calls)):  # what was cut off may be a call
+            message = "this line could not be read and may hold a tool call: no check over the run's calls can be decided"
+            problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, number))
     return values, problems

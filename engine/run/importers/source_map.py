@@ -6,7 +6,10 @@ each line of the files it wrote (``outputs/transcript.md``, ``outputs/response.m
 subagent transcripts) to ``(source, line)``, keeps the problems met while
 importing, so ``show`` and ``grade`` can report them, and the SHA-256 of each file
 it wrote: the source is the record and these files only a view of it, so a view
-changed after the import is reported.
+changed after the import is reported. ``unread`` names the calls whose Args or
+Return the view could not show as the source holds them (cut, or not JSON):
+grading reads those fields as unknown (``engine.run.agents``). ``options`` keeps
+how the import read the source (``--error-when``).
 
 Evidence that points at a written line is translated through the map, so a report
 names the original file and line (``session.jsonl:42``), which a reader can open.
@@ -19,8 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee.engine.run.model import Problem
-from referee.engine.run.safeio import read_json
+from referee.engine.run.model import JsonFile, Problem
+from referee.engine.run.safeio import read_json, read_text
 
 SOURCE_MAP = "source_map.json"
 VERSION = 1
@@ -36,6 +39,9 @@ class SourceMap:
     problems: tuple[Problem, ...] = ()
 
     digests: dict[str, str] = field(default_factory=dict)  # written file -> sha256 of its UTF-8 text
+    # written file -> {heading line of a call: the fields ("args", "return") the view cannot show whole}
+    unread: dict[str, dict[int, tuple[str, ...]]] = field(default_factory=dict)
+    options: dict[str, str] = field(default_factory=dict)  # how the source was read: {"error_when": REGEX}
     run_dir: str | None = field(default=None, compare=False)  # to read written files; never written out
     _read: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -74,10 +80,9 @@ class SourceMap:
         if file not in self._read:
             self._read[file] = []
             if self.run_dir is not None and file in self.lines:
-                try:
-                    self._read[file] = (Path(self.run_dir) / file).read_text(encoding="utf-8").split("\n")
-                except (OSError, UnicodeDecodeError):
-                    pass
+                found = read_text(Path(self.run_dir), file)  # the safe reader: regular files, bounded
+                if found is not None and found.text is not None and found.unreadable is None:
+                    self._read[file] = found.text.split("\n")
         return self._read[file]
 
 
@@ -94,6 +99,11 @@ def dumps(source_map: SourceMap) -> str:
         "sha256": dict(sorted(source_map.digests.items())),
         "lines": lines,
     }
+    if source_map.unread:
+        document["unread"] = {name: [[line, list(fields)] for line, fields in sorted(calls.items())]
+                              for name, calls in sorted(source_map.unread.items())}
+    if source_map.options:
+        document["options"] = dict(sorted(source_map.options.items()))
     head = json.dumps({k: v for k, v in document.items() if k != "lines"}, ensure_ascii=False,
                       sort_keys=True)[:-1]
     body = ",\n".join(f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, separators=(',', ':'))}"
@@ -103,14 +113,21 @@ def dumps(source_map: SourceMap) -> str:
 
 def load_source_map(run_dir: Path) -> tuple[SourceMap | None, tuple[Problem, ...]]:
     """The run's source map, or None when it has none; a broken map is a problem, never a crash."""
-    found = read_json(run_dir, SOURCE_MAP)
+    return source_map_of(read_json(run_dir, SOURCE_MAP), run_dir)
+
+
+def source_map_of(found: JsonFile | None, run_dir: Path,
+                  report: str = SOURCE_MAP) -> tuple[SourceMap | None, tuple[Problem, ...]]:
+    """The source map in ``found`` (``source_map.json`` as read by the run's own reader,
+    so a run held in memory has one too), or None when there is none. ``report`` is
+    the map's path in problems."""
     if found is None:
         return None, ()
     if found.value is None:
         return None, found.problems
     parsed = _parse(found.value, str(run_dir))
     if parsed is None:
-        return None, found.problems + (Problem("bad-source-map", SOURCE_MAP, "not a source map referee wrote; ignored"),)
+        return None, found.problems + (Problem("bad-source-map", report, "not a source map referee wrote; ignored"),)
     return parsed, found.problems
 
 
@@ -121,7 +138,10 @@ def _parse(value: Any, run_dir: str) -> SourceMap | None:
         problems = tuple(Problem(str(p["code"]), str(p["path"]), str(p["message"]), _line(p.get("line")))
                          for p in value.get("problems", ()))
         digests = {str(k): str(v) for k, v in (value.get("sha256") or {}).items()}
-        return SourceMap(str(value["format"]), sources, lines, problems, digests, run_dir)
+        unread = {str(name): {int(line): tuple(str(f) for f in fields) for line, fields in calls}
+                  for name, calls in (value.get("unread") or {}).items()}
+        options = {str(k): str(v) for k, v in (value.get("options") or {}).items()}
+        return SourceMap(str(value["format"]), sources, lines, problems, digests, unread, options, run_dir)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
 

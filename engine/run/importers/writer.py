@@ -3,14 +3,18 @@
 The run folder holds ``outputs/transcript.md`` (the dual-section view of the
 source), ``outputs/response.md`` (the replies the user saw), ``outputs/metrics.json``
 and ``timing.json`` where the source has the data, ``source_map.json`` (each written
-line's origin, and the import's problems) and ``subagents/*.md`` for subagent work.
+line's origin, and the import's problems) and ``subagents/step-N.md`` for the work
+of the subagent started by the call of step N (``step-N.K.md`` for one that
+subagent started): the language's ``calls`` reads them too (``engine.run.agents``).
 
 The structured source is the record; the transcript is a view of it, written so
 that nothing in the source can change what it says:
 
 - a call is exactly ``## [tool_calls] Step N: <tool>`` then ``Tool:``, ``Args:``,
   ``Return:`` and ``Status:`` lines, in that order; Args and Return are one-line
-  JSON, so they cannot hold a line of their own;
+  JSON, so they cannot hold a line of their own; a value cut to fit, or that its
+  source held in a form that could not be read, is named in the source map's
+  ``unread``, so a check on it is an ERROR rather than a check on the cut text;
 - text the agent wrote goes in ``## [agent_notes] Step N: <what>`` sections and
   text the harness or user wrote in ``## [harness] <kind>`` sections (the first
   user turn in ``## Eval Prompt``, which the parser also reads as harness text); the titles
@@ -28,11 +32,10 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
-from referee.engine.report.atomic import write_atomic
 from referee.engine.run.escape import escape_text
+from referee.engine.run.importers.exact import dumps as exact_dumps
 from referee.engine.run.importers.record import EVAL_PROMPT, Call, Conversation, Origin, Text
 from referee.engine.run.importers.source_map import SOURCE_MAP, SourceMap, dumps
 from referee.engine.run.model import Problem
@@ -89,24 +92,34 @@ def one_line(name: str) -> str:
 
 def payload(value: Any, origin: Origin | None, problems: list[Problem]) -> str:
     """One-line JSON for an Args or Return value; a very long one is cut and reported."""
-    text = json.dumps(value, ensure_ascii=False)
+    return _payload(value, origin, problems)[0]
+
+
+def _payload(value: Any, origin: Origin | None, problems: list[Problem]) -> tuple[str, bool]:
+    """``payload`` and whether it was cut."""
+    text = exact_dumps(value)
     if len(text) <= MAX_PAYLOAD_CHARS:
-        return text
+        return text, False
     where = "" if origin is None else f"; the whole value is in {origin.source}:{origin.line}"
     if origin is not None:
-        message = f"value of {len(text)} characters cut to {MAX_PAYLOAD_CHARS} in the transcript"
+        message = (f"value of {len(text)} characters cut to {MAX_PAYLOAD_CHARS} in the transcript; "
+                   "a check on it is an error")
         problems.append(Problem("value-cut", origin.source, message, origin.line))
-    return json.dumps(text[:MAX_PAYLOAD_CHARS] + f"... [cut: {len(text)} characters{where}]", ensure_ascii=False)
+    return json.dumps(text[:MAX_PAYLOAD_CHARS] + f"... [cut: {len(text)} characters{where}]", ensure_ascii=False), True
 
 
 class _Transcript:
-    """Writes entries as dual-section Markdown."""
+    """Writes the entries of one agent as dual-section Markdown; ``name`` is the
+    agent's (``main``, or ``step-N`` for a subagent), ``unread`` maps the heading
+    line of each call whose Args or Return it could not show whole to those fields."""
 
-    def __init__(self, problems: list[Problem]) -> None:
+    def __init__(self, problems: list[Problem], name: str = "main") -> None:
         self.out = _Lines()
         self.step = 0
         self.problems = problems
+        self.name = name
         self.subagents: list[tuple[str, Conversation]] = []
+        self.unread: dict[int, tuple[str, ...]] = {}
 
     def entry(self, entry: Call | Text) -> None:
         if self.out.lines:
@@ -121,21 +134,29 @@ class _Transcript:
         tool = one_line(call.tool)
         named = call.tool_origin or call.origin
         self.out.add(f"## [tool_calls] Step {self.step}: {tool}", named)
+        heading = len(self.out.lines)
         self.out.add(f"Tool: {tool}", named)
-        self.out.add(f"Args: {payload(call.args, call.origin, self.problems)}", call.origin)
+        args, args_cut = _payload(call.args, call.origin, self.problems)
+        self.out.add(f"Args: {args}", call.origin)
         result_origin = call.result_origin or call.origin
-        self.out.add(f"Return: {payload(call.result, call.result_origin, self.problems)}", result_origin)
+        result, result_cut = _payload(call.result, call.result_origin, self.problems)
+        self.out.add(f"Return: {result}", result_origin)
         self.out.add(f"Status: {one_line(call.status)}", result_origin)
+        unread = set(call.unread) | ({"args"} if args_cut else set()) | ({"return"} if result_cut else set())
+        if unread:
+            self.unread[heading] = tuple(sorted(unread))
         if call.subagent is not None:
             self.subagent(call, call.subagent)
 
     def subagent(self, call: Call, work: Conversation) -> None:
-        name = f"subagents/step-{self.step}.md"
+        agent = f"step-{self.step}" if self.name == "main" else f"{self.name}.{self.step}"
+        name = f"subagents/{agent}.md"
         self.subagents.append((name, work))
         counts = tool_counts(work.calls)
         listed = ", ".join(f"{tool} x{n}" for tool, n in counts.items()) or "none"
         text = (f"The subagent started by step {self.step} made {len(work.calls)} tool calls "
-                f"(kept out of this agent's counts): {listed}. Its transcript: {name}")
+                f"(calls of the run, whose .agent is \"{agent}\"; out of this agent's counts): {listed}. "
+                f"Its transcript: {name}")
         self.out.add("")
         self.out.add("## [harness] subagent", call.origin)
         self.out.add("")
@@ -165,12 +186,17 @@ def render_run(conversation: Conversation) -> RunFiles:
     problems = list(conversation.problems)
     files: dict[str, str] = {}
     lines: dict[str, tuple] = {}
+    unread: dict[str, dict[int, tuple[str, ...]]] = {}
     sources = list(conversation.sources)
-    transcript = _transcript(conversation, problems)
-    _put(files, lines, sources, TRANSCRIPT, transcript.out, conversation.placeholders)
-    for name, work in transcript.subagents:
-        nested = _transcript(work, problems)
-        _put(files, lines, sources, name, nested.out, conversation.placeholders)
+    pending = [(TRANSCRIPT, conversation, "main")]
+    while pending:  # the main transcript, then each subagent's, theirs after them
+        name, work, agent = pending.pop(0)
+        written = _transcript(work, problems, agent)
+        _put(files, lines, sources, name, written.out, conversation.placeholders)
+        if written.unread:
+            unread[name] = written.unread
+        pending.extend((sub, nested, sub.removeprefix("subagents/").removesuffix(".md"))
+                       for sub, nested in written.subagents)
     response = _Lines()
     for reply in conversation.response:
         if response.lines:
@@ -191,12 +217,13 @@ def render_run(conversation: Conversation) -> RunFiles:
         files[TIMING] = _json_file(conversation.timing)
     found = tuple(sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.code, p.message)))
     digests = {name: hashlib.sha256(files[name].encode("utf-8")).hexdigest() for name in lines}
-    files[SOURCE_MAP] = dumps(SourceMap(conversation.format, tuple(sources), lines, found, digests))
+    files[SOURCE_MAP] = dumps(SourceMap(conversation.format, tuple(sources), lines, found, digests, unread,
+                                        dict(conversation.options)))
     return RunFiles(files, found)
 
 
-def _transcript(conversation: Conversation, problems: list[Problem]) -> _Transcript:
-    writer = _Transcript(problems)
+def _transcript(conversation: Conversation, problems: list[Problem], agent: str = "main") -> _Transcript:
+    writer = _Transcript(problems, agent)
     for entry in conversation.entries:
         writer.entry(entry)
     return writer
@@ -247,11 +274,3 @@ def computed_metrics(conversation: Conversation, transcript: str, response: str)
 
 def _json_file(value: Any) -> str:
     return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-
-
-def write_run(files: RunFiles, run_dir: Path) -> None:
-    """Write the run folder's files, each atomically."""
-    for rel, text in sorted(files.files.items()):
-        path = run_dir / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, text)

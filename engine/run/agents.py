@@ -1,0 +1,124 @@
+"""Every call of a run: the main agent's, its subagents', and what an import could not read.
+
+The language's ``calls`` is ``Run.every_call``; counts and metrics stay the main
+agent's (``Run.transcript``). Beyond the main transcript's records, an imported run
+(one with ``source_map.json``, ``engine.run.importers``) may hold:
+
+- **Subagents.** The work of a subagent is written to ``subagents/step-N.md`` (a
+  dual-section transcript named in the source map), N being the step of the main
+  agent's call that started it; a subagent's own subagent is ``step-N.K.md``. Their
+  calls are calls of the run too: each has ``agent`` set to its file's stem
+  (``step-N``) and stands right after the call that started it, its ``index``
+  between that call's and the next element's (a Decimal: the main agent's elements
+  keep theirs). A subagent file that cannot be read makes ``unknown`` say so.
+- **Values the view could not show whole** (the map's ``unread``: a value cut, or
+  not JSON in its source): the call is unsure of that field, so a check that
+  reads it is an ERROR, never "no such field".
+- **Lines that may hold a call and could not be read** (an import problem
+  ``calls-may-be-missing``): ``unknown`` names it, and a check over calls is an
+  ERROR, never a PASS on a list that may lack the call it looks for.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from decimal import Decimal
+from typing import Any, Callable
+
+from referee.engine.run.model import Problem, TextFile, ToolCall
+from referee.engine.run.safeio import join_report
+from referee.engine.run.transcript import parse_transcript
+
+MAIN = "main"
+CALLS_MAY_BE_MISSING = "calls-may-be-missing"  # the import problem that makes every check over calls an ERROR
+SUBAGENT_FILE = re.compile(r"subagents/(step-([1-9][0-9]{0,8}(?:\.[1-9][0-9]{0,8})*))\.md")
+
+Reader = Callable[[str], TextFile | None]  # a path relative to the run -> its text (Run._text)
+
+
+@dataclass(frozen=True)
+class Calls:
+    """The run's calls in order, trusted and suspect, the main agent's and its
+    subagents'; ``unknown`` is why the list may be incomplete (None when it is whole)."""
+
+    calls: tuple[ToolCall, ...] = ()
+    unknown: Problem | None = None
+
+
+def every_call(run: Any, read: Reader) -> Calls:
+    """The calls of ``run`` (an ``engine.run.workspace.Run``); ``read`` reads its files."""
+    transcript = run.transcript
+    main = transcript.calls + transcript.suspect_calls
+    source_map = run.source_map[0]
+    if source_map is None:  # not imported: the transcript is the whole record
+        return Calls(main)
+    unread = source_map.unread
+    main = _unsure(main, unread)
+    unknown = next((p for p in source_map.problems if p.code == CALLS_MAY_BE_MISSING), None)
+    agents: dict[str, tuple[ToolCall, ...]] = {}
+    for rel in sorted(source_map.lines):
+        named = SUBAGENT_FILE.fullmatch(rel)
+        if named is None:
+            continue
+        found, problem = _subagent_calls(read, rel, named.group(1), run.id.rel)
+        agents[named.group(1)] = _unsure(found, unread)
+        unknown = unknown or problem
+    if not agents:
+        return Calls(main, unknown)
+    elements = transcript.calls + transcript.suspect_calls + transcript.notes
+    after = 1 + max((e.index for e in elements), default=-1)
+    return Calls(tuple(_merged(main, agents, MAIN, after)), unknown)
+
+
+def _subagent_calls(read: Reader, rel: str, agent: str, base: str) -> tuple[tuple[ToolCall, ...], Problem | None]:
+    found = read(rel)
+    report = join_report(base, rel)
+    if found is None:
+        return (), Problem("not-found", report, "a subagent transcript the import wrote is missing")
+    unreadable = found.unreadable
+    if found.text is None or unreadable is not None:
+        return (), unreadable or Problem("unreadable", report, "cannot be read")
+    parsed = parse_transcript(found.text, rel, report)
+    return tuple(replace(c, agent=agent) for c in parsed.calls + parsed.suspect_calls), None
+
+
+def _unsure(calls: tuple[ToolCall, ...], unread: dict[str, dict[int, tuple[str, ...]]]) -> tuple[ToolCall, ...]:
+    """``calls`` with the fields their view could not show whole marked unsure."""
+    if not unread:
+        return calls
+    marked = []
+    for call in calls:
+        fields = unread.get(call.location.file, {}).get(call.location.line or 0)
+        marked.append(call if not fields else replace(call, unsure=call.unsure | frozenset(fields)))
+    return tuple(marked)
+
+
+def _merged(calls: tuple[ToolCall, ...], agents: dict[str, tuple[ToolCall, ...]], agent: str,
+            after: int | Decimal) -> list[ToolCall]:
+    """``calls`` of ``agent``, each followed by the calls of the subagent it started;
+    subagents whose starting call is not there come last, from ``after`` on."""
+    prefix = "step-" if agent == MAIN else f"{agent}."
+    children = {name: int(name[len(prefix):]) for name in agents
+                if name.startswith(prefix) and name[len(prefix):].isdigit()}
+    by_step = {step: name for name, step in children.items()}
+    out: list[ToolCall] = []
+    for call in calls:
+        out.append(call)
+        name = by_step.pop(call.step, None) if call.step is not None else None
+        if name is not None:
+            out.extend(_placed(agents, name, call.index))
+    for step in sorted(by_step):  # started by no call the transcript shows: at the end
+        out.extend(_placed(agents, by_step[step], after))
+        after += 1
+    return out
+
+
+def _placed(agents: dict[str, tuple[ToolCall, ...]], name: str, start: int | Decimal) -> list[ToolCall]:
+    """The calls of subagent ``name`` (and its own subagents'), indexed after ``start``
+    and before ``start + 1``: its k-th element at ``start + (k + 1) / 10**d``."""
+    own = agents[name]
+    size = 1 + max((c.index for c in own), default=0)
+    scale = Decimal(10) ** len(str(int(size) + 1))
+    placed = tuple(replace(c, index=start + (c.index + 1) / scale) for c in own)
+    return _merged(placed, agents, name, start + (size + 1) / scale)

@@ -1,0 +1,87 @@
+"""JSON read and written with every number exact, as the rest of referee keeps them.
+
+``json.loads`` reads ``1e-999999`` as 0.0 and ``1e999999`` as Infinity, and a
+5,000-digit integer not at all: a value the agent sent would reach the view as
+another value, or its whole line would be lost. Here a number is a ``float`` only
+when that float is exactly the number written, an ``int`` when it has at most
+``INT_DIGITS`` digits, and otherwise a ``Decimal`` of the very digits; ``dumps``
+writes a Decimal back as those digits. The view's reader (``engine.run.safeio``)
+then reads the number as exactly as it can, or says it cannot (a number out of its
+range makes the value unreadable, and a check on it an ERROR), never a rounding.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from referee.engine.run.safeio import MAX_JSON_DEPTH, depth_exceeded
+
+INT_DIGITS = 4000  # below Python's limit on converting digits to an int (4300)
+
+
+def _number(text: str) -> float | Decimal:
+    number = float(text)
+    if math.isfinite(number) and Decimal(repr(number)) == Decimal(text):
+        return number
+    return Decimal(text)
+
+
+def _integer(text: str) -> int | Decimal:
+    return int(text) if len(text) <= INT_DIGITS else Decimal(text)
+
+
+_DECODER = json.JSONDecoder(parse_float=_number, parse_int=_integer, parse_constant=Decimal)
+
+
+def loads(text: str) -> tuple[Any] | None:
+    """``(value,)`` for JSON text within the depth limit, else None; never raises."""
+    if depth_exceeded(text, MAX_JSON_DEPTH) is not None:
+        return None
+    try:
+        return (_DECODER.decode(text),)
+    except (ValueError, RecursionError, InvalidOperation):  # InvalidOperation: an exponent beyond any Decimal
+        return None
+
+
+def dumps(value: Any) -> str:
+    """One-line JSON as ``json.dumps(value, ensure_ascii=False)`` writes it, Decimals
+    as their own digits (``NaN`` and ``Infinity`` as such: not JSON, so read as unreadable)."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except TypeError:  # a Decimal somewhere in it: the slower walk below
+        return "".join(_parts(value))
+
+
+def _parts(value: Any):
+    """The pieces of ``value``'s JSON text, depth first, without recursion."""
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Raw):
+            yield item.text
+        elif isinstance(item, Decimal):
+            yield str(item)
+        elif isinstance(item, dict):
+            pieces: list[Any] = [_Raw("{")]
+            for n, (key, inner) in enumerate(item.items()):
+                pieces.extend((_Raw((", " if n else "") + json.dumps(str(key), ensure_ascii=False) + ": "), inner))
+            pieces.append(_Raw("}"))
+            stack.extend(reversed(pieces))
+        elif isinstance(item, (list, tuple)):
+            pieces = [_Raw("[")]
+            for n, inner in enumerate(item):
+                pieces.extend((_Raw(", ") if n else _Raw(""), inner))
+            pieces.append(_Raw("]"))
+            stack.extend(reversed(pieces))
+        else:
+            yield json.dumps(item, ensure_ascii=False)
+
+
+class _Raw:
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
