@@ -5,9 +5,11 @@ lists), ``skill-creator-log`` (the executor's Markdown log) or ``auto``. Each
 conversation becomes a run folder under WORKSPACE that ``referee grade`` reads,
 with a ``source_map.json`` so evidence names the original file and line.
 
-Exit status: 0 when every source was imported (problems in a source are printed
-as warnings and the rest of it imported), 2 when a source is missing or not in a
-format referee imports. (The module is not called ``import``: that is a keyword.)
+Exit status: 0 when runs were imported (problems in a source are printed as
+warnings and the rest of it imported; a source that gave no run, being empty,
+plain text, unrelated JSON or not a regular file, is printed as an error), 2 when
+nothing was imported. Nothing a source name holds reaches the terminal as a
+control character. (The module is not called ``import``: that is a keyword.)
 """
 
 from __future__ import annotations
@@ -48,36 +50,50 @@ def add_parser(sub) -> None:
                              "so rules and evals.json for eval ID apply; default: one eval per source, named after it")
     parser.add_argument("--config", metavar="NAME", default="imported",
                         help="the configuration folder with --eval (default: imported)")
-    parser.add_argument("--response", metavar="PATH",
-                        help="the file the harness delivered as the answer, relative to the run folder "
-                             "(the source's folder, or the one above outputs/): it is the response, "
-                             "over what the source says last (default: outputs/response.md when present)")
     parser.set_defaults(handler=run)
 
 
 def run(args) -> int:
-    from referee.engine.run.importers import UnknownFormat, import_sources
-    from referee.engine.run.importers.writer import RESPONSE, TRANSCRIPT
+    import sys
+
+    from referee.engine.run.importers import import_sources
 
     paths = [Path(s) for s in args.sources]
     for path in paths:
-        if not path.is_file():
-            raise UsageError(f"{path}: no such file")
+        if not path.exists():
+            raise UsageError(f"{_shown(str(path))}: no such file")
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: not a directory")
-    try:
-        written = import_sources(args.format, paths, out, args.eval_id, args.config, args.response)
-    except UnknownFormat as exc:
-        raise UsageError(str(exc)) from None
-    print(f"imported {len(written)} run{'s' if len(written) != 1 else ''} into {args.out}")
-    for item in written:
-        files = item.files
-        calls = files.files[TRANSCRIPT].count("\n## [tool_calls] ") + files.files[TRANSCRIPT].startswith("## [tool_calls] ")
-        replies = "a response" if files.files[RESPONSE].strip() else "no response"
-        print(f"  {item.name}: {item.conversation.format}, {calls} tool calls, {replies}, "
-              f"{len(files.problems)} problem{'s' if len(files.problems) != 1 else ''}")
-        for problem in files.problems:
-            print(f"    {problem}")
+    result = import_sources(args.format, paths, out, args.eval_id, args.config)
+    for error in result.errors:
+        print(f"referee import: error: {_shown(error)}", file=sys.stderr)
+    if not result.written:
+        raise UsageError(f"nothing was imported into {args.out}")
+    count = len(result.written)
+    print(f"imported {count} run{'s' if count != 1 else ''} into {args.out}")
+    for note in result.notes:
+        print(f"  note: {_shown(note)}")
+    for item in result.written:
+        _summary(item)
     print(f"grade them with: referee grade {args.out} --rules RULES")
     return 0
+
+
+def _summary(item) -> None:
+    from referee.engine.run.importers.writer import RESPONSE, TRANSCRIPT
+
+    files = item.files
+    calls = files.files[TRANSCRIPT].count("\n## [tool_calls] ") + files.files[TRANSCRIPT].startswith("## [tool_calls] ")
+    replies = "a response" if files.files[RESPONSE].strip() else "no response"
+    print(f"  {item.name}: {item.conversation.format}, {calls} tool calls, {replies}, "
+          f"{len(files.problems)} problem{'s' if len(files.problems) != 1 else ''}")
+    for problem in files.problems:
+        print(f"    {_shown(str(problem))}")
+
+
+def _shown(text: str) -> str:
+    """``text`` on one line, with no character a terminal would act on."""
+    from referee.engine.report.inert import inert
+
+    return inert(text).replace("\n", "\\n").replace("\t", "\\t")

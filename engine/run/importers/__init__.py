@@ -2,27 +2,31 @@
 
 ``import_sources(format, paths, out)`` reads each source with the importer of its
 format (``claude_code``, ``openai``, ``skill_creator``), renders each conversation
-with ``writer`` and writes one run folder per conversation under ``out``. Folder
-names come from the source file names alone, so the same sources give the same
-workspace, byte for byte, wherever they lie. ``detect`` names a source's format;
-``engine.run.importers.detect`` warns about runs that are not what they seem.
+with ``writer`` and writes one run folder per conversation under ``out``
+(``placing``). Folder names come from the sources alone (``naming``), so the same
+sources give the same workspace, byte for byte, wherever they lie. A source that
+holds no conversation is an error for that source, never an empty run.
+``conversations`` and ``writer.render_run`` give the same runs in memory, nothing
+written. ``detect`` names a source's format; ``engine.run.importers.detect`` warns
+about runs that are not what they seem.
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import claude_code, openai, skill_creator
-from referee.engine.run.importers.delivered import with_delivered
+from referee.engine.run.importers.naming import eval_run_names, run_names
+from referee.engine.run.importers.placing import PlaceRefused, place_run
 from referee.engine.run.importers.record import Conversation
 from referee.engine.run.importers.source import Source, json_container, loads, read_source
-from referee.engine.run.importers.writer import RunFiles, render_run, write_run
+from referee.engine.run.importers.writer import RunFiles, render_run
+from referee.engine.run.model import Problem
 
 FORMATS = (claude_code.FORMAT, openai.FORMAT, skill_creator.FORMAT)
 AUTO = "auto"
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 class UnknownFormat(Exception):
@@ -59,37 +63,75 @@ def detect(path: Path) -> str | None:
     return detect_text(read_source(path))
 
 
-def conversations(fmt: str, paths: list[Path], response: str | None = None) -> list[Conversation]:
+@dataclass(frozen=True)
+class Read:
+    """What reading sources gave: each conversation with its source's path and its
+    number in a source that holds several (else None), and an error per source
+    that gave none (an empty, plain-text or unrelated file, a FIFO)."""
+
+    found: tuple[tuple[Path, int | None, Conversation], ...]
+    errors: tuple[str, ...] = ()
+
+    @property
+    def conversations(self) -> list[Conversation]:
+        return [conversation for _, _, conversation in self.found]
+
+
+def conversations(fmt: str, paths: list[Path]) -> list[Conversation]:
+    """Every conversation of ``paths`` read as ``fmt`` (``auto``: each source's
+    detected format), in memory: nothing is written (``writer.render_run`` gives a
+    run's files). UnknownFormat for the first source that holds no conversation."""
+    read = read_sources(fmt, paths)
+    if read.errors:
+        raise UnknownFormat(read.errors[0])
+    return read.conversations
+
+
+def read_sources(fmt: str, paths: list[Path]) -> Read:
     """Read every source as ``fmt`` (or its detected format with ``auto``), one at a time.
 
     A Claude Code subagent file (``agent-*.jsonl``) given beside its session is read
     with that session; one that belongs to no session given is imported on its own.
-    A file the harness delivered beside a source (``response`` names it, relative to
-    the run folder; ``engine.run.importers.delivered``) is its response.
     """
-    found: list[Conversation] = []
+    found: list[tuple[Path, int | None, Conversation]] = []
+    errors: list[str] = []
     agents = [p for p in paths if _is_agent_file(p)]
     used: set[Path] = set()
-    later = [p for p in paths if p not in agents] + agents
-    for path in later:
+    for path in [p for p in paths if p not in agents] + agents:
         if path in used:
             continue
         source = read_source(path)
         kind = detect_text(source) if fmt == AUTO else fmt
+        if source.problems and not source.lines:  # not read at all: a FIFO, a device, too large
+            errors.append(f"{path}: {source.problems[0].message}")
+            continue
         if kind is None:
-            raise UnknownFormat(f"{path}: not a format referee imports; name it: "
-                                f"referee import {{{','.join(FORMATS)}}} {path} --out DIR")
-        if kind == claude_code.FORMAT:
-            conversation, attached = _session(path, source, [a for a in agents if a not in used and a != path])
-            used.update(attached)
-            found.append(with_delivered(conversation, path, response))
-        elif kind == openai.FORMAT:
-            read = openai.read_conversations(source)
-            found.extend([with_delivered(read[0], path, response)] if len(read) == 1 else read)
-        else:
-            found.append(skill_creator.read_log(source, path.parent, response))
-    order = {path.name: n for n, path in enumerate(paths)}
-    return sorted(found, key=lambda c: order.get(c.sources[0] if c.sources else "", 0))
+            errors.append(f"{path}: not a format referee imports; name it: "
+                          f"referee import {{{','.join(FORMATS)}}} {path} --out DIR")
+            continue
+        read = _read_one(kind, path, source, [a for a in agents if a not in used and a != path], used)
+        empty = [c for c in read if not c.entries and not c.response]
+        if len(empty) == len(read):
+            errors.append(f"{path}: holds no {kind} conversation (no message referee could read); nothing imported")
+            continue
+        several = len(read) > 1
+        found.extend((path, n if several else None, c) for n, c in enumerate(read, 1)
+                     if not any(c is e for e in empty))
+    order = {path: n for n, path in enumerate(paths)}
+    found.sort(key=lambda item: order.get(item[0], 0))
+    return Read(tuple(found), tuple(errors))
+
+
+def _read_one(kind: str, path: Path, source: Source, agents: list[Path], used: set[Path]) -> list[Conversation]:
+    if kind == claude_code.FORMAT:
+        conversation, attached = _session(path, source, agents)
+        used.update(attached)
+        return [conversation]
+    if kind == openai.FORMAT:
+        return openai.read_conversations(source)
+    if not source.text.strip():
+        return [Conversation(kind, (source.name,))]
+    return [skill_creator.read_log(source, path.parent)]
 
 
 def _is_agent_file(path: Path) -> bool:
@@ -98,19 +140,24 @@ def _is_agent_file(path: Path) -> bool:
 
 def _session(path: Path, source: Source, given: list[Path]) -> tuple[Conversation, set[Path]]:
     """The session at ``path`` with its subagent files: those given that share its
-    session id, and those beside it (or in ``<session>/subagents/``) that do."""
+    session id, and those beside it (or in ``<session>/subagents/``) that do. A
+    subagent file there that cannot be read may hold calls of this session."""
     session_id = _session_id(source)
     nearby = sorted(path.parent.glob("agent-*.jsonl")) + sorted((path.parent / path.stem / "subagents").glob("agent-*.jsonl"))
     agents: dict[str, tuple[Path, Source]] = {}
+    unread: list[Problem] = []
     for candidate in list(given) + nearby:
         if candidate.name in agents or candidate == path or _is_agent_file(path):
             continue
         read = read_source(candidate)
-        if session_id is not None and _session_id(read) == session_id:
+        if read.problems and not read.lines:
+            message = f"a subagent file that could not be read ({read.problems[0].message}) may hold calls of this session"
+            unread.append(Problem(CALLS_MAY_BE_MISSING, read.name, message))
+        elif session_id is not None and _session_id(read) == session_id:
             agents[candidate.name] = (candidate, read)
     chosen = [agents[name] for name in sorted(agents)]
     conversation = claude_code.read_session(source, tuple(s for _, s in chosen))
-    return replace(conversation, label=path.name), {p for p, _ in chosen}
+    return replace(conversation, label=path.name, problems=conversation.problems + tuple(unread)), {p for p, _ in chosen}
 
 
 def _session_id(source: Source) -> str | None:
@@ -121,44 +168,39 @@ def _session_id(source: Source) -> str | None:
     return None
 
 
-def run_names(found: list[Conversation]) -> list[str]:
-    """A folder name per conversation: the source's stem (made safe), numbered when taken."""
-    names: list[str] = []
-    for conversation in found:
-        label = conversation.label or (conversation.sources[0] if conversation.sources else "run")
-        stem, _, number = label.partition("#")
-        base = _safe(Path(stem).stem, "run")
-        name = f"{base}-{number}" if number else base
-        candidate, n = name, 2
-        while candidate in names:
-            candidate, n = f"{name}-{n}", n + 1
-        names.append(candidate)
-    return names
+@dataclass(frozen=True)
+class Result:
+    """An import: the run folders written, an error per source not imported, and
+    notes (folders renamed, earlier imports replaced)."""
+
+    written: tuple[Imported, ...]
+    errors: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
 
 def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None = None,
-                   configuration: str = "imported", response: str | None = None) -> list[Imported]:
+                   configuration: str = "imported") -> Result:
     """Import ``paths`` as ``fmt`` and write one run folder per conversation under ``out``.
 
     Each run folder is named after its source (``out/<stem>``: the eval id is the
-    stem); with ``eval_id`` the conversations are the runs of that eval instead,
-    in source order: ``out/eval-<id>/<configuration>/run-<k>``. ``response``: see
-    ``conversations``.
+    stem; see ``naming``); with ``eval_id`` the conversations are the runs of that
+    eval instead, in source order: ``out/eval-<id>/<configuration>/run-<k>``, k on
+    from the runs already there. A folder of an earlier import is replaced whole
+    (``placing``).
     """
-    found = conversations(fmt, paths, response)
+    read = read_sources(fmt, paths)
     if eval_id is None:
-        names = run_names(found)
+        names, notes = run_names([(path, number) for path, number, _ in read.found])
     else:
-        folder = f"eval-{_safe(eval_id)}/{_safe(configuration)}"
-        names = [f"{folder}/run-{k}" for k in range(1, len(found) + 1)]
-    written = []
-    for name, conversation in zip(names, found, strict=True):
+        names, notes = eval_run_names(eval_id, configuration, len(read.found), out), []
+    written, errors = [], list(read.errors)
+    for name, (path, _, conversation) in zip(names, read.found, strict=True):
         files = render_run(conversation)
-        write_run(files, out / name)
+        try:
+            if place_run(files, out, name):
+                notes.append(f"{name}: replaced the run an earlier import wrote there")
+        except PlaceRefused as exc:
+            errors.append(f"{path}: {exc}")
+            continue
         written.append(Imported(name, files, conversation))
-    return written
-
-
-def _safe(name: str, empty: str = "x") -> str:
-    """``name`` as a folder name: unsafe characters made ``-``; ``empty`` when nothing is left."""
-    return _UNSAFE.sub("-", name).strip("-.") or empty
+    return Result(tuple(written), tuple(errors), tuple(notes))

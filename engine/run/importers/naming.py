@@ -1,0 +1,109 @@
+"""Folder names for imported runs: from the sources alone, and never two runs with one identity.
+
+By default each source is its own eval, its folder named after the source file's
+stem (``out/<stem>``; ``<stem>-<k>`` for the k-th conversation of a source that
+holds several). Names are made safe (``[A-Za-z0-9._-]``), so nothing a file name
+holds (ESC, OSC, a line break) reaches a folder or the terminal. Sources whose
+stems are the same (``a/transcript.jsonl``, ``b/transcript.jsonl``) take their
+folders' names (``a``, ``b``), as many folders up as it takes to tell them apart.
+
+A stem that names a run (``run-01``) is a run folder: its number is read as
+discovery reads it (1), and a number already taken gets the next free one, said
+in a note (``run-1``, ``run-01`` and ``run-001`` are runs 1, 2 and 3, never three
+runs 1). A stem that starts like a run folder but names none (``run-a``), which
+discovery would skip, is written ``eval-<stem>``.
+
+With ``--eval ID`` the conversations are runs ``out/eval-ID/CONFIG/run-k``,
+numbered on from the runs already there: importing twice adds runs, never
+overwrites one.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from referee.engine.run.identity import is_run_folder, is_run_like
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
+_NUMBER = re.compile(r"[0-9]+$")
+
+
+def safe(name: str, empty: str = "x") -> str:
+    """``name`` as a folder name: unsafe characters made ``-``; ``empty`` when nothing is left."""
+    return _UNSAFE.sub("-", name).strip("-.") or empty
+
+
+def run_names(sources: list[tuple[Path, int | None]]) -> tuple[list[str], list[str]]:
+    """A folder name per conversation, given as (its source's path, its number in a
+    source holding several, or None), and the notes to show about names changed."""
+    bases = _bases(sorted({path for path, _ in sources}, key=str))
+    names: list[str] = []
+    notes: list[str] = []
+    numbers: set[int] = set()
+    for path, number in sources:
+        wanted = bases[path] if number is None else f"{bases[path]}-{number}"
+        if is_run_like(wanted) and not is_run_folder(wanted):
+            wanted = f"eval-{wanted}"
+        name = _free_run(wanted, numbers) if is_run_folder(wanted) else _free(wanted, names)
+        if name != wanted:
+            notes.append(f"{path.name}: written as {name}, since {wanted} names a run already imported")
+        names.append(name)
+    return names, notes
+
+
+def _bases(paths: list[Path]) -> dict[Path, str]:
+    """Each source's base name: its stem, or (stems shared) its folders' names."""
+    by_stem: dict[str, list[Path]] = {}
+    for path in paths:
+        by_stem.setdefault(safe(path.stem, "run"), []).append(path)
+    bases: dict[Path, str] = {}
+    for stem, group in by_stem.items():
+        if len(group) == 1:
+            bases[group[0]] = stem
+            continue
+        for path, name in zip(group, _by_folders(group, stem)):
+            bases[path] = name
+    return bases
+
+
+def _by_folders(group: list[Path], stem: str) -> list[str]:
+    """Names for sources sharing a stem: their parent folders' names, going up
+    until they differ (the stem when no folder tells them apart)."""
+    full = [Path(os.path.abspath(path)).parent.parts[1:] for path in group]
+    for depth in range(1, max(len(parts) for parts in full) + 1):
+        names = ["-".join(safe(p) for p in parts[-depth:]) or stem for parts in full]
+        if len(set(names)) == len(names):
+            return names
+    return [stem] * len(group)
+
+
+def _free(wanted: str, taken: list[str]) -> str:
+    name, n = wanted, 2
+    while name in taken:
+        name, n = f"{wanted}-{n}", n + 1
+    return name
+
+
+def _free_run(wanted: str, numbers: set[int]) -> str:
+    number = int(_NUMBER.search(wanted).group())
+    while number in numbers:
+        number += 1
+    numbers.add(number)
+    return f"run-{number}"
+
+
+def eval_run_names(eval_id: str, configuration: str, count: int, out: Path) -> list[str]:
+    """``eval-ID/CONFIG/run-k`` for ``count`` conversations, k after the runs already in ``out``."""
+    folder = f"eval-{safe(eval_id)}/{safe(configuration)}"
+    start = 1 + max(_existing_runs(out / folder), default=0)
+    return [f"{folder}/run-{k}" for k in range(start, start + count)]
+
+
+def _existing_runs(folder: Path) -> list[int]:
+    try:
+        with os.scandir(folder) as listing:
+            return [int(_NUMBER.search(e.name).group()) for e in listing if is_run_folder(e.name)]
+    except OSError:
+        return []
