@@ -122,3 +122,18 @@ def test_a_read_behind_a_broken_record_is_still_contamination(tmp_path):
     (found,) = doc["contaminated_runs"]
     assert found["path"] == "eval-1/without_skill/run-3"
     assert [e["tool"] for e in found["evidence"]] == ["Read"]
+
+
+def test_a_subagent_reading_the_skill_is_contamination(tmp_path):
+    ws = _workspace(tmp_path, _call(1, "Task", {"prompt": "look around"}))
+    run = ws / "eval-1" / "without_skill" / "run-3"
+    (run / "subagents").mkdir()
+    (run / "subagents" / "step-1.md").write_text(
+        _call(1, "Read", {"file_path": "/home/u/skills/booking-skill/SKILL.md"}), encoding="utf-8")
+    source_map = {"version": 1, "format": "claude-code", "sources": ["s.jsonl"], "problems": [], "sha256": {},
+                  "lines": {"outputs/transcript.md": [], "subagents/step-1.md": []}}
+    (run / "source_map.json").write_text(json.dumps(source_map), encoding="utf-8")
+    doc = _aggregate(ws, "--skill-path", str(tmp_path / "skills" / "booking-skill"))
+    (found,) = doc["contaminated_runs"]
+    (evidence,) = found["evidence"]
+    assert (evidence["tool"], evidence["location"]) == ("Read (subagent step-1)", "subagents/step-1.md:3")

@@ -223,13 +223,10 @@ def find_contamination(collected: Collected, choice: Choice, skill_paths: list[s
         skill = skill_paths if graded.configuration != choice.primary else []
         needles = contamination.needles(skill, every - {graded.configuration})
         source = collected.sources[graded.path]
-        text = source.transcript_file.text if source.transcript_file is not None else None
-        if needles and contamination.might_touch(text, needles):
-            # Untrusted records count too: a read the agent hid behind a broken record is still a read.
-            transcript = source.transcript
-            found = contamination.findings(transcript.calls + transcript.suspect_calls, needles)
-            if found:
-                result[graded.path] = found
+        # Untrusted records and subagents' calls count too: a read is a read, whoever hid it.
+        found = contamination.run_findings(source, needles) if needles else ()
+        if found:
+            result[graded.path] = found
         source.release()
     return result
 

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable
 
+from referee.engine.run.agents import SUBAGENT_FILE
 from referee.engine.run.model import ToolCall
 
 _WRITES = re.compile(r"write|edit|create|save|delete|remove|move|rename", re.I)
@@ -83,6 +84,17 @@ def might_touch(text: str | None, found: Needles) -> bool:
     return any(literal in text for _, _, literal in found.items)
 
 
+def run_findings(run: Any, found: Needles) -> tuple[Finding, ...]:
+    """``findings`` over every call of ``run`` the rules see (``Run.every_call``: its
+    subagents' too); the transcripts are parsed only when they may name a path."""
+    source = run.transcript_file
+    source_map = run.source_map[0]
+    nested = source_map is not None and any(SUBAGENT_FILE.fullmatch(rel) for rel in source_map.lines)
+    if not nested and not might_touch(source.text if source is not None else None, found):
+        return ()
+    return findings(run.every_call.calls, found)
+
+
 def findings(calls: Iterable[ToolCall], found: Needles) -> tuple[Finding, ...]:
     """Every read-like call whose arguments name a forbidden path, in call order."""
     result = []
@@ -90,6 +102,8 @@ def findings(calls: Iterable[ToolCall], found: Needles) -> tuple[Finding, ...]:
         tool = call.tool or call.title or "(no tool)"
         if call.args is None or _WRITES.search(tool):
             continue
+        if call.agent != "main":
+            tool = f"{tool} (subagent {call.agent})"
         for text in _strings(call.args.value if call.args.is_json else call.args.text):
             hit = _first_hit(text, found)
             if hit is not None:
