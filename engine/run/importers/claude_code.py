@@ -20,7 +20,9 @@ What is read, and how:
   under the ``Task`` call that started it and kept out of the main agent's counts.
 - A user-role message the system wrote (a compaction summary, meta text) is
   harness text; the first real user turn is the eval prompt.
-- The absolute working directory is replaced by ``<cwd>`` everywhere.
+- The session's working directory (its first record's ``cwd``) is replaced by
+  ``<cwd>`` everywhere; a folder the session moved into keeps its part below it
+  (``<cwd>/web``), and home folders elsewhere become ``<home>`` (``writer``).
 - The response is the last assistant text of the main agent.
 """
 
@@ -234,7 +236,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     values, found = json_lines(main, CALL_WORDS)
     problems.extend(found)
     reader = _Reader(problems)
-    cwds: set[str] = set()
+    cwds: dict[str, None] = {}  # in the order met: the first is the session's own
     groups: dict[str, list[tuple[str, int, dict]]] = {}
     roots: dict[str, str] = {}
     for line, rec in values:
@@ -269,10 +271,10 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     )
 
 
-def _note_cwd(rec: dict, cwds: set[str]) -> None:
+def _note_cwd(rec: dict, cwds: dict[str, None]) -> None:
     cwd = rec.get("cwd")
     if isinstance(cwd, str) and cwd.strip("/\\") and "\n" not in cwd:
-        cwds.add(cwd.rstrip("/\\"))
+        cwds.setdefault(cwd.rstrip("/\\"))
 
 
 def _side_key(rec: dict, line: int, roots: dict[str, str]) -> str:
@@ -376,15 +378,14 @@ def _timing(usage: dict[str, int], times: list[str]) -> dict | None:
     return timing or None
 
 
-def placeholders(cwds: set[str]) -> tuple[tuple[str, str], ...]:
-    """Each working directory, as plain text and as written inside JSON, and ``<cwd>``.
-
-    Longest first, so a folder inside another is replaced whole. The writer applies
-    them to every file it renders: one pass over the text instead of a walk over
-    every value of every record.
-    """
-    found = set()
-    for cwd in cwds:
-        found.add(cwd)
-        found.add(json.dumps(cwd, ensure_ascii=False)[1:-1])
+def placeholders(cwds: dict[str, None]) -> tuple[tuple[str, str], ...]:
+    """The session's working directory (the first met), as plain text and as written
+    inside JSON, and ``<cwd>``. The writer replaces it in every file it renders (one
+    pass over the text instead of a walk over every value of every record), so a
+    folder below it keeps its relative part (``<cwd>/web/app.py``): no two folders
+    of the session read as one."""
+    root = next(iter(cwds), None)
+    if root is None:
+        return ()
+    found = {root, json.dumps(root, ensure_ascii=False)[1:-1]}
     return tuple((text, CWD) for text in sorted(found, key=lambda c: (-len(c), c)))

@@ -49,6 +49,12 @@ TIMING = "timing.json"
 # well under the size a run's transcript may have (safeio.MAX_TEXT_BYTES).
 MAX_PAYLOAD_CHARS = 1_000_000
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
+# A home folder, which names a person: /home/NAME, /Users/NAME, C:\Users\NAME (its
+# backslashes doubled inside JSON). Replaced by HOME in every file written.
+HOME = "<home>"
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_HOME = re.compile(r"(?<![\w.~/-])/(?:home|Users)/(?!<)[^/\\\s\"'<>:;|*?]+"
+                   r"|\b[A-Za-z]:(?:\\\\|\\)Users(?:\\\\|\\)(?!<)[^/\\\s\"'<>:;|*?]+")
 
 
 @dataclass(frozen=True)
@@ -203,7 +209,7 @@ def render_run(conversation: Conversation) -> RunFiles:
             response.add("")
         response.text(plain_text(reply.text), reply.origin, reply.per_line)
     _put(files, lines, sources, RESPONSE, response, conversation.placeholders)
-    size = len(files[TRANSCRIPT].encode("utf-8"))
+    digests, size = _digests(files, lines)
     if size > MAX_TEXT_BYTES:  # the run would read as unreadable: say so now, at import
         message = (f"the transcript written is {size} bytes, over the {MAX_TEXT_BYTES}-byte limit a run's "
                    "transcript may have: grading will treat it as unreadable")
@@ -216,10 +222,20 @@ def render_run(conversation: Conversation) -> RunFiles:
     if conversation.timing is not None:
         files[TIMING] = _json_file(conversation.timing)
     found = tuple(sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.code, p.message)))
-    digests = {name: hashlib.sha256(files[name].encode("utf-8")).hexdigest() for name in lines}
     files[SOURCE_MAP] = dumps(SourceMap(conversation.format, tuple(sources), lines, found, digests, unread,
                                         dict(conversation.options)))
     return RunFiles(files, found)
+
+
+def _digests(files: dict[str, str], names) -> tuple[dict[str, str], int]:
+    """The SHA-256 of each written view, and the transcript's size in bytes (each
+    text encoded once, and let go)."""
+    digests, size = {}, 0
+    for name in names:
+        data = files[name].encode("utf-8")
+        digests[name] = hashlib.sha256(data).hexdigest()
+        size = len(data) if name == TRANSCRIPT else size
+    return digests, size
 
 
 def _transcript(conversation: Conversation, problems: list[Problem], agent: str = "main") -> _Transcript:
@@ -232,13 +248,12 @@ def _transcript(conversation: Conversation, problems: list[Problem], agent: str 
 def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Lines,
          placeholders: tuple[tuple[str, str], ...]) -> None:
     text = written.render()
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate ("\ud800" in the source's JSON): keep it as that escape
+    written.lines.clear()  # the text is all that is kept of them: one copy, not two
+    if _SURROGATE.search(text):  # a lone surrogate ("\ud800" in the source's JSON): keep it as that escape
         text = text.encode("utf-8", errors="backslashreplace").decode("utf-8")
     if placeholders:  # before anything counts characters
         text = _replacer(placeholders).sub(lambda m: dict(placeholders)[m.group()], text)
-    files[name] = text
+    files[name] = _HOME.sub(HOME, text)
     lines[name] = tuple(None if o is None else (_index(sources, o.source), o.line) for o in written.origins)
 
 
