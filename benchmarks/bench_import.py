@@ -77,7 +77,7 @@ def main() -> int:
         in_memory = time.perf_counter() - start
 
         start = time.perf_counter()
-        written = import_sources("claude-code", sources, root / "ws")
+        written = import_sources("claude-code", sources, root / "ws").written
         imported = time.perf_counter() - start
 
     print(f"{len(written)} sessions, {lines} lines ({lines / len(sources):.0f} per session)")
@@ -85,7 +85,7 @@ def main() -> int:
     print(f"json.loads: {plain:.2f} s, {len(sources) / plain:.0f} files/s")
     print(f"read, parse and render without writing: {in_memory:.2f} s, {len(rendered) / in_memory:.0f} runs/s, "
           f"{in_memory / plain:.1f}x json.loads")
-    print(f"ratio import / json.loads: {imported / plain:.1f}x (writing is atomic: each file is synced to disk)")
+    print(f"ratio import / json.loads: {imported / plain:.1f}x (each file is synced to disk, each run folder moved into place whole)")
     return 0
 
 

@@ -81,14 +81,11 @@ def run(args) -> int:
 
 
 def _summary(item) -> None:
-    from referee.engine.run.importers.writer import RESPONSE, TRANSCRIPT
-
-    files = item.files
-    calls = files.files[TRANSCRIPT].count("\n## [tool_calls] ") + files.files[TRANSCRIPT].startswith("## [tool_calls] ")
-    replies = "a response" if files.files[RESPONSE].strip() else "no response"
-    print(f"  {item.name}: {item.conversation.format}, {calls} tool calls, {replies}, "
-          f"{len(files.problems)} problem{'s' if len(files.problems) != 1 else ''}")
-    for problem in files.problems:
+    replies = "a response" if item.responded else "no response"
+    count = len(item.problems)
+    print(f"  {item.name}: {item.format}, {item.calls} tool calls, {replies}, "
+          f"{count} problem{'s' if count != 1 else ''}")
+    for problem in item.problems:
         print(f"    {_shown(str(problem))}")
 
 

@@ -179,3 +179,49 @@ def test_a_source_name_never_reaches_the_terminal_or_a_folder_with_control_chara
     out = capsys.readouterr().out
     assert "\x1b" not in out and "\x07" not in out and "\nimported 99" not in out
     assert [p.name for p in (tmp_path / "ws").iterdir()] == ["s-0-owned-imported-99-runs"]
+
+
+# --- limits: a clear error naming the file ----------------------------------------------------
+
+
+def test_running_out_of_memory_is_an_error_naming_the_source(tmp_path: Path, capsys, monkeypatch):
+    from referee.engine.run.importers import openai
+
+    def exhausted(source):
+        raise MemoryError
+        yield  # a generator, as the real one
+
+    monkeypatch.setattr(openai, "iter_conversations", exhausted)
+    (tmp_path / "big.json").write_text('[{"role": "user", "content": "hi"}]', encoding="utf-8")
+    assert _import("openai", tmp_path / "big.json", "--out", tmp_path / "ws") == 2
+    err = capsys.readouterr().err
+    assert "big.json: not enough memory to read it" in err and "Traceback" not in err
+
+
+def test_a_source_over_the_size_limit_is_an_error_naming_it(tmp_path: Path, capsys, monkeypatch):
+    from referee.engine.run.importers import source
+
+    monkeypatch.setattr(source, "MAX_SOURCE_BYTES", 100)
+    (tmp_path / "big.json").write_text(json.dumps([{"role": "user", "content": "x" * 200}]), encoding="utf-8")
+    assert _import("openai", tmp_path / "big.json", "--out", tmp_path / "ws") == 2
+    assert "big.json:" in capsys.readouterr().err
+
+
+def test_a_document_cut_short_inside_a_call_makes_checks_on_calls_errors(tmp_path: Path):
+    import referee
+    from referee.engine.run.importers import conversations
+    from referee.engine.run.importers.writer import render_run
+    from referee.engine.run.memory import memory_run
+
+    messages = [{"role": "user", "content": "go"},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c", "type": "function", "function": {"name": "Bash", "arguments": '{"command": "ls"}'}}]},
+                {"role": "tool", "tool_call_id": "c", "content": "ok"},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "d", "type": "function", "function": {"name": "Bash", "arguments": '{"command": "rm -rf /"}'}}]}]
+    text = json.dumps(messages, indent=2)
+    (tmp_path / "cut.json").write_text(text[:text.index("rm -rf")], encoding="utf-8")
+    (found,) = conversations("openai", [tmp_path / "cut.json"])
+    (result,) = referee.grade('eval 1\nexpect: no calls where .args.command contains "rm"\n',
+                              memory_run(render_run(found).files))
+    assert result.expectations[0]["outcome"] == "error"

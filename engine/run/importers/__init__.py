@@ -13,20 +13,25 @@ about runs that are not what they seem.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import claude_code, openai, skill_creator
-from referee.engine.run.importers.naming import eval_run_names, run_names
+from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.placing import PlaceRefused, place_run
 from referee.engine.run.importers.record import Conversation
 from referee.engine.run.importers.source import Source, json_container, loads, read_source
-from referee.engine.run.importers.writer import RunFiles, render_run
+from referee.engine.run.importers.writer import RESPONSE, render_run
 from referee.engine.run.model import Problem
 
 FORMATS = (claude_code.FORMAT, openai.FORMAT, skill_creator.FORMAT)
 AUTO = "auto"
+HEAD_BYTES = 65536  # what detection reads of a source
+_SESSION_KEYS = re.compile(r'"sessionId"\s*:')
+_ROLE = re.compile(r'"role"\s*:\s*"(?:system|developer|user|assistant|tool|function)"')
 
 
 class UnknownFormat(Exception):
@@ -35,25 +40,33 @@ class UnknownFormat(Exception):
 
 @dataclass(frozen=True)
 class Imported:
-    """One run folder written: its name under the output folder and its files."""
+    """One run folder written: its name under the output folder and what it holds
+    (not its files: an import of many conversations keeps one in memory at a time)."""
 
     name: str
-    files: RunFiles
-    conversation: Conversation
+    format: str
+    calls: int  # the main agent's
+    responded: bool
+    problems: tuple[Problem, ...]
 
 
 def detect_text(source: Source) -> str | None:
-    """The format of a source read as text, or None when it is none referee imports."""
-    first = next((line for line in source.lines if line.strip()), "")
-    value = json_container(first)
-    if value is not None and claude_code.looks_like(value[0]):
-        return claude_code.FORMAT
-    if value is not None and openai.looks_like(value[0]):
-        return openai.FORMAT
-    whole = json_container(source.text)
-    if whole is not None and openai.looks_like(whole[0]):
-        return openai.FORMAT
-    if value is None and whole is None and skill_creator.looks_like(source.text):
+    """The format of a source, or None when it is none referee imports: told by its
+    first record when that is a line of its own, else by the keys the head of the
+    document names (a document is never parsed whole to be told)."""
+    head = source.head(HEAD_BYTES)
+    if head.lstrip()[:1] in ("{", "["):
+        first = next((line for line in head.split("\n") if line.strip()), "")
+        whole = len(head) < HEAD_BYTES or first != head.rstrip("\r\n")
+        value = json_container(first) if whole else None
+        if value is not None and claude_code.looks_like(value[0]):
+            return claude_code.FORMAT
+        if value is not None and openai.looks_like(value[0]):
+            return openai.FORMAT
+        if _SESSION_KEYS.search(head) is None and _ROLE.search(head) is not None:
+            return openai.FORMAT
+        return claude_code.FORMAT if value is None and _SESSION_KEYS.search(head) else None
+    if source.data.strip() and skill_creator.looks_like(source.text):
         return skill_creator.FORMAT
     return None
 
@@ -88,50 +101,66 @@ def conversations(fmt: str, paths: list[Path]) -> list[Conversation]:
 
 
 def read_sources(fmt: str, paths: list[Path]) -> Read:
-    """Read every source as ``fmt`` (or its detected format with ``auto``), one at a time.
-
-    A Claude Code subagent file (``agent-*.jsonl``) given beside its session is read
-    with that session; one that belongs to no session given is imported on its own.
-    """
+    """Every conversation of ``paths`` and an error per source that gave none, at once."""
     found: list[tuple[Path, int | None, Conversation]] = []
     errors: list[str] = []
+    for item in each_conversation(fmt, paths):
+        (errors if isinstance(item, str) else found).append(item)
+    return Read(tuple(found), tuple(errors))
+
+
+def each_conversation(fmt: str, paths: list[Path]) -> Iterator[tuple[Path, int | None, Conversation] | str]:
+    """Each conversation as it is read, ``(source path, its number in a source that
+    holds several or None, conversation)``, or an error (text naming the source)
+    for a source that gives none: only one source is read at a time.
+
+    Sources are read as ``fmt`` (``auto``: as detected). A Claude Code subagent file
+    (``agent-*.jsonl``) given beside its session is read with that session; one that
+    belongs to no session given is imported on its own, after the others.
+    """
     agents = [p for p in paths if _is_agent_file(p)]
     used: set[Path] = set()
     for path in [p for p in paths if p not in agents] + agents:
         if path in used:
             continue
         source = read_source(path)
+        if source.unread:  # a FIFO, a device, too large
+            yield f"{path}: {source.problems[0].message}"
+            continue
         kind = detect_text(source) if fmt == AUTO else fmt
-        if source.problems and not source.lines:  # not read at all: a FIFO, a device, too large
-            errors.append(f"{path}: {source.problems[0].message}")
-            continue
         if kind is None:
-            errors.append(f"{path}: not a format referee imports; name it: "
-                          f"referee import {{{','.join(FORMATS)}}} {path} --out DIR")
+            yield (f"{path}: not a format referee imports; name it: "
+                   f"referee import {{{','.join(FORMATS)}}} {path} --out DIR")
             continue
-        read = _read_one(kind, path, source, [a for a in agents if a not in used and a != path], used)
-        empty = [c for c in read if not c.entries and not c.response]
-        if len(empty) == len(read):
-            errors.append(f"{path}: holds no {kind} conversation (no message referee could read); nothing imported")
-            continue
-        several = len(read) > 1
-        found.extend((path, n if several else None, c) for n, c in enumerate(read, 1)
-                     if not any(c is e for e in empty))
-    order = {path: n for n, path in enumerate(paths)}
-    found.sort(key=lambda item: order.get(item[0], 0))
-    return Read(tuple(found), tuple(errors))
+        given = [a for a in agents if a not in used and a != path]
+        yield from _of_source(kind, path, source, given, used)
 
 
-def _read_one(kind: str, path: Path, source: Source, agents: list[Path], used: set[Path]) -> list[Conversation]:
+def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: set[Path]):
+    """The conversations of one source, or the error saying it holds none."""
+    count = 0
+    try:
+        for number, conversation in _read_one(kind, path, source, agents, used):
+            if conversation.entries or conversation.response:
+                count += 1
+                yield path, number, conversation
+    except MemoryError:  # the machine's limit, not the source's fault: said plainly, naming it
+        yield f"{path}: not enough memory to read it ({len(source.data)} bytes); nothing more imported from it"
+        return
+    if count == 0:
+        yield f"{path}: holds no {kind} conversation (no message referee could read); nothing imported"
+
+
+def _read_one(kind: str, path: Path, source: Source, agents: list[Path], used: set[Path]):
     if kind == claude_code.FORMAT:
         conversation, attached = _session(path, source, agents)
         used.update(attached)
-        return [conversation]
+        return [(None, conversation)]
     if kind == openai.FORMAT:
-        return openai.read_conversations(source)
-    if not source.text.strip():
-        return [Conversation(kind, (source.name,))]
-    return [skill_creator.read_log(source, path.parent)]
+        return openai.iter_conversations(source)
+    if not source.data.strip():
+        return []
+    return [(None, skill_creator.read_log(source, path.parent))]
 
 
 def _is_agent_file(path: Path) -> bool:
@@ -150,7 +179,7 @@ def _session(path: Path, source: Source, given: list[Path]) -> tuple[Conversatio
         if candidate.name in agents or candidate == path or _is_agent_file(path):
             continue
         read = read_source(candidate)
-        if read.problems and not read.lines:
+        if read.unread:
             message = f"a subagent file that could not be read ({read.problems[0].message}) may hold calls of this session"
             unread.append(Problem(CALLS_MAY_BE_MISSING, read.name, message))
         elif session_id is not None and _session_id(read) == session_id:
@@ -161,7 +190,9 @@ def _session(path: Path, source: Source, given: list[Path]) -> tuple[Conversatio
 
 
 def _session_id(source: Source) -> str | None:
-    for line in source.lines[:50]:
+    for number, line in source.numbered_lines():
+        if number > 50:
+            break
         value = loads(line) if line.strip() else None
         if value is not None and isinstance(value[0], dict) and isinstance(value[0].get("sessionId"), str):
             return value[0]["sessionId"]
@@ -186,15 +217,17 @@ def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None =
     stem; see ``naming``); with ``eval_id`` the conversations are the runs of that
     eval instead, in source order: ``out/eval-<id>/<configuration>/run-<k>``, k on
     from the runs already there. A folder of an earlier import is replaced whole
-    (``placing``).
+    (``placing``). Each conversation is written as soon as it is read, and let go.
     """
-    read = read_sources(fmt, paths)
-    if eval_id is None:
-        names, notes = run_names([(path, number) for path, number, _ in read.found])
-    else:
-        names, notes = eval_run_names(eval_id, configuration, len(read.found), out), []
-    written, errors = [], list(read.errors)
-    for name, (path, _, conversation) in zip(names, read.found, strict=True):
+    namer = Namer(paths)
+    numbers = iter(eval_run_names(eval_id, configuration, out)) if eval_id is not None else None
+    written, errors, notes = [], [], []
+    for item in each_conversation(fmt, paths):
+        if isinstance(item, str):
+            errors.append(item)
+            continue
+        path, number, conversation = item
+        name = namer.name(path, number) if numbers is None else next(numbers)
         files = render_run(conversation)
         try:
             if place_run(files, out, name):
@@ -202,5 +235,6 @@ def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None =
         except PlaceRefused as exc:
             errors.append(f"{path}: {exc}")
             continue
-        written.append(Imported(name, files, conversation))
-    return Result(tuple(written), tuple(errors), tuple(notes))
+        written.append(Imported(name, conversation.format, len(conversation.calls),
+                                bool(files.files[RESPONSE].strip()), files.problems))
+    return Result(tuple(written), tuple(errors), tuple(namer.notes + notes))

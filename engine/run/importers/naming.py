@@ -20,8 +20,10 @@ overwrites one.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
+from collections.abc import Iterator
 from pathlib import Path
 
 from referee.engine.run.identity import is_run_folder, is_run_like
@@ -35,22 +37,34 @@ def safe(name: str, empty: str = "x") -> str:
     return _UNSAFE.sub("-", name).strip("-.") or empty
 
 
-def run_names(sources: list[tuple[Path, int | None]]) -> tuple[list[str], list[str]]:
-    """A folder name per conversation, given as (its source's path, its number in a
-    source holding several, or None), and the notes to show about names changed."""
-    bases = _bases(sorted({path for path, _ in sources}, key=str))
-    names: list[str] = []
-    notes: list[str] = []
-    numbers: set[int] = set()
-    for path, number in sources:
-        wanted = bases[path] if number is None else f"{bases[path]}-{number}"
+class Namer:
+    """Names the run folders of one import, conversation by conversation, as they
+    are read: ``paths`` are all its sources (a stem shared by two of them is known
+    before the first is named); ``notes`` says which names were changed."""
+
+    def __init__(self, paths: list[Path]) -> None:
+        self.bases = _bases(sorted(set(paths), key=str))
+        self.names: list[str] = []
+        self.numbers: set[int] = set()
+        self.notes: list[str] = []
+
+    def name(self, path: Path, number: int | None) -> str:
+        """The folder for the conversation ``number`` (None: the only one) of ``path``."""
+        wanted = self.bases[path] if number is None else f"{self.bases[path]}-{number}"
         if is_run_like(wanted) and not is_run_folder(wanted):
             wanted = f"eval-{wanted}"
-        name = _free_run(wanted, numbers) if is_run_folder(wanted) else _free(wanted, names)
+        name = _free_run(wanted, self.numbers) if is_run_folder(wanted) else _free(wanted, self.names)
         if name != wanted:
-            notes.append(f"{path.name}: written as {name}, since {wanted} names a run already imported")
-        names.append(name)
-    return names, notes
+            self.notes.append(f"{path.name}: written as {name}, since {wanted} names a run already imported")
+        self.names.append(name)
+        return name
+
+
+def run_names(sources: list[tuple[Path, int | None]]) -> tuple[list[str], list[str]]:
+    """A folder name per conversation, given as (its source's path, its number in a
+    source holding several, or None), and the notes about names changed."""
+    namer = Namer([path for path, _ in sources])
+    return [namer.name(path, number) for path, number in sources], namer.notes
 
 
 def _bases(paths: list[Path]) -> dict[Path, str]:
@@ -94,11 +108,10 @@ def _free_run(wanted: str, numbers: set[int]) -> str:
     return f"run-{number}"
 
 
-def eval_run_names(eval_id: str, configuration: str, count: int, out: Path) -> list[str]:
-    """``eval-ID/CONFIG/run-k`` for ``count`` conversations, k after the runs already in ``out``."""
+def eval_run_names(eval_id: str, configuration: str, out: Path) -> Iterator[str]:
+    """``eval-ID/CONFIG/run-k``, one per conversation, k on from the runs already in ``out``."""
     folder = f"eval-{safe(eval_id)}/{safe(configuration)}"
-    start = 1 + max(_existing_runs(out / folder), default=0)
-    return [f"{folder}/run-{k}" for k in range(start, start + count)]
+    return (f"{folder}/run-{k}" for k in itertools.count(1 + max(_existing_runs(out / folder), default=0)))
 
 
 def _existing_runs(folder: Path) -> list[int]:

@@ -20,8 +20,7 @@ message per line (one conversation for the whole file).
 
 from __future__ import annotations
 
-import bisect
-import re
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -29,13 +28,13 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.exact import loads
-from referee.engine.run.importers.source import Source, json_container, json_lines
+from referee.engine.run.importers.jsondoc import Document, Element, MessageLines, message_array, strays
+from referee.engine.run.importers.source import Source, each_json_line, json_container
 from referee.engine.run.model import Problem
 
 FORMAT = "openai"
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 CALL_WORDS = ("tool_calls", "function_call")  # a line holding one of these may hold a call
-_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
 
 Locate = Callable[[int, str, int], Origin]  # (message index, key, nth occurrence) -> origin
 
@@ -61,38 +60,113 @@ def _role(message: Any) -> str | None:
 
 def read_conversations(source: Source) -> list[Conversation]:
     """Every conversation in the source (several for JSONL with one per line)."""
-    text = source.text
-    whole = json_container(text)
-    if whole is not None and not _is_message(whole[0]):
-        messages = _messages(whole[0])
-        if messages is None:
-            return [_empty(source, "not a message list or {\"messages\": [...]}", 1)]
-        lines = _Lines(text, source.name)
-        spans = _element_spans(text)
-        locate = lines.locator(spans)
-        return [read_messages(messages, locate, source.name, list(source.problems), source.name)]
-    values, problems = json_lines(source, CALL_WORDS)
-    if values and all(_is_message(v) for _, v in values):
-        messages = [v for _, v in values]
-        numbers = [n for n, _ in values]
-        locate = lambda i, key, nth: Origin(source.name, numbers[i])  # noqa: E731
-        return [read_messages(messages, locate, source.name, problems, source.name)]
-    # One conversation per line: a line that cannot be read is a conversation lost
-    # (reported), not calls missing from the others.
-    problems = [p for p in problems if p.code != CALLS_MAY_BE_MISSING]
-    found: list[Conversation] = []
-    for number, value in values:
+    return [conversation for _, conversation in iter_conversations(source)]
+
+
+def iter_conversations(source: Source) -> Iterator[tuple[int | None, Conversation]]:
+    """Each conversation of the source as it is read, with its number when the source
+    holds several (None when one): one conversation's messages are in memory at a
+    time, and a document's messages are parsed one by one (``jsondoc``)."""
+    document = message_array(source.data)
+    if document is not None:
+        yield None, _document(source, document)
+        return
+    problems: list[Problem] = []
+    lines = each_json_line(source, problems, CALL_WORDS)
+    first = next(lines, None)
+    if first is not None and _is_message(first[1]):
+        yield None, _message_lines(source, first, lines, problems)
+        return
+    # One conversation per line, read and handed on one at a time: a line that cannot
+    # be read is a conversation lost (reported), not calls missing from the others.
+    held: tuple[int | None, Conversation] | None = None
+    count = 0
+    for number, value in _chain(first, lines):
         messages = _messages(value)
-        label = f"{source.name}#{len(found) + 1}"
         if messages is None:
             problems.append(Problem("unknown-record", source.name, "line is not a conversation; skipped", number))
             continue
+        count += 1
         locate = (lambda n: lambda i, key, nth: Origin(source.name, n))(number)
-        found.append(read_messages(messages, locate, source.name, [], label))
-    if not found:
-        return [_empty(source, "no conversation found", None, problems)]
-    found[0] = replace(found[0], problems=tuple(problems) + found[0].problems)
-    return found
+        conversation = read_messages(messages, locate, source.name, [], f"{source.name}#{count}")
+        if held is not None:
+            yield held
+        held = (count, conversation)
+    kept = [p for p in source.problems + tuple(problems) if p.code != CALLS_MAY_BE_MISSING]
+    if held is None:
+        yield None, _empty(source, "no conversation found", None, kept)
+        return
+    number, last = held
+    yield (number if count > 1 else None), replace(last, problems=last.problems + tuple(kept))
+
+
+def _chain(first: tuple[int, Any] | None, rest: Iterator[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
+    if first is not None:
+        yield first
+    yield from rest
+
+
+def _message_lines(source: Source, first: tuple[int, Any], rest: Iterator[tuple[int, Any]],
+                   problems: list[Problem]) -> Conversation:
+    """One message per line: one conversation for the whole file."""
+    numbers: list[int] = []
+
+    def messages() -> Iterator[Any]:
+        for number, value in _chain(first, rest):
+            numbers.append(number)
+            yield value
+
+    locate = lambda i, key, nth: Origin(source.name, numbers[i])  # noqa: E731
+    conversation = read_messages(messages(), locate, source.name, problems, source.name)
+    return replace(conversation, problems=source.problems + conversation.problems)
+
+
+def _document(source: Source, document: Document) -> Conversation:
+    """The conversation of a document, each message parsed when the reader reaches it."""
+    problems: list[Problem] = []
+    for line in strays(source.data, document.elements):
+        problems.append(Problem("unknown-message", source.name, "an element of the message list is no message; skipped", line))
+    lines: dict[int, MessageLines] = {}
+
+    def messages() -> Iterator[Any]:
+        for index, element in enumerate(document.elements):
+            lines.clear()  # only the message being read is kept
+            if element.is_object:
+                yield index, _element_value(source, element, problems, lines, index)
+            else:
+                message = f"message {index + 1} is not an object; skipped"
+                problems.append(Problem("unknown-message", source.name, message, element.line))
+
+    def locate(index: int, key: str, nth: int) -> Origin:
+        found = lines.get(index)
+        return found.origin(key, nth) if found is not None else Origin(source.name, document.elements[index].line)
+
+    return read_messages(messages(), locate, source.name, problems, source.name, numbered=True)
+
+
+def _element_value(source: Source, element: Element, problems: list[Problem], lines: dict, index: int) -> Any:
+    """The message an element holds, or an ``_Unread`` saying why it cannot be read."""
+    raw = source.data[element.start:element.end]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = element.line + raw.count(b"\n", 0, exc.start)
+        message = f"byte 0x{raw[exc.start]:02x} is not UTF-8; kept with replacement characters"
+        problems.append(Problem("not-utf8", source.name, message, line))
+        text = raw.decode("utf-8", errors="replace")
+    lines[index] = MessageLines(text, element.line, source.name)
+    found = loads(text) if element.end is not None else None
+    if found is not None:
+        return found[0]
+    why = "the document is cut short inside it" if element.end is None else "it is not JSON (or nested too deep)"
+    problems.append(Problem("bad-json", source.name, f"message {index + 1} cannot be read: {why}; skipped", element.line))
+    if element.end is None or any(word in text for word in CALL_WORDS):
+        message = "this message could not be read and may hold a tool call: no check over the run's calls can be decided"
+        problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, element.line))
+    return _UNREAD
+
+
+_UNREAD = object()  # a message that could not be read (already reported)
 
 
 def _empty(source: Source, message: str, line: int | None, problems: list | None = None) -> Conversation:
@@ -110,10 +184,14 @@ def _messages(value: Any) -> list | None:
 # --- reading messages -------------------------------------------------------------------
 
 
-def read_messages(messages: list, locate: Locate, name: str, problems: list[Problem], label: str) -> Conversation:
+def read_messages(messages: Iterable, locate: Locate, name: str, problems: list[Problem], label: str,
+                  numbered: bool = False) -> Conversation:
+    """The conversation of ``messages`` (``(index, message)`` pairs when ``numbered``),
+    read one at a time: a generator is never held whole."""
     reader = _Reader(locate, name, problems)
-    for index, message in enumerate(messages):
-        reader.message(index, message)
+    for index, message in (messages if numbered else enumerate(messages)):
+        if message is not _UNREAD:
+            reader.message(index, message)
     return Conversation(FORMAT, (name,), tuple(reader.entries), tuple(reader.replies),
                         problems=tuple(reader.problems), label=label)
 
@@ -242,60 +320,3 @@ def _result(content: Any) -> Any:
     text = _text(content)
     found = json_container(text.strip())
     return found[0] if found is not None else text
-
-
-# --- lines in a pretty-printed document ---------------------------------------------------
-
-
-def _element_spans(text: str) -> list[tuple[int, int]]:
-    """The (start, end) offsets of each message of the document's message array.
-
-    One pass over strings and brackets: the array is the top-level one, or the value
-    of the top-level ``"messages"`` key; its elements are the objects directly in it.
-    """
-    spans: list[tuple[int, int]] = []
-    depth, array_depth, start, last_key = 0, None, None, None
-    for match in _TOKEN.finditer(text):
-        token = match.group()
-        if token[0] == '"':
-            if depth == 1:
-                last_key = token
-            continue
-        if token in "[{":
-            depth += 1
-            if array_depth is None and token == "[" and (depth == 1 or (depth == 2 and last_key == '"messages"')):
-                array_depth = depth
-            elif array_depth is not None and depth == array_depth + 1:
-                start = match.start()
-        else:
-            if array_depth is not None and depth == array_depth + 1 and start is not None:
-                spans.append((start, match.end()))
-                start = None
-            if array_depth is not None and depth == array_depth:
-                break
-            depth -= 1
-    return spans
-
-
-class _Lines:
-    """Line numbers of offsets in a source's text."""
-
-    def __init__(self, text: str, name: str) -> None:
-        self.text = text
-        self.name = name
-        self.breaks = [m.start() for m in re.finditer("\n", text)]
-
-    def line(self, offset: int) -> int:
-        return bisect.bisect_left(self.breaks, offset) + 1
-
-    def locator(self, spans: list[tuple[int, int]]) -> Locate:
-        def locate(index: int, key: str, nth: int) -> Origin:
-            if index >= len(spans):
-                return Origin(self.name, 1)
-            start, end = spans[index]
-            if key:
-                found = list(re.finditer(rf'(?<!\\)"{key}"\s*:', self.text[start:end]))
-                if nth < len(found):
-                    return Origin(self.name, self.line(start + found[nth].start()))
-            return Origin(self.name, self.line(start))
-        return locate

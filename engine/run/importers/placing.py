@@ -1,7 +1,7 @@
 """Writing a run folder under the folder the user gave, and nowhere else.
 
-A run folder is written whole into a new hidden folder beside its place, then
-moved into place: a folder written by an earlier import is replaced whole, so a
+A run folder is written whole into a new hidden folder beside its place (each
+file synced to disk), then moved into place: a folder written by an earlier import is replaced whole, so a
 run never mixes two sources (an old ``grading.json``, ``timing.json`` or
 ``subagents/`` beside a new transcript), and nothing is ever written through what
 was there (a symlinked ``outputs/`` points anywhere). Every folder between the
@@ -36,8 +36,10 @@ def place_run(files: RunFiles, out: Path, name: str) -> bool:
         for rel, text in sorted(files.files.items()):
             path = staging / rel
             path.parent.mkdir(parents=True, exist_ok=True)
-            with open(path, "x", encoding="utf-8", newline="") as handle:
-                handle.write(text)
+            with open(path, "xb") as handle:
+                handle.write(text.encode("utf-8"))
+                handle.flush()
+                os.fsync(handle.fileno())  # on disk before the folder is moved into place
         _swap(staging, target, replaced)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

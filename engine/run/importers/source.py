@@ -7,7 +7,8 @@ source file and line, and every readable line is still returned.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterator
+from functools import cached_property
 from pathlib import Path
 from typing import Any
 
@@ -22,62 +23,93 @@ MAX_SOURCE_BYTES = 512 * 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
 
 
-@dataclass(frozen=True)
 class Source:
-    """A source file: its name (no folder, so nothing machine-specific is kept),
-    its lines as text, and the problems met while reading it."""
+    """A source file: its name (no folder, so nothing machine-specific is kept), its
+    bytes (a UTF-8 byte order mark dropped), and the problems met while reading it.
 
-    name: str
-    lines: tuple[str, ...]
-    ends_with_newline: bool
-    problems: tuple[Problem, ...] = ()
+    The text is decoded when first asked for, whole (``lines``, ``text``) or a line
+    at a time (``numbered_lines``, for sources read as they go); either way bad
+    UTF-8 is replaced and reported on its line (``not-utf8``), a NUL byte too.
+    """
+
+    def __init__(self, name: str, data: bytes, problems: tuple[Problem, ...] = ()) -> None:
+        self.name = name
+        self.data = data.removeprefix(_BOM)
+        self._read_problems = problems
+        self._decode_problems: list[Problem] = []
+        self._reported = 0  # lines 1 to this have had their decoding problems reported
 
     @property
+    def problems(self) -> tuple[Problem, ...]:
+        """Reading's problems, and decoding's for what has been decoded."""
+        return self._read_problems + tuple(self._decode_problems)
+
+    @property
+    def unread(self) -> bool:
+        """True when the file could not be read at all (a FIFO, a device, too large)."""
+        return bool(self._read_problems) and not self.data
+
+    @property
+    def ends_with_newline(self) -> bool:
+        return self.data.endswith(b"\n") or not self.data
+
+    @cached_property
+    def lines(self) -> tuple[str, ...]:
+        """Every line, decoded (CRLF read as a line end)."""
+        return tuple(line for _, line in self.numbered_lines())
+
+    @cached_property
     def text(self) -> str:
         return "\n".join(self.lines)
 
+    def head(self, size: int) -> str:
+        """The first ``size`` bytes as text, for telling the format (problems not reported)."""
+        return self.data[:size].decode("utf-8", errors="replace")
+
+    def numbered_lines(self):
+        """``(number, text)`` of each line, decoded one at a time; each line's
+        decoding problems are reported once, the first time it is decoded."""
+        data = self.data
+        at, number, size = 0, 0, len(data)
+        while at < size:
+            end = data.find(b"\n", at)
+            end = size if end < 0 else end
+            number += 1
+            yield number, self._decoded(data[at:end].removesuffix(b"\r"), number)
+            at = end + 1
+
+    def _decoded(self, raw: bytes, number: int) -> str:
+        report = number > self._reported  # every pass starts at line 1
+        self._reported = max(self._reported, number)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            if report:
+                message = f"byte 0x{raw[exc.start]:02x} is not UTF-8; kept with replacement characters"
+                self._decode_problems.append(Problem("not-utf8", self.name, message, number))
+            text = raw.decode("utf-8", errors="replace")
+        if "\x00" in text:
+            if report:
+                self._decode_problems.append(Problem("nul-byte", self.name, "NUL byte in the source; replaced by U+FFFD", number))
+            text = text.replace("\x00", "\ufffd")
+        return text
+
 
 def read_source(path: Path, name: str | None = None) -> Source:
-    """Read ``path`` as UTF-8 lines; bad bytes are replaced and reported per line.
+    """Read ``path`` (decoded when its text is asked for).
 
     Through the safe reader: a FIFO, a device or a file over ``MAX_SOURCE_BYTES`` is
     a problem of the source (nothing read), never a stall or a crash."""
     name = name or path.name
     data, problem = read_named_file(path, name, MAX_SOURCE_BYTES)
     if data is None:
-        return Source(name, (), True, (problem,) if problem is not None else ())
-    return decode_source(data, name)
+        return Source(name, b"", (problem,) if problem is not None else ())
+    return Source(name, data)
 
 
 def decode_source(data: bytes, name: str) -> Source:
-    """Bytes to lines: BOM dropped, CRLF read as a line end, bad UTF-8 reported on its line."""
-    data = data.removeprefix(_BOM)
-    problems: list[Problem] = []
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        text = _decode_lines(data, name, problems)
-    if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
-        problems.append(Problem("nul-byte", name, "NUL byte in the source; replaced by U+FFFD", line))
-        text = text.replace("\x00", "\ufffd")
-    ends = text.endswith("\n")
-    lines = text.split("\n")
-    if ends:
-        lines.pop()
-    return Source(name, tuple(line.removesuffix("\r") for line in lines), ends, tuple(problems))
-
-
-def _decode_lines(data: bytes, name: str, problems: list[Problem]) -> str:
-    parts = []
-    for number, raw in enumerate(data.split(b"\n"), 1):
-        try:
-            parts.append(raw.decode("utf-8"))
-        except UnicodeDecodeError as exc:
-            message = f"byte 0x{raw[exc.start]:02x} is not UTF-8; kept with replacement characters"
-            problems.append(Problem("not-utf8", name, message, number))
-            parts.append(raw.decode("utf-8", errors="replace"))
-    return "\n".join(parts)
+    """A source from bytes already read (``read_source`` without the file)."""
+    return Source(name, data)
 
 
 def json_container(text: str) -> tuple[Any] | None:
@@ -87,25 +119,31 @@ def json_container(text: str) -> tuple[Any] | None:
 
 
 def json_lines(source: Source, calls: tuple[str, ...] = ()) -> tuple[list[tuple[int, Any]], list[Problem]]:
-    """``(line number, value)`` for each JSON line, and the problems of the source.
+    """``(line number, value)`` for each JSON line, and the problems of the source
+    (``each_json_line``, all at once)."""
+    problems: list[Problem] = []
+    values = list(each_json_line(source, problems, calls))
+    return values, list(source.problems) + problems
+
+
+def each_json_line(source: Source, problems: list[Problem], calls: tuple[str, ...] = ()) -> Iterator[tuple[int, Any]]:
+    """``(line number, value)`` for each JSON line, one at a time; problems go to ``problems``.
 
     Blank lines are skipped. A line that is not JSON is reported (``bad-json``;
     ``too-deep`` past the nesting limit), or as ``truncated`` when it is the last
     line and has no line end (a log cut while being written), and skipped; the
     lines after it are still read. A skipped line holding one of ``calls`` (the
-    words by which the format writes a tool call), or cut short, may have held a call: it is also
-    reported as ``calls-may-be-missing``, which makes every check over the run's
-    calls an ERROR (``engine.run.agents``).
+    words by which the format writes a tool call), or cut short, may have held a
+    call: it is also reported as ``calls-may-be-missing``, which makes every check
+    over the run's calls an ERROR (``engine.run.agents``).
     """
-    problems = list(source.problems)
-    values: list[tuple[int, Any]] = []
-    last = len(source.lines)
-    for number, line in enumerate(source.lines, 1):
+    last = source.data.count(b"\n") + (0 if source.ends_with_newline else 1)
+    for number, line in source.numbered_lines():
         if not line.strip():
             continue
         found = loads(line)
         if found is not None:
-            values.append((number, found[0]))
+            yield number, found[0]
             continue
         cut = number == last and not source.ends_with_newline
         if cut:
@@ -118,4 +156,3 @@ def json_lines(source: Source, calls: tuple[str, ...] = ()) -> tuple[list[tuple[
         if calls and (cut or any(word in line for word in calls)):  # what was cut off may be a call
             message = "this line could not be read and may hold a tool call: no check over the run's calls can be decided"
             problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, number))
-    return values, problems
