@@ -50,13 +50,16 @@ def add_parser(sub) -> None:
                              "so rules and evals.json for eval ID apply; default: one eval per source, named after it")
     parser.add_argument("--config", metavar="NAME", default="imported",
                         help="the configuration folder with --eval (default: imported)")
+    parser.add_argument("--error-when", metavar="REGEX", dest="error_when",
+                        help="openai: a tool message whose text this pattern finds is an error (the format "
+                             "has no error flag; is_error, status \"error\" and an error member are read too)")
     parser.set_defaults(handler=run)
 
 
 def run(args) -> int:
     import sys
 
-    from referee.engine.run.importers import import_sources
+    from referee.engine.run.importers import BadPattern, import_sources
 
     paths = [Path(s) for s in args.sources]
     for path in paths:
@@ -65,7 +68,12 @@ def run(args) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"{out}: not a directory")
-    result = import_sources(args.format, paths, out, args.eval_id, args.config)
+    if args.error_when is not None and args.format not in ("openai", "auto"):
+        raise UsageError(f"--error-when applies to openai sources; {args.format} sources say which calls failed")
+    try:
+        result = import_sources(args.format, paths, out, args.eval_id, args.config, args.error_when)
+    except BadPattern as exc:
+        raise UsageError(str(exc)) from None
     for error in result.errors:
         print(f"referee import: error: {_shown(error)}", file=sys.stderr)
     if not result.written:

@@ -24,6 +24,7 @@ from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.placing import PlaceRefused, place_run
 from referee.engine.run.importers.record import Conversation
 from referee.engine.run.importers.source import Source, json_container, loads, read_source
+from referee.engine.run.importers.statuses import BadPattern, ErrorWhen  # noqa: F401 (BadPattern: for callers)
 from referee.engine.run.importers.writer import RESPONSE, render_run
 from referee.engine.run.model import Problem
 
@@ -90,26 +91,27 @@ class Read:
         return [conversation for _, _, conversation in self.found]
 
 
-def conversations(fmt: str, paths: list[Path]) -> list[Conversation]:
+def conversations(fmt: str, paths: list[Path], error_when: str | None = None) -> list[Conversation]:
     """Every conversation of ``paths`` read as ``fmt`` (``auto``: each source's
     detected format), in memory: nothing is written (``writer.render_run`` gives a
     run's files). UnknownFormat for the first source that holds no conversation."""
-    read = read_sources(fmt, paths)
+    read = read_sources(fmt, paths, error_when)
     if read.errors:
         raise UnknownFormat(read.errors[0])
     return read.conversations
 
 
-def read_sources(fmt: str, paths: list[Path]) -> Read:
+def read_sources(fmt: str, paths: list[Path], error_when: str | None = None) -> Read:
     """Every conversation of ``paths`` and an error per source that gave none, at once."""
     found: list[tuple[Path, int | None, Conversation]] = []
     errors: list[str] = []
-    for item in each_conversation(fmt, paths):
+    for item in each_conversation(fmt, paths, error_when):
         (errors if isinstance(item, str) else found).append(item)
     return Read(tuple(found), tuple(errors))
 
 
-def each_conversation(fmt: str, paths: list[Path]) -> Iterator[tuple[Path, int | None, Conversation] | str]:
+def each_conversation(fmt: str, paths: list[Path],
+                      error_when: str | None = None) -> Iterator[tuple[Path, int | None, Conversation] | str]:
     """Each conversation as it is read, ``(source path, its number in a source that
     holds several or None, conversation)``, or an error (text naming the source)
     for a source that gives none: only one source is read at a time.
@@ -117,7 +119,10 @@ def each_conversation(fmt: str, paths: list[Path]) -> Iterator[tuple[Path, int |
     Sources are read as ``fmt`` (``auto``: as detected). A Claude Code subagent file
     (``agent-*.jsonl``) given beside its session is read with that session; one that
     belongs to no session given is imported on its own, after the others.
+    ``error_when`` (``--error-when``) is the pattern of a failed tool's answer in
+    OpenAI sources (``statuses``; BadPattern when it does not compile).
     """
+    pattern = ErrorWhen(error_when) if error_when is not None else None
     agents = [p for p in paths if _is_agent_file(p)]
     used: set[Path] = set()
     for path in [p for p in paths if p not in agents] + agents:
@@ -133,14 +138,15 @@ def each_conversation(fmt: str, paths: list[Path]) -> Iterator[tuple[Path, int |
                    f"referee import {{{','.join(FORMATS)}}} {path} --out DIR")
             continue
         given = [a for a in agents if a not in used and a != path]
-        yield from _of_source(kind, path, source, given, used)
+        yield from _of_source(kind, path, source, given, used, pattern)
 
 
-def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: set[Path]):
+def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: set[Path],
+               pattern: ErrorWhen | None):
     """The conversations of one source, or the error saying it holds none."""
     count = 0
     try:
-        for number, conversation in _read_one(kind, path, source, agents, used):
+        for number, conversation in _read_one(kind, path, source, agents, used, pattern):
             if conversation.entries or conversation.response:
                 count += 1
                 yield path, number, conversation
@@ -151,13 +157,14 @@ def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: 
         yield f"{path}: holds no {kind} conversation (no message referee could read); nothing imported"
 
 
-def _read_one(kind: str, path: Path, source: Source, agents: list[Path], used: set[Path]):
+def _read_one(kind: str, path: Path, source: Source, agents: list[Path], used: set[Path],
+              pattern: ErrorWhen | None):
     if kind == claude_code.FORMAT:
         conversation, attached = _session(path, source, agents)
         used.update(attached)
         return [(None, conversation)]
     if kind == openai.FORMAT:
-        return openai.iter_conversations(source)
+        return openai.iter_conversations(source, pattern)
     if not source.data.strip():
         return []
     return [(None, skill_creator.read_log(source, path.parent))]
@@ -210,7 +217,7 @@ class Result:
 
 
 def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None = None,
-                   configuration: str = "imported") -> Result:
+                   configuration: str = "imported", error_when: str | None = None) -> Result:
     """Import ``paths`` as ``fmt`` and write one run folder per conversation under ``out``.
 
     Each run folder is named after its source (``out/<stem>``: the eval id is the
@@ -222,7 +229,7 @@ def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None =
     namer = Namer(paths)
     numbers = iter(eval_run_names(eval_id, configuration, out)) if eval_id is not None else None
     written, errors, notes = [], [], []
-    for item in each_conversation(fmt, paths):
+    for item in each_conversation(fmt, paths, error_when):
         if isinstance(item, str):
             errors.append(item)
             continue

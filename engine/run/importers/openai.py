@@ -11,8 +11,9 @@ message per line (one conversation for the whole file).
   ``function`` messages by name). ``arguments`` is a JSON string: invalid JSON is
   kept as text and reported, and its fields are unknown (a check on them is an
   ERROR, never "absent"). A call never answered has status ``no_result``; the
-  format has no error flag, so an answered call is a success unless the tool
-  message says ``"is_error": true`` or ``"status": "error"``.
+  format has no error flag, so an answered call is an error when its tool
+  message carries a producer's flag or ``--error-when`` finds its text, else a
+  success, and the run says when that was assumed (``statuses``).
 - Assistant text sent with a tool call is an agent note, not a reply the user
   saw; the assistant messages without tool calls are the replies, and make up
   the response.
@@ -30,6 +31,7 @@ from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.jsondoc import Document, Element, MessageLines, message_array, strays
 from referee.engine.run.importers.source import Source, each_json_line, json_container
+from referee.engine.run.importers.statuses import ASSUMED, ErrorWhen, flagged
 from referee.engine.run.model import Problem
 
 FORMAT = "openai"
@@ -58,24 +60,25 @@ def _role(message: Any) -> str | None:
     return role if isinstance(role, str) and role in _ROLES else None
 
 
-def read_conversations(source: Source) -> list[Conversation]:
+def read_conversations(source: Source, error_when: ErrorWhen | None = None) -> list[Conversation]:
     """Every conversation in the source (several for JSONL with one per line)."""
-    return [conversation for _, conversation in iter_conversations(source)]
+    return [conversation for _, conversation in iter_conversations(source, error_when)]
 
 
-def iter_conversations(source: Source) -> Iterator[tuple[int | None, Conversation]]:
+def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> Iterator[tuple[int | None, Conversation]]:
     """Each conversation of the source as it is read, with its number when the source
     holds several (None when one): one conversation's messages are in memory at a
-    time, and a document's messages are parsed one by one (``jsondoc``)."""
+    time, and a document's messages are parsed one by one (``jsondoc``).
+    ``error_when`` is ``--error-when`` (``statuses``)."""
     document = message_array(source.data)
     if document is not None:
-        yield None, _document(source, document)
+        yield None, _document(source, document, error_when)
         return
     problems: list[Problem] = []
     lines = each_json_line(source, problems, CALL_WORDS)
     first = next(lines, None)
     if first is not None and _is_message(first[1]):
-        yield None, _message_lines(source, first, lines, problems)
+        yield None, _message_lines(source, first, lines, problems, error_when)
         return
     # One conversation per line, read and handed on one at a time: a line that cannot
     # be read is a conversation lost (reported), not calls missing from the others.
@@ -88,7 +91,8 @@ def iter_conversations(source: Source) -> Iterator[tuple[int | None, Conversatio
             continue
         count += 1
         locate = (lambda n: lambda i, key, nth: Origin(source.name, n))(number)
-        conversation = read_messages(messages, locate, source.name, [], f"{source.name}#{count}")
+        conversation = read_messages(messages, locate, source.name, [], f"{source.name}#{count}",
+                                     error_when=error_when)
         if held is not None:
             yield held
         held = (count, conversation)
@@ -107,7 +111,7 @@ def _chain(first: tuple[int, Any] | None, rest: Iterator[tuple[int, Any]]) -> It
 
 
 def _message_lines(source: Source, first: tuple[int, Any], rest: Iterator[tuple[int, Any]],
-                   problems: list[Problem]) -> Conversation:
+                   problems: list[Problem], error_when: ErrorWhen | None) -> Conversation:
     """One message per line: one conversation for the whole file."""
     numbers: list[int] = []
 
@@ -117,11 +121,11 @@ def _message_lines(source: Source, first: tuple[int, Any], rest: Iterator[tuple[
             yield value
 
     locate = lambda i, key, nth: Origin(source.name, numbers[i])  # noqa: E731
-    conversation = read_messages(messages(), locate, source.name, problems, source.name)
+    conversation = read_messages(messages(), locate, source.name, problems, source.name, error_when=error_when)
     return replace(conversation, problems=source.problems + conversation.problems)
 
 
-def _document(source: Source, document: Document) -> Conversation:
+def _document(source: Source, document: Document, error_when: ErrorWhen | None) -> Conversation:
     """The conversation of a document, each message parsed when the reader reaches it."""
     problems: list[Problem] = []
     for line in strays(source.data, document.elements):
@@ -141,7 +145,8 @@ def _document(source: Source, document: Document) -> Conversation:
         found = lines.get(index)
         return found.origin(key, nth) if found is not None else Origin(source.name, document.elements[index].line)
 
-    return read_messages(messages(), locate, source.name, problems, source.name, numbered=True)
+    return read_messages(messages(), locate, source.name, problems, source.name, numbered=True,
+                         error_when=error_when)
 
 
 def _element_value(source: Source, element: Element, problems: list[Problem], lines: dict, index: int) -> Any:
@@ -185,20 +190,23 @@ def _messages(value: Any) -> list | None:
 
 
 def read_messages(messages: Iterable, locate: Locate, name: str, problems: list[Problem], label: str,
-                  numbered: bool = False) -> Conversation:
+                  numbered: bool = False, error_when: ErrorWhen | None = None) -> Conversation:
     """The conversation of ``messages`` (``(index, message)`` pairs when ``numbered``),
     read one at a time: a generator is never held whole."""
-    reader = _Reader(locate, name, problems)
+    reader = _Reader(locate, name, problems, error_when)
     for index, message in (messages if numbered else enumerate(messages)):
         if message is not _UNREAD:
             reader.message(index, message)
+    options = (("error_when", error_when.text),) if error_when is not None else ()
     return Conversation(FORMAT, (name,), tuple(reader.entries), tuple(reader.replies),
-                        problems=tuple(reader.problems), label=label)
+                        problems=tuple(reader.problems) + reader.statuses(), label=label, options=options)
 
 
 class _Reader:
-    def __init__(self, locate: Locate, name: str, problems: list[Problem]) -> None:
+    def __init__(self, locate: Locate, name: str, problems: list[Problem], error_when: ErrorWhen | None) -> None:
         self.locate = locate
+        self.error_when = error_when
+        self.answered = self.flagged = self.matched = 0  # tool messages: all, with a flag, found by --error-when
         self.name = name
         self.problems = problems
         self.entries: list[Call | Text] = []
@@ -294,10 +302,41 @@ class _Reader:
             return
         position = waiting.pop(0)
         call = R.call_at(self.entries, position)
-        failed = message.get("is_error") is True or message.get("status") == "error"
+        status, unread = self.status(message, origin)
         result = _result(message.get("content"))
-        self.entries[position] = replace(call, result=result, status="error" if failed else "success",
-                                         result_origin=origin)
+        self.entries[position] = replace(call, result=result, status=status, result_origin=origin,
+                                         unread=call.unread | unread)
+
+    def status(self, message: dict, origin: Origin) -> tuple[str, frozenset[str]]:
+        """The call's status from its tool message (``statuses``), and ``{"status"}``
+        when ``--error-when`` could not decide on it."""
+        self.answered += 1
+        flag = flagged(message)
+        self.flagged += flag is not None
+        if flag or self.error_when is None:
+            return ("error" if flag else "success"), frozenset()
+        found = self.error_when.finds(_text(message.get("content")), f"the tool message at {origin.source}:{origin.line}")
+        if found is None:
+            self.warn("status-unknown", origin, f"--error-when /{self.error_when.text}/ could not be decided on this "
+                      "tool message: its call's status is unknown")
+            return "success", frozenset({"status"})
+        self.matched += found
+        return ("error" if found else "success"), frozenset()
+
+    def statuses(self) -> tuple[Problem, ...]:
+        """How the statuses were read, when no flag said so for every answer."""
+        if not self.answered or self.flagged == self.answered:
+            return ()
+        if self.error_when is not None:
+            message = (f"{self.matched} of {self.answered} tool messages matched --error-when "
+                       f"/{self.error_when.text}/ and were read as errors")
+            return (Problem("error-when", self.name, message),)
+        if self.flagged:
+            return ()
+        message = ("no tool message says whether its tool failed (no is_error, status or error member) and no "
+                   "--error-when was given: every answered call is read as a success; name the tool's error "
+                   "text with referee import openai --error-when REGEX")
+        return (Problem(ASSUMED, self.name, message),)
 
 
 def _text(content: Any) -> str:
