@@ -349,7 +349,8 @@ def test_token_usage_of_a_split_message_is_counted_once(tmp_path: Path):
     # six main messages (two of them split over 2 and 3 lines) and two subagent messages
     assert timing["input_tokens"] == 120 + 300 + 500 + 700 + 800 + 900 + 80 + 90
     assert timing["output_tokens"] == 40 + 60 + 30 + 50 + 25 + 20 + 20 + 8
-    assert timing["total_tokens"] == timing["input_tokens"] + timing["output_tokens"]
+    keys = ["input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"]
+    assert timing["total_tokens"] == sum(timing[k] for k in keys) and timing["total_tokens_counts"] == keys
     assert timing["duration_ms"] == 14000
 
 

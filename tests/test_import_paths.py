@@ -47,3 +47,36 @@ def test_home_folders_are_scrubbed_everywhere(tmp_path: Path):
         assert name not in text, name
     assert '"file_path": "<home>/.ssh/id_rsa"' in text and '"<home>\\\\secret.txt"' in text
     assert "read <home>/.ssh/id_rsa <home>/notes.txt <home>\\secret.txt" in text
+
+
+# --- tokens -------------------------------------------------------------------------------------
+
+
+def _assistant(uuid: str, mid: str, usage: dict, stop) -> dict:
+    message = {"id": mid, "role": "assistant", "content": [{"type": "text", "text": f"part {uuid}"}],
+               "usage": usage, "stop_reason": stop}
+    return {"type": "assistant", "sessionId": "s", "uuid": uuid, "cwd": "/srv/p", "message": message}
+
+
+def test_tokens_are_recorded_apart_and_the_total_counts_the_cache(tmp_path: Path):
+    usage = {"input_tokens": 10, "output_tokens": 200, "cache_creation_input_tokens": 3000,
+             "cache_read_input_tokens": 40000}
+    records = [{"type": "user", "sessionId": "s", "uuid": "u", "cwd": "/srv/p", "message": {"role": "user", "content": "go"}},
+               _assistant("a1", "m1", usage, "end_turn")]
+    files = _session(tmp_path, records)
+    timing = json.loads(files["timing.json"])
+    assert (timing["input_tokens"], timing["output_tokens"]) == (10, 200)
+    assert (timing["cache_creation_input_tokens"], timing["cache_read_input_tokens"]) == (3000, 40000)
+    assert timing["total_tokens"] == 43210 and "usage_snapshots" not in timing
+    assert "usage-snapshot" not in files["source_map.json"]
+
+
+def test_usage_written_while_streaming_is_said_to_be_a_snapshot(tmp_path: Path):
+    records = [{"type": "user", "sessionId": "s", "uuid": "u", "cwd": "/srv/p", "message": {"role": "user", "content": "go"}},
+               _assistant("a1", "m1", {"input_tokens": 10, "output_tokens": 2}, None),
+               _assistant("a2", "m2", {"input_tokens": 10, "output_tokens": 1}, None),
+               _assistant("a3", "m2", {"input_tokens": 10, "output_tokens": 90}, "tool_use")]
+    files = _session(tmp_path, records)
+    assert json.loads(files["timing.json"])["usage_snapshots"] == 1
+    problems = json.loads(files["source_map.json"])["problems"]
+    assert [p["code"] for p in problems] == ["usage-snapshot"] and "1 assistant message carries" in problems[0]["message"]

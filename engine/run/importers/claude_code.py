@@ -31,11 +31,11 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import replace
-from datetime import datetime
 from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
+from referee.engine.run.importers import tokens
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.source import Source, json_container, json_lines
 from referee.engine.run.model import Problem
@@ -99,7 +99,9 @@ class _Reader:
             state["usage"] = message.get("usage") if isinstance(message.get("usage"), dict) else state["usage"]
             seen = state["seen"]
         else:
-            self.messages[f"#{origin.source}:{origin.line}"] = {"seen": set(), "usage": message.get("usage"), "line": origin.line}
+            state = self.messages[f"#{origin.source}:{origin.line}"] = {"seen": set(), "usage": message.get("usage"),
+                                                                        "line": origin.line}
+        tokens.note_stop(state, message)
         content = message.get("content")
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
@@ -259,13 +261,15 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         groups.setdefault(key, []).extend(records)
     subagents = {key: _read_agent(records, problems) for key, records in sorted(groups.items())}
     entries = _attach(reader, subagents, problems)
-    usage = _usage([reader] + [sub for sub, _ in subagents.values()])
+    counted, snapshots = tokens.count([reader] + [sub for sub, _ in subagents.values()])
+    if snapshots:
+        problems.append(tokens.snapshot_problem(main.name, snapshots))
     return Conversation(
         format=FORMAT,
         sources=(main.name,) + tuple(a.name for a in agents),
         entries=tuple(entries),
         response=tuple(reader.last_text),
-        timing=_timing(usage, reader.times),
+        timing=tokens.timing(counted, snapshots, reader.times),
         problems=tuple(problems),
         placeholders=placeholders(cwds),
     )
@@ -335,47 +339,6 @@ def _agent_key(structured: dict | None, args: Any, left: dict) -> str | None:
             if _prompt_of(sub) == prompt:
                 return key
     return None
-
-
-_USAGE_KEYS = ("input_tokens", "output_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-
-
-def _usage(readers: list[_Reader]) -> dict[str, int]:
-    """Token usage summed over messages, each message once however many lines it spans."""
-    totals = dict.fromkeys(_USAGE_KEYS, 0)
-    seen = False
-    for reader in readers:
-        for state in reader.messages.values():
-            usage = state["usage"]
-            if not isinstance(usage, dict):
-                continue
-            for key in _USAGE_KEYS:
-                value = usage.get(key)
-                if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-                    totals[key] += value
-                    seen = True
-    return totals if seen else {}
-
-
-def _timing(usage: dict[str, int], times: list[str]) -> dict | None:
-    timing: dict[str, Any] = {}
-    if usage:
-        timing.update(usage)
-        timing["total_tokens"] = usage["input_tokens"] + usage["output_tokens"]
-    parsed = []
-    for text in times:
-        try:
-            parsed.append(datetime.fromisoformat(text.replace("Z", "+00:00")))
-        except ValueError:
-            continue
-    try:
-        if len(parsed) >= 2:
-            span = max(parsed) - min(parsed)
-            timing["duration_ms"] = int(span.total_seconds() * 1000)
-            timing["total_duration_seconds"] = round(span.total_seconds(), 3)
-    except TypeError:  # naive and aware timestamps mixed: no duration rather than a guess
-        pass
-    return timing or None
 
 
 def placeholders(cwds: dict[str, None]) -> tuple[tuple[str, str], ...]:
