@@ -48,7 +48,12 @@ class Evidence:
         """``step 3, outputs/transcript.md:22``, either part alone, or the source."""
         if not self.file:
             return self.source if self.step is None else f"step {self.step}"
-        place = self.file if self.line is None else f"{self.file}:{self.line}"
+        # An imported run's source (a file name, no folder) may carry a JSON Pointer
+        # (``chat.jsonl#/3/content``): the line goes before it.
+        name, mark, pointer = self.file.partition("#")
+        if "/" in name or not pointer.startswith("/"):
+            name, mark, pointer = self.file, "", ""
+        place = self.file if self.line is None else f"{name}:{self.line}{mark}{pointer}"
         return place if self.step is None else f"step {self.step}, {place}"
 
 

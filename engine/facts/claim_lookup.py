@@ -18,6 +18,7 @@ from typing import Any, Iterator
 
 QUOTE_MAX = 80
 _ANY_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_PERCENT_KEY = re.compile(r"percent|pct|ratio|rate|coverage", re.IGNORECASE)
 _NAME_SEPARATORS = re.compile(r"[_\-.:/]")
 _WORD = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]+")
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
@@ -50,6 +51,22 @@ class NumberSource:
 
     leaf: Leaf
     offset: int
+
+    @property
+    def in_prose(self) -> bool:
+        """True for a number inside text with words around it (a sentence, a log
+        line), not a value of its own: a JSON number, or text that is the number alone."""
+        value = self.leaf.value
+        return isinstance(value, str) and decimal(value.strip().replace(",", "")) is None
+
+    def percent(self) -> bool:
+        """Is it a percentage: ``%`` right after it, or a key that says so?"""
+        value = self.leaf.value
+        if isinstance(value, str):
+            match = _ANY_NUMBER.match(value, self.offset)
+            if match is not None and value[match.end():match.end() + 2].lstrip()[:1] == "%":
+                return True
+        return _PERCENT_KEY.search(self.leaf.path) is not None
 
     def words(self) -> frozenset[str]:
         """The key path's words, and for a number inside text the words of its line."""
@@ -286,19 +303,32 @@ def check_field(leaves: list[Leaf], field: str, value: str, before: float,
                    + ("" if index.any_before(before) else " (no tool calls at all)"))
 
 
-def check_number(number: Decimal, noun: bool, claim_words: frozenset[str],
-                 index: ToolIndex) -> NumberSource | None:
+def check_number(number: Decimal, noun: bool, claim_words: frozenset[str], index: ToolIndex,
+                 percent: bool = False) -> NumberSource | None:
     """Where a call's args or return hold ``number`` as the same quantity.
 
-    A number said with a noun ("17 tests") needs a source that shares a word with
-    the claim's clause (a key named ``tests_passed``, "17 passed" in a log line):
-    "found 17 files" is another quantity. A bare number ("189.00 EUR", a table
-    cell) is backed by the first place holding it.
+    Evidence must be about the same thing as the claim. A number said with a noun
+    ("17 tests") or inside a sentence of a tool's output needs a source that shares
+    a word with the claim's clause (a key named ``tests_passed``, "17 passed" in a
+    log line): "found 17 files" is another quantity. A percentage ("100%") needs
+    one too, or a source that is itself a percentage. A number in the prose of a
+    call's args (a subagent's description, a file the agent wrote) is the agent's
+    own words, never evidence. A bare number ("189.00 EUR", a table cell) is backed
+    by the first value of its own holding it.
     """
-    sources = index.numbers.get(number, ())
-    if not noun:
-        return sources[0] if sources else None
-    return next((s for s in sources if s.words() & claim_words), None)
+    for source in index.numbers.get(number, ()):
+        if source.in_prose and source.leaf.path.startswith("args"):
+            continue
+        shared = bool(source.words() & claim_words)
+        if percent:
+            if shared or source.percent():
+                return source
+        elif noun or source.in_prose:
+            if shared:
+                return source
+        else:
+            return source
+    return None
 
 
 # ---- helpers ----------------------------------------------------------------------------

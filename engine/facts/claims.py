@@ -25,7 +25,9 @@ plainly one (precision over recall):
    is not part of a word, URL, date or time ("2026 年", "2 月", "2026-01-28", "10:30",
    "14 May 2026") and not inside a claim of kind 2. Verified when a call's args or
    return hold the same number (compared as decimals: "168" equals "168.00") as the
-   same quantity: see ``claim_lookup.check_number``.
+   same quantity: see ``claim_lookup.check_number`` (a percentage, a number in a
+   sentence, a count of something need a source about the same thing; the prose
+   of a call's args is the agent's own words, never evidence).
 
 A sentence that denies ("X was not called", "I did not run X", "未调用 X") claims
 nothing. Evidence always names file:line of the claim and of the call, or says
@@ -37,7 +39,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any, Iterator
 
@@ -127,6 +129,7 @@ _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _MONTH_AFTER = re.compile(rf"\s+{_MONTH}(?![a-z])", re.IGNORECASE)
 _MONTH_BEFORE = re.compile(rf"\b{_MONTH}\s+$", re.IGNORECASE)
 _NOUN_AFTER = re.compile(r"\s*([A-Za-z]{2,})")
+_PERCENT = re.compile(r"\s*(?:%|percent\b|per cent\b)", re.IGNORECASE)
 # Units say how a number is measured, not what it counts.
 _UNITS = frozenset({"eur", "usd", "gbp", "chf", "cny", "rmb", "jpy", "yuan", "kb", "mb", "gb", "ms"})
 # Words that deny what follows them in the same clause.
@@ -156,15 +159,22 @@ class _Text:
 
 
 def find_claims(run: Any) -> list[ClaimResult]:
-    """Every claim found in the run's notes and response, checked against its calls."""
+    """Every claim found in the run's notes and response, checked against its calls;
+    an imported run's evidence cites its sources (``session.jsonl:42``)."""
     index = ToolIndex(run.transcript.calls)
     known = _known_names(index.calls)
     results: list[ClaimResult] = []
     for text in _texts(run):
         results.extend(_claims_in(text, index, known))
         if len(results) >= MAX_CLAIMS:
-            return results[:MAX_CLAIMS]
-    return results
+            results = results[:MAX_CLAIMS]
+            break
+    source_map = run.source_map[0]
+    if source_map is None:
+        return results
+    from referee.engine.run.importers.citing import cite_text
+
+    return [replace(claim, evidence=cite_text(claim.evidence, source_map)) for claim in results]
 
 
 def tool_claims(run: Any) -> Iterator[tuple[Any, int, str, str]]:
@@ -374,7 +384,8 @@ def _number_result(text: _Text, number: int, line: str, match: re.Match, value: 
     token = match.group(0)
     noun = _NOUN_AFTER.match(line, match.end())
     counted = noun is not None and noun.group(1).lower() not in _UNITS
-    source = check_number(value, counted, frozenset(words_of(_clause(line, match.start()))), index)
+    percent = _PERCENT.match(line, match.end()) is not None
+    source = check_number(value, counted, frozenset(words_of(_clause(line, match.start()))), index, percent)
     if source is not None:
         detail = f"equals {show_source(source)}"
     elif noun is not None and counted and value in index.numbers:

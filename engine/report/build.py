@@ -15,8 +15,7 @@ file written against the committed JSON Schema. Every float outside
 from __future__ import annotations
 
 import json
-import re
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from json.encoder import encode_basestring  # what json.dumps(str, ensure_ascii=False) calls
 from typing import TYPE_CHECKING, Any, Sequence, TypeGuard
 
@@ -147,28 +146,18 @@ def _is_place(place: Any) -> bool:
             and all(_is_int(place[k]) or place[k] is None for k in ("line", "step")))
 
 
-# A written file's place in a verdict message: "(transcript.md:22)", "outputs/response.md:2".
-_WRITTEN_PLACE = re.compile(r"(?<![\w./-])(?:outputs/)?(transcript\.md|response\.md):([0-9]+)")
-
-
 def in_sources(verdict: Verdict, source_map: Any) -> Verdict:
     """The verdict with each place in an imported run's written files replaced by the
-    original source's file and line (``session.jsonl:42``), through its source map.
+    original source's (``session.jsonl:42``), through its source map, and quotes
+    made text the source holds (``engine.run.importers.citing``).
 
     A run that was not imported (no map) keeps its verdict as it is.
     """
     if source_map is None:
         return verdict
-    evidence = []
-    for item in verdict.evidence:
-        found = source_map.where(item.file, item.line, item.quote)
-        evidence.append(item if found is None else replace(item, file=found[0], line=found[1]))
+    from referee.engine.run.importers.citing import in_sources as cited
 
-    def place(match: re.Match) -> str:
-        found = source_map.where(f"outputs/{match.group(1)}", int(match.group(2)))
-        return match.group() if found is None else f"{found[0]}:{found[1]}"
-
-    return replace(verdict, evidence=tuple(evidence), message=_WRITTEN_PLACE.sub(place, verdict.message))
+    return cited(verdict, source_map)
 
 
 def render_evidence(verdict: Verdict) -> str:

@@ -20,9 +20,8 @@ from dataclasses import dataclass, field
 from referee.engine.run.importers.record import Origin
 
 _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
+_TEXT_TOKEN = re.compile(_TOKEN.pattern.decode(), re.S)  # the same, over a line already decoded
 _SPACE = b" \t\r\n"
-_BLANK = re.compile(rb"[ \t\r\n]*")
-_FILLED = re.compile(rb"[^ \t\r\n]")
 
 
 @dataclass(frozen=True)
@@ -39,70 +38,95 @@ class Element:
 
 @dataclass
 class Document:
-    """The elements of a document's message array, and whether the array was closed."""
+    """The elements of a document's message array, whether the array was closed, and
+    the array's JSON Pointer (``""`` for a top-level array, ``/messages``)."""
 
     elements: list[Element] = field(default_factory=list)
     closed: bool = False
+    base: str = ""
 
 
-def message_array(data: bytes) -> Document | None:
-    """The message array of ``data``: the top-level array, or the top-level object's
-    ``"messages"`` array. None when ``data`` is not one JSON document holding one
-    (JSON lines, whose first line ends before the data does, are read line by line)."""
-    start = _BLANK.match(data).end()  # no copy of the data: it may be hundreds of megabytes
-    if data[start:start + 1] not in (b"[", b"{"):
+def message_array(data: bytes | str) -> Document | None:
+    """The message array of ``data`` (a file's bytes, or one line already decoded):
+    the top-level array, or the top-level object's ``"messages"`` array. None when
+    ``data`` is not one JSON document holding one (JSON lines, whose first line ends
+    before the data does, are read line by line). Offsets are in ``data``'s units."""
+    kind = _Kind.of(data)
+    start = kind.blank.match(data).end()  # no copy of the data: it may be hundreds of megabytes
+    if data[start:start + 1] not in kind.opening:
         return None
-    walk = _Walk(data)
-    for match in _TOKEN.finditer(data, start):
+    walk = _Walk(data, kind)
+    for match in kind.token.finditer(data, start):
         if walk.token(match):
             break
     else:
         walk.finish()  # cut short: the element being read has no end
     if walk.array_depth is None:
         return None
-    if walk.document_end is not None and _FILLED.search(data, walk.document_end):
+    if walk.document_end is not None and kind.filled.search(data, walk.document_end):
         return None  # a second value follows: JSON lines
-    return Document(walk.elements, walk.document_end is not None)
+    return Document(walk.elements, walk.document_end is not None, "" if walk.array_depth == 1 else "/messages")
+
+
+class _Kind:
+    """The tokens of bytes or of text: one walk serves both."""
+
+    def __init__(self, text: bool) -> None:
+        def form(value: bytes):
+            return value.decode() if text else value
+
+        self.token = _TEXT_TOKEN if text else _TOKEN
+        self.blank, self.filled = re.compile(form(rb"[ \t\r\n]*")), re.compile(form(rb"[^ \t\r\n]"))
+        self.quote, self.newline, self.messages = form(b'"'), form(b"\n"), form(b'"messages"')
+        self.opening, self.closing = (form(b"["), form(b"{")), (form(b"]"), form(b"}"))
+
+    @staticmethod
+    def of(data: bytes | str) -> "_Kind":
+        return _TEXT if isinstance(data, str) else _BYTES
+
+
+_TEXT, _BYTES = _Kind(True), _Kind(False)
 
 
 class _Walk:
     """The state of the pass over a document's tokens."""
 
-    def __init__(self, data: bytes) -> None:
+    def __init__(self, data: bytes | str, kind: _Kind) -> None:
         self.data = data
+        self.kind = kind
         self.depth = 0
         self.array_depth: int | None = None
-        self.last_key: bytes | None = None
+        self.last_key: bytes | str | None = None
         self.open: tuple[int, int] | None = None  # (offset, line) of the element being read
         self.elements: list[Element] = []
         self.line, self.counted = 1, 0
         self.document_end: int | None = None
 
     def line_at(self, offset: int) -> int:
-        self.line += self.data.count(b"\n", self.counted, offset)
+        self.line += self.data.count(self.kind.newline, self.counted, offset)
         self.counted = offset
         return self.line
 
     def token(self, match: re.Match) -> bool:
         """Take one token; True when the document's top-level value has ended."""
-        token = match.group()
+        token, kind = match.group(), self.kind
         at = match.start()
-        if token[:1] == b'"':
+        if token[:1] == kind.quote:
             if self.depth == 1:
                 self.last_key = token
             if self.array_depth is not None and self.depth == self.array_depth and self.open is None:
                 self.elements.append(Element(at, match.end(), self.line_at(at), False))
             return False
-        if token in (b"[", b"{"):
+        if token in kind.opening:
             self.depth += 1
-            if self.array_depth is None and token == b"[" and (
-                    self.depth == 1 or (self.depth == 2 and self.last_key == b'"messages"')):
+            if self.array_depth is None and token == kind.opening[0] and (
+                    self.depth == 1 or (self.depth == 2 and self.last_key == kind.messages)):
                 self.array_depth = self.depth
             elif self.array_depth is not None and self.depth == self.array_depth + 1:
                 self.open = (at, self.line_at(at))
             return False
         if self.array_depth is not None and self.depth == self.array_depth + 1 and self.open is not None:
-            self.elements.append(Element(self.open[0], match.end(), self.open[1], token == b"}"))
+            self.elements.append(Element(self.open[0], match.end(), self.open[1], token == kind.closing[1]))
             self.open = None
         self.depth -= 1
         if self.depth == 0:
@@ -126,24 +150,50 @@ def strays(data: bytes, elements: list[Element]) -> list[int]:
 
 
 class MessageLines:
-    """Origins inside one message: the line where ``key`` is written the n-th time.
+    """Origins inside one message: the line where ``key`` is written the n-th time,
+    and, for a message on a line it shares with others (``column`` given: where the
+    message starts in its line, 0-based), the key's column and its JSON Pointer
+    (``pointer`` is the message's own).
 
     Each key is looked up once in the message's text (JSON-escaped keys cannot be
     mistaken for it: a key is a string right before a colon), so a message of 5,000
     calls costs 5,000 lookups of a list, not 5,000 scans of the message."""
 
-    def __init__(self, text: str, first_line: int, name: str) -> None:
+    def __init__(self, text: str, first_line: int, name: str, pointer: str = "", column: int | None = None) -> None:
         self.text = text
         self.first_line = first_line
         self.name = name
+        self.pointer = pointer
+        self.column = column
         self.breaks = [m.start() for m in re.finditer("\n", text)] if "\n" in text else []
         self.keys: dict[str, list[int]] = {}
 
-    def origin(self, key: str, nth: int) -> Origin:
-        if not key:
-            return Origin(self.name, self.first_line)
-        offsets = self.keys.get(key)
-        if offsets is None:
-            offsets = self.keys[key] = [m.start() for m in re.finditer(rf'(?<!\\)"{re.escape(key)}"\s*:', self.text)]
-        offset = offsets[nth] if nth < len(offsets) else 0
-        return Origin(self.name, self.first_line + bisect.bisect_left(self.breaks, offset))
+    def origin(self, key: str, nth: int, suffix: str = "") -> Origin:
+        """Where the n-th ``key`` is; ``suffix`` is its pointer below the message's."""
+        offset = 0
+        if key:
+            offsets = self.keys.get(key)
+            if offsets is None:
+                found = re.finditer(rf'(?<!\\)"{re.escape(key)}"\s*:', self.text)
+                offsets = self.keys[key] = [m.start() for m in found]
+            offset = offsets[nth] if nth < len(offsets) else 0
+        line = self.first_line + bisect.bisect_left(self.breaks, offset)
+        if self.column is None or self.breaks:
+            return Origin(self.name, line)
+        return Origin(self.name, line, self.pointer + suffix, self.column + offset + 1)
+
+
+def columns(data: bytes, elements: list[Element]) -> list[int | None]:
+    """Each element's 0-based column in characters, for one that shares its line with
+    another (None for one alone on its line), counted as the elements come."""
+    found: list[int | None] = []
+    column, at = 0, 0
+    for n, element in enumerate(elements):
+        shared = any(0 <= k < len(elements) and k != n and elements[k].line == element.line for k in (n - 1, n + 1))
+        if n == 0 or elements[n - 1].line != element.line:
+            column = len(data[data.rfind(b"\n", 0, element.start) + 1:element.start].decode("utf-8", "replace"))
+        else:
+            column += len(data[at:element.start].decode("utf-8", "replace"))
+        at = element.start
+        found.append(column if shared else None)
+    return found

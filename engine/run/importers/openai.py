@@ -29,7 +29,7 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.exact import loads
-from referee.engine.run.importers.jsondoc import Document, Element, MessageLines, message_array, strays
+from referee.engine.run.importers.jsondoc import Document, Element, MessageLines, columns, message_array, strays
 from referee.engine.run.importers.source import Source, each_json_line, json_container
 from referee.engine.run.importers.statuses import ASSUMED, ErrorWhen, flagged
 from referee.engine.run.model import Problem
@@ -38,7 +38,8 @@ FORMAT = "openai"
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 CALL_WORDS = ("tool_calls", "function_call")  # a line holding one of these may hold a call
 
-Locate = Callable[[int, str, int], Origin]  # (message index, key, nth occurrence) -> origin
+# (message index, key, nth occurrence, the key's JSON Pointer below the message) -> origin
+Locate = Callable[[int, str, int, str], Origin]
 
 
 def looks_like(value: Any) -> bool:
@@ -84,13 +85,13 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
     # be read is a conversation lost (reported), not calls missing from the others.
     held: tuple[int | None, Conversation] | None = None
     count = 0
-    for number, value in _chain(first, lines):
+    for number, value, line in _chain(first, lines):
         messages = _messages(value)
         if messages is None:
             problems.append(Problem("unknown-record", source.name, "line is not a conversation; skipped", number))
             continue
         count += 1
-        locate = (lambda n: lambda i, key, nth: Origin(source.name, n))(number)
+        locate = _line_locator(source.name, number, line, len(messages))
         conversation = read_messages(messages, locate, source.name, [], f"{source.name}#{count}",
                                      error_when=error_when)
         if held is not None:
@@ -104,23 +105,44 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
     yield (number if count > 1 else None), replace(last, problems=last.problems + tuple(kept))
 
 
-def _chain(first: tuple[int, Any] | None, rest: Iterator[tuple[int, Any]]) -> Iterator[tuple[int, Any]]:
+def _line_locator(name: str, number: int, line: str, count: int) -> Locate:
+    """Origins in a conversation written on one line: each message's keys by JSON
+    Pointer and column (the line alone would cite everything at once)."""
+    document = message_array(line)
+    elements = document.elements if document is not None else []
+    if len(elements) != count:  # not the array the messages came from: the line alone
+        return lambda i, key, nth, suffix="": Origin(name, number)
+    found: dict[int, MessageLines] = {}
+
+    def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
+        lines = found.get(index)
+        if lines is None:
+            found.clear()  # one message at a time
+            element = elements[index]
+            lines = found[index] = MessageLines(line[element.start:element.end], number, name,
+                                                f"{document.base}/{index}", element.start)
+        return lines.origin(key, nth, suffix)
+
+    return locate
+
+
+def _chain(first: tuple[int, Any, str] | None, rest: Iterator[tuple[int, Any, str]]) -> Iterator[tuple[int, Any, str]]:
     if first is not None:
         yield first
     yield from rest
 
 
-def _message_lines(source: Source, first: tuple[int, Any], rest: Iterator[tuple[int, Any]],
+def _message_lines(source: Source, first: tuple[int, Any, str], rest: Iterator[tuple[int, Any, str]],
                    problems: list[Problem], error_when: ErrorWhen | None) -> Conversation:
     """One message per line: one conversation for the whole file."""
     numbers: list[int] = []
 
     def messages() -> Iterator[Any]:
-        for number, value in _chain(first, rest):
+        for number, value, _ in _chain(first, rest):
             numbers.append(number)
             yield value
 
-    locate = lambda i, key, nth: Origin(source.name, numbers[i])  # noqa: E731
+    locate = lambda i, key, nth, suffix="": Origin(source.name, numbers[i])  # noqa: E731
     conversation = read_messages(messages(), locate, source.name, problems, source.name, error_when=error_when)
     return replace(conversation, problems=source.problems + conversation.problems)
 
@@ -131,25 +153,28 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
     for line in strays(source.data, document.elements):
         problems.append(Problem("unknown-message", source.name, "an element of the message list is no message; skipped", line))
     lines: dict[int, MessageLines] = {}
+    starts = columns(source.data, document.elements)
 
     def messages() -> Iterator[Any]:
         for index, element in enumerate(document.elements):
             lines.clear()  # only the message being read is kept
             if element.is_object:
-                yield index, _element_value(source, element, problems, lines, index)
+                where = (f"{document.base}/{index}", starts[index])
+                yield index, _element_value(source, element, problems, lines, index, where)
             else:
                 message = f"message {index + 1} is not an object; skipped"
                 problems.append(Problem("unknown-message", source.name, message, element.line))
 
-    def locate(index: int, key: str, nth: int) -> Origin:
+    def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
         found = lines.get(index)
-        return found.origin(key, nth) if found is not None else Origin(source.name, document.elements[index].line)
+        return found.origin(key, nth, suffix) if found is not None else Origin(source.name, document.elements[index].line)
 
     return read_messages(messages(), locate, source.name, problems, source.name, numbered=True,
                          error_when=error_when)
 
 
-def _element_value(source: Source, element: Element, problems: list[Problem], lines: dict, index: int) -> Any:
+def _element_value(source: Source, element: Element, problems: list[Problem], lines: dict, index: int,
+                   where: tuple[str, int | None]) -> Any:
     """The message an element holds, or an ``_Unread`` saying why it cannot be read."""
     raw = source.data[element.start:element.end]
     try:
@@ -159,7 +184,7 @@ def _element_value(source: Source, element: Element, problems: list[Problem], li
         message = f"byte 0x{raw[exc.start]:02x} is not UTF-8; kept with replacement characters"
         problems.append(Problem("not-utf8", source.name, message, line))
         text = raw.decode("utf-8", errors="replace")
-    lines[index] = MessageLines(text, element.line, source.name)
+    lines[index] = MessageLines(text, element.line, source.name, *where)
     found = loads(text) if element.end is not None else None
     if found is not None:
         return found[0]
@@ -219,7 +244,7 @@ class _Reader:
         self.problems.append(Problem(code, origin.source, message, origin.line))
 
     def message(self, index: int, message: Any) -> None:
-        origin = self.locate(index, "", 0)
+        origin = self.locate(index, "", 0, "")
         role = _role(message)
         if role is None:
             given = message.get("role") if isinstance(message, dict) else message
@@ -235,7 +260,7 @@ class _Reader:
             if text.strip():
                 kind = R.SYSTEM if role != "user" else (R.USER if self.prompted else R.EVAL_PROMPT)
                 self.prompted = self.prompted or role == "user"
-                self.entries.append(Text(kind, "", text, self.locate(index, "content", 0)))
+                self.entries.append(Text(kind, "", text, self.locate(index, "content", 0, "/content")))
 
     def assistant(self, index: int, message: dict) -> None:
         calls = message.get("tool_calls")
@@ -243,7 +268,7 @@ class _Reader:
         legacy = message.get("function_call")
         text = _text(message.get("content")) or _text(message.get("refusal"))
         if text.strip():
-            origin = self.locate(index, "content", 0)
+            origin = self.locate(index, "content", 0, "/content")
             if calls or isinstance(legacy, dict):
                 self.entries.append(Text("agent", "text sent with a tool call", text, origin))
             else:
@@ -256,7 +281,8 @@ class _Reader:
             self.call(index, len(calls), {"function": legacy}, legacy=True)
 
     def call(self, index: int, nth: int, call: Any, legacy: bool = False) -> None:
-        origin = self.locate(index, "arguments", nth)
+        at = "/function_call" if legacy else f"/tool_calls/{nth}/function"
+        origin = self.locate(index, "arguments", nth, f"{at}/arguments")
         function = call.get("function") if isinstance(call, dict) else None
         if not isinstance(function, dict):
             self.warn("bad-call", origin, "a tool call without a function; skipped")
@@ -271,7 +297,7 @@ class _Reader:
         if call_id is not None:
             self.ids.add(call_id)
         self.open.setdefault(key, []).append(len(self.entries))
-        named = self.locate(index, "name", nth)
+        named = self.locate(index, "name", nth, f"{at}/name")
         unread = frozenset() if readable else frozenset({"args"})
         self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id, tool_origin=named,
                                  unread=unread))
@@ -290,7 +316,7 @@ class _Reader:
         return found[0], True
 
     def tool(self, index: int, message: dict, role: str) -> None:
-        origin = self.locate(index, "content", 0)
+        origin = self.locate(index, "content", 0, "/content")
         if role == "function":
             key = f"function:{message.get('name')}"
         else:

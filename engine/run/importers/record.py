@@ -27,10 +27,14 @@ NO_RESULT = "no_result"  # the status of a call whose result never came
 
 @dataclass(frozen=True)
 class Origin:
-    """Where something was read: a source file's name (no folder) and a 1-based line."""
+    """Where something was read: a source file's name (no folder) and a 1-based line;
+    in a source line that holds many things (a conversation on one line of JSON),
+    also the JSON Pointer of the value (RFC 6901) and its 1-based column."""
 
     source: str
     line: int
+    pointer: str = ""
+    column: int | None = None
 
 
 @dataclass(frozen=True)

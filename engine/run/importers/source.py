@@ -122,12 +122,14 @@ def json_lines(source: Source, calls: tuple[str, ...] = ()) -> tuple[list[tuple[
     """``(line number, value)`` for each JSON line, and the problems of the source
     (``each_json_line``, all at once)."""
     problems: list[Problem] = []
-    values = list(each_json_line(source, problems, calls))
+    values = [(number, value) for number, value, _ in each_json_line(source, problems, calls)]
     return values, list(source.problems) + problems
 
 
-def each_json_line(source: Source, problems: list[Problem], calls: tuple[str, ...] = ()) -> Iterator[tuple[int, Any]]:
-    """``(line number, value)`` for each JSON line, one at a time; problems go to ``problems``.
+def each_json_line(source: Source, problems: list[Problem],
+                   calls: tuple[str, ...] = ()) -> Iterator[tuple[int, Any, str]]:
+    """``(line number, value, line)`` for each JSON line, one at a time; problems go
+    to ``problems``.
 
     Blank lines are skipped. A line that is not JSON is reported (``bad-json``;
     ``too-deep`` past the nesting limit), or as ``truncated`` when it is the last
@@ -143,7 +145,7 @@ def each_json_line(source: Source, problems: list[Problem], calls: tuple[str, ..
             continue
         found = loads(line)
         if found is not None:
-            yield number, found[0]
+            yield number, found[0], line
             continue
         cut = number == last and not source.ends_with_newline
         if cut:

@@ -31,7 +31,9 @@ VERSION = 1
 
 @dataclass(frozen=True)
 class SourceMap:
-    """``lines[file][n - 1]`` is ``(source index, line)`` for line n of a written file, or None."""
+    """``lines[file][n - 1]`` is ``(source index, line)`` for line n of a written file
+    (``(source index, line, JSON Pointer, column)`` where the source line holds many
+    things), or None."""
 
     format: str
     sources: tuple[str, ...]
@@ -52,18 +54,41 @@ class SourceMap:
         the section that holds the quote is taken instead, when there is one, so a
         multi-line source (a Markdown log) is cited at the quoted line itself.
         """
+        found = self.place(file, line, quote)
+        return None if found is None else (self.sources[found[0]], found[1])
+
+    def place(self, file: str | None, line: int | None, quote: str = "") -> tuple[int, int, str, int | None] | None:
+        """``(source index, line, JSON Pointer, column)`` of ``file:line``, if mapped
+        (the pointer is ``""`` and the column None unless the source line holds many
+        things); with ``quote``, as ``where`` takes it."""
         if file is None or line is None:
             return None
         if quote:
-            line = self._quoted_line(file, line, quote)
+            line = self.quoted_line(file, line, quote)
         mapped = self.lines.get(file)
         if mapped is None or not 1 <= line <= len(mapped) or mapped[line - 1] is None:
             return None
-        index, source_line = mapped[line - 1]
-        return self.sources[index], source_line
+        index, source_line, *rest = mapped[line - 1]
+        return index, source_line, rest[0] if rest else "", rest[1] if rest else None
+
+    def cite(self, file: str | None, line: int | None) -> str | None:
+        """``file:line`` as a reader finds it in the source: ``session.jsonl:42``, or in
+        a line that holds many things ``chat.jsonl:1:5234#/12/tool_calls/0/function/arguments``."""
+        found = self.place(file, line)
+        if found is None:
+            return None
+        index, source_line, pointer, column = found
+        place = f"{self.sources[index]}:{source_line}" + (f":{column}" if column is not None else "")
+        return place + (f"#{pointer}" if pointer else "")
+
+    def written_line(self, file: str, line: int) -> str | None:
+        """Line ``line`` of the written file ``file`` (read through the safe reader)."""
+        lines = self._written(file)
+        return lines[line - 1] if 1 <= line <= len(lines) else None
 
 
-    def _quoted_line(self, file: str, line: int, quote: str) -> int:
+    def quoted_line(self, file: str, line: int, quote: str) -> int:
+        """The line of the section at ``file:line`` that holds ``quote`` (``line`` itself when none does)."""
         lines = self._written(file)
         needle = quote.removesuffix("…").strip()
         if not needle or not lines:
@@ -146,12 +171,17 @@ def _parse(value: Any, run_dir: str) -> SourceMap | None:
         return None
 
 
-def _pair(value: Any, count: int) -> tuple[int, int] | None:
+def _pair(value: Any, count: int) -> tuple | None:
+    """``[index, line]``, or ``[index, line, pointer, column]`` in a line of many things."""
     if value is None:
         return None
-    index, line = (int(v) for v in value)
+    index, line = int(value[0]), int(value[1])
     if not 0 <= index < count:
         raise ValueError("source index out of range")
+    if len(value) == 4:
+        return index, line, str(value[2]), None if value[3] is None else int(value[3])
+    if len(value) != 2:
+        raise ValueError("not a place")
     return index, line
 
 

@@ -78,7 +78,7 @@ class _Lines:
 
     def text(self, text: str, origin: Origin, per_line: bool) -> None:
         for offset, line in enumerate(text.split("\n")):
-            self.add(line, Origin(origin.source, origin.line + offset) if per_line else origin)
+            self.add(line, Origin(origin.source, origin.line + offset) if per_line and offset else origin)
 
     def render(self) -> str:
         return "\n".join(self.lines) + "\n" if self.lines else ""
@@ -254,7 +254,8 @@ def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Line
     if placeholders:  # before anything counts characters
         text = _replacer(placeholders).sub(lambda m: dict(placeholders)[m.group()], text)
     files[name] = _HOME.sub(HOME, text)
-    lines[name] = tuple(None if o is None else (_index(sources, o.source), o.line) for o in written.origins)
+    lines[name] = tuple(None if o is None else (_index(sources, o.source), o.line) if not o.pointer
+                        else (_index(sources, o.source), o.line, o.pointer, o.column) for o in written.origins)
 
 
 @functools.lru_cache(maxsize=64)
