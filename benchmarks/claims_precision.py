@@ -1,6 +1,8 @@
 """List every claim referee extracts from a few workspaces, and its precision.
 
-Two kinds of claim are listed: the ``claims`` of grading.json (``engine.facts.claims``)
+The workspaces are the bundled examples and, imported first (into a temporary
+folder named ``real-imports``), the real public sessions and trajectories of
+``tests/fixtures/real`` (each with its SOURCE.md). Two kinds of claim are listed: the ``claims`` of grading.json (``engine.facts.claims``)
 and the "agent notes claim X was called" sentences a failing check adds when it
 finds no call of X (``engine.checks.trust.notes_claiming``, reached through the
 rules given with the workspace).
@@ -19,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
@@ -34,6 +37,25 @@ WORKSPACES = (
     (REPO / "tests" / "fixtures" / "claims-workspace", REPO / "tests" / "fixtures" / "claims-workspace.rules",
      None),
 )
+
+
+REAL = REPO / "tests" / "fixtures" / "real"
+# (format, sources under tests/fixtures/real, --error-when): imported as they would be by a user
+REAL_SOURCES = (
+    ("claude-code", ("claude-code/coverage-test-fix/transcript.jsonl",
+                     "claude-code/hello-world-script/transcript.jsonl"), None),
+    ("openai", ("openai/tau-bench-retail/grok-3-retail-task-0.json",), "^Error:"),
+)
+
+
+def real_imports(folder: Path) -> Path:
+    """The real fixtures imported into ``folder/real-imports`` (one run per source)."""
+    from referee.engine.run.importers import import_sources
+
+    workspace = folder / "real-imports"
+    for fmt, sources, error_when in REAL_SOURCES:
+        import_sources(fmt, [REAL / s for s in sources], workspace, error_when=error_when)
+    return workspace
 
 
 def extracted(workspace: Path, rules: Path | None, evals: Path | None) -> list[str]:
@@ -102,7 +124,9 @@ def main() -> int:
     sys.path.insert(0, str(REPO.parent))
     judged = judgements()
     real = wrong = unjudged = 0
-    for workspace, rules, evals in WORKSPACES:
+    folder = tempfile.TemporaryDirectory()
+    workspaces = WORKSPACES + ((real_imports(Path(folder.name)), None, None),)
+    for workspace, rules, evals in workspaces:
         if not workspace.is_dir():
             print(f"skipped (not found): {workspace}")
             continue

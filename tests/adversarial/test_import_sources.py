@@ -185,13 +185,13 @@ def test_a_source_name_never_reaches_the_terminal_or_a_folder_with_control_chara
 
 
 def test_running_out_of_memory_is_an_error_naming_the_source(tmp_path: Path, capsys, monkeypatch):
-    from referee.engine.run.importers import openai
+    from referee.engine.run.importers import openai_sources
 
     def exhausted(source, error_when=None):
         raise MemoryError
         yield  # a generator, as the real one
 
-    monkeypatch.setattr(openai, "iter_conversations", exhausted)
+    monkeypatch.setattr(openai_sources, "iter_conversations", exhausted)
     (tmp_path / "big.json").write_text('[{"role": "user", "content": "hi"}]', encoding="utf-8")
     assert _import("openai", tmp_path / "big.json", "--out", tmp_path / "ws") == 2
     err = capsys.readouterr().err

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.importers import claude_code, openai, skill_creator
+from referee.engine.run.importers import claude_code, openai, openai_sources, skill_creator
 from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.placing import PlaceRefused, place_run
 from referee.engine.run.importers.record import Conversation
@@ -164,7 +164,7 @@ def _read_one(kind: str, path: Path, source: Source, agents: list[Path], used: s
         used.update(attached)
         return [(None, conversation)]
     if kind == openai.FORMAT:
-        return openai.iter_conversations(source, pattern)
+        return openai_sources.iter_conversations(source, pattern)
     if not source.data.strip():
         return []
     return [(None, skill_creator.read_log(source, path.parent))]

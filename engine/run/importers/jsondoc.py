@@ -39,7 +39,7 @@ class Element:
 @dataclass
 class Document:
     """The elements of a document's message array, whether the array was closed, and
-    the array's JSON Pointer (``""`` for a top-level array, ``/messages``)."""
+    the array's JSON Pointer (``""`` for a top-level array, ``/messages``, ``/traj``)."""
 
     elements: list[Element] = field(default_factory=list)
     closed: bool = False
@@ -48,7 +48,8 @@ class Document:
 
 def message_array(data: bytes | str) -> Document | None:
     """The message array of ``data`` (a file's bytes, or one line already decoded):
-    the top-level array, or the top-level object's ``"messages"`` array. None when
+    the top-level array, or the top-level object's ``"messages"`` array (``"traj"`` in
+    tau-bench's results). None when
     ``data`` is not one JSON document holding one (JSON lines, whose first line ends
     before the data does, are read line by line). Offsets are in ``data``'s units."""
     kind = _Kind.of(data)
@@ -65,7 +66,8 @@ def message_array(data: bytes | str) -> Document | None:
         return None
     if walk.document_end is not None and kind.filled.search(data, walk.document_end):
         return None  # a second value follows: JSON lines
-    return Document(walk.elements, walk.document_end is not None, "" if walk.array_depth == 1 else "/messages")
+    base = "" if walk.array_depth == 1 else "/" + kind.text_of(walk.array_key)[1:-1]
+    return Document(walk.elements, walk.document_end is not None, base)
 
 
 class _Kind:
@@ -77,7 +79,9 @@ class _Kind:
 
         self.token = _TEXT_TOKEN if text else _TOKEN
         self.blank, self.filled = re.compile(form(rb"[ \t\r\n]*")), re.compile(form(rb"[^ \t\r\n]"))
-        self.quote, self.newline, self.messages = form(b'"'), form(b"\n"), form(b'"messages"')
+        self.quote, self.newline = form(b'"'), form(b"\n")
+        self.keys = (form(b'"messages"'), form(b'"traj"'))  # the keys whose array holds the messages
+        self.text_of = (lambda key: key) if text else (lambda key: key.decode())
         self.opening, self.closing = (form(b"["), form(b"{")), (form(b"]"), form(b"}"))
 
     @staticmethod
@@ -97,6 +101,7 @@ class _Walk:
         self.depth = 0
         self.array_depth: int | None = None
         self.last_key: bytes | str | None = None
+        self.array_key: bytes | str | None = None
         self.open: tuple[int, int] | None = None  # (offset, line) of the element being read
         self.elements: list[Element] = []
         self.line, self.counted = 1, 0
@@ -120,8 +125,8 @@ class _Walk:
         if token in kind.opening:
             self.depth += 1
             if self.array_depth is None and token == kind.opening[0] and (
-                    self.depth == 1 or (self.depth == 2 and self.last_key == kind.messages)):
-                self.array_depth = self.depth
+                    self.depth == 1 or (self.depth == 2 and self.last_key in kind.keys)):
+                self.array_depth, self.array_key = self.depth, self.last_key
             elif self.array_depth is not None and self.depth == self.array_depth + 1:
                 self.open = (at, self.line_at(at))
             return False

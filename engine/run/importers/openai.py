@@ -1,8 +1,7 @@
-"""OpenAI chat-completions message lists.
+"""OpenAI chat-completions message lists: what the messages mean.
 
-A source is a JSON array of messages, an object ``{"messages": [...]}``, or JSONL:
-one conversation per line (an array or an object with ``messages``), or one
-message per line (one conversation for the whole file).
+Where a source's conversations and messages lie (a document, JSON lines, tau-bench's
+results) is ``openai_sources``'s; this module reads the messages of one conversation.
 
 - ``system``/``developer`` messages and ``user`` turns are harness text (the first
   user turn is the eval prompt).
@@ -21,16 +20,14 @@ message per line (one conversation for the whole file).
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Callable
 
-from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.exact import loads
-from referee.engine.run.importers.jsondoc import Document, Element, MessageLines, columns, message_array, strays
-from referee.engine.run.importers.source import Source, each_json_line, json_container
+from referee.engine.run.importers.source import json_container
 from referee.engine.run.importers.statuses import ASSUMED, ErrorWhen, flagged
 from referee.engine.run.model import Problem
 
@@ -43,15 +40,17 @@ Locate = Callable[[int, str, int, str], Origin]
 
 
 def looks_like(value: Any) -> bool:
-    """True for a message list, a ``{"messages": [...]}`` object, or one message."""
-    if isinstance(value, dict) and isinstance(value.get("messages"), list):
+    """True for a message list, a ``{"messages": [...]}`` (or tau-bench ``{"traj": [...]}``)
+    object, a list of those, or one message."""
+    if isinstance(value, dict) and any(isinstance(value.get(k), list) for k in ("messages", "traj")):
         return True
     if isinstance(value, list):
-        return bool(value) and all(_is_message(m) for m in value[:5])
-    return _is_message(value)
+        return bool(value) and (all(is_message(m) for m in value[:5]) or all(looks_like(m) for m in value[:1]))
+    return is_message(value)
 
 
-def _is_message(value: Any) -> bool:
+def is_message(value: Any) -> bool:
+    """A JSON value that is one message (a role the format has; no Claude Code record)."""
     return isinstance(value, dict) and _role(value) is not None and "sessionId" not in value
 
 
@@ -61,157 +60,10 @@ def _role(message: Any) -> str | None:
     return role if isinstance(role, str) and role in _ROLES else None
 
 
-def read_conversations(source: Source, error_when: ErrorWhen | None = None) -> list[Conversation]:
-    """Every conversation in the source (several for JSONL with one per line)."""
-    return [conversation for _, conversation in iter_conversations(source, error_when)]
-
-
-def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> Iterator[tuple[int | None, Conversation]]:
-    """Each conversation of the source as it is read, with its number when the source
-    holds several (None when one): one conversation's messages are in memory at a
-    time, and a document's messages are parsed one by one (``jsondoc``).
-    ``error_when`` is ``--error-when`` (``statuses``)."""
-    document = message_array(source.data)
-    if document is not None:
-        yield None, _document(source, document, error_when)
-        return
-    problems: list[Problem] = []
-    lines = each_json_line(source, problems, CALL_WORDS)
-    first = next(lines, None)
-    if first is not None and _is_message(first[1]):
-        yield None, _message_lines(source, first, lines, problems, error_when)
-        return
-    # One conversation per line, read and handed on one at a time: a line that cannot
-    # be read is a conversation lost (reported), not calls missing from the others.
-    held: tuple[int | None, Conversation] | None = None
-    count = 0
-    for number, value, line in _chain(first, lines):
-        messages = _messages(value)
-        if messages is None:
-            problems.append(Problem("unknown-record", source.name, "line is not a conversation; skipped", number))
-            continue
-        count += 1
-        locate = _line_locator(source.name, number, line, len(messages))
-        conversation = read_messages(messages, locate, source.name, [], f"{source.name}#{count}",
-                                     error_when=error_when)
-        if held is not None:
-            yield held
-        held = (count, conversation)
-    kept = [p for p in source.problems + tuple(problems) if p.code != CALLS_MAY_BE_MISSING]
-    if held is None:
-        yield None, _empty(source, "no conversation found", None, kept)
-        return
-    number, last = held
-    yield (number if count > 1 else None), replace(last, problems=last.problems + tuple(kept))
-
-
-def _line_locator(name: str, number: int, line: str, count: int) -> Locate:
-    """Origins in a conversation written on one line: each message's keys by JSON
-    Pointer and column (the line alone would cite everything at once)."""
-    document = message_array(line)
-    elements = document.elements if document is not None else []
-    if len(elements) != count:  # not the array the messages came from: the line alone
-        return lambda i, key, nth, suffix="": Origin(name, number)
-    found: dict[int, MessageLines] = {}
-
-    def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
-        lines = found.get(index)
-        if lines is None:
-            found.clear()  # one message at a time
-            element = elements[index]
-            lines = found[index] = MessageLines(line[element.start:element.end], number, name,
-                                                f"{document.base}/{index}", element.start)
-        return lines.origin(key, nth, suffix)
-
-    return locate
-
-
-def _chain(first: tuple[int, Any, str] | None, rest: Iterator[tuple[int, Any, str]]) -> Iterator[tuple[int, Any, str]]:
-    if first is not None:
-        yield first
-    yield from rest
-
-
-def _message_lines(source: Source, first: tuple[int, Any, str], rest: Iterator[tuple[int, Any, str]],
-                   problems: list[Problem], error_when: ErrorWhen | None) -> Conversation:
-    """One message per line: one conversation for the whole file."""
-    numbers: list[int] = []
-
-    def messages() -> Iterator[Any]:
-        for number, value, _ in _chain(first, rest):
-            numbers.append(number)
-            yield value
-
-    locate = lambda i, key, nth, suffix="": Origin(source.name, numbers[i])  # noqa: E731
-    conversation = read_messages(messages(), locate, source.name, problems, source.name, error_when=error_when)
-    return replace(conversation, problems=source.problems + conversation.problems)
-
-
-def _document(source: Source, document: Document, error_when: ErrorWhen | None) -> Conversation:
-    """The conversation of a document, each message parsed when the reader reaches it."""
-    problems: list[Problem] = []
-    for line in strays(source.data, document.elements):
-        problems.append(Problem("unknown-message", source.name, "an element of the message list is no message; skipped", line))
-    lines: dict[int, MessageLines] = {}
-    starts = columns(source.data, document.elements)
-
-    def messages() -> Iterator[Any]:
-        for index, element in enumerate(document.elements):
-            lines.clear()  # only the message being read is kept
-            if element.is_object:
-                where = (f"{document.base}/{index}", starts[index])
-                yield index, _element_value(source, element, problems, lines, index, where)
-            else:
-                message = f"message {index + 1} is not an object; skipped"
-                problems.append(Problem("unknown-message", source.name, message, element.line))
-
-    def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
-        found = lines.get(index)
-        return found.origin(key, nth, suffix) if found is not None else Origin(source.name, document.elements[index].line)
-
-    return read_messages(messages(), locate, source.name, problems, source.name, numbered=True,
-                         error_when=error_when)
-
-
-def _element_value(source: Source, element: Element, problems: list[Problem], lines: dict, index: int,
-                   where: tuple[str, int | None]) -> Any:
-    """The message an element holds, or an ``_Unread`` saying why it cannot be read."""
-    raw = source.data[element.start:element.end]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = element.line + raw.count(b"\n", 0, exc.start)
-        message = f"byte 0x{raw[exc.start]:02x} is not UTF-8; kept with replacement characters"
-        problems.append(Problem("not-utf8", source.name, message, line))
-        text = raw.decode("utf-8", errors="replace")
-    lines[index] = MessageLines(text, element.line, source.name, *where)
-    found = loads(text) if element.end is not None else None
-    if found is not None:
-        return found[0]
-    why = "the document is cut short inside it" if element.end is None else "it is not JSON (or nested too deep)"
-    problems.append(Problem("bad-json", source.name, f"message {index + 1} cannot be read: {why}; skipped", element.line))
-    if element.end is None or any(word in text for word in CALL_WORDS):
-        message = "this message could not be read and may hold a tool call: no check over the run's calls can be decided"
-        problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, element.line))
-    return _UNREAD
-
-
-_UNREAD = object()  # a message that could not be read (already reported)
-
-
-def _empty(source: Source, message: str, line: int | None, problems: list | None = None) -> Conversation:
-    found = list(problems if problems is not None else source.problems)
-    found.append(Problem("unknown-format", source.name, message, line))
-    return Conversation(FORMAT, (source.name,), problems=tuple(found), label=source.name)
-
-
-def _messages(value: Any) -> list | None:
-    if isinstance(value, dict) and isinstance(value.get("messages"), list):
-        return value["messages"]
-    return value if isinstance(value, list) else None
-
-
 # --- reading messages -------------------------------------------------------------------
+
+
+UNREAD = object()  # a message that could not be read (already reported where it was met)
 
 
 def read_messages(messages: Iterable, locate: Locate, name: str, problems: list[Problem], label: str,
@@ -220,7 +72,7 @@ def read_messages(messages: Iterable, locate: Locate, name: str, problems: list[
     read one at a time: a generator is never held whole."""
     reader = _Reader(locate, name, problems, error_when)
     for index, message in (messages if numbered else enumerate(messages)):
-        if message is not _UNREAD:
+        if message is not UNREAD:
             reader.message(index, message)
     options = (("error_when", error_when.text),) if error_when is not None else ()
     return Conversation(FORMAT, (name,), tuple(reader.entries), tuple(reader.replies),

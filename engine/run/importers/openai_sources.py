@@ -1,0 +1,233 @@
+"""Where the conversations of an OpenAI-format source lie, read one at a time.
+
+A source is one JSON document (a message list, ``{"messages": [...]}``, or a list
+of such conversations: tau-bench's results, each ``{"traj": [...], ...}``), or JSON
+lines: one message per line (one conversation for the file) or one conversation per
+line. A document's elements are found by one pass over its bytes (``jsondoc``) and
+each is parsed when it is read, so one conversation is in memory at a time; a
+conversation written on one line is cited by JSON Pointer and column. What the
+messages mean is ``openai``'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+from referee.engine.run.agents import CALLS_MAY_BE_MISSING
+from referee.engine.run.importers.exact import loads
+from referee.engine.run.importers.jsondoc import Document, Element, MessageLines, columns, message_array, strays
+from referee.engine.run.importers.openai import (CALL_WORDS, FORMAT, UNREAD, Locate, is_message,
+                                                 read_messages)
+from referee.engine.run.importers.record import Conversation, Origin
+from referee.engine.run.importers.source import Source, each_json_line
+from referee.engine.run.importers.statuses import ErrorWhen
+from referee.engine.run.model import Problem
+
+def read_conversations(source: Source, error_when: ErrorWhen | None = None) -> list[Conversation]:
+    """Every conversation in the source (several for JSONL with one per line)."""
+    return [conversation for _, conversation in iter_conversations(source, error_when)]
+
+
+def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> Iterator[tuple[int | None, Conversation]]:
+    """Each conversation of the source as it is read, with its number when the source
+    holds several (None when one): one conversation's messages are in memory at a
+    time, and a document's messages are parsed one by one (``jsondoc``).
+    ``error_when`` is ``--error-when`` (``statuses``)."""
+    document = message_array(source.data)
+    if document is not None and _holds_conversations(source, document):
+        yield from _conversations(source, document, error_when)
+        return
+    if document is not None:
+        yield None, _document(source, document, error_when)
+        return
+    problems: list[Problem] = []
+    lines = each_json_line(source, problems, CALL_WORDS)
+    first = next(lines, None)
+    if first is not None and is_message(first[1]):
+        yield None, _message_lines(source, first, lines, problems, error_when)
+        return
+    # One conversation per line, read and handed on one at a time: a line that cannot
+    # be read is a conversation lost (reported), not calls missing from the others.
+    held: tuple[int | None, Conversation] | None = None
+    count = 0
+    for number, value, line in _chain(first, lines):
+        messages = _messages(value)
+        if messages is None:
+            problems.append(Problem("unknown-record", source.name, "line is not a conversation; skipped", number))
+            continue
+        count += 1
+        locate = _line_locator(source.name, number, line, len(messages))
+        conversation = read_messages(messages, locate, source.name, [], f"{source.name}#{count}",
+                                     error_when=error_when)
+        if held is not None:
+            yield held
+        held = (count, conversation)
+    kept = [p for p in source.problems + tuple(problems) if p.code != CALLS_MAY_BE_MISSING]
+    if held is None:
+        yield None, _empty(source, "no conversation found", None, kept)
+        return
+    number, last = held
+    yield (number if count > 1 else None), replace(last, problems=last.problems + tuple(kept))
+
+
+def _line_locator(name: str, number: int, line: str, count: int) -> Locate:
+    """Origins in a conversation written on one line: each message's keys by JSON
+    Pointer and column (the line alone would cite everything at once)."""
+    document = message_array(line)
+    elements = document.elements if document is not None else []
+    if len(elements) != count:  # not the array the messages came from: the line alone
+        return lambda i, key, nth, suffix="": Origin(name, number)
+    found: dict[int, MessageLines] = {}
+
+    def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
+        lines = found.get(index)
+        if lines is None:
+            found.clear()  # one message at a time
+            element = elements[index]
+            lines = found[index] = MessageLines(line[element.start:element.end], number, name,
+                                                f"{document.base}/{index}", element.start)
+        return lines.origin(key, nth, suffix)
+
+    return locate
+
+
+def _chain(first: tuple[int, Any, str] | None, rest: Iterator[tuple[int, Any, str]]) -> Iterator[tuple[int, Any, str]]:
+    if first is not None:
+        yield first
+    yield from rest
+
+
+def _message_lines(source: Source, first: tuple[int, Any, str], rest: Iterator[tuple[int, Any, str]],
+                   problems: list[Problem], error_when: ErrorWhen | None) -> Conversation:
+    """One message per line: one conversation for the whole file."""
+    numbers: list[int] = []
+
+    def messages() -> Iterator[Any]:
+        for number, value, _ in _chain(first, rest):
+            numbers.append(number)
+            yield value
+
+    locate = lambda i, key, nth, suffix="": Origin(source.name, numbers[i])  # noqa: E731
+    conversation = read_messages(messages(), locate, source.name, problems, source.name, error_when=error_when)
+    return replace(conversation, problems=source.problems + conversation.problems)
+
+
+def _document(source: Source, document: Document, error_when: ErrorWhen | None) -> Conversation:
+    """The conversation of a document, each message parsed when the reader reaches it."""
+    problems: list[Problem] = []
+    for line in strays(source.data, document.elements):
+        problems.append(Problem("unknown-message", source.name, "an element of the message list is no message; skipped", line))
+    lines: dict[int, MessageLines] = {}
+    starts = columns(source.data, document.elements)
+
+    def messages() -> Iterator[Any]:
+        for index, element in enumerate(document.elements):
+            lines.clear()  # only the message being read is kept
+            if element.is_object:
+                where = (f"{document.base}/{index}", starts[index])
+                yield index, _element_value(source, element, problems, lines, index, where)
+            else:
+                message = f"message {index + 1} is not an object; skipped"
+                problems.append(Problem("unknown-message", source.name, message, element.line))
+
+    def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
+        found = lines.get(index)
+        return found.origin(key, nth, suffix) if found is not None else Origin(source.name, document.elements[index].line)
+
+    return read_messages(messages(), locate, source.name, problems, source.name, numbered=True,
+                         error_when=error_when)
+
+
+def _element_value(source: Source, element: Element, problems: list[Problem], lines: dict, index: int,
+                   where: tuple[str, int | None]) -> Any:
+    """The message an element holds, or an ``_Unread`` saying why it cannot be read."""
+    raw = source.data[element.start:element.end]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = element.line + raw.count(b"\n", 0, exc.start)
+        message = f"byte 0x{raw[exc.start]:02x} is not UTF-8; kept with replacement characters"
+        problems.append(Problem("not-utf8", source.name, message, line))
+        text = raw.decode("utf-8", errors="replace")
+    lines[index] = MessageLines(text, element.line, source.name, *where)
+    found = loads(text) if element.end is not None else None
+    if found is not None:
+        return found[0]
+    why = "the document is cut short inside it" if element.end is None else "it is not JSON (or nested too deep)"
+    problems.append(Problem("bad-json", source.name, f"message {index + 1} cannot be read: {why}; skipped", element.line))
+    if element.end is None or any(word in text for word in CALL_WORDS):
+        message = "this message could not be read and may hold a tool call: no check over the run's calls can be decided"
+        problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, element.line))
+    return UNREAD
+
+
+def _empty(source: Source, message: str, line: int | None, problems: list | None = None) -> Conversation:
+    found = list(problems if problems is not None else source.problems)
+    found.append(Problem("unknown-format", source.name, message, line))
+    return Conversation(FORMAT, (source.name,), problems=tuple(found), label=source.name)
+
+
+def _messages(value: Any) -> list | None:
+    """The messages of a conversation: a list, or ``messages`` (``traj``: tau-bench) of an object."""
+    if isinstance(value, dict):
+        for key in ("messages", "traj"):
+            if isinstance(value.get(key), list):
+                return value[key]
+        return None
+    return value if isinstance(value, list) else None
+
+
+
+
+# --- a document that holds conversations (tau-bench's results) -----------------------------
+
+
+def _holds_conversations(source: Source, document: Document) -> bool:
+    """Is the document a list of conversations rather than of messages? Its first
+    element tells (only a top-level list can be one)."""
+    first = next((e for e in document.elements if e.is_object and e.end is not None), None)
+    if document.base or first is None:
+        return False
+    found = loads(source.data[first.start:first.end].decode("utf-8", errors="replace"))
+    return found is not None and not is_message(found[0]) and _messages(found[0]) is not None
+
+
+def _conversations(source: Source, document: Document,
+                   error_when: ErrorWhen | None) -> Iterator[tuple[int | None, Conversation]]:
+    """Each element of the document as a conversation, parsed when it is reached."""
+    several = len(document.elements) > 1
+    for number, element in enumerate(document.elements, 1):
+        problems: list[Problem] = []
+        text = source.data[element.start:element.end].decode("utf-8", errors="replace")
+        found = loads(text) if element.is_object and element.end is not None else None
+        messages = _messages(found[0]) if found is not None else None
+        if messages is None:
+            message = f"element {number} of the list is not a conversation; skipped"
+            problems.append(Problem("unknown-record", source.name, message, element.line))
+            yield (number if several else None), Conversation(FORMAT, (source.name,), problems=tuple(problems))
+            continue
+        locate = _element_locator(source.name, text, element.line, f"/{number - 1}", len(messages))
+        yield (number if several else None), read_messages(messages, locate, source.name, problems,
+                                                           f"{source.name}#{number}", error_when=error_when)
+
+
+def _element_locator(name: str, text: str, first_line: int, pointer: str, count: int) -> Locate:
+    """Origins of the messages of a conversation that is one element of a document."""
+    inner = message_array(text)
+    elements = inner.elements if inner is not None else []
+    if len(elements) != count:
+        return lambda i, key, nth, suffix="": Origin(name, first_line)
+    found: dict[int, MessageLines] = {}
+
+    def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
+        lines = found.get(index)
+        if lines is None:
+            found.clear()
+            element = elements[index]
+            lines = found[index] = MessageLines(text[element.start:element.end], first_line + element.line - 1,
+                                                name, f"{pointer}{inner.base}/{index}", None)
+        return lines.origin(key, nth, suffix)
+
+    return locate
