@@ -179,13 +179,29 @@ class MessageLines:
         if key:
             offsets = self.keys.get(key)
             if offsets is None:
-                found = re.finditer(rf'(?<!\\)"{re.escape(key)}"\s*:', self.text)
-                offsets = self.keys[key] = [m.start() for m in found]
+                offsets = self.keys[key] = key_offsets(self.text, key)
             offset = offsets[nth] if nth < len(offsets) else 0
         line = self.first_line + bisect.bisect_left(self.breaks, offset)
         if self.column is None or self.breaks:
             return Origin(self.name, line)
         return Origin(self.name, line, self.pointer + suffix, self.column + offset + 1)
+
+
+def key_offsets(text: str, key: str) -> list[int]:
+    """Where ``"key"`` stands as a key in the JSON ``text``: the quoted name, not
+    escaped (inside a string it would be), followed by a colon. A substring search:
+    a regex with a look-behind before the literal would try every position."""
+    quoted, found = f'"{key}"', []
+    at = text.find(quoted)
+    while at >= 0:
+        end = at + len(quoted)
+        after = end
+        while after < len(text) and text[after] in " \t\r\n":
+            after += 1
+        if (at == 0 or text[at - 1] != "\\") and text[after:after + 1] == ":":
+            found.append(at)
+        at = text.find(quoted, end)
+    return found
 
 
 def columns(data: bytes, elements: list[Element]) -> list[int | None]:

@@ -53,8 +53,9 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 # backslashes doubled inside JSON). Replaced by HOME in every file written.
 HOME = "<home>"
 _SURROGATE = re.compile("[\ud800-\udfff]")
-_HOME = re.compile(r"(?<![\w.~/-])/(?:home|Users)/(?!<)[^/\\\s\"'<>:;|*?]+"
-                   r"|\b[A-Za-z]:(?:\\\\|\\)Users(?:\\\\|\\)(?!<)[^/\\\s\"'<>:;|*?]+")
+_POSIX_HOME = re.compile(r"/(?:home|Users)/(?!<)[^/\\\s\"'<>:;|*?]+")
+_WINDOWS_HOME = re.compile(r"[A-Za-z]:(?:\\\\|\\)Users(?:\\\\|\\)(?!<)[^/\\\s\"'<>:;|*?]+")
+_PATH_CHAR = re.compile(r"[\w.~/-]")
 
 
 @dataclass(frozen=True)
@@ -245,6 +246,23 @@ def _transcript(conversation: Conversation, problems: list[Problem], agent: str 
     return writer
 
 
+def scrub_homes(text: str) -> str:
+    """``text`` with each home folder (``/home/NAME``, ``/Users/NAME``, ``C:\\Users\\NAME``)
+    made ``<home>``, where it starts a path (``a/home/x`` is a relative path, kept).
+    Patterns that start with their literal, run only on text that holds it."""
+    if "/home/" in text or "/Users/" in text:
+        text = _POSIX_HOME.sub(_home, text)
+    if "Users\\" in text:
+        text = _WINDOWS_HOME.sub(_home, text)
+    return text
+
+
+def _home(match: re.Match) -> str:
+    at = match.start()
+    before = match.string[at - 1] if at else ""
+    return match.group() if before and _PATH_CHAR.match(before) else HOME
+
+
 def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Lines,
          placeholders: tuple[tuple[str, str], ...]) -> None:
     text = written.render()
@@ -253,7 +271,7 @@ def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Line
         text = text.encode("utf-8", errors="backslashreplace").decode("utf-8")
     if placeholders:  # before anything counts characters
         text = _replacer(placeholders).sub(lambda m: dict(placeholders)[m.group()], text)
-    files[name] = _HOME.sub(HOME, text)
+    files[name] = scrub_homes(text)
     lines[name] = tuple(None if o is None else (_index(sources, o.source), o.line) if not o.pointer
                         else (_index(sources, o.source), o.line, o.pointer, o.column) for o in written.origins)
 
