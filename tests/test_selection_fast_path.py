@@ -14,6 +14,7 @@ from hypothesis import given, strategies as st
 from referee import dsl
 from referee.engine.checks.base import Context
 from referee.engine.checks.sources import Select, read_calls
+from referee.engine.run.agents import Calls
 from referee.engine.compile import compile_rules
 from referee.engine.run.model import Location, ToolCall
 from referee.engine.values import EvalError
@@ -45,7 +46,8 @@ def _run(calls) -> SimpleNamespace:
             for n, (tool, status, unsure) in enumerate(calls)]
     transcript = SimpleNamespace(calls=tuple(c for c in made if not c.suspect),
                                  suspect_calls=tuple(c for c in made if c.suspect), unreadable=None)
-    return SimpleNamespace(transcript=transcript, no_record=None)
+    return SimpleNamespace(transcript=transcript, no_record=None,
+                           every_call=Calls(transcript.calls + transcript.suspect_calls))
 
 
 def _outcome(compute):

@@ -54,10 +54,22 @@ class NumberSource:
 
     @property
     def in_prose(self) -> bool:
-        """True for a number inside text with words around it (a sentence, a log
-        line), not a value of its own: a JSON number, or text that is the number alone."""
+        """True for a number inside a sentence (its line holds three words or more:
+        "found 42 files in 3 folders"), not a value of its own: a JSON number, text
+        that is the number alone, or a line of data (``"amount": "154.00",``, a CSV row)."""
         value = self.leaf.value
-        return isinstance(value, str) and decimal(value.strip().replace(",", "")) is None
+        if not isinstance(value, str) or decimal(value.strip().replace(",", "")) is not None:
+            return False
+        return len(_WORD.findall(self._line())) >= 3
+
+    def _line(self) -> str:
+        """The line of the leaf's text that holds the number (lines end at a line
+        break, or at a ``\\n`` written inside the text)."""
+        text = str(self.leaf.value)
+        begin = max(text.rfind("\n", 0, self.offset), text.rfind("\\n", 0, self.offset)) + 1
+        end = min((e for e in (text.find("\n", self.offset), text.find("\\n", self.offset)) if e >= 0),
+                  default=len(text))
+        return text[begin:end]
 
     def percent(self) -> bool:
         """Is it a percentage: ``%`` right after it, or a key that says so?"""
@@ -72,11 +84,7 @@ class NumberSource:
         """The key path's words, and for a number inside text the words of its line."""
         found = set(words_of(" ".join(_CAMEL.sub(" ", part) for part in re.split(r"[.\[\]_]", self.leaf.path))))
         if isinstance(self.leaf.value, str):
-            text = self.leaf.value
-            begin = max(text.rfind("\n", 0, self.offset), text.rfind("\\n", 0, self.offset)) + 1
-            end = min((e for e in (text.find("\n", self.offset), text.find("\\n", self.offset)) if e >= 0),
-                      default=len(text))
-            found |= words_of(text[begin:end])
+            found |= words_of(self._line())
         return frozenset(found)
 
 
@@ -308,8 +316,8 @@ def check_number(number: Decimal, noun: bool, claim_words: frozenset[str], index
     """Where a call's args or return hold ``number`` as the same quantity.
 
     Evidence must be about the same thing as the claim. A number said with a noun
-    ("17 tests") or inside a sentence of a tool's output needs a source that shares
-    a word with the claim's clause (a key named ``tests_passed``, "17 passed" in a
+    ("17 tests"), or found inside a sentence of a tool's output, needs a source
+    that shares a word with the claim's clause (a key named ``tests_passed``, "17 passed" in a
     log line): "found 17 files" is another quantity. A percentage ("100%") needs
     one too, or a source that is itself a percentage. A number in the prose of a
     call's args (a subagent's description, a file the agent wrote) is the agent's

@@ -9,7 +9,7 @@ agent's (``Run.transcript``). Beyond the main transcript's records, an imported 
   agent's call that started it; a subagent's own subagent is ``step-N.K.md``. Their
   calls are calls of the run too: each has ``agent`` set to its file's stem
   (``step-N``) and stands right after the call that started it, its ``index``
-  between that call's and the next element's (a Decimal: the main agent's elements
+  between that call's and the next element's (a fraction: the main agent's elements
   keep theirs). A subagent file that cannot be read makes ``unknown`` say so.
 - **Values the view could not show whole** (the map's ``unread``: a value cut, or
   not JSON in its source): the call is unsure of that field, so a check that
@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from decimal import Decimal
 from typing import Any, Callable
 
 from referee.engine.run.model import Problem, TextFile, ToolCall
@@ -95,7 +94,7 @@ def _unsure(calls: tuple[ToolCall, ...], unread: dict[str, dict[int, tuple[str, 
 
 
 def _merged(calls: tuple[ToolCall, ...], agents: dict[str, tuple[ToolCall, ...]], agent: str,
-            after: int | Decimal) -> list[ToolCall]:
+            after: float) -> list[ToolCall]:
     """``calls`` of ``agent``, each followed by the calls of the subagent it started;
     subagents whose starting call is not there come last, from ``after`` on."""
     prefix = "step-" if agent == MAIN else f"{agent}."
@@ -114,11 +113,12 @@ def _merged(calls: tuple[ToolCall, ...], agents: dict[str, tuple[ToolCall, ...]]
     return out
 
 
-def _placed(agents: dict[str, tuple[ToolCall, ...]], name: str, start: int | Decimal) -> list[ToolCall]:
+def _placed(agents: dict[str, tuple[ToolCall, ...]], name: str, start: float) -> list[ToolCall]:
     """The calls of subagent ``name`` (and its own subagents'), indexed after ``start``
-    and before ``start + 1``: its k-th element at ``start + (k + 1) / 10**d``."""
+    and before ``start + 1``: its k-th element at ``start + (k + 1) / 10**d``, d the
+    digits of its element count (the same on every machine: IEEE arithmetic)."""
     own = agents[name]
-    size = 1 + max((c.index for c in own), default=0)
-    scale = Decimal(10) ** len(str(int(size) + 1))
+    size = 1 + int(max((c.index for c in own), default=0))
+    scale = 10.0 ** len(str(size + 1))
     placed = tuple(replace(c, index=start + (c.index + 1) / scale) for c in own)
     return _merged(placed, agents, name, start + (size + 1) / scale)

@@ -99,8 +99,8 @@ class ToolCall:
     the main agent's call at step 3).
     """
 
-    index: int  # position among all transcript elements, 0-based (orders calls and notes; a
-    # subagent's call sits between its Task call's index and the next one: a Decimal)
+    index: float  # position among all transcript elements, 0-based (orders calls and notes): a
+    # whole number, but for a subagent's call, which sits between its Task call's and the next one
     step: int | None  # the "Step N" of the heading, when it has one
     title: str  # heading text after "Step N:"
     tool: str | None
@@ -114,7 +114,7 @@ class ToolCall:
     unsure: frozenset[str] = frozenset()
     agent: str = "main"
 
-    def __init__(self, index: int, step: int | None, title: str, tool: str | None, args: Payload | None,
+    def __init__(self, index: float, step: int | None, title: str, tool: str | None, args: Payload | None,
                  result: Payload | None, status: str | None, location: Location, status_line: int | None = None,
                  tool_line: int | None = None, suspect: str | None = None,
                  unsure: frozenset[str] = frozenset(), agent: str = "main") -> None:

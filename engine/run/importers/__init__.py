@@ -106,7 +106,10 @@ def read_sources(fmt: str, paths: list[Path], error_when: str | None = None) -> 
     found: list[tuple[Path, int | None, Conversation]] = []
     errors: list[str] = []
     for item in each_conversation(fmt, paths, error_when):
-        (errors if isinstance(item, str) else found).append(item)
+        if isinstance(item, str):
+            errors.append(item)
+        else:
+            found.append(item)
     return Read(tuple(found), tuple(errors))
 
 

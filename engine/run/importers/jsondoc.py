@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from referee.engine.run.importers.record import Origin
 
@@ -53,7 +54,8 @@ def message_array(data: bytes | str) -> Document | None:
     ``data`` is not one JSON document holding one (JSON lines, whose first line ends
     before the data does, are read line by line). Offsets are in ``data``'s units."""
     kind = _Kind.of(data)
-    start = kind.blank.match(data).end()  # no copy of the data: it may be hundreds of megabytes
+    blank = kind.blank.match(data)  # always matches (it may be empty): no copy of the data
+    start = blank.end() if blank is not None else 0
     if data[start:start + 1] not in kind.opening:
         return None
     walk = _Walk(data, kind)
@@ -77,7 +79,7 @@ class _Kind:
         def form(value: bytes):
             return value.decode() if text else value
 
-        self.token = _TEXT_TOKEN if text else _TOKEN
+        self.token: re.Pattern[Any] = _TEXT_TOKEN if text else _TOKEN  # of the data's type
         self.blank, self.filled = re.compile(form(rb"[ \t\r\n]*")), re.compile(form(rb"[^ \t\r\n]"))
         self.quote, self.newline = form(b'"'), form(b"\n")
         self.keys = (form(b'"messages"'), form(b'"traj"'))  # the keys whose array holds the messages

@@ -100,8 +100,14 @@ def _free(wanted: str, taken: list[str]) -> str:
     return name
 
 
+def _number(name: str) -> int:
+    """The run number of a run folder's name (``run-01``: 1)."""
+    found = _NUMBER.search(name)
+    return int(found.group()) if found is not None else 0
+
+
 def _free_run(wanted: str, numbers: set[int]) -> str:
-    number = int(_NUMBER.search(wanted).group())
+    number = _number(wanted)
     while number in numbers:
         number += 1
     numbers.add(number)
@@ -117,6 +123,6 @@ def eval_run_names(eval_id: str, configuration: str, out: Path) -> Iterator[str]
 def _existing_runs(folder: Path) -> list[int]:
     try:
         with os.scandir(folder) as listing:
-            return [int(_NUMBER.search(e.name).group()) for e in listing if is_run_folder(e.name)]
+            return [_number(e.name) for e in listing if is_run_folder(e.name)]
     except OSError:
         return []

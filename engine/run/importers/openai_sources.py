@@ -68,8 +68,8 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
     if held is None:
         yield None, _empty(source, "no conversation found", None, kept)
         return
-    number, last = held
-    yield (number if count > 1 else None), replace(last, problems=last.problems + tuple(kept))
+    place, last = held
+    yield (place if count > 1 else None), replace(last, problems=last.problems + tuple(kept))
 
 
 def _line_locator(name: str, number: int, line: str, count: int) -> Locate:
@@ -77,8 +77,9 @@ def _line_locator(name: str, number: int, line: str, count: int) -> Locate:
     Pointer and column (the line alone would cite everything at once)."""
     document = message_array(line)
     elements = document.elements if document is not None else []
-    if len(elements) != count:  # not the array the messages came from: the line alone
-        return lambda i, key, nth, suffix="": Origin(name, number)
+    if document is None or len(elements) != count:  # not the array the messages came from
+        return _at_line(name, number)
+    base = document.base
     found: dict[int, MessageLines] = {}
 
     def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
@@ -87,8 +88,16 @@ def _line_locator(name: str, number: int, line: str, count: int) -> Locate:
             found.clear()  # one message at a time
             element = elements[index]
             lines = found[index] = MessageLines(line[element.start:element.end], number, name,
-                                                f"{document.base}/{index}", element.start)
+                                                f"{base}/{index}", element.start)
         return lines.origin(key, nth, suffix)
+
+    return locate
+
+
+def _at_line(name: str, number: int) -> Locate:
+    """Every place at one line of the source."""
+    def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
+        return Origin(name, number)
 
     return locate
 
@@ -217,8 +226,9 @@ def _element_locator(name: str, text: str, first_line: int, pointer: str, count:
     """Origins of the messages of a conversation that is one element of a document."""
     inner = message_array(text)
     elements = inner.elements if inner is not None else []
-    if len(elements) != count:
-        return lambda i, key, nth, suffix="": Origin(name, first_line)
+    if inner is None or len(elements) != count:
+        return _at_line(name, first_line)
+    base = pointer + inner.base
     found: dict[int, MessageLines] = {}
 
     def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
@@ -227,7 +237,7 @@ def _element_locator(name: str, text: str, first_line: int, pointer: str, count:
             found.clear()
             element = elements[index]
             lines = found[index] = MessageLines(text[element.start:element.end], first_line + element.line - 1,
-                                                name, f"{pointer}{inner.base}/{index}", None)
+                                                name, f"{base}/{index}", None)
         return lines.origin(key, nth, suffix)
 
     return locate
