@@ -50,7 +50,7 @@ def test_in_memory_and_on_disk_give_the_same_verdicts(case: dict, tmp_path: Path
     reports = _imported(case, tmp_path / "ws")
     capsys.readouterr()
     rules = (REAL / case["rules"]).read_text(encoding="utf-8")
-    read = read_sources(case["format"], [REAL / s for s in case["sources"]], case.get("error_when"))
+    read = read_sources(case["format"], [REAL / s for s in case["sources"]], error_when=case.get("error_when"))
     namer = Namer([path for path, _, _ in read.found])  # the folders import names them after
     for path, number, conversation in read.found:
         name = namer.name(path, number)

@@ -25,7 +25,7 @@ def _messages(*answers: dict) -> list[dict]:
 
 def _statuses(tmp_path: Path, messages: list[dict], error_when: str | None = None) -> tuple[list[str], set[str]]:
     (tmp_path / "m.json").write_text(json.dumps(messages), encoding="utf-8")
-    (found,) = conversations("openai", [tmp_path / "m.json"], error_when)
+    (found,) = conversations("openai", [tmp_path / "m.json"], error_when=error_when)
     run = memory_run(render_run(found).files)
     return [c.status for c in run.transcript.calls], {p.code for p in run.problems}
 
@@ -70,7 +70,7 @@ def test_an_error_when_that_cannot_decide_makes_the_status_unknown(tmp_path: Pat
 
     monkeypatch.setattr(statuses.ErrorWhen, "finds", lambda self, text, where: None)
     (tmp_path / "m.json").write_text(json.dumps(_messages({"content": "Error: x"})), encoding="utf-8")
-    (found,) = conversations("openai", [tmp_path / "m.json"], "^Error:")
+    (found,) = conversations("openai", [tmp_path / "m.json"], error_when="^Error:")
     (result,) = referee.grade('eval 1\nexpect: no calls with status error\n', memory_run(render_run(found).files))
     assert result.expectations[0]["outcome"] == "error"
 

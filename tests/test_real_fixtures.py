@@ -48,7 +48,7 @@ def test_an_imported_log_gives_the_verdicts_of_the_log_graded_as_it_lies(case: d
     for run in discover(REAL / case["workspace"]).runs:
         log = run.path / "transcript.md"
         (imported,) = import_sources(case["import"], [log], out, run.id.eval_id, run.id.configuration,
-                                     case.get("response"))
+                                     case.get("response")).written
         mapped[imported.name] = run.id.rel
     as_it_lies = _outcomes(_graded(case, REAL / case["workspace"]))
     imported = {mapped[path]: outcomes for path, outcomes in _outcomes(_graded(case, out)).items()}

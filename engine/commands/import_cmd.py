@@ -50,6 +50,10 @@ def add_parser(sub) -> None:
                              "so rules and evals.json for eval ID apply; default: one eval per source, named after it")
     parser.add_argument("--config", metavar="NAME", default="imported",
                         help="the configuration folder with --eval (default: imported)")
+    parser.add_argument("--response", metavar="PATH",
+                        help="the file the harness delivered as the answer, relative to the run folder "
+                             "(the source's folder, or the one above outputs/): it is the response, "
+                             "over what the source says last (default: outputs/response.md when present)")
     parser.add_argument("--error-when", metavar="REGEX", dest="error_when",
                         help="openai: a tool message whose text this pattern finds is an error (the format "
                              "has no error flag; is_error, status \"error\" and an error member are read too)")
@@ -71,7 +75,8 @@ def run(args) -> int:
     if args.error_when is not None and args.format not in ("openai", "auto"):
         raise UsageError(f"--error-when applies to openai sources; {args.format} sources say which calls failed")
     try:
-        result = import_sources(args.format, paths, out, args.eval_id, args.config, args.error_when)
+        result = import_sources(args.format, paths, out, args.eval_id, args.config, args.response,
+                                args.error_when)
     except BadPattern as exc:
         raise UsageError(str(exc)) from None
     for error in result.errors:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import claude_code, openai, openai_sources, skill_creator
+from referee.engine.run.importers.delivered import with_delivered
 from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.placing import PlaceRefused, place_run
 from referee.engine.run.importers.record import Conversation
@@ -91,21 +92,23 @@ class Read:
         return [conversation for _, _, conversation in self.found]
 
 
-def conversations(fmt: str, paths: list[Path], error_when: str | None = None) -> list[Conversation]:
+def conversations(fmt: str, paths: list[Path], response: str | None = None,
+                  error_when: str | None = None) -> list[Conversation]:
     """Every conversation of ``paths`` read as ``fmt`` (``auto``: each source's
     detected format), in memory: nothing is written (``writer.render_run`` gives a
-    run's files). UnknownFormat for the first source that holds no conversation."""
-    read = read_sources(fmt, paths, error_when)
+    run's files). UnknownFormat for the first source that holds no conversation.
+    ``response`` and ``error_when``: see ``each_conversation``."""
+    read = read_sources(fmt, paths, response, error_when)
     if read.errors:
         raise UnknownFormat(read.errors[0])
     return read.conversations
 
 
-def read_sources(fmt: str, paths: list[Path], error_when: str | None = None) -> Read:
+def read_sources(fmt: str, paths: list[Path], response: str | None = None, error_when: str | None = None) -> Read:
     """Every conversation of ``paths`` and an error per source that gave none, at once."""
     found: list[tuple[Path, int | None, Conversation]] = []
     errors: list[str] = []
-    for item in each_conversation(fmt, paths, error_when):
+    for item in each_conversation(fmt, paths, response, error_when):
         if isinstance(item, str):
             errors.append(item)
         else:
@@ -113,7 +116,7 @@ def read_sources(fmt: str, paths: list[Path], error_when: str | None = None) -> 
     return Read(tuple(found), tuple(errors))
 
 
-def each_conversation(fmt: str, paths: list[Path],
+def each_conversation(fmt: str, paths: list[Path], response: str | None = None,
                       error_when: str | None = None) -> Iterator[tuple[Path, int | None, Conversation] | str]:
     """Each conversation as it is read, ``(source path, its number in a source that
     holds several or None, conversation)``, or an error (text naming the source)
@@ -122,7 +125,9 @@ def each_conversation(fmt: str, paths: list[Path],
     Sources are read as ``fmt`` (``auto``: as detected). A Claude Code subagent file
     (``agent-*.jsonl``) given beside its session is read with that session; one that
     belongs to no session given is imported on its own, after the others.
-    ``error_when`` (``--error-when``) is the pattern of a failed tool's answer in
+    A file the harness delivered beside a source (``response`` names it, relative to
+    the run folder; ``engine.run.importers.delivered``) is the response of a source
+    that holds one conversation. ``error_when`` (``--error-when``) is the pattern of a failed tool's answer in
     OpenAI sources (``statuses``; BadPattern when it does not compile).
     """
     pattern = ErrorWhen(error_when) if error_when is not None else None
@@ -141,15 +146,15 @@ def each_conversation(fmt: str, paths: list[Path],
                    f"referee import {{{','.join(FORMATS)}}} {path} --out DIR")
             continue
         given = [a for a in agents if a not in used and a != path]
-        yield from _of_source(kind, path, source, given, used, pattern)
+        yield from _of_source(kind, path, source, given, used, (response, pattern))
 
 
 def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: set[Path],
-               pattern: ErrorWhen | None):
+               how: tuple[str | None, ErrorWhen | None]):
     """The conversations of one source, or the error saying it holds none."""
     count = 0
     try:
-        for number, conversation in _read_one(kind, path, source, agents, used, pattern):
+        for number, conversation in _read_one(kind, path, source, agents, used, how):
             if conversation.entries or conversation.response:
                 count += 1
                 yield path, number, conversation
@@ -161,16 +166,20 @@ def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: 
 
 
 def _read_one(kind: str, path: Path, source: Source, agents: list[Path], used: set[Path],
-              pattern: ErrorWhen | None):
+              how: tuple[str | None, ErrorWhen | None]):
+    """``(number or None, conversation)`` of each conversation of the source; ``how``
+    is (the delivered file's name, ``--error-when``)."""
+    response, pattern = how
     if kind == claude_code.FORMAT:
         conversation, attached = _session(path, source, agents)
         used.update(attached)
-        return [(None, conversation)]
+        return [(None, with_delivered(conversation, path, response))]
     if kind == openai.FORMAT:
-        return openai_sources.iter_conversations(source, pattern)
+        return ((number, with_delivered(found, path, response) if number is None else found)
+                for number, found in openai_sources.iter_conversations(source, pattern))
     if not source.data.strip():
         return []
-    return [(None, skill_creator.read_log(source, path.parent))]
+    return [(None, skill_creator.read_log(source, path.parent, response))]
 
 
 def _is_agent_file(path: Path) -> bool:
@@ -220,7 +229,8 @@ class Result:
 
 
 def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None = None,
-                   configuration: str = "imported", error_when: str | None = None) -> Result:
+                   configuration: str = "imported", response: str | None = None,
+                   error_when: str | None = None) -> Result:
     """Import ``paths`` as ``fmt`` and write one run folder per conversation under ``out``.
 
     Each run folder is named after its source (``out/<stem>``: the eval id is the
@@ -228,11 +238,12 @@ def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None =
     eval instead, in source order: ``out/eval-<id>/<configuration>/run-<k>``, k on
     from the runs already there. A folder of an earlier import is replaced whole
     (``placing``). Each conversation is written as soon as it is read, and let go.
+    ``response`` and ``error_when``: see ``each_conversation``.
     """
     namer = Namer(paths)
     numbers = iter(eval_run_names(eval_id, configuration, out)) if eval_id is not None else None
     written, errors, notes = [], [], []
-    for item in each_conversation(fmt, paths, error_when):
+    for item in each_conversation(fmt, paths, response, error_when):
         if isinstance(item, str):
             errors.append(item)
             continue
