@@ -80,3 +80,21 @@ def test_usage_written_while_streaming_is_said_to_be_a_snapshot(tmp_path: Path):
     assert json.loads(files["timing.json"])["usage_snapshots"] == 1
     problems = json.loads(files["source_map.json"])["problems"]
     assert [p["code"] for p in problems] == ["usage-snapshot"] and "1 assistant message carries" in problems[0]["message"]
+
+
+# --- the delivered file ---------------------------------------------------------------------
+
+
+def test_a_session_takes_the_file_it_delivered_as_its_response(tmp_path: Path):
+    from referee.engine.cli import main
+
+    run = tmp_path / "run"
+    (run / "outputs").mkdir(parents=True)
+    records = [{"type": "user", "sessionId": "s", "uuid": "u", "cwd": "/srv/p", "message": {"role": "user", "content": "go"}},
+               {"type": "assistant", "sessionId": "s", "uuid": "a", "cwd": "/srv/p",
+                "message": {"id": "m", "role": "assistant", "content": [{"type": "text", "text": "See result.md."}]}}]
+    (run / "session.jsonl").write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    (run / "outputs" / "result.md").write_text("The answer is 42.\n", encoding="utf-8")
+    assert main(["import", "claude-code", str(run / "session.jsonl"), "--out", str(tmp_path / "ws"),
+                 "--response", "outputs/result.md"]) == 0
+    assert (tmp_path / "ws/session/outputs/response.md").read_text(encoding="utf-8") == "The answer is 42.\n"
