@@ -33,17 +33,24 @@ def _integer(text: str) -> int | Decimal:
     return int(text) if len(text) <= INT_DIGITS else Decimal(text)
 
 
-_DECODER = json.JSONDecoder(parse_float=_number, parse_int=_integer, parse_constant=Decimal)
+# Integers are read by the scanner itself (no Python call per integer); only text that
+# it refuses is read again by the decoder that takes any number of digits.
+_DECODER = json.JSONDecoder(parse_float=_number, parse_constant=Decimal)
+_LONG_INTEGERS = json.JSONDecoder(parse_float=_number, parse_int=_integer, parse_constant=Decimal)
 
 
 def loads(text: str) -> tuple[Any] | None:
     """``(value,)`` for JSON text within the depth limit, else None; never raises."""
     if depth_exceeded(text, MAX_JSON_DEPTH) is not None:
         return None
-    try:
-        return (_DECODER.decode(text),)
-    except (ValueError, RecursionError, InvalidOperation):  # InvalidOperation: an exponent beyond any Decimal
-        return None
+    for decoder in (_DECODER, _LONG_INTEGERS):
+        try:
+            return (decoder.decode(text),)
+        except ValueError:  # not JSON, or an integer of more digits than int() takes
+            continue
+        except (RecursionError, InvalidOperation):  # InvalidOperation: an exponent beyond any Decimal
+            return None
+    return None
 
 
 def dumps(value: Any) -> str:
