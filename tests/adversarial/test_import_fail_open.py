@@ -182,3 +182,14 @@ def test_numbers_are_kept_exact(tmp_path: Path):
     checks = ['no calls to "pay" where .args.tiny == 0', 'no calls to "pay" have .args.price > 0.1']
     # 1e999999 is beyond the numbers a run's reader takes: the Args cannot be read, so both are errors
     assert _outcomes(tmp_path, "claude-code", {"s.jsonl": session}, checks) == ["error", "error"]
+
+
+def test_an_integer_of_five_thousand_digits_keeps_its_call(tmp_path: Path):
+    digits = "1" + "0" * 5000
+    line = json.dumps(_record("assistant", _use("a", "pay", {"x": 1}), "a1")).replace('{"x": 1}', f'{{"big": {digits}}}')
+    session = _session(_record("user", "go", "u1"), line, _record("user", _result("a"), "r1"))
+    (tmp_path / "s.jsonl").write_text(session, encoding="utf-8")
+    (found,) = conversations("claude-code", [tmp_path / "s.jsonl"])
+    assert f'"big": {digits}' in render_run(found).files["outputs/transcript.md"]
+    checks = ['exactly 1 calls to "pay"', 'no calls to "pay" where .args.big == 0']
+    assert _outcomes(tmp_path, "claude-code", {"s.jsonl": session}, checks) == ["pass", "error"]
