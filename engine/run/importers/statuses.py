@@ -37,7 +37,7 @@ class ErrorWhen:
     def __init__(self, text: str) -> None:
         self.text = text
         try:
-            self.pattern = compile_regex(text, "", 1.0)
+            self.pattern = compile_regex(text, "")
         except regex.error as exc:
             raise BadPattern(f"--error-when {text!r} is not a valid regular expression: {exc}") from None
 
