@@ -53,3 +53,10 @@ def test_an_imported_log_gives_the_verdicts_of_the_log_graded_as_it_lies(case: d
     as_it_lies = _outcomes(_graded(case, REAL / case["workspace"]))
     imported = {mapped[path]: outcomes for path, outcomes in _outcomes(_graded(case, out)).items()}
     assert imported == as_it_lies == case["runs"]
+
+
+@pytest.mark.parametrize("folder", sorted(path.name for path in REAL.iterdir() if path.is_dir()))
+def test_each_real_workspace_names_its_source_and_license(folder: str):
+    lines = (REAL / folder / "SOURCE.md").read_text(encoding="utf-8").splitlines()
+    for field in ("- Repository:", "- License:"):
+        assert any(line.startswith(field) for line in lines), (folder, field)

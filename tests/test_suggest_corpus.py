@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 
 import pytest
@@ -12,6 +13,10 @@ from suggest_corpus import CORPUS, load_corpus
 
 SENTENCES = load_corpus()
 LABELS = ("rule", "rule+judgement", "judgement")
+# What a source's repository declares: an SPDX identifier or "none declared", then, in
+# parentheses, where the license is stated when that is not a license file (or, when none
+# is declared, what else the repository says about reuse).
+LICENSE = re.compile(r"(none declared|[A-Za-z0-9][A-Za-z0-9.+-]*)( \(.+\))?")
 
 
 def test_the_corpus_is_real_and_large_enough():
@@ -21,8 +26,10 @@ def test_the_corpus_is_real_and_large_enough():
     assert len(SENTENCES) >= 300
     assert len({s["repo"] for s in sources}) >= 15
     for source in sources:
-        assert {"repo", "path", "commit", "field", "language", "sentences"} <= source.keys(), source["repo"]
+        named = {"repo", "path", "commit", "license", "field", "language", "sentences"}
+        assert named <= source.keys(), source["repo"]
         assert len(source["commit"]) == 40
+        assert LICENSE.fullmatch(source["license"]), (source["repo"], source["license"])
     texts = Counter((s.repo, s.text) for s in SENTENCES)
     assert [key for key, seen in texts.items() if seen > 1] == []
 
