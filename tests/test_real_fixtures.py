@@ -57,6 +57,11 @@ def test_an_imported_log_gives_the_verdicts_of_the_log_graded_as_it_lies(case: d
 
 @pytest.mark.parametrize("folder", sorted(path.name for path in REAL.iterdir() if path.is_dir()))
 def test_each_real_workspace_names_its_source_and_license(folder: str):
-    lines = (REAL / folder / "SOURCE.md").read_text(encoding="utf-8").splitlines()
-    for field in ("- Repository:", "- License:"):
-        assert any(line.startswith(field) for line in lines), (folder, field)
+    # A folder holds one real source (its SOURCE.md at the top) or several, each in
+    # its own subfolder with its own SOURCE.md.
+    sources = sorted((REAL / folder).rglob("SOURCE.md"))
+    assert sources, folder
+    for source in sources:
+        lines = source.read_text(encoding="utf-8").splitlines()
+        for field in ("- Repository:", "- License:"):
+            assert any(line.startswith(field) for line in lines), (str(source.relative_to(REAL)), field)
