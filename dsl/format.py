@@ -84,8 +84,11 @@ def _paren_if(c: Any, kinds) -> str:
 
 
 def _atom(c: Any, safe: bool) -> str:
-    """The condition of ``where``/``have``: one predicate, else parenthesised."""
-    if not safe or isinstance(c, (ast.And, ast.Or, ast.Not)):
+    """The condition of ``where``/``have``: one predicate, perhaps negated, else
+    parenthesised."""
+    if isinstance(c, ast.Not):
+        return "not " + _atom(c.operand, safe)
+    if not safe or isinstance(c, (ast.And, ast.Or)):
         return f"({_cond(c)})"
     return _predicate(c)
 

@@ -145,6 +145,13 @@ CONDITIONS = [
     ("a or (b or c)", Or((Truthy(NameRef("a")),
                           Or((Truthy(NameRef("b")), Truthy(NameRef("c"))))))),
     ("count(calls) == 1", Compare("==", FuncCall("count", (CALLS,)), lit(1))),
+    # `where` and `have` take a negated atom as people write it.
+    ("any calls have not (.a == 1)",
+     Quantified("any", None, CALLS, Not(Compare("==", rel("a"), lit(1))))),
+    ('calls where not .status == "error" is empty',
+     Emptiness(calls(WhereFilter(Not(Compare("==", rel("status"), lit("error"))))), False)),
+    ("no calls have not not .ok and b",
+     And((Quantified("no", None, CALLS, Not(Not(Truthy(rel("ok"))))), Truthy(NameRef("b"))))),
     # A `where` condition takes the longest predicate: the inner `calls` gets `to`.
     ('calls where .a == calls to "x"',
      Truthy(calls(WhereFilter(Compare("==", rel("a"), calls(to("x"))))))),

@@ -1,0 +1,53 @@
+"""What authors wrote before the language could say it, against the form that says it.
+
+Each case pairs an old workaround (a lookahead regex fitted to one response, a chain
+of ``exactly N``, an input pasted into the rules, parentheses around a negation)
+with the new form, and grades both on the same runs: they must give the same
+verdict on every run, and the runs must make them pass and fail, so an agreement
+that holds only because both always pass cannot hide.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from referee import dsl
+from referee.engine.compile import compile_rules
+from referee.engine.evaluate import evaluate
+from referee.engine.run.workspace import load_run
+from test_conformance import write_run
+
+SHELL_RUNS = [
+    {"steps": [{"tool": "Bash", "args": {"command": "git status"}, "return": "clean"},
+               {"tool": "Read", "args": {"path": "a.md"}, "return": "text"}]},
+    {"steps": [{"tool": "Bash", "args": {"command": "git push origin main"}, "return": "ok"}]},
+    {"steps": [{"tool": "Read", "args": {"path": "a.md"}, "return": "text"}]},
+]
+
+CASES = [
+    pytest.param('all calls to "Bash" have (not (.args.command contains "git push"))',
+                 'all calls to "Bash" have not .args.command contains "git push"',
+                 SHELL_RUNS, id="have-not"),
+    pytest.param('count(calls where (not (.tool == "Bash"))) == 1',
+                 'count(calls where not .tool == "Bash") == 1',
+                 SHELL_RUNS, id="where-not"),
+]
+
+
+def outcomes(rule: str, runs: list[dict], tmp: Path, evals_text: str | None = None) -> list[str]:
+    """The outcome of ``rule`` on each run, graded as ``referee grade`` grades."""
+    program = compile_rules([dsl.parse_rules(f"eval 1\nexpect: {rule}\n", "case.rules")])
+    found = []
+    for number, run in enumerate(runs):
+        run_dir = write_run(run, tmp / str(number))
+        found.append(evaluate(program.evals[0], load_run(run_dir))[0].outcome.value)
+    return found
+
+
+@pytest.mark.parametrize("old, new, runs", CASES)
+def test_the_new_form_gives_the_old_verdicts(old, new, runs, tmp_path):
+    before, after = outcomes(old, runs, tmp_path / "old"), outcomes(new, runs, tmp_path / "new")
+    assert before == after
+    assert {"pass", "fail"} <= set(after), after
