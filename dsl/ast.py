@@ -195,6 +195,7 @@ class Selection:
 Value = Union[
     Literal, ObjectLit, ArrayLit, NameRef, PathExpr, JsonPathExpr, FuncCall, Selection
 ]
+VALUE_TYPES = (Literal, ObjectLit, ArrayLit, NameRef, PathExpr, JsonPathExpr, FuncCall, Selection)
 
 # ------------------------------------------------------------------------ conditions
 
@@ -350,11 +351,20 @@ Condition = Union[
 
 @frozen
 class Let:
-    """``let name = <value>``: a value named once per eval."""
+    """``let name = ...``: a name for a value, a pattern (a ``RegexLit``, used after
+    ``matches``) or a condition (used as a condition, where its ``.`` is the element
+    at the place of use), once per eval."""
 
     name: str
-    value: Value
+    value: "Value | RegexLit | Condition"
     span: Span = _span()
+
+    @property
+    def names(self) -> str:
+        """What the let names: ``value``, ``pattern`` or ``condition``."""
+        if isinstance(self.value, RegexLit):
+            return "pattern"
+        return "value" if isinstance(self.value, VALUE_TYPES) else "condition"
 
 
 @frozen

@@ -25,7 +25,7 @@ from typing import Any
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of
 from referee.dsl.json_locate import index_values, raw_offsets
-from referee.dsl.parser import parse_condition, parse_value
+from referee.dsl.parser import parse_condition
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _INDEX = re.compile(r"[1-9][0-9]*\Z")
@@ -165,11 +165,11 @@ class _Reader:
 
     def lets(self, where: tuple, raw: Any) -> list[ast.Let]:
         if not isinstance(raw, dict):
-            self.bad(where, f"{_jpath(where)} must map names to value expressions")
+            self.bad(where, f"{_jpath(where)} must map names to values, patterns or conditions")
             return []
         out = []
         for name, source in raw.items():
-            value = self.parsed(where + (name,), source, parse_value)
+            value = self.parsed(where + (name,), source, _parse_let)
             if not _NAME.match(name):
                 self.bad(where + (name,), f"'{name}' is not a name (letters, digits, _)")
             elif value is not None:
@@ -270,3 +270,10 @@ def _jpath(where: tuple) -> str:
         out += f"[{part}]" if isinstance(part, int) else (
             f".{part}" if _NAME.match(str(part)) else f"[{json.dumps(part)}]")
     return out.lstrip(".") or "the top level"
+
+
+def _parse_let(text: str, path: str) -> ast.Value | ast.RegexLit | ast.Condition:
+    """What a let names, as ``let NAME = ...`` reads it: a bare value parses as a
+    condition and is that value."""
+    parsed = parse_condition(text, path)
+    return parsed.value if isinstance(parsed, ast.Truthy) else parsed

@@ -44,13 +44,18 @@ def _eval_block(block: ast.EvalBlock) -> str:
     key = block.key if _INT_KEY.match(block.key) else _string(block.key)
     head = f"eval {key}" + (f" {_string(block.name)}" if block.name is not None else "")
     lines = [head, ""]
-    lines += [f"let {let.name} = {_value(let.value, True)}" for let in block.lets]
+    lines += [f"let {let.name} = {format_let_value(let)}" for let in block.lets]
     if block.lets:
         lines.append("")
     lines += [_expect(e) for e in block.expects]
     if block.expects:
         lines.append("")
     return "\n".join(lines)
+
+
+def format_let_value(let: ast.Let) -> str:
+    """What a let names, as written after ``let NAME =``."""
+    return _cond(let.value) if let.names == "condition" else _value(let.value, True)
 
 
 def _expect(expect: ast.Expect) -> str:

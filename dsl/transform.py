@@ -314,7 +314,9 @@ class ToAst(Decoding):
     # ----------------------------------------------------------- statements
 
     def let_stmt(self, meta, children):
-        return ast.Let(self.check_name(children[0]), children[1], self.at.span(meta))
+        # A bare value parses as a condition (Truthy); the let names the value.
+        value = children[1].value if isinstance(children[1], ast.Truthy) else children[1]
+        return ast.Let(self.check_name(children[0]), value, self.at.span(meta))
 
     def expect_index(self, meta, children):
         value = self.whole_number(children[0], "an expectation index")

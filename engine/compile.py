@@ -109,12 +109,12 @@ def check_rules(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None) 
 
 
 def statements(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None,
-               ) -> dict[str, list[tuple[str, ast.Value | ast.Condition]]]:
+               ) -> dict[str, list[tuple[str, ast.Value | ast.RegexLit | ast.Condition]]]:
     """Per eval key, ``(path, node)`` for each let value and each check written for
     it, in file order; for tools that look at what the rules read."""
-    found: dict[str, list[tuple[str, ast.Value | ast.Condition]]] = {}
+    found: dict[str, list[tuple[str, ast.Value | ast.RegexLit | ast.Condition]]] = {}
     for group in _group(files, evals, []):
-        nodes: list[tuple[str, ast.Value | ast.Condition]] = [
+        nodes: list[tuple[str, ast.Value | ast.RegexLit | ast.Condition]] = [
             (path, let.value) for path, let in group.lets.values()]
         nodes += [(path, e.check) for path, e in group.expects if e.check is not None]
         found[group.key] = nodes

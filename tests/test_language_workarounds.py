@@ -26,7 +26,18 @@ SHELL_RUNS = [
     {"steps": [{"tool": "Read", "args": {"path": "a.md"}, "return": "text"}]},
 ]
 
+REPORTS = [{"response": "Sales rose to 1,250 units in 2024.\n"},
+           {"response": "Sales rose sharply this year.\n"},
+           {"response": "See table 3 (2023).\n"}]
+
 CASES = [
+    pytest.param("response matches /\\b(?:19|20)\\d\\d\\b/ and not response matches /\\(\\d+\\)/",
+                 "eval 1\nlet year = /\\b(?:19|20)\\d\\d\\b/\nlet in_brackets = /\\(\\d+\\)/\n"
+                 "expect: response matches year and not response matches in_brackets\n",
+                 REPORTS, id="named-pattern"),
+    pytest.param('any calls to "Bash" have (.args.command contains "git push" and .status == "success")',
+                 'eval 1\nlet pushed = .args.command contains "git push" and .status == "success"\n'
+                 'expect: any calls to "Bash" have pushed\n', SHELL_RUNS, id="named-condition"),
     pytest.param('all calls to "Bash" have (not (.args.command contains "git push"))',
                  'all calls to "Bash" have not .args.command contains "git push"',
                  SHELL_RUNS, id="have-not"),
@@ -38,7 +49,8 @@ CASES = [
 
 def outcomes(rule: str, runs: list[dict], tmp: Path, evals_text: str | None = None) -> list[str]:
     """The outcome of ``rule`` on each run, graded as ``referee grade`` grades."""
-    program = compile_rules([dsl.parse_rules(f"eval 1\nexpect: {rule}\n", "case.rules")])
+    text = rule if rule.startswith("eval") else f"eval 1\nexpect: {rule}\n"
+    program = compile_rules([dsl.parse_rules(text, "case.rules")])
     found = []
     for number, run in enumerate(runs):
         run_dir = write_run(run, tmp / str(number))

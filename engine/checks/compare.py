@@ -161,7 +161,10 @@ def compile_between(c, node: ast.Between, scope) -> BetweenCheck:
                         c.value(node.high, scope), scope.polarity)
 
 
-def compile_truthy(c, node: ast.Truthy, scope) -> TruthyCheck:
+def compile_truthy(c, node: ast.Truthy, scope):
+    """A bare value as a condition; a let name bound to a condition is that condition."""
+    if isinstance(node.value, ast.NameRef) and c.names(node.value.name) == "condition":
+        return c.condition_let(node.value.name, scope)
     return TruthyCheck(c.value(node.value, scope), scope.polarity)
 
 

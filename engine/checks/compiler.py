@@ -9,6 +9,7 @@ something harmless, so compiling goes on and reports all errors of a file.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Any
 
 import regex
 from regex import error as RegexError  # in Compiler's signatures `regex` is its method
@@ -19,6 +20,7 @@ from referee.engine.checks import compare, logic, order, quantify, text
 from referee.engine.checks.base import Check, CheckCompiler, Context, Expr, ExprCompiler, Polarity
 from referee.engine.checks.exprs import SOURCE_WORDS, VALUE_COMPILERS, Const, LetRef
 from referee.engine.checks.sources import Select, compile_selection, csv_rows, read_file_text, refuse_transcript
+from referee.engine.checks.static import walk
 from referee.engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset
 from referee.engine.values import Missing, Prov, Result, Val
 
@@ -56,6 +58,7 @@ class Compiler:
         self.diagnostics = diagnostics
         self.lets: dict[str, Expr] = {}
         self._active: list[str] = []
+        self._said: set[tuple] = set()  # each error once, though a named condition is compiled per use
         self._selections: dict[tuple, Select] = {}
         self.name_patterns: dict[tuple[str, str, str], Pattern] = {}
         # Set while compiling the operand after one that ended with where/have:
@@ -70,7 +73,10 @@ class Compiler:
         column = span.column if column is None else column
         # Moved to a later line (a regex error inside a multi-line pattern): one caret.
         end = span.caret_end() if line == span.line else column + 1
-        self.diagnostics.append(Diagnostic(code, message, self.path, line, column, end, hint))
+        said = (code, message, self.path, line, column)
+        if said not in self._said:
+            self._said.add(said)
+            self.diagnostics.append(Diagnostic(code, message, self.path, line, column, end, hint))
 
     # -------------------------------------------------------------- dispatch
 
@@ -118,32 +124,89 @@ class Compiler:
 
     # ------------------------------------------------------------------ lets
 
+    def names(self, name: str, seen: tuple[str, ...] = ()) -> str | None:
+        """What let ``name`` names (``value``, ``pattern``, ``condition``); None
+        when no let defines it. ``let b = a`` names what ``a`` names."""
+        found = self.let_nodes.get(name)
+        if found is None:
+            return None
+        value = found[1].value
+        if isinstance(value, ast.NameRef) and value.name in self.let_nodes and name not in seen:
+            return self.names(value.name, seen + (name,))
+        return found[1].names
+
     def let(self, name: str, span: ast.Span):
-        """A reference to let ``name``; compiles the let on first use (cycles reported)."""
+        """A reference to let ``name`` used as a value; compiles the let on first use
+        (cycles reported)."""
         if name not in self.let_nodes:
             # A misspelt source (``respons``) parses as a name: suggest sources too.
             self.error("unknown-name", f"unknown name '{name}'", span,
                        did_you_mean(name, [*self.let_nodes, *SOURCE_WORDS]))
             return Const(Val(None))
-        if name in self._active:
-            cycle = self._active[self._active.index(name):] + [name]
-            path, start = self.let_nodes[name]
-            outer, self.path = self.path, path
-            self.error("name-cycle", "let names refer to each other in a cycle: "
-                       + " -> ".join(cycle), start.span)
-            self.path = outer
+        kind = self.names(name) or "value"
+        if kind != "value":
+            self.error("bad-operand", f"'{name}' names a {kind}, not a value", span,
+                       _USE[kind].format(name=name))
+            return Const(Val(None))
+        if self._cycle(name):
             return LetRef(name)
         if name not in self.lets:
-            self._active.append(name)
-            outer, (self.path, node) = self.path, self.let_nodes[name]
-            self.lets[name] = self.value(node.value, Scope())
-            self.path = outer
-            self._active.pop()
+            self.lets[name] = self._inside_let(name, lambda node: self.value(node.value, Scope()))
         return LetRef(name, getattr(self.lets[name], "kind", "any"))
 
+    def condition_let(self, name: str, scope: Scope) -> Check:
+        """Let ``name``'s condition, compiled where it is used: ``.`` is that place's
+        element and ``not`` above it counts."""
+        if self._cycle(name):
+            return logic.NEVER
+        return self._inside_let(name, lambda node: self.cond(_condition(node.value), scope))
+
+    def pattern(self, node: ast.Value | ast.RegexLit, ignore_case: bool, what: str) -> Pattern | None:
+        """The compiled regex of a regex literal or of a let name bound to one; after
+        reporting, None for anything else (``what`` is the operator, for the message)."""
+        if isinstance(node, ast.RegexLit):
+            return self.regex(node, ignore_case)
+        if isinstance(node, ast.NameRef) and self.names(node.name) == "pattern":
+            return self._inside_let(node.name, lambda let: self.pattern(let.value, ignore_case, what))
+        self.error("bad-operand", f"'{what}' needs a regex literal such as /^a+$/ or a let name "
+                   "bound to one; for plain text use 'contains'", node.span)
+        return None
+
+    def _cycle(self, name: str) -> bool:
+        """True (after reporting) when let ``name`` is being compiled already."""
+        if name not in self._active:
+            return False
+        cycle = self._active[self._active.index(name):] + [name]
+        path, start = self.let_nodes[name]
+        outer, self.path = self.path, path
+        self.error("name-cycle", "let names refer to each other in a cycle: "
+                   + " -> ".join(cycle), start.span)
+        self.path = outer
+        return True
+
+    def _inside_let(self, name: str, build):
+        """``build(let node)`` with errors placed in the let's file."""
+        self._active.append(name)
+        outer, (self.path, node) = self.path, self.let_nodes[name]
+        try:
+            return build(node)
+        finally:
+            self.path = outer
+            self._active.pop()
+
     def compile_lets(self) -> dict[str, Expr]:
+        """Every value let compiled once; patterns and conditions checked once here
+        (a condition with a ``.`` as inside ``where``), so an unused one's mistakes
+        are reported too."""
         for name, (_, node) in self.let_nodes.items():
-            self.let(name, node.span)
+            kind = self.names(name)
+            if kind == "value":
+                self.let(name, node.span)
+            elif kind == "pattern":
+                self.pattern(ast.NameRef(name, node.span), False, "let")
+            else:
+                relative = _relative(_condition(node.value))
+                self.condition_let(name, self.element_scope("any") if relative else Scope())
         return self.lets
 
     # --------------------------------------------------------- regex, jsonpath
@@ -232,6 +295,21 @@ class HeaderExpr:
         names, _ = csv_rows(text, Prov("outputs", self.path, f"outputs/{self.path}"))
         prov = Prov("outputs", f"header of {self.path}", f"outputs/{self.path}", 1)
         return Val(names, prov)
+
+
+_USE = {"pattern": "a pattern goes after 'matches': `x matches {name}`",
+        "condition": "a condition stands where a condition goes: `any calls have {name}`"}
+
+
+def _condition(node: Any) -> ast.Condition:
+    """A let's condition; ``let b = a`` (a name bound to a condition) is ``a`` as one."""
+    return ast.Truthy(node, node.span) if isinstance(node, ast.NameRef) else node
+
+
+def _relative(condition: ast.Condition) -> bool:
+    """Whether a condition reads a current element (``.x``, ``jsonpath("$.x")``)."""
+    return any(isinstance(n, (ast.PathExpr, ast.JsonPathExpr)) and n.base is None
+               for n in walk(condition, {}))
 
 
 def _has_regex_operator(query: str) -> bool:

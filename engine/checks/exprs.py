@@ -316,7 +316,14 @@ def compile_list(c, node, scope):
     return ListValue(expr, format_value(node), expr.kind)
 
 
+def compile_regex_value(c, node: ast.RegexLit, scope):
+    c.error("bad-operand", f"a regex is a pattern for 'matches'; {format_value(node)} cannot stand "
+            "for a value here", node.span, "write `x matches /.../`, or `contains` for plain text")
+    return Const(Val(None))
+
+
 VALUE_COMPILERS: dict[type, ExprCompiler] = {
+    ast.RegexLit: compile_regex_value,
     ast.Literal: compile_literal,
     ast.ArrayLit: compile_array,
     ast.ObjectLit: compile_object,

@@ -79,6 +79,20 @@ class SemanticCheck:
         return Verdict(Outcome.NOT_GRADED, NOT_GRADED_MESSAGE)
 
 
+@dataclass(frozen=True)
+class Unusable:
+    """Stands for a check that could not be compiled: its errors are reported, so a
+    program holding it is never graded."""
+
+    reason: str
+
+    def evaluate(self, ctx: Context) -> Verdict:
+        return Verdict(Outcome.ERROR, self.reason)
+
+
+NEVER = Unusable("a let that refers to itself")
+
+
 def compile_not(c, node: ast.Not, scope) -> NotCheck:
     return NotCheck(c.cond(node.operand, scope.flipped()))
 

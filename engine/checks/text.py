@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.dsl import ast
+from referee.dsl.format import format_value
 from referee.engine.checks.access import elements
 from referee.engine.checks.base import (CheckCompiler, Context, Leaf, Polarity, decided,
                                         evidence_of, located, missing_verdict)
@@ -171,12 +172,11 @@ def searched(subject: Val) -> tuple[Evidence, ...]:
 def compile_text(c, node: ast.TextTest, scope) -> TextCheck:
     subject = c.value(node.subject, scope)
     if node.op in ("matches", "fully_matches"):
-        if not isinstance(node.operand, ast.RegexLit):
-            c.error("bad-operand", f"'{VERBS[node.op][0]}' needs a regex literal such as /^a+$/; "
-                    "for plain text use 'contains'", node.operand.span)
-            operand = None
-        else:
-            operand = c.regex(node.operand, node.ignore_case)
+        operand = c.pattern(node.operand, node.ignore_case, VERBS[node.op][0])
+    elif isinstance(node.operand, ast.RegexLit):
+        c.error("bad-operand", f"'{VERBS[node.op][0]}' takes text, not a regex", node.operand.span,
+                f"to search with a regex write `x matches {format_value(node.operand)}`")
+        operand = c.value(ast.Literal(None), scope)
     else:
         operand = c.value(node.operand, scope)
     return TextCheck(node.op, subject, operand, node.ignore_case, scope.polarity)

@@ -81,6 +81,7 @@ def _critique(workspace: Path, evals_path: str | None, program, lets_text: dict[
 
 def _compile(rules: list[str], evals_path: str | None):
     from referee import dsl
+    from referee.dsl.format import format_let_value
     from referee.engine.compile import compile_rules
 
     if not rules and evals_path is None:
@@ -103,7 +104,7 @@ def _compile(rules: list[str], evals_path: str | None):
     for tree in trees:
         for block in tree.evals:
             for let in block.lets:
-                lets[let.name] = f"{lets.get(let.name, '')} {dsl.format_value(let.value)}".strip()
+                lets[let.name] = f"{lets.get(let.name, '')} {format_let_value(let)}".strip()
     return program, lets, evals, rules_digest(tuple(files), evals_text)
 
 

@@ -1,0 +1,80 @@
+"""The forms that say what authors of text-producing skills mean: how they parse,
+print back and compile. Their verdicts are in the conformance suite."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from referee import dsl
+from referee.dsl.ast import And, Compare, Field, Let, Literal, NameRef, PathExpr, RegexLit, TextTest
+from referee.dsl.evals_json import loads_evals
+from referee.engine.compile import check_rules, compile_rules
+
+
+def rel(*keys):
+    return PathExpr(None, tuple(Field(k) for k in keys))
+
+
+def lets_of(text: str) -> tuple[Let, ...]:
+    return dsl.parse_rules(text, "x.rules").evals[0].lets
+
+
+# ------------------------------------------------------------ names for patterns
+
+
+def test_a_let_names_a_regex():
+    # Before, `let figure = /.../` read as "missing '=' after the name".
+    (let,) = lets_of('eval 1\nlet figure = /\\b\\d+\\b/i\n')
+    assert let == Let("figure", RegexLit("\\b\\d+\\b", "i")) and let.names == "pattern"
+
+
+def test_a_let_names_a_condition_and_prints_back():
+    text = 'eval 1\n\nlet ok = .status == "success" and .args.x == 1\n\nexpect: any calls have ok\n'
+    tree = dsl.parse_rules(text, "x.rules")
+    (let,) = tree.evals[0].lets
+    assert let.value == And((Compare("==", rel("status"), Literal("success")),
+                             Compare("==", rel("args", "x"), Literal(1))))
+    assert let.names == "condition"
+    assert dsl.format_rules(tree) == text.replace("\n\n\n", "\n\n")
+    assert dsl.parse_rules(dsl.format_rules(tree), "x.rules") == tree
+
+
+def test_a_bare_value_let_stays_a_value():
+    (let,) = lets_of("eval 1\nlet n = count(calls)\n")
+    assert let.names == "value"
+
+
+def test_a_pattern_name_is_used_after_matches():
+    tree = dsl.parse_rules("eval 1\nlet figure = /\\d+/\nexpect: response matches figure\n", "x.rules")
+    assert tree.evals[0].expects[0].check == TextTest("matches", dsl.parse_value("response"),
+                                                      NameRef("figure"))
+    assert check_rules([tree]) == []
+
+
+def test_evals_json_lets_name_patterns_and_conditions():
+    text = json.dumps({"evals": [{"id": 1, "prompt": "p", "expectations": ["a", "b"], "referee": {
+        "let": {"figure": "/\\d+/", "failed": '.status == "error"'},
+        "checks": {"1": "response matches figure", "2": "no calls have failed"}}}]})
+    evals = loads_evals(text, "evals.json")
+    assert [let.names for let in evals.evals[0].rules.lets] == ["pattern", "condition"]
+    assert compile_rules([], evals).evals[0].assertions[1].check is not None
+
+
+@pytest.mark.parametrize("use, code", [
+    ("count(ok) == 1", "bad-operand"),
+    ("figure == 1", "bad-operand"),
+    ("response matches n", "bad-operand"),
+    ("response contains figure", "bad-operand"),
+])
+def test_a_name_used_as_what_it_does_not_name_is_an_error(use, code):
+    text = f'eval 1\nlet ok = .status == "x"\nlet figure = /x/\nlet n = 1\nexpect: {use}\n'
+    found = check_rules([dsl.parse_rules(text, "x.rules")])
+    assert [d.code for d in found] == [code], found
+
+
+def test_an_error_inside_a_named_condition_is_reported_once():
+    text = 'eval 1\nlet ok = .stauts == "x"\nexpect 1: any calls have ok\nexpect 2: all calls have ok\n'
+    found = check_rules([dsl.parse_rules(text, "x.rules")])
+    assert [(d.code, d.line) for d in found] == [("unknown-field", 2)]
