@@ -272,13 +272,18 @@ class Emptiness:
     span: Span = _span()
 
 
+# The operands of ``before``, ``in order``, ``each of`` and ``only`` are selections,
+# or values that hold steps of the run: a let name bound to a selection, or
+# ``first(calls to "x")``; the compiler refuses any other value.
+
+
 @frozen
 class Before:
-    """``<selection> before <selection>``: some element of the first comes earlier
-    than some element of the second. ``response`` counts as after every step."""
+    """``<steps> before <steps>``: some element of the first comes earlier than
+    some element of the second. ``response`` counts as after every step."""
 
-    first: Selection
-    second: Selection
+    first: Value
+    second: Value
     span: Span = _span()
 
 
@@ -287,7 +292,7 @@ class InOrder:
     """``in order [s1, s2, ...]`` (gaps allowed) or ``exactly in order [...]``
     (the calls of the run are exactly these, one each, in this order)."""
 
-    items: tuple[Selection, ...]
+    items: tuple[Value, ...]
     exact: bool = False
     span: Span = _span()
 
@@ -297,7 +302,16 @@ class EachDistinct:
     """``each of [s1, s2, ...]``: every selection is matched by a different element,
     found by maximum bipartite matching (never greedy first-fit)."""
 
-    items: tuple[Selection, ...]
+    items: tuple[Value, ...]
+    span: Span = _span()
+
+
+@frozen
+class Only:
+    """``only [s1, s2, ...]``: every tool call of the run is in one of these
+    selections ("only these tools were called")."""
+
+    items: tuple[Value, ...]
     span: Span = _span()
 
 
@@ -343,7 +357,7 @@ class Truthy:
 
 Condition = Union[
     Compare, Between, TextTest, Includes, Quantified, Exists, Emptiness, Before,
-    InOrder, EachDistinct, Semantic, Not, And, Or, Truthy,
+    InOrder, EachDistinct, Only, Semantic, Not, And, Or, Truthy,
 ]
 
 # ---------------------------------------------------------------------- rules files

@@ -138,7 +138,7 @@ def _quantified(c: ast.Quantified) -> str:
 
 
 def _before(c: ast.Before) -> str:
-    return f"{_selection(c.first, False)} before {_selection(c.second, True)}"
+    return f"{_value(c.first, False)} before {_value(c.second, True)}"
 
 
 def _in_order(c: ast.InOrder) -> str:
@@ -149,8 +149,12 @@ def _each(c: ast.EachDistinct) -> str:
     return "each of " + _selection_list(c.items)
 
 
+def _only(c: ast.Only) -> str:
+    return "only " + _selection_list(c.items)
+
+
 def _selection_list(items) -> str:
-    return "[" + ", ".join(_selection(s, True) for s in items) + "]"
+    return "[" + ", ".join(_value(s, True) for s in items) + "]"
 
 
 def _ignoring(flag: bool) -> str:
@@ -161,7 +165,7 @@ _PREDICATES: dict[type, Callable[[Any], str]] = {
     ast.Compare: _compare, ast.Between: _between, ast.TextTest: _text_test,
     ast.Includes: _includes, ast.Emptiness: _emptiness, ast.Exists: _exists,
     ast.Quantified: _quantified, ast.Before: _before, ast.InOrder: _in_order,
-    ast.EachDistinct: _each, ast.Semantic: lambda c: f"semantic {_string(c.text)}",
+    ast.EachDistinct: _each, ast.Only: _only, ast.Semantic: lambda c: f"semantic {_string(c.text)}",
     ast.Truthy: lambda c: _value(c.value, True),
 }
 

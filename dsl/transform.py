@@ -296,6 +296,9 @@ class ToAst(Decoding):
     def each_of(self, meta, children):
         return ast.EachDistinct(children[0], self.at.span(meta))
 
+    def only(self, meta, children):
+        return ast.Only(children[0], self.at.span(meta))
+
     def semantic(self, meta, children):
         return ast.Semantic(self.decode_string(children[0]), self.at.span(meta))
 

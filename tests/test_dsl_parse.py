@@ -10,7 +10,7 @@ from referee import dsl
 from referee.dsl.ast import (
     And, ArrayLit, Before, Between, Compare, EachDistinct, Emptiness, Exists, Expect, Field,
     FuncCall, Includes, InOrder, JsonPathExpr, Let, Literal, NamePattern, NameRef, Not,
-    ObjectLit, Or, PathExpr, Quantified, RegexLit, Selection, Semantic, Source, StatusFilter,
+    ObjectLit, Only, Or, PathExpr, Quantified, RegexLit, Selection, Semantic, Source, StatusFilter,
     StepFilter, TextTest, ToolFilter, Truthy, WhereFilter,
 )
 
@@ -145,6 +145,12 @@ CONDITIONS = [
     ("a or (b or c)", Or((Truthy(NameRef("a")),
                           Or((Truthy(NameRef("b")), Truthy(NameRef("c"))))))),
     ("count(calls) == 1", Compare("==", FuncCall("count", (CALLS,)), lit(1))),
+    # let names and single steps where a selection goes; `only`.
+    ("saves before response", Before(NameRef("saves"), RESPONSE)),
+    ('first(calls to "a") before b', Before(FuncCall("first", (calls(to("a")),)), NameRef("b"))),
+    ('in order [a, calls to "x"]', InOrder((NameRef("a"), calls(to("x"))))),
+    ('each of [a, b]', EachDistinct((NameRef("a"), NameRef("b")))),
+    ('only [calls to "Read", readers]', Only((calls(to("Read")), NameRef("readers")))),
     # `where` and `have` take a negated atom as people write it.
     ("any calls have not (.a == 1)",
      Quantified("any", None, CALLS, Not(Compare("==", rel("a"), lit(1))))),

@@ -41,6 +41,11 @@ CASES = [
     pytest.param('all calls to "Bash" have (not (.args.command contains "git push"))',
                  'all calls to "Bash" have not .args.command contains "git push"',
                  SHELL_RUNS, id="have-not"),
+    pytest.param('no calls where (.tool != "Read" and .tool != "Grep")',
+                 'only [calls to "Read", calls to "Grep"]', SHELL_RUNS, id="only-these-tools"),
+    pytest.param('calls to "Bash" before calls to "Read"',
+                 'eval 1\nlet shell = calls to "Bash"\nlet reads = calls to "Read"\n'
+                 'expect: shell before reads\n', SHELL_RUNS, id="before-let-names"),
     pytest.param('count(calls where (not (.tool == "Bash"))) == 1',
                  'count(calls where not .tool == "Bash") == 1',
                  SHELL_RUNS, id="where-not"),

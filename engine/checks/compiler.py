@@ -184,6 +184,14 @@ class Compiler:
         self.path = outer
         return True
 
+    def at_path(self, path: str | None, build):
+        """``build()`` with errors placed in the rules file ``path`` (None: here)."""
+        outer, self.path = self.path, path or self.path
+        try:
+            return build()
+        finally:
+            self.path = outer
+
     def _inside_let(self, name: str, build):
         """``build(let node)`` with errors placed in the let's file."""
         self._active.append(name)

@@ -20,6 +20,10 @@ from referee.engine.checks.jsonpath_budget import bounded_find
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, plain, render, type_name
 
 ELEMENT_OF = {"calls": "call", "notes": "note", "rows": "row", "lines": "text"}
+# What a function gives, where it always gives one kind (the compiler's ``kind``).
+RESULT_KINDS = {"count": "number", "length": "number", "number": "number", "lines": "lines",
+                "text": "text", "lower": "text", "upper": "text", "trim": "text",
+                "collapse": "text", "replace": "text", "keys": "list"}
 FIELDS_OF = {"call": CALL_FIELDS, "note": NOTE_FIELDS}
 
 
@@ -283,9 +287,8 @@ def compile_func(c, node: ast.FuncCall, scope):
     if node.name == "header":
         return c.header(node, scope)
     args = tuple(c.value(arg, scope) for arg in node.args)
-    kind = ELEMENT_OF.get(args[0].kind, "any") if node.name in ("first", "last") else "any"
-    if node.name == "lines":
-        kind = "lines"
+    kind = ELEMENT_OF.get(args[0].kind, "any") if node.name in ("first", "last") else \
+        RESULT_KINDS.get(node.name, "any")
     return FuncExpr(FUNCTIONS[node.name], args, kind)
 
 

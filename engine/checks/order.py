@@ -1,4 +1,5 @@
-"""Order and pairing of steps: ``before``, ``in order``, ``exactly in order``, ``each of``.
+"""Order and pairing of steps: ``before``, ``in order``, ``exactly in order``, ``each of``,
+and ``only`` (the run's calls are among these).
 
 Elements are ordered by their transcript index (calls and notes share one
 sequence); the response comes after every step. ``each of`` pairs items with
@@ -11,13 +12,17 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from typing import Any
+
 from referee.dsl import ast
-from referee.engine.checks.base import (CheckCompiler, Context, Leaf, decided, evidence_of,
-                                        located, with_claims)
+from referee.dsl.format import format_value
+from referee.engine.checks.access import elements
+from referee.engine.checks.base import (DETAIL_LIMIT, CheckCompiler, Context, Leaf, decided,
+                                        evidence_of, located, with_claims)
 from referee.engine.checks.matching import pair_up
 from referee.engine.checks.sources import Select, read_calls, records
 from referee.engine.run.model import Note, ToolCall
-from referee.engine.values import Val
+from referee.engine.values import EvalError, Missing, Val, render, type_name
 from referee.engine.verdict import Outcome, Verdict
 
 ORDERED_SOURCES = ("calls", "notes", "harness", "response")
@@ -44,7 +49,7 @@ def _key(item: Val) -> tuple:
     return ("place", prov.file if prov else None, prov.line if prov else None, repr(item.value))
 
 
-def _none_found(ctx: Context, sel: Select) -> Verdict:
+def _none_found(ctx: Context, sel: "Select | Steps") -> Verdict:
     claims = sel.claims(ctx)
     return Verdict(Outcome.FAIL, with_claims(sel.why_empty(ctx), claims), vacuous=True,
                    details=tuple(c.message for c in claims))
@@ -52,8 +57,8 @@ def _none_found(ctx: Context, sel: Select) -> Verdict:
 
 @dataclass
 class BeforeCheck(Leaf):
-    first: Select
-    second: Select
+    first: Select | Steps
+    second: Select | Steps
 
     def decide(self, ctx: Context) -> Verdict:
         firsts, seconds = self.first.items(ctx), self.second.items(ctx)
@@ -70,7 +75,7 @@ class BeforeCheck(Leaf):
 
 @dataclass
 class InOrderCheck(Leaf):
-    items: tuple[Select, ...]
+    items: tuple[Select | Steps, ...]
     exact: bool
 
     def decide(self, ctx: Context) -> Verdict:
@@ -112,7 +117,7 @@ class InOrderCheck(Leaf):
 
 @dataclass
 class EachCheck(Leaf):
-    items: tuple[Select, ...]
+    items: tuple[Select | Steps, ...]
 
     def decide(self, ctx: Context) -> Verdict:
         found = [sel.items(ctx) for sel in self.items]
@@ -133,30 +138,116 @@ class EachCheck(Leaf):
         return decided(True, "each matched: " + "; ".join(pairs), evidence_of(*used))
 
 
-def _ordered_selection(c, node: ast.Selection, scope, allowed: tuple[str, ...], what: str) -> Select:
-    sel = c.selection(node, scope)
-    if node.source.kind not in allowed:
-        c.error("bad-operand", f"{what} works on {', '.join(allowed)}; not on {node.source.kind}",
-                node.span)
-    return sel
+@dataclass
+class OnlyCheck(Leaf):
+    """Every tool call of the run is in one of ``items`` (suspect records too: a
+    call referee cannot vouch for may still be one that was not allowed)."""
+
+    items: tuple[Select | Steps, ...]
+
+    def decide(self, ctx: Context) -> Verdict:
+        calls = records(ctx, read_calls)
+        allowed = {position(v) for sel in self.items for v in sel.items(ctx)}
+        others = [call for call in calls if position(call) not in allowed]
+        listed = "[" + ", ".join(sel.desc for sel in self.items) + "]"
+        if not calls:
+            return Verdict(Outcome.PASS, f"the run made no tool calls; 'only {listed}' holds "
+                           "vacuously", vacuous=True)
+        if others:
+            shown = ", ".join(located(c.label, c.prov) for c in others[:DETAIL_LIMIT])
+            more = f" and {len(others) - DETAIL_LIMIT} more" if len(others) > DETAIL_LIMIT else ""
+            return decided(False, f"{len(others)} of {len(calls)} calls are none of {listed}: "
+                           f"{shown}{more}", evidence_of(*others[:DETAIL_LIMIT]))
+        return decided(True, f"all {len(calls)} calls are among {listed}", evidence_of(*calls[:DETAIL_LIMIT]))
+
+
+@dataclass(frozen=True, eq=False)
+class Steps:
+    """Steps of the run held by a value that is not written as a selection
+    (``first(calls to "x")``, a list a let holds): the part of a selection's
+    interface the order checks use. One record is a list of one."""
+
+    expr: Any
+    desc: str
+    records_only: bool = True  # False for `each of`, which pairs any elements
+
+    def items(self, ctx: Context) -> tuple[Val, ...]:
+        val = self.expr.eval(ctx)
+        if isinstance(val, Missing):
+            return ()
+        found = elements(val) if isinstance(val.value, (list, tuple)) else (val,)
+        for item in found if self.records_only else ():
+            if not isinstance(item.value, (ToolCall, Note)):
+                raise EvalError(f"{self.desc} holds {type_name(item.value)} {render(item.value)[:40]}, "
+                                "not a step of the run (a tool call or a note)")
+        return found
+
+    def claims(self, ctx: Context):
+        val = self.expr.eval(ctx)
+        return val.claims
+
+    def why_empty(self, ctx: Context) -> str:
+        val = self.expr.eval(ctx)
+        return val.reason if isinstance(val, Missing) else (val.empty or f"{self.desc} is empty")
+
+
+_STEP_KINDS = {"calls": "calls", "call": "calls", "notes": "notes", "note": "notes", "any": None}
+
+
+def _steps(c, node: ast.Value, scope, allowed: tuple[str, ...] | None, what: str) -> Select | Steps:
+    """A selection, a let name bound to one (the very selection the let compiles
+    to), or another value that holds steps of the run. ``allowed``: the sources
+    the check orders (None: any elements, as ``each of`` pairs)."""
+    written = _written_selection(c, node)
+    if written is not None:
+        path, selection = written
+        sel = c.at_path(path, lambda: c.selection(selection, scope))
+        if allowed is not None and selection.source.kind not in allowed:
+            c.error("bad-operand", f"{what} works on {', '.join(allowed)}; not on "
+                    f"{selection.source.kind}", node.span)
+        return sel
+    expr = c.value(node, scope)
+    kind = _STEP_KINDS.get(expr.kind, "")
+    if allowed is not None and (kind == "" or (kind is not None and kind not in allowed)):
+        c.error("bad-operand", f"{what} works on steps of the run ({', '.join(allowed)}); "
+                f"{format_value(node)} is not one", node.span,
+                "write a selection such as calls to \"x\", or a let name bound to one")
+    return Steps(expr, format_value(node), allowed is not None)
+
+
+def _written_selection(c, node: ast.Value) -> tuple[str | None, ast.Selection] | None:
+    """(the file it is written in, the selection) for a selection, or for a let
+    name bound to one (through names bound to names); else None."""
+    seen: set[str] = set()
+    path = None
+    while isinstance(node, ast.NameRef) and node.name in c.let_nodes and node.name not in seen:
+        seen.add(node.name)
+        path, let = c.let_nodes[node.name]
+        node = let.value
+    return (path, node) if isinstance(node, ast.Selection) else None
 
 
 def compile_before(c, node: ast.Before, scope) -> BeforeCheck:
-    first = _ordered_selection(c, node.first, scope, ORDERED_SOURCES, "'before'")
-    second = _ordered_selection(c, node.second, scope, ORDERED_SOURCES, "'before'")
+    first = _steps(c, node.first, scope, ORDERED_SOURCES, "'before'")
+    second = _steps(c, node.second, scope, ORDERED_SOURCES, "'before'")
     return BeforeCheck(first, second)
 
 
 def compile_in_order(c, node: ast.InOrder, scope) -> InOrderCheck:
     what = "'exactly in order'" if node.exact else "'in order'"
-    items = tuple(_ordered_selection(c, s, scope, ("calls",), what) for s in node.items)
+    items = tuple(_steps(c, s, scope, ("calls",), what) for s in node.items)
     return InOrderCheck(items, node.exact)
 
 
 def compile_each(c, node: ast.EachDistinct, scope) -> EachCheck:
-    return EachCheck(tuple(c.selection(s, scope) for s in node.items))
+    return EachCheck(tuple(_steps(c, s, scope, None, "'each of'") for s in node.items))
+
+
+def compile_only(c, node: ast.Only, scope) -> OnlyCheck:
+    return OnlyCheck(tuple(_steps(c, s, scope, ("calls",), "'only'") for s in node.items))
 
 
 CHECK_COMPILERS: dict[type, CheckCompiler] = {
     ast.Before: compile_before, ast.InOrder: compile_in_order, ast.EachDistinct: compile_each,
+    ast.Only: compile_only,
 }
