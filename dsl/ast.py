@@ -243,6 +243,18 @@ class Includes:
 
 
 @frozen
+class Member:
+    """``x in LIST`` (``x not in LIST`` when ``negated``): some item of the list
+    equals ``x``, deeply and without coercion (numbers by value)."""
+
+    item: Value
+    collection: Value
+    ignore_case: bool = False
+    negated: bool = False
+    span: Span = _span()
+
+
+@frozen
 class Quantified:
     """``any|all|no|exactly N <selection> [have <condition>]``. ``selection`` is a
     Selection, or any value that holds a list (a let name, ``keys(x)``, a path,
@@ -356,7 +368,7 @@ class Truthy:
 
 
 Condition = Union[
-    Compare, Between, TextTest, Includes, Quantified, Exists, Emptiness, Before,
+    Compare, Between, TextTest, Includes, Member, Quantified, Exists, Emptiness, Before,
     InOrder, EachDistinct, Only, Semantic, Not, And, Or, Truthy,
 ]
 

@@ -122,6 +122,12 @@ def _includes(c: ast.Includes) -> str:
     return f"{_value(c.subject, False)} includes {_value(c.expected, True)}"
 
 
+def _member(c: ast.Member) -> str:
+    word = " not in " if c.negated else " in "
+    return (_value(c.item, False) + word + _value(c.collection, not c.ignore_case)
+            + _ignoring(c.ignore_case))
+
+
 def _emptiness(c: ast.Emptiness) -> str:
     return f"{_value(c.subject, False)} is " + ("not empty" if c.negated else "empty")
 
@@ -163,7 +169,7 @@ def _ignoring(flag: bool) -> str:
 
 _PREDICATES: dict[type, Callable[[Any], str]] = {
     ast.Compare: _compare, ast.Between: _between, ast.TextTest: _text_test,
-    ast.Includes: _includes, ast.Emptiness: _emptiness, ast.Exists: _exists,
+    ast.Includes: _includes, ast.Member: _member, ast.Emptiness: _emptiness, ast.Exists: _exists,
     ast.Quantified: _quantified, ast.Before: _before, ast.InOrder: _in_order,
     ast.EachDistinct: _each, ast.Only: _only, ast.Semantic: lambda c: f"semantic {_string(c.text)}",
     ast.Truthy: lambda c: _value(c.value, True),

@@ -260,6 +260,12 @@ class ToAst(Decoding):
     def includes(self, meta, children):
         return ast.Includes(children[0], children[1], self.at.span(meta))
 
+    def member(self, meta, children):
+        return ast.Member(children[0], children[1], _ignoring(children), False, self.at.span(meta))
+
+    def not_member(self, meta, children):
+        return ast.Member(children[0], children[1], _ignoring(children), True, self.at.span(meta))
+
     def is_empty(self, meta, children):
         return ast.Emptiness(children[0], False, self.at.span(meta))
 

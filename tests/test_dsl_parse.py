@@ -9,7 +9,7 @@ import pytest
 from referee import dsl
 from referee.dsl.ast import (
     And, ArrayLit, Before, Between, Compare, EachDistinct, Emptiness, Exists, Expect, Field,
-    FuncCall, Includes, InOrder, JsonPathExpr, Let, Literal, NamePattern, NameRef, Not,
+    FuncCall, Includes, InOrder, JsonPathExpr, Let, Literal, Member, NamePattern, NameRef, Not,
     ObjectLit, Only, Or, PathExpr, Quantified, RegexLit, Selection, Semantic, Source, StatusFilter,
     StepFilter, TextTest, ToolFilter, Truthy, WhereFilter,
 )
@@ -145,6 +145,9 @@ CONDITIONS = [
     ("a or (b or c)", Or((Truthy(NameRef("a")),
                           Or((Truthy(NameRef("b")), Truthy(NameRef("c"))))))),
     ("count(calls) == 1", Compare("==", FuncCall("count", (CALLS,)), lit(1))),
+    ('a in [1, 2]', Member(NameRef("a"), ArrayLit((lit(1), lit(2))))),
+    ('a not in b ignoring case', Member(NameRef("a"), NameRef("b"), True, True)),
+    ("all calls have .tool in t", Quantified("all", None, CALLS, Member(rel("tool"), NameRef("t")))),
     # let names and single steps where a selection goes; `only`.
     ("saves before response", Before(NameRef("saves"), RESPONSE)),
     ('first(calls to "a") before b', Before(FuncCall("first", (calls(to("a")),)), NameRef("b"))),

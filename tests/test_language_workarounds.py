@@ -41,6 +41,8 @@ CASES = [
     pytest.param('all calls to "Bash" have (not (.args.command contains "git push"))',
                  'all calls to "Bash" have not .args.command contains "git push"',
                  SHELL_RUNS, id="have-not"),
+    pytest.param('all calls have (.tool == "Read" or .tool == "Grep")',
+                 'all calls have .tool in ["Read", "Grep"]', SHELL_RUNS, id="membership"),
     pytest.param('no calls where (.tool != "Read" and .tool != "Grep")',
                  'only [calls to "Read", calls to "Grep"]', SHELL_RUNS, id="only-these-tools"),
     pytest.param('calls to "Bash" before calls to "Read"',

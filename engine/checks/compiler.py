@@ -16,17 +16,17 @@ from regex import error as RegexError  # in Compiler's signatures `regex` is its
 
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, did_you_mean
-from referee.engine.checks import compare, logic, order, quantify, text
+from referee.engine.checks import compare, lists, logic, order, quantify, text
 from referee.engine.checks.base import Check, CheckCompiler, Context, Expr, ExprCompiler, Polarity
 from referee.engine.checks.exprs import SOURCE_WORDS, VALUE_COMPILERS, Const, LetRef
 from referee.engine.checks.sources import Select, compile_selection, csv_rows, read_file_text, refuse_transcript
-from referee.engine.checks.static import walk
+from referee.engine.checks.static import reads_element
 from referee.engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset
 from referee.engine.values import Missing, Prov, Result, Val
 
 CHECK_COMPILERS: dict[type, CheckCompiler] = {
     **compare.CHECK_COMPILERS, **text.CHECK_COMPILERS, **quantify.CHECK_COMPILERS,
-    **order.CHECK_COMPILERS, **logic.CHECK_COMPILERS,
+    **order.CHECK_COMPILERS, **logic.CHECK_COMPILERS, **lists.CHECK_COMPILERS,
 }
 VALUES: dict[type, ExprCompiler] = {
     **VALUE_COMPILERS, ast.Selection: lambda c, node, scope: c.selection(node, scope),
@@ -213,7 +213,7 @@ class Compiler:
             elif kind == "pattern":
                 self.pattern(ast.NameRef(name, node.span), False, "let")
             else:
-                relative = _relative(_condition(node.value))
+                relative = reads_element(_condition(node.value))
                 self.condition_let(name, self.element_scope("any") if relative else Scope())
         return self.lets
 
@@ -312,12 +312,6 @@ _USE = {"pattern": "a pattern goes after 'matches': `x matches {name}`",
 def _condition(node: Any) -> ast.Condition:
     """A let's condition; ``let b = a`` (a name bound to a condition) is ``a`` as one."""
     return ast.Truthy(node, node.span) if isinstance(node, ast.NameRef) else node
-
-
-def _relative(condition: ast.Condition) -> bool:
-    """Whether a condition reads a current element (``.x``, ``jsonpath("$.x")``)."""
-    return any(isinstance(n, (ast.PathExpr, ast.JsonPathExpr)) and n.base is None
-               for n in walk(condition, {}))
 
 
 def _has_regex_operator(query: str) -> bool:

@@ -29,6 +29,7 @@ from referee.engine.checks.closeness import closest_first
 
 _TRANSCRIPT_NAME = posixpath.basename(TRANSCRIPT).casefold()
 LIST_KINDS = {"calls": "calls", "notes": "notes", "harness": "notes", "outputs": "list"}
+SOURCE_KINDS = {**LIST_KINDS, "response": "text"}  # what the compiler knows a source gives
 FORMAT_KINDS = {"csv": "rows", "lines": "lines", "json": "any", "text": "text"}
 # A 'where' that kept nothing is explained by its nearest miss among this many elements.
 CLOSEST_LIMIT = 1000
@@ -504,7 +505,7 @@ def refuse_transcript(c, src: ast.Source) -> None:
 def compile_selection(c, node: ast.Selection, scope) -> Select:
     """A selection compiled to Python over the run's records (see the module doc)."""
     src = node.source  # a file operand was checked by the compiler (Compiler._check_file)
-    kind = FORMAT_KINDS[src.fmt] if src.kind == "file" else LIST_KINDS.get(src.kind, "any")
+    kind = FORMAT_KINDS[src.fmt] if src.kind == "file" else SOURCE_KINDS.get(src.kind, "any")
     element = {"calls": "call", "notes": "note", "rows": "row"}.get(kind, "any")  # harness: notes
     read = _file(src.path or "", src.fmt) if src.kind == "file" else SOURCES[src.kind]
     filters = tuple(FILTERS[type(f)](c, f, src.kind, element) for f in node.filters)

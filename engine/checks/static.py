@@ -77,6 +77,13 @@ def _fields_of(cls: type) -> tuple[str, ...] | None:
     return found
 
 
+def reads_element(node) -> bool:
+    """Whether ``node`` reads the current element of a ``where``/``have`` (``.x``,
+    ``jsonpath("$.x")``); lets are not followed: a let never does."""
+    return any(isinstance(n, (ast.PathExpr, ast.JsonPathExpr)) and n.base is None
+               for n in walk(node, {}))
+
+
 @dataclass(frozen=True)
 class Properties:
     """The static properties of one check, read off one walk of its tree."""

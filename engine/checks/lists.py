@@ -1,0 +1,112 @@
+"""Lists as the language uses them beyond selections: ``x in LIST`` (membership).
+
+A membership test compares without coercion, as ``==`` does: ``"12"`` is not in
+``[12]``, and numbers compare by value, so 1250 is in ``numbers("1,250.00")``.
+When the list does not depend on the current element (``all numbers(summary) have
+. in numbers(input "article.md")``), it is indexed once per run, so checking n
+items against a list of m costs n + m, not n × m.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from referee.dsl import ast
+from referee.dsl.format import format_value
+from referee.engine.checks.access import elements
+from referee.engine.checks.base import (CheckCompiler, Context, Leaf, Polarity, decided, describe_val,
+                                        evidence_of, located, missing_verdict)
+from referee.engine.checks.static import reads_element
+from referee.engine.values import EvalError, Missing, Val, as_decimal, equal, is_number, plain_top, render, type_name
+from referee.engine.verdict import Verdict
+
+
+def _key(value: Any, ignore_case: bool) -> tuple | None:
+    """A hashable stand-in for a scalar that ``equal`` compares the same way (None
+    for what only a deep comparison can tell: objects, lists, NaN)."""
+    value = plain_top(value)
+    if is_number(value):
+        number = as_decimal(value)
+        return None if number.is_nan() else ("number", number)
+    if isinstance(value, str):
+        return ("text", value.casefold() if ignore_case else value)
+    if value is None or isinstance(value, bool):
+        return ("const", value)
+    return None
+
+
+@dataclass(frozen=True)
+class Index:
+    """The items of a list by key, the first of equal items kept; ``rest`` holds the
+    items with no key, compared one by one."""
+
+    first: dict[tuple, Val]
+    rest: tuple[Val, ...]
+
+    @classmethod
+    def of(cls, items: tuple[Val, ...], ignore_case: bool) -> "Index":
+        first: dict[tuple, Val] = {}
+        rest = []
+        for item in items:
+            key = _key(item.value, ignore_case)
+            if key is None:
+                rest.append(item)
+            else:
+                first.setdefault(key, item)
+        return cls(first, tuple(rest))
+
+    def find(self, value: Any, ignore_case: bool) -> Val | None:
+        key = _key(value, ignore_case)
+        if key is not None:
+            return self.first.get(key)
+        return next((item for item in self.rest if equal(item.value, value, ignore_case)), None)
+
+
+@dataclass(eq=False)  # its run's index is kept under the check itself (identity)
+class MemberCheck(Leaf):
+    item: Any
+    collection: Any
+    ignore_case: bool
+    negated: bool
+    polarity: Polarity
+    constant: bool  # the list does not depend on the current element: index it once per run
+
+    def decide(self, ctx: Context) -> Verdict:
+        item, collection = self.item.eval(ctx), self.collection.eval(ctx)
+        for val in (item, collection):
+            if isinstance(val, Missing):
+                return missing_verdict(val)
+        if type_name(collection.value) != "list":
+            raise EvalError(f"'in' looks for an item of a list; {collection.label} is "
+                            f"{type_name(collection.value)} {render(collection.value)[:60]}"
+                            + ("; for text write `... contains ...`" if isinstance(collection.value, str) else ""))
+        found = self._index(ctx, collection).find(item.value, self.ignore_case)
+        label = collection.label
+        if found is not None:
+            fact = located(f"{describe_val(item)}, in {label}", found.prov)
+        else:
+            fact = f"{describe_val(item)}, not in {label} ({len(elements(collection))} items)"
+        # The fact says "in" or "not in"; a find the assertion does not want says so.
+        wants_found = (not self.negated) == self.polarity.positive
+        message = f"{fact}, expected not in {label}" if found is not None and not wants_found else fact
+        evidence = evidence_of(item, found) if found is not None else evidence_of(item)
+        return decided((found is not None) != self.negated, message, evidence, observed=item.value)
+
+    def _index(self, ctx: Context, collection: Val) -> Index:
+        build = lambda: Index.of(elements(collection), self.ignore_case)  # noqa: E731
+        return ctx.once((self, "index"), build) if self.constant else build()
+
+
+def compile_member(c, node: ast.Member, scope) -> MemberCheck:
+    item, collection = c.value(node.item, scope), c.value(node.collection, scope)
+    if collection.kind == "text" or (isinstance(node.collection, ast.Literal)
+                                     and not isinstance(node.collection.value, tuple)):
+        shown = format_value(node.collection)
+        c.error("bad-operand", f"'in' looks for an item of a list; {shown} is not a list",
+                node.collection.span, f"for text write `{shown} contains {format_value(node.item)}`")
+    return MemberCheck(item, collection, node.ignore_case, node.negated, scope.polarity,
+                       not reads_element(node.collection))
+
+
+CHECK_COMPILERS: dict[type, CheckCompiler] = {ast.Member: compile_member}
