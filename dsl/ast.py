@@ -192,10 +192,22 @@ class Selection:
     span: Span = _span()
 
 
+@frozen
+class Filtered:
+    """``<list> where <condition>``: the items of any list value (``lines(x)``, a let
+    bound to a list, a JSON array) for which the condition holds, ``.`` being the
+    item. A selection's own ``where`` is a ``WhereFilter``."""
+
+    base: "Value"
+    condition: "Condition"
+    span: Span = _span()
+
+
 Value = Union[
-    Literal, ObjectLit, ArrayLit, NameRef, PathExpr, JsonPathExpr, FuncCall, Selection
+    Literal, ObjectLit, ArrayLit, NameRef, PathExpr, JsonPathExpr, FuncCall, Selection, Filtered
 ]
-VALUE_TYPES = (Literal, ObjectLit, ArrayLit, NameRef, PathExpr, JsonPathExpr, FuncCall, Selection)
+VALUE_TYPES = (Literal, ObjectLit, ArrayLit, NameRef, PathExpr, JsonPathExpr, FuncCall, Selection,
+               Filtered)
 
 # ------------------------------------------------------------------------ conditions
 

@@ -191,6 +191,8 @@ def _value(v: Any, safe: bool) -> str:
         return f"jsonpath({base}{_string(v.query)})"
     if isinstance(v, ast.NameRef):
         return v.name
+    if isinstance(v, ast.Filtered):
+        return f"{_value(v.base, False)} where {_atom(v.condition, safe)}"
     if isinstance(v, ast.RegexLit):
         return regex_text(v.pattern, v.flags)
     if isinstance(v, ast.ArrayLit):

@@ -175,6 +175,9 @@ class ToAst(Decoding):
             fields = (ast.Field(str(head)[1:], self.at.span(head)),) + fields
         return ast.PathExpr(None, fields, self.at.span(meta))
 
+    def where_list(self, meta, children):
+        return ast.Filtered(children[0], children[1], self.at.span(meta))
+
     def field_access(self, meta, children):
         return ast.Field(str(children[0])[1:], self.at.span(meta))
 

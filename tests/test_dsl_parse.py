@@ -8,7 +8,7 @@ import pytest
 
 from referee import dsl
 from referee.dsl.ast import (
-    And, ArrayLit, Before, Between, Compare, EachDistinct, Emptiness, Exists, Expect, Field,
+    And, ArrayLit, Before, Between, Compare, EachDistinct, Emptiness, Exists, Expect, Field, Filtered,
     FuncCall, Includes, InOrder, JsonPathExpr, Let, Literal, Member, NamePattern, NameRef, Not,
     ObjectLit, Only, Or, PathExpr, Quantified, RegexLit, Selection, Semantic, Source, StatusFilter,
     StepFilter, TextTest, ToolFilter, Truthy, WhereFilter,
@@ -148,6 +148,18 @@ CONDITIONS = [
     ('a in [1, 2]', Member(NameRef("a"), ArrayLit((lit(1), lit(2))))),
     ('a not in b ignoring case', Member(NameRef("a"), NameRef("b"), True, True)),
     ("all calls have .tool in t", Quantified("all", None, CALLS, Member(rel("tool"), NameRef("t")))),
+    # `where` over any list value, where a list is taken whole.
+    ('count(lines(r) where . != "") == 1',
+     Compare("==", FuncCall("count", (Filtered(FuncCall("lines", (NameRef("r"),)),
+                                               Compare("!=", PathExpr(None, ()), lit(""))),)), lit(1))),
+    ("any a where not .x have .y",
+     Quantified("any", None, Filtered(NameRef("a"), Not(Truthy(rel("x")))), Truthy(rel("y")))),
+    ("exists a where .x where .y",
+     Exists(Filtered(Filtered(NameRef("a"), Truthy(rel("x"))), Truthy(rel("y"))))),
+    # ... but at the end of a comparison `where` is still the selection's filter.
+    ("calls where .a == 1 where .b == 2",
+     Truthy(calls(WhereFilter(Compare("==", rel("a"), lit(1))),
+                  WhereFilter(Compare("==", rel("b"), lit(2)))))),
     # let names and single steps where a selection goes; `only`.
     ("saves before response", Before(NameRef("saves"), RESPONSE)),
     ('first(calls to "a") before b', Before(FuncCall("first", (calls(to("a")),)), NameRef("b"))),

@@ -30,7 +30,18 @@ REPORTS = [{"response": "Sales rose to 1,250 units in 2024.\n"},
            {"response": "Sales rose sharply this year.\n"},
            {"response": "See table 3 (2023).\n"}]
 
+LISTS = [{"response": "Options:\n- walk\n- bus\n- train\n"},
+         {"response": "Options:\n- walk\n- bus\n"},
+         {"response": "- a\n- b\n- c\n- d\n- e\n- f\n"},
+         {"response": "- a\n- b\n- c\n- d\n- e\n"}]
+BULLET = '. starts with "- "'
+
 CASES = [
+    pytest.param(" or ".join(f"exactly {n} lines(response) have {BULLET}" for n in (3, 4, 5)),
+                 f"count(lines(response) where {BULLET}) between 3 and 5", LISTS, id="count-where"),
+    pytest.param(f"not (exactly 0 lines(response) have {BULLET} or exactly 1 lines(response) have {BULLET}"
+                 f" or exactly 2 lines(response) have {BULLET})",
+                 f"count(lines(response) where {BULLET}) >= 3", LISTS, id="at-least-where"),
     pytest.param("response matches /\\b(?:19|20)\\d\\d\\b/ and not response matches /\\(\\d+\\)/",
                  "eval 1\nlet year = /\\b(?:19|20)\\d\\d\\b/\nlet in_brackets = /\\(\\d+\\)/\n"
                  "expect: response matches year and not response matches in_brackets\n",

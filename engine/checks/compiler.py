@@ -29,7 +29,8 @@ CHECK_COMPILERS: dict[type, CheckCompiler] = {
     **order.CHECK_COMPILERS, **logic.CHECK_COMPILERS, **lists.CHECK_COMPILERS,
 }
 VALUES: dict[type, ExprCompiler] = {
-    **VALUE_COMPILERS, ast.Selection: lambda c, node, scope: c.selection(node, scope),
+    **VALUE_COMPILERS, **lists.VALUE_COMPILERS,
+    ast.Selection: lambda c, node, scope: c.selection(node, scope),
 }
 
 

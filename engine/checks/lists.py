@@ -1,4 +1,5 @@
-"""Lists as the language uses them beyond selections: ``x in LIST`` (membership).
+"""Lists as the language uses them beyond selections: ``x in LIST`` (membership) and
+``LIST where COND`` (the items of any list value for which a condition holds).
 
 A membership test compares without coercion, as ``==`` does: ``"12"`` is not in
 ``[12]``, and numbers compare by value, so 1250 is in ``numbers("1,250.00")``.
@@ -15,11 +16,18 @@ from typing import Any
 from referee.dsl import ast
 from referee.dsl.format import format_value
 from referee.engine.checks.access import elements
-from referee.engine.checks.base import (CheckCompiler, Context, Leaf, Polarity, decided, describe_val,
-                                        evidence_of, located, missing_verdict)
+from referee.dsl.format import format_condition
+from referee.engine.checks.base import (CheckCompiler, Context, ExprCompiler, Leaf, Polarity, decided,
+                                        describe_val, evidence_of, located, missing_verdict)
+from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.static import reads_element
-from referee.engine.values import EvalError, Missing, Val, as_decimal, equal, is_number, plain_top, render, type_name
-from referee.engine.verdict import Verdict
+from referee.engine.values import (EvalError, Missing, Prov, Result, Val, as_decimal, equal, is_number,
+                                   plain_top, render, type_name)
+from referee.engine.verdict import Outcome, Verdict
+
+# A 'where' that kept nothing is explained by its nearest miss among this many items.
+CLOSEST_LIMIT = 1000
+LIST_KINDS = ("calls", "notes", "rows", "lines", "list")
 
 
 def _key(value: Any, ignore_case: bool) -> tuple | None:
@@ -109,4 +117,64 @@ def compile_member(c, node: ast.Member, scope) -> MemberCheck:
                        not reads_element(node.collection))
 
 
+@dataclass(frozen=True, eq=False)
+class FilteredList:
+    """``base where condition`` over any list value: the items it keeps, each with
+    its own provenance, so a count or a quantifier cites them. A list that does not
+    depend on the current element is filtered once per run."""
+
+    base: Any
+    check: Any
+    text: str  # "where <condition>", as written
+    constant: bool
+    kind: str = "list"
+
+    def eval(self, ctx: Context) -> Result:
+        if self.constant:
+            return ctx.once((self, "kept"), lambda: self._filter(ctx))
+        return self._filter(ctx)
+
+    def _filter(self, ctx: Context) -> Result:
+        base = self.base.eval(ctx)
+        if isinstance(base, Missing):
+            return base
+        if type_name(base.value) != "list":
+            raise EvalError(f"'where' filters a list; {base.label} is {type_name(base.value)} "
+                            f"{render(base.value)[:60]}")
+        items = elements(base)
+        tried = [(item, self._verdict(ctx, item)) for item in items]
+        kept = tuple(item for item, verdict in tried if verdict.outcome is Outcome.PASS)
+        label = f"{base.label} {self.text}"
+        prov = base.prov
+        own = Prov(prov.source, label, prov.file, prov.line, prov.step) if prov else Prov("none", label)
+        return Val([item.value for item in kept], own, kept, base.claims,
+                   empty="" if kept else self._why_empty(base, tried))
+
+    def _verdict(self, ctx: Context, item: Val) -> Verdict:
+        verdict = self.check.evaluate(ctx.at(item))
+        if verdict.outcome is Outcome.ERROR:
+            raise EvalError(f"'where' on {item.label}: {verdict.message}", verdict.evidence)
+        return verdict
+
+    def _why_empty(self, base: Val, tried: list) -> str:
+        if not tried:
+            return f"{base.label} is empty"
+        nearest = closest_first(tried[:CLOSEST_LIMIT])[0][1]
+        label = "closest" if len(tried) > 1 else "first"
+        count = f"{len(tried)} item" + ("" if len(tried) == 1 else "s")
+        return f"{base.label} has {count}, none {self.text} ({label}: {nearest.message})"
+
+
+def compile_filtered(c, node: ast.Filtered, scope) -> FilteredList:
+    base = c.value(node.base, scope)
+    check = c.cond(node.condition, c.element_scope(base.kind))
+    if base.kind == "text" or isinstance(node.base, ast.Literal):
+        c.error("bad-operand", f"'where' filters a list; {format_value(node.base)} is not one",
+                node.base.span, "filter the lines or words of a text: lines(x) where ...")
+    kind = base.kind if base.kind in LIST_KINDS else "list"
+    return FilteredList(base, check, f"where {format_condition(node.condition)}",
+                        not reads_element(node.base), kind)
+
+
 CHECK_COMPILERS: dict[type, CheckCompiler] = {ast.Member: compile_member}
+VALUE_COMPILERS: dict[type, ExprCompiler] = {ast.Filtered: compile_filtered}
