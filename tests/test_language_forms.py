@@ -78,3 +78,44 @@ def test_an_error_inside_a_named_condition_is_reported_once():
     text = 'eval 1\nlet ok = .stauts == "x"\nexpect 1: any calls have ok\nexpect 2: all calls have ok\n'
     found = check_rules([dsl.parse_rules(text, "x.rules")])
     assert [(d.code, d.line) for d in found] == [("unknown-field", 2)]
+
+
+# ----------------------------------------------------------------- parts of a text
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+from referee.engine.checks import textparts  # noqa: E402
+from referee.engine.values import Prov, Val  # noqa: E402
+
+MARKDOWN = st.lists(st.sampled_from(["# A", "## B", "text 1,250", "---", "> q", "```", "~~~", "",
+                                     "=====", "x-2 −3.5", "\r", "- item"]), max_size=12)
+
+
+@settings(max_examples=150, deadline=None)
+@given(MARKDOWN.map("\n".join), st.text(max_size=40))
+def test_the_parts_of_any_text_are_its_own_lines(text, noise):
+    """Each function gives a list (or, for section, a text or missing); every part is
+    made of lines of the text and placed at the line it starts on."""
+    source = text + noise
+    lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    arg = Val(source, Prov("response", "response.md", "outputs/response.md", 1))
+    for name in ("headings", "parts", "quotes", "code", "words", "numbers"):
+        found = textparts.FUNCTIONS[name](arg)
+        for item in found.items:
+            assert 1 <= item.prov.line <= len(lines), (name, item)
+    for item in textparts.parts(arg).items + textparts.code(arg).items:
+        first = item.value.split("\n")[0]
+        assert first in lines[item.prov.line - 1], (first, item.prov.line)
+    textparts.section(arg, Val("A"))
+
+
+@pytest.mark.parametrize("text, numbers", [
+    ("1,250.50 and −3", ["1250.50", "-3"]),
+    ("1’250 CHF, 1\u00a0250 €, 1 250", ["1250", "1250", "1", "250"]),
+    ("(−0.5) +7 x-2", ["-0.5", "7", "2"]),
+    ("1,5 and 1,2500", ["1", "5", "1", "2500"]),
+    ("v2 H2O 3rd 1.2.3", ["3", "1.2"]),
+])
+def test_numbers_as_people_write_them(text, numbers):
+    found = textparts.numbers(Val(text)).value
+    assert [str(n) for n in found] == numbers

@@ -36,7 +36,20 @@ LISTS = [{"response": "Options:\n- walk\n- bus\n- train\n"},
          {"response": "- a\n- b\n- c\n- d\n- e\n"}]
 BULLET = '. starts with "- "'
 
+ARTICLES = [{"response": "I removed the word \"very\".\n\n## Article\n\nSales grew.\n\n## Notes\nnone\n"},
+            {"response": "## Article\n\nSales grew very fast.\n\n## Notes\nI kept \"very\".\n"},
+            {"response": "## Notes\nThe article is below.\n\n## Article\nSales grew.\nIt was very good.\n"}]
+
+SNIPPETS = [{"response": "Run this:\n```python\nprint(total)\n```\nIt prints the total.\n"},
+            {"response": "Call print(total) yourself.\n```\nls\n```\n"},
+            {"response": "No code.\n"}]
+
 CASES = [
+    pytest.param(r"response matches /```[a-z]*\n(?:(?!```)[\s\S])*print\(/",
+                 'any code(response) have . contains "print("', SNIPPETS, id="code-blocks"),
+    # What authors wrote: a lookahead regex fitted to the response's headings.
+    pytest.param(r"not (response matches /## Article\n(?:(?!\n## )[\s\S])*very/)",
+                 'not (section(response, "Article") contains "very")', ARTICLES, id="section"),
     pytest.param(" or ".join(f"exactly {n} lines(response) have {BULLET}" for n in (3, 4, 5)),
                  f"count(lines(response) where {BULLET}) between 3 and 5", LISTS, id="count-where"),
     pytest.param(f"not (exactly 0 lines(response) have {BULLET} or exactly 1 lines(response) have {BULLET}"

@@ -23,7 +23,9 @@ ELEMENT_OF = {"calls": "call", "notes": "note", "rows": "row", "lines": "text"}
 # What a function gives, where it always gives one kind (the compiler's ``kind``).
 RESULT_KINDS = {"count": "number", "length": "number", "number": "number", "lines": "lines",
                 "text": "text", "lower": "text", "upper": "text", "trim": "text",
-                "collapse": "text", "replace": "text", "keys": "list"}
+                "collapse": "text", "replace": "text", "keys": "list", "section": "text",
+                "headings": "list", "parts": "list", "quotes": "list", "code": "list",
+                "words": "list", "numbers": "list"}
 FIELDS_OF = {"call": CALL_FIELDS, "note": NOTE_FIELDS}
 
 

@@ -1,6 +1,8 @@
 """The built-in functions: ``count first last number text lower upper trim
-collapse replace lines length keys header``. Arity is checked by the compiler from
-``ARITY``; every function takes one argument but ``replace(text, old, new)``.
+collapse replace lines length keys header``, and the parts of a text (``section
+headings parts quotes code words numbers``, in ``textparts``). Arity is checked by
+the compiler from ``ARITY``; every function takes one argument but ``replace(text,
+old, new)`` and ``section(text, title)``.
 
 Each function takes present values (``Val``); a missing argument makes the result
 missing with the same reason, so ``first(calls to "x").args`` on a run without
@@ -13,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from referee.engine.checks import textparts
 from referee.engine.checks.access import elements
 from referee.engine.values import (EvalError, Missing, Prov, Result, Val, is_number, parse_number,
                            render, to_text, type_name)
@@ -143,5 +146,7 @@ FUNCTIONS: dict[str, Callable[..., Result]] = {
     "keys": _keys,
 }
 
+FUNCTIONS.update(textparts.FUNCTIONS)  # section, headings, parts, quotes, code, words, numbers
+
 # header() reads a CSV file's first row; compiled separately (it needs the file).
-ARITY = {name: 1 for name in FUNCTIONS} | {"header": 1, "replace": 3}
+ARITY = {name: 1 for name in FUNCTIONS} | {"header": 1, "replace": 3} | textparts.ARITY

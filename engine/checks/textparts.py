@@ -1,0 +1,275 @@
+"""Parts of a text, as the people who write responses delimit them: ``section(x,
+"title")`` (the text under a Markdown heading), ``parts(x)`` (between ``---``
+rules), ``quotes(x)`` (block quotes), ``code(x)`` (fenced code), ``headings(x)``,
+and the ``words(x)`` and ``numbers(x)`` in it.
+
+Every part is a value with its own place: its first line in the file the text was
+read from, so a check on ``section(response, "Summary")`` cites the line of the
+response where the words are, and ``lines(...)`` of a part counts from there.
+
+The Markdown read here is what responses use, kept predictable rather than
+complete: ATX headings (``## Title``) and ``===`` underlines; a line of three or
+more ``-``, ``*`` or ``_`` is a rule, even right under a line of text; fenced code
+(```` ``` ```` or ``~~~``) hides headings, rules and quotes inside it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Callable, Iterator
+
+from referee.dsl.errors import suggest
+from referee.engine.values import EvalError, Missing, Prov, Result, Val, render, type_name
+
+_HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*(?:[ \t]#+[ \t]*)?\Z")
+_UNDERLINE = re.compile(r" {0,3}=+[ \t]*\Z")
+_RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*\Z")
+_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+_QUOTE = re.compile(r" {0,3}> ?")
+_NUMBERING = re.compile(r"\d+[.)]\s+")
+_EMPHASIS = "*_`"
+# A word: letters or digits, joined by an apostrophe, a hyphen, a point or a comma
+# between two of them ("don't", "state-of-the-art", "e.g", "1,250.5").
+_WORD = re.compile(r"[^\W_]+(?:['’.,-][^\W_]+)*")
+# A number as people write it: a sign where a sign can stand (not after a letter or a
+# digit: 2019-2020 is two numbers), digits grouped by threes with one separator
+# (1,250 or 1’250 or 1 250 with a no-break or thin space), then a decimal point. A
+# digit right after a letter (B2B, mp3) or a point (the 3 of 1.2.3) starts none.
+_NUMBER = re.compile(r"""
+    (?<![\w.])
+    (?P<sign>[-+\u2212](?=\d))?
+    (?P<int>\d{1,3}(?P<sep>[,'’\u00a0\u202f\u2009])\d{3}(?:(?P=sep)\d{3})*|\d+)
+    (?P<frac>\.\d+)?
+    (?!\d)
+""", re.VERBOSE)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a text: its number (0-based) and whether it is inside fenced code."""
+
+    number: int
+    text: str
+    fenced: bool
+    fence: bool  # an opening or closing fence line itself
+
+
+def _lines(text: str) -> list[Line]:
+    """The lines of ``text`` (``\\r\\n`` and ``\\r`` end lines too), each marked as
+    inside fenced code or not."""
+    out: list[Line] = []
+    fence: str | None = None
+    split = re.split(r"\r\n|\r|\n", text)
+    if len(split) > 1 and split[-1] == "":
+        split.pop()  # a final line break ends the last line; it does not start one
+    for number, line in enumerate(split):
+        found = _FENCE.match(line)
+        if fence is None and found:
+            fence = found.group(1)
+            out.append(Line(number, line, False, True))
+        elif fence is not None and found and found.group(1)[0] == fence[0] \
+                and len(found.group(1)) >= len(fence) and not line.strip(" `~"):
+            fence = None
+            out.append(Line(number, line, False, True))
+        else:
+            out.append(Line(number, line, fence is not None, False))
+    return out
+
+
+# ----------------------------------------------------------------------- values
+
+
+def _part(arg: Val, label: str, lines: list[Line]) -> Val:
+    """The text of ``lines`` (blank lines at either end left out) as a value placed
+    at its first line."""
+    while lines and not lines[0].text.strip():
+        lines = lines[1:]
+    while lines and not lines[-1].text.strip():
+        lines = lines[:-1]
+    text = "\n".join(line.text for line in lines)
+    first = lines[0].number if lines else 0
+    return Val(text, _at(arg, label, first))
+
+
+def _at(arg: Val, label: str, offset: int) -> Prov:
+    """The provenance of a piece of ``arg`` that starts ``offset`` lines into it."""
+    prov = arg.prov
+    if prov is None:
+        return Prov("none", label)
+    line = (prov.line or 1) + offset if prov.file else None
+    return Prov(prov.source, label, prov.file, line, prov.step)
+
+
+def _listed(arg: Val, name: str, items: list[Val]) -> Val:
+    prov = arg.prov
+    own = Prov(prov.source, f"{name}({arg.label})", prov.file, prov.line, prov.step) if prov else None
+    return Val([item.value for item in items], own, tuple(items), arg.claims,
+               empty="" if items else f"{arg.label} has no {_NOUNS[name]}")
+
+
+_NOUNS = {"parts": "text between --- rules", "quotes": "block quote", "code": "fenced code",
+          "headings": "heading", "words": "word", "numbers": "number"}
+
+
+def _need_text(arg: Val, name: str) -> str:
+    if not isinstance(arg.value, str):
+        raise EvalError(f"{name}() needs text, got {type_name(arg.value)} {render(arg.value)[:60]} "
+                        f"({arg.label})")
+    return arg.value
+
+
+# --------------------------------------------------------------------- headings
+
+
+def _heading(lines: list[Line], i: int) -> tuple[int, str] | None:
+    """(level, title) when line ``i`` is a heading (or the text of an ``===``
+    underline), else None."""
+    line = lines[i]
+    if line.fenced or line.fence:
+        return None
+    found = _HEADING.match(line.text)
+    if found:
+        return len(found.group(1)), (found.group(2) or "").strip()
+    after = lines[i + 1] if i + 1 < len(lines) else None
+    if after is not None and not after.fenced and _UNDERLINE.match(after.text) and line.text.strip() \
+            and not _RULE.match(line.text):
+        return 1, line.text.strip()
+    return None
+
+
+def _headings(lines: list[Line]) -> Iterator[tuple[int, int, str]]:
+    """(line index, level, title) of every heading, in order."""
+    for i in range(len(lines)):
+        found = _heading(lines, i)
+        if found is not None:
+            yield i, found[0], found[1]
+
+
+def _plain_title(title: str) -> str:
+    """A title as compared: emphasis, a leading "1." and a trailing colon left out,
+    whitespace collapsed, case ignored."""
+    text = " ".join(title.split()).strip(_EMPHASIS + " ")
+    text = _NUMBERING.sub("", text, count=1).rstrip(":").strip(_EMPHASIS + " ")
+    return text.casefold()
+
+
+def section(arg: Val, title: Val) -> Result:
+    """The text under the first heading titled ``title``, up to the next heading of
+    the same or a higher level; Missing (with the headings there are) when none."""
+    text = _need_text(arg, "section")
+    if not isinstance(title.value, str):
+        raise EvalError(f"section() takes the title as text, got {type_name(title.value)}")
+    lines = _lines(text)
+    found = list(_headings(lines))
+    wanted = _plain_title(title.value)
+    label = f"section({arg.label}, {render(title.value)})"
+    for k, (i, level, name) in enumerate(found):
+        if _plain_title(name) == wanted:
+            end = next((j for j, lvl, _ in found[k + 1:] if lvl <= level), len(lines))
+            start = i + (2 if _UNDERLINE.match(lines[i + 1].text if i + 1 < len(lines) else "x") else 1)
+            return _part(arg, label, lines[start:end])
+    return Missing(_no_section(arg, title.value, [name for _, _, name in found]), arg.prov, arg.claims)
+
+
+def _no_section(arg: Val, title: str, names: list[str]) -> str:
+    if not names:
+        return f"{arg.label} has no headings, so no section {render(title)}"
+    near = suggest(title, names)
+    shown = ", ".join(render(n) for n in names[:8]) + (", …" if len(names) > 8 else "")
+    return (f"{arg.label} has no section {render(title)} (headings: {shown})"
+            + (f"; did you mean {render(near)}?" if near else ""))
+
+
+def headings(arg: Val) -> Result:
+    lines = _lines(_need_text(arg, "headings"))
+    items = [Val(name, _at(arg, f"heading {render(name)} of {arg.label}", i))
+             for i, _, name in _headings(lines)]
+    return _listed(arg, "headings", items)
+
+
+# ------------------------------------------------------------------ blocks
+
+
+def parts(arg: Val) -> Result:
+    """The pieces of text between rules (``---``), blank pieces left out."""
+    lines = _lines(_need_text(arg, "parts"))
+    pieces: list[list[Line]] = [[]]
+    for line in lines:
+        if not line.fenced and not line.fence and _RULE.match(line.text):
+            pieces.append([])
+        else:
+            pieces[-1].append(line)
+    found = [_part(arg, f"part {n} of {arg.label}", piece)
+             for n, piece in enumerate((p for p in pieces if any(x.text.strip() for x in p)), start=1)]
+    return _listed(arg, "parts", found)
+
+
+def quotes(arg: Val) -> Result:
+    """Each block quote (lines starting with ``>``, up to a line without one), its
+    ``>`` markers left out."""
+    lines = _lines(_need_text(arg, "quotes"))
+    groups: list[list[Line]] = []
+    inside = False
+    for line in lines:
+        marker = None if line.fenced or line.fence else _QUOTE.match(line.text)
+        if marker is None:
+            inside = False
+            continue
+        if not inside:
+            groups.append([])
+            inside = True
+        groups[-1].append(Line(line.number, line.text[marker.end():], False, False))
+    found = [_part(arg, f"quote {n} of {arg.label}", group) for n, group in enumerate(groups, start=1)]
+    return _listed(arg, "quotes", found)
+
+
+def code(arg: Val) -> Result:
+    """The content of each fenced code block (an unclosed fence runs to the end)."""
+    blocks: list[list[Line]] = []
+    inside = False
+    for line in _lines(_need_text(arg, "code")):
+        if line.fence:
+            if not inside:
+                blocks.append([])
+            inside = not inside
+        elif inside:
+            blocks[-1].append(line)
+    found = [Val("\n".join(x.text for x in block),
+                 _at(arg, f"code block {n} of {arg.label}", block[0].number if block else 0))
+             for n, block in enumerate(blocks, start=1)]
+    return _listed(arg, "code", found)
+
+
+# ----------------------------------------------------------- words and numbers
+
+
+def words(arg: Val) -> Result:
+    text = _need_text(arg, "words")
+    items = [Val(found.group(), _at(arg, f"{arg.label} word {n}", text.count("\n", 0, found.start())))
+             for n, found in enumerate(_WORD.finditer(text), start=1)]
+    return _listed(arg, "words", items)
+
+
+def numbers(arg: Val) -> Result:
+    """Every number written in the text, as an exact decimal: ``1,250.50`` is
+    1250.50, ``−3`` is -3, ``12%`` is 12; ``2019-2020`` is 2019 and 2020."""
+    text = _need_text(arg, "numbers")
+    items = [Val(_value(found), _at(arg, f"{arg.label} {render(found.group())}",
+                                    text.count("\n", 0, found.start())))
+             for found in _NUMBER.finditer(text)]
+    return _listed(arg, "numbers", items)
+
+
+def _value(found: re.Match) -> Decimal:
+    digits = found.group("int")
+    if found.group("sep"):
+        digits = digits.replace(found.group("sep"), "")
+    sign = "-" if found.group("sign") in ("-", "\u2212") else ""
+    return Decimal(sign + digits + (found.group("frac") or ""))
+
+
+FUNCTIONS: dict[str, Callable[..., Result]] = {"section": section, "headings": headings, "parts": parts, "quotes": quotes,
+             "code": code, "words": words, "numbers": numbers}
+ARITY = {name: 1 for name in FUNCTIONS} | {"section": 2}
