@@ -139,8 +139,10 @@ class NamePattern:
 # Sources a selection starts from.
 @frozen
 class Source:
-    """``calls``, ``notes``, ``response``, ``outputs``, ``metrics``, ``timing``,
-    ``metadata``, or ``file`` (then ``path`` and ``fmt`` in text/json/csv/lines)."""
+    """``calls``, ``notes``, ``harness``, ``response``, ``outputs``, ``metrics``,
+    ``timing``, ``metadata``, ``file`` (a run's output) or ``input`` (a file the
+    eval lists in evals.json); these two have a ``path`` and a ``fmt`` in
+    text/json/csv/lines."""
 
     kind: str
     path: str | None = None

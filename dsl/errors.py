@@ -11,7 +11,8 @@ Codes reported by the parser: ``syntax``, ``bad-string``, ``bad-number``,
 ``duplicate-eval``, ``duplicate-key``, ``bad-evals``, ``too-deep``. Codes reported by the compiler:
 ``unknown-function``, ``wrong-arity``, ``unknown-name``, ``name-cycle``,
 ``unknown-field``, ``bad-regex``, ``bad-jsonpath``, ``jsonpath-regex``,
-``bad-operand``, ``bad-step``, ``bad-path``, ``unknown-eval`` (and ``unknown-source``
+``bad-operand``, ``bad-step``, ``bad-path``, ``unknown-eval``, ``unknown-input``,
+``bad-input`` (and ``unknown-source``
 for a quantifier over a name that is neither a source nor a let). Warnings
 (``severity`` "warning", from ``referee check --workspace``): ``unseen-tool``,
 ``unseen-field``, ``unseen-file``.
@@ -32,6 +33,7 @@ WARNING_CODES = ("unseen-tool", "unseen-field", "unseen-file")
 COMPILER_CODES = (
     "unknown-function", "wrong-arity", "unknown-name", "name-cycle", "unknown-field",
     "bad-regex", "bad-jsonpath", "jsonpath-regex", "bad-operand", "bad-step", "bad-path", "unknown-eval",
+    "unknown-input", "bad-input",
 )
 
 

@@ -54,6 +54,10 @@ class EvalsFile:
     skill_name: str | None
     evals: tuple[EvalEntry, ...]
     text: str = field(default="", repr=False, compare=False)
+    # The folder evals.json is in, where the eval's input files are found (with the
+    # folder above it: skill-creator lists "evals/files/x" from the skill's root);
+    # None for a text read from nowhere.
+    folder: str | None = field(default=None, compare=False)
 
     def find(self, key: str) -> EvalEntry | None:
         """The eval whose id (as text) or name is ``key``."""
@@ -74,11 +78,12 @@ def load_evals(path: Path, display: str | None = None) -> EvalsFile:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise RulesError([Diagnostic("bad-evals", f"cannot read evals.json: {reason}",
                                      shown, 0, 0)]) from None
-    return loads_evals(text, shown)
+    return loads_evals(text, shown, str(Path(path).parent))
 
 
-def loads_evals(text: str, path: str = "evals.json") -> EvalsFile:
-    """Like ``load_evals`` for text already read (a leading byte order mark is ignored)."""
+def loads_evals(text: str, path: str = "evals.json", folder: str | None = None) -> EvalsFile:
+    """Like ``load_evals`` for text already read (a leading byte order mark is ignored);
+    ``folder`` is where the file was read from, if anywhere."""
     text = text.removeprefix("\ufeff")
     try:
         data = json.loads(text, parse_float=str)
@@ -93,7 +98,7 @@ def loads_evals(text: str, path: str = "evals.json") -> EvalsFile:
     result = reader.read(data)
     if reader.diagnostics:
         raise RulesError(reader.diagnostics)
-    return result
+    return replace(result, folder=folder)
 
 
 class _Reader:

@@ -268,9 +268,9 @@ def _selection(s: ast.Selection, safe: bool) -> str:
 
 
 def _source(src: ast.Source) -> str:
-    if src.kind != "file":
+    if src.kind not in ("file", "input"):
         return src.kind
-    text = f"file {_string(src.path or '')}"
+    text = f"{src.kind} {_string(src.path or '')}"
     return text + (f" as {src.fmt}" if src.fmt != "text" else "")
 
 

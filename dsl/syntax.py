@@ -15,7 +15,8 @@ if TYPE_CHECKING:  # only a syntax error needs lark (the parser imports it then)
 
 from referee.dsl.errors import Diagnostic, did_you_mean, line_col, line_of
 
-SOURCES = ("calls", "notes", "harness", "response", "outputs", "metrics", "timing", "metadata", "file")
+SOURCES = ("calls", "notes", "harness", "response", "outputs", "metrics", "timing", "metadata", "file",
+           "input")
 _NAMED = {
     "$END": "end of file", "NAME": "a name", "STRING": "a string", "NUMBER": "a number",
     "REGEX": "a regex like /.../", "FIELD": "a field like .name", "DOT": "'.'",
@@ -25,7 +26,7 @@ _GROUPS = (  # (summary, terminals that must all be expected); checked in this o
     ("a condition", {"NOT", "LPAR", "EXISTS", "ANY", "ALL", "NO", "EXACTLY", "SEMANTIC"}),
     ("a value", {"STRING", "NUMBER", "NAME", "LSQB", "LBRACE", "TRUE", "FALSE", "NULL"}),
     ("a selection (calls, notes, harness, response, outputs, metrics, timing, metadata, "
-     "file \"...\")", {s.upper() for s in SOURCES}),
+     "file \"...\", input \"...\")", {s.upper() for s in SOURCES}),
     ("a filter (to, with status, at step, where)", {"TO", "WITH", "AT", "WHERE"}),
     ("an operator (==, contains, starts with, matches, includes, is empty, ...)",
      {"COMPARE_OP", "CONTAINS", "STARTS", "ENDS", "MATCHES", "INCLUDES", "IS"}),
@@ -35,7 +36,7 @@ _IMPLIED = {
     "a condition": {"NOT", "LPAR", "EXISTS", "ANY", "ALL", "NO", "EXACTLY", "SEMANTIC",
                     "IN", "EACH", "STRING", "NUMBER", "NAME", "LSQB", "LBRACE", "TRUE",
                     "FALSE", "NULL", "FIELD", "DOT", "CALLS", "NOTES", "HARNESS", "RESPONSE", "OUTPUTS",
-                    "METRICS", "TIMING", "METADATA", "FILE"},
+                    "METRICS", "TIMING", "METADATA", "FILE", "INPUT", "ONLY", "REGEX"},
     "a value": {"STRING", "NUMBER", "NAME", "LSQB", "LBRACE", "TRUE", "FALSE", "NULL",
                 "FIELD", "DOT", "REGEX"},
     "an operator (==, contains, starts with, matches, includes, is empty, ...)":
@@ -45,7 +46,7 @@ _IMPLIED = {
 _MAX_LISTED = 6
 _FILTER_WORDS = ("to", "with", "at", "where")
 SOURCES_HINT = ("a selection starts with calls, notes, harness, response, outputs, metrics, timing, "
-                "metadata or file \"...\"")
+                "metadata, file \"...\" or input \"...\"")
 
 
 class Terminals:

@@ -202,7 +202,7 @@ class ToAst(Decoding):
     src_timing = _source("timing")
     src_metadata = _source("metadata")
 
-    def src_file(self, meta, children):
+    def src_file(self, meta, children, kind: str = "file"):
         path = self.decode_string(children[0])
         fmt = "text"
         if len(children) > 1 and children[1] is not None:
@@ -212,7 +212,10 @@ class ToAst(Decoding):
                               + ", ".join(FILE_FORMATS), children[1],
                               did_you_mean(fmt, FILE_FORMATS))
                 fmt = "text"
-        return ast.Source("file", path, fmt, self.at.span(meta))
+        return ast.Source(kind, path, fmt, self.at.span(meta))
+
+    def src_input(self, meta, children):
+        return self.src_file(meta, children, "input")
 
     def to_filter(self, meta, children):
         return ast.ToolFilter(children[0], self.at.span(meta))

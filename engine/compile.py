@@ -21,6 +21,7 @@ from referee.dsl.errors import Diagnostic, RulesError, did_you_mean
 from referee.engine.checks import static
 from referee.engine.checks.base import Check, Expr
 from referee.engine.checks.compiler import Compiler, Scope
+from referee.engine.checks.inputs import Inputs
 from referee.engine.run.model import RunId
 from referee.engine.regexes import Pattern
 from referee.engine.verdict import Precision
@@ -89,6 +90,7 @@ class _Group:
     sentences: tuple[str, ...] = ()
     lets: dict[str, tuple[str, ast.Let]] = field(default_factory=dict)  # name -> (path, let)
     expects: list[tuple[str, ast.Expect]] = field(default_factory=list)  # (path, expect)
+    inputs: Inputs | None = None  # the input files evals.json lists for the eval
 
 
 def compile_rules(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None) -> Program:
@@ -140,7 +142,8 @@ def _group(files: Sequence[ast.RulesFile], evals: EvalsFile | None,
     groups: dict[str, _Group] = {}
     if evals is not None:
         for entry in evals.evals:
-            groups[entry.id] = _Group(entry.id, entry.name, tuple(entry.expectations), {}, [])
+            groups[entry.id] = _Group(entry.id, entry.name, tuple(entry.expectations), {}, [],
+                                      Inputs(entry.id, entry.files, evals.folder, True))
     for path, block in _blocks(files, evals):
         key = _resolve(block, evals, path, diagnostics)
         if key is None:
@@ -213,7 +216,7 @@ def _ordered(group: _Group) -> list[tuple[_Written | None, int | None]]:
 
 
 def _compile_group(group: _Group, diagnostics: list[Diagnostic]) -> CompiledEval:
-    compiler = Compiler(group.lets, diagnostics)
+    compiler = Compiler(group.lets, diagnostics, group.inputs or Inputs(group.key))
     lets = compiler.compile_lets()
     let_nodes = {name: node for name, (_, node) in group.lets.items()}
     assertions = []

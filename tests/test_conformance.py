@@ -21,6 +21,10 @@ A verdict case::
         timing: {...}
       expect: {outcome: fail, precision: exact_match, evidence_source: tool_calls,
                message_contains: "711", vacuous: false, notes_only: false}
+
+A case with ``inputs: {"article.md": "text"}`` is compiled with an evals.json whose
+eval 1 lists those files as skill-creator does (``evals/files/article.md``, beside
+evals.json in ``evals/``); ``listed`` adds names it lists without writing them.
 """
 
 from __future__ import annotations
@@ -64,7 +68,7 @@ def test_the_suite_is_large_enough():
 @pytest.mark.parametrize("file_name, case", CASES)
 def test_case(file_name: str, case: dict, tmp_path: Path):
     if "error" in case:
-        _check_error_case(case)
+        _check_error_case(case, tmp_path)
     else:
         _check_verdict_case(case, tmp_path)
 
@@ -72,11 +76,25 @@ def test_case(file_name: str, case: dict, tmp_path: Path):
 # ----------------------------------------------------------------- error cases
 
 
-def _check_error_case(case: dict) -> None:
+def write_evals(case: dict, root: Path):
+    """The evals.json a case with ``inputs`` is compiled with, loaded; None without."""
+    if "inputs" not in case and "listed" not in case:
+        return None
+    folder = root / "skill" / "evals"
+    (folder / "files").mkdir(parents=True)
+    listed = [f"evals/files/{name}" for name in case.get("inputs") or {}] + list(case.get("listed") or [])
+    for name, text in (case.get("inputs") or {}).items():
+        (folder / "files" / name).write_text(text, encoding="utf-8")
+    document = {"evals": [{"id": 1, "prompt": "p", "expectations": [], "files": listed}]}
+    (folder / "evals.json").write_text(json.dumps(document), encoding="utf-8")
+    return dsl.load_evals(folder / "evals.json")
+
+
+def _check_error_case(case: dict, tmp_path: Path) -> None:
     want = case["error"]
     try:
         tree = dsl.parse_rules(case["rules"], "case.rules")
-        found = check_rules([tree])
+        found = check_rules([tree], write_evals(case, tmp_path))
     except dsl.RulesError as err:
         found = err.diagnostics
     got = [(d.code, d.line, d.column) for d in found]
@@ -162,7 +180,7 @@ def _fixture(spec: str) -> Path:
 
 def _check_verdict_case(case: dict, tmp_path: Path) -> None:
     tree = dsl.parse_rules(rules_text(case), "case.rules")
-    program = compile_rules([tree])
+    program = compile_rules([tree], write_evals(case, tmp_path))
     ev = program.evals[0]
     run_dir = _fixture(case["fixture"]) if "fixture" in case else write_run(case.get("run") or {}, tmp_path)
     run = load_run(run_dir)

@@ -3,6 +3,7 @@ cannot drift from the language."""
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -59,9 +60,25 @@ CONDITIONS = [text for kind, text in BLOCKS if kind == "referee"]
 
 
 @pytest.mark.parametrize("kind,text", BLOCKS, ids=[f"{k}-{i}" for i, (k, _) in enumerate(BLOCKS)])
-def test_example_compiles(kind, text):
+def test_example_compiles(kind, text, tmp_path):
     source = text if kind == "rules" else _LETS + text
-    assert check_rules([dsl.parse_rules(source, "docs.rules")]) == []
+    tree = dsl.parse_rules(source, "docs.rules")
+    assert check_rules([tree], _evals_with_inputs(tree, tmp_path)) == []
+
+
+def _evals_with_inputs(tree, root):
+    """For an example that reads inputs: an evals.json listing each input it names
+    (as skill-creator does, under evals/files/) for each of its evals."""
+    named = sorted(set(re.findall(r'\binput "([^"]+)"', dsl.format_rules(tree))))
+    if not named:
+        return None
+    (root / "evals" / "files").mkdir(parents=True)
+    for name in named:
+        (root / "evals" / "files" / name).write_text("region,total\nNorth,1250\n", encoding="utf-8")
+    evals = [{"id": int(block.key), "prompt": "p", "expectations": ["a", "b"],
+              "files": [f"evals/files/{name}" for name in named]} for block in tree.evals]
+    (root / "evals" / "evals.json").write_text(json.dumps({"evals": evals}), encoding="utf-8")
+    return dsl.load_evals(root / "evals" / "evals.json")
 
 
 @pytest.mark.parametrize("text", CONDITIONS, ids=[f"condition-{i}" for i in range(len(CONDITIONS))])

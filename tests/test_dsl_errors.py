@@ -110,7 +110,7 @@ def test_broken_inputs_speak_the_language(text):
 def test_end_of_file_is_named():
     d = first_error("eval 1\nexpect 1: count(calls) ==\n")
     assert d.message == "unexpected end of file: expected a value or a selection " \
-        "(calls, notes, harness, response, outputs, metrics, timing, metadata, file \"...\")"
+        "(calls, notes, harness, response, outputs, metrics, timing, metadata, file \"...\", input \"...\")"
     assert (d.line, d.column) == (2, 26)
 
 

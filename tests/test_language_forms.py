@@ -119,3 +119,45 @@ def test_the_parts_of_any_text_are_its_own_lines(text, noise):
 def test_numbers_as_people_write_them(text, numbers):
     found = textparts.numbers(Val(text)).value
     assert [str(n) for n in found] == numbers
+
+
+# ----------------------------------------------------------------------- inputs
+
+def _evals(root, files: list[str]):
+    folder = root / "skill" / "evals"
+    folder.mkdir(parents=True, exist_ok=True)
+    document = {"evals": [{"id": 1, "prompt": "p", "expectations": ["a"], "files": files}]}
+    (folder / "evals.json").write_text(json.dumps(document), encoding="utf-8")
+    return dsl.load_evals(folder / "evals.json")
+
+
+def _input_errors(root, files: list[str], name: str) -> list[tuple[str, str]]:
+    tree = dsl.parse_rules(f'eval 1\nexpect 1: exists input "{name}"\n', "x.rules")
+    return [(d.code, d.message) for d in check_rules([tree], _evals(root, files))]
+
+
+def test_an_input_is_found_beside_evals_json_or_at_the_skill_root(tmp_path):
+    (tmp_path / "skill" / "evals" / "files").mkdir(parents=True)
+    (tmp_path / "skill" / "evals" / "files" / "a.md").write_text("a\n", encoding="utf-8")
+    (tmp_path / "skill" / "b.md").write_text("b\n", encoding="utf-8")
+    assert _input_errors(tmp_path, ["evals/files/a.md", "files/a.md", "b.md"], "files/a.md") == []
+    assert _input_errors(tmp_path, ["b.md"], "b.md") == []
+
+
+def test_an_ambiguous_end_of_path_names_no_input(tmp_path):
+    found = _input_errors(tmp_path, ["x/a.md", "y/a.md"], "a.md")
+    assert [code for code, _ in found] == ["unknown-input"]
+
+
+@pytest.mark.parametrize("listed", ["../secret.md", "/etc/hostname"])
+def test_an_input_outside_the_skill_is_refused(tmp_path, listed):
+    (tmp_path / "secret.md").write_text("secret\n", encoding="utf-8")
+    assert [code for code, _ in _input_errors(tmp_path, [listed], listed)] == ["bad-input"]
+
+
+def test_a_link_out_of_the_skill_is_not_followed(tmp_path):
+    (tmp_path / "secret.md").write_text("secret\n", encoding="utf-8")
+    (tmp_path / "skill" / "evals").mkdir(parents=True)
+    (tmp_path / "skill" / "evals" / "a.md").symlink_to(tmp_path / "secret.md")
+    found = _input_errors(tmp_path, ["a.md"], "a.md")
+    assert [code for code, _ in found] == ["bad-input"], found

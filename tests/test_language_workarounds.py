@@ -17,7 +17,7 @@ from referee import dsl
 from referee.engine.compile import compile_rules
 from referee.engine.evaluate import evaluate
 from referee.engine.run.workspace import load_run
-from test_conformance import write_run
+from test_conformance import write_evals, write_run
 
 SHELL_RUNS = [
     {"steps": [{"tool": "Bash", "args": {"command": "git status"}, "return": "clean"},
@@ -78,10 +78,12 @@ CASES = [
 ]
 
 
-def outcomes(rule: str, runs: list[dict], tmp: Path, evals_text: str | None = None) -> list[str]:
-    """The outcome of ``rule`` on each run, graded as ``referee grade`` grades."""
+def outcomes(rule: str, runs: list[dict], tmp: Path, inputs: dict | None = None) -> list[str]:
+    """The outcome of ``rule`` on each run, graded as ``referee grade`` grades (with
+    an evals.json listing ``inputs`` for eval 1, when given)."""
     text = rule if rule.startswith("eval") else f"eval 1\nexpect: {rule}\n"
-    program = compile_rules([dsl.parse_rules(text, "case.rules")])
+    evals = write_evals({"inputs": inputs}, tmp) if inputs else None
+    program = compile_rules([dsl.parse_rules(text, "case.rules")], evals)
     found = []
     for number, run in enumerate(runs):
         run_dir = write_run(run, tmp / str(number))
@@ -92,5 +94,25 @@ def outcomes(rule: str, runs: list[dict], tmp: Path, evals_text: str | None = No
 @pytest.mark.parametrize("old, new, runs", CASES)
 def test_the_new_form_gives_the_old_verdicts(old, new, runs, tmp_path):
     before, after = outcomes(old, runs, tmp_path / "old"), outcomes(new, runs, tmp_path / "new")
+    assert before == after
+    assert {"pass", "fail"} <= set(after), after
+
+
+ARTICLE = {"article.md": "# Quarterly report\nRevenue grew by 12 % to 1250.50 units in 2024.\n"}
+SUMMARIES = [{"response": "# Quarterly report\nRevenue grew 12% to 1,250.5 units (2024).\n"},
+             {"response": "# Quarterly report\nRevenue grew 15% in 2024.\n"},
+             {"response": "# Report\nRevenue grew.\n"}]
+
+
+@pytest.mark.parametrize("old, new", [
+    # What authors wrote: the input's figures and title pasted into the rules.
+    ("all numbers(response) have . in [12, 1250.50, 2024]",
+     'all numbers(response) have . in numbers(input "article.md")'),
+    ('first(headings(response)) == "Quarterly report"',
+     'first(headings(response)) == first(headings(input "article.md"))'),
+])
+def test_an_input_gives_the_verdicts_of_its_pasted_text(old, new, tmp_path):
+    before = outcomes(old, SUMMARIES, tmp_path / "old")
+    after = outcomes(new, SUMMARIES, tmp_path / "new", ARTICLE)
     assert before == after
     assert {"pass", "fail"} <= set(after), after

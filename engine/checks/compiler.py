@@ -19,6 +19,7 @@ from referee.dsl.errors import Diagnostic, did_you_mean
 from referee.engine.checks import compare, lists, logic, order, quantify, text
 from referee.engine.checks.base import Check, CheckCompiler, Context, Expr, ExprCompiler, Polarity
 from referee.engine.checks.exprs import SOURCE_WORDS, VALUE_COMPILERS, Const, LetRef
+from referee.engine.checks.inputs import Inputs
 from referee.engine.checks.sources import Select, compile_selection, csv_rows, read_file_text, refuse_transcript
 from referee.engine.checks.static import reads_element
 from referee.engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset
@@ -53,8 +54,10 @@ class Scope:
 class Compiler:
     """Compiles the lets and checks of one eval; ``diagnostics`` collects errors."""
 
-    def __init__(self, lets: dict[str, tuple[str, ast.Let]], diagnostics: list[Diagnostic]):
+    def __init__(self, lets: dict[str, tuple[str, ast.Let]], diagnostics: list[Diagnostic],
+                 inputs: Inputs | None = None):
         self.path = ""  # the rules file of the statement being compiled (for errors)
+        self.inputs = inputs or Inputs("")  # the eval's input files (input "x")
         self.let_nodes = lets
         self.diagnostics = diagnostics
         self.lets: dict[str, Expr] = {}

@@ -94,7 +94,8 @@ class MemberCheck(Leaf):
         if found is not None:
             fact = located(f"{describe_val(item)}, in {label}", found.prov)
         else:
-            fact = f"{describe_val(item)}, not in {label} ({len(elements(collection))} items)"
+            size = len(elements(collection))
+            fact = f"{describe_val(item)}, not in {label} ({size} item{'' if size == 1 else 's'})"
         # The fact says "in" or "not in"; a find the assertion does not want says so.
         wants_found = (not self.negated) == self.polarity.positive
         message = f"{fact}, expected not in {label}" if found is not None and not wants_found else fact

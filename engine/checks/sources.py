@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 
 from referee.dsl import ast
+from referee.engine.checks import inputs
 from referee.engine.checks.access import call_val, note_val, sure_of
 from referee.engine.checks.base import Context
 from referee.dsl.format import format_condition, format_value
@@ -40,7 +41,7 @@ KNOWN_NAMES, KNOWN_NAME_CHARS = 4096, 256
 EVIDENCE_SOURCE = {
     "calls": "tool_calls", "notes": "agent_notes", "harness": "harness", "response": "response",
     "outputs": "outputs", "file": "outputs", "metrics": "metrics", "timing": "timing",
-    "metadata": "metadata",
+    "metadata": "metadata", "input": "input",  # an input is not evidence of the run
 }
 
 
@@ -505,9 +506,10 @@ def refuse_transcript(c, src: ast.Source) -> None:
 def compile_selection(c, node: ast.Selection, scope) -> Select:
     """A selection compiled to Python over the run's records (see the module doc)."""
     src = node.source  # a file operand was checked by the compiler (Compiler._check_file)
-    kind = FORMAT_KINDS[src.fmt] if src.kind == "file" else SOURCE_KINDS.get(src.kind, "any")
+    kind = FORMAT_KINDS[src.fmt] if src.kind in ("file", "input") else SOURCE_KINDS.get(src.kind, "any")
     element = {"calls": "call", "notes": "note", "rows": "row"}.get(kind, "any")  # harness: notes
-    read = _file(src.path or "", src.fmt) if src.kind == "file" else SOURCES[src.kind]
+    read = _file(src.path or "", src.fmt) if src.kind == "file" else \
+        inputs.reader(c, src, FORMATS) if src.kind == "input" else SOURCES[src.kind]
     filters = tuple(FILTERS[type(f)](c, f, src.kind, element) for f in node.filters)
     tools = [f.pattern for f in node.filters if isinstance(f, ast.ToolFilter)]
     single = kind in ("text", "any") and src.kind != "outputs"

@@ -141,7 +141,7 @@ def evidence_source(check, lets: Mapping[str, ast.Let]) -> str:
 
 
 def _evidence_source(nodes: list, precision: Precision) -> str:
-    found = {EVIDENCE_SOURCE[n.kind] for n in nodes if isinstance(n, ast.Source)}
+    found = {EVIDENCE_SOURCE[n.kind] for n in nodes if isinstance(n, ast.Source)} & set(SOURCES)
     if not found:
         return "response" if precision is Precision.SEMANTIC else "none"
     return "+".join(s for s in SOURCES if s in found)

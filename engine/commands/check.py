@@ -100,7 +100,7 @@ def _load_evals(name: str, text: str) -> tuple[EvalsFile | None, list[Diagnostic
     from referee.dsl.evals_json import loads_evals
 
     try:
-        return loads_evals(text, name), []
+        return loads_evals(text, name, str(Path(name).parent)), []
     except RulesError as exc:
         return None, list(exc.diagnostics)
 
