@@ -148,6 +148,8 @@ CONDITIONS = [
     ('a in [1, 2]', Member(NameRef("a"), ArrayLit((lit(1), lit(2))))),
     ('a not in b ignoring case', Member(NameRef("a"), NameRef("b"), True, True)),
     ("all calls have .tool in t", Quantified("all", None, CALLS, Member(rel("tool"), NameRef("t")))),
+    ('a matches {"k": [1, /x/]}',
+     TextTest("matches", NameRef("a"), ObjectLit((("k", ArrayLit((lit(1), RegexLit("x")))),)))),
     # `where` over any list value, where a list is taken whole.
     ('count(lines(r) where . != "") == 1',
      Compare("==", FuncCall("count", (Filtered(FuncCall("lines", (NameRef("r"),)),

@@ -44,7 +44,21 @@ SNIPPETS = [{"response": "Run this:\n```python\nprint(total)\n```\nIt prints the
             {"response": "Call print(total) yourself.\n```\nls\n```\n"},
             {"response": "No code.\n"}]
 
+TRIPS = [{"steps": [{"tool": "search", "args": {"flights": [{"from": "ZRH", "to": "LIS"},
+                                                         {"from": "LIS", "to": "ZRH"}]}}]},
+         {"steps": [{"tool": "search", "args": {"flights": [{"from": "LIS", "to": "ZRH"},
+                                                         {"from": "ZRH", "to": "LIS"}]}}]},
+         {"steps": [{"tool": "search", "args": {"flights": [{"from": "ZRH", "to": "LIS"}]}}]},
+         {"steps": [{"tool": "search", "args": {"flights": [{"from": "ZRH"}, {"from": "LIS"},
+                                                         {"from": "GVA"}]}}]}]
+SEARCH = 'first(calls to "search").args'
+
 CASES = [
+    # The issue's own workaround: a length and one `includes` per item.
+    pytest.param(f'length({SEARCH}.flights) == 2 and {SEARCH}.flights[0] includes {{"from": "ZRH"}}'
+                 f' and {SEARCH}.flights[1] includes {{"from": "LIS"}}',
+                 f'{SEARCH} matches {{"flights": [{{"from": "ZRH"}}, {{"from": "LIS"}}]}}',
+                 TRIPS, id="shape"),
     pytest.param(r"response matches /```[a-z]*\n(?:(?!```)[\s\S])*print\(/",
                  'any code(response) have . contains "print("', SNIPPETS, id="code-blocks"),
     # What authors wrote: a lookahead regex fitted to the response's headings.

@@ -15,6 +15,7 @@ from referee.dsl.format import format_value
 from referee.engine.checks.access import elements
 from referee.engine.checks.base import (CheckCompiler, Context, Leaf, Polarity, decided,
                                         evidence_of, located, missing_verdict)
+from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import EvalError, Missing, Prov, Val, equal, render, short, type_name
@@ -169,7 +170,10 @@ def searched(subject: Val) -> tuple[Evidence, ...]:
     return (Evidence(prov.source, prov.file, prov.line, prov.step, ""),)
 
 
-def compile_text(c, node: ast.TextTest, scope) -> TextCheck:
+def compile_text(c, node: ast.TextTest, scope):
+    shape = shape_operand(c, node.operand) if node.op in ("matches", "fully_matches") else None
+    if shape is not None:  # `x matches {...}`: a value against an expected shape
+        return compile_shape_check(c, node, shape, scope)
     subject = c.value(node.subject, scope)
     if node.op in ("matches", "fully_matches"):
         operand = c.pattern(node.operand, node.ignore_case, VERBS[node.op][0])
