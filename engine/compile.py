@@ -22,6 +22,7 @@ from referee.engine.checks import static
 from referee.engine.checks.base import Check, Expr
 from referee.engine.checks.compiler import Compiler, Scope
 from referee.engine.checks.inputs import Inputs
+from referee.engine.checks.logic import LiteralAndJudgement
 from referee.engine.run.model import RunId
 from referee.engine.regexes import Pattern
 from referee.engine.verdict import Precision
@@ -243,12 +244,15 @@ def _assertion(compiler: Compiler, eval_key: str, n: int, written: _Written | No
             check = compiler.cond(condition, Scope())
     found = static.properties(condition, let_nodes)
     precision, patterns = found.precision, found.tool_patterns
+    rubric = static.rubric(condition, text or "") if precision is Precision.SEMANTIC else None
+    if check is not None and rubric is not None and not isinstance(condition, ast.Semantic):
+        check = LiteralAndJudgement(check, rubric)  # a rule part decides without the grader
     return CompiledAssertion(
         key=f"{eval_key}#{n}", eval_key=eval_key, index=index, text=text or "",
         check_source=source, precision=precision,
         evidence_source=found.evidence_source,
         gated=precision is not Precision.EXISTENCE,
-        semantic_rubric=static.rubric(condition, text or "") if precision is Precision.SEMANTIC else None,
+        semantic_rubric=rubric,
         rules_location=location, check=check,
         tool_patterns=patterns, tool_matchers=tuple(compiler.name_patterns.get(
             (p.kind, p.text, p.flags)) for p in patterns),

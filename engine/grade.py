@@ -34,7 +34,7 @@ from referee.engine import __version__
 from referee.engine.budget import wall_net
 from referee.engine.facts.contents import Contents, run_contents
 from referee.engine.facts.feedback import EvalTally, RunFacts as FeedbackFacts, eval_feedback
-from referee.engine.judging import GraderUsage, Judge, SemanticItem
+from referee.engine.judging import GraderUsage, Judge, SemanticItem, judged as after_rule_part
 from referee.engine.report.brief import Brief, brief
 from referee.engine.report import carry
 from referee.engine.report.build import Carried, RunFacts, grading_document, ground_truth
@@ -499,7 +499,7 @@ def judge_run(judge: Judge | None, run: Run, assertions: Sequence[CompiledAssert
             merged.append(verdict)
             continue
         judged = result.verdicts.get(assertion.key)
-        merged.append(judged if judged is not None else
+        merged.append(after_rule_part(verdict, judged) if judged is not None else
                       Verdict(Outcome.ERROR, "the LLM grader returned no verdict for this assertion"))
     return tuple(merged), frozenset(asked), result.usage
 

@@ -6,10 +6,10 @@ imports nothing of ``llm_adapter``: the deterministic path must run without it.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol, Sequence
 
-from referee.engine.verdict import Verdict
+from referee.engine.verdict import Outcome, Verdict
 
 
 @dataclass(frozen=True)
@@ -56,3 +56,30 @@ class Judge(Protocol):
     a reply it cannot use is an ``error`` verdict for the assertions concerned."""
 
     def grade(self, run: object, items: Sequence[SemanticItem]) -> JudgeResult: ...
+
+
+# ------------------------------------------------ a literal part and a judgement part
+
+
+@dataclass(frozen=True)
+class Awaiting(Verdict):
+    """NOT_GRADED for an assertion that is part rule, part judgement ("lists every
+    date from the input and invents no facts"), whose rule part did not decide it:
+    ``rule_part`` says what that part found, ``evidence`` cites it, and the
+    judgement part goes to the grader."""
+
+    rule_part: str = ""
+
+
+RULE_DECIDED = "decided by the rule part, without the grader"
+
+
+def judged(waiting: Verdict, verdict: Verdict) -> Verdict:
+    """The grader's ``verdict`` on an assertion that was ``waiting`` for it: for one
+    with a rule part, it says that the grader decided, after what the rule part
+    found, and keeps that part's evidence beside the grader's."""
+    if not isinstance(waiting, Awaiting) or verdict.outcome not in (Outcome.PASS, Outcome.FAIL):
+        return verdict
+    evidence = tuple(dict.fromkeys(waiting.evidence + verdict.evidence))
+    return replace(verdict, message=f"the rule part: {waiting.rule_part}; decided by the grader: "
+                   f"{verdict.message}", evidence=evidence)

@@ -16,6 +16,8 @@ from referee.dsl import ast
 from referee.dsl.format import format_condition
 from referee.engine.checks.base import (NOT_GRADED_MESSAGE, CheckCompiler, Context,
                                         three_valued_all, three_valued_any)
+from referee.engine.checks.static import walk
+from referee.engine.judging import RULE_DECIDED, Awaiting
 from referee.engine.verdict import Outcome, Verdict
 
 _SWAP = {Outcome.PASS: Outcome.FAIL, Outcome.FAIL: Outcome.PASS}
@@ -54,8 +56,11 @@ def _combine(outcome: Outcome, verdicts: list[Verdict], any_vacuous: bool) -> Ve
     """The verdict of a connective: the operands that decided it explain it.
 
     For ``and`` a PASS needs every operand, so it is vacuous if any operand is;
-    for ``or`` one sound passing operand is enough.
+    for ``or`` one sound passing operand is enough. Left to the grader, it says
+    what the operands the engine decided found (``_awaiting``).
     """
+    if outcome is Outcome.NOT_GRADED:
+        return _awaiting(verdicts, Outcome.PASS if any_vacuous else Outcome.FAIL)
     deciding = [v for v in verdicts if v.outcome is outcome]
     # Operands failing for the same reason (one missing call read twice) say it once.
     said = list(dict.fromkeys(v.message for v in deciding))
@@ -67,6 +72,38 @@ def _combine(outcome: Outcome, verdicts: list[Verdict], any_vacuous: bool) -> Ve
     else:
         vacuous = all(v.vacuous for v in deciding)
     return Verdict(outcome, message, evidence=evidence, vacuous=vacuous)
+
+
+def _awaiting(verdicts: list[Verdict], held: Outcome) -> Awaiting:
+    """NOT_GRADED for ``and`` (``held`` PASS) or ``or`` (FAIL) whose rule operands
+    did not decide it: what they found, with their evidence, waits with it."""
+    found = [v.message for v in verdicts if v.outcome is held]
+    found += [v.rule_part for v in verdicts if isinstance(v, Awaiting) and v.rule_part]
+    evidence = tuple(dict.fromkeys(e for v in verdicts if v.outcome is held or isinstance(v, Awaiting)
+                                   for e in v.evidence))
+    rule_part = "; ".join(dict.fromkeys(found))
+    waiting = [v.message for v in verdicts if v.outcome is Outcome.NOT_GRADED]
+    return Awaiting(Outcome.NOT_GRADED, "; ".join(dict.fromkeys([rule_part] * bool(rule_part) + waiting)),
+                    evidence=evidence, rule_part=rule_part)
+
+
+@dataclass
+class LiteralAndJudgement:
+    """The check of an assertion that is part rule, part judgement (``... and
+    semantic "..."``). When the rule part decides, that is the verdict, with no
+    grader; else the judgement part goes to the grader. The verdict says which."""
+
+    check: Any
+    rubric: str
+
+    def evaluate(self, ctx: Context) -> Verdict:
+        verdict = self.check.evaluate(ctx)
+        if verdict.outcome in (Outcome.PASS, Outcome.FAIL):
+            return replace(verdict, message=f"{RULE_DECIDED}: {verdict.message}")
+        if verdict.outcome is Outcome.NOT_GRADED and isinstance(verdict, Awaiting) and verdict.rule_part:
+            return replace(verdict, message=f"the rule part: {verdict.rule_part}; the judgement part "
+                           f"({self.rubric}) {NOT_GRADED_MESSAGE.removeprefix('semantic: ')}")
+        return verdict
 
 
 @dataclass
@@ -94,6 +131,12 @@ NEVER = Unusable("a let that refers to itself")
 
 
 def compile_not(c, node: ast.Not, scope) -> NotCheck:
+    lets = {name: let for name, (_, let) in c.let_nodes.items()}
+    judgement = next((n for n in walk(node.operand, lets) if isinstance(n, ast.Semantic)), None)
+    if judgement is not None:
+        c.error("bad-operand", "the LLM grader answers a semantic question as it is asked; 'not' "
+                "cannot turn its answer", judgement.span, "ask the question the other way round: "
+                "semantic \"Is the reply polite?\" rather than not semantic \"Is it rude?\"")
     return NotCheck(c.cond(node.operand, scope.flipped()))
 
 

@@ -87,10 +87,13 @@ def method_of(assertion: Any, judged: bool) -> str:
     return _method(_precision(assertion), judged)
 
 
-def _method(precision: str, judged: bool) -> str:
+def _method(precision: str, judged: bool, outcome: Outcome | None = None) -> str:
     if precision != _SEMANTIC:
         return "ground_truth"
-    return "grader" if judged else "not_graded"
+    if judged:
+        return "grader"
+    # An assertion with a rule part and a judgement part, decided by its rule part.
+    return "ground_truth" if outcome in (Outcome.PASS, Outcome.FAIL) else "not_graded"
 
 
 def expectation(assertion: Any, verdict: Verdict, judged: bool = False, earlier: dict | None = None,
@@ -107,7 +110,7 @@ def expectation(assertion: Any, verdict: Verdict, judged: bool = False, earlier:
     if dropped:
         evidence += f" ({DROPPED})"
     places = [{"source": e.source, "file": e.file, "line": e.line, "step": e.step} for e in verdict.evidence]
-    return _item(assertion, _OUTCOMES[verdict.outcome], evidence, _method(_precision(assertion), judged),
+    return _item(assertion, _OUTCOMES[verdict.outcome], evidence, _method(_precision(assertion), judged, verdict.outcome),
                  places, grader_input)
 
 
