@@ -26,6 +26,7 @@ from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of
 from referee.dsl.json_locate import index_values, raw_offsets
 from referee.dsl.parser import parse_condition
+from referee.dsl.transform import check_text
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _INDEX = re.compile(r"[1-9][0-9]*\Z")
@@ -193,7 +194,7 @@ class _Reader:
                          f"this eval has {count} expectations, numbered from 1",
                          code="bad-index")
             elif check is not None:
-                out.append(ast.Expect(int(index), None, check, source, check.span))
+                out.append(ast.Expect(int(index), None, check, check_text(source), check.span))
         return out
 
     def parsed(self, where: tuple, source: Any, parse):

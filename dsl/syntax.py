@@ -44,6 +44,13 @@ _IMPLIED = {
          "BETWEEN", "BEFORE", "IGNORING", "LSQB", "FIELD"},
 }
 _MAX_LISTED = 6
+# Operators, and words other languages use for them, for "did you mean".
+_OPERATORS = ("contains", "matches", "includes", "starts", "ends", "between", "before", "in", "is")
+_OPERATOR_WORDS = {"equals": "'=='", "equal": "'=='", "eq": "'=='", "ne": "'!='",
+                   "startswith": "'starts with'", "endswith": "'ends with'", "like": "'matches'",
+                   "has": "'contains' (text) or 'includes' (objects and lists)",
+                   "regex": "'matches'", "match": "'matches'", "contain": "'contains'",
+                   "include": "'includes'"}
 _FILTER_WORDS = ("to", "with", "at", "where")
 SOURCES_HINT = ("a selection starts with calls, notes, harness, response, outputs, metrics, timing, "
                 "metadata, file \"...\" or input \"...\"")
@@ -190,7 +197,16 @@ class Explainer:
                     f"which ended before '{value}'",
                     f"parenthesise the whole condition: where (.a == 1 {value} .b == 2)")
         if kind == "EQUAL" and "COMPARE_OP" in expected:
+            after = fragment[exc.token.start_pos:exc.token.start_pos + 2]
+            if after == "=~":
+                return ("syntax", "'=~' is not an operator of this language",
+                        "did you mean 'matches'? write `x matches /regex/`")
             return ("syntax", "'=' is not a comparison", "write '==' to compare")
+        if kind == "NAME" and "CONTAINS" in expected:
+            wanted = _OPERATOR_WORDS.get(value.lower()) or did_you_mean(value, _OPERATORS)
+            if wanted:
+                wanted = wanted if wanted.startswith("did you") else f"did you mean {wanted}?"
+                return ("syntax", f"'{value}' is not an operator", wanted)
         label = exc.match_examples(self.reparse, self.examples, use_accepts=True)
         if label:
             message, _, hint = label.partition("|")

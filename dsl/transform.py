@@ -7,6 +7,7 @@ all of them; the node is still built with a harmless placeholder value.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Callable
 
 from referee.dsl import ast
@@ -345,7 +346,7 @@ class ToAst(Decoding):
     def expect_check(self, meta, children):
         span = self.at.span(meta)
         # The check's own text: after the ':' up to its last token, as written.
-        source = self.at.text[span.start_pos + 1:span.end_pos].strip()
+        source = check_text(self.at.text[span.start_pos + 1:span.end_pos])
         return ("check", (children[0], source))
 
     def expect_stmt(self, meta, children):
@@ -382,6 +383,18 @@ class EvalHeader:
 
     def __init__(self, key: str, name: str | None, span: ast.Span):
         self.key, self.name, self.span = key, name, span
+
+
+# What a check's text holds besides code: strings and regexes (kept whole, so a '#'
+# in them is theirs) and comments (left out).
+_STRING_REGEX_OR_COMMENT = re.compile(r'"(?:[^"\\\n]|\\[^\n])*"|/(?:[^/\\\n]|\\[^\n])+/|#[^\n]*')
+
+
+def check_text(written: str) -> str:
+    """A check as written, without its comments (a comment is the author's note, not
+    the check grading.json shows), each line's trailing blanks, or blank lines."""
+    bare = _STRING_REGEX_OR_COMMENT.sub(lambda m: "" if m.group().startswith("#") else m.group(), written)
+    return "\n".join(line.rstrip() for line in bare.strip().split("\n") if line.strip())
 
 
 def _ignoring(children: list) -> bool:

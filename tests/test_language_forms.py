@@ -161,3 +161,55 @@ def test_a_link_out_of_the_skill_is_not_followed(tmp_path):
     (tmp_path / "skill" / "evals" / "a.md").symlink_to(tmp_path / "secret.md")
     found = _input_errors(tmp_path, ["a.md"], "a.md")
     assert [code for code, _ in found] == ["bad-input"], found
+
+
+# ------------------------------------------------------- mistakes caught at check
+
+from referee.dsl.errors import RulesError  # noqa: E402
+
+
+def _first(text: str):
+    try:
+        tree = dsl.parse_rules(text, "x.rules")
+    except RulesError as err:
+        return err.diagnostics[0]
+    return check_rules([tree])[0]
+
+
+@pytest.mark.parametrize("check, message, hint", [
+    ("response =~ /draft/", "'=~' is not an operator", "did you mean 'matches'?"),
+    ('response contain "draft"', "'contain' is not an operator", "did you mean 'contains'?"),
+    ('response equals "draft"', "'equals' is not an operator", "did you mean '=='?"),
+    ("response.length > 10", "'response' is text: it has no field 'length'", "did you mean length(response)?"),
+    ('calls to "save"', 'calls to "save" is a list, not a condition', 'exists calls to "save"'),
+    ('count(calls) == "2"', "compares a number with text", "write the number 2, without quotes"),
+])
+def test_a_rule_that_cannot_mean_what_it_says_is_caught(check, message, hint):
+    d = _first(f"eval 1\nexpect 1: {check}\n")
+    assert message in d.message and hint in (d.hint or ""), (d.message, d.hint)
+
+
+def test_comments_stay_out_of_the_check_text():
+    tree = dsl.parse_rules('eval 1\nexpect 1: count(calls) == 1  # one save\n'
+                           '  # and the reply names it\n  and response matches /#[0-9]+/ # the id\n', "x.rules")
+    assert tree.evals[0].expects[0].source == "count(calls) == 1\n  and response matches /#[0-9]+/"
+
+
+def test_comments_stay_out_of_the_check_text_in_evals_json():
+    text = json.dumps({"evals": [{"id": 1, "prompt": "p", "expectations": ["a"], "referee": {
+        "checks": {"1": "count(calls) == 1 # one save"}}}]})
+    assert loads_evals(text).evals[0].rules.expects[0].source == "count(calls) == 1"
+
+
+def test_a_match_in_a_long_line_is_quoted_at_the_words(tmp_path):
+    from referee.engine.evaluate import evaluate
+    from referee.engine.run.workspace import load_run
+    from test_conformance import write_run
+
+    paragraph = "The quarterly figures were reviewed by the board and found in order. " * 6
+    run = load_run(write_run({"response": paragraph + "Revenue grew truly fast.\n"}, tmp_path))
+    program = compile_rules([dsl.parse_rules("eval 1\nexpect: not (response matches /truly/)\n", "x")])
+    (verdict,) = evaluate(program.evals[0], run)
+    (evidence,) = verdict.evidence
+    assert evidence.line == 1 and "truly" in evidence.quote and evidence.quote.startswith("…")
+    assert len(evidence.quote) <= 120 and evidence.quote.strip("…") in paragraph + "Revenue grew truly fast."

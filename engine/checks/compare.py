@@ -12,12 +12,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.dsl import ast
+from referee.dsl.format import format_value
 from referee.engine.checks.base import (CheckCompiler, Context, Leaf, Polarity, claims_of, decided,
                                         describe_val, evidence_of, located, missing_verdict,
                                         with_claims)
 from referee.engine.checks.matching import includes
 from referee.engine.values import (EvalError, Missing, Val, as_decimal, equal, is_number, mismatch_hint,
-                           render, short, type_name)
+                           parse_number, render, short, type_name)
 from referee.engine.verdict import Verdict
 
 ORDER_OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
@@ -153,19 +154,54 @@ def compile_includes(c, node: ast.Includes, scope) -> IncludesCheck:
 
 def compile_compare(c, node: ast.Compare, scope) -> CompareCheck:
     left, right = c.value(node.left, scope), c.value(node.right, scope)
+    _same_kinds(c, node.op, (node.left, left.kind), (node.right, right.kind))
     return CompareCheck(node.op, left, right, node.ignore_case, scope.polarity)
 
 
 def compile_between(c, node: ast.Between, scope) -> BetweenCheck:
-    return BetweenCheck(c.value(node.subject, scope), c.value(node.low, scope),
-                        c.value(node.high, scope), scope.polarity)
+    subject, low, high = (c.value(v, scope) for v in (node.subject, node.low, node.high))
+    for bound, compiled in ((node.low, low), (node.high, high)):
+        _same_kinds(c, "between", (node.subject, subject.kind), (bound, compiled.kind))
+    return BetweenCheck(subject, low, high, scope.polarity)
+
+
+def _same_kinds(c, op: str, left: tuple, right: tuple) -> None:
+    """A number compared with text, which no run can make hold (no coercion):
+    ``count(calls) == "2"``. Reported at the side that is a literal, if one is."""
+    kinds = {left[1], right[1]}
+    if kinds != {"number", "text"}:
+        return
+    (node, _), (other, _) = (right, left) if isinstance(right[0], ast.Literal) else (left, right)
+    shown, against = format_value(node), format_value(other)
+    never = {"==": "never holds", "!=": "always holds"}.get(op, "is an error on every run")
+    hint = None
+    if isinstance(node, ast.Literal) and isinstance(node.value, str):
+        if parse_number(node.value) is not None:
+            hint = f"write the number {node.value.strip()}, without quotes"
+    elif isinstance(node, ast.Literal):
+        hint = f"write the text \"{shown}\", or compare number({against})"
+    c.error("bad-operand", f"'{op}' compares a number with text here ({against} and {shown}), "
+            f"so it {never}: the language never converts one into the other", node.span, hint)
+
+
+# What a value the compiler knows is, said as a condition must be written instead.
+_INSTEAD = {"calls": "exists {0}", "notes": "exists {0}", "rows": "exists {0}", "lines": "exists {0}",
+            "list": "exists {0}", "text": "{0} is not empty", "number": "{0} > 0"}
 
 
 def compile_truthy(c, node: ast.Truthy, scope):
-    """A bare value as a condition; a let name bound to a condition is that condition."""
+    """A bare value as a condition; a let name bound to a condition is that condition.
+    A list, a text or a number is never ``true``: such a condition never holds."""
     if isinstance(node.value, ast.NameRef) and c.names(node.value.name) == "condition":
         return c.condition_let(node.value.name, scope)
-    return TruthyCheck(c.value(node.value, scope), scope.polarity)
+    value = c.value(node.value, scope)
+    instead = _INSTEAD.get(value.kind)
+    if instead is not None:
+        shown = format_value(node.value)
+        what = {"text": "text", "number": "a number"}.get(value.kind, "a list")
+        c.error("bad-operand", f"{shown} is {what}, not a condition: as one it never holds",
+                node.span, f"did you mean `{instead.format(shown)}`?")
+    return TruthyCheck(value, scope.polarity)
 
 
 CHECK_COMPILERS: dict[type, CheckCompiler] = {

@@ -17,7 +17,7 @@ from referee.dsl.format import format_value
 from referee.dsl.syntax import SOURCES as SOURCE_WORDS  # the words a selection starts with
 from referee.engine.checks.functions import ARITY, FUNCTIONS
 from referee.engine.checks.jsonpath_budget import bounded_find
-from referee.engine.values import EvalError, Missing, Prov, Result, Val, plain, render, type_name
+from referee.engine.values import EvalError, Missing, Prov, Result, Val, is_number, plain, render, type_name
 
 ELEMENT_OF = {"calls": "call", "notes": "note", "rows": "row", "lines": "text"}
 # What a function gives, where it always gives one kind (the compiler's ``kind``).
@@ -208,7 +208,8 @@ def _match_prov(prov: Prov | None, path: str) -> Prov | None:
 
 def compile_literal(c, node: ast.Literal, scope) -> Const:
     value = _literal_value(c, node.value, scope)
-    kind = "text" if isinstance(value, str) else "list" if isinstance(value, list) else "any"
+    kind = "text" if isinstance(value, str) else "list" if isinstance(value, list) else \
+        "number" if is_number(value) else "any"
     return Const(Val(value), kind)
 
 
@@ -262,6 +263,13 @@ def compile_path(c, node: ast.PathExpr, scope):
 def _check_step(c, kind: str, step: ast.Field, node: ast.PathExpr) -> None:
     """Reject steps that can never succeed, whatever the run holds."""
     span = step.span if step.span.line else node.span
+    if kind in ("text", "number") and node.base is not None:
+        base = format_value(node.base)
+        hint = f"did you mean {step.key}({base})?" if step.key in ARITY else \
+            "read a JSON file with file \"x\" as json" if kind == "text" else None
+        c.error("bad-path", f"'{base}' is {kind}: it has no field '{step.key}', so this never "
+                "holds", span, hint)
+        return
     if kind in ELEMENT_OF and isinstance(step.key, str):
         c.error("bad-path", f"'{format_value(node.base)}' is a list; '.{step.key}' needs one element: "
                 f"use first(...), last(...) or 'any ... have'", span)

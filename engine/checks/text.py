@@ -18,10 +18,11 @@ from referee.engine.checks.base import (CheckCompiler, Context, Leaf, Polarity, 
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
-from referee.engine.values import EvalError, Missing, Prov, Val, equal, render, short, type_name
+from referee.engine.values import QUOTE_LIMIT, EvalError, Missing, Prov, Val, equal, render, short, type_name
 from referee.engine.verdict import Evidence, Verdict
 
 _SLACK = 20  # file lines a value's text may lose when read (blank lines, comments)
+_LEAD = 40  # characters a quote of a long line shows before the words it is about
 VERBS = {"contains": ("contains", "does not contain", "contain"),
          "starts_with": ("starts with", "does not start with", "start with"),
          "ends_with": ("ends with", "does not end with", "end with"),
@@ -45,7 +46,18 @@ def hit_evidence(subject: Val, start: int, raw: list[str] | None = None) -> tupl
     line = first + line_no if prov.file else None
     if line is not None and raw:
         line = _file_line(raw, prov.line or 1, text, begin, quote, start) or line
-    return line, Evidence(prov.source, prov.file, line, prov.step, short(quote))
+    return line, Evidence(prov.source, prov.file, line, prov.step, around(quote, start - begin))
+
+
+def around(line: str, at: int) -> str:
+    """A quote of ``line`` that shows offset ``at``: the line itself when it is short,
+    else the part of it from a little before ``at`` (a long paragraph on one line is
+    quoted at the words that matched, not at its start)."""
+    if len(line) <= QUOTE_LIMIT or at < _LEAD:
+        return short(line)
+    begin = line.rfind(" ", 0, at - _LEAD // 2) + 1 or at - _LEAD
+    begin = max(begin, at - _LEAD)
+    return "…" + short(line[begin:], QUOTE_LIMIT - 1)
 
 
 def _file_line(raw: list[str], first: int, text: str, begin: int, quote: str, start: int) -> int | None:
@@ -133,16 +145,20 @@ class TextCheck(Leaf):
         where = subject.prov.where() if subject.prov else subject.label
         run = self.operand.fullmatch if self.op == "fully_matches" else self.operand.search
         found = run(subject.value, where)
-        return self._verdict(ctx, subject, found is not None, self.operand.display,
-                             found.start() if found else 0)
+        if found is None or self.op == "fully_matches":
+            return self._verdict(ctx, subject, found is not None, self.operand.display, 0)
+        # The words that matched, so a long text's offending words are named.
+        return self._verdict(ctx, subject, True, self.operand.display, found.start(), None, found.group())
 
-    def _verdict(self, ctx: Context, subject: Val, ok: bool, shown: str, start: int, operand=None) -> Verdict:
+    def _verdict(self, ctx: Context, subject: Val, ok: bool, shown: str, start: int, operand=None,
+                 matched: str | None = None) -> Verdict:
         yes, no, infinitive = VERBS[self.op]
         line, hit = hit_evidence(subject, start, source_lines(ctx, subject.prov)) if ok else (None, None)
         place = subject.prov.where() if subject.prov else ""
         if line is not None and subject.prov and subject.prov.file:
             place = Prov(subject.prov.source, "", subject.prov.file, line).where()
-        fact = f"{subject.label} {yes if ok else no} {shown}" + (f" ({place})" if place else "")
+        at = f" at {render(short(matched, 60))}" if matched is not None else ""
+        fact = f"{subject.label} {yes if ok else no} {shown}{at}" + (f" ({place})" if place else "")
         # The fact already names the operand ("does not match /x/"): a failure says it
         # once; a negated check that holds adds only that it should not have.
         message = self.polarity.message(ok, fact, f"to {infinitive}") if ok else fact
