@@ -51,6 +51,7 @@ class CompiledAssertion:
     # selections match with; None where the pattern did not compile.
     tool_matchers: tuple[Pattern | None, ...] = ()
     reads: tuple[static.Read, ...] = ()  # tools, fields and files it reads (lets followed)
+    condition: ast.Condition | None = None  # the check as written (what the critique reads)
 
 
 @dataclass(frozen=True)
@@ -59,6 +60,7 @@ class CompiledEval:
     name: str | None
     assertions: tuple[CompiledAssertion, ...]
     lets: tuple[tuple[str, Expr], ...] = ()  # each let compiled once, by name
+    let_nodes: tuple[ast.Let, ...] = ()  # the lets as written
 
 
 @dataclass(frozen=True)
@@ -224,7 +226,8 @@ def _compile_group(group: _Group, diagnostics: list[Diagnostic]) -> CompiledEval
     for n, (written, index) in enumerate(_ordered(group), start=1):
         sentence = group.sentences[index - 1] if index and index <= len(group.sentences) else None
         assertions.append(_assertion(compiler, group.key, n, written, index, sentence, let_nodes))
-    return CompiledEval(group.key, group.name, tuple(assertions), tuple(sorted(lets.items())))
+    return CompiledEval(group.key, group.name, tuple(assertions), tuple(sorted(lets.items())),
+                        tuple(let_nodes.values()))
 
 
 def _assertion(compiler: Compiler, eval_key: str, n: int, written: _Written | None,
@@ -256,5 +259,5 @@ def _assertion(compiler: Compiler, eval_key: str, n: int, written: _Written | No
         rules_location=location, check=check,
         tool_patterns=patterns, tool_matchers=tuple(compiler.name_patterns.get(
             (p.kind, p.text, p.flags)) for p in patterns),
-        reads=found.reads,
+        reads=found.reads, condition=condition,
     )

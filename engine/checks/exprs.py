@@ -196,6 +196,11 @@ class ListValue:
             return val.reason
         return val.empty or f"{val.label} is empty"
 
+    def examined(self, ctx: Context) -> bool:
+        """Whether a ``where`` looked at some item (see ``Select.examined``)."""
+        examined = getattr(self.expr, "examined", None)
+        return examined is not None and examined(ctx)
+
 
 def _match_prov(prov: Prov | None, path: str) -> Prov | None:
     if prov is None:

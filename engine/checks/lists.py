@@ -151,6 +151,11 @@ class FilteredList:
         return Val([item.value for item in kept], own, kept, base.claims,
                    empty="" if kept else self._why_empty(base, tried))
 
+    def examined(self, ctx: Context) -> bool:
+        """Whether the condition looked at some item: the list it filters has one."""
+        base = self.base.eval(ctx)
+        return isinstance(base, Val) and bool(elements(base))
+
     def _verdict(self, ctx: Context, item: Val) -> Verdict:
         verdict = self.check.evaluate(ctx.at(item))
         if verdict.outcome is Outcome.ERROR:

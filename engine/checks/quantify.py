@@ -65,9 +65,13 @@ class QuantifiedCheck(Leaf):
         holds = self.quantifier in ("all", "no") or (self.quantifier == "exactly" and self.count == 0)
         claims = self.selection.claims(ctx)
         message = self.selection.why_empty(ctx)
-        message += f"; '{self.quantifier}' holds vacuously" if holds else ""
+        # Elements a `where` looked at and refused were examined: "no calls to "Bash"
+        # where ... push" examined the run's Bash calls.
+        examined = getattr(self.selection, "examined", None)
+        vacuous = not (examined is not None and examined(ctx))
+        message += f"; '{self.quantifier}' holds vacuously" if holds and vacuous else ""
         return Verdict(Outcome.PASS if holds else Outcome.FAIL, with_claims(message, claims),
-                       vacuous=True, details=tuple(c.message for c in claims))
+                       vacuous=vacuous, details=tuple(c.message for c in claims))
 
     def _any(self, items, verdicts) -> Verdict:
         if self.condition is None:

@@ -104,6 +104,24 @@ class Select:
         """Why nothing is selected: the source is empty, or which filter removed all."""
         return ctx.once((self, "why"), lambda: self._why_empty(ctx))
 
+    def examined(self, ctx: Context) -> bool:
+        """Whether a ``where`` of this selection looked at some element: a selection
+        a ``where`` emptied examined what it filtered; one its source, ``to``,
+        ``with status`` or ``at step`` emptied examined nothing."""
+        return ctx.once((self, "examined"), lambda: self._examined(ctx))
+
+    def _examined(self, ctx: Context) -> bool:
+        items = self._source_items(ctx)
+        sure = all_sure(ctx, items) if self.picks else False
+        for flt in self.filters:
+            if not items:
+                return False
+            if flt.check is not None:
+                return True
+            items = flt.pick(ctx, items) if sure and flt.pick is not None else \
+                tuple(i for i in items if flt.keep(ctx, i))
+        return False
+
     def _source_items(self, ctx: Context) -> tuple[Val, ...]:
         return records(ctx, self.read)
 

@@ -162,15 +162,26 @@ def section(arg: Val, title: Val) -> Result:
     if not isinstance(title.value, str):
         raise EvalError(f"section() takes the title as text, got {type_name(title.value)}")
     lines = _lines(text)
-    found = list(_headings(lines))
-    wanted = _plain_title(title.value)
+    found = section_lines(lines, title.value)
+    if found is None:
+        names = [name for _, _, name in _headings(lines)]
+        return Missing(_no_section(arg, title.value, names), arg.prov, arg.claims)
     label = f"section({arg.label}, {render(title.value)})"
+    return _part(arg, label, lines[found[0]:found[1]])
+
+
+def section_lines(lines: list[Line] | str, title: str) -> tuple[int, int] | None:
+    """(first, end) line indexes of the body of the section ``title`` (``end``
+    excluded), or None when there is no such heading."""
+    lines = _lines(lines) if isinstance(lines, str) else lines
+    found = list(_headings(lines))
+    wanted = _plain_title(title)
     for k, (i, level, name) in enumerate(found):
         if _plain_title(name) == wanted:
             end = next((j for j, lvl, _ in found[k + 1:] if lvl <= level), len(lines))
-            start = i + (2 if _UNDERLINE.match(lines[i + 1].text if i + 1 < len(lines) else "x") else 1)
-            return _part(arg, label, lines[start:end])
-    return Missing(_no_section(arg, title.value, [name for _, _, name in found]), arg.prov, arg.claims)
+            underlined = i + 1 < len(lines) and bool(_UNDERLINE.match(lines[i + 1].text))
+            return i + (2 if underlined else 1), end
+    return None
 
 
 def _no_section(arg: Val, title: str, names: list[str]) -> str:

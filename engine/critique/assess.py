@@ -16,6 +16,7 @@ from referee.engine.budget import spend
 from referee.engine.checks.base import Context
 from referee.engine.compile import CompiledAssertion, CompiledEval
 from referee.engine.critique.image import image_of, to_run
+from referee.engine.critique.claims import claims_of
 from referee.engine.critique.mutants import Mutant, Shape, mutants_for
 from referee.engine.evaluate import evaluate, evaluate_assertion
 from referee.engine.verdict import Outcome, Precision, Verdict
@@ -86,6 +87,7 @@ def critique_run(ev: CompiledEval, run, lets_text: Mapping[str, str],
     image = image_of(run)
     spend(work_units(image), "grading mutants")  # the critique's budget (critique.runner)
     identity = to_run(image, run)
+    lets = {let.name: let for let in ev.let_nodes}
     for assertion, verdict in passing:
         critique = found[assertion.key]
         critique.passing_runs.append(run.id.rel)
@@ -94,9 +96,9 @@ def critique_run(ev: CompiledEval, run, lets_text: Mapping[str, str],
         if _grade(ev, assertion, identity).outcome is not Outcome.PASS:
             critique.not_judged.append(run.id.rel)
             continue
-        shape = Shape.of(_assertion_text(assertion, lets_text),
-                         assertion.precision == Precision.EXISTENCE)
-        mutants = mutants_for(image, verdict, shape, forbidden_tools(assertion))
+        shape = Shape.of(_assertion_text(assertion, lets_text), assertion.precision == Precision.EXISTENCE,
+                         claims_of(assertion.condition, lets))
+        mutants = mutants_for(image, verdict, shape)
         # Charged before any is graded: a budget too small stops before the work, not after.
         spend(sum(work_units(m.image) for m in mutants), "grading mutants")
         for mutant in mutants:
@@ -135,14 +137,3 @@ def _assertion_text(assertion: CompiledAssertion, lets_text: Mapping[str, str]) 
     source = assertion.check_source or ""
     used = [lets_text[name] for name in dict.fromkeys(_WORD.findall(source)) if name in lets_text]
     return " ".join([source, *used])
-
-
-def forbidden_tools(assertion: CompiledAssertion) -> list[str]:
-    """Concrete tool names a negative assertion is about (a glob's ``*`` made a letter)."""
-    names = []
-    for pattern in assertion.tool_patterns:
-        if pattern.kind == "exact":
-            names.append(pattern.text)
-        elif pattern.kind == "glob":
-            names.append(pattern.text.replace("*", "x").replace("?", "x"))
-    return sorted(set(names))

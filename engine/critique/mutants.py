@@ -1,10 +1,14 @@
-"""Mutants of one run for one assertion: exactly the evidence it relied on, removed or altered.
+"""Mutants of one run for one assertion: exactly the evidence it relied on, removed or altered,
+or what it forbids added.
 
-Each mutant says whether it breaks what a sound assertion of this shape claims
-(``must_fail``): dropping the call an assertion cites must make it fail; calling
-the tool twice must fail only an assertion that counts; swapping two calls only
-one about order. A mutant that must fail and still passes shows a weak assertion,
-and its ``reason`` says so in the author's terms.
+Each mutant says whether it makes the assertion's sentence false (``must_fail``),
+from what the rule claims (``engine.critique.claims``): dropping the call an
+assertion cites makes false a sentence that needs the call, never one that forbids
+something; calling the tool twice falsifies only a count bounded from above;
+swapping two calls only a claim about order; adding a call that does what a rule
+forbids (built from the rule) falsifies that rule's sentence. A mutant that must
+fail and still passes shows a weak assertion, and its ``reason`` says so in the
+author's terms.
 """
 
 from __future__ import annotations
@@ -14,12 +18,13 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import Any
 
-from referee.engine.critique.image import Call, RunImage, Text, with_call
+from referee.engine.checks.textparts import section_lines
+from referee.engine.critique.claims import CallWitness, Claims, TextWitness
+from referee.engine.critique.image import Call, RunImage, Text, dumps, with_call
 from referee.engine.verdict import Evidence, Verdict
 
 GENERIC_REPLY = ("Thanks for your request. The task has been completed and the results are "
                  "shown above. Let me know if there is anything else I can help with.")
-_COUNTING = re.compile(r"\bcount\(|\bexactly\b|\bat (?:most|least)\b|\bbetween\b")
 _ORDER = re.compile(r"\bbefore\b|\bafter\b|\bin order\b")
 _CONTAINS = re.compile(r'contains\s+"((?:[^"\\]|\\.)*)"')
 
@@ -35,25 +40,37 @@ class Mutant:
 
 @dataclass(frozen=True)
 class Shape:
-    """What an assertion's text says about what it reads (its check and the lets it uses)."""
+    """What an assertion reads (from the text of its check and the lets it uses) and
+    what it claims (from its syntax tree)."""
 
     text: str
-    negative: bool
-    counting: bool
+    claims: Claims
     ordering: bool
     reads_args: bool
     reads_return: bool
     existence: bool
 
     @classmethod
-    def of(cls, text: str, existence: bool) -> "Shape":
-        negative = text.lstrip().startswith(("no ", "not ")) or bool(re.search(r"==\s*0\b", text))
-        return cls(text, negative, bool(_COUNTING.search(text)), bool(_ORDER.search(text)),
-                   ".args" in text or " includes " in text, ".return" in text, existence)
+    def of(cls, text: str, existence: bool, claims: Claims) -> "Shape":
+        return cls(text, claims, bool(_ORDER.search(text)), ".args" in text or " includes " in text,
+                   ".return" in text, existence)
+
+    @property
+    def needs(self) -> bool:
+        """The sentence needs something there: taking it away makes it false."""
+        return self.claims.presence
+
+    @property
+    def values(self) -> bool:
+        """The sentence claims values of what is there: changing them makes it false.
+        An existence check is held to it too: it is weak by design, since "a
+        reservation is made" passes on any reservation, right or wrong."""
+        return self.claims.values or (self.existence and self.claims.presence)
 
 
-def mutants_for(image: RunImage, verdict: Verdict, shape: Shape, forbidden_tools: list[str]) -> list[Mutant]:
-    """Every mutant of ``image`` that bears on the evidence of ``verdict``."""
+def mutants_for(image: RunImage, verdict: Verdict, shape: Shape) -> list[Mutant]:
+    """Every mutant of ``image`` that bears on the evidence of ``verdict``, and those
+    that add what the assertion forbids."""
     found: list[Mutant] = []
     cited = _cited_calls(image, verdict.evidence)
     if cited:
@@ -62,9 +79,7 @@ def mutants_for(image: RunImage, verdict: Verdict, shape: Shape, forbidden_tools
         found += _response_mutants(image, verdict, shape)
     for name in sorted({e.file for e in verdict.evidence if e.source == "outputs" and e.file}):
         found += _file_mutants(image, name, verdict, shape)
-    if shape.negative:
-        found += _inject_mutants(image, shape, forbidden_tools)
-    return found
+    return found + _inject_mutants(image, shape.claims)
 
 
 def _cited_calls(image: RunImage, evidence: tuple[Evidence, ...]) -> list[int]:
@@ -74,9 +89,9 @@ def _cited_calls(image: RunImage, evidence: tuple[Evidence, ...]) -> list[int]:
 
 def _call_mutants(image: RunImage, cited: list[int], shape: Shape) -> list[Mutant]:
     tools = ", ".join(sorted({image.calls[i].tool for i in cited}))
-    made = [Mutant("drop-call", _without(image, cited), not shape.negative,
+    made = [Mutant("drop-call", _without(image, cited), shape.needs,
                    f"passes even without the call to {tools}"),
-            Mutant("notes-only", _into_notes(image, cited), not shape.negative,
+            Mutant("notes-only", _into_notes(image, cited), shape.needs,
                    f"passes when the call to {tools} is only claimed in agent notes")]
     if any(image.calls[i].status != "error" for i in cited) and "status error" not in shape.text:
         failed = image.copy()
@@ -85,26 +100,26 @@ def _call_mutants(image: RunImage, cited: list[int], shape: Shape) -> list[Mutan
         # Only an assertion about what the call achieved must notice that it failed;
         # "X is called before Y" still holds for a call that failed.
         achieved = "status success" in shape.text or shape.reads_return or shape.existence
-        made.append(Mutant("status-error", failed, achieved and not shape.negative,
+        made.append(Mutant("status-error", failed, achieved and (shape.needs or shape.values),
                            f"passes even when {tools} fails"))
     first = cited[0]
     call = image.calls[first]
     if call.args is not None:
         made.append(Mutant("alter-args", with_call(image, first, args=alter(call.args)),
-                           (shape.reads_args or shape.existence) and not shape.negative,
+                           (shape.reads_args or shape.existence) and shape.values,
                            f"passes whatever arguments {call.tool} is called with"))
     if call.result is not None:
         made.append(Mutant("alter-return", with_call(image, first, result=alter(call.result)),
-                           (shape.reads_return or shape.existence) and not shape.negative,
+                           (shape.reads_return or shape.existence) and shape.values,
                            f"passes whatever {call.tool} returns"))
-    made.append(Mutant("duplicate-call", _duplicated(image, first), shape.counting and not shape.negative,
+    made.append(Mutant("duplicate-call", _duplicated(image, first), shape.claims.bounded,
                        f"passes even when {call.tool} is called twice"))
     neighbour = first + 1 if first + 1 < len(image.calls) else first - 1
     if 0 <= neighbour != first:
         other = image.calls[neighbour].tool
         # With other calls of the same tools left in place, a swap may keep the order true.
         alone = sum(c.tool in (call.tool, other) for c in image.calls) == 2 and other != call.tool
-        made.append(Mutant("swap-calls", _swapped(image, first, neighbour), shape.ordering and alone,
+        made.append(Mutant("swap-calls", _swapped(image, first, neighbour), shape.ordering and alone and shape.needs,
                            f"passes even when {call.tool} and {other} swap places"))
     return made
 
@@ -118,17 +133,17 @@ def _response_mutants(image: RunImage, verdict: Verdict, shape: Shape) -> list[M
         kept = [text for number, text in enumerate(image.response.split("\n"), 1) if number not in lines]
         cut = image.copy()
         cut.response = "\n".join(kept)
-        made.append(Mutant("delete-span", cut, not shape.negative, _span_reason(shape, image.response), False))
+        made.append(Mutant("delete-span", cut, shape.needs, _span_reason(shape, image.response), False))
     generic = image.copy()
     generic.response = GENERIC_REPLY
     literal = _CONTAINS.search(shape.text)
     reason = "passes on a generic reply that names nothing from the task"
     if literal and literal.group(1).lower() in GENERIC_REPLY.lower():
         reason = f"any text containing '{literal.group(1)}' satisfies it, a generic reply too"
-    made.append(Mutant("generic-response", generic, not shape.negative, reason, False))
+    made.append(Mutant("generic-response", generic, shape.needs, reason, False))
     empty = image.copy()
     empty.response = ""
-    made.append(Mutant("empty-response", empty, not shape.negative, "passes on an empty response", False))
+    made.append(Mutant("empty-response", empty, shape.needs, "passes on an empty response", False))
     return made
 
 
@@ -146,38 +161,64 @@ def _file_mutants(image: RunImage, name: str, verdict: Verdict, shape: Shape) ->
     short = name.removeprefix("outputs/")
     gone = image.copy()
     del gone.files[name]
-    made = [Mutant("delete-file", gone, not shape.negative, f"passes even without {short}", False)]
+    made = [Mutant("delete-file", gone, shape.needs, f"passes even without {short}", False)]
     lines = sorted({e.line for e in verdict.evidence if e.file == name and e.line})
     text = data.decode("utf-8", errors="replace").split("\n")
     if lines:
         altered = image.copy()
         altered.files[name] = "\n".join(alter(t) if n in lines else t
                                         for n, t in enumerate(text, 1)).encode("utf-8")
-        made.append(Mutant("alter-line", altered, not shape.negative, f"passes whatever {short} contains", False))
+        made.append(Mutant("alter-line", altered, shape.values, f"passes whatever {short} contains", False))
     placeholder = image.copy()
     placeholder.files[name] = b"placeholder\n"
-    made.append(Mutant("generic-file", placeholder, not shape.negative, f"passes whatever {short} contains", False))
+    made.append(Mutant("generic-file", placeholder, shape.needs, f"passes whatever {short} contains", False))
     return made
 
 
-def _inject_mutants(image: RunImage, shape: Shape, forbidden_tools: list[str]) -> list[Mutant]:
+def _inject_mutants(image: RunImage, claims: Claims) -> list[Mutant]:
+    """The run with what the sentence forbids added: a call built from the rule, or
+    the banned words in the response (in the section the rule reads)."""
     made = []
-    for tool in forbidden_tools:
+    order = max([c.order for c in image.calls] + [n.order for n in image.notes], default=-1) + 1
+    for witness in claims.calls:
         extra = image.copy()
-        order = max([c.order for c in image.calls] + [n.order for n in image.notes], default=-1) + 1
-        extra.calls.append(Call(tool, tool, {}, {}, "success", order))
-        made.append(Mutant("inject-call", extra, True, f"passes even when {tool} is called"))
-    literal = _CONTAINS.search(shape.text)
-    if literal and image.response is not None:
-        said = image.copy()
-        said.response = f"{image.response}\n{_unescape(literal.group(1))}"
-        made.append(Mutant("inject-text", said, True,
-                           f"passes even when the response contains '{literal.group(1)}'", False))
+        extra.calls.append(Call(witness.tool, witness.tool, witness.args if witness.args is not None else {},
+                                witness.result if witness.result is not None else {}, witness.status, order))
+        made.append(Mutant("inject-call", extra, True, f"passes even when {_described(witness)}"))
+    for words in claims.texts:
+        said = _with_words(image, words)
+        if said is not None:
+            where = f" under \"{words.section}\"" if words.section is not None else ""
+            made.append(Mutant("inject-text", said, True,
+                               f"passes even when the response contains '{words.text}'{where}", False))
     return made
 
 
-def _unescape(text: str) -> str:
-    return text.replace('\\"', '"').replace("\\\\", "\\")
+def _described(witness: CallWitness) -> str:
+    shown = f"{witness.tool} is called"
+    if witness.args:
+        shown += f" with {dumps(witness.args)}"
+    return shown if witness.status == "success" else f"{shown} (status {witness.status})"
+
+
+def _with_words(image: RunImage, words: TextWitness) -> RunImage | None:
+    """The image with ``words`` on a line of their own at the end of the response, or
+    right under the heading of the section they are banned from."""
+    if image.response is None:
+        return None
+    lines = image.response.split("\n")
+    at = len(lines) if words.section is None else _under_heading(lines, words.section)
+    if at is None:
+        return None
+    said = image.copy()
+    said.response = "\n".join(lines[:at] + [words.text] + lines[at:])
+    return said
+
+
+def _under_heading(lines: list[str], title: str) -> int | None:
+    """The line right under the heading ``section(x, title)`` would find, or None."""
+    found = section_lines("\n".join(lines), title)
+    return None if found is None else found[0]
 
 
 def _without(image: RunImage, positions: list[int]) -> RunImage:
