@@ -220,8 +220,8 @@ def _ordered(group: _Group) -> list[tuple[_Written | None, int | None]]:
 
 def _compile_group(group: _Group, diagnostics: list[Diagnostic]) -> CompiledEval:
     compiler = Compiler(group.lets, diagnostics, group.inputs or Inputs(group.key))
-    lets = compiler.compile_lets()
     let_nodes = {name: node for name, (_, node) in group.lets.items()}
+    lets = compiler.compile_lets()
     assertions = []
     for n, (written, index) in enumerate(_ordered(group), start=1):
         sentence = group.sentences[index - 1] if index and index <= len(group.sentences) else None

@@ -213,3 +213,28 @@ def test_a_match_in_a_long_line_is_quoted_at_the_words(tmp_path):
     (evidence,) = verdict.evidence
     assert evidence.line == 1 and "truly" in evidence.quote and evidence.quote.startswith("…")
     assert len(evidence.quote) <= 120 and evidence.quote.strip("…") in paragraph + "Revenue grew truly fast."
+
+
+def test_a_list_that_does_not_read_the_element_is_made_once_per_run(tmp_path, monkeypatch):
+    """``all numbers(a) have . in numbers(b)``: numbers(b) is read once, not once per
+    number of a (with 2,000 numbers on each side that is seconds against a budget
+    overrun)."""
+    from referee.engine.checks import functions
+    from referee.engine.evaluate import evaluate
+    from referee.engine.run.workspace import load_run
+    from test_conformance import write_run
+
+    calls = []
+
+    def counted(arg):
+        calls.append(arg.label)
+        return textparts.numbers(arg)
+
+    monkeypatch.setitem(functions.FUNCTIONS, "numbers", counted)
+    response = " ".join(str(n) for n in range(50))
+    run = load_run(write_run({"response": response + "\n", "steps": [{"tool": "t", "args": {"s": response}}]},
+                             tmp_path))
+    program = compile_rules([dsl.parse_rules(
+        "eval 1\nexpect: all numbers(response) have . in numbers(first(calls).args.s)\n", "x")])
+    (verdict,) = evaluate(program.evals[0], run)
+    assert verdict.outcome.value == "pass" and len(calls) == 2

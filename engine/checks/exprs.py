@@ -17,6 +17,7 @@ from referee.dsl.format import format_value
 from referee.dsl.syntax import SOURCES as SOURCE_WORDS  # the words a selection starts with
 from referee.engine.checks.functions import ARITY, FUNCTIONS
 from referee.engine.checks.jsonpath_budget import bounded_find
+from referee.engine.checks.static import reads_element
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, is_number, plain, render, type_name
 
 ELEMENT_OF = {"calls": "call", "notes": "note", "rows": "row", "lines": "text"}
@@ -118,14 +119,17 @@ class ObjectExpr:
         return Val(out)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class FuncExpr:
     """A built-in function applied to its arguments; a missing argument makes the
-    result missing (the first one's reason)."""
+    result missing (the first one's reason). Inside ``where``/``have``, a call that
+    does not read the current element (``numbers(input "x")``) is made once per run,
+    not once per element (``once``)."""
 
     fn: Callable[..., Result]
     args: tuple[Any, ...]
     kind: str = "any"
+    once: bool = False
 
     @property
     def arg(self) -> Any:
@@ -133,6 +137,11 @@ class FuncExpr:
         return self.args[0]
 
     def eval(self, ctx: Context) -> Result:
+        if self.once:
+            return ctx.once(self, lambda: self._apply(ctx))
+        return self._apply(ctx)
+
+    def _apply(self, ctx: Context) -> Result:
         vals = []
         for arg in self.args:
             val = arg.eval(ctx)
@@ -304,7 +313,7 @@ def compile_func(c, node: ast.FuncCall, scope):
     args = tuple(c.value(arg, scope) for arg in node.args)
     kind = ELEMENT_OF.get(args[0].kind, "any") if node.name in ("first", "last") else \
         RESULT_KINDS.get(node.name, "any")
-    return FuncExpr(FUNCTIONS[node.name], args, kind)
+    return FuncExpr(FUNCTIONS[node.name], args, kind, scope.element is not None and not reads_element(node))
 
 
 def compile_jsonpath(c, node: ast.JsonPathExpr, scope):

@@ -258,8 +258,8 @@ def code(arg: Val) -> Result:
 
 def words(arg: Val) -> Result:
     text = _need_text(arg, "words")
-    items = [Val(found.group(), _at(arg, f"{arg.label} word {n}", text.count("\n", 0, found.start())))
-             for n, found in enumerate(_WORD.finditer(text), start=1)]
+    items = [Val(found.group(), _at(arg, f"{arg.label} word {n}", line))
+             for n, (found, line) in enumerate(_with_lines(text, _WORD.finditer(text)), start=1)]
     return _listed(arg, "words", items)
 
 
@@ -267,10 +267,19 @@ def numbers(arg: Val) -> Result:
     """Every number written in the text, as an exact decimal: ``1,250.50`` is
     1250.50, ``−3`` is -3, ``12%`` is 12; ``2019-2020`` is 2019 and 2020."""
     text = _need_text(arg, "numbers")
-    items = [Val(_value(found), _at(arg, f"{arg.label} {render(found.group())}",
-                                    text.count("\n", 0, found.start())))
-             for found in _NUMBER.finditer(text)]
+    items = [Val(_value(found), _at(arg, f"{arg.label} {render(found.group())}", line))
+             for found, line in _with_lines(text, _NUMBER.finditer(text))]
     return _listed(arg, "numbers", items)
+
+
+def _with_lines(text: str, found: Iterator[re.Match]) -> Iterator[tuple[re.Match, int]]:
+    """Each match with the line it starts on (0-based), counted as the matches go, so
+    a long text is read once, not once per match."""
+    line, at = 0, 0
+    for match in found:
+        line += text.count("\n", at, match.start())
+        at = match.start()
+        yield match, line
 
 
 def _value(found: re.Match) -> Decimal:
