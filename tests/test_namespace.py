@@ -116,7 +116,7 @@ def test_compile_reports_every_mistake():
     import referee
 
     with pytest.raises(referee.RulesError) as caught:
-        referee.compile('eval 1\nexpect: cuont(calls) == 1\nexpect: calls to /(/\n')
+        referee.compile('eval 1\nexpect: cuont(calls) == 1\nexpect: exists calls to /(/\n')
     assert len(caught.value.diagnostics) == 2
 
 

@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.dsl import ast
-from referee.dsl.format import format_value
+from referee.dsl.format import format_condition, format_value
 from referee.engine.checks.access import elements
-from referee.dsl.format import format_condition
 from referee.engine.checks.base import (CheckCompiler, Context, ExprCompiler, Leaf, Polarity, decided,
                                         describe_val, evidence_of, located, missing_verdict)
 from referee.engine.checks.closeness import closest_first
@@ -86,9 +85,9 @@ class MemberCheck(Leaf):
             if isinstance(val, Missing):
                 return missing_verdict(val)
         if type_name(collection.value) != "list":
+            hint = "; for text write `... contains ...`" if isinstance(collection.value, str) else ""
             raise EvalError(f"'in' looks for an item of a list; {collection.label} is "
-                            f"{type_name(collection.value)} {render(collection.value)[:60]}"
-                            + ("; for text write `... contains ...`" if isinstance(collection.value, str) else ""))
+                            f"{type_name(collection.value)} {render(collection.value)[:60]}{hint}")
         found = self._index(ctx, collection).find(item.value, self.ignore_case)
         label = collection.label
         if found is not None:
@@ -103,8 +102,9 @@ class MemberCheck(Leaf):
         return decided((found is not None) != self.negated, message, evidence, observed=item.value)
 
     def _index(self, ctx: Context, collection: Val) -> Index:
-        build = lambda: Index.of(elements(collection), self.ignore_case)  # noqa: E731
-        return ctx.once((self, "index"), build) if self.constant else build()
+        if self.constant:
+            return ctx.once((self, "index"), lambda: Index.of(elements(collection), self.ignore_case))
+        return Index.of(elements(collection), self.ignore_case)
 
 
 def compile_member(c, node: ast.Member, scope) -> MemberCheck:
