@@ -49,6 +49,17 @@ def hit_evidence(subject: Val, start: int, raw: list[str] | None = None) -> tupl
     return line, Evidence(prov.source, prov.file, line, prov.step, around(quote, start - begin))
 
 
+def words_at(text: str, at: int, width: int = 30) -> str:
+    """The text from offset ``at`` to the end of its line, cut after a word once
+    ``width`` characters are passed (an ellipsis says so)."""
+    end = text.find("\n", at)
+    rest = text[at: end if end >= 0 else len(text)].rstrip("\r")
+    if len(rest) <= width:
+        return rest
+    cut = rest.find(" ", width)
+    return rest if cut < 0 else rest[:cut] + "…"
+
+
 def around(line: str, at: int) -> str:
     """A quote of ``line`` that shows offset ``at``: the line itself when it is short,
     else the part of it from a little before ``at`` (a long paragraph on one line is
@@ -147,8 +158,9 @@ class TextCheck(Leaf):
         found = run(subject.value, where)
         if found is None or self.op == "fully_matches":
             return self._verdict(ctx, subject, found is not None, self.operand.display, 0)
-        # The words that matched, so a long text's offending words are named.
-        return self._verdict(ctx, subject, True, self.operand.display, found.start(), None, found.group())
+        # Where it matched, in the text's own words, so a long text's offending words are named.
+        return self._verdict(ctx, subject, True, self.operand.display, found.start(), None,
+                             words_at(subject.value, found.start()))
 
     def _verdict(self, ctx: Context, subject: Val, ok: bool, shown: str, start: int, operand=None,
                  matched: str | None = None) -> Verdict:
@@ -157,7 +169,7 @@ class TextCheck(Leaf):
         place = subject.prov.where() if subject.prov else ""
         if line is not None and subject.prov and subject.prov.file:
             place = Prov(subject.prov.source, "", subject.prov.file, line).where()
-        at = f" at {render(short(matched, 60))}" if matched is not None else ""
+        at = f" at {render(matched)}" if matched is not None else ""
         fact = f"{subject.label} {yes if ok else no} {shown}{at}" + (f" ({place})" if place else "")
         # The fact already names the operand ("does not match /x/"): a failure says it
         # once; a negated check that holds adds only that it should not have.
