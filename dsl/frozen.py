@@ -9,6 +9,11 @@ classes of ``dsl.ast`` that compiling was a large part of the start-up of
 are closures over the field names, which cost nothing to make. What they do is
 what the generated ones do: equality and hash over the fields compared, a repr
 of the fields shown, and no assignment to a field after ``__init__``.
+
+The parameters ``dataclass`` records are those it was called with (no
+``__init__``, ``__repr__`` or ``__eq__`` of its own, not frozen): a class made
+here is extended with ``@frozen`` again, not with ``@dataclass(frozen=True)``,
+which refuses a base it does not know to be frozen.
 """
 
 from __future__ import annotations
@@ -45,11 +50,6 @@ def frozen(cls: type[T]) -> type[T]:
         method.__name__ = name
         method.__qualname__ = f"{cls.__qualname__}.{name}"
         setattr(cls, name, method)
-    # What the class does, as dataclass(frozen=True) would record it: the
-    # methods above are its __init__, __repr__, __eq__ and frozen __setattr__.
-    params = cls.__dataclass_params__  # type: ignore[attr-defined]
-    for flag in ("init", "repr", "eq", "frozen"):
-        setattr(params, flag, True)
     return cls
 
 
@@ -78,10 +78,20 @@ def _in_instance_dict(cls: type, names: tuple[str, ...]) -> bool:
     """Whether ``object.__setattr__`` puts every field in the instance's ``__dict__``:
     instances have one, and no field is a descriptor that stores it elsewhere (a
     slot, a property)."""
-    if not cls.__dictoffset__:
+    if not _has_instance_dict(cls):
         return False
     return not any(hasattr(type(inspect.getattr_static(cls, name, None)), "__set__")
                    for name in names)
+
+
+def _has_instance_dict(cls: type) -> bool:
+    """Whether instances of ``cls`` have a ``__dict__``: some class of its MRO (object
+    aside) declares no ``__slots__``, or names ``__dict__`` among them."""
+    for klass in cls.__mro__[:-1]:
+        slots = vars(klass).get("__slots__")
+        if slots is None or "__dict__" in ((slots,) if isinstance(slots, str) else slots):
+            return True
+    return False
 
 
 def _bound(cls: type, names: tuple[str, ...], defaults: dict[str, Any], args: tuple,

@@ -4,7 +4,7 @@ where setting each field would have put it there."""
 
 from __future__ import annotations
 
-from dataclasses import FrozenInstanceError
+from dataclasses import FrozenInstanceError, fields
 
 import pytest
 from hypothesis import given, strategies as st
@@ -62,3 +62,32 @@ def test_a_slotted_node_sets_its_slots():
     assert node.a == 3 and node == Slotted(a=3)
     with pytest.raises(FrozenInstanceError):
         node.a = 4  # type: ignore[misc]
+
+
+class _Base:
+    __slots__ = ("a",)
+
+
+class _Open(_Base):  # a class below a slotted one, without slots: instances have a dict
+    pass
+
+
+@frozen
+class WithDictSlot:
+    __slots__ = ("__dict__",)
+    a: int
+
+
+@frozen
+class SlotBelowDict(_Open):
+    a: int
+
+
+@pytest.mark.parametrize("cls", [Plain, Slotted, WithDictSlot, SlotBelowDict])
+def test_a_node_holds_its_fields_where_setting_each_would_put_them(cls):
+    node = cls(5)
+    reference = object.__new__(cls)
+    for name in [f.name for f in fields(cls)]:
+        object.__setattr__(reference, name, getattr(node, name))
+    assert getattr(node, "__dict__", None) == getattr(reference, "__dict__", None)
+    assert node == reference and node.a == 5
