@@ -56,8 +56,10 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
                 progress(number, len(runs))
         return
     from concurrent.futures import ProcessPoolExecutor
+    from multiprocessing import active_children
 
     chunk = chunk or max(1, min(16, len(runs) // (jobs * 8)))
+    elders = frozenset(active_children())  # a child older than the pool is not its worker
     with _workers_born_deaf():
         pool = ProcessPoolExecutor(max_workers=jobs - 1, initializer=initializer, initargs=initargs)
     try:
@@ -69,7 +71,7 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
                 if progress:
                     progress(number, len(runs))
     except BaseException:  # Ctrl-C above all (or the caller gave up): stop now
-        _stop(pool)
+        _stop(pool, elders)
         raise
     pool.shutdown()
 
@@ -162,8 +164,15 @@ def _workers_born_deaf() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _stop(pool: ProcessPoolExecutor) -> None:
-    """Drop the queued work and end the workers (they ignore Ctrl-C, see ``in_order``)."""
+def _stop(pool: ProcessPoolExecutor, elders: frozenset[object]) -> None:
+    """Drop the queued work and end the workers (they ignore Ctrl-C, see ``in_order``).
+
+    The executor does not name its workers (Python 3.14 adds ``terminate_workers``):
+    they are the children of this process that ``elders``, the children it had before
+    the pool, does not hold."""
+    from multiprocessing import active_children
+
     pool.shutdown(wait=False, cancel_futures=True)
-    for process in list((getattr(pool, "_processes", None) or {}).values()):
-        process.terminate()
+    for process in active_children():
+        if process not in elders:
+            process.terminate()

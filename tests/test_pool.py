@@ -3,7 +3,9 @@ stop that finishes what was begun and begins nothing more."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
+import signal
 import threading
 import time
 
@@ -78,3 +80,28 @@ def test_a_stop_set_before_the_start_begins_nothing():
     stop.set()
     assert _squares(list(range(20)), 1, stop=stop) == []
     assert _squares(list(range(20)), 2, chunk=2, stop=stop) == []
+
+
+def _stuck(number: int) -> int:
+    time.sleep(600)  # a worker leaves this only when it is ended
+    return number
+
+
+def test_ctrl_c_ends_the_workers_without_waiting_for_their_chunks():
+    elders = set(multiprocessing.active_children())
+    workers: list = []
+
+    def local(number: int) -> int:  # this process's first chunk: the worker is busy by now
+        workers.extend(p for p in multiprocessing.active_children() if p not in elders)
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        list(in_order(_stuck, local, list(range(8)), 2, None, ignore_ctrl_c, (), chunk=1))
+    try:
+        assert workers
+        for worker in workers:
+            worker.join(timeout=60)  # ended at once; the bound only keeps a failure from hanging
+            assert worker.exitcode == -signal.SIGTERM
+    finally:
+        for worker in workers:
+            worker.kill()
