@@ -25,6 +25,7 @@ API key echoed by a server never reaches a verdict, a cassette or the terminal.
 from __future__ import annotations
 
 import email.utils
+import http.client
 import json
 import socket
 import threading
@@ -166,6 +167,7 @@ class Transport:
             return None, -1.0, f"the grader's reply was cut off or malformed ({type(exc).__name__})"
         finally:
             timer.cancel()
+            watch.close()
         if watch.expired:  # the watchdog fired while the body was read: it may be partial
             return timed_out
         seconds = time.monotonic() - started
@@ -243,7 +245,11 @@ def _shown(url: str, path: bool = True) -> str:
 
 
 class _Watch:
-    """The sockets of one attempt, so the deadline can cut them mid-operation."""
+    """The connections of one attempt, so the deadline can cut them mid-operation.
+
+    Each is held as a duplicate of its socket: shutting a duplicate down ends the
+    connection for every descriptor of it, and it stays valid when the original is
+    wrapped for TLS (the wrapping socket takes over the original's descriptor)."""
 
     def __init__(self) -> None:
         self.expired = False
@@ -252,15 +258,22 @@ class _Watch:
 
     def add(self, sock: socket.socket) -> None:
         with self._lock:
-            self._sockets.append(sock)
+            self._sockets.append(sock.dup())
             if self.expired:
-                _cut(sock)
+                _cut(self._sockets[-1])
 
     def expire(self) -> None:
         with self._lock:
             self.expired = True
             for sock in self._sockets:
                 _cut(sock)
+
+    def close(self) -> None:
+        """Close the duplicates (the connections themselves are urllib's to close)."""
+        with self._lock:
+            for sock in self._sockets:
+                sock.close()
+            self._sockets.clear()
 
 
 def _cut(sock: socket.socket) -> None:
@@ -271,20 +284,21 @@ def _cut(sock: socket.socket) -> None:
         pass
 
 
-def _watched(connection_class: type, watch: _Watch) -> Callable:
-    """A connection factory whose raw sockets are registered with ``watch``."""
-    def make(host, **kwargs):
-        connection = connection_class(host, **kwargs)
-        create = connection._create_connection
+def _watched(connection_class: type[http.client.HTTPConnection],
+             watch: _Watch) -> type[http.client.HTTPConnection]:
+    """``connection_class`` whose socket is registered with ``watch`` as soon as it
+    is connected, before any TLS handshake (so a handshake that stalls is cut too)."""
 
-        def connect(*args, **kw):
-            sock = create(*args, **kw)
-            watch.add(sock)
-            return sock
+    class Registered(http.client.HTTPConnection):
+        def connect(self) -> None:
+            super().connect()
+            watch.add(self.sock)
 
-        connection._create_connection = connect
-        return connection
-    return make
+    if connection_class is http.client.HTTPConnection:
+        return Registered
+    # HTTPSConnection.connect connects through its base's connect, then wraps the
+    # socket: placed between the two, Registered sees the plain socket.
+    return type(connection_class.__name__, (connection_class, Registered), {})
 
 
 class _Watching:

@@ -627,3 +627,42 @@ def test_a_delay_longer_than_the_deadline_is_still_a_timeout():
     with ScriptedServer(Delay(2.0, GOOD)) as server:
         result = judge(server, timeout=0.3, attempts=1).grade(run(), ITEMS)
     assert_errors(result, "timed out after 0.3 s")
+
+
+def test_the_deadline_cuts_a_tls_handshake_that_stalls():
+    # A server that accepts and never answers the TLS hello: without the plain socket
+    # registered as soon as it connects, only the 60 s socket timeout would end it.
+    import http.client
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        watch = transport._Watch()
+        connection = transport._watched(http.client.HTTPSConnection, watch)(
+            "127.0.0.1", server.getsockname()[1], timeout=60)
+        timer = threading.Timer(0.2, watch.expire)
+        timer.start()
+        try:
+            with pytest.raises(OSError) as raised:
+                connection.connect()
+        finally:
+            timer.cancel()
+            connection.close()
+            watch.close()
+    assert watch.expired and not isinstance(raised.value, TimeoutError)
+
+
+def test_the_deadline_cuts_a_connection_that_waits():
+    import http.client
+    import socket
+
+    with socket.create_server(("127.0.0.1", 0)) as server:
+        watch = transport._Watch()
+        connection = transport._watched(http.client.HTTPConnection, watch)(
+            "127.0.0.1", server.getsockname()[1], timeout=60)
+        connection.connect()
+        try:
+            watch.expire()
+            assert connection.sock.recv(1) == b""  # at once: the connection is shut down
+        finally:
+            connection.close()
+            watch.close()
