@@ -12,7 +12,7 @@ import argparse
 import os
 import sys
 from importlib import import_module
-from typing import Any, Iterator
+from typing import Any, Protocol
 
 from referee.engine import __version__
 from referee.engine.usage import UsageError
@@ -40,44 +40,19 @@ SUMMARIES = {
 }
 
 
-class _Choices:
-    """The subcommand words, known without importing the command modules: what
-    argparse checks a word against and lists in "invalid choice" (in order)."""
+class Subcommands(Protocol):
+    """What a command module's ``add_parser(sub)`` is handed: the ``add_subparsers``
+    of ``build_parser``, on which it registers its subcommand."""
 
-    def __contains__(self, word: object) -> bool:
-        return word in WORDS
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(WORDS)
+    def add_parser(self, name: str, **kwargs: Any) -> argparse.ArgumentParser: ...
 
 
-class _Commands(argparse._SubParsersAction):
-    """Subcommands whose modules are imported when they are needed: the one named
-    on the command line. ``referee check`` then loads neither the grader nor the
-    report code behind the other commands, ``referee --help`` lists the commands
-    from ``SUMMARIES``, and both print exactly what a parser holding every
-    subcommand prints."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.choices = _Choices()  # type: ignore[assignment]
-
-    def _load(self, word: str) -> None:
-        if word in WORDS and word not in self._name_parser_map:
-            import_module(f"referee.engine.commands.{WORDS[word]}").add_parser(self)
-
-    def _get_subactions(self) -> list[argparse.Action]:
-        loaded = {action.dest: action for action in self._choices_actions}
-        return [loaded.get(word) or self._ChoicesPseudoAction(word, (), SUMMARIES[word])
-                for word in WORDS]
-
-    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace,
-                 values: Any, option_string: str | None = None) -> None:
-        self._load(values[0])
-        super().__call__(parser, namespace, values, option_string)
-
-
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(*loaded: str) -> argparse.ArgumentParser:
+    """The command line, with the subcommands named in ``loaded`` registered in full
+    by their modules (imported here) and every other one as a stand-in that only
+    lists it, with its line of ``SUMMARIES``. ``referee check`` then loads neither
+    the grader nor the report code behind the other commands, and ``referee --help``
+    prints exactly what a parser holding every subcommand prints."""
     parser = argparse.ArgumentParser(
         prog="referee",
         description="Offline, deterministic grading of agent and skill evaluations.",
@@ -85,15 +60,27 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"referee {__version__}")
     parser.add_argument("--debug", action="store_true",
                         help="show the traceback of an internal error (also REFEREE_DEBUG=1)")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", action=_Commands)
-    sub.required = True
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for word, module in WORDS.items():
+        if word in loaded:
+            import_module(f"referee.engine.commands.{module}").add_parser(sub)
+        else:  # takes no option, not even --help: what follows the word is not read
+            sub.add_parser(word, help=SUMMARIES[word], add_help=False)
     return parser
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    """``argv`` read in two passes: the first, with every subcommand a stand-in,
+    finds the command (and answers ``--help``, ``--version`` and a word that is no
+    command); the second reads the whole line with that command loaded."""
+    found, _ = build_parser().parse_known_args(argv)
+    return build_parser(found.command).parse_args(argv)
 
 
 def main(argv: list[str] | None = None) -> int:
     _tolerant_streams()
     try:  # Ctrl-C while the commands load is no traceback either
-        args = build_parser().parse_args(argv)
+        args = parse_args(argv)
     except KeyboardInterrupt:
         print("referee: interrupted; nothing was done", file=sys.stderr)
         return 130

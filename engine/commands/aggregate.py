@@ -12,6 +12,7 @@ from referee.engine.commands.warnings import warn, warn_all
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
+    from referee.engine.cli import Subcommands
     from referee.engine.decision.collect import Collected
     from referee.engine.decision.configurations import Choice
     from referee.engine.decision.release import Decision
@@ -49,7 +50,7 @@ benchmark.json; --fail-on-regression makes a regression a reason too.
 """
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register ``aggregate`` on the ``referee`` subcommand parser."""
     parser = sub.add_parser(
         "aggregate", help="benchmark graded runs and decide PASS / CONDITIONAL PASS / FAIL",

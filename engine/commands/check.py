@@ -26,9 +26,10 @@ if TYPE_CHECKING:
     from referee.dsl import ast
     from referee.dsl.errors import Diagnostic
     from referee.dsl.evals_json import EvalsFile
+    from referee.engine.cli import Subcommands
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``check`` subcommand."""
     parser = sub.add_parser(
         "check", help="validate rules files (syntax, names, regexes, links to evals.json)",

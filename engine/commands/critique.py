@@ -5,6 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from referee.engine.cli import Subcommands
 
 from referee.engine.usage import UsageError
 
@@ -23,7 +27,7 @@ the same.
 """
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register ``critique`` on the ``referee`` subcommand parser."""
     parser = sub.add_parser(
         "critique", help="test the assertions: do they fail when their evidence is broken?",

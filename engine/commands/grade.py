@@ -18,6 +18,7 @@ from referee.engine.commands.warnings import MAX_WARNINGS, warn, warn_all
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
+    from referee.engine.cli import Subcommands
     from referee.engine.grade import RulesSource
     from referee.engine.report import terminal
     from referee.engine.report.spill import Spill
@@ -45,7 +46,7 @@ left out of passed/failed/total and counted as not_graded.
 JSON_SCHEMA_VERSION = 2
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register ``grade`` on the ``referee`` subcommand parser."""
     parser = sub.add_parser(
         "grade", help="grade every run of a workspace and write grading.json",

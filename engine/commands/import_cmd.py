@@ -15,8 +15,12 @@ control character. (The module is not called ``import``: that is a keyword.)
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    from referee.engine.cli import Subcommands
 
 
 class _Formats:
@@ -35,7 +39,7 @@ class _Formats:
         return name in self._names()
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``import`` subcommand on an argparse subparsers object."""
     parser = sub.add_parser(
         "import",

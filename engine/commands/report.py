@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee.engine.run.select import add_selection_arguments, selection_from_args
 from referee.engine.commands.warnings import warn
 from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    from referee.engine.cli import Subcommands
 
 FORMATS = ("html", "junit", "github", "markdown")
 DEFAULT_FILES = {"html": "report.html", "junit": "junit.xml", "markdown": "summary.md"}
@@ -42,7 +46,7 @@ exit codes:
 """
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register ``report`` on the ``referee`` subcommand parser."""
     parser = sub.add_parser(
         "report", help="render graded runs as HTML, JUnit XML, GitHub annotations or Markdown",

@@ -20,13 +20,14 @@ from referee.engine.usage import UsageError
 from referee.engine.report.inert import inert
 
 if TYPE_CHECKING:
+    from referee.engine.cli import Subcommands
     from referee.engine.run.model import Payload, Problem, ToolCall
     from referee.engine.run.workspace import Run
 
 SUMMARY_CHARS = 100  # payloads are cut to this in the text view
 
 
-def add_parser(sub) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register the ``show`` subcommand on an argparse subparsers object."""
     parser = sub.add_parser(
         "show",

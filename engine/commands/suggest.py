@@ -6,8 +6,12 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    from referee.engine.cli import Subcommands
 
 EXIT_CODES = """\
 exit codes:
@@ -17,7 +21,7 @@ exit codes:
 """
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register ``suggest`` on the ``referee`` subcommand parser."""
     parser = sub.add_parser(
         "suggest", help="draft a rules file from the sentences of evals.json",
