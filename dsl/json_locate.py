@@ -8,13 +8,8 @@ from __future__ import annotations
 
 import bisect
 import json
-import json.decoder
 from functools import lru_cache
-from typing import Callable
 
-_ScanString = Callable[[str, int], tuple[str, int]]
-# typeshed leaves out json.decoder.scanstring, which the module has always had.
-scanstring: _ScanString = json.decoder.scanstring  # type: ignore[attr-defined]
 _DECODER = json.JSONDecoder()
 _WS = " \t\n\r"
 
@@ -92,7 +87,7 @@ def _members(text: str, start: int) -> dict[str, int] | list[int] | None:
             return found
         while True:
             if isinstance(found, dict):
-                name, i = scanstring(text, i + 1)
+                name, i = _string(text, i)
                 i = _skip(text, _skip(text, i) + 1)  # past the ':'
                 found[name] = i  # a repeated key: json.loads keeps the last
             else:
@@ -127,12 +122,18 @@ def _value(text: str, i: int, path: tuple, depth: int, out: dict) -> int:
     return end
 
 
+def _string(text: str, start: int) -> tuple[str, int]:
+    """The JSON string whose opening quote is at ``start``, and the offset just past it."""
+    value, end = _DECODER.raw_decode(text, start)
+    return value, end
+
+
 def _object(text: str, i: int, path: tuple, depth: int, out: dict) -> int:
     i = _skip(text, i + 1)
     if text[i] == "}":
         return i + 1
     while True:
-        key, i = scanstring(text, i + 1)
+        key, i = _string(text, i)
         i = _skip(text, _skip(text, i) + 1)  # past the ':'
         i = _skip(text, _value(text, i, path + (key,), depth - 1, out))
         if text[i] == "}":

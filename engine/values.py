@@ -16,7 +16,6 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from json.encoder import encode_basestring  # what json.dumps(str, ensure_ascii=False) calls
 from typing import Any, ClassVar
 
 from referee.dsl.json_locate import child_offset, lines_before
@@ -246,7 +245,7 @@ def mismatch_hint(a: Any, b: Any) -> str:
 def render(value: Any) -> str:
     """Compact JSON-like text for a value: strings quoted, numbers as written."""
     if type(value) is str:  # the most common value, and plain() keeps it as it is
-        return encode_basestring(value)
+        return _ENCODER.encode(value)
     value = plain_top(value)
     if isinstance(value, bool):
         return "true" if value else "false"

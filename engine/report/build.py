@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from json.encoder import encode_basestring  # what json.dumps(str, ensure_ascii=False) calls
 from typing import TYPE_CHECKING, Any, Sequence, TypeGuard
 
 from referee.engine.report.carry import CARRIED, DROPPED
@@ -33,6 +32,7 @@ _PREFIX = {Outcome.ERROR: "ERROR: ", Outcome.NOT_GRADED: "NOT GRADED: "}
 # What a JSON text can start with, after blanks (Python's json also reads NaN and
 # Infinity): a quote starting with anything else is known not to parse.
 _JSON_STARTS = frozenset('{["-0123456789tfnNI')
+_QUOTED = json.JSONEncoder(ensure_ascii=False)  # raw text as a JSON string, as json.dumps writes it
 
 
 @dataclass(frozen=True)
@@ -183,11 +183,11 @@ def _quoted(quote: str) -> str:
     """Quotes that are already JSON values ('"168"', '2', '{...}') are shown as they are;
     raw text is put in double quotes, so every quote reads the same way."""
     if quote.lstrip(" \t\n\r")[:1] not in _JSON_STARTS:  # "Tool: x": no need to try
-        return encode_basestring(quote)
+        return _QUOTED.encode(quote)
     try:
         json.loads(quote)
     except ValueError:
-        return encode_basestring(quote)
+        return _QUOTED.encode(quote)
     return quote
 
 
