@@ -3,32 +3,29 @@ without importing lark.
 
 Importing lark loads its grammar compiler, its Earley and CYK parsers, logging
 and pickle, whatever the parser is made from; for ``referee check`` on a short
-file that import, and rebuilding lark's objects from the tables, took longer
-than everything the parse itself does. This runtime does what lark's LALR
-parser does with the same tables, for this grammar's options (a contextual
-lexer, positions propagated, placeholders for ``[...]``), and builds the same
-trees: ``Tree(data, children, meta)`` with ``Token`` leaves carrying the same
-positions.
+file that import, and building lark's parser, took longer than everything the
+parse itself does. This runtime does what lark's LALR parser does with the same
+tables, for this grammar's options (a contextual lexer, positions propagated,
+placeholders for ``[...]``), and builds the same trees: ``Tree(data, children,
+meta)`` with ``Token`` leaves carrying the same positions.
 
 It only parses what parses. On any input lark would refuse, it says so (returns
 None) and the caller asks lark, whose exception the error messages are made
 from; so errors are lark's own. ``tests/test_dsl_lalr.py`` parses the examples
 and generated texts with both and compares the trees, tokens and positions.
 
-Used only when the tables were made by the lark installed (the fingerprint of
-``referee.dsl.tables``), and only for the features listed in ``_supported``.
+The tables are made by lark (``referee.dsl.tables``) and used only when they were
+made from this very grammar text and these options.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
 from typing import Any
 
 TABLES = Path(__file__).with_name("parser_tables.json")
-SHIFT, REDUCE = 0, 1
 
 
 class Token(str):
@@ -79,23 +76,21 @@ class _Rule:
     """What a reduction needs: the rule's name, its length and how its node is built."""
 
     def __init__(self, saved: dict[str, Any]) -> None:
-        options = saved["options"]
-        self.origin: str = saved["origin"]["name"]
+        self.origin: str = saved["origin"]
         expansion = saved["expansion"]
         self.size = len(expansion)
-        self.name: str = saved["alias"] or options["template_source"] or self.origin
-        self.expand1 = bool(options["expand1"]) and not saved["alias"]
+        self.name: str = saved["alias"] or saved["template_source"] or self.origin
+        self.expand1 = saved["expand1"] and not saved["alias"]
         # lark's maybe_create_child_filter: (index, inline its children, Nones before it)
-        empty = list(options["empty_indices"] or ())
+        empty = saved["empty_indices"]
         nones = ([len(run) for run in "".join(str(int(b)) for b in empty).split("0")]
                  if empty else [0] * (self.size + 1))
         self.include: list[tuple[int, bool, int]] = []
         pending = 0
-        for i, symbol in enumerate(expansion):
+        for i, (name, terminal, filter_out) in enumerate(expansion):
             pending += nones[i]
-            terminal = symbol["__type__"] == "Terminal"
-            if options["keep_all_tokens"] or not (terminal and symbol["filter_out"]):
-                self.include.append((i, not terminal and symbol["name"].startswith("_"), pending))
+            if saved["keep_all_tokens"] or not (terminal and filter_out):
+                self.include.append((i, not terminal and name.startswith("_"), pending))
                 pending = 0
         self.trailing = pending + nones[self.size]
         self.filters = bool(empty) or len(self.include) < self.size or any(x for _, x, _ in self.include)
@@ -160,10 +155,9 @@ def _propagate(meta: Any, children: list) -> None:
 
 class _Pattern:
     def __init__(self, saved: dict[str, Any]) -> None:
-        self.type = "str" if saved["__type__"] == "PatternStr" else "re"
+        self.type: str = saved["type"]
         self.value: str = saved["value"]
-        self.flags = saved["flags"]
-        self.max_width: int = len(self.value) if self.type == "str" else saved["_width"][1]
+        self.max_width: int = saved["max_width"]
 
     def to_regexp(self) -> str:
         return re.escape(self.value) if self.type == "str" else self.value
@@ -175,7 +169,7 @@ class Terminal:
     def __init__(self, saved: dict[str, Any]) -> None:
         self.name: str = saved["name"]
         self.priority: int = saved["priority"]
-        self.pattern = _Pattern(saved["pattern"])
+        self.pattern = _Pattern(saved)
 
 
 class _Lexer:
@@ -213,32 +207,19 @@ class Runtime:
     would raise (lark is then asked, for its error)."""
 
     def __init__(self, saved: dict[str, Any]) -> None:
-        memo = saved["memo"]
-        parser = saved["data"]["parser"]
-        table = parser["parser"]
-        conf = parser["lexer_conf"]
-        self.terminals = [Terminal(memo[ref["@"]]) for ref in conf["terminals"]]
+        self.terminals = [Terminal(term) for term in saved["terminals"]]
         by_name = {t.name: t for t in self.terminals}
-        self.ignore = frozenset(conf["ignore"])
+        self.ignore = frozenset(saved["ignore"])
         compiled = {t.name: re.compile(t.pattern.to_regexp()) for t in self.terminals
                     if t.pattern.type == "re"}
         self.newline_types = frozenset(t.name for t in self.terminals
                                        if _has_newline(t.pattern.to_regexp()))
-        rules: dict[int, _Rule] = {}
-        names = table["tokens"]
-        self.states: dict[int, dict[str, tuple[int, Any]]] = {}
-        self._accepts: dict[int, frozenset[str]] = {}
-        for state, actions in table["states"].items():
-            row: dict[str, tuple[int, Any]] = {}
-            for token, (action, arg) in actions.items():
-                if action == REDUCE:
-                    key = arg["@"]
-                    arg = rules.get(key) or rules.setdefault(key, _Rule(memo[key]))
-                row[names[token]] = (action, arg)
-            self.states[state] = row
-            self._accepts[state] = frozenset(n for n in row if n in by_name)
-        self.start_states: dict[str, int] = table["start_states"]
-        self.end_states: dict[str, int] = table["end_states"]
+        self.rules = [_Rule(rule) for rule in saved["rules"]]
+        # A row: symbol -> the state to shift to, or -1 - i to reduce by rule i.
+        self.states: list[dict[str, int]] = saved["states"]
+        self._accepts = [frozenset(n for n in row if n in by_name) for row in self.states]
+        self.start_states: dict[str, int] = saved["start_states"]
+        self.end_states: dict[str, int] = saved["end_states"]
         self._by_name, self._compiled = by_name, compiled
         self._lexers: dict[frozenset[str], _Lexer] = {}
         self._state_lexers: dict[int, _Lexer] = {}  # the same, by state: asked per token
@@ -288,9 +269,9 @@ class Runtime:
                 break
             if token is None:
                 break
-            if not _feed(states, state_stack, value_stack, token.type, token, None):
+            if not _feed(states, self.rules, state_stack, value_stack, token.type, token, None):
                 return None
-        return _feed(states, state_stack, value_stack, "$END", None, end_state)
+        return _feed(states, self.rules, state_stack, value_stack, "$END", None, end_state)
 
 
 _NO_KEYWORDS: dict[str, str] = {}
@@ -308,21 +289,21 @@ def _match(lexer: _Lexer, text: str, pos: int, end: int) -> tuple[str, str] | No
     return None
 
 
-def _feed(states: dict, state_stack: list, value_stack: list, kind: str, token: Any,
-          end_state: int | None) -> Any:
+def _feed(states: list[dict[str, int]], rules: list[_Rule], state_stack: list[int],
+          value_stack: list, kind: str, token: Any, end_state: int | None) -> Any:
     """lark's ``ParserState.feed_token``: reduce as often as the table says, then
     shift the token (or, at the end, stop in the end state). False: lark refuses."""
     while True:
         action = states[state_stack[-1]].get(kind)
         if action is None:
             return None if end_state is not None else False
-        if action[0] == SHIFT:
+        if action >= 0:  # shift
             if end_state is not None:
                 return None
-            state_stack.append(action[1])
+            state_stack.append(action)
             value_stack.append(token)
             return True
-        rule = action[1]
+        rule = rules[-1 - action]
         if rule.size:
             children = value_stack[-rule.size:]
             del state_stack[-rule.size:]
@@ -330,8 +311,7 @@ def _feed(states: dict, state_stack: list, value_stack: list, kind: str, token: 
         else:
             children = []
         value = rule.build(children)
-        goto = states[state_stack[-1]][rule.origin]
-        state_stack.append(goto[1])
+        state_stack.append(states[state_stack[-1]][rule.origin])
         value_stack.append(value)
         if end_state is not None and state_stack[-1] == end_state:
             return value_stack[-1]
@@ -343,46 +323,14 @@ def _has_newline(regexp: str) -> bool:
         ("(?s" in regexp and "." in regexp)
 
 
-def lark_version() -> str | None:
-    """The installed lark's version, read from its ``__init__.py`` (importing lark
-    is what this module avoids)."""
-    spec = importlib.util.find_spec("lark")
-    if spec is None or spec.origin is None:
-        return None
+def load(grammar: str, options: dict[str, Any]) -> Runtime | None:
+    """The runtime of the saved tables, when they were made from ``grammar`` with
+    ``options``; else None (lark parses instead)."""
     try:
-        source = Path(spec.origin).read_text(encoding="utf-8")
-    except OSError:
-        return None
-    found = re.search(r'^__version__(?:\s*:\s*str)?\s*=\s*["\']([^"\']+)["\']', source, re.M)
-    return found.group(1) if found else None
-
-
-def load(fingerprint: str) -> Runtime | None:
-    """The runtime of the saved tables, when they carry ``fingerprint`` and use only
-    what this runtime does; else None (lark is used)."""
-    from referee.dsl.tables import _decoded
-
-    try:
-        saved = json.loads(TABLES.read_text(encoding="utf-8"), object_hook=_decoded)
+        saved = json.loads(TABLES.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
-    if not isinstance(saved, dict) or saved.get("fingerprint") != fingerprint:
+    if not isinstance(saved, dict) or saved.get("grammar") != grammar or \
+            saved.get("options") != options:
         return None
-    return Runtime(saved) if _supported(saved) else None
-
-
-def _supported(saved: dict[str, Any]) -> bool:
-    """The options and terminals this runtime was written for."""
-    options = saved["data"]["options"]
-    conf = saved["data"]["parser"]["lexer_conf"]
-    wanted = {"parser": "lalr", "lexer": "contextual", "propagate_positions": True,
-              "maybe_placeholders": True, "postlex": None, "lexer_callbacks": {},
-              "g_regex_flags": 0, "use_bytes": False, "regex": False, "tree_class": None,
-              "transformer": None, "keep_all_tokens": False, "edit_terminals": None}
-    if any(options.get(k) != v for k, v in wanted.items()):
-        return False
-    if conf.get("g_regex_flags") or conf.get("use_bytes") or conf.get("lexer_type") != "contextual":
-        return False
-    memo = saved["memo"]
-    terminals = [memo[ref["@"]] for ref in conf["terminals"]]
-    return all(not t["pattern"]["flags"] for t in terminals)
+    return Runtime(saved)

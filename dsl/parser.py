@@ -6,7 +6,8 @@ Each statement is parsed on its own, so a syntax error in one does not hide the
 errors of the next; positions are shifted back to the whole file.
 
 A statement is parsed by ``dsl.lalr`` from the saved LALR tables, without lark;
-one it refuses is parsed again by lark, whose exception the diagnostic explains.
+one it refuses is parsed again by lark's parser, built from the grammar, whose
+exception the diagnostic explains.
 """
 
 from __future__ import annotations
@@ -73,12 +74,9 @@ PARSER_OPTIONS = {"parser": "lalr", "lexer": "contextual", "start": list(STARTS)
 
 @functools.cache
 def lark_parser() -> Lark:
-    """The compiled LALR parser, once per process: loaded from the tables kept in
-    ``dsl/parser_tables.json`` when they were made from this grammar (see
-    ``referee.dsl.tables``), else built from the grammar."""
-    from referee.dsl.tables import saved_parser
-
-    return saved_parser(grammar_text(), PARSER_OPTIONS) or build_parser()
+    """Lark's LALR parser, built from ``grammars/referee.lark`` once per process: it
+    explains syntax errors, and parses everything when ``quick_parser`` is None."""
+    return build_parser()
 
 
 def build_parser() -> Lark:
@@ -90,15 +88,11 @@ def build_parser() -> Lark:
 
 @functools.cache
 def quick_parser() -> lalr.Runtime | None:
-    """The parser of ``dsl.lalr``, which parses from the same tables without importing
-    lark, when the tables are this grammar's and the installed lark's; else None.
-    What it cannot parse, lark parses (for the error it raises)."""
-    from referee.dsl.tables import fingerprint_of
-
-    version = lalr.lark_version()
-    if version is None:
-        return None
-    return lalr.load(fingerprint_of(grammar_text(), PARSER_OPTIONS, version))
+    """The parser of ``dsl.lalr``, which parses from the tables kept in
+    ``dsl/parser_tables.json`` without importing lark, when they were made from this
+    grammar (see ``referee.dsl.tables``); else None. What it cannot parse, lark
+    parses (for the error it raises)."""
+    return lalr.load(grammar_text(), PARSER_OPTIONS)
 
 
 @functools.cache

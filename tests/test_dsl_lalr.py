@@ -13,18 +13,24 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from hypothesis.extra.lark import from_lark
 from lark.exceptions import UnexpectedInput
 from test_dsl_props import EXPLICIT, EXPLICIT_CONDITION
-from test_dsl_scan import WORDS as SCAN_WORDS
 from test_dsl_tables import rules_texts
 
 from referee.dsl import parser as dsl_parser
-from referee.dsl.parser import STARTS, build_parser, lark_parser, quick_parser
+from referee.dsl.parser import STARTS, lark_parser, quick_parser
 
 REPO = Path(__file__).resolve().parents[1]
-_LARK = build_parser()
+_LARK = lark_parser()
 
-# The scanner's word soup, and what takes the parser further: CRLF, tabs, JSON
-# values, calls and paths.
-WORDS = SCAN_WORDS + ["\r\n", "\t", '{"a": 1}', "f(x, y)", "x.y[0]", "all", "no"]
+# Words of the language and a few that are not, and what takes the parser further:
+# CRLF, tabs, JSON values, calls and paths.
+WORDS = ["expect", "1", ":", '"s"', "calls", "to", "glob", '"*x"', "with", "status", "success",
+         "any", "have", ".args", "==", "!=", "<=", "and", "or", "not", "(", ")", "[", "]", "{",
+         "}", ",", "let", "x", "=", "eval", "first(", "file", '"f.csv"', "as", "csv", "/a+/i",
+         "matches", "contains", "ignoring", "case", "before", "in", "order", "exactly", "each",
+         "of", "semantic", "response", ".", ".[0]", '["k"]', "-3.5", "1e5", "01", "true", "null",
+         "#c\n", "\n", "where", "at", "step", "is", "empty", "between", "jsonpath(", "orders",
+         "import", "_x", '"bad\\q"', "/", "\\", "@",
+         "\r\n", "\t", '{"a": 1}', "f(x, y)", "x.y[0]", "all", "no"]
 
 
 def _shape(node):
