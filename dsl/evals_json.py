@@ -24,8 +24,8 @@ from typing import Any
 
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of
-from referee.dsl.json_locate import index_values, raw_offsets
-from referee.dsl.parser import parse_condition
+from referee.dsl.json_locate import index_values, raw_offsets, syntax_error
+from referee.dsl.parser import parse_condition, parse_value
 from referee.dsl.transform import check_text
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -88,7 +88,8 @@ def loads_evals(text: str, path: str = "evals.json", folder: str | None = None) 
     text = text.removeprefix("\ufeff")
     try:
         data = json.loads(text, parse_float=str)
-    except json.JSONDecodeError as exc:
+    except json.JSONDecodeError as raised:
+        exc = syntax_error(raised)
         raise RulesError([Diagnostic("bad-evals", f"not valid JSON: {exc.msg}", path,
                                      exc.lineno, exc.colno, exc.colno + 1, None,
                                      line_of(text, exc.lineno))]) from None

@@ -12,6 +12,25 @@ from functools import lru_cache
 
 _DECODER = json.JSONDecoder()
 _WS = " \t\n\r"
+# What Python before 3.13 says of a comma before a closing bracket, at the bracket.
+_TRAILING = {"Expecting property name enclosed in double quotes": ("}", "object"),
+             "Expecting value": ("]", "array")}
+
+
+def syntax_error(exc: json.JSONDecodeError) -> json.JSONDecodeError:
+    """``exc`` as Python 3.13 and later report it, on every Python, so that the same
+    text gets the same message and place: a comma before a closing bracket is an
+    "Illegal trailing comma", at the comma (before 3.13, a missing name or value at
+    the bracket)."""
+    closing = _TRAILING.get(exc.msg)
+    if closing is None or exc.doc[exc.pos:exc.pos + 1] != closing[0]:
+        return exc
+    comma = exc.pos - 1
+    while comma >= 0 and exc.doc[comma] in _WS:
+        comma -= 1
+    if comma < 0 or exc.doc[comma] != ",":
+        return exc
+    return json.JSONDecodeError(f"Illegal trailing comma before end of {closing[1]}", exc.doc, comma)
 
 
 def index_values(text: str, depth: int = 6) -> dict[tuple, int]:

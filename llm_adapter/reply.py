@@ -15,6 +15,8 @@ from typing import Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from referee.dsl.json_locate import syntax_error
+
 Source = Literal["tool_calls", "response", "outputs", "agent_notes", "harness"]
 FENCE = re.compile(r"\A```[a-zA-Z]*[ \t]*\n(?P<body>.*)\n```\Z", re.DOTALL)
 
@@ -91,7 +93,8 @@ def _load(text: str) -> dict:
                            parse_constant=_no_constant)
     except Malformed:
         raise
-    except json.JSONDecodeError as exc:
+    except json.JSONDecodeError as raised:
+        exc = syntax_error(raised)
         raise Malformed(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
     except (ValueError, RecursionError) as exc:  # a 5000-digit number, nesting too deep
         raise Malformed(f"not usable JSON ({type(exc).__name__})") from None

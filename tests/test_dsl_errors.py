@@ -165,10 +165,13 @@ def test_evals_json_bad_index_and_name():
 
 
 def test_malformed_evals_json():
+    # The same message and place on every Python (before 3.13, json itself named
+    # the '}' and a missing property name).
     with pytest.raises(RulesError) as caught:
         loads_evals('{"evals": [\n  {"id": 1,}\n]}', "evals.json")
     d = caught.value.diagnostics[0]
-    assert (d.code, d.line, d.column) == ("bad-evals", 2, 12)
+    assert (d.code, d.line, d.column) == ("bad-evals", 2, 11)
+    assert d.message == "not valid JSON: Illegal trailing comma before end of object"
 
 
 def test_evals_json_wrong_types_name_the_json_path():
@@ -193,3 +196,22 @@ def test_shared_example_evals_load():
     found = sorted(path.glob("**/evals.json"))
     for evals in found:
         assert dsl.load_evals(evals).evals
+
+
+@pytest.mark.parametrize("text, message, pos", [
+    ('{"a": 1,}', "Illegal trailing comma before end of object", 7),
+    ('[1, 2 ,\n ]', "Illegal trailing comma before end of array", 6),
+    ('{"a": [1,] }', "Illegal trailing comma before end of array", 8),
+    ('{"a": 1, ]', "Expecting property name enclosed in double quotes", 9),
+    ('[1, }', "Expecting value", 4),
+    ('{"a": ]', "Expecting value", 6),
+    (']', "Expecting value", 0),
+    ('[,]', "Expecting value", 1),
+])
+def test_a_json_syntax_error_reads_the_same_on_every_python(text, message, pos):
+    from referee.dsl.json_locate import syntax_error
+
+    with pytest.raises(json.JSONDecodeError) as raised:
+        json.loads(text)
+    error = syntax_error(raised.value)
+    assert (error.msg, error.pos) == (message, pos)

@@ -25,6 +25,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Any, Callable
 
+from referee.dsl.json_locate import syntax_error
 from referee.engine.run.model import JsonFile, Problem, TextFile
 
 MAX_TEXT_BYTES = 32 * 1024 * 1024  # beyond this a file is reported `too-large` and not read
@@ -352,7 +353,8 @@ def parse_json(text: str, report: str, first_line: int = 1, code: str = "bad-jso
         return JsonResult(False, None, Problem("too-deep", report, message, line))
     try:
         value = _DECODER.decode(text)
-    except json.JSONDecodeError as exc:
+    except json.JSONDecodeError as raised:
+        exc = syntax_error(raised)
         line = first_line + exc.lineno - 1
         message = f"invalid JSON: {exc.msg} (line {line}, column {exc.colno})"
         return JsonResult(False, None, Problem(code, report, message, line))
