@@ -1,0 +1,123 @@
+"""How long rules take to parse, warm and in a whole ``referee check``, with the
+lark that is installed.
+
+Writes a rules file of ``--evals`` evals (default 8: 184 statements, lets and
+expects of the kinds real files hold), then measures:
+
+- warm, in this process: ``dsl.parse_rules`` per statement (syntax tree
+  included), against lark's own LALR parser, built from the same grammar,
+  parsing the same statements to its parse trees; best of ``--repeat``;
+- cold: ``referee check`` on the file as a whole process (its CPU time, as the
+  operating system counts it), against ``python -c pass``; median of ``--runs``.
+
+Prints the times and their ratios. Run by hand, once with each lark version
+that ``pyproject.toml`` allows (each in its own virtual environment):
+
+    python benchmarks/bench_parse.py
+    python benchmarks/bench_parse.py --evals 40 --runs 11
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO.parent))
+
+BODY = '''
+let fetched = first(calls to glob "*getRecord" with status success)
+let saved   = last(calls to glob "*saveRecord" with status success)
+
+expect 1: count(calls to glob "*saveRecord") == 1
+expect 2: any calls to glob "*saveRecord" with status success have .args.status == "10"
+expect 3: saved.args.amount == fetched.return.body.amount
+expect 4: number(saved.args.amount) between 1 and 100000
+expect 5: response contains "Saved record" ignoring case
+expect 6: response matches /id=[0-9a-f]{8}/
+expect 7: not response contains "{id}"
+expect 8: count(calls with status error) <= 3
+expect 9: any calls to "Bash" have .args.command contains "python"
+expect 10: calls to glob "*getRecord" before calls to glob "*saveRecord"
+expect 11: no calls to "DeleteRecord"
+expect 12: all calls to glob "*getRecord" have .args.id matches /^rec-[0-9]+$/
+expect 13: first(lines(response)) starts with "Saved record"
+expect 14: any calls to glob "*saveRecord" have .args.tags includes ["bench"]
+expect 15: exists file "report.csv"
+expect 16: first(file "report.csv" as csv).total == "189.00"
+expect 17: saved.args includes {"region": "EU", "month": "202602"}
+expect 18: each of [calls to glob "*getRecord", calls to glob "*saveRecord"]
+expect 19      # semantic: the reply is polite
+expect 20: exactly 2 calls to glob "*getRecord"
+'''
+
+
+def rules_text(evals: int) -> str:
+    return "".join(f'eval {n} "bench-{n}"\n{BODY}\n' for n in range(1, evals + 1))
+
+
+def best(repeat: int, work) -> float:
+    times = []
+    for _ in range(repeat):
+        started = time.process_time()
+        work()
+        times.append(time.process_time() - started)
+    return min(times)
+
+
+def warm(text: str, repeat: int) -> tuple[int, float, float]:
+    """(statements, seconds per statement by referee, by lark's parser)."""
+    from referee.dsl import parser
+
+    fragments = [(fragment, parser._START_OF[word]) for word, _, fragment in parser.split_statements(text)]
+    lark = parser.build_parser()
+    parser.parse_rules(text)  # the tables loaded, the lexers of each state made
+    ours = best(repeat, lambda: parser.parse_rules(text))
+    theirs = best(repeat, lambda: [lark.parse(fragment, start=start) for fragment, start in fragments])
+    return len(fragments), ours / len(fragments), theirs / len(fragments)
+
+
+def cpu_of(command: list[str], runs: int) -> float:
+    """Median CPU seconds (user + system) of ``command`` as a whole process."""
+    spent = []
+    for _ in range(runs + 1):  # the first warms the file cache and is not counted
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
+                       env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        spent.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
+    return statistics.median(spent[1:])
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    options.add_argument("--evals", type=int, default=8)
+    options.add_argument("--repeat", type=int, default=7, help="warm measurements (best is kept)")
+    options.add_argument("--runs", type=int, default=7, help="whole processes (median is kept)")
+    args = options.parse_args()
+
+    import lark
+
+    text = rules_text(args.evals)
+    count, ours, theirs = warm(text, args.repeat)
+    print(f"lark {lark.__version__}, Python {sys.version.split()[0]}, {count} statements")
+    print(f"warm: parse_rules {ours * 1e6:.0f} us per statement; lark's parser alone "
+          f"{theirs * 1e6:.0f} us; ratio {ours / theirs:.2f}")
+    with tempfile.TemporaryDirectory() as folder:
+        rules = Path(folder) / "bench.rules"
+        rules.write_text(text, encoding="utf-8")
+        check = cpu_of([sys.executable, "-m", "referee.engine.cli", "check", str(rules)], args.runs)
+        floor = cpu_of([sys.executable, "-c", "pass"], args.runs)
+    print(f"cold: referee check {check * 1000:.0f} ms CPU; python -c pass {floor * 1000:.0f} ms; "
+          f"ratio {check / floor:.2f}")
+
+
+if __name__ == "__main__":
+    main()
