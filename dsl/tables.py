@@ -30,13 +30,13 @@ import json
 import os
 import pickle
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from referee.dsl.lalr import TABLES
 
 if TYPE_CHECKING:  # lark makes the tables; dsl.lalr parses from them without it
     from lark import Lark
 
-TABLES = Path(__file__).with_name("parser_tables.json")
 SHIFT, REDUCE = 0, 1  # lark's actions, as Lark.save writes them
 # The options dsl.lalr parses with: it builds the trees these ask for and no other.
 RUNTIME_OPTIONS = {"parser": "lalr", "lexer": "contextual", "propagate_positions": True,
