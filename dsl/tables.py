@@ -10,7 +10,9 @@ as a walk from the start states meets them (start rules in name order, then each
 state's symbols in name order). Lark numbers its states and symbols in an order
 that changes with the interpreter's hash seed and lark's version; this order
 does not, so every lark that ``pyproject.toml`` allows makes the same file, byte
-for byte, and a test holds the file to the one the installed lark makes.
+for byte, and a test holds the file to the one the installed lark makes. What
+``Lark.save`` writes is laid out as lark likes: a lark that lays it out otherwise
+is told here (``TablesError``) and fails that test.
 
 The file also holds the grammar text and the parser options it was made from:
 when they are not this grammar's and these options, the tables are not used and
@@ -54,6 +56,13 @@ def tables_of(parser: Lark, grammar: str, options: dict[str, Any]) -> dict[str, 
     buffer = io.BytesIO()
     parser.save(buffer)
     saved = _PlainData(io.BytesIO(buffer.getvalue())).load()
+    try:
+        return _tables(saved, grammar, options)
+    except (KeyError, IndexError, TypeError, AttributeError) as exc:
+        raise TablesError(f"lark saved its parser in a layout not known here ({exc!r})") from None
+
+
+def _tables(saved: dict[str, Any], grammar: str, options: dict[str, Any]) -> dict[str, Any]:
     memo, data = saved["memo"], saved["data"]
     _check_supported(data, memo)
     table = data["parser"]["parser"]

@@ -74,3 +74,11 @@ def test_what_lark_saved_is_read_as_plain_data_only():
 
     with pytest.raises(TablesError, match="pathlib"):
         _PlainData(io.BytesIO(pickle.dumps({"data": Path("x")}))).load()
+
+
+def test_a_layout_of_the_saved_parser_not_known_here_is_told(monkeypatch):
+    import referee.dsl.tables as tables
+
+    monkeypatch.setattr(tables._PlainData, "load", lambda self: {"memo": {}, "data": {}})
+    with pytest.raises(TablesError, match="layout not known"):
+        tables_of(build_parser(), grammar_text(), PARSER_OPTIONS)
