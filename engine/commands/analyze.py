@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee.engine.commands.warnings import warn_all
 from referee.engine.compare.output import say
 from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    from referee.engine.cli import Subcommands
 
 EPILOG = """\
 exit codes:
@@ -26,7 +30,7 @@ coverage report across all runs.
 """
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register ``analyze`` on the ``referee`` subcommand parser."""
     parser = sub.add_parser(
         "analyze", help="explain a comparison from facts: assertions, claims, tool calls, the skill's text",

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.commands.warnings import warn_all
 from referee.engine.compare.output import say
 from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    from referee.engine.cli import Subcommands
 
 OUT = "comparison"
 EPILOG = """\
@@ -32,7 +36,7 @@ aggregate` adds the summary's result to its release decision.
 """
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register ``compare`` on the ``referee`` subcommand parser."""
     parser = sub.add_parser(
         "compare", help="blind A/B comparison of two configurations, decided by the rules",

@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from referee.engine.cli import Subcommands
 
 EPILOG = """\
 exit codes:
@@ -22,7 +26,7 @@ same diff against a blessed benchmark.json as part of the release decision.
 """
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register ``diff`` on the ``referee`` subcommand parser."""
     parser = sub.add_parser(
         "diff", help="regressions between two graded states (workspaces, iterations or benchmark files)",

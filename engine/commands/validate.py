@@ -12,11 +12,15 @@ from __future__ import annotations
 
 import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.commands.warnings import warn_all
 from referee.engine.compare.output import say
 from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    from referee.engine.cli import Subcommands
 
 VALIDITY = "validity.json"
 EPILOG = """\
@@ -35,7 +39,7 @@ cannot be PASS while an eval a null run passes is graded.
 """
 
 
-def add_parser(sub: argparse._SubParsersAction) -> None:
+def add_parser(sub: Subcommands) -> None:
     """Register ``validate`` on the ``referee`` subcommand parser."""
     parser = sub.add_parser(
         "validate", help="can each eval tell? a null run must fail it, a reference run pass it",
