@@ -25,7 +25,7 @@ from typing import Any
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of
 from referee.dsl.json_locate import index_values, raw_offsets, syntax_error
-from referee.dsl.parser import parse_condition, parse_value
+from referee.dsl.parser import parse_condition
 from referee.dsl.transform import check_text
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
