@@ -2,50 +2,49 @@
 
 Three phases, so that the output never depends on how the work was split:
 
-1. Each run is evaluated and its two files rendered on its own, in this process
-   or in worker processes: grading.json is rendered with its ``eval_feedback``
-   slot empty and kept as two halves of text. Those texts and a short ``Brief``
-   go into a ``Spill`` (a temporary file): a forked worker puts them there
-   itself and sends back where they lie (``Placed``), any other sends them
-   back. With them come the few facts the eval critique needs, never the models.
-   (With an LLM grader the judge runs here, between evaluating and rendering.)
-2. Here, in order, as each run comes back: its texts' place in the spill is
-   kept, and its critique facts are folded in; once every run is in, the
-   critique of each eval is rendered once. A run's grading.json is its halves
-   joined around that block (``Stored.grading``), a string concatenation, so the
-   main process does no per-run rendering, and it holds one run's text at a
-   time: memory does not grow with the rendered reports.
-3. The files are written (or not, with ``check``), never over a file that
-   referee did not write unless ``force`` keeps that file aside first.
+1. Each run is evaluated and its grading document built, in this process or in
+   worker processes (``engine.pool``); what comes back is one opaque record of
+   the run (``run_report.RunReport.record``: its report as data, its eval's
+   feedback still pending) and the few facts its eval's critique needs, never
+   the Run. (With an LLM grader the judge runs here, between evaluating and
+   building the document.)
+2. Here, in order, as each run comes back: its record goes into a ``Spill`` (a
+   temporary file), and its critique facts are folded into its eval's tally;
+   once every run is in, each eval's feedback is made once. A run is then its
+   place, its ticket and its eval's key (``Stored``): memory does not grow with
+   the reports.
+3. The caller prints and writes: ``Stored.report()`` gives the run as data,
+   ``Stored.files`` its two files, made when the writer asks for them.
+
+What nothing shows is not made: a grade that writes nothing (``referee grade
+--check``) finds no claims, and no file is rendered but for the writer.
 """
 
 from __future__ import annotations
 
-import json
 import os
 import signal
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Sequence, TypeVar
 
-from referee.engine.facts import claims, metrics
 from referee.engine import __version__
 from referee.engine.budget import wall_net
+from referee.engine.facts import claims, metrics
 from referee.engine.facts.contents import Contents, run_contents
 from referee.engine.facts.feedback import EvalTally, RunFacts as FeedbackFacts, eval_feedback
 from referee.engine.judging import GraderUsage, Judge, SemanticItem, judged as after_rule_part
-from referee.engine.report.brief import Brief, brief
-from referee.engine.report import carry
-from referee.engine.report.build import Carried, RunFacts, grading_document, ground_truth
-from referee.engine.report.freshness import files_digest
-from referee.engine.text import plain
-from referee.engine.report.marker import GRADER_NAME
-from referee.engine.run.workspace import Run, RunList, report_path
-from referee.engine.report.render import around_member, feedback_text, join_feedback, render, split_at_feedback
-from referee.engine.report.spill import InMemory, SharedPart, Spill, Ticket
-from referee.engine.report.write import GRADING, GROUND_TRUTH
 from referee.engine.pool import in_order
+from referee.engine.report import carry
+from referee.engine.report.build import Carried, RunFacts, grading_document
+from referee.engine.report.freshness import files_digest
+from referee.engine.report.marker import GRADER_NAME
+from referee.engine.report.run_report import RunReport
+from referee.engine.report.spill import InMemory, Spill
+from referee.engine.report.stored import GradedRun, Stored, places
+from referee.engine.run.workspace import Run, report_path
+from referee.engine.text import plain
 from referee.engine.verdict import Outcome, Precision, Verdict
 
 if TYPE_CHECKING:  # compiled where the rules are, in RulesSource.compile
@@ -53,11 +52,6 @@ if TYPE_CHECKING:  # compiled where the rules are, in RulesSource.compile
 
 Progress = Callable[[int, int], None]
 T = TypeVar("T")
-# A caller's own text about each run, made from its brief and the text of its
-# expectations value (``render.member_text``) where the run is rendered (in the
-# workers, in parallel) and kept with its reports (``Stored.entry``): ``referee
-# grade --json`` makes most of each run's entry so, rather than after grading.
-EntryMaker = Callable[[Brief, str], str]
 
 
 @dataclass(frozen=True)
@@ -98,164 +92,18 @@ class Evaluated:
 
 
 @dataclass(frozen=True)
-class Rendered:
-    """Phase 1's result for one run: its files as text, grading.json still without
-    its eval_feedback (``head`` + block + ``tail``), and the facts the critique needs."""
+class Graded:
+    """Phase 1's result for one run: its record, and the facts its eval's critique needs."""
 
     eval_key: str
     critique: FeedbackFacts
-    brief: Brief
-    head: str
-    tail: str
-    truth: str
+    record: bytes  # RunReport.record(), without the eval's feedback
 
 
-@dataclass(frozen=True)
-class Placed:
-    """A ``Rendered`` whose texts a worker put into the spill's shared part itself
-    (``Spill.share``): where they lie instead of the texts."""
-
-    eval_key: str
-    critique: FeedbackFacts
-    marks: tuple[int, ...]  # what ``SharedPart.put`` returned, for ``Spill.adopt``
-
-
-@dataclass
-class GradedRun:
-    """One run, fully graded. ``run`` keeps the directory to write into."""
-
-    run: Run
-    brief: Brief
-    grading: str  # grading.json, as written
-    truth: str  # ground_truth.json, as written
-
-
-@dataclass(frozen=True, slots=True)  # one per run, kept to the end: no __dict__
-class RunPlace:
-    """Where a graded run's files go, and its name in messages: all that is kept of
-    its ``Run`` (discovery's objects are let go as the runs are graded).
-
-    The run's folder is ``root`` joined with ``rel`` (``inside``), or ``root`` itself
-    for a run that does not lie at its ``rel`` (one held in memory). ``root`` is one
-    string shared by the runs of a workspace and ``rel`` the run id's own, so a place
-    costs a few pointers, not an absolute path per run."""
-
-    root: str
-    rel: str
-    inside: bool = True
-
-    @property
-    def path(self) -> Path:
-        return Path(self.root, self.rel) if self.inside else Path(self.root)
-
-
-def _places(runs: Sequence[Run]) -> Iterator[RunPlace]:
-    """The place of each run, in order; a ``RunList``'s without building its Runs."""
-    if isinstance(runs, RunList):
-        root = str(runs.root)
-        for rel in runs.rels:
-            yield RunPlace(root, rel)
-        return
-    roots: dict[str, str] = {}
-    for run in runs:
-        yield _place(run, roots)
-
-
-def _place(run: Run, roots: dict[str, str]) -> RunPlace:
-    directory, rel = str(run.path), run.id.rel
-    root = directory if rel == "." else directory[:-len(rel) - 1]
-    if rel != "." and Path(root, rel) != run.path:
-        return RunPlace(directory, rel, inside=False)
-    return RunPlace(roots.setdefault(root, root), rel)
-
-
-@dataclass(frozen=True, slots=True)  # one per run, kept to the end: no __dict__
-class Stored:
-    """One graded run whose texts and brief wait in ``spill``: each is read back when
-    asked for, so holding every run's ``Stored`` costs neither report text nor the
-    brief's names and keys (its place, and its ticket)."""
-
-    place: RunPlace
-    eval_key: str
-    ticket: Ticket
-    spill: Spill | InMemory
-    blocks: dict[str, str]  # eval key -> its eval_feedback block, shared by all runs
-
-    @property
-    def grading(self) -> str:
-        """grading.json, as written."""
-        return join_feedback(self.head, self.block, self.tail)
-
-    @property
-    def head(self) -> str:
-        """grading.json up to the value of its eval_feedback (``render.split_at_feedback``)."""
-        return self.spill.span(self.ticket, 0, 3)
-
-    @property
-    def expectations(self) -> str:
-        """The value of grading.json's expectations, as ``render.member_text`` gives it."""
-        return self.spill.part(self.ticket, 1)
-
-    @property
-    def tail(self) -> str:
-        """grading.json after the value of its eval_feedback."""
-        return self.spill.part(self.ticket, 3)
-
-    @property
-    def block(self) -> str:
-        """Its eval's eval_feedback block (``render.feedback_text``), shared by the eval's runs."""
-        return self.blocks[self.eval_key]
-
-    @property
-    def truth(self) -> str:
-        """ground_truth.json, as written."""
-        return self.spill.part(self.ticket, 4)
-
-    @property
-    def brief(self) -> Brief:
-        """The run in short, for the terminal, ``--json`` and the totals."""
-        run, summary, gate, failed = json.loads(self.spill.part(self.ticket, 5))
-        return Brief(run, summary, gate, tuple(failed))
-
-    @property
-    def entry(self) -> bytes:
-        """The text the grade's ``EntryMaker`` made of this run (``grade_spilled``),
-        in UTF-8 as the spill keeps it: it is printed as it is."""
-        return self.spill.utf8(self.ticket, 6, 7)
-
-    @property
-    def files(self) -> Mapping[str, str]:
-        """``{file name: text}`` for the writer, each text read when it is asked for."""
-        return _Files(self)
-
-
-def _brief_text(short: Brief) -> str:
-    # JSON gives back exactly what it was given here: dicts of strings, ints, floats
-    # (repr round-trips) and nulls, and lists (``failed`` turns back into a tuple).
-    return json.dumps([short.run, short.summary, short.gate, short.failed], ensure_ascii=False)
-
-
-class _Files(Mapping):
-    def __init__(self, stored: Stored) -> None:
-        self._stored = stored
-
-    def __getitem__(self, name: str) -> str:
-        if name == GRADING:
-            return self._stored.grading
-        if name == GROUND_TRUTH:
-            return self._stored.truth
-        raise KeyError(name)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter((GRADING, GROUND_TRUTH))
-
-    def __len__(self) -> int:
-        return 2
-
-
-def evaluate_run(program: Program, run: Run) -> Evaluated | None:
+def evaluate_run(program: Program, run: Run, find_claims: bool = True) -> Evaluated | None:
     """Verdicts and facts for one run; None when no eval of the rules applies.
-    Within the wall-clock safety net (``budget.wall_net``): past it the grade stops."""
+    Within the wall-clock safety net (``budget.wall_net``): past it the grade stops.
+    Without ``find_claims`` the facts hold no claims (None): nothing will show them."""
     from referee.engine.evaluate import evaluate
 
     compiled = program.for_run(run.id, run.metadata)
@@ -264,10 +112,11 @@ def evaluate_run(program: Program, run: Run) -> Evaluated | None:
     digest = files_digest(run)  # before the verdicts: a file changed meanwhile makes the grade stale
     with wall_net(f"run {report_path(run.id)}"):
         verdicts = tuple(evaluate(compiled, run))
-        return Evaluated(compiled.key, verdicts, run_facts(run, compiled.key, digest), run_contents(run))
+        facts = run_facts(run, compiled.key, digest, find_claims)
+        return Evaluated(compiled.key, verdicts, facts, run_contents(run))
 
 
-def run_facts(run: Run, eval_key: str, digest: str | None = None) -> RunFacts:
+def run_facts(run: Run, eval_key: str, digest: str | None = None, find_claims: bool = True) -> RunFacts:
     """Everything the report copies from the run, besides the verdicts; ``digest`` is
     the run's ``files_digest``, taken before its verdicts."""
     found_metrics, source = metrics.execution_metrics(run)
@@ -281,7 +130,7 @@ def run_facts(run: Run, eval_key: str, digest: str | None = None) -> RunFacts:
             "files_digest": digest}
     return RunFacts(
         info=info, metrics=found_metrics, metrics_source=source, timing=timing,
-        claims=tuple(claims.find_claims(run)),
+        claims=tuple(claims.find_claims(run)) if find_claims else None,
         notes=(notes.uncertainties, notes.needs_review, notes.workarounds),
         skill_type=metrics.run_skill_type(run), tools=tools,
         problems=tuple(str(problem) for problem in run.problems),
@@ -290,13 +139,12 @@ def run_facts(run: Run, eval_key: str, digest: str | None = None) -> RunFacts:
     )
 
 
-def render_run(assertions: Sequence[CompiledAssertion], result: Evaluated, grader: dict,
-               judged: frozenset[str] = frozenset(), grader_seconds: float | None = None,
-               carried: Carried | None = None) -> Rendered:
-    """Both files of one run as text, grading.json cut at its empty eval_feedback slot."""
+def graded(assertions: Sequence[CompiledAssertion], result: Evaluated, grader: dict,
+           judged: frozenset[str] = frozenset(), grader_seconds: float | None = None,
+           carried: Carried | None = None) -> Graded:
+    """One run's record and the facts its eval's critique needs."""
     document = grading_document(assertions, result.verdicts, result.facts, None, grader, judged,
                                 grader_seconds, carried)
-    head, tail = split_at_feedback(render(document))
     critique = FeedbackFacts(
         path=result.facts.info["path"], configuration=result.facts.info["configuration"],
         tools=result.facts.tools,
@@ -305,20 +153,20 @@ def render_run(assertions: Sequence[CompiledAssertion], result: Evaluated, grade
         outcomes=tuple(v.outcome.value for v in result.verdicts),
         vacuous=tuple(v.vacuous for v in result.verdicts), contents=result.contents,
         tools_certain=result.facts.tools_certain)
-    return Rendered(result.eval_key, critique, brief(document), head, tail, render(ground_truth(document)))
+    return Graded(result.eval_key, critique, RunReport(document).record())
 
 
-def grade_run(program: Program, grader: dict, run: Run) -> Rendered | None:
-    """Phase 1 for one run without an LLM grader: evaluate, then render."""
+def grade_run(program: Program, grader: dict, run: Run, find_claims: bool = True) -> Graded | None:
+    """Phase 1 for one run without an LLM grader."""
     try:
-        result = evaluate_run(program, run)
+        result = evaluate_run(program, run, find_claims)
         if result is None:
             return None
         assertions = eval_of(program, result.eval_key).assertions
         kept, dropped = carry.earlier_verdicts(run, assertions, result.verdicts)  # see README, LLM grader
-        return render_run(assertions, result, grader, carried=Carried(kept, dropped))
+        return graded(assertions, result, grader, carried=Carried(kept, dropped))
     finally:
-        run.release()  # everything the reports need is in them now
+        run.release()  # everything the report needs is in it now
 
 
 # ---- phase 1, serially or in processes ------------------------------------------------
@@ -326,7 +174,7 @@ def grade_run(program: Program, grader: dict, run: Run) -> Rendered | None:
 _WORKER: dict[str, Any] = {}
 
 
-def _start_worker(source: RulesSource, grader: dict, entry: EntryMaker | None = None) -> None:
+def _start_worker(source: RulesSource, grader: dict, find_claims: bool = True) -> None:
     # Ctrl-C reaches every process of the terminal's group; the main process alone
     # answers it (it stops the workers), so no worker prints a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -336,43 +184,27 @@ def _start_worker(source: RulesSource, grader: dict, entry: EntryMaker | None = 
     forked = inherited is not None and inherited[0] == source
     _WORKER["program"] = inherited[1] if forked else source.compile()
     _WORKER["grader"] = grader
-    _WORKER["entry"] = entry
-    _WORKER["spill"] = inherited[2] if forked else None  # the spill's files are this process's too
+    _WORKER["claims"] = find_claims
 
 
 def _evaluate_in_worker(run: Run) -> Evaluated | None:
-    return evaluate_run(_WORKER["program"], run)
+    return evaluate_run(_WORKER["program"], run, _WORKER["claims"])
 
 
-def _grade_in_worker(run: Run) -> Rendered | Placed | None:
-    rendered = grade_run(_WORKER["program"], _WORKER["grader"], run)
-    shared = _WORKER.get("spill")
-    if rendered is None or shared is None:
-        return rendered
-    return Placed(rendered.eval_key, rendered.critique, shared.put(*_texts(rendered, _WORKER["entry"])))
-
-
-def _texts(rendered: Rendered, entry: EntryMaker | None) -> tuple[str, ...]:
-    """What the spill keeps of a run, in the order ``Stored`` reads it back: the head
-    cut around its expectations (the terminal and ``--json`` read them alone, and
-    cutting them out here spares the main process a search through each report),
-    and the text ``entry`` makes of the run, if any."""
-    before, expectations, after = around_member(rendered.head, "expectations")
-    texts = (before, expectations, after, rendered.tail, rendered.truth, _brief_text(rendered.brief))
-    return texts if entry is None else (*texts, entry(rendered.brief, expectations))
+def _grade_in_worker(run: Run) -> Graded | None:
+    return grade_run(_WORKER["program"], _WORKER["grader"], run, _WORKER["claims"])
 
 
 def _each(task: Callable[[Run], T], local: Callable[[Run], T], runs: Sequence[Run], program: Program,
           source: RulesSource, grader: dict, jobs: int, progress: Progress | None,
-          shared: SharedPart | None = None, entry: EntryMaker | None = None) -> Generator[T, None, None]:
+          find_claims: bool = True) -> Generator[T, None, None]:
     """``local(run)`` for every run here, or ``task(run)`` in ``jobs`` worker processes
     that take the Program from the rule texts, never by pickling it (compiled regexes
-    and paths); results in the order of ``runs``. Forked workers also find
-    ``shared`` in their memory (``_start_worker``)."""
+    and paths); results in the order of ``runs``."""
     if jobs > 1:
-        _WORKER["inherited"] = (source, program, shared)
+        _WORKER["inherited"] = (source, program)
     try:
-        yield from in_order(task, local, runs, jobs, progress, _start_worker, (source, grader, entry))
+        yield from in_order(task, local, runs, jobs, progress, _start_worker, (source, grader, find_claims))
     finally:
         _WORKER.pop("inherited", None)  # a later grade's workers must not find this one's
 
@@ -384,49 +216,47 @@ def evaluate_all(program: Program, runs: Sequence[Run], source: RulesSource, job
 
 
 def _evaluated(program: Program, runs: Sequence[Run], source: RulesSource, jobs: int,
-               progress: Progress | None) -> Generator[Evaluated | None, None, None]:
-    return _each(_evaluate_in_worker, lambda run: evaluate_run(program, run), runs, program, source,
-                 grader_info(), jobs, progress)
+               progress: Progress | None, find_claims: bool = True) -> Generator[Evaluated | None, None, None]:
+    return _each(_evaluate_in_worker, lambda run: evaluate_run(program, run, find_claims), runs, program, source,
+                 grader_info(), jobs, progress, find_claims)
 
 
 def grade_all(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict, jobs: int = 1,
               progress: Progress | None = None, judge: Judge | None = None,
               extra_feedback: Mapping[str, Sequence[dict]] | None = None) -> list[GradedRun | None]:
     """Grade every run: one entry per run, in order, None where no eval applies; every
-    report's text in memory (``grade_spilled`` keeps them on disk instead)."""
+    report in memory (``grade_spilled`` keeps them on disk instead)."""
     runs = list(runs)
-    graded = grade_spilled(program, list(runs), source, grader, InMemory(), jobs, progress, judge, extra_feedback)
-    return [None if s is None else GradedRun(run, s.brief, s.grading, s.truth) for run, s in zip(runs, graded)]
+    stored = grade_spilled(program, list(runs), source, grader, InMemory(), jobs, progress, judge, extra_feedback)
+    return [None if s is None else GradedRun(run, s.report()) for run, s in zip(runs, stored)]
 
 
 def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict,
                   spill: Spill | InMemory, jobs: int = 1, progress: Progress | None = None,
                   judge: Judge | None = None,
                   extra_feedback: Mapping[str, Sequence[dict]] | None = None,
-                  entry: EntryMaker | None = None) -> list[Stored | None]:
+                  find_claims: bool = True) -> list[Stored | None]:
     """Grade every run: one entry per run, in order, None where no eval applies. Each
-    run's texts and brief go into ``spill`` as it comes back; only its place and its
-    ticket stay here, and what its eval's critique needs is folded into a tally.
+    run's record goes into ``spill`` as it comes back; only its place and its ticket
+    stay here, and what its eval's critique needs is folded into a tally.
     Memory does not grow with discovery's objects either: a ``RunList`` (what
     discovery gives) builds each Run only as it is graded, and given a list, each
     graded run's entry in it is set to None once the run is in.
     ``extra_feedback`` adds suggestions to an eval's eval_feedback (``referee
-    critique``'s findings, by eval key). ``entry`` makes a text of each run that is
-    kept with it (``EntryMaker``); it must be picklable (a module's function).
+    critique``'s findings, by eval key). Without ``find_claims`` no run's claims are
+    found, and its report cannot be written: for a grade that writes nothing.
 
-    Without a judge, workers evaluate and render. With one, workers evaluate and
-    the judge (which holds connections, a cassette and a concurrency limit) runs
-    here before each run is rendered: its network time dwarfs the rendering.
+    Without a judge, workers evaluate and build the records. With one, workers
+    evaluate and the judge (which holds connections, a cassette and a concurrency
+    limit) runs here before each run's record is made: its network time dwarfs that.
     """
     stored: list[Stored | None] = []
-    extra = extra_feedback or {}
     # Each eval's critique needs all its runs: what it needs of them is folded in
-    # as they come (a few names and counts per eval), and rendered at the end.
+    # as they come (a few names and counts per eval), and made at the end.
     tallies: dict[str, EvalTally] = {}
-    blocks: dict[str, str] = {}
-    shared = spill.share() if jobs > 1 and len(runs) > 1 and judge is None else None
-    with closing(_rendered(program, runs, source, grader, jobs, progress, judge, shared, entry)) as rendered:
-        for number, (place, result) in enumerate(zip(_places(runs), rendered)):
+    feedbacks: dict[str, dict] = {}
+    with closing(_graded(program, runs, source, grader, jobs, progress, judge, find_claims)) as results:
+        for number, (place, result) in enumerate(zip(places(runs), results)):
             if result is None:
                 stored.append(None)
                 continue
@@ -435,43 +265,34 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
             if key not in tallies:
                 tallies[key] = EvalTally(len(compiled.assertions))
             tallies[key].add(result.critique)
-            if isinstance(result, Placed):
-                assert isinstance(spill, Spill)  # only a Spill shares a part with workers
-                ticket = spill.adopt(result.marks)
-            else:
-                ticket = spill.put(*_texts(result, entry))
-            stored.append(Stored(place, key, ticket, spill, blocks))
+            stored.append(Stored(place, key, spill.put(result.record), spill, feedbacks))
             if isinstance(runs, list):
                 runs[number] = None  # graded: let it go (see above)
+    extra = extra_feedback or {}
     for key, tally in tallies.items():
-        blocks[key] = feedback_text(eval_feedback(eval_of(program, key).assertions, tally, extra.get(key, ())))
+        feedbacks[key] = eval_feedback(eval_of(program, key).assertions, tally, extra.get(key, ()))
     return stored
 
 
-def _rendered(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict, jobs: int,
-              progress: Progress | None, judge: Judge | None, shared: SharedPart | None,
-              entry: EntryMaker | None = None) -> Generator[Rendered | Placed | None, None, None]:
-    """Phase 1, run by run in order: each run's texts and facts (None: no eval applies),
-    or where a worker put its texts in ``shared``."""
+def _graded(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict, jobs: int,
+            progress: Progress | None, judge: Judge | None,
+            find_claims: bool) -> Generator[Graded | None, None, None]:
+    """Phase 1, run by run in order (None: no eval applies)."""
     if judge is None:
-        with closing(_each(_grade_in_worker, lambda run: grade_run(program, grader, run), runs, program,
-                           source, grader, jobs, progress, shared, entry)) as results:
+        with closing(_each(_grade_in_worker, lambda run: grade_run(program, grader, run, find_claims), runs,
+                           program, source, grader, jobs, progress, find_claims)) as results:
             yield from results
         return
-    with closing(_evaluated(program, runs, source, jobs, progress)) as evaluated:
+    with closing(_evaluated(program, runs, source, jobs, progress, find_claims)) as evaluated:
         for run, result in zip(runs, evaluated):
             try:
-                rendered = None if result is None else _judge_and_render(program, judge, grader, run, result)
+                done = None if result is None else _judge_and_grade(program, judge, grader, run, result)
             finally:
                 run.release()  # the judge has read what it needed; the report holds the rest
-            yield rendered
+            yield done
 
 
-# ---- phase 2: judge, critique ---------------------------------------------------------
-
-
-def _judge_and_render(program: Program, judge: Judge, grader: dict, run: Run,
-                      result: Evaluated) -> Rendered:
+def _judge_and_grade(program: Program, judge: Judge, grader: dict, run: Run, result: Evaluated) -> Graded:
     assertions = eval_of(program, result.eval_key).assertions
     verdicts, judged, usage = judge_run(judge, run, assertions, result.verdicts)
     info = grader if usage is None else {**grader, "llm": _usage(usage)}
@@ -479,8 +300,8 @@ def _judge_and_render(program: Program, judge: Judge, grader: dict, run: Run,
     decided = frozenset(a.key for a, v in zip(assertions, verdicts)
                         if a.key in judged and v.outcome in (Outcome.PASS, Outcome.FAIL))
     carried = Carried(inputs=carry.grader_inputs(run, assertions, decided))
-    return render_run(assertions, Evaluated(result.eval_key, verdicts, result.facts, result.contents), info, judged,
-                      seconds, carried)
+    return graded(assertions, Evaluated(result.eval_key, verdicts, result.facts, result.contents), info, judged,
+                  seconds, carried)
 
 
 def judge_run(judge: Judge | None, run: Run, assertions: Sequence[CompiledAssertion],

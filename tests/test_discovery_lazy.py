@@ -14,6 +14,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings, strategies as st
 
+from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.report.spill import Spill
 from referee.engine.run.identity import (
     MetadataReader, _identity_parts, _metadata_base, _read_shape, _shape, eval_prefix, identify, natural_key,
@@ -227,6 +228,6 @@ def test_grading_a_run_list_gives_what_grading_a_list_gives(tmp_path):
     for given in (lambda: discover(EXAMPLE).runs, lambda: list(discover(EXAMPLE).runs)):
         with Spill(tmp_path) as spill:
             stored = grade_spilled(program, given(), source, grader_info(), spill, 1)
-            found.append([(s.place.rel, s.place.path, s.grading, s.truth) for s in stored])
+            found.append([(s.place.rel, s.place.path, s.files[GRADING], s.files[GROUND_TRUTH]) for s in stored])
     assert found[0] == found[1]
     assert [path for _, path, _, _ in found[0]] == [r.path for r in discover(EXAMPLE).runs]

@@ -130,11 +130,12 @@ def test_version(capsys):
 
 
 def test_a_runs_lines_from_the_parts_they_show_are_its_lines_from_the_whole_report():
-    # The grade command reads (and makes inert) only terminal.shown_parts of each report;
+    # The grade command reads (and makes inert) only RunReport.shown of each report;
     # whatever else the report holds, hostile text included, the lines are the same.
     from referee.engine.grade import RulesSource, grade_all, grader_info
     from referee.engine.report import terminal
     from referee.engine.report.inert import inert_data
+    from referee.engine.report.run_report import RunReport
     from referee.engine.run.workspace import discover
 
     repo = Path(__file__).resolve().parents[1]
@@ -152,5 +153,5 @@ def test_a_runs_lines_from_the_parts_they_show_are_its_lines_from_the_whole_repo
         for verbose in (False, True):
             for color in (False, True):
                 whole = terminal.run_lines(g.brief, "", color, inert_data(document), verbose)
-                shown = terminal.run_lines(g.brief, "", color, inert_data(terminal.shown_parts(document)), verbose)
+                shown = terminal.run_lines(g.brief, "", color, inert_data(RunReport(document).shown()), verbose)
                 assert shown == whole and "\x1b[2K" not in "".join(shown)

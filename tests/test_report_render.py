@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from referee.engine.report.build import grading_document, ground_truth
 from referee.engine.report.jsonable import dumps, neutralise_script_end
 from referee.engine.report.models import GradingReport, GroundTruth
-from referee.engine.report.render import feedback_text, join_feedback, json_text, render, split_at_feedback
+from referee.engine.report.render import json_text, render
 from referee.engine.verdict import Evidence, Outcome, Precision, Verdict
 from test_report_build import GRADER, FakeAssertion, facts
 
@@ -45,7 +45,7 @@ def test_keys_with_script_end_take_the_reference_path():
     doc = document(metrics={"</script>": "</script>"})
     text = render(doc)
     assert text == reference(doc)
-    assert '"</script>": "<\\\\/script>"' in text  # keys are left alone, values are not
+    assert '"<\\\\/script>": "<\\\\/script>"' in text  # keys are made safe as values are
 
 
 def test_non_finite_and_non_json_values_behave_as_the_reference():
@@ -56,21 +56,6 @@ def test_non_finite_and_non_json_values_behave_as_the_reference():
             reference(document(timing={"t": bad}))
     lone = document(timing={"s": "x\ud800y"})
     assert render(lone) == reference(lone)  # a lone surrogate: the reference decides
-
-
-def test_feedback_is_spliced_into_the_rendered_halves():
-    feedback = {"suggestions": [{"reason": "r </script>", "assertion": "once"}, {"reason": "s", "assertion": None}],
-                "overall": "2 suggestions"}
-    head, tail = split_at_feedback(render(document()))
-    assert join_feedback(head, feedback_text(feedback), tail) == render(document(feedback=feedback))
-    empty = {"suggestions": [], "overall": "none"}
-    assert join_feedback(head, feedback_text(empty), tail) == render(document(feedback=empty))
-
-
-def test_a_string_cannot_fake_the_feedback_slot():
-    doc = document(timing={"s": '\n  "eval_feedback": null'})
-    head, tail = split_at_feedback(render(doc))
-    assert '"s": ' in head and tail.startswith(',\n  "skill_type"')
 
 
 def test_built_documents_fit_the_models_in_field_order():

@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import threading
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING
 
+from referee.engine.commands.grade_report import JSON_SCHEMA_VERSION, report, runs_text, their
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args
-from referee.engine.report.inert import inert, inert_data
 from referee.engine.commands.warnings import MAX_WARNINGS, warn, warn_all
 from referee.engine.usage import UsageError
 
@@ -42,8 +41,6 @@ In the summary, errors count as failed; not-graded semantic assertions are
 left out of passed/failed/total and counted as not_graded.
 """
 
-# The --json document's layout: raised whenever a key changes meaning or goes away.
-JSON_SCHEMA_VERSION = 2
 
 
 def add_parser(sub: Subcommands) -> None:
@@ -117,7 +114,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     bar = terminal.ProgressBar("grading")
     try:
         results = grade_spilled(program, runs, source, grader_info(), spill, args.jobs or cpu_jobs(), bar,
-                                judge, critique, _json_front if args.json else None)
+                                judge, critique, find_claims=not args.check)  # --check shows no claims
     except KeyboardInterrupt:
         # Nothing is written before every run is graded, so stopping here loses nothing;
         # a judge still waiting to retry a request is told to give up at once.
@@ -141,7 +138,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     except KeyboardInterrupt:
         return _interrupted("before writing", [], len(graded), args.check)
     try:
-        return _report(args, graded, written, skipped)
+        return report(args, graded, written, skipped)
     except KeyboardInterrupt:
         return _interrupted("after writing", written, len(graded), args.check)
 
@@ -156,19 +153,11 @@ def _interrupted(when: str, results: list[WriteResult], runs: int | None, check:
     written = sum(1 for r in results if r.written)
     kept = runs - written
     if not written:
-        told = f"nothing was written: {_runs(kept)} kept {_their(kept)} old files"
+        told = f"nothing was written: {runs_text(kept)} kept {their(kept)} old files"
     else:
-        told = f"{_runs(written)} {'was' if written == 1 else 'were'} written, {kept} kept {_their(kept)} old files"
+        told = f"{runs_text(written)} {'was' if written == 1 else 'were'} written, {kept} kept {their(kept)} old files"
     print(f"referee: interrupted {when}; {told}", file=sys.stderr)
     return 130
-
-
-def _runs(count: int) -> str:
-    return f"{count} run" + ("" if count == 1 else "s")
-
-
-def _their(count: int) -> str:
-    return "its" if count == 1 else "their"
 
 
 def _prepare(args: argparse.Namespace, color: bool):
@@ -332,211 +321,6 @@ def _warn_written(graded, results: list[WriteResult]) -> None:
             warn(f"{g.place.rel}/{name} was not written by referee; kept it as {g.place.rel}/{backup}")
 
 
-def _report(args, graded, results: list[WriteResult], skipped) -> int:
-    from referee.engine.report import terminal
-    from referee.engine.report.write import GRADING, GROUND_TRUTH
-
-    # One run's brief and report at a time: each is read back from the spill once,
-    # and counted toward the totals as it goes by (they come after the runs).
-    refused = sum(1 for r in results if r.refused)
-    tally = terminal.Tally()
-
-    def code() -> int:  # once every brief is counted
-        return 2 if any(r.error for r in results) else _exit_code(tally.totals(refused))
-
-    if args.json:
-        _print_json(_json_entries(graded, results, tally),
-                    lambda: _json_document(skipped, tally.totals(refused), args.check, code()))
-        return code()
-    color = terminal.use_color(sys.stdout, args.color)
-    feedbacks: dict[str, dict] = {}
-    briefs = (tally.add(g.brief) for g in graded)
-    documents = (_shown_report(g, feedbacks) for g in graded)
-    for brief, document, result in zip(briefs, documents, results):
-        note = "refused: not written" if result.refused else ""
-        # The run's own text (names, quotes, paths) is made inert before colour is added.
-        lines = terminal.run_lines(_inert_brief(brief), note, color, document, args.verbose)
-        print("\n".join(lines))
-    totals = tally.totals(refused)
-    print(terminal.total_line(totals, color))
-    print(_written_line(results, args))
-    if args.verbose:
-        for g, result in zip(graded, results):
-            if result.written:
-                print("\n".join(f"  wrote {inert(_shown(args.workspace, g.place.rel, name))}"
-                                for name in (GRADING, GROUND_TRUTH)))
-    if totals.gate_total == 0:
-        warn("nothing counted toward the gate (only existence or not-graded semantic "
-              "assertions); this is not a pass")
-    return code()
-
-
-def _shown_report(graded, feedbacks: dict[str, dict]) -> dict:
-    """What a run's lines show of its grading.json (``terminal.shown_parts``), made
-    inert. Only those members are parsed: claims, metrics and citations never are;
-    the eval's feedback, the same in all its runs, is read once per eval."""
-    from referee.engine.report.render import member_text
-    from referee.engine.report.terminal import shown_parts
-
-    if graded.eval_key not in feedbacks:
-        feedbacks[graded.eval_key] = inert_data(json.loads(graded.block))
-    parts = shown_parts({"expectations": json.loads(graded.expectations),
-                         "gate": json.loads(member_text(graded.tail, "gate")), "eval_feedback": None})
-    return {**inert_data(parts), "eval_feedback": feedbacks[graded.eval_key]}
-
-
-def _exit_code(totals: terminal.Totals) -> int:
-    if totals.refused_runs:
-        return 2
-    if totals.gate_total == 0 or totals.gate_passed < totals.gate_total:
-        return 1
-    return 0
-
-
-def _written_line(results: list[WriteResult], args) -> str:
-    """Which files were written, or that none were: a reader must not have to guess."""
-    from referee.engine.report.write import GRADING, GROUND_TRUTH
-
-    if args.check:
-        return "nothing was written (--check)"
-    written = sum(1 for r in results if r.written)
-    failed = sum(1 for r in results if r.error)
-    kept = f"{_runs(failed)} could not be written and kept {_their(failed)} old files (see the warnings)"
-    if not written:
-        return "nothing was written" + (f": {kept}" if failed else "")
-    runs = f"{written} run folder" + ("" if written == 1 else "s")
-    line = f"wrote {GRADING} and {GROUND_TRUTH} in {runs} under {inert(args.workspace.as_posix())}"
-    refused = sum(1 for r in results if r.refused)
-    line += f"; {kept}" if failed else ""
-    return line + (f"; {refused} not written (see the warnings)" if refused else "")
-
-
-def _shown(workspace: Path, rel: str, name: str) -> str:
-    return (workspace / name if rel in ("", ".") else workspace / rel / name).as_posix()
-
-
-def _json_document(skipped, totals, check: bool, code: int) -> dict:
-    """The --json document with its ``runs`` left empty: ``_print_json`` puts in each
-    run's entry (every assertion as in its grading.json, the eval's feedback, and
-    what was written). ``schema_version`` names the layout."""
-    return {"schema_version": JSON_SCHEMA_VERSION, "runs": [],
-            "skipped": [{"path": p, "eval_id": e} for p, e in skipped],
-            "totals": totals.__dict__, "check": check, "exit_code": code}
-
-
-# The parts of a --json run entry that are its grading.json's own. The report's schema
-# gives them no float field (engine.report.models.Expectation, EvalFeedback), so
-# their text in grading.json is what json.dumps writes for them read back: only
-# strings, ints, bools and nulls, which every encoder writes alike.
-FROM_REPORT = ("expectations", "eval_feedback")
-
-
-def _json_run(brief, document: dict, result: WriteResult) -> dict:
-    """A run's --json entry; ``document`` is its grading.json, read."""
-    return {**_json_about(brief), "expectations": document["expectations"],
-            "eval_feedback": document["eval_feedback"], **_json_written(result)}
-
-
-def _json_about(brief) -> dict:
-    """The members of a run's --json entry before its report's own (``FROM_REPORT``)."""
-    from referee.engine.report import terminal
-
-    info = brief.run
-    return {
-        "path": info["path"], "eval_id": info["eval_id"], "eval_name": info["eval_name"],
-        "configuration": info["configuration"], "run_number": info["run_number"],
-        "status": terminal.run_status(brief),
-        "summary": brief.summary, "gate": brief.gate, "failed": list(brief.failed),
-    }
-
-
-def _json_written(result: WriteResult) -> dict:
-    """The members of a run's --json entry after its report's own: what was written."""
-    return {"written": result.written, "refused": list(result.refused), "write_error": result.error or None,
-            "kept_aside": [{"file": f, "backup": b} for f, b in result.kept_aside]}
-
-
-def _json_entries(graded, results, tally: terminal.Tally) -> Iterator[bytes]:
-    """Each run's entry (see below) in UTF-8, read from the spill one at a time; each
-    run's brief is counted into ``tally`` as it goes by."""
-    feedback: dict[str, bytes] = {}  # eval key -> its block, nested: made once per eval
-    written: dict[tuple, bytes] = {}  # what was written -> its members' text: few kinds
-    for g, result in zip(graded, results):
-        tally.add(g.brief)
-        if g.eval_key not in feedback:
-            feedback[g.eval_key] = _nested(g.block).encode()
-        kind = (result.written, result.refused, result.error, result.kept_aside)
-        if kind not in written:
-            written[kind] = _json_back(result).encode()
-        yield g.entry + feedback[g.eval_key] + written[kind]
-
-
-# ``json_text(_json_run(brief, json.loads(grading), result))``, nested as an entry of
-# the document's ``runs`` (``_nested``), is made in three pieces, the parts of
-# ``FROM_REPORT`` taken from the text of grading.json instead of read and written
-# again (they stand there at the same depth, and a run's assertions are most of its
-# entry): ``_json_front`` up to the eval's feedback, made where the run is rendered
-# (``grade_spilled``'s ``entry``); the feedback block, nested once per eval; and
-# ``_json_back``, what was written.
-
-
-def _json_front(brief, expectations: str) -> str:
-    """A run's --json entry up to its eval_feedback's value; ``expectations`` is the
-    text of its grading.json's member (``render.member_text``)."""
-    from referee.engine.report.render import around_nulls, json_text
-
-    empty = {**_json_about(brief), **dict.fromkeys(FROM_REPORT)}
-    before, between, _ = around_nulls(json_text(empty), FROM_REPORT)
-    return "    " + _nested(before) + _nested(expectations) + _nested(between)
-
-
-def _json_back(result: WriteResult) -> str:
-    """A run's --json entry after its eval_feedback's value."""
-    from referee.engine.report.render import around_nulls, json_text
-
-    return _nested(around_nulls(json_text({"eval_feedback": None, **_json_written(result)}), ["eval_feedback"])[1])
-
-
-def _nested(text: str) -> str:
-    """``text`` indented one level more, as an entry of the document's ``runs`` (every
-    newline of a rendered document is layout: strings escape theirs)."""
-    return text.replace("\n", "\n    ")
-
-
-def _print_json(entries: Iterator[bytes], document: Callable[[], dict]) -> None:
-    """``print(json_text({**document(), "runs": runs}))`` where ``entries`` makes each
-    run's entry (in UTF-8) rendered on its own and indented as the whole document would
-    nest it (``_nested``), which gives the same bytes while holding one run's entry at
-    a time. ``document()`` is asked for once the entries are out: what follows the runs
-    in it (the totals) is counted as they go by."""
-    from referee.engine.report.render import json_text
-
-    slot = '\n  "runs": []'  # the first top-level key after schema_version, an int
-    start = json_text({"schema_version": JSON_SCHEMA_VERSION, "runs": []})
-    sys.stdout.write(start[:start.index(slot) + len(slot) - 1])
-    write = _utf8_writer(sys.stdout)
-    count = 0
-    for entry in entries:
-        write(b",\n" + entry if count else b"\n" + entry)
-        count += 1
-    text = json_text(document())
-    sys.stdout.write(("\n  " if count else "") + text[text.index(slot) + len(slot) - 1:] + "\n")
-
-
-def _utf8_writer(stream) -> Callable[[bytes], object]:
-    """Write UTF-8 text to ``stream``: straight to its bytes when it would write them
-    alike (UTF-8, no newline translation), which spares decoding and encoding each
-    run's entry; else as text."""
-    import codecs
-    import os
-
-    raw = getattr(stream, "buffer", None)
-    if raw is None or os.linesep != "\n" or codecs.lookup(stream.encoding or "ascii").name != "utf-8":
-        return lambda data: stream.write(data.decode("utf-8", "surrogatepass"))
-    stream.flush()  # what was written as text goes first
-    return raw.write
-
-
 def _display(given: str, text: str) -> str:
     """A rules file's name in reports (``rules_location``): its file name and the first
     8 hex digits of the SHA-256 of its text, as in ``booking.rules@1a2b3c4d``. It names
@@ -560,12 +344,6 @@ def _jobs(text: str) -> int:
     if value < 0:
         raise argparse.ArgumentTypeError("must be 0 (one per CPU) or more")
     return value
-
-
-def _inert_brief(brief):
-    return replace(brief, run=inert_data(brief.run), failed=inert_data(brief.failed))
-
-
 
 
 def _fail(message: str) -> int:

@@ -9,7 +9,6 @@ copy of it when the file is gone), never from a character count.
 
 from __future__ import annotations
 
-import json
 import math
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,11 +17,8 @@ from typing import Any, Sequence
 from referee.engine.decision.provenance import rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.report.freshness import file_digest, stale_grade
-from referee.engine.report.marker import GRADER_NAME
-from referee.engine.report.write import GRADING
+from referee.engine.report.marker import GRADING
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
-
-MAX_GRADING_BYTES = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -155,23 +151,21 @@ def read_graded(run: Run) -> GradedRun | Unusable:
 
 def _load_grading(file: Path) -> dict | str:
     """The parsed grading.json, or the reason it cannot be used."""
-    try:
-        if file.is_symlink() or not file.is_file():
-            return f"no {GRADING}: grade the run first (referee grade WORKSPACE ...)"
-        if file.stat().st_size > MAX_GRADING_BYTES:
-            return f"{GRADING} is over 32 MiB; not read"
-        document = json.loads(file.read_bytes())
-    except (OSError, ValueError, RecursionError) as exc:
-        return f"{GRADING} is not readable JSON ({type(exc).__name__}); grade the run again"
-    if not isinstance(document, dict):
+    from referee.engine.report.run_report import read_report
+
+    document = read_report(file.parent, file.name)
+    if isinstance(document, dict):
+        return document
+    if document.code in ("missing", "not-a-file"):
+        return f"no {GRADING}: grade the run first (referee grade WORKSPACE ...)"
+    if document.code == "too-large":
+        return f"{GRADING} is over 32 MiB; not read"
+    if document.code == "not-an-object":
         return f"{GRADING} is not a JSON object; grade the run again"
-    grader = document.get("grader")
-    name = grader.get("name") if isinstance(grader, dict) else None
-    if name != GRADER_NAME:
-        who = f"grader.name is {name!r}" if name is not None else "it has no grader.name"
-        return (f"{GRADING} was not written by referee ({who}); its numbers are not "
+    if document.code == "foreign":
+        return (f"{GRADING} was not written by referee ({document.message}); its numbers are not "
                 "comparable: grade the run with referee grade --force")
-    return document
+    return f"{GRADING} is not readable JSON ({document.message}); grade the run again"
 
 
 STALE = (f"{GRADING} is older than the run: its files changed since it was graded (imported or "

@@ -1,16 +1,12 @@
-"""What the main process keeps of a graded run once its files are rendered.
+"""What the terminal, ``--json`` and the totals need of a graded run: its brief.
 
-The reports themselves travel as text (``engine.grade``); the terminal lines, the
-``--json`` summary and the exit code need only these few fields, so they are
-picked out where the report is built and the full document is never sent back.
+Made from the run's report by ``engine.report.run_report.RunReport.brief``.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
-
-_FAILED = ("fail", "error")
 
 
 @dataclass(frozen=True)
@@ -21,10 +17,3 @@ class Brief:
     summary: dict[str, Any]
     gate: dict[str, Any]
     failed: tuple[dict[str, Any], ...]  # key, text, outcome, evidence of each fail or error
-
-
-def brief(report: dict[str, Any]) -> Brief:
-    """The short form of a grading document (``engine.report.build.grading_document``)."""
-    failed = tuple({"key": e["key"], "text": e["text"], "outcome": e["outcome"], "evidence": e["evidence"]}
-                   for e in report["expectations"] if e["outcome"] in _FAILED)
-    return Brief(run=report["run"], summary=report["summary"], gate=report["gate"], failed=failed)

@@ -53,7 +53,7 @@ class RunFacts:
     metrics: dict[str, Any]
     metrics_source: str
     timing: dict[str, Any]
-    claims: tuple[Any, ...]  # engine.facts.claims.ClaimResult
+    claims: tuple[Any, ...] | None  # engine.facts.claims.ClaimResult; None: not looked for (nothing shows them)
     notes: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     skill_type: str
     tools: tuple[str, ...]
@@ -249,7 +249,7 @@ def grading_document(assertions: Sequence[Any], verdicts: Sequence[Verdict], fac
                      grader_seconds: float | None = None, carried: Carried | None = None) -> dict[str, Any]:
     """grading.json for one run, as a plain dict; ``judged`` holds the keys an LLM
     grader decided. ``feedback`` may be None while the eval's critique is pending
-    (``engine.report.render`` splices it in once every run of the eval is graded).
+    (``engine.report.run_report`` puts it in once every run of the eval is graded).
     ``carried`` holds what ``engine.report.carry`` found for the LLM's verdicts."""
     verdicts = [in_sources(v, facts.source_map) for v in verdicts]
     carried = carried or Carried()
@@ -263,7 +263,8 @@ def grading_document(assertions: Sequence[Any], verdicts: Sequence[Verdict], fac
         "execution_metrics": facts.metrics,
         "execution_metrics_source": facts.metrics_source,
         "timing": timing_block(facts.timing, grader_seconds),
-        "claims": [{"claim": c.claim, "type": c.type, "verified": c.verified, "evidence": c.evidence}
+        "claims": None if facts.claims is None else
+                  [{"claim": c.claim, "type": c.type, "verified": c.verified, "evidence": c.evidence}
                    for c in facts.claims],
         "user_notes_summary": {"uncertainties": list(uncertainties), "needs_review": list(needs_review),
                                "workarounds": list(workarounds)},

@@ -16,8 +16,7 @@ import os
 from pathlib import Path
 from typing import Any, Sequence
 
-from referee.engine.report.marker import GRADER_NAME
-from referee.engine.report.write import GRADING
+from referee.engine.run.safeio import read_bytes
 from referee.engine.verdict import Outcome, Precision
 
 CARRIED = "grader (carried over)"
@@ -27,31 +26,40 @@ DROPPED = ("an earlier LLM grader verdict was not kept: the run's files or the a
 
 
 def run_digest(run: Any) -> str | None:
-    """A digest of every file the grader could see: ``outputs/`` (all of it, paths
-    and bytes, in path order) and a ``transcript.md`` beside it. None when the run
-    has no folder on disk."""
+    """A digest of every file the grader could see: ``outputs/`` (every file in it,
+    symlinks inside the run read as the grader reads them, in path order) and a
+    ``transcript.md`` beside it. None when the run has no folder on disk.
+
+    Each file is framed by its name's length and its content's length (or what kept
+    it from being read), so two folders that differ never give the same stream."""
     folder = getattr(run, "path", None)
     if folder is None or not Path(folder).is_dir():
         return None
     digest = hashlib.sha256()
     for rel in _files(Path(folder)):
-        digest.update(rel.encode("utf-8", "surrogateescape") + b"\0")
-        try:
-            digest.update((Path(folder) / rel).read_bytes())
-        except OSError as err:
-            digest.update(f"unreadable: {err.strerror}".encode())
-        digest.update(b"\0")
+        data, found = read_bytes(Path(folder), rel, rel)
+        digest.update(_framed(rel.encode("utf-8", "surrogateescape")))
+        if data is None:
+            problem = found.problems[0].code if found.problems else "missing"
+            digest.update(b"\x01" + _framed(f"unreadable: {problem}".encode()))
+        else:
+            digest.update(b"\x00" + _framed(data))
     return digest.hexdigest()
 
 
+def _framed(data: bytes) -> bytes:
+    return len(data).to_bytes(8, "big") + data
+
+
 def _files(folder: Path) -> list[str]:
+    """What ``Run.output_files`` lists (every file, symlinks too; symlinked folders
+    are not walked into), under ``outputs/``, and ``transcript.md`` beside it."""
     found = ["transcript.md"] if (folder / "transcript.md").is_file() else []
     outputs = folder / "outputs"
-    for top, dirs, files in os.walk(outputs):  # symlinked folders are not followed
+    for top, dirs, files in os.walk(outputs):
         dirs.sort()
         rel_top = Path(top).relative_to(folder).as_posix()
-        found.extend(f"{rel_top}/{name}" for name in sorted(files)
-                     if not os.path.islink(os.path.join(top, name)))
+        found.extend(f"{rel_top}/{name}" for name in sorted(files))
     return sorted(found)
 
 
@@ -92,15 +100,11 @@ def earlier_verdicts(run: Any, assertions: Sequence[Any], verdicts: Sequence[Any
 
 def _earlier_items(run: Any) -> dict[str, dict[str, Any]]:
     """The expectations of the run's grading.json, when referee wrote it; {} else."""
+    from referee.engine.report.run_report import read_report  # here: it builds on build, which needs CARRIED
+
     folder = getattr(run, "path", None)
-    if folder is None:
-        return {}
-    try:
-        document = json.loads((Path(folder) / GRADING).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(document, dict) or not isinstance(document.get("grader"), dict) \
-            or document["grader"].get("name") != GRADER_NAME or not isinstance(document.get("expectations"), list):
+    document = read_report(Path(folder)) if folder is not None else None
+    if not isinstance(document, dict) or not isinstance(document.get("expectations"), list):
         return {}
     return {item["key"]: item for item in document["expectations"]
             if isinstance(item, dict) and isinstance(item.get("key"), str)}

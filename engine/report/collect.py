@@ -23,7 +23,8 @@ from referee.engine.decision.recount import Item, disagreements
 from referee.engine.report.build import gate_status
 from referee.engine.report.freshness import changed_since, file_digest, stale_grade
 from referee.engine.report.models import Expectation, GradingReport
-from referee.engine.report.write import GRADING
+from referee.engine.report.marker import GRADING
+from referee.engine.report.run_report import Unread, read_report
 from referee.engine.run.safeio import read_text
 from referee.engine.run.select import Selection
 from referee.engine.run.workspace import Run, discover, report_path
@@ -179,13 +180,15 @@ def display_path(folder: Path) -> str:
 
 
 def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | None:
-    path = run_dir / GRADING
-    if not path.is_file():
+    document = read_report(run_dir)
+    if isinstance(document, Unread) and document.code in ("missing", "not-a-file"):
         problems.append(f"{shown}: no {GRADING}; run `referee grade` first (left out)")
         return None
     try:
-        report = GradingReport.model_validate_json(path.read_bytes())
-    except (OSError, ValidationError, ValueError) as exc:
+        if isinstance(document, Unread):
+            raise ValueError(document.message)
+        report = GradingReport.model_validate(document)
+    except (ValidationError, ValueError) as exc:
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         problems.append(f"{shown}/{GRADING}: not a grading.json that referee wrote ({first}); "
                         "grade the run again (left out)")

@@ -11,17 +11,19 @@ _SCRIPT_BREAKERS = re.compile(r"<(/script|!--)", re.IGNORECASE)
 
 
 def neutralise_script_end(value: Any) -> Any:
-    """Write ``</script`` as ``<\\/script`` (and ``<!--`` as ``<\\!--``) in every string.
+    """Write ``</script`` as ``<\\/script`` (and ``<!--`` as ``<\\!--``) in every string,
+    keys included.
 
     skill-creator's viewer pastes grading.json into a ``<script>`` element with
     ``json.dumps``, which leaves ``</script>`` as is and ends the element early.
-    Quoted evidence can hold any text, so every string is made safe here; the
-    backslash form reads the same to a person, and nothing else is touched.
+    Quoted evidence can hold any text, and keys can be a run's tool names or
+    metrics, so every string is made safe here; the backslash form reads the same
+    to a person, survives being read and dumped again, and nothing else is touched.
     """
     if isinstance(value, str):
         return _SCRIPT_BREAKERS.sub(lambda m: "<\\" + m.group(1), value) if "<" in value else value
     if isinstance(value, dict):
-        return {key: neutralise_script_end(item) for key, item in value.items()}
+        return {neutralise_script_end(key): neutralise_script_end(item) for key, item in value.items()}
     if isinstance(value, list):
         return [neutralise_script_end(item) for item in value]
     return value

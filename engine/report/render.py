@@ -11,11 +11,6 @@ document that referee does not build itself (``execution_metrics``, ``timing``,
 ``grader``: copied from the run's files or the LLM grader's figures) hold no
 such float, no other type and no key with ``<``; otherwise, and on any encoder
 error, the reference path runs and its result or error is the answer.
-
-grading.json is rendered in two halves around ``eval_feedback``, because that
-block needs every run of an eval: worker processes render each run with the
-slot empty (``split_at_feedback``); the main process renders each eval's block
-once and joins the halves (``join_feedback``), with no re-rendering per run.
 """
 
 from __future__ import annotations
@@ -23,7 +18,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any, Sequence
+from typing import Any
 
 from pydantic_core import to_json
 
@@ -37,15 +32,6 @@ from referee.engine.report.jsonable import dumps, neutralise_script_end
 # The parts of a report whose contents come from outside referee's own code.
 FREE_PARTS = ("execution_metrics", "timing", "grader")
 _SCRIPT_BREAKERS = re.compile(r"<(/script|!--)", re.IGNORECASE)
-# Every raw newline of a rendered document is layout (strings escape theirs), so
-# this line can only be the top-level key, whatever the strings hold.
-_FEEDBACK_LINE = '\n  "eval_feedback": '
-_EMPTY_SLOT = _FEEDBACK_LINE + "null"
-
-
-def _member_line(key: str) -> str:
-    """How a top-level member of a rendered document starts (see ``_FEEDBACK_LINE``)."""
-    return f'\n  "{key}": '
 
 
 def render(document: Any) -> str:
@@ -71,61 +57,13 @@ def neutralise_text(text: str) -> str:
     ``<``, ``/``, ``!``, ``-`` and letters are never escaped by either encoder, so a
     ``</script`` or ``<!--`` in a string is the same characters in the text and
     nothing else in the text can form one; the inserted backslash is written
-    escaped, as the encoder would write it. Dict keys are the exception (the
-    reference leaves them alone): ``_renders_alike`` sends keys with ``<`` to the
-    reference path.
+    escaped, as the encoder would write it. A document with a key holding ``<``
+    takes the reference path (``_renders_alike``): two keys that read the same once
+    rewritten are one key there, as in any dict.
     """
     if "<" not in text:
         return text
     return _SCRIPT_BREAKERS.sub(lambda match: "<\\\\" + match.group(1), text)
-
-
-def split_at_feedback(text: str) -> tuple[str, str]:
-    """A grading.json rendered with ``eval_feedback: null``, cut around that null."""
-    head, found, tail = text.partition(_EMPTY_SLOT)
-    if not found:
-        raise ValueError("the document has no empty eval_feedback slot")
-    return head + _FEEDBACK_LINE, tail
-
-
-def feedback_text(feedback: dict) -> str:
-    """An eval_feedback block as it stands inside grading.json: one level indented."""
-    # '{\n  "eval_feedback": <value>\n}\n': the value, already at the right depth.
-    return member_text(render({"eval_feedback": feedback}), "eval_feedback")
-
-
-def member_text(text: str, key: str) -> str:
-    """The text of top-level member ``key``'s value in a rendered document (indent 2),
-    as it stands there: one level indented, without the comma after it."""
-    return around_member(text, key)[1]
-
-
-def around_member(text: str, key: str) -> tuple[str, str, str]:
-    """A rendered document (indent 2, or the start of one) cut around the value of
-    its top-level member ``key`` (``member_text``): what stands before the value,
-    the value, and what follows it, the comma after it included."""
-    line = _member_line(key)
-    start = text.index(line) + len(line)
-    end = text.find('\n  "', start)
-    end = text.rindex("\n}") if end < 0 else end - 1  # the last member: it ends where the object does
-    return text[:start], text[start:end], text[end:]
-
-
-def around_nulls(text: str, keys: Sequence[str]) -> list[str]:
-    """A rendered document whose top-level ``keys`` are null (in that order), cut
-    around each null: ``len(keys) + 1`` pieces, each member's line ending the piece
-    before its null, so that the pieces joined with the members' values (texts one
-    level indented, as ``member_text`` gives them) have each value in its place."""
-    pieces = []
-    for key in keys:
-        before, text = text.split(_member_line(key) + "null", 1)
-        pieces.append(before + _member_line(key))
-    return pieces + [text]
-
-
-def join_feedback(head: str, block: str, tail: str) -> str:
-    """The halves of ``split_at_feedback`` around a ``feedback_text`` block."""
-    return head + block + tail
 
 
 def _rust_text(document: Any, free: list[Any], keys_with_lt: bool = False) -> str | None:

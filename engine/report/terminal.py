@@ -19,6 +19,7 @@ VACUOUS_MARK = f"({VACUOUS_NOTE})"  # how the evidence of a vacuous pass ends
 
 _COLORS = {"PASS": "32", "FAIL": "31", "EMPTY": "33", "REFUSED": "35", "dim": "2"}
 EVIDENCE_WIDTH = 200
+SHOWN_WARNINGS = 5  # a run's warnings shown under its line, unless --verbose
 
 
 def use_color(stream: TextIO, mode: str = "auto") -> bool:
@@ -45,33 +46,24 @@ def run_status(report: Brief) -> str:
     return gate_status(report.gate["passed"], report.gate["total"])
 
 
-# What ``run_lines`` reads of each expectation of a run's grading.json.
-_SHOWN_FIELDS = ("key", "text", "outcome", "evidence")
-
-
-def shown_parts(parts: dict) -> dict:
-    """What ``run_lines`` reads of a report (its ``expectations``, ``gate`` and
-    ``eval_feedback`` members, as read): a caller need make no more of it inert. A
-    run's expectations carry citations by the hundred that no line prints."""
-    return {"expectations": [{k: item[k] for k in _SHOWN_FIELDS} for item in parts["expectations"]],
-            "gate": {"excluded": parts["gate"]["excluded"]}, "eval_feedback": parts["eval_feedback"]}
-
-
 def run_lines(report: Brief, note: str, color: bool, full: dict | None = None,
-              verbose: bool = False) -> list[str]:
-    """The run's line, then what a reader must see under it.
+              verbose: bool = False, warnings: Sequence[str] = (), hints: bool = True) -> list[str]:
+    """The run's line, its ``warnings`` (what referee could not read or distrusts in
+    it), then what a reader must see under it.
 
-    With ``full`` (the run's grading.json as a dict, or ``shown_parts`` of it): every failed or errored
-    assertion (those the gate does not count say so), every vacuous pass, and the
-    eval's feedback on an assertion right under that assertion; with ``verbose``,
-    every assertion and whole evidence. Without ``full``, the counted failures.
+    With ``full`` (the run's grading.json as a dict, or ``RunReport.shown`` of it):
+    every failed or errored assertion (those the gate does not count say so), every
+    vacuous pass, and, with ``hints``, the eval's feedback on an assertion right
+    under that assertion (an eval's hints are the same in all its runs: a caller
+    shows them once per eval); with ``verbose``, every assertion, whole evidence and
+    every warning. Without ``full``, the counted failures.
     """
     status = run_status(report)
     summary, gate = report.summary, report.gate
     extra = f", {summary['not_graded']} not graded" if summary["not_graded"] else ""
     head = (f"{paint(f'{status:<5}', status, color)} {report.run['path']}  "
             f"gate {gate['passed']}/{gate['total']}, all {summary['passed']}/{summary['total']}{extra}")
-    lines = [head + (f"  ({note})" if note else "")]
+    lines = [head + (f"  ({note})" if note else "")] + _warning_lines(warnings, color, verbose)
     if full is None:
         counted = set(gate["counted"])
         for item in report.failed:
@@ -80,10 +72,20 @@ def run_lines(report: Brief, note: str, color: bool, full: dict | None = None,
         return lines
     excluded = {x["assertion"]: x["reason"] for x in full["gate"]["excluded"]}
     tips: dict[str, list[str]] = {}
-    for tip in (full.get("eval_feedback") or {}).get("suggestions", []):
+    for tip in (full.get("eval_feedback") or {}).get("suggestions", []) if hints else ():
         tips.setdefault(tip.get("assertion") or "", []).append(tip["reason"])
     for item in full["expectations"]:
         lines += _expectation_lines(item, excluded.get(item["key"]), tips.get(item["text"], []), color, verbose)
+    return lines
+
+
+def _warning_lines(warnings: Sequence[str], color: bool, verbose: bool) -> list[str]:
+    shown = warnings if verbose else warnings[:SHOWN_WARNINGS]
+    lines = [paint(f"      warning: {_shorten(w, EVIDENCE_WIDTH) if not verbose else w}", "EMPTY", color)
+             for w in shown]
+    if len(warnings) > len(shown):
+        lines.append(paint(f"      ... and {len(warnings) - len(shown)} more warnings (--verbose shows them; "
+                           "referee show RUN tells where)", "EMPTY", color))
     return lines
 
 

@@ -19,7 +19,6 @@ happened, so the caller can tell exactly which runs were written.
 
 from __future__ import annotations
 
-import json
 import signal
 import threading
 from collections.abc import Iterator, Mapping, Sequence
@@ -29,10 +28,8 @@ from pathlib import Path
 
 from referee.engine.report.atomic import move_aside, remove_stale, replace_together
 from referee.engine.report.lock import WorkspaceBusy, workspace_lock
-from referee.engine.report.marker import GRADER_NAME
-
-GRADING = "grading.json"
-GROUND_TRUTH = "ground_truth.json"
+from referee.engine.report.marker import GRADING, GROUND_TRUTH
+from referee.engine.report.run_report import read_report
 # fsync waits on the disk: a few threads overlap those waits. (Where the file system
 # spends CPU time instead, only more processes help: see write_all.)
 WRITER_THREADS = 8
@@ -60,23 +57,16 @@ class WriteInterrupted(Exception):
 
 
 def written_by_referee(path: Path) -> bool:
-    """True when ``path`` holds a report with referee's marker."""
-    try:
-        document = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    grader = document.get("grader") if isinstance(document, dict) else None
-    return isinstance(grader, dict) and grader.get("name") == GRADER_NAME
+    """True when ``path`` is a report file with referee's marker (``run_report.read_report``)."""
+    return isinstance(read_report(path.parent, path.name), dict)
 
 
 def foreign_files(run_dir: Path) -> list[str]:
-    """The report files in ``run_dir`` that referee may not overwrite on its own."""
-    found = []
-    for name in (GRADING, GROUND_TRUTH):
-        path = run_dir / name
-        if path.is_symlink() or (path.exists() and not (path.is_file() and written_by_referee(path))):
-            found.append(name)
-    return found
+    """The report files in ``run_dir`` that referee may not overwrite on its own:
+    anything in their place that is not a report referee wrote (a symlink, a FIFO,
+    another program's file)."""
+    return [name for name in (GRADING, GROUND_TRUTH)
+            if (run_dir / name).is_symlink() or ((run_dir / name).exists() and not written_by_referee(run_dir / name))]
 
 
 def write_run(run_dir: Path, files: Mapping[str, str], force: bool) -> WriteResult:
@@ -175,8 +165,9 @@ def _write_in_processes(jobs: Sequence[tuple[Path, Mapping[str, str]]], force: b
 
 
 class _Groups(Sequence):
-    """``jobs`` cut into groups of ``WRITER_THREADS`` runs, each with its texts read
-    only when the group is handed out (they travel to a worker process whole)."""
+    """``jobs`` cut into groups of ``WRITER_THREADS`` runs, each read only when the
+    group is handed out. A run's files travel to a worker process as they are: a
+    ``run_report.ReportFiles`` is made into text where it is written."""
 
     def __init__(self, jobs: Sequence[tuple[Path, Mapping[str, str]]], force: bool) -> None:
         self.jobs, self.force = jobs, force
@@ -188,10 +179,10 @@ class _Groups(Sequence):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         part = self.jobs[index * WRITER_THREADS:(index + 1) * WRITER_THREADS]
-        return [(path, dict(files)) for path, files in part], self.force
+        return list(part), self.force
 
 
-def _write_group(group: tuple[list[tuple[Path, dict[str, str]]], bool]) -> list[WriteResult]:
+def _write_group(group: tuple[list[tuple[Path, Mapping[str, str]]], bool]) -> list[WriteResult]:
     """A group of runs written in a worker process (which ignores Ctrl-C: the main
     process decides when to stop handing out groups)."""
     return write_all(group[0], group[1])
