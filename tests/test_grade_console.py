@@ -155,3 +155,38 @@ def test_a_runs_lines_from_the_parts_they_show_are_its_lines_from_the_whole_repo
                 whole = terminal.run_lines(g.brief, "", color, inert_data(document), verbose)
                 shown = terminal.run_lines(g.brief, "", color, inert_data(RunReport(document).shown()), verbose)
                 assert shown == whole and "\x1b[2K" not in "".join(shown)
+
+
+def _warned(tmp_path: Path) -> None:
+    """The without_skill run gets a warning: its metrics count calls its transcript lacks."""
+    out = tmp_path / "ws" / "eval-1-lookup" / "without_skill" / "run-1" / "outputs"
+    (out / "transcript.md").write_text("## [agent_notes] Step 1\nI looked it up.\n", encoding="utf-8")
+    (out / "metrics.json").write_text(json.dumps({"total_tool_calls": 3}), encoding="utf-8")
+
+
+def test_a_runs_warnings_stand_under_its_line_once(ws, capsys):
+    _warned(ws)
+    grade("--check", "--color", "never")
+    out = capsys.readouterr().out
+    runs = out.split("\n", 1)[1].split("FAIL  eval-1-lookup/without_skill/run-1")
+    assert "warning:" not in out.split("\n", 1)[0] + runs[0]
+    under = runs[1].splitlines()[1]
+    assert under.startswith("      warning: ") and "metrics-without-calls" in under
+    assert out.count("metrics-without-calls") == 1
+
+
+def test_a_runs_warnings_are_in_its_json_entry(ws, capsys):
+    _warned(ws)
+    grade("--check", "--json")
+    document = json.loads(capsys.readouterr().out)
+    first, second = document["runs"]
+    assert "warnings" not in first  # a run with none has no such member
+    assert len(second["warnings"]) == 1 and "metrics-without-calls" in second["warnings"][0]
+    assert list(second).index("warnings") == list(second).index("failed") + 1
+
+
+def test_an_evals_hints_stand_under_its_first_run_only(ws, capsys):
+    grade("--check", "--color", "never")
+    out = capsys.readouterr().out
+    assert out.count("hint: selects calls to getOrdr") == 1
+    assert out.index("hint: selects calls to getOrdr") < out.index("FAIL  eval-1-lookup/without_skill/run-1")
