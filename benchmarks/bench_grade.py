@@ -91,10 +91,47 @@ def filler(rng: random.Random, size: int) -> str:
     return " ".join(words)
 
 
-def call_block(step: int, tool: str, args: dict, result, status: str) -> str:
+# The shape of the runs, as issue 22 measured real sessions: about 50 KB, 40 calls,
+# agent notes every 3 steps carrying about 28 claims in all, a fifth of the JSON
+# payloads spread over lines, and a third of the returns multi-line text.
+NOTE_EVERY = 3
+SPREAD_JSON = 0.20
+TEXT_RETURNS = 0.35
+
+
+def payload(rng: random.Random, value) -> str:
+    """A JSON value as a harness writes it: on one line, or spread over several."""
+    if rng.random() < SPREAD_JSON:
+        return "\n" + json.dumps(value, ensure_ascii=False, indent=2)
+    return " " + json.dumps(value, ensure_ascii=False)
+
+
+def text_return(rng: random.Random, tool: str) -> str:
+    """Lines a tool printed: a file's content, or a command's output."""
+    lines = rng.randint(12, 28)
+    if tool == "Read":
+        return "\n".join(f"{n:>4}  {filler(rng, 60)}" for n in range(1, lines + 1))
+    return "\n".join(f"[{rng.choice(['ok', 'info', 'warn'])}] {filler(rng, 55)}" for _ in range(lines))
+
+
+def call_block(rng: random.Random, step: int, tool: str, args: dict, result, status: str) -> str:
+    returned = " " + result if isinstance(result, str) and "\n" not in result else (
+        "\n" + result if isinstance(result, str) else payload(rng, result))
     return (f"## [tool_calls] Step {step}: {tool.split('_')[-1]}\n"
-            f"Tool: {tool}\nArgs: {json.dumps(args, ensure_ascii=False)}\n"
-            f"Return: {json.dumps(result, ensure_ascii=False)}\nStatus: {status}\n\n")
+            f"Tool: {tool}\nArgs:{payload(rng, args)}\n"
+            f"Return:{returned}\nStatus: {status}\n\n")
+
+
+def note(rng: random.Random, step: int, tool: str, record: dict) -> str:
+    """Agent notes with two claims a line's patterns find (a call, a field or status),
+    between sentences of plain prose."""
+    claims = [f"Called {tool} for the next part of the task.",
+              f"The amount={record['amount']} matches the record.",
+              f"docStatus=10 stays as planned for {record['id']}.",
+              f"Ran {tool} again to confirm the {rng.choice(FILLER_WORDS)} values."]
+    picked = rng.sample(claims, 3 if rng.random() < 0.25 else 2)
+    return (f"## [agent_notes] Step {step}: progress\n{filler(rng, 120)}\n{picked[0]}\n"
+            f"{filler(rng, 80)} {' '.join(picked[1:])}\n\n")
 
 
 def transcript(rng: random.Random, good: bool) -> tuple[str, dict]:
@@ -103,23 +140,27 @@ def transcript(rng: random.Random, good: bool) -> tuple[str, dict]:
     doc_id = f"{rng.getrandbits(32):08x}"
     parts = ["## Eval Prompt\n\nSave the record as a draft.\n\n"]
     step = 1
-    parts.append(call_block(step, "svc-mcp_getRecord", {"id": record["id"]},
+    parts.append(call_block(rng, step, "svc-mcp_getRecord", {"id": record["id"]},
                             {"code": "200", "body": record}, "success"))
     for _ in range(CALLS - 4):
         step += 1
         tool = rng.choice(["Read", "Bash", "svc-mcp_lookup"])
-        args = {"command": f"python run.py {filler(rng, 300)}"} if tool == "Bash" else {"q": filler(rng, 300)}
-        parts.append(call_block(step, tool, args, filler(rng, 800), "success"))
-        if step % 9 == 0:
-            parts.append(f"## [agent_notes] Step {step}: progress\n{filler(rng, 200)}\n\n")
+        args = {"command": f"python run.py {filler(rng, 200)}"} if tool == "Bash" else {"q": filler(rng, 200)}
+        if tool != "svc-mcp_lookup" and rng.random() < TEXT_RETURNS / (2 / 3):
+            result = text_return(rng, tool)
+        else:
+            result = {"code": "200", "rows": [{"k": filler(rng, 60), "n": rng.randint(1, 999)} for _ in range(10)]}
+        parts.append(call_block(rng, step, tool, args, result, "success"))
+        if step % NOTE_EVERY == 0:
+            parts.append(note(rng, step, tool, record))
     step += 1
-    parts.append(call_block(step, "Bash", {"command": "python check.py"}, "ok", "success"))
+    parts.append(call_block(rng, step, "Bash", {"command": "python check.py"}, "ok", "success"))
     step += 1
-    parts.append(call_block(step, "Read", {"file_path": "x"}, filler(rng, 200), "success"))
+    parts.append(call_block(rng, step, "Read", {"file_path": "x"}, filler(rng, 200), "success"))
     step += 1
     saved_args = {"status": "10" if good else "20", "amount": amount, "region": record["region"],
                   "subject": f"Draft {record['id']}", "month": "202602", "tags": ["bench", "x"]}
-    parts.append(call_block(step, "svc-mcp_saveRecord", saved_args, {"code": "200", "body": doc_id}, "success"))
+    parts.append(call_block(rng, step, "svc-mcp_saveRecord", saved_args, {"code": "200", "body": doc_id}, "success"))
     parts.append(f"## [agent_notes] Step {step}: saved\nsaveRecord 成功，status=10。\n")
     return "".join(parts), {"doc_id": doc_id, "subject": saved_args["subject"], "amount": amount}
 
@@ -155,8 +196,9 @@ def write_run(run: Path, rng: random.Random, good: bool) -> None:
 
 # ---- the minimal grader -----------------------------------------------------------------
 
-_BLOCK = re.compile(r"^## \[tool_calls\] Step (\d+):.*?\nTool: (.*)\nArgs: (.*)\nReturn: (.*)\nStatus: (.*)$",
-                    re.MULTILINE)
+_HEADING = re.compile(r"^## ", re.MULTILINE)
+_RECORD = re.compile(r"\[tool_calls\] Step (\d+):.*?\nTool: (.*?)\nArgs:(.*?)\nReturn:(.*)\nStatus: (\S*)",
+                     re.DOTALL)
 
 
 def minimal_grade(workspace: Path) -> int:
@@ -166,10 +208,28 @@ def minimal_grade(workspace: Path) -> int:
         out = run / "outputs"
         text = (out / "transcript.md").read_text(encoding="utf-8")
         response = (out / "response.md").read_text(encoding="utf-8")
-        calls = [(int(s), t, json.loads(a), json.loads(r), st) for s, t, a, r, st in _BLOCK.findall(text)]
-        minimal_checks(calls, response)
+        minimal_checks(minimal_calls(text), response)
         graded += 1
     return graded
+
+
+def minimal_calls(text: str) -> list[tuple]:
+    """(step, tool, args, return, status) of each record: cut at the headings, each
+    value up to the next field, JSON decoded where it is JSON."""
+    calls = []
+    for section in _HEADING.split(text):
+        found = _RECORD.match(section)
+        if found:
+            step, tool, args, result, status = found.groups()
+            calls.append((int(step), tool, _value(args), _value(result), status))
+    return calls
+
+
+def _value(text: str):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return text.strip()
 
 
 REPORTS = ("grading.json", "ground_truth.json")
@@ -269,12 +329,13 @@ def phase_breakdown(workspace: Path, rules: Path) -> list[str]:
     from referee.engine.evaluate import evaluate
     from referee.engine.facts import claims
     from referee.engine.facts.contents import run_contents
-    from referee.engine.grade import Evaluated, RulesSource, grader_info, render_run, run_facts
+    from referee.engine.grade import Evaluated, RulesSource, graded, grader_info, run_facts
+    from referee.engine.report.run_report import RunReport
     from referee.engine.run.workspace import discover
 
     clock = time.process_time
     spent = dict.fromkeys(("discover", "read files", "parse transcript", "evaluate 20 assertions",
-                           "claims", "other facts (metrics, tools, ...)", "contents", "render both reports"), 0.0)
+                           "claims", "other facts (metrics, tools, ...)", "contents", "report record, both files"), 0.0)
     start = clock()
     program = RulesSource(((rules.name, rules.read_text(encoding="utf-8")),)).compile()
     compile_seconds = clock() - start
@@ -298,12 +359,14 @@ def phase_breakdown(workspace: Path, rules: Path) -> list[str]:
         after_facts = clock()
         contents = run_contents(run)
         after_contents = clock()
-        render_run(compiled.assertions, Evaluated(compiled.key, verdicts, facts, contents), grader_info())
+        done = graded(compiled.assertions, Evaluated(compiled.key, verdicts, facts, contents), grader_info())
+        report = RunReport.from_record(done.record, {"suggestions": [], "overall": ""})
+        report.grading_text(), report.truth_text()
         spent["evaluate 20 assertions"] += middle - start
         spent["claims"] += after_claims - middle
         spent["other facts (metrics, tools, ...)"] += max(0.0, after_facts - after_claims - (after_claims - middle))
         spent["contents"] += after_contents - after_facts
-        spent["render both reports"] += clock() - after_contents
+        spent["report record, both files"] += clock() - after_contents
         run.release()
     start = clock()
     minimal_grade(workspace)
@@ -377,9 +440,24 @@ def launch(command: list[str]) -> None:
                       "runs": runs}))
 
 
-def referee_command(workspace: Path, rules: Path, jobs: int, write: bool) -> list[str]:
-    return [sys.executable, "-m", "referee.engine.cli", "grade", str(workspace), "--rules", str(rules),
-            "--jobs", str(jobs), "--json"] + ([] if write else ["--check"])
+def referee_command(workspace: Path, rules: Path, jobs: int, write: bool, base: Path | None = None) -> list[str]:
+    """``referee grade --json``; with ``base``, the referee of that checkout (put first
+    on the path: a folder holding a ``referee`` link to it, see ``base_root``)."""
+    command = [sys.executable, "-m", "referee.engine.cli", "grade", str(workspace), "--rules", str(rules),
+               "--jobs", str(jobs), "--json"] + ([] if write else ["--check"])
+    return command if base is None else ["env", f"PYTHONPATH={base}", *command]
+
+
+def base_root(checkout: Path, root: Path) -> Path:
+    """A folder whose ``referee`` is ``checkout``: on PYTHONPATH, it comes before the
+    installed referee, so the same interpreter runs the other revision."""
+    folder = root / "base-path"
+    folder.mkdir(parents=True, exist_ok=True)
+    link = folder / "referee"
+    if not link.exists():
+        link.symlink_to(checkout.resolve(), target_is_directory=True)
+    subprocess.run([sys.executable, "-m", "compileall", "-q", str(checkout)], env=CHILD_ENV, check=True)
+    return folder
 
 
 def minimal_command(workspace: Path) -> list[str]:
@@ -393,41 +471,52 @@ def rewrite_command(workspace: Path, processes: int) -> list[str]:
 REWRITE_ONE, REWRITE_TWO = "rewrite reports, 1 process", "rewrite reports, 2 processes"
 
 
-def paired(workspace: Path, rules: Path, runs: int, repeat: int) -> dict[str, list[tuple]]:
+def variants(workspace: Path, rules: Path, base: Path | None, quick: bool) -> dict[str, list[str]]:
+    """The commands measured, by name: referee's (and ``base``'s, as ``before: ...``)."""
+    found = {"grade --check, 1 process": referee_command(workspace, rules, 1, False),
+             "grade --check, 2 processes": referee_command(workspace, rules, 2, False)}
+    if not quick:
+        found.update({"grade writing, 1 process": referee_command(workspace, rules, 1, True),
+                      "grade writing, 2 processes": referee_command(workspace, rules, 2, True),
+                      # after referee has written the reports: the floor under writing them
+                      REWRITE_ONE: rewrite_command(workspace, 1),
+                      REWRITE_TWO: rewrite_command(workspace, 2)})
+    if base is not None:
+        found.update({f"before: {name}": referee_command(workspace, rules, jobs, False, base)
+                      for name, jobs in (("grade --check, 1 process", 1), ("grade --check, 2 processes", 2))})
+    return found
+
+
+def paired(runs: int, repeat: int, measured: dict[str, list[str]], workspace: Path) -> dict[str, list[tuple]]:
     """Each variant and the minimal script in turn, ``repeat`` times: the ratio is taken
     pair by pair (each variant against the minimal run just before it), so a machine
     whose speed drifts during the benchmark still gives meaningful ratios."""
-    variants = {"grade --check, 1 process": referee_command(workspace, rules, 1, False),
-                "grade --check, 2 processes": referee_command(workspace, rules, 2, False),
-                "grade writing, 1 process": referee_command(workspace, rules, 1, True),
-                "grade writing, 2 processes": referee_command(workspace, rules, 2, True),
-                # after referee has written the reports: the floor under writing them
-                REWRITE_ONE: rewrite_command(workspace, 1),
-                REWRITE_TWO: rewrite_command(workspace, 2)}
-    found: dict[str, list[tuple]] = {name: [] for name in ["minimal script", *variants]}
+    found: dict[str, list[tuple]] = {name: [] for name in ["minimal script", *measured]}
     for _ in range(repeat):
-        for name, command in variants.items():
+        for name, command in measured.items():
             base = measure(minimal_command(workspace))
             found["minimal script"].append(base[:3] + (base[:3],))
             wall, cpu, peak, graded = measure(command)
             if graded != runs and name not in (REWRITE_ONE, REWRITE_TWO):
                 raise SystemExit(f"{name}: {graded} runs graded, {runs} expected")
             found[name].append((wall, cpu, peak, base[:3]))
-            print(f"  {name:<28} wall {wall:7.2f} s  cpu {cpu:7.2f} s  peak {peak:6.0f} MiB   "
+            print(f"  {name:<36} wall {wall:7.2f} s  cpu {cpu:7.2f} s  peak {peak:6.0f} MiB   "
                   f"(minimal: wall {base[0]:.2f} s, cpu {base[1]:.2f} s, peak {base[2]:.0f} MiB)", flush=True)
     return found
 
 
 def summary_table(runs: int, found: dict[str, list[tuple]]) -> list[str]:
-    """Medians of the figures, and of the pairwise ratios against the minimal script."""
-    lines = [f"{runs} runs ({len(found['minimal script'])} minimal runs, medians):",
-             f"  {'what':<28} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'wall ÷ min':>11} "
-             f"{'cpu ÷ min':>10} {'peak ÷ min':>11}"]
+    """Medians of the figures, and of the pairwise ratios against the minimal script
+    (with their min and max, in brackets)."""
+    lines = [f"{runs} runs ({len(found['minimal script'])} minimal runs, medians [min-max]):",
+             f"  {'what':<36} {'wall s':>8} {'cpu s':>8} {'peak MiB':>9} {'wall ÷ min':>20} "
+             f"{'cpu ÷ min':>20} {'peak ÷ min':>8}"]
     for name, rows in found.items():
         wall, cpu, peak = (statistics.median(r[i] for r in rows) for i in range(3))
-        ratios = [statistics.median(r[i] / r[3][i] for r in rows) for i in range(3)]
-        lines.append(f"  {name:<28} {wall:8.2f} {cpu:8.2f} {peak:9.0f} {ratios[0]:10.2f}x "
-                     f"{ratios[1]:9.2f}x {ratios[2]:10.2f}x")
+        ratios = [[r[i] / r[3][i] for r in rows] for i in range(3)]
+        spread = [f"{statistics.median(x):5.2f}x [{min(x):.2f}-{max(x):.2f}]" for x in ratios[:2]]
+        lines.append(f"  {name:<36} {wall:8.2f} {cpu:8.2f} {peak:9.0f} {spread[0]:>20} {spread[1]:>20} "
+                     f"{statistics.median(ratios[2]):7.2f}x")
     walls = {name: statistics.median(r[0] for r in rows) for name, rows in found.items() if rows}
     for what in ("--check", "writing"):
         one, two = walls.get(f"grade {what}, 1 process"), walls.get(f"grade {what}, 2 processes")
@@ -450,6 +539,9 @@ def main() -> None:
                         help="also time the in-process phases (verdicts alone, grade_all) on the first size")
     parser.add_argument("--dir", type=Path, default=None, help="where to generate (default: a temp dir)")
     parser.add_argument("--keep", action="store_true", help="keep the generated workspaces")
+    parser.add_argument("--base", type=Path, default=None,
+                        help="another checkout of referee (an earlier revision) to measure in the same run")
+    parser.add_argument("--quick", action="store_true", help="only grade --check (1 and 2 processes)")
     parser.add_argument("--minimal-only", type=Path, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--launch", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--minimal-rewrite", nargs=2, default=None, help=argparse.SUPPRESS)
@@ -470,14 +562,17 @@ def main() -> None:
     try:
         report: list[str] = []
         for number, runs in enumerate(args.runs):
-            report += run_benchmark(root / f"runs-{runs}", runs, args.repeat, args.phases and number == 0)
+            base = base_root(args.base, root) if args.base is not None else None
+            report += run_benchmark(root / f"runs-{runs}", runs, args.repeat, args.phases and number == 0, base,
+                                    args.quick)
         print("\n" + "\n".join(report))
     finally:
         if not args.keep and args.dir is None:
             shutil.rmtree(root, ignore_errors=True)
 
 
-def run_benchmark(root: Path, runs: int, repeat: int, phases: bool) -> list[str]:
+def run_benchmark(root: Path, runs: int, repeat: int, phases: bool, base: Path | None = None,
+                  quick: bool = False) -> list[str]:
     start = time.perf_counter()
     workspace, rules = generate(root, runs)
     os.sync()  # the generated files reach the disk now, not while the first processes are timed
@@ -496,7 +591,7 @@ def run_benchmark(root: Path, runs: int, repeat: int, phases: bool) -> list[str]
         lines += [f"in-process phases, {runs} runs:"]
         lines += [f"  {label:<36} {seconds:7.2f} s  {seconds / base:6.2f}x" for label, seconds in results.items()]
         lines += phase_breakdown(workspace, rules)
-    lines += summary_table(runs, paired(workspace, rules, runs, repeat))
+    lines += summary_table(runs, paired(runs, repeat, variants(workspace, rules, base, quick), workspace))
     return lines
 
 

@@ -21,7 +21,7 @@ from referee.engine.checks import inputs
 from referee.engine.checks.access import call_val, note_val, sure_of
 from referee.engine.checks.base import Context
 from referee.dsl.format import format_condition, format_value
-from referee.engine.checks.trust import claimed_tools, notes_claiming
+from referee.engine.checks.trust import claimed_tools, may_be_claimed, notes_claiming, searchable
 from referee.engine.run.safeio import parse_json
 from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import EvalError, Missing, Prov, Result, Val
@@ -96,6 +96,9 @@ class Select:
     def claims(self, ctx: Context):
         """Agent notes that mention the tool this (empty) selection asked for."""
         if self.claims_for is None:
+            return ()
+        # A quick look for the tool's name first: most runs never mention a tool they did not call.
+        if not may_be_claimed(ctx.once(searchable, lambda: searchable(ctx.run)), self.claims_for):
             return ()
         claimed = ctx.once(claimed_tools, lambda: claimed_tools(ctx.run))  # one read of the notes a run
         return ctx.once((self, "claims"), lambda: notes_claiming(claimed, self.claims_for))

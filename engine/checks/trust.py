@@ -48,6 +48,43 @@ def claimed_tools(run) -> tuple:
     return tuple(tool_claims(run))
 
 
+# The letters outside ASCII that a case-insensitive match takes for an ASCII letter
+# (engine.facts.claims reads tool names so): a text holding one gets no quick look.
+_FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
+
+
+def searchable(run) -> str | None:
+    """The run's transcript and its notes as parsed, lower-cased, for
+    ``may_be_claimed``; None when they cannot be searched so (they hold a letter of
+    ``_FOLDS_TO_ASCII``)."""
+    notes = run.transcript.notes
+    if not notes:
+        return ""  # no note, no claim
+    source = run.transcript_file
+    text = "\n".join([source.text if source is not None and source.text else "", *(note.text for note in notes)])
+    if not text.isascii() and any(map(text.__contains__, _FOLDS_TO_ASCII)):
+        return None
+    return text.lower()
+
+
+def may_be_claimed(text: str | None, pattern: ast.NamePattern) -> bool:
+    """False only when no note in ``text`` (``searchable``) can claim a call that
+    ``notes_claiming`` takes for ``pattern``, so that the notes need not be read.
+
+    A claimed tool is a name written in a note (ASCII: ``claims.IDENT``). It stands
+    for an exact name or a glob without ``[`` when it is that name, matches that glob
+    (and so holds each of its literal runs), or is an end of the pattern's literal
+    after a separator (``_names``): each way, it holds the literal's last segment,
+    which the transcript then holds too. A regex, or a glob with a class, can match
+    names that hold none of its text: for those the notes are read."""
+    if text is None or pattern.kind == "regex" or (pattern.kind == "glob" and "[" in pattern.text):
+        return True
+    names = bare_names(pattern)
+    if not names:
+        return True
+    return _SEPARATOR.split(names[0])[-1].lower() in text
+
+
 def notes_claiming(claimed: tuple, pattern: ast.NamePattern) -> tuple[Claim, ...]:
     """Lines of the agent's notes (``claimed_tools``) that say a tool ``pattern`` names was called.
 
