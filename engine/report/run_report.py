@@ -130,7 +130,7 @@ class ReportFiles(Mapping):
         return self._record, self._feedback  # never the report made from them
 
     def __setstate__(self, state: tuple[bytes, dict | None]) -> None:
-        self.__init__(*state)
+        (self._record, self._feedback), self._report = state, None
 
 
 # ---- reading a written report back --------------------------------------------------
