@@ -1,18 +1,22 @@
 """Benchmark ``referee grade`` against a minimal hand-written grader.
 
-Generates a workspace of N runs (transcripts of about 50 KB, 40 tool calls each)
-and a rules file with 20 deterministic assertions per eval. The minimal script
-reads the same files, cuts the transcript with one regex, parses the JSON
-payloads and runs the same 20 checks as plain Python lookups.
+Generates a workspace of N runs shaped as real sessions (transcripts of about
+50 KB, 40 tool calls each, agent notes every 3 steps with about 28 claims a run,
+a fifth of the JSON spread over lines, a third of the returns multi-line text; see
+README.md) and a rules file with 20 deterministic assertions per eval. The
+minimal script reads the same files, cuts each record with a regex, parses the
+JSON payloads and runs the same 20 checks as plain Python lookups.
 
 For each size (default 1,000 and 10,000 runs), whole processes are measured in
 pairs, the minimal script just before each referee variant, ``--repeat`` times:
 ``referee grade --json`` with ``--check`` and writing, on 1 and 2 processes (a
 full grade: verdicts, claims, metrics, both reports). Printed: medians of wall
 time, CPU time and peak memory (the child's ``ru_maxrss``), and the medians of
-the pairwise ratios against the minimal script. ``--phases`` also times, in this
-process, referee's verdicts alone and ``grade_all`` against the minimal script, and
-the CPU of each piece of a full grade (parse, evaluate, claims, facts, render).
+the pairwise ratios against the minimal script, with their min and max.
+``--phases`` also times, in this process, referee's verdicts alone and
+``grade_all`` against the minimal script, and the CPU of each piece of a full
+grade (parse, evaluate, claims, facts, the report's record and files).
+``--base CHECKOUT`` adds ``grade --check`` of an earlier revision to the pairs.
 
 Writing is measured against a floor too: a minimal writer that writes the reports
 referee wrote again, as any careful writer must (the same bytes to a file beside

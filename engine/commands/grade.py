@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee.engine.commands.grade_report import JSON_SCHEMA_VERSION, report, runs_text, their
+from referee.engine.commands.grade_report import JSON_SCHEMA_VERSION, print_results, runs_text, their
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args
 from referee.engine.commands.warnings import MAX_WARNINGS, warn, warn_all
@@ -40,7 +40,6 @@ and ground_truth.json (the deterministic checks alone) beside its outputs/.
 In the summary, errors count as failed; not-graded semantic assertions are
 left out of passed/failed/total and counted as not_graded.
 """
-
 
 
 def add_parser(sub: Subcommands) -> None:
@@ -138,7 +137,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     except KeyboardInterrupt:
         return _interrupted("before writing", [], len(graded), args.check)
     try:
-        return report(args, graded, written, skipped)
+        return print_results(args, graded, written, skipped)
     except KeyboardInterrupt:
         return _interrupted("after writing", written, len(graded), args.check)
 

@@ -19,11 +19,14 @@ if TYPE_CHECKING:
 JSON_SCHEMA_VERSION = 2
 
 
-def report(args, graded, results: list[WriteResult], skipped) -> int:
+def print_results(args, graded, results: list[WriteResult], skipped) -> int:
+    """Print each graded run (an ``engine.report.stored.Stored``) with what happened to
+    its files (``results``), then the totals; returns the exit code.
+
+    One run at a time: each is read back from the spill once, and its brief is
+    counted toward the totals as it goes by (they come after the runs)."""
     from referee.engine.report import terminal
 
-    # One run at a time: each is read back from the spill once, and its brief is
-    # counted toward the totals as it goes by (they come after the runs).
     refused = sum(1 for r in results if r.refused)
     tally = terminal.Tally()
 
