@@ -34,7 +34,7 @@ def _run(named: list[tuple[str, str]]):
     return memory_run({"outputs/transcript.md": transcript, "outputs/response.md": "Done."})
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)
 @given(st.lists(st.tuples(_SAYING, _NAME), min_size=1, max_size=3), _PATTERN)
 def test_the_quick_look_reads_the_notes_wherever_they_claim_the_tool(named, pattern):
     run = _run(named)
