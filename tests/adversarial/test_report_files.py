@@ -96,6 +96,16 @@ def test_two_different_output_folders_never_hash_the_same(tmp_path):
     assert run_digest(_At(one)) != run_digest(_At(two))
 
 
+def test_files_over_the_read_cap_differ_in_the_digest(tmp_path, monkeypatch):
+    from referee.engine.run import safeio
+
+    monkeypatch.setattr(safeio, "MAX_TEXT_BYTES", 8)  # files of a few bytes stand for huge ones
+    one, two = make_run(tmp_path / "one"), make_run(tmp_path / "two")
+    (one / "outputs" / "big.txt").write_bytes(b"0123456789A")
+    (two / "outputs" / "big.txt").write_bytes(b"0123456789B")
+    assert run_digest(_At(one)) != run_digest(_At(two))
+
+
 def test_a_file_the_grader_read_through_a_symlink_is_in_the_digest(tmp_path):
     run = make_run(tmp_path / "ws")
     (run / "data.txt").write_text("first", encoding="utf-8")
