@@ -31,6 +31,8 @@ def _facts(spec: dict | None) -> RunFacts:
     facts.returns = {tool: set(fields) for tool, fields in spec.get("returns", {}).items()}
     facts.files = set(spec.get("files", []))
     facts.text_fields = set(spec.get("text_fields", []))
+    facts.headings = set(spec.get("headings", []))
+    facts.inputs = tuple(spec.get("inputs", []))
     return facts
 
 
@@ -182,9 +184,18 @@ def test_a_list_part_names_an_item_that_exists(tmp_path: Path):
     ('[part.x]\nkind = "text"\n', "part 'x' needs kind and regex"),
     ('[part.x]\nkind = "colour"\nregex = "x"\n', "part 'x' has the kind 'colour'"),
     ('[part.x]\nkind = "text"\nregex = "x"\nform = 3\n', "part 'x': form is a text"),
+    ('[part.x]\nkind = "verbatim"\nregex = "x"\n', "part 'x': a verbatim part needs words"),
 ])
 def test_a_broken_part_is_named_with_its_file(part, message, tmp_path: Path):
     (tmp_path / "parts.toml").write_text(part, encoding="utf-8")
     with pytest.raises(PatternError, match=message) as caught:
         load(None, (str(tmp_path),))
     assert str(tmp_path / "parts.toml") in str(caught.value)
+
+
+def test_defaults_name_parts(tmp_path: Path):
+    (tmp_path / "team.toml").write_text(
+        '[[pattern]]\nid = "team.x"\nmatch = \'^x$\'\ncheck = \'response is not empty\'\n'
+        'defaults = {nothing = "y"}\n', encoding="utf-8")
+    with pytest.raises(PatternError, match="'team.x': defaults is a table of parts"):
+        load(None, (str(tmp_path),))

@@ -67,6 +67,10 @@ def test_each_language_has_decidable_sentences(language):
 # before the patterns were grown). A change to the patterns may raise these, never
 # lower them; the last round was never tuned on, so its share is measured apart.
 FLOORS = {"en": 0.67, "zh": 0.77, "ko": 0.91, "all": 0.72}
+# The same for the literal halves of rule+judgement sentences, drafted as the rule part
+# and the sentence for the grader (47 of 77 when these were set: en 17 of 35, zh 30 of
+# 38, ko 0 of 4; none before the language could say both in one sentence).
+HALF_FLOORS = {"en": 0.48, "zh": 0.78, "ko": 0.0, "all": 0.61}
 
 
 def test_the_drafts_reach_the_floor_on_real_sentences():
@@ -75,11 +79,33 @@ def test_the_drafts_reach_the_floor_on_real_sentences():
     tally = measure(SENTENCES)
     shares = {language: tally.share(language) for language in tally.decidable} | {"all": tally.share()}
     assert {k: round(v, 2) for k, v in shares.items() if v < FLOORS[k]} == {}
+    halves = {language: tally.half_share(language) for language in tally.halves} | {"all": tally.half_share()}
+    assert {k: round(v, 2) for k, v in halves.items() if v < HALF_FLOORS[k]} == {}
     assert [(s.text, d.check) for s, d in tally.wrong] == []
 
 
-def test_no_sentence_that_needs_a_reader_gets_a_rule():
+def test_no_sentence_that_needs_a_reader_gets_a_rule_alone():
     from suggest_corpus import measure
 
     tally = measure(SENTENCES)
     assert [(s.label, s.text, d.check) for s, d in tally.overreach] == []
+
+
+def test_a_literal_half_is_right_only_with_the_sentence_for_the_grader():
+    from suggest_corpus import Sentence, measure
+
+    def sentence(text: str, label: str, *rules: str) -> Sentence:
+        return Sentence(text, "en", label, rules, None, "x/y", 1)
+
+    removes = "Output removes 'Certainly!' and closing help offers."
+    half = 'not response contains "Certainly!"'
+    tally = measure([
+        sentence(removes, "rule+judgement", half),  # the half, with the sentence: right
+        sentence(removes, "rule+judgement"),  # a half the label does not give: wrong
+        sentence(removes, "rule+judgement", 'not response contains "certainly"'),  # another half: wrong
+        sentence("Mentions --dry-run", "rule+judgement", 'response contains "--dry-run"'),  # a rule alone
+        sentence(removes, "judgement"),  # a judgement gets no rule part at all
+    ])
+    assert (tally.halves["en"], tally.halves_right["en"]) == (2, 1)
+    assert len(tally.wrong) == 2
+    assert [s.label for s, _ in tally.overreach] == ["rule+judgement", "judgement"]

@@ -13,18 +13,22 @@ from typing import Any
 
 import regex
 
-from referee.engine.suggest.facts import (Resolved, RunFacts, resolve_field, resolve_file,
-                                          resolve_return_field, resolve_tool)
+from referee.engine.suggest.facts import (Resolved, RunFacts, has_heading, resolve_field, resolve_file,
+                                          resolve_heading, resolve_input, resolve_return_field,
+                                          resolve_tool)
 from referee.engine.suggest.patterns import Part
 
 COUNT_WORDS = {"once": 1, "exactly once": 1, "one": 1, "twice": 2, "two": 2, "three": 3, "four": 4,
                "five": 5, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
                "八": 8, "九": 9, "十": 10}
 QUOTES = {'"': '"', "“": "”", "「": "」", "『": "』", "'": "'", "`": "`"}
-RAW_KINDS = ("value", "pairs", "json_pair", "count", "ignore")  # they read the quotes themselves
+# Kinds that read the captured text with its quotes (the others have them dropped first).
+RAW_KINDS = ("value", "pairs", "json_pair", "count", "number", "ignore", "verbatim")
 _REGEX_SPECIAL = regex.compile(r"([\\.^$*+?{}\[\]|()/])")
 _JSON_PAIR = regex.compile(r'\s*"?([^":]+?)"?\s*:\s*(.+?)\s*')
 _JSON_WORD = regex.compile(r"-?\d+(?:\.\d+)?|true|false|null")
+# A number as a sentence writes it: digits grouped by threes with commas, a decimal point.
+_NUMBER = regex.compile(r"(-?)(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?")
 
 
 class Filling:
@@ -91,6 +95,28 @@ def _count(name: str, text: str, groups: dict, filling: Filling) -> str | None:
     return None if number is None else str(number)
 
 
+def _number(name: str, text: str, groups: dict, filling: Filling) -> str | None:
+    """``12,000`` as the number literal ``12000``; anything else is no number."""
+    found = _NUMBER.fullmatch(text.strip())
+    if found is None:
+        return None
+    return found.group(1) + found.group(2).replace(",", "") + (found.group(3) or "")
+
+
+def _heading(name: str, text: str, groups: dict, filling: Filling) -> str:
+    """A section's title; confirmed when a response of the runs has a heading so titled."""
+    if has_heading(text, filling.facts):
+        filling.confirmed.add(name)
+    return json.dumps(filling.take(resolve_heading(text, filling.facts)), ensure_ascii=False)
+
+
+def _input(name: str, text: str, groups: dict, filling: Filling) -> str | None:
+    """One of the eval's input files, as ``input "..."`` names it; None when the eval
+    lists no such file (a check naming it would not pass ``referee check``)."""
+    found = resolve_input(text, filling.facts)
+    return None if found is None else json.dumps(found, ensure_ascii=False)
+
+
 def _value(name: str, raw: str, groups: dict, filling: Filling) -> str:
     """A quoted value is text; a bare number is a number, unless the runs hold the field as text."""
     text = unquote(raw)
@@ -144,4 +170,8 @@ _KINDS: dict[str, Callable[[str, str, dict, Filling], Any]] = {
     "text": lambda name, text, groups, filling: json.dumps(text, ensure_ascii=False),
     "regex": lambda name, text, groups, filling: regex_text(text),
     "json_pair": _json_pair,
+    "number": _number,
+    "verbatim": lambda name, text, groups, filling: text,
+    "heading": _heading,
+    "input": _input,
 }

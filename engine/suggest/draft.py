@@ -15,6 +15,7 @@ on any machine.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -53,12 +54,14 @@ def draft_sentence(index: int, sentence: str, facts: RunFacts, parts: dict[str, 
         if check is None or not _parses(check):
             continue
         sure = SURE[min(len(SURE) - 1, SURE.index(pattern.sure) + (1 if filling.lowered else 0))]
-        return Draft(index, sentence, check, pattern.id, sure, tuple(filling.notes))
+        notes = ((pattern.note,) if pattern.note else ()) + tuple(filling.notes)
+        return Draft(index, sentence, check, pattern.id, sure, notes)
     return Draft(index, sentence, None)
 
 
 def _fill(pattern: Pattern, found: Any, parts: dict[str, Part], filling: Filling) -> str | None:
-    groups = {name: value for name, value in found.groupdict().items() if value is not None}
+    captured = {name: value for name, value in found.groupdict().items() if value is not None}
+    groups = pattern.defaults | captured
     template = pattern.check
     if "{tool}" in template and "tool" not in groups:
         owner = tool_with_field(groups.get("field", ""), filling.facts)
@@ -80,6 +83,7 @@ def _fill(pattern: Pattern, found: Any, parts: dict[str, Part], filling: Filling
         values[name] = joined
     if any(name not in filling.confirmed for name in pattern.known):
         return None  # the pattern guesses too much unless the runs show the name
+    values.setdefault("sentence", json.dumps(found.string, ensure_ascii=False))
     return _format(template, values)
 
 

@@ -1,4 +1,5 @@
-"""What the runs of one eval actually contain: the names a draft is resolved against."""
+"""What the runs of one eval actually contain, and the files the eval gives the skill:
+the names a draft is resolved against."""
 
 from __future__ import annotations
 
@@ -6,20 +7,28 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from referee.dsl.errors import suggest
+from referee.engine.checks.textparts import headings, section_lines
+from referee.engine.values import Val
+
 
 @dataclass
 class RunFacts:
-    """Tool names, argument fields per tool, and output file names seen in the runs."""
+    """Tool names, argument fields per tool, output file names and the titles of the
+    responses' headings seen in the runs; the input files the eval lists."""
 
     tools: set[str] = field(default_factory=set)
     fields: dict[str, set[str]] = field(default_factory=dict)
     files: set[str] = field(default_factory=set)
     text_fields: set[str] = field(default_factory=set)  # fields the runs hold as text
     returns: dict[str, set[str]] = field(default_factory=dict)  # fields of each tool's returns
+    headings: set[str] = field(default_factory=set)  # titles of the headings of the responses
+    inputs: tuple[str, ...] = ()  # the eval's `files` in evals.json, as listed
 
     @property
     def known(self) -> bool:
-        return bool(self.tools or self.files)
+        """Whether runs were read (the eval's inputs are not runs)."""
+        return bool(self.tools or self.files or self.headings)
 
     def add_run(self, run) -> None:
         for call in run.transcript.calls:
@@ -32,9 +41,19 @@ class RunFacts:
             returned = call.result.value if call.result is not None else None
             self.returns.setdefault(call.tool, set()).update(_field_names(returned))
         self.files.update(run.output_files())
+        self.headings.update(_response_headings(run))
 
     def all_fields(self) -> set[str]:
         return set().union(*self.fields.values()) if self.fields else set()
+
+
+def _response_headings(run) -> list[str]:
+    """The titles of the headings of the run's response (none when it cannot be read)."""
+    response = run.response
+    if response is None or response.text is None or response.unreadable is not None:
+        return []
+    found = headings(Val(response.text))
+    return list(found.value) if isinstance(found, Val) else []
 
 
 def _field_names(value: object, depth: int = 0) -> Iterable[str]:
@@ -119,6 +138,43 @@ def resolve_file(name: str, facts: RunFacts) -> Resolved:
     if ends:
         return Resolved(ends[0], f"the runs write it as outputs/{ends[0]}")
     return Resolved(name, f"no run wrote outputs/{name}", lowers=True)
+
+
+def resolve_heading(title: str, facts: RunFacts) -> Resolved:
+    """The title as written; a note when the runs were read and no response has a
+    heading so titled (matched as ``section`` matches one), with the closest there is."""
+    if not facts.known or has_heading(title, facts):
+        return Resolved(title)
+    near = suggest(title, facts.headings)
+    return Resolved(title, f"no response of the runs has a heading {_quote(title)}"
+                           + (f"; the closest is {_quote(near)}" if near else ""))
+
+
+def has_heading(title: str, facts: RunFacts) -> bool:
+    """Whether some response of the runs has a heading that ``section(response, title)``
+    would find: the titles are put back as headings and asked as ``section`` asks them,
+    so the two never disagree on case, emphasis or a trailing colon."""
+    written = "\n".join(f"# {name}" for name in sorted(facts.headings))
+    return bool(facts.headings) and section_lines(written, title) is not None
+
+
+def resolve_input(name: str, facts: RunFacts) -> str | None:
+    """How a check names one of the eval's input files: ``name`` when it is a file
+    name (it must end a listed path), else the eval's only input; None when the eval
+    lists no such file, or several and the sentence names none. The shortest end of
+    the listed path that names it alone is used (``article.md`` for ``evals/files/article.md``)."""
+    if "." in name:
+        listed = [path for path in facts.inputs if path == name or path.endswith("/" + name)]
+    else:
+        listed = list(facts.inputs)
+    if len(listed) != 1:
+        return None
+    pieces = listed[0].split("/")
+    for start in range(len(pieces) - 1, -1, -1):
+        end = "/".join(pieces[start:])
+        if sum(1 for path in facts.inputs if path == end or path.endswith("/" + end)) == 1:
+            return end
+    return listed[0]
 
 
 def tool_with_field(name: str, facts: RunFacts) -> str | None:

@@ -23,7 +23,7 @@ import regex
 
 SURE = ("high", "medium", "low")
 KINDS = ("tool", "count", "field", "return_field", "value", "text", "file", "pairs",
-         "ignore", "regex", "json_pair", "list")
+         "ignore", "regex", "json_pair", "list", "number", "heading", "input", "verbatim")
 _PLACEHOLDER = regex.compile(r"\{([a-z_]+?)([0-9]?)\}")
 _FLAGS = regex.IGNORECASE | regex.V0
 
@@ -56,6 +56,8 @@ class Pattern:
     each: str | None = None  # the check of one item of the pattern's list part
     join: str = "and"  # between the items' checks: "and", "or", or text put as it is
     known: tuple[str, ...] = ()  # parts whose names the runs must be seen to have
+    note: str = ""  # said in every draft the pattern makes
+    defaults: dict[str, str] = field(default_factory=dict)  # part -> the text it stands for when left out
 
 
 def default_folder() -> Path:
@@ -114,6 +116,9 @@ def _parts(raw: dict[str, tuple[Path, Any]]) -> dict[str, Part]:
         if not isinstance(entry.get("form", ""), str) or not isinstance(entry.get("words", {}), dict):
             raise PatternError(f"{path}: part {key!r}: form is a text with {{}} in it, "
                                f"words a table of words and what each stands for")
+        if entry["kind"] == "verbatim" and not entry.get("words"):
+            raise PatternError(f"{path}: part {key!r}: a verbatim part needs words (what each "
+                               f"word it captures puts into the check as it is)")
     found: dict[str, Part] = {}
     for key, (path, entry) in raw.items():
         if entry["kind"] != "list":
@@ -153,10 +158,15 @@ def _patterns(data: dict[str, Any], path: Path, parts: dict[str, Part]) -> list[
         if sure not in SURE:
             raise PatternError(f"{where}: sure must be one of {', '.join(SURE)}, not {sure!r}")
         join = str(entry.get("join", "and"))
+        defaults = entry.get("defaults", {})
+        if not isinstance(defaults, dict) or not set(defaults) <= set(parts):
+            raise PatternError(f"{where}: defaults is a table of parts and the text each stands for "
+                               f"when the sentence leaves it out")
         made.append(Pattern(entry["id"], language, entry.get("says", ""),
                             _compile(_expand(entry["match"], parts, where), where),
                             entry["check"], sure, path.name, entry.get("each"), join,
-                            tuple(entry.get("known", ()))))
+                            tuple(entry.get("known", ())), str(entry.get("note", "")),
+                            {str(k): str(v) for k, v in defaults.items()}))
     return made
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from dataclasses import replace
 
 from referee.dsl.evals_json import EvalEntry, EvalsFile
 from referee.engine.suggest.draft import Draft, draft_sentence
@@ -14,18 +15,24 @@ HEADER = """\
 # Drafted by `referee suggest` from {source}.
 # Each draft names the pattern that made it and how sure it is; review them before use.
 # Sentences no pattern covers are left to the LLM grader (`expect N` with no check).
+# A check ending in `and semantic "<the sentence>"` fails on its rule part alone;
+# when that part holds, the LLM grader decides the sentence.
 """
 
 
 def draft_evals(evals: EvalsFile, facts: Mapping[str, RunFacts], extra: tuple[str, ...] = (),
                 bundled: bool = True) -> dict[str, list[Draft]]:
-    """Drafts per eval id, in evals.json order; ``facts`` by eval id (may be empty).
+    """Drafts per eval id, in evals.json order; ``facts`` by eval id (may be empty),
+    with the files each eval lists added (a draft may read them as ``input "..."``).
 
     ``extra`` folders of patterns are tried before the bundled ones (see ``patterns.load``)."""
     parts, patterns = load(None, tuple(str(folder) for folder in extra), bundled)
-    return {entry.id: [draft_sentence(i, sentence, facts.get(entry.id, RunFacts()), parts, patterns)
-                       for i, sentence in enumerate(entry.expectations, 1)]
-            for entry in evals.evals}
+    drafts = {}
+    for entry in evals.evals:
+        known = replace(facts.get(entry.id, RunFacts()), inputs=entry.files)
+        drafts[entry.id] = [draft_sentence(i, sentence, known, parts, patterns)
+                            for i, sentence in enumerate(entry.expectations, 1)]
+    return drafts
 
 
 def rules_text(evals: EvalsFile, drafts: Mapping[str, list[Draft]], source: str) -> str:
