@@ -96,3 +96,22 @@ def test_without_the_runs_a_section_is_its_title_and_without_the_input_numbers_s
     assert "expect 1\n" in out  # no input listed: "the input" names no file
     assert 'expect 2: response contains "Summary"' in out
     assert "exists section(response, ...) says more" in out  # the draft says why, and what --workspace does
+
+
+def test_the_readme_shows_what_suggest_drafts():
+    """The rules block of the README's "Drafting rules from sentences" is suggest's own
+    output: each `# N. sentence` is drafted as the `expect N:` under it."""
+    import re
+
+    from conftest import REPO
+    from referee.engine.suggest.draft import draft_sentence
+    from referee.engine.suggest.facts import RunFacts
+    from referee.engine.suggest.patterns import load
+
+    section = (REPO / "README.md").read_text(encoding="utf-8").split("### Drafting rules from sentences")[1]
+    block = re.search(r"^```rules\n(.*?)^```$", section, flags=re.S | re.M).group(1)
+    shown = re.findall(r"^# (\d+)\. (.+)\nexpect \1: (.+)$", block, flags=re.M)
+    assert len(shown) == 4
+    parts, patterns = load()
+    for _, sentence, check in shown:
+        assert draft_sentence(1, sentence, RunFacts(), parts, patterns).check == check
