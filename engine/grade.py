@@ -122,7 +122,8 @@ def run_facts(run: Run, eval_key: str, digest: str | None = None, find_claims: b
     found_metrics, source = metrics.execution_metrics(run)
     notes = run.user_notes
     transcript = run.transcript
-    tools = tuple(call.tool for call in transcript.calls if call.tool)
+    every_call = run.every_call  # the calls the rules see, the subagents' too
+    tools = tuple(call.tool for call in every_call.calls if call.tool)
     timing_file = run.timing
     timing = plain(timing_file.value) if timing_file is not None and isinstance(timing_file.value, dict) else {}
     info = {"path": report_path(run.id), "eval_id": run.id.eval_id, "eval_name": run.id.eval_name,
@@ -135,7 +136,8 @@ def run_facts(run: Run, eval_key: str, digest: str | None = None, find_claims: b
         skill_type=metrics.run_skill_type(run), tools=tools,
         problems=tuple(str(problem) for problem in run.problems),
         source_map=run.source_map[0],
-        tools_certain=transcript.unreadable is None and not transcript.suspect_calls and run.no_record is None,
+        tools_certain=(transcript.unreadable is None and not transcript.suspect_calls and run.no_record is None
+                       and every_call.unknown is None),
     )
 
 
@@ -270,7 +272,8 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
                 runs[number] = None  # graded: let it go (see above)
     extra = extra_feedback or {}
     for key, tally in tallies.items():
-        feedbacks[key] = eval_feedback(eval_of(program, key).assertions, tally, extra.get(key, ()))
+        compiled = eval_of(program, key)
+        feedbacks[key] = eval_feedback(compiled.assertions, tally, extra.get(key, ()), compiled.let_nodes)
     return stored
 
 

@@ -116,3 +116,20 @@ def test_numeric_compare_is_the_authors_choice(graded, tmp_path):
     run = next(r for r in discover(EXAMPLES / "expense-skill-workspace").runs
                if r.id.rel.endswith("eval-1-expense-draft/without_skill/run-1"))
     assert evaluate(program.evals[0], run)[0].outcome.value == "pass"
+
+
+def test_the_fdid_check_passed_by_the_run_that_made_no_call_is_flagged(shared_examples: Path):
+    """The README's "a critique of the evals should flag this assertion": without/run-2
+    made no tool call while the eval's other runs did, and passes the placeholder check
+    only because it produced no link. eval_feedback says so, and of nothing else."""
+    import referee
+
+    rules = (REPO / "rules" / "expense-draft.rules").read_text(encoding="utf-8")
+    evals = shared_examples / "expense-skill" / "evals" / "evals.json"
+    results = referee.grade(rules, shared_examples / "expense-skill-workspace", evals=evals)
+    feedback = {r.path.split("/")[1]: r.grading["eval_feedback"]["suggestions"] for r in results}
+    idle = [(s["assertion"], s["reason"]) for s in feedback["eval-1-expense-draft"]
+            if "that made no tool call" in s["reason"]]
+    assert [text for text, _ in idle] == ["The detail link in the response contains no literal {fdId} placeholder"]
+    assert "(iteration-1/eval-1-expense-draft/without_skill/run-2) while 3 other runs" in idle[0][1]
+    assert not [s for s in feedback["eval-2-sales-summary"] if "that made no tool call" in s["reason"]]

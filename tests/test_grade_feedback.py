@@ -118,6 +118,7 @@ def test_the_tally_keeps_what_the_runs_in_a_list_would_give(runs, positions):
     assert tally.tools == {tool for one in runs for tool in one.tools}
     assert tally.tools_certain == all(one.tools_certain for one in runs)
     assert tally.configurations == {one.configuration for one in runs}
+    assert tally.working == sum(1 for one in runs if one.tools)
     lacking = any(one.contents is None for one in runs)
     assert tally.contents == (None if lacking else merged(one.contents for one in runs))
     for position in range(positions):
@@ -127,6 +128,10 @@ def test_the_tally_keeps_what_the_runs_in_a_list_would_give(runs, positions):
         assert tally.vacuous_count[position] == len(vacuous)
         assert tally.vacuous[position] == vacuous[:SHOWN_RUNS]
         assert tally.passed_everywhere[position] == all(at(one.outcomes) == "pass" for one in runs)
+        idle = [one.path for one in runs if one.tools_certain and not one.tools
+                and at(one.outcomes) == "pass" and not at(one.vacuous)]
+        assert tally.idle_count[position] == len(idle)
+        assert tally.idle[position] == idle[:SHOWN_RUNS]
 
 
 def test_a_long_list_of_vacuous_runs_names_the_first_and_counts_the_rest():

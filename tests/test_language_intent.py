@@ -149,8 +149,13 @@ def test_the_critique_matches_tool_names_as_the_checks_do():
 
 def test_forbidding_a_tool_no_run_called_is_what_the_author_wants():
     reasons = critique('eval 1\nexpect: count(calls to "deleteDoc") == 0\n',
-                       [facts(["saveDoc"], ["pass"]), facts([], ["pass"], path="r2")])
+                       [facts(["saveDoc"], ["pass"]), facts(["readDoc"], ["pass"], path="r2")])
     assert reasons == []
+    # No word on the tool's name either when a run made no call at all; that run
+    # passing a check that only forbids is worth a word of its own.
+    (reason,) = critique('eval 1\nexpect: count(calls to "deleteDoc") == 0\n',
+                         [facts(["saveDoc"], ["pass"]), facts([], ["pass"], path="r2")])
+    assert reason.startswith("passed in 1 run that made no tool call (r2) while 1 other run of this eval made some")
 
 
 def test_forbidding_a_misspelt_tool_is_flagged_with_the_near_name():

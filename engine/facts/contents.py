@@ -42,8 +42,9 @@ class Contents:
 
 def run_contents(run: Any) -> Contents:
     """The names one run holds (reads the transcript, the output listing and the
-    two JSON files; never raises on a broken file: what cannot be read is absent)."""
-    calls = run.transcript.calls
+    two JSON files; never raises on a broken file: what cannot be read is absent).
+    Its calls are every call the rules see: its subagents' too (``Run.every_call``)."""
+    calls = run.every_call.calls
     args = {key for call in calls if call.args is not None and isinstance(call.args.value, dict)
             for key in call.args.value}
     return Contents(frozenset(c.tool for c in calls if c.tool), frozenset(args),

@@ -7,11 +7,17 @@ comes from a fact that can be re-checked:
   answer passes it too (it is kept out of the release gate);
 - ``vacuous``: it passed in some run only because nothing was there to examine
   (a negative check over a missing response, ``all`` over no calls);
+- ``idle``: it only forbids something (``not response contains "{fdId}"``), and it
+  passed in a run that made no tool calls while other runs of the eval made some:
+  a run that did none of the work passes it too. Only runs whose record of calls
+  was read whole count, as runs that made none; an eval none of whose runs made a
+  call (a text skill) is never flagged;
 - ``tool never called``: it selects calls of a tool that no run of the eval called,
   so it can only fail; if it forbids the tool and passed everywhere, only a tool of
   a near name called instead is worth a word (a misspelling makes it always pass);
 - ``unseen reads``: it reads an argument field, a file or a timing/metrics field
-  that no run of the eval has;
+  that no run of the eval has (an argument field only when every run's calls were
+  read whole);
 - ``no contrast``: it passed in every run of two or more configurations, so it does
   not tell the skill apart from the baseline.
 
@@ -24,10 +30,12 @@ an eval of 10,000 runs costs no more memory than an eval of ten.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
+from referee.dsl import ast
 from referee.engine.caps import DETAIL_LIMIT, cut
 from referee.engine.checks.static import Read
+from referee.engine.critique.claims import claims_of
 from referee.engine.facts.contents import Contents, any_match, pattern_matcher, tool_hint, unseen
 from referee.engine.text import display_text
 from referee.engine.verdict import Precision
@@ -64,11 +72,16 @@ class EvalTally:
     passed_everywhere: list[bool] = field(default_factory=list)  # per assertion
     vacuous: list[list[str]] = field(default_factory=list)  # per assertion: the first runs' paths
     vacuous_count: list[int] = field(default_factory=list)
+    working: int = 0  # runs that made at least one tool call
+    idle: list[list[str]] = field(default_factory=list)  # per assertion: the first idle runs it passed in
+    idle_count: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.passed_everywhere = [True] * self.positions
         self.vacuous = [[] for _ in range(self.positions)]
         self.vacuous_count = [0] * self.positions
+        self.idle = [[] for _ in range(self.positions)]
+        self.idle_count = [0] * self.positions
 
     def add(self, run: RunFacts) -> None:
         self.runs += 1
@@ -76,30 +89,40 @@ class EvalTally:
         self.tools_certain = self.tools_certain and run.tools_certain
         self.configurations.add(run.configuration)
         self.contents = None if self.contents is None or run.contents is None else self.contents | run.contents
+        self.working += bool(run.tools)
+        idle = run.tools_certain and not run.tools  # its whole record says: no call made
         for position in range(self.positions):
             passed = _at(run.outcomes, position) == "pass"
             self.passed_everywhere[position] = self.passed_everywhere[position] and passed
             if passed and _at(run.vacuous, position):
-                self.vacuous_count[position] += 1
-                if len(self.vacuous[position]) < SHOWN_RUNS:  # the rest are counted
-                    self.vacuous[position].append(run.path)
+                _note(self.vacuous, self.vacuous_count, position, run.path)
+            elif passed and idle:
+                _note(self.idle, self.idle_count, position, run.path)
+
+
+def _note(paths: list[list[str]], counts: list[int], position: int, path: str) -> None:
+    counts[position] += 1
+    if len(paths[position]) < SHOWN_RUNS:  # the rest are counted
+        paths[position].append(path)
 
 
 def eval_feedback(assertions: Sequence[Any], runs: Iterable[RunFacts] | EvalTally,
-                  extra: Sequence[dict] = ()) -> dict:
+                  extra: Sequence[dict] = (), lets: Sequence[ast.Let] = ()) -> dict:
     """``{suggestions: [{reason, assertion}], overall}`` for one eval.
 
     ``assertions`` are the eval's compiled assertions (``text``, ``precision``,
-    ``tool_patterns``); ``runs`` are its graded runs in discovery order, or their
-    ``EvalTally``; ``extra`` are suggestions found elsewhere (``referee critique``'s,
-    tagged with their source).
+    ``tool_patterns``, ``condition``); ``runs`` are its graded runs in discovery
+    order, or their ``EvalTally``; ``extra`` are suggestions found elsewhere
+    (``referee critique``'s, tagged with their source); ``lets`` are the eval's
+    lets as written, through which a condition is read.
     """
     tally = runs if isinstance(runs, EvalTally) else _tally(len(assertions), runs)
     called = sorted(tally.tools)
     contents = tally.contents if tally.runs else None
+    named = {let.name: let for let in lets}
     suggestions: list[dict] = []
     for position, assertion in enumerate(assertions):
-        for reason in _reasons(assertion, position, tally, called, contents):
+        for reason in _reasons(assertion, position, tally, called, contents, named):
             suggestions.append({"reason": reason, "assertion": display_text(assertion)})
     suggestions += extra
     return {"suggestions": suggestions, "overall": _overall(suggestions, len(assertions), tally.runs)}
@@ -112,8 +135,8 @@ def _tally(positions: int, runs: Iterable[RunFacts]) -> EvalTally:
     return tally
 
 
-def _reasons(assertion: Any, position: int, tally: EvalTally,
-             called: list[str], contents: Contents | None) -> Iterable[str]:
+def _reasons(assertion: Any, position: int, tally: EvalTally, called: list[str],
+             contents: Contents | None, lets: Mapping[str, ast.Let]) -> Iterable[str]:
     precision = Precision(assertion.precision)
     if precision is Precision.EXISTENCE:
         yield ("checks only that something exists: a wrong answer passes it too, so it does "
@@ -122,14 +145,28 @@ def _reasons(assertion: Any, position: int, tally: EvalTally,
     if vacuous:
         yield (f"passed only because there was nothing to examine in {_count(range(vacuous), 'run')} "
                f"({_list(tally.vacuous[position], vacuous)}); pair it with a check that the thing exists")
+    yield from _idle(assertion, position, tally, lets)
     yield from _never_called(assertion, position, tally, called)
-    yield from _unseen_reads(assertion, contents)
+    yield from _unseen_reads(assertion, contents, tally.tools_certain)
     if precision is not Precision.EXISTENCE:
         configurations = sorted(tally.configurations)
         everywhere = tally.runs and tally.passed_everywhere[position]
         if everywhere and len(configurations) >= 2 and not vacuous:
             yield (f"passed in every run of every configuration ({', '.join(configurations)}): "
                    "it does not tell the skill apart from the baseline")
+
+
+def _idle(assertion: Any, position: int, tally: EvalTally, lets: Mapping[str, ast.Let]) -> Iterable[str]:
+    """A check that only forbids, passed in runs that made no tool call while others
+    of the eval made some: a run that did none of the work passes it too."""
+    idle = tally.idle_count[position]
+    condition = getattr(assertion, "condition", None)
+    if not idle or not tally.working or condition is None or not claims_of(condition, lets).forbids_only:
+        return
+    yield (f"passed in {_count(range(idle), 'run')} that made no tool call "
+           f"({_list(tally.idle[position], idle)}) while {tally.working} other "
+           f"{'run' if tally.working == 1 else 'runs'} of this eval made some: it only forbids something, "
+           "and a run that did none of the work passes it too; pair it with a check that the work was done")
 
 
 def _never_called(assertion: Any, position: int, tally: EvalTally,
@@ -167,12 +204,14 @@ def _near_tool(patterns: Sequence[Any], called: list[str]) -> str | None:
     return next((hint for p in patterns if (hint := tool_hint(p.text, called))), None)
 
 
-def _unseen_reads(assertion: Any, contents: Contents | None) -> Iterable[str]:
-    """Fields and files the assertion reads that no run of the eval has."""
+def _unseen_reads(assertion: Any, contents: Contents | None, calls_known: bool) -> Iterable[str]:
+    """Fields and files the assertion reads that no run of the eval has. Argument
+    fields only when ``calls_known``: a run whose calls could not be read whole may
+    hold the field."""
     if contents is None:
         return
     for read in getattr(assertion, "reads", ()):
-        if read.kind == "tool":
+        if read.kind == "tool" or (read.kind == "arg" and not calls_known):
             continue
         found = unseen(read, contents)
         if found is not None:
