@@ -126,14 +126,29 @@ def test_importing_again_replaces_the_earlier_import_whole(tmp_path: Path):
     for stale in ("grading.json", "timing.json", "subagents/step-9.md", "outputs/old.csv"):
         (run / stale).parent.mkdir(parents=True, exist_ok=True)
         (run / stale).write_text("stale\n", encoding="utf-8")
+    assert _import("claude-code", SESSION, "--out", tmp_path / "ws") == 0  # the same source again
+    left = sorted(p.relative_to(run).as_posix() for p in run.rglob("*") if p.is_file())
+    assert "grading.json" not in left and "outputs/old.csv" not in left and "subagents/step-9.md" not in left
+    assert all((run / name).read_text(encoding="utf-8") != "stale\n" for name in left)
+    assert not [p for p in (tmp_path / "ws").iterdir() if p.name.startswith(".")]
+
+
+def test_another_source_of_the_same_name_never_replaces_an_earlier_import(tmp_path: Path, capsys):
+    # Sessions imported one at a time, each named after its file: the second is not
+    # the first one again, so it is named after its folder and the first stays.
+    assert _import("claude-code", SESSION, "--out", tmp_path / "ws") == 0
+    before = (tmp_path / "ws" / "main" / "outputs" / "transcript.md").read_text(encoding="utf-8")
     other = tmp_path / "src" / "main.jsonl"
     other.parent.mkdir()
     other.write_text(json.dumps({"type": "user", "sessionId": "z", "uuid": "u",
                                  "message": {"role": "user", "content": "hello"}}) + "\n", encoding="utf-8")
+    capsys.readouterr()
     assert _import("claude-code", other, "--out", tmp_path / "ws") == 0
-    left = sorted(p.relative_to(run).as_posix() for p in run.rglob("*") if p.is_file())
-    assert left == ["outputs/metrics.json", "outputs/response.md", "outputs/transcript.md", "source_map.json"]
-    assert not [p for p in (tmp_path / "ws").iterdir() if p.name.startswith(".")]
+    assert "main.jsonl: written as src, since main holds the import of another source" in capsys.readouterr().out
+    assert (tmp_path / "ws" / "main" / "outputs" / "transcript.md").read_text(encoding="utf-8") == before
+    assert "hello" in (tmp_path / "ws" / "src" / "outputs" / "transcript.md").read_text(encoding="utf-8")
+    assert _import("claude-code", other, "--out", tmp_path / "ws") == 0  # again: its own run is replaced
+    assert sorted(p.name for p in (tmp_path / "ws").iterdir()) == ["main", "src"]
 
 
 def test_a_folder_referee_did_not_write_is_never_replaced(tmp_path: Path, capsys):

@@ -13,6 +13,7 @@ about runs that are not what they seem.
 
 from __future__ import annotations
 
+import hashlib
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -25,6 +26,7 @@ from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.placing import PlaceRefused, place_run
 from referee.engine.run.importers.record import Conversation
 from referee.engine.run.importers.source import Source, json_container, loads, read_source
+from referee.engine.run.importers.source_map import load_source_map
 from referee.engine.run.importers.statuses import BadPattern, ErrorWhen  # noqa: F401 (BadPattern: for callers)
 from referee.engine.run.importers.writer import RESPONSE, render_run
 from referee.engine.run.model import Problem
@@ -153,11 +155,13 @@ def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: 
                how: tuple[str | None, ErrorWhen | None]):
     """The conversations of one source, or the error saying it holds none."""
     count = 0
+    digest = hashlib.sha256(source.data).hexdigest()
     try:
         for number, conversation in _read_one(kind, path, source, agents, used, how):
             if conversation.entries or conversation.response:
                 count += 1
-                yield path, number, conversation
+                origin = digest if number is None else f"{digest}#{number}"
+                yield path, number, replace(conversation, origin=origin)
     except MemoryError:  # the machine's limit, not the source's fault: said plainly, naming it
         yield f"{path}: not enough memory to read it ({len(source.data)} bytes); nothing more imported from it"
         return
@@ -208,6 +212,17 @@ def _session(path: Path, source: Source, given: list[Path]) -> tuple[Conversatio
     return replace(conversation, label=path.name, problems=conversation.problems + tuple(unread)), {p for p, _ in chosen}
 
 
+def _held_by_another(out: Path, origin: str):
+    """Whether a run folder name under ``out`` holds the import of another source
+    (its source map names another origin); one that holds no import, or an import
+    older than origins, is left for ``placing`` to judge."""
+    def held(name: str) -> bool:
+        found, _ = load_source_map(out / name) if (out / name).is_dir() and not (out / name).is_symlink() \
+            else (None, ())
+        return found is not None and found.origin not in ("", origin)
+    return held
+
+
 def _session_id(source: Source) -> str | None:
     for number, line in source.numbered_lines():
         if number > 50:
@@ -236,8 +251,9 @@ def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None =
     Each run folder is named after its source (``out/<stem>``: the eval id is the
     stem; see ``naming``); with ``eval_id`` the conversations are the runs of that
     eval instead, in source order: ``out/eval-<id>/<configuration>/run-<k>``, k on
-    from the runs already there. A folder of an earlier import is replaced whole
-    (``placing``). Each conversation is written as soon as it is read, and let go.
+    from the runs already there. A folder of an earlier import of the same source is
+    replaced whole (``placing``); one of another source keeps its name, and the new
+    run takes another (``naming``). Each conversation is written as soon as it is read, and let go.
     ``response`` and ``error_when``: see ``each_conversation``.
     """
     namer = Namer(paths)
@@ -248,7 +264,8 @@ def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None =
             errors.append(item)
             continue
         path, number, conversation = item
-        name = namer.name(path, number) if numbers is None else next(numbers)
+        name = namer.name(path, number, _held_by_another(out, conversation.origin)) if numbers is None \
+            else next(numbers)
         files = render_run(conversation)
         try:
             if place_run(files, out, name):

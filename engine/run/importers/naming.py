@@ -6,6 +6,10 @@ holds several). Names are made safe (``[A-Za-z0-9._-]``), so nothing a file name
 holds (ESC, OSC, a line break) reaches a folder or the terminal. Sources whose
 stems are the same (``a/transcript.jsonl``, ``b/transcript.jsonl``) take their
 folders' names (``a``, ``b``), as many folders up as it takes to tell them apart.
+A name that an earlier import of another source holds (sources imported one at a
+time, all named ``transcript.jsonl``) is never taken over: the source is named after
+its folders instead, as many as it takes, else numbered, and a note says so. Only an
+import of the same source (the same bytes) replaces its run.
 
 A stem that names a run (``run-01``) is a run folder: its number is read as
 discovery reads it (1), and a number already taken gets the next free one, said
@@ -23,7 +27,7 @@ from __future__ import annotations
 import itertools
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from referee.engine.run.identity import is_run_folder, is_run_like
@@ -48,14 +52,23 @@ class Namer:
         self.numbers: set[int] = set()
         self.notes: list[str] = []
 
-    def name(self, path: Path, number: int | None) -> str:
-        """The folder for the conversation ``number`` (None: the only one) of ``path``."""
+    def name(self, path: Path, number: int | None, held: Callable[[str], bool] = lambda name: False) -> str:
+        """The folder for the conversation ``number`` (None: the only one) of ``path``;
+        ``held(name)`` says whether an earlier import of another source holds a name."""
         wanted = self.bases[path] if number is None else f"{self.bases[path]}-{number}"
         if is_run_like(wanted) and not is_run_folder(wanted):
             wanted = f"eval-{wanted}"
-        name = _free_run(wanted, self.numbers) if is_run_folder(wanted) else _free(wanted, self.names)
+        if is_run_folder(wanted):
+            name = _free_run(wanted, self.numbers)
+            while held(name):
+                name = _free_run(name, self.numbers)
+        else:
+            name = _free(wanted, self.names)
+            if held(name):
+                name = next(n for n in _elsewhere(wanted, path, number) if n not in self.names and not held(n))
         if name != wanted:
-            self.notes.append(f"{path.name}: written as {name}, since {wanted} names a run already imported")
+            why = "holds the import of another source" if held(wanted) else "names a run already imported"
+            self.notes.append(f"{path.name}: written as {name}, since {wanted} {why}")
         self.names.append(name)
         return name
 
@@ -98,6 +111,18 @@ def _free(wanted: str, taken: list[str]) -> str:
     while name in taken:
         name, n = f"{wanted}-{n}", n + 1
     return name
+
+
+def _elsewhere(wanted: str, path: Path, number: int | None) -> Iterator[str]:
+    """The names to try for a source whose wanted name an import of another source
+    holds: its folders' names (one level, then more), then the wanted one numbered."""
+    parts = [safe(p) for p in Path(os.path.abspath(path)).parent.parts[1:]]
+    for depth in range(1, len(parts) + 1):
+        base = "-".join(parts[-depth:])
+        name = base if number is None else f"{base}-{number}"
+        if not is_run_like(name):  # a folder named like a run would be read as one
+            yield name
+    yield from (f"{wanted}-{n}" for n in itertools.count(2))
 
 
 def _number(name: str) -> int:

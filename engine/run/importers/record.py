@@ -101,6 +101,9 @@ class Conversation:
     label: str = ""  # names the run folder: the source's stem, plus a number when one source holds several
     placeholders: tuple[tuple[str, str], ...] = ()  # (text, placeholder): machine-specific text to replace
     options: tuple[tuple[str, str], ...] = ()  # how the source was read (("error_when", REGEX)): in the source map
+    # The SHA-256 of the source's bytes, and "#k" for the k-th conversation of a source
+    # holding several: an earlier import is replaced only by an import of the same.
+    origin: str = ""
     extra: dict = field(default_factory=dict, compare=False)
 
     @property

@@ -9,7 +9,9 @@ it wrote: the source is the record and these files only a view of it, so a view
 changed after the import is reported. ``unread`` names the calls whose Args or
 Return the view could not show as the source holds them (cut, or not JSON):
 grading reads those fields as unknown (``engine.run.agents``). ``options`` keeps
-how the import read the source (``--error-when``).
+how the import read the source (``--error-when``); ``origin`` the SHA-256 of the
+source it was read from (``#k``: the k-th conversation of it), so that importing
+another source of the same name never replaces the run (``importers.naming``).
 
 Evidence that points at a written line is translated through the map, so a report
 names the original file and line (``session.jsonl:42``), which a reader can open.
@@ -44,6 +46,7 @@ class SourceMap:
     # written file -> {heading line of a call: the fields ("args", "return") the view cannot show whole}
     unread: dict[str, dict[int, tuple[str, ...]]] = field(default_factory=dict)
     options: dict[str, str] = field(default_factory=dict)  # how the source was read: {"error_when": REGEX}
+    origin: str = ""  # the source's SHA-256 (and "#k" for its k-th conversation); "" in older maps
     run_dir: str | None = field(default=None, compare=False)  # to read written files; never written out
     _read: dict = field(default_factory=dict, compare=False, repr=False)
 
@@ -129,6 +132,8 @@ def dumps(source_map: SourceMap) -> str:
                               for name, calls in sorted(source_map.unread.items())}
     if source_map.options:
         document["options"] = dict(sorted(source_map.options.items()))
+    if source_map.origin:
+        document["origin"] = source_map.origin
     head = json.dumps({k: v for k, v in document.items() if k != "lines"}, ensure_ascii=False,
                       sort_keys=True)[:-1]
     body = ",\n".join(f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, separators=(',', ':'))}"
@@ -166,7 +171,8 @@ def _parse(value: Any, run_dir: str) -> SourceMap | None:
         unread = {str(name): {int(line): tuple(str(f) for f in fields) for line, fields in calls}
                   for name, calls in (value.get("unread") or {}).items()}
         options = {str(k): str(v) for k, v in (value.get("options") or {}).items()}
-        return SourceMap(str(value["format"]), sources, lines, problems, digests, unread, options, run_dir)
+        return SourceMap(str(value["format"]), sources, lines, problems, digests, unread, options,
+                         str(value.get("origin") or ""), run_dir)
     except (KeyError, TypeError, ValueError, AttributeError):
         return None
 

@@ -224,7 +224,7 @@ def render_run(conversation: Conversation) -> RunFiles:
         files[TIMING] = _json_file(conversation.timing)
     found = tuple(sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.code, p.message)))
     files[SOURCE_MAP] = dumps(SourceMap(conversation.format, tuple(sources), lines, found, digests, unread,
-                                        dict(conversation.options)))
+                                        dict(conversation.options), conversation.origin))
     return RunFiles(files, found)
 
 
