@@ -80,3 +80,22 @@ def test_iterations_of_one_skill_are_the_same_eval(tmp_path):
     for iteration in (1, 2):
         (tmp_path / "skill-workspace" / f"iteration-{iteration}" / "eval-1" / "with_skill" / "outputs").mkdir(parents=True)
     assert {run.id.eval_id for run in discover(tmp_path).runs} == {"1"}
+
+
+def test_rules_that_name_an_eval_no_run_has_are_said_to_apply_to_none(tmp_path, capsys):
+    # Two skills' eval 1 are kept apart as "<folder>/1" when graded together, so rules
+    # written for "1" apply to neither: each is graded by its metadata sentences alone,
+    # which without a word would read as "nothing to check here".
+    for folder in ("a-workspace", "b-workspace"):
+        _skill(tmp_path, folder, {"eval_id": 1, "expectations": ["Says hello"]}, "Hello")
+    rules = tmp_path.parent / "one.rules"
+    rules.write_text('eval 1\nexpect 1: response contains "Hello"\n', encoding="utf-8")
+    main(["grade", str(tmp_path), "--rules", str(rules), "--response", "outputs/result.md", "--check"])
+    err = capsys.readouterr().err
+    assert ("the rules for eval '1' applied to no run, while evals 'a-workspace/1', 'b-workspace/1' were "
+            "graded by the sentences of eval_metadata.json alone") in err
+    # Rules that name the evals as they are read: no such word.
+    rules.write_text('eval "a-workspace/1"\nexpect 1: response contains "Hello"\n'
+                     'eval "b-workspace/1"\nexpect 1: response contains "Hello"\n', encoding="utf-8")
+    assert main(["grade", str(tmp_path), "--rules", str(rules), "--response", "outputs/result.md", "--check"]) == 0
+    assert "applied to no run" not in capsys.readouterr().err

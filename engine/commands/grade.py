@@ -130,6 +130,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     graded = [g for g in results if g is not None]
     if not graded:
         return _fail("no run matches an eval of the rules; check the eval ids and names")
+    _warn_unapplied(program, {g.eval_key for g in graded})
     try:
         written = _write(graded, args)
     except WriteInterrupted as stopped:
@@ -140,6 +141,27 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
         return print_results(args, graded, written, skipped)
     except KeyboardInterrupt:
         return _interrupted("after writing", written, len(graded), args.check)
+
+
+def _warn_unapplied(program, used: set[str]) -> None:
+    """Rules that applied to no run, while a run was graded by its eval's sentences
+    alone (eval_metadata.json): the rules name the eval otherwise than the runs do,
+    and nothing else would say so."""
+    unapplied = [ev.key for ev in program.evals
+                 if ev.key not in used and any(a.check is not None for a in ev.assertions)]
+    bare = [ev.key for ev in program.evals
+            if ev.key in used and all(a.check is None for a in ev.assertions)]
+    if unapplied and bare:
+        warn(f"the rules for {_evals(unapplied)} applied to no run, while {_evals(bare)} "
+             f"{'was' if len(bare) == 1 else 'were'} graded by the sentences of eval_metadata.json alone: "
+             "check the eval ids in the rules (an id that evals in several folders share reads "
+             "'<folder>/<id>' when they are graded together; see referee show)")
+
+
+def _evals(keys: list[str]) -> str:
+    shown = ", ".join(repr(key) for key in keys[:MAX_WARNINGS])
+    more = f" and {len(keys) - MAX_WARNINGS} more" if len(keys) > MAX_WARNINGS else ""
+    return f"eval {shown}" if len(keys) == 1 else f"evals {shown}{more}"
 
 
 def _interrupted(when: str, results: list[WriteResult], runs: int | None, check: bool) -> int:
