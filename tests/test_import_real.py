@@ -74,3 +74,21 @@ def test_evidence_of_real_runs_cites_the_source_and_quotes_what_it_holds(tmp_pat
         for claim in report["claims"]:
             assert "outputs/" not in claim["evidence"], claim
     assert checked >= 20
+
+
+@pytest.mark.parametrize("folder, kind", [("claude-code", "claude-code"), ("openai", "openai")])
+def test_real_logs_pointed_at_as_they_lie_are_named_with_the_import_that_makes_them_runs(folder, kind, capsys):
+    # A folder of sessions is no workspace: the error names a log in it and the import.
+    assert main(["grade", str(REAL / folder), "--rules", str(REAL / "openai" / "tau-retail.rules")]) == 2
+    err = capsys.readouterr().err
+    assert "no runs found under" in err and f"log, which is a run once imported: referee import {kind} " in err
+    assert main(["show", str(REAL / "claude-code" / "hello-world-script")]) == 2
+    assert "hello-world-script/transcript.jsonl holds a claude-code log" in capsys.readouterr().err
+
+
+def test_a_log_left_in_a_runs_outputs_is_named_with_its_format(tmp_path: Path, capsys):
+    run = tmp_path / "ws" / "task" / "outputs"
+    run.mkdir(parents=True)
+    (run / "chat.json").write_bytes((REAL / "openai" / "tau-bench-retail" / "grok-3-retail-task-0.json").read_bytes())
+    assert main(["show", str(tmp_path / "ws")]) == 0
+    assert "looks like an openai log that was not imported" in capsys.readouterr().out

@@ -205,8 +205,11 @@ def _prepare(args: argparse.Namespace, color: bool):
         return judge
     warn_all([str(p) for p in discovery.problems])
     if not discovery.runs:
+        from referee.engine.run.importers.detect import import_hint
+
+        hint = import_hint(args.workspace)
         return _fail(f"no runs found under {args.workspace} (a run is a directory holding outputs/); "
-                     "an empty benchmark is not a success")
+                     "an empty benchmark is not a success" + (f"; {hint}" if hint else ""))
     selection = selection_from_args(args)
     runs = select_runs(discovery.runs, selection)
     if not runs:

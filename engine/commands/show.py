@@ -74,7 +74,10 @@ def _collect(path: Path, response: str | None = None) -> tuple[Sequence[Run], li
         return [load_run(path, responses=responses)], [], None
     found = discover(path, responses)
     if not found.runs:
-        return [], [], "no outputs/ folder here and no run below it"
+        from referee.engine.run.importers.detect import import_hint
+
+        hint = import_hint(path)
+        return [], [], "no outputs/ folder here and no run below it" + (f"; {hint}" if hint else "")
     return found.runs, found.problems, None
 
 

@@ -12,12 +12,16 @@
   that holds a Claude Code session or an OpenAI message list, which referee does
   not read as a transcript until it is imported;
 - ``unrecognised-transcript``: a transcript with text but no tagged section at all.
+
+``import_hint(folder)`` says, for a folder where no run was found, which session
+logs lie in it waiting to be imported.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+from pathlib import Path
 from typing import Any
 
 from referee.engine.run.importers import claude_code, openai, skill_creator
@@ -67,7 +71,7 @@ def _transcript_warnings(run: Any, base: str, imported: bool) -> list[Problem]:
         return found
     kind = _log_format(text[:HEAD_BYTES])
     if kind is not None:
-        message = f"holds a {kind} log, not a dual-section transcript; import it: referee import {kind} FILE --out DIR"
+        message = f"holds {_a(kind)} log, not a dual-section transcript; import it: referee import {kind} FILE --out DIR"
         found.append(Problem("unimported-transcript", where, message))
     elif skill_creator.log_shaped(text):  # looks_like's parse and tag test were done above
         message = ("a skill-creator executor log: the agent wrote it, so it has no tool-call record and a "
@@ -135,10 +139,51 @@ def _unimported_outputs(run: Any, base: str) -> list[Problem]:
     for name in names:
         kind = _log_format(_head(outputs / name))
         if kind is not None:
-            message = (f"looks like a {kind} log that was not imported: its calls are not graded; "
+            message = (f"looks like {_a(kind)} log that was not imported: its calls are not graded; "
                        f"import it: referee import {kind} FILE --out DIR")
             found.append(Problem("unimported-transcript", join_report(base, f"outputs/{name}"), message))
     return found
+
+
+def import_hint(folder: os.PathLike[str] | str, depth: int = 2) -> str | None:
+    """For a folder where no run was found: the first session log lying in it (its
+    files, and its folders' to ``depth`` levels) and the import that makes it a run;
+    None when there is none. Only the heads of up to ``_LOOKED_AT`` files are read."""
+    looked = 0
+    for path in _candidates(Path(folder), depth):
+        looked += 1
+        if looked > _LOOKED_AT:
+            return None
+        kind = _log_format(_head(path))
+        if kind is not None:
+            return (f"{path} holds {_a(kind)} log, which is a run once imported: "
+                    f"referee import {kind} {path} [more logs] --out DIR, then referee grade DIR")
+    return None
+
+
+_LOOKED_AT = 50
+
+
+def _candidates(folder: Path, depth: int):
+    """Files that may be session logs under ``folder``, in name order, shallow first."""
+    try:
+        entries = sorted(os.scandir(folder), key=lambda e: e.name)
+    except OSError:
+        return
+    folders = []
+    for entry in entries:
+        if entry.is_symlink():
+            continue
+        if entry.is_file() and entry.name.endswith(_LOG_SUFFIXES) and entry.name not in _OWN_FILES:
+            yield Path(entry.path)
+        elif entry.is_dir() and depth > 1:
+            folders.append(Path(entry.path))
+    for sub in folders:
+        yield from _candidates(sub, depth - 1)
+
+
+def _a(kind: str) -> str:
+    return f"an {kind}" if kind[:1] in "aeio" else f"a {kind}"
 
 
 def _head(path) -> str:
