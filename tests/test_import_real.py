@@ -92,3 +92,19 @@ def test_a_log_left_in_a_runs_outputs_is_named_with_its_format(tmp_path: Path, c
     (run / "chat.json").write_bytes((REAL / "openai" / "tau-bench-retail" / "grok-3-retail-task-0.json").read_bytes())
     assert main(["show", str(tmp_path / "ws")]) == 0
     assert "looks like an openai log that was not imported" in capsys.readouterr().out
+
+
+def test_a_session_left_unimported_in_a_run_never_lets_a_check_pass(tmp_path: Path):
+    # The run's record, notes and answer are in the log, which grading does not read:
+    # "no harness ...", "no calls ..." and "not response ..." are errors, never passes on nothing.
+    run = tmp_path / "coverage-test-fix" / "outputs"
+    run.mkdir(parents=True)
+    (run / "transcript.jsonl").write_bytes((REAL / "claude-code" / "coverage-test-fix" / "transcript.jsonl").read_bytes())
+    rules = (REAL / "claude-code" / "sessions.rules").read_text(encoding="utf-8")
+    rules = rules.replace('eval "hello-world-script"', 'expect 17: not response contains "malware"\n\neval "hello-world-script"')
+    (result,) = referee.grade(rules, tmp_path)
+    outcomes = {item["key"].split("#")[1]: item["outcome"] for item in result.expectations}
+    assert "pass" not in outcomes.values(), outcomes
+    for key in ("7", "10", "13", "15", "17"):  # every negative check of the rules
+        assert outcomes[key] == "error", key
+    assert "transcript.jsonl looks like a claude-code log that was not imported" in result.expectations[9]["evidence"]

@@ -284,8 +284,18 @@ def _harness(ctx: Context) -> tuple[Val, ...]:
 
 def _readable_transcript(ctx: Context):
     """The run's transcript; EvalError when its file could not be read exactly, so a
-    check on it is an ERROR naming the file and the reason, never a check on nothing."""
+    check on it is an ERROR naming the file and the reason, never a check on nothing,
+    and when the run has none but holds a session log that was never imported."""
+    _not_unimported(ctx)
     return _usable(ctx.run.transcript)
+
+
+def _not_unimported(ctx: Context) -> None:
+    """EvalError when the run's record lies in a session log nobody imported: its calls,
+    notes and answer are unknown, so no check over them passes on nothing."""
+    log = getattr(ctx.run, "unimported_log", None)
+    if log is not None:
+        raise EvalError(f"{log.path} {log.message}")
 
 
 def _usable(found):
@@ -300,6 +310,7 @@ def _usable(found):
 def _response(ctx: Context) -> tuple[Val, ...]:
     found = ctx.run.response
     if found is None:
+        _not_unimported(ctx)  # the answer is in the log
         return ()
     if not _usable(found).text:
         return ()

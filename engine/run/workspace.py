@@ -206,7 +206,8 @@ class Run:
         transcript alive, and the garbage collector would scan them all again and
         again. Anything asked for later is read anew."""
         for name in ("transcript_file", "transcript", "response", "metrics", "timing",
-                     "user_notes", "_listing", "_import_warnings", "source_map", "no_record", "every_call"):
+                     "user_notes", "_listing", "_import_warnings", "source_map", "no_record", "every_call",
+                     "unimported_log"):
             self.__dict__.pop(name, None)
         self._outputs.clear()
 
@@ -243,6 +244,15 @@ class Run:
         from referee.engine.run.agents import every_call
 
         return every_call(self, self._text)
+
+    @cached_property
+    def unimported_log(self) -> Problem | None:
+        """For a run with no transcript: the session log lying in its ``outputs/`` that
+        was never imported (``unimported-transcript``), which holds its calls, notes
+        and answer. Nothing read from the run can stand for what that log holds."""
+        if self.transcript_file is not None:
+            return None
+        return next((p for p in self._import_warnings if p.code == "unimported-transcript"), None)
 
     @cached_property
     def _import_warnings(self) -> tuple[Problem, ...]:

@@ -139,7 +139,7 @@ def _unimported_outputs(run: Any, base: str) -> list[Problem]:
     for name in names:
         kind = _log_format(_head(outputs / name))
         if kind is not None:
-            message = (f"looks like {_a(kind)} log that was not imported: its calls are not graded; "
+            message = (f"looks like {_a(kind)} log that was not imported: its calls, notes and answer are not read; "
                        f"import it: referee import {kind} FILE --out DIR")
             found.append(Problem("unimported-transcript", join_report(base, f"outputs/{name}"), message))
     return found
