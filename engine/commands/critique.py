@@ -38,6 +38,9 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument("workspace", type=Path, metavar="WORKSPACE")
     parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE")
     parser.add_argument("--evals", metavar="EVALS_JSON", default=None)
+    parser.add_argument("--response", metavar="PATH",
+                        help="the file the harness delivered as the answer, relative to each run folder "
+                             "(outputs/result.md): it is the response, as in referee grade")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     parser.add_argument("--check", action="store_true",
                         help="critique and report; do not write critique.json")
@@ -54,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from referee.engine.critique.runner import critique_workspace
 
     budget = {} if args.budget is None else {"units": args.budget}
-    result = critique_workspace(args.workspace, list(args.rules), args.evals, **budget)
+    result = critique_workspace(args.workspace, list(args.rules), args.evals, response=args.response, **budget)
     found = document(result.critiques, result.coverage)
     try:
         written = None if args.check else write_findings(args.workspace, found, result.digest)

@@ -34,16 +34,18 @@ DEFAULT_BUDGET = 500_000
 
 
 def critique_workspace(workspace: Path, rules: list[str], evals_path: str | None,
-                       units: int = DEFAULT_BUDGET) -> Result:
+                       units: int = DEFAULT_BUDGET, response: str | None = None) -> Result:
     """Critique every run of ``workspace`` that an eval of the rules matches, within
-    ``units`` of work (see above); raises ``UsageError`` past them."""
+    ``units`` of work (see above); raises ``UsageError`` past them. ``response`` names
+    the file the harness delivered as the answer, relative to each run folder (as
+    ``grade --response`` does)."""
     program, lets_text, evals, digest = _compile(rules, evals_path)
     if not workspace.is_dir():
         raise UsageError(f"workspace not found: {workspace}")
     found: dict[str, Critique] = {}
     try:
         with budget.active(budget.Limits(steps=units)):
-            return _critique(workspace, evals_path, program, lets_text, evals, digest, found)
+            return _critique(workspace, (response, evals_path), program, lets_text, evals, digest, found)
     except budget.BudgetExceeded:
         mutants = sum(len(c.tried) for c in found.values())
         raise UsageError(f"critique stopped: the mutants would spend more than its budget of "
@@ -53,21 +55,21 @@ def critique_workspace(workspace: Path, rules: list[str], evals_path: str | None
                          "--budget") from None
 
 
-def _critique(workspace: Path, evals_path: str | None, program, lets_text: dict[str, str], evals,
-              digest: str, found: dict[str, Critique]) -> Result:
+def _critique(workspace: Path, responses: tuple[str | None, str | None], program, lets_text: dict[str, str],
+              evals, digest: str, found: dict[str, Critique]) -> Result:
     from referee.engine.run.reading import response_files
     from referee.engine.run.workspace import discover
 
     tools: dict[str, set[str]] = defaultdict(set)
     outcomes: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     examined = 0
-    for run in discover(workspace, response_files(None, evals_path)).runs:  # evals.json's response_file
+    for run in discover(workspace, response_files(*responses)).runs:  # --response, evals.json's response_file
         ev = program.for_run(run.id, run.metadata)
         if ev is None:
             continue
         examined += 1
         verdicts = critique_run(ev, run, lets_text, found)
-        tools[ev.key].update(c.tool for c in run.transcript.calls if c.tool)
+        tools[ev.key].update(c.tool for c in run.every_call.calls if c.tool)  # the subagents' too
         for assertion, verdict in zip(ev.assertions, verdicts):
             outcomes[assertion.key][run.id.configuration].add(verdict.outcome.value)
         run.release()
