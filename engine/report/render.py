@@ -22,10 +22,12 @@ from typing import Any
 
 from pydantic_core import to_json
 
-# pydantic-core's first to_json imports uuid (to know UUIDs when it sees one); a
-# Ctrl-C during that import panics the serializer, which prints a Rust traceback
-# instead of referee's message. Loaded here, nothing is imported while it runs.
-import uuid  # noqa: F401,E402
+# pydantic-core's first to_json imports what it needs to know types it may meet
+# (uuid; on Python 3.13 also pathlib, ipaddress and more); a Ctrl-C during such an
+# import panics the serializer, which prints a Rust traceback instead of referee's
+# message. One call here, at import, loads them all, so nothing is imported while
+# a report is rendered (tests/adversarial/test_interrupt_render.py).
+to_json({"warm": [1, 1.5, "text", True, None]})
 
 from referee.engine.report.jsonable import dumps, neutralise_script_end
 
