@@ -95,3 +95,20 @@ def test_analyze_needs_the_skill(tmp_path, capsys):
     empty.mkdir()
     code, _, err = analyze(capsys, tmp_path / "ws", "--skill-path", empty)
     assert code == 2 and "no SKILL.md" in err
+
+
+def test_analyze_and_validate_leave_the_comparison_files_alone(tmp_path, capsys):
+    """analyze writes analysis.json into the folder compare wrote its comparisons
+    to, and validate writes into the workspace (where `compare --out WS` puts them):
+    neither removes a comparison file summary.json names."""
+    workspace = shutil.copytree(EXAMPLE, tmp_path / "ws")
+    rules = REPO / "examples" / "booking-skill" / "booking.rules"
+    assert main(["compare", str(workspace), "--evals", str(EVALS)]) == 1
+    assert main(["compare", str(workspace), "--evals", str(EVALS), "--out", str(workspace)]) == 1
+    assert main(["analyze", str(workspace), "--evals", str(EVALS)]) == 0
+    assert main(["validate", str(workspace), "--rules", str(rules), "--evals", str(EVALS), "--no-critique"]) == 0
+    capsys.readouterr()
+    for folder in (workspace / "comparison", workspace):
+        named = json.loads((folder / "summary.json").read_text())["evals"]
+        for name in (file for row in named for file in row["comparisons"]):
+            assert (folder / name).is_file(), f"{folder.name}/{name} was removed"

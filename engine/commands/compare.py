@@ -72,8 +72,8 @@ def run(args: argparse.Namespace) -> int:
     found = procedure.setup_from(args)
     warn_all([f"warning: {line}" for line in found.loaded.warnings])
     done = procedure.compare(found, args.seed, _holistic(args), args.jobs)
-    written = None if args.check else output.write_documents(args.out or args.workspace / OUT,
-                                                             {**done.documents, "summary.json": done.summary})
+    written = None if args.check else output.write_documents(
+        args.out or args.workspace / OUT, {**done.documents, "summary.json": done.summary}, comparisons=True)
     _print(done.summary, written)
     return 0 if done.summary["sign_test"]["result"] == PRIMARY else 1
 

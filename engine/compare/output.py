@@ -2,14 +2,13 @@
 
 What they read besides graded runs (an evals.json, a benchmark.json) is a JSON
 object of bounded size, or a usage error naming the file and, for bad JSON, the
-line. What they write
-
-Each is JSON in the order the code builds its fields,
-UTF-8, two-space indents and a final newline: byte-identical for the same
-inputs. A command's files are replaced together (all new or all old), a name
-taken by anything but a regular file is refused, and comparison files left from
-an earlier, larger comparison are removed, so a folder never mixes two runs of
-the command.
+line. What they write is JSON in the order the code builds its fields, UTF-8,
+two-space indents and a final newline: byte-identical for the same inputs. A
+command's files are replaced together (all new or all old), a name taken by
+anything but a regular file is refused, and, when ``compare`` writes, comparison
+files left from an earlier, larger comparison are removed, so a folder never
+mixes two runs of it. ``analyze`` and ``validate`` write beside
+those files and leave them alone.
 """
 
 from __future__ import annotations
@@ -56,8 +55,10 @@ def show_json(document: dict | list) -> None:
     print(json_text(inert_data(document)), end="")
 
 
-def write_documents(folder: Path, documents: dict[str, dict | list]) -> list[Path]:
-    """Write ``{file name: document}`` into ``folder``; returns the paths written."""
+def write_documents(folder: Path, documents: dict[str, dict | list], comparisons: bool = False) -> list[Path]:
+    """Write ``{file name: document}`` into ``folder``; returns the paths written.
+    ``comparisons``: the documents are a whole comparison, so comparison files of
+    an earlier one that they do not replace are removed."""
     from referee.engine.report.atomic import replace_together
 
     files: dict[Path, bytes | str] = {folder / name: json_text(doc) for name, doc in documents.items()}
@@ -69,7 +70,8 @@ def write_documents(folder: Path, documents: dict[str, dict | list]) -> list[Pat
         replace_together(files)
     except OSError as exc:
         raise UsageError(f"cannot write into {folder}: {exc.strerror or exc}; nothing was changed") from None
-    _remove_leftovers(folder, set(documents))
+    if comparisons:
+        _remove_leftovers(folder, set(documents))
     return list(files)
 
 
