@@ -154,3 +154,20 @@ def test_the_validator_catches_what_the_schema_forbids():
     del good["reasoning"]
     assert comparison_problems(good) == ["$: lacks 'reasoning'"]
     assert analysis_problems({"comparison_summary": {}}) != []
+
+
+def test_a_benchmark_older_than_the_grades_stops_none_of_the_readers_of_runs(example, capsys):
+    """compare, analyze, validate and diff read the runs, never benchmark.json: one
+    made before a run was graded again is aggregate's to redo, not a reason to refuse."""
+    run_dir = example / "iteration-1" / "eval-1-book-flight" / "with_skill" / "run-1"
+    response = run_dir / "outputs" / "response.md"
+    response.write_text(response.read_text(encoding="utf-8").replace("QX7K2M", "QX0000"), encoding="utf-8")
+    rules = REPO / "examples" / "booking-skill" / "booking.rules"
+    assert run(capsys, "grade", run_dir, "--rules", rules, "--evals", EVALS)[0] == 1
+    assert run(capsys, "report", example, "--format", "markdown")[0] == 2  # what it would show is stale
+    assert run(capsys, "compare", example, "--check")[0] == 1  # underpowered, as before
+    assert run(capsys, "analyze", example, "--evals", EVALS, "--check")[0] == 0
+    code, out = run(capsys, "diff", example / "benchmark.json", example)
+    assert code == 0 and "eval 1 with_skill: 2/2 runs succeeded" in out and "one run flipped" in out
+    code, out = run(capsys, "validate", example, "--rules", rules, "--evals", EVALS, "--no-critique", "--check")
+    assert code == 0 and "power: 2 evals with both configurations" in out

@@ -121,7 +121,7 @@ def load(workspace: Path, iteration: int | None = None) -> Loaded:
     found = discover(workspace)
     runs, warnings = _one_iteration(list(found.runs), iteration)
     try:
-        collection = collect(workspace)
+        collection = collect(workspace, with_benchmark=False)  # benchmark.json is aggregate's
     except ValueError as exc:  # nothing graded, or a grading.json that cannot be trusted
         raise UsageError(str(exc)) from None
     root = display_path(workspace)

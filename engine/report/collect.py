@@ -139,9 +139,11 @@ class NotTrusted(ValueError):
     than the grades. The message names it and says what to do; nothing is rendered."""
 
 
-def collect(folder: Path, selection: Selection = Selection()) -> Collection:
+def collect(folder: Path, selection: Selection = Selection(), with_benchmark: bool = True) -> Collection:
     """Read every run's grading.json under ``folder`` (a workspace, an iteration, an
-    eval, a configuration or a run folder), keep those ``selection`` matches.
+    eval, a configuration or a run folder), keep those ``selection`` matches, and
+    the folder's benchmark.json unless ``with_benchmark`` is false (for readers of
+    the runs alone, which a benchmark they never show must not stop).
 
     Runs with no grading.json, or one that is not referee's, become problems;
     raises ``NothingToReport`` when no run is left, and ``NotTrusted`` when what
@@ -161,10 +163,10 @@ def collect(folder: Path, selection: Selection = Selection()) -> Collection:
         raise NothingToReport(_nothing_message(folder, found.runs, selection))
     problems += [f"graded by different rules: {line}" for line in rules_mix(
         [(r.folder, r.info.eval_id, rules_of(e.rules_location for e in r.report.expectations)) for r in runs])]
-    benchmark = _benchmark(folder, problems) if selection.empty else None
+    benchmark = _benchmark(folder, problems) if selection.empty and with_benchmark else None
     if benchmark is not None:
         _require_fresh_benchmark(benchmark, found.runs, folder, problems)
-    if benchmark is None and not selection.empty and (folder / BENCHMARK).is_file():
+    if with_benchmark and benchmark is None and not selection.empty and (folder / BENCHMARK).is_file():
         problems.append(f"{BENCHMARK} left out: it covers every run, not {selection.describe()}")
     return Collection(root, tuple(runs), benchmark, tuple(problems))
 
