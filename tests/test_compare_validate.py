@@ -107,4 +107,23 @@ def test_a_validity_made_before_grading_is_left_out(tmp_path, capsys):
     assert json.loads((workspace / "validity.json").read_text(encoding="utf-8"))["inputs"] is None
     grade(workspace, rules_file)
     code, out = run(capsys, "aggregate", workspace, "--check")
-    assert "validity.json was made when no run was graded" in out and "eval_validity" not in out
+    assert "validity.json was made without runs graded by its rules" in out and "eval_validity" not in out
+
+
+def test_runs_graded_by_other_rules_are_not_about_the_rules_validated(tmp_path, capsys):
+    """A null run graded by good rules says nothing of runs graded by weak ones: the
+    workspace graded with weak.rules is not measured against booking.rules, and
+    aggregate does not take that validity.json as about its runs."""
+    workspace = shutil.copytree(EXAMPLE, tmp_path / "ws")
+    weak, evals = BOOKING / "weak.rules", BOOKING / "evals" / "evals.json"
+    assert run(capsys, "grade", workspace, "--rules", weak, "--evals", evals)[0] == 1
+    code, out = run(capsys, "validate", workspace, "--rules", BOOKING / "booking.rules", "--evals", evals,
+                    "--no-critique")
+    assert code == 0 and "power: 0 evals" in out
+    assert "graded by weak.rules@" in out and "not by the rules given (booking.rules@" in out
+    code, out = run(capsys, "aggregate", workspace, "--check")
+    assert "validity.json was made without runs graded by its rules" in out and "eval_validity" not in out
+    code, out = run(capsys, "validate", workspace, "--rules", weak, "--evals", evals, "--no-critique")
+    assert code == 1 and "power: 2 evals" in out
+    code, out = run(capsys, "aggregate", workspace, "--check")
+    assert code == 1 and "FAIL eval_validity" in out

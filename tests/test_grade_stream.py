@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 from referee.engine.cli import main
-from referee.engine.commands import grade as grade_command
 from referee.engine.commands import grade_report
 from referee.engine.report.spill import InMemory, Spill
 
@@ -86,6 +85,7 @@ def test_utf8_text_reaches_any_stream_in_order(encoding):
 
 
 def test_written_reports_are_those_of_a_grade_in_memory(tmp_path, capsys):
+    from referee.engine.decision.provenance import rules_name
     from referee.engine.grade import RulesSource, grade_all, grader_info
     from referee.engine.run.workspace import discover
 
@@ -94,7 +94,7 @@ def test_written_reports_are_those_of_a_grade_in_memory(tmp_path, capsys):
     assert main(["grade", str(workspace), "--rules", str(RULES), "--jobs", "2"]) in (0, 1)
     text = RULES.read_text(encoding="utf-8")
     found = discover(workspace)  # without --evals, the sentences are those of eval_metadata.json
-    source = RulesSource(((grade_command._display(str(RULES), text), text),), sentences=found.expectations)
+    source = RulesSource(((rules_name(str(RULES), text), text),), sentences=found.expectations)
     runs = found.runs
     for graded in grade_all(source.compile(), runs, source, grader_info()):
         if graded is not None:

@@ -235,6 +235,7 @@ def _critique_feedback(workspace: Path, source: RulesSource, keys: list[str]) ->
 
 
 def _rules_source(args: argparse.Namespace) -> RulesSource | int:
+    from referee.engine.decision.provenance import rules_name
     from referee.engine.grade import RulesSource
 
     files = []
@@ -243,7 +244,7 @@ def _rules_source(args: argparse.Namespace) -> RulesSource | int:
             text = Path(given).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             return _fail(f"cannot read rules file {given}: {getattr(exc, 'strerror', None) or exc}")
-        shown = _display(given, text)
+        shown = rules_name(given, text)
         files.append((shown, text))
         _SHOWN[shown] = given
     if args.evals is not None and not Path(args.evals).is_file():
@@ -251,7 +252,7 @@ def _rules_source(args: argparse.Namespace) -> RulesSource | int:
     evals_shown = None
     if args.evals is not None:
         try:
-            evals_shown = _display(args.evals, Path(args.evals).read_text(encoding="utf-8"))
+            evals_shown = rules_name(args.evals, Path(args.evals).read_text(encoding="utf-8"))
             _SHOWN[evals_shown] = args.evals
         except (OSError, UnicodeDecodeError):
             evals_shown = None  # load_evals reports it, naming the file as given
@@ -343,17 +344,6 @@ def _warn_written(graded, results: list[WriteResult]) -> None:
                   f"was not written. Move it away, or rerun with --force to keep it as {name}.bak")
         for name, backup in result.kept_aside:
             warn(f"{g.place.rel}/{name} was not written by referee; kept it as {g.place.rel}/{backup}")
-
-
-def _display(given: str, text: str) -> str:
-    """A rules file's name in reports (``rules_location``): its file name and the first
-    8 hex digits of the SHA-256 of its text, as in ``booking.rules@1a2b3c4d``. It names
-    the file and pins its content, and does not depend on the working directory or on
-    where the file sits, so grading.json stays byte-identical wherever it is made."""
-    import hashlib  # here: ``referee --help`` needs no OpenSSL
-
-    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
-    return f"{Path(given).name}@{digest}"
 
 
 # rules_location name -> the path as the user gave it, for messages

@@ -67,8 +67,8 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
-    program = _program(args.rules, args.evals)
-    graded, roles, warnings = _graded(args)
+    program, given = _program(args.rules, args.evals)
+    graded, roles, warnings = _graded(args, given)
     mutation = None if args.no_critique else _mutation(args)
     judged = _judged(args, program, graded)
     results = validity.check(program, args.reference, graded, roles, mutation, judged)
@@ -84,19 +84,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _program(rules: list[str], evals: str | None):
+    """The compiled rules, and the files given as grading.json names them (``name@digest``)."""
     from referee.dsl.errors import RulesError, render_all
+    from referee.engine.decision.provenance import rules_name
     from referee.engine.grade import RulesSource
 
     if not rules and evals is None:
         raise UsageError("nothing to validate: give --rules FILE..., or --evals evals.json")
     files = []
-    for name in rules:
+    for name in [*rules, *([evals] if evals is not None else [])]:
         try:
             files.append((name, Path(name).read_text(encoding="utf-8")))
         except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read rules file {name}: {getattr(exc, 'strerror', None) or exc}") from None
+            raise UsageError(f"cannot read {'rules file ' if name != evals else ''}{name}: "
+                             f"{getattr(exc, 'strerror', None) or exc}") from None
+    given = tuple(rules_name(name, text) for name, text in files)
+    files = files[:len(rules)]
     try:
-        return RulesSource(tuple(files), evals).compile()
+        return RulesSource(tuple(files), evals).compile(), given
     except RulesError as exc:
         shown = render_all(exc.diagnostics, color=False, texts=dict(files))
         raise UsageError(f"the rules have errors; nothing was validated\n{shown}") from None
@@ -104,8 +109,11 @@ def _program(rules: list[str], evals: str | None):
         raise UsageError(f"cannot load the evals: {exc}") from None
 
 
-def _graded(args: argparse.Namespace):
-    """The graded runs and the roles, when the workspace has any; else why not."""
+def _graded(args: argparse.Namespace, given: tuple[str, ...]):
+    """The graded runs and the roles, when the workspace has runs graded by the rules
+    ``given``; else why not. Runs graded by other rules are not about these: the null
+    run would be graded by one set of rules and the runs by another, and aggregate
+    would take the result as about its runs."""
     from referee.engine.compare.load import load
     from referee.engine.decision.configurations import choose
 
@@ -113,6 +121,11 @@ def _graded(args: argparse.Namespace):
         graded = load(args.workspace, args.iteration)
     except UsageError as exc:
         return None, None, [f"{exc}: discrimination and power not measured"]
+    other = sorted({name for run in graded.runs for name in run.rules} - set(given))
+    if other:
+        return None, None, [f"the runs were graded by {', '.join(other)}, not by the rules given "
+                            f"({', '.join(given)}): discrimination and power not measured, and aggregate "
+                            "leaves validity.json out; grade with these rules, then validate again"]
     choice = choose(graded.configurations, args.primary, args.baseline)
     roles = (choice.primary, choice.baseline) if choice.baseline else None
     note = [] if roles else [f"one configuration ({choice.primary}): discrimination not measured"]

@@ -51,7 +51,8 @@ def _document(workspace: Path, name: str, digest: str, notes: list[str]) -> dict
     value = found.value
     inputs = value.get("inputs") if isinstance(value, dict) else None
     if isinstance(value, dict) and "inputs" in value and inputs is None:
-        notes.append(f"{name} was made when no run was graded: left out of the release decision; run it again")
+        notes.append(f"{name} was made without runs graded by its rules: left out of the release decision; "
+                     "run it again")
         return None
     if not isinstance(inputs, dict) or not isinstance(inputs.get("digest"), str):
         notes.append(f"{name} is not one referee wrote (no inputs digest): left out of the release decision")

@@ -13,10 +13,22 @@ among its problems.
 
 from __future__ import annotations
 
+from pathlib import PurePath
 from typing import Iterable, Sequence
 
 SHOWN_RUNS = 3  # runs named per group in a message; the rest are counted
 Graded = tuple[str, str, tuple[str, ...]]  # a run's path, its eval id, its rules (``name@digest``)
+
+
+def rules_name(given: str, text: str) -> str:
+    """A rules file as ``rules_location`` names it: its file name and the first 8 hex
+    digits of the SHA-256 of its text, as in ``booking.rules@1a2b3c4d``. It names
+    the file and pins its content, and does not depend on the working directory or
+    on where the file sits, so grading.json stays byte-identical wherever it is made."""
+    import hashlib  # here: ``referee --help`` needs no OpenSSL
+
+    digest = hashlib.sha256(text.encode("utf-8")).hexdigest()[:8]
+    return f"{PurePath(given).name}@{digest}"
 
 
 def rules_of(locations: Iterable[str]) -> tuple[str, ...]:
