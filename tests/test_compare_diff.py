@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -103,6 +104,17 @@ def test_different_rules_or_versions_are_refused_unless_told(states, capsys):
     code, out = run(capsys, "diff", older, states["base"])
     assert code == 2 and "different referee versions" in out
     assert run(capsys, "diff", older, states["base"], "--allow-different-versions")[0] == 0
+
+
+def test_the_json_is_byte_identical_wherever_the_states_lie(states, tmp_path, capsys):
+    printed = []
+    for place in ("one", "two/deeper"):
+        for name in ("base", "new"):
+            shutil.copytree(states[name], tmp_path / place / name)
+        code, out = run(capsys, "diff", tmp_path / place / "base", tmp_path / place / "new", "--json")
+        assert code == 1
+        printed.append(out)
+    assert printed[0] == printed[1] and str(tmp_path) not in printed[0]
 
 
 def test_unreadable_states_are_usage_errors(states, tmp_path, capsys):

@@ -46,9 +46,11 @@ def add_parser(sub: Subcommands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from referee.engine.compare import diffing, output, regress
+    from referee.engine.report.collect import display_path
 
-    base = regress.read(args.base, f"BASE {args.base.as_posix()}", args.primary)
-    new = regress.read(args.new, f"NEW {args.new.as_posix()}", args.primary)
+    # Named as reports name folders (never absolute), so the same states give the same bytes anywhere.
+    base = regress.read(args.base, f"BASE {display_path(args.base)}", args.primary)
+    new = regress.read(args.new, f"NEW {display_path(args.new)}", args.primary)
     if args.primary:
         base.primary = new.primary = args.primary
     found = diffing.diff(base, new, allow_rules=args.allow_different_rules,
