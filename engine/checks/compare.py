@@ -154,39 +154,43 @@ def compile_includes(c, node: ast.Includes, scope) -> IncludesCheck:
 
 def compile_compare(c, node: ast.Compare, scope) -> CompareCheck:
     left, right = c.value(node.left, scope), c.value(node.right, scope)
-    _same_kinds(c, node.op, (node.left, left.kind), (node.right, right.kind))
+    same_kinds(c, node.op, (node.left, left.kind), (node.right, right.kind))
     return CompareCheck(node.op, left, right, node.ignore_case, scope.polarity)
 
 
 def compile_between(c, node: ast.Between, scope) -> BetweenCheck:
     subject, low, high = (c.value(v, scope) for v in (node.subject, node.low, node.high))
     for bound, compiled in ((node.low, low), (node.high, high)):
-        _same_kinds(c, "between", (node.subject, subject.kind), (bound, compiled.kind))
+        same_kinds(c, "between", (node.subject, subject.kind), (bound, compiled.kind))
     return BetweenCheck(subject, low, high, scope.polarity)
 
 
-def _same_kinds(c, op: str, left: tuple, right: tuple) -> None:
+def same_kinds(c, op: str, left: tuple, right: tuple, never: str | None = None, convert: bool = True) -> None:
     """A number compared with text, which no run can make hold (no coercion):
-    ``count(calls) == "2"``. Reported at the side that is a literal, if one is."""
+    ``count(calls) == "2"``, or ``"12" in numbers(x)`` where a side is a list given
+    the kind of its items. Reported at the side that is a literal, if one is.
+    ``never`` says what the test then does on every run, where ``op`` does not
+    tell; ``convert`` false: ``number(...)`` of the other side is no way out."""
     kinds = {left[1], right[1]}
     if kinds != {"number", "text"}:
         return
     (node, _), (other, _) = (right, left) if isinstance(right[0], ast.Literal) else (left, right)
     shown, against = format_value(node), format_value(other)
-    never = {"==": "never holds", "!=": "always holds"}.get(op, "is an error on every run")
+    never = never or {"==": "never holds", "!=": "always holds"}.get(op, "is an error on every run")
     hint = None
     if isinstance(node, ast.Literal) and isinstance(node.value, str):
         if parse_number(node.value) is not None:
             hint = f"write the number {node.value.strip()}, without quotes"
     elif isinstance(node, ast.Literal):
-        hint = f"write the text \"{shown}\", or compare number({against})"
+        hint = f"write the text \"{shown}\"" + (f", or compare number({against})" if convert else "")
     c.error("bad-operand", f"'{op}' compares a number with text here ({against} and {shown}), "
             f"so it {never}: the language never converts one into the other", node.span, hint)
 
 
 # What a value the compiler knows is, said as a condition must be written instead.
 _INSTEAD = {"calls": "exists {0}", "notes": "exists {0}", "rows": "exists {0}", "lines": "exists {0}",
-            "list": "exists {0}", "text": "{0} is not empty", "number": "{0} > 0"}
+            "texts": "exists {0}", "numbers": "exists {0}", "list": "exists {0}",
+            "text": "{0} is not empty", "number": "{0} > 0"}
 
 
 def compile_truthy(c, node: ast.Truthy, scope):

@@ -36,7 +36,7 @@ VALUES: dict[type, ExprCompiler] = {
 
 
 _ELEMENTS = {"calls": "call", "notes": "note", "rows": "row", "call": "call", "note": "note",
-             "row": "row"}
+             "row": "row", "lines": "text", "texts": "text", "numbers": "number"}
 
 
 @dataclass(frozen=True)

@@ -20,13 +20,15 @@ from referee.engine.checks.jsonpath_budget import bounded_find
 from referee.engine.checks.static import reads_element
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, is_number, plain, render, type_name
 
-ELEMENT_OF = {"calls": "call", "notes": "note", "rows": "row", "lines": "text"}
+# The element of a list of a known kind ("texts" and "numbers": lists of texts, of numbers).
+ELEMENT_OF = {"calls": "call", "notes": "note", "rows": "row", "lines": "text", "texts": "text",
+              "numbers": "number"}
 # What a function gives, where it always gives one kind (the compiler's ``kind``).
 RESULT_KINDS = {"count": "number", "length": "number", "number": "number", "lines": "lines",
                 "text": "text", "lower": "text", "upper": "text", "trim": "text",
                 "collapse": "text", "replace": "text", "keys": "list", "section": "text",
-                "headings": "list", "parts": "list", "quotes": "list", "code": "list",
-                "words": "list", "numbers": "list"}
+                "headings": "texts", "parts": "texts", "quotes": "texts", "code": "texts",
+                "words": "texts", "numbers": "numbers"}
 FIELDS_OF = {"call": CALL_FIELDS, "note": NOTE_FIELDS}
 
 

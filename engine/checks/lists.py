@@ -19,6 +19,8 @@ from referee.engine.checks.access import elements
 from referee.engine.checks.base import (CheckCompiler, Context, ExprCompiler, Leaf, Polarity, decided,
                                         describe_val, evidence_of, located, missing_verdict)
 from referee.engine.checks.closeness import closest_first
+from referee.engine.checks.compare import same_kinds
+from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.static import reads_element
 from referee.engine.values import (EvalError, Missing, Prov, Result, Val, as_decimal, equal, is_number,
                                    plain_top, render, type_name)
@@ -26,7 +28,7 @@ from referee.engine.verdict import Outcome, Verdict
 
 # A 'where' that kept nothing is explained by its nearest miss among this many items.
 CLOSEST_LIMIT = 1000
-LIST_KINDS = ("calls", "notes", "rows", "lines", "list")
+LIST_KINDS = ("calls", "notes", "rows", "lines", "texts", "numbers", "list")
 
 
 def _key(value: Any, ignore_case: bool) -> tuple | None:
@@ -114,6 +116,10 @@ def compile_member(c, node: ast.Member, scope) -> MemberCheck:
         shown = format_value(node.collection)
         c.error("bad-operand", f"'in' looks for an item of a list; {shown} is not a list",
                 node.collection.span, f"for text write `{shown} contains {format_value(node.item)}`")
+    elif collection.kind in ELEMENT_OF:
+        same_kinds(c, "not in" if node.negated else "in", (node.item, item.kind),
+                   (node.collection, ELEMENT_OF[collection.kind]),
+                   "always holds" if node.negated else "never holds", convert=False)
     return MemberCheck(item, collection, node.ignore_case, node.negated, scope.polarity,
                        not reads_element(node.collection))
 

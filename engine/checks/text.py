@@ -15,6 +15,8 @@ from referee.dsl.format import format_value
 from referee.engine.checks.access import elements
 from referee.engine.checks.base import (CheckCompiler, Context, Leaf, Polarity, decided,
                                         evidence_of, located, missing_verdict)
+from referee.engine.checks.compare import same_kinds
+from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
@@ -211,7 +213,19 @@ def compile_text(c, node: ast.TextTest, scope):
         operand = c.value(ast.Literal(None), scope)
     else:
         operand = c.value(node.operand, scope)
+        _kinds(c, node, subject.kind, operand.kind)
     return TextCheck(node.op, subject, operand, node.ignore_case, scope.polarity)
+
+
+def _kinds(c, node: ast.TextTest, subject: str, operand: str) -> None:
+    """A text test that no run can make hold: a number looked for in a text
+    (``section(x, "Totals") contains 3``, an error on every run), or a text
+    looked for among numbers (``numbers(x) contains "12"``, which never holds)."""
+    verb = VERBS[node.op][0]
+    if subject in ELEMENT_OF and node.op == "contains":
+        same_kinds(c, verb, (node.subject, ELEMENT_OF[subject]), (node.operand, operand), "never holds", False)
+    elif subject == "text":
+        same_kinds(c, verb, (node.subject, subject), (node.operand, operand), convert=False)
 
 
 CHECK_COMPILERS: dict[type, CheckCompiler] = {ast.TextTest: compile_text}
