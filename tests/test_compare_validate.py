@@ -127,3 +127,12 @@ def test_runs_graded_by_other_rules_are_not_about_the_rules_validated(tmp_path, 
     assert code == 1 and "power: 2 evals" in out
     code, out = run(capsys, "aggregate", workspace, "--check")
     assert code == 1 and "FAIL eval_validity" in out
+
+
+def test_validity_json_is_byte_identical_across_paths(tmp_path, capsys):
+    for name in ("one", "two/deeper"):
+        shutil.copytree(EXAMPLE, tmp_path / name / "ws")
+        assert run(capsys, "validate", tmp_path / name / "ws", "--rules", BOOKING / "booking.rules",
+                   "--evals", BOOKING / "evals" / "evals.json")[0] == 0
+    first = (tmp_path / "one/ws/validity.json").read_bytes()
+    assert first == (tmp_path / "two/deeper/ws/validity.json").read_bytes() and str(tmp_path).encode() not in first
