@@ -91,15 +91,10 @@ def _program(rules: list[str], evals: str | None):
 
     if not rules and evals is None:
         raise UsageError("nothing to validate: give --rules FILE..., or --evals evals.json")
-    files = []
-    for name in [*rules, *([evals] if evals is not None else [])]:
-        try:
-            files.append((name, Path(name).read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read {'rules file ' if name != evals else ''}{name}: "
-                             f"{getattr(exc, 'strerror', None) or exc}") from None
+    files = [(name, _read(name, "rules file ")) for name in rules]
     given = tuple(rules_name(name, text) for name, text in files)
-    files = files[:len(rules)]
+    if evals is not None:
+        given += (rules_name(evals, _read(evals, "")),)
     try:
         return RulesSource(tuple(files), evals).compile(), given
     except RulesError as exc:
@@ -107,6 +102,13 @@ def _program(rules: list[str], evals: str | None):
         raise UsageError(f"the rules have errors; nothing was validated\n{shown}") from None
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot load the evals: {exc}") from None
+
+
+def _read(path: str, what: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read {what}{path}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def _graded(args: argparse.Namespace, given: tuple[str, ...]):
