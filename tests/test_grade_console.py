@@ -12,7 +12,7 @@ from referee.engine.cli import main
 LONG = "x" * 400
 RULES = f"""
 eval 1 "lookup"
-expect "never deletes": no calls to "deleteThing"
+expect "only soft deletes": all calls to "deleteThing" have .args.soft == true
 expect "looks the order up": any calls to "getOrdr" have .args.id == "7"
 expect "says the long word": response contains "{LONG}"
 expect "says the order": response contains "order 7"
@@ -65,8 +65,8 @@ def test_a_misspelt_tool_name_gets_its_hint_under_the_failure(ws, capsys):
 def test_a_vacuous_pass_is_shown_as_one(ws, capsys):
     grade("--check")
     out = capsys.readouterr().out
-    assert "~ 1#1 never deletes" in out
-    assert "passed only because there was nothing to examine" in block(out, "      ~ 1#1 never deletes")
+    assert "~ 1#1 only soft deletes" in out
+    assert "passed only because there was nothing to examine" in block(out, "      ~ 1#1 only soft deletes")
 
 
 def test_verbose_shows_passes_and_whole_evidence(ws, capsys):

@@ -1,7 +1,8 @@
 """Quantifiers (``any``, ``all``, ``no``, ``exactly N``) and existence checks.
 
 ``all`` and ``no`` over an empty selection pass vacuously (``vacuous=True``), so a
-report can say the assertion examined nothing. ``any`` over an empty selection
+report can say the assertion examined nothing; ``no calls to "X"`` without ``where``
+or ``have`` says such calls do not exist, and an empty selection is its evidence. ``any`` over an empty selection
 fails, and the message says which agent notes claim the missing call anyway.
 """
 
@@ -20,6 +21,12 @@ from referee.engine.checks.access import elements
 from referee.engine.checks.exprs import compile_list
 from referee.engine.values import Missing, Val, render
 from referee.engine.verdict import Evidence, Outcome, Verdict
+
+
+def _unfiltered_records(selection: Any) -> bool:
+    """A selection of records that no ``where`` narrows (``to``, ``with status`` and
+    ``at step`` name what is selected; a ``where`` tests it)."""
+    return isinstance(selection, Select) and all(f.check is None for f in selection.filters)
 
 
 def _element_evidence(item: Val, verdict: Verdict | None) -> tuple[Evidence, ...]:
@@ -65,13 +72,26 @@ class QuantifiedCheck(Leaf):
         holds = self.quantifier in ("all", "no") or (self.quantifier == "exactly" and self.count == 0)
         claims = self.selection.claims(ctx)
         message = self.selection.why_empty(ctx)
-        # Elements a `where` looked at and refused were examined: "no calls to "Bash"
-        # where ... push" examined the run's Bash calls.
-        examined = getattr(self.selection, "examined", None)
-        vacuous = not (examined is not None and examined(ctx))
+        vacuous = self._vacuous(ctx)
         message += f"; '{self.quantifier}' holds vacuously" if holds and vacuous else ""
         return Verdict(Outcome.PASS if holds else Outcome.FAIL, with_claims(message, claims),
                        vacuous=vacuous, details=tuple(c.message for c in claims))
+
+    def _vacuous(self, ctx: Context) -> bool:
+        """Whether a verdict over an empty selection examined nothing.
+
+        ``no S``, ``exactly 0 S`` and ``any S`` over records, with neither ``where``
+        nor ``have``, say whether such calls exist: a record read whole that holds
+        none is the evidence itself, as it is for ``count(S) == 0`` ("no calls to
+        "Bash"" in a run whose calls are all Reads). A condition over nothing tested
+        nothing, unless a ``where`` looked at elements and refused them: "no calls
+        to "Bash" where ... push" examined the run's Bash calls, one about a tool
+        never called examined nothing.
+        """
+        if self.condition is None and self.quantifier != "all" and _unfiltered_records(self.selection):
+            return False
+        examined = getattr(self.selection, "examined", None)
+        return not (examined is not None and examined(ctx))
 
     def _any(self, items, verdicts) -> Verdict:
         if self.condition is None:
