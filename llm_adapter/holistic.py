@@ -27,7 +27,7 @@ from referee.llm_adapter.evidence import Segment, collect
 from referee.llm_adapter.prompt import MARK, defuse
 from referee.llm_adapter.quotes import locate
 from referee.llm_adapter.redact import Redactor
-from referee.llm_adapter.reply import Malformed, _load
+from referee.llm_adapter.reply import Malformed, load_object
 from referee.llm_adapter.transport import Cancelled, TransportError
 
 ATTEMPTS = 2
@@ -87,7 +87,7 @@ class _Reply(_Strict):
 
 def parse(text: str, criteria: Sequence[str]) -> _Reply:
     """The reply, strictly; ``Malformed`` otherwise."""
-    raw = _load(text)
+    raw = load_object(text)
     keys = list(raw)
     if "preference" in raw and "reasoning" in raw and keys.index("preference") < keys.index("reasoning"):
         raise Malformed("the preference comes before the reasoning")

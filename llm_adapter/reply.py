@@ -66,7 +66,7 @@ class Reply(_Strict):
 
 def parse(text: str, ids: Sequence[str]) -> Reply:
     """Parse ``text`` as the reply for ``ids``; raise ``Malformed`` otherwise."""
-    raw = _load(text)
+    raw = load_object(text)
     _check_order(raw)
     try:
         reply = Reply.model_validate(raw)
@@ -81,7 +81,10 @@ def parse(text: str, ids: Sequence[str]) -> Reply:
     return reply
 
 
-def _load(text: str) -> dict:
+def load_object(text: str) -> dict:
+    """A grader reply's JSON object, read strictly: one code fence allowed, no
+    repeated key, no NaN or Infinity, no lone surrogate; ``Malformed`` otherwise.
+    Every kind of grader reply (per-run, holistic comparison) is read by it."""
     body = (text or "").strip()
     fenced = FENCE.match(body)
     if fenced:
