@@ -165,3 +165,22 @@ def test_an_import_takes_the_delivered_file_over_the_log(tmp_path, capsys):
     (result,) = referee.grade('eval "transcript"\nexpect "x": response contains "Second line"\n', written)
     assert result.expectations[0]["outcome"] == "pass"
     assert "result.md:2" in result.expectations[0]["evidence"]  # cited in the delivered file itself
+
+
+def test_show_takes_the_response_file_evals_json_names(tmp_path, capsys):
+    run = tmp_path / "eval-1" / "with_skill"
+    (run / "outputs").mkdir(parents=True)
+    (run / "outputs" / "result.md").write_text("delivered\n", encoding="utf-8")
+    (run / "outputs" / "response.md").write_text("a summary\n", encoding="utf-8")
+    evals = tmp_path / "evals.json"
+    evals.write_text(json.dumps({"evals": [{"id": 1, "prompt": "p", "expectations": ["x"],
+                                            "response_file": "outputs/result.md"}]}), encoding="utf-8")
+    assert main(["show", str(tmp_path), "--evals", str(evals)]) == 0
+    assert "outputs/result.md (named by response_file in evals.json)" in capsys.readouterr().out
+    assert main(["show", str(tmp_path)]) == 0
+    assert "outputs/response.md" in capsys.readouterr().out
+    bad = tmp_path / "bad.json"
+    bad.write_text('{"evals": [{"id": 1, "prompt": "p", "expectations": [], "response_file": 3}]}', encoding="utf-8")
+    assert main(["show", str(tmp_path), "--evals", str(bad)]) == 2
+    assert "bad.json:" in capsys.readouterr().err
+    assert main(["show", str(tmp_path), "--evals", str(tmp_path / "none.json")]) == 2

@@ -22,6 +22,7 @@ from referee.engine.report.inert import inert
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
     from referee.engine.run.model import Payload, Problem, ToolCall
+    from referee.engine.run.reading import ResponseFiles
     from referee.engine.run.workspace import Run
 
 SUMMARY_CHARS = 100  # payloads are cut to this in the text view
@@ -39,13 +40,16 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument("--response", metavar="PATH",
                         help="the file the harness delivered as the answer, relative to each run folder "
                              "(outputs/result.md): it is the response")
+    parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
+                        help="skill-creator evals.json: the response_file it names for an eval is "
+                             "the response of that eval's runs, as in referee grade")
     parser.set_defaults(handler=run)
 
 
 def run(args) -> int:
     """Show the run or workspace ``args.run_dir``; returns the exit status."""
     path = Path(args.run_dir)
-    runs, warnings, reason = _collect(path, getattr(args, "response", None))
+    runs, warnings, reason = _collect(path, _responses(args))
     if reason is not None:
         raise UsageError(f"{args.run_dir}: {reason}")
     views = [run_view(r.load()) for r in runs]
@@ -60,12 +64,27 @@ def run(args) -> int:
     return 0
 
 
-def _collect(path: Path, response: str | None = None) -> tuple[Sequence[Run], list[Problem], str | None]:
+def _responses(args) -> ResponseFiles:
+    """The response files ``--response`` and evals.json's ``response_file`` name."""
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
-    from referee.engine.run.reading import ResponseFiles
+    from referee.dsl.errors import RulesError
+    from referee.engine.run.reading import response_files
+
+    evals = getattr(args, "evals", None)
+    if evals is not None and not Path(evals).is_file():
+        raise UsageError(f"evals file not found: {evals}")
+    try:
+        return response_files(getattr(args, "response", None), evals)
+    except RulesError as exc:
+        first = exc.diagnostics[0]  # show reads only response_file: the first problem says enough
+        raise UsageError(f"{first.path}:{first.line}: {first.message} ({first.code})") from None
+
+
+def _collect(path: Path, responses: ResponseFiles | None = None) -> tuple[Sequence[Run], list[Problem], str | None]:
+    from referee.engine.run.reading import NO_FILES
     from referee.engine.run.workspace import discover, load_run
 
-    responses = ResponseFiles(response)
+    responses = responses or NO_FILES
     if not path.exists():
         return [], [], "no such file or directory"
     if not path.is_dir():
