@@ -58,3 +58,20 @@ def test_claims_of_an_imported_run_name_the_source(tmp_path: Path):
     (claim,) = find_claims(run)
     assert claim.verified and "transcript.md" not in claim.evidence and "response.md" not in claim.evidence
     assert claim.evidence.startswith('m.json:')
+
+
+def test_words_that_end_in_ss_or_us_are_no_plurals():
+    # "pass" and "passed" are one word; "status" and "statuses" too ("pass" once read as "pas").
+    log = _call(1, "Bash", {"command": "pytest"}, "===== 12 passed in 0.51s =====")
+    assert _claims(log, "All 12 tests pass.\n") == [("the response states 12", True)]
+    assert _claims(log, "All 12 tests passed.\n") == [("the response states 12", True)]
+    other = _call(1, "Bash", {"command": "ls"}, "12 classes found")
+    assert _claims(other, "All 12 tests pass.\n") == [("the response states 12", False)]
+
+
+def test_the_stem_keeps_words_ending_in_ss_or_us():
+    from referee.engine.facts.claim_lookup import stem
+
+    assert stem("pass") == stem("passed") == stem("passes") == "pass"
+    assert stem("status") == stem("statuses") == "status"
+    assert stem("tests") == stem("test") == "test"

@@ -353,8 +353,13 @@ def words_of(text: str) -> set[str]:
 
 
 def stem(word: str) -> str:
+    """``word`` without an ending that makes a plural or a verb form: "tests", "passed"
+    and "passes" give "test" and "pass". A word ending in "ss" or "us" is no plural
+    ("pass", "status"): cutting its "s" would part it from its other forms."""
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            if suffix == "s" and word.endswith(("ss", "us")):
+                return word
             return word[: -len(suffix)]
     return word
 
