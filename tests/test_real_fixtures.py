@@ -79,3 +79,21 @@ def test_critique_reads_the_delivered_file_as_grade_does(capsys):
     found = {a["text"]: a for a in json.loads(capsys.readouterr().out)["assertions"]}
     opens = found["The answer opens with its conclusion"]
     assert len(opens["passing_runs"]) == 2 and opens["mutants"] and not opens["weak"]
+
+
+def test_critique_takes_the_sentences_of_eval_metadata_as_grade_does(capsys):
+    """sdkv2 gives its sentences in eval_metadata.json alone: `expect 4` is the fourth
+    sentence to critique as to grade, under the same key and text."""
+    import json
+
+    import referee
+    from referee.engine.cli import main
+
+    where, rules = REAL / "sdkv2-workspace", REAL / "sdkv2-workspace" / "inventory.rules"
+    main(["critique", str(where), "--rules", str(rules), "--response", "outputs/audit_report.md",
+          "--check", "--json"])
+    critiqued = {a["key"]: a["text"] for a in json.loads(capsys.readouterr().out)["assertions"]}
+    (graded,) = referee.grade(rules.read_text(encoding="utf-8"), where, response="outputs/audit_report.md")
+    texts = {f"1#{n}": e["text"] for n, e in enumerate(graded.expectations, start=1)}
+    assert list(critiqued) == ["1#1", "1#4", "1#5", "1#6"]
+    assert all(critiqued[key] == texts[key] for key in critiqued)

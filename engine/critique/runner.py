@@ -39,9 +39,10 @@ def critique_workspace(workspace: Path, rules: list[str], evals_path: str | None
     ``units`` of work (see above); raises ``UsageError`` past them. ``response`` names
     the file the harness delivered as the answer, relative to each run folder (as
     ``grade --response`` does)."""
-    program, lets_text, evals, digest = _compile(rules, evals_path)
     if not workspace.is_dir():
         raise UsageError(f"workspace not found: {workspace}")
+    sentences = () if evals_path is not None else _metadata_sentences(workspace, response)
+    program, lets_text, evals, digest = _compile(rules, evals_path, sentences)
     found: dict[str, Critique] = {}
     try:
         with budget.active(budget.Limits(steps=units)):
@@ -81,12 +82,22 @@ def _critique(workspace: Path, responses: tuple[str | None, str | None], program
     return Result(ordered, coverage, examined, digest)
 
 
-def _compile(rules: list[str], evals_path: str | None):
+def _metadata_sentences(workspace: Path, response: str | None) -> tuple:
+    """Without evals.json, each eval's sentences from its runs' eval_metadata.json, as
+    ``grade`` takes them: so ``expect N`` means the same sentence to both."""
+    from referee.engine.run.reading import response_files
+    from referee.engine.run.workspace import discover
+
+    return tuple(discover(workspace, response_files(response)).expectations)
+
+
+def _compile(rules: list[str], evals_path: str | None, sentences: tuple = ()):
     from referee import dsl
     from referee.dsl.format import format_let_value
     from referee.engine.compile import compile_rules
+    from referee.engine.run.metadata_evals import evals_file
 
-    if not rules and evals_path is None:
+    if not rules and evals_path is None and not sentences:
         raise UsageError("nothing to critique with: give --rules FILE..., or --evals evals.json")
     files = []
     for name in rules:
@@ -97,7 +108,8 @@ def _compile(rules: list[str], evals_path: str | None):
     evals_text = _evals_text(evals_path)
     try:
         trees = [dsl.parse_rules(text, path) for path, text in files]
-        evals = dsl.load_evals(Path(evals_path)) if evals_path is not None else None
+        evals = dsl.load_evals(Path(evals_path)) if evals_path is not None else \
+            evals_file(sentences, trees) if sentences else None
         program = compile_rules(trees, evals)
     except dsl.RulesError as exc:
         shown = "\n".join(dsl.render(d) for d in exc.diagnostics)
