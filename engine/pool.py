@@ -62,15 +62,24 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
     elders = frozenset(active_children())  # a child older than the pool is not its worker
     with _workers_born_deaf():
         pool = ProcessPoolExecutor(max_workers=jobs - 1, initializer=initializer, initargs=initargs)
+    number = 0
     try:
-        number = 0
         for results in _Windowed(pool, task, local, runs, chunk, jobs - 1, stop):
             for result in results:
                 number += 1
                 yield result
                 if progress:
                     progress(number, len(runs))
-    except BaseException:  # Ctrl-C above all (or the caller gave up): stop now
+    except GeneratorExit:
+        # Closed by the caller: after the last result (a zip that ran out of its
+        # other iterable first) the work is done and the workers idle, so they end
+        # as after a loop run to its end; before it, the caller gave up.
+        if number < len(runs):
+            _stop(pool, elders)
+        else:
+            pool.shutdown()
+        raise
+    except BaseException:  # Ctrl-C above all: stop now
         _stop(pool, elders)
         raise
     pool.shutdown()
@@ -165,14 +174,17 @@ def _workers_born_deaf() -> Iterator[None]:
 
 
 def _stop(pool: ProcessPoolExecutor, elders: frozenset[object]) -> None:
-    """Drop the queued work and end the workers (they ignore Ctrl-C, see ``in_order``).
+    """End the workers at once (they ignore Ctrl-C, see ``in_order``) and drop the
+    queued work.
 
     The executor does not name its workers (Python 3.14 adds ``terminate_workers``):
     they are the children of this process that ``elders``, the children it had before
-    the pool, does not hold."""
+    the pool, does not hold. With its workers gone, the executor's own thread ends
+    soon, and ``shutdown`` waits for it: a thread still ending when the interpreter
+    exits races the exit's wake-up of it (which then prints "Bad file descriptor")."""
     from multiprocessing import active_children
 
-    pool.shutdown(wait=False, cancel_futures=True)
     for process in active_children():
         if process not in elders:
             process.terminate()
+    pool.shutdown(wait=True, cancel_futures=True)

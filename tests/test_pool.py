@@ -105,3 +105,42 @@ def test_ctrl_c_ends_the_workers_without_waiting_for_their_chunks():
     finally:
         for worker in workers:
             worker.kill()
+
+
+def _others(threads: set[threading.Thread]) -> list[threading.Thread]:
+    return [t for t in threading.enumerate() if t not in threads and t.is_alive()]
+
+
+def test_a_caller_that_stops_reading_after_the_last_result_lets_the_workers_end_cleanly():
+    # grade reads the results through zip(places, results): zip stops on the places
+    # and closes the results' generator after the last result. That is the end of
+    # the work, not a Ctrl-C: the workers end as after a loop run to its end.
+    elders = set(multiprocessing.active_children())
+    threads = set(threading.enumerate())
+    workers: list = []
+
+    def local(number: int):
+        workers.extend(p for p in multiprocessing.active_children() if p not in elders and p not in workers)
+        return _square(number)
+
+    runs = list(range(40))
+    results = in_order(_square, local, runs, 2, None, ignore_ctrl_c, (), chunk=2)
+    found = [value for _, (value, _) in zip(runs, results)]
+    results.close()
+    assert found == [n * n for n in runs]
+    assert workers
+    for worker in workers:
+        worker.join(timeout=60)
+        assert worker.exitcode == 0
+    assert _others(threads) == []  # the executor's thread is over: nothing is left to race the exit
+
+
+def test_ctrl_c_leaves_no_thread_of_the_pool_running():
+    threads = set(threading.enumerate())
+
+    def local(number: int) -> int:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        list(in_order(_stuck, local, list(range(8)), 2, None, ignore_ctrl_c, (), chunk=1))
+    assert _others(threads) == []
