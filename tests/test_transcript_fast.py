@@ -1,6 +1,6 @@
 """The parser's fast path gives exactly what its general line-by-line reader gives.
 
-``tool_log.plain_record`` reads a record of the usual shape with one regex and
+``usual_record.plain_record`` reads a record of the usual shape with one regex and
 falls back to the general reader (``tool_log.RecordReader``) on anything else.
 Here it is switched off and the results compared on generated blocks that are
 near that shape, with the usual ways real logs break it (comments, CRLF, spread
@@ -14,7 +14,7 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.engine.run import tool_log, transcript
+from referee.engine.run import tool_log, transcript, usual_record
 from referee.engine.run.model import Payload
 from referee.engine.run.transcript import parse_transcript
 
@@ -23,7 +23,14 @@ KEYS = st.sampled_from(["Tool:", "Args:", "Return:", "Status:", "tool :", "ARGS:
 VALUES = st.sampled_from([
     '{"a": 1}', '"ok"', "[1, 2]", "plain text", "", " ", '{"a": [1,\n  2]}', '{\n  "b": "}"\n}', '[\n1,\n2\n]  ',
     '{"a": 1} x', "[1]\n  ", "{}\n }", "[1,\n]", "{\n", "[1,\n2", '{"s": "x\\"y"}\n\n', "```json\n{}\n```", "{}\u00a0", "1e999", '[[["deep"]]]',
+    # a value on the line after its field line, as harnesses spread JSON
+    '\n{"a": 1}', '\n{\n  "b": [1,\n    2]\n}', "\n[\n]\n  ", "\n\n{}", "\n  {}", "\n{}\ntext", '\n"s"', "\n{\n",
+    # text a tool printed: a file's lines, a log, markdown
+    "\n   1  alpha\n   2  beta", "[ok] a\n[warn] b", "text\n\nmore\n", "x\n# h", "x\n   ## h", "x\n    # code",
+    "x\nTool: y", "x\nReturn: y", "\n```\ncode\n```", "\n~~~ x\ny", "\n\n  text", "\n\u00a0\ntext", "\u00a0",
+    "1  alpha\n2  beta", "\x0b\nx", "Status\nStatus : x", "\n#x\ny", "\n<!-- c -->\nx",
 ])
+WORDS = st.one_of(st.sampled_from(["t", "mcp__s_get", "success", "error"]), st.text(max_size=4))  # Tool, Status
 TAILS = st.sampled_from(["", "\n", "\n\n", "\n  \n", "\nmore text", "\nStatus: again", "\n<!-- c -->", "\n\x0b"])
 ENDS = st.sampled_from(["\n", "\r\n"])
 
@@ -34,21 +41,36 @@ def field_block(draw):
     keys = ["Tool:", "Args:", "Return:", "Status:"]
     if draw(st.booleans()):
         keys = draw(st.lists(KEYS, min_size=1, max_size=6))
-    lines = [f"{key} {draw(VALUES)}" if key not in ("Tool:", "Status:") else f"{key} {draw(st.text(max_size=4))}"
+    lines = [f"{key} {draw(VALUES)}" if key not in ("Tool:", "Status:") else f"{key} {draw(WORDS)}"
              for key in keys]
     return draw(COMMENTS) + "\n".join(lines) + draw(TAILS)
 
 
+RETURNS = st.lists(st.sampled_from(["x", "", " ", "\u00a0", "[ok] a", "   1  b", "{", "}", "[1]", "```", "~~~", "# h",
+                                     "   ## h", "    # code", "Tool: y", "Args: z", "Return: r", "Status x", "<!-- c -->",
+                                     '"s"', "\x0b"]), max_size=5)
+
+
+@st.composite
+def usual_block(draw):
+    """A block of the usual shape whose Return may be lines of text: field lines and
+    headings among them, a fence, blank lines, on its field line or below it."""
+    lines = draw(RETURNS)
+    value = draw(st.sampled_from([" ", "", "  ", " \n", "\n"])) + "\n".join(lines)
+    args = draw(VALUES.filter(lambda v: "\n" not in v))
+    return f"Tool: t\nArgs: {args}\nReturn:{value}\nStatus: ok" + draw(TAILS)
+
+
 @st.composite
 def transcripts(draw):
-    blocks = draw(st.lists(field_block(), min_size=1, max_size=4))
+    blocks = draw(st.lists(st.one_of(field_block(), usual_block()), min_size=1, max_size=4))
     end = draw(ENDS)
     text = "".join(f"## [tool_calls] Step {n}: call\n{body}\n" for n, body in enumerate(blocks, 1))
     return text.replace("\n", end)
 
 
 def _general(text: str):
-    with mock.patch.object(transcript, "plain_record", lambda text, start, stop, first: None):
+    with mock.patch.object(transcript, "plain_record", lambda text, start, stop, first, report: None):
         return parse_transcript(text)
 
 
@@ -60,7 +82,7 @@ def test_fast_paths_match_the_general_reader(text):
 
 def test_the_fast_paths_are_taken():
     plain = "<!-- log -->\nTool: t\nArgs: {\"a\": 1}\nReturn: [1]\nStatus: success\n\n## next"
-    record = tool_log.plain_record(plain, 0, len(plain), 2)
+    record = usual_record.plain_record(plain, 0, len(plain), 2, "r")
     assert record.calls[0]["args"] == Payload('{"a": 1}', {"a": 1}, True, 4) and record.used == 6
     lines = ["Tool: t", "Args: {", '  "a": 1', "}", "Status: success"]
     spread = tool_log.RecordReader(lines, 2, "r")._spread_json("{", 1)

@@ -27,6 +27,7 @@ heading, which always starts a record (nothing inside a zone can hide one).
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -38,23 +39,11 @@ Line = tuple[int, str]  # (1-based line number, text without its line end)
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _FIELD = re.compile(r"(Tool|Args|Return|Status):(.*)", re.DOTALL)
 _HEADING = re.compile(r" {0,3}#{1,6}(?:[ \t]|$)")
+# A field line or a heading (``_FIELD``, ``_HEADING``) after a line break.
+MARK = re.compile(r"\n(?:(?:Tool|Args|Return|Status):| {0,3}#{1,6}(?=[ \t\n]|\Z))")
 _ORDER = {"tool": 0, "args": 1, "return": 2, "status": 3}
 _REQUIRED = ("tool",)  # a record is a call of a tool; a call may have no args, result or status yet
-_JSON_START = ("{", "[")
-# The shape nearly every record has, read by one match: maybe a one-line comment,
-# then the four fields in order, each payload JSON as a whole (checked after) on its
-# line or going on over lines that start with a space or a closing bracket
-# (indented JSON). Linear: every part stops at a line break. The spaces after "Args:"
-# and "Return:" are left out of the payload groups (possessively: they are never given
-# back), so that a payload's text is not copied a second time by strip().
-_PLAIN_RECORD = re.compile(
-    r"(?:[ \t]*\n)*(?P<note>[ \t]*<!--(?:(?!-->)[^\n])*-->[ \t]*\n)?(?:[ \t]*\n)*"
-    r"Tool:(?P<tool>[^\n]*)\n"
-    r"Args:[ \t]*+(?P<args>[^\n]*(?:\n[ \t\]}][^\n]*)*)\n"
-    r"Return:[ \t]*+(?P<return>[^\n]*(?:\n[ \t\]}][^\n]*)*)\n"
-    r"Status:(?P<status>[^\n]*)"
-    r"(?:\n[ \t]*)*(?=\n|\Z)"
-)
+JSON_START = ("{", "[")
 
 
 def fence_open(line: str, number: int) -> tuple[str, int, int] | None:
@@ -107,63 +96,12 @@ class Record:
         return bool(self.anomalies)
 
 
-def plain_record(text: str, start: int, stop: int, first: int) -> Record | None:
-    """The record whose zone is ``text[start:stop]``, in the usual shape, read by one
-    match; None otherwise. ``Record.used`` is then the number of zone lines it takes.
-
-    What ``RecordReader`` reads from such a zone: one call, every payload JSON on
-    its own line, nothing after Status but blank lines up to the zone's end or a
-    heading. tests/test_transcript_fast.py checks both agree.
-    """
-    match = _PLAIN_RECORD.match(text, start, stop)
-    if match is None:
-        return None
-    end = match.end()
-    if end < stop:  # the match ends before a line break: the next line must be a heading
-        line_end = text.find("\n", end + 1, stop)
-        if not is_heading(text[end + 1:stop if line_end < 0 else line_end]):
-            return None
-    tool, args, result, status = match.group("tool", "args", "return", "status")
-    tool, status = tool.strip(), status.strip()
-    if not tool or not status:
-        return None
-    tool_at = match.start("tool") - 5
-    tool_line = first if tool_at == start else first + text.count("\n", start, tool_at)
-    args_payload = _json_payload(args, tool_line + 1)
-    if args_payload is None:
-        return None
-    return_line = tool_line + 2 + _breaks(args)
-    return_payload = _json_payload(result, return_line)
-    if return_payload is None:
-        return None
-    status_line = return_line + 1 + _breaks(result)
-    fields = {"tool": tool, "tool_line": tool_line, "args": args_payload, "return": return_payload,
-              "status": status, "status_line": status_line}
-    # The record's lines: up to the Status line, then the blank ones after it. The match
-    # ends at the zone's end or just before a line break: either way the record's
-    # last line ends there.
-    used = status_line - first + 1 + text.count("\n", match.end("status"), end)
-    return Record([fields], used, [], [], set(), end + 1)  # every field given: no default factories to call
-
-
-def _breaks(value: str) -> int:
-    """The line breaks in ``value``. Most values are one line: ``in`` finds that out
-    far faster than ``count``, which steps through every character of a wide string."""
-    return value.count("\n") if "\n" in value else 0
-
-
-def _json_payload(value: str, line: int) -> Payload | None:
-    """A field value of ``_PLAIN_RECORD`` as JSON, or None when it is not JSON as a whole
-    (or is spread over lines without opening with a bracket)."""
-    raw = value.strip()
-    parsed = json_value(raw)
-    if parsed is None or ("\n" in raw and not raw.startswith(_JSON_START)):
-        return None
-    return Payload(raw, parsed[0], True, line)
-
-
 class RecordReader:
-    """Reads the fields of one record from the lines of its zone."""
+    """Reads the fields of one record from the lines of its zone.
+
+    A value's end is the next field line or heading (or a ``Status:`` line among
+    them): those lines are found once, by one search of the zone's text
+    (``_marks``), so that a value of many lines is not read line by line."""
 
     def __init__(self, lines: list[str], first: int, report: str) -> None:
         self.lines = lines
@@ -171,11 +109,29 @@ class RecordReader:
         self.report = report
         self.record = Record()
         self._labels: dict[int, re.Match | None] = {}
+        self._marked: list[int] | None = None
 
     def label(self, i: int) -> re.Match | None:
         if i not in self._labels:
             self._labels[i] = _FIELD.match(self.lines[i])
         return self._labels[i]
+
+    def _marks(self) -> list[int]:
+        """The lines that are a field line (``label``) or a heading (``is_heading``), in order."""
+        if self._marked is None:
+            text = "\n" + "\n".join(self.lines)  # a line break before each line, the first too
+            found, line, counted = [], 0, 0
+            for match in MARK.finditer(text):
+                line += text.count("\n", counted, match.start())
+                counted = match.start()
+                found.append(line)
+            self._marked = found
+        return self._marked
+
+    def _marks_after(self, i: int) -> list[int]:
+        """The marked lines after line ``i``."""
+        marks = self._marks()
+        return marks[bisect.bisect_right(marks, i):]
 
     def number(self, i: int) -> int:
         return self.first + i
@@ -273,7 +229,7 @@ class RecordReader:
         first = rest.strip()
         if first:
             value, after = self._value(key, first, i)
-            return value, after, not value.is_json or after > i + 1 and not first.startswith(_JSON_START)
+            return value, after, not value.is_json or after > i + 1 and not first.startswith(JSON_START)
         j = self._filled(i + 1)
         if self._value_ends(j):
             self.record.problems.append(Problem("not-json", self.report, f"{key.capitalize()}: has no value",
@@ -308,10 +264,10 @@ class RecordReader:
         text is the first line of a plain text value (a tool printing a JSON line
         and then a log)."""
         number = self.number(i)
-        parsed = json_value(first)
-        if parsed is not None and self._value_ends(i + 1):
+        parsed = json_value(first) if self._value_ends(i + 1) else None
+        if parsed is not None:
             return Payload(first, parsed[0], True, number), i + 1
-        if first.startswith(_JSON_START):
+        if first.startswith(JSON_START):
             spread = self._spread_json(first, i)
             if spread is not None and self._value_ends(spread[1]):
                 return spread
@@ -325,9 +281,7 @@ class RecordReader:
         No JSON line is a field line or a heading, so the value must end before the
         next one; it must also end its line.
         """
-        stop = i + 1
-        while stop < len(self.lines) and self.label(stop) is None and not is_heading(self.lines[stop]):
-            stop += 1
+        stop = next(iter(self._marks_after(i)), len(self.lines))
         text = "\n".join([first] + self.lines[i + 1:stop])
         found = json_prefix(text)
         if found is None:
@@ -340,20 +294,15 @@ class RecordReader:
 
     def _plain_end(self, key: str, i: int) -> int:
         """Where a plain text value starting on line ``i`` ends (the next line not in it)."""
-        n = len(self.lines)
-        if key == "args":
-            j = i + 1
-            while j < n:
-                match = self.label(j)
-                if match is not None and match.group(1) in ("Return", "Status"):
-                    return j
-                j += 1
-            return n
-        for j in range(i + 1, n):
+        for j in self._marks_after(i):
             match = self.label(j)
-            if match is not None and match.group(1) == "Status" and self._ends_record(j + 1):
+            if match is None:
+                continue  # a heading
+            if key == "args" and match.group(1) in ("Return", "Status"):
                 return j
-        return n
+            if key != "args" and match.group(1) == "Status" and self._ends_record(j + 1):
+                return j
+        return len(self.lines)
 
     def _filled(self, j: int) -> int:
         """The first line from ``j`` on that is not blank (the zone's length if none)."""
@@ -377,14 +326,22 @@ class RecordReader:
     def _parsed(self, key: str, lines: list[Line]) -> Payload:
         start = lines[0][0]
         text = "\n".join(line for _, line in lines).strip()
-        result = parse_json(text, self.report, first_line=start, code="not-json")
-        if result.ok:
-            return Payload(text, result.value, True, start)
-        code, why = ("not-json", "invalid JSON") if result.problem is None else (result.problem.code,
-                                                                                result.problem.message)
-        message = f"{key.capitalize()}: value kept as text: {why}"
-        self.record.problems.append(Problem(code, self.report, message, start))
-        return Payload(text, text, False, start)
+        payload, problem = read_value(key, text, start, self.report)
+        if problem is not None:
+            self.record.problems.append(problem)
+        return payload
+
+
+def read_value(key: str, text: str, start: int, report: str) -> tuple[Payload, Problem | None]:
+    """A value of lines ``text`` (stripped; its first on line ``start``): JSON, or
+    text kept as it is with the problem saying why it is not JSON."""
+    result = parse_json(text, report, first_line=start, code="not-json")
+    if result.ok:
+        return Payload(text, result.value, True, start), None
+    code, why = ("not-json", "invalid JSON") if result.problem is None else (result.problem.code,
+                                                                            result.problem.message)
+    message = f"{key.capitalize()}: value kept as text: {why}"
+    return Payload(text, text, False, start), Problem(code, report, message, start)
 
 
 def read_record(lines: list[str], first: int, report: str) -> Record:

@@ -44,7 +44,8 @@ from dataclasses import dataclass, field
 from referee.engine.run.escape import unescape_text
 from referee.engine.run.model import Location, Note, Problem, ToolCall, Transcript
 from referee.engine.run.numbering import Numbered, first_untrusted
-from referee.engine.run.tool_log import Line, Record, fence_closes, fence_open, plain_record, read_record
+from referee.engine.run.tool_log import Line, Record, fence_closes, fence_open, read_record
+from referee.engine.run.usual_record import plain_record
 
 TRANSCRIPT = "outputs/transcript.md"
 
@@ -188,11 +189,12 @@ class _Segmenter:
         zone_end = self.records[at] if at < len(self.records) else len(text) + 1
         body_start = len(text) + 1 if end < 0 else end + 1
         body_stop = zone_end - 1  # the zone's lines, without the break before the next record
-        found = plain_record(text, body_start, body_stop, number + 1) if body_start < body_stop else None
+        found = plain_record(text, body_start, body_stop, number + 1, self.report) if body_start < body_stop else None
         if found is None:
             lines = text[body_start:body_stop].split("\n") if body_start < zone_end else []
             found = read_record(lines, number + 1, self.report)
-            record_end = body_start + sum(len(one) + 1 for one in lines[:found.used])
+            # past the record's lines and the line break after each
+            record_end = body_start + (len("\n".join(lines[:found.used])) + 1 if found.used else 0)
         else:
             record_end = found.end if found.end is not None else _line_after(text, body_start, body_stop,
                                                                               found.used)
