@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.dsl import ast
+from referee.engine.checks import trust
 from referee.engine.checks.trust import claimed_tools, may_be_claimed, notes_claiming, searchable
 from referee.engine.run.memory import memory_run
 
@@ -49,3 +50,18 @@ def test_a_name_no_note_mentions_is_not_looked_for():
     assert not may_be_claimed(searchable(run), ast.NamePattern("exact", "DeleteRecord"))
     assert not may_be_claimed(searchable(run), ast.NamePattern("glob", "*deleteRecord"))
     assert may_be_claimed(searchable(run), ast.NamePattern("regex", "delete"))  # a regex: always read
+
+
+# Text as notes hold it: letters in both cases, separators, and letters outside ASCII
+# whose cases are not ASCII's (the ones that fold to ASCII make searchable give None).
+_TEXT = st.text(alphabet=st.sampled_from(list("aAsSkKiIrR_-. \n") + ["\u00e9", "\u00c9", "\u03c3", "\u03a3", "\u0130", "\u212a", "\u017f"]),
+                max_size=40)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_TEXT, st.text(alphabet=st.sampled_from(list("aAsSkKiIrR_-.")), min_size=1, max_size=4))
+def test_the_look_finds_a_name_in_any_case_where_the_lower_cased_text_holds_it(text, segment):
+    # The reference: the text and the name lower-cased, a substring test.
+    found = trust._anycase(segment).search(text) is not None
+    if not any(letter in text for letter in trust._FOLDS_TO_ASCII):
+        assert found == (segment.lower() in text.lower())
