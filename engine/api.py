@@ -59,22 +59,30 @@ def compile(text: str, path: str = "<rules>", evals: str | os.PathLike[str] | No
 
 
 def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[Run], *,
-          evals: str | os.PathLike[str] | None = None, response: str | None = None) -> list[RunResult]:
+          evals: str | os.PathLike[str] | None = None, response: str | None = None,
+          as_eval: str | None = None, error_when: str | None = None) -> list[RunResult]:
     """Grade every run under ``where``: a workspace, any folder of one, one run
-    folder, or runs already built (``referee.engine.run.memory.memory_run``).
+    folder, runs already built (``referee.engine.run.memory.memory_run``), or a
+    source file (a Claude Code session, an OpenAI message list, a skill-creator
+    log), whose conversations are graded in memory as ``referee import`` would
+    write them (``as_eval`` and ``error_when`` as its ``--eval`` and
+    ``--error-when``; ValueError for a file that holds no conversation).
 
     ``rules`` is rules text or a ``Program`` from :func:`compile`; without ``evals``
     the sentences of each eval's ``eval_metadata.json`` are its own. ``response``
     names the file the harness delivered as the answer, relative to each run
-    folder found (as ``referee grade --response`` does). Runs that no eval of the
-    rules matches are left out. Deterministic: the same files give the same
-    results, byte for byte.
+    folder found (as ``referee grade --response`` does), or to a source's folder.
+    Runs that no eval of the rules matches are left out. Deterministic: the same
+    files give the same results, byte for byte.
     """
     from referee.engine.grade import grade_all, grader_info
 
     from referee.engine.run.metadata_evals import gathered
 
-    runs = _runs(where, response, evals)
+    if isinstance(where, (str, os.PathLike)) and Path(where).is_file():
+        runs = _source_runs(Path(where), response, evals, as_eval, error_when)
+    else:
+        runs = _runs(where, response, evals)
     source = _source(rules if isinstance(rules, str) else "", "<rules>", evals)
     if evals is None:  # as referee grade: the evals' sentences are those of their eval_metadata.json
         source = replace(source, sentences=gathered(runs))
@@ -95,6 +103,18 @@ def _runs(where: str | os.PathLike[str] | Run | Iterable[Run], response: str | N
         # re-read these Runs, which a discovery's RunList builds anew on each access.
         return list(discover(Path(where), response_files(response, evals)).runs)
     return list(where)
+
+
+def _source_runs(path: Path, response: str | None, evals: str | os.PathLike[str] | None, as_eval: str | None,
+                 error_when: str | None) -> list[Run]:
+    from referee.engine.run.importers.in_memory import source_runs
+    from referee.engine.run.reading import response_files
+
+    found = source_runs([path], as_eval, response=response, error_when=error_when,
+                        responses=response_files(None, evals))
+    if found.errors:
+        raise ValueError(found.errors[0])
+    return list(found.runs)
 
 
 def _source(text: str, path: str, evals: str | os.PathLike[str] | None):

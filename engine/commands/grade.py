@@ -10,6 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.commands import grade_sources
 from referee.engine.commands.grade_report import JSON_SCHEMA_VERSION, print_results, runs_text, their
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args
@@ -47,9 +48,12 @@ def add_parser(sub: Subcommands) -> None:
     parser = sub.add_parser(
         "grade", help="grade every run of a workspace and write grading.json",
         description="Grade every run that discovery finds under WORKSPACE with the rules "
-                    "given, with no network and no model (unless --llm is given).",
+                    "given, with no network and no model (unless --llm is given); or, given "
+                    "SOURCE files, the runs referee import would write from them, in memory.",
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE")
+    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
+                        help="the workspace folder (or a run folder), or a source file (see SOURCE)")
+    grade_sources.add_arguments(parser)
     parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE",
                         help="rules files (one or more); may be left out when --evals carries "
                              "its checks under \"referee\"")
@@ -92,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
         from referee.engine.report.spill import Spill
     except KeyboardInterrupt:
         return _interrupted("before grading", [], None, args.check)
+    args.sources = grade_sources.given_sources(args)
+    args.check = args.check or args.sources is not None  # runs held in memory have no folder to write into
     with Spill(None if args.check else args.workspace) as spill:
         return _grade(args, spill)
 
@@ -109,7 +115,8 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     if isinstance(setup, int):
         return setup
     program, source, judge, runs = setup
-    critique = _critique_feedback(args.workspace, source, [e.key for e in program.evals])
+    critique = {} if args.sources is not None else _critique_feedback(args.workspace, source,
+                                                                      [e.key for e in program.evals])
     bar = terminal.ProgressBar("grading")
     try:
         results = grade_spilled(program, runs, source, grader_info(), spill, args.jobs or cpu_jobs(), bar,
@@ -186,12 +193,13 @@ def _prepare(args: argparse.Namespace, color: bool):
     from referee.engine.run.reading import response_files
     from referee.engine.run.workspace import discover
 
-    if not args.workspace.is_dir():
+    if args.sources is None and not args.workspace.is_dir():
         return _fail(f"workspace not found: {args.workspace}")
     source = _rules_source(args)
     if isinstance(source, int):
         return source
-    discovery = discover(args.workspace, response_files(args.response, args.evals))
+    discovery = (grade_sources.discover_sources(args.sources, args) if args.sources is not None else
+                 discover(args.workspace, response_files(args.response, args.evals)))
     if args.evals is None:  # the evals' sentences are the ones their eval_metadata.json gives
         source = replace(source, sentences=discovery.expectations)
     if not source.files and args.evals is None and not source.sentences:
@@ -205,6 +213,8 @@ def _prepare(args: argparse.Namespace, color: bool):
         return judge
     warn_all([str(p) for p in discovery.problems])
     if not discovery.runs:
+        if args.sources is not None:
+            return _fail("no run in the sources given (see the warnings); an empty benchmark is not a success")
         from referee.engine.run.importers.detect import import_hint
 
         hint = import_hint(args.workspace)

@@ -86,6 +86,8 @@ def _written_line(results: list[WriteResult], args) -> str:
     """Which files were written, or that none were: a reader must not have to guess."""
     from referee.engine.report.marker import GRADING, GROUND_TRUTH
 
+    if getattr(args, "sources", None) is not None:
+        return "nothing was written: the sources were graded in memory (referee import writes run folders)"
     if args.check:
         return "nothing was written (--check)"
     written = sum(1 for r in results if r.written)

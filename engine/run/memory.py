@@ -41,6 +41,9 @@ class MemoryRun(Run):
     def _exists(self, rel: str) -> bool:
         return rel in self._files
 
+    def _held(self) -> Mapping[str, Content]:
+        return self._files
+
     @cached_property
     def _listing(self) -> tuple[str, ...]:
         return tuple(sorted(name.removeprefix("outputs/") for name in self._files

@@ -26,6 +26,8 @@ from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.user_notes import parse_user_notes
 
 if TYPE_CHECKING:  # the importers are loaded only when a run is asked for its map
+    from collections.abc import Mapping
+
     from referee.engine.run.agents import Calls
     from referee.engine.run.discovery import Discovery, RunList, discover, run_folder  # noqa: F401 (see __getattr__)
     from referee.engine.run.importers.source_map import SourceMap
@@ -131,6 +133,10 @@ class Run:
     def _exists(self, rel: str) -> bool:
         return locate(self.path, rel, "").exists
 
+    def _held(self) -> Mapping[str, str | bytes] | None:
+        """The run's files when it is held in memory; None for a folder."""
+        return None
+
     @cached_property
     def _listing(self) -> tuple[str, ...]:
         names = []
@@ -235,7 +241,7 @@ class Run:
         from referee.engine.run.importers.source_map import SOURCE_MAP, source_map_of
 
         found = json_file(self._text(SOURCE_MAP), self._base)
-        return source_map_of(found, self.path, join_report(self._base, SOURCE_MAP))
+        return source_map_of(found, self.path, join_report(self._base, SOURCE_MAP), self._held())
 
     @cached_property
     def every_call(self) -> Calls:

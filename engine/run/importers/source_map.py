@@ -20,12 +20,13 @@ names the original file and line (``session.jsonl:42``), which a reader can open
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from referee.engine.run.model import JsonFile, Problem
-from referee.engine.run.safeio import read_json, read_text
+from referee.engine.run.model import JsonFile, Problem, TextFile
+from referee.engine.run.safeio import read_json, read_text, text_file
 
 SOURCE_MAP = "source_map.json"
 VERSION = 1
@@ -48,6 +49,8 @@ class SourceMap:
     options: dict[str, str] = field(default_factory=dict)  # how the source was read: {"error_when": REGEX}
     origin: str = ""  # the source's SHA-256 (and "#k" for its k-th conversation); "" in older maps
     run_dir: str | None = field(default=None, compare=False)  # to read written files; never written out
+    # the written files of a run held in memory (engine.run.memory), read instead of run_dir's
+    held: Mapping[str, str | bytes] | None = field(default=None, compare=False, repr=False)
     _read: dict = field(default_factory=dict, compare=False, repr=False)
 
     def where(self, file: str | None, line: int | None, quote: str = "") -> tuple[str, int] | None:
@@ -107,11 +110,18 @@ class SourceMap:
     def _written(self, file: str) -> list[str]:
         if file not in self._read:
             self._read[file] = []
-            if self.run_dir is not None and file in self.lines:
-                found = read_text(Path(self.run_dir), file)  # the safe reader: regular files, bounded
-                if found is not None and found.text is not None and found.unreadable is None:
-                    self._read[file] = found.text.split("\n")
+            found = self._written_file(file) if file in self.lines else None
+            if found is not None and found.text is not None and found.unreadable is None:
+                self._read[file] = found.text.split("\n")
         return self._read[file]
+
+    def _written_file(self, file: str) -> TextFile | None:
+        """A written file as the run reads it: held in memory, or in the run folder
+        through the safe reader (regular files, bounded)."""
+        if self.held is not None:
+            data = self.held.get(file)
+            return None if data is None else text_file(data.encode("utf-8") if isinstance(data, str) else data, file)
+        return None if self.run_dir is None else read_text(Path(self.run_dir), file)
 
 
 def dumps(source_map: SourceMap) -> str:
@@ -146,11 +156,11 @@ def load_source_map(run_dir: Path) -> tuple[SourceMap | None, tuple[Problem, ...
     return source_map_of(read_json(run_dir, SOURCE_MAP), run_dir)
 
 
-def source_map_of(found: JsonFile | None, run_dir: Path,
-                  report: str = SOURCE_MAP) -> tuple[SourceMap | None, tuple[Problem, ...]]:
+def source_map_of(found: JsonFile | None, run_dir: Path, report: str = SOURCE_MAP,
+                  held: Mapping[str, str | bytes] | None = None) -> tuple[SourceMap | None, tuple[Problem, ...]]:
     """The source map in ``found`` (``source_map.json`` as read by the run's own reader,
-    so a run held in memory has one too), or None when there is none. ``report`` is
-    the map's path in problems."""
+    so a run held in memory has one too, its written files ``held``), or None when
+    there is none. ``report`` is the map's path in problems."""
     if found is None:
         return None, ()
     if found.value is None:
@@ -158,7 +168,7 @@ def source_map_of(found: JsonFile | None, run_dir: Path,
     parsed = _parse(found.value, str(run_dir))
     if parsed is None:
         return None, found.problems + (Problem("bad-source-map", report, "not a source map referee wrote; ignored"),)
-    return parsed, found.problems
+    return (parsed if held is None else replace(parsed, held=held)), found.problems
 
 
 def _parse(value: Any, run_dir: str) -> SourceMap | None:

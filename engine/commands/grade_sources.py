@@ -1,0 +1,66 @@
+"""``referee grade SOURCE...``: sessions and message lists graded without a workspace.
+
+Given files instead of a workspace folder, ``grade`` reads them as ``referee
+import`` does (Claude Code sessions, OpenAI message lists, skill-creator logs; the
+format of each is detected) and grades the runs in memory
+(``engine.run.importers.in_memory``): the same verdicts, evidence and reports as
+``referee import`` then ``referee grade``, and nothing is written.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from referee.engine.commands.warnings import warn
+from referee.engine.usage import UsageError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The second and later sources, and how the sources are read."""
+    parser.add_argument("more_sources", nargs="*", type=Path, metavar="SOURCE",
+                        help="Claude Code sessions (*.jsonl), OpenAI message lists or skill-creator logs "
+                             "instead of a workspace: graded in memory, nothing is written")
+    group = parser.add_argument_group("sources (files given instead of a workspace)")
+    group.add_argument("--as-eval", metavar="ID", dest="as_eval",
+                       help="the conversations are the runs of eval ID, as referee import --eval ID makes them "
+                            "(default: each source is its own eval, named after it)")
+    group.add_argument("--error-when", metavar="REGEX", dest="error_when",
+                       help="openai: a tool message whose text this pattern finds is an error "
+                            "(as referee import openai --error-when)")
+
+
+def given_sources(args: argparse.Namespace) -> list[Path] | None:
+    """The source files given, or None when WORKSPACE is a folder (and nothing else is given)."""
+    first = args.workspace
+    if not args.more_sources and (first.is_dir() or not first.exists()):
+        if args.as_eval is not None or args.error_when is not None:
+            raise UsageError("--as-eval and --error-when apply to source files, not to a workspace folder")
+        return None
+    paths = [first, *args.more_sources]
+    for path in paths:
+        if path.is_dir():
+            raise UsageError(f"{path} is a folder: give one workspace folder, or source files")
+        if not path.exists():
+            raise UsageError(f"{path}: no such file")
+    return paths
+
+
+def discover_sources(paths: list[Path], args: argparse.Namespace):
+    """The runs of ``paths`` as a discovery of the workspace ``import`` would write
+    (``engine.run.discovery.Discovery``); an error per source that gave none is a warning."""
+    from referee.engine.run.discovery import Discovery
+    from referee.engine.run.importers import BadPattern
+    from referee.engine.run.importers.in_memory import source_runs
+    from referee.engine.run.reading import response_files
+
+    try:
+        found = source_runs(paths, args.as_eval, response=args.response, error_when=args.error_when,
+                            responses=response_files(None, args.evals))
+    except BadPattern as exc:
+        raise UsageError(str(exc)) from None
+    for error in found.errors:
+        warn(error)
+    for note in found.notes:
+        warn(note)
+    return Discovery(list(found.runs))

@@ -1,0 +1,72 @@
+"""Sources graded where they lie: the runs ``referee import`` would write, held in memory.
+
+``referee grade session.jsonl`` (and ``referee.grade(rules, "chat.json")``) reads
+each source as ``import`` reads it (``each_conversation``), renders each
+conversation into the files of its run folder (``writer.render_run``) and grades
+those files as a run held in memory (``engine.run.memory``): nothing is written.
+A run gets the name ``import`` would give its folder (``naming``) and the identity
+discovery would read from that folder (``engine.run.identity``), so the verdicts,
+evidence and reports are those of ``referee import`` then ``referee grade``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from referee.engine.run.identity import MetadataReader, identify, natural_key
+from referee.engine.run.importers import AUTO, each_conversation
+from referee.engine.run.importers.naming import Namer, eval_run_names
+from referee.engine.run.importers.writer import render_run
+from referee.engine.run.memory import MemoryRun
+from referee.engine.run.model import Problem
+from referee.engine.run.reading import NO_FILES, ResponseFiles
+
+# Where a run held in memory seems to lie: its identity is read from the names of its
+# folders alone (``_NoFolders``), never from a folder of this machine.
+_NOWHERE = Path("/<memory>")
+
+
+@dataclass(frozen=True)
+class SourceRuns:
+    """The runs of the sources, in the order discovery gives the folders ``import``
+    writes; an error per source that gave none; notes on names changed."""
+
+    runs: tuple[MemoryRun, ...]
+    errors: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+
+
+def source_runs(paths: list[Path], eval_id: str | None = None, configuration: str = "imported",
+                response: str | None = None, error_when: str | None = None, fmt: str = AUTO,
+                responses: ResponseFiles = NO_FILES) -> SourceRuns:
+    """The runs ``referee import FMT PATHS --out DIR [--eval EVAL_ID --config CONFIGURATION]``
+    would write into an empty DIR, in memory, as ``referee grade DIR`` would read them.
+
+    ``response`` and ``error_when`` are import's (``each_conversation``); ``responses``
+    are grade's (the files each run names as its response). BadPattern for an
+    ``error_when`` that does not compile."""
+    namer = Namer(paths)
+    numbered = iter(eval_run_names(eval_id, configuration, _NOWHERE)) if eval_id is not None else None
+    runs, errors = [], []
+    for item in each_conversation(fmt, paths, response, error_when):
+        if isinstance(item, str):
+            errors.append(item)
+            continue
+        path, number, conversation = item
+        name = namer.name(path, number) if numbered is None else next(numbered)
+        runs.append(_run(render_run(conversation).files, name, responses))
+    runs.sort(key=lambda run: tuple(natural_key(part) for part in run.id.rel.split("/")))
+    return SourceRuns(tuple(runs), tuple(errors), tuple(namer.notes))
+
+
+def _run(files: dict[str, str], rel: str, responses: ResponseFiles) -> MemoryRun:
+    run_id, metadata, _ = identify(_NOWHERE / rel, rel, _NoFolders(), own_metadata=False, imported=True)
+    return MemoryRun(files, run_id, metadata, responses)
+
+
+class _NoFolders(MetadataReader):
+    """Metadata of folders that are not there: none (import writes no eval_metadata.json)."""
+
+    def read(self, folder: Path, report_base: str, shared: bool = True) -> tuple[dict, tuple[Problem, ...]]:
+        return {}, ()
