@@ -17,10 +17,15 @@ agent's (``Run.transcript``). Beyond the main transcript's records, an imported 
 - **Lines that may hold a call and could not be read** (an import problem
   ``calls-may-be-missing``): ``unknown`` names it, and a check over calls is an
   ERROR, never a PASS on a list that may lack the call it looks for.
+- **A view that is not what the import wrote** (its SHA-256 is not the one the
+  source map records: edited since, or left short by a machine that stopped just
+  after the import, which does not wait for the disk, see docs/import.md), or a
+  ``source_map.json`` that cannot be read: ``unknown`` says so, as above.
 """
 
 from __future__ import annotations
 
+import hashlib
 import re
 from dataclasses import dataclass, replace
 from typing import Any, Callable
@@ -49,18 +54,19 @@ def every_call(run: Any, read: Reader) -> Calls:
     """The calls of ``run`` (an ``engine.run.workspace.Run``); ``read`` reads its files."""
     transcript = run.transcript
     main = transcript.calls + transcript.suspect_calls
-    source_map = run.source_map[0]
-    if source_map is None:  # not imported: the transcript is the whole record
-        return Calls(main)
+    source_map, problems = run.source_map
+    if source_map is None:  # not imported (the transcript is the whole record), or a map that cannot be read
+        return Calls(main, next(iter(problems), None))
     unread = source_map.unread
     main = _unsure(main, unread)
     unknown = next((p for p in source_map.problems if p.code == CALLS_MAY_BE_MISSING), None)
+    unknown = unknown or _changed(run.transcript_file, source_map.digests, run.id.rel)
     agents: dict[str, tuple[ToolCall, ...]] = {}
     for rel in sorted(source_map.lines):
         named = SUBAGENT_FILE.fullmatch(rel)
         if named is None:
             continue
-        found, problem = _subagent_calls(read, rel, named.group(1), run.id.rel)
+        found, problem = _subagent_calls(read, rel, named.group(1), run.id.rel, source_map.digests)
         agents[named.group(1)] = _unsure(found, unread)
         unknown = unknown or problem
     if not agents:
@@ -70,7 +76,8 @@ def every_call(run: Any, read: Reader) -> Calls:
     return Calls(tuple(_merged(main, agents, MAIN, after)), unknown)
 
 
-def _subagent_calls(read: Reader, rel: str, agent: str, base: str) -> tuple[tuple[ToolCall, ...], Problem | None]:
+def _subagent_calls(read: Reader, rel: str, agent: str, base: str,
+                    digests: dict[str, str]) -> tuple[tuple[ToolCall, ...], Problem | None]:
     found = read(rel)
     report = join_report(base, rel)
     if found is None:
@@ -79,7 +86,19 @@ def _subagent_calls(read: Reader, rel: str, agent: str, base: str) -> tuple[tupl
     if found.text is None or unreadable is not None:
         return (), unreadable or Problem("unreadable", report, "cannot be read")
     parsed = parse_transcript(found.text, rel, report)
-    return tuple(replace(c, agent=agent) for c in parsed.calls + parsed.suspect_calls), None
+    return tuple(replace(c, agent=agent) for c in parsed.calls + parsed.suspect_calls), _changed(found, digests, base)
+
+
+def _changed(view: TextFile | None, digests: dict[str, str], base: str) -> Problem | None:
+    """Why the calls of an imported ``view`` may not be the source's: it is not the
+    text the import wrote (the SHA-256 the source map records). None when it is, or
+    when it could not be read (the checks that read it say so)."""
+    if view is None or view.text is None or view.path not in digests:
+        return None
+    if hashlib.sha256(view.text.encode("utf-8", "surrogatepass")).hexdigest() == digests[view.path]:
+        return None
+    return Problem("view-changed", join_report(base, view.path), "not the text the import wrote (edited since, "
+                   "or left short when the machine stopped): its calls may not be the source's; import it again")
 
 
 def _unsure(calls: tuple[ToolCall, ...], unread: dict[str, dict[int, tuple[str, ...]]]) -> tuple[ToolCall, ...]:

@@ -1,12 +1,20 @@
 """Writing a run folder under the folder the user gave, and nowhere else.
 
-A run folder is written whole into a new hidden folder beside its place (each
-file synced to disk), then moved into place: a folder written by an earlier import is replaced whole, so a
-run never mixes two sources (an old ``grading.json``, ``timing.json`` or
-``subagents/`` beside a new transcript), and nothing is ever written through what
-was there (a symlinked ``outputs/`` points anywhere). Every folder between the
-output folder and the run must be a real folder, not a symlink; a folder that
-referee import did not write (no ``source_map.json``) is never replaced.
+A run folder is written whole into a new hidden folder beside its place, then
+moved into place: a reader never sees a run being written, an import stopped
+midway leaves no part of one, and a folder written by an earlier import is
+replaced whole, so a run never mixes two sources (an old ``grading.json``,
+``timing.json`` or ``subagents/`` beside a new transcript). Nothing is ever
+written through what was there (a symlinked ``outputs/`` points anywhere). Every
+folder between the output folder and the run must be a real folder, not a
+symlink; a folder that referee import did not write (no ``source_map.json``) is
+never replaced.
+
+Nothing waits for the disk (no fsync): the sources are the record and an import
+gives the same folders again, and a view that a machine stopping just after the
+import left short is no longer the text its source map's digest names, which
+makes every check over the run's calls an error (``engine.run.agents``) rather
+than a check of what is left (docs/import.md, "What import promises").
 """
 
 from __future__ import annotations
@@ -38,8 +46,6 @@ def place_run(files: RunFiles, out: Path, name: str) -> bool:
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "xb") as handle:
                 handle.write(text.encode("utf-8"))
-                handle.flush()
-                os.fsync(handle.fileno())  # on disk before the folder is moved into place
         _swap(staging, target, replaced)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
