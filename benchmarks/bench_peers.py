@@ -13,9 +13,12 @@ assistant turns, a third of the tool answers multi-line text and the rest JSON,
 and a final reply. Half the runs save the record with the wrong status, so every
 tool has something to find. Each tool does the closest job it can express:
 
-- referee: ``referee import openai`` of the N files, then ``referee grade --check
-  --json`` with three rules (the record is fetched with its id; it is saved with
-  status "10" and its amount; fetched before saved), as a user would run them;
+- referee: ``referee grade --json`` of the N files as they are, as the runs of one
+  eval (``--as-eval``), with three rules (the record is fetched with its id; it is
+  saved with status "10" and its amount; fetched before saved), as a user would run
+  it; and, for comparison, ``referee import openai`` of the files, then ``referee
+  grade --check --json`` of the workspace written (the only way before referee
+  graded sources; ``--base`` revisions are measured so);
 - deepeval: for each run, an ``LLMTestCase`` of the calls, measured against the
   two expected calls with their input parameters, ordering considered;
 - agentevals: for each run, its messages matched against a reference trajectory
@@ -175,17 +178,22 @@ def peer_per_run(python: Path, kind: str, paths: list[Path], script: Path) -> tu
 # ---- referee ----------------------------------------------------------------------------
 
 
-def referee_cpu(paths: list[Path], work: Path, rules: Path, base: Path | None) -> tuple[float, list[float]]:
-    """CPU seconds of ``referee import openai`` then ``referee grade --check --json``."""
+def referee_cpu(paths: list[Path], work: Path, rules: Path, base: Path | None,
+                imported: bool) -> tuple[float, list[float]]:
+    """CPU seconds of ``referee grade --json`` of the files (``imported``: of ``referee
+    import openai`` then ``referee grade --check --json``)."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     if base is not None:
         env["PYTHONPATH"] = str(base)
+    cli = [sys.executable, "-m", "referee.engine.cli"]
+    if not imported:
+        return _timed([*cli, "grade", *map(str, paths), "--as-eval", "bench", "--rules", str(rules), "--json"], env,
+                      grades=True)
     out = work / "ws"
     shutil.rmtree(out, ignore_errors=True)
-    cli = [sys.executable, "-m", "referee.engine.cli"]
-    imported, _ = _timed([*cli, "import", "openai", *map(str, paths), "--out", str(out), "--eval", "bench"], env)
+    writing, _ = _timed([*cli, "import", "openai", *map(str, paths), "--out", str(out), "--eval", "bench"], env)
     graded, found = _timed([*cli, "grade", str(out), "--rules", str(rules), "--check", "--json"], env, grades=True)
-    return imported + graded, found
+    return writing + graded, found
 
 
 def _timed(command: list[str], env: dict, scores: bool = False, grades: bool = False) -> tuple[float, list]:
@@ -205,11 +213,12 @@ def _timed(command: list[str], env: dict, scores: bool = False, grades: bool = F
     return usage.ru_utime + usage.ru_stime, found
 
 
-def referee_per_run(paths: list[Path], work: Path, rules: Path, base: Path | None) -> tuple[float, list[float]]:
+def referee_per_run(paths: list[Path], work: Path, rules: Path, base: Path | None,
+                    imported: bool = False) -> tuple[float, list[float]]:
     """referee's CPU per run: its commands on every run less on one, over the runs
     between (start-up and imports cancel out), and its findings."""
-    many, scores = referee_cpu(paths, work, rules, base)
-    one, _ = referee_cpu(paths[:1], work, rules, base)
+    many, scores = referee_cpu(paths, work, rules, base, imported)
+    one, _ = referee_cpu(paths[:1], work, rules, base, imported)
     return (many - one) / (len(paths) - 1), scores
 
 
@@ -231,10 +240,11 @@ def main() -> None:
         rules.write_text(RULES, encoding="utf-8")
         base = _base_path(args.base, work) if args.base else None
         tools = {"referee": lambda p: referee_per_run(p, work, rules, None),
+                 "referee import + grade": lambda p: referee_per_run(p, work, rules, None, imported=True),
                  "deepeval ToolCorrectnessMetric": lambda p: peer_per_run(python, "deepeval", p, script),
                  "agentevals trajectory match": lambda p: peer_per_run(python, "agentevals", p, script)}
         if base is not None:
-            tools["before: referee"] = lambda p: referee_per_run(p, work, rules, base)
+            tools["before: referee import + grade"] = lambda p: referee_per_run(p, work, rules, base, imported=True)
         report(measure(tools, paths, args.repeat), args.runs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
