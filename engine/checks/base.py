@@ -155,6 +155,16 @@ def missing_verdict(missing: Missing) -> Verdict:
                    vacuous=True, details=tuple(c.message for c in missing.claims))
 
 
+def present(results: list[Result]) -> list[Val] | Missing:
+    """``results`` as they are when none is missing; else the first missing one."""
+    vals = []
+    for result in results:
+        if isinstance(result, Missing):
+            return result
+        vals.append(result)
+    return vals
+
+
 def with_claims(message: str, claims: tuple[Claim, ...]) -> str:
     if not claims:
         return message

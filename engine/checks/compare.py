@@ -13,8 +13,8 @@ from typing import Any
 
 from referee.dsl import ast
 from referee.dsl.format import format_value
-from referee.engine.checks.base import (CheckCompiler, Context, Leaf, Polarity, claims_of, decided,
-                                        describe_val, evidence_of, located, missing_verdict,
+from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Polarity, claims_of, decided,
+                                        describe_val, evidence_of, located, missing_verdict, present,
                                         with_claims)
 from referee.engine.checks.matching import includes
 from referee.engine.values import (EvalError, Missing, Val, as_decimal, equal, is_number, mismatch_hint,
@@ -61,16 +61,17 @@ def describe_pair(left: Val, right: Val) -> tuple[str, str]:
 @dataclass
 class CompareCheck(Leaf):
     op: str
-    left: Any
-    right: Any
+    left: Expr
+    right: Expr
     ignore_case: bool
     polarity: Polarity
 
     def decide(self, ctx: Context) -> Verdict:
         left, right = self.left.eval(ctx), self.right.eval(ctx)
-        for side in (left, right):
-            if isinstance(side, Missing):
-                return missing_verdict(side)
+        if isinstance(left, Missing):
+            return missing_verdict(left)
+        if isinstance(right, Missing):
+            return missing_verdict(right)
         fact, other = describe_pair(left, right)
         ok = holds(self.op, left.value, right.value, self.ignore_case, f"{fact} vs {other}")
         message = self.polarity.message(ok, fact, WANT[self.op].format(other))
@@ -83,16 +84,15 @@ class CompareCheck(Leaf):
 
 @dataclass
 class BetweenCheck(Leaf):
-    subject: Any
-    low: Any
-    high: Any
+    subject: Expr
+    low: Expr
+    high: Expr
     polarity: Polarity
 
     def decide(self, ctx: Context) -> Verdict:
-        values = [self.subject.eval(ctx), self.low.eval(ctx), self.high.eval(ctx)]
-        for val in values:
-            if isinstance(val, Missing):
-                return missing_verdict(val)
+        values = present([self.subject.eval(ctx), self.low.eval(ctx), self.high.eval(ctx)])
+        if isinstance(values, Missing):
+            return missing_verdict(values)
         subject, low, high = values
         fact = describe_val(subject)
         want = f"between {render(low.value)} and {render(high.value)}"
@@ -104,7 +104,7 @@ class BetweenCheck(Leaf):
 
 @dataclass
 class TruthyCheck(Leaf):
-    value: Any
+    value: Expr
     polarity: Polarity
 
     def decide(self, ctx: Context) -> Verdict:
@@ -119,15 +119,16 @@ class TruthyCheck(Leaf):
 
 @dataclass
 class IncludesCheck(Leaf):
-    subject: Any
-    expected: Any
+    subject: Expr
+    expected: Expr
     polarity: Polarity
 
     def decide(self, ctx: Context) -> Verdict:
         subject, expected = self.subject.eval(ctx), self.expected.eval(ctx)
-        for val in (subject, expected):
-            if isinstance(val, Missing):
-                return missing_verdict(val)
+        if isinstance(subject, Missing):
+            return missing_verdict(subject)
+        if isinstance(expected, Missing):
+            return missing_verdict(expected)
         reason = includes(subject.value, expected.value)
         shown = short(render(expected.value), 80)
         fact = located(f"{subject.label} includes {shown}" if reason is None

@@ -12,7 +12,7 @@ from typing import Any, Callable
 from referee.dsl import ast
 from referee.dsl.errors import did_you_mean
 from referee.engine.checks.access import CALL_FIELDS, NOTE_FIELDS, elements, get
-from referee.engine.checks.base import Context, ExprCompiler
+from referee.engine.checks.base import Context, Expr, ExprCompiler, present
 from referee.dsl.format import format_value
 from referee.dsl.syntax import SOURCES as SOURCE_WORDS  # the words a selection starts with
 from referee.engine.checks.functions import ARITY, FUNCTIONS
@@ -62,7 +62,7 @@ class Current:
 
 @dataclass(frozen=True)
 class PathGet:
-    base: Any
+    base: Expr
     keys: tuple[str | int, ...]
     kind: str = "any"
 
@@ -95,20 +95,19 @@ def let_path(ctx: Context, name: str, keys: tuple[str | int, ...]) -> Result:
 class ListExpr:
     """An array literal with computed items; a missing item makes it missing."""
 
-    items: tuple[Any, ...]
+    items: tuple[Expr, ...]
     kind: str = "list"
 
     def eval(self, ctx: Context) -> Result:
-        vals = [item.eval(ctx) for item in self.items]
-        for val in vals:
-            if isinstance(val, Missing):
-                return val
+        vals = present([item.eval(ctx) for item in self.items])
+        if isinstance(vals, Missing):
+            return vals
         return Val([v.value for v in vals], None, tuple(vals))
 
 
 @dataclass(frozen=True)
 class ObjectExpr:
-    items: tuple[tuple[str, Any], ...]
+    items: tuple[tuple[str, Expr], ...]
     kind: str = "any"
 
     def eval(self, ctx: Context) -> Result:
@@ -129,12 +128,12 @@ class FuncExpr:
     not once per element (``once``)."""
 
     fn: Callable[..., Result]
-    args: tuple[Any, ...]
+    args: tuple[Expr, ...]
     kind: str = "any"
     once: bool = False
 
     @property
-    def arg(self) -> Any:
+    def arg(self) -> Expr:
         """The first argument (the only one of every function but ``replace``)."""
         return self.args[0]
 
@@ -157,7 +156,7 @@ class FuncExpr:
 class JsonPathGet:
     """``jsonpath(base, "$..x")``: the list of matches, each with its path as label."""
 
-    base: Any
+    base: Expr
     query: Any  # a parsed jsonpath-ng expression
     text: str
     kind: str = "list"
@@ -182,7 +181,7 @@ class ListValue:
     A missing value selects nothing and says why (so ``all`` holds vacuously and
     ``any`` fails with the reason); a value that is not a list is an ERROR."""
 
-    expr: Any
+    expr: Expr
     desc: str
     kind: str = "any"
 

@@ -16,8 +16,8 @@ from typing import Any
 from referee.dsl import ast
 from referee.dsl.format import format_condition, format_value
 from referee.engine.checks.access import elements
-from referee.engine.checks.base import (CheckCompiler, Context, ExprCompiler, Leaf, Polarity, decided,
-                                        describe_val, evidence_of, located, missing_verdict)
+from referee.engine.checks.base import (Check, CheckCompiler, Context, Expr, ExprCompiler, Leaf, Polarity,
+                                        decided, describe_val, evidence_of, located, missing_verdict)
 from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
@@ -74,8 +74,8 @@ class Index:
 
 @dataclass(eq=False)  # its run's index is kept under the check itself (identity)
 class MemberCheck(Leaf):
-    item: Any
-    collection: Any
+    item: Expr
+    collection: Expr
     ignore_case: bool
     negated: bool
     polarity: Polarity
@@ -83,9 +83,10 @@ class MemberCheck(Leaf):
 
     def decide(self, ctx: Context) -> Verdict:
         item, collection = self.item.eval(ctx), self.collection.eval(ctx)
-        for val in (item, collection):
-            if isinstance(val, Missing):
-                return missing_verdict(val)
+        if isinstance(item, Missing):
+            return missing_verdict(item)
+        if isinstance(collection, Missing):
+            return missing_verdict(collection)
         if type_name(collection.value) != "list":
             hint = "; for text write `... contains ...`" if isinstance(collection.value, str) else ""
             raise EvalError(f"'in' looks for an item of a list; {collection.label} is "
@@ -130,8 +131,8 @@ class FilteredList:
     its own provenance, so a count or a quantifier cites them. A list that does not
     depend on the current element is filtered once per run."""
 
-    base: Any
-    check: Any
+    base: Expr
+    check: Check
     text: str  # "where <condition>", as written
     constant: bool
     kind: str = "list"

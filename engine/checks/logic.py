@@ -14,7 +14,7 @@ from typing import Any
 
 from referee.dsl import ast
 from referee.dsl.format import format_condition
-from referee.engine.checks.base import (NOT_GRADED_MESSAGE, CheckCompiler, Context,
+from referee.engine.checks.base import (NOT_GRADED_MESSAGE, Check, CheckCompiler, Context,
                                         three_valued_all, three_valued_any)
 from referee.engine.checks.static import walk
 from referee.engine.judging import RULE_DECIDED, Awaiting
@@ -25,7 +25,7 @@ _SWAP = {Outcome.PASS: Outcome.FAIL, Outcome.FAIL: Outcome.PASS}
 
 @dataclass
 class NotCheck:
-    operand: Any
+    operand: Check
 
     def evaluate(self, ctx: Context) -> Verdict:
         inner = self.operand.evaluate(ctx)
@@ -36,7 +36,7 @@ class NotCheck:
 
 @dataclass
 class AndCheck:
-    operands: tuple[Any, ...]
+    operands: tuple[Check, ...]
 
     def evaluate(self, ctx: Context) -> Verdict:
         verdicts = [op.evaluate(ctx) for op in self.operands]
@@ -45,7 +45,7 @@ class AndCheck:
 
 @dataclass
 class OrCheck:
-    operands: tuple[Any, ...]
+    operands: tuple[Check, ...]
 
     def evaluate(self, ctx: Context) -> Verdict:
         verdicts = [op.evaluate(ctx) for op in self.operands]
@@ -93,7 +93,7 @@ class LiteralAndJudgement:
     semantic "..."``). When the rule part decides, that is the verdict, with no
     grader; else the judgement part goes to the grader. The verdict says which."""
 
-    check: Any
+    check: Check
     rubric: str
 
     def evaluate(self, ctx: Context) -> Verdict:

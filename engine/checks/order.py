@@ -16,7 +16,7 @@ from typing import Any
 from referee.dsl import ast
 from referee.dsl.format import format_value
 from referee.engine.checks.access import elements
-from referee.engine.checks.base import (DETAIL_LIMIT, CheckCompiler, Context, Leaf, decided,
+from referee.engine.checks.base import (DETAIL_LIMIT, CheckCompiler, Context, Expr, Leaf, decided,
                                         evidence_of, located, with_claims)
 from referee.engine.checks.matching import pair_up
 from referee.engine.checks.sources import Select, read_calls, records
@@ -166,7 +166,7 @@ class Steps:
     (``first(calls to "x")``, a list a let holds): the part of a selection's
     interface the order checks use. One record is a list of one."""
 
-    expr: Any
+    expr: Expr
     desc: str
     records_only: bool = True  # False for `each of`, which pairs any elements
 

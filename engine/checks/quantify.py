@@ -13,8 +13,9 @@ from itertools import chain
 from typing import Any
 
 from referee.dsl import ast
-from referee.engine.checks.base import (CheckCompiler, Context, Leaf, decided, distinct, evidence_of,
-                                        located, summarize, three_valued_all, three_valued_any, with_claims)
+from referee.engine.checks.base import (Check, CheckCompiler, Context, Expr, Leaf, decided, distinct,
+                                        evidence_of, located, summarize, three_valued_all, three_valued_any,
+                                        with_claims)
 from referee.engine.checks.sources import Select
 from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.access import elements
@@ -45,7 +46,7 @@ class QuantifiedCheck(Leaf):
     quantifier: str
     count: int | None
     selection: Select
-    condition: Any  # a Check, or None
+    condition: Check | None
 
     def decide(self, ctx: Context) -> Verdict:
         items = self.selection.items(ctx)
@@ -158,7 +159,7 @@ class QuantifiedCheck(Leaf):
 
 @dataclass
 class ExistsCheck(Leaf):
-    target: Any
+    target: Expr  # a Select, or any other value
     file: str | None  # set for ``exists file "x"``: existence is asked of the disk
 
     def decide(self, ctx: Context) -> Verdict:
@@ -180,7 +181,7 @@ class ExistsCheck(Leaf):
 
 @dataclass
 class EmptinessCheck(Leaf):
-    subject: Any
+    subject: Expr
     negated: bool  # ``is not empty``
 
     def decide(self, ctx: Context) -> Verdict:

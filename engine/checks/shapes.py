@@ -18,7 +18,8 @@ from typing import Any
 from referee.dsl import ast
 from referee.dsl.format import format_value
 from referee.engine.budget import spend
-from referee.engine.checks.base import Context, Leaf, Polarity, decided, evidence_of, located, missing_verdict
+from referee.engine.checks.base import (Context, Expr, Leaf, Polarity, decided, evidence_of, located,
+                                        missing_verdict)
 from referee.engine.regexes import Pattern
 from referee.engine.values import Missing, equal, plain_top, render, type_name
 from referee.engine.verdict import Verdict
@@ -32,7 +33,7 @@ class Shape:
     kind: str
     parts: tuple = ()
     pattern: Pattern | None = None
-    expr: Any = None
+    expr: Expr | None = None
 
 
 class _Absent(Exception):
@@ -62,6 +63,7 @@ def mismatch(actual: Any, shape: Shape, ctx: Context, path: str = "") -> str | N
         return _array(actual, shape, ctx, path)
     if shape.kind == "regex":
         return _regex(actual, shape.pattern, where)
+    assert shape.expr is not None  # a "value" shape always has one
     expected = shape.expr.eval(ctx)
     if isinstance(expected, Missing):
         raise _Absent(expected)
@@ -94,7 +96,7 @@ def _regex(actual: Any, pattern: Pattern | None, where: str) -> str | None:
 
 @dataclass(eq=False)
 class ShapeCheck(Leaf):
-    subject: Any
+    subject: Expr
     shape: Shape
     shown: str  # the shape as written
     polarity: Polarity

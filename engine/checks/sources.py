@@ -19,13 +19,13 @@ from typing import Any, Callable
 from referee.dsl import ast
 from referee.engine.checks import inputs
 from referee.engine.checks.access import call_val, note_val, sure_of
-from referee.engine.checks.base import Context
+from referee.engine.checks.base import Check, Context
 from referee.dsl.format import format_condition, format_value
 from referee.engine.checks.trust import claimed_tools, may_be_claimed, notes_claiming, searchable
 from referee.engine.run.safeio import parse_json
 from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import EvalError, Missing, Prov, Result, Val
-from referee.engine.verdict import Outcome
+from referee.engine.verdict import Outcome, Verdict
 from referee.engine.checks.closeness import closest_first
 
 _TRANSCRIPT_NAME = posixpath.basename(TRANSCRIPT).casefold()
@@ -62,7 +62,7 @@ class Filter:
 
     keep: Callable[[Context, Val], bool]
     text: str
-    check: Any = None
+    check: Check | None = None
     pick: Pick | None = None
 
 
@@ -80,7 +80,7 @@ class Select:
     desc: str
     source: str  # the ast Source kind
     single: bool
-    claims_for: Any = None  # a tool pattern: when nothing is selected, look for claims
+    claims_for: ast.NamePattern | None = None  # when nothing is selected, look for claims of it
     kind: str = "any"
     keep: Callable[[Context, Val], bool] | None = None  # all filters at once; None: keep all
     # The leading filters that have a ``pick``, and the others combined (see _select).
@@ -95,13 +95,14 @@ class Select:
 
     def claims(self, ctx: Context):
         """Agent notes that mention the tool this (empty) selection asked for."""
-        if self.claims_for is None:
+        pattern = self.claims_for
+        if pattern is None:
             return ()
         # A quick look for the tool's name first: most runs never mention a tool they did not call.
-        if not may_be_claimed(ctx.once(searchable, lambda: searchable(ctx.run)), self.claims_for):
+        if not may_be_claimed(ctx.once(searchable, lambda: searchable(ctx.run)), pattern):
             return ()
         claimed = ctx.once(claimed_tools, lambda: claimed_tools(ctx.run))  # one read of the notes a run
-        return ctx.once((self, "claims"), lambda: notes_claiming(claimed, self.claims_for))
+        return ctx.once((self, "claims"), lambda: notes_claiming(claimed, pattern))
 
     def why_empty(self, ctx: Context) -> str:
         """Why nothing is selected: the source is empty, or which filter removed all."""
@@ -174,7 +175,7 @@ class Select:
                 break
         return f"there are no {self.desc}"
 
-    def _tried(self, ctx: Context, flt: Filter, items: tuple[Val, ...]) -> list[tuple[Val, Any]]:
+    def _tried(self, ctx: Context, flt: Filter, items: tuple[Val, ...]) -> list[tuple[Val, Verdict]]:
         """The verdict of a 'where' that kept nothing on each of ``items``: for the
         last filter, the ones it gave in _select (kept while selecting, so an
         empty selection is not judged twice), else judged now."""
@@ -182,7 +183,9 @@ class Select:
         if (found is not None and len(found) >= len(items)
                 and all(seen is item for (seen, _), item in zip(found, items))):
             return found[:len(items)]
-        return [(i, flt.check.evaluate(ctx.at(i))) for i in items]
+        check = flt.check
+        assert check is not None  # only a filter with a 'where' is tried
+        return [(i, check.evaluate(ctx.at(i))) for i in items]
 
     def _kept(self, ctx: Context, flt: Filter, items: tuple[Val, ...], sure: bool) -> tuple[Val, ...]:
         """What ``flt`` alone keeps of ``items`` (the elements the filters before it kept)."""

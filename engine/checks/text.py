@@ -8,12 +8,12 @@ searched, without quoting any line of it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from referee.dsl import ast
 from referee.dsl.format import format_value
 from referee.engine.checks.access import elements
-from referee.engine.checks.base import (CheckCompiler, Context, Leaf, Polarity, decided,
+from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Polarity, decided,
                                         evidence_of, located, missing_verdict)
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
@@ -22,6 +22,9 @@ from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import QUOTE_LIMIT, EvalError, Missing, Prov, Val, equal, render, short, type_name
 from referee.engine.verdict import Evidence, Verdict
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 _SLACK = 20  # file lines a value's text may lose when read (blank lines, comments)
 _LEAD = 40  # characters a quote of a long line shows before the words it is about
@@ -99,7 +102,7 @@ def source_lines(ctx: Context, prov: Prov | None) -> list[str] | None:
     return ctx.once(("source lines", file), lambda: _read_lines(ctx.run, file))
 
 
-def _read_lines(run: Any, file: str) -> list[str] | None:
+def _read_lines(run: Run, file: str) -> list[str] | None:
     for found in (getattr(run, "transcript_file", None), getattr(run, "response", None)):
         if found is not None and found.path == file:
             return found.text.splitlines() if found.text else None
@@ -114,8 +117,8 @@ def _read_lines(run: Any, file: str) -> list[str] | None:
 @dataclass
 class TextCheck(Leaf):
     op: str
-    subject: Any
-    operand: Any  # an Expr, or a Pattern for the regex operators
+    subject: Expr
+    operand: Expr | Pattern  # a Pattern for the regex operators
     ignore_case: bool
     polarity: Polarity
 
@@ -124,7 +127,7 @@ class TextCheck(Leaf):
         if isinstance(subject, Missing):
             return missing_verdict(subject)
         if isinstance(self.operand, Pattern):
-            return self._regex(ctx, subject)
+            return self._regex(ctx, subject, self.operand)
         operand = self.operand.eval(ctx)
         if isinstance(operand, Missing):
             return missing_verdict(operand)
@@ -151,17 +154,17 @@ class TextCheck(Leaf):
             start = min(start, len(subject.value))  # casefolding may change lengths
         return self._verdict(ctx, subject, start >= 0, render(part), max(start, 0), operand)
 
-    def _regex(self, ctx: Context, subject: Val) -> Verdict:
+    def _regex(self, ctx: Context, subject: Val, pattern: Pattern) -> Verdict:
         if not isinstance(subject.value, str):
             raise EvalError(f"'{VERBS[self.op][0]}' needs text; {subject.label} is "
                             f"{type_name(subject.value)}")
         where = subject.prov.where() if subject.prov else subject.label
-        run = self.operand.fullmatch if self.op == "fully_matches" else self.operand.search
+        run = pattern.fullmatch if self.op == "fully_matches" else pattern.search
         found = run(subject.value, where)
         if found is None or self.op == "fully_matches":
-            return self._verdict(ctx, subject, found is not None, self.operand.display, 0)
+            return self._verdict(ctx, subject, found is not None, pattern.display, 0)
         # Where it matched, in the text's own words, so a long text's offending words are named.
-        return self._verdict(ctx, subject, True, self.operand.display, found.start(), None,
+        return self._verdict(ctx, subject, True, pattern.display, found.start(), None,
                              words_at(subject.value, found.start()))
 
     def _verdict(self, ctx: Context, subject: Val, ok: bool, shown: str, start: int, operand=None,
