@@ -7,9 +7,12 @@ imports nothing of ``llm_adapter``: the deterministic path must run without it.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Protocol, Sequence
+from typing import TYPE_CHECKING, Protocol, Sequence
 
 from referee.engine.verdict import Outcome, Verdict
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 
 @dataclass(frozen=True)
@@ -55,7 +58,7 @@ class Judge(Protocol):
     """Grades the semantic assertions of one run. Must never raise for a bad reply:
     a reply it cannot use is an ``error`` verdict for the assertions concerned."""
 
-    def grade(self, run: object, items: Sequence[SemanticItem]) -> JudgeResult: ...
+    def grade(self, run: Run, items: Sequence[SemanticItem]) -> JudgeResult: ...
 
 
 # ------------------------------------------------ a literal part and a judgement part

@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import math
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referee.engine.compile import CompiledAssertion
 
 
 def plain(value: Any) -> Any:
@@ -33,7 +36,7 @@ def plain(value: Any) -> Any:
     return str(value)
 
 
-def display_text(assertion: Any) -> str:
+def display_text(assertion: CompiledAssertion) -> str:
     """Never empty: consumers key rows by this text ("expect 8" alone, with no
     evals.json to give its sentence, falls back to its place in the rules)."""
     return assertion.text or assertion.check_source or f"assertion {assertion.key} ({assertion.rules_location})"

@@ -11,8 +11,12 @@ and ``harness`` (text the harness injected: the eval prompt, user turns, reminde
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from referee.engine.facts.metrics import run_skill_type as skill_type  # the one decision
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 SOURCE_ORDER = ("tool_calls", "response", "outputs", "agent_notes", "harness")
 PASS_SOURCES = frozenset({"tool_calls", "response", "outputs"})
@@ -45,7 +49,7 @@ class RunEvidence:
         return tuple(s for s in self.segments if s.source == source)
 
 
-def collect(run: object) -> RunEvidence:
+def collect(run: Run) -> RunEvidence:
     """Gather every segment of ``run`` in source order (see module docstring)."""
     transcript = getattr(run, "transcript", None)
     raw = _raw_transcript(run)
@@ -60,7 +64,7 @@ def _calls(transcript: object) -> tuple:
     return tuple(getattr(transcript, "calls", ()) or ())
 
 
-def _raw_transcript(run: object) -> tuple[str, list[str]] | None:
+def _raw_transcript(run: Run) -> tuple[str, list[str]] | None:
     """The lines of the transcript the parser read (the harness's, beside outputs/,
     wins over the agent's copy inside it), so tool-call blocks are quoted verbatim."""
     text_file = getattr(run, "transcript_file", None)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from dataclasses import dataclass, field
-from typing import Callable, Literal, Sequence
+from typing import TYPE_CHECKING, Callable, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -29,6 +29,9 @@ from referee.llm_adapter.quotes import locate
 from referee.llm_adapter.redact import Redactor
 from referee.llm_adapter.reply import Malformed, load_object
 from referee.llm_adapter.transport import Cancelled, TransportError
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 ATTEMPTS = 2
 MAX_CHARS = 40_000  # of each output shown
@@ -116,7 +119,7 @@ class HolisticReader:
     def name(self) -> str:
         return f"{self.backend.name}:{self.backend.model}"
 
-    def read(self, task: str, first: object, second: object, criteria: Sequence[str],
+    def read(self, task: str, first: Run, second: Run, criteria: Sequence[str],
              scrub: Callable[[str], str]) -> Reading:
         shown = (_shown(first, scrub), _shown(second, scrub))
         request = render(scrub(task), shown, criteria)
@@ -176,7 +179,7 @@ def _verified(points: Sequence[_Point], segments: tuple[Segment, ...], letter: s
     return tuple(kept)
 
 
-def _shown(run: object, scrub: Callable[[str], str]) -> tuple[Segment, ...]:
+def _shown(run: Run, scrub: Callable[[str], str]) -> tuple[Segment, ...]:
     """What the model sees of one output: its response and output files, scrubbed."""
     evidence = collect(run)
     return tuple(Segment(s.source, s.file, s.line, scrub(s.text)) for s in evidence.segments

@@ -14,7 +14,7 @@ cancellation escape, so Ctrl-C stops grading instead of being graded.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from referee.engine.judging import GraderClaim, GraderUsage, JudgeResult, SemanticItem
 from referee.engine.verdict import Outcome, Verdict
@@ -25,6 +25,9 @@ from referee.llm_adapter.evidence import RunEvidence, collect
 from referee.llm_adapter.redact import Redactor
 from referee.llm_adapter.reply import Malformed, Reply, parse
 from referee.llm_adapter.transport import Cancelled, TransportError
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 ATTEMPTS = 2  # the first request and one retry after a malformed reply
 
@@ -64,7 +67,7 @@ class LLMJudge:
     price_per_million: tuple[float, float] | None = None  # (input, output) in USD
     redactor: Redactor = field(default_factory=Redactor)
 
-    def grade(self, run: object, items: Sequence[SemanticItem]) -> JudgeResult:
+    def grade(self, run: Run, items: Sequence[SemanticItem]) -> JudgeResult:
         """Judge ``items`` against ``run``; every item's key gets a verdict.
 
         Everything in the result is passed through the redactor: the API key never
@@ -146,6 +149,6 @@ class LLMJudge:
                            replayed=bool(tally.requests) and tally.replayed)
 
 
-def _run_name(run: object) -> str:
+def _run_name(run: Run) -> str:
     run_id = getattr(run, "id", None)
     return str(getattr(run_id, "rel", None) or "?")

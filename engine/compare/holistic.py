@@ -10,7 +10,10 @@ orders agree on, so a position flip is a tie. This module imports nothing of
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, Sequence
+from typing import TYPE_CHECKING, Callable, Protocol, Sequence
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 
 @dataclass(frozen=True)
@@ -46,7 +49,7 @@ class Holistic(Protocol):
     def usage(self) -> dict:
         """What the readings cost so far: requests, tokens, whether replayed."""
 
-    def read(self, task: str, first: object, second: object, criteria: Sequence[str],
+    def read(self, task: str, first: Run, second: Run, criteria: Sequence[str],
              scrub: Callable[[str], str]) -> Reading: ...
 
 

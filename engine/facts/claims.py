@@ -41,10 +41,14 @@ import bisect
 import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterator
 
 from referee.engine.facts.claim_lookup import (ToolIndex, check_field, check_number, check_tool, decimal,
                                                quote, show_source, words_of)
+
+if TYPE_CHECKING:
+    from referee.engine.run.model import Note, ToolCall
+    from referee.engine.run.workspace import Run
 
 MAX_CLAIMS = 40
 # Note kinds whose text is the agent's own words. Only tagged ``[agent_notes]``
@@ -158,7 +162,7 @@ class _Text:
     index: float  # transcript position; the response comes after every call
 
 
-def find_claims(run: Any) -> list[ClaimResult]:
+def find_claims(run: Run) -> list[ClaimResult]:
     """Every claim found in the run's notes and response, checked against its calls;
     an imported run's evidence cites its sources (``session.jsonl:42``)."""
     index = ToolIndex(run.transcript.calls)
@@ -177,7 +181,7 @@ def find_claims(run: Any) -> list[ClaimResult]:
     return [replace(claim, evidence=cite_text(claim.evidence, source_map)) for claim in results]
 
 
-def tool_claims(run: Any) -> Iterator[tuple[Any, int, str, str]]:
+def tool_claims(run: Run) -> Iterator[tuple[Note, int, str, str]]:
     """``(note, line, tool name, line text)`` for each call the agent's notes claim,
     unverified: what ``engine.checks.trust`` shows when no call of a tool was made."""
     known = _known_names(run.transcript.calls)
@@ -210,7 +214,7 @@ def _claims_in(text: _Text, index: ToolIndex, known: set[str]) -> Iterator[Claim
 # ---- where the claims are -------------------------------------------------------
 
 
-def _texts(run: Any) -> Iterator[_Text]:
+def _texts(run: Run) -> Iterator[_Text]:
     for text, _ in _note_texts(run):
         yield text
     response = run.response
@@ -219,26 +223,27 @@ def _texts(run: Any) -> Iterator[_Text]:
         yield _Text("response", "response", response.path, lines, float("inf"))
 
 
-def _note_texts(run: Any) -> Iterator[tuple[_Text, Any]]:
+def _note_texts(run: Run) -> Iterator[tuple[_Text, Note]]:
     transcript = run.transcript
     notes = [note for note in transcript.notes
              if note.kind in CLAIM_NOTE_KINDS and getattr(note, "tagged", True)]
     if not notes:
         return
     raw = _raw_lines(run)
-    headings = sorted({e.location.line for e in (*transcript.calls, *transcript.notes) if e.location.line})
+    elements: tuple[ToolCall | Note, ...] = (*transcript.calls, *transcript.notes)
+    headings = sorted({e.location.line for e in elements if e.location.line})
     for note in notes:
         where = f"{note.kind} step {note.step}" if note.step is not None else note.kind
         lines = _prose_lines(_section_lines(note, raw, headings))
         yield _Text("agent_notes", where, note.location.file, lines, note.index), note
 
 
-def _raw_lines(run: Any) -> list[str]:
+def _raw_lines(run: Run) -> list[str]:
     source = run.transcript_file
     return source.text.splitlines() if source is not None and source.text else []
 
 
-def _section_lines(note: Any, raw: list[str], headings: list[int]) -> Iterator[tuple[int, str]]:
+def _section_lines(note: Note, raw: list[str], headings: list[int]) -> Iterator[tuple[int, str]]:
     """The note's lines as the file has them, numbered: from the line after its
     heading to the next element's heading (the parser's text is trimmed)."""
     heading = note.location.line

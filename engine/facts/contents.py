@@ -9,13 +9,17 @@ runs hold, and suggest the closest name the runs do have.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from referee.engine.caps import DETAIL_LIMIT, cut
 from referee.dsl.errors import suggest
 from referee.engine import budget
 from referee.engine.checks.static import Read
 from referee.engine.values import EvalError
+
+if TYPE_CHECKING:
+    from referee.engine.run.model import JsonFile
+    from referee.engine.run.workspace import Run
 
 # Whether a tool name matches a pattern: True, False, or None when it cannot be
 # told (a pattern that ran out of time).
@@ -40,7 +44,7 @@ class Contents:
                         self.metrics | other.metrics)
 
 
-def run_contents(run: Any) -> Contents:
+def run_contents(run: Run) -> Contents:
     """The names one run holds (reads the transcript, the output listing and the
     two JSON files; never raises on a broken file: what cannot be read is absent).
     Its calls are every call the rules see: its subagents' too (``Run.every_call``)."""
@@ -58,7 +62,7 @@ def merged(contents: Iterable[Contents]) -> Contents:
     return total
 
 
-def _keys(found: Any) -> frozenset[str]:
+def _keys(found: JsonFile | None) -> frozenset[str]:
     value = getattr(found, "value", None)
     return frozenset(value) if isinstance(value, dict) else frozenset()
 

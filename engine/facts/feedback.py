@@ -30,7 +30,7 @@ an eval of 10,000 runs costs no more memory than an eval of ten.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from referee.dsl import ast
 from referee.engine.caps import DETAIL_LIMIT, cut
@@ -39,6 +39,9 @@ from referee.engine.critique.claims import claims_of
 from referee.engine.facts.contents import Contents, any_match, pattern_matcher, tool_hint, unseen
 from referee.engine.text import display_text
 from referee.engine.verdict import Precision
+
+if TYPE_CHECKING:
+    from referee.engine.compile import CompiledAssertion
 
 # A list of runs in a suggestion names this many and counts the rest.
 SHOWN_RUNS = 5
@@ -106,7 +109,7 @@ def _note(paths: list[list[str]], counts: list[int], position: int, path: str) -
         paths[position].append(path)
 
 
-def eval_feedback(assertions: Sequence[Any], runs: Iterable[RunFacts] | EvalTally,
+def eval_feedback(assertions: Sequence[CompiledAssertion], runs: Iterable[RunFacts] | EvalTally,
                   extra: Sequence[dict] = (), lets: Sequence[ast.Let] = ()) -> dict:
     """``{suggestions: [{reason, assertion}], overall}`` for one eval.
 
@@ -135,7 +138,7 @@ def _tally(positions: int, runs: Iterable[RunFacts]) -> EvalTally:
     return tally
 
 
-def _reasons(assertion: Any, position: int, tally: EvalTally, called: list[str],
+def _reasons(assertion: CompiledAssertion, position: int, tally: EvalTally, called: list[str],
              contents: Contents | None, lets: Mapping[str, ast.Let]) -> Iterable[str]:
     precision = Precision(assertion.precision)
     if precision is Precision.EXISTENCE:
@@ -156,7 +159,8 @@ def _reasons(assertion: Any, position: int, tally: EvalTally, called: list[str],
                    "it does not tell the skill apart from the baseline")
 
 
-def _idle(assertion: Any, position: int, tally: EvalTally, lets: Mapping[str, ast.Let]) -> Iterable[str]:
+def _idle(assertion: CompiledAssertion, position: int, tally: EvalTally,
+          lets: Mapping[str, ast.Let]) -> Iterable[str]:
     """A check that only forbids, passed in runs that made no tool call while others
     of the eval made some: a run that did none of the work passes it too."""
     idle = tally.idle_count[position]
@@ -169,7 +173,7 @@ def _idle(assertion: Any, position: int, tally: EvalTally, lets: Mapping[str, as
            "and a run that did none of the work passes it too; pair it with a check that the work was done")
 
 
-def _never_called(assertion: Any, position: int, tally: EvalTally,
+def _never_called(assertion: CompiledAssertion, position: int, tally: EvalTally,
                   called: list[str]) -> Iterable[str]:
     """An assertion selecting calls of tools that no run called.
 
@@ -199,12 +203,12 @@ def _never_called(assertion: Any, position: int, tally: EvalTally,
            + "check the tool name, or the eval never exercised this tool")
 
 
-def _near_tool(patterns: Sequence[Any], called: list[str]) -> str | None:
+def _near_tool(patterns: Sequence[ast.NamePattern], called: list[str]) -> str | None:
     """"did you mean 'x'?" for the first pattern close to a called tool's name."""
     return next((hint for p in patterns if (hint := tool_hint(p.text, called))), None)
 
 
-def _unseen_reads(assertion: Any, contents: Contents | None, calls_known: bool) -> Iterable[str]:
+def _unseen_reads(assertion: CompiledAssertion, contents: Contents | None, calls_known: bool) -> Iterable[str]:
     """Fields and files the assertion reads that no run of the eval has. Argument
     fields only when ``calls_known``: a run whose calls could not be read whole may
     hold the field."""
@@ -228,7 +232,7 @@ def _read_text(read: Read) -> str:
     return f"{read.kind}.{read.name}"
 
 
-def _shown(pattern: Any) -> str:
+def _shown(pattern: ast.NamePattern) -> str:
     if pattern.kind == "regex":
         return f"/{pattern.text}/{pattern.flags}"
     return pattern.text

@@ -9,10 +9,14 @@ the one decision of a run's skill type.
 from __future__ import annotations
 
 import re
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from referee.engine.caps import DETAIL_LIMIT, cut
 from referee.engine.text import plain
+
+if TYPE_CHECKING:
+    from referee.engine.run.model import Note, ToolCall, Transcript
+    from referee.engine.run.workspace import Run
 
 # The files skill-creator's executor writes about a run, not as its product; its
 # viewer leaves the same three out of the output listing.
@@ -42,7 +46,7 @@ def skill_type(tool_names: Iterable[str | None]) -> str:
     return "text_generation"
 
 
-def run_skill_type(run: Any) -> str:
+def run_skill_type(run: Run) -> str:
     """The skill type of a run, decided here for every reader (grading.json and the
     LLM grader's prompt): the ``skill_type`` that eval_metadata.json declares, when
     it is one of ``SKILL_TYPES``, else ``skill_type`` of the tools the run called."""
@@ -53,7 +57,7 @@ def run_skill_type(run: Any) -> str:
     return skill_type(call.tool for call in getattr(transcript, "calls", ()) or ())
 
 
-def execution_metrics(run: Any) -> tuple[dict[str, Any], str]:
+def execution_metrics(run: Run) -> tuple[dict[str, Any], str]:
     """``(metrics, source)``: source is ``"metrics.json"`` or ``"transcript"``.
 
     A metrics.json that is missing, unreadable or not a JSON object is replaced by
@@ -82,7 +86,7 @@ def _sum(a: Any, b: Any) -> Any:
     return a + b if isinstance(a, int) and isinstance(b, int) else a
 
 
-def computed_metrics(run: Any) -> dict[str, Any]:
+def computed_metrics(run: Run) -> dict[str, Any]:
     """Metrics in metrics.json's own field order, from the run's files.
 
     ``total_steps`` counts distinct step numbers over tool calls and notes (a
@@ -108,12 +112,13 @@ def computed_metrics(run: Any) -> dict[str, Any]:
     }
 
 
-def _step_count(transcript: Any) -> int:
-    steps = {item.step for item in (*transcript.calls, *transcript.notes) if item.step is not None}
+def _step_count(transcript: Transcript) -> int:
+    items: tuple[ToolCall | Note, ...] = (*transcript.calls, *transcript.notes)
+    steps = {item.step for item in items if item.step is not None}
     return len(steps) if steps else len(transcript.calls)
 
 
-def _chars(run: Any, rel: str) -> int:
+def _chars(run: Run, rel: str) -> int:
     if not run.exists_output(rel):
         return 0
     text = run.read_output(rel).text

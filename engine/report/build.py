@@ -25,7 +25,10 @@ from referee.engine.caps import capped
 from referee.engine.verdict import NOTES_ONLY, Outcome, Precision, Verdict
 
 if TYPE_CHECKING:  # the models load pydantic: only the validating helpers need them
+    from referee.engine.compile import CompiledAssertion
+    from referee.engine.facts.claims import ClaimResult
     from referee.engine.report.models import GradingReport, GroundTruth
+    from referee.engine.run.importers.source_map import SourceMap
 
 MAX_LOCATIONS_IN_TEXT = 5
 _PREFIX = {Outcome.ERROR: "ERROR: ", Outcome.NOT_GRADED: "NOT GRADED: "}
@@ -53,12 +56,12 @@ class RunFacts:
     metrics: dict[str, Any]
     metrics_source: str
     timing: dict[str, Any]
-    claims: tuple[Any, ...] | None  # engine.facts.claims.ClaimResult; None: not looked for (nothing shows them)
+    claims: tuple[ClaimResult, ...] | None  # None: not looked for (nothing shows them)
     notes: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     skill_type: str
     tools: tuple[str, ...]
     problems: tuple[str, ...] = field(default=())
-    source_map: Any = None  # engine.run.importers.source_map.SourceMap of an imported run
+    source_map: SourceMap | None = None  # of an imported run
     # False when the transcript could not be read exactly or holds untrusted records:
     # then ``tools`` may not be every tool the run called.
     tools_certain: bool = True
@@ -81,7 +84,7 @@ def enforce_trust(verdict: Verdict) -> Verdict:
 VACUOUS_NOTE = "passed vacuously: nothing was there to examine"
 
 
-def method_of(assertion: Any, judged: bool) -> str:
+def method_of(assertion: CompiledAssertion, judged: bool) -> str:
     """``ground_truth``, ``grader`` (judged by the LLM now) or ``not_graded``; an
     earlier LLM verdict kept is ``grader (carried over)`` (``carried_expectation``)."""
     return _method(_precision(assertion), judged)
@@ -96,8 +99,9 @@ def _method(precision: str, judged: bool, outcome: Outcome | None = None) -> str
     return "ground_truth" if outcome in (Outcome.PASS, Outcome.FAIL) else "not_graded"
 
 
-def expectation(assertion: Any, verdict: Verdict, judged: bool = False, earlier: dict | None = None,
-                grader_input: str | None = None, dropped: bool = False) -> dict[str, Any]:
+def expectation(assertion: CompiledAssertion, verdict: Verdict, judged: bool = False,
+                earlier: dict | None = None, grader_input: str | None = None,
+                dropped: bool = False) -> dict[str, Any]:
     """One grading.json item: the verdict's sentence plus where its evidence stands.
 
     ``earlier`` is the item of an earlier grading.json whose LLM verdict is kept
@@ -114,7 +118,7 @@ def expectation(assertion: Any, verdict: Verdict, judged: bool = False, earlier:
                  places, grader_input)
 
 
-def carried_expectation(assertion: Any, earlier: dict) -> dict[str, Any]:
+def carried_expectation(assertion: CompiledAssertion, earlier: dict) -> dict[str, Any]:
     """An earlier LLM verdict kept: its outcome, evidence and places, as written then;
     everything else from the assertion as it is now."""
     places = [place for place in earlier.get("evidence_location") or () if _is_place(place)]
@@ -122,7 +126,7 @@ def carried_expectation(assertion: Any, earlier: dict) -> dict[str, Any]:
                  earlier["grader_input"])
 
 
-def _item(assertion: Any, outcome: str, evidence: str, method: str, places: list,
+def _item(assertion: CompiledAssertion, outcome: str, evidence: str, method: str, places: list,
           grader_input: str | None) -> dict[str, Any]:
     """One grading.json item: the verdict's part as given, the rest from the assertion."""
     precision = _precision(assertion)
@@ -149,7 +153,7 @@ def _is_place(place: Any) -> bool:
             and all(_is_int(place[k]) or place[k] is None for k in ("line", "step")))
 
 
-def in_sources(verdict: Verdict, source_map: Any) -> Verdict:
+def in_sources(verdict: Verdict, source_map: SourceMap | None) -> Verdict:
     """The verdict with each place in an imported run's written files replaced by the
     original source's (``session.jsonl:42``), through its source map, and quotes
     made text the source holds (``engine.run.importers.citing``).
@@ -244,7 +248,7 @@ def rate(passed: int, total: int) -> float:
     return round(passed / total, 4) if total else 0.0
 
 
-def grading_document(assertions: Sequence[Any], verdicts: Sequence[Verdict], facts: RunFacts,
+def grading_document(assertions: Sequence[CompiledAssertion], verdicts: Sequence[Verdict], facts: RunFacts,
                      feedback: dict | None, grader: dict, judged: frozenset[str] = frozenset(),
                      grader_seconds: float | None = None, carried: Carried | None = None) -> dict[str, Any]:
     """grading.json for one run, as a plain dict; ``judged`` holds the keys an LLM
@@ -277,7 +281,7 @@ def grading_document(assertions: Sequence[Any], verdicts: Sequence[Verdict], fac
     }
 
 
-def grading_report(assertions: Sequence[Any], verdicts: Sequence[Verdict], facts: RunFacts,
+def grading_report(assertions: Sequence[CompiledAssertion], verdicts: Sequence[Verdict], facts: RunFacts,
                    feedback: dict, grader: dict, judged: frozenset[str] = frozenset(),
                    grader_seconds: float | None = None) -> GradingReport:
     """``grading_document``, validated: for tests and callers that want the model."""
@@ -315,7 +319,7 @@ def validated_ground_truth(report: dict[str, Any]) -> GroundTruth:
     return GroundTruth.model_validate(ground_truth(report))
 
 
-def _precision(assertion: Any) -> str:
+def _precision(assertion: CompiledAssertion) -> str:
     """The assertion's precision as text; ValueError for one that is not a Precision."""
     known = _PRECISIONS.get(assertion.precision)
     return known if known is not None else Precision(assertion.precision).value

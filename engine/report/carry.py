@@ -14,10 +14,14 @@ import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from referee.engine.run.safeio import read_bytes
-from referee.engine.verdict import Outcome, Precision
+from referee.engine.verdict import Outcome, Precision, Verdict
+
+if TYPE_CHECKING:
+    from referee.engine.compile import CompiledAssertion
+    from referee.engine.run.workspace import Run
 
 CARRIED = "grader (carried over)"
 LLM_METHODS = frozenset({"grader", CARRIED})
@@ -25,7 +29,7 @@ DROPPED = ("an earlier LLM grader verdict was not kept: the run's files or the a
            "changed since; grade with --llm to judge it again")
 
 
-def run_digest(run: Any) -> str | None:
+def run_digest(run: Run) -> str | None:
     """A digest of every file the grader could see: ``outputs/`` (every file in it,
     symlinks inside the run read as the grader reads them, in path order) and a
     ``transcript.md`` beside it. None when the run has no folder on disk.
@@ -78,14 +82,14 @@ def _files(folder: Path) -> list[str]:
     return sorted(found)
 
 
-def grader_input(digest: str, assertion: Any) -> str:
+def grader_input(digest: str, assertion: CompiledAssertion) -> str:
     """What the grader was asked about: the run's files and the assertion's wording."""
     wording = json.dumps([assertion.text or "", getattr(assertion, "semantic_rubric", None) or ""],
                          ensure_ascii=False)
     return "sha256:" + hashlib.sha256(f"{digest}\0{wording}".encode()).hexdigest()[:32]
 
 
-def grader_inputs(run: Any, assertions: Sequence[Any], keys: frozenset[str]) -> dict[str, str]:
+def grader_inputs(run: Run, assertions: Sequence[CompiledAssertion], keys: frozenset[str]) -> dict[str, str]:
     """``grader_input`` of each assertion in ``keys`` (the ones the grader judged)."""
     wanted = [a for a in assertions if a.key in keys]
     digest = run_digest(run) if wanted else None
@@ -94,7 +98,8 @@ def grader_inputs(run: Any, assertions: Sequence[Any], keys: frozenset[str]) -> 
     return {a.key: grader_input(digest, a) for a in wanted}
 
 
-def earlier_verdicts(run: Any, assertions: Sequence[Any], verdicts: Sequence[Any]) -> tuple[dict[str, dict], frozenset[str]]:
+def earlier_verdicts(run: Run, assertions: Sequence[CompiledAssertion],
+                     verdicts: Sequence[Verdict]) -> tuple[dict[str, dict], frozenset[str]]:
     """``(kept, dropped)``: the earlier grading.json items to keep, by assertion key,
     for semantic assertions left not graded now; and the keys whose earlier LLM
     verdict cannot be kept because the run or the assertion changed."""
@@ -113,7 +118,7 @@ def earlier_verdicts(run: Any, assertions: Sequence[Any], verdicts: Sequence[Any
     return kept, frozenset(judged) - set(kept)
 
 
-def _earlier_items(run: Any) -> dict[str, dict[str, Any]]:
+def _earlier_items(run: Run) -> dict[str, dict[str, Any]]:
     """The expectations of the run's grading.json, when referee wrote it; {} else."""
     from referee.engine.report.run_report import read_report  # here: it builds on build, which needs CARRIED
 
