@@ -22,6 +22,9 @@ from typing import Any, Mapping
 
 from referee.dsl import ast
 
+# What a let can name, and so what a name in a condition can stand for.
+_Node = ast.Value | ast.RegexLit | ast.Condition
+
 _UPPER = {"==", "<=", "<"}  # a count bounded from above: a duplicate may break it
 _NONE = {("==", 0), ("<=", 0), ("<", 1)}  # a count that forbids what it counts
 
@@ -65,7 +68,7 @@ def claims_of(condition: ast.Condition | None, lets: Mapping[str, ast.Let]) -> C
     return found
 
 
-def _read(node: Any, positive: bool, lets: Mapping[str, ast.Let], found: Claims, seen: frozenset) -> None:
+def _read(node: _Node, positive: bool, lets: Mapping[str, ast.Let], found: Claims, seen: frozenset) -> None:
     if isinstance(node, ast.Not):
         _read(node.operand, not positive, lets, found, seen)
     elif isinstance(node, (ast.And, ast.Or)):
@@ -133,7 +136,7 @@ def _inner(condition: ast.Condition, lets) -> Claims:
     return found
 
 
-def _forbid(target: Any, condition: ast.Condition | None, found: Claims, lets) -> None:
+def _forbid(target: _Node, condition: ast.Condition | None, found: Claims, lets) -> None:
     """The sentence forbids elements of ``target`` meeting ``condition``: such an
     element makes it false, when one can be built from the rule."""
     if isinstance(target, ast.Filtered):  # `calls to "x" where A` filtered by where B: both
@@ -172,7 +175,7 @@ def _compare(node, positive: bool, lets, found: Claims) -> None:
         _claim(found, True)
 
 
-def _counted(node: Any) -> Any:
+def _counted(node: ast.Value) -> ast.Value | None:
     """What ``count(x)`` or ``length(x)`` counts (the items of a list, the words or
     the characters of a text), else None."""
     if isinstance(node, ast.FuncCall) and node.name in ("count", "length") and len(node.args) == 1:
@@ -195,7 +198,7 @@ def _text(node: ast.TextTest, positive: bool, lets, found: Claims) -> None:
         found.texts.append(TextWitness(node.operand.value, subject.args[1].value))
 
 
-def _resolve(node: Any, lets: Mapping[str, ast.Let]) -> Any:
+def _resolve(node: _Node, lets: Mapping[str, ast.Let]) -> _Node:
     """A let name's value (through names bound to names), else the node."""
     seen: set[str] = set()
     while isinstance(node, ast.NameRef) and node.name in lets and node.name not in seen:
@@ -236,7 +239,7 @@ def _tool_name(pattern: ast.NamePattern) -> str | None:
     return None
 
 
-def _make(node: Any, want: bool, record: dict, lets) -> bool:
+def _make(node: _Node, want: bool, record: dict, lets) -> bool:
     """Set fields of ``record`` so that ``node`` (about the current element) has the
     truth ``want``; False when that cannot be done by construction."""
     if isinstance(node, ast.Truthy) and isinstance(node.value, ast.NameRef):
@@ -262,7 +265,7 @@ def _make(node: Any, want: bool, record: dict, lets) -> bool:
     return _set(record, path, value)
 
 
-def _literal_leaf(node: Any, want: bool) -> tuple[tuple, Any] | None:
+def _literal_leaf(node: _Node, want: bool) -> tuple[tuple, Any] | None:
     """(path of the element, value) that gives ``node`` the truth ``want``."""
     if isinstance(node, ast.Truthy) and want:
         return _path(node.value), True
@@ -282,13 +285,13 @@ def _literal_leaf(node: Any, want: bool) -> tuple[tuple, Any] | None:
 _UNSET = object()
 
 
-def _path(node: Any) -> tuple:
+def _path(node: ast.Value) -> tuple:
     if isinstance(node, ast.PathExpr) and node.base is None and node.fields:
         return tuple(f.key for f in node.fields)
     return ()
 
 
-def _json(node: Any) -> Any:
+def _json(node: _Node) -> Any:
     """A literal's value as JSON data; ``_UNSET`` for anything computed."""
     if isinstance(node, ast.Literal) and not isinstance(node.value, tuple):
         return node.value

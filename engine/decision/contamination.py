@@ -20,10 +20,13 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from referee.engine.run.agents import SUBAGENT_FILE
 from referee.engine.run.model import ToolCall
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 _WRITES = re.compile(r"write|edit|create|save|delete|remove|move|rename", re.I)
 _SEGMENT_END = r"(?=$|[/\\\s\"'`;:,)*?\]])"
@@ -84,7 +87,7 @@ def might_touch(text: str | None, found: Needles) -> bool:
     return any(literal in text for _, _, literal in found.items)
 
 
-def run_findings(run: Any, found: Needles) -> tuple[Finding, ...]:
+def run_findings(run: Run, found: Needles) -> tuple[Finding, ...]:
     """``findings`` over every call of ``run`` the rules see (``Run.every_call``: its
     subagents' too); the transcripts are parsed only when they may name a path."""
     source = run.transcript_file

@@ -14,7 +14,12 @@ import re
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cached_property
-from typing import Any, Iterator
+from typing import TYPE_CHECKING, Any, Iterable, Iterator
+
+if TYPE_CHECKING:
+    from referee.engine.run.model import Payload, ToolCall
+
+    Place = tuple[ToolCall, str, Payload]  # a call, "args" or "return", and that payload
 
 QUOTE_MAX = 80
 _ANY_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
@@ -34,7 +39,7 @@ _STOPWORDS = frozenset({
 class Leaf:
     """One scalar of a call's args or return: where it is and what it holds."""
 
-    call: Any
+    call: ToolCall
     path: str  # "args.docStatus", "return.body[0].amount"
     value: Any
     line: int  # the payload's first line
@@ -96,21 +101,21 @@ class ToolIndex:
     advance (``upto``): each call is indexed once, and only the calls before the
     last claim read are indexed at all."""
 
-    def __init__(self, calls: Any) -> None:
+    def __init__(self, calls: Iterable[ToolCall]) -> None:
         self.calls = tuple(calls)
         self._keyed = 0  # _containers indexed in _by_key so far
-        self._by_key: dict[str, list[tuple[Any, str, Any]]] = {}
-        self._places: dict[str, tuple[int, list[tuple[Any, str, Any]]]] = {}  # key: (calls scanned, places)
+        self._by_key: dict[str, list[Place]] = {}
+        self._places: dict[str, tuple[int, list[Place]]] = {}  # key: (calls scanned, places)
         self._leaves_with: dict[tuple[str, ...], tuple[dict[str, int], list[Leaf]]] = {}
         self._returned_upto = 0
         self._returned: dict[str, Leaf] = {}
         self._has_key: dict[str, bool] = {}
 
     @cached_property
-    def by_tool(self) -> dict[str, list[Any]]:
+    def by_tool(self) -> dict[str, list[ToolCall]]:
         """Calls by tool name and by every tail of it after a separator
         ("expense-mcp_saveDoc": also "mcp_saveDoc" and "saveDoc"), in call order."""
-        index: dict[str, list[Any]] = {}
+        index: dict[str, list[ToolCall]] = {}
         tails: dict[str, list[str]] = {}  # per tool name: a run calls few tools many times
         for call in self.calls:
             if not call.tool:
@@ -123,7 +128,7 @@ class ToolIndex:
         return index
 
     @cached_property
-    def _containers(self) -> tuple[tuple[Any, str, Any], ...]:
+    def _containers(self) -> tuple[Place, ...]:
         """``(call, "args" or "return", payload)`` for each payload whose JSON is an
         object or an array (the only ones with keys), in call order."""
         found = []
@@ -144,7 +149,7 @@ class ToolIndex:
     def any_before(self, before: float) -> bool:
         return bool(self.calls) and self.calls[0].index < before
 
-    def _key_index(self, before: float) -> dict[str, list[tuple[Any, str, Any]]]:
+    def _key_index(self, before: float) -> dict[str, list[Place]]:
         """``(call, "args" or "return", payload)`` by every key its JSON holds at any
         depth, for the calls before ``before``, in call order. Keys are gathered
         without building paths; ``leaves_with`` walks the few payloads a claim names."""
@@ -156,7 +161,7 @@ class ToolIndex:
                 index.setdefault(key, []).append(place)
         return index
 
-    def _places_with(self, key: str, before: float) -> list[tuple[Any, str, Any]]:
+    def _places_with(self, key: str, before: float) -> list[Place]:
         """What ``_key_index(before)`` holds for ``key``, found without gathering every
         key: a payload whose text holds neither ``"key"`` nor a backslash (which an
         escaped key needs) cannot hold the key, and is not walked."""
@@ -175,7 +180,7 @@ class ToolIndex:
         """The leaves, in calls before ``before``, whose last key is one of ``keys``,
         in call and document order. Each payload is walked once per ``keys``."""
         used, found = self._leaves_with.get(keys, ({}, []))
-        places: dict[int, tuple[Any, str, Any]] = {}
+        places: dict[int, Place] = {}
         for key in keys:
             new = self._places_with(key, before)
             for place in new[used.get(key, 0):]:
@@ -233,7 +238,8 @@ def _tails(tool: str) -> set[str]:
     return {tool} | {tool[m.end():] for m in _NAME_SEPARATORS.finditer(tool)}
 
 
-def _index_numbers(index: dict[Decimal, list[NumberSource]], call: Any, name: str, payload: Any) -> None:
+def _index_numbers(index: dict[Decimal, list[NumberSource]], call: ToolCall, name: str,
+                   payload: Payload) -> None:
     value = payload.value if payload.is_json else payload.text
     for path, item in scalars(value, name):
         for number, offset in numbers_at(item):
@@ -257,7 +263,7 @@ def _last_key(path: str) -> str:
     return path.rsplit(".", 1)[-1]
 
 
-def _has_keys(payload: Any) -> bool:
+def _has_keys(payload: Payload) -> bool:
     return payload.is_json and isinstance(payload.value, (dict, list))
 
 
@@ -386,7 +392,7 @@ def numbers_at(value: Any) -> Iterator[tuple[Decimal, int]]:
             yield number, match.start()
 
 
-def succeeded(call: Any) -> bool:
+def succeeded(call: ToolCall) -> bool:
     return (call.status or "success").lower() in ("success", "ok", "succeeded")
 
 
@@ -421,7 +427,7 @@ def decimal(token: str) -> Decimal | None:
     return number if number.is_finite() else None
 
 
-def call_where(call: Any) -> str:
+def call_where(call: ToolCall) -> str:
     if call.step is None:
         return f"the call at {call.location}"
     return f"step {call.step} ({call.location})"

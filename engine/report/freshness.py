@@ -25,9 +25,12 @@ import os
 import re
 import stat
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from referee.engine.run.safeio import MAX_TEXT_BYTES
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 PREFIX = "sha256:"
 DIGITS = 32  # hex digits kept: 128 bits, as grader_input keeps
@@ -39,7 +42,7 @@ _OWN = re.compile(r"\.?(?:grading\.json|ground_truth\.json|benchmark\.json|bench
 _CHUNK = 1 << 20
 
 
-def files_digest(run: Any) -> str | None:
+def files_digest(run: Run) -> str | None:
     """``sha256:`` and 32 hex digits over the run's files; None for a run with neither
     a folder nor files of its own. A run held in memory (``engine.run.memory``, its
     ``files`` a mapping) digests as the same files on disk do."""
@@ -63,7 +66,7 @@ def file_digest(path: Path) -> str | None:
         return None
 
 
-def stale_grade(recorded: str | None, run: Any) -> bool:
+def stale_grade(recorded: str | None, run: Run) -> bool:
     """True when the grade recorded a digest and the run's files no longer give it.
     A grading.json without one (written before digests were recorded) is not judged."""
     return recorded is not None and files_digest(run) != recorded
