@@ -84,7 +84,7 @@ def _cond(c: Any) -> str:
     return _predicate(c)
 
 
-def _paren_if(c: Any, kinds) -> str:
+def _paren_if(c: ast.Condition, kinds) -> str:
     return f"({_cond(c)})" if isinstance(c, kinds) else _cond(c)
 
 
@@ -98,7 +98,7 @@ def _atom(c: Any, safe: bool) -> str:
     return _predicate(c)
 
 
-def _predicate(c: Any) -> str:
+def _predicate(c: ast.Condition) -> str:
     method = _PREDICATES[type(c)]
     return method(c)
 
@@ -274,7 +274,7 @@ def _source(src: ast.Source) -> str:
     return text + (f" as {src.fmt}" if src.fmt != "text" else "")
 
 
-def _filter(f: Any, safe: bool) -> str:
+def _filter(f: ast.Filter, safe: bool) -> str:
     if isinstance(f, ast.ToolFilter):
         return "to " + _name_pattern(f.pattern)
     if isinstance(f, ast.StatusFilter):

@@ -27,7 +27,7 @@ import signal
 from contextlib import closing
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Sequence, TypedDict, TypeVar
 
 from referee.engine import __version__
 from referee.engine.budget import wall_net
@@ -173,7 +173,14 @@ def grade_run(program: Program, grader: dict, run: Run, find_claims: bool = True
 
 # ---- phase 1, serially or in processes ------------------------------------------------
 
-_WORKER: dict[str, Any] = {}
+class _WorkerState(TypedDict, total=False):
+    program: Program
+    grader: dict
+    claims: bool
+    inherited: tuple[RulesSource, Program]  # the main process's, seen by a forked worker
+
+
+_WORKER: _WorkerState = {}
 
 
 def _start_worker(source: RulesSource, grader: dict, find_claims: bool = True) -> None:
@@ -183,8 +190,10 @@ def _start_worker(source: RulesSource, grader: dict, find_claims: bool = True) -
     # A forked worker finds the main process's Program for these very texts already
     # in its memory; any other kind of start compiles the texts again.
     inherited = _WORKER.pop("inherited", None)
-    forked = inherited is not None and inherited[0] == source
-    _WORKER["program"] = inherited[1] if forked else source.compile()
+    if inherited is not None and inherited[0] == source:
+        _WORKER["program"] = inherited[1]
+    else:
+        _WORKER["program"] = source.compile()
     _WORKER["grader"] = grader
     _WORKER["claims"] = find_claims
 
