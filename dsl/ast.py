@@ -53,7 +53,7 @@ def _span() -> Any:
 class Literal:
     """A JSON value: str, Decimal/int, bool, None, tuple (array), or ObjectLit."""
 
-    value: Any
+    value: "str | Decimal | int | bool | None | tuple | ObjectLit"
     span: Span = _span()
 
 

@@ -9,7 +9,7 @@ ERROR verdict, so one bad value never stops the other operands of ``and``/``or``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Protocol
+from typing import TYPE_CHECKING, Callable, Hashable, Mapping, Protocol, TypeVar
 
 from referee.engine.budget import spend
 from referee.engine.values import Claim, EvalError, Missing, Prov, Result, Val
@@ -18,6 +18,7 @@ from referee.engine.verdict import Evidence, Outcome, Verdict
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
 
+T = TypeVar("T")
 NOT_GRADED_MESSAGE = "semantic: needs the LLM grader (--llm); none was given"
 DETAIL_LIMIT = 5
 
@@ -57,7 +58,7 @@ class Context:
             spend(1, "examining elements one by one")
         return Context(self.run, self.lets, self.memo, element, self.cache)
 
-    def once(self, key: Any, compute: Callable[[], Any]) -> Any:
+    def once(self, key: Hashable, compute: Callable[[], T]) -> T:
         """``compute()``, computed once per run for ``key``.
 
         A failure (EvalError) is not kept: the next caller recomputes and meets

@@ -8,7 +8,7 @@ verdict, and duplicates need as many distinct actual elements.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Sequence, TypeVar
 
 from referee.engine.budget import spend
 from referee.engine.values import equal, plain_top, render, type_name
@@ -103,8 +103,12 @@ def _includes_list(actual: Any, expected: list, path: str) -> str | None:
             + f"; {len(actual)} elements for {len(expected)} expected")
 
 
-def pair_up(items: Sequence[Any], candidates: Sequence[Any],
-            fits: Callable[[Any, Any], bool]) -> list[int | None]:
+Item = TypeVar("Item")
+Candidate = TypeVar("Candidate")
+
+
+def pair_up(items: Sequence[Item], candidates: Sequence[Candidate],
+            fits: Callable[[Item, Candidate], bool]) -> list[int | None]:
     """Match each item to a distinct candidate it fits, maximising matched items."""
     adjacency = [[j for j, cand in enumerate(candidates) if fits(item, cand)] for item in items]
     return max_matching(adjacency, len(candidates))
