@@ -57,7 +57,7 @@ class Pattern:
         self.compiled = regex.compile(source, bits)
         self.display = display
         try:
-            tree: Any = parse(source, verbose="x" in flags)
+            tree = parse(source, verbose="x" in flags)  # engine.regex_syntax's own nodes
         except Unreadable:
             raise regex.error("it needs the backtracking engine, and its shape cannot be read to "
                               "tell whether it can take exponential time there; write it with "
@@ -115,7 +115,7 @@ class Pattern:
             raise budget.too_slow() from None
 
 
-def _linear(tree: Any, flags: str) -> Linear | None:
+def _linear(tree: object, flags: str) -> Linear | None:
     """RE2's texts for the pattern, when RE2 can run it with the same meaning."""
     try:
         linear = to_linear(tree, flags)

@@ -76,7 +76,8 @@ class Verdict:
     vacuous: bool = False
     notes_only: bool = False
     details: tuple[str, ...] = field(default=())
-    _within: ClassVar[Any] = None  # not a field: the bound it was found within (see within)
+    # Not a field: the bound it was found within (see within).
+    _within: ClassVar[Callable[["Verdict"], "Verdict"] | None] = None
 
     @property
     def passed(self) -> bool:

@@ -18,6 +18,7 @@ from referee.engine.checks.static import Read
 from referee.engine.values import EvalError
 
 if TYPE_CHECKING:
+    from referee.engine.regexes import Pattern
     from referee.engine.run.model import JsonFile
     from referee.engine.run.workspace import Run
 
@@ -142,7 +143,7 @@ def tool_hint(name: str, tools: Iterable[str]) -> str | None:
     return f"did you mean '{by_tail[best]}'?" if best else None
 
 
-def pattern_matcher(pattern: Any) -> Matcher:
+def pattern_matcher(pattern: Pattern) -> Matcher:
     """A ``Matcher`` over a compiled ``regexes.Pattern`` (the one the rule's
     selection uses); a match that ends in an error (``regexes.Pattern``) answers None."""
     test = pattern.tester("a tool name")
