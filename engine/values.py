@@ -19,7 +19,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar
 
 from referee.dsl.json_locate import child_offset, lines_before
-from referee.engine.run.model import Note, ToolCall
+from referee.engine.run.model import Note, Payload, ToolCall
 from referee.engine.verdict import Evidence
 
 QUOTE_LIMIT = 120
@@ -208,7 +208,7 @@ def call_record(call: ToolCall) -> dict:
     }
 
 
-def _payload(payload: Any) -> Any:
+def _payload(payload: Payload | None) -> Any:
     return None if payload is None else payload.value
 
 

@@ -18,9 +18,12 @@ from __future__ import annotations
 import json
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic_core import to_json
+
+if TYPE_CHECKING:
+    from pydantic import BaseModel
 
 # pydantic-core's first to_json imports what it needs to know types it may meet
 # (uuid; on Python 3.13 also pathlib, ipaddress and more); a Ctrl-C during such an
@@ -36,13 +39,12 @@ FREE_PARTS = ("execution_metrics", "timing", "grader")
 _SCRIPT_BREAKERS = re.compile(r"<(/script|!--)", re.IGNORECASE)
 
 
-def render(document: Any) -> str:
+def render(document: dict[str, Any] | BaseModel) -> str:
     """The exact text of a report file (a dict, or a model of ``engine.report.models``)."""
-    if hasattr(document, "model_dump"):
-        document = document.model_dump(mode="json")
-    fast = _rust_text(document, [document.get(part) for part in FREE_PARTS])
+    data = document.model_dump(mode="json") if hasattr(document, "model_dump") else document
+    fast = _rust_text(data, [data.get(part) for part in FREE_PARTS])
     if fast is None:
-        return dumps(neutralise_script_end(document))
+        return dumps(neutralise_script_end(data))
     return neutralise_text(fast) + "\n"
 
 
