@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from itertools import chain
-from typing import Any
 
 from referee.dsl import ast
 from referee.engine.checks.base import (Check, CheckCompiler, Context, Expr, Leaf, decided, distinct,
@@ -24,7 +23,7 @@ from referee.engine.values import Missing, Val, render
 from referee.engine.verdict import Evidence, Outcome, Verdict
 
 
-def _unfiltered_records(selection: Any) -> bool:
+def _unfiltered_records(selection: Expr) -> bool:
     """A selection of records that no ``where`` narrows (``to``, ``with status`` and
     ``at step`` name what is selected; a ``where`` tests it)."""
     return isinstance(selection, Select) and all(f.check is None for f in selection.filters)
