@@ -55,7 +55,10 @@ def _eval_block(block: ast.EvalBlock) -> str:
 
 def format_let_value(let: ast.Let) -> str:
     """What a let names, as written after ``let NAME =``."""
-    return _cond(let.value) if let.names == "condition" else _value(let.value, True)
+    value = let.value  # the test of ``Let.names``, here so that the type checker narrows it
+    if isinstance(value, (ast.RegexLit, *ast.VALUE_TYPES)):
+        return _value(value, True)
+    return _cond(value)
 
 
 def _expect(expect: ast.Expect) -> str:
@@ -73,7 +76,7 @@ def _expect(expect: ast.Expect) -> str:
 # ----------------------------------------------------------------- conditions
 
 
-def _cond(c: Any) -> str:
+def _cond(c: ast.Condition) -> str:
     """A condition in a position where nothing after it can extend it."""
     if isinstance(c, ast.Or):
         return " or ".join(_paren_if(o, ast.Or) for o in c.operands)
@@ -88,7 +91,7 @@ def _paren_if(c: ast.Condition, kinds) -> str:
     return f"({_cond(c)})" if isinstance(c, kinds) else _cond(c)
 
 
-def _atom(c: Any, safe: bool) -> str:
+def _atom(c: ast.Condition, safe: bool) -> str:
     """The condition of ``where``/``have``: one predicate, perhaps negated, else
     parenthesised."""
     if isinstance(c, ast.Not):
@@ -140,7 +143,7 @@ def _quantified(c: ast.Quantified) -> str:
     word = f"exactly {c.count}" if c.quantifier == "exactly" else c.quantifier
     has_condition = c.condition is not None
     text = f"{word} {_value(c.selection, not has_condition)}"
-    return text + (f" have {_atom(c.condition, True)}" if has_condition else "")
+    return text + (f" have {_atom(c.condition, True)}" if c.condition is not None else "")
 
 
 def _before(c: ast.Before) -> str:
@@ -178,7 +181,7 @@ _PREDICATES: dict[type, Callable[[Any], str]] = {
 # --------------------------------------------------------------------- values
 
 
-def _value(v: Any, safe: bool) -> str:
+def _value(v: ast.Value | ast.RegexLit, safe: bool) -> str:
     """A value; ``safe`` is False when a token that could extend it comes next."""
     if isinstance(v, ast.Selection):
         return _selection(v, safe)
