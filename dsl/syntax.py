@@ -11,7 +11,10 @@ import re
 from typing import TYPE_CHECKING, Any, Callable
 
 if TYPE_CHECKING:  # only a syntax error needs lark (the parser imports it then)
+    from lark import Lark
     from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
+
+    from referee.dsl.lalr import Runtime
 
 from referee.dsl.errors import Diagnostic, did_you_mean, line_col, line_of
 
@@ -59,7 +62,7 @@ SOURCES_HINT = ("a selection starts with calls, notes, harness, response, output
 class Terminals:
     """Human names for the terminals of one compiled grammar."""
 
-    def __init__(self, parser: Any):  # a lark.Lark or a dsl.lalr.Runtime: its ``terminals``
+    def __init__(self, parser: Lark | Runtime):  # its ``terminals``
         self.names = dict(_NAMED)
         self.keywords: set[str] = set()
         for term in parser.terminals:
