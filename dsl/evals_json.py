@@ -25,6 +25,7 @@ from typing import Any
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of
 from referee.dsl.json_locate import index_values, raw_offsets, syntax_error
+from referee.dsl.named_file import read_named_text
 from referee.dsl.parser import parse_condition
 from referee.dsl.transform import check_text
 
@@ -74,7 +75,7 @@ def load_evals(path: Path, display: str | None = None) -> EvalsFile:
     itself, the language's codes for embedded assertions) listing every problem."""
     shown = display or str(path)
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = read_named_text(path)  # a FIFO or a device is refused, never waited on
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         raise RulesError([Diagnostic("bad-evals", f"cannot read evals.json: {reason}",

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.dsl.named_file import read_named_text
 from referee.engine.commands.warnings import warn, warn_all
 from referee.engine.usage import UsageError
 
@@ -252,7 +253,7 @@ def _skill(args: argparse.Namespace) -> tuple[list[str], dict]:
     skill_name = None
     if args.evals is not None:
         try:
-            data = json.loads(args.evals.read_text(encoding="utf-8"))
+            data = json.loads(read_named_text(args.evals))
         except (OSError, ValueError) as exc:
             raise UsageError(f"cannot read the evals file {args.evals}: "
                              f"{getattr(exc, 'strerror', None) or exc}") from None

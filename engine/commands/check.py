@@ -84,12 +84,14 @@ def run(args: argparse.Namespace) -> int:
 
 def _read(name: str) -> str:
     """The file's text; a ``UsageError`` naming the file when it cannot be read."""
-    path = Path(name)
+    from referee.dsl.named_file import NotRegular, read_named_text
+
     try:
-        if not path.is_file():
-            reason = "no such file" if not path.exists() else "not a file"
-            raise UsageError(f"cannot read {name}: {reason}")
-        return path.read_text(encoding="utf-8-sig")  # a byte order mark is not text
+        return read_named_text(name, "utf-8-sig")  # a byte order mark is not text
+    except FileNotFoundError:
+        raise UsageError(f"cannot read {name}: no such file") from None
+    except NotRegular:
+        raise UsageError(f"cannot read {name}: not a file") from None
     except UnicodeDecodeError:
         raise UsageError(f"cannot read {name}: not UTF-8 text") from None
     except OSError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 from collections.abc import Sequence
@@ -230,13 +231,14 @@ def _prepare(args: argparse.Namespace, color: bool):
 def _critique_feedback(workspace: Path, source: RulesSource, keys: list[str]) -> dict:
     """The findings of ``referee critique`` (WORKSPACE/critique.json) as eval_feedback
     suggestions by eval key, when they were made with these very rules."""
+    from referee.dsl.named_file import read_named_text
     from referee.engine.critique.findings import (CRITIQUE_FILE, feedback_suggestions, load_findings,
                                                   rules_digest)
 
     findings = load_findings(workspace)
     if findings is None:
         return {}
-    evals_text = Path(source.evals_path).read_text(encoding="utf-8") if source.evals_path else None
+    evals_text = read_named_text(source.evals_path) if source.evals_path else None
     if findings.digest != rules_digest(source.files, evals_text):
         warn(f"{CRITIQUE_FILE} was made with other rules; its findings are left out of eval_feedback "
              "(run referee critique again)")
@@ -245,24 +247,26 @@ def _critique_feedback(workspace: Path, source: RulesSource, keys: list[str]) ->
 
 
 def _rules_source(args: argparse.Namespace) -> RulesSource | int:
+    from referee.dsl.named_file import read_named_text
     from referee.engine.decision.provenance import rules_name
     from referee.engine.grade import RulesSource
 
     files = []
     for given in args.rules:
         try:
-            text = Path(given).read_text(encoding="utf-8")
+            text = read_named_text(given)
         except (OSError, UnicodeDecodeError) as exc:
             return _fail(f"cannot read rules file {given}: {getattr(exc, 'strerror', None) or exc}")
         shown = rules_name(given, text)
         files.append((shown, text))
         _SHOWN[shown] = given
     if args.evals is not None and not Path(args.evals).is_file():
-        return _fail(f"evals file not found: {args.evals}")
+        why = "not found" if not os.path.lexists(args.evals) else "is not a regular file"
+        return _fail(f"evals file {why}: {args.evals}")
     evals_shown = None
     if args.evals is not None:
         try:
-            evals_shown = rules_name(args.evals, Path(args.evals).read_text(encoding="utf-8"))
+            evals_shown = rules_name(args.evals, read_named_text(args.evals))
             _SHOWN[evals_shown] = args.evals
         except (OSError, UnicodeDecodeError):
             evals_shown = None  # load_evals reports it, naming the file as given

@@ -14,6 +14,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.dsl.named_file import read_named_text
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.commands.warnings import warn_all
 from referee.engine.compare.output import say
@@ -106,7 +107,7 @@ def _program(rules: list[str], evals: str | None):
 
 def _read(path: str, what: str) -> str:
     try:
-        return Path(path).read_text(encoding="utf-8")
+        return read_named_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {what}{path}: {getattr(exc, 'strerror', None) or exc}") from None
 

@@ -17,6 +17,7 @@ import json
 import re
 from pathlib import Path
 
+from referee.dsl.named_file import read_named_text
 from referee.engine.usage import UsageError
 
 _OURS = re.compile(r"comparison-\d+\.json")
@@ -25,9 +26,7 @@ _OURS = re.compile(r"comparison-\d+\.json")
 def read_object(path: Path, what: str, max_bytes: int = 64 * 1024 * 1024) -> dict:
     """The JSON object in ``path``; UsageError saying why not (``what`` names the kind)."""
     try:
-        if path.stat().st_size > max_bytes:
-            raise UsageError(f"{path} is over {max_bytes // (1024 * 1024)} MiB; not read")
-        value = json.loads(path.read_bytes().decode("utf-8-sig"))
+        value = json.loads(read_named_text(path, "utf-8-sig", max_bytes))
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
     except ValueError as exc:

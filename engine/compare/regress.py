@@ -16,6 +16,7 @@ refused unless allowed, since a change of the rules is not a change of the skill
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,7 +56,8 @@ def read(path: Path, label: str, primary: str | None = None) -> State:
         return from_benchmark(label, read_benchmark(path))
     if path.is_dir():
         return from_loaded(label, load(path), primary)
-    raise UsageError(f"{label}: no such file or folder: {path}")
+    what = "not a regular file or a folder" if os.path.lexists(path) else "no such file or folder"
+    raise UsageError(f"{label}: {what}: {path}")
 
 
 def from_loaded(label: str, loaded: Loaded, primary: str | None) -> State:

@@ -20,6 +20,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from referee.dsl.named_file import read_named_text
 from referee.engine.compare.load import Item
 from referee.engine.usage import UsageError
 
@@ -102,7 +103,7 @@ def load_tags(path: Path | None) -> dict[str, Tag]:
     if path is None:
         return {}
     try:
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_named_text(path, "utf-8-sig")
         table = tomllib.loads(text)
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read the rubric file {path}: {getattr(exc, 'strerror', None) or exc}") from None

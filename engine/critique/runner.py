@@ -14,6 +14,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 
+from referee.dsl.named_file import read_named_text
 from referee.engine import budget
 from referee.engine.critique.assess import Critique, critique_run
 from referee.engine.critique.coverage import EvalCoverage, eval_coverage
@@ -102,7 +103,7 @@ def _compile(rules: list[str], evals_path: str | None, sentences: tuple = ()):
     files = []
     for name in rules:
         try:
-            files.append((Path(name).name, Path(name).read_text(encoding="utf-8")))
+            files.append((Path(name).name, read_named_text(name)))
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read rules file {name}: {getattr(exc, 'strerror', None) or exc}") from None
     evals_text = _evals_text(evals_path)
@@ -126,7 +127,7 @@ def _evals_text(evals_path: str | None) -> str | None:
     if evals_path is None:
         return None
     try:
-        return Path(evals_path).read_text(encoding="utf-8")
+        return read_named_text(evals_path)
     except (OSError, UnicodeDecodeError):
         return None  # compiling reports it
 

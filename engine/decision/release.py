@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
 
+from referee.dsl.named_file import read_named_text
 from referee.engine.decision.analysis import Analysis
 from referee.engine.decision.stability import MODES
 from referee.engine.usage import UsageError
@@ -68,7 +69,7 @@ def load_config(override: Path | None = None) -> ReleaseConfig:
     source_text, shown = base_text, "release.toml"
     if override is not None:
         try:
-            source_text = override.read_text(encoding="utf-8-sig")
+            source_text = read_named_text(override, "utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"cannot read the release config {override}: "
                              f"{getattr(exc, 'strerror', None) or exc}") from None

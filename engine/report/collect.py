@@ -18,6 +18,7 @@ from typing import Any, Sequence
 
 from pydantic import ValidationError
 
+from referee.dsl.named_file import read_named_text
 from referee.engine.decision.provenance import rules_mix, rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.report.build import gate_status
@@ -250,12 +251,16 @@ def _cut(text: str) -> str:
     return text if len(text) <= MAX_SOURCE_CHARS else text[: MAX_SOURCE_CHARS - 1] + "…"
 
 
+BENCHMARK_LIMIT = 64 * 1024 * 1024  # as compare.output.read_object reads one for diff and --against
+
+
 def _benchmark(folder: Path, problems: list[str]) -> dict[str, Any] | None:
     path = folder / BENCHMARK
     if not path.is_file():
         return None
     try:
-        value = json.loads(path.read_text(encoding="utf-8"))
+        # Through the one reader (a FIFO is refused, never waited on), bounded as diff reads it.
+        value = json.loads(read_named_text(path, limit=BENCHMARK_LIMIT))
     except (OSError, ValueError) as exc:
         problems.append(f"{display_path(path)}: cannot read ({exc}); shown without it")
         return None

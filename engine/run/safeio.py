@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from referee.dsl.json_locate import syntax_error
+from referee.dsl.named_file import LIMIT, NotRegular, TooLarge, named_bytes
 from referee.engine.run.model import JsonFile, Problem, TextFile
 
-MAX_TEXT_BYTES = 32 * 1024 * 1024  # beyond this a file is reported `too-large` and not read
+MAX_TEXT_BYTES = LIMIT  # 32 MiB: beyond this a file is reported `too-large` and not read
 MAX_JSON_DEPTH = 512  # deeper JSON is reported `too-deep` before json.loads sees it
 
 _UTF8_BOM = b"\xef\xbb\xbf"
@@ -241,26 +242,13 @@ def read_named_file(path: Path, report: str, limit: int, *, head: bool = False) 
     with ``head``, read up to ``limit`` bytes (the start of the file).
     """
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+        return named_bytes(path, limit, head=head), None
+    except NotRegular:
+        return None, Problem("not-a-file", report, "not a regular file (a FIFO, a device or a folder); not read")
+    except TooLarge as exc:
+        return None, Problem("too-large", report, exc.strerror or "too large")
     except OSError as exc:
-        return None, Problem("unreadable", report, f"cannot open: {exc.strerror or exc}")
-    with os.fdopen(fd, "rb") as handle:
-        try:
-            info = os.fstat(handle.fileno())
-            if not stat.S_ISREG(info.st_mode):
-                return None, Problem("not-a-file", report, "not a regular file (a FIFO, a device or a folder); not read")
-            if head:
-                return handle.read(limit), None
-            if info.st_size > limit:
-                return None, Problem("too-large", report, f"{info.st_size} bytes is over the {limit}-byte limit; not read")
-            data = handle.read(info.st_size + 1)
-            if len(data) > info.st_size:  # grew since: read on, to the limit
-                data += handle.read(limit + 1 - len(data))
-        except OSError as exc:
-            return None, Problem("unreadable", report, f"cannot read: {exc.strerror or exc}")
-    if len(data) > limit:
-        return None, Problem("too-large", report, f"over the {limit}-byte limit; not read")
-    return data, None
+        return None, Problem("unreadable", report, f"cannot read: {exc.strerror or exc}")
 
 
 def decode(data: bytes, report: str, *, lossy: bool = True) -> tuple[str | None, list[Problem]]:

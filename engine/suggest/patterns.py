@@ -21,6 +21,8 @@ from typing import Any
 
 import regex
 
+from referee.dsl.named_file import read_named_text
+
 SURE = ("high", "medium", "low")
 KINDS = ("tool", "count", "field", "return_field", "value", "text", "file", "pairs",
          "ignore", "regex", "json_pair", "list", "number", "heading", "input", "verbatim")
@@ -98,9 +100,9 @@ def load(folder: str | None = None, extra: tuple[str, ...] = (),
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_named_text(path))
     except (OSError, UnicodeDecodeError) as exc:
-        raise PatternError(f"{path}: cannot read the pattern file: {exc}") from None
+        raise PatternError(f"{path}: cannot read the pattern file: {getattr(exc, 'strerror', None) or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise PatternError(f"{path}: not valid TOML: {exc}") from None
 

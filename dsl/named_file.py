@@ -1,0 +1,59 @@
+"""Reading a file the user named: a rules file, evals.json, a configuration, a source.
+
+One reading for all of them, so no input type can stall a command or fill its
+memory: the file is opened without blocking and checked on the open file itself
+(nothing can be swapped in between), so a FIFO is refused instead of waiting for a
+writer, a device (a symlink to ``/dev/zero``) or a folder is refused instead of
+read, and a file over the reader's limit is not read. ``engine.run.safeio`` builds
+its readers of runs and import sources on this one.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+from pathlib import Path
+
+# The limit of a file the user names, as of a run's files (engine.run.safeio.MAX_TEXT_BYTES).
+LIMIT = 32 * 1024 * 1024
+
+
+class NotRegular(OSError):
+    """A named path that is not a regular file (a FIFO, a device, a folder)."""
+
+
+class TooLarge(OSError):
+    """A named file over the size limit of its reader."""
+
+
+def named_bytes(path: Path, limit: int = LIMIT, *, head: bool = False) -> bytes:
+    """The bytes of ``path``, at most ``limit`` (with ``head``, its first ``limit``
+    bytes, however large it is). Raises ``NotRegular``, ``TooLarge`` or the
+    ``OSError`` of opening or reading, each with a ``strerror`` that says why."""
+    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0))
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):  # before fdopen, which refuses a folder with an error of its own
+            raise NotRegular(errno.EINVAL, "not a regular file (a FIFO, a device or a folder); not read", str(path))
+        if info.st_size > limit and not head:
+            raise TooLarge(errno.EFBIG, f"{info.st_size} bytes is over the {limit}-byte limit; not read", str(path))
+        handle = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with handle:
+        if head:
+            return handle.read(limit)
+        data = handle.read(info.st_size + 1)
+        if len(data) > info.st_size:  # grew since: read on, to the limit
+            data += handle.read(limit + 1 - len(data))
+    if len(data) > limit:
+        raise TooLarge(errno.EFBIG, f"over the {limit}-byte limit; not read", str(path))
+    return data
+
+
+def read_named_text(path: Path | str, encoding: str = "utf-8", limit: int = LIMIT) -> str:
+    """``Path.read_text`` through ``named_bytes``. Raises what ``read_text`` raises:
+    an ``OSError`` whose ``strerror`` says why, or ``UnicodeDecodeError``."""
+    return named_bytes(Path(path), limit).decode(encoding)
