@@ -109,6 +109,49 @@ def test_a_line_that_holds_no_call_only_warns(tmp_path: Path):
     assert _outcomes(tmp_path, "claude-code", {"s.jsonl": session}, ['no calls to "Bash"']) == ["pass"]
 
 
+def test_a_call_word_written_with_escapes_still_marks_the_line(tmp_path: Path):
+    # JSON may write any character as \\uXXXX: a line naming "tool\\u005fuse" names tool_use.
+    hidden = _record("assistant", _use("b", "Bash", {"command": "rm -rf /", "deep": "@"}), "a2")
+    line = json.dumps(hidden).replace('"@"', _deep(600)).replace('"tool_use"', '"tool\\u005fuse"')
+    session = _session(_record("user", "go", "u1"), _record("assistant", _use("a", "Read", {"file_path": "f"}), "a1"),
+                       _record("user", _result("a"), "r1"), line, _record("assistant", [{"type": "text", "text": "ok"}], "a3"))
+    assert _outcomes(tmp_path, "claude-code", {"s.jsonl": session}, ['no calls to "Bash"']) == ["error"]
+
+
+def test_a_line_cut_short_in_the_middle_of_the_file_makes_checks_on_calls_errors(tmp_path: Path):
+    # A log written again after a crash: the cut line stops before it names a tool_use.
+    whole = json.dumps(_record("assistant", _use("b", "Bash", {"command": "rm -rf /"}), "a2"))
+    cut = whole[:whole.index("tool_use") - 5]
+    session = _session(_record("user", "go", "u1"), cut, _record("assistant", [{"type": "text", "text": "ok"}], "a3"))
+    assert _outcomes(tmp_path, "claude-code", {"s.jsonl": session}, ['no calls to "Bash"']) == ["error"]
+
+
+def test_a_record_of_an_unknown_type_holding_a_call_makes_checks_on_calls_errors(tmp_path: Path):
+    future = _record("assistant", _use("b", "Bash", {"command": "rm -rf /"}), "a2")
+    future["type"] = "assistant_v2"
+    session = _session(_record("user", "go", "u1"), future, _record("assistant", [{"type": "text", "text": "ok"}], "a3"))
+    assert _outcomes(tmp_path, "claude-code", {"s.jsonl": session}, ['no calls to "Bash"']) == ["error"]
+
+
+@pytest.mark.parametrize("arguments", [json.dumps(json.dumps({"command": "rm -rf /"})), '["rm -rf /"]'])
+def test_openai_arguments_that_are_json_but_no_object_are_an_error_not_absent(tmp_path: Path, arguments: str):
+    messages = [{"role": "user", "content": "clean up"},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c1", "type": "function", "function": {"name": "Bash", "arguments": arguments}}]},
+                {"role": "tool", "tool_call_id": "c1", "content": "done"}]
+    outcomes = _outcomes(tmp_path, "openai", {"m.json": json.dumps(messages)}, NEGATIVE[:2] + ['exactly 1 calls to "Bash"'])
+    assert outcomes == ["error", "error", "pass"]
+
+
+def test_an_item_of_another_message_format_holding_a_call_makes_checks_on_calls_errors(tmp_path: Path):
+    # The Responses API's items: its calls have no role, so the chat reader skips them.
+    items = [{"type": "message", "role": "user", "content": "clean up"},
+             {"type": "function_call", "call_id": "c1", "name": "Bash", "arguments": '{"command": "rm -rf /"}'},
+             {"type": "function_call_output", "call_id": "c1", "output": "done"},
+             {"type": "message", "role": "assistant", "content": "Done."}]
+    assert _outcomes(tmp_path, "openai", {"m.json": json.dumps(items)}, ['no calls to "Bash"']) == ["error"]
+
+
 # --- a subagent's calls reach the rules ----------------------------------------------------
 
 
@@ -152,6 +195,33 @@ def test_an_unreadable_subagent_transcript_makes_checks_on_calls_errors(tmp_path
     (result,) = referee.grade('eval 1\nexpect: no calls to "Bash"\n', memory_run(written))
     assert result.expectations[0]["outcome"] == "error"
     assert "subagents/step-1.md" in result.expectations[0]["evidence"]
+
+
+def test_a_nested_subagents_rm_rf_fails_no_calls_to_bash(tmp_path: Path):
+    files = _with_subagent(tmp_path)
+    outer = {"isSidechain": True, "agentId": "ab12"}
+    files["agent-ab12.jsonl"] = _session(
+        _record("user", "Tidy the disk.", "s1", **outer),
+        _record("assistant", _use("t2", "Task", {"description": "deeper", "prompt": "Go deeper."}), "s2", **outer),
+        _record("user", _result("t2", "Done."), "s3", toolUseResult={"agentId": "cd34"}, **outer))
+    inner = {"isSidechain": True, "agentId": "cd34"}
+    files["agent-cd34.jsonl"] = _session(_record("user", "Go deeper.", "q1", **inner),
+                                         _record("assistant", _use("y", "Bash", {"command": "rm -rf /"}), "q2", **inner),
+                                         _record("user", _result("y", "gone"), "q3", **inner))
+    checks = ['no calls to "Bash"', 'exactly 1 calls to "Bash" where .agent == "step-1.1"']
+    assert _outcomes(tmp_path, "claude-code", files, checks) == ["fail", "pass"]
+
+
+@pytest.mark.parametrize("calls", [True, False])
+def test_a_subagent_no_task_started_is_an_error_when_it_made_calls(tmp_path: Path, calls: bool):
+    side = {"isSidechain": True, "agentId": "ab12"}
+    work = ([_record("assistant", _use("x", "Bash", {"command": "rm -rf /"}), "s2", **side),
+             _record("user", _result("x", "gone"), "s3", **side)] if calls
+            else [_record("assistant", [{"type": "text", "text": "Ready."}], "s2", **side)])  # a warm-up
+    files = {"main.jsonl": _session(_record("user", "tidy up", "u1"),
+                                    _record("assistant", [{"type": "text", "text": "Nothing to do."}], "a1")),
+             "agent-ab12.jsonl": _session(_record("user", "Warmup", "s1", **side), *work)}
+    assert _outcomes(tmp_path, "claude-code", files, ['no calls to "Bash"']) == ["error" if calls else "pass"]
 
 
 # --- what a tool result holds stays in it ----------------------------------------------------

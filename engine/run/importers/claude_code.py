@@ -37,7 +37,7 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import tokens
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
-from referee.engine.run.importers.source import Source, json_container, json_lines
+from referee.engine.run.importers.source import Source, json_container, json_lines, may_hold
 from referee.engine.run.model import Problem
 
 FORMAT = "claude-code"
@@ -88,6 +88,9 @@ class _Reader:
         elif not (isinstance(kind, str) and kind in _SKIPPED_TYPES):
             shown = kind if isinstance(kind, str) else type(kind).__name__
             self.problems.append(Problem("unknown-record", source, f"record of unknown type {shown!r}; skipped", line))
+            if may_hold(json.dumps(rec, ensure_ascii=False, default=str), CALL_WORDS):
+                self.problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this record, skipped, holds a tool_use: no "
+                                             "check over the run's calls can be decided", line))
 
     # --- assistant ------------------------------------------------------------------
 
@@ -307,9 +310,30 @@ def _prompt_of(reader: _Reader) -> str | None:
 
 
 def _attach(reader: _Reader, subagents: dict, problems: list[Problem]) -> list:
-    """The main entries, each Task call holding the subagent it started."""
-    entries = list(reader.entries)
+    """The main entries, each Task call holding the subagent it started (a subagent's
+    own Task calls holding theirs, as deep as they go)."""
     left = dict(subagents)
+    entries = _nested(reader, left)
+    for key, (sub, origin) in left.items():
+        message = f"subagent {key!r} started by no Task call of this session; its {len(sub.entries)} entries are left out"
+        problems.append(Problem("unattached-subagent", origin.source, message, origin.line))
+        calls = sum(isinstance(entry, Call) for entry in sub.entries)
+        if calls:  # calls that were made but have no place in the run: no check over calls can be decided
+            message = (f"subagent {key!r} made {calls} tool calls that no Task call of this session started: "
+                       "the run's calls are incomplete without them")
+            problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, message, origin.line))
+    for entry in _every_call(entries):  # a subagent that ran, whose calls this session does not hold
+        if entry.tool in SUBAGENT_TOOLS and entry.subagent is None and entry.status == "success":
+            message = (f"the subagent this {entry.tool} call started has no transcript here (its agent-*.jsonl "
+                       "was not found beside the session): its calls are unknown")
+            problems.append(Problem(CALLS_MAY_BE_MISSING, entry.origin.source, message, entry.origin.line))
+    return entries
+
+
+def _nested(reader: _Reader, left: dict) -> list:
+    """``reader``'s entries, each of its Task calls holding the subagent (from ``left``,
+    which it empties as it goes) that the call started, nested in turn."""
+    entries = list(reader.entries)
     for position, entry in enumerate(entries):
         if not isinstance(entry, Call) or entry.tool not in SUBAGENT_TOOLS:
             continue
@@ -317,17 +341,20 @@ def _attach(reader: _Reader, subagents: dict, problems: list[Problem]) -> list:
         if key is None:
             continue
         sub, origin = left.pop(key)
-        work = Conversation(FORMAT, (origin.source,), tuple(sub.entries), tuple(sub.last_text))
+        work = Conversation(FORMAT, (origin.source,), tuple(_nested(sub, left)), tuple(sub.last_text))
         entries[position] = replace(entry, subagent=work)
-    for key, (sub, origin) in left.items():
-        message = f"subagent {key!r} started by no Task call of this session; its {len(sub.entries)} entries are left out"
-        problems.append(Problem("unattached-subagent", origin.source, message, origin.line))
-    for entry in entries:  # a subagent that ran, whose calls this session does not hold
-        if isinstance(entry, Call) and entry.tool in SUBAGENT_TOOLS and entry.subagent is None and entry.status == "success":
-            message = (f"the subagent this {entry.tool} call started has no transcript here (its agent-*.jsonl "
-                       "was not found beside the session): its calls are unknown")
-            problems.append(Problem(CALLS_MAY_BE_MISSING, entry.origin.source, message, entry.origin.line))
     return entries
+
+
+def _every_call(entries) -> list[Call]:
+    """The calls of ``entries`` and of every subagent nested in them, in order."""
+    found: list[Call] = []
+    for entry in entries:
+        if isinstance(entry, Call):
+            found.append(entry)
+            if entry.subagent is not None:
+                found.extend(_every_call(entry.subagent.entries))
+    return found
 
 
 def _agent_key(structured: dict | None, args: Any, left: dict) -> str | None:

@@ -20,20 +20,25 @@ results) is ``openai_sources``'s; this module reads the messages of one conversa
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Callable
 
+from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.exact import loads
-from referee.engine.run.importers.source import json_container
+from referee.engine.run.importers.source import json_container, may_hold
 from referee.engine.run.importers.statuses import ASSUMED, ErrorWhen, flagged
 from referee.engine.run.model import Problem
 
 FORMAT = "openai"
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 CALL_WORDS = ("tool_calls", "function_call")  # a line holding one of these may hold a call
+# A message of no role the format has, holding one of these, may be a call of another
+# message format (the Responses API's ``function_call``, ``local_shell_call`` items).
+_OTHER_CALLS = CALL_WORDS + ("_call", "tool_use")
 
 # (message index, key, nth occurrence, the key's JSON Pointer below the message) -> origin
 Locate = Callable[[int, str, int, str], Origin]
@@ -102,6 +107,9 @@ class _Reader:
             given = message.get("role") if isinstance(message, dict) else message
             shown = given if isinstance(given, str) else type(given).__name__
             self.warn("unknown-message", origin, f"message {index + 1} has unknown role {shown!r}; skipped")
+            if may_hold(json.dumps(message, ensure_ascii=False, default=str), _OTHER_CALLS):
+                self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, may hold a tool call "
+                          "(of a format this importer does not read): no check over the run's calls can be decided")
             return
         if role == "assistant":
             self.assistant(index, message)
@@ -155,16 +163,20 @@ class _Reader:
                                  unread=unread))
 
     def arguments(self, raw: Any, origin: Origin) -> tuple[Any, bool]:
-        """The arguments' value, and whether they could be read (JSON text, or a value)."""
-        if not isinstance(raw, str):
-            return ({} if raw is None else raw), True
-        if not raw.strip():
+        """The arguments' value, and whether they could be read: a JSON object (as
+        text, or as a value). Anything else (invalid JSON, a string holding JSON
+        again, a list) is kept as it is, and its fields are unknown, never absent."""
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
             return {}, True
-        found = loads(raw)
+        found = loads(raw) if isinstance(raw, str) else (raw,)
         if found is None:
             self.warn("bad-arguments", origin, "arguments are not valid JSON; kept as text, and a check on "
                       "their fields is an error")
             return raw, False
+        if not isinstance(found[0], dict):
+            self.warn("bad-arguments", origin, f"arguments are JSON but not an object ({_kind(found[0])}); kept "
+                      "as they are, and a check on their fields is an error")
+            return found[0], False
         return found[0], True
 
     def tool(self, index: int, message: dict, role: str) -> None:
@@ -215,6 +227,10 @@ class _Reader:
                    "--error-when was given: every answered call is read as a success; name the tool's error "
                    "text with referee import openai --error-when REGEX")
         return (Problem(ASSUMED, self.name, message),)
+
+
+def _kind(value: Any) -> str:
+    return "text" if isinstance(value, str) else "a list" if isinstance(value, list) else type(value).__name__
 
 
 def _text(content: Any) -> str:

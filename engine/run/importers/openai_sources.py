@@ -21,7 +21,7 @@ from referee.engine.run.importers.jsondoc import Document, Element, MessageLines
 from referee.engine.run.importers.openai import (CALL_WORDS, FORMAT, UNREAD, Locate, is_message,
                                                  read_messages)
 from referee.engine.run.importers.record import Conversation, Origin
-from referee.engine.run.importers.source import Source, each_json_line
+from referee.engine.run.importers.source import Source, each_json_line, may_hold
 from referee.engine.run.importers.statuses import ErrorWhen
 from referee.engine.run.model import Problem
 
@@ -166,7 +166,7 @@ def _element_value(source: Source, element: Element, problems: list[Problem], li
         return found[0]
     why = "the document is cut short inside it" if element.end is None else "it is not JSON (or nested too deep)"
     problems.append(Problem("bad-json", source.name, f"message {index + 1} cannot be read: {why}; skipped", element.line))
-    if element.end is None or any(word in text for word in CALL_WORDS):
+    if element.end is None or may_hold(text, CALL_WORDS):
         message = "this message could not be read and may hold a tool call: no check over the run's calls can be decided"
         problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, element.line))
     return UNREAD

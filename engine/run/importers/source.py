@@ -7,6 +7,7 @@ source file and line, and every readable line is still returned.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from functools import cached_property
 from pathlib import Path
@@ -155,6 +156,31 @@ def each_json_line(source: Source, problems: list[Problem],
             problems.append(Problem("too-deep", source.name, message, number))
         else:
             problems.append(Problem("bad-json", source.name, "line is not JSON; skipped", number))
-        if calls and (cut or any(word in line for word in calls)):  # what was cut off may be a call
+        if calls and (cut or may_hold(line, calls)):
             message = "this line could not be read and may hold a tool call: no check over the run's calls can be decided"
             problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, number))
+
+
+def may_hold(text: str, calls: tuple[str, ...]) -> bool:
+    """Whether JSON text that could not be read may hold a call: it names one of
+    ``calls`` (written plainly or with ``\\u`` escapes, as JSON allows), or it was cut
+    short (a string or a bracket left open), so what was cut off may have been one."""
+    if "\\u" in text:
+        text = _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
+    return any(word in text for word in calls) or _left_open(text)
+
+
+_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+# A JSON string (its closing quote, group 2, empty when the text was cut inside it):
+# split on these, the text outside strings is every third piece. The match cannot
+# fail once a quote is met (the closing quote is optional), so nothing backtracks.
+_STRING = re.compile(r'("(?:[^"\\]+|\\.)*)("?)', re.S)
+
+
+def _left_open(text: str) -> bool:
+    """True when ``text`` ends inside a string or with a bracket still open."""
+    pieces = _STRING.split(text)
+    if len(pieces) > 1 and not pieces[-2]:  # only the last string can be open: it runs to the end
+        return True
+    outside = "".join(pieces[0::3])
+    return outside.count("{") + outside.count("[") > outside.count("}") + outside.count("]")
