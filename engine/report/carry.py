@@ -31,8 +31,10 @@ DROPPED = ("an earlier LLM grader verdict was not kept: the run's files or the a
 
 def run_digest(run: Run) -> str | None:
     """A digest of every file the grader could see: ``outputs/`` (every file in it,
-    symlinks inside the run read as the grader reads them, in path order) and a
-    ``transcript.md`` beside it. None when the run has no folder on disk.
+    symlinks inside the run read as the grader reads them, in path order), a
+    ``transcript.md`` beside it, and the response it was shown as such (which file,
+    or which part of one, and its text: ``--response`` may name a file outside
+    ``outputs/``). None when the run has no folder on disk.
 
     Each file is framed by its name's length and its content's length (or what kept
     it from being read), so two folders that differ never give the same stream."""
@@ -50,7 +52,19 @@ def run_digest(run: Run) -> str | None:
             digest.update(b"\x02" + _streamed(Path(folder, rel)))
         else:  # refused (a link leaving the run, a FIFO, ...): what the grader saw is that
             digest.update(b"\x01" + _framed(f"unreadable: {problem}".encode()))
+    digest.update(b"\x03" + _response(run))
     return digest.hexdigest()
+
+
+def _response(run: Any) -> bytes:
+    """The response the grader was shown, framed: where it was read from and its
+    text (a file named ``--response`` may lie outside ``outputs/``; the same file
+    may be the response or only an output file)."""
+    response = getattr(run, "response", None)
+    if response is None or response.text is None:
+        return _framed(b"none")
+    where = json.dumps([response.path, response.line, response.section], ensure_ascii=False)
+    return _framed(where.encode("utf-8", "surrogateescape")) + _framed(response.text.encode("utf-8", "surrogateescape"))
 
 
 def _framed(data: bytes) -> bytes:

@@ -4,8 +4,9 @@ A tool name or a metrics key that closes skill-creator's ``<script>`` element; a
 FIFO where a run's earlier grading.json should be (read by the carry-over of LLM
 verdicts, by the writer's guard, by ``report`` and ``aggregate``); and two run
 folders that differ but would hash the same, or differ only in a file the LLM
-grader read through a symlink. Each test asserts what is written or read, never
-how long anything took (a subprocess's timeout is only a net under a hang).
+grader read through a symlink or was shown as the response. Each test asserts what
+is written or read, never how long anything took (a subprocess's timeout is only a
+net under a hang).
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from pathlib import Path
 from budget_corpus import make_run, rules_for
 from referee.engine.report.carry import run_digest
 from referee.engine.report.run_report import Unread, read_report
+from referee.engine.run.reading import ResponseFiles
+from referee.engine.run.workspace import load_run
 
 SCRIPT_BREAKERS = re.compile(rb"</script|<!--", re.IGNORECASE)
 SEMANTIC = rules_for('any calls to "save"') + 'expect 2 "The reply is friendly"\n'
@@ -113,6 +116,21 @@ def test_a_file_the_grader_read_through_a_symlink_is_in_the_digest(tmp_path):
     before = run_digest(_At(run))
     (run / "data.txt").write_text("second", encoding="utf-8")
     assert run_digest(_At(run)) != before
+
+
+def test_the_response_the_grader_was_shown_is_in_the_digest(tmp_path):
+    # --response may name a file outside outputs/, or make an output file the response:
+    # either way the grader judged other text, so an earlier verdict must not carry over.
+    run = make_run(tmp_path / "ws")
+    (run / "answer.md").write_text("Your flight is booked.", encoding="utf-8")
+    named = ResponseFiles(default="answer.md")
+    before = run_digest(load_run(run, tmp_path / "ws", named))
+    assert run_digest(load_run(run, tmp_path / "ws", named)) == before
+    (run / "answer.md").write_text("Go away.", encoding="utf-8")
+    assert run_digest(load_run(run, tmp_path / "ws", named)) != before
+    shown = {run_digest(load_run(run, tmp_path / "ws", ResponseFiles(default=name)))
+             for name in ("outputs/response.md", "outputs/transcript.md")}
+    assert len(shown) == 2
 
 
 class _At:
