@@ -81,6 +81,16 @@ def test_a_source_with_no_conversation_is_an_error_not_an_empty_run(tmp_path: Pa
     assert not (tmp_path / "ws").exists() or not list((tmp_path / "ws").iterdir())
 
 
+@pytest.mark.parametrize("text", ["Just some notes.\nNothing else.\n", '{"name": "x", "version": 3}\n', "[1, 2, 3]\n"])
+def test_a_file_with_no_section_is_no_skill_creator_log(tmp_path: Path, capsys, text: str):
+    # Named as a log, text with no heading at all still holds none: an error, not a run of one note.
+    source = tmp_path / "thing.md"
+    source.write_text(text, encoding="utf-8")
+    assert _import("skill-creator-log", source, "--out", tmp_path / "ws") == 2
+    assert "thing.md: holds no skill-creator-log conversation" in capsys.readouterr().err
+    assert not (tmp_path / "ws").exists() or not list((tmp_path / "ws").iterdir())
+
+
 def test_a_bad_source_beside_a_good_one_is_reported_and_the_good_one_imported(tmp_path: Path, capsys):
     (tmp_path / "empty.json").write_text("", encoding="utf-8")
     assert _import("auto", SESSION, tmp_path / "empty.json", "--out", tmp_path / "ws") == 0

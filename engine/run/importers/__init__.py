@@ -181,7 +181,7 @@ def _read_one(kind: str, path: Path, source: Source, agents: list[Path], used: s
     if kind == openai.FORMAT:
         return ((number, with_delivered(found, path, response) if number is None else found)
                 for number, found in openai_sources.iter_conversations(source, pattern))
-    if not source.data.strip():
+    if not source.data.strip() or not skill_creator.holds_log(source):
         return []
     return [(None, skill_creator.read_log(source, path.parent, response))]
 

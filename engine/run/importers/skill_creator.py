@@ -48,6 +48,13 @@ def tagged(note: Any, lines: list[str]) -> bool:
     return line is not None and 1 <= line <= len(lines) and _TAGGED.match(lines[line - 1]) is not None
 
 
+def holds_log(source: Source) -> bool:
+    """Whether the source has a section at all (a heading of level 1 to 3 outside
+    code fences): a log is made of sections, so text with none (plain lines, a JSON
+    document) holds no log, and importing it is an error, never a run of one note."""
+    return bool(headings(source.lines))
+
+
 def read_log(source: Source, folder: Path | None = None, response: str | None = None) -> Conversation:
     """The conversation of a log: notes per section, the delivered file or the
     final result section as the response. ``folder`` is where the log lies;
