@@ -223,6 +223,23 @@ def test_running_out_of_memory_is_an_error_naming_the_source(tmp_path: Path, cap
     assert "big.json: not enough memory to read it" in err and "Traceback" not in err
 
 
+def test_running_out_of_memory_while_writing_the_run_is_an_error_naming_the_source(tmp_path: Path, capsys,
+                                                                                   monkeypatch):
+    # A 114 MB document read whole, then its 120 MB transcript joined under a 400 MB
+    # address-space limit: "internal error: MemoryError" before.
+    from referee.engine.run.importers import writer
+
+    def exhausted(self):
+        raise MemoryError
+
+    monkeypatch.setattr(writer._Lines, "render", exhausted)
+    (tmp_path / "big.json").write_text('[{"role": "user", "content": "hi"}]', encoding="utf-8")
+    assert _import("openai", tmp_path / "big.json", "--out", tmp_path / "ws") == 2
+    err = capsys.readouterr().err
+    assert "big.json: not enough memory to write the run it holds" in err and "internal error" not in err
+    assert not (tmp_path / "ws").exists() or not list((tmp_path / "ws").iterdir())
+
+
 def test_a_source_over_the_size_limit_is_an_error_naming_it(tmp_path: Path, capsys, monkeypatch):
     from referee.engine.run.importers import source
 

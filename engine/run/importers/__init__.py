@@ -266,12 +266,15 @@ def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None =
         path, number, conversation = item
         name = namer.name(path, number, _held_by_another(out, conversation.origin)) if numbers is None \
             else next(numbers)
-        files = render_run(conversation)
         try:
+            files = render_run(conversation)
             if place_run(files, out, name):
                 notes.append(f"{name}: replaced the run an earlier import wrote there")
         except PlaceRefused as exc:
             errors.append(f"{path}: {exc}")
+            continue
+        except MemoryError:  # the machine's limit, as while reading: said plainly, naming the source
+            errors.append(f"{path}: not enough memory to write the run it holds; not imported")
             continue
         written.append(Imported(name, conversation.format, len(conversation.calls),
                                 bool(files.files[RESPONSE].strip()), files.problems))
