@@ -78,8 +78,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
 
 
 def main(argv: list[str] | None = None) -> int:
-    _tolerant_streams()
-    try:  # Ctrl-C while the commands load is no traceback either
+    try:  # Ctrl-C while the streams are set up or the commands load is no traceback either
+        _tolerant_streams()
         args = parse_args(argv)
     except KeyboardInterrupt:
         print("referee: interrupted; nothing was done", file=sys.stderr)

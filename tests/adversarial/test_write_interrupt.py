@@ -172,12 +172,15 @@ def test_interrupt_in_the_write_phase_counts_each_run(tmp_path, monkeypatch, cap
     assert _state(workspace)[0] >= 1
 
 
-def test_interrupt_while_loading_commands(monkeypatch, capsys):
+# While the commands load, and while the console streams are set up (the first thing
+# main does: a Ctrl-C there ended in a traceback through codecs).
+@pytest.mark.parametrize("step", ["build_parser", "_tolerant_streams"])
+def test_interrupt_while_loading_commands(monkeypatch, capsys, step):
     from referee.engine import cli
 
     def stopped():
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "build_parser", stopped)
+    monkeypatch.setattr(cli, step, stopped)
     assert cli.main(["grade", "anything"]) == 130
     assert capsys.readouterr().err == "referee: interrupted; nothing was done\n"
