@@ -212,6 +212,25 @@ def test_a_nested_subagents_rm_rf_fails_no_calls_to_bash(tmp_path: Path):
     assert _outcomes(tmp_path, "claude-code", files, checks) == ["fail", "pass"]
 
 
+def test_a_chain_of_subagents_deeper_than_an_import_follows_makes_checks_on_calls_errors(tmp_path: Path):
+    # 1,100 subagents each starting the next, the last running rm -rf /: a RecursionError
+    # (an internal error) before; now the levels past MAX_NESTING are left out, and said.
+    deepest = 1_100
+    files = {"main.jsonl": _session(
+        _record("user", "tidy up", "u1"), _record("assistant", _use("t0", "Task", {"prompt": "Go 1."}), "a1"),
+        _record("user", _result("t0", "Done."), "r1", toolUseResult={"agentId": "a1"}),
+        _record("assistant", [{"type": "text", "text": "All tidy."}], "a2"))}
+    for level in range(1, deepest + 1):
+        side = {"isSidechain": True, "agentId": f"a{level}"}
+        work = ([_record("assistant", _use(f"t{level}", "Task", {"prompt": f"Go {level + 1}."}), f"s{level}b", **side),
+                 _record("user", _result(f"t{level}", "Done."), f"s{level}c", toolUseResult={"agentId": f"a{level + 1}"},
+                         **side)] if level < deepest else
+                [_record("assistant", _use("y", "Bash", {"command": "rm -rf /"}), f"s{level}b", **side),
+                 _record("user", _result("y", "gone"), f"s{level}c", **side)])
+        files[f"agent-a{level}.jsonl"] = _session(_record("user", f"Go {level}.", f"s{level}a", **side), *work)
+    assert _outcomes(tmp_path, "claude-code", files, ['no calls to "Bash"']) == ["error"]
+
+
 @pytest.mark.parametrize("calls", [True, False])
 def test_a_subagent_no_task_started_is_an_error_when_it_made_calls(tmp_path: Path, calls: bool):
     side = {"isSidechain": True, "agentId": "ab12"}

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -43,6 +44,7 @@ from referee.engine.run.model import Problem
 FORMAT = "claude-code"
 CWD = "<cwd>"
 SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
+MAX_NESTING = 32  # subagents started by subagents, followed this deep (names and walks stay bounded)
 _SKIPPED_TYPES = frozenset({"summary", "queue-operation", "file-history-snapshot", "progress",
                             "custom-title", "tag", "agent-name", "result"})
 _PLACEHOLDERS = frozenset({"", "(no content)"})
@@ -311,9 +313,9 @@ def _prompt_of(reader: _Reader) -> str | None:
 
 def _attach(reader: _Reader, subagents: dict, problems: list[Problem]) -> list:
     """The main entries, each Task call holding the subagent it started (a subagent's
-    own Task calls holding theirs, as deep as they go)."""
+    own Task calls holding theirs, ``MAX_NESTING`` deep at most)."""
     left = dict(subagents)
-    entries = _nested(reader, left)
+    entries = _nested(reader, left, problems, 1)
     for key, (sub, origin) in left.items():
         message = f"subagent {key!r} started by no Task call of this session; its {len(sub.entries)} entries are left out"
         problems.append(Problem("unattached-subagent", origin.source, message, origin.line))
@@ -330,20 +332,44 @@ def _attach(reader: _Reader, subagents: dict, problems: list[Problem]) -> list:
     return entries
 
 
-def _nested(reader: _Reader, left: dict) -> list:
+def _nested(reader: _Reader, left: dict, problems: list[Problem], depth: int) -> list:
     """``reader``'s entries, each of its Task calls holding the subagent (from ``left``,
-    which it empties as it goes) that the call started, nested in turn."""
+    which it empties as it goes) that the call started, nested in turn; ``depth`` is
+    the level of the subagents ``reader`` starts (1: the session's own)."""
     entries = list(reader.entries)
-    for position, entry in enumerate(entries):
-        if not isinstance(entry, Call) or entry.tool not in SUBAGENT_TOOLS:
-            continue
-        key = _agent_key(reader.results.get(position), entry.args, left)
-        if key is None:
-            continue
-        sub, origin = left.pop(key)
-        work = Conversation(FORMAT, (origin.source,), tuple(_nested(sub, left)), tuple(sub.last_text))
-        entries[position] = replace(entry, subagent=work)
+    for position, call, key, sub, origin in _started(reader, left):
+        if depth > MAX_NESTING:  # deeper than a run is written: left out, so the calls are unknown
+            dropped = _drain(sub, left)
+            message = (f"subagent {key!r} is nested {depth} subagents deep, deeper than the {MAX_NESTING} "
+                       f"an import follows: its calls and those of the {dropped} subagents it started are left out")
+            problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, message, origin.line))
+            work = Conversation(FORMAT, (origin.source,), (), ())
+        else:
+            work = Conversation(FORMAT, (origin.source,), tuple(_nested(sub, left, problems, depth + 1)),
+                                tuple(sub.last_text))
+        entries[position] = replace(call, subagent=work)
     return entries
+
+
+def _started(reader: _Reader, left: dict) -> Iterator[tuple[int, Call, str, _Reader, Origin]]:
+    """``(position, call, key, subagent, its origin)`` of each of ``reader``'s Task
+    calls whose subagent is in ``left``, popped from it as each call is reached."""
+    for position, entry in enumerate(reader.entries):
+        if isinstance(entry, Call) and entry.tool in SUBAGENT_TOOLS:
+            key = _agent_key(reader.results.get(position), entry.args, left)
+            if key is not None:
+                yield (position, entry, key, *left.pop(key))
+
+
+def _drain(sub: _Reader, left: dict) -> int:
+    """Pops from ``left`` every subagent ``sub`` started, theirs too (without recursion:
+    the chain may be as long as the files given); how many."""
+    pending, count = [sub], 0
+    while pending:
+        for _, _, _, found, _ in _started(pending.pop(), left):
+            pending.append(found)
+            count += 1
+    return count
 
 
 def _every_call(entries) -> list[Call]:
