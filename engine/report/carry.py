@@ -56,7 +56,7 @@ def run_digest(run: Run) -> str | None:
     return digest.hexdigest()
 
 
-def _response(run: Any) -> bytes:
+def _response(run: Run) -> bytes:
     """The response the grader was shown, framed: where it was read from and its
     text (a file named ``--response`` may lie outside ``outputs/``; the same file
     may be the response or only an output file)."""
