@@ -39,3 +39,8 @@ def __getattr__(name: str) -> Any:
 
         return RulesError
     raise AttributeError(f"module 'referee' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    """The names loaded on first use are listed too, so an editor or a REPL completes them."""
+    return sorted(set(globals()) | set(__all__))

@@ -36,9 +36,19 @@ class RunResult:
         return list(self.grading["expectations"])
 
     @property
+    def status(self) -> str:
+        """The run's status as ``referee grade`` prints it: PASS when every assertion the
+        gate counts passed, FAIL when one did not, EMPTY when none counted."""
+        from referee.engine.report.build import gate_status
+
+        gate = self.grading["gate"]
+        return gate_status(gate["passed"], gate["total"])
+
+    @property
     def passed(self) -> bool:
-        """True when every assertion the gate counts passed (grading.json's ``gate.passed``)."""
-        return bool(self.grading["gate"]["passed"])
+        """True exactly when the CLI says PASS for this run: every assertion the gate
+        counts passed, and at least one counted (a run where nothing counted is no pass)."""
+        return self.status == "PASS"
 
 
 def compile(text: str, path: str = "<rules>", evals: str | os.PathLike[str] | None = None,
