@@ -51,9 +51,10 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
         for number, run in enumerate(runs, 1):
             if stop.is_set():
                 return
-            yield local(run)
-            if progress:
+            result = local(run)
+            if progress:  # before the yield: the caller may not ask for more after the last run
                 progress(number, len(runs))
+            yield result
         return
     from concurrent.futures import ProcessPoolExecutor
     from multiprocessing import active_children
@@ -67,9 +68,9 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
         for results in _Windowed(pool, task, local, runs, chunk, jobs - 1, stop):
             for result in results:
                 number += 1
-                yield result
-                if progress:
+                if progress:  # before the yield, as above
                     progress(number, len(runs))
+                yield result
     except GeneratorExit:
         # Closed by the caller: after the last result (a zip that ran out of its
         # other iterable first) the work is done and the workers idle, so they end

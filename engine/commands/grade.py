@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 EXIT_CODES = """\
 exit codes:
   0  every assertion that counts toward the gate passed, in every graded run
+     (with --primary C: in every run of configuration C; the other
+     configurations' runs are graded and written, and shown as context)
   1  some counted assertion failed or errored, or nothing counted at all
      (existence-only and not-graded semantic assertions never count)
   2  usage or input error: bad rules (diagnostics are printed), missing
@@ -76,6 +78,10 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
                         help="colour the output: auto (a terminal; FORCE_COLOR and NO_COLOR "
                              "are obeyed), always or never")
+    parser.add_argument("--primary", metavar="CONFIG",
+                        help="gate on this configuration's runs alone (the skill under test): the "
+                             "exit code counts them, the others are context (runs without the skill "
+                             "fail by design)")
     add_selection_arguments(parser)
     parser.add_argument("--regex-timeout", type=float, default=None, metavar="SECONDS",
                         help="deprecated and ignored: no regex match has a timeout (docs/limits.md)")
@@ -225,6 +231,11 @@ def _prepare(args: argparse.Namespace, color: bool):
     runs = select_runs(discovery.runs, selection)
     if not runs:
         return _fail(f"no run under {args.workspace} matches {selection.describe()}")
+    if args.primary is not None:
+        configs = sorted({run.id.configuration for run in runs})
+        if args.primary not in configs:
+            return _fail(f"--primary {args.primary}: no run of that configuration among the runs graded "
+                         f"({', '.join(configs)})")
     return program, source, judge, runs
 
 

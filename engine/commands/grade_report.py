@@ -19,50 +19,125 @@ if TYPE_CHECKING:
 JSON_SCHEMA_VERSION = 2
 
 
-def print_results(args, graded, results: list[WriteResult], skipped) -> int:
-    """Print each graded run (an ``engine.report.stored.Stored``) with what happened to
-    its files (``results``), then the totals; returns the exit code.
+SHOWN_RUNS = 20  # runs of each group printed in full without --verbose; the rest are counted
 
-    One run at a time: each is read back from the spill once, and its brief is
-    counted toward the totals as it goes by (they come after the runs)."""
+
+class _Gate:
+    """The runs the exit code counts: those of ``primary`` (``--primary``), or every run."""
+
+    def __init__(self, primary: str | None) -> None:
+        from referee.engine.report import terminal
+
+        self.primary = primary
+        self.tally = terminal.Tally()
+
+    def counts(self, brief) -> bool:
+        return self.primary is None or brief.run["configuration"] == self.primary
+
+
+def print_results(args, graded, results: list[WriteResult], skipped) -> int:
+    """Print the graded runs (``engine.report.stored.Stored``) with what happened to
+    their files (``results``), then the totals; returns the exit code: 0 when every
+    assertion the gate counts passed (the runs of ``--primary`` alone, when given).
+
+    Runs that did not pass come first, then those that passed, then, with
+    ``--primary``, the other configurations' runs as context (one line each without
+    ``--verbose``); without ``--verbose`` each group shows at most ``SHOWN_RUNS`` runs
+    and counts the rest, so the summary fits a CI log at any number of runs."""
     from referee.engine.report import terminal
 
     refused = sum(1 for r in results if r.refused)
-    tally = terminal.Tally()
+    tally, gate = terminal.Tally(), _Gate(getattr(args, "primary", None))
 
     def code() -> int:  # once every brief is counted
-        return 2 if any(r.error for r in results) else _exit_code(tally.totals(refused))
+        return 2 if any(r.error for r in results) else _exit_code(gate.tally.totals(refused))
 
     if args.json:
-        entries = (_json_run(g.report(), result, tally) for g, result in zip(graded, results))
-        _print_json(entries, lambda: _json_document(skipped, tally.totals(refused), args.check, code()))
+        entries = (_json_run(g.report(), result, tally, gate) for g, result in zip(graded, results))
+        _print_json(entries, lambda: _json_document(skipped, tally.totals(refused), args.check, code(), gate.primary))
         return code()
-    _print_runs(graded, results, tally, args)
-    totals = tally.totals(refused)
-    print(terminal.total_line(totals, color=terminal.use_color(sys.stdout, args.color)))
+    _print_runs(graded, results, tally, gate, args)
+    color = terminal.use_color(sys.stdout, args.color)
+    print(terminal.total_line(tally.totals(refused), color=color))
+    if gate.primary is not None:
+        print(terminal.gate_line(gate.primary, gate.tally.totals(refused), color))
     print(_written_line(results, args))
     if args.verbose:
         _print_written(graded, results, args.workspace)
-    if totals.gate_total == 0:
+    if gate.tally.totals(refused).gate_total == 0:
         warn("nothing counted toward the gate (only existence or not-graded semantic "
-              "assertions); this is not a pass")
+             "assertions" + (f" in the runs of {gate.primary}" if gate.primary else "") + "); this is not a pass")
     return code()
 
 
-def _print_runs(graded, results: list[WriteResult], tally: terminal.Tally, args) -> None:
-    """Each run's lines, its warnings under them; each eval's hints under its first run."""
+def _print_runs(graded, results: list[WriteResult], tally: terminal.Tally, gate: _Gate, args) -> None:
+    """The runs that did not pass, those that passed, then the context (see
+    ``print_results``). Each run is read back once to be counted; only a run that
+    passed and is printed is read again."""
     from referee.engine.report import terminal
 
-    color = terminal.use_color(sys.stdout, args.color)
-    hinted: set[str] = set()
-    for g, result in zip(graded, results):
+    printer = _Printer(args)
+    passed: list[int] = []
+    context: dict[str, tuple[terminal.Tally, list[int]]] = {}
+    for number, (g, result) in enumerate(zip(graded, results)):
         report = g.report()
         brief = tally.add(report.brief)
+        if not gate.counts(brief):
+            counted, members = context.setdefault(brief.run["configuration"], (terminal.Tally(), []))
+            counted.add(brief)
+            members.append(number)
+            continue
+        gate.tally.add(brief)
+        if terminal.run_status(brief) == "PASS" and not result.refused:
+            passed.append(number)
+        elif printer.room("failed"):
+            printer.run(g, report, result)
+    printer.more("failed", "that did not pass")
+    for number in passed:
+        if printer.room("passed"):
+            printer.run(graded[number], graded[number].report(), results[number])
+    printer.more("passed", "that passed")
+    for config, (counted, members) in context.items():
+        if args.verbose:
+            for number in members:
+                printer.run(graded[number], graded[number].report(), results[number])
+        print(terminal.context_line(config, counted.totals(0), gate.primary or "", printer.color))
+
+
+class _Printer:
+    """Prints runs' lines; an eval's hints under the first of its runs printed."""
+
+    def __init__(self, args) -> None:
+        from referee.engine.report import terminal
+
+        self.color = terminal.use_color(sys.stdout, args.color)
+        self.verbose = args.verbose
+        self.hinted: set[str] = set()
+        self.shown: dict[str, int] = {}
+        self.hidden: dict[str, int] = {}
+
+    def room(self, group: str) -> bool:
+        """Whether another run of ``group`` is printed (always with --verbose); counts it either way."""
+        if self.verbose or self.shown.get(group, 0) < SHOWN_RUNS:
+            self.shown[group] = self.shown.get(group, 0) + 1
+            return True
+        self.hidden[group] = self.hidden.get(group, 0) + 1
+        return False
+
+    def more(self, group: str, what: str) -> None:
+        hidden = self.hidden.get(group, 0)
+        if hidden:
+            print(f"... and {hidden} more run{'' if hidden == 1 else 's'} {what} (--verbose prints every run; "
+                  "referee report --format markdown lists every failure)")
+
+    def run(self, g, report, result: WriteResult) -> None:
+        from referee.engine.report import terminal
+
         note = "refused: not written" if result.refused else ""
         # The run's own text (names, quotes, paths) is made inert before colour is added.
-        lines = terminal.run_lines(_inert_brief(brief), note, color, inert_data(report.shown()), args.verbose,
-                                   inert_data(report.warnings), hints=g.eval_key not in hinted)
-        hinted.add(g.eval_key)
+        lines = terminal.run_lines(_inert_brief(report.brief), note, self.color, inert_data(report.shown()),
+                                   self.verbose, inert_data(report.warnings), hints=g.eval_key not in self.hinted)
+        self.hinted.add(g.eval_key)
         print("\n".join(lines))
 
 
@@ -106,18 +181,22 @@ def _shown(workspace: Path, rel: str, name: str) -> str:
     return (workspace / name if rel in ("", ".") else workspace / rel / name).as_posix()
 
 
-def _json_document(skipped, totals, check: bool, code: int) -> dict:
+def _json_document(skipped, totals, check: bool, code: int, primary: str | None) -> dict:
     """The --json document but its ``runs``, which ``_print_json`` puts first, one
-    entry at a time. ``schema_version`` names the layout."""
+    entry at a time. ``schema_version`` names the layout; ``primary`` is the
+    configuration the exit code counts (null: every run)."""
     return {"skipped": [{"path": p, "eval_id": e} for p, e in skipped],
-            "totals": totals.__dict__, "check": check, "exit_code": code}
+            "totals": totals.__dict__, "check": check, "primary": primary, "exit_code": code}
 
 
-def _json_run(report, result: WriteResult, tally: terminal.Tally) -> dict:
-    """A run's --json entry (``RunReport.json_entry``); its brief is counted into ``tally``."""
+def _json_run(report, result: WriteResult, tally: terminal.Tally, gate: _Gate | None = None) -> dict:
+    """A run's --json entry (``RunReport.json_entry``); its brief is counted into
+    ``tally``, and into the gate's when the gate counts it."""
     from referee.engine.report import terminal
 
     brief = tally.add(report.brief)
+    if gate is not None and gate.counts(brief):
+        gate.tally.add(brief)
     info = brief.run
     about = {"path": info["path"], "eval_id": info["eval_id"], "eval_name": info["eval_name"],
              "configuration": info["configuration"], "run_number": info["run_number"],

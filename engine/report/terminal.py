@@ -1,7 +1,7 @@
 """What ``referee grade`` prints for people: a line per run, the failures, a total.
 
 Colour only on a terminal and never when ``NO_COLOR`` is set (https://no-color.org);
-the progress bar goes to stderr, only when stderr is a terminal.
+progress goes to stderr: a bar on a terminal, a line per tenth of the runs elsewhere.
 """
 
 from __future__ import annotations
@@ -170,14 +170,17 @@ class Tally:
         )
 
 
-def total_line(t: Totals, color: bool) -> str:
-    runs = f"{t.runs} run" + ("" if t.runs == 1 else "s")
+def _statuses(t: Totals) -> str:
     parts = [f"{t.passed_runs} passed", f"{t.failed_runs} failed"]
     if t.empty_runs:
         parts.append(f"{t.empty_runs} with nothing counted")
     if t.refused_runs:
         parts.append(f"{t.refused_runs} not written")
-    line = (f"total: {runs} ({', '.join(parts)}); gated assertions {t.gate_passed}/{t.gate_total} "
+    return ", ".join(parts)
+
+
+def total_line(t: Totals, color: bool) -> str:
+    line = (f"total: {_runs(t.runs)} ({_statuses(t)}); gated assertions {t.gate_passed}/{t.gate_total} "
             f"passed; all graded {t.passed}/{t.total}")
     if t.errors:
         line += f", {t.errors} errors"
@@ -187,8 +190,30 @@ def total_line(t: Totals, color: bool) -> str:
     return paint(line, style, color)
 
 
+def gate_line(primary: str, t: Totals, color: bool) -> str:
+    """What ``--primary`` gates on: that configuration's runs alone."""
+    line = (f"gate: {primary} alone: {t.passed_runs} of {_runs(t.runs)} passed; gated assertions "
+            f"{t.gate_passed}/{t.gate_total} passed")
+    return paint(line, "PASS" if t.gate_total and t.gate_passed == t.gate_total else "FAIL", color)
+
+
+def context_line(config: str, t: Totals, primary: str, color: bool) -> str:
+    """Another configuration's runs, as context: not a failure of the gate."""
+    line = (f"context  {config}: {_runs(t.runs)} ({_statuses(t)}); "
+            f"gated assertions {t.gate_passed}/{t.gate_total} passed; not in the gate (--primary {primary})")
+    return paint(line, "dim", color)
+
+
+def _runs(count: int) -> str:
+    return f"{count} run" + ("" if count == 1 else "s")
+
+
 class ProgressBar:
-    """A one-line bar on stderr, redrawn at most ten times a second; silent off a TTY."""
+    """Progress on stderr. On a terminal, a one-line bar redrawn at most ten times a
+    second. Elsewhere (a CI log) a line each time another tenth of the runs is done:
+    which lines are printed depends on the number of runs alone, never on the clock,
+    so a log shows steady progress and the same lines on every machine. Nothing for
+    fewer than ``minimum`` runs."""
 
     def __init__(self, label: str, stream: TextIO | None = None, minimum: int = 20) -> None:
         self.stream = stream or sys.stderr
@@ -199,7 +224,12 @@ class ProgressBar:
         self._drawn = False
 
     def __call__(self, done: int, total: int) -> None:
-        if not self.enabled or total < self.minimum:
+        if total < self.minimum:
+            return
+        if not self.enabled:
+            if done * 10 // total > (done - 1) * 10 // total:  # another tenth is done
+                self.stream.write(f"{self.label}: {done}/{total} runs ({done * 100 // total}%)\n")
+                self.stream.flush()
             return
         now = time.monotonic()
         if done < total and now - self._last < 0.1:
