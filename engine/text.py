@@ -36,6 +36,11 @@ def plain(value: Any) -> Any:
     return str(value)
 
 
+def count(number: int, word: str, plural: str | None = None) -> str:
+    """``1 run``, ``2 runs``, ``1 tool call``: a number and its noun, agreeing."""
+    return f"{number} {word if number == 1 else plural or word + 's'}"
+
+
 def display_text(assertion: CompiledAssertion) -> str:
     """Never empty: consumers key rows by this text ("expect 8" alone, with no
     evals.json to give its sentence, falls back to its place in the rules)."""

@@ -15,6 +15,7 @@ from typing import Any
 
 from referee.dsl import ast
 from referee.dsl.format import format_value
+from referee.engine.text import count
 from referee.engine.checks.access import elements
 from referee.engine.checks.base import (DETAIL_LIMIT, CheckCompiler, Context, Expr, Leaf, decided,
                                         evidence_of, located, with_claims)
@@ -104,7 +105,7 @@ class InOrderCheck(Leaf):
                 return decided(False, f"call {number} is {located(call.label, call.prov)}, "
                                f"expected {sel.desc}", evidence_of(call))
         if len(calls) != len(self.items):
-            return decided(False, f"the run made {len(calls)} tool calls, expected exactly "
+            return decided(False, f"the run made {count(len(calls), 'tool call')}, expected exactly "
                            f"{len(self.items)} in this order", evidence_of(*calls[:5]))
         return decided(True, "exactly in order: " + ", ".join(located(c.label, c.prov) for c in calls),
                        evidence_of(*calls))

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from referee.dsl.named_file import read_named_text
 from referee.engine.commands.warnings import warn, warn_all
+from referee.engine.text import count
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
@@ -26,7 +27,11 @@ BENCHMARK_JSON, BENCHMARK_MD = "benchmark.json", "benchmark.md"
 EPILOG = """\
 exit codes:
   0  PASS: every rule of the release gate holds
-  1  CONDITIONAL PASS or FAIL (each reason is printed with its numbers)
+  1  FAIL: a rule whose breach fails the release is broken (each reason is
+     printed with its numbers)
+  3  CONDITIONAL PASS: only rules whose breach is conditional are broken (too
+     few runs, not-graded assertions, an unstable eval ...); a CI gate that
+     ships with care treats 3 as a pass, a strict one as a failure
   2  usage or input error: no workspace, no graded run, unknown or unnamed
      configurations, a bad release config, runs graded by different rules
      (without --allow-mixed-rules), another referee writing into the workspace
@@ -240,7 +245,7 @@ def _require_runs(collected: Collected, workspace: Path) -> None:
         raise UsageError(f"no runs found under {workspace} (a run is a folder holding outputs/); "
                          "an empty benchmark is not a success")
     listed = "; ".join(f"{u.path}: {u.reason}" for u in collected.unusable[:5])
-    raise UsageError(f"none of the {len(collected.unusable)} runs under {workspace} has a grading.json "
+    raise UsageError(f"none of the {count(len(collected.unusable), 'run')} under {workspace} has a grading.json "
                      f"written by referee ({listed}); run referee grade first")
 
 
@@ -281,10 +286,12 @@ def _print(doc: dict, args: argparse.Namespace) -> None:
     for config in meta["configurations"]:
         rates = summary[config]
         gated, graded = rates["pass_rate"], rates["pass_rate_all_graded"]
-        print(f"  {config}: gated {_pct(gated)}, all graded {_pct(graded)} over {rates['runs']} runs")
-    if "delta" in summary:
-        print(f"  delta ({meta['primary']} - {meta['baseline']}): " +
-              ", ".join(f"{k} {v}" for k, v in summary["delta"].items()))
+        print(f"  {config}: gated {_pct(gated)}, all graded {_pct(graded)} over {count(rates['runs'], 'run')}")
+    if doc["comparisons"]:
+        first = doc["comparisons"][0]
+        print(f"  delta ({meta['primary']} - {meta['baseline']}): " + ", ".join(
+            f"{k} {_points(first['delta'][k]) if k.startswith('pass_rate') else text}"
+            for k, text in first["delta_text"].items()))
     for found in doc["contaminated_runs"]:
         first = found["evidence"][0]
         step = f"step {first['step']} " if first["step"] is not None else ""
@@ -302,5 +309,10 @@ def _print(doc: dict, args: argparse.Namespace) -> None:
 
 def _pct(stat) -> str:
     return "—" if not stat else f"{stat['mean']:.1%}"
+
+
+def _points(value: float | None) -> str:
+    """A difference of two pass rates, in the unit they are printed in."""
+    return "—" if value is None else f"{value * 100:+.1f} pts"
 
 

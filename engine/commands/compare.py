@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.commands.warnings import warn_all
 from referee.engine.compare.output import say
+from referee.engine.text import count
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
@@ -93,18 +94,18 @@ def _holistic(args: argparse.Namespace):
 
 
 def _print(summary: dict, written) -> None:
-    say(f"compare: {summary['primary']} against {summary['baseline']}, {summary['pairs']} pairs, "
+    say(f"compare: {summary['primary']} against {summary['baseline']}, {count(summary['pairs'], 'pair')}, "
           f"seed {summary['seed']}")
     for row in summary["evals"]:
         name = f" ({row['eval_name']})" if row["eval_name"] else ""
         say(f"  eval {row['eval_id']}{name}: {row['wins']} won, {row['losses']} lost, {row['ties']} tied "
-              f"of {row['pairs']} pairs: vote {row['vote']}")
+              f"of {count(row['pairs'], 'pair')}: vote {row['vote']}")
     flips = summary["flip_rate"]
     if flips is not None:
-        say(f"  model: {flips['flipped']} of {flips['pairs']} pairs flipped with the order "
+        say(f"  model: {flips['flipped']} of {count(flips['pairs'], 'pair')} flipped with the order "
               f"(counted as ties)" + (f"; {flips['unusable']} unusable" if flips["unusable"] else ""))
     say(f"{summary['sign_test']['result'].upper()}: {summary['decision']}")
     if written is None:
         say("nothing was written (--check)")
     else:
-        say(f"wrote {len(written) - 1} comparison files and {written[-1]}")
+        say(f"wrote {count(len(written) - 1, 'comparison file')} and {written[-1]}")

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
 
+from referee.engine.text import count
 from referee.engine.usage import UsageError
 
 EXIT_CODES = """\
@@ -67,8 +68,8 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(found, ensure_ascii=False, indent=2))
     else:
         mutants = sum(len(c.tried) for c in result.critiques)
-        print(f"critique: {len(result.critiques)} assertions over {result.runs} runs, "
-              f"{mutants} mutants graded")
+        print(f"critique: {count(len(result.critiques), 'assertion')} over {count(result.runs, 'run')}, "
+              f"{count(mutants, 'mutant')} graded")
         print("\n".join(lines(result.critiques, result.coverage)))
         print(f"wrote {written}" if written else "nothing was written (--check)")
     return 1 if any(c.weak for c in result.critiques) else 0

@@ -17,6 +17,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.text import count as plural
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
@@ -100,8 +101,8 @@ def run(args) -> int:
 def _summary(item) -> None:
     replies = "a response" if item.responded else "no response"
     count = len(item.problems)
-    print(f"  {item.name}: {item.format}, {item.calls} tool calls, {replies}, "
-          f"{count} problem{'s' if count != 1 else ''}")
+    print(f"  {item.name}: {item.format}, {plural(item.calls, 'tool call')}, {replies}, "
+          f"{plural(count, 'problem')}")
     for problem in item.problems:
         print(f"    {_shown(str(problem))}")
 

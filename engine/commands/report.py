@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from referee.engine.run.select import add_selection_arguments, selection_from_args
 from referee.engine.commands.warnings import warn
+from referee.engine.text import count
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
@@ -36,9 +37,10 @@ The decision on top is benchmark.json's release decision when `referee aggregate
 wrote one (and no selection flag is given); otherwise PASS when every gated
 assertion of every run passed, as for `referee grade`.
 
-exit codes:
+exit codes (the decision's, as `referee aggregate` gives them):
   0  the report was written and the decision is PASS
-  1  the report was written and the decision is not PASS (FAIL, CONDITIONAL PASS)
+  1  the report was written and the decision is FAIL
+  3  the report was written and the decision is CONDITIONAL PASS
   2  usage or input error: no graded run found, the selection matched none, a
      grade older than its run's files, a benchmark.json older than the grades,
      a grading.json whose counts disagree with its expectations, or the file
@@ -88,9 +90,9 @@ def run(args: argparse.Namespace) -> int:
             write(target, text)
         except OSError as exc:
             raise UsageError(f"cannot write {target}: {exc.strerror or exc}; give another place with -o") from None
-        print(f"wrote {target.as_posix()} ({args.format}, {len(collection.runs)} runs): "
+        print(f"wrote {target.as_posix()} ({args.format}, {count(len(collection.runs), 'run')}): "
               f"{collection.decision}", file=sys.stderr)
-    return 0 if collection.decision == "PASS" else 1
+    return {"PASS": 0, "CONDITIONAL PASS": 3}.get(collection.decision, 1)
 
 
 def render(collection, fmt: str) -> str:

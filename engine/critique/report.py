@@ -56,9 +56,11 @@ def lines(critiques: Sequence[Critique], coverage: Sequence[EvalCoverage]) -> li
 def _coverage_lines(cov: EvalCoverage) -> list[str]:
     out = []
     if cov.no_rule:
-        out.append(f"eval {cov.eval_key}: expectations with no rule: {_numbers(cov.no_rule)}")
+        out.append(f"eval {cov.eval_key}: {_expectations(cov.no_rule)} of evals.json "
+                   f"{'has' if len(cov.no_rule) == 1 else 'have'} no rule")
     if cov.no_check:
-        out.append(f"eval {cov.eval_key}: expectations left to the LLM grader: {_numbers(cov.no_check)}")
+        out.append(f"eval {cov.eval_key}: {_expectations(cov.no_check)} "
+                   f"{'has' if len(cov.no_check) == 1 else 'have'} no check: left to the LLM grader")
     if cov.unwatched_tools:
         out.append(f"eval {cov.eval_key}: tools the runs call that no assertion looks at: "
                    + ", ".join(cov.unwatched_tools))
@@ -68,5 +70,9 @@ def _coverage_lines(cov: EvalCoverage) -> list[str]:
     return out
 
 
-def _numbers(values: Sequence[int]) -> str:
-    return ", ".join(str(v) for v in values)
+def _expectations(numbers: Sequence[int]) -> str:
+    """``expectation 7``, ``expectations 7 and 8``, ``expectations 2, 5 and 7``: which
+    expectations (by their number in evals.json), never to be read as a count."""
+    listed = [str(n) for n in numbers]
+    joined = listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
+    return f"expectation{'s' if len(listed) > 1 else ''} {joined}"

@@ -36,7 +36,7 @@ def _summary(doc: dict) -> list[str]:
                         ("tokens", False)):
         row = [_label(metric)] + [_stat(summary[c].get(metric), pct) for c in configs]
         if "delta" in summary:
-            row.append(summary["delta"].get(metric, "—"))
+            row.append(_delta(doc, metric, pct))
         rows.append(row)
     rows.append(["runs counted"] + [str(summary[c]["runs"]) for c in configs]
                 + ([""] if "delta" in summary else []))
@@ -108,6 +108,16 @@ def _stat(stat: Any, pct: bool) -> str:
     if pct:
         return f"{stat['mean'] * 100:.0f}% ± {stat['stddev'] * 100:.0f}%"
     return f"{stat['mean']:.1f} ± {stat['stddev']:.1f}"
+
+
+def _delta(doc: dict, metric: str, pct: bool) -> str:
+    """The primary's delta, in the unit of its row: percentage points beside
+    percentages (benchmark.json's own ``delta`` strings are fractions, as
+    skill-creator writes them)."""
+    if not pct:
+        return doc["run_summary"]["delta"].get(metric, "—")
+    value = doc["comparisons"][0]["delta"].get(metric) if doc["comparisons"] else None
+    return "—" if value is None else f"{value * 100:+.0f} pts"
 
 
 def _ks(values: dict) -> str:

@@ -4,7 +4,8 @@ Thresholds come from a small TOML file: ``rules/release.toml`` holds the
 documented defaults, and ``--release-config FILE`` overrides any of its keys.
 Each rule is checked and reported with the numbers behind it; a rule broken
 with ``on_breach = "fail"`` makes a FAIL, one with ``"conditional"`` at most a
-CONDITIONAL PASS. Exit codes follow: 0 PASS, 1 CONDITIONAL PASS or FAIL.
+CONDITIONAL PASS. Exit codes follow: 0 PASS, 1 FAIL, 3 CONDITIONAL PASS (its own
+code, so CI can tell "ship with care" from "do not ship"; 2 is a usage error).
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from typing import Sequence
 from referee.dsl.named_file import read_named_text
 from referee.engine.decision.analysis import Analysis
 from referee.engine.decision.stability import MODES
+from referee.engine.text import count
 from referee.engine.usage import UsageError
 
 PASS, CONDITIONAL, FAIL = "PASS", "CONDITIONAL PASS", "FAIL"
+EXIT_CODES = {PASS: 0, FAIL: 1, CONDITIONAL: 3}  # 2 is every command's usage or input error
 RULES = ("pass_rate", "delta", "errors", "not_graded", "stability", "runs", "unusable_runs", "contaminated",
          "comparison", "eval_validity", "regression")  # the last three only when there is one to report
 _THRESHOLDS = {"min_pass_rate": float, "min_delta": float, "max_errors": int, "max_not_graded": int,
@@ -54,7 +57,7 @@ class Decision:
 
     @property
     def exit_code(self) -> int:
-        return 0 if self.verdict == PASS else 1
+        return EXIT_CODES[self.verdict]
 
     def as_dict(self) -> dict:
         return {"decision": self.verdict, "exit_code": self.exit_code, "config": self.config.source,
@@ -147,7 +150,7 @@ def _pass_rate(a: Analysis, t: dict) -> Reason:
                                               "there is no pass rate to judge")
     ok = found.mean >= t["min_pass_rate"]
     return Reason("pass_rate", "ok" if ok else "breach",
-                  f"{primary}: gated pass rate {found.mean:.1%} (mean of {found.n} runs), "
+                  f"{primary}: gated pass rate {found.mean:.1%} (mean of {count(found.n, 'run')}), "
                   f"{'at least' if ok else 'below'} the {t['min_pass_rate']:.1%} required")
 
 
@@ -162,7 +165,7 @@ def _delta(a: Analysis, t: dict) -> Reason:
     ok = round(value, 4) >= t["min_delta"]
     return Reason("delta", "ok" if ok else "breach",
                   f"{delta.configuration} minus {delta.baseline}: {value * 100:+.1f} points of gated pass rate "
-                  f"({delta.runs[0]} against {delta.runs[1]} runs), {'at least' if ok else 'below'} the "
+                  f"({delta.runs[0]} against {count(delta.runs[1], 'run')}), {'at least' if ok else 'below'} the "
                   f"{t['min_delta'] * 100:+.1f} required")
 
 
@@ -174,7 +177,7 @@ def _count_rule(rule: str, field: str, limit_key: str, what: str):
         runs = sum(1 for r in mine if getattr(r, field))
         limit = int(t[limit_key])
         status = "ok" if total <= limit else "breach"
-        return Reason(rule, status, f"{primary}: {total} {what} in {runs} of {len(mine)} runs "
+        return Reason(rule, status, f"{primary}: {total} {what} in {runs} of {count(len(mine), 'run')} "
                                     f"(at most {limit} allowed)")
     return check
 
@@ -187,7 +190,7 @@ def _stability(a: Analysis, t: dict) -> Reason:
     if not unstable:
         return Reason("stability", "ok", f"{primary}: no eval's runs differ by more than "
                                          f"{t['max_spread'] * 100:.0f} points")
-    listed = "; ".join(f"eval {e} spread {spread * 100:.0f} points over {runs} runs"
+    listed = "; ".join(f"eval {e} spread {spread * 100:.0f} points over {count(runs, 'run')}"
                        for e, runs, spread in unstable)
     return Reason("stability", "breach", f"{primary}: unstable ({listed}; above {t['max_spread'] * 100:.0f})")
 

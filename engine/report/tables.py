@@ -61,19 +61,37 @@ def benchmark_rows(benchmark: dict[str, Any] | None) -> list[list[str]]:
     for name, stats in summary.items():
         if name == "delta" or not isinstance(stats, dict):
             continue
-        rows.append([str(name)] + [_stat(stats.get(key)) for key, _ in _BENCH_FIELDS])
+        rows.append([str(name)] + [_stat(stats.get(key), key == "pass_rate") for key, _ in _BENCH_FIELDS])
     delta = summary.get("delta")
     if isinstance(delta, dict):
-        rows.append(["delta"] + [_plain(delta.get(key)) for key, _ in _BENCH_FIELDS])
+        rows.append(["delta"] + [_points(delta.get(key)) if key == "pass_rate" else _plain(delta.get(key))
+                                 for key, _ in _BENCH_FIELDS])
     return rows
 
 
-def _stat(value: Any) -> str:
+def _stat(value: Any, percent: bool = False) -> str:
+    """``mean ± stddev``; a pass rate (a fraction in benchmark.json) in percent, as
+    every other table shows pass rates."""
+    show = _percent if percent else _plain
     if isinstance(value, dict) and "mean" in value:
-        mean = _plain(value.get("mean"))
+        mean = show(value.get("mean"))
         spread = value.get("stddev")
-        return f"{mean} ± {_plain(spread)}" if spread is not None else mean
+        return f"{mean} ± {show(spread)}" if spread is not None else mean
+    return show(value)
+
+
+def _percent(value: Any) -> str:
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return f"{value * 100:.0f}%"
     return _plain(value)
+
+
+def _points(value: Any) -> str:
+    """A delta of pass rates (benchmark.json writes ``"+0.78"``) in percentage points."""
+    try:
+        return f"{float(value) * 100:+.0f} pts"
+    except (TypeError, ValueError):
+        return _plain(value)
 
 
 def _plain(value: Any) -> str:

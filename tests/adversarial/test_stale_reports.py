@@ -97,7 +97,7 @@ def test_a_benchmark_older_than_a_regrade_is_refused_until_aggregated_again(tmp_
     assert f"run `referee aggregate {workspace}` again (or remove benchmark.json)" in err
     main(["aggregate", str(workspace), "--mode", "quick"])
     code, out, _ = _report(workspace, capsys)
-    assert code in (0, 1) and "## referee: " in out  # the benchmark's decision, made from these grades
+    assert code in (0, 1, 3) and "## referee: " in out  # the benchmark's decision, made from these grades
 
 
 def test_a_run_added_or_removed_after_the_benchmark_makes_it_stale(tmp_path, capsys):
