@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from referee.dsl.named_file import read_named_text
 from referee.engine.commands.warnings import warn, warn_all
+from referee.engine.report.color import add_color_argument
 from referee.engine.text import count
 from referee.engine.usage import UsageError
 
@@ -63,7 +64,8 @@ def add_parser(sub: Subcommands) -> None:
         description="Read the grading.json of every run under WORKSPACE (any folder level), and "
                     "write benchmark.json (skill-creator's schema) and benchmark.md beside it.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE")
+    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
+                        help="the workspace, or any folder of one (iteration, eval, configuration, run)")
     parser.add_argument("--primary", metavar="CONFIG", help="the configuration under test "
                         "(default from the names: with_X, new_X)")
     parser.add_argument("--baseline", metavar="CONFIG", help="the configuration to compare with "
@@ -90,6 +92,7 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument("--fail-on-regression", action="store_true",
                         help="with --against: a regression is a reason of the release decision")
     parser.add_argument("--check", action="store_true", help="decide and print; write nothing")
+    add_color_argument(parser)
     parser.set_defaults(handler=run)
 
 
@@ -275,13 +278,19 @@ def _skill(args: argparse.Namespace) -> tuple[list[str], dict]:
 
 
 def _print(doc: dict, args: argparse.Namespace) -> None:
+    import sys
+
+    from referee.engine.report.color import paint, use_color
+
+    color = use_color(sys.stdout, args.color)
     meta, decided = doc["metadata"], doc["release"]
     against = f" against {meta['baseline']}" if meta["baseline"] else ""
-    print(f"{decided['decision']}  {meta['primary']}{against}  ({decided['mode']} mode, "
-          f"rules {decided['config']})")
-    marks = {"ok": "ok  ", "conditional": "COND", "fail": "FAIL"}
+    print(f"{paint(decided['decision'], decided['decision'], color)}  {meta['primary']}{against}  "
+          f"({decided['mode']} mode, rules {decided['config']})")
+    marks = {"ok": ("ok  ", "PASS"), "conditional": ("COND", "CONDITIONAL PASS"), "fail": ("FAIL", "FAIL")}
     for reason in decided["reasons"]:
-        print(f"  {marks[reason['status']]} {reason['rule']}: {reason['message']}")
+        mark, style = marks[reason["status"]]
+        print(f"  {paint(mark, style, color)} {reason['rule']}: {reason['message']}")
     summary = doc["run_summary"]
     for config in meta["configurations"]:
         rates = summary[config]

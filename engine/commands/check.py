@@ -20,6 +20,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.report.color import add_color_argument
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
@@ -29,19 +30,31 @@ if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
 
 
+EXIT_CODES = """\
+exit codes:
+  0  every file is clean (warnings about the workspace included)
+  1  some file has errors: each is printed as file:line:col: error[code]
+     with the source line, a caret and "did you mean"
+  2  usage error: no file named, or a file that cannot be read (missing,
+     not a file, not UTF-8 text)
+"""
+
+
 def add_parser(sub: Subcommands) -> None:
     """Register the ``check`` subcommand."""
     parser = sub.add_parser(
         "check", help="validate rules files (syntax, names, regexes, links to evals.json)",
         description="Validate rules files and report every error with its line and column.",
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("files", nargs="*", metavar="FILE", help="a .rules file")
+    parser.add_argument("files", nargs="*", metavar="FILE", help="a .rules file (any number)")
     parser.add_argument("--evals", metavar="EVALS_JSON",
                         help="skill-creator evals.json the rules refer to; alone, the rules "
                         "written inside it are checked")
     parser.add_argument("--workspace", metavar="WORKSPACE",
                         help="also warn about tool names, argument fields and files that no "
                         "run of the eval in this workspace has")
+    add_color_argument(parser)
     parser.set_defaults(handler=run)
 
 
@@ -78,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
             warnings = workspace_warnings(trees, evals, Path(args.workspace))
         except RulesError as err:  # the files conflict once combined, as grade would say
             diagnostics = list(err.diagnostics)
-    return _report(diagnostics, warnings, texts, max(1, len(args.files)), trees, evals)
+    return _report(diagnostics, warnings, texts, max(1, len(args.files)), trees, evals, args.color)
 
 
 
@@ -116,21 +129,25 @@ def _compile(trees: list[ast.RulesFile], evals: EvalsFile | None) -> list[Diagno
     return list(check_rules(trees, evals))
 
 
-def _report(diagnostics, warnings, texts, file_count, trees, evals) -> int:
-    from referee.dsl.errors import render_all
+def _report(diagnostics, warnings, texts, file_count, trees, evals, color_mode: str = "auto") -> int:
+    import sys
 
+    from referee.dsl.errors import render_all
+    from referee.engine.report.color import paint, use_color
+
+    color = use_color(sys.stdout, color_mode)
     if diagnostics:
-        print(render_all(diagnostics, texts=texts))
+        print(render_all(diagnostics, color=color, texts=texts))
         bad_files = len({d.path for d in diagnostics})
-        print(f"\n{_plural(len(diagnostics), 'error')} in {_plural(bad_files, 'file')}")
+        print("\n" + paint(f"{_plural(len(diagnostics), 'error')} in {_plural(bad_files, 'file')}", "FAIL", color))
         return 1
     if warnings:
-        print(render_all(warnings, texts=texts) + "\n")
+        print(render_all(warnings, color=color, texts=texts) + "\n")
     count = sum(len(block.expects) for tree in trees for block in tree.evals)
     if evals is not None:
         count += sum(len(e.rules.expects) for e in evals.evals if e.rules is not None)
     said = f", {_plural(len(warnings), 'warning')}" if warnings else ""
-    print(f"ok: {_plural(file_count, 'file')}, {_plural(count, 'assertion')}{said}")
+    print(paint("ok", "PASS", color) + f": {_plural(file_count, 'file')}, {_plural(count, 'assertion')}{said}")
     return 0
 
 

@@ -45,7 +45,8 @@ def add_parser(sub: Subcommands) -> None:
                     "in the same eval, blind each pair, decide its winner from the graded "
                     "assertions, and decide across evals with a sign test.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE")
+    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
+                        help="the workspace, or any folder of one (iteration, eval, configuration, run)")
     parser.add_argument("--primary", metavar="CONFIG", help="the configuration under test "
                         "(default from the names: with_X, new_X)")
     parser.add_argument("--baseline", metavar="CONFIG", help="the configuration to compare with "

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
 
+from referee.engine.report.color import add_color_argument
 from referee.engine.text import count
 from referee.engine.usage import UsageError
 
@@ -36,9 +37,12 @@ def add_parser(sub: Subcommands) -> None:
                     "remove or alter exactly the evidence it relied on, and grade the "
                     "assertion on each. Reports weak assertions and coverage gaps.",
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE")
-    parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE")
-    parser.add_argument("--evals", metavar="EVALS_JSON", default=None)
+    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
+                        help="the workspace, or any folder of one (iteration, eval, configuration, run)")
+    parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE",
+                        help="rules files (one or more), as given to referee grade")
+    parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
+                        help="skill-creator evals.json: its expectations set the order and texts")
     parser.add_argument("--response", metavar="PATH",
                         help="the file the harness delivered as the answer, relative to each run folder "
                              "(outputs/result.md): it is the response, as in referee grade")
@@ -49,6 +53,7 @@ def add_parser(sub: Subcommands) -> None:
                         help="units of work the critique may spend: a mutant costs one per call "
                              "and per note of its run, and per 1,000 characters (default 500,000); "
                              "past it the critique stops and writes nothing")
+    add_color_argument(parser)
     parser.set_defaults(handler=run)
 
 
@@ -70,9 +75,17 @@ def run(args: argparse.Namespace) -> int:
         mutants = sum(len(c.tried) for c in result.critiques)
         print(f"critique: {count(len(result.critiques), 'assertion')} over {count(result.runs, 'run')}, "
               f"{count(mutants, 'mutant')} graded")
-        print("\n".join(lines(result.critiques, result.coverage)))
+        print("\n".join(lines(result.critiques, result.coverage, _color(args.color))))
         print(f"wrote {written}" if written else "nothing was written (--check)")
     return 1 if any(c.weak for c in result.critiques) else 0
+
+
+def _color(mode: str) -> bool:
+    import sys
+
+    from referee.engine.report.color import use_color
+
+    return use_color(sys.stdout, mode)
 
 
 def _units(text: str) -> int:

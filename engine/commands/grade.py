@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from referee.engine.commands import grade_sources
 from referee.engine.commands.grade_report import JSON_SCHEMA_VERSION, print_results, runs_text, their
+from referee.engine.report.color import add_color_argument, use_color
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args
 from referee.engine.commands.warnings import MAX_WARNINGS, warn, warn_all
@@ -55,7 +56,8 @@ def add_parser(sub: Subcommands) -> None:
                     "SOURCE files, the runs referee import would write from them, in memory.",
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
-                        help="the workspace folder (or a run folder), or a source file (see SOURCE)")
+                        help="the workspace, or any folder of one (iteration, eval, configuration, run), "
+                             "or a source file (see SOURCE)")
     grade_sources.add_arguments(parser)
     parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE",
                         help="rules files (one or more); may be left out when --evals carries "
@@ -75,9 +77,7 @@ def add_parser(sub: Subcommands) -> None:
                              f"(schema_version {JSON_SCHEMA_VERSION})")
     parser.add_argument("--verbose", "-v", action="store_true",
                         help="every assertion, passes too, with whole evidence; every file written")
-    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                        help="colour the output: auto (a terminal; FORCE_COLOR and NO_COLOR "
-                             "are obeyed), always or never")
+    add_color_argument(parser)
     parser.add_argument("--primary", metavar="CONFIG",
                         help="gate on this configuration's runs alone (the skill under test): the "
                              "exit code counts them, the others are context (runs without the skill "
@@ -114,7 +114,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     from referee.engine.report import terminal
     from referee.engine.report.write import WriteInterrupted
 
-    err_color = terminal.use_color(sys.stderr, args.color)
+    err_color = use_color(sys.stderr, args.color)
     try:
         setup = _prepare(args, err_color)
     except KeyboardInterrupt:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterator
 
 from referee.engine.commands.warnings import warn
+from referee.engine.report.color import use_color
 from referee.engine.report.inert import inert, inert_data
 
 if TYPE_CHECKING:
@@ -57,7 +58,7 @@ def print_results(args, graded, results: list[WriteResult], skipped) -> int:
         _print_json(entries, lambda: _json_document(skipped, tally.totals(refused), args.check, code(), gate.primary))
         return code()
     _print_runs(graded, results, tally, gate, args)
-    color = terminal.use_color(sys.stdout, args.color)
+    color = use_color(sys.stdout, args.color)
     print(terminal.total_line(tally.totals(refused), color=color))
     if gate.primary is not None:
         print(terminal.gate_line(gate.primary, gate.tally.totals(refused), color))
@@ -110,7 +111,7 @@ class _Printer:
     def __init__(self, args) -> None:
         from referee.engine.report import terminal
 
-        self.color = terminal.use_color(sys.stdout, args.color)
+        self.color = use_color(sys.stdout, args.color)
         self.verbose = args.verbose
         self.hinted: set[str] = set()
         self.shown: dict[str, int] = {}

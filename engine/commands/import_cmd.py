@@ -14,6 +14,7 @@ control character. (The module is not called ``import``: that is a keyword.)
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,14 @@ from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
+
+
+EXIT_CODES = """\
+exit codes:
+  0  runs were imported (problems in a source are printed as warnings and the
+     rest of it imported; a source that gave no run is printed as an error)
+  2  nothing was imported, or a usage error
+"""
 
 
 class _Formats:
@@ -46,6 +55,7 @@ def add_parser(sub: Subcommands) -> None:
         "import",
         help="import Claude Code sessions, OpenAI message lists or skill-creator logs as runs",
         description="Write one run folder per imported conversation, ready for referee grade.",
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("format", metavar="FORMAT", choices=_Formats(), help="one of %(choices)s")
     parser.add_argument("sources", metavar="SOURCE", nargs="+", help="files to import")

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.report.color import add_color_argument
 from referee.engine.run.select import add_selection_arguments, selection_from_args
 from referee.engine.commands.warnings import warn
 from referee.engine.text import count
@@ -56,11 +57,14 @@ def add_parser(sub: Subcommands) -> None:
                     "eval, configuration or run folder) and benchmark.json when present, and "
                     "render them. Run `referee grade` first.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE")
-    parser.add_argument("--format", "-f", choices=FORMATS, default="html")
+    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
+                        help="the workspace, or any folder of one (iteration, eval, configuration, run)")
+    parser.add_argument("--format", "-f", choices=FORMATS, default="html",
+                        help="what to render (default html; see formats below)")
     parser.add_argument("-o", "--output", metavar="FILE", default=None,
                         help="where to write ('-' for stdout)")
     add_selection_arguments(parser)
+    add_color_argument(parser)
     parser.set_defaults(handler=run)
 
 
@@ -68,6 +72,7 @@ def run(args: argparse.Namespace) -> int:
     """Render and write; the exit code follows the decision, as ``grade``'s does."""
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
     from referee.engine.report.atomic import write_atomic, write_output
+    from referee.engine.report.color import paint, use_color
     from referee.engine.report.collect import NothingToReport, NotTrusted, collect
 
     if not args.workspace.is_dir():
@@ -90,8 +95,9 @@ def run(args: argparse.Namespace) -> int:
             write(target, text)
         except OSError as exc:
             raise UsageError(f"cannot write {target}: {exc.strerror or exc}; give another place with -o") from None
-        print(f"wrote {target.as_posix()} ({args.format}, {count(len(collection.runs), 'run')}): "
-              f"{collection.decision}", file=sys.stderr)
+        decision = paint(collection.decision, collection.decision, use_color(sys.stderr, args.color))
+        print(f"wrote {target.as_posix()} ({args.format}, {count(len(collection.runs), 'run')}): {decision}",
+              file=sys.stderr)
     return {"PASS": 0, "CONDITIONAL PASS": 3}.get(collection.decision, 1)
 
 

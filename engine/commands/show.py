@@ -12,6 +12,7 @@ missing, not a folder, or holds no run at all.
 
 from __future__ import annotations
 
+import argparse
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
@@ -25,6 +26,11 @@ if TYPE_CHECKING:
     from referee.engine.run.reading import ResponseFiles
     from referee.engine.run.workspace import Run
 
+EXIT_CODES = """\
+exit codes:
+  0  something was shown (warnings included)
+  2  the path is missing, not a folder, or holds no run at all
+"""
 SUMMARY_CHARS = 100  # payloads are cut to this in the text view
 
 
@@ -34,6 +40,7 @@ def add_parser(sub: Subcommands) -> None:
         "show",
         help="show how referee reads a run (or every run of a workspace)",
         description="Show the identity, tool calls, notes, files and warnings of a run.",
+        epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("run_dir", metavar="RUN_DIR", help="a run folder (holding outputs/) or a workspace")
     parser.add_argument("--json", action="store_true", help="print JSON (sorted keys, relative paths)")

@@ -30,7 +30,8 @@ def add_parser(sub: Subcommands) -> None:
                     "--workspace, names are resolved against the tools, argument fields and "
                     "files the runs really have.",
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("evals", type=Path, metavar="EVALS_JSON")
+    parser.add_argument("evals", type=Path, metavar="EVALS_JSON",
+                        help="skill-creator evals.json: one draft per sentence of its expectations")
     parser.add_argument("--workspace", type=Path, metavar="WORKSPACE", default=None,
                         help="resolve tool, field and file names against the runs found here")
     parser.add_argument("--patterns", metavar="DIR", action="append", default=[],

@@ -48,9 +48,12 @@ def add_parser(sub: Subcommands) -> None:
                     "known to be right must pass it, and its assertions should tell the "
                     "configurations apart.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE")
-    parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE")
-    parser.add_argument("--evals", metavar="EVALS_JSON", default=None)
+    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
+                        help="the workspace, or any folder of one (iteration, eval, configuration, run)")
+    parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE",
+                        help="rules files (one or more), as given to referee grade")
+    parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
+                        help="skill-creator evals.json: its expectations set the order and texts")
     parser.add_argument("--reference", type=Path, metavar="DIR",
                         help="runs known to be right, laid out like a workspace; each must pass")
     parser.add_argument("--primary", metavar="CONFIG", help="the configuration under test (default from the names)")

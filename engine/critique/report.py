@@ -33,7 +33,11 @@ def _assertion(c: Critique) -> dict:
     }
 
 
-def lines(critiques: Sequence[Critique], coverage: Sequence[EvalCoverage]) -> list[str]:
+def lines(critiques: Sequence[Critique], coverage: Sequence[EvalCoverage], color: bool = False) -> list[str]:
+    """The console's lines: each assertion (WEAK or ok, with what its mutants showed),
+    then each eval's coverage."""
+    from referee.engine.report.color import paint
+
     out = []
     for c in critiques:
         killed = sum(1 for t in c.tried if t.must_fail and not t.passed)
@@ -41,7 +45,7 @@ def lines(critiques: Sequence[Critique], coverage: Sequence[EvalCoverage]) -> li
         if not c.passing_runs:
             out.append(f"--    {c.key} {c.text}\n      passed in no run: nothing to critique")
             continue
-        label = "WEAK" if c.weak else "ok  "
+        label = paint("WEAK", "FAIL", color) if c.weak else paint("ok", "PASS", color) + "  "
         out.append(f"{label}  {c.key} {c.text}\n      {killed} of {must} breaking mutants made it fail, "
                    f"over {len(c.passing_runs)} passing run{'s' if len(c.passing_runs) != 1 else ''}")
         for reason in c.reasons():

@@ -6,7 +6,6 @@ progress goes to stderr: a bar on a terminal, a line per tenth of the runs elsew
 
 from __future__ import annotations
 
-import os
 import sys
 import time
 from dataclasses import dataclass
@@ -14,31 +13,12 @@ from typing import Iterable, Sequence, TextIO
 
 from referee.engine.report.brief import Brief
 from referee.engine.report.build import VACUOUS_NOTE, gate_status
+from referee.engine.report.color import paint
 
 VACUOUS_MARK = f"({VACUOUS_NOTE})"  # how the evidence of a vacuous pass ends
 
-_COLORS = {"PASS": "32", "FAIL": "31", "EMPTY": "33", "REFUSED": "35", "dim": "2"}
 EVIDENCE_WIDTH = 200
 SHOWN_WARNINGS = 5  # a run's warnings shown under its line, unless --verbose
-
-
-def use_color(stream: TextIO, mode: str = "auto") -> bool:
-    """``mode`` "always" or "never" decides; "auto" colours a terminal, unless
-    NO_COLOR is set (to anything) or TERM is dumb, and FORCE_COLOR (set, not "0")
-    colours any stream, for CI logs that render ANSI colours."""
-    if mode in ("always", "never"):
-        return mode == "always"
-    if os.environ.get("NO_COLOR", "") != "":
-        return False
-    if os.environ.get("FORCE_COLOR", "") not in ("", "0"):
-        return True
-    if os.environ.get("TERM") == "dumb":
-        return False
-    return bool(getattr(stream, "isatty", lambda: False)())
-
-
-def paint(text: str, style: str, color: bool) -> str:
-    return f"\033[{_COLORS[style]}m{text}\033[0m" if color and style in _COLORS else text
 
 
 def run_status(report: Brief) -> str:
