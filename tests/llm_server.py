@@ -242,6 +242,37 @@ def _first_line(body: dict, words: list[str]) -> tuple[str, str, str] | None:
     return None
 
 
+# The bundled example's semantic expectations, as a person judged them after reading
+# each run's response: the line that settles a PASS (quoted as evidence), else a FAIL
+# and why. ``answer_key_judge`` serves these answers; it reads nothing for meaning.
+KEY_NOTE = "answers a person wrote after reading each response, served by a loopback judge; not a language model"
+ANSWER_KEY = {
+    "The response is polite and tells the traveller what happens next": (
+        [("Your e-ticket will arrive at ana.mueller@example.com within the next few minutes. Have a good trip!",
+          "It thanks the traveller and says the e-ticket arrives by mail within minutes."),
+         ("Your e-ticket is on its way to ana.mueller@example.com.",
+          "It says the e-ticket is on its way to the traveller's address.")],
+        "The response states the booking and says nothing of what happens next."),
+    "The response explains which flights were left out and why": (
+        [("Iberia IB3471 (154.00 EUR) was left out because it has one stop.",
+          "It names the flight left out and the reason: one stop.")],
+        "The response names no flight that was left out, nor why."),
+}
+
+
+def answer_key_judge(body: dict) -> str:
+    """A scripted judge that gives ``ANSWER_KEY``'s verdicts: PASS quoting the
+    response line the key names when the response holds it, else the key's FAIL. An
+    expectation the key does not know is a FAIL that says so."""
+    response = section(body, "response")
+    entries = []
+    for text in asked(body):
+        passes, why_not = ANSWER_KEY.get(text, ([], "The answer key has no verdict for this expectation."))
+        hit = next(((quote, why) for quote, why in passes if any(quote in line for line in response)), None)
+        entries.append((hit[1], [("response", hit[0])], "PASS") if hit else (why_not, [], "FAIL"))
+    return verdicts(*entries)
+
+
 # ----------------------------------------------------------------------- a small run
 
 def small_run(files: dict[str, str], rel: str = "eval-1/with_skill/run-1",
@@ -256,22 +287,24 @@ def small_run(files: dict[str, str], rel: str = "eval-1/with_skill/run-1",
 RECORD_USAGE = """\
 usage: python -m tests.llm_server CASSETTE -- REFEREE-GRADE-ARGS...
 
-Starts the scripted loopback judge and runs `referee grade ARGS --llm record:CASSETTE`
-against it, so the cassette says in its first line that no language model produced it.
+Starts the answer-key judge (ANSWER_KEY: the bundled example's semantic
+expectations as a person judged them) on loopback and runs
+`referee grade ARGS --llm record:CASSETTE` against it, so the cassette says in its
+first line that no language model produced it.
 """
 
 
 def record_example(argv: list[str]) -> int:
-    """Record (or extend) a cassette with ``reading_judge`` answering on loopback."""
+    """Record (or extend) a cassette with ``answer_key_judge`` answering on loopback."""
     if len(argv) < 3 or argv[1] != "--":
         print(RECORD_USAGE, end="")
         return 2
     from referee.engine.cli import main
 
-    with ScriptedServer(default=reading_judge) as server:
+    with ScriptedServer(default=answer_key_judge) as server:
         return main(["grade", *argv[2:], "--check", "--llm", f"record:{argv[0]}",
-                     "--llm-backend", "openai:scripted-loopback-judge",
-                     "--llm-base-url", server.url, "--llm-note", SCRIPTED_NOTE])
+                     "--llm-backend", "openai:answer-key-judge",
+                     "--llm-base-url", server.url, "--llm-note", KEY_NOTE])
 
 
 if __name__ == "__main__":

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
-from llm_server import SCRIPTED_NOTE, small_run, ScriptedServer, reading_judge, verdicts
+from llm_server import KEY_NOTE, SCRIPTED_NOTE, small_run, ScriptedServer, reading_judge, verdicts
 
 from referee.engine.judging import SemanticItem
 from referee.engine.verdict import Outcome
@@ -153,4 +154,29 @@ def test_example_cassette_replays_byte_identically_without_a_key(tmp_path):
                for item in json.loads(data)["expectations"] if item["precision"] == "semantic"]
     assert methods == ["grader"] * 6  # the example's one semantic assertion per run
     meta = json.loads(EXAMPLE_CASSETTE.read_text(encoding="utf-8").splitlines()[0])
-    assert meta["judge"] == SCRIPTED_NOTE
+    assert meta["judge"] == KEY_NOTE  # says no language model made it
+
+
+def _readme_statuses() -> dict[str, str]:
+    """Each run's status in the README's console example (graded without a model)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"```console\n\$ referee grade (.*?)```", readme, flags=re.S).group(1)
+    return dict((path, status) for status, path in re.findall(r"^(PASS|FAIL|EMPTY) +(\S+)", block, flags=re.M))
+
+
+def test_the_example_cassette_passes_every_run_the_readme_says_passes(tmp_path):
+    """Replayed, the judge's verdicts keep each run's status as the README shows it:
+    the runs with the skill pass (their replies are polite, say what happens next,
+    and say which flight was left out and why), the runs without fail."""
+    graded = _grade_copy(tmp_path, "c")
+    statuses = {}
+    for name, data in graded.items():
+        report = json.loads(data)
+        gate = report["gate"]
+        statuses[name.rsplit("/grading.json", 1)[0]] = "PASS" if gate["total"] and gate["passed"] == gate["total"] \
+            else "FAIL"
+        judged = [item for item in report["expectations"] if item["precision"] == "semantic"]
+        if "with_skill" in name:
+            assert [item["outcome"] for item in judged] == ["pass"]
+            assert judged[0]["evidence_location"][0]["file"] == "outputs/response.md"
+    assert statuses == _readme_statuses() and "PASS" in statuses.values()
