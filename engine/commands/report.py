@@ -28,6 +28,17 @@ formats:
   github    GitHub Actions workflow commands (::error file=...,line=...::), on stdout
   markdown  a summary for a pull-request comment or $GITHUB_STEP_SUMMARY
 
+Roles: with a primary configuration known (--primary, or the one `referee
+aggregate` recorded in benchmark.json), only its runs count: the others (a
+baseline that fails by design) are reported as context, never as failures
+(JUnit skipped with the reason, no annotation, a line of their own).
+
+GitHub annotations name files from --root (default: the current folder, the
+repository root in CI): the cited line of the run's file; for an imported run,
+its source file in a --sources folder; else the rules line, when --rules names
+the rules file that graded (same name and content). A place that is not a file
+there is left out rather than guessed.
+
 -o - prints to stdout. Without -o, html, junit and markdown are written into
 WORKSPACE (report.html, junit.xml, summary.md) and github is printed. -o FILE
 replaces a regular file atomically and writes through a FIFO, a device or a link
@@ -63,6 +74,16 @@ def add_parser(sub: Subcommands) -> None:
                         help="what to render (default html; see formats below)")
     parser.add_argument("-o", "--output", metavar="FILE", default=None,
                         help="where to write ('-' for stdout)")
+    parser.add_argument("--primary", metavar="CONFIG",
+                        help="the configuration the gate counts; the others are context "
+                             "(default: benchmark.json's primary, else every run counts)")
+    parser.add_argument("--baseline", metavar="CONFIG", help="the configuration to show as the baseline")
+    parser.add_argument("--root", type=Path, metavar="DIR", default=Path("."),
+                        help="github: annotation paths are relative to this folder (default: the current one)")
+    parser.add_argument("--rules", type=Path, nargs="+", action="extend", default=[], metavar="FILE",
+                        help="github: the rules files that graded, to annotate an assertion's rules line")
+    parser.add_argument("--sources", type=Path, action="append", default=[], metavar="DIR",
+                        help="github: a folder holding imported runs' source files (repeatable)")
     add_selection_arguments(parser)
     add_color_argument(parser)
     parser.set_defaults(handler=run)
@@ -78,12 +99,12 @@ def run(args: argparse.Namespace) -> int:
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
     try:
-        collection = collect(args.workspace, selection_from_args(args))
+        collection = collect(args.workspace, selection_from_args(args), args.primary, args.baseline)
     except (NothingToReport, NotTrusted) as exc:
         raise UsageError(str(exc)) from None
     for problem in collection.problems:
         warn(problem)  # names from the workspace: control characters are escaped
-    text = render(collection, args.format)
+    text = render(collection, args.format, args)
     target = _target(args)
     if target is None:
         sys.stdout.write(text)
@@ -101,14 +122,19 @@ def run(args: argparse.Namespace) -> int:
     return {"PASS": 0, "CONDITIONAL PASS": 3}.get(collection.decision, 1)
 
 
-def render(collection, fmt: str) -> str:
-    """The text of ``collection`` in format ``fmt`` (one of ``FORMATS``)."""
+def render(collection, fmt: str, args: argparse.Namespace | None = None) -> str:
+    """The text of ``collection`` in format ``fmt`` (one of ``FORMATS``); ``args``
+    give the github format its root, rules files and source folders."""
+    if fmt == "github":
+        from referee.engine.report.github import render_github
+        from referee.engine.report.places import Places
+
+        places = Places.of(args.root, args.rules, args.sources) if args is not None else None
+        return render_github(collection, places)
     if fmt == "html":
         from referee.engine.report.html import render_html as renderer
     elif fmt == "junit":
         from referee.engine.report.junit import render_junit as renderer
-    elif fmt == "github":
-        from referee.engine.report.github import render_github as renderer
     else:
         from referee.engine.report.markdown import render_markdown as renderer
     return renderer(collection)

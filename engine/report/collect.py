@@ -6,13 +6,17 @@ with the source lines its evidence points at, and the workspace's
 ``benchmark.json`` when there is one. Paths shown to people are the folder as the
 user gave it (relative, never made absolute) joined with the run's place under
 it, so the same workspace at two places renders the same bytes.
+
+With a primary configuration known (``--primary``, or the one ``referee aggregate``
+chose, from benchmark.json), the runs of the other configurations are context: a
+baseline that fails by design is shown as such, never as a failure of the gate.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -36,11 +40,21 @@ MAX_SOURCE_CHARS = 400  # a quoted line longer than this is cut, and says so
 
 @dataclass(frozen=True)
 class GradedRun:
-    """One run's grading.json, with the text of each line its evidence cites."""
+    """One run's grading.json, with the text of each line its evidence cites.
+
+    ``role`` is "primary", "baseline" or "context" (another configuration) when a
+    primary is known, else "" (every run counts)."""
 
     folder: str  # the run folder as shown to people (the user's folder argument + rel)
     report: GradingReport
     lines: tuple[tuple[str, int, str], ...] = ()  # (file, line, text), file relative to the run
+    path: Path | None = None  # the run folder on disk (never shown: it may be absolute)
+    role: str = ""
+
+    @property
+    def counts(self) -> bool:
+        """Whether the gate counts this run: a run of the primary, or any run when none is known."""
+        return self.role in ("", "primary")
 
     @property
     def info(self):
@@ -77,6 +91,7 @@ class ConfigRow:
     """One configuration's totals over the runs shown."""
 
     name: str
+    role: str
     runs: int
     runs_passed: int
     gate_passed: int
@@ -95,18 +110,30 @@ class Collection:
     runs: tuple[GradedRun, ...]
     benchmark: dict[str, Any] | None = None
     problems: tuple[str, ...] = field(default=())
+    primary: str | None = None
+    baseline: str | None = None
 
     @property
     def decision(self) -> str:
         """The release decision of benchmark.json (``referee aggregate``) when there is
-        one; else PASS when every gated assertion of every run passed (and some
-        counted), the same rule as ``referee grade``'s exit code."""
+        one; else PASS when every gated assertion of every run the gate counts passed
+        (and some counted): the primary's runs when one is known, else every run, the
+        same rule as ``referee grade``'s exit code (with ``--primary``)."""
         release = self.release
         if release is not None:
             return release["decision"]
-        total = sum(r.report.gate.total for r in self.runs)
-        passed = sum(r.report.gate.passed for r in self.runs)
+        counted = self.counted()
+        total = sum(r.report.gate.total for r in counted)
+        passed = sum(r.report.gate.passed for r in counted)
         return "PASS" if total and passed == total else "FAIL"
+
+    def counted(self) -> list[GradedRun]:
+        """The runs the gate counts (``GradedRun.counts``)."""
+        return [r for r in self.runs if r.counts]
+
+    def context(self) -> list[GradedRun]:
+        """The runs shown as context: other configurations than a known primary."""
+        return [r for r in self.runs if not r.counts]
 
     @property
     def release(self) -> dict[str, Any] | None:
@@ -120,7 +147,9 @@ class Collection:
         order: dict[str, list[GradedRun]] = {}
         for run in self.runs:
             order.setdefault(run.info.configuration, []).append(run)
-        return [_config_row(name, runs) for name, runs in order.items()]
+        rank = {"primary": 0, "baseline": 1}  # the primary first, then its baseline, then as found
+        return sorted((_config_row(name, runs) for name, runs in order.items()),
+                      key=lambda row: rank.get(row.role, 2))
 
     def evals(self) -> list[tuple[str, str | None, list[GradedRun]]]:
         """(eval id, eval name, runs) in the order the runs were found."""
@@ -140,15 +169,18 @@ class NotTrusted(ValueError):
     than the grades. The message names it and says what to do; nothing is rendered."""
 
 
-def collect(folder: Path, selection: Selection = Selection(), with_benchmark: bool = True) -> Collection:
+def collect(folder: Path, selection: Selection = Selection(), primary: str | None = None,
+            baseline: str | None = None, with_benchmark: bool = True) -> Collection:
     """Read every run's grading.json under ``folder`` (a workspace, an iteration, an
     eval, a configuration or a run folder), keep those ``selection`` matches, and
     the folder's benchmark.json unless ``with_benchmark`` is false (for readers of
     the runs alone, which a benchmark they never show must not stop).
 
     Runs with no grading.json, or one that is not referee's, become problems;
-    raises ``NothingToReport`` when no run is left, and ``NotTrusted`` when what
-    would be shown is forged or stale.
+    raises ``NothingToReport`` when no run is left (or ``primary``/``baseline`` name
+    no configuration shown), and ``NotTrusted`` when what would be shown is forged
+    or stale. Without ``primary``, benchmark.json's primary and baseline (the roles
+    ``aggregate`` chose) are taken when it is read.
     """
     root = display_path(folder)
     found = discover(folder)
@@ -169,7 +201,42 @@ def collect(folder: Path, selection: Selection = Selection(), with_benchmark: bo
         _require_fresh_benchmark(benchmark, found.runs, folder, problems)
     if with_benchmark and benchmark is None and not selection.empty and (folder / BENCHMARK).is_file():
         problems.append(f"{BENCHMARK} left out: it covers every run, not {selection.describe()}")
-    return Collection(root, tuple(runs), benchmark, tuple(problems))
+    primary, baseline = _roles(runs, primary, baseline, benchmark)
+    runs = [replace(r, role=_role(r.info.configuration, primary, baseline)) for r in runs]
+    return Collection(root, tuple(runs), benchmark, tuple(problems), primary, baseline)
+
+
+def _roles(runs: Sequence[GradedRun], primary: str | None, baseline: str | None,
+           benchmark: dict[str, Any] | None) -> tuple[str | None, str | None]:
+    """The primary and baseline: as given (a baseline left out is found as aggregate
+    finds it: by the names, or the one other configuration), else as benchmark.json
+    records them."""
+    configs = sorted({r.info.configuration for r in runs})
+    for given, flag in ((primary, "--primary"), (baseline, "--baseline")):
+        if given is not None and given not in configs:
+            raise NothingToReport(f"{flag} {given}: no such configuration among the runs shown "
+                                  f"({', '.join(configs)})")
+    if primary is None and baseline is None and benchmark is not None:
+        meta = benchmark.get("metadata")
+        meta = meta if isinstance(meta, dict) else {}
+        primary = meta.get("primary") if meta.get("primary") in configs else None
+        baseline = meta.get("baseline") if primary and meta.get("baseline") in configs else None
+    if primary is not None or baseline is not None:
+        from referee.engine.decision.configurations import choose
+        from referee.engine.usage import UsageError
+
+        try:
+            chosen = choose(configs, primary, baseline)
+        except UsageError:  # the names do not say which: only what was given
+            return primary, baseline
+        return chosen.primary, chosen.baseline
+    return primary, baseline
+
+
+def _role(config: str, primary: str | None, baseline: str | None) -> str:
+    if primary is None:
+        return ""
+    return "primary" if config == primary else "baseline" if config == baseline else "context"
 
 
 def display_path(folder: Path) -> str:
@@ -196,7 +263,7 @@ def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | Non
         problems.append(f"{shown}/{GRADING}: not a grading.json that referee wrote ({first}); "
                         "grade the run again (left out)")
         return None
-    return GradedRun(shown, report, _cited_lines(run_dir, report))
+    return GradedRun(shown, report, _cited_lines(run_dir, report), run_dir)
 
 
 def _require_trusted(graded: GradedRun, run: Run) -> None:
@@ -232,9 +299,13 @@ def _require_fresh_benchmark(benchmark: dict[str, Any], runs: Sequence, folder: 
 
 
 def _cited_lines(run_dir: Path, report: GradingReport) -> tuple[tuple[str, int, str], ...]:
+    """The text of each line the evidence cites: read from the run's file, or, for an
+    imported run whose evidence names its source (``session.jsonl:42``, not in the
+    run folder), from the line of the written view the source map maps to it."""
     wanted = sorted({(p.file, p.line) for e in report.expectations for p in e.evidence_location
                      if p.file and p.line})
     texts: dict[str, list[str] | None] = {}
+    mapped: dict[tuple[str, int], str] | None = None
     out = []
     for file, line in wanted:
         if file not in texts:
@@ -243,7 +314,32 @@ def _cited_lines(run_dir: Path, report: GradingReport) -> tuple[tuple[str, int, 
         lines = texts[file]
         if lines is not None and 0 < line <= len(lines):
             out.append((file, line, _cut(lines[line - 1])))
+            continue
+        if mapped is None:
+            mapped = source_lines(run_dir)
+        text = mapped.get((file.split("#", 1)[0], line))
+        if text is not None:
+            out.append((file, line, _cut(text)))
     return tuple(out)
+
+
+def source_lines(run_dir: Path) -> dict[tuple[str, int], str]:
+    """``(source name, line) -> text`` of an imported run's written view: for each
+    source line, the first written line the source map maps to it (empty for a run
+    that was not imported). The source itself is not in the run folder."""
+    from referee.engine.run.importers.source_map import load_source_map
+
+    source_map, _ = load_source_map(run_dir)
+    if source_map is None:
+        return {}
+    found: dict[tuple[str, int], str] = {}
+    for file in sorted(source_map.lines):
+        for number, place in enumerate(source_map.lines[file], 1):
+            if place is not None:
+                text = source_map.written_line(file, number)
+                if text is not None:
+                    found.setdefault((source_map.sources[place[0]], place[1]), text)
+    return found
 
 
 def _cut(text: str) -> str:
@@ -273,7 +369,7 @@ def _benchmark(folder: Path, problems: list[str]) -> dict[str, Any] | None:
 def _config_row(name: str, runs: list[GradedRun]) -> ConfigRow:
     rates = [r.report.summary.pass_rate for r in runs]
     return ConfigRow(
-        name=name, runs=len(runs), runs_passed=sum(1 for r in runs if r.status == "PASS"),
+        name=name, role=runs[0].role, runs=len(runs), runs_passed=sum(1 for r in runs if r.status == "PASS"),
         gate_passed=sum(r.report.gate.passed for r in runs), gate_total=sum(r.report.gate.total for r in runs),
         passed=sum(r.report.summary.passed for r in runs), total=sum(r.report.summary.total for r in runs),
         not_graded=sum(r.report.summary.not_graded for r in runs),

@@ -2,26 +2,36 @@
 
 Printed in a job's log, each ``::error file=...,line=...::`` line becomes an
 annotation on that file and line: the transcript (or output file) line the
-evidence cites, else the rules line of the assertion. A failure that counts
-toward the gate is an error; one that does not (existence only, not gated) a
-warning; the eval's feedback (a tool name no run called, a vacuous pass) a
-notice. Values are escaped as the runner expects (``%``, CR, LF; and ``:`` and
-``,`` inside properties), so no text from a run can start a command of its own.
+evidence cites, else the rules line of the assertion, each as a path from the
+repository root (``engine.report.places``). A failure that counts toward the gate
+is an error; one that does not (existence only, not gated) a warning; the eval's
+feedback (a tool name no run called, a vacuous pass) a notice, once per eval.
+With a primary configuration known, only its runs are annotated: another
+configuration (a baseline that fails by design) gets one notice as context.
+Values are escaped as the runner expects (``%``, CR, LF; and ``:`` and ``,``
+inside properties), so no text from a run can start a command of its own.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.models import Expectation
-from referee.engine.report.tables import decision_line, failures
+from referee.engine.report.places import Places
+from referee.engine.report.tables import context_lines, decision_line, failures
 
 
-def render_github(collection: Collection) -> str:
+def render_github(collection: Collection, places: Places | None = None) -> str:
+    """The workflow commands for ``collection``; paths from ``places`` (by default
+    from the current folder, with no rules file or source folder known)."""
+    places = places or Places(Path("."))
     out = []
     for run, item in failures(collection):
         level = "error" if item.key in run.report.gate.counted else "warning"
-        out.append(_command(level, run, item, _message(run, item)))
+        out.append(_command(level, places.of_item(run, item), run, item, _message(run, item)))
     out += _feedback(collection)
+    out += [f"::notice title={_prop('referee context')}::{_data(line)}" for line in context_lines(collection)]
     decision = collection.decision
     level = {"PASS": "notice", "FAIL": "error"}.get(decision, "warning")  # CONDITIONAL PASS: a warning
     out.append(f"::{level} title={_prop('referee ' + decision)}::{_data(decision_line(collection))}")
@@ -36,24 +46,13 @@ def _message(run: GradedRun, item: Expectation) -> str:
     return "\n".join(lines)
 
 
-def _command(level: str, run: GradedRun, item: Expectation, message: str) -> str:
-    file, line = _place(run, item)
+def _command(level: str, place: tuple[str | None, int | None], run: GradedRun, item: Expectation,
+             message: str) -> str:
+    file, line = place
     props = [f"file={_prop(file)}"] if file else []
-    props += [f"line={line}"] if line else []
+    props += [f"line={line}"] if file and line else []
     props.append(f"title={_prop(f'{run.folder} {item.key} {item.text}')}")
     return f"::{level} {','.join(props)}::{_data(message)}"
-
-
-def _place(run: GradedRun, item: Expectation) -> tuple[str | None, int | None]:
-    """The first cited file and line, as a path from where the report was made."""
-    for place in item.evidence_location:
-        if place.file and place.line:
-            return f"{run.folder}/{place.file}", place.line
-    path, _, rest = item.rules_location.rpartition(":")  # name[@hash]:line:col
-    path, _, line = path.rpartition(":")
-    if path and line.isdigit() and rest.isdigit():
-        return path.split("@")[0], int(line)
-    return None, None
 
 
 def _feedback(collection: Collection) -> list[str]:

@@ -3,7 +3,11 @@
 One ``<testsuite>`` per run (named by its folder), one ``<testcase>`` per
 assertion. A failed assertion is a ``<failure>``, an errored one an ``<error>``,
 a not-graded semantic one ``<skipped>``: each carries the evidence, the check and
-the lines it cites. The shape follows the JUnit schema that Jenkins publishes
+the lines it cites. With a primary configuration known, a run of another
+configuration (the baseline, which fails by design) is context: its suite says
+so (``role`` property, ``(baseline)`` after its name) and its failures and errors
+are ``<skipped>`` with that reason, never failures of the build. Every level
+carries its ``skipped`` count. The shape follows the JUnit schema that Jenkins publishes
 (committed under ``tests/fixtures/``); no ``time`` or ``timestamp`` is written, so
 the file is the same bytes for the same reports.
 """
@@ -24,48 +28,56 @@ _KIND = {"fail": "failure", "error": "error"}
 def render_junit(collection: Collection) -> str:
     """The whole JUnit document for ``collection``."""
     counts = [_counts(run) for run in collection.runs]
-    tests = sum(c[0] for c in counts)
-    failures = sum(c[1] for c in counts)
-    errors = sum(c[2] for c in counts)
+    tests, failures, errors, skipped = (sum(c[n] for c in counts) for n in range(4))
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
            f'<testsuites name={_attr("referee " + collection.root)} tests="{tests}" '
-           f'failures="{failures}" errors="{errors}">']
+           f'failures="{failures}" errors="{errors}" skipped="{skipped}">']
     for run, count in zip(collection.runs, counts):
-        out.extend(_suite(run, count))
+        out.extend(_suite(run, count, collection.primary))
     out.append("</testsuites>")
     return "\n".join(out) + "\n"
 
 
 def _counts(run: GradedRun) -> tuple[int, int, int, int]:
+    """tests, failures, errors, skipped: a context run's failures and errors are skipped."""
     outcomes = [e.outcome for e in run.report.expectations]
-    return len(outcomes), outcomes.count("fail"), outcomes.count("error"), outcomes.count("not_graded")
+    failed, errors, not_graded = outcomes.count("fail"), outcomes.count("error"), outcomes.count("not_graded")
+    if not run.counts:
+        return len(outcomes), 0, 0, not_graded + failed + errors
+    return len(outcomes), failed, errors, not_graded
 
 
-def _suite(run: GradedRun, count: tuple[int, int, int, int]) -> list[str]:
+def _suite(run: GradedRun, count: tuple[int, int, int, int], primary: str | None) -> list[str]:
     info, gate = run.info, run.report.gate
     tests, failures, errors, skipped = count
-    lines = [f'  <testsuite name={_attr(run.folder)} tests="{tests}" failures="{failures}" '
+    name = run.folder + ("" if run.counts else f" ({run.role})")
+    lines = [f'  <testsuite name={_attr(name)} tests="{tests}" failures="{failures}" '
              f'errors="{errors}" skipped="{skipped}">',
              "    <properties>"]
     props = [("eval_id", info.eval_id), ("eval_name", info.eval_name or ""),
              ("configuration", info.configuration), ("run_number", str(info.run_number)),
              ("gate", f"{run.status} {gate.passed}/{gate.total}")]
+    props += [("role", run.role)] if run.role else []
     lines += [f"      <property name={_attr(k)} value={_attr(v)}/>" for k, v in props]
     lines.append("    </properties>")
     classname = f"{info.eval_id}.{info.configuration}.run-{info.run_number}"
     for item in run.report.expectations:
-        lines.extend(_case(run, item, classname))
+        lines.extend(_case(run, item, classname, primary))
     lines.append("  </testsuite>")
     return lines
 
 
-def _case(run: GradedRun, item: Expectation, classname: str) -> list[str]:
+def _case(run: GradedRun, item: Expectation, classname: str, primary: str | None) -> list[str]:
     head = f"    <testcase name={_attr(f'{item.key} {item.text}')} classname={_attr(classname)}"
     if item.outcome == "pass":
         return [head + "/>"]
     body = _text(_details(run, item))
     if item.outcome == "not_graded":
         inner = f"      <skipped>{body}</skipped>"
+    elif not run.counts:
+        why = (f"{run.role} {run.info.configuration}: this {item.outcome.upper()} is context, not a "
+               f"failure (the gate counts {primary})")
+        inner = f"      <skipped message={_attr(why)}>{body}</skipped>"
     else:
         kind = _KIND[item.outcome]
         inner = (f"      <{kind} message={_attr(item.evidence)} type={_attr(item.outcome)}>"

@@ -1,6 +1,10 @@
 """``referee report --format markdown``: a summary for a pull-request comment or
 ``$GITHUB_STEP_SUMMARY``: the decision, a table per configuration, the benchmark
-when present, then each failure with its evidence and the lines it cites.
+when present, then each failure with its evidence and the lines it cites, and
+each eval's hints once. With a primary configuration known, only its failures are
+listed; the other configurations (a baseline that fails by design) are context,
+counted in one line each. The first line is a hidden marker (``MARKER``), by which
+a CI step finds the comment it posted before and edits it.
 
 Text from runs only ever stands inside fenced code blocks (the fence is longer
 than any run of backticks in it) or table cells with ``|``, ``<`` and ``>``
@@ -13,16 +17,17 @@ import re
 
 from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.models import Expectation
-from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_cells, decision_line,
-                                         failures, release_reasons)
+from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_cells, context_lines,
+                                         decision_line, failures, release_reasons)
 
 # GitHub refuses comments over 65,536 characters: past this many failures, a count.
 MAX_FAILURES = 40
+MARKER = "<!-- referee report -->"
 _CELL = str.maketrans({"|": "\\|", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
 
 def render_markdown(collection: Collection) -> str:
-    out = [f"## referee: {collection.decision}", "", decision_line(collection), ""]
+    out = [MARKER, f"## referee: {collection.decision}", "", decision_line(collection), ""]
     reasons = release_reasons(collection)
     if reasons:
         out += [f"- {_cell(reason)}" for reason in reasons] + [""]
@@ -33,11 +38,15 @@ def render_markdown(collection: Collection) -> str:
     found = failures(collection)
     out += ["", f"### Failures ({len(found)})" if found else "### Failures", ""]
     if not found:
-        out.append("No assertion failed.")
+        out.append("No assertion failed" + (f" in {collection.primary}." if collection.primary else "."))
     for run, item in found[:MAX_FAILURES]:
         out += _failure(run, item)
     if len(found) > MAX_FAILURES:
         out.append(f"... and {len(found) - MAX_FAILURES} more failures (see the HTML report).")
+    context = context_lines(collection)
+    if context:
+        out += ["", "### Context (not gated)", ""] + [f"- {_cell(line)}" for line in context]
+    out += _hints(collection)
     if collection.problems:
         out += ["", "### Problems", ""] + _fenced(collection.problems)
     return "\n".join(out).rstrip("\n") + "\n"
@@ -57,11 +66,22 @@ def _failure(run: GradedRun, item: Expectation) -> list[str]:
     title = _cell(f"{item.key} {item.text}")
     lines = [f"<details><summary><b>{item.outcome.upper()}</b> {title} · <code>{_cell(run.folder)}</code>"
              "</summary>", ""]
-    hints = [f"hint: {tip.reason}" for tip in run.report.eval_feedback.suggestions if tip.assertion == item.text]
-    body = hints + [item.evidence, "", f"check: {item.check}", f"rules: {item.rules_location}"]
+    body = [item.evidence, "", f"check: {item.check}", f"rules: {item.rules_location}"]
     body += [f"{file}:{line}: {text}" for file, line, text in run.cited(item)]
     lines += _fenced(body) + ["", "</details>", ""]
     return lines
+
+
+def _hints(collection: Collection) -> list[str]:
+    """Each eval's hints (its feedback, the same in all its runs), once per eval."""
+    out = []
+    for eval_id, eval_name, runs in collection.evals():
+        tips = runs[0].report.eval_feedback.suggestions
+        if tips:
+            name = f"eval {eval_id}" + (f" ({eval_name})" if eval_name else "")
+            out += [f"- {_cell(name)}: " + _cell((f"{tip.assertion}: " if tip.assertion else "") + tip.reason)
+                    for tip in tips]
+    return ["", "### Hints", ""] + out if out else []
 
 
 def _fenced(lines) -> list[str]:

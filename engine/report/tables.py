@@ -1,5 +1,6 @@
 """What the report formats say alike: the decision sentence, the configuration
-and benchmark tables as text cells, and the list of failures in order."""
+and benchmark tables as text cells, the list of failures in order, and what of
+the other configurations is context (a baseline that fails by design)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from typing import Any
 
 from referee.engine.report.collect import Collection, ConfigRow, GradedRun
 from referee.engine.report.models import Expectation
+from referee.engine.text import count
 
 FAILED = ("fail", "error")
 CONFIG_HEAD = ["configuration", "runs passed", "gated passed", "all graded passed", "not graded",
@@ -15,19 +17,42 @@ _BENCH_FIELDS = (("pass_rate", "pass rate"), ("time_seconds", "time (s)"), ("tok
 
 
 def decision_line(collection: Collection) -> str:
-    """``3 of 6 runs passed; gated assertions 18/28 passed; 6 not graded``."""
-    runs = collection.runs
+    """``3 of 6 runs passed; gated assertions 18/28 passed; 6 not graded``; with a
+    primary known, its runs' figures alone (``with_skill: 3 of 3 runs passed; ...``):
+    the other configurations are context (``context_lines``)."""
+    runs = collection.counted()
     passed = sum(1 for r in runs if r.status == "PASS")
     gate_passed = sum(r.report.gate.passed for r in runs)
     gate_total = sum(r.report.gate.total for r in runs)
     not_graded = sum(r.report.summary.not_graded for r in runs)
-    line = (f"{passed} of {len(runs)} run{'s' if len(runs) != 1 else ''} passed; "
+    line = (f"{passed} of {count(len(runs), 'run')} passed; "
             f"gated assertions {gate_passed}/{gate_total} passed")
+    if collection.primary is not None:
+        line = f"{collection.primary}: {line}"
     if not gate_total:
         line += " (nothing counted toward the gate: this is not a pass)"
     if not_graded:
         line += f"; {not_graded} semantic not graded (never counted as passes)"
     return line
+
+
+def context_lines(collection: Collection) -> list[str]:
+    """Each configuration shown as context: ``without_skill (baseline, context: not
+    gated): 0 of 3 runs passed, 10 failed assertions``."""
+    found: dict[str, list[GradedRun]] = {}
+    for run in collection.context():
+        found.setdefault(run.info.configuration, []).append(run)
+    lines = []
+    for config, runs in found.items():
+        passed = sum(1 for r in runs if r.status == "PASS")
+        failed = sum(1 for r in runs for e in r.report.expectations if e.outcome in FAILED)
+        lines.append(f"{config} ({role_word(runs[0])}, context: not gated): {passed} of "
+                     f"{count(len(runs), 'run')} passed, {count(failed, 'failed assertion')}")
+    return lines
+
+
+def role_word(run: GradedRun) -> str:
+    return {"primary": "primary", "baseline": "baseline"}.get(run.role, "another configuration")
 
 
 def release_reasons(collection: Collection) -> list[str]:
@@ -41,13 +66,16 @@ def release_reasons(collection: Collection) -> list[str]:
 
 
 def config_cells(row: ConfigRow) -> list[str]:
-    return [row.name, f"{row.runs_passed}/{row.runs}", f"{row.gate_passed}/{row.gate_total}",
+    name = row.name + {"primary": " (primary)", "baseline": " (baseline: context)",
+                       "context": " (context)"}.get(row.role, "")
+    return [name, f"{row.runs_passed}/{row.runs}", f"{row.gate_passed}/{row.gate_total}",
             f"{row.passed}/{row.total}", str(row.not_graded), f"{row.mean_pass_rate:.2%}"]
 
 
 def failures(collection: Collection) -> list[tuple[GradedRun, Expectation]]:
-    """Every failed or errored assertion, run by run, in the reports' order."""
-    return [(run, item) for run in collection.runs for item in run.report.expectations
+    """Every failed or errored assertion of the runs the gate counts, run by run, in
+    the reports' order (a baseline's are context: ``context_lines``)."""
+    return [(run, item) for run in collection.counted() for item in run.report.expectations
             if item.outcome in FAILED]
 
 

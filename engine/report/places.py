@@ -1,0 +1,88 @@
+"""Where a GitHub annotation lands: a file by its path from the repository root, and a line.
+
+GitHub puts ``::error file=PATH,line=N::`` on PATH only when PATH, taken from the
+root of the checkout, is a file there. So every path is made relative to ``root``
+(the folder the command ran in, which is the repository root in CI, or
+``report --root``), and a place is given only when the file is there:
+
+- evidence in the run folder (``outputs/transcript.md:14``): that file;
+- evidence of an imported run names its source (``session.jsonl:42``), which is not
+  in the run folder: the file of that name in a ``--sources`` folder;
+- else the assertion's rules line, when ``--rules`` names the rules file whose name
+  and digest ``rules_location`` records (``booking.rules@c80e3172:7:1``); a file of
+  that name with other text is not the one that graded, and is not pointed at.
+
+A place that cannot be found is left out (the annotation then names no file)
+rather than guessed: an annotation on a file that does not exist is lost.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Sequence
+
+from referee.engine.report.collect import GradedRun
+from referee.engine.report.models import Expectation
+
+
+@dataclass(frozen=True)
+class Places:
+    root: Path
+    rules: dict[str, Path] = field(default_factory=dict)  # "booking.rules@c80e3172" -> the file
+    sources: tuple[Path, ...] = ()  # folders that hold imported runs' source files
+
+    @classmethod
+    def of(cls, root: Path, rules_files: Sequence[Path] = (), source_dirs: Sequence[Path] = ()) -> Places:
+        """Places from ``root``; each rules file is known by the name and digest
+        ``referee grade`` records for it."""
+        named = {}
+        for path in rules_files:
+            try:
+                text = path.read_text(encoding="utf-8")
+            except (OSError, UnicodeDecodeError):
+                continue  # a rules file that cannot be read cannot be pointed at
+            named[f"{path.name}@{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}"] = path
+        return cls(root, named, tuple(source_dirs))
+
+    def of_item(self, run: GradedRun, item: Expectation) -> tuple[str | None, int | None]:
+        """The first cited place that is a file under the root, else the rules line."""
+        for place in item.evidence_location:
+            if place.file and place.line:
+                found = self._evidence(run, place.file)
+                if found is not None:
+                    return found, place.line
+        return self.rules_line(item.rules_location)
+
+    def rules_line(self, location: str) -> tuple[str | None, int | None]:
+        """``name@digest:line:col`` as (the rules file's path, line)."""
+        head, _, col = location.rpartition(":")
+        name, _, line = head.rpartition(":")
+        path = self.rules.get(name)
+        if path is None or not line.isdigit() or not col.isdigit():
+            return None, None
+        return self.file(path), int(line)
+
+    def file(self, path: Path) -> str | None:
+        """``path`` from the root, POSIX; None when it is no file under the root."""
+        if not path.is_file():
+            return None
+        relative = Path(os.path.relpath(os.path.abspath(path), os.path.abspath(self.root)))
+        if relative.parts[:1] == ("..",) or relative.is_absolute():
+            return None
+        return relative.as_posix()
+
+    def _evidence(self, run: GradedRun, file: str) -> str | None:
+        inside = os.path.normpath(file)
+        if run.path is not None and not os.path.isabs(inside) and inside.split(os.sep)[0] != "..":
+            found = self.file(run.path / inside)
+            if found is not None:
+                return found
+        name = file.split("#", 1)[0]  # chat.jsonl#/12/... : the source file, then the JSON Pointer
+        for folder in self.sources:
+            found = self.file(folder / name)
+            if found is not None:
+                return found
+        return None
