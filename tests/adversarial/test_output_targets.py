@@ -93,7 +93,7 @@ def test_report_to_a_fifo_writes_into_it(tmp_path):
     os.mkfifo(fifo)
     code, data = _read_fifo_after(fifo, ["report", str(workspace), "--format", "markdown", "-o", str(fifo)])
     assert code == 0 and _kind(fifo) == "fifo"
-    assert data.decode("utf-8").startswith("## referee: PASS")
+    assert data.decode("utf-8").startswith("<!-- referee report -->\n## referee: PASS")
 
 
 def test_report_to_standard_output_through_a_link_prints(tmp_path):
@@ -104,7 +104,7 @@ def test_report_to_standard_output_through_a_link_prints(tmp_path):
     done = subprocess.run([sys.executable, "-m", "referee", "report", str(workspace), "--format", "markdown",
                            "-o", str(stdout)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.startswith("## referee: PASS") and f"wrote {stdout}" in done.stderr
+    assert done.stdout.startswith("<!-- referee report -->\n## referee: PASS") and f"wrote {stdout}" in done.stderr
     assert _kind(stdout) == "link" and os.readlink(stdout) == "/proc/self/fd/1"
 
 

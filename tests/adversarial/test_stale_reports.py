@@ -70,7 +70,7 @@ def test_a_grade_older_than_its_transcript_is_refused(tmp_path, capsys):
             "(imported or edited again); grade the run again. Nothing was reported") in err
     assert _grade(tmp_path, workspace) == 0
     code, out, _ = _report(workspace, capsys)
-    assert code == 0 and out.startswith("## referee: PASS")  # graded again: shown
+    assert code == 0 and out.startswith("<!-- referee report -->\n## referee: PASS")  # graded again: shown
 
 
 def test_aggregate_counts_no_stale_grade(tmp_path, capsys):
