@@ -9,6 +9,8 @@ tests/test_report_formats.py`` and review the diff.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import os
 import shutil
 import xml.etree.ElementTree as ET
@@ -38,14 +40,18 @@ def _copy_example(base: Path) -> Path:
 
 
 def _report(cwd: Path, fmt: str, *extra: str, target: str = "booking-skill-workspace") -> tuple[int, str]:
+    """The format's text; html as the one page that holds every run (``-o -``), which
+    is what its golden file keeps (the page and its runs' files: test_report_viewer)."""
     out = cwd / f"out.{fmt}"
     old = Path.cwd()
     os.chdir(cwd)
+    printed = io.StringIO()
     try:
-        code = main(["report", target, "--format", fmt, "-o", str(out), *extra])
+        with contextlib.redirect_stdout(printed):
+            code = main(["report", target, "--format", fmt, "-o", "-" if fmt == "html" else str(out), *extra])
     finally:
         os.chdir(old)
-    return code, out.read_text(encoding="utf-8")
+    return code, printed.getvalue() if fmt == "html" else out.read_text(encoding="utf-8")
 
 
 @pytest.mark.parametrize("fmt", sorted(FILES))

@@ -1,14 +1,15 @@
-"""The HTML report as a person sees it: opened in headless Chromium.
+"""The HTML viewer as a person sees it: opened in headless Chromium.
 
-``chromium --dump-dom`` gives the document after the page (and, for the
-filter, a probe script appended to a copy of it) has run. The probe clicks the
-"failures only" box as a person would and writes what is then displayed into
-an attribute of ``<body>``, which the dump carries out.
+``chromium --dump-dom`` gives the document once the page's script has drawn it
+(``--virtual-time-budget`` lets the runs' files load). For what a person does
+(type in a filter), a probe script appended to a copy of the page acts, then
+writes what is displayed into an attribute of ``<body>``, which the dump carries.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -18,23 +19,37 @@ from pathlib import Path
 import pytest
 
 from conftest import REPO
-from referee.engine.report.collect import collect
-from referee.engine.report.html import render_html
+from referee.engine.cli import main
 
 EXAMPLE = REPO / "examples" / "booking-skill-workspace"
+RULES = REPO / "examples" / "booking-skill" / "booking.rules"
 HOSTILE = "</script><img src=x onerror=\"document.title='pwned'\">"
 PROBE = """<script>
-function shown(selector) {
-  return Array.prototype.filter.call(document.querySelectorAll(selector),
-    function (el) { return el.getClientRects().length > 0; }).length;
-}
-function count() {
-  return {pass: shown("li.assertion.pass"), fail: shown("li.assertion.fail"),
-          not_graded: shown("li.assertion.not_graded")};
-}
-var before = count();
-document.getElementById("only-failures").click();
-document.body.setAttribute("data-probe", JSON.stringify({before: before, after: count()}));
+setTimeout(function () {
+  function shown(selector) {
+    return Array.prototype.filter.call(document.querySelectorAll(selector),
+      function (el) { return el.getClientRects().length > 0; });
+  }
+  function set(id, value) {
+    var box = document.getElementById(id);
+    box.value = value;
+    box.dispatchEvent(new Event("input"));
+  }
+  function texts(selector) { return shown(selector).map(function (el) { return el.textContent; }); }
+  var found = {evals: texts("section.eval h2"), heads: texts("section.eval:first-of-type table.side-by-side th")};
+  set("f-status", "failing");
+  found.failing = texts("ul.runs li");
+  set("f-status", "");
+  set("f-config", "with_skill");
+  found.with_skill = texts("ul.runs li");
+  set("f-config", "");
+  set("f-text", "passenger");
+  found.rows = texts("td.assertion-text");
+  set("f-text", "");
+  set("f-eval", "fare");
+  found.fare = texts("section.eval h2");
+  document.body.setAttribute("data-probe", JSON.stringify(found));
+}, 300);
 </script>
 """
 
@@ -47,54 +62,128 @@ def _chromium() -> str:
     pytest.skip("no chromium on PATH (Debian: apt-get install chromium); the browser test did not run")
 
 
-def _dump(page: Path, tmp_path: Path) -> str:
+def _browse(url: str, tmp_path: Path, *extra: str) -> str:
     done = subprocess.run(
         [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=2000", "--dump-dom",
-         page.as_uri()],
+         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=3000", *extra, url],
         capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 
 
-def _example_page(tmp_path: Path) -> Path:
-    page = tmp_path / "report.html"
-    page.write_text(render_html(collect(EXAMPLE)), encoding="utf-8")
+def _dump(page: Path, tmp_path: Path, fragment: str = "") -> str:
+    return _browse(page.as_uri() + fragment, tmp_path, "--dump-dom")
+
+
+def _workspace(tmp_path: Path) -> Path:
+    """The example, with eval 2's run with the skill broken (its CSV header), graded:
+    the skill fails there, so eval 2 is listed first."""
+    ws = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, ws)
+    (ws / "benchmark.json").unlink()
+    fares = ws / "iteration-1" / "eval-2-fare-export" / "with_skill" / "run-1" / "outputs" / "fares.csv"
+    fares.write_text(fares.read_text(encoding="utf-8").replace("flight,price_eur", "flight;price"), encoding="utf-8")
+    assert main(["grade", str(ws), "--rules", str(RULES)]) == 1
+    return ws
+
+
+def _viewer(ws: Path, tmp_path: Path, *extra: str) -> Path:
+    page = tmp_path / "out" / "report.html"
+    page.parent.mkdir(exist_ok=True)
+    assert main(["report", str(ws), "-o", str(page), "--primary", "with_skill", *extra]) == 1
     return page
 
 
-def _item(dom: str, key: str, run: str) -> str:
-    """The HTML of assertion ``key`` inside the run whose summary names ``run``."""
-    block = dom.split(run + " ·", 1)[1].split("</details>", 1)[0]
-    return block.split(f'data-key="{key}"', 1)[1].split("</li>", 1)[0]
+def _run_number(page: Path, folder_end: str) -> int:
+    data = re.search(r'<script type="application/json" id="referee-index">(.*?)</script>',
+                     page.read_text(encoding="utf-8")).group(1)
+    runs = json.loads(data)["runs"]
+    return next(n for n, run in enumerate(runs) if run["p"].endswith(folder_end))
 
 
-def test_a_person_sees_the_decision_and_a_failure_with_its_evidence_and_line(tmp_path: Path):
-    dom = _dump(_example_page(tmp_path), tmp_path)
+def _element(dom: str, element_id: str) -> str:
+    """The start tag and content of the element with ``element_id``, up to its row or item end."""
+    start = dom.index(f'id="{element_id}"')
+    start = dom.rindex("<", 0, start)
+    end = min(i for i in (dom.find("</tr>", start), dom.find("</li>", start)) if i > 0)
+    return dom[start:end]
+
+
+def test_a_failing_run_shows_its_prompt_response_timing_evidence_and_cited_lines(tmp_path: Path):
+    page = _viewer(_workspace(tmp_path), tmp_path)
+    assert sorted(p.name for p in (page.parent / "report_files").iterdir())[:2] == ["data-0.js", "data-1.js"]
+    number = _run_number(page, "eval-1-book-flight/without_skill/run-1")
+    dom = _dump(page, tmp_path, f"#run={number}")
     text = unescape(re.sub(r"<[^>]+>", " ", dom))
-    release = json.loads((EXAMPLE / "benchmark.json").read_text(encoding="utf-8"))["release"]["decision"]
-    assert re.search(r"Decision:\s+" + re.escape(release), text)  # the aggregate's release decision
-    assert "with_skill: gated pass rate" in text  # and the rules behind it
-    item = unescape(_item(dom, "1#4", "eval-1-book-flight/without_skill/run-1"))
-    assert "FAIL" in item
-    assert 'args.flightId is "IB3471" (transcript.md:14), expected "LX2084"' in item
-    assert re.search(r"outputs/transcript\.md</td><td[^>]*>14</td>", item)
-    assert 'Args: {"flightId":"IB3471"' in item
+    assert "Book the cheapest direct flight from Zurich (ZRH) to Lisbon (LIS)" in text  # the prompt
+    assert "Done: flight IB3471 booked for 154.00 EUR, reference IB55TQ." in text  # the response
+    assert re.search(r"duration \(s\).*?tokens.*?15\.4.*?7020", text, flags=re.S)  # timing and tokens
+    failing = unescape(_element(dom, "a-1#4"))
+    assert 'class="assertion fail"' in failing
+    assert 'args.flightId is "IB3471" (transcript.md:14), expected "LX2084"' in failing
+    assert f'href="#run={number}&amp;line=0:14"' in _element(dom, "a-1#4")  # the evidence links to its line
+    cited = unescape(_element(dom, "l-0-14"))
+    assert 'class="cited cited-failure"' in cited and 'Args: {"flightId":"IB3471"' in cited
+    assert ">1#4<" in cited and ">1#5<" in cited  # and the line links back to the assertions citing it
+    assert _element(dom, "l-0-3").startswith('<tr id="l-0-3"><td')  # an uncited line is plain
+    assert dom.index('id="a-1#4"') < dom.index('id="a-1#1"')  # failures first
 
 
-def test_the_failures_filter_hides_passes_and_not_graded_items(tmp_path: Path):
-    page = _example_page(tmp_path)
-    page.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
-    dom = _dump(page, tmp_path)
-    probe = json.loads(unescape(re.search(r'data-probe="([^"]*)"', dom).group(1)))
-    assert probe["before"]["pass"] > 0 and probe["before"]["not_graded"] > 0
-    assert probe["after"] == {"pass": 0, "fail": 10, "not_graded": 0}
-    assert probe["before"]["fail"] == 10
+def test_the_evals_come_failures_first_side_by_side_and_the_filters_narrow_them(tmp_path: Path):
+    page = _viewer(_workspace(tmp_path), tmp_path)
+    probe = page.with_name("probe.html")
+    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
+    dom = _dump(probe, tmp_path)
+    found = json.loads(unescape(re.search(r'data-probe="([^"]*)"', dom).group(1)))
+    assert found["evals"] == ["eval 2 · fare-export", "eval 1 · book-flight"]  # the skill fails in eval 2
+    assert found["heads"] == ["assertion", "with_skill", "without_skill"]
+    assert len(found["failing"]) == 4 and all(item.startswith("FAIL") for item in found["failing"])
+    assert len(found["with_skill"]) == 3
+    assert found["rows"] == ['1#5 The passenger name is passed to travel_bookReservation as "Ana Müller"']
+    assert found["fare"] == ["eval 2 · fare-export"]
+
+
+def test_one_page_or_a_page_with_its_files_show_the_same_run(tmp_path: Path):
+    ws = _workspace(tmp_path)
+    page = _viewer(ws, tmp_path)
+    alone = tmp_path / "alone.html"
+    alone.write_text(_stdout_page(ws), encoding="utf-8")
+    number = _run_number(page, "eval-1-book-flight/without_skill/run-2")
+    views = [re.search(r'<main id="view">.*</main>', _dump(p, tmp_path, f"#run={number}"), flags=re.S).group(0)
+             for p in (page, alone)]
+    assert views[0] == views[1] and "run-body" in views[0]
+    assert len(page.read_text(encoding="utf-8")) < len(alone.read_text(encoding="utf-8")) / 2
+
+
+def _stdout_page(ws: Path) -> str:
+    import contextlib
+    import io
+
+    printed = io.StringIO()
+    with contextlib.redirect_stdout(printed):
+        assert main(["report", str(ws), "-o", "-", "--primary", "with_skill"]) == 1
+    return printed.getvalue()
+
+
+def test_an_imported_run_shows_its_source_lines(tmp_path: Path):
+    sessions = tmp_path / "sessions"
+    sessions.mkdir()
+    shutil.copy(REPO / "tests" / "fixtures" / "import" / "claude-code" / "session.jsonl", sessions)
+    assert main(["import", "claude-code", str(sessions / "session.jsonl"), "--out", str(tmp_path / "ws")]) == 0
+    (tmp_path / "s.rules").write_text('eval "session"\nexpect "books LX9": any calls to '
+                                      '"mcp__travel__bookReservation" have .args.flightId == "LX9"\n',
+                                      encoding="utf-8")
+    assert main(["grade", str(tmp_path / "ws"), "--rules", str(tmp_path / "s.rules")]) == 1
+    page = tmp_path / "imported.html"
+    assert main(["report", str(tmp_path / "ws"), "-o", str(page)]) == 1
+    dom = _dump(page, tmp_path, "#run=0")
+    assert ">session.jsonl:20<" in _element(dom, "a-session#1")  # the evidence names the source's line
+    link = re.search(r'href="#run=0&amp;line=(\d+):(\d+)">session.jsonl:20<', dom)
+    row = _element(dom, f"l-{link.group(1)}-{link.group(2)}")
+    assert 'class="cited cited-failure"' in row and '<td class="source">session.jsonl:20</td>' in row
 
 
 def test_text_from_a_run_is_shown_inert(tmp_path: Path):
-    from referee.engine.cli import main
-
     run = tmp_path / "ws" / "eval-1-x" / "with_skill" / "run-1"
     (run / "outputs").mkdir(parents=True)
     (run / "outputs" / "response.md").write_text(f"Done {HOSTILE}\n", encoding="utf-8")
@@ -107,8 +196,53 @@ def test_text_from_a_run_is_shown_inert(tmp_path: Path):
     assert main(["grade", str(tmp_path / "ws"), "--rules", str(rules)]) == 1
     page = tmp_path / "hostile.html"
     assert main(["report", str(tmp_path / "ws"), "-o", str(page)]) == 1
-    dom = _dump(page, tmp_path)
+    assert "<img" not in (tmp_path / "hostile_files" / "data-0.js").read_text(encoding="utf-8")
+    dom = _dump(page, tmp_path, "#run=0")
     assert "<img" not in dom  # no element was made from the run's text
     assert "pwned" not in dom.split("</title>", 1)[0]  # and no handler ran
     shown = unescape(re.sub(r"<[^>]+>", "", dom))
     assert 'Args: {"q": "</script><img src=x onerror=\\"document.title=\'pwned\'\\">"}' in shown
+
+
+SHOT = REPO / "tests" / "fixtures" / "screenshots" / "failing-run.png"
+SHOT_SIZE = (800, 600)
+TOLERANCE = 0.005  # share of pixels that may differ (anti-aliasing, a font's hinting), each by more than 48 of 255
+
+
+def test_a_failing_run_looks_as_a_person_approved_it(tmp_path: Path, monkeypatch):
+    """A screenshot of one failing run at a fixed size, against the golden image a
+    person looked at. After a deliberate change to the page, regenerate it with
+    ``REFEREE_UPDATE_GOLDEN=1`` and look at the new image before committing it."""
+    from png_pixels import decode, differing
+
+    ws = _workspace(tmp_path)
+    monkeypatch.chdir(tmp_path)  # "ws" as given: the page's title does not hold the temporary folder
+    (tmp_path / "shot").mkdir()
+    assert main(["report", "ws", "-o", "shot/report.html", "--primary", "with_skill"]) == 1
+    page = tmp_path / "shot" / "report.html"
+    number = _run_number(page, "eval-1-book-flight/without_skill/run-1")
+    shot = tmp_path / "shot.png"
+    _browse(page.as_uri() + f"#run={number}", tmp_path, "--hide-scrollbars", "--force-device-scale-factor=1",
+            f"--window-size={SHOT_SIZE[0]},{SHOT_SIZE[1]}", f"--screenshot={shot}")
+    taken = decode(shot.read_bytes())
+    assert (taken.width, taken.height) == SHOT_SIZE
+    if os.environ.get("REFEREE_UPDATE_GOLDEN"):
+        SHOT.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy(shot, SHOT)
+    golden = decode(SHOT.read_bytes())
+    off = differing(taken, golden)
+    assert off <= TOLERANCE * SHOT_SIZE[0] * SHOT_SIZE[1], \
+        f"{off} pixels differ from {SHOT.name}: look at {shot}; regenerate (see this test's docstring) if meant"
+
+
+def test_the_pixel_comparison_sees_a_changed_page(tmp_path: Path):
+    from png_pixels import decode, differing
+
+    golden = decode(SHOT.read_bytes())
+    rows = list(golden.rows)
+    stride = golden.width * golden.channels
+    for y in range(100, 200):  # a band of the image painted over
+        rows[y] = bytes(255 - b for b in rows[y][:stride])
+    changed = type(golden)(golden.width, golden.height, golden.channels, tuple(rows))
+    assert differing(golden, golden) == 0
+    assert differing(golden, changed) > TOLERANCE * golden.width * golden.height

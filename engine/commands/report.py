@@ -21,9 +21,14 @@ DEFAULT_FILES = {"html": "report.html", "junit": "junit.xml", "markdown": "summa
 
 EPILOG = """\
 formats:
-  html      one self-contained page (no network): decision, tables, every assertion
-            with its evidence and cited lines, a failures filter (default;
-            written to WORKSPACE/report.html unless -o is given)
+  html      a viewer with no network (default): report.html and, beside it,
+            report_files/ (one file per run, loaded when the run is opened);
+            each eval with the configurations side by side, failures first, a
+            filter by eval, configuration, status and assertion text; each run
+            with its prompt, response, timing and tokens, assertions and
+            evidence, and its transcript with every cited line highlighted.
+            Written to WORKSPACE/report.html unless -o is given; to standard
+            output, a FIFO or a device, one page holding every run
   junit     JUnit XML: a test suite per run, a test case per assertion
   github    GitHub Actions workflow commands (::error file=...,line=...::), on stdout
   markdown  a summary for a pull-request comment or $GITHUB_STEP_SUMMARY
@@ -104,16 +109,18 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     for problem in collection.problems:
         warn(problem)  # names from the workspace: control characters are escaped
-    text = render(collection, args.format, args)
     target = _target(args)
     if target is None:
-        sys.stdout.write(text)
+        sys.stdout.write(render(collection, args.format, args))
     else:
         # A path the user typed is theirs: a FIFO or /dev/stdout there is written
         # through. The default file in the workspace is replaced only if regular.
         write = write_output if args.output is not None else write_atomic
         try:
-            write(target, text)
+            if args.format == "html" and _a_page_with_files(target):
+                _write_viewer(collection, target, write)
+            else:
+                write(target, render(collection, args.format, args))
         except OSError as exc:
             raise UsageError(f"cannot write {target}: {exc.strerror or exc}; give another place with -o") from None
         decision = paint(collection.decision, collection.decision, use_color(sys.stderr, args.color))
@@ -138,6 +145,25 @@ def render(collection, fmt: str, args: argparse.Namespace | None = None) -> str:
     else:
         from referee.engine.report.markdown import render_markdown as renderer
     return renderer(collection)
+
+
+def _a_page_with_files(target: Path) -> bool:
+    """Whether ``target`` takes a page with its runs' folder beside it: a new path or
+    a regular file. Through a FIFO, a device or a link, one page holds everything."""
+    import stat
+
+    try:
+        return stat.S_ISREG(target.lstat().st_mode)
+    except FileNotFoundError:
+        return True
+
+
+def _write_viewer(collection, target: Path, write) -> None:
+    from referee.engine.report.bundle import files_folder, write_bundle
+    from referee.engine.report.html import html_bundle
+
+    bundle = html_bundle(collection, files_folder(target).name)
+    write_bundle(target, bundle.page, bundle.files(), write)
 
 
 def _target(args: argparse.Namespace) -> Path | None:

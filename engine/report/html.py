@@ -1,47 +1,89 @@
-"""``referee report --format html``: one static, self-contained page.
+"""``referee report --format html``: a viewer of the graded runs, with no network.
 
-On top the decision, the configuration table and the benchmark (when
-present); then each eval: a side-by-side table of its assertions against every
-run (configurations next to each other), then configuration → run, each
-assertion with verdict, precision, method, evidence, the check, and the quoted
-lines its evidence cites. Not-graded items stand in their own list, apart from
-failures. A checkbox shows failures only.
+The page holds, as HTML, the decision, the configuration and benchmark tables and
+the problems; and, as data, the index of every run (``engine.report.viewer_data``).
+Its script draws, from the index, each eval with its hints, its assertions against
+its runs with the configurations side by side, failures first, and a filter by
+eval, configuration, status and assertion text; a run opened
+(``report.html#run=N``) shows its prompt, response, timing and tokens, its
+assertions with their evidence, and the transcript and cited files line by line,
+every cited line highlighted and each piece of evidence a link to its line.
 
-Safety: every piece of text is HTML-escaped where it is written (``_e``); no
-data goes into the page's script or style, which are constant, so nothing in a
-run (``</script>`` included) can become markup. No network: no external link,
-font, script or image.
+Two forms, one page: ``html_bundle`` keeps each run's data in a file of its own
+beside the page (``report_files/data-N.js``), loaded when the run is opened, so a
+page over 10,000 runs stays small and opens at once; ``render_html`` puts every
+run's data in the page itself (one file, for standard output or a few runs).
+Either is self-contained: no external link, font, script or image.
+
+Safety: text is HTML-escaped where the page writes it (``_e``); data stands in
+``<script type="application/json">`` elements and run files with every ``<``,
+``>`` and ``&`` written as a JSON escape, so no text of a run can end the element;
+the script puts text into the page with ``textContent`` only, never as markup.
 """
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
 from html import escape
+from typing import Any, Iterator
 
-from referee.engine.report.collect import Collection, GradedRun
-from referee.engine.report.html_assets import SCRIPT, STYLE
-from referee.engine.report.models import Expectation
-from referee.engine.report.tables import (CONFIG_HEAD, FAILED, benchmark_rows, config_cells, decision_line,
-                                         failures, release_reasons)
-from referee.engine.report.terminal import VACUOUS_MARK
-
-_MARK = {"pass": "✓", "fail": "✗", "error": "!", "not_graded": "–"}
-_LABEL = {"pass": "PASS", "fail": "FAIL", "error": "ERROR", "not_graded": "NOT GRADED"}
+from referee.engine.report.collect import Collection
+from referee.engine.report.html_assets import STYLE
+from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_cells, context_lines, decision_line,
+                                         release_reasons)
+from referee.engine.report.viewer_data import index, run_data
+from referee.engine.report.viewer_script import SCRIPT
 
 
 def _e(text: object) -> str:
     return escape(str(text), quote=True)
 
 
+def _json(value: Any) -> str:
+    """JSON that cannot end a script element, nor be read as markup inside one."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """The page, and its runs' files in the folder ``folder`` beside it."""
+
+    page: str
+    folder: str
+    collection: Collection
+
+    def files(self) -> Iterator[tuple[str, str]]:
+        """``(name in the folder, text)`` of each run, made as it is asked for."""
+        for number, run in enumerate(self.collection.runs):
+            yield f"data-{number}.js", f"referee.load({number},{_json(run_data(run))});\n"
+
+
+def html_bundle(collection: Collection, folder: str) -> Bundle:
+    """The page and its run files (in ``folder``, named relative to the page)."""
+    return Bundle(_page(collection, folder, ""), folder, collection)
+
+
 def render_html(collection: Collection) -> str:
+    """One page holding every run's data."""
+    inline = "".join(f'<script type="application/json" id="referee-run-{n}">{_json(run_data(run))}</script>\n'
+                     for n, run in enumerate(collection.runs))
+    return _page(collection, None, inline)
+
+
+def _page(collection: Collection, folder: str | None, inline: str) -> str:
     title = f"referee report: {collection.root}"
+    data = {**index(collection), "files": folder}
     parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{_e(title)}</title>", f"<style>{STYLE}</style>", "</head>", "<body>",
-             f"<h1>{_e(title)}</h1>"]
+             f'<header><h1><a href="#">{_e(title)}</a></h1></header>']
     parts += _top(collection)
-    for eval_id, eval_name, runs in collection.evals():
-        parts += _eval(eval_id, eval_name, runs)
-    parts += [f"<script>{SCRIPT}</script>", "</body>", "</html>"]
+    parts += [_filters(collection), '<main id="view"><noscript>The runs are drawn by the page\'s script; '
+              "allow scripts for this file to see them.</noscript></main>",
+              f'<script type="application/json" id="referee-index">{_json(data)}</script>',
+              inline + f"<script>{SCRIPT}</script>", "</body>", "</html>"]
     return "\n".join(parts) + "\n"
 
 
@@ -51,21 +93,21 @@ def _top(collection: Collection) -> list[str]:
     out = [f'<section id="decision" class="decision {css}">',
            f'<p class="verdict">Decision: <strong>{_e(decision)}</strong></p>',
            f"<p>{_e(decision_line(collection))}</p>"]
+    out += [f'<p class="context">{_e(line)}</p>' for line in context_lines(collection)]
     reasons = release_reasons(collection)
     if reasons:
         out.append('<ul class="release">' + "".join(f"<li>{_e(r)}</li>" for r in reasons) + "</ul>")
-    out += ["</section>", "<h2>Configurations</h2>"]
+    out += ["</section>", '<details class="tables"><summary>Configurations and benchmark</summary>']
     out += _table(CONFIG_HEAD, [config_cells(r) for r in collection.configurations()], "configs")
     bench = benchmark_rows(collection.benchmark)
     if bench:
-        out += ["<h2>Benchmark</h2>"] + _table(bench[0], bench[1:], "benchmark")
+        out += _table(bench[0], bench[1:], "benchmark")
+    out.append("</details>")
     if collection.problems:
-        out += ['<h2>Problems</h2>', '<ul class="problems">']
+        out += ['<details class="problems"><summary>Problems '
+                f"({len(collection.problems)})</summary><ul>"]
         out += [f"<li>{_e(p)}</li>" for p in collection.problems]
-        out.append("</ul>")
-    count = len(failures(collection))
-    out += ['<p class="controls"><label><input type="checkbox" id="only-failures"> '
-            f"show failures only ({count})</label></p>"]
+        out.append("</ul></details>")
     return out
 
 
@@ -77,140 +119,13 @@ def _table(head: list[str], rows: list[list[str]], css: str) -> list[str]:
     return out
 
 
-def _eval(eval_id: str, eval_name: str | None, runs: list[GradedRun]) -> list[str]:
-    name = f"eval {eval_id}" + (f" · {eval_name}" if eval_name else "")
-    has_failure = any(e.outcome in FAILED for r in runs for e in r.report.expectations)
-    out = [f'<section class="eval{" has-failure" if has_failure else ""}" id="eval-{_e(eval_id)}">',
-           f"<h2>{_e(name)}</h2>"]
-    out += _side_by_side(runs)
-    out += _feedback(runs[0])
-    configs: dict[str, list[GradedRun]] = {}
-    for run in runs:
-        configs.setdefault(run.info.configuration, []).append(run)
-    for config, members in configs.items():
-        out.append(f'<section class="config"><h3>{_e(config)}</h3>')
-        for run in members:
-            out += _run(run)
-        out.append("</section>")
-    out.append("</section>")
-    return out
-
-
-def _side_by_side(runs: list[GradedRun]) -> list[str]:
-    """Assertions as rows, runs as columns grouped by configuration: with and
-    without the skill next to each other."""
-    keys: dict[str, str] = {}
-    for run in runs:
-        for item in run.report.expectations:
-            keys.setdefault(item.key, item.text)
-    head = "".join(f'<th title="{_e(r.folder)}">{_e(r.info.configuration)}<br>run {r.info.run_number}</th>'
-                   for r in runs)
-    out = ['<table class="side-by-side"><thead><tr><th>assertion</th>' + head + "</tr></thead><tbody>"]
-    for key, text in keys.items():
-        cells = []
-        for run in runs:
-            found = next((e for e in run.report.expectations if e.key == key), None)
-            outcome = found.outcome if found else "absent"
-            mark = _MARK.get(outcome, "")
-            tip = _LABEL.get(outcome, outcome) + (f": {found.evidence}" if found else "")
-            cells.append(f'<td class="cell {outcome}" title="{_e(tip)}">{mark}</td>')
-        out.append(f"<tr><td>{_e(key)} {_e(text)}</td>{''.join(cells)}</tr>")
-    out.append("</tbody></table>")
-    return out
-
-
-def _feedback(run: GradedRun) -> list[str]:
-    feedback = run.report.eval_feedback
-    out = [f'<p class="feedback">Eval feedback: {_e(feedback.overall)}</p>']
-    if feedback.suggestions:
-        out.append('<ul class="feedback">')
-        out += [f"<li>{_e((s.assertion + ': ') if s.assertion else '')}{_e(s.reason)}</li>"
-                for s in feedback.suggestions]
-        out.append("</ul>")
-    return out
-
-
-def _run(run: GradedRun) -> list[str]:
-    report, gate = run.report, run.report.gate
-    status = run.status
-    failed = any(e.outcome in FAILED for e in report.expectations)
-    out = [f'<details class="run {status.lower()}{" has-failure" if failed else ""}" open>',
-           f'<summary><span class="badge {status.lower()}">{status}</span> {_e(run.folder)} · '
-           f"gate {gate.passed}/{gate.total}, all {report.summary.passed}/{report.summary.total}"
-           f"{_not_graded_note(report.summary.not_graded)}</summary>"]
-    graded = [e for e in report.expectations if e.outcome != "not_graded"]
-    ungraded = [e for e in report.expectations if e.outcome == "not_graded"]
-    notes = _notes(run)
-    out.append('<ol class="assertions">')
-    out += [line for item in graded for line in _assertion(run, item, notes.get(item.key, []))]
-    out.append("</ol>")
-    if ungraded:
-        out.append('<div class="not-graded"><h4>Not graded (not a failure, not a pass)</h4><ol class="assertions">')
-        out += [line for item in ungraded for line in _assertion(run, item, notes.get(item.key, []))]
-        out.append("</ol></div>")
-    out += _claims_and_notes(run)
-    if report.problems:
-        out.append('<ul class="problems">' + "".join(f"<li>{_e(p)}</li>" for p in report.problems) + "</ul>")
-    out.append("</details>")
-    return out
-
-
-def _claims_and_notes(run: GradedRun) -> list[str]:
-    """What the agent claimed (and whether a tool call bears it out), and its own notes."""
-    report = run.report
-    out = []
-    if report.claims:
-        out.append('<h4>Claims</h4><ul class="claims">')
-        out += [f'<li class="{"verified" if c.verified else "unverified"}">'
-                f'{"✓" if c.verified else "✗"} {_e(c.claim)} <span class="loc">{_e(c.evidence)}</span></li>'
-                for c in report.claims]
-        out.append("</ul>")
-    notes = report.user_notes_summary
-    for title, items in (("Uncertainties", notes.uncertainties), ("Needs review", notes.needs_review),
-                         ("Workarounds", notes.workarounds)):
-        if items:
-            out.append(f"<h4>{title} (agent's notes)</h4><ul>" + "".join(f"<li>{_e(i)}</li>" for i in items)
-                       + "</ul>")
-    return out
-
-
-def _not_graded_note(count: int) -> str:
-    return f", {count} not graded" if count else ""
-
-
-def _notes(run: GradedRun) -> dict[str, list[str]]:
-    """What a reader must see beside each assertion: why the gate leaves it out, that
-    it passed vacuously, and the eval's hints about it (matched by its text)."""
-    notes: dict[str, list[str]] = {}
-    for excluded in run.report.gate.excluded:
-        notes.setdefault(excluded.assertion, []).append(f"not counted: {excluded.reason}")
-    hints: dict[str, list[str]] = {}
-    for tip in run.report.eval_feedback.suggestions:
-        hints.setdefault(tip.assertion or "", []).append(f"hint: {tip.reason}")
-    for item in run.report.expectations:
-        if item.outcome == "pass" and VACUOUS_MARK in item.evidence:
-            notes.setdefault(item.key, []).append("passed vacuously: nothing was there to examine")
-        notes.setdefault(item.key, []).extend(hints.get(item.text, []))
-    return notes
-
-
-def _assertion(run: GradedRun, item: Expectation, notes: list[str]) -> list[str]:
-    outcome = item.outcome
-    out = [f'<li class="assertion {outcome}" data-key="{_e(item.key)}">',
-           f'<div class="head"><span class="badge {outcome}">{_LABEL[outcome]}</span> '
-           f'<span class="key">{_e(item.key)}</span> <span class="text">{_e(item.text)}</span></div>',
-           f'<div class="meta">precision {_e(item.precision)} · method {_e(item.method)} · '
-           f"evidence from {_e(item.evidence_source)}</div>"]
-    out += [f'<div class="note">{_e(note)}</div>' for note in notes]
-    out.append(f'<pre class="evidence">{_e(item.evidence)}</pre>')
-    if item.check:
-        out.append(f'<div class="check"><code>{_e(item.check)}</code> <span class="loc">'
-                   f"{_e(item.rules_location)}</span></div>")
-    cited = run.cited(item)
-    if cited:
-        out.append('<table class="source">')
-        out += [f'<tr><td class="file">{_e(file)}</td><td class="line">{line}</td>'
-                f"<td><code>{_e(text)}</code></td></tr>" for file, line, text in cited]
-        out.append("</table>")
-    out.append("</li>")
-    return out
+def _filters(collection: Collection) -> str:
+    configs = "".join(f'<option value="{_e(row.name)}">{_e(row.name)}</option>'
+                      for row in collection.configurations())
+    return ('<nav id="filters">'
+            '<label>eval <input id="f-eval" type="search" placeholder="id or name"></label> '
+            f'<label>configuration <select id="f-config"><option value="">all</option>{configs}</select></label> '
+            '<label>status <select id="f-status"><option value="">all</option>'
+            '<option value="failing">not passed</option><option value="passing">passed</option></select></label> '
+            '<label>assertion <input id="f-text" type="search" placeholder="words of an assertion"></label> '
+            '<span id="f-count"></span></nav>')
