@@ -136,3 +136,14 @@ def test_a_primary_that_is_no_configuration_shown_is_refused(tmp_path: Path, cap
 def test_each_format_is_the_same_bytes_twice(tmp_path: Path, fmt: str):
     repo = _repo(tmp_path)
     assert _report(repo, "evals/workspace", "--format", fmt) == _report(repo, "evals/workspace", "--format", fmt)
+
+
+def test_no_benchmark_decides_as_the_primary_gate_does(tmp_path: Path):
+    """The action's ``gate: primary`` reports what it gates on: benchmark.json's release
+    decision left out, the decision is the primary's gated assertions."""
+    repo = _repo(tmp_path, benchmark=True)
+    code, text = _report(repo, "evals/workspace", "--format", "markdown", "--primary", "with_skill")
+    assert code == 3 and "## referee: CONDITIONAL PASS" in text  # benchmark.json's release decision
+    code, text = _report(repo, "evals/workspace", "--format", "markdown", "--primary", "with_skill",
+                         "--no-benchmark")
+    assert code == 0 and "## referee: PASS" in text

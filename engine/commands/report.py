@@ -83,6 +83,9 @@ def add_parser(sub: Subcommands) -> None:
                         help="the configuration the gate counts; the others are context "
                              "(default: benchmark.json's primary, else every run counts)")
     parser.add_argument("--baseline", metavar="CONFIG", help="the configuration to show as the baseline")
+    parser.add_argument("--no-benchmark", action="store_true",
+                        help="leave benchmark.json out: the decision is the gate's, over the primary's runs "
+                             "(or every run), as `referee grade --primary` decides")
     parser.add_argument("--root", type=Path, metavar="DIR", default=Path("."),
                         help="github: annotation paths are relative to this folder (default: the current one)")
     parser.add_argument("--rules", type=Path, nargs="+", action="extend", default=[], metavar="FILE",
@@ -104,7 +107,8 @@ def run(args: argparse.Namespace) -> int:
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
     try:
-        collection = collect(args.workspace, selection_from_args(args), args.primary, args.baseline)
+        collection = collect(args.workspace, selection_from_args(args), args.primary, args.baseline,
+                             with_benchmark=not args.no_benchmark)
     except (NothingToReport, NotTrusted) as exc:
         raise UsageError(str(exc)) from None
     for problem in collection.problems:
