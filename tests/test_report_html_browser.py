@@ -143,6 +143,40 @@ def test_the_evals_come_failures_first_side_by_side_and_the_filters_narrow_them(
     assert found["fare"] == ["eval 2 · fare-export"]
 
 
+MORE_RUNS = """<script>
+setTimeout(function () {
+  var column = Array.prototype.filter.call(document.querySelectorAll("section.eval .column"), function (c) {
+    return c.closest("section").querySelector("h2").textContent.indexOf("book-flight") >= 0 &&
+      c.querySelector("h3").textContent.indexOf("without_skill") === 0;
+  })[0];
+  var found = {drawn: column.querySelectorAll("li").length, button: column.querySelector("button.more").textContent};
+  column.querySelector("button.more").click();
+  found.all = column.querySelectorAll("li").length;
+  found.left = column.querySelectorAll("button.more").length;
+  document.body.setAttribute("data-probe", JSON.stringify(found));
+}, 300);
+</script>
+"""
+
+
+def test_an_eval_draws_its_first_runs_and_the_rest_on_request(tmp_path: Path):
+    """At thousands of runs an eval's column would be thousands of rows drawn at once:
+    the first page of runs is drawn (failures first), the rest when asked."""
+    ws = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, ws)
+    (ws / "benchmark.json").unlink()
+    configuration = ws / "iteration-1" / "eval-1-book-flight" / "without_skill"
+    for number in range(3, 31):
+        shutil.copytree(configuration / "run-1", configuration / f"run-{number}")
+    assert main(["grade", str(ws), "--rules", str(RULES), "--primary", "with_skill"]) == 0
+    page = tmp_path / "report.html"
+    assert main(["report", str(ws), "-o", str(page), "--primary", "with_skill"]) == 0
+    probe = page.with_name("probe.html")
+    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", MORE_RUNS + "</body>"), encoding="utf-8")
+    found = json.loads(unescape(re.search(r'data-probe="([^"]*)"', _dump(probe, tmp_path)).group(1)))
+    assert found == {"drawn": 25, "button": "show the other 5 runs", "all": 30, "left": 0}
+
+
 def test_one_page_or_a_page_with_its_files_show_the_same_run(tmp_path: Path):
     ws = _workspace(tmp_path)
     page = _viewer(ws, tmp_path)

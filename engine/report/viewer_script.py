@@ -134,13 +134,20 @@ SCRIPT = r"""
       add(column, el("h3", null, config + roleWord(index.runs[mine[0]].r) + ": " + passed + " of " + mine.length +
                      " passed"));
       var list = add(column, el("ul", "runs"));
-      mine.forEach(function (n) {
+      var item = function (n) {
         var run = index.runs[n];
-        var item = add(list, el("li"));
-        add(item, el("span", "badge " + run.s.toLowerCase(), run.s));
-        add(item, document.createTextNode(" "));
-        add(item, link("#run=" + n, "run-link", "run " + run.n + " \u00b7 gate " + run.g[0] + "/" + run.g[1]));
-      });
+        var entry = add(list, el("li"));
+        add(entry, el("span", "badge " + run.s.toLowerCase(), run.s));
+        add(entry, document.createTextNode(" "));
+        add(entry, link("#run=" + n, "run-link", "run " + run.n + " \u00b7 gate " + run.g[0] + "/" + run.g[1]));
+      };
+      // The first runs (failures first) are drawn; the rest on request, so that opening
+      // the page draws a few hundred runs however many the evals hold.
+      mine.slice(0, PAGE).forEach(item);
+      if (mine.length > PAGE) {
+        var rest = add(column, el("button", "more", "show the other " + (mine.length - PAGE) + " runs"));
+        rest.addEventListener("click", function () { mine.slice(PAGE).forEach(item); column.removeChild(rest); });
+      }
     });
     return card;
   }
