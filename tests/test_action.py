@@ -223,16 +223,24 @@ def test_the_documented_job_annotates_only_files_of_the_repository(documented_ru
         assert (repo / file).is_file(), file
 
 
+def _strict_inputs(tmp_path: Path, **changes: str) -> dict[str, str]:
+    return {**_documented_inputs(), "python": str(_python_stand_in(tmp_path)), "allow-conditional": "false",
+            "formats": "junit markdown", **changes}  # the reports these tests read
+
+
 def test_a_strict_gate_fails_the_job_after_every_report_is_written(tmp_path: Path):
     repo = _scratch_repo(tmp_path)
-    inputs = {**_documented_inputs(), "python": str(_python_stand_in(tmp_path)), "allow-conditional": "false"}
-    code, outputs, _, _ = run_action(repo, inputs, tmp_path)
+    code, outputs, _, _ = run_action(repo, _strict_inputs(tmp_path), tmp_path)
     assert code == 1 and outputs["gate"]["decision"] == "CONDITIONAL PASS"
     assert (repo / "referee-report" / "summary.md").is_file() and (repo / "referee-report" / "junit.xml").is_file()
-    inputs = {**inputs, "gate": "primary", "output-dir": "by-primary"}
-    code, outputs, _, _ = run_action(repo, inputs, tmp_path)
+
+
+def test_the_primary_gate_counts_the_primary_alone_and_the_reports_say_so(tmp_path: Path):
+    repo = _scratch_repo(tmp_path)
+    code, outputs, _, _ = run_action(repo, _strict_inputs(tmp_path, gate="primary"), tmp_path)
     assert code == 0 and outputs["gate"]["decision"] == "PASS"  # every gated assertion of with_skill passed
-    assert "## referee: PASS" in (repo / "by-primary" / "summary.md").read_text(encoding="utf-8")
+    assert outputs["aggregate"] == {}  # the release decision is not this gate's
+    assert "## referee: PASS" in (repo / "referee-report" / "summary.md").read_text(encoding="utf-8")
 
 
 def test_broken_rules_fail_the_job_whatever_the_gate(tmp_path: Path):
