@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from referee.engine import __version__
 from referee.engine.usage import UsageError
 
-COMMANDS = ("import_cmd", "show", "check", "suggest", "grade", "critique", "aggregate", "report",
+COMMANDS = ("import_cmd", "show", "check", "suggest", "grade", "merge", "critique", "aggregate", "report",
             "compare", "analyze", "validate", "diff")  # in the order of the work; import_cmd registers "import"
 # The word that calls each command module's subcommand.
 WORDS = {("import" if name == "import_cmd" else name): name for name in COMMANDS}
@@ -30,6 +30,7 @@ SUMMARIES = {
     "check": "validate rules files (syntax, names, regexes, links to evals.json)",
     "suggest": "draft a rules file from the sentences of evals.json",
     "grade": "grade every run of a workspace and write grading.json",
+    "merge": "check the shards of a sharded grade and merge them into one grade",
     "critique": "test the assertions: do they fail when their evidence is broken?",
     "aggregate": "benchmark graded runs and decide PASS / CONDITIONAL PASS / FAIL",
     "report": "render graded runs as HTML, JUnit XML, GitHub annotations or Markdown",

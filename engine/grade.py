@@ -246,7 +246,7 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
                   spill: Spill | InMemory, jobs: int = 1, progress: Progress | None = None,
                   judge: Judge | None = None,
                   extra_feedback: Mapping[str, Sequence[dict]] | None = None,
-                  find_claims: bool = True) -> list[Stored | None]:
+                  find_claims: bool = True, tallies: dict[str, EvalTally] | None = None) -> list[Stored | None]:
     """Grade every run: one entry per run, in order, None where no eval applies. Each
     run's record goes into ``spill`` as it comes back; only its place and its ticket
     stay here, and what its eval's critique needs is folded into a tally.
@@ -256,6 +256,8 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
     ``extra_feedback`` adds suggestions to an eval's eval_feedback (``referee
     critique``'s findings, by eval key). Without ``find_claims`` no run's claims are
     found, and its report cannot be written: for a grade that writes nothing.
+    ``tallies``, when given, receives each eval's critique facts (a shard's
+    manifest keeps them for the merge).
 
     Without a judge, workers evaluate and build the records. With one, workers
     evaluate and the judge (which holds connections, a cassette and a concurrency
@@ -264,7 +266,7 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
     stored: list[Stored | None] = []
     # Each eval's critique needs all its runs: what it needs of them is folded in
     # as they come (a few names and counts per eval), and made at the end.
-    tallies: dict[str, EvalTally] = {}
+    tallies = {} if tallies is None else tallies
     feedbacks: dict[str, dict] = {}
     with closing(_graded(program, runs, source, grader, jobs, progress, judge, find_claims)) as results:
         for number, (place, result) in enumerate(zip(places(runs), results)):

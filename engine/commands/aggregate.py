@@ -101,6 +101,7 @@ def run(args: argparse.Namespace) -> int:
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
     from referee.engine.decision import release
     from referee.engine.report.lock import WorkspaceBusy, workspace_lock
+    from referee.engine.shards.verify import require_one_grade
 
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
@@ -108,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         # The grade's writer lock: no grade writes into the workspace while it is read.
         with workspace_lock(args.workspace):
+            require_one_grade(args.workspace)  # a sharded grade: its shards checked and merged
             doc, decision = _benchmark(args, config)
             if not args.check:
                 _write(doc, args.output or args.workspace)

@@ -7,12 +7,14 @@ import os
 import sys
 import threading
 from collections.abc import Sequence
+from contextlib import nullcontext
 from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee.engine.commands import grade_sources
 from referee.engine.commands.grade_report import JSON_SCHEMA_VERSION, print_results, runs_text, their
+from referee.engine.commands.grade_shard import add_shard_argument, write_manifest
 from referee.engine.report.color import add_color_argument, use_color
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args
@@ -39,6 +41,9 @@ exit codes:
      or a run whose reports could not be written (disk full, read-only folder:
      that run keeps its old files, the others are written)
   130  interrupted (Ctrl-C): the message says which runs were written
+
+With --shard I/N, a graded shard exits 0 whatever its verdicts (and 2 as above):
+the decision is the merge's (`referee merge`), never one shard's.
 
 Each graded run gets grading.json (skill-creator's format plus referee's fields)
 and ground_truth.json (the deterministic checks alone) beside its outputs/.
@@ -83,6 +88,7 @@ def add_parser(sub: Subcommands) -> None:
                              "exit code counts them, the others are context (runs without the skill "
                              "fail by design)")
     add_selection_arguments(parser)
+    add_shard_argument(parser)
     parser.add_argument("--regex-timeout", type=float, default=None, metavar="SECONDS",
                         help="deprecated and ignored: no regex match has a timeout (docs/limits.md)")
     # Plain argparse from the engine: the adapter is imported only once --llm is given.
@@ -121,13 +127,15 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
         return _interrupted("before grading", [], None, args.check)
     if isinstance(setup, int):
         return setup
-    program, source, judge, runs = setup
+    program, source, judge, runs, part = setup
     critique = {} if args.sources is not None else _critique_feedback(args.workspace, source,
                                                                       [e.key for e in program.evals])
     bar = terminal.ProgressBar("grading")
+    tallies: dict = {}  # each eval's critique facts: a shard's manifest keeps them
     try:
         results = grade_spilled(program, runs, source, grader_info(), spill, args.jobs or cpu_jobs(), bar,
-                                judge, critique, find_claims=not args.check)  # --check shows no claims
+                                judge, critique, find_claims=not args.check,  # --check shows no claims
+                                tallies=tallies)
     except KeyboardInterrupt:
         # Nothing is written before every run is graded, so stopping here loses nothing;
         # a judge still waiting to retry a request is told to give up at once.
@@ -142,11 +150,13 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     for rel, eval_id in skipped[:MAX_WARNINGS]:
         warn(f"{rel}: no eval of the rules matches eval '{eval_id}'; not graded")
     graded = [g for g in results if g is not None]
-    if not graded:
+    if not graded and part is None:  # a shard of no graded run is valid: its manifest says so
         return _fail("no run matches an eval of the rules; check the eval ids and names")
     _warn_unapplied(program, {g.eval_key for g in graded})
     try:
         written = _write(graded, args)
+        if part is not None and not args.check:
+            write_manifest(args, part, source, results, written, tallies, critique)
     except WriteInterrupted as stopped:
         return _interrupted("while writing", stopped.results, len(graded), args.check)
     except KeyboardInterrupt:
@@ -228,6 +238,11 @@ def _prepare(args: argparse.Namespace, color: bool):
         return _fail(f"no runs found under {args.workspace} (a run is a directory holding outputs/); "
                      "an empty benchmark is not a success" + (f"; {hint}" if hint else ""))
     selection = selection_from_args(args)
+    if args.shard is not None:  # the shard's runs; none is a valid shard
+        from referee.engine.shards.grading import shard_part
+
+        part = shard_part(discovery.runs, args.shard, selection)
+        return program, source, judge, part.runs, part
     runs = select_runs(discovery.runs, selection)
     if not runs:
         return _fail(f"no run under {args.workspace} matches {selection.describe()}")
@@ -236,7 +251,7 @@ def _prepare(args: argparse.Namespace, color: bool):
         if args.primary not in configs:
             return _fail(f"--primary {args.primary}: no run of that configuration among the runs graded "
                          f"({', '.join(configs)})")
-    return program, source, judge, runs
+    return program, source, judge, runs, None
 
 
 def _critique_feedback(workspace: Path, source: RulesSource, keys: list[str]) -> dict:
@@ -320,8 +335,11 @@ def _write(graded, args) -> list[WriteResult]:
         return [WriteResult()] * len(graded)  # nothing happened to any: one result says so for all
     jobs = _WriteJobs(graded)
     results = None
+    # Shards write disjoint runs of one workspace, at once: each run's folder is locked
+    # while it is written (write.write_run), not the whole workspace.
+    lock = nullcontext() if args.shard is not None else workspace_lock(args.workspace)
     try:
-        with workspace_lock(args.workspace):
+        with lock:
             with ctrl_c_sets(threading.Event()) as stop:
                 results = write_all(jobs, args.force, stop, args.jobs or cpu_jobs())
             if stop.is_set():

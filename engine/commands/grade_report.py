@@ -51,7 +51,11 @@ def print_results(args, graded, results: list[WriteResult], skipped) -> int:
     tally, gate = terminal.Tally(), _Gate(getattr(args, "primary", None))
 
     def code() -> int:  # once every brief is counted
-        return 2 if any(r.error for r in results) else _exit_code(gate.tally.totals(refused))
+        if any(r.error for r in results):
+            return 2
+        verdicts = _exit_code(gate.tally.totals(refused))
+        # A shard's verdicts are not the decision: the merge's are (`referee merge`).
+        return 0 if verdicts == 1 and getattr(args, "shard", None) is not None else verdicts
 
     if args.json:
         entries = (_json_run(g.report(), result, tally, gate) for g, result in zip(graded, results))
@@ -65,7 +69,7 @@ def print_results(args, graded, results: list[WriteResult], skipped) -> int:
     print(_written_line(results, args))
     if args.verbose:
         _print_written(graded, results, args.workspace)
-    if gate.tally.totals(refused).gate_total == 0:
+    if gate.tally.totals(refused).gate_total == 0 and getattr(args, "shard", None) is None:
         warn("nothing counted toward the gate (only existence or not-graded semantic "
              "assertions" + (f" in the runs of {gate.primary}" if gate.primary else "") + "); this is not a pass")
     return code()

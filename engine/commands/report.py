@@ -103,9 +103,11 @@ def run(args: argparse.Namespace) -> int:
     from referee.engine.report.atomic import write_atomic, write_output
     from referee.engine.report.color import paint, use_color
     from referee.engine.report.collect import NothingToReport, NotTrusted, collect
+    from referee.engine.shards.verify import require_one_grade
 
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
+    require_one_grade(args.workspace)  # a sharded grade: its shards checked and merged
     try:
         collection = collect(args.workspace, selection_from_args(args), args.primary, args.baseline,
                              with_benchmark=not args.no_benchmark)

@@ -1,0 +1,62 @@
+"""``referee grade --shard i/n``: the flag, and the manifest written once the shard's
+runs are (``engine.shards``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
+
+from referee.engine.commands.warnings import warn
+from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    from referee.engine.report.write import WriteResult
+    from referee.engine.shards.grading import ShardPart
+
+
+def add_shard_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--shard", type=_shard, default=None, metavar="I/N",
+                        help="grade only shard I of N (a hash of each run's eval id, configuration and "
+                             "run number); writes shard-I-of-N.json for `referee merge` (docs/scale.md)")
+
+
+def _shard(text: str):
+    from referee.engine.shards.part import parse_shard
+
+    try:
+        return parse_shard(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options besides the rules that change what a shard writes: every shard
+    of one grade must share them."""
+    from referee.engine.run.select import selection_from_args
+
+    return {"response": args.response, "selection": selection_from_args(args).describe() or None}
+
+
+def write_manifest(args: argparse.Namespace, part: ShardPart, source: Any, stored: Sequence[Any],
+                   results: Sequence[WriteResult], tallies: Mapping[str, Any],
+                   extra: Mapping[str, Sequence[dict]]) -> None:
+    """``shard-i-of-n.json`` in the workspace, when every graded run was written;
+    otherwise nothing, with a warning (the merge will find those runs unaccounted
+    for). ``stored`` holds each run of the shard's, in order: its ``Stored``, or None
+    where no eval matched; ``results`` what the writer did with each graded one."""
+    from referee.engine.shards import grading, manifest
+
+    if any(not r.written for r in results):
+        warn(f"{part.shard.file_name} was not written: some runs of this shard were not written "
+             "(see the warnings); grade the shard again")
+        return
+    found = grading.manifest(part, source, grading.judge_settings(args), options(args), stored, tallies, extra)
+    try:
+        path = manifest.write_manifest(args.workspace, part.shard.file_name, found)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.workspace / part.shard.file_name}: {exc.strerror or exc}; "
+                         "the shard's reports were written, but the merge needs this file") from None
+    print(f"shard {part.shard}: wrote {path.as_posix()} ({len(found['runs'])} runs graded); the decision "
+          "comes from `referee merge` over every shard", file=sys.stderr)
+

@@ -1,0 +1,114 @@
+"""``referee merge WORKSPACE``: check the shards of a sharded grade and make them one grade."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    from referee.engine.cli import Subcommands
+
+EPILOG = """\
+Each `referee grade WORKSPACE --shard I/N` wrote its runs' reports and
+shard-I-of-N.json. Copy every shard's files into one workspace (CI artifacts, a
+shared file system), then merge: the manifests are checked against each other
+and the workspace (mixed versions, rules, evals, LLM grader or options; missing,
+duplicate or foreign shards; reports changed since; runs no shard graded), and
+each run gets the eval critique (eval_feedback) of all its eval's runs, which no
+single shard could make. The reports are then the ones one unsharded grade
+writes, byte for byte; shard-merge.json records them, and `referee aggregate`
+and `referee report` read the workspace as one grade.
+
+Give the rules the shards graded with (--rules, --evals): the merge makes each
+eval's critique from them, and checks that they are the same.
+
+exit codes:
+  0  merged, and every assertion that counts toward the gate passed in every
+     run of every shard (the rule of `referee grade`)
+  1  merged, and some counted assertion failed or errored, or nothing counted
+  2  the shards do not make one grade (each problem is listed), other rules
+     than the shards', or a usage or input error; nothing was written
+"""
+
+
+def add_parser(sub: Subcommands) -> None:
+    """Register ``merge`` on the ``referee`` subcommand parser."""
+    parser = sub.add_parser(
+        "merge", help="check the shards of a sharded grade and merge them into one grade",
+        description="Check the shard manifests (shard-I-of-N.json) in WORKSPACE and make the "
+                    "shards' reports one grade.",
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("workspace", type=Path, metavar="WORKSPACE")
+    parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE",
+                        help="the rules files the shards graded with")
+    parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
+                        help="the evals.json the shards graded with")
+    parser.add_argument("--check", action="store_true", help="check and decide; write nothing")
+    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
+                        help="colour the rules' diagnostics: auto, always or never")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Check, merge, decide; returns the exit code documented in ``--help``."""
+    from dataclasses import replace
+
+    from referee.engine.commands.grade import _compile, _rules_source
+    from referee.engine.report import terminal
+    from referee.engine.report.lock import WorkspaceBusy, workspace_lock
+    from referee.engine.run.workspace import discover
+    from referee.engine.shards import merge, verify
+
+    if not args.workspace.is_dir():
+        raise UsageError(f"workspace not found: {args.workspace}")
+    discovery = discover(args.workspace)
+    try:
+        shards = verify.check(args.workspace, discovery.runs, merge.read_record(args.workspace))
+    except verify.MergeRefused as refused:
+        raise UsageError(f"the shards under {args.workspace} do not make one grade; nothing was merged:\n"
+                         f"{refused}") from None
+    source = _rules_source(args)
+    if isinstance(source, int):
+        return source
+    if args.evals is None:
+        source = replace(source, sentences=discovery.expectations)
+    _same_rules(source, shards.first)
+    program = _compile(source, terminal.use_color(sys.stderr, args.color))
+    if isinstance(program, int):
+        return program
+    try:
+        with workspace_lock(args.workspace):
+            merged = merge.merge(args.workspace, shards, program, write=not args.check)
+    except WorkspaceBusy as busy:
+        raise UsageError(str(busy)) from None
+    except verify.MergeRefused as refused:
+        raise UsageError(f"the shards under {args.workspace} cannot be merged:\n{refused}") from None
+    _print(args, shards.count, merged)
+    return merged.exit_code
+
+
+def _same_rules(source, manifest) -> None:
+    from referee.engine.shards.grading import rules_settings
+
+    rules, evals = rules_settings(source)
+    if [r["sha256"] for r in rules] == [r.sha256 for r in manifest.rules] and evals == manifest.evals:
+        return
+    shown = ", ".join(f"{r.file}@{r.sha256.removeprefix('sha256:')[:8]}" for r in manifest.rules) or "no rules file"
+    raise UsageError(f"the shards graded with {shown} and evals {manifest.evals or 'none'}; the rules given "
+                     "differ. Give the rules and evals the shards graded with")
+
+
+def _print(args: argparse.Namespace, count: int, merged) -> None:
+    failed = merged.runs - merged.passed_runs
+    decision = "PASS" if merged.exit_code == 0 else "FAIL"
+    print(f"{decision}  {count} shard{'s' if count != 1 else ''}, {merged.runs} runs ({merged.passed_runs} "
+          f"passed, {failed} failed); gated assertions {merged.gate_passed}/{merged.gate_total} passed")
+    if args.check:
+        print(f"nothing was written (--check); {merged.rewritten} reports would get the merged eval critique")
+    else:
+        print(f"merged: {merged.rewritten} reports got the eval critique of every shard's runs; wrote "
+              f"{(args.workspace / 'shard-merge.json').as_posix()}")

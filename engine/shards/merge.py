@@ -1,0 +1,119 @@
+"""The merge: every run gets the eval critique of all its eval's runs, then a record.
+
+A shard wrote each run's ``eval_feedback`` from the runs it saw. The merge folds
+the shards' tallies of each eval (``tally.fold``), makes the feedback one grade
+of every run would have made, and writes it into each grading.json whose block
+differs (the document read back and rendered again by ``report.run_report``, so
+the bytes are the ones ``grade`` writes). Nothing else in a report depends on
+other runs, so the merged reports are the unsharded grade's, byte for byte.
+``shard-merge.json`` then records the manifests merged and every report's
+digest, for ``aggregate`` and ``report`` to check.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from referee.engine.facts.feedback import eval_feedback
+from referee.engine.report.atomic import write_atomic
+from referee.engine.report.freshness import file_digest
+from referee.engine.report.marker import GRADING, GROUND_TRUTH
+from referee.engine.report.run_report import RunReport, read_report
+from referee.engine.shards.tally import fold, tally_from_json
+from referee.engine.shards.verify import MERGE_RECORD, MergeRefused, Shards, manifest_digests
+
+FORMAT = "referee-shard-merge"
+
+
+@dataclass
+class Merged:
+    """What the merge found: runs, their gates, and how many reports it rewrote."""
+
+    runs: int = 0
+    passed_runs: int = 0
+    gate_passed: int = 0
+    gate_total: int = 0
+    rewritten: int = 0
+
+    @property
+    def exit_code(self) -> int:
+        """``referee grade``'s rule over every shard's runs: 0 when every counted
+        assertion passed (and some counted), else 1."""
+        return 0 if self.gate_total and self.gate_passed == self.gate_total else 1
+
+
+def feedbacks(shards: Shards, program: Any) -> dict[str, dict]:
+    """Each eval's ``eval_feedback`` over the runs of every shard."""
+    from referee.engine.grade import eval_of
+
+    parts: dict[str, list[Any]] = {}
+    for index in sorted(shards.manifests):
+        for part in shards.manifests[index][1].feedback:
+            parts.setdefault(part.key, []).append(part)
+    order = {path: run.order for path, run in shards.runs.items()}
+    found = {}
+    for key, same in parts.items():
+        extras = {json.dumps(p.extra, sort_keys=True) for p in same}
+        if len(extras) > 1 or len({p.tally.positions for p in same}) > 1:
+            raise MergeRefused([("mixed", f"the shards' critique of eval {key} was made from different "
+                                          "critique.json findings or assertions; grade every shard alike")])
+        tally = fold((tally_from_json(p.tally.model_dump()) for p in same), lambda path: order.get(path, len(order)))
+        found[key] = eval_feedback(eval_of(program, key).assertions, tally, same[0].extra)
+    return found
+
+
+def merge(workspace: Path, shards: Shards, program: Any, write: bool = True) -> Merged:
+    """Give every graded run its eval's feedback over all shards (written when it
+    differs, unless not ``write``), then write shard-merge.json."""
+    made = feedbacks(shards, program)
+    merged = Merged()
+    record = []
+    for path, entry in sorted(_graded(shards).items()):
+        folder = shards.runs[path].folder
+        document = read_report(folder)
+        if not isinstance(document, dict):
+            raise MergeRefused([("changed", f"{path}/{GRADING}: {document.message}")])
+        feedback = made[document["run"]["rules_eval"]]
+        if document["eval_feedback"] != feedback:
+            document["eval_feedback"] = feedback
+            merged.rewritten += 1
+            if write:
+                write_atomic(folder / GRADING, RunReport(document).grading_text())
+        _count(merged, document["gate"])
+        record.append({"path": path, "grading": file_digest(folder / GRADING),
+                       "ground_truth": file_digest(folder / GROUND_TRUTH)})
+    if write:
+        names = [name for name, _ in shards.manifests.values()]
+        write_atomic(workspace / MERGE_RECORD, json.dumps(
+            {"format": FORMAT, "version": 1, "shards": shards.count,
+             "manifests": manifest_digests(workspace, names), "runs": record}, ensure_ascii=False, indent=2) + "\n")
+    return merged
+
+
+def _graded(shards: Shards) -> dict[str, Any]:
+    return {entry.path: entry for _, m in shards.manifests.values() for entry in m.runs}
+
+
+def _count(merged: Merged, gate: dict[str, Any]) -> None:
+    merged.runs += 1
+    merged.gate_passed += gate["passed"]
+    merged.gate_total += gate["total"]
+    merged.passed_runs += 1 if gate["total"] and gate["passed"] == gate["total"] else 0
+
+
+def read_record(workspace: Path) -> dict[str, Any] | None:
+    """shard-merge.json's content, or None when there is none (or it is not one)."""
+    from referee.engine.run.safeio import read_named_file
+
+    path = workspace / MERGE_RECORD
+    if not path.is_file() or path.is_symlink():
+        return None
+    data, _ = read_named_file(path, MERGE_RECORD, 1024 * 1024 * 1024)
+    try:
+        value = json.loads(data or b"")
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) and value.get("format") == FORMAT else None

@@ -1,0 +1,257 @@
+"""Whether the shards found in a workspace make one grade, before anything reads them.
+
+The manifests (``shard-i-of-n.json`` at the workspace's root) are checked against
+each other and against the runs of the workspace. Every problem is gathered,
+each under its kind, and the whole list refuses the merge:
+
+- ``mixed``: the shards disagree on what graded them (referee version, number of
+  shards, rules, evals, LLM grader or cassette, options);
+- ``missing``: a shard of 1..n has no manifest;
+- ``duplicate``: two manifests are the same shard, or two list the same run;
+- ``foreign``: a manifest lists a run that is not in this workspace, that is
+  another run there (another identity), or that belongs to another shard (its
+  identity hashes elsewhere): it was made for other runs, or another n;
+- ``changed``: a run's report is not the one its shard wrote (nor the one a merge
+  wrote), so it was graded again or edited since;
+- ``ungraded``: a run present in the workspace that no shard graded or left out.
+
+Once merged (``merge``), ``shard-merge.json`` records every run's reports as the
+merge wrote them; ``aggregate`` and ``report`` require it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Sequence
+
+from referee.engine.report.freshness import file_digest
+from referee.engine.report.marker import GRADING, GROUND_TRUTH
+from referee.engine.run.workspace import report_path
+from referee.engine.shards.manifest import BadManifest, LeftOut, Manifest, RunEntry, read_manifest
+from referee.engine.shards.part import identity_of, manifest_name, shard_of
+
+MANIFEST_NAME = re.compile(r"shard-([0-9]+)-of-([0-9]+)\.json")
+MERGE_RECORD = "shard-merge.json"
+SHOWN = 10  # problems listed per kind; the rest are counted
+
+
+class MergeRefused(Exception):
+    """The shards do not make one grade; ``problems`` lists ``(kind, message)``."""
+
+    def __init__(self, problems: list[tuple[str, str]]) -> None:
+        super().__init__(describe(problems))
+        self.problems = problems
+
+
+@dataclass
+class WorkspaceRun:
+    folder: Path
+    identity: tuple[str, str, int]
+    order: int  # its place in the workspace's order
+
+
+@dataclass
+class Shards:
+    """The manifests of a workspace (by shard number), checked; the runs of the
+    workspace by path; what a merge recorded, if one did."""
+
+    count: int
+    manifests: dict[int, tuple[str, Manifest]]
+    runs: dict[str, WorkspaceRun]
+    merged: dict[str, dict[str, str]] | None = None  # path -> {grading, ground_truth} from shard-merge.json
+    problems: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def first(self) -> Manifest:
+        return self.manifests[min(self.manifests)][1]
+
+
+def manifest_files(workspace: Path) -> list[str]:
+    """The names of the shard manifests at the workspace's root, sorted."""
+    found: list[tuple[tuple[int, ...], str]] = []
+    try:
+        with os.scandir(workspace) as listing:
+            for entry in listing:
+                match = MANIFEST_NAME.fullmatch(entry.name)
+                if match is not None:
+                    found.append((tuple(int(n) for n in match.groups()), entry.name))
+    except OSError:
+        return []
+    return [name for _, name in sorted(found)]
+
+
+def check(workspace: Path, runs: Sequence[Any], merged: dict[str, Any] | None = None, final: bool = False) -> Shards:
+    """The workspace's shards, checked against each other and the workspace's ``runs``
+    (a discovery's); ``merged`` is shard-merge.json's content when there is one.
+    ``final`` (for the readers of a merged grade) requires the merge, and every
+    report as the merge left it. Raises ``MergeRefused`` with every problem found."""
+    problems: list[tuple[str, str]] = []
+    manifests = _read_all(workspace, problems)
+    if not manifests:
+        raise MergeRefused(problems or [("missing", f"no shard manifest (shard-i-of-n.json) in {workspace}")])
+    count = _settings(manifests, problems)
+    by_shard = _by_shard(manifests, count, problems)
+    shards = Shards(count or 0, by_shard, _workspace_runs(runs), _merged_runs(workspace, merged, manifests, problems if final else []))
+    if final and shards.merged is None and not problems:
+        problems.append(("unmerged", f"the {count} shards are not merged yet: run `referee merge {workspace} "
+                                     "--rules ...` (with the rules they graded with) first"))
+    if count is not None:
+        _check_runs(shards, problems, final)
+    if problems:
+        raise MergeRefused(problems)
+    return shards
+
+
+def _read_all(workspace: Path, problems: list[tuple[str, str]]) -> list[tuple[str, Manifest]]:
+    found = []
+    for name in manifest_files(workspace):
+        path = workspace / name
+        if os.path.islink(path):
+            problems.append(("foreign", f"{name} is a symbolic link, not a manifest a shard wrote"))
+            continue
+        try:
+            found.append((name, read_manifest(path)))
+        except BadManifest as exc:
+            problems.append(("foreign", str(exc)))
+    return found
+
+
+def _settings(manifests: list[tuple[str, Manifest]], problems: list[tuple[str, str]]) -> int | None:
+    """The number of shards they agree on (None when they do not), and every setting they mix."""
+    settings = [(name, m.settings()) for name, m in manifests]
+    for key in settings[0][1]:
+        values: dict[str, list[str]] = {}
+        for name, found in settings:
+            values.setdefault(repr(found[key]), []).append(name)
+        if len(values) > 1:
+            told = "; ".join(f"{', '.join(names)}: {value}" for value, names in values.items())
+            problems.append(("mixed", f"the shards were graded with different {key} ({told}); grade "
+                                      "every shard with one referee, one set of rules and options"))
+    counts = {m.shards for _, m in manifests}
+    return counts.pop() if len(counts) == 1 else None
+
+
+def _by_shard(manifests: list[tuple[str, Manifest]], count: int | None,
+              problems: list[tuple[str, str]]) -> dict[int, tuple[str, Manifest]]:
+    found: dict[int, tuple[str, Manifest]] = {}
+    for name, m in manifests:
+        if name != manifest_name(m.shard, m.shards):
+            problems.append(("foreign", f"{name} holds shard {m.shard} of {m.shards} "
+                                        f"({manifest_name(m.shard, m.shards)}): renamed or copied over"))
+        if m.shard in found:
+            problems.append(("duplicate", f"{found[m.shard][0]} and {name} are both shard {m.shard}"))
+            continue
+        found[m.shard] = (name, m)
+    if count is not None:
+        for index in range(1, count + 1):
+            if index not in found:
+                problems.append(("missing", f"shard {index} of {count} ({manifest_name(index, count)}) is not "
+                                            "in the workspace: copy its reports and manifest in, or grade it"))
+    return found
+
+
+def _workspace_runs(runs: Sequence[Any]) -> dict[str, WorkspaceRun]:
+    return {report_path(run.id): WorkspaceRun(run.path, identity_of(run.id), order)
+            for order, run in enumerate(runs)}
+
+
+def manifest_digests(workspace: Path, names: Sequence[str]) -> dict[str, str | None]:
+    """Each manifest's digest, by name: what shard-merge.json was made from."""
+    return {name: file_digest(workspace / name) for name in sorted(names)}
+
+
+def _merged_runs(workspace: Path, merged: dict[str, Any] | None, manifests: list[tuple[str, Manifest]],
+                 problems: list[tuple[str, str]]) -> dict[str, dict[str, str]] | None:
+    """The reports a merge wrote, when shard-merge.json was made from these very
+    manifests (a record of others is a problem only where it is required)."""
+    if merged is None:
+        return None
+    if merged.get("manifests") != manifest_digests(workspace, [name for name, _ in manifests]):
+        problems.append(("changed", f"{MERGE_RECORD} was made from other manifests than the ones here; "
+                                    "run `referee merge` again"))
+        return None
+    return {entry["path"]: entry for entry in merged.get("runs", ())}
+
+
+def _check_runs(shards: Shards, problems: list[tuple[str, str]], final: bool) -> None:
+    seen: dict[str, str] = {}
+    for index in sorted(shards.manifests):
+        name, m = shards.manifests[index]
+        entries: list[RunEntry | LeftOut] = [*m.runs, *m.left_out]
+        for entry in entries:
+            where = _foreign(entry, m, shards, seen, name)
+            if where is not None:
+                problems.append(where)
+                continue
+            seen[entry.path] = name
+            if isinstance(entry, RunEntry) and not (final and shards.merged is None):  # unmerged: said once
+                problems.extend(_changed(entry, shards, name, final))
+    for path in shards.runs:
+        if path not in seen:
+            problems.append(("ungraded", f"{path} is in the workspace, but no shard graded it (it was added "
+                                         f"since, or its shard graded another copy); grade shard "
+                                         f"{shard_of(shards.runs[path].identity, shards.count)} again"))
+
+
+def _foreign(entry: Any, m: Manifest, shards: Shards, seen: dict[str, str], name: str) -> tuple[str, str] | None:
+    run = shards.runs.get(entry.path)
+    identity = (entry.eval_id, entry.configuration, entry.run_number)
+    if entry.path in seen:
+        return "duplicate", f"{entry.path} is listed by {seen[entry.path]} and by {name}"
+    if run is None:
+        return "foreign", f"{name} lists {entry.path}, which is not a run of this workspace"
+    if run.identity != identity:
+        return "foreign", (f"{name} lists {entry.path} as eval {entry.eval_id}, {entry.configuration}, run "
+                           f"{entry.run_number}; in this workspace it is eval {run.identity[0]}, "
+                           f"{run.identity[1]}, run {run.identity[2]}")
+    owner = shard_of(identity, shards.count)
+    if owner != m.shard:
+        return "foreign", f"{name} lists {entry.path}, which belongs to shard {owner} of {shards.count}"
+    return None
+
+
+def _changed(entry: Any, shards: Shards, name: str, final: bool) -> list[tuple[str, str]]:
+    """A report that is neither the one its shard wrote nor the one the merge wrote
+    (only the merge's, when ``final``)."""
+    folder = shards.runs[entry.path].folder
+    merged = (shards.merged or {}).get(entry.path, {})
+    found = []
+    for file, key, wrote in ((GRADING, "grading", entry.grading), (GROUND_TRUTH, "ground_truth", entry.ground_truth)):
+        now = file_digest(folder / file)
+        allowed = {merged.get(key)} if final else {wrote, merged.get(key)}
+        if now not in allowed:
+            by = "the merge" if final else name
+            found.append(("changed", f"{entry.path}/{file} is not the one {by} wrote (graded again or "
+                                     "edited since); grade its shard again and merge"))
+    return found
+
+
+def describe(problems: list[tuple[str, str]]) -> str:
+    """The problems, grouped by kind, ``SHOWN`` of each and how many more."""
+    lines = []
+    for kind in ("mixed", "missing", "duplicate", "foreign", "changed", "ungraded", "unmerged"):
+        found = [message for k, message in problems if k == kind]
+        lines += [f"  {kind}: {message}" for message in found[:SHOWN]]
+        if len(found) > SHOWN:
+            lines.append(f"  {kind}: ... and {len(found) - SHOWN} more")
+    return "\n".join(lines)
+
+
+def require_one_grade(workspace: Path) -> None:
+    """For the readers of a grade (``aggregate``, ``report``): nothing to do in a
+    workspace without shard manifests; else its shards must be merged, and every
+    check above hold. Raises ``UsageError`` listing what does not."""
+    if not manifest_files(workspace):
+        return
+    from referee.engine.run.workspace import discover
+    from referee.engine.shards.merge import read_record
+    from referee.engine.usage import UsageError
+
+    try:
+        check(workspace, discover(workspace).runs, read_record(workspace), final=True)
+    except MergeRefused as refused:
+        raise UsageError(f"{workspace} was graded in shards that do not make one grade yet; nothing was "
+                         f"read:\n{refused}") from None
