@@ -82,22 +82,30 @@ class OpenAIBackend:
             params["seed"] = self.seed
         return params
 
-    def complete(self, request: ChatRequest, about: str = "") -> Completion:
+    def payload(self, request: ChatRequest) -> dict:
+        """The body of ``POST /chat/completions`` (and of a batch file's line)."""
         messages = [{"role": "system", "content": request.system}]
         messages += [{"role": role, "content": text} for role, text in request.turns]
-        payload = {"model": self.model, "messages": messages, **self.params()}
+        return {"model": self.model, "messages": messages, **self.params()}
+
+    def complete(self, request: ChatRequest, about: str = "") -> Completion:
         headers = {"Authorization": f"Bearer {self.api_key}"} if self.api_key else {}
-        reply = self.transport.post(_join(self.base_url, "chat/completions"), headers, payload)
+        reply = self.transport.post(_join(self.base_url, "chat/completions"), headers, self.payload(request))
+        return self.answer(reply.body, reply.seconds)
+
+    @staticmethod
+    def answer(body: dict, seconds: float = 0.0) -> Completion:
+        """The completion a chat-completions reply body holds; ``TransportError`` if none."""
         try:
-            text = reply.body["choices"][0]["message"]["content"]
+            text = body["choices"][0]["message"]["content"]
         except (KeyError, IndexError, TypeError):
             raise TransportError("grader reply has no choices[0].message.content") from None
-        usage = _dict(reply.body.get("usage"))
+        usage = _dict(body.get("usage"))
         return Completion(
             text=text if isinstance(text, str) else "",
             input_tokens=_int(usage.get("prompt_tokens")),
             output_tokens=_int(usage.get("completion_tokens")),
-            seconds=reply.seconds,
+            seconds=seconds,
         )
 
     def cancel(self) -> None:
@@ -117,25 +125,32 @@ class AnthropicBackend:
     def params(self) -> dict:
         return {"temperature": 0, "max_tokens": MAX_OUTPUT_TOKENS}
 
-    def complete(self, request: ChatRequest, about: str = "") -> Completion:
+    def payload(self, request: ChatRequest) -> dict:
+        """The body of ``POST /v1/messages`` (and a batch request's ``params``)."""
         messages = [{"role": role, "content": text} for role, text in request.turns]
-        payload = {"model": self.model, "system": request.system, "messages": messages,
-                   **self.params()}
+        return {"model": self.model, "system": request.system, "messages": messages, **self.params()}
+
+    def complete(self, request: ChatRequest, about: str = "") -> Completion:
         headers = {"anthropic-version": ANTHROPIC_VERSION}
         if self.api_key:
             headers["x-api-key"] = self.api_key
-        reply = self.transport.post(_join(self.base_url, "v1/messages"), headers, payload)
-        blocks = reply.body.get("content")
+        reply = self.transport.post(_join(self.base_url, "v1/messages"), headers, self.payload(request))
+        return self.answer(reply.body, reply.seconds)
+
+    @staticmethod
+    def answer(body: dict, seconds: float = 0.0) -> Completion:
+        """The completion a messages reply body holds; ``TransportError`` if none."""
+        blocks = body.get("content")
         if not isinstance(blocks, list):
             raise TransportError("grader reply has no content list")
         text = "".join(b["text"] for b in blocks if isinstance(b, dict)
                        and b.get("type") == "text" and isinstance(b.get("text"), str))
-        usage = _dict(reply.body.get("usage"))
+        usage = _dict(body.get("usage"))
         return Completion(
             text=text,
             input_tokens=_int(usage.get("input_tokens")),
             output_tokens=_int(usage.get("output_tokens")),
-            seconds=reply.seconds,
+            seconds=seconds,
         )
 
     def cancel(self) -> None:

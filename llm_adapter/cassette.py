@@ -65,6 +65,7 @@ class CassetteBackend:
     note: str = ""
     meta: dict = field(default_factory=dict)
     entries: dict[str, dict] = field(default_factory=dict)
+    asked: set[str] = field(default_factory=set, repr=False)  # every key looked up
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     def __post_init__(self) -> None:
@@ -102,6 +103,7 @@ class CassetteBackend:
     def complete(self, request: ChatRequest, about: str = "") -> Completion:
         key = request_key(self.model, self.params(), request)
         with self._lock:
+            self.asked.add(key)
             entry = self.entries.get(key)
         if entry is not None and self.mode != "record":
             return Completion(entry["reply"], entry.get("input_tokens", 0),

@@ -23,6 +23,12 @@ def judge_from_args(args: argparse.Namespace):
     spec = getattr(args, "llm", None)
     if not spec:
         return None
+    if getattr(args, "llm_batch_export", None) or getattr(args, "llm_batch_import", None):
+        from referee.llm_adapter.batch import batch_judge
+
+        return batch_judge(spec, inner=args.llm_backend, seed=args.llm_seed,
+                           export=bool(args.llm_batch_export), imported=list(args.llm_batch_import or ()),
+                           batch=not args.llm_per_assertion, price=args.llm_price, note=args.llm_note)
     from referee.llm_adapter.factory import make_judge
 
     return make_judge(

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from referee.engine.commands import grade_sources
 from referee.engine.commands.grade_report import JSON_SCHEMA_VERSION, print_results, runs_text, their
+from referee.engine.commands.grade_batch import check_flags, export_requests, unused_results
 from referee.engine.commands.grade_shard import add_shard_argument, write_manifest
 from referee.engine.report.color import add_color_argument, use_color
 from referee.engine.commands.llm_flags import add_llm_arguments
@@ -101,6 +102,7 @@ def run(args: argparse.Namespace) -> int:
     if args.regex_timeout is not None:
         warn("--regex-timeout is deprecated and ignored: no regex match has a timeout, "
              "verdicts depend on the evidence alone (docs/limits.md)")
+    check_flags(args)
     # The rendered reports wait on disk until they are written, so memory does not
     # grow with the number of runs (engine.report.spill); with --check that file is
     # made outside the workspace.
@@ -153,6 +155,8 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     if not graded and part is None:  # a shard of no graded run is valid: its manifest says so
         return _fail("no run matches an eval of the rules; check the eval ids and names")
     _warn_unapplied(program, {g.eval_key for g in graded})
+    if args.llm_batch_export:
+        return export_requests(args, judge)
     try:
         written = _write(graded, args)
         if part is not None and not args.check:
@@ -162,7 +166,9 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     except KeyboardInterrupt:
         return _interrupted("before writing", [], len(graded), args.check)
     try:
-        return print_results(args, graded, written, skipped)
+        code = print_results(args, graded, written, skipped)
+        unused_results(args, judge)
+        return code
     except KeyboardInterrupt:
         return _interrupted("after writing", written, len(graded), args.check)
 

@@ -41,6 +41,12 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
                        help="USD per million input,output tokens, to report cost")
     group.add_argument("--llm-note", metavar="TEXT", default="",
                        help="what produced a new cassette, written in its first line")
+    group.add_argument("--llm-batch-export", metavar="FILE", default=None,
+                       help="send nothing: write the judge requests (those the cassette lacks) to FILE "
+                            "as a provider batch (OpenAI or Anthropic, as the model's), and no report")
+    group.add_argument("--llm-batch-import", metavar="FILE", nargs="+", action="extend", default=[],
+                       help="the batch's result files: each is checked and its replies go into the "
+                            "cassette of --llm replay:PATH, which grading then replays")
 
 
 def price(text: str) -> tuple[float, float]:
