@@ -24,6 +24,7 @@ class RunResult:
 
     path: str  # relative to the folder given to ``grade`` ("." for a lone run)
     grading_json: str  # the exact text ``referee grade`` writes
+    ground_truth_json: str = ""  # ground_truth.json, as ``referee grade`` writes it
 
     @property
     def grading(self) -> dict[str, Any]:
@@ -52,11 +53,14 @@ class RunResult:
 
 
 def compile(text: str, path: str = "<rules>", evals: str | os.PathLike[str] | None = None,
-            regex_timeout: float | None = None) -> Program:
+            regex_timeout: float | None = None, evals_name: str | None = None) -> Program:
     """Parse and compile rules text; raises ``referee.RulesError`` listing every mistake.
 
-    ``evals`` names a skill-creator evals.json whose expectations give the
-    assertions their order and texts (as ``referee grade --evals`` does).
+    ``path`` names the rules in reports (``rules_location``); ``evals`` names a
+    skill-creator evals.json whose expectations give the assertions their order
+    and texts (as ``referee grade --evals`` does), ``evals_name`` its name in
+    reports (default: the path as given). With ``rules_name(file, text)`` for
+    both, reports name them as ``referee grade`` does.
     ``regex_timeout`` is deprecated and ignored: no regex match has a timeout
     (docs/limits.md).
     """
@@ -65,7 +69,16 @@ def compile(text: str, path: str = "<rules>", evals: str | os.PathLike[str] | No
 
         warnings.warn("regex_timeout is ignored: no regex match has a timeout (docs/limits.md)",
                       DeprecationWarning, stacklevel=2)
-    return _source(text, path, evals).compile()
+    return replace(_source(text, path, evals), evals_shown=evals_name).compile()
+
+
+def rules_name(path: str | os.PathLike[str], text: str) -> str:
+    """How ``referee grade`` names a rules or evals file in reports: its file name and
+    the first 8 hex digits of the SHA-256 of its text (``booking.rules@1a2b3c4d``),
+    whatever folder it is in, so reports do not depend on where they were made."""
+    from referee.engine.decision.provenance import rules_name as named  # grade's own naming
+
+    return named(os.fspath(path), text)
 
 
 def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[Run], *,
@@ -98,7 +111,7 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
         source = replace(source, sentences=gathered(runs))
     program = source.compile() if isinstance(rules, str) else rules
     graded = grade_all(program, runs, source, grader_info(), jobs=1)
-    return [RunResult(g.run.id.rel, g.grading) for g in graded if g is not None]
+    return [RunResult(g.run.id.rel, g.grading, g.truth) for g in graded if g is not None]
 
 
 def _runs(where: str | os.PathLike[str] | Run | Iterable[Run], response: str | None = None,

@@ -19,7 +19,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import NamedTuple
 
-from referee.engine.run.model import Problem, RunId
+from referee.engine.run.model import JsonFile, Problem, RunId
 from referee.engine.run.safeio import join_report, read_json
 
 METADATA = "eval_metadata.json"
@@ -185,7 +185,7 @@ class MetadataReader:
         return metadata, tuple(problems)
 
     def _load(self, folder: Path, report_base: str) -> tuple[dict, tuple[Problem, ...]]:
-        found = read_json(folder, METADATA, report_base)
+        found = self.read_metadata(folder, report_base)
         if found is None:
             return {}, ()
         if found.value is None and found.problems:
@@ -194,6 +194,12 @@ class MetadataReader:
             report = join_report(report_base, METADATA)
             return {}, found.problems + (Problem("bad-metadata", report, "not a JSON object; ignored"),)
         return found.value, found.problems
+
+
+    def read_metadata(self, folder: Path, report_base: str) -> JsonFile | None:
+        """``folder``'s eval_metadata.json, read; None when there is none. Where the
+        files come from: a folder on disk here (``memory_workspace`` reads a dict)."""
+        return read_json(folder, METADATA, report_base)
 
 
 def _metadata_text(value) -> str | None:

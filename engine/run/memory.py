@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from functools import cached_property
 from pathlib import Path, PurePosixPath
 
-from referee.engine.run.model import RunId, TextFile
+from referee.engine.run.model import Problem, RunId, TextFile
 from referee.engine.run.reading import NO_FILES, ResponseFiles
 from referee.engine.run.safeio import safe_relative, text_file
 from referee.engine.run.workspace import Run
@@ -23,8 +23,8 @@ class MemoryRun(Run):
     """A ``Run`` whose files are ``{path relative to the run dir: text or bytes}``."""
 
     def __init__(self, files: Mapping[str, Content], run_id: RunId, metadata: dict | None = None,
-                 responses: ResponseFiles = NO_FILES):
-        super().__init__(Path("/<memory>"), run_id, dict(metadata or {}), responses=responses)
+                 responses: ResponseFiles = NO_FILES, problems: tuple[Problem, ...] = ()):
+        super().__init__(Path("/<memory>"), run_id, dict(metadata or {}), problems, responses=responses)
         self._files = {str(PurePosixPath(name)): data for name, data in files.items()}
 
     @property
