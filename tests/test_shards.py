@@ -238,3 +238,12 @@ def test_aggregate_and_report_refuse_unmerged_shards_then_read_the_merge(tmp_pat
     report.write_bytes(report.read_bytes().replace(b'"passed": true', b'"passed": false', 1))
     assert main(["report", str(merged)]) == 2
     assert "is not the one the merge wrote" in capsys.readouterr().err
+
+
+def test_a_lone_run_graded_as_a_shard_is_not_stale_for_its_manifest(tmp_path, capsys):
+    # The workspace is the run folder itself: the manifests beside its files are
+    # referee's, not the run's, and its files' digest leaves them out.
+    run = fresh(tmp_path) / "iteration-1" / "eval-1-book-flight" / "with_skill" / "run-1"
+    assert grade_shard(run, 1, 1) == 0 and (run / "shard-1-of-1.json").is_file()
+    assert merge(run) == 0
+    assert main(["report", str(run), "--format", "markdown", "-o", "-"]) == 0

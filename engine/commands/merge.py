@@ -105,8 +105,9 @@ def _same_rules(source, manifest) -> None:
 def _print(args: argparse.Namespace, count: int, merged) -> None:
     failed = merged.runs - merged.passed_runs
     decision = "PASS" if merged.exit_code == 0 else "FAIL"
-    print(f"{decision}  {count} shard{'s' if count != 1 else ''}, {merged.runs} runs ({merged.passed_runs} "
-          f"passed, {failed} failed); gated assertions {merged.gate_passed}/{merged.gate_total} passed")
+    print(f"{decision}  {count} shard{'s' if count != 1 else ''}, {merged.runs} run{'s' if merged.runs != 1 else ''} "
+          f"({merged.passed_runs} passed, {failed} failed); gated assertions {merged.gate_passed}/"
+          f"{merged.gate_total} passed")
     if args.check:
         print(f"nothing was written (--check); {merged.rewritten} reports would get the merged eval critique")
     else:

@@ -38,7 +38,8 @@ TREES = ("outputs", "subagents")
 # What referee itself writes into a run folder (a run may be the folder a report
 # or a benchmark is written into), with backups and interrupted writes' leftovers.
 _OWN = re.compile(r"\.?(?:grading\.json|ground_truth\.json|benchmark\.json|benchmark\.md|critique\.json"
-                  r"|report\.html|junit\.xml|summary\.md)(?:\.bak(?:\.\d+)?|\.[a-z0-9_]{8}\.(?:tmp|old))?")
+                  r"|report\.html|junit\.xml|summary\.md|shard-[0-9]+-of-[0-9]+\.json|shard-merge\.json)"
+                  r"(?:\.bak(?:\.\d+)?|\.[a-z0-9_]{8}\.(?:tmp|old))?")
 _CHUNK = 1 << 20
 
 
