@@ -219,6 +219,9 @@ def test_a_bad_manifest_names_its_file(tmp_path, capsys):
     found["runs"][0]["run_number"] = "1"
     (merged / "shard-2-of-2.json").write_text(json.dumps({**found, "shard": 2}), encoding="utf-8")
     assert "shard-2-of-2.json: runs.0.run_number" in _refusal(merge(merged), capsys)
+    (merged / "shard-2-of-2.json").write_text(json.dumps({**manifest(merged, 1, 2), "shards": 10 ** 9}),
+                                              encoding="utf-8")  # no loop over a billion shards
+    assert "shard-2-of-2.json: shards: Input should be less than or equal to 10000" in _refusal(merge(merged), capsys)
 
 
 # ---- aggregate and report read a sharded workspace only once merged -------------------

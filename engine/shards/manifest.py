@@ -17,7 +17,9 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from referee.engine.shards.part import MAX_SHARDS
 
 FORMAT = "referee-shard"
 VERSION = 1
@@ -87,8 +89,8 @@ class Manifest(_Model):
     format: Literal["referee-shard"]
     version: Literal[1]
     referee: str
-    shard: int
-    shards: int
+    shard: int = Field(ge=1, le=MAX_SHARDS)
+    shards: int = Field(ge=1, le=MAX_SHARDS)
     rules: list[RulesFile]
     evals: str | None  # "sha256:..." of evals.json, "metadata sha256:..." of eval_metadata.json's sentences
     judge: dict[str, Any] | None  # the LLM grader: its spec without paths, the cassette's digest
