@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 import shlex
 
+import pytest
 import yaml
 
 from conftest import REPO
@@ -46,11 +47,66 @@ def test_every_referee_command_parses():
         parse_args(shlex.split(command)[1:])
 
 
+def yaml_block(key: str) -> list:
+    """The documents of the one YAML block of docs/ci.md's section holding ``key``."""
+    (block,) = [b for b in blocks(CI, "yaml") if key in b]
+    return list(yaml.safe_load_all(block))
+
+
 def test_the_kubernetes_jobs_shard_by_the_completion_index():
-    shards, merge = yaml.safe_load_all(blocks(CI, "yaml")[0])
+    shards, merge = yaml_block("JOB_COMPLETION_INDEX")
     spec = shards["spec"]
     assert spec["completionMode"] == "Indexed" and spec["completions"] == 8
     (container,) = spec["template"]["spec"]["containers"]
     assert '--shard "$((JOB_COMPLETION_INDEX + 1))/8"' in container["args"][0]
     (container,) = merge["spec"]["template"]["spec"]["containers"]
     assert "referee merge" in container["args"][0] and "exit $decision" in container["args"][0]
+
+
+def github_workflow() -> dict:
+    (workflow,) = yaml_block("matrix.shard")
+    return workflow
+
+
+def test_the_github_matrix_grades_every_shard_and_uploads_its_files():
+    shard = github_workflow()["jobs"]["shard"]
+    assert shard["strategy"]["matrix"]["shard"] == list(range(1, 9))
+    assert shard["strategy"]["fail-fast"] is False
+    (grade,) = [s["run"] for s in shard["steps"] if "referee grade" in s.get("run", "")]
+    assert '--shard "${{ matrix.shard }}/8"' in grade
+    (upload,) = [s["with"] for s in shard["steps"] if s.get("uses", "").startswith("actions/upload-artifact")]
+    assert upload["name"] == "referee-shard-${{ matrix.shard }}"
+    # the manifest at the root and each report: the paths below the workspace survive the round trip
+    assert upload["path"].split() == ["evals/workspace/shard-*-of-8.json", "evals/workspace/**/grading.json",
+                                      "evals/workspace/**/ground_truth.json"]
+
+
+def test_the_github_merge_job_merges_every_shard_then_gates_with_the_action():
+    jobs = github_workflow()["jobs"]
+    merge = jobs["merge"]
+    assert merge["needs"] == "shard"
+    (download,) = [s["with"] for s in merge["steps"] if s.get("uses", "").startswith("actions/download-artifact")]
+    assert download == {"pattern": "referee-shard-*", "merge-multiple": True, "path": "evals/workspace"}
+    (merging,) = [s["run"] for s in merge["steps"] if "referee merge" in s.get("run", "")]
+    assert merging.rstrip().endswith("|| [ $? = 1 ]")  # a refused merge (2) fails the job
+    steps = merge["steps"]
+    at = {name: n for n, name in enumerate(s.get("uses", s.get("name", "")).split("@")[0] for s in steps)}
+    assert at["actions/download-artifact"] < at["Merge"] < at["OWNER/referee"]
+    action = steps[at["OWNER/referee"]]["with"]
+    assert action == {"workspace": "evals/workspace", "rules": "evals/skill.rules", "evals": "evals/evals.json"}
+    # every job runs the referee of the action's ref (the merge refuses mixed versions)
+    for job in jobs.values():
+        (checkout,) = [s["with"] for s in job["steps"] if s.get("with", {}).get("repository") == "OWNER/referee"]
+        assert checkout["ref"] == "vX"
+
+
+ACTION = REPO / "action.yml"
+
+
+@pytest.mark.skipif(not ACTION.is_file(), reason="the composite action (action.yml) is not in this checkout")
+def test_the_merge_job_gives_the_action_inputs_it_declares():
+    declared = yaml.safe_load(ACTION.read_text(encoding="utf-8"))["inputs"]
+    steps = github_workflow()["jobs"]["merge"]["steps"]
+    (given,) = [s["with"] for s in steps if s.get("uses", "").startswith("OWNER/referee@")]
+    assert set(given) <= set(declared)
+    assert {name for name, spec in declared.items() if spec.get("required")} <= set(given)
