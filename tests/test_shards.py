@@ -48,6 +48,12 @@ def test_parse_shard():
     assert Shard(2, 8).file_name == "shard-2-of-8.json"
 
 
+def test_a_shard_of_source_files_is_a_usage_error(capsys):
+    session = Path(__file__).parent / "fixtures" / "import" / "claude-code" / "session.jsonl"
+    assert main(["grade", str(session), "--rules", str(session.with_suffix(".rules")), "--shard", "1/2"]) == 2
+    assert "--shard grades a workspace folder" in capsys.readouterr().err
+
+
 def test_every_run_is_graded_by_exactly_one_shard_and_an_empty_shard_is_valid(tmp_path, capsys):
     ws = fresh(tmp_path)
     for index in range(1, 9):

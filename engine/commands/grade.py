@@ -112,6 +112,9 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         return _interrupted("before grading", [], None, args.check)
     args.sources = grade_sources.given_sources(args)
+    if args.sources is not None and args.shard is not None:
+        raise UsageError("--shard grades a workspace folder and writes its manifest there; "
+                         "source files are graded in memory: import them first (referee import)")
     args.check = args.check or args.sources is not None  # runs held in memory have no folder to write into
     with Spill(None if args.check else args.workspace) as spill:
         return _grade(args, spill)
