@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Mapping, Sequence
 
 from referee.engine import __version__
 from referee.engine.report.freshness import file_digest
@@ -22,6 +22,9 @@ from referee.engine.run.workspace import RunList, report_path
 from referee.engine.shards.manifest import FORMAT, VERSION, digest
 from referee.engine.shards.part import Shard, identity_of, sorted_identities
 from referee.engine.shards.tally import tally_json
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 NOT_SELECTED = "not selected"
 NO_EVAL = "no eval of the rules matches it"
@@ -34,12 +37,12 @@ class ShardPart:
     shard's runs that the selection leaves out."""
 
     shard: Shard
-    runs: Sequence[Any]
+    runs: Sequence[Run]
     entries: list[dict[str, Any]] = field(default_factory=list)  # of ``runs``, in order
     left_out: list[dict[str, Any]] = field(default_factory=list)
 
 
-def shard_part(runs: Sequence[Any], shard: Shard, selection: Selection) -> ShardPart:
+def shard_part(runs: Sequence[Run], shard: Shard, selection: Selection) -> ShardPart:
     """The runs of ``shard`` among a discovery's ``runs`` (each built once, for its
     identity), split into those ``selection`` keeps and those it leaves out."""
     numbers: list[int] = []

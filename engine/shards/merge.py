@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.engine.facts.feedback import eval_feedback
 from referee.engine.report.atomic import write_atomic
@@ -24,6 +24,9 @@ from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.report.run_report import RunReport, read_report
 from referee.engine.shards.tally import fold, tally_from_json
 from referee.engine.shards.verify import MERGE_RECORD, MergeRefused, Shards, manifest_digests
+
+if TYPE_CHECKING:
+    from referee.engine.compile import Program
 
 FORMAT = "referee-shard-merge"
 
@@ -45,7 +48,7 @@ class Merged:
         return 0 if self.gate_total and self.gate_passed == self.gate_total else 1
 
 
-def feedbacks(shards: Shards, program: Any) -> dict[str, dict]:
+def feedbacks(shards: Shards, program: Program) -> dict[str, dict]:
     """Each eval's ``eval_feedback`` over the runs of every shard."""
     from referee.engine.grade import eval_of
 
@@ -65,7 +68,7 @@ def feedbacks(shards: Shards, program: Any) -> dict[str, dict]:
     return found
 
 
-def merge(workspace: Path, shards: Shards, program: Any, write: bool = True) -> Merged:
+def merge(workspace: Path, shards: Shards, program: Program, write: bool = True) -> Merged:
     """Give every graded run its eval's feedback over all shards (written when it
     differs, unless not ``write``), then write shard-merge.json."""
     made = feedbacks(shards, program)

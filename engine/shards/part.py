@@ -12,7 +12,10 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 MAX_SHARDS = 10_000  # far above any CI matrix (GitHub Actions allows 256 jobs)
 
@@ -67,7 +70,7 @@ def shard_of(identity: Identity, count: int) -> int:
     return number % count + 1
 
 
-def positions(runs: Sequence[Any], shard: Shard) -> list[int]:
+def positions(runs: Sequence[Run], shard: Shard) -> list[int]:
     """The positions in ``runs`` (anything with a ``RunId`` as ``id``; a discovery's
     ``RunList`` builds each run only to read its id) of the runs in ``shard``."""
     return [number for number, run in enumerate(runs) if shard.holds(identity_of(run.id))]

@@ -25,13 +25,16 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from referee.engine.report.freshness import file_digest
 from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.run.workspace import report_path
 from referee.engine.shards.manifest import BadManifest, LeftOut, Manifest, RunEntry, read_manifest
 from referee.engine.shards.part import identity_of, manifest_name, shard_of
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 MANIFEST_NAME = re.compile(r"shard-([0-9]+)-of-([0-9]+)\.json")
 MERGE_RECORD = "shard-merge.json"
@@ -83,7 +86,7 @@ def manifest_files(workspace: Path) -> list[str]:
     return [name for _, name in sorted(found)]
 
 
-def check(workspace: Path, runs: Sequence[Any], merged: dict[str, Any] | None = None, final: bool = False) -> Shards:
+def check(workspace: Path, runs: Sequence[Run], merged: dict[str, Any] | None = None, final: bool = False) -> Shards:
     """The workspace's shards, checked against each other and the workspace's ``runs``
     (a discovery's); ``merged`` is shard-merge.json's content when there is one.
     ``final`` (for the readers of a merged grade) requires the merge, and every
@@ -153,7 +156,7 @@ def _by_shard(manifests: list[tuple[str, Manifest]], count: int | None,
     return found
 
 
-def _workspace_runs(runs: Sequence[Any]) -> dict[str, WorkspaceRun]:
+def _workspace_runs(runs: Sequence[Run]) -> dict[str, WorkspaceRun]:
     return {report_path(run.id): WorkspaceRun(run.path, identity_of(run.id), order)
             for order, run in enumerate(runs)}
 
