@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.report.color import add_color_argument
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
@@ -42,14 +43,14 @@ def add_parser(sub: Subcommands) -> None:
         description="Check the shard manifests (shard-I-of-N.json) in WORKSPACE and make the "
                     "shards' reports one grade.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE")
+    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
+                        help="the workspace holding every shard's reports and shard-I-of-N.json")
     parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE",
                         help="the rules files the shards graded with")
     parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
                         help="the evals.json the shards graded with")
     parser.add_argument("--check", action="store_true", help="check and decide; write nothing")
-    parser.add_argument("--color", choices=("auto", "always", "never"), default="auto",
-                        help="colour the rules' diagnostics: auto, always or never")
+    add_color_argument(parser)
     parser.set_defaults(handler=run)
 
 
@@ -58,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from referee.engine.commands.grade import _compile, _rules_source
-    from referee.engine.report import terminal
+    from referee.engine.report.color import use_color
     from referee.engine.report.lock import WorkspaceBusy, workspace_lock
     from referee.engine.run.workspace import discover
     from referee.engine.shards import merge, verify
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace) -> int:
     if args.evals is None:
         source = replace(source, sentences=discovery.expectations)
     _same_rules(source, shards.first)
-    program = _compile(source, terminal.use_color(sys.stderr, args.color))
+    program = _compile(source, use_color(sys.stderr, args.color))
     if isinstance(program, int):
         return program
     try:
