@@ -310,3 +310,23 @@ def test_the_comment_step_edits_its_own_earlier_comment_and_is_skipped_on_forks(
     assert calls[-1] == "api --method PATCH repos/o/skill/issues/comments/42 -F body=@referee-report/summary.md"
     calls = _run_comment_step(repo, tmp_path, [other])
     assert calls[-1] == "api --method POST repos/o/skill/issues/7/comments -F body=@referee-report/summary.md"
+
+
+def test_with_grade_false_the_action_decides_on_the_reports_already_written(tmp_path: Path):
+    """After `referee merge` the reports are there: the action does not grade again (the
+    rules broken since would make a grade exit 2) and aggregate decides on them."""
+    repo = _scratch_repo(tmp_path)
+    inputs = _strict_inputs(tmp_path, grade="false")
+    command = [sys.executable, "-m", "referee", "grade", inputs["workspace"], "--rules", inputs["rules"],
+               "--evals", inputs["evals"], "--llm", inputs["llm"]]  # as the shards' merge left it
+    graded = subprocess.run(command, cwd=repo, capture_output=True, text=True)
+    assert graded.returncode in (0, 1), graded.stderr
+    rules = repo / inputs["rules"]
+    rules.write_text("eval 1\nexpect 1: cuont(calls) == 1\n", encoding="utf-8")
+    code, outputs, log, _ = run_action(repo, inputs, tmp_path)
+    assert outputs["grade"]["exit-code"] == "skipped" and "not graded here" in log
+    assert outputs["aggregate"]["exit-code"] == "3" and outputs["gate"]["decision"] == "CONDITIONAL PASS"
+    assert code == 1  # allow-conditional false
+    assert (repo / "referee-report" / "junit.xml").is_file()
+    code, outputs, log, _ = run_action(repo, {**inputs, "gate": "primary"}, tmp_path)
+    assert code == 2 and "needs grade true" in log
