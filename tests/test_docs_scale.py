@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import shlex
 
-import pytest
 import yaml
 
 from conftest import REPO
