@@ -162,3 +162,16 @@ def test_grade_adds_the_critique_to_eval_feedback_while_the_rules_are_the_same(t
     assert "critique.json was made with other rules" in capsys.readouterr().err
     grading = json.loads(first.read_text(encoding="utf-8"))
     assert not [s for s in grading["eval_feedback"]["suggestions"] if s.get("source") == "critique"]
+
+
+def test_an_assertion_no_mutant_could_break_is_said_untested_not_ok(tmp_path: Path, capsys):
+    rules = tmp_path / "r.rules"
+    rules.write_text('eval 1 "book-flight"\n'
+                     'expect "no odd commands": no calls to glob "*" where .args.x matches /q+z/\n'
+                     'expect "names the flight": response contains "LX2084"\n', encoding="utf-8")
+    main(["critique", str(WORKSPACE), "--rules", str(rules), "--evals", str(BOOKING / "evals" / "evals.json"),
+          "--check"])
+    out = capsys.readouterr().out
+    assert "--    1#8 no odd commands\n      untested: no mutant of what it claims could be built" in out
+    assert "0 of 0" not in out
+    assert "ok    1#9 names the flight\n" in out

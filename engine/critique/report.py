@@ -45,9 +45,14 @@ def lines(critiques: Sequence[Critique], coverage: Sequence[EvalCoverage], color
         if not c.passing_runs:
             out.append(f"--    {c.key} {c.text}\n      passed in no run: nothing to critique")
             continue
+        passing = f"{len(c.passing_runs)} passing run{'s' if len(c.passing_runs) != 1 else ''}"
+        if not must and not c.weak:  # "ok, 0 of 0" would read as tested
+            out.append(f"--    {c.key} {c.text}\n      untested: no mutant of what it claims could "
+                       f"be built to break it, over {passing}")
+            continue
         label = paint("WEAK", "FAIL", color) if c.weak else paint("ok", "PASS", color) + "  "
         out.append(f"{label}  {c.key} {c.text}\n      {killed} of {must} breaking mutants made it fail, "
-                   f"over {len(c.passing_runs)} passing run{'s' if len(c.passing_runs) != 1 else ''}")
+                   f"over {passing}")
         for reason in c.reasons():
             runs = Counter(t.run for t in c.survivors if t.reason == reason)
             where = f" ({len(runs)} run{'s' if len(runs) != 1 else ''})" if runs else ""
