@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import threading
 from collections.abc import Sequence
@@ -15,6 +14,7 @@ from typing import TYPE_CHECKING
 from referee.engine.commands import grade_sources
 from referee.engine.commands.grade_report import JSON_SCHEMA_VERSION, print_results, runs_text, their
 from referee.engine.commands.grade_batch import check_flags, export_requests, unused_results
+from referee.engine.commands.grade_rules import compile_source, critique_feedback, rules_source
 from referee.engine.commands.grade_shard import add_shard_argument, write_manifest
 from referee.engine.report.color import add_color_argument, use_color
 from referee.engine.commands.llm_flags import add_llm_arguments
@@ -133,7 +133,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     if isinstance(setup, int):
         return setup
     program, source, judge, runs, part = setup
-    critique = {} if args.sources is not None else _critique_feedback(args.workspace, source,
+    critique = {} if args.sources is not None else critique_feedback(args.workspace, source,
                                                                       [e.key for e in program.evals])
     bar = terminal.ProgressBar("grading")
     tallies: dict = {}  # each eval's critique facts: a shard's manifest keeps them
@@ -221,9 +221,7 @@ def _prepare(args: argparse.Namespace, color: bool):
 
     if args.sources is None and not args.workspace.is_dir():
         return _fail(f"workspace not found: {args.workspace}")
-    source = _rules_source(args)
-    if isinstance(source, int):
-        return source
+    source = rules_source(args)
     discovery = (grade_sources.discover_sources(args.sources, args) if args.sources is not None else
                  discover(args.workspace, response_files(args.response, args.evals)))
     if args.evals is None:  # the evals' sentences are the ones their eval_metadata.json gives
@@ -231,9 +229,7 @@ def _prepare(args: argparse.Namespace, color: bool):
     if not source.files and args.evals is None and not source.sentences:
         return _fail("nothing to grade with: give --rules FILE..., or --evals evals.json with checks "
                      "under its \"referee\" key, or eval_metadata.json expectations (see docs/language.md)")
-    program = _compile(source, color)
-    if isinstance(program, int):
-        return program
+    program = compile_source(source, color)
     judge = _judge(args)
     if isinstance(judge, int):
         return judge
@@ -261,67 +257,6 @@ def _prepare(args: argparse.Namespace, color: bool):
             return _fail(f"--primary {args.primary}: no run of that configuration among the runs graded "
                          f"({', '.join(configs)})")
     return program, source, judge, runs, None
-
-
-def _critique_feedback(workspace: Path, source: RulesSource, keys: list[str]) -> dict:
-    """The findings of ``referee critique`` (WORKSPACE/critique.json) as eval_feedback
-    suggestions by eval key, when they were made with these very rules."""
-    from referee.dsl.named_file import read_named_text
-    from referee.engine.critique.findings import (CRITIQUE_FILE, feedback_suggestions, load_findings,
-                                                  rules_digest)
-
-    findings = load_findings(workspace)
-    if findings is None:
-        return {}
-    evals_text = read_named_text(source.evals_path) if source.evals_path else None
-    if findings.digest != rules_digest(source.files, evals_text):
-        warn(f"{CRITIQUE_FILE} was made with other rules; its findings are left out of eval_feedback "
-             "(run referee critique again)")
-        return {}
-    return {key: feedback_suggestions(findings, key) for key in keys}
-
-
-def _rules_source(args: argparse.Namespace) -> RulesSource | int:
-    from referee.dsl.named_file import read_named_text
-    from referee.engine.decision.provenance import rules_name
-    from referee.engine.grade import RulesSource
-
-    files = []
-    for given in args.rules:
-        try:
-            text = read_named_text(given)
-        except (OSError, UnicodeDecodeError) as exc:
-            return _fail(f"cannot read rules file {given}: {getattr(exc, 'strerror', None) or exc}")
-        shown = rules_name(given, text)
-        files.append((shown, text))
-        _SHOWN[shown] = given
-    if args.evals is not None and not Path(args.evals).is_file():
-        why = "not found" if not os.path.lexists(args.evals) else "is not a regular file"
-        return _fail(f"evals file {why}: {args.evals}")
-    evals_shown = None
-    if args.evals is not None:
-        try:
-            evals_shown = rules_name(args.evals, read_named_text(args.evals))
-            _SHOWN[evals_shown] = args.evals
-        except (OSError, UnicodeDecodeError):
-            evals_shown = None  # load_evals reports it, naming the file as given
-    return RulesSource(tuple(files), args.evals, evals_shown=evals_shown)
-
-
-def _compile(source: RulesSource, color: bool):
-    from referee.dsl.errors import RulesError, render_all
-
-    try:
-        return source.compile()
-    except RulesError as exc:
-        # Messages name each file as the user gave it, not by its rules_location name.
-        texts = {_SHOWN.get(path, path): text for path, text in source.files}
-        found = [replace(d, path=_SHOWN.get(d.path, d.path)) for d in exc.diagnostics]
-        print(render_all(found, color=color, texts=texts), file=sys.stderr)
-        count = len(exc.diagnostics)
-        return _fail(f"{count} error{'s' if count != 1 else ''} in the rules; nothing was graded")
-    except (OSError, ValueError) as exc:
-        return _fail(f"cannot load the evals: {exc}")
 
 
 def _judge(args: argparse.Namespace):
@@ -396,10 +331,6 @@ def _warn_written(graded, results: list[WriteResult]) -> None:
                   f"was not written. Move it away, or rerun with --force to keep it as {name}.bak")
         for name, backup in result.kept_aside:
             warn(f"{g.place.rel}/{name} was not written by referee; kept it as {g.place.rel}/{backup}")
-
-
-# rules_location name -> the path as the user gave it, for messages
-_SHOWN: dict[str, str] = {}
 
 
 def _jobs(text: str) -> int:

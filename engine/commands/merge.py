@@ -58,7 +58,7 @@ def run(args: argparse.Namespace) -> int:
     """Check, merge, decide; returns the exit code documented in ``--help``."""
     from dataclasses import replace
 
-    from referee.engine.commands.grade import _compile, _rules_source
+    from referee.engine.commands.grade_rules import compile_source, rules_source
     from referee.engine.report.color import use_color
     from referee.engine.report.lock import WorkspaceBusy, workspace_lock
     from referee.engine.run.workspace import discover
@@ -72,15 +72,11 @@ def run(args: argparse.Namespace) -> int:
     except verify.MergeRefused as refused:
         raise UsageError(f"the shards under {args.workspace} do not make one grade; nothing was merged:\n"
                          f"{refused}") from None
-    source = _rules_source(args)
-    if isinstance(source, int):
-        return source
+    source = rules_source(args)
     if args.evals is None:
         source = replace(source, sentences=discovery.expectations)
     _same_rules(source, shards.first)
-    program = _compile(source, use_color(sys.stderr, args.color))
-    if isinstance(program, int):
-        return program
+    program = compile_source(source, use_color(sys.stderr, args.color))
     try:
         with workspace_lock(args.workspace):
             merged = merge.merge(args.workspace, shards, program, write=not args.check)

@@ -1,0 +1,87 @@
+"""The rules ``referee grade`` (and ``referee merge``) grade by: the files the user
+named, read and compiled, with messages that name each file as the user gave it;
+and the findings of ``referee critique`` made with these very rules."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from dataclasses import replace
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from referee.engine.commands.warnings import warn
+from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    from referee.engine.compile import Program
+    from referee.engine.grade import RulesSource
+
+# rules_location name -> the path as the user gave it, for messages
+_SHOWN: dict[str, str] = {}
+
+
+def critique_feedback(workspace: Path, source: RulesSource, keys: list[str]) -> dict:
+    """The findings of ``referee critique`` (WORKSPACE/critique.json) as eval_feedback
+    suggestions by eval key, when they were made with these very rules."""
+    from referee.dsl.named_file import read_named_text
+    from referee.engine.critique.findings import (CRITIQUE_FILE, feedback_suggestions, load_findings,
+                                                  rules_digest)
+
+    findings = load_findings(workspace)
+    if findings is None:
+        return {}
+    evals_text = read_named_text(source.evals_path) if source.evals_path else None
+    if findings.digest != rules_digest(source.files, evals_text):
+        warn(f"{CRITIQUE_FILE} was made with other rules; its findings are left out of eval_feedback "
+             "(run referee critique again)")
+        return {}
+    return {key: feedback_suggestions(findings, key) for key in keys}
+
+
+def rules_source(args: argparse.Namespace) -> RulesSource:
+    """The rules files (``--rules``) and evals.json (``--evals``) of ``args``, read;
+    ``UsageError`` naming the file that cannot be read."""
+    from referee.dsl.named_file import read_named_text
+    from referee.engine.decision.provenance import rules_name
+    from referee.engine.grade import RulesSource
+
+    files = []
+    for given in args.rules:
+        try:
+            text = read_named_text(given)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read rules file {given}: {getattr(exc, 'strerror', None) or exc}") from None
+        shown = rules_name(given, text)
+        files.append((shown, text))
+        _SHOWN[shown] = given
+    if args.evals is not None and not Path(args.evals).is_file():
+        why = "not found" if not os.path.lexists(args.evals) else "is not a regular file"
+        raise UsageError(f"evals file {why}: {args.evals}")
+    evals_shown = None
+    if args.evals is not None:
+        try:
+            evals_shown = rules_name(args.evals, read_named_text(args.evals))
+            _SHOWN[evals_shown] = args.evals
+        except (OSError, UnicodeDecodeError):
+            evals_shown = None  # load_evals reports it, naming the file as given
+    return RulesSource(tuple(files), args.evals, evals_shown=evals_shown)
+
+
+def compile_source(source: RulesSource, color: bool) -> Program:
+    """``source`` compiled; every diagnostic printed to stderr and ``UsageError``
+    when the rules do not compile."""
+    from referee.dsl.errors import RulesError, render_all
+
+    try:
+        return source.compile()
+    except RulesError as exc:
+        # Messages name each file as the user gave it, not by its rules_location name.
+        texts = {_SHOWN.get(path, path): text for path, text in source.files}
+        found = [replace(d, path=_SHOWN.get(d.path, d.path)) for d in exc.diagnostics]
+        print(render_all(found, color=color, texts=texts), file=sys.stderr)
+        count = len(exc.diagnostics)
+        raise UsageError(f"{count} error{'s' if count != 1 else ''} in the rules; nothing was graded") from None
+    except (OSError, ValueError) as exc:
+        raise UsageError(f"cannot load the evals: {exc}") from None
