@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.commands.arguments import add_roles, add_workspace
 from referee.dsl.named_file import read_named_text
 from referee.engine.commands.warnings import warn, warn_all
 from referee.engine.report.color import add_color_argument
@@ -64,12 +65,8 @@ def add_parser(sub: Subcommands) -> None:
         description="Read the grading.json of every run under WORKSPACE (any folder level), and "
                     "write benchmark.json (skill-creator's schema) and benchmark.md beside it.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
-                        help="the workspace, or any folder of one (iteration, eval, configuration, run)")
-    parser.add_argument("--primary", metavar="CONFIG", help="the configuration under test "
-                        "(default from the names: with_X, new_X)")
-    parser.add_argument("--baseline", metavar="CONFIG", help="the configuration to compare with "
-                        "(default from the names: without_X, old_X, baseline)")
+    add_workspace(parser)
+    add_roles(parser)
     parser.add_argument("--mode", choices=sorted(MODE_NAMES), default=None,
                         help="runs required per eval and configuration: quick 2, standard 3 "
                              "(default: the release config's mode, standard)")

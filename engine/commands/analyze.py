@@ -6,6 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.commands.arguments import add_workspace
 from referee.engine.commands.warnings import warn_all
 from referee.engine.compare.output import say
 from referee.engine.usage import UsageError
@@ -37,8 +38,7 @@ def add_parser(sub: Subcommands) -> None:
         description="Explain why the primary configuration won or lost against the baseline, from "
                     "the graded runs, their transcripts and the skill's SKILL.md.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
-                        help="the workspace, or any folder of one (iteration, eval, configuration, run)")
+    add_workspace(parser)
     parser.add_argument("--primary", metavar="CONFIG", help="the configuration under test (default from the names)")
     parser.add_argument("--baseline", metavar="CONFIG", help="the configuration to compare with")
     parser.add_argument("--skill-path", type=Path, metavar="DIR", help="the primary's skill (holds SKILL.md)")

@@ -7,6 +7,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.commands.arguments import add_roles, add_workspace
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.commands.warnings import warn_all
 from referee.engine.compare.output import say
@@ -45,12 +46,8 @@ def add_parser(sub: Subcommands) -> None:
                     "in the same eval, blind each pair, decide its winner from the graded "
                     "assertions, and decide across evals with a sign test.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
-                        help="the workspace, or any folder of one (iteration, eval, configuration, run)")
-    parser.add_argument("--primary", metavar="CONFIG", help="the configuration under test "
-                        "(default from the names: with_X, new_X)")
-    parser.add_argument("--baseline", metavar="CONFIG", help="the configuration to compare with "
-                        "(default from the names: without_X, old_X, baseline)")
+    add_workspace(parser)
+    add_roles(parser)
     parser.add_argument("--seed", type=int, default=0, metavar="N",
                         help="shuffles which side is shown as A (never who wins); default 0")
     parser.add_argument("--out", type=Path, metavar="DIR", help="where to write (default WORKSPACE/comparison)")

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
 
+from referee.engine.commands.arguments import add_rules, add_workspace
 from referee.engine.report.color import add_color_argument
 from referee.engine.text import count
 from referee.engine.usage import UsageError
@@ -37,12 +37,8 @@ def add_parser(sub: Subcommands) -> None:
                     "remove or alter exactly the evidence it relied on, and grade the "
                     "assertion on each. Reports weak assertions and coverage gaps.",
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
-                        help="the workspace, or any folder of one (iteration, eval, configuration, run)")
-    parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE",
-                        help="rules files (one or more), as given to referee grade")
-    parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
-                        help="skill-creator evals.json: its expectations set the order and texts")
+    add_workspace(parser)
+    add_rules(parser)
     parser.add_argument("--response", metavar="PATH",
                         help="the file the harness delivered as the answer, relative to each run folder "
                              "(outputs/result.md): it is the response, as in referee grade")

@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.commands.arguments import add_workspace
 from referee.engine.report.color import add_color_argument
 from referee.engine.run.select import add_selection_arguments, selection_from_args
 from referee.engine.commands.warnings import warn
@@ -73,8 +74,7 @@ def add_parser(sub: Subcommands) -> None:
                     "eval, configuration or run folder) and benchmark.json when present, and "
                     "render them. Run `referee grade` first.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
-                        help="the workspace, or any folder of one (iteration, eval, configuration, run)")
+    add_workspace(parser)
     parser.add_argument("--format", "-f", choices=FORMATS, default="html",
                         help="what to render (default html; see formats below)")
     parser.add_argument("-o", "--output", metavar="FILE", default=None,

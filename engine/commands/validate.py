@@ -14,6 +14,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.commands.arguments import add_rules, add_workspace
 from referee.dsl.named_file import read_named_text
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.commands.warnings import warn_all
@@ -48,12 +49,8 @@ def add_parser(sub: Subcommands) -> None:
                     "known to be right must pass it, and its assertions should tell the "
                     "configurations apart.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
-                        help="the workspace, or any folder of one (iteration, eval, configuration, run)")
-    parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE",
-                        help="rules files (one or more), as given to referee grade")
-    parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
-                        help="skill-creator evals.json: its expectations set the order and texts")
+    add_workspace(parser)
+    add_rules(parser)
     parser.add_argument("--reference", type=Path, metavar="DIR",
                         help="runs known to be right, laid out like a workspace; each must pass")
     parser.add_argument("--primary", metavar="CONFIG", help="the configuration under test (default from the names)")

@@ -1,0 +1,31 @@
+"""Arguments several commands share, said the same way in each ``--help``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
+
+
+def add_workspace(parser: argparse.ArgumentParser) -> None:
+    """``WORKSPACE``: a workspace, or any folder level of one."""
+    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
+                        help="the workspace, or any folder of one (iteration, eval, configuration, run)")
+
+
+def add_rules(parser: argparse.ArgumentParser) -> None:
+    """``--rules FILE...`` and ``--evals EVALS_JSON``, as ``referee grade`` takes them."""
+    parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE",
+                        help="rules files (one or more), as given to referee grade")
+    parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
+                        help="skill-creator evals.json: its expectations set the order and texts")
+
+
+def add_roles(parser: argparse.ArgumentParser) -> None:
+    """``--primary`` and ``--baseline``, found from the configurations' names when left out."""
+    parser.add_argument("--primary", metavar="CONFIG", help="the configuration under test "
+                        "(default from the names: with_X, new_X)")
+    parser.add_argument("--baseline", metavar="CONFIG", help="the configuration to compare with "
+                        "(default from the names: without_X, old_X, baseline)")
