@@ -184,3 +184,6 @@ def test_show_takes_the_response_file_evals_json_names(tmp_path, capsys):
     assert main(["show", str(tmp_path), "--evals", str(bad)]) == 2
     assert "bad.json:" in capsys.readouterr().err
     assert main(["show", str(tmp_path), "--evals", str(tmp_path / "none.json")]) == 2
+    assert "evals file not found" in capsys.readouterr().err
+    assert main(["show", str(tmp_path), "--evals", str(tmp_path / "eval-1")]) == 2
+    assert "evals file is not a regular file" in capsys.readouterr().err

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -79,7 +80,8 @@ def _responses(args) -> ResponseFiles:
 
     evals = getattr(args, "evals", None)
     if evals is not None and not Path(evals).is_file():
-        raise UsageError(f"evals file not found: {evals}")
+        why = "not found" if not os.path.lexists(evals) else "is not a regular file"
+        raise UsageError(f"evals file {why}: {evals}")
     try:
         return response_files(getattr(args, "response", None), evals)
     except RulesError as exc:
