@@ -17,6 +17,7 @@ from referee.engine.usage import UsageError
 if TYPE_CHECKING:
     from referee.engine.compile import Program
     from referee.engine.grade import RulesSource
+    from referee.engine.rules_files import read_rules_files
 
 # rules_location name -> the path as the user gave it, for messages
 _SHOWN: dict[str, str] = {}
@@ -46,13 +47,10 @@ def rules_source(args: argparse.Namespace) -> RulesSource:
     from referee.dsl.named_file import read_named_text
     from referee.engine.decision.provenance import rules_name
     from referee.engine.grade import RulesSource
+    from referee.engine.rules_files import read_rules_files
 
     files = []
-    for given in args.rules:
-        try:
-            text = read_named_text(given)
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read rules file {given}: {getattr(exc, 'strerror', None) or exc}") from None
+    for given, text in read_rules_files(args.rules):
         shown = rules_name(given, text)
         files.append((shown, text))
         _SHOWN[shown] = given

@@ -89,13 +89,14 @@ def _program(rules: list[str], evals: str | None):
     from referee.dsl.errors import RulesError, render_all
     from referee.engine.decision.provenance import rules_name
     from referee.engine.grade import RulesSource
+    from referee.engine.rules_files import read_rules_files
 
     if not rules and evals is None:
         raise UsageError("nothing to validate: give --rules FILE..., or --evals evals.json")
-    files = [(name, _read(name, "rules file ")) for name in rules]
+    files = read_rules_files(rules)
     given = tuple(rules_name(name, text) for name, text in files)
     if evals is not None:
-        given += (rules_name(evals, _read(evals, "")),)
+        given += (rules_name(evals, _read(evals)),)
     try:
         return RulesSource(tuple(files), evals).compile(), given
     except RulesError as exc:
@@ -105,11 +106,11 @@ def _program(rules: list[str], evals: str | None):
         raise UsageError(f"cannot load the evals: {exc}") from None
 
 
-def _read(path: str, what: str) -> str:
+def _read(path: str) -> str:
     try:
         return read_named_text(path)
     except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read {what}{path}: {getattr(exc, 'strerror', None) or exc}") from None
+        raise UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
 
 
 def _graded(args: argparse.Namespace, given: tuple[str, ...]):

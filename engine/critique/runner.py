@@ -96,16 +96,12 @@ def _compile(rules: list[str], evals_path: str | None, sentences: tuple = ()):
     from referee import dsl
     from referee.dsl.format import format_let_value
     from referee.engine.compile import compile_rules
+    from referee.engine.rules_files import read_rules_files
     from referee.engine.run.metadata_evals import evals_file
 
     if not rules and evals_path is None and not sentences:
         raise UsageError("nothing to critique with: give --rules FILE..., or --evals evals.json")
-    files = []
-    for name in rules:
-        try:
-            files.append((Path(name).name, read_named_text(name)))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise UsageError(f"cannot read rules file {name}: {getattr(exc, 'strerror', None) or exc}") from None
+    files = [(Path(name).name, text) for name, text in read_rules_files(rules)]
     evals_text = _evals_text(evals_path)
     try:
         trees = [dsl.parse_rules(text, path) for path, text in files]
