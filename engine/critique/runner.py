@@ -11,8 +11,10 @@ machine.
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee.dsl.named_file import read_named_text
 from referee.engine import budget
@@ -20,6 +22,9 @@ from referee.engine.critique.assess import Critique, critique_run
 from referee.engine.critique.coverage import EvalCoverage, eval_coverage
 from referee.engine.critique.findings import rules_digest
 from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 
 @dataclass
@@ -42,12 +47,11 @@ def critique_workspace(workspace: Path, rules: list[str], evals_path: str | None
     ``grade --response`` does)."""
     if not workspace.is_dir():
         raise UsageError(f"workspace not found: {workspace}")
-    sentences = () if evals_path is not None else _metadata_sentences(workspace, response)
-    program, lets_text, evals, digest = _compile(rules, evals_path, sentences)
+    runs, (program, lets_text, evals, digest) = _runs_and_rules(workspace, rules, evals_path, response)
     found: dict[str, Critique] = {}
     try:
         with budget.active(budget.Limits(steps=units)):
-            return _critique(workspace, (response, evals_path), program, lets_text, evals, digest, found)
+            return _critique(workspace, runs, program, lets_text, evals, digest, found)
     except budget.BudgetExceeded:
         mutants = sum(len(c.tried) for c in found.values())
         raise UsageError(f"critique stopped: the mutants would spend more than its budget of "
@@ -57,15 +61,12 @@ def critique_workspace(workspace: Path, rules: list[str], evals_path: str | None
                          "--budget") from None
 
 
-def _critique(workspace: Path, responses: tuple[str | None, str | None], program, lets_text: dict[str, str],
+def _critique(workspace: Path, runs: Sequence[Run], program, lets_text: dict[str, str],
               evals, digest: str, found: dict[str, Critique]) -> Result:
-    from referee.engine.run.reading import response_files
-    from referee.engine.run.workspace import discover
-
     tools: dict[str, set[str]] = defaultdict(set)
     outcomes: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     examined = 0
-    for run in discover(workspace, response_files(*responses)).runs:  # --response, evals.json's response_file
+    for run in runs:
         ev = program.for_run(run.id, run.metadata)
         if ev is None:
             continue
@@ -83,13 +84,20 @@ def _critique(workspace: Path, responses: tuple[str | None, str | None], program
     return Result(ordered, coverage, examined, digest)
 
 
-def _metadata_sentences(workspace: Path, response: str | None) -> tuple:
-    """Without evals.json, each eval's sentences from its runs' eval_metadata.json, as
-    ``grade`` takes them: so ``expect N`` means the same sentence to both."""
+def _runs_and_rules(workspace: Path, rules: list[str], evals_path: str | None, response: str | None):
+    """The runs of ``workspace`` (the response read as ``--response`` and evals.json's
+    ``response_file`` name it) and the compiled rules, from one discovery. Without
+    evals.json the evals' sentences are those of their runs' eval_metadata.json, as
+    ``grade`` takes them, so ``expect N`` means the same sentence to both; with it,
+    evals.json is checked (compiled) before it is read for ``response_file``."""
     from referee.engine.run.reading import response_files
     from referee.engine.run.workspace import discover
 
-    return tuple(discover(workspace, response_files(response)).expectations)
+    if evals_path is None:
+        found = discover(workspace, response_files(response))
+        return found.runs, _compile(rules, None, tuple(found.expectations))
+    compiled = _compile(rules, evals_path)
+    return discover(workspace, response_files(response, evals_path)).runs, compiled
 
 
 def _compile(rules: list[str], evals_path: str | None, sentences: tuple = ()):
