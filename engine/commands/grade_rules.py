@@ -5,7 +5,6 @@ and the findings of ``referee critique`` made with these very rules."""
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +16,6 @@ from referee.engine.usage import UsageError
 if TYPE_CHECKING:
     from referee.engine.compile import Program
     from referee.engine.grade import RulesSource
-    from referee.engine.rules_files import read_rules_files
 
 # rules_location name -> the path as the user gave it, for messages
 _SHOWN: dict[str, str] = {}
@@ -47,18 +45,16 @@ def rules_source(args: argparse.Namespace) -> RulesSource:
     from referee.dsl.named_file import read_named_text
     from referee.engine.decision.provenance import rules_name
     from referee.engine.grade import RulesSource
-    from referee.engine.rules_files import read_rules_files
+    from referee.engine.rules_files import read_rules_files, require_evals_file
 
     files = []
     for given, text in read_rules_files(args.rules):
         shown = rules_name(given, text)
         files.append((shown, text))
         _SHOWN[shown] = given
-    if args.evals is not None and not Path(args.evals).is_file():
-        why = "not found" if not os.path.lexists(args.evals) else "is not a regular file"
-        raise UsageError(f"evals file {why}: {args.evals}")
     evals_shown = None
     if args.evals is not None:
+        require_evals_file(args.evals)
         try:
             evals_shown = rules_name(args.evals, read_named_text(args.evals))
             _SHOWN[evals_shown] = args.evals

@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
@@ -76,12 +75,12 @@ def _responses(args) -> ResponseFiles:
     """The response files ``--response`` and evals.json's ``response_file`` name."""
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
     from referee.dsl.errors import RulesError
+    from referee.engine.rules_files import require_evals_file
     from referee.engine.run.reading import response_files
 
     evals = getattr(args, "evals", None)
-    if evals is not None and not Path(evals).is_file():
-        why = "not found" if not os.path.lexists(evals) else "is not a regular file"
-        raise UsageError(f"evals file {why}: {evals}")
+    if evals is not None:
+        require_evals_file(evals)
     try:
         return response_files(getattr(args, "response", None), evals)
     except RulesError as exc:
