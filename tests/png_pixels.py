@@ -83,14 +83,27 @@ def _paeth(a: int, b: int, c: int) -> int:
 
 def differing(one: Image, other: Image, threshold: int = 48) -> int:
     """How many pixels differ by more than ``threshold`` in some colour channel."""
+    return len(_differing_pixels(one, other, threshold))
+
+
+def differing_box(one: Image, other: Image, threshold: int = 48) -> tuple[int, int, int, int] | None:
+    """The smallest box (left, top, right, bottom) holding every pixel that differs, or None."""
+    pixels = _differing_pixels(one, other, threshold)
+    if not pixels:
+        return None
+    xs, ys = [x for x, _ in pixels], [y for _, y in pixels]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _differing_pixels(one: Image, other: Image, threshold: int) -> list[tuple[int, int]]:
     if (one.width, one.height) != (other.width, other.height):
         raise ValueError(f"the images differ in size: {one.width}x{one.height} and {other.width}x{other.height}")
-    count = 0
-    for row_a, row_b in zip(one.rows, other.rows):
+    found = []
+    for y, (row_a, row_b) in enumerate(zip(one.rows, other.rows)):
         if row_a == row_b:
             continue
         for x in range(one.width):
             a, b = x * one.channels, x * other.channels
             if any(abs(row_a[a + c] - row_b[b + c]) > threshold for c in range(3)):
-                count += 1
-    return count
+                found.append((x, y))
+    return found
