@@ -9,7 +9,7 @@ receive and store the results, and so slow down the workers it waits for.
 Ctrl-C reaches every process of the terminal's group: the workers are born
 ignoring it (``_workers_born_deaf``, and their initializer ignores it too), and the
 main process alone answers it by stopping them (``_stop``), so no worker prints a
-traceback and no queued run is waited for. A caller that must let the work out
+traceback and no queued chunk is begun. A caller that must let the work out
 finish (writing, where a run cut short would mix old and new files) passes
 ``stop`` instead and catches Ctrl-C itself.
 """
@@ -19,13 +19,14 @@ from __future__ import annotations
 import signal
 import threading
 from collections import deque
-from concurrent.futures import Future
+from concurrent.futures import Future, wait
 from contextlib import contextmanager
-from typing import TYPE_CHECKING, Any, Callable, Generator, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator, Sequence, TypeVar
 
 if TYPE_CHECKING:  # loaded when there are workers: one process needs none of it
     from concurrent.futures import ProcessPoolExecutor
 
+GRACE = 5.0  # seconds the workers have, after Ctrl-C, to end the chunks they are on
 Progress = Callable[[int, int], None]
 R = TypeVar("R")  # a run, or whatever the work is on
 T = TypeVar("T")  # what the work on one run gives
@@ -64,8 +65,9 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
     with _workers_born_deaf():
         pool = ProcessPoolExecutor(max_workers=jobs - 1, initializer=initializer, initargs=initargs)
     number = 0
+    windowed = _Windowed(pool, task, local, runs, chunk, jobs - 1, stop)
     try:
-        for results in _Windowed(pool, task, local, runs, chunk, jobs - 1, stop):
+        for results in windowed:
             for result in results:
                 number += 1
                 if progress:  # before the yield, as above
@@ -76,12 +78,12 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
         # other iterable first) the work is done and the workers idle, so they end
         # as after a loop run to its end; before it, the caller gave up.
         if number < len(runs):
-            _stop(pool, elders)
+            _stop(pool, windowed.pending, elders)
         else:
             pool.shutdown()
         raise
     except BaseException:  # Ctrl-C above all: stop now
-        _stop(pool, elders)
+        _stop(pool, windowed.pending, elders)
         raise
     pool.shutdown()
 
@@ -174,18 +176,25 @@ def _workers_born_deaf() -> Iterator[None]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _stop(pool: ProcessPoolExecutor, elders: frozenset[object]) -> None:
-    """End the workers at once (they ignore Ctrl-C, see ``in_order``) and drop the
-    queued work.
+def _stop(pool: ProcessPoolExecutor, pending: Iterable[Future | list], elders: frozenset[object]) -> None:
+    """Drop the queued chunks, let the workers end the few they are on (at most two
+    each, see ``_Windowed``), and end at once only a worker still on its chunk after
+    ``GRACE`` seconds (they ignore Ctrl-C, see ``in_order``).
 
-    The executor does not name its workers (Python 3.14 adds ``terminate_workers``):
-    they are the children of this process that ``elders``, the children it had before
-    the pool, does not hold. With its workers gone, the executor's own thread ends
-    soon, and ``shutdown`` waits for it: a thread still ending when the interpreter
-    exits races the exit's wake-up of it (which then prints "Bad file descriptor")."""
+    A worker is never ended while it may be sending: ended halfway through a result,
+    it leaves half a message in the pipe, and the executor's thread waits for the
+    rest forever (``shutdown`` then never returns). Past the grace a worker is deep
+    in one run's work, not in a message. The executor does not name its workers
+    (Python 3.14 adds ``terminate_workers``): they are the children of this process
+    that ``elders``, the children it had before the pool, does not hold."""
     from multiprocessing import active_children
 
-    for process in active_children():
-        if process not in elders:
-            process.terminate()
+    futures = [chunk for chunk in pending if isinstance(chunk, Future)]
+    for future in futures:
+        future.cancel()  # a chunk not yet handed to a worker is never begun
+    if wait(futures, timeout=GRACE).not_done:
+        for process in active_children():
+            if process not in elders:
+                process.terminate()
+                process.join()
     pool.shutdown(wait=True, cancel_futures=True)

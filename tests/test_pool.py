@@ -6,6 +6,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import subprocess
+import sys
 import threading
 import time
 
@@ -13,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from referee.engine import pool
 from referee.engine.pool import _slices, ignore_ctrl_c, in_order
 
 
@@ -87,7 +90,8 @@ def _stuck(number: int) -> int:
     return number
 
 
-def test_ctrl_c_ends_the_workers_without_waiting_for_their_chunks():
+def test_ctrl_c_ends_a_worker_still_on_its_chunk_after_the_grace(monkeypatch):
+    monkeypatch.setattr(pool, "GRACE", 0.5)
     elders = set(multiprocessing.active_children())
     workers: list = []
 
@@ -100,11 +104,43 @@ def test_ctrl_c_ends_the_workers_without_waiting_for_their_chunks():
     try:
         assert workers
         for worker in workers:
-            worker.join(timeout=60)  # ended at once; the bound only keeps a failure from hanging
+            worker.join(timeout=60)  # ended after the grace; the bound only keeps a failure from hanging
             assert worker.exitcode == -signal.SIGTERM
     finally:
         for worker in workers:
             worker.kill()
+
+
+# Workers that send results larger than a pipe holds, and Ctrl-C while they do: a
+# worker ended halfway through a result would leave the executor's thread waiting
+# for the rest of it forever. Run in a child process, so that a hang fails the test.
+CTRL_C_WHILE_SENDING = """
+import multiprocessing, os, sys
+from referee.engine.pool import ignore_ctrl_c, in_order
+
+def big(number):
+    return "x" * 300_000
+
+def local(number):
+    if number >= 40:
+        raise KeyboardInterrupt
+    return big(number)
+
+if __name__ == "__main__":
+    try:
+        for _ in in_order(big, local, list(range(400)), 3, None, ignore_ctrl_c, (), chunk=2):
+            pass
+    except KeyboardInterrupt:
+        print("stopped", multiprocessing.active_children())
+"""
+
+
+def test_ctrl_c_while_the_workers_send_their_results_ends_them_cleanly(tmp_path):
+    script = tmp_path / "sending.py"
+    script.write_text(CTRL_C_WHILE_SENDING, encoding="utf-8")
+    for _ in range(5):  # an ended worker hung it 5 times in 6
+        done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+        assert (done.returncode, done.stdout, done.stderr) == (0, "stopped []\n", "")
 
 
 def _others(threads: set[threading.Thread]) -> list[threading.Thread]:
@@ -135,7 +171,8 @@ def test_a_caller_that_stops_reading_after_the_last_result_lets_the_workers_end_
     assert _others(threads) == []  # the executor's thread is over: nothing is left to race the exit
 
 
-def test_ctrl_c_leaves_no_thread_of_the_pool_running():
+def test_ctrl_c_leaves_no_thread_of_the_pool_running(monkeypatch):
+    monkeypatch.setattr(pool, "GRACE", 0.5)
     threads = set(threading.enumerate())
 
     def local(number: int) -> int:

@@ -88,7 +88,12 @@ def _interrupt(args: list[str], when) -> tuple[int, str, str]:
         time.sleep(0.01)
     if child.poll() is None:
         child.send_signal(signal.SIGINT)
-    out, err = child.communicate()
+    try:
+        out, err = child.communicate(timeout=120)  # a hang fails here, not the whole run of tests
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        pytest.fail(f"referee {' '.join(args[:1])} did not end in 120 s after Ctrl-C")
     return child.returncode, out.decode(), err.decode()
 
 
