@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -257,6 +259,20 @@ def test_a_skill_creator_log_as_transcript_and_an_unknown_transcript_are_warned(
     assert "skill-creator" in next(p.message for p in run.problems if p.code == "no-tool-record")
     run = _run(tmp_path / "b", {"transcript.md": "I did the thing.\n"})
     assert [p.code for p in run.problems] == ["unrecognised-transcript"]
+
+
+def test_importing_a_skill_creator_log_says_what_grade_will_warn(tmp_path: Path, capsys):
+    # in a child process: in this one, other tests have imported every module already
+    done = subprocess.run([sys.executable, "-m", "referee.engine.cli", "import", "skill-creator-log",
+                           str(FIXTURES / "skill-creator-log/outputs/transcript.md"), "--out", str(tmp_path / "alone")],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and "warning: imported from a skill-creator log" in done.stdout, done.stderr
+    out = _import("skill-creator-log", [FIXTURES / "skill-creator-log/outputs/transcript.md"], tmp_path / "ws", capsys)
+    said = next(line.strip() for line in out.splitlines() if line.strip().startswith("warning:"))
+    main(["grade", str(tmp_path / "ws"), "--rules", str(FIXTURES / "skill-creator-log/transcript.rules")])
+    run = discover(tmp_path / "ws").runs[0]
+    warned = [p.message for p in run.problems if p.code == "no-tool-record"]
+    assert said == f"warning: {warned[0]}"
 
 
 def test_detect_names_each_fixture_format():

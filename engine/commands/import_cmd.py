@@ -109,12 +109,17 @@ def run(args) -> int:
 
 
 def _summary(item) -> None:
+    from referee.engine.run.importers import skill_creator
+    from referee.engine.run.importers.detect import IMPORTED_LOG
+
     replies = "a response" if item.responded else "no response"
     count = len(item.problems)
     print(f"  {item.name}: {item.format}, {plural(item.calls, 'tool call')}, {replies}, "
           f"{plural(count, 'problem')}")
     for problem in item.problems:
         print(f"    {_shown(str(problem))}")
+    if item.format == skill_creator.FORMAT:  # the warning grade gives this run, said before a grade is tried
+        print(f"    warning: {IMPORTED_LOG}")
 
 
 def _shown(text: str) -> str:

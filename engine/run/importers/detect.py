@@ -31,6 +31,9 @@ from referee.engine.run.safeio import join_report, read_named_file
 
 HEAD_BYTES = 65536  # enough of a file to tell a session log by its first record
 _LOG_SUFFIXES = (".jsonl", ".json")
+# Said by ``grade`` of a run imported from a skill-creator log, and by ``import`` as it writes one.
+IMPORTED_LOG = ("imported from a skill-creator log that the agent wrote: no raw tool record exists; "
+                "its tool lines are claims, and a check over calls cannot be decided (an error)")
 _OWN_FILES = frozenset({"metrics.json", "timing.json", "eval_metadata.json", "grading.json",
                         "ground_truth.json", "source_map.json"})
 
@@ -44,9 +47,7 @@ def run_warnings(run: Any) -> list[Problem]:
     if source_map is not None:
         found.extend(source_map.problems)
         if source_map.format == skill_creator.FORMAT:
-            message = ("imported from a skill-creator log that the agent wrote: no raw tool record exists; "
-                       "its tool lines are claims, and a check over calls cannot be decided (an error)")
-            found.append(Problem("no-tool-record", join_report(base, "outputs/transcript.md"), message))
+            found.append(Problem("no-tool-record", join_report(base, "outputs/transcript.md"), IMPORTED_LOG))
         found.extend(_changed_views(run, base, source_map.digests))
     found.extend(_transcript_warnings(run, base, source_map is not None))
     found.extend(_unimported_outputs(run, base))
