@@ -60,11 +60,11 @@ def test_a_selection_is_computed_once_per_run(monkeypatch):
 
 
 def test_the_calls_are_wrapped_once_per_run(monkeypatch):
-    from referee.engine.checks import sources
+    from referee.engine.checks import run_sources
 
     wrapped = []
-    original = sources.call_val
-    monkeypatch.setattr(sources, "call_val", lambda call: wrapped.append(call.tool) or original(call))
+    original = run_sources.call_val
+    monkeypatch.setattr(run_sources, "call_val", lambda call: wrapped.append(call.tool) or original(call))
     ev = program('eval 1\nexpect: count(calls) == 2\nexpect: any calls to "a"\n'
                  'expect: in order [calls to "a", calls to "b"]\n')
     run = Run(("a", {}), ("b", {}))

@@ -13,7 +13,8 @@ from hypothesis import given, strategies as st
 
 from referee import dsl
 from referee.engine.checks.base import Context
-from referee.engine.checks.sources import Select, read_calls
+from referee.engine.checks.run_sources import read_calls
+from referee.engine.checks.sources import Select
 from referee.engine.run.agents import Calls
 from referee.engine.compile import compile_rules
 from referee.engine.run.model import Location, ToolCall

@@ -20,7 +20,8 @@ from referee.engine.checks import compare, lists, logic, order, quantify, text
 from referee.engine.checks.base import Check, CheckCompiler, Context, Expr, ExprCompiler, Polarity
 from referee.engine.checks.exprs import SOURCE_WORDS, VALUE_COMPILERS, Const, LetRef
 from referee.engine.checks.inputs import Inputs
-from referee.engine.checks.sources import Select, compile_selection, csv_rows, read_file_text, refuse_transcript
+from referee.engine.checks.run_sources import csv_rows, read_file_text
+from referee.engine.checks.sources import Select, compile_selection, refuse_transcript
 from referee.engine.checks.static import reads_element
 from referee.engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset
 from referee.engine.values import Missing, Prov, Result, Val

@@ -20,7 +20,8 @@ from referee.engine.checks.access import elements
 from referee.engine.checks.base import (DETAIL_LIMIT, CheckCompiler, Context, Expr, Leaf, decided,
                                         evidence_of, located, with_claims)
 from referee.engine.checks.matching import pair_up
-from referee.engine.checks.sources import Select, read_calls, records
+from referee.engine.checks.run_sources import read_calls, records
+from referee.engine.checks.sources import Select
 from referee.engine.run.model import Note, ToolCall
 from referee.engine.values import EvalError, Missing, Val, render, type_name
 from referee.engine.verdict import Outcome, Verdict

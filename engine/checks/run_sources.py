@@ -1,0 +1,183 @@
+"""What each source of the language reads from a run: its records and files as values.
+
+``calls``, ``notes``, ``harness``, ``response``, ``outputs``, ``metrics``, ``timing``,
+``metadata`` and ``file "name" as FORMAT`` each read the run once (``records``) and
+give values that keep their provenance (file, line, step), for evidence. A source
+that could not be read exactly is an ``EvalError`` naming the file and the reason:
+a check over it is an ERROR, never a check over nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import posixpath
+from typing import Callable
+
+from referee.engine.checks.access import call_val, note_val
+from referee.engine.checks.base import Context
+from referee.engine.run.safeio import parse_json
+from referee.engine.values import EvalError, Prov, Val
+
+
+def records(ctx: Context, read: Callable[[Context], tuple[Val, ...]]) -> tuple[Val, ...]:
+    """What the source ``read`` yields for the run, read and wrapped once per run."""
+    return ctx.once(read, lambda: read(ctx))
+
+
+def read_calls(ctx: Context) -> tuple[Val, ...]:
+    """The run's tool calls as values, in transcript order: the trusted records and
+    the suspect ones (with agent-text trust), so that a check for a call that must
+    not happen still sees a record referee cannot vouch for; and the calls of the
+    subagents (``.agent``), each after the call that started it. EvalError when the
+    run holds no tool-call record at all (``Run.no_record``: not even that none was
+    made can be decided there), or when the list may lack calls (``engine.run.agents``)."""
+    _readable_transcript(ctx)
+    why = ctx.run.no_record
+    if why is not None:
+        raise EvalError(f"calls cannot be checked: {why}")
+    found = ctx.run.every_call
+    if found.unknown is not None:
+        where = found.unknown.path if found.unknown.line is None else f"{found.unknown.path}:{found.unknown.line}"
+        raise EvalError(f"the run's calls may be incomplete ({where}: {found.unknown.message})")
+    return tuple(call_val(call) for call in found.calls)
+
+
+def _notes(ctx: Context) -> tuple[Val, ...]:
+    """The agent's own text: ``[agent_notes]`` blocks, untagged sections, untrusted records."""
+    return tuple(note_val(note) for note in _readable_transcript(ctx).notes if note.kind == "agent_notes")
+
+
+def _harness(ctx: Context) -> tuple[Val, ...]:
+    """Text the harness injected: ``## [harness] ...`` sections and ``## Eval Prompt``."""
+    return tuple(note_val(note) for note in _readable_transcript(ctx).notes if note.kind == "harness")
+
+
+def _readable_transcript(ctx: Context):
+    """The run's transcript; EvalError when its file could not be read exactly, so a
+    check on it is an ERROR naming the file and the reason, never a check on nothing,
+    and when the run has none but holds a session log that was never imported."""
+    _not_unimported(ctx)
+    return _usable(ctx.run.transcript)
+
+
+def _not_unimported(ctx: Context) -> None:
+    """EvalError when the run's record lies in a session log nobody imported: its calls,
+    notes and answer are unknown, so no check over them passes on nothing."""
+    log = getattr(ctx.run, "unimported_log", None)
+    if log is not None:
+        raise EvalError(f"{log.path} {log.message}")
+
+
+def _usable(found):
+    """``found`` (a record read from a run file); EvalError naming the file and the
+    reason when it could not be read exactly."""
+    problem = found.unreadable
+    if problem is not None:
+        raise EvalError(f"{problem.path} cannot be used: {problem.message}")
+    return found
+
+
+def _response(ctx: Context) -> tuple[Val, ...]:
+    found = ctx.run.response
+    if found is None:
+        _not_unimported(ctx)  # the answer is in the log
+        return ()
+    if not _usable(found).text:
+        return ()
+    name = posixpath.basename(found.path)
+    label = name if found.section is None else f"{found.section.lstrip('#').strip()} of {name}"
+    return (Val(found.text, Prov("response", label, found.path, found.line)),)
+
+
+def _outputs(ctx: Context) -> tuple[Val, ...]:
+    return tuple(Val(name, Prov("outputs", name, f"outputs/{name}"))
+                 for name in ctx.run.output_files())
+
+
+def _json_source(attr: str, name: str) -> Callable[[Context], tuple[Val, ...]]:
+    def read(ctx: Context) -> tuple[Val, ...]:
+        found = getattr(ctx.run, attr)
+        if found is None:
+            return ()
+        if found.value is None and found.problems:
+            raise EvalError(f"{name} cannot be used: {found.problems[0].message}")
+        return (Val(found.value, Prov(attr, name, found.path)),)
+
+    return read
+
+
+def _metadata(ctx: Context) -> tuple[Val, ...]:
+    return (Val(ctx.run.metadata, Prov("metadata", "eval_metadata.json")),)
+
+
+def file_source(path: str, fmt: str) -> Callable[[Context], tuple[Val, ...]]:
+    def read(ctx: Context) -> tuple[Val, ...]:
+        text = read_file_text(ctx, path)
+        if text is None:
+            return ()
+        return FORMATS[fmt](text, Prov("outputs", path, f"outputs/{path}"))
+
+    return read
+
+
+def read_file_text(ctx: Context, path: str) -> str | None:
+    """The text of ``outputs/<path>``; None when it does not exist; EvalError when it
+    exists but cannot be used (binary, not UTF-8, too large, outside the run)."""
+    found = ctx.run.read_output(path)
+    if found.text is not None:
+        return found.text
+    problems = [p for p in found.problems if p.code != "missing"]
+    if not problems and not ctx.run.exists_output(path):
+        return None
+    reason = problems[0].message if problems else "cannot be read"
+    raise EvalError(f"file {path} cannot be used: {reason}")
+
+
+def _as_text(text: str, prov: Prov) -> tuple[Val, ...]:
+    return (Val(text, prov),)
+
+
+def _as_json(text: str, prov: Prov) -> tuple[Val, ...]:
+    parsed = parse_json(text, prov.label)
+    if not parsed.ok:
+        why = parsed.problem.message if parsed.problem is not None else "not JSON"
+        raise EvalError(f"file {prov.label} is not usable JSON: {why}")
+    return (Val(parsed.value, Prov(prov.source, prov.label, prov.file, None, None)),)
+
+
+def csv_rows(text: str, prov: Prov) -> tuple[list[str], tuple[Val, ...]]:
+    """The header and the rows of a CSV text; each row's line is where it starts."""
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    rows, start = [], 2
+    try:
+        header = list(reader.fieldnames or [])
+        start = reader.line_num + 1
+        for row in reader:
+            row.pop(None, None)  # cells beyond the header have no column name
+            label = f"{prov.label} line {start}"
+            rows.append(Val(dict(row), Prov(prov.source, label, prov.file, start)))
+            start = reader.line_num + 1
+    except csv.Error as err:
+        raise EvalError(f"file {prov.label} is not valid CSV (line {start}): {err}") from None
+    return header, tuple(rows)
+
+
+def _as_csv(text: str, prov: Prov) -> tuple[Val, ...]:
+    return csv_rows(text, prov)[1]
+
+
+def _as_lines(text: str, prov: Prov) -> tuple[Val, ...]:
+    from referee.engine.checks.functions import FUNCTIONS
+
+    found = FUNCTIONS["lines"](Val(text, Prov(prov.source, prov.label, prov.file, 1)))
+    assert isinstance(found, Val) and found.items is not None  # lines() of a text: a list
+    return found.items
+
+
+FORMATS = {"text": _as_text, "json": _as_json, "csv": _as_csv, "lines": _as_lines}
+SOURCES = {
+    "calls": read_calls, "notes": _notes, "harness": _harness, "response": _response, "outputs": _outputs,
+    "metrics": _json_source("metrics", "metrics.json"),
+    "timing": _json_source("timing", "timing.json"), "metadata": _metadata,
+}
