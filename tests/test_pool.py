@@ -115,7 +115,7 @@ def test_ctrl_c_ends_a_worker_still_on_its_chunk_after_the_grace(monkeypatch):
 # worker ended halfway through a result would leave the executor's thread waiting
 # for the rest of it forever. Run in a child process, so that a hang fails the test.
 CTRL_C_WHILE_SENDING = """
-import multiprocessing, os, sys
+import multiprocessing
 from referee.engine.pool import ignore_ctrl_c, in_order
 
 def big(number):
