@@ -57,3 +57,13 @@ def read_named_text(path: Path | str, encoding: str = "utf-8", limit: int = LIMI
     """``Path.read_text`` through ``named_bytes``. Raises what ``read_text`` raises:
     an ``OSError`` whose ``strerror`` says why, or ``UnicodeDecodeError``."""
     return named_bytes(Path(path), limit).decode(encoding)
+
+
+def utf8_text(data: bytes, where: Path | str) -> str:
+    """``data`` decoded as UTF-8; a ``ValueError`` ``WHERE:LINE: not UTF-8`` naming the
+    line of the first byte that is not, for a file a command reads whole."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise ValueError(f"{where}:{line}: not UTF-8") from None

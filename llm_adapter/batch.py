@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee.dsl.named_file import utf8_text
 from referee.llm_adapter.backends import AnthropicBackend, ChatRequest, Completion, OpenAIBackend
 from referee.llm_adapter.cassette import request_key
 from referee.llm_adapter.transport import Transport, TransportError
@@ -196,11 +197,7 @@ def _read(path: Path) -> str:
     data, problem = read_named_file(path, str(path), MAX_RESULTS_BYTES)
     if data is None:
         raise ValueError(f"{path}: {problem.message if problem else 'cannot be read'}")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise ValueError(f"{path}:{line}: not UTF-8") from None
+    return utf8_text(data, path)
 
 
 def import_results(path: Path, backend: Wire, results: Results, note: str = "") -> int:

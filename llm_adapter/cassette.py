@@ -34,6 +34,7 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from referee.dsl.named_file import utf8_text
 from referee.llm_adapter.backends import Backend, ChatRequest, Completion
 from referee.llm_adapter.transport import TransportError
 
@@ -231,11 +232,7 @@ def _read(path: Path) -> str:
         raise ValueError(f"cannot read cassette {path}: {exc.strerror or exc}") from None
     if len(data) > MAX_BYTES:
         raise ValueError(f"cassette {path} is over the limit of {MAX_BYTES} bytes; refusing to read it")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise ValueError(f"{path}:{line}: not UTF-8") from None
+    return utf8_text(data, path)
 
 
 META_FIELDS = {"format": str, "version": int, "backend": str, "model": str, "params": dict,

@@ -230,6 +230,15 @@ def test_a_bad_result_file_is_refused_naming_its_line(kind, lines, message, tmp_
     assert files(ws) == {} and not (tmp_path / "c.jsonl").exists()
 
 
+def test_a_result_file_that_is_not_utf8_is_refused_naming_its_line(tmp_path, capsys):
+    ws = fresh(tmp_path)
+    results = _results(tmp_path, "openai", _keyed(OPENAI_RESULT))
+    results.write_bytes(results.read_bytes() + b'{"custom_id": "\xff"}\n')
+    assert import_(ws, "openai", tmp_path / "c.jsonl", results) == 2
+    assert "results.jsonl:2: not UTF-8" in capsys.readouterr().err
+    assert files(ws) == {} and not (tmp_path / "c.jsonl").exists()
+
+
 def test_batch_flags_that_cannot_work_are_usage_errors(tmp_path, capsys):
     ws = fresh(tmp_path)
     assert main(["grade", str(ws), *RULE_ARGS, "--llm-batch-export", "x.jsonl"]) == 2
