@@ -35,7 +35,7 @@ def _integer(text: str) -> int | Decimal:
 
 # Integers are read by the scanner itself (no Python call per integer); only text that
 # it refuses is read again by the decoder that takes any number of digits.
-_DECODER = json.JSONDecoder(parse_float=_number, parse_constant=Decimal)
+DECODER = json.JSONDecoder(parse_float=_number, parse_constant=Decimal)
 _LONG_INTEGERS = json.JSONDecoder(parse_float=_number, parse_int=_integer, parse_constant=Decimal)
 
 
@@ -43,7 +43,7 @@ def loads(text: str) -> tuple[Any] | None:
     """``(value,)`` for JSON text within the depth limit, else None; never raises."""
     if depth_exceeded(text, MAX_JSON_DEPTH) is not None:
         return None
-    for decoder in (_DECODER, _LONG_INTEGERS):
+    for decoder in (DECODER, _LONG_INTEGERS):
         try:
             return (decoder.decode(text),)
         except ValueError:  # not JSON, or an integer of more digits than int() takes

@@ -9,6 +9,13 @@ structure is ASCII, so no UTF-8 text inside a string can fake it. Line numbers a
 counted as it goes, and a key inside a message is looked up in that message alone,
 once per key: the cost is linear in the document, however many calls one message
 holds.
+
+The pass costs a Python step per string of the document. A document of the plain
+kind (a top-level array, UTF-8, every element within the exact decoder's reach) of
+at most ``WHOLE_LIMIT`` is instead decoded element after element by the decoder
+itself, which finds the same bounds at C speed and gives each message's value on
+the way (``Document.values``); the pass stays the reference, and the one reading
+of any other document.
 """
 
 from __future__ import annotations
@@ -16,13 +23,21 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
+from decimal import InvalidOperation
 from typing import Any
 
+from referee.engine.run.importers.exact import DECODER
 from referee.engine.run.importers.record import Origin
+from referee.engine.run.safeio import MAX_JSON_DEPTH, depth_exceeded
 
 _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
 _TEXT_TOKEN = re.compile(_TOKEN.pattern.decode(), re.S)  # the same, over a line already decoded
 _SPACE = b" \t\r\n"
+_BLANK_TEXT = re.compile(r"[ \t\r\n]*")
+
+# Up to this size a document is held decoded whole while its messages are read: a
+# run's messages are held by its conversation anyway. Past it, one message at a time.
+WHOLE_LIMIT = 8 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -45,14 +60,148 @@ class Document:
     elements: list[Element] = field(default_factory=list)
     closed: bool = False
     base: str = ""
+    values: list[Any] | None = None  # each element's value, when the document was decoded whole
 
 
 def message_array(data: bytes | str) -> Document | None:
     """The message array of ``data`` (a file's bytes, or one line already decoded):
     the top-level array, or the top-level object's ``"messages"`` array (``"traj"`` in
-    tau-bench's results). None when
-    ``data`` is not one JSON document holding one (JSON lines, whose first line ends
-    before the data does, are read line by line). Offsets are in ``data``'s units."""
+    tau-bench's results). None when ``data`` is not one JSON document holding one
+    (JSON lines, whose first line ends before the data does, are read line by line).
+    Offsets are in ``data``'s units."""
+    whole = decoded_array(data)
+    return whole if whole is not None else walked_array(data)
+
+
+def decoded_array(data: bytes | str) -> Document | None:
+    """``walked_array``'s document, with every element's value, for a document of at
+    most ``WHOLE_LIMIT`` that decodes as strict UTF-8 and exact JSON with nothing
+    after it; None for any other data (which the walk reads)."""
+    text = _strict_text(data) if len(data) <= WHOLE_LIMIT else None
+    if text is None:
+        return None
+    at = _skip(text, 0)
+    keyed = text[at:at + 1] != "["
+    base, opening = _keyed_array(text, at) if keyed else ("", at)
+    found = _elements(text, opening, _Offsets(data, text)) if opening is not None else None
+    if found is None:
+        return None
+    elements, values, end = found
+    at = _members(text, end) if keyed else end  # the rest of the top-level object
+    if at is None or _skip(text, at) != len(text):
+        return None  # more after the document: the walk tells JSON lines from a document
+    return Document(elements, True, base, values)
+
+
+def _skip(text: str, at: int) -> int:
+    return _BLANK_TEXT.match(text, at).end()
+
+
+def _keyed_array(text: str, at: int) -> tuple[str, int | None]:
+    """In a top-level object, the first member written ``"messages"`` or ``"traj"``
+    whose value is an array (as the walk finds it): its pointer and where it opens."""
+    if text[at:at + 1] != "{":
+        return "", None
+    at = _skip(text, at + 1)
+    while text[at:at + 1] == '"':
+        key = _element(text, at)
+        colon = _skip(text, key[1]) if key is not None else None
+        if colon is None or text[colon:colon + 1] != ":":
+            return "", None
+        value = _skip(text, colon + 1)
+        if text[at:key[1]] in ('"messages"', '"traj"') and text[value:value + 1] == "[":
+            return "/" + text[at + 1:key[1] - 1], value
+        found = _element(text, value)
+        at = _skip(text, found[1]) if found is not None else len(text)
+        if text[at:at + 1] != ",":
+            return "", None
+        at = _skip(text, at + 1)
+    return "", None
+
+
+def _members(text: str, at: int) -> int | None:
+    """Past the members of an object after the one at ``at`` (which has ended): where
+    the object closes, or None when they are not JSON."""
+    at = _skip(text, at)
+    while text[at:at + 1] == ",":
+        key = _element(text, _skip(text, at + 1))
+        colon = _skip(text, key[1]) if key is not None and isinstance(key[0], str) else None
+        if colon is None or text[colon:colon + 1] != ":":
+            return None
+        found = _element(text, _skip(text, colon + 1))
+        if found is None:
+            return None
+        at = _skip(text, found[1])
+    return at + 1 if text[at:at + 1] == "}" else None
+
+
+def _elements(text: str, at: int, offsets: "_Offsets") -> tuple[list[Element], list[Any], int] | None:
+    """The elements of the array opening at ``at``, their values, and where it ends."""
+    elements: list[Element] = []
+    values: list[Any] = []
+    at, first = _skip(text, at + 1), True
+    while text[at:at + 1] != "]":
+        if not first:
+            if text[at:at + 1] != ",":
+                return None
+            at = _skip(text, at + 1)
+        found = _element(text, at)
+        if found is None:
+            return None
+        (value, end), first = found, False
+        if isinstance(value, (dict, list, str)):  # what the walk takes as an element
+            elements.append(Element(offsets.of(at), offsets.of(end), offsets.line(at), isinstance(value, dict)))
+            values.append(value)
+        at = _skip(text, end)
+    return elements, values, at + 1
+
+
+def _strict_text(data: bytes | str) -> str | None:
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _element(text: str, at: int) -> tuple[Any, int] | None:
+    """The value at ``at`` and where it ends, as ``exact.loads`` reads the element alone
+    (None where it would not read it, or would read it only with its second decoder)."""
+    try:
+        value, end = DECODER.raw_decode(text, at)
+    except (ValueError, RecursionError, InvalidOperation):
+        return None
+    if isinstance(value, (dict, list)) and depth_exceeded(text[at:end], MAX_JSON_DEPTH) is not None:
+        return None
+    return value, end
+
+
+class _Offsets:
+    """Offsets and lines of a decoded text in the units of the data it came from."""
+
+    def __init__(self, data: bytes | str, text: str) -> None:
+        self.text = text
+        self.wide = isinstance(data, bytes) and not data.isascii()  # else a character is a unit
+        self.chars = self.units = 0
+        self.lines, self.counted = 1, 0
+
+    def of(self, at: int) -> int:
+        if not self.wide:
+            return at
+        self.units += len(self.text[self.chars:at].encode("utf-8"))
+        self.chars = at
+        return self.units
+
+    def line(self, at: int) -> int:
+        self.lines += self.text.count("\n", self.counted, at)
+        self.counted = at
+        return self.lines
+
+
+def walked_array(data: bytes | str) -> Document | None:
+    """``message_array`` by one pass over the tokens of ``data``, for any document:
+    cut short, not UTF-8, under a ``"messages"`` key, of any size."""
     kind = _Kind.of(data)
     blank = kind.blank.match(data)  # always matches (it may be empty): no copy of the data
     start = blank.end() if blank is not None else 0
@@ -105,6 +254,9 @@ class _Walk:
         self.last_key: bytes | str | None = None
         self.array_key: bytes | str | None = None
         self.open: tuple[int, int] | None = None  # (offset, line) of the element being read
+        # Inside the message array: once it has closed, an array of the same depth
+        # further on (a request's "tools") holds no messages.
+        self.reading = False
         self.elements: list[Element] = []
         self.line, self.counted = 1, 0
         self.document_end: int | None = None
@@ -121,20 +273,21 @@ class _Walk:
         if token[:1] == kind.quote:
             if self.depth == 1:
                 self.last_key = token
-            if self.array_depth is not None and self.depth == self.array_depth and self.open is None:
+            if self.reading and self.depth == self.array_depth and self.open is None:
                 self.elements.append(Element(at, match.end(), self.line_at(at), False))
             return False
         if token in kind.opening:
             self.depth += 1
             if self.array_depth is None and token == kind.opening[0] and (
                     self.depth == 1 or (self.depth == 2 and self.last_key in kind.keys)):
-                self.array_depth, self.array_key = self.depth, self.last_key
-            elif self.array_depth is not None and self.depth == self.array_depth + 1:
+                self.array_depth, self.array_key, self.reading = self.depth, self.last_key, True
+            elif self.reading and self.depth == self.array_depth + 1:
                 self.open = (at, self.line_at(at))
             return False
-        if self.array_depth is not None and self.depth == self.array_depth + 1 and self.open is not None:
+        if self.reading and self.depth == self.array_depth + 1 and self.open is not None:
             self.elements.append(Element(self.open[0], match.end(), self.open[1], token == kind.closing[1]))
             self.open = None
+        self.reading = self.reading and self.depth != self.array_depth
         self.depth -= 1
         if self.depth == 0:
             self.document_end = match.end()

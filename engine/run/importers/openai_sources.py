@@ -136,7 +136,8 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
             lines.clear()  # only the message being read is kept
             if element.is_object:
                 where = (f"{document.base}/{index}", starts[index])
-                yield index, _element_value(source, element, problems, lines, index, where)
+                known = (document.values[index],) if document.values is not None else None
+                yield index, _element_value(source, element, problems, lines, index, where, known)
             else:
                 message = f"message {index + 1} is not an object; skipped"
                 problems.append(Problem("unknown-message", source.name, message, element.line))
@@ -150,8 +151,9 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
 
 
 def _element_value(source: Source, element: Element, problems: list[Problem], lines: dict, index: int,
-                   where: tuple[str, int | None]) -> Any:
-    """The message an element holds, or an ``_Unread`` saying why it cannot be read."""
+                   where: tuple[str, int | None], known: tuple[Any] | None) -> Any:
+    """The message an element holds (``known``: already decoded with the document), or
+    ``UNREAD`` when it cannot be read."""
     raw = source.data[element.start:element.end]
     try:
         text = raw.decode("utf-8")
@@ -161,7 +163,7 @@ def _element_value(source: Source, element: Element, problems: list[Problem], li
         problems.append(Problem("not-utf8", source.name, message, line))
         text = raw.decode("utf-8", errors="replace")
     lines[index] = MessageLines(text, element.line, source.name, *where)
-    found = loads(text) if element.end is not None else None
+    found = known if known is not None else loads(text) if element.end is not None else None
     if found is not None:
         return found[0]
     why = "the document is cut short inside it" if element.end is None else "it is not JSON (or nested too deep)"
@@ -199,7 +201,10 @@ def _holds_conversations(source: Source, document: Document) -> bool:
     first = next((e for e in document.elements if e.is_object and e.end is not None), None)
     if document.base or first is None:
         return False
-    found = loads(source.data[first.start:first.end].decode("utf-8", errors="replace"))
+    if document.values is not None:
+        found: tuple[Any] | None = (document.values[document.elements.index(first)],)
+    else:
+        found = loads(source.data[first.start:first.end].decode("utf-8", errors="replace"))
     return found is not None and not is_message(found[0]) and _messages(found[0]) is not None
 
 
@@ -210,7 +215,10 @@ def _conversations(source: Source, document: Document,
     for number, element in enumerate(document.elements, 1):
         problems: list[Problem] = []
         text = source.data[element.start:element.end].decode("utf-8", errors="replace")
-        found = loads(text) if element.is_object and element.end is not None else None
+        if not element.is_object or element.end is None:
+            found = None
+        else:
+            found = (document.values[number - 1],) if document.values is not None else loads(text)
         messages = _messages(found[0]) if found is not None else None
         if messages is None:
             message = f"element {number} of the list is not a conversation; skipped"
