@@ -7,6 +7,10 @@
   the letters outside ASCII that such a regex folds to ASCII.
 - ``ToolIndex.has_key`` and ``ToolIndex.leaves_with`` skip payloads by a substring
   test; walking every payload is the reference.
+- ``claim_lookup.numbers_in`` finds the numbers a claim states without writing the
+  path of every leaf; ``scalars`` then ``numbers_at`` on each leaf is the reference.
+  ``numbers_at`` asks Decimal only about text that can be a number literal; asking
+  Decimal about every text is the reference.
 """
 
 from __future__ import annotations
@@ -14,11 +18,13 @@ from __future__ import annotations
 import json
 import re
 
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from referee.engine.facts import claims
-from referee.engine.facts.claim_lookup import Leaf, ToolIndex, _keys_of, scalars
+from decimal import Decimal, InvalidOperation
+
+from referee.engine.facts.claim_lookup import Leaf, ToolIndex, _keys_of, numbers_at, numbers_in, scalars
 from referee.engine.run import safeio
 from referee.engine.run.transcript import parse_transcript
 
@@ -195,3 +201,61 @@ def _safe_relative_by_pathlib(rel: str) -> str | None:
                                  ".hidden", "a.", "~"]), max_size=8).map("".join))
 def test_safe_relative_splits_as_pathlib_does(rel):
     assert safeio.safe_relative(rel) == _safe_relative_by_pathlib(rel)
+
+
+# ---- numbers in the calls ------------------------------------------------------------------
+
+# Digits of other scripts, "_", exponents and the words Decimal reads among text.
+_NUMBERISH = st.text(alphabet=st.sampled_from(list("0123456789١٢.,_-+eE xINfinityaNs%\n")), max_size=12)
+_LEAVES = st.one_of(st.none(), st.booleans(), st.integers(-10**25, 10**25), _NUMBERISH,
+                    st.decimals(allow_nan=True, allow_infinity=True), st.floats())
+_PAYLOADS = st.recursive(_LEAVES, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+    st.sampled_from(["a", "b", "1", "x.y", ""]), inner, max_size=4), max_leaves=16)
+
+
+def _reference_numbers_at(value):
+    """Every number of a leaf, asking Decimal about the whole text whatever it holds."""
+    if isinstance(value, bool) or value is None:
+        return []
+    if isinstance(value, (int, float, Decimal)):
+        number = _decimal(str(value))
+        return [(number, 0)] if number is not None else []
+    if not re.search("[0-9]", str(value)):
+        return []
+    whole = _decimal(str(value).strip())
+    if whole is not None:
+        return [(whole, 0)]
+    return [(n, m.start()) for m in re.finditer(r"-?\d+(?:\.\d+)?", str(value))
+            if (n := _decimal(m.group(0))) is not None]
+
+
+def _decimal(text):
+    try:
+        number = Decimal(text)
+    except (InvalidOperation, ValueError):
+        return None
+    return number if number.is_finite() else None
+
+
+@settings(max_examples=500)
+@given(_LEAVES)
+@example("1_000")
+@example(" ١2 ")
+@example("1e3")
+@example("-1.5E-3")
+@example("+5")
+@example("Infinity 1")
+@example("1,250.50")
+@example("12%")
+def test_numbers_at_asks_decimal_only_what_it_could_read(value):
+    assert [(str(n), at) for n, at in numbers_at(value)] == [(str(n), at) for n, at in _reference_numbers_at(value)]
+
+
+@settings(max_examples=300)
+@given(_PAYLOADS, st.sets(st.sampled_from([Decimal(x) for x in ("1", "12", "12.0", "-3", "1E+1", "0", "10")])))
+def test_numbers_in_finds_what_every_leaf_walked_finds(payload, wanted):
+    wanted = frozenset(wanted)
+    expected = [(path, repr(item), str(number), at) for path, item in scalars(payload, "return")
+                for number, at in numbers_at(item) if number in wanted]
+    found = [(path, repr(item), str(number), at) for path, item, number, at in numbers_in(payload, "return", wanted)]
+    assert [(p, i, Decimal(n), a) for p, i, n, a in found] == [(p, i, Decimal(n), a) for p, i, n, a in expected]

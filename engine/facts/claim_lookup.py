@@ -3,8 +3,8 @@
 ``engine.facts.claims`` finds claims in the agent's words; a ``ToolIndex`` says
 whether the raw tool log backs each one, and where. The index is built once per
 run, one part at a time when the first claim needs it: calls by tool name (and
-each name's tail after a separator), JSON leaves by key and by value, numbers by
-value. Each claim is then a dictionary lookup, so the cost is the size of the
+each name's tail after a separator), JSON leaves by key and by value, and the
+numbers the response states by value. Each claim is then a dictionary lookup, so the cost is the size of the
 notes plus the size of the calls, never their product.
 """
 
@@ -23,6 +23,10 @@ if TYPE_CHECKING:
 
 QUOTE_MAX = 80
 _ANY_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# A character no number literal that Decimal reads can hold (digits of any script,
+# "_", ".", "e", signs, and the letters of "Infinity", "NaN" and "sNaN"): text that
+# holds one is no number, found without Decimal raising on it.
+_NO_LITERAL = re.compile(r"[^\d_.+\-A-Za-z]")
 _PERCENT_KEY = re.compile(r"percent|pct|ratio|rate|coverage", re.IGNORECASE)
 _NAME_SEPARATORS = re.compile(r"[_\-.:/]")
 _WORD = re.compile(r"[A-Za-z]{2,}|[\u4e00-\u9fff]+")
@@ -206,16 +210,17 @@ class ToolIndex:
                         self._returned.setdefault(as_text(item), Leaf(call, path, item, result.line))
         return self._returned.get(value)
 
-    @cached_property
-    def numbers(self) -> dict[Decimal, list[NumberSource]]:
-        """Every number of every call (the response, which they back, comes after all)."""
+    def numbers(self, wanted: frozenset[Decimal]) -> dict[Decimal, list[NumberSource]]:
+        """Where each number of ``wanted`` stands in the calls (the response, whose
+        numbers they back, comes after all): a run's calls hold thousands of numbers,
+        its response states a few, and only those are indexed."""
         index: dict[Decimal, list[NumberSource]] = {}
-        for call in self.calls:
+        for call in self.calls if wanted else ():
             args, result = call.args, call.result
             if args is not None and _holds_digit(args.text):
-                _index_numbers(index, call, "args", args)
+                _index_numbers(index, call, "args", args, wanted)
             if result is not None and _holds_digit(result.text):
-                _index_numbers(index, call, "return", result)
+                _index_numbers(index, call, "return", result, wanted)
         return index
 
     def status_keys(self, before: float) -> tuple[str, ...]:
@@ -239,11 +244,42 @@ def _tails(tool: str) -> set[str]:
 
 
 def _index_numbers(index: dict[Decimal, list[NumberSource]], call: ToolCall, name: str,
-                   payload: Payload) -> None:
+                   payload: Payload, wanted: frozenset[Decimal]) -> None:
     value = payload.value if payload.is_json else payload.text
-    for path, item in scalars(value, name):
+    for path, item, number, offset in numbers_in(value, name, wanted):
+        index.setdefault(number, []).append(NumberSource(Leaf(call, path, item, payload.line), offset))
+
+
+def numbers_in(value: Any, name: str, wanted: frozenset[Decimal]) -> Iterator[tuple[str, Any, Decimal, int]]:
+    """``(path, leaf, number, offset)`` for each number of ``wanted`` that a leaf of
+    ``value`` holds (``numbers_at``), leaves in ``scalars``' order and paths as it
+    writes them. A leaf's path is written only when it holds one: a payload has
+    thousands of leaves, and a claim names few numbers."""
+    stack: list[tuple[str | None, Any, bool, Any]] = [(None, name, False, value)]  # parent path, key, in a list
+    while stack:
+        parent, key, listed, item = stack.pop()
+        if isinstance(item, (dict, list)):
+            here = _path(parent, key, listed)
+            children = item.items() if isinstance(item, dict) else enumerate(item)
+            stack.extend(reversed([(here, k, isinstance(item, list), v) for k, v in children]))
+            continue
+        if isinstance(item, int) and not isinstance(item, bool):  # most leaves: asked without a Decimal
+            if item in wanted:  # an int and the Decimal of its digits are equal, and hash alike
+                yield _path(parent, key, listed), item, Decimal(item), 0
+            continue
+        if isinstance(item, str) and not _holds_digit(item):
+            continue
         for number, offset in numbers_at(item):
-            index.setdefault(number, []).append(NumberSource(Leaf(call, path, item, payload.line), offset))
+            if number in wanted:
+                yield _path(parent, key, listed), item, number, offset
+
+
+def _path(parent: str | None, key: Any, listed: bool) -> str:
+    if parent is None:
+        return key
+    if listed:
+        return f"{parent}[{key}]"
+    return f"{parent}.{key}" if parent else str(key)
 
 
 def _keys_of(value: Any) -> set[str]:
@@ -317,8 +353,8 @@ def check_field(leaves: list[Leaf], field: str, value: str, before: float,
                    + ("" if index.any_before(before) else " (no tool calls at all)"))
 
 
-def check_number(number: Decimal, noun: bool, claim_words: frozenset[str], index: ToolIndex,
-                 percent: bool = False) -> NumberSource | None:
+def check_number(number: Decimal, noun: bool, claim_words: frozenset[str],
+                 numbers: dict[Decimal, list[NumberSource]], percent: bool = False) -> NumberSource | None:
     """Where a call's args or return hold ``number`` as the same quantity.
 
     Evidence must be about the same thing as the claim. A number said with a noun
@@ -328,9 +364,10 @@ def check_number(number: Decimal, noun: bool, claim_words: frozenset[str], index
     one too, or a source that is itself a percentage. A number in the prose of a
     call's args (a subagent's description, a file the agent wrote) is the agent's
     own words, never evidence. A bare number ("189.00 EUR", a table cell) is backed
-    by the first value of its own holding it.
+    by the first value of its own holding it. ``numbers``: ``ToolIndex.numbers`` of
+    (at least) ``number``.
     """
-    for source in index.numbers.get(number, ()):
+    for source in numbers.get(number, ()):
         if source.in_prose and source.leaf.path.startswith("args"):
             continue
         shared = bool(source.words() & claim_words)
@@ -382,7 +419,8 @@ def numbers_at(value: Any) -> Iterator[tuple[Decimal, int]]:
     text = str(value)
     if not _holds_digit(text):
         return
-    whole = decimal(text.strip())
+    stripped = text.strip()
+    whole = decimal(stripped) if _NO_LITERAL.search(stripped) is None else None
     if whole is not None:
         yield whole, 0
         return

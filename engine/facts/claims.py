@@ -43,8 +43,8 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Iterator
 
-from referee.engine.facts.claim_lookup import (ToolIndex, check_field, check_number, check_tool, decimal,
-                                               quote, show_source, words_of)
+from referee.engine.facts.claim_lookup import (NumberSource, ToolIndex, check_field, check_number, check_tool,
+                                               decimal, quote, show_source, words_of)
 
 if TYPE_CHECKING:
     from referee.engine.run.model import Note, ToolCall
@@ -194,6 +194,7 @@ def tool_claims(run: Run) -> Iterator[tuple[Note, int, str, str]]:
 def _claims_in(text: _Text, index: ToolIndex, known: set[str]) -> Iterator[ClaimResult]:
     said: set[tuple[str, bool]] = set()  # a tool claim repeated in one text is one claim
     numbers: set[Decimal] = set()
+    sources = index.numbers(_numbers_said(text.lines)) if text.kind == "response" else {}
     for number, line in text.lines:
         found: dict[tuple[int, str], ClaimResult] = {}
         folded = _folded(line)
@@ -205,7 +206,7 @@ def _claims_in(text: _Text, index: ToolIndex, known: set[str]) -> Iterator[Claim
             covered.append((start, end))
             found.setdefault((start, result.claim), result)
         if text.kind == "response":
-            for start, result in _number_claims(text, number, line, index, covered, numbers):
+            for start, result in _number_claims(text, number, line, sources, covered, numbers):
                 found.setdefault((start, result.claim), result)
         for key in sorted(found, key=lambda key: key[0]):
             yield found[key]
@@ -367,33 +368,43 @@ def _overlapping(pattern: re.Pattern, text: str) -> Iterator[re.Match]:
 # ---- numbers in the response ----------------------------------------------------
 
 
-def _number_claims(text: _Text, number: int, line: str, index: ToolIndex, covered: list[tuple[int, int]],
-                   seen: set[Decimal]) -> Iterator[tuple[int, ClaimResult]]:
+def _number_claims(text: _Text, number: int, line: str, sources: dict[Decimal, list[NumberSource]],
+                   covered: list[tuple[int, int]], seen: set[Decimal]) -> Iterator[tuple[int, ClaimResult]]:
+    for match, value in _stated(line):
+        if _is_date_part(line, match) or any(start <= match.start() < end for start, end in covered):
+            continue
+        if value in seen:
+            continue
+        seen.add(value)
+        yield match.start(), _number_result(text, number, line, match, value, sources)
+
+
+def _stated(line: str) -> Iterator[tuple[re.Match, Decimal]]:
+    """Each number of two digits or more that ``line`` states, with its value."""
     if _DIGIT.search(line) is None:
         return
     for match in _NUMBER.finditer(line):
         token = match.group(0)
-        if len(token.lstrip("+-")) < 2 or _is_date_part(line, match):
-            continue
-        if any(start <= match.start() < end for start, end in covered):
-            continue
-        value = decimal(token.replace(",", ""))
-        if value is None or value in seen:
-            continue
-        seen.add(value)
-        yield match.start(), _number_result(text, number, line, match, value, index)
+        value = decimal(token.replace(",", "")) if len(token.lstrip("+-")) >= 2 else None
+        if value is not None:
+            yield match, value
+
+
+def _numbers_said(lines: tuple[tuple[int, str], ...]) -> frozenset[Decimal]:
+    """Every number a claim of these lines can state: the calls are searched for these only."""
+    return frozenset(value for _, line in lines for _, value in _stated(line))
 
 
 def _number_result(text: _Text, number: int, line: str, match: re.Match, value: Decimal,
-                   index: ToolIndex) -> ClaimResult:
+                   sources: dict[Decimal, list[NumberSource]]) -> ClaimResult:
     token = match.group(0)
     noun = _NOUN_AFTER.match(line, match.end())
     counted = noun is not None and noun.group(1).lower() not in _UNITS
     percent = _PERCENT.match(line, match.end()) is not None
-    source = check_number(value, counted, frozenset(words_of(_clause(line, match.start()))), index, percent)
+    source = check_number(value, counted, frozenset(words_of(_clause(line, match.start()))), sources, percent)
     if source is not None:
         detail = f"equals {show_source(source)}"
-    elif noun is not None and counted and value in index.numbers:
+    elif noun is not None and counted and value in sources:
         detail = f'no tool call\'s args or return holds this number as a count of "{noun.group(1)}"'
     else:
         detail = "no tool call's args or return holds this number"
