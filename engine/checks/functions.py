@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
+from referee.engine.budget import spend
 from referee.engine.checks import textparts
 from referee.engine.checks.access import elements
 from referee.engine.values import (EvalError, Missing, Prov, Result, Val, is_number, parse_number,
@@ -107,6 +108,7 @@ def _lines(arg: Val) -> Result:
     parts = _LINE_BREAK.split(arg.value)
     if parts and parts[-1] == "":
         parts.pop()  # a final line break ends the last line; it does not start one
+    spend(len(parts), f"taking {len(parts):,} lines of a text")
     base = arg.prov.line if arg.prov and arg.prov.line else 1
     items = tuple(Val(text, _line_prov(arg, base + i)) for i, text in enumerate(parts))
     return _derived(arg, "lines", list(parts), items)

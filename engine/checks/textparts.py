@@ -21,6 +21,7 @@ from decimal import Decimal
 from typing import Callable, Iterator
 
 from referee.dsl.errors import suggest
+from referee.engine.budget import spend
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, render, type_name
 
 _HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*(?:[ \t]#+[ \t]*)?\Z")
@@ -58,12 +59,13 @@ class Line:
 
 def _lines(text: str) -> list[Line]:
     """The lines of ``text`` (``\\r\\n`` and ``\\r`` end lines too), each marked as
-    inside fenced code or not."""
+    inside fenced code or not; each line read is a step of the assertion's budget."""
     out: list[Line] = []
     fence: str | None = None
     split = re.split(r"\r\n|\r|\n", text)
     if len(split) > 1 and split[-1] == "":
         split.pop()  # a final line break ends the last line; it does not start one
+    spend(len(split), f"reading {len(split):,} lines of text")
     for number, line in enumerate(split):
         found = _FENCE.match(line)
         if fence is None and found:
@@ -258,6 +260,7 @@ def code(arg: Val) -> Result:
 
 def words(arg: Val) -> Result:
     text = _need_text(arg, "words")
+    _charge(_WORD, text, "words")
     items = [Val(found.group(), _at(arg, f"{arg.label} word {n}", line))
              for n, (found, line) in enumerate(_with_lines(text, _WORD.finditer(text)), start=1)]
     return _listed(arg, "words", items)
@@ -267,9 +270,17 @@ def numbers(arg: Val) -> Result:
     """Every number written in the text, as an exact decimal: ``1,250.50`` is
     1250.50, ``−3`` is -3, ``12%`` is 12; ``2019-2020`` is 2019 and 2020."""
     text = _need_text(arg, "numbers")
+    _charge(_NUMBER, text, "numbers")
     items = [Val(_value(found), _at(arg, f"{arg.label} {render(found.group())}", line))
              for found, line in _with_lines(text, _NUMBER.finditer(text))]
     return _listed(arg, "numbers", items)
+
+
+def _charge(pattern: re.Pattern, text: str, what: str) -> None:
+    """A step of the budget for each piece, counted before any is made: a text of a
+    million words is an ERROR that names the budget, never a million values held."""
+    count = sum(1 for _ in pattern.finditer(text))
+    spend(count, f"taking {count:,} {what} of a text")
 
 
 def _with_lines(text: str, found: Iterator[re.Match]) -> Iterator[tuple[re.Match, int]]:

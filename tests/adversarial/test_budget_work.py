@@ -10,8 +10,11 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from budget_corpus import make_run, rules_for, verdicts
 from referee.engine.budget import Limits
+from referee.engine.checks import functions, textparts
 from referee.engine.verdict import Outcome
 
 CALLS = 5_000
@@ -76,3 +79,31 @@ def test_includes_of_two_long_lists_is_stopped(tmp_path):
     (verdict,) = verdicts(tmp_path, rules, limits=Limits(steps=20_000))
     assert verdict.outcome is Outcome.ERROR
     assert "budget of 20,000 steps of work (matching list items for 'includes')" in verdict.message
+
+
+# A text cut into pieces (words, numbers, lines, the lines a section is found in)
+# spends a step per piece, counted before any piece is made.
+@pytest.mark.parametrize("check, what", [
+    ('count(words(response)) > 1', "taking 3,000 words of a text"),
+    ('count(numbers(response)) > 1', "taking 3,000 numbers of a text"),
+    ('count(lines(response)) > 1', "taking 3,000 lines of a text"),
+    ('count(headings(response)) > 1', "reading 3,000 lines of text"),
+    ('section(response, "Summary") contains "x"', "reading 3,000 lines of text"),
+])
+def test_a_text_of_more_pieces_than_the_budget_is_an_error_before_they_are_made(tmp_path, monkeypatch, check, what):
+    make_run(tmp_path, response="12\n" * 3_000)  # 3,000 lines, words and numbers
+    made = []
+    monkeypatch.setattr(textparts, "Val", lambda *a, **k: made.append(a))  # no piece is made
+    monkeypatch.setattr(functions, "Val", lambda *a, **k: made.append(a))
+    (verdict,) = verdicts(tmp_path, rules_for(check), limits=Limits(steps=2_000))
+    assert verdict.outcome is Outcome.ERROR
+    assert what in verdict.message and "budget of 2,000 steps" in verdict.message, verdict.message
+    assert made == []
+
+
+def test_a_text_within_the_budget_is_cut_into_its_pieces(tmp_path):
+    make_run(tmp_path, response="## Summary\n\nSaved 12 records, 3 failed.\n")
+    rules = rules_for('count(words(response)) == 6', 'numbers(response) includes [12]',
+                      'count(lines(response)) == 3', 'section(response, "Summary") contains "Saved"')
+    got = verdicts(tmp_path, rules, limits=Limits(steps=50))
+    assert [v.outcome for v in got] == [Outcome.PASS] * 4, [v.message for v in got]
