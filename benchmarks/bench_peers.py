@@ -27,8 +27,11 @@ tool has something to find. Each tool does the closest job it can express:
 Each is run ``--repeat`` times in turn (after one round that is not counted). A
 peer is timed inside its process, from after its imports, over reading, taking
 the calls of and checking every run: its in-memory per-run CPU. referee is timed
-as whole processes, both commands, on N runs and on 1 run: per-run CPU is (CPU on
-N - CPU on 1) / (N - 1), so that start-up and imports cancel out. Printed:
+so too ("referee, in process": ``referee grade --json`` of the N files called in
+a process that has graded one file before, so that every module is loaded, the
+CPU of the call over N), and as whole processes, both commands, on N runs and on
+1 run: per-run CPU is (CPU on N - CPU on 1) / (N - 1), so that start-up and
+imports cancel out (a difference of two processes, so noisier). Printed:
 medians with min and max, and referee's per-run CPU over each peer's. ``--base CHECKOUT`` measures an earlier
 revision of referee in the same run (put first on PYTHONPATH).
 
@@ -177,6 +180,32 @@ def peer_per_run(python: Path, kind: str, paths: list[Path], script: Path) -> tu
 
 # ---- referee ----------------------------------------------------------------------------
 
+# referee's child process, timed as the peers' are: it grades one file first, so
+# that the command's modules are loaded, then grades the N files under the clock.
+REFEREE_CHILD = r'''
+import contextlib, io, json, sys, time
+from referee.engine.cli import main
+rules, paths = sys.argv[1], sys.argv[2:]
+def grade(files):
+    with contextlib.redirect_stdout(io.StringIO()) as out, contextlib.redirect_stderr(io.StringIO()):
+        main(["grade", *files, "--as-eval", "bench", "--rules", rules, "--json"])
+    return json.loads(out.getvalue())
+grade(paths[:1])
+start = time.process_time()  # from here on: read, import in memory, grade and print every run
+found = grade(paths)
+cpu = time.process_time() - start
+print(json.dumps({"cpu": cpu, "scores": [r["gate"]["passed"] / r["gate"]["total"] for r in found["runs"]]}))
+'''
+
+
+def referee_in_process(paths: list[Path], rules: Path, script: Path, base: Path | None) -> tuple[float, list[float]]:
+    """referee's CPU per run, timed inside its process after its modules are loaded."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    if base is not None:
+        env["PYTHONPATH"] = str(base)
+    _, found = _timed([sys.executable, str(script), str(rules), *map(str, paths)], env, scores=True)
+    return found["cpu"] / len(paths), found["scores"]
+
 
 def referee_cpu(paths: list[Path], work: Path, rules: Path, base: Path | None,
                 imported: bool) -> tuple[float, list[float]]:
@@ -233,17 +262,20 @@ def main() -> None:
     work = Path(tempfile.mkdtemp(prefix="referee-peers-"))
     try:
         python = peer_venv(args.venv or work / "venv")
-        script = work / "peer.py"
+        script, own = work / "peer.py", work / "referee_child.py"
         script.write_text(PEER_CHILD, encoding="utf-8")
+        own.write_text(REFEREE_CHILD, encoding="utf-8")
         paths = generate(work / "runs", args.runs)
         rules = work / "bench.rules"
         rules.write_text(RULES, encoding="utf-8")
         base = _base_path(args.base, work) if args.base else None
-        tools = {"referee": lambda p: referee_per_run(p, work, rules, None),
+        tools = {"referee, in process": lambda p: referee_in_process(p, rules, own, None),
+                 "referee": lambda p: referee_per_run(p, work, rules, None),
                  "referee import + grade": lambda p: referee_per_run(p, work, rules, None, imported=True),
                  "deepeval ToolCorrectnessMetric": lambda p: peer_per_run(python, "deepeval", p, script),
                  "agentevals trajectory match": lambda p: peer_per_run(python, "agentevals", p, script)}
         if base is not None:
+            tools["before: referee, in process"] = lambda p: referee_in_process(p, rules, own, base)
             tools["before: referee import + grade"] = lambda p: referee_per_run(p, work, rules, base, imported=True)
         report(measure(tools, paths, args.repeat), args.runs)
     finally:
@@ -280,8 +312,15 @@ def report(found: dict[str, list[float]], runs: int) -> None:
               f"{max(values) * 1000:.2f}]")
     for name in (n for n in found if "referee" in n):
         for peer in (n for n in found if "referee" not in n):
-            ratios = [a / b for a, b in zip(found[name], found[peer])]
-            print(f"  {name} / {peer}: {statistics.median(ratios):.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]")
+            _ratio(found, name, peer)
+    for name in (n for n in found if f"before: {n}" in found):
+        _ratio(found, name, f"before: {name}")
+
+
+def _ratio(found: dict[str, list[float]], name: str, other: str) -> None:
+    """The median, min and max of ``name``'s CPU over ``other``'s, round by round."""
+    ratios = [a / b for a, b in zip(found[name], found[other])]
+    print(f"  {name} / {other}: {statistics.median(ratios):.2f}x [{min(ratios):.2f}-{max(ratios):.2f}]")
 
 
 if __name__ == "__main__":
