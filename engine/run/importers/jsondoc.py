@@ -87,14 +87,15 @@ def decoded_array(data: bytes | str) -> Document | None:
     if found is None:
         return None
     elements, values, end = found
-    at = _members(text, end) if keyed else end  # the rest of the top-level object
-    if at is None or _skip(text, at) != len(text):
+    closed = _members(text, end) if keyed else end  # the rest of the top-level object
+    if closed is None or _skip(text, closed) != len(text):
         return None  # more after the document: the walk tells JSON lines from a document
     return Document(elements, True, base, values)
 
 
 def _skip(text: str, at: int) -> int:
-    return _BLANK_TEXT.match(text, at).end()
+    blank = _BLANK_TEXT.match(text, at)  # always matches (it may be empty)
+    return blank.end() if blank is not None else at
 
 
 def _keyed_array(text: str, at: int) -> tuple[str, int | None]:
@@ -105,12 +106,13 @@ def _keyed_array(text: str, at: int) -> tuple[str, int | None]:
     at = _skip(text, at + 1)
     while text[at:at + 1] == '"':
         key = _element(text, at)
-        colon = _skip(text, key[1]) if key is not None else None
-        if colon is None or text[colon:colon + 1] != ":":
+        key_end = key[1] if key is not None else len(text)
+        colon = _skip(text, key_end)
+        if text[colon:colon + 1] != ":":
             return "", None
         value = _skip(text, colon + 1)
-        if text[at:key[1]] in ('"messages"', '"traj"') and text[value:value + 1] == "[":
-            return "/" + text[at + 1:key[1] - 1], value
+        if text[at:key_end] in ('"messages"', '"traj"') and text[value:value + 1] == "[":
+            return "/" + text[at + 1:key_end - 1], value
         found = _element(text, value)
         at = _skip(text, found[1]) if found is not None else len(text)
         if text[at:at + 1] != ",":
@@ -254,9 +256,9 @@ class _Walk:
         self.last_key: bytes | str | None = None
         self.array_key: bytes | str | None = None
         self.open: tuple[int, int] | None = None  # (offset, line) of the element being read
-        # Inside the message array: once it has closed, an array of the same depth
-        # further on (a request's "tools") holds no messages.
-        self.reading = False
+        # The message array's depth while inside it, else None: once it has closed, an
+        # array of the same depth further on (a request's "tools") holds no messages.
+        self.reading: int | None = None
         self.elements: list[Element] = []
         self.line, self.counted = 1, 0
         self.document_end: int | None = None
@@ -273,21 +275,22 @@ class _Walk:
         if token[:1] == kind.quote:
             if self.depth == 1:
                 self.last_key = token
-            if self.reading and self.depth == self.array_depth and self.open is None:
+            if self.reading == self.depth and self.open is None:
                 self.elements.append(Element(at, match.end(), self.line_at(at), False))
             return False
         if token in kind.opening:
             self.depth += 1
             if self.array_depth is None and token == kind.opening[0] and (
                     self.depth == 1 or (self.depth == 2 and self.last_key in kind.keys)):
-                self.array_depth, self.array_key, self.reading = self.depth, self.last_key, True
-            elif self.reading and self.depth == self.array_depth + 1:
+                self.array_depth, self.array_key, self.reading = self.depth, self.last_key, self.depth
+            elif self.reading is not None and self.depth == self.reading + 1:
                 self.open = (at, self.line_at(at))
             return False
-        if self.reading and self.depth == self.array_depth + 1 and self.open is not None:
+        if self.reading is not None and self.depth == self.reading + 1 and self.open is not None:
             self.elements.append(Element(self.open[0], match.end(), self.open[1], token == kind.closing[1]))
             self.open = None
-        self.reading = self.reading and self.depth != self.array_depth
+        if self.reading == self.depth:
+            self.reading = None
         self.depth -= 1
         if self.depth == 0:
             self.document_end = match.end()
