@@ -7,7 +7,7 @@
   the letters outside ASCII that such a regex folds to ASCII.
 - ``ToolIndex.has_key`` and ``ToolIndex.leaves_with`` skip payloads by a substring
   test; walking every payload is the reference.
-- ``claim_lookup.numbers_in`` finds the numbers a claim states without writing the
+- ``claim_numbers.numbers_in`` finds the numbers a claim states without writing the
   path of every leaf; ``scalars`` then ``numbers_at`` on each leaf is the reference.
   ``numbers_at`` asks Decimal only about text that can be a number literal; asking
   Decimal about every text is the reference.
@@ -24,7 +24,8 @@ from hypothesis import strategies as st
 from referee.engine.facts import claims
 from decimal import Decimal, InvalidOperation
 
-from referee.engine.facts.claim_lookup import Leaf, ToolIndex, _keys_of, numbers_at, numbers_in, scalars
+from referee.engine.facts.claim_lookup import Leaf, ToolIndex, _keys_of, scalars
+from referee.engine.facts.claim_numbers import numbers_at, numbers_in
 from referee.engine.run import safeio
 from referee.engine.run.transcript import parse_transcript
 

@@ -25,7 +25,7 @@ plainly one (precision over recall):
    is not part of a word, URL, date or time ("2026 年", "2 月", "2026-01-28", "10:30",
    "14 May 2026") and not inside a claim of kind 2. Verified when a call's args or
    return hold the same number (compared as decimals: "168" equals "168.00") as the
-   same quantity: see ``claim_lookup.check_number`` (a percentage, a number in a
+   same quantity: see ``claim_numbers.check_number`` (a percentage, a number in a
    sentence, a count of something need a source about the same thing; the prose
    of a call's args is the agent's own words, never evidence).
 
@@ -43,8 +43,8 @@ from dataclasses import dataclass, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Iterator
 
-from referee.engine.facts.claim_lookup import (NumberSource, ToolIndex, check_field, check_number, check_tool,
-                                               decimal, quote, show_source, words_of)
+from referee.engine.facts.claim_lookup import ToolIndex, check_field, check_tool, decimal, quote, words_of
+from referee.engine.facts.claim_numbers import NumberSource, check_number, numbers_index, show_source
 
 if TYPE_CHECKING:
     from referee.engine.run.model import Note, ToolCall
@@ -194,7 +194,7 @@ def tool_claims(run: Run) -> Iterator[tuple[Note, int, str, str]]:
 def _claims_in(text: _Text, index: ToolIndex, known: set[str]) -> Iterator[ClaimResult]:
     said: set[tuple[str, bool]] = set()  # a tool claim repeated in one text is one claim
     numbers: set[Decimal] = set()
-    sources = index.numbers(_numbers_said(text.lines)) if text.kind == "response" else {}
+    sources = numbers_index(index.calls, _numbers_said(text.lines)) if text.kind == "response" else {}
     for number, line in text.lines:
         found: dict[tuple[int, str], ClaimResult] = {}
         folded = _folded(line)
