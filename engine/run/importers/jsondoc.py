@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from decimal import InvalidOperation
 from typing import Any
 
-from referee.engine.run.importers.exact import DECODER
+from referee.engine.run.importers.exact import DECODER, loads
 from referee.engine.run.importers.record import Origin
 from referee.engine.run.safeio import MAX_JSON_DEPTH, depth_exceeded
 
@@ -61,6 +61,11 @@ class Document:
     closed: bool = False
     base: str = ""
     values: list[Any] | None = None  # each element's value, when the document was decoded whole
+
+    def value(self, index: int, text: str) -> tuple[Any] | None:
+        """``(value,)`` of element ``index``, whose text is ``text``, as ``exact.loads``
+        reads it (None when it does not): decoded with the document, or now."""
+        return (self.values[index],) if self.values is not None else loads(text)
 
 
 def message_array(data: bytes | str) -> Document | None:

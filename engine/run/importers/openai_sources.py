@@ -16,7 +16,6 @@ from dataclasses import replace
 from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.jsondoc import Document, Element, MessageLines, columns, message_array, strays
 from referee.engine.run.importers.openai import (CALL_WORDS, FORMAT, UNREAD, Locate, is_message,
                                                  read_messages)
@@ -136,8 +135,7 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
             lines.clear()  # only the message being read is kept
             if element.is_object:
                 where = (f"{document.base}/{index}", starts[index])
-                known = (document.values[index],) if document.values is not None else None
-                yield index, _element_value(source, element, problems, lines, index, where, known)
+                yield index, _element_value(source, document, element, problems, lines, index, where)
             else:
                 message = f"message {index + 1} is not an object; skipped"
                 problems.append(Problem("unknown-message", source.name, message, element.line))
@@ -150,10 +148,9 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
                          error_when=error_when)
 
 
-def _element_value(source: Source, element: Element, problems: list[Problem], lines: dict, index: int,
-                   where: tuple[str, int | None], known: tuple[Any] | None) -> Any:
-    """The message an element holds (``known``: already decoded with the document), or
-    ``UNREAD`` when it cannot be read."""
+def _element_value(source: Source, document: Document, element: Element, problems: list[Problem], lines: dict,
+                   index: int, where: tuple[str, int | None]) -> Any:
+    """The message an element holds, or ``UNREAD`` when it cannot be read."""
     raw = source.data[element.start:element.end]
     try:
         text = raw.decode("utf-8")
@@ -163,7 +160,7 @@ def _element_value(source: Source, element: Element, problems: list[Problem], li
         problems.append(Problem("not-utf8", source.name, message, line))
         text = raw.decode("utf-8", errors="replace")
     lines[index] = MessageLines(text, element.line, source.name, *where)
-    found = known if known is not None else loads(text) if element.end is not None else None
+    found = document.value(index, text) if element.end is not None else None
     if found is not None:
         return found[0]
     why = "the document is cut short inside it" if element.end is None else "it is not JSON (or nested too deep)"
@@ -201,10 +198,8 @@ def _holds_conversations(source: Source, document: Document) -> bool:
     first = next((e for e in document.elements if e.is_object and e.end is not None), None)
     if document.base or first is None:
         return False
-    if document.values is not None:
-        found: tuple[Any] | None = (document.values[document.elements.index(first)],)
-    else:
-        found = loads(source.data[first.start:first.end].decode("utf-8", errors="replace"))
+    text = source.data[first.start:first.end].decode("utf-8", errors="replace")
+    found = document.value(document.elements.index(first), text)
     return found is not None and not is_message(found[0]) and _messages(found[0]) is not None
 
 
@@ -215,10 +210,7 @@ def _conversations(source: Source, document: Document,
     for number, element in enumerate(document.elements, 1):
         problems: list[Problem] = []
         text = source.data[element.start:element.end].decode("utf-8", errors="replace")
-        if not element.is_object or element.end is None:
-            found = None
-        else:
-            found = (document.values[number - 1],) if document.values is not None else loads(text)
+        found = document.value(number - 1, text) if element.is_object and element.end is not None else None
         messages = _messages(found[0]) if found is not None else None
         if messages is None:
             message = f"element {number} of the list is not a conversation; skipped"
