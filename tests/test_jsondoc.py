@@ -69,7 +69,7 @@ _KEYS = st.sampled_from(["messages", "traj", "model", "messag\\u0065s"])
 _MEMBERS = st.lists(st.tuples(st.one_of(_KEYS, _TRICKY), st.one_of(_VALUES, _MESSAGES)), max_size=4)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)
 @given(_MEMBERS, _KEYS, _MESSAGES, _MEMBERS, *_LAYOUT)
 def test_an_object_holding_the_messages_is_read_as_the_walk_reads_it(before, key, messages, after, indent,
                                                                        ascii_only, lead):
