@@ -6,7 +6,7 @@ import re
 
 from hypothesis import given, strategies as st
 
-from referee.engine.run.transcript import _record_starts
+from referee.engine.run.transcript_sections import record_starts
 
 # The definition: a record heading's prefix at the start of the text or of a line.
 _DEFINED = re.compile(r"(?:\A|(?<=\n))## \[tool_calls\] Step ")
@@ -16,4 +16,4 @@ _PIECES = st.sampled_from(["## [tool_calls] Step ", "\n", "\r\n", "## [tool_call
 
 @given(st.lists(_PIECES, max_size=30).map("".join))
 def test_record_starts_are_the_defined_offsets(text):
-    assert _record_starts(text) == [m.start() for m in _DEFINED.finditer(text)]
+    assert record_starts(text) == [m.start() for m in _DEFINED.finditer(text)]
