@@ -37,24 +37,20 @@ within a text, by line and position. At most ``MAX_CLAIMS`` claims per run.
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, replace
 from decimal import Decimal
-from typing import TYPE_CHECKING, Any, Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from referee.engine.facts.claim_lookup import ToolIndex, check_field, check_tool, decimal, quote, words_of
 from referee.engine.facts.claim_numbers import NumberSource, check_number, numbers_index, show_source
+from referee.engine.facts.claim_texts import ClaimText, claim_texts, note_texts
 
 if TYPE_CHECKING:
-    from referee.engine.run.model import Note, ToolCall
+    from referee.engine.run.model import Note
     from referee.engine.run.workspace import Run
 
 MAX_CLAIMS = 40
-# Note kinds whose text is the agent's own words. Only tagged ``[agent_notes]``
-# blocks are read: an untagged section may be text the agent did not write, and
-# harness text (the eval prompt, user turns) is never the agent's.
-CLAIM_NOTE_KINDS = frozenset({"agent_notes"})
 IDENT = r"[A-Za-z_][A-Za-z0-9_\-.]*[A-Za-z0-9_]|[A-Za-z_]"
 _Q = r"[`\"'“”‘’]?"
 COMMON_TOOLS = frozenset({
@@ -140,7 +136,6 @@ _UNITS = frozenset({"eur", "usd", "gbp", "chf", "cny", "rmb", "jpy", "yuan", "kb
 _NEGATION = re.compile(r"\b(?:not|never|no|without|cannot|failed\s+to)\b|n't\b|未|没|不|无", re.IGNORECASE)
 _NEGATED_VALUES = frozenset({"not", "no", "never", "neither", "nor"})
 _CLAUSE_END = re.compile(r"[;；。!?！？:：,，]|\.(?:\s|$)")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 
 
 @dataclass(frozen=True)
@@ -153,22 +148,13 @@ class ClaimResult:
     evidence: str
 
 
-@dataclass(frozen=True)
-class _Text:
-    kind: str  # "agent_notes" or "response"
-    label: str  # "agent_notes step 3", "response"
-    file: str
-    lines: tuple[tuple[int, str], ...]  # (line number, text): the prose lines, code left out
-    index: float  # transcript position; the response comes after every call
-
-
 def find_claims(run: Run) -> list[ClaimResult]:
     """Every claim found in the run's notes and response, checked against its calls;
     an imported run's evidence cites its sources (``session.jsonl:42``)."""
     index = ToolIndex(run.transcript.calls)
     known = _known_names(index.calls)
     results: list[ClaimResult] = []
-    for text in _texts(run):
+    for text in claim_texts(run):
         results.extend(_claims_in(text, index, known))
         if len(results) >= MAX_CLAIMS:
             results = results[:MAX_CLAIMS]
@@ -185,13 +171,13 @@ def tool_claims(run: Run) -> Iterator[tuple[Note, int, str, str]]:
     """``(note, line, tool name, line text)`` for each call the agent's notes claim,
     unverified: what ``engine.checks.trust`` shows when no call of a tool was made."""
     known = _known_names(run.transcript.calls)
-    for text, note in _note_texts(run):
+    for text, note in note_texts(run):
         for number, line in text.lines:
             for _, name, _ in _tool_matches(line, known):
                 yield note, number, name, line.strip()
 
 
-def _claims_in(text: _Text, index: ToolIndex, known: set[str]) -> Iterator[ClaimResult]:
+def _claims_in(text: ClaimText, index: ToolIndex, known: set[str]) -> Iterator[ClaimResult]:
     said: set[tuple[str, bool]] = set()  # a tool claim repeated in one text is one claim
     numbers: set[Decimal] = set()
     sources = numbers_index(index.calls, _numbers_said(text.lines)) if text.kind == "response" else {}
@@ -212,76 +198,7 @@ def _claims_in(text: _Text, index: ToolIndex, known: set[str]) -> Iterator[Claim
             yield found[key]
 
 
-# ---- where the claims are -------------------------------------------------------
-
-
-def _texts(run: Run) -> Iterator[_Text]:
-    for text, _ in _note_texts(run):
-        yield text
-    response = run.response
-    if response is not None and response.text:
-        lines = _prose_lines(enumerate(response.text.split("\n"), 1))
-        yield _Text("response", "response", response.path, lines, float("inf"))
-
-
-def _note_texts(run: Run) -> Iterator[tuple[_Text, Note]]:
-    transcript = run.transcript
-    notes = [note for note in transcript.notes
-             if note.kind in CLAIM_NOTE_KINDS and getattr(note, "tagged", True)]
-    if not notes:
-        return
-    raw = _raw_lines(run)
-    elements: tuple[ToolCall | Note, ...] = (*transcript.calls, *transcript.notes)
-    headings = sorted({e.location.line for e in elements if e.location.line})
-    for note in notes:
-        where = f"{note.kind} step {note.step}" if note.step is not None else note.kind
-        lines = _prose_lines(_section_lines(note, raw, headings))
-        yield _Text("agent_notes", where, note.location.file, lines, note.index), note
-
-
-def _raw_lines(run: Run) -> list[str]:
-    source = run.transcript_file
-    return source.text.splitlines() if source is not None and source.text else []
-
-
-def _section_lines(note: Note, raw: list[str], headings: list[int]) -> Iterator[tuple[int, str]]:
-    """The note's lines as the file has them, numbered: from the line after its
-    heading to the next element's heading (the parser's text is trimmed)."""
-    heading = note.location.line
-    if not heading or heading > len(raw):
-        return enumerate(note.text.split("\n"), (heading or 0) + 1)
-    after = bisect.bisect_right(headings, heading)
-    end = headings[after] if after < len(headings) else len(raw) + 1
-    return ((number, raw[number - 1]) for number in range(heading + 1, end))
-
-
-def _prose_lines(numbered: Any) -> tuple[tuple[int, str], ...]:
-    """The lines outside fenced code blocks and HTML comments: code and comments
-    hold commands and data, not what the agent says happened."""
-    kept = []
-    fence: str | None = None
-    comment = False
-    for number, line in numbered:
-        if comment:
-            comment = "-->" not in line
-            continue
-        opened = _FENCE.match(line)
-        if fence is not None:
-            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence) \
-                    and not line[opened.end():].strip():
-                fence = None
-            continue
-        if opened:
-            fence = opened.group(1)
-            continue
-        if line.lstrip().startswith("<!--"):
-            comment = "-->" not in line
-            continue
-        kept.append((number, line))
-    return tuple(kept)
-
-
-def _where(text: _Text, line: int) -> str:
+def _where(text: ClaimText, line: int) -> str:
     return f"{text.file}:{line} ({text.label})"
 
 
@@ -310,7 +227,7 @@ def _tool_matches(line: str, known: set[str], folded: str | None = None) -> Iter
                 yield match, name, bool(match.groupdict().get("ok"))
 
 
-def _tool_claims(text: _Text, number: int, line: str, index: ToolIndex, known: set[str],
+def _tool_claims(text: ClaimText, number: int, line: str, index: ToolIndex, known: set[str],
                  said: set[tuple[str, bool]], folded: str | None) -> Iterator[tuple[int, ClaimResult]]:
     for match, name, needs_success in _tool_matches(line, known, folded):
         if (name, needs_success) in said:
@@ -325,7 +242,7 @@ def _tool_claims(text: _Text, number: int, line: str, index: ToolIndex, known: s
 # ---- field and status claims ----------------------------------------------------
 
 
-def _field_claims(text: _Text, number: int, line: str, index: ToolIndex, known: set[str],
+def _field_claims(text: ClaimText, number: int, line: str, index: ToolIndex, known: set[str],
                   folded: str | None) -> Iterator[tuple[int, int, ClaimResult]]:
     if _has_field_sign(line):
         for match in _overlapping(_FIELD_PATTERN, line):
@@ -347,7 +264,7 @@ def _has_field_sign(line: str) -> bool:
     return ("is" in line or "was set to" in line) and _FIELD_WORDS.search(line) is not None
 
 
-def _field_result(text: _Text, number: int, line: str, match: re.Match, keys: tuple[str, ...], field: str,
+def _field_result(text: ClaimText, number: int, line: str, match: re.Match, keys: tuple[str, ...], field: str,
                   index: ToolIndex) -> Iterator[tuple[int, int, ClaimResult]]:
     value = match.group("value").rstrip(".")
     if not value or value.lower() in _NEGATED_VALUES or _negated(line, match.start()):
@@ -368,7 +285,7 @@ def _overlapping(pattern: re.Pattern, text: str) -> Iterator[re.Match]:
 # ---- numbers in the response ----------------------------------------------------
 
 
-def _number_claims(text: _Text, number: int, line: str, sources: dict[Decimal, list[NumberSource]],
+def _number_claims(text: ClaimText, number: int, line: str, sources: dict[Decimal, list[NumberSource]],
                    covered: list[tuple[int, int]], seen: set[Decimal]) -> Iterator[tuple[int, ClaimResult]]:
     for match, value in _stated(line):
         if _is_date_part(line, match) or any(start <= match.start() < end for start, end in covered):
@@ -395,7 +312,7 @@ def _numbers_said(lines: tuple[tuple[int, str], ...]) -> frozenset[Decimal]:
     return frozenset(value for _, line in lines for _, value in _stated(line))
 
 
-def _number_result(text: _Text, number: int, line: str, match: re.Match, value: Decimal,
+def _number_result(text: ClaimText, number: int, line: str, match: re.Match, value: Decimal,
                    sources: dict[Decimal, list[NumberSource]]) -> ClaimResult:
     token = match.group(0)
     noun = _NOUN_AFTER.match(line, match.end())
