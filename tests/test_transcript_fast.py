@@ -14,7 +14,7 @@ from unittest import mock
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee.engine.run import tool_log, transcript, usual_record
+from referee.engine.run import tool_log, transcript_sections, usual_record
 from referee.engine.run.model import Payload
 from referee.engine.run.transcript import parse_transcript
 
@@ -70,7 +70,7 @@ def transcripts(draw):
 
 
 def _general(text: str):
-    with mock.patch.object(transcript, "plain_record", lambda text, start, stop, first, report: None):
+    with mock.patch.object(transcript_sections, "plain_record", lambda text, start, stop, first, report: None):
         return parse_transcript(text)
 
 
