@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Iterable, Sequence
 
+from referee.dsl.named_file import TooLarge, named_bytes
 from referee.engine.run.model import ToolCall
 from referee.engine.usage import UsageError
 
@@ -87,17 +88,21 @@ def read(folder: Path, shown: str, tools_seen: Iterable[str]) -> SkillText:
 
 
 def _text(path: Path) -> str:
+    """SKILL.md's text, read once through the reader that never waits on a FIFO (one
+    put in its place after the check below is refused, not read)."""
     try:
         if path.is_symlink() or not path.is_file():
             raise UsageError(f"no {SKILL_FILE} in the skill folder {path.parent}")
-        if path.stat().st_size > MAX_BYTES:
-            raise UsageError(f"{path} is over 4 MiB; not read")
-        return path.read_bytes().decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        line = path.read_bytes()[:exc.start].count(b"\n") + 1
-        raise UsageError(f"{path}:{line}: not UTF-8 text") from None
+        data = named_bytes(path, MAX_BYTES)
+    except TooLarge:
+        raise UsageError(f"{path} is over 4 MiB; not read") from None
     except OSError as exc:
         raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        raise UsageError(f"{path}:{line}: not UTF-8 text") from None
 
 
 def _files(folder: Path) -> list[str]:
