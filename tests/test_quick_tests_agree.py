@@ -1,6 +1,6 @@
 """Quick tests that stand in for slower ones give exactly what the slower ones give.
 
-- ``safeio.json_value`` calls the decoder's scanner itself; ``JSONDecoder.decode``
+- ``safejson.json_value`` calls the decoder's scanner itself; ``JSONDecoder.decode``
   (with the same depth limit) is the reference.
 - The claim finder's pre-tests (``claims._Needs``, ``claims._has_field_sign``) are
   substring tests standing for regexes, the case-insensitive ones included, with
@@ -26,7 +26,7 @@ from decimal import Decimal, InvalidOperation
 
 from referee.engine.facts.claim_lookup import Leaf, ToolIndex, _keys_of, scalars
 from referee.engine.facts.claim_numbers import numbers_at, numbers_in
-from referee.engine.run import safeio
+from referee.engine.run import safeio, safejson
 from referee.engine.run.transcript import parse_transcript
 
 JSONISH = st.text(alphabet=st.sampled_from(list(' \t\n\r\x0b\x0c\xa0\u2028{}[]",:0123456789.eE-+truefalsnNI\\aub')),
@@ -34,10 +34,10 @@ JSONISH = st.text(alphabet=st.sampled_from(list(' \t\n\r\x0b\x0c\xa0\u2028{}[]",
 
 
 def _decoded(text: str):
-    if safeio.depth_exceeded(text, safeio.MAX_JSON_DEPTH) is not None:
+    if safejson.depth_exceeded(text, safejson.MAX_JSON_DEPTH) is not None:
         return None
     try:
-        return (safeio._DECODER.decode(text),)
+        return (safejson._DECODER.decode(text),)
     except (ValueError, RecursionError):
         return None
 
@@ -47,19 +47,19 @@ def _decoded(text: str):
     st.none() | st.booleans() | st.integers() | st.text(max_size=5),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=3), inner, max_size=3)))))
 def test_json_value_is_what_the_decoder_reads(text):
-    assert repr(safeio.json_value(text)) == repr(_decoded(text))
+    assert repr(safejson.json_value(text)) == repr(_decoded(text))
 
 
 def test_json_value_keeps_the_depth_limit_and_json_whitespace():
-    limit = safeio.MAX_JSON_DEPTH
+    limit = safejson.MAX_JSON_DEPTH
     for depth in (limit - 1, limit, limit + 1, 2 * limit, 3 * limit):
         for text in ("[" * depth + "]" * depth, "[" * depth, '{"a":' * depth + "1" + "}" * depth):
-            assert repr(safeio.json_value(text)) == repr(_decoded(text))
-    assert safeio.json_value("[" * limit + "]" * limit) is not None
-    assert safeio.json_value("[" * (limit + 1) + "]" * (limit + 1)) is None
-    assert safeio.json_value(" \n[1]\r\t") == ([1],)
-    assert safeio.json_value("[1]\xa0") is None and safeio.json_value("\x0b[1]") is None
-    assert safeio.json_value("") is None and safeio.json_value("   ") is None
+            assert repr(safejson.json_value(text)) == repr(_decoded(text))
+    assert safejson.json_value("[" * limit + "]" * limit) is not None
+    assert safejson.json_value("[" * (limit + 1) + "]" * (limit + 1)) is None
+    assert safejson.json_value(" \n[1]\r\t") == ([1],)
+    assert safejson.json_value("[1]\xa0") is None and safejson.json_value("\x0b[1]") is None
+    assert safejson.json_value("") is None and safejson.json_value("   ") is None
 
 
 # ---- the claim finder's pre-tests --------------------------------------------------------

@@ -9,9 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine.run import safeio
+from referee.engine.run import safeio, safejson
 from referee.engine.run.workspace import load_run
-from referee.engine.run.safeio import parse_json, read_json, read_text, safe_relative
+from referee.engine.run.safeio import read_json, read_text, safe_relative
+from referee.engine.run.safejson import parse_json
 
 GOOD_TRANSCRIPT = "## [tool_calls] Step 1: ping\nTool: ping\nArgs: {\"n\": 1.50}\nReturn: \"pong\"\nStatus: success\n"
 
@@ -93,7 +94,7 @@ def test_json_nested_100000_deep_is_refused_without_recursion(run_dir):
 
 
 def test_nesting_within_the_limit_parses():
-    text = "[" * safeio.MAX_JSON_DEPTH + "]" * safeio.MAX_JSON_DEPTH
+    text = "[" * safejson.MAX_JSON_DEPTH + "]" * safejson.MAX_JSON_DEPTH
     assert parse_json(text, "x").ok
     assert parse_json("[" + text + "]", "x").problem.code == "too-deep"
     # brackets inside strings do not count toward the depth

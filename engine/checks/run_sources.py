@@ -16,7 +16,7 @@ from typing import Callable
 
 from referee.engine.checks.access import call_val, note_val
 from referee.engine.checks.base import Context
-from referee.engine.run.safeio import parse_json
+from referee.engine.run.safejson import parse_json
 from referee.engine.values import EvalError, Prov, Val
 
 

@@ -32,7 +32,8 @@ from referee.engine.report.brief import Brief
 from referee.engine.report.build import ground_truth
 from referee.engine.report.marker import GRADER_NAME, GRADING, GROUND_TRUTH
 from referee.engine.report.render import render
-from referee.engine.run.safeio import MAX_JSON_DEPTH, decode, depth_exceeded, read_bytes
+from referee.engine.run.safeio import decode, read_bytes
+from referee.engine.run.safejson import MAX_JSON_DEPTH, depth_exceeded
 
 _FAILED = ("fail", "error")
 # What the terminal reads of each expectation (``terminal.run_lines``).

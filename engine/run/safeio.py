@@ -16,71 +16,20 @@ so a check on it becomes an error instead of matching replacement characters.
 from __future__ import annotations
 
 import errno
-import json
 import os
 import re
 import stat
 from dataclasses import dataclass
-from decimal import Decimal
 from pathlib import Path
-from typing import Any, Callable
 
-from referee.dsl.json_locate import syntax_error
 from referee.dsl.named_file import LIMIT, NotRegular, TooLarge, named_bytes
 from referee.engine.run.model import JsonFile, Problem, TextFile
+from referee.engine.run.safejson import parse_json
 
 MAX_TEXT_BYTES = LIMIT  # 32 MiB: beyond this a file is reported `too-large` and not read
-MAX_JSON_DEPTH = 512  # deeper JSON is reported `too-deep` before json.loads sees it
 
 _UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
-MAX_NUMBER_CHARS = 1000  # a JSON number written longer than this is refused
-MAX_EXPONENT = 9999  # and one whose magnitude is beyond 10 to this power (either way)
-
-
-class NumberOutOfRange(ValueError):
-    """A JSON number too long or too large to handle safely; ``text`` is how it was written."""
-
-    def __init__(self, text: str):
-        shown = text if len(text) <= 40 else f"{text[:20]}…{text[-10:]} ({len(text)} characters)"
-        super().__init__(f"number {shown} is out of range (at most {MAX_NUMBER_CHARS} characters "
-                         f"and magnitudes from 1e-{MAX_EXPONENT} to 1e{MAX_EXPONENT})")
-        self.text = text
-
-
-def _bounded_float(text: str) -> Decimal:
-    """A JSON fraction as Decimal, refused before it can cost time or memory later
-    (``1e-999999999`` printed in full is a billion digits; a bigger exponent is
-    not even a Decimal)."""
-    if len(text) > MAX_NUMBER_CHARS:
-        raise NumberOutOfRange(text)
-    mark = max(text.find("e"), text.find("E"))
-    if mark >= 0 and len(text) - mark > 7:  # more than six exponent digits
-        raise NumberOutOfRange(text)
-    number = Decimal(text)
-    if number and abs(number.adjusted()) > MAX_EXPONENT:
-        raise NumberOutOfRange(text)
-    return number
-
-
-def _bounded_int(text: str) -> int:
-    if len(text) > MAX_NUMBER_CHARS:
-        raise NumberOutOfRange(text)
-    return int(text)
-
-
-# One decoder for every parse: json.loads with options would build a new one per call.
-_DECODER = json.JSONDecoder(parse_float=_bounded_float, parse_int=_bounded_int,
-                            parse_constant=Decimal)
-# The decoder's scanner (what its ``raw_decode`` calls), called directly by
-# ``json_value``: ``JSONDecoder.decode`` adds two regex matches and a Python frame
-# around it, which cost as much as the scan of a short value. JSON whitespace is these
-# four characters only.
-_SCAN: Callable[[str, int], tuple[Any, int]] = getattr(_DECODER, "scan_once")  # set by __init__, not typed
-_JSON_SPACE = " \t\n\r"
-_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
-
-
 _DRIVE = re.compile(r"[A-Za-z]:")
 
 
@@ -314,105 +263,6 @@ def text_file(data: bytes, rel: str, base: str = "", *, lossy: bool = True) -> T
     """Bytes read from ``rel`` as a ``TextFile``, decoded as ``read_text`` decodes a file."""
     text, problems = decode(data, join_report(base, rel), lossy=lossy)
     return TextFile(rel, text, len(data), tuple(problems))
-
-
-@dataclass(frozen=True)
-class JsonResult:
-    """The outcome of parsing JSON text: ``ok`` tells a null value from a failure."""
-
-    ok: bool
-    value: Any = None
-    problem: Problem | None = None
-
-
-def parse_json(text: str, report: str, first_line: int = 1, code: str = "bad-json") -> JsonResult:
-    """Parse JSON text (floats as Decimal) without ever raising.
-
-    ``first_line`` is the line of ``text``'s first character in its file, so the
-    reported line points into that file. Nesting beyond ``MAX_JSON_DEPTH`` is
-    refused by a pre-scan (``too-deep``) so deep input cannot exhaust the stack.
-    """
-    if not text.strip():
-        return JsonResult(False, None, Problem(code, report, "empty: no JSON value", first_line))
-    deep_at = depth_exceeded(text, MAX_JSON_DEPTH)
-    if deep_at is not None:
-        line = first_line + text.count("\n", 0, deep_at)
-        message = f"JSON nested deeper than {MAX_JSON_DEPTH} levels; not parsed"
-        return JsonResult(False, None, Problem("too-deep", report, message, line))
-    try:
-        value = _DECODER.decode(text)
-    except json.JSONDecodeError as raised:
-        exc = syntax_error(raised)
-        line = first_line + exc.lineno - 1
-        message = f"invalid JSON: {exc.msg} (line {line}, column {exc.colno})"
-        return JsonResult(False, None, Problem(code, report, message, line))
-    except NumberOutOfRange as exc:
-        at = text.find(exc.text)
-        line = first_line + (text.count("\n", 0, at) if at >= 0 else 0)
-        return JsonResult(False, None, Problem(code, report, f"{exc}; the JSON was not read", line))
-    except (ValueError, RecursionError) as exc:  # e.g. an integer with too many digits
-        return JsonResult(False, None, Problem(code, report, f"invalid JSON: {exc}", first_line))
-    return JsonResult(True, value)
-
-
-def json_value(text: str) -> tuple[Any] | None:
-    """``(value,)`` when ``parse_json`` would accept ``text``, else None; never raises.
-
-    The quick test for callers that only build a problem on failure: no result
-    object, no message.
-    """
-    # JSON nested deeper than the limit has more than twice the limit in brackets, so
-    # shorter text is either shallow enough or not JSON (None either way; the scanner
-    # stops a deep prefix with a RecursionError long before the stack runs out).
-    size = len(text)
-    if size > 2 * MAX_JSON_DEPTH and depth_exceeded(text, MAX_JSON_DEPTH) is not None:
-        return None
-    # What JSONDecoder.decode does: skip JSON whitespace, scan one value, and accept
-    # it only when nothing but JSON whitespace follows.
-    start = size - len(text.lstrip(_JSON_SPACE)) if size and text[0] in _JSON_SPACE else 0
-    try:
-        value, end = _SCAN(text, start)
-    except StopIteration:  # no value at ``start``
-        return None
-    except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
-        return None
-    if end != size and end != len(text.rstrip(_JSON_SPACE)):
-        return None
-    return (value,)
-
-
-def json_prefix(text: str) -> tuple[Any, int] | None:
-    """The JSON value at the very start of ``text`` and the offset just past it, or None.
-
-    Text after the value is not looked at. The depth limit applies to all of
-    ``text``, so a prefix is never decoded deeper than ``parse_json`` would go.
-    """
-    if depth_exceeded(text, MAX_JSON_DEPTH) is not None:
-        return None
-    try:
-        return _DECODER.raw_decode(text)
-    except (ValueError, RecursionError):
-        return None
-
-
-def depth_exceeded(text: str, limit: int) -> int | None:
-    """The offset where bracket nesting first exceeds ``limit``, else None.
-
-    Brackets inside strings do not count. Linear: a regex finds strings and
-    brackets in C; most documents skip the scan since they cannot be that deep.
-    """
-    if len(text) <= limit or text.count("[") + text.count("{") <= limit:
-        return None
-    depth = 0
-    for match in _JSON_TOKEN.finditer(text):
-        char = match.group()[0]
-        if char in "[{":
-            depth += 1
-            if depth > limit:
-                return match.start()
-        elif char in "]}":
-            depth -= 1
-    return None
 
 
 def read_json(root: Path, rel: str, base: str = "") -> JsonFile | None:

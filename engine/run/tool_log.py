@@ -32,7 +32,7 @@ import re
 from dataclasses import dataclass, field
 
 from referee.engine.run.model import Payload, Problem
-from referee.engine.run.safeio import json_prefix, json_value, parse_json
+from referee.engine.run.safejson import json_prefix, json_value, parse_json
 
 Line = tuple[int, str]  # (1-based line number, text without its line end)
 

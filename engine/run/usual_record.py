@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from referee.engine.run.model import Payload, Problem
-from referee.engine.run.safeio import json_value
+from referee.engine.run.safejson import json_value
 from referee.engine.run.tool_log import JSON_START, MARK, Record, fence_open, is_heading, read_value
 
 # The shape nearly every record has, read by one match: maybe a one-line comment,

@@ -15,7 +15,7 @@ from decimal import Decimal
 from hypothesis import example, given, strategies as st
 
 from budget_corpus import make_run, verdicts
-from referee.engine.run.safeio import MAX_NUMBER_CHARS, parse_json
+from referee.engine.run.safejson import MAX_NUMBER_CHARS, parse_json
 from referee.engine.values import PLAIN_NUMBER_CHARS, canonical_number, render
 from referee.engine.verdict import Outcome
 

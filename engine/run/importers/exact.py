@@ -5,7 +5,7 @@
 another value, or its whole line would be lost. Here a number is a ``float`` only
 when that float is exactly the number written, an ``int`` when it has at most
 ``INT_DIGITS`` digits, and otherwise a ``Decimal`` of the very digits; ``dumps``
-writes a Decimal back as those digits. The view's reader (``engine.run.safeio``)
+writes a Decimal back as those digits. The view's reader (``engine.run.safejson``)
 then reads the number as exactly as it can, or says it cannot (a number out of its
 range makes the value unreadable, and a check on it an ERROR), never a rounding.
 """
@@ -17,7 +17,7 @@ import math
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from referee.engine.run.safeio import MAX_JSON_DEPTH, depth_exceeded
+from referee.engine.run.safejson import MAX_JSON_DEPTH, depth_exceeded
 
 INT_DIGITS = 4000  # below Python's limit on converting digits to an int (4300)
 

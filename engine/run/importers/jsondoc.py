@@ -28,7 +28,7 @@ from typing import Any
 
 from referee.engine.run.importers.exact import DECODER, loads
 from referee.engine.run.importers.record import Origin
-from referee.engine.run.safeio import MAX_JSON_DEPTH, depth_exceeded
+from referee.engine.run.safejson import MAX_JSON_DEPTH, depth_exceeded
 
 _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
 _TEXT_TOKEN = re.compile(_TOKEN.pattern.decode(), re.S)  # the same, over a line already decoded

@@ -16,7 +16,8 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.model import Problem
-from referee.engine.run.safeio import MAX_JSON_DEPTH, depth_exceeded, read_named_file
+from referee.engine.run.safeio import read_named_file
+from referee.engine.run.safejson import MAX_JSON_DEPTH, depth_exceeded
 
 # A session log holds every tool result in full, so it is allowed to be much
 # larger than a transcript (safeio.MAX_TEXT_BYTES); what is written stays under it.
