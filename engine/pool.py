@@ -184,9 +184,10 @@ def _stop(pool: ProcessPoolExecutor, pending: Iterable[Future | list], elders: f
     A worker is never ended while it may be sending: ended halfway through a result,
     it leaves half a message in the pipe, and the executor's thread waits for the
     rest forever (``shutdown`` then never returns). A worker still on its chunk
-    after the grace is all but surely in a run's work, not in a message. The executor does not name its workers
-    (Python 3.14 adds ``terminate_workers``): they are the children of this process
-    that ``elders``, the children it had before the pool, does not hold."""
+    after the grace is all but surely in a run's work, not in a message. The
+    executor does not name its workers (Python 3.14 adds ``terminate_workers``):
+    they are the children of this process that ``elders``, the children it had
+    before the pool, does not hold."""
     from multiprocessing import active_children
 
     futures = [chunk for chunk in pending if isinstance(chunk, Future)]

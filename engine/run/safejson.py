@@ -61,7 +61,8 @@ _DECODER = json.JSONDecoder(parse_float=_bounded_float, parse_int=_bounded_int,
 # four characters only.
 _SCAN: Callable[[str, int], tuple[Any, int]] = getattr(_DECODER, "scan_once")  # set by __init__, not typed
 _JSON_SPACE = " \t\n\r"
-_JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
+# A JSON string (or one cut short) or a bracket: what a pass over JSON's structure looks at.
+JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -152,7 +153,7 @@ def depth_exceeded(text: str, limit: int) -> int | None:
     if len(text) <= limit or text.count("[") + text.count("{") <= limit:
         return None
     depth = 0
-    for match in _JSON_TOKEN.finditer(text):
+    for match in JSON_TOKEN.finditer(text):
         char = match.group()[0]
         if char in "[{":
             depth += 1

@@ -35,7 +35,7 @@ def _integer(text: str) -> int | Decimal:
 
 # Integers are read by the scanner itself (no Python call per integer); only text that
 # it refuses is read again by the decoder that takes any number of digits.
-DECODER = json.JSONDecoder(parse_float=_number, parse_constant=Decimal)
+_DECODER = json.JSONDecoder(parse_float=_number, parse_constant=Decimal)
 _LONG_INTEGERS = json.JSONDecoder(parse_float=_number, parse_int=_integer, parse_constant=Decimal)
 
 
@@ -43,7 +43,7 @@ def loads(text: str) -> tuple[Any] | None:
     """``(value,)`` for JSON text within the depth limit, else None; never raises."""
     if depth_exceeded(text, MAX_JSON_DEPTH) is not None:
         return None
-    for decoder in (DECODER, _LONG_INTEGERS):
+    for decoder in (_DECODER, _LONG_INTEGERS):
         try:
             return (decoder.decode(text),)
         except ValueError:  # not JSON, or an integer of more digits than int() takes
@@ -51,6 +51,19 @@ def loads(text: str) -> tuple[Any] | None:
         except (RecursionError, InvalidOperation):  # InvalidOperation: an exponent beyond any Decimal
             return None
     return None
+
+
+def value_at(text: str, at: int) -> tuple[Any, int] | None:
+    """The JSON value that starts at offset ``at`` of ``text`` and the offset just past
+    it, as ``loads`` reads that value's text alone; None where ``loads`` would not read
+    it, or would need its decoder of long integers (which reads whole texts only)."""
+    try:
+        value, end = _DECODER.raw_decode(text, at)
+    except (ValueError, RecursionError, InvalidOperation):
+        return None
+    if isinstance(value, (dict, list)) and depth_exceeded(text[at:end], MAX_JSON_DEPTH) is not None:
+        return None
+    return value, end
 
 
 def dumps(value: Any) -> str:

@@ -23,15 +23,14 @@ from __future__ import annotations
 import bisect
 import re
 from dataclasses import dataclass, field
-from decimal import InvalidOperation
 from typing import Any
 
-from referee.engine.run.importers.exact import DECODER, loads
+from referee.engine.run.importers.exact import loads, value_at
 from referee.engine.run.importers.record import Origin
-from referee.engine.run.safejson import MAX_JSON_DEPTH, depth_exceeded
+from referee.engine.run.safejson import JSON_TOKEN
 
-_TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.S)
-_TEXT_TOKEN = re.compile(_TOKEN.pattern.decode(), re.S)  # the same, over a line already decoded
+_TEXT_TOKEN = JSON_TOKEN  # over a line already decoded
+_TOKEN = re.compile(JSON_TOKEN.pattern.encode(), re.S)  # the same, over a file's bytes
 _SPACE = b" \t\r\n"
 _BLANK_TEXT = re.compile(r"[ \t\r\n]*")
 
@@ -110,15 +109,13 @@ def _keyed_array(text: str, at: int) -> tuple[str, int | None]:
         return "", None
     at = _skip(text, at + 1)
     while text[at:at + 1] == '"':
-        key = _element(text, at)
-        key_end = key[1] if key is not None else len(text)
-        colon = _skip(text, key_end)
-        if text[colon:colon + 1] != ":":
+        member = _member(text, at)
+        if member is None:
             return "", None
-        value = _skip(text, colon + 1)
-        if text[at:key_end] in ('"messages"', '"traj"') and text[value:value + 1] == "[":
-            return "/" + text[at + 1:key_end - 1], value
-        found = _element(text, value)
+        key, value = member
+        if key in ('"messages"', '"traj"') and text[value:value + 1] == "[":
+            return "/" + key[1:-1], value
+        found = value_at(text, value)
         at = _skip(text, found[1]) if found is not None else len(text)
         if text[at:at + 1] != ",":
             return "", None
@@ -131,15 +128,24 @@ def _members(text: str, at: int) -> int | None:
     the object closes, or None when they are not JSON."""
     at = _skip(text, at)
     while text[at:at + 1] == ",":
-        key = _element(text, _skip(text, at + 1))
-        colon = _skip(text, key[1]) if key is not None and isinstance(key[0], str) else None
-        if colon is None or text[colon:colon + 1] != ":":
-            return None
-        found = _element(text, _skip(text, colon + 1))
+        member = _member(text, _skip(text, at + 1))
+        found = value_at(text, member[1]) if member is not None else None
         if found is None:
             return None
         at = _skip(text, found[1])
     return at + 1 if text[at:at + 1] == "}" else None
+
+
+def _member(text: str, at: int) -> tuple[str, int] | None:
+    """The member of an object at ``at``: its key as written (quotes and escapes
+    kept) and where its value starts; None when no ``"key":`` is there."""
+    key = value_at(text, at)
+    if key is None or not isinstance(key[0], str):
+        return None
+    colon = _skip(text, key[1])
+    if text[colon:colon + 1] != ":":
+        return None
+    return text[at:key[1]], _skip(text, colon + 1)
 
 
 def _elements(text: str, at: int, offsets: "_Offsets") -> tuple[list[Element], list[Any], int] | None:
@@ -152,7 +158,7 @@ def _elements(text: str, at: int, offsets: "_Offsets") -> tuple[list[Element], l
             if text[at:at + 1] != ",":
                 return None
             at = _skip(text, at + 1)
-        found = _element(text, at)
+        found = value_at(text, at)
         if found is None:
             return None
         (value, end), first = found, False
@@ -170,18 +176,6 @@ def _strict_text(data: bytes | str) -> str | None:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         return None
-
-
-def _element(text: str, at: int) -> tuple[Any, int] | None:
-    """The value at ``at`` and where it ends, as ``exact.loads`` reads the element alone
-    (None where it would not read it, or would read it only with its second decoder)."""
-    try:
-        value, end = DECODER.raw_decode(text, at)
-    except (ValueError, RecursionError, InvalidOperation):
-        return None
-    if isinstance(value, (dict, list)) and depth_exceeded(text[at:end], MAX_JSON_DEPTH) is not None:
-        return None
-    return value, end
 
 
 class _Offsets:
