@@ -13,12 +13,15 @@ import json
 from pathlib import Path
 
 import pytest
+
+import referee
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from referee.engine.run.importers import AUTO, each_conversation, jsondoc
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.writer import render_run
+from referee.engine.run.memory import memory_run
 
 FIXTURES = Path(__file__).parent / "fixtures"
 OPENAI_SOURCES = sorted([*(FIXTURES / "import" / "openai").glob("*.json*"),
@@ -40,10 +43,10 @@ def _written(messages: list, indent: int | None, ascii_only: bool, lead: str) ->
 
 def _same(data: bytes | str) -> None:
     fast, walked = jsondoc.decoded_array(data), jsondoc.walked_array(data)
-    if walked is None:
+    if walked is None or walked.another is not None:  # a second message array: the walk's to report
         assert fast is None
         return
-    assert fast is not None
+    assert fast is not None and fast.another is None
     assert (fast.elements, fast.closed, fast.base) == (walked.elements, walked.closed, walked.base)
     assert fast.values is not None and len(fast.values) == len(fast.elements)
     for element, value in zip(fast.elements, fast.values):
@@ -133,3 +136,19 @@ def test_members_after_the_messages_are_no_messages(limit: int, tmp_path: Path, 
     _, _, conversation = next(iter(each_conversation(AUTO, [source], None, None)))
     assert [p.code for p in conversation.problems] == []
     assert [note.text for note in conversation.response] == ["There are none."]
+
+
+@pytest.mark.parametrize("limit", [jsondoc.WHOLE_LIMIT, -1], ids=["decoded-whole", "walked"])
+def test_a_second_message_list_is_unread_evidence_never_absent(limit: int, tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(jsondoc, "WHOLE_LIMIT", limit)
+    first = [{"role": "user", "content": "clean up"}, {"role": "assistant", "content": "Done."}]
+    second = [{"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "Bash", "arguments": '{"command": "rm -rf /"}'}}]}]
+    source = tmp_path / "request.json"
+    source.write_text('{"messages": ' + json.dumps(first) + ',\n "messages": ' + json.dumps(second) + "}")
+    _, _, conversation = next(iter(each_conversation(AUTO, [source], None, None)))
+    assert [(p.code, p.line) for p in conversation.problems if p.code == "calls-may-be-missing"] == [
+        ("calls-may-be-missing", 2)]
+    run = memory_run(render_run(conversation).files)
+    (result,) = referee.grade('eval 1\nexpect: no calls to "Bash"\nexpect: count(calls) == 0\n', run)
+    assert [item["outcome"] for item in result.expectations] == ["error", "error"]

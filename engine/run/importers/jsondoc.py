@@ -60,6 +60,9 @@ class Document:
     closed: bool = False
     base: str = ""
     values: list[Any] | None = None  # each element's value, when the document was decoded whole
+    # The line of a second array under "messages" or "traj", which is not read: JSON
+    # readers differ on a key given twice, so the run may hold calls that are not here.
+    another: int | None = None
 
     def value(self, index: int, text: str) -> tuple[Any] | None:
         """``(value,)`` of element ``index``, whose text is ``text``, as ``exact.loads``
@@ -113,7 +116,7 @@ def _keyed_array(text: str, at: int) -> tuple[str, int | None]:
         if member is None:
             return "", None
         key, value = member
-        if key in ('"messages"', '"traj"') and text[value:value + 1] == "[":
+        if _holds_messages(text, key, value):
             return "/" + key[1:-1], value
         found = value_at(text, value)
         at = _skip(text, found[1]) if found is not None else len(text)
@@ -129,11 +132,19 @@ def _members(text: str, at: int) -> int | None:
     at = _skip(text, at)
     while text[at:at + 1] == ",":
         member = _member(text, _skip(text, at + 1))
+        if member is not None and _holds_messages(text, *member):
+            return None  # a second message array: the walk says so
         found = value_at(text, member[1]) if member is not None else None
         if found is None:
             return None
         at = _skip(text, found[1])
     return at + 1 if text[at:at + 1] == "}" else None
+
+
+def _holds_messages(text: str, key: str, value: int) -> bool:
+    """Is the member whose key is written ``key`` and whose value starts at ``value``
+    an array the walk takes for the message array?"""
+    return key in ('"messages"', '"traj"') and text[value:value + 1] == "["
 
 
 def _member(text: str, at: int) -> tuple[str, int] | None:
@@ -219,7 +230,7 @@ def walked_array(data: bytes | str) -> Document | None:
     if walk.document_end is not None and kind.filled.search(data, walk.document_end):
         return None  # a second value follows: JSON lines
     base = "" if walk.array_depth == 1 else "/" + kind.text_of(walk.array_key)[1:-1]
-    return Document(walk.elements, walk.document_end is not None, base)
+    return Document(walk.elements, walk.document_end is not None, base, another=walk.another)
 
 
 class _Kind:
@@ -258,6 +269,7 @@ class _Walk:
         # The message array's depth while inside it, else None: once it has closed, an
         # array of the same depth further on (a request's "tools") holds no messages.
         self.reading: int | None = None
+        self.another: int | None = None  # the line of a second message array (under a key)
         self.elements: list[Element] = []
         self.line, self.counted = 1, 0
         self.document_end: int | None = None
@@ -284,6 +296,9 @@ class _Walk:
                 self.array_depth, self.array_key, self.reading = self.depth, self.last_key, self.depth
             elif self.reading is not None and self.depth == self.reading + 1:
                 self.open = (at, self.line_at(at))
+            elif (self.another is None and self.array_depth == self.depth == 2 and token == kind.opening[0]
+                  and self.last_key in kind.keys):
+                self.another = self.line_at(at)
             return False
         if self.reading is not None and self.depth == self.reading + 1 and self.open is not None:
             self.elements.append(Element(self.open[0], match.end(), self.open[1], token == kind.closing[1]))

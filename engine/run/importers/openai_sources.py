@@ -127,6 +127,10 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
     problems: list[Problem] = []
     for line in strays(source.data, document.elements):
         problems.append(Problem("unknown-message", source.name, "an element of the message list is no message; skipped", line))
+    if document.another is not None:
+        message = ("a second message list (a key given twice) is not read and may hold a tool call: no check over "
+                   "the run's calls can be decided")
+        problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, document.another))
     lines: dict[int, MessageLines] = {}
     starts = columns(source.data, document.elements)
 
