@@ -2,7 +2,8 @@
 ``referee import`` then ``referee grade`` gives (the reference), on every real
 source (tests/fixtures/real/imports.yaml) and every import fixture
 (tests/fixtures/import/cases.yaml): the same verdicts, evidence, warnings and exit
-code, and the same grading.json through ``referee.grade``; nothing is written."""
+code, and the same grading.json through ``referee.grade``; nothing is written. The
+source map is handed over as data, and is the map its file would give."""
 
 from __future__ import annotations
 
@@ -14,6 +15,11 @@ import yaml
 
 import referee
 from referee.engine.cli import main
+from referee.engine.report.freshness import files_digest
+from referee.engine.run.importers import read_sources
+from referee.engine.run.importers.writer import render_run
+from referee.engine.run.memory import MemoryRun
+from referee.engine.run.model import RunId
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CASES = [(FIXTURES / "real", case) for case in yaml.safe_load((FIXTURES / "real" / "imports.yaml").read_text())]
@@ -91,3 +97,18 @@ def test_what_grade_says_of_sources(tmp_path: Path, capsys):
     assert "apply to source files" in capsys.readouterr().err
     assert main(["grade", str(session), "--error-when", "(", *rules]) == 2
     assert "--error-when" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("root, case", CASES, ids=[c["id"] for _, c in CASES])
+def test_a_map_given_as_data_is_the_map_read_back_from_its_file(root: Path, case: dict):
+    """A run graded in memory takes its source map as data, never written as JSON and
+    read back: it is the map (and the files digest) the written file gives."""
+    for _, _, conversation in read_sources(case["format"], [root / s for s in case["sources"]],
+                                           error_when=case.get("error_when")).found:
+        written = render_run(conversation)
+        run_id = RunId("eval-1/imported/run-1", "1", None, "imported", 1)
+        from_file = MemoryRun(written.files, run_id)
+        given = MemoryRun(written.views, run_id, source_map=written.source_map)
+        assert given.source_map == from_file.source_map
+        assert list(given.source_map[0].lines) == list(from_file.source_map[0].lines)
+        assert files_digest(given) == files_digest(from_file)

@@ -8,29 +8,50 @@ problems, because only the lowest layer (where bytes come from) differs.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import replace
 from functools import cached_property
 from pathlib import Path, PurePosixPath
+from typing import TYPE_CHECKING
 
+from referee.engine.run.identity import SOURCE_MAP
 from referee.engine.run.model import Problem, RunId, TextFile
 from referee.engine.run.reading import NO_FILES, ResponseFiles
 from referee.engine.run.safeio import safe_relative, text_file
 from referee.engine.run.workspace import Run
 
+if TYPE_CHECKING:
+    from referee.engine.run.importers.source_map import SourceMap
+
 Content = str | bytes
 
 
 class MemoryRun(Run):
-    """A ``Run`` whose files are ``{path relative to the run dir: text or bytes}``."""
+    """A ``Run`` whose files are ``{path relative to the run dir: text or bytes}``.
+
+    ``source_map`` is the map of a run imported in memory, given as the data
+    ``source_map.json`` would hold (``importers.writer.RunFiles``), so it is not
+    written as JSON only to be read back."""
 
     def __init__(self, files: Mapping[str, Content], run_id: RunId, metadata: dict | None = None,
-                 responses: ResponseFiles = NO_FILES, problems: tuple[Problem, ...] = ()):
+                 responses: ResponseFiles = NO_FILES, problems: tuple[Problem, ...] = (),
+                 source_map: SourceMap | None = None):
         super().__init__(Path("/<memory>"), run_id, dict(metadata or {}), problems, responses=responses)
         self._files = {str(PurePosixPath(name)): data for name, data in files.items()}
+        self._source_map = source_map
 
     @property
     def files(self) -> Mapping[str, Content]:
-        """The run's files, by path relative to the run dir (``outputs/transcript.md``)."""
-        return self._files
+        """The run's files, by path relative to the run dir (``outputs/transcript.md``),
+        ``source_map.json`` among them when the map was given as data."""
+        if self._source_map is None:
+            return self._files
+        return {**self._files, SOURCE_MAP: self._map_text}
+
+    @cached_property
+    def _map_text(self) -> str:
+        from referee.engine.run.importers.source_map import dumps  # the importers load when used
+
+        return dumps(self._source_map) if self._source_map is not None else ""
 
     def _text(self, rel: str, lossy: bool = True) -> TextFile | None:
         data = self._files.get(rel)
@@ -43,6 +64,11 @@ class MemoryRun(Run):
 
     def _held(self) -> Mapping[str, Content]:
         return self._files
+
+    def _read_source_map(self) -> tuple[SourceMap | None, tuple[Problem, ...]]:
+        if self._source_map is None:
+            return super()._read_source_map()
+        return replace(self._source_map, run_dir=str(self.path), held=self._files), ()
 
     @cached_property
     def _listing(self) -> tuple[str, ...]:

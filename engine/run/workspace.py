@@ -238,6 +238,9 @@ class Run:
     def source_map(self) -> tuple[SourceMap | None, tuple[Problem, ...]]:
         """``(SourceMap or None, problems)`` of an imported run, read once: the report
         translates evidence through it and the import warnings check it."""
+        return self._read_source_map()
+
+    def _read_source_map(self) -> tuple[SourceMap | None, tuple[Problem, ...]]:
         from referee.engine.run.importers.source_map import SOURCE_MAP, source_map_of
 
         found = json_file(self._text(SOURCE_MAP), self._base)

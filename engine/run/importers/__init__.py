@@ -277,5 +277,5 @@ def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None =
             errors.append(f"{path}: not enough memory to write the run it holds; not imported")
             continue
         written.append(Imported(name, conversation.format, len(conversation.calls),
-                                bool(files.files[RESPONSE].strip()), files.problems))
+                                bool(files.views[RESPONSE].strip()), files.problems))
     return Result(tuple(written), tuple(errors), tuple(namer.notes + notes))

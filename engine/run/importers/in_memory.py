@@ -3,7 +3,8 @@
 ``referee grade session.jsonl`` (and ``referee.grade(rules, "chat.json")``) reads
 each source as ``import`` reads it (``each_conversation``), renders each
 conversation into the files of its run folder (``writer.render_run``) and grades
-those files as a run held in memory (``engine.run.memory``): nothing is written.
+those files as a run held in memory (``engine.run.memory``), with the source map
+as data: nothing is written.
 A run gets the name ``import`` would give its folder (``naming``) and the identity
 discovery would read from that folder (``engine.run.identity``), so the verdicts,
 evidence and reports are those of ``referee import`` then ``referee grade``.
@@ -17,7 +18,7 @@ from pathlib import Path
 from referee.engine.run.identity import MetadataReader, identify, natural_key
 from referee.engine.run.importers import AUTO, each_conversation
 from referee.engine.run.importers.naming import Namer, eval_run_names
-from referee.engine.run.importers.writer import render_run
+from referee.engine.run.importers.writer import RunFiles, render_run
 from referee.engine.run.memory import MemoryRun
 from referee.engine.run.model import Problem
 from referee.engine.run.reading import NO_FILES, ResponseFiles
@@ -55,14 +56,14 @@ def source_runs(paths: list[Path], eval_id: str | None = None, configuration: st
             continue
         path, number, conversation = item
         name = namer.name(path, number) if numbered is None else next(numbered)
-        runs.append(_run(render_run(conversation).files, name, responses))
+        runs.append(_run(render_run(conversation), name, responses))
     runs.sort(key=lambda run: tuple(natural_key(part) for part in run.id.rel.split("/")))
     return SourceRuns(tuple(runs), tuple(errors), tuple(namer.notes))
 
 
-def _run(files: dict[str, str], rel: str, responses: ResponseFiles) -> MemoryRun:
+def _run(files: RunFiles, rel: str, responses: ResponseFiles) -> MemoryRun:
     run_id, metadata, _ = identify(_NOWHERE / rel, rel, _NoFolders(), own_metadata=False, imported=True)
-    return MemoryRun(files, run_id, metadata, responses)
+    return MemoryRun(files.views, run_id, metadata, responses, source_map=files.source_map)
 
 
 class _NoFolders(MetadataReader):

@@ -60,10 +60,18 @@ _PATH_CHAR = re.compile(r"[\w.~/-]")
 
 @dataclass(frozen=True)
 class RunFiles:
-    """The files of one run folder, as text keyed by path relative to it."""
+    """The files of one run folder: the views of the source as text keyed by path
+    relative to it, and the source map as data (a run graded in memory takes it as
+    it is; ``files`` writes it as ``source_map.json``)."""
 
-    files: dict[str, str]
+    views: dict[str, str]
+    source_map: SourceMap
     problems: tuple[Problem, ...]
+
+    @property
+    def files(self) -> dict[str, str]:
+        """Every file of the run folder as text, ``source_map.json`` included."""
+        return {**self.views, SOURCE_MAP: dumps(self.source_map)}
 
 
 class _Lines:
@@ -223,9 +231,11 @@ def render_run(conversation: Conversation) -> RunFiles:
     if conversation.timing is not None:
         files[TIMING] = _json_file(conversation.timing)
     found = tuple(sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.code, p.message)))
-    files[SOURCE_MAP] = dumps(SourceMap(conversation.format, tuple(sources), lines, found, digests, unread,
-                                        dict(conversation.options), conversation.origin))
-    return RunFiles(files, found)
+    # In the order source_map.json holds them, so the map is the one read back from it.
+    source_map = SourceMap(conversation.format, tuple(sources), dict(sorted(lines.items())), found,
+                           dict(sorted(digests.items())), dict(sorted(unread.items())),
+                           dict(sorted(conversation.options)), conversation.origin)
+    return RunFiles(files, source_map, found)
 
 
 def _digests(files: dict[str, str], names) -> tuple[dict[str, str], int]:
