@@ -10,7 +10,6 @@ there) is marked vacuous: it examined nothing. One that examined what it names
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
 
 from referee.dsl import ast
 from referee.dsl.format import format_condition

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
 
 from referee.dsl import ast
 from referee.dsl.format import format_value

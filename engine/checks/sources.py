@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import posixpath
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Callable
 
 from referee.dsl import ast
 from referee.engine.checks import inputs

@@ -9,7 +9,7 @@ runs hold, and suggest the closest name the runs do have.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Callable, Iterable
 
 from referee.engine.caps import DETAIL_LIMIT, cut
 from referee.dsl.errors import suggest

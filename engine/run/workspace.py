@@ -241,7 +241,7 @@ class Run:
         return self._read_source_map()
 
     def _read_source_map(self) -> tuple[SourceMap | None, tuple[Problem, ...]]:
-        from referee.engine.run.importers.source_map import SOURCE_MAP, source_map_of
+        from referee.engine.run.importers.source_map import source_map_of
 
         found = json_file(self._text(SOURCE_MAP), self._base)
         return source_map_of(found, self.path, join_report(self._base, SOURCE_MAP), self._held())
