@@ -175,3 +175,19 @@ def test_an_assertion_no_mutant_could_break_is_said_untested_not_ok(tmp_path: Pa
     assert "--    1#8 no odd commands\n      untested: no mutant of what it claims could be built" in out
     assert "0 of 0" not in out
     assert "ok    1#9 names the flight\n" in out
+
+
+def test_the_mutants_do_not_charge_the_lines_they_look_through(tmp_path: Path, capsys):
+    """A mutant that puts banned words under a section finds the section without
+    spending the critique's budget per line of the response (it is no assertion)."""
+    run = tmp_path / "ws" / "iteration-1" / "eval-1-task"
+    outputs = run / "with_skill" / "run-1" / "outputs"
+    outputs.mkdir(parents=True)
+    (run / "eval_metadata.json").write_text('{"eval_id": 1, "eval_name": "task", "prompt": "Do it."}')
+    (outputs / "transcript.md").write_text("## [tool_calls] Step 1: Bash\nTool: Bash\nArgs: {}\nReturn: \"ok\"\n"
+                                           "Status: success\n")
+    (outputs / "response.md").write_text("## Summary\n\nAll good.\n\n## Log\n" + "step done\n" * 3_000)
+    rules = tmp_path / "r.rules"
+    rules.write_text('eval 1 "task"\nexpect 1: not (section(response, "Summary") contains "TODO")\n')
+    assert main(["critique", str(tmp_path / "ws"), "--rules", str(rules), "--check", "--budget", "2000"]) == 0
+    assert "critique stopped" not in capsys.readouterr().err

@@ -105,10 +105,11 @@ def _replace(arg: Val, old: Val, new: Val) -> Result:
 
 def _lines(arg: Val) -> Result:
     _need(arg, "lines", "text")
+    count = textparts.line_count(arg.value) if arg.value else 0  # the empty text has no line here
+    spend(count, f"taking {count:,} lines of a text")  # before any line is made
     parts = _LINE_BREAK.split(arg.value)
     if parts and parts[-1] == "":
         parts.pop()  # a final line break ends the last line; it does not start one
-    spend(len(parts), f"taking {len(parts):,} lines of a text")
     base = arg.prov.line if arg.prov and arg.prov.line else 1
     items = tuple(Val(text, _line_prov(arg, base + i)) for i, text in enumerate(parts))
     return _derived(arg, "lines", list(parts), items)

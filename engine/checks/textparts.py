@@ -57,15 +57,29 @@ class Line:
     fence: bool  # an opening or closing fence line itself
 
 
+def line_count(text: str) -> int:
+    """How many lines ``text`` has (``\\r\\n`` and ``\\r`` end lines too; a final line
+    break ends the last line, it does not start one), counted without cutting it."""
+    breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+    return breaks + 1 - (breaks > 0 and text.endswith(("\n", "\r")))
+
+
+def _read_lines(text: str) -> list[Line]:
+    """``_lines`` for a function of the rules: each line is a step of the assertion's
+    budget, charged before any line is made."""
+    count = line_count(text)
+    spend(count, f"reading {count:,} lines of text")
+    return _lines(text)
+
+
 def _lines(text: str) -> list[Line]:
     """The lines of ``text`` (``\\r\\n`` and ``\\r`` end lines too), each marked as
-    inside fenced code or not; each line read is a step of the assertion's budget."""
+    inside fenced code or not."""
     out: list[Line] = []
     fence: str | None = None
     split = re.split(r"\r\n|\r|\n", text)
     if len(split) > 1 and split[-1] == "":
         split.pop()  # a final line break ends the last line; it does not start one
-    spend(len(split), f"reading {len(split):,} lines of text")
     for number, line in enumerate(split):
         found = _FENCE.match(line)
         if fence is None and found:
@@ -163,7 +177,7 @@ def section(arg: Val, title: Val) -> Result:
     text = _need_text(arg, "section")
     if not isinstance(title.value, str):
         raise EvalError(f"section() takes the title as text, got {type_name(title.value)}")
-    lines = _lines(text)
+    lines = _read_lines(text)
     found = section_lines(lines, title.value)
     if found is None:
         names = [name for _, _, name in _headings(lines)]
@@ -196,7 +210,7 @@ def _no_section(arg: Val, title: str, names: list[str]) -> str:
 
 
 def headings(arg: Val) -> Result:
-    lines = _lines(_need_text(arg, "headings"))
+    lines = _read_lines(_need_text(arg, "headings"))
     items = [Val(name, _at(arg, f"heading {render(name)} of {arg.label}", i))
              for i, _, name in _headings(lines)]
     return _listed(arg, "headings", items)
@@ -207,7 +221,7 @@ def headings(arg: Val) -> Result:
 
 def parts(arg: Val) -> Result:
     """The pieces of text between rules (``---``), blank pieces left out."""
-    lines = _lines(_need_text(arg, "parts"))
+    lines = _read_lines(_need_text(arg, "parts"))
     pieces: list[list[Line]] = [[]]
     for line in lines:
         if not line.fenced and not line.fence and _RULE.match(line.text):
@@ -222,7 +236,7 @@ def parts(arg: Val) -> Result:
 def quotes(arg: Val) -> Result:
     """Each block quote (lines starting with ``>``, up to a line without one), its
     ``>`` markers left out."""
-    lines = _lines(_need_text(arg, "quotes"))
+    lines = _read_lines(_need_text(arg, "quotes"))
     groups: list[list[Line]] = []
     inside = False
     for line in lines:
@@ -242,7 +256,7 @@ def code(arg: Val) -> Result:
     """The content of each fenced code block (an unclosed fence runs to the end)."""
     blocks: list[list[Line]] = []
     inside = False
-    for line in _lines(_need_text(arg, "code")):
+    for line in _read_lines(_need_text(arg, "code")):
         if line.fence:
             if not inside:
                 blocks.append([])

@@ -11,10 +11,12 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import given, strategies as st
 
 from budget_corpus import make_run, rules_for, verdicts
 from referee.engine.budget import Limits
 from referee.engine.checks import functions, textparts
+from referee.engine.values import Val
 from referee.engine.verdict import Outcome
 
 CALLS = 5_000
@@ -107,3 +109,20 @@ def test_a_text_within_the_budget_is_cut_into_its_pieces(tmp_path):
                       'count(lines(response)) == 3', 'section(response, "Summary") contains "Saved"')
     got = verdicts(tmp_path, rules, limits=Limits(steps=50))
     assert [v.outcome for v in got] == [Outcome.PASS] * 4, [v.message for v in got]
+
+
+@pytest.mark.parametrize("check", ['count(lines(response)) > 1', 'count(headings(response)) > 1'])
+def test_lines_are_counted_before_the_text_is_cut(tmp_path, monkeypatch, check):
+    make_run(tmp_path, response="12\n" * 3_000)
+    cut = []
+    monkeypatch.setattr(textparts, "_lines", lambda text: cut.append(text))
+    monkeypatch.setattr(functions, "_LINE_BREAK", type("Cut", (), {"split": lambda self, text: cut.append(text)})())
+    (verdict,) = verdicts(tmp_path, rules_for(check), limits=Limits(steps=2_000))
+    assert verdict.outcome is Outcome.ERROR and "budget of 2,000 steps" in verdict.message
+    assert cut == []
+
+
+@given(st.text(alphabet="a\r\n", max_size=12))
+def test_a_text_has_the_lines_it_is_cut_into(text):
+    assert textparts.line_count(text) == len(textparts._lines(text))
+    assert (textparts.line_count(text) if text else 0) == len(functions.FUNCTIONS["lines"](Val(text, None)).value)
