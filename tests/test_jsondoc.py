@@ -67,7 +67,7 @@ def test_a_plain_document_decoded_whole_has_the_walks_elements_and_their_values(
 
 
 # Members around the messages, the messages under one key or another (a key written
-# with an escape is not the key for the walk), and keys given twice.
+# with an escape is that key, as to any JSON reader), and keys given twice.
 _KEYS = st.sampled_from(["messages", "traj", "model", "messag\\u0065s"])
 _MEMBERS = st.lists(st.tuples(st.one_of(_KEYS, _TRICKY), st.one_of(_VALUES, _MESSAGES)), max_size=4)
 

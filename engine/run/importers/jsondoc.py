@@ -117,7 +117,7 @@ def _keyed_array(text: str, at: int) -> tuple[str, int | None]:
             return "", None
         key, value = member
         if _holds_messages(text, key, value):
-            return "/" + key[1:-1], value
+            return "/" + str(key_name(key)), value
         found = value_at(text, value)
         at = _skip(text, found[1]) if found is not None else len(text)
         if text[at:at + 1] != ",":
@@ -144,7 +144,19 @@ def _members(text: str, at: int) -> int | None:
 def _holds_messages(text: str, key: str, value: int) -> bool:
     """Is the member whose key is written ``key`` and whose value starts at ``value``
     an array the walk takes for the message array?"""
-    return key in ('"messages"', '"traj"') and text[value:value + 1] == "["
+    return key_name(key) in MESSAGE_KEYS and text[value:value + 1] == "["
+
+
+MESSAGE_KEYS = ("messages", "traj")  # the keys whose array holds the messages
+
+
+def key_name(written: str) -> str | None:
+    """The name a key written ``written`` (quotes and escapes kept) gives: ``"mess\\u0061ges"``
+    is ``messages`` to every JSON reader, so it is to referee; None when it is no string."""
+    if "\\" not in written:
+        return written[1:-1] if len(written) > 1 and written[-1:] == '"' else None
+    found = loads(written)
+    return found[0] if found is not None and isinstance(found[0], str) else None
 
 
 def _member(text: str, at: int) -> tuple[str, int] | None:
@@ -229,7 +241,7 @@ def walked_array(data: bytes | str) -> Document | None:
         return None
     if walk.document_end is not None and kind.filled.search(data, walk.document_end):
         return None  # a second value follows: JSON lines
-    base = "" if walk.array_depth == 1 else "/" + kind.text_of(walk.array_key)[1:-1]
+    base = "" if walk.array_depth == 1 else "/" + str(key_name(kind.text_of(walk.array_key)))
     return Document(walk.elements, walk.document_end is not None, base, another=walk.another)
 
 
@@ -243,9 +255,12 @@ class _Kind:
         self.token: re.Pattern[Any] = _TEXT_TOKEN if text else _TOKEN  # of the data's type
         self.blank, self.filled = re.compile(form(rb"[ \t\r\n]*")), re.compile(form(rb"[^ \t\r\n]"))
         self.quote, self.newline = form(b'"'), form(b"\n")
-        self.keys = (form(b'"messages"'), form(b'"traj"'))  # the keys whose array holds the messages
-        self.text_of = (lambda key: key) if text else (lambda key: key.decode())
+        self.text_of = (lambda key: key) if text else (lambda key: key.decode("utf-8", "replace"))
         self.opening, self.closing = (form(b"["), form(b"{")), (form(b"]"), form(b"}"))
+
+    def names_messages(self, key: bytes | str | None) -> bool:
+        """Is ``key`` (a string token) a key whose array holds the messages?"""
+        return key is not None and key_name(self.text_of(key)) in MESSAGE_KEYS
 
     @staticmethod
     def of(data: bytes | str) -> "_Kind":
@@ -292,12 +307,12 @@ class _Walk:
         if token in kind.opening:
             self.depth += 1
             if self.array_depth is None and token == kind.opening[0] and (
-                    self.depth == 1 or (self.depth == 2 and self.last_key in kind.keys)):
+                    self.depth == 1 or (self.depth == 2 and kind.names_messages(self.last_key))):
                 self.array_depth, self.array_key, self.reading = self.depth, self.last_key, self.depth
             elif self.reading is not None and self.depth == self.reading + 1:
                 self.open = (at, self.line_at(at))
             elif (self.another is None and self.array_depth == self.depth == 2 and token == kind.opening[0]
-                  and self.last_key in kind.keys):
+                  and kind.names_messages(self.last_key)):
                 self.another = self.line_at(at)
             return False
         if self.reading is not None and self.depth == self.reading + 1 and self.open is not None:

@@ -38,7 +38,7 @@ _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "functio
 CALL_WORDS = ("tool_calls", "function_call")  # a line holding one of these may hold a call
 # A message of no role the format has, holding one of these, may be a call of another
 # message format (the Responses API's ``function_call``, ``local_shell_call`` items).
-_OTHER_CALLS = CALL_WORDS + ("_call", "tool_use")
+OTHER_CALLS = CALL_WORDS + ("_call", "tool_use")
 
 # (message index, key, nth occurrence, the key's JSON Pointer below the message) -> origin
 Locate = Callable[[int, str, int, str], Origin]
@@ -107,7 +107,7 @@ class _Reader:
             given = message.get("role") if isinstance(message, dict) else message
             shown = given if isinstance(given, str) else type(given).__name__
             self.warn("unknown-message", origin, f"message {index + 1} has unknown role {shown!r}; skipped")
-            if may_hold(json.dumps(message, ensure_ascii=False, default=str), _OTHER_CALLS):
+            if may_hold(json.dumps(message, ensure_ascii=False, default=str), OTHER_CALLS):
                 self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, may hold a tool call "
                           "(of a format this importer does not read): no check over the run's calls can be decided")
             return
@@ -124,8 +124,12 @@ class _Reader:
 
     def assistant(self, index: int, message: dict) -> None:
         calls = message.get("tool_calls")
-        calls = calls if isinstance(calls, list) else []
         legacy = message.get("function_call")
+        for key, value, kind in (("tool_calls", calls, list), ("function_call", legacy, dict)):
+            if value is not None and not isinstance(value, kind):
+                self.unread_call(self.locate(index, key, 0, f"/{key}"), f"{key} is {_kind(value)}, not "
+                                 f"{'a list' if kind is list else 'an object'}; not read")
+        calls = calls if isinstance(calls, list) else []
         text = _text(message.get("content")) or _text(message.get("refusal"))
         if text.strip():
             origin = self.locate(index, "content", 0, "/content")
@@ -145,7 +149,7 @@ class _Reader:
         origin = self.locate(index, "arguments", nth, f"{at}/arguments")
         function = call.get("function") if isinstance(call, dict) else None
         if not isinstance(function, dict):
-            self.warn("bad-call", origin, "a tool call without a function; skipped")
+            self.unread_call(origin, "a tool call without a function; skipped")
             return
         raw_name = function.get("name")
         name = raw_name if isinstance(raw_name, str) else ""
@@ -161,6 +165,12 @@ class _Reader:
         unread = frozenset() if readable else frozenset({"args"})
         self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id, tool_origin=named,
                                  unread=unread))
+
+    def unread_call(self, origin: Origin, why: str) -> None:
+        """A call the message holds that cannot be read: said, and the run's calls are incomplete."""
+        self.warn("bad-call", origin, why)
+        self.warn(CALLS_MAY_BE_MISSING, origin, "a tool call of this message could not be read: no check over "
+                  "the run's calls can be decided")
 
     def arguments(self, raw: Any, origin: Origin) -> tuple[Any, bool]:
         """The arguments' value, and whether they could be read: a JSON object (as

@@ -17,7 +17,7 @@ from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.jsondoc import Document, Element, MessageLines, columns, message_array, strays
-from referee.engine.run.importers.openai import (CALL_WORDS, FORMAT, UNREAD, Locate, is_message,
+from referee.engine.run.importers.openai import (CALL_WORDS, FORMAT, OTHER_CALLS, UNREAD, Locate, is_message,
                                                  read_messages)
 from referee.engine.run.importers.record import Conversation, Origin
 from referee.engine.run.importers.source import Source, each_json_line, may_hold
@@ -57,9 +57,10 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
             problems.append(Problem("unknown-record", source.name, "line is not a conversation; skipped", number))
             continue
         count += 1
-        locate = _line_locator(source.name, number, line, len(messages))
-        conversation = read_messages(messages, locate, source.name, [], f"{source.name}#{count}",
-                                     error_when=error_when)
+        inner = message_array(line)
+        locate = _line_locator(source.name, number, line, inner, len(messages))
+        conversation = read_messages(messages, locate, source.name, _twice(source.name, inner, number),
+                                     f"{source.name}#{count}", error_when=error_when)
         if held is not None:
             yield held
         held = (count, conversation)
@@ -71,10 +72,21 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
     yield (place if count > 1 else None), replace(last, problems=last.problems + tuple(kept))
 
 
-def _line_locator(name: str, number: int, line: str, count: int) -> Locate:
-    """Origins in a conversation written on one line: each message's keys by JSON
-    Pointer and column (the line alone would cite everything at once)."""
-    document = message_array(line)
+def _twice(name: str, inner: Document | None, line: int) -> list[Problem]:
+    """The problem of a conversation that gives its message list twice (``messages``
+    and ``traj``, or one key twice): only the first is read, and JSON readers differ
+    on which counts, so the run's calls may be missing."""
+    if inner is None or inner.another is None:
+        return []
+    message = ("a second message list (a key given twice, or both \"messages\" and \"traj\") is not read and may "
+               "hold a tool call: no check over the run's calls can be decided")
+    return [Problem(CALLS_MAY_BE_MISSING, name, message, line + inner.another - 1)]
+
+
+def _line_locator(name: str, number: int, line: str, document: Document | None, count: int) -> Locate:
+    """Origins in a conversation written on one line (``document``: its message array):
+    each message's keys by JSON Pointer and column (the line alone would cite
+    everything at once)."""
     elements = document.elements if document is not None else []
     if document is None or len(elements) != count:  # not the array the messages came from
         return _at_line(name, number)
@@ -143,6 +155,7 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
             else:
                 message = f"message {index + 1} is not an object; skipped"
                 problems.append(Problem("unknown-message", source.name, message, element.line))
+                _may_hide_a_call(source, element, problems, f"message {index + 1}, skipped,")
 
     def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
         found = lines.get(index)
@@ -175,6 +188,14 @@ def _element_value(source: Source, document: Document, element: Element, problem
     return UNREAD
 
 
+def _may_hide_a_call(source: Source, element: Element, problems: list[Problem], what: str) -> None:
+    """A skipped element whose text names a call (a message written as a JSON string,
+    a list of messages) makes the run's calls incomplete, as an unreadable message does."""
+    if may_hold(source.data[element.start:element.end].decode("utf-8", "replace"), OTHER_CALLS):
+        message = f"{what} may hold a tool call: no check over the run's calls can be decided"
+        problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, element.line))
+
+
 def _empty(source: Source, message: str, line: int | None, problems: list | None = None) -> Conversation:
     found = list(problems if problems is not None else source.problems)
     found.append(Problem("unknown-format", source.name, message, line))
@@ -182,12 +203,10 @@ def _empty(source: Source, message: str, line: int | None, problems: list | None
 
 
 def _messages(value: Any) -> list | None:
-    """The messages of a conversation: a list, or ``messages`` (``traj``: tau-bench) of an object."""
+    """The messages of a conversation: a list, or the first list an object gives under
+    ``messages`` (``traj``: tau-bench), as ``jsondoc.message_array`` takes it."""
     if isinstance(value, dict):
-        for key in ("messages", "traj"):
-            if isinstance(value.get(key), list):
-                return value[key]
-        return None
+        return next((v for k, v in value.items() if k in ("messages", "traj") and isinstance(v, list)), None)
     return value if isinstance(value, list) else None
 
 
@@ -221,14 +240,17 @@ def _conversations(source: Source, document: Document,
             problems.append(Problem("unknown-record", source.name, message, element.line))
             yield (number if several else None), Conversation(FORMAT, (source.name,), problems=tuple(problems))
             continue
-        locate = _element_locator(source.name, text, element.line, f"/{number - 1}", len(messages))
+        inner = message_array(text)
+        problems += _twice(source.name, inner, element.line)
+        locate = _element_locator(source.name, text, element.line, f"/{number - 1}", inner, len(messages))
         yield (number if several else None), read_messages(messages, locate, source.name, problems,
                                                            f"{source.name}#{number}", error_when=error_when)
 
 
-def _element_locator(name: str, text: str, first_line: int, pointer: str, count: int) -> Locate:
-    """Origins of the messages of a conversation that is one element of a document."""
-    inner = message_array(text)
+def _element_locator(name: str, text: str, first_line: int, pointer: str, inner: Document | None,
+                     count: int) -> Locate:
+    """Origins of the messages of a conversation that is one element of a document
+    (``inner``: its message array)."""
     elements = inner.elements if inner is not None else []
     if inner is None or len(elements) != count:
         return _at_line(name, first_line)

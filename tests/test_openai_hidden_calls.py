@@ -1,0 +1,56 @@
+"""An OpenAI-format source that holds a call referee does not read never lets a check
+over the run's calls pass: each source below holds a Bash call in a place the reader
+skips or cannot read, and ``no calls to "Bash"`` is an ERROR on it, never a PASS.
+Every source also holds a Read call it reads, so the run has a record of calls."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import referee
+
+READ = {"role": "assistant", "tool_calls": [{"id": "r", "function": {"name": "Read", "arguments": "{}"}}]}
+BASH_CALL = {"id": "b", "function": {"name": "Bash", "arguments": "{}"}}
+BASH = {"role": "assistant", "tool_calls": [BASH_CALL]}
+R, B = json.dumps(READ), json.dumps(BASH)
+ONE = '{"messages": [' + R + ']}\n'  # a second conversation, on the next line
+RULES = 'eval 1\nexpect 1: no calls to "Bash"\nexpect 2: count(calls to "Read") == 1\n'
+
+HIDDEN = {
+    # a second message list, its key written with an escape: "mess\u0061ges" is "messages"
+    "escaped-key-after": ("s.json", '{"messages": [' + R + '], "mess\\u0061ges": [' + B + ']}'),
+    "escaped-key-before": ("s.json", '{"mess\\u0061ges": [' + B + '], "messages": [' + R + ']}'),
+    # a conversation of tau-bench's results, or of a JSON line, giving its list twice
+    "results-key-twice": ("s.json", '[{"messages": [' + B + '], "messages": [' + R + ']}]'),
+    "results-messages-and-traj": ("s.json", '[{"messages": [' + R + '], "traj": [' + B + ']}]'),
+    "line-key-twice": ("s.jsonl", '{"messages": [' + B + '], "messages": [' + R + ']}\n' + ONE),
+    "line-messages-and-traj": ("s.jsonl", '{"traj": [' + B + '], "messages": [' + R + ']}\n' + ONE),
+    # calls a message holds in a shape the reader cannot take
+    "call-without-function": ("s.json", "[" + R + ', {"role": "assistant", "tool_calls": ["Bash"]}]'),
+    "tool-calls-an-object": ("s.json", "[" + R + ', {"role": "assistant", "tool_calls": {"0": '
+                             + json.dumps(BASH_CALL) + "}}]"),
+    "function-call-text": ("s.json", "[" + R + ', {"role": "assistant", "function_call": "Bash"}]'),
+    # elements of the message list that are no message object
+    "message-as-json-text": ("s.json", "[" + R + ", " + json.dumps(B) + "]"),
+    "messages-in-a-list": ("s.json", "[" + R + ", [" + B + "]]"),
+}
+
+
+@pytest.mark.parametrize("name, text", HIDDEN.values(), ids=HIDDEN.keys())
+def test_a_call_the_reader_skips_makes_the_checks_over_calls_errors(tmp_path: Path, name: str, text: str):
+    source = tmp_path / name
+    source.write_text(text, encoding="utf-8")
+    first, *others = referee.grade(RULES, source, as_eval="1")  # a second line's conversation is read as it is
+    assert [item["outcome"] for item in first.expectations] == ["error", "error"], first.expectations
+    assert [[item["outcome"] for item in other.expectations] for other in others] in ([], [["pass", "pass"]])
+
+
+def test_an_escaped_key_names_the_message_list(tmp_path: Path):
+    """``"mess\\u0061ges"`` alone is the message list, read as any JSON reader reads it."""
+    source = tmp_path / "s.json"
+    source.write_text('{"model": "m", "mess\\u0061ges": [' + R + ", " + B + "]}", encoding="utf-8")
+    (result,) = referee.grade(RULES, source, as_eval="1")
+    assert [item["outcome"] for item in result.expectations] == ["fail", "pass"]
