@@ -65,6 +65,21 @@ def test_a_pretty_printed_document_is_cited_by_line_alone(tmp_path: Path):
     assert place["file"] == "11.json" and '"arguments"' in lines[place["line"] - 1]
 
 
+def test_a_key_is_cited_where_the_call_writes_it(tmp_path: Path):
+    """The key of a call is found by where it stands in its message, not by counting
+    calls: one call without arguments, or the message's own ``name``, shifts no citation."""
+    messages = json.loads(json.dumps(MESSAGES))  # a copy
+    messages[1] = {"role": "assistant", "name": "planner", **messages[1]}
+    del messages[1]["tool_calls"][0]["function"]["arguments"]
+    text = json.dumps(messages, indent=2)
+    first, second, _ = _grade(tmp_path, text)
+    lines = text.split("\n")
+    (place,) = first["evidence_location"]  # book's arguments, after a call that has none
+    assert '"arguments": "{\\"flight\\": \\"LX2084\\"}"' in lines[place["line"] - 1]
+    (named,) = second["evidence_location"]  # book's name, after the message's own name
+    assert '"name": "book"' in lines[named["line"] - 1]
+
+
 def test_quotes_are_text_the_source_line_holds(tmp_path: Path, capsys):
     (tmp_path / "m.json").write_text(json.dumps(MESSAGES, indent=2), encoding="utf-8")
     assert main(["import", "openai", str(tmp_path / "m.json"), "--out", str(tmp_path / "ws")]) == 0

@@ -349,29 +349,69 @@ class MessageLines:
 
     Each key is looked up once in the message's text (JSON-escaped keys cannot be
     mistaken for it: a key is a string right before a colon), so a message of 5,000
-    calls costs 5,000 lookups of a list, not 5,000 scans of the message."""
+    calls costs 5,000 lookups of a list, not 5,000 scans of the message. Given the
+    message's ``value``, the key at a pointer is the one that many keys of that name
+    come before it in the message (a call without ``arguments``, or a message's own
+    ``name``, would shift a count of calls)."""
 
-    def __init__(self, text: str, first_line: int, name: str, pointer: str = "", column: int | None = None) -> None:
+    def __init__(self, text: str, first_line: int, name: str, pointer: str = "", column: int | None = None,
+                 value: Any = None) -> None:
         self.text = text
         self.first_line = first_line
         self.name = name
         self.pointer = pointer
         self.column = column
+        self.value = value
         self.breaks = [m.start() for m in re.finditer("\n", text)] if "\n" in text else []
         self.keys: dict[str, list[int]] = {}
+        self.ranks: dict[str, dict[str, int]] = {}
 
     def origin(self, key: str, nth: int, suffix: str = "") -> Origin:
-        """Where the n-th ``key`` is; ``suffix`` is its pointer below the message's."""
+        """Where ``key`` is: at ``suffix``, its pointer below the message's, when the
+        message's value is known, else the n-th ``key`` of the message."""
         offset = 0
         if key:
             offsets = self.keys.get(key)
             if offsets is None:
                 offsets = self.keys[key] = key_offsets(self.text, key)
-            offset = offsets[nth] if nth < len(offsets) else 0
+            rank = self._rank(key, suffix, nth)
+            offset = offsets[rank] if rank is not None and rank < len(offsets) else 0  # else the message's start
         line = self.first_line + bisect.bisect_left(self.breaks, offset)
         if self.column is None or self.breaks:
             return Origin(self.name, line)
         return Origin(self.name, line, self.pointer + suffix, self.column + offset + 1)
+
+    def _rank(self, key: str, suffix: str, nth: int) -> int | None:
+        """How many keys ``key`` come before the one at ``suffix`` (None: the message has
+        none there); without the message's value, ``nth``."""
+        if not isinstance(self.value, dict) or not suffix:
+            return nth
+        ranks = self.ranks.get(key)
+        if ranks is None:
+            ranks = self.ranks[key] = {pointer: n for n, pointer in enumerate(key_pointers(self.value, key))}
+        return ranks.get(suffix)
+
+
+def key_pointers(value: Any, key: str) -> list[str]:
+    """The JSON Pointers of the members named ``key`` in ``value``, in the order they
+    are written (a decoded object keeps its members' order; each member comes before
+    the members inside its value)."""
+    found: list[str] = []
+    pending: list[tuple[str, str | None, Any]] = [("", None, value)]
+    while pending:
+        pointer, name, item = pending.pop()
+        if name == key:
+            found.append(pointer)
+        if isinstance(item, dict):
+            pending.extend(reversed([(f"{pointer}/{_escaped(k)}", k, v) for k, v in item.items()]))
+        elif isinstance(item, list):
+            pending.extend(reversed([(f"{pointer}/{n}", None, v) for n, v in enumerate(item)]))
+    return found
+
+
+def _escaped(key: str) -> str:
+    """A member's name as a JSON Pointer writes it (RFC 6901)."""
+    return key.replace("~", "~0").replace("/", "~1")
 
 
 def key_offsets(text: str, key: str) -> list[int]:

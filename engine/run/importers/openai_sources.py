@@ -58,7 +58,7 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
             continue
         count += 1
         inner = message_array(line)
-        locate = _line_locator(source.name, number, line, inner, len(messages))
+        locate = _line_locator(source.name, number, line, inner, messages)
         conversation = read_messages(messages, locate, source.name, _twice(source.name, inner, number),
                                      f"{source.name}#{count}", error_when=error_when)
         if held is not None:
@@ -83,12 +83,12 @@ def _twice(name: str, inner: Document | None, line: int) -> list[Problem]:
     return [Problem(CALLS_MAY_BE_MISSING, name, message, line + inner.another - 1)]
 
 
-def _line_locator(name: str, number: int, line: str, document: Document | None, count: int) -> Locate:
+def _line_locator(name: str, number: int, line: str, document: Document | None, messages: list) -> Locate:
     """Origins in a conversation written on one line (``document``: its message array):
     each message's keys by JSON Pointer and column (the line alone would cite
     everything at once)."""
     elements = document.elements if document is not None else []
-    if document is None or len(elements) != count:  # not the array the messages came from
+    if document is None or len(elements) != len(messages):  # not the array the messages came from
         return _at_line(name, number)
     base = document.base
     found: dict[int, MessageLines] = {}
@@ -99,7 +99,7 @@ def _line_locator(name: str, number: int, line: str, document: Document | None, 
             found.clear()  # one message at a time
             element = elements[index]
             lines = found[index] = MessageLines(line[element.start:element.end], number, name,
-                                                f"{base}/{index}", element.start)
+                                                f"{base}/{index}", element.start, messages[index])
         return lines.origin(key, nth, suffix)
 
     return locate
@@ -176,8 +176,8 @@ def _element_value(source: Source, document: Document, element: Element, problem
         message = f"byte 0x{raw[exc.start]:02x} is not UTF-8; kept with replacement characters"
         problems.append(Problem("not-utf8", source.name, message, line))
         text = raw.decode("utf-8", errors="replace")
-    lines[index] = MessageLines(text, element.line, source.name, *where)
     found = document.value(index, text) if element.end is not None else None
+    lines[index] = MessageLines(text, element.line, source.name, *where, found[0] if found is not None else None)
     if found is not None:
         return found[0]
     why = "the document is cut short inside it" if element.end is None else "it is not JSON (or nested too deep)"
@@ -242,17 +242,17 @@ def _conversations(source: Source, document: Document,
             continue
         inner = message_array(text)
         problems += _twice(source.name, inner, element.line)
-        locate = _element_locator(source.name, text, element.line, f"/{number - 1}", inner, len(messages))
+        locate = _element_locator(source.name, text, element.line, f"/{number - 1}", inner, messages)
         yield (number if several else None), read_messages(messages, locate, source.name, problems,
                                                            f"{source.name}#{number}", error_when=error_when)
 
 
 def _element_locator(name: str, text: str, first_line: int, pointer: str, inner: Document | None,
-                     count: int) -> Locate:
+                     messages: list) -> Locate:
     """Origins of the messages of a conversation that is one element of a document
     (``inner``: its message array)."""
     elements = inner.elements if inner is not None else []
-    if inner is None or len(elements) != count:
+    if inner is None or len(elements) != len(messages):
         return _at_line(name, first_line)
     base = pointer + inner.base
     found: dict[int, MessageLines] = {}
@@ -263,7 +263,7 @@ def _element_locator(name: str, text: str, first_line: int, pointer: str, inner:
             found.clear()
             element = elements[index]
             lines = found[index] = MessageLines(text[element.start:element.end], first_line + element.line - 1,
-                                                name, f"{base}/{index}", None)
+                                                name, f"{base}/{index}", None, messages[index])
         return lines.origin(key, nth, suffix)
 
     return locate
