@@ -65,6 +65,8 @@ def detect_text(source: Source) -> str | None:
         value = json_container(first) if whole else None
         if value is not None and claude_code.looks_like(value[0]):
             return claude_code.FORMAT
+        if value is not None and claude_code.opens_session(value[0]) and _SESSION_KEYS.search(head):
+            return claude_code.FORMAT  # a resumed session opens with a summary or a snapshot
         if value is not None and openai.looks_like(value[0]):
             return openai.FORMAT
         if _SESSION_KEYS.search(head) is None and _ROLE.search(head) is not None:
@@ -224,10 +226,10 @@ def _held_by_another(out: Path, origin: str):
 
 
 def _session_id(source: Source) -> str | None:
-    for number, line in source.numbered_lines():
-        if number > 50:
-            break
-        value = loads(line) if line.strip() else None
+    """The first session id the file's records give (a resumed session may open with
+    many records that give none: summaries, snapshots)."""
+    for _, line in source.numbered_lines():
+        value = loads(line) if "sessionId" in line or "\\u" in line else None
         if value is not None and isinstance(value[0], dict) and isinstance(value[0].get("sessionId"), str):
             return value[0]["sessionId"]
     return None

@@ -61,6 +61,12 @@ def looks_like(value: Any) -> bool:
             and "uuid" in value))
 
 
+def opens_session(value: Any) -> bool:
+    """True for a record a session may open with that names no session: a summary,
+    a file-history snapshot (what a resumed session starts with)."""
+    return isinstance(value, dict) and value.get("type") in ("summary", "file-history-snapshot")
+
+
 class _Reader:
     """Reads the records of one agent (the main one or a subagent) in order."""
 
@@ -87,7 +93,11 @@ class _Reader:
             text = rec.get("content")
             if isinstance(text, str) and text.strip():
                 self.entries.append(Text(R.HOOK if _HOOK.search(text) else R.SYSTEM, "", text, Origin(source, line)))
-        elif not (isinstance(kind, str) and kind in _SKIPPED_TYPES):
+            self.unread(Origin(source, line), "this system record", {k: v for k, v in rec.items() if k != "content"})
+        elif isinstance(kind, str) and kind in _SKIPPED_TYPES:
+            if kind != "progress":  # a subagent's progress mirrors its own transcript, read from there
+                self.unread(Origin(source, line), f"this {kind} record", rec)
+        else:
             shown = kind if isinstance(kind, str) else type(kind).__name__
             self.problems.append(Problem("unknown-record", source, f"record of unknown type {shown!r}; skipped", line))
             if may_hold(json.dumps(rec, ensure_ascii=False, default=str), CALL_WORDS):
@@ -111,10 +121,12 @@ class _Reader:
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
         if not isinstance(content, list):
+            self.unread(origin, "this message's content, which is no list,", content)
             return
         texts: list[Text] = []
         for block in content:
             if not isinstance(block, dict):
+                self.unread(origin, "a block of this message that is no object", block)
                 continue
             marker = _block_key(block)
             if seen is not None:
@@ -139,6 +151,8 @@ class _Reader:
                 self.entries.append(Text("agent", "thinking", text, origin))
         elif kind == "tool_use":
             self.tool_use(origin, block)
+        else:
+            self.unread(origin, f"a block of type {kind!r}", block)
 
     def tool_use(self, origin: Origin, block: dict) -> None:
         call_id = block.get("id") if isinstance(block.get("id"), str) else None
@@ -159,14 +173,22 @@ class _Reader:
             self.user_text(origin, rec, content)
             return
         if not isinstance(content, list):
+            self.unread(origin, "this message's content, which is no list,", content)
             return
         for part in content:
-            if not isinstance(part, dict):
-                continue
-            if part.get("type") == "tool_result":
+            if isinstance(part, dict) and part.get("type") == "tool_result":
                 self.tool_result(origin, rec, part)
-            elif part.get("type") == "text" and isinstance(part.get("text"), str):
+            elif isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
                 self.user_text(origin, rec, part["text"])
+            else:
+                self.unread(origin, "a part of this user message", part)
+
+    def unread(self, origin: Origin, what: str, value: Any) -> None:
+        """A part of a record the reader does not take: when it holds what reads as a
+        call, the call is not read, so the run's calls are incomplete."""
+        if holds_call(value) or (isinstance(value, str) and may_hold(value.casefold(), CALL_WORDS)):
+            self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, f"{what}, not read, holds a tool call: "
+                                         "no check over the run's calls can be decided", origin.line))
 
     def user_text(self, origin: Origin, rec: dict, text: str) -> None:
         if not text.strip():
@@ -197,17 +219,39 @@ class _Reader:
         call = R.call_at(self.entries, position)
         structured = rec.get("toolUseResult")
         result = _result_value(part.get("content"), structured, call.tool)
-        status = "error" if part.get("is_error") is True else "success"
-        self.entries[position] = replace(call, result=result, status=status, result_origin=origin)
+        flag = part.get("is_error", False)
+        status = "error" if flag is True else "success"
+        unread = call.unread
+        if not isinstance(flag, bool) and flag is not None:
+            self.problems.append(Problem("status-unknown", origin.source, f"is_error is {flag!r}, not true or false: "
+                                         "its call's status is unknown", origin.line))
+            unread = unread | {"status"}
+        self.entries[position] = replace(call, result=result, status=status, result_origin=origin, unread=unread)
         if isinstance(structured, dict):
             self.results[position] = structured
 
 
 def _block_key(block: dict) -> tuple:
-    kind = block.get("type")
-    if kind == "tool_use":
-        return ("tool_use", str(block.get("id")))
-    return (str(kind), repr(sorted((k, repr(v)) for k, v in block.items())))
+    """What tells a block repeated on another line of a split message: the whole
+    block (two calls with no id, or one id with another tool, are two calls)."""
+    return (str(block.get("type")), repr(sorted((k, repr(v)) for k, v in block.items())))
+
+
+def holds_call(value: Any) -> bool:
+    """Whether ``value`` holds what reads as a call: an object whose ``type`` names
+    ``tool_use`` in any case (``server_tool_use``, ``Tool_use``), or that has a ``name``
+    and an ``input``. Walked without recursion: a value may be 512 levels deep."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            kind = item.get("type")
+            if (isinstance(kind, str) and "tool_use" in kind.casefold()) or ("name" in item and "input" in item):
+                return True
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
 
 
 def _result_value(content: Any, structured: Any, tool: str) -> Any:
@@ -248,7 +292,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     roots: dict[str, str] = {}
     for line, rec in values:
         if not isinstance(rec, dict):
-            problems.append(Problem("unknown-record", main.name, "line is not a JSON object; skipped", line))
+            _not_a_record(main.name, line, rec, problems)
             continue
         _note_cwd(rec, cwds)
         if rec.get("isSidechain") is True:
@@ -259,6 +303,9 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         values, found = json_lines(agent, CALL_WORDS)
         problems.extend(found)
         records = [(agent.name, line, rec) for line, rec in values if isinstance(rec, dict)]
+        for line, rec in values:
+            if not isinstance(rec, dict):
+                _not_a_record(agent.name, line, rec, problems)
         for _, _, rec in records:
             _note_cwd(rec, cwds)
         key = next((r["agentId"] for _, _, r in records if isinstance(r.get("agentId"), str)),
@@ -278,6 +325,13 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         problems=tuple(problems),
         placeholders=placeholders(cwds),
     )
+
+
+def _not_a_record(source: str, line: int, value: Any, problems: list[Problem]) -> None:
+    problems.append(Problem("unknown-record", source, "line is not a JSON object; skipped", line))
+    if holds_call(value) or may_hold(json.dumps(value, ensure_ascii=False, default=str), CALL_WORDS):
+        problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this line, skipped, holds a tool call: no check "
+                                "over the run's calls can be decided", line))
 
 
 def _note_cwd(rec: dict, cwds: dict[str, None]) -> None:
@@ -325,7 +379,7 @@ def _attach(reader: _Reader, subagents: dict, problems: list[Problem]) -> list:
                        "the run's calls are incomplete without them")
             problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, message, origin.line))
     for entry in _every_call(entries):  # a subagent that ran, whose calls this session does not hold
-        if entry.tool in SUBAGENT_TOOLS and entry.subagent is None and entry.status == "success":
+        if entry.tool in SUBAGENT_TOOLS and entry.subagent is None and entry.status in ("success", R.NO_RESULT):
             message = (f"the subagent this {entry.tool} call started has no transcript here (its agent-*.jsonl "
                        "was not found beside the session): its calls are unknown")
             problems.append(Problem(CALLS_MAY_BE_MISSING, entry.origin.source, message, entry.origin.line))

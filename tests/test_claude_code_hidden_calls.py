@@ -1,0 +1,98 @@
+"""A Claude Code session that holds a call referee does not read never lets a check
+over the run's calls pass: each session below holds a Bash call in a place the reader
+skips, and ``no calls to "Bash"`` is an ERROR on it, never a PASS. Every session also
+holds a Read call the reader reads, so the run has a record of calls."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import referee
+
+HEAD = ['{"type":"user","sessionId":"S1","uuid":"u0","message":{"role":"user","content":"do it"}}',
+        '{"type":"assistant","sessionId":"S1","uuid":"a0","message":{"id":"m0","role":"assistant","content":'
+        '[{"type":"tool_use","id":"t_read","name":"Read","input":{}}]}}',
+        '{"type":"user","sessionId":"S1","uuid":"r0","message":{"role":"user","content":'
+        '[{"type":"tool_result","tool_use_id":"t_read","content":"ok"}]}}']
+BASH = '{"type":"tool_use","id":"t_b","name":"Bash","input":{"command":"rm -rf /"}}'
+RULES = 'eval 1\nexpect 1: no calls to "Bash"\nexpect 2: count(calls to "Read") == 1\n'
+
+
+def _assistant(content: str, message: str = "m1") -> str:
+    return ('{"type":"assistant","sessionId":"S1","uuid":"a1","message":{"id":"%s","role":"assistant",'
+            '"content":%s}}' % (message, content))
+
+
+HIDDEN = {
+    "content-an-object": [_assistant(BASH)],
+    "block-as-json-text": [_assistant(json.dumps([BASH]))],
+    "block-in-a-list": [_assistant("[[" + BASH + "]]")],
+    "block-type-capitalised": [_assistant('[{"type":"Tool_use","id":"t_b","name":"Bash","input":{}}]')],
+    "server-tool-use": [_assistant('[{"type":"server_tool_use","id":"t_b","name":"Bash","input":{}}]')],
+    "line-a-list": ["[" + _assistant("[" + BASH + "]") + "]"],
+    "system-record": ['{"type":"system","sessionId":"S1","message":{"role":"assistant","content":[%s]}}' % BASH],
+    "user-record": ['{"type":"user","sessionId":"S1","uuid":"x","message":{"role":"assistant","content":[%s]}}'
+                    % BASH],
+    "summary-record": ['{"type":"summary","summary":"s","message":{"content":[%s]}}' % BASH],
+    "task-cut-off": [_assistant('[{"type":"tool_use","id":"t_task","name":"Task","input":{"prompt":"sub"}}]')],
+}
+# Calls a reader counted once: two blocks with no id, one id given to two calls.
+TWICE = {
+    "no-ids": [_assistant('[{"type":"tool_use","name":"Grep","input":{}},{"type":"tool_use","name":"Bash","input":{}}]')],
+    "one-id-two-tools": [_assistant('[{"type":"tool_use","id":"t_x","name":"Grep","input":{}}]'),
+                         _assistant('[{"type":"tool_use","id":"t_x","name":"Bash","input":{}}]')],
+}
+
+
+def _grade(tmp_path: Path, lines: list[str], rules: str = RULES) -> list[list[str]]:
+    source = tmp_path / "session.jsonl"
+    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return [[item["outcome"] for item in result.expectations]
+            for result in referee.grade(rules, source, as_eval="1")]
+
+
+@pytest.mark.parametrize("lines", HIDDEN.values(), ids=HIDDEN.keys())
+def test_a_call_the_reader_skips_makes_the_checks_over_calls_errors(tmp_path: Path, lines: list[str]):
+    assert _grade(tmp_path, HEAD + lines) == [["error", "error"]]
+
+
+@pytest.mark.parametrize("lines", TWICE.values(), ids=TWICE.keys())
+def test_two_different_calls_are_two_calls(tmp_path: Path, lines: list[str]):
+    assert _grade(tmp_path, HEAD + lines) == [["fail", "pass"]]
+
+
+def test_a_block_repeated_on_another_line_of_a_split_message_is_one_call(tmp_path: Path):
+    assert _grade(tmp_path, HEAD + [_assistant("[" + BASH + "]")] * 2,
+                  'eval 1\nexpect 1: exactly 1 calls to "Bash"\n') == [["pass"]]
+
+
+def test_a_line_of_a_subagent_file_that_is_no_record_is_said(tmp_path: Path):
+    task = ('{"type":"assistant","sessionId":"S1","uuid":"a1","message":{"id":"m1","role":"assistant","content":'
+            '[{"type":"tool_use","id":"t_task","name":"Task","input":{"prompt":"sub do"}}]}}')
+    done = ('{"type":"user","sessionId":"S1","uuid":"r1","toolUseResult":{"agentId":"ag1"},"message":{"role":"user",'
+            '"content":[{"type":"tool_result","tool_use_id":"t_task","content":"done"}]}}')
+    (tmp_path / "agent-ag1.jsonl").write_text(
+        '{"type":"user","sessionId":"S1","agentId":"ag1","isSidechain":true,"uuid":"s0","message":{"role":"user",'
+        '"content":"sub do"}}\n[' + _assistant("[" + BASH + "]", "sm1") + "]\n", encoding="utf-8")
+    assert _grade(tmp_path, HEAD + [task, done]) == [["error", "error"]]
+
+
+def test_an_error_flag_that_is_no_boolean_leaves_the_status_unknown(tmp_path: Path):
+    answer = ('{"type":"user","sessionId":"S1","uuid":"r1","message":{"role":"user","content":'
+              '[{"type":"tool_result","tool_use_id":"t_b","content":"boom","is_error":"true"}]}}')
+    rules = 'eval 1\nexpect 1: count(calls with status error) == 0\nexpect 2: count(calls) == 2\n'
+    assert _grade(tmp_path, HEAD + [_assistant("[" + BASH + "]"), answer], rules) == [["error", "pass"]]
+
+
+def test_a_resumed_session_is_found_past_its_opening_records(tmp_path: Path):
+    """A session that opens with summaries is a session (auto-detection), and its
+    subagent files are matched by the id its later records give."""
+    opening = ['{"type":"summary","summary":"s","leafUuid":"x"}'] * 60
+    assert _grade(tmp_path, opening + HEAD) == [["pass", "pass"]]
+    (tmp_path / "agent-ag1.jsonl").write_text(
+        '{"type":"user","sessionId":"S1","agentId":"ag1","isSidechain":true,"uuid":"s0","message":{"role":"user",'
+        '"content":"sub do"}}\n' + _assistant("[" + BASH + "]", "sm1") + "\n", encoding="utf-8")
+    assert _grade(tmp_path, opening + HEAD) == [["error", "error"]]  # a subagent no Task call started
