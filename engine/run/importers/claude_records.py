@@ -1,0 +1,261 @@
+"""What the records of one agent of a Claude Code session mean (``claude_code`` puts
+a session together: its main agent, its subagents, the numbers).
+
+- ``user``/``assistant`` records hold a ``message``; other record types (queue
+  operations, summaries, snapshots, progress) are not messages and are skipped;
+  an unknown type is reported and skipped. ``system`` records with text are
+  harness text. A part of a record that is skipped (a record of another type, a
+  block of another type, content that is no list) and holds what reads as a call
+  makes the run's calls incomplete.
+- One assistant message may be split over several lines: its blocks are merged
+  by ``message.id``, and its token usage, repeated on each line, counted once.
+  Empty and ``(no content)`` text blocks are streaming placeholders, dropped.
+- Each ``tool_use`` block is a call (several in one message: parallel calls).
+  A ``tool_result`` is paired with its call by ``tool_use_id``, never by position;
+  ``is_error`` true gives status ``error`` (absent or false: success; anything else:
+  unknown); a call with no result has status ``no_result``. Result content may be a
+  string, a list of parts or empty (then the structured ``toolUseResult`` stands
+  in). Text inside a result stays in it, ``<system-reminder>`` tags too: the tool
+  (so the agent) controls it; the line-number prefixes of ``Read`` results are removed.
+- A user-role message the system wrote (a compaction summary, meta text) is
+  harness text; the first real user turn is the eval prompt.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import replace
+from typing import Any
+
+from referee.engine.run.agents import CALLS_MAY_BE_MISSING
+from referee.engine.run.importers import record as R
+from referee.engine.run.importers import tokens
+from referee.engine.run.importers.record import Call, Origin, Text
+from referee.engine.run.importers.source import json_container, may_hold
+from referee.engine.run.model import Problem
+
+_SKIPPED_TYPES = frozenset({"summary", "queue-operation", "file-history-snapshot", "progress",
+                            "custom-title", "tag", "agent-name", "result"})
+_PLACEHOLDERS = frozenset({"", "(no content)"})
+CALL_WORDS = ("tool_use",)  # a line holding this word may hold a call (source.json_lines)
+_READ_PREFIX = re.compile(r"^ *[0-9]+(?:→|\t)", re.M)
+_HOOK = re.compile(r"\bhook\b", re.I)
+
+
+class Reader:
+    """Reads the records of one agent (the main one or a subagent) in order."""
+
+    def __init__(self, problems: list[Problem]) -> None:
+        self.problems = problems
+        self.entries: list[Call | Text] = []
+        self.messages: dict[str, dict] = {}  # message.id -> {"line", "usage", "seen"}
+        self.calls: dict[str, list[int]] = {}  # tool_use_id -> positions in entries
+        self.last_text: list[Text] = []
+        self.prompted = False
+        self.times: list[str] = []
+        self.results: dict[int, dict] = {}  # entry position -> structured toolUseResult
+
+    def record(self, source: str, line: int, rec: dict) -> None:
+        kind = rec.get("type")
+        if isinstance(rec.get("timestamp"), str):
+            self.times.append(rec["timestamp"])
+        message = rec.get("message")
+        if kind == "assistant" and isinstance(message, dict):
+            self.assistant(Origin(source, line), message)
+        elif kind == "user" and isinstance(message, dict):
+            self.user(Origin(source, line), rec, message)
+        elif kind == "system":
+            text = rec.get("content")
+            if isinstance(text, str) and text.strip():
+                self.entries.append(Text(R.HOOK if _HOOK.search(text) else R.SYSTEM, "", text, Origin(source, line)))
+            self.unread(Origin(source, line), "this system record", {k: v for k, v in rec.items() if k != "content"})
+        elif isinstance(kind, str) and kind in _SKIPPED_TYPES:
+            if kind != "progress":  # a subagent's progress mirrors its own transcript, read from there
+                self.unread(Origin(source, line), f"this {kind} record", rec)
+        else:
+            shown = kind if isinstance(kind, str) else type(kind).__name__
+            self.problems.append(Problem("unknown-record", source, f"record of unknown type {shown!r}; skipped", line))
+            if may_hold(json.dumps(rec, ensure_ascii=False, default=str), CALL_WORDS):
+                self.problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this record, skipped, holds a tool_use: no "
+                                             "check over the run's calls can be decided", line))
+
+    # --- assistant ------------------------------------------------------------------
+
+    def assistant(self, origin: Origin, message: dict) -> None:
+        key = message.get("id")
+        seen = None
+        if isinstance(key, str):
+            state = self.messages.setdefault(key, {"seen": set(), "usage": None, "line": origin.line})
+            state["usage"] = message.get("usage") if isinstance(message.get("usage"), dict) else state["usage"]
+            seen = state["seen"]
+        else:
+            state = self.messages[f"#{origin.source}:{origin.line}"] = {"seen": set(), "usage": message.get("usage"),
+                                                                        "line": origin.line}
+        tokens.note_stop(state, message)
+        content = message.get("content")
+        if isinstance(content, str):
+            content = [{"type": "text", "text": content}]
+        if not isinstance(content, list):
+            self.unread(origin, "this message's content, which is no list,", content)
+            return
+        texts: list[Text] = []
+        for block in content:
+            if not isinstance(block, dict):
+                self.unread(origin, "a block of this message that is no object", block)
+                continue
+            marker = _block_key(block)
+            if seen is not None:
+                if marker in seen:
+                    continue  # the same block repeated on another line of a split message
+                seen.add(marker)
+            self.block(origin, block, texts)
+        if texts:
+            self.last_text = texts
+
+    def block(self, origin: Origin, block: dict, texts: list[Text]) -> None:
+        kind = block.get("type")
+        if kind == "text":
+            text = block.get("text")
+            if isinstance(text, str) and text.strip() not in _PLACEHOLDERS:
+                note = Text("agent", "text", text, origin)
+                self.entries.append(note)
+                texts.append(note)
+        elif kind == "thinking":
+            text = block.get("thinking")
+            if isinstance(text, str) and text.strip():
+                self.entries.append(Text("agent", "thinking", text, origin))
+        elif kind == "tool_use":
+            self.tool_use(origin, block)
+        else:
+            self.unread(origin, f"a block of type {kind!r}", block)
+
+    def tool_use(self, origin: Origin, block: dict) -> None:
+        call_id = block.get("id") if isinstance(block.get("id"), str) else None
+        raw_name = block.get("name")
+        name = raw_name if isinstance(raw_name, str) else ""
+        args = block.get("input", {})
+        if call_id is not None and call_id in self.calls:
+            self.problems.append(Problem("duplicate-id", origin.source,
+                                         f"tool_use id {call_id!r} used again; results pair with the first call still open", origin.line))
+        self.calls.setdefault(call_id or "", []).append(len(self.entries))
+        self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id))
+
+    # --- user -----------------------------------------------------------------------
+
+    def user(self, origin: Origin, rec: dict, message: dict) -> None:
+        content = message.get("content")
+        if isinstance(content, str):
+            self.user_text(origin, rec, content)
+            return
+        if not isinstance(content, list):
+            self.unread(origin, "this message's content, which is no list,", content)
+            return
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "tool_result":
+                self.tool_result(origin, rec, part)
+            elif isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
+                self.user_text(origin, rec, part["text"])
+            else:
+                self.unread(origin, "a part of this user message", part)
+
+    def unread(self, origin: Origin, what: str, value: Any) -> None:
+        """A part of a record the reader does not take: when it holds what reads as a
+        call, the call is not read, so the run's calls are incomplete."""
+        if holds_call(value) or (isinstance(value, str) and may_hold(value.casefold(), CALL_WORDS)):
+            self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, f"{what}, not read, holds a tool call: "
+                                         "no check over the run's calls can be decided", origin.line))
+
+    def user_text(self, origin: Origin, rec: dict, text: str) -> None:
+        if not text.strip():
+            return
+        if rec.get("isCompactSummary"):
+            kind = R.COMPACTION
+        elif text.lstrip().startswith("<system-reminder>"):
+            kind = R.SYSTEM_REMINDER
+        elif rec.get("isMeta") or "-hook>" in text:
+            kind = R.HOOK if "hook" in text else R.SYSTEM
+        elif not self.prompted:
+            kind, self.prompted = R.EVAL_PROMPT, True
+        else:
+            kind = R.USER
+        self.entries.append(Text(kind, "", text, origin))
+
+    def tool_result(self, origin: Origin, rec: dict, part: dict) -> None:
+        call_id = part.get("tool_use_id")
+        call_id = call_id if isinstance(call_id, str) else None
+        known = self.calls.get(call_id, []) if call_id is not None else []
+        open_calls = [i for i in known if R.call_at(self.entries, i).result_origin is None]
+        if not open_calls:
+            reason = "its call is missing" if not known else "its call already has a result"
+            self.problems.append(Problem("orphan-result", origin.source,
+                                         f"tool_result for {call_id!r}: {reason}; skipped", origin.line))
+            return
+        position = open_calls[0]
+        call = R.call_at(self.entries, position)
+        structured = rec.get("toolUseResult")
+        result = _result_value(part.get("content"), structured, call.tool)
+        flag = part.get("is_error", False)
+        status = "error" if flag is True else "success"
+        unread = call.unread
+        if not isinstance(flag, bool) and flag is not None:
+            self.problems.append(Problem("status-unknown", origin.source, f"is_error is {flag!r}, not true or false: "
+                                         "its call's status is unknown", origin.line))
+            unread = unread | {"status"}
+        self.entries[position] = replace(call, result=result, status=status, result_origin=origin, unread=unread)
+        if isinstance(structured, dict):
+            self.results[position] = structured
+
+
+def _block_key(block: dict) -> tuple:
+    """What tells a block repeated on another line of a split message: the whole
+    block (two calls with no id, or one id with another tool, are two calls)."""
+    return (str(block.get("type")), repr(sorted((k, repr(v)) for k, v in block.items())))
+
+
+def holds_call(value: Any) -> bool:
+    """Whether ``value`` holds what reads as a call: an object whose ``type`` names
+    ``tool_use`` in any case (``server_tool_use``, ``Tool_use``), or that has a ``name``
+    and an ``input``. Walked without recursion: a value may be 512 levels deep."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            kind = item.get("type")
+            if (isinstance(kind, str) and "tool_use" in kind.casefold()) or ("name" in item and "input" in item):
+                return True
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
+def _result_value(content: Any, structured: Any, tool: str) -> Any:
+    """The result as the agent saw it: JSON text as its value, other text as it is."""
+    if isinstance(content, list):
+        texts = []
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "text":
+                texts.append(str(part.get("text", "")))
+            elif isinstance(part, dict):
+                texts.append(f"[{part.get('type', 'part')}]")
+            elif isinstance(part, str):
+                texts.append(part)
+        content = "\n".join(texts)
+    if content is None or content == "":
+        return structured if structured is not None else ""
+    if not isinstance(content, str):
+        return content
+    whole = json_container(content.strip())
+    if whole is not None:
+        return whole[0]
+    if tool == "Read" and _READ_PREFIX.match(content):
+        content = _READ_PREFIX.sub("", content)
+    return content
+
+
+def not_a_record(source: str, line: int, value: Any, problems: list[Problem]) -> None:
+    problems.append(Problem("unknown-record", source, "line is not a JSON object; skipped", line))
+    if holds_call(value) or may_hold(json.dumps(value, ensure_ascii=False, default=str), CALL_WORDS):
+        problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this line, skipped, holds a tool call: no check "
+                                "over the run's calls can be decided", line))
