@@ -16,7 +16,8 @@ from dataclasses import replace
 from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.importers.jsondoc import Document, Element, MessageLines, columns, message_array, strays
+from referee.engine.run.importers.jsondoc import Document, Element, message_array, strays
+from referee.engine.run.importers.message_lines import MessageLines, columns
 from referee.engine.run.importers.openai import (CALL_WORDS, FORMAT, OTHER_CALLS, UNREAD, Locate, is_message,
                                                  read_messages)
 from referee.engine.run.importers.record import Conversation, Origin
