@@ -5,6 +5,8 @@ message lies; ``openai_sources`` asks here where its keys are)."""
 from __future__ import annotations
 
 import bisect
+import functools
+import itertools
 import re
 from typing import Any
 
@@ -35,7 +37,8 @@ class MessageLines:
         self.value = value
         self.breaks = [m.start() for m in re.finditer("\n", text)] if "\n" in text else []
         self.keys: dict[str, list[int]] = {}
-        self.ranks: dict[str, dict[str, int]] = {}
+        self.ranks: dict[tuple[int, str], int] | None = None  # member_ranks of the value, when asked
+        self.found: dict[str, int | None] = {}  # pointer below the message -> its key's rank
 
     def origin(self, key: str, nth: int, suffix: str = "") -> Origin:
         """Where ``key`` is: at ``suffix``, its pointer below the message's, when the
@@ -54,35 +57,82 @@ class MessageLines:
 
     def _rank(self, key: str, suffix: str, nth: int) -> int | None:
         """How many keys ``key`` come before the one at ``suffix`` (None: the message has
-        none there); without the message's value, ``nth``."""
+        none there); without the message's value, ``nth``.
+
+        Mostly the keys of that name are the ones at the same place in each element of
+        one list (every call's ``function/arguments``): then each rank is counted among
+        those, all at once; otherwise among all members of the message, in the order
+        written."""
         if not isinstance(self.value, dict) or not suffix:
             return nth
-        ranks = self.ranks.get(key)
-        if ranks is None:
-            ranks = self.ranks[key] = {pointer: n for n, pointer in enumerate(key_pointers(self.value, key))}
-        return ranks.get(suffix)
+        if suffix not in self.found:
+            parts = _parts(suffix)
+            if len(self.keys[key]) <= 1:  # written once at most: the one, when the member is there
+                self.found[suffix] = 0 if _member_at(self.value, parts) is not None else None
+            elif not self._count_alike(key, suffix, parts):
+                self.ranks = member_ranks(self.value) if self.ranks is None else self.ranks
+                place = _member_at(self.value, parts)
+                self.found[suffix] = None if place is None else self.ranks.get((id(place[0]), place[1]))
+        return self.found[suffix]
+
+    def _count_alike(self, key: str, suffix: str, parts: tuple[str, ...]) -> bool:
+        """Ranks for the member at ``parts`` and its like (the member at the same place in
+        each element of the first list on its way) when they are all the keys ``key``
+        the message writes; False when they are not."""
+        holder = self.value
+        for at, part in enumerate(parts[:-1]):
+            if isinstance(holder, list):
+                present = [_member_at(element, parts[at + 1:]) is not None for element in holder]
+                if sum(present) != len(self.keys[key]):
+                    return False
+                pieces = suffix.split("/")
+                head, tail = "/".join(pieces[:at + 1]), "/".join(pieces[at + 2:])
+                for index, rank in enumerate(itertools.accumulate(present, initial=0)):
+                    if index < len(present):
+                        self.found[f"{head}/{index}/{tail}"] = rank if present[index] else None
+                self.found.setdefault(suffix, None)  # an index past the list's end
+                return True
+            holder = holder.get(part) if isinstance(holder, dict) else None
+        return False
 
 
-def key_pointers(value: Any, key: str) -> list[str]:
-    """The JSON Pointers of the members named ``key`` in ``value``, in the order they
-    are written (a decoded object keeps its members' order; each member comes before
-    the members inside its value)."""
-    found: list[str] = []
-    pending: list[tuple[str, str | None, Any]] = [("", None, value)]
+def member_ranks(value: Any) -> dict[tuple[int, str], int]:
+    """For each member of the objects in ``value`` (by its object's id and its name),
+    how many members of that name are written before it: in the order written (a
+    decoded object keeps its members' order; a member comes before those inside it)."""
+    ranks: dict[tuple[int, str], int] = {}
+    counts: dict[str, int] = {}
+    pending: list[tuple[Any, Any, Any]] = [(None, None, value)]  # (its object, its name, the value)
     while pending:
-        pointer, name, item = pending.pop()
-        if name == key:
-            found.append(pointer)
+        holder, name, item = pending.pop()
+        if holder is not None:
+            ranks[(id(holder), name)] = counts.get(name, 0)
+            counts[name] = ranks[(id(holder), name)] + 1
         if isinstance(item, dict):
-            pending.extend(reversed([(f"{pointer}/{_escaped(k)}", k, v) for k, v in item.items()]))
+            pending.extend([(item, k, v) for k, v in reversed(item.items())])
         elif isinstance(item, list):
-            pending.extend(reversed([(f"{pointer}/{n}", None, v) for n, v in enumerate(item)]))
-    return found
+            pending.extend([(None, None, v) for v in reversed(item)])
+    return ranks
 
 
-def _escaped(key: str) -> str:
-    """A member's name as a JSON Pointer writes it (RFC 6901)."""
-    return key.replace("~", "~0").replace("/", "~1")
+def _member_at(value: Any, parts: tuple[str, ...]) -> tuple[dict, str] | None:
+    """The object and the name of the member at the pointer of ``parts``, if there is one."""
+    if not parts:
+        return None
+    for part in parts[:-1]:
+        if isinstance(value, dict) and part in value:
+            value = value[part]
+        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+            value = value[int(part)]
+        else:
+            return None
+    return (value, parts[-1]) if isinstance(value, dict) and parts[-1] in value else None
+
+
+@functools.lru_cache(maxsize=256)
+def _parts(pointer: str) -> tuple[str, ...]:
+    """The names and indexes of a JSON Pointer (the few a reader asks for, again and again)."""
+    return tuple(part.replace("~1", "/").replace("~0", "~") for part in pointer.split("/")[1:])
 
 
 def key_offsets(text: str, key: str) -> list[int]:
