@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import referee
+from referee.engine.cli import main
 
 HEAD = ['{"type":"user","sessionId":"S1","uuid":"u0","message":{"role":"user","content":"do it"}}',
         '{"type":"assistant","sessionId":"S1","uuid":"a0","message":{"id":"m0","role":"assistant","content":'
@@ -38,10 +39,25 @@ HIDDEN = {
                     % BASH],
     "summary-record": ['{"type":"summary","summary":"s","message":{"content":[%s]}}' % BASH],
     "task-cut-off": [_assistant('[{"type":"tool_use","id":"t_task","name":"Task","input":{"prompt":"sub"}}]')],
+    "record-of-another-type": ['{"type":"event","sessionId":"S1","data":{"type":"Tool_use","name":"Bash","input":{}}}'],
+    "message-as-json-text": ['{"type":"assistant","sessionId":"S1","uuid":"a1","message":%s}'
+                             % json.dumps('{"content":[{"type":"tool\\u005fuse","name":"Bash","input":{}}]}')],
+    "text-block-an-object": [_assistant('[{"type":"text","text":' + BASH + "}]")],
+    # a Task that failed, whose progress shows its subagent's call, and no transcript of it
+    "failed-task-with-progress": [
+        _assistant('[{"type":"tool_use","id":"t_task","name":"Task","input":{"prompt":"sub"}}]'),
+        '{"type":"progress","sessionId":"S1","parentToolUseID":"t_task","data":{"type":"agent_progress",'
+        '"message":{"type":"assistant","message":{"role":"assistant","content":[%s]}}}}' % BASH,
+        '{"type":"user","sessionId":"S1","uuid":"r1","message":{"role":"user","content":[{"type":"tool_result",'
+        '"tool_use_id":"t_task","content":"[Request interrupted by user for tool use]","is_error":true}]}}'],
+    "progress-of-no-task": ['{"type":"progress","sessionId":"S1","data":{"message":{"type":"assistant",'
+                            '"message":{"role":"assistant","content":[%s]}}}}' % BASH],
 }
 # Calls a reader counted once: two blocks with no id, one id given to two calls.
 TWICE = {
     "no-ids": [_assistant('[{"type":"tool_use","name":"Grep","input":{}},{"type":"tool_use","name":"Bash","input":{}}]')],
+    "one-line-alike": [_assistant('[{"type":"tool_use","name":"Bash","input":{}},{"type":"tool_use","name":"Bash",'
+                                  '"input":{}}]')],
     "one-id-two-tools": [_assistant('[{"type":"tool_use","id":"t_x","name":"Grep","input":{}}]'),
                          _assistant('[{"type":"tool_use","id":"t_x","name":"Bash","input":{}}]')],
 }
@@ -60,8 +76,8 @@ def test_a_call_the_reader_skips_makes_the_checks_over_calls_errors(tmp_path: Pa
 
 
 @pytest.mark.parametrize("lines", TWICE.values(), ids=TWICE.keys())
-def test_two_different_calls_are_two_calls(tmp_path: Path, lines: list[str]):
-    assert _grade(tmp_path, HEAD + lines) == [["fail", "pass"]]
+def test_two_calls_of_one_message_are_two_calls(tmp_path: Path, lines: list[str]):
+    assert _grade(tmp_path, HEAD + lines, RULES + "expect 3: count(calls) == 3\n") == [["fail", "pass", "pass"]]
 
 
 def test_a_block_repeated_on_another_line_of_a_split_message_is_one_call(tmp_path: Path):
@@ -96,3 +112,36 @@ def test_a_resumed_session_is_found_past_its_opening_records(tmp_path: Path):
         '{"type":"user","sessionId":"S1","agentId":"ag1","isSidechain":true,"uuid":"s0","message":{"role":"user",'
         '"content":"sub do"}}\n' + _assistant("[" + BASH + "]", "sm1") + "\n", encoding="utf-8")
     assert _grade(tmp_path, opening + HEAD) == [["error", "error"]]  # a subagent no Task call started
+
+
+_TASK = ('{"type":"assistant","sessionId":"S1","uuid":"a1","message":{"id":"m1","role":"assistant","content":'
+         '[{"type":"tool_use","id":"t_task","name":"Task","input":{"prompt":"sub do"}}]}}')
+_DONE_BY_X = ('{"type":"user","sessionId":"S1","uuid":"r1","toolUseResult":{"agentId":"X"},"message":{"role":"user",'
+              '"content":[{"type":"tool_result","tool_use_id":"t_task","content":"done"}]}}')
+
+
+def _agent_file(path: Path, agent: str, content: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text('{"type":"user","sessionId":"S1","agentId":"%s","isSidechain":true,"uuid":"s0","message":'
+                    '{"role":"user","content":"sub do"}}\n' % agent + _assistant(content, "sm1") + "\n",
+                    encoding="utf-8")
+
+
+def test_a_task_whose_result_names_a_missing_subagent_takes_no_other_by_its_prompt(tmp_path: Path):
+    _agent_file(tmp_path / "agent-Y.jsonl", "Y", '[{"type":"tool_use","id":"y","name":"Grep","input":{}}]')
+    assert _grade(tmp_path, HEAD + [_TASK, _DONE_BY_X]) == [["error", "error"]]
+
+
+def test_two_subagent_files_of_one_name_are_both_read(tmp_path: Path, capsys):
+    """A file given on the command line does not hide the one of the same name beside
+    the session: both are read (the Bash call of the one beside is seen)."""
+    _agent_file(tmp_path / "agent-X.jsonl", "X", "[" + BASH + "]")
+    _agent_file(tmp_path / "other" / "agent-X.jsonl", "X", '[{"type":"tool_use","id":"y","name":"Grep","input":{}}]')
+    source = tmp_path / "session.jsonl"
+    source.write_text("\n".join(HEAD + [_TASK, _DONE_BY_X]) + "\n", encoding="utf-8")
+    rules = tmp_path / "r.rules"
+    rules.write_text(RULES, encoding="utf-8")
+    for given in ([source], [source, tmp_path / "other" / "agent-X.jsonl"]):
+        main(["grade", *map(str, given), "--rules", str(rules), "--as-eval", "1", "--json"])
+        (run,) = json.loads(capsys.readouterr().out)["runs"]
+        assert [item["outcome"] for item in run["expectations"]] == ["fail", "pass"]

@@ -36,6 +36,19 @@ HIDDEN = {
     # elements of the message list that are no message object
     "message-as-json-text": ("s.json", "[" + R + ", " + json.dumps(B) + "]"),
     "messages-in-a-list": ("s.json", "[" + R + ", [" + B + "]]"),
+    # a call where this importer reads none: a content part, another role, a Responses API item
+    "call-in-content-parts": ("s.json", "[" + R + ', {"role": "assistant", "content": [{"type": "text", "text": "x"}, '
+                              '{"type": "tool_use", "id": "t", "name": "Bash", "input": {}}]}]'),
+    "tool-calls-of-a-user": ("s.json", "[" + R + ', {"role": "user", "content": "hi", "tool_calls": ['
+                             + json.dumps(BASH_CALL) + "]}]"),
+    "function-call-item": ("s.json", "[" + R + ', {"role": "assistant", "type": "function_call", "call_id": "c", '
+                           '"name": "Bash", "arguments": "{}"}]'),
+    # a call beside the message list: a logged response, a Responses API output
+    "response-beside": ("s.json", '{"messages": [' + R + '], "choices": [{"message": ' + B + "}]}"),
+    "output-beside": ("s.json", '{"output": [{"type": "function_call", "name": "Bash", "arguments": "{}"}], '
+                      '"messages": [' + R + "]}"),
+    # a message on a line of its own among conversations, after the one it belongs to
+    "message-line-after": ("s.jsonl", '{"messages": [' + R + ']}\n' + B + "\n"),
 }
 
 
@@ -54,3 +67,13 @@ def test_an_escaped_key_names_the_message_list(tmp_path: Path):
     source.write_text('{"model": "m", "mess\\u0061ges": [' + R + ", " + B + "]}", encoding="utf-8")
     (result,) = referee.grade(RULES, source, as_eval="1")
     assert [item["outcome"] for item in result.expectations] == ["fail", "pass"]
+
+
+@pytest.mark.parametrize("flag", ['"is_error": "true"', '"is_error": 1', '"status": "cancelled"'])
+def test_an_error_flag_that_says_neither_leaves_the_status_unknown(tmp_path: Path, flag: str):
+    source = tmp_path / "s.json"
+    source.write_text("[" + B + ', {"role": "tool", "tool_call_id": "b", "content": "boom", ' + flag + "}]",
+                      encoding="utf-8")
+    rules = 'eval 1\nexpect 1: no calls to "Bash" with status error\nexpect 2: count(calls) == 1\n'
+    (result,) = referee.grade(rules, source, as_eval="1")
+    assert [item["outcome"] for item in result.expectations] == ["error", "pass"]

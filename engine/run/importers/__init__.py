@@ -201,15 +201,15 @@ def _session(path: Path, source: Source, given: list[Path]) -> tuple[Conversatio
     agents: dict[str, tuple[Path, Source]] = {}
     unread: list[Problem] = []
     for candidate in list(given) + nearby:
-        if candidate.name in agents or candidate == path or _is_agent_file(path):
+        if str(candidate.resolve()) in agents or candidate == path or _is_agent_file(path):
             continue
         read = read_source(candidate)
         if read.unread:
             message = f"a subagent file that could not be read ({read.problems[0].message}) may hold calls of this session"
             unread.append(Problem(CALLS_MAY_BE_MISSING, read.name, message))
         elif session_id is not None and _session_id(read) == session_id:
-            agents[candidate.name] = (candidate, read)
-    chosen = [agents[name] for name in sorted(agents)]
+            agents[str(candidate.resolve())] = (candidate, read)  # two files of one name are two files
+    chosen = [agents[key] for key in sorted(agents, key=lambda key: (Path(key).name, key))]
     conversation = claude_code.read_session(source, tuple(s for _, s in chosen))
     return replace(conversation, label=path.name, problems=conversation.problems + tuple(unread)), {p for p, _ in chosen}
 

@@ -141,11 +141,19 @@ def _attach(reader: Reader, subagents: dict, problems: list[Problem]) -> list:
             message = (f"subagent {key!r} made {calls} tool calls that no Task call of this session started: "
                        "the run's calls are incomplete without them")
             problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, message, origin.line))
-    for entry in _every_call(entries):  # a subagent that ran, whose calls this session does not hold
-        if entry.tool in SUBAGENT_TOOLS and entry.subagent is None and entry.status in ("success", R.NO_RESULT):
+    progress = reader.progress + [found for sub, _ in subagents.values() for found in sub.progress]
+    shown = {task for task, _ in progress}  # the Tasks whose progress shows a call
+    tasks = [entry for entry in _every_call(entries) if entry.tool in SUBAGENT_TOOLS]
+    for entry in tasks:  # a subagent that ran, whose calls this session does not hold
+        if entry.subagent is None and (entry.status in ("success", R.NO_RESULT) or entry.call_id in shown):
             message = (f"the subagent this {entry.tool} call started has no transcript here (its agent-*.jsonl "
                        "was not found beside the session): its calls are unknown")
             problems.append(Problem(CALLS_MAY_BE_MISSING, entry.origin.source, message, entry.origin.line))
+    started = {entry.call_id for entry in tasks}
+    for task, origin in progress:  # progress of a subagent no Task call of the session started
+        if task not in started and (task is not None or not tasks):
+            message = "this progress record shows a call of a subagent no Task call of this session started"
+            problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, message, origin.line))
     return entries
 
 
@@ -201,8 +209,10 @@ def _every_call(entries) -> list[Call]:
 
 
 def _agent_key(structured: dict | None, args: Any, left: dict) -> str | None:
-    if structured is not None and isinstance(structured.get("agentId"), str) and structured["agentId"] in left:
-        return structured["agentId"]
+    """The subagent a Task call started: the one its result names, else (a result
+    that names none) the one whose first prompt is the call's."""
+    if structured is not None and isinstance(structured.get("agentId"), str):
+        return structured["agentId"] if structured["agentId"] in left else None
     prompt = args.get("prompt") if isinstance(args, dict) else None
     if isinstance(prompt, str):
         for key, (sub, _) in left.items():

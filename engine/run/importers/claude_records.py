@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -32,7 +33,7 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import tokens
 from referee.engine.run.importers.record import Call, Origin, Text
-from referee.engine.run.importers.source import json_container, may_hold
+from referee.engine.run.importers.source import holds_call, json_container, may_hold, names_call
 from referee.engine.run.model import Problem
 
 _SKIPPED_TYPES = frozenset({"summary", "queue-operation", "file-history-snapshot", "progress",
@@ -55,6 +56,7 @@ class Reader:
         self.prompted = False
         self.times: list[str] = []
         self.results: dict[int, dict] = {}  # entry position -> structured toolUseResult
+        self.progress: list[tuple[Any, Origin]] = []  # (its Task's tool_use id, where) of progress holding a call
 
     def record(self, source: str, line: int, rec: dict) -> None:
         kind = rec.get("type")
@@ -70,13 +72,15 @@ class Reader:
             if isinstance(text, str) and text.strip():
                 self.entries.append(Text(R.HOOK if _HOOK.search(text) else R.SYSTEM, "", text, Origin(source, line)))
             self.unread(Origin(source, line), "this system record", {k: v for k, v in rec.items() if k != "content"})
+        elif kind == "progress":  # a subagent's progress mirrors its own transcript, read from there
+            if holds_call(rec.get("data")):
+                self.progress.append((rec.get("parentToolUseID"), Origin(source, line)))
         elif isinstance(kind, str) and kind in _SKIPPED_TYPES:
-            if kind != "progress":  # a subagent's progress mirrors its own transcript, read from there
-                self.unread(Origin(source, line), f"this {kind} record", rec)
+            self.unread(Origin(source, line), f"this {kind} record", rec)
         else:
             shown = kind if isinstance(kind, str) else type(kind).__name__
             self.problems.append(Problem("unknown-record", source, f"record of unknown type {shown!r}; skipped", line))
-            if may_hold(json.dumps(rec, ensure_ascii=False, default=str), CALL_WORDS):
+            if holds_call(rec) or any(names_call(text, CALL_WORDS) for text in _texts(rec)):
                 self.problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this record, skipped, holds a tool_use: no "
                                              "check over the run's calls can be decided", line))
 
@@ -100,30 +104,34 @@ class Reader:
             self.unread(origin, "this message's content, which is no list,", content)
             return
         texts: list[Text] = []
+        here: set[tuple] = set()  # this line's blocks: a repeat is one seen on an earlier line
         for block in content:
             if not isinstance(block, dict):
                 self.unread(origin, "a block of this message that is no object", block)
                 continue
             marker = _block_key(block)
-            if seen is not None:
-                if marker in seen:
-                    continue  # the same block repeated on another line of a split message
-                seen.add(marker)
+            if seen is not None and marker in seen:
+                continue  # the same block repeated on another line of a split message
+            here.add(marker)
             self.block(origin, block, texts)
+        if seen is not None:
+            seen.update(here)
         if texts:
             self.last_text = texts
 
     def block(self, origin: Origin, block: dict, texts: list[Text]) -> None:
         kind = block.get("type")
-        if kind == "text":
-            text = block.get("text")
-            if isinstance(text, str) and text.strip() not in _PLACEHOLDERS:
+        if kind in ("text", "thinking") and not isinstance(block.get(kind), str):
+            self.unread(origin, f"a {kind} block whose {kind} is no text", block)
+        elif kind == "text":
+            text = block["text"]
+            if text.strip() not in _PLACEHOLDERS:
                 note = Text("agent", "text", text, origin)
                 self.entries.append(note)
                 texts.append(note)
         elif kind == "thinking":
-            text = block.get("thinking")
-            if isinstance(text, str) and text.strip():
+            text = block["thinking"]
+            if text.strip():
                 self.entries.append(Text("agent", "thinking", text, origin))
         elif kind == "tool_use":
             self.tool_use(origin, block)
@@ -207,27 +215,23 @@ class Reader:
             self.results[position] = structured
 
 
+def _texts(value: Any) -> Iterator[str]:
+    """Every text inside ``value`` (a message given as JSON text, say)."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            yield item
+        elif isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+
+
 def _block_key(block: dict) -> tuple:
     """What tells a block repeated on another line of a split message: the whole
     block (two calls with no id, or one id with another tool, are two calls)."""
     return (str(block.get("type")), repr(sorted((k, repr(v)) for k, v in block.items())))
-
-
-def holds_call(value: Any) -> bool:
-    """Whether ``value`` holds what reads as a call: an object whose ``type`` names
-    ``tool_use`` in any case (``server_tool_use``, ``Tool_use``), or that has a ``name``
-    and an ``input``. Walked without recursion: a value may be 512 levels deep."""
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, dict):
-            kind = item.get("type")
-            if (isinstance(kind, str) and "tool_use" in kind.casefold()) or ("name" in item and "input" in item):
-                return True
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
-    return False
 
 
 def _result_value(content: Any, structured: Any, tool: str) -> Any:

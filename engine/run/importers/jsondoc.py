@@ -61,6 +61,9 @@ class Document:
     # The line of a second array under "messages" or "traj", which is not read: JSON
     # readers differ on a key given twice, so the run may hold calls that are not here.
     another: int | None = None
+    # The line of a call named beside the message array (a logged response's "choices",
+    # a Responses API "output"), which is not read either.
+    aside: int | None = None
 
     def value(self, index: int, text: str) -> tuple[Any] | None:
         """``(value,)`` of element ``index``, whose text is ``text``, as ``exact.loads``
@@ -95,6 +98,8 @@ def decoded_array(data: bytes | str) -> Document | None:
     closed = _members(text, end) if keyed else end  # the rest of the top-level object
     if closed is None or _skip(text, closed) != len(text):
         return None  # more after the document: the walk tells JSON lines from a document
+    if keyed and opening is not None and (_CALL_TEXT.search(text, 0, opening) or _CALL_TEXT.search(text, end)):
+        return None  # a call may be named beside the messages: the walk says where
     return Document(elements, True, base, values)
 
 
@@ -146,6 +151,9 @@ def _holds_messages(text: str, key: str, value: int) -> bool:
 
 
 MESSAGE_KEYS = ("messages", "traj")  # the keys whose array holds the messages
+CALL_NAMES = ("tool_calls", "function_call", "tool_use")  # a string that names a call, as key or type
+# One of them, or any escape (which may write one): what the walk must look at.
+_CALL_TEXT = re.compile(r'"(?:tool_calls|function_call|tool_use)"|\\u')
 
 
 def key_name(written: str) -> str | None:
@@ -240,7 +248,7 @@ def walked_array(data: bytes | str) -> Document | None:
     if walk.document_end is not None and kind.filled.search(data, walk.document_end):
         return None  # a second value follows: JSON lines
     base = "" if walk.array_depth == 1 else "/" + str(key_name(kind.text_of(walk.array_key)))
-    return Document(walk.elements, walk.document_end is not None, base, another=walk.another)
+    return Document(walk.elements, walk.document_end is not None, base, another=walk.another, aside=walk.aside)
 
 
 class _Kind:
@@ -259,6 +267,10 @@ class _Kind:
     def names_messages(self, key: bytes | str | None) -> bool:
         """Is ``key`` (a string token) a key whose array holds the messages?"""
         return key is not None and key_name(self.text_of(key)) in MESSAGE_KEYS
+
+    def names_call(self, token: bytes | str) -> bool:
+        """Is ``token`` (a string token) a name of a call (``CALL_NAMES``)?"""
+        return key_name(self.text_of(token)) in CALL_NAMES
 
     @staticmethod
     def of(data: bytes | str) -> "_Kind":
@@ -283,6 +295,7 @@ class _Walk:
         # array of the same depth further on (a request's "tools") holds no messages.
         self.reading: int | None = None
         self.another: int | None = None  # the line of a second message array (under a key)
+        self.aside: int | None = None  # the line of a call named outside the message array
         self.elements: list[Element] = []
         self.line, self.counted = 1, 0
         self.document_end: int | None = None
@@ -299,6 +312,8 @@ class _Walk:
         if token[:1] == kind.quote:
             if self.depth == 1:
                 self.last_key = token
+            if self.reading is None and self.aside is None and kind.names_call(token):
+                self.aside = self.line_at(at)
             if self.reading == self.depth and self.open is None:
                 self.elements.append(Element(at, match.end(), self.line_at(at), False))
             return False

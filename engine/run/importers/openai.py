@@ -29,13 +29,14 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.exact import loads
-from referee.engine.run.importers.source import json_container, may_hold
-from referee.engine.run.importers.statuses import ASSUMED, ErrorWhen, flagged
+from referee.engine.run.importers.source import holds_call, json_container, may_hold
+from referee.engine.run.importers.statuses import ASSUMED, UNSURE, ErrorWhen, flagged
 from referee.engine.run.model import Problem
 
 FORMAT = "openai"
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 CALL_WORDS = ("tool_calls", "function_call")  # a line holding one of these may hold a call
+_CALLS = frozenset(CALL_WORDS)  # the members of an assistant message whose calls are read
 # A message of no role the format has, holding one of these, may be a call of another
 # message format (the Responses API's ``function_call``, ``local_shell_call`` items).
 OTHER_CALLS = CALL_WORDS + ("_call", "tool_use")
@@ -111,6 +112,10 @@ class _Reader:
                 self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, may hold a tool call "
                           "(of a format this importer does not read): no check over the run's calls can be decided")
             return
+        if holds_call({k: v for k, v in message.items() if role != "assistant" or k not in _CALLS}):
+            self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} holds a tool call where this importer "
+                      "reads none (in its content, or under another name or role): no check over the run's calls "
+                      "can be decided")
         if role == "assistant":
             self.assistant(index, message)
         elif role in ("tool", "function"):
@@ -213,6 +218,10 @@ class _Reader:
         self.answered += 1
         flag = flagged(message)
         self.flagged += flag is not None
+        if flag == UNSURE:
+            self.warn("status-unknown", origin, "the tool message's error flag says neither failed nor succeeded: "
+                      "its call's status is unknown")
+            return "success", frozenset({"status"})
         if flag or self.error_when is None:
             return ("error" if flag else "success"), frozenset()
         found = self.error_when.finds(_text(message.get("content")), f"the tool message at {origin.source}:{origin.line}")

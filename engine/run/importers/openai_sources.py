@@ -21,7 +21,7 @@ from referee.engine.run.importers.message_lines import MessageLines, columns
 from referee.engine.run.importers.openai import (CALL_WORDS, FORMAT, OTHER_CALLS, UNREAD, Locate, is_message,
                                                  read_messages)
 from referee.engine.run.importers.record import Conversation, Origin
-from referee.engine.run.importers.source import Source, each_json_line, may_hold
+from referee.engine.run.importers.source import Source, each_json_line, holds_call, may_hold
 from referee.engine.run.importers.statuses import ErrorWhen
 from referee.engine.run.model import Problem
 
@@ -49,18 +49,24 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
         yield None, _message_lines(source, first, lines, problems, error_when)
         return
     # One conversation per line, read and handed on one at a time: a line that cannot
-    # be read is a conversation lost (reported), not calls missing from the others.
+    # be read is a conversation lost (reported), not calls missing from the others. A
+    # message on a line of its own that holds a call belongs to a conversation, most
+    # likely the one before it: that one's calls are incomplete.
     held: tuple[int | None, Conversation] | None = None
     count = 0
     for number, value, line in _chain(first, lines):
         messages = _messages(value)
         if messages is None:
             problems.append(Problem("unknown-record", source.name, "line is not a conversation; skipped", number))
+            if held is not None and is_message(value) and holds_call(value):
+                lost = Problem(CALLS_MAY_BE_MISSING, source.name, "a message on a line of its own, skipped, holds a "
+                               "tool call of a conversation: no check over its calls can be decided", number)
+                held = (held[0], replace(held[1], problems=held[1].problems + (lost,)))
             continue
         count += 1
         inner = message_array(line)
         locate = _line_locator(source.name, number, line, inner, messages)
-        conversation = read_messages(messages, locate, source.name, _twice(source.name, inner, number),
+        conversation = read_messages(messages, locate, source.name, _unread_lists(source.name, inner, number),
                                      f"{source.name}#{count}", error_when=error_when)
         if held is not None:
             yield held
@@ -73,15 +79,22 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
     yield (place if count > 1 else None), replace(last, problems=last.problems + tuple(kept))
 
 
-def _twice(name: str, inner: Document | None, line: int) -> list[Problem]:
-    """The problem of a conversation that gives its message list twice (``messages``
-    and ``traj``, or one key twice): only the first is read, and JSON readers differ
-    on which counts, so the run's calls may be missing."""
-    if inner is None or inner.another is None:
-        return []
-    message = ("a second message list (a key given twice, or both \"messages\" and \"traj\") is not read and may "
-               "hold a tool call: no check over the run's calls can be decided")
-    return [Problem(CALLS_MAY_BE_MISSING, name, message, line + inner.another - 1)]
+def _unread_lists(name: str, document: Document | None, line: int) -> list[Problem]:
+    """The problems of a conversation that gives its message list twice (``messages``
+    and ``traj``, or one key twice: only the first is read, and JSON readers differ
+    on which counts), or that names a call beside the list (a logged response's
+    ``choices``, a Responses API ``output``): the run's calls may be missing.
+    ``line`` is the line the conversation starts on."""
+    found = []
+    if document is not None and document.another is not None:
+        message = ("a second message list (a key given twice, or both \"messages\" and \"traj\") is not read and may "
+                   "hold a tool call: no check over the run's calls can be decided")
+        found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line + document.another - 1))
+    elif document is not None and document.aside is not None:  # (a second list names its calls too)
+        message = ("a tool call is named beside the message list (a response's choices, an output list?), where "
+                   "this importer reads none: no check over the run's calls can be decided")
+        found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line + document.aside - 1))
+    return found
 
 
 def _line_locator(name: str, number: int, line: str, document: Document | None, messages: list) -> Locate:
@@ -140,10 +153,7 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
     problems: list[Problem] = []
     for line in strays(source.data, document.elements):
         problems.append(Problem("unknown-message", source.name, "an element of the message list is no message; skipped", line))
-    if document.another is not None:
-        message = ("a second message list (a key given twice) is not read and may hold a tool call: no check over "
-                   "the run's calls can be decided")
-        problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, document.another))
+    problems += _unread_lists(source.name, document, 1)
     lines: dict[int, MessageLines] = {}
     starts = columns(source.data, document.elements)
 
@@ -242,7 +252,7 @@ def _conversations(source: Source, document: Document,
             yield (number if several else None), Conversation(FORMAT, (source.name,), problems=tuple(problems))
             continue
         inner = message_array(text)
-        problems += _twice(source.name, inner, element.line)
+        problems += _unread_lists(source.name, inner, element.line)
         locate = _element_locator(source.name, text, element.line, f"/{number - 1}", inner, messages)
         yield (number if several else None), read_messages(messages, locate, source.name, problems,
                                                            f"{source.name}#{number}", error_when=error_when)

@@ -164,11 +164,45 @@ def each_json_line(source: Source, problems: list[Problem],
 
 def may_hold(text: str, calls: tuple[str, ...]) -> bool:
     """Whether JSON text that could not be read may hold a call: it names one of
-    ``calls`` (written plainly or with ``\\u`` escapes, as JSON allows), or it was cut
-    short (a string or a bracket left open), so what was cut off may have been one."""
-    if "\\u" in text:
-        text = _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text)
-    return any(word in text for word in calls) or _left_open(text)
+    ``calls`` (in any case, written plainly or with ``\\u`` escapes, as JSON allows),
+    or it was cut short (a string or a bracket left open), so what was cut off may
+    have been one."""
+    text = _unescaped(text)
+    folded = text.casefold()
+    return any(word in folded for word in calls) or _left_open(text)
+
+
+def names_call(text: str, calls: tuple[str, ...]) -> bool:
+    """Whether ``text`` names one of ``calls``, in any case, written plainly or with
+    ``\\u`` escapes (as JSON allows)."""
+    folded = _unescaped(text).casefold()
+    return any(word in folded for word in calls)
+
+
+def _unescaped(text: str) -> str:
+    return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text) if "\\u" in text else text
+
+
+def holds_call(value: Any) -> bool:
+    """Whether a value read holds what reads as a tool call, in any format referee
+    imports: an object whose ``type`` names ``tool_use`` or ends in ``call`` (in any
+    case: ``server_tool_use``, ``function_call``), that has a ``name`` and an ``input``
+    or ``arguments``, or that holds ``tool_calls`` or a ``function_call``. Text that
+    only mentions one is not one. Walked without recursion: a value may be 512 levels
+    deep."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            kind = item.get("type")
+            kind = kind.casefold() if isinstance(kind, str) else ""
+            if ("tool_use" in kind or kind.endswith("call") or ("name" in item and ("input" in item or "arguments" in item))
+                    or item.get("tool_calls") or isinstance(item.get("function_call"), (dict, str))):
+                return True
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
 
 
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")

@@ -3,7 +3,8 @@
 OpenAI's chat format gives a tool message no error flag; producers add their own:
 ``"status": "error"`` (LangChain and LangGraph tool messages), ``"is_error": true``,
 or an ``"error"`` member that holds something. A tool message with one of those is
-an error. ``--error-when REGEX`` adds the producer's convention for the rest (a
+an error; a flag that says neither (``"is_error": "true"``, ``"status": "cancelled"``)
+leaves its call's status unknown. ``--error-when REGEX`` adds the producer's convention for the rest (a
 tool that answers ``Error: ...``): a message whose text the pattern finds is an
 error. Where neither says, an answered call is read as a success, and a source in
 which no message carries any flag and no pattern was given says so: its statuses
@@ -49,16 +50,25 @@ class ErrorWhen:
             return None
 
 
-def flagged(message: dict) -> bool | None:
+UNSURE = "unsure"  # a flag that says neither (``"is_error": "true"``, ``"status": "cancelled"``)
+_FAILED = ("error", "failed", "failure")
+_SUCCEEDED = ("success", "succeeded", "ok", "completed")
+
+
+def flagged(message: dict) -> bool | str | None:
     """True when the message says the tool failed, False when it says it did not,
-    None when it carries no flag at all."""
-    found = None
+    ``UNSURE`` when a flag it carries says neither, None when it carries no flag."""
+    found: bool | str | None = None
     if "is_error" in message:
-        found = message["is_error"] is True
+        flag = message["is_error"]
+        found = flag if isinstance(flag, bool) else False if flag is None else UNSURE
     if isinstance(message.get("status"), str):
-        found = bool(found) or message["status"].casefold() in ("error", "failed", "failure")
-    if "error" in message:
-        found = bool(found) or _holds(message["error"])
+        word = message["status"].casefold()
+        found = True if word in _FAILED else found if word in _SUCCEEDED else found or UNSURE
+    elif message.get("status") is not None:
+        found = found or UNSURE
+    if "error" in message and _holds(message["error"]):
+        found = True
     return found
 
 
