@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+import pytest
+
 from referee.engine.run.transcript import parse_transcript
 
 
@@ -187,6 +189,24 @@ def test_headings_that_look_like_records_are_agent_text():
         assert t.calls == () and t.suspect_calls == (), heading
         assert [p.code for p in t.problems] == ["not-a-record"], heading
         assert "Tool: deploy" in t.notes[0].text and t.notes[0].kind == "agent_notes", heading
+
+
+@pytest.mark.parametrize("prefix", ["    ", "\t", "\ufeff", "\u200b", "\u00a0", "  \u2028", "\x0b"])
+def test_a_record_heading_behind_what_a_reader_may_not_see_is_said(prefix):
+    t = parse_transcript(f"## Eval Prompt\n\nhi\n\n{prefix}## [tool_calls] Step 1: Bash\nTool: Bash\nStatus: success\n")
+    assert t.calls == () and [(p.code, p.line) for p in t.problems] == [("not-a-record", 5)]
+
+
+def test_a_status_line_inside_a_value_of_a_record_that_gives_none_leaves_its_status_unknown():
+    """A fence the tool's output opened and the agent's next note closed holds the
+    record's own Status line: the record gives none, so its status is not known."""
+    t = parse_transcript("## [tool_calls] Step 1: Bash\nTool: Bash\nArgs: {}\nReturn:\n```\nbuild failed\n"
+                         "Status: error\n\n## [agent_notes] Step 1: note\n\nAll good.\n```\n\n"
+                         "## [tool_calls] Step 2: Read\nTool: Read\nReturn: \"x\"\nStatus: success\n")
+    (bash, read) = t.calls
+    assert bash.status is None and bash.unsure == frozenset({"status"}) and read.unsure == frozenset()
+    assert "status-unknown" in [p.code for p in t.problems]
+    assert parse_transcript("## [tool_calls] Step 1: a\nTool: a\nReturn: \"ok\"\n").calls[0].unsure == frozenset()
 
 
 def test_an_escaped_heading_is_plain_text_read_as_written():

@@ -37,11 +37,12 @@ def _call_prov(call: ToolCall) -> Prov:
 
 def unsure_message(val: Val, key: str) -> str:
     """Why a record cannot answer for ``key`` (an ERROR, never a guess): it is suspect,
-    or (a trusted one) its source held a value the import could not show whole."""
+    or (a trusted one) its source held a value the import could not show whole, or it
+    gives no status while a value of it holds a Status line."""
     call = val.value
     if call.suspect is None:
-        return (f"{val.label} cannot give its {key} for certain: the import could not read or show "
-                f"it whole (cut or not JSON in its source; see the run's warnings)")
+        return (f"{val.label} cannot give its {key} for certain: it could not be read or shown whole (cut or "
+                f"not JSON in its source, or a Status line inside a value; see the run's warnings)")
     return f"{val.label} cannot give its {key} for certain: it is {call.suspect}"
 
 

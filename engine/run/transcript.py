@@ -37,6 +37,8 @@ Python code runs per section rather than per line. That first pass is
 
 from __future__ import annotations
 
+import re
+
 from referee.engine.run.escape import unescape_text
 from referee.engine.run.model import Location, Note, Problem, ToolCall, Transcript
 from referee.engine.run.numbering import Numbered, first_untrusted
@@ -45,6 +47,7 @@ from referee.engine.run.transcript_sections import CallRecord, Section, segment
 
 TRANSCRIPT = "outputs/transcript.md"
 _SURE: frozenset[str] = frozenset()
+_STATUS_LINE = re.compile(r"^Status:", re.MULTILINE)
 
 
 def parse_transcript(text: str, file: str = TRANSCRIPT, report: str | None = None) -> Transcript:
@@ -121,11 +124,11 @@ def _build(items: list[Section | CallRecord], problems: list[Problem], text: str
             trusted = position < cut
             position += 1
             if trusted and len(read.calls) == 1:  # the usual record: one trusted call
-                calls.append(_call(item, read.calls[0], index, file, None))
+                calls.append(_call(item, read.calls[0], index, (file, report), None, problems))
                 index += 1
                 continue
-            built = [_call(item, fields, index + (k if trusted else 0), file, None if trusted else reason)
-                     for k, fields in enumerate(read.calls)]
+            built = [_call(item, fields, index + (k if trusted else 0), (file, report), None if trusted else reason,
+                           problems) for k, fields in enumerate(read.calls)]
             if trusted:
                 calls.extend(built)
                 index += len(built)
@@ -144,14 +147,29 @@ def _build(items: list[Section | CallRecord], problems: list[Problem], text: str
     return Transcript(tuple(calls), tuple(notes), tuple(problems), prompt, tuple(suspect))
 
 
-def _call(record: CallRecord, fields: dict, index: int, file: str, suspect: str | None) -> ToolCall:
+def _call(record: CallRecord, fields: dict, index: int, where: tuple[str, str], suspect: str | None,
+          problems: list[Problem]) -> ToolCall:
+    """The call a record gives; ``where`` is the transcript's file and its path in problems."""
+    file, report = where
     tool = fields.get("tool") or None
     status = fields.get("status") or None
-    # a trusted call is sure of every field
+    # a trusted call is sure of every field, but of a status it does not give when a
+    # value holds a Status line: a fence left open may have taken the record's own
     unsure = _SURE if suspect is None else _unsure(record, tool, status)
+    if suspect is None and status is None and _holds_status(fields):
+        unsure = frozenset({"status"})
+        message = ("the record gives no Status line, but its Args or Return holds one: a fence left open may "
+                   "have taken the record's own, so its status is unknown")
+        problems.append(Problem("status-unknown", report, message, record.line))
     return ToolCall(index, record.step, record.title, tool, fields.get("args"), fields.get("return"), status,
                     Location(file, record.line), fields.get("status_line"), fields.get("tool_line"), suspect,
                     unsure)
+
+
+def _holds_status(fields: dict) -> bool:
+    """Whether the record's Args or Return holds a line that reads as a Status field."""
+    return any(payload is not None and not payload.is_json and _STATUS_LINE.search(payload.text)
+               for payload in (fields.get("args"), fields.get("return")))
 
 
 def _unsure(record: CallRecord, tool: str | None, status: str | None) -> frozenset[str]:

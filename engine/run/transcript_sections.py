@@ -35,6 +35,13 @@ _NOTES_TAG = re.compile(r"\[[ \t]*agent[ _-]?notes[ \t]*\][ \t]*(.*)", re.IGNORE
 _HARNESS_TAG = re.compile(r"\[harness\](?:[ \t]+(.*))?", re.DOTALL)
 _STEP = re.compile(r"(?:step|步骤)[ \t]*([0-9]{1,9})(?![0-9])[ \t]*[:：.\-–—]?[ \t]*(.*)", re.IGNORECASE | re.DOTALL)
 _FIELD_LINE = re.compile(r"^(?:Tool|Args|Return|Status):", re.MULTILINE)
+# A record heading behind what a reader may not see (four spaces or more, a tab, a byte
+# order mark, a zero-width or no-break space...): agent text too, reported as such.
+# The lines that start so and hold a "#" are found by a search that starts with the
+# line break (a literal: fast); only there is the heading's form tried.
+_UNSEEN = " \t\ufeff\u200b\u2060\u00a0\x0b\x0c\x85\u2028\u2029"
+_UNSEEN_START = re.compile(f"\n([{_UNSEEN}]+)#")
+_TOOL_HEADING = re.compile(r"#{1,6}[ \t]*\[[ \t]*tool[ \t_-]*calls?[ \t]*\]", re.IGNORECASE)
 
 
 @dataclass
@@ -139,10 +146,21 @@ class Segmenter:
             elif fence_closes(line, fence):
                 fence = None
         _close(self.items[-1], text, body_at, len(text) + 1)
+        self._hidden_headings()
         if fence is not None:
             self.problems.append(Problem("unclosed-fence", self.report,
                                          "code fence never closed; it runs to the end", fence[2]))
         return self.items, self.problems
+
+    def _hidden_headings(self) -> None:
+        """Report each record heading behind characters a reader may not see."""
+        lined = "\n" + self.text  # the first line too starts after a line break
+        for found in _UNSEEN_START.finditer(lined):
+            prefix = found.group(1)
+            if (len(prefix) > 3 or prefix.strip(" ")) and _TOOL_HEADING.match(lined, found.end() - 1):
+                message = ("looks like a [tool_calls] record heading behind characters a reader may not see "
+                           "(spaces, a tab, a byte order mark...); read as agent text")
+                self.problems.append(Problem("not-a-record", self.report, message, lined.count("\n", 0, found.end())))
 
     def _record(self, exact: re.Match, start: int, end: int, number: int) -> CallRecord:
         text = self.text
