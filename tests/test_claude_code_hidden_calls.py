@@ -145,3 +145,13 @@ def test_two_subagent_files_of_one_name_are_both_read(tmp_path: Path, capsys):
         main(["grade", *map(str, given), "--rules", str(rules), "--as-eval", "1", "--json"])
         (run,) = json.loads(capsys.readouterr().out)["runs"]
         assert [item["outcome"] for item in run["expectations"]] == ["fail", "pass"]
+
+
+def test_a_second_different_answer_to_a_call_leaves_its_status_unknown(tmp_path: Path):
+    answer = ('{"type":"user","sessionId":"S1","uuid":"r%s","message":{"role":"user","content":'
+              '[{"type":"tool_result","tool_use_id":"t_b","content":"%s"%s}]}}')
+    rules = 'eval 1\nexpect 1: no calls to "Bash" with status error\nexpect 2: count(calls) == 2\n'
+    lines = HEAD + [_assistant("[" + BASH + "]"), answer % (1, "ok", ""), answer % (2, "boom", ',"is_error":true')]
+    assert _grade(tmp_path, lines, rules) == [["error", "pass"]]
+    repeated = HEAD + [_assistant("[" + BASH + "]"), answer % (1, "ok", ""), answer % (2, "ok", "")]
+    assert _grade(tmp_path, repeated, rules) == [["pass", "pass"]]  # the same answer again changes nothing

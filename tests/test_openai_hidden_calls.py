@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 import referee
+from referee.engine.run.importers import conversations
 
 READ = {"role": "assistant", "tool_calls": [{"id": "r", "function": {"name": "Read", "arguments": "{}"}}]}
 BASH_CALL = {"id": "b", "function": {"name": "Bash", "arguments": "{}"}}
@@ -77,3 +78,15 @@ def test_an_error_flag_that_says_neither_leaves_the_status_unknown(tmp_path: Pat
     rules = 'eval 1\nexpect 1: no calls to "Bash" with status error\nexpect 2: count(calls) == 1\n'
     (result,) = referee.grade(rules, source, as_eval="1")
     assert [item["outcome"] for item in result.expectations] == ["error", "pass"]
+
+
+def test_a_second_answer_to_a_call_leaves_its_status_and_return_unknown(tmp_path: Path):
+    source = tmp_path / "s.json"
+    source.write_text("[" + B + ', {"role": "tool", "tool_call_id": "b", "content": "ok"}, '
+                      '{"role": "tool", "tool_call_id": "b", "content": "failed", "status": "error"}, '
+                      '{"content": "done"}]', encoding="utf-8")
+    rules = 'eval 1\nexpect 1: no calls to "Bash" with status error\nexpect 2: count(calls) == 1\n'
+    (result,) = referee.grade(rules, source, as_eval="1")
+    assert [item["outcome"] for item in result.expectations] == ["error", "pass"]
+    (conversation,) = conversations("openai", [source])
+    assert "message 4 has no role; skipped" in [problem.message for problem in conversation.problems]

@@ -198,6 +198,8 @@ class Reader:
             reason = "its call is missing" if not known else "its call already has a result"
             self.problems.append(Problem("orphan-result", origin.source,
                                          f"tool_result for {call_id!r}: {reason}; skipped", origin.line))
+            if known:
+                self.answered_again(known[-1], rec, part, origin)
             return
         position = open_calls[0]
         call = R.call_at(self.entries, position)
@@ -213,6 +215,17 @@ class Reader:
         self.entries[position] = replace(call, result=result, status=status, result_origin=origin, unread=unread)
         if isinstance(structured, dict):
             self.results[position] = structured
+
+
+    def answered_again(self, position: int, rec: dict, part: dict, origin: Origin) -> None:
+        """A second, different answer to a call: which one counts is not said, so the
+        call's status and return are unknown (the same answer repeated changes nothing)."""
+        call = R.call_at(self.entries, position)
+        status = "error" if part.get("is_error", False) is True else "success"
+        if (status, _result_value(part.get("content"), rec.get("toolUseResult"), call.tool)) != (call.status, call.result):
+            self.entries[position] = replace(call, unread=call.unread | {"status", "return"})
+            self.problems.append(Problem("status-unknown", origin.source, "a second, different answer to this call: "
+                                         "its status and return are unknown", origin.line))
 
 
 def _texts(value: Any) -> Iterator[str]:

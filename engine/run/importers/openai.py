@@ -95,6 +95,7 @@ class _Reader:
         self.entries: list[Call | Text] = []
         self.replies: list[Text] = []
         self.open: dict[str, list[int]] = {}  # tool_call_id (or "function:<name>") -> positions
+        self.answered_at: dict[str, int] = {}  # the same key -> the position of the call answered last
         self.ids: set[str] = set()
         self.prompted = False
 
@@ -106,8 +107,9 @@ class _Reader:
         role = _role(message)
         if role is None:
             given = message.get("role") if isinstance(message, dict) else message
-            shown = given if isinstance(given, str) else type(given).__name__
-            self.warn("unknown-message", origin, f"message {index + 1} has unknown role {shown!r}; skipped")
+            shown = repr(given) if isinstance(given, str) else type(given).__name__
+            what = "no role" if given is None else f"unknown role {shown}"
+            self.warn("unknown-message", origin, f"message {index + 1} has {what}; skipped")
             if may_hold(json.dumps(message, ensure_ascii=False, default=str), OTHER_CALLS):
                 self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, may hold a tool call "
                           "(of a format this importer does not read): no check over the run's calls can be decided")
@@ -204,13 +206,25 @@ class _Reader:
         waiting = self.open.get(key) or []
         if not waiting:
             self.warn("orphan-result", origin, f"result for {key!r}: no open call has that id; skipped")
+            self.answered_again(key, origin)
             return
         position = waiting.pop(0)
+        self.answered_at[key] = position
         call = R.call_at(self.entries, position)
         status, unread = self.status(message, origin)
         result = _result(message.get("content"))
         self.entries[position] = replace(call, result=result, status=status, result_origin=origin,
                                          unread=call.unread | unread)
+
+    def answered_again(self, key: str, origin: Origin) -> None:
+        """A second answer to a call: which one counts is not said, so the call's status
+        and return are unknown."""
+        position = self.answered_at.get(key)
+        if position is not None:
+            call = R.call_at(self.entries, position)
+            self.entries[position] = replace(call, unread=call.unread | {"status", "return"})
+            self.warn("status-unknown", origin, f"a second answer to the call {key!r}: its status and return "
+                      "are unknown")
 
     def status(self, message: dict, origin: Origin) -> tuple[str, frozenset[str]]:
         """The call's status from its tool message (``statuses``), and ``{"status"}``
