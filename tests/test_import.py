@@ -259,6 +259,9 @@ def test_a_skill_creator_log_as_transcript_and_an_unknown_transcript_are_warned(
     assert "skill-creator" in next(p.message for p in run.problems if p.code == "no-tool-record")
     run = _run(tmp_path / "b", {"transcript.md": "I did the thing.\n"})
     assert [p.code for p in run.problems] == ["unrecognised-transcript"]
+    untrusted = "## [tool_calls] Step 2: a\nTool: a\nStatus: success\n"  # out of place: not trusted
+    run = _run(tmp_path / "c", {"transcript.md": untrusted})
+    assert run.transcript.suspect_calls and "unrecognised-transcript" not in [p.code for p in run.problems]
 
 
 def test_importing_a_skill_creator_log_says_what_grade_will_warn(tmp_path: Path, capsys):

@@ -79,7 +79,7 @@ def _transcript_warnings(run: Any, base: str, imported: bool) -> list[Problem]:
                    "check over calls cannot be decided (an error); its final result section is the response "
                    "when the run has no response file")
         found.append(Problem("no-tool-record", where, message))
-    else:
+    elif not transcript.suspect_calls:  # records, all untrusted, are a format recognised (and said so)
         message = "no [tool_calls] or [agent_notes] section: an unrecognised transcript format, read as agent prose"
         found.append(Problem("unrecognised-transcript", where, message))
     return found
