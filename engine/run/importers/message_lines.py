@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import bisect
 import functools
-import itertools
 import re
 from typing import Any
 
@@ -68,7 +67,8 @@ class MessageLines:
         if suffix not in self.found:
             parts = _parts(suffix)
             if len(self.keys[key]) <= 1:  # written once at most: the one, when the member is there
-                self.found[suffix] = 0 if _member_at(self.value, parts) is not None else None
+                there = parts[0] in self.value if len(parts) == 1 else _member_at(self.value, parts) is not None
+                self.found[suffix] = 0 if there else None
             elif not self._count_alike(key, suffix, parts):
                 self.ranks = member_ranks(self.value) if self.ranks is None else self.ranks
                 place = _member_at(self.value, parts)
@@ -82,14 +82,16 @@ class MessageLines:
         holder = self.value
         for at, part in enumerate(parts[:-1]):
             if isinstance(holder, list):
-                present = [_member_at(element, parts[at + 1:]) is not None for element in holder]
+                path, name = parts[at + 1:-1], parts[-1]
+                present = [_holds_member(element, path, name) for element in holder]
                 if sum(present) != len(self.keys[key]):
                     return False
                 pieces = suffix.split("/")
                 head, tail = "/".join(pieces[:at + 1]), "/".join(pieces[at + 2:])
-                for index, rank in enumerate(itertools.accumulate(present, initial=0)):
-                    if index < len(present):
-                        self.found[f"{head}/{index}/{tail}"] = rank if present[index] else None
+                rank = 0
+                for index, there in enumerate(present):
+                    self.found[f"{head}/{index}/{tail}"] = rank if there else None
+                    rank += there
                 self.found.setdefault(suffix, None)  # an index past the list's end
                 return True
             holder = holder.get(part) if isinstance(holder, dict) else None
@@ -113,6 +115,13 @@ def member_ranks(value: Any) -> dict[tuple[int, str], int]:
         elif isinstance(item, list):
             pending.extend([(None, None, v) for v in reversed(item)])
     return ranks
+
+
+def _holds_member(value: Any, path: tuple[str, ...], name: str) -> bool:
+    """Whether ``value`` has, through the members ``path``, a member ``name``."""
+    for part in path:
+        value = value.get(part) if isinstance(value, dict) else None
+    return isinstance(value, dict) and name in value
 
 
 def _member_at(value: Any, parts: tuple[str, ...]) -> tuple[dict, str] | None:

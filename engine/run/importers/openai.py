@@ -37,6 +37,7 @@ FORMAT = "openai"
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 CALL_WORDS = ("tool_calls", "function_call")  # a line holding one of these may hold a call
 _CALLS = frozenset(CALL_WORDS)  # the members of an assistant message whose calls are read
+_CALL_SHAPED = frozenset({"type", "arguments", "input", "tool_calls", "function_call"})  # see holds_call
 # A message of no role the format has, holding one of these, may be a call of another
 # message format (the Responses API's ``function_call``, ``local_shell_call`` items).
 OTHER_CALLS = CALL_WORDS + ("_call", "tool_use")
@@ -114,7 +115,7 @@ class _Reader:
                 self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, may hold a tool call "
                           "(of a format this importer does not read): no check over the run's calls can be decided")
             return
-        if holds_call({k: v for k, v in message.items() if role != "assistant" or k not in _CALLS}):
+        if _holds_other_call(message, role):
             self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} holds a tool call where this importer "
                       "reads none (in its content, or under another name or role): no check over the run's calls "
                       "can be decided")
@@ -260,6 +261,17 @@ class _Reader:
                    "--error-when was given: every answered call is read as a success; name the tool's error "
                    "text with referee import openai --error-when REGEX")
         return (Problem(ASSUMED, self.name, message),)
+
+
+def _holds_other_call(message: dict, role: str) -> bool:
+    """Whether the message holds a call where this importer reads none: anywhere but an
+    assistant's ``tool_calls`` and ``function_call`` (in its content parts, under another
+    role, as a Responses API item). A message of plain members is looked at no further."""
+    taken = _CALLS if role == "assistant" else ()
+    for key, value in message.items():
+        if key not in taken and (key in _CALL_SHAPED or isinstance(value, (dict, list))):
+            return holds_call({k: v for k, v in message.items() if k not in taken})
+    return False
 
 
 def _kind(value: Any) -> str:
