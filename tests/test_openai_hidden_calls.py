@@ -90,3 +90,7 @@ def test_a_second_answer_to_a_call_leaves_its_status_and_return_unknown(tmp_path
     assert [item["outcome"] for item in result.expectations] == ["error", "pass"]
     (conversation,) = conversations("openai", [source])
     assert "message 4 has no role; skipped" in [problem.message for problem in conversation.problems]
+    source.write_text("[" + B + ', {"role": "tool", "tool_call_id": "b", "content": "ok"}, '
+                      '{"role": "tool", "tool_call_id": "b", "content": "ok"}]', encoding="utf-8")
+    (result,) = referee.grade(rules, source, as_eval="1")  # the same answer again changes nothing
+    assert [item["outcome"] for item in result.expectations] == ["pass", "pass"]

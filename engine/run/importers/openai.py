@@ -30,7 +30,7 @@ from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.source import holds_call, json_container, may_hold
-from referee.engine.run.importers.statuses import ASSUMED, UNSURE, ErrorWhen, flagged
+from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
 from referee.engine.run.model import Problem
 
 FORMAT = "openai"
@@ -96,7 +96,7 @@ class _Reader:
         self.entries: list[Call | Text] = []
         self.replies: list[Text] = []
         self.open: dict[str, list[int]] = {}  # tool_call_id (or "function:<name>") -> positions
-        self.answered_at: dict[str, int] = {}  # the same key -> the position of the call answered last
+        self.answered_at: dict[str, tuple[int, tuple]] = {}  # the same key -> (the call answered last, its answer)
         self.ids: set[str] = set()
         self.prompted = False
 
@@ -207,21 +207,21 @@ class _Reader:
         waiting = self.open.get(key) or []
         if not waiting:
             self.warn("orphan-result", origin, f"result for {key!r}: no open call has that id; skipped")
-            self.answered_again(key, origin)
+            self.answered_again(key, message, origin)
             return
         position = waiting.pop(0)
-        self.answered_at[key] = position
+        self.answered_at[key] = (position, _answer(message))
         call = R.call_at(self.entries, position)
         status, unread = self.status(message, origin)
         result = _result(message.get("content"))
         self.entries[position] = replace(call, result=result, status=status, result_origin=origin,
                                          unread=call.unread | unread)
 
-    def answered_again(self, key: str, origin: Origin) -> None:
-        """A second answer to a call: which one counts is not said, so the call's status
-        and return are unknown."""
-        position = self.answered_at.get(key)
-        if position is not None:
+    def answered_again(self, key: str, message: dict, origin: Origin) -> None:
+        """A second, different answer to a call: which one counts is not said, so the
+        call's status and return are unknown (the same answer repeated changes nothing)."""
+        position, answer = self.answered_at.get(key, (None, None))
+        if position is not None and answer != _answer(message):
             call = R.call_at(self.entries, position)
             self.entries[position] = replace(call, unread=call.unread | {"status", "return"})
             self.warn("status-unknown", origin, f"a second answer to the call {key!r}: its status and return "
@@ -261,6 +261,11 @@ class _Reader:
                    "--error-when was given: every answered call is read as a success; name the tool's error "
                    "text with referee import openai --error-when REGEX")
         return (Problem(ASSUMED, self.name, message),)
+
+
+def _answer(message: dict) -> tuple:
+    """What a tool message answers: its content and its error flags."""
+    return (_text(message.get("content")),) + tuple(repr(message.get(flag)) for flag in FLAGS)
 
 
 def _holds_other_call(message: dict, role: str) -> bool:
