@@ -50,6 +50,14 @@ HIDDEN = {
         '"message":{"type":"assistant","message":{"role":"assistant","content":[%s]}}}}' % BASH,
         '{"type":"user","sessionId":"S1","uuid":"r1","message":{"role":"user","content":[{"type":"tool_result",'
         '"tool_use_id":"t_task","content":"[Request interrupted by user for tool use]","is_error":true}]}}'],
+    "citation-holds-a-call": [_assistant('[{"type":"text","text":"hi","citations":[' + BASH + "]}]")],
+    "message-tool-calls": ['{"type":"assistant","sessionId":"S1","uuid":"a1","message":{"id":"m1","role":'
+                           '"assistant","content":[{"type":"text","text":"hi"}],"tool_calls":[{"id":"b",'
+                           '"function":{"name":"Bash","arguments":"{}"}}]}}'],
+    "record-member-beside": ['{"type":"assistant","sessionId":"S1","uuid":"a1","extra":%s,"message":{"id":"m1",'
+                             '"role":"assistant","content":[{"type":"text","text":"hi"}]}}' % BASH],
+    "unreadable-function-call": ['{"type":"event","sessionId":"S1","data":{"type":"function_call","name":"Bash",'
+                                 '"arguments":"{}"},}'],
     "progress-of-no-task": ['{"type":"progress","sessionId":"S1","data":{"message":{"type":"assistant",'
                             '"message":{"role":"assistant","content":[%s]}}}}' % BASH],
 }
@@ -155,3 +163,12 @@ def test_a_second_different_answer_to_a_call_leaves_its_status_unknown(tmp_path:
     assert _grade(tmp_path, lines, rules) == [["error", "pass"]]
     repeated = HEAD + [_assistant("[" + BASH + "]"), answer % (1, "ok", ""), answer % (2, "ok", "")]
     assert _grade(tmp_path, repeated, rules) == [["pass", "pass"]]  # the same answer again changes nothing
+
+
+def test_the_response_is_the_whole_last_message_over_the_lines_it_is_split_over(tmp_path: Path):
+    first = ('{"type":"assistant","sessionId":"S1","uuid":"a1","message":{"id":"m9","role":"assistant","content":'
+             '[{"type":"text","text":"PART-A"}],"stop_reason":null}}')
+    second = ('{"type":"assistant","sessionId":"S1","uuid":"a2","message":{"id":"m9","role":"assistant","content":'
+              '[{"type":"text","text":"PART-A"},{"type":"text","text":"PART-B"}],"stop_reason":"end_turn"}}')
+    rules = 'eval 1\nexpect 1: response contains "PART-A"\nexpect 2: response contains "PART-B"\n'
+    assert _grade(tmp_path, HEAD + [first, second], rules) == [["pass", "pass"]]

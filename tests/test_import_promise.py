@@ -46,6 +46,16 @@ def test_a_view_left_short_makes_the_checks_over_calls_errors(tmp_path: Path, ca
     assert result.expectations[1]["outcome"] in ("pass", "fail")  # the response is not a call
 
 
+def test_a_transcript_put_beside_outputs_of_an_import_makes_the_checks_over_calls_errors(tmp_path: Path, capsys):
+    """The harness's place beside outputs/ wins over the imported view: a transcript
+    put there is not what the import wrote, whatever it holds."""
+    run = _imported(tmp_path)
+    text = (run / "outputs" / "transcript.md").read_text(encoding="utf-8")
+    (run / "transcript.md").write_text(text[:text.index("Tool: mcp__mail__send")].rsplit("## [tool_calls]", 1)[0],
+                                       encoding="utf-8")
+    assert _outcomes(run)[0] == "error"
+
+
 def test_a_source_map_that_cannot_be_read_makes_the_checks_over_calls_errors(tmp_path: Path, capsys):
     run = _imported(tmp_path)
     (run / "source_map.json").write_text("", encoding="utf-8")  # written, never reached the disk

@@ -50,6 +50,17 @@ HIDDEN = {
                       '"messages": [' + R + "]}"),
     # a message on a line of its own among conversations, after the one it belongs to
     "message-line-after": ("s.jsonl", '{"messages": [' + R + ']}\n' + B + "\n"),
+    # a call beside the list by any name a call goes by, or none
+    "mcp-call-beside": ("s.json", '{"messages": [' + R + '], "output": [{"type": "mcp_call", "name": "Bash", '
+                        '"arguments": "{}"}]}'),
+    "bare-call-beside": ("s.json", '{"messages": [' + R + '], "result": {"name": "Bash", "arguments": "{}"}}'),
+    # a message that cannot be read and names a call as tool_use; a role-less bare call
+    "unreadable-tool-use": ("s.json", "[" + R + ', {"role": "assistant", "content": [{"type": "tool_use", '
+                            '"name": "Bash", "input": {}}],}]'),
+    "role-less-call": ("s.json", "[" + R + ', {"name": "Bash", "arguments": "{}"}]'),
+    # a call element that holds another call beside its function
+    "call-beside-function": ("s.json", '[{"role": "assistant", "tool_calls": [{"id": "r", "function": '
+                             '{"name": "Read", "arguments": "{}"}, "custom": {"name": "Bash", "input": "ls"}}]}]'),
 }
 
 
@@ -94,3 +105,25 @@ def test_a_second_answer_to_a_call_leaves_its_status_and_return_unknown(tmp_path
                       '{"role": "tool", "tool_call_id": "b", "content": "ok"}]', encoding="utf-8")
     (result,) = referee.grade(rules, source, as_eval="1")  # the same answer again changes nothing
     assert [item["outcome"] for item in result.expectations] == ["pass", "pass"]
+
+
+def test_a_reply_is_read_from_each_part_that_gives_its_text(tmp_path: Path):
+    """A refusal part, and a text part whose text is given as {"value": ...}, are the
+    reply's text: the response holds them."""
+    source = tmp_path / "s.json"
+    source.write_text('[{"role": "assistant", "content": "working on it"}, {"role": "assistant", "content": ['
+                      '{"type": "refusal", "refusal": "I cannot help"}, {"type": "text", "text": {"value": '
+                      '"after all"}}]}]', encoding="utf-8")
+    rules = 'eval 1\nexpect 1: response contains "I cannot help"\nexpect 2: response contains "after all"\n'
+    (result,) = referee.grade(rules, source, as_eval="1")
+    assert [item["outcome"] for item in result.expectations] == ["pass", "pass"]
+
+
+def test_a_tool_answer_given_as_an_object_is_its_return_and_what_error_when_reads(tmp_path: Path):
+    source = tmp_path / "s.json"
+    source.write_text("[" + B + ', {"role": "tool", "tool_call_id": "b", "content": {"error": "Error: denied"}}]',
+                      encoding="utf-8")
+    rules = ('eval 1\nexpect 1: no calls to "Bash" with status error\n'
+             'expect 2: first(calls to "Bash").return.error == "Error: denied"\n')
+    (result,) = referee.grade(rules, source, as_eval="1", error_when="Error:")
+    assert [item["outcome"] for item in result.expectations] == ["fail", "pass"]

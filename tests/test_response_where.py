@@ -187,3 +187,10 @@ def test_show_takes_the_response_file_evals_json_names(tmp_path, capsys):
     assert "evals file not found" in capsys.readouterr().err
     assert main(["show", str(tmp_path), "--evals", str(tmp_path / "eval-1")]) == 2
     assert "evals file is not a regular file" in capsys.readouterr().err
+
+
+def test_a_log_with_two_final_results_answers_with_the_last():
+    from referee.engine.run.executor_log import final_result
+    log = "# Log\n\n## Final Result\n\ndraft answer\n\n## Final Result\n\nthe real final answer\n"
+    found = final_result(log)
+    assert found is not None and found.text == "the real final answer"

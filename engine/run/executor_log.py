@@ -72,16 +72,18 @@ def is_final(title: str) -> bool:
 
 
 def final_result(text: str) -> Answer | None:
-    """The log's answer, whole: its ``Final ...`` section (the last ``Result``,
-    ``Response`` or ``Output`` one when it has none); None when there is none or
-    it is empty. Line ends may be CRLF; a byte order mark is ignored."""
+    """The log's answer, whole: its last ``Final ...`` section (a draft may come
+    before it; the last ``Result``, ``Response`` or ``Output`` one when it has none);
+    None when there is none or it is empty. Line ends may be CRLF; a byte order mark
+    is ignored."""
     lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     found = headings(lines)
     opening = [k for k, (_, _, title) in enumerate(found) if is_final(title)]
     if not opening:
         return None
-    # "## Final Result" itself when the log has one; else the last heading that may open it
-    k = next((k for k in opening if found[k][2].strip().casefold().startswith("final")), opening[-1])
+    # the last "## Final Result" when the log has one; else the last heading that may open it
+    finals = [k for k in opening if found[k][2].strip().casefold().startswith("final")]
+    k = (finals or opening)[-1]
     line, level, _ = found[k]
     end = next((at for at, depth, name in found[k + 1:] if depth <= level and _defined(name)), len(lines) + 1)
     body = lines[line:end - 1]

@@ -23,9 +23,9 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import tokens
-from referee.engine.run.importers.claude_records import CALL_WORDS, Reader, not_a_record
+from referee.engine.run.importers.claude_records import Reader, not_a_record
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
-from referee.engine.run.importers.source import Source, json_lines
+from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines
 from referee.engine.run.model import Problem
 
 FORMAT = "claude-code"

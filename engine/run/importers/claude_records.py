@@ -33,13 +33,12 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import tokens
 from referee.engine.run.importers.record import Call, Origin, Text
-from referee.engine.run.importers.source import holds_call, json_container, may_hold, names_call
+from referee.engine.run.importers.source import CALL_WORDS, holds_call, json_container, may_hold, names_call
 from referee.engine.run.model import Problem
 
 _SKIPPED_TYPES = frozenset({"summary", "queue-operation", "file-history-snapshot", "progress",
                             "custom-title", "tag", "agent-name", "result"})
 _PLACEHOLDERS = frozenset({"", "(no content)"})
-CALL_WORDS = ("tool_use",)  # a line holding this word may hold a call (source.json_lines)
 _READ_PREFIX = re.compile(r"^ *[0-9]+(?:→|\t)", re.M)
 _HOOK = re.compile(r"\bhook\b", re.I)
 
@@ -63,10 +62,17 @@ class Reader:
         if isinstance(rec.get("timestamp"), str):
             self.times.append(rec["timestamp"])
         message = rec.get("message")
-        if kind == "assistant" and isinstance(message, dict):
-            self.assistant(Origin(source, line), message)
-        elif kind == "user" and isinstance(message, dict):
-            self.user(Origin(source, line), rec, message)
+        if kind in ("assistant", "user") and isinstance(message, dict):
+            origin = Origin(source, line)
+            if kind == "assistant":
+                self.assistant(origin, message)
+            else:
+                self.user(origin, rec, message)
+            # beside what is read (a tool's own result, toolUseResult, holds what it printed)
+            self.unread(origin, "a member of this record beside its message",
+                        {k: v for k, v in rec.items() if k not in ("message", "toolUseResult")})
+            self.unread(origin, "a member of this message beside its content",
+                        {k: v for k, v in message.items() if k != "content"})
         elif kind == "system":
             text = rec.get("content")
             if isinstance(text, str) and text.strip():
@@ -90,12 +96,12 @@ class Reader:
         key = message.get("id")
         seen = None
         if isinstance(key, str):
-            state = self.messages.setdefault(key, {"seen": set(), "usage": None, "line": origin.line})
+            state = self.messages.setdefault(key, {"seen": set(), "usage": None, "line": origin.line, "texts": []})
             state["usage"] = message.get("usage") if isinstance(message.get("usage"), dict) else state["usage"]
             seen = state["seen"]
         else:
             state = self.messages[f"#{origin.source}:{origin.line}"] = {"seen": set(), "usage": message.get("usage"),
-                                                                        "line": origin.line}
+                                                                        "line": origin.line, "texts": []}
         tokens.note_stop(state, message)
         content = message.get("content")
         if isinstance(content, str):
@@ -116,11 +122,15 @@ class Reader:
             self.block(origin, block, texts)
         if seen is not None:
             seen.update(here)
-        if texts:
-            self.last_text = texts
+        if texts:  # the message's texts so far, over every line it is split over
+            state["texts"].extend(texts)
+            self.last_text = state["texts"]
 
     def block(self, origin: Origin, block: dict, texts: list[Text]) -> None:
         kind = block.get("type")
+        if kind in ("text", "thinking"):
+            self.unread(origin, f"a {kind} block, beside its {kind},", {k: v for k, v in block.items()
+                                                                       if k not in ("type", kind)})
         if kind in ("text", "thinking") and not isinstance(block.get(kind), str):
             self.unread(origin, f"a {kind} block whose {kind} is no text", block)
         elif kind == "text":

@@ -90,7 +90,12 @@ def _changed_views(run: Any, base: str, digests: dict[str, str]) -> list[Problem
     found = []
     for rel, source in (("outputs/transcript.md", run.transcript_file), ("outputs/response.md", run.response)):
         want = digests.get(rel)
-        if want is None or source is None or source.path != rel or source.text is None:
+        if want is not None and source is not None and source.path != rel:
+            message = (f"the run is graded from {source.path}, which the import did not write (it wrote {rel}): "
+                       "it may not show the source; import the source again")
+            found.append(Problem("view-changed", join_report(base, source.path), message))
+            continue
+        if want is None or source is None or source.text is None:
             continue
         if hashlib.sha256(source.text.encode("utf-8")).hexdigest() != want:
             message = ("changed since it was imported: it no longer shows the source it was written from; "

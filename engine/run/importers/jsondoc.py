@@ -151,9 +151,16 @@ def _holds_messages(text: str, key: str, value: int) -> bool:
 
 
 MESSAGE_KEYS = ("messages", "traj")  # the keys whose array holds the messages
-CALL_NAMES = ("tool_calls", "function_call", "tool_use")  # a string that names a call, as key or type
-# One of them, or any escape (which may write one): what the walk must look at.
-_CALL_TEXT = re.compile(r'"(?:tool_calls|function_call|tool_use)"|\\u')
+# A string beside the message array that names a call, as a key or a type (a logged
+# response's "tool_calls", a Responses API item's "mcp_call", a bare call's "arguments"):
+# one of these, or any escape (which may write one), sends a document to the walk.
+_CALL_TEXT = re.compile(r'"(?:tool_calls|arguments|[^"\\]*tool_use[^"\\]*|[^"\\]*_call)"|\\u', re.IGNORECASE)
+
+
+def names_a_call(name: str | None) -> bool:
+    """Whether a string (a key or a value) beside the messages names a call."""
+    folded = name.casefold() if name is not None else ""
+    return folded in ("tool_calls", "arguments") or "tool_use" in folded or folded.endswith("_call")
 
 
 def key_name(written: str) -> str | None:
@@ -269,8 +276,8 @@ class _Kind:
         return key is not None and key_name(self.text_of(key)) in MESSAGE_KEYS
 
     def names_call(self, token: bytes | str) -> bool:
-        """Is ``token`` (a string token) a name of a call (``CALL_NAMES``)?"""
-        return key_name(self.text_of(token)) in CALL_NAMES
+        """Is ``token`` (a string token) a name of a call (``names_a_call``)?"""
+        return names_a_call(key_name(self.text_of(token)))
 
     @staticmethod
     def of(data: bytes | str) -> "_Kind":

@@ -35,12 +35,8 @@ from referee.engine.run.model import Problem
 
 FORMAT = "openai"
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
-CALL_WORDS = ("tool_calls", "function_call")  # a line holding one of these may hold a call
-_CALLS = frozenset(CALL_WORDS)  # the members of an assistant message whose calls are read
+_CALLS = frozenset({"tool_calls", "function_call"})  # the members of an assistant message whose calls are read
 _CALL_SHAPED = frozenset({"type", "arguments", "input", "tool_calls", "function_call"})  # see holds_call
-# A message of no role the format has, holding one of these, may be a call of another
-# message format (the Responses API's ``function_call``, ``local_shell_call`` items).
-OTHER_CALLS = CALL_WORDS + ("_call", "tool_use")
 
 # (message index, key, nth occurrence, the key's JSON Pointer below the message) -> origin
 Locate = Callable[[int, str, int, str], Origin]
@@ -111,7 +107,7 @@ class _Reader:
             shown = repr(given) if isinstance(given, str) else type(given).__name__
             what = "no role" if given is None else f"unknown role {shown}"
             self.warn("unknown-message", origin, f"message {index + 1} has {what}; skipped")
-            if may_hold(json.dumps(message, ensure_ascii=False, default=str), OTHER_CALLS):
+            if holds_call(message) or may_hold(json.dumps(message, ensure_ascii=False, default=str)):
                 self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, may hold a tool call "
                           "(of a format this importer does not read): no check over the run's calls can be decided")
             return
@@ -159,6 +155,8 @@ class _Reader:
         if not isinstance(function, dict):
             self.unread_call(origin, "a tool call without a function; skipped")
             return
+        if holds_call({k: v for k, v in call.items() if k not in ("id", "type", "function")}):
+            self.unread_call(origin, "a tool call holds another call beside its function; not read")
         raw_name = function.get("name")
         name = raw_name if isinstance(raw_name, str) else ""
         args, readable = self.arguments(function.get("arguments"), origin)
@@ -239,7 +237,9 @@ class _Reader:
             return "success", frozenset({"status"})
         if flag or self.error_when is None:
             return ("error" if flag else "success"), frozenset()
-        found = self.error_when.finds(_text(message.get("content")), f"the tool message at {origin.source}:{origin.line}")
+        content = message.get("content")
+        text = json.dumps(content, ensure_ascii=False) if isinstance(content, dict) else _text(content)
+        found = self.error_when.finds(text, f"the tool message at {origin.source}:{origin.line}")
         if found is None:
             self.warn("status-unknown", origin, f"--error-when /{self.error_when.text}/ could not be decided on this "
                       "tool message: its call's status is unknown")
@@ -284,7 +284,8 @@ def _kind(value: Any) -> str:
 
 
 def _text(content: Any) -> str:
-    """Message content as text: a string, or the text of its parts."""
+    """Message content as text: a string, or the text of its parts (a ``text`` part,
+    its text given as ``{"value": ...}`` too, or a ``refusal`` part)."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -292,14 +293,20 @@ def _text(content: Any) -> str:
         for part in content:
             if isinstance(part, str):
                 parts.append(part)
-            elif isinstance(part, dict) and isinstance(part.get("text"), str):
-                parts.append(part["text"])
+            elif isinstance(part, dict):
+                text = part.get("text", part.get("refusal"))
+                text = text.get("value") if isinstance(text, dict) else text
+                if isinstance(text, str):
+                    parts.append(text)
         return "\n".join(parts)
     return ""
 
 
 def _result(content: Any) -> Any:
-    """A tool message's content: the JSON it holds when it is JSON text, else the text."""
+    """A tool message's content: the JSON it holds when it is JSON text (or a JSON
+    object given as it is), else the text."""
+    if isinstance(content, dict):
+        return content
     text = _text(content)
     found = json_container(text.strip())
     return found[0] if found is not None else text

@@ -18,10 +18,9 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.jsondoc import Document, Element, message_array, strays
 from referee.engine.run.importers.message_lines import MessageLines, columns
-from referee.engine.run.importers.openai import (CALL_WORDS, FORMAT, OTHER_CALLS, UNREAD, Locate, is_message,
-                                                 read_messages)
+from referee.engine.run.importers.openai import FORMAT, UNREAD, Locate, is_message, read_messages
 from referee.engine.run.importers.record import Conversation, Origin
-from referee.engine.run.importers.source import Source, each_json_line, holds_call, may_hold
+from referee.engine.run.importers.source import CALL_WORDS, Source, each_json_line, holds_call, may_hold
 from referee.engine.run.importers.statuses import ErrorWhen
 from referee.engine.run.model import Problem
 
@@ -202,7 +201,7 @@ def _element_value(source: Source, document: Document, element: Element, problem
 def _may_hide_a_call(source: Source, element: Element, problems: list[Problem], what: str) -> None:
     """A skipped element whose text names a call (a message written as a JSON string,
     a list of messages) makes the run's calls incomplete, as an unreadable message does."""
-    if may_hold(source.data[element.start:element.end].decode("utf-8", "replace"), OTHER_CALLS):
+    if may_hold(source.data[element.start:element.end].decode("utf-8", "replace")):
         message = f"{what} may hold a tool call: no check over the run's calls can be decided"
         problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, element.line))
 

@@ -162,7 +162,13 @@ def each_json_line(source: Source, problems: list[Problem],
             problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, number))
 
 
-def may_hold(text: str, calls: tuple[str, ...]) -> bool:
+# What text that could not be read names when it may hold a call, in any format referee
+# imports: Claude Code's tool_use, OpenAI's tool_calls and function_call, the Responses
+# API's items (mcp_call, computer_call, custom_tool_call...).
+CALL_WORDS = ("tool_use", "tool_calls", "_call")
+
+
+def may_hold(text: str, calls: tuple[str, ...] = CALL_WORDS) -> bool:
     """Whether JSON text that could not be read may hold a call: it names one of
     ``calls`` (in any case, written plainly or with ``\\u`` escapes, as JSON allows),
     or it was cut short (a string or a bracket left open), so what was cut off may
@@ -172,7 +178,7 @@ def may_hold(text: str, calls: tuple[str, ...]) -> bool:
     return any(word in folded for word in calls) or _left_open(text)
 
 
-def names_call(text: str, calls: tuple[str, ...]) -> bool:
+def names_call(text: str, calls: tuple[str, ...] = CALL_WORDS) -> bool:
     """Whether ``text`` names one of ``calls``, in any case, written plainly or with
     ``\\u`` escapes (as JSON allows)."""
     folded = _unescaped(text).casefold()
