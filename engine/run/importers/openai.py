@@ -37,6 +37,7 @@ FORMAT = "openai"
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 _CALLS = frozenset({"tool_calls", "function_call"})  # the members of an assistant message whose calls are read
 _CALL_SHAPED = frozenset({"type", "arguments", "input", "tool_calls", "function_call"})  # see holds_call
+_CALL_MEMBERS = frozenset({"id", "type", "function", "index"})  # what a tool call holds, read or not a call
 
 # (message index, key, nth occurrence, the key's JSON Pointer below the message) -> origin
 Locate = Callable[[int, str, int, str], Origin]
@@ -155,7 +156,8 @@ class _Reader:
         if not isinstance(function, dict):
             self.unread_call(origin, "a tool call without a function; skipped")
             return
-        if holds_call({k: v for k, v in call.items() if k not in ("id", "type", "function")}):
+        beside = call.keys() - _CALL_MEMBERS
+        if beside and holds_call({k: call[k] for k in beside}):
             self.unread_call(origin, "a tool call holds another call beside its function; not read")
         raw_name = function.get("name")
         name = raw_name if isinstance(raw_name, str) else ""
