@@ -43,15 +43,12 @@ def _written(messages: list, indent: int | None, ascii_only: bool, lead: str) ->
 
 def _same(data: bytes | str) -> None:
     fast, walked = jsondoc.decoded_array(data), jsondoc.walked_array(data)
-    if walked is None or walked.another is not None or walked.aside is not None:  # the walk's to report
+    if walked is None or walked.another is not None:  # a second message array: the walk's to report
         assert fast is None
         return
-    text = data.decode("utf-8") if isinstance(data, bytes) else data
-    if fast is None:  # declined only where an escape could write a call's name beside the messages
-        assert "\\u" in text and not text.lstrip().startswith("[")
-        return
-    assert fast.another is None and fast.aside is None
-    assert (fast.elements, fast.closed, fast.base) == (walked.elements, walked.closed, walked.base)
+    assert fast is not None and fast.another is None
+    assert (fast.elements, fast.closed, fast.base, fast.span) == (walked.elements, walked.closed, walked.base,
+                                                                  walked.span)
     assert fast.values is not None and len(fast.values) == len(fast.elements)
     for element, value in zip(fast.elements, fast.values):
         text = data[element.start:element.end]

@@ -133,11 +133,15 @@ def _attach(reader: Reader, subagents: dict, problems: list[Problem]) -> list:
     own Task calls holding theirs, ``MAX_NESTING`` deep at most)."""
     left = dict(subagents)
     entries = _nested(reader, left, problems, 1)
+    held = {entry.call_id for entry in _every_call(entries) if entry.call_id is not None}
     for key, (sub, origin) in left.items():
         message = f"subagent {key!r} started by no Task call of this session; its {len(sub.entries)} entries are left out"
         problems.append(Problem("unattached-subagent", origin.source, message, origin.line))
-        calls = sum(isinstance(entry, Call) for entry in sub.entries)
-        if calls:  # calls that were made but have no place in the run: no check over calls can be decided
+        # calls that were made but have no place in the run (not the session's own
+        # calls replayed, as a compaction's transcript replays them): the calls are unknown
+        calls = sum(isinstance(entry, Call) and (entry.call_id is None or entry.call_id not in held)
+                    for entry in sub.entries)
+        if calls:
             message = (f"subagent {key!r} made {calls} tool calls that no Task call of this session started: "
                        "the run's calls are incomplete without them")
             problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, message, origin.line))

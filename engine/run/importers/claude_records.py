@@ -33,11 +33,12 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import tokens
 from referee.engine.run.importers.record import Call, Origin, Text
-from referee.engine.run.importers.source import CALL_WORDS, holds_call, json_container, may_hold, names_call
+from referee.engine.run.importers.source import CALL_WORDS, holds_call, json_container, may_hold
 from referee.engine.run.model import Problem
 
 _SKIPPED_TYPES = frozenset({"summary", "queue-operation", "file-history-snapshot", "progress",
-                            "custom-title", "tag", "agent-name", "result"})
+                            "custom-title", "tag", "agent-name", "result", "attachment", "last-prompt", "mode",
+                            "pr-link"})
 _PLACEHOLDERS = frozenset({"", "(no content)"})
 _READ_PREFIX = re.compile(r"^ *[0-9]+(?:→|\t)", re.M)
 _HOOK = re.compile(r"\bhook\b", re.I)
@@ -86,7 +87,7 @@ class Reader:
         else:
             shown = kind if isinstance(kind, str) else type(kind).__name__
             self.problems.append(Problem("unknown-record", source, f"record of unknown type {shown!r}; skipped", line))
-            if holds_call(rec) or any(names_call(text, CALL_WORDS) for text in _texts(rec)):
+            if holds_call(rec) or any(_holds_call_as_json(text) for text in _texts(rec)):
                 self.problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this record, skipped, holds a tool_use: no "
                                              "check over the run's calls can be decided", line))
 
@@ -236,6 +237,12 @@ class Reader:
             self.entries[position] = replace(call, unread=call.unread | {"status", "return"})
             self.problems.append(Problem("status-unknown", origin.source, "a second, different answer to this call: "
                                          "its status and return are unknown", origin.line))
+
+
+def _holds_call_as_json(text: str) -> bool:
+    """Whether ``text`` is JSON (a message written as a string, say) holding a call."""
+    found = json_container(text.strip()) if text.lstrip()[:1] in ("{", "[") else None
+    return found is not None and holds_call(found[0])
 
 
 def _texts(value: Any) -> Iterator[str]:

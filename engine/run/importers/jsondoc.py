@@ -61,9 +61,9 @@ class Document:
     # The line of a second array under "messages" or "traj", which is not read: JSON
     # readers differ on a key given twice, so the run may hold calls that are not here.
     another: int | None = None
-    # The line of a call named beside the message array (a logged response's "choices",
-    # a Responses API "output"), which is not read either.
-    aside: int | None = None
+    # Where the message array lies, ``[`` to ``]`` (None when cut short): what is beside
+    # it (a logged response's "choices", a Responses API "output") is not read.
+    span: tuple[int, int] | None = None
 
     def value(self, index: int, text: str) -> tuple[Any] | None:
         """``(value,)`` of element ``index``, whose text is ``text``, as ``exact.loads``
@@ -98,9 +98,8 @@ def decoded_array(data: bytes | str) -> Document | None:
     closed = _members(text, end) if keyed else end  # the rest of the top-level object
     if closed is None or _skip(text, closed) != len(text):
         return None  # more after the document: the walk tells JSON lines from a document
-    if keyed and opening is not None and (_CALL_TEXT.search(text, 0, opening) or _CALL_TEXT.search(text, end)):
-        return None  # a call may be named beside the messages: the walk says where
-    return Document(elements, True, base, values)
+    offsets = _Offsets(data, text)  # a fresh count: the array's ends, in the data's units
+    return Document(elements, True, base, values, span=(offsets.of(opening), offsets.of(end)))
 
 
 def _skip(text: str, at: int) -> int:
@@ -151,16 +150,6 @@ def _holds_messages(text: str, key: str, value: int) -> bool:
 
 
 MESSAGE_KEYS = ("messages", "traj")  # the keys whose array holds the messages
-# A string beside the message array that names a call, as a key or a type (a logged
-# response's "tool_calls", a Responses API item's "mcp_call", a bare call's "arguments"):
-# one of these, or any escape (which may write one), sends a document to the walk.
-_CALL_TEXT = re.compile(r'"(?:tool_calls|arguments|[^"\\]*tool_use[^"\\]*|[^"\\]*_call)"|\\u', re.IGNORECASE)
-
-
-def names_a_call(name: str | None) -> bool:
-    """Whether a string (a key or a value) beside the messages names a call."""
-    folded = name.casefold() if name is not None else ""
-    return folded in ("tool_calls", "arguments") or "tool_use" in folded or folded.endswith("_call")
 
 
 def key_name(written: str) -> str | None:
@@ -255,7 +244,7 @@ def walked_array(data: bytes | str) -> Document | None:
     if walk.document_end is not None and kind.filled.search(data, walk.document_end):
         return None  # a second value follows: JSON lines
     base = "" if walk.array_depth == 1 else "/" + str(key_name(kind.text_of(walk.array_key)))
-    return Document(walk.elements, walk.document_end is not None, base, another=walk.another, aside=walk.aside)
+    return Document(walk.elements, walk.document_end is not None, base, another=walk.another, span=walk.span)
 
 
 class _Kind:
@@ -274,10 +263,6 @@ class _Kind:
     def names_messages(self, key: bytes | str | None) -> bool:
         """Is ``key`` (a string token) a key whose array holds the messages?"""
         return key is not None and key_name(self.text_of(key)) in MESSAGE_KEYS
-
-    def names_call(self, token: bytes | str) -> bool:
-        """Is ``token`` (a string token) a name of a call (``names_a_call``)?"""
-        return names_a_call(key_name(self.text_of(token)))
 
     @staticmethod
     def of(data: bytes | str) -> "_Kind":
@@ -302,7 +287,8 @@ class _Walk:
         # array of the same depth further on (a request's "tools") holds no messages.
         self.reading: int | None = None
         self.another: int | None = None  # the line of a second message array (under a key)
-        self.aside: int | None = None  # the line of a call named outside the message array
+        self.opened: int | None = None  # where the message array opens
+        self.span: tuple[int, int] | None = None  # where it opens and closes, once closed
         self.elements: list[Element] = []
         self.line, self.counted = 1, 0
         self.document_end: int | None = None
@@ -319,8 +305,6 @@ class _Walk:
         if token[:1] == kind.quote:
             if self.depth == 1:
                 self.last_key = token
-            if self.reading is None and self.aside is None and kind.names_call(token):
-                self.aside = self.line_at(at)
             if self.reading == self.depth and self.open is None:
                 self.elements.append(Element(at, match.end(), self.line_at(at), False))
             return False
@@ -329,6 +313,7 @@ class _Walk:
             if self.array_depth is None and token == kind.opening[0] and (
                     self.depth == 1 or (self.depth == 2 and kind.names_messages(self.last_key))):
                 self.array_depth, self.array_key, self.reading = self.depth, self.last_key, self.depth
+                self.opened = at
             elif self.reading is not None and self.depth == self.reading + 1:
                 self.open = (at, self.line_at(at))
             elif (self.another is None and self.array_depth == self.depth == 2 and token == kind.opening[0]
@@ -340,6 +325,7 @@ class _Walk:
             self.open = None
         if self.reading == self.depth:
             self.reading = None
+            self.span = (self.opened, match.end()) if self.opened is not None else None
         self.depth -= 1
         if self.depth == 0:
             self.document_end = match.end()

@@ -277,8 +277,16 @@ def _holds_other_call(message: dict, role: str) -> bool:
     taken = _CALLS if role == "assistant" else ()
     for key, value in message.items():
         if key not in taken and (key in _CALL_SHAPED or isinstance(value, (dict, list))):
-            return holds_call({k: v for k, v in message.items() if k not in taken})
+            return holds_call({k: _without_copies(v, message) if k == "additional_kwargs" else v
+                               for k, v in message.items() if k not in taken})
     return False
+
+
+def _without_copies(kwargs: Any, message: dict) -> Any:
+    """LangChain's ``additional_kwargs`` without its copy of the message's own calls."""
+    if not isinstance(kwargs, dict):
+        return kwargs
+    return {k: v for k, v in kwargs.items() if not (k in _CALLS and v == message.get(k))}
 
 
 def _kind(value: Any) -> str:

@@ -16,7 +16,8 @@ from dataclasses import replace
 from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.importers.jsondoc import Document, Element, message_array, strays
+from referee.engine.run.importers.exact import loads
+from referee.engine.run.importers.jsondoc import MESSAGE_KEYS, Document, Element, message_array, strays
 from referee.engine.run.importers.message_lines import MessageLines, columns
 from referee.engine.run.importers.openai import FORMAT, UNREAD, Locate, is_message, read_messages
 from referee.engine.run.importers.record import Conversation, Origin
@@ -49,15 +50,15 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
         return
     # One conversation per line, read and handed on one at a time: a line that cannot
     # be read is a conversation lost (reported), not calls missing from the others. A
-    # message on a line of its own that holds a call belongs to a conversation, most
-    # likely the one before it: that one's calls are incomplete.
+    # line of its own that holds a call (a message, a Responses API item) belongs to a
+    # conversation, most likely the one before it: that one's calls are incomplete.
     held: tuple[int | None, Conversation] | None = None
     count = 0
     for number, value, line in _chain(first, lines):
         messages = _messages(value)
         if messages is None:
             problems.append(Problem("unknown-record", source.name, "line is not a conversation; skipped", number))
-            if held is not None and is_message(value) and holds_call(value):
+            if held is not None and holds_call(value):
                 lost = Problem(CALLS_MAY_BE_MISSING, source.name, "a message on a line of its own, skipped, holds a "
                                "tool call of a conversation: no check over its calls can be decided", number)
                 held = (held[0], replace(held[1], problems=held[1].problems + (lost,)))
@@ -65,7 +66,7 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
         count += 1
         inner = message_array(line)
         locate = _line_locator(source.name, number, line, inner, messages)
-        conversation = read_messages(messages, locate, source.name, _unread_lists(source.name, inner, number),
+        conversation = read_messages(messages, locate, source.name, _unread_lists(source.name, inner, number, line),
                                      f"{source.name}#{count}", error_when=error_when)
         if held is not None:
             yield held
@@ -78,22 +79,35 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
     yield (place if count > 1 else None), replace(last, problems=last.problems + tuple(kept))
 
 
-def _unread_lists(name: str, document: Document | None, line: int) -> list[Problem]:
-    """The problems of a conversation that gives its message list twice (``messages``
-    and ``traj``, or one key twice: only the first is read, and JSON readers differ
-    on which counts), or that names a call beside the list (a logged response's
-    ``choices``, a Responses API ``output``): the run's calls may be missing.
-    ``line`` is the line the conversation starts on."""
+def _unread_lists(name: str, document: Document | None, line: int, data: bytes | str) -> list[Problem]:
+    """The problems of a conversation (``data``, starting on ``line``) that gives its
+    message list twice (``messages`` and ``traj``, or one key twice: only the first is
+    read, and JSON readers differ on which counts), or that holds a call beside the
+    list (a logged response's ``choices``, a Responses API ``output``): the run's calls
+    may be missing."""
     found = []
     if document is not None and document.another is not None:
         message = ("a second message list (a key given twice, or both \"messages\" and \"traj\") is not read and may "
                    "hold a tool call: no check over the run's calls can be decided")
         found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line + document.another - 1))
-    elif document is not None and document.aside is not None:  # (a second list names its calls too)
-        message = ("a tool call is named beside the message list (a response's choices, an output list?), where "
+    elif document is not None and document.base and _beside_holds_call(data, document.span):
+        message = ("a tool call is held beside the message list (a response's choices, an output list?), where "
                    "this importer reads none: no check over the run's calls can be decided")
-        found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line + document.aside - 1))
+        found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line))
     return found
+
+
+def _beside_holds_call(data: bytes | str, span: tuple[int, int] | None) -> bool:
+    """Whether the object holding the message list holds a call beside it: the object
+    read with the list left out (small, whatever the list's size). A document cut
+    short inside the list has no beside to read (its end says so already)."""
+    if span is None:
+        return False
+    start, end = span
+    rest = data[:start] + b"[]" + data[end:] if isinstance(data, bytes) else data[:start] + "[]" + data[end:]
+    found = loads(rest.decode("utf-8", "replace") if isinstance(rest, bytes) else rest)
+    beside = found[0] if found is not None else None
+    return isinstance(beside, dict) and holds_call({k: v for k, v in beside.items() if k not in MESSAGE_KEYS})
 
 
 def _line_locator(name: str, number: int, line: str, document: Document | None, messages: list) -> Locate:
@@ -152,7 +166,7 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
     problems: list[Problem] = []
     for line in strays(source.data, document.elements):
         problems.append(Problem("unknown-message", source.name, "an element of the message list is no message; skipped", line))
-    problems += _unread_lists(source.name, document, 1)
+    problems += _unread_lists(source.name, document, 1, source.data)
     lines: dict[int, MessageLines] = {}
     starts = columns(source.data, document.elements)
 
@@ -251,7 +265,7 @@ def _conversations(source: Source, document: Document,
             yield (number if several else None), Conversation(FORMAT, (source.name,), problems=tuple(problems))
             continue
         inner = message_array(text)
-        problems += _unread_lists(source.name, inner, element.line)
+        problems += _unread_lists(source.name, inner, element.line, text)
         locate = _element_locator(source.name, text, element.line, f"/{number - 1}", inner, messages)
         yield (number if several else None), read_messages(messages, locate, source.name, problems,
                                                            f"{source.name}#{number}", error_when=error_when)

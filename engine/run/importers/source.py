@@ -178,37 +178,38 @@ def may_hold(text: str, calls: tuple[str, ...] = CALL_WORDS) -> bool:
     return any(word in folded for word in calls) or _left_open(text)
 
 
-def names_call(text: str, calls: tuple[str, ...] = CALL_WORDS) -> bool:
-    """Whether ``text`` names one of ``calls``, in any case, written plainly or with
-    ``\\u`` escapes (as JSON allows)."""
-    folded = _unescaped(text).casefold()
-    return any(word in folded for word in calls)
-
-
 def _unescaped(text: str) -> str:
     return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text) if "\\u" in text else text
 
 
 def holds_call(value: Any) -> bool:
     """Whether a value read holds what reads as a tool call, in any format referee
-    imports: an object whose ``type`` names ``tool_use`` or ends in ``call`` (in any
-    case: ``server_tool_use``, ``function_call``), that has a ``name`` and an ``input``
-    or ``arguments``, or that holds ``tool_calls`` or a ``function_call``. Text that
-    only mentions one is not one. Walked without recursion: a value may be 512 levels
-    deep."""
+    imports: an object typed ``...tool_use`` or ``...call`` (in any case:
+    ``server_tool_use``, ``function_call``, ``mcp_call``), an object with a ``name``
+    that is text and an ``input`` or ``arguments``, a non-empty ``tool_calls`` list, or a
+    ``function_call`` object with a name. Text that only mentions one is not one, nor
+    is a tool's definition (its name beside ``parameters``) or ``"function_call":
+    "auto"``. Walked without recursion: a value may be 512 levels deep."""
     pending = [value]
     while pending:
         item = pending.pop()
         if isinstance(item, dict):
-            kind = item.get("type")
-            kind = kind.casefold() if isinstance(kind, str) else ""
-            if ("tool_use" in kind or kind.endswith("call") or ("name" in item and ("input" in item or "arguments" in item))
-                    or item.get("tool_calls") or isinstance(item.get("function_call"), (dict, str))):
+            if _is_call(item):
                 return True
             pending.extend(item.values())
         elif isinstance(item, list):
             pending.extend(item)
     return False
+
+
+def _is_call(item: dict) -> bool:
+    kind = item.get("type")
+    kind = kind.casefold() if isinstance(kind, str) else ""
+    legacy = item.get("function_call")
+    return (kind.endswith("tool_use") or kind.endswith("call")
+            or (isinstance(item.get("name"), str) and ("input" in item or "arguments" in item))
+            or (isinstance(item.get("tool_calls"), list) and bool(item["tool_calls"]))
+            or (isinstance(legacy, dict) and isinstance(legacy.get("name"), str)))
 
 
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
