@@ -91,7 +91,9 @@ def decoded_array(data: bytes | str) -> Document | None:
     at = _skip(text, 0)
     keyed = text[at:at + 1] != "["
     base, opening = _keyed_array(text, at) if keyed else ("", at)
-    found = _elements(text, opening, _Offsets(data, text)) if opening is not None else None
+    if opening is None:
+        return None
+    found = _elements(text, opening, _Offsets(data, text))
     if found is None:
         return None
     elements, values, end = found
