@@ -80,3 +80,22 @@ def test_a_compaction_that_replays_the_session_s_calls_hides_none(tmp_path: Path
                                              '"agentId":"acompact-1"') for line in SESSION).replace("%s", "") + "\n",
                       encoding="utf-8")
     assert _outcomes(source) == ["pass", "pass"]
+
+
+def test_the_records_claude_code_2_writes_besides_messages_are_known(tmp_path: Path):
+    records = [f'{{"type":"{kind}","sessionId":"S1","value":"x"}}'
+               for kind in ("permission-mode", "atis-latch", "ai-title", "cost-state", "bridge-session")]
+    source = tmp_path / "session.jsonl"
+    source.write_text("\n".join([SESSION[0], SESSION[1] % "", SESSION[2], *records]) + "\n", encoding="utf-8")
+    (result,) = referee.grade(RULES, source, as_eval="1")
+    assert "unknown-record" not in result.grading_json
+
+
+def test_a_tool_message_naming_its_one_call_in_a_list_answers_it(tmp_path: Path):
+    """SWE-agent writes ``"tool_call_ids": [id]`` on its tool messages."""
+    messages = [CHAT[0], READ, {"role": "tool", "tool_call_ids": ["r"], "content": "failed", "status": "error"}]
+    source = tmp_path / "chat.json"
+    source.write_text(json.dumps(messages), encoding="utf-8")
+    rules = 'eval 1\nexpect 1: count(calls with status error) == 1\n'
+    (result,) = referee.grade(rules, source, as_eval="1")
+    assert [item["outcome"] for item in result.expectations] == ["pass"]

@@ -36,9 +36,11 @@ from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.importers.source import CALL_WORDS, holds_call, json_container, may_hold
 from referee.engine.run.model import Problem
 
+# Records that are not messages (looked into for a call all the same, but progress):
+# what Claude Code 1.x and 2.x write besides them.
 _SKIPPED_TYPES = frozenset({"summary", "queue-operation", "file-history-snapshot", "progress",
                             "custom-title", "tag", "agent-name", "result", "attachment", "last-prompt", "mode",
-                            "pr-link"})
+                            "pr-link", "permission-mode", "atis-latch", "ai-title", "cost-state", "bridge-session"})
 _PLACEHOLDERS = frozenset({"", "(no content)"})
 _READ_PREFIX = re.compile(r"^ *[0-9]+(?:→|\t)", re.M)
 _HOOK = re.compile(r"\bhook\b", re.I)

@@ -203,6 +203,9 @@ class _Reader:
             key = f"function:{message.get('name')}"
         else:
             call_id = message.get("tool_call_id")
+            named = message.get("tool_call_ids")  # SWE-agent's trajectories name the one call in a list
+            if call_id is None and isinstance(named, list) and len(named) == 1:
+                call_id = named[0]
             key = call_id if isinstance(call_id, str) else ""
         waiting = self.open.get(key) or []
         if not waiting:
