@@ -32,7 +32,7 @@ HIDDEN = {
     "block-as-json-text": [_assistant(json.dumps([BASH]))],
     "block-in-a-list": [_assistant("[[" + BASH + "]]")],
     "block-type-capitalised": [_assistant('[{"type":"Tool_use","id":"t_b","name":"Bash","input":{}}]')],
-    "server-tool-use": [_assistant('[{"type":"server_tool_use","id":"t_b","name":"Bash","input":{}}]')],
+    "block-of-an-unknown-type": [_assistant('[{"type":"computer_tool_use","id":"t_b","name":"Bash","input":{}}]')],
     "line-a-list": ["[" + _assistant("[" + BASH + "]") + "]"],
     "system-record": ['{"type":"system","sessionId":"S1","message":{"role":"assistant","content":[%s]}}' % BASH],
     "user-record": ['{"type":"user","sessionId":"S1","uuid":"x","message":{"role":"assistant","content":[%s]}}'

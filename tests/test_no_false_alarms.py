@@ -99,3 +99,22 @@ def test_a_tool_message_naming_its_one_call_in_a_list_answers_it(tmp_path: Path)
     rules = 'eval 1\nexpect 1: count(calls with status error) == 1\n'
     (result,) = referee.grade(rules, source, as_eval="1")
     assert [item["outcome"] for item in result.expectations] == ["pass"]
+
+
+@pytest.mark.parametrize("answer, status", [
+    ('{"type":"web_search_tool_result","tool_use_id":"srv_1","content":[{"type":"web_search_result","url":"u"}]}',
+     "success"),
+    ('{"type":"web_search_tool_result","tool_use_id":"srv_1","content":{"type":"web_search_tool_result_error",'
+     '"error_code":"max_uses_exceeded"}}', "error")])
+def test_a_call_a_server_ran_is_a_call_with_its_answer(tmp_path: Path, answer: str, status: str):
+    """A web search the API ran within the message (server_tool_use, answered by a
+    web_search_tool_result block of the same message) is a call of the run."""
+    searched = ('{"type":"assistant","sessionId":"S1","uuid":"a1","message":{"id":"m1","role":"assistant","content":'
+                '[{"type":"server_tool_use","id":"srv_1","name":"web_search","input":{"query":"fares"}},'
+                + answer + ',{"type":"text","text":"found"}]}}')
+    source = tmp_path / "session.jsonl"
+    source.write_text("\n".join([SESSION[0], SESSION[1] % "", SESSION[2], searched]) + "\n", encoding="utf-8")
+    rules = f'eval 1\nexpect 1: exactly 1 calls to "web_search" with status {status}\nexpect 2: count(calls) == 2\n'
+    (result,) = referee.grade(rules, source, as_eval="1")
+    assert [item["outcome"] for item in result.expectations] == ["pass", "pass"]
+    assert "calls-may-be-missing" not in result.grading_json

@@ -10,7 +10,9 @@ a session together: its main agent, its subagents, the numbers).
 - One assistant message may be split over several lines: its blocks are merged
   by ``message.id``, and its token usage, repeated on each line, counted once.
   Empty and ``(no content)`` text blocks are streaming placeholders, dropped.
-- Each ``tool_use`` block is a call (several in one message: parallel calls).
+- Each ``tool_use`` block is a call (several in one message: parallel calls), and
+  so is a ``server_tool_use`` or ``mcp_tool_use`` block: a call a server ran, whose
+  answer is a ``..._tool_result`` block of the same message.
   A ``tool_result`` is paired with its call by ``tool_use_id``, never by position;
   ``is_error`` true gives status ``error`` (absent or false: success; anything else:
   unknown); a call with no result has status ``no_result``. Result content may be a
@@ -42,6 +44,9 @@ _SKIPPED_TYPES = frozenset({"summary", "queue-operation", "file-history-snapshot
                             "custom-title", "tag", "agent-name", "result", "attachment", "last-prompt", "mode",
                             "pr-link", "permission-mode", "atis-latch", "ai-title", "cost-state", "bridge-session"})
 _PLACEHOLDERS = frozenset({"", "(no content)"})
+# Calls: the agent's own, and those a server runs within the message (web search, code
+# execution, an MCP connector's tools), whose answers follow as "..._tool_result" blocks.
+_CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 _READ_PREFIX = re.compile(r"^ *[0-9]+(?:→|\t)", re.M)
 _HOOK = re.compile(r"\bhook\b", re.I)
 
@@ -146,10 +151,30 @@ class Reader:
             text = block["thinking"]
             if text.strip():
                 self.entries.append(Text("agent", "thinking", text, origin))
-        elif kind == "tool_use":
+        elif kind in _CALL_BLOCKS:
             self.tool_use(origin, block)
+        elif isinstance(kind, str) and kind.endswith("_tool_result"):
+            self.server_result(origin, block)
         else:
             self.unread(origin, f"a block of type {kind!r}", block)
+
+    def server_result(self, origin: Origin, block: dict) -> None:
+        """The answer to a call a server ran (web search, code execution, an MCP tool),
+        given in the same assistant message: an error when it says so (``is_error``
+        true, or content typed ``..._error``)."""
+        call_id = block.get("tool_use_id")
+        known = self.calls.get(call_id, []) if isinstance(call_id, str) else []
+        open_calls = [i for i in known if R.call_at(self.entries, i).result_origin is None]
+        if not open_calls:
+            self.problems.append(Problem("orphan-result", origin.source, f"{block.get('type')} for {call_id!r}: "
+                                         "no open call has that id; skipped", origin.line))
+            return
+        content = block.get("content")
+        error = block.get("is_error") is True or (isinstance(content, dict) and
+                                                  str(content.get("type", "")).endswith("_error"))
+        call = R.call_at(self.entries, open_calls[0])
+        self.entries[open_calls[0]] = replace(call, result=content, status="error" if error else "success",
+                                              result_origin=origin)
 
     def tool_use(self, origin: Origin, block: dict) -> None:
         call_id = block.get("id") if isinstance(block.get("id"), str) else None
