@@ -22,8 +22,10 @@ from referee.engine.run.usual_record import plain_record
 # The title (group 2) keeps its trailing spaces and tabs, which the parser strips: a
 # lazy group, tried one character at a time, cost more than the rest of the match.
 RECORD_HEADING = re.compile(r"## \[tool_calls\] Step ([1-9][0-9]{0,8})(?::[ \t]*(.*))?[ \t]*")
-# A heading that looks like a record heading but is not one (checked after RECORD_HEADING).
-_NEAR_RECORD = re.compile(r" {0,3}#{1,6}[ \t]*\[[ \t]*tool[ \t_-]*calls?[ \t]*\]", re.IGNORECASE)
+# A heading naming [tool_calls] in any form; after at most three spaces, one that is not
+# RECORD_HEADING (checked first) looks like a record heading but is not one.
+_TOOL_HEADING = re.compile(r"#{1,6}[ \t]*\[[ \t]*tool[ \t_-]*calls?[ \t]*\]", re.IGNORECASE)
+_NEAR_RECORD = re.compile(r" {0,3}" + _TOOL_HEADING.pattern, re.IGNORECASE)
 _EXACT_START = "## [tool_calls] Step "
 _HEADING = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)")
 # The only lines that can open a section or open/close a fence: _HEADING and the fence
@@ -41,7 +43,6 @@ _FIELD_LINE = re.compile(r"^(?:Tool|Args|Return|Status):", re.MULTILINE)
 # line break (a literal: fast); only there is the heading's form tried.
 _UNSEEN = " \t\ufeff\u200b\u2060\u00a0\x0b\x0c\x85\u2028\u2029"
 _UNSEEN_START = re.compile(f"\n([{_UNSEEN}]+)#")
-_TOOL_HEADING = re.compile(r"#{1,6}[ \t]*\[[ \t]*tool[ \t_-]*calls?[ \t]*\]", re.IGNORECASE)
 
 
 @dataclass
