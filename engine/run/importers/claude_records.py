@@ -163,18 +163,22 @@ class Reader:
         given in the same assistant message: an error when it says so (``is_error``
         true, or content typed ``..._error``)."""
         call_id = block.get("tool_use_id")
-        known = self.calls.get(call_id, []) if isinstance(call_id, str) else []
-        open_calls = [i for i in known if R.call_at(self.entries, i).result_origin is None]
-        if not open_calls:
+        _, position = self._waiting(call_id)
+        if position is None:
             self.problems.append(Problem("orphan-result", origin.source, f"{block.get('type')} for {call_id!r}: "
                                          "no open call has that id; skipped", origin.line))
             return
         content = block.get("content")
         error = block.get("is_error") is True or (isinstance(content, dict) and
                                                   str(content.get("type", "")).endswith("_error"))
-        call = R.call_at(self.entries, open_calls[0])
-        self.entries[open_calls[0]] = replace(call, result=content, status="error" if error else "success",
-                                              result_origin=origin)
+        call = R.call_at(self.entries, position)
+        self.entries[position] = replace(call, result=content, status="error" if error else "success",
+                                         result_origin=origin)
+
+    def _waiting(self, call_id: Any) -> tuple[list[int], int | None]:
+        """The positions of the calls of ``call_id``, and the first still unanswered."""
+        known = self.calls.get(call_id, []) if isinstance(call_id, str) else []
+        return known, next((i for i in known if R.call_at(self.entries, i).result_origin is None), None)
 
     def tool_use(self, origin: Origin, block: dict) -> None:
         call_id = block.get("id") if isinstance(block.get("id"), str) else None
@@ -230,16 +234,14 @@ class Reader:
     def tool_result(self, origin: Origin, rec: dict, part: dict) -> None:
         call_id = part.get("tool_use_id")
         call_id = call_id if isinstance(call_id, str) else None
-        known = self.calls.get(call_id, []) if call_id is not None else []
-        open_calls = [i for i in known if R.call_at(self.entries, i).result_origin is None]
-        if not open_calls:
+        known, position = self._waiting(call_id)
+        if position is None:
             reason = "its call is missing" if not known else "its call already has a result"
             self.problems.append(Problem("orphan-result", origin.source,
                                          f"tool_result for {call_id!r}: {reason}; skipped", origin.line))
             if known:
                 self.answered_again(known[-1], rec, part, origin)
             return
-        position = open_calls[0]
         call = R.call_at(self.entries, position)
         structured = rec.get("toolUseResult")
         result = _result_value(part.get("content"), structured, call.tool)
