@@ -82,8 +82,7 @@ class MessageLines:
         holder = self.value
         for at, part in enumerate(parts[:-1]):
             if isinstance(holder, list):
-                path, name = parts[at + 1:-1], parts[-1]
-                present = [_holds_member(element, path, name) for element in holder]
+                present = [_member_at(element, parts[at + 1:]) is not None for element in holder]
                 if sum(present) != len(self.keys[key]):
                     return False
                 pieces = suffix.split("/")
@@ -115,13 +114,6 @@ def member_ranks(value: Any) -> dict[tuple[int, str], int]:
         elif isinstance(item, list):
             pending.extend([(None, None, v) for v in reversed(item)])
     return ranks
-
-
-def _holds_member(value: Any, path: tuple[str, ...], name: str) -> bool:
-    """Whether ``value`` has, through the members ``path``, a member ``name``."""
-    for part in path:
-        value = value.get(part) if isinstance(value, dict) else None
-    return isinstance(value, dict) and name in value
 
 
 def _member_at(value: Any, parts: tuple[str, ...]) -> tuple[dict, str] | None:
