@@ -172,3 +172,60 @@ def test_the_response_is_the_whole_last_message_over_the_lines_it_is_split_over(
               '[{"type":"text","text":"PART-A"},{"type":"text","text":"PART-B"}],"stop_reason":"end_turn"}}')
     rules = 'eval 1\nexpect 1: response contains "PART-A"\nexpect 2: response contains "PART-B"\n'
     assert _grade(tmp_path, HEAD + [first, second], rules) == [["pass", "pass"]]
+
+
+def _answer(content: str, flag: str = "", call: str = "t_b") -> str:
+    return ('{"type":"user","sessionId":"S1","uuid":"r1","message":{"role":"user","content":[{"type":"tool_result",'
+            '"tool_use_id":"%s","content":%s%s}]}}' % (call, json.dumps(content), flag))
+
+
+@pytest.mark.parametrize(("flag", "outcomes"), [("", ["pass", "fail"]), (',"is_error":true', ["pass", "fail"]),
+                                                (',"is_error":false', ["error", "error"])])
+def test_a_result_wrapped_as_a_tool_use_error_is_an_error(tmp_path: Path, flag: str, outcomes: list[str]):
+    """Claude Code wraps a tool's failure in <tool_use_error>; with no flag beside it the
+    call failed all the same, and a flag saying false contradicts it (status unknown)."""
+    rules = 'eval 1\nexpect 1: count(calls to "Bash" with status error) == 1\nexpect 2: no calls with status error\n'
+    lines = HEAD + [_assistant("[" + BASH + "]"), _answer("<tool_use_error>Error: No such tool available: Bash"
+                                                         "</tool_use_error>", flag)]
+    assert _grade(tmp_path, lines, rules) == [outcomes]
+
+
+def test_a_result_that_only_mentions_a_tool_use_error_is_a_success(tmp_path: Path):
+    rules = 'eval 1\nexpect 1: no calls with status error\n'
+    lines = HEAD + [_assistant("[" + BASH + "]"), _answer("grep found: <tool_use_error> in log.txt")]
+    assert _grade(tmp_path, lines, rules) == [["pass"]]
+
+
+_SAYS = '{"type":"text","text":"Let me run the tests now."}'
+_CUT_OFF = 'eval 1\nexpect 1: response contains "Let me run"\nexpect 2: response contains "done"\n'
+
+
+@pytest.mark.parametrize("lines", [
+    [_assistant("[" + _SAYS + "," + BASH + "]"), _answer("ok")],  # narration and the call in one line
+    [_assistant("[" + _SAYS + "]"), _assistant("[" + _SAYS + "," + BASH + "]"), _answer("ok")],  # split message
+    [_assistant("[" + _SAYS + "]"), _assistant("[" + BASH + "]", "m2"), _answer("ok")],  # a call after the text
+], ids=["one-line", "split-message", "call-after"])
+def test_a_session_that_ends_with_the_agent_at_work_has_no_reply(tmp_path: Path, lines: list[str]):
+    """A session cut off (or out of turns) after a call has no reply: the text said
+    with the call, or before it, is narration, not the response."""
+    assert _grade(tmp_path, HEAD + lines, _CUT_OFF) == [["fail", "fail"]]
+    reply = _assistant('[{"type":"text","text":"All done."}]', "m3")
+    assert _grade(tmp_path, HEAD + lines + [reply], _CUT_OFF) == [["fail", "pass"]]
+
+
+def test_a_reply_after_a_server_run_search_in_one_message_is_the_response(tmp_path: Path):
+    """A call a server ran within the message (web search) does not end the turn."""
+    search = ('{"type":"server_tool_use","id":"s1","name":"web_search","input":{}},{"type":"web_search_tool_result",'
+              '"tool_use_id":"s1","content":[]},{"type":"text","text":"All done."}')
+    assert _grade(tmp_path, HEAD + [_assistant("[" + search + "]")], _CUT_OFF) == [["fail", "pass"]]
+
+
+def test_a_subagent_transcript_short_of_the_calls_its_progress_shows_leaves_the_calls_unknown(tmp_path: Path):
+    """The subagent's file was cut short: its progress in the session shows a Bash call
+    the file does not hold, so no check over the run's calls can pass."""
+    _agent_file(tmp_path / "agent-X.jsonl", "X", '[{"type":"tool_use","id":"y","name":"Grep","input":{}}]')
+    progress = ('{"type":"progress","sessionId":"S1","parentToolUseID":"t_task","data":{"type":"agent_progress",'
+                '"agentId":"X","message":{"type":"assistant","message":{"role":"assistant","content":[%s]}}}}')
+    shown = [progress % '{"type":"tool_use","id":"y","name":"Grep","input":{}}', progress % BASH]
+    assert _grade(tmp_path, HEAD + [_TASK] + shown + [_DONE_BY_X]) == [["error", "error"]]
+    assert _grade(tmp_path, HEAD + [_TASK] + shown[:1] + [_DONE_BY_X]) == [["pass", "pass"]]

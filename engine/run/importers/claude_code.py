@@ -10,7 +10,8 @@ session together:
 - The session's working directory (its first record's ``cwd``) is replaced by
   ``<cwd>`` everywhere; a folder the session moved into keeps its part below it
   (``<cwd>/web``), and home folders elsewhere become ``<home>`` (``writer``).
-- The response is the last assistant text of the main agent.
+- The response is the last assistant text of the main agent, when no call came
+  with it or after it (``Reader.reply``).
 """
 
 from __future__ import annotations
@@ -90,7 +91,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         format=FORMAT,
         sources=(main.name,) + tuple(a.name for a in agents),
         entries=tuple(entries),
-        response=tuple(reader.last_text),
+        response=tuple(reader.reply()),
         timing=tokens.timing(counted, snapshots, reader.times),
         problems=tuple(problems),
         placeholders=placeholders(cwds),
@@ -146,19 +147,32 @@ def _attach(reader: Reader, subagents: dict, problems: list[Problem]) -> list:
                        "the run's calls are incomplete without them")
             problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, message, origin.line))
     progress = reader.progress + [found for sub, _ in subagents.values() for found in sub.progress]
-    shown = {task for task, _ in progress}  # the Tasks whose progress shows a call
+    _unheld_work(entries, progress, held, problems)
+    return entries
+
+
+def _unheld_work(entries: list, progress: list, held: set, problems: list[Problem]) -> None:
+    """Subagent work the session shows but holds no transcript of: a Task that ran
+    with none, progress of a subagent no Task started, and calls a subagent's
+    progress shows that its transcript (cut short) does not hold (``held``: the ids
+    of every call read)."""
+    shown = {task for task, _, _ in progress}  # the Tasks whose progress shows a call
     tasks = [entry for entry in _every_call(entries) if entry.tool in SUBAGENT_TOOLS]
     for entry in tasks:  # a subagent that ran, whose calls this session does not hold
         if entry.subagent is None and (entry.status in ("success", R.NO_RESULT) or entry.call_id in shown):
             message = (f"the subagent this {entry.tool} call started has no transcript here (its agent-*.jsonl "
                        "was not found beside the session): its calls are unknown")
             problems.append(Problem(CALLS_MAY_BE_MISSING, entry.origin.source, message, entry.origin.line))
-    started = {entry.call_id for entry in tasks}
-    for task, origin in progress:  # progress of a subagent no Task call of the session started
+    started = {entry.call_id: entry for entry in tasks}
+    for task, origin, ids in progress:
         if task not in started and (task is not None or not tasks):
             message = "this progress record shows a call of a subagent no Task call of this session started"
             problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, message, origin.line))
-    return entries
+        elif task in started and started[task].subagent is not None and ids - held:
+            message = (f"this progress record shows {len(ids - held)} call(s) the transcript of the subagent "
+                       f"its {started[task].tool} call started does not hold: that transcript is cut short, and "
+                       "the run's calls are incomplete")
+            problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, message, origin.line))
 
 
 def _nested(reader: Reader, left: dict, problems: list[Problem], depth: int) -> list:

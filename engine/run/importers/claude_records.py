@@ -14,8 +14,10 @@ a session together: its main agent, its subagents, the numbers).
   so is a ``server_tool_use`` or ``mcp_tool_use`` block: a call a server ran, whose
   answer is a ``..._tool_result`` block of the same message.
   A ``tool_result`` is paired with its call by ``tool_use_id``, never by position;
-  ``is_error`` true gives status ``error`` (absent or false: success; anything else:
-  unknown); a call with no result has status ``no_result``. Result content may be a
+  ``is_error`` true gives status ``error``, and so does content wrapped in
+  ``<tool_use_error>`` with no flag (absent or false otherwise: success; a flag of
+  another kind, or false on wrapped content: unknown); a call with no result has
+  status ``no_result``. Result content may be a
   string, a list of parts or empty (then the structured ``toolUseResult`` stands
   in). Text inside a result stays in it, ``<system-reminder>`` tags too: the tool
   (so the agent) controls it; the line-number prefixes of ``Read`` results are removed.
@@ -49,6 +51,7 @@ _PLACEHOLDERS = frozenset({"", "(no content)"})
 _CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 _READ_PREFIX = re.compile(r"^ *[0-9]+(?:→|\t)", re.M)
 _HOOK = re.compile(r"\bhook\b", re.I)
+_ERROR_WRAPPER = re.compile(r"\s*<tool_use_error>")
 
 
 class Reader:
@@ -60,10 +63,13 @@ class Reader:
         self.messages: dict[str, dict] = {}  # message.id -> {"line", "usage", "seen"}
         self.calls: dict[str, list[int]] = {}  # tool_use_id -> positions in entries
         self.last_text: list[Text] = []
+        self.last_message: dict = {}  # the state of the message last_text is of
+        self.called_since = False  # whether a tool_use came after last_text's message
         self.prompted = False
         self.times: list[str] = []
         self.results: dict[int, dict] = {}  # entry position -> structured toolUseResult
-        self.progress: list[tuple[Any, Origin]] = []  # (its Task's tool_use id, where) of progress holding a call
+        # progress holding a call: (its Task's tool_use id, where, the ids of the calls it shows)
+        self.progress: list[tuple[Any, Origin, frozenset[str]]] = []
 
     def record(self, source: str, line: int, rec: dict) -> None:
         kind = rec.get("type")
@@ -88,7 +94,7 @@ class Reader:
             self.unread(Origin(source, line), "this system record", {k: v for k, v in rec.items() if k != "content"})
         elif kind == "progress":  # a subagent's progress mirrors its own transcript, read from there
             if holds_call(rec.get("data")):
-                self.progress.append((rec.get("parentToolUseID"), Origin(source, line)))
+                self.progress.append((rec.get("parentToolUseID"), Origin(source, line), _call_ids(rec["data"])))
         elif isinstance(kind, str) and kind in _SKIPPED_TYPES:
             self.unread(Origin(source, line), f"this {kind} record", rec)
         else:
@@ -132,7 +138,22 @@ class Reader:
             seen.update(here)
         if texts:  # the message's texts so far, over every line it is split over
             state["texts"].extend(texts)
-            self.last_text = state["texts"]
+            self.last_text, self.last_message, self.called_since = state["texts"], state, False
+        if any(kind == "tool_use" for kind, _ in here):  # the agent's turn goes on after this message
+            state["called"] = self.called_since = True
+
+    def reply(self) -> list[Text]:
+        """The agent's last words: the texts of its last message with text, unless
+        that message made a call or a call came after it. Then the session stopped
+        while the agent was at work (cut off, out of turns): there is no reply, and
+        the narration of the call is none."""
+        if not self.last_text or not (self.called_since or self.last_message.get("called")):
+            return self.last_text
+        origin = self.last_text[-1].origin
+        self.problems.append(Problem("no-reply", origin.source, "the session ends with the agent still at work "
+                                     "(its last text came with a tool call, or one came after it): it has no "
+                                     "reply, and the response is empty", origin.line))
+        return []
 
     def block(self, origin: Origin, block: dict, texts: list[Text]) -> None:
         kind = block.get("type")
@@ -245,12 +266,11 @@ class Reader:
         call = R.call_at(self.entries, position)
         structured = rec.get("toolUseResult")
         result = _result_value(part.get("content"), structured, call.tool)
-        flag = part.get("is_error", False)
-        status = "error" if flag is True else "success"
+        status, unsure = _status(part)
         unread = call.unread
-        if not isinstance(flag, bool) and flag is not None:
-            self.problems.append(Problem("status-unknown", origin.source, f"is_error is {flag!r}, not true or false: "
-                                         "its call's status is unknown", origin.line))
+        if unsure:
+            self.problems.append(Problem("status-unknown", origin.source, f"{unsure}: its call's status is unknown",
+                                         origin.line))
             unread = unread | {"status"}
         self.entries[position] = replace(call, result=result, status=status, result_origin=origin, unread=unread)
         if isinstance(structured, dict):
@@ -261,7 +281,7 @@ class Reader:
         """A second, different answer to a call: which one counts is not said, so the
         call's status and return are unknown (the same answer repeated changes nothing)."""
         call = R.call_at(self.entries, position)
-        status = "error" if part.get("is_error", False) is True else "success"
+        status, _ = _status(part)
         if (status, _result_value(part.get("content"), rec.get("toolUseResult"), call.tool)) != (call.status, call.result):
             self.entries[position] = replace(call, unread=call.unread | {"status", "return"})
             self.problems.append(Problem("status-unknown", origin.source, "a second, different answer to this call: "
@@ -272,6 +292,21 @@ def _holds_call_as_json(text: str) -> bool:
     """Whether ``text`` is JSON (a message written as a string, say) holding a call."""
     found = json_container(text.strip()) if text.lstrip()[:1] in ("{", "[") else None
     return found is not None and holds_call(found[0])
+
+
+def _call_ids(value: Any) -> frozenset[str]:
+    """The ids of the tool_use blocks anywhere in ``value`` (a progress record's data)."""
+    found = set()
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict):
+            if item.get("type") == "tool_use" and isinstance(item.get("id"), str):
+                found.add(item["id"])
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return frozenset(found)
 
 
 def _texts(value: Any) -> Iterator[str]:
@@ -291,6 +326,29 @@ def _block_key(block: dict) -> tuple:
     """What tells a block repeated on another line of a split message: the whole
     block (two calls with no id, or one id with another tool, are two calls)."""
     return (str(block.get("type")), repr(sorted((k, repr(v)) for k, v in block.items())))
+
+
+def _status(part: dict) -> tuple[str, str | None]:
+    """A tool_result's status, and why it is unsure (None when it is not). Claude Code
+    wraps a tool's failure in ``<tool_use_error>`` and flags it ``is_error``; a result
+    so wrapped with no flag is an error all the same, and one flagged false is unsure."""
+    flag = part.get("is_error")
+    if flag is not None and not isinstance(flag, bool):
+        return "success", f"is_error is {flag!r}, not true or false"
+    if flag is True:
+        return "error", None
+    if not _ERROR_WRAPPER.match(_first_text(part.get("content"))):
+        return "success", None
+    if flag is None:
+        return "error", None
+    return "success", "its content is a <tool_use_error> while is_error is false"
+
+
+def _first_text(content: Any) -> str:
+    """The text a tool_result's content starts with (a string, or its first part's)."""
+    if isinstance(content, list) and content:
+        content = content[0].get("text") if isinstance(content[0], dict) else content[0]
+    return content if isinstance(content, str) else ""
 
 
 def _result_value(content: Any, structured: Any, tool: str) -> Any:
