@@ -27,6 +27,8 @@ OPENAI = {
     "legacy-functions": {"messages": CHAT, "functions": [TOOL["function"]], "function_call": "auto"},
     "response-beside": {"messages": CHAT, "response": {"choices": [{"index": 0, "message": {
         "role": "assistant", "content": "done", "function_call": None, "tool_calls": None}}]}},
+    "response-beside-as-text": {"messages": CHAT, "response": json.dumps({"choices": [{"message": {
+        "role": "assistant", "content": "done", "tool_calls": None}}]}), "metadata": '{"suite": "tool_use"}'},
     "langchain-copy": [CHAT[0], dict(READ, additional_kwargs={"tool_calls": READ["tool_calls"]}), *CHAT[2:]],
 }
 

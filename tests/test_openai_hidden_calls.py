@@ -46,6 +46,9 @@ HIDDEN = {
                            '"name": "Bash", "arguments": "{}"}]'),
     # a call beside the message list: a logged response, a Responses API output
     "response-beside": ("s.json", '{"messages": [' + R + '], "choices": [{"message": ' + B + "}]}"),
+    # a logged response kept as the text its API returned
+    "response-beside-as-text": ("s.json", '{"messages": [' + R + '], "response": '
+                                + json.dumps(json.dumps({"choices": [{"message": BASH}]})) + "}"),
     "output-beside": ("s.json", '{"output": [{"type": "function_call", "name": "Bash", "arguments": "{}"}], '
                       '"messages": [' + R + "]}"),
     # a message on a line of its own among conversations, after the one it belongs to

@@ -37,7 +37,7 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import tokens
 from referee.engine.run.importers.record import Call, Origin, Text
-from referee.engine.run.importers.source import CALL_WORDS, holds_call, json_container, may_hold
+from referee.engine.run.importers.source import CALL_WORDS, holds_call, holds_call_as_text, json_container, may_hold
 from referee.engine.run.model import Problem
 
 # Records that are not messages (looked into for a call all the same, but progress):
@@ -100,7 +100,7 @@ class Reader:
         else:
             shown = kind if isinstance(kind, str) else type(kind).__name__
             self.problems.append(Problem("unknown-record", source, f"record of unknown type {shown!r}; skipped", line))
-            if holds_call(rec) or any(_holds_call_as_json(text) for text in _texts(rec)):
+            if holds_call(rec) or holds_call_as_text(rec):
                 self.problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this record, skipped, holds a tool_use: no "
                                              "check over the run's calls can be decided", line))
 
@@ -288,12 +288,6 @@ class Reader:
                                          "its status and return are unknown", origin.line))
 
 
-def _holds_call_as_json(text: str) -> bool:
-    """Whether ``text`` is JSON (a message written as a string, say) holding a call."""
-    found = json_container(text.strip()) if text.lstrip()[:1] in ("{", "[") else None
-    return found is not None and holds_call(found[0])
-
-
 def _call_ids(value: Any) -> frozenset[str]:
     """The ids of the tool_use blocks anywhere in ``value`` (a progress record's data)."""
     found = set()
@@ -307,19 +301,6 @@ def _call_ids(value: Any) -> frozenset[str]:
         elif isinstance(item, list):
             pending.extend(item)
     return frozenset(found)
-
-
-def _texts(value: Any) -> Iterator[str]:
-    """Every text inside ``value`` (a message given as JSON text, say)."""
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, str):
-            yield item
-        elif isinstance(item, dict):
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
 
 
 def _block_key(block: dict) -> tuple:

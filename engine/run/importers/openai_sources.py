@@ -21,7 +21,7 @@ from referee.engine.run.importers.jsondoc import MESSAGE_KEYS, Document, Element
 from referee.engine.run.importers.message_lines import MessageLines, columns
 from referee.engine.run.importers.openai import FORMAT, UNREAD, Locate, is_message, read_messages
 from referee.engine.run.importers.record import Conversation, Origin
-from referee.engine.run.importers.source import CALL_WORDS, Source, each_json_line, holds_call, may_hold
+from referee.engine.run.importers.source import CALL_WORDS, Source, each_json_line, holds_call, holds_call_as_text, may_hold
 from referee.engine.run.importers.statuses import ErrorWhen
 from referee.engine.run.model import Problem
 
@@ -107,7 +107,10 @@ def _beside_holds_call(data: bytes | str, span: tuple[int, int] | None) -> bool:
     rest = data[:start] + b"[]" + data[end:] if isinstance(data, bytes) else data[:start] + "[]" + data[end:]
     found = loads(rest.decode("utf-8", "replace") if isinstance(rest, bytes) else rest)
     beside = found[0] if found is not None else None
-    return isinstance(beside, dict) and holds_call({k: v for k, v in beside.items() if k not in MESSAGE_KEYS})
+    if not isinstance(beside, dict):
+        return False
+    beside = {k: v for k, v in beside.items() if k not in MESSAGE_KEYS}
+    return holds_call(beside) or holds_call_as_text(beside)
 
 
 def _line_locator(name: str, number: int, line: str, document: Document | None, messages: list) -> Locate:

@@ -202,6 +202,23 @@ def holds_call(value: Any) -> bool:
     return False
 
 
+def holds_call_as_text(value: Any) -> bool:
+    """Whether a text inside ``value`` is JSON holding a call: a message, or a whole
+    logged response, written as a string."""
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            found = json_container(item.strip()) if item.lstrip()[:1] in ("{", "[") else None
+            if found is not None and holds_call(found[0]):
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
 def _is_call(item: dict) -> bool:
     kind = item.get("type")
     kind = kind.casefold() if isinstance(kind, str) else ""
