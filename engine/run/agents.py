@@ -32,7 +32,7 @@ from typing import Any, Callable
 
 from referee.engine.run.model import Problem, TextFile, ToolCall
 from referee.engine.run.safeio import join_report
-from referee.engine.run.transcript import parse_transcript
+from referee.engine.run.transcript import TRANSCRIPT, parse_transcript
 
 MAIN = "main"
 CALLS_MAY_BE_MISSING = "calls-may-be-missing"  # the import problem that makes every check over calls an ERROR
@@ -60,7 +60,7 @@ def every_call(run: Any, read: Reader) -> Calls:
     unread = source_map.unread
     main = _unsure(main, unread)
     unknown = next((p for p in source_map.problems if p.code == CALLS_MAY_BE_MISSING), None)
-    unknown = unknown or _changed(run.transcript_file, source_map.digests, run.id.rel)
+    unknown = unknown or view_changed(run.transcript_file, TRANSCRIPT, source_map.digests, run.id.rel)
     agents: dict[str, tuple[ToolCall, ...]] = {}
     for rel in sorted(source_map.lines):
         named = SUBAGENT_FILE.fullmatch(rel)
@@ -86,24 +86,25 @@ def _subagent_calls(read: Reader, rel: str, agent: str, base: str,
     if found.text is None or unreadable is not None:
         return (), unreadable or Problem("unreadable", report, "cannot be read")
     parsed = parse_transcript(found.text, rel, report)
-    return tuple(replace(c, agent=agent) for c in parsed.calls + parsed.suspect_calls), _changed(found, digests, base)
+    return tuple(replace(c, agent=agent) for c in parsed.calls + parsed.suspect_calls), view_changed(found, rel, digests, base)
 
 
-def _changed(view: TextFile | None, digests: dict[str, str], base: str) -> Problem | None:
-    """Why the calls of an imported ``view`` may not be the source's: it is not the
-    text the import wrote (the SHA-256 the source map records). None when it is, or
+def view_changed(view: TextFile | None, written: str, digests: dict[str, str], base: str) -> Problem | None:
+    """Why ``view``, graded in the place of ``written`` (a file the import wrote), may
+    not show the source: it is another file (one put beside ``outputs/``, which the
+    harness's place makes win), or not the text the import wrote (the SHA-256 the
+    source map records). None when it is, when the import wrote no ``written``, or
     when it could not be read (the checks that read it say so)."""
-    if view is None or view.text is None:
+    if view is None or view.text is None or written not in digests:
         return None
-    if view.path not in digests:  # a transcript put beside outputs/, which the harness's place makes win
-        if not digests:
-            return None
-        return Problem("view-changed", join_report(base, view.path), "not a file the import wrote: its calls may "
-                       "not be the source's; import it again")
-    if hashlib.sha256(view.text.encode("utf-8", "surrogatepass")).hexdigest() == digests[view.path]:
+    if view.path != written:
+        return Problem("view-changed", join_report(base, view.path), f"the run is graded from {view.path}, which "
+                       f"the import did not write (it wrote {written}): it may not show the source; import the "
+                       "source again")
+    if hashlib.sha256(view.text.encode("utf-8", "surrogatepass")).hexdigest() == digests[written]:
         return None
-    return Problem("view-changed", join_report(base, view.path), "not the text the import wrote (edited since, "
-                   "or left short when the machine stopped): its calls may not be the source's; import it again")
+    return Problem("view-changed", join_report(base, written), "not the text the import wrote (edited since, or "
+                   "left short when the machine stopped): it may not show the source; import the source again")
 
 
 def _unsure(calls: tuple[ToolCall, ...], unread: dict[str, dict[int, tuple[str, ...]]]) -> tuple[ToolCall, ...]:

@@ -19,15 +19,17 @@ logs lie in it waiting to be imported.
 
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 from typing import Any
 
+from referee.engine.run.agents import view_changed
 from referee.engine.run.importers import claude_code, openai, skill_creator
 from referee.engine.run.importers.source import json_container
 from referee.engine.run.model import Problem
+from referee.engine.run.reading import RESPONSE
 from referee.engine.run.safeio import join_report, read_named_file
+from referee.engine.run.transcript import TRANSCRIPT
 
 HEAD_BYTES = 65536  # enough of a file to tell a session log by its first record
 _LOG_SUFFIXES = (".jsonl", ".json")
@@ -48,7 +50,9 @@ def run_warnings(run: Any) -> list[Problem]:
         found.extend(source_map.problems)
         if source_map.format == skill_creator.FORMAT:
             found.append(Problem("no-tool-record", join_report(base, "outputs/transcript.md"), IMPORTED_LOG))
-        found.extend(_changed_views(run, base, source_map.digests))
+        for view, written in ((run.transcript_file, TRANSCRIPT), (run.response, RESPONSE)):
+            changed = view_changed(view, written, source_map.digests, base)
+            found.extend([changed] if changed is not None else [])
     found.extend(_transcript_warnings(run, base, source_map is not None))
     found.extend(_unimported_outputs(run, base))
     return found
@@ -82,25 +86,6 @@ def _transcript_warnings(run: Any, base: str, imported: bool) -> list[Problem]:
     elif not transcript.suspect_calls:  # records, all untrusted, are a format recognised (and said so)
         message = "no [tool_calls] or [agent_notes] section: an unrecognised transcript format, read as agent prose"
         found.append(Problem("unrecognised-transcript", where, message))
-    return found
-
-
-def _changed_views(run: Any, base: str, digests: dict[str, str]) -> list[Problem]:
-    """The imported transcript and response, if they no longer are what the import wrote."""
-    found = []
-    for rel, source in (("outputs/transcript.md", run.transcript_file), ("outputs/response.md", run.response)):
-        want = digests.get(rel)
-        if want is not None and source is not None and source.path != rel:
-            message = (f"the run is graded from {source.path}, which the import did not write (it wrote {rel}): "
-                       "it may not show the source; import the source again")
-            found.append(Problem("view-changed", join_report(base, source.path), message))
-            continue
-        if want is None or source is None or source.text is None:
-            continue
-        if hashlib.sha256(source.text.encode("utf-8")).hexdigest() != want:
-            message = ("changed since it was imported: it no longer shows the source it was written from; "
-                       "import the source again")
-            found.append(Problem("view-changed", join_report(base, rel), message))
     return found
 
 
