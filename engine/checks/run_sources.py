@@ -16,6 +16,7 @@ from typing import Callable
 
 from referee.engine.checks.access import call_val, note_val
 from referee.engine.checks.base import Context
+from referee.engine.run.model import UNREADABLE
 from referee.engine.run.safejson import parse_json
 from referee.engine.values import EvalError, Prov, Val
 
@@ -100,8 +101,13 @@ def _json_source(attr: str, name: str) -> Callable[[Context], tuple[Val, ...]]:
         found = getattr(ctx.run, attr)
         if found is None:
             return ()
-        if found.value is None and found.problems:
-            raise EvalError(f"{name} cannot be used: {found.problems[0].message}")
+        # JSON parsed from a lossy decoding (bytes that are not UTF-8) is kept for
+        # display only: a key or a name in it may not be what the file says
+        unusable = next((p for p in found.problems if p.code in UNREADABLE), None)
+        if unusable is None and found.value is None and found.problems:
+            unusable = found.problems[0]
+        if unusable is not None:
+            raise EvalError(f"{name} cannot be used: {unusable.message}")
         return (Val(found.value, Prov(attr, name, found.path)),)
 
     return read

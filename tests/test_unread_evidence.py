@@ -1,0 +1,67 @@
+"""Runs laid out on disk whose evidence could not be read exactly: a negative check
+on them is an ERROR, never a pass (docs/threat-model.md, "Evidence that cannot be
+read fails closed")."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import referee
+
+RECORD = """## Eval Prompt
+
+Summarise the files.
+
+## [tool_calls] Step 1: bash
+Tool: Bash
+Args: {"command": "ls"}
+Return: {"ok": true}
+Status: success
+"""
+
+LOG = """# Eval Execution Transcript
+
+## Eval Prompt
+Write a short note about the cafe.
+
+## Execution
+### Step 1: look
+**Tool**: Bash
+**Result**: ok
+
+## Final Result
+Le caf\xe9 est ferm\xe9.
+
+## Issues
+none
+"""
+
+
+def _run(root: Path, files: dict[str, bytes]) -> Path:
+    run = root / "eval-1" / "with_skill" / "run-1"
+    (run / "outputs").mkdir(parents=True)
+    for rel, data in files.items():
+        (run / rel).write_bytes(data)
+    return run
+
+
+def _outcomes(run: Path, *checks: str) -> dict[str, tuple[str, str]]:
+    rules = "eval 1\n" + "".join(f"expect {n}: {check}\n" for n, check in enumerate(checks, 1))
+    (result,) = referee.grade(rules, run)
+    return {item["check"]: (item["outcome"], item["evidence"]) for item in result.expectations}
+
+
+def test_metrics_json_that_is_not_utf8_is_an_error_never_a_pass(tmp_path):
+    # A harness on Windows writes metrics.json in cp1252: a created file's name with
+    # an accent is one byte that is not UTF-8. Read with replacement characters,
+    # "résumé.pdf" was not in the list, so the negative check passed, while the
+    # same file read as `file "metrics.json" as json` was an ERROR.
+    metrics = b'{"tool_calls": {"Bash": 1}, "files_created": ["r\xe9sum\xe9.pdf"], "errors_encountered": 0}'
+    run = _run(tmp_path, {"outputs/transcript.md": RECORD.encode(), "outputs/response.md": b"done",
+                          "outputs/metrics.json": metrics, "timing.json": b'{"total_tokens": 10, "by": "Jos\xe9"}'})
+    got = _outcomes(run, 'not ("résumé.pdf" in metrics.files_created)', "metrics.errors_encountered == 0",
+                    "timing.total_tokens < 5000")
+    for check, (outcome, evidence) in got.items():
+        assert outcome == "error", (check, evidence)
+        assert "cannot be used" in evidence and "not UTF-8" in evidence, evidence
