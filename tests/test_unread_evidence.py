@@ -65,3 +65,15 @@ def test_metrics_json_that_is_not_utf8_is_an_error_never_a_pass(tmp_path):
     for check, (outcome, evidence) in got.items():
         assert outcome == "error", (check, evidence)
         assert "cannot be used" in evidence and "not UTF-8" in evidence, evidence
+
+
+def test_an_executor_log_not_utf8_gives_no_vacuous_pass_on_its_answer(tmp_path):
+    # A skill-creator executor log graded as it lies, written in Latin-1 (an accented
+    # word in its answer): its ## Final Result is the response, but the log could not
+    # be read exactly, so the response was taken as missing and a negative check on
+    # it passed "vacuously". The log imported reads the same words.
+    run = _run(tmp_path, {"outputs/transcript.md": LOG.encode("latin-1")})
+    got = _outcomes(run, 'not response contains "café"', "response is empty")
+    for check, (outcome, evidence) in got.items():
+        assert outcome == "error", (check, evidence)
+        assert "outputs/transcript.md cannot be used" in evidence and "not UTF-8" in evidence, evidence

@@ -78,16 +78,22 @@ def read_response(read: Callable[[str], TextFile | None], named: tuple[str, str]
 
 
 def log_answer(source: TextFile | None, transcript: Transcript) -> TextFile | None:
-    """The ``## Final Result`` section of an executor log, as the response."""
-    if source is None or source.text is None or source.unreadable is not None:
+    """The ``## Final Result`` section of an executor log, as the response. From a
+    transcript that could not be read exactly it is unusable (a check on it is an
+    ERROR), never missing: the answer may be in it."""
+    if source is None:
         return None
+    unreadable = source.unreadable
+    if source.text is None:
+        # what kind of text it is cannot be told: it may be a log holding the answer
+        return None if unreadable is None else TextFile(source.path, None, source.size, (unreadable,))
     if not _undecided(transcript) or not log_shaped(source.text):
         return None
     answer = final_result(source.text)
     if answer is None:
         return None
-    return TextFile(source.path, answer.text, len(answer.text.encode("utf-8")), line=answer.first,
-                    section=answer.heading)
+    return TextFile(source.path, answer.text, len(answer.text.encode("utf-8")),
+                    () if unreadable is None else (unreadable,), line=answer.first, section=answer.heading)
 
 
 def missing_response(named: tuple[str, str] | None) -> str:
