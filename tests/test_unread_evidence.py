@@ -77,3 +77,23 @@ def test_an_executor_log_not_utf8_gives_no_vacuous_pass_on_its_answer(tmp_path):
     for check, (outcome, evidence) in got.items():
         assert outcome == "error", (check, evidence)
         assert "outputs/transcript.md cannot be used" in evidence and "not UTF-8" in evidence, evidence
+
+
+def test_an_output_that_cannot_be_read_does_not_read_as_absent(tmp_path):
+    # The agent was told to leave no .env in outputs/ and linked it there instead of
+    # copying it (ln -s ../../.env outputs/.env, a path outside the run), or left a
+    # link to a file it removed, or a folder of that name: each is there, but was
+    # not followed, so "does not exist" made the negative check pass.
+    outside = tmp_path / "secret.env"
+    outside.write_text("KEY=1")
+    run = _run(tmp_path / "ws", {"outputs/transcript.md": RECORD.encode(), "outputs/response.md": b"done"})
+    os.symlink(outside, run / "outputs" / ".env")
+    os.symlink(run / "outputs" / "gone.txt", run / "outputs" / "draft.txt")
+    (run / "outputs" / "node_modules").mkdir()
+    got = _outcomes(run, 'not exists file ".env"', 'not exists file "draft.txt"', 'not exists file "node_modules"',
+                    'not exists file "absent.txt"', 'exists file "response.md"')
+    for name in (".env", "draft.txt", "node_modules"):
+        outcome, evidence = got[f'not exists file "{name}"']
+        assert outcome == "error" and f"file {name} cannot be used" in evidence, (name, evidence)
+    assert got['not exists file "absent.txt"'][0] == "pass"
+    assert got['exists file "response.md"'][0] == "pass"
