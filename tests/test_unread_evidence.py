@@ -97,3 +97,19 @@ def test_an_output_that_cannot_be_read_does_not_read_as_absent(tmp_path):
         assert outcome == "error" and f"file {name} cannot be used" in evidence, (name, evidence)
     assert got['not exists file "absent.txt"'][0] == "pass"
     assert got['exists file "response.md"'][0] == "pass"
+
+
+def test_an_executor_log_quoting_a_record_heading_is_still_a_log(tmp_path):
+    # An executor log graded as it lies, whose agent quotes the dual-section format
+    # its skill asks for in a code block (a record heading among the quoted lines).
+    # That quoted record, untrusted, made the log read as a record of one call: its
+    # **Tool**: Bash line is a claim, yet 'no calls to "Bash"' passed, and its
+    # ## Final Result was not taken for the response.
+    log = LOG.replace("**Result**: ok\n", "**Result**: SKILL.md logs each call as:\n\n```markdown\n"
+                      "## [tool_calls] Step 1: getInvoiceInfo\nTool: expense-mcp_getInvoiceInfo\n```\n")
+    run = _run(tmp_path, {"outputs/transcript.md": log.encode("utf-8")})
+    got = _outcomes(run, 'no calls to "Bash"', 'count(calls to "Bash") == 0', 'response contains "est fermé"')
+    for check in ('no calls to "Bash"', 'count(calls to "Bash") == 0'):
+        outcome, evidence = got[check]
+        assert outcome == "error" and "skill-creator executor log" in evidence, (check, evidence)
+    assert got['response contains "est fermé"'][0] == "pass"

@@ -136,9 +136,14 @@ def no_record(source: TextFile | None, transcript: Transcript, imported: str | N
     if log_shaped(source.text):
         return (f"{name} is a skill-creator executor log, which the agent wrote: its tool lines are "
                 "claims, not a tool-call record")
+    if transcript.suspect_calls:
+        return None  # records, none trusted: they still count against a call that must not happen
     return f"{name} has no [tool_calls] record and no tagged section: it is not a tool-call record"
 
 
 def _undecided(transcript: Transcript) -> bool:
-    """No record and no tagged section: nothing says the text is a dual-section record."""
-    return not (transcript.calls or transcript.suspect_calls or any(n.tagged for n in transcript.notes))
+    """No trusted record and no tagged section: nothing says the text is a dual-section
+    record. Untrusted records do not: an executor log that quotes a record heading in a
+    code block is still a log (its shape says so), as ``engine.run.importers.detect``
+    reads it."""
+    return not (transcript.calls or any(n.tagged for n in transcript.notes))
