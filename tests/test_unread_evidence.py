@@ -113,3 +113,37 @@ def test_an_executor_log_quoting_a_record_heading_is_still_a_log(tmp_path):
         outcome, evidence = got[check]
         assert outcome == "error" and "skill-creator executor log" in evidence, (check, evidence)
     assert got['response contains "est fermé"'][0] == "pass"
+
+
+def test_a_delivered_response_that_cannot_be_read_imports_nothing(tmp_path, capsys):
+    # The harness linked its answer into outputs/ (a path outside the run) instead of
+    # copying it. Graded as it lies, a check on the response is an ERROR; imported,
+    # the log's own ## Final Result stood in for it, so 'not response contains' passed.
+    from referee.engine.cli import main
+
+    outside = tmp_path / "answer.md"
+    outside.write_text("ERROR: nothing was booked\n", encoding="utf-8")
+    run = _run(tmp_path / "ws", {"outputs/transcript.md": LOG.encode("utf-8")})
+    os.symlink(outside, run / "outputs" / "response.md")
+    assert main(["import", "skill-creator-log", str(run / "outputs" / "transcript.md"), "--out",
+                 str(tmp_path / "out")]) != 0
+    said = capsys.readouterr().err
+    assert "response.md is there but cannot be read" in said and "nothing imported" in said
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").rglob("response.md"))
+
+
+def test_a_named_response_that_is_missing_leaves_an_import_with_no_response(tmp_path):
+    # --response names the file the harness delivers; this run did not deliver it.
+    # Graded as it lies, the run has no response; imported, the agent's last words
+    # stood in for it.
+    import json
+
+    records = [{"type": "user", "sessionId": "s", "uuid": "u", "message": {"role": "user", "content": "go"}},
+               {"type": "assistant", "sessionId": "s", "uuid": "a", "message": {"id": "m", "role": "assistant",
+                "content": [{"type": "text", "text": "Booked: see result.md."}]}}]
+    source = tmp_path / "session.jsonl"
+    source.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
+    rules = 'eval 1\nexpect 1: response contains "Booked"\n'
+    (result,) = referee.grade(rules, source, as_eval="1", response="outputs/result.md")
+    assert result.expectations[0]["outcome"] == "fail"
+    assert "no-response" in result.grading_json

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import claude_code, openai, openai_sources, skill_creator
-from referee.engine.run.importers.delivered import with_delivered
+from referee.engine.run.importers.delivered import UnreadableResponse, with_delivered
 from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.placing import PlaceRefused, place_run
 from referee.engine.run.importers.record import Conversation
@@ -164,6 +164,9 @@ def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: 
                 count += 1
                 origin = digest if number is None else f"{digest}#{number}"
                 yield path, number, replace(conversation, origin=origin)
+    except UnreadableResponse as error:  # its response unknown, the run is not made at all
+        yield f"{path}: {error}; nothing imported from it"
+        return
     except MemoryError:  # the machine's limit, not the source's fault: said plainly, naming it
         yield f"{path}: not enough memory to read it ({len(source.data)} bytes); nothing more imported from it"
         return

@@ -5,7 +5,10 @@ relative to the run folder). When a source is imported, its run folder is the
 folder the source lies in, or the one above when that folder is ``outputs/``;
 the file named there, or else an ``outputs/response.md`` beside the source, is
 the run's response, each line mapped to that file, instead of what the importer
-read as the agent's last words.
+read as the agent's last words. As when the run is graded where it lies: a file
+named but missing leaves the run with no response (never the agent's last words),
+and one that is there but cannot be read (a link out of the run folder, a folder,
+too large) leaves the response unknown, so the source is not imported.
 """
 
 from __future__ import annotations
@@ -26,10 +29,16 @@ def run_folder(folder: Path) -> Path:
     return folder.parent if folder.name == "outputs" else folder
 
 
-def delivered(folder: Path, named: str | None, source: str, problems: list[Problem]) -> Text | None:
+class UnreadableResponse(Exception):
+    """The delivered file is there but cannot be read; ``str(error)`` says why."""
+
+
+def delivered(folder: Path, named: str | None, source: str, problems: list[Problem]) -> tuple[Text, ...] | None:
     """The delivered file of the source named ``source`` lying in ``folder``, as the
-    response; None when there is none. A file named but missing, or a name that
-    leaves the run folder, is a problem of the source (and no response is taken)."""
+    response: ``(text,)``; ``()`` for a file named but missing (a problem of the
+    source); None when nothing is delivered (the importer's response stands). A
+    name that leaves the run folder is a problem too, and delivers nothing.
+    Raises ``UnreadableResponse`` for a file that is there but cannot be read."""
     rel = safe_relative(named) if named is not None else DEFAULT
     if rel is None:
         problems.append(Problem("bad-response", source, f"--response {named}: the path leaves the run folder"))
@@ -39,14 +48,19 @@ def delivered(folder: Path, named: str | None, source: str, problems: list[Probl
     if path.name == source and path.parent == folder:
         return None  # the source itself
     found = locate(root, rel, path.name)
+    if found.real is None and found.exists:
+        why = found.problems[0].message if found.problems else "cannot be read"
+        raise UnreadableResponse(f"the delivered response {rel} is there but cannot be read ({why}): the run's "
+                                 "response is unknown")
     if found.real is None:
-        problems.extend(found.problems)
-        if named is not None and not found.exists:
-            problems.append(Problem("no-response", source, f"--response {named}: no such file beside the source"))
-        return None
+        if named is None:
+            return None
+        problems.append(Problem("no-response", source, f"--response {named}: no such file beside the source; "
+                                "the run has no response"))
+        return ()
     read = read_source(Path(found.real), path.name)
     problems.extend(read.problems)
-    return Text("agent", "delivered file", read.text, Origin(read.name, 1), per_line=True)
+    return (Text("agent", "delivered file", read.text, Origin(read.name, 1), per_line=True),)
 
 
 def with_delivered(conversation: Conversation, path: Path, named: str | None) -> Conversation:
@@ -56,4 +70,4 @@ def with_delivered(conversation: Conversation, path: Path, named: str | None) ->
     reply = delivered(path.parent, named, path.name, problems)
     if reply is None:
         return replace(conversation, problems=tuple(problems))
-    return replace(conversation, response=(reply,), problems=tuple(problems))
+    return replace(conversation, response=reply, problems=tuple(problems))

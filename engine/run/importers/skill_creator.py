@@ -66,10 +66,10 @@ def read_log(source: Source, folder: Path | None = None, response: str | None = 
     if reply is None:
         answer = final_result(source.text)
         if answer is not None:
-            reply = Text("agent", "reply", answer.text, Origin(source.name, answer.first), per_line=True)
+            reply = (Text("agent", "reply", answer.text, Origin(source.name, answer.first), per_line=True),)
     metrics, timing = _beside(folder, problems)
-    return Conversation(FORMAT, (source.name,), tuple(entries), () if reply is None else (reply,), metrics,
-                        timing, tuple(problems), source.name)
+    return Conversation(FORMAT, (source.name,), tuple(entries), reply or (), metrics, timing, tuple(problems),
+                        source.name)
 
 
 def _sections(lines: tuple[str, ...]) -> list[tuple[int, str]]:
