@@ -147,3 +147,90 @@ def test_a_named_response_that_is_missing_leaves_an_import_with_no_response(tmp_
     (result,) = referee.grade(rules, source, as_eval="1", response="outputs/result.md")
     assert result.expectations[0]["outcome"] == "fail"
     assert "no-response" in result.grading_json
+
+
+# --- imported from bytes that are not UTF-8 ---------------------------------------------------
+
+NAME_CHECK = 'eval 1\nexpect 1: no calls where .args.path == "résumé.md"\nexpect 2: count(calls) == 2\n'
+_ARGS = {"path": "résumé.md"}
+
+
+def _imported_outcomes(tmp_path: Path, name: str, data: bytes, rules: str = NAME_CHECK) -> list[list[str]]:
+    source = tmp_path / name
+    source.write_bytes(data)
+    return [[item["outcome"] for item in result.expectations] for result in referee.grade(rules, source, as_eval="1")]
+
+
+def _chat() -> list[dict]:
+    import json
+
+    call = {"id": "c1", "type": "function", "function": {"name": "Write", "arguments": json.dumps(_ARGS, ensure_ascii=False)}}
+    other = {"id": "c2", "type": "function", "function": {"name": "Read", "arguments": "{}"}}
+    return [{"role": "user", "content": "write it"}, {"role": "assistant", "content": None, "tool_calls": [call, other]},
+            {"role": "tool", "tool_call_id": "c1", "content": "ok"}, {"role": "tool", "tool_call_id": "c2", "content": "ok"},
+            {"role": "assistant", "content": "Wrote résumé.md"}]
+
+
+def _latin1(text: str) -> bytes:
+    """A harness's log written in Latin-1 (cp1252 on Windows): its accents are bytes
+    that are not UTF-8, read with replacement characters."""
+    return text.encode("latin-1")
+
+
+def test_a_call_read_from_bytes_that_are_not_utf8_is_unsure(tmp_path: Path):
+    # "résumé.md" read as "r\ufffdsum\ufffd.md": the check that no call wrote it passed.
+    import json
+
+    document = json.dumps(_chat(), ensure_ascii=False, indent=2)
+    assert _imported_outcomes(tmp_path, "chat.json", document.encode("utf-8")) == [["fail", "pass"]]
+    assert _imported_outcomes(tmp_path, "chat.json", _latin1(document)) == [["error", "pass"]]
+    lines = "\n".join(json.dumps(m, ensure_ascii=False) for m in _chat()) + "\n"
+    assert _imported_outcomes(tmp_path, "chat.jsonl", _latin1(lines)) == [["error", "pass"]]
+    results = json.dumps([{"traj": _chat(), "reward": 1}], ensure_ascii=False, indent=1)
+    assert _imported_outcomes(tmp_path, "results.json", _latin1(results)) == [["error", "pass"]]
+
+
+def test_only_the_conversation_of_the_line_that_is_not_utf8_is_unsure(tmp_path: Path):
+    import json
+
+    plain = json.dumps({"messages": [{"role": "assistant", "tool_calls": [
+        {"id": "x", "function": {"name": "Read", "arguments": "{}"}},
+        {"id": "y", "function": {"name": "Read", "arguments": "{}"}}]}]})
+    lossy = json.dumps({"messages": _chat()}, ensure_ascii=False)
+    data = plain.encode() + b"\n" + _latin1(lossy) + b"\n"
+    assert _imported_outcomes(tmp_path, "chats.jsonl", data) == [["pass", "pass"], ["error", "pass"]]
+
+
+def test_a_claude_code_record_that_is_not_utf8_leaves_its_call_unsure(tmp_path: Path):
+    import json
+
+    records = [{"type": "user", "sessionId": "s", "uuid": "u", "message": {"role": "user", "content": "write it"}},
+               {"type": "assistant", "sessionId": "s", "uuid": "a", "message": {"id": "m", "role": "assistant", "content": [
+                   {"type": "tool_use", "id": "t1", "name": "Write", "input": _ARGS},
+                   {"type": "tool_use", "id": "t2", "name": "Read", "input": {}}]}}]
+    text = "\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n"
+    assert _imported_outcomes(tmp_path, "session.jsonl", text.encode("utf-8")) == [["fail", "pass"]]
+    assert _imported_outcomes(tmp_path, "session.jsonl", _latin1(text)) == [["error", "pass"]]
+
+
+def test_a_response_imported_from_bytes_that_are_not_utf8_cannot_be_used(tmp_path: Path, capsys):
+    # The executor log of test_an_executor_log_not_utf8_gives_no_vacuous_pass_on_its_answer,
+    # imported: its ## Final Result, the response, was written clean and the negative
+    # check on it passed.
+    from referee.engine.cli import main
+
+    log = tmp_path / "log" / "transcript.md"
+    log.parent.mkdir()
+    log.write_bytes(LOG.encode("latin-1"))
+    assert main(["import", "skill-creator-log", str(log), "--out", str(tmp_path / "ws"), "--eval", "1"]) == 0
+    rules = 'eval 1\nexpect 1: not response contains "café"\nexpect 2: response contains "est"\n'
+    (result,) = referee.grade(rules, tmp_path / "ws")
+    assert [item["outcome"] for item in result.expectations] == ["error", "error"]
+    assert "not UTF-8" in result.expectations[0]["evidence"]
+    chat = _chat()
+    import json
+
+    source = tmp_path / "chat.json"
+    source.write_bytes(_latin1(json.dumps(chat, ensure_ascii=False)))
+    (result,) = referee.grade('eval 1\nexpect 1: not response contains "résumé"\n', source, as_eval="1")
+    assert result.expectations[0]["outcome"] == "error"

@@ -19,8 +19,8 @@ its calls cannot be decided (``Run.no_record``), never a pass on nothing.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.engine.run.executor_log import final_result, log_shaped
@@ -94,6 +94,18 @@ def log_answer(source: TextFile | None, transcript: Transcript) -> TextFile | No
         return None
     return TextFile(source.path, answer.text, len(answer.text.encode("utf-8")),
                     () if unreadable is None else (unreadable,), line=answer.first, section=answer.heading)
+
+
+def imported_response(found: TextFile | None, unread: Mapping[str, Mapping[int, tuple[str, ...]]],
+                      report: str) -> TextFile | None:
+    """The response an import wrote, unusable where the import read it from bytes that
+    are not UTF-8 (``importers.lossy``: its source map's ``unread`` names its lines)."""
+    lines = unread.get(found.path) if found is not None else None
+    if found is None or not lines:
+        return found
+    message = ("the import read this response from bytes that are not UTF-8 (see the run's warnings): with "
+               "replacement characters, it may not say what its source says")
+    return replace(found, problems=found.problems + (Problem("not-utf8", report, message, min(lines)),))
 
 
 def missing_response(named: tuple[str, str] | None) -> str:

@@ -19,8 +19,8 @@ from referee.engine.run.identity import (  # noqa: F401
     is_run_folder, is_run_like, kept_apart, natural_key, report_path,
 )
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
-from referee.engine.run.reading import (NO_FILES, ResponseFiles, log_answer, missing_response, no_record,
-                                        read_response, response_problems)
+from referee.engine.run.reading import (NO_FILES, ResponseFiles, imported_response, log_answer, missing_response,
+                                        no_record, read_response, response_problems)
 from referee.engine.run.safeio import join_report, json_file, locate, read_text, safe_relative
 from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.user_notes import parse_user_notes
@@ -92,8 +92,12 @@ class Run:
         executor log's ``## Final Result`` section (``engine.run.reading``).
         Undecodable bytes are replaced for display and reported, and the file
         counts as unreadable (``TextFile.unreadable``)."""
-        return read_response(self._text, self.response_named,
-                             lambda: log_answer(self.transcript_file, self.transcript))
+        found = read_response(self._text, self.response_named,
+                              lambda: log_answer(self.transcript_file, self.transcript))
+        source_map = self.source_map[0] if found is not None else None
+        if source_map is None or found is None:
+            return found
+        return imported_response(found, source_map.unread, join_report(self._base, found.path))
 
     @property
     def response_missing(self) -> str:

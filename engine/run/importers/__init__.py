@@ -20,7 +20,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.importers import claude_code, openai, openai_sources, skill_creator
+from referee.engine.run.importers import claude_code, lossy, openai, openai_sources, skill_creator
 from referee.engine.run.importers.delivered import UnreadableResponse, with_delivered
 from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.placing import PlaceRefused, place_run
@@ -163,7 +163,7 @@ def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: 
             if conversation.entries or conversation.response:
                 count += 1
                 origin = digest if number is None else f"{digest}#{number}"
-                yield path, number, replace(conversation, origin=origin)
+                yield path, number, replace(lossy.marked(conversation), origin=origin)
     except UnreadableResponse as error:  # its response unknown, the run is not made at all
         yield f"{path}: {error}; nothing imported from it"
         return

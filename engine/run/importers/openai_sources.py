@@ -11,7 +11,7 @@ messages mean is ``openai``'s.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -21,7 +21,8 @@ from referee.engine.run.importers.jsondoc import MESSAGE_KEYS, Document, Element
 from referee.engine.run.importers.message_lines import MessageLines, columns
 from referee.engine.run.importers.openai import FORMAT, UNREAD, Locate, is_message, read_messages
 from referee.engine.run.importers.record import Conversation, Origin
-from referee.engine.run.importers.source import CALL_WORDS, Source, each_json_line, holds_call, holds_call_as_text, may_hold
+from referee.engine.run.importers.source import (CALL_WORDS, Source, each_json_line, holds_call, holds_call_as_text,
+                                                 may_hold)
 from referee.engine.run.importers.statuses import ErrorWhen
 from referee.engine.run.model import Problem
 
@@ -66,8 +67,10 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
         count += 1
         inner = message_array(line)
         locate = _line_locator(source.name, number, line, inner, messages)
-        conversation = read_messages(messages, locate, source.name, _unread_lists(source.name, inner, number, line),
-                                     f"{source.name}#{count}", error_when=error_when)
+        found = _unread_lists(source.name, inner, number, line)
+        found += [source.lossy[number]] if number in source.lossy else []  # this conversation's, as well as the file's
+        conversation = read_messages(messages, locate, source.name, found, f"{source.name}#{count}",
+                                     error_when=error_when)
         if held is not None:
             yield held
         held = (count, conversation)
@@ -188,21 +191,27 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
         found = lines.get(index)
         return found.origin(key, nth, suffix) if found is not None else Origin(source.name, document.elements[index].line)
 
-    return read_messages(messages(), locate, source.name, problems, source.name, numbered=True,
-                         error_when=error_when)
+    conversation = read_messages(messages(), locate, source.name, problems, source.name, numbered=True,
+                                 error_when=error_when)
+    return replace(conversation, lossy=_lossy_messages(source, document.elements, conversation.problems))
+
+
+def _lossy_messages(source: Source, elements: list[Element], problems: Iterable[Problem]) -> tuple:
+    """``(source, first line, last line)`` of each message holding a line that was read
+    with replacement characters (``lossy``: all of the message is unsure)."""
+    bad = sorted({p.line for p in problems if p.code == "not-utf8" and p.line is not None})
+    found = []
+    for element in elements if bad else ():
+        last = element.line + source.data.count(b"\n", element.start, element.end)
+        if any(element.line <= line <= last for line in bad):
+            found.append((source.name, element.line, last))
+    return tuple(found)
 
 
 def _element_value(source: Source, document: Document, element: Element, problems: list[Problem], lines: dict,
                    index: int, where: tuple[str, int | None]) -> Any:
     """The message an element holds, or ``UNREAD`` when it cannot be read."""
-    raw = source.data[element.start:element.end]
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = element.line + raw.count(b"\n", 0, exc.start)
-        message = f"byte 0x{raw[exc.start]:02x} is not UTF-8; kept with replacement characters"
-        problems.append(Problem("not-utf8", source.name, message, line))
-        text = raw.decode("utf-8", errors="replace")
+    text = _decoded(source, element, problems)
     found = document.value(index, text) if element.end is not None else None
     lines[index] = MessageLines(text, element.line, source.name, *where, found[0] if found is not None else None)
     if found is not None:
@@ -213,6 +222,18 @@ def _element_value(source: Source, document: Document, element: Element, problem
         message = "this message could not be read and may hold a tool call: no check over the run's calls can be decided"
         problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, element.line))
     return UNREAD
+
+
+def _decoded(source: Source, element: Element, problems: list[Problem]) -> str:
+    """An element's text; bytes that are not UTF-8 replaced, and reported on their line."""
+    raw = source.data[element.start:element.end]
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = element.line + raw.count(b"\n", 0, exc.start)
+        message = f"byte 0x{raw[exc.start]:02x} is not UTF-8; kept with replacement characters"
+        problems.append(Problem("not-utf8", source.name, message, line))
+        return raw.decode("utf-8", errors="replace")
 
 
 def _may_hide_a_call(source: Source, element: Element, problems: list[Problem], what: str) -> None:
@@ -259,7 +280,7 @@ def _conversations(source: Source, document: Document,
     several = len(document.elements) > 1
     for number, element in enumerate(document.elements, 1):
         problems: list[Problem] = []
-        text = source.data[element.start:element.end].decode("utf-8", errors="replace")
+        text = _decoded(source, element, problems)
         found = document.value(number - 1, text) if element.is_object and element.end is not None else None
         messages = _messages(found[0]) if found is not None else None
         if messages is None:
@@ -270,8 +291,9 @@ def _conversations(source: Source, document: Document,
         inner = message_array(text)
         problems += _unread_lists(source.name, inner, element.line, text)
         locate = _element_locator(source.name, text, element.line, f"/{number - 1}", inner, messages)
-        yield (number if several else None), read_messages(messages, locate, source.name, problems,
-                                                           f"{source.name}#{number}", error_when=error_when)
+        conversation = read_messages(messages, locate, source.name, problems, f"{source.name}#{number}",
+                                     error_when=error_when)
+        yield (number if several else None), replace(conversation, lossy=_lossy_messages(source, [element], problems))
 
 
 def _element_locator(name: str, text: str, first_line: int, pointer: str, inner: Document | None,

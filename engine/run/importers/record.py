@@ -74,6 +74,7 @@ class Text:
     text: str
     origin: Origin
     per_line: bool = False
+    unsure: bool = False  # read from bytes that are not UTF-8 (``lossy``): not what the source says
 
 
 Entry = Call | Text
@@ -104,6 +105,9 @@ class Conversation:
     # The SHA-256 of the source's bytes, and "#k" for the k-th conversation of a source
     # holding several: an earlier import is replaced only by an import of the same.
     origin: str = ""
+    # (source, first line, last line) of each message of a JSON document read with
+    # replacement characters (``lossy``); lines of other sources are in ``problems``
+    lossy: tuple[tuple[str, int, int], ...] = ()
     extra: dict = field(default_factory=dict, compare=False)
 
     @property

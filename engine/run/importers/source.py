@@ -40,6 +40,7 @@ class Source:
         self._read_problems = problems
         self._decode_problems: list[Problem] = []
         self._reported = 0  # lines 1 to this have had their decoding problems reported
+        self.lossy: dict[int, Problem] = {}  # line -> why its text is not exactly the source's
 
     @property
     def problems(self) -> tuple[Problem, ...]:
@@ -88,13 +89,17 @@ class Source:
         except UnicodeDecodeError as exc:
             if report:
                 message = f"byte 0x{raw[exc.start]:02x} is not UTF-8; kept with replacement characters"
-                self._decode_problems.append(Problem("not-utf8", self.name, message, number))
+                self._lossy(Problem("not-utf8", self.name, message, number))
             text = raw.decode("utf-8", errors="replace")
         if "\x00" in text:
             if report:
-                self._decode_problems.append(Problem("nul-byte", self.name, "NUL byte in the source; replaced by U+FFFD", number))
+                self._lossy(Problem("nul-byte", self.name, "NUL byte in the source; replaced by U+FFFD", number))
             text = text.replace("\x00", "\ufffd")
         return text
+
+    def _lossy(self, problem: Problem) -> None:
+        self._decode_problems.append(problem)
+        self.lossy.setdefault(problem.line or 0, problem)
 
 
 def read_source(path: Path, name: str | None = None) -> Source:

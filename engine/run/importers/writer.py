@@ -216,6 +216,8 @@ def render_run(conversation: Conversation) -> RunFiles:
     for reply in conversation.response:
         if response.lines:
             response.add("")
+        if reply.unsure:  # the response cannot be used (``Run.response``)
+            unread.setdefault(RESPONSE, {})[len(response.lines) + 1] = ("text",)
         response.text(plain_text(reply.text), reply.origin, reply.per_line)
     _put(files, lines, sources, RESPONSE, response, conversation.placeholders)
     digests, size = _digests(files, lines)
