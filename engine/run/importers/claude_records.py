@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -283,9 +282,7 @@ class Reader:
         call = R.call_at(self.entries, position)
         status, _ = _status(part)
         if (status, _result_value(part.get("content"), rec.get("toolUseResult"), call.tool)) != (call.status, call.result):
-            self.entries[position] = replace(call, unread=call.unread | {"status", "return"})
-            self.problems.append(Problem("status-unknown", origin.source, "a second, different answer to this call: "
-                                         "its status and return are unknown", origin.line))
+            R.answered_again(self.entries, position, self.problems, origin)
 
 
 def _call_ids(value: Any) -> frozenset[str]:

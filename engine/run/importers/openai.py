@@ -225,10 +225,7 @@ class _Reader:
         call's status and return are unknown (the same answer repeated changes nothing)."""
         position, answer = self.answered_at.get(key, (None, None))
         if position is not None and answer != _answer(message):
-            call = R.call_at(self.entries, position)
-            self.entries[position] = replace(call, unread=call.unread | {"status", "return"})
-            self.warn("status-unknown", origin, f"a second answer to the call {key!r}: its status and return "
-                      "are unknown")
+            R.answered_again(self.entries, position, self.problems, origin)
 
     def status(self, message: dict, origin: Origin) -> tuple[str, frozenset[str]]:
         """The call's status from its tool message (``statuses``), and ``{"status"}``

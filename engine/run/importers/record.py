@@ -8,7 +8,7 @@ problems met on the way. Each entry keeps its ``Origin`` (source file name and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.engine.run.model import Problem
@@ -86,6 +86,16 @@ def call_at(entries: list[Entry], position: int) -> Call:
     if not isinstance(entry, Call):
         raise TypeError(f"entry {position} is not a tool call")
     return entry
+
+
+def answered_again(entries: list[Entry], position: int, problems: list[Problem], origin: Origin) -> None:
+    """The call at ``position`` answered a second time, differently (at ``origin``):
+    which answer counts is not said, so its status and return are unknown (an answer
+    repeated the same is no second answer: the importer tells them apart)."""
+    call = call_at(entries, position)
+    entries[position] = replace(call, unread=call.unread | {"status", "return"})
+    problems.append(Problem("status-unknown", origin.source, "a second, different answer to this call: its status "
+                            "and return are unknown", origin.line))
 
 
 @dataclass(frozen=True)
