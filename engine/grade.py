@@ -34,7 +34,7 @@ from referee.engine.budget import wall_net
 from referee.engine.facts import claims, metrics
 from referee.engine.facts.contents import Contents, run_contents
 from referee.engine.facts.feedback import EvalTally, RunFacts as FeedbackFacts, eval_feedback
-from referee.engine.judging import GraderUsage, Judge, SemanticItem, judged as after_rule_part
+from referee.engine.judging import GraderUsage, Judge, JudgeResult, SemanticItem, judged as after_rule_part
 from referee.engine.pool import in_order
 from referee.engine.report import carry
 from referee.engine.report.build import Carried, RunFacts, grading_document
@@ -326,7 +326,9 @@ def judge_run(judge: Judge | None, run: Run, assertions: Sequence[CompiledAssert
              if _is_semantic(a) and v.outcome is Outcome.NOT_GRADED]
     if judge is None or not items:
         return verdicts, frozenset(), None
-    result = judge.grade(run, items)
+    unread = _unread_record(run)
+    result = judge.grade(run, items) if unread is None else JudgeResult(
+        {item.key: Verdict(Outcome.ERROR, f"not graded: {unread}") for item in items})
     asked = {item.key for item in items}
     merged = []
     for assertion, verdict in zip(assertions, verdicts):
@@ -336,7 +338,20 @@ def judge_run(judge: Judge | None, run: Run, assertions: Sequence[CompiledAssert
         judged = result.verdicts.get(assertion.key)
         merged.append(after_rule_part(verdict, judged) if judged is not None else
                       Verdict(Outcome.ERROR, "the LLM grader returned no verdict for this assertion"))
-    return tuple(merged), frozenset(asked), result.usage
+    return tuple(merged), frozenset(asked), None if unread is not None else result.usage
+
+
+def _unread_record(run: Run) -> str | None:
+    """Why the run's transcript or response cannot be shown to the grader as they are
+    (binary, too large, not UTF-8: only a lossy copy is kept, for display); None when
+    they can. A check of referee's own on such a file is an ERROR (engine.checks.
+    run_sources), and so is the grader's verdict: it would rest on text referee did
+    not read, and "the response shows no ids" would pass on what it could not see."""
+    for found in (run.transcript, run.response):
+        problem = getattr(found, "unreadable", None)
+        if problem is not None:
+            return f"{problem.path} cannot be used: {problem.message}; the grader is not asked"
+    return None
 
 
 def eval_of(program: Program, key: str) -> CompiledEval:

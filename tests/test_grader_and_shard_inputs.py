@@ -1,0 +1,68 @@
+"""Findings of audit 33, one test each: inputs where a verdict was wrong, a citation
+pointed elsewhere, or bad input ended as an internal error."""
+
+from __future__ import annotations
+
+import json
+
+from llm_server import verdicts
+
+from referee.engine.grade import RulesSource, grade_all, grader_info
+from referee.engine.run.memory import memory_run
+from referee.llm_adapter.backends import Completion
+from referee.llm_adapter.judge import LLMJudge
+
+TRANSCRIPT = """\
+## Eval Prompt
+
+Book the cheapest direct flight from ZRH to LIS.
+
+## [tool_calls] Step 1: search
+Tool: travel_searchFlights
+Args: {"origin":"ZRH","destination":"LIS"}
+Return: {"flights":[{"id":"LX2084","price":189}]}
+Status: success
+"""
+
+
+class Scripted:
+    """A backend that gives one reply to every request, as a replayed cassette does."""
+
+    name = "scripted"
+    model = "m"
+
+    def __init__(self, reply: str) -> None:
+        self.reply = reply
+        self.asked = 0
+
+    def params(self) -> dict:
+        return {}
+
+    def complete(self, request, about: str = "") -> Completion:
+        self.asked += 1
+        return Completion(self.reply, replayed=True)
+
+    def cancel(self) -> None:
+        pass
+
+
+def graded_with(judge, rules: str, files: dict) -> dict:
+    source = RulesSource((("r.rules", rules),))
+    [result] = grade_all(source.compile(), [memory_run(files)], source, grader_info(), judge=judge)
+    return json.loads(result.report.grading_text())
+
+
+def test_grader_pass_on_a_response_referee_could_not_read_is_an_error():
+    # A response.md with one byte that is not UTF-8 (a Latin-1 "é" pasted by a tool, a
+    # truncated multi-byte character): referee keeps a lossy copy for display only, and
+    # `not response contains "..."` on it is an ERROR. The grader was shown that lossy copy
+    # and said the negative sentence holds, quoting the readable first line: that PASS
+    # rested on text referee itself did not read, and must not stand either.
+    response = "Your flight LX2084 is booked.\n".encode() + b"Ref \xe9 internal id 7F3A-99\n"
+    backend = Scripted(verdicts(("No internal id is shown.", [("response", "Your flight LX2084 is booked.")],
+                                 "PASS")))
+    report = graded_with(LLMJudge(backend), 'eval 1\nexpect "The response shows no internal ids"\n',
+                         {"outputs/transcript.md": TRANSCRIPT, "outputs/response.md": response})
+    [item] = report["expectations"]
+    assert item["outcome"] == "error", item
+    assert "outputs/response.md" in item["evidence"] and "not UTF-8" in item["evidence"]
