@@ -119,7 +119,8 @@ def _response_segment(run) -> list[Segment]:
     response = getattr(run, "response", None)
     if response is None or response.text is None:
         return []
-    return [Segment("response", response.path, 1, response.text.replace("\r\n", "\n"))]
+    # An executor log's "## Final Result" section starts on its own line of the log.
+    return [Segment("response", response.path, response.line or 1, response.text.replace("\r\n", "\n"))]
 
 
 def _output_segments(run) -> tuple[list[Segment], list[str], list[Segment]]:

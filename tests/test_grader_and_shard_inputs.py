@@ -8,6 +8,7 @@ import json
 from llm_server import verdicts
 
 from referee.engine.grade import RulesSource, grade_all, grader_info
+from referee.engine.judging import SemanticItem
 from referee.engine.run.memory import memory_run
 from referee.llm_adapter.backends import Completion
 from referee.llm_adapter.judge import LLMJudge
@@ -66,3 +67,40 @@ def test_grader_pass_on_a_response_referee_could_not_read_is_an_error():
     [item] = report["expectations"]
     assert item["outcome"] == "error", item
     assert "outputs/response.md" in item["evidence"] and "not UTF-8" in item["evidence"]
+
+
+EXECUTOR_LOG = """\
+# Executor log
+
+## Eval Prompt
+
+Summarise the quarterly report.
+
+## Steps
+
+### Step 1: read the report
+**Tool**: Read
+Read outputs/report.md.
+
+## Final Result
+
+Revenue grew by twelve percent in the quarter.
+Costs fell in every region.
+
+## Issues
+
+None.
+"""
+
+
+def test_grader_quote_in_an_executor_logs_final_result_points_at_its_line():
+    # A skill-creator executor log with no response.md: its "## Final Result" section is
+    # the response. The grader quotes the section's second line (line 16 of the log);
+    # the evidence must say transcript.md:16, not line 2 of the file (the section's
+    # second line counted as if it began the file), where the log's title stands.
+    backend = Scripted(verdicts(("Costs are covered.", [("response", "Costs fell in every region.")], "PASS")))
+    run = memory_run({"outputs/transcript.md": EXECUTOR_LOG})
+    result = LLMJudge(backend).grade(run, [SemanticItem("1#1", "Mentions costs", "Mentions costs")])
+    [evidence] = result.verdicts["1#1"].evidence
+    assert (evidence.file, evidence.line) == ("outputs/transcript.md", 16)
+    assert EXECUTOR_LOG.split("\n")[evidence.line - 1] == "Costs fell in every region."
