@@ -6,7 +6,9 @@ from __future__ import annotations
 import json
 
 from llm_server import verdicts
+from sharded import RULE_ARGS, sharded
 
+from referee.engine.cli import main
 from referee.engine.grade import RulesSource, grade_all, grader_info
 from referee.engine.judging import SemanticItem
 from referee.engine.run.memory import memory_run
@@ -104,3 +106,25 @@ def test_grader_quote_in_an_executor_logs_final_result_points_at_its_line():
     [evidence] = result.verdicts["1#1"].evidence
     assert (evidence.file, evidence.line) == ("outputs/transcript.md", 16)
     assert EXECUTOR_LOG.split("\n")[evidence.line - 1] == "Costs fell in every region."
+
+
+def test_a_damaged_shard_manifest_or_merge_record_is_an_error_naming_it(tmp_path, capsys):
+    # Shard files come back as CI artifacts and can come back damaged: a manifest whose
+    # shard number is a run of 5,000 digits (past what Python turns into an int), a
+    # shard-merge.json nested 100,000 levels deep. Each must be refused by name, never
+    # end as "internal error".
+    ws = sharded(tmp_path, 2)
+    manifest = ws / "shard-2-of-2.json"
+    good = manifest.read_text(encoding="utf-8")
+    manifest.write_text(good.replace('"shard": 2,', '"shard": ' + "9" * 5000 + ","), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["merge", str(ws), *RULE_ARGS]) == 2
+    err = capsys.readouterr().err
+    assert "shard-2-of-2.json" in err and "internal error" not in err
+    manifest.write_text(good, encoding="utf-8")
+    assert main(["merge", str(ws), *RULE_ARGS]) in (0, 1)
+    (ws / "shard-merge.json").write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["aggregate", str(ws), "--check"]) == 2
+    err = capsys.readouterr().err
+    assert "not merged" in err and "internal error" not in err

@@ -147,6 +147,8 @@ def read_manifest(path: Path) -> Manifest:
         raise BadManifest(f"{path.name}:{exc.lineno}:{exc.colno}: not JSON ({exc.msg})") from None
     except RecursionError:
         raise BadManifest(f"{path.name}: nested too deeply") from None
+    except ValueError:  # the one ValueError left: a number of more digits than Python reads
+        raise BadManifest(f"{path.name}: not usable JSON (a number too long to read)") from None
     if not isinstance(value, dict) or value.get("format") != FORMAT:
         raise BadManifest(f"{path.name}: not a shard manifest (an object with \"format\": \"{FORMAT}\")")
     try:

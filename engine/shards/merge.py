@@ -117,6 +117,6 @@ def read_record(workspace: Path) -> dict[str, Any] | None:
     data, _ = read_named_file(path, MERGE_RECORD, 1024 * 1024 * 1024)
     try:
         value = json.loads(data or b"")
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: nested deeper than the decoder's stack
         return None
     return value if isinstance(value, dict) and value.get("format") == FORMAT else None
