@@ -31,6 +31,8 @@ def read_object(path: Path, what: str, max_bytes: int = 64 * 1024 * 1024) -> dic
         raise UsageError(f"cannot read {path}: {getattr(exc, 'strerror', None) or exc}") from None
     except ValueError as exc:
         raise UsageError(f"{path}: not valid JSON ({exc})") from None
+    except RecursionError:  # nested deeper than the decoder's stack
+        raise UsageError(f"{path}: not valid JSON (nested too deeply)") from None
     if not isinstance(value, dict):
         raise UsageError(f"{path}: not {what} (not a JSON object)")
     return value

@@ -360,6 +360,9 @@ def _benchmark(folder: Path, problems: list[str]) -> dict[str, Any] | None:
     except (OSError, ValueError) as exc:
         problems.append(f"{display_path(path)}: cannot read ({exc}); shown without it")
         return None
+    except RecursionError:  # nested deeper than the decoder's stack
+        problems.append(f"{display_path(path)}: cannot read (nested too deeply); shown without it")
+        return None
     if not isinstance(value, dict):
         problems.append(f"{display_path(path)}: not a JSON object; shown without it")
         return None
