@@ -9,7 +9,8 @@ Two levels, both deterministic and linear in the size of the text:
   and symbols must all be the same ("docStatus 20" never matches "docStatus 10"),
   a word boundary stays a boundary ("the rapist" is not "therapist"), and between
   two digits the separator must be the very same characters: "168.00", "16800",
-  "168 00" and "168,00" are four different things. A loose match is reported as such.
+  "168 00" and "168,00" are four different things, and a minus sign is part of its
+  number: "-500" is not "500". A loose match is reported as such.
 
 Both levels match whole words and whole numbers only: a quote cannot start or end
 inside a word, so "possible" is not found in "impossible" nor "68.00" in
@@ -81,7 +82,7 @@ def _fold(text: str, loose: bool, mask: bool = False) -> tuple[str, list[int]]:
                 pending, last = [], BARRIER
             continue
         for piece in (unicodedata.normalize("NFKC", ch) if loose else ch):
-            if (_separator(piece) if loose else piece.isspace()):
+            if (_separator(piece) and not _sign(text, i, piece) if loose else piece.isspace()):
                 pending.append((piece, i))
                 continue
             if pending and out:
@@ -99,6 +100,14 @@ def _fold(text: str, loose: bool, mask: bool = False) -> tuple[str, list[int]]:
         out.append(BARRIER)
         index.append(len(text) - 1)
     return "".join(out), index
+
+
+def _sign(text: str, i: int, piece: str) -> bool:
+    """Whether the hyphen at ``text[i]`` is a number's minus sign ("-500", not the
+    hyphen of "LX-2084" or "2026-05"): part of the number, never a separator, since
+    "balance 500" and "balance -500" say opposite things."""
+    return piece in SIGNS and i + 1 < len(text) and text[i + 1].isdigit() \
+        and (i == 0 or not text[i - 1].isalnum())
 
 
 def _no_space_script(ch: str) -> bool:

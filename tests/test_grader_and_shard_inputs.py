@@ -13,7 +13,9 @@ from referee.engine.grade import RulesSource, grade_all, grader_info
 from referee.engine.judging import SemanticItem
 from referee.engine.run.memory import memory_run
 from referee.llm_adapter.backends import Completion
+from referee.llm_adapter.evidence import Segment
 from referee.llm_adapter.judge import LLMJudge
+from referee.llm_adapter.quotes import locate
 
 TRANSCRIPT = """\
 ## Eval Prompt
@@ -148,3 +150,20 @@ def test_a_benchmark_json_nested_too_deep_is_an_error_naming_it(tmp_path, capsys
     assert main(["aggregate", str(ws), "--check", "--against", str(benchmark)]) == 2
     err = capsys.readouterr().err
     assert "benchmark.json: not valid JSON" in err and "internal error" not in err
+
+
+def test_a_quote_that_drops_or_adds_a_minus_sign_is_not_found():
+    # The response says the balance is negative; the grader, asked whether the refund
+    # leaves a positive balance, says PASS quoting the line without its minus sign (or,
+    # the other way round, adds one). Loose matching took the sign for punctuation, a
+    # separator, and found the quote: one changed sign is a fabricated number, as one
+    # changed digit is.
+    response = Segment("response", "outputs/response.md", 1,
+                       "Your account balance: -500.00 EUR after the refund.\nOslo: 12 degrees today.\n")
+    assert locate("account balance: 500.00 EUR", (response,)) is None
+    assert locate("Oslo: -12 degrees today", (response,)) is None
+    # the sign as written is found, and a hyphen inside a word or a date stays a separator
+    assert locate("account balance: -500.00 EUR", (response,)).loose is False
+    assert locate("balance -500.00 EUR", (response,)).loose
+    dated = Segment("response", "outputs/response.md", 1, "Flight LX-2084 leaves on 2026-05-14.")
+    assert locate("Flight LX 2084 leaves on 2026-05-14", (dated,)).loose
