@@ -290,11 +290,23 @@ def _check_fields(where: str, label: str, record: dict, fields: dict[str, type])
         else:
             good = isinstance(value, wanted)
             kind = _TYPE_WORDS[wanted]
+            if good and wanted is str and not _is_text(value):
+                # referee records such a reply as its escape: a foreign file, and no digest holds it
+                raise ValueError(f"{where}: {label}: {name} holds a lone surrogate, which is no text")
         if not good:
             raise ValueError(f"{where}: {label}: {name} must be {kind}, not {_kind(value)}")
 
 
 _TYPE_WORDS: dict[type, str] = {str: "a string", list: "a list", dict: "an object"}
+
+
+def _is_text(value: str) -> bool:
+    """Whether ``value`` is text: UTF-8 has no lone surrogate (a JSON ``"\\ud800"``)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _kind(value: object) -> str:

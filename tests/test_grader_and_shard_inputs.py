@@ -4,7 +4,9 @@ pointed elsewhere, or bad input ended as an internal error."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import pytest
 from llm_server import verdicts
 from sharded import RULE_ARGS, fresh, sharded
 
@@ -12,6 +14,7 @@ from referee.engine.cli import main
 from referee.engine.grade import RulesSource, grade_all, grader_info
 from referee.engine.judging import SemanticItem
 from referee.engine.run.memory import memory_run
+from referee.llm_adapter import cassette
 from referee.llm_adapter.backends import Completion
 from referee.llm_adapter.evidence import Segment
 from referee.llm_adapter.judge import LLMJudge
@@ -167,3 +170,18 @@ def test_a_quote_that_drops_or_adds_a_minus_sign_is_not_found():
     assert locate("balance -500.00 EUR", (response,)).loose
     dated = Segment("response", "outputs/response.md", 1, "Flight LX-2084 leaves on 2026-05-14.")
     assert locate("Flight LX 2084 leaves on 2026-05-14", (dated,)).loose
+
+
+def test_a_cassette_entry_holding_a_lone_surrogate_is_refused_naming_file_and_line(tmp_path):
+    # A cassette written or edited by another tool: Python's json.dumps writes a reply
+    # holding a lone surrogate (an API's "\ud800") as that escape. referee records such a
+    # reply as its backslash escape, so only a foreign file holds one; loading it must say
+    # which file and line, where it raised "'utf-8' codec can't encode character" alone.
+    example = (Path(__file__).parent.parent / "examples" / "booking-skill" / "judge.cassette.jsonl")
+    meta, first = example.read_text(encoding="utf-8").split("\n")[:2]
+    entry = json.loads(first)
+    entry["reply"] = entry["reply"][:40] + "\ud800"
+    path = tmp_path / "c.jsonl"
+    path.write_text(meta + "\n" + json.dumps(entry) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=rf"{path}:2: .*reply.*lone surrogate"):
+        cassette.load(path)
