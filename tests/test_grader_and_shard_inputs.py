@@ -1,5 +1,6 @@
-"""Findings of audit 33, one test each: inputs where a verdict was wrong, a citation
-pointed elsewhere, or bad input ended as an internal error."""
+"""Inputs where the LLM grader's verdict was wrong or cited elsewhere, or where a shard,
+merge record, benchmark or cassette file that could not be read ended as an internal
+error instead of an error naming it."""
 
 from __future__ import annotations
 
