@@ -65,3 +65,20 @@ def test_a_changed_run_drops_its_earlier_verdict_and_says_so(tmp_path: Path):
             assert item["grader_input"] is None
         else:
             assert item["method"] == "grader (carried over)"
+
+
+def test_another_declared_skill_type_drops_the_earlier_verdict(tmp_path: Path):
+    """The grader's page names the standard it judges by, from the skill type: a verdict
+    given by one standard is not kept once eval_metadata.json declares another."""
+    shutil.copytree(REPO / "examples", tmp_path / "examples")
+    grade(tmp_path, *CASSETTE)
+    decided = [key for key, item in semantic(tmp_path).items() if item["method"] == "grader"]
+    folder = tmp_path / "examples" / "booking-skill-workspace" / "iteration-1" / "eval-1-book-flight"
+    metadata = json.loads((folder / "eval_metadata.json").read_text(encoding="utf-8"))
+    (folder / "eval_metadata.json").write_text(json.dumps({**metadata, "skill_type": "code_execution"}),
+                                               encoding="utf-8")
+    grade(tmp_path)
+    after = semantic(tmp_path)
+    inside = [key for key in decided if "/eval-1-book-flight/" in key]
+    assert inside and all(after[key]["outcome"] == "not_graded" for key in inside)
+    assert all(after[key]["method"] == "grader (carried over)" for key in decided if key not in inside)

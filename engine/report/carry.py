@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
+from referee.engine.facts.metrics import run_skill_type
 from referee.engine.run.safeio import read_bytes
 from referee.engine.verdict import Outcome, Precision, Verdict
 
@@ -32,9 +33,10 @@ DROPPED = ("an earlier LLM grader verdict was not kept: the run's files or the a
 def run_digest(run: Run) -> str | None:
     """A digest of every file the grader could see: ``outputs/`` (every file in it,
     symlinks inside the run read as the grader reads them, in path order), a
-    ``transcript.md`` beside it, and the response it was shown as such (which file,
-    or which part of one, and its text: ``--response`` may name a file outside
-    ``outputs/``). None when the run has no folder on disk.
+    ``transcript.md`` beside it, the response it was shown as such (which file, or
+    which part of one, and its text: ``--response`` may name a file outside
+    ``outputs/``), and the skill type it judged by (``eval_metadata.json`` may
+    declare another since). None when the run has no folder on disk.
 
     Each file is framed by its name's length and its content's length (or what kept
     it from being read), so two folders that differ never give the same stream."""
@@ -53,6 +55,8 @@ def run_digest(run: Run) -> str | None:
         else:  # refused (a link leaving the run, a FIFO, ...): what the grader saw is that
             digest.update(b"\x01" + _framed(f"unreadable: {problem}".encode()))
     digest.update(b"\x03" + _response(run))
+    # the standard the grader was told to judge by (its page names the skill type)
+    digest.update(b"\x04" + _framed(run_skill_type(run).encode()))
     return digest.hexdigest()
 
 
