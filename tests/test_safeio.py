@@ -121,7 +121,8 @@ def test_symlink_outside_the_run_is_never_followed(run_dir, tmp_path):
     assert leak.text is None and _codes(leak.problems) == [("symlink-escape", f"{REL}/outputs/leak.txt", None)]
     assert run.response.text is None
     assert run.read_output("inside.txt").text == GOOD_TRANSCRIPT
-    assert run.output_files() == ["inside.txt", "transcript.md"]
+    # the links are there, whatever they point at: listed by name, never read
+    assert run.output_files() == ["inside.txt", "leak.txt", "response.md", "transcript.md"]
     assert not run.exists_output("leak.txt") and run.exists_output("inside.txt")
     assert ("symlink-escape", f"{REL}/outputs/response.md", None) in _codes(run.problems)
 
@@ -148,7 +149,7 @@ def test_symlink_loop_is_reported(run_dir):
     run = _workspace_run(run_dir)
     assert run.read_output("a").text is None
     assert run.response.text is None
-    assert run.output_files() == ["transcript.md"]
+    assert run.output_files() == ["a", "b", "response.md", "transcript.md"]
     codes = _codes(run.problems)
     assert ("symlink-loop", f"{REL}/outputs/a", None) in codes
     assert ("symlink-loop", f"{REL}/outputs/response.md", None) in codes

@@ -234,3 +234,21 @@ def test_a_response_imported_from_bytes_that_are_not_utf8_cannot_be_used(tmp_pat
     source.write_bytes(_latin1(json.dumps(chat, ensure_ascii=False)))
     (result,) = referee.grade('eval 1\nexpect 1: not response contains "résumé"\n', source, as_eval="1")
     assert result.expectations[0]["outcome"] == "error"
+
+
+def test_a_link_among_the_outputs_is_listed_and_a_linked_folder_leaves_the_list_unknown(tmp_path: Path):
+    # The .env linked into outputs/ (a path outside the run) was left out of the list
+    # of outputs, so 'no outputs where . == ".env"' passed while the link was there;
+    # a linked folder is not walked, so what it holds is not in the list either.
+    outside = tmp_path / "secret.env"
+    outside.write_text("KEY=1")
+    run = _run(tmp_path / "ws", {"outputs/transcript.md": RECORD.encode(), "outputs/response.md": b"done"})
+    os.symlink(outside, run / "outputs" / ".env")
+    check = 'no outputs where . == ".env"'
+    assert _outcomes(run, check)[check][0] == "fail"
+    other = _run(tmp_path / "ws2", {"outputs/transcript.md": RECORD.encode(), "outputs/response.md": b"done"})
+    (other / "kept").mkdir()
+    (other / "kept" / ".env").write_text("KEY=1")
+    os.symlink(other / "kept", other / "outputs" / "kept")
+    outcome, evidence = _outcomes(other, 'no outputs where . ends with ".env"')['no outputs where . ends with ".env"']
+    assert outcome == "error" and "outputs/kept is a link to a folder" in evidence, evidence

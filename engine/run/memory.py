@@ -71,9 +71,8 @@ class MemoryRun(Run):
         return replace(self._source_map, run_dir=str(self.path), held=self._files), ()
 
     @cached_property
-    def _listing(self) -> tuple[str, ...]:
-        return tuple(sorted(name.removeprefix("outputs/") for name in self._files
-                            if name.startswith("outputs/")))
+    def _listing(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        return tuple(sorted(name.removeprefix("outputs/") for name in self._files if name.startswith("outputs/"))), ()
 
     def exists_output(self, rel: str) -> bool:
         safe = safe_relative(rel)

@@ -142,8 +142,12 @@ class Run:
         return None
 
     @cached_property
-    def _listing(self) -> tuple[str, ...]:
-        names = []
+    def _listing(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """``(names, unwalked)``: every entry under ``outputs/`` that is no folder (a
+        link that cannot be followed too: its name is there, whatever it points at),
+        and the links to folders, which are not walked (what they hold is not listed)."""
+        names: list[str] = []
+        unwalked: list[str] = []
         outputs = self.path / "outputs"
         walked = os.fspath(outputs)  # the first folder os.walk gives, as it gives it
         for top, dirs, files in os.walk(outputs):  # never descends into symlinked folders
@@ -151,23 +155,30 @@ class Run:
             rel_top = "." if top == walked else Path(top).relative_to(outputs).as_posix()
             for name in files:
                 rel = name if rel_top == "." else f"{rel_top}/{name}"
-                if self._listable(rel):
-                    names.append(rel)
-        return tuple(sorted(names))
+                self._note_unreadable(rel)
+                names.append(rel)
+            unwalked.extend(name if rel_top == "." else f"{rel_top}/{name}" for name in dirs
+                            if os.path.islink(os.path.join(top, name)))
+        return tuple(sorted(names)), tuple(sorted(unwalked))
 
-    def _listable(self, rel: str) -> bool:
+    def _note_unreadable(self, rel: str) -> None:
+        """A listed output that cannot be read (a link out of the run, a FIFO): said."""
         found = locate(self.path, f"outputs/{rel}", join_report(self._base, f"outputs/{rel}"))
-        unusable = [p for p in found.problems if p.code in _UNREAD_LISTING]
-        self._own_problems.extend(unusable)
-        return found.exists and not unusable
+        self._own_problems.extend(p for p in found.problems if p.code in _UNREAD_LISTING)
 
     def output_files(self) -> list[str]:
         """Files under ``outputs/`` as sorted POSIX paths relative to it.
 
-        Every file counts, the run's own (transcript.md, response.md, ...) too;
-        symlinks leaving the run and symlink loops are left out and reported.
+        Every file counts, the run's own (transcript.md, response.md, ...) too, and
+        so does a symlink leaving the run, broken or looping (reported: its name is
+        there, its content is not read); a symlinked folder is not walked
+        (``unlisted_outputs``).
         """
-        return list(self._listing)
+        return list(self._listing[0])
+
+    def unlisted_outputs(self) -> tuple[str, ...]:
+        """The symlinked folders under ``outputs/``, whose files are not listed."""
+        return self._listing[1]
 
     def read_output(self, rel: str) -> TextFile:
         """Read ``outputs/<rel>`` as text; never raises.
