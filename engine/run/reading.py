@@ -96,12 +96,11 @@ def log_answer(source: TextFile | None, transcript: Transcript) -> TextFile | No
                     () if unreadable is None else (unreadable,), line=answer.first, section=answer.heading)
 
 
-def imported_response(found: TextFile | None, unread: Mapping[str, Mapping[int, tuple[str, ...]]],
-                      report: str) -> TextFile | None:
+def imported_response(found: TextFile, unread: Mapping[str, Mapping[int, tuple[str, ...]]], report: str) -> TextFile:
     """The response an import wrote, unusable where the import read it from bytes that
     are not UTF-8 (``importers.lossy``: its source map's ``unread`` names its lines)."""
-    lines = unread.get(found.path) if found is not None else None
-    if found is None or not lines:
+    lines = unread.get(found.path)
+    if not lines:
         return found
     message = ("the import read this response from bytes that are not UTF-8 (see the run's warnings): with "
                "replacement characters, it may not say what its source says")

@@ -95,7 +95,7 @@ class Run:
         found = read_response(self._text, self.response_named,
                               lambda: log_answer(self.transcript_file, self.transcript))
         source_map = self.source_map[0] if found is not None else None
-        if source_map is None or found is None:
+        if found is None or source_map is None:
             return found
         return imported_response(found, source_map.unread, join_report(self._base, found.path))
 
