@@ -174,10 +174,11 @@ def _against(args: argparse.Namespace, doc: dict):
         return None
     from referee.engine.commands.diff import lines
     from referee.engine.compare.reasons import against
-    from referee.engine.report.inert import inert
+    from referee.engine.compare.output import say
 
     diffed = against(args.against, doc)
-    print("\n".join(inert(line) for line in lines(diffed)))
+    for line in lines(diffed):
+        say(line)
     return diffed
 
 

@@ -43,10 +43,13 @@ def json_text(document: dict | list) -> str:
 
 
 def say(line: str = "") -> None:
-    """One line on standard output, made inert: run texts never act on the terminal."""
+    """One line on standard output, made inert: run texts never act on the terminal.
+    A line break inside it (an eval name can hold one) is written as ``\\n``: text
+    that began a line of its own could pass for referee's, or for a workflow command
+    (``::add-mask::...``) in a CI log."""
     from referee.engine.report.inert import inert
 
-    print(inert(line))
+    print(inert(line).replace("\n", "\\n"))
 
 
 def show_json(document: dict | list) -> None:

@@ -1,0 +1,53 @@
+"""Text a graded run holds (names, file names, arguments) printed or rendered by
+referee: it stays inside the line, cell or value it belongs to, so it can neither
+forge a line of its own (a run that passed, a GitHub Actions workflow command such
+as ``::add-mask::FAIL``, which the runner reads at the start of any line of a job's
+log) nor add markup to a report."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from conftest import REPO
+from referee.engine.cli import main
+
+EXAMPLE = REPO / "examples" / "booking-skill-workspace"
+EXAMPLE_RULES = REPO / "examples" / "booking-skill" / "booking.rules"
+EXAMPLE_EVALS = REPO / "examples" / "booking-skill" / "evals" / "evals.json"
+FORGED = "::add-mask::FAIL"  # the runner would hide every later "FAIL" of the job's log
+
+
+def _printed(capsys, *argv) -> str:
+    capsys.readouterr()
+    main([str(a) for a in argv])
+    return capsys.readouterr().out
+
+
+def _forged_lines(out: str) -> list[str]:
+    """Lines the GitHub runner would read as workflow commands (it trims leading blanks)."""
+    return [line for line in out.split("\n") if line.strip().startswith("::")]
+
+
+def _one_run(base: Path, files: dict[str, str], rules: str) -> tuple[Path, Path]:
+    run = base / "ws" / "eval-1-x" / "with_skill" / "run-1"
+    (run / "outputs").mkdir(parents=True)
+    for name, text in files.items():
+        (run / "outputs" / name).write_text(text, encoding="utf-8")
+    (base / "h.rules").write_text('eval 1 "x"\n' + rules, encoding="utf-8")
+    return base / "ws", base / "h.rules"
+
+
+def test_an_eval_name_with_a_line_break_stays_on_its_line_in_compare(tmp_path, capsys):
+    # Input: eval_metadata.json's eval_name "book\n::add-mask::FAIL", which compare
+    # prints in its line for the eval.
+    workspace = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, workspace)
+    metadata = workspace / "iteration-1" / "eval-1-book-flight" / "eval_metadata.json"
+    document = json.loads(metadata.read_text(encoding="utf-8"))
+    metadata.write_text(json.dumps({**document, "eval_name": f"book\n{FORGED}"}), encoding="utf-8")
+    main(["grade", str(workspace), "--rules", str(EXAMPLE_RULES), "--evals", str(EXAMPLE_EVALS)])
+    out = _printed(capsys, "compare", workspace, "--check")
+    assert _forged_lines(out) == []
+    assert f"eval 1 (book\\n{FORGED})" in out
