@@ -51,3 +51,12 @@ def test_an_eval_name_with_a_line_break_stays_on_its_line_in_compare(tmp_path, c
     out = _printed(capsys, "compare", workspace, "--check")
     assert _forged_lines(out) == []
     assert f"eval 1 (book\\n{FORGED})" in out
+
+
+def test_an_output_file_name_with_a_line_break_stays_on_its_line_in_show(tmp_path, capsys):
+    # Input: a file the agent wrote as outputs/"notes\n::add-mask::FAIL"; show lists
+    # the run's files on one line.
+    workspace, _ = _one_run(tmp_path, {"response.md": "hi\n", f"notes\n{FORGED}": "x"}, "")
+    out = _printed(capsys, "show", workspace)
+    assert _forged_lines(out) == []
+    assert f"notes\\n{FORGED}" in out

@@ -223,10 +223,17 @@ def _plain(value: Any) -> Any:
 
 def render_text(views: list[dict], warnings: list[Problem]) -> str:
     """The human view of runs (as built by ``run_view``) and workspace warnings."""
-    blocks = ["\n".join(_run_lines(view)) for view in views]
+    blocks = ["\n".join(_one_line(line) for line in _run_lines(view)) for view in views]
     if warnings:
-        blocks.append("\n".join(["workspace warnings:"] + [f"  {p}" for p in warnings]))
+        blocks.append("\n".join(_one_line(line) for line in ["workspace warnings:"] + [f"  {p}" for p in warnings]))
     return "\n\n".join(blocks)
+
+
+def _one_line(line: str) -> str:
+    """``line`` with a line break in it written as ``\\n``: a name from the run (a file
+    the agent wrote as ``"notes\\n::add-mask::FAIL"``) cannot start a line of its own,
+    which could pass for referee's, or for a workflow command in a CI log."""
+    return line.replace("\n", "\\n")
 
 
 def _run_lines(view: dict) -> list[str]:
