@@ -60,3 +60,16 @@ def test_an_output_file_name_with_a_line_break_stays_on_its_line_in_show(tmp_pat
     out = _printed(capsys, "show", workspace)
     assert _forged_lines(out) == []
     assert f"notes\\n{FORGED}" in out
+
+
+def test_a_line_separator_in_quoted_evidence_starts_no_line_in_grade_verbose(tmp_path, capsys):
+    # Input: a call whose argument is "x\u2028::add-mask::FAIL\u2028" (U+2028 LINE
+    # SEPARATOR, which terminals do not break at); the failed assertion's evidence
+    # quotes it, and --verbose prints the evidence whole.
+    args = json.dumps({"q": f"x\u2028{FORGED}\u2028"}, ensure_ascii=False)
+    transcript = f"## [tool_calls] Step 1: search\nTool: search\nArgs: {args}\nReturn: {{}}\nStatus: success\n"
+    workspace, rules = _one_run(tmp_path, {"transcript.md": transcript},
+                                'expect "searches cats": any calls to "search" have .args.q == "cats"\n')
+    out = _printed(capsys, "grade", workspace, "--rules", rules, "--check", "--verbose", "--color", "never")
+    assert _forged_lines(out) == []
+    assert f"x\u2028{FORGED}\u2028" in out  # quoted as it is, inside its line

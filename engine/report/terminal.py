@@ -94,7 +94,9 @@ def _item_lines(mark: str, style: str, item: dict, notes, color: bool, verbose: 
     evidence = item["evidence"] if verbose else _shorten(item["evidence"], EVIDENCE_WIDTH)
     lines = [f"      {paint(mark, style, color)} {item['key']} {item['text']}"]
     lines += [paint(f"          {note}", "EMPTY", color) for note in notes]
-    lines += [paint(f"          {line}", "dim", color) for line in evidence.splitlines() or [""]]
+    # Split at line breaks alone: str.splitlines also breaks at characters a terminal
+    # does not (U+2028 in a quoted argument), which would let the run's text start a line.
+    lines += [paint(f"          {line}", "dim", color) for line in evidence.removesuffix("\n").split("\n")]
     return lines
 
 
