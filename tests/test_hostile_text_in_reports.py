@@ -73,3 +73,18 @@ def test_a_line_separator_in_quoted_evidence_starts_no_line_in_grade_verbose(tmp
     out = _printed(capsys, "grade", workspace, "--rules", rules, "--check", "--verbose", "--color", "never")
     assert _forged_lines(out) == []
     assert f"x\u2028{FORGED}\u2028" in out  # quoted as it is, inside its line
+
+
+def test_an_eval_name_adds_no_markup_to_the_markdown_summary(tmp_path, capsys):
+    # Input: eval_metadata.json's eval_name "![PASS](https://example.com/pass.svg) **PASS**",
+    # shown in the summary's hints, which GitHub renders as Markdown: an image and bold
+    # text that read as a verdict.
+    workspace, rules = _one_run(tmp_path, {"response.md": "hi\n"}, 'expect "a file": exists file "nope.csv"\n')
+    name = "![PASS](https://example.com/pass.svg) **PASS**"
+    (workspace / "eval-1-x" / "eval_metadata.json").write_text(json.dumps({"eval_id": 1, "eval_name": name}),
+                                                               encoding="utf-8")
+    main(["grade", str(workspace), "--rules", str(rules)])
+    out = _printed(capsys, "report", workspace, "--format", "markdown", "-o", "-")
+    hints = out.split("### Hints", 1)[1]
+    assert "![PASS](" not in hints and "**PASS**" not in hints
+    assert r"!\[PASS\](https://example.com/pass.svg) \*\*PASS\*\*" in hints

@@ -7,8 +7,10 @@ counted in one line each. The first line is a hidden marker (``MARKER``), by whi
 a CI step finds the comment it posted before and edits it.
 
 Text from runs only ever stands inside fenced code blocks (the fence is longer
-than any run of backticks in it) or table cells with ``|``, ``<`` and ``>``
-escaped, so a run cannot add markup, links or HTML to the comment.
+than any run of backticks in it), in table cells and list items with ``|``, ``<``,
+``>`` and the characters of inline markup (emphasis, links and images, code,
+strikethrough, headings) escaped, or in the HTML of a failure's summary line with
+``<`` and ``>`` escaped, so a run cannot add markup, links or HTML to the comment.
 """
 
 from __future__ import annotations
@@ -23,7 +25,14 @@ from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_ce
 # GitHub refuses comments over 65,536 characters: past this many failures, a count.
 MAX_FAILURES = 40
 MARKER = "<!-- referee report -->"
-_CELL = str.maketrans({"|": "\\|", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
+# A cell or list item is Markdown that GitHub renders: a name from a run
+# ("![PASS](https://...)", "**PASS**") would be an image or bold text there.
+_MARKUP = {c: "\\" + c for c in "\\`*[]~#|"}
+_CELL = str.maketrans({**_MARKUP, "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
+# "_" emphasises only where a letter or digit is not on both sides: "with_skill" is kept as it is.
+_EMPHASIS_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
+# A failure's summary line is HTML, where Markdown and its backslash escapes are not read.
+_HTML = str.maketrans({"<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
 
 def render_markdown(collection: Collection) -> str:
@@ -59,12 +68,16 @@ def _table(head: list[str], rows: list[list[str]]) -> list[str]:
 
 
 def _cell(text: str) -> str:
-    return text.translate(_CELL)
+    return _EMPHASIS_UNDERSCORE.sub(r"\\_", text.translate(_CELL))
+
+
+def _html(text: str) -> str:
+    return text.translate(_HTML)
 
 
 def _failure(run: GradedRun, item: Expectation) -> list[str]:
-    title = _cell(f"{item.key} {item.text}")
-    lines = [f"<details><summary><b>{item.outcome.upper()}</b> {title} · <code>{_cell(run.folder)}</code>"
+    title = _html(f"{item.key} {item.text}")
+    lines = [f"<details><summary><b>{item.outcome.upper()}</b> {title} · <code>{_html(run.folder)}</code>"
              "</summary>", ""]
     body = [item.evidence, "", f"check: {item.check}", f"rules: {item.rules_location}"]
     body += [f"{file}:{line}: {text}" for file, line, text in run.cited(item)]
