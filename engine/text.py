@@ -36,6 +36,17 @@ def plain(value: Any) -> Any:
     return str(value)
 
 
+def file_lines(text: str) -> list[str]:
+    """The lines of a file as every place that cites one counts them (the transcript's
+    parser, evidence, the viewer, an editor): ended by ``\n``, ``\r\n`` or a lone
+    ``\r``, never by the other characters ``str.splitlines`` takes for line ends
+    (a form feed, U+2028), which sit inside a line of the file."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    return lines[:-1] if lines[-1] == "" else lines
+
+
 def count(number: int, word: str, plural: str | None = None) -> str:
     """``1 run``, ``2 runs``, ``1 tool call``: a number and its noun, agreeing."""
     return f"{number} {word if number == 1 else plural or word + 's'}"

@@ -75,3 +75,11 @@ def test_the_cited_line_holds_the_quote(blank: int, before: list[str], after: li
     assert hits
     for item in hits:
         assert item.quote in lines[item.line - 1]
+
+
+def test_a_line_is_ended_by_a_line_break_alone():
+    """A form feed or U+2028 sits inside a line of the file: the cited line is the one
+    an editor, a CI annotation and the viewer show (str.splitlines counted more)."""
+    response = "intro\x0cDone: everything PASSED\r\nmore\u2028x\nDone wrong\n"
+    [verdict] = verdicts({"outputs/response.md": response}, 'expect: not response contains "Done wrong"')
+    assert ("outputs/response.md", 3, "Done wrong") in places(verdict)

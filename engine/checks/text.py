@@ -20,6 +20,7 @@ from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
+from referee.engine.text import file_lines
 from referee.engine.values import QUOTE_LIMIT, EvalError, Missing, Prov, Val, equal, render, short, type_name
 from referee.engine.verdict import Evidence, Verdict
 
@@ -105,12 +106,12 @@ def source_lines(ctx: Context, prov: Prov | None) -> list[str] | None:
 def _read_lines(run: Run, file: str) -> list[str] | None:
     for found in (getattr(run, "transcript_file", None), getattr(run, "response", None)):
         if found is not None and found.path == file:
-            return found.text.splitlines() if found.text else None
+            return file_lines(found.text) if found.text else None
     if file in (TRANSCRIPT, "outputs/response.md"):  # the run's own record, read above or not at all
         return None
     if file.startswith("outputs/") and hasattr(run, "read_output"):
         found = run.read_output(file.removeprefix("outputs/"))
-        return found.text.splitlines() if found.text else None
+        return file_lines(found.text) if found.text else None
     return None
 
 

@@ -13,6 +13,8 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
+from referee.engine.text import file_lines
+
 if TYPE_CHECKING:
     from referee.engine.run.model import Note, ToolCall
     from referee.engine.run.workspace import Run
@@ -63,7 +65,7 @@ def note_texts(run: Run) -> Iterator[tuple[ClaimText, Note]]:
 
 def _raw_lines(run: Run) -> list[str]:
     source = run.transcript_file
-    return source.text.splitlines() if source is not None and source.text else []
+    return file_lines(source.text) if source is not None and source.text else []
 
 
 def _section_lines(note: Note, raw: list[str], headings: list[int]) -> Iterator[tuple[int, str]]:

@@ -33,6 +33,7 @@ from referee.engine.report.run_report import Unread, read_report
 from referee.engine.run.safeio import read_text
 from referee.engine.run.select import Selection
 from referee.engine.run.workspace import Run, discover, report_path
+from referee.engine.text import file_lines
 
 BENCHMARK = "benchmark.json"
 MAX_SOURCE_CHARS = 400  # a quoted line longer than this is cut, and says so
@@ -310,7 +311,7 @@ def _cited_lines(run_dir: Path, report: GradingReport) -> tuple[tuple[str, int, 
     for file, line in wanted:
         if file not in texts:
             found = read_text(run_dir, file)
-            texts[file] = None if found is None or found.text is None else found.text.splitlines()
+            texts[file] = None if found is None or found.text is None else file_lines(found.text)
         lines = texts[file]
         if lines is not None and 0 < line <= len(lines):
             out.append((file, line, _cut(lines[line - 1])))

@@ -21,6 +21,7 @@ from typing import Any
 from referee.engine.report.build import VACUOUS_NOTE
 from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.models import Expectation
+from referee.engine.text import file_lines
 
 LETTER = {"pass": "p", "fail": "f", "error": "e", "not_graded": "n"}  # "v": a vacuous pass, "-": absent
 ORDER = {"fail": 0, "error": 1, "pass": 2, "not_graded": 3}  # failures first
@@ -165,11 +166,8 @@ class _Shown:
     def _add(self, name: str, text: str | None) -> int | None:
         if text is None:
             return None
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines.pop()
-        data: dict[str, Any] = {"name": name, "lines": [_cut(line.rstrip("\r"), MAX_LINE_CHARS)
-                                                        for line in lines[:MAX_LINES]],
+        lines = file_lines(text)  # numbered as the evidence numbers them
+        data: dict[str, Any] = {"name": name, "lines": [_cut(line, MAX_LINE_CHARS) for line in lines[:MAX_LINES]],
                                 "more": max(0, len(lines) - MAX_LINES)}
         mapped = self._map.lines.get(name) if self._map is not None else None
         if mapped is not None:
