@@ -201,6 +201,21 @@ def plain_top(value: Any) -> Any:
 
 
 def call_record(call: ToolCall) -> dict:
+    """A call as data, for what takes it whole (``==``, ``in``, ``includes``,
+    ``matches``, ``text(x)``, ``jsonpath``). A call unsure of a field cannot give
+    it here either: its record would hold the value the import guessed (a status
+    that may be an error read as "success"), so this is an EvalError, as reading
+    the field is (``engine.checks.access.sure_of``)."""
+    if call.unsure:
+        # Loaded here: the access layer builds on values (its message names the call as checks do).
+        from referee.engine.checks.access import call_val, unsure_message
+
+        raise EvalError(unsure_message(call_val(call), " and ".join(sorted(call.unsure))))
+    return shown_record(call)
+
+
+def shown_record(call: ToolCall) -> dict:
+    """A call's fields as its record gives them, for a message (never for a decision)."""
     return {
         "tool": call.tool, "step": call.step, "title": call.title, "status": call.status,
         "args": _payload(call.args), "return": _payload(call.result), "index": call.index,
@@ -243,22 +258,40 @@ def mismatch_hint(a: Any, b: Any) -> str:
 
 
 def render(value: Any) -> str:
-    """Compact JSON-like text for a value: strings quoted, numbers as written."""
+    """Compact JSON-like text for a value, for a message: strings quoted, numbers as
+    written, a call as its record gives it (``to_text`` is the text a check reads)."""
     if type(value) is str:  # the most common value, and plain() keeps it as it is
         return _ENCODER.encode(value)
-    value = plain_top(value)
+    return _encoded(_shown_top(value), _ENCODER)
+
+
+def _encoded(value: Any, encoder: json.JSONEncoder) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if value is None:
         return "null"
     if is_number(value):
         return canonical_number(value)
-    return _ENCODER.encode(value)  # records inside become dicts as they are met (_json_default)
+    return encoder.encode(value)  # records inside become dicts as they are met (its default)
+
+
+def _shown_top(value: Any) -> Any:
+    return shown_record(value) if isinstance(value, ToolCall) else plain_top(value)
 
 
 def _json_default(value: Any) -> Any:
     if isinstance(value, (ToolCall, Note)):
+        return _shown_top(value)
+    return _number_default(value)
+
+
+def _data_default(value: Any) -> Any:
+    if isinstance(value, (ToolCall, Note)):
         return plain_top(value)
+    return _number_default(value)
+
+
+def _number_default(value: Any) -> Any:
     if isinstance(value, Decimal):
         if not value.is_finite():
             # json writes NaN, Infinity, -Infinity as such (float() refuses a signaling NaN)
@@ -272,6 +305,8 @@ def _json_default(value: Any) -> Any:
 # What json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=_json_default)
 # builds on every call, built once.
 _ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=_json_default)
+# The same for text a check reads (``to_text``): a call in it is data (``call_record``).
+_DATA_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=_data_default)
 
 # Beyond this many characters a number is printed with an exponent: written out in
 # full, 1e-999999999 is a billion digits.
@@ -332,7 +367,7 @@ def short(text: str, limit: int = QUOTE_LIMIT) -> str:
 
 def to_text(value: Any) -> str:
     """``text(x)``: text unchanged, numbers canonical, anything else compact JSON."""
-    return value if isinstance(value, str) else render(value)
+    return value if isinstance(value, str) else _encoded(plain_top(value), _DATA_ENCODER)
 
 
 def parse_number(text: str) -> Decimal | None:

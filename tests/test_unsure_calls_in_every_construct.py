@@ -1,0 +1,60 @@
+"""A call an import could not read whole, or a record referee does not trust, is
+unsure of some fields (``ToolCall.unsure``): every construct of the language that
+would read such a field is an ERROR, never a PASS or a FAIL decided on the value
+the record happens to show. Each test below takes one construct and a run that
+holds such a call, as imports and harnesses really write them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import referee
+from referee.engine.run.memory import memory_run
+
+
+def _openai(tmp_path: Path, messages: list) -> Path:
+    source = tmp_path / "s.json"
+    source.write_text(json.dumps(messages), encoding="utf-8")
+    return source
+
+
+def _call(call_id: str, tool: str, arguments: str) -> dict:
+    return {"role": "assistant", "tool_calls": [{"id": call_id, "type": "function",
+                                                 "function": {"name": tool, "arguments": arguments}}]}
+
+
+def _outcomes(checks: list[str], where) -> list[str]:
+    rules = "eval 1\n" + "".join(f"expect: {check}\n" for check in checks)
+    kwargs = {"as_eval": "1"} if isinstance(where, Path) else {}
+    (result,) = referee.grade(rules, where, **kwargs)
+    return [item["outcome"] for item in result.expectations]
+
+
+# An OpenAI message list whose Bash result flags its error as the text "true": the
+# import cannot tell an error from a success, so the call is unsure of its status.
+# Some harnesses write their flags as strings; tests/test_openai_hidden_calls.py
+# holds the same case for 'with status error'.
+def _error_flag_as_text(tmp_path: Path) -> Path:
+    return _openai(tmp_path, [
+        {"role": "user", "content": "clean up"},
+        _call("a", "Read", '{"path": "x"}'), {"role": "tool", "tool_call_id": "a", "content": "ok"},
+        _call("b", "Bash", '{"cmd": "rm -rf build"}'),
+        {"role": "tool", "tool_call_id": "b", "content": "permission denied", "is_error": "true"},
+        {"role": "assistant", "content": "done"}])
+
+
+@pytest.mark.parametrize("check", [
+    'no calls where . includes {"status": "error"}',
+    'no calls where . matches {"status": "error"}',
+    'not (first(calls to "Bash") includes {"status": "error"})',
+    'not (text(first(calls to "Bash")) contains "\\"status\\":\\"error\\"")',
+    'no jsonpath(calls, "$[*].status") where . == "error"',
+    '"error" not in jsonpath(calls, "$[*].status")',
+])
+def test_a_call_taken_whole_cannot_give_a_field_it_is_unsure_of(tmp_path: Path, check: str):
+    """A call compared whole, written as text or queried with jsonpath shows the
+    status the import guessed ("success"): each of these passed on it."""
+    assert _outcomes([check, 'count(calls) == 2'], _error_flag_as_text(tmp_path)) == ["error", "pass"]
