@@ -58,3 +58,37 @@ def test_a_call_taken_whole_cannot_give_a_field_it_is_unsure_of(tmp_path: Path, 
     """A call compared whole, written as text or queried with jsonpath shows the
     status the import guessed ("success"): each of these passed on it."""
     assert _outcomes([check, 'count(calls) == 2'], _error_flag_as_text(tmp_path)) == ["error", "pass"]
+
+
+# The import writes outputs/metrics.json from the calls it read. A Claude Code
+# session with a line it cannot read that may hold a call (here a Bash call whose
+# message content is an object, not a list: tests/test_claude_code_hidden_calls.py)
+# and the OpenAI list above, whose Bash error flag is the text "true", are counted
+# without that call, or with its error as a success.
+_SESSION = ['{"type":"user","sessionId":"S1","uuid":"u0","message":{"role":"user","content":"do it"}}',
+            '{"type":"assistant","sessionId":"S1","uuid":"a0","message":{"id":"m0","role":"assistant","content":'
+            '[{"type":"tool_use","id":"t_read","name":"Read","input":{}}]}}',
+            '{"type":"user","sessionId":"S1","uuid":"r0","message":{"role":"user","content":'
+            '[{"type":"tool_result","tool_use_id":"t_read","content":"ok"}]}}',
+            '{"type":"assistant","sessionId":"S1","uuid":"a1","message":{"id":"m1","role":"assistant","content":'
+            '{"type":"tool_use","id":"t_b","name":"Bash","input":{"command":"rm -rf /"}}}}']
+
+
+def test_the_counts_an_import_made_of_calls_it_could_not_read_are_errors(tmp_path: Path):
+    session = tmp_path / "s.jsonl"
+    session.write_text("\n".join(_SESSION) + "\n", encoding="utf-8")
+    checks = ['"Bash" not in keys(metrics.tool_calls)', 'metrics.total_tool_calls == 1', 'no calls to "Bash"']
+    assert _outcomes(checks, session) == ["error", "error", "error"]
+
+
+def test_the_errors_an_import_counted_are_an_error_when_a_status_is_unsure(tmp_path: Path):
+    checks = ['metrics.errors_encountered == 0', 'no calls with status error', 'count(calls) == 2']
+    assert _outcomes(checks, _error_flag_as_text(tmp_path)) == ["error", "error", "pass"]
+
+
+def test_the_counts_of_an_import_that_read_every_call_are_read(tmp_path: Path):
+    source = _openai(tmp_path, [_call("a", "Read", '{"path": "x"}'), {"role": "tool", "tool_call_id": "a",
+                                "content": "ok"}, _call("b", "Bash", '{"cmd": "ls'),
+                                {"role": "tool", "tool_call_id": "b", "content": "ok"}])
+    checks = ['metrics.errors_encountered == 0', 'metrics.tool_calls.Bash == 1', 'count(calls) == 2']
+    assert _outcomes(checks, source) == ["pass", "pass", "pass"]  # arguments not JSON: counted all the same
