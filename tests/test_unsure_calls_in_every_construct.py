@@ -92,3 +92,17 @@ def test_the_counts_of_an_import_that_read_every_call_are_read(tmp_path: Path):
                                 {"role": "tool", "tool_call_id": "b", "content": "ok"}])
     checks = ['metrics.errors_encountered == 0', 'metrics.tool_calls.Bash == 1', 'count(calls) == 2']
     assert _outcomes(checks, source) == ["pass", "pass", "pass"]  # arguments not JSON: counted all the same
+
+
+# An OpenAI message list saved partly in Latin-1 (a tool named "SaveDocé" whose é is
+# the single byte 0xE9): bytes that are not UTF-8 are read with replacement
+# characters, so the calls of that document are unsure of their tool. An import
+# titles each call by its tool ("## [tool_calls] Step 2: SaveDoc\ufffd"), so the
+# title cannot be read for certain either.
+def test_the_title_of_an_imported_call_unsure_of_its_tool_is_unsure_too(tmp_path: Path):
+    messages = [{"role": "user", "content": "go"}, _call("a", "SaveDocXX", "{}"),
+                {"role": "tool", "tool_call_id": "a", "content": "ok"}, {"role": "assistant", "content": "done"}]
+    source = tmp_path / "s.json"
+    source.write_bytes(json.dumps(messages).encode("utf-8").replace(b"SaveDocXX", b"SaveDoc\xe9"))
+    checks = ['no calls where .title == "SaveDoc\u00e9"', 'no calls to "SaveDoc\u00e9"', 'count(calls) == 1']
+    assert _outcomes(checks, source) == ["error", "error", "pass"]

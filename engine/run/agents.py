@@ -114,8 +114,15 @@ def _unsure(calls: tuple[ToolCall, ...], unread: dict[str, dict[int, tuple[str, 
     marked = []
     for call in calls:
         fields = unread.get(call.location.file, {}).get(call.location.line or 0)
-        marked.append(call if not fields else replace(call, unsure=call.unsure | frozenset(fields)))
+        marked.append(call if not fields else replace(call, unsure=call.unsure | _with_title(fields)))
     return tuple(marked)
+
+
+def _with_title(fields: tuple[str, ...]) -> frozenset[str]:
+    """``fields``, and the title when the tool is among them: the import titles a call
+    by its tool (``## [tool_calls] Step N: <tool>``), so a title read from the same
+    bytes is no surer than the tool."""
+    return frozenset(fields) | ({"title"} if "tool" in fields else set())
 
 
 def _merged(calls: tuple[ToolCall, ...], agents: dict[str, tuple[ToolCall, ...]], agent: str,

@@ -94,7 +94,8 @@ class ToolCall:
     names the fields (``args``, ``return``, ``status``, ``tool``) that a suspect
     record cannot give for certain; a check that asks for one is an ERROR. A trusted
     record is unsure of a field only when an import could not show it whole (a
-    value cut or not JSON in its source: ``engine.run.agents``). ``agent`` is whose
+    value cut or not JSON in its source: ``engine.run.agents``), and then of its
+    ``title`` too when of its tool, which the import titles it by. ``agent`` is whose
     call it is: ``main``, or the subagent's name (``step-3``: the one started by
     the main agent's call at step 3).
     """
