@@ -106,3 +106,14 @@ def test_the_title_of_an_imported_call_unsure_of_its_tool_is_unsure_too(tmp_path
     source.write_bytes(json.dumps(messages).encode("utf-8").replace(b"SaveDocXX", b"SaveDoc\xe9"))
     checks = ['no calls where .title == "SaveDoc\u00e9"', 'no calls to "SaveDoc\u00e9"', 'count(calls) == 1']
     assert _outcomes(checks, source) == ["error", "error", "pass"]
+
+
+def test_a_filter_unsure_of_a_call_another_filter_drops_decides_nothing(tmp_path: Path):
+    """Filters come in any order: 'with status error to "Read"' keeps what
+    'to "Read" with status error' keeps. The Bash call the status filter cannot
+    decide on is not a Read call, so neither selection can hold it; only a check
+    that may hold it is an ERROR."""
+    checks = ['no calls with status error to "Read"', 'no calls to "Read" with status error',
+              'count(calls where .status == "error" to "Read") == 0', 'no calls with status error to "Bash"',
+              'no calls with status error']
+    assert _outcomes(checks, _error_flag_as_text(tmp_path)) == ["pass", "pass", "pass", "error", "error"]

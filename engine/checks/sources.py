@@ -122,7 +122,7 @@ class Select:
             if flt.check is not None:
                 return True
             items = flt.pick(ctx, items) if sure and flt.pick is not None else \
-                tuple(i for i in items if flt.keep(ctx, i))
+                tuple(i for i in items if _may_keep(ctx, flt, i))
         return False
 
     def _source_items(self, ctx: Context) -> tuple[Val, ...]:
@@ -192,7 +192,7 @@ class Select:
             return ()  # the last filter met these elements in _select and kept none
         if sure and flt.pick is not None:
             return flt.pick(ctx, items)
-        return tuple(i for i in items if flt.keep(ctx, i))
+        return tuple(i for i in items if _may_keep(ctx, flt, i))
 
     def _source_text(self) -> str:
         return self.desc.split(" where ", 1)[0] if self.filters else self.desc
@@ -205,10 +205,23 @@ class Select:
         return f"{self.source} is missing"
 
 
+def _may_keep(ctx: Context, flt: Filter, item: Val) -> bool:
+    """Whether ``flt`` alone may keep ``item``, in a selection that kept nothing: an
+    element it cannot decide on is one another filter dropped (else selecting it
+    was that ERROR), so it is passed on to the filters after it."""
+    try:
+        return flt.keep(ctx, item)
+    except EvalError:
+        return True
+
+
 def _keep_all(filters: tuple[Filter, ...]) -> Callable[[Context, Val], bool] | None:
     """One predicate for all filters, tried element by element (not filter by
     filter): when two filters would fail on different elements, the first
-    element's failure is the one reported."""
+    element's failure is the one reported. A filter that cannot decide on an
+    element (a call unsure of its status) fails only when no other filter drops
+    it: filters come in any order, and 'with status error to "Read"' keeps what
+    'to "Read" with status error' keeps."""
     if not filters:
         return None
     if len(filters) == 1:
@@ -216,9 +229,15 @@ def _keep_all(filters: tuple[Filter, ...]) -> Callable[[Context, Val], bool] | N
     keeps = tuple(f.keep for f in filters)
 
     def keep(ctx: Context, item: Val) -> bool:
+        undecided = None
         for one in keeps:
-            if not one(ctx, item):
-                return False
+            try:
+                if not one(ctx, item):
+                    return False
+            except EvalError as err:
+                undecided = undecided or err
+        if undecided is not None:
+            raise undecided
         return True
 
     return keep
