@@ -229,3 +229,23 @@ def test_a_subagent_transcript_short_of_the_calls_its_progress_shows_leaves_the_
     shown = [progress % '{"type":"tool_use","id":"y","name":"Grep","input":{}}', progress % BASH]
     assert _grade(tmp_path, HEAD + [_TASK] + shown + [_DONE_BY_X]) == [["error", "error"]]
     assert _grade(tmp_path, HEAD + [_TASK] + shown[:1] + [_DONE_BY_X]) == [["pass", "pass"]]
+
+
+_TOLD = _assistant('[{"type":"text","text":"Working on it."}]', "m5")
+_CUT = '{"type":"assistant","sessionId":"S1","uuid":"a9","message":{"id":"m9","role":"assistant","content":[{"ty'
+
+
+@pytest.mark.parametrize("lines", [HEAD + [_TOLD, _CUT], HEAD + [_CUT]], ids=["after-a-reply", "no-reply"])
+def test_a_session_cut_while_writing_its_last_words_has_no_known_response(tmp_path: Path, lines: list[str]):
+    """The last line was cut short while being written (no line end): it may hold the
+    agent's last words, so neither the words before it nor none are the response."""
+    source = tmp_path / "session.jsonl"
+    source.write_text("\n".join(lines), encoding="utf-8")  # the cut line has no line end
+    rules = 'eval 1\nexpect 1: not response contains "secret"\nexpect 2: response contains "Working"\n'
+    outcomes = [[item["outcome"] for item in result.expectations] for result in referee.grade(rules, source, as_eval="1")]
+    assert outcomes == [["error", "error"]]
+
+
+def test_a_line_not_read_before_the_last_words_leaves_the_response_as_it_is(tmp_path: Path):
+    rules = 'eval 1\nexpect 1: not response contains "secret"\nexpect 2: response contains "Working"\n'
+    assert _grade(tmp_path, HEAD + ["{not json", _TOLD], rules) == [["pass", "pass"]]

@@ -97,14 +97,15 @@ def log_answer(source: TextFile | None, transcript: Transcript) -> TextFile | No
 
 
 def imported_response(found: TextFile, unread: Mapping[str, Mapping[int, tuple[str, ...]]], report: str) -> TextFile:
-    """The response an import wrote, unusable where the import read it from bytes that
-    are not UTF-8 (``importers.lossy``: its source map's ``unread`` names its lines)."""
+    """The response an import wrote, unusable where the import could not read it for
+    certain (``importers.lossy``, ``claude_code``: its source map's ``unread`` names
+    its lines)."""
     lines = unread.get(found.path)
     if not lines:
         return found
-    message = ("the import read this response from bytes that are not UTF-8 (see the run's warnings): with "
-               "replacement characters, it may not say what its source says")
-    return replace(found, problems=found.problems + (Problem("not-utf8", report, message, min(lines)),))
+    message = ("the import could not read this response for certain (from bytes that are not UTF-8, or with a "
+               "line after it that could not be read: see the run's warnings)")
+    return replace(found, problems=found.problems + (Problem("unreadable", report, message, min(lines)),))
 
 
 def missing_response(named: tuple[str, str] | None) -> str:

@@ -32,6 +32,8 @@ from referee.engine.run.model import Problem
 FORMAT = "claude-code"
 CWD = "<cwd>"
 SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
+# What a session line that could not be read is reported as (``source.each_json_line``).
+_SKIPPED_LINES = frozenset({"bad-json", "truncated", "too-deep"})
 MAX_NESTING = 32  # subagents started by subagents, followed this deep (names and walks stay bounded)
 
 
@@ -55,8 +57,8 @@ def opens_session(value: Any) -> bool:
 def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     """The conversation of a session file, with the subagent files that belong to it."""
     problems: list[Problem] = []
-    values, found = json_lines(main, CALL_WORDS)
-    problems.extend(found)
+    values, found_main = json_lines(main, CALL_WORDS)
+    problems.extend(found_main)
     reader = Reader(problems)
     cwds: dict[str, None] = {}  # in the order met: the first is the session's own
     groups: dict[str, list[tuple[str, int, dict]]] = {}
@@ -91,11 +93,24 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         format=FORMAT,
         sources=(main.name,) + tuple(a.name for a in agents),
         entries=tuple(entries),
-        response=tuple(reader.reply()),
+        response=_response(reader, main.name, [p.line for p in found_main if p.code in _SKIPPED_LINES and p.line]),
         timing=tokens.timing(counted, snapshots, reader.times),
         problems=tuple(problems),
         placeholders=placeholders(cwds),
     )
+
+
+def _response(reader: Reader, name: str, skipped: list[int]) -> tuple[Text, ...]:
+    """The main agent's reply, unsure when a line of the session after its last
+    message could not be read (``skipped``: cut short, not JSON): that line may hold
+    its last words (a session cut while writing them), so the response is unknown,
+    never the words before them, nor none."""
+    reply = reader.reply()
+    after = [line for line in skipped if line > reader.last_said]
+    if not after or not reader.entries:  # no session read at all: no conversation, no response
+        return tuple(reply)
+    return tuple(replace(text, unsure=True) for text in reply) or (Text("agent", "reply", "", Origin(name, after[0]),
+                                                                        unsure=True),)
 
 
 def _note_cwd(rec: dict, cwds: dict[str, None]) -> None:

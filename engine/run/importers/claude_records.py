@@ -64,6 +64,7 @@ class Reader:
         self.last_text: list[Text] = []
         self.last_message: dict = {}  # the state of the message last_text is of
         self.called_since = False  # whether a tool_use came after last_text's message
+        self.last_said = 0  # the line of the last assistant record read
         self.prompted = False
         self.times: list[str] = []
         self.results: dict[int, dict] = {}  # entry position -> structured toolUseResult
@@ -106,6 +107,7 @@ class Reader:
     # --- assistant ------------------------------------------------------------------
 
     def assistant(self, origin: Origin, message: dict) -> None:
+        self.last_said = origin.line
         key = message.get("id")
         seen = None
         if isinstance(key, str):
