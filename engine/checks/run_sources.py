@@ -17,7 +17,8 @@ from typing import Callable
 from referee.engine.checks.access import call_val, note_val, unsure_message
 from referee.engine.checks.base import Context
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.model import UNREADABLE
+from referee.engine.run.model import UNREADABLE, Problem
+from referee.engine.run.reading import SKILL_CREATOR_LOG
 from referee.engine.run.safejson import parse_json
 from referee.engine.values import EvalError, Prov, Val
 
@@ -117,16 +118,16 @@ def _json_source(attr: str, name: str) -> Callable[[Context], tuple[Val, ...]]:
     return read
 
 
+_read_metrics = _json_source("metrics", "metrics.json")
+# The fields of a call that an import's metrics.json counts by (tool_calls, errors_encountered).
+COUNTED_FIELDS = frozenset({"tool", "status"})
+
+
 def _metrics(ctx: Context) -> tuple[Val, ...]:
     found = _read_metrics(ctx)
     if found:
         _counted_in_full(ctx)
     return found
-
-
-_read_metrics = _json_source("metrics", "metrics.json")
-# The fields of a call that an import's metrics.json counts by (tool_calls, errors_encountered).
-COUNTED_FIELDS = frozenset({"tool", "status"})
 
 
 def _counted_in_full(ctx: Context) -> None:
@@ -137,7 +138,7 @@ def _counted_in_full(ctx: Context) -> None:
     the very call the checks over ``calls`` cannot decide. A skill-creator log's
     metrics are the executor's own file, not the import's counts."""
     source_map, _ = ctx.run.source_map
-    if source_map is None or source_map.format == "skill-creator-log":
+    if source_map is None or source_map.format == SKILL_CREATOR_LOG:
         return
     missing = next((p for p in source_map.problems if p.code == CALLS_MAY_BE_MISSING), None)
     if missing is not None:
@@ -150,7 +151,7 @@ def _counted_in_full(ctx: Context) -> None:
                         f"{unsure_message(call_val(unsure), field)}")
 
 
-def _place(problem) -> str:
+def _place(problem: Problem) -> str:
     return problem.path if problem.line is None else f"{problem.path}:{problem.line}"
 
 
