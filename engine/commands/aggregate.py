@@ -130,7 +130,10 @@ def _benchmark(args: argparse.Namespace, config):
     warn_all(collected.warnings)
     _require_runs(collected, args.workspace)
     mixed = _rules_mix(collected, args)
-    choice = choose(sorted({r.configuration for r in collected.runs}), args.primary, args.baseline)
+    # Roles from every run found: a configuration whose runs could not be read is still
+    # there, with no rate, rather than leaving the other one to be taken for the skill.
+    found_configs = {r.configuration for r in collected.runs} | {u.configuration for u in collected.unusable}
+    choice = choose(sorted(found_configs), args.primary, args.baseline)
     skill_paths, meta = _skill(args)
     found = find_contamination(collected, choice, skill_paths)
     result = analysis_mod.analyse(collected.runs, collected.unusable, choice, args.mode or config.mode, found,

@@ -80,7 +80,10 @@ def test_forged_gate_counts_no_longer_turn_fail_into_pass(tmp_path, capsys):
     for run in ("run-1", "run-2"):
         _edit(_grading(workspace, "with_skill", run), _forge_gate)
     code, doc, said = _aggregate(workspace, capsys)
-    assert doc["release"]["decision"] == "CONDITIONAL PASS" and code == 3  # the forged runs are unusable
+    # The forged runs are unusable: with_skill, still the skill under test, has no pass rate
+    # (never without_skill's, which passes, taken for it).
+    assert doc["release"]["decision"] == "FAIL" and code == 1
+    assert doc["metadata"]["primary"] == "with_skill" and doc["run_summary"]["with_skill"]["runs"] == 0
     assert [u["path"] for u in doc["unusable_runs"]] == [
         "iteration-1/eval-1-task/with_skill/run-1", "iteration-1/eval-1-task/with_skill/run-2"]
     reason = doc["unusable_runs"][0]["reason"]

@@ -1,0 +1,36 @@
+"""Benchmark numbers and decisions on small workspaces whose right answer is
+worked out by hand: runs that cannot be read, configurations with no usable run,
+and what `aggregate`, `compare` and `diff` decide from them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from graded_runs import write_run
+from referee.engine.cli import main
+
+
+def _aggregate(workspace: Path, *extra: str) -> tuple[int, dict]:
+    code = main(["aggregate", str(workspace), "--release-config", str(_quick(workspace)), *extra])
+    return code, json.loads((workspace / "benchmark.json").read_text(encoding="utf-8"))
+
+
+def _quick(workspace: Path) -> Path:
+    config = workspace.parent / "quick.toml"
+    config.write_text('mode = "quick"\n', encoding="utf-8")
+    return config
+
+
+def test_a_primary_whose_every_run_is_unreadable_is_not_replaced_by_the_baseline(tmp_path):
+    # with_skill's 2 runs have a broken grading.json; without_skill's 2 runs pass every
+    # assertion. The skill under test has no pass rate at all: FAIL, never a decision
+    # that takes without_skill for the skill under test (it would PASS on 100 %).
+    ws = tmp_path / "ws"
+    for k in (1, 2):
+        (write_run(ws / "eval-1" / "with_skill" / f"run-{k}", ["pass"]) / "grading.json").write_text("{broken")
+        write_run(ws / "eval-1" / "without_skill" / f"run-{k}", ["pass", "pass"])
+    code, doc = _aggregate(ws)
+    assert doc["metadata"]["primary"] == "with_skill" and doc["metadata"]["baseline"] == "without_skill"
+    assert doc["run_summary"]["with_skill"]["runs"] == 0 and doc["run_summary"]["with_skill"]["pass_rate"] is None
+    assert doc["release"]["decision"] == "FAIL" and code == 1
