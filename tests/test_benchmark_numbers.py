@@ -34,3 +34,19 @@ def test_a_primary_whose_every_run_is_unreadable_is_not_replaced_by_the_baseline
     assert doc["metadata"]["primary"] == "with_skill" and doc["metadata"]["baseline"] == "without_skill"
     assert doc["run_summary"]["with_skill"]["runs"] == 0 and doc["run_summary"]["with_skill"]["pass_rate"] is None
     assert doc["release"]["decision"] == "FAIL" and code == 1
+
+
+def test_an_eval_without_runs_of_the_primary_has_too_few_runs(tmp_path):
+    # Quick mode (2 runs per eval and configuration). Eval 1: with_skill 2 passing runs,
+    # without_skill 2 failing ones. Eval 2: without_skill 2 runs, with_skill none at all.
+    # Eval 2 has 0 runs of the skill under test, fewer than 2: the rule `runs` is broken
+    # (CONDITIONAL PASS, exit 3), never "every eval has at least 2 runs" and a PASS.
+    ws = tmp_path / "ws"
+    for k in (1, 2):
+        write_run(ws / "eval-1" / "with_skill" / f"run-{k}", ["pass"])
+        write_run(ws / "eval-1" / "without_skill" / f"run-{k}", ["fail"])
+        write_run(ws / "eval-2" / "without_skill" / f"run-{k}", ["fail"], eval_key="2")
+    code, doc = _aggregate(ws)
+    runs = next(r for r in doc["release"]["reasons"] if r["rule"] == "runs")
+    assert runs["status"] == "conditional" and "eval 2 with_skill 0" in runs["message"]
+    assert doc["release"]["decision"] == "CONDITIONAL PASS" and code == 3

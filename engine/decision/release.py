@@ -197,8 +197,10 @@ def _stability(a: Analysis, t: dict) -> Reason:
 
 def _runs(a: Analysis, t: dict) -> Reason:
     need = MODES[a.mode]
-    short = [f"eval {row.eval_id} {c} {s.runs}" for row in a.evals for c, s in row.stability.items()
-             if c in (a.choice.primary, a.choice.baseline) and not s.enough_runs]
+    # An eval with no counted run of a side has no stability row for it: 0 runs, not enough.
+    roles = [c for c in (a.choice.primary, a.choice.baseline) if c is not None]
+    short = [f"eval {row.eval_id} {c} {runs}" for row in a.evals for c in roles
+             if (runs := row.stability[c].runs if c in row.stability else 0) < need]
     if not short:
         return Reason("runs", "ok", f"every eval has at least {need} runs per configuration ({a.mode} mode)")
     return Reason("runs", "breach", f"{a.mode} mode needs {need} runs per eval and configuration: "
