@@ -50,3 +50,22 @@ def test_an_eval_without_runs_of_the_primary_has_too_few_runs(tmp_path):
     runs = next(r for r in doc["release"]["reasons"] if r["rule"] == "runs")
     assert runs["status"] == "conditional" and "eval 2 with_skill 0" in runs["message"]
     assert doc["release"]["decision"] == "CONDITIONAL PASS" and code == 3
+
+
+def test_diff_says_which_runs_it_could_not_read(tmp_path, capsys):
+    # BASE: eval 1, with_skill 3 runs that all succeed. NEW: with_skill 1 run that
+    # succeeds and 2 that fail, whose grading.json is then broken. Read whole, NEW is
+    # 1/3 against 3/3 (a regression); the diff can only see 1/1, and must say that it
+    # left 2 runs out rather than print a bare "no regression".
+    from compare_workspace import graded
+
+    base = graded(tmp_path / "b", {"with_skill": [["good"] * 3], "without_skill": [["bad"] * 3]})
+    new = graded(tmp_path / "n", {"with_skill": [["good", "bad", "bad"]], "without_skill": [["bad"] * 3]})
+    assert main(["diff", str(base), str(new)]) == 1
+    for k in (2, 3):
+        (new / "iteration-1" / "eval-1-task-1" / "with_skill" / f"run-{k}" / "grading.json").write_text("{broken")
+    capsys.readouterr()
+    main(["diff", str(base), str(new), "--json"])
+    notes = json.loads(capsys.readouterr().out)["notes"]
+    assert [n for n in notes if "with_skill/run-2" in n and "left out" in n]
+    assert [n for n in notes if "with_skill/run-3" in n and "left out" in n]

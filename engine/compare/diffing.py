@@ -65,6 +65,8 @@ class Diff:
 def diff(base: State, new: State, *, allow_rules: bool = False, allow_versions: bool = False) -> Diff:
     """Compare ``new`` with ``base``; UsageError when they cannot be compared."""
     notes = _comparable(base, new, allow_rules, allow_versions)
+    # A run that could not be read is not in its level: a level without it may hide a change.
+    notes += [f"{state.label}: {line}" for state in (base, new) for line in state.left_out]
     primary = new.primary or base.primary
     if base.primary and new.primary and base.primary != new.primary:
         raise UsageError(f"the primary configuration differs ({base.label}: {base.primary}, {new.label}: "

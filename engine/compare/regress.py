@@ -45,6 +45,7 @@ class State:
     rules: tuple[str, ...] | None  # None: not recorded (a benchmark.json of an older referee)
     primary: str | None
     names: dict[str, str | None] = field(default_factory=dict)  # eval id -> name
+    left_out: tuple[str, ...] = ()  # runs found but not read, and why: the diff says so
 
     def group(self, eval_id: str, configuration: str) -> list[RunOutcome]:
         return [r for r in self.runs if r.eval_id == eval_id and r.configuration == configuration]
@@ -69,7 +70,7 @@ def from_loaded(label: str, loaded: Loaded, primary: str | None) -> State:
     chosen = primary or (choice.primary if choice else None)
     return State(label, runs, tuple(sorted({r.version for r in loaded.runs})),
                  tuple(sorted({name for r in loaded.runs for name in r.rules})), chosen,
-                 {r.eval_id: r.eval_name for r in loaded.runs})
+                 {r.eval_id: r.eval_name for r in loaded.runs}, tuple(loaded.warnings))
 
 
 def from_benchmark(label: str, doc: dict) -> State:
@@ -80,8 +81,9 @@ def from_benchmark(label: str, doc: dict) -> State:
         names = {str(r["eval_id"]): r.get("eval_name") for r in doc["runs"]}
         grader = meta.get("grader") or {}
         rules = meta.get("rules")
+        left_out = tuple(f"{u['path']}: not counted: {u['reason']}" for u in doc.get("unusable_runs") or [])
         return State(label, runs, (str(grader.get("version")),) if grader.get("version") else (),
-                     tuple(rules) if isinstance(rules, list) else None, meta.get("primary"), names)
+                     tuple(rules) if isinstance(rules, list) else None, meta.get("primary"), names, left_out)
     except (KeyError, TypeError, AttributeError) as exc:
         raise UsageError(f"{label}: not a benchmark.json written by referee aggregate "
                          f"({type(exc).__name__}: {exc})") from None
