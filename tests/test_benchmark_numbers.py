@@ -69,3 +69,20 @@ def test_diff_says_which_runs_it_could_not_read(tmp_path, capsys):
     notes = json.loads(capsys.readouterr().out)["notes"]
     assert [n for n in notes if "with_skill/run-2" in n and "left out" in n]
     assert [n for n in notes if "with_skill/run-3" in n and "left out" in n]
+
+
+def test_a_pass_rate_exactly_at_the_threshold_holds(tmp_path):
+    # with_skill's 3 runs pass 2 of 5, 1 of 1 and 1 of 1 gated assertions: the mean is
+    # (0.4 + 1 + 1) / 3 = 0.8 exactly, the default min_pass_rate. The rule holds; it was
+    # a FAIL printed as "80.0% ... below the 80.0% required".
+    ws = tmp_path / "ws"
+    write_run(ws / "eval-1" / "with_skill" / "run-1", ["pass", "pass", "fail", "fail", "fail"])
+    for k in (1, 2, 3):
+        if k > 1:
+            write_run(ws / "eval-1" / "with_skill" / f"run-{k}", ["pass"])
+        write_run(ws / "eval-1" / "without_skill" / f"run-{k}", ["fail"])
+    code, doc = _aggregate(ws)
+    assert doc["run_summary"]["with_skill"]["pass_rate"]["mean"] == 0.8
+    rule = next(r for r in doc["release"]["reasons"] if r["rule"] == "pass_rate")
+    assert rule["status"] == "ok", rule["message"]
+    assert doc["release"]["decision"] == "CONDITIONAL PASS" and code == 3  # unstable: a 60-point spread
