@@ -86,3 +86,23 @@ def test_a_pass_rate_exactly_at_the_threshold_holds(tmp_path):
     rule = next(r for r in doc["release"]["reasons"] if r["rule"] == "pass_rate")
     assert rule["status"] == "ok", rule["message"]
     assert doc["release"]["decision"] == "CONDITIONAL PASS" and code == 3  # unstable: a 60-point spread
+
+
+def test_the_report_mean_pass_rate_leaves_out_a_run_that_graded_nothing(tmp_path, capsys):
+    # with_skill: eval 1's run passes its one assertion (1/1); eval 2's run has one
+    # semantic assertion and no model, so nothing was graded. Over the runs that graded
+    # something the mean pass rate (all graded) is 100 %, as aggregate says; the run with
+    # nothing graded has no rate and is not a 0 % (which made it 50 %).
+    from compare_workspace import build
+
+    ws = build(tmp_path / "ws", {"with_skill": [["good"], ["good"]]})
+    rules = tmp_path / "r.rules"
+    rules.write_text('eval 1 "task-1"\nexpect "replies": response contains "value-1"\n\n'
+                     'eval 2 "task-2"\nexpect "The reply is polite"\n', encoding="utf-8")
+    main(["grade", str(ws), "--rules", str(rules)])
+    capsys.readouterr()
+    assert main(["report", str(ws), "--format", "markdown", "-o", "-"]) == 0
+    row = next(line for line in capsys.readouterr().out.splitlines() if line.startswith("| with_skill"))
+    assert row == "| with_skill | 1/2 | 1/1 | 1/1 | 1 | 100.00% |"
+    code, doc = _aggregate(ws)
+    assert doc["run_summary"]["with_skill"]["pass_rate_all_graded"]["mean"] == 1.0

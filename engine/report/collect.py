@@ -15,6 +15,7 @@ baseline that fails by design is shown as such, never as a failure of the gate.
 from __future__ import annotations
 
 import json
+import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -100,7 +101,7 @@ class ConfigRow:
     passed: int
     total: int
     not_graded: int
-    mean_pass_rate: float
+    mean_pass_rate: float | None  # over the runs that graded something; None when none did
 
 
 @dataclass(frozen=True)
@@ -371,13 +372,15 @@ def _benchmark(folder: Path, problems: list[str]) -> dict[str, Any] | None:
 
 
 def _config_row(name: str, runs: list[GradedRun]) -> ConfigRow:
-    rates = [r.report.summary.pass_rate for r in runs]
+    # A run that graded nothing has no pass rate (its summary writes 0.0): left out, never
+    # a 0 % that pulls the mean down. Exact rates, summed in one order, as aggregate does.
+    rates = sorted(r.report.summary.passed / r.report.summary.total for r in runs if r.report.summary.total)
     return ConfigRow(
         name=name, role=runs[0].role, runs=len(runs), runs_passed=sum(1 for r in runs if r.status == "PASS"),
         gate_passed=sum(r.report.gate.passed for r in runs), gate_total=sum(r.report.gate.total for r in runs),
         passed=sum(r.report.summary.passed for r in runs), total=sum(r.report.summary.total for r in runs),
         not_graded=sum(r.report.summary.not_graded for r in runs),
-        mean_pass_rate=round(sum(rates) / len(rates), 4) if rates else 0.0)
+        mean_pass_rate=round(math.fsum(rates) / len(rates), 4) if rates else None)
 
 
 def _join(root: str, rel: str) -> str:

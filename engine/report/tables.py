@@ -69,7 +69,8 @@ def config_cells(row: ConfigRow) -> list[str]:
     name = row.name + {"primary": " (primary)", "baseline": " (baseline: context)",
                        "context": " (context)"}.get(row.role, "")
     return [name, f"{row.runs_passed}/{row.runs}", f"{row.gate_passed}/{row.gate_total}",
-            f"{row.passed}/{row.total}", str(row.not_graded), f"{row.mean_pass_rate:.2%}"]
+            f"{row.passed}/{row.total}", str(row.not_graded),
+            _plain(None) if row.mean_pass_rate is None else f"{row.mean_pass_rate:.2%}"]
 
 
 def failures(collection: Collection) -> list[tuple[GradedRun, Expectation]]:
