@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from referee.engine.commands import grade_sources
 from referee.engine.commands.grade_report import JSON_SCHEMA_VERSION, print_results, runs_text, their
 from referee.engine.commands.grade_batch import check_flags, export_requests, unused_results
-from referee.engine.commands.grade_rules import compile_source, critique_feedback, rules_source
+from referee.engine.commands.grade_rules import check_evals, compile_source, critique_feedback, rules_source
 from referee.engine.commands.grade_shard import add_shard_argument, write_manifest
 from referee.engine.report.color import add_color_argument, use_color
 from referee.engine.commands.llm_flags import add_llm_arguments
@@ -222,6 +222,7 @@ def _prepare(args: argparse.Namespace, color: bool):
     if args.sources is None and not args.workspace.is_dir():
         return _fail(f"workspace not found: {args.workspace}")
     source = rules_source(args)
+    check_evals(source, color)  # finding the runs reads evals.json's response_file names
     discovery = (grade_sources.discover_sources(args.sources, args) if args.sources is not None else
                  discover(args.workspace, response_files(args.response, args.evals)))
     if args.evals is None:  # the evals' sentences are the ones their eval_metadata.json gives

@@ -8,12 +8,13 @@ import argparse
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from referee.engine.commands.warnings import warn
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
+    from referee.dsl.errors import RulesError
     from referee.engine.compile import Program
     from referee.engine.grade import RulesSource
 
@@ -66,16 +67,38 @@ def rules_source(args: argparse.Namespace) -> RulesSource:
 def compile_source(source: RulesSource, color: bool) -> Program:
     """``source`` compiled; every diagnostic printed to stderr and ``UsageError``
     when the rules do not compile."""
-    from referee.dsl.errors import RulesError, render_all
+    from referee.dsl.errors import RulesError
 
     try:
         return source.compile()
     except RulesError as exc:
-        # Messages name each file as the user gave it, not by its rules_location name.
-        texts = {_SHOWN.get(path, path): text for path, text in source.files}
-        found = [replace(d, path=_SHOWN.get(d.path, d.path)) for d in exc.diagnostics]
-        print(render_all(found, color=color, texts=texts), file=sys.stderr)
-        count = len(exc.diagnostics)
-        raise UsageError(f"{count} error{'s' if count != 1 else ''} in the rules; nothing was graded") from None
+        _refuse(exc, source, color)
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot load the evals: {exc}") from None
+
+
+def check_evals(source: RulesSource, color: bool) -> None:
+    """``UsageError`` after printing every problem of the evals.json of ``source``, as
+    ``compile_source`` does; run before the runs are found, which reads the
+    ``response_file`` each eval names in it."""
+    from referee.dsl.errors import RulesError
+    from referee.dsl.evals_json import load_evals
+
+    if source.evals_path is None:
+        return
+    try:
+        load_evals(Path(source.evals_path), source.evals_shown)
+    except RulesError as exc:
+        _refuse(exc, source, color)
+
+
+def _refuse(exc: RulesError, source: RulesSource, color: bool) -> NoReturn:
+    """Print the diagnostics of a ``RulesError`` and raise ``UsageError`` counting them."""
+    from referee.dsl.errors import render_all
+
+    # Messages name each file as the user gave it, not by its rules_location name.
+    texts = {_SHOWN.get(path, path): text for path, text in source.files}
+    found = [replace(d, path=_SHOWN.get(d.path, d.path)) for d in exc.diagnostics]
+    print(render_all(found, color=color, texts=texts), file=sys.stderr)
+    count = len(exc.diagnostics)
+    raise UsageError(f"{count} error{'s' if count != 1 else ''} in the rules; nothing was graded") from None

@@ -1,0 +1,33 @@
+"""Outputs that must not be written through what stands in their place, and arguments
+or input files that once ended as an internal error instead of a message naming them."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from referee.engine.cli import main
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLE = REPO / "examples" / "booking-skill"
+RULES = EXAMPLE / "booking.rules"
+EVALS = EXAMPLE / "evals" / "evals.json"
+
+
+@pytest.fixture()
+def workspace(tmp_path: Path) -> Path:
+    copy = tmp_path / "ws"
+    shutil.copytree(REPO / "examples" / "booking-skill-workspace", copy)
+    return copy
+
+
+def test_grade_with_an_evals_json_that_is_not_json_names_it(workspace, tmp_path, capsys):
+    # input: --evals pointing at an empty file
+    evals = tmp_path / "evals.json"
+    evals.write_text("", encoding="utf-8")
+    assert main(["grade", str(workspace), "--evals", str(evals), "--check"]) == 2
+    err = capsys.readouterr().err
+    assert "internal error" not in err
+    assert f"{evals}:1:1" in err and "bad-evals" in err
