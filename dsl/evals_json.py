@@ -88,12 +88,16 @@ def loads_evals(text: str, path: str = "evals.json", folder: str | None = None) 
     ``folder`` is where the file was read from, if anywhere."""
     text = text.removeprefix("\ufeff")
     try:
-        data = json.loads(text, parse_float=str)
+        data = json.loads(text, parse_float=str, parse_int=_whole)
     except json.JSONDecodeError as raised:
         exc = syntax_error(raised)
         raise RulesError([Diagnostic("bad-evals", f"not valid JSON: {exc.msg}", path,
                                      exc.lineno, exc.colno, exc.colno + 1, None,
                                      line_of(text, exc.lineno))]) from None
+    except _LongNumber as exc:
+        line, column = line_col(text, text.find(exc.digits))
+        raise RulesError([Diagnostic("bad-evals", f"a number of {len(exc.digits)} digits, more than can be read",
+                                     path, line, column, column + 1, None, line_of(text, line))]) from None
     except RecursionError:
         raise RulesError([Diagnostic("bad-evals", "evals.json is nested too deeply",
                                      path, 1, 1)]) from None
@@ -102,6 +106,22 @@ def loads_evals(text: str, path: str = "evals.json", folder: str | None = None) 
     if reader.diagnostics:
         raise RulesError(reader.diagnostics)
     return replace(result, folder=folder)
+
+
+class _LongNumber(ValueError):
+    """A whole number written with more digits than Python converts (4300 by default)."""
+
+    def __init__(self, digits: str):
+        super().__init__(f"{len(digits)} digits")
+        self.digits = digits
+
+
+def _whole(digits: str) -> int:
+    """``int(digits)``, or ``_LongNumber``: the ValueError of int() says no more where it is."""
+    try:
+        return int(digits)
+    except ValueError:
+        raise _LongNumber(digits) from None
 
 
 class _Reader:

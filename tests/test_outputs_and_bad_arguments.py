@@ -31,3 +31,14 @@ def test_grade_with_an_evals_json_that_is_not_json_names_it(workspace, tmp_path,
     err = capsys.readouterr().err
     assert "internal error" not in err
     assert f"{evals}:1:1" in err and "bad-evals" in err
+
+
+def test_an_evals_json_number_of_10000_digits_is_an_error_at_its_line(tmp_path, capsys):
+    # input: evals.json whose eval id, on line 3, is a number written with 10,000 digits
+    evals = tmp_path / "evals.json"
+    evals.write_text('{"skill_name": "x",\n "evals": [\n  {"id": ' + "9" * 10000
+                     + ', "prompt": "p", "expectations": ["a"]}]}\n', encoding="utf-8")
+    assert main(["check", "--evals", str(evals)]) == 1
+    out, err = capsys.readouterr()
+    assert "internal error" not in err
+    assert f"{evals}:3:10: error[bad-evals]" in out
