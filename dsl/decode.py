@@ -70,7 +70,12 @@ class Decoding:
             return 0
         if any(c in text for c in ".eE"):
             return Decimal(text)
-        return int(text)
+        try:
+            return int(text)
+        except ValueError:  # more digits than Python converts (4300 by default)
+            self.at.error("bad-number", f"a whole number of {len(text.lstrip('-'))} digits, more than can be read",
+                          token)
+            return 0
 
     def whole_number(self, token: Token, what: str) -> int | None:
         """A NUMBER token that must be a whole number (an index, a step, a count);

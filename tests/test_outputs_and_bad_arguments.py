@@ -42,3 +42,13 @@ def test_an_evals_json_number_of_10000_digits_is_an_error_at_its_line(tmp_path, 
     out, err = capsys.readouterr()
     assert "internal error" not in err
     assert f"{evals}:3:10: error[bad-evals]" in out
+
+
+def test_a_rules_number_of_10000_digits_is_an_error_at_its_line(tmp_path, capsys):
+    # input: a rules file comparing a count with a number written with 10,000 digits
+    rules = tmp_path / "big.rules"
+    rules.write_text('eval 1\nexpect "a": count(calls) == ' + "9" * 10000 + "\n", encoding="utf-8")
+    assert main(["check", str(rules)]) == 1
+    out, err = capsys.readouterr()
+    assert "internal error" not in err
+    assert f"{rules}:2:29: error[bad-number]" in out
