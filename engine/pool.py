@@ -48,6 +48,9 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
     and yielded, so the results stop short of the end as a prefix of ``runs``, in order.
     """
     stop = stop or threading.Event()
+    # A process beyond one per run would have nothing to do; started all the same,
+    # --jobs 100000 would fork as many processes (and a number past a C int fails).
+    jobs = min(jobs, len(runs))
     if jobs <= 1 or len(runs) < 2:
         for number, run in enumerate(runs, 1):
             if stop.is_set():

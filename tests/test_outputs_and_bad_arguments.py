@@ -52,3 +52,11 @@ def test_a_rules_number_of_10000_digits_is_an_error_at_its_line(tmp_path, capsys
     out, err = capsys.readouterr()
     assert "internal error" not in err
     assert f"{rules}:2:29: error[bad-number]" in out
+
+
+def test_more_jobs_than_runs_starts_no_more_processes_than_runs(workspace, capsys):
+    # input: --jobs 100000000000000000000 for a workspace of 6 runs
+    code = main(["grade", str(workspace), "--rules", str(RULES), "--evals", str(EVALS), "--check",
+                 "--jobs", str(10 ** 20)])
+    assert code == 1  # the example's runs without the skill fail on purpose
+    assert "internal error" not in capsys.readouterr().err
