@@ -60,3 +60,16 @@ def test_more_jobs_than_runs_starts_no_more_processes_than_runs(workspace, capsy
                  "--jobs", str(10 ** 20)])
     assert code == 1  # the example's runs without the skill fail on purpose
     assert "internal error" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("command", [["compare"], ["analyze", "--evals", str(EVALS)]])
+def test_a_symlinked_comparison_folder_is_refused(workspace, tmp_path, capsys, command):
+    # input: WORKSPACE/comparison is a symbolic link to a folder outside the workspace
+    main(["grade", str(workspace), "--rules", str(RULES), "--evals", str(EVALS)])
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (workspace / "comparison").symlink_to(outside)
+    capsys.readouterr()
+    assert main([command[0], str(workspace), *command[1:]]) == 2
+    assert "symbolic link" in capsys.readouterr().err
+    assert list(outside.iterdir()) == []

@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
     if args.check:
         output.show_json(document)
         return 0
-    written = output.write_documents(args.out or args.workspace / OUT, {"analysis.json": document})
+    written = output.write_documents(args.out or output.own_folder(args.workspace / OUT), {"analysis.json": document})
     _print(document, written[0])
     return 0
 

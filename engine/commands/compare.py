@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     warn_all([f"warning: {line}" for line in found.loaded.warnings])
     done = procedure.compare(found, args.seed, _holistic(args), args.jobs)
     written = None if args.check else output.write_documents(
-        args.out or args.workspace / OUT, {**done.documents, "summary.json": done.summary}, comparisons=True)
+        args.out or output.own_folder(args.workspace / OUT), {**done.documents, "summary.json": done.summary}, comparisons=True)
     _print(done.summary, written)
     return 0 if done.summary["sign_test"]["result"] == PRIMARY else 1
 

@@ -5,9 +5,9 @@ object of bounded size, or a usage error naming the file and, for bad JSON, the
 line. What they write is JSON in the order the code builds its fields, UTF-8,
 two-space indents and a final newline: byte-identical for the same inputs. A
 command's files are replaced together (all new or all old), a name taken by
-anything but a regular file is refused, and, when ``compare`` writes, comparison
-files left from an earlier, larger comparison are removed, so a folder never
-mixes two runs of it. ``analyze`` and ``validate`` write beside
+anything but a regular file is refused, and so is a link standing as
+WORKSPACE/comparison; when ``compare`` writes, comparison files left from an
+earlier, larger comparison are removed, so a folder never mixes two runs of it. ``analyze`` and ``validate`` write beside
 those files and leave them alone.
 """
 
@@ -57,6 +57,16 @@ def show_json(document: dict | list) -> None:
     from referee.engine.report.inert import inert_data
 
     print(json_text(inert_data(document)), end="")
+
+
+def own_folder(folder: Path) -> Path:
+    """``folder``, the one referee picks in the workspace when no ``--out`` is given:
+    ``UsageError`` when a symbolic link stands there, which would carry the files
+    out of the workspace (a folder named with ``--out`` is followed, as the shell would)."""
+    if folder.is_symlink():
+        raise UsageError(f"{folder} is a symbolic link, not a folder; referee writes into a real folder "
+                         "only and left it as it is; give another place with --out")
+    return folder
 
 
 def write_documents(folder: Path, documents: dict[str, dict | list], comparisons: bool = False) -> list[Path]:
