@@ -79,6 +79,10 @@ class CassetteBackend:
             present = os.path.lexists(self.path)
         except (OSError, ValueError) as exc:
             raise ValueError(f"cannot read cassette {self.path}: {exc}") from None
+        if present and self.mode != "replay" and os.path.islink(self.path):
+            # save() renames the new cassette over the path: the link itself would be replaced
+            raise ValueError(f"{self.path} is a symbolic link; {self.mode}:PATH writes the cassette in its "
+                             "place and replaces only a regular file: give the path it points to")
         if present:
             self.meta, self.entries = load(self.path)
         elif self.mode == "replay":

@@ -73,3 +73,22 @@ def test_a_symlinked_comparison_folder_is_refused(workspace, tmp_path, capsys, c
     assert main([command[0], str(workspace), *command[1:]]) == 2
     assert "symbolic link" in capsys.readouterr().err
     assert list(outside.iterdir()) == []
+
+
+def test_recording_to_a_symlinked_cassette_is_refused(workspace, tmp_path, monkeypatch, capsys):
+    # input: --llm record:PATH where PATH is a symbolic link to a cassette recorded before
+    from llm_server import ScriptedServer, reading_judge
+
+    monkeypatch.setenv("OPENAI_API_KEY", "k")
+    recorded, link = tmp_path / "recorded.jsonl", workspace / "judge.jsonl"
+
+    def grade(cassette: Path) -> int:
+        with ScriptedServer(default=reading_judge) as server:
+            return main(["grade", str(workspace), "--rules", str(RULES), "--evals", str(EVALS), "--check",
+                         "--llm", f"record:{cassette}", "--llm-backend", "openai:m", "--llm-base-url", server.url])
+
+    grade(recorded)
+    link.symlink_to(recorded)
+    capsys.readouterr()
+    assert grade(link) == 2
+    assert link.is_symlink() and f"{link} is a symbolic link" in capsys.readouterr().err
