@@ -12,7 +12,6 @@ from pathlib import Path
 import pytest
 
 import referee
-from referee.engine.run.memory import memory_run
 
 
 def _openai(tmp_path: Path, messages: list) -> Path:
