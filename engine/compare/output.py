@@ -7,8 +7,8 @@ two-space indents and a final newline: byte-identical for the same inputs. A
 command's files are replaced together (all new or all old), a name taken by
 anything but a regular file is refused, and so is a link standing as
 WORKSPACE/comparison; when ``compare`` writes, comparison files left from an
-earlier, larger comparison are removed, so a folder never mixes two runs of it. ``analyze`` and ``validate`` write beside
-those files and leave them alone.
+earlier, larger comparison are removed, so a folder never mixes two runs of it.
+``analyze`` and ``validate`` write beside those files and leave them alone.
 """
 
 from __future__ import annotations
