@@ -249,6 +249,17 @@ def test_aggregate_and_report_refuse_unmerged_shards_then_read_the_merge(tmp_pat
     assert "is not the one the merge wrote" in capsys.readouterr().err
 
 
+def test_compare_and_diff_refuse_unmerged_shards_then_read_the_merge(tmp_path, capsys):
+    """A comparison of a sharded grade that was never merged (shard 2's reports left
+    from an earlier grade, say) would rest on part of it: refused, as aggregate does."""
+    merged = sharded(tmp_path, 2)
+    for command in (["compare", str(merged), "--check"], ["diff", str(merged), str(merged)]):
+        assert main(command) == 2, command
+        assert "not merged yet: run `referee merge" in capsys.readouterr().err
+    assert merge(merged) == 1
+    assert main(["compare", str(merged), "--check"]) in (0, 1)
+
+
 def test_a_lone_run_graded_as_a_shard_is_not_stale_for_its_manifest(tmp_path, capsys):
     # The workspace is the run folder itself: the manifests beside its files are
     # referee's, not the run's, and its files' digest leaves them out.

@@ -115,9 +115,11 @@ def load(workspace: Path, iteration: int | None = None) -> Loaded:
     A run without a usable grading.json is named in ``warnings`` and left out,
     never counted as a loss."""
     from referee.engine.report.collect import collect, display_path
+    from referee.engine.shards.verify import require_one_grade
 
     if not workspace.is_dir():
         raise UsageError(f"workspace not found: {workspace}")
+    require_one_grade(workspace)  # a sharded grade is read once merged, as aggregate and report read it
     found = discover(workspace)
     runs, warnings = _one_iteration(list(found.runs), iteration)
     try:

@@ -244,7 +244,8 @@ def describe(problems: list[tuple[str, str]]) -> str:
 
 
 def require_one_grade(workspace: Path) -> None:
-    """For the readers of a grade (``aggregate``, ``report``): nothing to do in a
+    """For the readers of a grade (``aggregate``, ``report``, and ``compare``,
+    ``analyze``, ``validate``, ``diff`` of a workspace): nothing to do in a
     workspace without shard manifests; else its shards must be merged, and every
     check above hold. Raises ``UsageError`` listing what does not."""
     if not manifest_files(workspace):
