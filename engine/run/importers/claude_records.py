@@ -36,7 +36,8 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import tokens
 from referee.engine.run.importers.record import Call, Origin, Text
-from referee.engine.run.importers.source import CALL_WORDS, holds_call, holds_call_as_text, json_container, may_hold
+from referee.engine.run.importers.source import (CALL_WORDS, holds_call, holds_call_as_text, json_container,
+                                                 may_hold, nested)
 from referee.engine.run.model import Problem
 
 # Records that are not messages (looked into for a call all the same, but progress):
@@ -289,17 +290,8 @@ class Reader:
 
 def _call_ids(value: Any) -> frozenset[str]:
     """The ids of the tool_use blocks anywhere in ``value`` (a progress record's data)."""
-    found = set()
-    pending = [value]
-    while pending:
-        item = pending.pop()
-        if isinstance(item, dict):
-            if item.get("type") == "tool_use" and isinstance(item.get("id"), str):
-                found.add(item["id"])
-            pending.extend(item.values())
-        elif isinstance(item, list):
-            pending.extend(item)
-    return frozenset(found)
+    return frozenset(item["id"] for item in nested(value) if isinstance(item, dict)
+                     and item.get("type") == "tool_use" and isinstance(item.get("id"), str))
 
 
 def _block_key(block: dict) -> tuple:

