@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from referee.engine.text import file_lines
+
 # The sections the executor log format defines, by their titles (casefolded).
 SECTIONS = frozenset({"eval prompt", "skill", "input files", "execution", "steps", "output files",
                       "final result", "issues"})
@@ -76,7 +78,7 @@ def final_result(text: str) -> Answer | None:
     before it; the last ``Result``, ``Response`` or ``Output`` one when it has none);
     None when there is none or it is empty. Line ends may be CRLF; a byte order mark
     is ignored."""
-    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = file_lines(text.removeprefix("\ufeff"))
     found = headings(lines)
     opening = [k for k, (_, _, title) in enumerate(found) if is_final(title)]
     if not opening:

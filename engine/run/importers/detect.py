@@ -30,6 +30,7 @@ from referee.engine.run.model import Problem
 from referee.engine.run.reading import RESPONSE
 from referee.engine.run.safeio import join_report, read_named_file
 from referee.engine.run.transcript import TRANSCRIPT
+from referee.engine.text import file_lines
 
 HEAD_BYTES = 65536  # enough of a file to tell a session log by its first record
 _LOG_SUFFIXES = (".jsonl", ".json")
@@ -71,7 +72,7 @@ def _transcript_warnings(run: Any, base: str, imported: bool) -> list[Problem]:
     text = source.text if source is not None else None
     if not text or not text.strip() or transcript.calls or imported:
         return found
-    lines = text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = file_lines(text.removeprefix("\ufeff"))
     if any(skill_creator.tagged(note, lines) for note in transcript.notes):
         return found
     kind = _log_format(text[:HEAD_BYTES])

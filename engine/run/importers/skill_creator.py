@@ -24,6 +24,7 @@ from referee.engine.run.importers.record import Conversation, Origin, Text
 from referee.engine.run.importers.source import Source
 from referee.engine.run.model import Problem
 from referee.engine.run.safeio import read_json
+from referee.engine.text import file_lines
 
 FORMAT = "skill-creator-log"
 _TAGGED = re.compile(r" {0,3}#{1,6}[ \t]*\[[ \t]*(?:agent[ _-]?notes|harness)[ \t]*\]", re.I)
@@ -35,7 +36,7 @@ def looks_like(text: str) -> bool:
     from referee.engine.run.transcript import parse_transcript
 
     parsed = parse_transcript(text)
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    lines = file_lines(text)
     if parsed.calls or any(tagged(note, lines) for note in parsed.notes):
         return False
     return log_shaped(text)
