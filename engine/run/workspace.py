@@ -94,10 +94,11 @@ class Run:
         counts as unreadable (``TextFile.unreadable``)."""
         found = read_response(self._text, self.response_named,
                               lambda: log_answer(self.transcript_file, self.transcript))
-        source_map = self.source_map[0] if found is not None else None
-        if found is None or source_map is None:
-            return found
-        return imported_response(found, source_map.unread, join_report(self._base, found.path))
+        if found is None:
+            return None
+        source_map = self.source_map[0]
+        return found if source_map is None else imported_response(found, source_map.unread,
+                                                                   join_report(self._base, found.path))
 
     @property
     def response_missing(self) -> str:

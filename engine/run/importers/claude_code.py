@@ -183,8 +183,8 @@ def _unheld_work(entries: list, progress: list, held: set, problems: list[Proble
         if task not in started and (task is not None or not tasks):
             message = "this progress record shows a call of a subagent no Task call of this session started"
             problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, message, origin.line))
-        elif task in started and started[task].subagent is not None and ids - held:
-            message = (f"this progress record shows {len(ids - held)} call(s) the transcript of the subagent "
+        elif task in started and started[task].subagent is not None and (unheld := ids - held):
+            message = (f"this progress record shows {len(unheld)} call(s) the transcript of the subagent "
                        f"its {started[task].tool} call started does not hold: that transcript is cut short, and "
                        "the run's calls are incomplete")
             problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, message, origin.line))

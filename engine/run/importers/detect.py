@@ -53,7 +53,8 @@ def run_warnings(run: Any) -> list[Problem]:
             found.append(Problem("no-tool-record", join_report(base, "outputs/transcript.md"), IMPORTED_LOG))
         for view, written in ((run.transcript_file, TRANSCRIPT), (run.response, RESPONSE)):
             changed = view_changed(view, written, source_map.digests, base)
-            found.extend([changed] if changed is not None else [])
+            if changed is not None:
+                found.append(changed)
     found.extend(_transcript_warnings(run, base, source_map is not None))
     found.extend(_unimported_outputs(run, base))
     return found
