@@ -17,7 +17,9 @@ Three phases, so that the output never depends on how the work was split:
    ``Stored.files`` its two files, made when the writer asks for them.
 
 What nothing shows is not made: a grade that writes nothing (``referee grade
---check``) finds no claims, and no file is rendered but for the writer.
+--check``, sources graded in memory) finds no claims and takes no digest of the
+run's files (only a written grading.json records them), and no file is rendered
+but for the writer.
 """
 
 from __future__ import annotations
@@ -100,25 +102,27 @@ class Graded:
     record: bytes  # RunReport.record(), without the eval's feedback
 
 
-def evaluate_run(program: Program, run: Run, find_claims: bool = True) -> Evaluated | None:
+def evaluate_run(program: Program, run: Run, writes: bool = True) -> Evaluated | None:
     """Verdicts and facts for one run; None when no eval of the rules applies.
     Within the wall-clock safety net (``budget.wall_net``): past it the grade stops.
-    Without ``find_claims`` the facts hold no claims (None): nothing will show them."""
+    Without ``writes`` (the grade writes no report) the facts hold no claims and no
+    files digest (None): nothing will show them."""
     from referee.engine.evaluate import evaluate
 
     compiled = program.for_run(run.id, run.metadata)
     if compiled is None:
         return None
-    digest = files_digest(run)  # before the verdicts: a file changed meanwhile makes the grade stale
+    # before the verdicts: a file changed meanwhile makes the written grade stale
+    digest = files_digest(run) if writes else None
     with wall_net(f"run {report_path(run.id)}"):
         verdicts = tuple(evaluate(compiled, run))
-        facts = run_facts(run, compiled.key, digest, find_claims)
+        facts = run_facts(run, compiled.key, digest, writes)
         return Evaluated(compiled.key, verdicts, facts, run_contents(run))
 
 
-def run_facts(run: Run, eval_key: str, digest: str | None = None, find_claims: bool = True) -> RunFacts:
+def run_facts(run: Run, eval_key: str, digest: str | None = None, writes: bool = True) -> RunFacts:
     """Everything the report copies from the run, besides the verdicts; ``digest`` is
-    the run's ``files_digest``, taken before its verdicts."""
+    the run's ``files_digest``, taken before its verdicts. Without ``writes``, no claims."""
     found_metrics, source = metrics.execution_metrics(run)
     notes = run.user_notes
     transcript = run.transcript
@@ -131,7 +135,7 @@ def run_facts(run: Run, eval_key: str, digest: str | None = None, find_claims: b
             "files_digest": digest}
     return RunFacts(
         info=info, metrics=found_metrics, metrics_source=source, timing=timing,
-        claims=tuple(claims.find_claims(run)) if find_claims else None,
+        claims=tuple(claims.find_claims(run)) if writes else None,
         notes=(notes.uncertainties, notes.needs_review, notes.workarounds),
         skill_type=metrics.run_skill_type(run), tools=tools,
         problems=tuple(str(problem) for problem in run.problems),
@@ -158,10 +162,10 @@ def graded(assertions: Sequence[CompiledAssertion], result: Evaluated, grader: d
     return Graded(result.eval_key, critique, RunReport(document).record())
 
 
-def grade_run(program: Program, grader: dict, run: Run, find_claims: bool = True) -> Graded | None:
+def grade_run(program: Program, grader: dict, run: Run, writes: bool = True) -> Graded | None:
     """Phase 1 for one run without an LLM grader."""
     try:
-        result = evaluate_run(program, run, find_claims)
+        result = evaluate_run(program, run, writes)
         if result is None:
             return None
         assertions = eval_of(program, result.eval_key).assertions
@@ -176,14 +180,14 @@ def grade_run(program: Program, grader: dict, run: Run, find_claims: bool = True
 class _WorkerState(TypedDict, total=False):
     program: Program
     grader: dict
-    claims: bool
+    writes: bool
     inherited: tuple[RulesSource, Program]  # the main process's, seen by a forked worker
 
 
 _WORKER: _WorkerState = {}
 
 
-def _start_worker(source: RulesSource, grader: dict, find_claims: bool = True) -> None:
+def _start_worker(source: RulesSource, grader: dict, writes: bool = True) -> None:
     # Ctrl-C reaches every process of the terminal's group; the main process alone
     # answers it (it stops the workers), so no worker prints a traceback of its own.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -195,27 +199,27 @@ def _start_worker(source: RulesSource, grader: dict, find_claims: bool = True) -
     else:
         _WORKER["program"] = source.compile()
     _WORKER["grader"] = grader
-    _WORKER["claims"] = find_claims
+    _WORKER["writes"] = writes
 
 
 def _evaluate_in_worker(run: Run) -> Evaluated | None:
-    return evaluate_run(_WORKER["program"], run, _WORKER["claims"])
+    return evaluate_run(_WORKER["program"], run, _WORKER["writes"])
 
 
 def _grade_in_worker(run: Run) -> Graded | None:
-    return grade_run(_WORKER["program"], _WORKER["grader"], run, _WORKER["claims"])
+    return grade_run(_WORKER["program"], _WORKER["grader"], run, _WORKER["writes"])
 
 
 def _each(task: Callable[[Run], T], local: Callable[[Run], T], runs: Sequence[Run], program: Program,
           source: RulesSource, grader: dict, jobs: int, progress: Progress | None,
-          find_claims: bool = True) -> Generator[T, None, None]:
+          writes: bool = True) -> Generator[T, None, None]:
     """``local(run)`` for every run here, or ``task(run)`` in ``jobs`` worker processes
     that take the Program from the rule texts, never by pickling it (compiled regexes
     and paths); results in the order of ``runs``."""
     if jobs > 1:
         _WORKER["inherited"] = (source, program)
     try:
-        yield from in_order(task, local, runs, jobs, progress, _start_worker, (source, grader, find_claims))
+        yield from in_order(task, local, runs, jobs, progress, _start_worker, (source, grader, writes))
     finally:
         _WORKER.pop("inherited", None)  # a later grade's workers must not find this one's
 
@@ -227,9 +231,9 @@ def evaluate_all(program: Program, runs: Sequence[Run], source: RulesSource, job
 
 
 def _evaluated(program: Program, runs: Sequence[Run], source: RulesSource, jobs: int,
-               progress: Progress | None, find_claims: bool = True) -> Generator[Evaluated | None, None, None]:
-    return _each(_evaluate_in_worker, lambda run: evaluate_run(program, run, find_claims), runs, program, source,
-                 grader_info(), jobs, progress, find_claims)
+               progress: Progress | None, writes: bool = True) -> Generator[Evaluated | None, None, None]:
+    return _each(_evaluate_in_worker, lambda run: evaluate_run(program, run, writes), runs, program, source,
+                 grader_info(), jobs, progress, writes)
 
 
 def grade_all(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict, jobs: int = 1,
@@ -246,7 +250,7 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
                   spill: Spill | InMemory, jobs: int = 1, progress: Progress | None = None,
                   judge: Judge | None = None,
                   extra_feedback: Mapping[str, Sequence[dict]] | None = None,
-                  find_claims: bool = True, tallies: dict[str, EvalTally] | None = None) -> list[Stored | None]:
+                  writes: bool = True, tallies: dict[str, EvalTally] | None = None) -> list[Stored | None]:
     """Grade every run: one entry per run, in order, None where no eval applies. Each
     run's record goes into ``spill`` as it comes back; only its place and its ticket
     stay here, and what its eval's critique needs is folded into a tally.
@@ -254,8 +258,9 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
     discovery gives) builds each Run only as it is graded, and given a list, each
     graded run's entry in it is set to None once the run is in.
     ``extra_feedback`` adds suggestions to an eval's eval_feedback (``referee
-    critique``'s findings, by eval key). Without ``find_claims`` no run's claims are
-    found, and its report cannot be written: for a grade that writes nothing.
+    critique``'s findings, by eval key). Without ``writes`` no run's claims are found
+    and no files digest taken, and its report cannot be written: for a grade that
+    writes nothing.
     ``tallies``, when given, receives each eval's critique facts (a shard's
     manifest keeps them for the merge).
 
@@ -268,7 +273,7 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
     # as they come (a few names and counts per eval), and made at the end.
     tallies = {} if tallies is None else tallies
     feedbacks: dict[str, dict] = {}
-    with closing(_graded(program, runs, source, grader, jobs, progress, judge, find_claims)) as results:
+    with closing(_graded(program, runs, source, grader, jobs, progress, judge, writes)) as results:
         for number, (place, result) in enumerate(zip(places(runs), results)):
             if result is None:
                 stored.append(None)
@@ -290,14 +295,14 @@ def grade_spilled(program: Program, runs: Sequence[Run], source: RulesSource, gr
 
 def _graded(program: Program, runs: Sequence[Run], source: RulesSource, grader: dict, jobs: int,
             progress: Progress | None, judge: Judge | None,
-            find_claims: bool) -> Generator[Graded | None, None, None]:
+            writes: bool) -> Generator[Graded | None, None, None]:
     """Phase 1, run by run in order (None: no eval applies)."""
     if judge is None:
-        with closing(_each(_grade_in_worker, lambda run: grade_run(program, grader, run, find_claims), runs,
-                           program, source, grader, jobs, progress, find_claims)) as results:
+        with closing(_each(_grade_in_worker, lambda run: grade_run(program, grader, run, writes), runs,
+                           program, source, grader, jobs, progress, writes)) as results:
             yield from results
         return
-    with closing(_evaluated(program, runs, source, jobs, progress, find_claims)) as evaluated:
+    with closing(_evaluated(program, runs, source, jobs, progress, writes)) as evaluated:
         for run, result in zip(runs, evaluated):
             try:
                 done = None if result is None else _judge_and_grade(program, judge, grader, run, result)

@@ -224,8 +224,9 @@ def test_a_grade_lets_each_run_go_once_it_is_in(tmp_path):
 
 
 def test_a_grade_that_writes_nothing_finds_no_claims_and_shows_the_same(tmp_path):
-    # --check shows no claims, so it finds none (the reference: a grade that does);
-    # everything else of every report is the same, and a claimless report is never written.
+    # --check shows no claims and records no files digest, so it finds and takes none
+    # (the reference: a grade that does); everything else of every report is the same,
+    # and a claimless report is never written.
     from referee.engine.grade import RulesSource, grade_spilled, grader_info
     from referee.engine.run.workspace import discover
 
@@ -235,9 +236,12 @@ def test_a_grade_that_writes_nothing_finds_no_claims_and_shows_the_same(tmp_path
         with Spill(tmp_path) as spill:
             full = grade_spilled(program, discover(WORKSPACE).runs, source, grader_info(), spill, jobs)
             bare = grade_spilled(program, discover(WORKSPACE).runs, source, grader_info(), spill, jobs,
-                                 find_claims=False)
+                                 writes=False)
             assert any(f.report().document["claims"] for f in full)  # the reference finds some
+            assert all(f.report().document["run"]["files_digest"] for f in full)
             for f, b in zip(full, bare):
-                assert b.report().document == {**f.report().document, "claims": None}
+                document = f.report().document
+                run = {**document["run"], "files_digest": None}
+                assert b.report().document == {**document, "claims": None, "run": run}
                 with pytest.raises(ValueError, match="without its claims"):
                     b.report().grading_text()

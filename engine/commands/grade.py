@@ -139,7 +139,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     tallies: dict = {}  # each eval's critique facts: a shard's manifest keeps them
     try:
         results = grade_spilled(program, runs, source, grader_info(), spill, args.jobs or cpu_jobs(), bar,
-                                judge, critique, find_claims=not args.check,  # --check shows no claims
+                                judge, critique, writes=not args.check,
                                 tallies=tallies)
     except KeyboardInterrupt:
         # Nothing is written before every run is graded, so stopping here loses nothing;
