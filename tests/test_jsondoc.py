@@ -108,9 +108,9 @@ def test_a_document_over_the_limit_is_walked(monkeypatch):
 
 @pytest.mark.parametrize("source", OPENAI_SOURCES, ids=lambda p: p.name)
 def test_every_openai_source_imports_the_same_whether_decoded_whole_or_walked(source: Path, monkeypatch):
-    def files() -> list[dict[str, str]]:
-        return [render_run(item[2]).files for item in each_conversation(AUTO, [source], None, None)
-                if not isinstance(item, str)]
+    def files() -> list[dict[str, str] | str]:  # each run's files, or the error of a conversation that gives none
+        return [item if isinstance(item, str) else render_run(item[2]).files
+                for item in each_conversation(AUTO, [source], None, None)]
 
     whole = files()
     monkeypatch.setattr(jsondoc, "WHOLE_LIMIT", -1)

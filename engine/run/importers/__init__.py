@@ -164,6 +164,8 @@ def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: 
                 count += 1
                 origin = digest if number is None else f"{digest}#{number}"
                 yield path, number, replace(lossy.marked(conversation), origin=origin)
+            elif number is not None:  # one of several: its run is missing, which is said
+                yield _gave_no_run(path, number, conversation)
     except UnreadableResponse as error:  # its response unknown, the run is not made at all
         yield f"{path}: {error}; nothing imported from it"
         return
@@ -172,6 +174,16 @@ def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: 
         return
     if count == 0:
         yield f"{path}: holds no {kind} conversation (no message referee could read); nothing imported"
+
+
+def _gave_no_run(path: Path, number: int, conversation: Conversation) -> str:
+    """The error for a conversation of a source holding several that gives no run (an
+    element that is no conversation, a task whose run crashed): left out without a
+    word, the runs imported would read as all there were."""
+    lines = [p.line for p in conversation.problems if p.line]
+    where = f" (line {lines[0]})" if lines else ""
+    why = "; ".join(dict.fromkeys(p.message for p in conversation.problems)) or "nothing could be read"
+    return f"{path}: conversation {number}{where} holds no message referee could read ({why}); not imported"
 
 
 def _read_one(kind: str, path: Path, source: Source, agents: list[Path], used: set[Path],

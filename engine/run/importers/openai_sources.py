@@ -67,7 +67,7 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
         count += 1
         inner = message_array(line)
         locate = _line_locator(source.name, number, line, inner, messages)
-        found = _unread_lists(source.name, inner, number, line)
+        found = _unread_lists(source.name, inner, number, line) + _no_message(source.name, messages, number)
         found += [source.lossy[number]] if number in source.lossy else []  # this conversation's, as well as the file's
         conversation = read_messages(messages, locate, source.name, found, f"{source.name}#{count}",
                                      error_when=error_when)
@@ -98,6 +98,15 @@ def _unread_lists(name: str, document: Document | None, line: int, data: bytes |
                    "this importer reads none: no check over the run's calls can be decided")
         found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line))
     return found
+
+
+def _no_message(name: str, messages: list, line: int) -> list[Problem]:
+    """Why a conversation whose message list is empty gives no run: said where it
+    starts (tau-bench keeps a task whose run crashed with an empty ``traj``, whatever
+    the agent did before, so that task's record is lost, not a run that did nothing)."""
+    if messages:
+        return []
+    return [Problem("unknown-record", name, "its message list is empty: no record of the conversation", line)]
 
 
 def _beside_holds_call(data: bytes | str, span: tuple[int, int] | None) -> bool:
@@ -289,7 +298,8 @@ def _conversations(source: Source, document: Document,
             yield (number if several else None), Conversation(FORMAT, (source.name,), problems=tuple(problems))
             continue
         inner = message_array(text)
-        problems += _unread_lists(source.name, inner, element.line, text)
+        problems += _unread_lists(source.name, inner, element.line, text) + _no_message(source.name, messages,
+                                                                                      element.line)
         locate = _element_locator(source.name, text, element.line, f"/{number - 1}", inner, messages)
         conversation = read_messages(messages, locate, source.name, problems, f"{source.name}#{number}",
                                      error_when=error_when)
