@@ -190,6 +190,7 @@ class Reader:
         if position is None:
             self.problems.append(Problem("orphan-result", origin.source, f"{block.get('type')} for {call_id!r}: "
                                          "no open call has that id; skipped", origin.line))
+            R.unplaced_answer(self.problems, origin, call_id)
             return
         content = block.get("content")
         error = block.get("is_error") is True or (isinstance(content, dict) and
@@ -264,6 +265,8 @@ class Reader:
                                          f"tool_result for {call_id!r}: {reason}; skipped", origin.line))
             if known:
                 self.answered_again(known[-1], rec, part, origin)
+            else:
+                R.unplaced_answer(self.problems, origin, call_id)
             return
         call = R.call_at(self.entries, position)
         structured = rec.get("toolUseResult")

@@ -210,7 +210,10 @@ class _Reader:
         waiting = self.open.get(key) or []
         if not waiting:
             self.warn("orphan-result", origin, f"result for {key!r}: no open call has that id; skipped")
-            self.answered_again(key, message, origin)
+            if key in self.answered_at:
+                self.answered_again(key, message, origin)
+            else:
+                R.unplaced_answer(self.problems, origin, key or None)
             return
         position = waiting.pop(0)
         self.answered_at[key] = (position, _answer(message))
@@ -223,8 +226,8 @@ class _Reader:
     def answered_again(self, key: str, message: dict, origin: Origin) -> None:
         """A second, different answer to a call: which one counts is not said, so the
         call's status and return are unknown (the same answer repeated changes nothing)."""
-        position, answer = self.answered_at.get(key, (None, None))
-        if position is not None and answer != _answer(message):
+        position, answer = self.answered_at[key]
+        if answer != _answer(message):
             R.answered_again(self.entries, position, self.problems, origin)
 
     def status(self, message: dict, origin: Origin) -> tuple[str, frozenset[str]]:

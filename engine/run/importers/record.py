@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.model import Problem
 
 # Kinds of harness text: written by the harness or the user, never by the agent.
@@ -96,6 +97,18 @@ def answered_again(entries: list[Entry], position: int, problems: list[Problem],
     entries[position] = replace(call, unread=call.unread | {"status", "return"})
     problems.append(Problem("status-unknown", origin.source, "a second, different answer to this call: its status "
                             "and return are unknown", origin.line))
+
+
+def unplaced_answer(problems: list[Problem], origin: Origin, call_id: str | None) -> None:
+    """A tool's answer (at ``origin``) that no call read can take: its id names none, or
+    it names no call at all. It shows a call the record does not hold, or answers a
+    call still open under an id that does not match; which, the source does not say, so
+    the run's calls are not all known (a check over them is an ERROR, never a pass on
+    the calls that were placed)."""
+    named = f"{call_id!r}" if call_id is not None else "no call id"
+    problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, f"a tool's answer for {named} that no call of the "
+                            "run can take: the call it answers is missing or unknown, so no check over the run's "
+                            "calls can be decided", origin.line))
 
 
 @dataclass(frozen=True)
