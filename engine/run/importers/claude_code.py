@@ -24,7 +24,7 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import tokens
-from referee.engine.run.importers.claude_records import Reader, not_a_record
+from referee.engine.run.importers.claude_records import Reader, not_a_record, refused
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines
 from referee.engine.run.model import Problem
@@ -174,7 +174,7 @@ def _unheld_work(entries: list, progress: list, held: set, problems: list[Proble
     shown = {task for task, _, _ in progress}  # the Tasks whose progress shows a call
     tasks = [entry for entry in _every_call(entries) if entry.tool in SUBAGENT_TOOLS]
     for entry in tasks:  # a subagent that ran, whose calls this session does not hold
-        if entry.subagent is None and (entry.status in ("success", R.NO_RESULT) or entry.call_id in shown):
+        if entry.subagent is None and (_may_have_run(entry) or entry.call_id in shown):
             message = (f"the subagent this {entry.tool} call started has no transcript here (its agent-*.jsonl "
                        "was not found beside the session): its calls are unknown")
             problems.append(Problem(CALLS_MAY_BE_MISSING, entry.origin.source, message, entry.origin.line))
@@ -188,6 +188,15 @@ def _unheld_work(entries: list, progress: list, held: set, problems: list[Proble
                        f"its {started[task].tool} call started does not hold: that transcript is cut short, and "
                        "the run's calls are incomplete")
             problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, message, origin.line))
+
+
+def _may_have_run(task: Call) -> bool:
+    """Whether the subagent of a Task call may have run: unless the call was refused
+    before it ran (its answer a ``<tool_use_error>``: a bad input, an unknown agent
+    type), a failed Task may have failed after its subagent worked (the user
+    interrupted it, the subagent broke off), so it ran as surely as a Task that
+    succeeded or never got its answer."""
+    return task.status != "error" or not refused(task.result)
 
 
 def _nested(reader: Reader, left: dict, problems: list[Problem], depth: int) -> list:

@@ -319,6 +319,13 @@ def _status(part: dict) -> tuple[str, str | None]:
     return "success", "its content is a <tool_use_error> while is_error is false"
 
 
+def refused(result: Any) -> bool:
+    """Whether a call's answer (as read) is Claude Code's ``<tool_use_error>``: the call
+    was refused before its tool ran (an input that does not validate, a tool or agent
+    type that does not exist)."""
+    return isinstance(result, str) and _ERROR_WRAPPER.match(result) is not None
+
+
 def _first_text(content: Any) -> str:
     """The text a tool_result's content starts with (a string, or its first part's)."""
     if isinstance(content, list) and content:
