@@ -18,7 +18,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from decimal import Decimal
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeVar
+
+import regex
 
 from referee.dsl.errors import suggest
 from referee.engine.budget import spend
@@ -32,8 +34,11 @@ _QUOTE = re.compile(r" {0,3}> ?")
 _NUMBERING = re.compile(r"\d+[.)]\s+")
 _EMPHASIS = "*_`"
 # A word: letters or digits, joined by an apostrophe, a hyphen, a point or a comma
-# between two of them ("don't", "state-of-the-art", "e.g", "1,250.5").
-_WORD = re.compile(r"[^\W_]+(?:['’.,-][^\W_]+)*")
+# between two of them ("don't", "state-of-the-art", "e.g", "1,250.5"). Its letters
+# are the rules' \w (the regex module's, docs/limits.md), which holds the combining
+# marks written on a letter: re's \w has none, and cut हिन्दी into ह, न and द, and
+# an accent written as e + U+0301 off its word.
+_WORD = regex.compile(r"[^\W_]+(?:['’.,-][^\W_]+)*")
 # A number as people write it: a sign where a sign can stand (not after a letter or a
 # digit: 2019-2020 is two numbers), digits grouped by threes with one separator
 # (1,250 or 1’250 or 1 250 with a no-break or thin space), then a decimal point. A
@@ -290,14 +295,17 @@ def numbers(arg: Val) -> Result:
     return _listed(arg, "numbers", items)
 
 
-def _charge(pattern: re.Pattern, text: str, what: str) -> None:
+def _charge(pattern: re.Pattern | regex.Pattern, text: str, what: str) -> None:
     """A step of the budget for each piece, counted before any is made: a text of a
     million words is an ERROR that names the budget, never a million values held."""
     count = sum(1 for _ in pattern.finditer(text))
     spend(count, f"taking {count:,} {what} of a text")
 
 
-def _with_lines(text: str, found: Iterator[re.Match]) -> Iterator[tuple[re.Match, int]]:
+_Found = TypeVar("_Found", re.Match, regex.Match)  # a match of either module, given back as it is
+
+
+def _with_lines(text: str, found: Iterator[_Found]) -> Iterator[tuple[_Found, int]]:
     """Each match with the line it starts on (0-based), counted as the matches go, so
     a long text is read once, not once per match."""
     line, at = 0, 0
