@@ -151,8 +151,8 @@ class TextCheck(Leaf):
         start = {"contains": text.find(part),
                  "starts_with": 0 if text.startswith(part) else -1,
                  "ends_with": len(text) - len(part) if text.endswith(part) else -1}[self.op]
-        if len(text) != len(subject.value):
-            start = min(start, len(subject.value))  # casefolding may change lengths
+        if start > 0 and len(text) != len(subject.value):
+            start = unfolded(subject.value, start)
         return self._verdict(ctx, subject, start >= 0, render(part), max(start, 0), operand)
 
     def _regex(self, ctx: Context, subject: Val, pattern: Pattern) -> Verdict:
@@ -193,6 +193,22 @@ class TextCheck(Leaf):
         fact = f"{subject.label} ({len(elements(subject))} items) has no {render(operand.value)}"
         return decided(False, self.polarity.message(False, fact, f"an item {render(operand.value)}"),
                        evidence_of(subject, operand))
+
+
+def unfolded(text: str, at: int) -> int:
+    """The offset in ``text`` of the character whose casefolding holds offset ``at`` of
+    ``text.casefold()``. Folding lengthens some characters (``ß`` is ``ss``), so a
+    place in the folded text lies further on than in the text as written; each
+    character folds on its own, so the folded length of a prefix grows with it, and
+    the character is found by halving (each probe folds in C, not char by char)."""
+    low, high = 0, len(text)  # len(text): past the end, for the end of the folded text
+    while low < high:
+        middle = (low + high) // 2
+        if len(text[: middle + 1].casefold()) > at:
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 def searched(subject: Val) -> tuple[Evidence, ...]:
