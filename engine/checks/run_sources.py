@@ -20,7 +20,7 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.model import UNREADABLE, Problem
 from referee.engine.run.reading import SKILL_CREATOR_LOG
 from referee.engine.run.safejson import parse_json
-from referee.engine.values import EvalError, Prov, Val
+from referee.engine.values import EvalError, Prov, Val, render
 
 
 def records(ctx: Context, read: Callable[[Context], tuple[Val, ...]]) -> tuple[Val, ...]:
@@ -194,21 +194,47 @@ def _as_json(text: str, prov: Prov) -> tuple[Val, ...]:
     return (Val(parsed.value, Prov(prov.source, prov.label, prov.file, None, None)),)
 
 
-def csv_rows(text: str, prov: Prov) -> tuple[list[str], tuple[Val, ...]]:
-    """The header and the rows of a CSV text; each row's line is where it starts."""
-    reader = csv.DictReader(io.StringIO(text, newline=""))
+def csv_table(text: str, prov: Prov) -> tuple[list[str], list[tuple[int, list[str]]]]:
+    """The header of a CSV text and its rows' cells, each with the line it starts on
+    (blank rows left out, as csv.DictReader does)."""
+    reader = csv.reader(io.StringIO(text, newline=""))
     rows, start = [], 2
     try:
-        header = list(reader.fieldnames or [])
+        header = next(reader, [])
         start = reader.line_num + 1
-        for row in reader:
-            row.pop(None, None)  # cells beyond the header have no column name
-            label = f"{prov.label} line {start}"
-            rows.append(Val(dict(row), Prov(prov.source, label, prov.file, start)))
-            start = reader.line_num + 1
+        for cells in reader:
+            if cells:
+                rows.append((start, cells))
+                start = reader.line_num + 1
     except csv.Error as err:
         raise EvalError(f"file {prov.label} is not valid CSV (line {start}): {err}") from None
-    return header, tuple(rows)
+    return header, rows
+
+
+def csv_rows(text: str, prov: Prov) -> tuple[list[str], tuple[Val, ...]]:
+    """The header and the rows of a CSV text; each row's line is where it starts."""
+    header, table = csv_table(text, prov)
+    return header, tuple(Val(_csv_row(header, cells, prov, line),
+                             Prov(prov.source, f"{prov.label} line {line}", prov.file, line))
+                         for line, cells in table)
+
+
+def _csv_row(header: list[str], cells: list[str], prov: Prov, line: int) -> dict:
+    """A row's cells by column name: a cell beyond the header has no name and is left
+    out, a missing one is null. A name the header gives two columns holds one cell;
+    when the row's cells under it differ, one would be lost and a check over the
+    rows would rest on the other alone (no row 'where .email contains "@"' with the
+    address in the first 'email' column): EvalError."""
+    row: dict[str, str | None] = {}
+    for name, cell in zip(header, cells):
+        if row.get(name, cell) != cell:
+            raise EvalError(f"file {prov.label} is not usable CSV (line {line}): its header names the column "
+                            f"{render(name)} more than once, and this row holds {render(row[name])} and "
+                            f"{render(cell)} under it, so which one a check reads is unknown")
+        row[name] = cell
+    for name in header[len(cells):]:
+        row.setdefault(name, None)
+    return row
 
 
 def _as_csv(text: str, prov: Prov) -> tuple[Val, ...]:
