@@ -17,6 +17,7 @@ from referee.dsl.format import format_value
 from referee.dsl.syntax import SOURCES as SOURCE_WORDS  # the words a selection starts with
 from referee.engine.checks.functions import ARITY, FUNCTIONS
 from referee.engine.checks.jsonpath_budget import bounded_find
+from referee.engine.checks.jsonpath_numbers import for_query, given_back
 from referee.engine.checks.static import reads_element
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, is_number, plain, render, type_name
 
@@ -165,9 +166,9 @@ class JsonPathGet:
         base = self.base.eval(ctx)
         if isinstance(base, Missing):
             return base
-        found = bounded_find(self.query, plain(base.value), self.text)
+        found = bounded_find(self.query, for_query(plain(base.value)), self.text)
         prov = base.prov
-        items = tuple(Val(m.value, _match_prov(prov, str(m.full_path))) for m in found)
+        items = tuple(Val(given_back(m.value), _match_prov(prov, str(m.full_path))) for m in found)
         label = f"jsonpath({base.label}, {self.text!r})"
         own = Prov(prov.source, label, prov.file, prov.line, prov.step) if prov else None
         return Val([i.value for i in items], own, items)
