@@ -47,6 +47,20 @@ def file_lines(text: str) -> list[str]:
     return lines[:-1] if lines[-1] == "" else lines
 
 
+def line_breaks(text: str, start: int = 0, end: int | None = None) -> int:
+    """How many lines end in ``text[start:end]``, counted as ``file_lines`` counts
+    them: a ``\r\n`` is one line end, a lone ``\r`` one too."""
+    part = text[start:end]
+    return part.count("\n") + part.count("\r") - part.count("\r\n")
+
+
+def line_end(text: str, start: int) -> int:
+    """Where the line of ``text`` holding offset ``start`` ends (its ``\n``, or its
+    ``\r``: a lone one, or the first of a ``\r\n``), or the end of the text."""
+    ends = [found for found in (text.find("\n", start), text.find("\r", start)) if found >= 0]
+    return min(ends) if ends else len(text)
+
+
 def count(number: int, word: str, plural: str | None = None) -> str:
     """``1 run``, ``2 runs``, ``1 tool call``: a number and its noun, agreeing."""
     return f"{number} {word if number == 1 else plural or word + 's'}"

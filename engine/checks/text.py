@@ -20,7 +20,7 @@ from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
-from referee.engine.text import file_lines
+from referee.engine.text import file_lines, line_breaks, line_end
 from referee.engine.values import QUOTE_LIMIT, EvalError, Missing, Prov, Val, equal, render, short, type_name
 from referee.engine.verdict import Evidence, Verdict
 
@@ -44,11 +44,11 @@ def hit_evidence(subject: Val, start: int, raw: list[str] | None = None) -> tupl
     prov, text = subject.prov, subject.value
     if prov is None:
         return None, None
-    line_no = text.count("\n", 0, start)
+    head = start - 1 if start and text.startswith("\r\n", start - 1) else start  # a \r\n ends one line
+    line_no = line_breaks(text, 0, head)
     first = prov.line or 1
-    begin = text.rfind("\n", 0, start) + 1
-    end = text.find("\n", start)
-    quote = text[begin: end if end >= 0 else len(text)].rstrip("\r")
+    begin = max(text.rfind("\n", 0, head), text.rfind("\r", 0, head)) + 1
+    quote = text[begin: line_end(text, head)]
     line = first + line_no if prov.file else None
     if line is not None and raw:
         line = _file_line(raw, prov.line or 1, text, begin, quote, start) or line
@@ -58,8 +58,7 @@ def hit_evidence(subject: Val, start: int, raw: list[str] | None = None) -> tupl
 def words_at(text: str, at: int, width: int = 30) -> str:
     """The text from offset ``at`` to the end of its line, cut after a word once
     ``width`` characters are passed (an ellipsis says so)."""
-    end = text.find("\n", at)
-    rest = text[at: end if end >= 0 else len(text)].rstrip("\r")
+    rest = text[at: line_end(text, at)]
     if len(rest) <= width:
         return rest
     cut = rest.find(" ", width)
@@ -86,7 +85,7 @@ def _file_line(raw: list[str], first: int, text: str, begin: int, quote: str, st
             continue
         wanted = text.count(probe, 0, begin) + 1  # occurrences before this line, and this one
         seen = 0
-        last = min(len(raw), first + text.count("\n") + _SLACK)  # never into a later section
+        last = min(len(raw), first + line_breaks(text) + _SLACK)  # never into a later section
         for number in range(max(first, 1), last + 1):
             seen += raw[number - 1].count(probe)
             if seen >= wanted:

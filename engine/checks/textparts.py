@@ -24,6 +24,7 @@ import regex
 
 from referee.dsl.errors import suggest
 from referee.engine.budget import spend
+from referee.engine.text import line_breaks
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, render, type_name
 
 _HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*(?:[ \t]#+[ \t]*)?\Z")
@@ -310,7 +311,7 @@ def _with_lines(text: str, found: Iterator[_Found]) -> Iterator[tuple[_Found, in
     a long text is read once, not once per match."""
     line, at = 0, 0
     for match in found:
-        line += text.count("\n", at, match.start())
+        line += line_breaks(text, at, match.start())
         at = match.start()
         yield match, line
 
