@@ -103,8 +103,9 @@ def imported_response(found: TextFile, unread: Mapping[str, Mapping[int, tuple[s
     lines = unread.get(found.path)
     if not lines:
         return found
-    message = ("the import could not read this response for certain (from bytes that are not UTF-8, or with a "
-               "line after it that could not be read: see the run's warnings)")
+    message = ("the import could not read this response for certain (from bytes that are not UTF-8, with a "
+               "line after it that could not be read, or beside a part of a message not read: see the run's "
+               "warnings)")
     return replace(found, problems=found.problems + (Problem("unreadable", report, message, min(lines)),))
 
 

@@ -102,14 +102,17 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
 
 def _response(reader: Reader, name: str, skipped: list[int]) -> tuple[Text, ...]:
     """The main agent's reply, unsure when a line of the session after its last
-    message could not be read (``skipped``: cut short, not JSON): that line may hold
-    its last words (a session cut while writing them), so the response is unknown,
+    message could not be read (``skipped``: cut short, not JSON), or a part of an
+    assistant message holding text was not read in or after the message of its last
+    words (``Reader.unread_reply``): either may hold its last words (a session cut
+    while writing them, content of a shape not read), so the response is unknown,
     never the words before them, nor none."""
     reply = reader.reply()
-    after = [line for line in skipped if line > reader.last_said]
+    unread = reader.unread_reply()
+    after = [line for line in skipped if line > reader.last_said] + ([unread] if unread is not None else [])
     if not after or not reader.entries:  # no session read at all: no conversation, no response
         return tuple(reply)
-    return tuple(replace(text, unsure=True) for text in reply) or (Text("agent", "reply", "", Origin(name, after[0]),
+    return tuple(replace(text, unsure=True) for text in reply) or (Text("agent", "reply", "", Origin(name, min(after)),
                                                                         unsure=True),)
 
 

@@ -66,6 +66,7 @@ class Reader:
         self.last_message: dict = {}  # the state of the message last_text is of
         self.called_since = False  # whether a tool_use came after last_text's message
         self.last_said = 0  # the line of the last assistant record read
+        self.words_unread_at: int | None = None  # the line of the last assistant part not read that holds text
         self.prompted = False
         self.times: list[str] = []
         self.results: dict[int, dict] = {}  # entry position -> structured toolUseResult
@@ -104,6 +105,8 @@ class Reader:
             if holds_call(rec) or holds_call_as_text(rec):
                 self.problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this record, skipped, holds a tool_use: no "
                                              "check over the run's calls can be decided", line))
+            if kind == "assistant":  # its message is no object: whatever the agent said in it is not read
+                self.words_unread(Origin(source, line), "this assistant record's message, which is no object,", message)
 
     # --- assistant ------------------------------------------------------------------
 
@@ -123,13 +126,15 @@ class Reader:
         if isinstance(content, str):
             content = [{"type": "text", "text": content}]
         if not isinstance(content, list):
-            self.unread(origin, "this message's content, which is no list,", content)
+            self.unread(origin, "this message's content, which is no list", content)
+            self.words_unread(origin, "this message's content, which is no list", content)
             return
         texts: list[Text] = []
         here: set[tuple] = set()  # this line's blocks: a repeat is one seen on an earlier line
         for block in content:
             if not isinstance(block, dict):
                 self.unread(origin, "a block of this message that is no object", block)
+                self.words_unread(origin, "a block of this message that is no object", block)
                 continue
             marker = _block_key(block)
             if seen is not None and marker in seen:
@@ -164,6 +169,8 @@ class Reader:
                                                                        if k not in ("type", kind)})
         if kind in ("text", "thinking") and not isinstance(block.get(kind), str):
             self.unread(origin, f"a {kind} block whose {kind} is no text", block)
+            if kind == "text":  # words, in a form not read
+                self.words_unread(origin, "a text block whose text is no string", block, surely=True)
         elif kind == "text":
             text = block["text"]
             if text.strip() not in _PLACEHOLDERS:
@@ -180,6 +187,7 @@ class Reader:
             self.server_result(origin, block)
         else:
             self.unread(origin, f"a block of type {kind!r}", block)
+            self.words_unread(origin, f"a block of type {kind!r}", block)
 
     def server_result(self, origin: Origin, block: dict) -> None:
         """The answer to a call a server ran (web search, code execution, an MCP tool),
@@ -216,6 +224,23 @@ class Reader:
         self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id))
 
     # --- user -----------------------------------------------------------------------
+
+    def words_unread(self, origin: Origin, what: str, value: Any, surely: bool = False) -> None:
+        """An assistant part not read that holds text (``may_say``, or ``surely``): what
+        the agent said there is not known, and when it is said after its last words
+        read, those may not be its last (``unread_reply``)."""
+        if surely or may_say(value):
+            self.words_unread_at = origin.line
+            self.problems.append(Problem("unread-text", origin.source, f"{what}, not read, holds text: what the "
+                                         "agent said there is unknown", origin.line))
+
+    def unread_reply(self) -> int | None:
+        """The line of an assistant part holding text that was not read, when it comes
+        in or after the message of the agent's last words read (or there are none): the
+        reply may be there, so the response is unknown, never the words before it."""
+        unread = self.words_unread_at
+        start = self.last_message.get("line", 0) if self.last_text else 0
+        return unread if unread is not None and unread >= start else None
 
     def user(self, origin: Origin, rec: dict, message: dict) -> None:
         content = message.get("content")
@@ -317,6 +342,16 @@ def _status(part: dict) -> tuple[str, str | None]:
     if flag is None:
         return "error", None
     return "success", "its content is a <tool_use_error> while is_error is false"
+
+
+def may_say(value: Any) -> bool:
+    """Whether a part of an assistant message holds words: it is text itself, or holds a
+    ``text`` member that is (a block of a type this reader does not know, content
+    given as one block; a redacted_thinking block's ``data`` is no words)."""
+    if isinstance(value, str):
+        return value.strip() != ""
+    return any(isinstance(item, dict) and isinstance(item.get("text"), str) and item["text"].strip() != ""
+               for item in nested(value))
 
 
 def refused(result: Any) -> bool:
