@@ -43,3 +43,19 @@ def test_columns_named_twice_whose_cells_agree_are_read():
 def test_the_header_of_a_file_with_such_rows_is_read():
     (verdict,) = _verdicts("a,a\n1,2\n", ['header(file "people.csv" as csv) == ["a", "a"]'])
     assert verdict.outcome.value == "pass", verdict.message
+
+
+@pytest.mark.parametrize("check", [
+    'no file "people.csv" as csv where text(.) contains "000"',
+    'all file "people.csv" as csv have .amount == "1"',
+])
+def test_a_cell_beyond_the_header_is_an_error(check: str):
+    # "1,000" unquoted: three cells under a header of two; the third has no column
+    (verdict,) = _verdicts("name,amount\nBob,1,000\n", [check])
+    assert verdict.outcome.value == "error", verdict.message
+    assert "people.csv" in verdict.message and "line 2" in verdict.message and '"000"' in verdict.message
+
+
+def test_a_blank_cell_beyond_the_header_is_left_out():
+    verdicts = _verdicts("name,amount\nBob,1,\nAna,2, \n", ['all file "people.csv" as csv have .amount in ["1", "2"]'])
+    assert [v.outcome.value for v in verdicts] == ["pass"], [v.message for v in verdicts]

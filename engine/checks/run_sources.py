@@ -220,11 +220,18 @@ def csv_rows(text: str, prov: Prov) -> tuple[list[str], tuple[Val, ...]]:
 
 
 def _csv_row(header: list[str], cells: list[str], prov: Prov, line: int) -> dict:
-    """A row's cells by column name: a cell beyond the header has no name and is left
-    out, a missing one is null. A name the header gives two columns holds one cell;
-    when the row's cells under it differ, one would be lost and a check over the
-    rows would rest on the other alone (no row 'where .email contains "@"' with the
-    address in the first 'email' column): EvalError."""
+    """A row's cells by column name: a missing one is null. A cell beyond the header
+    has no name: blank, it is left out (a trailing comma); else it would be lost
+    (``Bob,1,000`` under ``name,amount``: an amount written with a comma, unquoted),
+    and a check over the rows would rest on the cells kept alone: EvalError. So too a
+    name the header gives two columns, which holds one cell: when the row's cells
+    under it differ (no row 'where .email contains "@"' with the address in the first
+    'email' column)."""
+    extra = [cell for cell in cells[len(header):] if cell.strip()]
+    if extra:
+        raise EvalError(f"file {prov.label} is not usable CSV (line {line}): this row holds {len(cells)} cells "
+                        f"where its header names {len(header)}, and {render(extra[0])} has no column, so which "
+                        "column a check reads is unknown")
     row: dict[str, str | None] = {}
     for name, cell in zip(header, cells):
         if row.get(name, cell) != cell:
