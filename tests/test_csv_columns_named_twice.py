@@ -59,3 +59,14 @@ def test_a_cell_beyond_the_header_is_an_error(check: str):
 def test_a_blank_cell_beyond_the_header_is_left_out():
     verdicts = _verdicts("name,amount\nBob,1,\nAna,2, \n", ['all file "people.csv" as csv have .amount in ["1", "2"]'])
     assert [v.outcome.value for v in verdicts] == ["pass"], [v.message for v in verdicts]
+
+
+def test_an_empty_file_is_said_to_be_there():
+    # no row to select: vacuously none, and the message says the file is there, not missing
+    verdicts = _verdicts("", ['no file "people.csv" as csv where .a == "1"'])
+    assert verdicts[0].outcome.value == "pass"
+    assert "is there, and holds none" in verdicts[0].message
+    program = compile_rules([dsl.parse_rules('eval 1\nexpect: no file "other.csv" as csv where .a == "1"\n',
+                                             "csv.rules")], None)
+    (missing,) = evaluate(program.evals[0], memory_run({"outputs/people.csv": ""}))
+    assert "the file does not exist" in missing.message

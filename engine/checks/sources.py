@@ -85,6 +85,7 @@ class Select:
     # The leading filters that have a ``pick``, and the others combined (see _select).
     picks: tuple[Pick, ...] = ()
     rest: Callable[[Context, Val], bool] | None = None
+    path: str | None = None  # the file a file selection reads (under outputs/)
 
     def items(self, ctx: Context) -> tuple[Val, ...]:
         return ctx.once((self, "items"), lambda: self._select(ctx))
@@ -158,7 +159,7 @@ class Select:
     def _why_empty(self, ctx: Context) -> str:
         items = self._source_items(ctx)
         if not items:
-            return ctx.run.response_missing if self.source == "response" else self._no_source()
+            return ctx.run.response_missing if self.source == "response" else self._no_source(ctx)
         sure = all_sure(ctx, items) if self.picks else False
         for flt in self.filters:
             kept = self._kept(ctx, flt, items, sure)
@@ -197,9 +198,10 @@ class Select:
     def _source_text(self) -> str:
         return self.desc.split(" where ", 1)[0] if self.filters else self.desc
 
-    def _no_source(self) -> str:
-        if self.source == "file":
-            return f"{self._source_text()}: the file does not exist"
+    def _no_source(self, ctx: Context) -> str:
+        if self.source == "file":  # an empty file, or a header alone, has no line or row either
+            there = self.path is not None and ctx.run.exists_output(self.path)
+            return f"{self._source_text()}: " + ("the file is there, and holds none" if there else "the file does not exist")
         if self.source in ("calls", "notes", "harness"):
             return f"there are no {self.desc}"
         return f"{self.source} is missing"
@@ -402,4 +404,5 @@ def compile_selection(c, node: ast.Selection, scope) -> Select:
     single = kind in ("text", "any") and src.kind != "outputs"
     picks, rest = _leading_picks(filters)
     return Select(read, filters, format_value(node), src.kind, single,
-                  tools[0] if tools else None, kind, _keep_all(filters), picks, rest)
+                  tools[0] if tools else None, kind, _keep_all(filters), picks, rest,
+                  src.path if src.kind == "file" else None)
