@@ -14,6 +14,7 @@ import pytest
 from referee.engine.cli import main
 from referee.engine.commands import grade_report
 from referee.engine.report.spill import InMemory, Spill
+from referee.engine.report.stdout import utf8_writer
 
 REPO = Path(__file__).resolve().parents[1]
 WORKSPACE = REPO / "examples" / "booking-skill-workspace"
@@ -73,15 +74,14 @@ def test_utf8_text_reaches_any_stream_in_order(encoding):
     raw = io.BytesIO()
     stream = io.StringIO() if encoding is None else io.TextIOWrapper(raw, encoding=encoding, errors="replace")
     stream.write("before ")
-    write = grade_report._utf8_writer(stream)
+    write = utf8_writer(stream)
     write(text.encode())
     stream.write(" after")
     stream.flush()
-    expected = "before " + text + " after"
     if encoding is None:
-        assert stream.getvalue() == expected
-    else:  # what writing the text itself would have given, in the stream's own encoding
-        assert raw.getvalue() == expected.encode(encoding, "replace")
+        assert stream.getvalue() == "before " + text + " after"
+    else:  # the text as UTF-8 between what was written in the stream's own encoding
+        assert raw.getvalue() == b"before " + text.encode() + b" after"
 
 
 def test_written_reports_are_those_of_a_grade_in_memory(tmp_path, capsys):

@@ -217,39 +217,26 @@ def _print_json(entries: Iterator[dict], document: Callable[[], dict]) -> None:
     one entry at a time: the same bytes, but only one run's entry is held at once.
     ``document()`` is asked for once the entries are out: what follows the runs in it
     (the totals) is counted as they go by. (An object's members, as ``json.dumps``
-    with ``indent=2`` lays them out, are ``"key": value`` one level in, between commas.)"""
+    with ``indent=2`` lays them out, are ``"key": value`` one level in, between commas.)
+    Every part goes out as UTF-8 (``engine.report.stdout``), whatever the console's encoding."""
     from referee.engine.report.render import json_text
+    from referee.engine.report.stdout import utf8_writer
 
-    sys.stdout.write(f'{{\n  "schema_version": {JSON_SCHEMA_VERSION},\n  "runs": [')
-    write = _utf8_writer(sys.stdout)
+    write = utf8_writer(sys.stdout)
+    write(f'{{\n  "schema_version": {JSON_SCHEMA_VERSION},\n  "runs": ['.encode())
     count = 0
     for entry in entries:
         write(("," if count else "").encode() + b"\n    " + _nested(json_text(entry), 2).encode("utf-8", "surrogatepass"))
         count += 1
-    sys.stdout.write("\n  ]" if count else "]")
+    write(b"\n  ]" if count else b"]")
     for key, value in document().items():
-        sys.stdout.write(f",\n  {json_text(key)}: {_nested(json_text(value), 1)}")
-    sys.stdout.write("\n}\n")
+        write(f",\n  {json_text(key)}: {_nested(json_text(value), 1)}".encode("utf-8", "surrogatepass"))
+    write(b"\n}\n")
 
 
 def _nested(text: str, levels: int) -> str:
     """JSON ``text`` laid out ``levels`` deeper (every newline of it is layout: strings escape theirs)."""
     return text.replace("\n", "\n" + "  " * levels)
-
-
-def _utf8_writer(stream) -> Callable[[bytes], object]:
-    """Write UTF-8 text to ``stream``: straight to its bytes when it would write them
-    alike (UTF-8, no newline translation), so that text a run holds which no encoder
-    writes (a lone surrogate, from a JSON escape) reaches the output as the report's
-    text has it; else as text."""
-    import codecs
-    import os
-
-    raw = getattr(stream, "buffer", None)
-    if raw is None or os.linesep != "\n" or codecs.lookup(stream.encoding or "ascii").name != "utf-8":
-        return lambda data: stream.write(data.decode("utf-8", "surrogatepass"))
-    stream.flush()  # what was written as text goes first
-    return raw.write
 
 
 def _inert_brief(brief):

@@ -103,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     from referee.engine.report.atomic import write_atomic, write_output
     from referee.engine.report.color import paint, use_color
     from referee.engine.report.collect import NothingToReport, NotTrusted, collect
+    from referee.engine.report.stdout import print_document
     from referee.engine.shards.verify import require_one_grade
 
     if not args.workspace.is_dir():
@@ -117,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         warn(problem)  # names from the workspace: control characters are escaped
     target = _target(args)
     if target is None:
-        sys.stdout.write(render(collection, args.format, args))
+        print_document(render(collection, args.format, args))
     else:
         # A path the user typed is theirs: a FIFO or /dev/stdout there is written
         # through. The default file in the workspace is replaced only if regular.

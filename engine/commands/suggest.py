@@ -50,6 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from referee.dsl.errors import RulesError
     from referee.dsl.evals_json import load_evals
     from referee.engine.suggest.patterns import PatternError
+    from referee.engine.report.stdout import print_document
     from referee.engine.suggest.rulesfile import draft_evals, drafts_json, rules_text
 
     try:
@@ -64,11 +65,11 @@ def run(args: argparse.Namespace) -> int:
     except PatternError as exc:
         raise UsageError(str(exc)) from None
     if args.json:
-        print(json.dumps({"schema_version": 1, "drafts": drafts_json(drafts)}, ensure_ascii=False, indent=2))
+        print_document(json.dumps({"schema_version": 1, "drafts": drafts_json(drafts)}, ensure_ascii=False, indent=2) + "\n")
     else:
         text = rules_text(evals, drafts, args.evals.name)
         if args.output is None:
-            sys.stdout.write(text)
+            print_document(text)
         else:
             _write(args.output, text)
     drafted = sum(1 for items in drafts.values() for d in items if d.check is not None)

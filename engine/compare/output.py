@@ -55,8 +55,9 @@ def say(line: str = "") -> None:
 def show_json(document: dict | list) -> None:
     """A document on standard output (``--json``, ``--check``), every string made inert."""
     from referee.engine.report.inert import inert_data
+    from referee.engine.report.stdout import print_document
 
-    print(json_text(inert_data(document)), end="")
+    print_document(json_text(inert_data(document)))
 
 
 def own_folder(folder: Path) -> Path:

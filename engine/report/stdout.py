@@ -1,0 +1,32 @@
+"""A document on standard output: ``--json``, ``report -o -``, a drafted rules file.
+
+A document is bytes for a program to read, not text for a person: JSON's interchange
+encoding is UTF-8, and the JUnit and HTML reports declare UTF-8. So it goes out as the
+UTF-8 that ``-o FILE`` would write, whatever the console's encoding. Written as text on
+a console encoded in ASCII or Latin-1 (``PYTHONIOENCODING``), it came out as another
+encoding's bytes under an XML declaration of UTF-8, or with Python's ``\\xfc`` for
+what the encoding lacks, which is no JSON escape: a document no parser reads.
+"""
+
+from __future__ import annotations
+
+import sys
+from typing import Callable, TextIO
+
+from referee.engine.report.atomic import encode
+
+
+def print_document(text: str) -> None:
+    """``text`` on standard output as ``-o FILE`` would write it (UTF-8)."""
+    utf8_writer(sys.stdout)(encode(text))
+
+
+def utf8_writer(stream: TextIO) -> Callable[[bytes], object]:
+    """Write UTF-8 bytes to ``stream``: straight to the bytes beneath it, after what
+    was written to it as text; as text to a stream with no bytes beneath (one a test
+    or a program that embeds referee put in place of standard output)."""
+    raw = getattr(stream, "buffer", None)
+    if raw is None:
+        return lambda data: stream.write(data.decode("utf-8", "surrogatepass"))
+    stream.flush()  # what was written as text goes first
+    return raw.write
