@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import shutil
 import sys
 import xml.etree.ElementTree as ET
@@ -76,3 +77,20 @@ def test_a_document_on_stdout_is_utf8_whatever_the_console_encoding(graded, monk
         json.loads(text)
     elif command == "report junit":
         ET.fromstring(got)
+
+
+def test_grade_json_writes_a_name_that_is_not_utf8_as_its_json_escape(tmp_path, monkeypatch):
+    # Input: a configuration folder named with the byte 0xff, which Python reads as the
+    # lone surrogate "\udcff". grade --json wrote it as the three bytes of that
+    # surrogate (ED B3 BF): not UTF-8, so no JSON parser read the document, while
+    # grading.json holds the escape "\udcff".
+    outputs = tmp_path / "ws" / "eval-1" / os.fsdecode(b"\xffconf") / "run-1" / "outputs"
+    outputs.mkdir(parents=True)
+    (outputs / "response.md").write_text("hi\n", encoding="utf-8")
+    (tmp_path / "r.rules").write_text('eval 1 "x"\nexpect "greets": response contains "hi"\n', encoding="utf-8")
+    argv = ["grade", str(tmp_path / "ws"), "--rules", str(tmp_path / "r.rules"), "--json"]
+    printed = _printed(monkeypatch, "utf-8", argv)
+    document = json.loads(printed.decode("utf-8"))
+    assert document["runs"][0]["path"] == "eval-1/\udcffconf/run-1"
+    written = (outputs.parent / "grading.json").read_bytes()
+    assert b'"path": "eval-1/\\udcffconf/run-1"' in written and b'"path": "eval-1/\\udcffconf/run-1"' in printed

@@ -218,7 +218,10 @@ def _print_json(entries: Iterator[dict], document: Callable[[], dict]) -> None:
     ``document()`` is asked for once the entries are out: what follows the runs in it
     (the totals) is counted as they go by. (An object's members, as ``json.dumps``
     with ``indent=2`` lays them out, are ``"key": value`` one level in, between commas.)
-    Every part goes out as UTF-8 (``engine.report.stdout``), whatever the console's encoding."""
+    Every part goes out as UTF-8 (``engine.report.stdout``), whatever the console's
+    encoding, and encoded as grading.json is: a lone surrogate (a folder name that is
+    not UTF-8) as its JSON escape ``\\udcff``, never as bytes that are not UTF-8."""
+    from referee.engine.report.atomic import encode
     from referee.engine.report.render import json_text
     from referee.engine.report.stdout import utf8_writer
 
@@ -226,11 +229,11 @@ def _print_json(entries: Iterator[dict], document: Callable[[], dict]) -> None:
     write(f'{{\n  "schema_version": {JSON_SCHEMA_VERSION},\n  "runs": ['.encode())
     count = 0
     for entry in entries:
-        write(("," if count else "").encode() + b"\n    " + _nested(json_text(entry), 2).encode("utf-8", "surrogatepass"))
+        write(("," if count else "").encode() + b"\n    " + encode(_nested(json_text(entry), 2)))
         count += 1
     write(b"\n  ]" if count else b"]")
     for key, value in document().items():
-        write(f",\n  {json_text(key)}: {_nested(json_text(value), 1)}".encode("utf-8", "surrogatepass"))
+        write(encode(f",\n  {json_text(key)}: {_nested(json_text(value), 1)}"))
     write(b"\n}\n")
 
 

@@ -27,6 +27,6 @@ def utf8_writer(stream: TextIO) -> Callable[[bytes], object]:
     or a program that embeds referee put in place of standard output)."""
     raw = getattr(stream, "buffer", None)
     if raw is None:
-        return lambda data: stream.write(data.decode("utf-8", "surrogatepass"))
+        return lambda data: stream.write(data.decode("utf-8"))
     stream.flush()  # what was written as text goes first
     return raw.write
