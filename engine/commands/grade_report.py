@@ -106,7 +106,8 @@ def _print_runs(graded, results: list[WriteResult], tally: terminal.Tally, gate:
         if args.verbose:
             for number in members:
                 printer.run(graded[number], graded[number].report(), results[number])
-        print(terminal.context_line(config, counted.totals(0), gate.primary or "", printer.color))
+        # The configuration's name is its folder's: the run's text, made inert as the run lines are.
+        print(terminal.context_line(inert(config), counted.totals(0), gate.primary or "", printer.color))
 
 
 class _Printer:
