@@ -149,10 +149,12 @@ class _Printer:
 
 def _print_written(graded, results: list[WriteResult], workspace: Path) -> None:
     from referee.engine.report.marker import GRADING, GROUND_TRUTH
+    from referee.engine.report.terminal import on_its_line
 
     for g, result in zip(graded, results):
         if result.written:
-            print("\n".join(f"  wrote {inert(_shown(workspace, g.place.rel, name))}" for name in (GRADING, GROUND_TRUTH)))
+            print("\n".join(f"  wrote {on_its_line(inert(_shown(workspace, g.place.rel, name)))}"
+                             for name in (GRADING, GROUND_TRUTH)))
 
 
 def _exit_code(totals: terminal.Totals) -> int:

@@ -41,7 +41,7 @@ def run_lines(report: Brief, note: str, color: bool, full: dict | None = None,
     status = run_status(report)
     summary, gate = report.summary, report.gate
     extra = f", {summary['not_graded']} not graded" if summary["not_graded"] else ""
-    head = (f"{paint(f'{status:<5}', status, color)} {report.run['path']}  "
+    head = (f"{paint(f'{status:<5}', status, color)} {on_its_line(report.run['path'])}  "
             f"gate {gate['passed']}/{gate['total']}, all {summary['passed']}/{summary['total']}{extra}")
     lines = [head + (f"  ({note})" if note else "")] + _warning_lines(warnings, color, verbose)
     if full is None:
@@ -61,7 +61,7 @@ def run_lines(report: Brief, note: str, color: bool, full: dict | None = None,
 
 def _warning_lines(warnings: Sequence[str], color: bool, verbose: bool) -> list[str]:
     shown = warnings if verbose else warnings[:SHOWN_WARNINGS]
-    lines = [paint(f"      warning: {_shorten(w, EVIDENCE_WIDTH) if not verbose else w}", "EMPTY", color)
+    lines = [paint(f"      warning: {on_its_line(w) if verbose else _shorten(w, EVIDENCE_WIDTH)}", "EMPTY", color)
              for w in shown]
     if len(warnings) > len(shown):
         lines.append(paint(f"      ... and {len(warnings) - len(shown)} more warnings (--verbose shows them; "
@@ -91,13 +91,22 @@ def _expectation_lines(item: dict, excluded: str | None, tips: list[str], color:
 
 
 def _item_lines(mark: str, style: str, item: dict, notes, color: bool, verbose: bool) -> list[str]:
-    evidence = item["evidence"] if verbose else _shorten(item["evidence"], EVIDENCE_WIDTH)
+    evidence = (item["evidence"] if verbose else _shorten(item["evidence"], EVIDENCE_WIDTH)).removesuffix("\n")
     lines = [f"      {paint(mark, style, color)} {item['key']} {item['text']}"]
-    lines += [paint(f"          {note}", "EMPTY", color) for note in notes]
-    # Split at line breaks alone: str.splitlines also breaks at characters a terminal
-    # does not (U+2028 in a quoted argument), which would let the run's text start a line.
-    lines += [paint(f"          {line}", "dim", color) for line in evidence.removesuffix("\n").split("\n")]
+    lines += [paint(f"          {on_its_line(note)}", "EMPTY", color) for note in notes]
+    lines.append(paint(f"          {on_its_line(evidence)}", "dim", color))
     return lines
+
+
+def on_its_line(text: str) -> str:
+    """``text`` (inert already) on the line it belongs to: a line break in it written
+    as ``\\n``. Names from the run hold them (a folder or file the agent named
+    ``"x\\n::add-mask::FAIL"``), and evidence and hints quote those names: printed
+    as they are, the rest would start a line that reads as referee's, or as a
+    workflow command in a CI log (the runner reads one at the start of any line,
+    after leading blanks). Other characters a terminal breaks at are escaped by
+    ``inert``; those it does not (U+2028 in a quoted argument) stay as they are."""
+    return text.replace("\n", "\\n")
 
 
 @dataclass(frozen=True)
@@ -181,7 +190,7 @@ def gate_line(primary: str, t: Totals, color: bool) -> str:
 
 def context_line(config: str, t: Totals, primary: str, color: bool) -> str:
     """Another configuration's runs, as context: not a failure of the gate."""
-    line = (f"context  {config}: {_runs(t.runs)} ({_statuses(t)}); "
+    line = (f"context  {on_its_line(config)}: {_runs(t.runs)} ({_statuses(t)}); "
             f"gated assertions {t.gate_passed}/{t.gate_total} passed; not in the gate (--primary {primary})")
     return paint(line, "dim", color)
 
