@@ -22,7 +22,9 @@ HIDDEN = "[hidden]"
 def primary_is_a(seed: int, eval_id: str, primary_run: str, baseline_run: str) -> bool:
     """True when the pair shows its primary run as A."""
     material = "\0".join(("referee-blind", str(seed), eval_id, primary_run, baseline_run))
-    return hashlib.sha256(material.encode("utf-8")).digest()[0] % 2 == 0
+    # A folder name that is not UTF-8 holds a lone surrogate ("\udcff"), which strict
+    # UTF-8 refuses; "surrogatepass" encodes it, and any other text as strict UTF-8 does.
+    return hashlib.sha256(material.encode("utf-8", "surrogatepass")).digest()[0] % 2 == 0
 
 
 @dataclass(frozen=True)

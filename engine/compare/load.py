@@ -192,7 +192,8 @@ def outcomes_digest(runs: Iterable[tuple[str, Sequence[tuple[str, str]]]]) -> st
     reading of the same runs and uses their findings only while the two agree."""
     material = sorted((path, sorted(pairs)) for path, pairs in runs)
     text = json.dumps(material, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
+    # A path that is not UTF-8 holds a lone surrogate: encoded, not refused (as blind.py does).
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()[:16]
 
 
 def digest_of(runs: Iterable[Graded]) -> str:
