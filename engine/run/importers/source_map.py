@@ -146,6 +146,10 @@ def dumps(source_map: SourceMap) -> str:
         document["origin"] = source_map.origin
     head = json.dumps({k: v for k, v in document.items() if k != "lines"}, ensure_ascii=False,
                       sort_keys=True)[:-1]
+    # A source named with a byte that is not UTF-8 holds a lone surrogate ("\udcff"),
+    # which no UTF-8 writer or digest encodes: it is kept as that JSON escape, which
+    # reads back as the same name (as writer._put keeps one in a run's texts).
+    head = head.encode("utf-8", errors="backslashreplace").decode("utf-8")
     body = ",\n".join(f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, separators=(',', ':'))}"
                       for k, v in lines.items())
     return f'{head}, "lines": {{\n{body}\n}}}}\n'
