@@ -41,6 +41,9 @@ def place_run(files: RunFiles, out: Path, name: str) -> bool:
     replaced = _replaceable(target)
     staging = Path(tempfile.mkdtemp(prefix=f".{leaf}.import-", dir=parent))
     try:
+        # mkdtemp makes the folder 0700; the run folder is an ordinary one, as the
+        # folders above it and the files in it are (the umask decides).
+        os.chmod(staging, 0o777 & ~_umask())
         for rel, text in sorted(files.files.items()):
             path = staging / rel
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -86,6 +89,13 @@ def _replaceable(target: Path) -> bool:
         raise PlaceRefused(f"{target}: exists and was not written by referee import (no {SOURCE_MAP}); "
                            "not replaced: import into another folder")
     return True
+
+
+def _umask() -> int:
+    """The process's umask (read by setting it; import writes from one thread)."""
+    current = os.umask(0)
+    os.umask(current)
+    return current
 
 
 def _swap(staging: Path, target: Path, replaced: bool) -> None:
