@@ -29,7 +29,6 @@ import math
 import os
 import re
 import stat
-import tempfile
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -324,19 +323,16 @@ def _kind(value: object) -> str:
 
 
 def save(path: Path, meta: dict, entries: dict[str, dict]) -> None:
-    """Write atomically (temporary file, then rename): Ctrl-C never leaves half a cassette."""
+    """Write atomically (temporary file, then rename): Ctrl-C never leaves half a cassette.
+    Through the reports' writer, so the cassette is an ordinary file whose mode follows
+    the umask (a bare mkstemp file stays 0600, readable by its owner alone)."""
+    from referee.engine.report.atomic import write_atomic
+
     lines = [json.dumps({**meta, "version": VERSION}, sort_keys=True, ensure_ascii=False)]
     lines += [json.dumps(_sealed(entries[k]), sort_keys=True, ensure_ascii=False)
               for k in sorted(entries)]
     path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(prefix=".cassette-", dir=path.parent)
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as out:
-            out.write("\n".join(lines) + "\n")
-        os.replace(temp, path)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
+    write_atomic(path, "\n".join(lines) + "\n")
 
 
 def _sealed(entry: dict) -> dict:
