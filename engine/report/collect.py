@@ -354,12 +354,17 @@ BENCHMARK_LIMIT = 64 * 1024 * 1024  # as compare.output.read_object reads one fo
 
 def _benchmark(folder: Path, problems: list[str]) -> dict[str, Any] | None:
     path = folder / BENCHMARK
-    if not path.is_file():
+    if not os.path.lexists(path):
         return None
+    # Whatever stands there is read, so that one that is not a file (a FIFO, a folder)
+    # is named as unread, as an unreadable one is: never passed over in silence.
     try:
         # Through the one reader (a FIFO is refused, never waited on), bounded as diff reads it.
         value = json.loads(read_named_text(path, limit=BENCHMARK_LIMIT))
-    except (OSError, ValueError) as exc:
+    except OSError as exc:  # its reason alone: the path is named already
+        problems.append(f"{display_path(path)}: cannot read ({exc.strerror or exc}); shown without it")
+        return None
+    except ValueError as exc:
         problems.append(f"{display_path(path)}: cannot read ({exc}); shown without it")
         return None
     except RecursionError:  # nested deeper than the decoder's stack
