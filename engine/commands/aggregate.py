@@ -288,28 +288,28 @@ def _print(doc: dict, args: argparse.Namespace) -> None:
     color = use_color(sys.stdout, args.color)
     meta, decided = doc["metadata"], doc["release"]
     against = f" against {meta['baseline']}" if meta["baseline"] else ""
-    print(f"{paint(decided['decision'], decided['decision'], color)}  {meta['primary']}{against}  "
-          f"({decided['mode']} mode, rules {decided['config']})")
+    print(f"{paint(decided['decision'], decided['decision'], color)}  "
+          + _shown(f"{meta['primary']}{against}  ({decided['mode']} mode, rules {decided['config']})"))
     marks = {"ok": ("ok  ", "PASS"), "conditional": ("COND", "CONDITIONAL PASS"), "fail": ("FAIL", "FAIL")}
     for reason in decided["reasons"]:
         mark, style = marks[reason["status"]]
-        print(f"  {paint(mark, style, color)} {reason['rule']}: {reason['message']}")
+        print(f"  {paint(mark, style, color)} " + _shown(f"{reason['rule']}: {reason['message']}"))
     summary = doc["run_summary"]
     for config in meta["configurations"]:
         rates = summary[config]
         gated, graded = rates["pass_rate"], rates["pass_rate_all_graded"]
-        print(f"  {config}: gated {_pct(gated)}, all graded {_pct(graded)} over {count(rates['runs'], 'run')}")
+        print(_shown(f"  {config}: gated {_pct(gated)}, all graded {_pct(graded)} over {count(rates['runs'], 'run')}"))
     if doc["comparisons"]:
         first = doc["comparisons"][0]
-        print(f"  delta ({meta['primary']} - {meta['baseline']}): " + ", ".join(
+        print(_shown(f"  delta ({meta['primary']} - {meta['baseline']}): " + ", ".join(
             f"{k} {_points(first['delta'][k]) if k.startswith('pass_rate') else text}"
-            for k, text in first["delta_text"].items()))
+            for k, text in first["delta_text"].items())))
     for found in doc["contaminated_runs"]:
         first = found["evidence"][0]
         step = f"step {first['step']} " if first["step"] is not None else ""
         fate = "kept" if found["included_in_delta"] else "left out of the delta"
-        print(f"  contaminated ({fate}): {found['path']}: {step}{first['tool']} ({first['location']}) "
-              f"reads {first['target']}")
+        print(_shown(f"  contaminated ({fate}): {found['path']}: {step}{first['tool']} ({first['location']}) "
+                     f"reads {first['target']}"))
     for unusable in doc["unusable_runs"]:
         warn(f"{unusable['path']}: not counted: {unusable['reason']}")
     if args.check:
@@ -317,6 +317,15 @@ def _print(doc: dict, args: argparse.Namespace) -> None:
     else:
         out = args.output or args.workspace
         print(f"wrote {out / BENCHMARK_JSON} and {out / BENCHMARK_MD}")
+
+
+def _shown(text: str) -> str:
+    """A line's text from the workspace (configuration names are its folders' names,
+    contamination quotes a run's tool and path) made inert and kept on its line, as
+    compare's lines are (engine.compare.output.say); colour is added around it."""
+    from referee.engine.report.inert import inert
+
+    return inert(text).replace("\n", "\\n")
 
 
 def _pct(stat) -> str:
