@@ -34,7 +34,9 @@ def choose(found: list[str], primary: str | None = None, baseline: str | None = 
     """The roles of the configurations ``found``; raises UsageError when they are
     unknown or cannot be told apart, saying what to pass."""
     names = sorted(set(found))
-    listed = ", ".join(names)
+    # Folder names, printed in one line of an error: a line break in one is written as
+    # \n, or the rest of the name would start a line of its own (a CI workflow command).
+    listed = ", ".join(name.replace("\n", "\\n") for name in names)
     for given, flag in ((primary, "--primary"), (baseline, "--baseline")):
         if given is not None and given not in names:
             raise UsageError(f"{flag} {given}: no such configuration among the graded runs ({listed})")
