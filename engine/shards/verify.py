@@ -237,7 +237,9 @@ def describe(problems: list[tuple[str, str]]) -> str:
     lines = []
     for kind in ("mixed", "missing", "duplicate", "foreign", "changed", "ungraded", "unmerged"):
         found = [message for k, message in problems if k == kind]
-        lines += [f"  {kind}: {message}" for message in found[:SHOWN]]
+        # One problem a line: a run folder's name it quotes may hold a line break, written
+        # as \n, or the rest would start a line of its own (a CI workflow command).
+        lines += [f"  {kind}: " + message.replace("\n", "\\n") for message in found[:SHOWN]]
         if len(found) > SHOWN:
             lines.append(f"  {kind}: ... and {len(found) - SHOWN} more")
     return "\n".join(lines)
