@@ -25,7 +25,7 @@ from typing import Any
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of
 from referee.dsl.json_locate import index_values, raw_offsets, syntax_error
-from referee.dsl.named_file import read_named_text
+from referee.dsl.named_file import NotUtf8, read_named_text
 from referee.dsl.parser import parse_condition
 from referee.dsl.transform import check_text
 
@@ -78,8 +78,9 @@ def load_evals(path: Path, display: str | None = None) -> EvalsFile:
         text = read_named_text(path)  # a FIFO or a device is refused, never waited on
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        line = exc.line if isinstance(exc, NotUtf8) else 0  # the line of the byte that is not UTF-8
         raise RulesError([Diagnostic("bad-evals", f"cannot read evals.json: {reason}",
-                                     shown, 0, 0)]) from None
+                                     shown, line, 0)]) from None
     return loads_evals(text, shown, str(Path(path).parent))
 
 

@@ -27,6 +27,18 @@ class TooLarge(OSError):
     """A named file over the size limit of its reader."""
 
 
+class NotUtf8(UnicodeDecodeError):
+    """A named file that is not UTF-8 text: ``str`` names the first byte that is not
+    and its line (``line``), where ``UnicodeDecodeError`` gives an offset into the file."""
+
+    @property
+    def line(self) -> int:
+        return self.object.count(b"\n", 0, self.start) + 1
+
+    def __str__(self) -> str:
+        return f"byte 0x{self.object[self.start]:02x} on line {self.line} is not UTF-8"
+
+
 def named_bytes(path: Path, limit: int = LIMIT, *, head: bool = False) -> bytes:
     """The bytes of ``path``, at most ``limit`` (with ``head``, its first ``limit``
     bytes, however large it is). Raises ``NotRegular``, ``TooLarge`` or the
@@ -55,8 +67,15 @@ def named_bytes(path: Path, limit: int = LIMIT, *, head: bool = False) -> bytes:
 
 def read_named_text(path: Path | str, encoding: str = "utf-8", limit: int = LIMIT) -> str:
     """``Path.read_text`` through ``named_bytes``. Raises what ``read_text`` raises:
-    an ``OSError`` whose ``strerror`` says why, or ``UnicodeDecodeError``."""
-    return named_bytes(Path(path), limit).decode(encoding)
+    an ``OSError`` whose ``strerror`` says why, or a ``UnicodeDecodeError`` (``NotUtf8``,
+    which names the line, when the encoding is UTF-8)."""
+    data = named_bytes(Path(path), limit)
+    try:
+        return data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        if exc.encoding not in ("utf-8", "utf-8-sig"):
+            raise
+        raise NotUtf8(exc.encoding, exc.object, exc.start, exc.end, exc.reason) from None
 
 
 def utf8_text(data: bytes, where: Path | str) -> str:

@@ -105,8 +105,8 @@ def _read(name: str) -> str:
         raise UsageError(f"cannot read {name}: no such file") from None
     except NotRegular:
         raise UsageError(f"cannot read {name}: not a file") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"cannot read {name}: not UTF-8 text") from None
+    except UnicodeDecodeError as exc:  # NotUtf8: the byte and its line
+        raise UsageError(f"cannot read {name}: {exc}") from None
     except OSError as exc:
         raise UsageError(f"cannot read {name}: {exc.strerror or exc}") from None
 
