@@ -20,6 +20,7 @@ for a quantifier over a name that is neither a source nor a let). Warnings
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, replace
 from typing import Iterable
 
@@ -129,20 +130,31 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str | None:
     return f"did you mean '{best}'?" if best else None
 
 
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
 def line_of(text: str, line: int) -> str:
     """The text of the 1-based ``line`` of ``text`` without its line end ('' if none)."""
     if line < 1:
         return ""
-    # Lark counts lines by "\n" alone; so does this, or carets would drift.
-    parts = text.split("\n")
+    # Lines end as the parser counts them: at "\n", and at a lone "\r", which it reads
+    # as a "\n" (dsl.parser); so does this, or carets would drift.
+    parts = lone_cr_ended(text).split("\n")
     return parts[line - 1].rstrip("\r") if line <= len(parts) else ""
 
 
 def line_col(text: str, pos: int) -> tuple[int, int]:
-    """1-based line and column of the character offset ``pos`` in ``text``."""
+    """1-based line and column of the character offset ``pos`` in ``text`` (a lone
+    ``\r`` ends a line, as in ``line_of``)."""
     pos = max(0, min(pos, len(text)))
+    text = lone_cr_ended(text)
     line = text.count("\n", 0, pos) + 1
     return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+
+
+def lone_cr_ended(text: str) -> str:
+    """``text`` with each lone ``\r`` a ``\n``: one character for another."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
 
 
 __all__ = [

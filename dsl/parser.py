@@ -19,7 +19,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Callable
 
 from referee.dsl import ast, lalr
-from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of
+from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of, lone_cr_ended
 from referee.dsl.syntax import Explainer, Terminals, strip_comments
 from referee.dsl.transform import EvalHeader, Located, ToAst
 
@@ -113,7 +113,10 @@ def parse_rules_partial(text: str, path: str = "<rules>") -> tuple[ast.RulesFile
     errors of the others. ``referee check`` compiles this tree too, so a file's
     static errors are reported alongside its syntax errors. A leading UTF-8 byte
     order mark (some editors save one) is not part of the text."""
-    text = text.removeprefix(BOM)
+    # A lone carriage return ends a line (old Mac editors), as everywhere a file's lines
+    # are counted (engine.text.file_lines): read as a line feed, one character for
+    # another, so every offset and column stays the file's own.
+    text = lone_cr_ended(text.removeprefix(BOM))
     diagnostics: list[Diagnostic] = []
     items = []
     for start, offset, fragment in split_statements(text):
