@@ -53,7 +53,8 @@ refused, never replaced.
 
 The decision on top is benchmark.json's release decision when `referee aggregate`
 wrote one (and no selection flag is given); otherwise PASS when every gated
-assertion of every run passed, as for `referee grade`.
+assertion of every run passed, as for `referee grade`, and FAIL when a run the
+gate counts has a grading.json that cannot be read.
 
 exit codes (the decision's, as `referee aggregate` gives them):
   0  the report was written and the decision is PASS

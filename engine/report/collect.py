@@ -114,20 +114,28 @@ class Collection:
     problems: tuple[str, ...] = field(default=())
     primary: str | None = None
     baseline: str | None = None
+    # Runs shown by the selection whose grading.json is there but cannot be read
+    # (broken, not referee's, not a regular file): (folder, configuration).
+    unread: tuple[tuple[str, str], ...] = ()
 
     @property
     def decision(self) -> str:
         """The release decision of benchmark.json (``referee aggregate``) when there is
         one; else PASS when every gated assertion of every run the gate counts passed
         (and some counted): the primary's runs when one is known, else every run, the
-        same rule as ``referee grade``'s exit code (with ``--primary``)."""
+        same rule as ``referee grade``'s exit code (with ``--primary``). A run the gate
+        counts whose grading.json cannot be read may have failed: never a PASS."""
         release = self.release
         if release is not None:
             return release["decision"]
         counted = self.counted()
         total = sum(r.report.gate.total for r in counted)
         passed = sum(r.report.gate.passed for r in counted)
-        return "PASS" if total and passed == total else "FAIL"
+        return "PASS" if total and passed == total and not self.unread_counted() else "FAIL"
+
+    def unread_counted(self) -> list[str]:
+        """The folders of the runs the gate counts whose grading.json could not be read."""
+        return [folder for folder, config in self.unread if self.primary is None or config == self.primary]
 
     def counted(self) -> list[GradedRun]:
         """The runs the gate counts (``GradedRun.counts``)."""
@@ -187,11 +195,14 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
     root = display_path(folder)
     found = discover(folder)
     problems = [str(p) for p in found.problems]
-    runs = []
+    runs, unread = [], []
     for run in found.runs:
         graded = _read_run(run.path, _join(root, run.id.rel), problems)
-        if graded is not None and selection.matches(graded.info.eval_id, graded.info.eval_name,
-                                                    graded.info.configuration, graded.info.run_number):
+        if isinstance(graded, Unreadable):
+            if selection.matches(run.id.eval_id, run.id.eval_name, run.id.configuration, run.id.run_number):
+                unread.append((graded.folder, run.id.configuration))
+        elif graded is not None and selection.matches(graded.info.eval_id, graded.info.eval_name,
+                                                      graded.info.configuration, graded.info.run_number):
             _require_trusted(graded, run)
             runs.append(graded)
     if not runs:
@@ -205,7 +216,7 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
         problems.append(f"{BENCHMARK} left out: it covers every run, not {selection.describe()}")
     primary, baseline = _roles(runs, primary, baseline, benchmark)
     runs = [replace(r, role=_role(r.info.configuration, primary, baseline)) for r in runs]
-    return Collection(root, tuple(runs), benchmark, tuple(problems), primary, baseline)
+    return Collection(root, tuple(runs), benchmark, tuple(problems), primary, baseline, tuple(unread))
 
 
 def _roles(runs: Sequence[GradedRun], primary: str | None, baseline: str | None,
@@ -251,11 +262,25 @@ def display_path(folder: Path) -> str:
     return folder.name
 
 
-def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | None:
+@dataclass(frozen=True)
+class Unreadable:
+    """A run whose grading.json is there but cannot be read: graded, with verdicts unknown."""
+
+    folder: str
+
+
+def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | Unreadable | None:
+    """The run's report; None when it has no grading.json (not graded: a problem, as
+    ``grade`` leaves a run no eval of the rules matches), ``Unreadable`` when it has one
+    that cannot be read."""
     document = read_report(run_dir)
-    if isinstance(document, Unread) and document.code in ("missing", "not-a-file"):
+    if isinstance(document, Unread) and document.code == "missing":
         problems.append(f"{shown}: no {GRADING}; run `referee grade` first (left out)")
         return None
+    if isinstance(document, Unread) and document.code == "not-a-file":
+        problems.append(f"{shown}/{GRADING}: not a regular file ({document.message}); grade the run again "
+                        "(left out)")
+        return Unreadable(shown)
     try:
         if isinstance(document, Unread):
             raise ValueError(document.message)
@@ -264,7 +289,7 @@ def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | Non
         first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
         problems.append(f"{shown}/{GRADING}: not a grading.json that referee wrote ({first}); "
                         "grade the run again (left out)")
-        return None
+        return Unreadable(shown)
     return GradedRun(shown, report, _cited_lines(run_dir, report), run_dir)
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 import re
 
 from referee.engine.report.collect import Collection, GradedRun
+from referee.engine.report.marker import GRADING
 from referee.engine.report.models import Expectation
 
 # Characters XML 1.0 cannot hold at all, even escaped: written as a backslash-u escape
@@ -28,12 +29,15 @@ _KIND = {"fail": "failure", "error": "error"}
 def render_junit(collection: Collection) -> str:
     """The whole JUnit document for ``collection``."""
     counts = [_counts(run) for run in collection.runs]
+    unread = collection.unread_counted()
     tests, failures, errors, skipped = (sum(c[n] for c in counts) for n in range(4))
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           f'<testsuites name={_attr("referee " + collection.root)} tests="{tests}" '
-           f'failures="{failures}" errors="{errors}" skipped="{skipped}">']
+           f'<testsuites name={_attr("referee " + collection.root)} tests="{tests + len(unread)}" '
+           f'failures="{failures}" errors="{errors + len(unread)}" skipped="{skipped}">']
     for run, count in zip(collection.runs, counts):
         out.extend(_suite(run, count, collection.primary))
+    for folder in unread:
+        out.extend(_unread_suite(folder))
     out.append("</testsuites>")
     return "\n".join(out) + "\n"
 
@@ -65,6 +69,16 @@ def _suite(run: GradedRun, count: tuple[int, int, int, int], primary: str | None
         lines.extend(_case(run, item, classname, primary))
     lines.append("  </testsuite>")
     return lines
+
+
+def _unread_suite(folder: str) -> list[str]:
+    """A run the gate counts whose grading.json cannot be read: its verdicts are unknown,
+    so it stands as an error, never as a suite that is missing and so reads as green."""
+    why = f"{GRADING} cannot be read: the run's verdicts are unknown; grade the run again"
+    return [f'  <testsuite name={_attr(folder)} tests="1" failures="0" errors="1" skipped="0">',
+            f"    <testcase name={_attr(GRADING)} classname={_attr(folder)}>",
+            f"      <error message={_attr(why)} type=\"unreadable\">{_text(why)}</error>",
+            "    </testcase>", "  </testsuite>"]
 
 
 def _case(run: GradedRun, item: Expectation, classname: str, primary: str | None) -> list[str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.report.collect import Collection, ConfigRow, GradedRun
+from referee.engine.report.marker import GRADING
 from referee.engine.report.models import Expectation
 from referee.engine.text import count
 
@@ -31,6 +32,9 @@ def decision_line(collection: Collection) -> str:
         line = f"{collection.primary}: {line}"
     if not gate_total:
         line += " (nothing counted toward the gate: this is not a pass)"
+    unread = collection.unread_counted()
+    if unread:
+        line += f"; {count(len(unread), 'run')} not read (a {GRADING} that cannot be read: this is not a pass)"
     if not_graded:
         line += f"; {not_graded} semantic not graded (never counted as passes)"
     return line
