@@ -19,7 +19,8 @@ exit codes:
 
 BASE and NEW are each a workspace, one iteration folder of one, or a
 benchmark.json (`referee aggregate`'s; a blessed baseline kept in the
-repository). One flipped run is never a regression: it is listed as such. The
+repository). One flipped run is never a regression: it is listed as such. An
+eval of BASE with no counted run in NEW is judged as if its runs had failed. The
 diff lists every assertion whose majority outcome flipped, with a run's evidence
 from both sides. `referee aggregate --against FILE --fail-on-regression` runs the
 same diff against a blessed benchmark.json as part of the release decision.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.engine.compare.regress import Change, RunOutcome, State, change, groups, level
+from referee.engine.compare.regress import Change, RunOutcome, State, change, groups, judged_groups, level
 from referee.engine.run.workspace import natural_key
 from referee.engine.usage import UsageError
 
@@ -74,7 +74,9 @@ def diff(base: State, new: State, *, allow_rules: bool = False, allow_versions: 
     found = groups(base, new)
     if not found:
         raise UsageError(f"{base.label} and {new.label} have no eval and configuration in common")
-    changes = tuple(change(e, c, level(base.group(e, c)), level(new.group(e, c))) for e, c in found)
+    changes = tuple(change(e, c, level(base.group(e, c)), level(new.group(e, c))) for e, c in judged_groups(base, new))
+    notes += [f"{new.label}: eval {c.eval_id} {c.configuration} has no run counted ({base.label} has "
+              f"{c.base.runs}): judged as if they failed" for c in changes if c.base.runs and not c.new.runs]
     flips = tuple(f for e, c in found for f in _flips(e, c, base.group(e, c), new.group(e, c)))
     return Diff(base, new, primary, changes, flips, tuple(notes))
 

@@ -141,10 +141,18 @@ class Change:
         def side(level: Level) -> str:
             return (f"{level.successes}/{level.runs} runs succeeded ({level.direction()}, "
                     f"pass^{self.k} {level.hat(self.k):.2f})")
+        if self.base.runs and not self.new.runs:
+            return (f"eval {self.eval_id} {self.configuration}: {side(self.base)} -> no run counted (none "
+                    f"found, read, or with a gated assertion): taken as {self.base.runs} failed runs")
         return f"eval {self.eval_id} {self.configuration}: {side(self.base)} -> {side(self.new)}"
 
 
 def change(eval_id: str, configuration: str, base: Level, new: Level) -> Change:
+    if base.runs and not new.runs:
+        # Nothing in the new state shows the eval did not get worse: judged as if each
+        # of the runs the old state had failed, so a level one flip cannot explain regressed.
+        judged = change(eval_id, configuration, base, Level(0, base.runs))
+        return Change(eval_id, configuration, base, new, judged.k, judged.verdict)
     k = min(base.runs, new.runs, MAX_K)
     if k < 1:
         return Change(eval_id, configuration, base, new, 0, "same")
@@ -163,5 +171,13 @@ def level(runs: list[RunOutcome]) -> Level:
 
 
 def groups(base: State, new: State) -> list[tuple[str, str]]:
+    """The (eval, configuration) pairs both states have runs of."""
     both = {(r.eval_id, r.configuration) for r in base.runs} & {(r.eval_id, r.configuration) for r in new.runs}
     return sorted(both, key=lambda g: (natural_key(g[0]), g[1]))
+
+
+def judged_groups(base: State, new: State) -> list[tuple[str, str]]:
+    """The pairs both states have, and those only the old state has: an eval that has
+    no run in the new state (not run, or its reports unreadable) may have got worse."""
+    found = {(r.eval_id, r.configuration) for r in base.runs} | set(groups(base, new))
+    return sorted(found, key=lambda g: (natural_key(g[0]), g[1]))
