@@ -97,7 +97,9 @@ def _print(summary: dict, written) -> None:
     for row in summary["evals"]:
         name = f" ({row['eval_name']})" if row["eval_name"] else ""
         say(f"  eval {row['eval_id']}{name}: {row['wins']} won, {row['losses']} lost, {row['ties']} tied "
-              f"of {count(row['pairs'], 'pair')}: vote {row['vote']}")
+              f"of {count(row['pairs'], 'pair')}: vote {row['vote']}"
+              + (f" ({count(len(row['unread_runs']), 'run')} whose grading.json cannot be read: "
+                 f"{', '.join(row['unread_runs'])})" if row.get("unread_runs") else ""))
     flips = summary["flip_rate"]
     if flips is not None:
         say(f"  model: {flips['flipped']} of {count(flips['pairs'], 'pair')} flipped with the order "

@@ -146,9 +146,11 @@ def _short(text: str, limit: int = MAX_EVIDENCE) -> str:
 # ---------------------------------------------------------------- the summary
 
 def summary(decided: Sequence[Decided], primary: str, baseline: str, seed: int,
-            evals: Sequence[tuple[str, str | None]], inputs: dict, model: dict | None) -> dict:
-    """summary.json: one vote per eval, the sign test, the model's flip rate."""
-    rows = [_eval_row(eval_id, name, [d for d in decided if d.pair.eval_id == eval_id])
+            evals: Sequence[tuple[str, str | None]], inputs: dict, model: dict | None,
+            unread: Callable[[str], list[str]] = lambda eval_id: []) -> dict:
+    """summary.json: one vote per eval, the sign test, the model's flip rate. ``unread``
+    gives an eval's runs of either side whose grading.json cannot be read."""
+    rows = [_eval_row(eval_id, name, [d for d in decided if d.pair.eval_id == eval_id], unread(eval_id))
             for eval_id, name in evals]
     rows = [row for row in rows if row["pairs"]]
     votes = Counter(row["vote"] for row in rows)
@@ -158,14 +160,19 @@ def summary(decided: Sequence[Decided], primary: str, baseline: str, seed: int,
             "flip_rate": _flip_rate(decided), "model": model, "inputs": inputs}
 
 
-def _eval_row(eval_id: str, name: str | None, mine: list[Decided]) -> dict:
+def _eval_row(eval_id: str, name: str | None, mine: list[Decided], unread: list[str]) -> dict:
     wins = sum(d.primary_won is True for d in mine)
     losses = sum(d.primary_won is False for d in mine)
-    voted = vote(wins, losses)
-    return {"eval_id": eval_id, "eval_name": name, "pairs": len(mine), "wins": wins, "losses": losses,
-            "ties": len(mine) - wins - losses, "vote": {1: "primary", -1: "baseline", 0: "tie"}[voted],
-            "decided_by": dict(sorted(Counter(d.outcome.step for d in mine).items())),
-            "magnitude": _magnitude(mine), "comparisons": [file_name(d.pair.number) for d in mine]}
+    # A run that cannot be read may have won or lost every pair it would be in: the
+    # pairs that could be decided do not settle the eval, which votes neither way.
+    voted = 0 if unread else vote(wins, losses)
+    row = {"eval_id": eval_id, "eval_name": name, "pairs": len(mine), "wins": wins, "losses": losses,
+           "ties": len(mine) - wins - losses, "vote": {1: "primary", -1: "baseline", 0: "tie"}[voted],
+           "decided_by": dict(sorted(Counter(d.outcome.step for d in mine).items())),
+           "magnitude": _magnitude(mine), "comparisons": [file_name(d.pair.number) for d in mine]}
+    if unread:
+        row["unread_runs"] = unread
+    return row
 
 
 def _magnitude(mine: list[Decided]) -> dict:

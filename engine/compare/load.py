@@ -93,6 +93,8 @@ class Loaded:
 
     runs: list[Graded]
     warnings: list[str] = field(default_factory=list)
+    # Runs whose grading.json is there but cannot be read: (eval id, configuration, place).
+    unread: list[tuple[str, str, str]] = field(default_factory=list)
 
     @property
     def configurations(self) -> list[str]:
@@ -100,6 +102,10 @@ class Loaded:
 
     def of(self, configuration: str) -> list[Graded]:
         return [run for run in self.runs if run.configuration == configuration]
+
+    def unread_of(self, eval_id: str, configurations: Sequence[str]) -> list[str]:
+        """The places of the eval's runs of ``configurations`` whose grading.json cannot be read."""
+        return [place for e, config, place in self.unread if e == eval_id and config in configurations]
 
     def evals(self) -> list[tuple[str, str | None]]:
         """(eval id, eval name) in natural order of the ids."""
@@ -136,7 +142,10 @@ def load(workspace: Path, iteration: int | None = None) -> Loaded:
     every = {_joined(root, run.id.rel) for run in found.runs}
     warnings += [p for p in collection.problems if _about(p, every) in shown or _about(p, every) is None]
     graded.sort(key=run_order)
-    return Loaded(graded, warnings)
+    unread = sorted(((shown[folder].id.eval_id, config, report_path(shown[folder].id))
+                     for folder, config in collection.unread if folder in shown),
+                    key=lambda u: (natural_key(u[0]), u[1], natural_key(u[2])))
+    return Loaded(graded, warnings, unread)
 
 
 def run_order(run: Graded) -> tuple:

@@ -59,7 +59,9 @@ def compare(found: Setup, seed: int, holistic: Holistic | None = None, jobs: int
             for d in decided}
     inputs = {"runs": len(found.loaded.runs), "digest": load.digest_of(found.loaded.runs)}
     usage = None if holistic is None else holistic.usage()
-    summary = documents.summary(decided, found.primary, found.baseline, seed, found.loaded.evals(), inputs, usage)
+    roles = (found.primary, found.baseline)
+    summary = documents.summary(decided, found.primary, found.baseline, seed, found.loaded.evals(), inputs, usage,
+                                lambda eval_id: found.loaded.unread_of(eval_id, roles))
     return Compared(decided, docs, summary)
 
 
