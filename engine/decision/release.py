@@ -13,12 +13,13 @@ from __future__ import annotations
 import hashlib
 import tomllib
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
 from referee.dsl.named_file import read_named_text
 from referee.engine.decision.analysis import Analysis
-from referee.engine.decision.stability import MODES, stats
+from referee.engine.decision.stability import MODES
 from referee.engine.text import count
 from referee.engine.usage import UsageError
 
@@ -145,48 +146,77 @@ def decide(analysis: Analysis, config: ReleaseConfig, extra: Sequence[Reason] = 
 def _pass_rate(a: Analysis, t: dict) -> Reason:
     primary = a.choice.primary
     found = a.summaries[primary].metrics["pass_rate"]
-    if found is None:
+    mean = _gated_mean(a, primary)
+    if found is None or mean is None:
         return Reason("pass_rate", "breach", f"{primary}: nothing counted toward the gate in any run; "
                                               "there is no pass rate to judge")
-    # Judged at the 4 digits benchmark.json writes, as the delta is: runs at 2/5, 1 and 1
-    # average to 0.8 exactly, which a float sum gives as 0.7999999999999999.
-    ok = round(found.mean, 4) >= t["min_pass_rate"]
+    # Judged exactly, on the runs' counts: runs at 2/5, 1 and 1 average to 0.8, which a
+    # float sum gives as 0.7999999999999999, and a mean of 0.79996 is below 0.8 although
+    # benchmark.json's 4 digits write it 0.8.
+    need = _exact(t["min_pass_rate"])
+    ok = mean >= need
     return Reason("pass_rate", "ok" if ok else "breach",
-                  f"{primary}: gated pass rate {found.mean:.1%} (mean of {count(found.n, 'run')}), "
-                  f"{'at least' if ok else 'below'} the {t['min_pass_rate']:.1%} required")
+                  f"{primary}: gated pass rate {_shown(mean, need, '{:.%df}%%')} (mean of "
+                  f"{count(found.n, 'run')}), {'at least' if ok else 'below'} the {t['min_pass_rate']:.1%} required")
 
 
 def _delta(a: Analysis, t: dict) -> Reason:
     delta = a.delta
     if delta is None:
         return Reason("delta", "ok", f"one configuration ({a.choice.primary}): no baseline, no delta")
-    value = delta.values["pass_rate"]
-    if value is None:
+    mine, theirs = _gated_mean(a, delta.configuration), _gated_mean(a, delta.baseline)
+    if delta.values["pass_rate"] is None or mine is None or theirs is None:
         return Reason("delta", "breach", f"{delta.configuration} against {delta.baseline}: a side has no "
                                          "gated pass rate, so there is no delta")
-    ok = round(value, 4) >= t["min_delta"]
-    said = (f"{delta.configuration} minus {delta.baseline}: {value * 100:+.1f} points of gated pass rate "
-            f"({delta.runs[0]} against {count(delta.runs[1], 'run')}), {'at least' if ok else 'below'} the "
-            f"{t['min_delta'] * 100:+.1f} required")
-    errors, at_best = _baseline_at_best(a)
+    need = _exact(t["min_delta"])
+    ok = mine - theirs >= need
+    said = (f"{delta.configuration} minus {delta.baseline}: {_shown(mine - theirs, need, '{:+.%df}')} points of "
+            f"gated pass rate ({delta.runs[0]} against {count(delta.runs[1], 'run')}), "
+            f"{'at least' if ok else 'below'} the {t['min_delta'] * 100:+.1f} required")
+    errors = sum(r.gate_errors for r in _gated_runs(a, delta.baseline))
     if not ok or not errors:
         return Reason("delta", "ok" if ok else "breach", said)
     # An errored assertion of the baseline is counted as failed, which raises the delta
     # by what referee could not read: the rule holds only if it holds were they passes.
-    worst = a.summaries[delta.configuration].metrics["pass_rate"].mean - at_best
-    holds = round(worst, 4) >= t["min_delta"]
+    best = _gated_mean(a, delta.baseline, errors_passed=True)
+    worst = mine - (theirs if best is None else best)  # never None: the baseline has gated runs
+    holds = worst >= need
     return Reason("delta", "ok" if holds else "breach",
                   f"{said}; {delta.baseline} has {count(errors, 'errored assertion')} counted in its gate, and "
-                  f"were they passes the delta would be {worst * 100:+.1f} points"
+                  f"were they passes the delta would be {_shown(worst, need, '{:+.%df}')} points"
                   + ("" if holds else ": the delta is not shown"))
 
 
-def _baseline_at_best(a: Analysis) -> tuple[int, float]:
-    """The baseline's errored gated assertions, and its gated pass rate were they passes."""
-    mine = [r for r in a.runs if r.configuration == a.choice.baseline and a.counts(r) and r.gate_total]
-    errors = sum(r.gate_errors for r in mine)
-    best = stats([(r.gate_passed + r.gate_errors) / r.gate_total for r in mine])
-    return errors, best.mean if best is not None else 0.0
+def _gated_runs(a: Analysis, config: str) -> list:
+    """The runs of ``config`` its summary counts that have a gated pass rate."""
+    return [r for r in a.runs if r.configuration == config and a.counts(r) and r.gate_total]
+
+
+def _gated_mean(a: Analysis, config: str, errors_passed: bool = False) -> Fraction | None:
+    """The mean gated pass rate of ``config``'s runs, exactly; with ``errors_passed``,
+    its errored gated assertions taken as passes. None when no run has a gate."""
+    mine = _gated_runs(a, config)
+    if not mine:
+        return None
+    extra = (lambda r: r.gate_errors) if errors_passed else (lambda r: 0)
+    return sum((Fraction(r.gate_passed + extra(r), r.gate_total) for r in mine), Fraction(0)) / len(mine)
+
+
+def _exact(threshold: float) -> Fraction:
+    """A threshold as the decimal written in the release config (0.8 is 4/5)."""
+    return Fraction(repr(threshold))
+
+
+def _shown(value: Fraction, threshold: Fraction, form: str) -> str:
+    """``value`` in points (percent) with one decimal, or as many more (up to 6) as it
+    takes not to read as ``threshold`` when it is not the threshold."""
+    def number(x: Fraction, digits: int) -> float:  # "-0.0" reads as 0.0, as the threshold "+0.0" does
+        return float((form % digits).rstrip("%").format(float(x) * 100))
+
+    digits = 1
+    while digits < 6 and value != threshold and number(value, digits) == number(threshold, digits):
+        digits += 1
+    return (form % digits).format(float(value) * 100)
 
 
 def _count_rule(rule: str, field: str, limit_key: str, what: str):
