@@ -114,7 +114,10 @@ def run(args: argparse.Namespace) -> int:
         collection = collect(args.workspace, selection_from_args(args), args.primary, args.baseline,
                              with_benchmark=not args.no_benchmark)
     except (NothingToReport, NotTrusted) as exc:
-        raise UsageError(str(exc)) from None
+        # One line that names folders of the workspace (runs, configurations): a line break
+        # in a name is written as \n, or the rest of it would start a line of its own (one
+        # a CI runner reads as a workflow command).
+        raise UsageError(str(exc).replace("\n", "\\n")) from None
     for problem in collection.problems:
         warn(problem)  # names from the workspace: control characters are escaped
     target = _target(args)
