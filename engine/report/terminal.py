@@ -92,7 +92,8 @@ def _expectation_lines(item: dict, excluded: str | None, tips: list[str], color:
 
 def _item_lines(mark: str, style: str, item: dict, notes, color: bool, verbose: bool) -> list[str]:
     evidence = (item["evidence"] if verbose else _shorten(item["evidence"], EVIDENCE_WIDTH)).removesuffix("\n")
-    lines = [f"      {paint(mark, style, color)} {item['key']} {item['text']}"]
+    # The sentence may come from the workspace (eval_metadata.json's expectations): on its line too.
+    lines = [f"      {paint(mark, style, color)} {on_its_line(item['key'])} {on_its_line(item['text'])}"]
     lines += [paint(f"          {on_its_line(note)}", "EMPTY", color) for note in notes]
     lines.append(paint(f"          {on_its_line(evidence)}", "dim", color))
     return lines
