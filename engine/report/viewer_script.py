@@ -44,7 +44,9 @@ SCRIPT = r"""
     (waiting[number] = waiting[number] || []).push(callback);
     if (waiting[number].length > 1 || !index.files) { return; }
     var script = document.createElement("script");
-    script.src = index.files + "/data-" + number + ".js";
+    // The folder's name is the page's (the user's -o): encoded, so that a "#" or "?" in
+    // it is part of the path, not a fragment or a query.
+    script.src = encodeURIComponent(index.files) + "/data-" + number + ".js";
     script.onerror = function () {
       view.textContent = "";
       add(view, el("p", "problem", "The data of this run (" + script.src + ") could not be read: keep the " +
