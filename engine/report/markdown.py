@@ -22,8 +22,15 @@ from referee.engine.report.models import Expectation
 from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_cells, context_lines,
                                          decision_line, failures, release_reasons)
 
-# GitHub refuses comments over 65,536 characters: past this many failures, a count.
+# GitHub refuses a comment over 65,536 characters. Failures are listed while they fit
+# in what the rest leaves of MAX_CHARS (and up to MAX_FAILURES), then counted; a
+# failure's evidence and cited lines are cut at MAX_FAILURE_CHARS (the HTML report and
+# the JUnit file hold them whole), so one long failure cannot crowd out the others.
+MAX_CHARS = 64_000  # the room left under the limit is for the line that counts the rest
 MAX_FAILURES = 40
+MAX_FAILURE_CHARS = 4_000
+MAX_LISTED = 20  # hints and problems listed; the rest are counted
+MAX_LINE_CHARS = 300  # of a failure's title, a hint or a problem (names from the workspace are unbounded)
 MARKER = "<!-- referee report -->"
 # A cell or list item is Markdown that GitHub renders: a name from a run
 # ("![PASS](https://...)", "**PASS**") would be an image or bold text there.
@@ -44,21 +51,41 @@ def render_markdown(collection: Collection) -> str:
     bench = benchmark_rows(collection.benchmark)
     if bench:
         out += ["", "### Benchmark", ""] + _table(bench[0], bench[1:])
+    rest = []
+    context = context_lines(collection)
+    if context:
+        rest += ["", "### Context (not gated)", ""] + [f"- {_cell(line)}" for line in context]
+    rest += _hints(collection)
+    if collection.problems:
+        problems = list(collection.problems)
+        rest += (["", "### Problems", ""] + _fenced([_short(p) for p in problems[:MAX_LISTED]])
+                 + _more(len(problems), "problems"))
     found = failures(collection)
     out += ["", f"### Failures ({len(found)})" if found else "### Failures", ""]
     if not found:
         out.append("No assertion failed" + (f" in {collection.primary}." if collection.primary else "."))
-    for run, item in found[:MAX_FAILURES]:
-        out += _failure(run, item)
-    if len(found) > MAX_FAILURES:
-        out.append(f"... and {len(found) - MAX_FAILURES} more failures (see the HTML report).")
-    context = context_lines(collection)
-    if context:
-        out += ["", "### Context (not gated)", ""] + [f"- {_cell(line)}" for line in context]
-    out += _hints(collection)
-    if collection.problems:
-        out += ["", "### Problems", ""] + _fenced(collection.problems)
-    return "\n".join(out).rstrip("\n") + "\n"
+    out += _failures(found, MAX_CHARS - _size(out) - _size(rest))
+    return "\n".join(out + rest).rstrip("\n") + "\n"
+
+
+def _size(lines: list[str]) -> int:
+    return sum(len(line) + 1 for line in lines)
+
+
+def _failures(found: list[tuple[GradedRun, Expectation]], room: int) -> list[str]:
+    """A block per failure while they fit in ``room`` characters (and up to
+    ``MAX_FAILURES``), then a line that counts the rest."""
+    out: list[str] = []
+    for shown, (run, item) in enumerate(found[:MAX_FAILURES]):
+        block = _failure(run, item)
+        if _size(out) + _size(block) > room:
+            break
+        out += block
+    else:
+        shown = min(len(found), MAX_FAILURES)
+    if len(found) > shown:
+        out.append(f"... and {len(found) - shown} more failures (see the HTML report).")
+    return out
 
 
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
@@ -76,12 +103,16 @@ def _html(text: str) -> str:
 
 
 def _failure(run: GradedRun, item: Expectation) -> list[str]:
-    title = _html(f"{item.key} {item.text}")
+    title = _html(_short(f"{item.key} {item.text}"))
     lines = [f"<details><summary><b>{item.outcome.upper()}</b> {title} · <code>{_html(run.folder)}</code>"
              "</summary>", ""]
     body = [item.evidence, "", f"check: {item.check}", f"rules: {item.rules_location}"]
     body += [f"{file}:{line}: {text}" for file, line, text in run.cited(item)]
-    lines += _fenced(body) + ["", "</details>", ""]
+    text = "\n".join(body)
+    if len(text) > MAX_FAILURE_CHARS:
+        text = (text[:MAX_FAILURE_CHARS - 1] + "…\n"
+                f"(cut at {MAX_FAILURE_CHARS:,} characters: the HTML report and the JUnit file hold it whole)")
+    lines += _fenced([text]) + ["", "</details>", ""]
     return lines
 
 
@@ -92,9 +123,18 @@ def _hints(collection: Collection) -> list[str]:
         tips = runs[0].report.eval_feedback.suggestions
         if tips:
             name = f"eval {eval_id}" + (f" ({eval_name})" if eval_name else "")
-            out += [f"- {_cell(name)}: " + _cell((f"{tip.assertion}: " if tip.assertion else "") + tip.reason)
+            out += [f"- {_cell(_short(name + ': ' + (f'{tip.assertion}: ' if tip.assertion else '') + tip.reason))}"
                     for tip in tips]
-    return ["", "### Hints", ""] + out if out else []
+    return ["", "### Hints", ""] + out[:MAX_LISTED] + _more(len(out), "hints") if out else []
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= MAX_LINE_CHARS else text[:MAX_LINE_CHARS - 1] + "…"
+
+
+def _more(listed: int, what: str) -> list[str]:
+    """The line that counts what past ``MAX_LISTED`` is left out, if any is."""
+    return [f"... and {listed - MAX_LISTED} more {what} (see the HTML report)."] if listed > MAX_LISTED else []
 
 
 def _fenced(lines) -> list[str]:
