@@ -9,7 +9,11 @@ feedback (a tool name no run called, a vacuous pass) a notice, once per eval.
 With a primary configuration known, only its runs are annotated: another
 configuration (a baseline that fails by design) gets one notice as context.
 Values are escaped as the runner expects (``%``, CR, LF; and ``:`` and ``,``
-inside properties), so no text from a run can start a command of its own.
+inside properties), so no text from a run can start a command of its own; and
+made inert first (``engine.report.inert``), as every console line of referee is:
+the commands go to a CI log or a terminal, where an escape sequence from a run
+would recolour, hide or rewrite text. A file whose path inert would change cannot
+be named as it is, so the annotation then stands on the job.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.engine.report.collect import Collection, GradedRun
+from referee.engine.report.inert import inert
 from referee.engine.report.models import Expectation
 from referee.engine.report.places import Places
 from referee.engine.report.tables import context_lines, decision_line, failures
@@ -49,6 +54,8 @@ def _message(run: GradedRun, item: Expectation) -> str:
 def _command(level: str, place: tuple[str | None, int | None], run: GradedRun, item: Expectation,
              message: str) -> str:
     file, line = place
+    if file and inert(file) != file:  # named as it is, it would put its control characters in the log
+        file = None
     props = [f"file={_prop(file)}"] if file else []
     props += [f"line={line}"] if file and line else []
     props.append(f"title={_prop(f'{run.folder} {item.key} {item.text}')}")
@@ -70,7 +77,7 @@ def _feedback(collection: Collection) -> list[str]:
 
 
 def _data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return inert(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _prop(text: str) -> str:
