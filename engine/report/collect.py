@@ -26,6 +26,7 @@ from pydantic import ValidationError
 from referee.dsl.named_file import read_named_text
 from referee.engine.decision.provenance import rules_mix, rules_of
 from referee.engine.decision.recount import Item, disagreements
+from referee.engine.decision.release import CONDITIONAL, FAIL, PASS
 from referee.engine.report.build import gate_status
 from referee.engine.report.freshness import changed_since, file_digest, stale_grade
 from referee.engine.report.models import Expectation, GradingReport
@@ -37,6 +38,7 @@ from referee.engine.run.workspace import Run, discover, report_path
 from referee.engine.text import file_lines
 
 BENCHMARK = "benchmark.json"
+DECISIONS = (PASS, CONDITIONAL, FAIL)  # the release decisions aggregate makes
 MAX_SOURCE_CHARS = 400  # a quoted line longer than this is cut, and says so
 
 
@@ -212,6 +214,7 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
     benchmark = _benchmark(folder, problems) if selection.empty and with_benchmark else None
     if benchmark is not None:
         _require_fresh_benchmark(benchmark, found.runs, folder, problems)
+        benchmark = _known_decision(benchmark, problems)
     if with_benchmark and benchmark is None and not selection.empty and (folder / BENCHMARK).is_file():
         problems.append(f"{BENCHMARK} left out: it covers every run, not {selection.describe()}")
     primary, baseline = _roles(runs, primary, baseline, benchmark)
@@ -323,6 +326,19 @@ def _require_fresh_benchmark(benchmark: dict[str, Any], runs: Sequence, folder: 
         raise NotTrusted(f"{folder / BENCHMARK} is older than the grades it decided on: "
                          f"{', '.join(changed[:3])}{more} graded again, removed or added since; run "
                          f"`referee aggregate {folder}` again (or remove {BENCHMARK}). Nothing was reported")
+
+
+def _known_decision(benchmark: dict[str, Any], problems: list[str]) -> dict[str, Any]:
+    """``benchmark`` without its release block when that block's decision is none that
+    ``referee aggregate`` makes: such text is no verdict to show on top (nor markup to
+    put in a summary's heading), so the decision is then the gate's, and it is said."""
+    release = benchmark.get("release")
+    if not isinstance(release, dict) or "decision" not in release or release["decision"] in DECISIONS:
+        return benchmark
+    shown = json.dumps(release["decision"], ensure_ascii=False)[:80]
+    problems.append(f"{BENCHMARK}: its release decision {shown} is none that `referee aggregate` makes "
+                    f"({', '.join(DECISIONS)}); left out: the decision shown is the gate's")
+    return {key: value for key, value in benchmark.items() if key != "release"}
 
 
 def _cited_lines(run_dir: Path, report: GradingReport) -> tuple[tuple[str, int, str], ...]:

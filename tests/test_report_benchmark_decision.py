@@ -1,0 +1,52 @@
+"""The decision on top of a report is benchmark.json's release decision only when it
+is one that ``referee aggregate`` makes: PASS, CONDITIONAL PASS or FAIL. Any other
+text there is not a decision; it is named as a problem and the report decides from
+the grades, so it can neither stand as a verdict nor add markup to the summary
+(``PASS\\n\\n<!--`` once hid everything after the heading of the pull-request comment)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from referee.engine.cli import main
+
+EXAMPLE = REPO / "examples" / "booking-skill-workspace"
+
+
+def _workspace(tmp_path: Path, decision) -> Path:
+    workspace = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, workspace)
+    path = workspace / "benchmark.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["release"]["decision"] = decision  # its inputs still match the grades: it is fresh
+    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    return workspace
+
+
+@pytest.mark.parametrize("decision", ["PASS\n\n<!--", "pass", 1])
+def test_a_release_decision_aggregate_never_makes_is_a_problem(tmp_path: Path, capsys, decision):
+    # Input: the example (its grades fail without the skill, and benchmark.json says
+    # with_skill is the primary), with benchmark.json's release decision edited.
+    # report put "PASS\n\n<!--" in the summary's heading as it is, opening an HTML
+    # comment that hid the rest; a decision that is no string was passed over in silence.
+    workspace = _workspace(tmp_path, decision)
+    code = main(["report", str(workspace), "--format", "markdown", "-o", "-"])
+    out, err = capsys.readouterr()
+    assert code == 0  # the gate's: every gated assertion of with_skill passed
+    assert out.split("\n")[1] == "## referee: PASS"
+    assert "<!--" not in out.split("\n", 1)[1].split("### Problems")[0]  # quoted in a code block there
+    assert "benchmark.json: its release decision" in err and "the decision shown is the gate's" in err
+    assert "- ok pass_rate" not in out  # the release's reasons go with it
+
+
+def test_a_decision_aggregate_makes_is_shown(tmp_path: Path, capsys):
+    workspace = _workspace(tmp_path, "FAIL")
+    assert main(["report", str(workspace), "--format", "markdown", "-o", "-"]) == 1
+    out, err = capsys.readouterr()
+    assert out.split("\n")[1] == "## referee: FAIL"
+    assert "release decision" not in err
