@@ -25,7 +25,7 @@ from referee.engine.text import file_lines
 
 LETTER = {"pass": "p", "fail": "f", "error": "e", "not_graded": "n"}  # "v": a vacuous pass, "-": absent
 ORDER = {"fail": 0, "error": 1, "pass": 2, "not_graded": 3}  # failures first
-MAX_LINES = 20_000  # of one file shown; the rest is counted
+MAX_LINES = 20_000  # of one file shown; the rest is counted, but for the lines cited ("past")
 MAX_LINE_CHARS = 2_000
 MAX_EVIDENCE_CHARS = 20_000
 _TIMING = (("total_duration_seconds", "duration (s)"), ("total_tokens", "tokens"), ("input_tokens", "input tokens"),
@@ -119,6 +119,7 @@ class _Shown:
         self.run, self.source = run, source
         self.files: list[dict[str, Any]] = []
         self._numbers: dict[str, int] = {}
+        self._lines: dict[int, list[str]] = {}  # every line of each file shown, for lines cited past MAX_LINES
         self._map = None if source is None else source.source_map[0]
         self.source_names: list[str] = list(self._map.sources) if self._map is not None else []
         self._from: dict[tuple[str, int], list[int]] | None = None
@@ -139,6 +140,7 @@ class _Shown:
         """``[file number, line]`` of a cited place among the files shown, or None."""
         number = self._file(file)
         if number is not None:
+            self._past(number, line or 1)
             return [number, line or 1]
         if line is None or self._map is None:
             return None
@@ -173,8 +175,24 @@ class _Shown:
         if mapped is not None:
             data["from"] = [None if place is None else [place[0], place[1]] for place in mapped[:MAX_LINES]]
         self._numbers[name] = len(self.files)
+        self._lines[len(self.files)] = lines
         self.files.append(data)
         return self._numbers[name]
+
+    def _past(self, number: int, line: int) -> None:
+        """A cited line past the ``MAX_LINES`` shown of file ``number``: kept in its
+        ``past`` rows (``[line, text, source place]``, in line order), so the evidence's
+        link lands on a line the page has."""
+        lines, data = self._lines[number], self.files[number]
+        if line <= MAX_LINES or line > len(lines):
+            return
+        past = data.setdefault("past", [])
+        if any(row[0] == line for row in past):
+            return
+        mapped = self._map.lines.get(data["name"]) if self._map is not None else None
+        place = mapped[line - 1] if mapped is not None and line <= len(mapped) else None
+        past.append([line, _cut(lines[line - 1], MAX_LINE_CHARS), None if place is None else [place[0], place[1]]])
+        past.sort(key=lambda row: row[0])
 
     def _source_place(self, name: str, line: int) -> list[int] | None:
         """The first line of a written file shown that the source map maps to ``name:line``."""

@@ -298,12 +298,11 @@ SCRIPT = r"""
     var file = data.files[at];
     var table = el("table", "lines");
     var body = add(table, el("tbody"));
-    file.lines.forEach(function (text, i) {
-      var line = i + 1, row = add(body, el("tr"));
+    function lineRow(line, text, from) {
+      var row = add(body, el("tr"));
       row.id = "l-" + at + "-" + line;
       var by = cited[at + ":" + line];
       if (file.from) {
-        var from = file.from[i];
         add(row, el("td", "source", from ? data.sources[from[0]] + ":" + from[1] : ""));
       }
       add(row, el("td", "number", line));
@@ -313,8 +312,11 @@ SCRIPT = r"""
         row.className = "cited" + (by.some(function (i) { return i.outcome === "fail" || i.outcome === "error"; }) ? " cited-failure" : "");
         by.forEach(function (item) { add(tags, link("#run=" + number + "&assertion=" + encodeURIComponent(item.key), "tag " + item.outcome, item.key)); });
       }
-    });
+    }
+    file.lines.forEach(function (text, i) { lineRow(i + 1, text, file.from ? file.from[i] : null); });
     if (file.more) { add(add(body, el("tr")), el("td", "more", "\u2026 and " + file.more + " more lines")); }
+    // The lines cited among those not shown, each at its own number, so evidence lands on it.
+    (file.past || []).forEach(function (row) { lineRow(row[0], row[1], row[2]); });
     return table;
   }
 
