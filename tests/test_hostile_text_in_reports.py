@@ -88,3 +88,20 @@ def test_an_eval_name_adds_no_markup_to_the_markdown_summary(tmp_path, capsys):
     hints = out.split("### Hints", 1)[1]
     assert "![PASS](" not in hints and "**PASS**" not in hints
     assert r"!\[PASS\](https://example.com/pass.svg) \*\*PASS\*\*" in hints
+
+
+def test_the_primary_s_name_adds_no_markup_to_the_decision_line_of_the_markdown_summary(tmp_path, capsys):
+    # Input: configurations "with_skill **PASS** <b>x" (the primary, named by --primary)
+    # and "without_skill"; the summary's decision line, which GitHub renders as Markdown,
+    # began with the name as it is: bold text that reads as a verdict, and an HTML tag.
+    rules = tmp_path / "h.rules"
+    rules.write_text('eval 1 "x"\nexpect "says bye": response contains "bye"\n', encoding="utf-8")
+    primary = "with_skill **PASS** <b>x"
+    for configuration in (primary, "without_skill"):
+        outputs = tmp_path / "ws" / "eval-1-x" / configuration / "run-1" / "outputs"
+        outputs.mkdir(parents=True)
+        (outputs / "response.md").write_text("hi\n", encoding="utf-8")
+    main(["grade", str(tmp_path / "ws"), "--rules", str(rules)])
+    out = _printed(capsys, "report", tmp_path / "ws", "--format", "markdown", "-o", "-", "--primary", primary)
+    line = out.split("\n")[3]
+    assert line == r"with_skill \*\*PASS\*\* &lt;b&gt;x: 0 of 1 run passed; gated assertions 0/1 passed"

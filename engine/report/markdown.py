@@ -43,7 +43,8 @@ _HTML = str.maketrans({"<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
 
 def render_markdown(collection: Collection) -> str:
-    out = [MARKER, f"## referee: {collection.decision}", "", decision_line(collection), ""]
+    # The decision line names the primary configuration, a folder's name: a cell's escapes.
+    out = [MARKER, f"## referee: {collection.decision}", "", _cell(decision_line(collection)), ""]
     reasons = release_reasons(collection)
     if reasons:
         out += [f"- {_cell(reason)}" for reason in reasons] + [""]
