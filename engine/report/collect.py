@@ -360,16 +360,18 @@ def _cited_lines(run_dir: Path, report: GradingReport) -> tuple[tuple[str, int, 
             continue
         if mapped is None:
             mapped = source_lines(run_dir)
-        text = mapped.get((file.split("#", 1)[0], line))
+        text = next((mapped[(name, line)] for name in cited_names(file) if (name, line) in mapped), None)
         if text is not None:
             out.append((file, line, _cut(text)))
     return tuple(out)
 
 
 def source_lines(run_dir: Path) -> dict[tuple[str, int], str]:
-    """``(source name, line) -> text`` of an imported run's written view: for each
+    """``(source place, line) -> text`` of an imported run's written view: for each
     source line, the first written line the source map maps to it (empty for a run
-    that was not imported). The source itself is not in the run folder."""
+    that was not imported). The source itself is not in the run folder. A source line
+    that holds many things (a one-line JSON source) is told apart by JSON Pointer, as
+    evidence names it (``chat.json#/messages/9/content``, ``source_place``)."""
     from referee.engine.run.importers.source_map import load_source_map
 
     source_map, _ = load_source_map(run_dir)
@@ -381,8 +383,27 @@ def source_lines(run_dir: Path) -> dict[tuple[str, int], str]:
             if place is not None:
                 text = source_map.written_line(file, number)
                 if text is not None:
-                    found.setdefault((source_map.sources[place[0]], place[1]), text)
+                    found.setdefault((source_place(source_map.sources, place), place[1]), text)
     return found
+
+
+def source_place(sources: Sequence[str], place: tuple) -> str:
+    """The source file of a source map's ``place``, with its JSON Pointer when it has one."""
+    name = sources[place[0]]
+    return f"{name}#{place[2]}" if len(place) > 2 and place[2] else name
+
+
+def cited_names(file: str) -> list[str]:
+    """The source places that evidence naming ``file`` may rest on, most precise first:
+    ``chat.json#/messages/4/content/flights`` is within ``chat.json#/messages/4/content``
+    (the pointer's parents, then the file itself). Never another pointer's line: in a
+    one-line source, every written line comes from line 1."""
+    name, _, pointer = file.partition("#")
+    names = []
+    while pointer:
+        names.append(f"{name}#{pointer}")
+        pointer = pointer.rpartition("/")[0]
+    return names + [name]
 
 
 def _cut(text: str) -> str:

@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.report.build import VACUOUS_NOTE
-from referee.engine.report.collect import Collection, GradedRun
+from referee.engine.report.collect import Collection, GradedRun, cited_names, source_place
 from referee.engine.report.models import Expectation
 from referee.engine.text import file_lines
 
@@ -144,7 +144,11 @@ class _Shown:
             return [number, line or 1]
         if line is None or self._map is None:
             return None
-        return self._source_place(file.split("#", 1)[0], line)
+        for name in cited_names(file):
+            found = self._source_place(name, line)
+            if found is not None:
+                return found
+        return None
 
     def _response_file(self) -> int | None:
         cited = next((p.file for e in self.run.report.expectations for p in e.evidence_location
@@ -195,13 +199,13 @@ class _Shown:
         past.sort(key=lambda row: row[0])
 
     def _source_place(self, name: str, line: int) -> list[int] | None:
-        """The first line of a written file shown that the source map maps to ``name:line``."""
-        if name not in self.source_names:
-            return None
-        wanted = [self.source_names.index(name), line]
+        """The first line of a written file shown that the source map maps to ``name:line``
+        (``name`` with its JSON Pointer, in a source line that holds many things)."""
+        assert self._map is not None
         for number, data in enumerate(self.files):
-            for at, place in enumerate(data.get("from") or ()):
-                if place == wanted:
+            mapped = self._map.lines.get(data["name"]) or ()
+            for at, place in enumerate(mapped[:MAX_LINES]):
+                if place is not None and place[1] == line and source_place(self.source_names, place) == name:
                     return [number, at + 1]
         return None
 
