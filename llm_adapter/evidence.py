@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from referee.engine.facts.metrics import run_skill_type as skill_type  # the one decision
+from referee.engine.text import file_lines
 
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
@@ -66,11 +67,14 @@ def _calls(transcript: object) -> tuple:
 
 def _raw_transcript(run: Run) -> tuple[str, list[str]] | None:
     """The lines of the transcript the parser read (the harness's, beside outputs/,
-    wins over the agent's copy inside it), so tool-call blocks are quoted verbatim."""
+    wins over the agent's copy inside it), so tool-call blocks are quoted verbatim.
+    They are counted as the parser counts them (a lone CR ends a line too): the
+    elements' lines index them, and a block cut at other lines would hold the next
+    element's text, agent notes shown and verified as a tool call."""
     text_file = getattr(run, "transcript_file", None)
     if text_file is None or text_file.text is None:
         return None
-    return text_file.path, text_file.text.replace("\r\n", "\n").split("\n")
+    return text_file.path, file_lines(text_file.text)
 
 
 def _transcript_segments(transcript, raw) -> tuple[list[Segment], list[Segment]]:
