@@ -119,12 +119,19 @@ def _note_segment(note, raw, starts) -> Segment:
     return Segment(source, note.location.file, block[0], block[1], note.step, note.title)
 
 
+def _one_line_end(text: str) -> str:
+    """``text`` with every line ended by ``\\n``: a quote's line is counted in it, and
+    must be the line every other citation gives (``engine.text.file_lines``: a lone
+    CR ends a line too)."""
+    return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
 def _response_segment(run) -> list[Segment]:
     response = getattr(run, "response", None)
     if response is None or response.text is None:
         return []
     # An executor log's "## Final Result" section starts on its own line of the log.
-    return [Segment("response", response.path, response.line or 1, response.text.replace("\r\n", "\n"))]
+    return [Segment("response", response.path, response.line or 1, _one_line_end(response.text))]
 
 
 def _output_segments(run) -> tuple[list[Segment], list[str], list[Segment]]:
@@ -141,6 +148,6 @@ def _output_segments(run) -> tuple[list[Segment], list[str], list[Segment]]:
             unreadable.append(f"outputs/{rel}")
             continue
         source = "agent_notes" if rel == USER_NOTES else "outputs"
-        segment = Segment(source, text_file.path, 1, text_file.text.replace("\r\n", "\n"))
+        segment = Segment(source, text_file.path, 1, _one_line_end(text_file.text))
         (notes if source == "agent_notes" else outputs).append(segment)
     return outputs, unreadable, notes

@@ -55,3 +55,13 @@ def test_agent_notes_quoted_as_tool_calls_carry_no_pass():
     verdict = LLMJudge(Answer(reply)).grade(run, (ITEM,)).verdicts["1#1"]
     assert verdict.outcome is Outcome.FAIL
     assert "not in tool_calls" in verdict.message
+
+
+def test_quotes_from_the_response_and_outputs_are_cited_at_their_line():
+    run = small_run({"response.md": "Hello.\rYour flight is booked.\rFlight LX2084 departs at 10:00.\r",
+                     "notes.txt": "a\r\nb\rFlight LX2084 departs at 10:00 sharp\r"})
+    reply = verdicts(("booked", [("response", "Flight LX2084 departs at 10:00."),
+                                 ("outputs", "Flight LX2084 departs at 10:00 sharp")], "PASS"))
+    verdict = LLMJudge(Answer(reply)).grade(run, (ITEM,)).verdicts["1#1"]
+    assert verdict.outcome is Outcome.PASS
+    assert [(e.file, e.line) for e in verdict.evidence] == [("outputs/response.md", 3), ("outputs/notes.txt", 3)]
