@@ -10,7 +10,7 @@ and ``harness`` (text the harness injected: the eval prompt, user turns, reminde
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from referee.engine.facts.metrics import run_skill_type as skill_type  # the one decision
@@ -26,11 +26,14 @@ RESPONSE = "response.md"
 USER_NOTES = "user_notes.md"
 # Executor statistics, not something the run delivered; deterministic checks read it.
 NOT_EVIDENCE = frozenset({"metrics.json"})
+MAX_SHOWN = 40_000  # characters of one segment the grader is shown: one huge file must not crowd out the rest
 
 
 @dataclass(frozen=True)
 class Segment:
-    """A contiguous piece of one source. ``line`` is the file line of ``text``'s first line."""
+    """A contiguous piece of one source. ``line`` is the file line of ``text``'s first line.
+    ``shown`` is how many characters of ``text`` the grader is shown when that is not all
+    of it: a quote must be found within them (``quotes.locate``)."""
 
     source: str
     file: str
@@ -38,6 +41,7 @@ class Segment:
     text: str
     step: int | None = None
     label: str = ""
+    shown: int | None = None
 
 
 @dataclass(frozen=True)
@@ -58,7 +62,12 @@ def collect(run: Run) -> RunEvidence:
     response = _response_segment(run)
     outputs, unreadable, user_notes = _output_segments(run)
     segments = calls + response + outputs + notes + user_notes
-    return RunEvidence(tuple(segments), skill_type(run), tuple(unreadable))
+    return RunEvidence(tuple(_cut(s) for s in segments), skill_type(run), tuple(unreadable))
+
+
+def _cut(segment: Segment) -> Segment:
+    """``segment``, shown up to ``MAX_SHOWN`` characters when it is longer."""
+    return replace(segment, shown=MAX_SHOWN) if len(segment.text) > MAX_SHOWN else segment
 
 
 def _calls(transcript: object) -> tuple:

@@ -20,7 +20,6 @@ from referee.llm_adapter.evidence import SOURCE_ORDER, RunEvidence, Segment
 
 MARK = "RUN-DATA"
 FAKE_MARK = re.compile(r"<{2,}(\s*/?\s*(?:END\s*)?RUN[-_ ]?DATA)", re.IGNORECASE)
-MAX_SEGMENT_CHARS = 40_000  # one huge file must not crowd out the rest of the run
 
 STANDARDS = {
     "mcp_based": "This skill works through MCP tools. The decisive evidence is the tool "
@@ -138,9 +137,9 @@ def _segment_text(segment: Segment) -> str:
     if segment.step is not None:
         where += f", step {segment.step}"
     text = segment.text
-    if len(text) > MAX_SEGMENT_CHARS:
-        hidden = len(text) - MAX_SEGMENT_CHARS
-        text = text[:MAX_SEGMENT_CHARS] + f"\n[... {hidden} more characters not shown]"
+    if segment.shown is not None:  # evidence.MAX_SHOWN
+        hidden = len(text) - segment.shown
+        text = text[:segment.shown] + f"\n[... {hidden} more characters not shown]"
     return f"--- {where} ---\n{text}"
 
 

@@ -17,6 +17,9 @@ inside a word, so "possible" is not found in "impossible" nor "68.00" in
 "168.00" (a number continues across a decimal point and after a sign). Scripts
 written without spaces (Han, kana) have no such boundary.
 
+A quote must end within the part of its segment the grader was shown
+(``Segment.shown``): a verdict rests on what the grader could read.
+
 A quote may elide text with "..." or "…": its parts must then occur in order within
 one segment. Nothing else is tolerated; fuzzy edit distance would let a changed
 digit through, and a changed digit is exactly what a fabricated quote looks like.
@@ -168,6 +171,10 @@ def _search(segment: Segment, parts: list[str], loose: bool, mask: bool) -> Matc
     if first is None:  # no parts; callers pass at least one
         return None
     start, end = index[first], index[last] + 1
+    if segment.shown is not None and end > segment.shown:
+        # past what the grader was shown (the leftmost match ends soonest): no verdict
+        # rests on text it could not read, not even a word the cut split
+        return None
     line = segment.line + text.count("\n", 0, start)
     return Match(segment, line, text[start:end], loose)
 
