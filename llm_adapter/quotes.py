@@ -10,7 +10,7 @@ Two levels, both deterministic and linear in the size of the text:
   a word boundary stays a boundary ("the rapist" is not "therapist"), and between
   two digits the separator must be the very same characters: "168.00", "16800",
   "168 00" and "168,00" are four different things, and a minus sign is part of its
-  number: "-500" is not "500". A loose match is reported as such.
+  number, and so is a dash right before one: "-500" and "–500" are not "500". A loose match is reported as such.
 
 Both levels match whole words and whole numbers only: a quote cannot start or end
 inside a word, so "possible" is not found in "impossible" nor "68.00" in
@@ -45,7 +45,7 @@ HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)  # MULTILINE: ^ 
 HEADED_SOURCES = frozenset({"tool_calls", "agent_notes", "harness"})
 BARRIER = "\x00"  # stands for a masked heading line; no needle contains it
 NUMBER_GLUE = frozenset(".,")  # between two digits, part of the number
-SIGNS = frozenset("-+\u2212")
+SIGNS = frozenset("-+\u2212")  # and every dash (Unicode's Pd): typesetting writes "–500" for -500
 
 
 @dataclass(frozen=True)
@@ -105,11 +105,16 @@ def _fold(text: str, loose: bool, mask: bool = False) -> tuple[str, list[int]]:
     return "".join(out), index
 
 
+def _signlike(ch: str) -> bool:
+    """A plus or minus sign, or a dash that may stand for one (en dash, figure dash ...)."""
+    return ch in SIGNS or unicodedata.category(ch) == "Pd"
+
+
 def _sign(text: str, i: int, piece: str) -> bool:
-    """Whether the hyphen at ``text[i]`` is a number's minus sign ("-500", not the
-    hyphen of "LX-2084" or "2026-05"): part of the number, never a separator, since
+    """Whether the hyphen at ``text[i]`` is a number's minus sign ("-500", "–500", not
+    the hyphen of "LX-2084" or "2026-05"): part of the number, never a separator, since
     "balance 500" and "balance -500" say opposite things."""
-    return piece in SIGNS and i + 1 < len(text) and text[i + 1].isdigit() \
+    return _signlike(piece) and i + 1 < len(text) and text[i + 1].isdigit() \
         and (i == 0 or not text[i - 1].isalnum())
 
 
@@ -130,7 +135,7 @@ def _inside_word(text: str, start: int, end: int) -> bool:
         before = text[start - 1]
         if _wordy(before):
             return True
-        if text[start].isdigit() and (before in SIGNS or (
+        if text[start].isdigit() and (_signlike(before) or (
                 before in NUMBER_GLUE and start > 1 and text[start - 2].isdigit())):
             return True
     if end < len(text) and _wordy(text[end - 1]):
