@@ -3,7 +3,8 @@
 Two levels, both deterministic and linear in the size of the text:
 
 - ``exact``: equal after collapsing runs of whitespace (line ends, indentation).
-- ``loose``: equal after NFKC (full-width forms, ligatures) and after treating every
+- ``loose``: equal after NFKC (full-width forms, ligatures; never for a raised,
+  lowered or circled digit, which NFKC would make a plain one) and after treating every
   run of whitespace and punctuation as one separator, so curly versus straight
   quotes, full-width commas or a reflowed JSON object still match. Letters, digits
   and symbols must all be the same ("docStatus 20" never matches "docStatus 10"),
@@ -84,7 +85,7 @@ def _fold(text: str, loose: bool, mask: bool = False) -> tuple[str, list[int]]:
                 index.append(i)
                 pending, last = [], BARRIER
             continue
-        for piece in (unicodedata.normalize("NFKC", ch) if loose else ch):
+        for piece in (_compatible(ch) if loose else ch):
             if (_separator(piece) and not _sign(text, i, piece) if loose else piece.isspace()):
                 pending.append((piece, i))
                 continue
@@ -103,6 +104,14 @@ def _fold(text: str, loose: bool, mask: bool = False) -> tuple[str, list[int]]:
         out.append(BARRIER)
         index.append(len(text) - 1)
     return "".join(out), index
+
+
+def _compatible(ch: str) -> str:
+    """``ch`` after NFKC, except a digit that is raised, lowered, circled or a fraction:
+    NFKC makes "10²" the number "102", "CO₂" "CO2" and "1½" "11⁄2", another value."""
+    if ch.isnumeric() and not ch.isdecimal():
+        return ch
+    return unicodedata.normalize("NFKC", ch)
 
 
 def _signlike(ch: str) -> bool:

@@ -27,3 +27,20 @@ def test_a_dash_before_a_number_is_its_sign(dash):
 ])
 def test_a_dash_between_words_or_numbers_is_still_punctuation(text, quote):
     assert found(text, quote)
+
+
+@pytest.mark.parametrize("text, quote", [
+    ("The area is 10\u00b2 square metres.", "The area is 102 square metres."),  # 10 squared is not 102
+    ("The area is 102 square metres.", "The area is 10\u00b2 square metres."),
+    ("Use 2\u00b9\u2070 slots per node.", "Use 210 slots per node."),
+    ("The formula is CO\u2082 and H\u2082O here.", "The formula is CO2 and H2O here."),
+    ("Items \u2460\u2461 were shipped today.", "Items 12 were shipped today."),
+    ("It took 1\u00bd hours to finish.", "It took 11\u20442 hours to finish."),
+])
+def test_a_digit_written_raised_lowered_or_circled_is_not_a_plain_digit(text, quote):
+    assert not found(text, quote)
+    assert found(text, text)
+
+
+def test_full_width_digits_are_still_digits():
+    assert found("Total: \uff11\uff16\uff18.00 EUR today", "Total: 168.00 EUR today")
