@@ -11,7 +11,8 @@ Two levels, both deterministic and linear in the size of the text:
   a word boundary stays a boundary ("the rapist" is not "therapist"), and between
   two digits the separator must be the very same characters: "168.00", "16800",
   "168 00" and "168,00" are four different things, and a minus sign is part of its
-  number, and so is a dash right before one: "-500" and "–500" are not "500". A loose match is reported as such.
+  number, and so is a dash right before one: "-500" and "–500" are not "500", and a
+  leading decimal point: ".50" is not "50". A loose match is reported as such.
 
 Both levels match whole words and whole numbers only: a quote cannot start or end
 inside a word, so "possible" is not found in "impossible" nor "68.00" in
@@ -120,11 +121,17 @@ def _signlike(ch: str) -> bool:
 
 
 def _sign(text: str, i: int, piece: str) -> bool:
-    """Whether the hyphen at ``text[i]`` is a number's minus sign ("-500", "–500", not
-    the hyphen of "LX-2084" or "2026-05"): part of the number, never a separator, since
-    "balance 500" and "balance -500" say opposite things."""
-    return _signlike(piece) and i + 1 < len(text) and text[i + 1].isdigit() \
-        and (i == 0 or not text[i - 1].isalnum())
+    """Whether ``text[i]`` (read as ``piece``) starts the number after it: a minus sign
+    ("-500", "–500", "-.5") or a leading decimal point (".50"), where no word or number
+    comes before (the hyphen of "LX-2084" or "2026-05" and the dot of "v.2" are
+    punctuation). Part of the number, never a separator, since "balance 500" and
+    "balance -500", or "50" and ".50", say different things."""
+    if i > 0 and text[i - 1].isalnum():
+        return False
+    after = text[i + 1:i + 3]
+    if piece == ".":
+        return after[:1].isdigit()
+    return _signlike(piece) and (after[:1].isdigit() or (after[:1] == "." and after[1:].isdigit()))
 
 
 def _no_space_script(ch: str) -> bool:
@@ -144,8 +151,12 @@ def _inside_word(text: str, start: int, end: int) -> bool:
         before = text[start - 1]
         if _wordy(before):
             return True
-        if text[start].isdigit() and (_signlike(before) or (
+        if text[start].isdigit() and (_signlike(before) or _sign(text, start - 1, before) or (
                 before in NUMBER_GLUE and start > 1 and text[start - 2].isdigit())):
+            return True
+    if start > 0 and text[start] == "." and text[start + 1:start + 2].isdigit():
+        before = text[start - 1]  # ".5" quoted from "10.5" or "-.5": another number
+        if before.isdigit() or _signlike(before):
             return True
     if end < len(text) and _wordy(text[end - 1]):
         after = text[end]

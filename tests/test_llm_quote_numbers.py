@@ -44,3 +44,27 @@ def test_a_digit_written_raised_lowered_or_circled_is_not_a_plain_digit(text, qu
 
 def test_full_width_digits_are_still_digits():
     assert found("Total: \uff11\uff16\uff18.00 EUR today", "Total: 168.00 EUR today")
+
+
+@pytest.mark.parametrize("text, quote", [
+    ("The dose is 10.5 mg daily", ".5 mg daily"),  # 0.5 is not 10.5
+    ("The price is .50 EUR each", "The price is 50 EUR each"),  # .50 is not 50
+    ("The price is .50 EUR each", "50 EUR each"),
+    ("The price is -.50 EUR each", "The price is .50 EUR each"),  # nor is -.50 .50
+    ("The price is -.50 EUR each", ".50 EUR each"),
+    ("The price is \u2013.50 EUR each", "The price is .50 EUR each"),
+])
+def test_a_leading_decimal_point_is_part_of_its_number(text, quote):
+    assert not found(text, quote)
+    assert found(text, text)
+
+
+@pytest.mark.parametrize("text, quote", [
+    ("The price is .50 EUR each", "The price is .50 EUR each"),
+    ("The price is .50 EUR each", "The price is: .50 EUR each"),
+    ("version v.2 released today", "2 released today"),  # after a word the dot is punctuation
+    ("Done. 50 items were shipped", "50 items were shipped"),
+    ("Done.50 items were shipped", "Done 50 items were shipped"),
+])
+def test_a_dot_that_starts_no_number_is_still_punctuation(text, quote):
+    assert found(text, quote)
