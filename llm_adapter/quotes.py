@@ -16,7 +16,8 @@ Two levels, both deterministic and linear in the size of the text:
 
 Both levels match whole words and whole numbers only: a quote cannot start or end
 inside a word, so "possible" is not found in "impossible" nor "68.00" in
-"168.00" (a number continues across a decimal point and after a sign). Scripts
+"168.00" (a number continues across a decimal point and after a sign), and an
+invisible character (a zero-width space, a soft hyphen) does not end a word. Scripts
 written without spaces (Han, kana) have no such boundary.
 
 A quote must end within the part of its segment the grader was shown
@@ -145,25 +146,43 @@ def _wordy(ch: str) -> bool:
     return ch.isalnum() and not _no_space_script(ch)
 
 
+def _invisible(ch: str) -> bool:
+    """A format character (zero-width space, word joiner, soft hyphen ...): the text
+    reads as if it were not there, so it neither ends a word nor starts one."""
+    return unicodedata.category(ch) == "Cf"
+
+
+def _visible(text: str, i: int, step: int) -> int:
+    """The first index from ``i`` on, going by ``step``, that holds no invisible
+    character; -1 or ``len(text)`` when there is none."""
+    while 0 <= i < len(text) and _invisible(text[i]):
+        i += step
+    return i
+
+
 def _inside_word(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` begins or ends in the middle of a word or number."""
-    if start > 0 and _wordy(text[start]):
-        before = text[start - 1]
+    """Whether ``text[start:end]`` begins or ends in the middle of a word or number.
+    Invisible characters are looked through, and a combining mark after the end
+    belongs to the character it follows."""
+    b = _visible(text, start - 1, -1)  # the character before, as the text reads
+    if b >= 0 and _wordy(text[start]):
+        before = text[b]
         if _wordy(before):
             return True
-        if text[start].isdigit() and (_signlike(before) or _sign(text, start - 1, before) or (
-                before in NUMBER_GLUE and start > 1 and text[start - 2].isdigit())):
+        if text[start].isdigit() and (_signlike(before) or _sign(text, b, before) or (
+                before in NUMBER_GLUE and b > 0 and text[b - 1].isdigit())):
             return True
-    if start > 0 and text[start] == "." and text[start + 1:start + 2].isdigit():
-        before = text[start - 1]  # ".5" quoted from "10.5" or "-.5": another number
+    if b >= 0 and text[start] == "." and text[start + 1:start + 2].isdigit():
+        before = text[b]  # ".5" quoted from "10.5" or "-.5": another number
         if before.isdigit() or _signlike(before):
             return True
-    if end < len(text) and _wordy(text[end - 1]):
-        after = text[end]
-        if _wordy(after):
+    a = _visible(text, end, 1)  # the character after, as the text reads
+    if a < len(text) and _wordy(text[end - 1]):
+        after = text[a]
+        if _wordy(after) or unicodedata.category(after).startswith("M"):
             return True
-        if text[end - 1].isdigit() and after in NUMBER_GLUE and end + 1 < len(text) \
-                and text[end + 1].isdigit():
+        if text[end - 1].isdigit() and after in NUMBER_GLUE and a + 1 < len(text) \
+                and text[a + 1].isdigit():
             return True
     return False
 
