@@ -207,7 +207,10 @@ def import_results(path: Path, backend: Wire, results: Results, note: str = "") 
     a ``ValueError``."""
     from referee.llm_adapter.cassette import FORMAT, VERSION, load, save
 
-    meta, entries = load(path) if path.exists() or path.is_symlink() else ({}, {})
+    if path.is_symlink():  # save() renames the new cassette over the path: the link itself would be replaced
+        raise ValueError(f"{path} is a symbolic link; --llm-batch-import writes the cassette in its place and "
+                         "replaces only a regular file: give the path it points to")
+    meta, entries = load(path) if path.exists() else ({}, {})
     wanted = {"backend": backend.name, "model": backend.model, "params": backend.params()}
     had = {k: meta.get(k) for k in wanted}
     if meta and had != wanted:
