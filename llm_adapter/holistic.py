@@ -121,6 +121,9 @@ class HolisticReader:
 
     def read(self, task: str, first: Run, second: Run, criteria: Sequence[str],
              scrub: Callable[[str], str]) -> Reading:
+        unread = _unread(first, "A") or _unread(second, "B")
+        if unread is not None:
+            return Reading(error=unread)
         shown = (_shown(first, scrub), _shown(second, scrub))
         request = render(scrub(task), shown, criteria)
         try:
@@ -177,6 +180,17 @@ def _verified(points: Sequence[_Point], segments: tuple[Segment, ...], letter: s
         else:
             kept.append(Point(point.point, match.found, match.segment.file, match.line))
     return tuple(kept)
+
+
+def _unread(run: Run, letter: str) -> str | None:
+    """Why output ``letter``'s response cannot be shown as it is (not UTF-8, too large:
+    only a lossy copy is kept, for display); None when it can. The model is then not
+    asked: its preference would rest on text referee did not read. The reason names
+    no file, which would name the run's configuration."""
+    problem = getattr(getattr(run, "response", None), "unreadable", None)
+    if problem is None:
+        return None
+    return f"the response of output {letter} cannot be used ({problem.message}); the model was not asked"
 
 
 def _shown(run: Run, scrub: Callable[[str], str]) -> tuple[Segment, ...]:
