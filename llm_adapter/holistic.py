@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Callable, Literal, Sequence
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
@@ -124,7 +124,7 @@ class HolisticReader:
         unread = _unread(first, "A") or _unread(second, "B")
         if unread is not None:
             return Reading(error=unread)
-        shown = (_shown(first, scrub), _shown(second, scrub))
+        shown = (_cut(_shown(first, scrub)), _cut(_shown(second, scrub)))
         request = render(scrub(task), shown, criteria)
         try:
             reply = self._ask(request, criteria)
@@ -198,6 +198,23 @@ def _shown(run: Run, scrub: Callable[[str], str]) -> tuple[Segment, ...]:
     evidence = collect(run)
     return tuple(Segment(s.source, s.file, s.line, scrub(s.text)) for s in evidence.segments
                  if s.source in ("response", "outputs"))
+
+
+def _cut(side: tuple[Segment, ...]) -> tuple[Segment, ...]:
+    """The segments of one output, each with how much of it ``render`` shows: the
+    output's block is cut at ``MAX_CHARS``, and a point's quote must be found in what
+    the model read (``quotes.locate``). Where ``defuse`` lengthened a text, the room
+    left is counted as if every added character came first: never more than shown."""
+    room = MAX_CHARS
+    cut = []
+    for number, segment in enumerate(side):
+        header = ("\n" if number else "") + f"--- {segment.file} ---\n"
+        room -= len(defuse(header))
+        grown = len(defuse(segment.text)) - len(segment.text)
+        fits = max(0, room - grown)
+        cut.append(segment if fits >= len(segment.text) else replace(segment, shown=fits))
+        room -= len(segment.text) + grown
+    return tuple(cut)
 
 
 def render(task: str, shown: tuple[tuple[Segment, ...], tuple[Segment, ...]], criteria: Sequence[str]) -> ChatRequest:
