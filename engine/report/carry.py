@@ -1,9 +1,10 @@
 """Keeping an LLM grader's verdicts when a run is graded again without one.
 
 A semantic assertion graded by the LLM grader records ``grader_input`` in
-grading.json: a digest of the assertion's wording and of every file of the run
-the grader could see. Graded again without ``--llm``, an earlier verdict whose
-``grader_input`` is unchanged is kept, with method ``grader (carried over)``;
+grading.json: a digest of the assertion's wording (and of the others asked with it)
+and of every file of the run the grader could see. Graded again without ``--llm``, an
+earlier verdict whose ``grader_input`` is unchanged is kept, with method ``grader
+(carried over)``;
 one whose run or wording changed is dropped, and the not-graded item says so.
 Nothing here depends on the clock: the same files give the same bytes.
 """
@@ -100,20 +101,32 @@ def _files(folder: Path) -> list[str]:
     return sorted(found)
 
 
-def grader_input(digest: str, assertion: CompiledAssertion) -> str:
-    """What the grader was asked about: the run's files and the assertion's wording."""
-    wording = json.dumps([assertion.text or "", getattr(assertion, "semantic_rubric", None) or ""],
-                         ensure_ascii=False)
+def grader_input(digest: str, assertion: CompiledAssertion,
+                 asked: Sequence[CompiledAssertion] = ()) -> str:
+    """What the grader was asked about: the run's files and the assertion's wording,
+    and the wording of the other assertions ``asked`` with it. A run's semantic
+    assertions go to the grader in one request: with another one reworded, added or
+    left out, the grader would be asked another question (and a cassette has no reply
+    to it). An assertion asked alone digests as before."""
+    others = [_wording(a) for a in asked if a.key != assertion.key]
+    wording = json.dumps(_wording(assertion) + ([others] if others else []), ensure_ascii=False)
     return "sha256:" + hashlib.sha256(f"{digest}\0{wording}".encode()).hexdigest()[:32]
 
 
-def grader_inputs(run: Run, assertions: Sequence[CompiledAssertion], keys: frozenset[str]) -> dict[str, str]:
-    """``grader_input`` of each assertion in ``keys`` (the ones the grader judged)."""
+def _wording(assertion: CompiledAssertion) -> list:
+    return [assertion.text or "", getattr(assertion, "semantic_rubric", None) or ""]
+
+
+def grader_inputs(run: Run, assertions: Sequence[CompiledAssertion], keys: frozenset[str],
+                  asked: frozenset[str] = frozenset()) -> dict[str, str]:
+    """``grader_input`` of each assertion in ``keys`` (the ones the grader judged),
+    all of ``asked`` (the run's assertions handed to the grader) asked together."""
     wanted = [a for a in assertions if a.key in keys]
     digest = run_digest(run) if wanted else None
     if digest is None:
         return {}
-    return {a.key: grader_input(digest, a) for a in wanted}
+    together = [a for a in assertions if a.key in asked]
+    return {a.key: grader_input(digest, a, together) for a in wanted}
 
 
 def earlier_verdicts(run: Run, assertions: Sequence[CompiledAssertion],
@@ -128,10 +141,11 @@ def earlier_verdicts(run: Run, assertions: Sequence[CompiledAssertion],
     if not judged:
         return {}, frozenset()
     digest = run_digest(run)
+    together = list(open_keys.values())  # what the grader would be handed now, in order
     kept: dict[str, dict] = {}
     for key, item in judged.items():
         if (digest is not None and item.get("outcome") in ("pass", "fail")
-                and item.get("grader_input") == grader_input(digest, open_keys[key])):
+                and item.get("grader_input") == grader_input(digest, open_keys[key], together)):
             kept[key] = item
     return kept, frozenset(judged) - set(kept)
 
