@@ -34,7 +34,7 @@ from typing import Any
 
 from referee.dsl.named_file import utf8_text
 from referee.llm_adapter.backends import AnthropicBackend, ChatRequest, Completion, OpenAIBackend
-from referee.llm_adapter.cassette import request_key
+from referee.llm_adapter.cassette import RepeatedField, request_key, unique_fields
 from referee.llm_adapter.transport import Transport, TransportError
 
 OPENAI_URL = "/v1/chat/completions"
@@ -125,7 +125,9 @@ def read_results(paths: list[Path], backend: Wire) -> Results:
 
 def _one_result(where: str, line: str, backend: Wire, found: Results, lines: dict[str, str]) -> None:
     try:
-        value = json.loads(line)
+        value = json.loads(line, object_pairs_hook=unique_fields)
+    except RepeatedField as exc:  # one line would answer two requests, or give two replies
+        raise ValueError(f"{where}: the field {exc.args[0]!r} appears twice") from None
     except (ValueError, RecursionError):
         raise ValueError(f"{where}: not a JSON line") from None
     if not isinstance(value, dict) or not isinstance(value.get("custom_id"), str):

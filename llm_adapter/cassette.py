@@ -155,9 +155,9 @@ def load(path: Path) -> tuple[dict, dict[str, dict]]:
         if not line.strip():
             continue
         try:
-            records.append((number, json.loads(line, object_pairs_hook=_unique_fields,
+            records.append((number, json.loads(line, object_pairs_hook=unique_fields,
                                                parse_constant=_no_constant)))
-        except _Repeated as exc:
+        except RepeatedField as exc:
             raise ValueError(f"{path}:{number}: the field {exc.args[0]!r} appears twice") from None
         except json.JSONDecodeError:
             raise ValueError(f"{path}:{number}: not a JSON line") from None
@@ -187,17 +187,19 @@ def entry_digest(entry: dict) -> str:
     return hashlib.sha256((FORMAT + "-entry\0" + text).encode("utf-8")).hexdigest()
 
 
-class _Repeated(Exception):
-    pass
+class RepeatedField(Exception):
+    """A JSON object gave one field twice; ``args[0]`` is its name."""
 
 
-def _unique_fields(pairs: list[tuple[str, object]]) -> dict:
+def unique_fields(pairs: list[tuple[str, object]]) -> dict:
+    """``object_pairs_hook`` that refuses a field given twice (JSON parsers would
+    silently keep the last one): for the cassette's lines and a batch's results."""
     value = dict(pairs)
     if len(value) != len(pairs):
         seen: set[str] = set()
         for k, _ in pairs:
             if k in seen:
-                raise _Repeated(k)
+                raise RepeatedField(k)
             seen.add(k)
     return value
 
