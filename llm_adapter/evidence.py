@@ -144,13 +144,18 @@ def _response_segment(run) -> list[Segment]:
 
 
 def _output_segments(run) -> tuple[list[Segment], list[str], list[Segment]]:
-    """Other output files as ``outputs``; user_notes.md is the agent's own words."""
+    """Other output files as ``outputs``; user_notes.md is the agent's own words.
+    response.md is left out only when it is the response (shown as such): when the
+    harness names another file, it is an output like any other."""
     outputs: list[Segment] = []
     notes: list[Segment] = []
     unreadable: list[str] = []
     names: list[str] = getattr(run, "output_files", lambda: [])()
+    response = getattr(run, "response", None)
+    shown = (response is not None and response.text is not None and response.section is None
+             and response.path == f"outputs/{RESPONSE}")
     for rel in sorted(names):
-        if rel in (TRANSCRIPT, RESPONSE) or rel in NOT_EVIDENCE:
+        if rel == TRANSCRIPT or (rel == RESPONSE and shown) or rel in NOT_EVIDENCE:
             continue
         text_file = run.read_output(rel)
         if text_file is None or text_file.text is None:
