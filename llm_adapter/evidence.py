@@ -10,6 +10,7 @@ and ``harness`` (text the harness injected: the eval prompt, user turns, reminde
 
 from __future__ import annotations
 
+import bisect
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -100,8 +101,8 @@ def _block(raw, line: int | None, starts: list[int]) -> tuple[int, str] | None:
     if raw is None or not line:
         return None
     _, lines = raw
-    following = [s for s in starts if s > line]
-    end = (following[0] - 1) if following else len(lines)
+    after = bisect.bisect_right(starts, line)  # starts is sorted: one search, not a scan per block
+    end = (starts[after] - 1) if after < len(starts) else len(lines)
     body = lines[line - 1:end]
     while body and not body[-1].strip():
         body.pop()
