@@ -20,6 +20,9 @@ inside a word, so "possible" is not found in "impossible" nor "68.00" in
 invisible character (a zero-width space, a soft hyphen) does not end a word. Scripts
 written without spaces (Han, kana) have no such boundary.
 
+A quote, and each part of an elided one, cannot start right after a negation ("not",
+"never", "isn't" ...): "confirmed" quoted from "was not confirmed" says the opposite.
+
 A quote must end within the part of its segment the grader was shown
 (``Segment.shown``): a verdict rests on what the grader could read.
 
@@ -48,6 +51,8 @@ HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)  # MULTILINE: ^ 
 HEADED_SOURCES = frozenset({"tool_calls", "agent_notes", "harness"})
 BARRIER = "\x00"  # stands for a masked heading line; no needle contains it
 NUMBER_GLUE = frozenset(".,")  # between two digits, part of the number
+# Words that negate what follows them: a quote that starts right after one leaves it out.
+NEGATIONS = frozenset("not no never cannot without nor neither none nothing nobody nowhere".split())
 SIGNS = frozenset("-+\u2212")  # and every dash (Unicode's Pd): typesetting writes "–500" for -500
 
 
@@ -187,6 +192,23 @@ def _inside_word(text: str, start: int, end: int) -> bool:
     return False
 
 
+def _after_negation(text: str, start: int) -> bool:
+    """Whether ``text[start:]`` follows a negation across nothing but spaces ("was not
+    confirmed", "isn't confirmed"): "confirmed" quoted from there says the opposite
+    of the text, as "500" quoted from "-500" does. Punctuation between them ("No,
+    it is confirmed") ends the negation's reach."""
+    i = start - 1
+    while i >= 0 and (text[i].isspace() or _invisible(text[i])):
+        i -= 1
+    if i == start - 1:  # no space before the quote: nothing, punctuation, or a word it starts inside
+        return False
+    end = i + 1
+    while i >= 0 and (text[i].isalpha() or text[i] in "'\u2019"):
+        i -= 1
+    word = text[i + 1:end].lower().replace("\u2019", "'")
+    return word in NEGATIONS or word.endswith("n't")
+
+
 def _parts(quote: str, headed: bool) -> list[str]:
     if headed:
         quote = "\n".join(line for line in quote.split("\n") if not HEADING.match(line))
@@ -205,7 +227,8 @@ def _search(segment: Segment, parts: list[str], loose: bool, mask: bool) -> Matc
         if len(needle) < (1 if len(parts) == 1 else MIN_PART):
             return None
         at = haystack.find(needle, position)
-        while at >= 0 and _inside_word(text, index[at], index[at + len(needle) - 1] + 1):
+        while at >= 0 and (_inside_word(text, index[at], index[at + len(needle) - 1] + 1)
+                           or _after_negation(text, index[at])):
             at = haystack.find(needle, at + 1)
         if at < 0:
             return None

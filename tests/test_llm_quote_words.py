@@ -33,4 +33,4 @@ def test_a_combining_mark_belongs_to_the_letter_before_it(mark):
 
 
 def test_a_word_after_a_space_still_starts_a_word():
-    assert found("The input was not\u200b valid for LX2084.", "valid for LX2084")
+    assert found("The input was fully\u200b valid for LX2084.", "valid for LX2084")
