@@ -137,15 +137,16 @@ def earlier_verdicts(run: Run, assertions: Sequence[CompiledAssertion],
     open_keys = {a.key: a for a, v in zip(assertions, verdicts)
                  if a.precision == Precision.SEMANTIC and v.outcome is Outcome.NOT_GRADED}
     earlier = _earlier_items(run) if open_keys else {}
-    judged = {key: item for key, item in earlier.items() if key in open_keys and item.get("method") in LLM_METHODS}
+    # Only a verdict can be kept; an earlier error was none, and nothing changed for it to be dropped.
+    judged = {key: item for key, item in earlier.items() if key in open_keys
+              and item.get("method") in LLM_METHODS and item.get("outcome") in ("pass", "fail")}
     if not judged:
         return {}, frozenset()
     digest = run_digest(run)
     together = list(open_keys.values())  # what the grader would be handed now, in order
     kept: dict[str, dict] = {}
     for key, item in judged.items():
-        if (digest is not None and item.get("outcome") in ("pass", "fail")
-                and item.get("grader_input") == grader_input(digest, open_keys[key], together)):
+        if digest is not None and item.get("grader_input") == grader_input(digest, open_keys[key], together):
             kept[key] = item
     return kept, frozenset(judged) - set(kept)
 
