@@ -351,11 +351,16 @@ def _unread_record(run: Run) -> str | None:
     (binary, too large, not UTF-8: only a lossy copy is kept, for display); None when
     they can. A check of referee's own on such a file is an ERROR (engine.checks.
     run_sources), and so is the grader's verdict: it would rest on text referee did
-    not read, and "the response shows no ids" would pass on what it could not see."""
+    not read, and "the response shows no ids" would pass on what it could not see.
+    Nor is a run whose record lies in a session log nobody imported: the grader would
+    read the raw log as an output file, the agent's own words as what it delivered."""
     for found in (run.transcript, run.response):
         problem = getattr(found, "unreadable", None)
         if problem is not None:
             return f"{problem.path} cannot be used: {problem.message}; the grader is not asked"
+    log = getattr(run, "unimported_log", None)
+    if log is not None:
+        return f"{log.path} {log.message}; the grader is not asked"
     return None
 
 
