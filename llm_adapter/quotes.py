@@ -51,6 +51,7 @@ HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)  # MULTILINE: ^ 
 HEADED_SOURCES = frozenset({"tool_calls", "agent_notes", "harness"})
 BARRIER = "\x00"  # stands for a masked heading line; no needle contains it
 NUMBER_GLUE = frozenset(".,")  # between two digits, part of the number
+APOSTROPHES = frozenset("'\u2019")  # between two letters, part of the word: "isn't", "O'Brien"
 # Words that negate what follows them: a quote that starts right after one leaves it out.
 NEGATIONS = frozenset("not no never cannot without nor neither none nothing nobody nowhere".split())
 SIGNS = frozenset("-+\u2212")  # and every dash (Unicode's Pd): typesetting writes "–500" for -500
@@ -165,6 +166,13 @@ def _visible(text: str, i: int, step: int) -> int:
     return i
 
 
+def _apostrophe_inside(text: str, i: int) -> bool:
+    """Whether ``text[i]`` is an apostrophe between two letters ("isn't", "O'Brien"):
+    part of the word, so a quote that starts or ends there reads "t" or "isn"."""
+    return text[i] in APOSTROPHES and 0 < i < len(text) - 1 and text[i - 1].isalpha() \
+        and text[i + 1].isalpha()
+
+
 def _inside_word(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` begins or ends in the middle of a word or number.
     Invisible characters are looked through, and a combining mark after the end
@@ -172,7 +180,7 @@ def _inside_word(text: str, start: int, end: int) -> bool:
     b = _visible(text, start - 1, -1)  # the character before, as the text reads
     if b >= 0 and _wordy(text[start]):
         before = text[b]
-        if _wordy(before):
+        if _wordy(before) or _apostrophe_inside(text, b):
             return True
         if text[start].isdigit() and (_signlike(before) or _sign(text, b, before) or (
                 before in NUMBER_GLUE and b > 0 and text[b - 1].isdigit())):
@@ -184,7 +192,7 @@ def _inside_word(text: str, start: int, end: int) -> bool:
     a = _visible(text, end, 1)  # the character after, as the text reads
     if a < len(text) and _wordy(text[end - 1]):
         after = text[a]
-        if _wordy(after) or unicodedata.category(after).startswith("M"):
+        if _wordy(after) or unicodedata.category(after).startswith("M") or _apostrophe_inside(text, a):
             return True
         if text[end - 1].isdigit() and after in NUMBER_GLUE and a + 1 < len(text) \
                 and text[a + 1].isdigit():

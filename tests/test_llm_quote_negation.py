@@ -37,3 +37,21 @@ def test_a_quote_that_drops_the_negation_before_it_is_not_found(text, quote):
 ])
 def test_a_quote_that_keeps_or_does_not_follow_a_negation_is_found(text, quote):
     assert found(text, quote)
+
+
+@pytest.mark.parametrize("text, quote", [
+    ("The booking isn't confirmed for LX2084.", "t confirmed for LX2084"),  # "isn't" cut after its apostrophe
+    ("The booking isn\u2019t confirmed for LX2084.", "t confirmed for LX2084"),
+    ("We can't confirm LX2084 today.", "t confirm LX2084 today"),
+    ("The booking for LX2084 isn't confirmed.", "The booking for LX2084 isn"),  # cut before it
+])
+def test_an_apostrophe_between_letters_does_not_end_a_word(text, quote):
+    assert not found(text, quote)
+
+
+@pytest.mark.parametrize("text, quote", [
+    ("The flag 'confirmed for LX2084' is set.", "confirmed for LX2084"),  # a quotation mark, not inside a word
+    ("The passengers' names for LX2084 are listed.", "names for LX2084 are listed"),
+])
+def test_an_apostrophe_that_quotes_still_bounds_a_word(text, quote):
+    assert found(text, quote)
