@@ -60,8 +60,11 @@ def _identifier(token: str) -> bool:
 
 
 def content(quote: str) -> list[str]:
-    """The tokens of ``quote`` that say something about this run."""
-    text = HEADING_LINE.sub(" ", quote)
+    """The tokens of ``quote`` that say something about this run. The quote is read as
+    the loose match reads it (NFKC), and invisible characters are dropped: "Status:
+    success" in full-width letters is the "Status: success" a loose match finds."""
+    text = "".join(ch for ch in unicodedata.normalize("NFKC", quote) if unicodedata.category(ch) != "Cf")
+    text = HEADING_LINE.sub(" ", text)
     text = LABELS.sub(" ", text)
     return [t for t in TOKEN.findall(text) if t.lower() not in STOP_WORDS
             and t.lower() not in GENERIC]
