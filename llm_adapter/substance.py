@@ -59,12 +59,17 @@ def _identifier(token: str) -> bool:
         and sum(c.isalpha() for c in token) >= 1
 
 
+def as_read(text: str) -> str:
+    """``text`` as a reader (and the loose match) takes it: after NFKC, so full-width
+    and mathematical letters are plain ones, and without invisible characters."""
+    return "".join(ch for ch in unicodedata.normalize("NFKC", text) if unicodedata.category(ch) != "Cf")
+
+
 def content(quote: str) -> list[str]:
     """The tokens of ``quote`` that say something about this run. The quote is read as
     the loose match reads it (NFKC), and invisible characters are dropped: "Status:
     success" in full-width letters is the "Status: success" a loose match finds."""
-    text = "".join(ch for ch in unicodedata.normalize("NFKC", quote) if unicodedata.category(ch) != "Cf")
-    text = HEADING_LINE.sub(" ", text)
+    text = HEADING_LINE.sub(" ", as_read(quote))
     text = LABELS.sub(" ", text)
     return [t for t in TOKEN.findall(text) if t.lower() not in STOP_WORDS
             and t.lower() not in GENERIC]

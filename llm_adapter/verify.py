@@ -88,7 +88,7 @@ def judge_item(entry: AssertionReply, evidence: RunEvidence) -> Verdict:
     if not found:
         return Verdict(Outcome.FAIL, "grader said PASS without quoting any evidence",
                        details=details)
-    addressed = [m for _, m in found if ADDRESSED.search(m.found)]
+    addressed = [m for _, m in found if ADDRESSED.search(substance.as_read(m.found))]
     if addressed:
         return Verdict(Outcome.FAIL,
                        f"grader said PASS quoting text addressed to the grader "
