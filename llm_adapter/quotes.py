@@ -11,8 +11,9 @@ Two levels, both deterministic and linear in the size of the text:
   a word boundary stays a boundary ("the rapist" is not "therapist"), and between
   two digits the separator must be the very same characters: "168.00", "16800",
   "168 00" and "168,00" are four different things, and a minus sign is part of its
-  number, and so is a dash right before one: "-500" and "–500" are not "500", and a
-  leading decimal point: ".50" is not "50". A loose match is reported as such.
+  number, and so is a dash right before one: "-500" and "–500" are not "500", a
+  leading decimal point: ".50" is not "50", and a percent sign after it: "50%" is not
+  "50". A loose match is reported as such.
 
 Both levels match whole words and whole numbers only: a quote cannot start or end
 inside a word, so "possible" is not found in "impossible" nor "68.00" in
@@ -51,6 +52,7 @@ HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)  # MULTILINE: ^ 
 HEADED_SOURCES = frozenset({"tool_calls", "agent_notes", "harness"})
 BARRIER = "\x00"  # stands for a masked heading line; no needle contains it
 NUMBER_GLUE = frozenset(".,")  # between two digits, part of the number
+PERCENT = frozenset("%\u2030\u2031\u066a\ufe6a\uff05")  # after a digit, part of the number: 50% is not 50
 APOSTROPHES = frozenset("'\u2019")  # between two letters, part of the word: "isn't", "O'Brien"
 # Words that negate what follows them: a quote that starts right after one leaves it out.
 NEGATIONS = frozenset("not no never cannot without nor neither none nothing nobody nowhere".split())
@@ -94,7 +96,8 @@ def _fold(text: str, loose: bool, mask: bool = False) -> tuple[str, list[int]]:
                 pending, last = [], BARRIER
             continue
         for piece in (_compatible(ch) if loose else ch):
-            if (_separator(piece) and not _sign(text, i, piece) if loose else piece.isspace()):
+            if (_separator(piece) and not _sign(text, i, piece) and not _percent(text, i, piece)
+                    if loose else piece.isspace()):
                 pending.append((piece, i))
                 continue
             if pending and out:
@@ -139,6 +142,12 @@ def _sign(text: str, i: int, piece: str) -> bool:
     if piece == ".":
         return after[:1].isdigit()
     return _signlike(piece) and (after[:1].isdigit() or (after[:1] == "." and after[1:].isdigit()))
+
+
+def _percent(text: str, i: int, piece: str) -> bool:
+    """Whether ``text[i]`` is a percent (or per mille) sign right after a digit: part of
+    the number, never a separator, since "a 50% discount" and "a 50 discount" differ."""
+    return piece in PERCENT and i > 0 and text[i - 1].isdigit()
 
 
 def _no_space_script(ch: str) -> bool:
@@ -194,8 +203,8 @@ def _inside_word(text: str, start: int, end: int) -> bool:
         after = text[a]
         if _wordy(after) or unicodedata.category(after).startswith("M") or _apostrophe_inside(text, a):
             return True
-        if text[end - 1].isdigit() and after in NUMBER_GLUE and a + 1 < len(text) \
-                and text[a + 1].isdigit():
+        if text[end - 1].isdigit() and (after in PERCENT or (after in NUMBER_GLUE and a + 1 < len(text)
+                                                            and text[a + 1].isdigit())):
             return True
     return False
 

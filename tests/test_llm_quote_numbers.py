@@ -68,3 +68,18 @@ def test_a_leading_decimal_point_is_part_of_its_number(text, quote):
 ])
 def test_a_dot_that_starts_no_number_is_still_punctuation(text, quote):
     assert found(text, quote)
+
+
+@pytest.mark.parametrize("text, quote", [
+    ("You get a 50% discount on LX2084.", "You get a 50 discount on LX2084."),  # 50 % is not 50
+    ("You get a 50\uff05 discount on LX2084.", "You get a 50 discount on LX2084."),
+    ("Fees are 2\u2030 of LX2084's fare.", "Fees are 2 of LX2084"),
+    ("You get a 50% discount on LX2084.", "You get a 50"),  # the sign cut off at the end
+])
+def test_a_percent_sign_is_part_of_its_number(text, quote):
+    assert not found(text, quote)
+    assert found(text, text)
+
+
+def test_a_percent_sign_quoted_loosely_still_matches():
+    assert found("You get a 50% discount on LX2084.", "You get: a 50% discount on LX2084")
