@@ -17,6 +17,7 @@ an element that breaks its condition.
 from __future__ import annotations
 
 import copy
+from decimal import Decimal
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -161,18 +162,31 @@ def _compare(node, positive: bool, lets, found: Claims) -> None:
     if _counted(right) is not None and _counted(left) is None:
         left, right, op = right, left, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
     counted = _counted(left)
-    bound = right.value if isinstance(right, ast.Literal) and not isinstance(right.value, bool) else None
+    bound = right.value if isinstance(right, ast.Literal) and _number(right.value) else None
     if counted is None or bound is None:
         _claim(found, positive if op != "!=" else not positive, values=True)
         return
-    if positive and op in _UPPER:
+    if not positive:  # `not count(x) > 0` says what `count(x) <= 0` says
+        op = _NEGATED[op]
+    if op in _UPPER:
         found.bounded = True
-    if (op, bound) in _NONE and positive:
+    if (op, bound) in _NONE:
         _forbid(_resolve(counted, lets), None, found, lets)
-    elif op in (">", ">=", "==") and positive:
+    elif not _holds(op, 0, bound):  # none of them fails it: it needs them there
         _claim(found, True)
-    elif not positive and op in ("<", "<=", "=="):
-        _claim(found, True)
+
+
+_NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
+
+
+def _holds(op: str, count: int, bound: Any) -> bool:
+    """Whether ``count op bound`` holds, for a count compared with a number."""
+    return {"==": count == bound, "!=": count != bound, "<": count < bound, "<=": count <= bound,
+            ">": count > bound, ">=": count >= bound}[op]
 
 
 def _counted(node: ast.Value) -> ast.Value | None:
