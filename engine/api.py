@@ -7,6 +7,7 @@ the ``referee grade`` command adds discovery warnings, writing and the console.
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 from dataclasses import dataclass, replace
@@ -89,7 +90,8 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
     source file (a Claude Code session, an OpenAI message list, a skill-creator
     log), whose conversations are graded in memory as ``referee import`` would
     write them (``as_eval`` and ``error_when`` as its ``--eval`` and
-    ``--error-when``; ValueError for a file that holds no conversation).
+    ``--error-when``; ValueError for a file that holds no conversation,
+    FileNotFoundError for a path that does not exist).
 
     ``rules`` is rules text or a ``Program`` from :func:`compile`; without ``evals``
     the sentences of each eval's ``eval_metadata.json`` are its own. ``response``
@@ -102,6 +104,9 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
 
     from referee.engine.run.metadata_evals import gathered
 
+    if isinstance(where, (str, os.PathLike)) and not Path(where).exists():
+        # as `referee grade` refuses it: no result at all would read as "every run passed"
+        raise FileNotFoundError(errno.ENOENT, "workspace not found", os.fspath(where))
     if isinstance(where, (str, os.PathLike)) and Path(where).is_file():
         runs = _source_runs(Path(where), response, evals, as_eval, error_when)
     else:
