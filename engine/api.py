@@ -111,10 +111,18 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
         runs = _source_runs(Path(where), response, evals, as_eval, error_when)
     else:
         runs = _runs(where, response, evals)
-    source = _source(rules if isinstance(rules, str) else "", "<rules>", evals)
-    if evals is None:  # as referee grade: the evals' sentences are those of their eval_metadata.json
-        source = replace(source, sentences=gathered(runs))
-    program = source.compile() if isinstance(rules, str) else rules
+    if isinstance(rules, str):
+        source, program = _source(rules, "<rules>", evals), None
+    else:
+        source, program = rules.source or _source("", "<rules>", evals), rules
+    if evals is None and source.evals_path is None:
+        # As referee grade: the evals' sentences are those of their eval_metadata.json;
+        # a program compiled from texts without them is compiled again with them.
+        sentences = gathered(runs)
+        if sentences != source.sentences and (program is None or program.source is not None):
+            source, program = replace(source, sentences=sentences), None
+    if program is None:
+        program = source.compile()
     graded = grade_all(program, runs, source, grader_info(), jobs=1)
     return [RunResult(g.run.id.rel, g.grading, g.truth) for g in graded if g is not None]
 

@@ -29,6 +29,7 @@ from referee.engine.verdict import Precision
 
 if TYPE_CHECKING:  # loading evals.json is the caller's business, not the compiler's
     from referee.dsl.evals_json import EvalsFile
+    from referee.engine.grade import RulesSource
 
 
 @dataclass(frozen=True)
@@ -66,6 +67,10 @@ class CompiledEval:
 @dataclass(frozen=True)
 class Program:
     evals: tuple[CompiledEval, ...]
+    # The texts it was compiled from, when it was compiled from texts: graded over a
+    # workspace without evals.json, they are compiled again with the sentences of its
+    # eval_metadata.json (engine.api.grade), as ``referee grade`` compiles them.
+    source: RulesSource | None = field(default=None, compare=False, repr=False)
 
     def for_run(self, run_id: RunId, metadata: dict) -> CompiledEval | None:
         """The eval a run belongs to: by eval id first, then by eval name."""

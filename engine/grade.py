@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import signal
 from contextlib import closing
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Sequence, TypedDict, TypeVar
 
@@ -80,7 +80,7 @@ class RulesSource:
             from referee.engine.run.metadata_evals import evals_file
 
             evals = evals_file(self.sentences, trees)
-        return compile_rules(trees, evals)
+        return replace(compile_rules(trees, evals), source=self)
 
 
 @dataclass(frozen=True)
