@@ -123,7 +123,8 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
             source, program = replace(source, sentences=sentences), None
     if program is None:
         program = source.compile()
-    graded = grade_all(program, runs, source, grader_info(), jobs=1)
+    critique = _critique_feedback(Path(where), source, program) if isinstance(where, (str, os.PathLike)) else None
+    graded = grade_all(program, runs, source, grader_info(), jobs=1, extra_feedback=critique)
     return [RunResult(g.run.id.rel, g.grading, g.truth) for g in graded if g is not None]
 
 
@@ -151,6 +152,19 @@ def _source_runs(path: Path, response: str | None, evals: str | os.PathLike[str]
     if found.errors:
         raise ValueError(found.errors[0])
     return list(found.runs)
+
+
+def _critique_feedback(where: Path, source, program: Program) -> dict[str, list[dict[str, str]]] | None:
+    """As referee grade adds them: the findings of ``referee critique`` in the folder
+    graded (its critique.json), when they were made with these very rules; a
+    source file has none."""
+    from referee.dsl.named_file import read_named_text
+    from referee.engine.critique.findings import feedback_for
+
+    if not where.is_dir():
+        return None
+    evals_text = read_named_text(source.evals_path) if source.evals_path else None
+    return feedback_for(where, source.files, evals_text, [ev.key for ev in program.evals])
 
 
 def _source(text: str, path: str, evals: str | os.PathLike[str] | None):

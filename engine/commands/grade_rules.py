@@ -26,18 +26,15 @@ def critique_feedback(workspace: Path, source: RulesSource, keys: list[str]) -> 
     """The findings of ``referee critique`` (WORKSPACE/critique.json) as eval_feedback
     suggestions by eval key, when they were made with these very rules."""
     from referee.dsl.named_file import read_named_text
-    from referee.engine.critique.findings import (CRITIQUE_FILE, feedback_suggestions, load_findings,
-                                                  rules_digest)
+    from referee.engine.critique.findings import CRITIQUE_FILE, feedback_for
 
-    findings = load_findings(workspace)
-    if findings is None:
-        return {}
     evals_text = read_named_text(source.evals_path) if source.evals_path else None
-    if findings.digest != rules_digest(source.files, evals_text):
+    found = feedback_for(workspace, source.files, evals_text, keys)
+    if found is None:
         warn(f"{CRITIQUE_FILE} was made with other rules; its findings are left out of eval_feedback "
              "(run referee critique again)")
         return {}
-    return {key: feedback_suggestions(findings, key) for key in keys}
+    return found
 
 
 def rules_source(args: argparse.Namespace) -> RulesSource:

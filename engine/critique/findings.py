@@ -61,6 +61,19 @@ def load_findings(workspace: Path) -> Findings | None:
     return findings
 
 
+def feedback_for(workspace: Path, files: tuple[tuple[str, str], ...], evals_text: str | None,
+                 keys: list[str]) -> dict[str, list[dict[str, str]]] | None:
+    """The findings of ``workspace``'s critique.json as eval_feedback suggestions by
+    eval key ({} when it has none); None when they were made with other rules than
+    ``files`` and ``evals_text``, and so are left out."""
+    findings = load_findings(workspace)
+    if findings is None:
+        return {}
+    if findings.digest != rules_digest(files, evals_text):
+        return None
+    return {key: feedback_suggestions(findings, key) for key in keys}
+
+
 def feedback_suggestions(findings: Findings | None, eval_key: str) -> list[dict[str, str]]:
     """The eval's critique findings as ``eval_feedback`` suggestions."""
     if findings is None:
