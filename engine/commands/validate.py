@@ -65,6 +65,7 @@ def add_parser(sub: Subcommands) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from referee.engine.compare import load, output, validity
+    from referee.engine.run.reading import response_files
 
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
@@ -72,7 +73,8 @@ def run(args: argparse.Namespace) -> int:
     graded, roles, warnings = _graded(args, given)
     mutation = None if args.no_critique else _mutation(args)
     judged = _judged(args, program, graded)
-    results = validity.check(program, args.reference, graded, roles, mutation, judged)
+    results = validity.check(program, args.reference, graded, roles, mutation, judged,
+                             response_files(None, args.evals))
     inputs = None if graded is None else {"runs": len(graded.runs), "digest": load.digest_of(graded.runs)}
     document = _document(results, validity.power(graded, roles), roles, inputs)
     written = None if args.check else output.write_documents(args.workspace, {VALIDITY: document})

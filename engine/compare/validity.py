@@ -33,6 +33,7 @@ from referee.engine.compare.signtest import floor
 from referee.engine.compile import Program
 from referee.engine.judging import Judge
 from referee.engine.run.memory import memory_run
+from referee.engine.run.reading import NO_FILES, ResponseFiles
 from referee.engine.run.workspace import Run, discover, report_path
 
 
@@ -81,9 +82,11 @@ def null_run(eval_key: str, eval_name: str | None) -> Run:
 
 
 def check(program: Program, reference: Path | None, graded: Loaded | None, roles: tuple[str, str] | None,
-          mutation: dict[str, dict] | None, judged: dict[str, dict] | None) -> list[EvalValidity]:
-    """Every eval of ``program``, in its order."""
-    references = _references(program, reference)
+          mutation: dict[str, dict] | None, judged: dict[str, dict] | None,
+          responses: ResponseFiles = NO_FILES) -> list[EvalValidity]:
+    """Every eval of ``program``, in its order; ``responses`` names each reference
+    run's response as ``grade`` reads it (``reading.response_files``)."""
+    references = _references(program, reference, responses)
     found = []
     for ev in program.evals:
         result = EvalValidity(ev.key, ev.name, gate_of(program, null_run(ev.key, ev.name)) or {})
@@ -98,11 +101,11 @@ def check(program: Program, reference: Path | None, graded: Loaded | None, roles
     return found
 
 
-def _references(program: Program, folder: Path | None) -> dict[str, list[dict]]:
+def _references(program: Program, folder: Path | None, responses: ResponseFiles) -> dict[str, list[dict]]:
     if folder is None:
         return {}
     found: dict[str, list[dict]] = {}
-    for run in discover(folder).runs:
+    for run in discover(folder, responses).runs:
         compiled = program.for_run(run.id, run.metadata)
         gate = gate_of(program, run) if compiled is not None else None
         if compiled is not None and gate is not None:
