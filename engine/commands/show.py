@@ -128,7 +128,8 @@ def run_view(run: Run) -> dict:
             "layout": rid.extra.get("layout"),
         },
         "prompt": transcript.prompt,
-        "steps": [_call_view(call) for call in transcript.calls + transcript.suspect_calls],
+        # the calls the rules' ``calls`` reads: a subagent's too, after the call that started it
+        "steps": [_call_view(call) for call in run.every_call.calls],
         "notes": [_note_view(note) for note in transcript.notes],
         "files": run.output_files(),
         "response": _response_view(run),
@@ -142,6 +143,7 @@ def run_view(run: Run) -> dict:
 def _call_view(call: ToolCall) -> dict:
     return {
         "index": call.index,
+        "agent": call.agent,
         "step": call.step,
         "title": call.title,
         "tool": call.tool,
@@ -263,6 +265,8 @@ def _steps_lines(steps: list[dict]) -> list[str]:
     for step in steps:
         number = "-" if step["step"] is None else step["step"]
         mark = "" if step["trusted"] else "  UNTRUSTED"
+        if step["agent"] != "main":
+            mark += f"  (subagent {step['agent']})"
         lines.append(f"  step {number}  {step['tool'] or '(no tool)'}  {step['status'] or '(no status)'}"
                      f"  {step['file']}:{step['line']}{mark}")
         for key in ("args", "return"):
