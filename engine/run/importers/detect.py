@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.engine.run.agents import view_changed
 from referee.engine.run.importers import claude_code, openai, skill_creator
@@ -31,6 +31,9 @@ from referee.engine.run.reading import RESPONSE
 from referee.engine.run.safeio import join_report, read_named_file
 from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.text import file_lines
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 HEAD_BYTES = 65536  # enough of a file to tell a session log by its first record
 _LOG_SUFFIXES = (".jsonl", ".json")
@@ -57,7 +60,16 @@ def run_warnings(run: Any) -> list[Problem]:
                 found.append(changed)
     found.extend(_transcript_warnings(run, base, source_map is not None))
     found.extend(_unimported_outputs(run, base))
-    return found
+    return found + _calls_unknown(run, found)
+
+
+def _calls_unknown(run: Run, found: list[Problem]) -> list[Problem]:
+    """Why the run's calls may be incomplete, when no warning above says it already: a
+    subagent transcript the import wrote that is missing, cannot be read or was
+    edited since. Every check over calls is an ERROR for it, and the run's warnings
+    say why."""
+    unknown = run.every_call.unknown
+    return [] if unknown is None or unknown in found else [unknown]
 
 
 def _transcript_warnings(run: Any, base: str, imported: bool) -> list[Problem]:
