@@ -67,6 +67,11 @@ def file_digest(path: Path) -> str | None:
         return None
 
 
+def text_digest(data: bytes) -> str:
+    """What ``file_digest`` gives for a file holding ``data``, before it is written."""
+    return PREFIX + hashlib.sha256(data).hexdigest()[:DIGITS]
+
+
 def stale_grade(recorded: str | None, run: Run) -> bool:
     """True when the grade recorded a digest and the run's files no longer give it.
     A grading.json without one (written before digests were recorded) is not judged."""

@@ -1,4 +1,4 @@
-"""The merge: every run gets the eval critique of all its eval's runs, then a record.
+"""The merge: a record of the merged reports, then every run gets the eval critique of all its eval's runs.
 
 A shard wrote each run's ``eval_feedback`` from the runs it saw. The merge folds
 the shards' tallies of each eval (``tally.fold``), makes the feedback one grade
@@ -6,8 +6,9 @@ of every run would have made, and writes it into each grading.json whose block
 differs (the document read back and rendered again by ``report.run_report``, so
 the bytes are the ones ``grade`` writes). Nothing else in a report depends on
 other runs, so the merged reports are the unsharded grade's, byte for byte.
-``shard-merge.json`` then records the manifests merged and every report's
-digest, for ``aggregate`` and ``report`` to check.
+``shard-merge.json`` records the manifests merged and every report's digest,
+for ``aggregate`` and ``report`` to check; it is written before the reports it
+records, so a merge stopped half-way is completed by the next one.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.facts.feedback import eval_feedback
-from referee.engine.report.atomic import write_atomic
-from referee.engine.report.freshness import file_digest
+from referee.engine.report.atomic import encode, write_atomic
+from referee.engine.report.freshness import file_digest, text_digest
 from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.report.run_report import RunReport, read_report
 from referee.engine.shards.tally import fold, tally_from_json
@@ -74,26 +75,47 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
     made = feedbacks(shards, program)
     merged = Merged()
     record = []
+    rewrite = []  # the runs whose grading.json gets the merged feedback
     for path, entry in sorted(_graded(shards).items()):
         folder = shards.runs[path].folder
-        document = read_report(folder)
-        if not isinstance(document, dict):
-            raise MergeRefused([("changed", f"{path}/{GRADING}: {document.message}")])
-        feedback = made[document["run"]["rules_eval"]]
-        if document["eval_feedback"] != feedback:
-            document["eval_feedback"] = feedback
+        document = _report(path, folder)
+        grading = file_digest(folder / GRADING)
+        if _give_feedback(document, made):
             merged.rewritten += 1
-            if write:
-                write_atomic(folder / GRADING, RunReport(document).grading_text())
+            rewrite.append((path, folder))
+            grading = text_digest(encode(RunReport(document).grading_text()))
         _count(merged, document["gate"])
-        record.append({"path": path, "grading": file_digest(folder / GRADING),
-                       "ground_truth": file_digest(folder / GROUND_TRUTH)})
+        record.append({"path": path, "grading": grading, "ground_truth": file_digest(folder / GROUND_TRUTH)})
     if write:
+        # The record first, then the reports: a merge stopped between them (a full disk,
+        # a report that cannot be replaced) leaves each report its shard's or the
+        # merge's, both of which a second merge accepts. Reports rewritten before a
+        # record that was never written would be neither, and no merge could follow.
         names = [name for name, _ in shards.manifests.values()]
         write_atomic(workspace / MERGE_RECORD, json.dumps(
             {"format": FORMAT, "version": 1, "shards": shards.count,
              "manifests": manifest_digests(workspace, names), "runs": record}, ensure_ascii=False, indent=2) + "\n")
+        for path, folder in rewrite:  # read again, so that memory does not grow with the runs
+            document = _report(path, folder)
+            _give_feedback(document, made)
+            write_atomic(folder / GRADING, RunReport(document).grading_text())
     return merged
+
+
+def _report(path: str, folder: Path) -> dict[str, Any]:
+    document = read_report(folder)
+    if not isinstance(document, dict):
+        raise MergeRefused([("changed", f"{path}/{GRADING}: {document.message}")])
+    return document
+
+
+def _give_feedback(document: dict[str, Any], made: dict[str, dict]) -> bool:
+    """Put its eval's merged feedback into the run's report; False when it had it."""
+    feedback = made[document["run"]["rules_eval"]]
+    if document["eval_feedback"] == feedback:
+        return False
+    document["eval_feedback"] = feedback
+    return True
 
 
 def _graded(shards: Shards) -> dict[str, Any]:
