@@ -54,6 +54,7 @@ class Claims:
     presence: bool = False  # passes because something is there
     values: bool = False  # claims values of what is there
     bounded: bool = False  # a count bounded from above
+    ordering: bool = False  # states an order of calls (before, in order)
     calls: list[CallWitness] = field(default_factory=list)
     texts: list[TextWitness] = field(default_factory=list)
 
@@ -93,6 +94,9 @@ def _read(node: _Node, positive: bool, lets: Mapping[str, ast.Let], found: Claim
         _text(node, positive, lets, found)
     elif isinstance(node, ast.Member) and node.negated:
         _claim(found, not positive, values=True)
+    elif isinstance(node, (ast.Before, ast.InOrder)):
+        found.ordering = True  # whatever its polarity: a swap is tested only where it needs the calls
+        _claim(found, positive, values=True)
     elif isinstance(node, ast.Only):
         if positive:
             found.calls.append(CallWitness("UnlistedTool"))

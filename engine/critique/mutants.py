@@ -25,7 +25,6 @@ from referee.engine.verdict import Evidence, Verdict
 
 GENERIC_REPLY = ("Thanks for your request. The task has been completed and the results are "
                  "shown above. Let me know if there is anything else I can help with.")
-_ORDER = re.compile(r"\bbefore\b|\bafter\b|\bin order\b")
 _CONTAINS = re.compile(r'contains\s+"((?:[^"\\]|\\.)*)"')
 
 
@@ -52,7 +51,7 @@ class Shape:
 
     @classmethod
     def of(cls, text: str, existence: bool, claims: Claims) -> "Shape":
-        return cls(text, claims, bool(_ORDER.search(text)), ".args" in text or " includes " in text,
+        return cls(text, claims, claims.ordering, ".args" in text or " includes " in text,
                    ".return" in text, existence)
 
     @property
