@@ -94,7 +94,8 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
     FileNotFoundError for a path that does not exist).
 
     ``rules`` is rules text or a ``Program`` from :func:`compile`; without ``evals``
-    the sentences of each eval's ``eval_metadata.json`` are its own. ``response``
+    a program compiled with an evals.json reads the responses it names, and one
+    compiled without the sentences of each eval's ``eval_metadata.json`` as its own. ``response``
     names the file the harness delivered as the answer, relative to each run
     folder found (as ``referee grade --response`` does), or to a source's folder.
     Runs that no eval of the rules matches are left out. Deterministic: the same
@@ -107,15 +108,17 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
     if isinstance(where, (str, os.PathLike)) and not Path(where).exists():
         # as `referee grade` refuses it: no result at all would read as "every run passed"
         raise FileNotFoundError(errno.ENOENT, "workspace not found", os.fspath(where))
-    if isinstance(where, (str, os.PathLike)) and Path(where).is_file():
-        runs = _source_runs(Path(where), response, evals, as_eval, error_when)
-    else:
-        runs = _runs(where, response, evals)
     if isinstance(rules, str):
         source, program = _source(rules, "<rules>", evals), None
     else:
         source, program = rules.source or _source("", "<rules>", evals), rules
-    if evals is None and source.evals_path is None:
+    if evals is None:  # the evals.json the program was compiled with names the responses
+        evals = source.evals_path
+    if isinstance(where, (str, os.PathLike)) and Path(where).is_file():
+        runs = _source_runs(Path(where), response, evals, as_eval, error_when)
+    else:
+        runs = _runs(where, response, evals)
+    if evals is None:
         # As referee grade: the evals' sentences are those of their eval_metadata.json;
         # a program compiled from texts without them is compiled again with them.
         sentences = gathered(runs)
