@@ -17,6 +17,7 @@ an element that breaks its condition.
 from __future__ import annotations
 
 import copy
+import math
 from decimal import Decimal
 from dataclasses import dataclass, field
 from typing import Any, Mapping
@@ -53,10 +54,19 @@ class TextWitness:
 class Claims:
     presence: bool = False  # passes because something is there
     values: bool = False  # claims values of what is there
-    bounded: bool = False  # a count bounded from above
+    # The most items a count bounded from above allows (the largest such bound in the
+    # condition: more than that breaks every part); None when no count is bounded.
+    most: int | None = None
     ordering: bool = False  # states an order of calls (before, in order)
     calls: list[CallWitness] = field(default_factory=list)
     texts: list[TextWitness] = field(default_factory=list)
+
+    @property
+    def bounded(self) -> bool:
+        return self.most is not None
+
+    def allow_at_most(self, most: int) -> None:
+        self.most = most if self.most is None else max(self.most, most)
 
     @property
     def forbids_only(self) -> bool:
@@ -117,8 +127,8 @@ def _quantified(node: ast.Quantified, positive: bool, lets, found: Claims) -> No
     word = node.quantifier
     if word == "exactly" and node.count == 0:
         word = "no"
-    if word == "exactly":
-        found.bounded = found.bounded or positive
+    if word == "exactly" and positive and node.count is not None:
+        found.allow_at_most(node.count)
     if word == "all":
         if positive and node.condition is not None:  # the values of what is there; no element breaking them
             found.values = found.values or _inner(node.condition, lets).values
@@ -158,22 +168,23 @@ def _forbid(target: _Node, condition: ast.Condition | None, found: Claims, lets)
 def _compare(node, positive: bool, lets, found: Claims) -> None:
     if isinstance(node, ast.Between):
         counted = _counted(node.subject)
-        if counted is not None:
-            found.bounded = found.bounded or positive
+        high = _number(node.high)
+        if counted is not None and positive and high is not None:
+            found.allow_at_most(math.floor(high))
         _claim(found, positive, values=True)
         return
     left, right, op = node.left, node.right, node.op
     if _counted(right) is not None and _counted(left) is None:
         left, right, op = right, left, {"<": ">", "<=": ">=", ">": "<", ">=": "<="}.get(op, op)
     counted = _counted(left)
-    bound = right.value if isinstance(right, ast.Literal) and _number(right.value) else None
+    bound = _number(right)
     if counted is None or bound is None:
         _claim(found, positive if op != "!=" else not positive, values=True)
         return
     if not positive:  # `not count(x) > 0` says what `count(x) <= 0` says
         op = _NEGATED[op]
     if op in _UPPER:
-        found.bounded = True
+        found.allow_at_most(math.floor(bound) if op != "<" else math.ceil(bound) - 1)
     if (op, bound) in _NONE:
         _forbid(_resolve(counted, lets), None, found, lets)
     elif not _holds(op, 0, bound):  # none of them fails it: it needs them there
@@ -183,8 +194,10 @@ def _compare(node, positive: bool, lets, found: Claims) -> None:
 _NEGATED = {"==": "!=", "!=": "==", "<": ">=", "<=": ">", ">": "<=", ">=": "<"}
 
 
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float, Decimal)) and not isinstance(value, bool)
+def _number(node: _Node) -> int | Decimal | None:
+    """The number a literal writes, else None."""
+    value = node.value if isinstance(node, ast.Literal) else None
+    return value if isinstance(value, (int, Decimal)) and not isinstance(value, bool) else None
 
 
 def _holds(op: str, count: int, bound: Any) -> bool:

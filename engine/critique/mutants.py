@@ -4,11 +4,11 @@ or what it forbids added.
 Each mutant says whether it makes the assertion's sentence false (``must_fail``),
 from what the rule claims (``engine.critique.claims``): dropping the call an
 assertion cites makes false a sentence that needs the call, never one that forbids
-something; calling the tool twice falsifies only a count bounded from above;
-swapping two calls only a claim about order; adding a call that does what a rule
-forbids (built from the rule) falsifies that rule's sentence. A mutant that must
-fail and still passes shows a weak assertion, and its ``reason`` says so in the
-author's terms.
+something; calling the tool more often than a count bounded from above allows
+falsifies only that count; swapping two calls only a claim about order; adding a
+call that does what a rule forbids (built from the rule) falsifies that rule's
+sentence. A mutant that must fail and still passes shows a weak assertion, and
+its ``reason`` says so in the author's terms.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from referee.engine.critique.claims import CallWitness, Claims, TextWitness
 from referee.engine.critique.image import Call, RunImage, Text, dumps, with_call
 from referee.engine.verdict import Evidence, Verdict
 
+MOST_COPIES = 10  # a bound above this is not tested by copies of a call
 GENERIC_REPLY = ("Thanks for your request. The task has been completed and the results are "
                  "shown above. Let me know if there is anything else I can help with.")
 _CONTAINS = re.compile(r'contains\s+"((?:[^"\\]|\\.)*)"')
@@ -111,8 +112,7 @@ def _call_mutants(image: RunImage, cited: list[int], shape: Shape) -> list[Mutan
         made.append(Mutant("alter-return", with_call(image, first, result=alter(call.result)),
                            (shape.reads_return or shape.existence) and shape.values,
                            f"passes whatever {call.tool} returns"))
-    made.append(Mutant("duplicate-call", _duplicated(image, first), shape.claims.bounded,
-                       f"passes even when {call.tool} is called twice"))
+    made.append(_duplicate_mutant(image, first, shape.claims.most))
     neighbour = first + 1 if first + 1 < len(image.calls) else first - 1
     if 0 <= neighbour != first:
         other = image.calls[neighbour].tool
@@ -236,11 +236,22 @@ def _into_notes(image: RunImage, positions: list[int]) -> RunImage:
     return moved
 
 
-def _duplicated(image: RunImage, position: int) -> RunImage:
-    twice = image.copy()
+def _duplicate_mutant(image: RunImage, position: int, most: int | None) -> Mutant:
+    """The call made once more than a count bounded from above allows (its ``most``):
+    one more call only breaks "at most 3" when there were 3. Past ``MOST_COPIES``
+    the call is made twice, and need not fail it."""
+    tool = image.calls[position].tool
+    copies = most if most is not None and 1 <= most <= MOST_COPIES else 1
+    shown = "twice" if copies == 1 else f"{copies + 1} times"
+    return Mutant("duplicate-call", _duplicated(image, position, copies), copies == most,
+                  f"passes even when {tool} is called {shown}")
+
+
+def _duplicated(image: RunImage, position: int, copies: int = 1) -> RunImage:
+    more = image.copy()
     call = image.calls[position]
-    twice.calls.insert(position + 1, replace(call, order=call.order))
-    return twice
+    more.calls[position + 1:position + 1] = [replace(call, order=call.order) for _ in range(copies)]
+    return more
 
 
 def _swapped(image: RunImage, a: int, b: int) -> RunImage:
