@@ -88,7 +88,10 @@ class Resolved:
 
 def resolve_tool(name: str, facts: RunFacts) -> Resolved:
     """``"name"`` when a run calls it, ``glob "*name"`` when runs call it with a
-    prefix (an MCP server's), else the closest name the runs call, or as written."""
+    prefix (an MCP server's), else the name the runs call that it misspells (two
+    letters apart at most), or as written, with the closest name in the note. A
+    name further from it is another tool (cancelReservation is not
+    bookReservation): a draft about it would check a tool the sentence does not name."""
     if not facts.known:
         return Resolved(_quote(name))
     if name in facts.tools:
@@ -97,9 +100,12 @@ def resolve_tool(name: str, facts: RunFacts) -> Resolved:
     if prefixed:
         return Resolved(f'glob "*{name}"', f"the runs call it as {', '.join(prefixed)}")
     close = _closest(name, facts.tools)
-    if close:
+    if close and misspelt(name, close):
         return Resolved(_quote(close), f"no run calls {name}; the closest tool the runs call is {close}",
                         lowers=True)
+    if close:
+        return Resolved(_quote(name), f"no run calls {name}; the closest tool the runs call is {close}: "
+                                      "check the tool name", lowers=True)
     return Resolved(_quote(name), f"no run calls {name}; check the tool name", lowers=True)
 
 
@@ -181,6 +187,25 @@ def tool_with_field(name: str, facts: RunFacts) -> str | None:
     """The one tool whose calls carry the field ``name``, when exactly one does."""
     owners = sorted(tool for tool, names in facts.fields.items() if name in names)
     return owners[0] if len(owners) == 1 else None
+
+
+def misspelt(name: str, known: str, most: int = 2) -> bool:
+    """Whether ``name`` is ``known`` with at most ``most`` letters inserted, dropped or
+    changed (a misspelling, not another name); a band of the edit distance's table,
+    so the work grows with the names' length alone."""
+    if abs(len(name) - len(known)) > most:
+        return False
+    far = most + 1
+    previous = {j: j for j in range(0, min(len(known), most) + 1)}
+    for i in range(1, len(name) + 1):
+        current = {0: i} if i <= most else {}
+        for j in range(max(1, i - most), min(len(known), i + most) + 1):
+            current[j] = min(previous.get(j, far) + 1, current.get(j - 1, far) + 1,
+                             previous.get(j - 1, far) + (name[i - 1] != known[j - 1]))
+        if min(current.values(), default=far) > most:
+            return False
+        previous = current
+    return previous.get(len(known), far) <= most
 
 
 def _closest(name: str, choices: Iterable[str]) -> str | None:
