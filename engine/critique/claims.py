@@ -43,11 +43,13 @@ class CallWitness:
 
 @dataclass(frozen=True)
 class TextWitness:
-    """Words that make a forbidding sentence about the response false, and the
-    section they go in (None: anywhere)."""
+    """Words that make a forbidding sentence about the response false, the section
+    they go in (None: the whole response), and where in it the rule looks for them:
+    ``contains``, ``starts_with`` or ``ends_with``."""
 
     text: str
     section: str | None = None
+    op: str = "contains"
 
 
 @dataclass
@@ -222,11 +224,11 @@ def _text(node: ast.TextTest, positive: bool, lets, found: Claims) -> None:
         return
     subject = _resolve(node.subject, lets)
     if isinstance(subject, ast.Selection) and subject.source.kind == "response" and not subject.filters:
-        found.texts.append(TextWitness(node.operand.value))
+        found.texts.append(TextWitness(node.operand.value, op=node.op))
     elif isinstance(subject, ast.FuncCall) and subject.name == "section" and len(subject.args) == 2 \
             and _resolve(subject.args[0], lets) == ast.Selection(ast.Source("response")) \
             and isinstance(subject.args[1], ast.Literal) and isinstance(subject.args[1].value, str):
-        found.texts.append(TextWitness(node.operand.value, subject.args[1].value))
+        found.texts.append(TextWitness(node.operand.value, subject.args[1].value, node.op))
 
 
 def _resolve(node: _Node, lets: Mapping[str, ast.Let]) -> _Node:

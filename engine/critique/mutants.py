@@ -23,6 +23,7 @@ from referee.engine.critique.claims import CallWitness, Claims, TextWitness
 from referee.engine.critique.image import Call, RunImage, Text, dumps, with_call
 from referee.engine.verdict import Evidence, Verdict
 
+_SAID = {"contains": "contains", "starts_with": "starts with", "ends_with": "ends with"}
 MOST_COPIES = 10  # a bound above this is not tested by copies of a call
 GENERIC_REPLY = ("Thanks for your request. The task has been completed and the results are "
                  "shown above. Let me know if there is anything else I can help with.")
@@ -189,7 +190,7 @@ def _inject_mutants(image: RunImage, claims: Claims) -> list[Mutant]:
         if said is not None:
             where = f" under \"{words.section}\"" if words.section is not None else ""
             made.append(Mutant("inject-text", said, True,
-                               f"passes even when the response contains '{words.text}'{where}", False))
+                               f"passes even when the response {_SAID[words.op]} '{words.text}'{where}", False))
     return made
 
 
@@ -201,12 +202,17 @@ def _described(witness: CallWitness) -> str:
 
 
 def _with_words(image: RunImage, words: TextWitness) -> RunImage | None:
-    """The image with ``words`` on a line of their own at the end of the response, or
-    right under the heading of the section they are banned from."""
+    """The image with ``words`` on a line of their own where the rule looks for them:
+    first in the response (or right under the heading of the section they are banned
+    from) for ``starts with``, last in it for ``ends with``; for ``contains``, at the
+    end of the response or right under the heading."""
     if image.response is None:
         return None
     lines = image.response.split("\n")
-    at = len(lines) if words.section is None else _under_heading(lines, words.section)
+    if words.section is None:
+        at: int | None = 0 if words.op == "starts_with" else len(lines)
+    else:
+        at = _in_section(lines, words.section, words.op == "ends_with")
     if at is None:
         return None
     said = image.copy()
@@ -214,10 +220,11 @@ def _with_words(image: RunImage, words: TextWitness) -> RunImage | None:
     return said
 
 
-def _under_heading(lines: list[str], title: str) -> int | None:
-    """The line right under the heading ``section(x, title)`` would find, or None."""
+def _in_section(lines: list[str], title: str, last: bool) -> int | None:
+    """The line right under the heading ``section(x, title)`` would find (with
+    ``last``, the line after its body), or None when there is no such section."""
     found = section_lines("\n".join(lines), title)
-    return None if found is None else found[0]
+    return None if found is None else found[1] if last else found[0]
 
 
 def _without(image: RunImage, positions: list[int]) -> RunImage:
