@@ -187,6 +187,10 @@ class _Reader:
         if not isinstance(raw, dict):
             self.bad(where, f"{_jpath(where)} must be an object with \"let\" and \"checks\"")
             return None
+        for other in raw:  # a misspelt key would leave its checks out, and every sentence to the grader
+            if other not in ("let", "checks"):
+                self.bad(where + (other,), f"{_jpath(where)} has an unknown key {json.dumps(other)}: "
+                                           "it holds \"let\" and \"checks\"")
         lets = self.lets(where + ("let",), raw.get("let", {}))
         expects = self.checks(where + ("checks",), raw.get("checks", {}), count)
         return ast.EvalBlock(key, None, tuple(lets), tuple(expects),
