@@ -90,8 +90,9 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
     source file (a Claude Code session, an OpenAI message list, a skill-creator
     log), whose conversations are graded in memory as ``referee import`` would
     write them (``as_eval`` and ``error_when`` as its ``--eval`` and
-    ``--error-when``; ValueError for a file that holds no conversation,
-    FileNotFoundError for a path that does not exist).
+    ``--error-when``, refused for anything else; ValueError for a file that holds
+    no conversation or is no regular file, FileNotFoundError for a path that does
+    not exist).
 
     ``rules`` is rules text or a ``Program`` from :func:`compile`; without ``evals``
     a program compiled with an evals.json reads the responses it names, and one
@@ -114,8 +115,10 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
         source, program = rules.source or _source("", "<rules>", evals), rules
     if evals is None:  # the evals.json the program was compiled with names the responses
         evals = source.evals_path
-    if isinstance(where, (str, os.PathLike)) and Path(where).is_file():
+    if isinstance(where, (str, os.PathLike)) and not Path(where).is_dir():  # a source (a FIFO is refused there)
         runs = _source_runs(Path(where), response, evals, as_eval, error_when)
+    elif as_eval is not None or error_when is not None:  # as referee grade: never silently unused
+        raise ValueError("as_eval and error_when apply to source files, not to a workspace folder or runs")
     else:
         runs = _runs(where, response, evals)
     if evals is None:
