@@ -28,6 +28,7 @@ MOST_COPIES = 10  # a bound above this is not tested by copies of a call
 GENERIC_REPLY = ("Thanks for your request. The task has been completed and the results are "
                  "shown above. Let me know if there is anything else I can help with.")
 _CONTAINS = re.compile(r'contains\s+"((?:[^"\\]|\\.)*)"')
+_QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,9 @@ class Mutant:
 
 @dataclass(frozen=True)
 class Shape:
-    """What an assertion reads (from the text of its check and the lets it uses) and
-    what it claims (from its syntax tree)."""
+    """What an assertion reads (from the text of its check and the lets it uses, its
+    quoted texts left out: a note that must say "status success" reads no status)
+    and what it claims (from its syntax tree)."""
 
     text: str
     claims: Claims
@@ -50,11 +52,13 @@ class Shape:
     reads_args: bool
     reads_return: bool
     existence: bool
+    code: str = ""  # ``text`` with every quoted text emptied
 
     @classmethod
     def of(cls, text: str, existence: bool, claims: Claims) -> "Shape":
-        return cls(text, claims, claims.ordering, ".args" in text or " includes " in text,
-                   ".return" in text, existence)
+        code = _QUOTED.sub('""', text)
+        return cls(text, claims, claims.ordering, ".args" in code or " includes " in code,
+                   ".return" in code, existence, code)
 
     @property
     def needs(self) -> bool:
@@ -94,13 +98,13 @@ def _call_mutants(image: RunImage, cited: list[int], shape: Shape) -> list[Mutan
                    f"passes even without the call to {tools}"),
             Mutant("notes-only", _into_notes(image, cited), shape.needs,
                    f"passes when the call to {tools} is only claimed in agent notes")]
-    if any(image.calls[i].status != "error" for i in cited) and "status error" not in shape.text:
+    if any(image.calls[i].status != "error" for i in cited) and "status error" not in shape.code:
         failed = image.copy()
         for i in cited:
             failed.calls[i] = replace(failed.calls[i], status="error")
         # Only an assertion about what the call achieved must notice that it failed;
         # "X is called before Y" still holds for a call that failed.
-        achieved = "status success" in shape.text or shape.reads_return or shape.existence
+        achieved = "status success" in shape.code or shape.reads_return or shape.existence
         made.append(Mutant("status-error", failed, achieved and (shape.needs or shape.values),
                            f"passes even when {tools} fails"))
     first = cited[0]
