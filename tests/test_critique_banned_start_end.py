@@ -6,20 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-import referee
-from referee.engine.critique.assess import critique_run
-from referee.engine.run.memory import memory_run
+import critique_one
 
 REPLY = "# Answer\n\nDone.\n\n## Notes\n\nAll good.\n\n## Sources\n\nnone\n"
 
 
 def critique(check: str):
-    (ev,) = referee.compile(f"eval 1\nexpect: {check}\n").evals
-    found: dict = {}
-    critique_run(ev, memory_run({"outputs/response.md": REPLY}), {}, found)
-    (result,) = found.values()
-    assert result.passing_runs, "the assertion passes on the run"
-    return result
+    return critique_one.critique(check, {"outputs/response.md": REPLY})
 
 
 @pytest.mark.parametrize("check, said", [

@@ -4,26 +4,16 @@ swapping two calls must not fail such an assertion."""
 
 from __future__ import annotations
 
-import json
+import critique_one
+from critique_one import transcript
 
-import referee
-from referee.engine.critique.assess import critique_run
-from referee.engine.run.memory import memory_run
-
-CALLS = "\n".join(
-    f"## [tool_calls] Step {n}: {tool}\nTool: {tool}\nArgs: {json.dumps(args)}\nReturn: \"ok\"\nStatus: success\n"
-    for n, (tool, args) in enumerate([("Read", {"note": "read it before editing, in order"}),
-                                      ("Write", {"path": "b.md"})], start=1))
-RUN = {"outputs/transcript.md": CALLS, "outputs/response.md": "Done.\n"}
+RUN = {"outputs/transcript.md": transcript(("Read", {"note": "read it before editing, in order"}),
+                                            ("Write", {"path": "b.md"})),
+       "outputs/response.md": "Done.\n"}
 
 
 def critique(check: str, lets: str = ""):
-    (ev,) = referee.compile(f"eval 1\n{lets}expect: {check}\n").evals
-    found: dict = {}
-    critique_run(ev, memory_run(RUN), {}, found)
-    (result,) = found.values()
-    assert result.passing_runs, "the assertion passes on the run"
-    return result
+    return critique_one.critique(check, RUN, lets)
 
 
 def swap(result) -> list[bool]:

@@ -5,28 +5,18 @@ status or its return, and failing the call or changing its return need not fail 
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-import referee
-from referee.engine.critique.assess import critique_run
-from referee.engine.run.memory import memory_run
+import critique_one
+from critique_one import transcript
 
 NOTE = "read it when status success or status error is shown, see x.return and .args"
-CALLS = "\n".join(
-    f"## [tool_calls] Step {n}: {tool}\nTool: {tool}\nArgs: {json.dumps(args)}\nReturn: \"ok\"\nStatus: success\n"
-    for n, (tool, args) in enumerate([("Read", {"note": NOTE}), ("Write", {"path": "b.md"})], start=1))
-RUN = {"outputs/transcript.md": CALLS, "outputs/response.md": "Done.\n"}
+RUN = {"outputs/transcript.md": transcript(("Read", {"note": NOTE}), ("Write", {"path": "b.md"})),
+       "outputs/response.md": "Done.\n"}
 
 
 def critique(check: str):
-    (ev,) = referee.compile(f"eval 1\nexpect: {check}\n").evals
-    found: dict = {}
-    critique_run(ev, memory_run(RUN), {}, found)
-    (result,) = found.values()
-    assert result.passing_runs, "the assertion passes on the run"
-    return result
+    return critique_one.critique(check, RUN)
 
 
 def must_fail(result) -> dict[str, bool]:
