@@ -223,8 +223,6 @@ class Reader:
         self.calls.setdefault(call_id or "", []).append(len(self.entries))
         self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id))
 
-    # --- user -----------------------------------------------------------------------
-
     def words_unread(self, origin: Origin, what: str, value: Any, surely: bool = False) -> None:
         """An assistant part not read that holds text (``may_say``, or ``surely``): what
         the agent said there is not known, and when it is said after its last words
@@ -241,6 +239,8 @@ class Reader:
         unread = self.words_unread_at
         start = self.last_message.get("line", 0) if self.last_text else 0
         return unread if unread is not None and unread >= start else None
+
+    # --- user -----------------------------------------------------------------------
 
     def user(self, origin: Origin, rec: dict, message: dict) -> None:
         content = message.get("content")
