@@ -52,7 +52,14 @@ def files_digest(run: Run) -> str | None:
         entries = ((rel, _held(held[rel])) for rel in sorted(r for r in held if _wanted(r)))
         return _digest(entries)
     folder = getattr(run, "path", None)
-    if folder is None or not os.path.isdir(folder):
+    if folder is None:
+        return None
+    return folder_digest(folder)
+
+
+def folder_digest(folder: str | os.PathLike[str]) -> str | None:
+    """``files_digest`` of the run in ``folder``; None when it is no folder."""
+    if not os.path.isdir(folder):
         return None
     return _digest((rel, _content(os.path.join(folder, rel))) for rel in _names(os.fspath(folder)))
 

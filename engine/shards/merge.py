@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine.facts.feedback import eval_feedback
 from referee.engine.report.atomic import encode, write_atomic
-from referee.engine.report.freshness import file_digest, text_digest
+from referee.engine.report.freshness import file_digest, folder_digest, text_digest
 from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.report.run_report import RunReport, read_report
 from referee.engine.shards.tally import fold, tally_from_json
@@ -76,9 +76,13 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
     merged = Merged()
     record = []
     rewrite = []  # the runs whose grading.json gets the merged feedback
-    for path, entry in sorted(_graded(shards).items()):
+    edited = []  # runs whose files are not the ones their shard graded
+    for path, name in sorted(_graded(shards).items()):
         folder = shards.runs[path].folder
         document = _report(path, folder)
+        if _edited(document, folder):
+            edited.append(("changed", f"{path}: its files changed since {name} graded it (edited, imported "
+                                      "again, or another copy of the run); grade its shard again and merge"))
         grading = file_digest(folder / GRADING)
         if _give_feedback(document, made):
             merged.rewritten += 1
@@ -86,6 +90,8 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
             grading = text_digest(encode(RunReport(document).grading_text()))
         _count(merged, document["gate"])
         record.append({"path": path, "grading": grading, "ground_truth": file_digest(folder / GROUND_TRUTH)})
+    if edited:
+        raise MergeRefused(edited)
     if write:
         # The record first, then the reports: a merge stopped between them (a full disk,
         # a report that cannot be replaced) leaves each report its shard's or the
@@ -118,8 +124,16 @@ def _give_feedback(document: dict[str, Any], made: dict[str, dict]) -> bool:
     return True
 
 
-def _graded(shards: Shards) -> dict[str, Any]:
-    return {entry.path: entry for _, m in shards.manifests.values() for entry in m.runs}
+def _edited(document: dict[str, Any], folder: Path) -> bool:
+    """Whether the run's files are not the ones its report was graded from: the merged
+    decision would rest on verdicts about other evidence than the workspace holds."""
+    recorded = document["run"].get("files_digest")
+    return recorded is not None and folder_digest(folder) != recorded
+
+
+def _graded(shards: Shards) -> dict[str, str]:
+    """The manifest that graded each run, by the run's path."""
+    return {entry.path: name for name, m in shards.manifests.values() for entry in m.runs}
 
 
 def _count(merged: Merged, gate: dict[str, Any]) -> None:

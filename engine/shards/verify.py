@@ -12,7 +12,8 @@ each under its kind, and the whole list refuses the merge:
   another run there (another identity), or that belongs to another shard (its
   identity hashes elsewhere): it was made for other runs, or another n;
 - ``changed``: a run's report is not the one its shard wrote (nor the one a merge
-  wrote), so it was graded again or edited since;
+  wrote), so it was graded again or edited since; the merge also finds a run
+  whose files are not the ones its report was graded from (``merge``);
 - ``ungraded``: a run present in the workspace that no shard graded or left out.
 
 Once merged (``merge``), ``shard-merge.json`` records every run's reports as the
