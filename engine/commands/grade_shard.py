@@ -31,11 +31,12 @@ def _shard(text: str):
 
 
 def options(args: argparse.Namespace) -> dict[str, Any]:
-    """The options besides the rules that change what a shard writes: every shard
-    of one grade must share them."""
+    """The options besides the rules that change what a shard writes, or the merge's
+    decision (``--primary``): every shard of one grade must share them."""
     from referee.engine.run.select import selection_from_args
 
-    return {"response": args.response, "selection": selection_from_args(args).describe() or None}
+    return {"response": args.response, "selection": selection_from_args(args).describe() or None,
+            "primary": args.primary}
 
 
 def write_manifest(args: argparse.Namespace, part: ShardPart, source: Any, stored: Sequence[Any],

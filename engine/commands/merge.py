@@ -29,7 +29,8 @@ eval's critique from them, and checks that they are the same.
 
 exit codes:
   0  merged, and every assertion that counts toward the gate passed in every
-     run of every shard (the rule of `referee grade`)
+     run of every shard (the rule of `referee grade`; shards graded with
+     --primary C: in every run of configuration C)
   1  merged, and some counted assertion failed or errored, or nothing counted
   2  the shards do not make one grade (each problem is listed), other rules
      than the shards', or a usage or input error; nothing was written
@@ -76,6 +77,7 @@ def run(args: argparse.Namespace) -> int:
     if args.evals is None:
         source = replace(source, sentences=discovery.expectations)
     _same_rules(source, shards.first)
+    _primary_graded(shards)
     program = compile_source(source, use_color(sys.stderr, args.color))
     try:
         with workspace_lock(args.workspace):
@@ -99,12 +101,26 @@ def _same_rules(source, manifest) -> None:
                      "differ. Give the rules and evals the shards graded with")
 
 
+def _primary_graded(shards) -> None:
+    """The shards' ``--primary`` names the configuration of some graded run, as
+    ``referee grade --primary`` requires (a shard alone may hold none of its runs)."""
+    primary = shards.first.options.get("primary")
+    if primary is None:
+        return
+    configs = sorted({entry.configuration for _, m in shards.manifests.values() for entry in m.runs})
+    if primary not in configs:
+        # Folder names may hold a line break: written as \n, so the message stays on its line.
+        shown = ", ".join(configs).replace("\n", "\\n") or "none"
+        raise UsageError(f"--primary {primary}: no run of that configuration among the runs the shards graded "
+                         f"({shown}); grade the shards with the configuration to gate on")
+
+
 def _print(args: argparse.Namespace, count: int, merged) -> None:
     failed = merged.runs - merged.passed_runs
     decision = "PASS" if merged.exit_code == 0 else "FAIL"
     print(f"{decision}  {count} shard{'s' if count != 1 else ''}, {merged.runs} run{'s' if merged.runs != 1 else ''} "
           f"({merged.passed_runs} passed, {failed} failed); gated assertions {merged.gate_passed}/"
-          f"{merged.gate_total} passed")
+          f"{merged.gate_total} passed" + (f" (gate: {merged.primary} alone)" if merged.primary else ""))
     if args.check:
         print(f"nothing was written (--check); {merged.rewritten} reports would get the merged eval critique")
     else:

@@ -41,11 +41,13 @@ class Merged:
     gate_passed: int = 0
     gate_total: int = 0
     rewritten: int = 0
+    primary: str | None = None  # the shards' --primary: the gate counts its runs alone
 
     @property
     def exit_code(self) -> int:
         """``referee grade``'s rule over every shard's runs: 0 when every counted
-        assertion passed (and some counted), else 1."""
+        assertion passed (and some counted), else 1; with ``--primary``, over the
+        runs of that configuration."""
         return 0 if self.gate_total and self.gate_passed == self.gate_total else 1
 
 
@@ -73,7 +75,7 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
     """Give every graded run its eval's feedback over all shards (written when it
     differs, unless not ``write``), then write shard-merge.json."""
     made = feedbacks(shards, program)
-    merged = Merged()
+    merged = Merged(primary=shards.first.options.get("primary"))
     record = []
     rewrite = []  # the runs whose grading.json gets the merged feedback
     edited = []  # runs whose files are not the ones their shard graded
@@ -88,7 +90,7 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
             merged.rewritten += 1
             rewrite.append((path, folder))
             grading = text_digest(encode(RunReport(document).grading_text()))
-        _count(merged, document["gate"])
+        _count(merged, document["gate"], document["run"]["configuration"])
         record.append({"path": path, "grading": grading, "ground_truth": file_digest(folder / GROUND_TRUTH)})
     if edited:
         raise MergeRefused(edited)
@@ -136,11 +138,12 @@ def _graded(shards: Shards) -> dict[str, str]:
     return {entry.path: name for name, m in shards.manifests.values() for entry in m.runs}
 
 
-def _count(merged: Merged, gate: dict[str, Any]) -> None:
+def _count(merged: Merged, gate: dict[str, Any], configuration: str) -> None:
     merged.runs += 1
-    merged.gate_passed += gate["passed"]
-    merged.gate_total += gate["total"]
     merged.passed_runs += 1 if gate["total"] and gate["passed"] == gate["total"] else 0
+    if merged.primary is None or configuration == merged.primary:  # others are context, as in grade
+        merged.gate_passed += gate["passed"]
+        merged.gate_total += gate["total"]
 
 
 def read_record(workspace: Path) -> dict[str, Any] | None:
