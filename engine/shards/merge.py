@@ -18,6 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pydantic import BaseModel, ConfigDict, ValidationError
+
 from referee.engine.facts.feedback import eval_feedback
 from referee.engine.report.atomic import encode, write_atomic
 from referee.engine.report.freshness import file_digest, folder_digest, text_digest
@@ -158,4 +160,27 @@ def read_record(workspace: Path) -> dict[str, Any] | None:
         value = json.loads(data or b"")
     except (ValueError, RecursionError):  # RecursionError: nested deeper than the decoder's stack
         return None
-    return value if isinstance(value, dict) and value.get("format") == FORMAT else None
+    if not isinstance(value, dict) or value.get("format") != FORMAT:
+        return None
+    try:  # JSON of another shape (damaged, or edited by hand) records no merge
+        _Record.model_validate(value)
+    except ValidationError:
+        return None
+    return value
+
+
+class _RecordRun(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    path: str
+    grading: str | None
+    ground_truth: str | None
+
+
+class _Record(BaseModel):
+    """The shape of shard-merge.json, as ``merge`` writes it and ``verify`` reads it."""
+
+    model_config = ConfigDict(strict=True)
+
+    manifests: dict[str, str | None]
+    runs: list[_RecordRun]
