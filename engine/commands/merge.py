@@ -116,11 +116,18 @@ def _primary_graded(shards) -> None:
 
 
 def _print(args: argparse.Namespace, count: int, merged) -> None:
-    failed = merged.runs - merged.passed_runs
+    from referee.engine.commands.warnings import warn
+
+    # Counted as `referee grade` counts them: a run in which nothing counted did not fail.
+    failed = merged.runs - merged.passed_runs - merged.empty_runs
+    empty = f", {merged.empty_runs} with nothing counted" if merged.empty_runs else ""
     decision = "PASS" if merged.exit_code == 0 else "FAIL"
     print(f"{decision}  {count} shard{'s' if count != 1 else ''}, {merged.runs} run{'s' if merged.runs != 1 else ''} "
-          f"({merged.passed_runs} passed, {failed} failed); gated assertions {merged.gate_passed}/"
+          f"({merged.passed_runs} passed, {failed} failed{empty}); gated assertions {merged.gate_passed}/"
           f"{merged.gate_total} passed" + (f" (gate: {merged.primary} alone)" if merged.primary else ""))
+    if merged.gate_total == 0:
+        warn("nothing counted toward the gate (only existence or not-graded semantic assertions"
+             + (f" in the runs of {merged.primary}" if merged.primary else "") + "); this is not a pass")
     if args.check:
         print(f"nothing was written (--check); {merged.rewritten} reports would get the merged eval critique")
     else:

@@ -40,6 +40,7 @@ class Merged:
 
     runs: int = 0
     passed_runs: int = 0
+    empty_runs: int = 0  # nothing counted toward their gate: neither passed nor failed
     gate_passed: int = 0
     gate_total: int = 0
     rewritten: int = 0
@@ -143,6 +144,7 @@ def _graded(shards: Shards) -> dict[str, str]:
 def _count(merged: Merged, gate: dict[str, Any], configuration: str) -> None:
     merged.runs += 1
     merged.passed_runs += 1 if gate["total"] and gate["passed"] == gate["total"] else 0
+    merged.empty_runs += 0 if gate["total"] else 1
     if merged.primary is None or configuration == merged.primary:  # others are context, as in grade
         merged.gate_passed += gate["passed"]
         merged.gate_total += gate["total"]
