@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.report.spill import Spill
 from referee.engine.run.identity import (
-    MetadataReader, _identity_parts, _metadata_base, _read_shape, _shape, eval_prefix, identify, natural_key,
+    KeptApart, MetadataReader, _identity_parts, _metadata_base, _read_shape, _shape, eval_prefix, identify, natural_key, place_of,
 )
 from referee.engine.run.select import Selection, select_runs
 from referee.engine.run.workspace import RunList, _build_run, _may_hold_metadata, discover, run_folder
@@ -64,13 +64,10 @@ def _eager_order(run) -> tuple:
 
 def _eager(root: Path, rels) -> list:
     """Every run built at once with one reader, sorted: what discovery gave before.
-    An eval id found in two folders names an eval in each (``identity.kept_apart``)."""
+    An eval id found in two folders names an eval in each (``identity.KeptApart``)."""
     reader, prefix = MetadataReader(), eval_prefix(root)
     built = [_build_run(run_folder(root, rel), rel, reader, prefix) for rel in rels]
-    folders: dict[str, set[str]] = {}
-    for run in built:
-        folders.setdefault(run.id.eval_id, set()).add(run.id.extra.get("folder", ""))
-    repeated = frozenset(eval_id for eval_id, found in folders.items() if len(found) > 1)
+    repeated = KeptApart.of(place_of(run.id) for run in built)
     built = [_build_run(run_folder(root, rel), rel, reader, prefix, repeated=repeated) for rel in rels]
     return sorted(built, key=_eager_order)
 
@@ -166,14 +163,23 @@ def test_a_run_folder_may_hold_metadata_by_any_case_of_its_name():
 
 
 def test_the_order_breaks_ties_by_the_whole_folder_path(tmp_path):
-    # Metadata gives these folders the same eval: they tie on everything but the
-    # folder, and the whole path's natural order ("a-x/b" before "a/b": "-" < "/")
-    # is not the order of the walk, which goes folder by folder ("a" before "a-x").
+    # The legacy runs/ level names no eval: the two folders are the same run of the
+    # same eval, and tie on everything but the folder, which orders them.
+    for above in ("runs", "Runs", ""):
+        (tmp_path / above / "eval-5" / "b" / "outputs").mkdir(parents=True)
+    assert discover(tmp_path).runs.rels == ("Runs/eval-5/b", "eval-5/b", "runs/eval-5/b")
+
+
+def test_eval_folders_that_metadata_gives_one_id_are_ordered_by_their_qualified_ids(tmp_path):
+    # Metadata gives these folders the same eval id: each is its own eval, kept apart
+    # by its folder ("a/5", "a-x/5": "-" < "/", not the walk's order, "a" before "a-x").
     for name in ("a", "a-x", "eval-10", "eval-9"):
         (tmp_path / name / "b" / "outputs").mkdir(parents=True)
         (tmp_path / name / "eval_metadata.json").write_text('{"eval_id": "5"}', encoding="utf-8")
     (tmp_path / "eval-6" / "b" / "outputs").mkdir(parents=True)
-    assert discover(tmp_path).runs.rels == ("a-x/b", "a/b", "eval-9/b", "eval-10/b", "eval-6/b")
+    runs = discover(tmp_path).runs
+    assert runs.rels == ("eval-6/b", "a-x/b", "a/b", "eval-9/b", "eval-10/b")
+    assert [run.id.eval_id for run in runs] == ["6", "a-x/5", "a/5", "eval-9/5", "eval-10/5"]
 
 
 def test_the_metadata_reader_keeps_no_entry_per_run(tmp_path):

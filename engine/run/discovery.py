@@ -20,8 +20,8 @@ from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
 
-from referee.engine.run.identity import (METADATA, SOURCE_MAP, MetadataReader, eval_prefix, identify,
-                                         is_eval_folder, is_run_folder, is_run_like, natural_key)
+from referee.engine.run.identity import (METADATA, SOURCE_MAP, KeptApart, MetadataReader, Place, eval_prefix,
+                                         identify, is_eval_folder, is_run_folder, is_run_like, natural_key, place_of)
 from referee.engine.run.metadata_evals import EvalSentences, sentences_of, text_or_none
 from referee.engine.run.model import Problem, RunId
 from referee.engine.run.reading import NO_FILES, ResponseFiles
@@ -47,7 +47,7 @@ class RunList(Sequence[Run]):
 
     def __init__(self, root: Path, rels: Sequence[str], reader: MetadataReader,
                  prefix: tuple[str, ...] = (), responses: ResponseFiles = NO_FILES,
-                 repeated: frozenset[str] = frozenset()) -> None:
+                 repeated: KeptApart = KeptApart()) -> None:
         self._root = root
         self._rels = tuple(rels)
         self._reader = reader
@@ -163,8 +163,8 @@ class _Walker:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.found: list[tuple[tuple, str]] = []
-        self.evals: list[tuple[str, str]] = []  # (eval id, folder) of each run found
-        self._sentences: dict[tuple[str, str], EvalSentences] = {}
+        self.evals: list[Place] = []  # where each run found has its eval
+        self._sentences: dict[Place, EvalSentences] = {}
         self.problems: list[Problem] = []
         self.metadata = MetadataReader()
         self.prefix = eval_prefix(root)
@@ -204,34 +204,33 @@ class _Walker:
         run_id, metadata, _ = identify(folder, rel, self.metadata, self.prefix, _may_hold_metadata(entries),
                                        SOURCE_MAP in entries)
         self.found.append((_order_key(run_id, self._key), rel))
-        place = (run_id.eval_id, run_id.extra.get("folder", ""))
-        self.evals.append(place)
+        place = place_of(run_id)._replace(iteration=None)  # an eval's sentences are the same in every iteration
+        self.evals.append(place_of(run_id))
         sentences = sentences_of(metadata) if metadata else ()
         if sentences and place not in self._sentences:
             self._sentences[place] = EvalSentences(run_id.eval_id, run_id.eval_name,
                                                    text_or_none(metadata.get("prompt")) or "", sentences, rel)
 
-    def keep_apart(self) -> frozenset[str]:
+    def keep_apart(self) -> KeptApart:
         """The eval ids that evals in different folders share; their runs' order
-        keys are made again with the ids as ``kept_apart`` qualifies them."""
-        folders: dict[str, set[str]] = {}
-        for eval_id, folder in self.evals:
-            folders.setdefault(eval_id, set()).add(folder)
-        repeated = frozenset(eval_id for eval_id, found in folders.items() if len(found) > 1)
+        keys are made again with the ids as ``KeptApart`` qualifies them."""
+        repeated = KeptApart.of(self.evals)
         if repeated:
-            for n, ((key, rel), (eval_id, folder)) in enumerate(zip(self.found, self.evals)):
-                if eval_id in repeated and folder:
-                    self.found[n] = ((key[0], self._key(f"{folder}/{eval_id}")) + key[2:], rel)
+            for n, ((key, rel), place) in enumerate(zip(self.found, self.evals)):
+                eval_id = repeated.qualified(place)
+                if eval_id != place.eval_id:
+                    self.found[n] = ((key[0], self._key(eval_id)) + key[2:], rel)
         return repeated
 
-    def sentences(self, repeated: frozenset[str]) -> tuple[EvalSentences, ...]:
-        """The sentences of each eval (by its qualified id when kept apart), in walk order."""
-        found = []
-        for (eval_id, folder), one in self._sentences.items():
-            if eval_id in repeated and folder:
-                one = replace(one, eval_id=f"{folder}/{eval_id}")
-            found.append(one)
-        return tuple(found)
+    def sentences(self, repeated: KeptApart) -> tuple[EvalSentences, ...]:
+        """The sentences of each eval (by its qualified id when kept apart), in walk
+        order: the first found for each."""
+        found: dict[str, EvalSentences] = {}
+        for place, one in self._sentences.items():
+            eval_id = repeated.qualified(place)
+            if eval_id not in found:
+                found[eval_id] = replace(one, eval_id=eval_id)
+        return tuple(found.values())
 
     def _key(self, text: str) -> tuple:
         key = self._keys.get(text)

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
-from referee.engine.run.identity import (METADATA, SOURCE_MAP, MetadataReader, identify, is_run_folder,
-                                         is_run_like, kept_apart, natural_key)
+from referee.engine.run.identity import (METADATA, SOURCE_MAP, KeptApart, MetadataReader, identify, is_run_folder,
+                                         is_run_like, natural_key, place_of)
 from referee.engine.run.memory import Content, MemoryRun
 from referee.engine.run.model import JsonFile
 from referee.engine.run.reading import NO_FILES, ResponseFiles
@@ -79,13 +79,10 @@ def _order(run: MemoryRun) -> tuple:
 
 
 def _kept_apart(runs: list[MemoryRun]) -> list[MemoryRun]:
-    folders: dict[str, set[str]] = {}
-    for run in runs:
-        folders.setdefault(run.id.eval_id, set()).add(run.id.extra.get("folder", ""))
-    repeated = {eval_id for eval_id, found in folders.items() if len(found) > 1}
+    repeated = KeptApart.of(place_of(run.id) for run in runs)
     for run in runs:
         if run.id.eval_id in repeated:
-            run.id = kept_apart(run.id)
+            run.id = repeated.apply(run.id)
     return sorted(runs, key=_order) if repeated else runs
 
 

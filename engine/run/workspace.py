@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 # Identity lives in engine.run.identity; its public names are importable from here too.
 from referee.engine.run.identity import (  # noqa: F401
-    DEFAULT_CONFIGURATION, METADATA, SOURCE_MAP, MetadataReader, eval_from_folder, eval_prefix, identify, is_eval_folder,
+    DEFAULT_CONFIGURATION, METADATA, SOURCE_MAP, KeptApart, MetadataReader, eval_from_folder, eval_prefix, identify, is_eval_folder,
     is_run_folder, is_run_like, kept_apart, natural_key, report_path,
 )
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
@@ -297,12 +297,12 @@ def sort_problems(problems) -> list[Problem]:
 
 
 def _build_run(run_dir: Path, rel: str, reader: MetadataReader, prefix: tuple[str, ...] = (),
-               responses: ResponseFiles = NO_FILES, repeated: frozenset[str] = frozenset()) -> Run:
+               responses: ResponseFiles = NO_FILES, repeated: KeptApart = KeptApart()) -> Run:
     """A Run for ``run_dir``; ``rel`` is "." for a run loaded on its own. ``repeated``:
-    the eval ids that evals in other folders share (``identity.kept_apart``)."""
+    the eval ids that evals in other folders share (``identity.KeptApart``)."""
     run_id, metadata, problems = identify(run_dir, rel, reader, prefix)
     if run_id.eval_id in repeated:
-        run_id = kept_apart(run_id)
+        run_id = repeated.apply(run_id)
     return Run(run_dir, run_id, metadata, problems, responses)
 
 
