@@ -28,6 +28,9 @@ from referee.engine.run.reading import NO_FILES, ResponseFiles
 from referee.engine.run.workspace import Run, _build_run, sort_problems
 
 _STRAY = re.compile(r"(?:eval|run)[-_]", re.I)  # files named like a run or eval folder
+# Files a run folder holds beside outputs/: a folder with one of them and no outputs/
+# was meant to be a run.
+_RUN_FILES = ("transcript.md", "response.md", "timing.json", "grading.json")
 
 
 class RunList(Sequence[Run]):
@@ -186,7 +189,7 @@ class _Walker:
         before = len(self.found)
         for name in sorted(entries, key=self._key):
             self._visit_entry(entries[name], parts + (name,), f"{rel}/{name}" if parts else name)
-        self._check_found(parts, rel, before)
+        self._check_found(parts, rel, before, entries)
 
     def _entries(self, folder: str, rel: str) -> dict[str, os.DirEntry] | None:
         try:
@@ -248,14 +251,22 @@ class _Walker:
         elif _STRAY.match(entry.name) and entry.name != METADATA:
             self._warn("stray-file", rel, "file where a run or eval folder was expected; skipped")
 
-    def _check_found(self, parts: tuple[str, ...], rel: str, before: int) -> None:
+    def _check_found(self, parts: tuple[str, ...], rel: str, before: int,
+                     entries: dict[str, os.DirEntry]) -> None:
         if len(self.found) > before or not parts:
             return
         name = parts[-1]
+        held = [file for file in _RUN_FILES if file in entries]
         if is_run_folder(name):
             self._warn("no-outputs", rel, "run folder has no outputs/ folder; skipped")
         elif is_run_like(name):
             self._warn("bad-run-name", rel, "run folder name is not run-<number>; skipped")
+        elif held:
+            # A configuration folder of the flat layout (eval-1/without_skill/) that lost
+            # or never had outputs/: skipped without a word, its eval would be graded on
+            # its other configurations alone.
+            self._warn("no-outputs", rel, f"folder holds {', '.join(held)} but no outputs/ folder, "
+                       "so it is not read as a run; skipped")
         elif is_eval_folder(name):
             self._warn("no-runs", rel, "no run (a folder holding outputs/) below this eval folder")
 
