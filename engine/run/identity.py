@@ -95,8 +95,11 @@ def _read_shape(parts: tuple[str, ...]) -> _Shape:
     eval_pos = config_pos - 1
     configuration = parts[config_pos]
     reading = None
-    if run is None and eval_pos >= 1 and _RUN_LIKE.match(parts[eval_pos]):
+    if (run is None and eval_pos >= 1 and _RUN_LIKE.match(parts[eval_pos])
+            and not _NOT_EVAL.fullmatch(parts[eval_pos - 1])):
         # eval-x/run-<id>/<config>/outputs: the run level sits above the configuration.
+        # Right below an iteration (or runs/) there is no eval folder for it to sit in:
+        # there ``run-unit-tests`` is an eval's descriptive name, as skill-creator asks.
         run_pos, eval_pos = eval_pos, eval_pos - 1
         reading = (f"run-then-configuration nesting: eval folder {parts[eval_pos]!r}, "
                    f"run folder {parts[run_pos]!r}, configuration folder {configuration!r}")
