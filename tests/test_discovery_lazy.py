@@ -17,7 +17,8 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.report.spill import Spill
 from referee.engine.run.identity import (
-    KeptApart, MetadataReader, _identity_parts, _metadata_base, _read_shape, _shape, eval_prefix, identify, natural_key, place_of,
+    KeptApart, MetadataReader, _identity_parts, _metadata_base, _read_shape, _shape, eval_prefix, identify,
+    natural_key, place_of,
 )
 from referee.engine.run.select import Selection, select_runs
 from referee.engine.run.workspace import RunList, _build_run, _may_hold_metadata, discover, run_folder
