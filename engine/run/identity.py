@@ -344,6 +344,22 @@ def eval_prefix(root: Path) -> tuple[str, ...]:
     for start, name in enumerate(names):
         if _EVAL_NAMED.fullmatch(name):
             return tuple(names[start:])
+    return _descriptive_eval_prefix(root)
+
+
+def _descriptive_eval_prefix(root: Path) -> tuple[str, ...]:
+    """``eval_prefix`` for an eval folder named descriptively, as skill-creator asks
+    (``summarize-report``): no name says it is one, the eval_metadata.json it holds
+    does. Read from the names alone, its configurations would be taken for evals.
+    ``root`` or its parent (``summarize-report/with_skill``) may be that folder; a
+    folder that is itself a run, or an iteration or ``runs`` level, is none."""
+    if os.path.isdir(os.path.join(root, "outputs")):
+        return ()
+    for above, folder in enumerate((root, root.parent)):
+        if folder == folder.parent or _NOT_EVAL.fullmatch(folder.name):
+            return ()
+        if os.path.isfile(os.path.join(folder, METADATA)):
+            return (folder.name,) + ((root.name,) if above else ())
     return ()
 
 
