@@ -43,9 +43,23 @@ class Answer:
 
 
 def log_shaped(text: str) -> bool:
-    """``### Step N`` sections and ``**Tool**:`` lines (or a final result section): the
-    shape of an executor log. The caller knows the text holds no dual-section block."""
-    return bool(_STEP.search(text)) and bool(_TOOL_LINE.search(text) or _FINAL_HEADING.search(text))
+    """``### Step N`` sections and ``**Tool**:`` lines (or a final result section), or
+    a final result section beside another section the log format defines: the shape of
+    an executor log. The caller knows the text holds no dual-section block."""
+    if _STEP.search(text) and (_TOOL_LINE.search(text) or _FINAL_HEADING.search(text)):
+        return True
+    return _log_sections(text)
+
+
+def _log_sections(text: str) -> bool:
+    """A ``Final ...`` section and another section of the log format (``Eval Prompt``,
+    ``Execution``, ``Issues`` ...), outside code fences: the log of a run that took no
+    step (the agent answered without a tool) has no ``### Step`` to show its shape."""
+    if not _FINAL_HEADING.search(text):
+        return False
+    titles = [title for _, _, title in headings(file_lines(text.removeprefix("\ufeff")))]
+    return (any(title.strip().casefold().startswith("final") and is_final(title) for title in titles)
+            and any(_defined(title) and not is_final(title) for title in titles))
 
 
 def headings(lines: list[str] | tuple[str, ...]) -> list[tuple[int, int, str]]:

@@ -23,7 +23,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from referee.engine.run.executor_log import final_result, log_shaped
+from referee.engine.run.executor_log import Answer, final_result, log_shaped
 from referee.engine.run.model import Problem, RunId, TextFile, Transcript
 from referee.engine.run.safeio import join_report, safe_relative
 
@@ -77,23 +77,37 @@ def read_response(read: Callable[[str], TextFile | None], named: tuple[str, str]
     return read(RESPONSE) or log()
 
 
-def log_answer(source: TextFile | None, transcript: Transcript) -> TextFile | None:
+def log_answer(source: TextFile | None, transcript: Transcript, base: str = "") -> TextFile | None:
     """The ``## Final Result`` section of an executor log, as the response. From a
     transcript that could not be read exactly it is unusable (a check on it is an
-    ERROR), never missing: the answer may be in it."""
+    ERROR), never missing: the answer may be in it. ``base``: the run's place, which
+    prefixes the path of a problem."""
     if source is None:
         return None
     unreadable = source.unreadable
     if source.text is None:
         # what kind of text it is cannot be told: it may be a log holding the answer
         return None if unreadable is None else TextFile(source.path, None, source.size, (unreadable,))
-    if not _undecided(transcript) or not log_shaped(source.text):
+    if not _undecided(transcript):
         return None
     answer = final_result(source.text)
     if answer is None:
         return None
+    if not log_shaped(source.text):
+        return _unplaced_answer(source, answer, join_report(base, source.path))
     return TextFile(source.path, answer.text, len(answer.text.encode("utf-8")),
                     () if unreadable is None else (unreadable,), line=answer.first, section=answer.heading)
+
+
+def _unplaced_answer(source: TextFile, answer: Answer, report: str) -> TextFile:
+    """The response of a run whose transcript is text in no format referee knows, with
+    a section that may hold the answer (``## Final Result``): whether it is the answer
+    cannot be told, so the response cannot be used; taken as missing, a negative check
+    on it would pass on the answer left unread."""
+    message = (f"the run has no response file, and {source.path.removeprefix('outputs/')} is in no format "
+               f"referee knows: its section {answer.heading.lstrip('#').strip()!r} may hold the answer, so the "
+               "response cannot be told (write outputs/response.md, or name the response file with --response)")
+    return TextFile(source.path, None, source.size, (Problem("unreadable", report, message, answer.line),))
 
 
 def imported_response(found: TextFile, unread: Mapping[str, Mapping[int, tuple[str, ...]]], report: str) -> TextFile:

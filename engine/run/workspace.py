@@ -93,7 +93,7 @@ class Run:
         Undecodable bytes are replaced for display and reported, and the file
         counts as unreadable (``TextFile.unreadable``)."""
         found = read_response(self._text, self.response_named,
-                              lambda: log_answer(self.transcript_file, self.transcript))
+                              lambda: log_answer(self.transcript_file, self.transcript, self._base))
         if found is None:
             return None
         source_map = self.source_map[0]
