@@ -38,3 +38,17 @@ def test_the_eval_folder_alone_reads_as_the_whole_workspace(tmp_path, runs):
 def test_a_configuration_folder_of_it_alone_too(tmp_path):
     eval_dir = _workspace(tmp_path, runs=True)
     assert _ids(eval_dir / "with_skill") == [("4", "summarize", "with_skill", 1)]
+
+
+@pytest.mark.parametrize("metadata", [False, True])
+def test_a_configuration_folder_of_runs_given_alone_keeps_its_eval(tmp_path, metadata):
+    # No eval- name and (maybe) no metadata: the run-<n> folders right inside the folder
+    # given make it a configuration, read with the folders above it as a lone run is,
+    # never each run an eval of its own ("run-1", "run-2").
+    eval_dir = _workspace(tmp_path, runs=True)
+    (eval_dir / "with_skill" / "run-2" / "outputs").mkdir(parents=True)
+    if not metadata:
+        (eval_dir / "eval_metadata.json").unlink()
+    eval_id, name = ("4", "summarize") if metadata else ("summarize-report", None)
+    assert _ids(eval_dir / "with_skill") == [(eval_id, name, "with_skill", 1), (eval_id, name, "with_skill", 2)]
+    assert _ids(tmp_path)[:2] == _ids(eval_dir / "with_skill")

@@ -352,15 +352,31 @@ def _descriptive_eval_prefix(root: Path) -> tuple[str, ...]:
     (``summarize-report``): no name says it is one, the eval_metadata.json it holds
     does. Read from the names alone, its configurations would be taken for evals.
     ``root`` or its parent (``summarize-report/with_skill``) may be that folder; a
-    folder that is itself a run, or an iteration or ``runs`` level, is none."""
-    if os.path.isdir(os.path.join(root, "outputs")):
+    folder that is itself a run, or an iteration or ``runs`` level, is none. Without
+    metadata, ``run-<n>`` folders right inside ``root``, one or two levels below an
+    iteration (or ``runs``) level, say that it is a configuration of an eval, or an
+    eval without one: it is read from that level down, as each of its runs given
+    alone is, not each run as an eval of its own. Names above that level, which vary
+    with where the workspace lies, are never read."""
+    if os.path.isdir(os.path.join(root, "outputs")) or _NOT_EVAL.fullmatch(root.name):
         return ()
     for above, folder in enumerate((root, root.parent)):
         if folder == folder.parent or _NOT_EVAL.fullmatch(folder.name):
-            return ()
+            break
         if os.path.isfile(os.path.join(folder, METADATA)):
             return (folder.name,) + ((root.name,) if above else ())
+    for level in (root.parent, root.parent.parent):
+        if _NOT_EVAL.fullmatch(level.name):
+            return tuple(root.relative_to(level.parent).parts) if _holds_run_folder(root) else ()
     return ()
+
+
+def _holds_run_folder(folder: Path) -> bool:
+    try:
+        with os.scandir(folder) as listing:
+            return any(is_run_folder(entry.name) and entry.is_dir(follow_symlinks=False) for entry in listing)
+    except OSError:
+        return False
 
 
 def _metadata_base(parts: tuple[str, ...], pos: int, inside: int) -> str:
