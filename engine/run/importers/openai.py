@@ -28,6 +28,7 @@ from typing import Any, Callable
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
+from referee.engine.run.importers.claude_records import may_say
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.source import holds_call, json_container, may_hold
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
@@ -79,7 +80,7 @@ def read_messages(messages: Iterable, locate: Locate, name: str, problems: list[
         if message is not UNREAD:
             reader.message(index, message)
     options = (("error_when", error_when.text),) if error_when is not None else ()
-    return Conversation(FORMAT, (name,), tuple(reader.entries), tuple(reader.replies),
+    return Conversation(FORMAT, (name,), tuple(reader.entries), reader.response(),
                         problems=tuple(reader.problems) + reader.statuses(), label=label, options=options)
 
 
@@ -96,6 +97,7 @@ class _Reader:
         self.answered_at: dict[str, tuple[int, tuple]] = {}  # the same key -> (the call answered last, its answer)
         self.ids: set[str] = set()
         self.prompted = False
+        self.reply_unread: Origin | None = None  # the first reply holding words that were not read
 
     def warn(self, code: str, origin: Origin, message: str) -> None:
         self.problems.append(Problem(code, origin.source, message, origin.line))
@@ -136,8 +138,13 @@ class _Reader:
                                  f"{'a list' if kind is list else 'an object'}; not read")
         calls = calls if isinstance(calls, list) else []
         text = _text(message.get("content")) or _text(message.get("refusal"))
+        origin = self.locate(index, "content", 0, "/content")
+        if any(_words_unread(message.get(key)) for key in ("content", "refusal")):
+            self.warn("unread-text", origin, f"message {index + 1} holds text in a shape this importer does not "
+                      "read: what the agent said there is unknown")
+            if not calls and not isinstance(legacy, dict):  # a reply, so part of the response
+                self.reply_unread = self.reply_unread or origin
         if text.strip():
-            origin = self.locate(index, "content", 0, "/content")
             if calls or isinstance(legacy, dict):
                 self.entries.append(Text("agent", "text sent with a tool call", text, origin))
             else:
@@ -148,6 +155,15 @@ class _Reader:
             self.call(index, nth, call)
         if isinstance(legacy, dict):
             self.call(index, len(calls), {"function": legacy}, legacy=True)
+
+    def response(self) -> tuple[Text, ...]:
+        """The replies; unknown (each unsure, or one empty unsure text where none was
+        read) when a reply holds words that were not read: the response is every
+        reply, so it is not the others' words without it, nor none."""
+        if self.reply_unread is None:
+            return tuple(self.replies)
+        return (tuple(replace(reply, unsure=True) for reply in self.replies)
+                or (Text("agent", "reply", "", self.reply_unread, unsure=True),))
 
     def call(self, index: int, nth: int, call: Any, legacy: bool = False) -> None:
         at = "/function_call" if legacy else f"/tool_calls/{nth}/function"
@@ -313,6 +329,29 @@ def _text(content: Any) -> str:
                     parts.append(text)
         return "\n".join(parts)
     return ""
+
+
+def _words_unread(content: Any) -> bool:
+    """Whether message content (or a ``refusal``) holds words ``_text`` does not read:
+    content that is neither text nor parts (one part given as an object, a number),
+    or a part whose text is of another shape (a list, a number) or that holds text
+    under a part of its own. A part with no words (an image) is no loss."""
+    if content is None or isinstance(content, str):
+        return False
+    if not isinstance(content, list):
+        return may_say(content) if isinstance(content, dict) else True
+    for part in content:
+        if isinstance(part, str) or not isinstance(part, dict):
+            if not isinstance(part, str) and part is not None:
+                return True
+            continue
+        text = part.get("text", part.get("refusal"))
+        text = text.get("value") if isinstance(text, dict) else text
+        if isinstance(text, str):
+            continue
+        if text is not None or may_say({k: v for k, v in part.items() if k not in ("text", "refusal")}):
+            return True
+    return False
 
 
 def _result(content: Any) -> Any:
