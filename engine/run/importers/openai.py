@@ -30,7 +30,7 @@ from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.claude_records import may_say
 from referee.engine.run.importers.exact import loads
-from referee.engine.run.importers.source import holds_call, json_container, may_hold
+from referee.engine.run.importers.source import holds_call, json_container, may_hold, nested
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
 from referee.engine.run.model import Problem
 
@@ -72,10 +72,13 @@ UNREAD = object()  # a message that could not be read (already reported where it
 
 
 def read_messages(messages: Iterable, locate: Locate, name: str, problems: list[Problem], label: str,
-                  numbered: bool = False, error_when: ErrorWhen | None = None) -> Conversation:
+                  numbered: bool = False, error_when: ErrorWhen | None = None,
+                  reply_unread: Origin | None = None) -> Conversation:
     """The conversation of ``messages`` (``(index, message)`` pairs when ``numbered``),
-    read one at a time: a generator is never held whole."""
+    read one at a time: a generator is never held whole. ``reply_unread`` is where a
+    reply lies that is not among the messages (the response is then unknown)."""
     reader = _Reader(locate, name, problems, error_when)
+    reader.reply_unread = reply_unread
     for index, message in (messages if numbered else enumerate(messages)):
         if message is not UNREAD:
             reader.message(index, message)
@@ -287,6 +290,16 @@ class _Reader:
 def _answer(message: dict) -> tuple:
     """What a tool message answers: its content and its error flags."""
     return (_text(message.get("content")),) + tuple(repr(message.get(flag)) for flag in FLAGS)
+
+
+def holds_reply(value: Any) -> bool:
+    """Whether ``value`` holds an assistant message with words (a logged response's
+    ``choices``, a Responses API ``output`` item)."""
+    for item in nested(value):
+        if isinstance(item, dict) and item.get("role") == "assistant":
+            if any(_text(item.get(key)).strip() or _words_unread(item.get(key)) for key in ("content", "refusal")):
+                return True
+    return False
 
 
 def _holds_other_call(message: dict, role: str) -> bool:

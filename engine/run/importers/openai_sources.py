@@ -19,7 +19,7 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.jsondoc import MESSAGE_KEYS, Document, Element, message_array, strays
 from referee.engine.run.importers.message_lines import MessageLines, columns
-from referee.engine.run.importers.openai import FORMAT, UNREAD, Locate, is_message, read_messages
+from referee.engine.run.importers.openai import FORMAT, UNREAD, Locate, holds_reply, is_message, read_messages
 from referee.engine.run.importers.record import Conversation, Origin
 from referee.engine.run.importers.source import (CALL_WORDS, Source, each_json_line, holds_call, holds_call_as_text,
                                                  may_hold)
@@ -67,10 +67,11 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
         count += 1
         inner = message_array(line)
         locate = _line_locator(source.name, number, line, inner, messages)
-        found = _unread_lists(source.name, inner, number, line) + _no_message(source.name, messages, number)
+        found, reply = _unread_lists(source.name, inner, number, line)
+        found += _no_message(source.name, messages, number)
         found += [source.lossy[number]] if number in source.lossy else []  # this conversation's, as well as the file's
         conversation = read_messages(messages, locate, source.name, found, f"{source.name}#{count}",
-                                     error_when=error_when)
+                                     error_when=error_when, reply_unread=reply)
         if held is not None:
             yield held
         held = (count, conversation)
@@ -82,22 +83,30 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
     yield (place if count > 1 else None), replace(last, problems=last.problems + tuple(kept))
 
 
-def _unread_lists(name: str, document: Document | None, line: int, data: bytes | str) -> list[Problem]:
+def _unread_lists(name: str, document: Document | None, line: int,
+                  data: bytes | str) -> tuple[list[Problem], Origin | None]:
     """The problems of a conversation (``data``, starting on ``line``) that gives its
     message list twice (``messages`` and ``traj``, or one key twice: only the first is
     read, and JSON readers differ on which counts), or that holds a call beside the
     list (a logged response's ``choices``, a Responses API ``output``): the run's calls
-    may be missing."""
-    found = []
+    may be missing. And where a reply lies beside the list (a logged request's
+    response: the agent's last words may be there), which leaves the response unknown."""
+    found: list[Problem] = []
+    reply: Origin | None = None
+    beside = _beside(data, document.span) if document is not None and document.base else None
+    if beside is not None and holds_reply(beside):
+        reply = Origin(name, line)
+        found.append(Problem("unread-text", name, "a reply is held beside the message list (a response's choices, "
+                             "an output list?), where this importer reads none: the response is unknown", line))
     if document is not None and document.another is not None:
         message = ("a second message list (a key given twice, or both \"messages\" and \"traj\") is not read and may "
                    "hold a tool call: no check over the run's calls can be decided")
         found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line + document.another - 1))
-    elif document is not None and document.base and _beside_holds_call(data, document.span):
+    elif beside is not None and (holds_call(beside) or holds_call_as_text(beside)):
         message = ("a tool call is held beside the message list (a response's choices, an output list?), where "
                    "this importer reads none: no check over the run's calls can be decided")
         found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line))
-    return found
+    return found, reply
 
 
 def _no_message(name: str, messages: list, line: int) -> list[Problem]:
@@ -109,20 +118,19 @@ def _no_message(name: str, messages: list, line: int) -> list[Problem]:
     return [Problem("unknown-record", name, "its message list is empty: no record of the conversation", line)]
 
 
-def _beside_holds_call(data: bytes | str, span: tuple[int, int] | None) -> bool:
-    """Whether the object holding the message list holds a call beside it: the object
-    read with the list left out (small, whatever the list's size). A document cut
-    short inside the list has no beside to read (its end says so already)."""
+def _beside(data: bytes | str, span: tuple[int, int] | None) -> dict | None:
+    """What the object holding the message list holds beside it: the object read with
+    the list left out (small, whatever the list's size). A document cut short inside
+    the list has no beside to read (its end says so already)."""
     if span is None:
-        return False
+        return None
     start, end = span
     rest = data[:start] + b"[]" + data[end:] if isinstance(data, bytes) else data[:start] + "[]" + data[end:]
     found = loads(rest.decode("utf-8", "replace") if isinstance(rest, bytes) else rest)
     beside = found[0] if found is not None else None
     if not isinstance(beside, dict):
-        return False
-    beside = {k: v for k, v in beside.items() if k not in MESSAGE_KEYS}
-    return holds_call(beside) or holds_call_as_text(beside)
+        return None
+    return {k: v for k, v in beside.items() if k not in MESSAGE_KEYS}
 
 
 def _line_locator(name: str, number: int, line: str, document: Document | None, messages: list) -> Locate:
@@ -181,7 +189,8 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
     problems: list[Problem] = []
     for line in strays(source.data, document.elements):
         problems.append(Problem("unknown-message", source.name, "an element of the message list is no message; skipped", line))
-    problems += _unread_lists(source.name, document, 1, source.data)
+    unread, reply = _unread_lists(source.name, document, 1, source.data)
+    problems += unread
     lines: dict[int, MessageLines] = {}
     starts = columns(source.data, document.elements)
 
@@ -201,7 +210,7 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
         return found.origin(key, nth, suffix) if found is not None else Origin(source.name, document.elements[index].line)
 
     conversation = read_messages(messages(), locate, source.name, problems, source.name, numbered=True,
-                                 error_when=error_when)
+                                 error_when=error_when, reply_unread=reply)
     return replace(conversation, lossy=_lossy_messages(source, document.elements, conversation.problems))
 
 
@@ -298,11 +307,11 @@ def _conversations(source: Source, document: Document,
             yield (number if several else None), Conversation(FORMAT, (source.name,), problems=tuple(problems))
             continue
         inner = message_array(text)
-        problems += _unread_lists(source.name, inner, element.line, text) + _no_message(source.name, messages,
-                                                                                      element.line)
+        unread, reply = _unread_lists(source.name, inner, element.line, text)
+        problems += unread + _no_message(source.name, messages, element.line)
         locate = _element_locator(source.name, text, element.line, f"/{number - 1}", inner, messages)
         conversation = read_messages(messages, locate, source.name, problems, f"{source.name}#{number}",
-                                     error_when=error_when)
+                                     error_when=error_when, reply_unread=reply)
         yield (number if several else None), replace(conversation, lossy=_lossy_messages(source, [element], problems))
 
 
