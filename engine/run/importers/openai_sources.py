@@ -90,7 +90,8 @@ def _unread_lists(name: str, document: Document | None, line: int,
     read, and JSON readers differ on which counts), or that holds a call beside the
     list (a logged response's ``choices``, a Responses API ``output``): the run's calls
     may be missing. And where a reply lies beside the list (a logged request's
-    response: the agent's last words may be there), which leaves the response unknown."""
+    response, or the second list: the agent's last words may be there), which leaves
+    the response unknown."""
     found: list[Problem] = []
     reply: Origin | None = None
     beside = _beside(data, document.span) if document is not None and document.base else None
@@ -102,6 +103,10 @@ def _unread_lists(name: str, document: Document | None, line: int,
         message = ("a second message list (a key given twice, or both \"messages\" and \"traj\") is not read and may "
                    "hold a tool call: no check over the run's calls can be decided")
         found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line + document.another - 1))
+        # the list not read may hold the reply (Python's reader would take it): unknown
+        reply = reply or Origin(name, line + document.another - 1)
+        found.append(Problem("unread-text", name, "the second message list is not read and may hold the reply: "
+                             "the response is unknown", line + document.another - 1))
     elif beside is not None and (holds_call(beside) or holds_call_as_text(beside)):
         message = ("a tool call is held beside the message list (a response's choices, an output list?), where "
                    "this importer reads none: no check over the run's calls can be decided")
