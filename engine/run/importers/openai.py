@@ -113,6 +113,10 @@ class _Reader:
             shown = repr(given) if isinstance(given, str) else type(given).__name__
             what = "no role" if given is None else f"unknown role {shown}"
             self.warn("unknown-message", origin, f"message {index + 1} has {what}; skipped")
+            if _holds_words(message):  # it may be the agent's reply: part of the response
+                self.warn("unread-text", origin, f"message {index + 1}, skipped, holds text that may be a reply: "
+                          "the response is unknown")
+                self.reply_unread = self.reply_unread or origin
             if holds_call(message) or may_hold(json.dumps(message, ensure_ascii=False, default=str)):
                 self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, may hold a tool call "
                           "(of a format this importer does not read): no check over the run's calls can be decided")
@@ -296,9 +300,8 @@ def holds_reply(value: Any) -> bool:
     """Whether ``value`` holds an assistant message with words (a logged response's
     ``choices``, a Responses API ``output`` item)."""
     for item in nested(value):
-        if isinstance(item, dict) and item.get("role") == "assistant":
-            if any(_text(item.get(key)).strip() or _words_unread(item.get(key)) for key in ("content", "refusal")):
-                return True
+        if isinstance(item, dict) and item.get("role") == "assistant" and _holds_words(item):
+            return True
     return False
 
 
@@ -342,6 +345,15 @@ def _text(content: Any) -> str:
                     parts.append(text)
         return "\n".join(parts)
     return ""
+
+
+def _holds_words(message: Any) -> bool:
+    """Whether a message holds words: in its content or refusal, read or not, or in a
+    ``text`` member anywhere in it."""
+    if not isinstance(message, dict):
+        return False
+    return (any(_text(message.get(key)).strip() or _words_unread(message.get(key)) for key in ("content", "refusal"))
+            or may_say(message))
 
 
 def _words_unread(content: Any) -> bool:
