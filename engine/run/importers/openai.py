@@ -169,8 +169,7 @@ class _Reader:
         reply, so it is not the others' words without it, nor none."""
         if self.reply_unread is None:
             return tuple(self.replies)
-        return (tuple(replace(reply, unsure=True) for reply in self.replies)
-                or (Text("agent", "reply", "", self.reply_unread, unsure=True),))
+        return unknown_response(tuple(self.replies), self.reply_unread)
 
     def call(self, index: int, nth: int, call: Any, legacy: bool = False) -> None:
         at = "/function_call" if legacy else f"/tool_calls/{nth}/function"
@@ -294,6 +293,12 @@ class _Reader:
 def _answer(message: dict) -> tuple:
     """What a tool message answers: its content and its error flags."""
     return (_text(message.get("content")),) + tuple(repr(message.get(flag)) for flag in FLAGS)
+
+
+def unknown_response(replies: tuple[Text, ...], where: Origin) -> tuple[Text, ...]:
+    """The replies read, each unsure (or one empty unsure text at ``where``, where a
+    reply not read lies, when none was read): the response cannot be used."""
+    return tuple(replace(reply, unsure=True) for reply in replies) or (Text("agent", "reply", "", where, unsure=True),)
 
 
 def holds_reply(value: Any) -> bool:

@@ -19,7 +19,8 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.jsondoc import MESSAGE_KEYS, Document, Element, message_array, strays
 from referee.engine.run.importers.message_lines import MessageLines, columns
-from referee.engine.run.importers.openai import FORMAT, UNREAD, Locate, holds_reply, is_message, read_messages
+from referee.engine.run.importers.openai import (FORMAT, UNREAD, Locate, holds_reply, is_message, read_messages,
+                                                 unknown_response)
 from referee.engine.run.importers.record import Conversation, Origin
 from referee.engine.run.importers.source import (CALL_WORDS, Source, each_json_line, holds_call, holds_call_as_text,
                                                  may_hold)
@@ -63,6 +64,11 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
                 lost = Problem(CALLS_MAY_BE_MISSING, source.name, "a message on a line of its own, skipped, holds a "
                                "tool call of a conversation: no check over its calls can be decided", number)
                 held = (held[0], replace(held[1], problems=held[1].problems + (lost,)))
+            if held is not None and holds_reply(value):  # the same for a reply: that conversation's last words?
+                lost = Problem("unread-text", source.name, "a message on a line of its own, skipped, holds a reply "
+                               "of a conversation: the response is unknown", number)
+                held = (held[0], replace(held[1], problems=held[1].problems + (lost,),
+                                         response=unknown_response(held[1].response, Origin(source.name, number))))
             continue
         count += 1
         inner = message_array(line)
