@@ -185,11 +185,12 @@ class _Reader:
         name = raw_name if isinstance(raw_name, str) else ""
         args, readable = self.arguments(function.get("arguments"), origin)
         call_id = call.get("id") if isinstance(call.get("id"), str) else None
-        key = f"function:{name}" if legacy else (call_id or "")
-        if call_id is not None and call_id in self.ids:
-            self.warn("duplicate-id", origin, f"tool call id {call_id!r} used again; results pair with the first call still open")
-        if call_id is not None:
-            self.ids.add(call_id)
+        key = f"function:{name}" if legacy else _id_key(call.get("id"))
+        if not legacy and call.get("id") is not None and key in self.ids:
+            self.warn("duplicate-id", origin, f"tool call id {call.get('id')!r} used again; results pair with the "
+                      "first call still open")
+        if not legacy and call.get("id") is not None:
+            self.ids.add(key)
         self.open.setdefault(key, []).append(len(self.entries))
         named = self.locate(index, "name", nth, f"{at}/name")
         unread = frozenset() if readable else frozenset({"args"})
@@ -228,14 +229,15 @@ class _Reader:
             named = message.get("tool_call_ids")  # SWE-agent's trajectories name the one call in a list
             if call_id is None and isinstance(named, list) and len(named) == 1:
                 call_id = named[0]
-            key = call_id if isinstance(call_id, str) else ""
+            key = _id_key(call_id)
         waiting = self.open.get(key) or []
         if not waiting:
-            self.warn("orphan-result", origin, f"result for {key!r}: no open call has that id; skipped")
+            shown = key.removeprefix(_NOT_TEXT)  # an id given as a number is shown as its JSON text
+            self.warn("orphan-result", origin, f"result for {shown!r}: no open call has that id; skipped")
             if key in self.answered_at:
                 self.answered_again(key, message, origin)
             else:
-                R.unplaced_answer(self.problems, origin, key or None)
+                R.unplaced_answer(self.problems, origin, shown or None)
             return
         position = waiting.pop(0)
         self.answered_at[key] = (position, _answer(message))
@@ -288,6 +290,18 @@ class _Reader:
                    "--error-when was given: every answered call is read as a success; name the tool's error "
                    "text with referee import openai --error-when REGEX")
         return (Problem(ASSUMED, self.name, message),)
+
+
+def _id_key(value: Any) -> str:
+    """How a call id (or a tool message's ``tool_call_id``) pairs: text as it is, none
+    as ``""``, and any other JSON value (a number, as some servers write ids) by its
+    JSON text, so ``1`` pairs with ``1`` and with neither ``"1"`` nor ``1.0``."""
+    if value is None or isinstance(value, str):
+        return value or ""
+    return _NOT_TEXT + json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+_NOT_TEXT = "\0"  # opens the key of an id that is no text (a text id starting with NUL is unheard of)
 
 
 def _answer(message: dict) -> tuple:
