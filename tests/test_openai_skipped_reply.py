@@ -27,6 +27,7 @@ SKIPPED = {
     "another-role": {"role": "model", "content": SAID},
     "no-role": {"content": [{"type": "output_text", "text": SAID}]},
     "role-not-text": {"role": ["assistant"], "content": SAID},
+    "a-conversation-inside": {"messages": [{"role": "assistant", "content": SAID}]},
 }
 
 

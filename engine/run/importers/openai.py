@@ -113,7 +113,7 @@ class _Reader:
             shown = repr(given) if isinstance(given, str) else type(given).__name__
             what = "no role" if given is None else f"unknown role {shown}"
             self.warn("unknown-message", origin, f"message {index + 1} has {what}; skipped")
-            if _holds_words(message):  # it may be the agent's reply: part of the response
+            if _holds_words(message) or holds_reply(message):  # it may be (or hold) the agent's reply
                 self.warn("unread-text", origin, f"message {index + 1}, skipped, holds text that may be a reply: "
                           "the response is unknown")
                 self.reply_unread = self.reply_unread or origin
