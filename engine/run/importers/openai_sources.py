@@ -192,7 +192,21 @@ def _message_lines(source: Source, first: tuple[int, Any, str], rest: Iterator[t
 
     locate = lambda i, key, nth, suffix="": Origin(source.name, numbers[i])  # noqa: E731
     conversation = read_messages(messages(), locate, source.name, problems, source.name, error_when=error_when)
-    return replace(conversation, problems=source.problems + conversation.problems)
+    return _reply_may_be_lost(replace(conversation, problems=source.problems + conversation.problems))
+
+
+_SKIPPED = frozenset({"bad-json", "truncated", "too-deep"})  # a message that could not be read at all
+
+
+def _reply_may_be_lost(conversation: Conversation) -> Conversation:
+    """A conversation one of whose messages could not be read (``_SKIPPED``): it may
+    have been a reply, and the replies make up the response, so the response is
+    unknown, never the replies read without it."""
+    lost = min((p.line for p in conversation.problems if p.code in _SKIPPED and p.line is not None), default=None)
+    if lost is None:
+        return conversation
+    where = next(p.path for p in conversation.problems if p.code in _SKIPPED and p.line == lost)
+    return replace(conversation, response=unknown_response(conversation.response, Origin(where, lost)))
 
 
 def _document(source: Source, document: Document, error_when: ErrorWhen | None) -> Conversation:
@@ -222,6 +236,7 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
 
     conversation = read_messages(messages(), locate, source.name, problems, source.name, numbered=True,
                                  error_when=error_when, reply_unread=reply)
+    conversation = _reply_may_be_lost(conversation)
     return replace(conversation, lossy=_lossy_messages(source, document.elements, conversation.problems))
 
 
