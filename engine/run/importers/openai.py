@@ -134,7 +134,7 @@ class _Reader:
             if text.strip():
                 kind = R.SYSTEM if role != "user" else (R.USER if self.prompted else R.EVAL_PROMPT)
                 self.prompted = self.prompted or role == "user"
-                self.entries.append(Text(kind, "", text, self.locate(index, "content", 0, "/content")))
+                self.entries.append(Text(kind, "", text, self.text_origin(index, message.get("content"))))
 
     def assistant(self, index: int, message: dict) -> None:
         calls = message.get("tool_calls")
@@ -145,7 +145,8 @@ class _Reader:
                                  f"{'a list' if kind is list else 'an object'}; not read")
         calls = calls if isinstance(calls, list) else []
         text = _text(message.get("content")) or _text(message.get("refusal"))
-        origin = self.locate(index, "content", 0, "/content")
+        member = "content" if _text(message.get("content")) or not _text(message.get("refusal")) else "refusal"
+        origin = self.text_origin(index, message.get(member), member)
         if any(_words_unread(message.get(key)) for key in ("content", "refusal")):
             self.warn("unread-text", origin, f"message {index + 1} holds text in a shape this importer does not "
                       "read: what the agent said there is unknown")
@@ -162,6 +163,18 @@ class _Reader:
             self.call(index, nth, call)
         if isinstance(legacy, dict):
             self.call(index, len(calls), {"function": legacy}, legacy=True)
+
+    def text_origin(self, index: int, content: Any, member: str = "content") -> Origin:
+        """Where a message's text is: its first text part's ``text`` when the content
+        is parts (in a pretty-printed document a line below the member's key), else
+        the member."""
+        if isinstance(content, list):
+            before = 0  # the parts' "text" keys before it: where the message's value is not known
+            for at, part in enumerate(content):
+                if isinstance(part, dict) and "text" in part and _text([part]):
+                    return self.locate(index, "text", before, f"/{member}/{at}/text")
+                before += isinstance(part, dict) and "text" in part
+        return self.locate(index, member, 0, f"/{member}")
 
     def response(self) -> tuple[Text, ...]:
         """The replies; unknown (each unsure, or one empty unsure text where none was
@@ -221,7 +234,7 @@ class _Reader:
         return found[0], True
 
     def tool(self, index: int, message: dict, role: str) -> None:
-        origin = self.locate(index, "content", 0, "/content")
+        origin = self.text_origin(index, message.get("content"))
         if role == "function":
             key = f"function:{message.get('name')}"
         else:
