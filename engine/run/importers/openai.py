@@ -255,8 +255,14 @@ class _Reader:
         position = waiting.pop(0)
         self.answered_at[key] = (position, _answer(message))
         call = R.call_at(self.entries, position)
-        status, unread = self.status(message, origin)
-        result = _result(message.get("content"))
+        content = message.get("content")
+        lost = not isinstance(content, dict) and _words_unread(content)  # an object is kept whole as the return
+        if lost:
+            self.warn("unread-text", origin, "the tool message holds text in a shape this importer does not read: "
+                      "its call's return is unknown")
+        status, unread = self.status(message, origin, lost)
+        unread |= {"return"} if lost else frozenset()
+        result = _result(content)
         self.entries[position] = replace(call, result=result, status=status, result_origin=origin,
                                          unread=call.unread | unread)
 
@@ -267,9 +273,10 @@ class _Reader:
         if answer != _answer(message):
             R.answered_again(self.entries, position, self.problems, origin)
 
-    def status(self, message: dict, origin: Origin) -> tuple[str, frozenset[str]]:
+    def status(self, message: dict, origin: Origin, lost: bool = False) -> tuple[str, frozenset[str]]:
         """The call's status from its tool message (``statuses``), and ``{"status"}``
-        when ``--error-when`` could not decide on it."""
+        when ``--error-when`` could not decide on it (or could not see all its text:
+        ``lost``)."""
         self.answered += 1
         flag = flagged(message)
         self.flagged += flag is not None
@@ -280,8 +287,11 @@ class _Reader:
         if flag or self.error_when is None:
             return ("error" if flag else "success"), frozenset()
         content = message.get("content")
-        text = json.dumps(content, ensure_ascii=False) if isinstance(content, dict) else _text(content)
-        found = self.error_when.finds(text, f"the tool message at {origin.source}:{origin.line}")
+        if isinstance(content, dict):  # one text part is the text it holds; another object, its JSON
+            text = _text([content]) if isinstance(content.get("text"), str) else json.dumps(content, ensure_ascii=False)
+        else:
+            text = _text(content)
+        found = None if lost else self.error_when.finds(text, f"the tool message at {origin.source}:{origin.line}")
         if found is None:
             self.warn("status-unknown", origin, f"--error-when /{self.error_when.text}/ could not be decided on this "
                       "tool message: its call's status is unknown")
@@ -402,11 +412,11 @@ def _words_unread(content: Any) -> bool:
             if not isinstance(part, str) and part is not None:
                 return True
             continue
-        text = part.get("text", part.get("refusal"))
-        text = text.get("value") if isinstance(text, dict) else text
+        given = part.get("text", part.get("refusal"))
+        text = given.get("value") if isinstance(given, dict) else given
         if isinstance(text, str):
             continue
-        if text is not None or may_say({k: v for k, v in part.items() if k not in ("text", "refusal")}):
+        if given is not None or may_say({k: v for k, v in part.items() if k not in ("text", "refusal")}):
             return True
     return False
 
