@@ -55,7 +55,9 @@ def expected_calls(steps: list) -> list[tuple]:
 
 
 def claude_code_lines(steps: list) -> list[str]:
-    records = [{"type": "user", "sessionId": "s", "uuid": "u0", "cwd": "/w",
+    # a working directory longer than any generated text: an argument that is it (or a
+    # path below it) would be written <cwd>, as import.md says, not as generated
+    records = [{"type": "user", "sessionId": "s", "uuid": "u0", "cwd": "/session/working-dir",
                 "message": {"role": "user", "content": "go"}}]
     for number, (kind, item) in enumerate(steps):
         if kind in ("text", "reply"):
