@@ -117,7 +117,8 @@ class _Reader:
                 self.warn("unread-text", origin, f"message {index + 1}, skipped, holds text that may be a reply: "
                           "the response is unknown")
                 self.reply_unread = self.reply_unread or origin
-            if holds_call(message) or may_hold(json.dumps(message, ensure_ascii=False, default=str)):
+            if (holds_call(message) or may_hold(json.dumps(message, ensure_ascii=False, default=str))
+                    or _names_a_tool(given)):
                 self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, may hold a tool call "
                           "(of a format this importer does not read): no check over the run's calls can be decided")
             return
@@ -387,6 +388,16 @@ def _text(content: Any) -> str:
                     parts.append(text)
         return "\n".join(parts)
     return ""
+
+
+_TOOL_WORDS = ("tool", "call", "function")  # what a role that is a call, or a tool's answer, is named with
+
+
+def _names_a_tool(role: Any) -> bool:
+    """Whether a role the format does not have names a tool or a call (smolagents'
+    ``tool-call`` and ``tool-response``): such a message is a call, or answers one,
+    whatever its text looks like (smolagents writes the calls as their Python repr)."""
+    return isinstance(role, str) and any(word in role.casefold() for word in _TOOL_WORDS)
 
 
 def _holds_words(message: Any) -> bool:
