@@ -31,6 +31,8 @@ def _grade(tmp_path, *messages: dict) -> tuple[list[dict], list[str]]:
 
 UNREAD = {
     "content-one-part": [{"role": "assistant", "content": {"type": "text", "text": SAID}}],
+    "content-one-part-its-text-a-value": [{"role": "assistant", "content": {"type": "text", "text": {"value": SAID}}}],
+    "content-a-number": [{"role": "assistant", "content": 404}],
     "a-part-whose-text-is-a-list": [{"role": "assistant", "content": [{"type": "text", "text": "Done."},
                                                                        {"type": "text", "text": [SAID]}]}],
     "refusal-one-part": [{"role": "assistant", "content": None, "refusal": {"type": "refusal", "text": SAID}}],

@@ -412,24 +412,29 @@ def _holds_words(message: Any) -> bool:
 def _words_unread(content: Any) -> bool:
     """Whether message content (or a ``refusal``) holds words ``_text`` does not read:
     content that is neither text nor parts (one part given as an object, a number),
-    or a part whose text is of another shape (a list, a number) or that holds text
-    under a part of its own. A part with no words (an image) is no loss."""
+    or a part that holds words ``_text`` does not take (``_part_unread``)."""
     if content is None or isinstance(content, str):
         return False
+    if isinstance(content, dict):  # one part, not in a list: not read even when it is text
+        return _text([content]).strip() != "" or _part_unread(content)
     if not isinstance(content, list):
-        return may_say(content) if isinstance(content, dict) else True
-    for part in content:
-        if isinstance(part, str) or not isinstance(part, dict):
-            if not isinstance(part, str) and part is not None:
-                return True
-            continue
-        given = part.get("text", part.get("refusal"))
-        text = given.get("value") if isinstance(given, dict) else given
-        if isinstance(text, str):
-            continue
-        if given is not None or may_say({k: v for k, v in part.items() if k not in ("text", "refusal")}):
-            return True
-    return False
+        return True
+    return any(_part_unread(part) for part in content)
+
+
+def _part_unread(part: Any) -> bool:
+    """Whether a part of message content holds words ``_text`` does not read: a text
+    of another shape (a list, a number), or words under a member of its own. A part
+    with no words (an image) is no loss."""
+    if part is None or isinstance(part, str):
+        return False
+    if not isinstance(part, dict):
+        return True
+    given = part.get("text", part.get("refusal"))
+    text = given.get("value") if isinstance(given, dict) else given
+    if isinstance(text, str):
+        return False
+    return given is not None or may_say({k: v for k, v in part.items() if k not in ("text", "refusal")})
 
 
 def _result(content: Any) -> Any:
