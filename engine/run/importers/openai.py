@@ -341,10 +341,15 @@ def unknown_response(replies: tuple[Text, ...], where: Origin) -> tuple[Text, ..
 
 def holds_reply(value: Any) -> bool:
     """Whether ``value`` holds an assistant message with words (a logged response's
-    ``choices``, a Responses API ``output`` item)."""
+    ``choices``, a Responses API ``output`` item), as it is or written as JSON text
+    (a message stored as a string)."""
     for item in nested(value):
         if isinstance(item, dict) and item.get("role") == "assistant" and _holds_words(item):
             return True
+        if isinstance(item, str) and item.lstrip()[:1] in ("{", "["):
+            found = json_container(item.strip())
+            if found is not None and holds_reply(found[0]):
+                return True
     return False
 
 

@@ -218,6 +218,7 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
     problems += unread
     lines: dict[int, MessageLines] = {}
     starts = columns(source.data, document.elements)
+    lost: list[Origin] = []  # where a skipped element holds a reply
 
     def messages() -> Iterator[Any]:
         for index, element in enumerate(document.elements):
@@ -229,6 +230,10 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
                 message = f"message {index + 1} is not an object; skipped"
                 problems.append(Problem("unknown-message", source.name, message, element.line))
                 _may_hide_a_call(source, element, problems, f"message {index + 1}, skipped,")
+                if _holds_reply_text(source, element):  # a message stored as a string, a conversation nested
+                    lost.append(Origin(source.name, element.line))
+                    problems.append(Problem("unread-text", source.name, f"message {index + 1}, skipped, holds a "
+                                            "reply: the response is unknown", element.line))
 
     def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
         found = lines.get(index)
@@ -237,6 +242,8 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
     conversation = read_messages(messages(), locate, source.name, problems, source.name, numbered=True,
                                  error_when=error_when, reply_unread=reply)
     conversation = _reply_may_be_lost(conversation)
+    if lost:
+        conversation = replace(conversation, response=unknown_response(conversation.response, lost[0]))
     return replace(conversation, lossy=_lossy_messages(source, document.elements, conversation.problems))
 
 
@@ -286,6 +293,13 @@ def _may_hide_a_call(source: Source, element: Element, problems: list[Problem], 
     if may_hold(source.data[element.start:element.end].decode("utf-8", "replace")):
         message = f"{what} may hold a tool call: no check over the run's calls can be decided"
         problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, element.line))
+
+
+def _holds_reply_text(source: Source, element: Element) -> bool:
+    """Whether a skipped element (no object) holds a reply: read as JSON, it is an
+    assistant message written as a string, or a list holding one."""
+    found = loads(source.data[element.start:element.end].decode("utf-8", "replace")) if element.end else None
+    return found is not None and holds_reply(found[0])
 
 
 def _empty(source: Source, message: str, line: int | None, problems: list | None = None) -> Conversation:
