@@ -329,8 +329,15 @@ _NOT_TEXT = "\0"  # opens the key of an id that is no text (a text id starting w
 
 
 def _answer(message: dict) -> tuple:
-    """What a tool message answers: its content and its error flags."""
-    return (_text(message.get("content")),) + tuple(repr(message.get(flag)) for flag in FLAGS)
+    """What a tool message answers: its content and its error flags. Content that is
+    no text is compared as it is (two objects, or two lists of parts not read as text,
+    would both be the empty text)."""
+    content = message.get("content")
+    if isinstance(content, dict) or _words_unread(content):
+        shown = json.dumps(content, ensure_ascii=False, sort_keys=True, default=str)
+    else:
+        shown = _text(content)
+    return (shown,) + tuple(repr(message.get(flag)) for flag in FLAGS)
 
 
 def unknown_response(replies: tuple[Text, ...], where: Origin) -> tuple[Text, ...]:
