@@ -37,7 +37,7 @@ from referee.engine.run.importers import record as R
 from referee.engine.run.importers import tokens
 from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.importers.source import (CALL_WORDS, holds_call, holds_call_as_text, json_container,
-                                                 may_hold, nested)
+                                                 may_hold, may_say, nested)
 from referee.engine.run.model import Problem
 
 # Records that are not messages (looked into for a call all the same, but progress):
@@ -342,16 +342,6 @@ def _status(part: dict) -> tuple[str, str | None]:
     if flag is None:
         return "error", None
     return "success", "its content is a <tool_use_error> while is_error is false"
-
-
-def may_say(value: Any) -> bool:
-    """Whether a part of an assistant message holds words: it is text itself, or holds a
-    ``text`` member that is (a block of a type this reader does not know, content
-    given as one block; a redacted_thinking block's ``data`` is no words)."""
-    if isinstance(value, str):
-        return value.strip() != ""
-    return any(isinstance(item, dict) and isinstance(item.get("text"), str) and item["text"].strip() != ""
-               for item in nested(value))
 
 
 def refused(result: Any) -> bool:

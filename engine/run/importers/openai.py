@@ -28,9 +28,8 @@ from typing import Any, Callable
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
-from referee.engine.run.importers.claude_records import may_say
 from referee.engine.run.importers.exact import loads
-from referee.engine.run.importers.source import holds_call, json_container, may_hold, nested
+from referee.engine.run.importers.source import holds_call, json_container, may_hold, may_say, nested
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
 from referee.engine.run.model import Problem
 

@@ -233,6 +233,17 @@ def nested(value: Any) -> Iterator[Any]:
             pending.extend(item)
 
 
+def may_say(value: Any) -> bool:
+    """Whether a part of an agent's message that a reader does not read holds words: it
+    is text itself, or holds a ``text`` member that is (a block of a type the reader
+    does not know, content given as one block; a redacted_thinking block's ``data``
+    is no words)."""
+    if isinstance(value, str):
+        return value.strip() != ""
+    return any(isinstance(item, dict) and isinstance(item.get("text"), str) and item["text"].strip() != ""
+               for item in nested(value))
+
+
 def _is_call(item: dict) -> bool:
     kind = item.get("type")
     kind = kind.casefold() if isinstance(kind, str) else ""
