@@ -1,7 +1,8 @@
 """OpenAI chat-completions message lists: what the messages mean.
 
 Where a source's conversations and messages lie (a document, JSON lines, tau-bench's
-results) is ``openai_sources``'s; this module reads the messages of one conversation.
+results) is ``openai_sources``'s; what a message's content says (its text, words of a
+shape not read) is ``openai_content``'s; this module reads the messages of one conversation.
 
 - ``system``/``developer`` messages and ``user`` turns are harness text (the first
   user turn is the eval prompt).
@@ -29,7 +30,9 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.exact import loads
-from referee.engine.run.importers.source import holds_call, json_container, may_hold, may_say, nested
+from referee.engine.run.importers.openai_content import (holds_reply, holds_words, names_a_tool, result_of,
+                                                         text_of, words_unread)
+from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
 from referee.engine.run.model import Problem
 
@@ -112,12 +115,12 @@ class _Reader:
             shown = repr(given) if isinstance(given, str) else type(given).__name__
             what = "no role" if given is None else f"unknown role {shown}"
             self.warn("unknown-message", origin, f"message {index + 1} has {what}; skipped")
-            if _holds_words(message) or holds_reply(message):  # it may be (or hold) the agent's reply
+            if holds_words(message) or holds_reply(message):  # it may be (or hold) the agent's reply
                 self.warn("unread-text", origin, f"message {index + 1}, skipped, holds text that may be a reply: "
                           "the response is unknown")
                 self.reply_unread = self.reply_unread or origin
             if (holds_call(message) or may_hold(json.dumps(message, ensure_ascii=False, default=str))
-                    or _names_a_tool(given)):
+                    or names_a_tool(given)):
                 self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, may hold a tool call "
                           "(of a format this importer does not read): no check over the run's calls can be decided")
             return
@@ -130,7 +133,7 @@ class _Reader:
         elif role in ("tool", "function"):
             self.tool(index, message, role)
         else:
-            text = _text(message.get("content"))
+            text = text_of(message.get("content"))
             if text.strip():
                 kind = R.SYSTEM if role != "user" else (R.USER if self.prompted else R.EVAL_PROMPT)
                 self.prompted = self.prompted or role == "user"
@@ -144,10 +147,10 @@ class _Reader:
                 self.unread_call(self.locate(index, key, 0, f"/{key}"), f"{key} is {_kind(value)}, not "
                                  f"{'a list' if kind is list else 'an object'}; not read")
         calls = calls if isinstance(calls, list) else []
-        text = _text(message.get("content")) or _text(message.get("refusal"))
-        member = "content" if _text(message.get("content")) or not _text(message.get("refusal")) else "refusal"
+        text = text_of(message.get("content")) or text_of(message.get("refusal"))
+        member = "content" if text_of(message.get("content")) or not text_of(message.get("refusal")) else "refusal"
         origin = self.text_origin(index, message.get(member), member)
-        if any(_words_unread(message.get(key)) for key in ("content", "refusal")):
+        if any(words_unread(message.get(key)) for key in ("content", "refusal")):
             self.warn("unread-text", origin, f"message {index + 1} holds text in a shape this importer does not "
                       "read: what the agent said there is unknown")
             if not calls and not isinstance(legacy, dict):  # a reply, so part of the response
@@ -171,7 +174,7 @@ class _Reader:
         if isinstance(content, list):
             before = 0  # the parts' "text" keys before it: where the message's value is not known
             for at, part in enumerate(content):
-                if isinstance(part, dict) and "text" in part and _text([part]):
+                if isinstance(part, dict) and "text" in part and text_of([part]):
                     return self.locate(index, "text", before, f"/{member}/{at}/text")
                 before += isinstance(part, dict) and "text" in part
         return self.locate(index, member, 0, f"/{member}")
@@ -256,13 +259,13 @@ class _Reader:
         self.answered_at[key] = (position, _answer(message))
         call = R.call_at(self.entries, position)
         content = message.get("content")
-        lost = not isinstance(content, dict) and _words_unread(content)  # an object is kept whole as the return
+        lost = not isinstance(content, dict) and words_unread(content)  # an object is kept whole as the return
         if lost:
             self.warn("unread-text", origin, "the tool message holds text in a shape this importer does not read: "
                       "its call's return is unknown")
         status, unread = self.status(message, origin, lost)
         unread |= {"return"} if lost else frozenset()
-        result = _result(content)
+        result = result_of(content)
         self.entries[position] = replace(call, result=result, status=status, result_origin=origin,
                                          unread=call.unread | unread)
 
@@ -288,9 +291,9 @@ class _Reader:
             return ("error" if flag else "success"), frozenset()
         content = message.get("content")
         if isinstance(content, dict):  # one text part is the text it holds; another object, its JSON
-            text = _text([content]) if isinstance(content.get("text"), str) else json.dumps(content, ensure_ascii=False)
+            text = text_of([content]) if isinstance(content.get("text"), str) else json.dumps(content, ensure_ascii=False)
         else:
-            text = _text(content)
+            text = text_of(content)
         found = None if lost else self.error_when.finds(text, f"the tool message at {origin.source}:{origin.line}")
         if found is None:
             self.warn("status-unknown", origin, f"--error-when /{self.error_when.text}/ could not be decided on this "
@@ -332,10 +335,10 @@ def _answer(message: dict) -> tuple:
     no text is compared as it is (two objects, or two lists of parts not read as text,
     would both be the empty text)."""
     content = message.get("content")
-    if isinstance(content, dict) or _words_unread(content):
+    if isinstance(content, dict) or words_unread(content):
         shown = json.dumps(content, ensure_ascii=False, sort_keys=True, default=str)
     else:
-        shown = _text(content)
+        shown = text_of(content)
     return (shown,) + tuple(repr(message.get(flag)) for flag in FLAGS)
 
 
@@ -343,20 +346,6 @@ def unknown_response(replies: tuple[Text, ...], where: Origin) -> tuple[Text, ..
     """The replies read, each unsure (or one empty unsure text at ``where``, where a
     reply not read lies, when none was read): the response cannot be used."""
     return tuple(replace(reply, unsure=True) for reply in replies) or (Text("agent", "reply", "", where, unsure=True),)
-
-
-def holds_reply(value: Any) -> bool:
-    """Whether ``value`` holds an assistant message with words (a logged response's
-    ``choices``, a Responses API ``output`` item), as it is or written as JSON text
-    (a message stored as a string)."""
-    for item in nested(value):
-        if isinstance(item, dict) and item.get("role") == "assistant" and _holds_words(item):
-            return True
-        if isinstance(item, str) and item.lstrip()[:1] in ("{", "["):
-            found = json_container(item.strip())
-            if found is not None and holds_reply(found[0]):
-                return True
-    return False
 
 
 def _holds_other_call(message: dict, role: str) -> bool:
@@ -380,79 +369,3 @@ def _without_copies(kwargs: Any, message: dict) -> Any:
 
 def _kind(value: Any) -> str:
     return "text" if isinstance(value, str) else "a list" if isinstance(value, list) else type(value).__name__
-
-
-def _text(content: Any) -> str:
-    """Message content as text: a string, or the text of its parts (a ``text`` part,
-    its text given as ``{"value": ...}`` too, or a ``refusal`` part)."""
-    if isinstance(content, str):
-        return content
-    if isinstance(content, list):
-        parts = []
-        for part in content:
-            if isinstance(part, str):
-                parts.append(part)
-            elif isinstance(part, dict):
-                text = part.get("text", part.get("refusal"))
-                text = text.get("value") if isinstance(text, dict) else text
-                if isinstance(text, str):
-                    parts.append(text)
-        return "\n".join(parts)
-    return ""
-
-
-_TOOL_WORDS = ("tool", "call", "function")  # what a role that is a call, or a tool's answer, is named with
-
-
-def _names_a_tool(role: Any) -> bool:
-    """Whether a role the format does not have names a tool or a call (smolagents'
-    ``tool-call`` and ``tool-response``): such a message is a call, or answers one,
-    whatever its text looks like (smolagents writes the calls as their Python repr)."""
-    return isinstance(role, str) and any(word in role.casefold() for word in _TOOL_WORDS)
-
-
-def _holds_words(message: Any) -> bool:
-    """Whether a message holds words: in its content or refusal, read or not, or in a
-    ``text`` member anywhere in it."""
-    if not isinstance(message, dict):
-        return False
-    return (any(_text(message.get(key)).strip() or _words_unread(message.get(key)) for key in ("content", "refusal"))
-            or may_say(message))
-
-
-def _words_unread(content: Any) -> bool:
-    """Whether message content (or a ``refusal``) holds words ``_text`` does not read:
-    content that is neither text nor parts (one part given as an object, a number),
-    or a part that holds words ``_text`` does not take (``_part_unread``)."""
-    if content is None or isinstance(content, str):
-        return False
-    if isinstance(content, dict):  # one part, not in a list: not read even when it is text
-        return _text([content]).strip() != "" or _part_unread(content)
-    if not isinstance(content, list):
-        return True
-    return any(_part_unread(part) for part in content)
-
-
-def _part_unread(part: Any) -> bool:
-    """Whether a part of message content holds words ``_text`` does not read: a text
-    of another shape (a list, a number), or words under a member of its own. A part
-    with no words (an image) is no loss."""
-    if part is None or isinstance(part, str):
-        return False
-    if not isinstance(part, dict):
-        return True
-    given = part.get("text", part.get("refusal"))
-    text = given.get("value") if isinstance(given, dict) else given
-    if isinstance(text, str):
-        return False
-    return given is not None or may_say({k: v for k, v in part.items() if k not in ("text", "refusal")})
-
-
-def _result(content: Any) -> Any:
-    """A tool message's content: the JSON it holds when it is JSON text (or a JSON
-    object given as it is), else the text."""
-    if isinstance(content, dict):
-        return content
-    text = _text(content)
-    found = json_container(text.strip())
-    return found[0] if found is not None else text

@@ -19,8 +19,8 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.jsondoc import MESSAGE_KEYS, Document, Element, message_array, strays
 from referee.engine.run.importers.message_lines import MessageLines, columns
-from referee.engine.run.importers.openai import (FORMAT, UNREAD, Locate, holds_reply, is_message, read_messages,
-                                                 unknown_response)
+from referee.engine.run.importers.openai import FORMAT, UNREAD, Locate, is_message, read_messages, unknown_response
+from referee.engine.run.importers.openai_content import holds_reply
 from referee.engine.run.importers.record import Conversation, Origin
 from referee.engine.run.importers.source import (CALL_WORDS, Source, each_json_line, holds_call, holds_call_as_text,
                                                  may_hold)

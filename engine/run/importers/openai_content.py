@@ -1,0 +1,100 @@
+"""What an OpenAI message's content says: its text (a string, or the text of its
+parts), the words it holds that ``text_of`` does not read (content of another shape:
+the reader says so, and a reply among them leaves the response unknown), whether a
+value holds an assistant's reply, and a tool message's answer as a value."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.run.importers.source import json_container, may_say, nested
+
+
+def holds_reply(value: Any) -> bool:
+    """Whether ``value`` holds an assistant message with words (a logged response's
+    ``choices``, a Responses API ``output`` item), as it is or written as JSON text
+    (a message stored as a string)."""
+    for item in nested(value):
+        if isinstance(item, dict) and item.get("role") == "assistant" and holds_words(item):
+            return True
+        if isinstance(item, str) and item.lstrip()[:1] in ("{", "["):
+            found = json_container(item.strip())
+            if found is not None and holds_reply(found[0]):
+                return True
+    return False
+
+
+def text_of(content: Any) -> str:
+    """Message content as text: a string, or the text of its parts (a ``text`` part,
+    its text given as ``{"value": ...}`` too, or a ``refusal`` part)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = []
+        for part in content:
+            if isinstance(part, str):
+                parts.append(part)
+            elif isinstance(part, dict):
+                text = part.get("text", part.get("refusal"))
+                text = text.get("value") if isinstance(text, dict) else text
+                if isinstance(text, str):
+                    parts.append(text)
+        return "\n".join(parts)
+    return ""
+
+
+_TOOL_WORDS = ("tool", "call", "function")  # what a role that is a call, or a tool's answer, is named with
+
+
+def names_a_tool(role: Any) -> bool:
+    """Whether a role the format does not have names a tool or a call (smolagents'
+    ``tool-call`` and ``tool-response``): such a message is a call, or answers one,
+    whatever its text looks like (smolagents writes the calls as their Python repr)."""
+    return isinstance(role, str) and any(word in role.casefold() for word in _TOOL_WORDS)
+
+
+def holds_words(message: Any) -> bool:
+    """Whether a message holds words: in its content or refusal, read or not, or in a
+    ``text`` member anywhere in it."""
+    if not isinstance(message, dict):
+        return False
+    return (any(text_of(message.get(key)).strip() or words_unread(message.get(key)) for key in ("content", "refusal"))
+            or may_say(message))
+
+
+def words_unread(content: Any) -> bool:
+    """Whether message content (or a ``refusal``) holds words ``text_of`` does not read:
+    content that is neither text nor parts (one part given as an object, a number),
+    or a part that holds words ``text_of`` does not take (``_part_unread``)."""
+    if content is None or isinstance(content, str):
+        return False
+    if isinstance(content, dict):  # one part, not in a list: not read even when it is text
+        return text_of([content]).strip() != "" or _part_unread(content)
+    if not isinstance(content, list):
+        return True
+    return any(_part_unread(part) for part in content)
+
+
+def _part_unread(part: Any) -> bool:
+    """Whether a part of message content holds words ``text_of`` does not read: a text
+    of another shape (a list, a number), or words under a member of its own. A part
+    with no words (an image) is no loss."""
+    if part is None or isinstance(part, str):
+        return False
+    if not isinstance(part, dict):
+        return True
+    given = part.get("text", part.get("refusal"))
+    text = given.get("value") if isinstance(given, dict) else given
+    if isinstance(text, str):
+        return False
+    return given is not None or may_say({k: v for k, v in part.items() if k not in ("text", "refusal")})
+
+
+def result_of(content: Any) -> Any:
+    """A tool message's content: the JSON it holds when it is JSON text (or a JSON
+    object given as it is), else the text."""
+    if isinstance(content, dict):
+        return content
+    text = text_of(content)
+    found = json_container(text.strip())
+    return found[0] if found is not None else text
