@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from browser import browse, chromium, dump
 from conftest import REPO
 from referee.engine.cli import main
 
@@ -52,27 +53,6 @@ setTimeout(function () {
 }, 300);
 </script>
 """
-
-
-def _chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    pytest.skip("no chromium on PATH (Debian: apt-get install chromium); the browser test did not run")
-
-
-def _browse(url: str, tmp_path: Path, *extra: str) -> str:
-    done = subprocess.run(
-        [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=3000", *extra, url],
-        capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
-
-
-def _dump(page: Path, tmp_path: Path, fragment: str = "") -> str:
-    return _browse(page.as_uri() + fragment, tmp_path, "--dump-dom")
 
 
 def _workspace(tmp_path: Path) -> Path:
@@ -113,7 +93,7 @@ def test_a_failing_run_shows_its_prompt_response_timing_evidence_and_cited_lines
     page = _viewer(_workspace(tmp_path), tmp_path)
     assert sorted(p.name for p in (page.parent / "report_files").iterdir())[:2] == ["data-0.js", "data-1.js"]
     number = _run_number(page, "eval-1-book-flight/without_skill/run-1")
-    dom = _dump(page, tmp_path, f"#run={number}")
+    dom = dump(page, tmp_path, f"#run={number}")
     text = unescape(re.sub(r"<[^>]+>", " ", dom))
     assert "Book the cheapest direct flight from Zurich (ZRH) to Lisbon (LIS)" in text  # the prompt
     assert "Done: flight IB3471 booked for 154.00 EUR, reference IB55TQ." in text  # the response
@@ -133,7 +113,7 @@ def test_the_evals_come_failures_first_side_by_side_and_the_filters_narrow_them(
     page = _viewer(_workspace(tmp_path), tmp_path)
     probe = page.with_name("probe.html")
     probe.write_text(page.read_text(encoding="utf-8").replace("</body>", PROBE + "</body>"), encoding="utf-8")
-    dom = _dump(probe, tmp_path)
+    dom = dump(probe, tmp_path)
     found = json.loads(unescape(re.search(r'data-probe="([^"]*)"', dom).group(1)))
     assert found["evals"] == ["eval 2 · fare-export", "eval 1 · book-flight"]  # the skill fails in eval 2
     assert found["heads"] == ["assertion", "with_skill", "without_skill"]
@@ -173,7 +153,7 @@ def test_an_eval_draws_its_first_runs_and_the_rest_on_request(tmp_path: Path):
     assert main(["report", str(ws), "-o", str(page), "--primary", "with_skill"]) == 0
     probe = page.with_name("probe.html")
     probe.write_text(page.read_text(encoding="utf-8").replace("</body>", MORE_RUNS + "</body>"), encoding="utf-8")
-    found = json.loads(unescape(re.search(r'data-probe="([^"]*)"', _dump(probe, tmp_path)).group(1)))
+    found = json.loads(unescape(re.search(r'data-probe="([^"]*)"', dump(probe, tmp_path)).group(1)))
     assert found == {"drawn": 25, "button": "show the other 5 runs", "all": 30, "left": 0}
 
 
@@ -183,7 +163,7 @@ def test_one_page_or_a_page_with_its_files_show_the_same_run(tmp_path: Path):
     alone = tmp_path / "alone.html"
     alone.write_text(_stdout_page(ws), encoding="utf-8")
     number = _run_number(page, "eval-1-book-flight/without_skill/run-2")
-    views = [re.search(r'<main id="view">.*</main>', _dump(p, tmp_path, f"#run={number}"), flags=re.S).group(0)
+    views = [re.search(r'<main id="view">.*</main>', dump(p, tmp_path, f"#run={number}"), flags=re.S).group(0)
              for p in (page, alone)]
     assert views[0] == views[1] and "run-body" in views[0]
     assert len(page.read_text(encoding="utf-8")) < len(alone.read_text(encoding="utf-8")) / 2
@@ -210,7 +190,7 @@ def test_an_imported_run_shows_its_source_lines(tmp_path: Path):
     assert main(["grade", str(tmp_path / "ws"), "--rules", str(tmp_path / "s.rules")]) == 1
     page = tmp_path / "imported.html"
     assert main(["report", str(tmp_path / "ws"), "-o", str(page)]) == 1
-    dom = _dump(page, tmp_path, "#run=0")
+    dom = dump(page, tmp_path, "#run=0")
     assert ">session.jsonl:20<" in _element(dom, "a-session#1")  # the evidence names the source's line
     link = re.search(r'href="#run=0&amp;line=(\d+):(\d+)">session.jsonl:20<', dom)
     row = _element(dom, f"l-{link.group(1)}-{link.group(2)}")
@@ -231,7 +211,7 @@ def test_text_from_a_run_is_shown_inert(tmp_path: Path):
     page = tmp_path / "hostile.html"
     assert main(["report", str(tmp_path / "ws"), "-o", str(page)]) == 1
     assert "<img" not in (tmp_path / "hostile_files" / "data-0.js").read_text(encoding="utf-8")
-    dom = _dump(page, tmp_path, "#run=0")
+    dom = dump(page, tmp_path, "#run=0")
     assert "<img" not in dom  # no element was made from the run's text
     assert "pwned" not in dom.split("</title>", 1)[0]  # and no handler ran
     shown = unescape(re.sub(r"<[^>]+>", "", dom))
@@ -263,7 +243,7 @@ def test_a_failing_run_looks_as_a_person_approved_it(tmp_path: Path, monkeypatch
     seen = []
     for attempt in (1, 2):
         shot = tmp_path / f"shot-{attempt}.png"
-        _browse(url, tmp_path / f"browser-{attempt}", "--hide-scrollbars", "--force-device-scale-factor=1",
+        browse(url, tmp_path / f"browser-{attempt}", "--hide-scrollbars", "--force-device-scale-factor=1",
                 f"--window-size={SHOT_SIZE[0]},{SHOT_SIZE[1]}", f"--screenshot={shot}")
         taken = decode(shot.read_bytes())
         assert (taken.width, taken.height) == SHOT_SIZE
@@ -275,7 +255,7 @@ def test_a_failing_run_looks_as_a_person_approved_it(tmp_path: Path, monkeypatch
         if off <= TOLERANCE * SHOT_SIZE[0] * SHOT_SIZE[1]:
             return
         seen.append(f"{shot}: {off} pixels differ, within (left, top, right, bottom) {differing_box(taken, golden)}")
-    version = subprocess.run([_chromium(), "--version"], capture_output=True, text=True).stdout.strip()
+    version = subprocess.run([chromium(), "--version"], capture_output=True, text=True).stdout.strip()
     pytest.fail(f"the page differs from {SHOT.name} ({version}); look at the shots, and regenerate "
                 "(see this test's docstring) if meant:\n" + "\n".join(seen))
 

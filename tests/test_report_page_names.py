@@ -8,32 +8,13 @@ Chromium, as ``test_report_html_browser`` does."""
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from html import unescape
 from pathlib import Path
 
 import pytest
 
+from browser import dump
 from referee.engine.cli import main
-
-
-def _chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    pytest.skip("no chromium on PATH (Debian: apt-get install chromium); the browser test did not run")
-
-
-def _dump(page: Path, tmp_path: Path, fragment: str) -> str:
-    done = subprocess.run(
-        [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=3000", "--dump-dom",
-         page.as_uri() + fragment],
-        capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
 
 
 @pytest.mark.parametrize("name", ["report#42.html", "report?v=1.html", "100%.html"])
@@ -52,7 +33,7 @@ def test_a_page_named_with_url_characters_loads_its_runs(tmp_path: Path, name: s
     page.parent.mkdir()
     assert main(["report", str(tmp_path / "ws"), "-o", str(page)]) == 0
     assert (page.parent / name.replace(".html", "_files") / "data-0.js").is_file()
-    dom = _dump(page, tmp_path, "#run=0")
+    dom = dump(page, tmp_path, "#run=0")
     view = dom[dom.index('<main id="view"'):dom.index("</main>")]  # what the script drew
     text = unescape(re.sub(r"<[^>]+>", " ", view))
     assert "could not be read" not in text

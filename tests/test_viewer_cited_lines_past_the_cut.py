@@ -6,33 +6,12 @@ evidence's link landing on it. Opened in headless Chromium, as
 from __future__ import annotations
 
 import re
-import shutil
-import subprocess
 from html import unescape
 from pathlib import Path
 
-import pytest
-
+from browser import dump
 from referee.engine.cli import main
 from referee.engine.report.viewer_data import MAX_LINES
-
-
-def _chromium() -> str:
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    pytest.skip("no chromium on PATH (Debian: apt-get install chromium); the browser test did not run")
-
-
-def _dump(page: Path, tmp_path: Path, fragment: str) -> str:
-    done = subprocess.run(
-        [_chromium(), "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         f"--user-data-dir={tmp_path / 'profile'}", "--virtual-time-budget=5000", "--dump-dom",
-         page.as_uri() + fragment],
-        capture_output=True, text=True, timeout=300, stdin=subprocess.DEVNULL)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout
 
 
 def _row(dom: str, row_id: str) -> str:
@@ -58,7 +37,7 @@ def test_a_cited_line_past_the_lines_shown_is_shown_and_highlighted(tmp_path: Pa
     page.parent.mkdir()
     assert main(["report", str(tmp_path / "ws"), "-o", str(page)]) == 1
     assert 25_000 > MAX_LINES
-    dom = _dump(page, tmp_path, "#run=0&line=1:25000")
+    dom = dump(page, tmp_path, "#run=0&line=1:25000", budget_ms=5000)
     assert 'href="#run=0&amp;line=1:25000"' in dom  # the evidence's link
     row = _row(dom, "l-1-25000")
     assert 'class="cited cited-failure target"' in row and "NEEDLE here" in unescape(row)
