@@ -7,9 +7,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from named_folders import configurations
 from referee.engine.cli import main
 
-TRANSCRIPT = '## [tool_calls] Step 1: read\nTool: Read\nArgs: {}\nReturn: "ok"\nStatus: success\n'
 BASELINE = "\x1b]0;pwn\x07\n::add-mask::FAIL"
 
 
@@ -18,13 +18,7 @@ def test_aggregate_prints_a_configuration_name_inert_and_on_its_line(tmp_path: P
     # "set the window title", then a workflow command), given as --baseline.
     # aggregate printed it as it is in the decision's line, its reasons, the pass
     # rates and the delta.
-    for configuration in ("with_skill", BASELINE):
-        outputs = tmp_path / "ws" / "eval-1" / configuration / "run-1" / "outputs"
-        outputs.mkdir(parents=True)
-        (outputs / "transcript.md").write_text(TRANSCRIPT, encoding="utf-8")
-        (outputs / "response.md").write_text("ok\n", encoding="utf-8")
-    rules = tmp_path / "r.rules"
-    rules.write_text('eval 1 "x"\nexpect "answers": response contains "ok"\n', encoding="utf-8")
+    _, rules = configurations(tmp_path, ["with_skill", BASELINE])
     main(["grade", str(tmp_path / "ws"), "--rules", str(rules)])
     capsys.readouterr()
     main(["aggregate", str(tmp_path / "ws"), "--check", "--primary", "with_skill", "--baseline", BASELINE,

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from named_folders import configurations
 from referee.engine.cli import main
 
-TRANSCRIPT = '## [tool_calls] Step 1: read\nTool: Read\nArgs: {}\nReturn: "ok"\nStatus: success\n'
 FORGED = "::add-mask::FAIL"
 
 
@@ -19,13 +19,7 @@ FORGED = "::add-mask::FAIL"
 def test_the_configurations_listed_in_an_error_stay_on_its_line(tmp_path: Path, capsys, command: str):
     # Input: configurations "one" and f"two\n{FORGED}", whose names tell neither apart
     # as the skill under test; the error listing them printed the break as it is.
-    for configuration in ("one", f"two\n{FORGED}"):
-        outputs = tmp_path / "ws" / "eval-1" / configuration / "run-1" / "outputs"
-        outputs.mkdir(parents=True)
-        (outputs / "transcript.md").write_text(TRANSCRIPT, encoding="utf-8")
-        (outputs / "response.md").write_text("ok\n", encoding="utf-8")
-    rules = tmp_path / "r.rules"
-    rules.write_text('eval 1 "x"\nexpect "answers": response contains "ok"\n', encoding="utf-8")
+    _, rules = configurations(tmp_path, ["one", f"two\n{FORGED}"])
     main(["grade", str(tmp_path / "ws"), "--rules", str(rules)])
     capsys.readouterr()
     workspace = str(tmp_path / "ws")

@@ -9,21 +9,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from named_folders import configurations
 from referee.engine.cli import main
 
 FORGED = "::add-mask::FAIL"
-TRANSCRIPT = '## [tool_calls] Step 1: read\nTool: Read\nArgs: {}\nReturn: "ok"\nStatus: success\n'
 
 
-def _workspace(base: Path, configurations: list[str]) -> tuple[Path, Path]:
-    for configuration in configurations:
-        outputs = base / "ws" / "eval-1" / configuration / "run-1" / "outputs"
-        outputs.mkdir(parents=True)
-        (outputs / "transcript.md").write_text(TRANSCRIPT, encoding="utf-8")
-        (outputs / "response.md").write_text("ok\n", encoding="utf-8")
-    rules = base / "r.rules"
-    rules.write_text('eval 1 "x"\nexpect "answers": response contains "zzz"\n', encoding="utf-8")
-    return base / "ws", rules
+def _workspace(base: Path, names: list[str]) -> tuple[Path, Path]:
+    return configurations(base, names, expect='response contains "zzz"')
 
 
 def _printed(capsys, *argv) -> str:

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from named_folders import configurations
 from referee.engine.cli import main
 
-TRANSCRIPT = '## [tool_calls] Step 1: read\nTool: Read\nArgs: {}\nReturn: "ok"\nStatus: success\n'
 FORGED = "::add-mask::FAIL"
 
 
@@ -20,14 +20,7 @@ def test_a_folder_name_in_a_merge_problem_stays_on_its_line(tmp_path: Path, caps
     # Input: runs of configurations "with_skill" and f"without_skill\n{FORGED}", graded
     # as shard 1 of 2 alone: the runs of shard 2 are "ungraded", each named in a line
     # of the error, which printed the break in the folder's name as it is.
-    for configuration in ("with_skill", f"without_skill\n{FORGED}"):
-        for run in ("run-1", "run-2", "run-3"):
-            outputs = tmp_path / "ws" / "eval-1" / configuration / run / "outputs"
-            outputs.mkdir(parents=True)
-            (outputs / "transcript.md").write_text(TRANSCRIPT, encoding="utf-8")
-            (outputs / "response.md").write_text("ok\n", encoding="utf-8")
-    rules = tmp_path / "r.rules"
-    rules.write_text('eval 1 "x"\nexpect "answers": response contains "ok"\n', encoding="utf-8")
+    _, rules = configurations(tmp_path, ["with_skill", f"without_skill\n{FORGED}"], runs=3)
     workspace = str(tmp_path / "ws")
     main(["grade", workspace, "--rules", str(rules), "--shard", "1/2"])
     capsys.readouterr()

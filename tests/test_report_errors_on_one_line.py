@@ -4,31 +4,17 @@ Actions runner would read as a workflow command."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
+from named_folders import forged_lines, one_run
 from referee.engine.cli import main
 
 FORGED = "::stop-commands::hidden"
-
-
-def _forged_lines(text: str) -> list[str]:
-    return [line for line in text.split("\n") if line.strip().startswith("::")]
-
-
-def _workspace(tmp_path: Path) -> tuple[Path, Path]:
-    run = tmp_path / "ws" / "eval-1-x" / "with_skill" / "run-1" / "outputs"
-    run.mkdir(parents=True)
-    (run / "response.md").write_text("hi\n", encoding="utf-8")
-    rules = tmp_path / "r.rules"
-    rules.write_text('eval 1 "x"\nexpect "greets": response contains "hi"\n', encoding="utf-8")
-    return tmp_path / "ws", rules
 
 
 def test_the_errors_of_report_keep_each_folder_name_on_their_line(tmp_path, capsys):
     # Input: a configuration folder f"x\n{FORGED}" graded, then `report --primary nope`
     # (the error lists the configurations), and its response edited after its grade
     # (the error names the stale run): both printed the break as they are.
-    workspace, rules = _workspace(tmp_path)
+    workspace, rules = one_run(tmp_path)
     outputs = workspace / "eval-1-x" / f"x\n{FORGED}" / "run-1" / "outputs"
     outputs.mkdir(parents=True)
     (outputs / "response.md").write_text("hi\n", encoding="utf-8")
@@ -36,10 +22,10 @@ def test_the_errors_of_report_keep_each_folder_name_on_their_line(tmp_path, caps
     capsys.readouterr()
     assert main(["report", str(workspace), "--primary", "nope", "-o", "-"]) == 2
     err = capsys.readouterr().err
-    assert _forged_lines(err) == []
+    assert forged_lines(err) == []
     assert f"(with_skill, x\\n{FORGED})" in err
     (outputs / "response.md").write_text("hello\n", encoding="utf-8")
     assert main(["report", str(workspace), "-o", "-"]) == 2
     err = capsys.readouterr().err
-    assert _forged_lines(err) == []
+    assert forged_lines(err) == []
     assert f"x\\n{FORGED}/run-1/grading.json is older than the run" in err
