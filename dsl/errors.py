@@ -147,9 +147,9 @@ def line_col(text: str, pos: int) -> tuple[int, int]:
     """1-based line and column of the character offset ``pos`` in ``text`` (a lone
     ``\r`` ends a line, as in ``line_of``)."""
     pos = max(0, min(pos, len(text)))
-    text = lone_cr_ended(text)
-    line = text.count("\n", 0, pos) + 1
-    return line, pos - (text.rfind("\n", 0, pos) + 1) + 1
+    head = lone_cr_ended(text[:pos + 1])  # one more: a "\r" right before pos may open a "\r\n"
+    line = head.count("\n", 0, pos) + 1
+    return line, pos - (head.rfind("\n", 0, pos) + 1) + 1
 
 
 def lone_cr_ended(text: str) -> str:
