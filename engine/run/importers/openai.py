@@ -38,6 +38,7 @@ from referee.engine.run.model import Problem
 
 FORMAT = "openai"
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
+_SAID = ("content", "refusal")  # the members of an assistant message that hold its words, in the order read
 _CALLS = frozenset({"tool_calls", "function_call"})  # the members of an assistant message whose calls are read
 _CALL_SHAPED = frozenset({"type", "arguments", "input", "tool_calls", "function_call"})  # see holds_call
 _CALL_MEMBERS = frozenset({"id", "type", "function", "index"})  # what a tool call holds, read or not a call
@@ -147,25 +148,32 @@ class _Reader:
                 self.unread_call(self.locate(index, key, 0, f"/{key}"), f"{key} is {_kind(value)}, not "
                                  f"{'a list' if kind is list else 'an object'}; not read")
         calls = calls if isinstance(calls, list) else []
-        text = text_of(message.get("content")) or text_of(message.get("refusal"))
-        member = "content" if text_of(message.get("content")) or not text_of(message.get("refusal")) else "refusal"
-        origin = self.text_origin(index, message.get(member), member)
-        if any(words_unread(message.get(key)) for key in ("content", "refusal")):
+        sent_with_call = bool(calls) or isinstance(legacy, dict)
+        said = [(member, text_of(message.get(member))) for member in _SAID]
+        first = next((member for member, text in said if text), "content")
+        origin = self.text_origin(index, message.get(first), first)
+        if any(words_unread(message.get(key)) for key in _SAID):
             self.warn("unread-text", origin, f"message {index + 1} holds text in a shape this importer does not "
                       "read: what the agent said there is unknown")
-            if not calls and not isinstance(legacy, dict):  # a reply, so part of the response
+            if not sent_with_call:  # a reply, so part of the response
                 self.reply_unread = self.reply_unread or origin
-        if text.strip():
-            if calls or isinstance(legacy, dict):
-                self.entries.append(Text("agent", "text sent with a tool call", text, origin))
-            else:
-                note = Text("agent", "reply", text, origin)
-                self.entries.append(note)
-                self.replies.append(note)
+        # Content and refusal may both be given: each is the agent's words, cited where it is.
+        for member, text in said:
+            if text.strip():
+                self.said(text, self.text_origin(index, message.get(member), member), sent_with_call)
         for nth, call in enumerate(calls):
             self.call(index, nth, call)
         if isinstance(legacy, dict):
             self.call(index, len(calls), {"function": legacy}, legacy=True)
+
+    def said(self, text: str, origin: Origin, sent_with_call: bool) -> None:
+        """Words of an assistant message: a note when sent with a tool call, else a reply."""
+        if sent_with_call:
+            self.entries.append(Text("agent", "text sent with a tool call", text, origin))
+            return
+        note = Text("agent", "reply", text, origin)
+        self.entries.append(note)
+        self.replies.append(note)
 
     def text_origin(self, index: int, content: Any, member: str = "content") -> Origin:
         """Where a message's text is: its first text part's ``text`` when the content
