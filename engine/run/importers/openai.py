@@ -30,8 +30,8 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.exact import loads
-from referee.engine.run.importers.openai_content import (holds_reply, holds_words, names_a_tool, result_of,
-                                                         text_of, words_unread)
+from referee.engine.run.importers.openai_content import (audio_unread, holds_reply, holds_words, names_a_tool,
+                                                         result_of, text_of, transcript_of, words_unread)
 from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
 from referee.engine.run.model import Problem
@@ -152,19 +152,32 @@ class _Reader:
         said = [(member, text_of(message.get(member))) for member in _SAID]
         first = next((member for member, text in said if text), "content")
         origin = self.text_origin(index, message.get(first), first)
+        audio = message.get("audio")
         if any(words_unread(message.get(key)) for key in _SAID):
-            self.warn("unread-text", origin, f"message {index + 1} holds text in a shape this importer does not "
-                      "read: what the agent said there is unknown")
-            if not sent_with_call:  # a reply, so part of the response
-                self.reply_unread = self.reply_unread or origin
-        # Content and refusal may both be given: each is the agent's words, cited where it is.
+            self.words_lost(origin, f"message {index + 1} holds text in a shape this importer does not read",
+                            sent_with_call)
+        if audio_unread(audio):
+            self.words_lost(self.locate(index, "audio", 0, "/audio"), f"message {index + 1} holds audio whose "
+                            "transcript is not given as text", sent_with_call)
+        # Content, refusal and an audio reply's transcript may all be given: each is the
+        # agent's words, cited where it is.
         for member, text in said:
             if text.strip():
                 self.said(text, self.text_origin(index, message.get(member), member), sent_with_call)
+        transcript = transcript_of(audio)
+        if transcript is not None and transcript.strip():
+            self.said(transcript, self.locate(index, "transcript", 0, "/audio/transcript"), sent_with_call)
         for nth, call in enumerate(calls):
             self.call(index, nth, call)
         if isinstance(legacy, dict):
             self.call(index, len(calls), {"function": legacy}, legacy=True)
+
+    def words_lost(self, origin: Origin, what: str, sent_with_call: bool) -> None:
+        """Words of an assistant message that are not read: said, and a reply's leave the
+        response unknown (a note's are no part of it)."""
+        self.warn("unread-text", origin, f"{what}: what the agent said there is unknown")
+        if not sent_with_call:
+            self.reply_unread = self.reply_unread or origin
 
     def said(self, text: str, origin: Origin, sent_with_call: bool) -> None:
         """Words of an assistant message: a note when sent with a tool call, else a reply."""

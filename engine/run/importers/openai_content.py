@@ -54,12 +54,26 @@ def names_a_tool(role: Any) -> bool:
 
 
 def holds_words(message: Any) -> bool:
-    """Whether a message holds words: in its content or refusal, read or not, or in a
-    ``text`` member anywhere in it."""
+    """Whether a message holds words: in its content or refusal, read or not, in
+    ``audio``, or in a ``text`` member anywhere in it."""
     if not isinstance(message, dict):
         return False
     return (any(text_of(message.get(key)).strip() or words_unread(message.get(key)) for key in ("content", "refusal"))
-            or may_say(message))
+            or message.get("audio") is not None or may_say(message))
+
+
+def transcript_of(audio: Any) -> str | None:
+    """The words of an assistant message's ``audio`` (Chat Completions audio output):
+    its ``transcript``, or None when it gives none as text. Audio given by its ``id``
+    alone (as a request sends back an earlier reply) was spoken all the same: its words
+    are in the audio, not here, so they are words not read (``audio_unread``)."""
+    transcript = audio.get("transcript") if isinstance(audio, dict) else None
+    return transcript if isinstance(transcript, str) else None
+
+
+def audio_unread(audio: Any) -> bool:
+    """Whether an assistant message's ``audio`` holds words ``transcript_of`` does not give."""
+    return audio is not None and transcript_of(audio) is None
 
 
 def words_unread(content: Any) -> bool:
