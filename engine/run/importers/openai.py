@@ -41,6 +41,9 @@ _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "functio
 _SAID = ("content", "refusal")  # the members of an assistant message that hold its words, in the order read
 _CALLS = frozenset({"tool_calls", "function_call"})  # the members of an assistant message whose calls are read
 _CALL_SHAPED = frozenset({"type", "arguments", "input", "tool_calls", "function_call"})  # see holds_call
+# An Assistants API message's "object": such a message never holds its run's tool calls
+# (they are in the run steps), so a thread of them is no record of the calls.
+_THREAD_MESSAGE = "thread.message"
 _CALL_MEMBERS = frozenset({"id", "type", "function", "index"})  # what a tool call holds, read or not a call
 
 # (message index, key, nth occurrence, the key's JSON Pointer below the message) -> origin
@@ -103,6 +106,7 @@ class _Reader:
         self.answered_at: dict[str, tuple[int, tuple]] = {}  # the same key -> (the call answered last, its answer)
         self.ids: set[str] = set()
         self.prompted = False
+        self.threaded = False  # an Assistants API thread message was met (said once)
         self.reply_unread: Origin | None = None  # the first reply holding words that were not read
 
     def warn(self, code: str, origin: Origin, message: str) -> None:
@@ -125,6 +129,11 @@ class _Reader:
                 self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, may hold a tool call "
                           "(of a format this importer does not read): no check over the run's calls can be decided")
             return
+        if message.get("object") == _THREAD_MESSAGE and not self.threaded:
+            self.threaded = True
+            self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} is an Assistants API thread message: the "
+                      "tool calls of its runs are in their run steps, which this importer does not read, so no "
+                      "check over the run's calls can be decided")
         if _holds_other_call(message, role):
             self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} holds a tool call where this importer "
                       "reads none (in its content, or under another name or role): no check over the run's calls "
