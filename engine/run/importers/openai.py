@@ -115,6 +115,9 @@ class _Reader:
     def message(self, index: int, message: Any) -> None:
         origin = self.locate(index, "", 0, "")
         role = _role(message)
+        if role is None and _is_reasoning(message):
+            self.reasoning(index, message, origin)
+            return
         if role is None:
             given = message.get("role") if isinstance(message, dict) else message
             shown = repr(given) if isinstance(given, str) else type(given).__name__
@@ -148,6 +151,14 @@ class _Reader:
                 kind = R.SYSTEM if role != "user" else (R.USER if self.prompted else R.EVAL_PROMPT)
                 self.prompted = self.prompted or role == "user"
                 self.entries.append(Text(kind, "", text, self.text_origin(index, message.get("content"))))
+
+    def reasoning(self, index: int, item: dict, origin: Origin) -> None:
+        """A Responses API ``reasoning`` item: the model's reasoning (its summary, its
+        text), never a reply, so skipped. Its words are no call, whatever they name; a
+        call held in it is one."""
+        if holds_call(item):
+            self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, a reasoning item, holds a tool call: no "
+                      "check over the run's calls can be decided")
 
     def assistant(self, index: int, message: dict) -> None:
         calls = message.get("tool_calls")
@@ -376,6 +387,11 @@ def unknown_response(replies: tuple[Text, ...], where: Origin) -> tuple[Text, ..
     """The replies read, each unsure (or one empty unsure text at ``where``, where a
     reply not read lies, when none was read): the response cannot be used."""
     return tuple(replace(reply, unsure=True) for reply in replies) or (Text("agent", "reply", "", where, unsure=True),)
+
+
+def _is_reasoning(item: Any) -> bool:
+    """A Responses API ``reasoning`` item (no role; ``"type": "reasoning"``)."""
+    return isinstance(item, dict) and item.get("type") == "reasoning" and "role" not in item
 
 
 def _holds_other_call(message: dict, role: str) -> bool:
