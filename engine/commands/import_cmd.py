@@ -112,7 +112,7 @@ def _summary(item) -> None:
     from referee.engine.run.importers import skill_creator
     from referee.engine.run.importers.detect import IMPORTED_LOG
 
-    replies = "a response" if item.responded else "no response"
+    replies = "response unknown" if item.responded is None else "a response" if item.responded else "no response"
     count = len(item.problems)
     print(f"  {item.name}: {item.format}, {plural(item.calls, 'tool call')}, {replies}, "
           f"{plural(count, 'problem')}")

@@ -28,7 +28,7 @@ from referee.engine.run.importers.record import Conversation
 from referee.engine.run.importers.source import Source, json_container, loads, read_source
 from referee.engine.run.importers.source_map import load_source_map
 from referee.engine.run.importers.statuses import BadPattern, ErrorWhen  # noqa: F401 (BadPattern: for callers)
-from referee.engine.run.importers.writer import RESPONSE, render_run
+from referee.engine.run.importers.writer import RESPONSE, RunFiles, render_run
 from referee.engine.run.model import Problem
 
 FORMATS = (claude_code.FORMAT, openai.FORMAT, skill_creator.FORMAT)
@@ -50,7 +50,7 @@ class Imported:
     name: str
     format: str
     calls: int  # the main agent's
-    responded: bool
+    responded: bool | None  # None: the response is unknown (a part of it could not be read for certain)
     problems: tuple[Problem, ...]
 
 
@@ -293,6 +293,14 @@ def import_sources(fmt: str, paths: list[Path], out: Path, eval_id: str | None =
         except MemoryError:  # the machine's limit, as while reading: said plainly, naming the source
             errors.append(f"{path}: not enough memory to write the run it holds; not imported")
             continue
-        written.append(Imported(name, conversation.format, len(conversation.calls),
-                                bool(files.views[RESPONSE].strip()), files.problems))
+        written.append(Imported(name, conversation.format, len(conversation.calls), _responded(files),
+                                files.problems))
     return Result(tuple(written), tuple(errors), tuple(namer.notes + notes))
+
+
+def _responded(files: RunFiles) -> bool | None:
+    """Whether the run has a response: None where a part of it could not be read for
+    certain (the source map marks it unread), whatever else was read beside it."""
+    if RESPONSE in files.source_map.unread:
+        return None
+    return bool(files.views[RESPONSE].strip())
