@@ -75,29 +75,48 @@ def dumps(value: Any) -> str:
         return "".join(_parts(value))
 
 
-def _parts(value: Any):
-    """The pieces of ``value``'s JSON text, depth first, without recursion."""
-    stack: list[Any] = [value]
+def dumps_file(value: Any) -> str:
+    """JSON as ``json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)`` writes
+    it, Decimals as their own digits: a file written from JSON read exactly."""
+    try:
+        return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True)
+    except TypeError:  # a Decimal somewhere in it
+        return "".join(_parts(value, indent=2, sort_keys=True))
+
+
+def _parts(value: Any, indent: int | None = None, sort_keys: bool = False):
+    """The pieces of ``value``'s JSON text, depth first, without recursion: on one line,
+    or ``indent`` spaces a level as ``json.dumps`` indents."""
+    stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
-        item = stack.pop()
+        item, level = stack.pop()
         if isinstance(item, _Raw):
             yield item.text
         elif isinstance(item, Decimal):
             yield str(item)
-        elif isinstance(item, dict):
-            pieces: list[Any] = [_Raw("{")]
-            for n, (key, inner) in enumerate(item.items()):
-                pieces.extend((_Raw((", " if n else "") + json.dumps(str(key), ensure_ascii=False) + ": "), inner))
-            pieces.append(_Raw("}"))
-            stack.extend(reversed(pieces))
-        elif isinstance(item, (list, tuple)):
-            pieces = [_Raw("[")]
-            for n, inner in enumerate(item):
-                pieces.extend((_Raw(", ") if n else _Raw(""), inner))
-            pieces.append(_Raw("]"))
-            stack.extend(reversed(pieces))
+        elif isinstance(item, (dict, list, tuple)):
+            stack.extend(reversed(_members(item, level, indent, sort_keys)))
         else:
             yield json.dumps(item, ensure_ascii=False)
+
+
+def _members(item: dict | list | tuple, level: int, indent: int | None, sort_keys: bool) -> list[tuple[Any, int]]:
+    """The pieces of an object or array one level down: its brackets, separators and
+    keys as text, its values to be written in turn."""
+    closing = "}" if isinstance(item, dict) else "]"
+    pieces: list[tuple[Any, int]] = [(_Raw("{" if isinstance(item, dict) else "["), level)]
+    inner = "" if indent is None else "\n" + " " * (indent * (level + 1))
+    separator = ", " if indent is None else ","
+    entries = (sorted(item.items()) if sort_keys else list(item.items())) if isinstance(item, dict) else item
+    for n, entry in enumerate(entries):
+        lead = (separator if n else "") + inner
+        if isinstance(item, dict):
+            key, entry = entry
+            lead += json.dumps(str(key), ensure_ascii=False) + ": "
+        pieces.extend(((_Raw(lead), level), (entry, level + 1)))
+    outer = "" if indent is None or not item else "\n" + " " * (indent * level)
+    pieces.append((_Raw(outer + closing), level))
+    return pieces
 
 
 class _Raw:

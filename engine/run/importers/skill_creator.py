@@ -15,6 +15,7 @@ too come from the executor).
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -105,13 +106,21 @@ def _beside(folder: Path | None, problems: list[Problem]) -> tuple[Any, Any]:
 
 
 def _plain(value: Any) -> Any:
-    """JSON read with Decimal numbers, back to plain JSON values."""
-    from decimal import Decimal
-
+    """JSON read with Decimal numbers, back to plain JSON values where they are the
+    same number: an integer as an int, a fraction as the float that is exactly it. Any
+    other number (``1e999``, ``1e-999``, twenty digits, ``NaN``) stays the Decimal it
+    was read as, written back as its digits, never a float that is another number."""
     if isinstance(value, Decimal):
-        return int(value) if value == value.to_integral_value() and "." not in str(value) and "E" not in str(value).upper() else float(value)
+        if value.is_finite() and value == value.to_integral_value() and _written_as_integer(value):
+            return int(value)
+        return float(value) if value.is_finite() and Decimal(repr(float(value))) == value else value
     if isinstance(value, dict):
         return {k: _plain(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_plain(v) for v in value]
     return value
+
+
+def _written_as_integer(value: Decimal) -> bool:
+    """Whether a Decimal was read from an integer's digits (no point, no exponent)."""
+    return "." not in str(value) and "E" not in str(value).upper()

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.engine.run.escape import escape_text
-from referee.engine.run.importers.exact import dumps as exact_dumps
+from referee.engine.run.importers.exact import dumps as exact_dumps, dumps_file
 from referee.engine.run.importers.record import EVAL_PROMPT, Call, Conversation, Origin, Text
 from referee.engine.run.importers.source_map import SOURCE_MAP, SourceMap, dumps
 from referee.engine.run.model import Problem
@@ -319,4 +319,4 @@ def computed_metrics(conversation: Conversation, transcript: str, response: str)
 
 
 def _json_file(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+    return dumps_file(value) + "\n"
