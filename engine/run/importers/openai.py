@@ -118,6 +118,9 @@ class _Reader:
         if role is None and _is_reasoning(message):
             self.reasoning(index, message, origin)
             return
+        if role is None and isinstance(message, dict) and message.get("type") == "item_reference":
+            self.reference(index, origin)
+            return
         if role is None:
             given = message.get("role") if isinstance(message, dict) else message
             shown = repr(given) if isinstance(given, str) else type(given).__name__
@@ -159,6 +162,16 @@ class _Reader:
         if holds_call(item):
             self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, a reasoning item, holds a tool call: no "
                       "check over the run's calls can be decided")
+
+    def reference(self, index: int, origin: Origin) -> None:
+        """A Responses API ``item_reference``: an item the API stored (a call, a tool's
+        answer, a reply) stands here, and the list does not hold it, so the run's calls
+        and its response are unknown."""
+        self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} refers to an item the list does not hold "
+                  "(item_reference), which may be a tool call: no check over the run's calls can be decided")
+        self.warn("unread-text", origin, f"message {index + 1} refers to an item the list does not hold "
+                  "(item_reference), which may be a reply: the response is unknown")
+        self.reply_unread = self.reply_unread or origin
 
     def assistant(self, index: int, message: dict) -> None:
         calls = message.get("tool_calls")
