@@ -126,7 +126,8 @@ class _Reader:
             shown = repr(given) if isinstance(given, str) else type(given).__name__
             what = "no role" if given is None else f"unknown role {shown}"
             self.warn("unknown-message", origin, f"message {index + 1} has {what}; skipped")
-            if holds_words(message) or holds_reply(message):  # it may be (or hold) the agent's reply
+            # it may be (or hold) the agent's reply; a tool's call or answer holds the tool's words
+            if holds_reply(message) or (holds_words(message) and not _is_tool_item(message)):
                 self.warn("unread-text", origin, f"message {index + 1}, skipped, holds text that may be a reply: "
                           "the response is unknown")
                 self.reply_unread = self.reply_unread or origin
@@ -405,6 +406,14 @@ def unknown_response(replies: tuple[Text, ...], where: Origin) -> tuple[Text, ..
 def _is_reasoning(item: Any) -> bool:
     """A Responses API ``reasoning`` item (no role; ``"type": "reasoning"``)."""
     return isinstance(item, dict) and item.get("type") == "reasoning" and "role" not in item
+
+
+def _is_tool_item(item: Any) -> bool:
+    """A Responses API item that is a tool call or a tool's answer (its type ends in
+    ``_call`` or ``_call_output``: ``file_search_call``, ``function_call_output``):
+    what text it holds is the tool's (results, output), never a reply."""
+    kind = item.get("type") if isinstance(item, dict) and "role" not in item else None
+    return isinstance(kind, str) and kind.casefold().endswith(("_call", "_call_output"))
 
 
 def _holds_other_call(message: dict, role: str) -> bool:
