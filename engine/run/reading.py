@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.engine.run.executor_log import Answer, final_result, log_shaped
-from referee.engine.run.model import Problem, RunId, TextFile, Transcript
+from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript
 from referee.engine.run.safeio import join_report, safe_relative
 
 RESPONSE = "outputs/response.md"
@@ -121,6 +121,17 @@ def imported_response(found: TextFile, unread: Mapping[str, Mapping[int, tuple[s
                "line after it that could not be read, or beside a part of a message not read: see the run's "
                "warnings)")
     return replace(found, problems=found.problems + (Problem("unreadable", report, message, min(lines)),))
+
+
+def imported_json(found: JsonFile, unread: Mapping[str, Mapping[int, tuple[str, ...]]], report: str) -> JsonFile:
+    """A JSON file an import wrote (metrics, timing), unusable where the import could
+    not read the source's own (its source map's ``unread`` names it): written as
+    ``null``, it would otherwise read as a file with no fields."""
+    if not unread.get(found.path):
+        return found
+    message = ("the import could not read this file's source (the executor's file beside its log, not JSON or "
+               "not UTF-8: see the run's warnings)")
+    return replace(found, value=None, problems=found.problems + (Problem("unreadable", report, message, 1),))
 
 
 def missing_response(named: tuple[str, str] | None) -> str:

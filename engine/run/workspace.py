@@ -19,8 +19,8 @@ from referee.engine.run.identity import (  # noqa: F401
     is_run_folder, is_run_like, kept_apart, natural_key, report_path,
 )
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
-from referee.engine.run.reading import (NO_FILES, ResponseFiles, imported_response, log_answer, missing_response,
-                                        no_record, read_response, response_problems)
+from referee.engine.run.reading import (NO_FILES, ResponseFiles, imported_json, imported_response, log_answer,
+                                        missing_response, no_record, read_response, response_problems)
 from referee.engine.run.safeio import join_report, json_file, locate, read_text, safe_relative
 from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.user_notes import parse_user_notes
@@ -114,13 +114,21 @@ class Run:
 
     @cached_property
     def metrics(self) -> JsonFile | None:
-        return json_file(self._text("outputs/metrics.json"), self._base)
+        return self._imported_json(json_file(self._text("outputs/metrics.json"), self._base))
 
     @cached_property
     def timing(self) -> JsonFile | None:
         """``timing.json`` in the run dir (``outputs/timing.json`` as a fallback)."""
-        return (json_file(self._text("timing.json"), self._base)
-                or json_file(self._text("outputs/timing.json"), self._base))
+        return self._imported_json(json_file(self._text("timing.json"), self._base)
+                                   or json_file(self._text("outputs/timing.json"), self._base))
+
+    def _imported_json(self, found: JsonFile | None) -> JsonFile | None:
+        """``found`` unusable where an import wrote it without reading its source's file."""
+        if found is None:
+            return None
+        source_map = self.source_map[0]
+        return found if source_map is None else imported_json(found, source_map.unread,
+                                                               join_report(self._base, found.path))
 
     @cached_property
     def user_notes(self) -> UserNotes:

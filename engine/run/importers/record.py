@@ -131,6 +131,9 @@ class Conversation:
     # (source, first line, last line) of each message of a JSON document read with
     # replacement characters (``lossy``); lines of other sources are in ``problems``
     lossy: tuple[tuple[str, int, int], ...] = ()
+    # the run's JSON files (``outputs/metrics.json``, ``timing.json``) that the source
+    # has but that could not be read: written marked unread, so a check on one is an ERROR
+    unread_files: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict, compare=False)
 
     @property

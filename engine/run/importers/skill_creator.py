@@ -23,7 +23,8 @@ from referee.engine.run.executor_log import final_result, headings, log_shaped
 from referee.engine.run.importers.delivered import delivered
 from referee.engine.run.importers.record import Conversation, Origin, Text
 from referee.engine.run.importers.source import Source
-from referee.engine.run.model import Problem
+from referee.engine.run.importers.writer import METRICS, TIMING
+from referee.engine.run.model import UNREADABLE, JsonFile, Problem
 from referee.engine.run.safeio import read_json
 from referee.engine.text import file_lines
 
@@ -69,9 +70,9 @@ def read_log(source: Source, folder: Path | None = None, response: str | None = 
         answer = final_result(source.text)
         if answer is not None:
             reply = (Text("agent", "reply", answer.text, Origin(source.name, answer.first), per_line=True),)
-    metrics, timing = _beside(folder, problems)
+    metrics, timing, unread = _beside(folder, problems)
     return Conversation(FORMAT, (source.name,), tuple(entries), reply or (), metrics, timing, tuple(problems),
-                        source.name)
+                        source.name, unread_files=unread)
 
 
 def _sections(lines: tuple[str, ...]) -> list[tuple[int, str]]:
@@ -89,20 +90,32 @@ def _sections(lines: tuple[str, ...]) -> list[tuple[int, str]]:
     return found
 
 
-def _beside(folder: Path | None, problems: list[Problem]) -> tuple[Any, Any]:
+def _beside(folder: Path | None, problems: list[Problem]) -> tuple[Any, Any, tuple[str, ...]]:
+    """The executor's metrics and timing beside the log, and the run's files of those
+    that are there but cannot be used (not JSON, not UTF-8, not a regular file): a run
+    graded where it lies cannot use them either, so they are unread, never missing."""
     if folder is None:
-        return None, None
+        return None, None, ()
     # beside the log, or in outputs/ when the log lies beside it (the run folder)
     metrics = read_json(folder, "metrics.json") or read_json(folder, "outputs/metrics.json")
     timing = read_json(folder, "timing.json") or read_json(folder.parent, "timing.json")
     values: list[Any] = []
-    for found in (metrics, timing):
+    unread: list[str] = []
+    for found, written in ((metrics, METRICS), (timing, TIMING)):
         if found is None:
             values.append(None)
             continue
         problems.extend(found.problems)
+        if _unusable(found):
+            unread.append(written)
         values.append(_plain(found.value) if isinstance(found.value, dict) else None)
-    return values[0], values[1]
+    return values[0], values[1], tuple(unread)
+
+
+def _unusable(found: JsonFile) -> bool:
+    """Whether a JSON file cannot be used, as a check on a run's metrics or timing
+    reads it: its value was not read, or was read from bytes that are not UTF-8."""
+    return (found.value is None and bool(found.problems)) or any(p.code in UNREADABLE for p in found.problems)
 
 
 def _plain(value: Any) -> Any:

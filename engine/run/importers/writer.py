@@ -232,6 +232,9 @@ def render_run(conversation: Conversation) -> RunFiles:
         files[METRICS] = _json_file(metrics)
     if conversation.timing is not None:
         files[TIMING] = _json_file(conversation.timing)
+    for name in conversation.unread_files:  # the source's file could not be read: no value stands for it
+        files[name] = _json_file(None)
+        unread[name] = {1: ("text",)}
     found = tuple(sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.code, p.message)))
     # In the order source_map.json holds them, so the map is the one read back from it.
     source_map = SourceMap(conversation.format, tuple(sources), dict(sorted(lines.items())), found,
