@@ -87,10 +87,12 @@ def test_an_unreadable_baseline_run_is_context(tmp_path: Path):
     assert code == 0 and "not read" not in text.split("\n\n")[1]
 
 
-def test_a_run_never_graded_is_left_out_as_grade_leaves_it(tmp_path: Path):
-    # No grading.json at all: grade leaves a run no eval of the rules matches so, and
-    # exits 0; the report follows grade (the run is listed among the problems).
+def test_a_run_whose_grading_json_was_deleted_is_not_read(tmp_path: Path):
+    # No grading.json, but its ground_truth.json and its eval's other run say it was
+    # graded: its verdicts are unknown, as a broken one's (a run no eval of the rules
+    # matches, which grade leaves without reports, is left out: see
+    # test_runs_without_grading_json.py).
     workspace = graded(tmp_path, {"with_skill": [["good", "good"]]})
     (workspace / EVAL / "with_skill" / "run-2" / "grading.json").unlink()
     code, text = _report(workspace, "markdown")
-    assert code == 0 and "no grading.json" in text
+    assert code == 1 and "no grading.json" in text and "1 run not read" in text

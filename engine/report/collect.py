@@ -30,7 +30,7 @@ from referee.engine.decision.release import CONDITIONAL, FAIL, PASS
 from referee.engine.report.build import gate_status
 from referee.engine.report.freshness import changed_since, file_digest, stale_grade
 from referee.engine.report.models import Expectation, GradingReport
-from referee.engine.report.marker import GRADING
+from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.report.run_report import Unread, read_report
 from referee.engine.run.safeio import read_text
 from referee.engine.run.select import Selection
@@ -117,7 +117,8 @@ class Collection:
     primary: str | None = None
     baseline: str | None = None
     # Runs shown by the selection whose grading.json is there but cannot be read
-    # (broken, not referee's, not a regular file): (folder, configuration).
+    # (broken, not referee's, not a regular file), or is gone from a run that was
+    # graded (``_should_be_graded``): (folder, configuration).
     unread: tuple[tuple[str, str], ...] = ()
 
     @property
@@ -197,16 +198,28 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
     root = display_path(folder)
     found = discover(folder)
     problems = [str(p) for p in found.problems]
-    runs, unread = [], []
+    runs, unread, missing, graded_evals = [], [], [], set()
     for run in found.runs:
         graded = _read_run(run.path, _join(root, run.id.rel), problems)
+        if graded is None:
+            missing.append(run)
+            continue
+        graded_evals.add((run.id.iteration, run.id.eval_id))
         if isinstance(graded, Unreadable):
             if selection.matches(run.id.eval_id, run.id.eval_name, run.id.configuration, run.id.run_number):
                 unread.append((graded.folder, run.id.configuration))
-        elif graded is not None and selection.matches(graded.info.eval_id, graded.info.eval_name,
-                                                      graded.info.configuration, graded.info.run_number):
+        elif selection.matches(graded.info.eval_id, graded.info.eval_name,
+                               graded.info.configuration, graded.info.run_number):
             _require_trusted(graded, run)
             runs.append(graded)
+    for run in missing:
+        shown, graded_why = _join(root, run.id.rel), _should_be_graded(run, graded_evals)
+        if graded_why is None:
+            problems.append(f"{shown}: no {GRADING}; run `referee grade` first (left out)")
+        elif selection.matches(run.id.eval_id, run.id.eval_name, run.id.configuration, run.id.run_number):
+            problems.append(f"{shown}: no {GRADING}, though {graded_why}: its verdicts are unknown; grade the "
+                            "run again (counted as not read)")
+            unread.append((shown, run.id.configuration))
     if not runs:
         raise NothingToReport(_nothing_message(folder, found.runs, selection))
     problems += [f"graded by different rules: {line}" for line in rules_mix(
@@ -272,13 +285,27 @@ class Unreadable:
     folder: str
 
 
+def _should_be_graded(run: Run, graded_evals: set[tuple[int | None, str]]) -> str | None:
+    """Why a run without a grading.json was graded, or would be by the rules that
+    graded the others; None when nothing says so. It keeps the ground_truth.json
+    written beside its grading.json, or another run of its eval (in its iteration)
+    has a grading.json, so an eval of the rules matches it: its verdicts are then
+    unknown (the file was deleted, or the run added since), never a run to pass
+    over. A run of an eval no run was graded in is one ``grade`` leaves out (no eval
+    of the rules matches it)."""
+    if os.path.lexists(run.path / GROUND_TRUTH):
+        return f"it was graded (it has a {GROUND_TRUTH})"
+    if (run.id.iteration, run.id.eval_id) in graded_evals:
+        return f"other runs of eval {run.id.eval_id} were graded"
+    return None
+
+
 def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | Unreadable | None:
-    """The run's report; None when it has no grading.json (not graded: a problem, as
-    ``grade`` leaves a run no eval of the rules matches), ``Unreadable`` when it has one
+    """The run's report; None when it has no grading.json (the caller tells a run
+    ``grade`` left out from one whose report is gone), ``Unreadable`` when it has one
     that cannot be read."""
     document = read_report(run_dir)
     if isinstance(document, Unread) and document.code == "missing":
-        problems.append(f"{shown}: no {GRADING}; run `referee grade` first (left out)")
         return None
     if isinstance(document, Unread) and document.code == "not-a-file":
         problems.append(f"{shown}/{GRADING}: not a regular file ({document.message}); grade the run again "
