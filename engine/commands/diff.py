@@ -13,7 +13,9 @@ EPILOG = """\
 exit codes:
   0  no regression of the primary configuration
   1  a regression: an eval of the primary whose majority direction or pass^k fell
-     by more than one run's flip could explain
+     by more than one run's flip could explain; or one that cannot be told: it
+     would be a regression were BASE's errored gated assertions passes (an ERROR
+     is evidence referee could not read, not a failure of BASE)
   2  usage or input error, or states graded by different rules or referee versions
      (without --allow-different-rules / --allow-different-versions)
 
@@ -62,17 +64,19 @@ def run(args: argparse.Namespace) -> int:
     else:
         for line in lines(found):
             output.say(line)
-    return 1 if found.regressions else 0
+    return 1 if found.regressions or found.cannot_tell else 0
 
 
 def lines(found) -> list[str]:
     """The diff for the console (and for aggregate's --against)."""
     out = [f"diff: {found.base.label} -> {found.new.label} (primary {found.primary or 'unknown'})"]
     out += [f"  note: {note}" for note in found.notes]
-    marks = {"regression": "REGRESSION", "improvement": "improved  ", "one run": "one run   "}
+    marks = {"regression": "REGRESSION", "cannot tell": "CANNOT TELL", "improvement": "improved  ",
+             "one run": "one run   "}
     for c in found.changes:
         if c.verdict != "same":
-            counted = "" if c.configuration == found.primary or c.verdict != "regression" else " (not the primary)"
+            gating = c.verdict in ("regression", "cannot tell")
+            counted = "" if c.configuration == found.primary or not gating else " (not the primary)"
             flipped = " (one run flipped: not a regression)" if c.verdict == "one run" else ""
             out.append(f"  {marks[c.verdict]} {c.describe()}{counted}{flipped}")
     for f in found.flips:
@@ -80,7 +84,10 @@ def lines(found) -> list[str]:
                    f"{f.base[0]}/{f.base[1]} -> {f.new[0]}/{f.new[1]} passed")
         out.append(f"      before: {f.base[2]}")
         out.append(f"      now:    {f.new[2]}")
-    count = len(found.regressions)
-    out.append(f"{'REGRESSION' if count else 'no regression'}: {count} eval{'s' if count != 1 else ''} of "
-               f"{found.primary or 'the primary'} regressed")
+    count, unknown = len(found.regressions), len(found.cannot_tell)
+    said = f"{count} eval{'s' if count != 1 else ''} of {found.primary or 'the primary'} regressed"
+    if unknown:
+        said += (f"; {unknown} eval{'s' if unknown != 1 else ''} cannot be told not to have regressed (errors in "
+                 f"{found.base.label})")
+    out.append(f"{'REGRESSION' if count else 'CANNOT TELL' if unknown else 'no regression'}: {said}")
     return out

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.engine.compare.regress import Change, RunOutcome, State, change, groups, judged_groups, level
+from referee.engine.compare.regress import Change, RunOutcome, State, groups, judged, judged_groups
 from referee.engine.run.workspace import natural_key
 from referee.engine.usage import UsageError
 
@@ -52,9 +52,16 @@ class Diff:
     def regressions(self) -> list[Change]:
         return [c for c in self.changes if c.verdict == "regression" and c.configuration == self.primary]
 
+    @property
+    def cannot_tell(self) -> list[Change]:
+        """The primary's evals that errors in the old state keep from being shown not
+        to have regressed (``regress.judged``): no success either."""
+        return [c for c in self.changes if c.verdict == "cannot tell" and c.configuration == self.primary]
+
     def as_dict(self) -> dict:
         return {"base": self.base.label, "new": self.new.label, "primary": self.primary,
                 "regressions": [c.describe() for c in self.regressions],
+                "cannot_tell": [c.describe() for c in self.cannot_tell],
                 "changes": [{"eval_id": c.eval_id, "configuration": c.configuration, "verdict": c.verdict,
                              "base": {"succeeded": c.base.successes, "runs": c.base.runs},
                              "new": {"succeeded": c.new.successes, "runs": c.new.runs}, "k": c.k,
@@ -74,7 +81,7 @@ def diff(base: State, new: State, *, allow_rules: bool = False, allow_versions: 
     found = groups(base, new)
     if not found:
         raise UsageError(f"{base.label} and {new.label} have no eval and configuration in common")
-    changes = tuple(change(e, c, level(base.group(e, c)), level(new.group(e, c))) for e, c in judged_groups(base, new))
+    changes = tuple(judged(e, c, base.group(e, c), new.group(e, c)) for e, c in judged_groups(base, new))
     notes += [f"{new.label}: eval {c.eval_id} {c.configuration} has no run counted ({base.label} has "
               f"{c.base.runs}): judged as if they failed" for c in changes if c.base.runs and not c.new.runs]
     flips = tuple(f for e, c in found for f in _flips(e, c, base.group(e, c), new.group(e, c)))

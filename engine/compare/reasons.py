@@ -104,8 +104,14 @@ def against(path: Path, doc: dict):
 
 
 def regression(found, path: Path) -> Reason:
-    regressed = found.regressions
-    if not regressed:
+    regressed, unknown = found.regressions, found.cannot_tell
+    if not regressed and not unknown:
         return Reason("regression", "ok", f"no eval of {found.primary} regressed against {path.name}")
-    return Reason("regression", "breach", f"{len(regressed)} eval(s) of {found.primary} regressed against "
-                                          f"{path.name}: " + "; ".join(c.describe() for c in regressed))
+    said = []
+    if regressed:
+        said.append(f"{len(regressed)} eval(s) of {found.primary} regressed against {path.name}: "
+                    + "; ".join(c.describe() for c in regressed))
+    if unknown:  # errors in the blessed state: nothing shows these did not regress
+        said.append(f"{len(unknown)} eval(s) of {found.primary} cannot be told not to have regressed against "
+                    f"{path.name}: " + "; ".join(c.describe() for c in unknown))
+    return Reason("regression", "breach", "; ".join(said))

@@ -35,6 +35,9 @@ class RunOutcome:
     configuration: str
     succeeded: bool | None  # None: the gate counted nothing
     items: dict[str, tuple[str, str, str]]  # key -> (text, outcome, evidence)
+    # Whether every gated assertion passed or errored: an ERROR is evidence referee
+    # could not read, so such a run may have succeeded. None: the gate counted nothing.
+    could_succeed: bool | None = None
 
 
 @dataclass
@@ -65,7 +68,8 @@ def from_loaded(label: str, loaded: Loaded, primary: str | None) -> State:
     from referee.engine.decision.configurations import choose
 
     runs = [RunOutcome(r.eval_id, r.configuration, r.succeeded,
-                       {i.key: (i.text, i.outcome, i.evidence) for i in r.items}) for r in loaded.runs]
+                       {i.key: (i.text, i.outcome, i.evidence) for i in r.items},
+                       _could_succeed([i.outcome for i in r.items if i.gated])) for r in loaded.runs]
     choice = choose(loaded.configurations, primary, None) if primary is None else None
     chosen = primary or (choice.primary if choice else None)
     return State(label, runs, tuple(sorted({r.version for r in loaded.runs})),
@@ -94,7 +98,16 @@ def _benchmark_run(run: dict) -> RunOutcome:
     passed, total = result["passed"], result["total"]
     items = {str(e["key"]): (str(e["text"]), str(e.get("outcome") or ("pass" if e["passed"] else "fail")),
                              str(e.get("evidence", ""))) for e in run["expectations"]}
-    return RunOutcome(str(run["eval_id"]), str(run["configuration"]), None if not total else passed == total, items)
+    errors = result.get("gate_errors")
+    # benchmark.json counts the gate's errors among its failures (``gate_errors``).
+    could = None if not total else passed + (errors if isinstance(errors, int) else 0) == total
+    return RunOutcome(str(run["eval_id"]), str(run["configuration"]), None if not total else passed == total, items,
+                      could)
+
+
+def _could_succeed(gated: list[str]) -> bool | None:
+    """Whether the gated outcomes would all be passes were their errors passes."""
+    return None if not gated else all(outcome in ("pass", "error") for outcome in gated)
 
 
 def read_benchmark(path: Path) -> dict:
@@ -135,7 +148,7 @@ class Change:
     base: Level
     new: Level
     k: int
-    verdict: str  # regression, improvement, one run, same
+    verdict: str  # regression, cannot tell, improvement, one run, same
 
     def describe(self) -> str:
         def side(level: Level) -> str:
@@ -144,7 +157,11 @@ class Change:
         if self.base.runs and not self.new.runs:
             return (f"eval {self.eval_id} {self.configuration}: {side(self.base)} -> no run counted (none "
                     f"found, read, or with a gated assertion): taken as {self.base.runs} failed runs")
-        return f"eval {self.eval_id} {self.configuration}: {side(self.base)} -> {side(self.new)}"
+        said = f"eval {self.eval_id} {self.configuration}: {side(self.base)} -> {side(self.new)}"
+        if self.verdict == "cannot tell":
+            said += (": the old state's runs had gated assertions that errored (evidence referee could not "
+                     "read); had they passed, this would be a regression")
+        return said
 
 
 def change(eval_id: str, configuration: str, base: Level, new: Level) -> Change:
@@ -168,6 +185,22 @@ def change(eval_id: str, configuration: str, base: Level, new: Level) -> Change:
 def level(runs: list[RunOutcome]) -> Level:
     counted = [r for r in runs if r.succeeded is not None]
     return Level(sum(bool(r.succeeded) for r in counted), len(counted))
+
+
+def judged(eval_id: str, configuration: str, base: list[RunOutcome], new: list[RunOutcome]) -> Change:
+    """The change of one eval and configuration. An ERROR in the old state lowers its
+    level, yet it is evidence referee could not read, not a failure: were the old
+    state's errored gated assertions passes, the new state might be a regression.
+    Then nothing shows it is not one, and the change is ``cannot tell``, never a
+    quiet ``same``."""
+    found = change(eval_id, configuration, level(base), level(new))
+    if found.verdict == "regression" or not new:
+        return found
+    hopeful = Level(sum(bool(r.could_succeed) for r in base if r.succeeded is not None), found.base.runs)
+    if hopeful.successes > found.base.successes and change(eval_id, configuration, hopeful,
+                                                           found.new).verdict == "regression":
+        return Change(eval_id, configuration, found.base, found.new, found.k, "cannot tell")
+    return found
 
 
 def groups(base: State, new: State) -> list[tuple[str, str]]:
