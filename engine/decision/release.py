@@ -19,7 +19,7 @@ from typing import Sequence
 
 from referee.dsl.named_file import read_named_text
 from referee.engine.decision.analysis import Analysis
-from referee.engine.decision.stability import MODES
+from referee.engine.decision.stability import MODES, Stability
 from referee.engine.text import count
 from referee.engine.usage import UsageError
 
@@ -248,13 +248,29 @@ def _stability(a: Analysis, t: dict) -> Reason:
 def _runs(a: Analysis, t: dict) -> Reason:
     need = MODES[a.mode]
     # An eval with no counted run of a side has no stability row for it: 0 runs, not enough.
+    # Only runs whose gate counted something are runs of the eval: one that counted
+    # nothing (existence checks alone, semantic ones not graded) says nothing of it, so
+    # an eval whose runs all counted nothing has none, never enough.
     roles = [c for c in (a.choice.primary, a.choice.baseline) if c is not None]
-    short = [f"eval {row.eval_id} {c} {runs}" for row in a.evals for c in roles
-             if (runs := row.stability[c].runs if c in row.stability else 0) < need]
+    short = [_short_of(row.eval_id, c, row.stability.get(c)) for row in a.evals for c in roles
+             if _gated_runs_of(row.stability.get(c)) < need]
     if not short:
         return Reason("runs", "ok", f"every eval has at least {need} runs per configuration ({a.mode} mode)")
     return Reason("runs", "breach", f"{a.mode} mode needs {need} runs per eval and configuration: "
                                     + "; ".join(short))
+
+
+def _gated_runs_of(found: Stability | None) -> int:
+    """The runs of one eval and configuration whose gate counted something."""
+    return 0 if found is None or found.rates is None else found.rates.n
+
+
+def _short_of(eval_id: str, config: str, found: Stability | None) -> str:
+    gated = _gated_runs_of(found)
+    said = f"eval {eval_id} {config} {gated}"
+    if found is not None and found.runs > gated:
+        said += f" ({found.runs - gated} of its {count(found.runs, 'run')} counted nothing in the gate)"
+    return said
 
 
 def _unusable(a: Analysis, t: dict) -> Reason:
