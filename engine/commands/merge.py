@@ -79,6 +79,10 @@ def run(args: argparse.Namespace) -> int:
     _same_rules(source, shards.first)
     _primary_graded(shards)
     program = compile_source(source, use_color(sys.stderr, args.color))
+    forged = verify.selection_problems(shards, discovery.runs, program)
+    if forged:
+        raise UsageError(f"the shards under {args.workspace} do not make one grade; nothing was merged:\n"
+                         f"{verify.describe(forged)}")
     try:
         with workspace_lock(args.workspace):
             merged = merge.merge(args.workspace, shards, program, write=not args.check)

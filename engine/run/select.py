@@ -10,6 +10,7 @@ eval of that name or folder (``eval-1-book-flight``).
 from __future__ import annotations
 
 import argparse
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence, TypeVar, overload
 
@@ -51,6 +52,23 @@ class Selection:
         parts = [f"--eval {v}" for v in self.evals] + [f"--config {v}" for v in self.configs]
         parts += [f"--run {v}" for v in self.runs]
         return " ".join(parts)
+
+
+def described(text: str | None) -> Selection | None:
+    """The selection whose ``describe()`` is ``text`` (None or "" for no flag), as a
+    shard's manifest records it; None when no selection describes itself so."""
+    if not text:
+        return Selection()
+    flags: dict[str, list[str]] = {"eval": [], "config": [], "run": []}
+    for part in re.split(r" (?=--(?:eval|config|run) )", text):
+        flag, space, value = part.partition(" ")
+        if not space or flag.removeprefix("--") not in flags or not flag.startswith("--"):
+            return None
+        flags[flag.removeprefix("--")].append(value)
+    if not all(value.isdigit() for value in flags["run"]):
+        return None
+    found = Selection(tuple(flags["eval"]), tuple(flags["config"]), tuple(int(v) for v in flags["run"]))
+    return found if found.describe() == text else None
 
 
 def add_selection_arguments(parser: argparse.ArgumentParser) -> None:

@@ -14,7 +14,11 @@ each under its kind, and the whole list refuses the merge:
 - ``changed``: a run's report is not the one its shard wrote (nor the one a merge
   wrote), so it was graded again or edited since; the merge also finds a run
   whose files are not the ones its report was graded from (``merge``);
-- ``ungraded``: a run present in the workspace that no shard graded or left out.
+- ``ungraded``: a run present in the workspace that no shard graded or left out;
+- ``selection``: a manifest lists a run as graded, or as left out (not selected,
+  or no eval matches it), where the shards' selection and the rules say otherwise
+  (``selection_problems``, for the merge, which has the rules): the manifest was
+  edited, and a run moved out of its runs would go uncounted.
 
 Once merged (``merge``), ``shard-merge.json`` records every run's reports as the
 merge wrote them; ``aggregate`` and ``report`` require it.
@@ -35,6 +39,7 @@ from referee.engine.shards.manifest import BadManifest, LeftOut, Manifest, RunEn
 from referee.engine.shards.part import identity_of, manifest_name, shard_of
 
 if TYPE_CHECKING:
+    from referee.engine.compile import Program
     from referee.engine.run.workspace import Run
 
 MANIFEST_NAME = re.compile(r"shard-([0-9]+)-of-([0-9]+)\.json")
@@ -233,10 +238,52 @@ def _changed(entry: Any, shards: Shards, name: str, final: bool) -> list[tuple[s
     return found
 
 
+def selection_problems(shards: Shards, runs: Sequence[Run], program: Program) -> list[tuple[str, str]]:
+    """Each run's place in its manifest, derived again: a run the shards' selection
+    (their ``options``) leaves out is "not selected"; else one no eval of ``program``
+    (the rules they graded with) matches is "no eval of the rules matches it"; else it
+    was graded. A manifest that says otherwise was edited (a failing run moved among
+    the left out would drop out of the merged decision): every such run is a problem."""
+    from referee.engine.run.select import described
+    from referee.engine.shards.grading import NO_EVAL, NOT_SELECTED
+
+    text = shards.first.options.get("selection")
+    selection = described(text if isinstance(text, str) else None)
+    if selection is None:
+        return [("selection", f"the shards' selection {text!r} is none that `referee grade` records: which runs "
+                              "they were to grade cannot be told; grade every shard again")]
+    listed: dict[str, tuple[str, str]] = {}  # path -> (manifest, GRADED or the reason left out)
+    for name, m in shards.manifests.values():
+        listed.update((entry.path, (name, GRADED)) for entry in m.runs)
+        listed.update((entry.path, (name, entry.reason)) for entry in m.left_out)
+    problems = []
+    for run in runs:
+        path = report_path(run.id)
+        if path not in listed:  # not listed at all: ``ungraded``, said by ``check``
+            continue
+        name, said = listed[path]
+        if not selection.matches(run.id.eval_id, run.id.eval_name, run.id.configuration, run.id.run_number):
+            due = NOT_SELECTED
+        else:
+            due = GRADED if program.for_run(run.id, run.metadata) is not None else NO_EVAL
+        if said != due:
+            problems.append(("selection", f"{name} lists {path} as {_place(said)}, but the shards' selection "
+                                          f"({text or 'none'}) and the rules make it {_place(due)}: the manifest "
+                                          "was edited; grade its shard again"))
+    return problems
+
+
+GRADED = "graded"
+
+
+def _place(reason: str) -> str:
+    return reason if reason == GRADED else f"left out ({reason})"
+
+
 def describe(problems: list[tuple[str, str]]) -> str:
     """The problems, grouped by kind, ``SHOWN`` of each and how many more."""
     lines = []
-    for kind in ("mixed", "missing", "duplicate", "foreign", "changed", "ungraded", "unmerged"):
+    for kind in ("mixed", "missing", "duplicate", "foreign", "changed", "ungraded", "selection", "unmerged"):
         found = [message for k, message in problems if k == kind]
         # One problem a line: a run folder's name it quotes may hold a line break, written
         # as \n, or the rest would start a line of its own (a CI workflow command).
