@@ -18,12 +18,16 @@ from referee.engine.cli import main
 EXAMPLE = REPO / "examples" / "booking-skill-workspace"
 
 
-def _workspace(tmp_path: Path, decision) -> Path:
+def _workspace(tmp_path: Path, decision, breach: str | None = None) -> Path:
     workspace = tmp_path / "ws"
     shutil.copytree(EXAMPLE, workspace)
     path = workspace / "benchmark.json"
     document = json.loads(path.read_text(encoding="utf-8"))
     document["release"]["decision"] = decision  # its inputs still match the grades: it is fresh
+    if breach is not None:  # the reasons and exit code of that decision, as a release config could make them
+        document["release"]["exit_code"] = {"FAIL": 1}[decision]
+        for reason in document["release"]["reasons"]:
+            reason["status"] = breach if reason["status"] != "ok" else "ok"
     path.write_text(json.dumps(document, indent=2), encoding="utf-8")
     return workspace
 
@@ -45,7 +49,10 @@ def test_a_release_decision_aggregate_never_makes_is_a_problem(tmp_path: Path, c
 
 
 def test_a_decision_aggregate_makes_is_shown(tmp_path: Path, capsys):
-    workspace = _workspace(tmp_path, "FAIL")
+    # The example's CONDITIONAL PASS as a release config whose runs and not_graded
+    # rules fail would decide it (a FAIL beside reasons that make a CONDITIONAL PASS
+    # is refused: test_report_benchmark_edited_decision.py).
+    workspace = _workspace(tmp_path, "FAIL", breach="fail")
     assert main(["report", str(workspace), "--format", "markdown", "-o", "-"]) == 1
     out, err = capsys.readouterr()
     assert out.split("\n")[1] == "## referee: FAIL"

@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from referee.dsl.named_file import read_named_text
 from referee.engine.decision.provenance import rules_mix, rules_of
 from referee.engine.decision.recount import Item, disagreements
-from referee.engine.decision.release import CONDITIONAL, FAIL, PASS
+from referee.engine.decision.release import CONDITIONAL, EXIT_CODES, FAIL, PASS
 from referee.engine.report.build import gate_status
 from referee.engine.report.freshness import changed_since, file_digest, stale_grade
 from referee.engine.report.models import Expectation, GradingReport
@@ -228,6 +228,7 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
     if benchmark is not None:
         _require_fresh_benchmark(benchmark, found.runs, folder, problems)
         benchmark = _known_decision(benchmark, problems)
+        _require_decided_by_reasons(benchmark, folder)
     if with_benchmark and benchmark is None and not selection.empty and (folder / BENCHMARK).is_file():
         problems.append(f"{BENCHMARK} left out: it covers every run, not {selection.describe()}")
     primary, baseline = _roles(runs, primary, baseline, benchmark)
@@ -366,6 +367,27 @@ def _known_decision(benchmark: dict[str, Any], problems: list[str]) -> dict[str,
     problems.append(f"{BENCHMARK}: its release decision {shown} is none that `referee aggregate` makes "
                     f"({', '.join(DECISIONS)}); left out: the decision shown is the gate's")
     return {key: value for key, value in benchmark.items() if key != "release"}
+
+
+def _require_decided_by_reasons(benchmark: dict[str, Any], folder: Path) -> None:
+    """benchmark.json's release decision (and exit code) is the one its reasons give,
+    as ``release.decide`` makes it: FAIL when a reason's status is "fail", else
+    CONDITIONAL PASS when one is "conditional", else PASS. A decision edited by hand
+    (FAIL made PASS) disagrees with the reasons left beside it: it is shown nowhere."""
+    release = benchmark.get("release")
+    if not isinstance(release, dict) or release.get("decision") not in DECISIONS:
+        return  # no decision, or one ``_known_decision`` has set aside
+    reasons = release.get("reasons")
+    statuses = [r.get("status") for r in reasons if isinstance(r, dict)] if isinstance(reasons, list) else None
+    due = None if statuses is None else FAIL if "fail" in statuses else CONDITIONAL if "conditional" in statuses else PASS
+    code = release.get("exit_code", EXIT_CODES.get(release["decision"]))
+    if due is not None and due == release["decision"] and code == EXIT_CODES[due]:
+        return
+    said = "no reasons" if due is None else f"reasons that make it {due}"
+    raise NotTrusted(f"{folder / BENCHMARK}: its release decision {release['decision']} (exit code {code!r}) is not "
+                     f"the one `referee aggregate` makes from what it holds ({said}): it was changed after "
+                     f"aggregate wrote it; run `referee aggregate {folder}` again (or remove {BENCHMARK}). "
+                     "Nothing was reported")
 
 
 def _cited_lines(run_dir: Path, report: GradingReport) -> tuple[tuple[str, int, str], ...]:
