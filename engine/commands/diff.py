@@ -87,7 +87,7 @@ def lines(found) -> list[str]:
     count, unknown = len(found.regressions), len(found.cannot_tell)
     said = f"{count} eval{'s' if count != 1 else ''} of {found.primary or 'the primary'} regressed"
     if unknown:
-        said += (f"; {unknown} eval{'s' if unknown != 1 else ''} cannot be told not to have regressed (errors in "
-                 f"{found.base.label})")
+        said += (f"; {unknown} eval{'s' if unknown != 1 else ''} cannot be told not to have regressed (errors or "
+                 f"unread runs in {found.base.label})")
     out.append(f"{'REGRESSION' if count else 'CANNOT TELL' if unknown else 'no regression'}: {said}")
     return out

@@ -72,7 +72,7 @@ class Diff:
 def diff(base: State, new: State, *, allow_rules: bool = False, allow_versions: bool = False) -> Diff:
     """Compare ``new`` with ``base``; UsageError when they cannot be compared."""
     notes = _comparable(base, new, allow_rules, allow_versions)
-    # A run that could not be read is not in its level: a level without it may hide a change.
+    # A run that could not be read is in its level as a failure (NEW) or a possible success (BASE).
     notes += [f"{state.label}: {line}" for state in (base, new) for line in state.left_out]
     primary = new.primary or base.primary
     if base.primary and new.primary and base.primary != new.primary:
@@ -81,7 +81,8 @@ def diff(base: State, new: State, *, allow_rules: bool = False, allow_versions: 
     found = groups(base, new)
     if not found:
         raise UsageError(f"{base.label} and {new.label} have no eval and configuration in common")
-    changes = tuple(judged(e, c, base.group(e, c), new.group(e, c)) for e, c in judged_groups(base, new))
+    changes = tuple(judged(e, c, base.group(e, c), new.group(e, c), (base.unread_of(e, c), new.unread_of(e, c)))
+                    for e, c in judged_groups(base, new))
     notes += [f"{new.label}: eval {c.eval_id} {c.configuration} has no run counted ({base.label} has "
               f"{c.base.runs}): judged as if they failed" for c in changes if c.base.runs and not c.new.runs]
     flips = tuple(f for e, c in found for f in _flips(e, c, base.group(e, c), new.group(e, c)))

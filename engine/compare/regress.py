@@ -17,7 +17,7 @@ refused unless allowed, since a change of the rules is not a change of the skill
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from referee.engine.compare.load import Loaded, load
@@ -49,9 +49,14 @@ class State:
     primary: str | None
     names: dict[str, str | None] = field(default_factory=dict)  # eval id -> name
     left_out: tuple[str, ...] = ()  # runs found but not read, and why: the diff says so
+    # (eval id, configuration) of each run graded (or to be) whose report cannot be read
+    unread: tuple[tuple[str, str], ...] = ()
 
     def group(self, eval_id: str, configuration: str) -> list[RunOutcome]:
         return [r for r in self.runs if r.eval_id == eval_id and r.configuration == configuration]
+
+    def unread_of(self, eval_id: str, configuration: str) -> int:
+        return self.unread.count((eval_id, configuration))
 
 
 def read(path: Path, label: str, primary: str | None = None) -> State:
@@ -74,7 +79,8 @@ def from_loaded(label: str, loaded: Loaded, primary: str | None) -> State:
     chosen = primary or (choice.primary if choice else None)
     return State(label, runs, tuple(sorted({r.version for r in loaded.runs})),
                  tuple(sorted({name for r in loaded.runs for name in r.rules})), chosen,
-                 {r.eval_id: r.eval_name for r in loaded.runs}, tuple(loaded.warnings))
+                 {r.eval_id: r.eval_name for r in loaded.runs}, tuple(loaded.warnings),
+                 tuple((eval_id, config) for eval_id, config, _ in loaded.unread))
 
 
 def from_benchmark(label: str, doc: dict) -> State:
@@ -85,9 +91,12 @@ def from_benchmark(label: str, doc: dict) -> State:
         names = {str(r["eval_id"]): r.get("eval_name") for r in doc["runs"]}
         grader = meta.get("grader") or {}
         rules = meta.get("rules")
-        left_out = tuple(f"{u['path']}: not counted: {u['reason']}" for u in doc.get("unusable_runs") or [])
+        unusable = doc.get("unusable_runs") or []
+        left_out = tuple(f"{u['path']}: not counted: {u['reason']}" for u in unusable)
+        unread = tuple((str(u["eval_id"]), str(u["configuration"])) for u in unusable)
         return State(label, runs, (str(grader.get("version")),) if grader.get("version") else (),
-                     tuple(rules) if isinstance(rules, list) else None, meta.get("primary"), names, left_out)
+                     tuple(rules) if isinstance(rules, list) else None, meta.get("primary"), names, left_out,
+                     unread)
     except (KeyError, TypeError, AttributeError) as exc:
         raise UsageError(f"{label}: not a benchmark.json written by referee aggregate "
                          f"({type(exc).__name__}: {exc})") from None
@@ -149,18 +158,23 @@ class Change:
     new: Level
     k: int
     verdict: str  # regression, cannot tell, improvement, one run, same
+    unread: int = 0  # runs of the new state whose report cannot be read, in ``new`` as failed
 
     def describe(self) -> str:
         def side(level: Level) -> str:
-            return (f"{level.successes}/{level.runs} runs succeeded ({level.direction()}, "
-                    f"pass^{self.k} {level.hat(self.k):.2f})")
+            if not level.runs:  # a state whose runs of the eval were all unread, when it cannot tell
+                return "no run read"
+            k = min(self.k, level.runs)  # a ``cannot tell`` is judged on more runs than were read
+            return f"{level.successes}/{level.runs} runs succeeded ({level.direction()}, pass^{k} {level.hat(k):.2f})"
         if self.base.runs and not self.new.runs:
             return (f"eval {self.eval_id} {self.configuration}: {side(self.base)} -> no run counted (none "
                     f"found, read, or with a gated assertion): taken as {self.base.runs} failed runs")
         said = f"eval {self.eval_id} {self.configuration}: {side(self.base)} -> {side(self.new)}"
+        if self.unread:
+            said += f" ({self.unread} of them not read, counted as failed)"
         if self.verdict == "cannot tell":
-            said += (": the old state's runs had gated assertions that errored (evidence referee could not "
-                     "read); had they passed, this would be a regression")
+            said += (": the old state's runs had gated assertions that errored, or reports that cannot be "
+                     "read (evidence referee could not read); had they passed, this would be a regression")
         return said
 
 
@@ -187,19 +201,25 @@ def level(runs: list[RunOutcome]) -> Level:
     return Level(sum(bool(r.succeeded) for r in counted), len(counted))
 
 
-def judged(eval_id: str, configuration: str, base: list[RunOutcome], new: list[RunOutcome]) -> Change:
-    """The change of one eval and configuration. An ERROR in the old state lowers its
-    level, yet it is evidence referee could not read, not a failure: were the old
-    state's errored gated assertions passes, the new state might be a regression.
-    Then nothing shows it is not one, and the change is ``cannot tell``, never a
-    quiet ``same``."""
-    found = change(eval_id, configuration, level(base), level(new))
-    if found.verdict == "regression" or not new:
+def judged(eval_id: str, configuration: str, base: list[RunOutcome], new: list[RunOutcome],
+           unread: tuple[int, int] = (0, 0)) -> Change:
+    """The change of one eval and configuration; ``unread`` counts the runs of each
+    state whose report cannot be read. Such a run of the new state may have failed:
+    it is in its level as a failed run. An ERROR, or a run not read, in the old state
+    lowers its level, yet it is evidence referee could not read, not a failure: were
+    the old state's errored gated assertions passes (and its unread runs successes),
+    the new state might be a regression. Then nothing shows it is not one, and the
+    change is ``cannot tell``, never a quiet ``same``."""
+    was, read = level(base), level(new)
+    now = Level(read.successes, read.runs + unread[1])
+    found = replace(change(eval_id, configuration, was, now), unread=unread[1])
+    if found.verdict == "regression" or not now.runs:
         return found
-    hopeful = Level(sum(bool(r.could_succeed) for r in base if r.succeeded is not None), found.base.runs)
-    if hopeful.successes > found.base.successes and change(eval_id, configuration, hopeful,
-                                                           found.new).verdict == "regression":
-        return Change(eval_id, configuration, found.base, found.new, found.k, "cannot tell")
+    hopeful = Level(sum(bool(r.could_succeed) for r in base if r.succeeded is not None) + unread[0],
+                    was.runs + unread[0])
+    hoped = change(eval_id, configuration, hopeful, now)
+    if hopeful != was and hoped.verdict == "regression":
+        return replace(found, verdict="cannot tell", k=hoped.k)
     return found
 
 
@@ -211,6 +231,7 @@ def groups(base: State, new: State) -> list[tuple[str, str]]:
 
 def judged_groups(base: State, new: State) -> list[tuple[str, str]]:
     """The pairs both states have, and those only the old state has: an eval that has
-    no run in the new state (not run, or its reports unreadable) may have got worse."""
-    found = {(r.eval_id, r.configuration) for r in base.runs} | set(groups(base, new))
+    no run in the new state (not run, or its reports unreadable) may have got worse;
+    one whose old runs were all unread may have been better than the new one."""
+    found = {(r.eval_id, r.configuration) for r in base.runs} | set(base.unread) | set(groups(base, new))
     return sorted(found, key=lambda g: (natural_key(g[0]), g[1]))
