@@ -22,7 +22,9 @@ a session together: its main agent, its subagents, the numbers).
   in). Text inside a result stays in it, ``<system-reminder>`` tags too: the tool
   (so the agent) controls it; the line-number prefixes of ``Read`` results are removed.
 - A user-role message the system wrote (a compaction summary, meta text) is
-  harness text; the first real user turn is the eval prompt.
+  harness text; the first real user turn is the eval prompt. So is an assistant
+  message Claude Code wrote in the model's place (model ``<synthetic>``: an API
+  error, a usage limit): it is never the agent's words nor its reply.
 """
 
 from __future__ import annotations
@@ -80,7 +82,9 @@ class Reader:
         message = rec.get("message")
         if kind in ("assistant", "user") and isinstance(message, dict):
             origin = Origin(source, line)
-            if kind == "assistant":
+            if kind == "assistant" and _synthetic(rec, message):
+                self.synthetic(origin, message)
+            elif kind == "assistant":
                 self.assistant(origin, message)
             else:
                 self.user(origin, rec, message)
@@ -148,6 +152,23 @@ class Reader:
             self.last_text, self.last_message, self.called_since = state["texts"], state, False
         if any(kind == "tool_use" for kind, _ in here):  # the agent's turn goes on after this message
             state["called"] = self.called_since = True
+
+    def synthetic(self, origin: Origin, message: dict) -> None:
+        """A message Claude Code wrote in the model's place (an API error, a usage
+        limit, "No response requested."): its text is the harness's, never the agent's
+        words nor its reply. Any other block is not read, and a call in one makes the
+        run's calls incomplete."""
+        content = message.get("content")
+        content = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        if not isinstance(content, list):
+            self.unread(origin, "this message's content, which is no list", content)
+            return
+        for block in content:
+            if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
+                if block["text"].strip() not in _PLACEHOLDERS:
+                    self.entries.append(Text(R.SYSTEM, "", block["text"], origin))
+            else:
+                self.unread(origin, "a block of a message Claude Code wrote", block)
 
     def reply(self) -> list[Text]:
         """The agent's last words: the texts of its last message with text, unless
@@ -314,6 +335,12 @@ class Reader:
         status, _ = _status(part)
         if (status, _result_value(part.get("content"), rec.get("toolUseResult"), call.tool)) != (call.status, call.result):
             R.answered_again(self.entries, position, self.problems, origin)
+
+
+def _synthetic(rec: dict, message: dict) -> bool:
+    """Whether an assistant record is one Claude Code wrote itself, not the model: it
+    names the model ``<synthetic>``, and flags an API error ``isApiErrorMessage``."""
+    return message.get("model") == "<synthetic>" or rec.get("isApiErrorMessage") is True
 
 
 def _call_ids(value: Any) -> frozenset[str]:
