@@ -5,8 +5,9 @@ session together:
 
 - Subagent work (``isSidechain`` records, ``agent-*.jsonl`` files) is nested
   under the ``Task`` call that started it and kept out of the main agent's counts;
-  a subagent that made calls and that no call started, or a ``Task`` that ran with
-  no transcript found, makes the run's calls incomplete.
+  a subagent that made calls and that no call started, a ``Task`` that ran with
+  no transcript found, or one whose answer counts more calls than its subagent's
+  transcript holds, makes the run's calls incomplete.
 - The session's working directory (its first record's ``cwd``) is replaced by
   ``<cwd>`` everywhere; a folder the session moved into keeps its part below it
   (``<cwd>/web``), and home folders elsewhere become ``<home>`` (``writer``).
@@ -217,8 +218,25 @@ def _nested(reader: Reader, left: dict, problems: list[Problem], depth: int) -> 
         else:
             work = Conversation(FORMAT, (origin.source,), tuple(_nested(sub, left, problems, depth + 1)),
                                 tuple(sub.last_text))
+            _fewer_than_told(call, reader.results.get(position), sub, problems)
         entries[position] = replace(call, subagent=work)
     return entries
+
+
+def _fewer_than_told(task: Call, structured: dict | None, sub: Reader, problems: list[Problem]) -> None:
+    """Claude Code's answer to a Task call counts the calls its subagent made
+    (``totalToolUseCount``): a transcript holding fewer is cut short, or not the whole
+    of that subagent's work, so the calls it lacks are unknown (the run's calls are
+    incomplete). Holding more (a subagent resumed by a later call) says nothing."""
+    told = structured.get("totalToolUseCount") if structured is not None else None
+    if not isinstance(told, int) or isinstance(told, bool):
+        return
+    held = sum(isinstance(entry, Call) for entry in sub.entries)
+    if held < told:
+        where = task.result_origin or task.origin
+        message = (f"the answer to this {task.tool} call says its subagent made {told} calls, and the subagent's "
+                   f"transcript holds {held}: it is cut short, so the run's calls are incomplete")
+        problems.append(Problem(CALLS_MAY_BE_MISSING, where.source, message, where.line))
 
 
 def _started(reader: Reader, left: dict) -> Iterator[tuple[int, Call, str, Reader, Origin]]:
