@@ -21,6 +21,8 @@ a session together: its main agent, its subagents, the numbers).
   string, a list of parts or empty (then the structured ``toolUseResult`` stands
   in). Text inside a result stays in it, ``<system-reminder>`` tags too: the tool
   (so the agent) controls it; the line-number prefixes of ``Read`` results are removed.
+  A result that holds a preview only (``<persisted-output>``: the output was kept in a
+  file beside the session) leaves its call's return unknown.
 - A user-role message the system wrote (a compaction summary, meta text) is
   harness text; the first real user turn is the eval prompt. So is an assistant
   message Claude Code wrote in the model's place (model ``<synthetic>``: an API
@@ -54,6 +56,7 @@ _CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 _READ_PREFIX = re.compile(r"^ *[0-9]+(?:→|\t)", re.M)
 _HOOK = re.compile(r"\bhook\b", re.I)
 _ERROR_WRAPPER = re.compile(r"\s*<tool_use_error>")
+_PERSISTED = re.compile(r"\s*<persisted-output>")
 
 
 class Reader:
@@ -323,6 +326,12 @@ class Reader:
             self.problems.append(Problem("status-unknown", origin.source, f"{unsure}: its call's status is unknown",
                                          origin.line))
             unread = unread | {"status"}
+        if _persisted(part.get("content")):  # the tool's output is in a file beside the session, not here
+            self.problems.append(Problem("value-cut", origin.source, "the tool's output was too large for the "
+                                         "session: Claude Code kept it in a file beside it (tool-results/), and "
+                                         "this answer holds a preview only, so its call's return is unknown",
+                                         origin.line))
+            unread = unread | {"return"}
         self.entries[position] = replace(call, result=result, status=status, result_origin=origin, unread=unread)
         if isinstance(structured, dict):
             self.results[position] = structured
@@ -369,6 +378,12 @@ def _status(part: dict) -> tuple[str, str | None]:
     if flag is None:
         return "error", None
     return "success", "its content is a <tool_use_error> while is_error is false"
+
+
+def _persisted(content: Any) -> bool:
+    """Whether a tool_result holds only a preview of the tool's output, the whole of
+    which Claude Code wrote to a file beside the session (``<persisted-output>``)."""
+    return _PERSISTED.match(_first_text(content)) is not None
 
 
 def refused(result: Any) -> bool:

@@ -1,0 +1,58 @@
+"""A tool's output too large for the session is kept by Claude Code in a file beside
+it (``<session>/tool-results/``); the session's tool_result holds only a preview,
+wrapped in ``<persisted-output>``. What the tool returned is then not in the session:
+a check that reads that call's return is an ERROR, never a pass or a fail on the
+preview. The call itself, its arguments and its status are read as they are."""
+
+from __future__ import annotations
+
+import json
+
+import referee
+
+PERSISTED = ("<persisted-output>\nOutput too large (257.8KB). Full output saved to: "
+             "/home/u/.claude/projects/-w/0141fab3/tool-results/bqqw0ykde.txt\n\n"
+             "Preview (first 2KB):\n============ test session starts ============\ncollected 2104 items\n"
+             "tests/test_a.py ........\n</persisted-output>")
+
+
+def _session(tmp_path, content: object, is_error: bool = False):
+    records = [
+        {"type": "user", "sessionId": "S1", "uuid": "u0", "message": {"role": "user", "content": "run the tests"}},
+        {"type": "assistant", "sessionId": "S1", "uuid": "a0",
+         "message": {"id": "m0", "role": "assistant", "stop_reason": "tool_use",
+                     "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "pytest"}}]}},
+        {"type": "user", "sessionId": "S1", "uuid": "r0",
+         "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": content,
+                                                  "is_error": is_error}]}},
+        {"type": "assistant", "sessionId": "S1", "uuid": "a1",
+         "message": {"id": "m1", "role": "assistant", "stop_reason": "end_turn",
+                     "content": [{"type": "text", "text": "The tests ran."}]}},
+    ]
+    session = tmp_path / "s.jsonl"
+    session.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return session
+
+
+RULES = """eval 1
+expect 1: no calls to "Bash" have .return contains "FAILED"
+expect 2: any calls to "Bash" have .return contains "collected 2104 items"
+expect 3: exactly 1 calls to "Bash" with status success where .args.command == "pytest"
+"""
+
+
+def _outcomes(session) -> list[str]:
+    return [e["outcome"] for e in referee.grade(RULES, session, as_eval="1")[0].grading["expectations"]]
+
+
+def test_a_return_kept_in_a_file_beside_the_session_is_not_read(tmp_path):
+    assert _outcomes(_session(tmp_path, PERSISTED)) == ["error", "error", "pass"]
+
+
+def test_a_preview_given_as_a_text_part_is_not_read_either(tmp_path):
+    assert _outcomes(_session(tmp_path, [{"type": "text", "text": PERSISTED}])) == ["error", "error", "pass"]
+
+
+def test_a_return_held_whole_is_read(tmp_path):
+    whole = "============ test session starts ============\ncollected 2104 items\n2104 passed"
+    assert _outcomes(_session(tmp_path, whole)) == ["pass", "pass", "pass"]
