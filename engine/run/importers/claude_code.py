@@ -6,7 +6,7 @@ session together:
 - Subagent work (``isSidechain`` records, ``agent-*.jsonl`` files) is nested
   under the ``Task`` call that started it and kept out of the main agent's counts;
   a subagent that made calls and that no call started, a ``Task`` that ran with
-  no transcript found, or one whose answer counts more calls than its subagent's
+  no transcript found, a ``Workflow`` that ran (its agents' transcripts are not read), or one whose answer counts more calls than its subagent's
   transcript holds, makes the run's calls incomplete.
 - The session's working directory (its first record's ``cwd``) is replaced by
   ``<cwd>`` everywhere; a folder the session moved into keeps its part below it
@@ -33,6 +33,9 @@ from referee.engine.run.model import Problem
 FORMAT = "claude-code"
 CWD = "<cwd>"
 SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
+# Calls that start agents whose transcripts an import does not read (a Workflow's, kept
+# under <session>/subagents/workflows/wf_<run>/): their calls are unknown once it ran.
+UNREAD_AGENT_TOOLS = frozenset({"Workflow"})
 # What a session line that could not be read is reported as (``source.each_json_line``).
 _SKIPPED_LINES = frozenset({"bad-json", "truncated", "too-deep"})
 MAX_NESTING = 32  # subagents started by subagents, followed this deep (names and walks stay bounded)
@@ -172,15 +175,20 @@ def _attach(reader: Reader, subagents: dict, problems: list[Problem]) -> list:
 
 def _unheld_work(entries: list, progress: list, held: set, problems: list[Problem]) -> None:
     """Subagent work the session shows but holds no transcript of: a Task that ran
-    with none, progress of a subagent no Task started, and calls a subagent's
-    progress shows that its transcript (cut short) does not hold (``held``: the ids
-    of every call read)."""
+    with none, a Workflow that ran (``UNREAD_AGENT_TOOLS``), progress of a subagent
+    no Task started, and calls a subagent's progress shows that its transcript (cut
+    short) does not hold (``held``: the ids of every call read)."""
     shown = {task for task, _, _ in progress}  # the Tasks whose progress shows a call
     tasks = [entry for entry in _every_call(entries) if entry.tool in SUBAGENT_TOOLS]
     for entry in tasks:  # a subagent that ran, whose calls this session does not hold
         if entry.subagent is None and (_may_have_run(entry) or entry.call_id in shown):
             message = (f"the subagent this {entry.tool} call started has no transcript here (its agent-*.jsonl "
                        "was not found beside the session): its calls are unknown")
+            problems.append(Problem(CALLS_MAY_BE_MISSING, entry.origin.source, message, entry.origin.line))
+    for entry in _every_call(entries):
+        if entry.tool in UNREAD_AGENT_TOOLS and _may_have_run(entry):
+            message = (f"the agents this {entry.tool} call started have transcripts an import does not read: "
+                       "their calls are unknown")
             problems.append(Problem(CALLS_MAY_BE_MISSING, entry.origin.source, message, entry.origin.line))
     started = {entry.call_id: entry for entry in tasks}
     for task, origin, ids in progress:
