@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 
 from referee.engine.report.collect import Collection, GradedRun
+from referee.engine.report.markdown_text import cell
 from referee.engine.report.models import Expectation
 from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_cells, context_lines,
                                          decision_line, failures, release_reasons)
@@ -32,22 +33,16 @@ MAX_FAILURE_CHARS = 4_000
 MAX_LISTED = 20  # hints and problems listed; the rest are counted
 MAX_LINE_CHARS = 300  # of a failure's title, a hint or a problem (names from the workspace are unbounded)
 MARKER = "<!-- referee report -->"
-# A cell or list item is Markdown that GitHub renders: a name from a run
-# ("![PASS](https://...)", "**PASS**") would be an image or bold text there.
-_MARKUP = {c: "\\" + c for c in "\\`*[]~#|"}
-_CELL = str.maketrans({**_MARKUP, "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
-# "_" emphasises only where a letter or digit is not on both sides: "with_skill" is kept as it is.
-_EMPHASIS_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 # A failure's summary line is HTML, where Markdown and its backslash escapes are not read.
 _HTML = str.maketrans({"<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
 
 def render_markdown(collection: Collection) -> str:
     # The decision line names the primary configuration, a folder's name: a cell's escapes.
-    out = [MARKER, f"## referee: {collection.decision}", "", _cell(decision_line(collection)), ""]
+    out = [MARKER, f"## referee: {collection.decision}", "", cell(decision_line(collection)), ""]
     reasons = release_reasons(collection)
     if reasons:
-        out += [f"- {_cell(reason)}" for reason in reasons] + [""]
+        out += [f"- {cell(reason)}" for reason in reasons] + [""]
     out += _table(CONFIG_HEAD, [config_cells(row) for row in collection.configurations()])
     bench = benchmark_rows(collection.benchmark)
     if bench:
@@ -55,7 +50,7 @@ def render_markdown(collection: Collection) -> str:
     rest = []
     context = context_lines(collection)
     if context:
-        rest += ["", "### Context (not gated)", ""] + [f"- {_cell(line)}" for line in context]
+        rest += ["", "### Context (not gated)", ""] + [f"- {cell(line)}" for line in context]
     rest += _hints(collection)
     if collection.problems:
         problems = list(collection.problems)
@@ -90,13 +85,9 @@ def _failures(found: list[tuple[GradedRun, Expectation]], room: int) -> list[str
 
 
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
-    lines = ["| " + " | ".join(_cell(h) for h in head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(_cell(c) for c in row) + " |" for row in rows]
+    lines = ["| " + " | ".join(cell(h) for h in head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
     return lines
-
-
-def _cell(text: str) -> str:
-    return _EMPHASIS_UNDERSCORE.sub(r"\\_", text.translate(_CELL))
 
 
 def _html(text: str) -> str:
@@ -124,7 +115,7 @@ def _hints(collection: Collection) -> list[str]:
         tips = runs[0].report.eval_feedback.suggestions
         if tips:
             name = f"eval {eval_id}" + (f" ({eval_name})" if eval_name else "")
-            out += [f"- {_cell(_short(name + ': ' + (f'{tip.assertion}: ' if tip.assertion else '') + tip.reason))}"
+            out += [f"- {cell(_short(name + ': ' + (f'{tip.assertion}: ' if tip.assertion else '') + tip.reason))}"
                     for tip in tips]
     return ["", "### Hints", ""] + out[:MAX_LISTED] + _more(len(out), "hints") if out else []
 

@@ -1,0 +1,43 @@
+"""Text from a workspace written into Markdown that GitHub renders.
+
+Names of configurations, evals and assertions, reasons and quotes come from the
+workspace, and its author (or the agent) wrote them. In a table cell or a list
+item, ``cell`` keeps such a text to one line of plain text: a line break would end
+the row or start a block of its own (``# PASS``), ``|`` a cell, and the characters
+of inline markup (emphasis, links and images, code, strikethrough) and ``<``,
+``>`` (raw HTML) are escaped. ``code_span`` writes a text as inline code whatever
+backticks it holds. The report's summary (``engine.report.markdown``) and
+benchmark.md (``engine.decision.markdown``) write names through them alike.
+"""
+
+from __future__ import annotations
+
+import re
+
+# A cell or list item is Markdown that GitHub renders: a name from a run
+# ("![PASS](https://...)", "**PASS**") would be an image or bold text there.
+_MARKUP = {c: "\\" + c for c in "\\`*[]~|"}
+_CELL = str.maketrans({**_MARKUP, "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
+# "_" emphasises only where a letter or digit is not on both sides: "with_skill" is kept as it is.
+_EMPHASIS_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
+# "#" starts a heading only first on its line ("- # PASS" is a heading in a list item);
+# within a text ("1#4") it is a character, and stays as written.
+_HEADING = re.compile(r"^(\s*)#")
+_LINE_BREAKS = str.maketrans({"\n": " ", "\r": " "})
+
+
+def cell(text: object) -> str:
+    """``text`` as one line of plain text in a table cell or list item."""
+    text = _EMPHASIS_UNDERSCORE.sub(r"\\_", str(text).translate(_CELL))
+    return _HEADING.sub(r"\1\\#", text)
+
+
+def code_span(text: object) -> str:
+    """``text`` as inline code on one line: fenced by more backticks than any run of
+    them inside, padded with a space where it starts or ends with one (CommonMark
+    strips one space from each side of such a span)."""
+    text = str(text).translate(_LINE_BREAKS)
+    longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{fence}{pad}{text}{pad}{fence}"
