@@ -10,7 +10,9 @@ Text from runs only ever stands inside fenced code blocks (the fence is longer
 than any run of backticks in it), in table cells and list items with ``|``, ``<``,
 ``>`` and the characters of inline markup (emphasis, links and images, code,
 strikethrough, headings) escaped, or in the HTML of a failure's summary line with
-``<`` and ``>`` escaped, so a run cannot add markup, links or HTML to the comment.
+``<`` and ``>`` escaped, so a run cannot add markup, links or HTML to the comment;
+outside code, an ``@name`` is followed by a zero-width space, so a name from a run
+notifies no one when the comment is posted (``engine.report.markdown_text``).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ from __future__ import annotations
 import re
 
 from referee.engine.report.collect import Collection, GradedRun
-from referee.engine.report.markdown_text import cell
+from referee.engine.report.markdown_text import cell, html_code, html_line
 from referee.engine.report.models import Expectation
 from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_cells, context_lines,
                                          decision_line, failures, release_reasons)
@@ -33,8 +35,6 @@ MAX_FAILURE_CHARS = 4_000
 MAX_LISTED = 20  # hints and problems listed; the rest are counted
 MAX_LINE_CHARS = 300  # of a failure's title, a hint or a problem (names from the workspace are unbounded)
 MARKER = "<!-- referee report -->"
-# A failure's summary line is HTML, where Markdown and its backslash escapes are not read.
-_HTML = str.maketrans({"<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
 
 def render_markdown(collection: Collection) -> str:
@@ -90,13 +90,9 @@ def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     return lines
 
 
-def _html(text: str) -> str:
-    return text.translate(_HTML)
-
-
 def _failure(run: GradedRun, item: Expectation) -> list[str]:
-    title = _html(_short(f"{item.key} {item.text}"))
-    lines = [f"<details><summary><b>{item.outcome.upper()}</b> {title} · <code>{_html(run.folder)}</code>"
+    title = html_line(_short(f"{item.key} {item.text}"))
+    lines = [f"<details><summary><b>{item.outcome.upper()}</b> {title} · <code>{html_code(run.folder)}</code>"
              "</summary>", ""]
     body = [item.evidence, "", f"check: {item.check}", f"rules: {item.rules_location}"]
     body += [f"{file}:{line}: {text}" for file, line, text in run.cited(item)]

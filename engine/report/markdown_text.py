@@ -5,7 +5,8 @@ workspace, and its author (or the agent) wrote them. In a table cell or a list
 item, ``cell`` keeps such a text to one line of plain text: a line break would end
 the row or start a block of its own (``# PASS``), ``|`` a cell, and the characters
 of inline markup (emphasis, links and images, code, strikethrough) and ``<``,
-``>`` (raw HTML) are escaped. ``code_span`` writes a text as inline code whatever
+``>`` (raw HTML) are escaped; an ``@name`` mentions no one (``html_line`` does
+the same in a line of HTML). ``code_span`` writes a text as inline code whatever
 backticks it holds. The report's summary (``engine.report.markdown``) and
 benchmark.md (``engine.decision.markdown``) write names through them alike.
 """
@@ -24,12 +25,33 @@ _EMPHASIS_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 # within a text ("1#4") it is a character, and stays as written.
 _HEADING = re.compile(r"^(\s*)#")
 _LINE_BREAKS = str.maketrans({"\n": " ", "\r": " "})
+# GitHub notifies the user or team a rendered comment names as "@name" (outside code,
+# and not within a word: "ana@example.com", "release.toml@3ba210f5" name no one),
+# whatever escapes stand around it; after a zero-width space the "@" names no one.
+_MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
+# A <summary> line is HTML, where Markdown and its backslash escapes are not read.
+_HTML = str.maketrans({"<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
 
 def cell(text: object) -> str:
     """``text`` as one line of plain text in a table cell or list item."""
     text = _EMPHASIS_UNDERSCORE.sub(r"\\_", str(text).translate(_CELL))
-    return _HEADING.sub(r"\1\\#", text)
+    return _no_mention(_HEADING.sub(r"\1\\#", text))
+
+
+def html_line(text: object) -> str:
+    """``text`` as one line of HTML text (a failure's ``<summary>``)."""
+    return _no_mention(html_code(text))
+
+
+def html_code(text: object) -> str:
+    """``text`` as one line inside ``<code>``, where GitHub reads no mention: as written,
+    so a path copied from it is the path."""
+    return str(text).translate(_HTML)
+
+
+def _no_mention(text: str) -> str:
+    return _MENTION.sub("@\u200b", text)
 
 
 def code_span(text: object) -> str:
