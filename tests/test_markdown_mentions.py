@@ -77,3 +77,21 @@ def test_an_address_or_a_rules_place_is_kept_as_written_in_code(tmp_path, capsys
                                                       re.DOTALL))
     assert "ana.mueller@example.com" in fenced
     assert "\u200b" not in fenced
+
+
+def test_the_primary_named_where_nothing_failed_is_text(tmp_path, capsys):
+    # Input: the primary configuration's folder named "**with** @octocat"; the summary's
+    # "No assertion failed in ..." line wrote it raw: bold, and a mention.
+    ws = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, ws)
+    primary = "**with** @octocat"
+    for stale in ("benchmark.json", "benchmark.md"):
+        (ws / stale).unlink()
+    for eval_dir in sorted((ws / "iteration-1").iterdir()):
+        (eval_dir / "with_skill").rename(eval_dir / primary)
+    assert main(["grade", str(ws), "--rules", str(RULES), "--evals", str(EVALS)]) in (0, 1)
+    out = tmp_path / "summary.md"
+    main(["report", str(ws), "--format", "markdown", "-o", str(out), "--primary", primary])
+    text = out.read_text(encoding="utf-8")
+    assert "No assertion failed in \\*\\*with\\*\\* @\u200boctocat." in text
+    assert MENTION.findall(_outside_code(text)) == []

@@ -59,7 +59,7 @@ def render_markdown(collection: Collection) -> str:
     found = failures(collection)
     out += ["", f"### Failures ({len(found)})" if found else "### Failures", ""]
     if not found:
-        out.append("No assertion failed" + (f" in {collection.primary}." if collection.primary else "."))
+        out.append("No assertion failed" + (f" in {cell(collection.primary)}." if collection.primary else "."))
     out += _failures(found, MAX_CHARS - _size(out) - _size(rest))
     return "\n".join(out + rest).rstrip("\n") + "\n"
 
