@@ -15,7 +15,10 @@ page over 10,000 runs stays small and opens at once; ``render_html`` puts every
 run's data in the page itself (one file, for standard output or a few runs).
 Either is self-contained: no external link, font, script or image.
 
-Safety: text is HTML-escaped where the page writes it (``_e``); data stands in
+Safety: text is HTML-escaped where the page writes it (``_e``), and every bidi
+control and invisible character in it, there and in the data, shown as an escape
+(``\\u202e``: ``engine.report.inert.visible``), so no text of a run reads
+reversed or hides other text; data stands in
 ``<script type="application/json">`` elements and run files with every ``<``,
 ``>`` and ``&`` written as a JSON escape, so no text of a run can end the element;
 the script puts text into the page with ``textContent`` only, never as markup.
@@ -28,8 +31,9 @@ from dataclasses import dataclass
 from html import escape
 from typing import Any, Iterator
 
-from referee.engine.report.collect import Collection
+from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.html_assets import STYLE
+from referee.engine.report.inert import visible, visible_data
 from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_cells, context_lines, decision_line,
                                          release_reasons)
 from referee.engine.report.viewer_data import index, run_data
@@ -37,13 +41,18 @@ from referee.engine.report.viewer_script import SCRIPT
 
 
 def _e(text: object) -> str:
-    return escape(str(text), quote=True)
+    return escape(visible(str(text)), quote=True)
 
 
 def _json(value: Any) -> str:
     """JSON that cannot end a script element, nor be read as markup inside one."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def _run_json(run: GradedRun) -> str:
+    """The run's data, as the viewer shows it: every string ``visible``."""
+    return _json(visible_data(run_data(run)))
 
 
 @dataclass(frozen=True)
@@ -57,7 +66,7 @@ class Bundle:
     def files(self) -> Iterator[tuple[str, str]]:
         """``(name in the folder, text)`` of each run, made as it is asked for."""
         for number, run in enumerate(self.collection.runs):
-            yield f"data-{number}.js", f"referee.load({number},{_json(run_data(run))});\n"
+            yield f"data-{number}.js", f"referee.load({number},{_run_json(run)});\n"
 
 
 def html_bundle(collection: Collection, folder: str) -> Bundle:
@@ -67,14 +76,14 @@ def html_bundle(collection: Collection, folder: str) -> Bundle:
 
 def render_html(collection: Collection) -> str:
     """One page holding every run's data."""
-    inline = "".join(f'<script type="application/json" id="referee-run-{n}">{_json(run_data(run))}</script>\n'
+    inline = "".join(f'<script type="application/json" id="referee-run-{n}">{_run_json(run)}</script>\n'
                      for n, run in enumerate(collection.runs))
     return _page(collection, None, inline)
 
 
 def _page(collection: Collection, folder: str | None, inline: str) -> str:
     title = f"referee report: {collection.root}"
-    data = {**index(collection), "files": folder}
+    data = {**visible_data(index(collection)), "files": folder}  # the folder is loaded, not shown
     parts = ["<!DOCTYPE html>", '<html lang="en">', "<head>", '<meta charset="utf-8">',
              '<meta name="viewport" content="width=device-width, initial-scale=1">',
              f"<title>{_e(title)}</title>", f"<style>{STYLE}</style>", "</head>", "<body>",

@@ -6,6 +6,13 @@ lines (a FAIL repainted as PASS), set the window title or hide text; a bidi
 override could make text read backwards. ``inert`` writes each such character
 as an escape (``\\x1b``, ``\\r``, ``\\u202e``); line breaks and tabs are kept.
 Colour is added by referee after the text is made inert, so its own codes pass.
+
+A report a person reads in a browser or on GitHub (the HTML viewer, the Markdown
+summary, benchmark.md) shows the same text through ``visible``: what ``inert``
+escapes, and the other invisible format characters as well (a zero-width space, a
+word joiner, a byte order mark, the tag characters U+E0000 to U+E007F), by which a
+name could hide text or look like another one. The zero-width non-joiner and joiner
+are kept: they shape Persian and Indic words and emoji, and hide nothing.
 """
 
 from __future__ import annotations
@@ -14,18 +21,43 @@ import re
 from typing import Any
 
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# Unicode's format characters (category Cf, Unicode 15.1) and the controls but U+200C and U+200D, beyond
+# _UNSAFE's: written out, so the characters shown do not depend on a library's tables.
+_INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891"
+                        "\u08e2\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
+                        "\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
+                        "\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]")
 
 
 def _escaped(match: re.Match) -> str:
     code = ord(match.group())
     if code == 0x0D:
         return "\\r"
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+    if code < 0x100:
+        return f"\\x{code:02x}"
+    return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
 def inert(text: str) -> str:
     """``text`` with every control character (but line break and tab) written as an escape."""
     return _UNSAFE.sub(_escaped, text)
+
+
+def visible(text: str) -> str:
+    """``text`` with every character ``inert`` escapes, and every other invisible format
+    character, written as an escape (``\\u202e``, ``\\u200b``, ``\\U000e0041``)."""
+    return _INVISIBLE.sub(_escaped, text)
+
+
+def visible_data(value: Any) -> Any:
+    """A copy of JSON-like ``value`` with every string (keys too) made ``visible``."""
+    if isinstance(value, str):
+        return visible(value)
+    if isinstance(value, dict):
+        return {visible_data(k): visible_data(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(visible_data(v) for v in value)
+    return value
 
 
 def inert_data(value: Any) -> Any:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 
 from referee.engine.report.collect import Collection, GradedRun
+from referee.engine.report.inert import visible
 from referee.engine.report.markdown_text import cell, html_code, html_line
 from referee.engine.report.models import Expectation
 from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_cells, context_lines,
@@ -126,7 +127,7 @@ def _more(listed: int, what: str) -> list[str]:
 
 
 def _fenced(lines) -> list[str]:
-    text = "\n".join(lines)
+    text = visible("\n".join(lines))  # a bidi control reorders text in a code block too
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
     return [fence + "text", text, fence]

@@ -7,13 +7,17 @@ the row or start a block of its own (``# PASS``), ``|`` a cell, and the characte
 of inline markup (emphasis, links and images, code, strikethrough) and ``<``,
 ``>`` (raw HTML) are escaped; an ``@name`` mentions no one (``html_line`` does
 the same in a line of HTML). ``code_span`` writes a text as inline code whatever
-backticks it holds. The report's summary (``engine.report.markdown``) and
+backticks it holds. Each shows a bidi control or an invisible character as an
+escape (``engine.report.inert.visible``), so a name cannot read reversed or hide
+text. The report's summary (``engine.report.markdown``) and
 benchmark.md (``engine.decision.markdown``) write names through them alike.
 """
 
 from __future__ import annotations
 
 import re
+
+from referee.engine.report.inert import visible
 
 # A cell or list item is Markdown that GitHub renders: a name from a run
 # ("![PASS](https://...)", "**PASS**") would be an image or bold text there.
@@ -35,7 +39,7 @@ _HTML = str.maketrans({"<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
 def cell(text: object) -> str:
     """``text`` as one line of plain text in a table cell or list item."""
-    text = _EMPHASIS_UNDERSCORE.sub(r"\\_", str(text).translate(_CELL))
+    text = _EMPHASIS_UNDERSCORE.sub(r"\\_", visible(str(text)).translate(_CELL))
     return _no_mention(_HEADING.sub(r"\1\\#", text))
 
 
@@ -47,7 +51,7 @@ def html_line(text: object) -> str:
 def html_code(text: object) -> str:
     """``text`` as one line inside ``<code>``, where GitHub reads no mention: as written,
     so a path copied from it is the path."""
-    return str(text).translate(_HTML)
+    return visible(str(text)).translate(_HTML)
 
 
 def _no_mention(text: str) -> str:
@@ -58,7 +62,7 @@ def code_span(text: object) -> str:
     """``text`` as inline code on one line: fenced by more backticks than any run of
     them inside, padded with a space where it starts or ends with one (CommonMark
     strips one space from each side of such a span)."""
-    text = str(text).translate(_LINE_BREAKS)
+    text = visible(str(text)).translate(_LINE_BREAKS)
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") else ""

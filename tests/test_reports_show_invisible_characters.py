@@ -1,0 +1,88 @@
+"""A bidi control (U+202A to U+202E, U+2066 to U+2069) or an invisible format
+character (a zero-width space, a tag character) in a name or in evidence is shown
+as an escape in the reports people read, the HTML viewer, the Markdown summary and
+benchmark.md, so the page cannot say something other than what the data says:
+"\u202eLIAF" in a name displays as "FAIL" reversed, "LX\u200b2084" looks like "LX2084"."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from conftest import REPO
+from referee.engine.cli import main
+from referee.engine.report.inert import visible
+
+EXAMPLE = REPO / "examples" / "booking-skill-workspace"
+RULES = REPO / "examples" / "booking-skill" / "booking.rules"
+EVALS = REPO / "examples" / "booking-skill" / "evals" / "evals.json"
+BASELINE = "without\u2066_skill\u2069"
+HIDDEN = ("\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069",
+          "\u200b", "\u2060", "\ufeff", "\U000e0041")
+
+
+def _workspace(tmp_path: Path) -> tuple[Path, Path]:
+    """The example with the baseline named with isolates, eval 1 named with an override,
+    an assertion's sentence holding a zero-width space and a tag character, and a
+    booking call of the baseline whose flight id (quoted in the evidence) holds an
+    override."""
+    ws = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, ws)
+    for stale in ("benchmark.json", "benchmark.md"):
+        (ws / stale).unlink()
+    for eval_dir in sorted((ws / "iteration-1").iterdir()):
+        (eval_dir / "without_skill").rename(eval_dir / BASELINE)
+    metadata = ws / "iteration-1" / "eval-1-book-flight" / "eval_metadata.json"
+    document = json.loads(metadata.read_text(encoding="utf-8"))
+    metadata.write_text(json.dumps({**document, "eval_name": "book \u202eLIAF"}), encoding="utf-8")
+    transcript = ws / "iteration-1" / "eval-1-book-flight" / BASELINE / "run-1" / "outputs" / "transcript.md"
+    text = transcript.read_text(encoding="utf-8")
+    assert '"IB3471"' in text
+    transcript.write_text(text.replace('"IB3471"', '"IB\u202e3471\u202c\u2060"'), encoding="utf-8")
+    evals = json.loads(EVALS.read_text(encoding="utf-8"))
+    evals["evals"][0]["expectations"][3] = "The booked flight is LX\u200b2084\U000e0041\ufeff"
+    (tmp_path / "evals.json").write_text(json.dumps(evals), encoding="utf-8")
+    assert main(["grade", str(ws), "--rules", str(RULES), "--evals", str(tmp_path / "evals.json")]) in (0, 1)
+    return ws, tmp_path / "evals.json"
+
+
+def _hidden(text: str) -> list[str]:
+    return [hex(ord(c)) for c in HIDDEN if c in text]
+
+
+def test_the_html_report_shows_each_hidden_character(tmp_path, capsys):
+    ws, _ = _workspace(tmp_path)
+    out = tmp_path / "report.html"
+    assert main(["report", str(ws), "--format", "html", "-o", str(out), "--primary", BASELINE]) in (0, 1, 3)
+    page = out.read_text(encoding="utf-8") + "".join(
+        p.read_text(encoding="utf-8") for p in sorted((tmp_path / "report_files").glob("*.js")))
+    assert _hidden(page) == []
+    assert "without\\\\u2066_skill\\\\u2069" in page  # in the index's data, a JSON string
+    assert "without\\u2066_skill\\u2069" in page.replace("\\\\", "\\")
+    assert "IB\\\\u202e3471\\\\u202c\\\\u2060" in page  # the transcript line and the evidence
+
+
+def test_the_markdown_summary_shows_each_hidden_character(tmp_path, capsys):
+    ws, _ = _workspace(tmp_path)
+    out = tmp_path / "summary.md"
+    main(["report", str(ws), "--format", "markdown", "-o", str(out), "--primary", BASELINE])
+    text = out.read_text(encoding="utf-8")
+    assert _hidden(text) == []
+    assert "LX\\u200b2084\\U000e0041\\ufeff" in text  # the failure's <summary> line
+    assert "IB\\u202e3471\\u202c\\u2060" in text  # the fenced evidence
+
+
+def test_benchmark_md_shows_each_hidden_character(tmp_path, capsys):
+    ws, evals = _workspace(tmp_path)
+    main(["aggregate", str(ws), "--evals", str(evals), "--primary", "with_skill", "--baseline", BASELINE])
+    text = (ws / "benchmark.md").read_text(encoding="utf-8")
+    assert _hidden(text) == []
+    assert "book \\\\u202eLIAF" in text  # a cell: the escape's backslash escaped for Markdown
+
+
+def test_joiners_that_shape_words_are_kept():
+    # U+200C and U+200D join or part letters (Persian, Indic scripts, emoji): kept as they are.
+    for text in ("می\u200cخواهم", "\U0001f469\u200d\U0001f4bb"):
+        assert visible(text) == text
+    assert visible("a\u202eb\tc\nd") == "a\\u202eb\tc\nd"
