@@ -6,7 +6,10 @@ a not-graded semantic one ``<skipped>``: each carries the evidence, the check an
 the lines it cites. With a primary configuration known, a run of another
 configuration (the baseline, which fails by design) is context: its suite says
 so (``role`` property, ``(baseline)`` after its name) and its failures and errors
-are ``<skipped>`` with that reason, never failures of the build. Every level
+are ``<skipped>`` with that reason, never failures of the build. So is a failure or
+error the gate does not count (an existence check, which a wrong answer passes
+too): ``<skipped>`` with the reason it is not counted, so CI reading the file
+fails where referee's gate fails and nowhere else. Every level
 carries its ``skipped`` count. The shape follows the JUnit schema that Jenkins publishes
 (committed under ``tests/fixtures/``); no ``time`` or ``timestamp`` is written, so
 the file is the same bytes for the same reports.
@@ -43,12 +46,18 @@ def render_junit(collection: Collection) -> str:
 
 
 def _counts(run: GradedRun) -> tuple[int, int, int, int]:
-    """tests, failures, errors, skipped: a context run's failures and errors are skipped."""
-    outcomes = [e.outcome for e in run.report.expectations]
-    failed, errors, not_graded = outcomes.count("fail"), outcomes.count("error"), outcomes.count("not_graded")
-    if not run.counts:
-        return len(outcomes), 0, 0, not_graded + failed + errors
-    return len(outcomes), failed, errors, not_graded
+    """tests, failures, errors, skipped: a context run's failures and errors are skipped,
+    and so are those the gate does not count."""
+    items = run.report.expectations
+    skipped = sum(1 for e in items if e.outcome == "not_graded" or (e.outcome in _KIND and not _gated(run, e)))
+    failed = sum(1 for e in items if e.outcome == "fail" and _gated(run, e))
+    errors = sum(1 for e in items if e.outcome == "error" and _gated(run, e))
+    return len(items), failed, errors, skipped
+
+
+def _gated(run: GradedRun, item: Expectation) -> bool:
+    """Whether the gate counts ``item``: in a run it counts, an assertion it counts."""
+    return run.counts and item.key in run.report.gate.counted
 
 
 def _suite(run: GradedRun, count: tuple[int, int, int, int], primary: str | None) -> list[str]:
@@ -92,11 +101,18 @@ def _case(run: GradedRun, item: Expectation, classname: str, primary: str | None
         why = (f"{run.role} {run.info.configuration}: this {item.outcome.upper()} is context, not a "
                f"failure (the gate counts {primary})")
         inner = f"      <skipped message={_attr(why)}>{body}</skipped>"
+    elif not _gated(run, item):
+        why = f"this {item.outcome.upper()} does not count toward the gate: {_exclusion(run, item)}"
+        inner = f"      <skipped message={_attr(why)}>{body}</skipped>"
     else:
         kind = _KIND[item.outcome]
         inner = (f"      <{kind} message={_attr(item.evidence)} type={_attr(item.outcome)}>"
                  f"{body}</{kind}>")
     return [head + ">", inner, "    </testcase>"]
+
+
+def _exclusion(run: GradedRun, item: Expectation) -> str:
+    return next((x.reason for x in run.report.gate.excluded if x.assertion == item.key), "not counted")
 
 
 def _details(run: GradedRun, item: Expectation) -> str:
