@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from referee.engine.facts.metrics import run_skill_type
+from referee.engine.run.identity import SOURCE_MAP
 from referee.engine.run.safeio import read_bytes
 from referee.engine.verdict import Outcome, Precision, Verdict
 
@@ -34,7 +35,8 @@ DROPPED = ("an earlier LLM grader verdict was not kept: the run's files or the a
 def run_digest(run: Run) -> str | None:
     """A digest of every file the grader could see: ``outputs/`` (every file in it,
     symlinks inside the run read as the grader reads them, in path order), a
-    ``transcript.md`` beside it, the response it was shown as such (which file, or
+    ``transcript.md`` beside it (and ``source_map.json``, which places the evidence
+    of an imported run in its source), the response it was shown as such (which file, or
     which part of one, and its text: ``--response`` may name a file outside
     ``outputs/``), and the skill type it judged by (``eval_metadata.json`` may
     declare another since). None when the run has no folder on disk.
@@ -91,8 +93,10 @@ def _streamed(path: Path) -> bytes:
 
 def _files(folder: Path) -> list[str]:
     """What ``Run.output_files`` lists (every file, symlinks too; symlinked folders
-    are not walked into), under ``outputs/``, and ``transcript.md`` beside it."""
-    found = ["transcript.md"] if (folder / "transcript.md").is_file() else []
+    are not walked into), under ``outputs/``, ``transcript.md`` beside it, and an
+    imported run's ``source_map.json``: the verdict's evidence names the source's
+    file and line through it, and a verdict carried over keeps that evidence."""
+    found = [name for name in ("transcript.md", SOURCE_MAP) if (folder / name).is_file()]
     outputs = folder / "outputs"
     for top, dirs, files in os.walk(outputs):
         dirs.sort()
