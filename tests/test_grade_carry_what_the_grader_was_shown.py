@@ -1,7 +1,8 @@
 """An LLM grader's earlier verdict is carried over (grade without --llm) only while
 everything behind it is unchanged: besides the run's files and the assertions'
 wording, an imported run's ``source_map.json`` (by which the verdict's evidence
-names the source's file and line)."""
+names the source's file and line) and the grader's own page (its instructions and
+standards), which an upgrade of referee may change."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from conftest import REPO
 from llm_server import ScriptedServer, reading_judge
 
+from referee.engine import grader_page
 from referee.engine.cli import main
 
 SESSION = REPO / "tests" / "fixtures" / "import" / "claude-code" / "session.jsonl"
@@ -56,3 +58,20 @@ def test_a_changed_source_map_drops_the_verdict(tmp_path, monkeypatch, capsys):
     item = _item(tmp_path)
     assert item["method"] == "not_graded"
     assert "an earlier LLM grader verdict was not kept" in item["evidence"]
+
+
+def test_a_changed_grader_page_drops_the_verdict(tmp_path, monkeypatch, capsys):
+    # Input: the grader's instructions reworded (an upgrade of referee), the run and the
+    # assertion unchanged. The verdict judged under the old page was carried over.
+    ws, rules = _judged(tmp_path, monkeypatch)
+    monkeypatch.setattr(grader_page, "INSTRUCTIONS", grader_page.INSTRUCTIONS + "Quote whole lines.\n")
+    main(["grade", str(ws), "--rules", str(rules)])
+    assert _item(tmp_path)["method"] == "not_graded"
+
+
+def test_a_changed_standard_drops_the_verdict(tmp_path, monkeypatch, capsys):
+    ws, rules = _judged(tmp_path, monkeypatch)
+    standards = {**grader_page.STANDARDS, "mcp_based": grader_page.STANDARDS["mcp_based"] + " Read every Return."}
+    monkeypatch.setattr(grader_page, "STANDARDS", standards)
+    main(["grade", str(ws), "--rules", str(rules)])
+    assert _item(tmp_path)["method"] == "not_graded"

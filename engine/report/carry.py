@@ -1,8 +1,8 @@
 """Keeping an LLM grader's verdicts when a run is graded again without one.
 
 A semantic assertion graded by the LLM grader records ``grader_input`` in
-grading.json: a digest of the assertion's wording (and of the others asked with it)
-and of every file of the run the grader could see. Graded again without ``--llm``, an
+grading.json: a digest of the assertion's wording (and of the others asked with it),
+of every file of the run the grader could see, and of the grader's page. Graded again without ``--llm``, an
 earlier verdict whose ``grader_input`` is unchanged is kept, with method ``grader
 (carried over)``;
 one whose run or wording changed is dropped, and the not-graded item says so.
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from referee.engine.facts.metrics import run_skill_type
+from referee.engine.grader_page import page_digest
 from referee.engine.run.identity import SOURCE_MAP
 from referee.engine.run.safeio import read_bytes
 from referee.engine.verdict import Outcome, Precision, Verdict
@@ -108,13 +109,15 @@ def _files(folder: Path) -> list[str]:
 def grader_input(digest: str, assertion: CompiledAssertion,
                  asked: Sequence[CompiledAssertion] = ()) -> str:
     """What the grader was asked about: the run's files and the assertion's wording,
-    and the wording of the other assertions ``asked`` with it. A run's semantic
-    assertions go to the grader in one request: with another one reworded, added or
-    left out, the grader would be asked another question (and a cassette has no reply
-    to it). An assertion asked alone digests as before."""
+    the wording of the other assertions ``asked`` with it, and the grader's page. A
+    run's semantic assertions go to the grader in one request: with another one
+    reworded, added or left out, the grader would be asked another question (and a
+    cassette has no reply to it). An assertion asked alone digests as before. The
+    page (instructions, standards) is referee's: an upgrade that rewords it shows the
+    grader another page, and a verdict judged under the old one is not kept."""
     others = [_wording(a) for a in asked if a.key != assertion.key]
     wording = json.dumps(_wording(assertion) + ([others] if others else []), ensure_ascii=False)
-    return "sha256:" + hashlib.sha256(f"{digest}\0{wording}".encode()).hexdigest()[:32]
+    return "sha256:" + hashlib.sha256(f"{digest}\0{page_digest()}\0{wording}".encode()).hexdigest()[:32]
 
 
 def _wording(assertion: CompiledAssertion) -> list:
