@@ -77,3 +77,26 @@ def test_many_problems_and_long_names_fit_in_a_comment(tmp_path: Path, capsys):
     assert len(text) <= GITHUB_COMMENT_LIMIT
     assert "... and 380 more problems (see the HTML report)." in text
     assert "<details><summary><b>FAIL</b> 1#1 asks for cats 0" in text
+
+
+def test_a_release_reason_listing_every_eval_fits_in_a_comment(tmp_path: Path, capsys):
+    # Input: 160 evals with one run per configuration, the configurations named with 245
+    # and 248 characters; aggregate's "runs" reason lists each eval and configuration
+    # short of runs (about 83,000 characters). The summary wrote the reason whole: 87,384
+    # characters, a comment GitHub refuses.
+    workspace, rules = tmp_path / "ws", []
+    for number in range(1, 161):
+        for config, text in (("with_" + "a" * 240, "done"), ("without_" + "a" * 240, "nope")):
+            outputs = workspace / f"eval-{number}-x" / config / "run-1" / "outputs"
+            outputs.mkdir(parents=True)
+            (outputs / "response.md").write_text(text + "\n", encoding="utf-8")
+        rules.append(f'eval {number}\nexpect "says done": response contains "done"\n')
+    (tmp_path / "r.rules").write_text("\n".join(rules), encoding="utf-8")
+    main(["grade", str(workspace), "--rules", str(tmp_path / "r.rules")])
+    main(["aggregate", str(workspace)])
+    capsys.readouterr()
+    assert main(["report", str(workspace), "--format", "markdown", "-o", "-"]) == 3
+    text = capsys.readouterr().out
+    assert len(text) <= GITHUB_COMMENT_LIMIT
+    reason = next(line for line in text.split("\n") if line.startswith("- conditional runs: "))
+    assert len(reason) <= 320 and reason.endswith("…")

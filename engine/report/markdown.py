@@ -34,7 +34,7 @@ MAX_CHARS = 64_000  # the room left under the limit is for the line that counts 
 MAX_FAILURES = 40
 MAX_FAILURE_CHARS = 4_000
 MAX_LISTED = 20  # hints and problems listed; the rest are counted
-MAX_LINE_CHARS = 300  # of a failure's title, a hint or a problem (names from the workspace are unbounded)
+MAX_LINE_CHARS = 300  # of a failure's title, a release reason, a hint or a problem (names are unbounded)
 MARKER = "<!-- referee report -->"
 
 
@@ -43,7 +43,8 @@ def render_markdown(collection: Collection) -> str:
     out = [MARKER, f"## referee: {collection.decision}", "", cell(decision_line(collection)), ""]
     reasons = release_reasons(collection)
     if reasons:
-        out += [f"- {cell(reason)}" for reason in reasons] + [""]
+        # a reason lists what breaches it (every eval short of runs): cut, as a hint is
+        out += [f"- {cell(_short(reason))}" for reason in reasons] + [""]
     out += _table(CONFIG_HEAD, [config_cells(row) for row in collection.configurations()])
     bench = benchmark_rows(collection.benchmark)
     if bench:
