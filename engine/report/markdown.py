@@ -94,9 +94,14 @@ def _table(head: list[str], rows: list[list[str]]) -> list[str]:
 
 def _failure(run: GradedRun, item: Expectation) -> list[str]:
     title = html_line(_short(f"{item.key} {item.text}"))
-    lines = [f"<details><summary><b>{item.outcome.upper()}</b> {title} · <code>{html_code(run.folder)}</code>"
+    gated = item.key in run.report.gate.counted
+    # A failure the gate does not count (an existence check) is listed, but must not
+    # read as what failed a report whose decision is PASS.
+    mark = "" if gated else " (not gated)"
+    lines = [f"<details><summary><b>{item.outcome.upper()}</b>{mark} {title} · <code>{html_code(run.folder)}</code>"
              "</summary>", ""]
     body = [item.evidence, "", f"check: {item.check}", f"rules: {item.rules_location}"]
+    body += [] if gated else [f"not counted toward the gate: {reason}" for reason in _exclusions(run, item)]
     body += [f"{file}:{line}: {text}" for file, line, text in run.cited(item)]
     text = "\n".join(body)
     if len(text) > MAX_FAILURE_CHARS:
@@ -104,6 +109,10 @@ def _failure(run: GradedRun, item: Expectation) -> list[str]:
                 f"(cut at {MAX_FAILURE_CHARS:,} characters: the HTML report and the JUnit file hold it whole)")
     lines += _fenced([text]) + ["", "</details>", ""]
     return lines
+
+
+def _exclusions(run: GradedRun, item: Expectation) -> list[str]:
+    return [x.reason for x in run.report.gate.excluded if x.assertion == item.key] or ["not counted"]
 
 
 def _hints(collection: Collection) -> list[str]:
