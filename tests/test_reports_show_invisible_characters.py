@@ -86,3 +86,13 @@ def test_joiners_that_shape_words_are_kept():
     for text in ("می\u200cخواهم", "\U0001f469\u200d\U0001f4bb"):
         assert visible(text) == text
     assert visible("a\u202eb\tc\nd") == "a\\u202eb\tc\nd"
+
+
+def test_github_annotations_show_each_hidden_character(tmp_path, capsys):
+    # Annotations are shown on GitHub's pages: "LX\u200b2084" in a title read as "LX2084".
+    ws, _ = _workspace(tmp_path)
+    capsys.readouterr()
+    main(["report", str(ws), "--format", "github", "-o", "-", "--primary", BASELINE])
+    out = capsys.readouterr().out
+    assert _hidden(out) == []
+    assert "LX\\u200b2084\\U000e0041\\ufeff" in out

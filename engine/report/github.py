@@ -10,10 +10,12 @@ With a primary configuration known, only its runs are annotated: another
 configuration (a baseline that fails by design) gets one notice as context.
 Values are escaped as the runner expects (``%``, CR, LF; and ``:`` and ``,``
 inside properties), so no text from a run can start a command of its own; and
-made inert first (``engine.report.inert``), as every console line of referee is:
-the commands go to a CI log or a terminal, where an escape sequence from a run
-would recolour, hide or rewrite text. A file whose path inert would change cannot
-be named as it is, so the annotation then stands on the job.
+made visible first (``engine.report.inert.visible``: what ``inert`` escapes on
+every console line of referee, and the invisible format characters): the commands
+go to a CI log or a terminal, where an escape sequence from a run would recolour,
+hide or rewrite text, and become annotations GitHub shows on its pages, where a
+zero-width space makes "LX\u200b2084" look like "LX2084". A file whose path this
+would change cannot be named as it is, so the annotation then stands on the job.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.engine.report.collect import Collection, GradedRun
-from referee.engine.report.inert import inert
+from referee.engine.report.inert import visible
 from referee.engine.report.models import Expectation
 from referee.engine.report.places import Places
 from referee.engine.report.tables import context_lines, decision_line, failures
@@ -54,7 +56,7 @@ def _message(run: GradedRun, item: Expectation) -> str:
 def _command(level: str, place: tuple[str | None, int | None], run: GradedRun, item: Expectation,
              message: str) -> str:
     file, line = place
-    if file and inert(file) != file:  # named as it is, it would put its control characters in the log
+    if file and visible(file) != file:  # named as it is, it would put its control characters in the log
         file = None
     props = [f"file={_prop(file)}"] if file else []
     props += [f"line={line}"] if file and line else []
@@ -77,7 +79,7 @@ def _feedback(collection: Collection) -> list[str]:
 
 
 def _data(text: str) -> str:
-    return inert(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    return visible(text).replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def _prop(text: str) -> str:
