@@ -17,12 +17,14 @@ from referee.engine.evaluate import evaluate
 from referee.engine.run.memory import memory_run
 
 ITEMS = [{"sku": "a", "price": 150.5}, {"sku": "b", "price": 50}, {"sku": "c", "price": 0.1},
-         {"sku": "d", "price": 2.0}, {"sku": "e", "price": "300"}]
+         {"sku": "d", "price": 2.0}]
+# A price written as text is ordered against no number (tests/test_jsonpath_text_against_number.py).
+TEXT_PRICED = [{"sku": "e", "price": "300"}]
 
 
-def _outcome(check: str) -> str:
+def _outcome(check: str, items: list = ITEMS) -> str:
     transcript = ("## [tool_calls] Step 1: shop\nTool: shop\nArgs: {}\n"
-                  f"Return: {json.dumps({'items': ITEMS})}\nStatus: success\n")
+                  f"Return: {json.dumps({'items': items})}\nStatus: success\n")
     program = compile_rules([dsl.parse_rules(f"eval 1\nexpect: {check}\n", "case.rules")], None)
     (verdict,) = evaluate(program.evals[0], memory_run({"outputs/transcript.md": transcript}))
     return f"{verdict.outcome.value}: {verdict.message}"
@@ -34,10 +36,14 @@ def _outcome(check: str) -> str:
     'jsonpath(first(calls).return, "$.items[?(@.price == 0.1)].sku") == ["c"]',
     'jsonpath(first(calls).return, "$.items[?(@.price >= 2)].sku") == ["a", "b", "d"]',
     'jsonpath(first(calls).return, "$.items[?(@.price < 1.5)].sku") == ["c"]',
-    'jsonpath(first(calls).return, "$.items[?(@.price == \'300\')].sku") == ["e"]',
 ])
 def test_a_filter_compares_fractions_as_numbers(check: str):
     assert _outcome(check).startswith("pass"), _outcome(check)
+
+
+def test_a_filter_compares_a_text_price_as_text():
+    check = 'jsonpath(first(calls).return, "$.items[?(@.price == \'300\')].sku") == ["e"]'
+    assert _outcome(check, ITEMS + TEXT_PRICED).startswith("pass"), _outcome(check, ITEMS + TEXT_PRICED)
 
 
 def test_a_negative_check_over_a_filter_sees_a_fraction():

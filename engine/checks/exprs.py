@@ -16,8 +16,8 @@ from referee.engine.checks.base import Context, Expr, ExprCompiler, present
 from referee.dsl.format import format_value
 from referee.dsl.syntax import SOURCES as SOURCE_WORDS  # the words a selection starts with
 from referee.engine.checks.functions import ARITY, FUNCTIONS
-from referee.engine.checks.jsonpath_budget import bounded_find
 from referee.engine.checks.jsonpath_numbers import for_query, given_back
+from referee.engine.checks.jsonpath_orders import find_sure
 from referee.engine.checks.static import reads_element
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, is_number, plain, render, type_name
 
@@ -166,7 +166,7 @@ class JsonPathGet:
         base = self.base.eval(ctx)
         if isinstance(base, Missing):
             return base
-        found = bounded_find(self.query, for_query(plain(base.value)), self.text)
+        found = find_sure(self.query, for_query(plain(base.value)), self.text)
         prov = base.prov
         items = tuple(Val(given_back(m.value), _match_prov(prov, str(m.full_path))) for m in found)
         label = f"jsonpath({base.label}, {self.text!r})"

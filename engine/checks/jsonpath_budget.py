@@ -40,12 +40,12 @@ def _count_calls(query: Any, what: str) -> None:
     """Make every node of ``query`` charge the budget on each ``find`` (once per query)."""
     if getattr(query, _COUNTED, False):
         return
-    for node in _nodes(query):
+    for node in nodes(query):
         node.find = _charged(node.find, what)
     setattr(query, _COUNTED, True)
 
 
-def _nodes(root: Any) -> list:
+def nodes(root: Any) -> list:
     """Every JSONPath node reachable from ``root`` through its attributes, each once."""
     from jsonpath_ng import JSONPath  # loaded already: ``root`` is one (see Compiler.jsonpath)
 
