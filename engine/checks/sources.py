@@ -21,6 +21,7 @@ from referee.engine.checks.access import sure_of
 from referee.engine.checks.base import Check, Context
 from referee.dsl.format import format_condition, format_value
 from referee.engine.checks.trust import claimed_tools, may_be_claimed, notes_claiming, searchable
+from referee.engine.run import status_words
 from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import EvalError, Missing, Prov, Result, Val
 from referee.engine.verdict import Outcome, Verdict
@@ -37,6 +38,7 @@ CLOSEST_LIMIT = 1000
 # its answer for, across runs (a name's answer never changes; a hostile run's
 # 20 MB names are not kept).
 KNOWN_NAMES, KNOWN_NAME_CHARS = 4096, 256
+STATUSES = ("success", "error")  # the statuses 'with status' reads the meaning of
 EVIDENCE_SOURCE = {
     "calls": "tool_calls", "notes": "agent_notes", "harness": "harness", "response": "response",
     "outputs": "outputs", "file": "outputs", "metrics": "metrics", "timing": "timing",
@@ -260,8 +262,15 @@ def _leading_picks(filters: tuple[Filter, ...]) -> tuple[tuple[Pick, ...], Keep 
 
 def all_sure(ctx: Context, calls: tuple[Val, ...]) -> bool:
     """True when no call of the run is unsure of any field (the usual case: only a
-    record that broke the record grammar is), read once per run."""
-    return ctx.once(all_sure, lambda: not any(call.value.unsure for call in calls))
+    record that broke the record grammar is) and every status says success or
+    error (or is not given), read once per run: the filters' ``pick`` cannot say
+    that they cannot decide."""
+    return ctx.once(all_sure, lambda: not any(call.value.unsure or _unread_status(call.value.status)
+                                              for call in calls))
+
+
+def _unread_status(status: str | None) -> bool:
+    return status is not None and status_words.meaning(status) is None
 
 
 def _file_of(items: tuple[Val, ...]) -> str | None:
@@ -307,17 +316,46 @@ def _tool_filter(c, node: ast.ToolFilter, source: str, element: str) -> Filter:
 
 
 def _status_filter(c, node: ast.StatusFilter, source: str, element: str) -> Filter:
+    """``with status success`` and ``with status error`` read what a call's status
+    word says (``failed`` is an error, ``ok`` a success: ``engine.run.status_words``),
+    and cannot decide on a word that may mean either (``timeout``): kept as written,
+    ``no calls with status error`` passed over a call whose status said ``failed``.
+    Any other word asked for is matched as written."""
     if source != "calls":
         c.error("bad-operand", f"'with status' applies to tool calls, not to {source}", node.span)
     wanted = node.status.casefold()
+    if wanted not in STATUSES:
+        def keep(ctx: Context, item: Val) -> bool:
+            return (sure_of(item, "status").status or "").casefold() == wanted
 
-    def keep(ctx: Context, item: Val) -> bool:
-        return (sure_of(item, "status").status or "").casefold() == wanted
+        def pick(ctx: Context, items: tuple[Val, ...]) -> tuple[Val, ...]:
+            return tuple(item for item in items if (item.value.status or "").casefold() == wanted)
 
-    def pick(ctx: Context, items: tuple[Val, ...]) -> tuple[Val, ...]:
-        return tuple(item for item in items if (item.value.status or "").casefold() == wanted)
+        return Filter(keep, "with status", pick=_for_calls(source, pick))
 
-    return Filter(keep, "with status", pick=_for_calls(source, pick))
+    def keep_read(ctx: Context, item: Val) -> bool:
+        status = sure_of(item, "status").status
+        if status is None:
+            return False
+        said = status_words.meaning(status)
+        if said is None:
+            raise EvalError(_unknown_status(item, status))
+        return said == wanted
+
+    def pick_read(ctx: Context, items: tuple[Val, ...]) -> tuple[Val, ...]:
+        # all_sure held: every status is None or says success or error
+        return tuple(item for item in items
+                     if (status := item.value.status) is not None and status_words.meaning(status) == wanted)
+
+    return Filter(keep_read, "with status", pick=_for_calls(source, pick_read))
+
+
+def _unknown_status(item: Val, status: str) -> str:
+    call = item.value
+    line = call.status_line or call.location.line
+    return (f"{item.label} has status {status!r} ({call.location.file}:{line}), which says neither success nor "
+            "error: whether the call failed cannot be told (write success or error, or select the word as "
+            f"written: 'with status {status.strip()}')")
 
 
 def _step_filter(c, node: ast.StepFilter, source: str, element: str) -> Filter:

@@ -13,6 +13,7 @@ from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.model import Problem
+from referee.engine.run.status_words import UNANSWERED
 
 # Kinds of harness text: written by the harness or the user, never by the agent.
 EVAL_PROMPT = "eval prompt"
@@ -23,7 +24,7 @@ HOOK = "hook"
 COMPACTION = "compaction"
 SUBAGENT = "subagent"
 
-NO_RESULT = "no_result"  # the status of a call whose result never came
+NO_RESULT = UNANSWERED  # the status of a call whose result never came
 
 
 @dataclass(frozen=True)

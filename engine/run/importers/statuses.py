@@ -22,6 +22,7 @@ from typing import Any
 import regex
 
 from referee.engine.regexes import compile_regex
+from referee.engine.run.status_words import FAILED, SUCCEEDED
 from referee.engine.values import EvalError
 
 FLAGS = ("is_error", "status", "error")  # the members by which producers say a tool failed
@@ -51,8 +52,6 @@ class ErrorWhen:
 
 
 UNSURE = "unsure"  # a flag that says neither (``"is_error": "true"``, ``"status": "cancelled"``)
-_FAILED = ("error", "failed", "failure")
-_SUCCEEDED = ("success", "succeeded", "ok", "completed")
 
 
 def flagged(message: dict) -> bool | str | None:
@@ -64,7 +63,7 @@ def flagged(message: dict) -> bool | str | None:
         found = flag if isinstance(flag, bool) else False if flag is None else UNSURE
     if isinstance(message.get("status"), str):
         word = message["status"].casefold()
-        found = True if word in _FAILED else found if word in _SUCCEEDED else found or UNSURE
+        found = True if word in FAILED else found if word in SUCCEEDED else found or UNSURE
     elif message.get("status") is not None:
         found = found or UNSURE
     if "error" in message and _holds(message["error"]):
