@@ -4,9 +4,9 @@ holds a tool-call record at all.
 **The response.** A harness that delivers the answer as a file names it
 (``--response PATH`` on ``grade``, ``show`` and ``import``, relative to the run
 folder; ``response_file`` of an eval in evals.json): that file is the response,
-and nothing else is taken for it. Else ``outputs/response.md``. Else, when the
-transcript is a skill-creator executor log, its ``## Final Result`` section,
-whole (``engine.run.executor_log``), read from the transcript with its lines.
+and nothing else is taken for it. Else ``outputs/response.md``, unless it is empty.
+Else, when the transcript is a skill-creator executor log, its ``## Final Result``
+section, whole (``engine.run.executor_log``), read from the transcript with its lines.
 
 **The tool-call record.** A dual-section transcript is a record of the run's
 calls, of zero calls or more: it has a ``[tool_calls]`` record or a tagged
@@ -74,7 +74,19 @@ def read_response(read: Callable[[str], TextFile | None], named: tuple[str, str]
     if named is not None:
         rel = safe_relative(named[0])
         return None if rel is None else read(rel)
-    return read(RESPONSE) or log()
+    found = read(RESPONSE)
+    if found is not None and not _blank(found):
+        return found
+    # An empty response.md holds no answer, and hides none: the answer an executor log
+    # beside it gives is the response. Taken as the response, the empty file made
+    # 'not response contains "x"' pass over an answer the log shows.
+    return log() or found
+
+
+def _blank(found: TextFile) -> bool:
+    """A file read whole that holds nothing but white space (one that could not be
+    read is not: what it holds is unknown)."""
+    return found.text is not None and found.unreadable is None and not found.text.strip()
 
 
 def log_answer(source: TextFile | None, transcript: Transcript, base: str = "") -> TextFile | None:

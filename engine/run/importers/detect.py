@@ -95,7 +95,7 @@ def _transcript_warnings(run: Any, base: str, imported: bool) -> list[Problem]:
     elif skill_creator.log_shaped(text):  # looks_like's parse and tag test were done above
         message = ("a skill-creator executor log: the agent wrote it, so it has no tool-call record and a "
                    "check over calls cannot be decided (an error); its final result section is the response "
-                   "when the run has no response file")
+                   "when the run has no response file, or an empty one")
         found.append(Problem("no-tool-record", where, message))
     elif not transcript.suspect_calls:  # records, all untrusted, are a format recognised (and said so)
         message = "no [tool_calls] or [agent_notes] section: an unrecognised transcript format, read as agent prose"
