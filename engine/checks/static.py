@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
+from decimal import Decimal
 from typing import Iterable, Iterator, Mapping
 
 from referee.dsl import ast
@@ -126,6 +127,40 @@ def _only_existence(node) -> bool:
     if isinstance(node, (ast.And, ast.Or)):
         return all(_only_existence(op) for op in node.operands)
     return False
+
+
+# ``count(x) OP n`` that says only whether x holds something: True for "something
+# is there" (count(x) >= 1), False for "nothing is" (count(x) == 0).
+_COUNT_SAYS = {(">=", 1): True, (">", 0): True, ("!=", 0): True, ("==", 0): False, ("<", 1): False,
+               ("<=", 0): False}
+_MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
+
+
+def presence_only(check) -> bool:
+    """Whether ``check`` asks only whether something is there: ``exists``, ``is
+    [not] empty``, and what says the same in other words (``count(x) >= 1``,
+    ``count(x) == 0``, ``any x`` and ``no x`` without ``have``), under and/or/not.
+    The critique holds every such check to what ``exists`` is held to: written as
+    a count, "a reservation is made" passes on any reservation all the same."""
+    if isinstance(check, (ast.Not, ast.And, ast.Or)):
+        operands = (check.operand,) if isinstance(check, ast.Not) else check.operands
+        return all(presence_only(op) for op in operands)
+    if isinstance(check, _EXISTENCE):
+        return True
+    if isinstance(check, ast.Quantified):
+        return check.condition is None and (check.quantifier in ("any", "no")
+                                            or (check.quantifier == "exactly" and check.count == 0))
+    return isinstance(check, ast.Compare) and _counted_presence(check)
+
+
+def _counted_presence(compare: ast.Compare) -> bool:
+    op, left, right = compare.op, compare.left, compare.right
+    if isinstance(left, ast.Literal):  # 0 < count(x) is count(x) > 0
+        op, left, right = _MIRRORED[op], right, left
+    if not (isinstance(left, ast.FuncCall) and left.name == "count" and isinstance(right, ast.Literal)):
+        return False
+    number = right.value
+    return isinstance(number, (int, Decimal)) and not isinstance(number, bool) and (op, number) in _COUNT_SAYS
 
 
 def evidence_source(check, lets: Mapping[str, ast.Let]) -> str:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from referee.engine.budget import spend
 from referee.engine.checks.base import Context
+from referee.engine.checks.static import presence_only
 from referee.engine.compile import CompiledAssertion, CompiledEval
 from referee.engine.critique.image import image_of, to_run
 from referee.engine.critique.claims import claims_of
@@ -96,8 +97,9 @@ def critique_run(ev: CompiledEval, run, lets_text: Mapping[str, str],
         if _grade(ev, assertion, identity).outcome is not Outcome.PASS:
             critique.not_judged.append(run.id.rel)
             continue
-        shape = Shape.of(_assertion_text(assertion, lets_text), assertion.precision == Precision.EXISTENCE,
-                         claims_of(assertion.condition, lets))
+        existence = assertion.precision == Precision.EXISTENCE or (
+            assertion.condition is not None and presence_only(assertion.condition))
+        shape = Shape.of(_assertion_text(assertion, lets_text), existence, claims_of(assertion.condition, lets))
         mutants = mutants_for(image, verdict, shape)
         # Charged before any is graded: a budget too small stops before the work, not after.
         spend(sum(work_units(m.image) for m in mutants), "grading mutants")
