@@ -129,7 +129,8 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
             source, program = replace(source, sentences=sentences), None
     if program is None:
         program = source.compile()
-    critique = _critique_feedback(Path(where), source, program) if isinstance(where, (str, os.PathLike)) else None
+    critique = _critique_feedback(Path(where), source, program, response) if isinstance(where, (str, os.PathLike)) \
+        else None
     graded = grade_all(program, runs, source, grader_info(), jobs=1, extra_feedback=critique)
     return [RunResult(g.run.id.rel, g.grading, g.truth) for g in graded if g is not None]
 
@@ -160,17 +161,18 @@ def _source_runs(path: Path, response: str | None, evals: str | os.PathLike[str]
     return list(found.runs)
 
 
-def _critique_feedback(where: Path, source, program: Program) -> dict[str, list[dict[str, str]]] | None:
+def _critique_feedback(where: Path, source, program: Program,
+                       response: str | None = None) -> dict[str, list[dict[str, str]]] | None:
     """As referee grade adds them: the findings of ``referee critique`` in the folder
-    graded (its critique.json), when they were made with these very rules; a
-    source file has none."""
+    graded (its critique.json), when they were made with these very rules and the
+    same response file; a source file has none."""
     from referee.dsl.named_file import read_named_text
     from referee.engine.critique.findings import feedback_for
 
     if not where.is_dir():
         return None
     evals_text = read_named_text(source.evals_path) if source.evals_path else None
-    return feedback_for(where, source.files, evals_text, [ev.key for ev in program.evals])
+    return feedback_for(where, source.files, evals_text, [ev.key for ev in program.evals], response)
 
 
 def _source(text: str, path: str, evals: str | os.PathLike[str] | None):

@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     result = critique_workspace(args.workspace, list(args.rules), args.evals, response=args.response, **budget)
     found = document(result.critiques, result.coverage)
     try:
-        written = None if args.check else write_findings(args.workspace, found, result.digest)
+        written = None if args.check else write_findings(args.workspace, found, result.digest, args.response)
     except OSError as exc:  # a full disk, or critique.json a link or a FIFO (never replaced)
         raise UsageError(f"cannot write critique.json into {args.workspace}: {exc.strerror or exc}") from None
     if args.json:

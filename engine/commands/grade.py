@@ -134,7 +134,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
         return setup
     program, source, judge, runs, part = setup
     critique = {} if args.sources is not None else critique_feedback(args.workspace, source,
-                                                                      [e.key for e in program.evals])
+                                                                      [e.key for e in program.evals], args.response)
     bar = terminal.ProgressBar("grading")
     tallies: dict = {}  # each eval's critique facts: a shard's manifest keeps them
     try:

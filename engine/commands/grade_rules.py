@@ -22,17 +22,18 @@ if TYPE_CHECKING:
 _SHOWN: dict[str, str] = {}
 
 
-def critique_feedback(workspace: Path, source: RulesSource, keys: list[str]) -> dict:
+def critique_feedback(workspace: Path, source: RulesSource, keys: list[str], response: str | None = None) -> dict:
     """The findings of ``referee critique`` (WORKSPACE/critique.json) as eval_feedback
-    suggestions by eval key, when they were made with these very rules."""
+    suggestions by eval key, when they were made with these very rules and the same
+    ``--response``."""
     from referee.dsl.named_file import read_named_text
     from referee.engine.critique.findings import CRITIQUE_FILE, feedback_for
 
     evals_text = read_named_text(source.evals_path) if source.evals_path else None
-    found = feedback_for(workspace, source.files, evals_text, keys)
+    found = feedback_for(workspace, source.files, evals_text, keys, response)
     if found is None:
-        warn(f"{CRITIQUE_FILE} was made with other rules; its findings are left out of eval_feedback "
-             "(run referee critique again)")
+        warn(f"{CRITIQUE_FILE} was made with other rules, or another --response; its findings are left out "
+             "of eval_feedback (run referee critique again)")
         return {}
     return found
 

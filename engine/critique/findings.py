@@ -4,13 +4,15 @@
 each weak assertion's reasons to its eval's ``eval_feedback`` (tagged
 ``"source": "critique"``) and ``referee aggregate`` to its notes, but only while
 the rules are the ones critiqued: the file records a digest of the rules texts
-(and evals.json), and a grade with other rules leaves the findings out and says so.
+(and evals.json) and the response file ``--response`` named (null: none), and a
+grade with other rules or another ``--response`` leaves the findings out and says so.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -30,17 +32,26 @@ def rules_digest(files: tuple[tuple[str, str], ...], evals_text: str | None) -> 
     return digest.hexdigest()[:16]
 
 
-def write_findings(workspace: Path, document: dict[str, Any], digest: str) -> Path:
-    """Write critique.json (atomically) with the digest of the rules it critiqued."""
+def write_findings(workspace: Path, document: dict[str, Any], digest: str, response: str | None = None) -> Path:
+    """Write critique.json (atomically) with the digest of the rules it critiqued and
+    the response file ``--response`` named: critiqued on another file than a grade
+    reads, its findings are not that grade's."""
     path = workspace / CRITIQUE_FILE
-    text = json.dumps({"rules_digest": digest, **document}, ensure_ascii=False, indent=2) + "\n"
+    text = json.dumps({"rules_digest": digest, "response": _named(response), **document},
+                      ensure_ascii=False, indent=2) + "\n"
     write_atomic(path, text)
     return path
+
+
+def _named(response: str | None) -> str | None:
+    """``--response`` as a grade and a critique compare it (``./outputs/x.md`` is ``outputs/x.md``)."""
+    return None if response is None else posixpath.normpath(response)
 
 
 @dataclass
 class Findings:
     digest: str
+    response: str | None = None  # the response file --response named; None: none
     weak: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # eval -> (assertion, reason)
 
 
@@ -53,7 +64,8 @@ def load_findings(workspace: Path) -> Findings | None:
     digest = value.get("rules_digest")
     if not isinstance(digest, str) or not isinstance(value.get("assertions"), list):
         return None
-    findings = Findings(digest)
+    response = value.get("response")
+    findings = Findings(digest, response if isinstance(response, str) else None)
     for item in value["assertions"]:
         if isinstance(item, dict) and item.get("weak") is True and isinstance(item.get("reasons"), list):
             for reason in item["reasons"]:
@@ -62,14 +74,15 @@ def load_findings(workspace: Path) -> Findings | None:
 
 
 def feedback_for(workspace: Path, files: tuple[tuple[str, str], ...], evals_text: str | None,
-                 keys: list[str]) -> dict[str, list[dict[str, str]]] | None:
+                 keys: list[str], response: str | None = None) -> dict[str, list[dict[str, str]]] | None:
     """The findings of ``workspace``'s critique.json as eval_feedback suggestions by
     eval key ({} when it has none); None when they were made with other rules than
-    ``files`` and ``evals_text``, and so are left out."""
+    ``files`` and ``evals_text``, or with another response file than ``response``
+    (the grade's ``--response``), and so are left out."""
     findings = load_findings(workspace)
     if findings is None:
         return {}
-    if findings.digest != rules_digest(files, evals_text):
+    if findings.digest != rules_digest(files, evals_text) or findings.response != _named(response):
         return None
     return {key: feedback_suggestions(findings, key) for key in keys}
 
