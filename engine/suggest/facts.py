@@ -4,6 +4,7 @@ the names a draft is resolved against."""
 from __future__ import annotations
 
 import difflib
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -190,9 +191,35 @@ def tool_with_field(name: str, facts: RunFacts) -> str | None:
 
 
 def misspelt(name: str, known: str, most: int = 2) -> bool:
+    """Whether ``name`` is ``known`` misspelt: at most ``most`` letters inserted,
+    dropped or changed, each word of it (``set``, ``Invoice``) the same word or that
+    word misspelt. Two letters decide nothing alone: ``setInvoice`` is one letter
+    from ``getInvoice``, and another verb, another tool."""
+    return _near(name, known, most) and _same_words(name, known)
+
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|[0-9]+|[^\W\d_A-Za-z]+")
+SHORTEST_MISSPELT = 4  # a shorter word one letter off is another word (set, get; add, and)
+
+
+def _same_words(name: str, known: str) -> bool:
+    """Whether the words of ``name`` (camelCase, snake_case, digits apart) are those of
+    ``known``, each the same (case aside) or misspelt: its first letter kept, in a
+    word of at least ``SHORTEST_MISSPELT`` letters."""
+    if name.casefold() == known.casefold():
+        return True
+    ours, theirs = _WORD.findall(name), _WORD.findall(known)
+    if len(ours) != len(theirs):
+        return False
+    return all(a.casefold() == b.casefold()
+               or (a[0].casefold() == b[0].casefold() and max(len(a), len(b)) >= SHORTEST_MISSPELT)
+               for a, b in zip(ours, theirs))
+
+
+def _near(name: str, known: str, most: int) -> bool:
     """Whether ``name`` is ``known`` with at most ``most`` letters inserted, dropped or
-    changed (a misspelling, not another name); a band of the edit distance's table,
-    so the work grows with the names' length alone."""
+    changed; a band of the edit distance's table, so the work grows with the names'
+    length alone."""
     if abs(len(name) - len(known)) > most:
         return False
     far = most + 1
