@@ -46,3 +46,22 @@ def test_the_draft_names_the_tool_the_sentence_names():
     found = draft("travel_setInvoice is called exactly once", "travel_getInvoice")
     assert found.check == 'count(calls to "travel_setInvoice") == 1'
     assert "the closest tool the runs call is travel_getInvoice" in " ".join(found.notes)
+
+
+def _facts(fields: set[str]) -> RunFacts:
+    facts = RunFacts()
+    facts.tools.add("search")
+    facts.fields["search"] = set(fields)
+    facts.returns["search"] = set(fields)
+    return facts
+
+
+def test_a_field_that_is_another_word_is_kept_as_the_sentence_names_it():
+    # 'maxPrice' was drafted as minPrice: difflib finds them close, and nothing asked more
+    from referee.engine.suggest.facts import resolve_field, resolve_return_field
+
+    facts = _facts({"minPrice"})
+    for found in (resolve_field("maxPrice", facts, "search"), resolve_return_field("maxPrice", facts, "search")):
+        assert found.text == "maxPrice" and "the closest is minPrice" in (found.note or ""), found
+    assert resolve_field("minPrise", facts, "search").text == "minPrice"
+    assert resolve_return_field("minPrise", facts, "search").text == "minPrice"

@@ -111,7 +111,8 @@ def resolve_tool(name: str, facts: RunFacts) -> Resolved:
 
 
 def resolve_field(name: str, facts: RunFacts, tool: str | None = None) -> Resolved:
-    """The argument field as the runs spell it (case corrected), else as written."""
+    """The argument field as the runs spell it (case corrected, or misspelt: see
+    ``misspelt``), else as written, with the closest field in the note."""
     known = facts.fields.get(tool, set()) if tool else facts.all_fields()
     if not facts.known or name in known:
         return Resolved(name)
@@ -119,8 +120,11 @@ def resolve_field(name: str, facts: RunFacts, tool: str | None = None) -> Resolv
     if folded:
         return Resolved(folded[0], f"the runs spell the field {folded[0]}")
     close = _closest(name, known)
-    if close:
+    if close and misspelt(name, close):
         return Resolved(close, f"no call has a field {name}; the closest is {close}", lowers=True)
+    if close:  # another word (maxPrice is not minPrice): the field the sentence names
+        return Resolved(name, f"no call has a field {name}; the closest is {close}: check the field name",
+                        lowers=True)
     return Resolved(name, f"no call of the runs has a field {name}", lowers=True)
 
 
@@ -132,8 +136,11 @@ def resolve_return_field(name: str, facts: RunFacts, tool: str | None = None) ->
     if name in known:
         return Resolved(name)
     close = _closest(name, known)
-    if close:
+    if close and misspelt(name, close):
         return Resolved(close, f"no return has a field {name}; the closest is {close}", lowers=True)
+    if close:
+        return Resolved(name, f"no return has a field {name}; the closest is {close}: check the field name",
+                        lowers=True)
     return Resolved(name, f"no return of the runs has a field {name}", lowers=True)
 
 
