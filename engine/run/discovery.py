@@ -28,6 +28,7 @@ from referee.engine.run.reading import NO_FILES, ResponseFiles
 from referee.engine.run.workspace import Run, _build_run, sort_problems
 
 _STRAY = re.compile(r"(?:eval|run)[-_]", re.I)  # files named like a run or eval folder
+RUN_NUMBER_TAKEN = "run-number-taken"  # two runs of one configuration claim one number
 # Files a run folder holds beside outputs/: a folder with one of them and no outputs/
 # was meant to be a run.
 _RUN_FILES = ("transcript.md", "response.md", "timing.json", "grading.json")
@@ -125,6 +126,7 @@ def discover(workspace: Path, responses: ResponseFiles = NO_FILES) -> Discovery:
     walker = _Walker(root)
     walker.visit(os.fspath(root), ())
     repeated = walker.keep_apart()
+    walker.numbers_taken()
     runs = RunList(root, _in_run_order(walker.found), walker.metadata, walker.prefix, responses, repeated)
     return Discovery(runs, sort_problems(walker.problems), walker.sentences(repeated))
 
@@ -225,6 +227,19 @@ class _Walker:
                     self.found[n] = ((key[0], self._key(eval_id)) + key[2:], rel)
         return repeated
 
+    def numbers_taken(self) -> None:
+        """Runs that claim one number (``run-1`` beside ``run-01``, both run 1) of one
+        configuration of an eval in one iteration: said, naming both
+        (``RUN_NUMBER_TAKEN``). A run's number is its identity in every report
+        (grading.json, benchmark.json, JUnit, shards), where one would shadow the other."""
+        first: dict[tuple, str] = {}
+        for key, rel in self.found:
+            taken = first.setdefault(key, rel)
+            if taken != rel:
+                self._warn(RUN_NUMBER_TAKEN, rel, f"{taken} and {rel} are both run {key[3]} of eval "
+                           f"{_text_of(key[1])}, configuration {_text_of(key[2])}: number the runs apart "
+                           "(run-1, run-2)")
+
     def sentences(self, repeated: KeptApart) -> tuple[EvalSentences, ...]:
         """The sentences of each eval (by its qualified id when kept apart), in walk
         order: the first found for each."""
@@ -272,6 +287,11 @@ class _Walker:
 
     def _warn(self, code: str, rel: str, message: str) -> None:
         self.problems.append(Problem(code, rel, message))
+
+
+def _text_of(key: tuple) -> str:
+    """The text a ``natural_key`` was made of."""
+    return "".join(part[-1] for part in key)
 
 
 def _may_hold_metadata(entries: dict[str, os.DirEntry]) -> bool:
