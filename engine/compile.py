@@ -24,6 +24,7 @@ from referee.engine.checks.compiler import Compiler, Scope
 from referee.engine.checks.inputs import Inputs
 from referee.engine.checks.logic import LiteralAndJudgement
 from referee.engine.run.model import RunId
+from referee.engine.run.identity import SHARED_ID
 from referee.engine.regexes import Pattern
 from referee.engine.verdict import Precision
 
@@ -73,7 +74,13 @@ class Program:
     source: RulesSource | None = field(default=None, compare=False, repr=False)
 
     def for_run(self, run_id: RunId, metadata: dict) -> CompiledEval | None:
-        """The eval a run belongs to: by eval id first, then by eval name."""
+        """The eval a run belongs to: by eval id first, then by eval name. A run whose
+        eval id names evals in other folders too is kept apart by its qualified id
+        (``eval-1-book/1``, ``engine.run.identity.KeptApart``), and found by it alone:
+        by the id its eval_metadata.json shares (or a name the copies share), two
+        evals would be graded by one eval's rules again."""
+        if SHARED_ID in run_id.extra:
+            return next((ev for ev in self.evals if ev.key == run_id.eval_id), None)
         ids = {run_id.eval_id, _text(metadata.get("eval_id"))} - {None, ""}
         for ev in self.evals:
             if ev.key in ids:

@@ -122,6 +122,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _grade(args: argparse.Namespace, spill: Spill) -> int:
     from referee.engine.grade import cpu_jobs, grade_spilled, grader_info
+    from referee.engine.run.identity import SHARED_ID
     from referee.engine.report import terminal
     from referee.engine.report.write import WriteInterrupted
 
@@ -151,9 +152,13 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     finally:
         bar.close()
     # Only the runs left out are built again (runs may be a RunList): not every Run at once.
-    skipped = [(runs[n].id.rel, runs[n].id.eval_id) for n, g in enumerate(results) if g is None]
-    for rel, eval_id in skipped[:MAX_WARNINGS]:
-        warn(f"{rel}: no eval of the rules matches eval '{eval_id}'; not graded")
+    left_out = [runs[n].id for n, g in enumerate(results) if g is None]
+    skipped = [(rid.rel, rid.eval_id) for rid in left_out]
+    for rid in left_out[:MAX_WARNINGS]:
+        shared = rid.extra.get(SHARED_ID)
+        kept = (f" (eval id '{shared}' names evals in other folders too, so this one is '{rid.eval_id}': "
+                "name it so in the rules)") if shared is not None else ""
+        warn(f"{rid.rel}: no eval of the rules matches eval '{rid.eval_id}'{kept}; not graded")
     graded = [g for g in results if g is not None]
     if not graded and part is None:  # a shard of no graded run is valid: its manifest says so
         return _fail("no run matches an eval of the rules; check the eval ids and names")

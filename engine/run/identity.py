@@ -25,6 +25,7 @@ from referee.engine.run.safeio import join_report, read_json
 
 METADATA = "eval_metadata.json"
 SOURCE_MAP = "source_map.json"  # what referee import writes into every run folder
+SHARED_ID = "shared_id"  # RunId.extra: the id a kept-apart eval shares with others (KeptApart.apply)
 DEFAULT_CONFIGURATION = "default"  # for layouts with no configuration level (eval-1/outputs)
 
 _RUN = re.compile(r"run[-_]([0-9]{1,9})", re.I)
@@ -308,7 +309,7 @@ class KeptApart:
             return run_id
         reading = (f"eval id {run_id.eval_id!r} names evals in other folders too: this one is {eval_id}")
         layout = "; ".join(filter(None, (run_id.extra.get("layout"), reading)))
-        return replace(run_id, eval_id=eval_id, extra={**run_id.extra, "layout": layout})
+        return replace(run_id, eval_id=eval_id, extra={**run_id.extra, "layout": layout, SHARED_ID: run_id.eval_id})
 
 
 def kept_apart(run_id: RunId) -> RunId:
