@@ -137,10 +137,36 @@ def _payload_val(prov: Prov, key: str, payload: Payload | None) -> Result:
     # looking up in its text to be placed (Prov.child keeps the line it has).
     anchor = Anchor(payload.text, 0, payload.line) if payload.is_json and "\n" in payload.text else None
     value = payload.value
-    if not payload.is_json and isinstance(value, str) and value.lstrip().startswith(("{", "[")):
+    if unread_json(payload):
         value = UnreadJson(value)
     return Val(value, Prov(prov.source, f"{prov.label} {key}", prov.file, payload.line,
                                    prov.step, anchor))
+
+
+def unread_json(payload: Payload | None) -> bool:
+    """Whether ``payload`` looks like a JSON object or array that could not be read as one."""
+    if payload is None or payload.is_json:
+        return False
+    value = payload.value
+    return isinstance(value, str) and value.lstrip().startswith(("{", "["))
+
+
+def holds_unread_json(value: Any) -> bool:
+    """Whether ``value`` is, or holds (a call's Args or Return, at any depth of a list
+    or object), JSON that could not be read: what a query finds in it cannot be known."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, UnreadJson):
+            return True
+        if isinstance(item, ToolCall):
+            if unread_json(item.args) or unread_json(item.result):
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return False
 
 
 def _note_field(val: Val, note: Note, key: str | int) -> Result:

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from referee.dsl import ast
 from referee.dsl.errors import did_you_mean
-from referee.engine.checks.access import CALL_FIELDS, NOTE_FIELDS, elements, get
+from referee.engine.checks.access import CALL_FIELDS, NOTE_FIELDS, elements, get, holds_unread_json
 from referee.engine.checks.base import Context, Expr, ExprCompiler, present
 from referee.dsl.format import format_value
 from referee.dsl.syntax import SOURCES as SOURCE_WORDS  # the words a selection starts with
@@ -166,6 +166,11 @@ class JsonPathGet:
         base = self.base.eval(ctx)
         if isinstance(base, Missing):
             return base
+        if holds_unread_json(base.value):
+            # Read as text, it holds nothing a query could select: "no match" would pass
+            # 'count(jsonpath(...)) == 0' on data never read.
+            raise EvalError(f"{base.label} holds JSON that could not be read (see the run's warnings), so what "
+                            f"jsonpath {self.text!r} selects in it cannot be known")
         found = find_sure(self.query, for_query(plain(base.value)), self.text)
         prov = base.prov
         items = tuple(Val(given_back(m.value), _match_prov(prov, str(m.full_path))) for m in found)
