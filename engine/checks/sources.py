@@ -263,14 +263,14 @@ def _leading_picks(filters: tuple[Filter, ...]) -> tuple[tuple[Pick, ...], Keep 
 def all_sure(ctx: Context, calls: tuple[Val, ...]) -> bool:
     """True when no call of the run is unsure of any field (the usual case: only a
     record that broke the record grammar is) and every status says success or
-    error (or is not given), read once per run: the filters' ``pick`` cannot say
-    that they cannot decide."""
+    error (or no_result), read once per run: the filters' ``pick`` cannot say that
+    they cannot decide."""
     return ctx.once(all_sure, lambda: not any(call.value.unsure or _unread_status(call.value.status)
                                               for call in calls))
 
 
 def _unread_status(status: str | None) -> bool:
-    return status is not None and status_words.meaning(status) is None
+    return status is None or status_words.meaning(status) is None
 
 
 def _file_of(items: tuple[Val, ...]) -> str | None:
@@ -335,23 +335,23 @@ def _status_filter(c, node: ast.StatusFilter, source: str, element: str) -> Filt
 
     def keep_read(ctx: Context, item: Val) -> bool:
         status = sure_of(item, "status").status
-        if status is None:
-            return False
-        said = status_words.meaning(status)
+        said = None if status is None else status_words.meaning(status)
         if said is None:
             raise EvalError(_unknown_status(item, status))
         return said == wanted
 
     def pick_read(ctx: Context, items: tuple[Val, ...]) -> tuple[Val, ...]:
-        # all_sure held: every status is None or says success or error
-        return tuple(item for item in items
-                     if (status := item.value.status) is not None and status_words.meaning(status) == wanted)
+        # all_sure held: every status says success, error or no_result
+        return tuple(item for item in items if status_words.meaning(item.value.status or "") == wanted)
 
     return Filter(keep_read, "with status", pick=_for_calls(source, pick_read))
 
 
-def _unknown_status(item: Val, status: str) -> str:
+def _unknown_status(item: Val, status: str | None) -> str:
     call = item.value
+    if status is None:  # a record without a Status line: the call may have failed
+        return (f"{item.label} ({call.location.file}:{call.location.line}) has no Status line: whether the "
+                "call failed cannot be told")
     line = call.status_line or call.location.line
     return (f"{item.label} has status {status!r} ({call.location.file}:{line}), which says neither success nor "
             "error: whether the call failed cannot be told (write success or error, or select the word as "
