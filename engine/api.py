@@ -140,16 +140,16 @@ def _runs(where: str | os.PathLike[str] | Run | Iterable[Run], response: str | N
     if isinstance(where, Run):
         return [where]
     if isinstance(where, (str, os.PathLike)):
-        from referee.engine.run.discovery import RUN_NUMBER_TAKEN
+        from referee.engine.run.discovery import REFUSED
         from referee.engine.run.reading import response_files
         from referee.engine.run.workspace import discover
 
         # A list, as this function has always given: a library caller may keep and
         # re-read these Runs, which a discovery's RunList builds anew on each access.
         found = discover(Path(where), response_files(response, evals))
-        taken = [p for p in found.problems if p.code == RUN_NUMBER_TAKEN]
-        if taken:  # as referee grade refuses it: one run's report would shadow the other's
-            raise ValueError(taken[0].message)
+        taken = [p for p in found.problems if p.code in REFUSED]
+        if taken:  # as referee grade refuses it: a run would stand for another, or go unread
+            raise ValueError(f"{taken[0].path}: {taken[0].message}")
         return list(found.runs)
     return list(where)
 

@@ -221,7 +221,7 @@ def _interrupted(when: str, results: list[WriteResult], runs: int | None, check:
 
 def _prepare(args: argparse.Namespace, color: bool):
     """Everything before grading; an int is an exit code (the error is printed)."""
-    from referee.engine.run.discovery import RUN_NUMBER_TAKEN
+    from referee.engine.run.discovery import REFUSED
     from referee.engine.run.reading import response_files
     from referee.engine.run.workspace import discover
 
@@ -241,9 +241,9 @@ def _prepare(args: argparse.Namespace, color: bool):
     if isinstance(judge, int):
         return judge
     warn_all([str(p) for p in discovery.problems])
-    taken = [p for p in discovery.problems if p.code == RUN_NUMBER_TAKEN]
-    if taken:  # each run's number is its identity in every report: neither may shadow the other
-        return _fail(f"{taken[0].message}; nothing was graded")
+    taken = [p for p in discovery.problems if p.code in REFUSED]
+    if taken:  # a run would stand for another in the reports, or go unread
+        return _fail(f"{taken[0].path}: {taken[0].message}; nothing was graded")
     if not discovery.runs:
         if args.sources is not None:
             return _fail("no run in the sources given (see the warnings); an empty benchmark is not a success")

@@ -29,6 +29,9 @@ from referee.engine.run.workspace import Run, _build_run, sort_problems
 
 _STRAY = re.compile(r"(?:eval|run)[-_]", re.I)  # files named like a run or eval folder
 RUN_NUMBER_TAKEN = "run-number-taken"  # two runs of one configuration claim one number
+RUN_INSIDE_RUN = "run-inside-run"  # a run folder below a folder that is a run itself: never read
+# What makes a workspace ungradable: a run would stand for another, or go unread.
+REFUSED = (RUN_NUMBER_TAKEN, RUN_INSIDE_RUN)
 # Files a run folder holds beside outputs/: a folder with one of them and no outputs/
 # was meant to be a run.
 _RUN_FILES = ("transcript.md", "response.md", "timing.json", "grading.json")
@@ -184,6 +187,7 @@ class _Walker:
         outputs = entries.get("outputs")
         if outputs is not None and outputs.is_dir(follow_symlinks=False):
             self._add_run(folder, parts, rel, entries)
+            self._runs_inside(entries, rel)
             return
         if not entries:
             self._warn("empty-dir", rel, "empty folder; skipped")
@@ -192,6 +196,19 @@ class _Walker:
         for name in sorted(entries, key=self._key):
             self._visit_entry(entries[name], parts + (name,), f"{rel}/{name}" if parts else name)
         self._check_found(parts, rel, before, entries)
+
+    def _runs_inside(self, entries: dict[str, os.DirEntry], rel: str) -> None:
+        """A run's folder is not walked: a run folder in it (``with_skill/run-1/outputs``
+        beside ``with_skill/outputs``) would go unread, and a grade pass without it. Said,
+        naming both (``RUN_INSIDE_RUN``)."""
+        for name in sorted(entries):
+            entry = entries[name]
+            if name == "outputs" or entry.is_symlink() or not entry.is_dir(follow_symlinks=False):
+                continue
+            inner = f"{rel}/{name}" if rel != "." else name
+            if is_run_folder(name) or os.path.isdir(os.path.join(entry.path, "outputs")):
+                self._warn(RUN_INSIDE_RUN, inner, f"a run folder inside the run {rel} (a folder holding outputs/), "
+                           "which is not read: move one of them, so that no run holds another")
 
     def _entries(self, folder: str, rel: str) -> dict[str, os.DirEntry] | None:
         try:
