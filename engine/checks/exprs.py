@@ -16,6 +16,7 @@ from referee.engine.checks.base import Context, Expr, ExprCompiler, present
 from referee.dsl.format import format_value
 from referee.dsl.syntax import SOURCES as SOURCE_WORDS  # the words a selection starts with
 from referee.engine.checks.functions import ARITY, FUNCTIONS
+from referee.engine.checks.jsonpath_arithmetic import check_arithmetic
 from referee.engine.checks.jsonpath_numbers import for_query, given_back
 from referee.engine.checks.jsonpath_orders import find_sure
 from referee.engine.checks.static import reads_element
@@ -171,6 +172,7 @@ class JsonPathGet:
             # 'count(jsonpath(...)) == 0' on data never read.
             raise EvalError(f"{base.label} holds JSON that could not be read (see the run's warnings), so what "
                             f"jsonpath {self.text!r} selects in it cannot be known")
+        check_arithmetic(self.query, self.text)
         found = find_sure(self.query, for_query(plain(base.value)), self.text)
         prov = base.prov
         items = tuple(Val(given_back(m.value), _match_prov(prov, str(m.full_path))) for m in found)
