@@ -24,7 +24,7 @@ from referee.engine.checks.compiler import Compiler, Scope
 from referee.engine.checks.inputs import Inputs
 from referee.engine.checks.logic import LiteralAndJudgement
 from referee.engine.run.model import RunId
-from referee.engine.run.identity import SHARED_ID
+from referee.engine.run.kept_apart import SHARED_ID
 from referee.engine.regexes import Pattern
 from referee.engine.verdict import Precision
 
@@ -76,7 +76,7 @@ class Program:
     def for_run(self, run_id: RunId, metadata: dict) -> CompiledEval | None:
         """The eval a run belongs to: by eval id first, then by eval name. A run whose
         eval id names evals in other folders too is kept apart by its qualified id
-        (``eval-1-book/1``, ``engine.run.identity.KeptApart``), and found by it alone:
+        (``eval-1-book/1``, ``engine.run.kept_apart.KeptApart``), and found by it alone:
         by the id its eval_metadata.json shares (or a name the copies share), two
         evals would be graded by one eval's rules again."""
         if SHARED_ID in run_id.extra:

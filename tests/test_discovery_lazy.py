@@ -17,9 +17,10 @@ from hypothesis import HealthCheck, example, given, settings, strategies as st
 from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.report.spill import Spill
 from referee.engine.run.identity import (
-    KeptApart, MetadataReader, _identity_parts, _metadata_base, _read_shape, _shape, eval_prefix, identify,
-    natural_key, place_of,
+    MetadataReader, _identity_parts, _metadata_base, _read_shape, _shape, eval_prefix, identify,
+    natural_key,
 )
+from referee.engine.run.kept_apart import KeptApart, place_of
 from referee.engine.run.select import Selection, select_runs
 from referee.engine.run.workspace import RunList, _build_run, _may_hold_metadata, discover, run_folder
 
@@ -65,7 +66,7 @@ def _eager_order(run) -> tuple:
 
 def _eager(root: Path, rels) -> list:
     """Every run built at once with one reader, sorted: what discovery gave before.
-    An eval id found in two folders names an eval in each (``identity.KeptApart``)."""
+    An eval id found in two folders names an eval in each (``kept_apart.KeptApart``)."""
     reader, prefix = MetadataReader(), eval_prefix(root)
     built = [_build_run(run_folder(root, rel), rel, reader, prefix) for rel in rels]
     repeated = KeptApart.of(place_of(run.id) for run in built)

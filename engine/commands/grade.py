@@ -122,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _grade(args: argparse.Namespace, spill: Spill) -> int:
     from referee.engine.grade import cpu_jobs, grade_spilled, grader_info
-    from referee.engine.run.identity import SHARED_ID
+    from referee.engine.run.kept_apart import SHARED_ID
     from referee.engine.report import terminal
     from referee.engine.report.write import WriteInterrupted
 

@@ -20,8 +20,9 @@ from itertools import groupby
 from operator import itemgetter
 from pathlib import Path
 
-from referee.engine.run.identity import (METADATA, SOURCE_MAP, KeptApart, MetadataReader, Place, eval_prefix,
-                                         identify, is_eval_folder, is_run_folder, is_run_like, natural_key, place_of)
+from referee.engine.run.identity import (METADATA, SOURCE_MAP, MetadataReader, eval_prefix, identify, is_eval_folder,
+                                         is_run_folder, is_run_like, natural_key)
+from referee.engine.run.kept_apart import KeptApart, Place, place_of
 from referee.engine.run.metadata_evals import EvalSentences, sentences_of, text_or_none
 from referee.engine.run.model import Problem, RunId
 from referee.engine.run.reading import NO_FILES, ResponseFiles

@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
-from referee.engine.run.identity import (METADATA, SOURCE_MAP, KeptApart, MetadataReader, identify, is_run_folder,
-                                         is_run_like, natural_key, place_of)
+from referee.engine.run.identity import METADATA, SOURCE_MAP, MetadataReader, identify, is_run_folder, is_run_like, natural_key
+from referee.engine.run.kept_apart import KeptApart, place_of
 from referee.engine.run.memory import Content, MemoryRun
 from referee.engine.run.model import JsonFile
 from referee.engine.run.reading import NO_FILES, ResponseFiles

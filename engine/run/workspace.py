@@ -15,9 +15,10 @@ from typing import TYPE_CHECKING
 
 # Identity lives in engine.run.identity; its public names are importable from here too.
 from referee.engine.run.identity import (  # noqa: F401
-    DEFAULT_CONFIGURATION, METADATA, SOURCE_MAP, KeptApart, MetadataReader, eval_from_folder, eval_prefix, identify, is_eval_folder,
-    is_run_folder, is_run_like, kept_apart, natural_key, report_path,
+    DEFAULT_CONFIGURATION, METADATA, SOURCE_MAP, MetadataReader, eval_from_folder, eval_prefix, identify, is_eval_folder,
+    is_run_folder, is_run_like, natural_key, report_path,
 )
+from referee.engine.run.kept_apart import KeptApart, kept_apart  # noqa: F401
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
 from referee.engine.run.reading import (NO_FILES, ResponseFiles, imported_json, imported_response, log_answer,
                                         missing_response, no_record, read_response, response_problems)
@@ -307,7 +308,7 @@ def sort_problems(problems) -> list[Problem]:
 def _build_run(run_dir: Path, rel: str, reader: MetadataReader, prefix: tuple[str, ...] = (),
                responses: ResponseFiles = NO_FILES, repeated: KeptApart = KeptApart()) -> Run:
     """A Run for ``run_dir``; ``rel`` is "." for a run loaded on its own. ``repeated``:
-    the eval ids that evals in other folders share (``identity.KeptApart``)."""
+    the eval ids that evals in other folders share (``kept_apart.KeptApart``)."""
     run_id, metadata, problems = identify(run_dir, rel, reader, prefix)
     if run_id.eval_id in repeated:
         run_id = repeated.apply(run_id)
