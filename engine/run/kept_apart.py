@@ -84,8 +84,3 @@ class KeptApart:
         reading = (f"eval id {run_id.eval_id!r} names evals in other folders too: this one is {eval_id}")
         layout = "; ".join(filter(None, (run_id.extra.get("layout"), reading)))
         return replace(run_id, eval_id=eval_id, extra={**run_id.extra, "layout": layout, SHARED_ID: run_id.eval_id})
-
-
-def kept_apart(run_id: RunId) -> RunId:
-    """``run_id`` with its eval id qualified by its folder (``KeptApart.apply``)."""
-    return KeptApart(by_folder=frozenset({run_id.eval_id})).apply(run_id)

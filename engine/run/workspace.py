@@ -18,7 +18,7 @@ from referee.engine.run.identity import (  # noqa: F401
     DEFAULT_CONFIGURATION, METADATA, SOURCE_MAP, MetadataReader, eval_from_folder, eval_prefix, identify, is_eval_folder,
     is_run_folder, is_run_like, natural_key, report_path,
 )
-from referee.engine.run.kept_apart import KeptApart, kept_apart  # noqa: F401
+from referee.engine.run.kept_apart import KeptApart
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
 from referee.engine.run.reading import (NO_FILES, ResponseFiles, imported_json, imported_response, log_answer,
                                         missing_response, no_record, read_response, response_problems)
