@@ -17,54 +17,25 @@ from typing import Callable
 
 from referee.dsl import ast
 from referee.engine.checks import inputs
-from referee.engine.checks.access import sure_of
-from referee.engine.checks.base import Check, Context
-from referee.dsl.format import format_condition, format_value
+from referee.engine.checks.base import Context
+from referee.dsl.format import format_value
+from referee.engine.checks.filters import CLOSEST_LIMIT, FILTERS, Filter, Keep, Pick, all_sure, tried_key
 from referee.engine.checks.trust import claimed_tools, may_be_claimed, notes_claiming, searchable
-from referee.engine.run import status_words
 from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import EvalError, Missing, Prov, Result, Val
-from referee.engine.verdict import Outcome, Verdict
+from referee.engine.verdict import Verdict
 from referee.engine.checks.closeness import closest_first
-from referee.engine.checks.run_sources import FORMATS, SOURCES, file_source, read_calls, records
+from referee.engine.checks.run_sources import FORMATS, SOURCES, file_source, records
 
 _TRANSCRIPT_NAME = posixpath.basename(TRANSCRIPT).casefold()
 LIST_KINDS = {"calls": "calls", "notes": "notes", "harness": "notes", "outputs": "list"}
 SOURCE_KINDS = {**LIST_KINDS, "response": "text"}  # what the compiler knows a source gives
 FORMAT_KINDS = {"csv": "rows", "lines": "lines", "json": "any", "text": "text"}
-# A 'where' that kept nothing is explained by its nearest miss among this many elements.
-CLOSEST_LIMIT = 1000
-# How many tool names, each of at most how many characters, a 'to' filter remembers
-# its answer for, across runs (a name's answer never changes; a hostile run's
-# 20 MB names are not kept).
-KNOWN_NAMES, KNOWN_NAME_CHARS = 4096, 256
-STATUSES = ("success", "error")  # the statuses 'with status' reads the meaning of
 EVIDENCE_SOURCE = {
     "calls": "tool_calls", "notes": "agent_notes", "harness": "harness", "response": "response",
     "outputs": "outputs", "file": "outputs", "metrics": "metrics", "timing": "timing",
     "metadata": "metadata", "input": "input",  # an input is not evidence of the run
 }
-
-
-Pick = Callable[[Context, tuple[Val, ...]], tuple[Val, ...]]
-
-
-@dataclass(frozen=True, eq=False)
-class Filter:
-    """One compiled filter: ``keep`` decides; ``text`` is how the author wrote it;
-    ``check`` is the condition of a ``where`` (to explain why nothing was kept).
-
-    ``pick`` is the same decision over many tool calls at once, for a filter of
-    calls that can neither fail nor take time on a call whose fields are all sure
-    (``to`` a glob or an exact name, ``with status``, ``at step``); None for the
-    others. Being sure is the caller's to check (``all_sure``): on a record that
-    is unsure of the field, only ``keep`` raises the ERROR it must.
-    """
-
-    keep: Callable[[Context, Val], bool]
-    text: str
-    check: Check | None = None
-    pick: Pick | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -142,7 +113,7 @@ class Select:
         items = self._source_items(ctx)
         keep = self.keep
         if self.filters and self.filters[-1].check is not None:
-            ctx.cache[_tried_key(self.filters[-1])] = []  # what the last 'where' finds: see _tried
+            ctx.cache[tried_key(self.filters[-1])] = []  # what the last 'where' finds: see _tried
         if self.picks and all_sure(ctx, items):
             for pick in self.picks:
                 items = pick(ctx, items)
@@ -181,7 +152,7 @@ class Select:
         """The verdict of a 'where' that kept nothing on each of ``items``: for the
         last filter, the ones it gave in _select (kept while selecting, so an
         empty selection is not judged twice), else judged now."""
-        found = ctx.cache.get(_tried_key(flt)) if flt is self.filters[-1] else None
+        found = ctx.cache.get(tried_key(flt)) if flt is self.filters[-1] else None
         if (found is not None and len(found) >= len(items)
                 and all(seen is item for (seen, _), item in zip(found, items))):
             return found[:len(items)]
@@ -247,9 +218,6 @@ def _keep_all(filters: tuple[Filter, ...]) -> Callable[[Context, Val], bool] | N
     return keep
 
 
-Keep = Callable[[Context, Val], bool]
-
-
 def _leading_picks(filters: tuple[Filter, ...]) -> tuple[tuple[Pick, ...], Keep | None]:
     """The picks of the filters before the first without one, and the keep of the rest."""
     picks: list[Pick] = []
@@ -260,163 +228,9 @@ def _leading_picks(filters: tuple[Filter, ...]) -> tuple[tuple[Pick, ...], Keep 
     return tuple(picks), _keep_all(filters[len(picks):])
 
 
-def all_sure(ctx: Context, calls: tuple[Val, ...]) -> bool:
-    """True when no call of the run is unsure of any field (the usual case: only a
-    record that broke the record grammar is) and every status says success or
-    error (or no_result), read once per run: the filters' ``pick`` cannot say that
-    they cannot decide."""
-    return ctx.once(all_sure, lambda: not any(call.value.unsure or _unread_status(call.value.status)
-                                              for call in calls))
-
-
-def _unread_status(status: str | None) -> bool:
-    return status is None or status_words.meaning(status) is None
-
-
 def _file_of(items: tuple[Val, ...]) -> str | None:
     files = {i.prov.file for i in items if i.prov is not None}
     return files.pop() if len(files) == 1 else None
-
-
-# --------------------------------------------------------------------- filters
-
-
-def _tool_filter(c, node: ast.ToolFilter, source: str, element: str) -> Filter:
-    pattern = c.name_pattern(node.pattern)
-    if source != "calls":
-        c.error("bad-operand", f"'to' picks tool calls by tool name; {source} has no tools", node.span)
-    if pattern is None:  # an invalid regex, already reported: select nothing
-        return Filter(lambda ctx, item: False, "to ...", pick=_for_calls(source, lambda ctx, items: ()))
-    test = pattern.tester("a tool name")
-
-    def keep(ctx: Context, item: Val) -> bool:
-        call = sure_of(item, "tool")
-        return call.tool is not None and test(call.tool)
-
-    known: dict[str, bool] = {}  # tool name -> kept: the same few names run after run
-
-    def answer(tool: str) -> bool:
-        hit = known.get(tool)
-        if hit is None:
-            hit = test(tool)
-            if len(known) < KNOWN_NAMES and len(tool) <= KNOWN_NAME_CHARS:
-                known[tool] = hit
-        return hit
-
-    def pick(ctx: Context, items: tuple[Val, ...]) -> tuple[Val, ...]:
-        groups = _by_tool(ctx, items)
-        if groups is None:  # a list already filtered: call by call
-            return tuple(item for item in items if (tool := item.value.tool) is not None and answer(tool))
-        found = [places for tool, places in groups.items() if tool is not None and answer(tool)]
-        places = found[0] if len(found) == 1 else sorted(p for some in found for p in some)
-        return tuple(items[p] for p in places)
-
-    # A pattern whose match may end in an error is matched call by call, under the budget.
-    return Filter(keep, "to ...", pick=None if pattern.may_fail else _for_calls(source, pick))
-
-
-def _status_filter(c, node: ast.StatusFilter, source: str, element: str) -> Filter:
-    """``with status success`` and ``with status error`` read what a call's status
-    word says (``failed`` is an error, ``ok`` a success: ``engine.run.status_words``),
-    and cannot decide on a word that may mean either (``timeout``): kept as written,
-    ``no calls with status error`` passed over a call whose status said ``failed``.
-    Any other word asked for is matched as written."""
-    if source != "calls":
-        c.error("bad-operand", f"'with status' applies to tool calls, not to {source}", node.span)
-    wanted = node.status.casefold()
-    if wanted not in STATUSES:
-        def keep(ctx: Context, item: Val) -> bool:
-            return (sure_of(item, "status").status or "").casefold() == wanted
-
-        def pick(ctx: Context, items: tuple[Val, ...]) -> tuple[Val, ...]:
-            return tuple(item for item in items if (item.value.status or "").casefold() == wanted)
-
-        return Filter(keep, "with status", pick=_for_calls(source, pick))
-
-    def keep_read(ctx: Context, item: Val) -> bool:
-        status = sure_of(item, "status").status
-        said = None if status is None else status_words.meaning(status)
-        if said is None:
-            raise EvalError(_unknown_status(item, status))
-        return said == wanted
-
-    def pick_read(ctx: Context, items: tuple[Val, ...]) -> tuple[Val, ...]:
-        # all_sure held: every status says success, error or no_result
-        return tuple(item for item in items if status_words.meaning(item.value.status or "") == wanted)
-
-    return Filter(keep_read, "with status", pick=_for_calls(source, pick_read))
-
-
-def _unknown_status(item: Val, status: str | None) -> str:
-    call = item.value
-    if status is None:  # a record without a Status line: the call may have failed
-        return (f"{item.label} ({call.location.file}:{call.location.line}) has no Status line: whether the "
-                "call failed cannot be told")
-    line = call.status_line or call.location.line
-    return (f"{item.label} has status {status!r} ({call.location.file}:{line}), which says neither success nor "
-            "error: whether the call failed cannot be told (write success or error, or select the word as "
-            f"written: 'with status {status.strip()}')")
-
-
-def _step_filter(c, node: ast.StepFilter, source: str, element: str) -> Filter:
-    if source not in ("calls", "notes", "harness"):
-        c.error("bad-operand", f"'at step' applies to calls and notes, not to {source}", node.span)
-    if node.step < 1:
-        c.error("bad-step", "steps are numbered from 1", node.span)
-    step = node.step
-    return Filter(lambda ctx, item: item.value.step == step, "at step",
-                  pick=_for_calls(source, lambda ctx, items: tuple(i for i in items if i.value.step == step)))
-
-
-def _by_tool(ctx: Context, items: tuple[Val, ...]) -> dict[str | None, list[int]] | None:
-    """Where each tool's calls are in ``items`` when ``items`` is the run's whole list
-    of calls (made once per run, so that each 'to' asks its pattern about each
-    tool the run called, not about each call); None for any other list."""
-    if items is not records(ctx, read_calls):
-        return None
-
-    def group() -> dict[str | None, list[int]]:
-        places: dict[str | None, list[int]] = {}
-        for place, item in enumerate(items):
-            places.setdefault(item.value.tool, []).append(place)
-        return places
-
-    return ctx.once(_by_tool, group)
-
-
-def _for_calls(source: str, pick: Pick) -> Pick | None:
-    """``pick`` for a selection of calls; None for another source (which the
-    compiler has refused the filter on)."""
-    return pick if source == "calls" else None
-
-
-def _where_filter(c, node: ast.WhereFilter, source: str, element: str) -> Filter:
-    check = c.cond(node.condition, c.element_scope(element))
-
-    def keep(ctx: Context, item: Val) -> bool:
-        verdict = check.evaluate(ctx.at(item))
-        if verdict.outcome is Outcome.ERROR:
-            raise EvalError(f"'where' on {item.label}: {verdict.message}", verdict.evidence)
-        tried = ctx.cache.get(key)  # set while its selection selects (Select._select)
-        if tried is not None and len(tried) < CLOSEST_LIMIT:
-            tried.append((item, verdict))
-        return verdict.outcome is Outcome.PASS
-
-    flt = Filter(keep, f"where {format_condition(node.condition)}", check)
-    key = _tried_key(flt)
-    return flt
-
-
-def _tried_key(flt: Filter) -> tuple:
-    """Where a run's context keeps the verdicts a last 'where' gave while selecting."""
-    return (flt, "tried")
-
-
-# AST filter type → its compile function, called as f(compiler, node, source, element).
-FILTERS: dict[type, Callable[..., Filter]] = {
-    ast.ToolFilter: _tool_filter, ast.StatusFilter: _status_filter,
-    ast.StepFilter: _step_filter, ast.WhereFilter: _where_filter,
-}
 
 
 def refuse_transcript(c, src: ast.Source) -> None:
