@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence, TypeGuard
 
-from referee.engine.report.carry import CARRIED, DROPPED
+from referee.engine.report.carry import CARRIED, DROPPED, with_verdict
 from referee.engine.run.model import AGENT_SOURCES
 from referee.engine.text import display_text
 from referee.engine.caps import capped
@@ -114,7 +114,10 @@ def expectation(assertion: CompiledAssertion, verdict: Verdict, judged: bool = F
     if dropped:
         evidence += f" ({DROPPED})"
     places = [{"source": e.source, "file": e.file, "line": e.line, "step": e.step} for e in verdict.evidence]
-    return _item(assertion, _OUTCOMES[verdict.outcome], evidence, _method(_precision(assertion), judged, verdict.outcome),
+    outcome = _OUTCOMES[verdict.outcome]
+    if grader_input is not None:  # the verdict as written is part of the key (``carry.with_verdict``)
+        grader_input = with_verdict(grader_input, outcome, evidence, places)
+    return _item(assertion, outcome, evidence, _method(_precision(assertion), judged, verdict.outcome),
                  places, grader_input)
 
 

@@ -2,10 +2,12 @@
 
 A semantic assertion graded by the LLM grader records ``grader_input`` in
 grading.json: a digest of the assertion's wording (and of the others asked with it),
-of every file of the run the grader could see, and of the grader's page. Graded again without ``--llm``, an
+of every file of the run the grader could see, of the grader's page, and of the
+verdict the grader gave. Graded again without ``--llm``, an
 earlier verdict whose ``grader_input`` is unchanged is kept, with method ``grader
 (carried over)``;
-one whose run or wording changed is dropped, and the not-graded item says so.
+one whose run or wording changed, or whose item was edited since, is dropped, and
+the not-graded item says so.
 Nothing here depends on the clock: the same files give the same bytes.
 """
 
@@ -120,6 +122,16 @@ def grader_input(digest: str, assertion: CompiledAssertion,
     return "sha256:" + hashlib.sha256(f"{digest}\0{page_digest()}\0{wording}".encode()).hexdigest()[:32]
 
 
+def with_verdict(asked: str, outcome: Any, evidence: Any, places: Any) -> str:
+    """The ``grader_input`` written on an item: the digest of what the grader was
+    ``asked`` (``grader_input``) and of the verdict it gave, its outcome, evidence and
+    places as the item holds them. An item edited after referee wrote it (a fail
+    turned into a pass) no longer matches, and is not carried over as the grader's.
+    Like a cassette's digest, it detects edits; it is not a signature."""
+    verdict = json.dumps([outcome, evidence, places], ensure_ascii=True, sort_keys=True)
+    return "sha256:" + hashlib.sha256(f"{asked}\0{verdict}".encode()).hexdigest()[:32]
+
+
 def _wording(assertion: CompiledAssertion) -> list:
     return [assertion.text or "", getattr(assertion, "semantic_rubric", None) or ""]
 
@@ -153,7 +165,9 @@ def earlier_verdicts(run: Run, assertions: Sequence[CompiledAssertion],
     together = list(open_keys.values())  # what the grader would be handed now, in order
     kept: dict[str, dict] = {}
     for key, item in judged.items():
-        if digest is not None and item.get("grader_input") == grader_input(digest, open_keys[key], together):
+        if digest is not None and item.get("grader_input") == with_verdict(
+                grader_input(digest, open_keys[key], together), item.get("outcome"), item.get("evidence"),
+                item.get("evidence_location")):
             kept[key] = item
     return kept, frozenset(judged) - set(kept)
 

@@ -40,8 +40,8 @@ class Expectation(_Model):
 
     ``gated`` is true exactly when the ``gate`` block counts the item.
     ``grader_input`` (on items the LLM grader judged, or whose earlier verdict was
-    kept; null on the others) digests the assertion's wording and the run's files
-    the grader saw."""
+    kept; null on the others) digests the assertion's wording, the run's files
+    the grader saw and the verdict it gave (outcome, evidence and places)."""
 
     text: str
     passed: bool
