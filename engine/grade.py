@@ -36,7 +36,7 @@ from referee.engine.budget import wall_net
 from referee.engine.facts import claims, metrics
 from referee.engine.facts.contents import Contents, run_contents
 from referee.engine.facts.feedback import EvalTally, RunFacts as FeedbackFacts, eval_feedback
-from referee.engine.judging import GraderUsage, Judge, JudgeResult, SemanticItem, judged as after_rule_part
+from referee.engine.judging import GraderUsage, Judge, JudgeResult, judged as after_rule_part, semantic_item
 from referee.engine.pool import in_order
 from referee.engine.report import carry
 from referee.engine.report.build import Carried, RunFacts, grading_document
@@ -326,8 +326,7 @@ def _judge_and_grade(program: Program, judge: Judge, grader: dict, run: Run, res
 def judge_run(judge: Judge | None, run: Run, assertions: Sequence[CompiledAssertion],
               verdicts: tuple[Verdict, ...]) -> tuple[tuple[Verdict, ...], frozenset[str], GraderUsage | None]:
     """Hand the run's ungraded semantic assertions to the judge; merge its verdicts."""
-    items = [SemanticItem(a.key, a.text, a.semantic_rubric or a.text)
-             for a, v in zip(assertions, verdicts)
+    items = [semantic_item(a) for a, v in zip(assertions, verdicts)
              if _is_semantic(a) and v.outcome is Outcome.NOT_GRADED]
     if judge is None or not items:
         return verdicts, frozenset(), None

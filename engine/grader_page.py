@@ -3,8 +3,10 @@ standard of each skill type, and the note that asks again after an unusable repl
 
 ``llm_adapter.prompt`` renders requests from it. It lives in the engine, below the
 adapter, because an earlier verdict is carried over (``engine.report.carry``) only
-while the grader would be shown the same page: ``page_digest`` digests it, and a
-grade without ``--llm`` reads it without loading the adapter.
+while the grader would be shown the same page: ``page_digest`` digests it (the note
+that asks again too, which the first request does not hold). The request itself is
+digested as ``llm_adapter.prompt`` renders it, which a grade without ``--llm`` loads
+only when an earlier LLM verdict is at stake.
 """
 
 from __future__ import annotations

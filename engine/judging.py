@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Protocol, Sequence
 from referee.engine.verdict import Outcome, Verdict
 
 if TYPE_CHECKING:
+    from referee.engine.compile import CompiledAssertion
     from referee.engine.run.workspace import Run
 
 
@@ -22,6 +23,11 @@ class SemanticItem:
     key: str
     text: str  # the human sentence (grading.json "text")
     rubric: str  # what the grader must decide; the ``semantic "..."`` text or the sentence
+
+
+def semantic_item(assertion: CompiledAssertion) -> SemanticItem:
+    """The item a judge is handed for ``assertion``: its sentence, and what to decide."""
+    return SemanticItem(assertion.key, assertion.text, assertion.semantic_rubric or assertion.text)
 
 
 @dataclass(frozen=True)

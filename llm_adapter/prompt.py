@@ -11,14 +11,18 @@ the data is defused as well, so a fake closing line is plainly part of the data.
 from __future__ import annotations
 
 import hashlib
+import json
 import re
 from dataclasses import dataclass
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from referee.engine.grader_page import INSTRUCTIONS, MARK, RETRY, STANDARDS
 from referee.engine.judging import SemanticItem
 from referee.llm_adapter.backends import ChatRequest
-from referee.llm_adapter.evidence import SOURCE_ORDER, RunEvidence, Segment
+from referee.llm_adapter.evidence import SOURCE_ORDER, RunEvidence, Segment, collect
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 FAKE_MARK = re.compile(r"<{2,}(\s*/?\s*(?:END\s*)?RUN[-_ ]?DATA)", re.IGNORECASE)
 
@@ -49,6 +53,17 @@ def render(evidence: RunEvidence, items: Sequence[SemanticItem]) -> Rendered:
               f"<<<{MARK}-{boundary}>>>", data, f"<<<END {MARK}-{boundary}>>>", "",
               f"Grade {', '.join(ids)} now. Reply with the JSON object only."]
     return Rendered(ChatRequest(INSTRUCTIONS, (("user", "\n".join(lines)),)), ids)
+
+
+def request_digest(run: Run, items: Sequence[SemanticItem]) -> str:
+    """A digest of the request that asks about ``items`` of ``run`` all at once (as the
+    judge does by default), as it would be sent: its page and its text. Whatever
+    changes what the grader is shown (the layout rendered here, what ``evidence``
+    collects, ``MAX_SHOWN``) gives another; ``engine.report.carry`` keys an earlier
+    verdict on it."""
+    request = render(collect(run), items).request
+    text = json.dumps([request.system, [list(turn) for turn in request.turns]], ensure_ascii=True)
+    return hashlib.sha256(text.encode("ascii")).hexdigest()
 
 
 def retry(first: Rendered, reply: str, problem: str) -> Rendered:

@@ -2,7 +2,8 @@
 
 A semantic assertion graded by the LLM grader records ``grader_input`` in
 grading.json: a digest of the assertion's wording (and of the others asked with it),
-of every file of the run the grader could see, of the grader's page, and of the
+of every file of the run the grader could see, of the grader's page, of the request
+it is shown as it would be sent (``llm_adapter.prompt.request_digest``), and of the
 verdict the grader gave. Graded again without ``--llm``, an
 earlier verdict whose ``grader_input`` is unchanged is kept, with method ``grader
 (carried over)``;
@@ -145,7 +146,20 @@ def grader_inputs(run: Run, assertions: Sequence[CompiledAssertion], keys: froze
     if digest is None:
         return {}
     together = [a for a in assertions if a.key in asked]
-    return {a.key: grader_input(digest, a, together) for a in wanted}
+    shown = _shown(run, digest, together)
+    return {a.key: grader_input(shown, a, together) for a in wanted}
+
+
+def _shown(run: Run, digest: str, asked: Sequence[CompiledAssertion]) -> str:
+    """``digest`` (of the run's files) and a digest of the request the grader is
+    shown for ``asked``, as it would be sent: how that request is laid out (its
+    headings, the lines of the expectations, what is cut) is the adapter's, and a
+    change there shows the grader another request, so an earlier verdict is not kept.
+    The adapter is loaded here only when an LLM verdict is at stake."""
+    from referee.engine.judging import semantic_item
+    from referee.llm_adapter.prompt import request_digest
+
+    return f"{digest}\0{request_digest(run, [semantic_item(a) for a in asked])}"
 
 
 def earlier_verdicts(run: Run, assertions: Sequence[CompiledAssertion],
@@ -163,10 +177,11 @@ def earlier_verdicts(run: Run, assertions: Sequence[CompiledAssertion],
         return {}, frozenset()
     digest = run_digest(run)
     together = list(open_keys.values())  # what the grader would be handed now, in order
+    shown = _shown(run, digest, together) if digest is not None else None
     kept: dict[str, dict] = {}
     for key, item in judged.items():
-        if digest is not None and item.get("grader_input") == with_verdict(
-                grader_input(digest, open_keys[key], together), item.get("outcome"), item.get("evidence"),
+        if shown is not None and item.get("grader_input") == with_verdict(
+                grader_input(shown, open_keys[key], together), item.get("outcome"), item.get("evidence"),
                 item.get("evidence_location")):
             kept[key] = item
     return kept, frozenset(judged) - set(kept)
