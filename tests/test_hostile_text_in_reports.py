@@ -87,7 +87,8 @@ def test_an_eval_name_adds_no_markup_to_the_markdown_summary(tmp_path, capsys):
     out = _printed(capsys, "report", workspace, "--format", "markdown", "-o", "-")
     hints = out.split("### Hints", 1)[1]
     assert "![PASS](" not in hints and "**PASS**" not in hints
-    assert r"!\[PASS\](https://example.com/pass.svg) \*\*PASS\*\*" in hints
+    # the address links nowhere either: a zero-width space follows its scheme
+    assert "!\\[PASS\\](https\u200b://example.com/pass.svg) \\*\\*PASS\\*\\*" in hints
 
 
 def test_the_primary_s_name_adds_no_markup_to_the_decision_line_of_the_markdown_summary(tmp_path, capsys):

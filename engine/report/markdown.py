@@ -11,8 +11,10 @@ than any run of backticks in it), in table cells and list items with ``|``, ``<`
 ``>`` and the characters of inline markup (emphasis, links and images, code,
 strikethrough, headings) escaped, or in the HTML of a failure's summary line with
 ``<`` and ``>`` escaped, so a run cannot add markup, links or HTML to the comment;
-outside code, an ``@name`` is followed by a zero-width space, so a name from a run
-notifies no one when the comment is posted (``engine.report.markdown_text``).
+outside code, an ``@name``, a bare address (``https://``, ``www.``) and an issue
+reference (``#12``, ``GH-12``, ``owner/repo#12``) get a zero-width space, so a name
+from a run notifies no one and links nowhere when the comment is posted
+(``engine.report.markdown_text``).
 """
 
 from __future__ import annotations

@@ -5,8 +5,9 @@ workspace, and its author (or the agent) wrote them. In a table cell or a list
 item, ``cell`` keeps such a text to one line of plain text: a line break would end
 the row or start a block of its own (``# PASS``), ``|`` a cell, and the characters
 of inline markup (emphasis, links and images, code, strikethrough) and ``<``,
-``>`` (raw HTML) are escaped; an ``@name`` mentions no one (``html_line`` does
-the same in a line of HTML). ``code_span`` writes a text as inline code whatever
+``>`` (raw HTML) are escaped; an ``@name`` mentions no one, and a bare address
+(``https://...``, ``www....``) or an issue reference (``#12``, ``owner/repo#12``)
+links nowhere (``html_line`` does the same in a line of HTML). ``code_span`` writes a text as inline code whatever
 backticks it holds. Each shows a bidi control or an invisible character as an
 escape (``engine.report.inert.visible``), so a name cannot read reversed or hide
 text. The report's summary (``engine.report.markdown``) and
@@ -33,6 +34,16 @@ _LINE_BREAKS = str.maketrans({"\n": " ", "\r": " "})
 # and not within a word: "ana@example.com", "release.toml@3ba210f5" name no one),
 # whatever escapes stand around it; after a zero-width space the "@" names no one.
 _MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
+# GitHub makes a link of a bare address ("https://x.example", "www.x.example": GFM's
+# autolinks, which cmark-gfm finds by the scheme before "://" or by "www.") and of a
+# reference to an issue or pull request ("#12", "GH-12", "owner/repo#12", which also
+# adds a cross-reference to that issue), whatever escapes stand around them. A
+# zero-width space after the scheme, the "www", the "#" or the "GH-" breaks each, and
+# the text reads the same. "#" or "GH-" right after a word ("1#4", an assertion's key)
+# is no reference, unless the word is a repository's path ("owner/repo#12").
+_AUTOLINK = re.compile(r"(?<![A-Za-z0-9])(?:https?|ftp|mailto|xmpp)(?=:)|(?<![A-Za-z0-9])www(?=\.)",
+                       re.IGNORECASE)
+_REFERENCE = re.compile(r"([\w./-]*)(#|GH-)(?=\d)", re.IGNORECASE)
 # A <summary> line is HTML, where Markdown and its backslash escapes are not read.
 _HTML = str.maketrans({"<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
@@ -55,7 +66,16 @@ def html_code(text: object) -> str:
 
 
 def _no_mention(text: str) -> str:
+    """``text`` naming no one and linking nowhere (see ``_MENTION``, ``_AUTOLINK``, ``_REFERENCE``)."""
+    text = _AUTOLINK.sub(lambda m: m.group() + "\u200b", text)
+    text = _REFERENCE.sub(_no_reference, text)
     return _MENTION.sub("@\u200b", text)
+
+
+def _no_reference(match: re.Match) -> str:
+    before = match.group(1)
+    within_word = bool(before) and (before[-1].isalnum() or before[-1] == "_") and "/" not in before
+    return match.group() if within_word else match.group() + "\u200b"
 
 
 def code_span(text: object) -> str:
