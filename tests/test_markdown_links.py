@@ -75,3 +75,13 @@ def test_benchmark_md_links_nowhere(tmp_path, capsys):
     text = (ws / "benchmark.md").read_text(encoding="utf-8")
     assert "see https\u200b://evil.example" in text and "(#\u200b12, GH-\u200b12, owner/repo#\u200b12)" in text
     assert LINK.findall(_outside_code(text)) == []
+
+
+def test_an_email_address_links_nowhere():
+    # Input: an assertion sentence "the reply is sent to ana.mueller@example.com": GitHub
+    # makes a mailto: link of an address outside code. A rules place is no address.
+    for write in (cell, html_line):
+        text = write("the reply is sent to ana.mueller@example.com")
+        assert text == "the reply is sent to ana.mueller@\u200bexample.com"
+        assert write("rules release.toml@3ba210f5") == "rules release.toml@3ba210f5"
+        assert write("pass@k") == "pass@k"

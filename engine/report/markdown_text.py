@@ -7,7 +7,7 @@ the row or start a block of its own (``# PASS``), ``|`` a cell, and the characte
 of inline markup (emphasis, links and images, code, strikethrough) and ``<``,
 ``>`` (raw HTML) are escaped; an ``@name`` mentions no one, and a bare address
 (``https://...``, ``www....``) or an issue reference (``#12``, ``owner/repo#12``)
-links nowhere (``html_line`` does the same in a line of HTML). ``code_span`` writes a text as inline code whatever
+or an e-mail address links nowhere (``html_line`` does the same in a line of HTML). ``code_span`` writes a text as inline code whatever
 backticks it holds. Each shows a bidi control or an invisible character as an
 escape (``engine.report.inert.visible``), so a name cannot read reversed or hide
 text. The report's summary (``engine.report.markdown``) and
@@ -44,6 +44,9 @@ _MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
 _AUTOLINK = re.compile(r"(?<![A-Za-z0-9])(?:https?|ftp|mailto|xmpp)(?=:)|(?<![A-Za-z0-9])www(?=\.)",
                        re.IGNORECASE)
 _REFERENCE = re.compile(r"([\w./-]*)(#|GH-)(?=\d)", re.IGNORECASE)
+# An e-mail address ("ana@example.com": a period in the part after the "@") is an
+# autolink too, to mailto:; "release.toml@3ba210f5" is none.
+_EMAIL = re.compile(r"(?<=[\w.+-])@(?=[\w-]+\.[\w-])")
 # A <summary> line is HTML, where Markdown and its backslash escapes are not read.
 _HTML = str.maketrans({"<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
@@ -66,9 +69,11 @@ def html_code(text: object) -> str:
 
 
 def _no_mention(text: str) -> str:
-    """``text`` naming no one and linking nowhere (see ``_MENTION``, ``_AUTOLINK``, ``_REFERENCE``)."""
+    """``text`` naming no one and linking nowhere (see ``_MENTION``, ``_AUTOLINK``,
+    ``_REFERENCE``, ``_EMAIL``)."""
     text = _AUTOLINK.sub(lambda m: m.group() + "\u200b", text)
     text = _REFERENCE.sub(_no_reference, text)
+    text = _EMAIL.sub("@\u200b", text)
     return _MENTION.sub("@\u200b", text)
 
 
