@@ -4,8 +4,8 @@ Names of configurations, evals and assertions, reasons and quotes come from the
 workspace, and its author (or the agent) wrote them. In a table cell or a list
 item, ``cell`` keeps such a text to one line of plain text: a line break would end
 the row or start a block of its own (``# PASS``), ``|`` a cell, and the characters
-of inline markup (emphasis, links and images, code, strikethrough) and ``<``,
-``>`` (raw HTML) are escaped; an ``@name`` mentions no one, and a bare address
+of inline markup (emphasis, links and images, code, strikethrough), ``<``,
+``>`` (raw HTML) and ``&`` (entities) are escaped; an ``@name`` mentions no one, and a bare address
 (``https://...``, ``www....``) or an issue reference (``#12``, ``owner/repo#12``)
 or an e-mail address links nowhere (``html_line`` does the same in a line of HTML). ``code_span`` writes a text as inline code whatever
 backticks it holds. Each shows a bidi control or an invisible character as an
@@ -23,7 +23,10 @@ from referee.engine.report.inert import visible
 # A cell or list item is Markdown that GitHub renders: a name from a run
 # ("![PASS](https://...)", "**PASS**") would be an image or bold text there.
 _MARKUP = {c: "\\" + c for c in "\\`*[]~|"}
-_CELL = str.maketrans({**_MARKUP, "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
+# "&" starts an entity that Markdown and HTML decode: "&#64;octocat" would be
+# "@octocat" once rendered, and GitHub reads mentions and references in the rendered
+# text. Escaped, it is shown as written (referee's own "&lt;" is made after it).
+_CELL = str.maketrans({**_MARKUP, "&": "\\&", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 # "_" emphasises only where a letter or digit is not on both sides: "with_skill" is kept as it is.
 _EMPHASIS_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 # "#" starts a heading only first on its line ("- # PASS" is a heading in a list item);
@@ -48,7 +51,7 @@ _REFERENCE = re.compile(r"([\w./-]*)(#|GH-)(?=\d)", re.IGNORECASE)
 # autolink too, to mailto:; "release.toml@3ba210f5" is none.
 _EMAIL = re.compile(r"(?<=[\w.+-])@(?=[\w-]+\.[\w-])")
 # A <summary> line is HTML, where Markdown and its backslash escapes are not read.
-_HTML = str.maketrans({"<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
+_HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
 
 def cell(text: object) -> str:

@@ -1,0 +1,74 @@
+"""A name from a workspace that holds a character reference (``&#64;octocat``,
+``&#35;12``) is shown as written in a Markdown report: Markdown and HTML decode
+entities, and GitHub reads mentions and issue references in the decoded text, so
+``&`` is escaped outside code (``\\&`` in Markdown, ``&amp;`` in HTML), in the summary
+of ``report --format markdown`` and in benchmark.md alike."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from conftest import REPO
+from referee.engine.cli import main
+from referee.engine.report.markdown_text import cell, html_code, html_line
+
+EXAMPLE = REPO / "examples" / "booking-skill-workspace"
+RULES = REPO / "examples" / "booking-skill" / "booking.rules"
+EVALS = REPO / "examples" / "booking-skill" / "evals" / "evals.json"
+BASELINE = "without &#64;octocat"
+# An "&" from the workspace left as it is: the start of an entity a renderer decodes
+# (referee's own "&lt;", "&gt;" and "&amp;" are escapes, not names).
+RAW_AMPERSAND = re.compile(r"(?<!\\)&(?!lt;|gt;|amp;)")
+CODE = re.compile(r"(`{3,})text\n.*?\n\1|(`+).+?\2", re.DOTALL)
+
+
+def test_an_entity_is_shown_as_written():
+    assert cell("&#64;octocat &commat;org Q&A").startswith("\\&#")
+    assert RAW_AMPERSAND.findall(cell("&#64;octocat &commat;org Q&A <b>")) == []
+    assert RAW_AMPERSAND.findall(html_line("&#64;octocat &#35;12 <b>")) == []
+    # a path in <code> is shown as it is on disk: "a&amp;b" is not "a&b"
+    assert html_code("runs/a&amp;b") == "runs/a&amp;amp;b"
+    assert cell("1 < 2 & 3 > 2") == "1 &lt; 2 \\& 3 &gt; 2"
+
+
+def _workspace(tmp_path: Path) -> Path:
+    """The example, its baseline named "without &#64;octocat", eval 1 named
+    "book &#64;alice" and an assertion's sentence holding "&#35;12"."""
+    ws = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, ws)
+    for stale in ("benchmark.json", "benchmark.md"):
+        (ws / stale).unlink()
+    for eval_dir in sorted((ws / "iteration-1").iterdir()):
+        (eval_dir / "without_skill").rename(eval_dir / BASELINE)
+    metadata = ws / "iteration-1" / "eval-1-book-flight" / "eval_metadata.json"
+    document = json.loads(metadata.read_text(encoding="utf-8"))
+    metadata.write_text(json.dumps({**document, "eval_name": "book &#64;alice"}), encoding="utf-8")
+    evals = json.loads(EVALS.read_text(encoding="utf-8"))
+    evals["evals"][0]["expectations"][3] = "The booked flight is LX2084, see &#35;12"
+    (tmp_path / "evals.json").write_text(json.dumps(evals), encoding="utf-8")
+    assert main(["grade", str(ws), "--rules", str(RULES), "--evals", str(tmp_path / "evals.json")]) in (0, 1)
+    return ws
+
+
+def test_the_markdown_summary_decodes_no_entity_of_a_name(tmp_path, capsys):
+    ws = _workspace(tmp_path)
+    out = tmp_path / "summary.md"
+    main(["report", str(ws), "--format", "markdown", "-o", str(out), "--primary", BASELINE])
+    text = out.read_text(encoding="utf-8")
+    # shown as written (the "#" before digits links to no issue: a zero-width space follows it)
+    assert "without \\&#\u200b64;octocat" in text  # a table cell
+    assert "see &amp;#" in text  # a failure's <summary> line
+    assert "<code>ws/iteration-1/eval-1-book-flight/without &amp;#64;octocat/run-1</code>" in text
+    assert RAW_AMPERSAND.findall(CODE.sub("", text)) == []
+
+
+def test_benchmark_md_decodes_no_entity_of_a_name(tmp_path, capsys):
+    ws = _workspace(tmp_path)
+    main(["aggregate", str(ws), "--evals", str(tmp_path / "evals.json"), "--primary", "with_skill",
+          "--baseline", BASELINE])
+    text = (ws / "benchmark.md").read_text(encoding="utf-8")
+    assert "book \\&#\u200b64;alice" in text and "see \\&#\u200b35;12" in text
+    assert RAW_AMPERSAND.findall(CODE.sub("", text)) == []
