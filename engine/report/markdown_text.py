@@ -3,7 +3,8 @@
 Names of configurations, evals and assertions, reasons and quotes come from the
 workspace, and its author (or the agent) wrote them. In a table cell or a list
 item, ``cell`` keeps such a text to one line of plain text: a line break would end
-the row or start a block of its own (``# PASS``), ``|`` a cell, and the characters
+the row or start a block of its own (``# PASS``; nor may a list marker or an
+indent that starts the text), ``|`` a cell, and the characters
 of inline markup (emphasis, links and images, code, strikethrough), ``<``,
 ``>`` (raw HTML) and ``&`` (entities) are escaped; an ``@name`` mentions no one, and a bare address
 (``https://...``, ``www....``) or an issue reference (``#12``, ``owner/repo#12``)
@@ -32,6 +33,10 @@ _EMPHASIS_UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 # "#" starts a heading only first on its line ("- # PASS" is a heading in a list item);
 # within a text ("1#4") it is a character, and stays as written.
 _HEADING = re.compile(r"^(\s*)#")
+# Nor may a text start a list ("- 1. old" is a list inside the item, "1. old" the
+# decision line made a list) or, indented by four spaces, a code block: a list
+# marker first on the line is escaped, and the indentation, which GitHub shows nowhere, dropped.
+_LIST_MARKER = re.compile(r"^([-+]|\d{1,9}(?=[.)]))([.)]?)(?=\s|$)")
 _LINE_BREAKS = str.maketrans({"\n": " ", "\r": " "})
 # GitHub notifies the user or team a rendered comment names as "@name" (outside code,
 # and not within a word: "ana@example.com", "release.toml@3ba210f5" name no one),
@@ -57,7 +62,14 @@ _HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": 
 def cell(text: object) -> str:
     """``text`` as one line of plain text in a table cell or list item."""
     text = _EMPHASIS_UNDERSCORE.sub(r"\\_", visible(str(text)).translate(_CELL))
-    return _no_mention(_HEADING.sub(r"\1\\#", text))
+    text = _HEADING.sub(r"\1\\#", text).lstrip(" \t")
+    return _no_mention(_LIST_MARKER.sub(_escaped_marker, text))
+
+
+def _escaped_marker(match: re.Match) -> str:
+    """``-`` as ``\\-``, ``1.`` as ``1\\.``: the same text, starting no list."""
+    marker, dot = match.groups()
+    return f"{marker}\\{dot}" if dot else f"\\{marker}"
 
 
 def html_line(text: object) -> str:
