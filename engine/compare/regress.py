@@ -87,7 +87,7 @@ def from_benchmark(label: str, doc: dict) -> State:
     """A state from a benchmark.json document (as read, or as ``aggregate`` builds it)."""
     try:
         meta = doc["metadata"]
-        runs = [_benchmark_run(run) for run in doc["runs"]]
+        runs = [_benchmark_run(run, f"{label}: runs[{i}]") for i, run in enumerate(doc["runs"])]
         names = {str(r["eval_id"]): r.get("eval_name") for r in doc["runs"]}
         grader = meta.get("grader") or {}
         rules = meta.get("rules")
@@ -102,16 +102,44 @@ def from_benchmark(label: str, doc: dict) -> State:
                          f"({type(exc).__name__}: {exc})") from None
 
 
-def _benchmark_run(run: dict) -> RunOutcome:
+def _benchmark_run(run: dict, where: str) -> RunOutcome:
+    """One run of a benchmark.json, its success recounted from its expectations.
+
+    ``result`` states counts beside the expectations they count, and a hand edit of
+    one figure (a failing run's ``passed`` raised to its ``total``) would turn a
+    regression into none; aggregate wrote both from the same verdicts, so a run
+    whose stated counts are not the ones its expectations give is refused."""
+    passed, total, errors = _recounted(run["expectations"], where)
     result = run["result"]
-    passed, total = result["passed"], result["total"]
-    items = {str(e["key"]): (str(e["text"]), str(e.get("outcome") or ("pass" if e["passed"] else "fail")),
-                             str(e.get("evidence", ""))) for e in run["expectations"]}
-    errors = result.get("gate_errors")
+    stated = {"passed": passed, "failed": total - passed, "total": total, "gate_errors": errors}
+    for name, value in stated.items():
+        if type(result[name]) is not int or result[name] != value:
+            raise UsageError(f"{where} (eval {run['eval_id']} {run['configuration']} run "
+                             f"{run.get('run_number')}): result.{name} is {result[name]!r}, its expectations "
+                             f"give {value}: it was changed after referee aggregate wrote it")
+    items = {str(e["key"]): (str(e["text"]), e["outcome"], str(e.get("evidence", "")))
+             for e in run["expectations"]}
     # benchmark.json counts the gate's errors among its failures (``gate_errors``).
-    could = None if not total else passed + (errors if isinstance(errors, int) else 0) == total
+    could = None if not total else passed + errors == total
     return RunOutcome(str(run["eval_id"]), str(run["configuration"]), None if not total else passed == total, items,
                       could)
+
+
+def _recounted(expectations: list, where: str) -> tuple[int, int, int]:
+    """(passed, total, errored) over the expectations the gate counts; UsageError for
+    an expectation whose fields disagree with each other (as aggregate never writes)."""
+    from referee.engine.decision.recount import OUTCOMES
+
+    counted = []
+    for i, e in enumerate(expectations):
+        outcome, passed, gated = e["outcome"], e["passed"], e["counted"]
+        if outcome not in OUTCOMES or passed is not (outcome == "pass") or not isinstance(gated, bool) \
+                or (gated and outcome == "not_graded"):
+            raise UsageError(f"{where}: expectations[{i}] has passed {passed!r} with outcome {outcome!r} and "
+                             f"counted {gated!r}: it was changed after referee aggregate wrote it")
+        if gated:
+            counted.append(outcome)
+    return counted.count("pass"), len(counted), counted.count("error")
 
 
 def _could_succeed(gated: list[str]) -> bool | None:
