@@ -13,9 +13,11 @@ is the reason ``regression``.
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Sequence
 
+from referee.engine.compare.consistency import summary_problems, validity_problems
 from referee.engine.compare.load import outcomes_digest
 from referee.engine.decision.release import Reason
 from referee.engine.run.safeio import read_json
@@ -37,11 +39,28 @@ def found_reasons(workspace: Path, runs: Sequence, primary: str, baseline: str |
             notes.append(f"{SUMMARY} compares {summary.get('primary')} with {summary.get('baseline')}, not "
                          f"{primary} with {baseline}: left out of the release decision")
         else:
+            _require_consistent(SUMMARY, "compare", summary_problems(summary, _pairs(runs, primary, baseline)))
             reasons.append(_comparison(summary))
     validity = _document(workspace, VALIDITY, digest, notes)
     if validity is not None:
+        _require_consistent(VALIDITY, "validate", validity_problems(validity, sorted({r.eval_id for r in runs})))
         reasons.append(_validity(validity))
     return reasons, notes
+
+
+def _pairs(runs: Sequence, primary: str, baseline: str | None) -> dict[str, int]:
+    """Each eval's pairs as ``compare`` makes them: its primary runs times its baseline runs."""
+    counts = Counter((r.eval_id, r.configuration) for r in runs)
+    return {eval_id: counts[eval_id, primary] * counts[eval_id, baseline] for eval_id, _ in counts}
+
+
+def _require_consistent(name: str, command: str, problems: list[str]) -> None:
+    """Refuse a file whose decision is not the one its own figures give: left out, it
+    would let the decision pass without the breach it hides; believed, it would be
+    the edit that decides."""
+    if problems:
+        raise UsageError(f"{name}: {'; '.join(problems[:3])}: it was changed after referee {command} wrote "
+                         f"it; run `referee {command}` again")
 
 
 def _document(workspace: Path, name: str, digest: str, notes: list[str]) -> dict | None:
