@@ -102,14 +102,32 @@ def check(program: Program, reference: Path | None, graded: Loaded | None, roles
 
 
 def _references(program: Program, folder: Path | None, responses: ResponseFiles) -> dict[str, list[dict]]:
+    """Each eval's reference runs with their gates. A reference run that cannot be
+    checked (no eval of the rules matches it, or none applies) is an input error,
+    as is a folder that holds no run: skipped, it would leave "every reference run
+    passes" true of runs never graded."""
+    from referee.engine.usage import UsageError
+
     if folder is None:
         return {}
+    if not folder.is_dir():
+        raise UsageError(f"--reference {folder}: not a folder")
     found: dict[str, list[dict]] = {}
-    for run in discover(folder, responses).runs:
+    unmatched = []
+    runs = discover(folder, responses).runs
+    for run in runs:
         compiled = program.for_run(run.id, run.metadata)
         gate = gate_of(program, run) if compiled is not None else None
-        if compiled is not None and gate is not None:
+        if compiled is None or gate is None:
+            unmatched.append(report_path(run.id))
+        else:
             found.setdefault(compiled.key, []).append({"run": report_path(run.id), **gate})
+    if not len(runs):
+        raise UsageError(f"--reference {folder}: no run found (a run is a folder holding outputs/)")
+    if unmatched:
+        shown = ", ".join(unmatched[:5]) + (f" and {len(unmatched) - 5} more" if len(unmatched) > 5 else "")
+        raise UsageError(f"--reference {folder}: {shown} match{'es' if len(unmatched) == 1 else ''} no eval of "
+                         "the rules, so it cannot be checked against a gate; give runs of the rules' evals")
     return found
 
 
