@@ -80,7 +80,7 @@ def lines(found) -> list[str]:
             flipped = " (one run flipped: not a regression)" if c.verdict == "one run" else ""
             out.append(f"  {marks[c.verdict]} {c.describe()}{counted}{flipped}")
     for f in found.flips:
-        out.append(f"  flipped: eval {f.eval_id} {f.configuration} {f.key} \"{f.text}\" now {f.now}: "
+        out.append(f"  flipped: eval {f.eval_id} {f.configuration} {f.key} \"{f.text}\" {f.describe()}: "
                    f"{f.base[0]}/{f.base[1]} -> {f.new[0]}/{f.new[1]} passed")
         out.append(f"      before: {f.base[2]}")
         out.append(f"      now:    {f.new[2]}")

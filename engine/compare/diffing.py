@@ -23,20 +23,36 @@ class Refused(UsageError):
         self.fact = fact
 
 
+NOW = {"pass": "passes", "fail": "fails", "error": "errors"}
+WAS = {"pass": "passed", "fail": "failed", "error": "errored"}
+
+
 @dataclass(frozen=True)
 class Flip:
     eval_id: str
     configuration: str
     key: str
     text: str
-    now: str  # "fails" or "passes"
-    base: tuple[int, int, str]  # passed, graded, a run's evidence
-    new: tuple[int, int, str]
+    was: str  # "passed", "failed" or "errored" (could not be read)
+    now: str  # "passes", "fails" or "errors"
+    base: tuple[int, int, str, int]  # passed, graded, a run's evidence, errored
+    new: tuple[int, int, str, int]
 
     def as_dict(self) -> dict:
         return {"eval_id": self.eval_id, "configuration": self.configuration, "key": self.key, "text": self.text,
-                "now": self.now, "base": {"passed": self.base[0], "graded": self.base[1], "evidence": self.base[2]},
-                "new": {"passed": self.new[0], "graded": self.new[1], "evidence": self.new[2]}}
+                "was": self.was, "now": self.now, "base": _side_dict(self.base), "new": _side_dict(self.new)}
+
+    def describe(self) -> str:
+        """What changed, an ERROR said as evidence that could not be read, never as a failure."""
+        if self.now == "errors":
+            return f"now could not be read ({self.new[3]} of {self.new[1]} errored), {self.was} before"
+        if self.was == "errored":
+            return f"now {self.now}, could not be read before ({self.base[3]} of {self.base[1]} errored)"
+        return f"now {self.now}"
+
+
+def _side_dict(side: tuple[int, int, str, int]) -> dict:
+    return {"passed": side[0], "graded": side[1], "errors": side[3], "evidence": side[2]}
 
 
 @dataclass(frozen=True)
@@ -130,24 +146,28 @@ def _flips(eval_id: str, configuration: str, base: list[RunOutcome], new: list[R
         before, after = _majority(base, key), _majority(new, key)
         if before is None or after is None or before == after:
             continue
-        now = "fails" if before else "passes"
         text = next(r.items[key][0] for r in base + new if key in r.items)
-        found.append(Flip(eval_id, configuration, key, text, now,
+        found.append(Flip(eval_id, configuration, key, text, WAS[before], NOW[after],
                           _side(base, key, before), _side(new, key, after)))
     return found
 
 
-def _majority(runs: list[RunOutcome], key: str) -> bool | None:
-    """True when it passed in more than half of the runs that graded it, False in
-    fewer than half, None when half or never graded."""
+def _majority(runs: list[RunOutcome], key: str) -> str | None:
+    """"pass" when it passed in more than half of the runs that graded it; under
+    half, "error" when its errors decide that (were they passes, it would pass in
+    half or more: what referee could not read is no failure), else "fail"; None
+    when exactly half passed, or it was never graded."""
     graded = [r.items[key][1] for r in runs if key in r.items and r.items[key][1] in ("pass", "fail", "error")]
-    passed = sum(outcome == "pass" for outcome in graded)
+    passed, errors = graded.count("pass"), graded.count("error")
     if not graded or 2 * passed == len(graded):
         return None
-    return 2 * passed > len(graded)
+    if 2 * passed > len(graded):
+        return "pass"
+    return "error" if 2 * (passed + errors) >= len(graded) else "fail"
 
 
-def _side(runs: list[RunOutcome], key: str, passing: bool) -> tuple[int, int, str]:
+def _side(runs: list[RunOutcome], key: str, majority: str) -> tuple[int, int, str, int]:
     graded = [r for r in runs if key in r.items and r.items[key][1] in ("pass", "fail", "error")]
-    example = next((r for r in graded if (r.items[key][1] == "pass") == passing), graded[0])
-    return sum(r.items[key][1] == "pass" for r in graded), len(graded), example.items[key][2]
+    example = next((r for r in graded if r.items[key][1] == majority), graded[0])
+    outcomes = [r.items[key][1] for r in graded]
+    return outcomes.count("pass"), len(graded), example.items[key][2], outcomes.count("error")
