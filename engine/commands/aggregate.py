@@ -138,7 +138,8 @@ def _benchmark(args: argparse.Namespace, config):
     found = find_contamination(collected, choice, skill_paths)
     result = analysis_mod.analyse(collected.runs, collected.unusable, choice, args.mode or config.mode, found,
                                   args.include_contaminated, config.thresholds["max_spread"])
-    critiqued = finding_notes(load_findings(args.workspace))  # from `referee critique`, if run
+    graded_by = tuple(sorted({name for r in collected.runs for name in r.rules}))
+    critiqued = finding_notes(load_findings(args.workspace), graded_by)  # from `referee critique`, if run
     return _decided(args, collected, result, config, notes.notes(result) + mixed + critiqued, meta)
 
 

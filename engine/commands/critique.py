@@ -63,7 +63,8 @@ def run(args: argparse.Namespace) -> int:
     result = critique_workspace(args.workspace, list(args.rules), args.evals, response=args.response, **budget)
     found = document(result.critiques, result.coverage)
     try:
-        written = None if args.check else write_findings(args.workspace, found, result.digest, args.response)
+        written = None if args.check else write_findings(args.workspace, found, result.digest, args.response,
+                                                         _named(args.rules, args.evals))
     except OSError as exc:  # a full disk, or critique.json a link or a FIFO (never replaced)
         raise UsageError(f"cannot write critique.json into {args.workspace}: {exc.strerror or exc}") from None
     if args.json:
@@ -75,6 +76,22 @@ def run(args: argparse.Namespace) -> int:
         print("\n".join(lines(result.critiques, result.coverage, _color(args.color))))
         print(f"wrote {written}" if written else "nothing was written (--check)")
     return 1 if any(c.weak for c in result.critiques) else 0
+
+
+def _named(rules: list[str], evals: str | None) -> tuple[str, ...]:
+    """The rules critiqued as grading.json's ``rules_location`` names them (``name@digest``),
+    so that ``aggregate`` can tell findings about the rules that graded its runs."""
+    from referee.dsl.named_file import read_named_text
+    from referee.engine.decision.provenance import rules_name
+    from referee.engine.rules_files import read_rules_files
+
+    named = tuple(rules_name(name, text) for name, text in read_rules_files(rules))
+    if evals is None:
+        return named
+    try:
+        return named + (rules_name(evals, read_named_text(evals)),)
+    except (OSError, UnicodeDecodeError):  # gone since it was critiqued: findings for no grade by it
+        return named
 
 
 def _color(mode: str) -> bool:

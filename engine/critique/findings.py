@@ -5,7 +5,10 @@ each weak assertion's reasons to its eval's ``eval_feedback`` (tagged
 ``"source": "critique"``) and ``referee aggregate`` to its notes, but only while
 the rules are the ones critiqued: the file records a digest of the rules texts
 (and evals.json) and the response file ``--response`` named (null: none), and a
-grade with other rules or another ``--response`` leaves the findings out and says so.
+grade with other rules or another ``--response`` leaves the findings out and says so;
+it also names the files as grading.json's ``rules_location`` does (``rules``), and
+``aggregate`` leaves the findings out of its notes unless every rules file that
+graded the runs is among them.
 """
 
 from __future__ import annotations
@@ -32,12 +35,14 @@ def rules_digest(files: tuple[tuple[str, str], ...], evals_text: str | None) -> 
     return digest.hexdigest()[:16]
 
 
-def write_findings(workspace: Path, document: dict[str, Any], digest: str, response: str | None = None) -> Path:
-    """Write critique.json (atomically) with the digest of the rules it critiqued and
-    the response file ``--response`` named: critiqued on another file than a grade
-    reads, its findings are not that grade's."""
+def write_findings(workspace: Path, document: dict[str, Any], digest: str, response: str | None = None,
+                   rules: tuple[str, ...] = ()) -> Path:
+    """Write critique.json (atomically) with the digest of the rules it critiqued, their
+    names (``name@digest``, ``decision.provenance.rules_name``) and the response file
+    ``--response`` named: critiqued on another file than a grade reads, its findings
+    are not that grade's."""
     path = workspace / CRITIQUE_FILE
-    text = json.dumps({"rules_digest": digest, "response": _named(response), **document},
+    text = json.dumps({"rules_digest": digest, "rules": sorted(rules), "response": _named(response), **document},
                       ensure_ascii=False, indent=2) + "\n"
     write_atomic(path, text)
     return path
@@ -51,6 +56,7 @@ def _named(response: str | None) -> str | None:
 @dataclass
 class Findings:
     digest: str
+    rules: tuple[str, ...] | None = None  # the rules files critiqued, ``name@digest``; None: not recorded
     response: str | None = None  # the response file --response named; None: none
     weak: dict[str, list[tuple[str, str]]] = field(default_factory=dict)  # eval -> (assertion, reason)
 
@@ -64,8 +70,10 @@ def load_findings(workspace: Path) -> Findings | None:
     digest = value.get("rules_digest")
     if not isinstance(digest, str) or not isinstance(value.get("assertions"), list):
         return None
+    named = value.get("rules")
+    rules = tuple(str(name) for name in named) if isinstance(named, list) else None
     response = value.get("response")
-    findings = Findings(digest, response if isinstance(response, str) else None)
+    findings = Findings(digest, rules, response if isinstance(response, str) else None)
     for item in value["assertions"]:
         if isinstance(item, dict) and item.get("weak") is True and isinstance(item.get("reasons"), list):
             for reason in item["reasons"]:
@@ -95,10 +103,17 @@ def feedback_suggestions(findings: Findings | None, eval_key: str) -> list[dict[
             for text, reason in findings.weak.get(eval_key, [])]
 
 
-def finding_notes(findings: Findings | None) -> list[str]:
-    """One note per eval with weak assertions, for the benchmark's notes."""
+def finding_notes(findings: Findings | None, graded_by: tuple[str, ...] = ()) -> list[str]:
+    """One note per eval with weak assertions, for the benchmark's notes, when the
+    findings are about the rules that graded the runs (``graded_by``, ``name@digest``):
+    those of other rules would name weaknesses of assertions the runs were not graded
+    by, so they are left out with a note saying so."""
     if findings is None:
         return []
+    if findings.rules is None or not set(graded_by) <= set(findings.rules):
+        return [f"{CRITIQUE_FILE} was made with other rules ({', '.join(findings.rules or ()) or 'not named'}) "
+                f"than graded the runs ({', '.join(graded_by) or 'none named'}): its findings are left out; "
+                "run `referee critique` with the rules that graded them"]
     return [f"eval {key}: mutation testing found weak assertions: "
             + "; ".join(f"{text} ({reason})" for text, reason in items)
             for key, items in sorted(findings.weak.items())]
