@@ -88,6 +88,12 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
         if _edited(document, folder):
             edited.append(("changed", f"{path}: its files changed since {name} graded it (edited, imported "
                                       "again, or another copy of the run); grade its shard again and merge"))
+        forged = _miscounted(document)
+        if forged:
+            edited.append(("changed", f"{path}: {GRADING}'s counts disagree with its expectations "
+                                      f"({'; '.join(forged[:3])}): it was changed after {name} graded it; "
+                                      "grade its shard again and merge"))
+            continue
         grading = file_digest(folder / GRADING)
         if _give_feedback(document, made):
             merged.rewritten += 1
@@ -134,6 +140,20 @@ def _edited(document: dict[str, Any], folder: Path) -> bool:
     decision would rest on verdicts about other evidence than the workspace holds."""
     recorded = document["run"].get("files_digest")
     return recorded is not None and folder_digest(folder) != recorded
+
+
+def _miscounted(document: dict[str, Any]) -> list[str]:
+    """How the report's stated counts disagree with its expectations (``decision.recount``):
+    the merge's decision is counted from its gate, so a gate raised by hand (and the
+    manifest's digest changed to match) would turn failed runs into passes."""
+    from referee.engine.decision.recount import Item, disagreements
+
+    try:
+        items = [Item(str(e["key"]), e["outcome"], e["passed"], e["precision"], e["gated"])
+                 for e in document["expectations"]]
+        return disagreements(items, document["summary"], document["gate"])
+    except (KeyError, TypeError, AttributeError) as exc:
+        return [f"it lacks what its counts are checked by ({type(exc).__name__}: {exc})"]
 
 
 def _graded(shards: Shards) -> dict[str, str]:
