@@ -22,7 +22,7 @@ shape not read) is ``openai_content``'s; this module reads the messages of one c
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -85,12 +85,57 @@ def read_messages(messages: Iterable, locate: Locate, name: str, problems: list[
     reply lies that is not among the messages (the response is then unknown)."""
     reader = _Reader(locate, name, problems, error_when)
     reader.reply_unread = reply_unread
-    for index, message in (messages if numbered else enumerate(messages)):
+    for index, message in _in_time_order(messages if numbered else enumerate(messages), reader):
         if message is not UNREAD:
             reader.message(index, message)
     options = (("error_when", error_when.text),) if error_when is not None else ()
     return Conversation(FORMAT, (name,), tuple(reader.entries), reader.response(),
                         problems=tuple(reader.problems) + reader.statuses(), label=label, options=options)
+
+
+def _in_time_order(pairs: Iterable[tuple[int, Any]], reader: _Reader) -> Iterator[tuple[int, Any]]:
+    """``(index, message)`` pairs in the order the messages were written. Chat messages
+    have no time and are handed on one at a time, as they come. An Assistants API
+    thread export is listed newest first by default (``order=desc``), each message with
+    its ``created_at`` (in seconds): it is held whole (a thread is small) and read
+    oldest first, else its latest user turn would be the eval prompt and its replies
+    reversed. A thread whose times are not all given, and do not rise, has no known
+    order: read as listed, its response is unknown (``message-order``)."""
+    pairs = iter(pairs)
+    head: list[tuple[int, Any]] = []
+    for pair in pairs:
+        head.append(pair)
+        if pair[1] is not UNREAD:
+            break
+    if not head or not _is_thread_message(head[-1][1]):
+        yield from head
+        yield from pairs
+        return
+    held = [pair for pair in head + list(pairs) if pair[1] is not UNREAD]
+    times = [_created_at(message) for _, message in held]
+    given = [time for time in times if time is not None]
+    if len(given) < len(times):
+        if given != sorted(given):
+            first = reader.locate(held[0][0], "", 0, "")
+            reader.warn("message-order", first, "the thread's messages are not listed oldest first and not all "
+                        "give their created_at, so the order they were written in is unknown: the response is "
+                        "unknown")
+            reader.reply_unread = reader.reply_unread or first
+        yield from held
+    elif given == sorted(given, reverse=True):  # newest first: messages of one second keep their places
+        yield from reversed(held)
+    else:  # every time is given here; the position breaks ties, so no two pairs are compared
+        yield from (pair for _, _, pair in sorted(zip(given, range(len(held)), held)))
+
+
+def _is_thread_message(message: Any) -> bool:
+    return isinstance(message, dict) and message.get("object") == _THREAD_MESSAGE
+
+
+def _created_at(message: Any) -> int | float | None:
+    """When an Assistants API message was written (seconds since the epoch), or None."""
+    time = message.get("created_at") if isinstance(message, dict) else None
+    return time if isinstance(time, (int, float)) and not isinstance(time, bool) else None
 
 
 class _Reader:
