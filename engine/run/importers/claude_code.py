@@ -42,11 +42,19 @@ MAX_NESTING = 32  # subagents started by subagents, followed this deep (names an
 
 
 def looks_like(value: Any) -> bool:
-    """True for a JSON record of a Claude Code session."""
+    """True for a JSON record of a Claude Code session, or of what ``claude -p
+    --output-format stream-json`` prints (which names its session ``session_id``)."""
     return isinstance(value, dict) and (
         ("sessionId" in value and "type" in value)
         or (value.get("type") in ("user", "assistant") and isinstance(value.get("message"), dict)
-            and "uuid" in value))
+            and "uuid" in value)
+        or (value.get("type") in STREAM_TYPES and isinstance(value.get("session_id"), str)))
+
+
+# The records ``claude -p --output-format stream-json`` prints: a subagent's messages are
+# among them, marked by the id of the Task call that started it (``parent_tool_use_id``).
+STREAM_TYPES = ("system", "user", "assistant", "result")  # a tuple: a record's "type" may be any JSON value
+PARENT_CALL = "parent_tool_use_id"
 
 
 def opens_session(value: Any) -> bool:
@@ -74,6 +82,8 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         _note_cwd(rec, cwds)
         if rec.get("isSidechain") is True:
             groups.setdefault(_side_key(rec, line, roots), []).append((main.name, line, rec))
+        elif isinstance(rec.get(PARENT_CALL), str):  # a subagent's message in a stream: its Task call's id
+            groups.setdefault(rec[PARENT_CALL], []).append((main.name, line, rec))
         else:
             reader.record(main.name, line, rec)
     for agent in agents:
@@ -252,7 +262,8 @@ def _started(reader: Reader, left: dict) -> Iterator[tuple[int, Call, str, Reade
     calls whose subagent is in ``left``, popped from it as each call is reached."""
     for position, entry in enumerate(reader.entries):
         if isinstance(entry, Call) and entry.tool in SUBAGENT_TOOLS:
-            key = _agent_key(reader.results.get(position), entry.args, left)
+            # a stream's subagent is grouped by the id of its Task call; a session's by its agentId
+            key = entry.call_id if entry.call_id in left else _agent_key(reader.results.get(position), entry.args, left)
             if key is not None:
                 yield (position, entry, key, *left.pop(key))
 

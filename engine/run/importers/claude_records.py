@@ -50,6 +50,7 @@ _SKIPPED_TYPES = frozenset({"summary", "queue-operation", "file-history-snapshot
                             "custom-title", "tag", "agent-name", "result", "attachment", "last-prompt", "mode",
                             "pr-link", "permission-mode", "atis-latch", "ai-title", "cost-state", "bridge-session"})
 _PLACEHOLDERS = frozenset({"", "(no content)"})
+_STRUCTURED = ("toolUseResult", "tool_use_result")  # a tool's structured answer, beside its message
 # Calls: the agent's own, and those a server runs within the message (web search, code
 # execution, an MCP connector's tools), whose answers follow as "..._tool_result" blocks.
 _CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
@@ -93,7 +94,7 @@ class Reader:
                 self.user(origin, rec, message)
             # beside what is read (a tool's own result, toolUseResult, holds what it printed)
             self.unread(origin, "a member of this record beside its message",
-                        {k: v for k, v in rec.items() if k not in ("message", "toolUseResult")})
+                        {k: v for k, v in rec.items() if k not in ("message",) + _STRUCTURED})
             self.unread(origin, "a member of this message beside its content",
                         {k: v for k, v in message.items() if k != "content"})
         elif kind == "system":
@@ -318,7 +319,7 @@ class Reader:
                 R.unplaced_answer(self.problems, origin, call_id)
             return
         call = R.call_at(self.entries, position)
-        structured = rec.get("toolUseResult")
+        structured = _structured(rec)
         result = _result_value(part.get("content"), structured, call.tool)
         status, unsure = _status(part)
         unread = call.unread
@@ -342,8 +343,14 @@ class Reader:
         call's status and return are unknown (the same answer repeated changes nothing)."""
         call = R.call_at(self.entries, position)
         status, _ = _status(part)
-        if (status, _result_value(part.get("content"), rec.get("toolUseResult"), call.tool)) != (call.status, call.result):
+        if (status, _result_value(part.get("content"), _structured(rec), call.tool)) != (call.status, call.result):
             R.answered_again(self.entries, position, self.problems, origin)
+
+
+def _structured(rec: dict) -> Any:
+    """A tool's structured answer: ``toolUseResult`` in a session, ``tool_use_result`` in
+    what ``claude -p --output-format stream-json`` prints."""
+    return next((rec[key] for key in _STRUCTURED if key in rec), None)
 
 
 def _synthetic(rec: dict, message: dict) -> bool:
