@@ -27,7 +27,8 @@ from referee.engine.run.importers import record as R
 from referee.engine.run.importers import tokens
 from referee.engine.run.importers.claude_records import Reader, not_a_record, refused
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
-from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines
+from referee.engine.run.importers.jsondoc import message_array
+from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines, may_hold
 from referee.engine.run.model import Problem
 
 FORMAT = "claude-code"
@@ -69,7 +70,7 @@ def opens_session(value: Any) -> bool:
 def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     """The conversation of a session file, with the subagent files that belong to it."""
     problems: list[Problem] = []
-    values, found_main = json_lines(main, CALL_WORDS)
+    values, found_main = _records(main)
     problems.extend(found_main)
     reader = Reader(problems)
     cwds: dict[str, None] = {}  # in the order met: the first is the session's own
@@ -112,6 +113,43 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         problems=tuple(problems),
         placeholders=placeholders(cwds),
     )
+
+
+def _records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
+    """``(line, record)`` of each record of a session, and the problems met: its JSON
+    lines, or the elements of the one JSON array it is (claude-code-action's execution
+    file holds the stream-json messages so), each at the line it starts on. An element
+    that cannot be read, or an array cut short, is reported as a line that cannot be
+    (``bad-json``, ``truncated``): it may hold a call, or the last words."""
+    document = message_array(source.data) if source.data.lstrip()[:1] == b"[" else None
+    if document is None or document.base:
+        return json_lines(source, CALL_WORDS)
+    values: list[tuple[int, Any]] = []
+    problems = list(source.problems)
+    for index, element in enumerate(document.elements):
+        raw = source.data[element.start:element.end]
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            text = None
+        found = document.value(index, text) if text is not None and element.end is not None else None
+        if found is not None:
+            values.append((element.line, found[0]))
+            continue
+        why = ("the document is cut short inside it" if element.end is None else
+               "it is not UTF-8" if text is None else "it is not JSON (or nested too deep)")
+        problems.append(Problem("truncated" if element.end is None else "bad-json", source.name,
+                                f"record {index + 1} cannot be read: {why}; skipped", element.line))
+        if element.end is None or may_hold(raw.decode("utf-8", "replace"), CALL_WORDS):
+            problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, "this record could not be read and may hold "
+                                    "a tool call: no check over the run's calls can be decided", element.line))
+    if not document.closed and (not document.elements or document.elements[-1].end is not None):
+        line = source.data.count(b"\n") + 1
+        problems.append(Problem("truncated", source.name, "the array of records is cut short: a record may be lost",
+                                line))
+        problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, "the array of records is cut short and may have "
+                                "lost a tool call: no check over the run's calls can be decided", line))
+    return values, problems
 
 
 def _response(reader: Reader, name: str, skipped: list[int]) -> tuple[Text, ...]:
