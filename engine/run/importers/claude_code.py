@@ -71,6 +71,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     """The conversation of a session file, with the subagent files that belong to it."""
     problems: list[Problem] = []
     values, found_main = _records(main)
+    stream, end = 0, None  # the first line of stream-json, and its result record
     problems.extend(found_main)
     reader = Reader(problems)
     cwds: dict[str, None] = {}  # in the order met: the first is the session's own
@@ -81,6 +82,9 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
             not_a_record(main.name, line, rec, problems)
             continue
         _note_cwd(rec, cwds)
+        if rec.get("type") in STREAM_TYPES and isinstance(rec.get("session_id"), str):
+            stream = stream or line
+            end = (line, rec) if rec.get("type") == "result" and rec.get(PARENT_CALL) is None else end
         if rec.get("isSidechain") is True:
             groups.setdefault(_side_key(rec, line, roots), []).append((main.name, line, rec))
         elif isinstance(rec.get(PARENT_CALL), str):  # a subagent's message in a stream: its Task call's id
@@ -108,7 +112,8 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         format=FORMAT,
         sources=(main.name,) + tuple(a.name for a in agents),
         entries=tuple(entries),
-        response=_response(reader, main.name, [p.line for p in found_main if p.code in _SKIPPED_LINES and p.line]),
+        response=_response(reader, main.name, [p.line for p in found_main if p.code in _SKIPPED_LINES and p.line],
+                           _unfinished(main.name, stream, end, values, problems)),
         timing=tokens.timing(counted, snapshots, reader.times),
         problems=tuple(problems),
         placeholders=placeholders(cwds),
@@ -152,16 +157,42 @@ def _records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
     return values, problems
 
 
-def _response(reader: Reader, name: str, skipped: list[int]) -> tuple[Text, ...]:
+def _unfinished(name: str, stream: int, end: tuple[int, dict] | None, values: list, problems: list[Problem]) -> int | None:
+    """Where a stream-json run is seen not to have finished (None when it did, or the
+    source is a session log, which has no result record): it has no ``result`` record
+    (cut short: a timeout, a crash), or its result says ``is_error`` (it ended in an
+    error). Its last words read are then no finished reply."""
+    if not stream:
+        return None
+    if end is None:
+        line = values[-1][0] if values else stream
+        problems.append(Problem("no-result", name, "the stream has no result record: the run was cut short, and "
+                                "its last words read may not be its reply, so the response is unknown", line))
+        return line
+    line, rec = end
+    if rec.get("is_error") is False:
+        return None
+    subtype = rec.get("subtype")
+    how = f" ({subtype})" if isinstance(subtype, str) else ""
+    said = (f"says the run ended in an error{how}" if rec.get("is_error") is True else
+            f"does not say the run succeeded (is_error is {rec.get('is_error')!r}){how}")
+    problems.append(Problem("run-error", name, f"the result record {said}: its last words read are no finished "
+                            "reply, so the response is unknown", line))
+    return line
+
+
+def _response(reader: Reader, name: str, skipped: list[int], unfinished: int | None = None) -> tuple[Text, ...]:
     """The main agent's reply, unsure when a line of the session after its last
     message could not be read (``skipped``: cut short, not JSON), or a part of an
     assistant message holding text was not read in or after the message of its last
     words (``Reader.unread_reply``): either may hold its last words (a session cut
     while writing them, content of a shape not read), so the response is unknown,
-    never the words before them, nor none."""
+    never the words before them, nor none. So is that of a stream-json run that did
+    not finish (``unfinished``: the line that says so)."""
     reply = reader.reply()
     unread = reader.unread_reply()
     after = [line for line in skipped if line > reader.last_said] + ([unread] if unread is not None else [])
+    after += [unfinished] if unfinished is not None else []
     if not after or not reader.entries:  # no session read at all: no conversation, no response
         return tuple(reply)
     return tuple(replace(text, unsure=True) for text in reply) or (Text("agent", "reply", "", Origin(name, min(after)),
