@@ -28,18 +28,16 @@ from referee.engine.decision.provenance import rules_mix, rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.decision.release import CONDITIONAL, EXIT_CODES, FAIL, PASS
 from referee.engine.report.build import gate_status
+from referee.engine.report.cited import cited_lines
 from referee.engine.report.freshness import changed_since, file_digest, stale_grade
 from referee.engine.report.models import Expectation, GradingReport
 from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.report.run_report import Unread, read_report
-from referee.engine.run.safeio import read_text
 from referee.engine.run.select import Selection
 from referee.engine.run.workspace import Run, discover, report_path
-from referee.engine.text import file_lines
 
 BENCHMARK = "benchmark.json"
 DECISIONS = (PASS, CONDITIONAL, FAIL)  # the release decisions aggregate makes
-MAX_SOURCE_CHARS = 400  # a quoted line longer than this is cut, and says so
 
 
 @dataclass(frozen=True)
@@ -321,7 +319,7 @@ def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | Unr
         problems.append(f"{shown}/{GRADING}: not a grading.json that referee wrote ({first}); "
                         "grade the run again (left out)")
         return Unreadable(shown)
-    return GradedRun(shown, report, _cited_lines(run_dir, report), run_dir)
+    return GradedRun(shown, report, cited_lines(run_dir, report), run_dir)
 
 
 def _require_trusted(graded: GradedRun, run: Run) -> None:
@@ -388,76 +386,6 @@ def _require_decided_by_reasons(benchmark: dict[str, Any], folder: Path) -> None
                      f"the one `referee aggregate` makes from what it holds ({said}): it was changed after "
                      f"aggregate wrote it; run `referee aggregate {folder}` again (or remove {BENCHMARK}). "
                      "Nothing was reported")
-
-
-def _cited_lines(run_dir: Path, report: GradingReport) -> tuple[tuple[str, int, str], ...]:
-    """The text of each line the evidence cites: read from the run's file, or, for an
-    imported run whose evidence names its source (``session.jsonl:42``, not in the
-    run folder), from the line of the written view the source map maps to it."""
-    wanted = sorted({(p.file, p.line) for e in report.expectations for p in e.evidence_location
-                     if p.file and p.line})
-    texts: dict[str, list[str] | None] = {}
-    mapped: dict[tuple[str, int], str] | None = None
-    out = []
-    for file, line in wanted:
-        if file not in texts:
-            found = read_text(run_dir, file)
-            texts[file] = None if found is None or found.text is None else file_lines(found.text)
-        lines = texts[file]
-        if lines is not None and 0 < line <= len(lines):
-            out.append((file, line, _cut(lines[line - 1])))
-            continue
-        if mapped is None:
-            mapped = source_lines(run_dir)
-        text = next((mapped[(name, line)] for name in cited_names(file) if (name, line) in mapped), None)
-        if text is not None:
-            out.append((file, line, _cut(text)))
-    return tuple(out)
-
-
-def source_lines(run_dir: Path) -> dict[tuple[str, int], str]:
-    """``(source place, line) -> text`` of an imported run's written view: for each
-    source line, the first written line the source map maps to it (empty for a run
-    that was not imported). The source itself is not in the run folder. A source line
-    that holds many things (a one-line JSON source) is told apart by JSON Pointer, as
-    evidence names it (``chat.json#/messages/9/content``, ``source_place``)."""
-    from referee.engine.run.importers.source_map import load_source_map
-
-    source_map, _ = load_source_map(run_dir)
-    if source_map is None:
-        return {}
-    found: dict[tuple[str, int], str] = {}
-    for file in sorted(source_map.lines):
-        for number, place in enumerate(source_map.lines[file], 1):
-            if place is not None:
-                text = source_map.written_line(file, number)
-                if text is not None:
-                    found.setdefault((source_place(source_map.sources, place), place[1]), text)
-    return found
-
-
-def source_place(sources: Sequence[str], place: tuple) -> str:
-    """The source file of a source map's ``place``, with its JSON Pointer when it has one."""
-    name = sources[place[0]]
-    return f"{name}#{place[2]}" if len(place) > 2 and place[2] else name
-
-
-def cited_names(file: str) -> list[str]:
-    """The source places that evidence naming ``file`` may rest on, most precise first:
-    ``chat.json#/messages/4/content/flights`` is within ``chat.json#/messages/4/content``
-    (the pointer's parents, then the file itself). Never another pointer's line: in a
-    one-line source, every written line comes from line 1."""
-    name, _, pointer = file.partition("#")
-    names = []
-    while pointer:
-        names.append(f"{name}#{pointer}")
-        pointer = pointer.rpartition("/")[0]
-    return names + [name]
-
-
-def _cut(text: str) -> str:
-    text = text.rstrip("\r")
-    return text if len(text) <= MAX_SOURCE_CHARS else text[: MAX_SOURCE_CHARS - 1] + "…"
 
 
 BENCHMARK_LIMIT = 64 * 1024 * 1024  # as compare.output.read_object reads one for diff and --against

@@ -19,7 +19,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.report.build import VACUOUS_NOTE
-from referee.engine.report.collect import Collection, GradedRun, cited_names, source_place
+from referee.engine.report.cited import cited_names, source_place
+from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.models import Expectation
 from referee.engine.text import file_lines
 
