@@ -1,4 +1,5 @@
-"""What ``referee report`` reads: the grading.json of each run, and benchmark.json.
+"""What ``referee report`` reads: the grading.json of each run, and benchmark.json
+(read and checked in ``engine.report.benchmark_file``).
 
 Every format (HTML, JUnit, GitHub, Markdown) renders one ``Collection``, built
 here once: the runs graded under a folder (at any level of a workspace), each
@@ -14,7 +15,6 @@ baseline that fails by design is shown as such, never as a failure of the gate.
 
 from __future__ import annotations
 
-import json
 import math
 import os
 from dataclasses import dataclass, field, replace
@@ -23,21 +23,19 @@ from typing import Any, Sequence
 
 from pydantic import ValidationError
 
-from referee.dsl.named_file import read_named_text
 from referee.engine.decision.provenance import rules_mix, rules_of
 from referee.engine.decision.recount import Item, disagreements
-from referee.engine.decision.release import CONDITIONAL, EXIT_CODES, FAIL, PASS
+from referee.engine.report import benchmark_file
+from referee.engine.report.benchmark_file import BENCHMARK
 from referee.engine.report.build import gate_status
 from referee.engine.report.cited import cited_lines
-from referee.engine.report.freshness import changed_since, file_digest, stale_grade
+from referee.engine.report.freshness import stale_grade
 from referee.engine.report.models import Expectation, GradingReport
 from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.report.run_report import Unread, read_report
 from referee.engine.run.select import Selection
-from referee.engine.run.workspace import Run, discover, report_path
+from referee.engine.run.workspace import Run, discover
 
-BENCHMARK = "benchmark.json"
-DECISIONS = (PASS, CONDITIONAL, FAIL)  # the release decisions aggregate makes
 
 
 @dataclass(frozen=True)
@@ -222,11 +220,12 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
         raise NothingToReport(_nothing_message(folder, found.runs, selection))
     problems += [f"graded by different rules: {line}" for line in rules_mix(
         [(r.folder, r.info.eval_id, rules_of(e.rules_location for e in r.report.expectations)) for r in runs])]
-    benchmark = _benchmark(folder, problems) if selection.empty and with_benchmark else None
+    benchmark = (benchmark_file.read_benchmark(folder, display_path(folder / BENCHMARK), problems)
+                 if selection.empty and with_benchmark else None)
     if benchmark is not None:
-        _require_fresh_benchmark(benchmark, found.runs, folder, problems)
-        benchmark = _known_decision(benchmark, problems)
-        _require_decided_by_reasons(benchmark, folder)
+        _require(benchmark_file.stale(benchmark, found.runs, folder, problems))
+        benchmark = benchmark_file.known_decision(benchmark, problems)
+        _require(benchmark_file.not_decided_by_reasons(benchmark, folder))
     if with_benchmark and benchmark is None and not selection.empty and (folder / BENCHMARK).is_file():
         problems.append(f"{BENCHMARK} left out: it covers every run, not {selection.describe()}")
     primary, baseline = _roles(runs, primary, baseline, benchmark)
@@ -322,6 +321,12 @@ def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | Unr
     return GradedRun(shown, report, cited_lines(run_dir, report), run_dir)
 
 
+def _require(wrong: str | None) -> None:
+    """Refuse to report what a check of benchmark.json found wrong (``benchmark_file``)."""
+    if wrong is not None:
+        raise NotTrusted(wrong)
+
+
 def _require_trusted(graded: GradedRun, run: Run) -> None:
     """Every count shown is the one its expectations give (``engine.decision.recount``),
     and the run's files are the ones it graded (``engine.report.freshness``)."""
@@ -335,84 +340,6 @@ def _require_trusted(graded: GradedRun, run: Run) -> None:
     if stale_grade(graded.info.files_digest, run):
         raise NotTrusted(f"{graded.folder}/{GRADING} is older than the run: its files changed since it was "
                          "graded (imported or edited again); grade the run again. Nothing was reported")
-
-
-def _require_fresh_benchmark(benchmark: dict[str, Any], runs: Sequence, folder: Path, problems: list[str]) -> None:
-    """benchmark.json read the grading.json files that are there now, or it is stale."""
-    inputs = benchmark.get("inputs")
-    recorded = inputs.get("grading_json") if isinstance(inputs, dict) else None
-    if not isinstance(recorded, dict):
-        problems.append(f"{BENCHMARK} records no inputs (written by an older referee): whether its "
-                        "decision is older than the grades cannot be told; run `referee aggregate` again")
-        return
-    now = {report_path(run.id): (run.id.iteration, file_digest(run.path / GRADING)) for run in runs}
-    changed = changed_since(recorded, now)
-    if changed:
-        more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
-        raise NotTrusted(f"{folder / BENCHMARK} is older than the grades it decided on: "
-                         f"{', '.join(changed[:3])}{more} graded again, removed or added since; run "
-                         f"`referee aggregate {folder}` again (or remove {BENCHMARK}). Nothing was reported")
-
-
-def _known_decision(benchmark: dict[str, Any], problems: list[str]) -> dict[str, Any]:
-    """``benchmark`` without its release block when that block's decision is none that
-    ``referee aggregate`` makes: such text is no verdict to show on top (nor markup to
-    put in a summary's heading), so the decision is then the gate's, and it is said."""
-    release = benchmark.get("release")
-    if not isinstance(release, dict) or "decision" not in release or release["decision"] in DECISIONS:
-        return benchmark
-    shown = json.dumps(release["decision"], ensure_ascii=False)[:80]
-    problems.append(f"{BENCHMARK}: its release decision {shown} is none that `referee aggregate` makes "
-                    f"({', '.join(DECISIONS)}); left out: the decision shown is the gate's")
-    return {key: value for key, value in benchmark.items() if key != "release"}
-
-
-def _require_decided_by_reasons(benchmark: dict[str, Any], folder: Path) -> None:
-    """benchmark.json's release decision (and exit code) is the one its reasons give,
-    as ``release.decide`` makes it: FAIL when a reason's status is "fail", else
-    CONDITIONAL PASS when one is "conditional", else PASS. A decision edited by hand
-    (FAIL made PASS) disagrees with the reasons left beside it: it is shown nowhere."""
-    release = benchmark.get("release")
-    if not isinstance(release, dict) or release.get("decision") not in DECISIONS:
-        return  # no decision, or one ``_known_decision`` has set aside
-    reasons = release.get("reasons")
-    statuses = [r.get("status") for r in reasons if isinstance(r, dict)] if isinstance(reasons, list) else None
-    due = None if statuses is None else FAIL if "fail" in statuses else CONDITIONAL if "conditional" in statuses else PASS
-    code = release.get("exit_code", EXIT_CODES.get(release["decision"]))
-    if due is not None and due == release["decision"] and code == EXIT_CODES[due]:
-        return
-    said = "no reasons" if due is None else f"reasons that make it {due}"
-    raise NotTrusted(f"{folder / BENCHMARK}: its release decision {release['decision']} (exit code {code!r}) is not "
-                     f"the one `referee aggregate` makes from what it holds ({said}): it was changed after "
-                     f"aggregate wrote it; run `referee aggregate {folder}` again (or remove {BENCHMARK}). "
-                     "Nothing was reported")
-
-
-BENCHMARK_LIMIT = 64 * 1024 * 1024  # as compare.output.read_object reads one for diff and --against
-
-
-def _benchmark(folder: Path, problems: list[str]) -> dict[str, Any] | None:
-    path = folder / BENCHMARK
-    if not os.path.lexists(path):
-        return None
-    # Whatever stands there is read, so that one that is not a file (a FIFO, a folder)
-    # is named as unread, as an unreadable one is: never passed over in silence.
-    try:
-        # Through the one reader (a FIFO is refused, never waited on), bounded as diff reads it.
-        value = json.loads(read_named_text(path, limit=BENCHMARK_LIMIT))
-    except OSError as exc:  # its reason alone: the path is named already
-        problems.append(f"{display_path(path)}: cannot read ({exc.strerror or exc}); shown without it")
-        return None
-    except ValueError as exc:
-        problems.append(f"{display_path(path)}: cannot read ({exc}); shown without it")
-        return None
-    except RecursionError:  # nested deeper than the decoder's stack
-        problems.append(f"{display_path(path)}: cannot read (nested too deeply); shown without it")
-        return None
-    if not isinstance(value, dict):
-        problems.append(f"{display_path(path)}: not a JSON object; shown without it")
-        return None
-    return value
 
 
 def _config_row(name: str, runs: list[GradedRun]) -> ConfigRow:

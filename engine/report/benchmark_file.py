@@ -1,0 +1,102 @@
+"""benchmark.json as ``referee report`` reads it: bounded, read through the one
+reader, and shown only while it is the one ``referee aggregate`` made from the
+grades there now, with a decision its own reasons give.
+
+Each check returns what is wrong (the message ``report`` refuses with) or None;
+``engine.report.collect`` raises it as ``NotTrusted``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any, Sequence
+
+from referee.dsl.named_file import read_named_text
+from referee.engine.decision.release import CONDITIONAL, EXIT_CODES, FAIL, PASS
+from referee.engine.report.freshness import changed_since, file_digest
+from referee.engine.report.marker import GRADING
+from referee.engine.run.workspace import report_path
+
+BENCHMARK = "benchmark.json"
+DECISIONS = (PASS, CONDITIONAL, FAIL)  # the release decisions aggregate makes
+BENCHMARK_LIMIT = 64 * 1024 * 1024  # as compare.output.read_object reads one for diff and --against
+
+
+def read_benchmark(folder: Path, shown: str, problems: list[str]) -> dict[str, Any] | None:
+    """``folder``'s benchmark.json (``shown`` names it), or None when there is none or
+    it cannot be read (said in ``problems``)."""
+    path = folder / BENCHMARK
+    if not os.path.lexists(path):
+        return None
+    # Whatever stands there is read, so that one that is not a file (a FIFO, a folder)
+    # is named as unread, as an unreadable one is: never passed over in silence.
+    try:
+        # Through the one reader (a FIFO is refused, never waited on), bounded as diff reads it.
+        value = json.loads(read_named_text(path, limit=BENCHMARK_LIMIT))
+    except OSError as exc:  # its reason alone: the path is named already
+        problems.append(f"{shown}: cannot read ({exc.strerror or exc}); shown without it")
+        return None
+    except ValueError as exc:
+        problems.append(f"{shown}: cannot read ({exc}); shown without it")
+        return None
+    except RecursionError:  # nested deeper than the decoder's stack
+        problems.append(f"{shown}: cannot read (nested too deeply); shown without it")
+        return None
+    if not isinstance(value, dict):
+        problems.append(f"{shown}: not a JSON object; shown without it")
+        return None
+    return value
+
+
+def stale(benchmark: dict[str, Any], runs: Sequence, folder: Path, problems: list[str]) -> str | None:
+    """Why benchmark.json is older than the grading.json files there now; None when
+    it read them as they are (or records no inputs, said in ``problems``)."""
+    inputs = benchmark.get("inputs")
+    recorded = inputs.get("grading_json") if isinstance(inputs, dict) else None
+    if not isinstance(recorded, dict):
+        problems.append(f"{BENCHMARK} records no inputs (written by an older referee): whether its "
+                        "decision is older than the grades cannot be told; run `referee aggregate` again")
+        return None
+    now = {report_path(run.id): (run.id.iteration, file_digest(run.path / GRADING)) for run in runs}
+    changed = changed_since(recorded, now)
+    if not changed:
+        return None
+    more = f" and {len(changed) - 3} more" if len(changed) > 3 else ""
+    return (f"{folder / BENCHMARK} is older than the grades it decided on: {', '.join(changed[:3])}{more} "
+            f"graded again, removed or added since; run `referee aggregate {folder}` again (or remove "
+            f"{BENCHMARK}). Nothing was reported")
+
+
+def known_decision(benchmark: dict[str, Any], problems: list[str]) -> dict[str, Any]:
+    """``benchmark`` without its release block when that block's decision is none that
+    ``referee aggregate`` makes: such text is no verdict to show on top (nor markup to
+    put in a summary's heading), so the decision is then the gate's, and it is said."""
+    release = benchmark.get("release")
+    if not isinstance(release, dict) or "decision" not in release or release["decision"] in DECISIONS:
+        return benchmark
+    shown = json.dumps(release["decision"], ensure_ascii=False)[:80]
+    problems.append(f"{BENCHMARK}: its release decision {shown} is none that `referee aggregate` makes "
+                    f"({', '.join(DECISIONS)}); left out: the decision shown is the gate's")
+    return {key: value for key, value in benchmark.items() if key != "release"}
+
+
+def not_decided_by_reasons(benchmark: dict[str, Any], folder: Path) -> str | None:
+    """Why benchmark.json's release decision (or exit code) is not the one its reasons
+    give, as ``release.decide`` makes it: FAIL when a reason's status is "fail", else
+    CONDITIONAL PASS when one is "conditional", else PASS. A decision edited by hand
+    (FAIL made PASS) disagrees with the reasons left beside it: it is shown nowhere."""
+    release = benchmark.get("release")
+    if not isinstance(release, dict) or release.get("decision") not in DECISIONS:
+        return None  # no decision, or one ``known_decision`` has set aside
+    reasons = release.get("reasons")
+    statuses = [r.get("status") for r in reasons if isinstance(r, dict)] if isinstance(reasons, list) else None
+    due = None if statuses is None else FAIL if "fail" in statuses else CONDITIONAL if "conditional" in statuses else PASS
+    code = release.get("exit_code", EXIT_CODES.get(release["decision"]))
+    if due is not None and due == release["decision"] and code == EXIT_CODES[due]:
+        return None
+    said = "no reasons" if due is None else f"reasons that make it {due}"
+    return (f"{folder / BENCHMARK}: its release decision {release['decision']} (exit code {code!r}) is not the "
+            f"one `referee aggregate` makes from what it holds ({said}): it was changed after aggregate wrote "
+            f"it; run `referee aggregate {folder}` again (or remove {BENCHMARK}). Nothing was reported")
