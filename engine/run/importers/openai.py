@@ -22,7 +22,7 @@ shape not read) is ``openai_content``'s; this module reads the messages of one c
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Any, Callable
 
@@ -32,6 +32,7 @@ from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.openai_content import (audio_unread, holds_reply, holds_words, names_a_tool,
                                                          result_of, text_of, transcript_of, words_unread)
+from referee.engine.run.importers.openai_threads import in_time_order, is_thread_message
 from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
 from referee.engine.run.model import Problem
@@ -41,9 +42,6 @@ _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "functio
 _SAID = ("content", "refusal")  # the members of an assistant message that hold its words, in the order read
 _CALLS = frozenset({"tool_calls", "function_call"})  # the members of an assistant message whose calls are read
 _CALL_SHAPED = frozenset({"type", "arguments", "input", "tool_calls", "function_call"})  # see holds_call
-# An Assistants API message's "object": such a message never holds its run's tool calls
-# (they are in the run steps), so a thread of them is no record of the calls.
-_THREAD_MESSAGE = "thread.message"
 _CALL_MEMBERS = frozenset({"id", "type", "function", "index"})  # what a tool call holds, read or not a call
 
 # (message index, key, nth occurrence, the key's JSON Pointer below the message) -> origin
@@ -85,57 +83,13 @@ def read_messages(messages: Iterable, locate: Locate, name: str, problems: list[
     reply lies that is not among the messages (the response is then unknown)."""
     reader = _Reader(locate, name, problems, error_when)
     reader.reply_unread = reply_unread
-    for index, message in _in_time_order(messages if numbered else enumerate(messages), reader):
+    pairs = messages if numbered else enumerate(messages)
+    for index, message in in_time_order(pairs, UNREAD, reader.unordered):
         if message is not UNREAD:
             reader.message(index, message)
     options = (("error_when", error_when.text),) if error_when is not None else ()
     return Conversation(FORMAT, (name,), tuple(reader.entries), reader.response(),
                         problems=tuple(reader.problems) + reader.statuses(), label=label, options=options)
-
-
-def _in_time_order(pairs: Iterable[tuple[int, Any]], reader: _Reader) -> Iterator[tuple[int, Any]]:
-    """``(index, message)`` pairs in the order the messages were written. Chat messages
-    have no time and are handed on one at a time, as they come. An Assistants API
-    thread export is listed newest first by default (``order=desc``), each message with
-    its ``created_at`` (in seconds): it is held whole (a thread is small) and read
-    oldest first, else its latest user turn would be the eval prompt and its replies
-    reversed. A thread whose times are not all given, and do not rise, has no known
-    order: read as listed, its response is unknown (``message-order``)."""
-    pairs = iter(pairs)
-    head: list[tuple[int, Any]] = []
-    for pair in pairs:
-        head.append(pair)
-        if pair[1] is not UNREAD:
-            break
-    if not head or not _is_thread_message(head[-1][1]):
-        yield from head
-        yield from pairs
-        return
-    held = [pair for pair in head + list(pairs) if pair[1] is not UNREAD]
-    times = [_created_at(message) for _, message in held]
-    given = [time for time in times if time is not None]
-    if len(given) < len(times):
-        if given != sorted(given):
-            first = reader.locate(held[0][0], "", 0, "")
-            reader.warn("message-order", first, "the thread's messages are not listed oldest first and not all "
-                        "give their created_at, so the order they were written in is unknown: the response is "
-                        "unknown")
-            reader.reply_unread = reader.reply_unread or first
-        yield from held
-    elif given == sorted(given, reverse=True):  # newest first: messages of one second keep their places
-        yield from reversed(held)
-    else:  # every time is given here; the position breaks ties, so no two pairs are compared
-        yield from (pair for _, _, pair in sorted(zip(given, range(len(held)), held)))
-
-
-def _is_thread_message(message: Any) -> bool:
-    return isinstance(message, dict) and message.get("object") == _THREAD_MESSAGE
-
-
-def _created_at(message: Any) -> int | float | None:
-    """When an Assistants API message was written (seconds since the epoch), or None."""
-    time = message.get("created_at") if isinstance(message, dict) else None
-    return time if isinstance(time, (int, float)) and not isinstance(time, bool) else None
 
 
 class _Reader:
@@ -181,7 +135,7 @@ class _Reader:
                 self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, may hold a tool call "
                           "(of a format this importer does not read): no check over the run's calls can be decided")
             return
-        if message.get("object") == _THREAD_MESSAGE and not self.threaded:
+        if is_thread_message(message) and not self.threaded:
             self.threaded = True
             self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} is an Assistants API thread message: the "
                       "tool calls of its runs are in their run steps, which this importer does not read, so no "
@@ -200,6 +154,13 @@ class _Reader:
                 kind = R.SYSTEM if role != "user" else (R.USER if self.prompted else R.EVAL_PROMPT)
                 self.prompted = self.prompted or role == "user"
                 self.entries.append(Text(kind, "", text, self.text_origin(index, message.get("content"))))
+
+    def unordered(self, index: int) -> None:
+        """A thread whose messages' order is unknown (``in_time_order``): so is its response."""
+        first = self.locate(index, "", 0, "")
+        self.warn("message-order", first, "the thread's messages are not listed oldest first and not all give "
+                  "their created_at, so the order they were written in is unknown: the response is unknown")
+        self.reply_unread = self.reply_unread or first
 
     def reasoning(self, index: int, item: dict, origin: Origin) -> None:
         """A Responses API ``reasoning`` item: the model's reasoning (its summary, its
