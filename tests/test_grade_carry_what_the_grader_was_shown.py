@@ -1,8 +1,10 @@
 """An LLM grader's earlier verdict is carried over (grade without --llm) only while
 everything behind it is unchanged: besides the run's files and the assertions'
 wording, an imported run's ``source_map.json`` (by which the verdict's evidence
-names the source's file and line) and the grader's own page (its instructions and
-standards), which an upgrade of referee may change."""
+names the source's file and line), the grader's own page (its instructions and
+standards) and how its request is laid out (its headings, the lines of the
+expectations, how much of a long segment is shown), which an upgrade of referee
+may change."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ from llm_server import ScriptedServer, reading_judge
 
 from referee.engine import grader_page
 from referee.engine.cli import main
+from referee.llm_adapter import evidence, prompt
 
 SESSION = REPO / "tests" / "fixtures" / "import" / "claude-code" / "session.jsonl"
 RULES = 'eval "session"\nexpect "The reply names the flight LX2084": semantic "names LX2084"\n'
@@ -73,5 +76,26 @@ def test_a_changed_standard_drops_the_verdict(tmp_path, monkeypatch, capsys):
     ws, rules = _judged(tmp_path, monkeypatch)
     standards = {**grader_page.STANDARDS, "mcp_based": grader_page.STANDARDS["mcp_based"] + " Read every Return."}
     monkeypatch.setattr(grader_page, "STANDARDS", standards)
+    main(["grade", str(ws), "--rules", str(rules)])
+    assert _item(tmp_path)["method"] == "not_graded"
+
+
+def test_showing_less_of_each_segment_drops_the_verdict(tmp_path, monkeypatch, capsys):
+    # Input: MAX_SHOWN lowered (an upgrade of referee), the run, the assertion and the
+    # grader's page unchanged. The grader would now see each segment cut short, yet the
+    # verdict given on the whole text was carried over.
+    ws, rules = _judged(tmp_path, monkeypatch)
+    monkeypatch.setattr(evidence, "MAX_SHOWN", 20)
+    main(["grade", str(ws), "--rules", str(rules)])
+    item = _item(tmp_path)
+    assert (item["method"], item["outcome"]) == ("not_graded", "not_graded")
+    assert "an earlier LLM grader verdict was not kept" in item["evidence"]
+
+
+def test_another_layout_of_the_request_drops_the_verdict(tmp_path, monkeypatch, capsys):
+    # Input: the heading of each segment of the record laid out otherwise (prompt.py).
+    ws, rules = _judged(tmp_path, monkeypatch)
+    laid_out = prompt._segment_text
+    monkeypatch.setattr(prompt, "_segment_text", lambda segment: laid_out(segment).replace("--- ", "### ", 1))
     main(["grade", str(ws), "--rules", str(rules)])
     assert _item(tmp_path)["method"] == "not_graded"
