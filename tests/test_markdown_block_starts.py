@@ -6,16 +6,10 @@ its own when GitHub renders it."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
-from conftest import REPO
+from named_example import EVALS, EXAMPLE, RULES
 from referee.engine.cli import main
 from referee.engine.report.markdown_text import cell
-
-EXAMPLE = REPO / "examples" / "booking-skill-workspace"
-RULES = REPO / "examples" / "booking-skill" / "booking.rules"
-EVALS = REPO / "examples" / "booking-skill" / "evals" / "evals.json"
-
 
 def test_a_list_marker_or_an_indent_first_in_a_cell_is_no_block():
     assert cell("1. old") == "1\\. old"

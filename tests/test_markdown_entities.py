@@ -6,18 +6,13 @@ of ``report --format markdown`` and in benchmark.md alike."""
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
 from pathlib import Path
 
-from conftest import REPO
+from named_example import named_example
 from referee.engine.cli import main
 from referee.engine.report.markdown_text import cell, html_code, html_line
 
-EXAMPLE = REPO / "examples" / "booking-skill-workspace"
-RULES = REPO / "examples" / "booking-skill" / "booking.rules"
-EVALS = REPO / "examples" / "booking-skill" / "evals" / "evals.json"
 BASELINE = "without &#64;octocat"
 # An "&" from the workspace left as it is: the start of an entity a renderer decodes
 # (referee's own "&lt;", "&gt;" and "&amp;" are escapes, not names).
@@ -37,21 +32,7 @@ def test_an_entity_is_shown_as_written():
 def _workspace(tmp_path: Path) -> Path:
     """The example, its baseline named "without &#64;octocat", eval 1 named
     "book &#64;alice" and an assertion's sentence holding "&#35;12"."""
-    ws = tmp_path / "ws"
-    shutil.copytree(EXAMPLE, ws)
-    for stale in ("benchmark.json", "benchmark.md"):
-        (ws / stale).unlink()
-    for eval_dir in sorted((ws / "iteration-1").iterdir()):
-        (eval_dir / "without_skill").rename(eval_dir / BASELINE)
-    metadata = ws / "iteration-1" / "eval-1-book-flight" / "eval_metadata.json"
-    document = json.loads(metadata.read_text(encoding="utf-8"))
-    metadata.write_text(json.dumps({**document, "eval_name": "book &#64;alice"}), encoding="utf-8")
-    evals = json.loads(EVALS.read_text(encoding="utf-8"))
-    evals["evals"][0]["expectations"][3] = "The booked flight is LX2084, see &#35;12"
-    (tmp_path / "evals.json").write_text(json.dumps(evals), encoding="utf-8")
-    assert main(["grade", str(ws), "--rules", str(RULES), "--evals", str(tmp_path / "evals.json")]) in (0, 1)
-    return ws
-
+    return named_example(tmp_path, BASELINE, "book &#64;alice", "The booked flight is LX2084, see &#35;12")[0]
 
 def test_the_markdown_summary_decodes_no_entity_of_a_name(tmp_path, capsys):
     ws = _workspace(tmp_path)

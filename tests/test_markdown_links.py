@@ -6,47 +6,24 @@ benchmark.md alike, as an ``@name`` does."""
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
 from pathlib import Path
 
-from conftest import REPO
+from named_example import named_example, outside_code
 from referee.engine.cli import main
 from referee.engine.report.markdown_text import cell, html_line
 
-EXAMPLE = REPO / "examples" / "booking-skill-workspace"
-RULES = REPO / "examples" / "booking-skill" / "booking.rules"
-EVALS = REPO / "examples" / "booking-skill" / "evals" / "evals.json"
 BASELINE = "without www.evil.example"
 # What GitHub would make a link of: GFM's autolinks, and its references to issues
 # (not "1#4", an assertion's key).
 LINK = re.compile(r"(?i)(?<![a-z0-9])(?:https?://|www\.)|(?<![\w.-])#\d|(?<![\w-])GH-\d|[\w.-]/[\w.-]+#\d")
-CODE = re.compile(r"(`{3,})text\n.*?\n\1|<code>.*?</code>|(`+).+?\2", re.DOTALL)
 
 
 def _workspace(tmp_path: Path) -> Path:
     """The example, its baseline named with a www address, eval 1 named with an
     https address and an assertion's sentence holding issue references."""
-    ws = tmp_path / "ws"
-    shutil.copytree(EXAMPLE, ws)
-    for stale in ("benchmark.json", "benchmark.md"):
-        (ws / stale).unlink()
-    for eval_dir in sorted((ws / "iteration-1").iterdir()):
-        (eval_dir / "without_skill").rename(eval_dir / BASELINE)
-    metadata = ws / "iteration-1" / "eval-1-book-flight" / "eval_metadata.json"
-    document = json.loads(metadata.read_text(encoding="utf-8"))
-    metadata.write_text(json.dumps({**document, "eval_name": "see https://evil.example"}), encoding="utf-8")
-    evals = json.loads(EVALS.read_text(encoding="utf-8"))
-    evals["evals"][0]["expectations"][3] = "The booked flight is LX2084 (#12, GH-12, owner/repo#12)"
-    (tmp_path / "evals.json").write_text(json.dumps(evals), encoding="utf-8")
-    assert main(["grade", str(ws), "--rules", str(RULES), "--evals", str(tmp_path / "evals.json")]) in (0, 1)
-    return ws
-
-
-def _outside_code(text: str) -> str:
-    return CODE.sub("", text)
-
+    return named_example(tmp_path, BASELINE, "see https://evil.example",
+                         "The booked flight is LX2084 (#12, GH-12, owner/repo#12)")[0]
 
 def test_a_cell_and_a_summary_line_link_nowhere():
     for write in (cell, html_line):
@@ -63,7 +40,7 @@ def test_the_markdown_summary_links_nowhere(tmp_path, capsys):
     main(["report", str(ws), "--format", "markdown", "-o", str(out), "--primary", BASELINE])
     text = out.read_text(encoding="utf-8")
     assert "without www\u200b.evil.example" in text and "(#\u200b12, GH-\u200b12, owner/repo#\u200b12)" in text
-    assert LINK.findall(_outside_code(text)) == []
+    assert LINK.findall(outside_code(text)) == []
     # inside code the name stays as written: a path copied from it is the path
     assert f"<code>ws/iteration-1/eval-1-book-flight/{BASELINE}/run-1</code>" in text
 
@@ -74,7 +51,7 @@ def test_benchmark_md_links_nowhere(tmp_path, capsys):
           "--baseline", BASELINE])
     text = (ws / "benchmark.md").read_text(encoding="utf-8")
     assert "see https\u200b://evil.example" in text and "(#\u200b12, GH-\u200b12, owner/repo#\u200b12)" in text
-    assert LINK.findall(_outside_code(text)) == []
+    assert LINK.findall(outside_code(text)) == []
 
 
 def test_an_email_address_links_nowhere():

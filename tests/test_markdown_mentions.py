@@ -5,46 +5,23 @@ space, in the summary of ``report --format markdown`` and in benchmark.md alike.
 
 from __future__ import annotations
 
-import json
 import re
 import shutil
 from pathlib import Path
 
-from conftest import REPO
+from named_example import EVALS, EXAMPLE, RULES, named_example, outside_code
 from referee.engine.cli import main
 
-EXAMPLE = REPO / "examples" / "booking-skill-workspace"
-RULES = REPO / "examples" / "booking-skill" / "booking.rules"
-EVALS = REPO / "examples" / "booking-skill" / "evals" / "evals.json"
 BASELINE = "without @octocat"
 # What GitHub would read as a mention: "@" then a user or organisation name, not
 # within a word ("pass@k", "ana@example.com").
 MENTION = re.compile(r"(?<![A-Za-z0-9_])@[A-Za-z0-9]")
-CODE = re.compile(r"(`{3,})text\n.*?\n\1|<code>.*?</code>|(`+).+?\2", re.DOTALL)
 
 
 def _workspace(tmp_path: Path) -> Path:
     """The example, its baseline named "without @octocat", eval 1 named "book @alice" and
     an assertion's sentence naming "@org/team"."""
-    ws = tmp_path / "ws"
-    shutil.copytree(EXAMPLE, ws)
-    for stale in ("benchmark.json", "benchmark.md"):
-        (ws / stale).unlink()
-    for eval_dir in sorted((ws / "iteration-1").iterdir()):
-        (eval_dir / "without_skill").rename(eval_dir / BASELINE)
-    metadata = ws / "iteration-1" / "eval-1-book-flight" / "eval_metadata.json"
-    document = json.loads(metadata.read_text(encoding="utf-8"))
-    metadata.write_text(json.dumps({**document, "eval_name": "book @alice"}), encoding="utf-8")
-    evals = json.loads(EVALS.read_text(encoding="utf-8"))
-    evals["evals"][0]["expectations"][3] = "The booked flight is LX2084, cc @org/team"
-    (tmp_path / "evals.json").write_text(json.dumps(evals), encoding="utf-8")
-    assert main(["grade", str(ws), "--rules", str(RULES), "--evals", str(tmp_path / "evals.json")]) in (0, 1)
-    return ws
-
-
-def _outside_code(text: str) -> str:
-    return CODE.sub("", text)
-
+    return named_example(tmp_path, BASELINE, "book @alice", "The booked flight is LX2084, cc @org/team")[0]
 
 def test_the_markdown_summary_mentions_no_one(tmp_path, capsys):
     ws = _workspace(tmp_path)
@@ -53,7 +30,7 @@ def test_the_markdown_summary_mentions_no_one(tmp_path, capsys):
     main(["report", str(ws), "--format", "markdown", "-o", str(out), "--primary", BASELINE])
     text = out.read_text(encoding="utf-8")
     assert "without @\u200boctocat" in text and "cc @\u200borg/team" in text
-    assert MENTION.findall(_outside_code(text)) == []
+    assert MENTION.findall(outside_code(text)) == []
     # inside code the name stays as written: a path copied from it is the path
     assert "<code>ws/iteration-1/eval-1-book-flight/without @octocat/run-1</code>" in text
 
@@ -64,7 +41,7 @@ def test_benchmark_md_mentions_no_one(tmp_path, capsys):
           "--baseline", BASELINE])
     text = (ws / "benchmark.md").read_text(encoding="utf-8")
     assert "without @\u200boctocat" in text and "cc @\u200borg/team" in text
-    assert MENTION.findall(_outside_code(text)) == []
+    assert MENTION.findall(outside_code(text)) == []
 
 
 def test_an_address_or_a_rules_place_is_kept_as_written_in_code(tmp_path, capsys):
@@ -94,4 +71,4 @@ def test_the_primary_named_where_nothing_failed_is_text(tmp_path, capsys):
     main(["report", str(ws), "--format", "markdown", "-o", str(out), "--primary", primary])
     text = out.read_text(encoding="utf-8")
     assert "No assertion failed in \\*\\*with\\*\\* @\u200boctocat." in text
-    assert MENTION.findall(_outside_code(text)) == []
+    assert MENTION.findall(outside_code(text)) == []

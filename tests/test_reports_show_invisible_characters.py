@@ -6,17 +6,12 @@ benchmark.md, so the page cannot say something other than what the data says:
 
 from __future__ import annotations
 
-import json
-import shutil
 from pathlib import Path
 
-from conftest import REPO
+from named_example import named_example
 from referee.engine.cli import main
 from referee.engine.report.inert import visible
 
-EXAMPLE = REPO / "examples" / "booking-skill-workspace"
-RULES = REPO / "examples" / "booking-skill" / "booking.rules"
-EVALS = REPO / "examples" / "booking-skill" / "evals" / "evals.json"
 BASELINE = "without\u2066_skill\u2069"
 HIDDEN = ("\u202a", "\u202b", "\u202c", "\u202d", "\u202e", "\u2066", "\u2067", "\u2068", "\u2069",
           "\u200b", "\u2060", "\ufeff", "\U000e0041")
@@ -27,24 +22,14 @@ def _workspace(tmp_path: Path) -> tuple[Path, Path]:
     an assertion's sentence holding a zero-width space and a tag character, and a
     booking call of the baseline whose flight id (quoted in the evidence) holds an
     override."""
-    ws = tmp_path / "ws"
-    shutil.copytree(EXAMPLE, ws)
-    for stale in ("benchmark.json", "benchmark.md"):
-        (ws / stale).unlink()
-    for eval_dir in sorted((ws / "iteration-1").iterdir()):
-        (eval_dir / "without_skill").rename(eval_dir / BASELINE)
-    metadata = ws / "iteration-1" / "eval-1-book-flight" / "eval_metadata.json"
-    document = json.loads(metadata.read_text(encoding="utf-8"))
-    metadata.write_text(json.dumps({**document, "eval_name": "book \u202eLIAF"}), encoding="utf-8")
-    transcript = ws / "iteration-1" / "eval-1-book-flight" / BASELINE / "run-1" / "outputs" / "transcript.md"
-    text = transcript.read_text(encoding="utf-8")
-    assert '"IB3471"' in text
-    transcript.write_text(text.replace('"IB3471"', '"IB\u202e3471\u202c\u2060"'), encoding="utf-8")
-    evals = json.loads(EVALS.read_text(encoding="utf-8"))
-    evals["evals"][0]["expectations"][3] = "The booked flight is LX\u200b2084\U000e0041\ufeff"
-    (tmp_path / "evals.json").write_text(json.dumps(evals), encoding="utf-8")
-    assert main(["grade", str(ws), "--rules", str(RULES), "--evals", str(tmp_path / "evals.json")]) in (0, 1)
-    return ws, tmp_path / "evals.json"
+    def hide_in_the_flight_id(ws: Path) -> None:
+        transcript = ws / "iteration-1" / "eval-1-book-flight" / BASELINE / "run-1" / "outputs" / "transcript.md"
+        text = transcript.read_text(encoding="utf-8")
+        assert '"IB3471"' in text
+        transcript.write_text(text.replace('"IB3471"', '"IB\u202e3471\u202c\u2060"'), encoding="utf-8")
+
+    return named_example(tmp_path, BASELINE, "book \u202eLIAF", "The booked flight is LX\u200b2084\U000e0041\ufeff",
+                         hide_in_the_flight_id)
 
 
 def _hidden(text: str) -> list[str]:
