@@ -5,36 +5,20 @@ line break starts no block of its own."""
 
 from __future__ import annotations
 
-import json
 import re
-import shutil
 from pathlib import Path
 
-from conftest import REPO
+from named_example import named_example
 from referee.engine.cli import main
 
-EXAMPLE = REPO / "examples" / "booking-skill-workspace"
-RULES = REPO / "examples" / "booking-skill" / "booking.rules"
-EVALS = REPO / "examples" / "booking-skill" / "evals" / "evals.json"
 BASELINE = "old a|b *em* [x](y) `c"
 # A cell boundary: a "|" not escaped by a backslash (itself not escaped).
 CELL_BOUNDARY = re.compile(r"(?<!\\)(?:\\\\)*\|")
 
 
 def _benchmark(tmp_path: Path, baseline: str = BASELINE, eval_name: str | None = None) -> str:
-    ws = tmp_path / "ws"
-    shutil.copytree(EXAMPLE, ws)
-    for stale in ("benchmark.json", "benchmark.md"):
-        (ws / stale).unlink()
-    for eval_dir in sorted((ws / "iteration-1").iterdir()):
-        (eval_dir / "without_skill").rename(eval_dir / baseline)
-        (eval_dir / "with_skill").rename(eval_dir / "new_skill")
-    if eval_name is not None:
-        metadata = ws / "iteration-1" / "eval-1-book-flight" / "eval_metadata.json"
-        document = json.loads(metadata.read_text(encoding="utf-8"))
-        metadata.write_text(json.dumps({**document, "eval_name": eval_name}), encoding="utf-8")
-    assert main(["grade", str(ws), "--rules", str(RULES), "--evals", str(EVALS)]) in (0, 1)
-    assert main(["aggregate", str(ws), "--evals", str(EVALS), "--primary", "new_skill",
+    ws, evals = named_example(tmp_path, baseline, eval_name, primary="new_skill")
+    assert main(["aggregate", str(ws), "--evals", str(evals), "--primary", "new_skill",
                  "--baseline", baseline]) in (0, 1, 3)
     return (ws / "benchmark.md").read_text(encoding="utf-8")
 
