@@ -2,17 +2,18 @@
 
 Names of configurations, evals and assertions, reasons and quotes come from the
 workspace, and its author (or the agent) wrote them. In a table cell or a list
-item, ``cell`` keeps such a text to one line of plain text: a line break would end
-the row or start a block of its own (``# PASS``; nor may a list marker or an
-indent that starts the text), ``|`` a cell, and the characters
-of inline markup (emphasis, links and images, code, strikethrough), ``<``,
-``>`` (raw HTML) and ``&`` (entities) are escaped; an ``@name`` mentions no one, and a bare address
-(``https://...``, ``www....``) or an issue reference (``#12``, ``owner/repo#12``)
-or an e-mail address links nowhere (``html_line`` does the same in a line of HTML). ``code_span`` writes a text as inline code whatever
-backticks it holds. Each shows a bidi control or an invisible character as an
-escape (``engine.report.inert.visible``), so a name cannot read reversed or hide
-text. The report's summary (``engine.report.markdown``) and
-benchmark.md (``engine.decision.markdown``) write names through them alike.
+item, ``cell`` keeps such a text to one line of plain text: a line break would
+end the row or start a block of its own (``# PASS``; nor may a list marker or an
+indent that starts the text), ``|`` a cell, and the characters of inline markup
+(emphasis, links and images, code, strikethrough), ``<``, ``>`` (raw HTML) and
+``&`` (entities) are escaped. An ``@name`` mentions no one, and a bare address
+(``https://...``, ``www....``), an issue reference (``#12``, ``owner/repo#12``)
+or an e-mail address links nowhere; ``html_line`` does the same in a line of
+HTML. ``code_span`` writes a text as inline code whatever backticks it holds.
+Each shows a bidi control or an invisible character as an escape
+(``engine.report.inert.visible``), so a name cannot read reversed or hide text.
+The report's summary (``engine.report.markdown``) and benchmark.md
+(``engine.decision.markdown``) write names through them alike.
 """
 
 from __future__ import annotations
