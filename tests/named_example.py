@@ -51,3 +51,18 @@ def named_example(tmp_path: Path, baseline: str, eval_name: str | None = None, s
     (tmp_path / "evals.json").write_text(json.dumps(evals), encoding="utf-8")
     assert main(["grade", str(ws), "--rules", str(RULES), "--evals", str(tmp_path / "evals.json")]) in (0, 1)
     return ws, tmp_path / "evals.json"
+
+
+def summary_md(tmp_path: Path, ws: Path, primary: str) -> str:
+    """``report --format markdown`` of ``ws`` with ``primary`` (the renamed baseline, so
+    that its failures, the eval's and assertion's names, are listed)."""
+    out = tmp_path / "summary.md"
+    main(["report", str(ws), "--format", "markdown", "-o", str(out), "--primary", primary])
+    return out.read_text(encoding="utf-8")
+
+
+def benchmark_md(tmp_path: Path, ws: Path, baseline: str) -> str:
+    """benchmark.md of ``ws`` aggregated with ``baseline`` as the baseline."""
+    main(["aggregate", str(ws), "--evals", str(tmp_path / "evals.json"), "--primary", "with_skill",
+          "--baseline", baseline])
+    return (ws / "benchmark.md").read_text(encoding="utf-8")

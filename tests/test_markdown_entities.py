@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from named_example import named_example
-from referee.engine.cli import main
+from named_example import benchmark_md, named_example, summary_md
 from referee.engine.report.markdown_text import cell, html_code, html_line
 
 BASELINE = "without &#64;octocat"
@@ -34,11 +33,10 @@ def _workspace(tmp_path: Path) -> Path:
     "book &#64;alice" and an assertion's sentence holding "&#35;12"."""
     return named_example(tmp_path, BASELINE, "book &#64;alice", "The booked flight is LX2084, see &#35;12")[0]
 
+
 def test_the_markdown_summary_decodes_no_entity_of_a_name(tmp_path, capsys):
     ws = _workspace(tmp_path)
-    out = tmp_path / "summary.md"
-    main(["report", str(ws), "--format", "markdown", "-o", str(out), "--primary", BASELINE])
-    text = out.read_text(encoding="utf-8")
+    text = summary_md(tmp_path, ws, BASELINE)
     # shown as written (the "#" before digits links to no issue: a zero-width space follows it)
     assert "without \\&#\u200b64;octocat" in text  # a table cell
     assert "see &amp;#" in text  # a failure's <summary> line
@@ -48,8 +46,6 @@ def test_the_markdown_summary_decodes_no_entity_of_a_name(tmp_path, capsys):
 
 def test_benchmark_md_decodes_no_entity_of_a_name(tmp_path, capsys):
     ws = _workspace(tmp_path)
-    main(["aggregate", str(ws), "--evals", str(tmp_path / "evals.json"), "--primary", "with_skill",
-          "--baseline", BASELINE])
-    text = (ws / "benchmark.md").read_text(encoding="utf-8")
+    text = benchmark_md(tmp_path, ws, BASELINE)
     assert "book \\&#\u200b64;alice" in text and "see \\&#\u200b35;12" in text
     assert RAW_AMPERSAND.findall(CODE.sub("", text)) == []

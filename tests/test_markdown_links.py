@@ -9,8 +9,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from named_example import named_example, outside_code
-from referee.engine.cli import main
+from named_example import benchmark_md, named_example, outside_code, summary_md
 from referee.engine.report.markdown_text import cell, html_line
 
 BASELINE = "without www.evil.example"
@@ -25,6 +24,7 @@ def _workspace(tmp_path: Path) -> Path:
     return named_example(tmp_path, BASELINE, "see https://evil.example",
                          "The booked flight is LX2084 (#12, GH-12, owner/repo#12)")[0]
 
+
 def test_a_cell_and_a_summary_line_link_nowhere():
     for write in (cell, html_line):
         assert LINK.findall(write("see https://evil.example, www.evil.example, HTTP://x.example")) == []
@@ -35,10 +35,8 @@ def test_a_cell_and_a_summary_line_link_nowhere():
 
 def test_the_markdown_summary_links_nowhere(tmp_path, capsys):
     ws = _workspace(tmp_path)
-    out = tmp_path / "summary.md"
     # the baseline as primary: its failures (the eval's and assertion's names) are listed
-    main(["report", str(ws), "--format", "markdown", "-o", str(out), "--primary", BASELINE])
-    text = out.read_text(encoding="utf-8")
+    text = summary_md(tmp_path, ws, BASELINE)
     assert "without www\u200b.evil.example" in text and "(#\u200b12, GH-\u200b12, owner/repo#\u200b12)" in text
     assert LINK.findall(outside_code(text)) == []
     # inside code the name stays as written: a path copied from it is the path
@@ -47,9 +45,7 @@ def test_the_markdown_summary_links_nowhere(tmp_path, capsys):
 
 def test_benchmark_md_links_nowhere(tmp_path, capsys):
     ws = _workspace(tmp_path)
-    main(["aggregate", str(ws), "--evals", str(tmp_path / "evals.json"), "--primary", "with_skill",
-          "--baseline", BASELINE])
-    text = (ws / "benchmark.md").read_text(encoding="utf-8")
+    text = benchmark_md(tmp_path, ws, BASELINE)
     assert "see https\u200b://evil.example" in text and "(#\u200b12, GH-\u200b12, owner/repo#\u200b12)" in text
     assert LINK.findall(outside_code(text)) == []
 

@@ -9,7 +9,7 @@ import re
 import shutil
 from pathlib import Path
 
-from named_example import EVALS, EXAMPLE, RULES, named_example, outside_code
+from named_example import EVALS, EXAMPLE, RULES, benchmark_md, named_example, outside_code, summary_md
 from referee.engine.cli import main
 
 BASELINE = "without @octocat"
@@ -23,12 +23,11 @@ def _workspace(tmp_path: Path) -> Path:
     an assertion's sentence naming "@org/team"."""
     return named_example(tmp_path, BASELINE, "book @alice", "The booked flight is LX2084, cc @org/team")[0]
 
+
 def test_the_markdown_summary_mentions_no_one(tmp_path, capsys):
     ws = _workspace(tmp_path)
-    out = tmp_path / "summary.md"
     # the baseline as primary: its failures (the eval's and assertion's names) are listed
-    main(["report", str(ws), "--format", "markdown", "-o", str(out), "--primary", BASELINE])
-    text = out.read_text(encoding="utf-8")
+    text = summary_md(tmp_path, ws, BASELINE)
     assert "without @\u200boctocat" in text and "cc @\u200borg/team" in text
     assert MENTION.findall(outside_code(text)) == []
     # inside code the name stays as written: a path copied from it is the path
@@ -37,9 +36,7 @@ def test_the_markdown_summary_mentions_no_one(tmp_path, capsys):
 
 def test_benchmark_md_mentions_no_one(tmp_path, capsys):
     ws = _workspace(tmp_path)
-    main(["aggregate", str(ws), "--evals", str(tmp_path / "evals.json"), "--primary", "with_skill",
-          "--baseline", BASELINE])
-    text = (ws / "benchmark.md").read_text(encoding="utf-8")
+    text = benchmark_md(tmp_path, ws, BASELINE)
     assert "without @\u200boctocat" in text and "cc @\u200borg/team" in text
     assert MENTION.findall(outside_code(text)) == []
 

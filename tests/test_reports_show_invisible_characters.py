@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from named_example import named_example
+from named_example import benchmark_md, named_example, summary_md
 from referee.engine.cli import main
 from referee.engine.report.inert import visible
 
@@ -50,9 +50,7 @@ def test_the_html_report_shows_each_hidden_character(tmp_path, capsys):
 
 def test_the_markdown_summary_shows_each_hidden_character(tmp_path, capsys):
     ws, _ = _workspace(tmp_path)
-    out = tmp_path / "summary.md"
-    main(["report", str(ws), "--format", "markdown", "-o", str(out), "--primary", BASELINE])
-    text = out.read_text(encoding="utf-8")
+    text = summary_md(tmp_path, ws, BASELINE)
     assert _hidden(text) == []
     assert "LX\\u200b2084\\U000e0041\\ufeff" in text  # the failure's <summary> line
     assert "IB\\u202e3471\\u202c\\u2060" in text  # the fenced evidence
@@ -60,8 +58,7 @@ def test_the_markdown_summary_shows_each_hidden_character(tmp_path, capsys):
 
 def test_benchmark_md_shows_each_hidden_character(tmp_path, capsys):
     ws, evals = _workspace(tmp_path)
-    main(["aggregate", str(ws), "--evals", str(evals), "--primary", "with_skill", "--baseline", BASELINE])
-    text = (ws / "benchmark.md").read_text(encoding="utf-8")
+    text = benchmark_md(tmp_path, ws, BASELINE)
     assert _hidden(text) == []
     assert "book \\\\u202eLIAF" in text  # a cell: the escape's backslash escaped for Markdown
 
