@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from referee.engine.compile import Program
     from referee.engine.run.workspace import Run
 
+GRADED = "graded"  # a run's place in its manifest when it was graded (``selection_problems``)
 MANIFEST_NAME = re.compile(r"shard-([0-9]+)-of-([0-9]+)\.json")
 MERGE_RECORD = "shard-merge.json"
 SHOWN = 10  # problems listed per kind; the rest are counted
@@ -271,9 +272,6 @@ def selection_problems(shards: Shards, runs: Sequence[Run], program: Program) ->
                                           f"({text or 'none'}) and the rules make it {_place(due)}: the manifest "
                                           "was edited; grade its shard again"))
     return problems
-
-
-GRADED = "graded"
 
 
 def _place(reason: str) -> str:

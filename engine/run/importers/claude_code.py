@@ -6,8 +6,9 @@ session together:
 - Subagent work (``isSidechain`` records, ``agent-*.jsonl`` files) is nested
   under the ``Task`` call that started it and kept out of the main agent's counts;
   a subagent that made calls and that no call started, a ``Task`` that ran with
-  no transcript found, a ``Workflow`` that ran (its agents' transcripts are not read), or one whose answer counts more calls than its subagent's
-  transcript holds, makes the run's calls incomplete.
+  no transcript found or whose answer counts more calls than its subagent's
+  transcript holds, or a ``Workflow`` that ran (its agents' transcripts are not
+  read), makes the run's calls incomplete.
 - The session's working directory (its first record's ``cwd``) is replaced by
   ``<cwd>`` everywhere; a folder the session moved into keeps its part below it
   (``<cwd>/web``), and home folders elsewhere become ``<home>`` (``writer``).
@@ -40,6 +41,10 @@ UNREAD_AGENT_TOOLS = frozenset({"Workflow"})
 # What a session line that could not be read is reported as (``source.each_json_line``).
 _SKIPPED_LINES = frozenset({"bad-json", "truncated", "too-deep"})
 MAX_NESTING = 32  # subagents started by subagents, followed this deep (names and walks stay bounded)
+# The records ``claude -p --output-format stream-json`` prints: a subagent's messages are
+# among them, marked by the id of the Task call that started it (``parent_tool_use_id``).
+STREAM_TYPES = ("system", "user", "assistant", "result")  # a tuple: a record's "type" may be any JSON value
+PARENT_CALL = "parent_tool_use_id"
 
 
 def looks_like(value: Any) -> bool:
@@ -49,13 +54,13 @@ def looks_like(value: Any) -> bool:
         ("sessionId" in value and "type" in value)
         or (value.get("type") in ("user", "assistant") and isinstance(value.get("message"), dict)
             and "uuid" in value)
-        or (value.get("type") in STREAM_TYPES and isinstance(value.get("session_id"), str)))
+        or _is_stream_record(value))
 
 
-# The records ``claude -p --output-format stream-json`` prints: a subagent's messages are
-# among them, marked by the id of the Task call that started it (``parent_tool_use_id``).
-STREAM_TYPES = ("system", "user", "assistant", "result")  # a tuple: a record's "type" may be any JSON value
-PARENT_CALL = "parent_tool_use_id"
+def _is_stream_record(value: dict) -> bool:
+    """A record ``claude -p --output-format stream-json`` prints."""
+    return value.get("type") in STREAM_TYPES and isinstance(value.get("session_id"), str)
+
 
 
 def opens_session(value: Any) -> bool:
@@ -82,7 +87,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
             not_a_record(main.name, line, rec, problems)
             continue
         _note_cwd(rec, cwds)
-        if rec.get("type") in STREAM_TYPES and isinstance(rec.get("session_id"), str):
+        if _is_stream_record(rec):
             stream = stream or line
             end = (line, rec) if rec.get("type") == "result" and rec.get(PARENT_CALL) is None else end
         if rec.get("isSidechain") is True:
