@@ -18,7 +18,7 @@ are kept: they shape Persian and Indic words and emoji, and hide nothing.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Callable
 
 _UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 # Unicode's format characters (category Cf, Unicode 15.1) and the controls but U+200C and U+200D, beyond
@@ -51,21 +51,20 @@ def visible(text: str) -> str:
 
 def visible_data(value: Any) -> Any:
     """A copy of JSON-like ``value`` with every string (keys too) made ``visible``."""
-    if isinstance(value, str):
-        return visible(value)
-    if isinstance(value, dict):
-        return {visible_data(k): visible_data(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return type(value)(visible_data(v) for v in value)
-    return value
+    return _each_string(value, visible)
 
 
 def inert_data(value: Any) -> Any:
     """A copy of JSON-like ``value`` with every string (keys too) made ``inert``."""
+    return _each_string(value, inert)
+
+
+def _each_string(value: Any, write: Callable[[str], str]) -> Any:
+    """A copy of JSON-like ``value`` with ``write`` applied to every string, keys too."""
     if isinstance(value, str):
-        return inert(value)
+        return write(value)
     if isinstance(value, dict):
-        return {inert_data(k): inert_data(v) for k, v in value.items()}
+        return {_each_string(k, write): _each_string(v, write) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return type(value)(inert_data(v) for v in value)
+        return type(value)(_each_string(v, write) for v in value)
     return value
