@@ -96,6 +96,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
             groups.setdefault(rec[PARENT_CALL], []).append((main.name, line, rec))
         else:
             reader.record(main.name, line, rec)
+    reader.unstreamed()
     for agent in agents:
         values, found = json_lines(agent, CALL_WORDS)
         problems.extend(found)
@@ -227,6 +228,7 @@ def _read_agent(records: list[tuple[str, int, dict]], problems: list[Problem]) -
     reader = Reader(problems)
     for source, line, rec in records:
         reader.record(source, line, rec)
+    reader.unstreamed()
     source, line, _ = records[0] if records else ("", 0, None)
     return reader, Origin(source, line)
 

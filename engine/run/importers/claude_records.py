@@ -7,6 +7,10 @@ a session together: its main agent, its subagents, the numbers).
   harness text. A part of a record that is skipped (a record of another type, a
   block of another type, content that is no list) and holds what reads as a call
   makes the run's calls incomplete.
+- ``stream_event`` records (``--include-partial-messages``) are the model's output as
+  it streamed, copies of the assistant records that follow them whole: skipped, but a
+  block they started that no record holds whole (a stream cut short) is not read, so a
+  call there makes the run's calls incomplete, and text there leaves the reply unknown.
 - One assistant message may be split over several lines: its blocks are merged
   by ``message.id``, and its token usage, repeated on each line, counted once.
   Empty and ``(no content)`` text blocks are streaming placeholders, dropped.
@@ -33,6 +37,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import replace
 from typing import Any
 
@@ -54,6 +59,8 @@ _STRUCTURED = ("toolUseResult", "tool_use_result")  # a tool's structured answer
 # Calls: the agent's own, and those a server runs within the message (web search, code
 # execution, an MCP connector's tools), whose answers follow as "..._tool_result" blocks.
 _CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
+# Parts of a message as it streams that hold neither words nor a call.
+_STREAMED_UNSAID = frozenset({"thinking", "thinking_delta", "signature_delta", "redacted_thinking", "citations_delta"})
 _READ_PREFIX = re.compile(r"^ *[0-9]+(?:→|\t)", re.M)
 _HOOK = re.compile(r"\bhook\b", re.I)
 _ERROR_WRAPPER = re.compile(r"\s*<tool_use_error>")
@@ -78,6 +85,8 @@ class Reader:
         self.results: dict[int, dict] = {}  # entry position -> structured toolUseResult
         # progress holding a call: (its Task's tool_use id, where, the ids of the calls it shows)
         self.progress: list[tuple[Any, Origin, frozenset[str]]] = []
+        # the messages stream_event records started: {"id", "blocks": {index: [kind, origin, said]}}
+        self.streamed: list[dict] = []
 
     def record(self, source: str, line: int, rec: dict) -> None:
         kind = rec.get("type")
@@ -102,6 +111,8 @@ class Reader:
             if isinstance(text, str) and text.strip():
                 self.entries.append(Text(R.HOOK if _HOOK.search(text) else R.SYSTEM, "", text, Origin(source, line)))
             self.unread(Origin(source, line), "this system record", {k: v for k, v in rec.items() if k != "content"})
+        elif kind == "stream_event":  # a partial copy of an assistant record that follows it whole
+            self.stream_event(Origin(source, line), rec.get("event"))
         elif kind == "progress":  # a subagent's progress mirrors its own transcript, read from there
             if holds_call(rec.get("data")):
                 self.progress.append((rec.get("parentToolUseID"), Origin(source, line), _call_ids(rec["data"])))
@@ -253,7 +264,7 @@ class Reader:
         the agent said there is not known, and when it is said after its last words
         read, those may not be its last (``unread_reply``)."""
         if surely or may_say(value):
-            self.words_unread_at = origin.line
+            self.words_unread_at = max(origin.line, self.words_unread_at or 0)  # read out of order: the last
             self.problems.append(Problem("unread-text", origin.source, f"{what}, not read, holds text: what the "
                                          "agent said there is unknown", origin.line))
 
@@ -264,6 +275,63 @@ class Reader:
         unread = self.words_unread_at
         start = self.last_message.get("line", 0) if self.last_text else 0
         return unread if unread is not None and unread >= start else None
+
+    # --- partial messages (--include-partial-messages) ---------------------------------
+
+    def stream_event(self, origin: Origin, event: Any) -> None:
+        """An event of a message as the model streamed it: which blocks it started, and
+        whether one holds words yet, to be found whole in the assistant records
+        (``unstreamed``). Its text and input are not read: the whole records are."""
+        kind = event.get("type") if isinstance(event, dict) else None
+        if kind == "message_start":
+            message = event.get("message")
+            key = message.get("id") if isinstance(message, dict) else None
+            self.streamed.append({"id": key if isinstance(key, str) else None, "blocks": {}})
+            self.unread(origin, "the start of a message as it streamed", message)
+            return
+        if kind not in ("content_block_start", "content_block_delta"):
+            self.unread(origin, f"a {kind!r} event of a message as it streamed", event)
+            return
+        if not self.streamed:  # a block with no message_start: no message it can be matched to
+            self.streamed.append({"id": None, "blocks": {}})
+        blocks = self.streamed[-1]["blocks"]
+        index = event.get("index")
+        index = index if isinstance(index, int) and not isinstance(index, bool) else f"line-{origin.line}"
+        part = event.get("content_block") if kind == "content_block_start" else event.get("delta")
+        part_kind = part.get("type") if isinstance(part, dict) else None
+        block = blocks.setdefault(index, [None, origin, False])
+        if part_kind in _CALL_BLOCKS or part_kind == "input_json_delta":
+            block[0] = block[0] or "call"
+        elif part_kind in ("text", "text_delta"):
+            block[0] = block[0] or "text"
+            block[2] = block[2] or may_say(part.get("text"))
+        elif part_kind in _STREAMED_UNSAID or (isinstance(part_kind, str) and part_kind.endswith("_tool_result")):
+            pass  # no words, no call: a server call's answer is read with the call, from the whole record
+        else:
+            self.unread(origin, f"a part of type {part_kind!r} of a message as it streamed", part)
+            if may_say(part):
+                block[0], block[2] = block[0] or "text", True
+
+    def unstreamed(self) -> None:
+        """The blocks stream events started that no assistant record holds whole (the
+        stream was cut short while the model wrote them, or the message names no id to
+        find it by): a call there is not read, so the run's calls are incomplete; words
+        there may be the agent's last, so what it said there is unknown."""
+        for streamed in self.streamed:
+            state = self.messages.get(streamed["id"]) if streamed["id"] is not None else None
+            whole = Counter(kind for kind, _ in state["seen"]) if state is not None else Counter()
+            calls, texts = sum(whole[kind] for kind in _CALL_BLOCKS), whole["text"]
+            for kind, origin, said in streamed["blocks"].values():
+                if kind == "call":
+                    calls -= 1
+                    if calls < 0:
+                        self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, "this call, streamed but "
+                                                     "never printed whole, is not read: no check over the run's "
+                                                     "calls can be decided", origin.line))
+                elif kind == "text" and said:
+                    texts -= 1
+                    if texts < 0:
+                        self.words_unread(origin, "this text, streamed but never printed whole", None, surely=True)
 
     # --- user -----------------------------------------------------------------------
 
