@@ -28,7 +28,9 @@ a session together: its main agent, its subagents, the numbers).
   A result that holds a preview only (``<persisted-output>``: the output was kept in a
   file beside the session) leaves its call's return unknown.
 - A user-role message the system wrote (a compaction summary, meta text) is
-  harness text; the first real user turn is the eval prompt. So is an assistant
+  harness text; the first real user turn is the eval prompt. A compaction met before
+  any work of the agent opens a continuation of work held elsewhere: the run's calls
+  are incomplete. So is an assistant
   message Claude Code wrote in the model's place (model ``<synthetic>``: an API
   error, a usage limit): it is never the agent's words nor its reply.
 """
@@ -81,6 +83,7 @@ class Reader:
         self.last_said = 0  # the line of the last assistant record read
         self.words_unread_at: int | None = None  # the line of the last assistant part not read that holds text
         self.prompted = False
+        self.continued = False  # whether it opened with a compaction of work not held here
         self.times: list[str] = []
         self.results: dict[int, dict] = {}  # entry position -> structured toolUseResult
         # progress holding a call: (its Task's tool_use id, where, the ids of the calls it shows)
@@ -107,6 +110,8 @@ class Reader:
             self.unread(origin, "a member of this message beside its content",
                         {k: v for k, v in message.items() if k != "content"})
         elif kind == "system":
+            if rec.get("subtype") == "compact_boundary":
+                self.compacted(Origin(source, line))
             text = rec.get("content")
             if isinstance(text, str) and text.strip():
                 self.entries.append(Text(R.HOOK if _HOOK.search(text) else R.SYSTEM, "", text, Origin(source, line)))
@@ -363,6 +368,7 @@ class Reader:
             return
         if rec.get("isCompactSummary"):
             kind = R.COMPACTION
+            self.compacted(origin)
         elif text.lstrip().startswith("<system-reminder>"):
             kind = R.SYSTEM_REMINDER
         elif rec.get("isMeta") or "-hook>" in text:
@@ -372,6 +378,18 @@ class Reader:
         else:
             kind = R.USER
         self.entries.append(Text(kind, "", text, origin))
+
+    def compacted(self, origin: Origin) -> None:
+        """A compaction (its boundary, or its summary): met before any work of the agent,
+        it opens a continuation of work done before it, which this file does not hold
+        (an earlier session file, an earlier run of the resumed session), so the calls
+        of that work are unknown. After the work it summarises, it changes nothing."""
+        worked = self.last_said or self.prompted or any(isinstance(entry, Call) for entry in self.entries)
+        if not worked and not self.continued:
+            self.continued = True
+            self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, "this session opens with a "
+                                         "compaction: the work before it is not in this file, so the run's calls "
+                                         "are incomplete", origin.line))
 
     def tool_result(self, origin: Origin, rec: dict, part: dict) -> None:
         call_id = part.get("tool_use_id")
