@@ -166,8 +166,9 @@ def _records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
 def _unfinished(name: str, stream: int, end: tuple[int, dict] | None, values: list, problems: list[Problem]) -> int | None:
     """Where a stream-json run is seen not to have finished (None when it did, or the
     source is a session log, which has no result record): it has no ``result`` record
-    (cut short: a timeout, a crash), or its result says ``is_error`` (it ended in an
-    error). Its last words read are then no finished reply."""
+    (cut short: a timeout, a crash), or its result does not say it succeeded (``is_error``
+    not false, or a ``subtype`` other than ``success``: it ended in an error, ran out of
+    turns). Its last words read are then no finished reply."""
     if not stream:
         return None
     if end is None:
@@ -176,11 +177,14 @@ def _unfinished(name: str, stream: int, end: tuple[int, dict] | None, values: li
                                 "its last words read may not be its reply, so the response is unknown", line))
         return line
     line, rec = end
-    if rec.get("is_error") is False:
-        return None
     subtype = rec.get("subtype")
+    # Claude Code has written error_max_turns with is_error false: the subtype says it too
+    if rec.get("is_error") is False and subtype in (None, "success"):
+        return None
     how = f" ({subtype})" if isinstance(subtype, str) else ""
     said = (f"says the run ended in an error{how}" if rec.get("is_error") is True else
+            f"does not say the run succeeded (is_error is {rec.get('is_error')!r}, subtype {subtype!r})"
+            if rec.get("is_error") is False else
             f"does not say the run succeeded (is_error is {rec.get('is_error')!r}){how}")
     problems.append(Problem("run-error", name, f"the result record {said}: its last words read are no finished "
                             "reply, so the response is unknown", line))
