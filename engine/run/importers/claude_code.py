@@ -76,7 +76,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     """The conversation of a session file, with the subagent files that belong to it."""
     problems: list[Problem] = []
     values, found_main = _records(main)
-    stream, end = 0, None  # the first line of stream-json, and its result record
+    stream, end, turn = 0, None, 0  # the first line of stream-json, its last result record, a turn after it
     problems.extend(found_main)
     reader = Reader(problems)
     cwds: dict[str, None] = {}  # in the order met: the first is the session's own
@@ -89,7 +89,10 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         _note_cwd(rec, cwds)
         if _is_stream_record(rec):
             stream = stream or line
-            end = (line, rec) if rec.get("type") == "result" and rec.get(PARENT_CALL) is None else end
+            if rec.get("type") == "result" and rec.get(PARENT_CALL) is None:
+                end, turn = (line, rec), 0
+            elif rec.get("type") in ("user", "assistant") and rec.get(PARENT_CALL) is None:
+                turn = turn or line  # the first message of a turn that has no result yet
         if rec.get("isSidechain") is True:
             groups.setdefault(_side_key(rec, line, roots), []).append((main.name, line, rec))
         elif isinstance(rec.get(PARENT_CALL), str):  # a subagent's message in a stream: its Task call's id
@@ -119,7 +122,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         sources=(main.name,) + tuple(a.name for a in agents),
         entries=tuple(entries),
         response=_response(reader, main.name, [p.line for p in found_main if p.code in _SKIPPED_LINES and p.line],
-                           _unfinished(main.name, stream, end, values, problems)),
+                           _unfinished(main.name, stream, end, turn, values, problems)),
         timing=tokens.timing(counted, snapshots, reader.times),
         problems=tuple(problems),
         placeholders=placeholders(cwds),
@@ -163,14 +166,22 @@ def _records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
     return values, problems
 
 
-def _unfinished(name: str, stream: int, end: tuple[int, dict] | None, values: list, problems: list[Problem]) -> int | None:
+def _unfinished(name: str, stream: int, end: tuple[int, dict] | None, turn: int, values: list,
+                problems: list[Problem]) -> int | None:
     """Where a stream-json run is seen not to have finished (None when it did, or the
     source is a session log, which has no result record): it has no ``result`` record
     (cut short: a timeout, a crash), or its result does not say it succeeded (``is_error``
     not false, or a ``subtype`` other than ``success``: it ended in an error, ran out of
-    turns). Its last words read are then no finished reply."""
+    turns), or a message of the main agent comes after its last result (``turn``: where
+    a turn, which ends with a result of its own, starts with none). Its last words read
+    are then no finished reply."""
     if not stream:
         return None
+    if end is not None and turn:
+        problems.append(Problem("no-result", name, f"this turn, after the stream's last result record (line "
+                                f"{end[0]}), has none: it was cut short, and its last words read may not be its "
+                                "reply, so the response is unknown", turn))
+        return turn
     if end is None:
         line = values[-1][0] if values else stream
         problems.append(Problem("no-result", name, "the stream has no result record: the run was cut short, and "
