@@ -36,9 +36,6 @@ AUTO = "auto"
 HEAD_BYTES = 65536  # what detection reads of a source
 _SESSION_KEYS = re.compile(r'"sessionId"\s*:')
 _ROLE = re.compile(r'"role"\s*:\s*"(?:system|developer|user|assistant|tool|function)"')
-# What Claude Code's stream-json messages carry, and no chat message does: a document
-# holding them (claude-code-action's execution file) is a Claude Code log.
-_STREAM_KEYS = re.compile(r'"parent_tool_use_id"\s*:')
 
 
 class UnknownFormat(Exception):
@@ -72,7 +69,7 @@ def detect_text(source: Source) -> str | None:
             return claude_code.FORMAT  # a resumed session opens with a summary or a snapshot
         if value is not None and openai.looks_like(value[0]):
             return openai.FORMAT
-        if head.lstrip()[:1] == "[" and _STREAM_KEYS.search(head) is not None:
+        if claude_code.array_of_stream(head):
             return claude_code.FORMAT  # a JSON array of stream-json messages
         if _SESSION_KEYS.search(head) is None and _ROLE.search(head) is not None:
             return openai.FORMAT

@@ -19,6 +19,7 @@ session together:
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
@@ -45,6 +46,9 @@ MAX_NESTING = 32  # subagents started by subagents, followed this deep (names an
 # among them, marked by the id of the Task call that started it (``parent_tool_use_id``).
 STREAM_TYPES = ("system", "user", "assistant", "result")  # a tuple: a record's "type" may be any JSON value
 PARENT_CALL = "parent_tool_use_id"
+# What stream-json messages carry and no chat message does: a JSON array whose head
+# names it (claude-code-action's execution file) is a Claude Code log.
+STREAM_KEYS = re.compile(r'"parent_tool_use_id"\s*:')
 
 
 def looks_like(value: Any) -> bool:
@@ -61,6 +65,11 @@ def _is_stream_record(value: dict) -> bool:
     """A record ``claude -p --output-format stream-json`` prints."""
     return value.get("type") in STREAM_TYPES and isinstance(value.get("session_id"), str)
 
+
+def array_of_stream(head: str) -> bool:
+    """True for the head of a JSON array of stream-json messages (claude-code-action's
+    execution file), which may be indented, or larger than the head."""
+    return head.lstrip()[:1] == "[" and STREAM_KEYS.search(head) is not None
 
 
 def opens_session(value: Any) -> bool:

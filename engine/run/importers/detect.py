@@ -118,6 +118,8 @@ def _counted_calls(run: Any) -> int:
 
 
 def _log_format(head: str) -> str | None:
+    if claude_code.array_of_stream(head):  # told before a whole small array is parsed as one value
+        return claude_code.FORMAT
     first = next((line for line in head.split("\n") if line.strip()), "")
     found = json_container(first)
     if found is None:
