@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.run.agents import view_changed
-from referee.engine.run.importers import claude_code, openai, skill_creator
-from referee.engine.run.importers.source import json_container
+from referee.engine.run.importers import claude_code, detect_text, openai, skill_creator
+from referee.engine.run.importers.source import Source
 from referee.engine.run.model import Problem
 from referee.engine.run.reading import RESPONSE
 from referee.engine.run.safeio import join_report, read_named_file
@@ -118,19 +118,12 @@ def _counted_calls(run: Any) -> int:
 
 
 def _log_format(head: str) -> str | None:
-    if claude_code.array_of_stream(head):  # told before a whole small array is parsed as one value
-        return claude_code.FORMAT
-    first = next((line for line in head.split("\n") if line.strip()), "")
-    found = json_container(first)
-    if found is None:
-        found = json_container(head)
-    if found is None:
-        return None
-    if claude_code.looks_like(found[0]):
-        return claude_code.FORMAT
-    if openai.looks_like(found[0]):
-        return openai.FORMAT
-    return None
+    """The format of the log (Claude Code, OpenAI) whose head this is, told as ``import``
+    tells a source (``importers.detect_text``): by its first record, else by the keys
+    the head names (a document larger than the head: an execution file, a long message
+    list). None for anything else: a skill-creator log is a run's own record."""
+    kind = detect_text(Source("", head.encode("utf-8")))
+    return kind if kind in (claude_code.FORMAT, openai.FORMAT) else None
 
 
 def _unimported_outputs(run: Any, base: str) -> list[Problem]:
