@@ -55,7 +55,8 @@ from referee.engine.run.model import Problem
 # what Claude Code 1.x and 2.x write besides them.
 _SKIPPED_TYPES = frozenset({"summary", "queue-operation", "file-history-snapshot", "progress",
                             "custom-title", "tag", "agent-name", "result", "attachment", "last-prompt", "mode",
-                            "pr-link", "permission-mode", "atis-latch", "ai-title", "cost-state", "bridge-session"})
+                            "pr-link", "permission-mode", "atis-latch", "ai-title", "cost-state", "bridge-session",
+                            "rate_limit_event", "prompt_suggestion"})  # the last two: stream-json's
 _PLACEHOLDERS = frozenset({"", "(no content)"})
 _STRUCTURED = ("toolUseResult", "tool_use_result")  # a tool's structured answer, beside its message
 # Calls: the agent's own, and those a server runs within the message (web search, code
