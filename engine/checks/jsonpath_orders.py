@@ -1,18 +1,20 @@
-"""A JSONPath filter that orders text against a number decides nothing.
+"""A JSONPath filter that orders values that have no order decides nothing.
 
 jsonpath-ng follows RFC 9535: ``<``, ``<=``, ``>`` and ``>=`` order two numbers or
 two texts, and any other pair is simply false. So ``[?(@.price > 100)]`` drops an
-item priced ``"150"`` without a word, and ``count(jsonpath(x, "$[?(@.price >
-100)]")) == 0`` passed on it. The language never orders text against a number
-(``engine.checks.compare``: an ERROR, use ``number(...)``), and a query must not
-do in silence what the language refuses.
+item priced ``"150"`` (or ``null``, ``true``, a list) without a word, and
+``count(jsonpath(x, "$[?(@.price > 100)]")) == 0`` passed on it. The language
+orders two numbers or two texts only (``engine.checks.compare``: any other pair,
+or a NaN, is an ERROR; use ``number(...)`` for text), and a query must not do in
+silence what the language refuses.
 
-Each ordering of a filter is watched as the query runs: one that meets text and a
-number on either side is noted, and is false as RFC 9535 has it. When one was met,
-the query runs again with each such ordering taken as true. Where both runs select
-the same values, no such ordering decided what was selected (the rest of the
-filter did, or another value it compared held); else the query's result is unsure,
-an ERROR that says which values met.
+Each ordering of a filter is watched as the query runs: one that meets a pair of
+values without an order (text and a number, null, a boolean, a list or an object
+on either side, a NaN) is noted, and is false as RFC 9535 has it. When one was
+met, the query runs again with each such ordering taken as true. Where both runs
+select the same values, no such ordering decided what was selected (the rest of
+the filter did, or another value it compared held); else the query's result is
+unsure, an ERROR that says which values met.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ _WATCHED = "_referee_watched"
 @dataclass
 class _Watch:
     """One run of a query: whether an unsure ordering counts as true, and the
-    first pair of values (text and a number) an ordering met."""
+    first pair of values without an order that an ordering met."""
 
     lenient: bool
     met: tuple[object, object] | None = None
@@ -41,8 +43,9 @@ _CURRENT: ContextVar[_Watch | None] = ContextVar("referee_jsonpath_watch", defau
 
 
 def find_sure(query: Any, data: Any, text: str) -> list:
-    """``bounded_find(query, data, text)``, or an ERROR when an ordering of text
-    against a number decided which values it selects."""
+    """``bounded_find(query, data, text)``, or an ERROR when an ordering of two values
+    without an order (text against a number, null against a number, ...) decided
+    which values it selects."""
     _watch(query)
     strict = _Watch(lenient=False)
     found = _run(query, data, text, strict)
@@ -52,7 +55,7 @@ def find_sure(query: Any, data: Any, text: str) -> list:
     if _paths(lenient) == _paths(found):
         return found
     left, right = strict.met
-    raise EvalError(f"jsonpath {text!r} orders text against a number ({render(left)[:40]} and "
+    raise EvalError(f"jsonpath {text!r} orders {_kind(left)} against {_kind(right)} ({render(left)[:40]} and "
                     f"{render(right)[:40]}): such a filter neither keeps nor drops the element, so what the "
                     "query selects is unsure; select the elements and compare number(...) in a 'where'")
 
@@ -70,7 +73,7 @@ def _paths(found: list) -> list[str]:
 
 
 def _watch(query: Any) -> None:
-    """Make every ordering of ``query``'s filters note text against a number (once per query)."""
+    """Make every ordering of ``query``'s filters note values without an order (once per query)."""
     if getattr(query, _WATCHED, False):
         return
     from jsonpath_ng.ext.filter import Expression  # loaded already: ``query`` is one
@@ -87,7 +90,7 @@ def _watched(ordering: Any, find):
         watch = _CURRENT.get()
         if found or watch is None:
             return found  # it holds for some value: what else it met decides nothing
-        pair = _text_and_number(ordering, datum)
+        pair = _unordered(ordering, datum)
         if pair is None:
             return found
         if watch.met is None:
@@ -99,9 +102,9 @@ def _watched(ordering: Any, find):
     return find_watched
 
 
-def _text_and_number(ordering: Any, datum: Any) -> tuple[object, object] | None:
-    """The first pair of values ``ordering`` (a filter's comparison) compared on ``datum`` of which
-    one is text and the other a number; None when there is none."""
+def _unordered(ordering: Any, datum: Any) -> tuple[object, object] | None:
+    """The first pair of values ``ordering`` (a filter's comparison) compared on ``datum``
+    that has no order (not two numbers, nor two texts); None when there is none."""
     from jsonpath_ng import DatumInContext, JSONPath
 
     wrapped = DatumInContext.wrap(datum)
@@ -110,15 +113,32 @@ def _text_and_number(ordering: Any, datum: Any) -> tuple[object, object] | None:
     operands = [match.value for match in operand.find(wrapped)] if isinstance(operand, JSONPath) else [operand]
     for left in values:
         for right in operands:
-            if (_is_text(left) and _is_number(right)) or (_is_number(left) and _is_text(right)):
+            if not _ordered(left, right):
                 return left, right
     return None
 
 
-def _is_text(value: Any) -> bool:
-    return isinstance(value, str)
+def _ordered(left: Any, right: Any) -> bool:
+    """Whether the language orders ``left`` and ``right``: two texts, or two numbers
+    neither of which is a NaN (as ``engine.checks.compare.ordered``)."""
+    if isinstance(left, str) and isinstance(right, str):
+        return True
+    return _is_number(left) and _is_number(right) and left == left and right == right  # NaN != NaN
 
 
 def _is_number(value: Any) -> bool:
     # as jsonpath-ng tells a number: a bool is none (a query's Decimals are floats here)
     return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _kind(value: Any) -> str:
+    """What ``value`` is, for the message ("orders null against a number")."""
+    if isinstance(value, str):
+        return "text"
+    if _is_number(value):
+        return "a number" if value == value else "NaN"
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    return "a list" if isinstance(value, list) else "an object"
