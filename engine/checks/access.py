@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.run.model import Note, Payload, ToolCall
+from referee.engine.run.safejson import may_open_json
 from referee.engine.values import Anchor, EvalError, Missing, Prov, Result, Val, render, type_name
 
 CALL_FIELDS = ("tool", "step", "title", "status", "args", "return", "index", "agent")
@@ -144,11 +145,13 @@ def _payload_val(prov: Prov, key: str, payload: Payload | None) -> Result:
 
 
 def unread_json(payload: Payload | None) -> bool:
-    """Whether ``payload`` looks like a JSON object or array that could not be read as one."""
+    """Whether ``payload`` looks like a JSON object or array that could not be read as
+    one: cut short or broken. Text that opens with a bracket no JSON document could
+    open with (``[INFO] done``, ``{{name}}``) is text, as ``done`` is."""
     if payload is None or payload.is_json:
         return False
     value = payload.value
-    return isinstance(value, str) and value.lstrip().startswith(("{", "["))
+    return isinstance(value, str) and may_open_json(value.lstrip())
 
 
 def holds_unread_json(value: Any) -> bool:

@@ -130,6 +130,44 @@ def json_value(text: str) -> tuple[Any] | None:
     return (value,)
 
 
+# What may follow a JSON array's opening bracket (and JSON whitespace): a bracket, a
+# string, or a word of a number or literal. A string in single quotes and Python's
+# literals count too: a Python list printed as JSON is data that could not be read.
+_ARRAY_ITEM = re.compile(r"[ \t\n\r]*(?:(?P<mark>[\]\"'{\[])|(?P<word>[-+.0-9A-Za-z]*))")
+# What may follow an object's opening brace: a key (quoted, or a bare word before a
+# colon as in JavaScript: data again), or its closing brace.
+_OBJECT_KEY = re.compile(r"[ \t\n\r]*(?:[\"'}]|\Z|[-+.0-9A-Za-z_$]+[ \t\n\r]*(?::|\Z))")
+_NUMBER = re.compile(r"-?[0-9]+(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_NUMBER_CUT = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?(?:[eE][+-]?[0-9]*)?)?")  # a number's start
+# what ``_DECODER`` reads (NaN and Infinity too), and Python's literals
+_LITERALS = ("true", "false", "null", "NaN", "Infinity", "-Infinity", "True", "False", "None")
+
+
+def may_open_json(text: str) -> bool:
+    """Whether ``text`` opens as a JSON object or array can: a bracket, then what a
+    JSON document can hold next (after ``{`` a key or ``}``; after ``[`` a value's
+    first word whole, or cut short by the text's end). ``[INFO] done``,
+    ``[2024-05-01 10:00] started`` and ``{{name}}`` open so no JSON document does;
+    ``{"a": [1,`` (cut short), ``{"a": 1,, "b": 2}`` and ``{'a': 1}`` (broken) do."""
+    if text[:1] == "{":
+        return _OBJECT_KEY.match(text, 1) is not None
+    if text[:1] != "[":
+        return False
+    item = _ARRAY_ITEM.match(text, 1)
+    if item is None or item.group("mark") is not None:
+        return item is not None  # (it always matches: each of its parts may be empty)
+    word = item.group("word")
+    if item.end() == len(text):  # the text ends inside the first value: cut short
+        return _starts_value(word)
+    whole = text[item.end()] in _JSON_SPACE + ",]"  # a word that ends so must be a value
+    return bool(word) and whole and (_NUMBER.fullmatch(word) is not None or word in _LITERALS)
+
+
+def _starts_value(word: str) -> bool:
+    """Whether ``word``, cut short by the text's end, can start a number or a literal."""
+    return _NUMBER_CUT.fullmatch(word) is not None or any(literal.startswith(word) for literal in _LITERALS)
+
+
 def json_prefix(text: str) -> tuple[Any, int] | None:
     """The JSON value at the very start of ``text`` and the offset just past it, or None.
 
