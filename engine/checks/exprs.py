@@ -330,8 +330,20 @@ def compile_jsonpath(c, node: ast.JsonPathExpr, scope):
         c.error("bad-path", "jsonpath with one argument applies to the current element: "
                 "use it inside 'where' or 'have', or pass a value first", node.span)
     base = Current() if node.base is None else c.value(node.base, scope)
+    if base.kind in ("text", "number"):
+        _query_never_selects(c, node, base.kind)
     query = c.jsonpath(node.query, node.span)
     return JsonPathGet(base, query, node.query)
+
+
+def _query_never_selects(c, node: ast.JsonPathExpr, kind: str) -> None:
+    """Refuse a query over a value that is always text (or a number), as a field of it
+    is refused (``_check_step``): it selects nothing in it, so 'no jsonpath(response,
+    "$.x")' would pass on a response holding that JSON, never read as JSON."""
+    base = format_value(node.base)
+    hint = 'read a JSON file with file "x" as json' if kind == "text" else None
+    c.error("bad-path", f"'{base}' is {kind}: jsonpath finds no field in it, so the query never selects one",
+            node.span, hint)
 
 
 
