@@ -20,6 +20,7 @@ from typing import Any, ClassVar
 
 from referee.dsl.json_locate import child_offset, lines_before
 from referee.engine.run.model import Note, Payload, ToolCall
+from referee.engine.run.safejson import may_open_json
 from referee.engine.verdict import Evidence
 
 QUOTE_LIMIT = 120
@@ -224,23 +225,74 @@ def shown_record(call: ToolCall) -> dict:
 
 
 def _payload(payload: Payload | None) -> Any:
-    return None if payload is None else payload.value
+    if payload is None:
+        return None
+    return UnreadJson(payload.value) if unread_json(payload) else payload.value
+
+
+class UnreadJson(str):
+    """An Args or Return text that looks like a JSON object or array but could not be
+    read as one (cut short, invalid, too deep, a number out of range). As text it is
+    the text; what JSON value it holds cannot be known, so asking it for a field, or
+    whether it equals, includes or matches a structure, is an ERROR, never "no"
+    (which ``no calls where .args == {...}`` would take as a pass)."""
+
+
+def unread_json(payload: Payload | None) -> bool:
+    """Whether ``payload`` looks like a JSON object or array that could not be read as
+    one: cut short or broken. Text that opens with a bracket no JSON document could
+    open with (``[INFO] done``, ``{{name}}``) is text, as ``done`` is."""
+    if payload is None or payload.is_json:
+        return False
+    value = payload.value
+    return isinstance(value, str) and may_open_json(value.lstrip())
+
+
+def unread_against(unread: str, other: str) -> EvalError:
+    """The ERROR of comparing JSON that could not be read with ``other`` (a value that is
+    not text, as shown)."""
+    return EvalError(f"{render(unread)[:60]} looks like JSON but could not be read as JSON (see the run's "
+                     f"warnings), so how it compares with {other[:60]} cannot be known")
 
 
 def equal(a: Any, b: Any, ignore_case: bool = False) -> bool:
-    """Deep equality without coercion: numbers as Decimal, text exact (or casefolded)."""
+    """Deep equality without coercion: numbers as Decimal, text exact (or casefolded).
+    An EvalError when it rests on JSON that could not be read (``UnreadJson``) being
+    some value other than text; a difference elsewhere decides it all the same."""
+    found = _equal(a, b, ignore_case)
+    if isinstance(found, EvalError):
+        raise found
+    return found
+
+
+def _equal(a: Any, b: Any, ignore_case: bool) -> bool | EvalError:
+    """``equal``, with the EvalError given back: False where any part differs, else
+    the first unknown part's EvalError, else True."""
     a, b = plain_top(a), plain_top(b)
+    if isinstance(a, UnreadJson) != isinstance(b, UnreadJson) and not (isinstance(a, str) and isinstance(b, str)):
+        return unread_against(a, render(b)) if isinstance(a, UnreadJson) else unread_against(b, render(a))
     if is_number(a) and is_number(b):
         return as_decimal(a) == as_decimal(b)
     if isinstance(a, str) and isinstance(b, str):
         return a.casefold() == b.casefold() if ignore_case else a == b
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(equal(x, y, ignore_case) for x, y in zip(a, b))
+        return len(a) == len(b) and _all_equal(zip(a, b), ignore_case)
     if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(equal(a[k], b[k], ignore_case) for k in a)
+        return a.keys() == b.keys() and _all_equal(((a[k], b[k]) for k in a), ignore_case)
     if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
         return type(a) is type(b) and a == b
     return False
+
+
+def _all_equal(pairs, ignore_case: bool) -> bool | EvalError:
+    unknown: EvalError | None = None
+    for x, y in pairs:
+        found = _equal(x, y, ignore_case)
+        if found is False:
+            return False
+        if isinstance(found, EvalError) and unknown is None:
+            unknown = found
+    return True if unknown is None else unknown
 
 
 def mismatch_hint(a: Any, b: Any) -> str:

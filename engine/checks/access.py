@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.run.model import Note, Payload, ToolCall
-from referee.engine.run.safejson import may_open_json
-from referee.engine.values import Anchor, EvalError, Missing, Prov, Result, Val, render, type_name
+from referee.engine.values import (Anchor, EvalError, Missing, Prov, Result, UnreadJson, Val, render, type_name,
+                                   unread_json)
 
 CALL_FIELDS = ("tool", "step", "title", "status", "args", "return", "index", "agent")
 NOTE_FIELDS = ("step", "title", "text", "kind")
@@ -66,13 +66,6 @@ def _note_prov(note: Note) -> Prov:
     loc = note.location
     label = f"{note.kind} step {note.step}" if note.step is not None else f"{note.kind} {note.title}"
     return Prov(note.kind, label, loc.file, loc.line, note.step)
-
-
-class UnreadJson(str):
-    """An Args or Return text that looks like a JSON object or array but could not be
-    read as one (invalid, too deep, a number out of range). As text it is the text;
-    a field of it cannot be known, so asking for one is an ERROR, never "no field"
-    (which ``no calls where .args.env == "prod"`` would take as a pass)."""
 
 
 def elements(val: Val) -> tuple[Val, ...]:
@@ -142,16 +135,6 @@ def _payload_val(prov: Prov, key: str, payload: Payload | None) -> Result:
         value = UnreadJson(value)
     return Val(value, Prov(prov.source, f"{prov.label} {key}", prov.file, payload.line,
                                    prov.step, anchor))
-
-
-def unread_json(payload: Payload | None) -> bool:
-    """Whether ``payload`` looks like a JSON object or array that could not be read as
-    one: cut short or broken. Text that opens with a bracket no JSON document could
-    open with (``[INFO] done``, ``{{name}}``) is text, as ``done`` is."""
-    if payload is None or payload.is_json:
-        return False
-    value = payload.value
-    return isinstance(value, str) and may_open_json(value.lstrip())
 
 
 def holds_unread_json(value: Any) -> bool:

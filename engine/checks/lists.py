@@ -22,8 +22,8 @@ from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.static import reads_element
-from referee.engine.values import (EvalError, Missing, Prov, Result, Val, as_decimal, equal, is_number,
-                                   plain_top, render, type_name)
+from referee.engine.values import (EvalError, Missing, Prov, Result, UnreadJson, Val, as_decimal, equal,
+                                   is_number, plain_top, render, type_name)
 from referee.engine.verdict import Outcome, Verdict
 
 # A 'where' that kept nothing is explained by its nearest miss among this many items.
@@ -52,24 +52,36 @@ class Index:
 
     first: dict[tuple, Val]
     rest: tuple[Val, ...]
+    unread: tuple[Val, ...] = ()  # JSON that could not be read: text by its key, any other value unknown
 
     @classmethod
     def of(cls, items: tuple[Val, ...], ignore_case: bool) -> "Index":
         first: dict[tuple, Val] = {}
-        rest = []
+        rest, unread = [], []
         for item in items:
             key = _key(item.value, ignore_case)
             if key is None:
                 rest.append(item)
             else:
                 first.setdefault(key, item)
-        return cls(first, tuple(rest))
+            if isinstance(item.value, UnreadJson):
+                unread.append(item)
+        return cls(first, tuple(rest), tuple(unread))
 
     def find(self, value: Any, ignore_case: bool) -> Val | None:
         key = _key(value, ignore_case)
-        if key is not None:
-            return self.first.get(key)
-        return next((item for item in self.rest if equal(item.value, value, ignore_case)), None)
+        found = self.first.get(key) if key is not None else None
+        if found is not None:
+            return found
+        # Not found by its key: only text is decided so. JSON that could not be read,
+        # compared with anything but text, is an ERROR (``equal``), never "not in".
+        if key is None or isinstance(value, UnreadJson):
+            others = self.rest + self.unread
+        elif key[0] == "text":
+            return None
+        else:
+            others = self.unread
+        return next((item for item in others if equal(item.value, value, ignore_case)), None)
 
 
 @dataclass(eq=False)  # its run's index is kept under the check itself (identity)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence, TypeVar
 
 from referee.engine.budget import spend
-from referee.engine.values import equal, plain_top, render, type_name
+from referee.engine.values import UnreadJson, equal, plain_top, render, type_name, unread_against
 
 
 def max_matching(adjacency: Sequence[Sequence[int]], right_size: int) -> list[int | None]:
@@ -66,6 +66,8 @@ def includes(actual: Any, expected: Any, path: str = "") -> str | None:
     """
     spend(1, "matching list items for 'includes'")  # lists pair every item with every item
     actual, expected = plain_top(actual), plain_top(expected)  # their items: each in its own call
+    if isinstance(actual, UnreadJson) and isinstance(expected, (dict, list)):
+        raise unread_against(actual, render(expected))  # what it holds cannot be known: never "not an object"
     if isinstance(expected, dict):
         return _includes_object(actual, expected, path)
     if isinstance(expected, list):

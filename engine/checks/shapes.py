@@ -21,7 +21,7 @@ from referee.engine.budget import spend
 from referee.engine.checks.base import (Context, Expr, Leaf, Polarity, decided, evidence_of, located,
                                         missing_verdict)
 from referee.engine.regexes import Pattern
-from referee.engine.values import Missing, equal, plain_top, render, type_name
+from referee.engine.values import Missing, UnreadJson, equal, plain_top, render, type_name, unread_against
 from referee.engine.verdict import Verdict
 
 
@@ -48,6 +48,9 @@ def mismatch(actual: Any, shape: Shape, ctx: Context, path: str = "") -> str | N
     spend(1, "matching a value against a shape")
     actual = plain_top(actual)
     where = path or "the value"
+    if isinstance(actual, UnreadJson) and shape.kind in ("object", "array"):
+        # what it holds cannot be known: never "not an object"
+        raise unread_against(actual, "an object's shape" if shape.kind == "object" else "a list's shape")
     if shape.kind == "object":
         if not isinstance(actual, dict):
             return f"{where} is {type_name(actual)}, not an object"
