@@ -173,12 +173,23 @@ class JsonPathGet:
             raise EvalError(f"{base.label} holds JSON that could not be read (see the run's warnings), so what "
                             f"jsonpath {self.text!r} selects in it cannot be known")
         check_arithmetic(self.query, self.text)
-        found = find_sure(self.query, for_query(plain(base.value)), self.text)
+        found = _found(self.query, for_query(plain(base.value)), self.text)
         prov = base.prov
         items = tuple(Val(given_back(m.value), _match_prov(prov, str(m.full_path))) for m in found)
         label = f"jsonpath({base.label}, {self.text!r})"
         own = Prov(prov.source, label, prov.file, prov.line, prov.step) if prov else None
         return Val([i.value for i in items], own, items)
+
+
+def _found(query: Any, data: Any, text: str) -> list:
+    """What ``query`` selects in ``data``. jsonpath-ng sorts (``$[/price]``) and runs its
+    functions (``sub``, ``split``) with Python's operations, which raise a TypeError on
+    values they cannot take (text beside a number, a null): an ERROR naming the query."""
+    try:
+        return find_sure(query, data, text)
+    except TypeError as exc:
+        raise EvalError(f"jsonpath {text!r} cannot be computed on the values it met ({exc}): a sort orders "
+                        "numbers or texts, a function takes text") from None
 
 
 @dataclass(frozen=True, eq=False)
