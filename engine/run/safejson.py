@@ -52,9 +52,39 @@ def _bounded_int(text: str) -> int:
     return int(text)
 
 
+class KeyTwice(ValueError):
+    """An object giving a key twice with two different values: JSON readers differ on
+    which they take (the first, the last), so the JSON is not read as either."""
+
+    def __init__(self, key: str):
+        super().__init__(f"key {json.dumps(key, ensure_ascii=False)[:60]} given twice with different values "
+                         "(JSON readers differ on which they take)")
+        self.key = key
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    value = dict(pairs)
+    if len(value) != len(pairs):  # a key given twice: harmless only with the same value
+        for key, item in pairs:
+            if not _same(item, value[key]):
+                raise KeyTwice(key)
+    return value
+
+
+def _same(a: Any, b: Any) -> bool:
+    """Whether two decoded JSON values are the same value (``true`` is not ``1``)."""
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return bool(a == b)
+
+
 # One decoder for every parse: json.loads with options would build a new one per call.
 _DECODER = json.JSONDecoder(parse_float=_bounded_float, parse_int=_bounded_int,
-                            parse_constant=Decimal)
+                            parse_constant=Decimal, object_pairs_hook=_object)
 # The decoder's scanner (what its ``raw_decode`` calls), called directly by
 # ``json_value``: ``JSONDecoder.decode`` adds two regex matches and a Python frame
 # around it, which cost as much as the scan of a short value. JSON whitespace is these
@@ -63,6 +93,7 @@ _SCAN: Callable[[str, int], tuple[Any, int]] = getattr(_DECODER, "scan_once")  #
 _JSON_SPACE = " \t\n\r"
 # A JSON string (or one cut short) or a bracket: what a pass over JSON's structure looks at.
 JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
+_COLON = re.compile(r"[ \t\n\r]*:")  # after a string: it is a key
 
 
 @dataclass(frozen=True)
@@ -99,9 +130,32 @@ def parse_json(text: str, report: str, first_line: int = 1, code: str = "bad-jso
         at = text.find(exc.text)
         line = first_line + (text.count("\n", 0, at) if at >= 0 else 0)
         return JsonResult(False, None, Problem(code, report, f"{exc}; the JSON was not read", line))
+    except KeyTwice as exc:
+        again = _key_again(text, exc.key)
+        line = first_line + (text.count("\n", 0, again) if again is not None else 0)
+        return JsonResult(False, None, Problem(code, report, f"invalid JSON: {exc} (line {line})", line))
     except (ValueError, RecursionError) as exc:  # e.g. an integer with too many digits
         return JsonResult(False, None, Problem(code, report, f"invalid JSON: {exc}", first_line))
     return JsonResult(True, value)
+
+
+def _key_again(text: str, key: str) -> int | None:
+    """The offset where ``key`` is written a second time in one object of ``text``
+    (valid JSON but for that), found by a walk over its strings and brackets."""
+    objects: list[set[str] | None] = []  # the keys met in each open object; None for an array
+    for match in JSON_TOKEN.finditer(text):
+        token = match.group()
+        if token in ("{", "["):
+            objects.append(set() if token == "{" else None)
+        elif token in ("}", "]"):
+            if objects:
+                objects.pop()
+        elif objects and objects[-1] is not None and _COLON.match(text, match.end()):
+            name = json.loads(token)  # a whole string: the text decoded but for its keys
+            if name == key and name in objects[-1]:
+                return match.start()
+            objects[-1].add(name)
+    return None
 
 
 def json_value(text: str) -> tuple[Any] | None:
