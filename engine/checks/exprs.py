@@ -175,7 +175,7 @@ class JsonPathGet:
         check_arithmetic(self.query, self.text)
         found = _found(self.query, for_query(plain(base.value)), self.text)
         prov = base.prov
-        items = tuple(Val(given_back(m.value), _match_prov(prov, str(m.full_path))) for m in found)
+        items = tuple(Val(given_back(m.value), _match_prov(base, m.full_path)) for m in found)
         label = f"jsonpath({base.label}, {self.text!r})"
         own = Prov(prov.source, label, prov.file, prov.line, prov.step) if prov else None
         return Val([i.value for i in items], own, items)
@@ -231,10 +231,42 @@ class ListValue:
         return examined is not None and examined(ctx)
 
 
-def _match_prov(prov: Prov | None, path: str) -> Prov | None:
+def _match_prov(base: Val, path: Any) -> Prov | None:
+    """Where a match at ``path`` (jsonpath-ng's) in ``base`` is written: ``path``
+    followed from ``base`` as a field path is (``get``), so a match is cited at its
+    own line and its call's step; a value a function or a sort computed, at the
+    deepest value its path names."""
+    located = base
+    for key in _path_keys(path):
+        found = get(located, key)
+        if isinstance(found, Missing) or found.prov is None:
+            break
+        located = found
+    prov = located.prov
     if prov is None:
         return None
-    return Prov(prov.source, f"{prov.label} {path}", prov.file, prov.line, prov.step)
+    label = f"{base.prov.label} {path}" if base.prov is not None else prov.label
+    return Prov(prov.source, label, prov.file, prov.line, prov.step)
+
+
+def _path_keys(path: Any) -> list[str | int]:
+    """The fields and items ``path`` names from the query's root, up to the first part
+    that names neither (``$`` and ``@`` name nothing)."""
+    from jsonpath_ng import Child, Fields, Index, Root, This  # loaded already: ``path`` is one
+
+    keys: list[str | int] = []
+    parts = [path]
+    while parts:
+        part = parts.pop()
+        if isinstance(part, Child):
+            parts += [part.right, part.left]
+        elif isinstance(part, Fields) and len(part.fields) == 1:
+            keys.append(part.fields[0])
+        elif isinstance(part, Index) and len(part.indices) == 1:
+            keys.append(part.indices[0])
+        elif not isinstance(part, (Root, This)):
+            break
+    return keys
 
 
 # ----------------------------------------------------------------------- compilers
