@@ -137,24 +137,6 @@ def _payload_val(prov: Prov, key: str, payload: Payload | None) -> Result:
                                    prov.step, anchor))
 
 
-def holds_unread_json(value: Any) -> bool:
-    """Whether ``value`` is, or holds (a call's Args or Return, at any depth of a list
-    or object), JSON that could not be read: what a query finds in it cannot be known."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, UnreadJson):
-            return True
-        if isinstance(item, ToolCall):
-            if unread_json(item.args) or unread_json(item.result):
-                return True
-        elif isinstance(item, dict):
-            stack.extend(item.values())
-        elif isinstance(item, (list, tuple)):
-            stack.extend(item)
-    return False
-
-
 def _note_field(val: Val, note: Note, key: str | int) -> Result:
     prov = val.prov or _note_prov(note)
     if key not in NOTE_FIELDS:

@@ -11,7 +11,7 @@ from typing import Any, Callable
 
 from referee.dsl import ast
 from referee.dsl.errors import did_you_mean
-from referee.engine.checks.access import CALL_FIELDS, NOTE_FIELDS, elements, get, holds_unread_json
+from referee.engine.checks.access import CALL_FIELDS, NOTE_FIELDS, elements, get
 from referee.engine.checks.base import Context, Expr, ExprCompiler, present
 from referee.dsl.format import format_value
 from referee.dsl.syntax import SOURCES as SOURCE_WORDS  # the words a selection starts with
@@ -19,6 +19,7 @@ from referee.engine.checks.functions import ARITY, FUNCTIONS
 from referee.engine.checks.jsonpath_arithmetic import check_arithmetic
 from referee.engine.checks.jsonpath_numbers import for_query, given_back
 from referee.engine.checks.jsonpath_orders import find_sure
+from referee.engine.checks.jsonpath_unread import watch_unread
 from referee.engine.checks.static import reads_element
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, is_number, plain, render, type_name
 
@@ -167,12 +168,8 @@ class JsonPathGet:
         base = self.base.eval(ctx)
         if isinstance(base, Missing):
             return base
-        if holds_unread_json(base.value):
-            # Read as text, it holds nothing a query could select: "no match" would pass
-            # 'count(jsonpath(...)) == 0' on data never read.
-            raise EvalError(f"{base.label} holds JSON that could not be read (see the run's warnings), so what "
-                            f"jsonpath {self.text!r} selects in it cannot be known")
         check_arithmetic(self.query, self.text)
+        watch_unread(self.query, self.text)
         found = _found(self.query, for_query(plain(base.value)), self.text)
         prov = base.prov
         items = tuple(Val(given_back(m.value), _match_prov(base, m.full_path)) for m in found)
