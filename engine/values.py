@@ -14,6 +14,7 @@ number (no coercion); ``True`` is never the number 1.
 from __future__ import annotations
 
 import json
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from typing import Any, ClassVar
@@ -245,7 +246,17 @@ def unread_json(payload: Payload | None) -> bool:
     if payload is None or payload.is_json:
         return False
     value = payload.value
-    return isinstance(value, str) and may_open_json(value.lstrip())
+    return isinstance(value, str) and may_open_json(_visible(value))
+
+
+def _visible(text: str) -> str:
+    """``text`` from its first visible character: past white space and the characters
+    a reader does not see (a byte order mark, a zero-width space: Unicode's format
+    characters), which make JSON not JSON to the record grammar but not to a reader."""
+    start = 0
+    while start < len(text) and (text[start].isspace() or unicodedata.category(text[start]) == "Cf"):
+        start += 1
+    return text[start:]
 
 
 def unread_against(unread: str, other: str) -> EvalError:
