@@ -64,3 +64,18 @@ def test_args_read_whole_are_compared_as_before(check: str):
 
 def test_plain_text_args_are_still_not_an_object():
     assert _outcome('no calls where .args == {"env": "prod"}', "deploy to prod").startswith("pass")
+
+
+def test_a_list_that_includes_the_structure_elsewhere_is_decided():
+    transcript = ('## [tool_calls] Step 1: a\nTool: a\nArgs: {"env": "prod",\nReturn: ok\nStatus: success\n\n'
+                  '## [tool_calls] Step 2: b\nTool: b\nArgs: {"env": "dev"}\nReturn: ok\nStatus: success\n')
+
+    def outcome(check: str) -> str:
+        program = compile_rules([dsl.parse_rules(f"eval 1\nexpect: {check}\n", "case.rules")], None)
+        (verdict,) = evaluate(program.evals[0], memory_run({"outputs/transcript.md": transcript}))
+        return f"{verdict.outcome.value}: {verdict.message}"
+
+    assert outcome('jsonpath(calls, "$[*].args") includes [{"env": "dev"}]').startswith("pass")
+    assert outcome('{"env": "dev"} in jsonpath(calls, "$[*].args")').startswith("pass")
+    assert outcome('not jsonpath(calls, "$[*].args") includes [{"env": "staging"}]').startswith("error")
+    assert outcome('not {"env": "staging"} in jsonpath(calls, "$[*].args")').startswith("error")

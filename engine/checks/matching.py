@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence, TypeVar
 
 from referee.engine.budget import spend
-from referee.engine.values import UnreadJson, equal, plain_top, render, type_name, unread_against
+from referee.engine.values import EvalError, UnreadJson, equal, plain_top, render, type_name, unread_against
 
 
 def max_matching(adjacency: Sequence[Sequence[int]], right_size: int) -> list[int | None]:
@@ -93,16 +93,27 @@ def _includes_object(actual: Any, expected: dict, path: str) -> str | None:
 def _includes_list(actual: Any, expected: list, path: str) -> str | None:
     if not isinstance(actual, list):
         return f"{path or 'the value'} is {type_name(actual)}, not a list"
-    adjacency = [[j for j, item in enumerate(actual) if includes(item, want) is None]
-                 for want in expected]
+    unknown: list[EvalError] = []  # pairs whose answer cannot be known (JSON that could not be read)
+    adjacency = [[j for j, item in enumerate(actual) if _included(item, want, unknown)] for want in expected]
     matched = max_matching(adjacency, len(actual))
     missing = [expected[i] for i, m in enumerate(matched) if m is None]
     if not missing:
-        return None
+        return None  # a pairing without the unknown pairs: they decide nothing
+    if unknown:
+        raise unknown[0]
     where = path or "the list"
     return (f"{where} has no distinct element for {render(missing[0])}"
             + (f" (and {len(missing) - 1} more unmatched)" if len(missing) > 1 else "")
             + f"; {len(actual)} elements for {len(expected)} expected")
+
+
+def _included(item: Any, want: Any, unknown: list[EvalError]) -> bool:
+    """Whether ``item`` includes ``want``; False, noted in ``unknown``, when that cannot be known."""
+    try:
+        return includes(item, want) is None
+    except EvalError as exc:
+        unknown.append(exc)
+        return False
 
 
 Item = TypeVar("Item")
