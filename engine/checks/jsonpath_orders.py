@@ -10,20 +10,23 @@ silence what the language refuses.
 
 Each ordering of a filter is watched as the query runs: one that meets a pair of
 values without an order (text and a number, null, a boolean, a list or an object
-on either side, a NaN) is noted, and is false as RFC 9535 has it. When one was
-met, the query runs again with each such ordering taken as true. Where both runs
-select the same values, no such ordering decided what was selected (the rest of
-the filter did, or another value it compared held); else the query's result is
-unsure, an ERROR that says which values met.
+on either side, a NaN), or a number beyond a float's range (infinite to the
+filter), is noted, and is false as RFC 9535 has it. When one was met, the query
+runs again with each such ordering taken as true. Where both runs select the same
+values, no such ordering decided what was selected (the rest of the filter did, or
+another value it compared held); else the query's result is unsure, an ERROR that
+says which values met.
 """
 
 from __future__ import annotations
 
+import math
 from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
 from referee.engine.checks.jsonpath_budget import bounded_find, nodes
+from referee.engine.checks.jsonpath_numbers import Fraction
 from referee.engine.values import EvalError, render
 
 ORDERINGS = frozenset({"<", "<=", ">", ">="})
@@ -119,11 +122,19 @@ def _unordered(ordering: Any, datum: Any) -> tuple[object, object] | None:
 
 
 def _ordered(left: Any, right: Any) -> bool:
-    """Whether the language orders ``left`` and ``right``: two texts, or two numbers
-    neither of which is a NaN (as ``engine.checks.compare.ordered``)."""
+    """Whether the filter orders ``left`` and ``right`` as the language does: two texts,
+    or two numbers neither of which is a NaN (``engine.checks.compare.ordered``) nor
+    beyond a float's range."""
     if isinstance(left, str) and isinstance(right, str):
         return True
-    return _is_number(left) and _is_number(right) and left == left and right == right  # NaN != NaN
+    return _is_number(left) and _is_number(right) and left == left and right == right and not (
+        _beyond_floats(left) or _beyond_floats(right))  # NaN != NaN
+
+
+def _beyond_floats(number: Any) -> bool:
+    """A run's number too large for a float (``jsonpath_numbers.Fraction``): the filter
+    sees it infinite, so 3E+400 is not more than 2E+400 to it."""
+    return isinstance(number, Fraction) and math.isinf(number) and number.exact.is_finite()
 
 
 def _is_number(value: Any) -> bool:
@@ -136,7 +147,7 @@ def _kind(value: Any) -> str:
     if isinstance(value, str):
         return "text"
     if _is_number(value):
-        return "a number" if value == value else "NaN"
+        return "NaN" if value != value else "a number beyond a float's range" if _beyond_floats(value) else "a number"
     if value is None:
         return "null"
     if isinstance(value, bool):
