@@ -27,7 +27,8 @@ def _workspace(tmp_path: Path, decision, breach: str | None = None) -> Path:
     if breach is not None:  # the reasons and exit code of that decision, as a release config could make them
         document["release"]["exit_code"] = {"FAIL": 1}[decision]
         for reason in document["release"]["reasons"]:
-            reason["status"] = breach if reason["status"] != "ok" else "ok"
+            if reason["status"] != "ok":
+                reason["status"] = document["release"]["on_breach"][reason["rule"]] = breach
     path.write_text(json.dumps(document, indent=2), encoding="utf-8")
     return workspace
 
@@ -50,8 +51,9 @@ def test_a_release_decision_aggregate_never_makes_is_a_problem(tmp_path: Path, c
 
 def test_a_decision_aggregate_makes_is_shown(tmp_path: Path, capsys):
     # The example's CONDITIONAL PASS as a release config whose runs and not_graded
-    # rules fail would decide it (a FAIL beside reasons that make a CONDITIONAL PASS
-    # is refused: test_report_benchmark_edited_decision.py).
+    # rules fail would decide it, with that config's on_breach recorded (a FAIL beside
+    # reasons that make a CONDITIONAL PASS is refused: test_report_benchmark_edited_decision.py;
+    # one the recorded settings do not make: test_report_benchmark_remade_decision.py).
     workspace = _workspace(tmp_path, "FAIL", breach="fail")
     assert main(["report", str(workspace), "--format", "markdown", "-o", "-"]) == 1
     out, err = capsys.readouterr()

@@ -61,8 +61,9 @@ exit codes (the decision's, as `referee aggregate` gives them):
   1  the report was written and the decision is FAIL
   3  the report was written and the decision is CONDITIONAL PASS
   2  usage or input error: no graded run found, the selection matched none, a
-     grade older than its run's files, a benchmark.json older than the grades,
-     a grading.json whose counts disagree with its expectations, or the file
+     grade older than its run's files, a benchmark.json older than the grades
+     or with a decision aggregate does not make again from them, a
+     grading.json whose counts disagree with its expectations, or the file
      cannot be written
 """
 

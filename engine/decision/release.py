@@ -63,7 +63,10 @@ class Decision:
     def as_dict(self) -> dict:
         return {"decision": self.verdict, "exit_code": self.exit_code, "config": self.config.source,
                 "mode": self.config.mode, "thresholds": dict(self.config.thresholds),
-                "reasons": [r.as_dict() for r in self.reasons]}
+                "reasons": [r.as_dict() for r in self.reasons],
+                # With the thresholds, what ``referee report`` needs to make this decision
+                # again from the grades (a file given with --release-config may be gone).
+                "on_breach": dict(self.config.on_breach)}
 
 
 def load_config(override: Path | None = None) -> ReleaseConfig:
@@ -82,6 +85,19 @@ def load_config(override: Path | None = None) -> ReleaseConfig:
     config = _validated(base, str(override) if override else "rules/release.toml")
     digest = hashlib.sha256(source_text.encode("utf-8")).hexdigest()[:8]
     return ReleaseConfig(config["mode"], config["thresholds"], config["on_breach"], f"{shown}@{digest}")
+
+
+def recorded_config(release: dict) -> ReleaseConfig:
+    """The release config a benchmark.json's ``release`` block records (mode,
+    thresholds, on_breach, source); UsageError says what is missing or wrong."""
+    missing = [key for key, kind in (("mode", str), ("thresholds", dict), ("on_breach", dict))
+               if not isinstance(release.get(key), kind)]
+    if missing:
+        raise UsageError(f"its release block records no {' and no '.join(missing)}")
+    config = _validated({key: release.get(key) for key in ("mode", "thresholds", "on_breach")}, "its release block")
+    source = release.get("config")
+    return ReleaseConfig(config["mode"], config["thresholds"], config["on_breach"],
+                         source if isinstance(source, str) else "")
 
 
 def _defaults_text() -> str:

@@ -27,6 +27,7 @@ from referee.engine.decision.provenance import rules_mix, rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.report import benchmark_file
 from referee.engine.report.benchmark_file import BENCHMARK
+from referee.engine.report.benchmark_remade import not_made_from_grades
 from referee.engine.report.build import gate_status
 from referee.engine.report.cited import cited_lines
 from referee.engine.report.freshness import stale_grade
@@ -226,6 +227,7 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
         _require(benchmark_file.stale(benchmark, found.runs, folder, problems))
         benchmark = benchmark_file.known_decision(benchmark, problems)
         _require(benchmark_file.not_decided_by_reasons(benchmark, folder))
+        _require(not_made_from_grades(benchmark, found.runs, folder))
     if with_benchmark and benchmark is None and not selection.empty and (folder / BENCHMARK).is_file():
         problems.append(f"{BENCHMARK} left out: it covers every run, not {selection.describe()}")
     primary, baseline = _roles(runs, primary, baseline, benchmark)
