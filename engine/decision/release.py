@@ -11,6 +11,7 @@ code, so CI can tell "ship with care" from "do not ship"; 2 is a usage error).
 from __future__ import annotations
 
 import hashlib
+import math
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
@@ -128,14 +129,18 @@ def _merge(base: dict, extra: dict, shown: str) -> None:
 
 
 def _validated(config: dict, shown: str) -> dict:
-    if config.get("mode") not in MODES:
-        raise UsageError(f"{shown}: mode must be one of {', '.join(MODES)}, not {config.get('mode')!r}")
+    mode = config.get("mode")
+    if not isinstance(mode, str) or mode not in MODES:  # a TOML array or table is no name (nor hashable)
+        raise UsageError(f"{shown}: mode must be one of {', '.join(MODES)}, not {mode!r}")
     thresholds = {}
     for key, kind in _THRESHOLDS.items():
         value = config["thresholds"].get(key)
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0 \
+        # TOML writes inf and nan: no threshold can be infinite, and every comparison
+        # with nan is false, so max_spread = nan would find no eval unstable.
+        if isinstance(value, bool) or not isinstance(value, (int, float)) \
+                or (isinstance(value, float) and not math.isfinite(value)) or value < 0 \
                 or (kind is int and value != int(value)):
-            raise UsageError(f"{shown}: thresholds.{key} must be a number of 0 or more"
+            raise UsageError(f"{shown}: thresholds.{key} must be a finite number of 0 or more"
                              + (" (a whole number)" if kind is int else "") + f", not {value!r}")
         thresholds[key] = kind(value)
     on_breach = {}

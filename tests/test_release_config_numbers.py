@@ -1,0 +1,33 @@
+"""A release config (``--release-config FILE``, TOML) whose mode is not a name or
+whose threshold is not a finite number is a usage error naming the file and the
+key: TOML writes ``inf`` and ``nan``, arrays and tables, and none is a setting."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from compare_workspace import graded
+from referee.engine.cli import main
+
+
+@pytest.mark.parametrize("text, key", [
+    ("[thresholds]\nmax_errors = inf\n", "thresholds.max_errors"),  # was OverflowError
+    ("[thresholds]\nmax_not_graded = nan\n", "thresholds.max_not_graded"),  # was ValueError
+    ("[thresholds]\nmin_pass_rate = inf\n", "thresholds.min_pass_rate"),  # was ValueError (Fraction)
+    ("[thresholds]\nmin_delta = -inf\n", "thresholds.min_delta"),
+    # accepted: no spread is above nan, so no eval was ever unstable
+    ("[thresholds]\nmax_spread = nan\n", "thresholds.max_spread"),
+    ("mode = [\"quick\"]\n", "mode must be one of"),  # was TypeError: unhashable type
+    ("mode = {quick = 1}\n", "mode must be one of"),
+])
+def test_a_threshold_or_mode_that_is_no_setting_is_refused(tmp_path: Path, capsys, text: str, key: str):
+    workspace = graded(tmp_path, {"with_skill": [["good", "good", "bad"]] * 2, "without_skill": [["bad"] * 3] * 2})
+    config = tmp_path / "mine.toml"
+    config.write_text(text, encoding="utf-8")
+    capsys.readouterr()
+    assert main(["aggregate", str(workspace), "--primary", "with_skill", "--release-config", str(config)]) == 2
+    err = capsys.readouterr().err
+    assert key in err and "mine.toml" in err and "internal error" not in err
+    assert not (workspace / "benchmark.json").exists()
