@@ -10,7 +10,9 @@ tests/test_report_formats.py`` and review the diff.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
+import json
 import os
 import shutil
 import xml.etree.ElementTree as ET
@@ -147,13 +149,15 @@ def test_no_graded_run_is_a_usage_error(tmp_path: Path, capsys):
 
 
 def test_benchmark_json_is_rendered_when_present(tmp_path: Path):
+    # The summary's figures are set on the collection: read from benchmark.json, figures
+    # the grades do not give are refused (test_report_benchmark_remade_figures.py).
     folder = _copy_example(tmp_path)
-    (folder / "benchmark.json").write_text(
+    summary = json.loads(
         '{"run_summary": {"with_skill": {"pass_rate": {"mean": 1.0, "stddev": 0.0}, "time_seconds": '
         '{"mean": 14.2, "stddev": 1.1}, "tokens": {"mean": 7000, "stddev": 10}}, "without_skill": '
         '{"pass_rate": {"mean": 0.33, "stddev": 0.3}}, "delta": {"pass_rate": "+0.67", "time_seconds": '
-        '"+1.0", "tokens": "+100"}}}', encoding="utf-8")
-    markdown = render_markdown(collect(folder))
+        '"+1.0", "tokens": "+100"}}}')
+    markdown = render_markdown(dataclasses.replace(collect(folder), benchmark=summary))
     assert "### Benchmark" in markdown
     # pass rates in percent, their delta in points: one unit per column
     assert "| delta | +67 pts | +1.0 | +100 |" in markdown

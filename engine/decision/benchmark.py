@@ -48,7 +48,7 @@ def document(analysis: Analysis, decision: Decision, notes: list[str], meta: dic
         "run_summary": _run_summary(analysis),
         "notes": notes,
         "release": decision.as_dict(),
-        "comparisons": [_comparison(d) for d in analysis.deltas],
+        "comparisons": comparisons(analysis),
         "evals": [_eval(row, choice.ordered) for row in analysis.evals],
         "assertions": [_assertion(row, choice.ordered) for row in analysis.assertions],
         "unusable_runs": [{"path": u.path, "eval_id": u.eval_id, "configuration": u.configuration,
@@ -125,6 +125,16 @@ def _run(run: GradedRun, analysis: Analysis) -> dict:
         "contaminated": bool(found),
         "counted_in_summary": analysis.counts(run),
     }
+
+
+def figures(analysis: Analysis) -> dict:
+    """``run_summary`` and ``comparisons`` as benchmark.json holds them: the pass
+    rates and deltas a report shows (and checks against the grades)."""
+    return {"run_summary": _run_summary(analysis), "comparisons": comparisons(analysis)}
+
+
+def comparisons(analysis: Analysis) -> list[dict]:
+    return [_comparison(d) for d in analysis.deltas]
 
 
 def _run_summary(analysis: Analysis) -> dict:

@@ -24,51 +24,66 @@ from referee.engine.usage import UsageError
 
 BENCHMARK = "benchmark.json"
 COMPARED = ("decision", "exit_code", "mode", "thresholds", "on_breach", "reasons")
+FIGURES = ("run_summary", "comparisons")  # ``engine.decision.benchmark.figures``: report shows run_summary
 
 
 def not_made_from_grades(benchmark: dict[str, Any], runs: Sequence, folder: Path) -> str | None:
-    """Why benchmark.json's release decision is not the one ``referee aggregate`` makes
-    from the grades under ``folder`` (``runs``: the runs found there) with the
-    settings it records; None when it is, or when it holds no decision to show."""
+    """Why benchmark.json's release decision, or the figures it shows beside it, are
+    not the ones ``referee aggregate`` makes from the grades under ``folder`` (``runs``:
+    the runs found there) with the settings it records; None when they are, or when
+    it holds neither."""
     from referee.engine.decision.release import EXIT_CODES
 
     release = benchmark.get("release")
-    if not isinstance(release, dict) or release.get("decision") not in EXIT_CODES:
-        return None  # no decision, or one ``known_decision`` has set aside
-    try:
-        remade = remade_release(benchmark, runs, folder)
-    except UsageError as exc:
-        return (f"{folder / BENCHMARK}: its release decision cannot be made again from the grades ({exc}): "
-                f"written by an older referee, or changed after aggregate wrote it; run `referee aggregate "
-                f"{folder}` again (or remove {BENCHMARK}). Nothing was reported")
-    differ = [key for key in COMPARED if release.get(key) != remade[key]]
-    if not differ:
+    decided = isinstance(release, dict) and release.get("decision") in EXIT_CODES  # else set aside or none
+    if not decided and not any(key in benchmark for key in FIGURES):
         return None
-    return (f"{folder / BENCHMARK}: its release decision {release['decision']} is not the one `referee aggregate` "
-            f"makes from the grades there with the settings it records ({remade['decision']}; "
-            f"{_differences(release, remade, differ)}): it was changed after aggregate wrote it; run "
-            f"`referee aggregate {folder}` again (or remove {BENCHMARK}). Nothing was reported")
+    try:
+        remade = remade_document(benchmark, runs, folder, decided)
+    except UsageError as exc:
+        return (f"{folder / BENCHMARK}: its {'release decision' if decided else 'figures'} cannot be made again "
+                f"from the grades ({exc}): written by an older referee, or changed after aggregate wrote it; "
+                f"run `referee aggregate {folder}` again (or remove {BENCHMARK}). Nothing was reported")
+    figures = [key for key in FIGURES if key in benchmark and benchmark[key] != remade[key]]
+    differ = [key for key in COMPARED if release.get(key) != remade["release"][key]] if decided else []
+    if differ:
+        return (f"{folder / BENCHMARK}: its release decision {release['decision']} is not the one `referee "
+                f"aggregate` makes from the grades there with the settings it records "
+                f"({remade['release']['decision']}; {_differences(release, remade['release'], differ)}): it was "
+                f"changed after aggregate wrote it; run `referee aggregate {folder}` again (or remove "
+                f"{BENCHMARK}). Nothing was reported")
+    if figures:
+        return (f"{folder / BENCHMARK}: its {' and '.join(figures)} (the pass rates and deltas shown) "
+                f"{'are' if len(figures) > 1 else 'is'} not what `referee aggregate` makes from the grades there: "
+                f"it was changed after aggregate wrote it; run `referee aggregate {folder}` again (or remove "
+                f"{BENCHMARK}). Nothing was reported")
+    return None
 
 
-def remade_release(benchmark: dict[str, Any], runs: Sequence, folder: Path) -> dict[str, Any]:
-    """The ``release`` block ``referee aggregate`` writes for the runs under ``folder``
-    with the roles, mode and settings ``benchmark`` records (as JSON reads it back);
-    UsageError when what it records cannot be used."""
+def remade_document(benchmark: dict[str, Any], runs: Sequence, folder: Path, decided: bool) -> dict[str, Any]:
+    """What ``referee aggregate`` writes in benchmark.json's ``run_summary`` and
+    ``comparisons`` for the runs under ``folder``, with the roles (and contaminated
+    runs) ``benchmark`` records; with ``decided``, its ``release`` block too, with
+    the mode and settings recorded. As JSON reads it back; UsageError when what
+    ``benchmark`` records cannot be used."""
     import json
 
     from referee.engine.commands.aggregate import find_contamination
     from referee.engine.compare.reasons import found_reasons
     from referee.engine.decision import analysis
+    from referee.engine.decision.benchmark import figures
     from referee.engine.decision.collect import collect
     from referee.engine.decision.configurations import choose
     from referee.engine.decision.release import decide, recorded_config
     from referee.engine.decision.stability import MODES
 
-    release, meta = benchmark["release"], _object(benchmark.get("metadata"))
-    config = recorded_config(release)
+    release, meta = benchmark.get("release"), _object(benchmark.get("metadata"))
+    config = recorded_config(release) if decided else None
     mode = meta.get("mode")
     if not isinstance(mode, str) or mode not in MODES:
-        raise UsageError("its metadata records no mode")
+        if decided:
+            raise UsageError("its metadata records no mode")
+        mode = next(iter(MODES))  # the figures do not depend on it
     collected = collect(folder, _iteration(benchmark, runs))
     if not collected.runs:
         raise UsageError("no run there has a grading.json written by referee")
@@ -77,11 +92,14 @@ def remade_release(benchmark: dict[str, Any], runs: Sequence, folder: Path) -> d
     recorded, include = _recorded_contamination(benchmark, {r.path for r in collected.runs})
     contamination = {**find_contamination(collected, choice, []), **recorded}
     result = analysis.analyse(collected.runs, collected.unusable, choice, mode, contamination, include,
-                              config.thresholds["max_spread"])
-    extra, _ = found_reasons(folder, collected.runs, choice.primary, choice.baseline)
-    extra += _recorded_regression(release)
+                              config.thresholds["max_spread"] if config else 0.0)
+    remade = figures(result)
+    if config is not None:
+        extra, _ = found_reasons(folder, collected.runs, choice.primary, choice.baseline)
+        extra += _recorded_regression(release)
+        remade["release"] = decide(result, config, extra).as_dict()
     # Compared as benchmark.json holds it: JSON's numbers and lists, not tuples.
-    return json.loads(json.dumps(decide(result, config, extra).as_dict()))
+    return json.loads(json.dumps(remade))
 
 
 def _object(value: Any) -> dict[str, Any]:
