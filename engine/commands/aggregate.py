@@ -4,6 +4,7 @@ and a release decision (PASS, CONDITIONAL PASS or FAIL)."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -103,6 +104,9 @@ def run(args: argparse.Namespace) -> int:
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
     config = release.load_config(args.release_config)
+    if args.mode is not None:
+        # --mode wins over the release config's: the decision then says the mode it was made in.
+        config = dataclasses.replace(config, mode=args.mode)
     try:
         # The grade's writer lock: no grade writes into the workspace while it is read.
         with workspace_lock(args.workspace):
@@ -136,7 +140,7 @@ def _benchmark(args: argparse.Namespace, config):
     choice = choose(sorted(found_configs), args.primary, args.baseline)
     skill_paths, meta = _skill(args)
     found = find_contamination(collected, choice, skill_paths)
-    result = analysis_mod.analyse(collected.runs, collected.unusable, choice, args.mode or config.mode, found,
+    result = analysis_mod.analyse(collected.runs, collected.unusable, choice, config.mode, found,
                                   args.include_contaminated, config.thresholds["max_spread"])
     graded_by = tuple(sorted({name for r in collected.runs for name in r.rules}))
     critiqued = finding_notes(load_findings(args.workspace), graded_by)  # from `referee critique`, if run
