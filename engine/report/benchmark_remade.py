@@ -34,8 +34,8 @@ def not_made_from_grades(benchmark: dict[str, Any], runs: Sequence, folder: Path
     it holds neither."""
     from referee.engine.decision.release import EXIT_CODES
 
-    release = benchmark.get("release")
-    decided = isinstance(release, dict) and release.get("decision") in EXIT_CODES  # else set aside or none
+    release = _object(benchmark.get("release"))
+    decided = release.get("decision") in EXIT_CODES  # else none, or one ``known_decision`` set aside
     if not decided and not any(key in benchmark for key in FIGURES):
         return None
     try:
@@ -77,7 +77,7 @@ def remade_document(benchmark: dict[str, Any], runs: Sequence, folder: Path, dec
     from referee.engine.decision.release import decide, recorded_config
     from referee.engine.decision.stability import MODES
 
-    release, meta = benchmark.get("release"), _object(benchmark.get("metadata"))
+    release, meta = _object(benchmark.get("release")), _object(benchmark.get("metadata"))
     config = recorded_config(release) if decided else None
     mode = meta.get("mode")
     if not isinstance(mode, str) or mode not in MODES:
