@@ -15,7 +15,8 @@ A stem that names a run (``run-01``) is a run folder: its number is read as
 discovery reads it (1), and a number already taken gets the next free one, said
 in a note (``run-1``, ``run-01`` and ``run-001`` are runs 1, 2 and 3, never three
 runs 1). A stem that starts like a run folder but names none (``run-a``), which
-discovery would skip, is written ``eval-<stem>``.
+discovery would skip, is written ``eval-<stem>``, and so is a name discovery reads
+otherwise (``outputs``, ``__pycache__``: ``_READ_OTHERWISE``).
 
 With ``--eval ID`` the conversations are runs ``out/eval-ID/CONFIG/run-k``,
 numbered on from the runs already there: importing twice adds runs, never
@@ -34,6 +35,10 @@ from referee.engine.run.identity import is_run_folder, is_run_like
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _NUMBER = re.compile(r"[0-9]+$")
+# Folder names that discovery never reads as a run named so: a folder holding
+# ``outputs/`` is a run (``out/outputs/`` would make the workspace itself the run, and
+# every run beside it a run inside a run), and ``__pycache__`` is not walked.
+_READ_OTHERWISE = frozenset({"outputs", "__pycache__"})
 
 
 def safe(name: str, empty: str = "x") -> str:
@@ -56,7 +61,7 @@ class Namer:
         """The folder for the conversation ``number`` (None: the only one) of ``path``;
         ``held(name)`` says whether an earlier import of another source holds a name."""
         wanted = self.bases[path] if number is None else f"{self.bases[path]}-{number}"
-        if is_run_like(wanted) and not is_run_folder(wanted):
+        if (is_run_like(wanted) and not is_run_folder(wanted)) or wanted in _READ_OTHERWISE:
             wanted = f"eval-{wanted}"
         if is_run_folder(wanted):
             name = _free_run(wanted, self.numbers)
@@ -120,7 +125,7 @@ def _elsewhere(wanted: str, path: Path, number: int | None) -> Iterator[str]:
     for depth in range(1, len(parts) + 1):
         base = "-".join(parts[-depth:])
         name = base if number is None else f"{base}-{number}"
-        if not is_run_like(name):  # a folder named like a run would be read as one
+        if not is_run_like(name) and name not in _READ_OTHERWISE:  # a folder named like a run would be read as one
             yield name
     yield from (f"{wanted}-{n}" for n in itertools.count(2))
 
