@@ -142,6 +142,13 @@ def _order_key(rid: RunId, key: Callable[[str], tuple]) -> tuple:
     return iteration, key(rid.eval_id), key(rid.configuration), rid.run_number
 
 
+def run_order(run_id: RunId, rel: str) -> tuple:
+    """Where the run ``run_id`` at ``rel`` stands among a discovery's runs: runs held
+    elsewhere (sources graded in memory) sorted by it come in the order discovery
+    gives their folders (``_order_key``, ties by folder: ``_in_run_order``)."""
+    return _order_key(run_id, natural_key), natural_key(rel)
+
+
 def _in_run_order(found: list[tuple[tuple, str]]) -> list[str]:
     """The ``rel`` of each ``(order key, rel)`` (in walk order), sorted by the key
     and then by the natural key of ``rel``.

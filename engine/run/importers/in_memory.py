@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.engine.run.identity import MetadataReader, identify, natural_key
+from referee.engine.run.discovery import run_order
+from referee.engine.run.identity import MetadataReader, identify
 from referee.engine.run.importers import AUTO, each_conversation
 from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.writer import RunFiles, render_run
@@ -57,7 +58,7 @@ def source_runs(paths: list[Path], eval_id: str | None = None, configuration: st
         path, number, conversation = item
         name = namer.name(path, number) if numbered is None else next(numbered)
         runs.append(_run(render_run(conversation), name, responses))
-    runs.sort(key=lambda run: tuple(natural_key(part) for part in run.id.rel.split("/")))
+    runs.sort(key=lambda run: run_order(run.id, run.id.rel))  # as discovery orders the folders written
     return SourceRuns(tuple(runs), tuple(errors), tuple(namer.notes))
 
 
