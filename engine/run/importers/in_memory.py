@@ -20,8 +20,9 @@ from referee.engine.run.identity import MetadataReader, identify
 from referee.engine.run.importers import AUTO, each_conversation
 from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.writer import RunFiles, render_run
+from referee.engine.run.kept_apart import KeptApart, place_of
 from referee.engine.run.memory import MemoryRun
-from referee.engine.run.model import Problem
+from referee.engine.run.model import Problem, RunId
 from referee.engine.run.reading import NO_FILES, ResponseFiles
 
 # Where a run held in memory seems to lie: its identity is read from the names of its
@@ -50,20 +51,30 @@ def source_runs(paths: list[Path], eval_id: str | None = None, configuration: st
     ``error_when`` that does not compile."""
     namer = Namer(paths)
     numbered = iter(eval_run_names(eval_id, configuration, _NOWHERE)) if eval_id is not None else None
-    runs, errors = [], []
+    found, errors = [], []
     for item in each_conversation(fmt, paths, response, error_when):
         if isinstance(item, str):
             errors.append(item)
             continue
         path, number, conversation = item
         name = namer.name(path, number) if numbered is None else next(numbered)
-        runs.append(_run(render_run(conversation), name, responses))
+        found.append((render_run(conversation), _identity(name)))
+    # As discovery reads the folders written: an eval id that two eval folders give
+    # (eval-1-book, eval-1-hotel) names two evals, kept apart by folder.
+    repeated = KeptApart.of(place_of(run_id) for _, (run_id, _) in found)
+    runs = [_run(files, repeated.apply(run_id) if run_id.eval_id in repeated else run_id, metadata, responses)
+            for files, (run_id, metadata) in found]
     runs.sort(key=lambda run: run_order(run.id, run.id.rel))  # as discovery orders the folders written
     return SourceRuns(tuple(runs), tuple(errors), tuple(namer.notes))
 
 
-def _run(files: RunFiles, rel: str, responses: ResponseFiles) -> MemoryRun:
+def _identity(rel: str) -> tuple[RunId, dict]:
+    """The identity and metadata discovery reads from the run folder ``rel`` import writes."""
     run_id, metadata, _ = identify(_NOWHERE / rel, rel, _NoFolders(), own_metadata=False, imported=True)
+    return run_id, metadata
+
+
+def _run(files: RunFiles, run_id: RunId, metadata: dict, responses: ResponseFiles) -> MemoryRun:
     return MemoryRun(files.views, run_id, metadata, responses, source_map=files.source_map)
 
 
