@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from referee.engine.run.identity import SOURCE_MAP
 from referee.engine.run.model import Problem, RunId, TextFile
 from referee.engine.run.reading import NO_FILES, ResponseFiles
-from referee.engine.run.safeio import safe_relative, text_file
+from referee.engine.run.safeio import held_text_file, safe_relative
 from referee.engine.run.workspace import Run
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ class MemoryRun(Run):
         data = self._files.get(rel)
         if data is None:
             return None
-        return text_file(data.encode("utf-8") if isinstance(data, str) else data, rel, self._base, lossy=lossy)
+        return held_text_file(data.encode("utf-8") if isinstance(data, str) else data, rel, self._base, lossy=lossy)
 
     def _exists(self, rel: str) -> bool:
         return rel in self._files

@@ -126,9 +126,12 @@ def _checked(real: str, info: os.stat_result, report: str) -> Located:
     if not stat.S_ISREG(info.st_mode):
         return _refused(report, "not-a-file", "not a regular file")
     if info.st_size > MAX_TEXT_BYTES:
-        size_msg = f"{info.st_size} bytes is over the {MAX_TEXT_BYTES}-byte limit; not read"
-        return Located(None, True, info.st_size, (Problem("too-large", report, size_msg),))
+        return Located(None, True, info.st_size, (_too_large(report, info.st_size),))
     return Located(real, True, info.st_size)
+
+
+def _too_large(report: str, size: int) -> Problem:
+    return Problem("too-large", report, f"{size} bytes is over the {MAX_TEXT_BYTES}-byte limit; not read")
 
 
 def _refused(report: str, code: str, message: str) -> Located:
@@ -256,6 +259,15 @@ def read_text(root: Path, rel: str, base: str = "", *, lossy: bool = True) -> Te
         return None
     if data is None:
         return TextFile(rel, None, where.size, where.problems)
+    return text_file(data, rel, base, lossy=lossy)
+
+
+def held_text_file(data: bytes, rel: str, base: str = "", *, lossy: bool = True) -> TextFile:
+    """The bytes of ``rel`` held in memory (a run imported in memory), read as ``read_text``
+    reads the file ``rel`` of a folder: over ``MAX_TEXT_BYTES`` they are ``too-large`` and
+    not read, so a run graded in memory can read no more than its folder written out."""
+    if len(data) > MAX_TEXT_BYTES:
+        return TextFile(rel, None, len(data), (_too_large(join_report(base, rel), len(data)),))
     return text_file(data, rel, base, lossy=lossy)
 
 

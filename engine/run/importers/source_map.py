@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from referee.engine.run.model import JsonFile, Problem, TextFile
-from referee.engine.run.safeio import read_json, read_text, text_file
+from referee.engine.run.safeio import held_text_file, read_json, read_text
 
 SOURCE_MAP = "source_map.json"
 VERSION = 1
@@ -120,7 +120,9 @@ class SourceMap:
         through the safe reader (regular files, bounded)."""
         if self.held is not None:
             data = self.held.get(file)
-            return None if data is None else text_file(data.encode("utf-8") if isinstance(data, str) else data, file)
+            if data is None:
+                return None
+            return held_text_file(data.encode("utf-8") if isinstance(data, str) else data, file)
         return None if self.run_dir is None else read_text(Path(self.run_dir), file)
 
 
