@@ -322,4 +322,7 @@ def computed_metrics(conversation: Conversation, transcript: str, response: str)
 
 
 def _json_file(value: Any) -> str:
-    return dumps_file(value) + "\n"
+    text = dumps_file(value)
+    if _SURROGATE.search(text):  # a lone surrogate (a tool named "Bash\ud800" in the source's JSON): that escape
+        text = text.encode("utf-8", errors="backslashreplace").decode("utf-8")
+    return text + "\n"
