@@ -37,12 +37,15 @@ def delivered(folder: Path, named: str | None, source: str, problems: list[Probl
     """The delivered file of the source named ``source`` lying in ``folder``, as the
     response: ``(text,)``; ``()`` for a file named but missing (a problem of the
     source); None when nothing is delivered (the importer's response stands). A
-    name that leaves the run folder is a problem too, and delivers nothing.
+    name that leaves the run folder is a problem too, and leaves no response: the
+    harness named a file as the answer, which is not read (as ``grade --response``
+    does not read it), so the agent's last words are not the response either.
     Raises ``UnreadableResponse`` for a file that is there but cannot be read."""
     rel = safe_relative(named) if named is not None else DEFAULT
     if rel is None:
-        problems.append(Problem("bad-response", source, f"--response {named}: the path leaves the run folder"))
-        return None
+        problems.append(Problem("bad-response", source, f"--response {named}: the path leaves the run folder; "
+                                "not read, and the run has no response"))
+        return ()
     root = run_folder(folder)
     path = root / rel
     if path.name == source and path.parent == folder:
