@@ -2,7 +2,9 @@
 
 Where a source's conversations and messages lie (a document, JSON lines, tau-bench's
 results) is ``openai_sources``'s; what a message's content says (its text, words of a
-shape not read) is ``openai_content``'s; this module reads the messages of one conversation.
+shape not read) is ``openai_content``'s; what kind of item lies beside the messages (a
+Responses API reasoning or tool item, a call where none is read) is ``openai_items``'s;
+this module reads the messages of one conversation.
 
 - ``system``/``developer`` messages and ``user`` turns are harness text (the first
   user turn is the eval prompt).
@@ -33,6 +35,7 @@ from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.openai_content import (audio_unread, holds_reply, holds_words, names_a_tool,
                                                          result_of, text_of, transcript_of, words_unread)
 from referee.engine.run.importers.openai_threads import in_time_order, is_thread_message
+from referee.engine.run.importers.openai_items import holds_other_call, is_reasoning, is_tool_item
 from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
 from referee.engine.run.model import Problem
@@ -40,8 +43,6 @@ from referee.engine.run.model import Problem
 FORMAT = "openai"
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 _SAID = ("content", "refusal")  # the members of an assistant message that hold its words, in the order read
-_CALLS = frozenset({"tool_calls", "function_call"})  # the members of an assistant message whose calls are read
-_CALL_SHAPED = frozenset({"type", "arguments", "input", "tool_calls", "function_call"})  # see holds_call
 _CALL_MEMBERS = frozenset({"id", "type", "function", "index"})  # what a tool call holds, read or not a call
 
 # (message index, key, nth occurrence, the key's JSON Pointer below the message) -> origin
@@ -114,7 +115,7 @@ class _Reader:
     def message(self, index: int, message: Any) -> None:
         origin = self.locate(index, "", 0, "")
         role = _role(message)
-        if role is None and _is_reasoning(message):
+        if role is None and is_reasoning(message):
             self.reasoning(index, message, origin)
             return
         if role is None and isinstance(message, dict) and message.get("type") == "item_reference":
@@ -126,7 +127,7 @@ class _Reader:
             what = "no role" if given is None else f"unknown role {shown}"
             self.warn("unknown-message", origin, f"message {index + 1} has {what}; skipped")
             # it may be (or hold) the agent's reply; a tool's call or answer holds the tool's words
-            if holds_reply(message) or (holds_words(message) and not _is_tool_item(message)):
+            if holds_reply(message) or (holds_words(message) and not is_tool_item(message)):
                 self.warn("unread-text", origin, f"message {index + 1}, skipped, holds text that may be a reply: "
                           "the response is unknown")
                 self.reply_unread = self.reply_unread or origin
@@ -140,7 +141,7 @@ class _Reader:
             self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} is an Assistants API thread message: the "
                       "tool calls of its runs are in their run steps, which this importer does not read, so no "
                       "check over the run's calls can be decided")
-        if _holds_other_call(message, role):
+        if holds_other_call(message, role):
             self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} holds a tool call where this importer "
                       "reads none (in its content, or under another name or role): no check over the run's calls "
                       "can be decided")
@@ -407,38 +408,6 @@ def unknown_response(replies: tuple[Text, ...], where: Origin) -> tuple[Text, ..
     """The replies read, each unsure (or one empty unsure text at ``where``, where a
     reply not read lies, when none was read): the response cannot be used."""
     return tuple(replace(reply, unsure=True) for reply in replies) or (Text("agent", "reply", "", where, unsure=True),)
-
-
-def _is_reasoning(item: Any) -> bool:
-    """A Responses API ``reasoning`` item (no role; ``"type": "reasoning"``)."""
-    return isinstance(item, dict) and item.get("type") == "reasoning" and "role" not in item
-
-
-def _is_tool_item(item: Any) -> bool:
-    """A Responses API item that is a tool call or a tool's answer (its type ends in
-    ``_call`` or ``_call_output``: ``file_search_call``, ``function_call_output``):
-    what text it holds is the tool's (results, output), never a reply."""
-    kind = item.get("type") if isinstance(item, dict) and "role" not in item else None
-    return isinstance(kind, str) and kind.casefold().endswith(("_call", "_call_output"))
-
-
-def _holds_other_call(message: dict, role: str) -> bool:
-    """Whether the message holds a call where this importer reads none: anywhere but an
-    assistant's ``tool_calls`` and ``function_call`` (in its content parts, under another
-    role, as a Responses API item). A message of plain members is looked at no further."""
-    taken = _CALLS if role == "assistant" else ()
-    for key, value in message.items():
-        if key not in taken and (key in _CALL_SHAPED or isinstance(value, (dict, list))):
-            return holds_call({k: _without_copies(v, message) if k == "additional_kwargs" else v
-                               for k, v in message.items() if k not in taken})
-    return False
-
-
-def _without_copies(kwargs: Any, message: dict) -> Any:
-    """LangChain's ``additional_kwargs`` without its copy of the message's own calls."""
-    if not isinstance(kwargs, dict):
-        return kwargs
-    return {k: v for k, v in kwargs.items() if not (k in _CALLS and v == message.get(k))}
 
 
 def _kind(value: Any) -> str:

@@ -1,0 +1,44 @@
+"""What kind of item an OpenAI-format message list holds beside the messages
+``openai`` reads: a Responses API ``reasoning`` item, a tool's item (a call or its
+output), and a message holding a call where none is read."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.run.importers.source import holds_call
+
+_CALLS = frozenset({"tool_calls", "function_call"})  # the members of an assistant message whose calls are read
+_CALL_SHAPED = frozenset({"type", "arguments", "input", "tool_calls", "function_call"})  # see holds_call
+
+
+def is_reasoning(item: Any) -> bool:
+    """A Responses API ``reasoning`` item (no role; ``"type": "reasoning"``)."""
+    return isinstance(item, dict) and item.get("type") == "reasoning" and "role" not in item
+
+
+def is_tool_item(item: Any) -> bool:
+    """A Responses API item that is a tool call or a tool's answer (its type ends in
+    ``_call`` or ``_call_output``: ``file_search_call``, ``function_call_output``):
+    what text it holds is the tool's (results, output), never a reply."""
+    kind = item.get("type") if isinstance(item, dict) and "role" not in item else None
+    return isinstance(kind, str) and kind.casefold().endswith(("_call", "_call_output"))
+
+
+def holds_other_call(message: dict, role: str) -> bool:
+    """Whether the message holds a call where ``openai`` reads none: anywhere but an
+    assistant's ``tool_calls`` and ``function_call`` (in its content parts, under another
+    role, as a Responses API item). A message of plain members is looked at no further."""
+    taken = _CALLS if role == "assistant" else ()
+    for key, value in message.items():
+        if key not in taken and (key in _CALL_SHAPED or isinstance(value, (dict, list))):
+            return holds_call({k: _without_copies(v, message) if k == "additional_kwargs" else v
+                               for k, v in message.items() if k not in taken})
+    return False
+
+
+def _without_copies(kwargs: Any, message: dict) -> Any:
+    """LangChain's ``additional_kwargs`` without its copy of the message's own calls."""
+    if not isinstance(kwargs, dict):
+        return kwargs
+    return {k: v for k, v in kwargs.items() if not (k in _CALLS and v == message.get(k))}
