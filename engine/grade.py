@@ -36,7 +36,7 @@ from referee.engine.budget import wall_net
 from referee.engine.facts import claims, metrics
 from referee.engine.facts.contents import Contents, run_contents
 from referee.engine.facts.feedback import EvalTally, RunFacts as FeedbackFacts, eval_feedback
-from referee.engine.judging import GraderUsage, Judge, JudgeResult, judged as after_rule_part, semantic_item
+from referee.engine.judging import GraderUsage, Judge, JudgeResult, judged as after_rule_part, not_shown, semantic_item
 from referee.engine.pool import in_order
 from referee.engine.report import carry
 from referee.engine.report.build import Carried, RunFacts, grading_document
@@ -330,7 +330,7 @@ def judge_run(judge: Judge | None, run: Run, assertions: Sequence[CompiledAssert
              if _is_semantic(a) and v.outcome is Outcome.NOT_GRADED]
     if judge is None or not items:
         return verdicts, frozenset(), None
-    unread = _unread_record(run)
+    unread = not_shown(run)
     result = judge.grade(run, items) if unread is None else JudgeResult(
         {item.key: Verdict(Outcome.ERROR, f"not graded: {unread}") for item in items})
     asked = {item.key for item in items}
@@ -343,24 +343,6 @@ def judge_run(judge: Judge | None, run: Run, assertions: Sequence[CompiledAssert
         merged.append(after_rule_part(verdict, judged) if judged is not None else
                       Verdict(Outcome.ERROR, "the LLM grader returned no verdict for this assertion"))
     return tuple(merged), frozenset(asked), None if unread is not None else result.usage
-
-
-def _unread_record(run: Run) -> str | None:
-    """Why the run's transcript or response cannot be shown to the grader as they are
-    (binary, too large, not UTF-8: only a lossy copy is kept, for display); None when
-    they can. A check of referee's own on such a file is an ERROR (engine.checks.
-    run_sources), and so is the grader's verdict: it would rest on text referee did
-    not read, and "the response shows no ids" would pass on what it could not see.
-    Nor is a run whose record lies in a session log nobody imported: the grader would
-    read the raw log as an output file, the agent's own words as what it delivered."""
-    for found in (run.transcript, run.response):
-        problem = getattr(found, "unreadable", None)
-        if problem is not None:
-            return f"{problem.path} cannot be used: {problem.message}; the grader is not asked"
-    log = getattr(run, "unimported_log", None)
-    if log is not None:
-        return f"{log.path} {log.message}; the grader is not asked"
-    return None
 
 
 def eval_of(program: Program, key: str) -> CompiledEval:

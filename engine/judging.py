@@ -67,6 +67,34 @@ class Judge(Protocol):
     def grade(self, run: Run, items: Sequence[SemanticItem]) -> JudgeResult: ...
 
 
+def not_shown(run: Run) -> str | None:
+    """Why the run cannot be shown to the grader as it is, so that it is not asked and
+    its semantic assertions are ERRORs; None when it can. A check of referee's own on
+    such a run is an ERROR too (``engine.checks.run_sources``): the grader's verdict would
+    rest on a record referee knows it did not read, or not in full, and "the agent never
+    deleted a file" would pass on what neither could see. That is:
+
+    - a transcript or response that could not be read exactly (binary, too large, not
+      UTF-8: only a lossy copy is kept, for display);
+    - a record that lies in a session log nobody imported: the grader would read the raw
+      log as an output file, the agent's own words as what it delivered;
+    - calls that may be missing (a subagent whose transcript is not there, a line that
+      may hold a call and was not read): the grader would judge the calls it was shown
+      as if they were all the agent made."""
+    for found in (run.transcript, run.response):
+        problem = getattr(found, "unreadable", None)
+        if problem is not None:
+            return f"{problem.path} cannot be used: {problem.message}; the grader is not asked"
+    log = getattr(run, "unimported_log", None)
+    if log is not None:
+        return f"{log.path} {log.message}; the grader is not asked"
+    missing = run.every_call.unknown
+    if missing is not None:
+        where = missing.path if missing.line is None else f"{missing.path}:{missing.line}"
+        return f"the run's calls may be incomplete ({where}: {missing.message}); the grader is not asked"
+    return None
+
+
 # ------------------------------------------------ a literal part and a judgement part
 
 
