@@ -5,6 +5,7 @@ quotes are verified, so a verified quote can always be pointed at a file and lin
 Sources, most trusted first: ``tool_calls`` (the raw ``[tool_calls]`` blocks),
 ``response`` (outputs/response.md), ``outputs`` (the other output files),
 ``agent_notes`` (``[agent_notes]`` blocks, other transcript prose, user_notes.md)
+(a subagent's transcript, ``subagents/step-N.md``, gives calls and notes as the main one does)
 and ``harness`` (text the harness injected: the eval prompt, user turns, reminders).
 """
 
@@ -15,6 +16,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from referee.engine.facts.metrics import run_skill_type as skill_type  # the one decision
+from referee.engine.run.transcript import parse_transcript
 from referee.engine.text import file_lines
 
 if TYPE_CHECKING:
@@ -60,6 +62,11 @@ def collect(run: Run) -> RunEvidence:
     transcript = getattr(run, "transcript", None)
     raw = _raw_transcript(run)
     calls, notes = _transcript_segments(transcript, raw)
+    for view in _subagent_views(run):  # their calls are the run's: a check over calls sees them too
+        agent_calls, agent_notes = _transcript_segments(parse_transcript(view.text, view.path, view.path),
+                                                        (view.path, file_lines(view.text)))
+        calls += agent_calls
+        notes += agent_notes
     response = _response_segment(run)
     outputs, unreadable, user_notes = _output_segments(run)
     segments = calls + response + outputs + notes + user_notes
@@ -85,6 +92,12 @@ def _raw_transcript(run: Run) -> tuple[str, list[str]] | None:
     if text_file is None or text_file.text is None:
         return None
     return text_file.path, file_lines(text_file.text)
+
+
+def _subagent_views(run: Run) -> tuple:
+    """The subagents' transcripts an import wrote (``subagents/step-N.md``), as read."""
+    found = getattr(run, "every_call", None)
+    return tuple(view for view in getattr(found, "transcripts", ()) if view.text is not None)
 
 
 def _transcript_segments(transcript, raw) -> tuple[list[Segment], list[Segment]]:

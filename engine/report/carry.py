@@ -40,7 +40,8 @@ def run_digest(run: Run) -> str | None:
     """A digest of every file the grader could see: ``outputs/`` (every file in it,
     symlinks inside the run read as the grader reads them, in path order), a
     ``transcript.md`` beside it (and ``source_map.json``, which places the evidence
-    of an imported run in its source), the response it was shown as such (which file, or
+    of an imported run in its source, and holds the digests its subagents' transcripts are
+    checked against), the response it was shown as such (which file, or
     which part of one, and its text: ``--response`` may name a file outside
     ``outputs/``), and the skill type it judged by (``eval_metadata.json`` may
     declare another since). None when the run has no folder on disk.

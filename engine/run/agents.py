@@ -48,6 +48,9 @@ class Calls:
 
     calls: tuple[ToolCall, ...] = ()
     unknown: Problem | None = None
+    # The subagents' transcripts these calls were read from, in file order: the LLM
+    # grader is shown them beside the main one (``llm_adapter.evidence``).
+    transcripts: tuple[TextFile, ...] = ()
 
 
 def every_call(run: Any, read: Reader) -> Calls:
@@ -62,23 +65,25 @@ def every_call(run: Any, read: Reader) -> Calls:
     unknown = next((p for p in source_map.problems if p.code == CALLS_MAY_BE_MISSING), None)
     unknown = unknown or view_changed(run.transcript_file, TRANSCRIPT, source_map.digests, run.id.rel)
     agents: dict[str, tuple[ToolCall, ...]] = {}
+    views: list[TextFile] = []
     for rel in sorted(source_map.lines):
         named = SUBAGENT_FILE.fullmatch(rel)
         if named is None:
             continue
-        found, problem = _subagent_calls(read, rel, named.group(1), run.id.rel, source_map.digests)
+        view = read(rel)
+        found, problem = _subagent_calls(view, rel, named.group(1), run.id.rel, source_map.digests)
         agents[named.group(1)] = _unsure(found, unread)
         unknown = unknown or problem
+        views += [view] if view is not None and problem is None else []
     if not agents:
         return Calls(main, unknown)
     elements = transcript.calls + transcript.suspect_calls + transcript.notes
     after = 1 + max((e.index for e in elements), default=-1)
-    return Calls(tuple(_merged(main, agents, MAIN, after)), unknown)
+    return Calls(tuple(_merged(main, agents, MAIN, after)), unknown, tuple(views))
 
 
-def _subagent_calls(read: Reader, rel: str, agent: str, base: str,
+def _subagent_calls(found: TextFile | None, rel: str, agent: str, base: str,
                     digests: dict[str, str]) -> tuple[tuple[ToolCall, ...], Problem | None]:
-    found = read(rel)
     report = join_report(base, rel)
     if found is None:
         return (), Problem("not-found", report, "a subagent transcript the import wrote is missing")
