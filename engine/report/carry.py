@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from referee.engine.facts.metrics import run_skill_type
 from referee.engine.grader_page import page_digest
+from referee.engine.judging import not_shown
 from referee.engine.run.identity import SOURCE_MAP
 from referee.engine.run.safeio import read_bytes
 from referee.engine.verdict import Outcome, Precision, Verdict
@@ -176,6 +177,11 @@ def earlier_verdicts(run: Run, assertions: Sequence[CompiledAssertion],
               and item.get("method") in LLM_METHODS and item.get("outcome") in ("pass", "fail")}
     if not judged:
         return {}, frozenset()
+    if not_shown(run) is not None:
+        # The grader would not be asked now (``judging.not_shown``): a verdict kept would rest
+        # on text referee cannot read, though the copy it keeps for display may read the same,
+        # or on calls that may be incomplete.
+        return {}, frozenset(judged)
     digest = run_digest(run)
     together = list(open_keys.values())  # what the grader would be handed now, in order
     shown = _shown(run, digest, together) if digest is not None else None
