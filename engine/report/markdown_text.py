@@ -8,8 +8,9 @@ indent that starts the text), ``|`` a cell, and the characters of inline markup
 (emphasis, links and images, code, strikethrough), ``<``, ``>`` (raw HTML) and
 ``&`` (entities) are escaped. An ``@name`` mentions no one, and a bare address
 (``https://...``, ``www....``), an issue reference (``#12``, ``owner/repo#12``)
-or an e-mail address links nowhere; ``html_line`` does the same in a line of
-HTML. ``code_span`` writes a text as inline code whatever backticks it holds.
+or an e-mail address links nowhere, and an emoji shortcode (``:x:``) is shown as
+written; ``html_line`` does the same in a line of HTML. ``code_span`` writes a
+text as inline code whatever backticks it holds.
 Each shows a bidi control or an invisible character as an escape
 (``engine.report.inert.visible``), so a name cannot read reversed or hide text.
 The report's summary (``engine.report.markdown``) and benchmark.md
@@ -56,6 +57,12 @@ _REFERENCE = re.compile(r"([\w./-]*)(#|GH-)(?=\d)", re.IGNORECASE)
 # An e-mail address ("ana@example.com": a period in the part after the "@") is an
 # autolink too, to mailto:; "release.toml@3ba210f5" is none.
 _EMAIL = re.compile(r"(?<=[\w.+-])@(?=[\w-]+\.[\w-])")
+# GitHub draws an emoji for ":name:" outside code ("x :white_check_mark:" would show a
+# green check beside a failure), within a word too. A zero-width space after the colon
+# that opens one keeps it text. Digits alone name no emoji but :100: and :1234:, so a
+# rules place ("booking.rules@c80e3172:7:1") or a time ("12:30:45") stays as written.
+_SHORTCODE = re.compile(r":(?=([A-Za-z0-9_+-]+):)")
+_DIGIT_EMOJI = frozenset({"100", "1234"})
 # A <summary> line is HTML, where Markdown and its backslash escapes are not read.
 _HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
@@ -85,12 +92,18 @@ def html_code(text: object) -> str:
 
 
 def _no_mention(text: str) -> str:
-    """``text`` naming no one and linking nowhere (see ``_MENTION``, ``_AUTOLINK``,
-    ``_REFERENCE``, ``_EMAIL``)."""
+    """``text`` naming no one, linking nowhere and drawing no emoji (see ``_MENTION``,
+    ``_AUTOLINK``, ``_REFERENCE``, ``_EMAIL``, ``_SHORTCODE``)."""
     text = _AUTOLINK.sub(lambda m: m.group() + "\u200b", text)
     text = _REFERENCE.sub(_no_reference, text)
     text = _EMAIL.sub("@\u200b", text)
+    text = _SHORTCODE.sub(_no_emoji, text)
     return _MENTION.sub("@\u200b", text)
+
+
+def _no_emoji(match: re.Match) -> str:
+    name = match.group(1)
+    return ":\u200b" if not name.isdigit() or name in _DIGIT_EMOJI else ":"
 
 
 def _no_reference(match: re.Match) -> str:
