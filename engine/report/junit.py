@@ -9,7 +9,8 @@ so (``role`` property, ``(baseline)`` after its name) and its failures and error
 are ``<skipped>`` with that reason, never failures of the build. So is a failure or
 error the gate does not count (an existence check, which a wrong answer passes
 too): ``<skipped>`` with the reason it is not counted, so CI reading the file
-fails where referee's gate fails and nowhere else. Every level
+fails where referee's gate fails and nowhere else; when nothing counted toward the
+gate at all, a suite ``referee gate`` holds an error that says so. Every level
 carries its ``skipped`` count. The shape follows the JUnit schema that Jenkins publishes
 (committed under ``tests/fixtures/``); no ``time`` or ``timestamp`` is written, so
 the file is the same bytes for the same reports.
@@ -34,13 +35,16 @@ def render_junit(collection: Collection) -> str:
     counts = [_counts(run) for run in collection.runs]
     unread = collection.unread_counted()
     tests, failures, errors, skipped = (sum(c[n] for c in counts) for n in range(4))
+    empty = not unread and not any(run.report.gate.total for run in collection.counted())
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           f'<testsuites name={_attr("referee " + collection.root)} tests="{tests + len(unread)}" '
-           f'failures="{failures}" errors="{errors + len(unread)}" skipped="{skipped}">']
+           f'<testsuites name={_attr("referee " + collection.root)} tests="{tests + len(unread) + empty}" '
+           f'failures="{failures}" errors="{errors + len(unread) + empty}" skipped="{skipped}">']
     for run, count in zip(collection.runs, counts):
         out.extend(_suite(run, count, collection.primary))
     for folder in unread:
         out.extend(_unread_suite(folder))
+    if empty:
+        out.extend(_empty_gate_suite(collection))
     out.append("</testsuites>")
     return "\n".join(out) + "\n"
 
@@ -87,6 +91,18 @@ def _unread_suite(folder: str) -> list[str]:
     return [f'  <testsuite name={_attr(folder)} tests="1" failures="0" errors="1" skipped="0">',
             f"    <testcase name={_attr(GRADING)} classname={_attr(folder)}>",
             f"      <error message={_attr(why)} type=\"unreadable\">{_text(why)}</error>",
+            "    </testcase>", "  </testsuite>"]
+
+
+def _empty_gate_suite(collection: Collection) -> list[str]:
+    """Nothing counted toward the gate (existence checks and ungraded semantic assertions
+    alone, or no run of the primary): referee's gate fails (``Collection.decision``), so
+    the file says so as an error, never as suites that are all passed or skipped."""
+    runs = f" in the runs of {collection.primary}" if collection.primary is not None else ""
+    why = f"nothing counted toward the gate{runs}: this is not a pass"
+    return ['  <testsuite name="referee gate" tests="1" failures="0" errors="1" skipped="0">',
+            f"    <testcase name=\"gate\" classname={_attr('referee ' + collection.root)}>",
+            f"      <error message={_attr(why)} type=\"nothing-gated\">{_text(why)}</error>",
             "    </testcase>", "  </testsuite>"]
 
 
