@@ -4,7 +4,9 @@ Tool names, file names, quotes and paths come from the run, and the agent wrote
 them. Sent raw, an escape sequence in one could move the cursor, rewrite earlier
 lines (a FAIL repainted as PASS), set the window title or hide text; a bidi
 override could make text read backwards. ``inert`` writes each such character
-as an escape (``\\x1b``, ``\\r``, ``\\u202e``); line breaks and tabs are kept.
+as an escape (``\\x1b``, ``\\r``, ``\\u202e``); line breaks and tabs are kept. Nor
+can such text start a CI runner's workflow command in its legacy form (``##[error]``,
+read anywhere in a line): its ``[`` is written ``\\x5b``.
 Colour is added by referee after the text is made inert, so its own codes pass.
 
 A report a person reads in a browser or on GitHub (the HTML viewer, the Markdown
@@ -38,9 +40,17 @@ def _escaped(match: re.Match) -> str:
     return f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}"
 
 
+# A CI runner reads a workflow command in its legacy form, "##[name]data", anywhere in
+# a line it prints (GitHub's acts on "##[error]", "##[add-mask]FAIL", which hides
+# "FAIL" in the rest of the log, "##[stop-commands]"): written with its "[" as an
+# escape, the text reads the same and starts none.
+_LEGACY_COMMAND = "##["
+
+
 def inert(text: str) -> str:
-    """``text`` with every control character (but line break and tab) written as an escape."""
-    return _UNSAFE.sub(_escaped, text)
+    """``text`` with every control character (but line break and tab) written as an
+    escape, and the ``##[`` that starts a legacy workflow command as ``##\\x5b``."""
+    return _UNSAFE.sub(_escaped, text).replace(_LEGACY_COMMAND, "##\\x5b")
 
 
 def visible(text: str) -> str:
