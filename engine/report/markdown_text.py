@@ -8,9 +8,9 @@ indent that starts the text), ``|`` a cell, and the characters of inline markup
 (emphasis, links and images, code, strikethrough), ``<``, ``>`` (raw HTML) and
 ``&`` (entities) are escaped. An ``@name`` mentions no one, and a bare address
 (``https://...``, ``www....``), an issue reference (``#12``, ``owner/repo#12``)
-or an e-mail address links nowhere, and an emoji shortcode (``:x:``) is shown as
-written; ``html_line`` does the same in a line of HTML. ``code_span`` writes a
-text as inline code whatever backticks it holds.
+or an e-mail address links nowhere, and an emoji shortcode (``:x:``) or a
+math expression (``$x$``) is shown as written; ``html_line`` does the same in a
+line of HTML. ``code_span`` writes a text as inline code whatever backticks it holds.
 Each shows a bidi control or an invisible character as an escape
 (``engine.report.inert.visible``), so a name cannot read reversed or hide text.
 The report's summary (``engine.report.markdown``) and benchmark.md
@@ -63,6 +63,10 @@ _EMAIL = re.compile(r"(?<=[\w.+-])@(?=[\w-]+\.[\w-])")
 # rules place ("booking.rules@c80e3172:7:1") or a time ("12:30:45") stays as written.
 _SHORTCODE = re.compile(r":(?=([A-Za-z0-9_+-]+):)")
 _DIGIT_EMOJI = frozenset({"100", "1234"})
+# GitHub renders the text between two "$" of a line as LaTeX math (MathJax: a name
+# "$\\color{green}{PASS}$" would draw a green PASS), and a backslash before a "$" does
+# not stop it; a "$" inside an HTML element of its own delimits nothing, and reads the same.
+_DOLLAR = "<span>$</span>"
 # A <summary> line is HTML, where Markdown and its backslash escapes are not read.
 _HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
@@ -92,12 +96,12 @@ def html_code(text: object) -> str:
 
 
 def _no_mention(text: str) -> str:
-    """``text`` naming no one, linking nowhere and drawing no emoji (see ``_MENTION``,
-    ``_AUTOLINK``, ``_REFERENCE``, ``_EMAIL``, ``_SHORTCODE``)."""
+    """``text`` naming no one, linking nowhere and drawing no emoji nor math (see
+    ``_MENTION``, ``_AUTOLINK``, ``_REFERENCE``, ``_EMAIL``, ``_SHORTCODE``, ``_DOLLAR``)."""
     text = _AUTOLINK.sub(lambda m: m.group() + "\u200b", text)
     text = _REFERENCE.sub(_no_reference, text)
     text = _EMAIL.sub("@\u200b", text)
-    text = _SHORTCODE.sub(_no_emoji, text)
+    text = _SHORTCODE.sub(_no_emoji, text).replace("$", _DOLLAR)
     return _MENTION.sub("@\u200b", text)
 
 
