@@ -57,7 +57,7 @@ def run(args: argparse.Namespace) -> int:
     from referee.engine.critique.findings import write_findings
     from referee.engine.critique.report import document, lines
     from referee.engine.critique.runner import critique_workspace
-    from referee.engine.report.stdout import print_document
+    from referee.engine.report.stdout import print_json
 
     budget = {} if args.budget is None else {"units": args.budget}
     result = critique_workspace(args.workspace, list(args.rules), args.evals, response=args.response, **budget)
@@ -68,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     except OSError as exc:  # a full disk, or critique.json a link or a FIFO (never replaced)
         raise UsageError(f"cannot write critique.json into {args.workspace}: {exc.strerror or exc}") from None
     if args.json:
-        print_document(json.dumps(found, ensure_ascii=False, indent=2) + "\n")
+        print_json(json.dumps(found, ensure_ascii=False, indent=2) + "\n")
     else:
         mutants = sum(len(c.tried) for c in result.critiques)
         print(f"critique: {count(len(result.critiques), 'assertion')} over {count(result.runs, 'run')}, "

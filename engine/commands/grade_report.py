@@ -226,9 +226,13 @@ def _print_json(entries: Iterator[dict], document: Callable[[], dict]) -> None:
     not UTF-8) as its JSON escape ``\\udcff``, never as bytes that are not UTF-8."""
     from referee.engine.report.atomic import encode
     from referee.engine.report.render import json_text
-    from referee.engine.report.stdout import utf8_writer
+    from referee.engine.report.stdout import log_safe_json, utf8_writer
 
-    write = utf8_writer(sys.stdout)
+    raw = utf8_writer(sys.stdout)
+
+    def write(data: bytes) -> None:  # each part is whole JSON text, or a member's: no "##[" is split
+        raw(log_safe_json(data.decode("utf-8")).encode("utf-8"))
+
     write(f'{{\n  "schema_version": {JSON_SCHEMA_VERSION},\n  "runs": ['.encode())
     count = 0
     for entry in entries:

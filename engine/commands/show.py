@@ -61,10 +61,10 @@ def run(args) -> int:
         raise UsageError(f"{args.run_dir}: {reason}")
     views = [run_view(r.load()) for r in runs]
     if args.json:
-        from referee.engine.report.stdout import print_document
+        from referee.engine.report.stdout import print_json
 
         document = {"runs": views, "warnings": [_problem_view(p) for p in warnings]}
-        print_document(json.dumps(document, sort_keys=True, ensure_ascii=False, indent=2) + "\n")
+        print_json(json.dumps(document, sort_keys=True, ensure_ascii=False, indent=2) + "\n")
     else:
         for view in views:  # a single run is "." to itself: name it as the user did
             if view["run"]["rel"] == ".":

@@ -50,7 +50,7 @@ def run(args: argparse.Namespace) -> int:
     from referee.dsl.errors import RulesError
     from referee.dsl.evals_json import load_evals
     from referee.engine.suggest.patterns import PatternError
-    from referee.engine.report.stdout import print_document
+    from referee.engine.report.stdout import print_document, print_json
     from referee.engine.suggest.rulesfile import draft_evals, drafts_json, rules_text
 
     try:
@@ -65,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
     except PatternError as exc:
         raise UsageError(str(exc)) from None
     if args.json:
-        print_document(json.dumps({"schema_version": 1, "drafts": drafts_json(drafts)}, ensure_ascii=False, indent=2) + "\n")
+        print_json(json.dumps({"schema_version": 1, "drafts": drafts_json(drafts)}, ensure_ascii=False, indent=2) + "\n")
     else:
         text = rules_text(evals, drafts, args.evals.name)
         if args.output is None:

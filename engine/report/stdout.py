@@ -16,6 +16,20 @@ from typing import Callable, TextIO
 from referee.engine.report.atomic import encode
 
 
+def print_json(text: str) -> None:
+    """JSON ``text`` on standard output, as ``print_document`` writes it, with each ``##[``
+    written ``##\\u005b`` (``log_safe_json``)."""
+    print_document(log_safe_json(text))
+
+
+def log_safe_json(text: str) -> str:
+    """JSON ``text`` with each ``##[`` written ``##\\u005b``: the same values. Standard output
+    may be a CI log, whose runner reads a workflow command in its legacy form, ``##[name]``,
+    anywhere in a line (``##[add-mask]FAIL`` would hide "FAIL" in the rest of the log);
+    in JSON, ``##[`` can only stand inside a string, where the escape reads as ``[``."""
+    return text.replace("##[", "##\\u005b")
+
+
 def print_document(text: str) -> None:
     """``text`` on standard output as ``-o FILE`` would write it (UTF-8)."""
     utf8_writer(sys.stdout)(encode(text))
