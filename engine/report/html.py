@@ -45,9 +45,12 @@ def _e(text: object) -> str:
 
 
 def _json(value: Any) -> str:
-    """JSON that cannot end a script element, nor be read as markup inside one."""
+    """JSON that cannot end a script element, nor be read as markup inside one; nor,
+    in a run file run as a script (``referee.load(N, ...)``), hold U+2028 or U+2029
+    raw: a string literal holding one is a syntax error before ES2019."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
-    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+    text = text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 
 def _run_json(run: GradedRun) -> str:
