@@ -327,10 +327,12 @@ def _print(doc: dict, args: argparse.Namespace) -> None:
 def _shown(text: str) -> str:
     """A line's text from the workspace (configuration names are its folders' names,
     contamination quotes a run's tool and path) made inert and kept on its line, as
-    compare's lines are (engine.compare.output.say); colour is added around it."""
-    from referee.engine.report.inert import inert
+    compare's lines are (engine.compare.output.say), and starting no workflow command
+    (``inert.line_start``: a configuration's line starts with its name); colour is
+    added around it."""
+    from referee.engine.report.inert import inert, line_start
 
-    return inert(text).replace("\n", "\\n")
+    return line_start(inert(text).replace("\n", "\\n"))
 
 
 def _pct(stat) -> str:

@@ -53,6 +53,18 @@ def inert(text: str) -> str:
     return _UNSAFE.sub(_escaped, text).replace(_LEGACY_COMMAND, "##\\x5b")
 
 
+def line_start(text: str) -> str:
+    """``text``, which starts a line of its own, with a ``::`` it starts with (after blanks)
+    written ``\\x3a:``. A CI runner reads a workflow command on any line that starts with
+    ``::`` once its leading blanks (a no-break space too) are trimmed, and such a line can
+    start with a name the run chose (an output file or a folder named ``::error::x``)."""
+    rest = text.lstrip()
+    if not rest.startswith("::"):
+        return text
+    start = len(text) - len(rest)
+    return f"{text[:start]}\\x3a{text[start + 1:]}"
+
+
 def visible(text: str) -> str:
     """``text`` with every character ``inert`` escapes, and every other invisible format
     character, written as an escape (``\\u202e``, ``\\u200b``, ``\\U000e0041``)."""

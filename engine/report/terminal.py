@@ -14,6 +14,7 @@ from typing import Iterable, Sequence, TextIO
 from referee.engine.report.brief import Brief
 from referee.engine.report.build import VACUOUS_NOTE, gate_status
 from referee.engine.report.color import paint
+from referee.engine.report.inert import line_start
 
 VACUOUS_MARK = f"({VACUOUS_NOTE})"  # how the evidence of a vacuous pass ends
 
@@ -95,20 +96,8 @@ def _item_lines(mark: str, style: str, item: dict, notes, color: bool, verbose: 
     # The sentence may come from the workspace (eval_metadata.json's expectations): on its line too.
     lines = [f"      {paint(mark, style, color)} {on_its_line(item['key'])} {on_its_line(item['text'])}"]
     lines += [paint(f"          {on_its_line(note)}", "EMPTY", color) for note in notes]
-    lines.append(paint(f"          {_no_command(on_its_line(evidence))}", "dim", color))
+    lines.append(paint(line_start(f"          {on_its_line(evidence)}"), "dim", color))
     return lines
-
-
-def _no_command(text: str) -> str:
-    """``text``, which starts a line of its own, with a ``::`` it starts with (after blanks)
-    written ``\\x3a:``. A CI runner reads a workflow command on any line that starts with
-    ``::`` once its leading blanks (a no-break space too) are trimmed, and evidence can
-    start with a name the run chose (an output file named ``::error::x``)."""
-    rest = text.lstrip()
-    if not rest.startswith("::"):
-        return text
-    start = len(text) - len(rest)
-    return f"{text[:start]}\\x3a{text[start + 1:]}"
 
 
 def on_its_line(text: str) -> str:
