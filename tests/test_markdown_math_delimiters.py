@@ -17,7 +17,7 @@ SENTENCE = r"The booked flight is LX2084 $\color{green}{\textsf{PASS}}$"
 
 
 def _bare_dollars(text: str) -> int:
-    return len(re.findall(r"\$", text.replace("<span>$</span>", "")))
+    return len(re.findall(r"\$", re.sub(r"<span>\$+</span>", "", text)))
 
 
 def _workspace(tmp_path):
@@ -46,3 +46,4 @@ def test_dollars_in_code_stay_as_written():
     assert html_line("a $x$") == "a <span>$</span>x<span>$</span>"
     assert html_code("a $x$") == "a $x$" and code_span("a $x$") == "`a $x$`"
     assert cell("no dollars") == "no dollars"
+    assert cell("$$x$$") == "<span>$$</span>x<span>$$</span>"

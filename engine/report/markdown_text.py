@@ -66,7 +66,8 @@ _DIGIT_EMOJI = frozenset({"100", "1234"})
 # GitHub renders the text between two "$" of a line as LaTeX math (MathJax: a name
 # "$\\color{green}{PASS}$" would draw a green PASS), and a backslash before a "$" does
 # not stop it; a "$" inside an HTML element of its own delimits nothing, and reads the same.
-_DOLLAR = "<span>$</span>"
+# A run of them ("$$" opens display math) shares one element: a name of many grows less.
+_DOLLARS = re.compile(r"\$+")
 # A <summary> line is HTML, where Markdown and its backslash escapes are not read.
 _HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
@@ -97,11 +98,11 @@ def html_code(text: object) -> str:
 
 def _no_mention(text: str) -> str:
     """``text`` naming no one, linking nowhere and drawing no emoji nor math (see
-    ``_MENTION``, ``_AUTOLINK``, ``_REFERENCE``, ``_EMAIL``, ``_SHORTCODE``, ``_DOLLAR``)."""
+    ``_MENTION``, ``_AUTOLINK``, ``_REFERENCE``, ``_EMAIL``, ``_SHORTCODE``, ``_DOLLARS``)."""
     text = _AUTOLINK.sub(lambda m: m.group() + "\u200b", text)
     text = _REFERENCE.sub(_no_reference, text)
     text = _EMAIL.sub("@\u200b", text)
-    text = _SHORTCODE.sub(_no_emoji, text).replace("$", _DOLLAR)
+    text = _DOLLARS.sub(r"<span>\g<0></span>", _SHORTCODE.sub(_no_emoji, text))
     return _MENTION.sub("@\u200b", text)
 
 
