@@ -15,7 +15,8 @@ every console line of referee, and the invisible format characters): the command
 go to a CI log or a terminal, where an escape sequence from a run would recolour,
 hide or rewrite text, and become annotations GitHub shows on its pages, where a
 zero-width space makes "LX\u200b2084" look like "LX2084". A file whose path this
-would change cannot be named as it is, so the annotation then stands on the job.
+would change, or whose path holds a byte that is not UTF-8, cannot be named as it is,
+so the annotation then stands on the job.
 """
 
 from __future__ import annotations
@@ -56,12 +57,25 @@ def _message(run: GradedRun, item: Expectation) -> str:
 def _command(level: str, place: tuple[str | None, int | None], run: GradedRun, item: Expectation,
              message: str) -> str:
     file, line = place
-    if file and visible(file) != file:  # named as it is, it would put its control characters in the log
+    if file and not _nameable(file):
         file = None
     props = [f"file={_prop(file)}"] if file else []
     props += [f"line={line}"] if file and line else []
     props.append(f"title={_prop(f'{run.folder} {item.key} {item.text}')}")
     return f"::{level} {','.join(props)}::{_data(message)}"
+
+
+def _nameable(path: str) -> bool:
+    """Whether ``path`` can stand in a command as it is: named so, a control character
+    would reach the log, and a byte that is not UTF-8 (a lone surrogate, ``\\udcff``)
+    can only be written as an escape, which names a path GitHub does not find."""
+    if visible(path) != path:
+        return False
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _feedback(collection: Collection) -> list[str]:
