@@ -204,11 +204,29 @@ def read_named_file(path: Path, report: str, limit: int, *, head: bool = False) 
 
 
 def decode(data: bytes, report: str, *, lossy: bool = True) -> tuple[str | None, list[Problem]]:
-    """Bytes to text: BOM stripped, NUL bytes refused as ``binary``, bad UTF-8 reported.
+    """Bytes to text: BOM stripped, NUL bytes refused as ``binary``, bad UTF-8 reported,
+    line ends made ``\n`` (see ``_one_line_end``).
 
     A UTF-16 file with its BOM (what some Windows shells write) is decoded as such,
     strictly (see ``_utf16``): nothing is ever read as text it is not.
     """
+    text, problems = _decoded(data, report, lossy)
+    return (None if text is None else _one_line_end(text)), problems
+
+
+def _one_line_end(text: str) -> str:
+    """``text`` with each ``\r\n`` and lone ``\r`` written ``\n``, as a text-mode read
+    gives it. Every reader counts those as line ends (``engine.text.file_lines``), so a
+    file from a Windows or classic Mac editor is the same text as its twin with LF:
+    kept as written, ``$`` and ``^`` (m flag) never met a line's end before a CR, and
+    ``not response matches /^DENIED$/m`` passed on a response showing that line."""
+    if "\r" not in text:
+        return text
+    return text.replace("\r\n", "\n").replace("\r", "\n")
+
+
+def _decoded(data: bytes, report: str, lossy: bool) -> tuple[str | None, list[Problem]]:
+    """``decode`` but for the line ends."""
     if data.startswith(_UTF16_BOMS):
         return _utf16(data, report)
     if b"\x00" in data:
