@@ -113,7 +113,9 @@ class Compiler:
         if source.kind != "file":
             return
         path = source.path or ""
-        written = path.lstrip("./")
+        # a backslash separates folders here as the reader takes it (safeio.safe_relative):
+        # "outputs\\x" read outputs/outputs/x, missing, where the author meant outputs/x
+        written = path.replace("\\", "/").lstrip("./")
         if written.startswith("outputs/"):
             self.error("bad-path", f"file paths are relative to the run's outputs/ folder; "
                        f"\"{path}\" would read outputs/{written}", source.span,

@@ -237,7 +237,7 @@ def refuse_transcript(c, src: ast.Source) -> None:
     """The transcript is not a file operand: read whole, the agent's notes in it
     would pass for a tool's output. It is read as calls and notes, each with its
     own trust."""
-    path = posixpath.normpath(src.path or "").casefold()
+    path = posixpath.normpath((src.path or "").replace("\\", "/")).casefold()  # "\\" separates, as when read
     if path in (_TRANSCRIPT_NAME, TRANSCRIPT.casefold()):
         c.error("bad-operand", f"file \"{src.path}\" is the run's transcript, which referee reads as tool "
                 "calls and agent notes, each with its own trust: use calls (any calls to \"X\" have ...) "
