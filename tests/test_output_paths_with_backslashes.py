@@ -51,3 +51,19 @@ def test_the_transcript_named_with_backslashes_is_refused_as_a_file(path: str):
         _compile(f'not file "{path}" contains "Bash"')
     assert {d.code for d in raised.value.diagnostics} <= {"bad-operand", "bad-path"}
     assert any("transcript" in d.message for d in raised.value.diagnostics)
+
+
+@pytest.mark.parametrize("path", ["sub\\\\r.md", "./sub//r.md", "sub/./r.md"])
+@pytest.mark.parametrize("check, line", [
+    ('not file "{}" contains "secret"', 2),
+    ('not file "{}" matches /^secret$/m', 2),
+    ('not exists file "{}"', None),
+    ('not any file "{}" as lines have . == "secret"', 2),
+])
+def test_evidence_names_the_file_that_was_read(path: str, check: str, line: int | None):
+    # Input: `not file "sub\\r.md" contains "secret"` on a run whose outputs/sub/r.md
+    # holds it. The failure cited outputs/sub\r.md (or outputs/./sub//r.md): the
+    # path as the rule wrote it, which names no file of the run.
+    verdict = _verdict({"outputs/sub/r.md": "intro\nsecret\n"}, check.format(path))
+    assert verdict.outcome is Outcome.FAIL, verdict.message
+    assert [(e.file, e.line) for e in verdict.evidence] == [("outputs/sub/r.md", line)]

@@ -20,7 +20,7 @@ from referee.engine.checks import compare, lists, logic, order, quantify, text
 from referee.engine.checks.base import Check, CheckCompiler, Context, Expr, ExprCompiler, Polarity
 from referee.engine.checks.exprs import SOURCE_WORDS, VALUE_COMPILERS, Const, LetRef
 from referee.engine.checks.inputs import Inputs
-from referee.engine.checks.run_sources import csv_table, read_file_text
+from referee.engine.checks.run_sources import csv_table, output_place, read_file_text
 from referee.engine.checks.sources import Select, compile_selection, refuse_transcript
 from referee.engine.checks.static import reads_element
 from referee.engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset
@@ -307,8 +307,8 @@ class HeaderExpr:
         text = read_file_text(ctx, self.path)
         if text is None:
             return Missing(f"file {self.path} does not exist")
-        names, _ = csv_table(text, Prov("outputs", self.path, f"outputs/{self.path}"))
-        prov = Prov("outputs", f"header of {self.path}", f"outputs/{self.path}", 1)
+        names, _ = csv_table(text, Prov("outputs", self.path, output_place(self.path)))
+        prov = Prov("outputs", f"header of {self.path}", output_place(self.path), 1)
         return Val(names, prov)
 
 

@@ -15,7 +15,7 @@ from referee.dsl import ast
 from referee.engine.checks.base import (Check, CheckCompiler, Context, Expr, Leaf, decided, distinct,
                                         evidence_of, located, summarize, three_valued_all, three_valued_any,
                                         with_claims)
-from referee.engine.checks.run_sources import read_file_text
+from referee.engine.checks.run_sources import output_place, read_file_text
 from referee.engine.checks.sources import Select
 from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.access import elements
@@ -170,7 +170,7 @@ class ExistsCheck(Leaf):
                 # not read: an ERROR naming why, never "does not exist"
                 read_file_text(ctx, self.file)
             verb = "exists" if found else "does not exist"
-            where = Evidence("outputs", f"outputs/{self.file}", quote="")
+            where = Evidence("outputs", output_place(self.file), quote="")
             return decided(found, f"outputs/{self.file} {verb}", (where,) if found else ())
         if isinstance(self.target, Select):
             items = self.target.items(ctx)

@@ -19,6 +19,7 @@ from referee.engine.checks.base import Context
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.model import UNREADABLE, Problem
 from referee.engine.run.reading import SKILL_CREATOR_LOG
+from referee.engine.run.safeio import safe_relative
 from referee.engine.run.safejson import parse_json
 from referee.engine.values import EvalError, Prov, Val, render
 
@@ -164,9 +165,16 @@ def file_source(path: str, fmt: str) -> Callable[[Context], tuple[Val, ...]]:
         text = read_file_text(ctx, path)
         if text is None:
             return ()
-        return FORMATS[fmt](text, Prov("outputs", path, f"outputs/{path}"))
+        return FORMATS[fmt](text, Prov("outputs", path, output_place(path)))
 
     return read
+
+
+def output_place(path: str) -> str:
+    """Where evidence from the output ``path`` of a rule stands: the file read
+    (``outputs/sub/r.md`` for ``sub\\r.md`` or ``./sub//r.md``), not the path as
+    written, which names no file there."""
+    return f"outputs/{safe_relative(path) or path}"
 
 
 def read_file_text(ctx: Context, path: str) -> str | None:
