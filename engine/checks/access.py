@@ -43,7 +43,8 @@ def unsure_message(val: Val, key: str) -> str:
     call = val.value
     if call.suspect is None:
         return (f"{val.label} cannot give its {key} for certain: it could not be read or shown whole (cut or "
-                f"not JSON in its source, or a Status line inside a value; see the run's warnings)")
+                f"not JSON in its source, a Status line inside a value, or a tool name holding a character a "
+                f"reader cannot see; see the run's warnings)")
     return f"{val.label} cannot give its {key} for certain: it is {call.suspect}"
 
 

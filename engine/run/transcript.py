@@ -38,6 +38,7 @@ Python code runs per section rather than per line. That first pass is
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from referee.engine.run.escape import unescape_text
 from referee.engine.run.model import Location, Note, Problem, ToolCall, Transcript
@@ -161,9 +162,23 @@ def _call(record: CallRecord, fields: dict, index: int, where: tuple[str, str], 
         message = ("the record gives no Status line, but its Args or Return holds one: a fence left open may "
                    "have taken the record's own, so its status is unknown")
         problems.append(Problem("status-unknown", report, message, record.line))
+    if suspect is None and tool is not None and _unseen_in(tool):
+        unsure |= {"tool"}
+        message = (f"the tool name {ascii(tool)} holds a character a reader cannot see (a zero-width or format "
+                   "character, a control character): it reads as another name than it compares as, so which "
+                   "tool was called is unknown")
+        problems.append(Problem("tool-unseen", report, message, fields.get("tool_line") or record.line))
     return ToolCall(index, record.step, record.title, tool, fields.get("args"), fields.get("return"), status,
                     Location(file, record.line), fields.get("status_line"), fields.get("tool_line"), suspect,
                     unsure)
+
+
+def _unseen_in(name: str) -> bool:
+    """Whether a tool name holds a character that shows as nothing (Unicode's format
+    and control characters: a zero-width space, a byte order mark an editor left while
+    joining files, a bidi control): "Bash" followed by U+200B is read as "Bash" on
+    screen but is not "Bash" to a check, so 'no calls to "Bash"' passed on it."""
+    return not name.isprintable() and any(unicodedata.category(ch) in ("Cf", "Cc") for ch in name)
 
 
 def _holds_status(fields: dict) -> bool:
