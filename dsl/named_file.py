@@ -33,10 +33,16 @@ class NotUtf8(UnicodeDecodeError):
 
     @property
     def line(self) -> int:
-        return self.object.count(b"\n", 0, self.start) + 1
+        return byte_line(self.object, self.start)
 
     def __str__(self) -> str:
         return f"byte 0x{self.object[self.start]:02x} on line {self.line} is not UTF-8"
+
+
+def byte_line(data: bytes, offset: int) -> int:
+    """The line of ``data`` holding byte ``offset``: a line ends at LF, CRLF or a lone CR
+    (a classic Mac OS editor), as the parsers and every citation count lines."""
+    return data.count(b"\n", 0, offset) + data.count(b"\r", 0, offset) - data.count(b"\r\n", 0, offset) + 1
 
 
 def named_bytes(path: Path, limit: int = LIMIT, *, head: bool = False) -> bytes:
@@ -84,5 +90,4 @@ def utf8_text(data: bytes, where: Path | str) -> str:
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
-        raise ValueError(f"{where}:{line}: not UTF-8") from None
+        raise ValueError(f"{where}:{byte_line(data, exc.start)}: not UTF-8") from None

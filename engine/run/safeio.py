@@ -22,9 +22,10 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.dsl.named_file import LIMIT, NotRegular, TooLarge, named_bytes
+from referee.dsl.named_file import LIMIT, NotRegular, TooLarge, byte_line, named_bytes
 from referee.engine.run.model import JsonFile, Problem, TextFile
 from referee.engine.run.safejson import parse_json
+from referee.engine.text import line_breaks
 
 MAX_TEXT_BYTES = LIMIT  # 32 MiB: beyond this a file is reported `too-large` and not read
 
@@ -230,13 +231,13 @@ def _decoded(data: bytes, report: str, lossy: bool) -> tuple[str | None, list[Pr
     if data.startswith(_UTF16_BOMS):
         return _utf16(data, report)
     if b"\x00" in data:
-        line = data.count(b"\n", 0, data.index(b"\x00")) + 1
+        line = byte_line(data, data.index(b"\x00"))
         return None, [Problem("binary", report, "contains NUL bytes: a binary file, not text", line)]
     data = data.removeprefix(_UTF8_BOM)
     try:
         return data.decode("utf-8"), []
     except UnicodeDecodeError as exc:
-        line = data.count(b"\n", 0, exc.start) + 1
+        line = byte_line(data, exc.start)
         bad = data[exc.start]
         kept = "kept with replacement characters" if lossy else "not used"
         problem = Problem("not-utf8", report, f"byte 0x{bad:02x} is not UTF-8; text {kept}", line)
@@ -260,7 +261,7 @@ def _utf16(data: bytes, report: str) -> tuple[str | None, list[Problem]]:
     except UnicodeDecodeError as exc:
         return None, [Problem("not-utf16", report, f"not valid UTF-16 at byte {exc.start}; not read")]
     if "\x00" in text:
-        line = text.count("\n", 0, text.index("\x00")) + 1
+        line = line_breaks(text, 0, text.index("\x00")) + 1
         return None, [Problem("binary", report, "contains NUL characters: a binary file, not text", line)]
     return text, []
 
