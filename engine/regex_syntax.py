@@ -301,6 +301,13 @@ def backtrack_safe(tree: object) -> bool:
     return all(backtrack_safe(child) for child in _children(tree))
 
 
+def has_line_anchor(tree: object) -> bool:
+    """Whether the pattern holds ``^`` or ``$`` (which meet a line's end)."""
+    if isinstance(tree, Leaf):
+        return tree.kind in ("bol", "eol")
+    return any(has_line_anchor(child) for child in _children(tree))
+
+
 def _branches(tree: object) -> bool:
     """Whether ``tree`` can match in more than one way: it holds a repetition
     (of more than one), an alternation or an unknown construct."""

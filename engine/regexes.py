@@ -32,7 +32,7 @@ import regex
 
 from referee.engine import budget
 from referee.engine.regex_linear import Linear, Unsupported, non_ascii_word_class, to_linear
-from referee.engine.regex_syntax import Unreadable, backtrack_safe, needs_backtracking_why, parse
+from referee.engine.regex_syntax import Unreadable, backtrack_safe, has_line_anchor, needs_backtracking_why, parse
 from referee.engine.values import EvalError
 
 FLAG_BITS = {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL, "x": regex.VERBOSE}
@@ -49,6 +49,7 @@ class Pattern:
     budget; False for a pattern that always answers."""
 
     may_fail = True
+    line_anchored = False  # holds ^ or $: see _lines_as_read
 
     def __init__(self, source: str, flags: str, display: str, ignore_case: bool = False):
         bits = regex.IGNORECASE if ignore_case else 0
@@ -64,6 +65,7 @@ class Pattern:
                               "common constructs") from None
         self.linear = _linear(tree, flags + ("i" if ignore_case else ""))
         self.safe = backtrack_safe(tree)
+        self.line_anchored = has_line_anchor(tree)
         if self.linear is not None:
             self.why = "it has \\b or \\B and the text has non-ASCII letters"
             self.may_fail = self.linear.boundary
@@ -77,10 +79,21 @@ class Pattern:
     def search(self, text: str, where: str) -> Any:
         """First match anywhere in ``text`` (with ``start()``), or None; ``where``
         names the text for an error."""
-        return self._run(True, text, where)
+        return self._lines_as_read(True, text, where)
 
     def fullmatch(self, text: str, where: str) -> Any:
-        return self._run(False, text, where)
+        return self._lines_as_read(False, text, where)
+
+    def _lines_as_read(self, search: bool, text: str, where: str) -> Any:
+        """The match, with ``^`` and ``$`` meeting the line ends ``lines(...)`` and every
+        citation count: a CRLF or a lone CR as well as a line feed. Both engines know
+        the line feed alone, so a pattern with those anchors is run on the text with
+        its line ends written ``\n`` (a tool's Windows output in a JSON value kept
+        "DENIED\r\n" apart from /^DENIED$/m), and its start counted back."""
+        if not self.line_anchored or "\r" not in text:
+            return self._run(search, text, where)
+        found = self._run(search, text.replace("\r\n", "\n").replace("\r", "\n"), where)
+        return None if found is None else _Moved(_written_offset(text, found.start()))
 
     def tester(self, where: str) -> Callable[[str], bool]:
         """A predicate "does ``text`` match somewhere", for filtering many texts."""
@@ -123,6 +136,28 @@ def _linear(tree: object, flags: str) -> Linear | None:
     except (Unsupported, re2.error, UnicodeEncodeError):
         return None
     return linear
+
+
+def _written_offset(text: str, start: int) -> int:
+    """The offset in ``text`` of offset ``start`` of ``text`` with its CRLFs written
+    ``\n``: one more for each CRLF before it."""
+    at = text.find("\r\n")
+    while 0 <= at < start:
+        start += 1
+        at = text.find("\r\n", at + 2)
+    return start
+
+
+class _Moved:
+    """A match found on the text with its line ends written ``\n``, placed in the text."""
+
+    __slots__ = ("_start",)
+
+    def __init__(self, start: int) -> None:
+        self._start = start
+
+    def start(self) -> int:
+        return self._start
 
 
 class Found:
