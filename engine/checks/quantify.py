@@ -15,7 +15,7 @@ from referee.dsl import ast
 from referee.engine.checks.base import (Check, CheckCompiler, Context, Expr, Leaf, decided, distinct,
                                         evidence_of, located, summarize, three_valued_all, three_valued_any,
                                         with_claims)
-from referee.engine.checks.run_sources import output_place, read_file_text
+from referee.engine.checks.run_sources import check_name, output_place, read_file_text
 from referee.engine.checks.sources import Select
 from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.access import elements
@@ -164,6 +164,7 @@ class ExistsCheck(Leaf):
 
     def decide(self, ctx: Context) -> Verdict:
         if self.file is not None:
+            check_name(ctx, self.file)
             found = ctx.run.exists_output(self.file)
             if not found:
                 # a link out of the run, a broken one, a folder, a FIFO is there but

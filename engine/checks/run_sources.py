@@ -179,7 +179,9 @@ def output_place(path: str) -> str:
 
 def read_file_text(ctx: Context, path: str) -> str | None:
     """The text of ``outputs/<path>``; None when it does not exist; EvalError when it
-    exists but cannot be used (binary, not UTF-8, too large, outside the run)."""
+    exists but cannot be used (binary, not UTF-8, too large, outside the run), or
+    is there only under a name that is the same on Windows (see ``check_name``)."""
+    check_name(ctx, path)
     found = ctx.run.read_output(path)
     if found.text is not None:
         return found.text
@@ -188,6 +190,37 @@ def read_file_text(ctx: Context, path: str) -> str | None:
         return None
     reason = problems[0].message if problems else "cannot be read"
     raise EvalError(f"file {path} cannot be used: {reason}")
+
+
+def check_name(ctx: Context, path: str) -> None:
+    """EvalError when the run lists no output named ``path`` as written, but one whose
+    name Windows and macOS take for the same (another case; trailing dots or spaces,
+    which Windows drops): a run made there may mean that file, and whether a
+    folder on disk finds it depends on the grading machine's file system, so
+    neither "it is there" nor "it is not" can be said."""
+    rel = safe_relative(path)
+    if rel is None:
+        return
+    names = ctx.once(("output names", "windows"), lambda: _windows_names(ctx.run.output_files()))
+    listed = names.get(_windows_name(rel), ())
+    if listed and rel not in listed:
+        raise EvalError(f"file {path}: the run has no outputs/{rel}, but has outputs/{listed[0]}, a name "
+                        "Windows and macOS take for the same file: which one the rule means cannot be told; "
+                        "write the name as the run has it")
+
+
+def _windows_names(names: list[str]) -> dict[str, tuple[str, ...]]:
+    found: dict[str, tuple[str, ...]] = {}
+    for name in names:
+        key = _windows_name(name)
+        found[key] = found.get(key, ()) + (name,)
+    return found
+
+
+def _windows_name(rel: str) -> str:
+    """``rel`` as a case-insensitive file system that drops trailing dots and spaces
+    (Windows) compares it."""
+    return "/".join(part.rstrip(". ") for part in rel.split("/")).casefold()
 
 
 def _as_text(text: str, prov: Prov) -> tuple[Val, ...]:
