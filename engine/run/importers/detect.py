@@ -188,4 +188,14 @@ def _a(kind: str) -> str:
 
 def _head(path) -> str:
     data, _ = read_named_file(path, str(path), HEAD_BYTES, head=True)  # a FIFO cannot stall it
-    return "" if data is None else data.decode("utf-8", errors="replace")
+    return "" if data is None else head_text(data)
+
+
+def head_text(data: bytes) -> str:
+    """The start of a file as text, to tell its format: UTF-16 behind its byte order
+    mark (what Windows PowerShell's ``>`` writes; read as UTF-8, a session log there
+    was taken for no log, and the answer it holds for no answer), else UTF-8. The
+    head may be cut anywhere: what cannot be decoded is replaced."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return data.decode("utf-16", errors="replace")
+    return data.decode("utf-8", errors="replace")
