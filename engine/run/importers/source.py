@@ -23,6 +23,7 @@ from referee.engine.run.safejson import MAX_JSON_DEPTH, depth_exceeded
 # larger than a transcript (safeio.MAX_TEXT_BYTES); what is written stays under it.
 MAX_SOURCE_BYTES = 512 * 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 class Source:
@@ -36,7 +37,7 @@ class Source:
 
     def __init__(self, name: str, data: bytes, problems: tuple[Problem, ...] = ()) -> None:
         self.name = name
-        self.data = data.removeprefix(_BOM)
+        self.data = _utf8(data).removeprefix(_BOM)
         self._read_problems = problems
         self._decode_problems: list[Problem] = []
         self._reported = 0  # lines 1 to this have had their decoding problems reported
@@ -100,6 +101,19 @@ class Source:
     def _lossy(self, problem: Problem) -> None:
         self._decode_problems.append(problem)
         self.lossy.setdefault(problem.line or 0, problem)
+
+
+def _utf8(data: bytes) -> bytes:
+    """``data`` as UTF-8 when it is UTF-16 text behind its byte order mark (what
+    Windows PowerShell's ``>`` writes), as a run's own files are read
+    (``safeio.decode``); anything else as it is, to be decoded and reported line by
+    line. Read as UTF-8, such a source held no conversation, and nothing was imported."""
+    if not data.startswith(_UTF16_BOMS) or len(data) % 2:
+        return data
+    try:
+        return data.decode("utf-16").encode("utf-8")
+    except UnicodeError:  # not UTF-16 after all (a lone surrogate too): read as it is, and reported
+        return data
 
 
 def read_source(path: Path, name: str | None = None) -> Source:
