@@ -19,7 +19,7 @@ from referee.engine.checks.base import Context
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.model import UNREADABLE, Problem
 from referee.engine.run.reading import SKILL_CREATOR_LOG
-from referee.engine.run.safeio import safe_relative
+from referee.engine.run.safeio import other_name, safe_relative, windows_name
 from referee.engine.run.safejson import parse_json
 from referee.engine.values import EvalError, Prov, Val, render
 
@@ -201,26 +201,19 @@ def check_name(ctx: Context, path: str) -> None:
     rel = safe_relative(path)
     if rel is None:
         return
-    names = ctx.once(("output names", "windows"), lambda: _windows_names(ctx.run.output_files()))
-    listed = names.get(_windows_name(rel), ())
-    if listed and rel not in listed:
-        raise EvalError(f"file {path}: the run has no outputs/{rel}, but has outputs/{listed[0]}, a name "
+    names = ctx.once(("output names", "windows"), lambda: _by_windows_name(ctx.run.output_files()))
+    held = other_name(rel, names.get(windows_name(rel), []))
+    if held is not None:
+        raise EvalError(f"file {path}: the run has no outputs/{rel}, but has outputs/{held}, a name "
                         "Windows and macOS take for the same file: which one the rule means cannot be told; "
                         "write the name as the run has it")
 
 
-def _windows_names(names: list[str]) -> dict[str, tuple[str, ...]]:
-    found: dict[str, tuple[str, ...]] = {}
+def _by_windows_name(names: list[str]) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {}
     for name in names:
-        key = _windows_name(name)
-        found[key] = found.get(key, ()) + (name,)
+        found.setdefault(windows_name(name), []).append(name)
     return found
-
-
-def _windows_name(rel: str) -> str:
-    """``rel`` as a case-insensitive file system that drops trailing dots and spaces
-    (Windows) compares it."""
-    return "/".join(part.rstrip(". ") for part in rel.split("/")).casefold()
 
 
 def _as_text(text: str, prov: Prov) -> tuple[Val, ...]:

@@ -25,7 +25,7 @@ AGENT_SOURCES = frozenset({"agent_notes", "suspect_calls"})
 TEXT_KINDS = ("agent_notes", "harness")
 # Problem codes that mean a file could not be read exactly: evidence read from such
 # a file is never used, so a check on it is an ERROR rather than a check on nothing.
-UNREADABLE = frozenset({"binary", "not-utf8", "not-utf16", "too-large", "unreadable", "not-a-file",
+UNREADABLE = frozenset({"binary", "not-utf8", "not-utf16", "too-large", "unreadable", "not-a-file", "name-case",
                         "symlink-escape", "symlink-loop", "broken-symlink"})
 
 

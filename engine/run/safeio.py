@@ -57,6 +57,21 @@ def safe_relative(rel: str) -> str | None:
     return "/".join(parts)
 
 
+def windows_name(rel: str) -> str:
+    """``rel`` as Windows compares names (macOS too, but for the dots and spaces): in
+    any case, without the trailing dots and spaces Windows drops."""
+    return "/".join(part.rstrip(". ") for part in rel.split("/")).casefold()
+
+
+def other_name(rel: str, names: list[str]) -> str | None:
+    """The first of ``names`` that Windows takes for ``rel``, when ``rel`` itself is
+    not among them: on the machine that made the run they were one file."""
+    if rel in names:
+        return None
+    key = windows_name(rel)
+    return next((name for name in names if windows_name(name) == key), None)
+
+
 @dataclass(frozen=True)
 class Located:
     """Where a file under a root really is: ``real`` is None when it cannot be read."""

@@ -22,7 +22,7 @@ from referee.engine.run.kept_apart import KeptApart
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
 from referee.engine.run.reading import (NO_FILES, ResponseFiles, imported_json, imported_response, log_answer,
                                         missing_response, no_record, read_response, response_problems)
-from referee.engine.run.safeio import join_report, json_file, locate, read_text, safe_relative
+from referee.engine.run.safeio import join_report, json_file, locate, other_name, read_text, safe_relative
 from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.user_notes import parse_user_notes
 
@@ -95,11 +95,25 @@ class Run:
         counts as unreadable (``TextFile.unreadable``)."""
         found = read_response(self._text, self.response_named,
                               lambda: log_answer(self.transcript_file, self.transcript, self._base))
+        if found is None and self.response_named is not None:
+            found = self._named_in_other_case(self.response_named[0])
         if found is None:
             return None
         source_map = self.source_map[0]
         return found if source_map is None else imported_response(found, source_map.unread,
                                                                    join_report(self._base, found.path))
+
+    def _named_in_other_case(self, named: str) -> TextFile | None:
+        """The named response file the run holds only under a name Windows and macOS
+        take for the same (``safeio.other_name``): there, but not read, so unusable;
+        as missing, 'not response contains' passed on it. None when there is none."""
+        rel = safe_relative(named)
+        held = None if rel is None else other_name(rel, [f"outputs/{name}" for name in self.output_files()])
+        if rel is None or held is None:
+            return None
+        message = (f"no such file, but the run has {held}, a name Windows and macOS take for the same file: "
+                   "which one is the response cannot be told; name it as the run has it")
+        return TextFile(rel, None, 0, (Problem("name-case", join_report(self._base, rel), message),))
 
     @property
     def response_missing(self) -> str:
