@@ -269,7 +269,7 @@ def _skill(args: argparse.Namespace) -> tuple[list[str], dict]:
     skill_name = None
     if args.evals is not None:
         try:
-            data = json.loads(read_named_text(args.evals))
+            data = json.loads(read_named_text(args.evals, "utf-8-sig"))  # a byte order mark is not text, as in grade
         except (OSError, ValueError) as exc:
             raise UsageError(f"cannot read the evals file {args.evals}: "
                              f"{getattr(exc, 'strerror', None) or exc}") from None
