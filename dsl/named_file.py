@@ -17,6 +17,8 @@ from pathlib import Path
 
 # The limit of a file the user names, as of a run's files (engine.run.safeio.MAX_TEXT_BYTES).
 LIMIT = 32 * 1024 * 1024
+_UTF8 = ("utf-8", "utf-8-sig")
+_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 class NotRegular(OSError):
@@ -76,6 +78,11 @@ def read_named_text(path: Path | str, encoding: str = "utf-8", limit: int = LIMI
     an ``OSError`` whose ``strerror`` says why, or a ``UnicodeDecodeError`` (``NotUtf8``,
     which names the line, when the encoding is UTF-8)."""
     data = named_bytes(Path(path), limit)
+    if encoding in _UTF8 and data.startswith(_UTF16_BOMS):
+        # Windows PowerShell's '>' and Out-File write UTF-16 behind its mark: the text it
+        # is, as a run's files are read (engine.run.safeio.decode); strictly, so what
+        # is not UTF-16 raises as bytes that are not UTF-8 do
+        return data.decode("utf-16")
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as exc:
