@@ -193,27 +193,46 @@ def read_file_text(ctx: Context, path: str) -> str | None:
 
 
 def check_name(ctx: Context, path: str) -> None:
-    """EvalError when the run lists no output named ``path`` as written, but one whose
-    name Windows and macOS take for the same (another case; trailing dots or spaces,
-    which Windows drops): a run made there may mean that file, and whether a
-    folder on disk finds it depends on the grading machine's file system, so
-    neither "it is there" nor "it is not" can be said."""
+    """EvalError when the run lists no output named ``path`` as written, but one that
+    may be it where the run was made: a name Windows and macOS take for the same
+    (another case; trailing dots or spaces, which Windows drops), whose finding
+    depends on the grading machine's file system, or a name that is not UTF-8 (a
+    Windows archive unpacked here keeps "résumé.md" in CP-1252 bytes), which cannot
+    be compared. Neither "it is there" nor "it is not" can then be said."""
     rel = safe_relative(path)
     if rel is None:
         return
-    names = ctx.once(("output names", "windows"), lambda: _by_windows_name(ctx.run.output_files()))
-    held = other_name(rel, names.get(windows_name(rel), []))
+    names, undecoded = ctx.once(("output names", "windows"), lambda: _by_windows_name(ctx.run.output_files()))
+    listed = names.get(windows_name(rel), [])
+    held = other_name(rel, listed)
     if held is not None:
         raise EvalError(f"file {path}: the run has no outputs/{rel}, but has outputs/{held}, a name "
                         "Windows and macOS take for the same file: which one the rule means cannot be told; "
                         "write the name as the run has it")
+    if undecoded and rel not in listed:
+        raise EvalError(f"file {path}: the run has no outputs/{rel}, but has outputs/{ascii(undecoded[0])}, a name "
+                        "that is not UTF-8 (a name from another system's encoding), which may be this file: "
+                        "whether it is there cannot be told")
 
 
-def _by_windows_name(names: list[str]) -> dict[str, list[str]]:
+def _by_windows_name(names: list[str]) -> tuple[dict[str, list[str]], list[str]]:
+    """The run's output names by ``windows_name``, and those that are not UTF-8."""
     found: dict[str, list[str]] = {}
+    undecoded: list[str] = []
     for name in names:
         found.setdefault(windows_name(name), []).append(name)
-    return found
+        if not _utf8_name(name):
+            undecoded.append(name)
+    return found, undecoded
+
+
+def _utf8_name(name: str) -> bool:
+    """Whether a listed name was UTF-8 on disk (else it holds surrogate escapes)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 def _as_text(text: str, prov: Prov) -> tuple[Val, ...]:
