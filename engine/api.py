@@ -82,17 +82,18 @@ def rules_name(path: str | os.PathLike[str], text: str) -> str:
     return named(os.fspath(path), text)
 
 
-def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[Run], *,
+def grade(rules: str | Program,
+          where: str | os.PathLike[str] | Run | Iterable[Run] | Iterable[str | os.PathLike[str]], *,
           evals: str | os.PathLike[str] | None = None, response: str | None = None,
           as_eval: str | None = None, error_when: str | None = None) -> list[RunResult]:
     """Grade every run under ``where``: a workspace, any folder of one, one run
     folder, runs already built (``referee.engine.run.memory.memory_run``), or a
     source file (a Claude Code session, an OpenAI message list, a skill-creator
-    log), whose conversations are graded in memory as ``referee import`` would
+    log) or a list of them (str or Path, as ``referee grade SOURCE...``), whose conversations are graded in memory as ``referee import`` would
     write them (``as_eval`` and ``error_when`` as its ``--eval`` and
     ``--error-when``, refused for anything else; ValueError for a file that holds
     no conversation or is no regular file, FileNotFoundError for a path that does
-    not exist).
+    not exist, TypeError for what is neither a path, runs nor source paths).
 
     ``rules`` is rules text or a ``Program`` from :func:`compile`; without ``evals``
     a program compiled with an evals.json reads the responses it names, and one
@@ -106,21 +107,24 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
 
     from referee.engine.run.metadata_evals import gathered
 
-    if isinstance(where, (str, os.PathLike)) and not Path(where).exists():
+    given = _given(where)
+    if isinstance(given, (str, os.PathLike)) and not Path(given).exists():
         # as `referee grade` refuses it: no result at all would read as "every run passed"
-        raise FileNotFoundError(errno.ENOENT, "workspace not found", os.fspath(where))
+        raise FileNotFoundError(errno.ENOENT, "workspace not found", os.fspath(given))
     if isinstance(rules, str):
         source, program = _source(rules, "<rules>", evals), None
     else:
         source, program = rules.source or _source("", "<rules>", evals), rules
     if evals is None:  # the evals.json the program was compiled with names the responses
         evals = source.evals_path
-    if isinstance(where, (str, os.PathLike)) and not Path(where).is_dir():  # a source (a FIFO is refused there)
-        runs = _source_runs(Path(where), response, evals, as_eval, error_when)
+    if isinstance(given, (str, os.PathLike)) and not Path(given).is_dir():  # a source (a FIFO is refused there)
+        runs = _source_runs([Path(given)], response, evals, as_eval, error_when)
+    elif isinstance(given, tuple):
+        runs = _source_runs(_source_files(given), response, evals, as_eval, error_when)
     elif as_eval is not None or error_when is not None:  # as referee grade: never silently unused
         raise ValueError("as_eval and error_when apply to source files, not to a workspace folder or runs")
     else:
-        runs = _runs(where, response, evals)
+        runs = _runs(given, response, evals)
     if evals is None:
         # As referee grade: the evals' sentences are those of their eval_metadata.json;
         # a program compiled from texts without them is compiled again with them.
@@ -129,10 +133,39 @@ def grade(rules: str | Program, where: str | os.PathLike[str] | Run | Iterable[R
             source, program = replace(source, sentences=sentences), None
     if program is None:
         program = source.compile()
-    critique = _critique_feedback(Path(where), source, program, response) if isinstance(where, (str, os.PathLike)) \
+    critique = _critique_feedback(Path(given), source, program, response) if isinstance(given, (str, os.PathLike)) \
         else None
     graded = grade_all(program, runs, source, grader_info(), jobs=1, extra_feedback=critique)
     return [RunResult(g.run.id.rel, g.grading, g.truth) for g in graded if g is not None]
+
+
+def _given(where: object) -> str | os.PathLike[str] | Run | list[Run] | tuple[Path, ...]:
+    """``where`` as ``grade`` reads it: one path, one run, a list of runs, or a tuple of
+    source files (``referee grade SOURCE...``); an iterable is read once, so a generator
+    serves. TypeError naming anything else: bytes, None, a number, paths mixed with runs."""
+    if isinstance(where, (str, os.PathLike, Run)):
+        return where
+    if isinstance(where, (bytes, bytearray)) or not isinstance(where, Iterable):
+        raise TypeError(f"where must be a path, runs or source paths, not {type(where).__name__}: {where!r}")
+    items = list(where)
+    if all(isinstance(item, Run) for item in items):
+        return items
+    if all(isinstance(item, (str, os.PathLike)) for item in items):
+        return tuple(Path(item) for item in items)
+    kind = Run if isinstance(items[0], Run) else (str, os.PathLike)
+    other = next(item for item in items if not isinstance(item, kind))
+    raise TypeError(f"where must hold runs alone or source paths alone, not {type(other).__name__}: {other!r}")
+
+
+def _source_files(paths: tuple[Path, ...]) -> list[Path]:
+    """The source files given, refused as ``referee grade SOURCE...`` refuses them: a
+    path that is not there, or a folder among them (give one workspace folder, or files)."""
+    for path in paths:
+        if not path.exists():
+            raise FileNotFoundError(errno.ENOENT, "no such file", os.fspath(path))
+        if path.is_dir():
+            raise ValueError(f"{path} is a folder: give one workspace folder, or source files")
+    return list(paths)
 
 
 def _runs(where: str | os.PathLike[str] | Run | Iterable[Run], response: str | None = None,
@@ -154,12 +187,12 @@ def _runs(where: str | os.PathLike[str] | Run | Iterable[Run], response: str | N
     return list(where)
 
 
-def _source_runs(path: Path, response: str | None, evals: str | os.PathLike[str] | None, as_eval: str | None,
+def _source_runs(paths: list[Path], response: str | None, evals: str | os.PathLike[str] | None, as_eval: str | None,
                  error_when: str | None) -> list[Run]:
     from referee.engine.run.importers.in_memory import source_runs
     from referee.engine.run.reading import response_files
 
-    found = source_runs([path], as_eval, response=response, error_when=error_when,
+    found = source_runs(paths, as_eval, response=response, error_when=error_when,
                         responses=response_files(None, evals))
     if found.errors:
         raise ValueError(found.errors[0])

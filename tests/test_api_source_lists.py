@@ -1,0 +1,62 @@
+"""``referee.grade`` takes what ``referee grade SOURCE...`` takes: a list of source
+files (str or Path, any iterable), graded together as the command grades them.
+What is neither a path, nor source paths, nor runs is a TypeError that names it,
+never an AttributeError from inside."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import referee
+
+FIXTURE = Path(__file__).parent / "fixtures" / "import" / "claude-code"
+SESSION = FIXTURE / "session.jsonl"
+RULES = (FIXTURE / "session.rules").read_text(encoding="utf-8")
+
+
+def graded(results):
+    return [(r.path, r.grading_json) for r in results]
+
+
+@pytest.mark.parametrize("given", [
+    [str(SESSION)], [SESSION], (str(SESSION),), pytest.param("generator", id="generator"),
+])
+def test_a_list_of_source_paths_is_graded_as_the_one_source(given):
+    if given == "generator":
+        given = (p for p in [str(SESSION)])
+    assert graded(referee.grade(RULES, given)) == graded(referee.grade(RULES, SESSION))
+
+
+def test_two_sources_are_graded_together(tmp_path: Path):
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(SESSION.read_bytes())
+    results = referee.grade(RULES, [SESSION, str(other)], as_eval="session")  # both: runs of eval "session"
+    assert [r.path for r in results] == ["eval-session/imported/run-1", "eval-session/imported/run-2"]
+    assert '"session.jsonl' in results[0].grading_json and '"other.jsonl' in results[1].grading_json
+
+
+def test_a_missing_source_in_a_list_is_named(tmp_path: Path):
+    missing = tmp_path / "missing.jsonl"
+    with pytest.raises(FileNotFoundError) as raised:
+        referee.grade(RULES, [SESSION, str(missing)])
+    assert str(missing) in str(raised.value)
+
+
+def test_a_folder_in_a_list_of_sources_is_refused(tmp_path: Path):
+    with pytest.raises(ValueError, match="is a folder"):
+        referee.grade(RULES, [SESSION, tmp_path])
+
+
+def test_a_source_that_holds_no_conversation_is_refused(tmp_path: Path):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("", encoding="utf-8")
+    with pytest.raises(ValueError):
+        referee.grade(RULES, [SESSION, empty])
+
+
+@pytest.mark.parametrize("where", [None, 5, b"session.jsonl", [b"session.jsonl"], [SESSION, 5]])
+def test_what_is_no_path_and_no_run_is_a_type_error_naming_it(where):
+    with pytest.raises(TypeError, match="where"):
+        referee.grade(RULES, where)
