@@ -55,7 +55,8 @@ class RunResult:
 
 def compile(text: str, path: str = "<rules>", evals: str | os.PathLike[str] | None = None,
             regex_timeout: float | None = None, evals_name: str | None = None) -> Program:
-    """Parse and compile rules text; raises ``referee.RulesError`` listing every mistake.
+    """Parse and compile rules text; raises ``referee.RulesError`` listing every mistake,
+    TypeError when ``text`` is not a str (a Path is not read: give its text).
 
     ``path`` names the rules in reports (``rules_location``); ``evals`` names a
     skill-creator evals.json whose expectations give the assertions their order
@@ -70,6 +71,7 @@ def compile(text: str, path: str = "<rules>", evals: str | os.PathLike[str] | No
 
         warnings.warn("regex_timeout is ignored: no regex match has a timeout (docs/limits.md)",
                       DeprecationWarning, stacklevel=2)
+    _rules_text(text)
     return replace(_source(text, path, evals), evals_shown=evals_name).compile()
 
 
@@ -89,13 +91,15 @@ def grade(rules: str | Program,
     """Grade every run under ``where``: a workspace, any folder of one, one run
     folder, runs already built (``referee.engine.run.memory.memory_run``), or a
     source file (a Claude Code session, an OpenAI message list, a skill-creator
-    log) or a list of them (str or Path, as ``referee grade SOURCE...``), whose conversations are graded in memory as ``referee import`` would
-    write them (``as_eval`` and ``error_when`` as its ``--eval`` and
-    ``--error-when``, refused for anything else; ValueError for a file that holds
-    no conversation or is no regular file, FileNotFoundError for a path that does
-    not exist, TypeError for what is neither a path, runs nor source paths).
+    log) or a list of them (str or Path, as ``referee grade SOURCE...``), whose
+    conversations are graded in memory as ``referee import`` would write them
+    (``as_eval`` and ``error_when`` as its ``--eval`` and ``--error-when``, refused
+    for anything else; ValueError for a file that holds no conversation or is no
+    regular file, FileNotFoundError for a path that does not exist, TypeError for
+    what is neither a path, runs nor source paths).
 
-    ``rules`` is rules text or a ``Program`` from :func:`compile`; without ``evals``
+    ``rules`` is rules text or a ``Program`` from :func:`compile` (TypeError for
+    anything else: a Path is not read, give its text); without ``evals``
     a program compiled with an evals.json reads the responses it names, and one
     compiled without the sentences of each eval's ``eval_metadata.json`` as its own. ``response``
     names the file the harness delivered as the answer, relative to each run
@@ -111,8 +115,8 @@ def grade(rules: str | Program,
     if isinstance(given, (str, os.PathLike)) and not Path(given).exists():
         # as `referee grade` refuses it: no result at all would read as "every run passed"
         raise FileNotFoundError(errno.ENOENT, "workspace not found", os.fspath(given))
-    if isinstance(rules, str):
-        source, program = _source(rules, "<rules>", evals), None
+    if not isinstance(rules, Program):
+        source, program = _source(_rules_text(rules, "rules text (str) or a Program"), "<rules>", evals), None
     else:
         source, program = rules.source or _source("", "<rules>", evals), rules
     if evals is None:  # the evals.json the program was compiled with names the responses
@@ -137,6 +141,15 @@ def grade(rules: str | Program,
         else None
     graded = grade_all(program, runs, source, grader_info(), jobs=1, extra_feedback=critique)
     return [RunResult(g.run.id.rel, g.grading, g.truth) for g in graded if g is not None]
+
+
+def _rules_text(rules: object, expected: str = "rules text (str)") -> str:
+    """Rules given as text; a TypeError for anything else, which the parser would
+    otherwise meet as an AttributeError (a Path is not read: give its text)."""
+    if not isinstance(rules, str):
+        hint = " (give the file's text: Path.read_text())" if isinstance(rules, os.PathLike) else ""
+        raise TypeError(f"rules must be {expected}, not {type(rules).__name__}: {rules!r}{hint}")
+    return rules
 
 
 def _given(where: object) -> str | os.PathLike[str] | Run | list[Run] | tuple[Path, ...]:
