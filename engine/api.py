@@ -13,7 +13,7 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NoReturn
 
 from referee.engine.compile import Program
 from referee.engine.run.workspace import Run
@@ -95,7 +95,8 @@ def grade(rules: str | Program,
     conversations are graded in memory as ``referee import`` would write them
     (``as_eval`` and ``error_when`` as its ``--eval`` and ``--error-when``, refused
     for anything else; ValueError for a file that holds no conversation or is no
-    regular file, FileNotFoundError for a path that does not exist, TypeError for
+    regular file or a folder where no run is found, FileNotFoundError for a path
+    that does not exist, TypeError for
     what is neither a path, runs nor source paths).
 
     ``rules`` is rules text or a ``Program`` from :func:`compile` (TypeError for
@@ -196,8 +197,20 @@ def _runs(where: str | os.PathLike[str] | Run | Iterable[Run], response: str | N
         taken = [p for p in found.problems if p.code in REFUSED]
         if taken:  # as referee grade refuses it: a run would stand for another, or go unread
             raise ValueError(f"{taken[0].path}: {taken[0].message}")
+        if not found.runs:
+            _no_runs(where)
         return list(found.runs)
     return list(where)
+
+
+def _no_runs(folder: str | os.PathLike[str]) -> NoReturn:
+    """As referee grade refuses it: a folder where no run is found gives no result at
+    all, which a caller would read as "every run passed"."""
+    from referee.engine.run.importers.detect import import_hint
+
+    hint = import_hint(folder)
+    raise ValueError(f"no runs found under {os.fspath(folder)} (a run is a directory holding outputs/); "
+                     "an empty benchmark is not a success" + (f"; {hint}" if hint else ""))
 
 
 def _source_runs(paths: list[Path], response: str | None, evals: str | os.PathLike[str] | None, as_eval: str | None,
