@@ -105,7 +105,8 @@ def grade(rules: str | Program,
     compiled without the sentences of each eval's ``eval_metadata.json`` as its own. ``response``
     names the file the harness delivered as the answer, relative to each run
     folder found (as ``referee grade --response`` does), or to a source's folder.
-    Runs that no eval of the rules matches are left out. Deterministic: the same
+    Runs that no eval of the rules matches are left out; when a path or source files
+    give none that one matches, ValueError, as ``referee grade`` refuses them. Deterministic: the same
     files give the same results, byte for byte.
     """
     from referee.engine.grade import grade_all, grader_info
@@ -141,7 +142,13 @@ def grade(rules: str | Program,
     critique = _critique_feedback(Path(given), source, program, response) if isinstance(given, (str, os.PathLike)) \
         else None
     graded = grade_all(program, runs, source, grader_info(), jobs=1, extra_feedback=critique)
-    return [RunResult(g.run.id.rel, g.grading, g.truth) for g in graded if g is not None]
+    results = [RunResult(g.run.id.rel, g.grading, g.truth) for g in graded if g is not None]
+    if runs and not results and isinstance(given, (str, os.PathLike, tuple)):
+        # As referee grade refuses it: files whose runs the rules do not grade give no
+        # result at all, which would read as "every run passed". Runs given in memory
+        # may be one eval's (docs/scale.md), where none matching is an answer.
+        raise ValueError("no run matches an eval of the rules; check the eval ids and names")
+    return results
 
 
 def _rules_text(rules: object, expected: str = "rules text (str)") -> str:
