@@ -104,7 +104,8 @@ def grade(rules: str | Program,
     a program compiled with an evals.json reads the responses it names, and one
     compiled without the sentences of each eval's ``eval_metadata.json`` as its own. ``response``
     names the file the harness delivered as the answer, relative to each run
-    folder found (as ``referee grade --response`` does), or to a source's folder.
+    folder found (as ``referee grade --response`` does), or to a source's folder
+    (a str or a Path; ``as_eval`` and ``error_when`` are str: TypeError otherwise).
     Runs that no eval of the rules matches are left out; when a path or source files
     give none that one matches, ValueError, as ``referee grade`` refuses them. Deterministic: the same
     files give the same results, byte for byte.
@@ -114,6 +115,8 @@ def grade(rules: str | Program,
     from referee.engine.run.metadata_evals import gathered
 
     given = _given(where)
+    response = _text_option("response", response, path=True)
+    as_eval, error_when = _text_option("as_eval", as_eval), _text_option("error_when", error_when)
     if isinstance(given, (str, os.PathLike)) and not Path(given).exists():
         # as `referee grade` refuses it: no result at all would read as "every run passed"
         raise FileNotFoundError(errno.ENOENT, "workspace not found", os.fspath(given))
@@ -149,6 +152,17 @@ def grade(rules: str | Program,
         # may be one eval's (docs/scale.md), where none matching is an answer.
         raise ValueError("no run matches an eval of the rules; check the eval ids and names")
     return results
+
+
+def _text_option(name: str, value: object, path: bool = False) -> str | None:
+    """An option given as text (or None), as the command's arguments always are; for a
+    ``path``, a Path is its text. TypeError naming the option for anything else, which
+    the readers would otherwise meet as a TypeError of their own."""
+    if path and isinstance(value, os.PathLike):
+        value = os.fspath(value)
+    if value is not None and not isinstance(value, str):
+        raise TypeError(f"{name} must be a str, not {type(value).__name__}: {value!r}")
+    return value
 
 
 def _rules_text(rules: object, expected: str = "rules text (str)") -> str:
