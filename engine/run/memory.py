@@ -25,6 +25,25 @@ if TYPE_CHECKING:
 Content = str | bytes
 
 
+def held_files(files: Mapping[str, Content]) -> dict[str, Content]:
+    """``files`` by the path a folder holds each at (``./outputs//x.md`` is ``outputs/x.md``).
+
+    ValueError naming a path no folder could hold a file at (absolute, with a ``..``
+    part, empty), or a second path naming the same file: the first would never be
+    read and the second would silently drop a text, so that a check that a file does
+    not say something could pass on a file that says it."""
+    held: dict[str, Content] = {}
+    for name, data in files.items():
+        path = PurePosixPath(name)
+        if path.is_absolute() or ".." in path.parts or not path.parts:
+            raise ValueError(f"{name!r}: a file held in memory is named by its path in the folder, "
+                             "relative and without '..'")
+        if str(path) in held:
+            raise ValueError(f"{name!r}: names the file {str(path)!r} another path names too; give each file once")
+        held[str(path)] = data
+    return held
+
+
 class MemoryRun(Run):
     """A ``Run`` whose files are ``{path relative to the run dir: text or bytes}``.
 
@@ -36,7 +55,7 @@ class MemoryRun(Run):
                  responses: ResponseFiles = NO_FILES, problems: tuple[Problem, ...] = (),
                  source_map: SourceMap | None = None):
         super().__init__(Path("/<memory>"), run_id, dict(metadata or {}), problems, responses=responses)
-        self._files = {str(PurePosixPath(name)): data for name, data in files.items()}
+        self._files = held_files(files)
         self._source_map = source_map
 
     @property

@@ -16,7 +16,7 @@ from pathlib import Path, PurePosixPath
 
 from referee.engine.run.identity import METADATA, SOURCE_MAP, MetadataReader, identify, is_run_folder, is_run_like, natural_key
 from referee.engine.run.kept_apart import KeptApart, place_of
-from referee.engine.run.memory import Content, MemoryRun
+from referee.engine.run.memory import Content, MemoryRun, held_files
 from referee.engine.run.model import JsonFile
 from referee.engine.run.reading import NO_FILES, ResponseFiles
 from referee.engine.run.safeio import json_file, text_file
@@ -58,7 +58,7 @@ def memory_workspace(files: Mapping[str, Content], responses: ResponseFiles = NO
     run's files, and the eval_metadata.json files of the folders above it, must be
     there. A run folder named ``run-<something>`` that is no number is left out, as
     discovery leaves it out."""
-    files = {str(PurePosixPath(name)): data for name, data in files.items()}
+    files = held_files(files)
     reader = _Reader(files)
     runs = []
     for rel in run_folders(list(files)):
