@@ -40,8 +40,18 @@ def held_files(files: Mapping[str, Content]) -> dict[str, Content]:
                              "relative and without '..'")
         if str(path) in held:
             raise ValueError(f"{name!r}: names the file {str(path)!r} another path names too; give each file once")
-        held[str(path)] = data
+        held[str(path)] = _content(name, data)
     return held
+
+
+def _content(name: str, data: object) -> Content:
+    """A file's text or bytes; any other bytes-like object is its bytes. TypeError
+    naming the file for anything else, which the readers would meet far from here."""
+    if isinstance(data, (str, bytes)):
+        return data
+    if isinstance(data, (bytearray, memoryview)):
+        return bytes(data)
+    raise TypeError(f"{name!r}: a file held in memory is str or bytes, not {type(data).__name__}")
 
 
 class MemoryRun(Run):
