@@ -105,7 +105,9 @@ def grade(rules: str | Program,
     compiled without the sentences of each eval's ``eval_metadata.json`` as its own. ``response``
     names the file the harness delivered as the answer, relative to each run
     folder found (as ``referee grade --response`` does), or to a source's folder
-    (a str or a Path; ``as_eval`` and ``error_when`` are str: TypeError otherwise).
+    (a str or a Path; ``as_eval`` and ``error_when`` are str: TypeError otherwise);
+    runs given already built must have been built to read the response it or the
+    evals.json names (ValueError otherwise).
     Runs that no eval of the rules matches are left out; when a path or source files
     give none that one matches, ValueError, as ``referee grade`` refuses them. Deterministic: the same
     files give the same results, byte for byte.
@@ -205,8 +207,6 @@ def _source_files(paths: tuple[Path, ...]) -> list[Path]:
 
 def _runs(where: str | os.PathLike[str] | Run | Iterable[Run], response: str | None = None,
           evals: str | os.PathLike[str] | None = None) -> list[Run]:
-    if isinstance(where, Run):
-        return [where]
     if isinstance(where, (str, os.PathLike)):
         from referee.engine.run.discovery import REFUSED
         from referee.engine.run.reading import response_files
@@ -221,7 +221,29 @@ def _runs(where: str | os.PathLike[str] | Run | Iterable[Run], response: str | N
         if not found.runs:
             _no_runs(where)
         return list(found.runs)
-    return list(where)
+    return _reading_named_responses([where] if isinstance(where, Run) else list(where), response, evals)
+
+
+def _reading_named_responses(runs: list[Run], response: str | None,
+                             evals: str | os.PathLike[str] | None) -> list[Run]:
+    """Runs given already built read the response they were built to read; one that
+    ``response`` or the evals.json's ``response_file`` names otherwise is refused:
+    graded as built, its checks of the response would read another file than
+    ``referee grade`` reads (a ``not response contains`` passing on a clean
+    response.md while the named answer says it)."""
+    from referee.engine.run.reading import response_files
+    from referee.engine.run.safeio import safe_relative
+
+    responses = response_files(response, evals)
+    for run in runs:
+        named = responses.named(run.id)
+        built = run.response_named
+        if named is not None and (built is None or safe_relative(built[0]) != safe_relative(named[0])):
+            reads = f"reads {built[0]}" if built is not None else "reads the default response"
+            raise ValueError(f"{run.id.rel}: {named[1]} names {named[0]} as the response, but the run given "
+                             f"{reads}; build it to read that file (memory_run(..., response=...), "
+                             "memory_workspace(files, response_files(response, evals)))")
+    return runs
 
 
 def _no_runs(folder: str | os.PathLike[str]) -> NoReturn:

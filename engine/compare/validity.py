@@ -33,6 +33,7 @@ from referee.engine.compare.signtest import floor
 from referee.engine.compile import Program
 from referee.engine.judging import Judge
 from referee.engine.run.memory import memory_run
+from referee.engine.run.model import RunId
 from referee.engine.run.reading import NO_FILES, ResponseFiles
 from referee.engine.run.workspace import Run, discover, report_path
 
@@ -54,12 +55,13 @@ class EvalValidity:
         return self.null_run["gate"] == "FAIL" and all(r["gate"] == "PASS" for r in self.reference or [])
 
 
-def gate_of(program: Program, run: Run) -> dict | None:
+def gate_of(program: Program, run: Run, response: str | None = None) -> dict | None:
     """The gate of ``run`` graded with ``program``: PASS, FAIL or EMPTY, the counts, and
-    the gated assertions that passed and failed; None when no eval applies."""
+    the gated assertions that passed and failed; None when no eval applies.
+    ``response`` is ``--response``, which the run was built to read."""
     from referee.engine.api import grade
 
-    results = grade(program, [run])
+    results = grade(program, [run], response=response)
     if not results:
         return None
     grading = results[0].grading
@@ -74,11 +76,16 @@ def gate_of(program: Program, run: Run) -> dict | None:
 NULL_TRANSCRIPT = "## [harness] null run\nThe agent made no tool call, wrote no file and replied nothing.\n"
 
 
-def null_run(eval_key: str, eval_name: str | None) -> Run:
-    """A run of the eval that did nothing: a record of zero calls, an empty response, no outputs."""
-    files = {"transcript.md": NULL_TRANSCRIPT, "outputs/response.md": ""}
-    return memory_run(files, eval_id=eval_key, eval_name=eval_name, configuration="null-run",
-                      rel=f"null-run/eval-{eval_key}")
+def null_run(eval_key: str, eval_name: str | None, responses: ResponseFiles = NO_FILES) -> Run:
+    """A run of the eval that did nothing: a record of zero calls, an empty response, no
+    outputs. Its response is the file ``responses`` names for the eval, as a run of the
+    eval graded reads it (empty), else outputs/response.md."""
+    rel = f"null-run/eval-{eval_key}"
+    named = responses.named(RunId(rel, eval_key, eval_name, "null-run", 1))
+    response = named[0] if named is not None else "outputs/response.md"
+    files = {"transcript.md": NULL_TRANSCRIPT, response: ""}
+    return memory_run(files, eval_id=eval_key, eval_name=eval_name, configuration="null-run", rel=rel,
+                      response=None if named is None else response)
 
 
 def check(program: Program, reference: Path | None, graded: Loaded | None, roles: tuple[str, str] | None,
@@ -89,7 +96,8 @@ def check(program: Program, reference: Path | None, graded: Loaded | None, roles
     references = _references(program, reference, responses)
     found = []
     for ev in program.evals:
-        result = EvalValidity(ev.key, ev.name, gate_of(program, null_run(ev.key, ev.name)) or {})
+        null = null_run(ev.key, ev.name, responses)
+        result = EvalValidity(ev.key, ev.name, gate_of(program, null, responses.default) or {})
         result.reference = references.get(ev.key, []) if reference is not None else None
         if graded is not None and roles is not None:
             result.discrimination = _discrimination(graded, ev.key, roles)
@@ -117,7 +125,7 @@ def _references(program: Program, folder: Path | None, responses: ResponseFiles)
     runs = discover(folder, responses).runs
     for run in runs:
         compiled = program.for_run(run.id, run.metadata)
-        gate = gate_of(program, run) if compiled is not None else None
+        gate = gate_of(program, run, responses.default) if compiled is not None else None
         if compiled is None or gate is None:
             unmatched.append(report_path(run.id))
         else:
