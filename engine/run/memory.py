@@ -7,6 +7,7 @@ problems, because only the lowest layer (where bytes come from) differs.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import cached_property
@@ -110,10 +111,30 @@ class MemoryRun(Run):
 
 def memory_run(files: Mapping[str, Content], *, eval_id: str = "1", configuration: str = "with_skill",
                run_number: int = 1, eval_name: str | None = None, metadata: dict | None = None,
-               rel: str | None = None, response: str | None = None) -> MemoryRun:
+               rel: str | None = None, response: str | os.PathLike[str] | None = None) -> MemoryRun:
     """A run from ``{path: content}``, paths relative to the run directory
     (``"outputs/transcript.md"``, ``"timing.json"``, ...); ``response`` names the
-    file that is its response (``referee grade --response``)."""
+    file that is its response (``referee grade --response``): a str or a Path.
+    TypeError naming an argument of another type: an eval id given as a number
+    would match no eval of the rules, and the run would be left out unsaid."""
+    if isinstance(response, os.PathLike):
+        response = os.fspath(response)
+    _typed(str, eval_id=eval_id, configuration=configuration)
+    _typed((str, type(None)), eval_name=eval_name, rel=rel, response=response)
+    _typed((Mapping, type(None)), metadata=metadata)
+    if not isinstance(run_number, int) or isinstance(run_number, bool):
+        raise TypeError(f"run_number must be an int, not {type(run_number).__name__}: {run_number!r}")
     where = rel if rel is not None else f"eval-{eval_id}/{configuration}/run-{run_number}"
     return MemoryRun(files, RunId(where, eval_id, eval_name, configuration, run_number), metadata,
                      ResponseFiles(response))
+
+
+def _typed(kind: type | tuple[type, ...], **arguments: object) -> None:
+    for name, value in arguments.items():
+        if not isinstance(value, kind):
+            raise TypeError(f"{name} must be {_names(kind)}, not {type(value).__name__}: {value!r}")
+
+
+def _names(kind: type | tuple[type, ...]) -> str:
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    return " or ".join("None" if k is type(None) else k.__name__ for k in kinds)
