@@ -12,7 +12,7 @@ import json
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, NoReturn
 
 from referee.engine.compile import Program
@@ -184,6 +184,9 @@ def _given(where: object) -> str | os.PathLike[str] | Run | list[Run] | tuple[Pa
         return where
     if isinstance(where, (bytes, bytearray)) or not isinstance(where, Iterable):
         raise TypeError(f"where must be a path, runs or source paths, not {type(where).__name__}: {where!r}")
+    if isinstance(where, Mapping):  # its keys would be read as source paths
+        raise TypeError("where must be a path, runs or source paths, not a mapping: files held in memory are "
+                        "graded as runs: memory_run(files) or memory_workspace(files)")
     items = list(where)
     if all(isinstance(item, Run) for item in items):
         return items

@@ -60,3 +60,11 @@ def test_a_source_that_holds_no_conversation_is_refused(tmp_path: Path):
 def test_what_is_no_path_and_no_run_is_a_type_error_naming_it(where):
     with pytest.raises(TypeError, match="where"):
         referee.grade(RULES, where)
+
+
+def test_files_held_in_a_dict_are_a_type_error_that_says_how_to_grade_them(tmp_path: Path, monkeypatch):
+    (tmp_path / "outputs").mkdir()
+    (tmp_path / "outputs" / "response.md").write_text("done\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)  # its keys name files here: still no source paths
+    with pytest.raises(TypeError, match="memory_run"):
+        referee.grade(RULES, {"outputs/response.md": "done\n"})
