@@ -33,6 +33,8 @@ def held_files(files: Mapping[str, Content]) -> dict[str, Content]:
     part, empty), or a second path naming the same file: the first would never be
     read and the second would silently drop a text, so that a check that a file does
     not say something could pass on a file that says it."""
+    if not isinstance(files, Mapping):
+        raise TypeError(f"files must be a mapping {{path: text or bytes}}, not {type(files).__name__}")
     held: dict[str, Content] = {}
     for name, data in files.items():
         path = PurePosixPath(name)

@@ -58,6 +58,9 @@ def memory_workspace(files: Mapping[str, Content], responses: ResponseFiles = NO
     run's files, and the eval_metadata.json files of the folders above it, must be
     there. A run folder named ``run-<something>`` that is no number is left out, as
     discovery leaves it out."""
+    if not isinstance(responses, ResponseFiles):  # it would fail inside each run, naming nothing
+        raise TypeError(f"responses must be response_files(response, evals), not {type(responses).__name__}: "
+                        f"{responses!r}")
     files = held_files(files)
     reader = _Reader(files)
     runs = []
