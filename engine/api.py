@@ -107,7 +107,8 @@ def grade(rules: str | Program,
     folder found (as ``referee grade --response`` does), or to a source's folder
     (a str or a Path; ``as_eval`` and ``error_when`` are str: TypeError otherwise);
     runs given already built must have been built to read the response it or the
-    evals.json names (ValueError otherwise).
+    evals.json names, and be one run each in the reports: no two with one path or
+    one run number of a configuration (ValueError otherwise).
     Runs that no eval of the rules matches are left out; when a path or source files
     give none that one matches, ValueError, as ``referee grade`` refuses them. Deterministic: the same
     files give the same results, byte for byte.
@@ -224,7 +225,27 @@ def _runs(where: str | os.PathLike[str] | Run | Iterable[Run], response: str | N
         if not found.runs:
             _no_runs(where)
         return list(found.runs)
-    return _reading_named_responses([where] if isinstance(where, Run) else list(where), response, evals)
+    return _reading_named_responses(_apart([where] if isinstance(where, Run) else list(where)), response, evals)
+
+
+def _apart(runs: list[Run]) -> list[Run]:
+    """Runs given already built, each one run in the reports: two with one path, or one
+    run number of one configuration of an eval in one iteration, are refused, as
+    referee grade refuses a workspace where a run would stand for another
+    (run-number-taken): one's verdicts would be reported in the other's place."""
+    paths: set[str] = set()
+    numbers: dict[tuple, str] = {}
+    for run in runs:
+        rid = run.id
+        if rid.rel in paths:
+            raise ValueError(f"{rid.rel}: two runs given have this path; build each with its own "
+                             "(memory_run(..., run_number=N))")
+        paths.add(rid.rel)
+        taken = numbers.setdefault((rid.iteration, rid.eval_id, rid.configuration, rid.run_number), rid.rel)
+        if taken != rid.rel:
+            raise ValueError(f"{taken} and {rid.rel} are both run {rid.run_number} of eval "
+                             f"{rid.eval_id!r}, configuration {rid.configuration!r}: number the runs apart")
+    return runs
 
 
 def _reading_named_responses(runs: list[Run], response: str | None,

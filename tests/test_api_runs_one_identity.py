@@ -1,0 +1,38 @@
+"""Runs given to ``referee.grade`` already built are refused when two of them are one
+run in the reports (the same path, or the same run number of one configuration of an
+eval in one iteration), as ``referee grade`` refuses a workspace where a run would
+stand for another (``run-number-taken``): a clean run's PASS would be reported in
+the place of a FAIL."""
+
+from __future__ import annotations
+
+import pytest
+
+import referee
+from referee.engine.run.memory import memory_run
+
+RULES = 'eval 1\nexpect "no secret": not response contains "secret"\n'
+CLEAN = {"outputs/response.md": "clean\n"}
+SECRET = {"outputs/response.md": "the secret\n"}
+
+
+def test_two_runs_built_with_one_identity_are_refused():
+    with pytest.raises(ValueError, match="eval-1/with_skill/run-1"):
+        referee.grade(RULES, [memory_run(CLEAN), memory_run(SECRET)])
+
+
+def test_one_run_given_twice_is_refused():
+    run = memory_run(SECRET)
+    with pytest.raises(ValueError, match="eval-1/with_skill/run-1"):
+        referee.grade(RULES, [run, run])
+
+
+def test_two_runs_that_claim_one_number_are_refused():
+    with pytest.raises(ValueError, match="run 1"):
+        referee.grade(RULES, [memory_run(CLEAN), memory_run(SECRET, rel="eval-1/with_skill/run-01")])
+
+
+def test_runs_numbered_apart_are_graded():
+    results = referee.grade(RULES, [memory_run(CLEAN), memory_run(SECRET, run_number=2)])
+    assert [(r.path, r.status) for r in results] == [("eval-1/with_skill/run-1", "PASS"),
+                                                     ("eval-1/with_skill/run-2", "FAIL")]
