@@ -12,7 +12,7 @@ import json
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Set as AbstractSet
 from typing import Any, NoReturn
 
 from referee.engine.compile import Program
@@ -91,7 +91,8 @@ def grade(rules: str | Program,
     """Grade every run under ``where``: a workspace, any folder of one, one run
     folder, runs already built (``referee.engine.run.memory.memory_run``), or a
     source file (a Claude Code session, an OpenAI message list, a skill-creator
-    log) or a list of them (str or Path, as ``referee grade SOURCE...``), whose
+    log) or a list of them (str or Path, as ``referee grade SOURCE...``; a set is
+    read in the order of its paths), whose
     conversations are graded in memory as ``referee import`` would write them
     (``as_eval`` and ``error_when`` as its ``--eval`` and ``--error-when``, refused
     for anything else; ValueError for a file that holds no conversation or is no
@@ -192,6 +193,8 @@ def _given(where: object) -> str | os.PathLike[str] | Run | list[Run] | tuple[Pa
     if all(isinstance(item, Run) for item in items):
         return items
     if all(isinstance(item, (str, os.PathLike)) for item in items):
+        if isinstance(where, AbstractSet):  # no order of its own (hashes change by process): the paths'
+            items.sort(key=os.fspath)
         return tuple(Path(item) for item in items)
     kind = Run if isinstance(items[0], Run) else (str, os.PathLike)
     other = next(item for item in items if not isinstance(item, kind))

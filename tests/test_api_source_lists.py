@@ -5,6 +5,9 @@ never an AttributeError from inside."""
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -68,3 +71,21 @@ def test_files_held_in_a_dict_are_a_type_error_that_says_how_to_grade_them(tmp_p
     monkeypatch.chdir(tmp_path)  # its keys name files here: still no source paths
     with pytest.raises(TypeError, match="memory_run"):
         referee.grade(RULES, {"outputs/response.md": "done\n"})
+
+
+def test_a_set_of_sources_is_read_in_the_order_of_its_paths(tmp_path: Path):
+    """A set has no order of its own (a Path's hash changes from process to process):
+    its sources are read in the order of their paths, so the run numbers ``as_eval``
+    gives, and the reports, are the same in every process."""
+    other = tmp_path / "other.jsonl"
+    other.write_bytes(SESSION.read_bytes())
+    in_order = referee.grade(RULES, sorted([SESSION, other], key=str), as_eval="session")
+    for given in ({SESSION, other}, frozenset({str(other), str(SESSION)})):
+        assert referee.grade(RULES, given, as_eval="session") == in_order
+    code = ("import sys, referee; from pathlib import Path; "
+            f"r = referee.grade(Path({str(FIXTURE / 'session.rules')!r}).read_text(), "
+            f"{{Path({str(SESSION)!r}), Path({str(other)!r})}}, as_eval='session'); "
+            "sys.stdout.write(''.join(x.path + x.grading_json for x in r))")
+    outputs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in range(6)}
+    assert outputs == {"".join(r.path + r.grading_json for r in in_order)}
