@@ -53,12 +53,13 @@ class RunResult:
         return self.status == "PASS"
 
 
-def compile(text: str, path: str = "<rules>", evals: str | os.PathLike[str] | None = None,
-            regex_timeout: float | None = None, evals_name: str | None = None) -> Program:
+def compile(text: str, path: str | os.PathLike[str] = "<rules>", evals: str | os.PathLike[str] | None = None,
+            regex_timeout: float | None = None, evals_name: str | os.PathLike[str] | None = None) -> Program:
     """Parse and compile rules text; raises ``referee.RulesError`` listing every mistake,
     TypeError when ``text`` is not a str (a Path is not read: give its text).
 
-    ``path`` names the rules in reports (``rules_location``); ``evals`` names a
+    ``path`` names the rules in reports (``rules_location``; a str or a Path, TypeError
+    otherwise, as for ``evals_name``); ``evals`` names a
     skill-creator evals.json whose expectations give the assertions their order
     and texts (as ``referee grade --evals`` does), ``evals_name`` its name in
     reports (default: the path as given). With ``rules_name(file, text)`` for
@@ -72,7 +73,11 @@ def compile(text: str, path: str = "<rules>", evals: str | os.PathLike[str] | No
         warnings.warn("regex_timeout is ignored: no regex match has a timeout (docs/limits.md)",
                       DeprecationWarning, stacklevel=2)
     _rules_text(text)
-    return replace(_source(text, path, evals), evals_shown=evals_name).compile()
+    named = _text_option("path", path, path=True)
+    if named is None:  # it would name the rules "None" in every rules_location
+        raise TypeError("path must be a str, the rules' name in reports, not None")
+    evals_named = _text_option("evals_name", evals_name, path=True)
+    return replace(_source(text, named, evals), evals_shown=evals_named).compile()
 
 
 def rules_name(path: str | os.PathLike[str], text: str) -> str:
@@ -81,7 +86,7 @@ def rules_name(path: str | os.PathLike[str], text: str) -> str:
     whatever folder it is in, so reports do not depend on where they were made."""
     from referee.engine.decision.provenance import rules_name as named  # grade's own naming
 
-    return named(os.fspath(path), text)
+    return named(os.fspath(path), _rules_text(text))
 
 
 def grade(rules: str | Program,
