@@ -77,7 +77,19 @@ def compile(text: str, path: str | os.PathLike[str] = "<rules>", evals: str | os
     if named is None:  # it would name the rules "None" in every rules_location
         raise TypeError("path must be a str, the rules' name in reports, not None")
     evals_named = _text_option("evals_name", evals_name, path=True)
-    return replace(_source(text, named, evals), evals_shown=evals_named).compile()
+    return _anchored(replace(_source(text, named, evals), evals_shown=evals_named).compile())
+
+
+def _anchored(program: Program) -> Program:
+    """``program`` with its evals.json named by a path that holds from any working
+    directory, and shown in reports as before. ``grade`` reads the file again (the
+    response files it names, its text for the critique): from another working
+    directory a relative name would fail, or name another evals.json."""
+    source = program.source
+    if source is None or source.evals_path is None:
+        return program
+    shown = source.evals_shown or source.evals_path
+    return replace(program, source=replace(source, evals_path=os.path.abspath(source.evals_path), evals_shown=shown))
 
 
 def rules_name(path: str | os.PathLike[str], text: str) -> str:
