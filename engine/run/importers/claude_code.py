@@ -30,8 +30,9 @@ from referee.engine.run.importers import tokens
 from referee.engine.run.importers.claude_records import Reader, not_a_record, refused
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.jsondoc import message_array
-from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines, may_hold
+from referee.engine.run.importers.source import CALL_WORDS, Source, json_container, json_lines, may_hold
 from referee.engine.run.model import Problem
+from referee.engine.run.safejson import JSON_TOKEN
 
 FORMAT = "claude-code"
 CWD = "<cwd>"
@@ -49,6 +50,7 @@ PARENT_CALL = "parent_tool_use_id"
 # What stream-json messages carry and no chat message does: a JSON array whose head
 # names it (claude-code-action's execution file) is a Claude Code log.
 STREAM_KEYS = re.compile(r'"parent_tool_use_id"\s*:')
+_MEMBER = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")  # after a string: it is a key, its value next
 
 
 def looks_like(value: Any) -> bool:
@@ -68,8 +70,43 @@ def _is_stream_record(value: dict) -> bool:
 
 def array_of_stream(head: str) -> bool:
     """True for the head of a JSON array of stream-json messages (claude-code-action's
-    execution file), which may be indented, or larger than the head."""
-    return head.lstrip()[:1] == "[" and STREAM_KEYS.search(head) is not None
+    execution file), which may be indented, or larger than the head: its messages name
+    ``parent_tool_use_id``, or its first record, cut short by the head (a ``system``
+    ``init`` record listing hundreds of tools and MCP servers), is one by its members."""
+    if head.lstrip()[:1] != "[":
+        return False
+    if STREAM_KEYS.search(head) is not None:
+        return True
+    members = _first_members(head)
+    # stream-json's first record is its init: told so too when session_id lies past the head
+    return _is_stream_record(members) or (members.get("type") == "system" and members.get("subtype") == "init")
+
+
+def _first_members(head: str) -> dict[str, str]:
+    """The members of the first element of the array ``head`` opens whose values are
+    strings written whole within it (a key and its value: ``"type": "system"``); what
+    nests deeper, or lies past the head, is not looked at."""
+    members: dict[str, str] = {}
+    depth, key = 0, None  # key: the last key met in the element, and where its value starts
+    for match in JSON_TOKEN.finditer(head):
+        token = match.group()
+        if token in ("[", "{"):
+            depth += 1
+            if depth == 2 and token == "[":
+                break  # the first element is no object
+        elif token in ("]", "}"):
+            depth -= 1
+            if depth < 2:
+                break  # the first element has ended
+        elif depth == 2:
+            colon = _MEMBER.match(head, match.end())
+            if colon is not None:
+                key = (token, colon.end())
+            elif key is not None and key[1] == match.start():
+                pair = json_container(f"[{key[0]}, {token}]")  # None for a string the head cuts short
+                if pair is not None and all(isinstance(part, str) for part in pair[0]):
+                    members.setdefault(*pair[0])
+    return members
 
 
 def opens_session(value: Any) -> bool:
