@@ -145,6 +145,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
             groups.setdefault(rec[PARENT_CALL], []).append((main.name, line, rec))
         else:
             reader.record(main.name, line, rec)
+    _chained_elsewhere(main.name, values, reader, problems)
     reader.unstreamed()
     for agent in agents:
         values, found = json_lines(agent, CALL_WORDS)
@@ -210,6 +211,23 @@ def _records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
         problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, "the array of records is cut short and may have "
                                 "lost a tool call: no check over the run's calls can be decided", line))
     return values, problems
+
+
+def _chained_elsewhere(name: str, values: list[tuple[int, Any]], reader: Reader, problems: list[Problem]) -> None:
+    """A session whose first record of the main chain names as its parent
+    (``parentUuid``) a record this file does not hold continues a conversation held in
+    another file (a session resumed or forked from it, given alone; a file cut at its
+    head): the calls made there are unknown. A chain that opens here (a parent null, or
+    a record of this file on any line) holds its own start; a session that opens with a
+    compaction has said so already (``Reader.compacted``)."""
+    held = {rec["uuid"] for _, rec in values if isinstance(rec, dict) and isinstance(rec.get("uuid"), str)}
+    first = next(((line, rec["parentUuid"]) for line, rec in values if isinstance(rec, dict)
+                  and "parentUuid" in rec and rec.get("isSidechain") is not True), None)
+    if first is None or reader.continued or not isinstance(first[1], str) or first[1] in held:
+        return
+    problems.append(Problem(CALLS_MAY_BE_MISSING, name, f"this record continues record {first[1]!r}, which this "
+                            "file does not hold (a session resumed from another file, or cut at its head): the "
+                            "work before it is not here, so the run's calls are incomplete", first[0]))
 
 
 def _unfinished(name: str, stream: int, end: tuple[int, dict] | None, turn: int, values: list,
