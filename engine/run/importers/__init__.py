@@ -35,6 +35,8 @@ FORMATS = (claude_code.FORMAT, openai.FORMAT, skill_creator.FORMAT)
 AUTO = "auto"
 HEAD_BYTES = 65536  # what detection reads of a source
 _SESSION_KEYS = re.compile(r'"sessionId"\s*:')
+# A session id as a record writes it, with no escape (what Claude Code writes: a UUID)
+_SESSION_ID = re.compile(r'"sessionId"\s*:\s*"([^"\\]*)"')
 _ROLE = re.compile(r'"role"\s*:\s*"(?:system|developer|user|assistant|tool|function)"')
 
 
@@ -210,10 +212,10 @@ def _is_agent_file(path: Path) -> bool:
 
 
 def _session(path: Path, source: Source, given: list[Path]) -> tuple[Conversation, set[Path]]:
-    """The session at ``path`` with its subagent files: those given that share its
-    session id, and those beside it (or in ``<session>/subagents/``) that do. A
-    subagent file there that cannot be read may hold calls of this session."""
-    session_id = _session_id(source)
+    """The session at ``path`` with its subagent files: those given that share a
+    session id of its records, and those beside it (or in ``<session>/subagents/``)
+    that do. A subagent file there that cannot be read may hold calls of this session."""
+    session_ids = _session_ids(source)
     nearby = sorted(path.parent.glob("agent-*.jsonl")) + sorted((path.parent / path.stem / "subagents").glob("agent-*.jsonl"))
     agents: dict[str, tuple[Path, Source]] = {}
     unread: list[Problem] = []
@@ -224,7 +226,7 @@ def _session(path: Path, source: Source, given: list[Path]) -> tuple[Conversatio
         if read.unread:
             message = f"a subagent file that could not be read ({read.problems[0].message}) may hold calls of this session"
             unread.append(Problem(CALLS_MAY_BE_MISSING, read.name, message))
-        elif session_id is not None and _session_id(read) == session_id:
+        elif _session_id(read) in session_ids:
             agents[str(candidate.resolve())] = (candidate, read)  # two files of one name are two files
     chosen = [agents[key] for key in sorted(agents, key=lambda key: (Path(key).name, key))]
     conversation = claude_code.read_session(source, tuple(s for _, s in chosen))
@@ -240,6 +242,22 @@ def _held_by_another(out: Path, origin: str):
             else (None, ())
         return found is not None and found.origin not in ("", origin)
     return held
+
+
+def _session_ids(source: Source) -> frozenset[str]:
+    """Every session id the file's records give: a session resumed from another keeps
+    the id of the one it copied on the records it copied, and gives its own to the
+    records (and the subagents) of its own work."""
+    first = _session_id(source)  # the first, however its record writes it
+    found = {first} if first is not None else set()
+    for _, line in source.numbered_lines():
+        # a line is parsed only when it names an id not known yet (at its top, or nested
+        # in a tool's input, which is no session of this file): most name the first alone
+        if not set(_SESSION_ID.findall(line)) <= found:
+            value = loads(line)
+            if value is not None and isinstance(value[0], dict) and isinstance(value[0].get("sessionId"), str):
+                found.add(value[0]["sessionId"])
+    return frozenset(found)
 
 
 def _session_id(source: Source) -> str | None:
