@@ -50,6 +50,7 @@ PARENT_CALL = "parent_tool_use_id"
 # What stream-json messages carry and no chat message does: a JSON array whose head
 # names it (claude-code-action's execution file) is a Claude Code log.
 STREAM_KEYS = re.compile(r'"parent_tool_use_id"\s*:')
+_NO_WORDS = -1  # said of a stream-json run whose last turn ended with no words: it has no reply
 _MEMBER = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")  # after a string: it is a key, its value next
 
 
@@ -123,6 +124,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     problems: list[Problem] = []
     values, found_main = _records(main)
     stream, end, turn = 0, None, 0  # the first line of stream-json, its last result record, a turn after it
+    ended = 0  # the line of the result record before the last: where the last turn starts
     problems.extend(found_main)
     reader = Reader(problems)
     cwds: dict[str, None] = {}  # in the order met: the first is the session's own
@@ -136,7 +138,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         if _is_stream_record(rec):
             stream = stream or line
             if rec.get("type") == "result" and rec.get(PARENT_CALL) is None:
-                end, turn = (line, rec), 0
+                ended, end, turn = end[0] if end is not None else 0, (line, rec), 0
             elif rec.get("type") in ("user", "assistant") and rec.get(PARENT_CALL) is None:
                 turn = turn or line  # the first message of a turn that has no result yet
         if rec.get("isSidechain") is True:
@@ -169,7 +171,8 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         sources=(main.name,) + tuple(a.name for a in agents),
         entries=tuple(entries),
         response=_response(reader, main.name, [p.line for p in found_main if p.code in _SKIPPED_LINES and p.line],
-                           _unfinished(main.name, stream, end, turn, values, problems)),
+                           _unfinished(main.name, stream, end, turn, values, problems)
+                           or _unanswered(main.name, reader, ended, end, problems)),
         timing=tokens.timing(counted, snapshots, reader.times),
         problems=tuple(problems),
         placeholders=placeholders(cwds),
@@ -266,6 +269,28 @@ def _unfinished(name: str, stream: int, end: tuple[int, dict] | None, turn: int,
     return line
 
 
+def _unanswered(name: str, reader: Reader, ended: int, end: tuple[int, dict] | None,
+                problems: list[Problem]) -> int | None:
+    """Where a stream-json run's last turn (after the result record of line ``ended``)
+    holds no words of the agent: the words read before it answer an earlier turn, never
+    the last, so they are no reply. When its result says the turn ended with no words
+    (``result`` empty), the run has no reply and its reply is left empty (``_NO_WORDS``);
+    otherwise the words of that turn were not read, and the response is unknown (the
+    result's line)."""
+    if not ended or end is None or not reader.last_text or reader.last_text[-1].origin.line > ended:
+        return None
+    line, rec = end
+    if rec.get("result") == "":
+        problems.append(Problem("no-reply", name, f"the last turn, after the result record of line {ended}, ends "
+                                "with no words of the agent (its result is empty): the words before it answer an "
+                                "earlier turn, so the run has no reply and the response is empty", line))
+        return _NO_WORDS
+    problems.append(Problem("no-reply", name, f"the last turn, after the result record of line {ended}, holds no "
+                            "words of the agent that were read: the words before it answer an earlier turn, so the "
+                            "response is unknown", line))
+    return line
+
+
 def _response(reader: Reader, name: str, skipped: list[int], unfinished: int | None = None) -> tuple[Text, ...]:
     """The main agent's reply, unsure when a line of the session after its last
     message could not be read (``skipped``: cut short, not JSON), or a part of an
@@ -274,6 +299,8 @@ def _response(reader: Reader, name: str, skipped: list[int], unfinished: int | N
     while writing them, content of a shape not read), so the response is unknown,
     never the words before them, nor none. So is that of a stream-json run that did
     not finish (``unfinished``: the line that says so)."""
+    if unfinished == _NO_WORDS:
+        return ()
     reply = reader.reply()
     unread = reader.unread_reply()
     after = [line for line in skipped if line > reader.last_said] + ([unread] if unread is not None else [])
