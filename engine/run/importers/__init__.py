@@ -78,7 +78,20 @@ def detect_text(source: Source) -> str | None:
         return claude_code.FORMAT if value is None and _SESSION_KEYS.search(head) else None
     if source.data.strip() and skill_creator.looks_like(source.text):
         return skill_creator.FORMAT
+    if _record_after_text(head, len(source.data) <= HEAD_BYTES):
+        return claude_code.FORMAT
     return None
+
+
+def _record_after_text(head: str, whole: bool) -> bool:
+    """Whether the first line of ``head`` that is a JSON object is a Claude Code
+    record: stream-json saved with the lines a shell or CI step wrote before it
+    (stderr merged in: a warning, an echo), which import reports and skips. A line
+    the head cuts short (``whole`` False: its last) is not looked at."""
+    lines = head.split("\n") if whole else head.split("\n")[:-1]
+    first = next((line for line in lines if line.lstrip()[:1] == "{"), None)
+    value = json_container(first) if first is not None else None
+    return value is not None and claude_code.looks_like(value[0])
 
 
 def detect(path: Path) -> str | None:
