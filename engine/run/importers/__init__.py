@@ -73,6 +73,8 @@ def detect_text(source: Source) -> str | None:
             return openai.FORMAT
         if claude_code.array_of_stream(head):
             return claude_code.FORMAT  # a JSON array of stream-json messages
+        if not whole and claude_code.opens_stream(head):
+            return claude_code.FORMAT  # stream-json whose first line runs past the head
         if _SESSION_KEYS.search(head) is None and _ROLE.search(head) is not None:
             return openai.FORMAT
         return claude_code.FORMAT if value is None and _SESSION_KEYS.search(head) else None

@@ -72,34 +72,42 @@ def _is_stream_record(value: dict) -> bool:
 def array_of_stream(head: str) -> bool:
     """True for the head of a JSON array of stream-json messages (claude-code-action's
     execution file), which may be indented, or larger than the head: its messages name
-    ``parent_tool_use_id``, or its first record, cut short by the head (a ``system``
-    ``init`` record listing hundreds of tools and MCP servers), is one by its members."""
+    ``parent_tool_use_id``, or its first record, cut short by the head, is one
+    (``opens_stream``)."""
     if head.lstrip()[:1] != "[":
         return False
-    if STREAM_KEYS.search(head) is not None:
-        return True
+    return STREAM_KEYS.search(head) is not None or opens_stream(head)
+
+
+def opens_stream(head: str) -> bool:
+    """True for a head whose first record (the first line of JSON lines, the first
+    element of an array), cut short by it, is one stream-json prints by the members the
+    head holds whole: its first is a ``system`` ``init`` record listing hundreds of tools
+    and MCP servers, which may run past any head."""
     members = _first_members(head)
-    # stream-json's first record is its init: told so too when session_id lies past the head
+    # told so too when session_id lies past the head
     return _is_stream_record(members) or (members.get("type") == "system" and members.get("subtype") == "init")
 
 
 def _first_members(head: str) -> dict[str, str]:
-    """The members of the first element of the array ``head`` opens whose values are
-    strings written whole within it (a key and its value: ``"type": "system"``); what
-    nests deeper, or lies past the head, is not looked at."""
+    """The members of the first record of ``head`` (the object it opens, or the first
+    element of the array it opens) whose values are strings written whole within it (a
+    key and its value: ``"type": "system"``); what nests deeper, or lies past the head,
+    is not looked at."""
     members: dict[str, str] = {}
-    depth, key = 0, None  # key: the last key met in the element, and where its value starts
+    level = 2 if head.lstrip()[:1] == "[" else 1  # how deep the record's members lie
+    depth, key = 0, None  # key: the last key met in the record, and where its value starts
     for match in JSON_TOKEN.finditer(head):
         token = match.group()
         if token in ("[", "{"):
             depth += 1
-            if depth == 2 and token == "[":
-                break  # the first element is no object
+            if depth == level and token == "[":
+                break  # the record is no object
         elif token in ("]", "}"):
             depth -= 1
-            if depth < 2:
-                break  # the first element has ended
-        elif depth == 2:
+            if depth < level:
+                break  # the record has ended
+        elif depth == level:
             colon = _MEMBER.match(head, match.end())
             if colon is not None:
                 key = (token, colon.end())
