@@ -62,3 +62,10 @@ def test_the_reply_of_the_last_turn_is_the_response(tmp_path):
     outcomes, problems = _graded(tmp_path, records)
     assert outcomes == ["pass", "pass"]
     assert not any("no-reply" in p for p in problems)
+
+
+def test_a_run_appended_that_printed_its_init_alone_leaves_the_response_unknown(tmp_path):
+    records = FIRST + [INIT]  # claude -p --resume started, and was cut short before its result
+    outcomes, problems = _graded(tmp_path, records)
+    assert outcomes == ["error", "error"]
+    assert any("no-result" in p and "stream.jsonl:5" in p for p in problems)

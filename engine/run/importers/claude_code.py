@@ -147,8 +147,8 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
             stream = stream or line
             if rec.get("type") == "result" and rec.get(PARENT_CALL) is None:
                 ended, end, turn = end[0] if end is not None else 0, (line, rec), 0
-            elif rec.get("type") in ("user", "assistant") and rec.get(PARENT_CALL) is None:
-                turn = turn or line  # the first message of a turn that has no result yet
+            elif _opens_turn(rec):
+                turn = turn or line  # the first record of a turn that has no result yet
         if rec.get("isSidechain") is True:
             groups.setdefault(_side_key(rec, line, roots), []).append((main.name, line, rec))
         elif isinstance(rec.get(PARENT_CALL), str):  # a subagent's message in a stream: its Task call's id
@@ -222,6 +222,15 @@ def _records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
         problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, "the array of records is cut short and may have "
                                 "lost a tool call: no check over the run's calls can be decided", line))
     return values, problems
+
+
+def _opens_turn(rec: dict) -> bool:
+    """Whether a stream-json record belongs to a turn, which its result record ends: a
+    message of the main agent, or an ``init`` record (``claude -p --resume`` run after
+    the first, appended to its output, starts with one of its own)."""
+    if rec.get(PARENT_CALL) is not None:
+        return False
+    return rec.get("type") in ("user", "assistant") or (rec.get("type") == "system" and rec.get("subtype") == "init")
 
 
 def _chained_elsewhere(name: str, values: list[tuple[int, Any]], reader: Reader, problems: list[Problem]) -> None:
