@@ -14,6 +14,7 @@ about runs that are not what they seem.
 from __future__ import annotations
 
 import hashlib
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
@@ -235,17 +236,23 @@ def _session(path: Path, source: Source, given: list[Path]) -> tuple[Conversatio
     agents: dict[str, tuple[Path, Source]] = {}
     unread: list[Problem] = []
     for candidate in list(given) + nearby:
-        if str(candidate.resolve()) in agents or candidate == path or _is_agent_file(path):
+        if _real(candidate) in agents or candidate == path or _is_agent_file(path):
             continue
         read = read_source(candidate)
         if read.unread:
             message = f"a subagent file that could not be read ({read.problems[0].message}) may hold calls of this session"
             unread.append(Problem(CALLS_MAY_BE_MISSING, read.name, message))
         elif _session_id(read) in session_ids:
-            agents[str(candidate.resolve())] = (candidate, read)  # two files of one name are two files
+            agents[_real(candidate)] = (candidate, read)  # two files of one name are two files
     chosen = [agents[key] for key in sorted(agents, key=lambda key: (Path(key).name, key))]
     conversation = claude_code.read_session(source, tuple(s for _, s in chosen))
     return replace(conversation, label=path.name, problems=conversation.problems + tuple(unread)), {p for p, _ in chosen}
+
+
+def _real(path: Path) -> str:
+    """The file a path names, its links followed as far as they go: a loop of links
+    is no error here (``Path.resolve`` raises on one), but a file that cannot be read."""
+    return os.path.realpath(path)
 
 
 def _held_by_another(out: Path, origin: str):
