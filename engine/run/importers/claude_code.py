@@ -174,13 +174,17 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     counted, snapshots = tokens.count([reader] + [sub for sub, _ in subagents.values()])
     if snapshots:
         problems.append(tokens.snapshot_problem(main.name, snapshots))
+    unfinished = (_unfinished(main.name, stream, end, turn, values, problems)
+                  or _unanswered(main.name, reader, ended, end, problems))
+    response = _response(reader, main.name, [p.line for p in found_main if p.code in _SKIPPED_LINES and p.line],
+                         unfinished)
+    if not response and unfinished is None and reader.entries:
+        response = _told_reply(main.name, end, problems)
     return Conversation(
         format=FORMAT,
         sources=(main.name,) + tuple(a.name for a in agents),
         entries=tuple(entries),
-        response=_response(reader, main.name, [p.line for p in found_main if p.code in _SKIPPED_LINES and p.line],
-                           _unfinished(main.name, stream, end, turn, values, problems)
-                           or _unanswered(main.name, reader, ended, end, problems)),
+        response=response,
         timing=tokens.timing(counted, snapshots, reader.times),
         problems=tuple(problems),
         placeholders=placeholders(cwds),
@@ -306,6 +310,22 @@ def _unanswered(name: str, reader: Reader, ended: int, end: tuple[int, dict] | N
                             "words of the agent that were read: the words before it answer an earlier turn, so the "
                             "response is unknown", line))
     return line
+
+
+def _told_reply(name: str, end: tuple[int, dict] | None, problems: list[Problem]) -> tuple[Text, ...]:
+    """The response of a stream-json run that finished with no reply read (no words of
+    the agent, or its last words came with a call): when its result record names the
+    run's last words (``result``), no assistant record read holds them (a line of the
+    stream lost, a message not printed whole), so the response is unknown, never none."""
+    if end is None:
+        return ()
+    line, rec = end
+    told = rec.get("result")
+    if not isinstance(told, str) or not told.strip():
+        return ()
+    problems.append(Problem("unread-text", name, "the result record names the run's last words, and no assistant "
+                            "record read holds them: the response is unknown", line))
+    return (Text("agent", "reply", "", Origin(name, line), unsure=True),)
 
 
 def _response(reader: Reader, name: str, skipped: list[int], unfinished: int | None = None) -> tuple[Text, ...]:
