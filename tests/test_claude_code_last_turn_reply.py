@@ -69,3 +69,10 @@ def test_a_run_appended_that_printed_its_init_alone_leaves_the_response_unknown(
     outcomes, problems = _graded(tmp_path, records)
     assert outcomes == ["error", "error"]
     assert any("no-result" in p and "stream.jsonl:5" in p for p in problems)
+
+
+def test_a_result_printed_again_for_the_same_reply_changes_nothing(tmp_path):
+    records = FIRST + [_result("Deployed.")]
+    outcomes, problems = _graded(tmp_path, records)
+    assert outcomes == ["pass", "pass"]
+    assert not any("no-reply" in p for p in problems)

@@ -301,6 +301,8 @@ def _unanswered(name: str, reader: Reader, ended: int, end: tuple[int, dict] | N
     if not ended or end is None or not reader.last_text or reader.last_text[-1].origin.line > ended:
         return None
     line, rec = end
+    if _same_words(rec.get("result"), reader.last_text):
+        return None  # a result printed again for the reply read: no turn of its own
     if rec.get("result") == "":
         problems.append(Problem("no-reply", name, f"the last turn, after the result record of line {ended}, ends "
                                 "with no words of the agent (its result is empty): the words before it answer an "
@@ -310,6 +312,11 @@ def _unanswered(name: str, reader: Reader, ended: int, end: tuple[int, dict] | N
                             "words of the agent that were read: the words before it answer an earlier turn, so the "
                             "response is unknown", line))
     return line
+
+
+def _same_words(told: Any, texts: list[Text]) -> bool:
+    """Whether a result's ``result`` is the words of ``texts``, however they are spaced."""
+    return isinstance(told, str) and told.split() == " ".join(text.text for text in texts).split()
 
 
 def _told_reply(name: str, end: tuple[int, dict] | None, problems: list[Problem]) -> tuple[Text, ...]:
