@@ -36,7 +36,9 @@ if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
 
 HEAD_BYTES = 65536  # enough of a file to tell a session log by its first record
-_LOG_SUFFIXES = (".jsonl", ".json")
+# What a log is named: also as a shell saved what ``claude -p --output-format stream-json``
+# printed (``> claude.ndjson``, ``> claude.log``, ``> output.txt``); its head tells the rest.
+_LOG_SUFFIXES = (".jsonl", ".json", ".ndjson", ".log", ".txt")
 # Said by ``grade`` of a run imported from a skill-creator log, and by ``import`` as it writes one.
 IMPORTED_LOG = ("imported from a skill-creator log that the agent wrote: no raw tool record exists; "
                 "its tool lines are claims, and a check over calls cannot be decided (an error)")
