@@ -1,9 +1,10 @@
 """What ``claude -p --output-format stream-json`` prints, saved with the lines a
-shell or CI step wrote before it (stderr merged in: a warning, an echo), is a Claude
-Code log: told by its first record, the first line that is a JSON object. So
-``import auto`` and ``grade SOURCE`` read it (the lines before it are reported and
-skipped), and one left in a run's ``outputs/`` is said to be an unimported log,
-never passed over as nothing. Text whose lines are no Claude Code records is not."""
+shell or CI step wrote before it (stderr merged in: a warning, an echo, a structured
+log line), is a Claude Code log: told by its first record, the first line that is a
+record of a format referee imports. So ``import auto`` and ``grade SOURCE`` read it
+(the lines before it are reported and skipped), and one left in a run's ``outputs/``
+is said to be an unimported log, never passed over as nothing. Text whose lines are
+no Claude Code records is not, and an OpenAI message list stays one."""
 
 from __future__ import annotations
 
@@ -60,3 +61,20 @@ def test_text_with_other_json_lines_is_no_log(tmp_path: Path):
     source = tmp_path / "notes.jsonl"
     source.write_text('Some notes\n{"type": "user", "text": "hi", "session_id": 3}\n', encoding="utf-8")
     assert detect(source) is None
+
+
+def test_after_a_structured_log_line_it_is_read_as_a_claude_code_log(tmp_path: Path):
+    source = tmp_path / "claude.jsonl"
+    source.write_text(json.dumps({"level": "info", "msg": "starting claude"}) + "\n"
+                      + "".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
+    assert detect(source) == claude_code.FORMAT
+    (result,) = referee.grade(RULES, source, as_eval="1")
+    assert [item["outcome"] for item in result.expectations] == ["fail", "fail"]
+
+
+def test_an_openai_message_list_after_a_line_of_another_kind_stays_one(tmp_path: Path):
+    source = tmp_path / "chat.jsonl"
+    lines = [{"model": "gpt-4o", "run": 1}, {"role": "user", "content": "hi"},
+             {"role": "assistant", "content": "hello"}]
+    source.write_text("".join(json.dumps(r) + "\n" for r in lines), encoding="utf-8")
+    assert detect(source) == "openai"

@@ -76,6 +76,8 @@ def detect_text(source: Source) -> str | None:
             return claude_code.FORMAT  # a JSON array of stream-json messages
         if not whole and claude_code.opens_stream(head):
             return claude_code.FORMAT  # stream-json whose first line runs past the head
+        if value is not None and _record_after_text(head, len(source.data) <= HEAD_BYTES):
+            return claude_code.FORMAT  # stream-json after a line of JSON of another kind
         if _SESSION_KEYS.search(head) is None and _ROLE.search(head) is not None:
             return openai.FORMAT
         return claude_code.FORMAT if value is None and _SESSION_KEYS.search(head) else None
@@ -87,14 +89,19 @@ def detect_text(source: Source) -> str | None:
 
 
 def _record_after_text(head: str, whole: bool) -> bool:
-    """Whether the first line of ``head`` that is a JSON object is a Claude Code
-    record: stream-json saved with the lines a shell or CI step wrote before it
-    (stderr merged in: a warning, an echo), which import reports and skips. A line
-    the head cuts short (``whole`` False: its last) is not looked at."""
+    """Whether the first line of ``head`` that is a record of a format referee imports
+    (a Claude Code or an OpenAI message) is a Claude Code record: stream-json saved with
+    the lines a shell or CI step wrote before it (stderr merged in: a warning, an echo,
+    a structured log line), which import reports and skips. A line the head cuts short
+    (``whole`` False: its last) is not looked at."""
     lines = head.split("\n") if whole else head.split("\n")[:-1]
-    first = next((line for line in lines if line.lstrip()[:1] == "{"), None)
-    value = json_container(first) if first is not None else None
-    return value is not None and claude_code.looks_like(value[0])
+    for line in lines:
+        value = json_container(line) if line.lstrip()[:1] == "{" else None
+        if value is not None and claude_code.looks_like(value[0]):
+            return True
+        if value is not None and openai.looks_like(value[0]):
+            return False
+    return False
 
 
 def detect(path: Path) -> str | None:
