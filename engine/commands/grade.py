@@ -260,7 +260,8 @@ def _prepare(args: argparse.Namespace, color: bool):
         return program, source, judge, part.runs, part
     runs = select_runs(discovery.runs, selection)
     if not runs:
-        return _fail(f"no run under {args.workspace} matches {selection.describe()}")
+        where = "of the sources given" if args.sources is not None else f"under {args.workspace}"
+        return _fail(f"no run {where} matches {selection.describe()}")
     if args.primary is not None:
         configs = sorted({run.id.configuration for run in runs})
         if args.primary not in configs:
