@@ -17,6 +17,7 @@ from typing import Callable
 from referee.engine.checks.access import call_val, note_val, unsure_message
 from referee.engine.checks.base import Context
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
+from referee.engine.run.identity import METADATA
 from referee.engine.run.model import UNREADABLE, Problem
 from referee.engine.run.reading import SKILL_CREATOR_LOG
 from referee.engine.run.safeio import other_name, safe_relative, windows_name
@@ -157,6 +158,14 @@ def _place(problem: Problem) -> str:
 
 
 def _metadata(ctx: Context) -> tuple[Val, ...]:
+    """The run's eval_metadata.json (its eval's and its own, merged); EvalError when
+    one of them could not be read as it is (not UTF-8, not valid JSON, not an
+    object), as for metrics.json: its fields were read from a lossy decoding, or
+    were none, and 'not exists metadata.prompt' passed on a file that holds one."""
+    unread = ctx.once(("metadata", "unread"), lambda: next(
+        (p for p in ctx.run.problems if posixpath.basename(p.path) == METADATA), None))
+    if unread is not None:
+        raise EvalError(f"{unread.path} cannot be used: {unread.message}")
     return (Val(ctx.run.metadata, Prov("metadata", "eval_metadata.json")),)
 
 
