@@ -7,7 +7,8 @@ root of the checkout, is a file there. So every path is made relative to ``root`
 
 - evidence in the run folder (``outputs/transcript.md:14``): that file;
 - evidence of an imported run names its source (``session.jsonl:42``), which is not
-  in the run folder: the file of that name in a ``--sources`` folder;
+  in the run folder: the file of that name in a ``--sources`` folder, when it holds
+  the bytes the run was imported from (the source map's ``origin``);
 - else the assertion's rules line, when ``--rules`` names the rules file whose name
   and digest ``rules_location`` records (``booking.rules@c80e3172:7:1``); a file of
   that name with other text is not the one that graded, and is not pointed at.
@@ -33,6 +34,8 @@ class Places:
     root: Path
     rules: dict[str, Path] = field(default_factory=dict)  # "booking.rules@c80e3172" -> the file
     sources: tuple[Path, ...] = ()  # folders that hold imported runs' source files
+    # each source file's SHA-256, read once however many annotations name it
+    digests: dict[Path, str | None] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, root: Path, rules_files: Sequence[Path] = (), source_dirs: Sequence[Path] = ()) -> Places:
@@ -81,8 +84,41 @@ class Places:
             if found is not None:
                 return found
         name = file.split("#", 1)[0]  # chat.jsonl#/12/... : the source file, then the JSON Pointer
+        origin = _origin(run, name)
         for folder in self.sources:
             found = self.file(folder / name)
-            if found is not None:
+            if found is not None and (origin is None or self._sha256(folder / name) == origin):
                 return found
         return None
+
+    def _sha256(self, path: Path) -> str | None:
+        if path not in self.digests:
+            self.digests[path] = _sha256(path)
+        return self.digests[path]
+
+
+def _origin(run: GradedRun, name: str) -> str | None:
+    """The SHA-256 of the source ``name`` the run was imported from, as its source map
+    records it (``origin``); None when the map records none for that name (an older
+    map, a subagent's file). Sources share names (every skill-creator log is a
+    ``transcript.md``): a file of that name with other bytes is another run's source,
+    whose lines say something else, and is not pointed at."""
+    from referee.engine.run.importers.source_map import load_source_map
+
+    if run.path is None:
+        return None
+    source_map, _ = load_source_map(run.path)
+    if source_map is None or not source_map.origin or source_map.sources[:1] != (name,):
+        return None
+    return source_map.origin.split("#", 1)[0]  # "#k": the k-th conversation of that source
+
+
+def _sha256(path: Path) -> str | None:
+    digest = hashlib.sha256()
+    try:
+        with open(path, "rb") as handle:
+            while chunk := handle.read(1 << 20):
+                digest.update(chunk)
+    except OSError:
+        return None
+    return digest.hexdigest()
