@@ -21,7 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.importers import claude_code, lossy, openai, openai_sources, skill_creator
+from referee.engine.run.importers import claude_code, claude_stream, lossy, openai, openai_sources, skill_creator
 from referee.engine.run.importers.delivered import UnreadableResponse, with_delivered
 from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.placing import PlaceRefused, place_run
@@ -72,9 +72,9 @@ def detect_text(source: Source) -> str | None:
             return claude_code.FORMAT  # a resumed session opens with a summary or a snapshot
         if value is not None and openai.looks_like(value[0]):
             return openai.FORMAT
-        if claude_code.array_of_stream(head):
+        if claude_stream.array_of_stream(head):
             return claude_code.FORMAT  # a JSON array of stream-json messages
-        if not whole and claude_code.opens_stream(head):
+        if not whole and claude_stream.opens_stream(head):
             return claude_code.FORMAT  # stream-json whose first line runs past the head
         if value is not None and _record_after_text(head, len(source.data) <= HEAD_BYTES):
             return claude_code.FORMAT  # stream-json after a line of JSON of another kind

@@ -1,7 +1,8 @@
 """Claude Code session logs (``*.jsonl``): one JSON record per line.
 
-What the records of one agent mean is ``claude_records``'s; this module puts a
-session together:
+What the records of one agent mean is ``claude_records``'s; how stream-json is told
+and what its result records say of how the run ended, ``claude_stream``'s; this module
+puts a session together:
 
 - Subagent work (``isSidechain`` records, ``agent-*.jsonl`` files) is nested
   under the ``Task`` call that started it and kept out of the main agent's counts;
@@ -19,20 +20,18 @@ session together:
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
-from referee.engine.run.importers import tokens
+from referee.engine.run.importers import claude_stream, tokens
 from referee.engine.run.importers.claude_records import Reader, not_a_record, refused
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.jsondoc import message_array
-from referee.engine.run.importers.source import CALL_WORDS, Source, json_container, json_lines, may_hold
+from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines, may_hold
 from referee.engine.run.model import Problem
-from referee.engine.run.safejson import JSON_TOKEN
 
 FORMAT = "claude-code"
 CWD = "<cwd>"
@@ -43,17 +42,6 @@ UNREAD_AGENT_TOOLS = frozenset({"Workflow"})
 # What a session line that could not be read is reported as (``source.each_json_line``).
 _SKIPPED_LINES = frozenset({"bad-json", "truncated", "too-deep"})
 MAX_NESTING = 32  # subagents started by subagents, followed this deep (names and walks stay bounded)
-# The records ``claude -p --output-format stream-json`` prints: a subagent's messages are
-# among them, marked by the id of the Task call that started it (``parent_tool_use_id``).
-STREAM_TYPES = ("system", "user", "assistant", "result")  # a tuple: a record's "type" may be any JSON value
-PARENT_CALL = "parent_tool_use_id"
-# What stream-json messages carry and no chat message does: a JSON array whose head
-# names it (claude-code-action's execution file) is a Claude Code log.
-STREAM_KEYS = re.compile(r'"parent_tool_use_id"\s*:')
-_NO_WORDS = -1  # said of a stream-json run whose last turn ended with no words: it has no reply
-_MEMBER = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")  # after a string: it is a key, its value next
-
-
 def looks_like(value: Any) -> bool:
     """True for a JSON record of a Claude Code session, or of what ``claude -p
     --output-format stream-json`` prints (which names its session ``session_id``)."""
@@ -61,61 +49,7 @@ def looks_like(value: Any) -> bool:
         ("sessionId" in value and "type" in value)
         or (value.get("type") in ("user", "assistant") and isinstance(value.get("message"), dict)
             and "uuid" in value)
-        or _is_stream_record(value))
-
-
-def _is_stream_record(value: dict) -> bool:
-    """A record ``claude -p --output-format stream-json`` prints."""
-    return value.get("type") in STREAM_TYPES and isinstance(value.get("session_id"), str)
-
-
-def array_of_stream(head: str) -> bool:
-    """True for the head of a JSON array of stream-json messages (claude-code-action's
-    execution file), which may be indented, or larger than the head: its messages name
-    ``parent_tool_use_id``, or its first record, cut short by the head, is one
-    (``opens_stream``)."""
-    if head.lstrip()[:1] != "[":
-        return False
-    return STREAM_KEYS.search(head) is not None or opens_stream(head)
-
-
-def opens_stream(head: str) -> bool:
-    """True for a head whose first record (the first line of JSON lines, the first
-    element of an array), cut short by it, is one stream-json prints by the members the
-    head holds whole: its first is a ``system`` ``init`` record listing hundreds of tools
-    and MCP servers, which may run past any head."""
-    members = _first_members(head)
-    # told so too when session_id lies past the head
-    return _is_stream_record(members) or (members.get("type") == "system" and members.get("subtype") == "init")
-
-
-def _first_members(head: str) -> dict[str, str]:
-    """The members of the first record of ``head`` (the object it opens, or the first
-    element of the array it opens) whose values are strings written whole within it (a
-    key and its value: ``"type": "system"``); what nests deeper, or lies past the head,
-    is not looked at."""
-    members: dict[str, str] = {}
-    level = 2 if head.lstrip()[:1] == "[" else 1  # how deep the record's members lie
-    depth, key = 0, None  # key: the last key met in the record, and where its value starts
-    for match in JSON_TOKEN.finditer(head):
-        token = match.group()
-        if token in ("[", "{"):
-            depth += 1
-            if depth == level and token == "[":
-                break  # the record is no object
-        elif token in ("]", "}"):
-            depth -= 1
-            if depth < level:
-                break  # the record has ended
-        elif depth == level:
-            colon = _MEMBER.match(head, match.end())
-            if colon is not None:
-                key = (token, colon.end())
-            elif key is not None and key[1] == match.start():
-                pair = json_container(f"[{key[0]}, {token}]")  # None for a string the head cuts short
-                if pair is not None and all(isinstance(part, str) for part in pair[0]):
-                    members.setdefault(*pair[0])
-    return members
+        or claude_stream.is_stream_record(value))
 
 
 def opens_session(value: Any) -> bool:
@@ -143,16 +77,16 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
             not_a_record(main.name, line, rec, problems)
             continue
         _note_cwd(rec, cwds)
-        if _is_stream_record(rec):
+        if claude_stream.is_stream_record(rec):
             stream = stream or line
-            if rec.get("type") == "result" and rec.get(PARENT_CALL) is None:
+            if rec.get("type") == "result" and rec.get(claude_stream.PARENT_CALL) is None:
                 ended, end, turn = end[0] if end is not None else 0, (line, rec), 0
-            elif _opens_turn(rec):
+            elif claude_stream.opens_turn(rec):
                 turn = turn or line  # the first record of a turn that has no result yet
         if rec.get("isSidechain") is True:
             groups.setdefault(_side_key(rec, line, roots), []).append((main.name, line, rec))
-        elif isinstance(rec.get(PARENT_CALL), str):  # a subagent's message in a stream: its Task call's id
-            groups.setdefault(rec[PARENT_CALL], []).append((main.name, line, rec))
+        elif isinstance(rec.get(claude_stream.PARENT_CALL), str):  # a subagent's message in a stream: its Task call's id
+            groups.setdefault(rec[claude_stream.PARENT_CALL], []).append((main.name, line, rec))
         else:
             reader.record(main.name, line, rec)
     _chained_elsewhere(main.name, values, reader, problems)
@@ -174,12 +108,12 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     counted, snapshots = tokens.count([reader] + [sub for sub, _ in subagents.values()])
     if snapshots:
         problems.append(tokens.snapshot_problem(main.name, snapshots))
-    unfinished = (_unfinished(main.name, stream, end, turn, values, problems)
-                  or _unanswered(main.name, reader, ended, end, problems))
+    unfinished = (claude_stream.unfinished(main.name, stream, end, turn, values, problems)
+                  or claude_stream.unanswered(main.name, reader, ended, end, problems))
     response = _response(reader, main.name, [p.line for p in found_main if p.code in _SKIPPED_LINES and p.line],
                          unfinished)
     if not response and unfinished is None and reader.entries:
-        response = _told_reply(main.name, end, problems)
+        response = claude_stream.told_reply(main.name, end, problems)
     return Conversation(
         format=FORMAT,
         sources=(main.name,) + tuple(a.name for a in agents),
@@ -228,15 +162,6 @@ def _records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
     return values, problems
 
 
-def _opens_turn(rec: dict) -> bool:
-    """Whether a stream-json record belongs to a turn, which its result record ends: a
-    message of the main agent, or an ``init`` record (``claude -p --resume`` run after
-    the first, appended to its output, starts with one of its own)."""
-    if rec.get(PARENT_CALL) is not None:
-        return False
-    return rec.get("type") in ("user", "assistant") or (rec.get("type") == "system" and rec.get("subtype") == "init")
-
-
 def _chained_elsewhere(name: str, values: list[tuple[int, Any]], reader: Reader, problems: list[Problem]) -> None:
     """A session whose first record of the main chain names as its parent
     (``parentUuid``) a record this file does not hold continues a conversation held in
@@ -254,87 +179,6 @@ def _chained_elsewhere(name: str, values: list[tuple[int, Any]], reader: Reader,
                             "work before it is not here, so the run's calls are incomplete", first[0]))
 
 
-def _unfinished(name: str, stream: int, end: tuple[int, dict] | None, turn: int, values: list,
-                problems: list[Problem]) -> int | None:
-    """Where a stream-json run is seen not to have finished (None when it did, or the
-    source is a session log, which has no result record): it has no ``result`` record
-    (cut short: a timeout, a crash), or its result does not say it succeeded (``is_error``
-    not false, or a ``subtype`` other than ``success``: it ended in an error, ran out of
-    turns), or a message of the main agent comes after its last result (``turn``: where
-    a turn, which ends with a result of its own, starts with none). Its last words read
-    are then no finished reply."""
-    if not stream:
-        return None
-    if end is not None and turn:
-        problems.append(Problem("no-result", name, f"this turn, after the stream's last result record (line "
-                                f"{end[0]}), has none: it was cut short, and its last words read may not be its "
-                                "reply, so the response is unknown", turn))
-        return turn
-    if end is None:
-        line = values[-1][0] if values else stream
-        problems.append(Problem("no-result", name, "the stream has no result record: the run was cut short, and "
-                                "its last words read may not be its reply, so the response is unknown", line))
-        return line
-    line, rec = end
-    subtype = rec.get("subtype")
-    # Claude Code has written error_max_turns with is_error false: the subtype says it too
-    if rec.get("is_error") is False and subtype in (None, "success"):
-        return None
-    how = f" ({subtype})" if isinstance(subtype, str) else ""
-    said = (f"says the run ended in an error{how}" if rec.get("is_error") is True else
-            f"does not say the run succeeded (is_error is {rec.get('is_error')!r}, subtype {subtype!r})"
-            if rec.get("is_error") is False else
-            f"does not say the run succeeded (is_error is {rec.get('is_error')!r}){how}")
-    problems.append(Problem("run-error", name, f"the result record {said}: its last words read are no finished "
-                            "reply, so the response is unknown", line))
-    return line
-
-
-def _unanswered(name: str, reader: Reader, ended: int, end: tuple[int, dict] | None,
-                problems: list[Problem]) -> int | None:
-    """Where a stream-json run's last turn (after the result record of line ``ended``)
-    holds no words of the agent: the words read before it answer an earlier turn, never
-    the last, so they are no reply. When its result says the turn ended with no words
-    (``result`` empty), the run has no reply and its reply is left empty (``_NO_WORDS``);
-    otherwise the words of that turn were not read, and the response is unknown (the
-    result's line)."""
-    if not ended or end is None or not reader.last_text or reader.last_text[-1].origin.line > ended:
-        return None
-    line, rec = end
-    if _same_words(rec.get("result"), reader.last_text):
-        return None  # a result printed again for the reply read: no turn of its own
-    if rec.get("result") == "":
-        problems.append(Problem("no-reply", name, f"the last turn, after the result record of line {ended}, ends "
-                                "with no words of the agent (its result is empty): the words before it answer an "
-                                "earlier turn, so the run has no reply and the response is empty", line))
-        return _NO_WORDS
-    problems.append(Problem("no-reply", name, f"the last turn, after the result record of line {ended}, holds no "
-                            "words of the agent that were read: the words before it answer an earlier turn, so the "
-                            "response is unknown", line))
-    return line
-
-
-def _same_words(told: Any, texts: list[Text]) -> bool:
-    """Whether a result's ``result`` is the words of ``texts``, however they are spaced."""
-    return isinstance(told, str) and told.split() == " ".join(text.text for text in texts).split()
-
-
-def _told_reply(name: str, end: tuple[int, dict] | None, problems: list[Problem]) -> tuple[Text, ...]:
-    """The response of a stream-json run that finished with no reply read (no words of
-    the agent, or its last words came with a call): when its result record names the
-    run's last words (``result``), no assistant record read holds them (a line of the
-    stream lost, a message not printed whole), so the response is unknown, never none."""
-    if end is None:
-        return ()
-    line, rec = end
-    told = rec.get("result")
-    if not isinstance(told, str) or not told.strip():
-        return ()
-    problems.append(Problem("unread-text", name, "the result record names the run's last words, and no assistant "
-                            "record read holds them: the response is unknown", line))
-    return (Text("agent", "reply", "", Origin(name, line), unsure=True),)
-
-
 def _response(reader: Reader, name: str, skipped: list[int], unfinished: int | None = None) -> tuple[Text, ...]:
     """The main agent's reply, unsure when a line of the session after its last
     message could not be read (``skipped``: cut short, not JSON), or a part of an
@@ -343,7 +187,7 @@ def _response(reader: Reader, name: str, skipped: list[int], unfinished: int | N
     while writing them, content of a shape not read), so the response is unknown,
     never the words before them, nor none. So is that of a stream-json run that did
     not finish (``unfinished``: the line that says so)."""
-    if unfinished == _NO_WORDS:
+    if unfinished == claude_stream.NO_WORDS:
         return ()
     reply = reader.reply()
     unread = reader.unread_reply()
