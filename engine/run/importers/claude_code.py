@@ -27,7 +27,8 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import claude_stream, tokens
-from referee.engine.run.importers.claude_records import Reader, not_a_record, refused
+from referee.engine.run.importers.claude_records import Reader, not_a_record
+from referee.engine.run.importers.claude_results import refused
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.jsondoc import message_array
 from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines, may_hold

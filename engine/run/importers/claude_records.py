@@ -45,10 +45,9 @@ from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
-from referee.engine.run.importers import tokens
+from referee.engine.run.importers import claude_results, tokens
 from referee.engine.run.importers.record import Call, Origin, Text
-from referee.engine.run.importers.source import (CALL_WORDS, holds_call, holds_call_as_text, json_container,
-                                                 may_hold, may_say, nested)
+from referee.engine.run.importers.source import CALL_WORDS, holds_call, holds_call_as_text, may_hold, may_say, nested
 from referee.engine.run.model import Problem
 
 # Records that are not messages (looked into for a call all the same, but progress):
@@ -58,16 +57,12 @@ _SKIPPED_TYPES = frozenset({"summary", "queue-operation", "file-history-snapshot
                             "pr-link", "permission-mode", "atis-latch", "ai-title", "cost-state", "bridge-session",
                             "rate_limit_event", "prompt_suggestion"})  # the last two: stream-json's
 _PLACEHOLDERS = frozenset({"", "(no content)"})
-_STRUCTURED = ("toolUseResult", "tool_use_result")  # a tool's structured answer, beside its message
 # Calls: the agent's own, and those a server runs within the message (web search, code
 # execution, an MCP connector's tools), whose answers follow as "..._tool_result" blocks.
 _CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 # Parts of a message as it streams that hold neither words nor a call.
 _STREAMED_UNSAID = frozenset({"thinking", "thinking_delta", "signature_delta", "redacted_thinking", "citations_delta"})
-_READ_PREFIX = re.compile(r"^ *[0-9]+(?:→|\t)", re.M)
 _HOOK = re.compile(r"\bhook\b", re.I)
-_ERROR_WRAPPER = re.compile(r"\s*<tool_use_error>")
-_PERSISTED = re.compile(r"\s*<persisted-output>")
 
 
 class Reader:
@@ -107,7 +102,7 @@ class Reader:
                 self.user(origin, rec, message)
             # beside what is read (a tool's own result, toolUseResult, holds what it printed)
             self.unread(origin, "a member of this record beside its message",
-                        {k: v for k, v in rec.items() if k not in ("message",) + _STRUCTURED})
+                        {k: v for k, v in rec.items() if k not in ("message",) + claude_results.STRUCTURED})
             self.unread(origin, "a member of this message beside its content",
                         {k: v for k, v in message.items() if k != "content"})
         elif kind == "system":
@@ -406,15 +401,15 @@ class Reader:
                 R.unplaced_answer(self.problems, origin, call_id)
             return
         call = R.call_at(self.entries, position)
-        structured = _structured(rec)
-        result = _result_value(part.get("content"), structured, call.tool)
-        status, unsure = _status(part)
+        structured = claude_results.structured(rec)
+        result = claude_results.result_value(part.get("content"), structured, call.tool)
+        status, unsure = claude_results.status(part)
         unread = call.unread
         if unsure:
             self.problems.append(Problem("status-unknown", origin.source, f"{unsure}: its call's status is unknown",
                                          origin.line))
             unread = unread | {"status"}
-        if _persisted(part.get("content")):  # the tool's output is in a file beside the session, not here
+        if claude_results.persisted(part.get("content")):  # the tool's output is in a file beside the session, not here
             self.problems.append(Problem("value-cut", origin.source, "the tool's output was too large for the "
                                          "session: Claude Code kept it in a file beside it (tool-results/), and "
                                          "this answer holds a preview only, so its call's return is unknown",
@@ -429,15 +424,9 @@ class Reader:
         """A second, different answer to a call: which one counts is not said, so the
         call's status and return are unknown (the same answer repeated changes nothing)."""
         call = R.call_at(self.entries, position)
-        status, _ = _status(part)
-        if (status, _result_value(part.get("content"), _structured(rec), call.tool)) != (call.status, call.result):
+        status, _ = claude_results.status(part)
+        if (status, claude_results.result_value(part.get("content"), claude_results.structured(rec), call.tool)) != (call.status, call.result):
             R.answered_again(self.entries, position, self.problems, origin)
-
-
-def _structured(rec: dict) -> Any:
-    """A tool's structured answer: ``toolUseResult`` in a session, ``tool_use_result`` in
-    what ``claude -p --output-format stream-json`` prints."""
-    return next((rec[key] for key in _STRUCTURED if key in rec), None)
 
 
 def _synthetic(rec: dict, message: dict) -> bool:
@@ -456,66 +445,6 @@ def _block_key(block: dict) -> tuple:
     """What tells a block repeated on another line of a split message: the whole
     block (two calls with no id, or one id with another tool, are two calls)."""
     return (str(block.get("type")), repr(sorted((k, repr(v)) for k, v in block.items())))
-
-
-def _status(part: dict) -> tuple[str, str | None]:
-    """A tool_result's status, and why it is unsure (None when it is not). Claude Code
-    wraps a tool's failure in ``<tool_use_error>`` and flags it ``is_error``; a result
-    so wrapped with no flag is an error all the same, and one flagged false is unsure."""
-    flag = part.get("is_error")
-    if flag is not None and not isinstance(flag, bool):
-        return "success", f"is_error is {flag!r}, not true or false"
-    if flag is True:
-        return "error", None
-    if not _ERROR_WRAPPER.match(_first_text(part.get("content"))):
-        return "success", None
-    if flag is None:
-        return "error", None
-    return "success", "its content is a <tool_use_error> while is_error is false"
-
-
-def _persisted(content: Any) -> bool:
-    """Whether a tool_result holds only a preview of the tool's output, the whole of
-    which Claude Code wrote to a file beside the session (``<persisted-output>``)."""
-    return _PERSISTED.match(_first_text(content)) is not None
-
-
-def refused(result: Any) -> bool:
-    """Whether a call's answer (as read) is Claude Code's ``<tool_use_error>``: the call
-    was refused before its tool ran (an input that does not validate, a tool or agent
-    type that does not exist)."""
-    return isinstance(result, str) and _ERROR_WRAPPER.match(result) is not None
-
-
-def _first_text(content: Any) -> str:
-    """The text a tool_result's content starts with (a string, or its first part's)."""
-    if isinstance(content, list) and content:
-        content = content[0].get("text") if isinstance(content[0], dict) else content[0]
-    return content if isinstance(content, str) else ""
-
-
-def _result_value(content: Any, structured: Any, tool: str) -> Any:
-    """The result as the agent saw it: JSON text as its value, other text as it is."""
-    if isinstance(content, list):
-        texts = []
-        for part in content:
-            if isinstance(part, dict) and part.get("type") == "text":
-                texts.append(str(part.get("text", "")))
-            elif isinstance(part, dict):
-                texts.append(f"[{part.get('type', 'part')}]")
-            elif isinstance(part, str):
-                texts.append(part)
-        content = "\n".join(texts)
-    if content is None or content == "":
-        return structured if structured is not None else ""
-    if not isinstance(content, str):
-        return content
-    whole = json_container(content.strip())
-    if whole is not None:
-        return whole[0]
-    if tool == "Read" and _READ_PREFIX.match(content):
-        content = _READ_PREFIX.sub("", content)
-    return content
 
 
 def not_a_record(source: str, line: int, value: Any, problems: list[Problem]) -> None:

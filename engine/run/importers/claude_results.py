@@ -1,0 +1,82 @@
+"""What a Claude Code tool_result says: whether the call failed (``is_error``, or
+Claude Code's ``<tool_use_error>`` wrapper), whether it holds the whole output or a
+preview of it (``<persisted-output>``), and its value as the agent saw it. What the
+records of an agent mean is ``claude_records``'s."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from referee.engine.run.importers.source import json_container
+
+STRUCTURED = ("toolUseResult", "tool_use_result")  # a tool's structured answer, beside its message
+_READ_PREFIX = re.compile(r"^ *[0-9]+(?:→|\t)", re.M)
+_ERROR_WRAPPER = re.compile(r"\s*<tool_use_error>")
+_PERSISTED = re.compile(r"\s*<persisted-output>")
+
+
+def structured(rec: dict) -> Any:
+    """A tool's structured answer: ``toolUseResult`` in a session, ``tool_use_result`` in
+    what ``claude -p --output-format stream-json`` prints."""
+    return next((rec[key] for key in STRUCTURED if key in rec), None)
+
+
+def status(part: dict) -> tuple[str, str | None]:
+    """A tool_result's status, and why it is unsure (None when it is not). Claude Code
+    wraps a tool's failure in ``<tool_use_error>`` and flags it ``is_error``; a result
+    so wrapped with no flag is an error all the same, and one flagged false is unsure."""
+    flag = part.get("is_error")
+    if flag is not None and not isinstance(flag, bool):
+        return "success", f"is_error is {flag!r}, not true or false"
+    if flag is True:
+        return "error", None
+    if not _ERROR_WRAPPER.match(_first_text(part.get("content"))):
+        return "success", None
+    if flag is None:
+        return "error", None
+    return "success", "its content is a <tool_use_error> while is_error is false"
+
+
+def persisted(content: Any) -> bool:
+    """Whether a tool_result holds only a preview of the tool's output, the whole of
+    which Claude Code wrote to a file beside the session (``<persisted-output>``)."""
+    return _PERSISTED.match(_first_text(content)) is not None
+
+
+def refused(result: Any) -> bool:
+    """Whether a call's answer (as read) is Claude Code's ``<tool_use_error>``: the call
+    was refused before its tool ran (an input that does not validate, a tool or agent
+    type that does not exist)."""
+    return isinstance(result, str) and _ERROR_WRAPPER.match(result) is not None
+
+
+def _first_text(content: Any) -> str:
+    """The text a tool_result's content starts with (a string, or its first part's)."""
+    if isinstance(content, list) and content:
+        content = content[0].get("text") if isinstance(content[0], dict) else content[0]
+    return content if isinstance(content, str) else ""
+
+
+def result_value(content: Any, structured: Any, tool: str) -> Any:
+    """The result as the agent saw it: JSON text as its value, other text as it is."""
+    if isinstance(content, list):
+        texts = []
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "text":
+                texts.append(str(part.get("text", "")))
+            elif isinstance(part, dict):
+                texts.append(f"[{part.get('type', 'part')}]")
+            elif isinstance(part, str):
+                texts.append(part)
+        content = "\n".join(texts)
+    if content is None or content == "":
+        return structured if structured is not None else ""
+    if not isinstance(content, str):
+        return content
+    whole = json_container(content.strip())
+    if whole is not None:
+        return whole[0]
+    if tool == "Read" and _READ_PREFIX.match(content):
+        content = _READ_PREFIX.sub("", content)
+    return content
