@@ -28,7 +28,8 @@ def _verdict(tool: str, check: str):
     return verdict
 
 
-UNSEEN = ["Bash\u200b", "\ufeffBash", "Ba\u200dsh", "Bash\u2060", "\u202eBash", "Bash\u00ad", "Bash\x7f"]
+UNSEEN = ["Bash\u200b", "\ufeffBash", "Ba\u200dsh", "Bash\u2060", "\u202eBash", "Bash\u00ad", "Bash\x7f",
+          "Bash\u2028Args: {}", "Bash\u2029x"]
 
 
 @pytest.mark.parametrize("tool", UNSEEN)
@@ -54,3 +55,12 @@ def test_a_name_a_reader_sees_whole_is_sure(tool: str):
     found = parse_transcript(_transcript(tool))
     assert not found.problems and found.calls[0].unsure == frozenset()
     assert _verdict(tool, f'no calls to "{tool}"').outcome is Outcome.FAIL
+
+
+@pytest.mark.parametrize("separator", ["\u2028", "\u2029"])
+def test_a_line_separator_inside_a_name_is_not_a_name_a_reader_sees(separator: str):
+    # Input: "Tool: Bash<U+2028>Args: {...}". An editor that ends a line at U+2028
+    # shows "Tool: Bash" and an Args line; the name was "Bash<U+2028>Args: {...}",
+    # and 'no calls to "Bash"' passed.
+    verdict = _verdict(f"Bash{separator}Args: {{}}", 'no calls to "Bash"')
+    assert verdict.outcome is Outcome.ERROR, verdict.message

@@ -165,8 +165,8 @@ def _call(record: CallRecord, fields: dict, index: int, where: tuple[str, str], 
     if suspect is None and tool is not None and _unseen_in(tool):
         unsure |= {"tool"}
         message = (f"the tool name {ascii(tool)} holds a character a reader cannot see (a zero-width or format "
-                   "character, a control character): it reads as another name than it compares as, so which "
-                   "tool was called is unknown")
+                   "character, a control character, a line separator): it reads as another name than it "
+                   "compares as, so which tool was called is unknown")
         problems.append(Problem("tool-unseen", report, message, fields.get("tool_line") or record.line))
     return ToolCall(index, record.step, record.title, tool, fields.get("args"), fields.get("return"), status,
                     Location(file, record.line), fields.get("status_line"), fields.get("tool_line"), suspect,
@@ -176,9 +176,13 @@ def _call(record: CallRecord, fields: dict, index: int, where: tuple[str, str], 
 def _unseen_in(name: str) -> bool:
     """Whether a tool name holds a character that shows as nothing (Unicode's format
     and control characters: a zero-width space, a byte order mark an editor left while
-    joining files, a bidi control): "Bash" followed by U+200B is read as "Bash" on
-    screen but is not "Bash" to a check, so 'no calls to "Bash"' passed on it."""
-    return not name.isprintable() and any(unicodedata.category(ch) in ("Cf", "Cc") for ch in name)
+    joining files, a bidi control) or as a line break (U+2028, U+2029, which some
+    editors end a line at): "Bash" followed by U+200B is read as "Bash" on screen but
+    is not "Bash" to a check, so 'no calls to "Bash"' passed on it."""
+    return not name.isprintable() and any(unicodedata.category(ch) in _UNSEEN for ch in name)
+
+
+_UNSEEN = ("Cf", "Cc", "Zl", "Zp")
 
 
 def _holds_status(fields: dict) -> bool:
