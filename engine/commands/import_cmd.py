@@ -109,6 +109,7 @@ def run(args) -> int:
 
 
 def _summary(item) -> None:
+    from referee.engine.report.inert import line_start
     from referee.engine.run.importers import skill_creator
     from referee.engine.run.importers.detect import IMPORTED_LOG
 
@@ -116,8 +117,8 @@ def _summary(item) -> None:
     count = len(item.problems)
     print(f"  {item.name}: {item.format}, {plural(item.calls, 'tool call')}, {replies}, "
           f"{plural(count, 'problem')}")
-    for problem in item.problems:
-        print(f"    {_shown(str(problem))}")
+    for problem in item.problems:  # a problem starts with its source's name, which may start with "::"
+        print(line_start(f"    {_shown(str(problem))}"))
     if item.format == skill_creator.FORMAT:  # the warning grade gives this run, said before a grade is tried
         print(f"    warning: {IMPORTED_LOG}")
 
