@@ -140,8 +140,16 @@ def _details(run: GradedRun, item: Expectation) -> str:
     if item.key in excluded:
         lines.append(f"not counted toward the gate: {excluded[item.key]}")
     for file, line, text in run.cited(item):
-        lines.append(f"{run.folder}/{file}:{line}: {text}")
+        lines.append(f"{_cited_file(run, file)}:{line}: {text}")
     return "\n".join(lines)
+
+
+def _cited_file(run: GradedRun, file: str) -> str:
+    """``file`` named from the workspace when it is the run folder's; else as the evidence
+    names it: an imported run's source (``session.jsonl``), which lies elsewhere."""
+    if run.path is not None and not (run.path / file).is_file():
+        return file
+    return f"{run.folder}/{file}"
 
 
 def _clean(text: str) -> str:
