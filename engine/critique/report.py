@@ -43,20 +43,20 @@ def lines(critiques: Sequence[Critique], coverage: Sequence[EvalCoverage], color
         killed = sum(1 for t in c.tried if t.must_fail and not t.passed)
         must = sum(1 for t in c.tried if t.must_fail)
         if not c.passing_runs:
-            out.append(f"--    {c.key} {c.text}\n      passed in no run: nothing to critique")
+            out.append(f"--    {_shown(c.key)} {_shown(c.text)}\n      passed in no run: nothing to critique")
             continue
         passing = f"{len(c.passing_runs)} passing run{'s' if len(c.passing_runs) != 1 else ''}"
         if not must and not c.weak:  # "ok, 0 of 0" would read as tested
-            out.append(f"--    {c.key} {c.text}\n      untested: no mutant of what it claims could "
+            out.append(f"--    {_shown(c.key)} {_shown(c.text)}\n      untested: no mutant of what it claims could "
                        f"be built to break it, over {passing}")
             continue
         label = paint("WEAK", "FAIL", color) if c.weak else paint("ok", "PASS", color) + "  "
-        out.append(f"{label}  {c.key} {c.text}\n      {killed} of {must} breaking mutants made it fail, "
+        out.append(f"{label}  {_shown(c.key)} {_shown(c.text)}\n      {killed} of {must} breaking mutants made it fail, "
                    f"over {passing}")
         for reason in c.reasons():
             runs = Counter(t.run for t in c.survivors if t.reason == reason)
             where = f" ({len(runs)} run{'s' if len(runs) != 1 else ''})" if runs else ""
-            out.append(f"      - {reason}{where}")
+            out.append(f"      - {_shown(reason)}{where}")
     for cov in coverage:
         out += _coverage_lines(cov)
     return out
@@ -65,18 +65,28 @@ def lines(critiques: Sequence[Critique], coverage: Sequence[EvalCoverage], color
 def _coverage_lines(cov: EvalCoverage) -> list[str]:
     out = []
     if cov.no_rule:
-        out.append(f"eval {cov.eval_key}: {_expectations(cov.no_rule)} of evals.json "
+        out.append(f"eval {_shown(cov.eval_key)}: {_expectations(cov.no_rule)} of evals.json "
                    f"{'has' if len(cov.no_rule) == 1 else 'have'} no rule")
     if cov.no_check:
-        out.append(f"eval {cov.eval_key}: {_expectations(cov.no_check)} "
+        out.append(f"eval {_shown(cov.eval_key)}: {_expectations(cov.no_check)} "
                    f"{'has' if len(cov.no_check) == 1 else 'have'} no check: left to the LLM grader")
     if cov.unwatched_tools:
-        out.append(f"eval {cov.eval_key}: tools the runs call that no assertion looks at: "
-                   + ", ".join(cov.unwatched_tools))
+        out.append(f"eval {_shown(cov.eval_key)}: tools the runs call that no assertion looks at: "
+                   + ", ".join(_shown(tool) for tool in cov.unwatched_tools))
     for key, outcome in cov.same_everywhere:
-        out.append(f"eval {cov.eval_key}: {key} is {outcome} in every configuration: it does not "
+        out.append(f"eval {_shown(cov.eval_key)}: {_shown(key)} is {outcome} in every configuration: it does not "
                    "tell them apart")
     return out
+
+
+def _shown(text: str) -> str:
+    """A name or reason from the workspace or its runs (an eval id, a sentence, a tool
+    name, what a mutant showed) made inert and kept on its line, as grade prints it: an
+    escape sequence would drive the terminal, and a line break start a line that a CI
+    runner reads as a workflow command (``::error::...``)."""
+    from referee.engine.report.inert import inert
+
+    return inert(str(text)).replace("\n", "\\n")
 
 
 def _expectations(numbers: Sequence[int]) -> str:
