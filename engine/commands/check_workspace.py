@@ -74,6 +74,17 @@ def _warning(finding: Unseen, path: str, key: str, runs: int) -> Diagnostic:
     span = finding.read.span
     end = span.caret_end()
     where = f" (eval {key}, {runs} run{'s' if runs != 1 else ''})"
-    return Diagnostic(_CODES[finding.read.kind], finding.message + where, path, span.line,
-                      span.column, end, finding.hint, severity="warning")
+    hint = None if finding.hint is None else _shown(finding.hint)
+    return Diagnostic(_CODES[finding.read.kind], _shown(finding.message + where), path, span.line,
+                      span.column, end, hint, severity="warning")
+
+
+def _shown(text: str) -> str:
+    """A warning's text, which names what the runs hold (the tools they called, their
+    argument fields), made inert and kept on its line, as grade prints such names: an
+    escape sequence would drive the terminal, and a line break start a line that a CI
+    runner reads as a workflow command."""
+    from referee.engine.report.inert import inert
+
+    return inert(text).replace("\n", "\\n")
 
