@@ -253,17 +253,19 @@ def _apart(runs: list[Run]) -> list[Run]:
     run number of one configuration of an eval in one iteration, are refused, as
     referee grade refuses a workspace where a run would stand for another
     (run-number-taken): one's verdicts would be reported in the other's place."""
+    from referee.engine.run.identity import report_path
+
     paths: set[str] = set()
     numbers: dict[tuple, str] = {}
     for run in runs:
-        rid = run.id
-        if rid.rel in paths:
-            raise ValueError(f"{rid.rel}: two runs given have this path; build each with its own "
+        rid, path = run.id, report_path(run.id)  # the run's path in grading.json
+        if path in paths:
+            raise ValueError(f"{path}: two runs given have this path; build each with its own "
                              "(memory_run(..., run_number=N))")
-        paths.add(rid.rel)
-        taken = numbers.setdefault((rid.iteration, rid.eval_id, rid.configuration, rid.run_number), rid.rel)
-        if taken != rid.rel:
-            raise ValueError(f"{taken} and {rid.rel} are both run {rid.run_number} of eval "
+        paths.add(path)
+        taken = numbers.setdefault((rid.iteration, rid.eval_id, rid.configuration, rid.run_number), path)
+        if taken != path:
+            raise ValueError(f"{taken} and {path} are both run {rid.run_number} of eval "
                              f"{rid.eval_id!r}, configuration {rid.configuration!r}: number the runs apart")
     return runs
 

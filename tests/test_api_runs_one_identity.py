@@ -36,3 +36,15 @@ def test_runs_numbered_apart_are_graded():
     results = referee.grade(RULES, [memory_run(CLEAN), memory_run(SECRET, run_number=2)])
     assert [(r.path, r.status) for r in results] == [("eval-1/with_skill/run-1", "PASS"),
                                                      ("eval-1/with_skill/run-2", "FAIL")]
+
+
+def test_runs_loaded_on_their_own_are_told_apart_by_their_folders(tmp_path):
+    from referee.engine.run.workspace import load_run
+
+    runs = []
+    for number, files in ((1, CLEAN), (2, SECRET)):
+        outputs = tmp_path / "eval-1" / "with_skill" / f"run-{number}" / "outputs"
+        outputs.mkdir(parents=True)
+        (outputs / "response.md").write_text(files["outputs/response.md"], encoding="utf-8")
+        runs.append(load_run(outputs.parent))  # each is "." in its own folder
+    assert [r.status for r in referee.grade(RULES, runs)] == ["PASS", "FAIL"]
