@@ -118,7 +118,9 @@ def grade(rules: str | Program,
     what is neither a path, runs nor source paths).
 
     ``rules`` is rules text or a ``Program`` from :func:`compile` (TypeError for
-    anything else: a Path is not read, give its text); without ``evals``
+    anything else: a Path is not read, give its text); with ``evals`` a program
+    compiled without that evals.json is compiled again with it, as ``referee grade
+    --evals`` compiles the rules; without ``evals``
     a program compiled with an evals.json reads the responses it names, and one
     compiled without the sentences of each eval's ``eval_metadata.json`` as its own. ``response``
     names the file the harness delivered as the answer, relative to each run
@@ -145,6 +147,9 @@ def grade(rules: str | Program,
         source, program = _source(_rules_text(rules, "rules text (str) or a Program"), "<rules>", evals), None
     else:
         source, program = rules.source or _source("", "<rules>", evals), rules
+        if evals is not None and rules.source is not None and not _same_file(evals, source.evals_path):
+            # As referee grade --evals compiles them: the texts and order of the evals.json given.
+            source, program = replace(source, evals_path=os.path.abspath(evals), evals_shown=os.fspath(evals)), None
     if evals is None:  # the evals.json the program was compiled with names the responses
         evals = source.evals_path
     if isinstance(given, (str, os.PathLike)) and not Path(given).is_dir():  # a source (a FIFO is refused there)
@@ -173,6 +178,10 @@ def grade(rules: str | Program,
         # may be one eval's (docs/scale.md), where none matching is an answer.
         raise ValueError("no run matches an eval of the rules; check the eval ids and names")
     return results
+
+
+def _same_file(path: str | os.PathLike[str], other: str | None) -> bool:
+    return other is not None and os.path.abspath(path) == os.path.abspath(other)
 
 
 def _text_option(name: str, value: object, path: bool = False) -> str | None:
