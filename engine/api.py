@@ -113,7 +113,7 @@ def grade(rules: str | Program,
     conversations are graded in memory as ``referee import`` would write them
     (``as_eval`` and ``error_when`` as its ``--eval`` and ``--error-when``, refused
     for anything else; ValueError for a file that holds no conversation or is no
-    regular file or a folder where no run is found, FileNotFoundError for a path
+    regular file, a folder where no run is found or nothing given, FileNotFoundError for a path
     that does not exist, TypeError for
     what is neither a path, runs nor source paths).
 
@@ -216,6 +216,8 @@ def _given(where: object) -> str | os.PathLike[str] | Run | list[Run] | tuple[Pa
         raise TypeError("where must be a path, runs or source paths, not a mapping: files held in memory are "
                         "graded as runs: memory_run(files) or memory_workspace(files)")
     items = list(where)
+    if not items:  # as referee grade refuses a workspace of none: no result would read as every run passing
+        raise ValueError("no runs and no sources given; an empty benchmark is not a success")
     if all(isinstance(item, Run) for item in items):
         return items
     if all(isinstance(item, (str, os.PathLike)) for item in items):

@@ -1,7 +1,7 @@
 """``referee.grade`` given a folder where no run is found refuses it, as ``referee grade``
 does ("no runs found", exit 2): an empty list would read as "every run passed" to a
-caller that checks ``all(r.passed for r in results)``. Runs given in memory are the
-caller's own choice: none gives no result."""
+caller that checks ``all(r.passed for r in results)``. So is an empty list of runs or
+sources: files held in memory where no run is found give none."""
 
 from __future__ import annotations
 
@@ -34,8 +34,18 @@ def test_a_folder_of_session_logs_says_how_to_import_them(tmp_path: Path):
         referee.grade(RULES, tmp_path)
 
 
-def test_no_runs_given_in_memory_give_no_result():
-    assert referee.grade(RULES, []) == []
+@pytest.mark.parametrize("where", [[], (), iter([])])
+def test_no_runs_and_no_sources_given_are_refused(where):
+    with pytest.raises(ValueError, match="no runs"):
+        referee.grade(RULES, where)
+
+
+def test_files_in_memory_that_hold_no_run_are_refused():
+    from referee.engine.run.memory_workspace import memory_workspace
+
+    runs = memory_workspace({"eval-1/with_skill/run-1/response.md": "done\n"})  # no outputs/: no run
+    with pytest.raises(ValueError, match="no runs"):
+        referee.grade(RULES, runs)
 
 
 def test_a_folder_with_a_run_is_graded(tmp_path: Path):
