@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -123,6 +123,14 @@ class Read:
         return [conversation for _, _, conversation in self.found]
 
 
+def source_paths(paths: Iterable[str | os.PathLike[str]]) -> list[Path]:
+    """The sources given, as Paths: a library caller gives str as often as Path. A bare
+    path where a list is meant is a TypeError (a str would be read as its characters)."""
+    if isinstance(paths, (str, bytes, os.PathLike)):
+        raise TypeError(f"sources must be a list of paths, not one path: [{paths!r}]")
+    return [Path(path) for path in paths]
+
+
 def conversations(fmt: str, paths: list[Path], response: str | None = None,
                   error_when: str | None = None) -> list[Conversation]:
     """Every conversation of ``paths`` read as ``fmt`` (``auto``: each source's
@@ -162,6 +170,7 @@ def each_conversation(fmt: str, paths: list[Path], response: str | None = None,
     OpenAI sources (``statuses``; BadPattern when it does not compile).
     """
     pattern = ErrorWhen(error_when) if error_when is not None else None
+    paths = source_paths(paths)
     agents = [p for p in paths if _is_agent_file(p)]
     used: set[Path] = set()
     for path in [p for p in paths if p not in agents] + agents:

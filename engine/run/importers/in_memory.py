@@ -17,7 +17,7 @@ from pathlib import Path
 
 from referee.engine.run.discovery import run_order
 from referee.engine.run.identity import MetadataReader, identify
-from referee.engine.run.importers import AUTO, each_conversation
+from referee.engine.run.importers import AUTO, each_conversation, source_paths
 from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.writer import RunFiles, render_run
 from referee.engine.run.kept_apart import KeptApart, place_of
@@ -49,6 +49,7 @@ def source_runs(paths: list[Path], eval_id: str | None = None, configuration: st
     ``response`` and ``error_when`` are import's (``each_conversation``); ``responses``
     are grade's (the files each run names as its response). BadPattern for an
     ``error_when`` that does not compile."""
+    paths = source_paths(paths)
     namer = Namer(paths)
     numbered = iter(eval_run_names(eval_id, configuration, _NOWHERE)) if eval_id is not None else None
     found, errors = [], []
