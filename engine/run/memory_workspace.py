@@ -27,6 +27,8 @@ ROOT = "/<memory>"
 def run_folders(paths: list[str] | tuple[str, ...] | set[str]) -> list[str]:
     """The run folders among these file paths (each relative to the workspace, POSIX):
     every folder holding ``outputs/``, the outermost one when runs nest."""
+    if isinstance(paths, str):  # it would be read as its characters: no run at all
+        raise TypeError(f"paths must be a list of paths, not one path: [{paths!r}]")
     found = set()
     for path in paths:
         parts = PurePosixPath(path).parts
@@ -37,7 +39,9 @@ def run_folders(paths: list[str] | tuple[str, ...] | set[str]) -> list[str]:
 
 def readers(path: str, runs: list[str] | tuple[str, ...]) -> list[str]:
     """The runs (of ``run_folders``) that read the file at ``path``: the run it lies in,
-    or, for an eval_metadata.json above runs, every run below its folder."""
+    or, for an eval_metadata.json above runs, every run below its folder. ``path`` is
+    read as ``run_folders`` and ``memory_workspace`` read it (``./a//b`` is ``a/b``)."""
+    path = str(PurePosixPath(path))
     inside = [run for run in runs if run == "." or path.startswith(run + "/")]
     if inside:
         return inside[-1:]  # the innermost (a run folder's own files)
