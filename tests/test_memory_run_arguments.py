@@ -29,3 +29,16 @@ def test_an_argument_of_the_wrong_type_is_a_type_error_naming_it(argument):
 def test_a_response_given_as_a_path_is_its_text():
     (result,) = referee.grade(RULES, [memory_run(FILES, response=Path("outputs/answer.md"))])
     assert result.expectations[0]["outcome"] == "fail"
+
+
+@pytest.mark.parametrize("rel", ["../elsewhere/run-1", "/tmp/run-1", "eval-1/../../run-1", ""])
+def test_a_run_path_outside_the_workspace_is_refused(rel):
+    """``rel`` is the run's path in the workspace, which each RunResult.path gives and a
+    caller writes the reports under (docs/scale.md): it cannot leave the workspace."""
+    with pytest.raises(ValueError, match="rel"):
+        memory_run(FILES, rel=rel)
+
+
+def test_a_run_path_inside_the_workspace_is_the_results_path():
+    (result,) = referee.grade(RULES, [memory_run(FILES, rel="it-1/eval-1/with_skill/run-1")])
+    assert result.path == "it-1/eval-1/with_skill/run-1"

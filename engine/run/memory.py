@@ -126,6 +126,9 @@ def memory_run(files: Mapping[str, Content], *, eval_id: str = "1", configuratio
     _typed((Mapping, type(None)), metadata=metadata)
     if not isinstance(run_number, int) or isinstance(run_number, bool):
         raise TypeError(f"run_number must be an int, not {type(run_number).__name__}: {run_number!r}")
+    if rel is not None and (not rel or PurePosixPath(rel).is_absolute() or ".." in PurePosixPath(rel).parts):
+        # the results name the run by it, and a caller writes its reports there
+        raise ValueError(f"rel={rel!r}: a run's path in the workspace is relative and without '..'")
     where = rel if rel is not None else f"eval-{eval_id}/{configuration}/run-{run_number}"
     return MemoryRun(files, RunId(where, eval_id, eval_name, configuration, run_number), metadata,
                      ResponseFiles(response))
