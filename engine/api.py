@@ -95,7 +95,10 @@ def _anchored(program: Program) -> Program:
 def rules_name(path: str | os.PathLike[str], text: str) -> str:
     """How ``referee grade`` names a rules or evals file in reports: its file name and
     the first 8 hex digits of the SHA-256 of its text (``booking.rules@1a2b3c4d``),
-    whatever folder it is in, so reports do not depend on where they were made."""
+    whatever folder it is in, so reports do not depend on where they were made.
+    ``text`` is the file's text as it holds it, line ends and all
+    (``Path.read_bytes().decode("utf-8")``; ``read_text`` turns CRLF into LF, and
+    gives another name than ``referee grade`` gives)."""
     from referee.engine.decision.provenance import rules_name as named  # grade's own naming
 
     return named(os.fspath(path), _rules_text(text))
