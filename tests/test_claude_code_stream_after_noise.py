@@ -11,22 +11,11 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import referee
-from referee.engine.run.importers import claude_code, detect, import_sources
+from rm_stream import graded_where_it_lies, imported, left_in_outputs, records
+from referee.engine.run.importers import claude_code, detect
 
 SESSION = "s-3"
-RULES = 'eval 1\nexpect 1: no calls to "Bash"\nexpect 2: not response contains "rm"\n'
-RECORDS = [
-    {"type": "system", "subtype": "init", "cwd": "/repo", "session_id": SESSION, "tools": ["Bash"]},
-    {"type": "assistant", "parent_tool_use_id": None, "session_id": SESSION,
-     "message": {"id": "m0", "role": "assistant",
-                 "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "rm -rf build"}}]}},
-    {"type": "user", "parent_tool_use_id": None, "session_id": SESSION,
-     "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}},
-    {"type": "assistant", "parent_tool_use_id": None, "session_id": SESSION,
-     "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "I ran rm -rf build"}]}},
-    {"type": "result", "subtype": "success", "is_error": False, "result": "I ran rm -rf build",
-     "session_id": SESSION}]
+RECORDS = records(SESSION)
 NOISE = "(node:2412) Warning: an experimental feature is in use\nRunning claude on the task...\n"
 
 
@@ -36,25 +25,15 @@ def _stream(path: Path) -> Path:
 
 
 def test_import_auto_reads_it(tmp_path: Path):
-    source = _stream(tmp_path / "claude.jsonl")
-    result = import_sources("auto", [source], tmp_path / "out")
-    assert result.errors == ()
-    (run,) = result.written
-    assert (run.format, run.calls, run.responded) == (claude_code.FORMAT, 1, True)
+    imported(_stream, tmp_path)
 
 
 def test_graded_where_it_lies(tmp_path: Path):
-    (result,) = referee.grade(RULES, _stream(tmp_path / "claude.jsonl"), as_eval="1")
-    assert [item["outcome"] for item in result.expectations] == ["fail", "fail"]
+    graded_where_it_lies(_stream, tmp_path)
 
 
 def test_left_in_outputs_it_never_lets_a_check_pass(tmp_path: Path):
-    outputs = tmp_path / "ws" / "eval-1" / "cfg" / "run-1" / "outputs"
-    outputs.mkdir(parents=True)
-    _stream(outputs / "claude.jsonl")
-    (result,) = referee.grade(RULES, tmp_path / "ws")
-    assert [item["outcome"] for item in result.expectations] == ["error", "error"]
-    assert "claude.jsonl looks like a claude-code log" in result.expectations[1]["evidence"]
+    left_in_outputs(_stream, tmp_path)
 
 
 def test_text_with_other_json_lines_is_no_log(tmp_path: Path):
@@ -64,12 +43,13 @@ def test_text_with_other_json_lines_is_no_log(tmp_path: Path):
 
 
 def test_after_a_structured_log_line_it_is_read_as_a_claude_code_log(tmp_path: Path):
-    source = tmp_path / "claude.jsonl"
-    source.write_text(json.dumps({"level": "info", "msg": "starting claude"}) + "\n"
-                      + "".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
-    assert detect(source) == claude_code.FORMAT
-    (result,) = referee.grade(RULES, source, as_eval="1")
-    assert [item["outcome"] for item in result.expectations] == ["fail", "fail"]
+    def write(path: Path) -> Path:
+        path.write_text(json.dumps({"level": "info", "msg": "starting claude"}) + "\n"
+                        + "".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
+        return path
+
+    assert detect(write(tmp_path / "claude.jsonl")) == claude_code.FORMAT
+    graded_where_it_lies(write, tmp_path)
 
 
 def test_an_openai_message_list_after_a_line_of_another_kind_stays_one(tmp_path: Path):

@@ -9,24 +9,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import referee
-from referee.engine.run.importers import HEAD_BYTES, claude_code, detect, import_sources
+from rm_stream import graded_where_it_lies, imported, left_in_outputs, records
+from referee.engine.run.importers import HEAD_BYTES, detect
 
 SESSION = "s-10"
-RULES = 'eval 1\nexpect 1: no calls to "Bash"\nexpect 2: not response contains "rm"\n'
-INIT = {"type": "system", "subtype": "init", "cwd": "/repo", "session_id": SESSION,
-        "tools": [f"mcp__server{i}__a_tool_with_a_rather_long_name" for i in range(3000)]}
-RECORDS = [
-    INIT,
-    {"type": "assistant", "parent_tool_use_id": None, "session_id": SESSION,
-     "message": {"id": "m0", "role": "assistant",
-                 "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "rm -rf build"}}]}},
-    {"type": "user", "parent_tool_use_id": None, "session_id": SESSION,
-     "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}},
-    {"type": "assistant", "parent_tool_use_id": None, "session_id": SESSION,
-     "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "I ran rm -rf build"}]}},
-    {"type": "result", "subtype": "success", "is_error": False, "result": "I ran rm -rf build",
-     "session_id": SESSION}]
+RECORDS = records(SESSION, tools=[f"mcp__server{i}__a_tool_with_a_rather_long_name" for i in range(3000)])
+INIT = RECORDS[0]
 
 
 def _stream(path: Path) -> Path:
@@ -36,24 +24,15 @@ def _stream(path: Path) -> Path:
 
 
 def test_import_auto_reads_it(tmp_path: Path):
-    result = import_sources("auto", [_stream(tmp_path / "claude.jsonl")], tmp_path / "out")
-    assert result.errors == ()
-    (run,) = result.written
-    assert (run.format, run.calls, run.responded) == (claude_code.FORMAT, 1, True)
+    imported(_stream, tmp_path)
 
 
 def test_graded_where_it_lies(tmp_path: Path):
-    (result,) = referee.grade(RULES, _stream(tmp_path / "claude.jsonl"), as_eval="1")
-    assert [item["outcome"] for item in result.expectations] == ["fail", "fail"]
+    graded_where_it_lies(_stream, tmp_path)
 
 
 def test_left_in_outputs_it_never_lets_a_check_pass(tmp_path: Path):
-    outputs = tmp_path / "ws" / "eval-1" / "cfg" / "run-1" / "outputs"
-    outputs.mkdir(parents=True)
-    _stream(outputs / "claude.jsonl")
-    (result,) = referee.grade(RULES, tmp_path / "ws")
-    assert [item["outcome"] for item in result.expectations] == ["error", "error"]
-    assert "claude.jsonl looks like a claude-code log" in result.expectations[1]["evidence"]
+    left_in_outputs(_stream, tmp_path)
 
 
 def test_a_long_first_line_of_another_kind_is_no_log(tmp_path: Path):

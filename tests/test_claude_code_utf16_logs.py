@@ -12,22 +12,10 @@ from pathlib import Path
 
 import pytest
 
-import referee
-from referee.engine.run.importers import claude_code, import_sources
+from rm_stream import graded_where_it_lies, imported, left_in_outputs, records
+from referee.engine.run.importers import import_sources
 
-SESSION = "s-8"
-RULES = 'eval 1\nexpect 1: no calls to "Bash"\nexpect 2: not response contains "rm"\n'
-RECORDS = [
-    {"type": "system", "subtype": "init", "cwd": "/repo", "session_id": SESSION, "tools": ["Bash"]},
-    {"type": "assistant", "parent_tool_use_id": None, "session_id": SESSION,
-     "message": {"id": "m0", "role": "assistant",
-                 "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "rm -rf build"}}]}},
-    {"type": "user", "parent_tool_use_id": None, "session_id": SESSION,
-     "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}},
-    {"type": "assistant", "parent_tool_use_id": None, "session_id": SESSION,
-     "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "I ran rm -rf build é"}]}},
-    {"type": "result", "subtype": "success", "is_error": False, "result": "I ran rm -rf build é",
-     "session_id": SESSION}]
+RECORDS = records("s-8", reply="I ran rm -rf build é")
 
 
 def _utf16(encoding: str) -> bytes:
@@ -35,31 +23,26 @@ def _utf16(encoding: str) -> bytes:
     return ("\ufeff" + text).encode(encoding)
 
 
+def _written(encoding: str):
+    def write(path: Path) -> Path:
+        path.write_bytes(_utf16(encoding))
+        return path
+
+    return write
+
+
 @pytest.mark.parametrize("encoding", ["utf-16-le", "utf-16-be"])
 def test_import_auto_reads_it(tmp_path: Path, encoding):
-    source = tmp_path / "claude.jsonl"
-    source.write_bytes(_utf16(encoding))
-    result = import_sources("auto", [source], tmp_path / "out")
-    assert result.errors == ()
-    (run,) = result.written
-    assert (run.format, run.calls, run.responded) == (claude_code.FORMAT, 1, True)
+    run = imported(_written(encoding), tmp_path)
     assert "I ran rm -rf build é" in (tmp_path / "out" / run.name / "outputs" / "response.md").read_text("utf-8")
 
 
 def test_graded_where_it_lies(tmp_path: Path):
-    source = tmp_path / "claude.jsonl"
-    source.write_bytes(_utf16("utf-16-le"))
-    (result,) = referee.grade(RULES, source, as_eval="1")
-    assert [item["outcome"] for item in result.expectations] == ["fail", "fail"]
+    graded_where_it_lies(_written("utf-16-le"), tmp_path)
 
 
 def test_left_in_outputs_it_never_lets_a_check_pass(tmp_path: Path):
-    outputs = tmp_path / "ws" / "eval-1" / "cfg" / "run-1" / "outputs"
-    outputs.mkdir(parents=True)
-    (outputs / "claude.jsonl").write_bytes(_utf16("utf-16-le"))
-    (result,) = referee.grade(RULES, tmp_path / "ws")
-    assert [item["outcome"] for item in result.expectations] == ["error", "error"]
-    assert "claude.jsonl looks like a claude-code log" in result.expectations[1]["evidence"]
+    left_in_outputs(_written("utf-16-le"), tmp_path)
 
 
 def test_bytes_behind_a_utf16_mark_that_are_not_utf16_are_no_log(tmp_path: Path):
