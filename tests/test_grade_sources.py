@@ -88,7 +88,7 @@ def test_what_grade_says_of_sources(tmp_path: Path, capsys):
     empty.write_text("no conversation here\n", encoding="utf-8")
     assert main(["grade", str(empty), *rules]) == 2
     err = capsys.readouterr().err
-    assert "notes.txt: not a format referee imports" in err and "no run in the sources given" in err
+    assert "notes.txt: not a format referee imports" in err and "nothing graded" in err
     assert main(["grade", str(session), str(tmp_path / "missing.jsonl"), *rules]) == 2
     assert "missing.jsonl: no such file" in capsys.readouterr().err
     assert main(["grade", str(session), str(tmp_path), *rules]) == 2

@@ -48,7 +48,7 @@ def given_sources(args: argparse.Namespace) -> list[Path] | None:
 
 def discover_sources(paths: list[Path], args: argparse.Namespace):
     """The runs of ``paths`` as a discovery of the workspace ``import`` would write
-    (``engine.run.discovery.Discovery``); an error per source that gave none is a warning."""
+    (``engine.run.discovery.Discovery``); a source that gave none is an input error."""
     from referee.engine.run.discovery import Discovery
     from referee.engine.run.importers import BadPattern
     from referee.engine.run.importers.in_memory import source_runs
@@ -59,8 +59,10 @@ def discover_sources(paths: list[Path], args: argparse.Namespace):
                             responses=response_files(None, args.evals))
     except BadPattern as exc:
         raise UsageError(str(exc)) from None
-    for error in found.errors:
-        warn(error)
+    if found.errors:
+        # A source named and not read gives no run: graded without it, the gate would
+        # pass over what could not be read (referee.grade refuses it too).
+        raise UsageError("; ".join(found.errors) + "; nothing graded: every source given must be read")
     for note in found.notes:
         warn(note)
     return Discovery(list(found.runs))
