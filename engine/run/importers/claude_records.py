@@ -27,8 +27,8 @@ a session together: its main agent, its subagents, the numbers).
   (so the agent) controls it; the line-number prefixes of ``Read`` results are removed.
   A result that holds a preview only (``<persisted-output>``: the output was kept in a
   file beside the session) leaves its call's return unknown.
-- A user-role message the system wrote (a compaction summary, meta text) is
-  harness text; the first real user turn is the eval prompt. A compaction met before
+- A user-role message the system wrote (a compaction summary, meta text, the
+  record of a slash command and of what it printed) is harness text; the first real user turn is the eval prompt. A compaction met before
   any work of the agent opens a continuation of work held elsewhere: the run's calls
   are incomplete. So is an assistant
   message Claude Code wrote in the model's place (model ``<synthetic>``: an API
@@ -63,6 +63,11 @@ _CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 # Parts of a message as it streams that hold neither words nor a call.
 _STREAMED_UNSAID = frozenset({"thinking", "thinking_delta", "signature_delta", "redacted_thinking", "citations_delta"})
 _HOOK = re.compile(r"\bhook\b", re.I)
+# How Claude Code records a slash command the user ran, and what a built-in one printed:
+# a user message made of these tags alone is the harness's record, never a request.
+_COMMAND_TAGS = ("command-name", "command-message", "command-args", "local-command-stdout",
+                 "local-command-stderr", "local-command-caveat")
+_COMMAND_OPEN = re.compile(r"\s*<(%s)>" % "|".join(_COMMAND_TAGS))
 
 
 class Reader:
@@ -369,6 +374,8 @@ class Reader:
             kind = R.SYSTEM_REMINDER
         elif rec.get("isMeta") or "-hook>" in text:
             kind = R.HOOK if "hook" in text else R.SYSTEM
+        elif command_record(text):
+            kind = R.SYSTEM
         elif not self.prompted:
             kind, self.prompted = R.EVAL_PROMPT, True
         else:
@@ -427,6 +434,22 @@ class Reader:
         status, _ = claude_results.status(part)
         if (status, claude_results.result_value(part.get("content"), claude_results.structured(rec), call.tool)) != (call.status, call.result):
             R.answered_again(self.entries, position, self.problems, origin)
+
+
+def command_record(text: str) -> bool:
+    """Whether a user message's text is Claude Code's record of a slash command
+    (``<command-name>/clear</command-name>``, its message and arguments) or of what a
+    built-in command printed (``<local-command-stdout>``): those tags and nothing else."""
+    at, tags = 0, 0
+    while at < len(text):  # each tag closed at its first end (none nests): one pass over the text
+        opened = _COMMAND_OPEN.match(text, at)
+        if opened is None:
+            return tags > 0 and not text[at:].strip()
+        end = text.find(f"</{opened.group(1)}>", opened.end())
+        if end < 0:
+            return False
+        at, tags = end + len(opened.group(1)) + 3, tags + 1
+    return tags > 0
 
 
 def _synthetic(rec: dict, message: dict) -> bool:
