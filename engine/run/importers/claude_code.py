@@ -110,7 +110,8 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     if snapshots:
         problems.append(tokens.snapshot_problem(main.name, snapshots))
     unfinished = (claude_stream.unfinished(main.name, stream, end, turn, values, problems)
-                  or claude_stream.unanswered(main.name, reader, ended, end, problems))
+                  or claude_stream.unanswered(main.name, reader, ended, end, problems)
+                  or (None if stream else _unanswered_request(main.name, reader, problems)))
     response = _response(reader, main.name, [p.line for p in found_main if p.code in _SKIPPED_LINES and p.line],
                          unfinished)
     if not response and unfinished is None and reader.entries:
@@ -178,6 +179,18 @@ def _chained_elsewhere(name: str, values: list[tuple[int, Any]], reader: Reader,
     problems.append(Problem(CALLS_MAY_BE_MISSING, name, f"this record continues record {first[1]!r}, which this "
                             "file does not hold (a session resumed from another file, or cut at its head): the "
                             "work before it is not here, so the run's calls are incomplete", first[0]))
+
+
+def _unanswered_request(name: str, reader: Reader, problems: list[Problem]) -> int | None:
+    """The line of a session's last request when the agent never answered it (the
+    session ends there: cut, or the answer never written). The words before it answer
+    an earlier turn, if any: the reply is not known, so the response is unknown."""
+    if reader.asked is None:
+        return None
+    line, _ = reader.asked
+    problems.append(Problem("no-reply", name, "the session ends with a request the agent did not answer: the words "
+                            "before it (if any) answer an earlier turn, so the response is unknown", line))
+    return line
 
 
 def _response(reader: Reader, name: str, skipped: list[int], unfinished: int | None = None) -> tuple[Text, ...]:

@@ -68,6 +68,15 @@ _HOOK = re.compile(r"\bhook\b", re.I)
 _COMMAND_TAGS = ("command-name", "command-message", "command-args", "local-command-stdout",
                  "local-command-stderr", "local-command-caveat")
 _COMMAND_OPEN = re.compile(r"\s*<(%s)>" % "|".join(_COMMAND_TAGS))
+_COMMAND_NAME = re.compile(r"<command-name>\s*/?([^<\s]*)")
+_COMMAND_PRINTED = ("<local-command-stdout>", "<local-command-stderr>")
+# Built-in commands Claude Code runs itself, never asking the model: ``/exit`` ends the
+# session with no answer to wait for. Any other command (a custom one, a skill) may be
+# a prompt the agent answers, unless what it printed follows it.
+_LOCAL_COMMANDS = frozenset({"exit", "quit", "clear", "compact", "cost", "help", "status", "config", "model",
+                             "context", "usage", "doctor", "login", "logout", "memory", "permissions", "resume",
+                             "export"})
+_INTERRUPTED = "[Request interrupted by user"  # Claude Code's mark of an interrupt, no request
 
 
 class Reader:
@@ -84,6 +93,8 @@ class Reader:
         self.last_said = 0  # the line of the last assistant record read
         self.words_unread_at: int | None = None  # the line of the last assistant part not read that holds text
         self.prompted = False
+        # the line of the last request the agent has not answered yet, and whether it is a command's
+        self.asked: tuple[int, bool] | None = None
         self.continued = False  # whether it opened with a compaction of work not held here
         self.times: list[str] = []
         self.results: dict[int, dict] = {}  # entry position -> structured toolUseResult
@@ -137,6 +148,7 @@ class Reader:
 
     def assistant(self, origin: Origin, message: dict) -> None:
         self.last_said = origin.line
+        self.asked = None  # the agent took its turn (words, or work)
         key = message.get("id")
         seen = None
         if isinstance(key, str):
@@ -376,11 +388,25 @@ class Reader:
             kind = R.HOOK if "hook" in text else R.SYSTEM
         elif command_record(text):
             kind = R.SYSTEM
+            self.command(origin, text)
         elif not self.prompted:
             kind, self.prompted = R.EVAL_PROMPT, True
+            self.asked = (origin.line, False)
         else:
             kind = R.USER
+            self.asked = (origin.line, False) if not text.lstrip().startswith(_INTERRUPTED) else self.asked
         self.entries.append(Text(kind, "", text, origin))
+
+    def command(self, origin: Origin, text: str) -> None:
+        """A slash command's record: one that may be a prompt asks the agent, as a
+        request does, until the agent answers or what the command printed shows that
+        Claude Code ran it itself (``asked``)."""
+        if text.lstrip().startswith(_COMMAND_PRINTED):
+            self.asked = None if self.asked is not None and self.asked[1] else self.asked
+            return
+        name = _COMMAND_NAME.search(text)
+        if name is not None and name.group(1).casefold() not in _LOCAL_COMMANDS:
+            self.asked = (origin.line, True)
 
     def compacted(self, origin: Origin) -> None:
         """A compaction (its boundary, or its summary): met before any work of the agent,
