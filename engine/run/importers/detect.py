@@ -8,7 +8,7 @@
   transcript or response is no longer what the import wrote;
 - ``metrics-without-calls``: ``metrics.json`` counts tool calls while the
   transcript has no ``[tool_calls]`` block, so no call can be checked;
-- ``unimported-transcript``: a file in ``outputs/`` (or the transcript itself)
+- ``unimported-transcript``: a file in ``outputs/`` or its folders (or the transcript itself)
   that holds a Claude Code session or an OpenAI message list, which referee does
   not read as a transcript until it is imported;
 - ``unrecognised-transcript``: a transcript with text but no tagged section at all.
@@ -128,22 +128,56 @@ def _log_format(head: str) -> str | None:
     return kind if kind in (claude_code.FORMAT, openai.FORMAT) else None
 
 
+# How far ``outputs/`` is looked into for a log nobody imported (``outputs/logs/claude.jsonl``):
+# its folders this many levels deep, shallow ones first, at most so many of them listed
+# and so many files read in them (every file at its top is read, as ever).
+_OUTPUTS_DEPTH = 3
+_OUTPUTS_FOLDERS = 200
+_OUTPUTS_LOOKED_AT = 200
+
+
 def _unimported_outputs(run: Any, base: str) -> list[Problem]:
-    """Session logs lying in ``outputs/`` (top level), which grading does not read."""
+    """Session logs lying in ``outputs/`` or its folders, which grading does not read."""
     outputs = run.path / "outputs"
-    try:
-        with os.scandir(outputs) as listing:
-            names = sorted(e.name for e in listing if e.name.endswith(_LOG_SUFFIXES)
-                           and e.name not in _OWN_FILES and e.is_file(follow_symlinks=False))
-    except OSError:
-        return []
     found = []
-    for name in names:
+    for name in _output_logs(outputs):
         kind = _log_format(_head(outputs / name))
         if kind is not None:
             message = (f"looks like {_a(kind)} log that was not imported: its calls, notes and answer are not read; "
                        f"import it: referee import {kind} FILE --out DIR")
             found.append(Problem("unimported-transcript", join_report(base, f"outputs/{name}"), message))
+    return found
+
+
+def _output_logs(outputs: Path) -> list[str]:
+    """The files under ``outputs/`` named as a log may be (their paths relative to it):
+    every one at its top, then those of its folders, level by level and in name order
+    within one (a log kept in ``logs/`` is met before a deep tree of data is walked),
+    within the bounds above. Links are not followed."""
+    found: list[str] = []
+    level, looked, listed = [""], 0, 0
+    for depth in range(_OUTPUTS_DEPTH + 1):
+        deeper = []
+        for folder in level:
+            if depth and listed >= _OUTPUTS_FOLDERS:
+                return found
+            listed += depth > 0
+            try:
+                with os.scandir(outputs / folder if folder else outputs) as listing:
+                    entries = sorted((e.name, e.is_file(follow_symlinks=False), e.is_dir(follow_symlinks=False))
+                                     for e in listing)
+            except OSError:
+                continue
+            for name, is_file, is_dir in entries:
+                path = f"{folder}/{name}" if folder else name
+                if is_file and name.endswith(_LOG_SUFFIXES) and (depth or name not in _OWN_FILES):
+                    if depth and looked >= _OUTPUTS_LOOKED_AT:
+                        return found
+                    looked += depth > 0
+                    found.append(path)
+                elif is_dir:
+                    deeper.append(path)
+        level = deeper
     return found
 
 
