@@ -54,3 +54,13 @@ def test_a_chain_that_points_to_a_later_line_is_its_own(tmp_path):
                                             _user("s0", None, "<system-reminder>x</system-reminder>", isMeta=True)])
     assert outcomes == ["pass", "pass"]
     assert not any("calls-may-be-missing" in p for p in problems)
+
+
+def test_a_later_record_whose_parent_is_not_held_is_read_as_before(tmp_path):
+    # Claude Code names as parents messages it never wrote to the file (progress it did
+    # not keep, a retry) in most long sessions: a gap after the first record is no cut
+    gap = _user("u2", "p-never-written", "go on")
+    outcomes, problems = _graded(tmp_path, [_user("u1", None, "Deploy it"), _reply("a1", "u1"), gap,
+                                            _reply("a2", "u2")])
+    assert outcomes == ["pass", "pass"]
+    assert not any("calls-may-be-missing" in p for p in problems)
