@@ -36,8 +36,9 @@ FORMATS = (claude_code.FORMAT, openai.FORMAT, skill_creator.FORMAT)
 AUTO = "auto"
 HEAD_BYTES = 65536  # what detection reads of a source
 _SESSION_KEYS = re.compile(r'"sessionId"\s*:')
-# A session id as a record writes it, with no escape (what Claude Code writes: a UUID)
-_SESSION_ID = re.compile(r'"sessionId"\s*:\s*"([^"\\]*)"')
+# A session id as a record writes it, with no escape (what Claude Code writes: a UUID); a
+# session log's records name it sessionId, what stream-json prints session_id
+_SESSION_ID = re.compile(r'"(?:sessionId|session_id)"\s*:\s*"([^"\\]*)"')
 _ROLE = re.compile(r'"role"\s*:\s*"(?:system|developer|user|assistant|tool|function)"')
 
 
@@ -293,8 +294,9 @@ def _session_ids(source: Source) -> frozenset[str]:
         # in a tool's input, which is no session of this file): most name the first alone
         if not set(_SESSION_ID.findall(line)) <= found:
             value = loads(line)
-            if value is not None and isinstance(value[0], dict) and isinstance(value[0].get("sessionId"), str):
-                found.add(value[0]["sessionId"])
+            named = _named_session(value[0]) if value is not None else None
+            if named is not None:
+                found.add(named)
     return frozenset(found)
 
 
@@ -302,10 +304,22 @@ def _session_id(source: Source) -> str | None:
     """The first session id the file's records give (a resumed session may open with
     many records that give none: summaries, snapshots)."""
     for _, line in source.numbered_lines():
-        value = loads(line) if "sessionId" in line or "\\u" in line else None
-        if value is not None and isinstance(value[0], dict) and isinstance(value[0].get("sessionId"), str):
-            return value[0]["sessionId"]
+        value = loads(line) if "sessionId" in line or "session_id" in line or "\\u" in line else None
+        named = _named_session(value[0]) if value is not None else None
+        if named is not None:
+            return named
     return None
+
+
+def _named_session(record) -> str | None:
+    """The session a record names: a session log's ``sessionId``, or the ``session_id``
+    of what stream-json prints (whose subagents Claude Code keeps in ``agent-*.jsonl``
+    files of that session, as a session log's)."""
+    if not isinstance(record, dict):
+        return None
+    if isinstance(record.get("sessionId"), str):
+        return record["sessionId"]
+    return record["session_id"] if claude_stream.is_stream_record(record) else None
 
 
 @dataclass(frozen=True)

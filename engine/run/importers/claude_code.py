@@ -321,8 +321,28 @@ def _nested(reader: Reader, left: dict, problems: list[Problem], depth: int) -> 
             work = Conversation(FORMAT, (origin.source,), tuple(_nested(sub, left, problems, depth + 1)),
                                 tuple(sub.last_text))
             _fewer_than_told(call, reader.results.get(position), sub, problems)
+            if key == call.call_id:
+                _streamed_and_filed(call, reader.results.get(position), sub, left, problems)
         entries[position] = replace(call, subagent=work)
     return entries
+
+
+def _streamed_and_filed(task: Call, structured: dict | None, sub: Reader, left: dict,
+                        problems: list[Problem]) -> None:
+    """A subagent whose messages a stream holds (grouped by its Task call's id) may also
+    have its ``agent-*.jsonl`` file beside the stream (grouped by the ``agentId`` the
+    call's answer names): the same work, taken from the stream. A call the file holds
+    that the stream does not (the stream left it out, or was cut) is not read, so the
+    run's calls are incomplete."""
+    key = structured.get("agentId") if structured is not None else None
+    if not isinstance(key, str) or key not in left:
+        return
+    filed, origin = left.pop(key)
+    held = {entry.call_id for entry in sub.entries if isinstance(entry, Call)}
+    if any(isinstance(entry, Call) and entry.call_id not in held for entry in filed.entries):
+        message = (f"the file of subagent {key!r} holds calls its messages in the stream do not: those calls "
+                   "are not read, so the run's calls are incomplete")
+        problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, message, origin.line))
 
 
 def _fewer_than_told(task: Call, structured: dict | None, sub: Reader, problems: list[Problem]) -> None:
