@@ -130,6 +130,11 @@ class Reader:
             self.unread(Origin(source, line), "this system record", {k: v for k, v in rec.items() if k != "content"})
         elif kind == "stream_event":  # a partial copy of an assistant record that follows it whole
             self.stream_event(Origin(source, line), rec.get("event"))
+        elif kind == "attachment" and (prompt := _queued_prompt(rec.get("attachment"))) is not None:
+            # what the user typed while the agent worked, given it so: a request, as a user message is
+            self.user_text(Origin(source, line), {}, prompt)
+            beside = {**rec, "attachment": {k: v for k, v in rec["attachment"].items() if k != "prompt"}}
+            self.unread(Origin(source, line), "this attachment record, beside its prompt,", beside)
         elif kind == "progress":  # a subagent's progress mirrors its own transcript, read from there
             if holds_call(rec.get("data")):
                 self.progress.append((rec.get("parentToolUseID"), Origin(source, line), _call_ids(rec["data"])))
@@ -476,6 +481,16 @@ def command_record(text: str) -> bool:
             return False
         at, tags = end + len(opened.group(1)) + 3, tags + 1
     return tags > 0
+
+
+def _queued_prompt(attachment: Any) -> str | None:
+    """The text of a prompt the user typed while the agent was at work, which Claude
+    Code gives the agent as a ``queued_command`` attachment (``commandMode`` "prompt");
+    None for any other attachment (a background task's notification is the harness's)."""
+    if not isinstance(attachment, dict) or attachment.get("type") != "queued_command":
+        return None
+    prompt = attachment.get("prompt")
+    return prompt if attachment.get("commandMode", "prompt") == "prompt" and isinstance(prompt, str) else None
 
 
 def _synthetic(rec: dict, message: dict) -> bool:
