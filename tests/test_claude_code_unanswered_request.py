@@ -4,7 +4,8 @@ never written) has no known reply: the words before it answer an earlier turn, s
 check on the response is an ERROR (``no-reply``), never a pass on them. What Claude
 Code writes after the last reply that asks the agent nothing (a built-in command such
 as ``/exit`` and what it printed, meta records, summaries, hook feedback, an interrupt)
-leaves the reply as it was."""
+leaves the reply as it was; a Stop hook that refused to let the agent stop ("Stop hook
+feedback: ...") sent it back to work, so it owes a reply too."""
 
 from __future__ import annotations
 
@@ -70,7 +71,10 @@ def test_what_claude_code_writes_after_the_reply_leaves_it_the_reply(tmp_path):
              _user("c1", "c0", "<command-name>/exit</command-name>\n            <command-message>exit</command-message>\n"
                                "            <command-args></command-args>"),
              _user("c2", "c1", "<local-command-stdout>(no content)</local-command-stdout>"),
-             _user("h1", "c2", "Stop hook feedback:\n[~/check.sh]: ok", isMeta=True),
+             {"type": "attachment", "uuid": "h1", "parentUuid": "c2", "sessionId": SESSION,
+              "attachment": {"type": "hook_success", "hookEvent": "Stop", "content": "", "exitCode": 0}},
+             {"type": "system", "subtype": "stop_hook_summary", "uuid": "h2", "parentUuid": "h1", "sessionId": SESSION,
+              "hookCount": 1, "hookErrors": [], "preventedContinuation": False},
              {"type": "system", "subtype": "local_command", "uuid": "c3", "parentUuid": "c2", "sessionId": SESSION,
               "content": "<command-name>/cost</command-name>\n<command-message>cost</command-message>"},
              {"type": "summary", "summary": "Deploying the fix", "leafUuid": "a1"}]
@@ -103,3 +107,18 @@ def test_a_request_answered_with_work_alone_has_no_reply_as_before(tmp_path):
     answer = _user("r2", "a2", [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}])
     outcomes, problems = _graded(tmp_path, FIRST + [_user("u2", "a1", "Now roll it back"), call, answer])
     assert outcomes == ["fail", "pass"]
+
+
+def test_a_stop_hook_that_sent_the_agent_back_to_work_leaves_the_response_unknown(tmp_path):
+    # the hook refused the reply ("Deployed."): what the agent said after it is not here
+    refused = _user("h1", "a1", "Stop hook feedback:\n[~/check.sh]: Uncommitted changes: commit them", isMeta=True)
+    outcomes, problems = _graded(tmp_path, FIRST + [refused])
+    assert outcomes == ["error", "error"]
+    assert any("no-reply" in p and "session.jsonl:3" in p for p in problems)
+
+
+def test_a_stop_hook_answered_by_the_agent_is_read_as_before(tmp_path):
+    refused = _user("h1", "a1", "Stop hook feedback:\n[~/check.sh]: Uncommitted changes: commit them", isMeta=True)
+    again = _said("a2", "h1", [{"type": "text", "text": "Deployed, and committed."}])
+    outcomes, problems = _graded(tmp_path, FIRST + [refused, again])
+    assert outcomes == ["pass", "pass"]

@@ -76,7 +76,9 @@ _COMMAND_PRINTED = ("<local-command-stdout>", "<local-command-stderr>")
 _LOCAL_COMMANDS = frozenset({"exit", "quit", "clear", "compact", "cost", "help", "status", "config", "model",
                              "context", "usage", "doctor", "login", "logout", "memory", "permissions", "resume",
                              "export"})
-_INTERRUPTED = "[Request interrupted by user"  # Claude Code's mark of an interrupt, no request
+_INTERRUPTED = "[Request interrupted by user"
+# What Claude Code tells the agent when a Stop hook refuses to let it stop: it goes on working
+_STOP_REFUSED = ("Stop hook feedback:", "SubagentStop hook feedback:")  # Claude Code's mark of an interrupt, no request
 
 
 class Reader:
@@ -391,6 +393,8 @@ class Reader:
             kind = R.SYSTEM_REMINDER
         elif rec.get("isMeta") or "-hook>" in text:
             kind = R.HOOK if "hook" in text else R.SYSTEM
+            if text.lstrip().startswith(_STOP_REFUSED):  # the agent was sent back to work: it owes a reply
+                self.asked = (origin.line, False)
         elif command_record(text):
             kind = R.SYSTEM
             self.command(origin, text)
