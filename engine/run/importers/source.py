@@ -206,7 +206,8 @@ def holds_call(value: Any) -> bool:
     imports: an object typed ``...tool_use`` or ``...call`` (in any case:
     ``server_tool_use``, ``function_call``, ``mcp_call``), an object with a ``name``
     that is text and an ``input`` or ``arguments``, a non-empty ``tool_calls`` list, or a
-    ``function_call`` object with a name. Text that only mentions one is not one, nor
+    ``function_call`` object with a name, or a call as the Vercel AI SDK saves it
+    (``_is_ai_sdk_call``). Text that only mentions one is not one, nor
     is a tool's definition (its name beside ``parameters``) or ``"function_call":
     "auto"``. Walked as ``nested`` walks, inline: it runs on every record a reader
     skips a part of, and the generator costs it 40 % (2.5 against 3.6 µs a record)."""
@@ -265,7 +266,19 @@ def _is_call(item: dict) -> bool:
     return (kind.endswith("tool_use") or kind.endswith("call")
             or (isinstance(item.get("name"), str) and ("input" in item or "arguments" in item))
             or (isinstance(item.get("tool_calls"), list) and bool(item["tool_calls"]))
-            or (isinstance(legacy, dict) and isinstance(legacy.get("name"), str)))
+            or (isinstance(legacy, dict) and isinstance(legacy.get("name"), str))
+            or _is_ai_sdk_call(item, kind))
+
+
+def _is_ai_sdk_call(item: dict, kind: str) -> bool:
+    """A call as the Vercel AI SDK saves it in a message: a tool invocation (its tool
+    named ``toolName``, or ``tool_name``, beside its args, input or call id), or a
+    message part typed as one (``tool-invocation``, ``dynamic-tool``, or AI SDK 5's
+    ``tool-<name>`` with its ``toolCallId``)."""
+    named = any(isinstance(item.get(key), str) for key in ("toolName", "tool_name"))
+    return ((named and any(key in item for key in ("args", "input", "toolCallId", "tool_call_id")))
+            or kind in ("tool-invocation", "dynamic-tool")
+            or (kind.startswith("tool-") and "toolCallId" in item))
 
 
 _ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
