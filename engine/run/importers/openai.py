@@ -33,7 +33,8 @@ from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.openai_content import (audio_unread, holds_reply, holds_words, names_a_tool,
-                                                         result_of, text_of, transcript_of, words_unread)
+                                                         parts_unread, result_of, text_of, transcript_of,
+                                                         words_unread)
 from referee.engine.run.importers.openai_threads import in_time_order, is_thread_message
 from referee.engine.run.importers.openai_items import holds_other_call, is_reasoning, is_tool_item
 from referee.engine.run.importers.source import holds_call, may_hold
@@ -197,6 +198,9 @@ class _Reader:
         if any(words_unread(message.get(key)) for key in _SAID):
             self.words_lost(origin, f"message {index + 1} holds text in a shape this importer does not read",
                             sent_with_call)
+        if parts_unread(message):
+            self.words_lost(self.locate(index, "parts", 0, "/parts"), f"message {index + 1} holds text in its "
+                            "parts (a UI message's) that its content does not", sent_with_call)
         if audio_unread(audio):
             self.words_lost(self.locate(index, "audio", 0, "/audio"), f"message {index + 1} holds audio whose "
                             "transcript is not given as text", sent_with_call)

@@ -104,6 +104,29 @@ def _part_unread(part: Any) -> bool:
     return given is not None or may_say({k: v for k, v in part.items() if k not in ("text", "refusal")})
 
 
+def parts_unread(message: dict) -> bool:
+    """Whether an assistant message's ``parts`` hold words its ``content`` does not. A
+    Vercel AI SDK UI message keeps its words in text parts, beside its content (AI SDK
+    4) or instead of it (AI SDK 5): a text part whose text the content does not hold,
+    or that is no string, is words not read. Parts of other types (a tool's invocation,
+    reasoning, a step's start) are no reply."""
+    parts = message.get("parts")
+    if parts is None:
+        return False
+    if not isinstance(parts, list):
+        return may_say(parts)
+    said = text_of(message.get("content"))
+    for part in parts:
+        text = part if isinstance(part, str) else part.get("text") if _is_text_part(part) else None
+        if text is not None and (not isinstance(text, str) or text.strip() not in said):
+            return True
+    return False
+
+
+def _is_text_part(part: Any) -> bool:
+    return isinstance(part, dict) and part.get("type") == "text"
+
+
 def result_of(content: Any) -> Any:
     """A tool message's content: the JSON it holds when it is JSON text (or a JSON
     object given as it is), else the text."""
