@@ -40,3 +40,15 @@ def test_a_call_an_ai_sdk_message_holds_is_never_read_as_absent(tmp_path: Path, 
     source.write_text(json.dumps([{"role": "user", "content": "clean up"}, *READ, message]), encoding="utf-8")
     result, = referee.grade(RULES, source, as_eval="1")
     assert [item["outcome"] for item in result.expectations] == ["error", "error"], result.expectations
+
+
+@pytest.mark.parametrize("message", SAVED.values(), ids=SAVED.keys())
+def test_an_ai_sdk_message_that_cannot_be_read_may_hold_its_call(tmp_path: Path, message: dict):
+    """The same message written with a trailing comma (no JSON): it names its call only
+    in the AI SDK's words, and is still a message that may hold one."""
+    source = tmp_path / "chat.json"
+    broken = json.dumps(message)[:-1] + ", }"
+    source.write_text("[" + ", ".join([json.dumps({"role": "user", "content": "clean up"}),
+                                       *map(json.dumps, READ), broken]) + "]", encoding="utf-8")
+    result, = referee.grade(RULES, source, as_eval="1")
+    assert [item["outcome"] for item in result.expectations] == ["error", "error"], result.expectations

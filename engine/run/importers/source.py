@@ -183,8 +183,9 @@ def each_json_line(source: Source, problems: list[Problem],
 
 # What text that could not be read names when it may hold a call, in any format referee
 # imports: Claude Code's tool_use, OpenAI's tool_calls and function_call, the Responses
-# API's items (mcp_call, computer_call, custom_tool_call...).
-CALL_WORDS = ("tool_use", "tool_calls", "_call")
+# API's items (mcp_call, computer_call, custom_tool_call...), and the Vercel AI SDK's
+# calls saved in a message list (toolInvocations, tool-invocation parts, toolCallId).
+CALL_WORDS = ("tool_use", "tool_calls", "_call", "toolcallid", "toolinvocation", "tool_invocation", "tool-invocation")
 
 
 def may_hold(text: str, calls: tuple[str, ...] = CALL_WORDS) -> bool:
