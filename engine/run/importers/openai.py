@@ -36,7 +36,7 @@ from referee.engine.run.importers.openai_content import (audio_unread, holds_rep
                                                          parts_unread, result_of, text_of, transcript_of,
                                                          words_unread)
 from referee.engine.run.importers.openai_threads import in_time_order, is_thread_message
-from referee.engine.run.importers.openai_items import holds_other_call, is_reasoning, is_tool_item
+from referee.engine.run.importers.openai_items import holds_other_answer, holds_other_call, is_reasoning, is_tool_item
 from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
 from referee.engine.run.model import Problem
@@ -146,6 +146,10 @@ class _Reader:
             self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} holds a tool call where this importer "
                       "reads none (in its content, or under another name or role): no check over the run's calls "
                       "can be decided")
+        if role not in ("tool", "function") and holds_other_answer(message):
+            self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} holds a tool's answer where this importer "
+                      "reads none (a tool_result block in its content): the call it answers is left unanswered or "
+                      "is not read, so no check over the run's calls can be decided")
         if role == "assistant":
             self.assistant(index, message)
         elif role in ("tool", "function"):

@@ -1,6 +1,6 @@
 """What kind of item an OpenAI-format message list holds beside the messages
 ``openai`` reads: a Responses API ``reasoning`` item, a tool's item (a call or its
-output), and a message holding a call where none is read."""
+output), and a message holding a call, or a tool's answer, where none is read."""
 
 from __future__ import annotations
 
@@ -35,6 +35,21 @@ def holds_other_call(message: dict, role: str) -> bool:
             return holds_call({k: _without_copies(v, message) if k == "additional_kwargs" else v
                                for k, v in message.items() if k not in taken})
     return False
+
+
+def holds_other_answer(message: dict) -> bool:
+    """Whether the message's content holds a tool's answer where ``openai`` reads none:
+    a block typed ``tool_result`` (Anthropic's Messages API; ``..._tool_result`` for a
+    server's tool) or ``tool-result`` (the Vercel AI SDK). It answers a call by an id
+    the reader never pairs: a call read would be left with no answer, whatever the
+    answer says (an error)."""
+    content = message.get("content")
+    return any(isinstance(part, dict) and isinstance(part.get("type"), str)
+               and part["type"].casefold().endswith(_ANSWER_TYPES)
+               for part in (content if isinstance(content, list) else [content]))
+
+
+_ANSWER_TYPES = ("tool_result", "tool-result")
 
 
 def _without_copies(kwargs: Any, message: dict) -> Any:
