@@ -55,7 +55,13 @@ def names_a_tool(role: Any) -> bool:
 
 def holds_words(message: Any) -> bool:
     """Whether a message holds words: in its content or refusal, read or not, in
-    ``audio``, or in a ``text`` member anywhere in it."""
+    ``audio``, or in a ``text`` member anywhere in it; or, for a message LangChain's
+    ``messages_to_dict`` wrote (``{"type": "ai", "data": {"content": ...}}``), in the
+    fields its ``data`` holds (one level: LangChain wraps a message's fields once)."""
+    return _says(message) or (isinstance(message, dict) and _says(message.get("data")))
+
+
+def _says(message: Any) -> bool:
     if not isinstance(message, dict):
         return False
     return (any(text_of(message.get(key)).strip() or words_unread(message.get(key)) for key in ("content", "refusal"))
