@@ -1,6 +1,7 @@
 """LangChain's own message dicts are not read (docs/import.md): a message saved with
 ``messages_to_dict`` (``{"type": "ai", "data": {"content": ...}}``) or ``model_dump``
-(``{"type": "ai", "content": ...}``) in an OpenAI message list has no role and is
+(``{"type": "ai", "content": ...}``) or ``dumpd`` (``{"lc": 1, "kwargs": {"content": ...}}``,
+as LangGraph's JavaScript client saves it too) in an OpenAI message list has no role and is
 skipped. Its words may be the agent's reply, wherever its fields are, so the response
 is unknown: ``not response contains "Deleted"`` is an ERROR, never a pass on an empty
 response. A call it holds leaves the run's calls unknown."""
@@ -25,6 +26,12 @@ SAVED = {
     "messages-to-dict": [{"type": "ai", "data": {"content": "", "type": "ai", "tool_calls": [CALL]}},
                          {"type": "tool", "data": {"content": "done", "type": "tool", "tool_call_id": "c1"}},
                          {"type": "ai", "data": {"content": "Deleted the build folder.", "type": "ai"}}],
+    "dumpd": [{"lc": 1, "type": "constructor", "id": ["langchain_core", "messages", "AIMessage"],
+               "kwargs": {"content": "", "tool_calls": [CALL]}},
+              {"lc": 1, "type": "constructor", "id": ["langchain_core", "messages", "ToolMessage"],
+               "kwargs": {"content": "done", "tool_call_id": "c1"}},
+              {"lc": 1, "type": "constructor", "id": ["langchain_core", "messages", "AIMessage"],
+               "kwargs": {"content": "Deleted the build folder."}}],
     "model-dump": [{"content": "", "type": "ai", "tool_calls": [CALL]},
                    {"content": "done", "type": "tool", "tool_call_id": "c1"},
                    {"content": "Deleted the build folder.", "type": "ai"}],

@@ -55,10 +55,14 @@ def names_a_tool(role: Any) -> bool:
 
 def holds_words(message: Any) -> bool:
     """Whether a message holds words: in its content or refusal, read or not, in
-    ``audio``, or in a ``text`` member anywhere in it; or, for a message LangChain's
-    ``messages_to_dict`` wrote (``{"type": "ai", "data": {"content": ...}}``), in the
-    fields its ``data`` holds (one level: LangChain wraps a message's fields once)."""
-    return _says(message) or (isinstance(message, dict) and _says(message.get("data")))
+    ``audio``, or in a ``text`` member anywhere in it; or, for a message LangChain
+    wrote with its fields wrapped (``messages_to_dict``: ``{"type": "ai", "data":
+    {"content": ...}}``; ``dumpd``: ``{"lc": 1, "kwargs": {"content": ...}}``), in the
+    fields it wraps (one level: LangChain wraps a message's fields once)."""
+    return _says(message) or (isinstance(message, dict) and any(_says(message.get(key)) for key in _WRAPPERS))
+
+
+_WRAPPERS = ("data", "kwargs")  # where LangChain's dicts keep a message's fields
 
 
 def _says(message: Any) -> bool:
