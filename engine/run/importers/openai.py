@@ -36,7 +36,8 @@ from referee.engine.run.importers.openai_content import (audio_unread, holds_rep
                                                          parts_unread, result_of, text_of, transcript_of,
                                                          words_unread)
 from referee.engine.run.importers.openai_threads import in_time_order, is_thread_message
-from referee.engine.run.importers.openai_items import holds_other_answer, holds_other_call, is_reasoning, is_tool_item
+from referee.engine.run.importers.openai_items import (content_calls, holds_other_answer, holds_other_call, is_reasoning,
+                                                       is_tool_item)
 from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
 from referee.engine.run.model import Problem
@@ -194,7 +195,9 @@ class _Reader:
                 self.unread_call(self.locate(index, key, 0, f"/{key}"), f"{key} is {_kind(value)}, not "
                                  f"{'a list' if kind is list else 'an object'}; not read")
         calls = calls if isinstance(calls, list) else []
-        sent_with_call = bool(calls) or isinstance(legacy, dict)
+        # a call among the content's parts (not read: the run's calls are unknown) is sent
+        # with the text all the same
+        sent_with_call = bool(calls) or isinstance(legacy, dict) or content_calls(message.get("content"))
         said = [(member, text_of(message.get(member))) for member in _SAID]
         first = next((member for member, text in said if text), "content")
         origin = self.text_origin(index, message.get(first), first)

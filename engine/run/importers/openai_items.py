@@ -37,6 +37,13 @@ def holds_other_call(message: dict, role: str) -> bool:
     return False
 
 
+def content_calls(content: Any) -> bool:
+    """Whether message content holds a call as one of its parts (an Anthropic
+    ``tool_use`` block, a Vercel AI SDK ``tool-call`` part): the message is a step that
+    made a call, so its text is sent with it, as with ``tool_calls``."""
+    return isinstance(content, list) and any(isinstance(part, dict) and holds_call(part) for part in content)
+
+
 def holds_other_answer(message: dict) -> bool:
     """Whether the message's content holds a tool's answer where ``openai`` reads none:
     a block typed ``tool_result`` (Anthropic's Messages API; ``..._tool_result`` for a
