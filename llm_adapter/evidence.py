@@ -45,6 +45,14 @@ class Segment:
     step: int | None = None
     label: str = ""
     shown: int | None = None
+    # File lines (first, last) of values the import could not show whole, and what each
+    # is ("the return of step 1"): the rules make such a value unknown, so a quote of
+    # it proves nothing (``verify``), and the grader is told (``prompt``).
+    unread: tuple[tuple[int, int, str], ...] = ()
+
+    def unread_at(self, first: int, last: int) -> str | None:
+        """What the text on file lines ``first`` to ``last`` shares with an unread value."""
+        return next((what for start, end, what in self.unread if start <= last and first <= end), None)
 
 
 @dataclass(frozen=True)
@@ -61,10 +69,11 @@ def collect(run: Run) -> RunEvidence:
     """Gather every segment of ``run`` in source order (see module docstring)."""
     transcript = getattr(run, "transcript", None)
     raw = _raw_transcript(run)
-    calls, notes = _transcript_segments(transcript, raw)
+    unsure = _unsure_calls(run)
+    calls, notes = _transcript_segments(transcript, raw, unsure)
     for view in _subagent_views(run):  # their calls are the run's: a check over calls sees them too
         agent_calls, agent_notes = _transcript_segments(parse_transcript(view.text, view.path, view.path),
-                                                        (view.path, file_lines(view.text)))
+                                                        (view.path, file_lines(view.text)), unsure)
         calls += agent_calls
         notes += agent_notes
     response = _response_segment(run)
@@ -100,11 +109,32 @@ def _subagent_views(run: Run) -> tuple:
     return tuple(view for view in getattr(found, "transcripts", ()) if view.text is not None)
 
 
-def _transcript_segments(transcript, raw) -> tuple[list[Segment], list[Segment]]:
+def _unsure_calls(run: Run) -> dict[tuple[str, int | None], frozenset[str]]:
+    """The fields each call cannot give for certain (an import's ``unread``, marked on
+    ``Run.every_call``), by the call's file and heading line."""
+    found = getattr(run, "every_call", None)
+    return {(c.location.file, c.location.line): c.unsure for c in getattr(found, "calls", ()) if c.unsure}
+
+
+def _unread_lines(call, unsure: frozenset[str]) -> tuple[tuple[int, int, str], ...]:
+    """The file lines of ``call``'s fields in ``unsure``, each with what it is."""
+    step = f"step {call.step}" if call.step is not None else f"the call at line {call.location.line}"
+    spans = []
+    for name, payload in (("args", call.args), ("return", call.result)):
+        if name in unsure and payload is not None:
+            spans.append((payload.line, payload.line + payload.text.count("\n"), f"the {name} of {step}"))
+    for name, line in (("status", call.status_line), ("tool", call.tool_line), ("title", call.location.line)):
+        if name in unsure and line:
+            spans.append((line, line, f"the {name} of {step}"))
+    return tuple(spans)
+
+
+def _transcript_segments(transcript, raw, unsure) -> tuple[list[Segment], list[Segment]]:
     calls = list(_calls(transcript))
     notes = list(getattr(transcript, "notes", ()) or ())
     starts = sorted({e.location.line for e in calls + notes if e.location.line})
-    call_segments = [_call_segment(c, raw, starts) for c in calls]
+    call_segments = [_call_segment(c, raw, starts, unsure.get((c.location.file, c.location.line), frozenset()))
+                     for c in calls]
     note_segments = [_note_segment(n, raw, starts) for n in notes]
     return call_segments, note_segments
 
@@ -122,7 +152,7 @@ def _block(raw, line: int | None, starts: list[int]) -> tuple[int, str] | None:
     return line, "\n".join(body)
 
 
-def _call_segment(call, raw, starts) -> Segment:
+def _call_segment(call, raw, starts, unsure: frozenset[str]) -> Segment:
     block = _block(raw, call.location.line, starts)
     if block is None:  # no raw text: rebuild the block from the parsed record
         parts = [f"Tool: {call.tool}" if call.tool else "",
@@ -131,7 +161,7 @@ def _call_segment(call, raw, starts) -> Segment:
                  f"Status: {call.status}" if call.status else ""]
         block = (call.location.line or 1, "\n".join(p for p in parts if p))
     return Segment("tool_calls", call.location.file, block[0], block[1], call.step,
-                   call.title or (call.tool or ""))
+                   call.title or (call.tool or ""), unread=_unread_lines(call, unsure))
 
 
 def _note_segment(note, raw, starts) -> Segment:

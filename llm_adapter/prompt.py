@@ -94,6 +94,8 @@ def _segment_text(segment: Segment) -> str:
     if segment.shown is not None:  # evidence.MAX_SHOWN
         hidden = len(text) - segment.shown
         text = text[:segment.shown] + f"\n[... {hidden} more characters not shown]"
+    for first, _, what in segment.unread:  # the rules make it unknown: so must the grader
+        where += f"; {what} is not known in full (line {first}: only part of it, or not as it was)"
     return f"--- {where} ---\n{text}"
 
 

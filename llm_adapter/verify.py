@@ -63,11 +63,20 @@ def to_evidence(match: Match) -> Evidence:
                     match.segment.step, shorten(match.found))
 
 
+def unread(match: Match) -> str | None:
+    """What of a value the import could not show whole ``match`` quotes, if any."""
+    return match.segment.unread_at(match.line, match.line + match.found.count("\n"))
+
+
 def judge_item(entry: AssertionReply, evidence: RunEvidence) -> Verdict:
     """The verdict for one expectation, after checking the grader's quotes."""
     found, missing, idle = check_quotes(entry.evidence, evidence)
-    records = tuple(to_evidence(m) for _, m in found)
-    details = tuple(_detail(q, m) for q, m in found) + tuple(
+    # A quote of a value not known in full (a preview, a value cut) is no evidence of
+    # what the value was: the rules make it unknown, so a PASS cannot rest on it.
+    unsure = [(q, m) for q, m in found if unread(m) is not None]
+    found = [(q, m) for q, m in found if unread(m) is None]
+    records = tuple(to_evidence(m) for _, m in found + unsure)
+    details = tuple(_detail(q, m) for q, m in found + unsure) + tuple(
         f"not found in {q.source}: \"{shorten(q.quote)}\"" for q in missing) + tuple(
         f"ignored, proves nothing: \"{shorten(q.quote, 80)}\" ({q.source})" for q in idle)
     reasoning = shorten(entry.reasoning, 400)
@@ -79,6 +88,12 @@ def judge_item(entry: AssertionReply, evidence: RunEvidence) -> Verdict:
                        f"grader said PASS, but its quote is not in {q.source}: "
                        f"\"{shorten(q.quote)}\"; a PASS needs evidence that exists",
                        records, details=details)
+    if unsure and not any(m.segment.source in PASS_SOURCES for _, m in found):
+        m = unsure[0][1]
+        return Verdict(Outcome.ERROR,
+                       f"grader said PASS quoting {unread(m)}, which is not known in full "
+                       f"({to_evidence(m).where()}: the import could not show it whole); "
+                       "a verdict cannot rest on it", records, details=details)
     if not found and idle:
         return Verdict(Outcome.FAIL,
                        f"grader said PASS quoting only text that proves nothing "
@@ -119,7 +134,7 @@ def claims(reply: Reply, evidence: RunEvidence) -> tuple[GraderClaim, ...]:
     result = []
     for claim in reply.claims:
         found, missing, _ = check_quotes(claim.evidence, evidence)
-        solid = [m for _, m in found if m.segment.source in PASS_SOURCES]
+        solid = [m for _, m in found if m.segment.source in PASS_SOURCES and unread(m) is None]
         verified = claim.verified and bool(solid) and not missing
         if solid:
             text = "; ".join(f"\"{shorten(m.found, 80)}\" ({to_evidence(m).where()})"
