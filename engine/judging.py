@@ -80,7 +80,10 @@ def not_shown(run: Run) -> str | None:
       log as an output file, the agent's own words as what it delivered;
     - calls that may be missing (a subagent whose transcript is not there, a line that
       may hold a call and was not read): the grader would judge the calls it was shown
-      as if they were all the agent made."""
+      as if they were all the agent made;
+    - outputs that cannot all be listed (a link to a folder in outputs/, not followed):
+      the grader would be shown the files listed as all the run delivered, and "no
+      file holds a password" would pass on a folder nobody read."""
     for found in (run.transcript, run.response):
         problem = getattr(found, "unreadable", None)
         if problem is not None:
@@ -92,6 +95,10 @@ def not_shown(run: Run) -> str | None:
     if missing is not None:
         where = missing.path if missing.line is None else f"{missing.path}:{missing.line}"
         return f"the run's calls may be incomplete ({where}: {missing.message}); the grader is not asked"
+    unwalked = run.unlisted_outputs()
+    if unwalked:  # as a rule over the outputs is an ERROR (engine.checks.run_sources)
+        return (f"the outputs cannot all be listed: outputs/{unwalked[0]} is a link to a folder, not followed; "
+                "the grader is not asked")
     return None
 
 
