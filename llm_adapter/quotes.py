@@ -54,6 +54,8 @@ BARRIER = "\x00"  # stands for a masked heading line; no needle contains it
 NUMBER_GLUE = frozenset(".,")  # between two digits, part of the number
 PERCENT = frozenset("%\u2030\u2031\u066a\ufe6a\uff05")  # after a digit, part of the number: 50% is not 50
 APOSTROPHES = frozenset("'\u2019")  # between two letters, part of the word: "isn't", "O'Brien"
+# What a reader takes for the apostrophe of "isn't" (NFKC makes the full-width one "'").
+WORD_APOSTROPHES = frozenset("'\u2019\uff07\u02bc")
 # Words that negate what follows them: a quote that starts right after one leaves it out.
 NEGATIONS = frozenset("not no never cannot without nor neither none nothing nobody nowhere".split())
 SIGNS = frozenset("-+\u2212")  # and every dash (Unicode's Pd): typesetting writes "–500" for -500
@@ -220,10 +222,17 @@ def _after_negation(text: str, start: int) -> bool:
     if i == start - 1:  # no space before the quote: nothing, punctuation, or a word it starts inside
         return False
     end = i + 1
-    while i >= 0 and (text[i].isalpha() or text[i] in "'\u2019"):
+    while i >= 0 and (text[i].isalpha() or text[i] in WORD_APOSTROPHES or _invisible(text[i])):
         i -= 1
-    word = text[i + 1:end].lower().replace("\u2019", "'")
+    word = _as_read(text[i + 1:end])
     return word in NEGATIONS or word.endswith("n't")
+
+
+def _as_read(word: str) -> str:
+    """``word`` as a reader takes it, lower case: "ｎｏｔ", "𝐧𝐨𝐭" and "n<zero-width
+    space>ot" read "not", and "isn＇t" and "isnʼt" read "isn't"."""
+    read = "".join(ch for ch in unicodedata.normalize("NFKC", word) if not _invisible(ch))
+    return "".join("'" if ch in WORD_APOSTROPHES else ch for ch in read).lower()
 
 
 def _parts(quote: str, headed: bool) -> list[str]:
