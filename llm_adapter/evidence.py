@@ -190,7 +190,8 @@ def _response_segment(run) -> list[Segment]:
 def _output_segments(run) -> tuple[list[Segment], list[str], list[Segment]]:
     """Other output files as ``outputs``; user_notes.md is the agent's own words.
     response.md is left out only when it is the response (shown as such): when the
-    harness names another file, it is an output like any other."""
+    harness names another file, it is an output like any other. So is transcript.md:
+    when the harness's transcript lies beside outputs/, the one inside is the agent's."""
     outputs: list[Segment] = []
     notes: list[Segment] = []
     unreadable: list[str] = []
@@ -198,8 +199,9 @@ def _output_segments(run) -> tuple[list[Segment], list[str], list[Segment]]:
     response = getattr(run, "response", None)
     shown = (response is not None and response.text is not None and response.section is None
              and response.path == f"outputs/{RESPONSE}")
+    transcript = getattr(getattr(run, "transcript_file", None), "path", None) == f"outputs/{TRANSCRIPT}"
     for rel in sorted(names):
-        if rel == TRANSCRIPT or (rel == RESPONSE and shown) or rel in NOT_EVIDENCE:
+        if (rel == TRANSCRIPT and transcript) or (rel == RESPONSE and shown) or rel in NOT_EVIDENCE:
             continue
         text_file = run.read_output(rel)
         if text_file is None or text_file.text is None:
