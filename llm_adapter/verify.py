@@ -16,7 +16,7 @@ from typing import Sequence
 from referee.engine.judging import GraderClaim, SemanticItem
 from referee.engine.verdict import Evidence, Outcome, Verdict
 from referee.llm_adapter import substance
-from referee.llm_adapter.evidence import PASS_SOURCES, RunEvidence
+from referee.llm_adapter.evidence import PASS_SOURCES, RunEvidence, Segment
 from referee.llm_adapter.quotes import Match, locate
 from referee.llm_adapter.reply import AssertionReply, Quote, Reply
 
@@ -48,7 +48,7 @@ def check_quotes(quotes: Sequence[Quote], evidence: RunEvidence):
         if substance.trivial(quote.quote):
             idle.append(quote)
             continue
-        match = locate(quote.quote, evidence.of(quote.source))
+        match = _locate_read(quote.quote, evidence.of(quote.source))
         if match is None:
             missing.append(quote)
         elif match.heading:
@@ -56,6 +56,19 @@ def check_quotes(quotes: Sequence[Quote], evidence: RunEvidence):
         else:
             found.append((quote, match))
     return found, missing, idle
+
+
+def _locate_read(quote: str, segments: tuple[Segment, ...]) -> Match | None:
+    """Where ``quote`` is found, preferring a segment where it lies outside any value not
+    known in full: the first match (in source order) may be a preview whose words a
+    later call returned whole. The first match when it is only found in such values."""
+    first = None
+    while True:
+        match = locate(quote, segments)
+        if match is None or unread(match) is None:
+            return match or first
+        first = first or match
+        segments = tuple(s for s in segments if s is not match.segment)
 
 
 def to_evidence(match: Match) -> Evidence:

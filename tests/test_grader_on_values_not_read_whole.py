@@ -75,3 +75,29 @@ def test_a_return_held_whole_carries_a_pass(tmp_path, capsys):
     assert _verdict(run, "all tests passed cleanly").outcome is Outcome.PASS
     text = prompt.render(collect(run), [SemanticItem("k", "The tests passed", "The tests passed")]).request.turns[0][1]
     assert "not known in full" not in text
+
+
+def test_a_quote_also_found_in_a_value_read_whole_counts(tmp_path, capsys):
+    # the same words in the preview (call 1) and in the whole return of a later call
+    records = [
+        {"type": "user", "sessionId": "S1", "uuid": "u0", "message": {"role": "user", "content": "run the tests"}},
+    ]
+    for n, content in ((1, PERSISTED), (2, "collected 2104 items\ntests/test_a.py ........ all tests passed cleanly")):
+        records += [
+            {"type": "assistant", "sessionId": "S1", "uuid": f"a{n}",
+             "message": {"id": f"m{n}", "role": "assistant", "stop_reason": "tool_use",
+                         "content": [{"type": "tool_use", "id": f"t{n}", "name": "Bash",
+                                      "input": {"command": f"pytest -k part{n}"}}]}},
+            {"type": "user", "sessionId": "S1", "uuid": f"r{n}",
+             "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"t{n}",
+                                                      "content": content, "is_error": False}]}}]
+    records.append({"type": "assistant", "sessionId": "S1", "uuid": "z",
+                    "message": {"id": "mz", "role": "assistant", "stop_reason": "end_turn",
+                                "content": [{"type": "text", "text": "The tests ran."}]}})
+    session = tmp_path / "s.jsonl"
+    session.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert main(["import", "claude-code", str(session), "--out", str(tmp_path / "ws")]) == 0
+    run = next(iter(discover(tmp_path / "ws").runs))
+    verdict = _verdict(run, "all tests passed cleanly")
+    assert verdict.outcome is Outcome.PASS, verdict.message
+    assert [e.step for e in verdict.evidence] == [2]
