@@ -49,6 +49,10 @@ class Segment:
     # is ("the return of step 1"): the rules make such a value unknown, so a quote of
     # it proves nothing (``verify``), and the grader is told (``prompt``).
     unread: tuple[tuple[int, int, str], ...] = ()
+    # File lines (first, last) shown with the segment that are no part of what it
+    # stands for: the comments before a tool-call record's fields, which every reader
+    # of the record skips. A quote is never found there (``quotes``).
+    aside: tuple[tuple[int, int], ...] = ()
 
     def unread_at(self, first: int, last: int) -> str | None:
         """What the text on file lines ``first`` to ``last`` shares with an unread value."""
@@ -154,6 +158,9 @@ def _block(raw, line: int | None, starts: list[int]) -> tuple[int, str] | None:
 
 def _call_segment(call, raw, starts, unsure: frozenset[str]) -> Segment:
     block = _block(raw, call.location.line, starts)
+    aside: tuple[tuple[int, int], ...] = ()
+    if block is not None and call.tool_line and call.tool_line > block[0] + 1:
+        aside = ((block[0] + 1, call.tool_line - 1),)  # blank lines and comments before "Tool:"
     if block is None:  # no raw text: rebuild the block from the parsed record
         parts = [f"Tool: {call.tool}" if call.tool else "",
                  f"Args: {call.args.text}" if call.args else "",
@@ -161,7 +168,7 @@ def _call_segment(call, raw, starts, unsure: frozenset[str]) -> Segment:
                  f"Status: {call.status}" if call.status else ""]
         block = (call.location.line or 1, "\n".join(p for p in parts if p))
     return Segment("tool_calls", call.location.file, block[0], block[1], call.step,
-                   call.title or (call.tool or ""), unread=_unread_lines(call, unsure))
+                   call.title or (call.tool or ""), unread=_unread_lines(call, unsure), aside=aside)
 
 
 def _note_segment(note, raw, starts) -> Segment:

@@ -235,6 +235,16 @@ def _as_read(word: str) -> str:
     return "".join("'" if ch in WORD_APOSTROPHES else ch for ch in read).lower()
 
 
+def _aside(segment: Segment, start: int, last: int) -> bool:
+    """Whether ``segment.text[start:last + 1]`` touches lines that are no part of what the
+    segment stands for (``Segment.aside``: a comment before a record's fields)."""
+    if not segment.aside:
+        return False
+    first = segment.line + segment.text.count("\n", 0, start)
+    end = first + segment.text.count("\n", start, last + 1)
+    return any(low <= end and first <= high for low, high in segment.aside)
+
+
 def _parts(quote: str, headed: bool) -> list[str]:
     if headed:
         quote = "\n".join(line for line in quote.split("\n") if not HEADING.match(line))
@@ -254,7 +264,8 @@ def _search(segment: Segment, parts: list[str], loose: bool, mask: bool) -> Matc
             return None
         at = haystack.find(needle, position)
         while at >= 0 and (_inside_word(text, index[at], index[at + len(needle) - 1] + 1)
-                           or _after_negation(text, index[at])):
+                           or _after_negation(text, index[at])
+                           or _aside(segment, index[at], index[at + len(needle) - 1])):
             at = haystack.find(needle, at + 1)
         if at < 0:
             return None
