@@ -51,7 +51,11 @@ MIN_PART = 8  # each part of an elided quote must be long enough to say somethin
 HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)  # MULTILINE: ^ at any line start
 HEADED_SOURCES = frozenset({"tool_calls", "agent_notes", "harness"})
 BARRIER = "\x00"  # stands for a masked heading line; no needle contains it
-NUMBER_GLUE = frozenset(".,")  # between two digits, part of the number
+# Between two digits, part of the number: a decimal point or a digit-group mark (a
+# no-break, narrow no-break or thin space, an apostrophe as in 1'000, an underscore,
+# the Arabic separators). "Refund of 1 000 EUR" does not hold "000 EUR" nor "of 1".
+# A plain space stays a separator: "2 300 guests" may well be two numbers.
+NUMBER_GLUE = frozenset(".,\u00a0\u202f\u2009'\u2019_\u066b\u066c")
 PERCENT = frozenset("%\u2030\u2031\u066a\ufe6a\uff05")  # after a digit, part of the number: 50% is not 50
 APOSTROPHES = frozenset("'\u2019")  # between two letters, part of the word: "isn't", "O'Brien"
 # What a reader takes for the apostrophe of "isn't" (NFKC makes the full-width one "'").
