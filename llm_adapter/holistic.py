@@ -184,14 +184,19 @@ def _verified(points: Sequence[_Point], segments: tuple[Segment, ...], letter: s
 
 def _unread(run: Run, letter: str) -> str | None:
     """Why output ``letter`` cannot be shown as it is: its response could not be read
-    (not UTF-8, too large: only a lossy copy is kept, for display), or its files cannot
-    all be listed (a link to a folder in outputs/, not followed); None when it can. The
-    model is then not asked: its preference would rest on text referee did not read,
-    or on part of what the run delivered taken for all of it. The reason names no
-    file, which would name the run's configuration."""
+    (not UTF-8, too large: only a lossy copy is kept, for display), its outputs hold the
+    session log nobody imported (the model would read the agent's conversation as a file
+    it delivered), or its files cannot all be listed (a link to a folder in outputs/,
+    not followed); None when it can. The model is then not asked: its preference would
+    rest on text referee did not read, on the transcript, or on part of what the run
+    delivered taken for all of it. The reason names no file, which would name the
+    run's configuration."""
     problem = getattr(getattr(run, "response", None), "unreadable", None)
     if problem is not None:
         return f"the response of output {letter} cannot be used ({problem.message}); the model was not asked"
+    if run.unimported_log is not None:
+        return (f"the outputs of output {letter} hold a session log that was never imported (the agent's "
+                "record, not what it delivered); the model was not asked")
     if run.unlisted_outputs():
         return (f"the files of output {letter} cannot all be listed (a link to a folder, not followed); "
                 "the model was not asked")
