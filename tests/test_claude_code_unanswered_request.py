@@ -122,3 +122,10 @@ def test_a_stop_hook_answered_by_the_agent_is_read_as_before(tmp_path):
     again = _said("a2", "h1", [{"type": "text", "text": "Deployed, and committed."}])
     outcomes, problems = _graded(tmp_path, FIRST + [refused, again])
     assert outcomes == ["pass", "pass"]
+
+
+def test_a_last_request_of_an_image_alone_leaves_the_response_unknown(tmp_path):
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+    outcomes, problems = _graded(tmp_path, FIRST + [_user("u2", "a1", [image])])
+    assert outcomes == ["error", "error"]
+    assert any("no-reply" in p and "session.jsonl:3" in p for p in problems)

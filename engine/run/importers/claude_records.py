@@ -77,6 +77,7 @@ _LOCAL_COMMANDS = frozenset({"exit", "quit", "clear", "compact", "cost", "help",
                              "context", "usage", "doctor", "login", "logout", "memory", "permissions", "resume",
                              "export"})
 _INTERRUPTED = "[Request interrupted by user"
+_ASKED_PARTS = frozenset({"image", "document"})  # what a user's request may hold besides its words
 # What Claude Code tells the agent when a Stop hook refuses to let it stop: it goes on working
 _STOP_REFUSED = ("Stop hook feedback:", "SubagentStop hook feedback:")  # Claude Code's mark of an interrupt, no request
 
@@ -375,6 +376,8 @@ class Reader:
                 self.user_text(origin, rec, part["text"])
             else:
                 self.unread(origin, "a part of this user message", part)
+                if isinstance(part, dict) and part.get("type") in _ASKED_PARTS and not rec.get("isMeta"):
+                    self.asked = (origin.line, False)  # a request with no words: a screenshot pasted
 
     def unread(self, origin: Origin, what: str, value: Any) -> None:
         """A part of a record the reader does not take: when it holds what reads as a
