@@ -67,3 +67,11 @@ def test_a_long_request_of_many_tags_is_read_in_one_pass(tmp_path):
     asked = "<command-name>" + "x</command-name> <command-name>" * 100_000 + "and deploy"
     texts = _texts(tmp_path, [_user("u1", None, asked), _reply("a1", "u1", "Deployed.")])
     assert texts[0] == (R.EVAL_PROMPT, asked)
+
+
+def test_a_shell_command_the_user_ran_is_harness_text(tmp_path):
+    ran, printed = "<bash-input>git status</bash-input>", "<bash-stdout>clean</bash-stdout><bash-stderr></bash-stderr>"
+    texts = _texts(tmp_path, [_user("b1", None, ran), _user("b2", "b1", printed),
+                              _user("u1", "b2", "Deploy the fix"), _reply("a1", "u1", "Deployed.")])
+    assert [text for kind, text in texts if kind == R.EVAL_PROMPT] == ["Deploy the fix"]
+    assert (R.SYSTEM, ran) in texts and (R.SYSTEM, printed) in texts

@@ -129,3 +129,11 @@ def test_a_last_request_of_an_image_alone_leaves_the_response_unknown(tmp_path):
     outcomes, problems = _graded(tmp_path, FIRST + [_user("u2", "a1", [image])])
     assert outcomes == ["error", "error"]
     assert any("no-reply" in p and "session.jsonl:3" in p for p in problems)
+
+
+def test_a_shell_command_the_user_ran_after_the_reply_leaves_it_the_reply(tmp_path):
+    after = [_user("b1", "a1", "<bash-input>git status</bash-input>"),
+             _user("b2", "b1", "<bash-stdout>clean</bash-stdout><bash-stderr></bash-stderr>")]
+    outcomes, problems = _graded(tmp_path, FIRST + after)
+    assert outcomes == ["pass", "pass"]
+    assert not any("no-reply" in p for p in problems)

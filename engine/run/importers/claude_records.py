@@ -63,10 +63,11 @@ _CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 # Parts of a message as it streams that hold neither words nor a call.
 _STREAMED_UNSAID = frozenset({"thinking", "thinking_delta", "signature_delta", "redacted_thinking", "citations_delta"})
 _HOOK = re.compile(r"\bhook\b", re.I)
-# How Claude Code records a slash command the user ran, and what a built-in one printed:
-# a user message made of these tags alone is the harness's record, never a request.
+# How Claude Code records a slash command the user ran, and what a built-in one printed,
+# and a shell command the user ran itself (``! git status``) with its output: a user
+# message made of these tags alone is the harness's record, never a request.
 _COMMAND_TAGS = ("command-name", "command-message", "command-args", "local-command-stdout",
-                 "local-command-stderr", "local-command-caveat")
+                 "local-command-stderr", "local-command-caveat", "bash-input", "bash-stdout", "bash-stderr")
 _COMMAND_OPEN = re.compile(r"\s*<(%s)>" % "|".join(_COMMAND_TAGS))
 _COMMAND_NAME = re.compile(r"<command-name>\s*/?([^<\s]*)")
 _COMMAND_PRINTED = ("<local-command-stdout>", "<local-command-stderr>")
@@ -477,7 +478,8 @@ class Reader:
 def command_record(text: str) -> bool:
     """Whether a user message's text is Claude Code's record of a slash command
     (``<command-name>/clear</command-name>``, its message and arguments) or of what a
-    built-in command printed (``<local-command-stdout>``): those tags and nothing else."""
+    built-in command printed (``<local-command-stdout>``), or of a shell command the user
+    ran itself (``<bash-input>``, ``<bash-stdout>``): those tags and nothing else."""
     at, tags = 0, 0
     while at < len(text):  # each tag closed at its first end (none nests): one pass over the text
         opened = _COMMAND_OPEN.match(text, at)
