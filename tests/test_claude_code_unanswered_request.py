@@ -137,3 +137,9 @@ def test_a_shell_command_the_user_ran_after_the_reply_leaves_it_the_reply(tmp_pa
     outcomes, problems = _graded(tmp_path, FIRST + after)
     assert outcomes == ["pass", "pass"]
     assert not any("no-reply" in p for p in problems)
+
+
+def test_a_note_saved_to_memory_after_the_reply_leaves_it_the_reply(tmp_path):
+    outcomes, problems = _graded(tmp_path, FIRST + [_user("m1", "a1", "<user-memory-input>always use uv</user-memory-input>")])
+    assert outcomes == ["pass", "pass"]
+    assert not any("no-reply" in p for p in problems)

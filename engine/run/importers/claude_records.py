@@ -64,10 +64,12 @@ _CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 _STREAMED_UNSAID = frozenset({"thinking", "thinking_delta", "signature_delta", "redacted_thinking", "citations_delta"})
 _HOOK = re.compile(r"\bhook\b", re.I)
 # How Claude Code records a slash command the user ran, and what a built-in one printed,
-# and a shell command the user ran itself (``! git status``) with its output: a user
-# message made of these tags alone is the harness's record, never a request.
+# a shell command the user ran itself (``! git status``) with its output, and a note it
+# saved to memory (``# always use uv``): a user message made of these tags alone is the
+# harness's record, never a request.
 _COMMAND_TAGS = ("command-name", "command-message", "command-args", "local-command-stdout",
-                 "local-command-stderr", "local-command-caveat", "bash-input", "bash-stdout", "bash-stderr")
+                 "local-command-stderr", "local-command-caveat", "bash-input", "bash-stdout", "bash-stderr",
+                 "user-memory-input")
 _COMMAND_OPEN = re.compile(r"\s*<(%s)>" % "|".join(_COMMAND_TAGS))
 _COMMAND_NAME = re.compile(r"<command-name>\s*/?([^<\s]*)")
 _COMMAND_PRINTED = ("<local-command-stdout>", "<local-command-stderr>")
@@ -479,7 +481,8 @@ def command_record(text: str) -> bool:
     """Whether a user message's text is Claude Code's record of a slash command
     (``<command-name>/clear</command-name>``, its message and arguments) or of what a
     built-in command printed (``<local-command-stdout>``), or of a shell command the user
-    ran itself (``<bash-input>``, ``<bash-stdout>``): those tags and nothing else."""
+    ran itself (``<bash-input>``, ``<bash-stdout>``), or of a note it saved to memory
+    (``<user-memory-input>``): those tags and nothing else."""
     at, tags = 0, 0
     while at < len(text):  # each tag closed at its first end (none nests): one pass over the text
         opened = _COMMAND_OPEN.match(text, at)
