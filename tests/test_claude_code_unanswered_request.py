@@ -143,3 +143,24 @@ def test_a_note_saved_to_memory_after_the_reply_leaves_it_the_reply(tmp_path):
     outcomes, problems = _graded(tmp_path, FIRST + [_user("m1", "a1", "<user-memory-input>always use uv</user-memory-input>")])
     assert outcomes == ["pass", "pass"]
     assert not any("no-reply" in p for p in problems)
+
+
+def test_an_answer_of_thinking_alone_leaves_the_response_unknown(tmp_path):
+    thinking = _said("a2", "u2", [{"type": "thinking", "thinking": "Rolling back means...", "signature": "x"}])
+    outcomes, problems = _graded(tmp_path, FIRST + [_user("u2", "a1", "Now roll it back"), thinking])
+    assert outcomes == ["error", "error"]
+    assert any("no-reply" in p and "session.jsonl:3" in p for p in problems)
+
+
+def test_an_answer_of_a_placeholder_alone_leaves_the_response_unknown(tmp_path):
+    placeholder = _said("a2", "u2", [{"type": "text", "text": "(no content)"}])
+    outcomes, _ = _graded(tmp_path, FIRST + [_user("u2", "a1", "Now roll it back"), placeholder])
+    assert outcomes == ["error", "error"]
+
+
+def test_thinking_before_the_words_of_the_answer_changes_nothing(tmp_path):
+    thinking = _said("a2", "u2", [{"type": "thinking", "thinking": "Again?", "signature": "x"}])
+    words = _said("a3", "a2", [{"type": "text", "text": "Deployed, again."}])
+    outcomes, problems = _graded(tmp_path, FIRST + [_user("u2", "a1", "Say it again"), thinking, words])
+    assert outcomes == ["pass", "pass"]
+    assert not any("no-reply" in p for p in problems)

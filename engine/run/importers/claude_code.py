@@ -183,8 +183,15 @@ def _chained_elsewhere(name: str, values: list[tuple[int, Any]], reader: Reader,
 
 def _unanswered_request(name: str, reader: Reader, problems: list[Problem]) -> int | None:
     """The line of a session's last request when the agent never answered it (the
-    session ends there: cut, or the answer never written). The words before it answer
-    an earlier turn, if any: the reply is not known, so the response is unknown."""
+    session ends there: cut, or the answer never written), or answered it with no words
+    and no call (``Reader.answers_earlier_turn``). The words before it answer an earlier
+    turn, if any: the reply is not known, so the response is unknown."""
+    if reader.answers_earlier_turn():
+        line = reader.requested
+        problems.append(Problem("no-reply", name, "the agent's answer to this request holds no words that were read "
+                                "(thinking alone, or nothing): the words before it answer an earlier turn, so the "
+                                "response is unknown", line))
+        return line
     if reader.asked is None:
         return None
     line, _ = reader.asked

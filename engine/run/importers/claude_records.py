@@ -101,6 +101,7 @@ class Reader:
         self.prompted = False
         # the line of the last request the agent has not answered yet, and whether it is a command's
         self.asked: tuple[int, bool] | None = None
+        self.requested = 0  # the line of the last request, answered or not
         self.continued = False  # whether it opened with a compaction of work not held here
         self.times: list[str] = []
         self.results: dict[int, dict] = {}  # entry position -> structured toolUseResult
@@ -380,7 +381,7 @@ class Reader:
             else:
                 self.unread(origin, "a part of this user message", part)
                 if isinstance(part, dict) and part.get("type") in _ASKED_PARTS and not rec.get("isMeta"):
-                    self.asked = (origin.line, False)  # a request with no words: a screenshot pasted
+                    self.ask(origin.line)  # a request with no words: a screenshot pasted
 
     def unread(self, origin: Origin, what: str, value: Any) -> None:
         """A part of a record the reader does not take: when it holds what reads as a
@@ -400,17 +401,32 @@ class Reader:
         elif rec.get("isMeta") or "-hook>" in text:
             kind = R.HOOK if "hook" in text else R.SYSTEM
             if text.lstrip().startswith(_STOP_REFUSED):  # the agent was sent back to work: it owes a reply
-                self.asked = (origin.line, False)
+                self.ask(origin.line)
         elif command_record(text):
             kind = R.SYSTEM
             self.command(origin, text)
         elif not self.prompted:
             kind, self.prompted = R.EVAL_PROMPT, True
-            self.asked = (origin.line, False)
+            self.ask(origin.line)
         else:
             kind = R.USER
-            self.asked = (origin.line, False) if not text.lstrip().startswith(_INTERRUPTED) else self.asked
+            if not text.lstrip().startswith(_INTERRUPTED):
+                self.ask(origin.line)
         self.entries.append(Text(kind, "", text, origin))
+
+    def ask(self, line: int, command: bool = False) -> None:
+        """A request at ``line`` the agent owes an answer to (a slash command's may turn
+        out to be one Claude Code ran itself, when what it printed follows)."""
+        self.asked, self.requested = (line, command), line
+
+    def answers_earlier_turn(self) -> bool:
+        """Whether the agent's last words came before the last request while it took
+        that turn (a message of it came after the request) saying nothing and making no
+        call: a message of thinking alone, or of streaming placeholders. Those words
+        answer an earlier turn."""
+        return (self.asked is None and self.last_said > self.requested and bool(self.last_text)
+                and self.last_text[-1].origin.line < self.requested
+                and not (self.called_since or self.last_message.get("called")))
 
     def command(self, origin: Origin, text: str) -> None:
         """A slash command's record: one that may be a prompt asks the agent, as a
@@ -421,7 +437,7 @@ class Reader:
             return
         name = _COMMAND_NAME.search(text)
         if name is not None and name.group(1).casefold() not in _LOCAL_COMMANDS:
-            self.asked = (origin.line, True)
+            self.ask(origin.line, command=True)
 
     def compacted(self, origin: Origin) -> None:
         """A compaction (its boundary, or its summary): met before any work of the agent,
