@@ -10,7 +10,8 @@ a session together: its main agent, its subagents, the numbers).
 - ``stream_event`` records (``--include-partial-messages``) are the model's output as
   it streamed, copies of the assistant records that follow them whole: skipped, but a
   block they started that no record holds whole (a stream cut short) is not read, so a
-  call there makes the run's calls incomplete, and text there leaves the reply unknown.
+  call there makes the run's calls incomplete, and text there leaves the reply unknown
+  (``claude_partial`` keeps what they started).
 - One assistant message may be split over several lines: its blocks are merged
   by ``message.id``, and its token usage, repeated on each line, counted once.
   Empty and ``(no content)`` text blocks are streaming placeholders, dropped.
@@ -46,6 +47,7 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import claude_results, tokens
+from referee.engine.run.importers.claude_partial import Partial
 from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.importers.source import CALL_WORDS, holds_call, holds_call_as_text, may_hold, may_say, nested
 from referee.engine.run.model import Problem
@@ -60,8 +62,6 @@ _PLACEHOLDERS = frozenset({"", "(no content)"})
 # Calls: the agent's own, and those a server runs within the message (web search, code
 # execution, an MCP connector's tools), whose answers follow as "..._tool_result" blocks.
 _CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
-# Parts of a message as it streams that hold neither words nor a call.
-_STREAMED_UNSAID = frozenset({"thinking", "thinking_delta", "signature_delta", "redacted_thinking", "citations_delta"})
 _HOOK = re.compile(r"\bhook\b", re.I)
 # How Claude Code records a slash command the user ran, and what a built-in one printed,
 # a shell command the user ran itself (``! git status``) with its output, and a note it
@@ -107,8 +107,7 @@ class Reader:
         self.results: dict[int, dict] = {}  # entry position -> structured toolUseResult
         # progress holding a call: (its Task's tool_use id, where, the ids of the calls it shows)
         self.progress: list[tuple[Any, Origin, frozenset[str]]] = []
-        # the messages stream_event records started: {"id", "blocks": {index: [kind, origin, said]}}
-        self.streamed: list[dict] = []
+        self.partial = Partial(_CALL_BLOCKS)  # the messages stream_event records started
 
     def record(self, source: str, line: int, rec: dict) -> None:
         kind = rec.get("type")
@@ -136,7 +135,7 @@ class Reader:
                 self.entries.append(Text(R.HOOK if _HOOK.search(text) else R.SYSTEM, "", text, Origin(source, line)))
             self.unread(Origin(source, line), "this system record", {k: v for k, v in rec.items() if k != "content"})
         elif kind == "stream_event":  # a partial copy of an assistant record that follows it whole
-            self.stream_event(Origin(source, line), rec.get("event"))
+            self.partial.event(Origin(source, line), rec.get("event"), self.unread)
         elif kind == "attachment" and (prompt := _queued_prompt(rec.get("attachment"))) is not None:
             # what the user typed while the agent worked, given it so: a request, as a user message is
             self.user_text(Origin(source, line), {}, prompt)
@@ -306,62 +305,23 @@ class Reader:
         start = self.last_message.get("line", 0) if self.last_text else 0
         return unread if unread is not None and unread >= start else None
 
-    # --- partial messages (--include-partial-messages) ---------------------------------
-
-    def stream_event(self, origin: Origin, event: Any) -> None:
-        """An event of a message as the model streamed it: which blocks it started, and
-        whether one holds words yet, to be found whole in the assistant records
-        (``unstreamed``). Its text and input are not read: the whole records are."""
-        kind = event.get("type") if isinstance(event, dict) else None
-        if kind == "message_start":
-            message = event.get("message")
-            key = message.get("id") if isinstance(message, dict) else None
-            self.streamed.append({"id": key if isinstance(key, str) else None, "blocks": {}})
-            self.unread(origin, "the start of a message as it streamed", message)
-            return
-        if kind not in ("content_block_start", "content_block_delta"):
-            self.unread(origin, f"a {kind!r} event of a message as it streamed", event)
-            return
-        if not self.streamed:  # a block with no message_start: no message it can be matched to
-            self.streamed.append({"id": None, "blocks": {}})
-        blocks = self.streamed[-1]["blocks"]
-        index = event.get("index")
-        index = index if isinstance(index, int) and not isinstance(index, bool) else f"line-{origin.line}"
-        part = event.get("content_block") if kind == "content_block_start" else event.get("delta")
-        part_kind = part.get("type") if isinstance(part, dict) else None
-        block = blocks.setdefault(index, [None, origin, False])
-        if part_kind in _CALL_BLOCKS or part_kind == "input_json_delta":
-            block[0] = block[0] or "call"
-        elif part_kind in ("text", "text_delta"):
-            block[0] = block[0] or "text"
-            block[2] = block[2] or may_say(part.get("text"))
-        elif part_kind in _STREAMED_UNSAID or (isinstance(part_kind, str) and part_kind.endswith("_tool_result")):
-            pass  # no words, no call: a server call's answer is read with the call, from the whole record
-        else:
-            self.unread(origin, f"a part of type {part_kind!r} of a message as it streamed", part)
-            if may_say(part):
-                block[0], block[2] = block[0] or "text", True
-
     def unstreamed(self) -> None:
-        """The blocks stream events started that no assistant record holds whole (the
-        stream was cut short while the model wrote them, or the message names no id to
-        find it by): a call there is not read, so the run's calls are incomplete; words
-        there may be the agent's last, so what it said there is unknown."""
-        for streamed in self.streamed:
-            state = self.messages.get(streamed["id"]) if streamed["id"] is not None else None
-            whole = Counter(kind for kind, _ in state["seen"]) if state is not None else Counter()
-            calls, texts = sum(whole[kind] for kind in _CALL_BLOCKS), whole["text"]
-            for kind, origin, said in streamed["blocks"].values():
-                if kind == "call":
-                    calls -= 1
-                    if calls < 0:
-                        self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, "this call, streamed but "
-                                                     "never printed whole, is not read: no check over the run's "
-                                                     "calls can be decided", origin.line))
-                elif kind == "text" and said:
-                    texts -= 1
-                    if texts < 0:
-                        self.words_unread(origin, "this text, streamed but never printed whole", None, surely=True)
+        """The blocks stream events started that no assistant record holds whole
+        (``claude_partial``): a call there is not read, so the run's calls are
+        incomplete; words there may be the agent's last, so what it said there is unknown."""
+        for kind, origin in self.partial.not_whole(self._held):
+            if kind == "call":
+                self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, "this call, streamed but never "
+                                             "printed whole, is not read: no check over the run's calls can be "
+                                             "decided", origin.line))
+            else:
+                self.words_unread(origin, "this text, streamed but never printed whole", None, surely=True)
+
+    def _held(self, key: str | None) -> tuple[int, int]:
+        """How many calls and texts the assistant message ``key`` holds whole."""
+        state = self.messages.get(key) if key is not None else None
+        whole = Counter(kind for kind, _ in state["seen"]) if state is not None else Counter()
+        return sum(whole[kind] for kind in _CALL_BLOCKS), whole["text"]
 
     # --- user -----------------------------------------------------------------------
 
