@@ -46,7 +46,7 @@ from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
-from referee.engine.run.importers import claude_results, tokens
+from referee.engine.run.importers import claude_requests, claude_results, tokens
 from referee.engine.run.importers.claude_partial import Partial
 from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.importers.source import CALL_WORDS, holds_call, holds_call_as_text, may_hold, may_say, nested
@@ -63,28 +63,6 @@ _PLACEHOLDERS = frozenset({"", "(no content)"})
 # execution, an MCP connector's tools), whose answers follow as "..._tool_result" blocks.
 _CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 _HOOK = re.compile(r"\bhook\b", re.I)
-# How Claude Code records a slash command the user ran, and what a built-in one printed,
-# a shell command the user ran itself (``! git status``) with its output, and a note it
-# saved to memory (``# always use uv``): a user message made of these tags alone is the
-# harness's record, never a request.
-_COMMAND_TAGS = ("command-name", "command-message", "command-args", "local-command-stdout",
-                 "local-command-stderr", "local-command-caveat", "bash-input", "bash-stdout", "bash-stderr",
-                 "user-memory-input")
-_COMMAND_OPEN = re.compile(r"\s*<(%s)>" % "|".join(_COMMAND_TAGS))
-_COMMAND_NAME = re.compile(r"<command-name>\s*/?([^<\s]*)")
-_COMMAND_PRINTED = ("<local-command-stdout>", "<local-command-stderr>")
-# Built-in commands Claude Code runs itself, never asking the model: ``/exit`` ends the
-# session with no answer to wait for. Any other command (a custom one, a skill) may be
-# a prompt the agent answers, unless what it printed follows it.
-_LOCAL_COMMANDS = frozenset({"exit", "quit", "clear", "compact", "cost", "help", "status", "config", "model",
-                             "context", "usage", "doctor", "login", "logout", "memory", "permissions", "resume",
-                             "export"})
-_INTERRUPTED = "[Request interrupted by user"
-_ASKED_PARTS = frozenset({"image", "document"})  # what a user's request may hold besides its words
-# What Claude Code tells the agent when a Stop hook refuses to let it stop: it goes on working
-_STOP_REFUSED = ("Stop hook feedback:", "SubagentStop hook feedback:")  # Claude Code's mark of an interrupt, no request
-
-
 class Reader:
     """Reads the records of one agent (the main one or a subagent) in order."""
 
@@ -136,7 +114,7 @@ class Reader:
             self.unread(Origin(source, line), "this system record", {k: v for k, v in rec.items() if k != "content"})
         elif kind == "stream_event":  # a partial copy of an assistant record that follows it whole
             self.partial.event(Origin(source, line), rec.get("event"), self.unread)
-        elif kind == "attachment" and (prompt := _queued_prompt(rec.get("attachment"))) is not None:
+        elif kind == "attachment" and (prompt := claude_requests.queued_prompt(rec.get("attachment"))) is not None:
             # what the user typed while the agent worked, given it so: a request, as a user message is
             self.user_text(Origin(source, line), {}, prompt)
             beside = {**rec, "attachment": {k: v for k, v in rec["attachment"].items() if k != "prompt"}}
@@ -340,7 +318,7 @@ class Reader:
                 self.user_text(origin, rec, part["text"])
             else:
                 self.unread(origin, "a part of this user message", part)
-                if isinstance(part, dict) and part.get("type") in _ASKED_PARTS and not rec.get("isMeta"):
+                if isinstance(part, dict) and part.get("type") in claude_requests.ASKED_PARTS and not rec.get("isMeta"):
                     self.ask(origin.line)  # a request with no words: a screenshot pasted
 
     def unread(self, origin: Origin, what: str, value: Any) -> None:
@@ -360,9 +338,9 @@ class Reader:
             kind = R.SYSTEM_REMINDER
         elif rec.get("isMeta") or "-hook>" in text:
             kind = R.HOOK if "hook" in text else R.SYSTEM
-            if text.lstrip().startswith(_STOP_REFUSED):  # the agent was sent back to work: it owes a reply
+            if claude_requests.stop_refused(text):  # the agent was sent back to work: it owes a reply
                 self.ask(origin.line)
-        elif command_record(text):
+        elif claude_requests.command_record(text):
             kind = R.SYSTEM
             self.command(origin, text)
         elif not self.prompted:
@@ -370,7 +348,7 @@ class Reader:
             self.ask(origin.line)
         else:
             kind = R.USER
-            if not text.lstrip().startswith(_INTERRUPTED):
+            if not claude_requests.interrupted(text):
                 self.ask(origin.line)
         self.entries.append(Text(kind, "", text, origin))
 
@@ -392,11 +370,9 @@ class Reader:
         """A slash command's record: one that may be a prompt asks the agent, as a
         request does, until the agent answers or what the command printed shows that
         Claude Code ran it itself (``asked``)."""
-        if text.lstrip().startswith(_COMMAND_PRINTED):
+        if claude_requests.command_printed(text):
             self.asked = None if self.asked is not None and self.asked[1] else self.asked
-            return
-        name = _COMMAND_NAME.search(text)
-        if name is not None and name.group(1).casefold() not in _LOCAL_COMMANDS:
+        elif claude_requests.command_may_ask(text):
             self.ask(origin.line, command=True)
 
     def compacted(self, origin: Origin) -> None:
@@ -451,34 +427,6 @@ class Reader:
         status, _ = claude_results.status(part)
         if (status, claude_results.result_value(part.get("content"), claude_results.structured(rec), call.tool)) != (call.status, call.result):
             R.answered_again(self.entries, position, self.problems, origin)
-
-
-def command_record(text: str) -> bool:
-    """Whether a user message's text is Claude Code's record of a slash command
-    (``<command-name>/clear</command-name>``, its message and arguments) or of what a
-    built-in command printed (``<local-command-stdout>``), or of a shell command the user
-    ran itself (``<bash-input>``, ``<bash-stdout>``), or of a note it saved to memory
-    (``<user-memory-input>``): those tags and nothing else."""
-    at, tags = 0, 0
-    while at < len(text):  # each tag closed at its first end (none nests): one pass over the text
-        opened = _COMMAND_OPEN.match(text, at)
-        if opened is None:
-            return tags > 0 and not text[at:].strip()
-        end = text.find(f"</{opened.group(1)}>", opened.end())
-        if end < 0:
-            return False
-        at, tags = end + len(opened.group(1)) + 3, tags + 1
-    return tags > 0
-
-
-def _queued_prompt(attachment: Any) -> str | None:
-    """The text of a prompt the user typed while the agent was at work, which Claude
-    Code gives the agent as a ``queued_command`` attachment (``commandMode`` "prompt");
-    None for any other attachment (a background task's notification is the harness's)."""
-    if not isinstance(attachment, dict) or attachment.get("type") != "queued_command":
-        return None
-    prompt = attachment.get("prompt")
-    return prompt if attachment.get("commandMode", "prompt") == "prompt" and isinstance(prompt, str) else None
 
 
 def _synthetic(rec: dict, message: dict) -> bool:
