@@ -206,7 +206,7 @@ def holds_call(value: Any) -> bool:
     """Whether a value read holds what reads as a tool call, in any format referee
     imports: an object typed ``...tool_use`` or ``...call`` (in any case:
     ``server_tool_use``, ``function_call``, ``mcp_call``), an object with a ``name``
-    that is text and an ``input`` or ``arguments``, a non-empty ``tool_calls`` list, or a
+    that is text and an ``input``, ``arguments`` or ``args``, a non-empty ``tool_calls`` list, or a
     ``function_call`` object with a name, or a call as the Vercel AI SDK saves it
     (``_is_ai_sdk_call``). Text that only mentions one is not one, nor
     is a tool's definition (its name beside ``parameters``) or ``"function_call":
@@ -265,10 +265,15 @@ def _is_call(item: dict) -> bool:
     kind = kind.casefold() if isinstance(kind, str) else ""
     legacy = item.get("function_call")
     return (kind.endswith("tool_use") or kind.endswith("call")
-            or (isinstance(item.get("name"), str) and ("input" in item or "arguments" in item))
+            or (isinstance(item.get("name"), str) and any(key in item for key in _CALL_VALUES))
             or (isinstance(item.get("tool_calls"), list) and bool(item["tool_calls"]))
             or (isinstance(legacy, dict) and isinstance(legacy.get("name"), str))
             or _is_ai_sdk_call(item, kind))
+
+
+# What a call's values are named beside its name: Anthropic's input, OpenAI's arguments,
+# LangChain's and Gemini's args.
+_CALL_VALUES = ("input", "arguments", "args")
 
 
 def _is_ai_sdk_call(item: dict, kind: str) -> bool:
