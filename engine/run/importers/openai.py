@@ -385,7 +385,7 @@ class _Reader:
             return (Problem("error-when", self.name, message),)
         if self.flagged:
             return ()
-        message = ("no tool message says whether its tool failed (no is_error, status or error member) and no "
+        message = ("no tool message says whether its tool failed (no is_error, isError, status or error member) and no "
                    "--error-when was given: every answered call is read as a success; name the tool's error "
                    "text with referee import openai --error-when REGEX")
         return (Problem(ASSUMED, self.name, message),)

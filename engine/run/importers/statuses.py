@@ -1,9 +1,9 @@
 """Whether a tool's answer was an error, in a format whose messages may not say.
 
 OpenAI's chat format gives a tool message no error flag; producers add their own:
-``"status": "error"`` (LangChain and LangGraph tool messages), ``"is_error": true``,
-or an ``"error"`` member that holds something. A tool message with one of those is
-an error; a flag that says neither (``"is_error": "true"``, ``"status": "cancelled"``)
+``"status": "error"`` (LangChain and LangGraph tool messages), ``"is_error": true``
+(``"isError": true`` as MCP and AG-UI write it), or an ``"error"`` member that holds
+something. A tool message with one of those is an error; a flag that says neither (``"is_error": "true"``, ``"status": "cancelled"``)
 leaves its call's status unknown. ``--error-when REGEX`` adds the producer's convention for the rest (a
 tool that answers ``Error: ...``): a message whose text the pattern finds is an
 error. Where neither says, an answered call is read as a success, and a source in
@@ -25,7 +25,10 @@ from referee.engine.regexes import compile_regex
 from referee.engine.run.status_words import FAILED, SUCCEEDED
 from referee.engine.values import EvalError
 
-FLAGS = ("is_error", "status", "error")  # the members by which producers say a tool failed
+FLAGS = ("is_error", "isError", "status", "error")  # the members by which producers say a tool failed
+# the flags that are true or false: is_error, and isError as MCP's tool results and the
+# AG-UI protocol's tool messages write it
+_BOOLEAN_FLAGS = ("is_error", "isError")
 ASSUMED = "statuses-assumed"
 
 
@@ -58,9 +61,11 @@ def flagged(message: dict) -> bool | str | None:
     """True when the message says the tool failed, False when it says it did not,
     ``UNSURE`` when a flag it carries says neither, None when it carries no flag."""
     found: bool | str | None = None
-    if "is_error" in message:
-        flag = message["is_error"]
-        found = flag if isinstance(flag, bool) else False if flag is None else UNSURE
+    for key in _BOOLEAN_FLAGS:
+        if key in message:
+            flag = message[key]
+            said = flag if isinstance(flag, bool) else False if flag is None else UNSURE
+            found = said if found is None or found == said else UNSURE  # two flags that disagree say neither
     if isinstance(message.get("status"), str):
         word = message["status"].casefold()
         found = True if word in FAILED else found if word in SUCCEEDED else found or UNSURE
