@@ -26,7 +26,9 @@ def holds_reply(value: Any) -> bool:
 
 def text_of(content: Any) -> str:
     """Message content as text: a string, or the text of its parts (a ``text`` part,
-    its text given as ``{"value": ...}`` too, or a ``refusal`` part)."""
+    its text given as ``{"value": ...}`` too, or a ``refusal`` part). A reasoning part
+    (``{"type": "reasoning", "text": ...}``: the model's reasoning, as a Responses API
+    reasoning item holds it) is no part of what a message says."""
     if isinstance(content, str):
         return content
     if isinstance(content, list):
@@ -34,7 +36,7 @@ def text_of(content: Any) -> str:
         for part in content:
             if isinstance(part, str):
                 parts.append(part)
-            elif isinstance(part, dict):
+            elif isinstance(part, dict) and part.get("type") != "reasoning":
                 text = part.get("text", part.get("refusal"))
                 text = text.get("value") if isinstance(text, dict) else text
                 if isinstance(text, str):
