@@ -36,8 +36,8 @@ from referee.engine.run.importers.openai_content import (audio_unread, holds_rep
                                                          parts_unread, result_of, text_of, transcript_of,
                                                          words_unread)
 from referee.engine.run.importers.openai_threads import in_time_order, is_thread_message
-from referee.engine.run.importers.openai_items import (content_calls, holds_other_answer, holds_other_call, is_reasoning,
-                                                       is_tool_item)
+from referee.engine.run.importers.openai_items import (content_calls, holds_other_answer, holds_other_call, is_call_item,
+                                                       is_reasoning, is_tool_item)
 from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
 from referee.engine.run.model import Problem
@@ -110,6 +110,7 @@ class _Reader:
         self.prompted = False
         self.threaded = False  # an Assistants API thread message was met (said once)
         self.reply_unread: Origin | None = None  # the first reply holding words that were not read
+        self.step_replies: list[int] = []  # where the replies of the message read last are among the entries
 
     def warn(self, code: str, origin: Origin, message: str) -> None:
         self.problems.append(Problem(code, origin.source, message, origin.line))
@@ -117,9 +118,13 @@ class _Reader:
     def message(self, index: int, message: Any) -> None:
         origin = self.locate(index, "", 0, "")
         role = _role(message)
+        held, self.step_replies = self.step_replies, []
         if role is None and is_reasoning(message):
+            self.step_replies = held  # reasoning between a message item and its call changes nothing
             self.reasoning(index, message, origin)
             return
+        if role is None and is_call_item(message):
+            self.sent_with_call(held)
         if role is None and isinstance(message, dict) and message.get("type") == "item_reference":
             self.reference(index, origin)
             return
@@ -237,8 +242,18 @@ class _Reader:
             self.entries.append(Text("agent", "text sent with a tool call", text, origin))
             return
         note = Text("agent", "reply", text, origin)
+        self.step_replies.append(len(self.entries))
         self.entries.append(note)
         self.replies.append(note)
+
+    def sent_with_call(self, positions: list[int]) -> None:
+        """The replies at ``positions`` came with the call item that follows their message
+        (a Responses API list keeps a response's text and its calls as items of their
+        own): sent with a call, they are notes, not replies."""
+        for position in positions:
+            reply = self.entries[position]
+            self.entries[position] = replace(reply, title="text sent with a tool call")
+            self.replies = [kept for kept in self.replies if kept is not reply]
 
     def text_origin(self, index: int, content: Any, member: str = "content") -> Origin:
         """Where a message's text is: its first text part's ``text`` when the content

@@ -25,6 +25,12 @@ def is_tool_item(item: Any) -> bool:
     return isinstance(kind, str) and kind.casefold().endswith(("_call", "_call_output"))
 
 
+def is_call_item(item: Any) -> bool:
+    """A Responses API item that is a tool call (``function_call``, ``mcp_call``...),
+    not its output."""
+    return is_tool_item(item) and item["type"].casefold().endswith("_call")
+
+
 def holds_other_call(message: dict, role: str) -> bool:
     """Whether the message holds a call where ``openai`` reads none: anywhere but an
     assistant's ``tool_calls`` and ``function_call`` (in its content parts, under another
