@@ -252,8 +252,9 @@ class _Reader:
         own): sent with a call, they are notes, not replies."""
         for position in positions:
             reply = self.entries[position]
-            self.entries[position] = replace(reply, title="text sent with a tool call")
-            self.replies = [kept for kept in self.replies if kept is not reply]
+            if isinstance(reply, Text):  # a reply is always a text: said() put it there
+                self.entries[position] = replace(reply, title="text sent with a tool call")
+                self.replies = [kept for kept in self.replies if kept is not reply]
 
     def text_origin(self, index: int, content: Any, member: str = "content") -> Origin:
         """Where a message's text is: its first text part's ``text`` when the content
