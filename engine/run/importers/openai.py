@@ -36,8 +36,8 @@ from referee.engine.run.importers.openai_content import (audio_unread, holds_rep
                                                          parts_unread, result_of, text_of, transcript_of,
                                                          words_unread)
 from referee.engine.run.importers.openai_threads import in_time_order, is_thread_message
-from referee.engine.run.importers.openai_items import (content_calls, holds_other_answer, holds_other_call, is_call_item,
-                                                       is_reasoning, is_tool_item)
+from referee.engine.run.importers.openai_items import (content_calls, holds_other_answer, holds_other_call,
+                                                       is_call_item, is_reasoning, is_tool_item)
 from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
 from referee.engine.run.model import Problem

@@ -3,8 +3,8 @@
 OpenAI's chat format gives a tool message no error flag; producers add their own:
 ``"status": "error"`` (LangChain and LangGraph tool messages), ``"is_error": true``
 (``"isError": true`` as MCP and AG-UI write it), or an ``"error"`` member that holds
-something. A tool message with one of those is an error; a flag that says neither (``"is_error": "true"``, ``"status": "cancelled"``)
-leaves its call's status unknown. ``--error-when REGEX`` adds the producer's convention for the rest (a
+something. A tool message with one of those is an error; a flag that says neither
+(``"is_error": "true"``, ``"status": "cancelled"``) leaves its call's status unknown. ``--error-when REGEX`` adds the producer's convention for the rest (a
 tool that answers ``Error: ...``): a message whose text the pattern finds is an
 error. Where neither says, an answered call is read as a success, and a source in
 which no message carries any flag and no pattern was given says so: its statuses
