@@ -419,13 +419,13 @@ class Reader:
         if isinstance(structured, dict):
             self.results[position] = structured
 
-
     def answered_again(self, position: int, rec: dict, part: dict, origin: Origin) -> None:
         """A second, different answer to a call: which one counts is not said, so the
         call's status and return are unknown (the same answer repeated changes nothing)."""
         call = R.call_at(self.entries, position)
         status, _ = claude_results.status(part)
-        if (status, claude_results.result_value(part.get("content"), claude_results.structured(rec), call.tool)) != (call.status, call.result):
+        value = claude_results.result_value(part.get("content"), claude_results.structured(rec), call.tool)
+        if (status, value) != (call.status, call.result):
             R.answered_again(self.entries, position, self.problems, origin)
 
 
