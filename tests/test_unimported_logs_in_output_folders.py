@@ -11,15 +11,9 @@ import json
 from pathlib import Path
 
 import referee
+from rm_stream import RULES, records
 
-SESSION = "s-14"
-RULES = 'eval 1\nexpect 1: no calls to "Bash"\nexpect 2: not response contains "rm"\n'
-RECORDS = [
-    {"type": "system", "subtype": "init", "cwd": "/repo", "session_id": SESSION, "tools": ["Bash"]},
-    {"type": "assistant", "parent_tool_use_id": None, "session_id": SESSION,
-     "message": {"id": "m1", "role": "assistant", "content": [{"type": "text", "text": "I ran rm -rf build"}]}},
-    {"type": "result", "subtype": "success", "is_error": False, "result": "I ran rm -rf build",
-     "session_id": SESSION}]
+RECORDS = records("s-14")
 
 
 def _outputs(tmp_path: Path) -> Path:
