@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee.engine.commands.arguments import add_roles, add_workspace
+from referee.engine.commands.arguments import add_roles, add_workspace, given_path
 from referee.dsl.named_file import read_named_text
 from referee.engine.commands.warnings import warn, warn_all
 from referee.engine.report.color import add_color_argument
@@ -71,21 +71,21 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument("--mode", choices=sorted(MODE_NAMES), default=None,
                         help="runs required per eval and configuration: quick 2, standard 3 "
                              "(default: the release config's mode, standard)")
-    parser.add_argument("--release-config", type=Path, metavar="FILE",
+    parser.add_argument("--release-config", type=given_path, metavar="FILE",
                         help="TOML overriding rules/release.toml's thresholds")
     parser.add_argument("--skill-path", action="append", default=[], metavar="DIR",
                         help="the skill under test, for contamination checks (repeatable)")
-    parser.add_argument("--evals", type=Path, metavar="EVALS_JSON",
+    parser.add_argument("--evals", type=given_path, metavar="EVALS_JSON",
                         help="skill-creator evals.json: gives skill_name (and the skill path)")
     parser.add_argument("--include-contaminated", action="store_true",
                         help="keep contaminated runs in the summaries and the delta")
     parser.add_argument("--iteration", type=int, metavar="N",
                         help="with several iteration-N folders, the one to aggregate (default: the last)")
-    parser.add_argument("--output", type=Path, metavar="DIR",
+    parser.add_argument("--output", type=given_path, metavar="DIR",
                         help="where to write the two files (default: WORKSPACE)")
     parser.add_argument("--allow-mixed-rules", action="store_true",
                         help="compare runs graded by different rules (refused by default)")
-    parser.add_argument("--against", type=Path, metavar="FILE",
+    parser.add_argument("--against", type=given_path, metavar="FILE",
                         help="a blessed benchmark.json to diff with (see referee diff)")
     parser.add_argument("--fail-on-regression", action="store_true",
                         help="with --against: a regression is a reason of the release decision")

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee.engine.commands.arguments import add_workspace
+from referee.engine.commands.arguments import add_workspace, given_path
 from referee.engine.commands.warnings import warn_all
 from referee.engine.compare.output import say
 from referee.engine.usage import UsageError
@@ -41,14 +41,14 @@ def add_parser(sub: Subcommands) -> None:
     add_workspace(parser)
     parser.add_argument("--primary", metavar="CONFIG", help="the configuration under test (default from the names)")
     parser.add_argument("--baseline", metavar="CONFIG", help="the configuration to compare with")
-    parser.add_argument("--skill-path", type=Path, metavar="DIR", help="the primary's skill (holds SKILL.md)")
-    parser.add_argument("--baseline-skill-path", type=Path, metavar="DIR",
+    parser.add_argument("--skill-path", type=given_path, metavar="DIR", help="the primary's skill (holds SKILL.md)")
+    parser.add_argument("--baseline-skill-path", type=given_path, metavar="DIR",
                         help="the baseline's skill, when it ran with one (old_skill against new_skill)")
-    parser.add_argument("--evals", type=Path, metavar="EVALS_JSON",
+    parser.add_argument("--evals", type=given_path, metavar="EVALS_JSON",
                         help="evals.json; inside <skill>/evals/ it also names the skill")
-    parser.add_argument("--rubric", type=Path, metavar="FILE", help="TOML naming assertions' criteria")
+    parser.add_argument("--rubric", type=given_path, metavar="FILE", help="TOML naming assertions' criteria")
     parser.add_argument("--iteration", type=int, metavar="N", help="with several iterations, the one to read")
-    parser.add_argument("--out", type=Path, metavar="DIR", help="where to write analysis.json "
+    parser.add_argument("--out", type=given_path, metavar="DIR", help="where to write analysis.json "
                         "(default WORKSPACE/comparison)")
     parser.add_argument("--check", action="store_true", help="print analysis.json; write nothing")
     parser.set_defaults(handler=run)

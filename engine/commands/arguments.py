@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    import argparse
+
+def given_path(text: str) -> Path:
+    """A path argument as given; an empty one is refused: ``Path("")`` is the working
+    folder, so ``referee grade "$RUNS"`` with the variable unset would grade, or write
+    into, whatever folder the command was run from."""
+    return Path(given_name(text))
+
+
+def given_name(text: str) -> str:
+    """A path argument kept as text (``given_path``), refused when empty."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty path: name the file or folder (is a variable unset?)")
+    return text
 
 
 def add_workspace(parser: argparse.ArgumentParser) -> None:
     """``WORKSPACE``: a workspace, or any folder level of one."""
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
+    parser.add_argument("workspace", type=given_path, metavar="WORKSPACE",
                         help="the workspace, or any folder of one (iteration, eval, configuration, run)")
 
 

@@ -4,10 +4,9 @@ decided by the rules, and a sign test across evals."""
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee.engine.commands.arguments import add_roles, add_workspace
+from referee.engine.commands.arguments import add_roles, add_workspace, given_path
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.commands.warnings import warn_all
 from referee.engine.compare.output import say
@@ -50,12 +49,12 @@ def add_parser(sub: Subcommands) -> None:
     add_roles(parser)
     parser.add_argument("--seed", type=int, default=0, metavar="N",
                         help="shuffles which side is shown as A (never who wins); default 0")
-    parser.add_argument("--out", type=Path, metavar="DIR", help="where to write (default WORKSPACE/comparison)")
-    parser.add_argument("--rubric", type=Path, metavar="FILE",
+    parser.add_argument("--out", type=given_path, metavar="DIR", help="where to write (default WORKSPACE/comparison)")
+    parser.add_argument("--rubric", type=given_path, metavar="FILE",
                         help="TOML naming the criterion of assertions (\"1#4\" = \"accuracy\"); "
                              "the others are inferred from their rules")
-    parser.add_argument("--skill-path", type=Path, metavar="DIR", help="the skill under test (its name is hidden)")
-    parser.add_argument("--evals", type=Path, metavar="EVALS_JSON", help="evals.json: the skill's name and prompts")
+    parser.add_argument("--skill-path", type=given_path, metavar="DIR", help="the skill under test (its name is hidden)")
+    parser.add_argument("--evals", type=given_path, metavar="EVALS_JSON", help="evals.json: the skill's name and prompts")
     parser.add_argument("--iteration", type=int, metavar="N", help="with several iterations, the one to read")
     parser.add_argument("--jobs", type=int, default=1, metavar="N", help="pairs asked of the model at once (--llm)")
     parser.add_argument("--check", action="store_true", help="compare and print; write nothing")

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING
+
+from referee.engine.commands.arguments import given_path
 
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
@@ -35,9 +36,9 @@ def add_parser(sub: Subcommands) -> None:
         "diff", help="regressions between two graded states (workspaces, iterations or benchmark files)",
         description="Compare two graded states eval by eval and list regressions and flipped assertions.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("base", type=Path, metavar="BASE",
+    parser.add_argument("base", type=given_path, metavar="BASE",
                         help="the state to compare against: a workspace, an iteration folder or a benchmark.json")
-    parser.add_argument("new", type=Path, metavar="NEW", help="the state to judge, in any of those forms")
+    parser.add_argument("new", type=given_path, metavar="NEW", help="the state to judge, in any of those forms")
     parser.add_argument("--primary", metavar="CONFIG", help="the configuration whose regressions count "
                         "(default: the benchmark's, or from the names)")
     parser.add_argument("--allow-different-rules", action="store_true",

@@ -8,9 +8,9 @@ import threading
 from collections.abc import Sequence
 from contextlib import nullcontext
 from dataclasses import replace
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.commands.arguments import given_path
 from referee.engine.commands import grade_sources
 from referee.engine.commands.grade_report import JSON_SCHEMA_VERSION, print_results, runs_text, their
 from referee.engine.commands.grade_batch import check_flags, export_requests, unused_results
@@ -61,7 +61,7 @@ def add_parser(sub: Subcommands) -> None:
                     "given, with no network and no model (unless --llm is given); or, given "
                     "SOURCE files, the runs referee import would write from them, in memory.",
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
+    parser.add_argument("workspace", type=given_path, metavar="WORKSPACE",
                         help="the workspace, or any folder of one (iteration, eval, configuration, run), "
                              "or a source file (see SOURCE)")
     grade_sources.add_arguments(parser)

@@ -12,13 +12,14 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from referee.engine.commands.arguments import given_path
 from referee.engine.commands.warnings import warn
 from referee.engine.usage import UsageError
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The second and later sources, and how the sources are read."""
-    parser.add_argument("more_sources", nargs="*", type=Path, metavar="SOURCE",
+    parser.add_argument("more_sources", nargs="*", type=given_path, metavar="SOURCE",
                         help="Claude Code sessions (*.jsonl), OpenAI message lists or skill-creator logs "
                              "instead of a workspace: graded in memory, nothing is written")
     group = parser.add_argument_group("sources (files given instead of a workspace)")

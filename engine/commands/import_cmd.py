@@ -18,6 +18,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.commands.arguments import given_name
 from referee.engine.text import count as plural
 from referee.engine.usage import UsageError
 
@@ -58,8 +59,9 @@ def add_parser(sub: Subcommands) -> None:
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("format", metavar="FORMAT", choices=_Formats(), help="one of %(choices)s")
-    parser.add_argument("sources", metavar="SOURCE", nargs="+", help="files to import")
-    parser.add_argument("--out", metavar="WORKSPACE", required=True, help="folder to write the runs into")
+    parser.add_argument("sources", metavar="SOURCE", nargs="+", type=given_name, help="files to import")
+    parser.add_argument("--out", metavar="WORKSPACE", required=True, type=given_name,
+                        help="folder to write the runs into")
     parser.add_argument("--eval", metavar="ID", dest="eval_id",
                         help="make the conversations the runs of this eval (WORKSPACE/eval-ID/CONFIG/run-k), "
                              "so rules and evals.json for eval ID apply; default: one eval per source, named after it")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.commands.arguments import given_path
 from referee.engine.report.color import add_color_argument
 from referee.engine.usage import UsageError
 
@@ -44,7 +44,7 @@ def add_parser(sub: Subcommands) -> None:
         description="Check the shard manifests (shard-I-of-N.json) in WORKSPACE and make the "
                     "shards' reports one grade.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("workspace", type=Path, metavar="WORKSPACE",
+    parser.add_argument("workspace", type=given_path, metavar="WORKSPACE",
                         help="the workspace holding every shard's reports and shard-I-of-N.json")
     parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE",
                         help="the rules files the shards graded with")

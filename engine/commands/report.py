@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee.engine.commands.arguments import add_workspace
+from referee.engine.commands.arguments import add_workspace, given_path
 from referee.engine.report.color import add_color_argument
 from referee.engine.run.select import add_selection_arguments, selection_from_args
 from referee.engine.commands.warnings import warn
@@ -88,11 +88,11 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument("--no-benchmark", action="store_true",
                         help="leave benchmark.json out: the decision is the gate's, over the primary's runs "
                              "(or every run), as `referee grade --primary` decides")
-    parser.add_argument("--root", type=Path, metavar="DIR", default=Path("."),
+    parser.add_argument("--root", type=given_path, metavar="DIR", default=Path("."),
                         help="github: annotation paths are relative to this folder (default: the current one)")
-    parser.add_argument("--rules", type=Path, nargs="+", action="extend", default=[], metavar="FILE",
+    parser.add_argument("--rules", type=given_path, nargs="+", action="extend", default=[], metavar="FILE",
                         help="github: the rules files that graded, to annotate an assertion's rules line")
-    parser.add_argument("--sources", type=Path, action="append", default=[], metavar="DIR",
+    parser.add_argument("--sources", type=given_path, action="append", default=[], metavar="DIR",
                         help="github: a folder holding imported runs' source files (repeatable)")
     add_selection_arguments(parser)
     add_color_argument(parser)

@@ -17,6 +17,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
+from referee.engine.commands.arguments import given_name
 from referee.engine.usage import UsageError
 from referee.engine.report.inert import inert
 
@@ -42,7 +43,8 @@ def add_parser(sub: Subcommands) -> None:
         description="Show the identity, tool calls, notes, files and warnings of a run.",
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("run_dir", metavar="RUN_DIR", help="a run folder (holding outputs/) or a workspace")
+    parser.add_argument("run_dir", metavar="RUN_DIR", type=given_name,
+                        help="a run folder (holding outputs/) or a workspace")
     parser.add_argument("--json", action="store_true", help="print JSON (sorted keys, relative paths)")
     parser.add_argument("--response", metavar="PATH",
                         help="the file the harness delivered as the answer, relative to each run folder "

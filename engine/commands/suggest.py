@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.commands.arguments import given_path
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
@@ -30,9 +31,9 @@ def add_parser(sub: Subcommands) -> None:
                     "--workspace, names are resolved against the tools, argument fields and "
                     "files the runs really have.",
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("evals", type=Path, metavar="EVALS_JSON",
+    parser.add_argument("evals", type=given_path, metavar="EVALS_JSON",
                         help="skill-creator evals.json: one draft per sentence of its expectations")
-    parser.add_argument("--workspace", type=Path, metavar="WORKSPACE", default=None,
+    parser.add_argument("--workspace", type=given_path, metavar="WORKSPACE", default=None,
                         help="resolve tool, field and file names against the runs found here")
     parser.add_argument("--patterns", metavar="DIR", action="append", default=[],
                         help="a folder of your own pattern files (and parts.toml), tried before the "
@@ -40,7 +41,7 @@ def add_parser(sub: Subcommands) -> None:
                              "(may be given more than once)")
     parser.add_argument("--no-bundled-patterns", action="store_true",
                         help="draft with the --patterns folders only")
-    parser.add_argument("-o", "--output", type=Path, metavar="FILE", default=None,
+    parser.add_argument("-o", "--output", type=given_path, metavar="FILE", default=None,
                         help="write the rules file here instead of printing it")
     parser.add_argument("--json", action="store_true", help="print the drafts as JSON")
     parser.set_defaults(handler=run)

@@ -11,10 +11,9 @@ critique's mutation score as one of its measures.
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee.engine.commands.arguments import add_rules, add_workspace
+from referee.engine.commands.arguments import add_rules, add_workspace, given_path
 from referee.dsl.named_file import read_named_text
 from referee.engine.commands.llm_flags import add_llm_arguments
 from referee.engine.commands.warnings import warn_all
@@ -51,7 +50,7 @@ def add_parser(sub: Subcommands) -> None:
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_workspace(parser)
     add_rules(parser)
-    parser.add_argument("--reference", type=Path, metavar="DIR",
+    parser.add_argument("--reference", type=given_path, metavar="DIR",
                         help="runs known to be right, laid out like a workspace; each must pass")
     parser.add_argument("--primary", metavar="CONFIG", help="the configuration under test (default from the names)")
     parser.add_argument("--baseline", metavar="CONFIG", help="the configuration to compare with")
