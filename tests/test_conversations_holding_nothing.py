@@ -57,7 +57,7 @@ def test_an_element_that_is_no_conversation_is_an_error_with_its_reason(tmp_path
 
 def test_import_and_grade_of_sources_say_which_task_is_missing(tmp_path: Path, capsys):
     source = _results(tmp_path, "results.json", CRASHED)
-    assert main(["import", "openai", str(source), "--out", str(tmp_path / "ws")]) == 0
+    assert main(["import", "openai", str(source), "--out", str(tmp_path / "ws")]) == 1  # a task is missing
     assert "referee import: error: " in capsys.readouterr().err
     rules = tmp_path / "r.rules"
     rules.write_text('eval "results-2"\nexpect 1: no calls to "cancel_pending_order"\n', encoding="utf-8")

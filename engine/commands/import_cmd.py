@@ -107,7 +107,9 @@ def run(args) -> int:
     for item in result.written:
         _summary(item)
     print(f"grade them with: referee grade {args.out} --rules RULES")
-    return 0
+    # A source that gave no run is not in the workspace: a pipeline that grades what
+    # was written must not pass over it (grade SOURCE... refuses such a source).
+    return 1 if result.errors else 0
 
 
 def _summary(item) -> None:

@@ -93,7 +93,8 @@ def test_a_file_with_no_section_is_no_skill_creator_log(tmp_path: Path, capsys, 
 
 def test_a_bad_source_beside_a_good_one_is_reported_and_the_good_one_imported(tmp_path: Path, capsys):
     (tmp_path / "empty.json").write_text("", encoding="utf-8")
-    assert _import("auto", SESSION, tmp_path / "empty.json", "--out", tmp_path / "ws") == 0
+    # exit 1: the good one is written, and a pipeline grading what was written is told of the other
+    assert _import("auto", SESSION, tmp_path / "empty.json", "--out", tmp_path / "ws") == 1
     captured = capsys.readouterr()
     assert "empty.json" in captured.err and "imported 1 run" in captured.out
     assert [r.id.rel for r in discover(tmp_path / "ws").runs] == ["main"]
