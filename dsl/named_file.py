@@ -18,7 +18,7 @@ from pathlib import Path
 # The limit of a file the user names, as of a run's files (engine.run.safeio.MAX_TEXT_BYTES).
 LIMIT = 32 * 1024 * 1024
 _UTF8 = ("utf-8", "utf-8-sig")
-_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
+UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")  # what opens UTF-16 text (little-, big-endian)
 
 
 class NotRegular(OSError):
@@ -78,7 +78,7 @@ def read_named_text(path: Path | str, encoding: str = "utf-8", limit: int = LIMI
     an ``OSError`` whose ``strerror`` says why, or a ``UnicodeDecodeError`` (``NotUtf8``,
     which names the line, when the encoding is UTF-8)."""
     data = named_bytes(Path(path), limit)
-    if encoding in _UTF8 and data.startswith(_UTF16_BOMS):
+    if encoding in _UTF8 and data.startswith(UTF16_BOMS):
         # Windows PowerShell's '>' and Out-File write UTF-16 behind its mark: the text it
         # is, as a run's files are read (engine.run.safeio.decode); strictly, so what
         # is not UTF-16 raises as bytes that are not UTF-8 do

@@ -22,7 +22,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.dsl.named_file import LIMIT, NotRegular, TooLarge, byte_line, named_bytes
+from referee.dsl.named_file import LIMIT, UTF16_BOMS, NotRegular, TooLarge, byte_line, named_bytes
 from referee.engine.run.model import JsonFile, Problem, TextFile
 from referee.engine.run.safejson import parse_json
 from referee.engine.text import line_breaks
@@ -30,7 +30,6 @@ from referee.engine.text import line_breaks
 MAX_TEXT_BYTES = LIMIT  # 32 MiB: beyond this a file is reported `too-large` and not read
 
 _UTF8_BOM = b"\xef\xbb\xbf"
-_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 _DRIVE = re.compile(r"[A-Za-z]:")
 
 
@@ -243,7 +242,7 @@ def _one_line_end(text: str) -> str:
 
 def _decoded(data: bytes, report: str, lossy: bool) -> tuple[str | None, list[Problem]]:
     """``decode`` but for the line ends."""
-    if data.startswith(_UTF16_BOMS):
+    if data.startswith(UTF16_BOMS):
         return _utf16(data, report)
     if b"\x00" in data:
         line = byte_line(data, data.index(b"\x00"))

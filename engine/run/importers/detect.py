@@ -24,7 +24,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.run.agents import view_changed
-from referee.engine.run.importers import claude_code, detect_text, openai, skill_creator
+from referee.dsl.named_file import UTF16_BOMS
+from referee.engine.run.importers import HEAD_BYTES, claude_code, detect_text, openai, skill_creator
 from referee.engine.run.importers.source import Source
 from referee.engine.run.model import Problem
 from referee.engine.run.reading import RESPONSE
@@ -35,7 +36,6 @@ from referee.engine.text import file_lines
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
 
-HEAD_BYTES = 65536  # enough of a file to tell a session log by its first record
 # What a log is named: also as a shell saved what ``claude -p --output-format stream-json``
 # printed (``> claude.ndjson``, ``> claude.log``, ``> output.txt``); its head tells the rest.
 _LOG_SUFFIXES = (".jsonl", ".json", ".ndjson", ".log", ".txt")
@@ -232,6 +232,6 @@ def head_text(data: bytes) -> str:
     mark (what Windows PowerShell's ``>`` writes; read as UTF-8, a session log there
     was taken for no log, and the answer it holds for no answer), else UTF-8. The
     head may be cut anywhere: what cannot be decoded is replaced."""
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+    if data.startswith(UTF16_BOMS):
         return data.decode("utf-16", errors="replace")
     return data.decode("utf-8", errors="replace")

@@ -13,6 +13,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from referee.dsl.named_file import UTF16_BOMS
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.model import Problem
@@ -23,7 +24,6 @@ from referee.engine.run.safejson import MAX_JSON_DEPTH, depth_exceeded
 # larger than a transcript (safeio.MAX_TEXT_BYTES); what is written stays under it.
 MAX_SOURCE_BYTES = 512 * 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
-_UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
 class Source:
@@ -108,7 +108,7 @@ def _utf8(data: bytes) -> bytes:
     Windows PowerShell's ``>`` writes), as a run's own files are read
     (``safeio.decode``); anything else as it is, to be decoded and reported line by
     line. Read as UTF-8, such a source held no conversation, and nothing was imported."""
-    if not data.startswith(_UTF16_BOMS) or len(data) % 2:
+    if not data.startswith(UTF16_BOMS) or len(data) % 2:
         return data
     try:
         return data.decode("utf-16").encode("utf-8")
