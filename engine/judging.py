@@ -91,10 +91,9 @@ def not_shown(run: Run) -> str | None:
     log = getattr(run, "unimported_log", None)
     if log is not None:
         return f"{log.path} {log.message}; the grader is not asked"
-    missing = run.every_call.unknown
-    if missing is not None:
-        where = missing.path if missing.line is None else f"{missing.path}:{missing.line}"
-        return f"the run's calls may be incomplete ({where}: {missing.message}); the grader is not asked"
+    incomplete = run.every_call.incomplete()
+    if incomplete is not None:
+        return f"{incomplete}; the grader is not asked"
     unwalked = run.unlisted_outputs()
     if unwalked:  # as a rule over the outputs is an ERROR (engine.checks.run_sources)
         return (f"the outputs cannot all be listed: outputs/{unwalked[0]} is a link to a folder, not followed; "

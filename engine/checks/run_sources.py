@@ -18,7 +18,7 @@ from referee.engine.checks.access import call_val, note_val, unsure_message
 from referee.engine.checks.base import Context
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.identity import METADATA
-from referee.engine.run.model import UNREADABLE, Problem
+from referee.engine.run.model import UNREADABLE
 from referee.engine.run.reading import SKILL_CREATOR_LOG
 from referee.engine.run.safeio import other_name, safe_relative, windows_name
 from referee.engine.run.safejson import parse_json
@@ -42,8 +42,9 @@ def read_calls(ctx: Context) -> tuple[Val, ...]:
     if why is not None:
         raise EvalError(f"calls cannot be checked: {why}")
     found = ctx.run.every_call
-    if found.unknown is not None:
-        raise EvalError(f"the run's calls may be incomplete ({_place(found.unknown)}: {found.unknown.message})")
+    incomplete = found.incomplete()
+    if incomplete is not None:
+        raise EvalError(incomplete)
     return tuple(call_val(call) for call in found.calls)
 
 
@@ -145,16 +146,12 @@ def _counted_in_full(ctx: Context) -> None:
     missing = next((p for p in source_map.problems if p.code == CALLS_MAY_BE_MISSING), None)
     if missing is not None:
         raise EvalError(f"metrics.json counts the calls the import read, and the run's calls may be "
-                        f"incomplete ({_place(missing)}: {missing.message})")
+                        f"incomplete ({missing.place}: {missing.message})")
     unsure = next((c for c in ctx.run.every_call.calls if c.unsure & COUNTED_FIELDS), None)
     if unsure is not None:
         field = " and ".join(sorted(unsure.unsure & COUNTED_FIELDS))
         raise EvalError(f"metrics.json counts the calls the import read, by tool and status: "
                         f"{unsure_message(call_val(unsure), field)}")
-
-
-def _place(problem: Problem) -> str:
-    return problem.path if problem.line is None else f"{problem.path}:{problem.line}"
 
 
 def _metadata(ctx: Context) -> tuple[Val, ...]:

@@ -52,6 +52,12 @@ class Calls:
     # grader is shown them beside the main one (``llm_adapter.evidence``).
     transcripts: tuple[TextFile, ...] = ()
 
+    def incomplete(self) -> str | None:
+        """Why the list may lack calls, as a check over them and the grader's refusal
+        say it; None when it is whole."""
+        found = self.unknown
+        return None if found is None else f"the run's calls may be incomplete ({found.place}: {found.message})"
+
 
 def every_call(run: Any, read: Reader) -> Calls:
     """The calls of ``run`` (an ``engine.run.workspace.Run``); ``read`` reads its files."""

@@ -63,9 +63,13 @@ class Problem:
     message: str
     line: int | None = None
 
+    @property
+    def place(self) -> str:
+        """Where it is: the path, and its line when known (``path:line``)."""
+        return self.path if self.line is None else f"{self.path}:{self.line}"
+
     def __str__(self) -> str:
-        where = self.path if self.line is None else f"{self.path}:{self.line}"
-        return f"{where}: warning[{self.code}]: {self.message}"
+        return f"{self.place}: warning[{self.code}]: {self.message}"
 
 
 @dataclass(frozen=True, init=False)
