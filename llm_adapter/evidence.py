@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
 from referee.engine.facts.metrics import run_skill_type as skill_type  # the one decision
-from referee.engine.run.transcript import parse_transcript
 from referee.engine.text import file_lines
 
 if TYPE_CHECKING:
@@ -75,9 +74,8 @@ def collect(run: Run) -> RunEvidence:
     raw = _raw_transcript(run)
     unsure = _unsure_calls(run)
     calls, notes = _transcript_segments(transcript, raw, unsure)
-    for view in _subagent_views(run):  # their calls are the run's: a check over calls sees them too
-        agent_calls, agent_notes = _transcript_segments(parse_transcript(view.text, view.path, view.path),
-                                                        (view.path, file_lines(view.text)), unsure)
+    for view, parsed in _subagent_transcripts(run):  # their calls are the run's: checks over calls see them
+        agent_calls, agent_notes = _transcript_segments(parsed, (view.path, file_lines(view.text)), unsure)
         calls += agent_calls
         notes += agent_notes
     response = _response_segment(run)
@@ -107,10 +105,11 @@ def _raw_transcript(run: Run) -> tuple[str, list[str]] | None:
     return text_file.path, file_lines(text_file.text)
 
 
-def _subagent_views(run: Run) -> tuple:
-    """The subagents' transcripts an import wrote (``subagents/step-N.md``), as read."""
+def _subagent_transcripts(run: Run) -> tuple:
+    """The subagents' transcripts an import wrote (``subagents/step-N.md``), as read
+    and as parsed when the run's calls were (``Run.every_call``)."""
     found = getattr(run, "every_call", None)
-    return tuple(view for view in getattr(found, "transcripts", ()) if view.text is not None)
+    return tuple((view, parsed) for view, parsed in getattr(found, "transcripts", ()) if view.text is not None)
 
 
 def _unsure_calls(run: Run) -> dict[tuple[str, int | None], frozenset[str]]:

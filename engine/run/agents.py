@@ -30,7 +30,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Any, Callable
 
-from referee.engine.run.model import Problem, TextFile, ToolCall
+from referee.engine.run.model import Problem, TextFile, ToolCall, Transcript
 from referee.engine.run.safeio import join_report
 from referee.engine.run.transcript import TRANSCRIPT, parse_transcript
 
@@ -48,9 +48,9 @@ class Calls:
 
     calls: tuple[ToolCall, ...] = ()
     unknown: Problem | None = None
-    # The subagents' transcripts these calls were read from, in file order: the LLM
-    # grader is shown them beside the main one (``llm_adapter.evidence``).
-    transcripts: tuple[TextFile, ...] = ()
+    # The subagents' transcripts these calls were read from, in file order, each as read
+    # and as parsed: the LLM grader is shown them beside the main one (``llm_adapter.evidence``).
+    transcripts: tuple[tuple[TextFile, Transcript], ...] = ()
 
     def incomplete(self) -> str | None:
         """Why the list may lack calls, as a check over them and the grader's refusal
@@ -71,16 +71,17 @@ def every_call(run: Any, read: Reader) -> Calls:
     unknown = next((p for p in source_map.problems if p.code == CALLS_MAY_BE_MISSING), None)
     unknown = unknown or view_changed(run.transcript_file, TRANSCRIPT, source_map.digests, run.id.rel)
     agents: dict[str, tuple[ToolCall, ...]] = {}
-    views: list[TextFile] = []
+    views: list[tuple[TextFile, Transcript]] = []
     for rel in sorted(source_map.lines):
         named = SUBAGENT_FILE.fullmatch(rel)
         if named is None:
             continue
         view = read(rel)
-        found, problem = _subagent_calls(view, rel, named.group(1), run.id.rel, source_map.digests)
-        agents[named.group(1)] = _unsure(found, unread)
+        parsed, problem = _subagent_transcript(view, rel, run.id.rel, source_map.digests)
+        found = () if parsed is None else parsed.calls + parsed.suspect_calls
+        agents[named.group(1)] = _unsure(tuple(replace(c, agent=named.group(1)) for c in found), unread)
         unknown = unknown or problem
-        views += [view] if view is not None and problem is None else []
+        views += [(view, parsed)] if view is not None and parsed is not None and problem is None else []
     if not agents:
         return Calls(main, unknown)
     elements = transcript.calls + transcript.suspect_calls + transcript.notes
@@ -88,16 +89,17 @@ def every_call(run: Any, read: Reader) -> Calls:
     return Calls(tuple(_merged(main, agents, MAIN, after)), unknown, tuple(views))
 
 
-def _subagent_calls(found: TextFile | None, rel: str, agent: str, base: str,
-                    digests: dict[str, str]) -> tuple[tuple[ToolCall, ...], Problem | None]:
+def _subagent_transcript(found: TextFile | None, rel: str, base: str,
+                         digests: dict[str, str]) -> tuple[Transcript | None, Problem | None]:
+    """A subagent's transcript as parsed (None when it cannot be read), and why its
+    calls may not all be there (None when they are)."""
     report = join_report(base, rel)
     if found is None:
-        return (), Problem("not-found", report, "a subagent transcript the import wrote is missing")
+        return None, Problem("not-found", report, "a subagent transcript the import wrote is missing")
     unreadable = found.unreadable
     if found.text is None or unreadable is not None:
-        return (), unreadable or Problem("unreadable", report, "cannot be read")
-    parsed = parse_transcript(found.text, rel, report)
-    return tuple(replace(c, agent=agent) for c in parsed.calls + parsed.suspect_calls), view_changed(found, rel, digests, base)
+        return None, unreadable or Problem("unreadable", report, "cannot be read")
+    return parse_transcript(found.text, rel, report), view_changed(found, rel, digests, base)
 
 
 def view_changed(view: TextFile | None, written: str, digests: dict[str, str], base: str) -> Problem | None:
