@@ -17,8 +17,8 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
                                         describe_val, evidence_of, located, missing_verdict, present,
                                         with_claims)
 from referee.engine.checks.matching import includes
-from referee.engine.values import (EvalError, Missing, Val, as_decimal, equal, is_number, mismatch_hint,
-                           parse_number, render, short, type_name)
+from referee.engine.equality import equal, mismatch_hint
+from referee.engine.values import EvalError, Missing, Val, as_decimal, is_number, parse_number, render, short, type_name
 from referee.engine.verdict import Verdict
 
 ORDER_OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}

@@ -22,8 +22,9 @@ from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.static import reads_element
-from referee.engine.values import (EvalError, Missing, Prov, Result, UnreadJson, Val, as_decimal, equal,
-                                   is_number, plain_top, render, type_name)
+from referee.engine.equality import equal
+from referee.engine.values import (EvalError, Missing, Prov, Result, UnreadJson, Val, as_decimal, is_number,
+                                   plain_top, render, type_name)
 from referee.engine.verdict import Outcome, Verdict
 
 # A 'where' that kept nothing is explained by its nearest miss among this many items.

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence, TypeVar
 
 from referee.engine.budget import spend
-from referee.engine.values import EvalError, UnreadJson, equal, plain_top, render, type_name, unread_against
+from referee.engine.equality import equal, unread_against
+from referee.engine.values import EvalError, UnreadJson, plain_top, render, type_name
 
 
 def max_matching(adjacency: Sequence[Sequence[int]], right_size: int) -> list[int | None]:

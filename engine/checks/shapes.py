@@ -21,7 +21,8 @@ from referee.engine.budget import spend
 from referee.engine.checks.base import (Context, Expr, Leaf, Polarity, decided, evidence_of, located,
                                         missing_verdict)
 from referee.engine.regexes import Pattern
-from referee.engine.values import Missing, UnreadJson, equal, plain_top, render, type_name, unread_against
+from referee.engine.equality import equal, unread_against
+from referee.engine.values import Missing, UnreadJson, plain_top, render, type_name
 from referee.engine.verdict import Verdict
 
 

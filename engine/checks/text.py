@@ -21,7 +21,8 @@ from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.text import file_lines, line_breaks, line_end
-from referee.engine.values import QUOTE_LIMIT, EvalError, Missing, Prov, Val, equal, render, short, type_name
+from referee.engine.equality import equal
+from referee.engine.values import QUOTE_LIMIT, EvalError, Missing, Prov, Val, render, short, type_name
 from referee.engine.verdict import Evidence, Verdict
 
 if TYPE_CHECKING:

@@ -1,0 +1,67 @@
+"""When two values of the assertion language are equal: deeply, without coercion
+(numbers as Decimal, text exact or casefolded, ``True`` never the number 1), and
+never on JSON that could not be read (``UnreadJson``), whose value is unknown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from referee.engine.values import EvalError, UnreadJson, as_decimal, is_number, plain_top, render, type_name
+
+
+def unread_against(unread: str, other: str) -> EvalError:
+    """The ERROR of comparing JSON that could not be read with ``other`` (a value that is
+    not text, as shown)."""
+    return EvalError(f"{render(unread)[:60]} looks like JSON but could not be read as JSON (see the run's "
+                     f"warnings), so how it compares with {other[:60]} cannot be known")
+
+
+def equal(a: Any, b: Any, ignore_case: bool = False) -> bool:
+    """Deep equality without coercion: numbers as Decimal, text exact (or casefolded).
+    An EvalError when it rests on JSON that could not be read (``UnreadJson``) being
+    some value other than text; a difference elsewhere decides it all the same."""
+    found = _equal(a, b, ignore_case)
+    if isinstance(found, EvalError):
+        raise found
+    return found
+
+
+def _equal(a: Any, b: Any, ignore_case: bool) -> bool | EvalError:
+    """``equal``, with the EvalError given back: False where any part differs, else
+    the first unknown part's EvalError, else True."""
+    a, b = plain_top(a), plain_top(b)
+    if isinstance(a, UnreadJson) != isinstance(b, UnreadJson) and not (isinstance(a, str) and isinstance(b, str)):
+        return unread_against(a, render(b)) if isinstance(a, UnreadJson) else unread_against(b, render(a))
+    if is_number(a) and is_number(b):
+        return as_decimal(a) == as_decimal(b)
+    if isinstance(a, str) and isinstance(b, str):
+        return a.casefold() == b.casefold() if ignore_case else a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and _all_equal(zip(a, b), ignore_case)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and _all_equal(((a[k], b[k]) for k in a), ignore_case)
+    if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
+        return type(a) is type(b) and a == b
+    return False
+
+
+def _all_equal(pairs, ignore_case: bool) -> bool | EvalError:
+    unknown: EvalError | None = None
+    for x, y in pairs:
+        found = _equal(x, y, ignore_case)
+        if found is False:
+            return False
+        if isinstance(found, EvalError) and unknown is None:
+            unknown = found
+    return True if unknown is None else unknown
+
+
+def mismatch_hint(a: Any, b: Any) -> str:
+    """Why two values of different types are not equal, and what to write instead."""
+    ta, tb = type_name(a), type_name(b)
+    if {ta, tb} == {"text", "number"}:
+        text, num = (a, b) if ta == "text" else (b, a)
+        return f"text '{text}' vs number {render(num)}; use number(...)"
+    if ta != tb:
+        return f"{ta} vs {tb}"
+    return ""
