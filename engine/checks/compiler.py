@@ -16,9 +16,11 @@ from regex import error as RegexError  # in Compiler's signatures `regex` is its
 
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, did_you_mean
+from referee.dsl.syntax import SOURCES as SOURCE_WORDS  # the words a selection starts with
 from referee.engine.checks import compare, lists, logic, order, quantify, text
 from referee.engine.checks.base import Check, CheckCompiler, Context, Expr, ExprCompiler, Polarity
-from referee.engine.checks.exprs import SOURCE_WORDS, VALUE_COMPILERS, Const, LetRef
+from referee.engine.checks.expr_compilers import VALUE_COMPILERS
+from referee.engine.checks.exprs import Const, LetRef
 from referee.engine.checks.inputs import Inputs
 from referee.engine.checks.run_sources import csv_table, output_place, read_file_text
 from referee.engine.checks.sources import Select, compile_selection, refuse_transcript

@@ -19,7 +19,7 @@ from referee.engine.checks.run_sources import check_name, output_place, read_fil
 from referee.engine.checks.sources import Select
 from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.access import elements
-from referee.engine.checks.exprs import compile_list
+from referee.engine.checks.expr_compilers import compile_list
 from referee.engine.values import Missing, Val, render
 from referee.engine.verdict import Evidence, Outcome, Verdict
 
