@@ -24,7 +24,6 @@ if TYPE_CHECKING:
 SOURCE_ORDER = ("tool_calls", "response", "outputs", "agent_notes", "harness")
 PASS_SOURCES = frozenset({"tool_calls", "response", "outputs"})
 TRANSCRIPT = "transcript.md"
-RESPONSE = "response.md"
 USER_NOTES = "user_notes.md"
 # Executor statistics, not something the run delivered; deterministic checks read it.
 NOT_EVIDENCE = frozenset({"metrics.json"})
@@ -193,21 +192,31 @@ def _response_segment(run) -> list[Segment]:
     return [Segment("response", response.path, response.line or 1, _one_line_end(response.text))]
 
 
+def _response_output(run) -> str | None:
+    """The output file (its path under outputs/) that is shown whole as the response;
+    None when the response is no such file (none, unreadable, a section of a log, a
+    file outside outputs/)."""
+    response = getattr(run, "response", None)
+    if response is None or response.text is None or response.section is not None:
+        return None
+    return response.path.removeprefix("outputs/") if response.path.startswith("outputs/") else None
+
+
 def _output_segments(run) -> tuple[list[Segment], list[str], list[Segment]]:
     """Other output files as ``outputs``; user_notes.md is the agent's own words.
-    response.md is left out only when it is the response (shown as such): when the
-    harness names another file, it is an output like any other. So is transcript.md:
-    when the harness's transcript lies beside outputs/, the one inside is the agent's."""
+    The file that is the response, shown whole as such (response.md, or the one the
+    harness named), is left out: shown twice, the same words would stand under two
+    sources. When the harness names another file, response.md is an output like any
+    other. So is transcript.md: when the harness's transcript lies beside outputs/,
+    the one inside is the agent's."""
     outputs: list[Segment] = []
     notes: list[Segment] = []
     unreadable: list[str] = []
     names: list[str] = getattr(run, "output_files", lambda: [])()
-    response = getattr(run, "response", None)
-    shown = (response is not None and response.text is not None and response.section is None
-             and response.path == f"outputs/{RESPONSE}")
+    shown = _response_output(run)
     transcript = getattr(getattr(run, "transcript_file", None), "path", None) == f"outputs/{TRANSCRIPT}"
     for rel in sorted(names):
-        if (rel == TRANSCRIPT and transcript) or (rel == RESPONSE and shown) or rel in NOT_EVIDENCE:
+        if (rel == TRANSCRIPT and transcript) or rel == shown or rel in NOT_EVIDENCE:
             continue
         text_file = run.read_output(rel)
         if text_file is None or text_file.text is None:
