@@ -213,8 +213,8 @@ def _why(exc: BaseException) -> str:
 
 
 def _read(path: Path) -> str:
-    """The text of a regular file of at most ``MAX_BYTES``; never blocks on a FIFO or a
-    device, never reads /dev/zero forever."""
+    """The text of a regular file of at most ``MAX_BYTES``, without a leading byte order
+    mark; never blocks on a FIFO or a device, never reads /dev/zero forever."""
     try:
         info = os.stat(path)
     except OSError as exc:
@@ -237,7 +237,9 @@ def _read(path: Path) -> str:
         raise ValueError(f"cannot read cassette {path}: {exc.strerror or exc}") from None
     if len(data) > MAX_BYTES:
         raise ValueError(f"cassette {path} is over the limit of {MAX_BYTES} bytes; refusing to read it")
-    return utf8_text(data, path)
+    # A Windows editor may save it with a byte order mark (and CRLF line ends, which
+    # JSON reads as whitespace): how the file was saved, not what it records.
+    return utf8_text(data, path).removeprefix("\ufeff")
 
 
 META_FIELDS = {"format": str, "version": int, "backend": str, "model": str, "params": dict,
