@@ -10,11 +10,18 @@ becomes a FAIL that says why, with whatever evidence did check out.
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import re
+import sys
+from pathlib import Path
 from typing import Sequence
 
 from referee.engine.judging import GraderClaim, SemanticItem
 from referee.engine.verdict import Evidence, Outcome, Verdict
+from referee.llm_adapter import evidence as evidence_module
+from referee.llm_adapter import quotes as quotes_module
+from referee.llm_adapter import reply as reply_module
 from referee.llm_adapter import substance
 from referee.llm_adapter.evidence import PASS_SOURCES, RunEvidence, Segment
 from referee.llm_adapter.quotes import Match, locate
@@ -169,3 +176,20 @@ def feedback(reply: Reply, ids: Sequence[str], items: Sequence[SemanticItem]) ->
         reason = shorten(suggestion.reason, 400)
         lines.append(f"{item.text}: {reason}" if item else reason)
     return tuple(lines)
+
+
+@functools.lru_cache(maxsize=1)
+def rules_digest() -> str:
+    """A digest of the code that checks a grader's reply before it is believed: how
+    the reply is read (``reply``), what text a quote is looked for in (``evidence``),
+    how it is found (``quotes``), what proves nothing (``substance``) and the verdict
+    drawn (this module). ``engine.report.carry`` keeps an earlier verdict only while
+    it is the same: a PASS whose quote was found under other rules (one that started
+    after a negation, or lay in a comment before a record's fields) might not stand
+    now, and the grade without the grader has no reply to check again. Any change to
+    that code drops earlier verdicts, which a grade with ``--llm`` then checks anew."""
+    digest = hashlib.sha256()
+    for module in (reply_module, evidence_module, quotes_module, substance, sys.modules[__name__]):
+        code = Path(module.__file__).read_bytes()
+        digest.update(module.__name__.encode() + b"\0" + len(code).to_bytes(8, "big") + code)
+    return digest.hexdigest()

@@ -3,7 +3,8 @@
 A semantic assertion graded by the LLM grader records ``grader_input`` in
 grading.json: a digest of the assertion's wording (and of the others asked with it),
 of every file of the run the grader could see, of the grader's page, of the request
-it is shown as it would be sent (``llm_adapter.prompt.request_digest``), and of the
+it is shown as it would be sent (``llm_adapter.prompt.request_digest``), of the
+rules its reply was checked by (``llm_adapter.verify.rules_digest``), and of the
 verdict the grader gave. Graded again without ``--llm``, an
 earlier verdict whose ``grader_input`` is unchanged is kept, with method ``grader
 (carried over)``;
@@ -33,8 +34,8 @@ if TYPE_CHECKING:
 
 CARRIED = "grader (carried over)"
 LLM_METHODS = frozenset({"grader", CARRIED})
-DROPPED = ("an earlier LLM grader verdict was not kept: the run's files or the assertion "
-           "changed since; grade with --llm to judge it again")
+DROPPED = ("an earlier LLM grader verdict was not kept: the run's files, the assertion or the rules "
+           "that check the grader's quotes changed since; grade with --llm to judge it again")
 
 
 def run_digest(run: Run) -> str | None:
@@ -153,15 +154,18 @@ def grader_inputs(run: Run, assertions: Sequence[CompiledAssertion], keys: froze
 
 
 def _shown(run: Run, digest: str, asked: Sequence[CompiledAssertion]) -> str:
-    """``digest`` (of the run's files) and a digest of the request the grader is
-    shown for ``asked``, as it would be sent: how that request is laid out (its
-    headings, the lines of the expectations, what is cut) is the adapter's, and a
-    change there shows the grader another request, so an earlier verdict is not kept.
-    The adapter is loaded here only when an LLM verdict is at stake."""
+    """``digest`` (of the run's files), a digest of the request the grader is
+    shown for ``asked``, as it would be sent, and of the rules its reply is checked
+    by: how that request is laid out (its headings, the lines of the expectations,
+    what is cut) and how a quote is found are the adapter's, and a change there
+    shows the grader another request, or would find the quotes of its reply
+    otherwise, so an earlier verdict is not kept. The adapter is loaded here only
+    when an LLM verdict is at stake."""
     from referee.engine.judging import semantic_item
     from referee.llm_adapter.prompt import request_digest
+    from referee.llm_adapter.verify import rules_digest
 
-    return f"{digest}\0{request_digest(run, [semantic_item(a) for a in asked])}"
+    return f"{digest}\0{request_digest(run, [semantic_item(a) for a in asked])}\0{rules_digest()}"
 
 
 def earlier_verdicts(run: Run, assertions: Sequence[CompiledAssertion],
