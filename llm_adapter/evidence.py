@@ -78,6 +78,8 @@ def collect(run: Run) -> RunEvidence:
         calls += agent_calls
         notes += agent_notes
     response = _response_segment(run)
+    if response and getattr(run.response, "section", None) is not None:
+        notes = [n for n in notes if not _within(n, response[0])]
     outputs, unreadable, user_notes = _output_segments(run)
     segments = calls + response + outputs + notes + user_notes
     return RunEvidence(tuple(_cut(s) for s in segments), skill_type(run), tuple(unreadable))
@@ -200,6 +202,14 @@ def _response_output(run) -> str | None:
     if response is None or response.text is None or response.section is not None:
         return None
     return response.path.removeprefix("outputs/") if response.path.startswith("outputs/") else None
+
+
+def _within(note: Segment, response: Segment) -> bool:
+    """Whether ``note`` is a part of the transcript that is the response (an executor
+    log's ``## Final Result`` section, its own headings too): shown as the response,
+    it is not shown again among the notes."""
+    last = response.line + response.text.count("\n")
+    return note.file == response.file and note.line <= last and response.line <= note.line + note.text.count("\n")
 
 
 def _output_segments(run) -> tuple[list[Segment], list[str], list[Segment]]:
