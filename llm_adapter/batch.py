@@ -193,13 +193,15 @@ def _said(error: Any) -> str:
 
 
 def _read(path: Path) -> str:
-    """A result file's text: a regular file, read whole up to the bound, UTF-8."""
+    """A result file's text: a regular file, read whole up to the bound, UTF-8, without
+    a leading byte order mark (a Windows tool may save it with one, and with CRLF line
+    ends, which JSON reads as whitespace: how the file was saved, not what it holds)."""
     from referee.engine.run.safeio import read_named_file
 
     data, problem = read_named_file(path, str(path), MAX_RESULTS_BYTES)
     if data is None:
         raise ValueError(f"{path}: {problem.message if problem else 'cannot be read'}")
-    return utf8_text(data, path)
+    return utf8_text(data, path).removeprefix("\ufeff")
 
 
 def import_results(path: Path, backend: Wire, results: Results, note: str = "") -> int:
