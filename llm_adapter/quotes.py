@@ -62,6 +62,9 @@ APOSTROPHES = frozenset("'\u2019")  # between two letters, part of the word: "is
 WORD_APOSTROPHES = frozenset("'\u2019\uff07\u02bc")
 # Words that negate what follows them: a quote that starts right after one leaves it out.
 NEGATIONS = frozenset("not no never cannot without nor neither none nothing nobody nowhere".split())
+# Markdown emphasis and code marks: "**not** confirmed" and "not *confirmed*" read
+# "not confirmed", so they neither end a negation's reach nor hide the negation.
+EMPHASIS = frozenset("*_`")
 SIGNS = frozenset("-+\u2212")  # and every dash (Unicode's Pd): typesetting writes "–500" for -500
 
 
@@ -219,11 +222,12 @@ def _after_negation(text: str, start: int) -> bool:
     """Whether ``text[start:]`` follows a negation across nothing but spaces ("was not
     confirmed", "isn't confirmed"): "confirmed" quoted from there says the opposite
     of the text, as "500" quoted from "-500" does. Punctuation between them ("No,
-    it is confirmed") ends the negation's reach."""
+    it is confirmed") ends the negation's reach; Markdown emphasis ("**not**
+    confirmed", "not *confirmed*") does not, as a reader of the rendered text sees."""
     i = start - 1
-    while i >= 0 and (text[i].isspace() or _invisible(text[i])):
+    while i >= 0 and (text[i].isspace() or _invisible(text[i]) or text[i] in EMPHASIS):
         i -= 1
-    if i == start - 1:  # no space before the quote: nothing, punctuation, or a word it starts inside
+    if i == start - 1:  # nothing before the quote, punctuation, or a word it starts inside
         return False
     end = i + 1
     while i >= 0 and (text[i].isalpha() or text[i] in WORD_APOSTROPHES or _invisible(text[i])):
