@@ -190,6 +190,17 @@ def rules_digest() -> str:
     that code drops earlier verdicts, which a grade with ``--llm`` then checks anew."""
     digest = hashlib.sha256()
     for module in (reply_module, evidence_module, quotes_module, substance, sys.modules[__name__]):
-        code = Path(module.__file__).read_bytes()
+        code = _code(module)
         digest.update(module.__name__.encode() + b"\0" + len(code).to_bytes(8, "big") + code)
     return digest.hexdigest()
+
+
+def _code(module) -> bytes:
+    """The bytes of ``module``'s file; where there is no file to read (a zip archive, a
+    frozen build), the version of referee, which is all that can tell its code apart."""
+    try:
+        return Path(module.__file__).read_bytes()
+    except (OSError, TypeError):
+        from referee.engine import __version__
+
+        return f"referee {__version__}".encode()
