@@ -10,7 +10,10 @@ are ``<skipped>`` with that reason, never failures of the build. So is a failure
 error the gate does not count (an existence check, which a wrong answer passes
 too): ``<skipped>`` with the reason it is not counted, so CI reading the file
 fails where referee's gate fails and nowhere else; when nothing counted toward the
-gate at all, a suite ``referee gate`` holds an error that says so. Every level
+gate at all, a suite ``referee gate`` holds an error that says so. When the decision
+is benchmark.json's release decision and it is not PASS, a suite ``referee release``
+holds it with the rules it breached: an error for FAIL, ``<skipped>`` for CONDITIONAL
+PASS (shown, and left to the CI gate as the exit code 3 is). Every level
 carries its ``skipped`` count. The shape follows the JUnit schema that Jenkins publishes
 (committed under ``tests/fixtures/``); no ``time`` or ``timestamp`` is written, so
 the file is the same bytes for the same reports.
@@ -23,6 +26,7 @@ import re
 from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.marker import GRADING
 from referee.engine.report.models import Expectation
+from referee.engine.report.tables import release_reasons
 
 # Characters XML 1.0 cannot hold at all, even escaped: written as a backslash-u escape
 # with four hex digits instead.
@@ -36,15 +40,20 @@ def render_junit(collection: Collection) -> str:
     unread = collection.unread_counted()
     tests, failures, errors, skipped = (sum(c[n] for c in counts) for n in range(4))
     empty = not unread and not any(run.report.gate.total for run in collection.counted())
+    release = _release_suite(collection)
+    failed_release = int(collection.decision == "FAIL" and bool(release))
+    skipped_release = int(bool(release)) - failed_release
     out = ['<?xml version="1.0" encoding="UTF-8"?>',
-           f'<testsuites name={_attr("referee " + collection.root)} tests="{tests + len(unread) + empty}" '
-           f'failures="{failures}" errors="{errors + len(unread) + empty}" skipped="{skipped}">']
+           f'<testsuites name={_attr("referee " + collection.root)} '
+           f'tests="{tests + len(unread) + empty + failed_release + skipped_release}" failures="{failures}" '
+           f'errors="{errors + len(unread) + empty + failed_release}" skipped="{skipped + skipped_release}">']
     for run, count in zip(collection.runs, counts):
         out.extend(_suite(run, count, collection.primary))
     for folder in unread:
         out.extend(_unread_suite(folder))
     if empty:
         out.extend(_empty_gate_suite(collection))
+    out.extend(release)
     out.append("</testsuites>")
     return "\n".join(out) + "\n"
 
@@ -104,6 +113,28 @@ def _empty_gate_suite(collection: Collection) -> list[str]:
             f"    <testcase name=\"gate\" classname={_attr('referee ' + collection.root)}>",
             f"      <error message={_attr(why)} type=\"nothing-gated\">{_text(why)}</error>",
             "    </testcase>", "  </testsuite>"]
+
+
+def _release_suite(collection: Collection) -> list[str]:
+    """benchmark.json's release decision when it is not PASS. It is the decision the report
+    exits with, and it can be FAIL with every assertion passed (too few runs where the
+    release settings fail on that, an eval a null run passes, a regression): without
+    this suite the file would be all green where referee says not to ship."""
+    release = collection.release
+    if release is None or release["decision"] == "PASS":
+        return []
+    decision = release["decision"]
+    why = f"release decision {decision} (benchmark.json, `referee aggregate`)"
+    body = "\n".join(release_reasons(collection, breached=True)) or why
+    if decision == "FAIL":
+        inner, counts = (f'      <error message={_attr(why)} type="release">{_text(body)}</error>',
+                         'failures="0" errors="1" skipped="0"')
+    else:  # CONDITIONAL PASS: the CI gate chooses (exit code 3), so it does not fail the file
+        inner, counts = (f"      <skipped message={_attr(why)}>{_text(body)}</skipped>",
+                         'failures="0" errors="0" skipped="1"')
+    return [f'  <testsuite name="referee release" tests="1" {counts}>',
+            f"    <testcase name=\"release\" classname={_attr('referee ' + collection.root)}>",
+            inner, "    </testcase>", "  </testsuite>"]
 
 
 def _case(run: GradedRun, item: Expectation, classname: str, primary: str | None) -> list[str]:

@@ -59,14 +59,15 @@ def role_word(run: GradedRun) -> str:
     return {"primary": "primary", "baseline": "baseline"}.get(run.role, "another configuration")
 
 
-def release_reasons(collection: Collection) -> list[str]:
-    """The release rules of benchmark.json and how each stands: ``ok pass_rate: ...``."""
+def release_reasons(collection: Collection, breached: bool = False) -> list[str]:
+    """The release rules of benchmark.json and how each stands: ``ok pass_rate: ...``;
+    with ``breached``, only those that do not hold."""
     release = collection.release
     reasons = release.get("reasons") if release else None
     if not isinstance(reasons, list):
         return []
     return [f"{r.get('status', '?')} {r.get('rule', '?')}: {r.get('message', '')}"
-            for r in reasons if isinstance(r, dict)]
+            for r in reasons if isinstance(r, dict) and not (breached and r.get("status") == "ok")]
 
 
 def config_cells(row: ConfigRow) -> list[str]:
