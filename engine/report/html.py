@@ -33,7 +33,8 @@ from typing import Any, Iterator
 
 from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.html_assets import STYLE
-from referee.engine.report.inert import visible, visible_data
+from referee.engine.report.inert import log_safe, visible, visible_data
+from referee.engine.report.stdout import log_safe_json
 from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_cells, context_lines, decision_line,
                                          release_reasons)
 from referee.engine.report.viewer_data import index, run_data
@@ -41,7 +42,9 @@ from referee.engine.report.viewer_script import SCRIPT
 
 
 def _e(text: object) -> str:
-    return escape(visible(str(text)), quote=True)
+    # Character references for "[" of "##[" and ":" of a line's "::": a page printed
+    # (-o -) may be a CI log, whose runner would read a workflow command there.
+    return log_safe(escape(visible(str(text)), quote=True), "&#91;", "&#58;")
 
 
 def _json(value: Any) -> str:
@@ -50,6 +53,7 @@ def _json(value: Any) -> str:
     raw: a string literal holding one is a syntax error before ES2019."""
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     text = text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+    text = log_safe_json(text)  # a page printed (-o -) may be a CI log: "##[" starts a command there
     return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
 
 

@@ -65,6 +65,22 @@ def line_start(text: str) -> str:
     return f"{text[:start]}\\x3a{text[start + 1:]}"
 
 
+# A line a CI runner reads as a workflow command: "::" first on it, after blanks.
+_LINE_START_COMMAND = re.compile(r"^(\s*):(?=:)", re.MULTILINE)
+
+
+def log_safe(text: str, bracket: str, colon: str) -> str:
+    """``text`` of a report that may be printed to a CI log (``report -o -``), starting
+    no workflow command there: the ``[`` of each ``##[`` written ``bracket``, and the
+    first ``:`` of a ``::`` that starts a line (after blanks) written ``colon``, each the
+    format's own escape of the character (``&#91;`` and ``&#58;`` in XML or HTML, which
+    read the same; ``\\x5b`` and ``\\x3a`` in text shown as written, as ``inert`` and
+    ``line_start`` write them). ``text`` is taken to start a line: a piece of XML or HTML
+    written mid-line is escaped at its start too, which reads the same."""
+    text = text.replace(_LEGACY_COMMAND, "##" + bracket)
+    return _LINE_START_COMMAND.sub(lambda m: m.group(1) + colon, text)
+
+
 def visible(text: str) -> str:
     """``text`` with every character ``inert`` escapes, and every other invisible format
     character, written as an escape (``\\u202e``, ``\\u200b``, ``\\U000e0041``)."""

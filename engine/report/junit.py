@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from referee.engine.report.collect import Collection, GradedRun
+from referee.engine.report.inert import log_safe
 from referee.engine.report.marker import GRADING
 from referee.engine.report.models import Expectation
 from referee.engine.report.tables import release_reasons
@@ -189,6 +190,8 @@ def _clean(text: str) -> str:
 
 def _text(text: str) -> str:
     escaped = _clean(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    # character references, read back as "[" and ":": printed (-o -), the file is a CI log
+    escaped = log_safe(escaped, "&#91;", "&#58;")
     return escaped.replace("\r", "&#13;")  # a raw CR would be read back as a newline
 
 

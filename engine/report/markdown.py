@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 
 from referee.engine.report.collect import Collection, GradedRun
-from referee.engine.report.inert import visible
+from referee.engine.report.inert import log_safe, visible
 from referee.engine.report.markdown_text import cell, html_code, html_line
 from referee.engine.report.models import Expectation
 from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_cells, context_lines,
@@ -140,6 +140,9 @@ def _more(listed: int, what: str) -> list[str]:
 
 def _fenced(lines) -> list[str]:
     text = visible("\n".join(lines))  # a bidi control reorders text in a code block too
+    # A code block shows what it holds: "##[" and a line's "::" as the console writes them,
+    # so a summary printed (-o -) to a CI log starts no workflow command there.
+    text = log_safe(text, "\\x5b", "\\x3a")
     longest = max((len(m) for m in re.findall(r"`+", text)), default=0)
     fence = "`" * max(3, longest + 1)
     return [fence + "text", text, fence]

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import re
 
-from referee.engine.report.inert import visible
+from referee.engine.report.inert import log_safe, visible
 
 # A cell or list item is Markdown that GitHub renders: a name from a run
 # ("![PASS](https://...)", "**PASS**") would be an image or bold text there.
@@ -93,7 +93,8 @@ def html_line(text: object) -> str:
 def html_code(text: object) -> str:
     """``text`` as one line inside ``<code>``, where GitHub reads no mention: as written,
     so a path copied from it is the path."""
-    return visible(str(text)).translate(_HTML)
+    # "&#91;" reads "[": a summary printed (-o -) may be a CI log, where "##[" starts a command
+    return log_safe(visible(str(text)).translate(_HTML), "&#91;", "&#58;")
 
 
 def _no_mention(text: str) -> str:
