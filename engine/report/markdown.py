@@ -12,7 +12,8 @@ than any run of backticks in it), in table cells and list items with ``|``, ``<`
 strikethrough, headings) escaped, or in the HTML of a failure's summary line with
 ``<`` and ``>`` escaped, so a run cannot add markup, links or HTML to the comment;
 outside code, an ``@name``, a bare address (``https://``, ``www.``) and an issue
-reference (``#12``, ``GH-12``, ``owner/repo#12``) get a zero-width space, so a name
+reference (``#12``, ``GH-12``, ``owner/repo#12``) get a zero-width space, and a
+commit's hash (``a5c3785``) one after every sixth digit, so a name
 from a run notifies no one and links nowhere when the comment is posted
 (``engine.report.markdown_text``).
 """

@@ -8,7 +8,7 @@ indent that starts the text), ``|`` a cell, and the characters of inline markup
 (emphasis, links and images, code, strikethrough), ``<``, ``>`` (raw HTML) and
 ``&`` (entities) are escaped. An ``@name`` mentions no one, and a bare address
 (``https://...``, ``www....``), an issue reference (``#12``, ``owner/repo#12``)
-or an e-mail address links nowhere, and an emoji shortcode (``:x:``) or a
+or an e-mail address links nowhere, nor does a commit's hash (``a5c3785``), and an emoji shortcode (``:x:``) or a
 math expression (``$x$``) is shown as written; ``html_line`` does the same in a
 line of HTML. ``code_span`` writes a text as inline code whatever backticks it holds.
 Each shows a bidi control or an invisible character as an escape
@@ -68,6 +68,17 @@ _DIGIT_EMOJI = frozenset({"100", "1234"})
 # not stop it; a "$" inside an HTML element of its own delimits nothing, and reads the same.
 # A run of them ("$$" opens display math) shares one element: a name of many grows less.
 _DOLLARS = re.compile(r"\$+")
+# GitHub links a run of 7 to 40 hex digits to the commit it names ("a5c3785",
+# "owner/repo@a5c3785ed8d..."), whatever escapes stand around it. A zero-width space
+# after every sixth digit leaves no run that long (one after the first six alone would
+# leave the rest, 34 digits, a link of its own). Digits alone are a number (a token
+# count, a date), kept as written; so is a hash after "@" and a name no user or
+# repository has ("booking.rules@c80e3172", a rules place: GitHub reads "user@hash" and
+# "owner/repo@hash" alone).
+_COMMIT = re.compile(r"(?<![A-Za-z0-9_])(?=[0-9]*[A-Fa-f])[0-9A-Fa-f]{7,}(?![A-Za-z0-9_])")
+_SIX_DIGITS = re.compile(r"[0-9A-Fa-f]{6}(?=[0-9A-Fa-f])")
+_BEFORE_AT = re.compile(r"([\w./-]*)@$")
+_OWNER = re.compile(r"[A-Za-z0-9][A-Za-z0-9-]*(?:/[\w.-]+)?")
 # A <summary> line is HTML, where Markdown and its backslash escapes are not read.
 _HTML = str.maketrans({"&": "&amp;", "<": "&lt;", ">": "&gt;", "\n": " ", "\r": " "})
 
@@ -99,12 +110,20 @@ def html_code(text: object) -> str:
 
 def _no_mention(text: str) -> str:
     """``text`` naming no one, linking nowhere and drawing no emoji nor math (see
-    ``_MENTION``, ``_AUTOLINK``, ``_REFERENCE``, ``_EMAIL``, ``_SHORTCODE``, ``_DOLLARS``)."""
+    ``_MENTION``, ``_AUTOLINK``, ``_REFERENCE``, ``_EMAIL``, ``_COMMIT``, ``_SHORTCODE``, ``_DOLLARS``)."""
     text = _AUTOLINK.sub(lambda m: m.group() + "\u200b", text)
+    text = _COMMIT.sub(_no_commit, text)
     text = _REFERENCE.sub(_no_reference, text)
     text = _EMAIL.sub("@\u200b", text)
     text = _DOLLARS.sub(r"<span>\g<0></span>", _SHORTCODE.sub(_no_emoji, text))
     return _MENTION.sub("@\u200b", text)
+
+
+def _no_commit(match: re.Match) -> str:
+    owner = _BEFORE_AT.search(match.string, max(0, match.start() - 200), match.start())
+    if owner and not _OWNER.fullmatch(owner.group(1)):
+        return match.group()
+    return _SIX_DIGITS.sub("\\g<0>\u200b", match.group())
 
 
 def _no_emoji(match: re.Match) -> str:
