@@ -8,6 +8,8 @@ is an error; one that does not (existence only, not gated) a warning; the eval's
 feedback (a tool name no run called, a vacuous pass) a notice, once per eval.
 With a primary configuration known, only its runs are annotated: another
 configuration (a baseline that fails by design) gets one notice as context.
+GitHub shows 10 annotations of each level in a step: past them, the rest are
+counted in one annotation of their level, and the decision is always shown.
 Values are escaped as the runner expects (``%``, CR, LF; and ``:`` and ``,``
 inside properties), so no text from a run can start a command of its own; and
 made visible first (``engine.report.inert.visible``: what ``inert`` escapes on
@@ -29,6 +31,12 @@ from referee.engine.report.models import Expectation
 from referee.engine.report.places import Places
 from referee.engine.report.tables import context_lines, decision_line, failures
 
+# GitHub shows the first 10 annotations of each level in a step, and drops the rest.
+MAX_PER_LEVEL = 10
+# What the annotations of each level are, for the one that counts those left out.
+_LEFT_OUT = {"error": "failed assertions", "warning": "failures the gate does not count",
+             "notice": "hints and context lines"}
+
 
 def render_github(collection: Collection, places: Places | None = None) -> str:
     """The workflow commands for ``collection``; paths from ``places`` (by default
@@ -42,8 +50,35 @@ def render_github(collection: Collection, places: Places | None = None) -> str:
     out += [f"::notice title={_prop('referee context')}::{_data(line)}" for line in context_lines(collection)]
     decision = collection.decision
     level = {"PASS": "notice", "FAIL": "error"}.get(decision, "warning")  # CONDITIONAL PASS: a warning
-    out.append(f"::{level} title={_prop('referee ' + decision)}::{_data(decision_line(collection))}")
-    return "\n".join(out) + "\n"
+    return "\n".join(_within_limit(out, level)
+                     + [f"::{level} title={_prop('referee ' + decision)}::{_data(decision_line(collection))}"]) + "\n"
+
+
+def _within_limit(lines: list[str], decision_level: str) -> list[str]:
+    """``lines`` (commands) with at most ``MAX_PER_LEVEL`` of each level, counting the decision
+    of ``decision_level`` that follows them. GitHub drops what a step annotates past 10 of a
+    level: silently, and the decision, written last, first. Past the limit the rest are
+    counted in an annotation of their level, in the place of the first left out."""
+    levels = [line[2:line.index(" ")] for line in lines]
+    room = {level: MAX_PER_LEVEL - (level == decision_level) for level in _LEFT_OUT}
+    full = {level: levels.count(level) > room[level] for level in _LEFT_OUT}
+    out: list[tuple[str, str | None]] = []  # (level, command), None where the count goes
+    kept, left = dict.fromkeys(_LEFT_OUT, 0), dict.fromkeys(_LEFT_OUT, 0)
+    for level, line in zip(levels, lines):
+        if not full[level] or kept[level] < room[level] - 1:  # one is the count's
+            kept[level] += 1
+            out.append((level, line))
+            continue
+        if not left[level]:
+            out.append((level, None))
+        left[level] += 1
+    return [line if line is not None else _left_out(level, left[level]) for level, line in out]
+
+
+def _left_out(level: str, left: int) -> str:
+    return (f"::{level} title={_prop('referee ' + level + 's left out')}::{left} more {_LEFT_OUT[level]} not "
+            f"annotated: GitHub shows {MAX_PER_LEVEL} annotations of a kind per step; the HTML report and "
+            "the JUnit file hold every one")
 
 
 def _message(run: GradedRun, item: Expectation) -> str:
