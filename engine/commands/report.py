@@ -52,7 +52,8 @@ replaces a regular file atomically and writes through a FIFO, a device or a link
 refused, never replaced.
 
 The decision on top is benchmark.json's release decision when `referee aggregate`
-wrote one (and no selection flag is given); otherwise PASS when every gated
+wrote one (and no selection flag is given, nor a --primary or --baseline other than
+the ones it decided with); otherwise PASS when every gated
 assertion of every run passed, as for `referee grade`, and FAIL when a run the
 gate counts has a grading.json that cannot be read.
 
