@@ -29,7 +29,7 @@ from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.inert import visible
 from referee.engine.report.models import Expectation
 from referee.engine.report.places import Places
-from referee.engine.report.tables import context_lines, decision_line, failures
+from referee.engine.report.tables import context_lines, decision_line, failures, release_reasons
 
 # GitHub shows the first 10 annotations of each level in a step, and drops the rest.
 MAX_PER_LEVEL = 10
@@ -50,8 +50,11 @@ def render_github(collection: Collection, places: Places | None = None) -> str:
     out += [f"::notice title={_prop('referee context')}::{_data(line)}" for line in context_lines(collection)]
     decision = collection.decision
     level = {"PASS": "notice", "FAIL": "error"}.get(decision, "warning")  # CONDITIONAL PASS: a warning
+    # A release decision that is not PASS says which rules it breaks: it may stand on
+    # assertions that all passed (too few runs, an eval a null run passes).
+    why = "\n".join([decision_line(collection)] + release_reasons(collection, breached=True))
     return "\n".join(_within_limit(out, level)
-                     + [f"::{level} title={_prop('referee ' + decision)}::{_data(decision_line(collection))}"]) + "\n"
+                     + [f"::{level} title={_prop('referee ' + decision)}::{_data(why)}"]) + "\n"
 
 
 def _within_limit(lines: list[str], decision_level: str) -> list[str]:

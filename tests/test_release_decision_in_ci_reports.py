@@ -4,7 +4,8 @@ pass while the release decision is FAIL (too few runs where the release settings
 that a failure, an eval a null run passes, a regression): the file then holds a
 ``referee release`` suite whose error gives the breached rules, never suites that are
 all passed, which a CI job reading the file takes for a green build. A CONDITIONAL
-PASS is a ``<skipped>`` there, with its reasons: shown, without failing the build."""
+PASS is a ``<skipped>`` there, with its reasons: shown, without failing the build.
+The GitHub annotation of a decision that is not PASS gives the same rules."""
 
 from __future__ import annotations
 
@@ -76,3 +77,14 @@ def test_a_passed_release_adds_nothing(tmp_path):
     assert code == 0
     assert root.find("testsuite[@name='referee release']") is None
     assert (root.get("tests"), root.get("failures"), root.get("errors")) == ("4", "0", "0")
+
+
+def test_the_github_decision_gives_the_rules_it_breaks(tmp_path, capsys):
+    # Input: the same FAIL. The decision's annotation said only "with_skill: 1 of 1 run
+    # passed; gated assertions 1/1 passed": a FAIL with nothing that failed.
+    ws = _decided(tmp_path, "fail")
+    capsys.readouterr()
+    assert main(["report", str(ws), "--format", "github", "-o", "-"]) == 1
+    (decision,) = [line for line in capsys.readouterr().out.splitlines() if "title=referee FAIL" in line]
+    assert "gated assertions 1/1 passed%0Afail runs: standard mode needs 3 runs" in decision
+    assert "pass_rate" not in decision
