@@ -69,6 +69,31 @@ def stale(benchmark: dict[str, Any], runs: Sequence, folder: Path, problems: lis
             f"{BENCHMARK}). Nothing was reported")
 
 
+def other_iterations(benchmark: dict[str, Any], runs: Sequence, problems: list[str]) -> dict[str, Any]:
+    """``benchmark`` without its release block when graded runs are shown that it did not read:
+    those of another iteration (``aggregate`` decides on one; ``stale`` refuses a run
+    added to it). Its decision says nothing of them, and could pass over their failures,
+    so the decision is then the gate's over every run shown, and it is said."""
+    inputs = benchmark.get("inputs")
+    recorded = inputs.get("grading_json") if isinstance(inputs, dict) else None
+    if not isinstance(benchmark.get("release"), dict) or not isinstance(recorded, dict):
+        return benchmark
+    # a run with no grading.json is shown as a problem alone, counted nowhere
+    outside = {run.id.iteration for run in runs
+               if report_path(run.id) not in recorded and os.path.lexists(run.path / GRADING)}
+    if not outside:
+        return benchmark
+    covered = {run.id.iteration for run in runs if report_path(run.id) in recorded}
+    problems.append(f"{BENCHMARK}'s release decision left out: it decided on iteration {_listed(covered)} alone; "
+                    f"runs of iteration {_listed(outside)} are shown, and the decision is the gate's over "
+                    "every run shown")
+    return {key: value for key, value in benchmark.items() if key != "release"}
+
+
+def _listed(iterations: set) -> str:
+    return ", ".join(str(i) for i in sorted(iterations, key=lambda i: (i is None, i or 0)))
+
+
 def known_decision(benchmark: dict[str, Any], problems: list[str]) -> dict[str, Any]:
     """``benchmark`` without its release block when that block's decision is none that
     ``referee aggregate`` makes: such text is no verdict to show on top (nor markup to

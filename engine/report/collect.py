@@ -228,6 +228,7 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
         benchmark = benchmark_file.known_decision(benchmark, problems)
         _require(benchmark_file.not_decided_by_reasons(benchmark, folder))
         _require(not_made_from_grades(benchmark, found.runs, folder))
+        benchmark = benchmark_file.other_iterations(benchmark, found.runs, problems)
     if with_benchmark and benchmark is None and not selection.empty and (folder / BENCHMARK).is_file():
         problems.append(f"{BENCHMARK} left out: it covers every run, not {selection.describe()}")
     primary, baseline = _roles(runs, primary, baseline, benchmark)
