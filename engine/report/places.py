@@ -41,13 +41,18 @@ class Places:
     def of(cls, root: Path, rules_files: Sequence[Path] = (), source_dirs: Sequence[Path] = ()) -> Places:
         """Places from ``root``; each rules file is known by the name and digest
         ``referee grade`` records for it."""
+        from referee.dsl.named_file import read_named_text
+        from referee.engine.decision.provenance import rules_name
+
         named = {}
         for path in rules_files:
             try:
-                text = path.read_text(encoding="utf-8")
+                # As grade reads it (line endings kept, UTF-16 decoded), so the digest is
+                # the one rules_location records; a FIFO is refused, never waited on.
+                text = read_named_text(path)
             except (OSError, UnicodeDecodeError):
                 continue  # a rules file that cannot be read cannot be pointed at
-            named[f"{path.name}@{hashlib.sha256(text.encode('utf-8')).hexdigest()[:8]}"] = path
+            named[rules_name(str(path), text)] = path
         return cls(root, named, tuple(source_dirs))
 
     def of_item(self, run: GradedRun, item: Expectation) -> tuple[str | None, int | None]:
