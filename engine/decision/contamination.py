@@ -9,17 +9,21 @@ How a path is recognised: each string inside a call's arguments (a path, a
 glob, a shell command) is searched for the skill folder (the path given with
 ``--skill-path`` as written and absolute, and its folder name as a path segment)
 and for the other configurations' folder names as path segments (``/with_skill/``,
-``with_skill/outputs``). Calls that only write (tool names with write, edit,
-create, save, delete, remove or move) are not reads and are left out.
+``with_skill/outputs``), in any case: Windows and macOS name one folder in any
+case (``c:\\users\\ann\\SKILL``), so a read in another case is a read. A skill path
+written with backslashes names its folder by them. Calls that only write (tool
+names with write, edit, create, save, delete, remove or move) are not reads and
+are left out.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import re
 from dataclasses import dataclass
-from pathlib import Path
+from pathlib import Path, PureWindowsPath
 from typing import TYPE_CHECKING, Any, Iterable
 
 from referee.engine.run.agents import SUBAGENT_FILE
@@ -58,33 +62,46 @@ class Needles:
     def __bool__(self) -> bool:
         return bool(self.items)
 
+    @functools.cached_property
+    def any_literal(self) -> re.Pattern:
+        """Every literal, in any case, as the patterns match it."""
+        return re.compile("|".join(re.escape(literal) for _, _, literal in self.items), re.IGNORECASE)
+
 
 def needles(skill_paths: Iterable[str], other_configurations: Iterable[str]) -> Needles:
     """The patterns for one run: the skill's paths, and the other configurations' folders."""
     items = []
     for given in sorted(set(skill_paths)):
-        name = Path(given).name or given
+        windows = _is_windows_path(given)
+        name = (PureWindowsPath(given) if windows else Path(given)).name or given
         label = f"the skill under test ({name})"
-        literals = {given.rstrip("/\\"), os.path.abspath(given)}
+        # a Windows path is absolute on its own machine: made absolute here it names nothing
+        literals = {given.rstrip("/\\")} | (set() if windows else {os.path.abspath(given)})
         for literal in sorted(s for s in literals if s not in ("", ".", "/")):
-            items.append((label, re.compile(re.escape(literal)), literal))
+            items.append((label, re.compile(re.escape(literal), re.IGNORECASE), literal))
         items.append((label, _segment(name), name))
     for config in sorted(set(other_configurations)):
         items.append((f"configuration {config}'s folder", _segment(config), config))
     return Needles(tuple(items))
 
 
+def _is_windows_path(given: str) -> bool:
+    """A path written as Windows writes it (``C:\\Users\\ann\\skill``, ``..\\skill``): its
+    folder name ends at a backslash, which a POSIX path would keep in the name."""
+    return "\\" in given or bool(re.match(r"[A-Za-z]:", given))
+
+
 def _segment(name: str) -> re.Pattern:
     # a folder name as a whole path segment that continues as a path (name/ or /name)
     escaped = re.escape(name)
-    return re.compile(rf"{_SEGMENT_START}{escaped}[/\\]|[/\\]{escaped}{_SEGMENT_END}")
+    return re.compile(rf"{_SEGMENT_START}{escaped}[/\\]|[/\\]{escaped}{_SEGMENT_END}", re.IGNORECASE)
 
 
 def might_touch(text: str | None, found: Needles) -> bool:
     """A cheap test on the raw transcript: False means no call can match."""
-    if not text:
+    if not text or not found:
         return False
-    return any(literal in text for _, _, literal in found.items)
+    return found.any_literal.search(text) is not None
 
 
 def run_findings(run: Run, found: Needles) -> tuple[Finding, ...]:
@@ -118,7 +135,7 @@ def findings(calls: Iterable[ToolCall], found: Needles) -> tuple[Finding, ...]:
 
 def _first_hit(text: str, found: Needles) -> str | None:
     for label, pattern, literal in found.items:
-        if literal in text and pattern.search(text):
+        if pattern.search(text):
             return label
     return None
 
