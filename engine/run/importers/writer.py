@@ -54,7 +54,8 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 HOME = "<home>"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _POSIX_HOME = re.compile(r"/(?:home|Users)/(?!<)[^/\\\s\"'<>:;|*?]+")
-_WINDOWS_HOME = re.compile(r"[A-Za-z]:(?:\\\\|\\)Users(?:\\\\|\\)(?!<)[^/\\\s\"'<>:;|*?]+")
+# Windows names a folder in any case and takes either slash: c:\users\ann, C:/Users/ann.
+_WINDOWS_HOME = re.compile(r"[A-Za-z]:(?:\\\\|\\|/)users(?:\\\\|\\|/)(?!<)[^/\\\s\"'<>:;|*?]+", re.IGNORECASE)
 _PATH_CHAR = re.compile(r"[\w.~/-]")
 
 
@@ -264,11 +265,12 @@ def _transcript(conversation: Conversation, problems: list[Problem], agent: str 
 def scrub_homes(text: str) -> str:
     """``text`` with each home folder (``/home/NAME``, ``/Users/NAME``, ``C:\\Users\\NAME``)
     made ``<home>``, where it starts a path (``a/home/x`` is a relative path, kept).
-    Patterns that start with their literal, run only on text that holds it."""
+    Patterns run only on text that holds what they start with; a drive's home first,
+    so ``C:/Users/ann`` is one home, not a drive before one."""
+    if ":" in text:
+        text = _WINDOWS_HOME.sub(_home, text)
     if "/home/" in text or "/Users/" in text:
         text = _POSIX_HOME.sub(_home, text)
-    if "Users\\" in text:
-        text = _WINDOWS_HOME.sub(_home, text)
     return text
 
 
