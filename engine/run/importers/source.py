@@ -37,7 +37,7 @@ class Source:
 
     def __init__(self, name: str, data: bytes, problems: tuple[Problem, ...] = ()) -> None:
         self.name = name
-        self.data = _utf8(data).removeprefix(_BOM)
+        self.data = _lone_cr_ends(_utf8(data).removeprefix(_BOM))
         self._read_problems = problems
         self._decode_problems: list[Problem] = []
         self._reported = 0  # lines 1 to this have had their decoding problems reported
@@ -114,6 +114,14 @@ def _utf8(data: bytes) -> bytes:
         return data.decode("utf-16").encode("utf-8")
     except UnicodeError:  # not UTF-16 after all (a lone surrogate too): read as it is, and reported
         return data
+
+
+def _lone_cr_ends(data: bytes) -> bytes:
+    """``data`` with LF line ends where its lines end with lone CRs (as classic Mac OS
+    wrote them) and no LF is there, so its lines are read and cited as an editor shows
+    them, as a run's own files are read (``safeio``). A CR is no line end inside JSON
+    (a string holds it escaped), so a file that holds an LF keeps its CRs as they are."""
+    return data.replace(b"\r", b"\n") if b"\r" in data and b"\n" not in data else data
 
 
 def read_source(path: Path, name: str | None = None) -> Source:
