@@ -64,8 +64,10 @@ class Needles:
 
     @functools.cached_property
     def any_literal(self) -> re.Pattern:
-        """Every literal, in any case, as the patterns match it."""
-        return re.compile("|".join(re.escape(literal) for _, _, literal in self.items), re.IGNORECASE)
+        """Every literal, in any case, as the patterns match it, and as JSON writes it
+        (a backslash or a quote escaped) for the Args of a raw transcript."""
+        forms = {form for _, _, literal in self.items for form in (literal, json.dumps(literal)[1:-1])}
+        return re.compile("|".join(re.escape(form) for form in sorted(forms)), re.IGNORECASE)
 
 
 def needles(skill_paths: Iterable[str], other_configurations: Iterable[str]) -> Needles:
@@ -97,11 +99,16 @@ def _segment(name: str) -> re.Pattern:
     return re.compile(rf"{_SEGMENT_START}{escaped}[/\\]|[/\\]{escaped}{_SEGMENT_END}", re.IGNORECASE)
 
 
+# A JSON escape that can stand for any character (Python's json.dumps writes every
+# non-ASCII one so): raw text that holds one may name a path it does not spell out.
+_ANY_CHAR_ESCAPE = re.compile(r"\\u[0-9A-Fa-f]{4}")
+
+
 def might_touch(text: str | None, found: Needles) -> bool:
     """A cheap test on the raw transcript: False means no call can match."""
     if not text or not found:
         return False
-    return found.any_literal.search(text) is not None
+    return found.any_literal.search(text) is not None or _ANY_CHAR_ESCAPE.search(text) is not None
 
 
 def run_findings(run: Run, found: Needles) -> tuple[Finding, ...]:
