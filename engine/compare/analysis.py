@@ -176,8 +176,8 @@ def _contamination(loaded: Loaded, sides: Sides, skill_paths: Sequence[str]) -> 
     for run in loaded.runs:
         needles = contamination.needles(skill_paths if run.configuration != sides.primary else [],
                                         every - {run.configuration})
-        transcript = run.source.transcript
-        hits = contamination.findings(transcript.calls + transcript.suspect_calls, needles) if needles else ()
+        # every call the rules see, as aggregate reads them: a subagent's read is the run's
+        hits = contamination.run_findings(run.source, needles) if needles else ()
         if hits:
             found[run.path] = hits
     return found
