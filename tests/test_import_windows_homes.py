@@ -32,3 +32,10 @@ def test_no_file_an_import_writes_names_the_user(tmp_path: Path):
     (found,) = conversations("openai", [source])
     for name, text in render_run(found).files.items():
         assert "ann" not in text.lower().replace("<home>", ""), (name, text)
+
+
+def test_a_windows_home_seen_from_wsl_is_scrubbed():
+    for path in ("/mnt/c/Users/ann/proj", "/mnt/c/users/ann/proj", "/mnt/D/USERS/ann/proj"):
+        assert scrub_homes(f"cd {path}") == "cd <home>/proj", path
+        assert scrub_homes(f'"cwd": "{path}"') == '"cwd": "<home>/proj"', path
+    assert scrub_homes("cd x/mnt/c/Users/ann") == "cd x/mnt/c/Users/ann"  # a relative path: kept

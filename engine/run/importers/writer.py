@@ -54,8 +54,10 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 HOME = "<home>"
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _POSIX_HOME = re.compile(r"/(?:home|Users)/(?!<)[^/\\\s\"'<>:;|*?]+")
-# Windows names a folder in any case and takes either slash: c:\users\ann, C:/Users/ann.
-_WINDOWS_HOME = re.compile(r"[A-Za-z]:(?:\\\\|\\|/)users(?:\\\\|\\|/)(?!<)[^/\\\s\"'<>:;|*?]+", re.IGNORECASE)
+# Windows names a folder in any case and takes either slash: c:\users\ann, C:/Users/ann,
+# and WSL shows its drives as /mnt/c: /mnt/c/Users/ann.
+_WINDOWS_HOME = re.compile(r"(?:[A-Za-z]:|/mnt/[A-Za-z])(?:\\\\|\\|/)users(?:\\\\|\\|/)(?!<)[^/\\\s\"'<>:;|*?]+",
+                           re.IGNORECASE)
 _PATH_CHAR = re.compile(r"[\w.~/-]")
 
 
@@ -267,7 +269,7 @@ def scrub_homes(text: str) -> str:
     made ``<home>``, where it starts a path (``a/home/x`` is a relative path, kept).
     Patterns run only on text that holds what they start with; a drive's home first,
     so ``C:/Users/ann`` is one home, not a drive before one."""
-    if ":" in text:
+    if ":" in text or "/mnt/" in text:
         text = _WINDOWS_HOME.sub(_home, text)
     if "/home/" in text or "/Users/" in text:
         text = _POSIX_HOME.sub(_home, text)
