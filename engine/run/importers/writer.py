@@ -59,6 +59,9 @@ _POSIX_HOME = re.compile(r"/(?:home|Users)/(?!<)[^/\\\s\"'<>:;|*?]+")
 _WINDOWS_HOME = re.compile(r"(?:[A-Za-z]:|/mnt/[A-Za-z])(?:\\\\|\\|/)users(?:\\\\|\\|/)(?!<)[^/\\\s\"'<>:;|*?]+",
                            re.IGNORECASE)
 _PATH_CHAR = re.compile(r"[\w.~/-]")
+# A file URI's path starts after "file://" (and a Windows drive after one more "/"): there
+# a home folder follows a path character and still starts the path.
+_FILE_URI = re.compile(r"file:///?$", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -279,7 +282,9 @@ def scrub_homes(text: str) -> str:
 def _home(match: re.Match) -> str:
     at = match.start()
     before = match.string[at - 1] if at else ""
-    return match.group() if before and _PATH_CHAR.match(before) else HOME
+    if before and _PATH_CHAR.match(before) and not _FILE_URI.search(match.string, max(0, at - 8), at):
+        return match.group()
+    return HOME
 
 
 def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Lines,
