@@ -79,7 +79,9 @@ def _replaceable(target: Path) -> bool:
         mode = os.lstat(target).st_mode
     except FileNotFoundError:
         return False
-    if stat.S_ISLNK(mode) or not stat.S_ISDIR(mode):
+    if stat.S_ISLNK(mode):
+        raise PlaceRefused(f"{target}: a symlink; nothing is written through it")
+    if not stat.S_ISDIR(mode):
         raise PlaceRefused(f"{target}: exists and is not a folder; not replaced")
     try:
         own = stat.S_ISREG(os.lstat(target / SOURCE_MAP).st_mode)
