@@ -74,6 +74,10 @@ class Tally(_Model):
     passed_everywhere: list[bool]
     vacuous: list[list[str]]
     vacuous_count: list[int]
+    # The runs that made no call, for the critique of a check that only forbids.
+    working: int
+    idle: list[list[str]]
+    idle_count: list[int]
 
 
 class EvalPart(_Model):

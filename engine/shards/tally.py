@@ -25,7 +25,9 @@ def tally_json(tally: EvalTally) -> dict[str, Any]:
     return {"positions": tally.positions, "runs": tally.runs, "tools": sorted(tally.tools),
             "tools_certain": tally.tools_certain, "configurations": sorted(tally.configurations),
             "contents": contents, "passed_everywhere": list(tally.passed_everywhere),
-            "vacuous": [list(paths) for paths in tally.vacuous], "vacuous_count": list(tally.vacuous_count)}
+            "vacuous": [list(paths) for paths in tally.vacuous], "vacuous_count": list(tally.vacuous_count),
+            "working": tally.working, "idle": [list(paths) for paths in tally.idle],
+            "idle_count": list(tally.idle_count)}
 
 
 def tally_from_json(data: dict[str, Any]) -> EvalTally:
@@ -40,6 +42,9 @@ def tally_from_json(data: dict[str, Any]) -> EvalTally:
     tally.passed_everywhere = list(data["passed_everywhere"])
     tally.vacuous = [list(paths) for paths in data["vacuous"]]
     tally.vacuous_count = list(data["vacuous_count"])
+    tally.working = data["working"]
+    tally.idle = [list(paths) for paths in data["idle"]]
+    tally.idle_count = list(data["idle_count"])
     return tally
 
 
@@ -54,10 +59,14 @@ def fold(tallies: Iterable[EvalTally], order: Callable[[str], Any]) -> EvalTally
         total.tools |= one.tools
         total.tools_certain = total.tools_certain and one.tools_certain
         total.configurations |= one.configurations
+        total.working += one.working
         total.contents = None if total.contents is None or one.contents is None else total.contents | one.contents
         for position in range(total.positions):
             total.passed_everywhere[position] = total.passed_everywhere[position] and one.passed_everywhere[position]
             total.vacuous_count[position] += one.vacuous_count[position]
             total.vacuous[position] += one.vacuous[position]
+            total.idle_count[position] += one.idle_count[position]
+            total.idle[position] += one.idle[position]
     total.vacuous = [sorted(paths, key=order)[:SHOWN_RUNS] for paths in total.vacuous]
+    total.idle = [sorted(paths, key=order)[:SHOWN_RUNS] for paths in total.idle]
     return total
