@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from referee.engine.shards.part import MAX_SHARDS
 
@@ -64,6 +64,9 @@ class Contents(_Model):
     metrics: list[str]
 
 
+PER_ASSERTION = ("passed_everywhere", "vacuous", "vacuous_count", "idle", "idle_count")
+
+
 class Tally(_Model):
     positions: int
     runs: int
@@ -78,6 +81,17 @@ class Tally(_Model):
     working: int
     idle: list[list[str]]
     idle_count: list[int]
+
+    @model_validator(mode="after")
+    def _one_entry_per_assertion(self) -> Tally:
+        # The merge folds these lists position by position: one of another length
+        # (an edited manifest) would be an index out of range, not a refusal.
+        for name in PER_ASSERTION:
+            found = len(getattr(self, name))
+            if found != self.positions:
+                raise ValueError(f"{name} holds {found} entr{'y' if found == 1 else 'ies'} for "
+                                 f"{self.positions} assertion{'' if self.positions == 1 else 's'}")
+        return self
 
 
 class EvalPart(_Model):
@@ -160,4 +174,5 @@ def read_manifest(path: Path) -> Manifest:
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(part) for part in first["loc"])
-        raise BadManifest(f"{path.name}: {where}: {first['msg']}") from None
+        # A check of the model's own says only its message: not pydantic's "Value error, " before it.
+        raise BadManifest(f"{path.name}: {where}: {first['msg'].removeprefix('Value error, ')}") from None

@@ -58,6 +58,9 @@ def feedbacks(shards: Shards, program: Program) -> dict[str, dict]:
     """Each eval's ``eval_feedback`` over the runs of every shard."""
     from referee.engine.grade import eval_of
 
+    unfit = _unfit_facts(shards, program)
+    if unfit:
+        raise MergeRefused(unfit)
     parts: dict[str, list[Any]] = {}
     for index in sorted(shards.manifests):
         for part in shards.manifests[index][1].feedback:
@@ -74,6 +77,29 @@ def feedbacks(shards: Shards, program: Program) -> dict[str, dict]:
     return found
 
 
+def _unfit_facts(shards: Shards, program: Program) -> list[tuple[str, str]]:
+    """Each manifest's critique facts of an eval the rules do not have, or of another
+    number of assertions than the rules give it: the manifest was edited, or made with
+    other rules (whose digest it was then given), and its facts cannot be folded."""
+    assertions = {compiled.key: len(compiled.assertions) for compiled in program.evals}
+    problems = []
+    for index in sorted(shards.manifests):
+        name, m = shards.manifests[index]
+        for part in m.feedback:
+            if part.key not in assertions:
+                problems.append(("foreign", f"{name} holds critique facts of eval {part.key}, which the rules "
+                                            "do not have: grade its shard again"))
+            elif part.tally.positions != assertions[part.key]:
+                problems.append(("foreign", f"{name} holds critique facts of eval {part.key} for "
+                                            f"{_assertions(part.tally.positions)}, where the rules give it "
+                                            f"{assertions[part.key]}: grade its shard again"))
+    return problems
+
+
+def _assertions(count: int) -> str:
+    return f"{count} assertion{'' if count == 1 else 's'}"
+
+
 def merge(workspace: Path, shards: Shards, program: Program, write: bool = True) -> Merged:
     """Give every graded run its eval's feedback over all shards (written when it
     differs, unless not ``write``), then write shard-merge.json."""
@@ -82,9 +108,16 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
     record = []
     rewrite = []  # the runs whose grading.json gets the merged feedback
     edited = []  # runs whose files are not the ones their shard graded
+    facts_of = {name: {part.key for part in m.feedback} for name, m in shards.manifests.values()}
     for path, name in sorted(_graded(shards).items()):
         folder = shards.runs[path].folder
         document = _report(path, folder)
+        key = document["run"]["rules_eval"]
+        if key not in facts_of[name]:
+            # Its eval's critique would be made from the other shards' runs alone.
+            edited.append(("foreign", f"{name} lists {path}, but holds no critique facts of eval {key}, which "
+                                      "its shard graded it by: the manifest was edited; grade its shard again"))
+            continue
         if _edited(document, folder):
             edited.append(("changed", f"{path}: its files changed since {name} graded it (edited, imported "
                                       "again, or another copy of the run); grade its shard again and merge"))
