@@ -76,3 +76,19 @@ def test_facts_left_out_of_one_shard_of_an_eval_are_refused(tmp_path: Path, caps
     err = capsys.readouterr().err
     assert "shard-2-of-2.json lists " in err and f"but holds no critique facts of eval {key}" in err
     assert not (merged / "shard-merge.json").exists()
+
+
+@pytest.mark.parametrize("extra", [[{"x": 1}], [{"reason": "r", "assertion": ["a"], "source": "critique"}], ["text"]])
+def test_a_critique_suggestion_of_another_shape_is_refused(tmp_path: Path, capsys, extra: list):
+    # Input: the example graded as 1 shard, its manifest's feedback[0].extra (the
+    # suggestions critique.json added) edited. Before: "internal error" (KeyError:
+    # 'assertion', TypeError: unhashable type).
+    merged = sharded(tmp_path, 1)
+    path = merged / "shard-1-of-1.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    manifest["feedback"][0]["extra"] = extra
+    path.write_text(json.dumps(manifest, indent=2), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["merge", str(merged), *RULE_ARGS]) == 2
+    err = capsys.readouterr().err
+    assert "internal error" not in err and "shard-1-of-1.json: feedback.0.extra" in err

@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from referee.engine.shards.part import MAX_SHARDS
 
@@ -64,6 +64,7 @@ class Contents(_Model):
     metrics: list[str]
 
 
+SUGGESTION = ("reason", "assertion", "source")  # a critique.json finding, as feedback_suggestions makes it
 PER_ASSERTION = ("passed_everywhere", "vacuous", "vacuous_count", "idle", "idle_count")
 
 
@@ -101,6 +102,15 @@ class EvalPart(_Model):
     key: str
     tally: Tally
     extra: list[dict[str, Any]]
+
+    @field_validator("extra")
+    @classmethod
+    def _suggestions(cls, extra: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        # Each goes into eval_feedback as it is, where its assertion and reason are read.
+        for item in extra:
+            if set(item) != set(SUGGESTION) or not all(isinstance(value, str) for value in item.values()):
+                raise ValueError(f"a suggestion is an object of the texts {', '.join(SUGGESTION)}")
+        return extra
 
 
 class Manifest(_Model):
