@@ -152,7 +152,9 @@ def summary(decided: Sequence[Decided], primary: str, baseline: str, seed: int,
     gives an eval's runs of either side whose grading.json cannot be read."""
     rows = [_eval_row(eval_id, name, [d for d in decided if d.pair.eval_id == eval_id], unread(eval_id))
             for eval_id, name in evals]
-    rows = [row for row in rows if row["pairs"]]
+    # An eval with no pair is no eval of the comparison, unless runs of it cannot be
+    # read: those might have made its pairs, and its vote cannot be told.
+    rows = [row for row in rows if row["pairs"] or "unread_runs" in row]
     votes = Counter(row["vote"] for row in rows)
     test = SignTest(votes["primary"], votes["baseline"], votes["tie"])
     return {"primary": primary, "baseline": baseline, "seed": seed, "pairs": len(decided),

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from referee.engine.compare import blind, documents, load, pairs, rubric, skill
 from referee.engine.compare.holistic import Holistic
+from referee.engine.run.workspace import natural_key
 from referee.engine.usage import UsageError
 
 
@@ -60,9 +61,19 @@ def compare(found: Setup, seed: int, holistic: Holistic | None = None, jobs: int
     inputs = {"runs": len(found.loaded.runs), "digest": load.digest_of(found.loaded.runs)}
     usage = None if holistic is None else holistic.usage()
     roles = (found.primary, found.baseline)
-    summary = documents.summary(decided, found.primary, found.baseline, seed, found.loaded.evals(), inputs, usage,
-                                lambda eval_id: found.loaded.unread_of(eval_id, roles))
+    summary = documents.summary(decided, found.primary, found.baseline, seed, _evals(found.loaded, roles), inputs,
+                                usage, lambda eval_id: found.loaded.unread_of(eval_id, roles))
     return Compared(decided, docs, summary)
+
+
+def _evals(loaded: load.Loaded, roles: tuple[str, str]) -> list[tuple[str, str | None]]:
+    """The evals of the runs read, and those whose runs of the two sides were none of
+    them read (named by their id alone), in natural order of the ids."""
+    found = dict(loaded.evals())
+    for eval_id, configuration, _ in loaded.unread:
+        if configuration in roles:
+            found.setdefault(eval_id, None)
+    return sorted(found.items(), key=lambda pair: natural_key(pair[0]))
 
 
 def task(pair: pairs.Pair, found: skill.Skill) -> str:
