@@ -21,7 +21,8 @@ EPILOG = """\
 exit codes:
   0  the primary is better: the one-sided sign test over the evals' votes
      passes at 0.05 (at least 5 evals that are not ties)
-  1  anything else: underpowered, no significant difference, or the baseline better
+  1  anything else: underpowered, no significant difference, the baseline better,
+     or cannot tell (evals with runs whose grading.json cannot be read could undo it)
   2  usage or input error: no workspace, no graded run, unknown configurations
 
 Every primary run is paired with every baseline run of the same eval. Which one

@@ -93,7 +93,8 @@ def summary_problems(summary: dict, pairs: dict[str, int]) -> list[str]:
     if summary.get("pairs") != sum(row["pairs"] for row in rows):
         found.append(f"pairs is {summary.get('pairs')!r}, its evals give {sum(row['pairs'] for row in rows)}")
     votes = Counter(row["vote"] for row in rows)
-    test = SignTest(votes["primary"], votes["baseline"], votes["tie"])
+    test = SignTest(votes["primary"], votes["baseline"], votes["tie"],
+                    unread=sum(1 for row in rows if row.get("unread_runs")))
     stated = summary.get("sign_test")
     stated = stated if isinstance(stated, dict) else {}
     for key, value in test.as_dict().items():

@@ -156,7 +156,8 @@ def summary(decided: Sequence[Decided], primary: str, baseline: str, seed: int,
     # read: those might have made its pairs, and its vote cannot be told.
     rows = [row for row in rows if row["pairs"] or "unread_runs" in row]
     votes = Counter(row["vote"] for row in rows)
-    test = SignTest(votes["primary"], votes["baseline"], votes["tie"])
+    test = SignTest(votes["primary"], votes["baseline"], votes["tie"],
+                    unread=sum(1 for row in rows if "unread_runs" in row))
     return {"primary": primary, "baseline": baseline, "seed": seed, "pairs": len(decided),
             "evals": rows, "sign_test": test.as_dict(), "decision": test.describe(primary, baseline),
             "flip_rate": _flip_rate(decided), "model": model, "inputs": inputs}
