@@ -22,7 +22,8 @@ invisible character (a zero-width space, a soft hyphen) does not end a word. Scr
 written without spaces (Han, kana) have no such boundary.
 
 A quote, and each part of an elided one, cannot start right after a negation ("not",
-"never", "isn't" ...): "confirmed" quoted from "was not confirmed" says the opposite.
+"never", "isn't" ...), nor after the words that carry one on ("not been", "not yet"):
+"confirmed" quoted from "was not confirmed" or "has not been confirmed" says the opposite.
 
 A quote must end within the part of its segment the grader was shown
 (``Segment.shown``): a verdict rests on what the grader could read.
@@ -62,6 +63,11 @@ APOSTROPHES = frozenset("'\u2019")  # between two letters, part of the word: "is
 WORD_APOSTROPHES = frozenset("'\u2019\uff07\u02bc")
 # Words that negate what follows them: a quote that starts right after one leaves it out.
 NEGATIONS = frozenset("not no never cannot without nor neither none nothing nobody nowhere".split())
+# Words between a negation and what it negates, which carry it on: "not been confirmed",
+# "not yet confirmed", "no longer valid" say "not confirmed", "not valid".
+CARRIERS = frozenset("""be been being have has had yet ever even fully really actually always quite entirely
+completely properly correctly successfully still longer""".split())
+MAX_CARRIERS = 3  # "hasn't yet been fully confirmed": a few words, read back from the quote
 # Markdown emphasis and code marks: "**not** confirmed" and "not *confirmed*" read
 # "not confirmed", so they neither end a negation's reach nor hide the negation.
 EMPHASIS = frozenset("*_`")
@@ -220,20 +226,35 @@ def _inside_word(text: str, start: int, end: int) -> bool:
 
 def _after_negation(text: str, start: int) -> bool:
     """Whether ``text[start:]`` follows a negation across nothing but spaces ("was not
-    confirmed", "isn't confirmed"): "confirmed" quoted from there says the opposite
-    of the text, as "500" quoted from "-500" does. Punctuation between them ("No,
-    it is confirmed") ends the negation's reach; Markdown emphasis ("**not**
-    confirmed", "not *confirmed*") does not, as a reader of the rendered text sees."""
+    confirmed", "isn't confirmed"), or across words that carry it (``CARRIERS``: "not
+    been confirmed", "not yet confirmed"): "confirmed" quoted from there says the
+    opposite of the text, as "500" quoted from "-500" does. Punctuation between them
+    ("No, it is confirmed") or any other word ends the negation's reach; Markdown
+    emphasis ("**not** confirmed", "not *confirmed*") does not, as a reader of the
+    rendered text sees."""
+    at = start
+    for _ in range(MAX_CARRIERS + 1):
+        word, at = _word_before(text, at)
+        if word in NEGATIONS or word.endswith("n't"):
+            return True
+        if word not in CARRIERS:
+            return False
+    return False
+
+
+def _word_before(text: str, start: int) -> tuple[str, int]:
+    """The word before ``text[start]`` across spaces and emphasis marks, as read, and
+    where it starts; "" when something else comes first (nothing, punctuation, or a
+    word ``start`` lies inside)."""
     i = start - 1
     while i >= 0 and (text[i].isspace() or _invisible(text[i]) or text[i] in EMPHASIS):
         i -= 1
-    if i == start - 1:  # nothing before the quote, punctuation, or a word it starts inside
-        return False
+    if i == start - 1:  # nothing before, punctuation, or a word it starts inside
+        return "", start
     end = i + 1
     while i >= 0 and (text[i].isalpha() or text[i] in WORD_APOSTROPHES or _invisible(text[i])):
         i -= 1
-    word = _as_read(text[i + 1:end])
-    return word in NEGATIONS or word.endswith("n't")
+    return _as_read(text[i + 1:end]), i + 1
 
 
 def _as_read(word: str) -> str:
