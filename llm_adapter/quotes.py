@@ -184,8 +184,10 @@ def _invisible(ch: str) -> bool:
 
 def _visible(text: str, i: int, step: int) -> int:
     """The first index from ``i`` on, going by ``step``, that holds no invisible
-    character; -1 or ``len(text)`` when there is none."""
-    while 0 <= i < len(text) and _invisible(text[i]):
+    character and no ``*`` (Markdown emphasis inside a word, "**un**confirmed", which
+    reads "unconfirmed"; only ``*`` emphasises inside one); -1 or ``len(text)`` when
+    there is none."""
+    while 0 <= i < len(text) and (_invisible(text[i]) or text[i] == "*"):
         i += step
     return i
 
