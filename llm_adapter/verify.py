@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import inspect
 import re
 import sys
-from pathlib import Path
 from typing import Sequence
 
 from referee.engine.judging import GraderClaim, SemanticItem
@@ -196,10 +196,12 @@ def rules_digest() -> str:
 
 
 def _code(module) -> bytes:
-    """The bytes of ``module``'s file; where there is no file to read (a zip archive, a
-    frozen build), the version of referee, which is all that can tell its code apart."""
+    """``module``'s source as its loader gives it, lines ending in LF (a checkout with
+    CRLF line ends holds the same code, and the digest goes into grading.json, which
+    must be the same on every machine); where there is no source to read (a frozen
+    build), the version of referee, which is all that can tell its code apart."""
     try:
-        return Path(module.__file__).read_bytes()
+        return inspect.getsource(module).encode("utf-8")
     except (OSError, TypeError):
         from referee.engine import __version__
 
