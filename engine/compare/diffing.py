@@ -94,6 +94,7 @@ def diff(base: State, new: State, *, allow_rules: bool = False, allow_versions: 
     if base.primary and new.primary and base.primary != new.primary:
         raise UsageError(f"the primary configuration differs ({base.label}: {base.primary}, {new.label}: "
                          f"{new.primary}); name it with --primary")
+    _has_runs_of(primary, base, new)
     found = groups(base, new)
     if not found:
         raise UsageError(f"{base.label} and {new.label} have no eval and configuration in common")
@@ -103,6 +104,20 @@ def diff(base: State, new: State, *, allow_rules: bool = False, allow_versions: 
               f"{c.base.runs}): judged as if they failed" for c in changes if c.base.runs and not c.new.runs]
     flips = tuple(f for e, c in found for f in _flips(e, c, base.group(e, c), new.group(e, c)))
     return Diff(base, new, primary, changes, flips, tuple(notes))
+
+
+def _has_runs_of(primary: str | None, base: State, new: State) -> None:
+    """UsageError when neither state has a run of ``primary`` (read or not): only the
+    primary's regressions count, and none of its evals would be compared, so the diff
+    could not tell that it did not regress (a misspelt ``--primary``)."""
+    if primary is None:
+        return
+    found = {r.configuration for state in (base, new) for r in state.runs}
+    if primary in found or any(primary == config for state in (base, new) for _, config in state.unread):
+        return
+    shown = ", ".join(sorted(found)).replace("\n", "\\n") or "none"
+    raise UsageError(f"--primary {primary}: no run of that configuration in {base.label} or {new.label} "
+                     f"(they have {shown}); name the configuration to judge")
 
 
 def _comparable(base: State, new: State, allow_rules: bool, allow_versions: bool) -> list[str]:
