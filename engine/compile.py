@@ -63,6 +63,7 @@ class CompiledEval:
     assertions: tuple[CompiledAssertion, ...]
     lets: tuple[tuple[str, Expr], ...] = ()  # each let compiled once, by name
     let_nodes: tuple[ast.Let, ...] = ()  # the lets as written
+    inputs: tuple[tuple[str, str], ...] = ()  # the input files its rules read: (name as listed, digest of the text)
 
 
 @dataclass(frozen=True)
@@ -239,7 +240,7 @@ def _compile_group(group: _Group, diagnostics: list[Diagnostic]) -> CompiledEval
         sentence = group.sentences[index - 1] if index and index <= len(group.sentences) else None
         assertions.append(_assertion(compiler, group.key, n, written, index, sentence, let_nodes))
     return CompiledEval(group.key, group.name, tuple(assertions), tuple(sorted(lets.items())),
-                        tuple(let_nodes.values()))
+                        tuple(let_nodes.values()), tuple(sorted(compiler.inputs_read.items())))
 
 
 def _assertion(compiler: Compiler, eval_key: str, n: int, written: _Written | None,

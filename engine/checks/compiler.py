@@ -61,6 +61,7 @@ class Compiler:
                  inputs: Inputs | None = None):
         self.path = ""  # the rules file of the statement being compiled (for errors)
         self.inputs = inputs or Inputs("")  # the eval's input files (input "x")
+        self.inputs_read: dict[str, str] = {}  # each input file read, as listed: the digest of its text
         self.let_nodes = lets
         self.diagnostics = diagnostics
         self.lets: dict[str, Expr] = {}

@@ -13,6 +13,7 @@ verdict that depends on the machine.
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 from dataclasses import dataclass
 from pathlib import Path
@@ -96,6 +97,8 @@ def _read(c, src: ast.Source, inputs: Inputs, listed: str) -> str | None:
             why = found.problems[0].message if found.problems else "cannot be read"
             c.error("bad-input", f"input \"{listed}\" cannot be used: {why}", src.span)
             return None
+        # What was read is part of the rules: shards graded with other inputs are no one grade.
+        c.inputs_read[listed] = "sha256:" + hashlib.sha256(found.text.encode("utf-8", "surrogatepass")).hexdigest()
         return found.text
     where = " or ".join(str(folder) for folder in folders) or "evals.json's folder, which is unknown"
     c.error("bad-input", f"input \"{listed}\" listed in evals.json is not in {where}", src.span)

@@ -168,7 +168,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     try:
         written = _write(graded, args)
         if part is not None and not args.check:
-            write_manifest(args, part, source, results, written, tallies, critique)
+            write_manifest(args, part, program, source, results, written, tallies, critique)
     except WriteInterrupted as stopped:
         return _interrupted("while writing", stopped.results, len(graded), args.check)
     except KeyboardInterrupt:

@@ -39,7 +39,7 @@ def options(args: argparse.Namespace) -> dict[str, Any]:
             "primary": args.primary}
 
 
-def write_manifest(args: argparse.Namespace, part: ShardPart, source: Any, stored: Sequence[Any],
+def write_manifest(args: argparse.Namespace, part: ShardPart, program: Any, source: Any, stored: Sequence[Any],
                    results: Sequence[WriteResult], tallies: Mapping[str, Any],
                    extra: Mapping[str, Sequence[dict]]) -> None:
     """``shard-i-of-n.json`` in the workspace, when every graded run was written;
@@ -52,7 +52,8 @@ def write_manifest(args: argparse.Namespace, part: ShardPart, source: Any, store
         warn(f"{part.shard.file_name} was not written: some runs of this shard were not written "
              "(see the warnings); grade the shard again")
         return
-    found = grading.manifest(part, source, grading.judge_settings(args), options(args), stored, tallies, extra)
+    found = grading.manifest(part, source, grading.judge_settings(args), options(args), stored, tallies, extra,
+                             grading.inputs_settings(program))
     try:
         path = manifest.write_manifest(args.workspace, part.shard.file_name, found)
     except OSError as exc:

@@ -97,9 +97,16 @@ def judge_settings(args: Any) -> dict[str, Any] | None:
     return found
 
 
+def inputs_settings(program: Any) -> dict[str, dict[str, str]]:
+    """The manifest's ``inputs``: for each eval whose rules read input files (``input
+    "x"``), the digest of each file's text as the rules were compiled with it. Read when
+    each shard compiles its rules, so shards given other input files are ``mixed``."""
+    return {compiled.key: dict(compiled.inputs) for compiled in program.evals if compiled.inputs}
+
+
 def manifest(part: ShardPart, source: Any, judge: dict[str, Any] | None, options: Mapping[str, Any],
              graded: Sequence[Any], tallies: Mapping[str, Any],
-             extra: Mapping[str, Sequence[dict]]) -> dict[str, Any]:
+             extra: Mapping[str, Sequence[dict]], inputs: Mapping[str, dict[str, str]]) -> dict[str, Any]:
     """The manifest of a shard whose runs were all written: ``graded`` holds, in the
     order of ``part.runs``, each run's ``Stored`` or None (no eval matched)."""
     rules, evals = rules_settings(source)
@@ -113,7 +120,8 @@ def manifest(part: ShardPart, source: Any, judge: dict[str, Any] | None, options
     return {
         "format": FORMAT, "version": VERSION, "referee": __version__,
         "shard": part.shard.index, "shards": part.shard.count,
-        "rules": rules, "evals": evals, "judge": judge, "options": dict(options),
+        "rules": rules, "evals": evals, "inputs": dict(sorted(inputs.items())), "judge": judge,
+        "options": dict(options),
         "runs": sorted_identities(runs), "left_out": sorted_identities(left_out),
         "feedback": [{"key": key, "tally": tally_json(tallies[key]), "extra": list(extra.get(key, ()))}
                      for key in sorted(tallies)],

@@ -121,6 +121,7 @@ class Manifest(_Model):
     shards: int = Field(ge=1, le=MAX_SHARDS)
     rules: list[RulesFile]
     evals: str | None  # "sha256:..." of evals.json, "metadata sha256:..." of eval_metadata.json's sentences
+    inputs: dict[str, dict[str, str]]  # eval key -> each input file its rules read -> the digest of its text
     judge: dict[str, Any] | None  # the LLM grader: its spec without paths, the cassette's digest
     options: dict[str, Any]
     runs: list[RunEntry]
@@ -131,6 +132,7 @@ class Manifest(_Model):
         """What every shard of one grade must share."""
         return {"referee version": self.referee, "number of shards": self.shards,
                 "rules": [f"{r.file}@{r.sha256[:8]}" for r in self.rules], "evals": self.evals,
+                "input files": self.inputs,
                 "LLM grader": self.judge, "options": self.options}
 
 

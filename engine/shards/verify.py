@@ -5,7 +5,7 @@ each other and against the runs of the workspace. Every problem is gathered,
 each under its kind, and the whole list refuses the merge:
 
 - ``mixed``: the shards disagree on what graded them (referee version, number of
-  shards, rules, evals, LLM grader or cassette, options);
+  shards, rules, evals, the input files the rules read, LLM grader or cassette, options);
 - ``missing``: a shard of 1..n has no manifest;
 - ``duplicate``: two manifests are the same shard, or two list the same run;
 - ``foreign``: a manifest lists a run that is not in this workspace, that is
