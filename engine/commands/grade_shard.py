@@ -11,6 +11,7 @@ from referee.engine.commands.warnings import warn
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
+    from referee.engine.compile import Program
     from referee.engine.report.write import WriteResult
     from referee.engine.shards.grading import ShardPart
 
@@ -39,7 +40,7 @@ def options(args: argparse.Namespace) -> dict[str, Any]:
             "primary": args.primary}
 
 
-def write_manifest(args: argparse.Namespace, part: ShardPart, program: Any, source: Any, stored: Sequence[Any],
+def write_manifest(args: argparse.Namespace, part: ShardPart, program: Program, source: Any, stored: Sequence[Any],
                    results: Sequence[WriteResult], tallies: Mapping[str, Any],
                    extra: Mapping[str, Sequence[dict]]) -> None:
     """``shard-i-of-n.json`` in the workspace, when every graded run was written;

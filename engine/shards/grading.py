@@ -24,6 +24,7 @@ from referee.engine.shards.part import Shard, identity_of, sorted_identities
 from referee.engine.shards.tally import tally_json
 
 if TYPE_CHECKING:
+    from referee.engine.compile import Program
     from referee.engine.run.workspace import Run
 
 NOT_SELECTED = "not selected"
@@ -97,7 +98,7 @@ def judge_settings(args: Any) -> dict[str, Any] | None:
     return found
 
 
-def inputs_settings(program: Any) -> dict[str, dict[str, str]]:
+def inputs_settings(program: Program) -> dict[str, dict[str, str]]:
     """The manifest's ``inputs``: for each eval whose rules read input files (``input
     "x"``), the digest of each file's text as the rules were compiled with it. Read when
     each shard compiles its rules, so shards given other input files are ``mixed``."""
