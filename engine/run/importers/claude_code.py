@@ -32,6 +32,7 @@ from referee.engine.run.importers.claude_results import refused
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.jsondoc import message_array
 from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines, may_hold
+from referee.engine.run.importers.writer import WINDOWS_PATH
 from referee.engine.run.model import Problem
 
 FORMAT = "claude-code"
@@ -423,5 +424,8 @@ def placeholders(cwds: dict[str, None]) -> tuple[tuple[str, str], ...]:
     root = next(iter(cwds), None)
     if root is None:
         return ()
-    found = {root, json.dumps(root, ensure_ascii=False)[1:-1]}
+    spellings = {root}
+    if WINDOWS_PATH.match(root):  # Windows takes either slash, and the writer ignores case for it
+        spellings |= {root.replace("\\", "/"), root.replace("/", "\\")}
+    found = {form for text in spellings for form in (text, json.dumps(text, ensure_ascii=False)[1:-1])}
     return tuple((text, CWD) for text in sorted(found, key=lambda c: (-len(c), c)))

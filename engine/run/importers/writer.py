@@ -59,6 +59,8 @@ _POSIX_HOME = re.compile(r"/(?:home|Users)/(?!<)[^/\\\s\"'<>:;|*?]+")
 _WINDOWS_HOME = re.compile(r"(?:[A-Za-z]:|/mnt/[A-Za-z])(?:\\\\|\\|/)users(?:\\\\|\\|/)(?!<)[^/\\\s\"'<>:;|*?]+",
                            re.IGNORECASE)
 _PATH_CHAR = re.compile(r"[\w.~/-]")
+# A path as Windows writes it, behind its drive: it names a folder in any case.
+WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
 # A file URI's path starts after "file://" (and a Windows drive after one more "/"): there
 # a home folder follows a path character and still starts the path.
 _FILE_URI = re.compile(r"file:///?$", re.IGNORECASE)
@@ -294,7 +296,7 @@ def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Line
     if _SURROGATE.search(text):  # a lone surrogate ("\ud800" in the source's JSON): keep it as that escape
         text = text.encode("utf-8", errors="backslashreplace").decode("utf-8")
     if placeholders:  # before anything counts characters
-        text = _replacer(placeholders).sub(lambda m: dict(placeholders)[m.group()], text)
+        text = _replacer(placeholders).sub(lambda m: placeholders[int(m.lastgroup[1:])][1], text)
     files[name] = scrub_homes(text)
     lines[name] = tuple(None if o is None else (_index(sources, o.source), o.line) if not o.pointer
                         else (_index(sources, o.source), o.line, o.pointer, o.column) for o in written.origins)
@@ -303,8 +305,12 @@ def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Line
 @functools.lru_cache(maxsize=64)
 def _replacer(placeholders: tuple[tuple[str, str], ...]) -> re.Pattern:
     """One pattern for every machine-specific text, longest first, ending where a
-    path segment ends (so ``/home/ana`` is not replaced inside ``/home/anabel``)."""
-    return re.compile("(?:" + "|".join(re.escape(text) for text, _ in placeholders) + r")(?![A-Za-z0-9_.\-])")
+    path segment ends (so ``/home/ana`` is not replaced inside ``/home/anabel``);
+    group ``tN`` is the N-th text. A Windows path matches in any case, as Windows
+    names one folder so (``d:\\work`` is ``D:\\Work``); a POSIX one only as written."""
+    texts = (f"(?P<t{n}>{'(?i:' if WINDOWS_PATH.match(text) else '(?:'}{re.escape(text)}))"
+             for n, (text, _) in enumerate(placeholders))
+    return re.compile("(?:" + "|".join(texts) + r")(?![A-Za-z0-9_.\-])")
 
 
 def _index(sources: list[str], name: str) -> int:
