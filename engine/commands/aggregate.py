@@ -139,9 +139,9 @@ def _benchmark(args: argparse.Namespace, config):
     found_configs = {r.configuration for r in collected.runs} | {u.configuration for u in collected.unusable}
     choice = choose(sorted(found_configs), args.primary, args.baseline)
     skill_paths, meta = _skill(args)
-    found = find_contamination(collected, choice, skill_paths)
+    found, unchecked = find_contamination(collected, choice, skill_paths)
     result = analysis_mod.analyse(collected.runs, collected.unusable, choice, config.mode, found,
-                                  args.include_contaminated, config.thresholds["max_spread"])
+                                  args.include_contaminated, config.thresholds["max_spread"], unchecked)
     graded_by = tuple(sorted({name for r in collected.runs for name in r.rules}))
     critiqued = finding_notes(load_findings(args.workspace), graded_by)  # from `referee critique`, if run
     return _decided(args, collected, result, config, notes.notes(result) + mixed + critiqued, meta)
@@ -230,13 +230,15 @@ def _write(doc: dict, out: Path) -> None:
                          f"{exc.strerror or exc}; neither was changed (--output DIR writes elsewhere)") from None
 
 
-def find_contamination(collected: Collected, choice: Choice, skill_paths: list[str]) -> dict:
-    """Path -> findings for every run that touched what it must not; each run's
-    transcript is parsed only when its raw text names a forbidden path."""
+def find_contamination(collected: Collected, choice: Choice, skill_paths: list[str]) -> tuple[dict, dict[str, str]]:
+    """Path -> findings for every run that touched what it must not, and path -> why
+    for every run found clean whose calls may be incomplete (a call not read may be
+    the read that contaminates it: it is not shown clean). Each run's transcript is
+    parsed for findings only when its raw text names a forbidden path."""
     from referee.engine.decision import contamination
 
     every = {r.configuration for r in collected.runs} | {u.configuration for u in collected.unusable}
-    result = {}
+    result, unchecked = {}, {}
     for graded in collected.runs:
         skill = skill_paths if graded.configuration != choice.primary else []
         needles = contamination.needles(skill, every - {graded.configuration})
@@ -245,8 +247,12 @@ def find_contamination(collected: Collected, choice: Choice, skill_paths: list[s
         found = contamination.run_findings(source, needles) if needles else ()
         if found:
             result[graded.path] = found
+        elif needles:
+            why = contamination.unchecked(source)
+            if why is not None:
+                unchecked[graded.path] = why
         source.release()
-    return result
+    return result, unchecked
 
 
 def _require_runs(collected: Collected, workspace: Path) -> None:

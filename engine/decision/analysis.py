@@ -73,6 +73,8 @@ class Analysis:
     unusable: list[Unusable]
     contamination: dict[str, tuple[Finding, ...]]
     include_contaminated: bool
+    # runs found clean whose calls may be incomplete: path -> why (not shown clean)
+    unchecked: dict[str, str] = field(default_factory=dict)
     summaries: dict[str, Summary] = field(default_factory=dict)
     deltas: list[Delta] = field(default_factory=list)
     evals: list[EvalRow] = field(default_factory=list)
@@ -89,11 +91,12 @@ class Analysis:
 
 def analyse(runs: Sequence[GradedRun], unusable: Sequence[Unusable], choice: Choice, mode: str,
             contamination: dict[str, tuple[Finding, ...]], include_contaminated: bool = False,
-            unstable_spread: float = 0.15) -> Analysis:
+            unstable_spread: float = 0.15, unchecked: dict[str, str] | None = None) -> Analysis:
     """Everything the benchmark, the notes and the release decision read."""
     ordered = sorted(runs, key=run_order)
-    result = Analysis(choice, mode, ordered, sorted(unusable, key=lambda u: natural_key(u.path)),
-                      {k: v for k, v in contamination.items() if v}, include_contaminated)
+    found = {k: v for k, v in contamination.items() if v}
+    result = Analysis(choice, mode, ordered, sorted(unusable, key=lambda u: natural_key(u.path)), found,
+                      include_contaminated, {k: v for k, v in (unchecked or {}).items() if k not in found})
     for config in choice.ordered:
         mine = [r for r in ordered if r.configuration == config]
         kept = [r for r in mine if result.counts(r)]

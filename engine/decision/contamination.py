@@ -122,6 +122,13 @@ def run_findings(run: Run, found: Needles) -> tuple[Finding, ...]:
     return findings(run.every_call.calls, found)
 
 
+def unchecked(run: Run) -> str | None:
+    """Why ``run`` cannot be shown clean: its calls may be incomplete (a line of its
+    source not read, a view changed since its import), and a call not read may be the
+    read of the skill; None when every call was read."""
+    return run.every_call.incomplete()
+
+
 def findings(calls: Iterable[ToolCall], found: Needles) -> tuple[Finding, ...]:
     """Every read-like call whose arguments name a forbidden path, in call order."""
     result = []

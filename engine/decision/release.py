@@ -21,6 +21,7 @@ from typing import Sequence
 from referee.dsl.named_file import read_named_text
 from referee.engine.decision.analysis import Analysis
 from referee.engine.decision.stability import MODES, Stability
+from referee.engine.run.workspace import natural_key
 from referee.engine.text import count
 from referee.engine.usage import UsageError
 
@@ -303,11 +304,24 @@ def _unusable(a: Analysis, t: dict) -> Reason:
 
 
 def _contaminated(a: Analysis, t: dict) -> Reason:
-    if not a.contamination:
+    unchecked = _unchecked(a)
+    if not a.contamination and not unchecked:
         return Reason("contaminated", "ok", "no run read the skill under test or another configuration's folder")
+    if not a.contamination:
+        return Reason("contaminated", "breach", unchecked[0].upper() + unchecked[1:])
     fate = "kept (--include-contaminated)" if a.include_contaminated else "left out of the delta"
     return Reason("contaminated", "breach", f"{len(a.contamination)} run(s) contaminated, {fate}: "
-                  + ", ".join(sorted(a.contamination)[:5]))
+                  + ", ".join(sorted(a.contamination)[:5]) + (f"; {unchecked}" if unchecked else ""))
+
+
+def _unchecked(a: Analysis) -> str:
+    """What says that runs were not shown clean (their calls may be incomplete: a call
+    not read may be the read of the skill), or "" when every clean run was."""
+    if not a.unchecked:
+        return ""
+    paths = sorted(a.unchecked, key=natural_key)
+    return (f"{len(paths)} run(s) not shown clean, their calls may be incomplete: "
+            + ", ".join(f"{path} ({a.unchecked[path]})" for path in paths[:5]) + ("; ..." if len(paths) > 5 else ""))
 
 
 _CHECKS = (

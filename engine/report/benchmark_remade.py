@@ -90,9 +90,10 @@ def remade_document(benchmark: dict[str, Any], runs: Sequence, folder: Path, dec
     found = sorted({r.configuration for r in collected.runs} | {u.configuration for u in collected.unusable})
     choice = choose(found, _name(meta.get("primary")), _name(meta.get("baseline")))
     recorded, include = _recorded_contamination(benchmark, {r.path for r in collected.runs})
-    contamination = {**find_contamination(collected, choice, []), **recorded}
+    touched, unchecked = find_contamination(collected, choice, [])  # whether calls were all read needs no skill path
+    contamination = {**touched, **recorded}
     result = analysis.analyse(collected.runs, collected.unusable, choice, mode, contamination, include,
-                              config.thresholds["max_spread"] if config else 0.0)
+                              config.thresholds["max_spread"] if config else 0.0, unchecked)
     remade = figures(result)
     if config is not None:
         extra, _ = found_reasons(folder, collected.runs, choice.primary, choice.baseline)
