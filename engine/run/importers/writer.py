@@ -296,10 +296,17 @@ def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Line
     if _SURROGATE.search(text):  # a lone surrogate ("\ud800" in the source's JSON): keep it as that escape
         text = text.encode("utf-8", errors="backslashreplace").decode("utf-8")
     if placeholders:  # before anything counts characters
-        text = _replacer(placeholders).sub(lambda m: placeholders[int(m.lastgroup[1:])][1], text)
+        text = _replacer(placeholders).sub(lambda m: _placeholder(placeholders, m), text)
     files[name] = scrub_homes(text)
     lines[name] = tuple(None if o is None else (_index(sources, o.source), o.line) if not o.pointer
                         else (_index(sources, o.source), o.line, o.pointer, o.column) for o in written.origins)
+
+
+def _placeholder(placeholders: tuple[tuple[str, str], ...], match: re.Match) -> str:
+    """What replaces ``match`` of ``_replacer(placeholders)``: its group ``tN`` names the text."""
+    name = match.lastgroup
+    assert name is not None  # the pattern's groups are all named, and one matched
+    return placeholders[int(name[1:])][1]
 
 
 @functools.lru_cache(maxsize=64)
