@@ -48,3 +48,14 @@ def test_a_message_with_its_calls_and_no_text_leaves_the_later_reply_known(tmp_p
     result, = referee.grade(RULES, _source(tmp_path, quiet, {"role": "assistant", "content": "Booked LX2084."}),
                             as_eval="1")
     assert [item["outcome"] for item in result.expectations] == ["pass", "pass"], result.expectations
+
+
+def test_words_in_parts_beside_a_tool_part_leave_the_response_unknown(tmp_path: Path):
+    """AI SDK 5 gives no content: the text part after the tool part is words not read,
+    which may be the reply, whatever the message's calls."""
+    message = {"role": "assistant", "parts": [
+        {"type": "step-start"},
+        {"type": "tool-search", "toolCallId": "c1", "state": "output-available", "input": {}, "output": "[]"},
+        {"type": "text", "text": "Booked LX2084."}]}
+    result, = referee.grade(RULES, _source(tmp_path, message), as_eval="1")
+    assert [item["outcome"] for item in result.expectations] == ["error", "error"], result.expectations

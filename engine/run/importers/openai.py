@@ -206,8 +206,11 @@ class _Reader:
         said = [(member, text_of(message.get(member))) for member in _SAID]
         first = next((member for member, text in said if text), "content")
         origin = self.text_origin(index, message.get(first), first)
-        if not sent_with_call and holds_other_call(message, "assistant"):
-            sent_with_call = self.steps_merged(index, origin, any(text.strip() for _, text in said))
+        # calls kept apart from the text (not read): the text is sent with them, but words
+        # not read there may still be the reply after them (words_lost is told as before)
+        merged = not sent_with_call and holds_other_call(message, "assistant")
+        if merged and any(text.strip() for _, text in said):
+            self.steps_merged(index, origin)
         audio = message.get("audio")
         if any(words_unread(message.get(key)) for key in _SAID):
             self.words_lost(origin, f"message {index + 1} holds text in a shape this importer does not read",
@@ -222,26 +225,24 @@ class _Reader:
         # agent's words, cited where it is.
         for member, text in said:
             if text.strip():
-                self.said(text, self.text_origin(index, message.get(member), member), sent_with_call)
+                self.said(text, self.text_origin(index, message.get(member), member), sent_with_call or merged)
         transcript = transcript_of(audio)
         if transcript is not None and transcript.strip():
-            self.said(transcript, self.locate(index, "transcript", 0, "/audio/transcript"), sent_with_call)
+            self.said(transcript, self.locate(index, "transcript", 0, "/audio/transcript"), sent_with_call or merged)
         for nth, call in enumerate(calls):
             self.call(index, nth, call)
         if isinstance(legacy, dict):
             self.call(index, len(calls), {"function": legacy}, legacy=True)
 
-    def steps_merged(self, index: int, origin: Origin, has_text: bool) -> bool:
-        """An assistant message that keeps its calls apart from its text (an AI SDK UI
-        message's ``toolInvocations`` or tool ``parts``, not read): its content is the
-        text of all its steps, the words before a call and maybe, after the last, the
+    def steps_merged(self, index: int, origin: Origin) -> None:
+        """An assistant message that holds text and keeps its calls apart from it (an AI
+        SDK UI message's ``toolInvocations`` or tool ``parts``, not read): its content is
+        the text of all its steps, the words before a call and maybe, after the last, the
         reply, and nothing here tells them apart. Its text is a note, sent with a call;
-        the reply it may hold leaves the response unknown. Always True (sent with a call)."""
-        if has_text:
-            self.warn("unread-text", origin, f"message {index + 1} keeps its tool calls apart from its text, "
-                      "which may be words before them or a reply after them: the response is unknown")
-            self.reply_unread = self.reply_unread or origin
-        return True
+        the reply it may hold leaves the response unknown."""
+        self.warn("unread-text", origin, f"message {index + 1} keeps its tool calls apart from its text, "
+                  "which may be words before them or a reply after them: the response is unknown")
+        self.reply_unread = self.reply_unread or origin
 
     def words_lost(self, origin: Origin, what: str, sent_with_call: bool) -> None:
         """Words of an assistant message that are not read: said, and a reply's leave the
