@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee.engine.commands.arguments import add_workspace, given_path
+from referee.engine.commands.arguments import add_workspace, given_name, given_path
 from referee.engine.report.color import add_color_argument
 from referee.engine.run.select import add_selection_arguments, selection_from_args
 from referee.engine.commands.warnings import warn
@@ -80,7 +80,7 @@ def add_parser(sub: Subcommands) -> None:
     add_workspace(parser)
     parser.add_argument("--format", "-f", choices=FORMATS, default="html",
                         help="what to render (default html; see formats below)")
-    parser.add_argument("-o", "--output", metavar="FILE", default=None,
+    parser.add_argument("-o", "--output", type=given_name, metavar="FILE", default=None,
                         help="where to write ('-' for stdout)")
     parser.add_argument("--primary", metavar="CONFIG",
                         help="the configuration the gate counts; the others are context "
