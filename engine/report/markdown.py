@@ -36,8 +36,11 @@ from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_ce
 MAX_CHARS = 64_000  # the room left under the limit is for the line that counts the rest
 MAX_FAILURES = 40
 MAX_FAILURE_CHARS = 4_000
-MAX_LISTED = 20  # hints and problems listed; the rest are counted
+MAX_LISTED = 20  # release reasons, table rows, context lines, hints and problems listed; the rest counted
 MAX_LINE_CHARS = 300  # of a failure's title, a release reason, a hint or a problem (names are unbounded)
+# What each list of names (release reasons, table rows, context lines, hints, problems)
+# may take of MAX_CHARS, as written; what lists leave is the failures'.
+SECTION_CHARS = 8_000
 MARKER = "<!-- referee report -->"
 
 
@@ -47,7 +50,7 @@ def render_markdown(collection: Collection) -> str:
     reasons = release_reasons(collection)
     if reasons:
         # a reason lists what breaches it (every eval short of runs): cut, as a hint is
-        out += [f"- {cell(_short(reason))}" for reason in reasons] + [""]
+        out += _listed([f"- {cell(_short(reason))}" for reason in reasons], "release reasons") + [""]
     out += _table(CONFIG_HEAD, [config_cells(row) for row in collection.configurations()])
     bench = benchmark_rows(collection.benchmark)
     if bench:
@@ -55,12 +58,14 @@ def render_markdown(collection: Collection) -> str:
     rest = []
     context = context_lines(collection)
     if context:
-        rest += ["", "### Context (not gated)", ""] + [f"- {cell(line)}" for line in context]
+        rest += ["", "### Context (not gated)", ""] + _listed([f"- {cell(line)}" for line in context],
+                                                              "configurations")
     rest += _hints(collection)
     if collection.problems:
-        problems = list(collection.problems)
-        rest += (["", "### Problems", ""] + _fenced([_short(p) for p in problems[:MAX_LISTED]])
-                 + _more(len(problems), "problems"))
+        # cut, then fenced: what a fenced block shows of a problem is its text made visible
+        kept, more = _fit([_short(p) for p in collection.problems], "problems",
+                          size=lambda line: len(visible(line)) + 1)
+        rest += ["", "### Problems", ""] + _fenced(kept) + more
     found = failures(collection)
     out += ["", f"### Failures ({len(found)})" if found else "### Failures", ""]
     if not found:
@@ -91,8 +96,9 @@ def _failures(found: list[tuple[GradedRun, Expectation]], room: int) -> list[str
 
 def _table(head: list[str], rows: list[list[str]]) -> list[str]:
     lines = ["| " + " | ".join(cell(h) for h in head) + " |", "|" + "---|" * len(head)]
-    lines += ["| " + " | ".join(cell(c) for c in row) + " |" for row in rows]
-    return lines
+    kept, more = _fit(["| " + " | ".join(cell(c) for c in row) + " |" for row in rows], "configurations")
+    # a line right under a table is one of its rows, unless a blank line ends the table
+    return lines + kept + ([""] + more if more else [])
 
 
 def _failure(run: GradedRun, item: Expectation) -> list[str]:
@@ -127,16 +133,32 @@ def _hints(collection: Collection) -> list[str]:
             name = f"eval {eval_id}" + (f" ({eval_name})" if eval_name else "")
             out += [f"- {cell(_short(name + ': ' + (f'{tip.assertion}: ' if tip.assertion else '') + tip.reason))}"
                     for tip in tips]
-    return ["", "### Hints", ""] + out[:MAX_LISTED] + _more(len(out), "hints") if out else []
+    return ["", "### Hints", ""] + _listed(out, "hints") if out else []
 
 
 def _short(text: str) -> str:
     return text if len(text) <= MAX_LINE_CHARS else text[:MAX_LINE_CHARS - 1] + "…"
 
 
-def _more(listed: int, what: str) -> list[str]:
-    """The line that counts what past ``MAX_LISTED`` is left out, if any is."""
-    return [f"... and {listed - MAX_LISTED} more {what} (see the HTML report)."] if listed > MAX_LISTED else []
+def _listed(lines: list[str], what: str) -> list[str]:
+    """The lines of ``_fit``, then its count of the rest."""
+    kept, more = _fit(lines, what)
+    return kept + more
+
+
+def _fit(lines: list[str], what: str, size=lambda line: len(line) + 1) -> tuple[list[str], list[str]]:
+    """``lines`` while they fit in ``SECTION_CHARS`` (by ``size``, each as shown) and up to
+    ``MAX_LISTED`` of them, and the line that counts the rest (none when none is left out). A name
+    from a workspace is unbounded once escaped (every "$" an element of its own), so
+    every list of them is cut, and the summary fits in a comment whatever the names."""
+    kept, used = [], 0
+    for line in lines[:MAX_LISTED]:
+        used += size(line)
+        if used > SECTION_CHARS:
+            break
+        kept.append(line)
+    left = len(lines) - len(kept)
+    return kept, [f"... and {left} more {what} (see the HTML report)."] if left else []
 
 
 def _fenced(lines) -> list[str]:
