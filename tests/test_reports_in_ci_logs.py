@@ -74,3 +74,22 @@ def test_a_file_holds_what_stdout_does(tmp_path, capsys, fmt):
     target = tmp_path / f"report.{fmt}"
     main(["report", str(tmp_path / "ws"), "--format", fmt, "-o", str(target)])
     assert target.read_text(encoding="utf-8") == out
+
+
+def test_markdown_s_decision_line_starts_no_command(tmp_path, capsys):
+    # Input: the primary configuration's folder named "\u00a0::warning title=x::pwned". The
+    # summary's decision line starts with its name: printed, a line a runner reads as a
+    # warning annotation once it has trimmed the no-break space.
+    primary = "\u00a0::warning title=x::pwned"
+    for config in (primary, "without_skill"):
+        outputs = tmp_path / "ws" / "eval-1-x" / config / "run-1" / "outputs"
+        outputs.mkdir(parents=True)
+        (outputs / "response.md").write_text("nope\n", encoding="utf-8")
+    rules = tmp_path / "r.rules"
+    rules.write_text('eval 1 "x"\nexpect "says done": response contains "done"\n', encoding="utf-8")
+    main(["grade", str(tmp_path / "ws"), "--rules", str(rules)])
+    capsys.readouterr()
+    assert main(["report", str(tmp_path / "ws"), "--format", "markdown", "-o", "-", "--primary", primary]) == 1
+    out = capsys.readouterr().out
+    assert not _COMMAND_LINE.search(out)
+    assert "\u00a0\\::warning title=x:" in out  # Markdown's escape of ":": the same text on the page

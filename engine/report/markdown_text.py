@@ -87,7 +87,9 @@ def cell(text: object) -> str:
     """``text`` as one line of plain text in a table cell or list item."""
     text = _EMPHASIS_UNDERSCORE.sub(r"\\_", visible(str(text)).translate(_CELL))
     text = _HEADING.sub(r"\1\\#", text).lstrip(" \t")
-    return _no_mention(_LIST_MARKER.sub(_escaped_marker, text))
+    # A cell that starts its line (the summary's decision line starts with the primary's
+    # name) starts no workflow command when printed to a CI log: "\:" reads ":".
+    return log_safe(_no_mention(_LIST_MARKER.sub(_escaped_marker, text)), "\\[", "\\:")
 
 
 def _escaped_marker(match: re.Match) -> str:
