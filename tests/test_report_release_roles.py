@@ -46,3 +46,20 @@ def test_the_roles_benchmark_json_records_keep_its_decision(tmp_path, capsys):
     for flags in ([], ["--primary", "with_skill"], ["--primary", "with_skill", "--baseline", "without_skill"]):
         assert main(["report", str(ws), "--format", "markdown", "-o", "-", *flags]) == 3
         assert "## referee: CONDITIONAL PASS" in capsys.readouterr().out
+
+
+
+def test_a_baseline_whose_runs_cannot_be_read_keeps_the_decision(tmp_path, capsys):
+    # The baseline's one grading.json cannot be read when aggregate decides (a run it
+    # counts nowhere, a reason of its own): the report finds no such configuration
+    # among the runs it reads, yet the decision is the one made with it, as no role
+    # was given otherwise.
+    ws = _aggregated(tmp_path)
+    (ws / "eval-1-x" / "without_skill" / "run-1" / "grading.json").write_text("{", encoding="utf-8")
+    assert main(["aggregate", str(ws)]) == 1  # FAIL: no baseline to compare with
+    capsys.readouterr()
+    for flags in ([], ["--primary", "with_skill"]):
+        assert main(["report", str(ws), "--format", "markdown", "-o", "-", *flags]) == 1
+        captured = capsys.readouterr()
+        assert "## referee: FAIL" in captured.out
+        assert "release decision left out" not in captured.err

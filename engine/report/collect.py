@@ -231,8 +231,8 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
         benchmark = benchmark_file.other_iterations(benchmark, found.runs, problems)
     if with_benchmark and benchmark is None and not selection.empty and (folder / BENCHMARK).is_file():
         problems.append(f"{BENCHMARK} left out: it covers every run, not {selection.describe()}")
-    primary, baseline = _roles(runs, primary, baseline, benchmark)
     benchmark = _decided_with(benchmark, primary, baseline, problems)
+    primary, baseline = _roles(runs, primary, baseline, benchmark)
     runs = [replace(r, role=_role(r.info.configuration, primary, baseline)) for r in runs]
     return Collection(root, tuple(runs), benchmark, tuple(problems), primary, baseline, tuple(unread))
 
@@ -266,22 +266,23 @@ def _roles(runs: Sequence[GradedRun], primary: str | None, baseline: str | None,
 
 def _decided_with(benchmark: dict[str, Any] | None, primary: str | None, baseline: str | None,
                   problems: list[str]) -> dict[str, Any] | None:
-    """``benchmark`` as it decides for the roles shown: its release decision was made with
-    the primary and baseline it records (``metadata``). Roles given otherwise (``--primary
-    without_skill``) gate on other runs, on which that decision says nothing: it could pass
-    where they failed. Its release block is then left out (the decision is the gate's over
-    the runs counted, as without benchmark.json), and a problem says so."""
+    """``benchmark`` as it decides for the roles given (``--primary``, ``--baseline``): its
+    release decision was made with the primary and baseline it records (``metadata``).
+    A role given otherwise (``--primary without_skill``) gates on other runs, on which
+    that decision says nothing: it could pass where they failed. Its release block is
+    then left out (the decision is the gate's over the runs counted, as without
+    benchmark.json), and a problem says so. A role not given is the one it records."""
     if benchmark is None or not isinstance(benchmark.get("release"), dict):
         return benchmark
     meta = benchmark.get("metadata")
     meta = meta if isinstance(meta, dict) else {}
     recorded_primary, recorded_baseline = meta.get("primary"), meta.get("baseline")
-    if (recorded_primary, recorded_baseline) == (primary, baseline):
-        return benchmark
-    if recorded_primary != primary:
+    if primary is not None and primary != recorded_primary:
         other = f"primary {recorded_primary}, not {primary}"
-    else:
+    elif baseline is not None and baseline != recorded_baseline:
         other = f"baseline {recorded_baseline}, not {baseline}"
+    else:
+        return benchmark
     problems.append(f"{BENCHMARK}'s release decision left out: it was decided with {other}; the decision is the "
                     "gate's over the runs counted")
     return {key: value for key, value in benchmark.items() if key != "release"}
