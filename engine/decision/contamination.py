@@ -126,7 +126,7 @@ def unchecked(run: Run) -> str | None:
     """Why ``run`` cannot be shown clean: its calls may be incomplete (a line of its
     source not read, a view changed since its import), and a call not read may be the
     read of the skill; None when every call was read."""
-    return run.every_call.incomplete()
+    return run.calls_incomplete()
 
 
 def findings(calls: Iterable[ToolCall], found: Needles) -> tuple[Finding, ...]:

@@ -28,11 +28,14 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, replace
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from referee.engine.run.model import Problem, TextFile, ToolCall, Transcript
 from referee.engine.run.safeio import join_report
 from referee.engine.run.transcript import TRANSCRIPT, parse_transcript
+
+if TYPE_CHECKING:
+    from referee.engine.run.importers.source_map import SourceMap
 
 MAIN = "main"
 CALLS_MAY_BE_MISSING = "calls-may-be-missing"  # the import problem that makes every check over calls an ERROR
@@ -55,8 +58,12 @@ class Calls:
     def incomplete(self) -> str | None:
         """Why the list may lack calls, as a check over them and the grader's refusal
         say it; None when it is whole."""
-        found = self.unknown
-        return None if found is None else f"the run's calls may be incomplete ({found.place}: {found.message})"
+        return incomplete(self.unknown)
+
+
+def incomplete(unknown: Problem | None) -> str | None:
+    """``Calls.incomplete`` of a list whose ``unknown`` is given."""
+    return None if unknown is None else f"the run's calls may be incomplete ({unknown.place}: {unknown.message})"
 
 
 def every_call(run: Any, read: Reader) -> Calls:
@@ -68,18 +75,15 @@ def every_call(run: Any, read: Reader) -> Calls:
         return Calls(main, next(iter(problems), None))
     unread = source_map.unread
     main = _unsure(main, unread)
-    unknown = next((p for p in source_map.problems if p.code == CALLS_MAY_BE_MISSING), None)
-    unknown = unknown or view_changed(run.transcript_file, TRANSCRIPT, source_map.digests, run.id.rel)
+    unknown = _import_unknown(run, source_map)
     agents: dict[str, tuple[ToolCall, ...]] = {}
     views: list[tuple[TextFile, Transcript]] = []
-    for rel in sorted(source_map.lines):
-        named = SUBAGENT_FILE.fullmatch(rel)
-        if named is None:
-            continue
+    for rel, name in _subagent_files(source_map):
         view = read(rel)
-        parsed, problem = _subagent_transcript(view, rel, run.id.rel, source_map.digests)
+        problem = _subagent_problem(view, rel, run.id.rel, source_map.digests)
+        parsed = parse_transcript(view.text, rel, join_report(run.id.rel, rel)) if _readable(view) else None
         found = () if parsed is None else parsed.calls + parsed.suspect_calls
-        agents[named.group(1)] = _unsure(tuple(replace(c, agent=named.group(1)) for c in found), unread)
+        agents[name] = _unsure(tuple(replace(c, agent=name) for c in found), unread)
         unknown = unknown or problem
         views += [(view, parsed)] if view is not None and parsed is not None and problem is None else []
     if not agents:
@@ -89,17 +93,45 @@ def every_call(run: Any, read: Reader) -> Calls:
     return Calls(tuple(_merged(main, agents, MAIN, after)), unknown, tuple(views))
 
 
-def _subagent_transcript(found: TextFile | None, rel: str, base: str,
-                         digests: dict[str, str]) -> tuple[Transcript | None, Problem | None]:
-    """A subagent's transcript as parsed (None when it cannot be read), and why its
-    calls may not all be there (None when they are)."""
+def calls_unknown(run: Any, read: Reader) -> Problem | None:
+    """``every_call(run, read).unknown``, found without parsing a transcript: every
+    reason it gives lies in the source map, in a view's digest or in a subagent file
+    that cannot be read, never in the calls themselves. For a reader that asks only
+    whether the calls are whole (``engine.decision.contamination``, over every run)."""
+    source_map, problems = run.source_map
+    if source_map is None:
+        return next(iter(problems), None)
+    unknown = _import_unknown(run, source_map)
+    for rel, _ in _subagent_files(source_map):
+        unknown = unknown or _subagent_problem(read(rel), rel, run.id.rel, source_map.digests)
+    return unknown
+
+
+def _import_unknown(run: Any, source_map: SourceMap) -> Problem | None:
+    """Why the main transcript may lack calls: a line of the source the import could
+    not read, or a view that is not the text the import wrote."""
+    unknown = next((p for p in source_map.problems if p.code == CALLS_MAY_BE_MISSING), None)
+    return unknown or view_changed(run.transcript_file, TRANSCRIPT, source_map.digests, run.id.rel)
+
+
+def _subagent_files(source_map: SourceMap) -> list[tuple[str, str]]:
+    """``(path, subagent name)`` of each subagent transcript the import wrote, in path order."""
+    named = (SUBAGENT_FILE.fullmatch(rel) for rel in sorted(source_map.lines))
+    return [(found.group(0), found.group(1)) for found in named if found is not None]
+
+
+def _readable(view: TextFile | None) -> bool:
+    return view is not None and view.text is not None and view.unreadable is None
+
+
+def _subagent_problem(found: TextFile | None, rel: str, base: str, digests: dict[str, str]) -> Problem | None:
+    """Why the calls of a subagent's transcript may not all be there (None when they are)."""
     report = join_report(base, rel)
     if found is None:
-        return None, Problem("not-found", report, "a subagent transcript the import wrote is missing")
-    unreadable = found.unreadable
-    if found.text is None or unreadable is not None:
-        return None, unreadable or Problem("unreadable", report, "cannot be read")
-    return parse_transcript(found.text, rel, report), view_changed(found, rel, digests, base)
+        return Problem("not-found", report, "a subagent transcript the import wrote is missing")
+    if not _readable(found):
+        return found.unreadable or Problem("unreadable", report, "cannot be read")
+    return view_changed(found, rel, digests, base)
 
 
 def view_changed(view: TextFile | None, written: str, digests: dict[str, str], base: str) -> Problem | None:

@@ -293,6 +293,14 @@ class Run:
 
         return every_call(self, self._text)
 
+    def calls_incomplete(self) -> str | None:
+        """``every_call.incomplete()``, found without parsing a transcript when the calls
+        were not read yet (``engine.run.agents.calls_unknown``)."""
+        from referee.engine.run.agents import calls_unknown, incomplete
+
+        read = self.__dict__.get("every_call")
+        return read.incomplete() if read is not None else incomplete(calls_unknown(self, self._text))
+
     @cached_property
     def unimported_log(self) -> Problem | None:
         """For a run with no transcript: the session log lying in its ``outputs/`` that
