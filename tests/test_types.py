@@ -44,7 +44,6 @@ STILL_ANY = {
     ("engine/commands/check_workspace.py", "_key", "pattern"): "ast.NamePattern",
     ("engine/pool.py", "__init__", "runs"): "Sequence[Run], generic in the task's result",
     ("engine/pool.py", "_chunk_in_worker", "runs"): "Sequence[Run]",
-    ("engine/run/agents.py", "every_call", "run"): "Run",
     ("engine/run/importers/citing.py", "in_sources", "verdict"): "Verdict",
     ("engine/run/importers/citing.py", "in_sources", "source_map"): "SourceMap",
     ("engine/run/importers/citing.py", "cite_text", "source_map"): "SourceMap",

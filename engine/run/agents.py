@@ -28,7 +28,7 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 from referee.engine.run.model import Problem, TextFile, ToolCall, Transcript
 from referee.engine.run.safeio import join_report
@@ -36,6 +36,7 @@ from referee.engine.run.transcript import TRANSCRIPT, parse_transcript
 
 if TYPE_CHECKING:
     from referee.engine.run.importers.source_map import SourceMap
+    from referee.engine.run.workspace import Run
 
 MAIN = "main"
 CALLS_MAY_BE_MISSING = "calls-may-be-missing"  # the import problem that makes every check over calls an ERROR
@@ -66,8 +67,8 @@ def incomplete(unknown: Problem | None) -> str | None:
     return None if unknown is None else f"the run's calls may be incomplete ({unknown.place}: {unknown.message})"
 
 
-def every_call(run: Any, read: Reader) -> Calls:
-    """The calls of ``run`` (an ``engine.run.workspace.Run``); ``read`` reads its files."""
+def every_call(run: Run, read: Reader) -> Calls:
+    """The calls of ``run``; ``read`` reads its files."""
     transcript = run.transcript
     main = transcript.calls + transcript.suspect_calls
     source_map, problems = run.source_map
@@ -81,7 +82,7 @@ def every_call(run: Any, read: Reader) -> Calls:
     for rel, name in _subagent_files(source_map):
         view = read(rel)
         problem = _subagent_problem(view, rel, run.id.rel, source_map.digests)
-        parsed = parse_transcript(view.text, rel, join_report(run.id.rel, rel)) if _readable(view) else None
+        parsed = _parsed(view, rel, run.id.rel)
         found = () if parsed is None else parsed.calls + parsed.suspect_calls
         agents[name] = _unsure(tuple(replace(c, agent=name) for c in found), unread)
         unknown = unknown or problem
@@ -93,7 +94,7 @@ def every_call(run: Any, read: Reader) -> Calls:
     return Calls(tuple(_merged(main, agents, MAIN, after)), unknown, tuple(views))
 
 
-def calls_unknown(run: Any, read: Reader) -> Problem | None:
+def calls_unknown(run: Run, read: Reader) -> Problem | None:
     """``every_call(run, read).unknown``, found without parsing a transcript: every
     reason it gives lies in the source map, in a view's digest or in a subagent file
     that cannot be read, never in the calls themselves. For a reader that asks only
@@ -107,7 +108,7 @@ def calls_unknown(run: Any, read: Reader) -> Problem | None:
     return unknown
 
 
-def _import_unknown(run: Any, source_map: SourceMap) -> Problem | None:
+def _import_unknown(run: Run, source_map: SourceMap) -> Problem | None:
     """Why the main transcript may lack calls: a line of the source the import could
     not read, or a view that is not the text the import wrote."""
     unknown = next((p for p in source_map.problems if p.code == CALLS_MAY_BE_MISSING), None)
@@ -120,8 +121,11 @@ def _subagent_files(source_map: SourceMap) -> list[tuple[str, str]]:
     return [(found.group(0), found.group(1)) for found in named if found is not None]
 
 
-def _readable(view: TextFile | None) -> bool:
-    return view is not None and view.text is not None and view.unreadable is None
+def _parsed(view: TextFile | None, rel: str, base: str) -> Transcript | None:
+    """A subagent's transcript as parsed; None when it cannot be read."""
+    if view is None or view.text is None or view.unreadable is not None:
+        return None
+    return parse_transcript(view.text, rel, join_report(base, rel))
 
 
 def _subagent_problem(found: TextFile | None, rel: str, base: str, digests: dict[str, str]) -> Problem | None:
@@ -129,7 +133,7 @@ def _subagent_problem(found: TextFile | None, rel: str, base: str, digests: dict
     report = join_report(base, rel)
     if found is None:
         return Problem("not-found", report, "a subagent transcript the import wrote is missing")
-    if not _readable(found):
+    if found.text is None or found.unreadable is not None:
         return found.unreadable or Problem("unreadable", report, "cannot be read")
     return view_changed(found, rel, digests, base)
 
