@@ -10,6 +10,7 @@ from referee.engine.run.importers.source import holds_call
 
 _CALLS = frozenset({"tool_calls", "function_call"})  # the members of an assistant message whose calls are read
 _CALL_SHAPED = frozenset({"type", "arguments", "input", "tool_calls", "function_call"})  # see holds_call
+_TOOL_ITEM_ENDINGS = ("_call", "_call_output", "_call_result")  # how the type of a tool's item ends
 
 
 def is_reasoning(item: Any) -> bool:
@@ -19,10 +20,12 @@ def is_reasoning(item: Any) -> bool:
 
 def is_tool_item(item: Any) -> bool:
     """A Responses API item that is a tool call or a tool's answer (its type ends in
-    ``_call`` or ``_call_output``: ``file_search_call``, ``function_call_output``):
-    what text it holds is the tool's (results, output), never a reply."""
+    ``_call`` or ``_call_output``: ``file_search_call``, ``function_call_output``; or
+    ``_call_result``, as the Agents SDK for JavaScript names a tool's answer in a run's
+    history: ``function_call_result``): what text it holds is the tool's (results,
+    output), never a reply."""
     kind = item.get("type") if isinstance(item, dict) and "role" not in item else None
-    return isinstance(kind, str) and kind.casefold().endswith(("_call", "_call_output"))
+    return isinstance(kind, str) and kind.casefold().endswith(_TOOL_ITEM_ENDINGS)
 
 
 def is_call_item(item: Any) -> bool:
