@@ -37,7 +37,7 @@ from referee.engine.run.importers.openai_content import (audio_unread, holds_rep
                                                          words_unread)
 from referee.engine.run.importers.openai_threads import in_time_order, is_thread_message
 from referee.engine.run.importers.openai_items import (content_calls, holds_other_answer, holds_other_call,
-                                                       is_call_item, is_reasoning, is_tool_item)
+                                                       is_call_item, is_compaction, is_reasoning, is_tool_item)
 from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
 from referee.engine.run.model import Problem
@@ -128,6 +128,9 @@ class _Reader:
         if role is None and isinstance(message, dict) and message.get("type") == "item_reference":
             self.reference(index, origin)
             return
+        if role is None and is_compaction(message):
+            self.compaction(index, origin)
+            return
         if role is None:
             given = message.get("role") if isinstance(message, dict) else message
             shown = repr(given) if isinstance(given, str) else type(given).__name__
@@ -190,6 +193,16 @@ class _Reader:
                   "(item_reference), which may be a tool call: no check over the run's calls can be decided")
         self.warn("unread-text", origin, f"message {index + 1} refers to an item the list does not hold "
                   "(item_reference), which may be a reply: the response is unknown")
+        self.reply_unread = self.reply_unread or origin
+
+    def compaction(self, index: int, origin: Origin) -> None:
+        """A Responses API ``compaction`` item: the items before it that the API
+        compacted (calls, their answers, replies) are held encrypted, which no reader
+        can open, so the run's calls and its response are unknown."""
+        self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} is a compaction item: the items it compacted, "
+                  "which may hold tool calls, are encrypted: no check over the run's calls can be decided")
+        self.warn("unread-text", origin, f"message {index + 1} is a compaction item: the items it compacted, which "
+                  "may hold replies, are encrypted: the response is unknown")
         self.reply_unread = self.reply_unread or origin
 
     def assistant(self, index: int, message: dict) -> None:

@@ -18,6 +18,13 @@ def is_reasoning(item: Any) -> bool:
     return isinstance(item, dict) and item.get("type") == "reasoning" and "role" not in item
 
 
+def is_compaction(item: Any) -> bool:
+    """A Responses API ``compaction`` item (no role; ``"type": "compaction"``, its
+    ``encrypted_content`` the items the API compacted, which only the API can open)."""
+    kind = item.get("type") if isinstance(item, dict) and "role" not in item else None
+    return isinstance(kind, str) and kind.casefold() == "compaction"
+
+
 def is_tool_item(item: Any) -> bool:
     """A Responses API item that is a tool call or a tool's answer (its type ends in
     ``_call`` or ``_call_output``: ``file_search_call``, ``function_call_output``; or
