@@ -18,7 +18,7 @@ from referee.engine.checks.access import call_val, note_val, unsure_message
 from referee.engine.checks.base import Context
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.identity import METADATA
-from referee.engine.run.model import UNREADABLE
+from referee.engine.run.model import HARNESS_MAY_BE_MISSING, UNREADABLE
 from referee.engine.run.reading import SKILL_CREATOR_LOG
 from referee.engine.run.safeio import other_name, safe_relative, windows_name
 from referee.engine.run.safejson import parse_json
@@ -54,8 +54,15 @@ def _notes(ctx: Context) -> tuple[Val, ...]:
 
 
 def _harness(ctx: Context) -> tuple[Val, ...]:
-    """Text the harness injected: ``## [harness] ...`` sections and ``## Eval Prompt``."""
-    return tuple(note_val(note) for note in _readable_transcript(ctx).notes if note.kind == "harness")
+    """Text the harness injected: ``## [harness] ...`` sections and ``## Eval Prompt``.
+    EvalError when the import skipped text that may be the harness's, so that ``no
+    harness where ...`` never passes on the turns it read without that one."""
+    transcript = _readable_transcript(ctx)
+    source_map, _ = ctx.run.source_map
+    missing = next((p for p in source_map.problems if p.code == HARNESS_MAY_BE_MISSING), None) if source_map else None
+    if missing is not None:
+        raise EvalError(f"the run's harness text may be incomplete ({missing.place}: {missing.message})")
+    return tuple(note_val(note) for note in transcript.notes if note.kind == "harness")
 
 
 def _readable_transcript(ctx: Context):

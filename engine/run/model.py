@@ -27,6 +27,10 @@ TEXT_KINDS = ("agent_notes", "harness")
 # a file is never used, so a check on it is an ERROR rather than a check on nothing.
 UNREADABLE = frozenset({"binary", "not-utf8", "not-utf16", "too-large", "unreadable", "not-a-file", "name-case",
                         "symlink-escape", "symlink-loop", "broken-symlink"})
+# The import problem that makes every check over the harness text an ERROR: the import
+# skipped text that may be a turn of the user or the harness (a message of a role the
+# format does not have), so the harness text read may lack it.
+HARNESS_MAY_BE_MISSING = "harness-may-be-missing"
 
 
 # ToolCall, Payload and Location are made once or twice per tool call of every

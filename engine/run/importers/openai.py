@@ -40,7 +40,7 @@ from referee.engine.run.importers.openai_items import (content_calls, holds_othe
                                                        is_call_item, is_compaction, is_reasoning, is_tool_item)
 from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
-from referee.engine.run.model import Problem
+from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 FORMAT = "openai"
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
@@ -141,6 +141,10 @@ class _Reader:
                 self.warn("unread-text", origin, f"message {index + 1}, skipped, holds text that may be a reply: "
                           "the response is unknown")
                 self.reply_unread = self.reply_unread or origin
+            # and a turn of the user or the harness, unless it is a tool's (an item, a role naming one)
+            if holds_words(message) and not is_tool_item(message) and not names_a_tool(given):
+                self.warn(HARNESS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, holds text that may be the "
+                          "harness's (a turn of the user): no check over the harness text can be decided")
             if (holds_call(message) or may_hold(json.dumps(message, ensure_ascii=False, default=str))
                     or names_a_tool(given)):
                 self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, may hold a tool call "
