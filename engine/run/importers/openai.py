@@ -168,11 +168,25 @@ class _Reader:
         elif role in ("tool", "function"):
             self.tool(index, message, role)
         else:
-            text = text_of(message.get("content"))
-            if text.strip():
-                kind = R.SYSTEM if role != "user" else (R.USER if self.prompted else R.EVAL_PROMPT)
-                self.prompted = self.prompted or role == "user"
-                self.entries.append(Text(kind, "", text, self.text_origin(index, message.get("content"))))
+            self.harness(index, message, role, origin)
+
+    def harness(self, index: int, message: dict, role: str, origin: Origin) -> None:
+        """A user, system or developer turn: harness text (the first user turn is the
+        eval prompt). Words it holds in a shape not read (a UI message's ``parts``, as
+        the AI SDK 5 gives them with no content; content that is one object) leave the
+        harness text unknown, and a user turn so lost is the eval prompt all the same:
+        no later turn takes its place."""
+        content = message.get("content")
+        lost = words_unread(content) or parts_unread(message)
+        if lost:
+            self.warn(HARNESS_MAY_BE_MISSING, origin, f"message {index + 1} ({role}) holds text in a shape this "
+                      "importer does not read (its parts, or content of another shape): no check over the harness "
+                      "text can be decided")
+        text = text_of(content)
+        if text.strip():
+            kind = R.SYSTEM if role != "user" else (R.USER if self.prompted else R.EVAL_PROMPT)
+            self.entries.append(Text(kind, "", text, self.text_origin(index, content)))
+        self.prompted = self.prompted or (role == "user" and (lost or bool(text.strip())))
 
     def unordered(self, index: int) -> None:
         """A thread whose messages' order is unknown (``in_time_order``): so is its response."""
