@@ -381,16 +381,20 @@ class _Reader:
             if call_id is None and isinstance(named, list) and len(named) == 1:
                 call_id = named[0]
             key = _id_key(call_id)
-        waiting = self.open.get(key) or []
-        if not waiting:
+        tool = _named_tool(message) if role == "tool" and key == "" else None
+        position = self.answered_call(self.open.get(key) or [], tool)
+        if position is None:
             shown = key.removeprefix(_NOT_TEXT)  # an id given as a number is shown as its JSON text
-            self.warn("orphan-result", origin, f"result for {shown!r}: no open call has that id; skipped")
-            if key in self.answered_at:
+            if tool is not None:
+                self.warn("orphan-result", origin, f"result for {tool!r}, with no id: no open call of that tool; "
+                          "skipped")
+            else:
+                self.warn("orphan-result", origin, f"result for {shown!r}: no open call has that id; skipped")
+            if key in self.answered_at and tool is None:
                 self.answered_again(key, message, origin)
             else:
                 R.unplaced_answer(self.problems, origin, shown or None)
             return
-        position = waiting.pop(0)
         self.answered_at[key] = (position, _answer(message))
         call = R.call_at(self.entries, position)
         content = message.get("content")
@@ -403,6 +407,16 @@ class _Reader:
         result = result_of(content)
         self.entries[position] = replace(call, result=result, status=status, result_origin=origin,
                                          unread=call.unread | unread)
+
+    def answered_call(self, waiting: list[int], tool: str | None) -> int | None:
+        """The position of the open call an answer pairs with, taken off ``waiting``
+        (the calls open under its id): the first, or the first of the tool it names
+        when the calls were made without ids (``tool``: Ollama's calls have none, and
+        its answers name their tool); None when no such call is open."""
+        for at, position in enumerate(waiting):
+            if tool is None or R.call_at(self.entries, position).tool == tool:
+                return waiting.pop(at)
+        return None
 
     def answered_again(self, key: str, message: dict, origin: Origin) -> None:
         """A second, different answer to a call: which one counts is not said, so the
@@ -463,6 +477,12 @@ def _id_key(value: Any) -> str:
 
 
 _NOT_TEXT = "\0"  # opens the key of an id that is no text (a text id starting with NUL is unheard of)
+
+
+def _named_tool(message: dict) -> str | None:
+    """The tool a tool message names as the one that answers (``tool_name``, as
+    Ollama's clients write it, or ``name``), None when it names none."""
+    return next((message[key] for key in ("tool_name", "name") if isinstance(message.get(key), str)), None)
 
 
 def _answer(message: dict) -> tuple:
