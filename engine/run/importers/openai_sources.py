@@ -25,7 +25,7 @@ from referee.engine.run.importers.record import Conversation, Origin
 from referee.engine.run.importers.source import (CALL_WORDS, Source, each_json_line, holds_call, holds_call_as_text,
                                                  may_hold)
 from referee.engine.run.importers.statuses import ErrorWhen
-from referee.engine.run.model import Problem
+from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 def read_conversations(source: Source, error_when: ErrorWhen | None = None) -> list[Conversation]:
     """Every conversation in the source (several for JSONL with one per line)."""
@@ -192,21 +192,25 @@ def _message_lines(source: Source, first: tuple[int, Any, str], rest: Iterator[t
 
     locate = lambda i, key, nth, suffix="": Origin(source.name, numbers[i])  # noqa: E731
     conversation = read_messages(messages(), locate, source.name, problems, source.name, error_when=error_when)
-    return _reply_may_be_lost(replace(conversation, problems=source.problems + conversation.problems))
+    return _message_may_be_lost(replace(conversation, problems=source.problems + conversation.problems))
 
 
 _SKIPPED = frozenset({"bad-json", "truncated", "too-deep"})  # a message that could not be read at all
 
 
-def _reply_may_be_lost(conversation: Conversation) -> Conversation:
+def _message_may_be_lost(conversation: Conversation) -> Conversation:
     """A conversation one of whose messages could not be read (``_SKIPPED``): it may
     have been a reply, and the replies make up the response, so the response is
-    unknown, never the replies read without it."""
+    unknown, never the replies read without it; and as much a turn of the user, so the
+    harness text is unknown too."""
     lost = min((p.line for p in conversation.problems if p.code in _SKIPPED and p.line is not None), default=None)
     if lost is None:
         return conversation
     where = next(p.path for p in conversation.problems if p.code in _SKIPPED and p.line == lost)
-    return replace(conversation, response=unknown_response(conversation.response, Origin(where, lost)))
+    turn = Problem(HARNESS_MAY_BE_MISSING, where, "a message that could not be read may be a turn of the user: no "
+                   "check over the harness text can be decided", lost)
+    return replace(conversation, response=unknown_response(conversation.response, Origin(where, lost)),
+                   problems=conversation.problems + (turn,))
 
 
 def _document(source: Source, document: Document, error_when: ErrorWhen | None) -> Conversation:
@@ -241,7 +245,7 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
 
     conversation = read_messages(messages(), locate, source.name, problems, source.name, numbered=True,
                                  error_when=error_when, reply_unread=reply)
-    conversation = _reply_may_be_lost(conversation)
+    conversation = _message_may_be_lost(conversation)
     if lost:
         conversation = replace(conversation, response=unknown_response(conversation.response, lost[0]))
     return replace(conversation, lossy=_lossy_messages(source, document.elements, conversation.problems))
