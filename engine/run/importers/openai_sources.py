@@ -231,8 +231,7 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
                 where = (f"{document.base}/{index}", starts[index])
                 yield index, _element_value(source, document, element, problems, lines, index, where)
             else:
-                message = f"message {index + 1} is not an object; skipped"
-                problems.append(Problem("unknown-message", source.name, message, element.line))
+                problems.append(_not_an_object(source, element, index))
                 _may_hide_a_call(source, element, problems, f"message {index + 1}, skipped,")
                 if _holds_reply_text(source, element):  # a message stored as a string, a conversation nested
                     lost.append(Origin(source.name, element.line))
@@ -289,6 +288,17 @@ def _decoded(source: Source, element: Element, problems: list[Problem]) -> str:
         message = f"byte 0x{raw[exc.start]:02x} is not UTF-8; kept with replacement characters"
         problems.append(Problem("not-utf8", source.name, message, line))
         return raw.decode("utf-8", errors="replace")
+
+
+def _not_an_object(source: Source, element: Element, index: int) -> Problem:
+    """Why an element that is no object is skipped: one that is JSON (a string, a
+    number, a list) is no message; one that is not JSON, though its bounds were found
+    (an object closed by a bracket), is a message that could not be read (``bad-json``),
+    which may have been a reply or a turn of the user (``_message_may_be_lost``)."""
+    if element.end is None or loads(source.data[element.start:element.end].decode("utf-8", "replace")) is None:
+        return Problem("bad-json", source.name, f"message {index + 1} cannot be read: it is not JSON; skipped",
+                       element.line)
+    return Problem("unknown-message", source.name, f"message {index + 1} is not an object; skipped", element.line)
 
 
 def _may_hide_a_call(source: Source, element: Element, problems: list[Problem], what: str) -> None:
