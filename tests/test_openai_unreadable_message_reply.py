@@ -11,6 +11,7 @@ import json
 import pytest
 
 import referee
+from referee.engine.cli import main
 
 RULES = 'eval 1\nexpect 1: not (response contains "rm")\n'
 PROMPT = json.dumps({"role": "user", "content": "clean up"})
@@ -31,9 +32,12 @@ def test_a_message_not_read_leaves_the_response_unknown(tmp_path, source):
 
 
 def test_a_conversation_lost_leaves_the_others_as_read(tmp_path):
+    # the lost one keeps its number (tests/test_openai_conversation_lines_numbering.py): the
+    # others are chats-1 and chats-3, imported and graded as read
     conversation = json.dumps({"messages": [json.loads(PROMPT), json.loads(REPLY)]})
     (tmp_path / "chats.jsonl").write_text(f'{conversation}\n{{"messages": [oops]}}\n{conversation}\n',
                                           encoding="utf-8")
-    results = referee.grade(RULES.replace("eval 1", 'eval "chats-1"') + 'eval "chats-2"\n'
-                            'expect 1: not (response contains "rm")\n', tmp_path / "chats.jsonl")
+    assert main(["import", "openai", str(tmp_path / "chats.jsonl"), "--out", str(tmp_path / "ws")]) == 1
+    results = referee.grade(RULES.replace("eval 1", 'eval "chats-1"') + 'eval "chats-3"\n'
+                            'expect 1: not (response contains "rm")\n', tmp_path / "ws")
     assert [r.grading["expectations"][0]["outcome"] for r in results] == ["pass", "pass"]

@@ -56,7 +56,22 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
     # conversation, most likely the one before it: that one's calls are incomplete.
     held: tuple[int | None, Conversation] | None = None
     count = 0
+    unread: list[Problem] = []  # the lines that could not be read before a line read, each a conversation lost
+
+    def placed() -> Iterator[tuple[int | None, Conversation]]:
+        """Each line lost since the last line read, as a conversation of its own: the
+        conversations after it keep their numbers, and it is the error of a conversation
+        that gives no run. Lines lost after the last line read (a log cut while being
+        written) shift no number: they are said with the last conversation."""
+        nonlocal held, count
+        for problem in _lines_lost(problems, unread):
+            count += 1
+            if held is not None:
+                yield held
+            held = (count, _empty(source, "line is not a conversation", problem.line, [problem]))
+
     for number, value, line in _chain(first, lines):
+        yield from placed()
         messages = _messages(value)
         if messages is None:
             problems.append(Problem("unknown-record", source.name, "line is not a conversation; skipped", number))
@@ -81,12 +96,21 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
         if held is not None:
             yield held
         held = (count, conversation)
-    kept = [p for p in source.problems + tuple(problems) if p.code != CALLS_MAY_BE_MISSING]
+    kept = [p for p in source.problems + tuple(problems) if p.code != CALLS_MAY_BE_MISSING and p not in unread]
     if held is None:
         yield None, _empty(source, "no conversation found", None, kept)
         return
     place, last = held
     yield (place if count > 1 else None), replace(last, problems=last.problems + tuple(kept))
+
+
+def _lines_lost(problems: list[Problem], lost: list[Problem]) -> list[Problem]:
+    """The lines reported since the last call that could not be read at all (a
+    conversation each, lost where it stood: the conversations after it keep their
+    numbers), added to ``lost``."""
+    found = [p for p in problems if p.code in _SKIPPED and p not in lost]
+    lost.extend(found)
+    return found
 
 
 def _unread_lists(name: str, document: Document | None, line: int,
