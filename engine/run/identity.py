@@ -279,8 +279,10 @@ def _descriptive_eval_prefix(root: Path) -> tuple[str, ...]:
     metadata, ``run-<n>`` folders right inside ``root``, one or two levels below an
     iteration (or ``runs``) level, say that it is a configuration of an eval, or an
     eval without one: it is read from that level down, as each of its runs given
-    alone is, not each run as an eval of its own. Names above that level, which vary
-    with where the workspace lies, are never read."""
+    alone is, not each run as an eval of its own; right below such a level, folders
+    of configurations (holding ``outputs/`` or ``run-<n>`` folders) say that ``root``
+    is their eval. Names above that level, which vary with where the workspace lies,
+    are never read."""
     if os.path.isdir(os.path.join(root, "outputs")) or _NOT_EVAL.fullmatch(root.name):
         return ()
     for above, folder in enumerate((root, root.parent)):
@@ -290,8 +292,22 @@ def _descriptive_eval_prefix(root: Path) -> tuple[str, ...]:
             return (folder.name,) + ((root.name,) if above else ())
     for level in (root.parent, root.parent.parent):
         if _NOT_EVAL.fullmatch(level.name):
-            return tuple(root.relative_to(level.parent).parts) if _holds_run_folder(root) else ()
+            # Right below an iteration, only evals lie: one whose folders are
+            # configurations (``expense draft/with_skill/outputs`` or ``.../run-1``) is one.
+            held = _holds_run_folder(root) or (level == root.parent and _holds_configuration(root))
+            return tuple(root.relative_to(level.parent).parts) if held else ()
     return ()
+
+
+def _holds_configuration(folder: Path) -> bool:
+    """Whether a folder of ``folder`` is a configuration: it holds ``outputs/`` (the
+    flat layout) or ``run-<n>`` folders."""
+    try:
+        with os.scandir(folder) as listing:
+            inner = [entry.path for entry in listing if entry.is_dir(follow_symlinks=False)]
+    except OSError:
+        return False
+    return any(os.path.isdir(os.path.join(path, "outputs")) or _holds_run_folder(Path(path)) for path in inner)
 
 
 def _holds_run_folder(folder: Path) -> bool:
