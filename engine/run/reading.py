@@ -7,6 +7,8 @@ folder; ``response_file`` of an eval in evals.json): that file is the response,
 and nothing else is taken for it. Else ``outputs/response.md``, unless it is empty.
 Else, when the transcript is a skill-creator executor log, its ``## Final Result``
 section, whole (``engine.run.executor_log``), read from the transcript with its lines.
+A tool-call record's own untagged ``## Final Result`` section is the agent's text:
+with no response file beside it, the response cannot be told (unusable, never missing).
 
 **The tool-call record.** A dual-section transcript is a record of the run's
 calls, of zero calls or more: it has a ``[tool_calls]`` record or a tagged
@@ -23,7 +25,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from referee.engine.run.executor_log import Answer, final_result, log_shaped
+from referee.engine.run.executor_log import Answer, final_result, is_final, log_shaped
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript
 from referee.engine.run.safeio import join_report, safe_relative
 
@@ -101,7 +103,7 @@ def log_answer(source: TextFile | None, transcript: Transcript, base: str = "") 
         # what kind of text it is cannot be told: it may be a log holding the answer
         return None if unreadable is None else TextFile(source.path, None, source.size, (unreadable,))
     if not _undecided(transcript):
-        return None
+        return _answer_beside_record(source, transcript, join_report(base, source.path))
     answer = final_result(source.text)
     if answer is None:
         return None
@@ -120,6 +122,22 @@ def _unplaced_answer(source: TextFile, answer: Answer, report: str) -> TextFile:
                f"referee knows: its section {answer.heading.lstrip('#').strip()!r} may hold the answer, so the "
                "response cannot be told (write outputs/response.md, or name the response file with --response)")
     return TextFile(source.path, None, source.size, (Problem("unreadable", report, message, answer.line),))
+
+
+def _answer_beside_record(source: TextFile, transcript: Transcript, report: str) -> TextFile | None:
+    """The response of a run with no response file whose transcript is a tool-call
+    record with an untagged final section (``## Final Result``): the agent's text,
+    which may or may not be what the user was shown, so the response cannot be used;
+    taken as missing, a negative check on it passed over the answer left unread.
+    None when the transcript has no such section."""
+    final = next((note for note in transcript.notes if note.kind == "agent_notes" and not note.tagged
+                  and is_final(note.title) and note.text.strip()), None)
+    if final is None:
+        return None
+    message = (f"the run has no response file, and {source.path.removeprefix('outputs/')} has a section "
+               f"{final.title!r} outside its record, which may hold the answer: the agent wrote it, so the "
+               "response cannot be told (write outputs/response.md, or name the response file with --response)")
+    return TextFile(source.path, None, source.size, (Problem("unreadable", report, message, final.location.line),))
 
 
 def imported_response(found: TextFile, unread: Mapping[str, Mapping[int, tuple[str, ...]]], report: str) -> TextFile:
