@@ -45,7 +45,7 @@ from referee.engine.report.marker import GRADER_NAME
 from referee.engine.report.run_report import RunReport
 from referee.engine.report.spill import InMemory, Spill
 from referee.engine.report.stored import GradedRun, Stored, places
-from referee.engine.run.workspace import Run, report_path
+from referee.engine.run.workspace import Run, report_path, sort_problems
 from referee.engine.text import plain
 from referee.engine.verdict import Outcome, Precision, Verdict
 
@@ -138,7 +138,7 @@ def run_facts(run: Run, eval_key: str, digest: str | None = None, writes: bool =
         claims=tuple(claims.find_claims(run)) if writes else None,
         notes=(notes.uncertainties, notes.needs_review, notes.workarounds),
         skill_type=metrics.run_skill_type(run), tools=tools,
-        problems=tuple(str(problem) for problem in run.problems),
+        problems=tuple(str(problem) for problem in sort_problems([*run.problems, *metrics.metrics_problems(run)])),
         source_map=run.source_map[0],
         tools_certain=(transcript.unreadable is None and not transcript.suspect_calls and run.no_record is None
                        and every_call.unknown is None),

@@ -8,10 +8,13 @@ the one decision of a run's skill type.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import TYPE_CHECKING, Any, Iterable
 
 from referee.engine.caps import DETAIL_LIMIT, cut
+from referee.engine.run.model import Problem
+from referee.engine.run.safeio import join_report
 from referee.engine.text import plain
 
 if TYPE_CHECKING:
@@ -57,16 +60,54 @@ def run_skill_type(run: Run) -> str:
     return skill_type(call.tool for call in getattr(transcript, "calls", ()) or ())
 
 
+# The fields of execution_metrics skill-creator's aggregator sums and averages (it
+# reads them with .get, so one may be absent): anything but a number there stops it.
+AGGREGATED_COUNTS = ("total_tool_calls", "errors_encountered", "output_chars")
+METRICS = "outputs/metrics.json"  # where Run.metrics reads it, relative to the run
+
+
 def execution_metrics(run: Run) -> tuple[dict[str, Any], str]:
     """``(metrics, source)``: source is ``"metrics.json"`` or ``"transcript"``.
 
-    A metrics.json that is missing, unreadable or not a JSON object is replaced by
-    metrics computed from the transcript and the output files.
+    A metrics.json that is missing, unreadable, not a JSON object, or whose counts
+    are not numbers (``not_counts``) is replaced by metrics computed from the
+    transcript and the output files.
     """
-    metrics_file = run.metrics
-    if metrics_file is not None and isinstance(metrics_file.value, dict):
-        return _bounded(plain(metrics_file.value)), "metrics.json"
+    copied = _copied(run)
+    if copied is not None and not not_counts(copied):
+        return _bounded(copied), "metrics.json"
     return _bounded(computed_metrics(run)), "transcript"
+
+
+def _copied(run: Run) -> dict[str, Any] | None:
+    """metrics.json as a report would copy it (JSON types only); None when it is no object."""
+    metrics_file = run.metrics
+    if metrics_file is None or not isinstance(metrics_file.value, dict):
+        return None
+    return plain(metrics_file.value)
+
+
+def not_counts(metrics: dict[str, Any]) -> list[str]:
+    """The ``AGGREGATED_COUNTS`` that ``metrics`` (JSON types, as ``plain`` gives them)
+    holds as something other than a number (a string, null, a list, true, NaN):
+    copied, they break the aggregator."""
+    return [name for name in AGGREGATED_COUNTS if name in metrics and not _number(metrics[name])]
+
+
+def metrics_problems(run: Run) -> tuple[Problem, ...]:
+    """Why the run's metrics.json, a JSON object, was not copied (``not_counts``)."""
+    copied = _copied(run)
+    names = not_counts(copied) if copied is not None else []
+    if copied is None or not names:
+        return ()
+    shown = ", ".join(f"{name} is {cut(json.dumps(copied[name], ensure_ascii=False), 40)}" for name in names)
+    message = (f"{shown}, not a number: execution_metrics are computed from the run instead "
+               "(skill-creator's aggregator sums these fields)")
+    return (Problem("bad-metrics", join_report(run.id.rel, METRICS), message),)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _bounded(metrics: dict[str, Any]) -> dict[str, Any]:
