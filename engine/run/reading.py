@@ -8,7 +8,8 @@ and nothing else is taken for it. Else ``outputs/response.md``, unless it is emp
 Else, when the transcript is a skill-creator executor log, its ``## Final Result``
 section, whole (``engine.run.executor_log``), read from the transcript with its lines.
 A tool-call record's own untagged ``## Final Result`` section is the agent's text:
-with no response file beside it, the response cannot be told (unusable, never missing).
+with no response file beside it, the response cannot be told (unusable, never missing);
+so it is with agent text in no format referee knows, where the answer may lie anywhere.
 
 **The tool-call record.** A dual-section transcript is a record of the run's
 calls, of zero calls or more: it has a ``[tool_calls]`` record or a tagged
@@ -105,12 +106,30 @@ def log_answer(source: TextFile | None, transcript: Transcript, base: str = "") 
     if not _undecided(transcript):
         return _answer_beside_record(source, transcript, join_report(base, source.path))
     answer = final_result(source.text)
+    shaped = log_shaped(source.text)
     if answer is None:
-        return None
-    if not log_shaped(source.text):
+        return None if shaped or not _agent_wrote(transcript) else _unknown_text(source, join_report(base, source.path))
+    if not shaped:
         return _unplaced_answer(source, answer, join_report(base, source.path))
     return TextFile(source.path, answer.text, len(answer.text.encode("utf-8")),
                     () if unreadable is None else (unreadable,), line=answer.first, section=answer.heading)
+
+
+def _agent_wrote(transcript: Transcript) -> bool:
+    """Whether the transcript holds text of the agent's (not only the harness's eval
+    prompt): only there can an answer lie."""
+    return any(note.kind == "agent_notes" and note.text.strip() for note in transcript.notes)
+
+
+def _unknown_text(source: TextFile, report: str) -> TextFile:
+    """The response of a run whose transcript is text in no format referee knows, with
+    no section it can name as the answer (its headings may be in another language:
+    ``## 最终结果``): the answer may be anywhere in it, so the response cannot be used;
+    taken as missing, a negative check on it passed on the answer left unread."""
+    message = (f"the run has no response file, and {source.path.removeprefix('outputs/')} is in no format "
+               "referee knows: the answer may be in it, so the response cannot be told (write "
+               "outputs/response.md, or name the response file with --response)")
+    return TextFile(source.path, None, source.size, (Problem("unreadable", report, message),))
 
 
 def _unplaced_answer(source: TextFile, answer: Answer, report: str) -> TextFile:
