@@ -75,7 +75,8 @@ class Program:
     source: RulesSource | None = field(default=None, compare=False, repr=False)
 
     def for_run(self, run_id: RunId, metadata: dict) -> CompiledEval | None:
-        """The eval a run belongs to: by eval id first, then by eval name. A run whose
+        """The eval a run belongs to: by eval id first, then by eval name (an id that is
+        no whole number, read from a folder named by the eval's name, is one too). A run whose
         eval id names evals in other folders too is kept apart by its qualified id
         (``eval-1-book/1``, ``engine.run.kept_apart.KeptApart``), and found by it alone:
         by the id its eval_metadata.json shares (or a name the copies share), two
@@ -87,6 +88,10 @@ class Program:
             if ev.key in ids:
                 return ev
         names = {run_id.eval_name, _text(metadata.get("eval_name"))} - {None, ""}
+        if not run_id.eval_id.isdigit():
+            # A folder that names its eval by name (eval-expense-draft, or a descriptive
+            # sales-summary) gives that name as the run's id: the name the rules give it.
+            names.add(run_id.eval_id)
         for ev in self.evals:
             if ev.name in names or ev.key in names:
                 return ev
