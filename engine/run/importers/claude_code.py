@@ -27,13 +27,13 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import claude_stream, tokens
-from referee.engine.run.importers.claude_records import Reader, not_a_record
+from referee.engine.run.importers.claude_records import Reader, may_be_turn, not_a_record
 from referee.engine.run.importers.claude_results import refused
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.jsondoc import message_array
 from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines, may_hold
 from referee.engine.run.importers.writer import WINDOWS_PATH
-from referee.engine.run.model import Problem
+from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 FORMAT = "claude-code"
 CWD = "<cwd>"
@@ -136,9 +136,13 @@ def _records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
     (``bad-json``, ``truncated``): it may hold a call, or the last words."""
     document = message_array(source.data) if source.data.lstrip()[:1] == b"[" else None
     if document is None or document.base:
-        return json_lines(source, CALL_WORDS)
+        values, problems = json_lines(source, CALL_WORDS)
+        skipped = [p.line for p in problems if p.code in _SKIPPED_LINES and p.line]
+        texts = _lines_at(source.data, skipped)
+        return values, problems + _turns_unread(source.name, [n for n in skipped if may_be_turn(texts[n])])
     values: list[tuple[int, Any]] = []
     problems = list(source.problems)
+    turns: list[int] = []  # the lines of records that could not be read and may be turns of the user
     for index, element in enumerate(document.elements):
         raw = source.data[element.start:element.end]
         try:
@@ -153,6 +157,8 @@ def _records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
                "it is not UTF-8" if text is None else "it is not JSON (or nested too deep)")
         problems.append(Problem("truncated" if element.end is None else "bad-json", source.name,
                                 f"record {index + 1} cannot be read: {why}; skipped", element.line))
+        if may_be_turn(raw.decode("utf-8", "replace")):
+            turns.append(element.line)
         if element.end is None or may_hold(raw.decode("utf-8", "replace"), CALL_WORDS):
             problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, "this record could not be read and may hold "
                                     "a tool call: no check over the run's calls can be decided", element.line))
@@ -162,7 +168,35 @@ def _records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
                                 line))
         problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, "the array of records is cut short and may have "
                                 "lost a tool call: no check over the run's calls can be decided", line))
-    return values, problems
+        turns.append(line)
+    return values, problems + _turns_unread(source.name, turns)
+
+
+def _turns_unread(name: str, lines: list[int]) -> list[Problem]:
+    """``harness-may-be-missing`` at the first of ``lines``, those of records that could
+    not be read and may be turns of the user or text the harness wrote
+    (``claude_records.may_be_turn``): a check over the harness text is then an ERROR,
+    never a pass on the turns read around them."""
+    if not lines:
+        return []
+    return [Problem(HARNESS_MAY_BE_MISSING, name, "a record that could not be read may be a turn of the user: no "
+                    "check over the harness text can be decided", min(lines))]
+
+
+def _lines_at(data: bytes, numbers: list[int]) -> dict[int, str]:
+    """The text of the lines ``numbers`` of ``data`` (counted as ``Source`` counts
+    them), found in one pass over its bytes, up to the last of them: the lines that
+    could not be read are few, and their text is not kept by the reader."""
+    wanted, found = set(numbers), {}
+    at, number, last = 0, 0, max(numbers, default=0)
+    while number < last and at <= len(data):
+        end = data.find(b"\n", at)
+        end = len(data) if end < 0 else end
+        number += 1
+        if number in wanted:
+            found[number] = data[at:end].decode("utf-8", "replace")
+        at = end + 1
+    return found
 
 
 def _chained_elsewhere(name: str, values: list[tuple[int, Any]], reader: Reader, problems: list[Problem]) -> None:

@@ -49,7 +49,8 @@ from referee.engine.run.importers import record as R
 from referee.engine.run.importers import claude_requests, claude_results, tokens
 from referee.engine.run.importers.claude_partial import Partial
 from referee.engine.run.importers.record import Call, Origin, Text
-from referee.engine.run.importers.source import CALL_WORDS, holds_call, holds_call_as_text, may_hold, may_say, nested
+from referee.engine.run.importers.source import (CALL_WORDS, holds_call, holds_call_as_text, may_hold, may_say,
+                                                 nested, unescaped)
 from referee.engine.run.model import Problem
 
 # Records that are not messages (looked into for a call all the same, but progress):
@@ -63,6 +64,11 @@ _PLACEHOLDERS = frozenset({"", "(no content)"})
 # execution, an MCP connector's tools), whose answers follow as "..._tool_result" blocks.
 _CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 _HOOK = re.compile(r"\bhook\b", re.I)
+# How a record names itself text of the user or the harness: its type or its message's
+# role, or the attachment it holds (a prompt queued while the agent worked); and how a
+# record names a type at all (an assistant's message names "message", its blocks theirs).
+_TURN_NAMED = re.compile(r'"(?:type|role)"\s*:\s*"(?:user|system|attachment)"|"attachment"\s*:', re.I)
+_TYPE_NAMED = re.compile(r'"(?:type|role)"\s*:\s*"', re.I)
 class Reader:
     """Reads the records of one agent (the main one or a subagent) in order."""
 
@@ -452,3 +458,15 @@ def not_a_record(source: str, line: int, value: Any, problems: list[Problem]) ->
     if holds_call(value) or may_hold(json.dumps(value, ensure_ascii=False, default=str), CALL_WORDS):
         problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this line, skipped, holds a tool call: no check "
                                 "over the run's calls can be decided", line))
+
+
+def may_be_turn(text: str) -> bool:
+    """Whether a line that could not be read may have been a turn of the user or text
+    the harness wrote: it names a user or system record or an attachment (written
+    plainly or with ``\\u`` escapes), or it is JSON cut before it names any type. A line
+    that names only other types (an assistant's message) was none, nor was text that is
+    no JSON at all (what a shell wrote before a stream, stderr merged in)."""
+    text = unescaped(text)
+    if _TURN_NAMED.search(text):
+        return True
+    return text.lstrip()[:1] in ("{", "[") and _TYPE_NAMED.search(text) is None

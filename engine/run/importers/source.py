@@ -201,12 +201,14 @@ def may_hold(text: str, calls: tuple[str, ...] = CALL_WORDS) -> bool:
     ``calls`` (in any case, written plainly or with ``\\u`` escapes, as JSON allows),
     or it was cut short (a string or a bracket left open), so what was cut off may
     have been one."""
-    text = _unescaped(text)
+    text = unescaped(text)
     folded = text.casefold()
     return any(word in folded for word in calls) or _left_open(text)
 
 
-def _unescaped(text: str) -> str:
+def unescaped(text: str) -> str:
+    """``text`` with its ``\\u`` escapes read, as JSON reads them (for telling what
+    text that could not be read names)."""
     return _ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text) if "\\u" in text else text
 
 
