@@ -65,6 +65,25 @@ def holds_words(message: Any) -> bool:
 
 
 _WRAPPERS = ("data", "kwargs")  # where LangChain's dicts keep a message's fields
+# The types LangChain gives its messages (``model_dump``), chunks too.
+_LANGCHAIN_TYPES = frozenset({"ai", "human", "system", "tool", "function", "chat", "remove", "AIMessageChunk",
+                              "HumanMessageChunk", "SystemMessageChunk", "ToolMessageChunk",
+                              "FunctionMessageChunk", "ChatMessageChunk"})
+
+
+def langchain_message(value: Any) -> bool:
+    """Whether a value with no role is a message in LangChain's own shape: what
+    ``messages_to_dict`` writes (``{"type": "ai", "data": {...}}``), ``dumpd`` writes
+    (``{"lc": 1, "kwargs": {...}}``) or ``model_dump()`` gives (``{"type": "ai",
+    "content": ...}``)."""
+    if not isinstance(value, dict) or "role" in value:
+        return False
+    kind = value.get("type")
+    if not isinstance(kind, str):
+        return value.get("lc") == 1 and isinstance(value.get("kwargs"), dict)
+    return ((value.get("lc") == 1 and isinstance(value.get("kwargs"), dict))
+            or (isinstance(value.get("data"), dict) and "content" in value["data"])
+            or (kind in _LANGCHAIN_TYPES and "content" in value))
 
 
 def _says(message: Any) -> bool:

@@ -20,12 +20,17 @@ from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.jsondoc import MESSAGE_KEYS, Document, Element, message_array, strays
 from referee.engine.run.importers.message_lines import MessageLines, columns
 from referee.engine.run.importers.openai import FORMAT, UNREAD, Locate, is_message, read_messages, unknown_response
-from referee.engine.run.importers.openai_content import holds_reply
+from referee.engine.run.importers.openai_content import holds_reply, langchain_message
 from referee.engine.run.importers.record import Conversation, Origin
 from referee.engine.run.importers.source import (CALL_WORDS, Source, each_json_line, holds_call, holds_call_as_text,
                                                  may_hold)
 from referee.engine.run.importers.statuses import ErrorWhen
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
+
+class LangChainMessages(ValueError):
+    """A message list of LangChain's own message dicts alone: no conversation this
+    importer reads; ``str(error)`` says how to convert it."""
+
 
 def read_conversations(source: Source, error_when: ErrorWhen | None = None) -> list[Conversation]:
     """Every conversation in the source (several for JSONL with one per line)."""
@@ -247,13 +252,17 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
     lines: dict[int, MessageLines] = {}
     starts = columns(source.data, document.elements)
     lost: list[Origin] = []  # where a skipped element holds a reply
+    kinds = {"message": 0, "langchain": 0}  # the elements read as messages, and as LangChain's
 
     def messages() -> Iterator[Any]:
         for index, element in enumerate(document.elements):
             lines.clear()  # only the message being read is kept
             if element.is_object:
                 where = (f"{document.base}/{index}", starts[index])
-                yield index, _element_value(source, document, element, problems, lines, index, where)
+                value = _element_value(source, document, element, problems, lines, index, where)
+                kinds["message"] += value is UNREAD or is_message(value)
+                kinds["langchain"] += langchain_message(value)
+                yield index, value
             else:
                 problems.append(_not_an_object(source, element, index))
                 _may_hide_a_call(source, element, problems, f"message {index + 1}, skipped,")
@@ -268,6 +277,10 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
 
     conversation = read_messages(messages(), locate, source.name, problems, source.name, numbered=True,
                                  error_when=error_when, reply_unread=reply)
+    if kinds["langchain"] and not kinds["message"]:  # read, it would be a run of skipped messages: checks on nothing
+        raise LangChainMessages("its messages are LangChain's own dicts (messages_to_dict, dumpd or model_dump), "
+                                "which this importer does not read: convert them with langchain_core.messages."
+                                "convert_to_openai_messages and import what it gives")
     conversation = _message_may_be_lost(conversation)
     if lost:
         conversation = replace(conversation, response=unknown_response(conversation.response, lost[0]))
