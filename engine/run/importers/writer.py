@@ -31,7 +31,7 @@ import functools
 import hashlib
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.engine.run.escape import escape_text
@@ -236,14 +236,18 @@ def render_run(conversation: Conversation) -> RunFiles:
     metrics = conversation.metrics
     if metrics is None and conversation.format != "skill-creator-log":
         metrics = computed_metrics(conversation, files[TRANSCRIPT], files[RESPONSE])
-    if metrics is not None:
-        files[METRICS] = _json_file(metrics)
-    if conversation.timing is not None:
-        files[TIMING] = _json_file(conversation.timing)
+    for name, value in ((METRICS, metrics), (TIMING, conversation.timing)):
+        if value is not None:
+            clashed: list[str] = []
+            files[name] = _json_file(_without_homes(value, clashed))
+            if clashed:  # two values that became one name: which one the file means is not known
+                unread[name] = {1: ("text",)}
     for name in conversation.unread_files:  # the source's file could not be read: no value stands for it
         files[name] = _json_file(None)
         unread[name] = {1: ("text",)}
-    found = tuple(sorted(set(problems), key=lambda p: (p.path, p.line or 0, p.code, p.message)))
+    # A problem quotes the source (an id used twice, a role not read): its homes go too.
+    scrubbed = {replace(p, message=scrub_homes(p.message)) for p in problems}
+    found = tuple(sorted(scrubbed, key=lambda p: (p.path, p.line or 0, p.code, p.message)))
     # In the order source_map.json holds them, so the map is the one read back from it.
     source_map = SourceMap(conversation.format, tuple(sources), dict(sorted(lines.items())), found,
                            dict(sorted(digests.items())), dict(sorted(unread.items())),
@@ -279,6 +283,34 @@ def scrub_homes(text: str) -> str:
     if "/home/" in text or "/Users/" in text:
         text = _POSIX_HOME.sub(_home, text)
     return text
+
+
+def _without_homes(value: Any, clashed: list[str]) -> Any:
+    """A JSON value written as a file (metrics, timing) with home folders scrubbed from
+    its texts and its keys (a tool named ``/home/ann/tool`` is counted as the transcript
+    names it, ``<home>/tool``). Keys that become one have their counts added, as the
+    transcript shows their calls under one name; any other value so met keeps the first
+    and is named in ``clashed``."""
+    if isinstance(value, str):
+        return scrub_homes(value)
+    if isinstance(value, list):
+        return [_without_homes(item, clashed) for item in value]
+    if not isinstance(value, dict):
+        return value
+    found: dict[str, Any] = {}
+    for key, item in value.items():
+        name, item = scrub_homes(key) if isinstance(key, str) else key, _without_homes(item, clashed)
+        if name not in found:
+            found[name] = item
+        elif _count(found[name]) and _count(item):
+            found[name] += item
+        else:
+            clashed.append(name)
+    return found
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def _home(match: re.Match) -> str:
