@@ -46,3 +46,13 @@ def test_no_home_folder_is_left_in_what_a_skill_creator_log_carries_over(tmp_pat
     files = _files(tmp_path / "log.md")
     assert json.loads(files["outputs/metrics.json"]) == {"tool_calls": {"<home>/x": 3}, "note": "<home>/proj"}
     assert json.loads(files["timing.json"]) == {"total_tokens": 5, "by": "<home>\\run"}
+
+
+def test_two_values_of_one_name_once_homes_are_scrubbed_make_the_file_unusable(tmp_path: Path):
+    (tmp_path / "log.md").write_text("# Log\n\n## Step 1\nRan it.\n\n## Final Result\nDone.\n", encoding="utf-8")
+    (tmp_path / "metrics.json").write_text(json.dumps({"by": {"/home/ann/x": "a", "/home/bob/x": "b"}}),
+                                           encoding="utf-8")
+    conversation, = read_sources("auto", [tmp_path / "log.md"]).conversations
+    written = render_run(conversation)
+    assert written.source_map.unread["outputs/metrics.json"] == {1: ("text",)}
+    assert any(p.code == "home-clash" for p in written.problems)

@@ -179,7 +179,7 @@ def imported_json(found: JsonFile, unread: Mapping[str, Mapping[int, tuple[str, 
     if not unread.get(found.path):
         return found
     message = ("the import could not read this file's source (the executor's file beside its log, not JSON or "
-               "not UTF-8: see the run's warnings)")
+               "not UTF-8, or names in it that are one once home folders are made <home>: see the run's warnings)")
     return replace(found, value=None, problems=found.problems + (Problem("unreadable", report, message, 1),))
 
 

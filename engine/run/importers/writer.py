@@ -242,6 +242,9 @@ def render_run(conversation: Conversation) -> RunFiles:
             files[name] = _json_file(_without_homes(value, clashed))
             if clashed:  # two values that became one name: which one the file means is not known
                 unread[name] = {1: ("text",)}
+                problems.append(Problem("home-clash", conversation.sources[0] if conversation.sources else name,
+                                        f"{name}: {len(clashed)} name(s) hold different values once home folders "
+                                        f"are made {HOME} (first: {clashed[0]!r}): a check on it is an error"))
     for name in conversation.unread_files:  # the source's file could not be read: no value stands for it
         files[name] = _json_file(None)
         unread[name] = {1: ("text",)}
