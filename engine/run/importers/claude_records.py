@@ -51,7 +51,7 @@ from referee.engine.run.importers.claude_partial import Partial
 from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.importers.source import (CALL_WORDS, holds_call, holds_call_as_text, may_hold, may_say,
                                                  nested, unescaped)
-from referee.engine.run.model import Problem
+from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 # Records that are not messages (looked into for a call all the same, but progress):
 # what Claude Code 1.x and 2.x write besides them.
@@ -125,6 +125,10 @@ class Reader:
             self.user_text(Origin(source, line), {}, prompt)
             beside = {**rec, "attachment": {k: v for k, v in rec["attachment"].items() if k != "prompt"}}
             self.unread(Origin(source, line), "this attachment record, beside its prompt,", beside)
+        elif kind == "attachment" and claude_requests.queued_unread(rec.get("attachment")):
+            self.turn_unread(Origin(source, line), rec, "this queued prompt, which is no text,",
+                             rec["attachment"].get("prompt"))
+            self.unread(Origin(source, line), "this attachment record", rec)
         elif kind == "progress":  # a subagent's progress mirrors its own transcript, read from there
             if holds_call(rec.get("data")):
                 self.progress.append((rec.get("parentToolUseID"), Origin(source, line), _call_ids(rec["data"])))
@@ -138,6 +142,8 @@ class Reader:
                                              "check over the run's calls can be decided", line))
             if kind == "assistant":  # its message is no object: whatever the agent said in it is not read
                 self.words_unread(Origin(source, line), "this assistant record's message, which is no object,", message)
+            if kind == "user":  # its message is no object: whatever the user said in it is not read
+                self.turn_unread(Origin(source, line), rec, "this user record's message, which is no object,", message)
 
     # --- assistant ------------------------------------------------------------------
 
@@ -316,6 +322,7 @@ class Reader:
             return
         if not isinstance(content, list):
             self.unread(origin, "this message's content, which is no list,", content)
+            self.turn_unread(origin, rec, "this user message's content, which is no list,", content)
             return
         for part in content:
             if isinstance(part, dict) and part.get("type") == "tool_result":
@@ -324,8 +331,25 @@ class Reader:
                 self.user_text(origin, rec, part["text"])
             else:
                 self.unread(origin, "a part of this user message", part)
+                self.turn_unread(origin, rec, "a part of this user message", part,
+                                 surely=isinstance(part, dict) and part.get("type") == "text")
                 if isinstance(part, dict) and part.get("type") in claude_requests.ASKED_PARTS and not rec.get("isMeta"):
                     self.ask(origin.line)  # a request with no words: a screenshot pasted
+
+    def turn_unread(self, origin: Origin, rec: dict, what: str, value: Any, surely: bool = False) -> None:
+        """A part of a user's record not read that holds text (``may_say``, or
+        ``surely``): what the user (or the harness) said there is unknown, so no check
+        over the harness text can be decided. A user's turn so lost is the eval prompt
+        all the same (no later turn takes its place), and a request the agent owes an
+        answer to, until it takes its turn."""
+        if not (surely or may_say(value)):
+            return
+        self.problems.append(Problem(HARNESS_MAY_BE_MISSING, origin.source, f"{what}, not read, holds text that may "
+                                     "be a turn of the user: no check over the harness text can be decided",
+                                     origin.line))
+        if not rec.get("isMeta") and not rec.get("isCompactSummary"):
+            self.prompted = True
+            self.ask(origin.line)
 
     def unread(self, origin: Origin, what: str, value: Any) -> None:
         """A part of a record the reader does not take: when it holds what reads as a

@@ -49,6 +49,14 @@ def command_record(text: str) -> bool:
     return tags > 0
 
 
+def queued_unread(attachment: Any) -> bool:
+    """Whether an attachment is a prompt the user typed while the agent was at work
+    (``queued_command``) given in a shape ``queued_prompt`` does not read: no text
+    (parts, when the user pasted an image with it)."""
+    return (isinstance(attachment, dict) and attachment.get("type") == "queued_command"
+            and not isinstance(attachment.get("prompt"), str))
+
+
 def queued_prompt(attachment: Any) -> str | None:
     """The text of a prompt the user typed while the agent was at work, which Claude
     Code gives the agent as a ``queued_command`` attachment (``commandMode`` "prompt");
