@@ -117,6 +117,9 @@ class Reader:
             text = rec.get("content")
             if isinstance(text, str) and text.strip():
                 self.entries.append(Text(R.HOOK if _HOOK.search(text) else R.SYSTEM, "", text, Origin(source, line)))
+            elif text is not None and not isinstance(text, str):  # content of another shape: blocks, an object
+                self.unread(Origin(source, line), "this system record's content, which is no text,", text)
+                self.harness_unread(Origin(source, line), "this system record's content, which is no text,", text)
             self.unread(Origin(source, line), "this system record", {k: v for k, v in rec.items() if k != "content"})
         elif kind == "stream_event":  # a partial copy of an assistant record that follows it whole
             self.partial.event(Origin(source, line), rec.get("event"), self.unread)
@@ -342,14 +345,21 @@ class Reader:
         over the harness text can be decided. A user's turn so lost is the eval prompt
         all the same (no later turn takes its place), and a request the agent owes an
         answer to, until it takes its turn."""
-        if not (surely or may_say(value)):
-            return
-        self.problems.append(Problem(HARNESS_MAY_BE_MISSING, origin.source, f"{what}, not read, holds text that may "
-                                     "be a turn of the user: no check over the harness text can be decided",
-                                     origin.line))
-        if not rec.get("isMeta") and not rec.get("isCompactSummary"):
+        said = self.harness_unread(origin, what, value, surely)
+        if said and not rec.get("isMeta") and not rec.get("isCompactSummary"):
             self.prompted = True
             self.ask(origin.line)
+
+    def harness_unread(self, origin: Origin, what: str, value: Any, surely: bool = False) -> bool:
+        """Whether a part of a record of the user or the harness that is not read holds
+        text (``may_say``, or ``surely``): then no check over the harness text can be
+        decided (``harness-may-be-missing``)."""
+        if not (surely or may_say(value)):
+            return False
+        self.problems.append(Problem(HARNESS_MAY_BE_MISSING, origin.source, f"{what}, not read, holds text of the "
+                                     "user or the harness: no check over the harness text can be decided",
+                                     origin.line))
+        return True
 
     def unread(self, origin: Origin, what: str, value: Any) -> None:
         """A part of a record the reader does not take: when it holds what reads as a
