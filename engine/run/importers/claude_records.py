@@ -147,6 +147,10 @@ class Reader:
                 self.words_unread(Origin(source, line), "this assistant record's message, which is no object,", message)
             if kind == "user":  # its message is no object: whatever the user said in it is not read
                 self.turn_unread(Origin(source, line), rec, "this user record's message, which is no object,", message)
+            elif kind != "assistant" and _holds_message(rec):  # a turn of the user, or a reply, for all it says
+                what = f"this record of unknown type {shown!r}"
+                self.harness_unread(Origin(source, line), what, rec, surely=True)
+                self.words_unread(Origin(source, line), what, rec, surely=True)
 
     # --- assistant ------------------------------------------------------------------
 
@@ -467,6 +471,15 @@ class Reader:
         value = claude_results.result_value(part.get("content"), claude_results.structured(rec), call.tool)
         if (status, value) != (call.status, call.result):
             R.answered_again(self.entries, position, self.problems, origin)
+
+
+def _holds_message(rec: dict) -> bool:
+    """Whether a record of a type the reader does not know holds words where a message
+    keeps them: its ``message`` or ``content`` (text, or text in ``content`` or
+    ``text`` members within)."""
+    return any(may_say(value) or any(isinstance(item, dict) and isinstance(item.get("content"), str)
+                                     and item["content"].strip() for item in nested(value))
+               for value in (rec.get("message"), rec.get("content")) if value is not None)
 
 
 def _synthetic(rec: dict, message: dict) -> bool:
