@@ -279,11 +279,17 @@ class Reader:
         raw_name = block.get("name")
         name = raw_name if isinstance(raw_name, str) else ""
         args = block.get("input", {})
+        unread: frozenset[str] = frozenset()
+        if not isinstance(args, dict):  # kept as it is: its fields are unknown, never absent
+            self.problems.append(Problem("bad-arguments", origin.source, f"the input of this call ({name!r}) is no "
+                                         "object; kept as it is, and a check on its fields is an error",
+                                         origin.line))
+            unread = frozenset({"args"})
         if call_id is not None and call_id in self.calls:
             self.problems.append(Problem("duplicate-id", origin.source,
                                          f"tool_use id {call_id!r} used again; results pair with the first call still open", origin.line))
         self.calls.setdefault(call_id or "", []).append(len(self.entries))
-        self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id))
+        self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id, unread=unread))
 
     def words_unread(self, origin: Origin, what: str, value: Any, surely: bool = False) -> None:
         """An assistant part not read that holds text (``may_say``, or ``surely``): what
