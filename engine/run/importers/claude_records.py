@@ -511,6 +511,9 @@ def not_a_record(source: str, line: int, value: Any, problems: list[Problem]) ->
     if holds_call(value) or may_hold(json.dumps(value, ensure_ascii=False, default=str), CALL_WORDS):
         problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this line, skipped, holds a tool call: no check "
                                 "over the run's calls can be decided", line))
+    if any(isinstance(item, dict) and _holds_message(item) for item in nested(value)):
+        problems.append(Problem(HARNESS_MAY_BE_MISSING, source, "this line, skipped, holds a message that may be a "
+                                "turn of the user: no check over the harness text can be decided", line))
 
 
 def may_be_turn(text: str) -> bool:
