@@ -136,10 +136,7 @@ def _records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
     (``bad-json``, ``truncated``): it may hold a call, or the last words."""
     document = message_array(source.data) if source.data.lstrip()[:1] == b"[" else None
     if document is None or document.base:
-        values, problems = json_lines(source, CALL_WORDS)
-        skipped = [p.line for p in problems if p.code in _SKIPPED_LINES and p.line]
-        texts = _lines_at(source.data, skipped)
-        return values, problems + _turns_unread(source.name, [n for n in skipped if may_be_turn(texts[n])])
+        return _session_lines(source)
     values: list[tuple[int, Any]] = []
     problems = list(source.problems)
     turns: list[int] = []  # the lines of records that could not be read and may be turns of the user
@@ -170,6 +167,15 @@ def _records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
                                 "lost a tool call: no check over the run's calls can be decided", line))
         turns.append(line)
     return values, problems + _turns_unread(source.name, turns)
+
+
+def _session_lines(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
+    """``(line, record)`` of each JSON line of a session, and the problems met: a line
+    that could not be read may be a turn of the user too (``_turns_unread``)."""
+    values, problems = json_lines(source, CALL_WORDS)
+    skipped = [p.line for p in problems if p.code in _SKIPPED_LINES and p.line]
+    texts = _lines_at(source.data, skipped)
+    return values, problems + _turns_unread(source.name, [n for n in skipped if may_be_turn(texts[n])])
 
 
 def _turns_unread(name: str, lines: list[int]) -> list[Problem]:
