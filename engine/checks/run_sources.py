@@ -271,7 +271,7 @@ def csv_table(text: str, prov: Prov) -> tuple[list[str], list[tuple[int, list[st
         for cells in reader:
             if cells:
                 rows.append((start, cells))
-                start = reader.line_num + 1
+            start = reader.line_num + 1  # past a blank row too: the next row starts after it
     except csv.Error as err:
         raise EvalError(f"file {prov.label} is not valid CSV (line {start}): {err}") from None
     return header, rows
