@@ -260,21 +260,35 @@ def _as_json(text: str, prov: Prov) -> tuple[Val, ...]:
     return (Val(parsed.value, Prov(prov.source, prov.label, prov.file, None, None)),)
 
 
+# A row read after the text: it stands on its own unless the text's last quoted cell
+# is never closed, when the reader takes it into that cell (``csv_table``).
+_END_ROW = "end"
+
+
 def csv_table(text: str, prov: Prov) -> tuple[list[str], list[tuple[int, list[str]]]]:
     """The header of a CSV text and its rows' cells, each with the line it starts on
-    (blank rows left out, as csv.DictReader does)."""
-    reader = csv.reader(io.StringIO(text, newline=""))
-    rows, start = [], 2
+    (blank rows left out, as csv.DictReader does).
+
+    A quoted cell never closed takes the rest of the file into it (the reader does not
+    refuse it), so rows other readers see would go unseen: EvalError, found by the row
+    ``_END_ROW`` read after the text going into that cell."""
+    reader = csv.reader(io.StringIO(f"{text}\n{_END_ROW}", newline=""))
+    rows, start = [], 1
     try:
         header = next(reader, [])
-        start = reader.line_num + 1
+        opened, start = 1, reader.line_num + 1
         for cells in reader:
             if cells:
                 rows.append((start, cells))
+                opened = start
             start = reader.line_num + 1  # past a blank row too: the next row starts after it
     except csv.Error as err:
         raise EvalError(f"file {prov.label} is not valid CSV (line {start}): {err}") from None
-    return header, rows
+    if not rows or rows[-1][1] != [_END_ROW]:
+        raise EvalError(f"file {prov.label} is not usable CSV (line {opened if rows else 1}): a quoted cell "
+                        "starting on this line is never closed, so the rest of the file would be read as one "
+                        "cell")
+    return header, rows[:-1]
 
 
 def csv_rows(text: str, prov: Prov) -> tuple[list[str], tuple[Val, ...]]:
