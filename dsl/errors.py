@@ -21,6 +21,7 @@ for a quantifier over a name that is neither a source nor a let). Warnings
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, replace
 from typing import Iterable
 
@@ -89,10 +90,25 @@ def render(d: Diagnostic, color: bool = False) -> str:
         lines.append(f"  {shown}")
         width = max(1, d.end_column - d.column) if d.end_column > d.column else 1
         width = min(width, max(1, len(shown) - d.column + 1))
-        lines.append("  " + " " * max(0, d.column - 1) + red + "^" * width + reset)
+        before = shown[:max(0, d.column - 1)]
+        span = shown[len(before):len(before) + width]
+        lines.append("  " + " " * _cells(before) + red + "^" * max(1, _cells(span)) + reset)
     if d.hint:
         lines.append(f"  = help: {d.hint}")
     return "\n".join(lines)
+
+
+def _cells(text: str) -> int:
+    """The columns ``text`` takes in a terminal, so a caret stands under its span: two
+    for a wide character (CJK, most emoji), none for a combining mark or an invisible
+    format character (a zero-width space), one for the rest. Columns in locations
+    still count characters, as editors do."""
+    total = 0
+    for char in text:
+        if unicodedata.combining(char) or unicodedata.category(char) in ("Mn", "Me", "Cf"):
+            continue
+        total += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+    return total
 
 
 def render_all(diagnostics: Iterable[Diagnostic], color: bool = False,
