@@ -96,6 +96,18 @@ def _starts_verbose(pattern: str) -> bool:
     return bool(found and "x" in found.group(1))
 
 
+# A count of more digits than this is read as this many nines: no pattern could be
+# compiled with it, and ``int`` refuses a string of thousands of digits.
+_COUNT_DIGITS = 18
+
+
+def count(digits: str) -> int:
+    """A repetition count as written (``{12}``), read without ``int``'s limit on digits."""
+    if not digits:
+        return 0
+    return int(digits if len(digits) <= _COUNT_DIGITS else "9" * _COUNT_DIGITS)
+
+
 class _Reader:
     def __init__(self, pattern: str, verbose: bool) -> None:
         self.text, self.pos, self.verbose = pattern, 0, verbose
@@ -163,8 +175,8 @@ class _Reader:
             if found is None:
                 return self.unknown_brace(atom)
             self.pos = found.end()
-            low = int(found.group(1) or 0)
-            high = low if found.group(2) is None else (int(found.group(3)) if found.group(3) else None)
+            low = count(found.group(1))
+            high = low if found.group(2) is None else (count(found.group(3)) if found.group(3) else None)
         else:
             return None
         mode = self.peek() if self.peek() in ("?", "+") else ""
@@ -299,6 +311,16 @@ def backtrack_safe(tree: object) -> bool:
             return False
         return backtrack_safe(tree.body)
     return all(backtrack_safe(child) for child in _children(tree))
+
+
+def written_out(tree: object) -> int:
+    """How many atoms the ``regex`` module writes out for ``tree``: it compiles each
+    copy a repetition must match (its lower count, nested counts multiplied), so
+    this is what its compiling costs in memory and time."""
+    if isinstance(tree, Repeat):
+        return max(tree.low, 1) * written_out(tree.body)
+    children = _children(tree)
+    return sum(written_out(child) for child in children) if children or isinstance(tree, Seq) else 1
 
 
 def has_line_anchor(tree: object) -> bool:

@@ -24,6 +24,7 @@ which stops the whole grade and writes no verdict.
 from __future__ import annotations
 
 import fnmatch
+import re
 from functools import cache
 from typing import Any, Callable
 
@@ -32,10 +33,15 @@ import regex
 
 from referee.engine import budget
 from referee.engine.regex_linear import Linear, Unsupported, non_ascii_word_class, to_linear
-from referee.engine.regex_syntax import Unreadable, backtrack_safe, has_line_anchor, needs_backtracking_why, parse
+from referee.engine.regex_syntax import (Unreadable, backtrack_safe, count, has_line_anchor,
+                                          needs_backtracking_why, parse, written_out)
 from referee.engine.values import EvalError
 
 FLAG_BITS = {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL, "x": regex.VERBOSE}
+# The most atoms a pattern's repetition counts may write out (``_refuse_large_counts``):
+# far beyond any pattern an assertion needs, far below what exhausts the compiler.
+WRITTEN_OUT_LIMIT = 100_000
+_COUNT = re.compile(r"\{([0-9]+)")
 # The longest text the backtracking engine scans: on a refused shape it could take
 # exponential time, on the shapes it runs at worst a small power of the length.
 BACKTRACK_TEXT_LIMIT = 100_000
@@ -55,14 +61,17 @@ class Pattern:
         bits = regex.IGNORECASE if ignore_case else 0
         for flag in flags:
             bits |= FLAG_BITS[flag]
-        self.compiled = regex.compile(source, bits)
-        self.display = display
         try:
             tree = parse(source, verbose="x" in flags)  # engine.regex_syntax's own nodes
         except Unreadable:
+            tree = None
+        _refuse_large_counts(source, tree)  # before compiling: that is what they would exhaust
+        self.compiled = regex.compile(source, bits)
+        self.display = display
+        if tree is None:
             raise regex.error("it needs the backtracking engine, and its shape cannot be read to "
                               "tell whether it can take exponential time there; write it with "
-                              "common constructs") from None
+                              "common constructs")
         self.linear = _linear(tree, flags + ("i" if ignore_case else ""))
         self.safe = backtrack_safe(tree)
         self.line_anchored = has_line_anchor(tree)
@@ -194,6 +203,21 @@ def ascii_boundaries(text: str) -> bool:
         return _re2(non_ascii_word_class()).search(text.encode("utf-8")) is None
     except UnicodeEncodeError:
         return False
+
+
+def _refuse_large_counts(source: str, tree: object | None) -> None:
+    """Raise ``regex.error`` when the repetition counts of ``source`` ask for more than
+    ``WRITTEN_OUT_LIMIT`` atoms written out (``regex_syntax.written_out``): the
+    ``regex`` module would take gigabytes compiling ``a{99999999}``, or crash on
+    ``(?:ab|c){1000000}``. A pattern whose shape cannot be read is judged by its
+    largest count alone."""
+    if tree is not None:
+        size = written_out(tree)
+    else:
+        size = max((count(found.group(1)) for found in _COUNT.finditer(source)), default=0)
+    if size > WRITTEN_OUT_LIMIT:
+        raise regex.error(f"its repetition counts ask for more than {WRITTEN_OUT_LIMIT:,} copies of what they "
+                          "repeat, more than a pattern can be compiled with; use a smaller count, or `+`")
 
 
 class _GlobPattern(Pattern):
