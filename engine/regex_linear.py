@@ -19,6 +19,10 @@ translation bridges each difference, and whatever it cannot bridge raises
 - ``\\b \\B`` are ASCII in RE2: exact on a text with no non-ASCII word
   character, which ``Linear.boundary`` makes the caller check
   (``ascii_boundaries``).
+- Ignoring case, ``regex`` takes ``i`` for ``İ`` (U+0130) and ``I`` for ``ı``
+  (U+0131), RE2 neither: a pattern holding either letter is not translated; any
+  other is exact on a text with neither, which ``Linear.caseless`` makes the
+  caller check (``TURKISH_I``).
 """
 
 from __future__ import annotations
@@ -36,6 +40,8 @@ _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ01234567
 _LINEAR_FLAGS = frozenset("ims")  # the flags RE2 takes as regex means them
 _SURROGATES = (0xD800, 0xDFFF)
 _UTF32 = "utf-32-le" if sys.byteorder == "little" else "utf-32-be"
+# The letters on which RE2's case-insensitive matching is not the ``regex`` module's.
+TURKISH_I = ("\u0130", "\u0131")
 
 
 class Unsupported(ValueError):
@@ -44,12 +50,14 @@ class Unsupported(ValueError):
 
 @dataclass(frozen=True)
 class Linear:
-    """RE2 texts of one pattern: for a search and for a full match, and whether
-    it has ``\\b``/``\\B`` (exact only on texts ``ascii_boundaries`` accepts)."""
+    """RE2 texts of one pattern: for a search and for a full match, whether
+    it has ``\\b``/``\\B`` (exact only on texts ``ascii_boundaries`` accepts), and
+    whether any of it ignores case (exact only on texts without ``TURKISH_I``)."""
 
     search: str
     full: str
     boundary: bool
+    caseless: bool = False
 
 
 def to_linear(tree: object, flags: str) -> Linear:
@@ -64,19 +72,45 @@ def to_linear(tree: object, flags: str) -> Linear:
     body = Seq(items)
     texts = []
     boundary = []
+    caseless = "i" in flags
     for mode in ("search", "full"):
         writer = _Writer(mode)
         text = writer.node(body, at_end=True, multiline="m" in flags)
         boundary.append(writer.boundary)
+        caseless = caseless or writer.caseless
         prefix = "".join(sorted(set(flags)))
         texts.append(f"(?{prefix}){text}" if prefix else text)
-    return Linear(texts[0], texts[1], boundary[0])
+    if caseless and _names_turkish_i(body):
+        raise Unsupported("İ or ı, ignoring case")  # a text without them may still differ
+    return Linear(texts[0], texts[1], boundary[0], caseless)
+
+
+def _class_item_holds(item: object, codes: list[int]) -> bool:
+    """Whether a class's item (a character, a range, a shorthand) holds a code of ``codes``."""
+    if isinstance(item, tuple):
+        return any(ord(item[0]) <= code <= ord(item[1]) for code in codes)
+    if isinstance(item, Leaf):  # a shorthand: the characters the reference gives it
+        return any(regex.fullmatch(f"\\{item.value}", chr(code)) for code in codes)
+    return item in map(chr, codes)
+
+
+def _names_turkish_i(tree: object) -> bool:
+    """Whether the pattern holds İ or ı itself: as a character, or in a class's range."""
+    codes = [ord(letter) for letter in TURKISH_I]
+    if isinstance(tree, Leaf):
+        return tree.kind == "char" and tree.value in TURKISH_I
+    if isinstance(tree, CharClass):
+        return any(_class_item_holds(item, codes) for item in tree.items)
+    children = tree.items if isinstance(tree, Seq) else tree.branches if isinstance(tree, Alt) else (
+        [tree.body] if isinstance(tree, (Group, Repeat)) else [])
+    return any(_names_turkish_i(child) for child in children)
 
 
 class _Writer:
     def __init__(self, mode: str) -> None:
         self.mode = mode
         self.boundary = False
+        self.caseless = False  # a group turns the i flag on
 
     def node(self, tree: object, at_end: bool, multiline: bool) -> str:
         if isinstance(tree, Seq):
@@ -108,6 +142,7 @@ class _Writer:
                 raise Unsupported(f"flags {flags}")
             on, _, off = flags.partition("-")
             inner = (multiline or "m" in on) and "m" not in off
+            self.caseless = self.caseless or "i" in on
             return f"(?{flags}:{self.node(tree.body, at_end, inner)})"
         opener = {"capture": "(", "plain": "(?:", "named": f"(?P<{tree.value}>"}.get(tree.kind)
         if opener is None:

@@ -32,7 +32,7 @@ import re2  # type: ignore[import-untyped]  # google-re2 ships no type informati
 import regex
 
 from referee.engine import budget
-from referee.engine.regex_linear import Linear, Unsupported, non_ascii_word_class, to_linear
+from referee.engine.regex_linear import TURKISH_I, Linear, Unsupported, non_ascii_word_class, to_linear
 from referee.engine.regex_syntax import (Unreadable, backtrack_safe, count, has_line_anchor,
                                           needs_backtracking_why, parse, written_out)
 from referee.engine.values import EvalError
@@ -77,7 +77,7 @@ class Pattern:
         self.line_anchored = has_line_anchor(tree)
         if self.linear is not None:
             self.why = "it has \\b or \\B and the text has non-ASCII letters"
-            self.may_fail = self.linear.boundary
+            self.may_fail = self.linear.boundary or self.linear.caseless
             return
         self.why = needs_backtracking_why(tree) or "the linear engine cannot give it the same meaning"
         if not self.safe:
@@ -110,6 +110,9 @@ class Pattern:
 
     def _run(self, search: bool, text: str, where: str) -> Any:
         linear = self.linear
+        if linear is not None and linear.caseless and any(map(text.__contains__, TURKISH_I)):
+            return self._backtrack(search, text, where, "it ignores case and the text holds İ or ı, "
+                                   "which the linear engine does not fold as the reference does")
         if linear is not None and (not linear.boundary or ascii_boundaries(text)):
             try:
                 data = text.encode("utf-8")
