@@ -49,6 +49,7 @@ _NUMBER = re.compile(r"""
     (?P<sign>[-+\u2212](?=\d))?
     (?P<int>\d{1,3}(?P<sep>[,'’\u00a0\u202f\u2009])\d{3}(?:(?P=sep)\d{3})*|\d+)
     (?P<frac>\.\d+)?
+    (?P<exp>[eE][-+\u2212]?\d+(?!\w))?  # 1.5e3 is 1500, not 1.5 (the "e3" a word)
     (?!\d)
 """, re.VERBOSE)
 
@@ -288,7 +289,7 @@ def words(arg: Val) -> Result:
 
 def numbers(arg: Val) -> Result:
     """Every number written in the text, as an exact decimal: ``1,250.50`` is
-    1250.50, ``−3`` is -3, ``12%`` is 12; ``2019-2020`` is 2019 and 2020."""
+    1250.50, ``−3`` is -3, ``12%`` is 12, ``1.5e3`` is 1500; ``2019-2020`` is 2019 and 2020."""
     text = _need_text(arg, "numbers")
     _charge(_NUMBER, text, "numbers")
     items = [Val(_value(found), _at(arg, f"{arg.label} {render(found.group())}", line))
@@ -321,7 +322,8 @@ def _value(found: re.Match) -> Decimal:
     if found.group("sep"):
         digits = digits.replace(found.group("sep"), "")
     sign = "-" if found.group("sign") in ("-", "\u2212") else ""
-    return Decimal(sign + digits + (found.group("frac") or ""))
+    exponent = (found.group("exp") or "").replace("\u2212", "-")
+    return Decimal(sign + digits + (found.group("frac") or "") + exponent)
 
 
 FUNCTIONS: dict[str, Callable[..., Result]] = {"section": section, "headings": headings, "parts": parts, "quotes": quotes,
