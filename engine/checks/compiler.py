@@ -310,8 +310,8 @@ class HeaderExpr:
         text = read_file_text(ctx, self.path)
         if text is None:
             return Missing(f"file {self.path} does not exist")
-        names, _ = csv_table(text, Prov("outputs", self.path, output_place(self.path)))
-        prov = Prov("outputs", f"header of {self.path}", output_place(self.path), 1)
+        names, line, _ = csv_table(text, Prov("outputs", self.path, output_place(self.path)))
+        prov = Prov("outputs", f"header of {self.path}", output_place(self.path), line)
         return Val(names, prov)
 
 

@@ -265,9 +265,10 @@ def _as_json(text: str, prov: Prov) -> tuple[Val, ...]:
 _END_ROW = "end"
 
 
-def csv_table(text: str, prov: Prov) -> tuple[list[str], list[tuple[int, list[str]]]]:
-    """The header of a CSV text and its rows' cells, each with the line it starts on
-    (blank rows left out, as csv.DictReader does).
+def csv_table(text: str, prov: Prov) -> tuple[list[str], int, list[tuple[int, list[str]]]]:
+    """The header of a CSV text, the line it stands on, and its rows' cells, each with
+    the line it starts on. Blank rows are left out, before the header too, as
+    csv.DictReader does: the header is the first row that is not blank.
 
     A quoted cell never closed takes the rest of the file into it (the reader does not
     refuse it), so rows other readers see would go unseen: EvalError, found by the row
@@ -275,25 +276,25 @@ def csv_table(text: str, prov: Prov) -> tuple[list[str], list[tuple[int, list[st
     reader = csv.reader(io.StringIO(f"{text}\n{_END_ROW}", newline=""))
     rows, start = [], 1
     try:
-        header = next(reader, [])
-        opened, start = 1, reader.line_num + 1
         for cells in reader:
             if cells:
                 rows.append((start, cells))
-                opened = start
             start = reader.line_num + 1  # past a blank row too: the next row starts after it
     except csv.Error as err:
         raise EvalError(f"file {prov.label} is not valid CSV (line {start}): {err}") from None
-    if not rows or rows[-1][1] != [_END_ROW]:
-        raise EvalError(f"file {prov.label} is not usable CSV (line {opened if rows else 1}): a quoted cell "
+    if rows[-1][1] != [_END_ROW]:
+        raise EvalError(f"file {prov.label} is not usable CSV (line {rows[-1][0]}): a quoted cell "
                         "starting on this line is never closed, so the rest of the file would be read as one "
                         "cell")
-    return header, rows[:-1]
+    if len(rows) == 1:  # blank lines at most: no header, no rows
+        return [], 1, []
+    (line, header), *table = rows[:-1]
+    return header, line, table
 
 
 def csv_rows(text: str, prov: Prov) -> tuple[list[str], tuple[Val, ...]]:
     """The header and the rows of a CSV text; each row's line is where it starts."""
-    header, table = csv_table(text, prov)
+    header, _, table = csv_table(text, prov)
     return header, tuple(Val(_csv_row(header, cells, prov, line),
                              Prov(prov.source, f"{prov.label} line {line}", prov.file, line))
                          for line, cells in table)
