@@ -24,6 +24,15 @@ _OPENER = re.compile(rf"\(\?(?:(?P<plain>:)|(?P<look><=|<!|=|!)|(?P<atomic>>)"
                      rf"|(?P<inline>[a-zA-Z]+)\)|(?P<comment>#))")
 
 
+# The most groups one inside another that a pattern may hold, as the language's own
+# brackets (``too-deep``): reading a pattern's shape recurses once per group.
+MAX_GROUP_DEPTH = 100
+
+
+class TooDeep(ValueError):
+    """The pattern nests more than ``MAX_GROUP_DEPTH`` groups: refused, never read."""
+
+
 class Unreadable(ValueError):
     """The pattern has a construct this reader cannot place (``regex`` may still
     compile it): nothing is assumed about it."""
@@ -83,7 +92,8 @@ class CharClass:
 
 
 def parse(pattern: str, verbose: bool = False) -> object:
-    """The tree of ``pattern``; raises ``Unreadable`` where it cannot tell."""
+    """The tree of ``pattern``; raises ``Unreadable`` where it cannot tell, and
+    ``TooDeep`` for groups nested past ``MAX_GROUP_DEPTH``."""
     reader = _Reader(pattern, verbose or _starts_verbose(pattern))
     tree = reader.alternation()
     if reader.pos != len(pattern):
@@ -111,6 +121,7 @@ def count(digits: str) -> int:
 class _Reader:
     def __init__(self, pattern: str, verbose: bool) -> None:
         self.text, self.pos, self.verbose = pattern, 0, verbose
+        self.depth = 0  # groups open around the reader
 
     def peek(self, ahead: int = 0) -> str:
         at = self.pos + ahead
@@ -232,9 +243,13 @@ class _Reader:
         return self.group_body("other")
 
     def group_body(self, kind: str, value: str = "") -> Group:
+        self.depth += 1
+        if self.depth > MAX_GROUP_DEPTH:
+            raise TooDeep(f"groups nested more than {MAX_GROUP_DEPTH} deep")
         body = self.alternation()
         if self.take() != ")":
             raise Unreadable("unclosed group")
+        self.depth -= 1
         return Group(kind, body, value)
 
     def escape(self, in_class: bool) -> Leaf | Other:

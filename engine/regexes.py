@@ -33,8 +33,8 @@ import regex
 
 from referee.engine import budget
 from referee.engine.regex_linear import TURKISH_I, Linear, Unsupported, non_ascii_word_class, to_linear
-from referee.engine.regex_syntax import (Unreadable, backtrack_safe, count, has_line_anchor,
-                                          needs_backtracking_why, parse, written_out)
+from referee.engine.regex_syntax import (MAX_GROUP_DEPTH, TooDeep, Unreadable, backtrack_safe, count,
+                                          has_line_anchor, needs_backtracking_why, parse, written_out)
 from referee.engine.values import EvalError
 
 FLAG_BITS = {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL, "x": regex.VERBOSE}
@@ -42,6 +42,7 @@ FLAG_BITS = {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL, "x"
 # far beyond any pattern an assertion needs, far below what exhausts the compiler.
 WRITTEN_OUT_LIMIT = 100_000
 _COUNT = re.compile(r"\{([0-9]+)")
+_PAREN = re.compile(r"\\.|[()]", re.DOTALL)
 # The longest text the backtracking engine scans: on a refused shape it could take
 # exponential time, on the shapes it runs at worst a small power of the length.
 BACKTRACK_TEXT_LIMIT = 100_000
@@ -65,6 +66,11 @@ class Pattern:
             tree = parse(source, verbose="x" in flags)  # engine.regex_syntax's own nodes
         except Unreadable:
             tree = None
+        except TooDeep as err:  # before compiling too: the regex module recurses per group as well
+            raise regex.error(f"{err}; write it with fewer groups one inside another") from None
+        if tree is None and _opened_depth(source) > MAX_GROUP_DEPTH:
+            raise regex.error(f"groups nested more than {MAX_GROUP_DEPTH} deep; write it with fewer groups "
+                              "one inside another")
         _refuse_large_counts(source, tree)  # before compiling: that is what they would exhaust
         self.compiled = regex.compile(source, bits)
         self.display = display
@@ -206,6 +212,17 @@ def ascii_boundaries(text: str) -> bool:
         return _re2(non_ascii_word_class()).search(text.encode("utf-8")) is None
     except UnicodeEncodeError:
         return False
+
+
+def _opened_depth(source: str) -> int:
+    """The most parentheses open at once in ``source``, escapes skipped: for a pattern
+    whose shape cannot be read (a parenthesis in a class counts, which only
+    overstates)."""
+    depth = deepest = 0
+    for found in _PAREN.finditer(source):
+        depth += {"(": 1, ")": -1}.get(found.group(), 0)
+        deepest = max(deepest, depth)
+    return deepest
 
 
 def _refuse_large_counts(source: str, tree: object | None) -> None:
