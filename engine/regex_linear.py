@@ -91,7 +91,7 @@ def _class_item_holds(item: object, codes: list[int]) -> bool:
         return any(ord(item[0]) <= code <= ord(item[1]) for code in codes)
     if isinstance(item, Leaf):  # a shorthand: the characters the reference gives it
         return any(regex.fullmatch(f"\\{item.value}", chr(code)) for code in codes)
-    return item in map(chr, codes)
+    return isinstance(item, str) and len(item) == 1 and ord(item) in codes
 
 
 def _names_turkish_i(tree: object) -> bool:
