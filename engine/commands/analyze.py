@@ -25,7 +25,8 @@ winner_strengths, loser_weaknesses, instruction_following,
 improvement_suggestions, transcript_insights) with a referee block; A is the
 primary, B the baseline. Every sentence is counted over runs and cites its run:
 assertions that pass on one side only, claims the record does not bear out,
-tool calls that ended in error, contaminated runs, and the scripts, references
+tool calls that ended in error, contaminated runs (and runs whose calls may be
+incomplete, which are not shown clean: unchecked_runs), and the scripts, references
 and tools SKILL.md names against those the transcripts used (by line), with a
 coverage report across all runs.
 """
@@ -95,5 +96,7 @@ def _print(document: dict, written: Path) -> None:
             say(f"    - {line}")
     for row in document["referee"]["skill_coverage"]:
         say(f"  skill: {row['summary']}")
+    for row in document["referee"]["unchecked_runs"]:
+        say(f"  not shown clean: {row['path']}: {row['reason']}")
     say(f"  {len(document['improvement_suggestions'])} improvement suggestions")
     say(f"wrote {written}")

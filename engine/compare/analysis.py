@@ -42,7 +42,7 @@ def document(loaded: Loaded, sides: Sides, summary: dict, text: SkillText, basel
     (w_name, w_runs), (l_name, l_runs) = ((sides.baseline, baseline), (sides.primary, primary)) if winner == "B" \
         else ((sides.primary, primary), (sides.baseline, baseline))
     texts = {sides.primary: (text, True), sides.baseline: (baseline_text or text, baseline_text is not None)}
-    touched = _contamination(loaded, sides, skill_paths)
+    touched, unchecked = _contamination(loaded, sides, skill_paths)
     return {
         "comparison_summary": {
             "winner": winner,
@@ -51,7 +51,7 @@ def document(loaded: Loaded, sides: Sides, summary: dict, text: SkillText, basel
             "comparator_reasoning": _reasoning(summary),
         },
         "winner_strengths": _strengths(w_name, w_runs, l_name, l_runs, *texts[w_name]),
-        "loser_weaknesses": _weaknesses(l_name, l_runs, w_name, w_runs, touched),
+        "loser_weaknesses": _weaknesses(l_name, l_runs, w_name, w_runs, touched, unchecked),
         "instruction_following": {
             "winner": facts.following(texts[w_name][0], w_runs, w_name, texts[w_name][1]),
             "loser": facts.following(texts[l_name][0], l_runs, l_name, texts[l_name][1]),
@@ -70,6 +70,7 @@ def document(loaded: Loaded, sides: Sides, summary: dict, text: SkillText, basel
             "skill_coverage": facts.coverage(text, loaded),
             "contaminated_runs": [{"path": path, "evidence": [f.describe() for f in found]}
                                   for path, found in touched.items()],
+            "unchecked_runs": [{"path": path, "reason": why} for path, why in unchecked.items()],
             "inputs": summary["inputs"],
         },
     }
@@ -94,7 +95,8 @@ def _strengths(name: str, runs: list[Graded], other: str, other_runs: list[Grade
     return found
 
 
-def _weaknesses(name: str, runs: list[Graded], other: str, other_runs: list[Graded], touched: dict) -> list[str]:
+def _weaknesses(name: str, runs: list[Graded], other: str, other_runs: list[Graded], touched: dict,
+                unchecked: dict[str, str]) -> list[str]:
     mine, theirs = facts.tallies(runs), facts.tallies(other_runs)
     failing = sorted((t for t in mine.values() if t.failing), key=lambda t: -len(t.failing))
     found = [f"\"{t.text}\" ({t.key}) fails in {facts.of_runs(len(t.failing), t.runs)} of {name}"
@@ -105,6 +107,8 @@ def _weaknesses(name: str, runs: list[Graded], other: str, other_runs: list[Grad
     found += ([errors] if errors else []) + facts.unverified(runs)
     found += [f"{path} read what it must not, so it is no clean {name} run: {items[0].describe()}"
               for path, items in touched.items() if any(r.path == path for r in runs)]
+    found += [f"{path} could not be checked, so it is not shown as a clean {name} run: {why}"
+              for path, why in unchecked.items() if any(r.path == path for r in runs)]
     return found
 
 
@@ -168,11 +172,13 @@ def _unused(primary: str, runs: list[Graded], text: SkillText) -> list[dict]:
     return found
 
 
-def _contamination(loaded: Loaded, sides: Sides, skill_paths: Sequence[str]) -> dict:
+def _contamination(loaded: Loaded, sides: Sides, skill_paths: Sequence[str]) -> tuple[dict, dict[str, str]]:
     """Run path -> findings, for runs that read the skill (other than the primary's)
-    or another configuration's folder."""
+    or another configuration's folder; and run path -> why, for runs found clean whose
+    calls may be incomplete: a call not read may be the read, so such a run is not
+    shown clean (as ``aggregate``'s ``find_contamination`` says)."""
     every = set(loaded.configurations)
-    found = {}
+    found, unchecked = {}, {}
     for run in loaded.runs:
         needles = contamination.needles(skill_paths if run.configuration != sides.primary else [],
                                         every - {run.configuration})
@@ -180,4 +186,6 @@ def _contamination(loaded: Loaded, sides: Sides, skill_paths: Sequence[str]) -> 
         hits = contamination.run_findings(run.source, needles) if needles else ()
         if hits:
             found[run.path] = hits
-    return found
+        elif needles and (why := contamination.unchecked(run.source)) is not None:
+            unchecked[run.path] = why
+    return found, unchecked
