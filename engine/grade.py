@@ -116,13 +116,17 @@ def evaluate_run(program: Program, run: Run, writes: bool = True) -> Evaluated |
     digest = files_digest(run) if writes else None
     with wall_net(f"run {report_path(run.id)}"):
         verdicts = tuple(evaluate(compiled, run))
-        facts = run_facts(run, compiled.key, digest, writes)
+        facts = run_facts(run, compiled.key, digest, writes, compiled.inputs)
         return Evaluated(compiled.key, verdicts, facts, run_contents(run))
 
 
-def run_facts(run: Run, eval_key: str, digest: str | None = None, writes: bool = True) -> RunFacts:
+def run_facts(run: Run, eval_key: str, digest: str | None = None, writes: bool = True,
+              inputs: Sequence[tuple[str, str]] = ()) -> RunFacts:
     """Everything the report copies from the run, besides the verdicts; ``digest`` is
-    the run's ``files_digest``, taken before its verdicts. Without ``writes``, no claims."""
+    the run's ``files_digest``, taken before its verdicts. Without ``writes``, no claims.
+    ``inputs`` are the input files the eval's rules read, with their digests
+    (``CompiledEval.inputs``): the rules files' digests are in each ``rules_location``,
+    and a change of an input file is as much a change of what graded the run."""
     found_metrics, source = metrics.execution_metrics(run)
     notes = run.user_notes
     transcript = run.transcript
@@ -132,7 +136,7 @@ def run_facts(run: Run, eval_key: str, digest: str | None = None, writes: bool =
     timing = plain(timing_file.value) if timing_file is not None and isinstance(timing_file.value, dict) else {}
     info = {"path": report_path(run.id), "eval_id": run.id.eval_id, "eval_name": run.id.eval_name,
             "configuration": run.id.configuration, "run_number": run.id.run_number, "rules_eval": eval_key,
-            "files_digest": digest}
+            "files_digest": digest, "inputs": dict(inputs)}
     return RunFacts(
         info=info, metrics=found_metrics, metrics_source=source, timing=timing,
         claims=tuple(claims.find_claims(run)) if writes else None,

@@ -35,7 +35,7 @@ NOTE = Evidence("agent_notes", "outputs/transcript.md", 6, 1, "已调用 saveExp
 
 def facts(**changes) -> RunFacts:
     info = dict(path="eval-1/with_skill/run-1", eval_id="1", eval_name="x", configuration="with_skill",
-                run_number=1, rules_eval="1", files_digest="sha256:0123456789abcdef0123456789abcdef")
+                run_number=1, rules_eval="1", files_digest="sha256:0123456789abcdef0123456789abcdef", inputs={})
     base = dict(info=info, metrics={"total_tool_calls": 1}, metrics_source="metrics.json",
                 timing={"total_tokens": 10, "total_duration_seconds": 2.5}, claims=(),
                 notes=(("unsure",), (), ()), skill_type="mcp_based", tools=("a",))

@@ -159,10 +159,12 @@ def _decided(args: argparse.Namespace, collected: Collected, result, config, fou
                                         result.choice.baseline)
     warn_all(said)
     rules = sorted({name for r in collected.runs for name in r.rules})
+    inputs = recorded_inputs(collected.runs)
 
     def document(decision: Decision) -> dict:
         doc = benchmark.document(result, decision, found_notes + said, meta, collected.gradings)
         doc["metadata"]["rules"] = rules  # what graded the runs: `referee diff` compares like with like
+        doc["metadata"]["inputs"] = inputs  # and the input files those rules read (None: not recorded)
         return doc
 
     decision = release.decide(result, config, extra)
@@ -228,6 +230,14 @@ def _write(doc: dict, out: Path) -> None:
     except OSError as exc:
         raise UsageError(f"cannot write {BENCHMARK_JSON} and {BENCHMARK_MD} into {out}: "
                          f"{exc.strerror or exc}; neither was changed (--output DIR writes elsewhere)") from None
+
+
+def recorded_inputs(runs) -> list[str] | None:
+    """The input files the runs' rules read (``provenance.inputs_of``), sorted; None
+    when a run does not record them: then which files graded the runs is unknown."""
+    if any(run.inputs is None for run in runs):
+        return None
+    return sorted({name for run in runs for name in run.inputs})
 
 
 def find_contamination(collected: Collected, choice: Choice, skill_paths: list[str]) -> tuple[dict, dict[str, str]]:

@@ -137,7 +137,24 @@ def _comparable(base: State, new: State, allow_rules: bool, allow_versions: bool
         unknown = base.label if base.rules is None else new.label
         notes.append(f"{unknown} records no rules (an older benchmark.json): the rules were compared by "
                      "the assertions' keys and texts only")
-    return notes
+    return notes + _inputs_comparable(base, new, allow_rules)
+
+
+def _inputs_comparable(base: State, new: State, allow_rules: bool) -> list[str]:
+    """The input files the rules read (``input "expected.txt"``) are part of what graded
+    the runs: states graded with other files are refused as other rules are, and a state
+    that does not record them is said, since a change of them could not be seen."""
+    if base.inputs is None or new.inputs is None:
+        unknown = " and ".join(state.label for state in (base, new) if state.inputs is None)
+        return [f"{unknown} records no digests of the input files the rules read (graded by an older "
+                "referee): a change of those files cannot be seen"]
+    if base.inputs == new.inputs:
+        return []
+    said = (f"graded with different input files ({base.label}: {', '.join(base.inputs) or 'none'}; "
+            f"{new.label}: {', '.join(new.inputs) or 'none'})")
+    if not allow_rules:
+        raise Refused(said, "grade both with the same input files, or give --allow-different-rules")
+    return [f"{said}, compared anyway (--allow-different-rules)"]
 
 
 def _rules_differ(base: State, new: State) -> str | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from referee.engine.decision.provenance import rules_of
+from referee.engine.decision.provenance import inputs_of, rules_of
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
 from referee.engine.usage import UsageError
 
@@ -70,6 +70,8 @@ class Graded:
     rules: tuple[str, ...]  # the rules files that graded it, ``name@digest``
     version: str  # the referee version that graded it
     source: Run = field(compare=False, repr=False)
+    # the input files its rules read (``provenance.inputs_of``); None: not recorded
+    inputs: tuple[str, ...] | None = ()
 
     @property
     def gate(self) -> tuple[int, int]:
@@ -191,7 +193,7 @@ def _graded(run: Run, report) -> Graded:
         configuration=run.id.configuration, run_number=run.id.run_number, items=items, claims=claims,
         errors=errors if isinstance(errors, int) and not isinstance(errors, bool) and errors > 0 else 0,
         rules=rules_of(e.rules_location for e in report.expectations),
-        version=report.grader.version, source=run)
+        version=report.grader.version, source=run, inputs=inputs_of(run.id.eval_id, report.run.inputs))
 
 
 def outcomes_digest(runs: Iterable[tuple[str, Sequence[tuple[str, str]]]]) -> str:

@@ -51,6 +51,8 @@ class State:
     left_out: tuple[str, ...] = ()  # runs found but not read, and why: the diff says so
     # (eval id, configuration) of each run graded (or to be) whose report cannot be read
     unread: tuple[tuple[str, str], ...] = ()
+    # the input files the rules read (``provenance.inputs_of``); None: not recorded by every run
+    inputs: tuple[str, ...] | None = ()
 
     def group(self, eval_id: str, configuration: str) -> list[RunOutcome]:
         return [r for r in self.runs if r.eval_id == eval_id and r.configuration == configuration]
@@ -77,10 +79,13 @@ def from_loaded(label: str, loaded: Loaded, primary: str | None) -> State:
                        _could_succeed([i.outcome for i in r.items if i.gated])) for r in loaded.runs]
     choice = choose(loaded.configurations, primary, None) if primary is None else None
     chosen = primary or (choice.primary if choice else None)
+    recorded = [r.inputs for r in loaded.runs]
+    inputs = tuple(sorted({name for names in recorded for name in names or ()})) \
+        if all(names is not None for names in recorded) else None
     return State(label, runs, tuple(sorted({r.version for r in loaded.runs})),
                  tuple(sorted({name for r in loaded.runs for name in r.rules})), chosen,
                  {r.eval_id: r.eval_name for r in loaded.runs}, tuple(loaded.warnings),
-                 tuple((eval_id, config) for eval_id, config, _ in loaded.unread))
+                 tuple((eval_id, config) for eval_id, config, _ in loaded.unread), inputs)
 
 
 def from_benchmark(label: str, doc: dict) -> State:
@@ -91,12 +96,13 @@ def from_benchmark(label: str, doc: dict) -> State:
         names = {str(r["eval_id"]): r.get("eval_name") for r in doc["runs"]}
         grader = meta.get("grader") or {}
         rules = meta.get("rules")
+        inputs = meta.get("inputs")
         unusable = doc.get("unusable_runs") or []
         left_out = tuple(f"{u['path']}: not counted: {u['reason']}" for u in unusable)
         unread = tuple((str(u["eval_id"]), str(u["configuration"])) for u in unusable)
         return State(label, runs, (str(grader.get("version")),) if grader.get("version") else (),
                      tuple(rules) if isinstance(rules, list) else None, meta.get("primary"), names, left_out,
-                     unread)
+                     unread, tuple(str(i) for i in inputs) if isinstance(inputs, list) else None)
     except (KeyError, TypeError, AttributeError) as exc:
         raise UsageError(f"{label}: not a benchmark.json written by referee aggregate "
                          f"({type(exc).__name__}: {exc})") from None

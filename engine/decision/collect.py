@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Sequence
 
-from referee.engine.decision.provenance import rules_of
+from referee.engine.decision.provenance import inputs_of, rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.report.freshness import file_digest, stale_grade
 from referee.engine.report.marker import GRADING
@@ -56,6 +56,7 @@ class GradedRun:
     expectations: tuple[AssertionResult, ...]
     label: str | None = None  # a run folder's own name when it is not run-<number>
     rules: tuple[str, ...] = ()  # the rules files that graded it, ``name@digest`` (rules_location)
+    inputs: tuple[str, ...] | None = ()  # the input files its rules read (``inputs_of``); None: not recorded
     warnings: tuple[str, ...] = ()  # numbers it holds that were left out, and why
 
     @property
@@ -178,6 +179,11 @@ def _recorded_digest(document: dict) -> str | None:
     return digest if isinstance(digest, str) else None
 
 
+def _recorded_inputs(document: dict) -> Any:
+    info = document.get("run")
+    return info.get("inputs") if isinstance(info, dict) else None
+
+
 def _items(document: dict) -> list[Item]:
     return [Item(str(e["key"]), e["outcome"], e["passed"], e["precision"], e["gated"])
             for e in document["expectations"]]
@@ -206,6 +212,7 @@ def _graded(run: Run, path: str, document: dict) -> GradedRun:
         errors=_whole(metrics, "errors_encountered", where, warnings) if isinstance(metrics, dict) else None,
         expectations=expectations, label=run.id.extra.get("run_label"),
         rules=rules_of(str(e.get("rules_location", "")) for e in document["expectations"]),
+        inputs=inputs_of(run.id.eval_id, _recorded_inputs(document)),
         warnings=tuple(warnings))
 
 

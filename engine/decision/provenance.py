@@ -38,6 +38,17 @@ def rules_of(locations: Iterable[str]) -> tuple[str, ...]:
     return tuple(sorted(name for name in found if "@" in name))
 
 
+def inputs_of(eval_id: str, recorded: object) -> tuple[str, ...] | None:
+    """The input files a run's rules read, as grading.json's ``run.inputs`` records
+    them, each named as ``rules_name`` names a rules file and with its eval (``eval 1:
+    expected.txt@1a2b3c4d``), sorted; None when they are not recorded (a grading.json
+    of an older referee), since then which files graded the run is unknown."""
+    if not isinstance(recorded, dict) or not all(isinstance(v, str) for v in recorded.values()):
+        return None
+    return tuple(sorted(f"eval {eval_id}: {PurePath(str(name)).name}@{digest.removeprefix('sha256:')[:8]}"
+                        for name, digest in recorded.items()))
+
+
 def rules_mix(runs: Sequence[Graded]) -> list[str]:
     """One line per disagreement between the rules that graded ``runs`` (in the order
     given); empty when every rules file has one content across the runs and each

@@ -118,7 +118,9 @@ class Gate(_Model):
 class RunInfo(_Model):
     """The run, named by its place in the workspace (never an absolute path).
     ``files_digest`` digests the run's files as the grade read them
-    (``engine.report.freshness``): a report tells a grade older than its run by it."""
+    (``engine.report.freshness``): a report tells a grade older than its run by it.
+    ``inputs``: each input file the eval's rules read (``input "x"``), as listed, and
+    the digest of its text; None in a grading.json that does not record them."""
 
     path: str
     eval_id: str
@@ -127,6 +129,7 @@ class RunInfo(_Model):
     run_number: int
     rules_eval: str
     files_digest: str | None = None
+    inputs: dict[str, str] | None = None
 
 
 class LlmUsage(_Model):
