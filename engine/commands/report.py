@@ -103,14 +103,37 @@ def add_parser(sub: Subcommands) -> None:
 def run(args: argparse.Namespace) -> int:
     """Render and write; the exit code follows the decision, as ``grade``'s does."""
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
-    from referee.engine.report.atomic import write_atomic, write_output
     from referee.engine.report.color import paint, use_color
+    from referee.engine.report.lock import WorkspaceBusy, workspace_lock
+
+    if not args.workspace.is_dir():
+        raise UsageError(f"workspace not found: {args.workspace}")
+    try:
+        # The grade's writer lock, as aggregate holds it: no grade writes into the
+        # workspace while it is read, so the report never shows runs graded by old
+        # rules beside runs graded by new ones. The report is written under it too: a
+        # page with files reads the runs' files as it is written.
+        with workspace_lock(args.workspace):
+            collection, target = _report(args)
+    except WorkspaceBusy:
+        raise UsageError(f"another referee is writing reports into {args.workspace} (it holds the "
+                         "workspace's lock); nothing was reported. Run this again when it has "
+                         "finished") from None
+    if target is not None:
+        decision = paint(collection.decision, collection.decision, use_color(sys.stderr, args.color))
+        print(f"wrote {target.as_posix()} ({args.format}, {count(len(collection.runs), 'run')}): {decision}",
+              file=sys.stderr)
+    return {"PASS": 0, "CONDITIONAL PASS": 3}.get(collection.decision, 1)
+
+
+def _report(args: argparse.Namespace):
+    """The workspace's collection, rendered and printed or written; and the file written
+    (None when printed)."""
+    from referee.engine.report.atomic import write_atomic, write_output
     from referee.engine.report.collect import NothingToReport, NotTrusted, collect
     from referee.engine.report.stdout import print_document
     from referee.engine.shards.verify import require_one_grade
 
-    if not args.workspace.is_dir():
-        raise UsageError(f"workspace not found: {args.workspace}")
     require_one_grade(args.workspace)  # a sharded grade: its shards checked and merged
     try:
         collection = collect(args.workspace, selection_from_args(args), args.primary, args.baseline,
@@ -125,21 +148,18 @@ def run(args: argparse.Namespace) -> int:
     target = _target(args)
     if target is None:
         print_document(render(collection, args.format, args))
-    else:
-        # A path the user typed is theirs: a FIFO or /dev/stdout there is written
-        # through. The default file in the workspace is replaced only if regular.
-        write = write_output if args.output is not None else write_atomic
-        try:
-            if args.format == "html" and _a_page_with_files(target):
-                _write_viewer(collection, target, write)
-            else:
-                write(target, render(collection, args.format, args))
-        except OSError as exc:
-            raise UsageError(f"cannot write {target}: {exc.strerror or exc}; give another place with -o") from None
-        decision = paint(collection.decision, collection.decision, use_color(sys.stderr, args.color))
-        print(f"wrote {target.as_posix()} ({args.format}, {count(len(collection.runs), 'run')}): {decision}",
-              file=sys.stderr)
-    return {"PASS": 0, "CONDITIONAL PASS": 3}.get(collection.decision, 1)
+        return collection, None
+    # A path the user typed is theirs: a FIFO or /dev/stdout there is written
+    # through. The default file in the workspace is replaced only if regular.
+    write = write_output if args.output is not None else write_atomic
+    try:
+        if args.format == "html" and _a_page_with_files(target):
+            _write_viewer(collection, target, write)
+        else:
+            write(target, render(collection, args.format, args))
+    except OSError as exc:
+        raise UsageError(f"cannot write {target}: {exc.strerror or exc}; give another place with -o") from None
+    return collection, target
 
 
 def render(collection, fmt: str, args: argparse.Namespace | None = None) -> str:
