@@ -163,7 +163,7 @@ def _unused(primary: str, runs: list[Graded], text: SkillText) -> list[dict]:
                           "suggestion": f"{text.path}:{named.line} names {named.name}, which the skill folder "
                                         "lacks: add it or correct the path",
                           "expected_impact": "instructions that point at something the agent can use"})
-        elif not use.used:
+        elif use.never:  # a run whose calls may be incomplete may have used it
             found.append({"priority": "low", "category": category,
                           "suggestion": f"{named.name} is named at {text.path}:{named.line} but no run of "
                                         f"{primary} {named.verb[1].removeprefix('never ')} it (0 of {use.runs} "

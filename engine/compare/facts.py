@@ -74,19 +74,45 @@ class Use:
     runs: int
     used: int
     first: str | None  # "path step N" of the first use
+    unknown: int = 0  # runs not seen using it whose calls may not all be read: they may have
+
+    @property
+    def never(self) -> bool:
+        """No run used it, and every run's calls were read: "never" can be said."""
+        return not self.used and not self.unknown
+
+    def unchecked(self) -> str:
+        """What says the runs that could not be checked, or "" when there are none."""
+        if not self.unknown:
+            return ""
+        return (f"{of_runs(self.unknown, self.runs)} could not be checked (their calls may be "
+                "incomplete: a call not read may be the one that used it)")
 
 
 def uses(text: SkillText, runs: Sequence[Graded]) -> list[Use]:
     found = []
     for named in text.named:
-        used, first = 0, None
+        used, first, unknown = 0, None, 0
         for run in runs:
             call = named.used_by(run.source.transcript.calls)
             if call is not None:
                 used += 1
                 first = first or f"{run.path} step {call.step if call.step is not None else '?'}"
-        found.append(Use(named, len(runs), used, first))
+            elif calls_unsure(run):
+                unknown += 1
+        found.append(Use(named, len(runs), used, first, unknown))
     return found
+
+
+def calls_unsure(run: Graded) -> bool:
+    """Whether ``run``'s calls may not all have been read, as the grade's ``tools_certain``
+    says: a transcript that cannot be read, records that broke its grammar, no record
+    at all, or calls the import or a changed view may have lost (``Run.calls_incomplete``).
+    Such a run not seen using an item may have used it."""
+    source = run.source
+    transcript = source.transcript
+    return (transcript.unreadable is not None or bool(transcript.suspect_calls) or source.no_record is not None
+            or source.calls_incomplete() is not None)
 
 
 def following(text: SkillText, runs: Sequence[Graded], configuration: str, own: bool) -> dict:
@@ -99,15 +125,23 @@ def following(text: SkillText, runs: Sequence[Graded], configuration: str, own: 
         named, (_, never) = use.named, use.named.verb
         if not named.exists:
             issues.append(f"{text.path} names {named.name} at line {named.line}, which the skill folder lacks")
-        elif not use.used:
+        elif use.never:
             issues.append(f"{text.path} names {named.name} at line {named.line}; {configuration} {never} it "
                           f"(0 of {use.runs} runs)")
+        elif not use.used:
+            issues.append(f"{text.path} names {named.name} at line {named.line}; it was not seen "
+                          f"{named.verb[0]} in {configuration}'s runs, and {use.unchecked()}")
         elif use.used < use.runs:
             issues.append(f"{named.name} ({text.path}:{named.line}) {named.verb[0]} in "
-                          f"{of_runs(use.used, use.runs)} of {configuration}")
+                          f"{of_runs(use.used, use.runs)} of {configuration}"
+                          + (f"; {use.unchecked()}" if use.unknown else ""))
     if not usable:
         return {"score": None, "issues": issues + [f"{text.path} names no file or tool the runs could use: "
                                                    "instruction following is not measured"]}
+    if any(not u.used and u.unknown for u in usable):
+        # an item no run was seen using may have been used in a call not read: the share is unknown
+        return {"score": None, "issues": issues + ["instruction following is not measured: runs whose calls "
+                                                   "may be incomplete may have used what none was seen using"]}
     share = sum(1 for u in usable if u.used) / len(usable)
     return {"score": 1 + int(9 * share + 0.5), "issues": issues}
 
@@ -118,12 +152,17 @@ def coverage(text: SkillText, loaded: Loaded) -> list[dict]:
     for named in text.named:
         found = {config: uses(SkillText(text.path, (named,)), loaded.of(config))[0]
                  for config in loaded.configurations}
-        by_config = {config: {"used": use.used, "runs": use.runs, "first": use.first} for config, use in found.items()}
+        by_config = {config: {"used": use.used, "runs": use.runs, "first": use.first, "unknown": use.unknown}
+                     for config, use in found.items()}
         total = sum(use.runs for use in found.values())
         used = sum(use.used for use in found.values())
+        unknown = sum(use.unknown for use in found.values())
         verb, never = named.verb
-        line = (f"{named.name} (SKILL.md:{named.line}) {never} in {total} runs" if not used else
+        line = (f"{named.name} (SKILL.md:{named.line}) {never} in {total} runs" if not used and not unknown else
                 f"{named.name} (SKILL.md:{named.line}) {verb} in {used} of {total} runs")
+        if unknown:
+            line += (f"; {of_runs(unknown, total)} could not be checked (their calls may be incomplete: a call "
+                     "not read may be the one that used it)")
         rows.append({"kind": named.kind, "name": named.name, "line": named.line, "exists": named.exists,
                      "configurations": by_config, "summary": line})
     return rows
