@@ -123,17 +123,26 @@ def load(workspace: Path, iteration: int | None = None) -> Loaded:
     A run without a usable grading.json is named in ``warnings`` and left out,
     never counted as a loss."""
     from referee.engine.report.collect import collect, display_path
+    from referee.engine.report.lock import WorkspaceBusy, workspace_lock
     from referee.engine.shards.verify import require_one_grade
 
     if not workspace.is_dir():
         raise UsageError(f"workspace not found: {workspace}")
-    require_one_grade(workspace)  # a sharded grade is read once merged, as aggregate and report read it
-    found = discover(workspace)
-    runs, warnings = _one_iteration(list(found.runs), iteration)
     try:
-        collection = collect(workspace, with_benchmark=False)  # benchmark.json is aggregate's
-    except ValueError as exc:  # nothing graded, or a grading.json that cannot be trusted
-        raise UsageError(str(exc)) from None
+        # The grade's writer lock, as aggregate and report hold it: no grade writes the
+        # gradings while they are read, so runs graded by old rules are never read
+        # beside runs a grade running meanwhile graded by new ones.
+        with workspace_lock(workspace):
+            require_one_grade(workspace)  # a sharded grade is read once merged, as aggregate and report read it
+            found = discover(workspace)
+            runs, warnings = _one_iteration(list(found.runs), iteration)
+            try:
+                collection = collect(workspace, with_benchmark=False)  # benchmark.json is aggregate's
+            except ValueError as exc:  # nothing graded, or a grading.json that cannot be trusted
+                raise UsageError(str(exc)) from None
+    except WorkspaceBusy:
+        raise UsageError(f"another referee is writing reports into {workspace} (it holds the workspace's "
+                         "lock); nothing was read. Run this again when it has finished") from None
     root = display_path(workspace)
     shown = {_joined(root, run.id.rel): run for run in runs}
     graded = [_graded(shown[g.folder], g.report) for g in collection.runs if g.folder in shown]
