@@ -99,7 +99,7 @@ def _weaknesses(name: str, runs: list[Graded], other: str, other_runs: list[Grad
                 unchecked: dict[str, str]) -> list[str]:
     mine, theirs = facts.tallies(runs), facts.tallies(other_runs)
     failing = sorted((t for t in mine.values() if t.failing), key=lambda t: -len(t.failing))
-    found = [f"\"{t.text}\" ({t.key}) fails in {facts.of_runs(len(t.failing), t.runs)} of {name}"
+    found = [f"\"{t.text}\" ({t.key}) {t.not_passing()} of {name}"
              + (f" (passes in {theirs[k].passed} of {theirs[k].runs} of {other})"
                 if (k := (t.eval_id, t.key)) in theirs else "")
              + f": {facts.evidence(t.failing[0], t.key)}" for t in failing]
@@ -117,17 +117,18 @@ def _suggestions(primary: str, runs: list[Graded], baseline_runs: list[Graded], 
     mine, theirs = facts.tallies(runs), facts.tallies(baseline_runs)
     found = []
     for key, tally in mine.items():
-        if not tally.failing:
+        if not tally.failed:  # what could not be read says nothing the skill should say
             continue
         hurt = facts.better(theirs[key], tally) if key in theirs else False
-        criterion = _criterion(tally.failing[0], tally.key, tags)
+        failed = next(run for run in tally.failing if (item := run.item(tally.key)) and item.outcome != "error")
+        criterion = _criterion(failed, tally.key, tags)
         found.append({
-            "priority": "high" if hurt or 2 * len(tally.failing) > tally.runs else "medium",
+            "priority": "high" if hurt or 2 * tally.failed > tally.runs else "medium",
             "category": "examples" if criterion == "formatting" else "instructions",
             "suggestion": f"Make {text.path} say what \"{tally.text}\" ({tally.key}) requires: it fails in "
-                          f"{facts.of_runs(len(tally.failing), tally.runs)} of {primary}"
+                          f"{facts.of_runs(tally.failed, tally.runs)} of {primary}"
                           + (" and passes more often without it" if hurt else "")
-                          + f" ({facts.evidence(tally.failing[0], tally.key, 160)})",
+                          + f" ({facts.evidence(failed, tally.key, 160)})",
             "expected_impact": _impact(runs, tally, primary),
         })
     errors = facts.errors(runs, primary)

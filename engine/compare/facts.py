@@ -27,10 +27,27 @@ class Tally:
     passed: int
     runs: int  # runs where it was graded
     failing: tuple[Graded, ...]  # runs where it failed or errored, in order
+    errored: int = 0  # of those, runs where it errored: evidence that could not be read, no failure
 
     @property
     def rate(self) -> float | None:
         return self.passed / self.runs if self.runs else None
+
+    @property
+    def best_rate(self) -> float | None:
+        """The rate were its errors passes: an ERROR may hide a pass."""
+        return (self.passed + self.errored) / self.runs if self.runs else None
+
+    @property
+    def failed(self) -> int:
+        return len(self.failing) - self.errored
+
+    def not_passing(self) -> str:
+        """Where it did not pass, failures and errors apart: "fails in 1 of 3 runs and
+        could not be read in 1 of 3 runs"."""
+        said = [f"fails in {of_runs(self.failed, self.runs)}"] if self.failed else []
+        said += [f"could not be read in {of_runs(self.errored, self.runs)}"] if self.errored else []
+        return " and ".join(said)
 
 
 def tallies(runs: Sequence[Graded]) -> dict[tuple[str, str], Tally]:
@@ -40,13 +57,14 @@ def tallies(runs: Sequence[Graded]) -> dict[tuple[str, str], Tally]:
         for item in run.items:
             if not item.graded:
                 continue
-            entry = found.setdefault((run.eval_id, item.key), [item.text, item.gated, 0, 0, []])
+            entry = found.setdefault((run.eval_id, item.key), [item.text, item.gated, 0, 0, [], 0])
             entry[1] = entry[1] or item.gated
             entry[2] += item.passed
             entry[3] += 1
             if not item.passed:
                 entry[4].append(run)
-    return {k: Tally(k[0], k[1], v[0], v[1], v[2], v[3], tuple(v[4]))
+            entry[5] += item.outcome == "error"
+    return {k: Tally(k[0], k[1], v[0], v[1], v[2], v[3], tuple(v[4]), v[5])
             for k, v in sorted(found.items(), key=lambda kv: (natural_key(kv[0][0]), natural_key(kv[0][1])))}
 
 
@@ -58,8 +76,10 @@ def evidence(run: Graded, key: str, limit: int = 200) -> str:
 
 
 def better(mine: Tally, theirs: Tally | None) -> bool:
-    """``mine`` passes in a larger share of runs than ``theirs``."""
-    return theirs is not None and mine.rate is not None and theirs.rate is not None and mine.rate > theirs.rate
+    """``mine`` passes in a larger share of runs than ``theirs``, even were the errors of
+    ``theirs`` passes: an ERROR is evidence that could not be read, not a failure."""
+    return (theirs is not None and mine.rate is not None and theirs.best_rate is not None
+            and mine.rate > theirs.best_rate)
 
 
 def of_runs(count: int, total: int) -> str:
