@@ -124,9 +124,21 @@ def run_findings(run: Run, found: Needles) -> tuple[Finding, ...]:
 
 def unchecked(run: Run) -> str | None:
     """Why ``run`` cannot be shown clean: its calls may be incomplete (a line of its
-    source not read, a view changed since its import), and a call not read may be the
-    read of the skill; None when every call was read."""
-    return run.calls_incomplete()
+    source not read, a view changed since its import) or its transcript could not be
+    read at all (not UTF-8, too large), and a call not read may be the read of the
+    skill; None when every call was read. Neither needs the transcript parsed."""
+    return run.calls_incomplete() or _transcript_unread(run)
+
+
+def _transcript_unread(run: Run) -> str | None:
+    """Why the transcript's text could not be read (the checks over its calls are
+    errors then); None when it was, or when the run has none."""
+    source = run.transcript_file
+    if source is None or (source.text is not None and source.unreadable is None):
+        return None
+    problem = source.unreadable or next(iter(source.problems), None)
+    said = f"{problem.path}: {problem.message}" if problem is not None else source.path
+    return f"the run's calls could not be read ({said})"
 
 
 def findings(calls: Iterable[ToolCall], found: Needles) -> tuple[Finding, ...]:
