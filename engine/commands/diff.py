@@ -16,7 +16,8 @@ exit codes:
   1  a regression: an eval of the primary whose majority direction or pass^k fell
      by more than one run's flip could explain; or one that cannot be told: it
      would be a regression were BASE's errored gated assertions passes (an ERROR
-     is evidence referee could not read, not a failure of BASE)
+     is evidence referee could not read, not a failure of BASE), or were the
+     assertions BASE counted that NEW left ungraded failures
   2  usage or input error, or states graded by different rules or referee versions
      (without --allow-different-rules / --allow-different-versions)
 
@@ -89,6 +90,6 @@ def lines(found) -> list[str]:
     said = f"{count} eval{'s' if count != 1 else ''} of {found.primary or 'the primary'} regressed"
     if unknown:
         said += (f"; {unknown} eval{'s' if unknown != 1 else ''} cannot be told not to have regressed (errors or "
-                 f"unread runs in {found.base.label})")
+                 f"unread runs in {found.base.label}, or assertions it counted that {found.new.label} did not grade)")
     out.append(f"{'REGRESSION' if count else 'CANNOT TELL' if unknown else 'no regression'}: {said}")
     return out

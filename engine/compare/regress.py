@@ -38,6 +38,7 @@ class RunOutcome:
     # Whether every gated assertion passed or errored: an ERROR is evidence referee
     # could not read, so such a run may have succeeded. None: the gate counted nothing.
     could_succeed: bool | None = None
+    counted: frozenset[str] = frozenset()  # the keys its gate counted
 
 
 @dataclass
@@ -76,7 +77,8 @@ def from_loaded(label: str, loaded: Loaded, primary: str | None) -> State:
 
     runs = [RunOutcome(r.eval_id, r.configuration, r.succeeded,
                        {i.key: (i.text, i.outcome, i.evidence) for i in r.items},
-                       _could_succeed([i.outcome for i in r.items if i.gated])) for r in loaded.runs]
+                       _could_succeed([i.outcome for i in r.items if i.gated]),
+                       frozenset(i.key for i in r.items if i.gated)) for r in loaded.runs]
     choice = choose(loaded.configurations, primary, None) if primary is None else None
     chosen = primary or (choice.primary if choice else None)
     recorded = [r.inputs for r in loaded.runs]
@@ -127,8 +129,9 @@ def _benchmark_run(run: dict, where: str) -> RunOutcome:
              for e in run["expectations"]}
     # benchmark.json counts the gate's errors among its failures (``gate_errors``).
     could = None if not total else passed + errors == total
+    counted = frozenset(str(e["key"]) for e in run["expectations"] if e["counted"])
     return RunOutcome(str(run["eval_id"]), str(run["configuration"]), None if not total else passed == total, items,
-                      could)
+                      could, counted)
 
 
 def _recounted(expectations: list, where: str) -> tuple[int, int, int]:
@@ -193,6 +196,7 @@ class Change:
     k: int
     verdict: str  # regression, cannot tell, improvement, one run, same
     unread: int = 0  # runs of the new state whose report cannot be read, in ``new`` as failed
+    why: str = ""  # why it cannot tell, when not the old state's errors or unread runs
 
     def describe(self) -> str:
         def side(level: Level) -> str:
@@ -207,8 +211,9 @@ class Change:
         if self.unread:
             said += f" ({self.unread} of them not read, counted as failed)"
         if self.verdict == "cannot tell":
-            said += (": the old state's runs had gated assertions that errored, or reports that cannot be "
-                     "read (evidence referee could not read); had they passed, this would be a regression")
+            said += ": " + (self.why or "the old state's runs had gated assertions that errored, or reports "
+                            "that cannot be read (evidence referee could not read); had they passed, this "
+                            "would be a regression")
         return said
 
 
@@ -254,7 +259,25 @@ def judged(eval_id: str, configuration: str, base: list[RunOutcome], new: list[R
     hoped = change(eval_id, configuration, hopeful, now)
     if hopeful != was and hoped.verdict == "regression":
         return replace(found, verdict="cannot tell", k=hoped.k)
-    return found
+    return _ungraded_now(found, base, new, was, now)
+
+
+def _ungraded_now(found: Change, base: list[RunOutcome], new: list[RunOutcome], was: Level, now: Level) -> Change:
+    """``found``, or ``cannot tell`` when the new state's runs left ungraded an assertion
+    the old state's gate counted (graded then, not now: no --llm) and the change would
+    be a regression had it failed in them: the new state's level rests on less than the
+    old one's, and nothing shows the assertion would not have failed."""
+    counted = frozenset().union(*(r.counted for r in base))
+    left = [r for r in new if r.succeeded and any(r.items.get(k, ("", ""))[1] == "not_graded" for k in counted)]
+    if not left:
+        return found
+    worst = change(found.eval_id, found.configuration, was, Level(now.successes - len(left), now.runs))
+    if worst.verdict != "regression":
+        return found
+    keys = sorted({k for r in left for k in counted if r.items.get(k, ("", ""))[1] == "not_graded"}, key=natural_key)
+    return replace(found, verdict="cannot tell", k=worst.k,
+                   why=f"{', '.join(keys)} counted in the old state's gate, not graded in {len(left)} of the new "
+                       "state's runs that succeeded; had it failed there, this would be a regression")
 
 
 def groups(base: State, new: State) -> list[tuple[str, str]]:
