@@ -2,7 +2,8 @@
 
 A run's pattern is its trusted tool calls in order, repeats of one tool in a row
 written once with a count (``Read ×3``), a call that ended in error marked
-``(error)``. Per eval and configuration the most frequent pattern is named with
+``(error)``; a run whose calls may not all have been read says so after them
+(``Read -> (calls may be incomplete)``), never "(no tool calls)". Per eval and configuration the most frequent pattern is named with
 how many runs followed it; ties go to the pattern first in the runs' order.
 """
 
@@ -11,13 +12,16 @@ from __future__ import annotations
 from collections import Counter
 from typing import Sequence
 
+from referee.engine.compare.facts import calls_unsure
 from referee.engine.compare.load import Graded
 
 ARROW = " -> "
+UNREAD = "(calls may be incomplete)"
 
 
 def pattern(run: Graded) -> str:
-    """The run's tool sequence; "(no tool calls)" when it made none."""
+    """The run's tool sequence; "(no tool calls)" when it made none, and the mark of
+    calls not read when some may be missing."""
     steps: list[list] = []
     for call in run.source.transcript.calls:
         name = (call.tool or "?") + (" (error)" if (call.status or "").lower() == "error" else "")
@@ -25,7 +29,10 @@ def pattern(run: Graded) -> str:
             steps[-1][1] += 1
         else:
             steps.append([name, 1])
-    return ARROW.join(f"{name} ×{count}" if count > 1 else name for name, count in steps) or "(no tool calls)"
+    said = [f"{name} ×{count}" if count > 1 else name for name, count in steps]
+    if calls_unsure(run):  # a call not read may stand anywhere in the sequence
+        return ARROW.join(said + [UNREAD])
+    return ARROW.join(said) or "(no tool calls)"
 
 
 def common(runs: Sequence[Graded]) -> str:
