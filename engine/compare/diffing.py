@@ -158,11 +158,12 @@ def _inputs_comparable(base: State, new: State, allow_rules: bool) -> list[str]:
 
 
 def _rules_differ(base: State, new: State) -> str | None:
-    if base.rules is not None and new.rules is not None:
-        if base.rules != new.rules:
-            return (f"graded by different rules ({base.label}: {', '.join(base.rules) or 'none'}; "
-                    f"{new.label}: {', '.join(new.rules) or 'none'})")
-        return None
+    if base.rules is not None and new.rules is not None and base.rules != new.rules:
+        return (f"graded by different rules ({base.label}: {', '.join(base.rules) or 'none'}; "
+                f"{new.label}: {', '.join(new.rules) or 'none'})")
+    # The assertions' texts too, even when the rules files' digests agree: a semantic
+    # assertion's sentence (and a plain sentence's) comes from evals.json, which no
+    # digest records, and it is what the LLM grader judged.
     texts = [{(r.eval_id, k): v[0] for r in state.runs for k, v in r.items.items()} for state in (base, new)]
     common = texts[0].keys() & texts[1].keys()
     changed = sorted(f"{k[1]}" for k in common if texts[0][k] != texts[1][k])
