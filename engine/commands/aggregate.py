@@ -195,9 +195,9 @@ def _against(args: argparse.Namespace, doc: dict):
 def _rules_mix(collected: Collected, args: argparse.Namespace) -> list[str]:
     """Refuses runs graded by different rules unless --allow-mixed-rules; then the
     benchmark's notes say how they differ."""
-    from referee.engine.decision.provenance import rules_mix
+    from referee.engine.decision.provenance import graded_by, rules_mix
 
-    mixed = rules_mix([(r.path, r.eval_id, r.rules) for r in collected.runs])
+    mixed = rules_mix([(r.path, r.eval_id, graded_by(r.rules, r.inputs)) for r in collected.runs])
     if not mixed:
         return []
     if not args.allow_mixed_rules:

@@ -7,8 +7,10 @@ by different rules (a grade of one subfolder after the rules changed, an
 aggregate read while a grade was writing); comparing them would credit a
 configuration with what an edit of the rules did. ``rules_mix`` says how the
 runs disagree: a rules file named with two digests, or runs of one eval graded
-by different files. ``aggregate`` refuses a mix unless told; ``report`` shows it
-among its problems.
+by different files. The input files the rules read (``inputs_of``: ``eval 1:
+expected.txt@1a2b3c4d``) count among the rules: a grade of one subfolder after an
+input file changed is as much a mix. ``aggregate`` refuses a mix unless told;
+``report`` shows it among its problems.
 """
 
 from __future__ import annotations
@@ -47,6 +49,12 @@ def inputs_of(eval_id: str, recorded: object) -> tuple[str, ...] | None:
         return None
     return tuple(sorted(f"eval {eval_id}: {PurePath(str(name)).name}@{digest.removeprefix('sha256:')[:8]}"
                         for name, digest in recorded.items()))
+
+
+def graded_by(rules: tuple[str, ...], inputs: tuple[str, ...] | None) -> tuple[str, ...]:
+    """What graded a run, for ``rules_mix``: its rules files and the input files they
+    read (none known for a grading.json that does not record them)."""
+    return rules + tuple(inputs or ())
 
 
 def rules_mix(runs: Sequence[Graded]) -> list[str]:
