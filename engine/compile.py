@@ -237,20 +237,39 @@ def _ordered(group: _Group) -> list[tuple[_Written | None, int | None]]:
 
 
 def _compile_group(group: _Group, diagnostics: list[Diagnostic]) -> CompiledEval:
-    compiler = Compiler(group.lets, diagnostics, group.inputs or Inputs(group.key))
     let_nodes = {name: node for name, (_, node) in group.lets.items()}
+    extents = static.let_extents(let_nodes)
+    compiler = Compiler(group.lets, diagnostics, group.inputs or Inputs(group.key))
+    _refuse_oversized(compiler, group, let_nodes, extents)
     lets = compiler.compile_lets()
     assertions = []
     for n, (written, index) in enumerate(_ordered(group), start=1):
         sentence = group.sentences[index - 1] if index and index <= len(group.sentences) else None
-        assertions.append(_assertion(compiler, group.key, n, written, index, sentence, let_nodes))
+        assertions.append(_assertion(compiler, group.key, n, written, index, sentence, let_nodes, extents))
     return CompiledEval(group.key, group.name, tuple(assertions), tuple(sorted(lets.items())),
                         tuple(let_nodes.values()), tuple(sorted(compiler.inputs_read.items())))
 
 
+# The hint of ``too-large``: what such a rule comes to is not what anyone means to write.
+_SPLIT = "a let name stands for its whole value wherever it is used: write the check without the chain of lets"
+
+
+def _refuse_oversized(compiler: Compiler, group: _Group, let_nodes: dict[str, ast.Let],
+                      extents: dict[str, static.Extent]) -> None:
+    """Have the compiler compile no let too large to compile (``static.Extent.too_large``),
+    reporting each at its definition when no let it names is too large already (a
+    chain is reported once, where it crosses the limit)."""
+    compiler.oversized.update(name for name in group.lets if extents[name].too_large())
+    for name, (path, node) in group.lets.items():
+        why = extents[name].too_large()
+        if why is not None and compiler.oversized.isdisjoint(static.let_names(node.value, let_nodes)):
+            compiler.at_path(path, lambda: compiler.error(
+                "too-large", f"let '{name}', its let names written out, {why}", node.span, _SPLIT))
+
+
 def _assertion(compiler: Compiler, eval_key: str, n: int, written: _Written | None,
                index: int | None, sentence: str | None,
-               let_nodes: dict[str, ast.Let]) -> CompiledAssertion:
+               let_nodes: dict[str, ast.Let], extents: dict[str, static.Extent]) -> CompiledAssertion:
     condition: ast.Condition | None = None
     check: Check | None = None
     source = location = ""
@@ -260,8 +279,12 @@ def _assertion(compiler: Compiler, eval_key: str, n: int, written: _Written | No
         condition, source = expect.check, expect.source
         text = expect.sentence or sentence or source
         location = f"{path}:{expect.span.line}:{expect.span.column}"
-        if condition is not None:
-            compiler.path = path
+        why = None if condition is None else static.extent(condition, let_nodes, extents).too_large()
+        compiler.path = path
+        if why is not None:  # neither compiled nor walked: either would cost what it is refused for
+            compiler.error("too-large", f"this check, its let names written out, {why}", expect.span, _SPLIT)
+            condition = None
+        elif condition is not None:
             check = compiler.cond(condition, Scope())
     found = static.properties(condition, let_nodes)
     precision, patterns = found.precision, found.tool_patterns

@@ -66,6 +66,7 @@ class Compiler:
         self.diagnostics = diagnostics
         self.lets: dict[str, Expr] = {}
         self._active: list[str] = []
+        self.oversized: set[str] = set()  # lets too large to compile (reported where defined)
         self._said: set[tuple] = set()  # each error once, though a named condition is compiled per use
         self._selections: dict[tuple, Select] = {}
         self.name_patterns: dict[tuple[str, str, str], Pattern] = {}
@@ -158,7 +159,7 @@ class Compiler:
             self.error("bad-operand", f"'{name}' names a {kind}, not a value", span,
                        _USE[kind].format(name=name))
             return Const(Val(None))
-        if self._cycle(name):
+        if self._cycle(name) or name in self.oversized:
             return LetRef(name)
         if name not in self.lets:
             self.lets[name] = self._inside_let(name, lambda node: self.value(node.value, Scope()))
@@ -167,7 +168,7 @@ class Compiler:
     def condition_let(self, name: str, scope: Scope) -> Check:
         """Let ``name``'s condition, compiled where it is used: ``.`` is that place's
         element and ``not`` above it counts."""
-        if self._cycle(name):
+        if self._cycle(name) or name in self.oversized:
             return logic.NEVER
         return self._inside_let(name, lambda node: self.cond(_condition(node.value), scope))
 
@@ -217,6 +218,8 @@ class Compiler:
         (a condition with a ``.`` as inside ``where``), so an unused one's mistakes
         are reported too."""
         for name, (_, node) in self.let_nodes.items():
+            if name in self.oversized:
+                continue
             kind = self.names(name)
             if kind == "value":
                 self.let(name, node.span)

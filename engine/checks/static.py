@@ -78,6 +78,88 @@ def _fields_of(cls: type) -> tuple[str, ...] | None:
     return found
 
 
+# What a check or a let may come to with its let names written out: compiling it, and
+# walking it for its properties, follow every let name, each use anew, so a few lines
+# (``let c1 = c0 and c0``, ``let c2 = c1 and c1``...) would ask for millions of nodes,
+# and a long chain of lets would nest deeper than the compiler's stack. Each limit sits
+# well above any rule written by hand (a statement alone nests at most 100 levels).
+MAX_EXPANDED_DEPTH = 150
+MAX_EXPANDED_SIZE = 20_000
+
+
+@dataclass(frozen=True)
+class Extent:
+    """How deep a tree nests and how many nodes it holds, its let names written out
+    (a let name counts as a node above its let's value)."""
+
+    depth: int
+    size: int
+
+    def too_large(self) -> str | None:
+        """Why it is beyond what is compiled (None when it is not)."""
+        if self.depth > MAX_EXPANDED_DEPTH:
+            return f"nests more than {MAX_EXPANDED_DEPTH} levels deep"
+        if self.size > MAX_EXPANDED_SIZE:
+            return f"holds more than {MAX_EXPANDED_SIZE:,} parts"
+        return None
+
+
+def let_extents(lets: Mapping[str, ast.Let]) -> dict[str, Extent]:
+    """Each let's ``Extent``, each let measured once (after the lets it names), so the
+    cost is the lets' own size however often they name each other. A name met again
+    on its own cycle counts as one node (``name-cycle`` reports the cycle)."""
+    known: dict[str, Extent] = {}
+    for name in lets:
+        path, on_path = [name], {name}
+        while path:
+            top = path[-1]
+            if top in known:
+                on_path.discard(path.pop())
+                continue
+            pending = [n for n in let_names(lets[top].value, lets) if n not in known and n not in on_path]
+            if pending:
+                path.append(pending[0])
+                on_path.add(pending[0])
+                continue
+            known[top] = extent(lets[top].value, lets, known)
+            on_path.discard(path.pop())
+    return known
+
+
+def extent(node, lets: Mapping[str, ast.Let], known: Mapping[str, Extent]) -> Extent:
+    """``node``'s ``Extent``, each let name it holds counted as its let's (``known``)."""
+    order: list[tuple[object, int]] = []  # (node, its parent's position), parents first
+    stack: list[tuple[object, int]] = [(node, -1)]
+    while stack:
+        item, parent = stack.pop()
+        order.append((item, parent))
+        if not (isinstance(item, ast.NameRef) and item.name in lets):
+            for child in _children(item):
+                stack.append((child, len(order) - 1))
+    depth, size = [1] * len(order), [1] * len(order)
+    for at in range(len(order) - 1, -1, -1):  # every node after its parent: children first
+        item, parent = order[at]
+        if isinstance(item, ast.NameRef) and item.name in known:
+            depth[at], size[at] = known[item.name].depth + 1, known[item.name].size + 1
+        if parent >= 0:
+            depth[parent] = max(depth[parent], depth[at] + 1)
+            size[parent] += size[at]
+    return Extent(depth[0], size[0])
+
+
+def let_names(node, lets: Mapping[str, ast.Let]) -> list[str]:
+    """The names of ``lets`` that ``node`` holds, in order (lets not followed)."""
+    return [n.name for n in walk(node, {}) if isinstance(n, ast.NameRef) and n.name in lets]
+
+
+def _children(node) -> list:
+    """The nodes ``node``'s fields hold (in no order that matters to an extent)."""
+    found: list = []
+    for name in _fields_of(type(node)) or ():
+        _push(getattr(node, name), frozenset(), found)
+    return [child for child, _ in found]
+
+
 def reads_element(node) -> bool:
     """Whether ``node`` reads the current element of a ``where``/``have`` (``.x``,
     ``jsonpath("$.x")``); lets are not followed: a let never does."""
