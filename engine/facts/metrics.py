@@ -1,9 +1,10 @@
-"""Execution metrics and the skill type of a run.
+"""Execution metrics, timing and the skill type of a run.
 
 ``execution_metrics`` copies ``outputs/metrics.json`` when it holds a JSON object;
 otherwise it computes the same fields from what the run left on disk, and says
-which of the two it did. ``run_skill_type`` classifies a run by the tools it called:
-the one decision of a run's skill type.
+which of the two it did. ``copied_timing`` copies ``timing.json`` without the
+figures that are not numbers. ``run_skill_type`` classifies a run by the tools it
+called: the one decision of a run's skill type.
 """
 
 from __future__ import annotations
@@ -104,6 +105,49 @@ def metrics_problems(run: Run) -> tuple[Problem, ...]:
     message = (f"{shown}, not a number: execution_metrics are computed from the run instead "
                "(skill-creator's aggregator sums these fields)")
     return (Problem("bad-metrics", join_report(run.id.rel, METRICS), message),)
+
+
+# The figures of timing.json (formats.md) that consumers add up: skill-creator's
+# aggregator sums and averages total_duration_seconds and total_tokens, referee's own
+# benchmark and viewer read the durations. Timestamps (executor_start, ...) are text.
+TIMING_FIGURES = ("total_tokens", "input_tokens", "output_tokens", "duration_ms", "total_duration_seconds",
+                  "executor_duration_seconds", "grader_duration_seconds")
+
+
+def copied_timing(run: Run) -> dict[str, Any]:
+    """timing.json as a report copies it (JSON types only), without the
+    ``TIMING_FIGURES`` that are not numbers; empty when it is no JSON object."""
+    found = _timing(run)
+    if found is None:
+        return {}
+    wrong = set(not_figures(found))
+    return {key: value for key, value in found.items() if key not in wrong}
+
+
+def not_figures(timing: dict[str, Any]) -> list[str]:
+    """The ``TIMING_FIGURES`` that ``timing`` (JSON types, as ``plain`` gives them:
+    NaN and Infinity become text) holds as something other than a number: copied,
+    they break the aggregator."""
+    return [name for name in TIMING_FIGURES if name in timing and not _number(timing[name])]
+
+
+def timing_problems(run: Run) -> tuple[Problem, ...]:
+    """Which figures of the run's timing.json, a JSON object, were not copied."""
+    found = _timing(run)
+    names = not_figures(found) if found is not None else []
+    if found is None or not names:
+        return ()
+    shown = ", ".join(f"{name} is {cut(json.dumps(found[name], ensure_ascii=False), 40)}" for name in names)
+    message = (f"{shown}, not a number: not copied into grading.json's timing "
+               "(skill-creator's aggregator sums these fields)")
+    return (Problem("bad-timing", join_report(run.id.rel, run.timing.path), message),)
+
+
+def _timing(run: Run) -> dict[str, Any] | None:
+    timing_file = run.timing
+    if timing_file is None or not isinstance(timing_file.value, dict):
+        return None
+    return plain(timing_file.value)
 
 
 def _number(value: Any) -> bool:
