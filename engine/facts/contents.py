@@ -99,7 +99,8 @@ def unseen(read: Read, contents: Contents, matcher: Matcher | None = None) -> Un
         return None
     where = _FILES[read.kind]
     if not names:
-        return Unseen(read, f"no run has {where}, so {read.kind}.{read.name} is never there")
+        # missing, {} or no JSON object at all (that run warns): none has a field
+        return Unseen(read, f"no run has a {where} with fields, so {read.kind}.{read.name} is never there")
     return Unseen(read, f"no run's {where} has the field '{read.name}'", _hint(read.name, names))
 
 

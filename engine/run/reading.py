@@ -183,6 +183,21 @@ def imported_json(found: JsonFile, unread: Mapping[str, Mapping[int, tuple[str, 
     return replace(found, value=None, problems=found.problems + (Problem("unreadable", report, message, 1),))
 
 
+def json_object(found: JsonFile | None, base: str) -> JsonFile | None:
+    """``found`` (timing.json, metrics.json) unusable, with a warning, when it is JSON
+    but no object (``[1]``, ``"x"``, ``null``): it holds no field one can read, and
+    taken as a file without the field, ``not (timing.total_tokens > 100)`` passed on
+    it. ``base``: the run's place, which prefixes the path of the problem."""
+    if found is None or (found.value is None and found.problems) or isinstance(found.value, dict):
+        return found
+    kind = _JSON_KINDS.get(type(found.value), "a number")
+    problem = Problem("bad-json", join_report(base, found.path), f"{kind}, not a JSON object: cannot be used", 1)
+    return replace(found, value=None, problems=found.problems + (problem,))
+
+
+_JSON_KINDS = {list: "a list", str: "a string", bool: "true or false", type(None): "null"}
+
+
 def missing_response(named: tuple[str, str] | None) -> str:
     """Why the run has no response, for a check that reads it."""
     if named is None:

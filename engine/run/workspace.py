@@ -20,8 +20,8 @@ from referee.engine.run.identity import (  # noqa: F401
 )
 from referee.engine.run.kept_apart import KeptApart
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
-from referee.engine.run.reading import (NO_FILES, ResponseFiles, imported_json, imported_response, log_answer,
-                                        missing_response, no_record, read_response, response_problems)
+from referee.engine.run.reading import (NO_FILES, ResponseFiles, imported_json, imported_response, json_object,
+                                        log_answer, missing_response, no_record, read_response, response_problems)
 from referee.engine.run.safeio import join_report, json_file, locate, other_name, read_text, safe_relative
 from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.user_notes import parse_user_notes
@@ -138,7 +138,9 @@ class Run:
                                    or json_file(self._text("outputs/timing.json"), self._base))
 
     def _imported_json(self, found: JsonFile | None) -> JsonFile | None:
-        """``found`` unusable where an import wrote it without reading its source's file."""
+        """``found`` unusable where it is no JSON object, or where an import wrote it
+        without reading its source's file."""
+        found = json_object(found, self._base)
         if found is None:
             return None
         source_map = self.source_map[0]
