@@ -5,6 +5,8 @@ holds a tool-call record at all.
 (``--response PATH`` on ``grade``, ``show`` and ``import``, relative to the run
 folder; ``response_file`` of an eval in evals.json): that file is the response,
 and nothing else is taken for it. Else ``outputs/response.md``, unless it is empty.
+Else, when the run folder holds a ``response.md`` beside ``outputs/``, the response
+cannot be told (unusable, never missing): no harness puts it there.
 Else, when the transcript is a skill-creator executor log, its ``## Final Result``
 section, whole (``engine.run.executor_log``), read from the transcript with its lines.
 A tool-call record's own untagged ``## Final Result`` section is the agent's text:
@@ -31,6 +33,7 @@ from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcr
 from referee.engine.run.safeio import join_report, safe_relative
 
 RESPONSE = "outputs/response.md"
+RESPONSE_BESIDE = "response.md"  # in the run folder: no harness's place for the response
 SKILL_CREATOR_LOG = "skill-creator-log"  # the import format of executor logs
 
 
@@ -71,19 +74,34 @@ def response_files(default: str | None, evals_path: str | os.PathLike[str] | Non
 
 
 def read_response(read: Callable[[str], TextFile | None], named: tuple[str, str] | None,
-                  log: Callable[[], TextFile | None]) -> TextFile | None:
+                  log: Callable[[], TextFile | None], base: str = "") -> TextFile | None:
     """The run's response (see the module's docstring); None when it has none.
-    ``read`` reads a file of the run; ``log`` gives the executor log's answer."""
+    ``read`` reads a file of the run; ``log`` gives the executor log's answer;
+    ``base``: the run's place, which prefixes the path of a problem."""
     if named is not None:
         rel = safe_relative(named[0])
         return None if rel is None else read(rel)
     found = read(RESPONSE)
     if found is not None and not _blank(found):
         return found
+    beside = read(RESPONSE_BESIDE)
+    if beside is not None and not _blank(beside):
+        return _response_beside(beside, join_report(base, beside.path))
     # An empty response.md holds no answer, and hides none: the answer an executor log
     # beside it gives is the response. Taken as the response, the empty file made
     # 'not response contains "x"' pass over an answer the log shows.
     return log() or found
+
+
+def _response_beside(beside: TextFile, report: str) -> TextFile:
+    """The response of a run with a response.md in the run folder, beside outputs/,
+    and none in outputs/: no harness puts the response there, so whether that file
+    is it cannot be told, and the response cannot be used; taken as missing,
+    'not response contains "x"' passed on the file left unread."""
+    message = ("the run has no outputs/response.md, but has response.md beside outputs/, where no harness "
+               "puts the response: whether it is the response cannot be told (move it to "
+               "outputs/response.md, or name it with --response response.md)")
+    return TextFile(beside.path, None, beside.size, (Problem("unreadable", report, message),))
 
 
 def _blank(found: TextFile) -> bool:

@@ -94,7 +94,7 @@ class Run:
         Undecodable bytes are replaced for display and reported, and the file
         counts as unreadable (``TextFile.unreadable``)."""
         found = read_response(self._text, self.response_named,
-                              lambda: log_answer(self.transcript_file, self.transcript, self._base))
+                              lambda: log_answer(self.transcript_file, self.transcript, self._base), self._base)
         if found is None and self.response_named is not None:
             found = self._named_in_other_case(self.response_named[0])
         if found is None:
