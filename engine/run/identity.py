@@ -224,7 +224,11 @@ def _identity_extra(parts: tuple[str, ...], shape: _Shape, rel: str, inside: int
         above = [part for part in parts[len(parts) - inside:shape.eval_pos] if not _NOT_EVAL.fullmatch(part)]
         if above:
             extra["folder"] = "/".join(above)
-        extra["eval_folder"] = parts[shape.eval_pos]
+        if shape.eval_pos != shape.run_pos:
+            # A run-<n> folder read as its own eval lies right in the workspace: the
+            # workspace holds its eval, and its siblings are runs of that eval, not
+            # other eval folders giving the same id (which ``kept_apart`` keeps apart).
+            extra["eval_folder"] = parts[shape.eval_pos]
     if rel == ".":
         extra["path"] = "/".join(parts[shape.eval_pos:])
     elif inside < len(parts):

@@ -1,0 +1,37 @@
+"""Run folders right in the workspace (``run-1/``, ``run-2/``): the workspace is their
+eval folder (or their configuration's), so they are runs of one eval. With an
+eval_metadata.json in each naming one eval, the runs were kept apart as if two eval
+folders gave that id (``run-1/3``, ``run-2/3``)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from referee.engine.run.discovery import discover
+
+TRANSCRIPT = """## [tool_calls] Step 1: Read
+Tool: Read
+Args: {"path": "a"}
+Return: "ok"
+Status: success
+"""
+
+
+def _run(folder: Path, metadata: dict | None = None) -> None:
+    (folder / "outputs").mkdir(parents=True)
+    (folder / "outputs" / "transcript.md").write_text(TRANSCRIPT, encoding="utf-8")
+    (folder / "outputs" / "response.md").write_text("done", encoding="utf-8")
+    if metadata is not None:
+        (folder / "eval_metadata.json").write_text(json.dumps(metadata), encoding="utf-8")
+
+
+def _warnings(workspace: Path) -> list[str]:
+    return [str(p) for p in discover(workspace).problems]
+
+
+def test_run_folders_in_the_workspace_with_metadata_are_one_eval(tmp_path):
+    for name in ("run-1", "run-2"):
+        _run(tmp_path / name, {"eval_id": 3, "prompt": "p"})
+    assert _warnings(tmp_path) == []
+    assert {run.id.eval_id for run in discover(tmp_path).runs} == {"3"}
