@@ -1,7 +1,8 @@
 """Run folders right in the workspace (``run-1/``, ``run-2/``): the workspace is their
-eval folder (or their configuration's), so they are runs of one eval. With an
-eval_metadata.json in each naming one eval, the runs were kept apart as if two eval
-folders gave that id (``run-1/3``, ``run-2/3``)."""
+eval folder (or their configuration's), so they are runs of one eval. Each was read
+as an eval of its own: with an eval_metadata.json in each naming one eval, the runs
+were kept apart as if two eval folders gave that id (``run-1/3``, ``run-2/3``);
+without one, each was an eval named after its folder, without a word."""
 
 from __future__ import annotations
 
@@ -28,6 +29,14 @@ def _run(folder: Path, metadata: dict | None = None) -> None:
 
 def _warnings(workspace: Path) -> list[str]:
     return [str(p) for p in discover(workspace).problems]
+
+
+def test_run_folders_right_in_the_workspace_are_said(tmp_path):
+    _run(tmp_path / "run-1")
+    _run(tmp_path / "run-2")
+    found = _warnings(tmp_path)
+    assert [w for w in found if w.startswith("run-1:") and "eval folder" in w], found
+    assert [w for w in found if w.startswith("run-2:") and "eval folder" in w], found
 
 
 def test_run_folders_in_the_workspace_with_metadata_are_one_eval(tmp_path):

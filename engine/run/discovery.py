@@ -234,12 +234,25 @@ class _Walker:
         run_id, metadata, _ = identify(folder, rel, self.metadata, self.prefix, _may_hold_metadata(entries),
                                        SOURCE_MAP in entries)
         self.found.append((_order_key(run_id, self._key), rel))
+        self._without_eval(run_id, rel, name)
         place = place_of(run_id)._replace(iteration=None)  # an eval's sentences are the same in every iteration
         self.evals.append(place_of(run_id))
         sentences = sentences_of(metadata) if metadata else ()
         if sentences and place not in self._sentences:
             self._sentences[place] = EvalSentences(run_id.eval_id, run_id.eval_name,
                                                    text_or_none(metadata.get("prompt")) or "", sentences, rel)
+
+    def _without_eval(self, run_id: RunId, rel: str, name: str) -> None:
+        """A run-<n> folder right in the workspace whose eval nothing names (no eval
+        folder, no eval_id in metadata): its eval is read from its own name, so each
+        such run is an eval of its own, apart from the runs beside it. The workspace
+        folder's name would be the eval's, but it varies with where the workspace lies."""
+        if rel == "." or not is_run_folder(name) or "eval_folder" in run_id.extra or run_id.eval_id != name:
+            return
+        self._warn("no-eval-folder", rel, f"run folder right in the workspace, with no eval folder above it and no "
+                   f"eval_metadata.json naming its eval: it is read as eval {name!r}, apart from the runs beside "
+                   "it; put the runs in an eval folder (eval-1/run-1), or give each an eval_metadata.json "
+                   "with its eval_id")
 
     def keep_apart(self) -> KeptApart:
         """The eval ids that evals in different folders share; their runs' order
