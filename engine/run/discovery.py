@@ -130,6 +130,7 @@ def discover(workspace: Path, responses: ResponseFiles = NO_FILES) -> Discovery:
     walker = _Walker(root)
     walker.visit(os.fspath(root), ())
     repeated = walker.keep_apart()
+    walker.evals_split()
     walker.numbers_taken()
     runs = RunList(root, _in_run_order(walker.found), walker.metadata, walker.prefix, responses, repeated)
     return Discovery(runs, sort_problems(walker.problems), walker.sentences(repeated))
@@ -264,6 +265,22 @@ class _Walker:
                 if eval_id != place.eval_id:
                     self.found[n] = ((key[0], self._key(eval_id)) + key[2:], rel)
         return repeated
+
+    def evals_split(self) -> None:
+        """Runs of one eval folder read as runs of different evals: the eval_metadata.json
+        of a run (or of a configuration) names another eval than the rest, or only some
+        runs have one. Each eval then has only some of the runs, and the aggregate
+        counts them as evals of their own: said, naming a run of each."""
+        first: dict[tuple, tuple[str, str]] = {}
+        for (_, rel), place in zip(self.found, self.evals):
+            if not place.eval_folder:
+                continue  # run folders right in the workspace: no eval folder holds them
+            eval_id, taken = first.setdefault((place.folder, place.iteration, place.eval_folder), (place.eval_id, rel))
+            if eval_id != place.eval_id:
+                self._warn("eval-split", rel, f"read as eval {place.eval_id!r}, but {taken}, in the same eval folder "
+                           f"{place.eval_folder!r}, is eval {eval_id!r}: an eval_metadata.json of one run or "
+                           "configuration names another eval than the rest; give every run of the folder the "
+                           "same eval_id, or one eval_metadata.json in the eval folder")
 
     def numbers_taken(self) -> None:
         """Runs that claim one number (``run-1`` beside ``run-01``, both run 1) of one
