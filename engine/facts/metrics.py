@@ -133,14 +133,15 @@ def not_figures(timing: dict[str, Any]) -> list[str]:
 
 def timing_problems(run: Run) -> tuple[Problem, ...]:
     """Which figures of the run's timing.json, a JSON object, were not copied."""
+    timing_file = run.timing
     found = _timing(run)
     names = not_figures(found) if found is not None else []
-    if found is None or not names:
+    if timing_file is None or found is None or not names:
         return ()
     shown = ", ".join(f"{name} is {cut(json.dumps(found[name], ensure_ascii=False), 40)}" for name in names)
     message = (f"{shown}, not a number: not copied into grading.json's timing "
                "(skill-creator's aggregator sums these fields)")
-    return (Problem("bad-timing", join_report(run.id.rel, run.timing.path), message),)
+    return (Problem("bad-timing", join_report(run.id.rel, timing_file.path), message),)
 
 
 def _timing(run: Run) -> dict[str, Any] | None:

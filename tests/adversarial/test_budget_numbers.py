@@ -88,7 +88,9 @@ def test_grade_and_show_print_nan_and_huge_numbers(tmp_path):
     assert "internal error" not in grade.stderr
     report = json.loads((run / "grading.json").read_text())
     assert [e["outcome"] for e in report["expectations"]] == ["pass", "error"]
-    assert report["timing"]["duration_ms"] == "1E+9999"
+    # not a number a consumer can add up: left out of timing, and said
+    assert "duration_ms" not in report["timing"] and "total_tokens" not in report["timing"]
+    assert any("timing.json" in p and "duration_ms" in p for p in report["problems"]), report["problems"]
     show = subprocess.run([sys.executable, "-m", "referee.engine.cli", "show", str(run)],
                           capture_output=True, text=True)
     assert show.returncode == 0, show.stderr
