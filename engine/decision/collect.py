@@ -9,16 +9,20 @@ copy of it when the file is gone), never from a character count.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass, field
+from decimal import Decimal
 from pathlib import Path
 from typing import Any, Sequence
 
+from referee.engine.caps import cut
 from referee.engine.decision.provenance import inputs_of, rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.report.freshness import file_digest, stale_grade
 from referee.engine.report.marker import GRADING
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
+from referee.engine.text import plain
 
 
 @dataclass(frozen=True)
@@ -247,7 +251,13 @@ def _number(source: dict, name: str, where: str, warnings: list[str]) -> float |
     """``source[name]`` as a float when it is a number from 0 to ``LARGEST``; None
     otherwise (absent, not a number, negative), with a warning when it is too large."""
     value = source.get(name)
-    if isinstance(value, bool) or value is None:
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float, Decimal)):
+        # Text is no figure, even one float() reads ("41.3", "1_000"): grade left it
+        # out of grading.json's timing, so the benchmark does not count it either.
+        shown = cut(json.dumps(plain(value), ensure_ascii=False), 40)
+        warnings.append(f"{where}: {name} is {shown}, not a number; left out of the figures")
         return None
     try:
         number = float(value)
