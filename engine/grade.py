@@ -135,13 +135,14 @@ def run_facts(run: Run, eval_key: str, digest: str | None = None, writes: bool =
     info = {"path": report_path(run.id), "eval_id": run.id.eval_id, "eval_name": run.id.eval_name,
             "configuration": run.id.configuration, "run_number": run.id.run_number, "rules_eval": eval_key,
             "files_digest": digest, "inputs": dict(inputs)}
+    side = [*metrics.metrics_problems(run), *metrics.timing_problems(run)]
+    problems = sort_problems([*run.problems, *side]) if side else run.problems  # already sorted alone
     return RunFacts(
         info=info, metrics=found_metrics, metrics_source=source, timing=metrics.copied_timing(run),
         claims=tuple(claims.find_claims(run)) if writes else None,
         notes=(notes.uncertainties, notes.needs_review, notes.workarounds),
         skill_type=metrics.run_skill_type(run), tools=tools,
-        problems=tuple(str(problem) for problem in sort_problems([*run.problems, *metrics.metrics_problems(run),
-                                                                  *metrics.timing_problems(run)])),
+        problems=tuple(str(problem) for problem in problems),
         source_map=run.source_map[0],
         tools_certain=(transcript.unreadable is None and not transcript.suspect_calls and run.no_record is None
                        and every_call.unknown is None),
