@@ -2,13 +2,20 @@
 eval folder (or their configuration's), so they are runs of one eval. Each was read
 as an eval of its own: with an eval_metadata.json in each naming one eval, the runs
 were kept apart as if two eval folders gave that id (``run-1/3``, ``run-2/3``);
-without one, each was an eval named after its folder, without a word."""
+without one, each was an eval named after its folder, without a word.
+
+When only ``run-1`` of an eval folder had its own eval_metadata.json naming
+another eval, ``run-1`` and ``run-2`` landed in different evals without a word: each
+eval had one run, and the aggregate compared and counted them as two. Discovery now
+says so, naming both runs.
+"""
 
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
+from referee.engine.cli import main
 from referee.engine.run.discovery import discover
 
 TRANSCRIPT = """## [tool_calls] Step 1: Read
@@ -44,3 +51,26 @@ def test_run_folders_in_the_workspace_with_metadata_are_one_eval(tmp_path):
         _run(tmp_path / name, {"eval_id": 3, "prompt": "p"})
     assert _warnings(tmp_path) == []
     assert {run.id.eval_id for run in discover(tmp_path).runs} == {"3"}
+
+
+def test_one_run_with_its_own_eval_is_said(tmp_path, capsys):
+    config = tmp_path / "eval-1" / "with_skill"
+    _run(config / "run-1", {"eval_id": 7, "prompt": "p"})
+    _run(config / "run-2")
+    found = _warnings(tmp_path)
+    split = [w for w in found if "eval-1/with_skill/run-1" in w and "eval-1/with_skill/run-2" in w]
+    assert split and "7" in split[0], found
+    (tmp_path / "r.rules").write_text('eval 1\nexpect 1: no calls to "Bash"\n\neval 7\nexpect 1: no calls to "Bash"\n',
+                                      encoding="utf-8")
+    main(["grade", str(tmp_path), "--rules", str(tmp_path / "r.rules"), "--check"])
+    assert "eval-1/with_skill/run-2" in capsys.readouterr().err
+
+
+def test_runs_of_one_eval_that_agree_are_not_said(tmp_path):
+    config = tmp_path / "eval-1" / "with_skill"
+    _run(config / "run-1", {"eval_id": 7, "prompt": "p"})
+    _run(config / "run-2", {"eval_id": "7", "prompt": "p"})
+    _run(tmp_path / "eval-1" / "without_skill" / "run-1")
+    (tmp_path / "eval-1" / "eval_metadata.json").write_text('{"eval_id": 7}', encoding="utf-8")
+    assert _warnings(tmp_path) == []
+    assert {run.id.eval_id for run in discover(tmp_path).runs} == {"7"}
