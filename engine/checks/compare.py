@@ -16,6 +16,7 @@ from referee.dsl.format import format_value
 from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Polarity, claims_of, decided,
                                         describe_val, evidence_of, located, missing_verdict, present,
                                         with_claims)
+from referee.engine.checks.exprs import Const
 from referee.engine.checks.matching import includes
 from referee.engine.equality import equal, mismatch_hint
 from referee.engine.values import EvalError, Missing, Val, as_decimal, is_number, parse_number, render, short, type_name
@@ -163,7 +164,19 @@ def compile_between(c, node: ast.Between, scope) -> BetweenCheck:
     subject, low, high = (c.value(v, scope) for v in (node.subject, node.low, node.high))
     for bound, compiled in ((node.low, low), (node.high, high)):
         same_kinds(c, "between", (node.subject, subject.kind), (bound, compiled.kind))
+    if isinstance(low, Const) and isinstance(high, Const) and _reversed(low.val.value, high.val.value):
+        c.error("bad-operand", f"'between {format_value(node.low)} and {format_value(node.high)}': the low "
+                "bound is above the high one, so it never holds", node.span,
+                f"write between {format_value(node.high)} and {format_value(node.low)}")
     return BetweenCheck(subject, low, high, scope.polarity)
+
+
+def _reversed(low, high) -> bool:
+    """Whether two bounds written as numbers stand the wrong way round."""
+    if not (is_number(low) and is_number(high)):
+        return False
+    low, high = as_decimal(low), as_decimal(high)
+    return low.is_finite() and high.is_finite() and low > high
 
 
 def same_kinds(c, op: str, left: tuple, right: tuple, never: str | None = None, convert: bool = True) -> None:
