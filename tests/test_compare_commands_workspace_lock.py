@@ -4,31 +4,19 @@ is writing, a workspace can hold runs graded by old rules beside runs graded by 
 
 from __future__ import annotations
 
-import fcntl
-import os
 import shutil
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from conftest import REPO
+from held_lock import held_elsewhere
 from referee.engine.cli import main
 from referee.engine.report import lock
 
 EXAMPLE = REPO / "examples" / "booking-skill-workspace"
 EVALS = REPO / "examples" / "booking-skill" / "evals" / "evals.json"
 
-
-@contextmanager
-def _held_elsewhere(directory: Path):
-    """The directory's lock as another process (a grade writing) would hold it."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
 
 
 @pytest.mark.parametrize("command", [
@@ -41,7 +29,7 @@ def test_a_workspace_being_graded_is_not_read(tmp_path: Path, monkeypatch, capsy
     shutil.copytree(EXAMPLE, ws)
     shutil.copytree(EXAMPLE, other)
     monkeypatch.setattr(lock, "WAIT_SECONDS", 0.0)
-    with _held_elsewhere(ws):
+    with held_elsewhere(ws):
         assert main(command(ws, other)) == 2
     assert "another referee is writing reports into" in capsys.readouterr().err
     assert main(command(ws, other)) != 2, capsys.readouterr().err  # released with the with-block

@@ -4,28 +4,16 @@ by the old rules beside runs graded by the new ones."""
 
 from __future__ import annotations
 
-import fcntl
-import os
 import shutil
-from contextlib import contextmanager
 from pathlib import Path
 
 from conftest import REPO
+from held_lock import held_elsewhere
 from referee.engine.cli import main
 from referee.engine.report import lock
 
 EXAMPLE = REPO / "examples" / "booking-skill-workspace"
 
-
-@contextmanager
-def _held_elsewhere(directory: Path):
-    """The directory's lock as another process (a grade writing) would hold it."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
 
 
 def test_report_waits_for_the_workspace_lock_and_reads_nothing_meanwhile(tmp_path: Path, monkeypatch, capsys):
@@ -33,7 +21,7 @@ def test_report_waits_for_the_workspace_lock_and_reads_nothing_meanwhile(tmp_pat
     shutil.copytree(EXAMPLE, ws)
     out = tmp_path / "report.md"
     monkeypatch.setattr(lock, "WAIT_SECONDS", 0.0)
-    with _held_elsewhere(ws):
+    with held_elsewhere(ws):
         assert main(["report", str(ws), "--format", "markdown", "-o", str(out)]) == 2
     err = capsys.readouterr().err
     assert "another referee is writing reports into" in err and "nothing was reported" in err

@@ -9,17 +9,16 @@ never with "internal error", and a run's two reports always belong together.
 from __future__ import annotations
 
 import errno
-import fcntl
 import json
 import os
 import subprocess
 import sys
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
 from budget_corpus import make_run, rules_for
+from held_lock import held_elsewhere
 from referee.engine.cli import main
 from referee.engine.report import atomic, lock
 from referee.engine.report.atomic import replace_together
@@ -161,21 +160,11 @@ def test_a_pair_is_replaced_together_or_not_at_all(tmp_path, monkeypatch):
     assert sorted(os.listdir(tmp_path)) == ["grading.json", "ground_truth.json"]
 
 
-@contextmanager
-def _held_elsewhere(directory: Path):
-    """The directory's lock as another process would hold it (its own open file)."""
-    fd = os.open(directory, os.O_RDONLY)
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
-
 
 def test_a_second_grade_refuses_while_the_workspace_is_locked(tmp_path, monkeypatch, capsys):
     workspace = _workspace(tmp_path / "ws", 1)
     monkeypatch.setattr(lock, "WAIT_SECONDS", 0.0)
-    with _held_elsewhere(workspace):
+    with held_elsewhere(workspace):
         assert _grade(tmp_path, workspace, RULES_A) == 2
     err = capsys.readouterr().err
     assert "another referee is writing reports into" in err
@@ -188,7 +177,7 @@ def test_a_run_being_written_by_a_grader_of_another_folder_is_left_alone(tmp_pat
     workspace = _workspace(tmp_path / "ws", 3)
     busy = _runs(workspace)[1]
     monkeypatch.setattr(lock, "WAIT_SECONDS", 0.0)
-    with _held_elsewhere(busy):
+    with held_elsewhere(busy):
         assert _grade(tmp_path, workspace, RULES_A) == 2
     out, err = capsys.readouterr()
     assert "1 run could not be written and kept its old files" in out
