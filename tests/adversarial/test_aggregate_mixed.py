@@ -14,7 +14,7 @@ import json
 from pathlib import Path
 
 from budget_corpus import make_run, rules_for
-from test_write_phase import _held_elsewhere  # the lock as another process holds it
+from held_lock import held_elsewhere
 from referee.engine.cli import main
 from referee.engine.report import lock
 
@@ -93,7 +93,7 @@ def test_aggregate_waits_for_the_workspace_lock_and_reads_nothing_meanwhile(tmp_
     assert _grade(tmp_path, workspace, STRICT) == 1
     capsys.readouterr()
     monkeypatch.setattr(lock, "WAIT_SECONDS", 0.0)
-    with _held_elsewhere(workspace):
+    with held_elsewhere(workspace):
         assert main(["aggregate", str(workspace), "--mode", "quick"]) == 2
     err = capsys.readouterr().err
     assert "another referee is writing reports into" in err and "nothing was aggregated" in err
