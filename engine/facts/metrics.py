@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any, Iterable
 
 from referee.engine.caps import DETAIL_LIMIT, cut
-from referee.engine.run.model import Problem
+from referee.engine.run.model import JsonFile, Problem
 from referee.engine.run.safeio import join_report
 from referee.engine.text import plain
 
@@ -64,47 +64,25 @@ def run_skill_type(run: Run) -> str:
 # The fields of execution_metrics skill-creator's aggregator sums and averages (it
 # reads them with .get, so one may be absent): anything but a number there stops it.
 AGGREGATED_COUNTS = ("total_tool_calls", "errors_encountered", "output_chars")
-METRICS = "outputs/metrics.json"  # where Run.metrics reads it, relative to the run
 
 
 def execution_metrics(run: Run) -> tuple[dict[str, Any], str]:
     """``(metrics, source)``: source is ``"metrics.json"`` or ``"transcript"``.
 
     A metrics.json that is missing, unreadable, not a JSON object, or whose counts
-    are not numbers (``not_counts``) is replaced by metrics computed from the
+    are not numbers (``AGGREGATED_COUNTS``) is replaced by metrics computed from the
     transcript and the output files.
     """
-    copied = _copied(run)
-    if copied is not None and not not_counts(copied):
+    copied = _copied(run.metrics)
+    if copied is not None and not _not_numbers(copied, AGGREGATED_COUNTS):
         return _bounded(copied), "metrics.json"
     return _bounded(computed_metrics(run)), "transcript"
 
 
-def _copied(run: Run) -> dict[str, Any] | None:
-    """metrics.json as a report would copy it (JSON types only); None when it is no object."""
-    metrics_file = run.metrics
-    if metrics_file is None or not isinstance(metrics_file.value, dict):
-        return None
-    return plain(metrics_file.value)
-
-
-def not_counts(metrics: dict[str, Any]) -> list[str]:
-    """The ``AGGREGATED_COUNTS`` that ``metrics`` (JSON types, as ``plain`` gives them)
-    holds as something other than a number (a string, null, a list, true, NaN):
-    copied, they break the aggregator."""
-    return [name for name in AGGREGATED_COUNTS if name in metrics and not _number(metrics[name])]
-
-
 def metrics_problems(run: Run) -> tuple[Problem, ...]:
-    """Why the run's metrics.json, a JSON object, was not copied (``not_counts``)."""
-    copied = _copied(run)
-    names = not_counts(copied) if copied is not None else []
-    if copied is None or not names:
-        return ()
-    shown = ", ".join(f"{name} is {cut(json.dumps(copied[name], ensure_ascii=False), 40)}" for name in names)
-    message = (f"{shown}, not a number: execution_metrics are computed from the run instead "
-               "(skill-creator's aggregator sums these fields)")
-    return (Problem("bad-metrics", join_report(run.id.rel, METRICS), message),)
+    """Why the run's metrics.json, a JSON object, was not copied (``AGGREGATED_COUNTS``)."""
+    return _not_copied(run, run.metrics, AGGREGATED_COUNTS, "bad-metrics",
+                       "execution_metrics are computed from the run instead")
 
 
 # The figures of timing.json (formats.md) that consumers add up: skill-creator's
@@ -117,38 +95,43 @@ TIMING_FIGURES = ("total_tokens", "input_tokens", "output_tokens", "duration_ms"
 def copied_timing(run: Run) -> dict[str, Any]:
     """timing.json as a report copies it (JSON types only), without the
     ``TIMING_FIGURES`` that are not numbers; empty when it is no JSON object."""
-    found = _timing(run)
+    found = _copied(run.timing)
     if found is None:
         return {}
-    wrong = set(not_figures(found))
+    wrong = set(_not_numbers(found, TIMING_FIGURES))
     return {key: value for key, value in found.items() if key not in wrong}
-
-
-def not_figures(timing: dict[str, Any]) -> list[str]:
-    """The ``TIMING_FIGURES`` that ``timing`` (JSON types, as ``plain`` gives them:
-    NaN and Infinity become text) holds as something other than a number: copied,
-    they break the aggregator."""
-    return [name for name in TIMING_FIGURES if name in timing and not _number(timing[name])]
 
 
 def timing_problems(run: Run) -> tuple[Problem, ...]:
     """Which figures of the run's timing.json, a JSON object, were not copied."""
-    timing_file = run.timing
-    found = _timing(run)
-    names = not_figures(found) if found is not None else []
-    if timing_file is None or found is None or not names:
-        return ()
-    shown = ", ".join(f"{name} is {cut(json.dumps(found[name], ensure_ascii=False), 40)}" for name in names)
-    message = (f"{shown}, not a number: not copied into grading.json's timing "
-               "(skill-creator's aggregator sums these fields)")
-    return (Problem("bad-timing", join_report(run.id.rel, timing_file.path), message),)
+    return _not_copied(run, run.timing, TIMING_FIGURES, "bad-timing", "not copied into grading.json's timing")
 
 
-def _timing(run: Run) -> dict[str, Any] | None:
-    timing_file = run.timing
-    if timing_file is None or not isinstance(timing_file.value, dict):
+def _copied(found: JsonFile | None) -> dict[str, Any] | None:
+    """A side file's object as a report would copy it (JSON types only, as ``plain``
+    gives them: NaN and Infinity become text); None when it is no object."""
+    if found is None or not isinstance(found.value, dict):
         return None
-    return plain(timing_file.value)
+    return plain(found.value)
+
+
+def _not_numbers(copied: dict[str, Any], names: tuple[str, ...]) -> list[str]:
+    """The ``names`` that ``copied`` holds as something other than a number (a string,
+    null, a list, true, NaN): copied, they break the aggregator."""
+    return [name for name in names if name in copied and not _number(copied[name])]
+
+
+def _not_copied(run: Run, found: JsonFile | None, names: tuple[str, ...], code: str,
+                instead: str) -> tuple[Problem, ...]:
+    """The warning ``code`` naming the ``names`` of a side file's object that are not
+    numbers, and what was done ``instead``; none when all are numbers."""
+    copied = _copied(found)
+    wrong = _not_numbers(copied, names) if copied is not None else []
+    if found is None or copied is None or not wrong:
+        return ()
+    shown = ", ".join(f"{name} is {cut(json.dumps(copied[name], ensure_ascii=False), 40)}" for name in wrong)
+    message = f"{shown}, not a number: {instead} (skill-creator's aggregator sums these fields)"
+    return (Problem(code, join_report(run.id.rel, found.path), message),)
 
 
 def _number(value: Any) -> bool:
