@@ -4,7 +4,8 @@ a session together: its main agent, its subagents, the numbers).
 - ``user``/``assistant`` records hold a ``message``; other record types (queue
   operations, summaries, snapshots, progress) are not messages and are skipped;
   an unknown type is reported and skipped. ``system`` records with text are
-  harness text. A part of a record that is skipped (a record of another type, a
+  harness text, and so are the attachments whose text Claude Code gives the agent (a
+  hook's context or output: ``claude_attachments``). A part of a record that is skipped (a record of another type, a
   block of another type, content that is no list) and holds what reads as a call
   makes the run's calls incomplete.
 - ``stream_event`` records (``--include-partial-messages``) are the model's output as
@@ -46,7 +47,7 @@ from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
-from referee.engine.run.importers import claude_requests, claude_results, tokens
+from referee.engine.run.importers import claude_attachments, claude_requests, claude_results, tokens
 from referee.engine.run.importers.claude_partial import Partial
 from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.importers.source import (CALL_WORDS, holds_call, holds_call_as_text, may_hold, may_say,
@@ -132,6 +133,8 @@ class Reader:
             self.turn_unread(Origin(source, line), rec, "this queued prompt, which is no text,",
                              rec["attachment"].get("prompt"))
             self.unread(Origin(source, line), "this attachment record", rec)
+        elif kind == "attachment" and (given := claude_attachments.harness_text(rec.get("attachment"))) is not None:
+            self.given(Origin(source, line), rec, given)
         elif kind == "progress":  # a subagent's progress mirrors its own transcript, read from there
             if holds_call(rec.get("data")):
                 self.progress.append((rec.get("parentToolUseID"), Origin(source, line), _call_ids(rec["data"])))
@@ -359,6 +362,16 @@ class Reader:
         if said and not rec.get("isMeta") and not rec.get("isCompactSummary"):
             self.prompted = True
             self.ask(origin.line)
+
+    def given(self, origin: Origin, rec: dict, given: claude_attachments.Given) -> None:
+        """Text an attachment gave the agent (a hook's context or output): harness text at
+        its line; in a shape not read, it leaves the harness text unknown."""
+        if given.text is not None:
+            self.entries.append(Text(given.kind, "", given.text, origin))
+        else:
+            self.harness_unread(origin, f"this {rec['attachment'].get('type')} attachment's {given.what}",
+                                given.value, surely=given.surely)
+        self.unread(origin, "this attachment record", rec)
 
     def harness_unread(self, origin: Origin, what: str, value: Any, surely: bool = False) -> bool:
         """Whether a part of a record of the user or the harness that is not read holds

@@ -1,0 +1,103 @@
+"""What of a Claude Code ``attachment`` record the agent was given as the harness's text.
+
+Claude Code 2.x keeps much of what it adds to the agent's context as ``attachment``
+records, not as messages, and turns each into the text the model reads when it sends
+the conversation. Of the hooks' attachments, it gives the agent:
+
+- ``hook_additional_context``: a hook's ``additionalContext``, its ``content`` a list of
+  strings (joined by line) or a bare string; it is written only to carry that text;
+- ``hook_success``: what a hook printed (``content``), from SessionStart and
+  UserPromptSubmit hooks only; the output of any other event's hook is shown to the
+  user, and an empty ``content`` gives nothing (the hook answered in JSON, or printed
+  nothing);
+- ``hook_blocking_error``: why a hook blocked (``blockingError.blockingError``);
+- ``hook_stopped_continuation``: why a hook stopped the agent (``message``);
+
+and ``critical_system_reminder`` (``content``), a reminder the session's configuration
+repeats to the agent. Those are harness text. What a hook showed the user only (a
+``hook_system_message``, a ``hook_non_blocking_error``, a ``hook_cancelled`` or
+``hook_error_during_execution`` record, a permission decision) is not, nor is what the
+other attachments hold: the workspace's own text (a file mentioned or edited, a nested
+CLAUDE.md, diagnostics: the tools', as a ``Read`` result is) or Claude Code's fixed
+words over the session's state (plan mode, todos, skill and tool listings). A prompt
+queued while the agent worked is the user's (``claude_requests``)."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+from referee.engine.run.importers import record as R
+from referee.engine.run.importers.source import nested
+
+# The hook events whose plain output Claude Code gives the agent (hook_success's content)
+_OUTPUT_GIVEN = frozenset({"SessionStart", "UserPromptSubmit"})
+
+
+class Given(NamedTuple):
+    """Text an attachment gave the agent: ``text``, of the harness text ``kind``; or,
+    when it is in a shape not read (``text`` None), the ``value`` that holds it, what
+    that is, and whether it surely held text (an attachment written only to carry it)."""
+
+    kind: str
+    text: str | None
+    value: Any = None
+    what: str = ""
+    surely: bool = False
+
+
+def harness_text(attachment: Any) -> Given | None:
+    """The text an attachment gave the agent, or None when it gave none (another type,
+    the output of a hook of another event, text that is empty)."""
+    if not isinstance(attachment, dict):
+        return None
+    kind = attachment.get("type")
+    if kind == "hook_additional_context":
+        return _text(R.HOOK, attachment.get("content"), "additional context", surely=True)
+    if kind == "hook_success":
+        return _output(attachment)
+    if kind == "hook_blocking_error":
+        error = attachment.get("blockingError")
+        error = error.get("blockingError") if isinstance(error, dict) else error
+        return _text(R.HOOK, error, "blocking error", surely=True)
+    if kind == "hook_stopped_continuation":
+        return _text(R.HOOK, attachment.get("message"), "reason to stop", surely=True)
+    if kind == "critical_system_reminder":
+        return _text(R.SYSTEM_REMINDER, attachment.get("content"), "reminder", surely=True)
+    return None
+
+
+def _output(attachment: dict) -> Given | None:
+    """What a hook printed: given the agent from SessionStart and UserPromptSubmit hooks
+    only, the event named by ``hookEvent`` or, before it, the head of ``hookName``
+    (``SessionStart:startup``). Output of no named event may have been given or not."""
+    content = attachment.get("content")
+    if isinstance(content, str) and not content.strip():
+        return None
+    event = attachment.get("hookEvent")
+    name = attachment.get("hookName")
+    if not isinstance(event, str) and isinstance(name, str):
+        event = name.split(":", 1)[0]
+    if isinstance(event, str) and event not in _OUTPUT_GIVEN:
+        return None
+    if isinstance(content, str) and isinstance(event, str):
+        return Given(R.HOOK, content)
+    # a hook_success is written for every run of a hook, output or none: with no content
+    # read, only text where the output is kept (stdout) says some may have been given
+    held = content if content is not None else attachment.get("stdout")
+    what = "output, of a hook of no named event" if not isinstance(event, str) else "output, which is no text"
+    return Given(R.HOOK, None, held, what, _holds_text(held))
+
+
+def _text(kind: str, value: Any, what: str, surely: bool = False) -> Given | None:
+    """``value`` as text: a string, or a list of strings (one a line); None when it is
+    empty, and a Given with no text when it is of another shape."""
+    if isinstance(value, list) and all(isinstance(item, str) for item in value):
+        value = "\n".join(value)
+    if isinstance(value, str):
+        return Given(kind, value) if value.strip() else None
+    return Given(kind, None, value, f"{what}, which is no text", surely or _holds_text(value))
+
+
+def _holds_text(value: Any) -> bool:
+    """Whether ``value`` holds a string with words, anywhere within it."""
+    return any(isinstance(item, str) and item.strip() != "" for item in nested(value))
