@@ -13,14 +13,15 @@ the conversation. Of the hooks' attachments, it gives the agent:
 - ``hook_blocking_error``: why a hook blocked (``blockingError.blockingError``);
 - ``hook_stopped_continuation``: why a hook stopped the agent (``message``);
 
-and ``critical_system_reminder`` (``content``), a reminder the session's configuration
-repeats to the agent. Those are harness text. What a hook showed the user only (a
+``critical_system_reminder`` (``content``), a reminder the session's configuration
+repeats to the agent, and a ``queued_command`` of ``commandMode`` "task-notification"
+(``prompt``), which tells the agent a background task ended. Those are harness text. What a hook showed the user only (a
 ``hook_system_message``, a ``hook_non_blocking_error``, a ``hook_cancelled`` or
 ``hook_error_during_execution`` record, a permission decision) is not, nor is what the
 other attachments hold: the workspace's own text (a file mentioned or edited, a nested
 CLAUDE.md, diagnostics: the tools', as a ``Read`` result is) or Claude Code's fixed
 words over the session's state (plan mode, todos, skill and tool listings). A prompt
-queued while the agent worked is the user's (``claude_requests``)."""
+the user queued while the agent worked is the user's (``claude_requests``), read before."""
 
 from __future__ import annotations
 
@@ -63,6 +64,8 @@ def harness_text(attachment: Any) -> Given | None:
         return _text(R.HOOK, attachment.get("message"), "reason to stop", surely=True)
     if kind == "critical_system_reminder":
         return _text(R.SYSTEM_REMINDER, attachment.get("content"), "reminder", surely=True)
+    if kind == "queued_command" and attachment.get("commandMode") == "task-notification":
+        return _text(R.SYSTEM, attachment.get("prompt"), "notification", surely=True)
     return None
 
 

@@ -129,12 +129,12 @@ class Reader:
             self.user_text(Origin(source, line), {}, prompt)
             beside = {**rec, "attachment": {k: v for k, v in rec["attachment"].items() if k != "prompt"}}
             self.unread(Origin(source, line), "this attachment record, beside its prompt,", beside)
+        elif kind == "attachment" and (given := claude_attachments.harness_text(rec.get("attachment"))) is not None:
+            self.given(Origin(source, line), rec, given)
         elif kind == "attachment" and claude_requests.queued_unread(rec.get("attachment")):
             self.turn_unread(Origin(source, line), rec, "this queued prompt, which is no text,",
                              rec["attachment"].get("prompt"))
             self.unread(Origin(source, line), "this attachment record", rec)
-        elif kind == "attachment" and (given := claude_attachments.harness_text(rec.get("attachment"))) is not None:
-            self.given(Origin(source, line), rec, given)
         elif kind == "progress":  # a subagent's progress mirrors its own transcript, read from there
             if holds_call(rec.get("data")):
                 self.progress.append((rec.get("parentToolUseID"), Origin(source, line), _call_ids(rec["data"])))
