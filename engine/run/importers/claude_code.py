@@ -27,7 +27,8 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import claude_stream, tokens
-from referee.engine.run.importers.claude_records import Reader, may_be_turn, not_a_record
+from referee.engine.run.importers.claude_records import Reader
+from referee.engine.run.importers.claude_unread import may_be_turn, not_a_record
 from referee.engine.run.importers.claude_results import refused
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.jsondoc import message_array
@@ -181,7 +182,7 @@ def _session_lines(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]
 def _turns_unread(name: str, lines: list[int]) -> list[Problem]:
     """``harness-may-be-missing`` at the first of ``lines``, those of records that could
     not be read and may be turns of the user or text the harness wrote
-    (``claude_records.may_be_turn``): a check over the harness text is then an ERROR,
+    (``claude_unread.may_be_turn``): a check over the harness text is then an ERROR,
     never a pass on the turns read around them."""
     if not lines:
         return []

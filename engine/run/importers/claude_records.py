@@ -39,7 +39,6 @@ a session together: its main agent, its subagents, the numbers).
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from dataclasses import replace
@@ -49,9 +48,9 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import claude_attachments, claude_requests, claude_results, tokens
 from referee.engine.run.importers.claude_partial import Partial
+from referee.engine.run.importers.claude_unread import holds_message
 from referee.engine.run.importers.record import Call, Origin, Text
-from referee.engine.run.importers.source import (CALL_WORDS, holds_call, holds_call_as_text, may_hold, may_say,
-                                                 nested, unescaped)
+from referee.engine.run.importers.source import CALL_WORDS, holds_call, holds_call_as_text, may_hold, may_say, nested
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 # Records that are not messages (looked into for a call all the same, but progress):
@@ -65,11 +64,8 @@ _PLACEHOLDERS = frozenset({"", "(no content)"})
 # execution, an MCP connector's tools), whose answers follow as "..._tool_result" blocks.
 _CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 _HOOK = re.compile(r"\bhook\b", re.I)
-# How a record names itself text of the user or the harness: its type or its message's
-# role, or the attachment it holds (a prompt queued while the agent worked); and how a
-# record names a type at all (an assistant's message names "message", its blocks theirs).
-_TURN_NAMED = re.compile(r'"(?:type|role)"\s*:\s*"(?:user|system|attachment)"|"attachment"\s*:', re.I)
-_TYPE_NAMED = re.compile(r'"(?:type|role)"\s*:\s*"', re.I)
+
+
 class Reader:
     """Reads the records of one agent (the main one or a subagent) in order."""
 
@@ -150,7 +146,7 @@ class Reader:
                 self.words_unread(Origin(source, line), "this assistant record's message, which is no object,", message)
             if kind == "user":  # its message is no object: whatever the user said in it is not read
                 self.turn_unread(Origin(source, line), rec, "this user record's message, which is no object,", message)
-            elif kind != "assistant" and _holds_message(rec):  # a turn of the user, or a reply, for all it says
+            elif kind != "assistant" and holds_message(rec):  # a turn of the user, or a reply, for all it says
                 what = f"this record of unknown type {shown!r}"
                 self.harness_unread(Origin(source, line), what, rec, surely=True)
                 self.words_unread(Origin(source, line), what, rec, surely=True)
@@ -492,15 +488,6 @@ class Reader:
             R.answered_again(self.entries, position, self.problems, origin)
 
 
-def _holds_message(rec: dict) -> bool:
-    """Whether a record of a type the reader does not know holds words where a message
-    keeps them: its ``message`` or ``content`` (text, or text in ``content`` or
-    ``text`` members within)."""
-    return any(may_say(value) or any(isinstance(item, dict) and isinstance(item.get("content"), str)
-                                     and item["content"].strip() for item in nested(value))
-               for value in (rec.get("message"), rec.get("content")) if value is not None)
-
-
 def _synthetic(rec: dict, message: dict) -> bool:
     """Whether an assistant record is one Claude Code wrote itself, not the model: it
     names the model ``<synthetic>``, and flags an API error ``isApiErrorMessage``."""
@@ -517,25 +504,3 @@ def _block_key(block: dict) -> tuple:
     """What tells a block repeated on another line of a split message: the whole
     block (two calls with no id, or one id with another tool, are two calls)."""
     return (str(block.get("type")), repr(sorted((k, repr(v)) for k, v in block.items())))
-
-
-def not_a_record(source: str, line: int, value: Any, problems: list[Problem]) -> None:
-    problems.append(Problem("unknown-record", source, "line is not a JSON object; skipped", line))
-    if holds_call(value) or may_hold(json.dumps(value, ensure_ascii=False, default=str), CALL_WORDS):
-        problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this line, skipped, holds a tool call: no check "
-                                "over the run's calls can be decided", line))
-    if any(isinstance(item, dict) and _holds_message(item) for item in nested(value)):
-        problems.append(Problem(HARNESS_MAY_BE_MISSING, source, "this line, skipped, holds a message that may be a "
-                                "turn of the user: no check over the harness text can be decided", line))
-
-
-def may_be_turn(text: str) -> bool:
-    """Whether a line that could not be read may have been a turn of the user or text
-    the harness wrote: it names a user or system record or an attachment (written
-    plainly or with ``\\u`` escapes), or it is JSON cut before it names any type. A line
-    that names only other types (an assistant's message) was none, nor was text that is
-    no JSON at all (what a shell wrote before a stream, stderr merged in)."""
-    text = unescaped(text)
-    if _TURN_NAMED.search(text):
-        return True
-    return text.lstrip()[:1] in ("{", "[") and _TYPE_NAMED.search(text) is None
