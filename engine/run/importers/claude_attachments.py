@@ -49,9 +49,18 @@ class Given(NamedTuple):
 def harness_text(attachment: Any) -> Given | None:
     """The text an attachment gave the agent, or None when it gave none (another type,
     the output of a hook of another event, text that is empty)."""
-    if not isinstance(attachment, dict):
-        return None
-    kind = attachment.get("type")
+    kind = attachment.get("type") if isinstance(attachment, dict) else None
+    if not isinstance(kind, str):  # no type tells what it is: words there may be ones given
+        return Given(R.SYSTEM, None, attachment, "this attachment, which names no type",
+                     _holds_text(attachment)) if attachment is not None else None
+    given = _given(kind, attachment)
+    if given is None or given.text is not None:
+        return given
+    return given._replace(what=f"this {kind} attachment's {given.what}")
+
+
+def _given(kind: str, attachment: dict) -> Given | None:
+    """The text an attachment of type ``kind`` gave the agent (``harness_text``)."""
     if kind == "hook_additional_context":
         return _text(R.HOOK, attachment.get("content"), "additional context", surely=True)
     if kind == "hook_success":

@@ -365,8 +365,7 @@ class Reader:
         if given.text is not None:
             self.entries.append(Text(given.kind, "", given.text, origin))
         else:
-            self.harness_unread(origin, f"this {rec['attachment'].get('type')} attachment's {given.what}",
-                                given.value, surely=given.surely)
+            self.harness_unread(origin, given.what, given.value, surely=given.surely)
         self.unread(origin, "this attachment record", rec)
 
     def harness_unread(self, origin: Origin, what: str, value: Any, surely: bool = False) -> bool:
