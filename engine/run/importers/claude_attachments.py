@@ -21,10 +21,13 @@ repeats to the agent, and a ``queued_command`` of ``commandMode`` "task-notifica
 other attachments hold: the workspace's own text (a file mentioned or edited, a nested
 CLAUDE.md, diagnostics: the tools', as a ``Read`` result is) or Claude Code's fixed
 words over the session's state (plan mode, todos, skill and tool listings). A prompt
-the user queued while the agent worked is the user's (``claude_requests``), read before."""
+the user queued while the agent worked is the user's (``claude_requests``), read before.
+A stream (stream-json) reports each hook it ran in a ``system`` record instead
+(``hook_response``), read here as well."""
 
 from __future__ import annotations
 
+import json
 from typing import Any, NamedTuple
 
 from referee.engine.run.importers import record as R
@@ -78,6 +81,65 @@ def _given(kind: str, attachment: dict) -> Given | None:
     return None
 
 
+def hook_response(rec: dict) -> Given | None:
+    """What a hook gave the agent, from the ``hook_response`` record stream-json writes
+    when it ran (``stdout``, printed as text or as JSON): a SessionStart or
+    UserPromptSubmit hook's text, any hook's ``hookSpecificOutput.additionalContext``.
+    None when it gave nothing: it failed (its stderr is shown to the user), printed
+    nothing, or printed text as a hook of another event."""
+    exit_code = rec.get("exit_code")
+    if exit_code != 0 and not (exit_code is None and rec.get("outcome") == "success"):
+        return None
+    stdout = rec.get("stdout")
+    printed = stdout if isinstance(stdout, str) else rec.get("output")  # output: stdout and stderr as one
+    if not isinstance(printed, str):
+        return Given(R.HOOK, None, printed, "this hook_response record's output, which is no text",
+                     _holds_text(printed))
+    given = _printed(printed, _event(rec.get("hook_event"), rec.get("hook_name")))
+    if given is None or given.text is None or isinstance(stdout, str):
+        return given
+    # what it printed is not told apart from what it wrote to stderr, which is not given
+    return Given(R.HOOK, None, printed, "this hook_response record's output, which has no stdout", surely=True)
+
+
+def _printed(printed: str, event: str | None) -> Given | None:
+    """What a hook of ``event`` that printed ``printed`` gave the agent (``hook_response``)."""
+    answer = _json_object(printed)
+    if answer is not None:
+        context = answer.get("hookSpecificOutput")
+        context = context.get("additionalContext") if isinstance(context, dict) else None
+        if isinstance(context, str) or context is None:  # Claude Code takes a string alone
+            return Given(R.HOOK, context) if context is not None and context.strip() else None
+        return Given(R.HOOK, None, context, "this hook_response record's additional context, which is no text",
+                     surely=True)
+    if not printed.strip() or (event is not None and event not in _OUTPUT_GIVEN):
+        return None
+    if event is None:
+        return Given(R.HOOK, None, printed, "this hook_response record's output, of a hook of no named event",
+                     surely=True)
+    return Given(R.HOOK, printed)
+
+
+def _event(event: Any, name: Any) -> str | None:
+    """The event a hook ran on: ``event``, else the head of its ``name``
+    (``SessionStart:startup``)."""
+    if isinstance(event, str):
+        return event
+    return name.split(":", 1)[0] if isinstance(name, str) else None
+
+
+def _json_object(text: str) -> dict | None:
+    """What a hook printed as JSON (Claude Code reads output that opens with ``{`` so),
+    or None when it printed text."""
+    if not text.lstrip().startswith("{"):
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
+
+
 def _output(attachment: dict) -> Given | None:
     """What a hook printed: given the agent from SessionStart and UserPromptSubmit hooks
     only, the event named by ``hookEvent`` or, before it, the head of ``hookName``
@@ -85,10 +147,7 @@ def _output(attachment: dict) -> Given | None:
     content = attachment.get("content")
     if isinstance(content, str) and not content.strip():
         return None
-    event = attachment.get("hookEvent")
-    name = attachment.get("hookName")
-    if not isinstance(event, str) and isinstance(name, str):
-        event = name.split(":", 1)[0]
+    event = _event(attachment.get("hookEvent"), attachment.get("hookName"))
     if isinstance(event, str) and event not in _OUTPUT_GIVEN:
         return None
     if isinstance(content, str) and isinstance(event, str):

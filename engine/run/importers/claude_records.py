@@ -108,6 +108,9 @@ class Reader:
                         {k: v for k, v in rec.items() if k not in ("message",) + claude_results.STRUCTURED})
             self.unread(origin, "a member of this message beside its content",
                         {k: v for k, v in message.items() if k != "content"})
+        elif kind == "system" and rec.get("subtype") == "hook_response" and \
+                (given := claude_attachments.hook_response(rec)) is not None:
+            self.given(Origin(source, line), rec, given)  # what a hook stream-json reports gave the agent
         elif kind == "system":
             if rec.get("subtype") == "compact_boundary":
                 self.compacted(Origin(source, line))
