@@ -118,8 +118,8 @@ class Reader:
             if isinstance(text, str) and text.strip():
                 self.entries.append(Text(R.HOOK if _HOOK.search(text) else R.SYSTEM, "", text, Origin(source, line)))
             elif text is not None and not isinstance(text, str):  # content of another shape: blocks, an object
-                self.unread(Origin(source, line), "this system record's content, which is no text,", text)
-                self.harness_unread(Origin(source, line), "this system record's content, which is no text,", text)
+                self.unread(Origin(source, line), "this system record's content, which is no text", text)
+                self.harness_unread(Origin(source, line), "this system record's content, which is no text", text)
             self.unread(Origin(source, line), "this system record", {k: v for k, v in rec.items() if k != "content"})
         elif kind == "stream_event":  # a partial copy of an assistant record that follows it whole
             self.partial.event(Origin(source, line), rec.get("event"), self.unread)
@@ -127,11 +127,11 @@ class Reader:
             # what the user typed while the agent worked, given it so: a request, as a user message is
             self.user_text(Origin(source, line), {}, prompt)
             beside = {**rec, "attachment": {k: v for k, v in rec["attachment"].items() if k != "prompt"}}
-            self.unread(Origin(source, line), "this attachment record, beside its prompt,", beside)
+            self.unread(Origin(source, line), "this attachment record beside its prompt", beside)
         elif kind == "attachment" and (given := claude_attachments.harness_text(rec.get("attachment"))) is not None:
             self.given(Origin(source, line), rec, given)
         elif kind == "attachment" and claude_requests.queued_unread(rec.get("attachment")):
-            self.turn_unread(Origin(source, line), rec, "this queued prompt, which is no text,",
+            self.turn_unread(Origin(source, line), rec, "this queued prompt, which is no text",
                              rec["attachment"].get("prompt"))
             self.unread(Origin(source, line), "this attachment record", rec)
         elif kind == "progress":  # a subagent's progress mirrors its own transcript, read from there
@@ -146,9 +146,9 @@ class Reader:
                 self.problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this record, skipped, holds a tool_use: no "
                                              "check over the run's calls can be decided", line))
             if kind == "assistant":  # its message is no object: whatever the agent said in it is not read
-                self.words_unread(Origin(source, line), "this assistant record's message, which is no object,", message)
+                self.words_unread(Origin(source, line), "this assistant record's message, which is no object", message)
             if kind == "user":  # its message is no object: whatever the user said in it is not read
-                self.turn_unread(Origin(source, line), rec, "this user record's message, which is no object,", message)
+                self.turn_unread(Origin(source, line), rec, "this user record's message, which is no object", message)
             elif kind != "assistant" and holds_message(rec):  # a turn of the user, or a reply, for all it says
                 what = f"this record of unknown type {shown!r}"
                 self.harness_unread(Origin(source, line), what, rec, surely=True)
@@ -229,7 +229,7 @@ class Reader:
     def block(self, origin: Origin, block: dict, texts: list[Text]) -> None:
         kind = block.get("type")
         if kind in ("text", "thinking"):
-            self.unread(origin, f"a {kind} block, beside its {kind},", {k: v for k, v in block.items()
+            self.unread(origin, f"a {kind} block, beside its {kind}", {k: v for k, v in block.items()
                                                                        if k not in ("type", kind)})
         if kind in ("text", "thinking") and not isinstance(block.get(kind), str):
             self.unread(origin, f"a {kind} block whose {kind} is no text", block)
@@ -336,8 +336,8 @@ class Reader:
             self.user_text(origin, rec, content)
             return
         if not isinstance(content, list):
-            self.unread(origin, "this message's content, which is no list,", content)
-            self.turn_unread(origin, rec, "this user message's content, which is no list,", content)
+            self.unread(origin, "this message's content, which is no list", content)
+            self.turn_unread(origin, rec, "this user message's content, which is no list", content)
             return
         for part in content:
             if isinstance(part, dict) and part.get("type") == "tool_result":
