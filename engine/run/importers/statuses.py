@@ -4,7 +4,11 @@ OpenAI's chat format gives a tool message no error flag; producers add their own
 ``"status": "error"`` (LangChain and LangGraph tool messages), ``"is_error": true``
 (``"isError": true`` as MCP and AG-UI write it), or an ``"error"`` member that holds
 something. A tool message with one of those is an error; a flag that says neither
-(``"is_error": "true"``, ``"status": "cancelled"``) leaves its call's status unknown. ``--error-when REGEX`` adds the producer's convention for the rest (a
+(``"is_error": "true"``, ``"status": "cancelled"``) leaves its call's status unknown.
+An MCP client may store a tool's whole ``CallToolResult`` as the message's content,
+as JSON text (``{"content": [...], "isError": true}``) or as an object: the
+``isError`` at the top level of that object is a flag of the message as well (only
+there: a return that holds such a key deeper inside says nothing by it). ``--error-when REGEX`` adds the producer's convention for the rest (a
 tool that answers ``Error: ...``): a message whose text the pattern finds is an
 error. Where neither says, an answered call is read as a success, and a source in
 which no message carries any flag and no pattern was given says so: its statuses
@@ -22,6 +26,8 @@ from typing import Any
 import regex
 
 from referee.engine.regexes import compile_regex
+from referee.engine.run.importers.openai_content import text_of
+from referee.engine.run.importers.source import json_container
 from referee.engine.run.status_words import FAILED, SUCCEEDED
 from referee.engine.values import EvalError
 
@@ -61,11 +67,10 @@ def flagged(message: dict) -> bool | str | None:
     """True when the message says the tool failed, False when it says it did not,
     ``UNSURE`` when a flag it carries says neither, None when it carries no flag."""
     found: bool | str | None = None
-    for key in _BOOLEAN_FLAGS:
-        if key in message:
-            flag = message[key]
-            said = flag if isinstance(flag, bool) else False if flag is None else UNSURE
-            found = said if found is None or found == said else UNSURE  # two flags that disagree say neither
+    given = [message[key] for key in _BOOLEAN_FLAGS if key in message] + _result_flag(message.get("content"))
+    for flag in given:
+        said = flag if isinstance(flag, bool) else False if flag is None else UNSURE
+        found = said if found is None or found == said else UNSURE  # two flags that disagree say neither
     if isinstance(message.get("status"), str):
         word = message["status"].casefold()
         found = True if word in FAILED else found if word in SUCCEEDED else found or UNSURE
@@ -74,6 +79,22 @@ def flagged(message: dict) -> bool | str | None:
     if "error" in message and _holds(message["error"]):
         found = True
     return found
+
+
+def _result_flag(content: Any) -> list[Any]:
+    """The ``isError`` of an MCP ``CallToolResult`` given as the tool message's content
+    (``[flag]``, else ``[]``): the object itself, or its JSON text (a string, or the
+    text of the content's parts). Only the top level of that object is looked at: an
+    ordinary return that holds an ``isError`` deeper inside is not a result that says
+    its tool failed."""
+    if isinstance(content, dict) and not isinstance(content.get("text"), str):
+        result: Any = content
+    else:
+        text = text_of([content] if isinstance(content, dict) else content)
+        # parsed only when the text may be an object naming the flag (\\u: a key written with escapes)
+        found = json_container(text) if text.lstrip()[:1] == "{" and ("isError" in text or "\\u" in text) else None
+        result = found[0] if found is not None else None
+    return [result["isError"]] if isinstance(result, dict) and "isError" in result else []
 
 
 def _holds(value: Any) -> bool:
