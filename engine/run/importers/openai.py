@@ -40,6 +40,7 @@ from referee.engine.run.importers.openai_items import (content_calls, holds_othe
                                                        is_call_item, is_compaction, is_reasoning, is_tool_item)
 from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
+from referee.engine.run.importers.text_calls import call_markup
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 FORMAT = "openai"
@@ -90,6 +91,7 @@ def read_messages(messages: Iterable, locate: Locate, name: str, problems: list[
     for index, message in in_time_order(pairs, UNREAD, reader.unordered):
         if message is not UNREAD:
             reader.message(index, message)
+    reader.finish()
     options = (("error_when", error_when.text),) if error_when is not None else ()
     return Conversation(FORMAT, (name,), tuple(reader.entries), reader.response(),
                         problems=tuple(reader.problems) + reader.statuses(), label=label, options=options)
@@ -111,6 +113,7 @@ class _Reader:
         self.threaded = False  # an Assistants API thread message was met (said once)
         self.reply_unread: Origin | None = None  # the first reply holding words that were not read
         self.step_replies: list[int] = []  # where the replies of the message read last are among the entries
+        self.call_as_text: Origin | None = None  # the last call written as text with no reply after it
 
     def warn(self, code: str, origin: Origin, message: str) -> None:
         self.problems.append(Problem(code, origin.source, message, origin.line))
@@ -237,6 +240,8 @@ class _Reader:
         said = [(member, text_of(message.get(member))) for member in _SAID]
         first = next((member for member, text in said if text), "content")
         origin = self.text_origin(index, message.get(first), first)
+        # a call the model wrote as text: not read, but the message made one all the same
+        sent_with_call = self.calls_as_text(index, said[0][1], message.get("content")) or sent_with_call
         # calls kept apart from the text (not read): the text is sent with them, but words
         # not read there may still be the reply after them (words_lost is told as before)
         merged = not sent_with_call and holds_other_call(message, "assistant")
@@ -265,6 +270,29 @@ class _Reader:
         if isinstance(legacy, dict):
             self.call(index, len(calls), {"function": legacy}, legacy=True)
 
+    def calls_as_text(self, index: int, text: str, content: Any) -> bool:
+        """Whether the assistant's content writes a tool call as text (``text_calls``: a
+        model served without a tool parser). Such a call is not read, so the run's calls
+        are unknown; its text is a note sent with a call, and until a reply follows it,
+        the response is unknown: whether the user saw the text is not said."""
+        markup = call_markup(text)
+        if markup is None:
+            return False
+        origin = self.text_origin(index, content)
+        shown = markup if len(markup) <= 40 else markup[:40] + "..."
+        self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} writes a tool call as text ({shown!r}), which "
+                  "this importer does not read as a call: no check over the run's calls can be decided")
+        self.call_as_text = origin
+        return True
+
+    def finish(self) -> None:
+        """When the last words read write a call as text (no reply after them), the run
+        ended on a call, or on words the user saw: the response is unknown."""
+        if self.call_as_text is not None:
+            self.warn("unread-text", self.call_as_text, "the last words read write a tool call as text, and no reply "
+                      "follows them: the response is unknown")
+            self.reply_unread = self.reply_unread or self.call_as_text
+
     def steps_merged(self, index: int, origin: Origin) -> None:
         """An assistant message that holds text and keeps its calls apart from it (an AI
         SDK UI message's ``toolInvocations`` or tool ``parts``, not read): its content is
@@ -287,6 +315,7 @@ class _Reader:
         if sent_with_call:
             self.entries.append(Text("agent", "text sent with a tool call", text, origin))
             return
+        self.call_as_text = None  # a reply follows the call written as text
         note = Text("agent", "reply", text, origin)
         self.step_replies.append(len(self.entries))
         self.entries.append(note)

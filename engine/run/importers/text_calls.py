@@ -1,0 +1,42 @@
+"""Tool calls a model wrote as text in its reply.
+
+An open-weight model served without a tool parser (or whose parser failed on its
+output) leaves its calls in the assistant's content, in its chat template's markup:
+Hermes and Qwen's ``<tool_call>{"name": ..., "arguments": ...}</tool_call>``, Llama's
+``<|python_tag|>``, Mistral's ``[TOOL_CALLS]``, ``<function=name>``, DeepSeek's and
+Kimi's call tokens, gpt-oss's ``to=functions.name``. Trajectories of such runs are
+kept that way. Whether the harness parsed and ran such a call is not in the record,
+and how to parse it is the serving stack's, so it is never read as a call; but the
+message shows a call the run's calls may lack, so they are incomplete.
+
+Only markup that opens a call is looked for (a tag followed by what a call holds, or
+a token no prose writes): words that name the tags (``wrap it in <tool_call>
+tags``) are no call.
+"""
+
+from __future__ import annotations
+
+import re
+
+_MARKUP = re.compile("|".join((
+    # Hermes, Qwen (JSON or Qwen3-Coder's <function=...>), GLM (name, then <arg_key>),
+    # MiniMax (<minimax:tool_call><invoke ...>), LongCat, and <tool_calls> lists
+    r"<(?:[a-z]+:)?[a-z_]*tool_calls?>\s*(?:[\[{<]|[\w.-]+\s*<arg_key>)",
+    r"<function=[\w.-]+>\s*[{<]",  # Llama 3.1's custom format, Qwen3-Coder
+    r"<\|python_tag\|>",  # Llama 3.1 and 3.2
+    # Mistral: a list of calls, or (newer tokenizers) a name, then its [ARGS] or [CALL_ID]
+    r"\[TOOL_CALLS\]\s*(?:[\[{]|[\w.-]+\s*\[(?:ARGS|CALL_ID)\])",
+    "<\uff5ctool\u2581calls?\u2581begin\uff5c>",  # DeepSeek V3 and R1 (full-width bars)
+    r"<\|tool_calls_section_begin\|>|<\|tool_call_begin\|>",  # Kimi K2
+    r"<\|tool_call\|>",  # Granite, Phi-4-mini
+    r"<\|action_start\|>\s*<\|plugin\|>",  # InternLM
+    # gpt-oss (harmony): the recipient, maybe a content type, then the message's header token
+    r"to=functions\.[\w.-]+(?:\s+\w+)?\s*<\|(?:constrain|message|channel)\|>",
+)))
+
+
+def call_markup(text: str) -> str | None:
+    """The markup of a tool call written in ``text`` (as found, for saying where), or
+    None when it writes none."""
+    found = _MARKUP.search(text)
+    return found.group(0) if found is not None else None
