@@ -40,7 +40,7 @@ from referee.engine.run.importers.openai_items import (content_calls, holds_othe
                                                        is_call_item, is_compaction, is_reasoning, is_tool_item)
 from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
-from referee.engine.run.importers.text_calls import call_markup
+from referee.engine.run.importers.text_calls import answer_markup, call_markup
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 FORMAT = "openai"
@@ -186,6 +186,11 @@ class _Reader:
                       "importer does not read (its parts, or content of another shape): no check over the harness "
                       "text can be decided")
         text = text_of(content)
+        answer = answer_markup(text) if role == "user" else None
+        if answer is not None:
+            self.warn(CALLS_MAY_BE_MISSING, self.text_origin(index, content), f"message {index + 1} is a harness's "
+                      f"answer to a command it took from the agent's text ({answer!r}), which this importer does not "
+                      "read as a call: no check over the run's calls can be decided")
         if text.strip():
             kind = R.SYSTEM if role != "user" else (R.USER if self.prompted else R.EVAL_PROMPT)
             self.entries.append(Text(kind, "", text, self.text_origin(index, content)))

@@ -9,6 +9,10 @@ kept that way. Whether the harness parsed and ran such a call is not in the reco
 and how to parse it is the serving stack's, so it is never read as a call; but the
 message shows a call the run's calls may lack, so they are incomplete.
 
+A harness may also take commands from the agent's text by a convention of its own
+(mini-swe-agent runs a fenced ``bash`` block): the user turn that answers one says so
+(``answer_markup``), and the run's calls are just as incomplete.
+
 Only markup that opens a call is looked for (a tag followed by what a call holds, or
 a token no prose writes): words that name the tags (``wrap it in <tool_call>
 tags``) are no call.
@@ -32,7 +36,13 @@ _MARKUP = re.compile("|".join((
     r"<\|action_start\|>\s*<\|plugin\|>",  # InternLM
     # gpt-oss (harmony): the recipient, maybe a content type, then the message's header token
     r"to=functions\.[\w.-]+(?:\s+\w+)?\s*<\|(?:constrain|message|channel)\|>",
+    r"```mswea_bash_command\b",  # mini-swe-agent 2's command block (text-based)
 )))
+
+# How a harness that runs the commands it takes from the agent's text answers them in a
+# user turn: mini-swe-agent's observation (its command's return code first), OpenHands'
+# result of a call it converted from text.
+_ANSWER = re.compile(r"\s*<returncode>-?\d+</returncode>|\s*EXECUTION RESULT of \[[\w.-]+\]:")
 
 
 def call_markup(text: str) -> str | None:
@@ -40,3 +50,12 @@ def call_markup(text: str) -> str | None:
     None when it writes none."""
     found = _MARKUP.search(text)
     return found.group(0) if found is not None else None
+
+
+def answer_markup(text: str) -> str | None:
+    """How a user turn opens when it is a harness's answer to a command it took from
+    the agent's text (``<returncode>0</returncode>``), or None. The command answered
+    may be in a block no markup tells from an example (mini-swe-agent 1's fenced
+    ``bash`` block), so the answer is what shows that a call was made."""
+    found = _ANSWER.match(text)
+    return found.group(0).strip() if found is not None else None
