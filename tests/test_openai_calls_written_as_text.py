@@ -56,6 +56,16 @@ def test_a_call_written_in_a_text_part_leaves_the_runs_calls_unknown(tmp_path: P
     assert _grade(tmp_path, CALL_RULES, messages) == ["error", "error"]
 
 
+@pytest.mark.parametrize("content", [{"type": "text", "text": WRITTEN["hermes"]},
+                                     [{"type": "output_text", "text": {"value": WRITTEN["llama"]}}],
+                                     [{"type": "unknown", "body": WRITTEN["mistral"]}]],
+                         ids=["one-part-as-an-object", "text-as-value", "part-of-another-type"])
+def test_a_call_written_in_words_of_a_shape_not_read_leaves_the_runs_calls_unknown(tmp_path: Path, content):
+    messages = _run("", {"role": "assistant", "content": "All clean."})
+    messages[1]["content"] = content
+    assert _grade(tmp_path, CALL_RULES, messages) == ["error", "error"]
+
+
 def test_the_text_of_a_call_written_as_text_is_no_reply(tmp_path: Path):
     rules = 'eval 1\nexpect 1: response starts with "All clean."\nexpect 2: not response contains "tool_call"\n'
     assert _grade(tmp_path, rules, _run(WRITTEN["hermes"], {"role": "assistant", "content": "All clean."})) == [

@@ -38,7 +38,7 @@ from referee.engine.run.importers.openai_content import (audio_unread, holds_rep
 from referee.engine.run.importers.openai_threads import in_time_order, is_thread_message
 from referee.engine.run.importers.openai_items import (content_calls, holds_other_answer, holds_other_call,
                                                        is_call_item, is_compaction, is_reasoning, is_tool_item)
-from referee.engine.run.importers.source import holds_call, may_hold
+from referee.engine.run.importers.source import holds_call, may_hold, nested
 from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
 from referee.engine.run.importers.text_calls import answer_markup, call_markup
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
@@ -280,7 +280,12 @@ class _Reader:
         model served without a tool parser). Such a call is not read, so the run's calls
         are unknown; its text is a note sent with a call, and until a reply follows it,
         the response is unknown: whether the user saw the text is not said."""
+        # the words read, or any text the content holds in a shape not read (one part
+        # given as an object, a part of another type): a call written there is made all the same
         markup = call_markup(text)
+        if markup is None:
+            markup = next((found for item in nested(content) if isinstance(item, str)
+                           and (found := call_markup(item)) is not None), None)
         if markup is None:
             return False
         origin = self.text_origin(index, content)
