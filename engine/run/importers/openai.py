@@ -39,7 +39,7 @@ from referee.engine.run.importers.openai_threads import in_time_order, is_thread
 from referee.engine.run.importers.openai_items import (content_calls, holds_other_answer, holds_other_call,
                                                        is_call_item, is_compaction, is_reasoning, is_tool_item)
 from referee.engine.run.importers.source import holds_call, may_hold, nested
-from referee.engine.run.importers.statuses import ASSUMED, FLAGS, UNSURE, ErrorWhen, flagged
+from referee.engine.run.importers.statuses import FLAGS, ErrorWhen, Statuses
 from referee.engine.run.importers.text_calls import answer_markup, call_markup
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
@@ -94,16 +94,15 @@ def read_messages(messages: Iterable, locate: Locate, name: str, problems: list[
     reader.finish()
     options = (("error_when", error_when.text),) if error_when is not None else ()
     return Conversation(FORMAT, (name,), tuple(reader.entries), reader.response(),
-                        problems=tuple(reader.problems) + reader.statuses(), label=label, options=options)
+                        problems=tuple(reader.problems) + reader.statuses.problems(), label=label, options=options)
 
 
 class _Reader:
     def __init__(self, locate: Locate, name: str, problems: list[Problem], error_when: ErrorWhen | None) -> None:
         self.locate = locate
-        self.error_when = error_when
-        self.answered = self.flagged = self.matched = 0  # tool messages: all, with a flag, found by --error-when
         self.name = name
         self.problems = problems
+        self.statuses = Statuses(name, error_when, self.warn)  # the statuses of the answered calls
         self.entries: list[Call | Text] = []
         self.replies: list[Text] = []
         self.open: dict[str, list[int]] = {}  # tool_call_id (or "function:<name>") -> positions
@@ -441,7 +440,7 @@ class _Reader:
         if lost:
             self.warn("unread-text", origin, "the tool message holds text in a shape this importer does not read: "
                       "its call's return is unknown")
-        status, unread = self.status(message, origin, lost)
+        status, unread = self.statuses.of(message, origin, lost)
         unread |= {"return"} if lost else frozenset()
         result = result_of(content)
         self.entries[position] = replace(call, result=result, status=status, result_origin=origin,
@@ -463,47 +462,6 @@ class _Reader:
         position, answer = self.answered_at[key]
         if answer != _answer(message):
             R.answered_again(self.entries, position, self.problems, origin)
-
-    def status(self, message: dict, origin: Origin, lost: bool = False) -> tuple[str, frozenset[str]]:
-        """The call's status from its tool message (``statuses``), and ``{"status"}``
-        when ``--error-when`` could not decide on it (or could not see all its text:
-        ``lost``)."""
-        self.answered += 1
-        flag = flagged(message)
-        self.flagged += flag is not None
-        if flag == UNSURE:
-            self.warn("status-unknown", origin, "the tool message's error flag says neither failed nor succeeded: "
-                      "its call's status is unknown")
-            return "success", frozenset({"status"})
-        if flag or self.error_when is None:
-            return ("error" if flag else "success"), frozenset()
-        content = message.get("content")
-        if isinstance(content, dict):  # one text part is the text it holds; another object, its JSON
-            text = text_of([content]) if isinstance(content.get("text"), str) else json.dumps(content, ensure_ascii=False)
-        else:
-            text = text_of(content)
-        found = None if lost else self.error_when.finds(text, f"the tool message at {origin.source}:{origin.line}")
-        if found is None:
-            self.warn("status-unknown", origin, f"--error-when /{self.error_when.text}/ could not be decided on this "
-                      "tool message: its call's status is unknown")
-            return "success", frozenset({"status"})
-        self.matched += found
-        return ("error" if found else "success"), frozenset()
-
-    def statuses(self) -> tuple[Problem, ...]:
-        """How the statuses were read, when no flag said so for every answer."""
-        if not self.answered or self.flagged == self.answered:
-            return ()
-        if self.error_when is not None:
-            message = (f"{self.matched} of {self.answered} tool messages matched --error-when "
-                       f"/{self.error_when.text}/ and were read as errors")
-            return (Problem("error-when", self.name, message),)
-        if self.flagged:
-            return ()
-        message = ("no tool message says whether its tool failed (no is_error, isError, status or error member) and no "
-                   "--error-when was given: every answered call is read as a success; name the tool's error "
-                   "text with referee import openai --error-when REGEX")
-        return (Problem(ASSUMED, self.name, message),)
 
 
 def _id_key(value: Any) -> str:

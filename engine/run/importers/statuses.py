@@ -21,13 +21,16 @@ ERROR), never a guess.
 
 from __future__ import annotations
 
-from typing import Any
+import json
+from typing import Any, Callable
 
 import regex
 
 from referee.engine.regexes import compile_regex
 from referee.engine.run.importers.openai_content import text_of
+from referee.engine.run.importers.record import Origin
 from referee.engine.run.importers.source import json_container
+from referee.engine.run.model import Problem
 from referee.engine.run.status_words import FAILED, SUCCEEDED
 from referee.engine.values import EvalError
 
@@ -99,3 +102,56 @@ def _result_flag(content: Any) -> list[Any]:
 
 def _holds(value: Any) -> bool:
     return value not in (None, False, "", [], {}) and value != 0
+
+
+class Statuses:
+    """The statuses of one conversation's answered calls, each read from its tool
+    message (``flagged``, then ``--error-when``), and how they were read: ``warn`` is
+    told where one cannot be decided."""
+
+    def __init__(self, name: str, error_when: ErrorWhen | None, warn: Callable[[str, Origin, str], None]) -> None:
+        self.name = name
+        self.error_when = error_when
+        self.warn = warn
+        self.answered = self.flagged = self.matched = 0  # tool messages: all, with a flag, found by --error-when
+
+    def of(self, message: dict, origin: Origin, lost: bool = False) -> tuple[str, frozenset[str]]:
+        """The call's status from its tool message, and ``{"status"}``
+        when ``--error-when`` could not decide on it (or could not see all its text:
+        ``lost``)."""
+        self.answered += 1
+        flag = flagged(message)
+        self.flagged += flag is not None
+        if flag == UNSURE:
+            self.warn("status-unknown", origin, "the tool message's error flag says neither failed nor succeeded: "
+                      "its call's status is unknown")
+            return "success", frozenset({"status"})
+        if flag or self.error_when is None:
+            return ("error" if flag else "success"), frozenset()
+        content = message.get("content")
+        if isinstance(content, dict):  # one text part is the text it holds; another object, its JSON
+            text = text_of([content]) if isinstance(content.get("text"), str) else json.dumps(content, ensure_ascii=False)
+        else:
+            text = text_of(content)
+        found = None if lost else self.error_when.finds(text, f"the tool message at {origin.source}:{origin.line}")
+        if found is None:
+            self.warn("status-unknown", origin, f"--error-when /{self.error_when.text}/ could not be decided on this "
+                      "tool message: its call's status is unknown")
+            return "success", frozenset({"status"})
+        self.matched += found
+        return ("error" if found else "success"), frozenset()
+
+    def problems(self) -> tuple[Problem, ...]:
+        """How the statuses were read, when no flag said so for every answer."""
+        if not self.answered or self.flagged == self.answered:
+            return ()
+        if self.error_when is not None:
+            message = (f"{self.matched} of {self.answered} tool messages matched --error-when "
+                       f"/{self.error_when.text}/ and were read as errors")
+            return (Problem("error-when", self.name, message),)
+        if self.flagged:
+            return ()
+        message = ("no tool message says whether its tool failed (no is_error, isError, status or error member) and no "
+                   "--error-when was given: every answered call is read as a success; name the tool's error "
+                   "text with referee import openai --error-when REGEX")
+        return (Problem(ASSUMED, self.name, message),)
