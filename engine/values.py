@@ -353,6 +353,8 @@ def quote_of(value: Any, source: str) -> str:
     if value is None:
         return ""
     if isinstance(value, ToolCall):
+        if value.tool is None:  # its record names no tool: no word of the cited line to quote
+            return ""
         return f"Tool: {value.tool}" if value.tool_line is not None else f"{value.tool} call"
     if isinstance(value, Note):
         if value.title.strip():  # a note is cited at its heading, which holds its title
