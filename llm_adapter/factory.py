@@ -66,4 +66,22 @@ def _make(spec: str, redactor: Redactor, *, base_url, api_key_env, timeout, conc
                              f"not {inner!r}")
         backend = make_backend(inner_kind, model, **options)
     cassette = CassetteBackend(Path(rest), kind, backend, note=redactor.text(note))
+    if backend is None:
+        same_seed(cassette, seed)
     return LLMJudge(cassette, batch=batch, price_per_million=price, redactor=redactor)
+
+
+def same_seed(cassette: CassetteBackend, seed: int | None) -> None:
+    """ValueError unless an OpenAI cassette was recorded with ``seed``. The seed is
+    sent with each OpenAI request, so a reply recorded for one seed answers another
+    request: a cassette with a backend behind it refuses another seed when it is
+    opened (``_adopt_inner``); one that replays alone is checked here. The Anthropic
+    API takes no seed, so its cassettes answer whatever seed is asked."""
+    if cassette.name != "openai":
+        return
+    had = cassette.params().get("seed")
+    if had != seed:
+        recorded = "without a seed" if had is None else f"with seed {had}"
+        asked = "no seed" if seed is None else f"--llm-seed {seed}"
+        raise ValueError(f"{cassette.path} was recorded {recorded}; {asked} asks other requests: "
+                         "replay it with the seed it was recorded with, or record them")
