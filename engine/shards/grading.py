@@ -92,6 +92,8 @@ def judge_settings(args: Any) -> dict[str, Any] | None:
     found: dict[str, Any] = {"kind": kind, "per_assertion": bool(args.llm_per_assertion)}
     if kind in ("openai", "anthropic"):
         found["model"] = rest.strip()
+        if kind == "openai":  # sent with each request (the Anthropic API takes none)
+            found["seed"] = args.llm_seed
         return found
     found["backend"] = args.llm_backend
     found["cassette"] = file_digest(Path(rest.strip()))
