@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import os
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
@@ -188,11 +189,12 @@ def _merged_runs(workspace: Path, merged: dict[str, Any] | None, manifests: list
 
 def _check_runs(shards: Shards, problems: list[tuple[str, str]], final: bool) -> None:
     seen: dict[str, str] = {}
+    forms = _spellings(shards.runs)
     for index in sorted(shards.manifests):
         name, m = shards.manifests[index]
         entries: list[RunEntry | LeftOut] = [*m.runs, *m.left_out]
         for entry in entries:
-            where = _foreign(entry, m, shards, seen, name)
+            where = _foreign(entry, m, shards, seen, name, forms)
             if where is not None:
                 problems.append(where)
                 continue
@@ -206,13 +208,40 @@ def _check_runs(shards: Shards, problems: list[tuple[str, str]], final: bool) ->
                                          f"{shard_of(shards.runs[path].identity, shards.count)} again"))
 
 
-def _foreign(entry: Any, m: Manifest, shards: Shards, seen: dict[str, str], name: str) -> tuple[str, str] | None:
+def _spellings(paths: Any) -> dict[str, str]:
+    """The workspace's run paths that are not plain ASCII, by their NFC form."""
+    return {unicodedata.normalize("NFC", path): path for path in paths if not path.isascii()}
+
+
+def _other_form(path: str, forms: dict[str, str]) -> str:
+    """What to add when a run of the workspace has ``path``'s name spelled in another
+    Unicode form (an accent composed, NFC, or decomposed, NFD, as a copy through macOS
+    may leave it): the two look the same when printed, yet are different paths to the
+    file system, so the merge does not take one for the other."""
+    other = forms.get(unicodedata.normalize("NFC", path))
+    if other is None or other == path:
+        return ""
+    return (f" as spelled: the workspace has {other}, which looks the same but spells it in "
+            f"another Unicode form ({_form(path)} in the manifest, {_form(other)} here; copied "
+            "through a file system that renames, such as macOS?); grade the shard again here")
+
+
+def _form(text: str) -> str:
+    for form in ("NFC", "NFD"):
+        if unicodedata.is_normalized(form, text):
+            return form
+    return "neither NFC nor NFD"
+
+
+def _foreign(entry: Any, m: Manifest, shards: Shards, seen: dict[str, str], name: str,
+             forms: dict[str, str]) -> tuple[str, str] | None:
     run = shards.runs.get(entry.path)
     identity = (entry.eval_id, entry.configuration, entry.run_number)
     if entry.path in seen:
         return "duplicate", f"{entry.path} is listed by {seen[entry.path]} and by {name}"
     if run is None:
-        return "foreign", f"{name} lists {entry.path}, which is not a run of this workspace"
+        return "foreign", (f"{name} lists {entry.path}, which is not a run of this workspace"
+                           + _other_form(entry.path, forms))
     if run.identity != identity:
         return "foreign", (f"{name} lists {entry.path} as eval {entry.eval_id}, {entry.configuration}, run "
                            f"{entry.run_number}; in this workspace it is eval {run.identity[0]}, "
