@@ -49,12 +49,20 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
                             "cassette of --llm replay:PATH, which grading then replays")
 
 
+MAX_PRICE = 1_000_000.0  # USD per million tokens: far above any model's, far below overflowing a cost
+
+
 def price(text: str) -> tuple[float, float]:
-    """``IN,OUT`` USD per million tokens; a usage error when malformed or negative."""
+    """``IN,OUT`` USD per million tokens; a usage error when malformed, negative, not a
+    finite amount (nan, inf) or so large that a cost would overflow: grading.json holds
+    the cost as a JSON number, which nan and inf are not, so such a price would let the
+    grade ask (and pay for) every request, then write no report."""
     try:
         given, taken = (float(p) for p in text.split(","))
     except ValueError:
         raise argparse.ArgumentTypeError("expected IN,OUT such as 0.15,0.60") from None
     if given < 0 or taken < 0:
         raise argparse.ArgumentTypeError("prices cannot be negative")
+    if not (given <= MAX_PRICE and taken <= MAX_PRICE):  # nan compares false
+        raise argparse.ArgumentTypeError(f"prices must be numbers from 0 to {MAX_PRICE:,.0f}, got {text!r}")
     return given, taken
