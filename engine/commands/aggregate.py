@@ -131,6 +131,7 @@ def _benchmark(args: argparse.Namespace, config):
     from referee.engine.decision.configurations import choose
 
     collected = collect(args.workspace, args.iteration)
+    _require_iteration(collected, args.iteration)
     warn_all(collected.warnings)
     _require_runs(collected, args.workspace)
     mixed = _rules_mix(collected, args)
@@ -263,6 +264,14 @@ def find_contamination(collected: Collected, choice: Choice, skill_paths: list[s
                 unchecked[graded.path] = why
         source.release()
     return result, unchecked
+
+
+def _require_iteration(collected: Collected, wanted: int | None) -> None:
+    """An ``--iteration`` the workspace has no folder of is the flag's mistake: said
+    so, with the iterations there are, rather than as a workspace without runs."""
+    if wanted is not None and wanted not in collected.iterations:
+        raise UsageError(f"--iteration {wanted}: no such iteration (found: "
+                         f"{', '.join(map(str, collected.iterations)) or 'none'})")
 
 
 def _require_runs(collected: Collected, workspace: Path) -> None:
