@@ -204,6 +204,9 @@ def api_key(url: str, provider_url: str, default_variable: str,
     if scheme not in ("http", "https") or not host:
         raise ValueError("the grader URL (--llm-base-url) must be an http:// or https:// URL "
                          "with a host")
+    unusable = _unusable_address(url)
+    if unusable:
+        raise ValueError(f"the grader URL (--llm-base-url) {unusable}")
     if origin(url) == origin(provider_url):
         variable = named or default_variable
         key = os.environ.get(variable, "").strip()
@@ -219,6 +222,26 @@ def api_key(url: str, provider_url: str, default_variable: str,
         raise ValueError(f"refusing to send the key in {named} over plain http to {host}: "
                          "use https, or leave out --llm-api-key-env if the server needs no key")
     return key
+
+
+def _unusable_address(url: str) -> str:
+    """Why no connection can be made to ``url``'s address, or ''. The transport
+    connects to the host and port alone: a port that is no number from 1 to 65535
+    fails every request, and a user (and password) before the host is taken as part
+    of the host name; either would turn every semantic assertion into an ERROR after
+    three attempts, rather than stop at the flag. The URL itself is not shown: a
+    password in it would be."""
+    parts = urllib.parse.urlsplit(url)
+    if parts.username is not None or parts.password is not None:
+        return ("holds a user or password before the host: referee sends none that way; a key "
+                "goes in an environment variable named by --llm-api-key-env")
+    try:
+        port = parts.port  # None without one: the scheme's
+    except ValueError:  # not a number, or above 65535
+        port = 0
+    if port == 0:
+        return "has a port that is not a number from 1 to 65535"
+    return ""
 
 
 def _scheme_host(url: str) -> tuple[str, str]:
