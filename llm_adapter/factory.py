@@ -12,6 +12,7 @@ from referee.llm_adapter.redact import Redactor
 from referee.llm_adapter.transport import Transport
 
 BACKENDS = ("openai", "anthropic")
+MAX_TIMEOUT = 86_400.0  # a day: far beyond any reply, far within what a timer can wait
 
 
 def split_spec(spec: str) -> tuple[str, str]:
@@ -51,6 +52,8 @@ def _make(spec: str, redactor: Redactor, *, base_url, api_key_env, timeout, conc
     if not (timeout > 0 and math.isfinite(timeout)) or concurrency < 1 or attempts < 1:
         raise ValueError("--llm-timeout must be a positive number of seconds, "
                          "--llm-concurrency at least 1")
+    if timeout > MAX_TIMEOUT:  # a deadline timer cannot wait 1e300 s: it would fail in its thread
+        raise ValueError(f"--llm-timeout must be at most {MAX_TIMEOUT:.0f} seconds (a day), got {timeout:g}")
     transport = Transport(timeout=timeout, attempts=attempts, concurrency=concurrency,
                           redactor=redactor)
     options = {"base_url": base_url, "api_key_env": api_key_env, "transport": transport,
