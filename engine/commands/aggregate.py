@@ -9,7 +9,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee.engine.commands.arguments import add_roles, add_workspace, given_path
+from referee.engine.commands.arguments import add_roles, add_workspace, given_name, given_path
 from referee.dsl.named_file import read_named_text
 from referee.engine.commands.warnings import warn, warn_all
 from referee.engine.report.color import add_color_argument
@@ -73,7 +73,7 @@ def add_parser(sub: Subcommands) -> None:
                              "(default: the release config's mode, standard)")
     parser.add_argument("--release-config", type=given_path, metavar="FILE",
                         help="TOML overriding rules/release.toml's thresholds")
-    parser.add_argument("--skill-path", action="append", default=[], metavar="DIR",
+    parser.add_argument("--skill-path", type=given_name, action="append", default=[], metavar="DIR",
                         help="the skill under test, for contamination checks (repeatable)")
     parser.add_argument("--evals", type=given_path, metavar="EVALS_JSON",
                         help="skill-creator evals.json: gives skill_name (and the skill path)")
