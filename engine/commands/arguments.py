@@ -28,9 +28,9 @@ def add_workspace(parser: argparse.ArgumentParser) -> None:
 
 def add_rules(parser: argparse.ArgumentParser) -> None:
     """``--rules FILE...`` and ``--evals EVALS_JSON``, as ``referee grade`` takes them."""
-    parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE",
+    parser.add_argument("--rules", type=given_name, nargs="+", action="extend", default=[], metavar="FILE",
                         help="rules files (one or more), as given to referee grade")
-    parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
+    parser.add_argument("--evals", type=given_name, metavar="EVALS_JSON", default=None,
                         help="skill-creator evals.json: its expectations set the order and texts")
 
 

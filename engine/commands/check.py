@@ -20,6 +20,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.engine.commands.arguments import given_name
 from referee.engine.report.color import add_color_argument
 from referee.engine.usage import UsageError
 
@@ -48,7 +49,7 @@ def add_parser(sub: Subcommands) -> None:
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help="a .rules file (any number)")
-    parser.add_argument("--evals", metavar="EVALS_JSON",
+    parser.add_argument("--evals", type=given_name, metavar="EVALS_JSON",
                         help="skill-creator evals.json the rules refer to; alone, the rules "
                         "written inside it are checked")
     parser.add_argument("--workspace", metavar="WORKSPACE",

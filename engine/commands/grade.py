@@ -65,13 +65,14 @@ def add_parser(sub: Subcommands) -> None:
                         help="the workspace, or any folder of one (iteration, eval, configuration, run), "
                              "or a source file (see SOURCE)")
     grade_sources.add_arguments(parser)
-    parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE",
+    parser.add_argument("--rules", type=given_name, nargs="+", action="extend", default=[], metavar="FILE",
                         help="rules files (one or more); may be left out when --evals carries "
                              "its checks under \"referee\"")
-    parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
+    parser.add_argument("--evals", type=given_name, metavar="EVALS_JSON", default=None,
                         help="skill-creator evals.json: its expectations set the order and texts")
-    parser.add_argument("--response", metavar="PATH", type=given_name, help="the file the harness delivered as the answer, "
-                        "relative to each run folder (outputs/result.md): it is the response")
+    parser.add_argument("--response", metavar="PATH", type=given_name,
+                        help="the file the harness delivered as the answer, relative to each run folder "
+                             "(outputs/result.md): it is the response")
     parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",
                         help="processes that grade and write, this one included (default 1; 0 = one per CPU); "
                              "output is identical")

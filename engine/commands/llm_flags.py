@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import argparse
 
+from referee.engine.commands.arguments import given_name
+
 
 def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the grader flags to ``parser`` (an argument group, all optional)."""
@@ -41,10 +43,11 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
                        help="USD per million input,output tokens, to report cost")
     group.add_argument("--llm-note", metavar="TEXT", default="",
                        help="what produced a new cassette, written in its first line")
-    group.add_argument("--llm-batch-export", metavar="FILE", default=None,
+    group.add_argument("--llm-batch-export", type=given_name, metavar="FILE", default=None,
                        help="send nothing: write the judge requests (those the cassette lacks) to FILE "
                             "as a provider batch (OpenAI or Anthropic, as the model's), and no report")
-    group.add_argument("--llm-batch-import", metavar="FILE", nargs="+", action="extend", default=[],
+    group.add_argument("--llm-batch-import", type=given_name, metavar="FILE", nargs="+", action="extend",
+                       default=[],
                        help="the batch's result files: each is checked and its replies go into the "
                             "cassette of --llm replay:PATH, which grading then replays")
 

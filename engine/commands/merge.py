@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from referee.engine.commands.arguments import given_path
+from referee.engine.commands.arguments import given_name, given_path
 from referee.engine.report.color import add_color_argument
 from referee.engine.usage import UsageError
 
@@ -47,9 +47,9 @@ def add_parser(sub: Subcommands) -> None:
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("workspace", type=given_path, metavar="WORKSPACE",
                         help="the workspace holding every shard's reports and shard-I-of-N.json")
-    parser.add_argument("--rules", nargs="+", action="extend", default=[], metavar="FILE",
+    parser.add_argument("--rules", type=given_name, nargs="+", action="extend", default=[], metavar="FILE",
                         help="the rules files the shards graded with")
-    parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
+    parser.add_argument("--evals", type=given_name, metavar="EVALS_JSON", default=None,
                         help="the evals.json the shards graded with")
     parser.add_argument("--check", action="store_true", help="check and decide; write nothing")
     add_color_argument(parser)

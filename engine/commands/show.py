@@ -49,7 +49,7 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument("--response", metavar="PATH", type=given_name,
                         help="the file the harness delivered as the answer, relative to each run folder "
                              "(outputs/result.md): it is the response")
-    parser.add_argument("--evals", metavar="EVALS_JSON", default=None,
+    parser.add_argument("--evals", type=given_name, metavar="EVALS_JSON", default=None,
                         help="skill-creator evals.json: the response_file it names for an eval is "
                              "the response of that eval's runs, as in referee grade")
     parser.set_defaults(handler=run)
