@@ -125,7 +125,8 @@ def test_a_named_response_file_that_is_missing_fails_and_is_warned(tmp_path):
     found = discover(tmp_path, referee_responses("outputs/result.md")).runs[0].load()
     assert [p.code for p in found.problems] == ["no-response"]
     escape = discover(tmp_path, referee_responses("../x.md")).runs[0].load()
-    assert escape.response is None and [p.code for p in escape.problems] == ["bad-response"]
+    # named, but leaving the run folder: not read, so unknown (never missing)
+    assert escape.response.unreadable is not None and [p.code for p in escape.problems] == ["bad-response"]
 
 
 def referee_responses(path: str):

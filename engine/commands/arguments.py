@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
+from referee.engine.run.safeio import safe_relative
+
 
 def given_path(text: str) -> Path:
     """A path argument as given; an empty one is refused: ``Path("")`` is the working
@@ -17,6 +19,17 @@ def given_name(text: str) -> str:
     """A path argument kept as text (``given_path``), refused when empty."""
     if not text.strip():
         raise argparse.ArgumentTypeError("an empty path: name the file or folder (is a variable unset?)")
+    return text
+
+
+def response_name(text: str) -> str:
+    """``--response PATH``: a file of each run folder, so a path that leaves the folder
+    (absolute, or through ``..``) names no run's response; read as the response of none,
+    it left every run without one, and ``not response contains`` passed on every run."""
+    given_name(text)
+    if safe_relative(text) is None:
+        raise argparse.ArgumentTypeError(f"{text!r} leaves the run folder: name the response file relative to "
+                                         "each run folder, without '..' (outputs/result.md)")
     return text
 
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
 
-from referee.engine.commands.arguments import add_rules, add_workspace, given_name
+from referee.engine.commands.arguments import add_rules, add_workspace, response_name
 from referee.engine.report.color import add_color_argument
 from referee.engine.text import count
 from referee.engine.usage import UsageError
@@ -39,7 +39,7 @@ def add_parser(sub: Subcommands) -> None:
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter)
     add_workspace(parser)
     add_rules(parser)
-    parser.add_argument("--response", metavar="PATH", type=given_name,
+    parser.add_argument("--response", metavar="PATH", type=response_name,
                         help="the file the harness delivered as the answer, relative to each run folder "
                              "(outputs/result.md): it is the response, as in referee grade")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")

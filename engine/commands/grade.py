@@ -10,7 +10,7 @@ from contextlib import nullcontext
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from referee.engine.commands.arguments import given_name, given_path
+from referee.engine.commands.arguments import given_name, given_path, response_name
 from referee.engine.commands import grade_sources
 from referee.engine.commands.grade_report import JSON_SCHEMA_VERSION, print_results, runs_text, their
 from referee.engine.commands.grade_batch import check_flags, export_requests, unused_results
@@ -70,7 +70,7 @@ def add_parser(sub: Subcommands) -> None:
                              "its checks under \"referee\"")
     parser.add_argument("--evals", type=given_name, metavar="EVALS_JSON", default=None,
                         help="skill-creator evals.json: its expectations set the order and texts")
-    parser.add_argument("--response", metavar="PATH", type=given_name,
+    parser.add_argument("--response", metavar="PATH", type=response_name,
                         help="the file the harness delivered as the answer, relative to each run folder "
                              "(outputs/result.md): it is the response")
     parser.add_argument("--jobs", "-j", type=_jobs, default=1, metavar="N",

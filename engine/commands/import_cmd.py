@@ -18,7 +18,7 @@ import argparse
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee.engine.commands.arguments import given_name
+from referee.engine.commands.arguments import given_name, response_name
 from referee.engine.text import count as plural
 from referee.engine.usage import UsageError
 
@@ -67,7 +67,7 @@ def add_parser(sub: Subcommands) -> None:
                              "so rules and evals.json for eval ID apply; default: one eval per source, named after it")
     parser.add_argument("--config", metavar="NAME", default="imported",
                         help="the configuration folder with --eval (default: imported)")
-    parser.add_argument("--response", metavar="PATH", type=given_name,
+    parser.add_argument("--response", metavar="PATH", type=response_name,
                         help="the file the harness delivered as the answer, relative to the run folder "
                              "(the source's folder, or the one above outputs/): it is the response, "
                              "over what the source says last (default: outputs/response.md when present)")

@@ -17,7 +17,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
-from referee.engine.commands.arguments import given_name
+from referee.engine.commands.arguments import given_name, response_name
 from referee.engine.usage import UsageError
 from referee.engine.report.inert import inert
 
@@ -46,7 +46,7 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument("run_dir", metavar="RUN_DIR", type=given_name,
                         help="a run folder (holding outputs/) or a workspace")
     parser.add_argument("--json", action="store_true", help="print JSON (sorted keys, relative paths)")
-    parser.add_argument("--response", metavar="PATH", type=given_name,
+    parser.add_argument("--response", metavar="PATH", type=response_name,
                         help="the file the harness delivered as the answer, relative to each run folder "
                              "(outputs/result.md): it is the response")
     parser.add_argument("--evals", type=given_name, metavar="EVALS_JSON", default=None,

@@ -26,7 +26,7 @@ TEXT_KINDS = ("agent_notes", "harness")
 # Problem codes that mean a file could not be read exactly: evidence read from such
 # a file is never used, so a check on it is an ERROR rather than a check on nothing.
 UNREADABLE = frozenset({"binary", "not-utf8", "not-utf16", "too-large", "unreadable", "not-a-file", "name-case",
-                        "symlink-escape", "symlink-loop", "broken-symlink"})
+                        "symlink-escape", "symlink-loop", "broken-symlink", "bad-response"})
 # The import problem that makes every check over the harness text an ERROR: the import
 # skipped text that may be a turn of the user or the harness (a message of a role the
 # format does not have), so the harness text read may lack it.

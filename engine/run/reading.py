@@ -80,7 +80,7 @@ def read_response(read: Callable[[str], TextFile | None], named: tuple[str, str]
     ``base``: the run's place, which prefixes the path of a problem."""
     if named is not None:
         rel = safe_relative(named[0])
-        return None if rel is None else read(rel)
+        return _leaving(named, base) if rel is None else read(rel)
     found = read(RESPONSE)
     if found is not None and not _blank(found):
         return found
@@ -91,6 +91,16 @@ def read_response(read: Callable[[str], TextFile | None], named: tuple[str, str]
     # beside it gives is the response. Taken as the response, the empty file made
     # 'not response contains "x"' pass over an answer the log shows.
     return log() or found
+
+
+def _leaving(named: tuple[str, str], base: str) -> TextFile:
+    """The response of a run whose named response file leaves the run folder (an
+    absolute path, one through ``..``, an evals.json ``response_file`` written so): the
+    harness named a file as the answer, which is not read, so the response is unknown,
+    never missing; taken as missing, 'not response contains "x"' passed on every run."""
+    message = f"the response file {named[0]} named by {named[1]} leaves the run folder: not read, so the " \
+              "response is unknown"
+    return TextFile(named[0], None, 0, (Problem("bad-response", join_report(base, named[0]), message),))
 
 
 def _response_beside(beside: TextFile, report: str) -> TextFile:
@@ -220,21 +230,17 @@ def missing_response(named: tuple[str, str] | None) -> str:
     """Why the run has no response, for a check that reads it."""
     if named is None:
         return "response.md is missing or empty"
-    rel = safe_relative(named[0])
-    if rel is None:
-        return f"the response file {named[0]} ({named[1]}) leaves the run folder; not read"
-    return f"{rel} ({named[1]}) is missing or empty"
+    return f"{safe_relative(named[0]) or named[0]} ({named[1]}) is missing or empty"
 
 
 def response_problems(base: str, named: tuple[str, str] | None, response: TextFile | None) -> tuple[Problem, ...]:
-    """A named response file that leaves the run or is missing: a warning of the run
-    whose problems are reported relative to ``base``."""
-    if named is None:
+    """A named response file that is missing: a warning of the run whose problems are
+    reported relative to ``base`` (one that leaves the run is the response's own
+    problem, ``bad-response``)."""
+    rel = None if named is None else safe_relative(named[0])
+    if named is None or rel is None:
         return ()
-    rel = safe_relative(named[0])
-    where = join_report(base, rel or named[0])
-    if rel is None:
-        return (Problem("bad-response", where, f"the response file named by {named[1]} leaves the run folder"),)
+    where = join_report(base, rel)
     if response is None:
         return (Problem("no-response", where, f"no such file: the response file named by {named[1]}"),)
     return ()

@@ -36,16 +36,15 @@ class UnreadableResponse(Exception):
 def delivered(folder: Path, named: str | None, source: str, problems: list[Problem]) -> tuple[Text, ...] | None:
     """The delivered file of the source named ``source`` lying in ``folder``, as the
     response: ``(text,)``; ``()`` for a file named but missing (a problem of the
-    source); None when nothing is delivered (the importer's response stands). A
-    name that leaves the run folder is a problem too, and leaves no response: the
-    harness named a file as the answer, which is not read (as ``grade --response``
-    does not read it), so the agent's last words are not the response either.
-    Raises ``UnreadableResponse`` for a file that is there but cannot be read."""
+    source); None when nothing is delivered (the importer's response stands).
+    Raises ``UnreadableResponse`` for a file that is there but cannot be read, and for
+    a name that leaves the run folder: the harness named a file as the answer, which is
+    not read (as ``grade --response`` does not read it), so the response is unknown,
+    neither the agent's last words nor none."""
     rel = safe_relative(named) if named is not None else DEFAULT
     if rel is None:
-        problems.append(Problem("bad-response", source, f"--response {named}: the path leaves the run folder; "
-                                "not read, and the run has no response"))
-        return ()
+        raise UnreadableResponse(f"--response {named}: the path leaves the run folder, so the file the harness "
+                                 "named as the answer is not read: the run's response is unknown")
     root = run_folder(folder)
     path = root / rel
     if path.name == source and path.parent == folder:
