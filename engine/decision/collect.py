@@ -19,6 +19,7 @@ from typing import Any, Sequence
 from referee.engine.caps import cut
 from referee.engine.decision.provenance import inputs_of, rules_of
 from referee.engine.decision.recount import Item, disagreements
+from referee.engine.facts.metrics import LARGEST_FIGURE
 from referee.engine.report.freshness import file_digest, stale_grade
 from referee.engine.report.marker import GRADING
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
@@ -243,8 +244,9 @@ def _timing(run: Run, path: str, copied: Any, warnings: list[str]) -> tuple[floa
 
 # Beyond 2^53 a JSON number is no longer exact for most readers, and sums and
 # squares of such numbers over thousands of runs leave the range of a float: a
-# figure that large is no measurement of a run, and is left out, saying so.
-LARGEST = 2 ** 53
+# figure that large is no measurement of a run, and is left out, saying so (grade
+# leaves it out of grading.json by the same bound).
+LARGEST = LARGEST_FIGURE
 
 
 def _number(source: dict, name: str, where: str, warnings: list[str]) -> float | None:

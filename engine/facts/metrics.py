@@ -3,8 +3,8 @@
 ``execution_metrics`` copies ``outputs/metrics.json`` when it holds a JSON object;
 otherwise it computes the same fields from what the run left on disk, and says
 which of the two it did. ``copied_timing`` copies ``timing.json`` without the
-figures that are not numbers. ``run_skill_type`` classifies a run by the tools it
-called: the one decision of a run's skill type.
+figures that are not numbers, or below 0, or above 2^53. ``run_skill_type``
+classifies a run by the tools it called: the one decision of a run's skill type.
 """
 
 from __future__ import annotations
@@ -70,11 +70,11 @@ def execution_metrics(run: Run) -> tuple[dict[str, Any], str]:
     """``(metrics, source)``: source is ``"metrics.json"`` or ``"transcript"``.
 
     A metrics.json that is missing, unreadable, not a JSON object, or whose counts
-    are not numbers (``AGGREGATED_COUNTS``) is replaced by metrics computed from the
-    transcript and the output files.
+    (``AGGREGATED_COUNTS``) are not numbers, or below 0, or above 2^53 is replaced by
+    metrics computed from the transcript and the output files.
     """
     copied = _copied(run.metrics)
-    if copied is not None and not _not_numbers(copied, AGGREGATED_COUNTS):
+    if copied is not None and not _not_figures(copied, AGGREGATED_COUNTS):
         return _bounded(copied), "metrics.json"
     return _bounded(computed_metrics(run)), "transcript"
 
@@ -94,11 +94,12 @@ TIMING_FIGURES = ("total_tokens", "input_tokens", "output_tokens", "duration_ms"
 
 def copied_timing(run: Run) -> dict[str, Any]:
     """timing.json as a report copies it (JSON types only), without the
-    ``TIMING_FIGURES`` that are not numbers; empty when it is no JSON object."""
+    ``TIMING_FIGURES`` that are no figures (not numbers, below 0, above 2^53); empty
+    when it is no JSON object."""
     found = _copied(run.timing)
     if found is None:
         return {}
-    wrong = set(_not_numbers(found, TIMING_FIGURES))
+    wrong = set(_not_figures(found, TIMING_FIGURES))
     return {key: value for key, value in found.items() if key not in wrong}
 
 
@@ -115,10 +116,28 @@ def _copied(found: JsonFile | None) -> dict[str, Any] | None:
     return plain(found.value)
 
 
-def _not_numbers(copied: dict[str, Any], names: tuple[str, ...]) -> list[str]:
-    """The ``names`` that ``copied`` holds as something other than a number (a string,
-    null, a list, true, NaN): copied, they break the aggregator."""
-    return [name for name in names if name in copied and not _number(copied[name])]
+def _not_figures(copied: dict[str, Any], names: tuple[str, ...]) -> list[str]:
+    """The ``names`` that ``copied`` holds as something other than a figure (a string,
+    null, a list, true, NaN, a negative or too large number): copied, they break the
+    aggregator or skew its means."""
+    return [name for name in names if name in copied and _not_a_figure(copied[name])]
+
+
+# Beyond 2^53 a JSON number is no longer exact, and skill-creator's aggregator cannot
+# average or square it (an integer of hundreds of digits overflows a float): referee
+# aggregate leaves such a figure out, and a negative one, so grading.json does too.
+LARGEST_FIGURE = 2 ** 53
+
+
+def _not_a_figure(value: Any) -> str | None:
+    """Why ``value`` is no figure of a run; None when it is one (0 to 2^53)."""
+    if not _number(value):
+        return "not a number"
+    if value < 0:
+        return "below 0"
+    if value > LARGEST_FIGURE:
+        return f"above {LARGEST_FIGURE:,} (2^53, where JSON numbers stop being exact)"
+    return None
 
 
 def _not_copied(run: Run, found: JsonFile | None, names: tuple[str, ...], code: str,
@@ -126,11 +145,12 @@ def _not_copied(run: Run, found: JsonFile | None, names: tuple[str, ...], code: 
     """The warning ``code`` naming the ``names`` of a side file's object that are not
     numbers, and what was done ``instead``; none when all are numbers."""
     copied = _copied(found)
-    wrong = _not_numbers(copied, names) if copied is not None else []
+    wrong = _not_figures(copied, names) if copied is not None else []
     if found is None or copied is None or not wrong:
         return ()
-    shown = ", ".join(f"{name} is {cut(json.dumps(copied[name], ensure_ascii=False), 40)}" for name in wrong)
-    message = f"{shown}, not a number: {instead} (skill-creator's aggregator sums these fields)"
+    shown = "; ".join(f"{name} is {cut(json.dumps(copied[name], ensure_ascii=False), 40)}, "
+                      f"{_not_a_figure(copied[name])}" for name in wrong)
+    message = f"{shown}: {instead} (skill-creator's aggregator sums these fields)"
     return (Problem(code, join_report(run.id.rel, found.path), message),)
 
 
