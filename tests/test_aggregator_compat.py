@@ -72,8 +72,10 @@ def test_summary_fields(graded):
 
 def test_timing_fields(graded):
     # It reads timing.total_duration_seconds from grading.json (a number, default 0.0)
-    # and only when that is 0.0 opens timing.json for total_tokens: so total_tokens
-    # must travel inside grading.json's timing as well.
+    # and only when that is 0.0 opens timing.json for total_tokens; otherwise it takes
+    # execution_metrics.output_chars as the tokens and never reads timing.total_tokens
+    # (docs/aggregate.md). referee aggregate reads total_tokens from grading.json's
+    # timing when timing.json is gone, so the copy is kept whole.
     for path, report in graded:
         timing = report["timing"]
         assert isinstance(timing, dict)
