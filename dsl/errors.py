@@ -12,7 +12,7 @@ Codes reported by the parser: ``syntax``, ``bad-string``, ``bad-number``,
 ``unknown-function``, ``wrong-arity``, ``unknown-name``, ``name-cycle``,
 ``unknown-field``, ``bad-regex``, ``bad-jsonpath``, ``jsonpath-regex``,
 ``bad-operand``, ``bad-step``, ``bad-path``, ``unknown-eval``, ``unknown-input``,
-``bad-input``, ``too-large`` (and ``unknown-source``
+``bad-input``, ``too-large``, ``duplicate-text`` (and ``unknown-source``
 for a quantifier over a name that is neither a source nor a let). Warnings
 (``severity`` "warning", from ``referee check --workspace``): ``unseen-tool``,
 ``unseen-field``, ``unseen-file``.
@@ -35,7 +35,7 @@ WARNING_CODES = ("unseen-tool", "unseen-field", "unseen-file")
 COMPILER_CODES = (
     "unknown-function", "wrong-arity", "unknown-name", "name-cycle", "unknown-field",
     "bad-regex", "bad-jsonpath", "jsonpath-regex", "bad-operand", "bad-step", "bad-path", "unknown-eval",
-    "unknown-input", "bad-input", "too-large",
+    "unknown-input", "bad-input", "too-large", "duplicate-text",
 )
 
 

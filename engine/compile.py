@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, RulesError, did_you_mean
+from referee.engine.caps import cut
 from referee.engine.checks import static
 from referee.engine.checks.base import Check, Expr
 from referee.engine.checks.compiler import Compiler, Scope
@@ -243,11 +244,32 @@ def _compile_group(group: _Group, diagnostics: list[Diagnostic]) -> CompiledEval
     _refuse_oversized(compiler, group, let_nodes, extents)
     lets = compiler.compile_lets()
     assertions = []
-    for n, (written, index) in enumerate(_ordered(group), start=1):
+    order = _ordered(group)
+    for n, (written, index) in enumerate(order, start=1):
         sentence = group.sentences[index - 1] if index and index <= len(group.sentences) else None
         assertions.append(_assertion(compiler, group.key, n, written, index, sentence, let_nodes, extents))
+    _refuse_same_texts(order, assertions, diagnostics)
     return CompiledEval(group.key, group.name, tuple(assertions), tuple(sorted(lets.items())),
                         tuple(let_nodes.values()), tuple(sorted(compiler.inputs_read.items())))
+
+
+def _refuse_same_texts(order: list[tuple[_Written | None, int | None]], assertions: list[CompiledAssertion],
+                       diagnostics: list[Diagnostic]) -> None:
+    """``duplicate-text`` at each ``expect`` whose text an earlier ``expect`` of the
+    eval has: skill-creator's viewer matches an eval's verdicts by their text and shows
+    the first one's for both, so a failed check would read as passed. (A sentence of
+    evals.json without a rule is left alone: the rules did not write it.)"""
+    first: dict[str, str] = {}
+    for (written, _), assertion in zip(order, assertions):
+        if written is None:
+            continue
+        earlier = first.setdefault(assertion.text, assertion.key)
+        if earlier != assertion.key:
+            path, expect = written
+            diagnostics.append(_diag(
+                "duplicate-text", f"assertion {assertion.key} has the same text as {earlier}, "
+                f"\"{cut(assertion.text, 60)}\"", path, expect.span.head(len("expect")),
+                "give it a sentence of its own: skill-creator's viewer matches verdicts by their text"))
 
 
 # The hint of ``too-large``: what such a rule comes to is not what anyone means to write.

@@ -104,6 +104,14 @@ def test_expectation_fields(graded):
             assert isinstance(item["evidence"], str) and item["evidence"]
 
 
+def test_each_text_once_per_run(graded):
+    # The viewer's benchmark tab has one row per expectation text of an eval and shows,
+    # for each run, the verdict of the first expectation with that text.
+    for _, report in graded:
+        texts = [item["text"] for item in report["expectations"]]
+        assert len(texts) == len(set(texts)), texts
+
+
 def test_user_notes_summary_fields(graded):
     # It concatenates user_notes_summary.uncertainties, .needs_review and
     # .workarounds (lists) into the run's notes.

@@ -164,8 +164,10 @@ def test_blocks_of_several_files_merge_and_duplicates_are_errors():
     a = dsl.parse_rules("eval 1\nlet n = 1\nexpect 1: n == 1\n", "a.rules")
     b = dsl.parse_rules("eval 1\nlet n = 2\nexpect 1: n == 2\nexpect 2: n == 1\n", "b.rules")
     found = check_rules([a, b])
+    # b's expect 2 has the text of a's expect 1 (its check): the viewer would show one for both
     assert [(d.code, d.path) for d in found] == [("duplicate-let", "b.rules"),
-                                                 ("duplicate-expect", "b.rules")]
+                                                 ("duplicate-expect", "b.rules"),
+                                                 ("duplicate-text", "b.rules")]
 
 
 def test_for_run_by_id_then_name():

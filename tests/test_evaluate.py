@@ -44,7 +44,7 @@ class Exploding:
 
 
 def test_a_defect_in_a_check_is_one_error_verdict():
-    ev = program("eval 1\nexpect: calls is empty\nexpect: calls is empty\n")
+    ev = program('eval 1\nexpect "first": calls is empty\nexpect "second": calls is empty\n')
     broken = replace(ev, assertions=(replace(ev.assertions[0], check=Exploding()), ev.assertions[1]))
     first, second = evaluate(broken, Run())
     assert first.outcome is Outcome.ERROR and "ValueError: boom" in first.message
