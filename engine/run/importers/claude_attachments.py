@@ -23,7 +23,8 @@ CLAUDE.md, diagnostics: the tools', as a ``Read`` result is) or Claude Code's fi
 words over the session's state (plan mode, todos, skill and tool listings). A prompt
 the user queued while the agent worked is the user's (``claude_requests``), read before.
 A stream (stream-json) reports each hook it ran in a ``system`` record instead
-(``hook_response``), read here as well."""
+(``hook_response``), read here as well: what it printed, or, when it blocked (exit code
+2), what it wrote to stderr, given the agent by the events that give a blocking error."""
 
 from __future__ import annotations
 
@@ -35,6 +36,13 @@ from referee.engine.run.importers.source import nested
 
 # The hook events whose plain output Claude Code gives the agent (hook_success's content)
 _OUTPUT_GIVEN = frozenset({"SessionStart", "UserPromptSubmit"})
+# The hook events whose blocking error (exit code 2: what the hook wrote to stderr) Claude
+# Code gives the agent: a tool call refused, feedback on a tool that ran or failed, a stop
+# refused (to the subagent, for SubagentStop, whose stream this is then)
+_STDERR_GIVEN = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop"})
+# and those whose blocking error it shows the user only (a prompt it blocked is erased)
+_STDERR_SHOWN = frozenset({"SessionStart", "SessionEnd", "UserPromptSubmit", "Notification", "PreCompact",
+                           "SubagentStart", "WorktreeRemove", "InstructionsLoaded"})
 
 
 class Given(NamedTuple):
@@ -83,11 +91,15 @@ def _given(kind: str, attachment: dict) -> Given | None:
 
 def hook_response(rec: dict) -> Given | None:
     """What a hook gave the agent, from the ``hook_response`` record stream-json writes
-    when it ran (``stdout``, printed as text or as JSON): a SessionStart or
-    UserPromptSubmit hook's text, any hook's ``hookSpecificOutput.additionalContext``.
-    None when it gave nothing: it failed (its stderr is shown to the user), printed
-    nothing, or printed text as a hook of another event."""
+    when it ran: what it printed (``stdout``, as text or as JSON) when it succeeded (a
+    SessionStart or UserPromptSubmit hook's text, any hook's
+    ``hookSpecificOutput.additionalContext``), or what it wrote to ``stderr`` when it
+    blocked (exit code 2, ``_blocked``). None when it gave nothing: it failed otherwise
+    (its stderr is shown to the user), printed nothing, or printed text as a hook of
+    another event."""
     exit_code = rec.get("exit_code")
+    if exit_code == 2:
+        return _blocked(rec)
     if exit_code != 0 and not (exit_code is None and rec.get("outcome") == "success"):
         return None
     stdout = rec.get("stdout")
@@ -100,6 +112,31 @@ def hook_response(rec: dict) -> Given | None:
         return given
     # what it printed is not told apart from what it wrote to stderr, which is not given
     return Given(R.HOOK, None, printed, "this hook_response record's output, which has no stdout", surely=True)
+
+
+def _blocked(rec: dict) -> Given | None:
+    """What a hook that blocked (exit code 2: Claude Code then ignores its stdout) gave
+    the agent: its ``stderr``, as the reason a tool call was refused, the feedback after
+    a tool ran or failed, or why it may not stop yet (the events of ``_STDERR_GIVEN``).
+    A SessionStart, UserPromptSubmit or other event's hook of ``_STDERR_SHOWN`` shows it to
+    the user only; of an event of neither (or of none named) it may have been given."""
+    stderr = rec.get("stderr")
+    held = rec.get("output") if stderr is None else stderr  # output: stdout and stderr as one
+    if isinstance(held, str) and not held.strip():
+        return None
+    event = _event(rec.get("hook_event"), rec.get("hook_name"))
+    if event in _STDERR_SHOWN:
+        return None
+    if event in _STDERR_GIVEN and isinstance(stderr, str):
+        return Given(R.HOOK, stderr)
+    if stderr is not None and not isinstance(stderr, str):
+        what = "stderr, which is no text"
+    elif event in _STDERR_GIVEN:
+        what = "output, which has no stderr"
+    else:
+        what = "stderr, of a hook of an event whose blocking error may be given" if event else \
+            "stderr, of a hook of no named event"
+    return Given(R.HOOK, None, held, f"this hook_response record's {what}", _holds_text(held))
 
 
 def _printed(printed: str, event: str | None) -> Given | None:
