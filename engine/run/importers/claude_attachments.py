@@ -43,6 +43,11 @@ _STDERR_GIVEN = frozenset({"PreToolUse", "PostToolUse", "PostToolUseFailure", "S
 # and those whose blocking error it shows the user only (a prompt it blocked is erased)
 _STDERR_SHOWN = frozenset({"SessionStart", "SessionEnd", "UserPromptSubmit", "Notification", "PreCompact",
                            "SubagentStart", "WorktreeRemove", "InstructionsLoaded"})
+# The events whose JSON "reason" to block Claude Code gives the agent (a tool call refused,
+# feedback on a tool that ran, why it may not stop yet), and those whose it shows the user
+# only (a prompt blocked is erased with it)
+_BLOCK_GIVEN = frozenset({"PreToolUse", "PostToolUse", "Stop", "SubagentStop"})
+_BLOCK_SHOWN = frozenset({"UserPromptSubmit"})
 
 
 class Given(NamedTuple):
@@ -92,8 +97,8 @@ def _given(kind: str, attachment: dict) -> Given | None:
 def hook_response(rec: dict) -> Given | None:
     """What a hook gave the agent, from the ``hook_response`` record stream-json writes
     when it ran: what it printed (``stdout``, as text or as JSON) when it succeeded (a
-    SessionStart or UserPromptSubmit hook's text, any hook's
-    ``hookSpecificOutput.additionalContext``), or what it wrote to ``stderr`` when it
+    SessionStart or UserPromptSubmit hook's text, what its JSON answer told the agent:
+    ``_answered``), or what it wrote to ``stderr`` when it
     blocked (exit code 2, ``_blocked``). None when it gave nothing: it failed otherwise
     (its stderr is shown to the user), printed nothing, or printed text as a hook of
     another event."""
@@ -143,18 +148,54 @@ def _printed(printed: str, event: str | None) -> Given | None:
     """What a hook of ``event`` that printed ``printed`` gave the agent (``hook_response``)."""
     answer = _json_object(printed)
     if answer is not None:
-        context = answer.get("hookSpecificOutput")
-        context = context.get("additionalContext") if isinstance(context, dict) else None
-        if isinstance(context, str) or context is None:  # Claude Code takes a string alone
-            return Given(R.HOOK, context) if context is not None and context.strip() else None
-        return Given(R.HOOK, None, context, "this hook_response record's additional context, which is no text",
-                     surely=True)
+        return _answered(answer, event)
     if not printed.strip() or (event is not None and event not in _OUTPUT_GIVEN):
         return None
     if event is None:
         return Given(R.HOOK, None, printed, "this hook_response record's output, of a hook of no named event",
                      surely=True)
     return Given(R.HOOK, printed)
+
+
+def _answered(answer: dict, event: str | None) -> Given | None:
+    """What a hook of ``event`` that answered in JSON gave the agent: its
+    ``hookSpecificOutput.additionalContext``, the ``reason`` it blocked for
+    (``decision`` "block"), why it denied a tool call (``permissionDecisionReason``, or a
+    PermissionRequest hook's ``decision.message``) and why it stopped the agent
+    (``stopReason``, with ``continue`` false), one a line. A ``systemMessage``, a reason
+    to allow or to ask, and a blocked prompt's reason are shown to the user only. A part
+    in a shape not read, or whose reader (the event, the decision) is not known, may have
+    been given: the whole is then unknown."""
+    specific = answer.get("hookSpecificOutput")
+    specific = specific if isinstance(specific, dict) else {}
+    parts = [(specific.get("additionalContext"), "additional context", True)]
+    if answer.get("decision") == "block":
+        parts.append((answer.get("reason"), "reason to block", _given_for(event, _BLOCK_GIVEN, _BLOCK_SHOWN)))
+    if "permissionDecisionReason" in specific:
+        decision = specific.get("permissionDecision")
+        parts.append((specific["permissionDecisionReason"], "reason for its permission decision",
+                      True if decision == "deny" else False if decision in ("allow", "ask") else None))
+    denied = specific.get("decision")
+    if isinstance(denied, dict) and denied.get("behavior") == "deny":
+        parts.append((denied.get("message"), "reason to deny", True))
+    if answer.get("continue") is False:  # given as a hook_stopped_continuation attachment is
+        parts.append((answer.get("stopReason"), "reason to stop", True))
+    texts = []
+    for value, what, given in parts:
+        if value is None or given is False or (isinstance(value, str) and not value.strip()):
+            continue
+        if not isinstance(value, str) or given is None:
+            what = f"{what}, which is no text" if not isinstance(value, str) else \
+                f"{what}, of a hook whose {what} may be given or not"
+            return Given(R.HOOK, None, value, f"this hook_response record's {what}", surely=True)
+        texts.append(value)
+    return Given(R.HOOK, "\n".join(texts)) if texts else None
+
+
+def _given_for(event: str | None, given: frozenset[str], shown: frozenset[str]) -> bool | None:
+    """Whether a hook of ``event`` gave the agent what it told Claude Code (True), showed
+    it the user only (False), or either (None: an event of neither set, or none named)."""
+    return True if event in given else False if event in shown else None
 
 
 def _event(event: Any, name: Any) -> str | None:
