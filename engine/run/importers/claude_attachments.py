@@ -36,6 +36,8 @@ from referee.engine.run.importers.source import nested
 
 # The hook events whose plain output Claude Code gives the agent (hook_success's content)
 _OUTPUT_GIVEN = frozenset({"SessionStart", "UserPromptSubmit"})
+# The hook events that refuse to let the agent stop, sending it back to work with a reason
+_STOP_EVENTS = frozenset({"Stop", "SubagentStop"})
 # The hook events whose blocking error (exit code 2: what the hook wrote to stderr) Claude
 # Code gives the agent: a tool call refused, feedback on a tool that ran or failed, a stop
 # refused (to the subagent, for SubagentStop, whose stream this is then)
@@ -53,13 +55,16 @@ _BLOCK_SHOWN = frozenset({"UserPromptSubmit"})
 class Given(NamedTuple):
     """Text an attachment gave the agent: ``text``, of the harness text ``kind``; or,
     when it is in a shape not read (``text`` None), the ``value`` that holds it, what
-    that is, and whether it surely held text (an attachment written only to carry it)."""
+    that is, and whether it surely held text (an attachment written only to carry it).
+    ``refused``: the text is why a Stop or SubagentStop hook sent the agent back to work,
+    which Claude Code also writes as a user record ("Stop hook feedback:\n...")."""
 
     kind: str
     text: str | None
     value: Any = None
     what: str = ""
     surely: bool = False
+    refused: bool = False
 
 
 def harness_text(attachment: Any) -> Given | None:
@@ -84,7 +89,9 @@ def _given(kind: str, attachment: dict) -> Given | None:
     if kind == "hook_blocking_error":
         error = attachment.get("blockingError")
         error = error.get("blockingError") if isinstance(error, dict) else error
-        return _text(R.HOOK, error, "blocking error", surely=True)
+        given = _text(R.HOOK, error, "blocking error", surely=True)
+        return given and given._replace(refused=_event(attachment.get("hookEvent"), attachment.get("hookName"))
+                                        in _STOP_EVENTS)
     if kind == "hook_stopped_continuation":
         return _text(R.HOOK, attachment.get("message"), "reason to stop", surely=True)
     if kind == "critical_system_reminder":
@@ -133,7 +140,7 @@ def _blocked(rec: dict) -> Given | None:
     if event in _STDERR_SHOWN:
         return None
     if event in _STDERR_GIVEN and isinstance(stderr, str):
-        return Given(R.HOOK, stderr)
+        return Given(R.HOOK, stderr, refused=event in _STOP_EVENTS)
     if stderr is not None and not isinstance(stderr, str):
         what = "stderr, which is no text"
     elif event in _STDERR_GIVEN:
@@ -189,7 +196,7 @@ def _answered(answer: dict, event: str | None) -> Given | None:
                 f"{what}, of a hook whose {what} may be given or not"
             return Given(R.HOOK, None, value, f"this hook_response record's {what}", surely=True)
         texts.append(value)
-    return Given(R.HOOK, "\n".join(texts)) if texts else None
+    return Given(R.HOOK, "\n".join(texts), refused=event in _STOP_EVENTS) if texts else None
 
 
 def _given_for(event: str | None, given: frozenset[str], shown: frozenset[str]) -> bool | None:

@@ -89,6 +89,10 @@ class Reader:
         # progress holding a call: (its Task's tool_use id, where, the ids of the calls it shows)
         self.progress: list[tuple[Any, Origin, frozenset[str]]] = []
         self.partial = Partial(_CALL_BLOCKS)  # the messages stream_event records started
+        # why a Stop hook sent the agent back to work, read since it last spoke: as a hook's
+        # (an attachment, a hook_response) and as Claude Code's feedback (a user record)
+        self.refusals: list[tuple[int, Text]] = []
+        self.feedback: list[tuple[int, Text]] = []
 
     def record(self, source: str, line: int, rec: dict) -> None:
         kind = rec.get("type")
@@ -365,11 +369,40 @@ class Reader:
     def given(self, origin: Origin, rec: dict, given: claude_attachments.Given) -> None:
         """Text an attachment gave the agent (a hook's context or output): harness text at
         its line; in a shape not read, it leaves the harness text unknown."""
-        if given.text is not None:
+        if given.text is not None and not (given.refused and self.told(given.text)):
             self.entries.append(Text(given.kind, "", given.text, origin))
-        else:
+            if given.refused:
+                self.refusals.append((self.last_said, self.entries[-1]))
+        elif given.text is None:
             self.harness_unread(origin, given.what, given.value, surely=given.surely)
         self.unread(origin, "this attachment record", rec)
+
+    def told(self, text: str) -> bool:
+        """Whether the feedback of a Stop hook (``Stop hook feedback:\n...``) read since the
+        agent last spoke carries ``text``: the agent was given it once, as that feedback."""
+        return any(said == self.last_said and text.strip() in entry.text for said, entry in self.feedback)
+
+    def refused(self, feedback: Text) -> None:
+        """Claude Code writes why a Stop hook sent the agent back to work twice, as the
+        hook's blocking error and as this feedback, in either order: the agent was given
+        it once. The feedback is read; a blocking error it carries, read before it since
+        the agent last spoke, is dropped (unless a call came after it, whose position in
+        the entries is kept)."""
+        self.feedback = [(said, e) for said, e in self.feedback if said == self.last_said]
+        self.feedback.append((self.last_said, feedback))
+        self.refusals = [(said, entry) for said, entry in self.refusals if said == self.last_said
+                         and not (entry.text.strip() in feedback.text and self.dropped(entry))]
+
+    def dropped(self, entry: Text) -> bool:
+        """Whether ``entry``, read since the agent last spoke, is dropped from the entries:
+        not when a call follows it (positions of calls are kept in ``calls``)."""
+        for at in range(len(self.entries) - 1, -1, -1):
+            if self.entries[at] is entry:
+                del self.entries[at]
+                return True
+            if isinstance(self.entries[at], Call):
+                return False
+        return False
 
     def harness_unread(self, origin: Origin, what: str, value: Any, surely: bool = False) -> bool:
         """Whether a part of a record of the user or the harness that is not read holds
@@ -412,6 +445,8 @@ class Reader:
             if not claude_requests.interrupted(text):
                 self.ask(origin.line)
         self.entries.append(Text(kind, "", text, origin))
+        if kind == R.HOOK and rec.get("isMeta") and claude_requests.stop_refused(text):
+            self.refused(self.entries[-1])
 
     def ask(self, line: int, command: bool = False) -> None:
         """A request at ``line`` the agent owes an answer to (a slash command's may turn
