@@ -12,6 +12,8 @@ the conversation. Of the hooks' attachments, it gives the agent:
   nothing);
 - ``hook_blocking_error``: why a hook blocked (``blockingError.blockingError``);
 - ``hook_stopped_continuation``: why a hook stopped the agent (``message``);
+- ``async_hook_response``: what a hook run in the background answered when it ended
+  (its ``response``'s ``systemMessage`` and ``hookSpecificOutput.additionalContext``);
 
 ``critical_system_reminder`` (``content``), a reminder the session's configuration
 repeats to the agent, and a ``queued_command`` of ``commandMode`` "task-notification"
@@ -94,11 +96,33 @@ def _given(kind: str, attachment: dict) -> Given | None:
                                         in _STOP_EVENTS)
     if kind == "hook_stopped_continuation":
         return _text(R.HOOK, attachment.get("message"), "reason to stop", surely=True)
+    if kind == "async_hook_response":
+        return _async_response(attachment.get("response"))
     if kind == "critical_system_reminder":
         return _text(R.SYSTEM_REMINDER, attachment.get("content"), "reminder", surely=True)
     if kind == "queued_command" and attachment.get("commandMode") == "task-notification":
         return _text(R.SYSTEM, attachment.get("prompt"), "notification", surely=True)
     return None
+
+
+def _async_response(response: Any) -> Given | None:
+    """What a hook run in the background gave the agent when it ended
+    (``async_hook_response``): its answer's ``systemMessage`` and
+    ``hookSpecificOutput.additionalContext``, each as a message of its own (one a line
+    here). An answer in a shape not read may have held either."""
+    if not isinstance(response, dict):
+        return Given(R.HOOK, None, response, "answer, which is no object", _holds_text(response)) \
+            if response is not None else None
+    specific = response.get("hookSpecificOutput")
+    specific = specific if isinstance(specific, dict) else {}
+    texts = []
+    for value, what in ((response.get("systemMessage"), "system message"),
+                        (specific.get("additionalContext"), "additional context")):
+        if isinstance(value, str) and value.strip():
+            texts.append(value)
+        elif value and not isinstance(value, str):  # Claude Code gives any value it holds
+            return Given(R.HOOK, None, value, f"{what}, which is no text", _holds_text(value))
+    return Given(R.HOOK, "\n".join(texts)) if texts else None
 
 
 def hook_response(rec: dict) -> Given | None:
