@@ -199,7 +199,8 @@ def _answered(answer: dict, event: str | None) -> Given | None:
     been given: the whole is then unknown."""
     specific = answer.get("hookSpecificOutput")
     specific = specific if isinstance(specific, dict) else {}
-    parts = [(specific.get("additionalContext"), "additional context", True)]
+    # (what it told, of what, whether it was given: None when that is not known)
+    parts: list[tuple[Any, str, bool | None]] = [(specific.get("additionalContext"), "additional context", True)]
     if answer.get("decision") == "block":
         parts.append((answer.get("reason"), "reason to block", _given_for(event, _BLOCK_GIVEN, _BLOCK_SHOWN)))
     if "permissionDecisionReason" in specific:

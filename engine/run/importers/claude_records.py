@@ -370,9 +370,10 @@ class Reader:
         """Text an attachment gave the agent (a hook's context or output): harness text at
         its line; in a shape not read, it leaves the harness text unknown."""
         if given.text is not None and not (given.refused and self.told(given.text)):
-            self.entries.append(Text(given.kind, "", given.text, origin))
+            entry = Text(given.kind, "", given.text, origin)
+            self.entries.append(entry)
             if given.refused:
-                self.refusals.append((self.last_said, self.entries[-1]))
+                self.refusals.append((self.last_said, entry))
         elif given.text is None:
             self.harness_unread(origin, given.what, given.value, surely=given.surely)
         self.unread(origin, "this attachment record", rec)
@@ -444,9 +445,10 @@ class Reader:
             kind = R.USER
             if not claude_requests.interrupted(text):
                 self.ask(origin.line)
-        self.entries.append(Text(kind, "", text, origin))
+        entry = Text(kind, "", text, origin)
+        self.entries.append(entry)
         if kind == R.HOOK and rec.get("isMeta") and claude_requests.stop_refused(text):
-            self.refused(self.entries[-1])
+            self.refused(entry)
 
     def ask(self, line: int, command: bool = False) -> None:
         """A request at ``line`` the agent owes an answer to (a slash command's may turn
