@@ -82,3 +82,19 @@ def test_a_blocking_error_that_may_have_been_given_leaves_the_harness_text_unkno
     outcomes, problems = _graded(tmp_path, response)
     assert outcomes == ["error", "pass"]
     assert any("harness-may-be-missing" in p and "stream.jsonl:3" in p for p in problems)
+
+
+def test_a_hook_whose_exit_code_is_not_told_may_have_blocked(tmp_path: Path):
+    """A hook that did not succeed, with no exit code (or one that is no number), may have
+    blocked: its stderr, which a blocking hook of its event gives, leaves the harness text
+    unknown; one of an event that shows it the user only, or none, gives nothing."""
+    for response in ({k: v for k, v in _blocked("PostToolUse").items() if k != "exit_code"},
+                     {**_blocked("Stop"), "exit_code": "2"}):
+        outcomes, problems = _graded(tmp_path, response)
+        assert outcomes == ["error", "pass"]
+        assert any("harness-may-be-missing" in p and "stream.jsonl:3" in p for p in problems)
+    shown = {k: v for k, v in _blocked("SessionStart").items() if k != "exit_code"}
+    empty = {k: v for k, v in _blocked("PostToolUse", stderr="").items() if k != "exit_code"}
+    succeeded = {**{k: v for k, v in _blocked("PostToolUse").items() if k != "exit_code"}, "outcome": "success"}
+    for response in (shown, empty, succeeded):
+        assert _graded(tmp_path, response) == (["pass", "pass"], [])

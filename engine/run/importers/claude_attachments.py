@@ -136,7 +136,10 @@ def hook_response(rec: dict) -> Given | None:
     exit_code = rec.get("exit_code")
     if exit_code == 2:
         return _blocked(rec)
-    if exit_code != 0 and not (exit_code is None and rec.get("outcome") == "success"):
+    if exit_code is None and rec.get("outcome") != "success" or \
+            exit_code is not None and not isinstance(exit_code, int):
+        return _maybe_blocked(rec)
+    if exit_code != 0 and exit_code is not None:
         return None
     stdout = rec.get("stdout")
     printed = stdout if isinstance(stdout, str) else rec.get("output")  # output: stdout and stderr as one
@@ -173,6 +176,17 @@ def _blocked(rec: dict) -> Given | None:
         what = "stderr, of a hook of an event whose blocking error may be given" if event else \
             "stderr, of a hook of no named event"
     return Given(R.HOOK, None, held, f"this hook_response record's {what}", _holds_text(held))
+
+
+def _maybe_blocked(rec: dict) -> Given | None:
+    """What a hook that did not succeed, with no exit code told (none, or one that is no
+    number), gave the agent: had it blocked (2), its stderr; so a stderr that a blocking
+    hook of its event would have given leaves the harness text unknown."""
+    given = _blocked(rec)
+    if given is None or given.text is None:
+        return given
+    return Given(R.HOOK, None, given.text, "this hook_response record's stderr, of a hook whose exit code is not "
+                 "told", surely=True)
 
 
 def _printed(printed: str, event: str | None) -> Given | None:
