@@ -185,7 +185,7 @@ class _Reader:
                       "importer does not read (its parts, or content of another shape): no check over the harness "
                       "text can be decided")
         text = text_of(content)
-        answer = answer_markup(text) if role == "user" else None
+        answer = _answer_in(text, content) if role == "user" else None
         if answer is not None:
             self.warn(CALLS_MAY_BE_MISSING, self.text_origin(index, content), f"message {index + 1} is a harness's "
                       f"answer to a command it took from the agent's text ({answer!r}), which this importer does not "
@@ -462,6 +462,18 @@ class _Reader:
         position, answer = self.answered_at[key]
         if answer != _answer(message):
             R.answered_again(self.entries, position, self.problems, origin)
+
+
+def _answer_in(text: str, content: Any) -> str | None:
+    """How a user turn shows it answers a command taken from the agent's text
+    (``answer_markup``), looked for in the words read and in every text the content
+    holds, read or not (one part given as an object, a part after another): a
+    command so answered was run all the same."""
+    found = answer_markup(text)
+    if found is None:
+        found = next((markup for item in nested(content) if isinstance(item, str)
+                      and (markup := answer_markup(item)) is not None), None)
+    return found
 
 
 def _id_key(value: Any) -> str:
