@@ -17,8 +17,9 @@ this module reads the messages of one conversation.
   message carries a producer's flag or ``--error-when`` finds its text, else a
   success, and the run says when that was assumed (``statuses``).
 - Assistant text sent with a tool call is an agent note, not a reply the user
-  saw; the assistant messages without tool calls are the replies, and make up
-  the response.
+  saw; so is text a harness took a command from (a user turn answers it, as
+  mini-swe-agent's ``<returncode>0</returncode>`` does). The other assistant
+  messages are the replies, and make up the response.
 """
 
 from __future__ import annotations
@@ -169,15 +170,18 @@ class _Reader:
             self.assistant(index, message)
         elif role in ("tool", "function"):
             self.tool(index, message, role)
-        else:
-            self.harness(index, message, role, origin)
+        elif self.harness(index, message, role, origin):
+            # the replies of the message before held the command this turn answers:
+            # they were sent with it, as words beside a tool call are
+            self.sent_with_call(held)
 
-    def harness(self, index: int, message: dict, role: str, origin: Origin) -> None:
+    def harness(self, index: int, message: dict, role: str, origin: Origin) -> bool:
         """A user, system or developer turn: harness text (the first user turn is the
         eval prompt). Words it holds in a shape not read (a UI message's ``parts``, as
         the AI SDK 5 gives them with no content; content that is one object) leave the
         harness text unknown, and a user turn so lost is the eval prompt all the same:
-        no later turn takes its place."""
+        no later turn takes its place. True when the turn is a harness's answer to a
+        command it took from the agent's text."""
         content = message.get("content")
         lost = words_unread(content) or parts_unread(message)
         if lost:
@@ -194,6 +198,7 @@ class _Reader:
             kind = R.SYSTEM if role != "user" else (R.USER if self.prompted else R.EVAL_PROMPT)
             self.entries.append(Text(kind, "", text, self.text_origin(index, content)))
         self.prompted = self.prompted or (role == "user" and (lost or bool(text.strip())))
+        return answer is not None
 
     def unordered(self, index: int) -> None:
         """A thread whose messages' order is unknown (``in_time_order``): so is its response."""
