@@ -191,8 +191,9 @@ class _Reader:
         text = text_of(content)
         answer = _answer_in(text, content) if role == "user" else None
         if answer is not None:
+            shown = answer if len(answer) <= 40 else answer[:40] + "..."  # it may quote the command, or an exception
             self.warn(CALLS_MAY_BE_MISSING, self.text_origin(index, content), f"message {index + 1} is a harness's "
-                      f"answer to a command it took from the agent's text ({answer!r}), which this importer does not "
+                      f"answer to a command it took from the agent's text ({shown!r}), which this importer does not "
                       "read as a call: no check over the run's calls can be decided")
         if text.strip():
             kind = R.SYSTEM if role != "user" else (R.USER if self.prompted else R.EVAL_PROMPT)

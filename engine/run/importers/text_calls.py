@@ -40,9 +40,14 @@ _MARKUP = re.compile("|".join((
 )))
 
 # How a harness that runs the commands it takes from the agent's text answers them in a
-# user turn: mini-swe-agent's observation (its command's return code first), OpenHands'
-# result of a call it converted from text.
-_ANSWER = re.compile(r"\s*<returncode>-?\d+</returncode>|\s*EXECUTION RESULT of \[[\w.-]+\]:")
+# user turn: mini-swe-agent's observation (its command's return code first, or after an
+# exception its environment met, as its version 2 writes it) and its answer to a command
+# that timed out, OpenHands' result of a call it converted from text.
+_ANSWER = re.compile("|".join((
+    r"\s*(?:<exception>.*?</exception>\s*)?<returncode>-?\d+</returncode>",
+    r"\s*The last command <command>.*?</command> timed out and has been killed\.",
+    r"\s*EXECUTION RESULT of \[[\w.-]+\]:",
+)), re.DOTALL)
 
 
 def call_markup(text: str) -> str | None:
