@@ -64,3 +64,15 @@ def test_a_message_a_format_error_follows_stays_a_reply(tmp_path: Path):
                 {"role": "user", "content": "Please always provide EXACTLY ONE action in triple backticks, found 0 actions."},
                 {"role": "assistant", "content": "THOUGHT: Done.\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```"}]
     assert _grade(tmp_path, 'eval 1\nexpect 1: response contains "It is 4."\n', messages) == ["pass"]
+
+
+def test_a_command_after_a_call_written_as_text_is_no_reply_after_it(tmp_path: Path):
+    # the call written as text (mini-swe-agent 2's block) is followed by no reply, only
+    # by a command a harness answer shows: the response is unknown, as when nothing follows
+    answer = ANSWERS["mini-swe-agent-v1"]
+    messages = [{"role": "user", "content": "Please remove the temp files"},
+                {"role": "assistant", "content": "THOUGHT: Let me look.\n\n```mswea_bash_command\nls /tmp\n```"},
+                {"role": "user", "content": answer},
+                {"role": "assistant", "content": "THOUGHT: I will delete x.tmp.\n\n```bash\nrm /tmp/x.tmp\n```"},
+                {"role": "user", "content": answer}]
+    assert _grade(tmp_path, 'eval 1\nexpect 1: not response contains "rm"\n', messages) == ["error"]

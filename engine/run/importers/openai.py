@@ -113,7 +113,9 @@ class _Reader:
         self.threaded = False  # an Assistants API thread message was met (said once)
         self.reply_unread: Origin | None = None  # the first reply holding words that were not read
         self.step_replies: list[int] = []  # where the replies of the message read last are among the entries
-        self.call_as_text: Origin | None = None  # the last call written as text with no reply after it
+        # the last call written as text, and how many entries stood before it (a reply after it is one of those
+        # after, which a later message may yet show to have been sent with a call)
+        self.call_as_text: tuple[Origin, int] | None = None
 
     def warn(self, code: str, origin: Origin, message: str) -> None:
         self.problems.append(Problem(code, origin.source, message, origin.line))
@@ -297,16 +299,23 @@ class _Reader:
         shown = markup if len(markup) <= 40 else markup[:40] + "..."
         self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} writes a tool call as text ({shown!r}), which "
                   "this importer does not read as a call: no check over the run's calls can be decided")
-        self.call_as_text = origin
+        self.call_as_text = (origin, len(self.entries))
         return True
 
     def finish(self) -> None:
-        """When the last words read write a call as text (no reply after them), the run
-        ended on a call, or on words the user saw: the response is unknown."""
-        if self.call_as_text is not None:
-            self.warn("unread-text", self.call_as_text, "the last words read write a tool call as text, and no reply "
+        """When no reply follows the last call written as text (the words after it, if
+        any, were all sent with a call), the run ended on a call, or on words the user
+        saw: the response is unknown. Whether a message is a reply is known only once
+        the message after it is read (a harness's answer, a call item), so this is
+        decided at the end."""
+        if self.call_as_text is None:
+            return
+        origin, before = self.call_as_text
+        replies = {id(reply) for reply in self.replies}
+        if not any(id(entry) in replies for entry in self.entries[before:]):
+            self.warn("unread-text", origin, "the last words read write a tool call as text, and no reply "
                       "follows them: the response is unknown")
-            self.reply_unread = self.reply_unread or self.call_as_text
+            self.reply_unread = self.reply_unread or origin
 
     def steps_merged(self, index: int, origin: Origin) -> None:
         """An assistant message that holds text and keeps its calls apart from it (an AI
@@ -330,7 +339,6 @@ class _Reader:
         if sent_with_call:
             self.entries.append(Text("agent", "text sent with a tool call", text, origin))
             return
-        self.call_as_text = None  # a reply follows the call written as text
         note = Text("agent", "reply", text, origin)
         self.step_replies.append(len(self.entries))
         self.entries.append(note)
