@@ -254,6 +254,7 @@ class _Reader:
         origin = self.text_origin(index, message.get(first), first)
         # a call the model wrote as text: not read, but the message made one all the same
         sent_with_call = self.calls_as_text(index, said[0][1], message.get("content")) or sent_with_call
+        sent_with_call = self.action_parsed(index, message, sent_with_call) or sent_with_call
         # calls kept apart from the text (not read): the text is sent with them, but words
         # not read there may still be the reply after them (words_lost is told as before)
         merged = not sent_with_call and holds_other_call(message, "assistant")
@@ -299,6 +300,22 @@ class _Reader:
         shown = markup if len(markup) <= 40 else markup[:40] + "..."
         self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} writes a tool call as text ({shown!r}), which "
                   "this importer does not read as a call: no check over the run's calls can be decided")
+        self.call_as_text = (origin, len(self.entries))
+        return True
+
+    def action_parsed(self, index: int, message: dict, sent_with_call: bool) -> bool:
+        """Whether the message is a step of SWE-agent's history that ran a command it
+        parsed from the message's text: its ``action`` (beside the ``thought`` parsed
+        with it) with no call sent with it, as a text-based parser leaves it. The
+        command is a call the run's calls do not hold; the text is sent with it, and
+        until a reply follows, the response is unknown, as for a call written as text."""
+        action = message.get("action")
+        if sent_with_call or "thought" not in message or not isinstance(action, str) or not action.strip():
+            return False
+        origin = self.locate(index, "action", 0, "/action")
+        self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} holds a command its harness parsed from its "
+                  "text and ran (its action, as SWE-agent's history keeps it), which this importer does not read "
+                  "as a call: no check over the run's calls can be decided")
         self.call_as_text = (origin, len(self.entries))
         return True
 
