@@ -3,8 +3,9 @@
 An open-weight model served without a tool parser (or whose parser failed on its
 output) leaves its calls in the assistant's content, in its chat template's markup:
 Hermes and Qwen's ``<tool_call>{"name": ..., "arguments": ...}</tool_call>``, Llama's
-``<|python_tag|>``, Mistral's ``[TOOL_CALLS]``, ``<function=name>``, DeepSeek's and
-Kimi's call tokens, gpt-oss's ``to=functions.name``. Trajectories of such runs are
+``<|python_tag|>`` (or, in its JSON tool calling, a message that is one bare JSON call),
+Mistral's ``[TOOL_CALLS]``, ``<function=name>``, DeepSeek's and Kimi's call tokens,
+gpt-oss's ``to=functions.name``. Trajectories of such runs are
 kept that way. Whether the harness parsed and ran such a call is not in the record,
 and how to parse it is the serving stack's, so it is never read as a call; but the
 message shows a call the run's calls may lack, so they are incomplete.
@@ -21,6 +22,9 @@ tags``) are no call.
 from __future__ import annotations
 
 import re
+from typing import Any
+
+from referee.engine.run.importers.source import json_container
 
 _MARKUP = re.compile("|".join((
     # Hermes, Qwen (JSON or Qwen3-Coder's <function=...>), GLM (name, then <arg_key>),
@@ -54,7 +58,32 @@ def call_markup(text: str) -> str | None:
     """The markup of a tool call written in ``text`` (as found, for saying where), or
     None when it writes none."""
     found = _MARKUP.search(text)
-    return found.group(0) if found is not None else None
+    return found.group(0) if found is not None else _json_calls(text)
+
+
+def _json_calls(text: str) -> str | None:
+    """``text`` (stripped) when the whole of it is a call written as a bare JSON object,
+    as Llama 3.1's and 3.2's JSON tool calling writes one (``{"name": ..., "parameters":
+    {...}}``, no markup around it), or a list of such calls; else None. JSON in prose,
+    or JSON of another shape, is the agent's words."""
+    found = json_container(text)
+    if found is None:
+        return None
+    calls = found[0] if isinstance(found[0], list) else [found[0]]
+    return text.strip() if calls and all(_is_json_call(call) for call in calls) else None
+
+
+def _is_json_call(value: Any) -> bool:
+    """A call's JSON: a name, and its arguments as an object (``parameters``, or
+    ``arguments``, which may also be JSON text). A tool's definition, whose parameters
+    are a JSON schema (``{"type": "object", "properties": ...}``), is none."""
+    if not isinstance(value, dict) or not isinstance(value.get("name"), str):
+        return False
+    given = value["parameters"] if "parameters" in value else value.get("arguments")
+    if isinstance(given, str) and "parameters" not in value:  # arguments as JSON text, as OpenAI gives them
+        found = json_container(given)
+        given = found[0] if found is not None else None
+    return isinstance(given, dict) and not (given.get("type") == "object" and isinstance(given.get("properties"), dict))
 
 
 def answer_markup(text: str) -> str | None:
