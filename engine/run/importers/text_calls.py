@@ -11,7 +11,8 @@ and how to parse it is the serving stack's, so it is never read as a call; but t
 message shows a call the run's calls may lack, so they are incomplete.
 
 A harness may also take commands from the agent's text by a convention of its own
-(mini-swe-agent runs a fenced ``bash`` block): the user turn that answers one says so
+(OpenHands' CodeAct runs an ``<execute_bash>`` block, which is markup as above;
+mini-swe-agent a fenced ``bash`` block): the user turn that answers one says so
 (``answer_markup``), and the run's calls are just as incomplete.
 
 Only markup that opens a call is looked for (a tag followed by what a call holds, or
@@ -41,6 +42,9 @@ _MARKUP = re.compile("|".join((
     # gpt-oss (harmony): the recipient, maybe a content type, then the message's header token
     r"to=functions\.[\w.-]+(?:\s+\w+)?\s*<\|(?:constrain|message|channel)\|>",
     r"```mswea_bash_command\b",  # mini-swe-agent 2's command block (text-based)
+    # OpenHands' CodeAct (before function calling): a block closed by its own tag, so
+    # words that only name the tags (``in <execute_bash> tags``) are none
+    r"<(?P<codeact>execute_(?:bash|ipython|browse))>\s*(?!</?execute_)\S(?:(?!</?execute_)[\s\S])*?</(?P=codeact)>",
 )))
 
 # How a harness that runs the commands it takes from the agent's text answers them in a
