@@ -176,6 +176,9 @@ def run_action(repo: Path, inputs: dict[str, str], tmp_path: Path) -> tuple[int,
         script = tmp_path / f"step-{number}.sh"
         script.write_text(_expand(step["run"], inputs, outputs), encoding="utf-8")
         env = {k: _expand(v, inputs, outputs) for k, v in step.get("env", {}).items()}
+        # The stand-in skips `pip install` of the action: the steps import the referee
+        # under test, as the test itself does, not one installed earlier.
+        env.update({k: os.environ[k] for k in ("PYTHONPATH",) if k in os.environ})
         done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=repo,
                               capture_output=True, text=True,
                               env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "GITHUB_OUTPUT": str(output),
