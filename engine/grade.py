@@ -356,7 +356,7 @@ def eval_of(program: Program, key: str) -> CompiledEval:
 
 def _usage(usage: GraderUsage) -> dict[str, Any]:
     """grading.json's ``grader.llm`` block (``LlmUsage``'s fields, in its order)."""
-    return {"model": usage.model, "backend": usage.backend, "requests": usage.requests,
+    return {"model": usage.model, "backend": usage.backend, "endpoint": usage.endpoint, "requests": usage.requests,
             "input_tokens": usage.input_tokens, "output_tokens": usage.output_tokens,
             "cost_usd": usage.cost_usd, "duration_seconds": round(usage.duration_seconds, 3),
             "replayed": usage.replayed}

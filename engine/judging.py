@@ -44,6 +44,7 @@ class GraderUsage:
 
     model: str = ""
     backend: str = ""
+    endpoint: str | None = None  # the server that answered (no secret); None when none did
     requests: int = 0
     input_tokens: int = 0
     output_tokens: int = 0

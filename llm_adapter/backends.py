@@ -76,6 +76,11 @@ class OpenAIBackend:
     seed: int | None = 0
     name: str = "openai"
 
+    @property
+    def endpoint(self) -> str:
+        """The server asked, as reports record it (``endpoint``): no secret."""
+        return endpoint(self.name, self.base_url)
+
     def params(self) -> dict:
         params = {"temperature": 0}
         if self.seed is not None:
@@ -121,6 +126,11 @@ class AnthropicBackend:
     api_key: str | None
     transport: Transport
     name: str = "anthropic"
+
+    @property
+    def endpoint(self) -> str:
+        """The server asked, as reports record it (``endpoint``): no secret."""
+        return endpoint(self.name, self.base_url)
 
     def params(self) -> dict:
         return {"temperature": 0, "max_tokens": MAX_OUTPUT_TOKENS}
@@ -171,16 +181,42 @@ def make_backend(kind: str, model: str, *, base_url: str | None, api_key_env: st
     if not model:
         raise ValueError(f"--llm {kind}:MODEL needs a model name")
     if kind == "openai":
-        url = base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL
+        url = base_url_of(kind, base_url)
         key = api_key(url, OPENAI_URL, "OPENAI_API_KEY", api_key_env)
         transport.redactor.add(key)
         return OpenAIBackend(model, url, key, transport, seed)
     if kind == "anthropic":
-        url = base_url or os.environ.get("ANTHROPIC_BASE_URL") or ANTHROPIC_URL
+        url = base_url_of(kind, base_url)
         key = api_key(url, ANTHROPIC_URL, "ANTHROPIC_API_KEY", api_key_env)
         transport.redactor.add(key)
         return AnthropicBackend(model, url, key, transport)
     raise ValueError(f"unknown grader backend {kind!r}: use openai:MODEL or anthropic:MODEL")
+
+
+def base_url_of(kind: str, base_url: str | None) -> str:
+    """The URL a backend of ``kind`` posts to: ``base_url``, else ``OPENAI_BASE_URL`` /
+    ``ANTHROPIC_BASE_URL``, else the provider's public endpoint."""
+    if kind == "openai":
+        return base_url or os.environ.get("OPENAI_BASE_URL") or OPENAI_URL
+    return base_url or os.environ.get("ANTHROPIC_BASE_URL") or ANTHROPIC_URL
+
+
+def endpoint(kind: str, base_url: str | None) -> str:
+    """What tells the server a backend of ``kind`` asks apart from another, as reports
+    and shard manifests may record it: scheme, host, port (none when the scheme's
+    default) and path, without a trailing slash. Never a user, a password, a query
+    or a fragment: those may hold a secret, and they do not choose the server."""
+    parts = urllib.parse.urlsplit(base_url_of(kind, base_url))
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    if ":" in host:  # an IPv6 address
+        host = f"[{host}]"
+    try:
+        port = parts.port
+    except ValueError:  # not a number: no request can reach it, so none is shown
+        port = None
+    shown = f":{port}" if port and port != {"http": 80, "https": 443}.get(scheme) else ""
+    return f"{scheme}://{host}{shown}{parts.path.rstrip('/')}"
 
 
 def api_key(url: str, provider_url: str, default_variable: str,

@@ -97,6 +97,11 @@ class CassetteBackend:
     def model(self) -> str:
         return str(self.meta.get("model", ""))
 
+    @property
+    def endpoint(self) -> str | None:
+        """The server a recording asks (None for replay alone, which asks none)."""
+        return getattr(self.inner, "endpoint", None)
+
     def params(self) -> dict:
         return dict(self.meta.get("params") or {})
 

@@ -142,11 +142,15 @@ class LLMJudge:
         if self.price_per_million is not None and tally.requests and not tally.replayed:
             per_in, per_out = self.price_per_million
             cost = round((tally.input_tokens * per_in + tally.output_tokens * per_out) / 1e6, 6)
-        return GraderUsage(model=self.backend.model, backend=self.backend.name,
+        replayed = bool(tally.requests) and tally.replayed
+        # Two servers may serve one model name: the report says which one answered. A
+        # backend of a test or a replay asks none (``endpoint`` absent or None).
+        asked = getattr(self.backend, "endpoint", None) if tally.requests and not replayed else None
+        return GraderUsage(model=self.backend.model, backend=self.backend.name, endpoint=asked,
                            requests=tally.requests, input_tokens=tally.input_tokens,
                            output_tokens=tally.output_tokens, cost_usd=cost,
                            duration_seconds=round(tally.seconds, 3),
-                           replayed=bool(tally.requests) and tally.replayed)
+                           replayed=replayed)
 
 
 def _run_name(run: Run) -> str:

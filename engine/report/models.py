@@ -135,6 +135,7 @@ class RunInfo(_Model):
 class LlmUsage(_Model):
     model: str
     backend: str
+    endpoint: str | None = None  # the server that answered, without user, password or query
     requests: int
     input_tokens: int
     output_tokens: int

@@ -94,10 +94,23 @@ def judge_settings(args: Any) -> dict[str, Any] | None:
         found["model"] = rest.strip()
         if kind == "openai":  # sent with each request (the Anthropic API takes none)
             found["seed"] = args.llm_seed
+        found["endpoint"] = _endpoint(kind, args)
         return found
     found["backend"] = args.llm_backend
     found["cassette"] = file_digest(Path(rest.strip()))
+    asks = kind != "replay" and args.llm_backend and not (args.llm_batch_export or args.llm_batch_import)
+    if asks:  # record: and auto: ask the backend's server what the cassette lacks
+        found["endpoint"] = _endpoint(args.llm_backend.partition(":")[0].strip().lower(), args)
     return found
+
+
+def _endpoint(kind: str, args: Any) -> str:
+    """The server a live grader asks, without user, password or query: two servers may
+    serve one model name, and shards answered by two graders are ``mixed``. A manifest
+    written before it was recorded has none: such shards merge only with each other."""
+    from referee.llm_adapter.backends import endpoint  # --llm is given: the adapter is loaded
+
+    return endpoint(kind, args.llm_base_url)
 
 
 def inputs_settings(program: Program) -> dict[str, dict[str, str]]:
