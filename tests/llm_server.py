@@ -289,8 +289,9 @@ usage: python -m tests.llm_server CASSETTE -- REFEREE-GRADE-ARGS...
 
 Starts the answer-key judge (ANSWER_KEY: the bundled example's semantic
 expectations as a person judged them) on loopback and runs
-`referee grade ARGS --llm record:CASSETTE` against it, so the cassette says in its
-first line that no language model produced it.
+`referee grade WORKSPACE ARGS --llm record:CASSETTE` against it, on a copy of
+WORKSPACE (the first of the grade's arguments) whose reports are thrown away, so the
+cassette says in its first line that no language model produced it.
 """
 
 
@@ -299,10 +300,21 @@ def record_example(argv: list[str]) -> int:
     if len(argv) < 3 or argv[1] != "--":
         print(RECORD_USAGE, end="")
         return 2
+    import shutil
+    import tempfile
+    from pathlib import Path
+
     from referee.engine.cli import main
 
-    with ScriptedServer(default=answer_key_judge) as server:
-        return main(["grade", *argv[2:], "--check", "--llm", f"record:{argv[0]}",
+    # `--check` writes nothing, the cassette included: the grade that records runs on a
+    # copy of the workspace (of the same name: what the grader is shown is the same), so
+    # the reports it writes go with the copy.
+    workspace = Path(argv[2])
+    with tempfile.TemporaryDirectory() as scratch, ScriptedServer(default=answer_key_judge) as server:
+        copy = Path(scratch) / workspace.resolve().name
+        shutil.copytree(workspace, copy, ignore=shutil.ignore_patterns("grading.json", "ground_truth.json",
+                                                                       "benchmark.*"))
+        return main(["grade", str(copy), *argv[3:], "--llm", f"record:{argv[0]}",
                      "--llm-backend", "openai:answer-key-judge",
                      "--llm-base-url", server.url, "--llm-note", KEY_NOTE])
 

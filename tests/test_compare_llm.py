@@ -126,7 +126,8 @@ def test_the_judge_never_sees_which_configuration_is_which(tmp_path, capsys):
     shutil.copytree(EXAMPLE, tmp_path / "ws")
     with ScriptedServer(default=table_judge) as server:
         main(["compare", str(tmp_path / "ws"), "--evals", str(BOOKING / "evals" / "evals.json"), "--llm",
-              f"record:{tmp_path / 'c.jsonl'}", "--llm-backend", "openai:m", "--llm-base-url", server.url, "--check"])
+              f"record:{tmp_path / 'c.jsonl'}", "--llm-backend", "openai:m", "--llm-base-url", server.url,
+              "--out", str(tmp_path / "out")])
         sent = [json.dumps(r["body"], ensure_ascii=False) for r in server.requests]
     capsys.readouterr()
     assert sent and not [s for s in sent for word in ("with_skill", "without_skill", "flight-booking", "booking-skill")

@@ -7,7 +7,7 @@ import argparse
 from typing import TYPE_CHECKING
 
 from referee.engine.commands.arguments import add_roles, add_workspace, given_path
-from referee.engine.commands.llm_flags import add_llm_arguments
+from referee.engine.commands.llm_flags import add_llm_arguments, refuse_writes_under_check
 from referee.engine.commands.warnings import warn_all
 from referee.engine.compare.output import say
 from referee.engine.text import count
@@ -68,6 +68,7 @@ def run(args: argparse.Namespace) -> int:
     from referee.engine.compare import output, procedure
     from referee.engine.compare.signtest import PRIMARY
 
+    refuse_writes_under_check(args)
     found = procedure.setup_from(args)
     warn_all([f"warning: {line}" for line in found.loaded.warnings])
     done = procedure.compare(found, args.seed, _holistic(args), args.jobs)

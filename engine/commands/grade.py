@@ -17,7 +17,7 @@ from referee.engine.commands.grade_batch import check_flags, export_requests, un
 from referee.engine.commands.grade_rules import check_evals, compile_source, critique_feedback, rules_source
 from referee.engine.commands.grade_shard import add_shard_argument, write_manifest
 from referee.engine.report.color import add_color_argument, use_color
-from referee.engine.commands.llm_flags import add_llm_arguments
+from referee.engine.commands.llm_flags import add_llm_arguments, refuse_writes_under_check
 from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args
 from referee.engine.commands.warnings import MAX_WARNINGS, warn, warn_all
 from referee.engine.usage import UsageError
@@ -103,6 +103,7 @@ def run(args: argparse.Namespace) -> int:
     if args.regex_timeout is not None:
         warn("--regex-timeout is deprecated and ignored: no regex match has a timeout, "
              "verdicts depend on the evidence alone (docs/limits.md)")
+    refuse_writes_under_check(args)  # before check_flags: an export sets --check itself
     check_flags(args)
     # The rendered reports wait on disk until they are written, so memory does not
     # grow with the number of runs (engine.report.spill); with --check that file is

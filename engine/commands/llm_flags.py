@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 
 from referee.engine.commands.arguments import given_name
+from referee.engine.usage import UsageError
 
 
 def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,6 +51,25 @@ def add_llm_arguments(parser: argparse.ArgumentParser) -> None:
                        default=[],
                        help="the batch's result files: each is checked and its replies go into the "
                             "cassette of --llm replay:PATH, which grading then replays")
+
+
+def refuse_writes_under_check(args: argparse.Namespace) -> None:
+    """A usage error, naming both flags, when ``--check`` is given with a grader flag
+    that writes a file: ``--check`` promises that nothing is written, and a CI job that
+    checks must not ask a model and change the cassette it was given. Called before the
+    grader is built, so nothing (not a folder) is made. ``replay:`` writes nothing."""
+    if not getattr(args, "check", False):
+        return
+    kind, _, _ = (args.llm or "").partition(":")
+    kind = kind.strip().lower()
+    if kind in ("record", "auto"):
+        raise UsageError(f"--check writes nothing, and --llm {kind}:PATH writes the cassette: grade with "
+                         "--llm replay:PATH to check against it, or leave out --check to record")
+    for flag, value in (("--llm-batch-export", args.llm_batch_export), ("--llm-batch-import", args.llm_batch_import)):
+        if value:
+            raise UsageError(f"--check writes nothing, and {flag} writes "
+                             f"{'its FILE' if flag.endswith('export') else 'the cassette of --llm replay:PATH'}: "
+                             "leave out --check")
 
 
 MAX_PRICE = 1_000_000.0  # USD per million tokens: far above any model's, far below overflowing a cost

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 
 from referee.engine.commands.arguments import add_rules, add_workspace, given_path
 from referee.dsl.named_file import read_named_text
-from referee.engine.commands.llm_flags import add_llm_arguments
+from referee.engine.commands.llm_flags import add_llm_arguments, refuse_writes_under_check
 from referee.engine.commands.warnings import warn_all
 from referee.engine.compare.output import say
 from referee.engine.usage import UsageError
@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from referee.engine.compare import load, output, validity
     from referee.engine.run.reading import response_files
 
+    refuse_writes_under_check(args)
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
     program, given = _program(args.rules, args.evals)
