@@ -84,7 +84,8 @@ def test_recording_to_a_symlinked_cassette_is_refused(workspace, tmp_path, monke
 
     def grade(cassette: Path) -> int:
         with ScriptedServer(default=reading_judge) as server:
-            return main(["grade", str(workspace), "--rules", str(RULES), "--evals", str(EVALS), "--check",
+            # no --check: it writes nothing, and refuses a cassette to record
+            return main(["grade", str(workspace), "--rules", str(RULES), "--evals", str(EVALS),
                          "--llm", f"record:{cassette}", "--llm-backend", "openai:m", "--llm-base-url", server.url])
 
     grade(recorded)
