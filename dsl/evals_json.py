@@ -46,6 +46,9 @@ class EvalEntry:
     expected_output: str | None = None
     files: tuple[str, ...] = ()
     response_file: str | None = None  # the file the harness delivers as the answer, relative to the run folder
+    # Where each of ``expectations`` stands in evals.json, for errors about a sentence
+    # (``duplicate-text``); empty for sentences read from elsewhere (eval_metadata.json).
+    places: tuple[ast.Span, ...] = field(default=(), compare=False)
 
 
 @dataclass(frozen=True)
@@ -168,7 +171,8 @@ class _Reader:
         return EvalEntry(str(raw["id"]), name if isinstance(name, str) else None,
                          prompt if isinstance(prompt, str) else "",
                          sentences, rules, output if isinstance(output, str) else None,
-                         self.strings(where + ("files",), raw.get("files", [])), response)
+                         self.strings(where + ("files",), raw.get("files", [])), response,
+                         self.places(where + (key,), raw.get(key, [])))
 
     def strings(self, where: tuple, value: Any) -> tuple[str, ...]:
         """A list of strings, or () after reporting what is wrong with it."""
@@ -179,6 +183,12 @@ class _Reader:
             if not isinstance(item, str):
                 self.bad(where + (j,), f"{_jpath(where + (j,))} must be a string")
         return tuple(v for v in value if isinstance(v, str))
+
+    def places(self, where: tuple, value: Any) -> tuple[ast.Span, ...]:
+        """The span of each string of the list at ``where`` (as ``strings`` keeps them)."""
+        if not isinstance(value, list):
+            return ()
+        return tuple(self.span_of(where + (j,)) for j, item in enumerate(value) if isinstance(item, str))
 
     # ----------------------------------------------------------- embedded rules
 

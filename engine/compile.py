@@ -113,6 +113,8 @@ class _Group:
     lets: dict[str, tuple[str, ast.Let]] = field(default_factory=dict)  # name -> (path, let)
     expects: list[tuple[str, ast.Expect]] = field(default_factory=list)  # (path, expect)
     inputs: Inputs | None = None  # the input files evals.json lists for the eval
+    sentences_path: str = ""  # the file the sentences are in, and where each stands in it
+    sentence_places: tuple[ast.Span, ...] = ()
 
 
 def compile_rules(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None) -> Program:
@@ -165,7 +167,8 @@ def _group(files: Sequence[ast.RulesFile], evals: EvalsFile | None,
     if evals is not None:
         for entry in evals.evals:
             groups[entry.id] = _Group(entry.id, entry.name, tuple(entry.expectations), {}, [],
-                                      Inputs(entry.id, entry.files, evals.folder, True))
+                                      Inputs(entry.id, entry.files, evals.folder, True),
+                                      str(evals.path), entry.places)
     for path, block in _blocks(files, evals):
         key = _resolve(block, evals, path, diagnostics)
         if key is None:
@@ -248,28 +251,47 @@ def _compile_group(group: _Group, diagnostics: list[Diagnostic]) -> CompiledEval
     for n, (written, index) in enumerate(order, start=1):
         sentence = group.sentences[index - 1] if index and index <= len(group.sentences) else None
         assertions.append(_assertion(compiler, group.key, n, written, index, sentence, let_nodes, extents))
-    _refuse_same_texts(order, assertions, diagnostics)
+    _refuse_same_texts(group, order, assertions, diagnostics)
     return CompiledEval(group.key, group.name, tuple(assertions), tuple(sorted(lets.items())),
                         tuple(let_nodes.values()), tuple(sorted(compiler.inputs_read.items())))
 
 
-def _refuse_same_texts(order: list[tuple[_Written | None, int | None]], assertions: list[CompiledAssertion],
-                       diagnostics: list[Diagnostic]) -> None:
-    """``duplicate-text`` at each ``expect`` whose text an earlier ``expect`` of the
-    eval has: skill-creator's viewer matches an eval's verdicts by their text and shows
-    the first one's for both, so a failed check would read as passed. (A sentence of
-    evals.json without a rule is left alone: the rules did not write it.)"""
-    first: dict[str, str] = {}
-    for (written, _), assertion in zip(order, assertions):
-        if written is None:
+def _refuse_same_texts(group: _Group, order: list[tuple[_Written | None, int | None]],
+                       assertions: list[CompiledAssertion], diagnostics: list[Diagnostic]) -> None:
+    """``duplicate-text`` at each assertion whose text an earlier assertion of the eval
+    has, wherever either text comes from: skill-creator's viewer matches an eval's
+    verdicts by their text and shows the first one's for both, so a failed check would
+    read as passed. An evals.json sentence graded on its own and a standalone ``expect``
+    with its text are two such assertions (the rule was meant to check the sentence:
+    ``expect N:`` links it); so are two equal sentences of evals.json."""
+    first: dict[str, tuple[str, int | None]] = {}  # text -> the assertion that has it first, its sentence
+    for (written, index), assertion in zip(order, assertions):
+        earlier = first.setdefault(assertion.text, (assertion.key, _sentence_of(group, written, index)))
+        if earlier[0] == assertion.key:
             continue
-        earlier = first.setdefault(assertion.text, assertion.key)
-        if earlier != assertion.key:
-            path, expect = written
-            diagnostics.append(_diag(
-                "duplicate-text", f"assertion {assertion.key} has the same text as {earlier}, "
-                f"\"{cut(assertion.text, 60)}\"", path, expect.span.head(len("expect")),
-                "give it a sentence of its own: skill-creator's viewer matches verdicts by their text"))
+        key, sentence = earlier
+        said = f"expectation {sentence} of evals.json" if sentence is not None else key
+        message = f"assertion {assertion.key} has the same text as {said}, \"{cut(assertion.text, 60)}\""
+        own = _sentence_of(group, written, index)
+        if own is not None:  # a sentence of evals.json repeats an earlier one: fix it there
+            place = group.sentence_places[own - 1] if own <= len(group.sentence_places) else ast.Span(0, 0, 0, 0)
+            diagnostics.append(_diag("duplicate-text", message, group.sentences_path, place,
+                                     "give each expectation of an eval a sentence of its own: skill-creator's "
+                                     "viewer matches verdicts by their text"))
+            continue
+        path, expect = written
+        hint = (f"to check that sentence, link the rule to it: expect {sentence}: CHECK" if sentence is not None
+                else "give it a sentence of its own: skill-creator's viewer matches verdicts by their text")
+        diagnostics.append(_diag("duplicate-text", message, path, expect.span.head(len("expect")), hint))
+
+
+def _sentence_of(group: _Group, written: _Written | None, index: int | None) -> int | None:
+    """The number of the evals.json sentence an assertion's text is, or None when the
+    rules wrote it (a standalone ``expect``, one that gives its own sentence, or one
+    whose ``INDEX`` has no sentence to take: no evals.json was given)."""
+    if index is None or index > len(group.sentences) or (written is not None and written[1].sentence is not None):
+        return None
+    return index
 
 
 # The hint of ``too-large``: what such a rule comes to is not what anyone means to write.

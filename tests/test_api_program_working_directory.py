@@ -11,7 +11,7 @@ from pathlib import Path
 
 import referee
 
-RULES = 'eval 1\nexpect "no secret": not response contains "secret"\n'
+RULES = 'eval 1\nexpect 1: not response contains "secret"\n'  # the rule of the sentence "no secret"
 
 
 def evals_json(folder: Path, response_file: str) -> None:

@@ -16,7 +16,7 @@ from referee.engine.run.memory import memory_run
 from referee.engine.run.memory_workspace import memory_workspace
 from referee.engine.run.reading import response_files
 
-RULES = 'eval 1\nexpect "no secret": not response contains "secret"\n'
+RULES = 'eval 1\nexpect 1: not response contains "secret"\n'  # the rule of the sentence "no secret"
 FILES = {"outputs/response.md": "clean\n", "outputs/answer.md": "the secret\n"}
 HELD = {f"eval-1/with_skill/run-1/{name}": text for name, text in FILES.items()}
 

@@ -6,8 +6,8 @@ expectation with that text. Two assertions of one eval written with the same tex
 (``expect "checks the response": ...`` twice, or two ``expect: CHECK`` with the same
 check) were graded apart, and the viewer showed the first one's tick for both: a
 failed check read as passed. Such rules are now an error, ``duplicate-text``, at the
-second one, naming the first. (A sentence of evals.json that no rule links to is not
-written in the rules, and is left alone.)
+second one, naming the first. (A sentence of evals.json counts too:
+tests/test_assertions_share_no_text_with_a_sentence.py.)
 """
 
 from __future__ import annotations

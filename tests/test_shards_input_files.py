@@ -16,7 +16,7 @@ from referee.engine.cli import main
 
 RULES = """\
 eval 1 "task-1"
-expect "replies with the value the input holds": response contains input "expected.txt"
+expect 1: response contains input "expected.txt"
 """
 
 

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee.engine.commands.arguments import given_path
+from referee.engine.commands.warnings import warn
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
@@ -65,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
                              bundled=not args.no_bundled_patterns)
     except PatternError as exc:
         raise UsageError(str(exc)) from None
+    _warn_repeated(evals)
     if args.json:
         print_json(json.dumps({"schema_version": 1, "drafts": drafts_json(drafts)}, ensure_ascii=False, indent=2) + "\n")
     else:
@@ -75,6 +77,19 @@ def run(args: argparse.Namespace) -> int:
             _write(args.output, text)
     drafted = sum(1 for items in drafts.values() for d in items if d.check is not None)
     return 0 if drafted else 1
+
+
+def _warn_repeated(evals) -> None:
+    """Each sentence evals.json repeats within an eval: the drafts cannot make such an
+    eval compile (``duplicate-text``), so the user learns where to fix it."""
+    from referee.engine.suggest.rulesfile import repeated_sentences
+
+    for entry in evals.evals:
+        for index, earlier in repeated_sentences(entry).items():
+            place = entry.places[index - 1].line if index <= len(entry.places) else 0
+            warn(f"{evals.path}:{place}: expectation {index} of eval {entry.id} repeats the sentence of "
+                 f"expectation {earlier}; skill-creator's viewer would show one verdict for both, so referee "
+                 "refuses it (duplicate-text): give it a sentence of its own")
 
 
 def _write(path: Path, text: str) -> None:

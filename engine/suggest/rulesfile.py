@@ -43,12 +43,29 @@ def rules_text(evals: EvalsFile, drafts: Mapping[str, list[Draft]], source: str)
     return "\n".join(blocks)
 
 
+def repeated_sentences(entry: EvalEntry) -> dict[int, int]:
+    """Each expectation (1-based) whose sentence an earlier one of the eval has, and
+    that earlier one's number: such evals.json does not compile (``duplicate-text``,
+    since skill-creator's viewer would show one verdict for both), and no draft mends it."""
+    first: dict[str, int] = {}
+    found = {}
+    for index, sentence in enumerate(entry.expectations, start=1):
+        earlier = first.setdefault(sentence, index)
+        if earlier != index:
+            found[index] = earlier
+    return found
+
+
 def _block(entry: EvalEntry, drafts: list[Draft]) -> str:
     eval_id = entry.id if entry.id.isdigit() else json.dumps(entry.id, ensure_ascii=False)
     name = f" {json.dumps(entry.name, ensure_ascii=False)}" if entry.name else ""
     lines = [f"eval {eval_id}{name}", ""]
+    repeated = repeated_sentences(entry)
     for draft in drafts:
         lines.append(f"# {draft.index}. {_one_line(draft.sentence)}")
+        if draft.index in repeated:
+            lines.append(f"#    the same sentence as {repeated[draft.index]}: these rules do not compile "
+                         "(duplicate-text) until evals.json gives it a sentence of its own")
         if draft.check is None:
             why = "; ".join(draft.notes) or "no pattern covers this sentence"
             lines.append(f"#    {_one_line(why)}: semantic, for the LLM grader")
