@@ -270,7 +270,7 @@ def _refuse_same_texts(group: _Group, order: list[tuple[_Written | None, int | N
         if earlier[0] == assertion.key:
             continue
         key, sentence = earlier
-        said = f"expectation {sentence} of evals.json" if sentence is not None else key
+        said = f"expectation {sentence} of {_file_name(group.sentences_path)}" if sentence is not None else key
         message = f"assertion {assertion.key} has the same text as {said}, \"{cut(assertion.text, 60)}\""
         own = _sentence_of(group, written, index)
         if own is not None:  # a sentence of evals.json repeats an earlier one: fix it there
@@ -283,6 +283,11 @@ def _refuse_same_texts(group: _Group, order: list[tuple[_Written | None, int | N
         hint = (f"to check that sentence, link the rule to it: expect {sentence}: CHECK" if sentence is not None
                 else "give it a sentence of its own: skill-creator's viewer matches verdicts by their text")
         diagnostics.append(_diag("duplicate-text", message, path, expect.span.head(len("expect")), hint))
+
+
+def _file_name(path: str) -> str:
+    """evals.json, or eval_metadata.json, as a message names the sentences' file."""
+    return path.replace("\\", "/").rpartition("/")[2] or "evals.json"
 
 
 def _sentence_of(group: _Group, written: _Written | None, index: int | None) -> int | None:

@@ -76,3 +76,12 @@ def test_suggest_says_where_evals_json_repeats_a_sentence(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "evals.json:9: expectation 3 of eval 1 repeats the sentence of expectation 1" in captured.err
     assert "# 3. no secret\n#    the same sentence as 1:" in captured.out
+
+
+def test_sentences_from_eval_metadata_are_named_as_theirs(tmp_path, capsys):
+    ws, rules, _ = _files(tmp_path, 'eval 1\nexpect "says done": response contains "Done"\n', [])
+    (ws / "eval-1" / "eval_metadata.json").write_text(
+        json.dumps({"eval_id": 1, "prompt": "p", "assertions": ["says done"]}), encoding="utf-8")
+    assert main(["grade", str(ws), "--rules", str(rules)]) == 2
+    err = capsys.readouterr().err
+    assert "same text as expectation 1 of eval_metadata.json" in err and "expect 1: CHECK" in err, err
