@@ -273,9 +273,8 @@ def _refuse_same_texts(group: _Group, order: list[tuple[_Written | None, int | N
         said = f"expectation {sentence} of {_file_name(group.sentences_path)}" if sentence is not None else key
         message = f"assertion {assertion.key} has the same text as {said}, \"{cut(assertion.text, 60)}\""
         own = _sentence_of(group, written, index)
-        if own is not None:  # a sentence of evals.json repeats an earlier one: fix it there
-            place = group.sentence_places[own - 1] if own <= len(group.sentence_places) else ast.Span(0, 0, 0, 0)
-            diagnostics.append(_diag("duplicate-text", message, group.sentences_path, place,
+        if written is None or own is not None:  # a sentence of evals.json repeats an earlier one: fix it there
+            diagnostics.append(_diag("duplicate-text", message, group.sentences_path, _sentence_place(group, own),
                                      "give each expectation of an eval a sentence of its own: skill-creator's "
                                      "viewer matches verdicts by their text"))
             continue
@@ -283,6 +282,14 @@ def _refuse_same_texts(group: _Group, order: list[tuple[_Written | None, int | N
         hint = (f"to check that sentence, link the rule to it: expect {sentence}: CHECK" if sentence is not None
                 else "give it a sentence of its own: skill-creator's viewer matches verdicts by their text")
         diagnostics.append(_diag("duplicate-text", message, path, expect.span.head(len("expect")), hint))
+
+
+def _sentence_place(group: _Group, number: int | None) -> ast.Span:
+    """Where sentence ``number`` stands in evals.json; line 0 when unknown (sentences
+    read from eval_metadata.json)."""
+    if number is None or not 0 < number <= len(group.sentence_places):
+        return ast.Span(0, 0, 0, 0)
+    return group.sentence_places[number - 1]
 
 
 def _file_name(path: str) -> str:
