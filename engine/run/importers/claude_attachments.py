@@ -26,7 +26,9 @@ words over the session's state (plan mode, todos, skill and tool listings). A pr
 the user queued while the agent worked is the user's (``claude_requests``), read before.
 A stream (stream-json) reports each hook it ran in a ``system`` record instead
 (``hook_response``), read here as well: what it printed, or, when it blocked (exit code
-2), what it wrote to stderr, given the agent by the events that give a blocking error."""
+2), what it wrote to stderr, given the agent by the events that give a blocking error.
+Either may hold the input a PreToolUse or PermissionRequest hook gave its call in place of
+the agent's (``changed_input``): the call that ran is then not the one its tool_use shows."""
 
 from __future__ import annotations
 
@@ -52,6 +54,10 @@ _STDERR_SHOWN = frozenset({"SessionStart", "SessionEnd", "UserPromptSubmit", "No
 # only (a prompt blocked is erased with it)
 _BLOCK_GIVEN = frozenset({"PreToolUse", "PostToolUse", "Stop", "SubagentStop"})
 _BLOCK_SHOWN = frozenset({"UserPromptSubmit"})
+# The events whose hook's JSON answer may replace the input of the call it ran for, so the
+# call that ran is not the one the agent's tool_use shows: a PreToolUse hook's
+# hookSpecificOutput.updatedInput, a PermissionRequest hook's decision.updatedInput
+_INPUT_CHANGED = frozenset({"PreToolUse", "PermissionRequest"})
 
 
 class Given(NamedTuple):
@@ -123,6 +129,64 @@ def _async_response(response: Any) -> Given | None:
         elif value and not isinstance(value, str):  # Claude Code gives any value it holds
             return Given(R.HOOK, None, value, f"{what}, which is no text", _holds_text(value))
     return Given(R.HOOK, "\n".join(texts)) if texts else None
+
+
+class Changed(NamedTuple):
+    """A hook's answer that replaced the input of the call it ran for (``changed_input``):
+    the ``hook``'s name, the ``tool`` that name gives (``PreToolUse:Bash``), if any, the
+    ``call_id`` it ran for, when the record names it, and the input it gave (``value``),
+    or, when the answer is in a shape not read (``read`` false), what holds it."""
+
+    hook: str
+    tool: str | None
+    call_id: str | None
+    value: Any
+    read: bool = True
+
+
+def changed_input(rec: dict) -> Changed | None:
+    """The input a PreToolUse or PermissionRequest hook gave in place of its call's, from
+    what it printed: a stream's ``hook_response`` record (which names no call), or a
+    session's ``hook_success`` attachment (its ``stdout``, and the call's ``toolUseID``).
+    None when the record is no such answer, or the answer changed nothing."""
+    if rec.get("type") == "system" and rec.get("subtype") == "hook_response":
+        stdout = rec.get("stdout")
+        printed = stdout if isinstance(stdout, str) else rec.get("output")  # output: stdout and stderr as one
+        return _changed(rec.get("hook_event"), rec.get("hook_name"), None, printed)
+    attachment = rec.get("attachment") if rec.get("type") == "attachment" else None
+    if isinstance(attachment, dict) and attachment.get("type") == "hook_success":
+        call_id = attachment.get("toolUseID")
+        return _changed(attachment.get("hookEvent"), attachment.get("hookName"),
+                        call_id if isinstance(call_id, str) else None, attachment.get("stdout"))
+    return None
+
+
+def _changed(event: Any, name: Any, call_id: str | None, printed: Any) -> Changed | None:
+    """What a hook of ``event`` named ``name`` that printed ``printed`` gave as its call's
+    input (``changed_input``). Claude Code takes the answer of an output that opens with
+    ``{`` as JSON whatever the hook's exit code; an output in a shape not read may hold one."""
+    event = _event(event, name)
+    tool = name.split(":", 1)[1] if isinstance(name, str) and ":" in name else None
+    if printed is None or isinstance(printed, str) and not printed.strip():
+        return None
+    if not isinstance(printed, str):  # no text: an answer there may have changed the input
+        return Changed(_hook_name(name, event), tool, call_id, printed, read=False) \
+            if event in _INPUT_CHANGED else None
+    answer = _json_object(printed)
+    specific = answer.get("hookSpecificOutput") if answer is not None else None
+    if not isinstance(specific, dict):
+        return None
+    event = event or specific.get("hookEventName")  # the event the answer names, when the record names none
+    decision = specific.get("decision")
+    for value in (specific.get("updatedInput"), decision.get("updatedInput") if isinstance(decision, dict) else None):
+        if value is not None and event in _INPUT_CHANGED:
+            return Changed(_hook_name(name, event), tool, call_id, value)
+    return None
+
+
+def _hook_name(name: Any, event: Any) -> str:
+    """How a hook is named in a problem: its name, else its event."""
+    return name if isinstance(name, str) else str(event)
 
 
 def hook_response(rec: dict) -> Given | None:

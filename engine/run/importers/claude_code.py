@@ -94,6 +94,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
             reader.record(main.name, line, rec)
     _chained_elsewhere(main.name, values, reader, problems)
     reader.unstreamed()
+    reader.changed_unplaced()
     for agent in agents:
         values, found = json_lines(agent, CALL_WORDS)
         problems.extend(found)
@@ -286,6 +287,7 @@ def _read_agent(records: list[tuple[str, int, dict]], problems: list[Problem]) -
     for source, line, rec in records:
         reader.record(source, line, rec)
     reader.unstreamed()
+    reader.changed_unplaced()
     source, line, _ = records[0] if records else ("", 0, None)
     return reader, Origin(source, line)
 

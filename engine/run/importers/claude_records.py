@@ -39,6 +39,7 @@ a session together: its main agent, its subagents, the numbers).
 
 from __future__ import annotations
 
+import json
 import re
 from collections import Counter
 from dataclasses import replace
@@ -93,12 +94,16 @@ class Reader:
         # (an attachment, a hook_response) and as Claude Code's feedback (a user record)
         self.refusals: list[tuple[int, Text]] = []
         self.feedback: list[tuple[int, Text]] = []
+        # hooks' answers that changed the input of a call named by an id not read yet: call id -> them
+        self.changed_later: dict[str, list[tuple[Origin, claude_attachments.Changed]]] = {}
 
     def record(self, source: str, line: int, rec: dict) -> None:
         kind = rec.get("type")
         if isinstance(rec.get("timestamp"), str):
             self.times.append(rec["timestamp"])
         message = rec.get("message")
+        if (changed := claude_attachments.changed_input(rec)) is not None:
+            self.input_changed(Origin(source, line), changed)
         if kind in ("assistant", "user") and isinstance(message, dict):
             origin = Origin(source, line)
             if kind == "assistant" and _synthetic(rec, message):
@@ -296,6 +301,59 @@ class Reader:
                                          f"tool_use id {call_id!r} used again; results pair with the first call still open", origin.line))
         self.calls.setdefault(call_id or "", []).append(len(self.entries))
         self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id, unread=unread))
+        for hook_origin, changed in self.changed_later.pop(call_id, []) if call_id is not None else []:
+            self.args_changed(len(self.entries) - 1, hook_origin, changed)
+
+    # --- hooks that changed what a call ran --------------------------------------------
+
+    def input_changed(self, origin: Origin, changed: claude_attachments.Changed) -> None:
+        """A hook's answer that replaced the input of the call it ran for: the call that ran
+        is not the one the agent's tool_use shows, so its args are unsure (what the hook
+        gave is said in a problem, never read as a call). The call is the one the answer
+        names (``toolUseID``), or waits for it when not read yet; a stream's answer names
+        none, so it is each call still open of the tool the hook's name gives (any tool,
+        when it gives none). With no call to take it, the call is not in what was read:
+        the run's calls are incomplete."""
+        if changed.call_id is not None:
+            if changed.call_id not in self.calls:
+                self.changed_later.setdefault(changed.call_id, []).append((origin, changed))
+                return
+            positions = self.calls[changed.call_id]
+        else:
+            positions = [at for at in sorted(p for found in self.calls.values() for p in found)
+                         if R.call_at(self.entries, at).result_origin is None
+                         and changed.tool in (None, R.call_at(self.entries, at).tool)]
+        if not positions:
+            self.input_changed_unplaced(origin, changed)
+        for position in positions:
+            self.args_changed(position, origin, changed)
+
+    def args_changed(self, position: int, origin: Origin, changed: claude_attachments.Changed) -> None:
+        """The call at ``position`` ran with the input ``changed`` gave (or may have): its
+        args are unsure, cited at the hook's answer."""
+        call = R.call_at(self.entries, position)
+        self.entries[position] = replace(call, unread=call.unread | {"args"})
+        named = f"call {call.call_id!r} ({call.tool!r})" if call.call_id else f"this {call.tool!r} call"
+        if changed.read:
+            told = f"gave {named} another input, {_shown(changed.value)}"
+        else:
+            told = f"answered in a shape not read, and may have given {named} another input"
+        self.problems.append(Problem("input-changed", origin.source, f"the {changed.hook} hook {told}: the call "
+                                     "that ran is not the one the agent's tool_use shows, so a check on its args is "
+                                     "an error", origin.line))
+
+    def changed_unplaced(self) -> None:
+        """At the end of the records: the hooks' answers that named a call never read."""
+        for waiting in self.changed_later.values():
+            for origin, changed in waiting:
+                self.input_changed_unplaced(origin, changed)
+        self.changed_later = {}
+
+    def input_changed_unplaced(self, origin: Origin, changed: claude_attachments.Changed) -> None:
+        """A hook's answer that changed the input of a call no call read can take."""
+        self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, f"the {changed.hook} hook changed the "
+                                     "input of a call this run does not hold: no check over the run's calls can be "
+                                     "decided", origin.line))
 
     def words_unread(self, origin: Origin, what: str, value: Any, surely: bool = False) -> None:
         """An assistant part not read that holds text (``may_say``, or ``surely``): what
@@ -531,6 +589,12 @@ def _synthetic(rec: dict, message: dict) -> bool:
     """Whether an assistant record is one Claude Code wrote itself, not the model: it
     names the model ``<synthetic>``, and flags an API error ``isApiErrorMessage``."""
     return message.get("model") == "<synthetic>" or rec.get("isApiErrorMessage") is True
+
+
+def _shown(value: Any, limit: int = 200) -> str:
+    """``value`` as one line of JSON for a problem, cut at ``limit`` characters."""
+    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _call_ids(value: Any) -> frozenset[str]:
