@@ -134,30 +134,40 @@ def _async_response(response: Any) -> Given | None:
 class Changed(NamedTuple):
     """A hook's answer that replaced the input of the call it ran for (``changed_input``):
     the ``hook``'s name, the ``tool`` that name gives (``PreToolUse:Bash``), if any, the
-    ``call_id`` it ran for, when the record names it, and the input it gave (``value``),
-    or, when the answer is in a shape not read (``read`` false), what holds it."""
+    ``call_id`` it ran for, when the record names it, and the input it gave (``value``).
+    An answer not read that may have replaced it has ``unread`` say why (``value`` is
+    then what holds it, if anything)."""
 
     hook: str
     tool: str | None
     call_id: str | None
     value: Any
-    read: bool = True
+    unread: str = ""
 
 
 def changed_input(rec: dict) -> Changed | None:
     """The input a PreToolUse or PermissionRequest hook gave in place of its call's, from
     what it printed: a stream's ``hook_response`` record (which names no call), or a
-    session's ``hook_success`` attachment (its ``stdout``, and the call's ``toolUseID``).
-    None when the record is no such answer, or the answer changed nothing."""
+    session's ``hook_success`` attachment (its ``stdout``, and the call's ``toolUseID``);
+    or a session's ``hook_permission_decision`` that a PermissionRequest hook allowed the
+    call, whose answer is not kept. None when the record is no such answer, or the answer
+    changed nothing."""
     if rec.get("type") == "system" and rec.get("subtype") == "hook_response":
         stdout = rec.get("stdout")
         printed = stdout if isinstance(stdout, str) else rec.get("output")  # output: stdout and stderr as one
         return _changed(rec.get("hook_event"), rec.get("hook_name"), None, printed)
     attachment = rec.get("attachment") if rec.get("type") == "attachment" else None
-    if isinstance(attachment, dict) and attachment.get("type") == "hook_success":
-        call_id = attachment.get("toolUseID")
-        return _changed(attachment.get("hookEvent"), attachment.get("hookName"),
-                        call_id if isinstance(call_id, str) else None, attachment.get("stdout"))
+    if not isinstance(attachment, dict):
+        return None
+    call_id = attachment.get("toolUseID")
+    call_id = call_id if isinstance(call_id, str) else None
+    if attachment.get("type") == "hook_success":
+        return _changed(attachment.get("hookEvent"), attachment.get("hookName"), call_id, attachment.get("stdout"))
+    if attachment.get("type") == "hook_permission_decision" and attachment.get("decision") != "deny":
+        # a PermissionRequest hook let the call run (a decision other than deny): its
+        # answer, which may give the call another input (decision.updatedInput), is not kept
+        return Changed(_hook_name(attachment.get("hookName"), attachment.get("hookEvent") or "PermissionRequest"),
+                       None, call_id, None, "allowed its call with an answer the session does not keep")
     return None
 
 
@@ -170,7 +180,7 @@ def _changed(event: Any, name: Any, call_id: str | None, printed: Any) -> Change
     if printed is None or isinstance(printed, str) and not printed.strip():
         return None
     if not isinstance(printed, str):  # no text: an answer there may have changed the input
-        return Changed(_hook_name(name, event), tool, call_id, printed, read=False) \
+        return Changed(_hook_name(name, event), tool, call_id, printed, "answered in a shape not read") \
             if event in _INPUT_CHANGED else None
     answer = _json_object(printed)
     specific = answer.get("hookSpecificOutput") if answer is not None else None

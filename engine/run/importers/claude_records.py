@@ -334,13 +334,12 @@ class Reader:
         call = R.call_at(self.entries, position)
         self.entries[position] = replace(call, unread=call.unread | {"args"})
         named = f"call {call.call_id!r} ({call.tool!r})" if call.call_id else f"this {call.tool!r} call"
-        if changed.read:
-            told = f"gave {named} another input, {_shown(changed.value)}"
+        if not changed.unread:
+            told = f"gave {named} another input, {_shown(changed.value)}: the call that ran is not"
         else:
-            told = f"answered in a shape not read, and may have given {named} another input"
-        self.problems.append(Problem("input-changed", origin.source, f"the {changed.hook} hook {told}: the call "
-                                     "that ran is not the one the agent's tool_use shows, so a check on its args is "
-                                     "an error", origin.line))
+            told = f"{changed.unread}, and may have given {named} another input: the call that ran may not be"
+        self.problems.append(Problem("input-changed", origin.source, f"the {changed.hook} hook {told} the one the "
+                                     "agent's tool_use shows, so a check on its args is an error", origin.line))
 
     def changed_unplaced(self) -> None:
         """At the end of the records: the hooks' answers that named a call never read."""
