@@ -62,8 +62,6 @@ GIVEN = {
     "session-start-output": ({"type": "hook_success", "hookName": "SessionStart:startup", "hookEvent": "SessionStart",
                               "content": "deploy rules", "stdout": "deploy rules", "stderr": "", "exitCode": 0,
                               "command": "print-rules.sh", "durationMs": 104}, "deploy rules"),
-    "prompt-submit-output-named-by-its-hook": ({"type": "hook_success", "hookName": "UserPromptSubmit",
-                                                "content": "deploy first"}, "deploy first"),
     "blocking-error": ({"type": "hook_blocking_error", "hookName": "PreToolUse:Bash", "hookEvent": "PreToolUse",
                         "blockingError": {"blockingError": "deploy is frozen", "command": "guard.sh"}},
                        "deploy is frozen"),
@@ -115,6 +113,9 @@ NOT_READ = {
     "output-in-stdout-only": {"type": "hook_success", "hookName": "SessionStart:startup",
                               "hookEvent": "SessionStart", "stdout": "deploy rules", "exitCode": 0},
     "output-of-no-named-event": {"type": "hook_success", "content": "deploy rules"},
+    # Claude Code reads the event from hookEvent alone: one its hook's name alone gives is not read
+    "prompt-submit-output-named-by-its-hook": {"type": "hook_success", "hookName": "UserPromptSubmit",
+                                               "content": "deploy first"},
     "blocking-error-with-no-text": {"type": "hook_blocking_error", "hookName": "PreToolUse:Bash",
                                     "hookEvent": "PreToolUse",
                                     "blockingError": {"command": "check.sh"}},

@@ -340,20 +340,24 @@ def _json_object(text: str) -> dict | None:
 
 def _output(attachment: dict) -> Given | None:
     """What a hook printed: given the agent from SessionStart and UserPromptSubmit hooks
-    only, the event named by ``hookEvent`` or, before it, the head of ``hookName``
-    (``SessionStart:startup``). Output of no named event may have been given or not."""
+    only, the event Claude Code reads from ``hookEvent`` alone. Output of no named event
+    may have been given or not, and so may that of a hook whose ``hookName`` alone names
+    one of those events (``SessionStart:startup``): a record of another shape than the
+    one Claude Code reads, which the name of another event rules out all the same."""
     content = attachment.get("content")
     if isinstance(content, str) and not content.strip():
         return None
-    event = _event(attachment.get("hookEvent"), attachment.get("hookName"))
-    if isinstance(event, str) and event not in _OUTPUT_GIVEN:
+    event = attachment.get("hookEvent")
+    named = _event(event, attachment.get("hookName"))
+    if isinstance(named, str) and named not in _OUTPUT_GIVEN:
         return None
     if isinstance(content, str) and isinstance(event, str):
         return Given(R.HOOK, content)
     # a hook_success is written for every run of a hook, output or none: with no content
     # read, only text where the output is kept (stdout) says some may have been given
     held = content if content is not None else attachment.get("stdout")
-    what = "output, of a hook of no named event" if not isinstance(event, str) else "output, which is no text"
+    what = "output, which is no text" if isinstance(event, str) else \
+        "output, of a hook of no named event" if named is None else "output, of a hook whose hookEvent is not named"
     return Given(R.HOOK, None, held, what, _holds_text(held))
 
 
