@@ -170,3 +170,38 @@ def test_a_hook_answer_in_a_shape_not_read_may_have_changed_the_input(tmp_path: 
     outcomes, problems = _graded(source)
     assert outcomes == ["error", "pass", "pass"]
     assert any("input-changed" in p and "shape not read" in p and "stream.jsonl:4" in p for p in problems)
+
+
+def test_a_stream_s_hook_answer_for_a_subagent_s_call_is_taken_by_that_call(tmp_path: Path):
+    """A stream holds the subagent's messages beside the main agent's (``parent_tool_use_id``)
+    and its hook answers among them: the answer is taken by the call open at its line,
+    whichever agent made it (not the main agent's calls alone, which hold none of it)."""
+    def sub(record: dict) -> dict:
+        return {**record, "parent_tool_use_id": "task1"}
+    task = {"type": "tool_use", "id": "task1", "name": "Task", "input": {"prompt": "list", "description": "d"}}
+    records = [
+        {"type": "system", "subtype": "init", "cwd": "/w", "session_id": "s", "tools": [], "model": "m"},
+        {"type": "user", "message": {"role": "user", "content": "go"}, "session_id": "s"},
+        {"type": "assistant", "message": {"id": "m1", "role": "assistant", "content": [task]}, "session_id": "s"},
+        sub({"type": "user", "message": {"role": "user", "content": "list"}, "session_id": "s"}),
+        sub({"type": "assistant", "message": {"id": "m3", "role": "assistant", "content": [_bash("t1", "ls")]},
+             "session_id": "s"}),
+        _hook(REWRITE),
+        sub({"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}, "session_id": "s"}),
+        sub({"type": "assistant", "message": {"id": "m4", "role": "assistant", "content": [
+            {"type": "text", "text": "listed"}]}, "session_id": "s"}),
+        {"type": "user", "message": {"role": "user", "content": [
+            {"type": "tool_result", "tool_use_id": "task1", "content": "listed"}]}, "session_id": "s"},
+        {"type": "assistant", "message": {"id": "m2", "role": "assistant", "stop_reason": "end_turn",
+                                          "content": [{"type": "text", "text": "Done."}]}, "session_id": "s"},
+        {"type": "result", "subtype": "success", "is_error": False, "result": "Done.", "session_id": "s"}]
+    source = tmp_path / "stream.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    task_call = next(e for e in conversations("claude-code", [source])[0].entries if isinstance(e, Call))
+    assert task_call.tool == "Task" and task_call.subagent is not None
+    assert [(e.call_id, "args" in e.unread) for e in task_call.subagent.entries if isinstance(e, Call)] == [("t1", True)]
+    outcomes, problems = _graded(source)
+    assert outcomes == ["error", "pass", "pass"]
+    assert [p.split(": ", 1)[0] for p in problems] == ["stream.jsonl:6"]
+    assert "input-changed" in problems[0] and "'t1'" in problems[0]

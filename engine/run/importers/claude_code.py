@@ -94,7 +94,6 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
             reader.record(main.name, line, rec)
     _chained_elsewhere(main.name, values, reader, problems)
     reader.unstreamed()
-    reader.changed_unplaced()
     for agent in agents:
         values, found = json_lines(agent, CALL_WORDS)
         problems.extend(found)
@@ -108,6 +107,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
                    agent.name.removeprefix("agent-").removesuffix(".jsonl"))
         groups.setdefault(key, []).extend(records)
     subagents = {key: _read_agent(records, problems) for key, records in sorted(groups.items())}
+    _changed_inputs([reader] + [sub for sub, _ in subagents.values()])
     entries = _attach(reader, subagents, problems)
     counted, snapshots = tokens.count([reader] + [sub for sub, _ in subagents.values()])
     if snapshots:
@@ -282,12 +282,30 @@ def _side_key(rec: dict, line: int, roots: dict[str, str]) -> str:
     return key
 
 
+def _changed_inputs(readers: list[Reader]) -> None:
+    """The hooks' answers that changed a call's input and that no call of the agent they
+    were read with took (``Reader.input_changed``), once every agent's calls are read: one
+    naming a call takes it in whichever agent holds it (a subagent's file may); one
+    naming none (a stream's) is taken by each call, of any agent, of the tool its hook's
+    name gives that was open at its line. One no call can take shows a call not read:
+    the run's calls are incomplete."""
+    for owner in readers:
+        for call_id, waiting in owner.changed_later.items():
+            for origin, changed in waiting:
+                found = [(reader, position) for reader in readers for position in
+                         (reader.calls.get(call_id, []) if call_id is not None else reader.open_at(origin, changed.tool))]
+                if not found:
+                    owner.input_changed_unplaced(origin, changed)
+                for reader, position in found:
+                    reader.args_changed(position, origin, changed)
+        owner.changed_later = {}
+
+
 def _read_agent(records: list[tuple[str, int, dict]], problems: list[Problem]) -> tuple[Reader, Origin]:
     reader = Reader(problems)
     for source, line, rec in records:
         reader.record(source, line, rec)
     reader.unstreamed()
-    reader.changed_unplaced()
     source, line, _ = records[0] if records else ("", 0, None)
     return reader, Origin(source, line)
 

@@ -94,8 +94,9 @@ class Reader:
         # (an attachment, a hook_response) and as Claude Code's feedback (a user record)
         self.refusals: list[tuple[int, Text]] = []
         self.feedback: list[tuple[int, Text]] = []
-        # hooks' answers that changed the input of a call named by an id not read yet: call id -> them
-        self.changed_later: dict[str, list[tuple[Origin, claude_attachments.Changed]]] = {}
+        # hooks' answers that changed the input of a call this agent has not read (yet): by
+        # the id of the call they name (None: they name none, as a stream's do)
+        self.changed_later: dict[str | None, list[tuple[Origin, claude_attachments.Changed]]] = {}
 
     def record(self, source: str, line: int, rec: dict) -> None:
         kind = rec.get("type")
@@ -310,23 +311,25 @@ class Reader:
         """A hook's answer that replaced the input of the call it ran for: the call that ran
         is not the one the agent's tool_use shows, so its args are unsure (what the hook
         gave is said in a problem, never read as a call). The call is the one the answer
-        names (``toolUseID``), or waits for it when not read yet; a stream's answer names
-        none, so it is each call still open of the tool the hook's name gives (any tool,
-        when it gives none). With no call to take it, the call is not in what was read:
-        the run's calls are incomplete."""
-        if changed.call_id is not None:
-            if changed.call_id not in self.calls:
-                self.changed_later.setdefault(changed.call_id, []).append((origin, changed))
-                return
-            positions = self.calls[changed.call_id]
+        names (``toolUseID``); one not read yet, or none named (a stream's answer, read
+        with the main agent's records whichever agent's call it ran for), waits for the
+        end of the session (``claude_code``), when every agent's calls are read."""
+        if changed.call_id is not None and changed.call_id in self.calls:
+            for position in self.calls[changed.call_id]:
+                self.args_changed(position, origin, changed)
         else:
-            positions = [at for at in sorted(p for found in self.calls.values() for p in found)
-                         if R.call_at(self.entries, at).result_origin is None
-                         and changed.tool in (None, R.call_at(self.entries, at).tool)]
-        if not positions:
-            self.input_changed_unplaced(origin, changed)
-        for position in positions:
-            self.args_changed(position, origin, changed)
+            self.changed_later.setdefault(changed.call_id, []).append((origin, changed))
+
+    def open_at(self, origin: Origin, tool: str | None) -> list[int]:
+        """The positions of the calls of ``tool`` (any, when None) made before ``origin``
+        in its file and not answered there before it: those a hook that ran there may
+        have run for."""
+        def open_there(call: Call) -> bool:
+            answer = call.result_origin
+            return (call.origin.source == origin.source and call.origin.line < origin.line
+                    and (answer is None or answer.source != origin.source or answer.line > origin.line))
+        return [at for at in sorted(p for found in self.calls.values() for p in found)
+                if tool in (None, R.call_at(self.entries, at).tool) and open_there(R.call_at(self.entries, at))]
 
     def args_changed(self, position: int, origin: Origin, changed: claude_attachments.Changed) -> None:
         """The call at ``position`` ran with the input ``changed`` gave (or may have): its
@@ -340,13 +343,6 @@ class Reader:
             told = f"{changed.unread}, and may have given {named} another input: the call that ran may not be"
         self.problems.append(Problem("input-changed", origin.source, f"the {changed.hook} hook {told} the one the "
                                      "agent's tool_use shows, so a check on its args is an error", origin.line))
-
-    def changed_unplaced(self) -> None:
-        """At the end of the records: the hooks' answers that named a call never read."""
-        for waiting in self.changed_later.values():
-            for origin, changed in waiting:
-                self.input_changed_unplaced(origin, changed)
-        self.changed_later = {}
 
     def input_changed_unplaced(self, origin: Origin, changed: claude_attachments.Changed) -> None:
         """A hook's answer that changed the input of a call no call read can take."""
