@@ -333,8 +333,11 @@ class Reader:
 
     def args_changed(self, position: int, origin: Origin, changed: claude_attachments.Changed) -> None:
         """The call at ``position`` ran with the input ``changed`` gave (or may have): its
-        args are unsure, cited at the hook's answer."""
+        args are unsure, cited at the hook's answer. A hook that gave back the input the
+        call had (a hook that must answer with one, and passes it on) changed nothing."""
         call = R.call_at(self.entries, position)
+        if not changed.unread and _same(changed.value, call.args):
+            return
         self.entries[position] = replace(call, unread=call.unread | {"args"})
         named = f"call {call.call_id!r} ({call.tool!r})" if call.call_id else f"this {call.tool!r} call"
         if not changed.unread:
@@ -584,6 +587,11 @@ def _synthetic(rec: dict, message: dict) -> bool:
     """Whether an assistant record is one Claude Code wrote itself, not the model: it
     names the model ``<synthetic>``, and flags an API error ``isApiErrorMessage``."""
     return message.get("model") == "<synthetic>" or rec.get("isApiErrorMessage") is True
+
+
+def _same(one: Any, other: Any) -> bool:
+    """Whether two JSON values are the same, as JSON (``true`` is not ``1``)."""
+    return json.dumps(one, sort_keys=True, default=repr) == json.dumps(other, sort_keys=True, default=repr)
 
 
 def _shown(value: Any, limit: int = 200) -> str:
