@@ -39,7 +39,6 @@ a session together: its main agent, its subagents, the numbers).
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from dataclasses import replace
@@ -48,6 +47,7 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import claude_attachments, claude_requests, claude_results, tokens
+from referee.engine.run.importers.claude_hooks import HookEffects
 from referee.engine.run.importers.claude_partial import Partial
 from referee.engine.run.importers.claude_unread import holds_message
 from referee.engine.run.importers.record import Call, Origin, Text
@@ -67,10 +67,11 @@ _CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
 _HOOK = re.compile(r"\bhook\b", re.I)
 
 
-class Reader:
+class Reader(HookEffects):
     """Reads the records of one agent (the main one or a subagent) in order."""
 
     def __init__(self, problems: list[Problem]) -> None:
+        super().__init__()
         self.problems = problems
         self.entries: list[Call | Text] = []
         self.messages: dict[str, dict] = {}  # message.id -> {"line", "usage", "seen"}
@@ -90,13 +91,6 @@ class Reader:
         # progress holding a call: (its Task's tool_use id, where, the ids of the calls it shows)
         self.progress: list[tuple[Any, Origin, frozenset[str]]] = []
         self.partial = Partial(_CALL_BLOCKS)  # the messages stream_event records started
-        # why a Stop hook sent the agent back to work, read since it last spoke: as a hook's
-        # (an attachment, a hook_response) and as Claude Code's feedback (a user record)
-        self.refusals: list[tuple[int, Text]] = []
-        self.feedback: list[tuple[int, Text]] = []
-        # hooks' answers that changed the input of a call this agent has not read (yet): by
-        # the id of the call they name (None: they name none, as a stream's do)
-        self.changed_later: dict[str | None, list[tuple[Origin, claude_attachments.Changed]]] = {}
 
     def record(self, source: str, line: int, rec: dict) -> None:
         kind = rec.get("type")
@@ -305,54 +299,6 @@ class Reader:
         for hook_origin, changed in self.changed_later.pop(call_id, []) if call_id is not None else []:
             self.args_changed(len(self.entries) - 1, hook_origin, changed)
 
-    # --- hooks that changed what a call ran --------------------------------------------
-
-    def input_changed(self, origin: Origin, changed: claude_attachments.Changed) -> None:
-        """A hook's answer that replaced the input of the call it ran for: the call that ran
-        is not the one the agent's tool_use shows, so its args are unsure (what the hook
-        gave is said in a problem, never read as a call). The call is the one the answer
-        names (``toolUseID``); one not read yet, or none named (a stream's answer, read
-        with the main agent's records whichever agent's call it ran for), waits for the
-        end of the session (``claude_code``), when every agent's calls are read."""
-        if changed.call_id is not None and changed.call_id in self.calls:
-            for position in self.calls[changed.call_id]:
-                self.args_changed(position, origin, changed)
-        else:
-            self.changed_later.setdefault(changed.call_id, []).append((origin, changed))
-
-    def open_at(self, origin: Origin, tool: str | None) -> list[int]:
-        """The positions of the calls of ``tool`` (any, when None) made before ``origin``
-        in its file and not answered there before it: those a hook that ran there may
-        have run for."""
-        def open_there(call: Call) -> bool:
-            answer = call.result_origin
-            return (call.origin.source == origin.source and call.origin.line < origin.line
-                    and (answer is None or answer.source != origin.source or answer.line > origin.line))
-        return [at for at in sorted(p for found in self.calls.values() for p in found)
-                if tool in (None, R.call_at(self.entries, at).tool) and open_there(R.call_at(self.entries, at))]
-
-    def args_changed(self, position: int, origin: Origin, changed: claude_attachments.Changed) -> None:
-        """The call at ``position`` ran with the input ``changed`` gave (or may have): its
-        args are unsure, cited at the hook's answer. A hook that gave back the input the
-        call had (a hook that must answer with one, and passes it on) changed nothing."""
-        call = R.call_at(self.entries, position)
-        if not changed.unread and _same(changed.value, call.args):
-            return
-        self.entries[position] = replace(call, unread=call.unread | {"args"})
-        named = f"call {call.call_id!r} ({call.tool!r})" if call.call_id else f"this {call.tool!r} call"
-        if not changed.unread:
-            told = f"gave {named} another input, {_shown(changed.value)}: the call that ran is not"
-        else:
-            told = f"{changed.unread}, and may have given {named} another input: the call that ran may not be"
-        self.problems.append(Problem("input-changed", origin.source, f"the {changed.hook} hook {told} the one the "
-                                     "agent's tool_use shows, so a check on its args is an error", origin.line))
-
-    def input_changed_unplaced(self, origin: Origin, changed: claude_attachments.Changed) -> None:
-        """A hook's answer that changed the input of a call no call read can take."""
-        self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, f"the {changed.hook} hook changed the "
-                                     "input of a call this run does not hold: no check over the run's calls can be "
-                                     "decided", origin.line))
-
     def words_unread(self, origin: Origin, what: str, value: Any, surely: bool = False) -> None:
         """An assistant part not read that holds text (``may_say``, or ``surely``): what
         the agent said there is not known, and when it is said after its last words
@@ -433,33 +379,6 @@ class Reader:
         elif given.text is None:
             self.harness_unread(origin, given.what, given.value, surely=given.surely)
         self.unread(origin, "this attachment record", rec)
-
-    def told(self, text: str) -> bool:
-        """Whether the feedback of a Stop hook (``Stop hook feedback:\n...``) read since the
-        agent last spoke carries ``text``: the agent was given it once, as that feedback."""
-        return any(said == self.last_said and text.strip() in entry.text for said, entry in self.feedback)
-
-    def refused(self, feedback: Text) -> None:
-        """Claude Code writes why a Stop hook sent the agent back to work twice, as the
-        hook's blocking error and as this feedback, in either order: the agent was given
-        it once. The feedback is read; a blocking error it carries, read before it since
-        the agent last spoke, is dropped (unless a call came after it, whose position in
-        the entries is kept)."""
-        self.feedback = [(said, e) for said, e in self.feedback if said == self.last_said]
-        self.feedback.append((self.last_said, feedback))
-        self.refusals = [(said, entry) for said, entry in self.refusals if said == self.last_said
-                         and not (entry.text.strip() in feedback.text and self.dropped(entry))]
-
-    def dropped(self, entry: Text) -> bool:
-        """Whether ``entry``, read since the agent last spoke, is dropped from the entries:
-        not when a call follows it (positions of calls are kept in ``calls``)."""
-        for at in range(len(self.entries) - 1, -1, -1):
-            if self.entries[at] is entry:
-                del self.entries[at]
-                return True
-            if isinstance(self.entries[at], Call):
-                return False
-        return False
 
     def harness_unread(self, origin: Origin, what: str, value: Any, surely: bool = False) -> bool:
         """Whether a part of a record of the user or the harness that is not read holds
@@ -587,17 +506,6 @@ def _synthetic(rec: dict, message: dict) -> bool:
     """Whether an assistant record is one Claude Code wrote itself, not the model: it
     names the model ``<synthetic>``, and flags an API error ``isApiErrorMessage``."""
     return message.get("model") == "<synthetic>" or rec.get("isApiErrorMessage") is True
-
-
-def _same(one: Any, other: Any) -> bool:
-    """Whether two JSON values are the same, as JSON (``true`` is not ``1``)."""
-    return json.dumps(one, sort_keys=True, default=repr) == json.dumps(other, sort_keys=True, default=repr)
-
-
-def _shown(value: Any, limit: int = 200) -> str:
-    """``value`` as one line of JSON for a problem, cut at ``limit`` characters."""
-    text = json.dumps(value, ensure_ascii=False, sort_keys=True, default=repr)
-    return text if len(text) <= limit else text[:limit] + "..."
 
 
 def _call_ids(value: Any) -> frozenset[str]:
