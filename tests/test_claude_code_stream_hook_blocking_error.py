@@ -10,21 +10,13 @@ named, leaves the harness text unknown."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-import referee
 from referee.engine.run.importers import conversations
 from referee.engine.run.importers.record import Text
-
-RULES = 'eval 1\nexpect 1: no harness where .text contains "deploy"\nexpect 2: response contains "Fixed"\n'
-HEAD = [{"type": "system", "subtype": "init", "cwd": "/w", "session_id": "s", "tools": [], "model": "m"},
-        {"type": "user", "message": {"role": "user", "content": "fix it"}, "session_id": "s"}]
-TAIL = [{"type": "assistant", "message": {"id": "m1", "role": "assistant", "stop_reason": "end_turn",
-                                          "content": [{"type": "text", "text": "Fixed."}]}, "session_id": "s"},
-        {"type": "result", "subtype": "success", "is_error": False, "result": "Fixed.", "session_id": "s"}]
+from hook_stream import graded, write_stream
 
 
 def _blocked(event: str | None, stderr: str = "deploy before you stop\n", exit_code: int = 2) -> dict:
@@ -36,23 +28,12 @@ def _blocked(event: str | None, stderr: str = "deploy before you stop\n", exit_c
     return response
 
 
-def _write(tmp_path: Path, response: dict) -> Path:
-    source = tmp_path / "stream.jsonl"
-    source.write_text("".join(json.dumps(r) + "\n" for r in [*HEAD, response, *TAIL]), encoding="utf-8")
-    return source
-
-
-def _graded(tmp_path: Path, response: dict) -> tuple[list[str], list[str]]:
-    grading = referee.grade(RULES, _write(tmp_path, response), as_eval="1")[0].grading
-    return [e["outcome"] for e in grading["expectations"]], grading["problems"]
-
-
 @pytest.mark.parametrize("event", ["PreToolUse", "PostToolUse", "PostToolUseFailure", "Stop", "SubagentStop"])
 def test_what_a_blocking_hook_wrote_to_stderr_is_harness_text_at_its_line(tmp_path: Path, event: str):
-    conversation = conversations("claude-code", [_write(tmp_path, _blocked(event))])[0]
+    conversation = conversations("claude-code", [write_stream(tmp_path, _blocked(event))])[0]
     harness = [(e.kind, e.text, e.origin.line) for e in conversation.entries if isinstance(e, Text) and e.kind != "agent"]
     assert harness == [("eval prompt", "fix it", 2), ("hook", "deploy before you stop\n", 3)]
-    assert _graded(tmp_path, _blocked(event)) == (["fail", "pass"], [])
+    assert graded(tmp_path, _blocked(event)) == (["fail", "pass"], [])
 
 
 NOT_GIVEN = {
@@ -66,7 +47,7 @@ NOT_GIVEN = {
 
 @pytest.mark.parametrize("response", NOT_GIVEN.values(), ids=NOT_GIVEN.keys())
 def test_a_blocking_error_shown_to_the_user_only_is_skipped(tmp_path: Path, response: dict):
-    assert _graded(tmp_path, response) == (["pass", "pass"], [])
+    assert graded(tmp_path, response) == (["pass", "pass"], [])
 
 
 UNKNOWN = {
@@ -79,7 +60,7 @@ UNKNOWN = {
 
 @pytest.mark.parametrize("response", UNKNOWN.values(), ids=UNKNOWN.keys())
 def test_a_blocking_error_that_may_have_been_given_leaves_the_harness_text_unknown(tmp_path: Path, response: dict):
-    outcomes, problems = _graded(tmp_path, response)
+    outcomes, problems = graded(tmp_path, response)
     assert outcomes == ["error", "pass"]
     assert any("harness-may-be-missing" in p and "stream.jsonl:3" in p for p in problems)
 
@@ -90,11 +71,11 @@ def test_a_hook_whose_exit_code_is_not_told_may_have_blocked(tmp_path: Path):
     unknown; one of an event that shows it the user only, or none, gives nothing."""
     for response in ({k: v for k, v in _blocked("PostToolUse").items() if k != "exit_code"},
                      {**_blocked("Stop"), "exit_code": "2"}):
-        outcomes, problems = _graded(tmp_path, response)
+        outcomes, problems = graded(tmp_path, response)
         assert outcomes == ["error", "pass"]
         assert any("harness-may-be-missing" in p and "stream.jsonl:3" in p for p in problems)
     shown = {k: v for k, v in _blocked("SessionStart").items() if k != "exit_code"}
     empty = {k: v for k, v in _blocked("PostToolUse", stderr="").items() if k != "exit_code"}
     succeeded = {**{k: v for k, v in _blocked("PostToolUse").items() if k != "exit_code"}, "outcome": "success"}
     for response in (shown, empty, succeeded):
-        assert _graded(tmp_path, response) == (["pass", "pass"], [])
+        assert graded(tmp_path, response) == (["pass", "pass"], [])

@@ -17,16 +17,9 @@ from pathlib import Path
 
 import pytest
 
-import referee
 from referee.engine.run.importers import conversations
 from referee.engine.run.importers.record import Text
-
-RULES = 'eval 1\nexpect 1: no harness where .text contains "deploy"\nexpect 2: response contains "Fixed"\n'
-HEAD = [{"type": "system", "subtype": "init", "cwd": "/w", "session_id": "s", "tools": [], "model": "m"},
-        {"type": "user", "message": {"role": "user", "content": "fix it"}, "session_id": "s"}]
-TAIL = [{"type": "assistant", "message": {"id": "m1", "role": "assistant", "stop_reason": "end_turn",
-                                          "content": [{"type": "text", "text": "Fixed."}]}, "session_id": "s"},
-        {"type": "result", "subtype": "success", "is_error": False, "result": "Fixed.", "session_id": "s"}]
+from hook_stream import graded, write_stream
 
 
 def _answered(answer: dict, event: str = "PostToolUse") -> dict:
@@ -34,17 +27,6 @@ def _answered(answer: dict, event: str = "PostToolUse") -> dict:
     return {"type": "system", "subtype": "hook_response", "hook_id": "h", "hook_name": f"{event}:Bash",
             "hook_event": event, "output": stdout, "stdout": stdout, "stderr": "", "exit_code": 0,
             "outcome": "success", "uuid": "x1", "session_id": "s"}
-
-
-def _write(tmp_path: Path, response: dict) -> Path:
-    source = tmp_path / "stream.jsonl"
-    source.write_text("".join(json.dumps(r) + "\n" for r in [*HEAD, response, *TAIL]), encoding="utf-8")
-    return source
-
-
-def _graded(tmp_path: Path, response: dict) -> tuple[list[str], list[str]]:
-    grading = referee.grade(RULES, _write(tmp_path, response), as_eval="1")[0].grading
-    return [e["outcome"] for e in grading["expectations"]], grading["problems"]
 
 
 def _deny(decision: str, reason: str = "deploy is frozen") -> dict:
@@ -67,10 +49,10 @@ GIVEN = {
 @pytest.mark.parametrize("response, text", GIVEN.values(), ids=GIVEN.keys())
 def test_a_reason_a_hook_gave_the_agent_in_json_is_harness_text_at_its_line(tmp_path: Path, response: dict,
                                                                             text: str):
-    conversation = conversations("claude-code", [_write(tmp_path, response)])[0]
+    conversation = conversations("claude-code", [write_stream(tmp_path, response)])[0]
     harness = [(e.kind, e.text, e.origin.line) for e in conversation.entries if isinstance(e, Text) and e.kind != "agent"]
     assert harness == [("eval prompt", "fix it", 2), ("hook", text, 3)]
-    assert _graded(tmp_path, response) == (["fail", "pass"], [])
+    assert graded(tmp_path, response) == (["fail", "pass"], [])
 
 
 NOT_GIVEN = {
@@ -85,7 +67,7 @@ NOT_GIVEN = {
 
 @pytest.mark.parametrize("response", NOT_GIVEN.values(), ids=NOT_GIVEN.keys())
 def test_what_a_hook_showed_the_user_only_is_skipped(tmp_path: Path, response: dict):
-    assert _graded(tmp_path, response) == (["pass", "pass"], [])
+    assert graded(tmp_path, response) == (["pass", "pass"], [])
 
 
 UNKNOWN = {
@@ -97,6 +79,6 @@ UNKNOWN = {
 
 @pytest.mark.parametrize("response", UNKNOWN.values(), ids=UNKNOWN.keys())
 def test_a_reason_that_may_have_been_given_leaves_the_harness_text_unknown(tmp_path: Path, response: dict):
-    outcomes, problems = _graded(tmp_path, response)
+    outcomes, problems = graded(tmp_path, response)
     assert outcomes == ["error", "pass"]
     assert any("harness-may-be-missing" in p and "stream.jsonl:3" in p for p in problems)
