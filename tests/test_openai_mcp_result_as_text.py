@@ -61,3 +61,12 @@ def test_a_flag_deeper_inside_an_ordinary_return_says_nothing(tmp_path: Path):
     answer = json.dumps({"items": [{"name": "a", "isError": True}], "result": {"isError": True}})
     assert _grade(tmp_path, answer) == ["pass", "pass"]
     assert _grade(tmp_path, json.dumps([{"isError": True}])) == ["pass", "pass"]
+
+
+def test_a_flag_named_with_an_escaped_letter_among_other_escapes_is_read(tmp_path: Path):
+    # the text is parsed only where it may name the flag: among escapes of other
+    # characters (an ASCII-only encoder's), a letter of its name escaped still does
+    text = json.dumps({"content": [{"type": "text", "text": "拒否"}], "isError": True}).replace("isError", "is\\u0045rror")
+    assert "\\u62d2" in text and "isError" not in text
+    assert _grade(tmp_path, text) == ["fail", "fail"]
+    assert _grade(tmp_path, json.dumps({"content": [{"type": "text", "text": "拒否"}]})) == ["pass", "pass"]

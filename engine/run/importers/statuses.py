@@ -22,6 +22,7 @@ ERROR), never a guess.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Callable
 
 import regex
@@ -84,6 +85,10 @@ def flagged(message: dict) -> bool | str | None:
     return found
 
 
+# A JSON escape of an ASCII letter (U+0040 to U+007F), by which a key may spell "isError"
+_LETTER_ESCAPED = re.compile(r"\\u00[4-7][0-9A-Fa-f]")
+
+
 def _result_flag(content: Any) -> list[Any]:
     """The ``isError`` of an MCP ``CallToolResult`` given as the tool message's content
     (``[flag]``, else ``[]``): the object itself, or its JSON text (a string, or the
@@ -94,8 +99,11 @@ def _result_flag(content: Any) -> list[Any]:
         result: Any = content
     else:
         text = text_of([content] if isinstance(content, dict) else content)
-        # parsed only when the text may be an object naming the flag (\\u: a key written with escapes)
-        found = json_container(text) if text.lstrip()[:1] == "{" and ("isError" in text or "\\u" in text) else None
+        # parsed only when the text may be an object naming the flag, maybe with a letter of
+        # its name escaped (a backslash-u escape of a letter, 0045); escapes of other
+        # characters (503c) cannot spell it
+        named = "isError" in text or (_LETTER_ESCAPED.search(text) is not None)
+        found = json_container(text) if named and text.lstrip()[:1] == "{" else None
         result = found[0] if found is not None else None
     return [result["isError"]] if isinstance(result, dict) and "isError" in result else []
 
