@@ -41,7 +41,7 @@ from referee.engine.run.importers.openai_items import (content_calls, holds_othe
                                                        is_call_item, is_compaction, is_reasoning, is_tool_item)
 from referee.engine.run.importers.source import holds_call, may_hold, nested
 from referee.engine.run.importers.statuses import FLAGS, ErrorWhen, Statuses
-from referee.engine.run.importers.text_calls import answer_markup, call_markup
+from referee.engine.run.importers.text_calls import answer_markup, call_markup, observation, react_action
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 FORMAT = "openai"
@@ -116,6 +116,7 @@ class _Reader:
         # the last call written as text, and how many entries stood before it (a reply after it is one of those
         # after, which a later message may yet show to have been sent with a call)
         self.call_as_text: tuple[Origin, int] | None = None
+        self.acted = False  # the message read last wrote a ReAct call, which the user turn after it may answer
 
     def warn(self, code: str, origin: Origin, message: str) -> None:
         self.problems.append(Problem(code, origin.source, message, origin.line))
@@ -124,8 +125,9 @@ class _Reader:
         origin = self.locate(index, "", 0, "")
         role = _role(message)
         held, self.step_replies = self.step_replies, []
+        acted, self.acted = self.acted, False
         if role is None and is_reasoning(message):
-            self.step_replies = held  # reasoning between a message item and its call changes nothing
+            self.step_replies, self.acted = held, acted  # reasoning between a message item and its call changes nothing
             self.reasoning(index, message, origin)
             return
         if role is None and is_call_item(message):
@@ -172,18 +174,19 @@ class _Reader:
             self.assistant(index, message)
         elif role in ("tool", "function"):
             self.tool(index, message, role)
-        elif self.harness(index, message, role, origin):
+        elif self.harness(index, message, role, origin, acted):
             # the replies of the message before held the command this turn answers:
             # they were sent with it, as words beside a tool call are
             self.sent_with_call(held)
 
-    def harness(self, index: int, message: dict, role: str, origin: Origin) -> bool:
+    def harness(self, index: int, message: dict, role: str, origin: Origin, acted: bool) -> bool:
         """A user, system or developer turn: harness text (the first user turn is the
         eval prompt). Words it holds in a shape not read (a UI message's ``parts``, as
         the AI SDK 5 gives them with no content; content that is one object) leave the
         harness text unknown, and a user turn so lost is the eval prompt all the same:
         no later turn takes its place. True when the turn is a harness's answer to a
-        command it took from the agent's text."""
+        command it took from the agent's text (``acted``: a ReAct call, written in the
+        message before, is answered by a turn that opens with ``Observation:``)."""
         content = message.get("content")
         lost = words_unread(content) or parts_unread(message)
         if lost:
@@ -191,7 +194,9 @@ class _Reader:
                       "importer does not read (its parts, or content of another shape): no check over the harness "
                       "text can be decided")
         text = text_of(content)
-        answer = _answer_in(text, content) if role == "user" else None
+        answer = _found_in(text, content, answer_markup) if role == "user" else None
+        if answer is None and acted and role == "user":
+            answer = _found_in(text, content, observation)
         if answer is not None:
             shown = answer if len(answer) <= 40 else answer[:40] + "..."  # it may quote the command, or an exception
             self.warn(CALLS_MAY_BE_MISSING, self.text_origin(index, content), f"message {index + 1} is a harness's "
@@ -255,6 +260,7 @@ class _Reader:
         # a call the model wrote as text: not read, but the message made one all the same
         sent_with_call = self.calls_as_text(index, said[0][1], message.get("content")) or sent_with_call
         sent_with_call = self.action_parsed(index, message, sent_with_call) or sent_with_call
+        self.acted = _found_in(said[0][1], message.get("content"), react_action) is not None
         # calls kept apart from the text (not read): the text is sent with them, but words
         # not read there may still be the reply after them (words_lost is told as before)
         merged = not sent_with_call and holds_other_call(message, "assistant")
@@ -495,15 +501,15 @@ class _Reader:
             R.answered_again(self.entries, position, self.problems, origin)
 
 
-def _answer_in(text: str, content: Any) -> str | None:
-    """How a user turn shows it answers a command taken from the agent's text
-    (``answer_markup``), looked for in the words read and in every text the content
-    holds, read or not (one part given as an object, a part after another): a
-    command so answered was run all the same."""
-    found = answer_markup(text)
+def _found_in(text: str, content: Any, find: Callable[[str], str | None]) -> str | None:
+    """What ``find`` finds (how a user turn shows it answers a command taken from the
+    agent's text, ``answer_markup``; a ReAct call, ``react_action``), looked for in the
+    words read and in every text the content holds, read or not (one part given as an
+    object, a part after another): a command so written or answered was run all the same."""
+    found = find(text)
     if found is None:
         found = next((markup for item in nested(content) if isinstance(item, str)
-                      and (markup := answer_markup(item)) is not None), None)
+                      and (markup := find(item)) is not None), None)
     return found
 
 

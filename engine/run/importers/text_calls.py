@@ -13,7 +13,11 @@ message shows a call the run's calls may lack, so they are incomplete.
 A harness may also take commands from the agent's text by a convention of its own
 (OpenHands' CodeAct runs an ``<execute_bash>`` block, which is markup as above;
 mini-swe-agent a fenced ``bash`` block): the user turn that answers one says so
-(``answer_markup``), and the run's calls are just as incomplete.
+(``answer_markup``), and the run's calls are just as incomplete. A ReAct agent
+(LangChain's ReAct prompt, LlamaIndex's ReActAgent) writes an ``Action:`` line and an
+``Action Input:`` line, which prose may write too (a message that explains the format):
+only the user turn after it that opens with ``Observation:`` shows it was run
+(``react_action``, ``observation``).
 
 Only markup that opens a call is looked for (a tag followed by what a call holds, or
 a token no prose writes): words that name the tags (``wrap it in <tool_call>
@@ -88,6 +92,28 @@ def _is_json_call(value: Any) -> bool:
         found = json_container(given)
         given = found[0] if found is not None else None
     return isinstance(given, dict) and not (given.get("type") == "object" and isinstance(given.get("properties"), dict))
+
+
+# ReAct's call: the tool named on an ``Action:`` line, its input on the next line (LangChain
+# also reads ``Action 1:`` and ``Action 1 Input:``, as the ReAct paper numbers steps)
+_REACT_ACTION = re.compile(r"^[ \t]*Action[ \t]*\d*[ \t]*:[^\n]*\n\s*Action[ \t]*\d*[ \t]*Input[ \t]*\d*[ \t]*:",
+                           re.MULTILINE)
+_OBSERVATION = re.compile(r"\s*Observation[ \t]*\d*[ \t]*:")
+
+
+def react_action(text: str) -> str | None:
+    """The ``Action:`` and ``Action Input:`` lines of a ReAct call written in ``text``
+    (as found), or None. Alone they are no call (words may explain the format): the
+    user turn that answers them (``observation``) shows one was made."""
+    found = _REACT_ACTION.search(text)
+    return found.group(0).strip() if found is not None else None
+
+
+def observation(text: str) -> str | None:
+    """How a user turn opens when it is a ReAct harness's answer (``Observation:``), or
+    None; it answers a call only right after a message that wrote one (``react_action``)."""
+    found = _OBSERVATION.match(text)
+    return found.group(0).strip() if found is not None else None
 
 
 def answer_markup(text: str) -> str | None:
