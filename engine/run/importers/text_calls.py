@@ -53,10 +53,12 @@ _MARKUP = re.compile("|".join((
 
 # How a harness that runs the commands it takes from the agent's text answers them in a
 # user turn: mini-swe-agent's observation (its command's return code first, or after an
-# exception its environment met, as its version 2 writes it) and its answer to a command
-# that timed out, OpenHands' result of a call it converted from text.
+# exception its environment met, as its version 2 writes it), the same under its bare
+# template (``Observation: {{output}}``: the environment's result as a Python dict) and its
+# answer to a command that timed out, OpenHands' result of a call it converted from text.
 _ANSWER = re.compile("|".join((
     r"\s*(?:<exception>.*?</exception>\s*)?<returncode>-?\d+</returncode>",
+    r"\s*Observation:\s*\{'(?:output|returncode)': (?=.*'returncode': -?\d+)",
     r"\s*The last command <command>.*?</command> timed out and has been killed\.",
     r"\s*EXECUTION RESULT of \[[\w.-]+\]:",
 )), re.DOTALL)
