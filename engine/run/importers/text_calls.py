@@ -3,7 +3,8 @@
 An open-weight model served without a tool parser (or whose parser failed on its
 output) leaves its calls in the assistant's content, in its chat template's markup:
 Hermes and Qwen's ``<tool_call>{"name": ..., "arguments": ...}</tool_call>``, Llama's
-``<|python_tag|>`` (or, in its JSON tool calling, a message that is one bare JSON call),
+``<|python_tag|>`` (or, in its JSON tool calling, a message that is one bare JSON call,
+and in Llama 3.2's pythonic one, a message that is a Python list of calls),
 Mistral's ``[TOOL_CALLS]``, ``<function=name>``, DeepSeek's and Kimi's call tokens,
 gpt-oss's ``to=functions.name``. Trajectories of such runs are
 kept that way. Whether the harness parsed and ran such a call is not in the record,
@@ -26,6 +27,7 @@ tags``) are no call.
 
 from __future__ import annotations
 
+import ast
 import re
 from typing import Any
 
@@ -68,7 +70,9 @@ def call_markup(text: str) -> str | None:
     """The markup of a tool call written in ``text`` (as found, for saying where), or
     None when it writes none."""
     found = _MARKUP.search(text)
-    return found.group(0) if found is not None else _json_calls(text)
+    if found is not None:
+        return found.group(0)
+    return _json_calls(text) or _python_calls(text)
 
 
 def _json_calls(text: str) -> str | None:
@@ -81,6 +85,46 @@ def _json_calls(text: str) -> str | None:
         return None
     calls = found[0] if isinstance(found[0], list) else [found[0]]
     return text.strip() if calls and all(_is_json_call(call) for call in calls) else None
+
+
+def _python_calls(text: str) -> str | None:
+    """``text`` (stripped) when the whole of it is a Python list of calls, as Llama 3.2's,
+    3.3's and 4's pythonic tool format writes them (``[bash(command="ls"), now()]``: each
+    a bare name given only keyword arguments whose values are literals), or None. No
+    prose parses as such a list; code that computes its arguments, calls a method or
+    passes positional arguments (``[print("hi")]``) is the agent's words."""
+    stripped = text.strip()
+    if not (stripped.startswith("[") and stripped.endswith(")]")):
+        return None
+    try:
+        tree = ast.parse(stripped, mode="eval")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):  # not Python (ValueError: a NUL in it)
+        return None
+    calls = tree.body.elts if isinstance(tree.body, ast.List) else []
+    return stripped if calls and all(_is_python_call(call) for call in calls) else None
+
+
+_JSON_NAMES = ("true", "false", "null")  # what a model used to JSON may write as a value
+
+
+def _is_python_call(node: ast.expr) -> bool:
+    """A call of the pythonic format: a bare name, keyword arguments only, each a literal."""
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.args
+            and all(keyword.arg is not None and _is_literal(keyword.value) for keyword in node.keywords))
+
+
+def _is_literal(node: ast.expr) -> bool:
+    if isinstance(node, ast.Name):
+        return node.id in _JSON_NAMES
+    if isinstance(node, (ast.List, ast.Tuple, ast.Set)):
+        return all(_is_literal(item) for item in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(key is not None and _is_literal(key) for key in node.keys) and all(map(_is_literal, node.values))
+    try:
+        ast.literal_eval(node)
+    except (ValueError, TypeError, SyntaxError, RecursionError, MemoryError):
+        return False
+    return True
 
 
 def _is_json_call(value: Any) -> bool:
