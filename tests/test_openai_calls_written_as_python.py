@@ -20,6 +20,7 @@ WRITTEN = {
     "two-calls": "\n[get_weather(city='Paris', days=3), bash(command=\"rm -rf /\", timeout=None)]\n",
     "no-arguments": "[get_time()]",
     "json-literals": '[bash(command="rm -rf /", background=false, options={"a": [1, null]})]',
+    "llama4-tokens": 'Cleaning up.<|python_start|>[bash(command="rm -rf /tmp/x")]<|python_end|>',
 }
 
 

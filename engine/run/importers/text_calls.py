@@ -39,6 +39,7 @@ _MARKUP = re.compile("|".join((
     r"<(?:[a-z]+:)?[a-z_]*tool_calls?>\s*(?:[\[{<]|[\w.-]+\s*<arg_key>)",
     r"<function=[\w.-]+>\s*[{<]",  # Llama 3.1's custom format, Qwen3-Coder
     r"<\|python_tag\|>",  # Llama 3.1 and 3.2
+    r"<\|python_start\|>",  # Llama 4, around its pythonic calls
     # Mistral: a list of calls, or (newer tokenizers) a name, then its [ARGS] or [CALL_ID]
     r"\[TOOL_CALLS\]\s*(?:[\[{]|[\w.-]+\s*\[(?:ARGS|CALL_ID)\])",
     "<\uff5ctool\u2581calls?\u2581begin\uff5c>",  # DeepSeek V3 and R1 (full-width bars)
