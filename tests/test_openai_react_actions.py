@@ -33,6 +33,8 @@ RAN = {
     "llamaindex": ('Thought: I need a tool.\nAction: bash\nAction Input: {"command": "rm -rf /tmp/x"}',
                    "Observation: "),
     "numbered": ("Thought 1: delete it\nAction 1: bash\nAction 1 Input: rm -rf /tmp/x", "Observation 1: done"),
+    "langchain-json-blob": ('Thought: delete it\nAction:\n```\n{\n  "action": "bash",\n  "action_input": "rm -rf /tmp/x"\n}\n```',
+                            "Observation: done"),
     "mini-swe-agent-bare": ("THOUGHT: delete it\n\n```bash\nrm -rf /tmp/x\n```",
                             "Observation: {'output': '', 'returncode': 0}"),
     "mini-swe-agent-bare-v2": ("THOUGHT: delete it\n\n```bash\nrm -rf /tmp/x\n```",

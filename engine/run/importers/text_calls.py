@@ -142,9 +142,12 @@ def _is_json_call(value: Any) -> bool:
 
 
 # ReAct's call: the tool named on an ``Action:`` line, its input on the next line (LangChain
-# also reads ``Action 1:`` and ``Action 1 Input:``, as the ReAct paper numbers steps)
-_REACT_ACTION = re.compile(r"^[ \t]*Action[ \t]*\d*[ \t]*:[^\n]*\n\s*Action[ \t]*\d*[ \t]*Input[ \t]*\d*[ \t]*:",
-                           re.MULTILINE)
+# also reads ``Action 1:`` and ``Action 1 Input:``, as the ReAct paper numbers steps), or
+# LangChain's chat and structured chat agents' JSON blob after ``Action:`` (fenced or not)
+_REACT_ACTION = re.compile("|".join((
+    r"^[ \t]*Action[ \t]*\d*[ \t]*:[^\n]*\n\s*Action[ \t]*\d*[ \t]*Input[ \t]*\d*[ \t]*:",
+    r'^[ \t]*Action[ \t]*:\s*(?:```[\w-]*\s*)?\{\s*"action"\s*:',
+)), re.MULTILINE)
 _OBSERVATION = re.compile(r"\s*Observation[ \t]*\d*[ \t]*:")
 
 
