@@ -42,7 +42,9 @@ def test_earlier_llm_verdicts_are_kept_while_nothing_changed(tmp_path: Path):
     again = semantic(tmp_path)
     for key, item in decided.items():
         assert again[key]["method"] == "grader (carried over)"
-        assert {k: v for k, v in again[key].items() if k != "method"} == {k: v for k, v in item.items() if k != "method"}
+        assert again[key]["judged_by"]["model"] == "answer-key-judge"  # who gave it
+        assert ({k: v for k, v in again[key].items() if k not in ("method", "judged_by")}
+                == {k: v for k, v in item.items() if k != "method"})
     first = sorted((tmp_path / "examples").rglob("grading.json"))
     grade(tmp_path)  # carrying over twice gives the same bytes
     assert [p.read_bytes() for p in first] == [p.read_bytes() for p in sorted((tmp_path / "examples").rglob("grading.json"))]

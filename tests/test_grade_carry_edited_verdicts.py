@@ -60,7 +60,9 @@ def test_an_unedited_verdict_is_still_carried(tmp_path, capsys):
     main(["grade", str(workspace), *RULE_ARGS])
     after = _semantic(workspace)
     assert after["method"] == "grader (carried over)"
-    assert {k: v for k, v in after.items() if k != "method"} == {k: v for k, v in before.items() if k != "method"}
+    assert ({k: v for k, v in after.items() if k not in ("method", "judged_by")}
+            == {k: v for k, v in before.items() if k != "method"})
+    assert after["judged_by"] is not None  # who gave the verdict
 
 
 @pytest.mark.parametrize("change", [_to_pass, _new_evidence, _new_place])

@@ -122,11 +122,15 @@ def expectation(assertion: CompiledAssertion, verdict: Verdict, judged: bool = F
 
 
 def carried_expectation(assertion: CompiledAssertion, earlier: dict) -> dict[str, Any]:
-    """An earlier LLM verdict kept: its outcome, evidence and places, as written then;
-    everything else from the assertion as it is now."""
+    """An earlier LLM verdict kept: its outcome, evidence and places, as written then,
+    and who gave it (``carry.judged_by``); everything else from the assertion as it is now."""
     places = [place for place in earlier.get("evidence_location") or () if _is_place(place)]
-    return _item(assertion, earlier["outcome"], str(earlier.get("evidence", "")), CARRIED, places,
+    item = _item(assertion, earlier["outcome"], str(earlier.get("evidence", "")), CARRIED, places,
                  earlier["grader_input"])
+    # This grade asked no model (its grader.llm is null): the item says who gave the verdict.
+    if earlier.get("judged_by") is not None:
+        item["judged_by"] = earlier["judged_by"]
+    return item
 
 
 def _item(assertion: CompiledAssertion, outcome: str, evidence: str, method: str, places: list,

@@ -10,6 +10,9 @@ earlier verdict whose ``grader_input`` is unchanged is kept, with method ``grade
 (carried over)``;
 one whose run or wording changed, or whose item was edited since, is dropped, and
 the not-graded item says so.
+A kept item records who gave the verdict (``judged_by``: the model, its backend,
+the server that answered or that the reply was replayed, and referee's version), taken
+from the earlier report: this grade asks no model, and its ``grader.llm`` is null.
 Nothing here depends on the clock: the same files give the same bytes.
 """
 
@@ -199,12 +202,42 @@ def earlier_verdicts(run: Run, assertions: Sequence[CompiledAssertion],
 
 
 def _earlier_items(run: Run) -> dict[str, dict[str, Any]]:
-    """The expectations of the run's grading.json, when referee wrote it; {} else."""
+    """The expectations of the run's grading.json, when referee wrote it; {} else.
+    Each item holds who judged it (``judged_by``), None when the report does not say."""
     from referee.engine.report.run_report import read_report  # here: it builds on build, which needs CARRIED
 
     folder = getattr(run, "path", None)
     document = read_report(Path(folder)) if folder is not None else None
     if not isinstance(document, dict) or not isinstance(document.get("expectations"), list):
         return {}
-    return {item["key"]: item for item in document["expectations"]
-            if isinstance(item, dict) and isinstance(item.get("key"), str)}
+    return {item["key"]: {**item, "judged_by": judged_by(document.get("grader"), item)}
+            for item in document["expectations"] if isinstance(item, dict) and isinstance(item.get("key"), str)}
+
+
+def judged_by(grader: Any, item: dict[str, Any]) -> dict[str, Any] | None:
+    """Who gave ``item``'s LLM verdict, as grading.json's ``judged_by`` holds it: for a
+    verdict judged by that grade, its ``grader.llm`` without the usage (tokens, cost,
+    time: that grade's, not the next one's) and its referee version; for one it carried
+    over itself, the ``judged_by`` it wrote. None when the report does not say, or says
+    it in another shape than referee writes (it is copied into the new report)."""
+    if item.get("method") == CARRIED:
+        return _identity(item.get("judged_by"))
+    if not isinstance(grader, dict) or not isinstance(grader.get("llm"), dict):
+        return None
+    llm = grader["llm"]
+    return _identity({"model": llm.get("model"), "backend": llm.get("backend"), "endpoint": llm.get("endpoint"),
+                      "replayed": llm.get("replayed"), "referee_version": grader.get("version")})
+
+
+def _identity(found: Any) -> dict[str, Any] | None:
+    """``found`` when it has exactly ``JudgedBy``'s fields, of its types (in its order); None else."""
+    if not isinstance(found, dict) or set(found) != set(_IDENTITY):
+        return None
+    if not all(isinstance(found[name], kinds) for name, kinds in _IDENTITY.items()):
+        return None
+    return {name: found[name] for name in _IDENTITY}
+
+
+# ``models.JudgedBy``'s fields, in its order, and the JSON types each may hold.
+_IDENTITY: dict[str, tuple[type, ...]] = {"model": (str,), "backend": (str,), "endpoint": (str, type(None)),
+                                          "replayed": (bool,), "referee_version": (str,)}

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 from referee.engine.report.marker import GRADER_NAME
 
@@ -35,13 +35,28 @@ class EvidenceLocation(_Model):
     step: int | None = None
 
 
+class JudgedBy(_Model):
+    """Who gave a verdict carried over from an earlier grade: that grade's
+    ``grader.llm`` without its usage (the tokens and cost were that grade's), and the
+    version of referee that asked."""
+
+    model: str
+    backend: str
+    endpoint: str | None = None
+    replayed: bool
+    referee_version: str
+
+
 class Expectation(_Model):
     """One assertion's result. ``passed`` is true only for outcome ``pass``.
 
     ``gated`` is true exactly when the ``gate`` block counts the item.
     ``grader_input`` (on items the LLM grader judged, or whose earlier verdict was
     kept; null on the others) digests the assertion's wording, the run's files
-    the grader saw and the verdict it gave (outcome, evidence and places)."""
+    the grader saw and the verdict it gave (outcome, evidence and places).
+    ``judged_by`` is written on an item whose earlier verdict was kept (method
+    ``grader (carried over)``) only: the grade that carries it asked no model, so its
+    ``grader.llm`` is null, and this says who gave the verdict."""
 
     text: str
     passed: bool
@@ -56,6 +71,16 @@ class Expectation(_Model):
     rules_location: str
     evidence_location: list[EvidenceLocation]
     grader_input: str | None = None
+    judged_by: JudgedBy | None = None
+
+    @model_serializer(mode="wrap")
+    def _written(self, handler):
+        # ``judged_by`` is written on carried items only, so the reports of every
+        # other item read as they did before it existed.
+        data = handler(self)
+        if data.get("judged_by") is None:
+            data.pop("judged_by", None)
+        return data
 
 
 class Summary(_Model):
