@@ -46,9 +46,12 @@ class EvalEntry:
     expected_output: str | None = None
     files: tuple[str, ...] = ()
     response_file: str | None = None  # the file the harness delivers as the answer, relative to the run folder
-    # Where each of ``expectations`` stands in evals.json, for errors about a sentence
-    # (``duplicate-text``); empty for sentences read from elsewhere (eval_metadata.json).
+    # Where each of ``expectations`` stands in its file, for errors about a sentence
+    # (``duplicate-text``); empty when that is not known.
     places: tuple[ast.Span, ...] = field(default=(), compare=False)
+    # The file the sentences were read from, when not the EvalsFile's own: each eval's
+    # eval_metadata.json (``engine.run.metadata_evals``).
+    source: str | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)

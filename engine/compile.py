@@ -168,7 +168,7 @@ def _group(files: Sequence[ast.RulesFile], evals: EvalsFile | None,
         for entry in evals.evals:
             groups[entry.id] = _Group(entry.id, entry.name, tuple(entry.expectations), {}, [],
                                       Inputs(entry.id, entry.files, evals.folder, True),
-                                      str(evals.path), entry.places)
+                                      entry.source or str(evals.path), entry.places)
     for path, block in _blocks(files, evals):
         key = _resolve(block, evals, path, diagnostics)
         if key is None:
@@ -285,8 +285,8 @@ def _refuse_same_texts(group: _Group, order: list[tuple[_Written | None, int | N
 
 
 def _sentence_place(group: _Group, number: int | None) -> ast.Span:
-    """Where sentence ``number`` stands in evals.json; line 0 when unknown (sentences
-    read from eval_metadata.json)."""
+    """Where sentence ``number`` stands in its file (evals.json, or the eval's
+    eval_metadata.json); line 0 when unknown."""
     if number is None or not 0 < number <= len(group.sentence_places):
         return ast.Span(0, 0, 0, 0)
     return group.sentence_places[number - 1]

@@ -23,7 +23,7 @@ from pathlib import Path
 from referee.engine.run.identity import (METADATA, SOURCE_MAP, MetadataReader, eval_prefix, identify, is_eval_folder,
                                          is_run_folder, is_run_like, natural_key)
 from referee.engine.run.kept_apart import KeptApart, Place, place_of
-from referee.engine.run.metadata_evals import EvalSentences, sentences_of, text_or_none
+from referee.engine.run.metadata_evals import EvalSentences, located, sentences_of, text_or_none
 from referee.engine.run.model import Problem, RunId
 from referee.engine.run.reading import NO_FILES, ResponseFiles
 from referee.engine.run.workspace import Run, _build_run, sort_problems
@@ -240,8 +240,10 @@ class _Walker:
         self.evals.append(place_of(run_id))
         sentences = sentences_of(metadata) if metadata else ()
         if sentences and place not in self._sentences:
+            file, places = located(folder, rel, metadata, sentences)
             self._sentences[place] = EvalSentences(run_id.eval_id, run_id.eval_name,
-                                                   text_or_none(metadata.get("prompt")) or "", sentences, rel)
+                                                   text_or_none(metadata.get("prompt")) or "", sentences, rel,
+                                                   file, places)
 
     def _without_eval(self, run_id: RunId, rel: str, name: str) -> None:
         """A run-<n> folder right in the workspace whose eval nothing names (no eval
