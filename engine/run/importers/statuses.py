@@ -102,8 +102,8 @@ def _result_flag(content: Any) -> list[Any]:
         # parsed only when the text may be an object naming the flag, maybe with a letter of
         # its name escaped (a backslash-u escape of a letter, 0045); escapes of other
         # characters (503c) cannot spell it
-        named = "isError" in text or (_LETTER_ESCAPED.search(text) is not None)
-        found = json_container(text) if named and text.lstrip()[:1] == "{" else None
+        named = text.lstrip()[:1] == "{" and ("isError" in text or _LETTER_ESCAPED.search(text) is not None)
+        found = json_container(text) if named else None
         result = found[0] if found is not None else None
     return [result["isError"]] if isinstance(result, dict) and "isError" in result else []
 
