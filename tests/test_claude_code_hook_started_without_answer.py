@@ -1,6 +1,7 @@
 """A Claude Code session shows each hook start for a call (a ``progress`` record of
-type ``hook_progress``); Claude Code 2.1.39 keeps no answer of any hook (no
-``hook_success`` attachment), so a PreToolUse hook that started with no answer kept
+type ``hook_progress``); a real Claude Code 2.1.39 session shows its PreToolUse hooks
+start at every call and keeps no answer of any (no ``hook_success`` attachment), so a
+PreToolUse hook that started with no answer kept
 says nothing of its call: the call's args stay those the agent's tool_use gives, and a
 check on them is decided. Taken as a hook that may have changed its call's input, every
 call of such a session was unsure, and every check on args an ERROR."""
