@@ -306,8 +306,26 @@ def _read_agent(records: list[tuple[str, int, dict]], problems: list[Problem]) -
     for source, line, rec in records:
         reader.record(source, line, rec)
     reader.unstreamed()
+    _unanswered_prompt(reader, problems)
     source, line, _ = records[0] if records else ("", 0, None)
     return reader, Origin(source, line)
+
+
+def _unanswered_prompt(reader: Reader, problems: list[Problem]) -> None:
+    """A subagent's transcript that ends with a request (its prompt) no message of the
+    subagent answers does not hold its work: an Agent call launched in the background
+    returns at once, so a session copied while the subagent works holds no more of it,
+    and a transcript cut short ends so too. Its calls are unknown (a subagent that was
+    interrupted asks nothing more: ``claude_requests.interrupted``)."""
+    if reader.asked is None:
+        return
+    line, _ = reader.asked
+    # the request is the last one read: the last text entry at its line
+    source = next((e.origin.source for e in reversed(reader.entries) if isinstance(e, Text) and e.origin.line == line),
+                  "")
+    problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this subagent's transcript ends with this request, which "
+                            "no message of the subagent answers (it was still at work, or the transcript is cut "
+                            "short): its calls are unknown", line))
 
 
 def _prompt_of(reader: Reader) -> str | None:
