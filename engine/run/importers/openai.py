@@ -157,6 +157,9 @@ class _Reader:
                 self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, may hold a tool call "
                           "(of a format this importer does not read): no check over the run's calls can be decided")
             return
+        if message.get("is_demo") is True:
+            self.demonstration(index, message)
+            return
         if is_thread_message(message) and not self.threaded:
             self.threaded = True
             self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} is an Assistants API thread message: the "
@@ -207,6 +210,21 @@ class _Reader:
             self.entries.append(Text(kind, "", text, self.text_origin(index, content)))
         self.prompted = self.prompted or (role == "user" and (lost or bool(text.strip())))
         return answer is not None
+
+    def demonstration(self, index: int, message: dict) -> None:
+        """A message SWE-agent put in its history as part of a demonstration (``is_demo``:
+        a past run shown to the model as an example, as one user turn or as the demo's own
+        messages, its assistant turns, their calls and the answers). The harness wrote it,
+        whatever its role: its words are harness text, never the eval prompt (the issue
+        that follows is) nor the agent's, and its calls are not the run's."""
+        content = message.get("content")
+        origin = self.text_origin(index, content)
+        if words_unread(content) or parts_unread(message):
+            self.warn(HARNESS_MAY_BE_MISSING, origin, f"message {index + 1} (a demonstration) holds text in a shape "
+                      "this importer does not read: no check over the harness text can be decided")
+        text = text_of(content)
+        if text.strip():
+            self.entries.append(Text(R.SYSTEM, "", text, origin))
 
     def unordered(self, index: int) -> None:
         """A thread whose messages' order is unknown (``in_time_order``): so is its response."""
