@@ -4,7 +4,8 @@ Where a source's conversations and messages lie (a document, JSON lines, tau-ben
 results) is ``openai_sources``'s; what a message's content says (its text, words of a
 shape not read) is ``openai_content``'s; what kind of item lies beside the messages (a
 Responses API reasoning or tool item, a call where none is read) is ``openai_items``'s;
-this module reads the messages of one conversation.
+the steps read as neither a call nor a reply (a call written as text, a demonstration)
+are ``openai_steps``'s; this module reads the messages of one conversation.
 
 - ``system``/``developer`` messages and ``user`` turns are harness text (the first
   user turn is the eval prompt).
@@ -27,7 +28,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import replace
-from typing import Any, Callable
+from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
@@ -37,11 +38,12 @@ from referee.engine.run.importers.openai_content import (audio_unread, holds_rep
                                                          parts_unread, result_of, text_of, transcript_of,
                                                          words_unread)
 from referee.engine.run.importers.openai_threads import in_time_order, is_thread_message
+from referee.engine.run.importers.openai_steps import Locate, MessageSteps, found_in
 from referee.engine.run.importers.openai_items import (content_calls, holds_other_answer, holds_other_call,
                                                        is_call_item, is_compaction, is_reasoning, is_tool_item)
-from referee.engine.run.importers.source import holds_call, may_hold, nested
+from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import FLAGS, ErrorWhen, Statuses
-from referee.engine.run.importers.text_calls import answer_markup, call_markup, observation, react_action
+from referee.engine.run.importers.text_calls import answer_markup, observation, react_action
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 FORMAT = "openai"
@@ -49,8 +51,6 @@ _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "functio
 _SAID = ("content", "refusal")  # the members of an assistant message that hold its words, in the order read
 _CALL_MEMBERS = frozenset({"id", "type", "function", "index"})  # what a tool call holds, read or not a call
 
-# (message index, key, nth occurrence, the key's JSON Pointer below the message) -> origin
-Locate = Callable[[int, str, int, str], Origin]
 
 
 def looks_like(value: Any) -> bool:
@@ -98,28 +98,18 @@ def read_messages(messages: Iterable, locate: Locate, name: str, problems: list[
                         problems=tuple(reader.problems) + reader.statuses.problems(), label=label, options=options)
 
 
-class _Reader:
+class _Reader(MessageSteps):
     def __init__(self, locate: Locate, name: str, problems: list[Problem], error_when: ErrorWhen | None) -> None:
-        self.locate = locate
+        super().__init__(locate, problems)
         self.name = name
-        self.problems = problems
         self.statuses = Statuses(name, error_when, self.warn)  # the statuses of the answered calls
-        self.entries: list[Call | Text] = []
-        self.replies: list[Text] = []
         self.open: dict[str, list[int]] = {}  # tool_call_id (or "function:<name>") -> positions
         self.answered_at: dict[str, tuple[int, tuple]] = {}  # the same key -> (the call answered last, its answer)
         self.ids: set[str] = set()
         self.prompted = False
         self.threaded = False  # an Assistants API thread message was met (said once)
-        self.reply_unread: Origin | None = None  # the first reply holding words that were not read
         self.step_replies: list[int] = []  # where the replies of the message read last are among the entries
-        # the last call written as text, and how many entries stood before it (a reply after it is one of those
-        # after, which a later message may yet show to have been sent with a call)
-        self.call_as_text: tuple[Origin, int] | None = None
         self.acted = False  # the message read last wrote a ReAct call, which the user turn after it may answer
-
-    def warn(self, code: str, origin: Origin, message: str) -> None:
-        self.problems.append(Problem(code, origin.source, message, origin.line))
 
     def message(self, index: int, message: Any) -> None:
         origin = self.locate(index, "", 0, "")
@@ -197,9 +187,9 @@ class _Reader:
                       "importer does not read (its parts, or content of another shape): no check over the harness "
                       "text can be decided")
         text = text_of(content)
-        answer = _found_in(text, content, answer_markup) if role == "user" else None
+        answer = found_in(text, content, answer_markup) if role == "user" else None
         if answer is None and acted and role == "user":
-            answer = _found_in(text, content, observation)
+            answer = found_in(text, content, observation)
         if answer is not None:
             shown = answer if len(answer) <= 40 else answer[:40] + "..."  # it may quote the command, or an exception
             self.warn(CALLS_MAY_BE_MISSING, self.text_origin(index, content), f"message {index + 1} is a harness's "
@@ -210,56 +200,6 @@ class _Reader:
             self.entries.append(Text(kind, "", text, self.text_origin(index, content)))
         self.prompted = self.prompted or (role == "user" and (lost or bool(text.strip())))
         return answer is not None
-
-    def demonstration(self, index: int, message: dict) -> None:
-        """A message SWE-agent put in its history as part of a demonstration (``is_demo``:
-        a past run shown to the model as an example, as one user turn or as the demo's own
-        messages, its assistant turns, their calls and the answers). The harness wrote it,
-        whatever its role: its words are harness text, never the eval prompt (the issue
-        that follows is) nor the agent's, and its calls are not the run's."""
-        content = message.get("content")
-        origin = self.text_origin(index, content)
-        if words_unread(content) or parts_unread(message):
-            self.warn(HARNESS_MAY_BE_MISSING, origin, f"message {index + 1} (a demonstration) holds text in a shape "
-                      "this importer does not read: no check over the harness text can be decided")
-        text = text_of(content)
-        if text.strip():
-            self.entries.append(Text(R.SYSTEM, "", text, origin))
-
-    def unordered(self, index: int) -> None:
-        """A thread whose messages' order is unknown (``in_time_order``): so is its response."""
-        first = self.locate(index, "", 0, "")
-        self.warn("message-order", first, "the thread's messages are not listed oldest first and not all give "
-                  "their created_at, so the order they were written in is unknown: the response is unknown")
-        self.reply_unread = self.reply_unread or first
-
-    def reasoning(self, index: int, item: dict, origin: Origin) -> None:
-        """A Responses API ``reasoning`` item: the model's reasoning (its summary, its
-        text), never a reply, so skipped. Its words are no call, whatever they name; a
-        call held in it is one."""
-        if holds_call(item):
-            self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, a reasoning item, holds a tool call: no "
-                      "check over the run's calls can be decided")
-
-    def reference(self, index: int, origin: Origin) -> None:
-        """A Responses API ``item_reference``: an item the API stored (a call, a tool's
-        answer, a reply) stands here, and the list does not hold it, so the run's calls
-        and its response are unknown."""
-        self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} refers to an item the list does not hold "
-                  "(item_reference), which may be a tool call: no check over the run's calls can be decided")
-        self.warn("unread-text", origin, f"message {index + 1} refers to an item the list does not hold "
-                  "(item_reference), which may be a reply: the response is unknown")
-        self.reply_unread = self.reply_unread or origin
-
-    def compaction(self, index: int, origin: Origin) -> None:
-        """A Responses API ``compaction`` item: the items before it that the API
-        compacted (calls, their answers, replies) are held encrypted, which no reader
-        can open, so the run's calls and its response are unknown."""
-        self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} is a compaction item: the items it compacted, "
-                  "which may hold tool calls, are encrypted: no check over the run's calls can be decided")
-        self.warn("unread-text", origin, f"message {index + 1} is a compaction item: the items it compacted, which "
-                  "may hold replies, are encrypted: the response is unknown")
-        self.reply_unread = self.reply_unread or origin
 
     def assistant(self, index: int, message: dict) -> None:
         calls = message.get("tool_calls")
@@ -278,7 +218,7 @@ class _Reader:
         # a call the model wrote as text: not read, but the message made one all the same
         sent_with_call = self.calls_as_text(index, said[0][1], message.get("content")) or sent_with_call
         sent_with_call = self.action_parsed(index, message, sent_with_call) or sent_with_call
-        self.acted = _found_in(said[0][1], message.get("content"), react_action) is not None
+        self.acted = found_in(said[0][1], message.get("content"), react_action) is not None
         # calls kept apart from the text (not read): the text is sent with them, but words
         # not read there may still be the reply after them (words_lost is told as before)
         merged = not sent_with_call and holds_other_call(message, "assistant")
@@ -306,57 +246,6 @@ class _Reader:
             self.call(index, nth, call)
         if isinstance(legacy, dict):
             self.call(index, len(calls), {"function": legacy}, legacy=True)
-
-    def calls_as_text(self, index: int, text: str, content: Any) -> bool:
-        """Whether the assistant's content writes a tool call as text (``text_calls``: a
-        model served without a tool parser). Such a call is not read, so the run's calls
-        are unknown; its text is a note sent with a call, and until a reply follows it,
-        the response is unknown: whether the user saw the text is not said."""
-        # the words read, or any text the content holds in a shape not read (one part
-        # given as an object, a part of another type): a call written there is made all the same
-        markup = call_markup(text)
-        if markup is None:
-            markup = next((found for item in nested(content) if isinstance(item, str)
-                           and (found := call_markup(item)) is not None), None)
-        if markup is None:
-            return False
-        origin = self.text_origin(index, content)
-        shown = markup if len(markup) <= 40 else markup[:40] + "..."
-        self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} writes a tool call as text ({shown!r}), which "
-                  "this importer does not read as a call: no check over the run's calls can be decided")
-        self.call_as_text = (origin, len(self.entries))
-        return True
-
-    def action_parsed(self, index: int, message: dict, sent_with_call: bool) -> bool:
-        """Whether the message is a step of SWE-agent's history that ran a command it
-        parsed from the message's text: its ``action`` (beside the ``thought`` parsed
-        with it) with no call sent with it, as a text-based parser leaves it. The
-        command is a call the run's calls do not hold; the text is sent with it, and
-        until a reply follows, the response is unknown, as for a call written as text."""
-        action = message.get("action")
-        if sent_with_call or "thought" not in message or not isinstance(action, str) or not action.strip():
-            return False
-        origin = self.locate(index, "action", 0, "/action")
-        self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} holds a command its harness parsed from its "
-                  "text and ran (its action, as SWE-agent's history keeps it), which this importer does not read "
-                  "as a call: no check over the run's calls can be decided")
-        self.call_as_text = (origin, len(self.entries))
-        return True
-
-    def finish(self) -> None:
-        """When no reply follows the last call written as text (the words after it, if
-        any, were all sent with a call), the run ended on a call, or on words the user
-        saw: the response is unknown. Whether a message is a reply is known only once
-        the message after it is read (a harness's answer, a call item), so this is
-        decided at the end."""
-        if self.call_as_text is None:
-            return
-        origin, before = self.call_as_text
-        replies = {id(reply) for reply in self.replies}
-        if not any(id(entry) in replies for entry in self.entries[before:]):
-            self.warn("unread-text", origin, "the last words read write a tool call as text, and no reply "
-                      "follows them: the response is unknown")
-            self.reply_unread = self.reply_unread or origin
 
     def steps_merged(self, index: int, origin: Origin) -> None:
         """An assistant message that holds text and keeps its calls apart from it (an AI
@@ -394,18 +283,6 @@ class _Reader:
             if isinstance(reply, Text):  # a reply is always a text: said() put it there
                 self.entries[position] = replace(reply, title="text sent with a tool call")
                 self.replies = [kept for kept in self.replies if kept is not reply]
-
-    def text_origin(self, index: int, content: Any, member: str = "content") -> Origin:
-        """Where a message's text is: its first text part's ``text`` when the content
-        is parts (in a pretty-printed document a line below the member's key), else
-        the member."""
-        if isinstance(content, list):
-            before = 0  # the parts' "text" keys before it: where the message's value is not known
-            for at, part in enumerate(content):
-                if isinstance(part, dict) and "text" in part and text_of([part]):
-                    return self.locate(index, "text", before, f"/{member}/{at}/text")
-                before += isinstance(part, dict) and "text" in part
-        return self.locate(index, member, 0, f"/{member}")
 
     def response(self) -> tuple[Text, ...]:
         """The replies; unknown (each unsure, or one empty unsure text where none was
@@ -517,18 +394,6 @@ class _Reader:
         position, answer = self.answered_at[key]
         if answer != _answer(message):
             R.answered_again(self.entries, position, self.problems, origin)
-
-
-def _found_in(text: str, content: Any, find: Callable[[str], str | None]) -> str | None:
-    """What ``find`` finds (how a user turn shows it answers a command taken from the
-    agent's text, ``answer_markup``; a ReAct call, ``react_action``), looked for in the
-    words read and in every text the content holds, read or not (one part given as an
-    object, a part after another): a command so written or answered was run all the same."""
-    found = find(text)
-    if found is None:
-        found = next((markup for item in nested(content) if isinstance(item, str)
-                      and (markup := find(item)) is not None), None)
-    return found
 
 
 def _id_key(value: Any) -> str:

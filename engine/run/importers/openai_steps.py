@@ -1,0 +1,164 @@
+"""What the OpenAI reader (``openai._Reader``) shares with every part of it, and the
+steps a message list shows that it reads as neither a call nor a reply: a call written
+as text or parsed from it (``text_calls``), a demonstration SWE-agent put in the
+history, the Responses API items that stand for others (a reasoning item, a reference,
+a compaction), a thread whose order is unknown. Each makes the run's calls, or its
+response, unknown where it would otherwise be read as complete."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from referee.engine.run.agents import CALLS_MAY_BE_MISSING
+from referee.engine.run.importers import record as R
+from referee.engine.run.importers.openai_content import parts_unread, text_of, words_unread
+from referee.engine.run.importers.record import Call, Origin, Text
+from referee.engine.run.importers.source import holds_call, nested
+from referee.engine.run.importers.text_calls import call_markup
+from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
+
+# (message index, key, nth occurrence, the key's JSON Pointer below the message) -> origin
+Locate = Callable[[int, str, int, str], Origin]
+
+
+class MessageSteps:
+    """The reader's entries, replies and problems, where its texts lie, and the steps
+    it reads as neither a call nor a reply."""
+
+    def __init__(self, locate: Locate, problems: list[Problem]) -> None:
+        self.locate = locate
+        self.problems = problems
+        self.entries: list[Call | Text] = []
+        self.replies: list[Text] = []
+        self.reply_unread: Origin | None = None  # the first reply holding words that were not read
+        # the last call written as text, and how many entries stood before it (a reply after it is one of those
+        # after, which a later message may yet show to have been sent with a call)
+        self.call_as_text: tuple[Origin, int] | None = None
+
+    def warn(self, code: str, origin: Origin, message: str) -> None:
+        self.problems.append(Problem(code, origin.source, message, origin.line))
+
+    def text_origin(self, index: int, content: Any, member: str = "content") -> Origin:
+        """Where a message's text is: its first text part's ``text`` when the content
+        is parts (in a pretty-printed document a line below the member's key), else
+        the member."""
+        if isinstance(content, list):
+            before = 0  # the parts' "text" keys before it: where the message's value is not known
+            for at, part in enumerate(content):
+                if isinstance(part, dict) and "text" in part and text_of([part]):
+                    return self.locate(index, "text", before, f"/{member}/{at}/text")
+                before += isinstance(part, dict) and "text" in part
+        return self.locate(index, member, 0, f"/{member}")
+
+    def demonstration(self, index: int, message: dict) -> None:
+        """A message SWE-agent put in its history as part of a demonstration (``is_demo``:
+        a past run shown to the model as an example, as one user turn or as the demo's own
+        messages, its assistant turns, their calls and the answers). The harness wrote it,
+        whatever its role: its words are harness text, never the eval prompt (the issue
+        that follows is) nor the agent's, and its calls are not the run's."""
+        content = message.get("content")
+        origin = self.text_origin(index, content)
+        if words_unread(content) or parts_unread(message):
+            self.warn(HARNESS_MAY_BE_MISSING, origin, f"message {index + 1} (a demonstration) holds text in a shape "
+                      "this importer does not read: no check over the harness text can be decided")
+        text = text_of(content)
+        if text.strip():
+            self.entries.append(Text(R.SYSTEM, "", text, origin))
+
+    def unordered(self, index: int) -> None:
+        """A thread whose messages' order is unknown (``in_time_order``): so is its response."""
+        first = self.locate(index, "", 0, "")
+        self.warn("message-order", first, "the thread's messages are not listed oldest first and not all give "
+                  "their created_at, so the order they were written in is unknown: the response is unknown")
+        self.reply_unread = self.reply_unread or first
+
+    def reasoning(self, index: int, item: dict, origin: Origin) -> None:
+        """A Responses API ``reasoning`` item: the model's reasoning (its summary, its
+        text), never a reply, so skipped. Its words are no call, whatever they name; a
+        call held in it is one."""
+        if holds_call(item):
+            self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, a reasoning item, holds a tool call: no "
+                      "check over the run's calls can be decided")
+
+    def reference(self, index: int, origin: Origin) -> None:
+        """A Responses API ``item_reference``: an item the API stored (a call, a tool's
+        answer, a reply) stands here, and the list does not hold it, so the run's calls
+        and its response are unknown."""
+        self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} refers to an item the list does not hold "
+                  "(item_reference), which may be a tool call: no check over the run's calls can be decided")
+        self.warn("unread-text", origin, f"message {index + 1} refers to an item the list does not hold "
+                  "(item_reference), which may be a reply: the response is unknown")
+        self.reply_unread = self.reply_unread or origin
+
+    def compaction(self, index: int, origin: Origin) -> None:
+        """A Responses API ``compaction`` item: the items before it that the API
+        compacted (calls, their answers, replies) are held encrypted, which no reader
+        can open, so the run's calls and its response are unknown."""
+        self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} is a compaction item: the items it compacted, "
+                  "which may hold tool calls, are encrypted: no check over the run's calls can be decided")
+        self.warn("unread-text", origin, f"message {index + 1} is a compaction item: the items it compacted, which "
+                  "may hold replies, are encrypted: the response is unknown")
+        self.reply_unread = self.reply_unread or origin
+
+    def calls_as_text(self, index: int, text: str, content: Any) -> bool:
+        """Whether the assistant's content writes a tool call as text (``text_calls``: a
+        model served without a tool parser). Such a call is not read, so the run's calls
+        are unknown; its text is a note sent with a call, and until a reply follows it,
+        the response is unknown: whether the user saw the text is not said."""
+        # the words read, or any text the content holds in a shape not read (one part
+        # given as an object, a part of another type): a call written there is made all the same
+        markup = call_markup(text)
+        if markup is None:
+            markup = next((found for item in nested(content) if isinstance(item, str)
+                           and (found := call_markup(item)) is not None), None)
+        if markup is None:
+            return False
+        origin = self.text_origin(index, content)
+        shown = markup if len(markup) <= 40 else markup[:40] + "..."
+        self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} writes a tool call as text ({shown!r}), which "
+                  "this importer does not read as a call: no check over the run's calls can be decided")
+        self.call_as_text = (origin, len(self.entries))
+        return True
+
+    def action_parsed(self, index: int, message: dict, sent_with_call: bool) -> bool:
+        """Whether the message is a step of SWE-agent's history that ran a command it
+        parsed from the message's text: its ``action`` (beside the ``thought`` parsed
+        with it) with no call sent with it, as a text-based parser leaves it. The
+        command is a call the run's calls do not hold; the text is sent with it, and
+        until a reply follows, the response is unknown, as for a call written as text."""
+        action = message.get("action")
+        if sent_with_call or "thought" not in message or not isinstance(action, str) or not action.strip():
+            return False
+        origin = self.locate(index, "action", 0, "/action")
+        self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} holds a command its harness parsed from its "
+                  "text and ran (its action, as SWE-agent's history keeps it), which this importer does not read "
+                  "as a call: no check over the run's calls can be decided")
+        self.call_as_text = (origin, len(self.entries))
+        return True
+
+    def finish(self) -> None:
+        """When no reply follows the last call written as text (the words after it, if
+        any, were all sent with a call), the run ended on a call, or on words the user
+        saw: the response is unknown. Whether a message is a reply is known only once
+        the message after it is read (a harness's answer, a call item), so this is
+        decided at the end."""
+        if self.call_as_text is None:
+            return
+        origin, before = self.call_as_text
+        replies = {id(reply) for reply in self.replies}
+        if not any(id(entry) in replies for entry in self.entries[before:]):
+            self.warn("unread-text", origin, "the last words read write a tool call as text, and no reply "
+                      "follows them: the response is unknown")
+            self.reply_unread = self.reply_unread or origin
+
+
+def found_in(text: str, content: Any, find: Callable[[str], str | None]) -> str | None:
+    """What ``find`` finds (how a user turn shows it answers a command taken from the
+    agent's text, ``answer_markup``; a ReAct call, ``react_action``), looked for in the
+    words read and in every text the content holds, read or not (one part given as an
+    object, a part after another): a command so written or answered was run all the same."""
+    found = find(text)
+    if found is None:
+        found = next((markup for item in nested(content) if isinstance(item, str)
+                      and (markup := find(item)) is not None), None)
+    return found
