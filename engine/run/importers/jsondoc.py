@@ -64,6 +64,8 @@ class Document:
     # Where the message array lies, ``[`` to ``]`` (None when cut short): what is beside
     # it (a logged response's "choices", a Responses API "output") is not read.
     span: tuple[int, int] | None = None
+    line: int = 1  # the line where the message array opens
+    trajectory: bool = False  # whether the top-level object holds a "trajectory" array (SWE-agent's .traj)
 
     def value(self, index: int, text: str) -> tuple[Any] | None:
         """``(value,)`` of element ``index``, whose text is ``text``, as ``exact.loads``
@@ -74,34 +76,55 @@ class Document:
 def message_array(data: bytes | str) -> Document | None:
     """The message array of ``data`` (a file's bytes, or one line already decoded):
     the top-level array, or the top-level object's ``"messages"`` array (``"traj"`` in
-    tau-bench's results). None when ``data`` is not one JSON document holding one
-    (JSON lines, whose first line ends before the data does, are read line by line).
-    Offsets are in ``data``'s units."""
-    whole = decoded_array(data)
-    return whole if whole is not None else walked_array(data)
+    tau-bench's results; ``"history"`` in a SWE-agent trajectory, which holds a
+    ``"trajectory"`` array beside it). None when ``data`` is not one JSON document
+    holding one (JSON lines, whose first line ends before the data does, are read line
+    by line). Offsets are in ``data``'s units.
+
+    A ``"history"`` array beside another message array is that second list
+    (``another``), whichever is read: it may hold the run's calls."""
+    found = _array_of(data, _ANY_KEYS)
+    if found is None or found.base != "/" + HISTORY or found.trajectory:
+        return found
+    # A "history" with no "trajectory" beside it is no SWE-agent trajectory: its array
+    # is not read as the messages, but it is a second list beside the one read.
+    other = _array_of(data, MESSAGE_KEYS)
+    if other is not None and other.another is None:
+        other.another = found.line
+    return other
 
 
-def decoded_array(data: bytes | str) -> Document | None:
+def _array_of(data: bytes | str, keys: tuple[str, ...]) -> Document | None:
+    """``message_array`` with the keys ``keys`` naming a message array."""
+    whole = decoded_array(data, keys)
+    return whole if whole is not None else walked_array(data, keys)
+
+
+def decoded_array(data: bytes | str, keys: tuple[str, ...] | None = None) -> Document | None:
     """``walked_array``'s document, with every element's value, for a document of at
     most ``WHOLE_LIMIT`` that decodes as strict UTF-8 and exact JSON with nothing
     after it; None for any other data (which the walk reads)."""
+    keys = MESSAGE_KEYS if keys is None else keys
     text = _strict_text(data) if len(data) <= WHOLE_LIMIT else None
     if text is None:
         return None
     at = _skip(text, 0)
     keyed = text[at:at + 1] != "["
-    base, opening = _keyed_array(text, at) if keyed else ("", at)
+    named: set[str] = set()  # the keys of the top-level object's arrays, as far as read
+    base, opening = _keyed_array(text, at, keys, named) if keyed else ("", at)
     if opening is None:
         return None
     found = _elements(text, opening, _Offsets(data, text))
     if found is None:
         return None
     elements, values, end = found
-    closed = _members(text, end) if keyed else end  # the rest of the top-level object
+    closed = _members(text, end, keys, named) if keyed else end  # the rest of the top-level object
     if closed is None or _skip(text, closed) != len(text):
         return None  # more after the document: the walk tells JSON lines from a document
     offsets = _Offsets(data, text)  # a fresh count: the array's ends, in the data's units
-    return Document(elements, True, base, values, span=(offsets.of(opening), offsets.of(end)))
+    line = offsets.line(opening)
+    return Document(elements, True, base, values, span=(offsets.of(opening), offsets.of(end)), line=line,
+                    trajectory=TRAJECTORY in named)
 
 
 def _skip(text: str, at: int) -> int:
@@ -109,9 +132,10 @@ def _skip(text: str, at: int) -> int:
     return blank.end() if blank is not None else at
 
 
-def _keyed_array(text: str, at: int) -> tuple[str, int | None]:
-    """In a top-level object, the first member written ``"messages"`` or ``"traj"``
-    whose value is an array (as the walk finds it): its pointer and where it opens."""
+def _keyed_array(text: str, at: int, keys: tuple[str, ...], named: set[str]) -> tuple[str, int | None]:
+    """In a top-level object, the first member whose key is one of ``keys`` and whose
+    value is an array (as the walk finds it): its pointer and where it opens. The keys
+    of the arrays before it are added to ``named``."""
     if text[at:at + 1] != "{":
         return "", None
     at = _skip(text, at + 1)
@@ -120,8 +144,9 @@ def _keyed_array(text: str, at: int) -> tuple[str, int | None]:
         if member is None:
             return "", None
         key, value = member
-        if _holds_messages(text, key, value):
+        if _holds_messages(text, key, value, keys):
             return "/" + str(key_name(key)), value
+        _note_array(text, key, value, named)
         found = value_at(text, value)
         at = _skip(text, found[1]) if found is not None else len(text)
         if text[at:at + 1] != ",":
@@ -130,14 +155,17 @@ def _keyed_array(text: str, at: int) -> tuple[str, int | None]:
     return "", None
 
 
-def _members(text: str, at: int) -> int | None:
+def _members(text: str, at: int, keys: tuple[str, ...], named: set[str]) -> int | None:
     """Past the members of an object after the one at ``at`` (which has ended): where
-    the object closes, or None when they are not JSON."""
+    the object closes, or None when they are not JSON. The keys of their arrays are
+    added to ``named``."""
     at = _skip(text, at)
     while text[at:at + 1] == ",":
         member = _member(text, _skip(text, at + 1))
-        if member is not None and _holds_messages(text, *member):
+        if member is not None and _holds_messages(text, *member, keys):
             return None  # a second message array: the walk says so
+        if member is not None:
+            _note_array(text, *member, named)
         found = value_at(text, member[1]) if member is not None else None
         if found is None:
             return None
@@ -145,13 +173,24 @@ def _members(text: str, at: int) -> int | None:
     return at + 1 if text[at:at + 1] == "}" else None
 
 
-def _holds_messages(text: str, key: str, value: int) -> bool:
+def _holds_messages(text: str, key: str, value: int, keys: tuple[str, ...]) -> bool:
     """Is the member whose key is written ``key`` and whose value starts at ``value``
     an array the walk takes for the message array?"""
-    return key_name(key) in MESSAGE_KEYS and text[value:value + 1] == "["
+    return key_name(key) in keys and text[value:value + 1] == "["
+
+
+def _note_array(text: str, key: str, value: int, named: set[str]) -> None:
+    """Add the name of the member ``key`` to ``named`` when its value is an array."""
+    name = key_name(key)
+    if name is not None and text[value:value + 1] == "[":
+        named.add(name)
 
 
 MESSAGE_KEYS = ("messages", "traj")  # the keys whose array holds the messages
+# SWE-agent's .traj keeps its messages under "history", beside the "trajectory" of
+# the same steps: a "history" array is the message list only with a "trajectory" array.
+HISTORY, TRAJECTORY = "history", "trajectory"
+_ANY_KEYS = MESSAGE_KEYS + (HISTORY,)
 
 
 def key_name(written: str) -> str | None:
@@ -227,15 +266,16 @@ class _Offsets:
         return self.lines
 
 
-def walked_array(data: bytes | str) -> Document | None:
+def walked_array(data: bytes | str, keys: tuple[str, ...] | None = None) -> Document | None:
     """``message_array`` by one pass over the tokens of ``data``, for any document:
-    cut short, not UTF-8, under a ``"messages"`` key, of any size."""
+    cut short, not UTF-8, under a ``"messages"`` key (one of ``keys``), of any size."""
+    keys = MESSAGE_KEYS if keys is None else keys
     kind = _Kind.of(data)
     blank = kind.blank.match(data)  # always matches (it may be empty): no copy of the data
     start = blank.end() if blank is not None else 0
     if data[start:start + 1] not in kind.opening:
         return None
-    walk = _Walk(data, kind)
+    walk = _Walk(data, kind, keys)
     for match in kind.token.finditer(data, start):
         if walk.token(match):
             break
@@ -246,7 +286,8 @@ def walked_array(data: bytes | str) -> Document | None:
     if walk.document_end is not None and kind.filled.search(data, walk.document_end):
         return None  # a second value follows: JSON lines
     base = "" if walk.array_depth == 1 else "/" + str(key_name(kind.text_of(walk.array_key)))
-    return Document(walk.elements, walk.document_end is not None, base, another=walk.another, span=walk.span)
+    return Document(walk.elements, walk.document_end is not None, base, another=walk.another, span=walk.span,
+                    line=walk.opened_line, trajectory=walk.trajectory)
 
 
 class _Kind:
@@ -262,9 +303,9 @@ class _Kind:
         self.text_of = (lambda key: key) if text else (lambda key: key.decode("utf-8", "replace"))
         self.opening, self.closing = (form(b"["), form(b"{")), (form(b"]"), form(b"}"))
 
-    def names_messages(self, key: bytes | str | None) -> bool:
-        """Is ``key`` (a string token) a key whose array holds the messages?"""
-        return key is not None and key_name(self.text_of(key)) in MESSAGE_KEYS
+    def names(self, key: bytes | str | None, keys: tuple[str, ...]) -> bool:
+        """Is ``key`` (a string token) one of ``keys``?"""
+        return key is not None and key_name(self.text_of(key)) in keys
 
     @staticmethod
     def of(data: bytes | str) -> "_Kind":
@@ -277,9 +318,12 @@ _TEXT, _BYTES = _Kind(True), _Kind(False)
 class _Walk:
     """The state of the pass over a document's tokens."""
 
-    def __init__(self, data: bytes | str, kind: _Kind) -> None:
+    def __init__(self, data: bytes | str, kind: _Kind, keys: tuple[str, ...]) -> None:
         self.data = data
         self.kind = kind
+        self.keys = keys  # the keys whose array holds the messages
+        self.trajectory = False  # a top-level "trajectory" array was met
+        self.opened_line = 1  # the line where the message array opens
         self.depth = 0
         self.array_depth: int | None = None
         self.last_key: bytes | str | None = None
@@ -312,14 +356,15 @@ class _Walk:
             return False
         if token in kind.opening:
             self.depth += 1
-            if self.array_depth is None and token == kind.opening[0] and (
-                    self.depth == 1 or (self.depth == 2 and kind.names_messages(self.last_key))):
+            named = self.depth == 2 and token == kind.opening[0] and kind.names(self.last_key, self.keys)
+            if self.depth == 2 and token == kind.opening[0] and kind.names(self.last_key, (TRAJECTORY,)):
+                self.trajectory = True
+            if self.array_depth is None and token == kind.opening[0] and (self.depth == 1 or named):
                 self.array_depth, self.array_key, self.reading = self.depth, self.last_key, self.depth
-                self.opened = at
+                self.opened, self.opened_line = at, self.line_at(at)
             elif self.reading is not None and self.depth == self.reading + 1:
                 self.open = (at, self.line_at(at))
-            elif (self.another is None and self.array_depth == self.depth == 2 and token == kind.opening[0]
-                  and kind.names_messages(self.last_key)):
+            elif self.another is None and self.array_depth == self.depth == 2 and named:
                 self.another = self.line_at(at)
             return False
         if self.reading is not None and self.depth == self.reading + 1 and self.open is not None:

@@ -54,9 +54,12 @@ _CALL_MEMBERS = frozenset({"id", "type", "function", "index"})  # what a tool ca
 
 
 def looks_like(value: Any) -> bool:
-    """True for a message list, a ``{"messages": [...]}`` (or tau-bench ``{"traj": [...]}``)
-    object, a list of those, or one message."""
+    """True for a message list, a ``{"messages": [...]}`` (or tau-bench ``{"traj": [...]}``,
+    or a SWE-agent trajectory's ``{"history": [...], "trajectory": [...]}``) object, a
+    list of those, or one message."""
     if isinstance(value, dict) and any(isinstance(value.get(k), list) for k in ("messages", "traj")):
+        return True
+    if isinstance(value, dict) and all(isinstance(value.get(k), list) for k in ("history", "trajectory")):
         return True
     if isinstance(value, list):
         return bool(value) and (all(is_message(m) for m in value[:5]) or all(looks_like(m) for m in value[:1]))

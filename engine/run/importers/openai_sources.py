@@ -1,7 +1,8 @@
 """Where the conversations of an OpenAI-format source lie, read one at a time.
 
-A source is one JSON document (a message list, ``{"messages": [...]}``, or a list
-of such conversations: tau-bench's results, each ``{"traj": [...], ...}``), or JSON
+A source is one JSON document (a message list, ``{"messages": [...]}``, a SWE-agent
+trajectory's ``{"history": [...], "trajectory": [...], ...}``, or a list of such
+conversations: tau-bench's results, each ``{"traj": [...], ...}``), or JSON
 lines: one message per line (one conversation for the file) or one conversation per
 line. A document's elements are found by one pass over its bytes (``jsondoc``) and
 each is parsed when it is read, so one conversation is in memory at a time; a
@@ -17,7 +18,8 @@ from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.exact import loads
-from referee.engine.run.importers.jsondoc import MESSAGE_KEYS, Document, Element, message_array, strays
+from referee.engine.run.importers.jsondoc import (HISTORY, MESSAGE_KEYS, TRAJECTORY, WHOLE_LIMIT, Document,
+                                                  Element, message_array, strays)
 from referee.engine.run.importers.message_lines import MessageLines, columns
 from referee.engine.run.importers.openai import FORMAT, UNREAD, Locate, is_message, read_messages, unknown_response
 from referee.engine.run.importers.openai_content import holds_reply, langchain_message
@@ -30,6 +32,11 @@ from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 class LangChainMessages(ValueError):
     """A message list of LangChain's own message dicts alone: no conversation this
     importer reads; ``str(error)`` says how to convert it."""
+
+
+class NoHistory(ValueError):
+    """A SWE-agent trajectory with no ``history`` list: no conversation to read (read as
+    JSON lines, each of its lines would be one lost); ``str(error)`` says why."""
 
 
 def read_conversations(source: Source, error_when: ErrorWhen | None = None) -> list[Conversation]:
@@ -49,6 +56,9 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
     if document is not None:
         yield None, _document(source, document, error_when)
         return
+    if _trajectory_without_history(source.data):
+        raise NoHistory("it is a SWE-agent trajectory (a \"trajectory\" list) whose \"history\" is no list of "
+                        "messages: referee reads a trajectory's messages from its history alone")
     problems: list[Problem] = []
     lines = each_json_line(source, problems, CALL_WORDS)
     first = next(lines, None)
@@ -109,6 +119,19 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
     yield (place if count > 1 else None), replace(last, problems=last.problems + tuple(kept))
 
 
+def _trajectory_without_history(data: bytes) -> bool:
+    """Is ``data`` one JSON object holding a ``trajectory`` list (a SWE-agent
+    trajectory) whose ``history`` is no list? Read as JSON lines, each of its lines
+    would be a conversation lost; it is one document that holds none. Only a document
+    decoded whole (``WHOLE_LIMIT``) is looked at."""
+    if len(data) > WHOLE_LIMIT or data.lstrip()[:1] != b"{":
+        return False
+    found = loads(data.decode("utf-8", "replace"))
+    value = found[0] if found is not None else None
+    return (isinstance(value, dict) and isinstance(value.get(TRAJECTORY), list)
+            and not isinstance(value.get(HISTORY), list))
+
+
 def _lines_lost(problems: list[Problem], lost: list[Problem]) -> list[Problem]:
     """The lines reported since the last call that could not be read at all (a
     conversation each, lost where it stood: the conversations after it keep their
@@ -129,14 +152,14 @@ def _unread_lists(name: str, document: Document | None, line: int,
     the response unknown."""
     found: list[Problem] = []
     reply: Origin | None = None
-    beside = _beside(data, document.span) if document is not None and document.base else None
+    beside = _beside(data, document) if document is not None and document.base else None
     if beside is not None and holds_reply(beside):
         reply = Origin(name, line)
         found.append(Problem("unread-text", name, "a reply is held beside the message list (a response's choices, "
                              "an output list?), where this importer reads none: the response is unknown", line))
     if document is not None and document.another is not None:
-        message = ("a second message list (a key given twice, or both \"messages\" and \"traj\") is not read and may "
-                   "hold a tool call: no check over the run's calls can be decided")
+        message = ("a second message list (a key given twice, or two of \"messages\", \"traj\" and \"history\") is "
+                   "not read and may hold a tool call: no check over the run's calls can be decided")
         found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line + document.another - 1))
         # the list not read may hold the reply (Python's reader would take it): unknown
         reply = reply or Origin(name, line + document.another - 1)
@@ -158,19 +181,23 @@ def _no_message(name: str, messages: list, line: int) -> list[Problem]:
     return [Problem("unknown-record", name, "its message list is empty: no record of the conversation", line)]
 
 
-def _beside(data: bytes | str, span: tuple[int, int] | None) -> dict | None:
+def _beside(data: bytes | str, document: Document) -> dict | None:
     """What the object holding the message list holds beside it: the object read with
     the list left out (small, whatever the list's size). A document cut short inside
-    the list has no beside to read (its end says so already)."""
-    if span is None:
+    the list has no beside to read (its end says so already). Beside a SWE-agent
+    trajectory's history, its ``trajectory`` is the same steps as the agent saw them
+    (each step's ``query`` the messages sent to the model, calls among them), not a
+    response logged beside the list."""
+    if document.span is None:
         return None
-    start, end = span
+    start, end = document.span
     rest = data[:start] + b"[]" + data[end:] if isinstance(data, bytes) else data[:start] + "[]" + data[end:]
     found = loads(rest.decode("utf-8", "replace") if isinstance(rest, bytes) else rest)
     beside = found[0] if found is not None else None
     if not isinstance(beside, dict):
         return None
-    return {k: v for k, v in beside.items() if k not in MESSAGE_KEYS}
+    same = (TRAJECTORY,) if document.base == "/" + HISTORY else ()
+    return {k: v for k, v in beside.items() if k not in MESSAGE_KEYS + (HISTORY,) + same}
 
 
 def _line_locator(name: str, number: int, line: str, document: Document | None, messages: list) -> Locate:
@@ -361,9 +388,11 @@ def _empty(source: Source, message: str, line: int | None, problems: list | None
 
 def _messages(value: Any) -> list | None:
     """The messages of a conversation: a list, or the first list an object gives under
-    ``messages`` (``traj``: tau-bench), as ``jsondoc.message_array`` takes it."""
+    ``messages`` (``traj``: tau-bench; ``history`` beside a ``trajectory`` list:
+    SWE-agent), as ``jsondoc.message_array`` takes it."""
     if isinstance(value, dict):
-        return next((v for k, v in value.items() if k in ("messages", "traj") and isinstance(v, list)), None)
+        keys = MESSAGE_KEYS + ((HISTORY,) if isinstance(value.get(TRAJECTORY), list) else ())
+        return next((v for k, v in value.items() if k in keys and isinstance(v, list)), None)
     return value if isinstance(value, list) else None
 
 
