@@ -14,7 +14,7 @@ from referee.engine.run.importers import record as R
 from referee.engine.run.importers.openai_content import parts_unread, text_of, words_unread
 from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.importers.source import holds_call, nested
-from referee.engine.run.importers.text_calls import call_markup
+from referee.engine.run.importers.text_calls import call_markup, react_trace
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 # (message index, key, nth occurrence, the key's JSON Pointer below the message) -> origin
@@ -102,15 +102,13 @@ class MessageSteps:
 
     def calls_as_text(self, index: int, text: str, content: Any) -> bool:
         """Whether the assistant's content writes a tool call as text (``text_calls``: a
-        model served without a tool parser). Such a call is not read, so the run's calls
-        are unknown; its text is a note sent with a call, and until a reply follows it,
-        the response is unknown: whether the user saw the text is not said."""
+        model served without a tool parser; a ReAct call answered by an observation in
+        the same message, a scratchpad kept whole). Such a call is not read, so the
+        run's calls are unknown; its text is a note sent with a call, and until a reply
+        follows it, the response is unknown: whether the user saw the text is not said."""
         # the words read, or any text the content holds in a shape not read (one part
         # given as an object, a part of another type): a call written there is made all the same
-        markup = call_markup(text)
-        if markup is None:
-            markup = next((found for item in nested(content) if isinstance(item, str)
-                           and (found := call_markup(item)) is not None), None)
+        markup = found_in(text, content, call_markup) or found_in(text, content, react_trace)
         if markup is None:
             return False
         origin = self.text_origin(index, content)

@@ -18,7 +18,11 @@ mini-swe-agent a fenced ``bash`` block): the user turn that answers one says so
 (LangChain's ReAct prompt, LlamaIndex's ReActAgent) writes an ``Action:`` line and an
 ``Action Input:`` line, which prose may write too (a message that explains the format):
 only the user turn after it that opens with ``Observation:`` shows it was run
-(``react_action``, ``observation``).
+(``react_action``, ``observation``). Some harnesses keep the whole scratchpad in one
+assistant message instead (``Action:``, ``Action Input:``, then an ``Observation:`` line
+and what follows): the observation may be the result the harness ran the command for and
+appended, or one the model made up, and nothing in the record tells which, so such a
+message shows a call the run's calls may lack (``react_trace``).
 
 Only markup that opens a call is looked for (a tag followed by what a call holds, or
 a token no prose writes): words that name the tags (``wrap it in <tool_call>
@@ -157,6 +161,22 @@ def react_action(text: str) -> str | None:
     user turn that answers them (``observation``) shows one was made."""
     found = _REACT_ACTION.search(text)
     return found.group(0).strip() if found is not None else None
+
+
+# An ``Observation:`` line of the scratchpad, after the call it answers
+_OBSERVATION_LINE = re.compile(r"^[ \t]*Observation[ \t]*\d*[ \t]*:", re.MULTILINE)
+
+
+def react_trace(text: str) -> str | None:
+    """The ``Action:`` and ``Action Input:`` lines of a ReAct call written in ``text``
+    and answered in it by a later ``Observation:`` line (a ReAct scratchpad kept as one
+    message), or None. An explanation of the format that writes no observation after a
+    call stays words; answered there, the call may have been run, whoever wrote the
+    observation."""
+    for found in _REACT_ACTION.finditer(text):
+        if _OBSERVATION_LINE.search(text, found.end()) is not None:
+            return found.group(0).strip()
+    return None
 
 
 def observation(text: str) -> str | None:
