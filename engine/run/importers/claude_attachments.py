@@ -155,14 +155,15 @@ def changed_input(rec: dict) -> Changed | None:
     if rec.get("type") == "system" and rec.get("subtype") == "hook_response":
         stdout = rec.get("stdout")
         printed = stdout if isinstance(stdout, str) else rec.get("output")  # output: stdout and stderr as one
-        return _changed(rec.get("hook_event"), rec.get("hook_name"), None, printed)
+        return _changed(rec.get("hook_event"), rec.get("hook_name"), None, printed, rec.get("exit_code"))
     attachment = rec.get("attachment") if rec.get("type") == "attachment" else None
     if not isinstance(attachment, dict):
         return None
     call_id = attachment.get("toolUseID")
     call_id = call_id if isinstance(call_id, str) else None
     if attachment.get("type") == "hook_success":
-        return _changed(attachment.get("hookEvent"), attachment.get("hookName"), call_id, attachment.get("stdout"))
+        return _changed(attachment.get("hookEvent"), attachment.get("hookName"), call_id, attachment.get("stdout"),
+                        attachment.get("exitCode"))
     if attachment.get("type") == "hook_permission_decision" and attachment.get("decision") != "deny":
         # a PermissionRequest hook let the call run (a decision other than deny): its
         # answer, which may give the call another input (decision.updatedInput), is not kept
@@ -171,14 +172,15 @@ def changed_input(rec: dict) -> Changed | None:
     return None
 
 
-def _changed(event: Any, name: Any, call_id: str | None, printed: Any) -> Changed | None:
+def _changed(event: Any, name: Any, call_id: str | None, printed: Any, exit_code: Any) -> Changed | None:
     """What a hook of ``event`` named ``name`` that printed ``printed`` gave as its call's
     input (``changed_input``). Claude Code takes the answer of an output that opens with
-    ``{`` as JSON whatever the hook's exit code; an output in a shape not read may hold one."""
+    ``{`` as JSON whatever the hook's exit code; an output in a shape not read may hold one.
+    A hook that blocked its call (``_blocks``) gave it no input: the call did not run."""
     event = _event(event, name)
     tool = name.split(":", 1)[1] if isinstance(name, str) and ":" in name else None
-    if printed is None or isinstance(printed, str) and not printed.strip():
-        return None
+    if printed is None or isinstance(printed, str) and not printed.strip() or exit_code == 2:
+        return None  # exit code 2: the call is blocked, and what the hook printed ignored
     if not isinstance(printed, str):  # no text: an answer there may have changed the input
         return Changed(_hook_name(name, event), tool, call_id, printed, "answered in a shape not read") \
             if event in _INPUT_CHANGED else None
@@ -188,10 +190,23 @@ def _changed(event: Any, name: Any, call_id: str | None, printed: Any) -> Change
         return None
     event = event or specific.get("hookEventName")  # the event the answer names, when the record names none
     decision = specific.get("decision")
+    if _blocks(answer, specific):
+        return None
     for value in (specific.get("updatedInput"), decision.get("updatedInput") if isinstance(decision, dict) else None):
         if value is not None and event in _INPUT_CHANGED:
             return Changed(_hook_name(name, event), tool, call_id, value)
     return None
+
+
+def _blocks(answer: dict, specific: dict) -> bool:
+    """Whether a hook's JSON answer kept its call from running, whatever input it gave:
+    it stopped the agent (``continue`` false), blocked (``decision`` "block"), or denied
+    the call (``permissionDecision`` "deny", a PermissionRequest hook's
+    ``decision.behavior`` "deny")."""
+    decision = specific.get("decision")
+    return (answer.get("continue") is False or answer.get("decision") == "block"
+            or specific.get("permissionDecision") == "deny"
+            or isinstance(decision, dict) and decision.get("behavior") == "deny")
 
 
 def _hook_name(name: Any, event: Any) -> str:
