@@ -10,7 +10,9 @@ the conversation. Of the hooks' attachments, it gives the agent:
   UserPromptSubmit hooks only; the output of any other event's hook is shown to the
   user, and an empty ``content`` gives nothing (the hook answered in JSON, or printed
   nothing);
-- ``hook_blocking_error``: why a hook blocked (``blockingError.blockingError``);
+- ``hook_blocking_error``: why a hook blocked (``blockingError.blockingError``), but
+  of a UserPromptSubmit, SessionStart or other hook whose blocking error Claude Code
+  shows the user only (``_STDERR_SHOWN``: a prompt it blocked is erased);
 - ``hook_stopped_continuation``: why a hook stopped the agent (``message``);
 - ``async_hook_response``: what a hook run in the background answered when it ended
   (its ``response``'s ``systemMessage`` and ``hookSpecificOutput.additionalContext``);
@@ -95,11 +97,13 @@ def _given(kind: str, attachment: dict) -> Given | None:
     if kind == "hook_success":
         return _output(attachment)
     if kind == "hook_blocking_error":
+        event = _event(attachment.get("hookEvent"), attachment.get("hookName"))
+        if event in _STDERR_SHOWN:  # shown the user only: a prompt it blocked is erased with it
+            return None
         error = attachment.get("blockingError")
         error = error.get("blockingError") if isinstance(error, dict) else error
         given = _text(R.HOOK, error, "blocking error", surely=True)
-        return given and given._replace(refused=_event(attachment.get("hookEvent"), attachment.get("hookName"))
-                                        in _STOP_EVENTS)
+        return given and given._replace(refused=event in _STOP_EVENTS)
     if kind == "hook_stopped_continuation":
         return _text(R.HOOK, attachment.get("message"), "reason to stop", surely=True)
     if kind == "async_hook_response":
