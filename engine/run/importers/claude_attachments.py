@@ -30,7 +30,9 @@ A stream (stream-json) reports each hook it ran in a ``system`` record instead
 (``hook_response``), read here as well: what it printed, or, when it blocked (exit code
 2), what it wrote to stderr, given the agent by the events that give a blocking error.
 Either may hold the input a PreToolUse or PermissionRequest hook gave its call in place of
-the agent's (``changed_input``): the call that ran is then not the one its tool_use shows."""
+the agent's (``changed_input``): the call that ran is then not the one its tool_use shows. It tells
+that a background task ended in a ``system`` record of subtype ``task_notification``,
+whose ``summary`` is harness text as a session's task-notification is."""
 
 from __future__ import annotations
 
@@ -244,6 +246,19 @@ def hook_response(rec: dict) -> Given | None:
         return given
     # what it printed is not told apart from what it wrote to stderr, which is not given
     return Given(R.HOOK, None, printed, "this hook_response record's output, which has no stdout", surely=True)
+
+
+def task_notification(rec: dict) -> Given | None:
+    """What a stream's ``task_notification`` record (a background task ended) gave the
+    agent: its ``summary``, as a session's task-notification ``queued_command`` is read (the
+    stream writes no user record of the notice). None when it has none, or one empty."""
+    summary = rec.get("summary")
+    if summary is None:
+        return None
+    given = _text(R.SYSTEM, summary, "summary", surely=True)
+    if given is not None and given.text is None:
+        return given._replace(what="this task_notification record's summary, which is no text")
+    return given
 
 
 def _blocked(rec: dict) -> Given | None:

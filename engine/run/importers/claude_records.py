@@ -115,6 +115,9 @@ class Reader(HookEffects):
         elif kind == "system" and rec.get("subtype") == "hook_response" and \
                 (given := claude_attachments.hook_response(rec)) is not None:
             self.given(Origin(source, line), rec, given)  # what a hook stream-json reports gave the agent
+        elif kind == "system" and rec.get("subtype") == "task_notification" and \
+                (given := claude_attachments.task_notification(rec)) is not None:
+            self.given(Origin(source, line), rec, given)  # a background task ended: the agent is told
         elif kind == "system":
             if rec.get("subtype") == "compact_boundary":
                 self.compacted(Origin(source, line))
