@@ -192,7 +192,7 @@ def _changed(event: Any, name: Any, call_id: str | None, printed: Any, exit_code
             if event in _INPUT_CHANGED else None
     answer = _json_object(printed)
     specific = answer.get("hookSpecificOutput") if answer is not None else None
-    if not isinstance(specific, dict):
+    if answer is None or not isinstance(specific, dict):
         return None
     event = event or specific.get("hookEventName")  # the event the answer names, when the record names none
     decision = specific.get("decision")
