@@ -107,3 +107,21 @@ def _import(path: Path, out: Path) -> tuple[int, list[str]]:
     found = subprocess.run([sys.executable, "-m", "referee.engine.cli", "import", "openai", str(path), "--out",
                             str(out)], capture_output=True, text=True, check=False)
     return found.returncode, [line for line in found.stderr.splitlines() if path.name in line]
+
+
+def test_a_step_only_the_trajectory_holds_leaves_the_runs_calls_unknown(tmp_path: Path):
+    # SWE-agent's test-repo run ran submit as its last step, which its history does not
+    # show: read from the history alone, 'no calls to "submit"' passed
+    history = json.loads(FIXTURE.read_text(encoding="utf-8"))
+    value = _trajectory(history)
+    calls = [m for m in history if m.get("role") == "assistant" and (m.get("action") or m.get("tool_calls"))]
+    step = dict(value["trajectory"][0])
+    value["trajectory"] = [{**step, "action": m["action"]} for m in calls] + [{**step, "action": "submit"}]
+    rules = 'eval 1\nexpect 1: no calls to "submit"\nexpect 2: count(calls) == 4\n'
+    result, = referee.grade(rules, _write(tmp_path, value), as_eval="1")
+    assert [e["outcome"] for e in result.expectations] == ["error", "error"]
+    assert any("the trajectory holds 5 steps that ran a command, the history 4" in p
+               for p in result.grading["problems"])
+    value["trajectory"] = value["trajectory"][:-1]  # as many steps as the history shows: read as before
+    result, = referee.grade(rules, _write(tmp_path, value, "whole.traj"), as_eval="1")
+    assert [e["outcome"] for e in result.expectations] == ["pass", "pass"]

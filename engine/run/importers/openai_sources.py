@@ -169,6 +169,12 @@ def _unread_lists(name: str, document: Document | None, line: int,
         message = ("a tool call is held beside the message list (a response's choices, an output list?), where "
                    "this importer reads none: no check over the run's calls can be decided")
         found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line))
+    beyond = _steps_beyond(data, document) if document is not None else None
+    if beyond is not None:
+        message = (f"the trajectory holds {beyond[0]} steps that ran a command, the history {beyond[1]} messages "
+                   "that made one: a step the history does not show (its last submit?) is not read, so no check "
+                   "over the run's calls can be decided")
+        found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line))
     return found, reply
 
 
@@ -187,17 +193,46 @@ def _beside(data: bytes | str, document: Document) -> dict | None:
     the list has no beside to read (its end says so already). Beside a SWE-agent
     trajectory's history, its ``trajectory`` is the same steps as the agent saw them
     (each step's ``query`` the messages sent to the model, calls among them), not a
-    response logged beside the list."""
+    response logged beside the list (``_steps_beyond``)."""
+    beside = _holder(data, document)
+    if beside is None:
+        return None
+    same = (TRAJECTORY,) if document.base == "/" + HISTORY else ()
+    return {k: v for k, v in beside.items() if k not in MESSAGE_KEYS + (HISTORY,) + same}
+
+
+def _holder(data: bytes | str, document: Document) -> dict | None:
+    """The object holding the message list, read with the list left out."""
     if document.span is None:
         return None
     start, end = document.span
     rest = data[:start] + b"[]" + data[end:] if isinstance(data, bytes) else data[:start] + "[]" + data[end:]
     found = loads(rest.decode("utf-8", "replace") if isinstance(rest, bytes) else rest)
-    beside = found[0] if found is not None else None
-    if not isinstance(beside, dict):
+    return found[0] if found is not None and isinstance(found[0], dict) else None
+
+
+def _steps_beyond(data: bytes | str, document: Document) -> tuple[int, int] | None:
+    """In a SWE-agent trajectory read as its history: ``(steps, commands)`` when its
+    ``trajectory`` holds more steps that ran a command (an ``action``) than the history
+    holds assistant messages that made one (an ``action`` or ``tool_calls``), else None.
+    A run's last step (its ``submit``) may be in the trajectory alone: a command the
+    history does not show, so the run's calls may be missing from what is read."""
+    holder = _holder(data, document) if document.base == "/" + HISTORY and document.trajectory else None
+    steps = holder.get(TRAJECTORY) if holder is not None else None
+    if not isinstance(steps, list):
         return None
-    same = (TRAJECTORY,) if document.base == "/" + HISTORY else ()
-    return {k: v for k, v in beside.items() if k not in MESSAGE_KEYS + (HISTORY,) + same}
+    ran = sum(isinstance(step, dict) and isinstance(step.get("action"), str) and bool(step["action"].strip())
+              for step in steps)
+    made = 0
+    for index, element in enumerate(document.elements):
+        text = data[element.start:element.end] if element.end is not None else None
+        if text is None or not element.is_object:
+            continue
+        value = document.value(index, text.decode("utf-8", "replace") if isinstance(text, bytes) else text)
+        message = value[0] if value is not None else None
+        made += isinstance(message, dict) and message.get("role") == "assistant" and bool(
+            (isinstance(message.get("action"), str) and message["action"].strip()) or message.get("tool_calls"))
+    return (ran, made) if ran > made else None
 
 
 def _line_locator(name: str, number: int, line: str, document: Document | None, messages: list) -> Locate:
