@@ -152,7 +152,8 @@ def _unread_lists(name: str, document: Document | None, line: int,
     the response unknown."""
     found: list[Problem] = []
     reply: Origin | None = None
-    beside = _beside(data, document) if document is not None and document.base else None
+    holder = _holder(data, document) if document is not None and document.base else None  # read once, for both
+    beside = _beside(holder, document) if holder is not None and document is not None else None
     if beside is not None and holds_reply(beside):
         reply = Origin(name, line)
         found.append(Problem("unread-text", name, "a reply is held beside the message list (a response's choices, "
@@ -169,7 +170,7 @@ def _unread_lists(name: str, document: Document | None, line: int,
         message = ("a tool call is held beside the message list (a response's choices, an output list?), where "
                    "this importer reads none: no check over the run's calls can be decided")
         found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line))
-    beyond = _steps_beyond(data, document) if document is not None else None
+    beyond = _steps_beyond(holder, data, document) if holder is not None and document is not None else None
     if beyond is not None:
         message = (f"the trajectory holds {beyond[0]} steps that ran a command, the history {beyond[1]} messages "
                    "that made one: a step the history does not show (its last submit?) is not read, so no check "
@@ -187,18 +188,16 @@ def _no_message(name: str, messages: list, line: int) -> list[Problem]:
     return [Problem("unknown-record", name, "its message list is empty: no record of the conversation", line)]
 
 
-def _beside(data: bytes | str, document: Document) -> dict | None:
+def _beside(holder: dict, document: Document) -> dict:
     """What the object holding the message list holds beside it: the object read with
     the list left out (small, whatever the list's size). A document cut short inside
     the list has no beside to read (its end says so already). Beside a SWE-agent
     trajectory's history, its ``trajectory`` is the same steps as the agent saw them
     (each step's ``query`` the messages sent to the model, calls among them), not a
-    response logged beside the list (``_steps_beyond``)."""
-    beside = _holder(data, document)
-    if beside is None:
-        return None
+    response logged beside the list (``_steps_beyond``). ``holder``: the object
+    holding the list, read with the list left out (``_holder``)."""
     same = (TRAJECTORY,) if document.base == "/" + HISTORY else ()
-    return {k: v for k, v in beside.items() if k not in MESSAGE_KEYS + (HISTORY,) + same}
+    return {k: v for k, v in holder.items() if k not in MESSAGE_KEYS + (HISTORY,) + same}
 
 
 def _holder(data: bytes | str, document: Document) -> dict | None:
@@ -211,14 +210,13 @@ def _holder(data: bytes | str, document: Document) -> dict | None:
     return found[0] if found is not None and isinstance(found[0], dict) else None
 
 
-def _steps_beyond(data: bytes | str, document: Document) -> tuple[int, int] | None:
+def _steps_beyond(holder: dict, data: bytes | str, document: Document) -> tuple[int, int] | None:
     """In a SWE-agent trajectory read as its history: ``(steps, commands)`` when its
     ``trajectory`` holds more steps that ran a command (an ``action``) than the history
     holds assistant messages that made one (an ``action`` or ``tool_calls``), else None.
     A run's last step (its ``submit``) may be in the trajectory alone: a command the
     history does not show, so the run's calls may be missing from what is read."""
-    holder = _holder(data, document) if document.base == "/" + HISTORY and document.trajectory else None
-    steps = holder.get(TRAJECTORY) if holder is not None else None
+    steps = holder.get(TRAJECTORY) if document.base == "/" + HISTORY and document.trajectory else None
     if not isinstance(steps, list):
         return None
     ran = sum(isinstance(step, dict) and isinstance(step.get("action"), str) and bool(step["action"].strip())
