@@ -215,7 +215,9 @@ def _steps_beyond(holder: dict, data: bytes | str, document: Document) -> tuple[
     ``trajectory`` holds more steps that ran a command (an ``action``) than the history
     holds assistant messages that made one (an ``action`` or ``tool_calls``), else None.
     A run's last step (its ``submit``) may be in the trajectory alone: a command the
-    history does not show, so the run's calls may be missing from what is read."""
+    history does not show, so the run's calls may be missing from what is read. A
+    demonstration SWE-agent put in the history (``is_demo``) is no step of the run,
+    which the trajectory holds alone: its commands are not counted."""
     steps = holder.get(TRAJECTORY) if document.base == "/" + HISTORY and document.trajectory else None
     if not isinstance(steps, list):
         return None
@@ -228,9 +230,16 @@ def _steps_beyond(holder: dict, data: bytes | str, document: Document) -> tuple[
             continue
         value = document.value(index, text.decode("utf-8", "replace") if isinstance(text, bytes) else text)
         message = value[0] if value is not None else None
-        made += isinstance(message, dict) and message.get("role") == "assistant" and bool(
-            (isinstance(message.get("action"), str) and message["action"].strip()) or message.get("tool_calls"))
+        made += _made_a_command(message)
     return (ran, made) if ran > made else None
+
+
+def _made_a_command(message: Any) -> bool:
+    """Whether a history message is one of the run's steps that ran a command: an
+    assistant message with an ``action`` or ``tool_calls``, not part of a demonstration."""
+    return (isinstance(message, dict) and message.get("role") == "assistant" and message.get("is_demo") is not True
+            and bool((isinstance(message.get("action"), str) and message["action"].strip())
+                     or message.get("tool_calls")))
 
 
 def _line_locator(name: str, number: int, line: str, document: Document | None, messages: list) -> Locate:
