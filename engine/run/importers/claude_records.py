@@ -30,7 +30,8 @@ a session together: its main agent, its subagents, the numbers).
   A result that holds a preview only (``<persisted-output>``: the output was kept in a
   file beside the session) leaves its call's return unknown.
 - A user-role message the system wrote (a compaction summary, meta text, the
-  record of a slash command and of what it printed) is harness text; the first real user turn is the eval prompt. A compaction met before
+  record of a slash command and of what it printed, the notice that a background task
+  ended) is harness text; the first real user turn is the eval prompt. A compaction met before
   any work of the agent opens a continuation of work held elsewhere: the run's calls
   are incomplete. So is an assistant
   message Claude Code wrote in the model's place (model ``<synthetic>``: an API
@@ -416,6 +417,8 @@ class Reader(HookEffects):
         elif claude_requests.command_record(text):
             kind = R.SYSTEM
             self.command(origin, text)
+        elif claude_requests.task_notification(rec, text):  # the harness's notice, asking nothing
+            kind = R.SYSTEM
         elif not self.prompted:
             kind, self.prompted = R.EVAL_PROMPT, True
             self.ask(origin.line)

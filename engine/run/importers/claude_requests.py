@@ -1,7 +1,8 @@
 """What in a Claude Code session asks the agent for an answer, and what does not: a
 user's words, an image, a prompt queued while it worked, a custom slash command, a Stop
 hook that sends it back to work ask; a built-in command and what it printed, a shell
-command or a note the user ran or saved itself, an interrupt mark do not. The reader of
+command or a note the user ran or saved itself, an interrupt mark, the notice that a
+background task ended do not. The reader of
 an agent's records (``claude_records``) keeps the last request the agent owes an answer."""
 
 from __future__ import annotations
@@ -29,6 +30,9 @@ _INTERRUPTED = "[Request interrupted by user"  # Claude Code's mark of an interr
 ASKED_PARTS = frozenset({"image", "document"})  # what a user's request may hold besides its words
 # What Claude Code tells the agent when a Stop hook refuses to let it stop: it goes on working
 _STOP_REFUSED = ("Stop hook feedback:", "SubagentStop hook feedback:")
+# How Claude Code tells an agent that waits that a background task ended, in a user record
+# it writes itself: text that opens with this tag, in a record newer versions name so
+_TASK_NOTIFICATION = "<task-notification>"
 
 
 def command_record(text: str) -> bool:
@@ -83,6 +87,16 @@ def command_may_ask(text: str) -> bool:
 def stop_refused(text: str) -> bool:
     """Whether a meta record tells the agent a Stop hook refused to let it stop."""
     return text.lstrip().startswith(_STOP_REFUSED)
+
+
+def task_notification(rec: dict, text: str) -> bool:
+    """Whether a user record is Claude Code's notice that a background task ended (its
+    ``origin.kind`` says so, or its text opens with ``<task-notification>``): the
+    harness's words, as the same notice given as a ``queued_command`` attachment is,
+    never the user's nor a request of the user."""
+    origin = rec.get("origin")
+    named = isinstance(origin, dict) and origin.get("kind") == "task-notification"
+    return named or text.lstrip().startswith(_TASK_NOTIFICATION)
 
 
 def interrupted(text: str) -> bool:
