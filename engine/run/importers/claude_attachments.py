@@ -30,7 +30,9 @@ A stream (stream-json) reports each hook it ran in a ``system`` record instead
 (``hook_response``), read here as well: what it printed, or, when it blocked (exit code
 2), what it wrote to stderr, given the agent by the events that give a blocking error.
 Either may hold the input a PreToolUse or PermissionRequest hook gave its call in place of
-the agent's (``changed_input``): the call that ran is then not the one its tool_use shows. It tells
+the agent's (``changed_input``): the call that ran is then not the one its tool_use shows;
+or the output a PostToolUse hook gave in place of the tool's: the answer the session
+keeps may then be the one the agent was given, or the tool's, which it does not say. It tells
 that a background task ended in a ``system`` record of subtype ``task_notification``,
 whose ``summary`` is harness text as a session's task-notification is."""
 
@@ -62,6 +64,12 @@ _BLOCK_SHOWN = frozenset({"UserPromptSubmit"})
 # call that ran is not the one the agent's tool_use shows: a PreToolUse hook's
 # hookSpecificOutput.updatedInput, a PermissionRequest hook's decision.updatedInput
 _INPUT_CHANGED = frozenset({"PreToolUse", "PermissionRequest"})
+# The events whose hook's JSON answer may replace the output of the call it ran for, so
+# the agent was given another answer than the tool's: a PostToolUse hook's
+# hookSpecificOutput.updatedToolOutput (any tool) or updatedMCPToolOutput (an MCP tool's).
+# The tool ran all the same: the answer replaces its output even when it blocks.
+_OUTPUT_CHANGED = frozenset({"PostToolUse"})
+_OUTPUT_KEYS = ("updatedToolOutput", "updatedMCPToolOutput")
 
 
 class Given(NamedTuple):
@@ -138,22 +146,24 @@ def _async_response(response: Any) -> Given | None:
 
 
 class Changed(NamedTuple):
-    """A hook's answer that replaced the input of the call it ran for (``changed_input``):
-    the ``hook``'s name, the ``tool`` that name gives (``PreToolUse:Bash``), if any, the
-    ``call_id`` it ran for, when the record names it, and the input it gave (``value``).
-    An answer not read that may have replaced it has ``unread`` say why (``value`` is
-    then what holds it, if anything)."""
+    """A hook's answer that replaced the input of the call it ran for (``changed_input``),
+    or its ``output``: the ``hook``'s name, the ``tool`` that name gives
+    (``PreToolUse:Bash``), if any, the ``call_id`` it ran for, when the record names it,
+    and the input (or output) it gave (``value``). An answer not read that may have
+    replaced it has ``unread`` say why (``value`` is then what holds it, if anything)."""
 
     hook: str
     tool: str | None
     call_id: str | None
     value: Any
     unread: str = ""
+    output: bool = False
 
 
 def changed_input(rec: dict) -> Changed | None:
-    """The input a PreToolUse or PermissionRequest hook gave in place of its call's, from
-    what it printed: a stream's ``hook_response`` record (which names no call), or a
+    """The input a PreToolUse or PermissionRequest hook gave in place of its call's, or
+    the output a PostToolUse hook gave in place of the tool's (``output``), from what it
+    printed: a stream's ``hook_response`` record (which names no call), or a
     session's ``hook_success`` attachment (its ``stdout``, and the call's ``toolUseID``);
     or a session's ``hook_permission_decision`` that a PermissionRequest hook allowed the
     call, whose answer is not kept. None when the record is no such answer, or the answer
@@ -180,27 +190,39 @@ def changed_input(rec: dict) -> Changed | None:
 
 def _changed(event: Any, name: Any, call_id: str | None, printed: Any, exit_code: Any) -> Changed | None:
     """What a hook of ``event`` named ``name`` that printed ``printed`` gave as its call's
-    input (``changed_input``). Claude Code takes the answer of an output that opens with
-    ``{`` as JSON whatever the hook's exit code; an output in a shape not read may hold one.
-    A hook that blocked its call (``_blocks``) gave it no input: the call did not run."""
+    input, or output (``changed_input``). Claude Code takes the answer of an output that
+    opens with ``{`` as JSON whatever the hook's exit code; an output in a shape not read
+    may hold one. A hook that blocked its call (``_blocks``) gave it no input: the call did
+    not run."""
     event = _event(event, name)
     tool = name.split(":", 1)[1] if isinstance(name, str) and ":" in name else None
     if printed is None or isinstance(printed, str) and not printed.strip() or exit_code == 2:
         return None  # exit code 2: the call is blocked, and what the hook printed ignored
-    if not isinstance(printed, str):  # no text: an answer there may have changed the input
-        return Changed(_hook_name(name, event), tool, call_id, printed, "answered in a shape not read") \
-            if event in _INPUT_CHANGED else None
+    if not isinstance(printed, str):  # no text: an answer there may have changed the input, or the output
+        return Changed(_hook_name(name, event), tool, call_id, printed, "answered in a shape not read",
+                       output=event in _OUTPUT_CHANGED) if event in _INPUT_CHANGED | _OUTPUT_CHANGED else None
     answer = _json_object(printed)
     specific = answer.get("hookSpecificOutput") if answer is not None else None
     if answer is None or not isinstance(specific, dict):
         return None
     event = event or specific.get("hookEventName")  # the event the answer names, when the record names none
+    if event in _OUTPUT_CHANGED:
+        return _output_changed(_hook_name(name, event), tool, call_id, specific)
     decision = specific.get("decision")
     if _blocks(answer, specific):
         return None
     for value in (specific.get("updatedInput"), decision.get("updatedInput") if isinstance(decision, dict) else None):
         if value is not None and event in _INPUT_CHANGED:
             return Changed(_hook_name(name, event), tool, call_id, value)
+    return None
+
+
+def _output_changed(hook: str, tool: str | None, call_id: str | None, specific: dict) -> Changed | None:
+    """The output a PostToolUse hook gave in place of the tool's (``_OUTPUT_KEYS``; any
+    value, null too, replaces it), or None when it gave none."""
+    for key in _OUTPUT_KEYS:
+        if key in specific:
+            return Changed(hook, tool, call_id, specific[key], output=True)
     return None
 
 

@@ -283,21 +283,21 @@ def _side_key(rec: dict, line: int, roots: dict[str, str]) -> str:
 
 
 def _changed_inputs(readers: list[Reader]) -> None:
-    """The hooks' answers that changed a call's input and that no call of the agent they
-    were read with took (``Reader.input_changed``), once every agent's calls are read: one
-    naming a call takes it in whichever agent holds it (a subagent's file may); one
-    naming none (a stream's) is taken by each call, of any agent, of the tool its hook's
-    name gives that was open at its line. One no call can take shows a call not read:
-    the run's calls are incomplete."""
+    """The hooks' answers that changed a call's input (or output) and that no call of the
+    agent they were read with took (``Reader.input_changed``), once every agent's calls are
+    read: one naming a call takes it in whichever agent holds it (a subagent's file may);
+    one naming none (a stream's) is taken by each call, of any agent, of the tool its
+    hook's name gives that it may have run for (``Reader.ran_for``). One no call can take
+    shows a call not read: the run's calls are incomplete."""
     for owner in readers:
         for call_id, waiting in owner.changed_later.items():
             for origin, changed in waiting:
                 found = [(reader, position) for reader in readers for position in
-                         (reader.calls.get(call_id, []) if call_id is not None else reader.open_at(origin, changed.tool))]
+                         (reader.calls.get(call_id, []) if call_id is not None else reader.ran_for(origin, changed))]
                 if not found:
                     owner.input_changed_unplaced(origin, changed)
                 for reader, position in found:
-                    reader.args_changed(position, origin, changed)
+                    reader.hook_changed(position, origin, changed)
         owner.changed_later = {}
 
 

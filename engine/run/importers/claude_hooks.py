@@ -1,6 +1,7 @@
 """What hooks did to a Claude Code agent's records, beside the text they gave it
-(``claude_attachments``): a hook that changed the input of the call it ran for, and a
-Stop hook's reason Claude Code writes twice. ``claude_records.Reader`` reads with it."""
+(``claude_attachments``): a hook that changed the input of the call it ran for, or the
+output it gave the agent, and a Stop hook's reason Claude Code writes twice.
+``claude_records.Reader`` reads with it."""
 
 from __future__ import annotations
 
@@ -29,20 +30,21 @@ class HookEffects:
         # (an attachment, a hook_response) and as Claude Code's feedback (a user record)
         self.refusals: list[tuple[int, Text]] = []
         self.feedback: list[tuple[int, Text]] = []
-        # hooks' answers that changed the input of a call this agent has not read (yet): by
-        # the id of the call they name (None: they name none, as a stream's do)
+        # hooks' answers that changed the input (or output) of a call this agent has not read
+        # (yet): by the id of the call they name (None: they name none, as a stream's do)
         self.changed_later: dict[str | None, list[tuple[Origin, claude_attachments.Changed]]] = {}
 
     def input_changed(self, origin: Origin, changed: claude_attachments.Changed) -> None:
         """A hook's answer that replaced the input of the call it ran for: the call that ran
         is not the one the agent's tool_use shows, so its args are unsure (what the hook
-        gave is said in a problem, never read as a call). The call is the one the answer
+        gave is said in a problem, never read as a call); or its output: its return is
+        unsure (``return_changed``). The call is the one the answer
         names (``toolUseID``); one not read yet, or none named (a stream's answer, read
         with the main agent's records whichever agent's call it ran for), waits for the
         end of the session (``claude_code``), when every agent's calls are read."""
         if changed.call_id is not None and changed.call_id in self.calls:
             for position in self.calls[changed.call_id]:
-                self.args_changed(position, origin, changed)
+                self.hook_changed(position, origin, changed)
         else:
             self.changed_later.setdefault(changed.call_id, []).append((origin, changed))
 
@@ -56,6 +58,55 @@ class HookEffects:
                     and (answer is None or answer.source != origin.source or answer.line > origin.line))
         return [at for at in sorted(p for found in self.calls.values() for p in found)
                 if tool in (None, R.call_at(self.entries, at).tool) and open_there(R.call_at(self.entries, at))]
+
+    def ran_for(self, origin: Origin, changed: claude_attachments.Changed) -> list[int]:
+        """The positions of the calls a hook answer that names none (a stream's) may have
+        run for: those open at its line (``open_at``); for one that changed an output (a
+        PostToolUse hook's, which may run after its call's answer is written), those whose
+        answer the agent had not been given yet as well (``given_since``)."""
+        found = self.open_at(origin, changed.tool)
+        return sorted(found + self.given_since(origin, changed.tool)) if changed.output else found
+
+    def given_since(self, origin: Origin, tool: str | None) -> list[int]:
+        """The positions of the calls of ``tool`` (any, when None) answered before
+        ``origin`` in its file with no word nor call of the agent between that answer and
+        ``origin``: the agent had not been given that answer yet, so a PostToolUse hook
+        that ran there may have run for them (it runs before the agent is given it)."""
+        def spoke(entry: Call | Text, after: int) -> bool:
+            return (entry.origin.source == origin.source and after < entry.origin.line < origin.line
+                    and (isinstance(entry, Call) or entry.kind == "agent"))
+
+        def answered_there(call: Call) -> bool:
+            answer = call.result_origin
+            return (answer is not None and answer.source == origin.source and answer.line < origin.line
+                    and not any(spoke(entry, answer.line) for entry in self.entries))
+        return [at for at in sorted(p for found in self.calls.values() for p in found)
+                if tool in (None, R.call_at(self.entries, at).tool) and answered_there(R.call_at(self.entries, at))]
+
+    def hook_changed(self, position: int, origin: Origin, changed: claude_attachments.Changed) -> None:
+        """The call at ``position`` ran with the input ``changed`` gave, or the agent was
+        given the output it gave (``args_changed``, ``return_changed``)."""
+        if changed.output:
+            self.return_changed(position, origin, changed)
+        else:
+            self.args_changed(position, origin, changed)
+
+    def return_changed(self, position: int, origin: Origin, changed: claude_attachments.Changed) -> None:
+        """The agent was given the output ``changed`` gave in place of the tool's (or may
+        have been) for the call at ``position``: its return is unsure, cited at the hook's
+        answer. The session does not say whether the answer it keeps is the tool's or the
+        hook's (nor the stream), so one the same as the hook's proves nothing either: the
+        tool may have given another, which the hook replaced."""
+        call = R.call_at(self.entries, position)
+        self.entries[position] = replace(call, unread=call.unread | {"return"})
+        named = f"call {call.call_id!r} ({call.tool!r})" if call.call_id else f"this {call.tool!r} call"
+        if not changed.unread:
+            told = f"gave the agent another output for {named}, {_shown(changed.value)}: the answer kept may be"
+        else:
+            told = f"{changed.unread}, and may have given the agent another output for {named}: the answer " \
+                "kept may be"
+        self.problems.append(Problem("output-changed", origin.source, f"the {changed.hook} hook {told} the hook's "
+                                     "or the tool's, so a check on its return is an error", origin.line))
 
     def args_changed(self, position: int, origin: Origin, changed: claude_attachments.Changed) -> None:
         """The call at ``position`` ran with the input ``changed`` gave (or may have): its
@@ -74,10 +125,11 @@ class HookEffects:
                                      "agent's tool_use shows, so a check on its args is an error", origin.line))
 
     def input_changed_unplaced(self, origin: Origin, changed: claude_attachments.Changed) -> None:
-        """A hook's answer that changed the input of a call no call read can take."""
+        """A hook's answer that changed the input (or output) of a call no call read can take."""
+        part = "output" if changed.output else "input"
         self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, f"the {changed.hook} hook changed the "
-                                     "input of a call this run does not hold: no check over the run's calls can be "
-                                     "decided", origin.line))
+                                     f"{part} of a call this run does not hold: no check over the run's calls can "
+                                     "be decided", origin.line))
 
     def told(self, text: str) -> bool:
         """Whether the feedback of a Stop hook (``Stop hook feedback:\n...``) read since the

@@ -301,7 +301,7 @@ class Reader(HookEffects):
         self.calls.setdefault(call_id or "", []).append(len(self.entries))
         self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id, unread=unread))
         for hook_origin, changed in self.changed_later.pop(call_id, []) if call_id is not None else []:
-            self.args_changed(len(self.entries) - 1, hook_origin, changed)
+            self.hook_changed(len(self.entries) - 1, hook_origin, changed)
 
     def words_unread(self, origin: Origin, what: str, value: Any, surely: bool = False) -> None:
         """An assistant part not read that holds text (``may_say``, or ``surely``): what
