@@ -25,7 +25,7 @@ a session together: its main agent, its subagents, the numbers).
   another kind, or false on wrapped content: unknown); a call with no result has
   status ``no_result``. Result content may be a
   string, a list of parts or empty (then the structured ``toolUseResult`` stands
-  in). Text inside a result stays in it, ``<system-reminder>`` tags too: the tool
+  in); a part that holds text in a shape not read leaves the call's return unknown. Text inside a result stays in it, ``<system-reminder>`` tags too: the tool
   (so the agent) controls it; the line-number prefixes of ``Read`` results are removed.
   A result that holds a preview only (``<persisted-output>``: the output was kept in a
   file beside the session) leaves its call's return unknown.
@@ -493,6 +493,10 @@ class Reader(HookEffects):
                                          "session: Claude Code kept it in a file beside it (tool-results/), and "
                                          "this answer holds a preview only, so its call's return is unknown",
                                          origin.line))
+            unread = unread | {"return"}
+        if claude_results.parts_unread(part.get("content")):  # words kept as "[its type]", or dropped
+            self.problems.append(Problem("unread-text", origin.source, "a part of this answer holds text in a shape "
+                                         "not read: its call's return is unknown", origin.line))
             unread = unread | {"return"}
         self.entries[position] = replace(call, result=result, status=status, result_origin=origin, unread=unread)
         if isinstance(structured, dict):

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from referee.engine.run.importers.source import json_container
+from referee.engine.run.importers.source import json_container, may_say
 
 STRUCTURED = ("toolUseResult", "tool_use_result")  # a tool's structured answer, beside its message
 _READ_PREFIX = re.compile(r"^ *[0-9]+(?:→|\t)", re.M)
@@ -56,6 +56,29 @@ def _first_text(content: Any) -> str:
     if isinstance(content, list) and content:
         content = content[0].get("text") if isinstance(content[0], dict) else content[0]
     return content if isinstance(content, str) else ""
+
+
+def parts_unread(content: Any) -> bool:
+    """Whether a tool_result's content parts hold text ``result_value`` does not read: it
+    keeps a part of a type other than text as ``[its type]``, which loses nothing of an
+    image, but the words of a part that holds text (a ``search_result`` with text in its
+    own content, a plain-text ``document``, a part that names no type) and of a text
+    part whose text is no string."""
+    if not isinstance(content, list):
+        return False
+    return any(_part_unread(part) for part in content)
+
+
+def _part_unread(part: Any) -> bool:
+    if isinstance(part, str) or part is None:
+        return False
+    if not isinstance(part, dict):  # a number, a list: dropped
+        return True
+    if part.get("type") == "text":
+        return not isinstance(part.get("text"), str)
+    source = part.get("source")
+    plain = isinstance(source, dict) and source.get("type") == "text" and may_say(source.get("data"))
+    return part.get("type") != "image" and (plain or may_say(part))
 
 
 def result_value(content: Any, structured: Any, tool: str) -> Any:
