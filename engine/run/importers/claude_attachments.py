@@ -32,8 +32,8 @@ A stream (stream-json) reports each hook it ran in a ``system`` record instead
 Either may hold the input a PreToolUse or PermissionRequest hook gave its call in place of
 the agent's (``changed_input``): the call that ran is then not the one its tool_use shows;
 or the output a PostToolUse hook gave in place of the tool's: the answer the session
-keeps may then be the one the agent was given, or the tool's, which it does not say. It tells
-that a background task ended in a ``system`` record of subtype ``task_notification``,
+keeps may then be the one the agent was given, or the tool's, which it does not say. A
+stream tells that a background task ended in a ``system`` record of subtype ``task_notification``,
 whose ``summary`` is harness text as a session's task-notification is."""
 
 from __future__ import annotations
