@@ -28,7 +28,8 @@ a session together: its main agent, its subagents, the numbers).
   in); a part that holds text in a shape not read leaves the call's return unknown. Text inside a result stays in it, ``<system-reminder>`` tags too: the tool
   (so the agent) controls it; the line-number prefixes of ``Read`` results are removed.
   A result that holds a preview only (``<persisted-output>``: the output was kept in a
-  file beside the session) leaves its call's return unknown.
+  file beside the session), or the head of an output Claude Code cut (``... [N lines
+  truncated] ...``), leaves its call's return unknown.
 - A user-role message the system wrote (a compaction summary, meta text, the
   record of a slash command and of what it printed, the notice that a background task
   ended) is harness text; the first real user turn is the eval prompt. A compaction met before
@@ -493,6 +494,11 @@ class Reader(HookEffects):
                                          "session: Claude Code kept it in a file beside it (tool-results/), and "
                                          "this answer holds a preview only, so its call's return is unknown",
                                          origin.line))
+            unread = unread | {"return"}
+        if claude_results.cut(part.get("content")):  # the output's head alone: the rest is kept nowhere
+            self.problems.append(Problem("value-cut", origin.source, "Claude Code cut the tool's output before it "
+                                         "gave it to the agent ([N lines truncated]), and the lines it cut are kept "
+                                         "nowhere, so its call's return is unknown", origin.line))
             unread = unread | {"return"}
         if claude_results.parts_unread(part.get("content")):  # words kept as "[its type]", or dropped
             self.problems.append(Problem("unread-text", origin.source, "a part of this answer holds text in a shape "

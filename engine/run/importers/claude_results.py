@@ -1,6 +1,7 @@
 """What a Claude Code tool_result says: whether the call failed (``is_error``, or
 Claude Code's ``<tool_use_error>`` wrapper), whether it holds the whole output or a
-preview of it (``<persisted-output>``), and its value as the agent saw it. What the
+preview of it (``<persisted-output>``) or its head (``... [N lines truncated] ...``), and
+its value as the agent saw it. What the
 records of an agent mean is ``claude_records``'s."""
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ STRUCTURED = ("toolUseResult", "tool_use_result")  # a tool's structured answer,
 _READ_PREFIX = re.compile(r"^ *[0-9]+(?:→|\t)", re.M)
 _ERROR_WRAPPER = re.compile(r"\s*<tool_use_error>")
 _PERSISTED = re.compile(r"\s*<persisted-output>")
+# What Claude Code puts after the head of a shell command's output it cut (longer than its
+# limit, 30,000 characters by default): a line of its own after a blank one, then the
+# command's stderr, if any. The lines cut are kept nowhere.
+_CUT = re.compile(r"\n\n\.\.\. \[[0-9]+ lines truncated\] \.\.\.(?:\n|$)")
 
 
 def structured(rec: dict) -> Any:
@@ -42,6 +47,15 @@ def persisted(content: Any) -> bool:
     """Whether a tool_result holds only a preview of the tool's output, the whole of
     which Claude Code wrote to a file beside the session (``<persisted-output>``)."""
     return _PERSISTED.match(_first_text(content)) is not None
+
+
+def cut(content: Any) -> bool:
+    """Whether a tool_result holds only the head of an output Claude Code cut before it
+    gave it to the agent (``... [N lines truncated] ...``, ``_CUT``), in its text or in
+    a text part."""
+    parts = content if isinstance(content, list) else [content]
+    texts = [part.get("text") if isinstance(part, dict) else part for part in parts]
+    return any(isinstance(text, str) and _CUT.search(text) is not None for text in texts)
 
 
 def refused(result: Any) -> bool:
