@@ -4,8 +4,8 @@ A semantic assertion graded by the LLM grader records ``grader_input`` in
 grading.json: a digest of the assertion's wording (and of the others asked with it),
 of every file of the run the grader could see, of the grader's page, of the request
 it is shown as it would be sent (``llm_adapter.prompt.request_digest``), of the
-rules its reply was checked by (``llm_adapter.verify.rules_digest``), and of the
-verdict the grader gave. Graded again without ``--llm``, an
+rules its reply was checked by (``llm_adapter.verify.rules_digest``), of who
+judged (``judged_by``), and of the verdict the grader gave. Graded again without ``--llm``, an
 earlier verdict whose ``grader_input`` is unchanged is kept, with method ``grader
 (carried over)``;
 one whose run or wording changed, or whose item was edited since, is dropped, and
@@ -144,16 +144,26 @@ def _wording(assertion: CompiledAssertion) -> list:
 
 
 def grader_inputs(run: Run, assertions: Sequence[CompiledAssertion], keys: frozenset[str],
-                  asked: frozenset[str] = frozenset()) -> dict[str, str]:
+                  asked: frozenset[str] = frozenset(), judge: dict[str, Any] | None = None) -> dict[str, str]:
     """``grader_input`` of each assertion in ``keys`` (the ones the grader judged),
-    all of ``asked`` (the run's assertions handed to the grader) asked together."""
+    all of ``asked`` (the run's assertions handed to the grader) asked together, by
+    ``judge`` (``grader_identity`` of the grade's ``grader`` block)."""
     wanted = [a for a in assertions if a.key in keys]
     digest = run_digest(run) if wanted else None
     if digest is None:
         return {}
     together = [a for a in assertions if a.key in asked]
     shown = _shown(run, digest, together)
-    return {a.key: grader_input(shown, a, together) for a in wanted}
+    return {a.key: by_judge(grader_input(shown, a, together), judge) for a in wanted}
+
+
+def by_judge(asked: str, judge: dict[str, Any] | None) -> str:
+    """``asked`` (``grader_input``) bound to who judged (``judged_by``'s fields): the
+    next grade copies ``judged_by`` into the item it carries over, so a name edited
+    into grading.json (its ``grader.llm`` or an item's ``judged_by``) no longer matches,
+    and is not handed on as the one that gave the verdict."""
+    who = json.dumps(judge, ensure_ascii=True, sort_keys=True)
+    return "sha256:" + hashlib.sha256(f"{asked}\0{who}".encode()).hexdigest()[:32]
 
 
 def _shown(run: Run, digest: str, asked: Sequence[CompiledAssertion]) -> str:
@@ -194,9 +204,9 @@ def earlier_verdicts(run: Run, assertions: Sequence[CompiledAssertion],
     shown = _shown(run, digest, together) if digest is not None else None
     kept: dict[str, dict] = {}
     for key, item in judged.items():
-        if shown is not None and item.get("grader_input") == with_verdict(
-                grader_input(shown, open_keys[key], together), item.get("outcome"), item.get("evidence"),
-                item.get("evidence_location")):
+        asked = by_judge(grader_input(shown, open_keys[key], together), item.get("judged_by")) if shown is not None else None
+        if asked is not None and item.get("grader_input") == with_verdict(
+                asked, item.get("outcome"), item.get("evidence"), item.get("evidence_location")):
             kept[key] = item
     return kept, frozenset(judged) - set(kept)
 
@@ -222,6 +232,12 @@ def judged_by(grader: Any, item: dict[str, Any]) -> dict[str, Any] | None:
     it in another shape than referee writes (it is copied into the new report)."""
     if item.get("method") == CARRIED:
         return _identity(item.get("judged_by"))
+    return grader_identity(grader)
+
+
+def grader_identity(grader: Any) -> dict[str, Any] | None:
+    """Who judged the verdicts a grade's LLM grader gave, from its ``grader`` block
+    (``grader.llm`` and the version); None when it asked no model."""
     if not isinstance(grader, dict) or not isinstance(grader.get("llm"), dict):
         return None
     llm = grader["llm"]

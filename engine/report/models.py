@@ -53,7 +53,8 @@ class Expectation(_Model):
     ``gated`` is true exactly when the ``gate`` block counts the item.
     ``grader_input`` (on items the LLM grader judged, or whose earlier verdict was
     kept; null on the others) digests the assertion's wording, the run's files
-    the grader saw and the verdict it gave (outcome, evidence and places).
+    the grader saw, who judged it (``judged_by``, or ``grader.llm`` on the grade
+    that judged it) and the verdict it gave (outcome, evidence and places).
     ``judged_by`` is written on an item whose earlier verdict was kept (method
     ``grader (carried over)``) only: the grade that carries it asked no model, so its
     ``grader.llm`` is null, and this says who gave the verdict."""
