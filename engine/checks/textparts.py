@@ -42,15 +42,25 @@ _EMPHASIS = "*_`"
 _WORD = regex.compile(r"[^\W_]+(?:['’.,-][^\W_]+)*")
 # A number as people write it: a sign where a sign can stand (not after a letter or a
 # digit: 2019-2020 is two numbers), digits grouped by threes with one separator
-# (1,250 or 1’250 or 1 250 with a no-break or thin space), then a decimal point. A
-# digit right after a letter (B2B, mp3) or a point (the 3 of 1.2.3) starts none.
+# (1,250 or 1’250 or 1 250 with a no-break or thin space) or by underscores as code
+# writes them (1_000), then a decimal point (. or the Arabic ٫); or a point and
+# digits alone (.5). A digit right after a letter (B2B, mp3) or a point (the 3 of
+# 1.2.3) starts none. \d is every script's decimal digits (١٢, １２). A hex, octal
+# or binary literal (0x1F, 0o17, 0b101) is the number it writes: read as decimals it
+# was a 0 (the x a letter), a small number where a large one was written; a 0 with
+# a letter or digit after its x, o or b that is not such a literal (0xZ) is none.
 _NUMBER = re.compile(r"""
-    (?<![\w.])
-    (?P<sign>[-+\u2212](?=\d))?
-    (?P<int>\d{1,3}(?P<sep>[,'’\u00a0\u202f\u2009])\d{3}(?:(?P=sep)\d{3})*|\d+)
-    (?P<frac>\.\d+)?
-    (?P<exp>[eE][-+\u2212]?\d+(?!\w))?  # 1.5e3 is 1500, not 1.5 (the "e3" a word)
-    (?!\d)
+    (?<![\w.\u066b])
+    (?P<sign>[-+\u2212](?=[.\u066b]?\d))?
+    (?:
+        (?P<radix>0[xX](?:_?[0-9A-Fa-f])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+)(?!\w)
+    |
+        (?!0[xXoObB][^\W_])(?=[.\u066b]?\d)
+        (?P<int>\d{1,3}(?P<sep>[,'’\u00a0\u202f\u2009\u066c])\d{3}(?:(?P=sep)\d{3})*|\d+(?:_\d+)*)?
+        (?P<frac>[.\u066b]\d+)?
+        (?P<exp>[eE][-+\u2212]?\d+(?!\w))?  # 1.5e3 is 1500, not 1.5 (the "e3" a word)
+        (?!\d)
+    )
 """, re.VERBOSE)
 
 
@@ -289,7 +299,8 @@ def words(arg: Val) -> Result:
 
 def numbers(arg: Val) -> Result:
     """Every number written in the text, as an exact decimal: ``1,250.50`` is
-    1250.50, ``−3`` is -3, ``12%`` is 12, ``1.5e3`` is 1500; ``2019-2020`` is 2019 and 2020."""
+    1250.50, ``−3`` is -3, ``12%`` is 12, ``1.5e3`` is 1500, ``.5`` is 0.5, ``0x1F``
+    is 31; ``2019-2020`` is 2019 and 2020 (``_NUMBER``)."""
     text = _need_text(arg, "numbers")
     _charge(_NUMBER, text, "numbers")
     items = [Val(_value(found), _at(arg, f"{arg.label} {render(found.group())}", line))
@@ -317,13 +328,33 @@ def _with_lines(text: str, found: Iterator[_Found]) -> Iterator[tuple[_Found, in
         yield match, line
 
 
+# The most digits of a hex, octal or binary number read: turning one into a decimal
+# takes time that grows with the square of its length (a second for 300,000 hex
+# digits), and a verdict must not wait on the machine's speed.
+_RADIX_DIGITS = 1000
+
+
 def _value(found: re.Match) -> Decimal:
-    digits = found.group("int")
+    sign = "-" if found.group("sign") in ("-", "\u2212") else ""
+    if found.group("radix"):
+        return _radix_value(sign, found.group("radix"))
+    digits = (found.group("int") or "0").replace("_", "")
     if found.group("sep"):
         digits = digits.replace(found.group("sep"), "")
-    sign = "-" if found.group("sign") in ("-", "\u2212") else ""
+    fraction = (found.group("frac") or "").replace("\u066b", ".")
     exponent = (found.group("exp") or "").replace("\u2212", "-")
-    return Decimal(sign + digits + (found.group("frac") or "") + exponent)
+    return Decimal(sign + digits + fraction + exponent)
+
+
+def _radix_value(sign: str, literal: str) -> Decimal:
+    """A hex, octal or binary literal's value (int() reads its prefix and underscores);
+    an ERROR when it is too long to read (``_RADIX_DIGITS``): left out, a large
+    number would pass a check that no number is over a limit."""
+    digits = len(literal) - 2 - literal.count("_")
+    if digits > _RADIX_DIGITS:
+        raise EvalError(f"numbers() reads a hex, octal or binary number of at most {_RADIX_DIGITS:,} digits; "
+                        f"the text writes one of {digits:,} ({literal[:12]}...)")
+    return Decimal(int(sign + literal, 0))
 
 
 FUNCTIONS: dict[str, Callable[..., Result]] = {"section": section, "headings": headings, "parts": parts, "quotes": quotes,
