@@ -1,12 +1,13 @@
 """When two values of the assertion language are equal: deeply, without coercion
-(numbers as Decimal, text exact or casefolded, ``True`` never the number 1), and
+(numbers as Decimal, text exact or folded by ``values.fold_case``, ``True`` never
+the number 1), and
 never on JSON that could not be read (``UnreadJson``), whose value is unknown."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.values import EvalError, UnreadJson, as_decimal, is_number, plain_top, render, type_name
+from referee.engine.values import EvalError, UnreadJson, as_decimal, fold_case, is_number, plain_top, render, type_name
 
 
 def unread_against(unread: str, other: str) -> EvalError:
@@ -17,7 +18,7 @@ def unread_against(unread: str, other: str) -> EvalError:
 
 
 def equal(a: Any, b: Any, ignore_case: bool = False) -> bool:
-    """Deep equality without coercion: numbers as Decimal, text exact (or casefolded).
+    """Deep equality without coercion: numbers as Decimal, text exact (or folded by ``fold_case``).
     An EvalError when it rests on JSON that could not be read (``UnreadJson``) being
     some value other than text; a difference elsewhere decides it all the same."""
     found = _equal(a, b, ignore_case)
@@ -35,7 +36,7 @@ def _equal(a: Any, b: Any, ignore_case: bool) -> bool | EvalError:
     if is_number(a) and is_number(b):
         return as_decimal(a) == as_decimal(b)
     if isinstance(a, str) and isinstance(b, str):
-        return a.casefold() == b.casefold() if ignore_case else a == b
+        return fold_case(a) == fold_case(b) if ignore_case else a == b
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and _all_equal(zip(a, b), ignore_case)
     if isinstance(a, dict) and isinstance(b, dict):

@@ -148,6 +148,15 @@ Result = Val | Missing
 # ----------------------------------------------------------------------------- types
 
 
+def fold_case(text: str) -> str:
+    """``text`` as ``ignoring case`` compares it: by Unicode's full case folding
+    (``str.casefold``: ß and ss, ﬁ and fi are one), except that İ (U+0130) folds to
+    i, as a regex's ``/i`` takes it: full folding gives i and a combining dot above,
+    so "İSTANBUL" held no "istanbul". Each character folds on its own (see
+    ``checks.text.unfolded``)."""
+    return text.replace("\u0130", "i").casefold()
+
+
 def is_number(value: Any) -> bool:
     return isinstance(value, (int, Decimal, float)) and not isinstance(value, bool)
 

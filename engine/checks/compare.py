@@ -19,7 +19,8 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
 from referee.engine.checks.exprs import Const
 from referee.engine.checks.matching import includes
 from referee.engine.equality import equal, mismatch_hint
-from referee.engine.values import EvalError, Missing, Val, as_decimal, is_number, parse_number, render, short, type_name
+from referee.engine.values import (EvalError, Missing, Val, as_decimal, fold_case, is_number, parse_number, render,
+                                   short, type_name)
 from referee.engine.verdict import Verdict
 
 ORDER_OPS = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
@@ -47,7 +48,7 @@ def holds(op: str, a: Any, b: Any, ignore_case: bool, what: str) -> bool:
     if op == "!=":
         return not equal(a, b, ignore_case)
     if ignore_case and isinstance(a, str) and isinstance(b, str):
-        a, b = a.casefold(), b.casefold()
+        a, b = fold_case(a), fold_case(b)
     return ordered(a, b, op, what)
 
 

@@ -22,7 +22,7 @@ from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.text import file_lines, line_breaks, line_end
 from referee.engine.equality import equal
-from referee.engine.values import QUOTE_LIMIT, EvalError, Missing, Prov, Val, render, short, type_name
+from referee.engine.values import QUOTE_LIMIT, EvalError, Missing, Prov, Val, fold_case, render, short, type_name
 from referee.engine.verdict import Evidence, Verdict
 
 if TYPE_CHECKING:
@@ -147,7 +147,7 @@ class TextCheck(Leaf):
     def _plain(self, ctx: Context, subject: Val, operand: Val) -> Verdict:
         text, part = subject.value, operand.value
         if self.ignore_case:
-            text, part = text.casefold(), part.casefold()
+            text, part = fold_case(text), fold_case(part)
         start = {"contains": text.find(part),
                  "starts_with": 0 if text.startswith(part) else -1,
                  "ends_with": len(text) - len(part) if text.endswith(part) else -1}[self.op]
@@ -196,15 +196,15 @@ class TextCheck(Leaf):
 
 
 def unfolded(text: str, at: int) -> int:
-    """The offset in ``text`` of the character whose casefolding holds offset ``at`` of
-    ``text.casefold()``. Folding lengthens some characters (``ß`` is ``ss``), so a
+    """The offset in ``text`` of the character whose folding holds offset ``at`` of
+    ``fold_case(text)``. Folding lengthens some characters (``ß`` is ``ss``), so a
     place in the folded text lies further on than in the text as written; each
     character folds on its own, so the folded length of a prefix grows with it, and
     the character is found by halving (each probe folds in C, not char by char)."""
     low, high = 0, len(text)  # len(text): past the end, for the end of the folded text
     while low < high:
         middle = (low + high) // 2
-        if len(text[: middle + 1].casefold()) > at:
+        if len(fold_case(text[: middle + 1])) > at:
             high = middle
         else:
             low = middle + 1

@@ -25,7 +25,7 @@ import regex
 from referee.dsl.errors import suggest
 from referee.engine.budget import spend
 from referee.engine.text import line_breaks
-from referee.engine.values import EvalError, Missing, Prov, Result, Val, render, type_name
+from referee.engine.values import EvalError, Missing, Prov, Result, Val, fold_case, render, type_name
 
 _HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*(?:[ \t]#+[ \t]*)?\Z")
 _UNDERLINE = re.compile(r" {0,3}=+[ \t]*\Z")
@@ -185,7 +185,7 @@ def _plain_title(title: str) -> str:
     whitespace collapsed, case ignored."""
     text = " ".join(title.split()).strip(_EMPHASIS + " ")
     text = _NUMBERING.sub("", text, count=1).rstrip(":").strip(_EMPHASIS + " ")
-    return text.casefold()
+    return fold_case(text)
 
 
 def section(arg: Val, title: Val) -> Result:
