@@ -250,7 +250,8 @@ def _compile_group(group: _Group, diagnostics: list[Diagnostic]) -> CompiledEval
     order = _ordered(group)
     for n, (written, index) in enumerate(order, start=1):
         sentence = group.sentences[index - 1] if index and index <= len(group.sentences) else None
-        assertions.append(_assertion(compiler, group.key, n, written, index, sentence, let_nodes, extents))
+        assertions.append(_assertion(compiler, group.key, n, written, index, sentence, let_nodes, extents,
+                                     _sentence_location(group, index) if written is None else ""))
     _refuse_same_texts(group, order, assertions, diagnostics)
     return CompiledEval(group.key, group.name, tuple(assertions), tuple(sorted(lets.items())),
                         tuple(let_nodes.values()), tuple(sorted(compiler.inputs_read.items())))
@@ -292,6 +293,17 @@ def _sentence_place(group: _Group, number: int | None) -> ast.Span:
     return group.sentence_places[number - 1]
 
 
+def _sentence_location(group: _Group, number: int | None) -> str:
+    """Where sentence ``number`` of evals.json (or of the eval's eval_metadata.json) is
+    written, as ``rules_location`` names a place (``evals.json@1a2b3c4d:5:7``): an
+    assertion that is that sentence alone, with no rule written for it, was written
+    there, and a report reader looks for it there; "" when its place is unknown."""
+    place = _sentence_place(group, number)
+    if not group.sentences_path or place.line == 0:
+        return ""
+    return f"{group.sentences_path}:{place.line}:{place.column}"
+
+
 def _file_name(path: str) -> str:
     """evals.json, or eval_metadata.json, as a message names the sentences' file."""
     return path.replace("\\", "/").rpartition("/")[2] or "evals.json"
@@ -325,10 +337,11 @@ def _refuse_oversized(compiler: Compiler, group: _Group, let_nodes: dict[str, as
 
 def _assertion(compiler: Compiler, eval_key: str, n: int, written: _Written | None,
                index: int | None, sentence: str | None,
-               let_nodes: dict[str, ast.Let], extents: dict[str, static.Extent]) -> CompiledAssertion:
+               let_nodes: dict[str, ast.Let], extents: dict[str, static.Extent],
+               sentence_location: str = "") -> CompiledAssertion:
     condition: ast.Condition | None = None
     check: Check | None = None
-    source = location = ""
+    source, location = "", sentence_location
     text = sentence
     if written is not None:
         path, expect = written
