@@ -39,6 +39,13 @@ class NoHistory(ValueError):
     JSON lines, each of its lines would be one lost); ``str(error)`` says why."""
 
 
+class NoMessageList(ValueError):
+    """One JSON object spread over several lines (a pretty-printed document: a config, a
+    results file) that holds no message list: no conversation to read (read as JSON
+    lines, each of its lines would be one lost); ``str(error)`` says why, and where it
+    starts."""
+
+
 def read_conversations(source: Source, error_when: ErrorWhen | None = None) -> list[Conversation]:
     """Every conversation in the source (several for JSONL with one per line)."""
     return [conversation for _, conversation in iter_conversations(source, error_when)]
@@ -56,9 +63,13 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
     if document is not None:
         yield None, _document(source, document, error_when)
         return
-    if _trajectory_without_history(source.data):
+    whole = _one_object(source.data)
+    if whole is not None and _trajectory_without_history(whole[0]):
         raise NoHistory("it is a SWE-agent trajectory (a \"trajectory\" list) whose \"history\" is no list of "
                         "messages: referee reads a trajectory's messages from its history alone")
+    if whole is not None and whole[2] and not is_message(whole[0]):
+        raise NoMessageList(f"it is one JSON object (from line {whole[1]}) that holds no message list (\"messages\", "
+                            "tau-bench's \"traj\", a \"history\" beside a SWE-agent \"trajectory\"), so no conversation")
     problems: list[Problem] = []
     lines = each_json_line(source, problems, CALL_WORDS)
     first = next(lines, None)
@@ -119,17 +130,29 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
     yield (place if count > 1 else None), replace(last, problems=last.problems + tuple(kept))
 
 
-def _trajectory_without_history(data: bytes) -> bool:
-    """Is ``data`` one JSON object holding a ``trajectory`` list (a SWE-agent
-    trajectory) whose ``history`` is no list? Read as JSON lines, each of its lines
-    would be a conversation lost; it is one document that holds none. Only a document
-    decoded whole (``WHOLE_LIMIT``) is looked at."""
-    if len(data) > WHOLE_LIMIT or data.lstrip()[:1] != b"{":
-        return False
+def _one_object(data: bytes) -> tuple[Any, int, bool] | None:
+    """``(value, line where it starts, whether it spans several lines)`` when ``data``
+    is one JSON object, else None. Spread over several lines (a pretty-printed
+    document), it is no JSON lines: read as lines, each of its lines would be a
+    conversation lost. Only a document decoded whole (``WHOLE_LIMIT``) is parsed; a
+    larger one is told by its first line, a ``{`` alone, as pretty-printers write it
+    (no JSON line is one)."""
+    body = data.lstrip()
+    if body[:1] != b"{":
+        return None
+    line = data.count(b"\n", 0, len(data) - len(body)) + 1
+    if len(data) > WHOLE_LIMIT:
+        return ({}, line, True) if body.split(b"\n", 1)[0].strip() == b"{" else None
     found = loads(data.decode("utf-8", "replace"))
-    value = found[0] if found is not None else None
-    return (isinstance(value, dict) and isinstance(value.get(TRAJECTORY), list)
-            and not isinstance(value.get(HISTORY), list))
+    if found is None or not isinstance(found[0], dict):
+        return None
+    return found[0], line, b"\n" in body.rstrip()
+
+
+def _trajectory_without_history(value: dict) -> bool:
+    """Is ``value`` a SWE-agent trajectory (it holds a ``trajectory`` list) whose
+    ``history`` is no list?"""
+    return isinstance(value.get(TRAJECTORY), list) and not isinstance(value.get(HISTORY), list)
 
 
 def _lines_lost(problems: list[Problem], lost: list[Problem]) -> list[Problem]:

@@ -1,0 +1,43 @@
+"""A pretty-printed JSON object that holds no message list (a config, a results file
+given to ``referee import openai`` by mistake) is one document, not JSON lines: one
+error names the file and the line where the document starts, never one per line, and
+nothing is imported. A message list in such a document is read as before."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+
+def _import(path: Path, out: Path) -> tuple[int, list[str]]:
+    found = subprocess.run([sys.executable, "-m", "referee.engine.cli", "import", "openai", str(path), "--out",
+                            str(out)], capture_output=True, text=True, check=False)
+    return found.returncode, [line for line in found.stderr.splitlines() if path.name in line]
+
+
+def test_a_pretty_printed_object_without_messages_is_one_error(tmp_path: Path):
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps({"model": "gpt-4o", "temperature": 0.2, "results": [{"score": 1}, {"score": 0}]},
+                               indent=2), encoding="utf-8")
+    code, errors = _import(path, tmp_path / "out")
+    assert code == 2
+    assert len(errors) == 1 and "one JSON object (from line 1) that holds no message list" in errors[0]
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.md"))
+
+
+def test_the_line_where_the_document_starts_is_named(tmp_path: Path):
+    path = tmp_path / "config.json"
+    path.write_text("\n\n" + json.dumps({"model": "x", "messages": "none"}, indent=2) + "\n", encoding="utf-8")
+    code, errors = _import(path, tmp_path / "out")
+    assert code == 2 and len(errors) == 1 and "(from line 3)" in errors[0]
+
+
+def test_a_pretty_printed_message_list_is_still_read(tmp_path: Path):
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps({"model": "x", "messages": [{"role": "user", "content": "hi"},
+                                                            {"role": "assistant", "content": "hello"}]}, indent=2),
+                    encoding="utf-8")
+    code, errors = _import(path, tmp_path / "out")
+    assert code == 0 and errors == []
