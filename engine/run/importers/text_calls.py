@@ -4,7 +4,7 @@ An open-weight model served without a tool parser (or whose parser failed on its
 output) leaves its calls in the assistant's content, in its chat template's markup:
 Hermes and Qwen's ``<tool_call>{"name": ..., "arguments": ...}</tool_call>``, Llama's
 ``<|python_tag|>`` (or, in its JSON tool calling, a message that is one bare JSON call,
-and in Llama 3.2's pythonic one, a message that is a Python list of calls),
+and in Llama 3.2's pythonic one, a message that is a Python list of calls, fenced or not),
 Mistral's ``[TOOL_CALLS]``, ``<function=name>``, DeepSeek's and Kimi's call tokens,
 gpt-oss's ``to=functions.name``. Trajectories of such runs are
 kept that way. Whether the harness parsed and ran such a call is not in the record,
@@ -92,12 +92,27 @@ def _json_calls(text: str) -> str | None:
     return text.strip() if calls and all(_is_json_call(call) for call in calls) else None
 
 
+# A message that is all one fenced code block (its language named or not): its body
+_FENCED = re.compile(r"\s*```[\w+-]*[ \t]*\n(?P<body>.*?)\n[ \t]*```\s*", re.DOTALL)
+
+
 def _python_calls(text: str) -> str | None:
     """``text`` (stripped) when the whole of it is a Python list of calls, as Llama 3.2's,
     3.3's and 4's pythonic tool format writes them (``[bash(command="ls"), now()]``: each
     a bare name given only keyword arguments whose values are literals), or None. No
     prose parses as such a list; code that computes its arguments, calls a method or
-    passes positional arguments (``[print("hi")]``) is the agent's words."""
+    passes positional arguments (``[print("hi")]``) is the agent's words. A model may
+    fence the list (```` ```python ````), as it fences code; the pythonic parsers find
+    the list inside (SGLang's looks for ``[name(`` wherever it is), so a message that is
+    all one fenced block holding such a list writes it too."""
+    fenced = _FENCED.fullmatch(text)
+    if fenced is not None:
+        return text.strip() if _python_list(fenced.group("body")) is not None else None
+    return _python_list(text)
+
+
+def _python_list(text: str) -> str | None:
+    """``text`` (stripped) when the whole of it is a Python list of pythonic calls, else None."""
     stripped = text.strip()
     if not (stripped.startswith("[") and stripped.endswith(")]")):
         return None
