@@ -112,7 +112,7 @@ class _Reader(MessageSteps):
         self.prompted = False
         self.threaded = False  # an Assistants API thread message was met (said once)
         self.step_replies: list[int] = []  # where the replies of the message read last are among the entries
-        self.acted = False  # the message read last wrote a ReAct call, which the user turn after it may answer
+        self.acted = False  # the last assistant message wrote a ReAct call, which a user turn after it may answer
 
     def message(self, index: int, message: Any) -> None:
         origin = self.locate(index, "", 0, "")
@@ -174,6 +174,10 @@ class _Reader(MessageSteps):
             # the replies of the message before held the command this turn answers:
             # they were sent with it, as words beside a tool call are
             self.sent_with_call(held)
+        else:
+            # a turn that answers nothing (the user's words, a harness's reminder) comes
+            # between: the command the last assistant message wrote may still be answered
+            self.step_replies, self.acted = held, acted
 
     def harness(self, index: int, message: dict, role: str, origin: Origin, acted: bool) -> bool:
         """A user, system or developer turn: harness text (the first user turn is the

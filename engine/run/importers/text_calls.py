@@ -196,7 +196,8 @@ def react_trace(text: str) -> str | None:
 
 def observation(text: str) -> str | None:
     """How a user turn opens when it is a ReAct harness's answer (``Observation:``), or
-    None; it answers a call only right after a message that wrote one (``react_action``)."""
+    None; it answers a call only after a message that wrote one (``react_action``), before
+    the next assistant message."""
     found = _OBSERVATION.match(text)
     return found.group(0).strip() if found is not None else None
 
