@@ -43,7 +43,7 @@ from referee.engine.run.importers.openai_items import (content_calls, holds_othe
                                                        is_call_item, is_compaction, is_reasoning, is_tool_item)
 from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import FLAGS, ErrorWhen, Statuses
-from referee.engine.run.importers.text_calls import answer_markup, observation, react_action
+from referee.engine.run.importers.text_calls import answer_markup, observation, react_action, react_action_at_end
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 FORMAT = "openai"
@@ -113,6 +113,9 @@ class _Reader(MessageSteps):
         self.threaded = False  # an Assistants API thread message was met (said once)
         self.step_replies: list[int] = []  # where the replies of the message read last are among the entries
         self.acted = False  # the last assistant message wrote a ReAct call, which a user turn after it may answer
+        # the last assistant message ended on a ReAct call no answer has followed yet: where its
+        # text is, and where its replies are among the entries
+        self.last_action: tuple[Origin, list[int]] | None = None
 
     def message(self, index: int, message: Any) -> None:
         origin = self.locate(index, "", 0, "")
@@ -125,6 +128,7 @@ class _Reader(MessageSteps):
             return
         if role is None and is_call_item(message):
             self.sent_with_call(held)
+            self.last_action = None
         if role is None and isinstance(message, dict) and message.get("type") == "item_reference":
             self.reference(index, origin)
             return
@@ -174,6 +178,7 @@ class _Reader(MessageSteps):
             # the replies of the message before held the command this turn answers:
             # they were sent with it, as words beside a tool call are
             self.sent_with_call(held)
+            self.last_action = None
         else:
             # a turn that answers nothing (the user's words, a harness's reminder) comes
             # between: the command the last assistant message wrote may still be answered
@@ -253,6 +258,23 @@ class _Reader(MessageSteps):
             self.call(index, nth, call)
         if isinstance(legacy, dict):
             self.call(index, len(calls), {"function": legacy}, legacy=True)
+        ends = not sent_with_call and found_in(said[0][1], message.get("content"), react_action_at_end) is not None
+        self.last_action = (self.text_origin(index, message.get("content")), list(self.step_replies)) if ends else None
+
+    def finish(self) -> None:
+        """A run that ends on a ReAct call no turn answered (the message wrote it last, as
+        a harness stops the model for it): the harness may have run it and stopped
+        before writing the answer, or not, so the run's calls are unknown, the message
+        is a note sent with a call, and the response is unknown, as for a call written
+        in markup. A ReAct call with words after it, or answered, was settled before."""
+        if self.last_action is not None:
+            origin, replies = self.last_action
+            self.warn(CALLS_MAY_BE_MISSING, origin, "the run ends on a ReAct call (Action: and Action Input:) that "
+                      "no Observation: answers: whether the harness ran it is not in the record, so no check over "
+                      "the run's calls can be decided")
+            self.sent_with_call(replies)
+            self.call_as_text = (origin, len(self.entries))
+        super().finish()
 
     def steps_merged(self, index: int, origin: Origin) -> None:
         """An assistant message that holds text and keeps its calls apart from it (an AI

@@ -18,7 +18,8 @@ mini-swe-agent a fenced ``bash`` block): the user turn that answers one says so
 (LangChain's ReAct prompt, LlamaIndex's ReActAgent) writes an ``Action:`` line and an
 ``Action Input:`` line, which prose may write too (a message that explains the format):
 only the user turn after it that opens with ``Observation:`` shows it was run
-(``react_action``, ``observation``). Some harnesses keep the whole scratchpad in one
+(``react_action``, ``observation``), or the run ending on it, the input its message's last
+words (``react_action_at_end``): whether it was run is then unknown. Some harnesses keep the whole scratchpad in one
 assistant message instead (``Action:``, ``Action Input:``, then an ``Observation:`` line
 and what follows): the observation may be the result the harness ran the command for and
 appended, or one the model made up, and nothing in the record tells which, so such a
@@ -176,6 +177,35 @@ def react_action(text: str) -> str | None:
     user turn that answers them (``observation``) shows one was made."""
     found = _REACT_ACTION.search(text)
     return found.group(0).strip() if found is not None else None
+
+
+def react_action_at_end(text: str) -> str | None:
+    """The ``Action:`` and ``Action Input:`` lines of a ReAct call that ``text`` ends on
+    (as found), or None. A ReAct harness stops the model at ``Observation:``, so the
+    message it runs a call from ends with the call's input: one line, or a JSON value
+    or a fenced block that runs to the end (LangChain's JSON blob too). Words after
+    the input (an explanation of the format goes on) make it none."""
+    found = None
+    for found in _REACT_ACTION.finditer(text):
+        pass
+    if found is None:
+        return None
+    written = found.group(0)
+    # the input: after ``Action Input:``, or the JSON blob after ``Action:``
+    given = text[found.end():] if _INPUT_LINE.search(written) else text[found.start():].split(":", 1)[1]
+    return written.strip() if _runs_to_the_end(given) else None
+
+
+_INPUT_LINE = re.compile(r"Input[ \t]*\d*[ \t]*:$")
+
+
+def _runs_to_the_end(given: str) -> bool:
+    """Whether a ReAct call's input is all of ``given`` (what follows it in its message):
+    one line, a JSON value, or one fenced block (holding JSON, or code)."""
+    stripped = given.strip()
+    if "\n" not in stripped or json_container(stripped) is not None:
+        return True
+    return _FENCED.fullmatch(given) is not None
 
 
 # An ``Observation:`` line of the scratchpad, after the call it answers
