@@ -23,7 +23,7 @@ def test_a_pretty_printed_object_without_messages_is_one_error(tmp_path: Path):
                                indent=2), encoding="utf-8")
     code, errors = _import(path, tmp_path / "out")
     assert code == 2
-    assert len(errors) == 1 and "one JSON object (from line 1) that holds no message list" in errors[0]
+    assert len(errors) == 1 and "one JSON object (from line 1) that holds no message list at its top level" in errors[0]
     assert not (tmp_path / "out").exists() or not any((tmp_path / "out").rglob("*.md"))
 
 
@@ -41,3 +41,12 @@ def test_a_pretty_printed_message_list_is_still_read(tmp_path: Path):
                     encoding="utf-8")
     code, errors = _import(path, tmp_path / "out")
     assert code == 0 and errors == []
+
+
+def test_a_message_list_below_the_top_level_is_said_to_be_there(tmp_path: Path):
+    # the importer reads a list under the document's own keys only: the error says so
+    path = tmp_path / "export.json"
+    path.write_text(json.dumps({"data": {"messages": [{"role": "user", "content": "hi"}]}}, indent=2),
+                    encoding="utf-8")
+    code, errors = _import(path, tmp_path / "out")
+    assert code == 2 and len(errors) == 1 and "no message list at its top level" in errors[0]

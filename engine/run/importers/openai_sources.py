@@ -68,8 +68,9 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
         raise NoHistory("it is a SWE-agent trajectory (a \"trajectory\" list) whose \"history\" is no list of "
                         "messages: referee reads a trajectory's messages from its history alone")
     if whole is not None and whole[2] and not is_message(whole[0]):
-        raise NoMessageList(f"it is one JSON object (from line {whole[1]}) that holds no message list (\"messages\", "
-                            "tau-bench's \"traj\", a \"history\" beside a SWE-agent \"trajectory\"), so no conversation")
+        raise NoMessageList(f"it is one JSON object (from line {whole[1]}) that holds no message list at its top "
+                            "level (\"messages\", tau-bench's \"traj\", a \"history\" beside a SWE-agent "
+                            "\"trajectory\"), so no conversation")
     problems: list[Problem] = []
     lines = each_json_line(source, problems, CALL_WORDS)
     first = next(lines, None)
