@@ -46,3 +46,18 @@ def test_an_assistant_message_between_ends_the_wait(tmp_path: Path):
     written = "Use this layout:\nAction: the tool\nAction Input: its input"
     between = [{"role": "user", "content": "ok"}, {"role": "assistant", "content": "Anything else?"}]
     assert _grade(tmp_path, written, between, "Observation: the bin is full") == ["pass", "pass", "pass", "pass"]
+
+
+def test_a_call_item_after_a_user_turn_leaves_the_reply_before_it_a_reply(tmp_path: Path):
+    # a Responses API list: the reply the user saw, the user's next turn, then the call
+    # of the next response, which the reply was not sent with
+    def said(text: str) -> dict:
+        return {"type": "message", "role": "assistant", "content": [{"type": "output_text", "text": text}]}
+    messages = [{"role": "user", "content": "clean up /tmp/x"}, said("Shall I rm it?"),
+                {"role": "user", "content": "yes"},
+                {"type": "function_call", "call_id": "c1", "name": "bash", "arguments": '{"command": "ls"}'},
+                {"type": "function_call_output", "call_id": "c1", "output": "x"}, said("All clean.")]
+    source = tmp_path / "chat.json"
+    source.write_text(json.dumps(messages), encoding="utf-8")
+    result, = referee.grade('eval 1\nexpect 1: not response contains "rm"\n', source, as_eval="1")
+    assert [item["outcome"] for item in result.expectations] == ["fail"]

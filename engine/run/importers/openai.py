@@ -112,6 +112,9 @@ class _Reader(MessageSteps):
         self.prompted = False
         self.threaded = False  # an Assistants API thread message was met (said once)
         self.step_replies: list[int] = []  # where the replies of the message read last are among the entries
+        # the replies of the last assistant message when turns that answer nothing came after it: a
+        # harness's answer to a command they wrote may still come (a call item no longer belongs to them)
+        self.awaiting: list[int] = []
         self.acted = False  # the last assistant message wrote a ReAct call, which a user turn after it may answer
         # the last assistant message ended on a ReAct call no answer has followed yet: where its
         # text is, and where its replies are among the entries
@@ -122,8 +125,10 @@ class _Reader(MessageSteps):
         role = _role(message)
         held, self.step_replies = self.step_replies, []
         acted, self.acted = self.acted, False
+        awaiting, self.awaiting = self.awaiting, []
         if role is None and is_reasoning(message):
-            self.step_replies, self.acted = held, acted  # reasoning between a message item and its call changes nothing
+            # reasoning between a message item and its call changes nothing
+            self.step_replies, self.acted, self.awaiting = held, acted, awaiting
             self.reasoning(index, message, origin)
             return
         if role is None and is_call_item(message):
@@ -177,12 +182,12 @@ class _Reader(MessageSteps):
         elif self.harness(index, message, role, origin, acted):
             # the replies of the message before held the command this turn answers:
             # they were sent with it, as words beside a tool call are
-            self.sent_with_call(held)
+            self.sent_with_call(held + awaiting)
             self.last_action = None
         else:
             # a turn that answers nothing (the user's words, a harness's reminder) comes
             # between: the command the last assistant message wrote may still be answered
-            self.step_replies, self.acted = held, acted
+            self.awaiting, self.acted = held + awaiting, acted
 
     def harness(self, index: int, message: dict, role: str, origin: Origin, acted: bool) -> bool:
         """A user, system or developer turn: harness text (the first user turn is the
