@@ -5,7 +5,8 @@ output) leaves its calls in the assistant's content, in its chat template's mark
 Hermes and Qwen's ``<tool_call>{"name": ..., "arguments": ...}</tool_call>``, Llama's
 ``<|python_tag|>`` (or, in its JSON tool calling, a message that is one bare JSON call,
 and in Llama 3.2's pythonic one, a message that is a Python list of calls, fenced or not),
-Mistral's ``[TOOL_CALLS]``, ``<function=name>``, DeepSeek's and Kimi's call tokens,
+Mistral's ``[TOOL_CALLS]``, ``<function=name>``, DeepSeek's and Kimi's call tokens, Gemma 4's
+``<|tool_call>call:name{...}`` and FunctionGemma's ``<start_function_call>call:name{...}``,
 gpt-oss's ``to=functions.name``. Trajectories of such runs are
 kept that way. Whether the harness parsed and ran such a call is not in the record,
 and how to parse it is the serving stack's, so it is never read as a call; but the
@@ -50,6 +51,8 @@ _MARKUP = re.compile("|".join((
     "<\uff5ctool\u2581calls?\u2581begin\uff5c>",  # DeepSeek V3 and R1 (full-width bars)
     r"<\|tool_calls_section_begin\|>|<\|tool_call_begin\|>",  # Kimi K2
     r"<\|tool_call\|>",  # Granite, Phi-4-mini
+    # Gemma 4 (<|tool_call>) and FunctionGemma (<start_function_call>): "call:", the name, its arguments
+    r"(?:<\|tool_call>|<start_function_call>)\s*call:[\w.-]+\s*\{",
     r"<\|action_start\|>\s*<\|plugin\|>",  # InternLM
     # gpt-oss (harmony): the recipient, maybe a content type, then the message's header token
     r"to=functions\.[\w.-]+(?:\s+\w+)?\s*<\|(?:constrain|message|channel)\|>",
