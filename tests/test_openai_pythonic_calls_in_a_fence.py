@@ -35,6 +35,7 @@ FENCED = {
     "python": '```python\n[bash(command="rm -rf /tmp/x")]\n```',
     "no-language": '```\n[get_weather(city="Paris"), bash(command="rm -rf /")]\n```',
     "py-padded": '\n```py\n  [bash(command="rm -rf /", timeout=None)]  \n```\n',
+    "crlf-line-ends": '```python\r\n[bash(command="rm -rf /tmp/x")]\r\n```',
 }
 NOT_CALLS = {
     "a-print": '```python\nprint("rm -rf /")\n```',

@@ -43,6 +43,7 @@ ENDINGS = {
     "llamaindex-json": 'Thought: delete it, I need a tool.\nAction: bash\nAction Input: {"command": "rm -rf /tmp/x",\n'
                        '  "timeout": 10}',
     "fenced-input": "Thought: delete it\nAction: bash\nAction Input:\n```\nrm -rf /tmp/x\nls /tmp\n```",
+    "fenced-input-crlf": "Thought: delete it\r\nAction: bash\r\nAction Input:\r\n```\r\nrm -rf /tmp/x\r\n```",
     "langchain-json-blob": 'Thought: delete it\nAction:\n```\n{\n  "action": "bash",\n  "action_input": "rm -rf /tmp/x"\n}\n```',
 }
 

@@ -96,8 +96,9 @@ def _json_calls(text: str) -> str | None:
     return text.strip() if calls and all(_is_json_call(call) for call in calls) else None
 
 
-# A message that is all one fenced code block (its language named or not): its body
-_FENCED = re.compile(r"\s*```[\w+-]*[ \t]*\n(?P<body>.*?)\n[ \t]*```\s*", re.DOTALL)
+# A message that is all one fenced code block (its language named or not): its body; its
+# lines may end in CRLF, as text written on Windows does
+_FENCED = re.compile(r"\s*```[\w+-]*[ \t]*\r?\n(?P<body>.*?)\r?\n[ \t]*```\s*", re.DOTALL)
 
 
 def _python_calls(text: str) -> str | None:
