@@ -50,3 +50,12 @@ def test_a_message_list_below_the_top_level_is_said_to_be_there(tmp_path: Path):
                     encoding="utf-8")
     code, errors = _import(path, tmp_path / "out")
     assert code == 2 and len(errors) == 1 and "no message list at its top level" in errors[0]
+
+
+def test_a_pretty_printed_document_that_is_not_json_is_one_error(tmp_path: Path):
+    # a trailing comma: not JSON, yet one of its lines is, and read as JSON lines each
+    # line was a conversation lost
+    path = tmp_path / "config.json"
+    path.write_text('{\n  "model": "gpt-4o",\n  "results": [\n    {"score": 1}\n  ],\n}\n', encoding="utf-8")
+    code, errors = _import(path, tmp_path / "out")
+    assert code == 2 and len(errors) == 1 and "spread over several lines (line 1 opens it" in errors[0]

@@ -64,9 +64,13 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
         yield None, _document(source, document, error_when)
         return
     whole = _one_object(source.data)
-    if whole is not None and _trajectory_without_history(whole[0]):
+    if whole is not None and isinstance(whole[0], dict) and _trajectory_without_history(whole[0]):
         raise NoHistory("it is a SWE-agent trajectory (a \"trajectory\" list) whose \"history\" is no list of "
                         "messages: referee reads a trajectory's messages from its history alone")
+    if whole is not None and whole[0] is None:
+        raise NoMessageList(f"it is a JSON document spread over several lines (line {whole[1]} opens it with a "
+                            "\"{\" alone), so no JSON lines, and no message list was found in it: is it one "
+                            "valid JSON object?")
     if whole is not None and whole[2] and not is_message(whole[0]):
         raise NoMessageList(f"it is one JSON object (from line {whole[1]}) that holds no message list at its top "
                             "level (\"messages\", tau-bench's \"traj\", a \"history\" beside a SWE-agent "
@@ -133,21 +137,19 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
 
 def _one_object(data: bytes) -> tuple[Any, int, bool] | None:
     """``(value, line where it starts, whether it spans several lines)`` when ``data``
-    is one JSON object, else None. Spread over several lines (a pretty-printed
-    document), it is no JSON lines: read as lines, each of its lines would be a
-    conversation lost. Only a document decoded whole (``WHOLE_LIMIT``) is parsed; a
-    larger one is told by its first line, a ``{`` alone, as pretty-printers write it
-    (no JSON line is one)."""
+    is one JSON object, else None; the value is None when the document is not read
+    whole (past ``WHOLE_LIMIT``) or is not JSON, but its first line, a ``{`` alone as
+    pretty-printers write it (no JSON line is one), tells a document. Spread over
+    several lines, it is no JSON lines: read as lines, each of its lines would be a
+    conversation lost."""
     body = data.lstrip()
     if body[:1] != b"{":
         return None
     line = data.count(b"\n", 0, len(data) - len(body)) + 1
-    if len(data) > WHOLE_LIMIT:
-        return ({}, line, True) if body.split(b"\n", 1)[0].strip() == b"{" else None
-    found = loads(data.decode("utf-8", "replace"))
-    if found is None or not isinstance(found[0], dict):
-        return None
-    return found[0], line, b"\n" in body.rstrip()
+    found = loads(data.decode("utf-8", "replace")) if len(data) <= WHOLE_LIMIT else None
+    if found is not None:
+        return (found[0], line, b"\n" in body.rstrip()) if isinstance(found[0], dict) else None
+    return (None, line, True) if body.split(b"\n", 1)[0].strip() == b"{" else None
 
 
 def _trajectory_without_history(value: dict) -> bool:
