@@ -8,6 +8,7 @@ and in Llama 3.2's pythonic one, a message that is a Python list of calls, fence
 Mistral's ``[TOOL_CALLS]``, ``<function=name>``, DeepSeek's and Kimi's call tokens, Gemma 4's
 ``<|tool_call>call:name{...}`` and FunctionGemma's ``<start_function_call>call:name{...}``,
 Qwen-Agent's ``✿FUNCTION✿: name`` and ``✿ARGS✿: {...}`` lines,
+``<function_calls><invoke name=...>`` XML,
 gpt-oss's ``to=functions.name``. Trajectories of such runs are
 kept that way. Whether the harness parsed and ran such a call is not in the record,
 and how to parse it is the serving stack's, so it is never read as a call; but the
@@ -56,6 +57,9 @@ _MARKUP = re.compile("|".join((
     r"(?:<\|tool_call>|<start_function_call>)\s*call:[\w.-]+\s*\{",
     # Qwen-Agent's text format (Qwen 1.5 and 2): a tool's name, then its arguments, on lines of their own
     r"\u273fFUNCTION\u273f[ \t]*:[^\n]*\n\s*\u273fARGS\u273f[ \t]*:",
+    # the XML of prompt-based tool use that models write (and proxies leave) in the text:
+    # <function_calls>, then an <invoke name="..."> per call
+    r"<function_calls>\s*<invoke\s+name=",
     r"<\|action_start\|>\s*<\|plugin\|>",  # InternLM
     # gpt-oss (harmony): the recipient, maybe a content type, then the message's header token
     r"to=functions\.[\w.-]+(?:\s+\w+)?\s*<\|(?:constrain|message|channel)\|>",
