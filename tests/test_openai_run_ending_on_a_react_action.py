@@ -93,3 +93,18 @@ def test_an_answered_action_before_a_final_answer_is_read_as_before(tmp_path: Pa
     last = (_said(ENDINGS["langchain"]), {"role": "user", "content": "Observation: done"},
             _said("Final Answer: all tidy."))
     assert _grade(tmp_path, *last) == ["error", "error", "pass"]
+
+
+FINAL_ANSWERS = {
+    "langchain-chat-agent": 'Thought: I know what to respond\nAction:\n```\n{\n  "action": "Final Answer",\n'
+                            '  "action_input": "It is tidy now."\n}\n```',
+    "text": "Thought: done\nAction: Final Answer\nAction Input: It is tidy now.",
+}
+
+
+@pytest.mark.parametrize("written", FINAL_ANSWERS.values(), ids=FINAL_ANSWERS.keys())
+def test_a_run_ending_on_a_final_answer_action_ends_on_its_reply(tmp_path: Path, written: str):
+    # LangChain's chat agents end a run with the "Final Answer" action: no call
+    result, = referee.grade('eval 1\nexpect 1: count(calls) == 0\nexpect 2: response contains "tidy"\n',
+                            _write(tmp_path, _said(written)), as_eval="1")
+    assert [item["outcome"] for item in result.expectations] == ["pass", "pass"]

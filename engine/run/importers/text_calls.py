@@ -204,10 +204,21 @@ def react_action_at_end(text: str) -> str | None:
     written = found.group(0)
     # the input: after ``Action Input:``, or the JSON blob after ``Action:``
     given = text[found.end():] if _INPUT_LINE.search(written) else text[found.start():].split(":", 1)[1]
+    if _tool_named(written, given).lower() == "final answer":
+        return None  # how LangChain's chat agents end a run: the reply, no call
     return written.strip() if _runs_to_the_end(given) else None
 
 
 _INPUT_LINE = re.compile(r"Input[ \t]*\d*[ \t]*:$")
+_ACTION_LINE = re.compile(r"[ \t]*Action[ \t]*\d*[ \t]*:(?P<name>[^\n]*)")
+_BLOB_ACTION = re.compile(r'"action"\s*:\s*"(?P<name>[^"\\]*)"')
+
+
+def _tool_named(written: str, given: str) -> str:
+    """The tool a ReAct call names (``written``: its lines as found; ``given``: its
+    input): on its ``Action:`` line, or as its JSON blob's ``"action"``."""
+    found = _ACTION_LINE.match(written) if _INPUT_LINE.search(written) else _BLOB_ACTION.search(given)
+    return found.group("name").strip() if found is not None else ""
 
 
 def _runs_to_the_end(given: str) -> bool:
