@@ -53,12 +53,13 @@ def discover_sources(paths: list[Path], args: argparse.Namespace):
     from referee.engine.run.discovery import Discovery
     from referee.engine.run.importers import BadPattern
     from referee.engine.run.importers.in_memory import source_runs
+    from referee.engine.run.importers.naming import BadName
     from referee.engine.run.reading import response_files
 
     try:
         found = source_runs(paths, args.as_eval, response=args.response, error_when=args.error_when,
                             responses=response_files(None, args.evals))
-    except BadPattern as exc:
+    except (BadPattern, BadName) as exc:
         raise UsageError(str(exc)) from None
     if found.errors:
         # A source named and not read gives no run: graded without it, the gate would

@@ -81,6 +81,7 @@ def run(args) -> int:
     import sys
 
     from referee.engine.run.importers import BadPattern, import_sources
+    from referee.engine.run.importers.naming import BadName
 
     paths = [Path(s) for s in args.sources]
     for path in paths:
@@ -94,7 +95,7 @@ def run(args) -> int:
     try:
         result = import_sources(args.format, paths, out, args.eval_id, args.config, args.response,
                                 args.error_when)
-    except BadPattern as exc:
+    except (BadPattern, BadName) as exc:
         raise UsageError(str(exc)) from None
     for error in result.errors:
         print(f"referee import: error: {_shown(error)}", file=sys.stderr)

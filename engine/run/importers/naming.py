@@ -144,9 +144,21 @@ def _free_run(wanted: str, numbers: set[int]) -> str:
     return f"run-{number}"
 
 
+class BadName(ValueError):
+    """An eval id or configuration that no folder name holds as it is."""
+
+
 def eval_run_names(eval_id: str, configuration: str, out: Path) -> Iterator[str]:
-    """``eval-ID/CONFIG/run-k``, one per conversation, k on from the runs already in ``out``."""
-    folder = f"eval-{safe(eval_id)}/{safe(configuration)}"
+    """``eval-ID/CONFIG/run-k``, one per conversation, k on from the runs already in ``out``.
+    BadName for an id or configuration that ``safe`` would change: its folder would be
+    read back as another eval (``a b`` as ``a-b``, ``é`` as ``x``, two ids as one), and
+    the rules of the eval asked for would apply to none of its runs."""
+    for flag, name in (("--eval", eval_id), ("--config", configuration)):
+        if safe(name) != name:
+            raise BadName(f"{flag} {name!r}: an eval id and a configuration are folder names, written as "
+                          f"they are (letters, digits, '.', '_' and '-', not at either end); this one would be "
+                          f"read back as {safe(name)!r}")
+    folder = f"eval-{eval_id}/{configuration}"
     return (f"{folder}/run-{k}" for k in itertools.count(1 + max(_existing_runs(out / folder), default=0)))
 
 
