@@ -153,9 +153,9 @@ def eval_run_names(eval_id: str, configuration: str, out: Path) -> Iterator[str]
     BadName for an id or configuration that ``safe`` would change: its folder would be
     read back as another eval (``a b`` as ``a-b``, ``é`` as ``x``, two ids as one), and
     the rules of the eval asked for would apply to none of its runs."""
-    for flag, name in (("--eval", eval_id), ("--config", configuration)):
-        if safe(name) != name:
-            raise BadName(f"{flag} {name!r}: an eval id and a configuration are folder names, written as "
+    for what, name in (("eval id", eval_id), ("configuration", configuration)):
+        if safe(name) != name:  # named by what it is: import says --eval, grade --as-eval
+            raise BadName(f"{what} {name!r}: an eval id and a configuration are folder names, written as "
                           f"they are (letters, digits, '.', '_' and '-', not at either end); this one would be "
                           f"read back as {safe(name)!r}")
     folder = f"eval-{eval_id}/{configuration}"
