@@ -107,6 +107,6 @@ def test_a_subagents_calls_are_calls_the_feedback_sees(tmp_path: Path, capsys):
 
 
 def test_an_argument_field_is_not_said_missing_where_no_call_could_be_read():
-    real = Path(__file__).parent / "fixtures" / "real" / "tf-runtask-workspace"
-    suggestions = _suggestions(real, (real / "runtask.rules").read_text(encoding="utf-8"))
+    real = Path(__file__).parent / "fixtures" / "real" / "human-narrative-workspace"
+    suggestions = _suggestions(real, (real / "narrative.rules").read_text(encoding="utf-8"))
     assert suggestions and not [reason for _, reason in suggestions if reason.startswith("reads args.")]
