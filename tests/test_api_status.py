@@ -25,8 +25,8 @@ CASES = [
      ["tests/fixtures/real/human-narrative-workspace/narrative.rules"], []),
     ("tests/fixtures/real/logix-perf-workspace", ["tests/fixtures/real/logix-perf-workspace/perf.rules"],
      ["--response", "outputs/result.md"]),
-    ("tests/fixtures/real/sdkv2-workspace", ["tests/fixtures/real/sdkv2-workspace/inventory.rules"],
-     ["--response", "outputs/audit_report.md"]),
+    ("tests/fixtures/real/audit-skill-workspace", ["tests/fixtures/real/audit-skill-workspace/report.rules"],
+     ["--response", "outputs/audit-report.md"]),
     ("tests/fixtures/claims-workspace", ["tests/fixtures/claims-workspace.rules"], []),
 ]
 

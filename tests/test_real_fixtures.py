@@ -82,18 +82,19 @@ def test_critique_reads_the_delivered_file_as_grade_does(capsys):
 
 
 def test_critique_takes_the_sentences_of_eval_metadata_as_grade_does(capsys):
-    """sdkv2 gives its sentences in eval_metadata.json alone: `expect 4` is the fourth
-    sentence to critique as to grade, under the same key and text."""
+    """audit-skill gives its sentences in eval_metadata.json alone (as {"id", "text"}
+    assertions): `expect 4` is the fourth sentence to critique as to grade, under the
+    same key and text."""
     import json
 
     import referee
     from referee.engine.cli import main
 
-    where, rules = REAL / "sdkv2-workspace", REAL / "sdkv2-workspace" / "inventory.rules"
-    main(["critique", str(where), "--rules", str(rules), "--response", "outputs/audit_report.md",
+    where, rules = REAL / "audit-skill-workspace", REAL / "audit-skill-workspace" / "report.rules"
+    main(["critique", str(where), "--rules", str(rules), "--response", "outputs/audit-report.md",
           "--check", "--json"])
     critiqued = {a["key"]: a["text"] for a in json.loads(capsys.readouterr().out)["assertions"]}
-    (graded,) = referee.grade(rules.read_text(encoding="utf-8"), where, response="outputs/audit_report.md")
-    texts = {f"1#{n}": e["text"] for n, e in enumerate(graded.expectations, start=1)}
-    assert list(critiqued) == ["1#1", "1#4", "1#5", "1#6"]
+    (graded, _) = referee.grade(rules.read_text(encoding="utf-8"), where, response="outputs/audit-report.md")
+    texts = {f"0#{n}": e["text"] for n, e in enumerate(graded.expectations, start=1)}
+    assert list(critiqued) == [f"0#{n}" for n in range(2, 18) if n != 15]
     assert all(critiqued[key] == texts[key] for key in critiqued)
