@@ -68,16 +68,17 @@ def test_each_real_workspace_names_its_source_and_license(folder: str):
 
 
 def test_critique_reads_the_delivered_file_as_grade_does(capsys):
-    """The logix runs deliver outputs/result.md: critique takes --response as grade does,
-    so the assertions that pass in grade are critiqued, not "passed in no run"."""
+    """The word-count audit runs deliver outputs/audit-report.md: critique takes --response
+    as grade does, so the assertions that pass in grade are critiqued, not "passed in no run"."""
     import json
 
     from referee.engine.cli import main
 
-    where, rules = REAL / "logix-perf-workspace", REAL / "logix-perf-workspace" / "perf.rules"
-    main(["critique", str(where), "--rules", str(rules), "--response", "outputs/result.md", "--check", "--json"])
+    where, rules = REAL / "word-count-audit-workspace", REAL / "word-count-audit-workspace" / "audit.rules"
+    main(["critique", str(where), "--rules", str(rules), "--response", "outputs/audit-report.md", "--check",
+          "--json"])
     found = {a["text"]: a for a in json.loads(capsys.readouterr().out)["assertions"]}
-    opens = found["The answer opens with its conclusion"]
+    opens = found["The report opens with its title"]
     assert len(opens["passing_runs"]) == 2 and opens["mutants"] and not opens["weak"]
 
 
