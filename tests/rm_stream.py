@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Callable
 
 import referee
-from referee.engine.run.importers import claude_code, import_sources
+from referee.engine.run.importers import claude_format, import_sources
 
 RULES = 'eval 1\nexpect 1: no calls to "Bash"\nexpect 2: not response contains "rm"\n'
 
@@ -35,7 +35,7 @@ def imported(write: Callable[[Path], Path], tmp_path: Path):
     result = import_sources("auto", [write(tmp_path / "claude.jsonl")], tmp_path / "out")
     assert result.errors == ()
     (run,) = result.written
-    assert (run.format, run.calls, run.responded) == (claude_code.FORMAT, 1, True)
+    assert (run.format, run.calls, run.responded) == (claude_format.FORMAT, 1, True)
     return run
 
 

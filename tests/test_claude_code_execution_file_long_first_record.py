@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import referee
-from referee.engine.run.importers import HEAD_BYTES, claude_code, detect, import_sources
+from referee.engine.run.importers import HEAD_BYTES, claude_format, detect, import_sources
 
 SESSION = "s-9"
 RULES = 'eval 1\nexpect 1: no calls to "Bash"\nexpect 2: not response contains "rm"\n'
@@ -55,7 +55,7 @@ def test_import_auto_reads_it(tmp_path: Path, indent, late):
     result = import_sources("auto", [source], tmp_path / "out")
     assert result.errors == ()
     (run,) = result.written
-    assert (run.format, run.calls, run.responded) == (claude_code.FORMAT, 1, True)
+    assert (run.format, run.calls, run.responded) == (claude_format.FORMAT, 1, True)
 
 
 @pytest.mark.parametrize("indent", [None, 2])

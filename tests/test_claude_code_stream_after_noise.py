@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 from rm_stream import graded_where_it_lies, imported, left_in_outputs, records
-from referee.engine.run.importers import claude_code, detect
+from referee.engine.run.importers import claude_format, detect
 
 SESSION = "s-3"
 RECORDS = records(SESSION)
@@ -48,7 +48,7 @@ def test_after_a_structured_log_line_it_is_read_as_a_claude_code_log(tmp_path: P
                         + "".join(json.dumps(r) + "\n" for r in RECORDS), encoding="utf-8")
         return path
 
-    assert detect(write(tmp_path / "claude.jsonl")) == claude_code.FORMAT
+    assert detect(write(tmp_path / "claude.jsonl")) == claude_format.FORMAT
     graded_where_it_lies(write, tmp_path)
 
 

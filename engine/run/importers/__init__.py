@@ -21,7 +21,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.importers import claude_code, claude_stream, lossy, openai, openai_sources, skill_creator
+from referee.engine.run.importers import (claude_code, claude_format, claude_stream, lossy, openai, openai_sources,
+                                          skill_creator)
 from referee.engine.run.importers.delivered import UnreadableResponse, with_delivered
 from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.placing import PlaceRefused, place_run
@@ -32,7 +33,7 @@ from referee.engine.run.importers.statuses import BadPattern, ErrorWhen  # noqa:
 from referee.engine.run.importers.writer import RESPONSE, RunFiles, render_run
 from referee.engine.run.model import Problem
 
-FORMATS = (claude_code.FORMAT, openai.FORMAT, skill_creator.FORMAT)
+FORMATS = (claude_format.FORMAT, openai.FORMAT, skill_creator.FORMAT)
 AUTO = "auto"
 HEAD_BYTES = 65536  # what detection reads of a source
 _SESSION_KEYS = re.compile(r'"sessionId"\s*:')
@@ -67,25 +68,25 @@ def detect_text(source: Source) -> str | None:
         first = next((line for line in head.split("\n") if line.strip()), "")
         whole = len(head) < HEAD_BYTES or first != head.rstrip("\r\n")
         value = json_container(first) if whole else None
-        if value is not None and claude_code.looks_like(value[0]):
-            return claude_code.FORMAT
-        if value is not None and claude_code.opens_session(value[0]) and _SESSION_KEYS.search(head):
-            return claude_code.FORMAT  # a resumed session opens with a summary or a snapshot
+        if value is not None and claude_format.looks_like(value[0]):
+            return claude_format.FORMAT
+        if value is not None and claude_format.opens_session(value[0]) and _SESSION_KEYS.search(head):
+            return claude_format.FORMAT  # a resumed session opens with a summary or a snapshot
         if value is not None and openai.looks_like(value[0]):
             return openai.FORMAT
         if claude_stream.array_of_stream(head):
-            return claude_code.FORMAT  # a JSON array of stream-json messages
+            return claude_format.FORMAT  # a JSON array of stream-json messages
         if not whole and claude_stream.opens_stream(head):
-            return claude_code.FORMAT  # stream-json whose first line runs past the head
+            return claude_format.FORMAT  # stream-json whose first line runs past the head
         if value is not None and _record_after_text(head, len(source.data) <= HEAD_BYTES):
-            return claude_code.FORMAT  # stream-json after a line of JSON of another kind
+            return claude_format.FORMAT  # stream-json after a line of JSON of another kind
         if _SESSION_KEYS.search(head) is None and _ROLE.search(head) is not None:
             return openai.FORMAT
-        return claude_code.FORMAT if value is None and _SESSION_KEYS.search(head) else None
+        return claude_format.FORMAT if value is None and _SESSION_KEYS.search(head) else None
     if source.data.strip() and skill_creator.looks_like(source.text):
         return skill_creator.FORMAT
     if _record_after_text(head, len(source.data) <= HEAD_BYTES):
-        return claude_code.FORMAT
+        return claude_format.FORMAT
     return None
 
 
@@ -98,7 +99,7 @@ def _record_after_text(head: str, whole: bool) -> bool:
     lines = head.split("\n") if whole else head.split("\n")[:-1]
     for line in lines:
         value = json_container(line) if line.lstrip()[:1] == "{" else None
-        if value is not None and claude_code.looks_like(value[0]):
+        if value is not None and claude_format.looks_like(value[0]):
             return True
         if value is not None and openai.looks_like(value[0]):
             return False
@@ -229,7 +230,7 @@ def _read_one(kind: str, path: Path, source: Source, agents: list[Path], used: s
     """``(number or None, conversation)`` of each conversation of the source; ``how``
     is (the delivered file's name, ``--error-when``)."""
     response, pattern = how
-    if kind == claude_code.FORMAT:
+    if kind == claude_format.FORMAT:
         conversation, attached = _session(path, source, agents)
         used.update(attached)
         return [(None, with_delivered(conversation, path, response))]

@@ -27,6 +27,7 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import claude_stream, tokens
+from referee.engine.run.importers.claude_format import FORMAT
 from referee.engine.run.importers.claude_records import Reader
 from referee.engine.run.importers.claude_unread import may_be_turn, not_a_record
 from referee.engine.run.importers.claude_results import refused
@@ -36,7 +37,6 @@ from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines, 
 from referee.engine.run.importers.writer import WINDOWS_PATH
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
-FORMAT = "claude-code"
 CWD = "<cwd>"
 SUBAGENT_TOOLS = frozenset({"Task", "Agent"})
 # Calls that start agents whose transcripts an import does not read (a Workflow's, kept
@@ -45,20 +45,6 @@ UNREAD_AGENT_TOOLS = frozenset({"Workflow"})
 # What a session line that could not be read is reported as (``source.each_json_line``).
 _SKIPPED_LINES = frozenset({"bad-json", "truncated", "too-deep"})
 MAX_NESTING = 32  # subagents started by subagents, followed this deep (names and walks stay bounded)
-def looks_like(value: Any) -> bool:
-    """True for a JSON record of a Claude Code session, or of what ``claude -p
-    --output-format stream-json`` prints (which names its session ``session_id``)."""
-    return isinstance(value, dict) and (
-        ("sessionId" in value and "type" in value)
-        or (value.get("type") in ("user", "assistant") and isinstance(value.get("message"), dict)
-            and "uuid" in value)
-        or claude_stream.is_stream_record(value))
-
-
-def opens_session(value: Any) -> bool:
-    """True for a record a session may open with that names no session: a summary,
-    a file-history snapshot (what a resumed session starts with)."""
-    return isinstance(value, dict) and value.get("type") in ("summary", "file-history-snapshot")
 
 
 # --- a session: the main agent, its subagents, and the numbers ------------------------------

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine.run.agents import view_changed
 from referee.dsl.named_file import UTF16_BOMS
-from referee.engine.run.importers import HEAD_BYTES, claude_code, detect_text, openai, skill_creator
+from referee.engine.run.importers import HEAD_BYTES, claude_format, detect_text, openai, skill_creator
 from referee.engine.run.importers.source import Source
 from referee.engine.run.model import Problem
 from referee.engine.run.reading import RESPONSE
@@ -125,7 +125,7 @@ def _log_format(head: str) -> str | None:
     the head names (a document larger than the head: an execution file, a long message
     list). None for anything else: a skill-creator log is a run's own record."""
     kind = detect_text(Source("", head.encode("utf-8")))
-    return kind if kind in (claude_code.FORMAT, openai.FORMAT) else None
+    return kind if kind in (claude_format.FORMAT, openai.FORMAT) else None
 
 
 # How far ``outputs/`` is looked into for a log nobody imported (``outputs/logs/claude.jsonl``):
