@@ -1,0 +1,232 @@
+"""What the user-role records of a Claude Code agent mean, and the harness's text
+(``claude_records.Reader`` reads with it; what the assistant said is read there):
+
+- A ``tool_result`` is paired with its call by ``tool_use_id``, never by position;
+  ``is_error`` true gives status ``error``, and so does content wrapped in
+  ``<tool_use_error>`` with no flag (absent or false otherwise: success; a flag of
+  another kind, or false on wrapped content: unknown); a call with no result has
+  status ``no_result``. Result content may be a
+  string, a list of parts or empty (then the structured ``toolUseResult`` stands
+  in); a part that holds text in a shape not read leaves the call's return unknown. Text
+  inside a result stays in it, ``<system-reminder>`` tags too: the tool
+  (so the agent) controls it; the line-number prefixes of ``Read`` results are removed.
+  A result that holds a preview only (``<persisted-output>``: the output was kept in a
+  file beside the session), or the head of an output Claude Code cut (``... [N lines
+  truncated] ...``), leaves its call's return unknown (``claude_results``).
+- A user-role message the system wrote (a compaction summary, meta text, the
+  record of a slash command and of what it printed, the notice that a background task
+  ended) is harness text; the first real user turn is the eval prompt. A compaction met before
+  any work of the agent opens a continuation of work held elsewhere: the run's calls
+  are incomplete. What asks the agent for an answer is ``claude_requests``'s.
+- A part of a record not read that holds what reads as a call makes the run's calls
+  incomplete (``unread``), and one that holds words of the user or the harness leaves
+  the harness text unknown (``harness_unread``): the assistant's records are read so too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from referee.engine.run.agents import CALLS_MAY_BE_MISSING
+from referee.engine.run.importers import record as R
+from referee.engine.run.importers import claude_attachments, claude_requests, claude_results
+from referee.engine.run.importers.claude_hooks import HookEffects
+from referee.engine.run.importers.record import Call, Origin, Text
+from referee.engine.run.importers.source import CALL_WORDS, holds_call, may_hold, may_say
+from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
+
+
+class UserRecords(HookEffects):
+    """The user's side of an agent's ``Reader``: it shares the reader's entries, calls,
+    problems, the answers it read and where the agent last spoke and was asked."""
+
+    results: dict[int, dict]
+    last_text: list[Text]
+    last_message: dict
+    called_since: bool
+    prompted: bool
+    asked: tuple[int, bool] | None
+    requested: int
+    continued: bool
+
+    def user(self, origin: Origin, rec: dict, message: dict) -> None:
+        content = message.get("content")
+        if isinstance(content, str):
+            self.user_text(origin, rec, content)
+            return
+        if not isinstance(content, list):
+            self.unread(origin, "this message's content, which is no list", content)
+            self.turn_unread(origin, rec, "this user message's content, which is no list", content)
+            return
+        for part in content:
+            if isinstance(part, dict) and part.get("type") == "tool_result":
+                self.tool_result(origin, rec, part)
+            elif isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
+                self.user_text(origin, rec, part["text"])
+            else:
+                self.unread(origin, "a part of this user message", part)
+                self.turn_unread(origin, rec, "a part of this user message", part,
+                                 surely=isinstance(part, dict) and part.get("type") == "text")
+                if isinstance(part, dict) and part.get("type") in claude_requests.ASKED_PARTS and not rec.get("isMeta"):
+                    self.ask(origin.line)  # a request with no words: a screenshot pasted
+
+    def turn_unread(self, origin: Origin, rec: dict, what: str, value: Any, surely: bool = False) -> None:
+        """A part of a user's record not read that holds text (``may_say``, or
+        ``surely``): what the user (or the harness) said there is unknown, so no check
+        over the harness text can be decided. A user's turn so lost is the eval prompt
+        all the same (no later turn takes its place), and a request the agent owes an
+        answer to, until it takes its turn."""
+        said = self.harness_unread(origin, what, value, surely)
+        if said and not rec.get("isMeta") and not rec.get("isCompactSummary"):
+            self.prompted = True
+            self.ask(origin.line)
+
+    def given(self, origin: Origin, rec: dict, given: claude_attachments.Given) -> None:
+        """Text an attachment gave the agent (a hook's context or output): harness text at
+        its line; in a shape not read, it leaves the harness text unknown."""
+        if given.text is not None and not (given.refused and self.told(given.text)):
+            entry = Text(given.kind, "", given.text, origin)
+            self.entries.append(entry)
+            if given.refused:
+                self.refusals.append((self.last_said, entry))
+        elif given.text is None:
+            self.harness_unread(origin, given.what, given.value, surely=given.surely)
+        self.unread(origin, "this attachment record", rec)
+
+    def harness_unread(self, origin: Origin, what: str, value: Any, surely: bool = False) -> bool:
+        """Whether a part of a record of the user or the harness that is not read holds
+        text (``may_say``, or ``surely``): then no check over the harness text can be
+        decided (``harness-may-be-missing``)."""
+        if not (surely or may_say(value)):
+            return False
+        self.problems.append(Problem(HARNESS_MAY_BE_MISSING, origin.source, f"{what}, not read, holds text of the "
+                                     "user or the harness: no check over the harness text can be decided",
+                                     origin.line))
+        return True
+
+    def unread(self, origin: Origin, what: str, value: Any) -> None:
+        """A part of a record the reader does not take: when it holds what reads as a
+        call, the call is not read, so the run's calls are incomplete."""
+        if holds_call(value) or (isinstance(value, str) and may_hold(value.casefold(), CALL_WORDS)):
+            self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, f"{what}, not read, holds a tool call: "
+                                         "no check over the run's calls can be decided", origin.line))
+
+    def user_text(self, origin: Origin, rec: dict, text: str) -> None:
+        if not text.strip():
+            return
+        if rec.get("isCompactSummary"):
+            kind = R.COMPACTION
+            self.compacted(origin)
+        elif text.lstrip().startswith("<system-reminder>"):
+            kind = R.SYSTEM_REMINDER
+        elif rec.get("isMeta") or "-hook>" in text:
+            kind = R.HOOK if "hook" in text else R.SYSTEM
+            if claude_requests.stop_refused(text):  # the agent was sent back to work: it owes a reply
+                self.ask(origin.line)
+        elif claude_requests.command_record(text):
+            kind = R.SYSTEM
+            self.command(origin, text)
+        elif claude_requests.task_notification(rec, text):  # the harness's notice, asking nothing
+            kind = R.SYSTEM
+        elif not self.prompted:
+            kind, self.prompted = R.EVAL_PROMPT, True
+            self.ask(origin.line)
+        else:
+            kind = R.USER
+            if not claude_requests.interrupted(text):
+                self.ask(origin.line)
+        entry = Text(kind, "", text, origin)
+        self.entries.append(entry)
+        if kind == R.HOOK and rec.get("isMeta") and claude_requests.stop_refused(text):
+            self.refused(entry)
+
+    def ask(self, line: int, command: bool = False) -> None:
+        """A request at ``line`` the agent owes an answer to (a slash command's may turn
+        out to be one Claude Code ran itself, when what it printed follows)."""
+        self.asked, self.requested = (line, command), line
+
+    def answers_earlier_turn(self) -> bool:
+        """Whether the agent's last words came before the last request while it took
+        that turn (a message of it came after the request) saying nothing and making no
+        call: a message of thinking alone, or of streaming placeholders. Those words
+        answer an earlier turn."""
+        return (self.asked is None and self.last_said > self.requested and bool(self.last_text)
+                and self.last_text[-1].origin.line < self.requested
+                and not (self.called_since or self.last_message.get("called")))
+
+    def command(self, origin: Origin, text: str) -> None:
+        """A slash command's record: one that may be a prompt asks the agent, as a
+        request does, until the agent answers or what the command printed shows that
+        Claude Code ran it itself (``asked``)."""
+        if claude_requests.command_printed(text):
+            self.asked = None if self.asked is not None and self.asked[1] else self.asked
+        elif claude_requests.command_may_ask(text):
+            self.ask(origin.line, command=True)
+
+    def compacted(self, origin: Origin) -> None:
+        """A compaction (its boundary, or its summary): met before any work of the agent,
+        it opens a continuation of work done before it, which this file does not hold
+        (an earlier session file, an earlier run of the resumed session), so the calls
+        of that work are unknown. After the work it summarises, it changes nothing."""
+        worked = self.last_said or self.prompted or any(isinstance(entry, Call) for entry in self.entries)
+        if not worked and not self.continued:
+            self.continued = True
+            self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, "this session opens with a "
+                                         "compaction: the work before it is not in this file, so the run's calls "
+                                         "are incomplete", origin.line))
+
+    def _waiting(self, call_id: Any) -> tuple[list[int], int | None]:
+        """The positions of the calls of ``call_id``, and the first still unanswered."""
+        known = self.calls.get(call_id, []) if isinstance(call_id, str) else []
+        return known, next((i for i in known if R.call_at(self.entries, i).result_origin is None), None)
+
+    def tool_result(self, origin: Origin, rec: dict, part: dict) -> None:
+        call_id = part.get("tool_use_id")
+        call_id = call_id if isinstance(call_id, str) else None
+        known, position = self._waiting(call_id)
+        if position is None:
+            reason = "its call is missing" if not known else "its call already has a result"
+            self.problems.append(Problem("orphan-result", origin.source,
+                                         f"tool_result for {call_id!r}: {reason}; skipped", origin.line))
+            if known:
+                self.answered_again(known[-1], rec, part, origin)
+            else:
+                R.unplaced_answer(self.problems, origin, call_id)
+            return
+        call = R.call_at(self.entries, position)
+        structured = claude_results.structured(rec)
+        result = claude_results.result_value(part.get("content"), structured, call.tool)
+        status, unsure = claude_results.status(part)
+        unread = call.unread
+        if unsure:
+            self.problems.append(Problem("status-unknown", origin.source, f"{unsure}: its call's status is unknown",
+                                         origin.line))
+            unread = unread | {"status"}
+        if claude_results.persisted(part.get("content")):  # the tool's output is in a file beside the session, not here
+            self.problems.append(Problem("value-cut", origin.source, "the tool's output was too large for the "
+                                         "session: Claude Code kept it in a file beside it (tool-results/), and "
+                                         "this answer holds a preview only, so its call's return is unknown",
+                                         origin.line))
+            unread = unread | {"return"}
+        if claude_results.cut(part.get("content")):  # the output's head alone: the rest is kept nowhere
+            self.problems.append(Problem("value-cut", origin.source, "Claude Code cut the tool's output before it "
+                                         "gave it to the agent ([N lines truncated]), and the lines it cut are kept "
+                                         "nowhere, so its call's return is unknown", origin.line))
+            unread = unread | {"return"}
+        if claude_results.parts_unread(part.get("content")):  # words kept as "[its type]", or dropped
+            self.problems.append(Problem("unread-text", origin.source, "a part of this answer holds text in a shape "
+                                         "not read: its call's return is unknown", origin.line))
+            unread = unread | {"return"}
+        self.entries[position] = replace(call, result=result, status=status, result_origin=origin, unread=unread)
+        if isinstance(structured, dict):
+            self.results[position] = structured
+
+    def answered_again(self, position: int, rec: dict, part: dict, origin: Origin) -> None:
+        """A second, different answer to a call: which one counts is not said, so the
+        call's status and return are unknown (the same answer repeated changes nothing)."""
+        call = R.call_at(self.entries, position)
+        status, _ = claude_results.status(part)
+        value = claude_results.result_value(part.get("content"), claude_results.structured(rec), call.tool)
+        if (status, value) != (call.status, call.result):
+            R.answered_again(self.entries, position, self.problems, origin)
