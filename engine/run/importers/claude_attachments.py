@@ -29,10 +29,8 @@ the user queued while the agent worked is the user's (``claude_requests``), read
 A stream (stream-json) reports each hook it ran in a ``system`` record instead
 (``hook_response``), read here as well: what it printed, or, when it blocked (exit code
 2), what it wrote to stderr, given the agent by the events that give a blocking error.
-Either may hold the input a PreToolUse or PermissionRequest hook gave its call in place of
-the agent's (``changed_input``): the call that ran is then not the one its tool_use shows;
-or the output a PostToolUse hook gave in place of the tool's: the answer the session
-keeps may then be the one the agent was given, or the tool's, which it does not say. A
+Either may hold the input or the output a hook gave in place of its call's
+(``claude_hooks.changed_input``). A
 stream tells that a background task ended in a ``system`` record of subtype ``task_notification``,
 whose ``summary`` is harness text as a session's task-notification is."""
 
@@ -60,16 +58,6 @@ _STDERR_SHOWN = frozenset({"SessionStart", "SessionEnd", "UserPromptSubmit", "No
 # only (a prompt blocked is erased with it)
 _BLOCK_GIVEN = frozenset({"PreToolUse", "PostToolUse", "Stop", "SubagentStop"})
 _BLOCK_SHOWN = frozenset({"UserPromptSubmit"})
-# The events whose hook's JSON answer may replace the input of the call it ran for, so the
-# call that ran is not the one the agent's tool_use shows: a PreToolUse hook's
-# hookSpecificOutput.updatedInput, a PermissionRequest hook's decision.updatedInput
-_INPUT_CHANGED = frozenset({"PreToolUse", "PermissionRequest"})
-# The events whose hook's JSON answer may replace the output of the call it ran for, so
-# the agent was given another answer than the tool's: a PostToolUse hook's
-# hookSpecificOutput.updatedToolOutput (any tool) or updatedMCPToolOutput (an MCP tool's).
-# The tool ran all the same: the answer replaces its output even when it blocks.
-_OUTPUT_CHANGED = frozenset({"PostToolUse"})
-_OUTPUT_KEYS = ("updatedToolOutput", "updatedMCPToolOutput")
 
 
 class Given(NamedTuple):
@@ -107,7 +95,7 @@ def _given(kind: str, attachment: dict) -> Given | None:
     if kind == "hook_success":
         return _output(attachment)
     if kind == "hook_blocking_error":
-        event = _event(attachment.get("hookEvent"), attachment.get("hookName"))
+        event = hook_event(attachment.get("hookEvent"), attachment.get("hookName"))
         if event in _STDERR_SHOWN:  # shown the user only: a prompt it blocked is erased with it
             return None
         error = attachment.get("blockingError")
@@ -145,103 +133,6 @@ def _async_response(response: Any) -> Given | None:
     return Given(R.HOOK, "\n".join(texts)) if texts else None
 
 
-class Changed(NamedTuple):
-    """A hook's answer that replaced the input of the call it ran for (``changed_input``),
-    or its ``output``: the ``hook``'s name, the ``tool`` that name gives
-    (``PreToolUse:Bash``), if any, the ``call_id`` it ran for, when the record names it,
-    and the input (or output) it gave (``value``). An answer not read that may have
-    replaced it has ``unread`` say why (``value`` is then what holds it, if anything)."""
-
-    hook: str
-    tool: str | None
-    call_id: str | None
-    value: Any
-    unread: str = ""
-    output: bool = False
-
-
-def changed_input(rec: dict) -> Changed | None:
-    """The input a PreToolUse or PermissionRequest hook gave in place of its call's, or
-    the output a PostToolUse hook gave in place of the tool's (``output``), from what it
-    printed: a stream's ``hook_response`` record (which names no call), or a
-    session's ``hook_success`` attachment (its ``stdout``, and the call's ``toolUseID``);
-    or a session's ``hook_permission_decision`` that a PermissionRequest hook allowed the
-    call, whose answer is not kept. None when the record is no such answer, or the answer
-    changed nothing."""
-    if rec.get("type") == "system" and rec.get("subtype") == "hook_response":
-        stdout = rec.get("stdout")
-        printed = stdout if isinstance(stdout, str) else rec.get("output")  # output: stdout and stderr as one
-        return _changed(rec.get("hook_event"), rec.get("hook_name"), None, printed, rec.get("exit_code"))
-    attachment = rec.get("attachment") if rec.get("type") == "attachment" else None
-    if not isinstance(attachment, dict):
-        return None
-    call_id = attachment.get("toolUseID")
-    call_id = call_id if isinstance(call_id, str) else None
-    if attachment.get("type") == "hook_success":
-        return _changed(attachment.get("hookEvent"), attachment.get("hookName"), call_id, attachment.get("stdout"),
-                        attachment.get("exitCode"))
-    if attachment.get("type") == "hook_permission_decision" and attachment.get("decision") != "deny":
-        # a PermissionRequest hook let the call run (a decision other than deny): its
-        # answer, which may give the call another input (decision.updatedInput), is not kept
-        return Changed(_hook_name(attachment.get("hookName"), attachment.get("hookEvent") or "PermissionRequest"),
-                       None, call_id, None, "allowed its call with an answer the session does not keep")
-    return None
-
-
-def _changed(event: Any, name: Any, call_id: str | None, printed: Any, exit_code: Any) -> Changed | None:
-    """What a hook of ``event`` named ``name`` that printed ``printed`` gave as its call's
-    input, or output (``changed_input``). Claude Code takes the answer of an output that
-    opens with ``{`` as JSON whatever the hook's exit code; an output in a shape not read
-    may hold one. A hook that blocked its call (``_blocks``) gave it no input: the call did
-    not run."""
-    event = _event(event, name)
-    tool = name.split(":", 1)[1] if isinstance(name, str) and ":" in name else None
-    if printed is None or isinstance(printed, str) and not printed.strip() or exit_code == 2:
-        return None  # exit code 2: the call is blocked, and what the hook printed ignored
-    if not isinstance(printed, str):  # no text: an answer there may have changed the input, or the output
-        return Changed(_hook_name(name, event), tool, call_id, printed, "answered in a shape not read",
-                       output=event in _OUTPUT_CHANGED) if event in _INPUT_CHANGED | _OUTPUT_CHANGED else None
-    answer = _json_object(printed)
-    specific = answer.get("hookSpecificOutput") if answer is not None else None
-    if answer is None or not isinstance(specific, dict):
-        return None
-    event = event or specific.get("hookEventName")  # the event the answer names, when the record names none
-    if event in _OUTPUT_CHANGED:
-        return _output_changed(_hook_name(name, event), tool, call_id, specific)
-    decision = specific.get("decision")
-    if _blocks(answer, specific):
-        return None
-    for value in (specific.get("updatedInput"), decision.get("updatedInput") if isinstance(decision, dict) else None):
-        if value is not None and event in _INPUT_CHANGED:
-            return Changed(_hook_name(name, event), tool, call_id, value)
-    return None
-
-
-def _output_changed(hook: str, tool: str | None, call_id: str | None, specific: dict) -> Changed | None:
-    """The output a PostToolUse hook gave in place of the tool's (``_OUTPUT_KEYS``; any
-    value, null too, replaces it), or None when it gave none."""
-    for key in _OUTPUT_KEYS:
-        if key in specific:
-            return Changed(hook, tool, call_id, specific[key], output=True)
-    return None
-
-
-def _blocks(answer: dict, specific: dict) -> bool:
-    """Whether a hook's JSON answer kept its call from running, whatever input it gave:
-    it stopped the agent (``continue`` false), blocked (``decision`` "block"), or denied
-    the call (``permissionDecision`` "deny", a PermissionRequest hook's
-    ``decision.behavior`` "deny")."""
-    decision = specific.get("decision")
-    return (answer.get("continue") is False or answer.get("decision") == "block"
-            or specific.get("permissionDecision") == "deny"
-            or isinstance(decision, dict) and decision.get("behavior") == "deny")
-
-
-def _hook_name(name: Any, event: Any) -> str:
-    """How a hook is named in a problem: its name, else its event."""
-    return name if isinstance(name, str) else str(event)
-
-
 def hook_response(rec: dict) -> Given | None:
     """What a hook gave the agent, from the ``hook_response`` record stream-json writes
     when it ran: what it printed (``stdout``, as text or as JSON) when it succeeded (a
@@ -263,7 +154,7 @@ def hook_response(rec: dict) -> Given | None:
     if not isinstance(printed, str):
         return Given(R.HOOK, None, printed, "this hook_response record's output, which is no text",
                      _holds_text(printed))
-    given = _printed(printed, _event(rec.get("hook_event"), rec.get("hook_name")))
+    given = _printed(printed, hook_event(rec.get("hook_event"), rec.get("hook_name")))
     if given is None or given.text is None or isinstance(stdout, str):
         return given
     # what it printed is not told apart from what it wrote to stderr, which is not given
@@ -293,7 +184,7 @@ def _blocked(rec: dict) -> Given | None:
     held = rec.get("output") if stderr is None else stderr  # output: stdout and stderr as one
     if isinstance(held, str) and not held.strip():
         return None
-    event = _event(rec.get("hook_event"), rec.get("hook_name"))
+    event = hook_event(rec.get("hook_event"), rec.get("hook_name"))
     if event in _STDERR_SHOWN:
         return None
     if event in _STDERR_GIVEN and isinstance(stderr, str):
@@ -321,7 +212,7 @@ def _maybe_blocked(rec: dict) -> Given | None:
 
 def _printed(printed: str, event: str | None) -> Given | None:
     """What a hook of ``event`` that printed ``printed`` gave the agent (``hook_response``)."""
-    answer = _json_object(printed)
+    answer = json_object(printed)
     if answer is not None:
         return _answered(answer, event)
     if not printed.strip() or (event is not None and event not in _OUTPUT_GIVEN):
@@ -374,7 +265,7 @@ def _given_for(event: str | None, given: frozenset[str], shown: frozenset[str]) 
     return True if event in given else False if event in shown else None
 
 
-def _event(event: Any, name: Any) -> str | None:
+def hook_event(event: Any, name: Any) -> str | None:
     """The event a hook ran on: ``event``, else the head of its ``name``
     (``SessionStart:startup``)."""
     if isinstance(event, str):
@@ -382,7 +273,7 @@ def _event(event: Any, name: Any) -> str | None:
     return name.split(":", 1)[0] if isinstance(name, str) else None
 
 
-def _json_object(text: str) -> dict | None:
+def json_object(text: str) -> dict | None:
     """What a hook printed as JSON (Claude Code reads output that opens with ``{`` so),
     or None when it printed text."""
     if not text.lstrip().startswith("{"):
@@ -404,7 +295,7 @@ def _output(attachment: dict) -> Given | None:
     if isinstance(content, str) and not content.strip():
         return None
     event = attachment.get("hookEvent")
-    named = _event(event, attachment.get("hookName"))
+    named = hook_event(event, attachment.get("hookName"))
     if isinstance(named, str) and named not in _OUTPUT_GIVEN:
         return None
     if isinstance(content, str) and isinstance(event, str):

@@ -1,19 +1,134 @@
 """What hooks did to a Claude Code agent's records, beside the text they gave it
 (``claude_attachments``): a hook that changed the input of the call it ran for, or the
 output it gave the agent, and a Stop hook's reason Claude Code writes twice.
-``claude_records.Reader`` reads with it."""
+``claude_records.Reader`` reads with it.
+
+What a hook printed may hold the input a PreToolUse or PermissionRequest hook gave its
+call in place of the agent's (``changed_input``): the call that ran is then not the one
+its tool_use shows; or the output a PostToolUse hook gave in place of the tool's: the
+answer the session keeps may then be the one the agent was given, or the tool's, which
+it does not say."""
 
 from __future__ import annotations
 
 import json
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.importers import claude_attachments
+from referee.engine.run.importers.claude_attachments import hook_event, json_object
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.model import Problem
+
+
+# The events whose hook's JSON answer may replace the input of the call it ran for, so the
+# call that ran is not the one the agent's tool_use shows: a PreToolUse hook's
+# hookSpecificOutput.updatedInput, a PermissionRequest hook's decision.updatedInput
+_INPUT_CHANGED = frozenset({"PreToolUse", "PermissionRequest"})
+# The events whose hook's JSON answer may replace the output of the call it ran for, so
+# the agent was given another answer than the tool's: a PostToolUse hook's
+# hookSpecificOutput.updatedToolOutput (any tool) or updatedMCPToolOutput (an MCP tool's).
+# The tool ran all the same: the answer replaces its output even when it blocks.
+_OUTPUT_CHANGED = frozenset({"PostToolUse"})
+_OUTPUT_KEYS = ("updatedToolOutput", "updatedMCPToolOutput")
+
+
+class Changed(NamedTuple):
+    """A hook's answer that replaced the input of the call it ran for (``changed_input``),
+    or its ``output``: the ``hook``'s name, the ``tool`` that name gives
+    (``PreToolUse:Bash``), if any, the ``call_id`` it ran for, when the record names it,
+    and the input (or output) it gave (``value``). An answer not read that may have
+    replaced it has ``unread`` say why (``value`` is then what holds it, if anything)."""
+
+    hook: str
+    tool: str | None
+    call_id: str | None
+    value: Any
+    unread: str = ""
+    output: bool = False
+
+
+def changed_input(rec: dict) -> Changed | None:
+    """The input a PreToolUse or PermissionRequest hook gave in place of its call's, or
+    the output a PostToolUse hook gave in place of the tool's (``output``), from what it
+    printed: a stream's ``hook_response`` record (which names no call), or a
+    session's ``hook_success`` attachment (its ``stdout``, and the call's ``toolUseID``);
+    or a session's ``hook_permission_decision`` that a PermissionRequest hook allowed the
+    call, whose answer is not kept. None when the record is no such answer, or the answer
+    changed nothing."""
+    if rec.get("type") == "system" and rec.get("subtype") == "hook_response":
+        stdout = rec.get("stdout")
+        printed = stdout if isinstance(stdout, str) else rec.get("output")  # output: stdout and stderr as one
+        return _changed(rec.get("hook_event"), rec.get("hook_name"), None, printed, rec.get("exit_code"))
+    attachment = rec.get("attachment") if rec.get("type") == "attachment" else None
+    if not isinstance(attachment, dict):
+        return None
+    call_id = attachment.get("toolUseID")
+    call_id = call_id if isinstance(call_id, str) else None
+    if attachment.get("type") == "hook_success":
+        return _changed(attachment.get("hookEvent"), attachment.get("hookName"), call_id, attachment.get("stdout"),
+                        attachment.get("exitCode"))
+    if attachment.get("type") == "hook_permission_decision" and attachment.get("decision") != "deny":
+        # a PermissionRequest hook let the call run (a decision other than deny): its
+        # answer, which may give the call another input (decision.updatedInput), is not kept
+        return Changed(_hook_name(attachment.get("hookName"), attachment.get("hookEvent") or "PermissionRequest"),
+                       None, call_id, None, "allowed its call with an answer the session does not keep")
+    return None
+
+
+def _changed(event: Any, name: Any, call_id: str | None, printed: Any, exit_code: Any) -> Changed | None:
+    """What a hook of ``event`` named ``name`` that printed ``printed`` gave as its call's
+    input, or output (``changed_input``). Claude Code takes the answer of an output that
+    opens with ``{`` as JSON whatever the hook's exit code; an output in a shape not read
+    may hold one. A hook that blocked its call (``_blocks``) gave it no input: the call did
+    not run."""
+    event = hook_event(event, name)
+    tool = name.split(":", 1)[1] if isinstance(name, str) and ":" in name else None
+    if printed is None or isinstance(printed, str) and not printed.strip() or exit_code == 2:
+        return None  # exit code 2: the call is blocked, and what the hook printed ignored
+    if not isinstance(printed, str):  # no text: an answer there may have changed the input, or the output
+        return Changed(_hook_name(name, event), tool, call_id, printed, "answered in a shape not read",
+                       output=event in _OUTPUT_CHANGED) if event in _INPUT_CHANGED | _OUTPUT_CHANGED else None
+    answer = json_object(printed)
+    specific = answer.get("hookSpecificOutput") if answer is not None else None
+    if answer is None or not isinstance(specific, dict):
+        return None
+    event = event or specific.get("hookEventName")  # the event the answer names, when the record names none
+    if event in _OUTPUT_CHANGED:
+        return _output_changed(_hook_name(name, event), tool, call_id, specific)
+    decision = specific.get("decision")
+    if _blocks(answer, specific):
+        return None
+    for value in (specific.get("updatedInput"), decision.get("updatedInput") if isinstance(decision, dict) else None):
+        if value is not None and event in _INPUT_CHANGED:
+            return Changed(_hook_name(name, event), tool, call_id, value)
+    return None
+
+
+def _output_changed(hook: str, tool: str | None, call_id: str | None, specific: dict) -> Changed | None:
+    """The output a PostToolUse hook gave in place of the tool's (``_OUTPUT_KEYS``; any
+    value, null too, replaces it), or None when it gave none."""
+    for key in _OUTPUT_KEYS:
+        if key in specific:
+            return Changed(hook, tool, call_id, specific[key], output=True)
+    return None
+
+
+def _blocks(answer: dict, specific: dict) -> bool:
+    """Whether a hook's JSON answer kept its call from running, whatever input it gave:
+    it stopped the agent (``continue`` false), blocked (``decision`` "block"), or denied
+    the call (``permissionDecision`` "deny", a PermissionRequest hook's
+    ``decision.behavior`` "deny")."""
+    decision = specific.get("decision")
+    return (answer.get("continue") is False or answer.get("decision") == "block"
+            or specific.get("permissionDecision") == "deny"
+            or isinstance(decision, dict) and decision.get("behavior") == "deny")
+
+
+def _hook_name(name: Any, event: Any) -> str:
+    """How a hook is named in a problem: its name, else its event."""
+    return name if isinstance(name, str) else str(event)
 
 
 class HookEffects:
@@ -32,9 +147,9 @@ class HookEffects:
         self.feedback: list[tuple[int, Text]] = []
         # hooks' answers that changed the input (or output) of a call this agent has not read
         # (yet): by the id of the call they name (None: they name none, as a stream's do)
-        self.changed_later: dict[str | None, list[tuple[Origin, claude_attachments.Changed]]] = {}
+        self.changed_later: dict[str | None, list[tuple[Origin, Changed]]] = {}
 
-    def input_changed(self, origin: Origin, changed: claude_attachments.Changed) -> None:
+    def input_changed(self, origin: Origin, changed: Changed) -> None:
         """A hook's answer that replaced the input of the call it ran for: the call that ran
         is not the one the agent's tool_use shows, so its args are unsure (what the hook
         gave is said in a problem, never read as a call); or its output: its return is
@@ -59,7 +174,7 @@ class HookEffects:
         return [at for at in sorted(p for found in self.calls.values() for p in found)
                 if tool in (None, R.call_at(self.entries, at).tool) and open_there(R.call_at(self.entries, at))]
 
-    def ran_for(self, origin: Origin, changed: claude_attachments.Changed) -> list[int]:
+    def ran_for(self, origin: Origin, changed: Changed) -> list[int]:
         """The positions of the calls a hook answer that names none (a stream's) may have
         run for: those open at its line (``open_at``); for one that changed an output (a
         PostToolUse hook's, which may run after its call's answer is written), those whose
@@ -83,7 +198,7 @@ class HookEffects:
         return [at for at in sorted(p for found in self.calls.values() for p in found)
                 if tool in (None, R.call_at(self.entries, at).tool) and answered_there(R.call_at(self.entries, at))]
 
-    def hook_changed(self, position: int, origin: Origin, changed: claude_attachments.Changed) -> None:
+    def hook_changed(self, position: int, origin: Origin, changed: Changed) -> None:
         """The call at ``position`` ran with the input ``changed`` gave, or the agent was
         given the output it gave (``args_changed``, ``return_changed``)."""
         if changed.output:
@@ -91,7 +206,7 @@ class HookEffects:
         else:
             self.args_changed(position, origin, changed)
 
-    def return_changed(self, position: int, origin: Origin, changed: claude_attachments.Changed) -> None:
+    def return_changed(self, position: int, origin: Origin, changed: Changed) -> None:
         """The agent was given the output ``changed`` gave in place of the tool's (or may
         have been) for the call at ``position``: its return is unsure, cited at the hook's
         answer. The session does not say whether the answer it keeps is the tool's or the
@@ -108,7 +223,7 @@ class HookEffects:
         self.problems.append(Problem("output-changed", origin.source, f"the {changed.hook} hook {told} the hook's "
                                      "or the tool's, so a check on its return is an error", origin.line))
 
-    def args_changed(self, position: int, origin: Origin, changed: claude_attachments.Changed) -> None:
+    def args_changed(self, position: int, origin: Origin, changed: Changed) -> None:
         """The call at ``position`` ran with the input ``changed`` gave (or may have): its
         args are unsure, cited at the hook's answer. A hook that gave back the input the
         call had (a hook that must answer with one, and passes it on) changed nothing."""
@@ -124,7 +239,7 @@ class HookEffects:
         self.problems.append(Problem("input-changed", origin.source, f"the {changed.hook} hook {told} the one the "
                                      "agent's tool_use shows, so a check on its args is an error", origin.line))
 
-    def input_changed_unplaced(self, origin: Origin, changed: claude_attachments.Changed) -> None:
+    def input_changed_unplaced(self, origin: Origin, changed: Changed) -> None:
         """A hook's answer that changed the input (or output) of a call no call read can take."""
         part = "output" if changed.output else "input"
         self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, f"the {changed.hook} hook changed the "

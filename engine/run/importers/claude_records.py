@@ -35,7 +35,7 @@ from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
-from referee.engine.run.importers import claude_attachments, claude_requests, claude_results, tokens
+from referee.engine.run.importers import claude_attachments, claude_hooks, claude_requests, claude_results, tokens
 from referee.engine.run.importers.claude_partial import Partial
 from referee.engine.run.importers.claude_unread import holds_message
 from referee.engine.run.importers.claude_user import UserRecords
@@ -87,7 +87,7 @@ class Reader(UserRecords):
         if isinstance(rec.get("timestamp"), str):
             self.times.append(rec["timestamp"])
         message = rec.get("message")
-        if (changed := claude_attachments.changed_input(rec)) is not None:
+        if (changed := claude_hooks.changed_input(rec)) is not None:
             self.input_changed(Origin(source, line), changed)
         if kind in ("assistant", "user") and isinstance(message, dict):
             origin = Origin(source, line)
