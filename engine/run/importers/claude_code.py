@@ -23,9 +23,9 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import claude_stream, tokens
 from referee.engine.run.importers.claude_format import FORMAT
+from referee.engine.run.importers.claude_lines import session_records, skipped_lines
 from referee.engine.run.importers.claude_records import Reader
 from referee.engine.run.importers.claude_subagents import attach, read_agent, side_key
-from referee.engine.run.importers.claude_lines import SKIPPED_LINES, session_records
 from referee.engine.run.importers.claude_unread import not_a_record
 from referee.engine.run.importers.record import Conversation, Origin, Text
 from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines
@@ -89,8 +89,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     unfinished = (claude_stream.unfinished(main.name, stream, end, turn, values, problems)
                   or claude_stream.unanswered(main.name, reader, ended, end, problems)
                   or (None if stream else _unanswered_request(main.name, reader, problems)))
-    response = _response(reader, main.name, [p.line for p in found_main if p.code in SKIPPED_LINES and p.line],
-                         unfinished)
+    response = _response(reader, main.name, skipped_lines(found_main), unfinished)
     if not response and unfinished is None and reader.entries:
         response = claude_stream.told_reply(main.name, end, problems)
     return Conversation(

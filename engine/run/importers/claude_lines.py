@@ -16,7 +16,7 @@ from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines, 
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 # What a session line that could not be read is reported as (``source.each_json_line``).
-SKIPPED_LINES = frozenset({"bad-json", "truncated", "too-deep"})
+_SKIPPED_LINES = frozenset({"bad-json", "truncated", "too-deep"})
 
 
 def session_records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
@@ -64,9 +64,15 @@ def _session_lines(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]
     """``(line, record)`` of each JSON line of a session, and the problems met: a line
     that could not be read may be a turn of the user too (``_turns_unread``)."""
     values, problems = json_lines(source, CALL_WORDS)
-    skipped = [p.line for p in problems if p.code in SKIPPED_LINES and p.line]
+    skipped = skipped_lines(problems)
     texts = _lines_at(source.data, skipped)
     return values, problems + _turns_unread(source.name, [n for n in skipped if may_be_turn(texts[n])])
+
+
+def skipped_lines(problems: list[Problem]) -> list[int]:
+    """The lines that could not be read (cut short, not JSON, nested too deep), from the
+    problems met reading them."""
+    return [p.line for p in problems if p.code in _SKIPPED_LINES and p.line]
 
 
 def _turns_unread(name: str, lines: list[int]) -> list[Problem]:
