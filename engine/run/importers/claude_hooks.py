@@ -12,6 +12,7 @@ it does not say."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -171,8 +172,7 @@ class HookEffects:
             answer = call.result_origin
             return (call.origin.source == origin.source and call.origin.line < origin.line
                     and (answer is None or answer.source != origin.source or answer.line > origin.line))
-        return [at for at in sorted(p for found in self.calls.values() for p in found)
-                if tool in (None, R.call_at(self.entries, at).tool) and open_there(R.call_at(self.entries, at))]
+        return self.calls_where(tool, open_there)
 
     def ran_for(self, origin: Origin, changed: Changed) -> list[int]:
         """The positions of the calls a hook answer that names none (a stream's) may have
@@ -195,8 +195,13 @@ class HookEffects:
             answer = call.result_origin
             return (answer is not None and answer.source == origin.source and answer.line < origin.line
                     and not any(spoke(entry, answer.line) for entry in self.entries))
+        return self.calls_where(tool, answered_there)
+
+    def calls_where(self, tool: str | None, where: Callable[[Call], bool]) -> list[int]:
+        """The positions, in order, of the calls of ``tool`` (any, when None) for which
+        ``where`` holds."""
         return [at for at in sorted(p for found in self.calls.values() for p in found)
-                if tool in (None, R.call_at(self.entries, at).tool) and answered_there(R.call_at(self.entries, at))]
+                if tool in (None, R.call_at(self.entries, at).tool) and where(R.call_at(self.entries, at))]
 
     def hook_changed(self, position: int, origin: Origin, changed: Changed) -> None:
         """The call at ``position`` ran with the input ``changed`` gave, or the agent was
@@ -214,7 +219,7 @@ class HookEffects:
         tool may have given another, which the hook replaced."""
         call = R.call_at(self.entries, position)
         self.entries[position] = replace(call, unread=call.unread | {"return"})
-        named = f"call {call.call_id!r} ({call.tool!r})" if call.call_id else f"this {call.tool!r} call"
+        named = _named(call)
         if not changed.unread:
             told = f"gave the agent another output for {named}, {_shown(changed.value)}: the answer kept may be"
         else:
@@ -231,7 +236,7 @@ class HookEffects:
         if not changed.unread and _same(changed.value, call.args):
             return
         self.entries[position] = replace(call, unread=call.unread | {"args"})
-        named = f"call {call.call_id!r} ({call.tool!r})" if call.call_id else f"this {call.tool!r} call"
+        named = _named(call)
         if not changed.unread:
             told = f"gave {named} another input, {_shown(changed.value)}: the call that ran is not"
         else:
@@ -272,6 +277,11 @@ class HookEffects:
             if isinstance(self.entries[at], Call):
                 return False
         return False
+
+
+def _named(call: Call) -> str:
+    """How a problem names a call: by its id, else as the call of its tool."""
+    return f"call {call.call_id!r} ({call.tool!r})" if call.call_id else f"this {call.tool!r} call"
 
 
 def _same(one: Any, other: Any) -> bool:
