@@ -149,16 +149,22 @@ def hook_response(rec: dict) -> Given | None:
         return _maybe_blocked(rec)
     if exit_code != 0 and exit_code is not None:
         return None
-    stdout = rec.get("stdout")
-    printed = stdout if isinstance(stdout, str) else rec.get("output")  # output: stdout and stderr as one
+    printed = hook_printed(rec)
     if not isinstance(printed, str):
         return Given(R.HOOK, None, printed, "this hook_response record's output, which is no text",
                      _holds_text(printed))
     given = _printed(printed, hook_event(rec.get("hook_event"), rec.get("hook_name")))
-    if given is None or given.text is None or isinstance(stdout, str):
+    if given is None or given.text is None or isinstance(rec.get("stdout"), str):
         return given
     # what it printed is not told apart from what it wrote to stderr, which is not given
     return Given(R.HOOK, None, printed, "this hook_response record's output, which has no stdout", surely=True)
+
+
+def hook_printed(rec: dict) -> Any:
+    """What a ``hook_response`` record says its hook printed: its ``stdout`` when that is
+    text, else its ``output`` (stdout and stderr as one)."""
+    stdout = rec.get("stdout")
+    return stdout if isinstance(stdout, str) else rec.get("output")
 
 
 def task_notification(rec: dict) -> Given | None:

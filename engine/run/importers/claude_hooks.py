@@ -17,7 +17,7 @@ from dataclasses import replace
 from typing import Any, NamedTuple
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.importers.claude_attachments import hook_event, json_object
+from referee.engine.run.importers.claude_attachments import hook_event, hook_printed, json_object
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.model import Problem
@@ -59,9 +59,7 @@ def changed_input(rec: dict) -> Changed | None:
     call, whose answer is not kept. None when the record is no such answer, or the answer
     changed nothing."""
     if rec.get("type") == "system" and rec.get("subtype") == "hook_response":
-        stdout = rec.get("stdout")
-        printed = stdout if isinstance(stdout, str) else rec.get("output")  # output: stdout and stderr as one
-        return _changed(rec.get("hook_event"), rec.get("hook_name"), None, printed, rec.get("exit_code"))
+        return _changed(rec.get("hook_event"), rec.get("hook_name"), None, hook_printed(rec), rec.get("exit_code"))
     attachment = rec.get("attachment") if rec.get("type") == "attachment" else None
     if not isinstance(attachment, dict):
         return None
