@@ -166,9 +166,7 @@ class Reader(UserRecords):
             state = self.messages[f"#{origin.source}:{origin.line}"] = {"seen": set(), "usage": message.get("usage"),
                                                                         "line": origin.line, "texts": []}
         tokens.note_stop(state, message)
-        content = message.get("content")
-        if isinstance(content, str):
-            content = [{"type": "text", "text": content}]
+        content = _blocks_of(message)
         if not isinstance(content, list):
             self.unread(origin, "this message's content, which is no list", content)
             self.words_unread(origin, "this message's content, which is no list", content)
@@ -198,8 +196,7 @@ class Reader(UserRecords):
         limit, "No response requested."): its text is the harness's, never the agent's
         words nor its reply. Any other block is not read, and a call in one makes the
         run's calls incomplete."""
-        content = message.get("content")
-        content = [{"type": "text", "text": content}] if isinstance(content, str) else content
+        content = _blocks_of(message)
         if not isinstance(content, list):
             self.unread(origin, "this message's content, which is no list", content)
             return
@@ -327,6 +324,12 @@ def _synthetic(rec: dict, message: dict) -> bool:
     """Whether an assistant record is one Claude Code wrote itself, not the model: it
     names the model ``<synthetic>``, and flags an API error ``isApiErrorMessage``."""
     return message.get("model") == "<synthetic>" or rec.get("isApiErrorMessage") is True
+
+
+def _blocks_of(message: dict) -> Any:
+    """An assistant message's content as blocks: a string is one text block."""
+    content = message.get("content")
+    return [{"type": "text", "text": content}] if isinstance(content, str) else content
 
 
 def _call_ids(value: Any) -> frozenset[str]:
