@@ -23,6 +23,7 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import claude_stream, tokens
 from referee.engine.run.importers.claude_format import FORMAT
+from referee.engine.run.importers.claude_hooks import place_changed_later
 from referee.engine.run.importers.claude_lines import session_records, skipped_lines
 from referee.engine.run.importers.claude_records import Reader
 from referee.engine.run.importers.claude_subagents import attach, read_agent, side_key
@@ -81,7 +82,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
                    agent.name.removeprefix("agent-").removesuffix(".jsonl"))
         groups.setdefault(key, []).extend(records)
     subagents = {key: read_agent(records, problems) for key, records in sorted(groups.items())}
-    _changed_inputs([reader] + [sub for sub, _ in subagents.values()])
+    place_changed_later([reader] + [sub for sub, _ in subagents.values()])
     entries = attach(reader, subagents, problems)
     counted, snapshots = tokens.count([reader] + [sub for sub, _ in subagents.values()])
     if snapshots:
@@ -163,25 +164,6 @@ def _note_cwd(rec: dict, cwds: dict[str, None]) -> None:
     cwd = rec.get("cwd")
     if isinstance(cwd, str) and cwd.strip("/\\") and "\n" not in cwd:
         cwds.setdefault(cwd.rstrip("/\\"))
-
-
-def _changed_inputs(readers: list[Reader]) -> None:
-    """The hooks' answers that changed a call's input (or output) and that no call of the
-    agent they were read with took (``Reader.input_changed``), once every agent's calls are
-    read: one naming a call takes it in whichever agent holds it (a subagent's file may);
-    one naming none (a stream's) is taken by each call, of any agent, of the tool its
-    hook's name gives that it may have run for (``Reader.ran_for``). One no call can take
-    shows a call not read: the run's calls are incomplete."""
-    for owner in readers:
-        for call_id, waiting in owner.changed_later.items():
-            for origin, changed in waiting:
-                found = [(reader, position) for reader in readers for position in
-                         (reader.calls.get(call_id, []) if call_id is not None else reader.ran_for(origin, changed))]
-                if not found:
-                    owner.input_changed_unplaced(origin, changed)
-                for reader, position in found:
-                    reader.hook_changed(position, origin, changed)
-        owner.changed_later = {}
 
 
 def placeholders(cwds: dict[str, None]) -> tuple[tuple[str, str], ...]:

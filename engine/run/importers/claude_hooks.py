@@ -12,7 +12,7 @@ it does not say."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any, NamedTuple
 
@@ -155,7 +155,7 @@ class HookEffects:
         unsure (``return_changed``). The call is the one the answer
         names (``toolUseID``); one not read yet, or none named (a stream's answer, read
         with the main agent's records whichever agent's call it ran for), waits for the
-        end of the session (``claude_code``), when every agent's calls are read."""
+        end of the session (``place_changed_later``), when every agent's calls are read."""
         if changed.call_id is not None and changed.call_id in self.calls:
             for position in self.calls[changed.call_id]:
                 self.hook_changed(position, origin, changed)
@@ -275,6 +275,25 @@ class HookEffects:
             if isinstance(self.entries[at], Call):
                 return False
         return False
+
+
+def place_changed_later(readers: Sequence[HookEffects]) -> None:
+    """The hooks' answers that changed a call's input (or output) and that no call of the
+    agent they were read with took (``HookEffects.input_changed``), once every agent's
+    calls are read: one naming a call takes it in whichever agent holds it (a subagent's
+    file may); one naming none (a stream's) is taken by each call, of any agent, of the
+    tool its hook's name gives that it may have run for (``HookEffects.ran_for``). One no
+    call can take shows a call not read: the run's calls are incomplete."""
+    for owner in readers:
+        for call_id, waiting in owner.changed_later.items():
+            for origin, changed in waiting:
+                found = [(reader, position) for reader in readers for position in
+                         (reader.calls.get(call_id, []) if call_id is not None else reader.ran_for(origin, changed))]
+                if not found:
+                    owner.input_changed_unplaced(origin, changed)
+                for reader, position in found:
+                    reader.hook_changed(position, origin, changed)
+        owner.changed_later = {}
 
 
 def _named(call: Call) -> str:
