@@ -7,15 +7,17 @@ answer changes no input; one that lets the call run still does."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import referee
 from referee.engine.run.importers import conversations
 from referee.engine.run.importers.record import Call
+from hook_stream import call_session, call_stream, hook_response, hook_success
 
 RULES = 'eval 1\nexpect 1: no calls to "Bash" where .args.command contains "rm"\n'
 NEW = {"command": "rm -rf x"}
+CALL = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}
+BLOCKED = {"type": "tool_result", "tool_use_id": "t1", "content": "blocked", "is_error": True}
 
 
 def _pre(**answer: object) -> dict:
@@ -25,47 +27,16 @@ def _pre(**answer: object) -> dict:
 
 
 def _hook(answer: dict, exit_code: int = 0, event: str = "PreToolUse") -> dict:
-    stdout = json.dumps(answer)
-    return {"type": "system", "subtype": "hook_response", "hook_id": "h", "hook_name": f"{event}:Bash",
-            "hook_event": event, "output": stdout, "stdout": stdout, "stderr": "no" if exit_code == 2 else "",
-            "exit_code": exit_code, "outcome": "success" if exit_code == 0 else "error", "session_id": "s"}
+    return hook_response(answer, event, "Bash", exit_code)
 
 
 def _stream(tmp_path: Path, hook: dict) -> Path:
-    call = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}
-    records = [
-        {"type": "system", "subtype": "init", "cwd": "/w", "session_id": "s", "tools": [], "model": "m"},
-        {"type": "user", "message": {"role": "user", "content": "list"}, "session_id": "s"},
-        {"type": "assistant", "message": {"id": "m1", "role": "assistant", "content": [call]}, "session_id": "s"},
-        hook,
-        {"type": "user", "message": {"role": "user", "content": [
-            {"type": "tool_result", "tool_use_id": "t1", "content": "blocked", "is_error": True}]}, "session_id": "s"},
-        {"type": "assistant", "message": {"id": "m2", "role": "assistant", "stop_reason": "end_turn",
-                                          "content": [{"type": "text", "text": "Done."}]}, "session_id": "s"},
-        {"type": "result", "subtype": "success", "is_error": False, "result": "Done.", "session_id": "s"}]
-    source = tmp_path / "stream.jsonl"
-    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return source
+    return call_stream(tmp_path, [CALL], hook, [BLOCKED])
 
 
 def _session(tmp_path: Path, answer: dict, exit_code: int = 0) -> Path:
-    def record(kind: str, uuid: str, body: dict) -> dict:
-        return {"type": kind, "uuid": uuid, "parentUuid": None if uuid == "u1" else "u1", "sessionId": "c",
-                "isSidechain": False, "timestamp": "2026-06-07T05:00:00.000Z", **body}
-    hook = record("attachment", "h1", {"attachment": {
-        "type": "hook_success", "hookName": "PreToolUse:Bash", "hookEvent": "PreToolUse", "toolUseID": "t1",
-        "content": "", "stdout": json.dumps(answer), "stderr": "", "exitCode": exit_code, "command": "guard.sh"}})
-    records = [record("user", "u1", {"message": {"role": "user", "content": "list"}}),
-               record("assistant", "a1", {"message": {"id": "m1", "role": "assistant", "content": [
-                   {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}]}}),
-               hook,
-               record("user", "u2", {"message": {"role": "user", "content": [
-                   {"type": "tool_result", "tool_use_id": "t1", "content": "blocked", "is_error": True}]}}),
-               record("assistant", "a2", {"message": {"id": "m2", "role": "assistant", "stop_reason": "end_turn",
-                                                      "content": [{"type": "text", "text": "Done."}]}})]
-    source = tmp_path / "session.jsonl"
-    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return source
+    hook = hook_success(answer, "PreToolUse", "Bash", exit_code=exit_code)
+    return call_session(tmp_path, "list", [CALL], [BLOCKED], hook)
 
 
 def _read(source: Path) -> tuple[str, list[str], list[bool]]:

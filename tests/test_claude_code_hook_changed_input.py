@@ -10,12 +10,12 @@ line that says what the hook gave; no call is made up from it."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import referee
 from referee.engine.run.importers import conversations
 from referee.engine.run.importers.record import Call
+from hook_stream import DONE, INIT, call_session, call_stream, hook_response, hook_success, write_jsonl
 
 RULES = ('eval 1\nexpect 1: no calls to "Bash" where .args.command contains "rm"\n'
          'expect 2: response contains "Done"\nexpect 3: count(calls to "Bash") >= 1\n')
@@ -28,27 +28,16 @@ def _bash(call_id: str, command: str) -> dict:
 
 
 def _hook(answer: object, event: str = "PreToolUse", tool: str = "Bash") -> dict:
-    stdout = answer if isinstance(answer, str) else json.dumps(answer)
-    return {"type": "system", "subtype": "hook_response", "hook_id": "h", "hook_name": f"{event}:{tool}",
-            "hook_event": event, "output": stdout, "stdout": stdout, "stderr": "", "exit_code": 0,
-            "outcome": "success", "uuid": "x1", "session_id": "s"}
+    return hook_response(answer, event, tool)
 
 
 def _stream(tmp_path: Path, hook: dict, calls: list[dict] | None = None) -> Path:
     calls = calls or [_bash("t1", "ls")]
-    results = [{"type": "tool_result", "tool_use_id": c["id"], "content": "ok"} for c in calls]
-    records = [
-        {"type": "system", "subtype": "init", "cwd": "/w", "session_id": "s", "tools": [], "model": "m"},
-        {"type": "user", "message": {"role": "user", "content": "list"}, "session_id": "s"},
-        {"type": "assistant", "message": {"id": "m1", "role": "assistant", "content": calls}, "session_id": "s"},
-        hook,
-        {"type": "user", "message": {"role": "user", "content": results}, "session_id": "s"},
-        {"type": "assistant", "message": {"id": "m2", "role": "assistant", "stop_reason": "end_turn",
-                                          "content": [{"type": "text", "text": "Done."}]}, "session_id": "s"},
-        {"type": "result", "subtype": "success", "is_error": False, "result": "Done.", "session_id": "s"}]
-    source = tmp_path / "stream.jsonl"
-    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return source
+    return call_stream(tmp_path, calls, hook, [_ok(c["id"]) for c in calls])
+
+
+def _ok(call_id: str) -> dict:
+    return {"type": "tool_result", "tool_use_id": call_id, "content": "ok"}
 
 
 def _graded(source: Path) -> tuple[list[str], list[str]]:
@@ -109,33 +98,13 @@ def test_a_stream_s_hook_answer_no_open_call_can_take_makes_the_calls_incomplete
 
 # A session (Claude Code 2.x) keeps what a hook printed in a hook_success attachment
 # (``stdout``), naming the call it ran for (``toolUseID``).
-SESSION = "sess-c"
-
-
-def _record(kind: str, uuid: str, body: dict) -> dict:
-    return {"type": kind, "uuid": uuid, "parentUuid": None if uuid == "u1" else "u1", "sessionId": SESSION,
-            "isSidechain": False, "timestamp": "2026-06-07T05:00:00.000Z", **body}
-
-
 def _success(answer: object, call_id: str = "t1", event: str = "PreToolUse") -> dict:
-    return _record("attachment", "h1", {"attachment": {
-        "type": "hook_success", "hookName": f"{event}:Bash", "hookEvent": event, "toolUseID": call_id,
-        "content": "", "stdout": json.dumps(answer), "stderr": "", "exitCode": 0, "command": "guard.sh"}})
+    return hook_success(answer, event, "Bash", call_id)
 
 
 def _session(tmp_path: Path, hook: dict, hook_first: bool = False) -> Path:
-    call = _record("assistant", "a1", {"message": {"id": "m1", "role": "assistant", "content": [
-        _bash("t1", "ls"), _bash("t2", "pwd")]}})
-    records = [_record("user", "u1", {"message": {"role": "user", "content": "list"}}),
-               *([hook, call] if hook_first else [call, hook]),
-               _record("user", "u2", {"message": {"role": "user", "content": [
-                   {"type": "tool_result", "tool_use_id": "t1", "content": "ok"},
-                   {"type": "tool_result", "tool_use_id": "t2", "content": "ok"}]}}),
-               _record("assistant", "a2", {"message": {"id": "m2", "role": "assistant", "stop_reason": "end_turn",
-                                                       "content": [{"type": "text", "text": "Done."}]}})]
-    source = tmp_path / "session.jsonl"
-    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return source
+    return call_session(tmp_path, "list", [_bash("t1", "ls"), _bash("t2", "pwd")], [_ok("t1"), _ok("t2")], hook,
+                        1 if hook_first else 2)
 
 
 def test_a_session_s_hook_that_changed_the_input_makes_the_call_it_names_unsure(tmp_path: Path):
@@ -180,8 +149,7 @@ def test_a_stream_s_hook_answer_for_a_subagent_s_call_is_taken_by_that_call(tmp_
         return {**record, "parent_tool_use_id": "task1"}
     task = {"type": "tool_use", "id": "task1", "name": "Task", "input": {"prompt": "list", "description": "d"}}
     records = [
-        {"type": "system", "subtype": "init", "cwd": "/w", "session_id": "s", "tools": [], "model": "m"},
-        {"type": "user", "message": {"role": "user", "content": "go"}, "session_id": "s"},
+        INIT, {"type": "user", "message": {"role": "user", "content": "go"}, "session_id": "s"},
         {"type": "assistant", "message": {"id": "m1", "role": "assistant", "content": [task]}, "session_id": "s"},
         sub({"type": "user", "message": {"role": "user", "content": "list"}, "session_id": "s"}),
         sub({"type": "assistant", "message": {"id": "m3", "role": "assistant", "content": [_bash("t1", "ls")]},
@@ -193,11 +161,9 @@ def test_a_stream_s_hook_answer_for_a_subagent_s_call_is_taken_by_that_call(tmp_
             {"type": "text", "text": "listed"}]}, "session_id": "s"}),
         {"type": "user", "message": {"role": "user", "content": [
             {"type": "tool_result", "tool_use_id": "task1", "content": "listed"}]}, "session_id": "s"},
-        {"type": "assistant", "message": {"id": "m2", "role": "assistant", "stop_reason": "end_turn",
-                                          "content": [{"type": "text", "text": "Done."}]}, "session_id": "s"},
+        {"type": "assistant", "message": DONE, "session_id": "s"},
         {"type": "result", "subtype": "success", "is_error": False, "result": "Done.", "session_id": "s"}]
-    source = tmp_path / "stream.jsonl"
-    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    source = write_jsonl(tmp_path / "stream.jsonl", records)
     task_call = next(e for e in conversations("claude-code", [source])[0].entries if isinstance(e, Call))
     assert task_call.tool == "Task" and task_call.subagent is not None
     assert [(e.call_id, "args" in e.unread) for e in task_call.subagent.entries if isinstance(e, Call)] == [("t1", True)]

@@ -11,12 +11,12 @@ changes nothing."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import referee
 from referee.engine.run.importers import conversations
 from referee.engine.run.importers.record import Call
+from hook_stream import INIT, call_session, hook_response, hook_success, write_jsonl
 
 RULES = ('eval 1\nexpect 1: no calls where .return contains "AKIA"\n'
          'expect 2: count(calls where .status == "success") >= 1\nexpect 3: response contains "Done"\n')
@@ -40,31 +40,14 @@ def _graded(source: Path) -> tuple[list[str], list[str]]:
 
 # A session (Claude Code 2.x) keeps what a hook printed in a hook_success attachment
 # (``stdout``), naming the call it ran for (``toolUseID``).
-def _record(kind: str, uuid: str, body: dict) -> dict:
-    return {"type": kind, "uuid": uuid, "parentUuid": None if uuid == "u1" else "u1", "sessionId": "S",
-            "isSidechain": False, "timestamp": "2026-06-07T05:00:00.000Z", **body}
-
-
 def _success(printed: object, call_id: str = "t1", tool: str = TOOL, exit_code: int = 0) -> dict:
-    stdout = json.dumps(printed) if isinstance(printed, dict) else printed  # else: as it is, text or not
-    return _record("attachment", "h1", {"attachment": {
-        "type": "hook_success", "hookName": f"PostToolUse:{tool}", "hookEvent": "PostToolUse", "toolUseID": call_id,
-        "content": "", "stdout": stdout, "stderr": "", "exitCode": exit_code, "command": "redact.sh"}})
+    return hook_success(printed, "PostToolUse", tool, call_id, exit_code)
 
 
 def _session(tmp_path: Path, hook: dict, tool: str = TOOL) -> Path:
-    records = [_record("user", "u1", {"message": {"role": "user", "content": "get the key"}}),
-               _record("assistant", "a1", {"message": {"id": "m1", "role": "assistant", "content": [
-                   _call("t1", tool), _call("t2", tool)]}}),
-               _record("user", "u2", {"message": {"role": "user", "content": [
-                   {"type": "tool_result", "tool_use_id": "t1", "content": "[redacted]"},
-                   {"type": "tool_result", "tool_use_id": "t2", "content": "none"}]}}),
-               hook,
-               _record("assistant", "a2", {"message": {"id": "m2", "role": "assistant", "stop_reason": "end_turn",
-                                                       "content": [{"type": "text", "text": "Done."}]}})]
-    source = tmp_path / "session.jsonl"
-    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return source
+    results = [{"type": "tool_result", "tool_use_id": "t1", "content": "[redacted]"},
+               {"type": "tool_result", "tool_use_id": "t2", "content": "none"}]
+    return call_session(tmp_path, "get the key", [_call("t1", tool), _call("t2", tool)], results, hook, hook_at=3)
 
 
 def test_a_session_s_post_tool_use_hook_that_replaced_the_output_makes_the_call_s_return_unsure(tmp_path: Path):
@@ -116,13 +99,6 @@ def test_a_session_s_answer_for_a_call_not_held_makes_the_calls_incomplete(tmp_p
 # A stream (stream-json) reports each hook it ran in a hook_response record that names no
 # call: the answer is taken by the calls of the tool its name gives that it may have run
 # for, open at its line or answered with the agent not given the answer yet.
-def _hook(answer: object) -> dict:
-    stdout = json.dumps(answer)
-    return {"type": "system", "subtype": "hook_response", "hook_id": "h", "hook_name": f"PostToolUse:{TOOL}",
-            "hook_event": "PostToolUse", "output": stdout, "stdout": stdout, "stderr": "", "exit_code": 0,
-            "outcome": "success", "uuid": "x1", "session_id": "s"}
-
-
 def _stream(tmp_path: Path, hook_after_answer: bool) -> Path:
     def said(key: str, content: list) -> dict:
         return {"type": "assistant", "message": {"id": key, "role": "assistant", "content": content},
@@ -131,17 +107,15 @@ def _stream(tmp_path: Path, hook_after_answer: bool) -> Path:
     def answer(call_id: str) -> dict:
         return {"type": "user", "message": {"role": "user", "content": [
             {"type": "tool_result", "tool_use_id": call_id, "content": "[redacted]"}]}, "session_id": "s"}
-    latest = [answer("t2"), _hook(REDACTED)] if hook_after_answer else [_hook(REDACTED), answer("t2")]
+    hook = hook_response(REDACTED, "PostToolUse", TOOL)
+    latest = [answer("t2"), hook] if hook_after_answer else [hook, answer("t2")]
     records = [
-        {"type": "system", "subtype": "init", "cwd": "/w", "session_id": "s", "tools": [], "model": "m"},
-        {"type": "user", "message": {"role": "user", "content": "get the key"}, "session_id": "s"},
+        INIT, {"type": "user", "message": {"role": "user", "content": "get the key"}, "session_id": "s"},
         said("m1", [_call("t1")]), answer("t1"),  # answered, and seen by the agent before the hook ran
         said("m2", [_call("t2")]), *latest,
         said("m3", [{"type": "text", "text": "Done."}]),
         {"type": "result", "subtype": "success", "is_error": False, "result": "Done.", "session_id": "s"}]
-    source = tmp_path / "stream.jsonl"
-    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return source
+    return write_jsonl(tmp_path / "stream.jsonl", records)
 
 
 def test_a_stream_s_post_tool_use_hook_is_taken_by_the_call_whose_answer_the_agent_had_not_seen(tmp_path: Path):

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_claude_code_hook_changed_input import _graded, _record, _session, _unsure
+from hook_stream import session_record
+from test_claude_code_hook_changed_input import _graded, _session, _unsure
 
 
 def _decision(decision: str, call_id: str = "t1") -> dict:
-    return _record("attachment", "h1", {"attachment": {"type": "hook_permission_decision", "decision": decision,
-                                                       "toolUseID": call_id, "hookEvent": "PermissionRequest"}})
+    return session_record("attachment", "h1", {"attachment": {
+        "type": "hook_permission_decision", "decision": decision, "toolUseID": call_id,
+        "hookEvent": "PermissionRequest"}})
 
 
 def test_a_call_a_permission_request_hook_allowed_has_args_unsure(tmp_path: Path):
