@@ -1,8 +1,9 @@
 """Claude Code session logs (``*.jsonl``): one JSON record per line.
 
-What the records of one agent mean is ``claude_records``'s; how stream-json is told
-and what its result records say of how the run ended, ``claude_stream``'s; this module
-puts a session together:
+What a Claude Code log is and how it is told, ``claude_format``'s; how a session's file
+becomes records, ``claude_lines``'s; what the records of one agent mean,
+``claude_records``'s; how stream-json is told and what its result records say of how
+the run ended, ``claude_stream``'s; this module puts a session together:
 
 - Subagent work (``isSidechain`` records, ``agent-*.jsonl`` files) is nested
   under the ``Task`` call that started it and kept out of the main agent's counts

@@ -3,7 +3,7 @@ user's words, an image, a prompt queued while it worked, a custom slash command,
 hook that sends it back to work ask; a built-in command and what it printed, a shell
 command or a note the user ran or saved itself, an interrupt mark, the notice that a
 background task ended do not. The reader of
-an agent's records (``claude_records``) keeps the last request the agent owes an answer."""
+an agent's records keeps the last request the agent owes an answer (``claude_user``)."""
 
 from __future__ import annotations
 
