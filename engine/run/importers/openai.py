@@ -176,7 +176,7 @@ class _Reader(MessageSteps):
                       "reads none (a tool_result block in its content): the call it answers is left unanswered or "
                       "is not read, so no check over the run's calls can be decided")
         if role == "assistant":
-            self.assistant(index, message)
+            self.assistant(index, message, acted, held + awaiting)
         elif role in ("tool", "function"):
             self.tool(index, message, role)
         elif self.harness(index, message, role, origin, acted):
@@ -218,7 +218,9 @@ class _Reader(MessageSteps):
         self.prompted = self.prompted or (role == "user" and (lost or bool(text.strip())))
         return answer is not None
 
-    def assistant(self, index: int, message: dict) -> None:
+    def assistant(self, index: int, message: dict, acted: bool, before: list[int]) -> None:
+        """An assistant message (``acted``: one before it wrote a ReAct call no turn has
+        answered yet; ``before``: where that message's replies are among the entries)."""
         calls = message.get("tool_calls")
         legacy = message.get("function_call")
         for key, value, kind in (("tool_calls", calls, list), ("function_call", legacy, dict)):
@@ -235,6 +237,10 @@ class _Reader(MessageSteps):
         # a call the model wrote as text: not read, but the message made one all the same
         sent_with_call = self.calls_as_text(index, said[0][1], message.get("content")) or sent_with_call
         sent_with_call = self.action_parsed(index, message, sent_with_call) or sent_with_call
+        # the scratchpad going on in the assistant's turn: the call it answers was sent with the words before
+        if acted and self.observation_written(index, said[0][1], message.get("content")):
+            self.sent_with_call(before)
+            sent_with_call = True
         self.acted = found_in(said[0][1], message.get("content"), react_action) is not None
         # calls kept apart from the text (not read): the text is sent with them, but words
         # not read there may still be the reply after them (words_lost is told as before)

@@ -14,7 +14,7 @@ from referee.engine.run.importers import record as R
 from referee.engine.run.importers.openai_content import parts_unread, text_of, words_unread
 from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.importers.source import holds_call, nested
-from referee.engine.run.importers.text_calls import call_markup, react_trace
+from referee.engine.run.importers.text_calls import call_markup, observation, react_trace
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 # (message index, key, nth occurrence, the key's JSON Pointer below the message) -> origin
@@ -115,6 +115,23 @@ class MessageSteps:
         shown = markup if len(markup) <= 40 else markup[:40] + "..."
         self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} writes a tool call as text ({shown!r}), which "
                   "this importer does not read as a call: no check over the run's calls can be decided")
+        self.call_as_text = (origin, len(self.entries))
+        return True
+
+    def observation_written(self, index: int, text: str, content: Any) -> bool:
+        """Whether the assistant's content opens with ``Observation:`` after a message
+        that wrote a ReAct call: the scratchpad goes on in the assistant's own turn.
+        Some harnesses write the observation back as the model's words; or the model
+        made it up: nothing in the record tells which, so it is read as a scratchpad
+        kept whole in one message is (``react_trace``): the run's calls are unknown, the
+        text is a note, and until a reply follows it, the response is unknown."""
+        found = found_in(text, content, observation)
+        if found is None:
+            return False
+        origin = self.text_origin(index, content)
+        self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} answers a ReAct call written before it in "
+                  f"the assistant's own words ({found!r}): whether the harness ran the call or the model made up "
+                  "its answer is not in the record, so no check over the run's calls can be decided")
         self.call_as_text = (origin, len(self.entries))
         return True
 
