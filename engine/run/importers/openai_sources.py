@@ -75,6 +75,9 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
         raise NoMessageList(f"it is one JSON object (from line {whole[1]}) that holds no message list at its top "
                             "level (\"messages\", tau-bench's \"traj\", a \"history\" beside a SWE-agent "
                             "\"trajectory\"), so no conversation")
+    if whole is not None and whole[2]:
+        yield None, _one_message(source, whole[0], whole[1], error_when)
+        return
     problems: list[Problem] = []
     lines = each_json_line(source, problems, CALL_WORDS)
     first = next(lines, None)
@@ -317,6 +320,18 @@ def _message_lines(source: Source, first: tuple[int, Any, str], rest: Iterator[t
     locate = lambda i, key, nth, suffix="": Origin(source.name, numbers[i])  # noqa: E731
     conversation = read_messages(messages(), locate, source.name, problems, source.name, error_when=error_when)
     return _message_may_be_lost(replace(conversation, problems=source.problems + conversation.problems))
+
+
+def _one_message(source: Source, message: dict, line: int, error_when: ErrorWhen | None) -> Conversation:
+    """A document that is one message spread over several lines (pretty-printed, from
+    ``line``): the conversation of that message, as the same message written on one line
+    is (JSON lines of one message), each key cited on its line."""
+    element = Element(len(source.data) - len(source.data.lstrip()), len(source.data), line)
+    problems: list[Problem] = []
+    lines = MessageLines(_decoded(source, element, problems), line, source.name, value=message)
+    locate = lambda i, key, nth, suffix="": lines.origin(key, nth, suffix)  # noqa: E731
+    conversation = read_messages([message], locate, source.name, problems, source.name, error_when=error_when)
+    return replace(conversation, lossy=_lossy_messages(source, [element], conversation.problems))
 
 
 _SKIPPED = frozenset({"bad-json", "truncated", "too-deep"})  # a message that could not be read at all
