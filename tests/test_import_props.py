@@ -166,7 +166,9 @@ def _outcomes(run_dir: Path) -> list[tuple]:
 
 
 @settings(max_examples=25)
-@given(st.lists(CALLS_AND_REPLIES, max_size=8))
+# at least one step: a prompt alone is a request no reply answers, whose response is unknown
+# (test_openai_unanswered_last_request), which no hand-written run says
+@given(st.lists(CALLS_AND_REPLIES, min_size=1, max_size=8))
 def test_an_imported_run_grades_like_the_hand_written_one(steps):
     transcript, response = hand_written(steps)
     with tempfile.TemporaryDirectory() as tmp:

@@ -15,7 +15,9 @@ from referee.engine.cli import main
 PROMPT = {"role": "user", "content": "clean up"}
 SUMMARIES = {
     "a-response": ([PROMPT, {"role": "assistant", "content": "Done."}], "a response"),
-    "no-response": ([PROMPT], "no response"),
+    "no-response": ([PROMPT, {"role": "assistant", "content": None, "tool_calls": [
+        {"id": "c1", "type": "function", "function": {"name": "Bash", "arguments": "{}"}}]},
+                     {"role": "tool", "tool_call_id": "c1", "content": "ok"}], "no response"),
     "unknown-none-read": ([PROMPT, {"role": "assistant", "content": {"type": "text", "text": "Done."}}],
                           "response unknown"),
     "unknown-one-read": ([PROMPT, {"role": "assistant", "content": "Done."},

@@ -50,7 +50,8 @@ def test_a_reply_beside_the_messages_leaves_the_response_unknown(tmp_path, besid
 
 @pytest.mark.parametrize("shape", ["document", "json-lines", "task-result"])
 def test_what_holds_no_reply_beside_the_messages_changes_nothing(tmp_path, shape):
-    logged = {"model": "gpt-4o", "messages": MESSAGES, "metadata": {"role": "assistant", "user": "u1"},
+    # the request answered (ending on "and now?", no reply would answer it: the response is unknown)
+    logged = {"model": "gpt-4o", "messages": MESSAGES[:2], "metadata": {"role": "assistant", "user": "u1"},
               "tools": [{"type": "function", "function": {"name": "Bash", "description": "runs a command",
                                                           "parameters": {"type": "object"}}}]}
     expectations, problems = _grade(tmp_path, *_shapes(logged)[shape])

@@ -50,6 +50,11 @@ FORMAT = "openai"
 _ROLES = frozenset({"system", "developer", "user", "assistant", "tool", "function"})
 _SAID = ("content", "refusal")  # the members of an assistant message that hold its words, in the order read
 _CALL_MEMBERS = frozenset({"id", "type", "function", "index"})  # what a tool call holds, read or not a call
+# How a user simulator ends a conversation, asking nothing more (tau-bench's ###STOP###;
+# tau2-bench's also a transfer and a request out of scope): no reply is to follow
+_CLOSINGS = ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###")
+# mini-swe-agent's submit command: the user turn after it holds the submission, no request
+_SUBMITS = ("COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "MINI_SWE_AGENT_FINAL_OUTPUT")
 
 
 
@@ -119,6 +124,8 @@ class _Reader(MessageSteps):
         # the last assistant message ended on a ReAct call no answer has followed yet: where its
         # text is, and where its replies are among the entries
         self.last_action: tuple[Origin, list[int]] | None = None
+        self.asked: Origin | None = None  # the user's last turn, when no assistant message has come after it
+        self.submitted = False  # the last assistant message wrote mini-swe-agent's submit command
 
     def message(self, index: int, message: Any) -> None:
         origin = self.locate(index, "", 0, "")
@@ -134,6 +141,7 @@ class _Reader(MessageSteps):
         if role is None and is_call_item(message):
             self.sent_with_call(held)
             self.last_action = None
+            self.asked = None  # the agent answered with a call
         if role is None and isinstance(message, dict) and message.get("type") == "item_reference":
             self.reference(index, origin)
             return
@@ -176,6 +184,7 @@ class _Reader(MessageSteps):
                       "reads none (a tool_result block in its content): the call it answers is left unanswered or "
                       "is not read, so no check over the run's calls can be decided")
         if role == "assistant":
+            self.asked = None
             self.assistant(index, message, acted, held + awaiting)
         elif role in ("tool", "function"):
             self.tool(index, message, role)
@@ -216,7 +225,18 @@ class _Reader(MessageSteps):
             kind = R.SYSTEM if role != "user" else (R.USER if self.prompted else R.EVAL_PROMPT)
             self.entries.append(Text(kind, "", text, self.text_origin(index, content)))
         self.prompted = self.prompted or (role == "user" and (lost or bool(text.strip())))
+        if role == "user":
+            closes = answer is not None or self.closes(text, bool(lost))
+            self.asked = None if closes else self.text_origin(index, content)
         return answer is not None
+
+    def closes(self, text: str, lost: bool) -> bool:
+        """Whether a user turn asks nothing the agent is to answer: it holds no words, a
+        user simulator's closing token, or mini-swe-agent's submission (after the
+        command that submits). Words not read may be a request."""
+        if lost:
+            return False
+        return not text.strip() or any(token in text for token in _CLOSINGS) or self.submitted
 
     def assistant(self, index: int, message: dict, acted: bool, before: list[int]) -> None:
         """An assistant message (``acted``: one before it wrote a ReAct call no turn has
@@ -242,6 +262,7 @@ class _Reader(MessageSteps):
             self.sent_with_call(before)
             sent_with_call = True
         self.acted = found_in(said[0][1], message.get("content"), react_action) is not None
+        self.submitted = any(command in said[0][1] for command in _SUBMITS)
         # calls kept apart from the text (not read): the text is sent with them, but words
         # not read there may still be the reply after them (words_lost is told as before)
         merged = not sent_with_call and holds_other_call(message, "assistant")
@@ -277,7 +298,16 @@ class _Reader(MessageSteps):
         a harness stops the model for it): the harness may have run it and stopped
         before writing the answer, or not, so the run's calls are unknown, the message
         is a note sent with a call, and the response is unknown, as for a call written
-        in markup. A ReAct call with words after it, or answered, was settled before."""
+        in markup. A ReAct call with words after it, or answered, was settled before.
+
+        A run that ends on a request of the user no assistant message answers (a log cut
+        short, a logged request whose completion is not beside it): the agent's answer
+        to it is not in the record, and the replies before it answer earlier turns, so
+        the response is unknown."""
+        if self.asked is not None:
+            self.warn("no-reply", self.asked, "the conversation ends with a user turn no reply answers: the words "
+                      "before it (if any) answer earlier turns, so the response is unknown")
+            self.reply_unread = self.reply_unread or self.asked
         if self.last_action is not None:
             origin, replies = self.last_action
             self.warn(CALLS_MAY_BE_MISSING, origin, "the run ends on a ReAct call (Action: and Action Input:) that "

@@ -1,0 +1,87 @@
+"""A conversation that ends on a user turn no reply answers (a new question, and the
+file ends: a log cut short, or a logged request whose completion is not beside it):
+the agent's answer to it is not in the record, and the replies before it answer
+earlier turns, so the response is unknown (``no-reply``), never those replies. Turns
+that close a run and ask nothing stay as they are: tau-bench's user simulator ends with
+``###STOP###``, mini-swe-agent answers its submit command with the submission, and a
+turn with no words asks nothing."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import referee
+from referee.engine.run.importers import openai_sources
+from referee.engine.run.importers.source import read_source
+
+RULES = 'eval 1\nexpect 1: not response contains "Paris"\nexpect 2: response contains "Rome"\n'
+ASKED = [{"role": "user", "content": "What is the capital of Italy?"},
+         {"role": "assistant", "content": "Rome."}]
+
+
+def _write(tmp_path: Path, messages: list) -> Path:
+    source = tmp_path / "chat.json"
+    source.write_text(json.dumps(messages), encoding="utf-8")
+    return source
+
+
+def _grade(tmp_path: Path, messages: list) -> list[str]:
+    result, = referee.grade(RULES, _write(tmp_path, messages), as_eval="1")
+    return [item["outcome"] for item in result.expectations]
+
+
+def test_a_last_request_no_reply_answers_leaves_the_response_unknown(tmp_path: Path):
+    assert _grade(tmp_path, ASKED + [{"role": "user", "content": "And of France?"}]) == ["error", "error"]
+
+
+def test_a_system_turn_after_it_changes_nothing(tmp_path: Path):
+    messages = ASKED + [{"role": "user", "content": "And of France?"}, {"role": "system", "content": "Be brief."}]
+    assert _grade(tmp_path, messages) == ["error", "error"]
+
+
+def test_it_is_said_where_the_request_is(tmp_path: Path):
+    messages = ASKED + [{"role": "user", "content": "And of France?"}]
+    conversation, = openai_sources.read_conversations(read_source(_write(tmp_path, messages)))
+    assert [p.code for p in conversation.problems] == ["no-reply"]
+    assert all(reply.unsure for reply in conversation.response)
+
+
+def test_a_prompt_no_reply_answers_leaves_the_response_unknown(tmp_path: Path):
+    assert _grade(tmp_path, [{"role": "user", "content": "What is the capital of France?"}]) == ["error", "error"]
+
+
+def test_a_request_answered_is_read_as_before(tmp_path: Path):
+    messages = ASKED + [{"role": "user", "content": "Thanks!"}, {"role": "assistant", "content": "Glad to help."}]
+    assert _grade(tmp_path, messages) == ["pass", "pass"]
+
+
+def test_a_request_answered_by_a_call_is_no_unanswered_request(tmp_path: Path):
+    call = {"id": "c1", "type": "function", "function": {"name": "search", "arguments": "{}"}}
+    messages = ASKED + [{"role": "user", "content": "And of France?"},
+                        {"role": "assistant", "content": None, "tool_calls": [call]},
+                        {"role": "tool", "tool_call_id": "c1", "content": "Paris"}]
+    conversation, = openai_sources.read_conversations(read_source(_write(tmp_path, messages)))
+    assert "no-reply" not in {p.code for p in conversation.problems}
+
+
+CLOSINGS = {
+    "tau-bench-stop": "Thanks, that is all. ###STOP###",
+    "tau2-bench-transfer": "###TRANSFER###",
+    "tau2-bench-out-of-scope": "###OUT-OF-SCOPE###",
+    "no-words": "",
+}
+
+
+@pytest.mark.parametrize("closing", CLOSINGS.values(), ids=CLOSINGS.keys())
+def test_a_turn_that_closes_the_run_keeps_the_replies(tmp_path: Path, closing: str):
+    assert _grade(tmp_path, ASKED + [{"role": "user", "content": closing}]) == ["pass", "pass"]
+
+
+def test_mini_swe_agents_submission_keeps_the_replies(tmp_path: Path):
+    messages = [{"role": "user", "content": "Please solve this issue: what is the capital of Italy?"},
+                {"role": "assistant", "content": "THOUGHT: Rome.\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```"},
+                {"role": "user", "content": "diff --git a/capital.txt b/capital.txt\n+Rome"}]
+    assert _grade(tmp_path, messages) == ["pass", "pass"]
