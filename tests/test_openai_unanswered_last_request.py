@@ -85,3 +85,16 @@ def test_mini_swe_agents_submission_keeps_the_replies(tmp_path: Path):
                 {"role": "assistant", "content": "THOUGHT: Rome.\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```"},
                 {"role": "user", "content": "diff --git a/capital.txt b/capital.txt\n+Rome"}]
     assert _grade(tmp_path, messages) == ["pass", "pass"]
+
+
+REQUESTS_WITHOUT_WORDS = {
+    "an-image": [{"type": "image_url", "image_url": {"url": "data:image/png;base64,AAAA"}}],
+    "spoken": [{"type": "input_audio", "input_audio": {"data": "AAAA", "format": "wav"}}],
+    "a-file": [{"type": "text", "text": " "}, {"type": "file", "file": {"file_id": "file-1"}}],
+}
+
+
+@pytest.mark.parametrize("content", REQUESTS_WITHOUT_WORDS.values(), ids=REQUESTS_WITHOUT_WORDS.keys())
+def test_a_last_request_of_no_words_no_reply_answers_leaves_the_response_unknown(tmp_path: Path, content):
+    # an image, a question spoken or a file is a request all the same
+    assert _grade(tmp_path, ASKED + [{"role": "user", "content": content}]) == ["error", "error"]

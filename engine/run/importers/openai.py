@@ -226,17 +226,18 @@ class _Reader(MessageSteps):
             self.entries.append(Text(kind, "", text, self.text_origin(index, content)))
         self.prompted = self.prompted or (role == "user" and (lost or bool(text.strip())))
         if role == "user":
-            closes = answer is not None or self.closes(text, bool(lost))
+            closes = answer is not None or self.closes(content, text, bool(lost))
             self.asked = None if closes else self.text_origin(index, content)
         return answer is not None
 
-    def closes(self, text: str, lost: bool) -> bool:
-        """Whether a user turn asks nothing the agent is to answer: it holds no words, a
+    def closes(self, content: Any, text: str, lost: bool) -> bool:
+        """Whether a user turn asks nothing the agent is to answer: it holds nothing, a
         user simulator's closing token, or mini-swe-agent's submission (after the
-        command that submits). Words not read may be a request."""
+        command that submits). Words not read may be a request; so may an image, a
+        question spoken or a file, which hold no words."""
         if lost:
             return False
-        return not text.strip() or any(token in text for token in _CLOSINGS) or self.submitted
+        return _holds_nothing(content) or any(token in text for token in _CLOSINGS) or self.submitted
 
     def assistant(self, index: int, message: dict, acted: bool, before: list[int]) -> None:
         """An assistant message (``acted``: one before it wrote a ReAct call no turn has
@@ -464,6 +465,16 @@ class _Reader(MessageSteps):
         position, answer = self.answered_at[key]
         if answer != _answer(message):
             R.answered_again(self.entries, position, self.problems, origin)
+
+
+def _holds_nothing(content: Any) -> bool:
+    """Content that holds nothing: none, blank text, or a list of parts each blank text."""
+    if content is None or isinstance(content, str):
+        return not (content or "").strip()
+    return isinstance(content, list) and all(isinstance(part, dict) and isinstance(part.get("text"), str)
+                                             and not part["text"].strip() and part.keys() <= {"type", "text"}
+                                             and part.get("type", "text") in ("text", "input_text")
+                                             for part in content)
 
 
 def _id_key(value: Any) -> str:
