@@ -19,8 +19,10 @@ A harness may also take commands from the agent's text by a convention of its ow
 mini-swe-agent a fenced ``bash`` block): the user turn that answers one says so
 (``answer_markup``), and the run's calls are just as incomplete. A ReAct agent
 (LangChain's ReAct prompt, LlamaIndex's ReActAgent) writes an ``Action:`` line and an
-``Action Input:`` line, which prose may write too (a message that explains the format):
-only the user turn after it that opens with ``Observation:`` shows it was run
+``Action Input:`` line, which prose may write too (a message that explains the format),
+or tau-bench's ReAct and Act agents an ``Action:`` line and a JSON ``{"name": ...,
+"arguments": ...}``: only the user turn after it that opens with ``Observation:`` (tau-bench's
+``API output:``) shows it was run
 (``react_action``, ``observation``), or the run ending on it, the input its message's last
 words (``react_action_at_end``): whether it was run is then unknown. Some harnesses keep the whole scratchpad in one
 assistant message instead (``Action:``, ``Action Input:``, then an ``Observation:`` line
@@ -174,12 +176,14 @@ def _is_json_call(value: Any) -> bool:
 
 # ReAct's call: the tool named on an ``Action:`` line, its input on the next line (LangChain
 # also reads ``Action 1:`` and ``Action 1 Input:``, as the ReAct paper numbers steps), or
-# LangChain's chat and structured chat agents' JSON blob after ``Action:`` (fenced or not)
+# LangChain's chat and structured chat agents' JSON blob after ``Action:`` (fenced or not),
+# or tau-bench's ReAct and Act agents' ``{"name": ..., "arguments": ...}`` after it
 _REACT_ACTION = re.compile("|".join((
     r"^[ \t]*Action[ \t]*\d*[ \t]*:[^\n]*\n\s*Action[ \t]*\d*[ \t]*Input[ \t]*\d*[ \t]*:",
-    r'^[ \t]*Action[ \t]*:\s*(?:```[\w-]*\s*)?\{\s*"action"\s*:',
+    r'^[ \t]*Action[ \t]*:\s*(?:```[\w-]*\s*)?\{\s*"(?:action|name)"\s*:',
 )), re.MULTILINE)
-_OBSERVATION = re.compile(r"\s*Observation[ \t]*\d*[ \t]*:")
+# the answer: ``Observation:``, or tau-bench's ``API output:`` to an action of a tool
+_OBSERVATION = re.compile(r"\s*(?:Observation[ \t]*\d*|API output)[ \t]*:")
 
 
 def react_action(text: str) -> str | None:
@@ -204,14 +208,15 @@ def react_action_at_end(text: str) -> str | None:
     written = found.group(0)
     # the input: after ``Action Input:``, or the JSON blob after ``Action:``
     given = text[found.end():] if _INPUT_LINE.search(written) else text[found.start():].split(":", 1)[1]
-    if _tool_named(written, given).lower() == "final answer":
-        return None  # how LangChain's chat agents end a run: the reply, no call
+    if _tool_named(written, given).lower() in _REPLIES:
+        return None  # how LangChain's chat agents (and tau-bench's) answer the user: the reply, no call
     return written.strip() if _runs_to_the_end(given) else None
 
 
 _INPUT_LINE = re.compile(r"Input[ \t]*\d*[ \t]*:$")
 _ACTION_LINE = re.compile(r"[ \t]*Action[ \t]*\d*[ \t]*:(?P<name>[^\n]*)")
-_BLOB_ACTION = re.compile(r'"action"\s*:\s*"(?P<name>[^"\\]*)"')
+_BLOB_ACTION = re.compile(r'"(?:action|name)"\s*:\s*"(?P<name>[^"\\]*)"')
+_REPLIES = ("final answer", "respond")  # LangChain's action that ends a run, tau-bench's that answers the user
 
 
 def _tool_named(written: str, given: str) -> str:
@@ -247,7 +252,8 @@ def react_trace(text: str) -> str | None:
 
 
 def observation(text: str) -> str | None:
-    """How a user turn opens when it is a ReAct harness's answer (``Observation:``), or
+    """How a user turn opens when it is a ReAct harness's answer (``Observation:``, or
+    tau-bench's ``API output:``), or
     None; it answers a call only after a message that wrote one (``react_action``), before
     the next assistant message."""
     found = _OBSERVATION.match(text)
