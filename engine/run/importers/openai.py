@@ -205,7 +205,8 @@ class _Reader(MessageSteps):
         harness text unknown, and a user turn so lost is the eval prompt all the same:
         no later turn takes its place. True when the turn is a harness's answer to a
         command it took from the agent's text (``acted``: a ReAct call, written in the
-        message before, is answered by a turn that opens with ``Observation:``)."""
+        message before, is answered by a turn that opens with ``Observation:``, the
+        user's or the system's)."""
         content = message.get("content")
         lost = words_unread(content) or parts_unread(message)
         if lost:
@@ -214,7 +215,7 @@ class _Reader(MessageSteps):
                       "text can be decided")
         text = text_of(content)
         answer = found_in(text, content, answer_markup) if role == "user" else None
-        if answer is None and acted and role == "user":
+        if answer is None and acted:  # a harness may write a ReAct call's answer as a system turn too
             answer = found_in(text, content, observation)
         if answer is not None:
             shown = answer if len(answer) <= 40 else answer[:40] + "..."  # it may quote the command, or an exception
