@@ -98,3 +98,16 @@ REQUESTS_WITHOUT_WORDS = {
 def test_a_last_request_of_no_words_no_reply_answers_leaves_the_response_unknown(tmp_path: Path, content):
     # an image, a question spoken or a file is a request all the same
     assert _grade(tmp_path, ASKED + [{"role": "user", "content": content}]) == ["error", "error"]
+
+
+EMPTY_ANSWERS = {
+    "no-content": {"role": "assistant", "content": None},
+    "blank": {"role": "assistant", "content": "  "},
+    "empty-parts": {"role": "assistant", "content": []},
+}
+
+
+@pytest.mark.parametrize("answer", EMPTY_ANSWERS.values(), ids=EMPTY_ANSWERS.keys())
+def test_a_last_request_answered_with_no_words_leaves_the_response_unknown(tmp_path: Path, answer: dict):
+    # the words before it answer an earlier turn, as a Claude Code session's do
+    assert _grade(tmp_path, ASKED + [{"role": "user", "content": "And of France?"}, answer]) == ["error", "error"]

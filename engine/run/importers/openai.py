@@ -184,8 +184,10 @@ class _Reader(MessageSteps):
                       "reads none (a tool_result block in its content): the call it answers is left unanswered or "
                       "is not read, so no check over the run's calls can be decided")
         if role == "assistant":
-            self.asked = None
+            read = len(self.entries)
             self.assistant(index, message, acted, held + awaiting)
+            if len(self.entries) > read:  # words or a call answer the request; a message of neither leaves it open
+                self.asked = None
         elif role in ("tool", "function"):
             self.tool(index, message, role)
         elif self.harness(index, message, role, origin, acted):
