@@ -322,7 +322,8 @@ def _judge_and_grade(program: Program, judge: Judge, grader: dict, run: Run, res
     seconds = usage.duration_seconds if usage is not None else None
     decided = frozenset(a.key for a, v in zip(assertions, verdicts)
                         if a.key in judged and v.outcome in (Outcome.PASS, Outcome.FAIL))
-    carried = Carried(inputs=carry.grader_inputs(run, assertions, decided, judged, carry.grader_identity(info)))
+    carried = Carried(inputs=carry.grader_inputs(run, assertions, decided, judged, carry.grader_identity(info),
+                                                 result.verdicts))
     return graded(assertions, Evaluated(result.eval_key, verdicts, result.facts, result.contents), info, judged,
                   seconds, carried)
 

@@ -4,7 +4,8 @@ A semantic assertion graded by the LLM grader records ``grader_input`` in
 grading.json: a digest of the assertion's wording (and of the others asked with it),
 of every file of the run the grader could see, of the grader's page, of the request
 it is shown as it would be sent (``llm_adapter.prompt.request_digest``), of the
-rules its reply was checked by (``llm_adapter.verify.rules_digest``), of who
+rules its reply was checked by (``llm_adapter.verify.rules_digest``), of what the
+rule part of an assertion that is part rule, part judgement found, of who
 judged (``judged_by``), and of the verdict the grader gave. Graded again without ``--llm``, an
 earlier verdict whose ``grader_input`` is unchanged is kept, with method ``grader
 (carried over)``;
@@ -26,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Sequence
 
 from referee.engine.facts.metrics import run_skill_type
 from referee.engine.grader_page import page_digest
-from referee.engine.judging import not_shown
+from referee.engine.judging import Awaiting, not_shown
 from referee.engine.run.identity import SOURCE_MAP
 from referee.engine.run.safeio import read_bytes
 from referee.engine.verdict import Outcome, Precision, Verdict
@@ -116,17 +117,34 @@ def _files(folder: Path) -> list[str]:
 
 
 def grader_input(digest: str, assertion: CompiledAssertion,
-                 asked: Sequence[CompiledAssertion] = ()) -> str:
+                 asked: Sequence[CompiledAssertion] = (), waiting: Verdict | None = None) -> str:
     """What the grader was asked about: the run's files and the assertion's wording,
     the wording of the other assertions ``asked`` with it, and the grader's page. A
     run's semantic assertions go to the grader in one request: with another one
     reworded, added or left out, the grader would be asked another question (and a
     cassette has no reply to it). An assertion asked alone digests as before. The
     page (instructions, standards) is referee's: an upgrade that rewords it shows the
-    grader another page, and a verdict judged under the old one is not kept."""
+    grader another page, and a verdict judged under the old one is not kept.
+    ``waiting`` is the assertion's verdict before the grader judged it: for one with a
+    rule part, what that part found (``_rule_part``)."""
     others = [_wording(a) for a in asked if a.key != assertion.key]
     wording = json.dumps(_wording(assertion) + ([others] if others else []), ensure_ascii=False)
+    found = _rule_part(waiting)
+    if found:
+        wording += "\0" + found
     return "sha256:" + hashlib.sha256(f"{digest}\0{page_digest()}\0{wording}".encode()).hexdigest()[:32]
+
+
+def _rule_part(waiting: Verdict | None) -> str:
+    """What the rule part of an assertion that is part rule, part judgement found
+    (``judging.Awaiting``), and where: the grader's verdict is written after it, and
+    carried over with it, so a rule part edited since (the sentence and the judgement
+    part unchanged) must not leave an earlier finding standing for it. "" for an
+    assertion with no rule part, which digests as before."""
+    if not isinstance(waiting, Awaiting):
+        return ""
+    places = [[e.source, e.file, e.line, e.step, e.quote] for e in waiting.evidence]
+    return json.dumps([waiting.rule_part, places], ensure_ascii=False)
 
 
 def with_verdict(asked: str, outcome: Any, evidence: Any, places: Any) -> str:
@@ -144,17 +162,20 @@ def _wording(assertion: CompiledAssertion) -> list:
 
 
 def grader_inputs(run: Run, assertions: Sequence[CompiledAssertion], keys: frozenset[str],
-                  asked: frozenset[str] = frozenset(), judge: dict[str, Any] | None = None) -> dict[str, str]:
+                  asked: frozenset[str] = frozenset(), judge: dict[str, Any] | None = None,
+                  waiting: Sequence[Verdict] = ()) -> dict[str, str]:
     """``grader_input`` of each assertion in ``keys`` (the ones the grader judged),
     all of ``asked`` (the run's assertions handed to the grader) asked together, by
-    ``judge`` (``grader_identity`` of the grade's ``grader`` block)."""
+    ``judge`` (``grader_identity`` of the grade's ``grader`` block); ``waiting`` are
+    the verdicts of ``assertions`` before the grader judged them."""
     wanted = [a for a in assertions if a.key in keys]
     digest = run_digest(run) if wanted else None
     if digest is None:
         return {}
     together = [a for a in assertions if a.key in asked]
     shown = _shown(run, digest, together)
-    return {a.key: by_judge(grader_input(shown, a, together), judge) for a in wanted}
+    before = {a.key: v for a, v in zip(assertions, waiting)}
+    return {a.key: by_judge(grader_input(shown, a, together, before.get(a.key)), judge) for a in wanted}
 
 
 def by_judge(asked: str, judge: dict[str, Any] | None) -> str:
@@ -188,6 +209,7 @@ def earlier_verdicts(run: Run, assertions: Sequence[CompiledAssertion],
     verdict cannot be kept because the run or the assertion changed."""
     open_keys = {a.key: a for a, v in zip(assertions, verdicts)
                  if a.precision == Precision.SEMANTIC and v.outcome is Outcome.NOT_GRADED}
+    now = {a.key: v for a, v in zip(assertions, verdicts)}
     earlier = _earlier_items(run) if open_keys else {}
     # Only a verdict can be kept; an earlier error was none, and nothing changed for it to be dropped.
     judged = {key: item for key, item in earlier.items() if key in open_keys
@@ -204,7 +226,8 @@ def earlier_verdicts(run: Run, assertions: Sequence[CompiledAssertion],
     shown = _shown(run, digest, together) if digest is not None else None
     kept: dict[str, dict] = {}
     for key, item in judged.items():
-        asked = by_judge(grader_input(shown, open_keys[key], together), item.get("judged_by")) if shown is not None else None
+        asked = by_judge(grader_input(shown, open_keys[key], together, now[key]),
+                         item.get("judged_by")) if shown is not None else None
         if asked is not None and item.get("grader_input") == with_verdict(
                 asked, item.get("outcome"), item.get("evidence"), item.get("evidence_location")):
             kept[key] = item
