@@ -15,7 +15,8 @@ Two levels, both deterministic and linear in the size of the text:
   leading decimal point: ".50" is not "50", and a percent sign after it: "50%" is not
   "50". A loose match is reported as such.
 
-Both levels match whole words and whole numbers only: a quote cannot start or end
+Both levels match whole characters, whole words and whole numbers only: a quote
+cannot start or end inside what one character folds to ("20 k" is not in "20 ㎏"), nor
 inside a word, so "possible" is not found in "impossible" nor "68.00" in
 "168.00" (a number continues across a decimal point and after a sign), and an
 invisible character (a zero-width space, a soft hyphen) does not end a word. Scripts
@@ -283,6 +284,14 @@ def _parts(quote: str, headed: bool) -> list[str]:
     return [p for p in ELLIPSIS.split(quote.strip()) if p.strip()]
 
 
+def _splits_a_character(index: list[int], start: int, end: int) -> bool:
+    """Whether the folded text ``[start:end]`` begins or ends inside what one character
+    of the text folds to: NFKC reads "㎏" as "kg" and "№" as "No", and a quote of "20 k"
+    or "N" is not in "20 ㎏" or "№". The pieces of one character share its index."""
+    return (start > 0 and index[start - 1] == index[start]) or (
+        end < len(index) and index[end] == index[end - 1])
+
+
 def _search(segment: Segment, parts: list[str], loose: bool, mask: bool) -> Match | None:
     haystack, index = _fold(segment.text, loose, mask)
     text = segment.text
@@ -294,7 +303,8 @@ def _search(segment: Segment, parts: list[str], loose: bool, mask: bool) -> Matc
         if len(needle) < (1 if len(parts) == 1 else MIN_PART):
             return None
         at = haystack.find(needle, position)
-        while at >= 0 and (_inside_word(text, index[at], index[at + len(needle) - 1] + 1)
+        while at >= 0 and (_splits_a_character(index, at, at + len(needle))
+                           or _inside_word(text, index[at], index[at + len(needle) - 1] + 1)
                            or _after_negation(text, index[at])
                            or _aside(segment, index[at], index[at + len(needle) - 1])):
             at = haystack.find(needle, at + 1)
