@@ -202,8 +202,11 @@ def _apostrophe_inside(text: str, i: int) -> bool:
 
 def _inside_word(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` begins or ends in the middle of a word or number.
-    Invisible characters are looked through, and a combining mark after the end
-    belongs to the character it follows."""
+    Invisible characters are looked through, and a combining mark belongs to the
+    character it follows: a quote cannot start with one, and one that ends with one
+    ends where its letter does ("Mü" written "u" + U+0308 is a part of "Müller")."""
+    if start > 0 and _mark(text[start]):
+        return True
     b = _visible(text, start - 1, -1)  # the character before, as the text reads
     if b >= 0 and _wordy(text[start]):
         before = text[b]
@@ -217,14 +220,22 @@ def _inside_word(text: str, start: int, end: int) -> bool:
         if before.isdigit() or _signlike(before):
             return True
     a = _visible(text, end, 1)  # the character after, as the text reads
-    if a < len(text) and _wordy(text[end - 1]):
+    last = end - 1  # the last character, its combining marks set aside
+    while last > start and _mark(text[last]):
+        last -= 1
+    if a < len(text) and _wordy(text[last]):
         after = text[a]
-        if _wordy(after) or unicodedata.category(after).startswith("M") or _apostrophe_inside(text, a):
+        if _wordy(after) or _mark(after) or _apostrophe_inside(text, a):
             return True
-        if text[end - 1].isdigit() and (after in PERCENT or (after in NUMBER_GLUE and a + 1 < len(text)
-                                                            and text[a + 1].isdigit())):
+        if text[last].isdigit() and (after in PERCENT or (after in NUMBER_GLUE and a + 1 < len(text)
+                                                         and text[a + 1].isdigit())):
             return True
     return False
+
+
+def _mark(ch: str) -> bool:
+    """A combining mark (an accent written after its letter, an enclosing circle ...)."""
+    return unicodedata.category(ch).startswith("M")
 
 
 def _after_negation(text: str, start: int) -> bool:
