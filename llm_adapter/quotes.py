@@ -3,8 +3,9 @@
 Two levels, both deterministic and linear in the size of the text:
 
 - ``exact``: equal after collapsing runs of whitespace (line ends, indentation).
-- ``loose``: equal after NFKC (full-width forms, ligatures; never for a raised,
-  lowered or circled digit, which NFKC would make a plain one) and after treating every
+- ``loose``: equal after NFKC (full-width forms, ligatures, a letter and its combining
+  marks as one letter: "u" + U+0308 is "ü"; never for a raised, lowered or circled
+  digit, which NFKC would make a plain one) and after treating every
   run of whitespace and punctuation as one separator, so curly versus straight
   quotes, full-width commas or a reflowed JSON object still match. Letters, digits
   and symbols must all be the same ("docStatus 20" never matches "docStatus 10"),
@@ -100,7 +101,10 @@ def _fold(text: str, loose: bool, mask: bool = False) -> tuple[str, list[int]]:
     last = ""  # the last kept character
     line_start = True
     skip_line = False
+    joined = 0  # loose: the end of the combining marks read with the character before them
     for i, ch in enumerate(text):
+        if i < joined:
+            continue
         if line_start and mask and HEADING.match(text, i):
             skip_line = True
         line_start = ch == "\n"
@@ -111,7 +115,12 @@ def _fold(text: str, loose: bool, mask: bool = False) -> tuple[str, list[int]]:
                 index.append(i)
                 pending, last = [], BARRIER
             continue
-        for piece in (_compatible(ch) if loose else ch):
+        pieces = _compatible(ch) if loose else ch
+        if loose and ch != "\n":
+            joined = _marks_end(text, i + 1)
+            if joined > i + 1:  # "u" + U+0308 reads "ü": NFKC makes them one, as the quote may write it
+                pieces = _composed(text[i:joined])
+        for piece in pieces:
             if (_separator(piece) and not _sign(text, i, piece) and not _percent(text, i, piece)
                     if loose else piece.isspace()):
                 pending.append((piece, i))
@@ -131,6 +140,22 @@ def _fold(text: str, loose: bool, mask: bool = False) -> tuple[str, list[int]]:
         out.append(BARRIER)
         index.append(len(text) - 1)
     return "".join(out), index
+
+
+def _marks_end(text: str, i: int) -> int:
+    """The index after the combining marks that start at ``text[i]`` (``i`` if none)."""
+    while i < len(text) and _mark(text[i]):
+        i += 1
+    return i
+
+
+def _composed(cluster: str) -> str:
+    """A character and the combining marks after it, after NFKC (``_compatible``'s
+    exception kept: a raised or circled digit stays what it is)."""
+    base = cluster[0]
+    if base.isnumeric() and not base.isdecimal():
+        return base + "".join(_compatible(mark) for mark in cluster[1:])
+    return unicodedata.normalize("NFKC", cluster)
 
 
 def _compatible(ch: str) -> str:
@@ -303,6 +328,13 @@ def _splits_a_character(index: list[int], start: int, end: int) -> bool:
         end < len(index) and index[end] == index[end - 1])
 
 
+def _end(text: str, index: list[int], last: int, loose: bool) -> int:
+    """Where in ``text`` a match whose last folded character is ``last`` ends: after the
+    combining marks the loose fold read with that character, as the text stands."""
+    end = index[last] + 1
+    return _marks_end(text, end) if loose else end
+
+
 def _search(segment: Segment, parts: list[str], loose: bool, mask: bool) -> Match | None:
     haystack, index = _fold(segment.text, loose, mask)
     text = segment.text
@@ -315,7 +347,7 @@ def _search(segment: Segment, parts: list[str], loose: bool, mask: bool) -> Matc
             return None
         at = haystack.find(needle, position)
         while at >= 0 and (_splits_a_character(index, at, at + len(needle))
-                           or _inside_word(text, index[at], index[at + len(needle) - 1] + 1)
+                           or _inside_word(text, index[at], _end(text, index, at + len(needle) - 1, loose))
                            or _after_negation(text, index[at])
                            or _aside(segment, index[at], index[at + len(needle) - 1])):
             at = haystack.find(needle, at + 1)
@@ -326,7 +358,7 @@ def _search(segment: Segment, parts: list[str], loose: bool, mask: bool) -> Matc
         position = at + len(needle)
     if first is None:  # no parts; callers pass at least one
         return None
-    start, end = index[first], index[last] + 1
+    start, end = index[first], _end(text, index, last, loose)
     if segment.shown is not None and end > segment.shown:
         # past what the grader was shown (the leftmost match ends soonest): no verdict
         # rests on text it could not read, not even a word the cut split
