@@ -82,12 +82,12 @@ def _data_block(evidence: RunEvidence) -> str:
             parts.append("(nothing)")
         parts += [_segment_text(s) for s in segments]
     if evidence.unreadable:
-        parts.append("=== not readable as text: " + ", ".join(evidence.unreadable) + " ===")
+        parts.append("=== not readable as text: " + ", ".join(map(shown_name, evidence.unreadable)) + " ===")
     return defuse("\n".join(parts))
 
 
 def _segment_text(segment: Segment) -> str:
-    where = f"{segment.file} line {segment.line}"
+    where = f"{shown_name(segment.file)} line {segment.line}"
     if segment.step is not None:
         where += f", step {segment.step}"
     text = segment.text
@@ -97,6 +97,13 @@ def _segment_text(segment: Segment) -> str:
     for first, _, what in segment.unread:  # the rules make it unknown: so must the grader
         where += f"; {what} is not known in full (line {first}: only part of it, or not as it was)"
     return f"--- {where} ---\n{text}"
+
+
+def shown_name(path: str) -> str:
+    """``path`` as text: a byte of a file name that is not UTF-8 (read as a lone
+    surrogate) written as its escape, ``caf\\udce9.txt``, as every report of referee
+    writes it. The request is sent and keyed as UTF-8, which has no lone surrogate."""
+    return path.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def defuse(text: str) -> str:
