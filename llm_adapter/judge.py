@@ -154,5 +154,7 @@ class LLMJudge:
 
 
 def _run_name(run: Run) -> str:
+    """The run's folder, as text: a byte of its name that is not UTF-8 escaped
+    (``prompt.shown_name``), since it goes into a cassette's ``about``, which is UTF-8."""
     run_id = getattr(run, "id", None)
-    return str(getattr(run_id, "rel", None) or "?")
+    return prompt.shown_name(str(getattr(run_id, "rel", None) or "?"))
