@@ -24,7 +24,7 @@ from referee.engine.compare.holistic import Point, Reading
 from referee.llm_adapter import substance
 from referee.llm_adapter.backends import Backend, ChatRequest
 from referee.llm_adapter.evidence import Segment, collect
-from referee.llm_adapter.prompt import MARK, defuse, shown_name
+from referee.llm_adapter.prompt import MARK, defuse, escaped
 from referee.llm_adapter.quotes import locate
 from referee.llm_adapter.redact import Redactor
 from referee.llm_adapter.reply import Malformed, load_object
@@ -218,7 +218,7 @@ def _cut(side: tuple[Segment, ...]) -> tuple[Segment, ...]:
     room = MAX_CHARS
     cut = []
     for number, segment in enumerate(side):
-        header = ("\n" if number else "") + f"--- {shown_name(segment.file)} ---\n"
+        header = ("\n" if number else "") + f"--- {escaped(segment.file)} ---\n"
         room -= len(defuse(header))
         grown = len(defuse(segment.text)) - len(segment.text)
         fits = max(0, room - grown)
@@ -229,8 +229,8 @@ def _cut(side: tuple[Segment, ...]) -> tuple[Segment, ...]:
 
 def render(task: str, shown: tuple[tuple[Segment, ...], tuple[Segment, ...]], criteria: Sequence[str]) -> ChatRequest:
     """The request: the task, the criteria to score, then each output as data."""
-    # a file name that is not UTF-8 is shown with its byte escaped (``prompt.shown_name``): the request is UTF-8
-    blocks = [defuse("\n".join(f"--- {shown_name(s.file)} ---\n{s.text}" for s in side) or "(no output)")[:MAX_CHARS]
+    # a file name that is not UTF-8 is shown with its byte escaped (``prompt.escaped``): the request is UTF-8
+    blocks = [defuse("\n".join(f"--- {escaped(s.file)} ---\n{s.text}" for s in side) or "(no output)")[:MAX_CHARS]
               for side in shown]
     boundary = hashlib.sha256(("referee-compare\0" + "\0".join(blocks)).encode("utf-8")).hexdigest()[:32]
     lines = ["The task:", defuse(task) or "(not given)", "",

@@ -105,7 +105,7 @@ class LLMJudge:
     def _judge_group(self, evidence: RunEvidence, group: list[SemanticItem], tally: _Tally,
                      result: _Outcome, run_name: str) -> None:
         rendered = prompt.render(evidence, group)
-        about = f"{run_name}: " + " | ".join(item.text for item in group)
+        about = f"{run_name}: " + " | ".join(prompt.escaped(item.text) for item in group)  # a cassette is UTF-8
         reply = self._ask(rendered, tally, about)
         verdicts = {item.key: verify.judge_item(next(a for a in reply.assertions if a.id == ident),
                                                 evidence)
@@ -155,6 +155,6 @@ class LLMJudge:
 
 def _run_name(run: Run) -> str:
     """The run's folder, as text: a byte of its name that is not UTF-8 escaped
-    (``prompt.shown_name``), since it goes into a cassette's ``about``, which is UTF-8."""
+    (``prompt.escaped``), since it goes into a cassette's ``about``, which is UTF-8."""
     run_id = getattr(run, "id", None)
-    return prompt.shown_name(str(getattr(run_id, "rel", None) or "?"))
+    return prompt.escaped(str(getattr(run_id, "rel", None) or "?"))

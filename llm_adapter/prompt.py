@@ -46,9 +46,9 @@ def render(evidence: RunEvidence, items: Sequence[SemanticItem]) -> Rendered:
     lines = [f"Skill type: {evidence.skill_type}. {STANDARDS[evidence.skill_type]}", "",
              "Expectations to grade:"]
     for ident, item in zip(ids, items):
-        lines.append(f"{ident}: {item.text}")
+        lines.append(f"{ident}: {escaped(item.text)}")
         if item.rubric and item.rubric.strip() != item.text.strip():
-            lines.append(f"    decide: {item.rubric}")
+            lines.append(f"    decide: {escaped(item.rubric)}")
     lines += ["", f"BOUNDARY is {boundary}. The record of the run:",
               f"<<<{MARK}-{boundary}>>>", data, f"<<<END {MARK}-{boundary}>>>", "",
               f"Grade {', '.join(ids)} now. Reply with the JSON object only."]
@@ -82,12 +82,12 @@ def _data_block(evidence: RunEvidence) -> str:
             parts.append("(nothing)")
         parts += [_segment_text(s) for s in segments]
     if evidence.unreadable:
-        parts.append("=== not readable as text: " + ", ".join(map(shown_name, evidence.unreadable)) + " ===")
+        parts.append("=== not readable as text: " + ", ".join(map(escaped, evidence.unreadable)) + " ===")
     return defuse("\n".join(parts))
 
 
 def _segment_text(segment: Segment) -> str:
-    where = f"{shown_name(segment.file)} line {segment.line}"
+    where = f"{escaped(segment.file)} line {segment.line}"
     if segment.step is not None:
         where += f", step {segment.step}"
     text = segment.text
@@ -99,11 +99,12 @@ def _segment_text(segment: Segment) -> str:
     return f"--- {where} ---\n{text}"
 
 
-def shown_name(path: str) -> str:
-    """``path`` as text: a byte of a file name that is not UTF-8 (read as a lone
-    surrogate) written as its escape, ``caf\\udce9.txt``, as every report of referee
-    writes it. The request is sent and keyed as UTF-8, which has no lone surrogate."""
-    return path.encode("utf-8", "backslashreplace").decode("utf-8")
+def escaped(text: str) -> str:
+    """``text`` with each lone surrogate written as its escape, as every report of
+    referee writes it: a byte of a file name that is not UTF-8 (``caf\\udce9.txt``), or
+    a sentence of evals.json holding the JSON escape ``\\ud800``, which is no text. The
+    request is sent and keyed as UTF-8, which has no lone surrogate."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def defuse(text: str) -> str:

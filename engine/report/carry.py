@@ -132,7 +132,9 @@ def grader_input(digest: str, assertion: CompiledAssertion,
     found = _rule_part(waiting)
     if found:
         wording += "\0" + found
-    return "sha256:" + hashlib.sha256(f"{digest}\0{page_digest()}\0{wording}".encode()).hexdigest()[:32]
+    # "surrogatepass": a sentence of evals.json may hold a lone surrogate (the escape "\\ud800")
+    material = f"{digest}\0{page_digest()}\0{wording}".encode("utf-8", "surrogatepass")
+    return "sha256:" + hashlib.sha256(material).hexdigest()[:32]
 
 
 def _rule_part(waiting: Verdict | None) -> str:
