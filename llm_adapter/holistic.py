@@ -233,7 +233,7 @@ def render(task: str, shown: tuple[tuple[Segment, ...], tuple[Segment, ...]], cr
     blocks = [defuse("\n".join(f"--- {escaped(s.file)} ---\n{s.text}" for s in side) or "(no output)")[:MAX_CHARS]
               for side in shown]
     boundary = hashlib.sha256(("referee-compare\0" + "\0".join(blocks)).encode("utf-8")).hexdigest()[:32]
-    lines = ["The task:", defuse(task) or "(not given)", "",
+    lines = ["The task:", defuse(escaped(task)) or "(not given)", "",  # evals.json may hold "\\ud800": no text
              "Criteria to score: " + (", ".join(criteria) if criteria else "none (leave criteria empty)"), "",
              f"BOUNDARY is {boundary}."]
     for letter, block in zip("AB", blocks):
