@@ -123,7 +123,7 @@ def judge_item(entry: AssertionReply, evidence: RunEvidence) -> Verdict:
     if not found:
         return Verdict(Outcome.FAIL, "grader said PASS without quoting any evidence",
                        details=details)
-    addressed = [m for _, m in found if ADDRESSED.search(substance.as_read(m.found))]
+    addressed = [m for _, m in found if addresses_the_grader(m)]
     if addressed:
         return Verdict(Outcome.FAIL,
                        f"grader said PASS quoting text addressed to the grader "
@@ -139,6 +139,12 @@ def judge_item(entry: AssertionReply, evidence: RunEvidence) -> Verdict:
     return Verdict(Outcome.PASS, f"grader: {reasoning} {_cited(found)}", records, details=details)
 
 
+def addresses_the_grader(match: Match) -> bool:
+    """Whether the text ``match`` found speaks to the grader (``ADDRESSED``): an
+    injection attempt, which proves nothing."""
+    return ADDRESSED.search(substance.as_read(match.found)) is not None
+
+
 def _cited(found) -> str:
     firsts = [f"\"{shorten(m.found, 80)}\" ({to_evidence(m).where()})" for _, m in found[:2]]
     return "Evidence: " + "; ".join(firsts)
@@ -150,17 +156,21 @@ def _detail(quote: Quote, match: Match) -> str:
 
 
 def claims(reply: Reply, evidence: RunEvidence) -> tuple[GraderClaim, ...]:
-    """Claims are verified only if the grader says so and a non-notes quote checks out."""
+    """Claims are verified only if the grader says so and a non-notes quote checks out
+    (one that is not addressed to the grader: an injection proves no claim either)."""
     result = []
     for claim in reply.claims:
         found, missing, _ = check_quotes(claim.evidence, evidence)
-        solid = [m for _, m in found if m.segment.source in PASS_SOURCES and unread(m) is None]
+        solid = [m for _, m in found if m.segment.source in PASS_SOURCES and unread(m) is None
+                 and not addresses_the_grader(m)]
         verified = claim.verified and bool(solid) and not missing
         if solid:
             text = "; ".join(f"\"{shorten(m.found, 80)}\" ({to_evidence(m).where()})"
                              for m in solid[:2])
         elif missing:
             text = f"quoted text not found in {missing[0].source}"
+        elif any(addresses_the_grader(m) for _, m in found):
+            text = "quoted only text addressed to the grader, which proves nothing"
         else:
             text = "no evidence outside agent notes"
         result.append(GraderClaim(shorten(claim.claim, 300), claim.type, verified, text))
