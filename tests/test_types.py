@@ -55,7 +55,7 @@ STILL_ANY = {
     ("engine/run/importers/detect.py", "_changed_views", "run"): "Run",
     ("engine/run/importers/detect.py", "_counted_calls", "run"): "Run",
     ("engine/run/importers/detect.py", "_unimported_outputs", "run"): "Run",
-    ("engine/run/importers/openai.py", "call", "call"): "JSON: a message's tool call as read",
+    ("engine/run/importers/openai_calls.py", "call", "call"): "JSON: a message's tool call as read",
     ("engine/run/importers/skill_creator.py", "tagged", "note"): "Note",
     ("engine/run/select.py", "select_runs", "runs"): "the implementation of overloads that type it",
 }

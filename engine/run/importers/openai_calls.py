@@ -1,0 +1,178 @@
+"""The tool calls of an OpenAI-format conversation and the tool messages that answer them.
+
+An assistant message's ``tool_calls`` (and a legacy ``function_call``) are read here as
+calls, their ``arguments`` as JSON (kept as text, their fields unknown, when they are
+not an object); a ``tool`` message pairs with the open call of its ``tool_call_id`` (a
+``function`` message with the call of its name, an answer with no id with the first
+open call of the tool it names), and gives that call its return and its status
+(``statuses``). What the messages around them mean is ``openai``'s.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import Any
+
+from referee.engine.run.agents import CALLS_MAY_BE_MISSING
+from referee.engine.run.importers import record as R
+from referee.engine.run.importers.exact import loads
+from referee.engine.run.importers.openai_content import result_of, text_of, words_unread
+from referee.engine.run.importers.openai_steps import Locate, MessageSteps
+from referee.engine.run.importers.record import Call, Origin
+from referee.engine.run.importers.source import holds_call
+from referee.engine.run.importers.statuses import FLAGS, ErrorWhen, Statuses
+from referee.engine.run.model import Problem
+
+_CALL_MEMBERS = frozenset({"id", "type", "function", "index"})  # what a tool call holds, read or not a call
+
+
+class ToolCalls(MessageSteps):
+    """The calls read so far, which of them are still open, and their answers."""
+
+    def __init__(self, locate: Locate, name: str, problems: list[Problem], error_when: ErrorWhen | None) -> None:
+        super().__init__(locate, problems)
+        self.name = name
+        self.statuses = Statuses(name, error_when, self.warn)  # the statuses of the answered calls
+        self.open: dict[str, list[int]] = {}  # tool_call_id (or "function:<name>") -> positions
+        self.answered_at: dict[str, tuple[int, tuple]] = {}  # the same key -> (the call answered last, its answer)
+        self.ids: set[str] = set()
+
+    def call(self, index: int, nth: int, call: Any, legacy: bool = False) -> None:
+        at = "/function_call" if legacy else f"/tool_calls/{nth}/function"
+        origin = self.locate(index, "arguments", nth, f"{at}/arguments")
+        function = call.get("function") if isinstance(call, dict) else None
+        if not isinstance(function, dict):
+            self.unread_call(origin, "a tool call without a function; skipped")
+            return
+        beside = call.keys() - _CALL_MEMBERS
+        if beside and holds_call({k: call[k] for k in beside}):
+            self.unread_call(origin, "a tool call holds another call beside its function; not read")
+        raw_name = function.get("name")
+        name = raw_name if isinstance(raw_name, str) else ""
+        args, readable = self.arguments(function.get("arguments"), origin)
+        call_id = call.get("id") if isinstance(call.get("id"), str) else None
+        key = f"function:{name}" if legacy else _id_key(call.get("id"))
+        if not legacy and call.get("id") is not None and key in self.ids:
+            self.warn("duplicate-id", origin, f"tool call id {call.get('id')!r} used again; results pair with the "
+                      "first call still open")
+        if not legacy and call.get("id") is not None:
+            self.ids.add(key)
+        self.open.setdefault(key, []).append(len(self.entries))
+        named = self.locate(index, "name", nth, f"{at}/name")
+        unread = frozenset() if readable else frozenset({"args"})
+        self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id, tool_origin=named,
+                                 unread=unread))
+
+    def unread_call(self, origin: Origin, why: str) -> None:
+        """A call the message holds that cannot be read: said, and the run's calls are incomplete."""
+        self.warn("bad-call", origin, why)
+        self.warn(CALLS_MAY_BE_MISSING, origin, "a tool call of this message could not be read: no check over "
+                  "the run's calls can be decided")
+
+    def arguments(self, raw: Any, origin: Origin) -> tuple[Any, bool]:
+        """The arguments' value, and whether they could be read: a JSON object (as
+        text, or as a value). Anything else (invalid JSON, a string holding JSON
+        again, a list) is kept as it is, and its fields are unknown, never absent."""
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            return {}, True
+        found = loads(raw) if isinstance(raw, str) else (raw,)
+        if found is None:
+            self.warn("bad-arguments", origin, "arguments are not valid JSON; kept as text, and a check on "
+                      "their fields is an error")
+            return raw, False
+        if not isinstance(found[0], dict):
+            self.warn("bad-arguments", origin, f"arguments are JSON but not an object ({value_kind(found[0])}); "
+                      "kept as they are, and a check on their fields is an error")
+            return found[0], False
+        return found[0], True
+
+    def tool(self, index: int, message: dict, role: str) -> None:
+        origin = self.text_origin(index, message.get("content"))
+        if role == "function":
+            key = f"function:{message.get('name')}"
+        else:
+            call_id = message.get("tool_call_id")
+            named = message.get("tool_call_ids")  # SWE-agent's trajectories name the one call in a list
+            if call_id is None and isinstance(named, list) and len(named) == 1:
+                call_id = named[0]
+            key = _id_key(call_id)
+        tool = _named_tool(message) if role == "tool" and key == "" else None
+        position = self.answered_call(self.open.get(key) or [], tool)
+        if position is None:
+            shown = key.removeprefix(_NOT_TEXT)  # an id given as a number is shown as its JSON text
+            if tool is not None:
+                self.warn("orphan-result", origin, f"result for {tool!r}, with no id: no open call of that tool; "
+                          "skipped")
+            else:
+                self.warn("orphan-result", origin, f"result for {shown!r}: no open call has that id; skipped")
+            if key in self.answered_at and tool is None:
+                self.answered_again(key, message, origin)
+            else:
+                R.unplaced_answer(self.problems, origin, shown or None)
+            return
+        self.answered_at[key] = (position, _answer(message))
+        call = R.call_at(self.entries, position)
+        content = message.get("content")
+        lost = not isinstance(content, dict) and words_unread(content)  # an object is kept whole as the return
+        if lost:
+            self.warn("unread-text", origin, "the tool message holds text in a shape this importer does not read: "
+                      "its call's return is unknown")
+        status, unread = self.statuses.of(message, origin, lost)
+        unread |= {"return"} if lost else frozenset()
+        result = result_of(content)
+        self.entries[position] = replace(call, result=result, status=status, result_origin=origin,
+                                         unread=call.unread | unread)
+
+    def answered_call(self, waiting: list[int], tool: str | None) -> int | None:
+        """The position of the open call an answer pairs with, taken off ``waiting``
+        (the calls open under its id): the first, or the first of the tool it names
+        when the calls were made without ids (``tool``: Ollama's calls have none, and
+        its answers name their tool); None when no such call is open."""
+        for at, position in enumerate(waiting):
+            if tool is None or R.call_at(self.entries, position).tool == tool:
+                return waiting.pop(at)
+        return None
+
+    def answered_again(self, key: str, message: dict, origin: Origin) -> None:
+        """A second, different answer to a call: which one counts is not said, so the
+        call's status and return are unknown (the same answer repeated changes nothing)."""
+        position, answer = self.answered_at[key]
+        if answer != _answer(message):
+            R.answered_again(self.entries, position, self.problems, origin)
+
+
+def _id_key(value: Any) -> str:
+    """How a call id (or a tool message's ``tool_call_id``) pairs: text as it is, none
+    as ``""``, and any other JSON value (a number, as some servers write ids) by its
+    JSON text, so ``1`` pairs with ``1`` and with neither ``"1"`` nor ``1.0``."""
+    if value is None or isinstance(value, str):
+        return value or ""
+    return _NOT_TEXT + json.dumps(value, ensure_ascii=False, sort_keys=True, default=str)
+
+
+_NOT_TEXT = "\0"  # opens the key of an id that is no text (a text id starting with NUL is unheard of)
+
+
+def _named_tool(message: dict) -> str | None:
+    """The tool a tool message names as the one that answers (``tool_name``, as
+    Ollama's clients write it, or ``name``), None when it names none."""
+    return next((message[key] for key in ("tool_name", "name") if isinstance(message.get(key), str)), None)
+
+
+def _answer(message: dict) -> tuple:
+    """What a tool message answers: its content and its error flags. Content that is
+    no text is compared as it is (two objects, or two lists of parts not read as text,
+    would both be the empty text)."""
+    content = message.get("content")
+    if isinstance(content, dict) or words_unread(content):
+        shown = json.dumps(content, ensure_ascii=False, sort_keys=True, default=str)
+    else:
+        shown = text_of(content)
+    return (shown,) + tuple(repr(message.get(flag)) for flag in FLAGS)
+
+
+
+def value_kind(value: Any) -> str:
+    """How a problem names the kind of a JSON value that is not the one expected."""
+    return "text" if isinstance(value, str) else "a list" if isinstance(value, list) else type(value).__name__
