@@ -21,7 +21,8 @@ from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.jsondoc import (HISTORY, MESSAGE_KEYS, TRAJECTORY, WHOLE_LIMIT, Document,
                                                   Element, message_array, strays)
 from referee.engine.run.importers.message_lines import MessageLines, columns
-from referee.engine.run.importers.openai import FORMAT, UNREAD, Locate, is_message, read_messages, unknown_response
+from referee.engine.run.importers.openai import FORMAT, UNREAD, Locate, is_message, read_messages
+from referee.engine.run.importers.openai_replies import unknown_response
 from referee.engine.run.importers.openai_content import holds_reply, langchain_message
 from referee.engine.run.importers.record import Conversation, Origin
 from referee.engine.run.importers.source import (CALL_WORDS, Source, each_json_line, holds_call, holds_call_as_text,

@@ -1,0 +1,107 @@
+"""The words of an OpenAI-format assistant message, and how the end of a run leaves them.
+
+Words sent with a tool call (or with a command the harness took from the text) are a
+note; the others are replies, and the replies make up the response. Words that could
+not be read leave the response unknown when they may be a reply. At the end of a run
+a last request of the user no assistant message answers leaves the response unknown,
+and a last ReAct call no turn answers leaves the run's calls unknown. Which message
+sends its words with a call is ``openai``'s to say.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from referee.engine.run.agents import CALLS_MAY_BE_MISSING
+from referee.engine.run.importers.openai_calls import ToolCalls
+from referee.engine.run.importers.openai_steps import Locate
+from referee.engine.run.importers.record import Origin, Text
+from referee.engine.run.importers.statuses import ErrorWhen
+from referee.engine.run.model import Problem
+
+
+class Replies(ToolCalls):
+    """Where the replies of the message read last are, and what the run ends on."""
+
+    def __init__(self, locate: Locate, name: str, problems: list[Problem], error_when: ErrorWhen | None) -> None:
+        super().__init__(locate, name, problems, error_when)
+        self.step_replies: list[int] = []  # where the replies of the message read last are among the entries
+        # the last assistant message ended on a ReAct call no answer has followed yet: where its
+        # text is, and where its replies are among the entries
+        self.last_action: tuple[Origin, list[int]] | None = None
+        self.asked: Origin | None = None  # the user's last turn, when no assistant message has come after it
+
+    def finish(self) -> None:
+        """A run that ends on a ReAct call no turn answered (the message wrote it last, as
+        a harness stops the model for it): the harness may have run it and stopped
+        before writing the answer, or not, so the run's calls are unknown, the message
+        is a note sent with a call, and the response is unknown, as for a call written
+        in markup. A ReAct call with words after it, or answered, was settled before.
+
+        A run that ends on a request of the user no assistant message answers (a log cut
+        short, a logged request whose completion is not beside it): the agent's answer
+        to it is not in the record, and the replies before it answer earlier turns, so
+        the response is unknown."""
+        if self.asked is not None:
+            self.warn("no-reply", self.asked, "the conversation ends with a user turn no reply answers: the words "
+                      "before it (if any) answer earlier turns, so the response is unknown")
+            self.reply_unread = self.reply_unread or self.asked
+        if self.last_action is not None:
+            origin, replies = self.last_action
+            self.warn(CALLS_MAY_BE_MISSING, origin, "the run ends on a ReAct call (Action: and Action Input:) that "
+                      "no Observation: answers: whether the harness ran it is not in the record, so no check over "
+                      "the run's calls can be decided")
+            self.sent_with_call(replies)
+            self.call_as_text = (origin, len(self.entries))
+        super().finish()
+
+    def steps_merged(self, index: int, origin: Origin) -> None:
+        """An assistant message that holds text and keeps its calls apart from it (an AI
+        SDK UI message's ``toolInvocations`` or tool ``parts``, not read): its content is
+        the text of all its steps, the words before a call and maybe, after the last, the
+        reply, and nothing here tells them apart. Its text is a note, sent with a call;
+        the reply it may hold leaves the response unknown."""
+        self.warn("unread-text", origin, f"message {index + 1} keeps its tool calls apart from its text, "
+                  "which may be words before them or a reply after them: the response is unknown")
+        self.reply_unread = self.reply_unread or origin
+
+    def words_lost(self, origin: Origin, what: str, sent_with_call: bool) -> None:
+        """Words of an assistant message that are not read: said, and a reply's leave the
+        response unknown (a note's are no part of it)."""
+        self.warn("unread-text", origin, f"{what}: what the agent said there is unknown")
+        if not sent_with_call:
+            self.reply_unread = self.reply_unread or origin
+
+    def said(self, text: str, origin: Origin, sent_with_call: bool) -> None:
+        """Words of an assistant message: a note when sent with a tool call, else a reply."""
+        if sent_with_call:
+            self.entries.append(Text("agent", "text sent with a tool call", text, origin))
+            return
+        note = Text("agent", "reply", text, origin)
+        self.step_replies.append(len(self.entries))
+        self.entries.append(note)
+        self.replies.append(note)
+
+    def sent_with_call(self, positions: list[int]) -> None:
+        """The replies at ``positions`` came with the call item that follows their message
+        (a Responses API list keeps a response's text and its calls as items of their
+        own): sent with a call, they are notes, not replies."""
+        for position in positions:
+            reply = self.entries[position]
+            if isinstance(reply, Text):  # a reply is always a text: said() put it there
+                self.entries[position] = replace(reply, title="text sent with a tool call")
+                self.replies = [kept for kept in self.replies if kept is not reply]
+
+    def response(self) -> tuple[Text, ...]:
+        """The replies; unknown (each unsure, or one empty unsure text where none was
+        read) when a reply holds words that were not read: the response is every
+        reply, so it is not the others' words without it, nor none."""
+        if self.reply_unread is None:
+            return tuple(self.replies)
+        return unknown_response(tuple(self.replies), self.reply_unread)
+
+
+def unknown_response(replies: tuple[Text, ...], where: Origin) -> tuple[Text, ...]:
+    """The replies read, each unsure (or one empty unsure text at ``where``, where a
+    reply not read lies, when none was read): the response cannot be used."""
+    return tuple(replace(reply, unsure=True) for reply in replies) or (Text("agent", "reply", "", where, unsure=True),)
