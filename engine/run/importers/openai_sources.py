@@ -6,8 +6,9 @@ conversations: tau-bench's results, each ``{"traj": [...], ...}``), or JSON
 lines: one message per line (one conversation for the file) or one conversation per
 line. A document's elements are found by one pass over its bytes (``jsondoc``) and
 each is parsed when it is read, so one conversation is in memory at a time; a
-conversation written on one line is cited by JSON Pointer and column. What the
-messages mean is ``openai``'s.
+conversation written on one line is cited by JSON Pointer and column. What a
+conversation's object leaves unread around its message list is
+``openai_list_problems``'s; what the messages mean is ``openai``'s.
 """
 
 from __future__ import annotations
@@ -24,9 +25,9 @@ from referee.engine.run.importers.message_lines import MessageLines, columns
 from referee.engine.run.importers.openai import FORMAT, UNREAD, Locate, is_message, read_messages
 from referee.engine.run.importers.openai_replies import unknown_response
 from referee.engine.run.importers.openai_content import holds_reply, langchain_message
+from referee.engine.run.importers.openai_list_problems import no_message, unread_lists
 from referee.engine.run.importers.record import Conversation, Origin
-from referee.engine.run.importers.source import (CALL_WORDS, Source, each_json_line, holds_call, holds_call_as_text,
-                                                 may_hold)
+from referee.engine.run.importers.source import CALL_WORDS, Source, each_json_line, holds_call, may_hold
 from referee.engine.run.importers.statuses import ErrorWhen
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
@@ -123,8 +124,8 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
         count += 1
         inner = message_array(line)
         locate = _line_locator(source.name, number, line, inner, messages)
-        found, reply = _unread_lists(source.name, inner, number, line)
-        found += _no_message(source.name, messages, number)
+        found, reply = unread_lists(source.name, inner, number, line)
+        found += no_message(source.name, messages, number)
         found += [source.lossy[number]] if number in source.lossy else []  # this conversation's, as well as the file's
         conversation = read_messages(messages, locate, source.name, found, f"{source.name}#{count}",
                                      error_when=error_when, reply_unread=reply)
@@ -169,107 +170,6 @@ def _lines_lost(problems: list[Problem], lost: list[Problem]) -> list[Problem]:
     found = [p for p in problems if p.code in _SKIPPED and p not in lost]
     lost.extend(found)
     return found
-
-
-def _unread_lists(name: str, document: Document | None, line: int,
-                  data: bytes | str) -> tuple[list[Problem], Origin | None]:
-    """The problems of a conversation (``data``, starting on ``line``) that gives its
-    message list twice (``messages`` and ``traj``, or one key twice: only the first is
-    read, and JSON readers differ on which counts), or that holds a call beside the
-    list (a logged response's ``choices``, a Responses API ``output``): the run's calls
-    may be missing. And where a reply lies beside the list (a logged request's
-    response, or the second list: the agent's last words may be there), which leaves
-    the response unknown."""
-    found: list[Problem] = []
-    reply: Origin | None = None
-    holder = _holder(data, document) if document is not None and document.base else None  # read once, for both
-    beside = _beside(holder, document) if holder is not None and document is not None else None
-    if beside is not None and holds_reply(beside):
-        reply = Origin(name, line)
-        found.append(Problem("unread-text", name, "a reply is held beside the message list (a response's choices, "
-                             "an output list?), where this importer reads none: the response is unknown", line))
-    if document is not None and document.another is not None:
-        message = ("a second message list (a key given twice, or two of \"messages\", \"traj\" and \"history\") is "
-                   "not read and may hold a tool call: no check over the run's calls can be decided")
-        found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line + document.another - 1))
-        # the list not read may hold the reply (Python's reader would take it): unknown
-        reply = reply or Origin(name, line + document.another - 1)
-        found.append(Problem("unread-text", name, "the second message list is not read and may hold the reply: "
-                             "the response is unknown", line + document.another - 1))
-    elif beside is not None and (holds_call(beside) or holds_call_as_text(beside)):
-        message = ("a tool call is held beside the message list (a response's choices, an output list?), where "
-                   "this importer reads none: no check over the run's calls can be decided")
-        found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line))
-    beyond = _steps_beyond(holder, data, document) if holder is not None and document is not None else None
-    if beyond is not None:
-        message = (f"the trajectory holds {beyond[0]} steps that ran a command, the history {beyond[1]} messages "
-                   "that made one: a step the history does not show (its last submit?) is not read, so no check "
-                   "over the run's calls can be decided")
-        found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line))
-    return found, reply
-
-
-def _no_message(name: str, messages: list, line: int) -> list[Problem]:
-    """Why a conversation whose message list is empty gives no run: said where it
-    starts (tau-bench keeps a task whose run crashed with an empty ``traj``, whatever
-    the agent did before, so that task's record is lost, not a run that did nothing)."""
-    if messages:
-        return []
-    return [Problem("unknown-record", name, "its message list is empty: no record of the conversation", line)]
-
-
-def _beside(holder: dict, document: Document) -> dict:
-    """What the object holding the message list holds beside it: the object read with
-    the list left out (small, whatever the list's size). A document cut short inside
-    the list has no beside to read (its end says so already). Beside a SWE-agent
-    trajectory's history, its ``trajectory`` is the same steps as the agent saw them
-    (each step's ``query`` the messages sent to the model, calls among them), not a
-    response logged beside the list (``_steps_beyond``). ``holder``: the object
-    holding the list, read with the list left out (``_holder``)."""
-    same = (TRAJECTORY,) if document.base == "/" + HISTORY else ()
-    return {k: v for k, v in holder.items() if k not in MESSAGE_KEYS + (HISTORY,) + same}
-
-
-def _holder(data: bytes | str, document: Document) -> dict | None:
-    """The object holding the message list, read with the list left out."""
-    if document.span is None:
-        return None
-    start, end = document.span
-    rest = data[:start] + b"[]" + data[end:] if isinstance(data, bytes) else data[:start] + "[]" + data[end:]
-    found = loads(rest.decode("utf-8", "replace") if isinstance(rest, bytes) else rest)
-    return found[0] if found is not None and isinstance(found[0], dict) else None
-
-
-def _steps_beyond(holder: dict, data: bytes | str, document: Document) -> tuple[int, int] | None:
-    """In a SWE-agent trajectory read as its history: ``(steps, commands)`` when its
-    ``trajectory`` holds more steps that ran a command (an ``action``) than the history
-    holds assistant messages that made one (an ``action`` or ``tool_calls``), else None.
-    A run's last step (its ``submit``) may be in the trajectory alone: a command the
-    history does not show, so the run's calls may be missing from what is read. A
-    demonstration SWE-agent put in the history (``is_demo``) is no step of the run,
-    which the trajectory holds alone: its commands are not counted."""
-    steps = holder.get(TRAJECTORY) if document.base == "/" + HISTORY and document.trajectory else None
-    if not isinstance(steps, list):
-        return None
-    ran = sum(isinstance(step, dict) and isinstance(step.get("action"), str) and bool(step["action"].strip())
-              for step in steps)
-    made = 0
-    for index, element in enumerate(document.elements):
-        text = data[element.start:element.end] if element.end is not None else None
-        if text is None or not element.is_object:
-            continue
-        value = document.value(index, text.decode("utf-8", "replace") if isinstance(text, bytes) else text)
-        message = value[0] if value is not None else None
-        made += _made_a_command(message)
-    return (ran, made) if ran > made else None
-
-
-def _made_a_command(message: Any) -> bool:
-    """Whether a history message is one of the run's steps that ran a command: an
-    assistant message with an ``action`` or ``tool_calls``, not part of a demonstration."""
-    return (isinstance(message, dict) and message.get("role") == "assistant" and message.get("is_demo") is not True
-            and bool((isinstance(message.get("action"), str) and message["action"].strip())
-                     or message.get("tool_calls")))
 
 
 def _line_locator(name: str, number: int, line: str, document: Document | None, messages: list) -> Locate:
@@ -358,7 +258,7 @@ def _document(source: Source, document: Document, error_when: ErrorWhen | None) 
     problems: list[Problem] = []
     for line in strays(source.data, document.elements):
         problems.append(Problem("unknown-message", source.name, "an element of the message list is no message; skipped", line))
-    unread, reply = _unread_lists(source.name, document, 1, source.data)
+    unread, reply = unread_lists(source.name, document, 1, source.data)
     problems += unread
     lines: dict[int, MessageLines] = {}
     starts = columns(source.data, document.elements)
@@ -480,8 +380,6 @@ def _messages(value: Any) -> list | None:
     return value if isinstance(value, list) else None
 
 
-
-
 # --- a document that holds conversations (tau-bench's results) -----------------------------
 
 
@@ -511,8 +409,8 @@ def _conversations(source: Source, document: Document,
             yield (number if several else None), Conversation(FORMAT, (source.name,), problems=tuple(problems))
             continue
         inner = message_array(text)
-        unread, reply = _unread_lists(source.name, inner, element.line, text)
-        problems += unread + _no_message(source.name, messages, element.line)
+        unread, reply = unread_lists(source.name, inner, element.line, text)
+        problems += unread + no_message(source.name, messages, element.line)
         locate = _element_locator(source.name, text, element.line, f"/{number - 1}", inner, messages)
         conversation = read_messages(messages, locate, source.name, problems, f"{source.name}#{number}",
                                      error_when=error_when, reply_unread=reply)
