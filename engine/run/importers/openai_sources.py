@@ -8,7 +8,8 @@ line. A document's elements are found by one pass over its bytes (``jsondoc``) a
 each is parsed when it is read, so one conversation is in memory at a time; a
 conversation written on one line is cited by JSON Pointer and column. What a
 conversation's object leaves unread around its message list is
-``openai_list_problems``'s; what the messages mean is ``openai``'s.
+``openai_list_problems``'s; where its messages' keys are, ``openai_locate``'s; what
+the messages mean is ``openai``'s.
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.jsondoc import (HISTORY, MESSAGE_KEYS, TRAJECTORY, WHOLE_LIMIT, Document,
                                                   Element, message_array, strays)
 from referee.engine.run.importers.message_lines import MessageLines, columns
-from referee.engine.run.importers.openai import FORMAT, UNREAD, Locate, is_message, read_messages
+from referee.engine.run.importers.openai import FORMAT, UNREAD, is_message, read_messages
 from referee.engine.run.importers.openai_replies import unknown_response
 from referee.engine.run.importers.openai_content import holds_reply, langchain_message
 from referee.engine.run.importers.openai_list_problems import no_message, unread_lists
+from referee.engine.run.importers.openai_locate import element_locator, line_locator
 from referee.engine.run.importers.record import Conversation, Origin
 from referee.engine.run.importers.source import CALL_WORDS, Source, each_json_line, holds_call, may_hold
 from referee.engine.run.importers.statuses import ErrorWhen
@@ -123,7 +125,7 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
             continue
         count += 1
         inner = message_array(line)
-        locate = _line_locator(source.name, number, line, inner, messages)
+        locate = line_locator(source.name, number, line, inner, messages)
         found, reply = unread_lists(source.name, inner, number, line)
         found += no_message(source.name, messages, number)
         found += [source.lossy[number]] if number in source.lossy else []  # this conversation's, as well as the file's
@@ -170,36 +172,6 @@ def _lines_lost(problems: list[Problem], lost: list[Problem]) -> list[Problem]:
     found = [p for p in problems if p.code in _SKIPPED and p not in lost]
     lost.extend(found)
     return found
-
-
-def _line_locator(name: str, number: int, line: str, document: Document | None, messages: list) -> Locate:
-    """Origins in a conversation written on one line (``document``: its message array):
-    each message's keys by JSON Pointer and column (the line alone would cite
-    everything at once)."""
-    elements = document.elements if document is not None else []
-    if document is None or len(elements) != len(messages):  # not the array the messages came from
-        return _at_line(name, number)
-    base = document.base
-    found: dict[int, MessageLines] = {}
-
-    def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
-        lines = found.get(index)
-        if lines is None:
-            found.clear()  # one message at a time
-            element = elements[index]
-            lines = found[index] = MessageLines(line[element.start:element.end], number, name,
-                                                f"{base}/{index}", element.start, messages[index])
-        return lines.origin(key, nth, suffix)
-
-    return locate
-
-
-def _at_line(name: str, number: int) -> Locate:
-    """Every place at one line of the source."""
-    def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
-        return Origin(name, number)
-
-    return locate
 
 
 def _chain(first: tuple[int, Any, str] | None, rest: Iterator[tuple[int, Any, str]]) -> Iterator[tuple[int, Any, str]]:
@@ -411,29 +383,9 @@ def _conversations(source: Source, document: Document,
         inner = message_array(text)
         unread, reply = unread_lists(source.name, inner, element.line, text)
         problems += unread + no_message(source.name, messages, element.line)
-        locate = _element_locator(source.name, text, element.line, f"/{number - 1}", inner, messages)
+        locate = element_locator(source.name, text, element.line, f"/{number - 1}", inner, messages)
         conversation = read_messages(messages, locate, source.name, problems, f"{source.name}#{number}",
                                      error_when=error_when, reply_unread=reply)
         yield (number if several else None), replace(conversation, lossy=_lossy_messages(source, [element], problems))
 
 
-def _element_locator(name: str, text: str, first_line: int, pointer: str, inner: Document | None,
-                     messages: list) -> Locate:
-    """Origins of the messages of a conversation that is one element of a document
-    (``inner``: its message array)."""
-    elements = inner.elements if inner is not None else []
-    if inner is None or len(elements) != len(messages):
-        return _at_line(name, first_line)
-    base = pointer + inner.base
-    found: dict[int, MessageLines] = {}
-
-    def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
-        lines = found.get(index)
-        if lines is None:
-            found.clear()
-            element = elements[index]
-            lines = found[index] = MessageLines(text[element.start:element.end], first_line + element.line - 1,
-                                                name, f"{base}/{index}", None, messages[index])
-        return lines.origin(key, nth, suffix)
-
-    return locate
