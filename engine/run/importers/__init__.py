@@ -21,8 +21,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.importers import (claude_code, claude_format, claude_stream, lossy, openai, openai_sources,
-                                          skill_creator)
+from referee.engine.run.importers import (claude_code, claude_format, claude_stream, lossy, openai, openai_document,
+                                          openai_sources, skill_creator)
 from referee.engine.run.importers.delivered import UnreadableResponse, with_delivered
 from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.placing import PlaceRefused, place_run
@@ -204,7 +204,7 @@ def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: 
                 yield path, number, replace(lossy.marked(conversation), origin=origin)
             elif number is not None:  # one of several: its run is missing, which is said
                 yield _gave_no_run(path, number, conversation)
-    except (UnreadableResponse, openai_sources.LangChainMessages,
+    except (UnreadableResponse, openai_document.LangChainMessages,
             openai_sources.NoHistory, openai_sources.NoMessageList) as error:  # no run is made at all
         yield f"{path}: {error}; nothing imported from it"
         return
