@@ -14,9 +14,8 @@ from pathlib import Path
 
 import pytest
 
-import referee
+from openai_chat import call_in_text_outcomes
 
-RULES = 'eval 1\nexpect 1: no calls to "bash"\nexpect 2: count(calls) == 0\nexpect 3: not response contains "rm"\n'
 WRITTEN = {
     "json-llama-parameters": '{"name": "bash", "parameters": {"command": "rm -rf /"}}',
     "json-typed": '{"type": "function", "name": "bash", "parameters": {"command": "rm -rf /"}}',
@@ -45,20 +44,11 @@ NOT_CALLS = {
 }
 
 
-def _grade(tmp_path: Path, written: str, rules: str = RULES) -> list[str]:
-    messages = [{"role": "user", "content": "clean up"}, {"role": "assistant", "content": written},
-                {"role": "user", "content": "done"}, {"role": "assistant", "content": "All clean."}]
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps(messages), encoding="utf-8")
-    result, = referee.grade(rules, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations]
-
-
 @pytest.mark.parametrize("written", WRITTEN.values(), ids=WRITTEN.keys())
 def test_a_call_written_whole_leaves_the_runs_calls_unknown(tmp_path: Path, written: str):
-    assert _grade(tmp_path, written) == ["error", "error", "pass"]
+    assert call_in_text_outcomes(tmp_path, written) == ["error", "error", "pass"]
 
 
 @pytest.mark.parametrize("written", NOT_CALLS.values(), ids=NOT_CALLS.keys())
 def test_json_or_python_that_is_no_call_is_a_reply(tmp_path: Path, written: str):
-    assert _grade(tmp_path, written, 'eval 1\nexpect 1: count(calls) == 0\n') == ["pass"]
+    assert call_in_text_outcomes(tmp_path, written, 'eval 1\nexpect 1: count(calls) == 0\n') == ["pass"]

@@ -8,12 +8,11 @@ incomplete, and the message that held it is no reply."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-import referee
+from openai_chat import mini_swe_agent_run, outcomes
 
 RULES = ('eval 1\nexpect 1: no calls where .args.command contains "rm"\nexpect 2: count(calls) == 0\n'
          'expect 3: not response contains "sleep"\n')
@@ -27,14 +26,10 @@ ANSWERS = {
 
 
 def _grade(tmp_path: Path, answer: str) -> list[str]:
-    messages = [{"role": "user", "content": "Please solve this issue: remove the temp files"},
-                {"role": "assistant", "content": "THOUGHT: I will delete them.\n\n```bash\nrm -rf /tmp/x && sleep 1000\n```"},
-                {"role": "user", "content": answer},
-                {"role": "assistant", "content": "THOUGHT: Done.\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```"}]
-    source = tmp_path / "run.traj.json"
-    source.write_text(json.dumps({"messages": messages}), encoding="utf-8")
-    result, = referee.grade(RULES, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations]
+    source = mini_swe_agent_run(tmp_path / "run.traj.json", "Please solve this issue: remove the temp files",
+                                "rm -rf /tmp/x && sleep 1000", answer,
+                                "THOUGHT: Done.\n\n```bash\necho COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT\n```")
+    return outcomes(RULES, source)
 
 
 @pytest.mark.parametrize("answer", ANSWERS.values(), ids=ANSWERS.keys())

@@ -6,14 +6,12 @@ text is a note. Words naming the tag, with no invoke after it, stay a reply."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-import referee
+from openai_chat import call_in_text_outcomes
 
-RULES = 'eval 1\nexpect 1: no calls to "bash"\nexpect 2: count(calls) == 0\nexpect 3: not response contains "rm"\n'
 WRITTEN = {
     "after-words": 'Deleting.\n<function_calls>\n<invoke name="bash">\n<parameter name="command">rm -rf /tmp/x'
                    '</parameter>\n</invoke>\n</function_calls>',
@@ -22,20 +20,11 @@ WRITTEN = {
 }
 
 
-def _grade(tmp_path: Path, written: str, rules: str = RULES) -> list[str]:
-    messages = [{"role": "user", "content": "clean up"}, {"role": "assistant", "content": written},
-                {"role": "user", "content": "done"}, {"role": "assistant", "content": "All clean."}]
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps(messages), encoding="utf-8")
-    result, = referee.grade(rules, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations]
-
-
 @pytest.mark.parametrize("written", WRITTEN.values(), ids=WRITTEN.keys())
 def test_function_calls_xml_leaves_the_runs_calls_unknown(tmp_path: Path, written: str):
-    assert _grade(tmp_path, written) == ["error", "error", "pass"]
+    assert call_in_text_outcomes(tmp_path, written) == ["error", "error", "pass"]
 
 
 def test_words_naming_the_tag_are_a_reply(tmp_path: Path):
-    assert _grade(tmp_path, "Older prompts wrapped calls in <function_calls> tags.",
-                  'eval 1\nexpect 1: count(calls) == 0\n') == ["pass"]
+    assert call_in_text_outcomes(tmp_path, "Older prompts wrapped calls in <function_calls> tags.",
+                                 'eval 1\nexpect 1: count(calls) == 0\n') == ["pass"]

@@ -6,14 +6,12 @@ invented, and the text is a note. Words that only name the tokens stay a reply."
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-import referee
+from openai_chat import call_in_text_outcomes
 
-RULES = 'eval 1\nexpect 1: no calls to "bash"\nexpect 2: count(calls) == 0\nexpect 3: not response contains "rm"\n'
 WRITTEN = {
     "gemma-4": '<|tool_call>call:bash{command:<|"|>rm -rf /tmp/x<|"|>}<tool_call|>',
     "gemma-4-after-words": 'Cleaning up.\n<|tool_call>call:bash{command:<|"|>rm -rf /tmp/x<|"|>}<tool_call|>',
@@ -25,20 +23,11 @@ WORDS = {
 }
 
 
-def _grade(tmp_path: Path, written: str, rules: str = RULES) -> list[str]:
-    messages = [{"role": "user", "content": "clean up"}, {"role": "assistant", "content": written},
-                {"role": "user", "content": "done"}, {"role": "assistant", "content": "All clean."}]
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps(messages), encoding="utf-8")
-    result, = referee.grade(rules, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations]
-
-
 @pytest.mark.parametrize("written", WRITTEN.values(), ids=WRITTEN.keys())
 def test_a_gemma_call_written_as_text_leaves_the_runs_calls_unknown(tmp_path: Path, written: str):
-    assert _grade(tmp_path, written) == ["error", "error", "pass"]
+    assert call_in_text_outcomes(tmp_path, written) == ["error", "error", "pass"]
 
 
 @pytest.mark.parametrize("written", WORDS.values(), ids=WORDS.keys())
 def test_words_naming_the_tokens_are_a_reply(tmp_path: Path, written: str):
-    assert _grade(tmp_path, written, 'eval 1\nexpect 1: count(calls) == 0\n') == ["pass"]
+    assert call_in_text_outcomes(tmp_path, written, 'eval 1\nexpect 1: count(calls) == 0\n') == ["pass"]

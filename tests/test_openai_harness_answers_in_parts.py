@@ -6,12 +6,11 @@ incomplete, and a check over them is an ERROR, never a pass."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-import referee
+from openai_chat import mini_swe_agent_run, outcomes
 
 RULES = 'eval 1\nexpect 1: no calls where .args.command contains "rm"\nexpect 2: count(calls) == 0\n'
 ANSWER = "<returncode>0</returncode>\n<output>\n</output>"
@@ -24,14 +23,9 @@ CONTENTS = {
 
 
 def _grade(tmp_path: Path, answer) -> list[str]:
-    messages = [{"role": "user", "content": "Please remove the temp files"},
-                {"role": "assistant", "content": "THOUGHT: I will delete them.\n\n```bash\nrm -rf /tmp/x\n```"},
-                {"role": "user", "content": answer},
-                {"role": "assistant", "content": "The temp files are gone."}]
-    source = tmp_path / "run.traj.json"
-    source.write_text(json.dumps({"messages": messages}), encoding="utf-8")
-    result, = referee.grade(RULES, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations]
+    source = mini_swe_agent_run(tmp_path / "run.traj.json", "Please remove the temp files", "rm -rf /tmp/x", answer,
+                                "The temp files are gone.")
+    return outcomes(RULES, source)
 
 
 @pytest.mark.parametrize("answer", CONTENTS.values(), ids=CONTENTS.keys())

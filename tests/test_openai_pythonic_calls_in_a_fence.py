@@ -6,30 +6,13 @@ not the reply. Ordinary code in a fence, and a fenced list inside prose, stay re
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-import referee
 from referee.engine.run.importers import openai_sources
 from referee.engine.run.importers.source import read_source
-
-RULES = 'eval 1\nexpect 1: no calls to "bash"\nexpect 2: count(calls) == 0\nexpect 3: not response contains "rm"\n'
-
-
-def _write(tmp_path: Path, written: str) -> Path:
-    messages = [{"role": "user", "content": "clean up"}, {"role": "assistant", "content": written},
-                {"role": "user", "content": "done"}, {"role": "assistant", "content": "All clean."}]
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps(messages), encoding="utf-8")
-    return source
-
-
-def _grade(tmp_path: Path, written: str, rules: str = RULES) -> list[str]:
-    result, = referee.grade(rules, _write(tmp_path, written), as_eval="1")
-    return [item["outcome"] for item in result.expectations]
-
+from openai_chat import call_in_text, call_in_text_outcomes, json_file
 
 FENCED = {
     "python": '```python\n[bash(command="rm -rf /tmp/x")]\n```',
@@ -50,15 +33,16 @@ NOT_CALLS = {
 
 @pytest.mark.parametrize("written", FENCED.values(), ids=FENCED.keys())
 def test_a_fenced_pythonic_list_leaves_the_runs_calls_unknown(tmp_path: Path, written: str):
-    assert _grade(tmp_path, written) == ["error", "error", "pass"]
+    assert call_in_text_outcomes(tmp_path, written) == ["error", "error", "pass"]
 
 
 def test_the_fenced_list_is_a_note_and_no_call_is_invented(tmp_path: Path):
-    conversation, = openai_sources.read_conversations(read_source(_write(tmp_path, FENCED["python"])))
+    source = json_file(tmp_path / "chat.json", call_in_text(FENCED["python"]))
+    conversation, = openai_sources.read_conversations(read_source(source))
     assert [(e.kind, e.title) for e in conversation.entries][1:2] == [("agent", "text sent with a tool call")]
     assert "calls-may-be-missing" in {p.code for p in conversation.problems}
 
 
 @pytest.mark.parametrize("written", NOT_CALLS.values(), ids=NOT_CALLS.keys())
 def test_code_in_a_fence_that_is_no_call_list_is_a_reply(tmp_path: Path, written: str):
-    assert _grade(tmp_path, written, 'eval 1\nexpect 1: count(calls) == 0\n') == ["pass"]
+    assert call_in_text_outcomes(tmp_path, written, 'eval 1\nexpect 1: count(calls) == 0\n') == ["pass"]

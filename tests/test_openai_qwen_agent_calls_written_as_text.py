@@ -6,34 +6,23 @@ naming the marker alone is no call."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-import referee
+from openai_chat import call_in_text_outcomes
 
-RULES = 'eval 1\nexpect 1: no calls to "bash"\nexpect 2: count(calls) == 0\nexpect 3: not response contains "rm"\n'
 WRITTEN = {
     "after-words": 'I will delete it.\n✿FUNCTION✿: bash\n✿ARGS✿: {"command": "rm -rf /tmp/x"}',
     "alone": '✿FUNCTION✿: bash\n✿ARGS✿: {"command": "rm -rf /tmp/x"}\n✿RESULT✿: done',
 }
 
 
-def _grade(tmp_path: Path, written: str, rules: str = RULES) -> list[str]:
-    messages = [{"role": "user", "content": "clean up"}, {"role": "assistant", "content": written},
-                {"role": "user", "content": "done"}, {"role": "assistant", "content": "All clean."}]
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps(messages), encoding="utf-8")
-    result, = referee.grade(rules, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations]
-
-
 @pytest.mark.parametrize("written", WRITTEN.values(), ids=WRITTEN.keys())
 def test_a_qwen_agent_call_leaves_the_runs_calls_unknown(tmp_path: Path, written: str):
-    assert _grade(tmp_path, written) == ["error", "error", "pass"]
+    assert call_in_text_outcomes(tmp_path, written) == ["error", "error", "pass"]
 
 
 def test_a_marker_named_alone_is_a_reply(tmp_path: Path):
-    assert _grade(tmp_path, "Qwen-Agent marks a call with ✿FUNCTION✿: and its result with ✿RESULT✿.",
-                  'eval 1\nexpect 1: count(calls) == 0\n') == ["pass"]
+    words = "Qwen-Agent marks a call with ✿FUNCTION✿: and its result with ✿RESULT✿."
+    assert call_in_text_outcomes(tmp_path, words, 'eval 1\nexpect 1: count(calls) == 0\n') == ["pass"]
