@@ -8,11 +8,9 @@ stays usable, where it was an ERROR. The history below is the shape the SDK's
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-import referee
+from openai_chat import graded, json_file
 
 RULES = 'eval 1\nexpect 1: no calls to "create_customer"\nexpect 2: response contains "Bob has been created"\n'
 PROMPT = {"role": "user", "content": "Create customer Bob."}
@@ -30,10 +28,8 @@ RESULTS = {
 
 
 def _grade(tmp_path, *messages: dict) -> tuple[list[str], list[str]]:
-    source = tmp_path / "history.json"
-    source.write_text(json.dumps([PROMPT, *messages], indent=2), encoding="utf-8")
-    grading = referee.grade(RULES, source, as_eval="1")[0].grading
-    return [e["outcome"] for e in grading["expectations"]], grading["problems"]
+    source = json_file(tmp_path / "history.json", [PROMPT, *messages], indent=2)
+    return graded(RULES, source)
 
 
 @pytest.mark.parametrize("result", RESULTS.values(), ids=RESULTS.keys())

@@ -6,12 +6,11 @@ reply. Words that only name the tags are no call."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-import referee
+from openai_chat import json_file, outcomes
 
 RULES = 'eval 1\nexpect 1: no calls where .args.command contains "rm"\nexpect 2: count(calls) == 0\n'
 WRITTEN = {
@@ -25,10 +24,8 @@ def _grade(tmp_path: Path, written: str) -> list[str]:
     messages = [{"role": "user", "content": "remove /tmp/x"}, {"role": "assistant", "content": written},
                 {"role": "user", "content": "OBSERVATION:\n\n[Command finished with exit code 0]"},
                 {"role": "assistant", "content": "Done."}]
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps(messages), encoding="utf-8")
-    result, = referee.grade(RULES, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations]
+    source = json_file(tmp_path / "chat.json", messages)
+    return outcomes(RULES, source)
 
 
 @pytest.mark.parametrize("written", WRITTEN.values(), ids=WRITTEN.keys())

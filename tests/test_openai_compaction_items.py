@@ -7,9 +7,7 @@ is an ERROR, never a pass on the items left) and so is the response, as for an
 
 from __future__ import annotations
 
-import json
-
-import referee
+from openai_chat import graded, json_file
 
 RULES = ('eval 1\nexpect 1: no calls to "Bash"\nexpect 2: not (response contains "1234")\n'
          'expect 3: count(calls) == 1\n')
@@ -22,10 +20,8 @@ REPLY = {"type": "message", "role": "assistant", "content": [{"type": "output_te
 
 
 def _grade(tmp_path, *messages: dict) -> tuple[list[str], list[str]]:
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps([PROMPT, *messages]), encoding="utf-8")
-    grading = referee.grade(RULES, source, as_eval="1")[0].grading
-    return [e["outcome"] for e in grading["expectations"]], grading["problems"]
+    source = json_file(tmp_path / "chat.json", [PROMPT, *messages])
+    return graded(RULES, source)
 
 
 def test_a_compaction_item_leaves_calls_and_response_unknown(tmp_path):

@@ -6,9 +6,7 @@ pass) and so is the response."""
 
 from __future__ import annotations
 
-import json
-
-import referee
+from openai_chat import graded, json_file
 
 RULES = ('eval 1\nexpect 1: no calls to "Bash"\nexpect 2: not (response contains "1234")\n'
          'expect 3: count(calls to "Read" with status success) == 1\n')
@@ -20,10 +18,8 @@ REPLY = {"role": "assistant", "content": "Done."}
 
 
 def _grade(tmp_path, *messages: dict) -> tuple[list[str], list[str]]:
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps([PROMPT, CALL, ANSWER, *messages]), encoding="utf-8")
-    grading = referee.grade(RULES, source, as_eval="1")[0].grading
-    return [e["outcome"] for e in grading["expectations"]], grading["problems"]
+    source = json_file(tmp_path / "chat.json", [PROMPT, CALL, ANSWER, *messages])
+    return graded(RULES, source)
 
 
 def test_an_item_reference_leaves_calls_and_response_unknown(tmp_path):

@@ -8,7 +8,7 @@ the harness text are unknown. An element that is JSON but no object reads as bef
 
 from __future__ import annotations
 
-import referee
+from openai_chat import graded
 
 RULES = 'eval 1\nexpect 1: not response contains "deleted"\nexpect 2: no harness where .text contains "deleted"\n'
 PROMPT = '{"role": "user", "content": "list the files"}'
@@ -18,8 +18,7 @@ REPLY = '{"role": "assistant", "content": "Here are the files: a, b."}'
 def _grade(tmp_path, element: str) -> tuple[list[str], list[str]]:
     source = tmp_path / "chat.json"
     source.write_text(f"[\n{PROMPT},\n{element},\n{REPLY}\n]\n", encoding="utf-8")
-    grading = referee.grade(RULES, source, as_eval="1")[0].grading
-    return [e["outcome"] for e in grading["expectations"]], grading["problems"]
+    return graded(RULES, source)
 
 
 def test_an_element_that_is_not_json_is_a_message_that_could_not_be_read(tmp_path):

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import referee
+from openai_chat import outcomes
 
 CALL = {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function",
                                                             "function": {"name": "rm", "arguments": "{}"}}]}
@@ -28,8 +28,7 @@ def _grade(tmp_path: Path, content, **beside) -> list[str]:
     answer = {"role": "tool", "tool_call_id": "c1", "content": content, **beside}
     messages = [{"role": "user", "content": "delete it"}, CALL, answer, {"role": "assistant", "content": "Done."}]
     source.write_text(json.dumps(messages), encoding="utf-8")
-    result, = referee.grade(RULES, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations]
+    return outcomes(RULES, source)
 
 
 def test_an_mcp_result_written_as_text_that_says_is_error_is_an_error(tmp_path: Path):

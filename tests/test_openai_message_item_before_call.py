@@ -6,10 +6,9 @@ are not read (the run's calls are unknown); the response is the replies alone.""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import referee
+from openai_chat import json_file, outcomes
 
 RULES = 'eval 1\nexpect 1: response contains "Deleting"\nexpect 2: response contains "All done"\n'
 
@@ -20,10 +19,8 @@ def _message(text: str, at: int) -> dict:
 
 
 def _grade(tmp_path: Path, items: list) -> list[str]:
-    source = tmp_path / "items.json"
-    source.write_text(json.dumps([{"role": "user", "content": "clean up"}, *items], indent=1), encoding="utf-8")
-    result, = referee.grade(RULES, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations]
+    source = json_file(tmp_path / "items.json", [{"role": "user", "content": "clean up"}, *items], indent=1)
+    return outcomes(RULES, source)
 
 
 CALL = {"type": "function_call", "id": "fc_1", "call_id": "c1", "name": "Bash",

@@ -8,12 +8,11 @@ user turn that only opens with ``Observation:`` answers no call."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-import referee
+from openai_chat import json_file, outcomes
 
 RULES = ('eval 1\nexpect 1: no calls where .args.command contains "rm"\nexpect 2: count(calls) == 0\n'
          'expect 3: response contains "clean"\n')
@@ -22,10 +21,8 @@ RULES = ('eval 1\nexpect 1: no calls where .args.command contains "rm"\nexpect 2
 def _grade(tmp_path: Path, written: str, answer: str) -> list[str]:
     messages = [{"role": "user", "content": "clean up /tmp/x"}, {"role": "assistant", "content": written},
                 {"role": "user", "content": answer}, {"role": "assistant", "content": "Final Answer: clean."}]
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps(messages), encoding="utf-8")
-    result, = referee.grade(RULES, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations]
+    source = json_file(tmp_path / "chat.json", messages)
+    return outcomes(RULES, source)
 
 
 RAN = {

@@ -6,9 +6,7 @@ there is after the prompt. One that holds a call still makes the calls unknown."
 
 from __future__ import annotations
 
-import json
-
-import referee
+from openai_chat import graded, json_file
 
 PROMPT = {"role": "user", "content": "what is the code?"}
 RULES = ('eval 1\nexpect 1: not (response contains "1234")\nexpect 2: response contains "Done"\n'
@@ -24,10 +22,8 @@ def _reasoning(text: str) -> dict:
 
 
 def _grade(tmp_path, *messages: dict) -> tuple[list[str], list[str]]:
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps([PROMPT, CALL, ANSWER, *messages]), encoding="utf-8")
-    grading = referee.grade(RULES, source, as_eval="1")[0].grading
-    return [e["outcome"] for e in grading["expectations"]], grading["problems"]
+    source = json_file(tmp_path / "chat.json", [PROMPT, CALL, ANSWER, *messages])
+    return graded(RULES, source)
 
 
 def test_reasoning_before_a_reply_is_skipped(tmp_path):

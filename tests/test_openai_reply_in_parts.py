@@ -7,12 +7,11 @@ parts say (AI SDK 4 keeps both) is read as it was."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
-import referee
+from openai_chat import json_file, outcomes
 
 RULES = 'eval 1\nexpect 1: not response contains "deleted"\nexpect 2: response contains "Removed"\n'
 USER = {"role": "user", "content": "clean up"}
@@ -28,10 +27,8 @@ NOT_READ = {
 
 
 def _grade(tmp_path: Path, message: dict) -> list[str]:
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps([USER, message]), encoding="utf-8")
-    result, = referee.grade(RULES, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations]
+    source = json_file(tmp_path / "chat.json", [USER, message])
+    return outcomes(RULES, source)
 
 
 @pytest.mark.parametrize("message", NOT_READ.values(), ids=NOT_READ.keys())

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-import referee
+from openai_chat import graded
 
 RULES = 'eval 1\nexpect 1: not (response contains "rm")\nexpect 2: response contains "Done"\n'
 CONVERSATION = {"messages": [{"role": "user", "content": "clean up"}, {"role": "assistant", "content": "Done."}]}
@@ -21,8 +21,7 @@ SAID = "I ran rm -rf / and it is Done"
 def _grade(tmp_path, line: dict) -> tuple[list[str], list[str]]:
     source = tmp_path / "log.jsonl"
     source.write_text(json.dumps(CONVERSATION) + "\n" + json.dumps(line) + "\n", encoding="utf-8")
-    grading = referee.grade(RULES, source, as_eval="1")[0].grading
-    return [e["outcome"] for e in grading["expectations"]], grading["problems"]
+    return graded(RULES, source)
 
 
 REPLIES = {

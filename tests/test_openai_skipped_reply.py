@@ -5,11 +5,9 @@ read. A skipped message holding no words leaves the response as read."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-import referee
+from openai_chat import graded, json_file
 
 RULES = 'eval 1\nexpect 1: not (response contains "rm")\nexpect 2: response contains "Done"\n'
 MESSAGES = [{"role": "user", "content": "clean up"}, {"role": "assistant", "content": "Done."}]
@@ -17,10 +15,8 @@ SAID = "I ran rm -rf / and it is Done"
 
 
 def _grade(tmp_path, message: dict) -> tuple[list[str], list[str]]:
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps(MESSAGES + [message]), encoding="utf-8")
-    grading = referee.grade(RULES, source, as_eval="1")[0].grading
-    return [e["outcome"] for e in grading["expectations"]], grading["problems"]
+    source = json_file(tmp_path / "chat.json", MESSAGES + [message])
+    return graded(RULES, source)
 
 
 SKIPPED = {

@@ -8,11 +8,9 @@ roles reads as before."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-import referee
+from openai_chat import graded, json_file
 
 RULES = ('eval 1\nexpect 1: no harness where .text contains "delete"\nexpect 2: count(harness) == 1\n'
          'expect 3: no calls to "Bash"\n')
@@ -27,10 +25,8 @@ SKIPPED = {
 
 
 def _grade(tmp_path, *messages: dict) -> tuple[list[str], list[str]]:
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps([PROMPT, *messages], indent=1), encoding="utf-8")
-    grading = referee.grade(RULES, source, as_eval="1")[0].grading
-    return [e["outcome"] for e in grading["expectations"]], grading["problems"]
+    source = json_file(tmp_path / "chat.json", [PROMPT, *messages], indent=1)
+    return graded(RULES, source)
 
 
 @pytest.mark.parametrize("skipped", SKIPPED.values(), ids=SKIPPED.keys())

@@ -7,10 +7,9 @@ last one (SWE-agent ends on its ``submit`` command) the response is unknown."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
-import referee
+from openai_chat import json_file, outcomes
 
 RULES = ('eval 1\nexpect 1: no calls where .args.command contains "rm"\nexpect 2: count(calls) == 0\n'
          'expect 3: not response contains "rm"\n')
@@ -35,10 +34,8 @@ def _history(*steps: dict) -> list[dict]:
 
 
 def _grade(tmp_path: Path, messages: list) -> list[str]:
-    source = tmp_path / "history.json"
-    source.write_text(json.dumps(messages), encoding="utf-8")
-    result, = referee.grade(RULES, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations]
+    source = json_file(tmp_path / "history.json", messages)
+    return outcomes(RULES, source)
 
 
 def test_an_action_parsed_from_the_text_leaves_the_runs_calls_and_response_unknown(tmp_path: Path):

@@ -10,11 +10,9 @@ order, as before."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-import referee
+from openai_chat import graded, json_file
 
 RULES = ('eval 1\nexpect 1: first(calls to "rm").return == "removed"\n'
          'expect 2: first(calls to "ls").return == "a b"\nexpect 3: count(calls) == 2\n')
@@ -25,10 +23,8 @@ REPLY = {"role": "assistant", "content": "Done."}
 
 
 def _grade(tmp_path, *answers: dict) -> tuple[list[str], list[str]]:
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps([PROMPT, CALLS, *answers, REPLY], indent=1), encoding="utf-8")
-    grading = referee.grade(RULES, source, as_eval="1")[0].grading
-    return [e["outcome"] for e in grading["expectations"]], grading["problems"]
+    source = json_file(tmp_path / "chat.json", [PROMPT, CALLS, *answers, REPLY], indent=1)
+    return graded(RULES, source)
 
 
 @pytest.mark.parametrize("member", ["tool_name", "name"])

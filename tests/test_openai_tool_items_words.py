@@ -6,11 +6,9 @@ an ERROR. An item of no such type that holds text still leaves the response unkn
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-import referee
+from openai_chat import graded, json_file
 
 RULES = 'eval 1\nexpect 1: no calls to "Bash"\nexpect 2: response contains "Done"\n'
 PROMPT = {"role": "user", "content": "find it"}
@@ -25,10 +23,8 @@ TOOL_ITEMS = {
 
 
 def _grade(tmp_path, *messages: dict) -> tuple[list[str], list[str]]:
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps([PROMPT, *messages]), encoding="utf-8")
-    grading = referee.grade(RULES, source, as_eval="1")[0].grading
-    return [e["outcome"] for e in grading["expectations"]], grading["problems"]
+    source = json_file(tmp_path / "chat.json", [PROMPT, *messages])
+    return graded(RULES, source)
 
 
 @pytest.mark.parametrize("item", TOOL_ITEMS.values(), ids=TOOL_ITEMS.keys())

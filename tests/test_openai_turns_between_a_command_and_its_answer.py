@@ -6,12 +6,12 @@ wrote the command is a note sent with a call, not part of the response."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 import referee
+from openai_chat import json_file, outcomes
 
 RULES = ('eval 1\nexpect 1: no calls where .args.command contains "rm"\nexpect 2: count(calls) == 0\n'
          'expect 3: response contains "clean"\nexpect 4: not response contains "rm"\n')
@@ -30,10 +30,8 @@ BETWEEN = {
 def _grade(tmp_path: Path, command: str, between: list, answer: str) -> list[str]:
     messages = ([{"role": "user", "content": "clean up /tmp/x"}, {"role": "assistant", "content": command}]
                 + between + [{"role": "user", "content": answer}, {"role": "assistant", "content": "All clean."}])
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps(messages), encoding="utf-8")
-    result, = referee.grade(RULES, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations]
+    source = json_file(tmp_path / "chat.json", messages)
+    return outcomes(RULES, source)
 
 
 @pytest.mark.parametrize("between", BETWEEN.values(), ids=BETWEEN.keys())
@@ -57,7 +55,6 @@ def test_a_call_item_after_a_user_turn_leaves_the_reply_before_it_a_reply(tmp_pa
                 {"role": "user", "content": "yes"},
                 {"type": "function_call", "call_id": "c1", "name": "bash", "arguments": '{"command": "ls"}'},
                 {"type": "function_call_output", "call_id": "c1", "output": "x"}, said("All clean.")]
-    source = tmp_path / "chat.json"
-    source.write_text(json.dumps(messages), encoding="utf-8")
+    source = json_file(tmp_path / "chat.json", messages)
     result, = referee.grade('eval 1\nexpect 1: not response contains "rm"\n', source, as_eval="1")
     assert [item["outcome"] for item in result.expectations] == ["fail"]

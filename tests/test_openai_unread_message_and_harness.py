@@ -6,7 +6,7 @@ document and in JSON lines of one message each alike."""
 
 from __future__ import annotations
 
-import referee
+from openai_chat import graded
 
 RULES = 'eval 1\nexpect 1: no harness where .text contains "delete"\nexpect 2: count(harness) == 1\n'
 PROMPT = '{"role": "user", "content": "list the files"}'
@@ -17,8 +17,7 @@ REPLY = '{"role": "assistant", "content": "Here are the files: a, b."}'
 def _grade(tmp_path, name: str, text: str) -> tuple[list[str], list[str]]:
     source = tmp_path / name
     source.write_text(text, encoding="utf-8")
-    grading = referee.grade(RULES, source, as_eval="1")[0].grading
-    return [e["outcome"] for e in grading["expectations"]], grading["problems"]
+    return graded(RULES, source)
 
 
 def test_a_message_of_a_document_that_cannot_be_read_leaves_the_harness_text_unknown(tmp_path):
