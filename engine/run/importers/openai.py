@@ -146,9 +146,8 @@ class _Reader(Replies):
             self.warn("unknown-message", origin, f"message {index + 1} has {what}; skipped")
             # it may be (or hold) the agent's reply; a tool's call or answer holds the tool's words
             if holds_reply(message) or (holds_words(message) and not is_tool_item(message)):
-                self.warn("unread-text", origin, f"message {index + 1}, skipped, holds text that may be a reply: "
-                          "the response is unknown")
-                self.reply_unread = self.reply_unread or origin
+                self.response_unknown("unread-text", origin, f"message {index + 1}, skipped, holds text that may be "
+                                      "a reply: the response is unknown")
             # and a turn of the user or the harness, unless it is a tool's (an item, a role naming one)
             if holds_words(message) and not is_tool_item(message) and not names_a_tool(given):
                 self.warn(HARNESS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, holds text that may be the "

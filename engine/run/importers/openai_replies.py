@@ -43,9 +43,8 @@ class Replies(ToolCalls):
         to it is not in the record, and the replies before it answer earlier turns, so
         the response is unknown."""
         if self.asked is not None:
-            self.warn("no-reply", self.asked, "the conversation ends with a user turn no reply answers: the words "
-                      "before it (if any) answer earlier turns, so the response is unknown")
-            self.reply_unread = self.reply_unread or self.asked
+            self.response_unknown("no-reply", self.asked, "the conversation ends with a user turn no reply answers: "
+                                  "the words before it (if any) answer earlier turns, so the response is unknown")
         if self.last_action is not None:
             origin, replies = self.last_action
             self.warn(CALLS_MAY_BE_MISSING, origin, "the run ends on a ReAct call (Action: and Action Input:) that "
@@ -61,9 +60,8 @@ class Replies(ToolCalls):
         the text of all its steps, the words before a call and maybe, after the last, the
         reply, and nothing here tells them apart. Its text is a note, sent with a call;
         the reply it may hold leaves the response unknown."""
-        self.warn("unread-text", origin, f"message {index + 1} keeps its tool calls apart from its text, "
-                  "which may be words before them or a reply after them: the response is unknown")
-        self.reply_unread = self.reply_unread or origin
+        self.response_unknown("unread-text", origin, f"message {index + 1} keeps its tool calls apart from its text, "
+                              "which may be words before them or a reply after them: the response is unknown")
 
     def words_lost(self, origin: Origin, what: str, sent_with_call: bool) -> None:
         """Words of an assistant message that are not read: said, and a reply's leave the

@@ -38,6 +38,12 @@ class MessageSteps:
     def warn(self, code: str, origin: Origin, message: str) -> None:
         self.problems.append(Problem(code, origin.source, message, origin.line))
 
+    def response_unknown(self, code: str, origin: Origin, message: str) -> None:
+        """Say ``message`` at ``origin``, where words lie that may be a reply not read:
+        the response is unknown, cited at the first such place met."""
+        self.warn(code, origin, message)
+        self.reply_unread = self.reply_unread or origin
+
     def text_origin(self, index: int, content: Any, member: str = "content") -> Origin:
         """Where a message's text is: its first text part's ``text`` when the content
         is parts (in a pretty-printed document a line below the member's key), else
@@ -68,9 +74,9 @@ class MessageSteps:
     def unordered(self, index: int) -> None:
         """A thread whose messages' order is unknown (``in_time_order``): so is its response."""
         first = self.locate(index, "", 0, "")
-        self.warn("message-order", first, "the thread's messages are not listed oldest first and not all give "
-                  "their created_at, so the order they were written in is unknown: the response is unknown")
-        self.reply_unread = self.reply_unread or first
+        self.response_unknown("message-order", first, "the thread's messages are not listed oldest first and not all "
+                              "give their created_at, so the order they were written in is unknown: the response is "
+                              "unknown")
 
     def reasoning(self, index: int, item: dict, origin: Origin) -> None:
         """A Responses API ``reasoning`` item: the model's reasoning (its summary, its
@@ -86,9 +92,8 @@ class MessageSteps:
         and its response are unknown."""
         self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} refers to an item the list does not hold "
                   "(item_reference), which may be a tool call: no check over the run's calls can be decided")
-        self.warn("unread-text", origin, f"message {index + 1} refers to an item the list does not hold "
-                  "(item_reference), which may be a reply: the response is unknown")
-        self.reply_unread = self.reply_unread or origin
+        self.response_unknown("unread-text", origin, f"message {index + 1} refers to an item the list does not hold "
+                              "(item_reference), which may be a reply: the response is unknown")
 
     def compaction(self, index: int, origin: Origin) -> None:
         """A Responses API ``compaction`` item: the items before it that the API
@@ -96,9 +101,8 @@ class MessageSteps:
         can open, so the run's calls and its response are unknown."""
         self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} is a compaction item: the items it compacted, "
                   "which may hold tool calls, are encrypted: no check over the run's calls can be decided")
-        self.warn("unread-text", origin, f"message {index + 1} is a compaction item: the items it compacted, which "
-                  "may hold replies, are encrypted: the response is unknown")
-        self.reply_unread = self.reply_unread or origin
+        self.response_unknown("unread-text", origin, f"message {index + 1} is a compaction item: the items it "
+                              "compacted, which may hold replies, are encrypted: the response is unknown")
 
     def calls_as_text(self, index: int, text: str, content: Any) -> bool:
         """Whether the assistant's content writes a tool call as text (``text_calls``: a
@@ -162,9 +166,8 @@ class MessageSteps:
         origin, before = self.call_as_text
         replies = {id(reply) for reply in self.replies}
         if not any(id(entry) in replies for entry in self.entries[before:]):
-            self.warn("unread-text", origin, "the last words read write a tool call as text, and no reply "
-                      "follows them: the response is unknown")
-            self.reply_unread = self.reply_unread or origin
+            self.response_unknown("unread-text", origin, "the last words read write a tool call as text, and no reply "
+                                  "follows them: the response is unknown")
 
 
 def found_in(text: str, content: Any, find: Callable[[str], str | None]) -> str | None:
