@@ -9,6 +9,8 @@ One message's lines are kept at a time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from referee.engine.run.importers.jsondoc import Document
 from referee.engine.run.importers.message_lines import MessageLines
 from referee.engine.run.importers.openai_steps import Locate
@@ -23,18 +25,13 @@ def line_locator(name: str, number: int, line: str, document: Document | None, m
     if document is None or len(elements) != len(messages):  # not the array the messages came from
         return _at_line(name, number)
     base = document.base
-    found: dict[int, MessageLines] = {}
 
-    def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
-        lines = found.get(index)
-        if lines is None:
-            found.clear()  # one message at a time
-            element = elements[index]
-            lines = found[index] = MessageLines(line[element.start:element.end], number, name,
-                                                f"{base}/{index}", element.start, messages[index])
-        return lines.origin(key, nth, suffix)
+    def lines_of(index: int) -> MessageLines:
+        element = elements[index]
+        return MessageLines(line[element.start:element.end], number, name, f"{base}/{index}", element.start,
+                            messages[index])
 
-    return locate
+    return _one_message_at_a_time(lines_of)
 
 
 def element_locator(name: str, text: str, first_line: int, pointer: str, inner: Document | None,
@@ -45,15 +42,26 @@ def element_locator(name: str, text: str, first_line: int, pointer: str, inner: 
     if inner is None or len(elements) != len(messages):
         return _at_line(name, first_line)
     base = pointer + inner.base
+
+    def lines_of(index: int) -> MessageLines:
+        element = elements[index]
+        return MessageLines(text[element.start:element.end], first_line + element.line - 1, name,
+                            f"{base}/{index}", None, messages[index])
+
+    return _one_message_at_a_time(lines_of)
+
+
+def _one_message_at_a_time(lines_of: Callable[[int], MessageLines]) -> Locate:
+    """Origins of a message's keys by the lines ``lines_of`` gives it (its index), made
+    when the message is first asked about; only the last message's are kept, as the
+    reader asks about one message at a time."""
     found: dict[int, MessageLines] = {}
 
     def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
         lines = found.get(index)
         if lines is None:
-            found.clear()
-            element = elements[index]
-            lines = found[index] = MessageLines(text[element.start:element.end], first_line + element.line - 1,
-                                                name, f"{base}/{index}", None, messages[index])
+            found.clear()  # one message at a time
+            lines = found[index] = lines_of(index)
         return lines.origin(key, nth, suffix)
 
     return locate
