@@ -12,11 +12,8 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.claude_unread import may_be_turn
 from referee.engine.run.importers.jsondoc import message_array
-from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines, may_hold
+from referee.engine.run.importers.source import CALL_WORDS, SKIPPED, Source, json_lines, may_hold
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
-
-# What a session line that could not be read is reported as (``source.each_json_line``).
-_SKIPPED_LINES = frozenset({"bad-json", "truncated", "too-deep"})
 
 
 def session_records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]]:
@@ -72,7 +69,7 @@ def _session_lines(source: Source) -> tuple[list[tuple[int, Any]], list[Problem]
 def skipped_lines(problems: list[Problem]) -> list[int]:
     """The lines that could not be read (cut short, not JSON, nested too deep), from the
     problems met reading them."""
-    return [p.line for p in problems if p.code in _SKIPPED_LINES and p.line]
+    return [p.line for p in problems if p.code in SKIPPED and p.line]
 
 
 def _turns_unread(name: str, lines: list[int]) -> list[Problem]:

@@ -23,7 +23,7 @@ from referee.engine.run.importers.openai_content import holds_reply, langchain_m
 from referee.engine.run.importers.openai_list_problems import unread_lists
 from referee.engine.run.importers.openai_replies import unknown_response
 from referee.engine.run.importers.record import Conversation, Origin
-from referee.engine.run.importers.source import CALL_WORDS, Source, may_hold
+from referee.engine.run.importers.source import CALL_WORDS, SKIPPED, Source, may_hold
 from referee.engine.run.importers.statuses import ErrorWhen
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
@@ -131,8 +131,6 @@ def one_message(source: Source, message: dict, line: int, error_when: ErrorWhen 
     conversation = read_messages([message], locate, source.name, problems, source.name, error_when=error_when)
     return replace(conversation, lossy=lossy_messages(source, [element], conversation.problems))
 
-
-SKIPPED = frozenset({"bad-json", "truncated", "too-deep"})  # a message that could not be read at all
 
 
 def message_may_be_lost(conversation: Conversation) -> Conversation:

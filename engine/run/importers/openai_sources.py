@@ -23,13 +23,13 @@ from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.jsondoc import HISTORY, MESSAGE_KEYS, TRAJECTORY, WHOLE_LIMIT, Document, message_array
 from referee.engine.run.importers.openai import FORMAT, is_message, read_messages
 from referee.engine.run.importers.openai_content import holds_reply
-from referee.engine.run.importers.openai_document import (SKIPPED, decoded, lossy_messages, message_may_be_lost,
+from referee.engine.run.importers.openai_document import (decoded, lossy_messages, message_may_be_lost,
                                                           one_message, read_document)
 from referee.engine.run.importers.openai_list_problems import no_message, unread_lists
 from referee.engine.run.importers.openai_locate import element_locator, line_locator
 from referee.engine.run.importers.openai_replies import unknown_response
 from referee.engine.run.importers.record import Conversation, Origin
-from referee.engine.run.importers.source import CALL_WORDS, Source, each_json_line, holds_call
+from referee.engine.run.importers.source import CALL_WORDS, SKIPPED, Source, each_json_line, holds_call
 from referee.engine.run.importers.statuses import ErrorWhen
 from referee.engine.run.model import Problem
 

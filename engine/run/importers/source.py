@@ -189,6 +189,11 @@ def each_json_line(source: Source, problems: list[Problem],
             problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, number))
 
 
+# The problems of a line or element that could not be read at all (``each_json_line``,
+# and a document's elements, reported alike): whatever it held is lost.
+SKIPPED = frozenset({"bad-json", "truncated", "too-deep"})
+
+
 # What text that could not be read names when it may hold a call, in any format referee
 # imports: Claude Code's tool_use, OpenAI's tool_calls and function_call, the Responses
 # API's items (mcp_call, computer_call, custom_tool_call...), and the Vercel AI SDK's
