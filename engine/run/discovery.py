@@ -33,6 +33,11 @@ RUN_NUMBER_TAKEN = "run-number-taken"  # two runs of one configuration claim one
 RUN_INSIDE_RUN = "run-inside-run"  # a run folder below a folder that is a run itself: never read
 # What makes a workspace ungradable: a run would stand for another, or go unread.
 REFUSED = (RUN_NUMBER_TAKEN, RUN_INSIDE_RUN)
+GRADE_FOLDER = "grade-folder"  # a run-<n> folder inside a run holding only a grader's files: not read
+# What a grading script leaves in a run-<n> folder it makes inside the run it graded
+# (skill-creator's aggregator looks for run-*/grading.json): the grade, and a copy of
+# the run's timing. Neither is a record of the run.
+_GRADE_FILES = frozenset({"grading.json", "timing.json"})
 # Files a run folder holds beside outputs/: a folder with one of them and no outputs/
 # was meant to be a run.
 _RUN_FILES = ("transcript.md", "response.md", "timing.json", "grading.json")
@@ -215,7 +220,12 @@ class _Walker:
             if name == "outputs" or entry.is_symlink() or not entry.is_dir(follow_symlinks=False):
                 continue
             inner = f"{rel}/{name}" if rel != "." else name
-            if is_run_folder(name) or os.path.isdir(os.path.join(entry.path, "outputs")):
+            if is_run_folder(name) and _holds_a_grade_alone(entry.path):
+                self._warn(GRADE_FOLDER, inner, "holds only grading.json (and timing.json), "
+                           f"a grade of the run {rel} (a folder holding outputs/) written there by a grading "
+                           "script, and is not read: the run is graded from its own folder, and its grade "
+                           "written beside its outputs/")
+            elif is_run_folder(name) or os.path.isdir(os.path.join(entry.path, "outputs")):
                 self._warn(RUN_INSIDE_RUN, inner, f"a run folder inside the run {rel} (a folder holding outputs/), "
                            "which is not read: move one of them, so that no run holds another")
 
@@ -349,6 +359,20 @@ class _Walker:
 def _text_of(key: tuple) -> str:
     """The text a ``natural_key`` was made of."""
     return "".join(part[-1] for part in key)
+
+
+def _holds_a_grade_alone(folder: str) -> bool:
+    """Whether ``folder`` holds a grader's files and nothing else: ``grading.json``
+    (and a ``timing.json``), as regular files. Anything more (outputs/, a transcript,
+    a response, any other file or folder, a symlink) may be a run's record, which
+    would go unread; an empty folder tells nothing."""
+    try:
+        with os.scandir(folder) as listing:
+            entries = [(e.name, e.is_file(follow_symlinks=False)) for e in listing]
+    except OSError:
+        return False
+    names = {name for name, _ in entries}
+    return "grading.json" in names and names <= _GRADE_FILES and all(regular for _, regular in entries)
 
 
 def _may_hold_metadata(entries: dict[str, os.DirEntry]) -> bool:
