@@ -2,7 +2,8 @@
 
 Named explicitly with ``--primary`` / ``--baseline``, or read from the names:
 ``with_X`` against ``without_X``, ``new_X`` against ``old_X``, anything against
-a configuration called ``baseline``. Never from alphabetical order: when the names
+a configuration called ``baseline``, and, when none of these pairs is there,
+``with_X`` against ``old_X`` (skill-creator's baseline when improving a skill). Never from alphabetical order: when the names
 say nothing, the user is asked. One configuration has no baseline and no delta;
 a third or further configuration is compared with the baseline too.
 """
@@ -66,6 +67,12 @@ def _complete(names: list[str], primary: str | None, baseline: str | None) -> tu
     pairs = [(n, _partner(n, names)) for n in names if _partner(n, names)]
     if len(pairs) == 1:
         return pairs[0]
+    if not pairs:
+        # skill-creator improving a skill: the edited skill runs as with_X, the snapshot
+        # of its old version as old_X (no without_X, no new_X is there).
+        pairs = [(n, _old_of(n, names)) for n in names if _old_of(n, names)]
+        if len(pairs) == 1:
+            return pairs[0]
     if "baseline" in names and len(names) == 2:
         return next(n for n in names if n != "baseline"), "baseline"
     return None, None
@@ -84,6 +91,15 @@ def _partner(name: str, names: list[str]) -> str | None:
     if name != "baseline" and "baseline" in names:
         return "baseline"
     return None
+
+
+def _old_of(name: str, names: list[str]) -> str | None:
+    """``old_X`` for ``with_X`` when it is present."""
+    found = _PAIRS[0][0].fullmatch(name)
+    if found is None:
+        return None
+    wanted = _same_case(name[: len(name) - len(found.group(1))], "old") + found.group(1)
+    return next((n for n in names if n.casefold() == wanted.casefold()), None)
 
 
 def _same_case(original: str, word: str) -> str:
