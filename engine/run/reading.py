@@ -93,6 +93,26 @@ def read_response(read: Callable[[str], TextFile | None], named: tuple[str, str]
     return log() or found
 
 
+def response_elsewhere(found: TextFile | None, named: tuple[str, str] | None, outputs: Callable[[], list[str]],
+                       base: str = "") -> TextFile | None:
+    """The response ``read_response`` found, unless it is missing (or blank) while
+    ``outputs/`` holds a file named ``response`` in another way (``response.txt``,
+    ``Response.md``; ``outputs()`` lists its files): harnesses save the answer so, and
+    whether that file is the response cannot be told, so it cannot be used; taken as
+    missing, 'not response contains "x"' passed on the answer left unread. A response
+    file named by the harness is the response, and nothing else is taken for it."""
+    if named is not None or (found is not None and not _blank(found)):
+        return found
+    held = [name for name in outputs()
+            if "/" not in name and name != "response.md" and name.split(".")[0].casefold() == "response"]
+    if not held:
+        return found
+    rel = f"outputs/{held[0]}"
+    message = (f"the run has no outputs/response.md, but has {rel}: whether it is the response cannot be told "
+               f"(name it with --response {rel}, or move it to outputs/response.md)")
+    return TextFile(rel, None, 0, (Problem("unreadable", join_report(base, rel), message),))
+
+
 def _leaving(named: tuple[str, str], base: str) -> TextFile:
     """The response of a run whose named response file leaves the run folder (an
     absolute path, one through ``..``, an evals.json ``response_file`` written so): the
