@@ -2,9 +2,10 @@
 
 Named explicitly with ``--primary`` / ``--baseline``, or read from the names:
 ``with_X`` against ``without_X``, ``new_X`` against ``old_X``, anything against
-a configuration called ``baseline``, and, when none of these pairs is there,
-``with_X`` against ``old_X`` (skill-creator's baseline when improving a skill). Never from alphabetical order: when the names
-say nothing, the user is asked. One configuration has no baseline and no delta;
+a configuration called ``baseline``, and, when none of these pairs is there and
+one of these is, ``with_X`` against ``old_X`` (skill-creator's baseline when
+improving a skill) or ``no_X``, ``has_X`` against ``no_X``. Never from
+alphabetical order: when the names say nothing, the user is asked. One configuration has no baseline and no delta;
 a third or further configuration is compared with the baseline too.
 """
 
@@ -68,9 +69,10 @@ def _complete(names: list[str], primary: str | None, baseline: str | None) -> tu
     if len(pairs) == 1:
         return pairs[0]
     if not pairs:
-        # skill-creator improving a skill: the edited skill runs as with_X, the snapshot
-        # of its old version as old_X (no without_X, no new_X is there).
-        pairs = [(n, _old_of(n, names)) for n in names if _old_of(n, names)]
+        # Baselines harnesses name otherwise: skill-creator improving a skill runs the
+        # edited skill as with_X and the snapshot of its old version as old_X; others
+        # run with_X or has_X against no_X. Taken only when one such pair is there.
+        pairs = [(n, b) for n in names for b in _other_baselines(n, names)]
         if len(pairs) == 1:
             return pairs[0]
     if "baseline" in names and len(names) == 2:
@@ -93,13 +95,24 @@ def _partner(name: str, names: list[str]) -> str | None:
     return None
 
 
-def _old_of(name: str, names: list[str]) -> str | None:
-    """``old_X`` for ``with_X`` when it is present."""
-    found = _PAIRS[0][0].fullmatch(name)
-    if found is None:
-        return None
-    wanted = _same_case(name[: len(name) - len(found.group(1))], "old") + found.group(1)
-    return next((n for n in names if n.casefold() == wanted.casefold()), None)
+# A primary's name (with_X, has_X) and the words of the baselines it may have besides
+# the pairs of _PAIRS, when none of those is there.
+_OTHER_BASELINES = ((re.compile(r"with(?=$|[-_])(.*)", re.I), ("old", "no")),
+                    (re.compile(r"has(?=$|[-_])(.*)", re.I), ("no",)))
+
+
+def _other_baselines(name: str, names: list[str]) -> list[str]:
+    """The ``old_X`` and ``no_X`` of ``names`` for ``with_X`` (the ``no_X`` for ``has_X``)."""
+    found: list[str] = []
+    for pattern, words in _OTHER_BASELINES:
+        match = pattern.fullmatch(name)
+        if match is None:
+            continue
+        prefix = name[: len(name) - len(match.group(1))]
+        for word in words:
+            wanted = (_same_case(prefix, word) + match.group(1)).casefold()
+            found += [n for n in names if n.casefold() == wanted]
+    return found
 
 
 def _same_case(original: str, word: str) -> str:
