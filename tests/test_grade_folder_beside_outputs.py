@@ -55,7 +55,8 @@ def test_the_configuration_folder_is_the_run_and_run_1_is_named(tmp_path: Path):
     assert not [p for p in found.problems if p.code in REFUSED]
     notes = [p for p in found.problems if p.code == GRADE_FOLDER]
     assert [p.path for p in notes] == ["iteration-7/eval-0/old_skill/run-1", "iteration-7/eval-0/with_skill/run-1"]
-    assert "iteration-7/eval-0/with_skill " in notes[1].message and "grading.json" in notes[1].message
+    assert "iteration-7/eval-0/with_skill " in notes[1].message
+    assert "holds only grading.json and timing.json," in notes[1].message
 
 
 def test_grade_grades_the_runs(tmp_path: Path, capsys):
@@ -100,3 +101,4 @@ def test_the_real_workspace_is_read_with_its_grade_folder():
     found = discover(Path(__file__).parent / "fixtures" / "real" / "audit-skill-workspace")
     assert list(found.runs.rels) == ["iteration-7/eval-0/old_skill", "iteration-7/eval-0/with_skill"]
     assert [(p.code, p.path) for p in found.problems] == [(GRADE_FOLDER, "iteration-7/eval-0/with_skill/run-1")]
+    assert "holds only grading.json," in found.problems[0].message  # the real run-1 has no timing.json

@@ -220,8 +220,9 @@ class _Walker:
             if name == "outputs" or entry.is_symlink() or not entry.is_dir(follow_symlinks=False):
                 continue
             inner = f"{rel}/{name}" if rel != "." else name
-            if is_run_folder(name) and _holds_a_grade_alone(entry.path):
-                self._warn(GRADE_FOLDER, inner, "holds only grading.json (and timing.json), "
+            grade = _grade_alone(entry.path) if is_run_folder(name) else None
+            if grade:
+                self._warn(GRADE_FOLDER, inner, f"holds only {' and '.join(grade)}, "
                            f"a grade of the run {rel} (a folder holding outputs/) written there by a grading "
                            "script, and is not read: the run is graded from its own folder, and its grade "
                            "written beside its outputs/")
@@ -361,18 +362,20 @@ def _text_of(key: tuple) -> str:
     return "".join(part[-1] for part in key)
 
 
-def _holds_a_grade_alone(folder: str) -> bool:
-    """Whether ``folder`` holds a grader's files and nothing else: ``grading.json``
-    (and a ``timing.json``), as regular files. Anything more (outputs/, a transcript,
-    a response, any other file or folder, a symlink) may be a run's record, which
-    would go unread; an empty folder tells nothing."""
+def _grade_alone(folder: str) -> tuple[str, ...]:
+    """The files of ``folder`` (sorted) when it holds a grader's files and nothing
+    else: ``grading.json`` (and a ``timing.json``), as regular files; else none.
+    Anything more (outputs/, a transcript, a response, any other file or folder, a
+    symlink) may be a run's record, which would go unread; an empty folder tells nothing."""
     try:
         with os.scandir(folder) as listing:
             entries = [(e.name, e.is_file(follow_symlinks=False)) for e in listing]
     except OSError:
-        return False
+        return ()
     names = {name for name, _ in entries}
-    return "grading.json" in names and names <= _GRADE_FILES and all(regular for _, regular in entries)
+    if "grading.json" in names and names <= _GRADE_FILES and all(regular for _, regular in entries):
+        return tuple(sorted(names))
+    return ()
 
 
 def _may_hold_metadata(entries: dict[str, os.DirEntry]) -> bool:
