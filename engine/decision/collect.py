@@ -99,6 +99,7 @@ def collect(workspace: Path, iteration: int | None = None) -> Collected:
     """Every run under ``workspace`` with its grading; ``iteration`` picks one
     iteration when several are present (default: the highest, said in ``warnings``)."""
     found = discover(workspace)
+    _refuse_unread_runs(found)
     result = Collected(warnings=[str(p) for p in found.problems])
     runs = _one_iteration(found.runs, iteration, result)
     for run in runs:
@@ -114,6 +115,18 @@ def collect(workspace: Path, iteration: int | None = None) -> Collected:
     result.runs.sort(key=run_order)
     result.unusable.sort(key=lambda u: natural_key(u.path))
     return result
+
+
+def _refuse_unread_runs(found) -> None:
+    """A workspace ``grade`` refuses (a run that would go unread, or stand for
+    another) is refused here too: the benchmark and its release decision would be
+    made without that run."""
+    from referee.engine.run.discovery import refused
+    from referee.engine.usage import UsageError
+
+    problem = refused(found)
+    if problem is not None:
+        raise UsageError(f"{problem.path}: {problem.message}; nothing was read")
 
 
 def run_order(run: GradedRun) -> tuple:

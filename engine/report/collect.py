@@ -173,6 +173,16 @@ class NothingToReport(ValueError):
     """No graded run under the folder (after the selection): the message says why."""
 
 
+def _refuse_unread_runs(found) -> None:
+    """A folder ``grade`` refuses (a run that would go unread, or stand for another)
+    has nothing to report: what would be shown, and decided, would leave that run out."""
+    from referee.engine.run.discovery import refused
+
+    problem = refused(found)
+    if problem is not None:
+        raise NothingToReport(f"{problem.path}: {problem.message}; nothing was read")
+
+
 class NotTrusted(ValueError):
     """What would be shown cannot be trusted: a grading.json whose counts disagree
     with its expectations or that is older than its run, a benchmark.json older
@@ -194,6 +204,7 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
     """
     root = display_path(folder)
     found = discover(folder)
+    _refuse_unread_runs(found)
     problems = [str(p) for p in found.problems]
     runs, unread, missing, graded_evals = [], [], [], set()
     for run in found.runs:

@@ -126,6 +126,13 @@ class Discovery:
     expectations: tuple[EvalSentences, ...] = ()
 
 
+def refused(found: Discovery) -> Problem | None:
+    """The first problem of ``found`` that makes its workspace ungradable (``REFUSED``):
+    a run would stand for another, or go unread. ``grade`` grades nothing then, and the
+    commands that read the grades read none: what they decided would leave it out."""
+    return next((p for p in found.problems if p.code in REFUSED), None)
+
+
 def discover(workspace: Path, responses: ResponseFiles = NO_FILES) -> Discovery:
     """Find every run under ``workspace`` (the workspace itself may be a run);
     ``responses`` names the response files harnesses deliver (``engine.run.reading``)."""
