@@ -236,6 +236,13 @@ class _Walker:
             elif is_run_folder(name) or os.path.isdir(os.path.join(entry.path, "outputs")):
                 self._warn(RUN_INSIDE_RUN, inner, f"a run folder inside the run {rel} (a folder holding outputs/), "
                            "which is not read: move one of them, so that no run holds another")
+            else:
+                # A level further down: eval-1/outputs/ (a run at the eval level) above
+                # eval-1/with_skill/run-1/outputs/, the layout of runs below a run.
+                for below in _numbered_runs_in(entry.path):
+                    self._warn(RUN_INSIDE_RUN, f"{inner}/{below}", f"a run folder inside the run {rel} (a folder "
+                               "holding outputs/), which is not read: move one of them, so that no run holds "
+                               "another")
 
     def _entries(self, folder: str, rel: str) -> dict[str, os.DirEntry] | None:
         try:
@@ -367,6 +374,17 @@ class _Walker:
 def _text_of(key: tuple) -> str:
     """The text a ``natural_key`` was made of."""
     return "".join(part[-1] for part in key)
+
+
+def _numbered_runs_in(folder: str) -> list[str]:
+    """The ``run-<n>`` folders right in ``folder`` that hold ``outputs/``, sorted
+    (symlinked ones are not followed; a folder that cannot be listed holds none)."""
+    try:
+        with os.scandir(folder) as listing:
+            return sorted(e.name for e in listing if is_run_folder(e.name) and not e.is_symlink()
+                          and e.is_dir(follow_symlinks=False) and os.path.isdir(os.path.join(e.path, "outputs")))
+    except OSError:
+        return []
 
 
 def _grade_alone(folder: str) -> tuple[str, ...]:
