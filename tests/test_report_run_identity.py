@@ -1,7 +1,7 @@
-"""A grading.json names the run it graded (``run``: eval, configuration, run number).
-``report`` shows a run by its place in the workspace, as ``aggregate`` and ``compare``
-do: a grading.json naming another run was changed, or copied from that run, after
-referee wrote it, and is refused, never counted under the configuration it names."""
+"""``report`` names a run by its place in the workspace (eval, configuration, run
+number), as ``aggregate`` and ``compare`` do, never by the ``run`` its grading.json
+names: an edited file cannot move a failing primary run into the baseline, and a
+folder renamed since the grade is shown by the name it has."""
 
 from __future__ import annotations
 
@@ -21,43 +21,30 @@ def _graded(tmp_path: Path, capsys) -> tuple[Path, Path]:
     return workspace, workspace / "eval-1" / "with_skill" / "run-2" / "grading.json"
 
 
-def _edit_run(grading: Path, **fields) -> None:
-    document = json.loads(grading.read_text(encoding="utf-8"))
-    document["run"].update(fields)
-    grading.write_text(json.dumps(document, indent=2), encoding="utf-8")
-
-
-def test_a_failing_primary_run_whose_grading_names_the_baseline_is_refused(tmp_path, capsys):
+def test_a_failing_primary_run_whose_grading_names_the_baseline_still_fails_the_primary(tmp_path, capsys):
     # Input: with_skill/run-2 fails; its grading.json edited to say "configuration":
     # "without_skill". report --primary with_skill counted it as the baseline's and
-    # said PASS (exit 0); now it refuses the file (exit 2), naming it.
+    # said PASS (exit 0); now it is with_skill's run, as its folder says: FAIL (exit 1).
     workspace, grading = _graded(tmp_path, capsys)
-    _edit_run(grading, configuration="without_skill")
-    for fmt in ("markdown", "junit", "github"):
-        assert main(["report", str(workspace), "--primary", "with_skill", "--format", fmt, "-o", "-"]) == 2
-        captured = capsys.readouterr()
-        assert captured.out == ""
-        assert "with_skill/run-2/grading.json" in captured.err
-        assert "configuration" in captured.err and "without_skill" in captured.err
-
-
-def test_a_grading_copied_from_another_run_number_is_refused(tmp_path, capsys):
-    # Input: with_skill/run-1 (passing) copied over as with_skill/run-3, its
-    # grading.json naming run 1: the same run counted twice. Now refused.
-    workspace, grading = _graded(tmp_path, capsys)
-    (workspace / "eval-1" / "with_skill" / "run-2" / "outputs" / "response.md").write_text("ok\n", encoding="utf-8")
-    assert main(["grade", str(workspace), "--rules", str(tmp_path / "r.rules")]) == 0
-    capsys.readouterr()
-    copy = workspace / "eval-1" / "with_skill" / "run-3"
-    (copy / "outputs").mkdir(parents=True)
-    for name in ("outputs/response.md", "outputs/transcript.md", "grading.json", "ground_truth.json"):
-        (copy / name).write_bytes((workspace / "eval-1" / "with_skill" / "run-1" / name).read_bytes())
-    assert main(["report", str(workspace), "-o", "-"]) == 2
-    err = capsys.readouterr().err
-    assert "with_skill/run-3/grading.json" in err and "run_number" in err
-
-
-def test_a_grading_that_names_its_own_run_is_reported(tmp_path, capsys):
-    workspace, _ = _graded(tmp_path, capsys)
+    document = json.loads(grading.read_text(encoding="utf-8"))
+    document["run"]["configuration"] = "without_skill"
+    grading.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    for fmt in ("markdown", "junit", "github", "html"):
+        assert main(["report", str(workspace), "--primary", "with_skill", "--format", fmt, "-o", "-"]) == 1
+        out = capsys.readouterr().out
+        assert "eval-1/with_skill/run-2" in out
     assert main(["report", str(workspace), "--primary", "with_skill", "--format", "markdown", "-o", "-"]) == 1
-    assert "## referee: FAIL" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert "## referee: FAIL" in out and "| with_skill (primary) | 1/2 |" in out
+
+
+def test_a_configuration_renamed_since_the_grade_is_shown_by_its_name(tmp_path, capsys):
+    # Input: without_skill renamed "baseline" after the grade. report showed its runs
+    # as without_skill (and refused --primary with_skill --baseline baseline), while
+    # aggregate names them baseline.
+    workspace, _ = _graded(tmp_path, capsys)
+    (workspace / "eval-1" / "without_skill").rename(workspace / "eval-1" / "baseline")
+    argv = ["--primary", "with_skill", "--baseline", "baseline", "--format", "markdown", "-o", "-"]
+    assert main(["report", str(workspace), *argv]) == 1
+    out = capsys.readouterr().out
+    assert "| baseline (baseline: context) | 2/2 |" in out and "without_skill" not in out

@@ -209,6 +209,8 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
     runs, unread, missing, graded_evals = [], [], [], set()
     for run in found.runs:
         graded = _read_run(run.path, _join(root, run.id.rel), problems)
+        if isinstance(graded, GradedRun):
+            graded = _at_its_place(graded, run)
         if graded is None:
             missing.append(run)
             continue
@@ -380,22 +382,18 @@ def _require_trusted(graded: GradedRun, run: Run) -> None:
     if stale_grade(graded.info.files_digest, run):
         raise NotTrusted(f"{graded.folder}/{GRADING} is older than the run: its files changed since it was "
                          "graded (imported or edited again); grade the run again. Nothing was reported")
-    named = _other_run(graded.info, run)
-    if named:
-        raise NotTrusted(f"{graded.folder}/{GRADING} names another run ({'; '.join(named)}): it was changed, "
-                         "or copied from that run, after referee wrote it; grade the run again. Nothing was "
-                         "reported")
 
 
-def _other_run(info, run: Run) -> list[str]:
-    """Each part of the run ``info`` names (grading.json's ``run``) that is not the run at
-    its place. The place decides, as in ``aggregate`` and ``compare``: a file that names
-    another configuration would be counted as that one's (a failing primary run shown as
-    the baseline's), one copied from another run would count that run twice."""
-    recorded = {"eval_id": info.eval_id, "configuration": info.configuration, "run_number": info.run_number}
-    actual = {"eval_id": run.id.eval_id, "configuration": run.id.configuration, "run_number": run.id.run_number}
-    return [f"{name} {recorded[name]!r}, not {actual[name]!r}"
-            for name in recorded if recorded[name] != actual[name]]
+def _at_its_place(graded: GradedRun, run: Run) -> GradedRun:
+    """The run named by its place in the workspace (eval, configuration, run number), as
+    ``aggregate`` and ``compare`` name it, never by what its grading.json says: a file
+    edited to name the baseline would otherwise count a failing primary run as the
+    baseline's, and a configuration folder renamed since the grade would be shown by
+    its old name in ``report`` and its new one in ``aggregate``."""
+    info = graded.report.run
+    placed = info.model_copy(update={"eval_id": run.id.eval_id, "eval_name": run.id.eval_name,
+                                     "configuration": run.id.configuration, "run_number": run.id.run_number})
+    return replace(graded, report=graded.report.model_copy(update={"run": placed}))
 
 
 def _config_row(name: str, runs: list[GradedRun]) -> ConfigRow:
