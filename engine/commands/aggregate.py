@@ -36,8 +36,9 @@ exit codes:
      few runs, not-graded assertions, an unstable eval ...); a CI gate that
      ships with care treats 3 as a pass, a strict one as a failure
   2  usage or input error: no workspace, no graded run, unknown or unnamed
-     configurations, a bad release config, runs graded by different rules
-     (without --allow-mixed-rules), another referee writing into the workspace
+     configurations, a bad release config, runs graded by different rules or
+     judged by different LLM graders (without --allow-mixed-rules), another
+     referee writing into the workspace
 
 Pass rates: "gated" counts each run's gate (existence checks and ungraded
 semantic assertions left out); "all graded" counts every graded assertion.
@@ -84,7 +85,8 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument("--output", type=given_path, metavar="DIR",
                         help="where to write the two files (default: WORKSPACE)")
     parser.add_argument("--allow-mixed-rules", action="store_true",
-                        help="compare runs graded by different rules (refused by default)")
+                        help="compare runs graded by different rules or judged by different LLM graders "
+                             "(refused by default)")
     parser.add_argument("--against", type=given_path, metavar="FILE",
                         help="a blessed benchmark.json to diff with (see referee diff)")
     parser.add_argument("--fail-on-regression", action="store_true",
@@ -194,20 +196,24 @@ def _against(args: argparse.Namespace, doc: dict):
 
 
 def _rules_mix(collected: Collected, args: argparse.Namespace) -> list[str]:
-    """Refuses runs graded by different rules unless --allow-mixed-rules; then the
-    benchmark's notes say how they differ."""
-    from referee.engine.decision.provenance import graded_by, rules_mix
+    """Refuses runs graded by different rules, or judged by different LLM graders,
+    unless --allow-mixed-rules; then the benchmark's notes say how they differ."""
+    from referee.engine.decision.provenance import graded_by, judges_mix, rules_mix
 
-    mixed = rules_mix([(r.path, r.eval_id, graded_by(r.rules, r.inputs)) for r in collected.runs])
-    if not mixed:
-        return []
-    if not args.allow_mixed_rules:
-        raise UsageError(f"the runs under {args.workspace} were graded by different rules: "
-                         f"{'; '.join(mixed)}. Grade them again with one set of rules "
-                         "(or give --allow-mixed-rules to compare them anyway); nothing was written")
-    for line in mixed:
-        warn(f"graded by different rules (--allow-mixed-rules): {line}")
-    return [f"graded by different rules, compared anyway (--allow-mixed-rules): {line}" for line in mixed]
+    mixes = (("graded by different rules", "one set of rules",
+              rules_mix([(r.path, r.eval_id, graded_by(r.rules, r.inputs)) for r in collected.runs])),
+             ("judged by different LLM graders", "one LLM grader",
+              judges_mix([(r.path, r.eval_id, r.judges) for r in collected.runs])))
+    notes = []
+    for said, remedy, mixed in mixes:
+        if mixed and not args.allow_mixed_rules:
+            raise UsageError(f"the runs under {args.workspace} were {said}: {'; '.join(mixed)}. Grade them "
+                             f"again with {remedy} (or give --allow-mixed-rules to compare them anyway); "
+                             "nothing was written")
+        for line in mixed:
+            warn(f"{said} (--allow-mixed-rules): {line}")
+        notes += [f"{said}, compared anyway (--allow-mixed-rules): {line}" for line in mixed]
+    return notes
 
 
 def benchmark_text(doc: dict) -> str:

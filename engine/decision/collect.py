@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from referee.engine.caps import cut
-from referee.engine.decision.provenance import inputs_of, rules_of
+from referee.engine.decision.provenance import inputs_of, judges_of, rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.facts.metrics import LARGEST_FIGURE
 from referee.engine.report.freshness import file_digest, stale_grade
@@ -62,6 +62,7 @@ class GradedRun:
     label: str | None = None  # a run folder's own name when it is not run-<number>
     rules: tuple[str, ...] = ()  # the rules files that graded it, ``name@digest`` (rules_location)
     inputs: tuple[str, ...] | None = ()  # the input files its rules read (``inputs_of``); None: not recorded
+    judges: tuple[str, ...] = ()  # the LLM graders that gave its verdicts (``judges_of``)
     warnings: tuple[str, ...] = ()  # numbers it holds that were left out, and why
 
     @property
@@ -231,6 +232,8 @@ def _graded(run: Run, path: str, document: dict) -> GradedRun:
         expectations=expectations, label=run.id.extra.get("run_label"),
         rules=rules_of(str(e.get("rules_location", "")) for e in document["expectations"]),
         inputs=inputs_of(run.id.eval_id, _recorded_inputs(document)),
+        judges=judges_of((document.get("grader") or {}).get("llm"),
+                         ((e.get("method"), e.get("judged_by")) for e in document["expectations"])),
         warnings=tuple(warnings))
 
 

@@ -11,12 +11,17 @@ by different files. The input files the rules read (``inputs_of``: ``eval 1:
 expected.txt@1a2b3c4d``) count among the rules: a grade of one subfolder after an
 input file changed is as much a mix. ``aggregate`` refuses a mix unless told;
 ``report`` shows it among its problems.
+
+The LLM grader that judged a run's semantic assertions graded it too: runs of one eval
+judged by different models (``judges_mix``) would credit a configuration with a more
+lenient judge. A run none of whose verdicts a model gave (no ``--llm``, or each
+assertion decided by its rule part) names no judge, and mixes with none.
 """
 
 from __future__ import annotations
 
 from pathlib import PurePath
-from typing import Iterable, Sequence
+from typing import Any, Iterable, Sequence
 
 SHOWN_RUNS = 3  # runs named per group in a message; the rest are counted
 Graded = tuple[str, str, tuple[str, ...]]  # a run's path, its eval id, its rules (``name@digest``)
@@ -55,6 +60,44 @@ def graded_by(rules: tuple[str, ...], inputs: tuple[str, ...] | None) -> tuple[s
     """What graded a run, for ``rules_mix``: its rules files and the input files they
     read (none known for a grading.json that does not record them)."""
     return rules + tuple(inputs or ())
+
+
+# grading.json's methods of a model's verdict (``engine.report.models.Method``): given by
+# this grade's model (``grader.llm``), or carried over from an earlier grade (``judged_by``).
+JUDGED, CARRIED = "grader", "grader (carried over)"
+
+
+def judges_of(llm: Any, items: Iterable[tuple[str, Any]]) -> tuple[str, ...]:
+    """The LLM graders that gave a run's verdicts, as ``backend:model``, sorted. ``llm``
+    is grading.json's ``grader.llm``; ``items`` are each expectation's method and
+    ``judged_by``. Either block may be a dict (as read) or a report model."""
+    found = set()
+    for method, judged_by in items:
+        if method == JUDGED:
+            found.add(_judge_name(llm))
+        elif method == CARRIED:
+            found.add(_judge_name(judged_by))
+    return tuple(sorted(found))
+
+
+def _judge_name(block: Any) -> str:
+    def field(name: str) -> Any:
+        return block.get(name) if isinstance(block, dict) else getattr(block, name, None)
+
+    backend, model = field("backend"), field("model")
+    return f"{backend}:{model}" if isinstance(backend, str) and isinstance(model, str) else "an unnamed grader"
+
+
+def judges_mix(runs: Sequence[Graded]) -> list[str]:
+    """One line per eval whose runs name different LLM graders (``judges_of``; runs that
+    name none are left out); empty when no eval's runs do."""
+    by_eval: dict[str, dict[tuple[str, ...], list[str]]] = {}
+    for path, eval_id, judges in runs:
+        if judges:
+            by_eval.setdefault(eval_id, {}).setdefault(judges, []).append(path)
+    return [f"eval {eval_id}: " + "; ".join(f"{' + '.join(judges)} judged {_runs(paths)}"
+                                            for judges, paths in sorted(groups.items()))
+            for eval_id, groups in by_eval.items() if len(groups) > 1]
 
 
 def rules_mix(runs: Sequence[Graded]) -> list[str]:

@@ -23,7 +23,7 @@ from typing import Any, Sequence
 
 from pydantic import ValidationError
 
-from referee.engine.decision.provenance import graded_by, inputs_of, rules_mix, rules_of
+from referee.engine.decision.provenance import graded_by, inputs_of, judges_mix, judges_of, rules_mix, rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.report import benchmark_file
 from referee.engine.report.benchmark_file import BENCHMARK
@@ -235,6 +235,10 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
     problems += [f"graded by different rules: {line}" for line in rules_mix(
         [(r.folder, r.info.eval_id, graded_by(rules_of(e.rules_location for e in r.report.expectations),
                                               inputs_of(r.info.eval_id, r.report.run.inputs))) for r in runs])]
+    problems += [f"judged by different LLM graders: {line}" for line in judges_mix(
+        [(r.folder, r.info.eval_id, judges_of(r.report.grader.llm, ((e.method, e.judged_by)
+                                                                    for e in r.report.expectations)))
+         for r in runs])]
     benchmark = (benchmark_file.read_benchmark(folder, display_path(folder / BENCHMARK), problems)
                  if selection.empty and with_benchmark else None)
     if benchmark is not None:
