@@ -37,8 +37,8 @@ exit codes:
      ships with care treats 3 as a pass, a strict one as a failure
   2  usage or input error: no workspace, no graded run, unknown or unnamed
      configurations, a bad release config, runs graded by different rules or
-     judged by different LLM graders (without --allow-mixed-rules), another
-     referee writing into the workspace
+     referee versions or judged by different LLM graders (without
+     --allow-mixed-rules), another referee writing into the workspace
 
 Pass rates: "gated" counts each run's gate (existence checks and ungraded
 semantic assertions left out); "all graded" counts every graded assertion.
@@ -85,8 +85,8 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument("--output", type=given_path, metavar="DIR",
                         help="where to write the two files (default: WORKSPACE)")
     parser.add_argument("--allow-mixed-rules", action="store_true",
-                        help="compare runs graded by different rules or judged by different LLM graders "
-                             "(refused by default)")
+                        help="compare runs graded by different rules or referee versions, or judged by "
+                             "different LLM graders (refused by default)")
     parser.add_argument("--against", type=given_path, metavar="FILE",
                         help="a blessed benchmark.json to diff with (see referee diff)")
     parser.add_argument("--fail-on-regression", action="store_true",
@@ -196,14 +196,16 @@ def _against(args: argparse.Namespace, doc: dict):
 
 
 def _rules_mix(collected: Collected, args: argparse.Namespace) -> list[str]:
-    """Refuses runs graded by different rules, or judged by different LLM graders,
-    unless --allow-mixed-rules; then the benchmark's notes say how they differ."""
-    from referee.engine.decision.provenance import graded_by, judges_mix, rules_mix
+    """Refuses runs graded by different rules or referee versions, or judged by different
+    LLM graders, unless --allow-mixed-rules; then the benchmark's notes say how they differ."""
+    from referee.engine.decision.provenance import graded_by, judges_mix, rules_mix, versions_mix
 
     mixes = (("graded by different rules", "one set of rules",
               rules_mix([(r.path, r.eval_id, graded_by(r.rules, r.inputs)) for r in collected.runs])),
              ("judged by different LLM graders", "one LLM grader",
-              judges_mix([(r.path, r.eval_id, r.judges) for r in collected.runs])))
+              judges_mix([(r.path, r.eval_id, r.judges) for r in collected.runs])),
+             ("graded by different referee versions", "one version of referee",
+              versions_mix([(r.path, r.version) for r in collected.runs])))
     notes = []
     for said, remedy, mixed in mixes:
         if mixed and not args.allow_mixed_rules:

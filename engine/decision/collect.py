@@ -63,6 +63,7 @@ class GradedRun:
     rules: tuple[str, ...] = ()  # the rules files that graded it, ``name@digest`` (rules_location)
     inputs: tuple[str, ...] | None = ()  # the input files its rules read (``inputs_of``); None: not recorded
     judges: tuple[str, ...] = ()  # the LLM graders that gave its verdicts (``judges_of``)
+    version: str = ""  # the referee version that graded it (grader.version)
     warnings: tuple[str, ...] = ()  # numbers it holds that were left out, and why
 
     @property
@@ -234,6 +235,7 @@ def _graded(run: Run, path: str, document: dict) -> GradedRun:
         inputs=inputs_of(run.id.eval_id, _recorded_inputs(document)),
         judges=judges_of((document.get("grader") or {}).get("llm"),
                          ((e.get("method"), e.get("judged_by")) for e in document["expectations"])),
+        version=str(document["grader"].get("version")),
         warnings=tuple(warnings))
 
 

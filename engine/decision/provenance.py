@@ -100,6 +100,19 @@ def judges_mix(runs: Sequence[Graded]) -> list[str]:
             for eval_id, groups in by_eval.items() if len(groups) > 1]
 
 
+def versions_mix(runs: Sequence[tuple[str, str]]) -> list[str]:
+    """One line naming the runs each referee version graded (``runs``: each run's path and
+    ``grader.version``) when they name more than one; empty otherwise. A version may read a
+    check otherwise than another, as an edit of the rules would (``diff`` refuses states
+    graded by different versions for the same reason)."""
+    by_version: dict[str, list[str]] = {}
+    for path, version in runs:
+        by_version.setdefault(version, []).append(path)
+    if len(by_version) < 2:
+        return []
+    return ["; ".join(f"{version} graded {_runs(paths)}" for version, paths in sorted(by_version.items()))]
+
+
 def rules_mix(runs: Sequence[Graded]) -> list[str]:
     """One line per disagreement between the rules that graded ``runs`` (in the order
     given); empty when every rules file has one content across the runs and each

@@ -23,7 +23,8 @@ from typing import Any, Sequence
 
 from pydantic import ValidationError
 
-from referee.engine.decision.provenance import graded_by, inputs_of, judges_mix, judges_of, rules_mix, rules_of
+from referee.engine.decision.provenance import (graded_by, inputs_of, judges_mix, judges_of, rules_mix,
+                                                 rules_of, versions_mix)
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.report import benchmark_file
 from referee.engine.report.benchmark_file import BENCHMARK
@@ -239,6 +240,8 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
         [(r.folder, r.info.eval_id, judges_of(r.report.grader.llm, ((e.method, e.judged_by)
                                                                     for e in r.report.expectations)))
          for r in runs])]
+    problems += [f"graded by different referee versions: {line}"
+                 for line in versions_mix([(r.folder, r.report.grader.version) for r in runs])]
     benchmark = (benchmark_file.read_benchmark(folder, display_path(folder / BENCHMARK), problems)
                  if selection.empty and with_benchmark else None)
     if benchmark is not None:
