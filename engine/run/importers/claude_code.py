@@ -94,6 +94,8 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     response = _response(reader, main.name, skipped_lines(found_main), unfinished)
     if not response and unfinished is None and reader.entries:
         response = claude_stream.told_reply(main.name, end, problems)
+    elif unfinished is None:
+        response = claude_stream.checked_reply(main.name, end, response, problems)
     return Conversation(
         format=FORMAT,
         sources=(main.name,) + tuple(a.name for a in agents),

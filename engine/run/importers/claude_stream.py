@@ -11,6 +11,7 @@ the words before it as an earlier turn's answer, never the reply (``unanswered``
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.run.importers.record import Origin, Text
@@ -174,3 +175,24 @@ def told_reply(name: str, end: tuple[int, dict] | None, problems: list[Problem])
     problems.append(Problem("unread-text", name, "the result record names the run's last words, and no assistant "
                             "record read holds them: the response is unknown", line))
     return (Text("agent", "reply", "", Origin(name, line), unsure=True),)
+
+
+def checked_reply(name: str, end: tuple[int, dict] | None, response: tuple[Text, ...],
+                  problems: list[Problem]) -> tuple[Text, ...]:
+    """The reply read of a finished stream-json run, unsure when its result record names
+    last words (``result``) that are not among the reply's words, however spaced: an
+    assistant record that held them was lost or not printed whole, so the reply read is
+    not the run's answer. Claude Code names the last text block of a message split over
+    several lines, so a result that is a part of the reply agrees with it."""
+    if end is None or not response or any(text.unsure for text in response):
+        return response
+    line, rec = end
+    told = rec.get("result")
+    if not isinstance(told, str) or not told.strip():
+        return response
+    said = " ".join(text.text for text in response).split()
+    if f" {' '.join(told.split())} " in f" {' '.join(said)} ":
+        return response
+    problems.append(Problem("unread-text", name, "the result record names last words that the reply read does not "
+                            "hold: an assistant record that held them was not read, so the response is unknown", line))
+    return tuple(replace(text, unsure=True) for text in response)
