@@ -71,10 +71,10 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     _chained_elsewhere(main.name, values, reader, problems)
     reader.unstreamed()
     for agent in agents:
-        values, found = json_lines(agent, CALL_WORDS)
+        held, found = json_lines(agent, CALL_WORDS)  # the session's own lines stay in ``values``
         problems.extend(found)
-        records = [(agent.name, line, rec) for line, rec in values if isinstance(rec, dict)]
-        for line, rec in values:
+        records = [(agent.name, line, rec) for line, rec in held if isinstance(rec, dict)]
+        for line, rec in held:
             if not isinstance(rec, dict):
                 not_a_record(agent.name, line, rec, problems)
         for _, _, rec in records:
