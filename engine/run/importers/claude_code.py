@@ -85,6 +85,8 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     subagents = {key: read_agent(records, problems) for key, records in sorted(groups.items())}
     place_changed_later([reader] + [sub for sub, _ in subagents.values()])
     entries = attach(reader, subagents, problems)
+    if stream:
+        claude_stream.refused_unread(main.name, values, entries, problems)
     counted, snapshots = tokens.count([reader] + [sub for sub, _ in subagents.values()])
     if snapshots:
         problems.append(tokens.snapshot_problem(main.name, snapshots))
