@@ -166,11 +166,17 @@ def told_reply(name: str, end: tuple[int, dict] | None, problems: list[Problem])
     """The response of a stream-json run that finished with no reply read (no words of
     the agent, or its last words came with a call): when its result record names the
     run's last words (``result``), no assistant record read holds them (a line of the
-    stream lost, a message not printed whole), so the response is unknown, never none."""
+    stream lost, a message not printed whole), so the response is unknown, never none.
+    So when it holds the answer of a run given ``--json-schema`` (``structured_output``,
+    which a ``StructuredOutput`` call gave, and ``result`` may leave empty)."""
     if end is None:
         return ()
     line, rec = end
     told = rec.get("result")
+    if rec.get("structured_output") is not None and not (isinstance(told, str) and told.strip()):
+        problems.append(Problem("unread-text", name, "the result record holds the run's answer as structured_output, "
+                                "and no assistant record holds it as words: the response is unknown", line))
+        return (Text("agent", "reply", "", Origin(name, line), unsure=True),)
     if not isinstance(told, str) or not told.strip():
         return ()
     problems.append(Problem("unread-text", name, "the result record names the run's last words, and no assistant "
