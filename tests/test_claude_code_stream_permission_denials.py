@@ -56,3 +56,17 @@ def test_no_refused_call_changes_nothing(tmp_path):
     outcomes, problems = _graded(tmp_path, [INIT, REPLY, _result([])])
     assert outcomes == ["pass", "pass"]
     assert not any("calls-may-be-missing" in problem for problem in problems)
+
+
+SUCCEEDED = {"type": "user", "parent_tool_use_id": None, "session_id": SESSION,
+             "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}]}}
+
+
+def test_a_refused_call_whose_answer_says_it_succeeded_has_an_unknown_status(tmp_path):
+    source = tmp_path / "stream.jsonl"
+    records = [INIT, CALL, SUCCEEDED, REPLY, _result([DENIED])]
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    rules = 'eval 1\nexpect 1: all calls to "Bash" have .status == "success"\nexpect 2: exactly 1 calls to "Bash"\n'
+    grading = referee.grade(rules, source, as_eval="1")[0].grading
+    assert [e["outcome"] for e in grading["expectations"]] == ["error", "pass"]
+    assert any("status-unknown" in problem and "permission_denials" in problem for problem in grading["problems"])

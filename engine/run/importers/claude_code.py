@@ -84,6 +84,8 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         groups.setdefault(key, []).extend(records)
     subagents = {key: read_agent(records, problems) for key, records in sorted(groups.items())}
     place_changed_later([reader] + [sub for sub, _ in subagents.values()])
+    if stream:
+        claude_stream.refused_succeeded(main.name, values, [reader] + [sub for sub, _ in subagents.values()], problems)
     entries = attach(reader, subagents, problems)
     if stream:
         claude_stream.refused_unread(main.name, values, entries, problems)

@@ -15,7 +15,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.importers.record import Call, Origin, Text
+from referee.engine.run.importers.record import Call, Origin, Text, call_at
 from referee.engine.run.importers.source import json_container
 from referee.engine.run.model import Problem
 from referee.engine.run.safejson import JSON_TOKEN
@@ -203,6 +203,34 @@ def checked_reply(name: str, end: tuple[int, dict] | None, response: tuple[Text,
     problems.append(Problem("unread-text", name, "the result record names last words that the reply read does not "
                             "hold: an assistant record that held them was not read, so the response is unknown", line))
     return tuple(replace(text, unsure=True) for text in response)
+
+
+def refused_succeeded(name: str, values: list, readers: list[Reader], problems: list[Problem]) -> None:
+    """A call the harness refused never ran: its answer is the refusal, an error. One
+    whose answer read says it succeeded contradicts the result record that lists it
+    (``permission_denials``), and neither says which is true, so its status is unknown
+    (a check on it is an ERROR), never a success."""
+    refused = {denial["tool_use_id"]: line for line, denial in _denials(values)
+               if isinstance(denial, dict) and isinstance(denial.get("tool_use_id"), str)}
+    for reader in readers:
+        for call_id, positions in reader.calls.items():
+            for position in positions if call_id in refused else ():
+                call = call_at(reader.entries, position)
+                if call.status != "success":
+                    continue
+                reader.entries[position] = replace(call, unread=call.unread | {"status"})
+                problems.append(Problem("status-unknown", name, f"the result record's permission_denials says the "
+                                        f"harness refused call {call_id!r}, whose answer says it succeeded: its "
+                                        "status is unknown", refused[call_id]))
+
+
+def _denials(values: list):
+    """``(line, denial)`` for each call a result record of the stream lists as refused."""
+    for line, rec in values:
+        if isinstance(rec, dict) and is_stream_record(rec) and rec.get("type") == "result":
+            denials = rec.get("permission_denials")
+            for denial in denials if isinstance(denials, list) else ():
+                yield line, denial
 
 
 def refused_unread(name: str, values: list, entries: list, problems: list[Problem]) -> None:
