@@ -51,3 +51,11 @@ def test_a_result_naming_the_last_part_of_a_split_reply_changes_nothing(tmp_path
     outcomes, problems = _graded(tmp_path, records)
     assert outcomes == ["pass", "pass"]
     assert not any("unread-text" in problem for problem in problems)
+
+
+def test_a_result_joining_the_text_blocks_of_the_reply_changes_nothing(tmp_path):
+    message = _text("Done.")
+    message["message"]["content"].append({"type": "text", "text": "All of it."})
+    outcomes, problems = _graded(tmp_path, [INIT, message, _result("Done.All of it.")])
+    assert outcomes == ["pass", "pass"]
+    assert not any("unread-text" in problem for problem in problems)

@@ -187,18 +187,18 @@ def told_reply(name: str, end: tuple[int, dict] | None, problems: list[Problem])
 def checked_reply(name: str, end: tuple[int, dict] | None, response: tuple[Text, ...],
                   problems: list[Problem]) -> tuple[Text, ...]:
     """The reply read of a finished stream-json run, unsure when its result record names
-    last words (``result``) that are not among the reply's words, however spaced: an
-    assistant record that held them was lost or not printed whole, so the reply read is
-    not the run's answer. Claude Code names the last text block of a message split over
-    several lines, so a result that is a part of the reply agrees with it."""
+    last words (``result``) that are not among the reply's words, however spaced (the
+    text blocks of a message may be joined with no space between): an assistant record
+    that held them was lost or not printed whole, so the reply read is not the run's
+    answer. Claude Code names the last text block of a message split over several
+    lines, so a result that is a part of the reply agrees with it."""
     if end is None or not response or any(text.unsure for text in response):
         return response
     line, rec = end
     told = rec.get("result")
     if not isinstance(told, str) or not told.strip():
         return response
-    said = " ".join(text.text for text in response).split()
-    if f" {' '.join(told.split())} " in f" {' '.join(said)} ":
+    if "".join(told.split()) in "".join("".join(text.text for text in response).split()):
         return response
     problems.append(Problem("unread-text", name, "the result record names last words that the reply read does not "
                             "hold: an assistant record that held them was not read, so the response is unknown", line))
