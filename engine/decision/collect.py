@@ -20,7 +20,7 @@ from referee.engine.caps import cut
 from referee.engine.decision.provenance import inputs_of, judges_of, rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.facts.metrics import LARGEST_FIGURE
-from referee.engine.report.freshness import file_digest, stale_grade
+from referee.engine.report.freshness import copied_runs, file_digest, stale_grade
 from referee.engine.report.marker import GRADING
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
 from referee.engine.text import plain
@@ -65,6 +65,8 @@ class GradedRun:
     judges: tuple[str, ...] = ()  # the LLM graders that gave its verdicts (``judges_of``)
     version: str = ""  # the referee version that graded it (grader.version)
     warnings: tuple[str, ...] = ()  # numbers it holds that were left out, and why
+    # the place and files its grading.json records (``run.path``, ``run.files_digest``)
+    origin: tuple[Any, Any] = (None, None)
 
     @property
     def gate_rate(self) -> float | None:
@@ -116,7 +118,17 @@ def collect(workspace: Path, iteration: int | None = None) -> Collected:
             result.warnings.extend(graded.warnings)
     result.runs.sort(key=run_order)
     result.unusable.sort(key=lambda u: natural_key(u.path))
+    _refuse_copies(result.runs)
     return result
+
+
+def _refuse_copies(runs: Sequence[GradedRun]) -> None:
+    """A run folder copied after its grade would count one run's verdicts twice."""
+    from referee.engine.usage import UsageError
+
+    problem = copied_runs((run.path, *run.origin) for run in runs)
+    if problem is not None:
+        raise UsageError(f"{problem}; nothing was read")
 
 
 def _refuse_unread_runs(found) -> None:
@@ -199,6 +211,11 @@ def _recorded_digest(document: dict) -> str | None:
     return digest if isinstance(digest, str) else None
 
 
+def _recorded_origin(document: dict) -> tuple[Any, Any]:
+    info = document.get("run")
+    return (info.get("path"), _recorded_digest(document)) if isinstance(info, dict) else (None, None)
+
+
 def _recorded_inputs(document: dict) -> Any:
     info = document.get("run")
     return info.get("inputs") if isinstance(info, dict) else None
@@ -236,7 +253,7 @@ def _graded(run: Run, path: str, document: dict) -> GradedRun:
         judges=judges_of((document.get("grader") or {}).get("llm"),
                          ((e.get("method"), e.get("judged_by")) for e in document["expectations"])),
         version=str(document["grader"].get("version")),
-        warnings=tuple(warnings))
+        warnings=tuple(warnings), origin=_recorded_origin(document))
 
 
 def _count(value: Any) -> int:

@@ -31,7 +31,7 @@ from referee.engine.report.benchmark_file import BENCHMARK
 from referee.engine.report.benchmark_remade import not_made_from_grades
 from referee.engine.report.build import gate_status
 from referee.engine.report.cited import cited_lines
-from referee.engine.report.freshness import stale_grade
+from referee.engine.report.freshness import copied_runs, stale_grade
 from referee.engine.report.models import Expectation, GradingReport
 from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.report.run_report import Unread, read_report
@@ -233,6 +233,8 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
             unread.append((shown, run.id.configuration))
     if not runs:
         raise NothingToReport(_nothing_message(folder, found.runs, selection))
+    copied = copied_runs((r.folder, r.report.run.path, r.report.run.files_digest) for r in runs)
+    _require(f"{copied}. Nothing was reported" if copied else None)
     problems += [f"graded by different rules: {line}" for line in rules_mix(
         [(r.folder, r.info.eval_id, graded_by(rules_of(e.rules_location for e in r.report.expectations),
                                               inputs_of(r.info.eval_id, r.report.run.inputs))) for r in runs])]

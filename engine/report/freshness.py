@@ -27,6 +27,7 @@ import stat
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
+from referee.engine.report.marker import GRADING
 from referee.engine.run.safeio import MAX_TEXT_BYTES
 
 if TYPE_CHECKING:
@@ -83,6 +84,24 @@ def stale_grade(recorded: str | None, run: Run) -> bool:
     """True when the grade recorded a digest and the run's files no longer give it.
     A grading.json without one (written before digests were recorded) is not judged."""
     return recorded is not None and files_digest(run) != recorded
+
+
+def copied_runs(records: Iterable[tuple[str, Any, Any]]) -> str | None:
+    """Why runs read together are not all runs of their own, or None. ``records`` are
+    each run's place and the place and ``files_digest`` its grading.json records. A
+    folder renamed since its grade records a place no other run records; a folder
+    copied after its grade records the place and the files of the run it was copied
+    from, as that run does: counting both would count one run's verdicts twice, and
+    which of them is the original is a guess. A copy graded again records its own place."""
+    by_origin: dict[tuple[str, str], list[str]] = {}
+    for place, recorded, digest in records:
+        if isinstance(recorded, str) and isinstance(digest, str):
+            by_origin.setdefault((recorded, digest), []).append(place)
+    lines = [f"{' and '.join(sorted(places))} are one graded run (each {GRADING} records the run at "
+             f"{recorded} with the same files): a copy would count its verdicts twice; delete the copy, or "
+             "grade it again to make it a run of its own"
+             for (recorded, _), places in sorted(by_origin.items()) if len(places) > 1]
+    return "; ".join(lines) or None
 
 
 def _digest(entries: Iterable[tuple[str, bytes]]) -> str:

@@ -1,0 +1,70 @@
+"""A run folder copied after its grade is not a run of its own: its grading.json
+records the place and the files of the run it was copied from. ``aggregate``,
+``report`` and ``compare`` refuse the workspace (exit 2), naming both folders,
+instead of counting the same verdicts twice; a folder renamed since the grade
+(its grading.json names a place no other run records) is still read."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from conftest import REPO
+from referee.engine.cli import main
+
+EXAMPLE = REPO / "examples" / "booking-skill-workspace"
+RULES = REPO / "examples" / "booking-skill" / "booking.rules"
+EVALS = REPO / "examples" / "booking-skill" / "evals" / "evals.json"
+
+
+def _graded(tmp_path: Path, capsys) -> Path:
+    ws = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, ws)
+    for stale in ("benchmark.json", "benchmark.md"):
+        (ws / stale).unlink()
+    assert main(["grade", str(ws), "--rules", str(RULES), "--evals", str(EVALS)]) == 1
+    capsys.readouterr()
+    return ws
+
+
+def _copied(tmp_path: Path, capsys) -> Path:
+    ws = _graded(tmp_path, capsys)
+    configuration = ws / "iteration-1" / "eval-1-book-flight" / "with_skill"
+    shutil.copytree(configuration / "run-1", configuration / "run-3")
+    return ws
+
+
+def test_aggregate_refuses_a_run_copied_after_its_grade(tmp_path, capsys):
+    # Input: with_skill/run-1 copied to run-3 after the grade. aggregate counted 4
+    # with_skill runs, run-1's verdicts twice; now it stops (exit 2), naming both.
+    ws = _copied(tmp_path, capsys)
+    assert main(["aggregate", str(ws), "--check"]) == 2
+    err = capsys.readouterr().err
+    assert "with_skill/run-3" in err and "with_skill/run-1" in err and "copy" in err
+
+
+def test_report_and_compare_refuse_a_run_copied_after_its_grade(tmp_path, capsys):
+    ws = _copied(tmp_path, capsys)
+    assert main(["report", str(ws), "--format", "markdown", "-o", "-"]) == 2
+    assert "with_skill/run-3" in capsys.readouterr().err
+    assert main(["compare", str(ws), "--check"]) == 2
+    assert "with_skill/run-3" in capsys.readouterr().err
+
+
+def test_a_configuration_renamed_since_the_grade_is_still_read(tmp_path, capsys):
+    ws = _graded(tmp_path, capsys)
+    for eval_dir in sorted((ws / "iteration-1").iterdir()):
+        if eval_dir.is_dir():
+            (eval_dir / "without_skill").rename(eval_dir / "baseline")
+    assert main(["aggregate", str(ws), "--check", "--primary", "with_skill", "--baseline", "baseline"]) == 3
+    assert "over 3 runs" in capsys.readouterr().out
+    assert main(["compare", str(ws), "--check", "--primary", "with_skill", "--baseline", "baseline"]) == 1
+    capsys.readouterr()
+
+
+def test_a_copy_graded_again_is_a_run_of_its_own(tmp_path, capsys):
+    ws = _copied(tmp_path, capsys)
+    assert main(["grade", str(ws), "--rules", str(RULES), "--evals", str(EVALS)]) == 1
+    capsys.readouterr()
+    assert main(["aggregate", str(ws), "--check"]) == 3
+    assert "over 4 runs" in capsys.readouterr().out
