@@ -45,6 +45,10 @@ class Delta:
     baseline: str
     values: dict[str, float | None]
     runs: tuple[int, int]
+    # The evals both sides have counted runs of: the delta is over their runs alone.
+    evals: tuple[str, ...] = ()
+    # Evals only one side has runs of, each with that side: left out of the delta.
+    left_out: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -103,8 +107,9 @@ def analyse(runs: Sequence[GradedRun], unusable: Sequence[Unusable], choice: Cho
         result.summaries[config] = Summary(config, len(kept), len(mine) - len(kept),
                                            {name: stats(_values(kept, f)) for name, f in METRICS.items()})
     if choice.baseline is not None:
+        counted = [r for r in ordered if result.counts(r)]
         for config in (choice.primary,) + choice.others:
-            result.deltas.append(_delta(result.summaries[config], result.summaries[choice.baseline]))
+            result.deltas.append(_delta(counted, config, choice.baseline))
     result.evals = _evals(ordered, choice, mode, unstable_spread, result)
     result.assertions = _assertions(ordered, choice)
     return result
@@ -114,12 +119,23 @@ def _values(runs: Sequence[GradedRun], metric: Callable[[GradedRun], float | Non
     return [v for v in (metric(r) for r in runs) if v is not None]
 
 
-def _delta(side: Summary, base: Summary) -> Delta:
+def _delta(counted: Sequence[GradedRun], config: str, baseline: str) -> Delta:
+    """``config`` minus ``baseline`` over the evals both have runs of: an eval run by one
+    side only would weigh its difficulty, not the skill, into the delta (eval 1 with the
+    skill against eval 2 without it compares two tasks)."""
+    mine = [r for r in counted if r.configuration == config]
+    theirs = [r for r in counted if r.configuration == baseline]
+    shared = {r.eval_id for r in mine} & {r.eval_id for r in theirs}
+    left_out = tuple(sorted(((r.eval_id, r.configuration) for r in (*mine, *theirs) if r.eval_id not in shared),
+                            key=lambda pair: (natural_key(pair[0]), pair[1] != config)))
+    mine = [r for r in mine if r.eval_id in shared]
+    theirs = [r for r in theirs if r.eval_id in shared]
     values = {}
-    for name in METRICS:
-        a, b = side.metrics[name], base.metrics[name]
+    for name, metric in METRICS.items():
+        a, b = stats(_values(mine, metric)), stats(_values(theirs, metric))
         values[name] = None if a is None or b is None else a.mean - b.mean
-    return Delta(side.configuration, base.configuration, values, (side.runs, base.runs))
+    return Delta(config, baseline, values, (len(mine), len(theirs)), tuple(_unique(shared)),
+                 tuple(dict.fromkeys(left_out)))
 
 
 def _evals(runs: list[GradedRun], choice: Choice, mode: str, spread: float, analysis: Analysis) -> list[EvalRow]:

@@ -3,7 +3,8 @@
 - assertions with the same verdict in every configuration (they cannot tell the
   skill from the baseline), and assertions whose pass rate differs between them;
 - evals whose runs disagree by more than the unstable spread;
-- a delta that rests on fewer runs than the mode requires;
+- a delta that rests on fewer runs than the mode requires, or leaves out an eval one
+  side has no runs of;
 - runs left out: without a usable grading, or contaminated.
 """
 
@@ -20,6 +21,7 @@ def notes(analysis: Analysis) -> list[str]:
     found += _discrimination(analysis)
     found += _variance(analysis)
     found += _thin_delta(analysis)
+    found += _delta_left_out(analysis)
     found += _left_out(analysis)
     return found
 
@@ -98,6 +100,14 @@ def _thin_delta(analysis: Analysis) -> list[str]:
             out.append(f"eval {eval_id} has fewer runs than {analysis.mode} mode requires ({need} per "
                        f"configuration): {', '.join(short)}; its share of the delta rests on too few runs")
     return out
+
+
+def _delta_left_out(analysis: Analysis) -> list[str]:
+    """Evals one side of a delta has no runs of: the delta is over the others alone."""
+    return [f"eval {eval_id} has runs of {config} only, not of "
+            f"{delta.baseline if config == delta.configuration else delta.configuration}: left out of the delta "
+            f"of {delta.configuration} against {delta.baseline}"
+            for delta in analysis.deltas for eval_id, config in delta.left_out]
 
 
 def _left_out(analysis: Analysis) -> list[str]:

@@ -186,7 +186,11 @@ def _delta(a: Analysis, t: dict) -> Reason:
     delta = a.delta
     if delta is None:
         return Reason("delta", "ok", f"one configuration ({a.choice.primary}): no baseline, no delta")
-    mine, theirs = _gated_mean(a, delta.configuration), _gated_mean(a, delta.baseline)
+    if not delta.evals:
+        return Reason("delta", "breach", f"{delta.configuration} against {delta.baseline}: no eval has runs of "
+                                         f"both, so there is no delta{_left_out(delta)}")
+    mine = _gated_mean(a, delta.configuration, evals=delta.evals)
+    theirs = _gated_mean(a, delta.baseline, evals=delta.evals)
     if delta.values["pass_rate"] is None or mine is None or theirs is None:
         return Reason("delta", "breach", f"{delta.configuration} against {delta.baseline}: a side has no "
                                          "gated pass rate, so there is no delta")
@@ -194,13 +198,13 @@ def _delta(a: Analysis, t: dict) -> Reason:
     ok = mine - theirs >= need
     said = (f"{delta.configuration} minus {delta.baseline}: {_shown(mine - theirs, need, '{:+.%df}')} points of "
             f"gated pass rate ({delta.runs[0]} against {count(delta.runs[1], 'run')}), "
-            f"{'at least' if ok else 'below'} the {t['min_delta'] * 100:+.1f} required")
-    errors = sum(r.gate_errors for r in _gated_runs(a, delta.baseline))
+            f"{'at least' if ok else 'below'} the {t['min_delta'] * 100:+.1f} required{_left_out(delta)}")
+    errors = sum(r.gate_errors for r in _gated_runs(a, delta.baseline, delta.evals))
     if not ok or not errors:
         return Reason("delta", "ok" if ok else "breach", said)
     # An errored assertion of the baseline is counted as failed, which raises the delta
     # by what referee could not read: the rule holds only if it holds were they passes.
-    best = _gated_mean(a, delta.baseline, errors_passed=True)
+    best = _gated_mean(a, delta.baseline, errors_passed=True, evals=delta.evals)
     worst = mine - (theirs if best is None else best)  # never None: the baseline has gated runs
     holds = worst >= need
     return Reason("delta", "ok" if holds else "breach",
@@ -209,15 +213,26 @@ def _delta(a: Analysis, t: dict) -> Reason:
                   + ("" if holds else ": the delta is not shown"))
 
 
-def _gated_runs(a: Analysis, config: str) -> list:
-    """The runs of ``config`` its summary counts that have a gated pass rate."""
-    return [r for r in a.runs if r.configuration == config and a.counts(r) and r.gate_total]
+def _left_out(delta) -> str:
+    """The evals the delta leaves out, as ``; left out: eval 2 (without_skill only)``."""
+    if not delta.left_out:
+        return ""
+    return "; left out: " + ", ".join(f"eval {eval_id} ({config} only)" for eval_id, config in delta.left_out)
 
 
-def _gated_mean(a: Analysis, config: str, errors_passed: bool = False) -> Fraction | None:
-    """The mean gated pass rate of ``config``'s runs, exactly; with ``errors_passed``,
-    its errored gated assertions taken as passes. None when no run has a gate."""
-    mine = _gated_runs(a, config)
+def _gated_runs(a: Analysis, config: str, evals: Sequence[str] | None = None) -> list:
+    """The runs of ``config`` its summary counts that have a gated pass rate (of
+    ``evals`` alone when given: a delta's)."""
+    return [r for r in a.runs if r.configuration == config and a.counts(r) and r.gate_total
+            and (evals is None or r.eval_id in evals)]
+
+
+def _gated_mean(a: Analysis, config: str, errors_passed: bool = False,
+                evals: Sequence[str] | None = None) -> Fraction | None:
+    """The mean gated pass rate of ``config``'s runs (of ``evals`` alone when given),
+    exactly; with ``errors_passed``, its errored gated assertions taken as passes. None
+    when no run has a gate."""
+    mine = _gated_runs(a, config, evals)
     if not mine:
         return None
     extra = (lambda r: r.gate_errors) if errors_passed else (lambda r: 0)
