@@ -2,6 +2,8 @@
 
 - assertions with the same verdict in every configuration (they cannot tell the
   skill from the baseline), and assertions whose pass rate differs between them;
+- assertions graded in one configuration and in no run of another (a baseline graded
+  without the LLM grader, a primary judged by one);
 - evals whose runs disagree by more than the unstable spread;
 - a delta that rests on fewer runs than the mode requires, or leaves out an eval one
   side has no runs of;
@@ -19,6 +21,7 @@ def notes(analysis: Analysis) -> list[str]:
     """The notes in a fixed order: discrimination, stability, runs, exclusions."""
     found: list[str] = []
     found += _discrimination(analysis)
+    found += _graded_on_one_side(analysis)
     found += _variance(analysis)
     found += _thin_delta(analysis)
     found += _delta_left_out(analysis)
@@ -69,6 +72,26 @@ def _discrimination(analysis: Analysis) -> list[str]:
                 for row in apart)
             out.append(f"eval {eval_id}: assertions that separate the configurations (runs passed, "
                        f"{' vs '.join(configs)}): {listed}")
+    return out
+
+
+def _graded_on_one_side(analysis: Analysis) -> list[str]:
+    """One note per eval for the assertions graded in some configuration's runs and in no
+    run of another (a baseline graded without ``--llm`` against a primary judged by a
+    model): the configurations' gates, and so the delta, cover different assertions."""
+    configs = analysis.choice.ordered
+    out = []
+    for eval_id in dict.fromkeys(row.eval_id for row in analysis.assertions):
+        listed = []
+        for row in (r for r in analysis.assertions if r.eval_id == eval_id):
+            graded = [c for c in configs if assertion_rates(row, c) is not None]
+            ungraded = [c for c in configs if row.outcomes.get(c) and assertion_rates(row, c) is None]
+            if graded and ungraded:
+                listed.append(f"{row.key} ({_short(row.text, 60)}) graded in {', '.join(graded)}, not graded "
+                              f"in any run of {', '.join(ungraded)}")
+        if listed:
+            out.append(f"eval {eval_id}: the configurations' gates cover different assertions, so their pass "
+                       f"rates and the delta compare different checks: {'; '.join(listed)}")
     return out
 
 
