@@ -68,3 +68,23 @@ def test_a_copy_graded_again_is_a_run_of_its_own(tmp_path, capsys):
     capsys.readouterr()
     assert main(["aggregate", str(ws), "--check"]) == 3
     assert "over 4 runs" in capsys.readouterr().out
+
+
+def test_an_iteration_copied_whole_is_read_as_aggregate_reads_it(tmp_path, capsys):
+    # Input: iteration-1 copied to iteration-2 after the grade. aggregate reads
+    # iteration 2 alone (each run once); compare refused the workspace, having
+    # compared runs across iterations, which neither reads together.
+    ws = _graded(tmp_path, capsys)
+    shutil.copytree(ws / "iteration-1", ws / "iteration-2")
+    assert main(["aggregate", str(ws), "--check"]) == 3
+    assert main(["compare", str(ws), "--check"]) == 1
+    capsys.readouterr()
+
+
+def test_many_copies_are_counted_past_the_first_three(tmp_path, capsys):
+    ws = _graded(tmp_path, capsys)
+    for configuration in sorted((ws / "iteration-1").glob("*/*_skill")):
+        shutil.copytree(configuration / "run-1", configuration / "run-9")
+    assert main(["aggregate", str(ws), "--check"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("are one graded run") == 3 and "and 1 more such runs" in err

@@ -126,7 +126,7 @@ def _refuse_copies(runs: Sequence[GradedRun]) -> None:
     """A run folder copied after its grade would count one run's verdicts twice."""
     from referee.engine.usage import UsageError
 
-    problem = copied_runs((run.path, *run.origin) for run in runs)
+    problem = copied_runs((run.path, run.iteration, *run.origin) for run in runs)
     if problem is not None:
         raise UsageError(f"{problem}; nothing was read")
 

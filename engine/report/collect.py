@@ -208,6 +208,7 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
     _refuse_unread_runs(found)
     problems = [str(p) for p in found.problems]
     runs, unread, missing, graded_evals = [], [], [], set()
+    origins: list[tuple[str, int | None, str | None, str | None]] = []  # for ``copied_runs``
     for run in found.runs:
         graded = _read_run(run.path, _join(root, run.id.rel), problems)
         if isinstance(graded, GradedRun):
@@ -223,6 +224,7 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
                                graded.info.configuration, graded.info.run_number):
             _require_trusted(graded, run)
             runs.append(graded)
+            origins.append((graded.folder, run.id.iteration, graded.info.path, graded.info.files_digest))
     for run in missing:
         shown, graded_why = _join(root, run.id.rel), _should_be_graded(run, graded_evals)
         if graded_why is None:
@@ -233,7 +235,7 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
             unread.append((shown, run.id.configuration))
     if not runs:
         raise NothingToReport(_nothing_message(folder, found.runs, selection))
-    copied = copied_runs((r.folder, r.report.run.path, r.report.run.files_digest) for r in runs)
+    copied = copied_runs(origins)
     _require(f"{copied}. Nothing was reported" if copied else None)
     problems += [f"graded by different rules: {line}" for line in rules_mix(
         [(r.folder, r.info.eval_id, graded_by(rules_of(e.rules_location for e in r.report.expectations),

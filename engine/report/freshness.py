@@ -86,22 +86,30 @@ def stale_grade(recorded: str | None, run: Run) -> bool:
     return recorded is not None and files_digest(run) != recorded
 
 
-def copied_runs(records: Iterable[tuple[str, Any, Any]]) -> str | None:
+def copied_runs(records: Iterable[tuple[str, Any, Any, Any]]) -> str | None:
     """Why runs read together are not all runs of their own, or None. ``records`` are
-    each run's place and the place and ``files_digest`` its grading.json records. A
-    folder renamed since its grade records a place no other run records; a folder
-    copied after its grade records the place and the files of the run it was copied
-    from, as that run does: counting both would count one run's verdicts twice, and
-    which of them is the original is a guess. A copy graded again records its own place."""
-    by_origin: dict[tuple[str, str], list[str]] = {}
-    for place, recorded, digest in records:
+    each run's place, its iteration, and the place and ``files_digest`` its grading.json
+    records. A folder renamed since its grade records a place no other run records; a
+    folder copied after its grade records the place and the files of the run it was
+    copied from, as that run does: counting both would count one run's verdicts twice,
+    and which of them is the original is a guess. A copy graded again records its own
+    place. Runs are compared within an iteration: ``aggregate`` and ``compare`` read one."""
+    by_origin: dict[tuple[str, str, str], list[str]] = {}
+    for place, iteration, recorded, digest in records:
         if isinstance(recorded, str) and isinstance(digest, str):
-            by_origin.setdefault((recorded, digest), []).append(place)
-    lines = [f"{' and '.join(sorted(places))} are one graded run (each {GRADING} records the run at "
-             f"{recorded} with the same files): a copy would count its verdicts twice; delete the copy, or "
-             "grade it again to make it a run of its own"
-             for (recorded, _), places in sorted(by_origin.items()) if len(places) > 1]
-    return "; ".join(lines) or None
+            by_origin.setdefault((str(iteration), recorded, digest), []).append(place)
+    copies = [(recorded, sorted(places)) for (_, recorded, _), places in sorted(by_origin.items())
+              if len(places) > 1]
+    if not copies:
+        return None
+    lines = [f"{' and '.join(places)} are one graded run (each {GRADING} records the run at {recorded} with "
+             "the same files)" for recorded, places in copies[:SHOWN_COPIES]]
+    more = f", and {len(copies) - SHOWN_COPIES} more such runs" if len(copies) > SHOWN_COPIES else ""
+    return ("; ".join(lines) + more + ": a copy would count its verdicts twice; delete the copy, or grade it "
+            "again to make it a run of its own")
+
+
+SHOWN_COPIES = 3  # copies named in the message; the rest are counted
 
 
 def _digest(entries: Iterable[tuple[str, bytes]]) -> str:
