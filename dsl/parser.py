@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from referee.dsl import ast, lalr
 from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of, lone_cr_ended
 from referee.dsl.syntax import Explainer, Terminals, strip_comments
-from referee.dsl.transform import EvalHeader, Located, ToAst
+from referee.dsl.transform import EvalHeader, Located, ToAst, _is_tree
 
 if TYPE_CHECKING:
     from lark import Lark
@@ -202,6 +202,26 @@ def _too_deep(fragment: str) -> int | None:
     return None
 
 
+# A quantifier or a filter nests the tree without a bracket (`any calls have any
+# calls have ...`), which ``_too_deep`` does not see. A level of nesting takes a few
+# nodes of the parse tree (an object's pair and value, a `have` and its clause), so
+# this bounds the tree's depth well above any statement within ``MAX_NESTING``
+# levels, and below what the recursive transformer and compiler can walk.
+MAX_TREE_DEPTH = 3 * MAX_NESTING
+
+
+def _tree_too_deep(tree: Any) -> int | None:
+    """The offset in the fragment of the first node of ``tree`` deeper than
+    ``MAX_TREE_DEPTH``, or None. Walked with a stack of its own, not recursively."""
+    stack = [(tree, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if depth > MAX_TREE_DEPTH:
+            return node.meta.start_pos
+        stack.extend((c, depth + 1) for c in reversed(node.children) if _is_tree(c))
+    return None
+
+
 def _nesting_bound(fragment: str) -> int:
     """A bound the nesting ``_too_deep`` finds never passes: each open bracket and
     each ``not`` it counts is one of these characters or substrings. Most statements
@@ -217,6 +237,9 @@ def _parse_fragment(text, path, offset, fragment, start):
         return None, [_nested_too_deeply(text, path, offset + deep)]
     where = Located(text, path, line_offset, offset)
     tree = _quick_tree(fragment, start)
+    deep = _tree_too_deep(tree) if tree is not None else None
+    if deep is not None:
+        return None, [_nested_too_deeply(text, path, offset + deep)]
     if tree is None:  # lark parses it, and raises the error the diagnostic explains
         from lark.exceptions import UnexpectedInput
 
