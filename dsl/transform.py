@@ -338,6 +338,9 @@ class ToAst(Decoding):
         value = self.whole_number(children[0], "an expectation index")
         if value is not None and value < 1:
             self.at.error("bad-index", "expectation indexes start at 1", children[0])
+            # Reported: `check` still compiles the statement, which reads a linked
+            # sentence by its index, and a negative one would count from the end.
+            value = None
         return ("index", value)
 
     def expect_sentence(self, meta, children):
