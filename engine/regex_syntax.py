@@ -207,7 +207,7 @@ class _Reader:
         if self.peek() != "?":
             return self.group_body("capture")
         found = _OPENER.match(self.text, self.pos - 1)
-        if found is None:
+        if found is None or self.text.startswith("?R)", self.pos):  # `(?R)` calls, it sets no flag R
             return self.other_group()
         self.pos = found.end()
         kind = found.lastgroup
@@ -326,6 +326,23 @@ def backtrack_safe(tree: object) -> bool:
             return False
         return backtrack_safe(tree.body)
     return all(backtrack_safe(child) for child in _children(tree))
+
+
+_GROUP_CALL = re.compile(rf"\(\?(?:R|[0-9]+|&{_NAME}|P>{_NAME})\)")
+
+
+def group_call(tree: object) -> str | None:
+    """The first call of a group of the pattern in ``tree`` (``(?R)``, ``(?1)``,
+    ``(?&name)``), as written, or None. A call re-enters the pattern, a loop no
+    repetition shows: ``(?0)`` recurses without consuming anything until memory runs
+    out, and ``backtrack_safe`` cannot bound what a call repeats."""
+    if isinstance(tree, Other):
+        return tree.text if _GROUP_CALL.fullmatch(tree.text) else None
+    for child in _children(tree):
+        found = group_call(child)
+        if found:
+            return found
+    return None
 
 
 def written_out(tree: object) -> int:

@@ -34,7 +34,8 @@ import regex
 from referee.engine import budget
 from referee.engine.regex_linear import TURKISH_I, Linear, Unsupported, non_ascii_word_class, to_linear
 from referee.engine.regex_syntax import (MAX_GROUP_DEPTH, TooDeep, Unreadable, backtrack_safe, count,
-                                          has_line_anchor, needs_backtracking_why, parse, written_out)
+                                          group_call, has_line_anchor, needs_backtracking_why, parse,
+                                          written_out)
 from referee.engine.values import EvalError
 
 FLAG_BITS = {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL, "x": regex.VERBOSE}
@@ -78,6 +79,11 @@ class Pattern:
             raise regex.error("it needs the backtracking engine, and its shape cannot be read to "
                               "tell whether it can take exponential time there; write it with "
                               "common constructs")
+        called = group_call(tree)
+        if called:
+            raise regex.error(f"it calls a group of the pattern, {called}, which the backtracking "
+                              "engine may repeat without end or take exponential time on; write "
+                              "the group out instead")
         self.linear = _linear(tree, flags + ("i" if ignore_case else ""))
         self.safe = backtrack_safe(tree)
         self.line_anchored = has_line_anchor(tree)
