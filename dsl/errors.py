@@ -10,7 +10,7 @@ Codes reported by the parser: ``syntax``, ``bad-string``, ``bad-number``,
 ``unknown-source``, ``no-eval``, ``duplicate-let``, ``duplicate-expect``,
 ``duplicate-eval``, ``duplicate-key``, ``bad-evals``, ``too-deep``. Codes reported by the compiler:
 ``unknown-function``, ``wrong-arity``, ``unknown-name``, ``name-cycle``,
-``unknown-field``, ``bad-regex``, ``bad-jsonpath``, ``jsonpath-regex``,
+``unknown-field``, ``bad-regex``, ``bad-glob``, ``bad-jsonpath``, ``jsonpath-regex``,
 ``bad-operand``, ``bad-step``, ``bad-path``, ``unknown-eval``, ``unknown-input``,
 ``bad-input``, ``too-large``, ``duplicate-text`` (and ``unknown-source``
 for a quantifier over a name that is neither a source nor a let). Warnings
@@ -34,7 +34,7 @@ PARSER_CODES = (
 WARNING_CODES = ("unseen-tool", "unseen-field", "unseen-file")
 COMPILER_CODES = (
     "unknown-function", "wrong-arity", "unknown-name", "name-cycle", "unknown-field",
-    "bad-regex", "bad-jsonpath", "jsonpath-regex", "bad-operand", "bad-step", "bad-path", "unknown-eval",
+    "bad-regex", "bad-glob", "bad-jsonpath", "jsonpath-regex", "bad-operand", "bad-step", "bad-path", "unknown-eval",
     "unknown-input", "bad-input", "too-large", "duplicate-text",
 )
 

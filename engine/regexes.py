@@ -287,6 +287,45 @@ def compile_glob(glob: str) -> Pattern:
     return _GlobPattern(r"\A" + fnmatch.translate(glob), f'glob "{glob}"')
 
 
+def glob_problem(glob: str) -> tuple[str, str] | None:
+    """(what, hint) when ``glob`` holds what a shell reads otherwise than ``fnmatch``
+    does, so the pattern would select other tools than it reads: ``[^a]`` (a class
+    of ``^`` and ``a`` here, "not a" in bash), a backslash (a plain character here,
+    an escape there), braces (``{a,b}`` expands there, is literal here), or a ``[``
+    no ``]`` closes (literal here). None for a glob that means what it reads."""
+    i = 0
+    while i < len(glob):
+        char = glob[i]
+        if char == "\\":
+            return ("a backslash in a glob is a plain character, not an escape",
+                    "put a special character in brackets to match it: [*], [?], [[]")
+        if char == "[":
+            end = _class_end(glob, i)
+            if end < 0:
+                return ("'[' opens a class that no ']' closes, so it matches a '[' itself",
+                        "close the class, or write [[] to match a '['")
+            if glob.startswith("[^", i):
+                return ("in a glob, '[^' is a class holding '^', not a negation",
+                        "write [!...] for any character but these")
+            i = end
+        elif char == "{" and "," in glob[i:max(i, glob.find("}", i))]:
+            return ("braces in a glob are plain characters: {a,b} does not expand",
+                    "write a regex such as /^(a|b)$/, or one selection for each name")
+        i += 1
+    return None
+
+
+def _class_end(glob: str, start: int) -> int:
+    """The index of the ``]`` closing the class opened at ``start``, as ``fnmatch``
+    reads it (a ``!`` and then a ``]`` first in the class are members), or -1."""
+    j = start + 1
+    if j < len(glob) and glob[j] == "!":
+        j += 1
+    if j < len(glob) and glob[j] == "]":
+        j += 1
+    return glob.find("]", j)
+
+
 def compile_exact(text: str) -> Pattern:
     """An exact name (``"Bash"``): the whole text, case-sensitive."""
     return _ExactPattern(text)

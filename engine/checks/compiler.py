@@ -25,7 +25,7 @@ from referee.engine.checks.inputs import Inputs
 from referee.engine.checks.run_sources import csv_table, output_place, read_file_text
 from referee.engine.checks.sources import Select, compile_selection, refuse_transcript
 from referee.engine.checks.static import reads_element
-from referee.engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset
+from referee.engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset, glob_problem
 from referee.engine.values import Missing, Prov, Result, Val
 
 CHECK_COMPILERS: dict[type, CheckCompiler] = {
@@ -247,6 +247,10 @@ class Compiler:
         if key in self.name_patterns:
             return self.name_patterns[key]
         if node.kind == "glob":
+            problem = glob_problem(node.text)
+            if problem:
+                self.error("bad-glob", f'glob "{node.text}": {problem[0]}', node.span, problem[1])
+                return None
             compiled = compile_glob(node.text)
         elif node.kind == "exact":
             compiled = compile_exact(node.text)
