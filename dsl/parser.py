@@ -119,11 +119,16 @@ def parse_rules_partial(text: str, path: str = "<rules>") -> tuple[ast.RulesFile
     text = lone_cr_ended(text.removeprefix(BOM))
     diagnostics: list[Diagnostic] = []
     items = []
+    # The lines before each statement, counted on from the previous one: counting from
+    # the start of the file for each would take time in the square of its length.
+    lines_before, counted_to = 0, 0
     for start, offset, fragment in split_statements(text):
         if start is None:
             diagnostics.append(_stray(text, path, offset, fragment))
             continue
-        node, found = _parse_fragment(text, path, offset, fragment, _START_OF[start])
+        lines_before += text.count("\n", counted_to, offset)
+        counted_to = offset
+        node, found = _parse_fragment(text, path, offset, fragment, _START_OF[start], lines_before)
         diagnostics += found
         if node is None and start == "eval":
             # Keep the statements that follow inside an eval, so a broken header
@@ -229,9 +234,11 @@ def _nesting_bound(fragment: str) -> int:
     return sum(fragment.count(c) for c in _OPEN) + fragment.count("not")
 
 
-def _parse_fragment(text, path, offset, fragment, start):
-    """Parse ``fragment`` (found at ``offset`` of ``text``) from rule ``start``."""
-    line_offset = text.count("\n", 0, offset)
+def _parse_fragment(text, path, offset, fragment, start, line_offset=None):
+    """Parse ``fragment`` (found at ``offset`` of ``text``, after ``line_offset`` lines
+    when the caller counted them) from rule ``start``."""
+    if line_offset is None:
+        line_offset = text.count("\n", 0, offset)
     deep = _too_deep(fragment)
     if deep is not None:
         return None, [_nested_too_deeply(text, path, offset + deep)]
