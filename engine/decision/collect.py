@@ -132,15 +132,13 @@ def _refuse_copies(runs: Sequence[GradedRun]) -> None:
 
 
 def _refuse_unread_runs(found) -> None:
-    """A workspace ``grade`` refuses (a run that would go unread, or stand for
-    another) is refused here too: the benchmark and its release decision would be
-    made without that run."""
-    from referee.engine.run.discovery import refused
+    """A workspace ``grade`` refuses is refused here too (``discovery.refusal``)."""
+    from referee.engine.run.discovery import refusal
     from referee.engine.usage import UsageError
 
-    problem = refused(found)
-    if problem is not None:
-        raise UsageError(f"{problem.path}: {problem.message}; nothing was read")
+    why = refusal(found)
+    if why is not None:
+        raise UsageError(why)
 
 
 def run_order(run: GradedRun) -> tuple:

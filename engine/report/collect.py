@@ -175,13 +175,12 @@ class NothingToReport(ValueError):
 
 
 def _refuse_unread_runs(found) -> None:
-    """A folder ``grade`` refuses (a run that would go unread, or stand for another)
-    has nothing to report: what would be shown, and decided, would leave that run out."""
-    from referee.engine.run.discovery import refused
+    """A folder ``grade`` refuses has nothing to report (``discovery.refusal``)."""
+    from referee.engine.run.discovery import refusal
 
-    problem = refused(found)
-    if problem is not None:
-        raise NothingToReport(f"{problem.path}: {problem.message}; nothing was read")
+    why = refusal(found)
+    if why is not None:
+        raise NothingToReport(why)
 
 
 class NotTrusted(ValueError):

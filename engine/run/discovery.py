@@ -133,6 +133,13 @@ def refused(found: Discovery) -> Problem | None:
     return next((p for p in found.problems if p.code in REFUSED), None)
 
 
+def refusal(found: Discovery) -> str | None:
+    """Why the commands that read the grades read none of ``found`` (``refused``), as
+    they say it, or None."""
+    problem = refused(found)
+    return None if problem is None else f"{problem.path}: {problem.message}; nothing was read"
+
+
 def discover(workspace: Path, responses: ResponseFiles = NO_FILES) -> Discovery:
     """Find every run under ``workspace`` (the workspace itself may be a run);
     ``responses`` names the response files harnesses deliver (``engine.run.reading``)."""
