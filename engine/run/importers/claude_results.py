@@ -19,6 +19,12 @@ _PERSISTED = re.compile(r"\s*<persisted-output>")
 # limit, 30,000 characters by default): a line of its own after a blank one, then the
 # command's stderr, if any. The lines cut are kept nowhere.
 _CUT = re.compile(r"\n\n\.\.\. \[[0-9]+ lines truncated\] \.\.\.(?:\n|$)")
+# What Claude Code answers a command it left running in the background, in place of its
+# output: asked for (run_in_background), sent there with Ctrl+B, or moved there when it
+# outran its timeout. The output comes later, to other calls (BashOutput, TaskOutput, a
+# Read of its output file) or in a notice, if at all.
+_BACKGROUND = re.compile(r"\s*(?:Command running in background with ID:|Command was manually backgrounded by user"
+                         r" with ID:|Command did not complete within its [^\n]{0,80}moved to the background)")
 
 
 def structured(rec: dict) -> Any:
@@ -56,6 +62,16 @@ def cut(content: Any) -> bool:
     parts = content if isinstance(content, list) else [content]
     texts = [part.get("text") if isinstance(part, dict) else part for part in parts]
     return any(isinstance(text, str) and _CUT.search(text) is not None for text in texts)
+
+
+def backgrounded(args: Any, content: Any, structured: Any) -> bool:
+    """Whether a call's answer is only the notice that it runs on in the background (the
+    call asked for it, ``toolUseResult`` names the background task, or the answer is
+    Claude Code's notice): the command's output and exit status are not in it."""
+    asked = isinstance(args, dict) and args.get("run_in_background") is True
+    named = isinstance(structured, dict) and (isinstance(structured.get("backgroundTaskId"), str)
+                                              or structured.get("backgroundedByUser") is True)
+    return asked or named or _BACKGROUND.match(_first_text(content)) is not None
 
 
 def refused(result: Any) -> bool:

@@ -198,29 +198,43 @@ class UserRecords(HookEffects):
         structured = claude_results.structured(rec)
         result = claude_results.result_value(part.get("content"), structured, call.tool)
         status, unsure = claude_results.status(part)
-        unread = call.unread
+        unread = call.unread | self._answer_unread(origin, call, part, structured, unsure, status)
+        self.entries[position] = replace(call, result=result, status=status, result_origin=origin, unread=unread)
+        if isinstance(structured, dict):
+            self.results[position] = structured
+
+    def _answer_unread(self, origin: Origin, call: Call, part: dict, structured: Any, unsure: str | None,
+                       status: str) -> frozenset[str]:
+        """The fields of a call its answer does not give for certain, and why: a status
+        flag that says neither, an output kept elsewhere or cut, parts not read, or a
+        notice that the call runs on in the background (its outcome is not in it)."""
+        unread: frozenset[str] = frozenset()
         if unsure:
             self.problems.append(Problem("status-unknown", origin.source, f"{unsure}: its call's status is unknown",
                                          origin.line))
-            unread = unread | {"status"}
+            unread |= {"status"}
         if claude_results.persisted(part.get("content")):  # the tool's output is in a file beside the session, not here
             self.problems.append(Problem("value-cut", origin.source, "the tool's output was too large for the "
                                          "session: Claude Code kept it in a file beside it (tool-results/), and "
                                          "this answer holds a preview only, so its call's return is unknown",
                                          origin.line))
-            unread = unread | {"return"}
+            unread |= {"return"}
         if claude_results.cut(part.get("content")):  # the output's head alone: the rest is kept nowhere
             self.problems.append(Problem("value-cut", origin.source, "Claude Code cut the tool's output before it "
                                          "gave it to the agent ([N lines truncated]), and the lines it cut are kept "
                                          "nowhere, so its call's return is unknown", origin.line))
-            unread = unread | {"return"}
+            unread |= {"return"}
         if claude_results.parts_unread(part.get("content")):  # words kept as "[its type]", or dropped
             self.problems.append(Problem("unread-text", origin.source, "a part of this answer holds text in a shape "
                                          "not read: its call's return is unknown", origin.line))
-            unread = unread | {"return"}
-        self.entries[position] = replace(call, result=result, status=status, result_origin=origin, unread=unread)
-        if isinstance(structured, dict):
-            self.results[position] = structured
+            unread |= {"return"}
+        if status == "success" and claude_results.backgrounded(call.args, part.get("content"), structured):
+            self.problems.append(Problem("backgrounded", origin.source, "this answer only says the call runs on in "
+                                         "the background (its output comes later, to other calls such as "
+                                         "BashOutput or TaskOutput, if at all): its call's return and status are unknown",
+                                         origin.line))
+            unread |= {"return", "status"}
+        return unread
 
     def answered_again(self, position: int, rec: dict, part: dict, origin: Origin) -> None:
         """A second, different answer to a call: which one counts is not said, so the

@@ -1,0 +1,109 @@
+"""A command Claude Code runs in the background (``run_in_background``, Ctrl+B, or moved
+there when it outran its timeout) is answered at once with a notice ("Command running in
+background with ID: ..."), never its output nor how it ended: those come later, to other
+calls (BashOutput, TaskOutput), if at all. So a check on that call's return or status is
+an ERROR, never a pass on the notice; the later calls are read as they are."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import referee
+
+NOTICE = "Command running in background with ID: bash_1"
+OUTPUT = "<status>completed</status>\n\n<exit_code>1</exit_code>\n\n<stdout>\ntest_a FAILED\n</stdout>"
+
+
+def _session(tmp_path, args: dict, content: object, structured: object = None, is_error: bool = False):
+    answer = {"type": "user", "sessionId": "S1", "uuid": "r0",
+              "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1",
+                                                       "content": content, "is_error": is_error}]}}
+    if structured is not None:
+        answer["toolUseResult"] = structured
+    records = [
+        {"type": "user", "sessionId": "S1", "uuid": "u0", "message": {"role": "user", "content": "run the tests"}},
+        {"type": "assistant", "sessionId": "S1", "uuid": "a0",
+         "message": {"id": "m0", "role": "assistant", "stop_reason": "tool_use",
+                     "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": args}]}},
+        answer,
+        {"type": "assistant", "sessionId": "S1", "uuid": "a1",
+         "message": {"id": "m1", "role": "assistant", "stop_reason": "tool_use",
+                     "content": [{"type": "tool_use", "id": "t2", "name": "BashOutput", "input": {"bash_id": "bash_1"}}]}},
+        {"type": "user", "sessionId": "S1", "uuid": "r1",
+         "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t2", "content": OUTPUT}]},
+         "toolUseResult": {"shellId": "bash_1", "status": "completed", "exitCode": 1, "stdout": "test_a FAILED"}},
+        {"type": "assistant", "sessionId": "S1", "uuid": "a2",
+         "message": {"id": "m2", "role": "assistant", "stop_reason": "end_turn",
+                     "content": [{"type": "text", "text": "The tests ran."}]}},
+    ]
+    session = tmp_path / "s.jsonl"
+    session.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return session
+
+
+RULES = """eval 1
+expect 1: no calls to "Bash" have .return contains "FAILED"
+expect 2: no calls to "Bash" with status error
+expect 3: exactly 1 calls to "Bash" where .args.command == "pytest"
+expect 4: any calls to "BashOutput" have .return contains "FAILED"
+"""
+
+
+def _graded(session):
+    result, = referee.grade(RULES, session, as_eval="1")
+    return [e["outcome"] for e in result.grading["expectations"]], result.grading["problems"]
+
+
+@pytest.mark.parametrize("args, content, structured", [
+    # asked for: Claude Code 1.x and 2.x notices, with and without the structured answer
+    ({"command": "pytest", "run_in_background": True}, NOTICE,
+     {"stdout": "", "stderr": "", "interrupted": False, "isImage": False, "backgroundTaskId": "bash_1"}),
+    ({"command": "pytest", "run_in_background": True}, NOTICE + ". Output is being written to: /tmp/t/b1.output. "
+     "You will be notified when it completes.", None),
+    # moved there when it outran its timeout: the structured answer alone says so
+    ({"command": "pytest"}, None, {"backgroundTaskId": "bmd0i64ke", "timedOutAfterMs": 120000}),
+    ({"command": "pytest"}, "Command did not complete within its 120s timeout and was moved to the background "
+     "(ID: b9yrb7nd3). Output is being written to: /tmp/x/tasks/b9yrb7nd3.output.", None),
+    # sent there by the user (Ctrl+B)
+    ({"command": "pytest"}, "Command was manually backgrounded by user with ID: b2", {"backgroundedByUser": True}),
+])
+def test_a_call_left_in_the_background_has_no_return_or_status(tmp_path, args, content, structured):
+    outcomes, problems = _graded(_session(tmp_path, args, content, structured))
+    assert outcomes == ["error", "error", "pass", "pass"]
+    assert any("background" in p for p in problems), problems
+
+
+def test_a_command_that_ran_in_the_foreground_is_read(tmp_path):
+    outcomes, problems = _graded(_session(tmp_path, {"command": "pytest"}, "1 passed"))
+    assert outcomes == ["pass", "pass", "pass", "pass"]
+    assert not any("background" in p for p in problems), problems
+
+
+def test_a_background_launch_refused_is_an_error(tmp_path):
+    refused = "<tool_use_error>InputValidationError: run_in_background is not allowed</tool_use_error>"
+    outcomes, _ = _graded(_session(tmp_path, {"command": "pytest", "run_in_background": True}, refused, is_error=True))
+    assert outcomes == ["pass", "fail", "pass", "pass"]
+
+
+def test_a_stream_json_background_call_is_read_so_too(tmp_path):
+    """What ``claude -p --output-format stream-json`` prints names the structured answer
+    ``tool_use_result``."""
+    def rec(kind, content, **more):
+        return {"type": kind, "session_id": "S1", "parent_tool_use_id": None, **more,
+                "message": {"role": kind, "content": content}}
+    records = [
+        {"type": "system", "subtype": "init", "session_id": "S1", "tools": ["Bash"]},
+        rec("user", "run the tests"),
+        rec("assistant", [{"type": "tool_use", "id": "t1", "name": "Bash",
+                           "input": {"command": "pytest", "run_in_background": True}}]),
+        rec("user", [{"type": "tool_result", "tool_use_id": "t1", "content": NOTICE}],
+            tool_use_result={"stdout": "", "stderr": "", "backgroundTaskId": "bash_1"}),
+        rec("assistant", [{"type": "text", "text": "Started."}]),
+        {"type": "result", "subtype": "success", "is_error": False, "session_id": "S1", "result": "Started."},
+    ]
+    session = tmp_path / "s.jsonl"
+    session.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    outcomes, _ = _graded(session)
+    assert outcomes[:3] == ["error", "error", "pass"]
