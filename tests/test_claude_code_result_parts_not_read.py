@@ -47,6 +47,7 @@ def _session(tmp_path: Path, content: list) -> Path:
     {"type": "document", "source": {"type": "text", "media_type": "text/plain", "data": "AKIA123"}},
     {"text": "AKIA123"},
     {"type": "text", "text": {"value": "AKIA123"}},
+    {"type": "tool_reference", "tool_name": {"name": "AKIA123"}},
 ])
 def test_a_result_part_not_read_that_holds_text_leaves_the_return_unknown(tmp_path: Path, part: dict):
     source = _session(tmp_path, [{"type": "text", "text": "found:"}, part])
@@ -65,3 +66,16 @@ def test_an_image_in_a_result_holds_no_words_and_changes_nothing(tmp_path: Path)
     grading = referee.grade(RULES, source, as_eval="1")[0].grading
     assert [e["outcome"] for e in grading["expectations"]] == ["pass", "pass"]
     assert grading["problems"] == []
+
+
+def test_a_tool_reference_is_read_as_the_tool_it_names(tmp_path: Path):
+    """ToolSearch answers with a ``tool_reference`` part for each tool it found (Claude
+    Code 2.x, stream-json and sessions alike): it was read as ``[tool_reference]``, so
+    ``no calls where .return contains "AKIA"`` passed whatever tool it named."""
+    source = _session(tmp_path, [{"type": "tool_reference", "tool_name": "mcp__AKIA__echo"},
+                                 {"type": "tool_reference", "tool_name": "TaskCreate"}])
+    calls = [e for e in conversations("claude-code", [source])[0].entries if isinstance(e, Call)]
+    assert [(c.result, c.unread) for c in calls] == [
+        ("[tool_reference: mcp__AKIA__echo]\n[tool_reference: TaskCreate]", frozenset())]
+    grading = referee.grade(RULES, source, as_eval="1")[0].grading
+    assert [e["outcome"] for e in grading["expectations"]] == ["fail", "pass"]

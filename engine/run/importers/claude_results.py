@@ -90,10 +90,11 @@ def _first_text(content: Any) -> str:
 
 def parts_unread(content: Any) -> bool:
     """Whether a tool_result's content parts hold text ``result_value`` does not read: it
-    keeps a part of a type other than text as ``[its type]``, which loses nothing of an
-    image, but the words of a part that holds text (a ``search_result`` with text in its
-    own content, a plain-text ``document``, a part that names no type) and of a text
-    part whose text is no string."""
+    keeps a part of a type other than text as ``[its type]`` (a ``tool_reference`` with
+    the tool it names), which loses nothing of an image, but the words of a part that
+    holds text (a ``search_result`` with text in its own content, a plain-text
+    ``document``, a part that names no type), of a text part whose text is no string,
+    and the tool of a ``tool_reference`` that names none."""
     if not isinstance(content, list):
         return False
     return any(_part_unread(part) for part in content)
@@ -106,9 +107,17 @@ def _part_unread(part: Any) -> bool:
         return True
     if part.get("type") == "text":
         return not isinstance(part.get("text"), str)
+    if part.get("type") == "tool_reference":
+        return not _tool_reference(part)
     source = part.get("source")
     plain = isinstance(source, dict) and source.get("type") == "text" and may_say(source.get("data"))
     return part.get("type") != "image" and (plain or may_say(part))
+
+
+def _tool_reference(part: Any) -> bool:
+    """Whether a part is a ``tool_reference`` that names its tool (ToolSearch answers
+    with one for each tool it found, and nothing else)."""
+    return isinstance(part, dict) and part.get("type") == "tool_reference" and isinstance(part.get("tool_name"), str)
 
 
 def result_value(content: Any, structured: Any, tool: str) -> Any:
@@ -118,6 +127,8 @@ def result_value(content: Any, structured: Any, tool: str) -> Any:
         for part in content:
             if isinstance(part, dict) and part.get("type") == "text":
                 texts.append(str(part.get("text", "")))
+            elif _tool_reference(part):  # ToolSearch's answer: a tool it found, by name
+                texts.append(f"[tool_reference: {part['tool_name']}]")
             elif isinstance(part, dict):
                 texts.append(f"[{part.get('type', 'part')}]")
             elif isinstance(part, str):
