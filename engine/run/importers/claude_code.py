@@ -44,8 +44,10 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     """The conversation of a session file, with the subagent files that belong to it."""
     problems: list[Problem] = []
     values, found_main = session_records(main)
-    stream, end, turn = 0, None, 0  # the first line of stream-json, its last result record, a turn after it
-    ended = 0  # the line of the result record before the last: where the last turn starts
+    stream, results = 0, []  # the first line of stream-json, its result records (one ends each turn)
+    # where a turn with no result yet starts, and the session its last message names (an init record's may be
+    # another: ``claude -p --resume`` has named a new one there)
+    turn: tuple[int, Any] = (0, None)
     problems.extend(found_main)
     reader = Reader(problems)
     cwds: dict[str, None] = {}  # in the order met: the first is the session's own
@@ -59,9 +61,11 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         if claude_stream.is_stream_record(rec):
             stream = stream or line
             if rec.get("type") == "result" and rec.get(claude_stream.PARENT_CALL) is None:
-                ended, end, turn = end[0] if end is not None else 0, (line, rec), 0
+                results.append((line, rec))
+                turn = (0, turn[1])
             elif claude_stream.opens_turn(rec):
-                turn = turn or line  # the first record of a turn that has no result yet
+                message = rec.get("type") in ("user", "assistant")
+                turn = (turn[0] or line, rec["session_id"] if message else None)  # the first record of a turn
         if rec.get("isSidechain") is True:
             groups.setdefault(side_key(rec, line, roots), []).append((main.name, line, rec))
         elif isinstance(rec.get(claude_stream.PARENT_CALL), str):  # a subagent's message in a stream: its Task call's id
@@ -92,8 +96,9 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     counted, snapshots = tokens.count([reader] + [sub for sub, _ in subagents.values()])
     if snapshots:
         problems.append(tokens.snapshot_problem(main.name, snapshots))
-    unfinished = (claude_stream.unfinished(main.name, stream, end, turn, values, problems)
-                  or claude_stream.unanswered(main.name, reader, ended, end, problems)
+    end = results[-1] if results else None
+    unfinished = (claude_stream.unfinished(main.name, stream, results, turn, values, problems)
+                  or claude_stream.unanswered(main.name, reader, results, problems)
                   or (None if stream else _unanswered_request(main.name, reader, problems)))
     response = _response(reader, main.name, skipped_lines(found_main), unfinished)
     if not response and unfinished is None and reader.entries:

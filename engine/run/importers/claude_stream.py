@@ -97,27 +97,42 @@ def opens_turn(rec: dict) -> bool:
     return rec.get("type") in ("user", "assistant") or (rec.get("type") == "system" and rec.get("subtype") == "init")
 
 
-def unfinished(name: str, stream: int, end: tuple[int, dict] | None, turn: int, values: list,
-                problems: list[Problem]) -> int | None:
+def unfinished(name: str, stream: int, results: list[tuple[int, dict]], turn: tuple[int, Any], values: list,
+               problems: list[Problem]) -> int | None:
     """Where a stream-json run is seen not to have finished (None when it did, or the
     source is a session log, which has no result record): it has no ``result`` record
     (cut short: a timeout, a crash), or its result does not say it succeeded (``is_error``
     not false, or a ``subtype`` other than ``success``: it ended in an error, ran out of
     turns), or a message of the main agent comes after its last result (``turn``: where
-    a turn, which ends with a result of its own, starts with none). Its last words read
-    are then no finished reply."""
+    a turn, which ends with a result of its own, starts with none, and the session it
+    names), or its last result names another session than its last turn's (a record of
+    another run: how this one ended is not said). Its last words read are then no
+    finished reply."""
     if not stream:
         return None
-    if end is not None and turn:
+    end = results[-1] if results else None
+    if end is not None and turn[0]:
         problems.append(Problem("no-result", name, f"this turn, after the stream's last result record (line "
                                 f"{end[0]}), has none: it was cut short, and its last words read may not be its "
-                                "reply, so the response is unknown", turn))
-        return turn
+                                "reply, so the response is unknown", turn[0]))
+        return turn[0]
     if end is None:
         line = values[-1][0] if values else stream
         problems.append(Problem("no-result", name, "the stream has no result record: the run was cut short, and "
                                 "its last words read may not be its reply, so the response is unknown", line))
         return line
+    line, rec = end
+    if turn[1] is not None and rec.get("session_id") != turn[1]:
+        problems.append(Problem("no-result", name, f"the stream's last result record names session "
+                                f"{rec.get('session_id')!r}, not {turn[1]!r}, whose last turn it follows: how that "
+                                "turn ended is not said, so the response is unknown", line))
+        return line
+    return _run_error(name, end, problems)
+
+
+def _run_error(name: str, end: tuple[int, dict], problems: list[Problem]) -> int | None:
+    """The line of a result record that does not say its turn succeeded, said as a
+    problem (``run-error``); None for one that does."""
     line, rec = end
     subtype = rec.get("subtype")
     # Claude Code has written error_max_turns with is_error false: the subtype says it too
@@ -133,19 +148,22 @@ def unfinished(name: str, stream: int, end: tuple[int, dict] | None, turn: int, 
     return line
 
 
-def unanswered(name: str, reader: Reader, ended: int, end: tuple[int, dict] | None,
-                problems: list[Problem]) -> int | None:
-    """Where a stream-json run's last turn (after the result record of line ``ended``)
+def unanswered(name: str, reader: Reader, results: list[tuple[int, dict]], problems: list[Problem]) -> int | None:
+    """Where a stream-json run's last turn (after the result record before the last)
     holds no words of the agent: the words read before it answer an earlier turn, never
     the last, so they are no reply. When its result says the turn ended with no words
     (``result`` empty), the run has no reply and its reply is left empty (``NO_WORDS``);
     otherwise the words of that turn were not read, and the response is unknown (the
-    result's line)."""
-    if not ended or end is None or not reader.last_text or reader.last_text[-1].origin.line > ended:
+    result's line). A last result that names those words again is no turn of its own,
+    but then the turn that holds them ended with the result after them: one that does
+    not say it succeeded leaves them no finished reply either."""
+    ended = results[-2][0] if len(results) > 1 else 0
+    if not ended or not reader.last_text or reader.last_text[-1].origin.line > ended:
         return None
-    line, rec = end
-    if _same_words(rec.get("result"), reader.last_text):
-        return None  # a result printed again for the reply read: no turn of its own
+    line, rec = results[-1]
+    if _same_words(rec.get("result"), reader.last_text):  # a result printed again for the reply read
+        said = reader.last_text[-1].origin.line
+        return _run_error(name, next(end for end in results if end[0] > said), problems)
     if rec.get("result") == "":
         problems.append(Problem("no-reply", name, f"the last turn, after the result record of line {ended}, ends "
                                 "with no words of the agent (its result is empty): the words before it answer an "
