@@ -76,3 +76,12 @@ def test_a_result_printed_again_for_the_same_reply_changes_nothing(tmp_path):
     outcomes, problems = _graded(tmp_path, records)
     assert outcomes == ["pass", "pass"]
     assert not any("no-reply" in p for p in problems)
+
+
+def test_an_empty_result_with_no_message_of_the_agent_after_the_last_leaves_it_unknown(tmp_path):
+    """Two results with nothing of the agent between them do not show that it took a
+    turn and said nothing: the response is unknown, never empty."""
+    records = FIRST + [_result("")]
+    outcomes, problems = _graded(tmp_path, records)
+    assert outcomes == ["error", "error"]
+    assert any("no-reply" in p and "unknown" in p for p in problems), problems

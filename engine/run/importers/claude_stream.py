@@ -153,7 +153,8 @@ def unanswered(name: str, reader: Reader, results: list[tuple[int, dict]], probl
     holds no words of the agent: the words read before it answer an earlier turn, never
     the last, so they are no reply. When its result says the turn ended with no words
     (``result`` empty), the run has no reply and its reply is left empty (``NO_WORDS``);
-    otherwise the words of that turn were not read, and the response is unknown (the
+    otherwise (or when no message of the agent lies in that turn at all, so nothing shows
+    it took one) the words of that turn were not read, and the response is unknown (the
     result's line). A last result that names those words again is no turn of its own,
     but then the turn that holds them ended with the result after them: one that does
     not say it succeeded leaves them no finished reply either."""
@@ -164,7 +165,7 @@ def unanswered(name: str, reader: Reader, results: list[tuple[int, dict]], probl
     if _same_words(rec.get("result"), reader.last_text):  # a result printed again for the reply read
         said = reader.last_text[-1].origin.line
         return _run_error(name, next(end for end in results if end[0] > said), problems)
-    if rec.get("result") == "":
+    if rec.get("result") == "" and reader.last_said > ended:  # the agent spoke in that turn, with no words
         problems.append(Problem("no-reply", name, f"the last turn, after the result record of line {ended}, ends "
                                 "with no words of the agent (its result is empty): the words before it answer an "
                                 "earlier turn, so the run has no reply and the response is empty", line))
