@@ -12,7 +12,8 @@
   (so the agent) controls it; the line-number prefixes of ``Read`` results are removed.
   A result that holds a preview only (``<persisted-output>``: the output was kept in a
   file beside the session), or the head of an output Claude Code cut (``... [N lines
-  truncated] ...``), leaves its call's return unknown (``claude_results``).
+  truncated] ...``), leaves its call's return unknown (``claude_results``), and one that
+  only says the call runs on in the background leaves its return and status unknown.
 - A user-role message the system wrote (a compaction summary, meta text, the
   record of a slash command and of what it printed, the notice that a background task
   ended) is harness text; the first real user turn is the eval prompt. A compaction met before
