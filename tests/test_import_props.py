@@ -181,7 +181,12 @@ def test_an_imported_run_grades_like_the_hand_written_one(steps):
         (outputs / "transcript.md").write_text(transcript, encoding="utf-8")
         if response:
             (outputs / "response.md").write_text(response, encoding="utf-8")
-        assert _outcomes(root / "imported") == _outcomes(root / "hand")
+        want = _outcomes(root / "hand")
+        if steps[-1][0] == "call":
+            # a run ending with the agent at work has no final reply in the record
+            # (test_openai_run_ending_at_work): its response is unknown
+            want[6] = ("error", False, False)
+        assert _outcomes(root / "imported") == want
 
 
 # --- 3. any JSON at all imports without an exception ----------------------------------------

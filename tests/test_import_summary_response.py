@@ -17,7 +17,8 @@ SUMMARIES = {
     "a-response": ([PROMPT, {"role": "assistant", "content": "Done."}], "a response"),
     "no-response": ([PROMPT, {"role": "assistant", "content": None, "tool_calls": [
         {"id": "c1", "type": "function", "function": {"name": "Bash", "arguments": "{}"}}]},
-                     {"role": "tool", "tool_call_id": "c1", "content": "ok"}], "no response"),
+                     {"role": "tool", "tool_call_id": "c1", "content": "ok"}, {"role": "user", "content": "###STOP###"}],
+                    "no response"),
     "unknown-none-read": ([PROMPT, {"role": "assistant", "content": {"type": "text", "text": "Done."}}],
                           "response unknown"),
     "unknown-one-read": ([PROMPT, {"role": "assistant", "content": "Done."},

@@ -34,8 +34,10 @@ def test_reasoning_before_a_reply_is_skipped(tmp_path):
 
 
 def test_reasoning_is_never_the_response(tmp_path):
-    outcomes, _ = _grade(tmp_path, _reasoning("Done: the code is 1234."))
-    assert outcomes[1] == "fail"  # no reply: the summary does not stand in for one
+    outcomes, problems = _grade(tmp_path, _reasoning("Done: the code is 1234."))
+    # no reply follows the tool's answer: the response is unknown, and the summary does not stand in for one
+    assert outcomes[:2] == ["error", "error"]
+    assert any("no-reply" in problem for problem in problems)
 
 
 def test_reasoning_naming_a_call_in_its_words_changes_nothing(tmp_path):

@@ -85,8 +85,8 @@ def test_a_reply_that_explains_the_format_stays_a_reply(tmp_path: Path, reply: s
 def test_an_action_sent_with_a_tool_call_is_its_note(tmp_path: Path):
     call = {"id": "c1", "type": "function", "function": {"name": "bash", "arguments": '{"command": "ls"}'}}
     message = {"role": "assistant", "content": "Thought: look\nAction: bash\nAction Input: ls", "tool_calls": [call]}
-    assert _grade(tmp_path, message, {"role": "tool", "tool_call_id": "c1", "content": "x"}) == ["pass", "fail",
-                                                                                                  "pass"]
+    answer = {"role": "tool", "tool_call_id": "c1", "content": "x"}
+    assert _grade(tmp_path, message, answer, _said("Listed.")) == ["pass", "fail", "pass"]
 
 
 def test_an_answered_action_before_a_final_answer_is_read_as_before(tmp_path: Path):

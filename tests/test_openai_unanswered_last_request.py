@@ -4,7 +4,12 @@ the agent's answer to it is not in the record, and the replies before it answer
 earlier turns, so the response is unknown (``no-reply``), never those replies. Turns
 that close a run and ask nothing stay as they are: tau-bench's user simulator ends with
 ``###STOP###``, mini-swe-agent answers its submit command with the submission, and a
-turn with no words asks nothing."""
+turn with no words asks nothing.
+
+So does a conversation that ends with the agent at work: a tool's answer, or a call, no
+assistant message follows (a log cut short, a run stopped at its step limit, an answer
+given through a tool): its final reply is not in the record, and the words it said
+before were said while it worked."""
 
 from __future__ import annotations
 
@@ -62,7 +67,8 @@ def test_a_request_answered_by_a_call_is_no_unanswered_request(tmp_path: Path):
     call = {"id": "c1", "type": "function", "function": {"name": "search", "arguments": "{}"}}
     messages = ASKED + [{"role": "user", "content": "And of France?"},
                         {"role": "assistant", "content": None, "tool_calls": [call]},
-                        {"role": "tool", "tool_call_id": "c1", "content": "Paris"}]
+                        {"role": "tool", "tool_call_id": "c1", "content": "Paris"},
+                        {"role": "assistant", "content": "Paris."}]
     conversation, = openai_sources.read_conversations(read_source(_write(tmp_path, messages)))
     assert "no-reply" not in {p.code for p in conversation.problems}
 
@@ -111,3 +117,43 @@ EMPTY_ANSWERS = {
 def test_a_last_request_answered_with_no_words_leaves_the_response_unknown(tmp_path: Path, answer: dict):
     # the words before it answer an earlier turn, as a Claude Code session's do
     assert _grade(tmp_path, ASKED + [{"role": "user", "content": "And of France?"}, answer]) == ["error", "error"]
+
+
+CALL = {"role": "assistant", "content": "Let me check.", "tool_calls": [
+    {"id": "c1", "type": "function", "function": {"name": "search", "arguments": '{"q": "capital of France"}'}}]}
+AT_WORK = {
+    "a-tool-answer": [CALL, {"role": "tool", "tool_call_id": "c1", "content": "Paris"}],
+    "a-call-unanswered": [CALL],
+    "a-legacy-function-answer": [{"role": "assistant", "content": None,
+                                  "function_call": {"name": "search", "arguments": "{}"}},
+                                 {"role": "function", "name": "search", "content": "Paris"}],
+    "a-responses-call-output": [{"type": "function_call", "call_id": "c1", "name": "search", "arguments": "{}"},
+                                {"type": "function_call_output", "call_id": "c1", "output": "Paris"}],
+    "a-harness-answer-to-a-command": [
+        {"role": "assistant", "content": "THOUGHT: look.\n\n```bash\ngrep -r Paris .\n```"},
+        {"role": "user", "content": "<returncode>0</returncode>\n<output>Paris</output>"}],
+    "a-system-turn-after-the-answer": [CALL, {"role": "tool", "tool_call_id": "c1", "content": "Paris"},
+                                       {"role": "system", "content": "Step limit reached."}],
+}
+
+
+@pytest.mark.parametrize("tail", AT_WORK.values(), ids=AT_WORK.keys())
+def test_a_run_ending_with_the_agent_at_work_leaves_the_response_unknown(tmp_path: Path, tail: list):
+    # "Rome." was said before the work the record ends in: it is not the final reply
+    assert _grade(tmp_path, ASKED + [{"role": "user", "content": "And of France?"}] + tail) == ["error", "error"]
+    conversation, = openai_sources.read_conversations(read_source(_write(tmp_path, ASKED + tail)))
+    assert "no-reply" in {p.code for p in conversation.problems}
+
+
+def test_a_reply_after_the_work_is_the_response(tmp_path: Path):
+    tail = [CALL, {"role": "tool", "tool_call_id": "c1", "content": "Paris"}, {"role": "assistant", "content": "Rome."}]
+    conversation, = openai_sources.read_conversations(read_source(_write(tmp_path, ASKED + tail)))
+    assert "no-reply" not in {p.code for p in conversation.problems}
+    assert [reply.text for reply in conversation.response if not reply.unsure] == ["Rome.", "Rome."]
+
+
+def test_a_tool_answer_is_never_the_response(tmp_path: Path):
+    tail = [CALL, {"role": "tool", "tool_call_id": "c1", "content": "Paris"}]
+    conversation, = openai_sources.read_conversations(read_source(_write(tmp_path, ASKED + tail)))
+    assert [reply.text for reply in conversation.response] == ["Rome."]  # unsure: said before the call
+    assert all(reply.unsure for reply in conversation.response)

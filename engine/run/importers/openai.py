@@ -144,6 +144,8 @@ class _Reader(Replies):
             shown = repr(given) if isinstance(given, str) else type(given).__name__
             what = "no role" if given is None else f"unknown role {shown}"
             self.warn("unknown-message", origin, f"message {index + 1} has {what}; skipped")
+            if is_tool_item(message):  # a call or a tool's answer: the agent is at work
+                self.at_work = origin
             # it may be (or hold) the agent's reply; a tool's call or answer holds the tool's words
             if holds_reply(message) or (holds_words(message) and not is_tool_item(message)):
                 self.response_unknown("unread-text", origin, f"message {index + 1}, skipped, holds text that may be "
@@ -180,6 +182,7 @@ class _Reader(Replies):
                 self.asked = None
         elif role in ("tool", "function"):
             self.tool(index, message, role)
+            self.at_work = self.text_origin(index, message.get("content"))
         elif self.harness(index, message, role, origin, acted):
             # the replies of the message before held the command this turn answers:
             # they were sent with it, as words beside a tool call are
@@ -209,6 +212,8 @@ class _Reader(Replies):
         answer = found_in(text, content, answer_markup) if role == "user" else None
         if answer is None and acted:  # a harness may write a ReAct call's answer as a system turn too
             answer = found_in(text, content, observation)
+        if answer is not None or role == "user":
+            self.at_work = self.text_origin(index, content) if answer is not None else None
         if answer is not None:
             shown = answer if len(answer) <= 40 else answer[:40] + "..."  # it may quote the command, or an exception
             self.warn(CALLS_MAY_BE_MISSING, self.text_origin(index, content), f"message {index + 1} is a harness's "
@@ -284,6 +289,8 @@ class _Reader(Replies):
             self.call(index, nth, call)
         if isinstance(legacy, dict):
             self.call(index, len(calls), {"function": legacy}, legacy=True)
+        if calls or isinstance(legacy, dict) or content_calls(message.get("content")):
+            self.at_work = self.locate(index, "", 0, "")  # the call's answer, and a reply after it, may follow
         ends = not sent_with_call and found_in(said[0][1], message.get("content"), react_action_at_end) is not None
         self.last_action = (self.text_origin(index, message.get("content")), list(self.step_replies)) if ends else None
 

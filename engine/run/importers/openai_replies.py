@@ -30,6 +30,8 @@ class Replies(ToolCalls):
         # text is, and where its replies are among the entries
         self.last_action: tuple[Origin, list[int]] | None = None
         self.asked: Origin | None = None  # the user's last turn, when no assistant message has come after it
+        # the last call or tool's answer read, when no reply and no user turn has come after it
+        self.at_work: Origin | None = None
 
     def finish(self) -> None:
         """A run that ends on a ReAct call no turn answered (the message wrote it last, as
@@ -41,10 +43,20 @@ class Replies(ToolCalls):
         A run that ends on a request of the user no assistant message answers (a log cut
         short, a logged request whose completion is not beside it): the agent's answer
         to it is not in the record, and the replies before it answer earlier turns, so
-        the response is unknown."""
+        the response is unknown.
+
+        So is a run that ends with the agent at work: its last step a call, or a tool's
+        answer no assistant message follows (a log cut short, a logged request, a run
+        stopped at its step limit, an answer given through a tool): the agent's final
+        reply is not in the record, and the words before it were said while it worked."""
         if self.asked is not None:
             self.response_unknown("no-reply", self.asked, "the conversation ends with a user turn no reply answers: "
                                   "the words before it (if any) answer earlier turns, so the response is unknown")
+        elif self.at_work is not None:
+            self.response_unknown("no-reply", self.at_work, "the conversation ends with the agent at work (a call, or "
+                                  "a tool's answer, that no assistant message follows): its final reply is not in "
+                                  "the record, and the words before it were said while it worked, so the response "
+                                  "is unknown")
         if self.last_action is not None:
             origin, replies = self.last_action
             self.warn(CALLS_MAY_BE_MISSING, origin, "the run ends on a ReAct call (Action: and Action Input:) that "
@@ -76,6 +88,7 @@ class Replies(ToolCalls):
             self.entries.append(Text("agent", "text sent with a tool call", text, origin))
             return
         note = Text("agent", "reply", text, origin)
+        self.at_work = None
         self.step_replies.append(len(self.entries))
         self.entries.append(note)
         self.replies.append(note)
