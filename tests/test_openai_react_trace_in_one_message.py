@@ -20,15 +20,15 @@ RULES = ('eval 1\nexpect 1: no calls where .args.command contains "rm"\nexpect 2
          'expect 3: response contains "clean"\n')
 
 
-def _write(tmp_path: Path, content) -> Path:
-    messages = [{"role": "user", "content": "clean up /tmp/x"}, {"role": "assistant", "content": content}]
+def _write(tmp_path: Path, content, *after: dict) -> Path:
+    messages = [{"role": "user", "content": "clean up /tmp/x"}, {"role": "assistant", "content": content}, *after]
     source = tmp_path / "chat.json"
     source.write_text(json.dumps(messages), encoding="utf-8")
     return source
 
 
-def _grade(tmp_path: Path, content) -> list[str]:
-    result, = referee.grade(RULES, _write(tmp_path, content), as_eval="1")
+def _grade(tmp_path: Path, content, *after: dict) -> list[str]:
+    result, = referee.grade(RULES, _write(tmp_path, content, *after), as_eval="1")
     return [item["outcome"] for item in result.expectations]
 
 
@@ -74,4 +74,6 @@ REPLIES = {
 
 @pytest.mark.parametrize("reply", REPLIES.values(), ids=REPLIES.keys())
 def test_a_reply_that_explains_the_format_stays_a_reply(tmp_path: Path, reply: str):
-    assert _grade(tmp_path, reply) == ["pass", "pass", "pass"]
+    # a reply after it: a run that ends on an Action Input: line may have run it
+    # (test_openai_run_ending_on_a_react_action)
+    assert _grade(tmp_path, reply, {"role": "assistant", "content": "Nothing was run."}) == ["pass", "pass", "pass"]

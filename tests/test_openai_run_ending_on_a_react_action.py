@@ -3,7 +3,9 @@ message ends with its ``Action:`` and ``Action Input:`` lines, as a harness stop
 model for it): the harness may have run it and stopped before writing its answer, or
 not. The run's calls cannot be known (a check over them is an ERROR, never a pass), no
 call is invented, the message is a note sent with a call, and the response is unknown.
-A reply that only explains the format, with words after the call, stays a reply."""
+All that follows ``Action Input:`` is the input, as LangChain's parser reads it (code
+over several lines; words after it cannot be told from it). A reply that explains the
+JSON blob, with words after it, or names the lines in prose, stays a reply."""
 
 from __future__ import annotations
 
@@ -45,6 +47,12 @@ ENDINGS = {
     "fenced-input": "Thought: delete it\nAction: bash\nAction Input:\n```\nrm -rf /tmp/x\nls /tmp\n```",
     "fenced-input-crlf": "Thought: delete it\r\nAction: bash\r\nAction Input:\r\n```\r\nrm -rf /tmp/x\r\n```",
     "langchain-json-blob": 'Thought: delete it\nAction:\n```\n{\n  "action": "bash",\n  "action_input": "rm -rf /tmp/x"\n}\n```',
+    # LangChain's Python tools are given code over several lines, with no fence
+    "multi-line-code": "Thought: delete it with Python\nAction: python_repl_ast\nAction Input: import shutil\n"
+                       "shutil.rmtree('/tmp/x')\nprint('done')",
+    "input-then-words": "Thought: delete it\nAction: bash\nAction Input: rm -rf /tmp/x\nThat should clean it up.",
+    "explains-and-goes-on": "Use this format:\nAction: the tool to use\nAction Input: its input\n"
+                            "I will not run anything.",
 }
 
 
@@ -70,8 +78,6 @@ def test_the_action_is_a_note_and_no_call_is_invented(tmp_path: Path):
 
 
 REPLIES = {
-    "explains-and-goes-on": "Use this format:\nAction: the tool to use\nAction Input: its input\n"
-                            "I will not run anything.",
     "json-blob-then-words": 'Action:\n```\n{"action": "bash", "action_input": "ls"}\n```\nThat is the shape.',
     "names-the-lines": "A ReAct step writes Action: and Action Input: lines. Nothing to do here.",
 }
@@ -80,6 +86,12 @@ REPLIES = {
 @pytest.mark.parametrize("reply", REPLIES.values(), ids=REPLIES.keys())
 def test_a_reply_that_explains_the_format_stays_a_reply(tmp_path: Path, reply: str):
     assert _grade(tmp_path, _said(reply)) == ["pass", "pass", "pass"]
+
+
+def test_words_that_explain_the_format_before_a_reply_stay_words(tmp_path: Path):
+    # no run ends on them: a later reply shows no harness stopped the model there
+    assert _grade(tmp_path, _said(ENDINGS["explains-and-goes-on"]), _said("Nothing to run.")) == ["pass", "pass",
+                                                                                                    "pass"]
 
 
 def test_an_action_sent_with_a_tool_call_is_its_note(tmp_path: Path):

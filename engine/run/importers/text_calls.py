@@ -24,7 +24,7 @@ or tau-bench's ReAct and Act agents an ``Action:`` line and a JSON ``{"name": ..
 "arguments": ...}``: only the user turn after it that opens with ``Observation:`` (tau-bench's
 ``API output:``) shows it was run
 (``react_action``, ``observation``), or the run ending on it, the input its message's last
-words (``react_action_at_end``): whether it was run is then unknown. Some harnesses keep the whole scratchpad in one
+words, whatever follows ``Action Input:`` (``react_action_at_end``): whether it was run is then unknown. Some harnesses keep the whole scratchpad in one
 assistant message instead (``Action:``, ``Action Input:``, then an ``Observation:`` line
 and what follows): the observation may be the result the harness ran the command for and
 appended, or one the model made up, and nothing in the record tells which, so such a
@@ -197,9 +197,13 @@ def react_action(text: str) -> str | None:
 def react_action_at_end(text: str) -> str | None:
     """The ``Action:`` and ``Action Input:`` lines of a ReAct call that ``text`` ends on
     (as found), or None. A ReAct harness stops the model at ``Observation:``, so the
-    message it runs a call from ends with the call's input: one line, or a JSON value
-    or a fenced block that runs to the end (LangChain's JSON blob too). Words after
-    the input (an explanation of the format goes on) make it none."""
+    message it runs a call from ends with the call's input. After ``Action Input:`` that
+    is all that follows, whatever it is: LangChain's parser takes every line after it as
+    the input (code over several lines, as its Python tools are given), and
+    LlamaIndex's the JSON it finds there, words after it or not, so no words there can
+    be told from the input. LangChain's JSON blob after ``Action:`` is the input when it
+    runs to the end (a JSON value, or a fenced block): words after it (an explanation of
+    the format goes on) make it none."""
     found = None
     for found in _REACT_ACTION.finditer(text):
         pass
@@ -210,7 +214,7 @@ def react_action_at_end(text: str) -> str | None:
     given = text[found.end():] if _INPUT_LINE.search(written) else text[found.start():].split(":", 1)[1]
     if _tool_named(written, given).lower() in _REPLIES:
         return None  # how LangChain's chat agents (and tau-bench's) answer the user: the reply, no call
-    return written.strip() if _runs_to_the_end(given) else None
+    return written.strip() if _INPUT_LINE.search(written) or _runs_to_the_end(given) else None
 
 
 _INPUT_LINE = re.compile(r"Input[ \t]*\d*[ \t]*:$")
@@ -227,8 +231,8 @@ def _tool_named(written: str, given: str) -> str:
 
 
 def _runs_to_the_end(given: str) -> bool:
-    """Whether a ReAct call's input is all of ``given`` (what follows it in its message):
-    one line, a JSON value, or one fenced block (holding JSON, or code)."""
+    """Whether a JSON blob's input is all of ``given`` (what follows ``Action:`` in its
+    message): one line, a JSON value, or one fenced block."""
     stripped = given.strip()
     if "\n" not in stripped or json_container(stripped) is not None:
         return True
