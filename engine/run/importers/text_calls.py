@@ -96,9 +96,12 @@ def call_markup(text: str) -> str | None:
 def _json_calls(text: str) -> str | None:
     """``text`` (stripped) when the whole of it is a call written as a bare JSON object,
     as Llama 3.1's and 3.2's JSON tool calling writes one (``{"name": ..., "parameters":
-    {...}}``, no markup around it), or a list of such calls; else None. JSON in prose,
-    or JSON of another shape, is the agent's words."""
-    found = json_container(text)
+    {...}}``, no markup around it), or a list of such calls, or one fenced block holding
+    that (```` ```json ````: Llama 3 fences its JSON calls now and then, which no parser
+    of its format reads, so the harness may have run it or not); else None. JSON in
+    prose, or JSON of another shape, is the agent's words."""
+    fenced = _FENCED.fullmatch(text)
+    found = json_container(fenced.group("body") if fenced is not None else text)
     if found is None:
         return None
     calls = found[0] if isinstance(found[0], list) else [found[0]]
@@ -111,24 +114,51 @@ _FENCED = re.compile(r"\s*```[\w+-]*[ \t]*\r?\n(?P<body>.*?)\r?\n[ \t]*```\s*", 
 
 
 def _python_calls(text: str) -> str | None:
-    """``text`` (stripped) when the whole of it is a Python list of calls, as Llama 3.2's,
-    3.3's and 4's pythonic tool format writes them (``[bash(command="ls"), now()]``: each
-    a bare name given only keyword arguments whose values are literals), or None. No
-    prose parses as such a list; code that computes its arguments, calls a method or
+    """The Python list of calls ``text`` writes, as Llama 3.2's, 3.3's and 4's pythonic
+    tool format writes them (``[bash(command="ls"), now()]``: each a bare name given
+    only keyword arguments whose values are literals), or None: the whole text, a
+    fenced block's whole body anywhere in it, or lines that run to its end after words.
+    No prose parses as such a list; code that computes its arguments, calls a method or
     passes positional arguments (``[print("hi")]``) is the agent's words. A model may
-    fence the list (```` ```python ````), as it fences code; the pythonic parsers find
-    the list inside (SGLang's looks for ``[name(`` wherever it is), so a message that is
-    all one fenced block holding such a list writes it too."""
-    fenced = _FENCED.fullmatch(text)
-    if fenced is not None:
-        return text.strip() if _python_list(fenced.group("body")) is not None else None
-    return _python_list(text)
+    fence the list (```` ```python ````), as it fences code, and write words before it
+    (Llama 4 does, and vLLM's parser then leaves the whole in the content); SGLang's
+    parser looks for ``[name(`` wherever it is. Whether such a list among words was run
+    is not in the record, so it is read as written: the run's calls are unknown."""
+    for body in _fenced_bodies(text):
+        if _python_list(body) is not None:
+            return body.strip()
+    starts = [found.start() for found in _LIST_LINE.finditer(text)]
+    # the list's own first line is the last such line but one at most (a string in it may open another)
+    return next((written for start in reversed(starts[-_TRIED:]) if (written := _python_list(text[start:]))), None)
+
+
+def _fenced_bodies(text: str) -> list[str]:
+    """The bodies of the fenced blocks of ``text``, in one pass over its lines: a line
+    of ```` ``` ```` (and a language, maybe) opens a block, the next bare one closes it."""
+    bodies, opened = [], None
+    lines = text.splitlines()
+    for at, line in enumerate(lines):
+        fence = _FENCE_LINE.fullmatch(line)
+        if fence is not None and opened is None:
+            opened = at
+        elif fence is not None and not fence.group("language"):
+            bodies.append("\n".join(lines[opened + 1:at]))
+            opened = None
+    return bodies
+
+
+_FENCE_LINE = re.compile(r"[ \t]*```(?P<language>[\w+-]*)[ \t]*")
+# a line that opens a pythonic list
+_LIST_LINE = re.compile(r"^[ \t]*\[\s*[A-Za-z_]\w*\s*\(", re.MULTILINE)
+_TRIED = 4  # the lines looked at, the last ones: a list that runs to the end opens on one of them
 
 
 def _python_list(text: str) -> str | None:
     """``text`` (stripped) when the whole of it is a Python list of pythonic calls, else None."""
     stripped = text.strip()
-    if not (stripped.startswith("[") and stripped.endswith(")]")):
+    # a call's closing bracket, then the list's (a comma and lines between them or not)
+    if not (stripped.startswith("[") and stripped[:-1].rstrip().removesuffix(",").endswith(")")
+            and stripped.endswith("]")):
         return None
     try:
         tree = ast.parse(stripped, mode="eval")
