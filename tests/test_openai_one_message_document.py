@@ -1,6 +1,7 @@
 """A source that is one message object: on one line it is JSON lines of one message,
 a conversation of that message; pretty-printed over several lines it is the same
-conversation, its keys cited on their lines, never "no message referee could read"."""
+conversation, its keys cited on their lines, never "no message referee could read", and so
+when it is larger than a document is decoded whole."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import pytest
 
 import referee
 from referee.engine.run.importers import openai_sources
+from referee.engine.run.importers.jsondoc import WHOLE_LIMIT
 from referee.engine.run.importers.source import read_source
 
 MESSAGES = {
@@ -54,4 +56,19 @@ def test_a_pretty_printed_object_of_no_role_is_still_no_conversation(tmp_path: P
     source = tmp_path / "m.json"
     source.write_text(json.dumps({"role": "bot", "content": "hi"}, indent=1), encoding="utf-8")
     with pytest.raises(openai_sources.NoMessageList, match="no message list"):
+        openai_sources.read_conversations(read_source(source))
+
+
+def test_a_pretty_printed_message_over_the_whole_document_limit_is_read(tmp_path: Path):
+    # past WHOLE_LIMIT a document is read by its message list: one message alone has none
+    message = {"role": "assistant", "content": "done " + "x" * WHOLE_LIMIT}
+    conversation = _read(tmp_path, message, 2)
+    assert [r.text[:4] for r in conversation.response] == ["done"]
+    assert conversation.response[0].origin.line == 3
+
+
+def test_a_larger_object_of_no_message_says_why_it_is_not_read(tmp_path: Path):
+    source = tmp_path / "config.json"
+    source.write_text(json.dumps({"model": "gpt-4o", "notes": "x" * WHOLE_LIMIT}, indent=2), encoding="utf-8")
+    with pytest.raises(openai_sources.NoMessageList, match=r"line 1 .* over 8 MiB a document is read whole only"):
         openai_sources.read_conversations(read_source(source))

@@ -67,6 +67,11 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
     if whole is not None and isinstance(whole[0], dict) and _trajectory_without_history(whole[0]):
         raise NoHistory("it is a SWE-agent trajectory (a \"trajectory\" list) whose \"history\" is no list of "
                         "messages: referee reads a trajectory's messages from its history alone")
+    if whole is not None and whole[0] is None and len(source.data) > WHOLE_LIMIT:
+        raise NoMessageList(f"it is a JSON document of {len(source.data) / 2 ** 20:.1f} MiB spread over several "
+                            f"lines (line {whole[1]} opens it with a \"{{\" alone) that holds no message list; over "
+                            f"{WHOLE_LIMIT // 2 ** 20} MiB a document is read whole only when it may be one message "
+                            "(it names a \"role\"), and this one names none or is no valid JSON")
     if whole is not None and whole[0] is None:
         raise NoMessageList(f"it is a JSON document spread over several lines (line {whole[1]} opens it with a "
                             "\"{\" alone), so no JSON lines, and no message list was found in it: is it one "
@@ -144,15 +149,24 @@ def _one_object(data: bytes) -> tuple[Any, int, bool] | None:
     whole (past ``WHOLE_LIMIT``) or is not JSON, but its first line, a ``{`` alone as
     pretty-printers write it (no JSON line is one), tells a document. Spread over
     several lines, it is no JSON lines: read as lines, each of its lines would be a
-    conversation lost."""
+    conversation lost.
+
+    Past ``WHOLE_LIMIT`` it is decoded whole only when it names a ``"role"`` (it holds
+    no message list, which would have been read one message at a time): one message,
+    whose words its conversation holds whole anyway; a larger object of another kind
+    (a config, a results file) is not decoded for nothing."""
     body = data.lstrip()
     if body[:1] != b"{":
         return None
     line = data.count(b"\n", 0, len(data) - len(body)) + 1
-    found = loads(data.decode("utf-8", "replace")) if len(data) <= WHOLE_LIMIT else None
+    whole = len(data) <= WHOLE_LIMIT or _ROLE in data
+    found = loads(data.decode("utf-8", "replace")) if whole else None
     if found is not None:
         return (found[0], line, b"\n" in body.rstrip()) if isinstance(found[0], dict) else None
     return (None, line, True) if body.split(b"\n", 1)[0].strip() == b"{" else None
+
+
+_ROLE = b'"role"'  # how a message names its role, which a larger document must name to be decoded whole
 
 
 def _trajectory_without_history(value: dict) -> bool:
