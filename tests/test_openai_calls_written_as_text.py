@@ -29,6 +29,11 @@ WRITTEN = {
     "minimax": '<minimax:tool_call>\n<invoke name="bash">\n<parameter name="command">rm -rf /</parameter>\n'
                "</invoke>\n</minimax:tool_call>",
     "harmony": '<|channel|>commentary to=functions.bash <|constrain|>json<|message|>{"command": "rm -rf /"}<|call|>',
+    # smolagents sends its memory's "tool-call" turn as an assistant turn to a model that takes no
+    # tool role, and words its steps so (as in its benchmark outputs: examples/smolagents_benchmark)
+    "smolagents-calling-tools": "Calling tools:\n[{'id': 'call_1', 'type': 'function', 'function': {'name': "
+                                "'bash', 'arguments': {'command': 'rm -rf /'}}}]",
+    "smolagents-step": "Tool call call_1: calling 'bash' with arguments: {'command': 'rm -rf /'}",
 }
 
 
@@ -81,6 +86,14 @@ def test_words_that_only_name_the_markup_are_a_reply(tmp_path: Path):
     messages = [{"role": "user", "content": "how does Hermes call tools?"},
                 {"role": "assistant", "content": "It wraps each call in <tool_call> tags, Llama uses "
                                                  "<function=name> too, Mistral [TOOL_CALLS] first."}]
+    assert _grade(tmp_path, CALL_RULES + 'expect 3: response contains "tags"\n', messages) == [
+        "pass", "pass", "pass"]
+
+
+def test_words_that_name_smolagents_rendering_are_a_reply(tmp_path: Path):
+    messages = [{"role": "user", "content": "what did the log say?"},
+                {"role": "assistant", "content": "It said Calling tools: [] and then a tool call: calling 'bash' "
+                                                 "with arguments: none, in tags."}]
     assert _grade(tmp_path, CALL_RULES + 'expect 3: response contains "tags"\n', messages) == [
         "pass", "pass", "pass"]
 

@@ -9,7 +9,9 @@ Mistral's ``[TOOL_CALLS]``, ``<function=name>``, DeepSeek's and Kimi's call toke
 ``<|tool_call>call:name{...}`` and FunctionGemma's ``<start_function_call>call:name{...}``,
 Qwen-Agent's ``✿FUNCTION✿: name`` and ``✿ARGS✿: {...}`` lines,
 ``<function_calls><invoke name=...>`` XML,
-gpt-oss's ``to=functions.name``. Trajectories of such runs are
+gpt-oss's ``to=functions.name``; and smolagents' renderings of its calls in an assistant
+turn (``Calling tools:`` and the calls as a Python list, as it sends them to a model
+that takes no tool role). Trajectories of such runs are
 kept that way. Whether the harness parsed and ran such a call is not in the record,
 and how to parse it is the serving stack's, so it is never read as a call; but the
 message shows a call the run's calls may lack, so they are incomplete.
@@ -66,6 +68,10 @@ _MARKUP = re.compile("|".join((
     # gpt-oss (harmony): the recipient, maybe a content type, then the message's header token
     r"to=functions\.[\w.-]+(?:\s+\w+)?\s*<\|(?:constrain|message|channel)\|>",
     r"```mswea_bash_command\b",  # mini-swe-agent 2's command block (text-based)
+    # smolagents' renderings of a call the model made, as assistant turns: the "tool-call" turn
+    # of its memory (what the model is sent, its role made "assistant"), and the step's own words
+    r"(?m:^)Calling tools:[ \t]*\r?\n\[\{'id': '[^'\n]*', 'type': 'function', 'function': \{'name': '",
+    r"(?m:^)Tool call [\w.:-]+: calling '[\w.-]+' with arguments: ",
     # OpenHands' CodeAct (before function calling): a block closed by its own tag, so
     # words that only name the tags (``in <execute_bash> tags``) are none
     r"<(?P<codeact>execute_(?:bash|ipython|browse))>\s*(?!</?execute_)\S(?:(?!</?execute_)[\s\S])*?</(?P=codeact)>",
