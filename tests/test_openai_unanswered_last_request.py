@@ -157,3 +157,20 @@ def test_a_tool_answer_is_never_the_response(tmp_path: Path):
     conversation, = openai_sources.read_conversations(read_source(_write(tmp_path, ASKED + tail)))
     assert [reply.text for reply in conversation.response] == ["Rome."]  # unsure: said before the call
     assert all(reply.unsure for reply in conversation.response)
+
+
+SPOKE_AFTER = {
+    "words-not-read": {"role": "assistant", "content": {"type": "text", "text": "Paris."}},
+    "a-call-written-as-text": {"role": "assistant",
+                               "content": '<tool_call>{"name": "search", "arguments": {"q": "x"}}</tool_call>'},
+}
+
+
+@pytest.mark.parametrize("last", SPOKE_AFTER.values(), ids=SPOKE_AFTER.keys())
+def test_words_after_the_work_that_are_not_read_say_so_alone(tmp_path: Path, last: dict):
+    # the agent spoke after the tool's answer: what is unknown is what it said (unread-text), not whether it did
+    tail = [CALL, {"role": "tool", "tool_call_id": "c1", "content": "Paris"}, last]
+    conversation, = openai_sources.read_conversations(read_source(_write(tmp_path, ASKED + tail)))
+    codes = {p.code for p in conversation.problems}
+    assert "unread-text" in codes and "no-reply" not in codes
+    assert all(reply.unsure for reply in conversation.response)

@@ -79,16 +79,19 @@ class Replies(ToolCalls):
         """Words of an assistant message that are not read: said, and a reply's leave the
         response unknown (a note's are no part of it)."""
         self.warn("unread-text", origin, f"{what}: what the agent said there is unknown")
+        self.at_work = None  # it said something after the work before, which is what is unknown
         if not sent_with_call:
             self.reply_unread = self.reply_unread or origin
 
     def said(self, text: str, origin: Origin, sent_with_call: bool) -> None:
-        """Words of an assistant message: a note when sent with a tool call, else a reply."""
+        """Words of an assistant message: a note when sent with a tool call, else a reply.
+        Either way the agent spoke after the work before it (a call read with them is read
+        after them, and is the work the run may end on)."""
+        self.at_work = None
         if sent_with_call:
             self.entries.append(Text("agent", "text sent with a tool call", text, origin))
             return
         note = Text("agent", "reply", text, origin)
-        self.at_work = None
         self.step_replies.append(len(self.entries))
         self.entries.append(note)
         self.replies.append(note)
