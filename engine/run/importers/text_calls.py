@@ -141,13 +141,16 @@ def _python_calls(text: str) -> str | None:
 def _fenced_bodies(text: str) -> list[str]:
     """The bodies of the fenced blocks of ``text``, in one pass over its lines: a line
     of ```` ``` ```` (and a language, maybe) opens a block, the next bare one closes it."""
-    bodies, opened = [], None
+    bodies: list[str] = []
+    opened: int | None = None  # the line that opened the block being read
     lines = text.splitlines()
     for at, line in enumerate(lines):
         fence = _FENCE_LINE.fullmatch(line)
-        if fence is not None and opened is None:
+        if fence is None:
+            continue
+        if opened is None:
             opened = at
-        elif fence is not None and not fence.group("language"):
+        elif not fence.group("language"):
             bodies.append("\n".join(lines[opened + 1:at]))
             opened = None
     return bodies
