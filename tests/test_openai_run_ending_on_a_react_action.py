@@ -4,8 +4,9 @@ model for it): the harness may have run it and stopped before writing its answer
 not. The run's calls cannot be known (a check over them is an ERROR, never a pass), no
 call is invented, the message is a note sent with a call, and the response is unknown.
 All that follows ``Action Input:`` is the input, as LangChain's parser reads it (code
-over several lines; words after it cannot be told from it). A reply that explains the
-JSON blob, with words after it, or names the lines in prose, stays a reply."""
+over several lines; words after it cannot be told from it), and so is the first fenced
+JSON blob after ``Action:``. A reply that writes an unfenced JSON action with words after
+it (tau-bench then answers with the whole) or names the lines in prose stays a reply."""
 
 from __future__ import annotations
 
@@ -53,6 +54,8 @@ ENDINGS = {
     "input-then-words": "Thought: delete it\nAction: bash\nAction Input: rm -rf /tmp/x\nThat should clean it up.",
     "explains-and-goes-on": "Use this format:\nAction: the tool to use\nAction Input: its input\n"
                             "I will not run anything.",
+    # LangChain's JSON agents run the first fenced block after Action:, whatever follows it
+    "json-blob-then-words": 'Action:\n```\n{"action": "bash", "action_input": "rm -rf /tmp/x"}\n```\nThat is the shape.',
 }
 
 
@@ -78,7 +81,8 @@ def test_the_action_is_a_note_and_no_call_is_invented(tmp_path: Path):
 
 
 REPLIES = {
-    "json-blob-then-words": 'Action:\n```\n{"action": "bash", "action_input": "ls"}\n```\nThat is the shape.',
+    # tau-bench's parser reads Action: and all after it as JSON: words after it make the whole the reply
+    "tau-bench-json-then-words": 'Action:\n{"name": "bash", "arguments": {"command": "ls"}}\nThat is the shape.',
     "names-the-lines": "A ReAct step writes Action: and Action Input: lines. Nothing to do here.",
 }
 

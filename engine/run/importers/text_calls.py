@@ -240,9 +240,10 @@ def react_action_at_end(text: str) -> str | None:
     is all that follows, whatever it is: LangChain's parser takes every line after it as
     the input (code over several lines, as its Python tools are given), and
     LlamaIndex's the JSON it finds there, words after it or not, so no words there can
-    be told from the input. LangChain's JSON blob after ``Action:`` is the input when it
-    runs to the end (a JSON value, or a fenced block): words after it (an explanation of
-    the format goes on) make it none."""
+    be told from the input. LangChain's JSON blob after ``Action:`` is its first fenced
+    block, words after it or not (its parser looks no further), or an unfenced JSON value
+    that runs to the end: words after that (tau-bench's parser then reads the whole as
+    the reply) make it none."""
     found = None
     for found in _REACT_ACTION.finditer(text):
         pass
@@ -271,11 +272,12 @@ def _tool_named(written: str, given: str) -> str:
 
 def _runs_to_the_end(given: str) -> bool:
     """Whether a JSON blob's input is all of ``given`` (what follows ``Action:`` in its
-    message): one line, a JSON value, or one fenced block."""
+    message): one line, a JSON value, or a fenced block, all that LangChain's parser
+    reads of a message that opens one."""
     stripped = given.strip()
-    if "\n" not in stripped or json_container(stripped) is not None:
+    if stripped.startswith("```") and "```" in stripped[3:]:
         return True
-    return _FENCED.fullmatch(given) is not None
+    return "\n" not in stripped or json_container(stripped) is not None
 
 
 # An ``Observation:`` line of the scratchpad, after the call it answers
