@@ -16,7 +16,7 @@ SKILL = REPO / "examples" / "booking-skill"
 RULES, EVALS, CASSETTE = SKILL / "booking.rules", SKILL / "evals" / "evals.json", SKILL / "judge.cassette.jsonl"
 
 
-def _notes(tmp_path: Path, capsys, baseline_llm: bool) -> list[str]:
+def _graded(tmp_path: Path, capsys, baseline_llm: bool) -> Path:
     ws = tmp_path / "ws"
     shutil.copytree(EXAMPLE, ws)
     for stale in ("benchmark.json", "benchmark.md"):
@@ -29,6 +29,11 @@ def _notes(tmp_path: Path, capsys, baseline_llm: bool) -> list[str]:
         main(["grade", str(eval_dir / "without_skill"), "--rules", str(RULES), "--evals", str(EVALS),
               *(judged if baseline_llm else [])])
     capsys.readouterr()
+    return ws
+
+
+def _notes(tmp_path: Path, capsys, baseline_llm: bool) -> list[str]:
+    ws = _graded(tmp_path, capsys, baseline_llm)
     assert main(["aggregate", str(ws), "--primary", "with_skill"]) == 3
     capsys.readouterr()
     return json.loads((ws / "benchmark.json").read_text(encoding="utf-8"))["notes"]
@@ -47,3 +52,24 @@ def test_notes_name_the_assertions_graded_in_the_primary_only(tmp_path, capsys):
 
 def test_no_such_note_when_both_sides_are_judged(tmp_path, capsys):
     assert not [n for n in _notes(tmp_path, capsys, baseline_llm=True) if "graded in" in n]
+
+
+def test_compare_scores_only_the_assertions_both_sides_graded(tmp_path, capsys):
+    # Input: the same workspace. Pair 5 (eval 2) scored with_skill's rubric with
+    # usability 5 from 2#4, which the model judged in with_skill alone: the rubrics
+    # weighed different assertions. Now 2#4 is left out of both, and said.
+    ws = _graded(tmp_path, capsys, baseline_llm=False)
+    main(["compare", str(ws), "--out", str(tmp_path / "cmp")])
+    doc = json.loads((tmp_path / "cmp" / "comparison-5.json").read_text(encoding="utf-8"))
+    with_skill = "A" if doc["referee"]["assignment"]["A"] == "with_skill" else "B"
+    assert doc["referee"]["graded_on_one_side"][with_skill] == ["2#4"]
+    assert "usability" not in doc["rubric"][with_skill]["structure"]
+    assert f"Left out of the rules' score: 2#4 graded in {with_skill} alone." in doc["reasoning"]
+
+
+def test_compare_leaves_nothing_out_when_both_sides_are_judged(tmp_path, capsys):
+    ws = _graded(tmp_path, capsys, baseline_llm=True)
+    main(["compare", str(ws), "--out", str(tmp_path / "cmp")])
+    doc = json.loads((tmp_path / "cmp" / "comparison-5.json").read_text(encoding="utf-8"))
+    assert doc["referee"]["graded_on_one_side"] == {"A": [], "B": []}
+    assert "Left out" not in doc["reasoning"]

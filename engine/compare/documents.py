@@ -17,7 +17,7 @@ from typing import Callable, Mapping, Sequence
 
 from referee.engine.compare.holistic import Judgement, Point
 from referee.engine.compare.load import Graded
-from referee.engine.compare.pairs import Decided
+from referee.engine.compare.pairs import Decided, one_sided
 from referee.engine.compare.rubric import DIMENSIONS, Scores, Tag, shown, tag_of
 from referee.engine.compare.signtest import SignTest, vote
 from referee.engine.compare.winner import blockers
@@ -52,7 +52,10 @@ def _reasoning(decided: Decided) -> str:
     out = decided.outcome
     why = out.why.format(*LETTERS)
     verdict = "a tie" if out.winner is None else f"{LETTERS[out.winner]} wins"
-    return f"{why[:1].upper()}{why[1:]}: {verdict}."
+    alone = [f"{', '.join(keys)} graded in {letter} alone"
+             for letter, keys in zip(LETTERS, one_sided(decided.pair.shown)) if keys]
+    left_out = f" Left out of the rules' score: {'; '.join(alone)}." if alone else ""
+    return f"{why[:1].upper()}{why[1:]}: {verdict}.{left_out}"
 
 
 def _rubric(scores: Scores) -> dict:
@@ -109,6 +112,7 @@ def _referee(decided: Decided, tags: Mapping[str, Tag], seed: int, scrub: Callab
                      for item in runs[0].items + runs[1].items},
         "scores": {letter: _sources(side.model or side.rules) for letter, side in zip(LETTERS, decided.sides)},
         "not_graded": {letter: [i.key for i in run.items if not i.graded] for letter, run in zip(LETTERS, runs)},
+        "graded_on_one_side": dict(zip(LETTERS, one_sided(runs))),
         "evidence": {letter: {i.key: _short(scrub(i.evidence)) for i in run.items if i.graded}
                      for letter, run in zip(LETTERS, runs)},
         "model": None if decided.judgement is None else _model(decided.judgement, scrub),

@@ -14,7 +14,7 @@ from typing import Callable, Mapping, Sequence
 
 from referee.engine.compare.blind import primary_is_a
 from referee.engine.compare.holistic import Holistic, Judgement, reconcile
-from referee.engine.compare.load import Graded, Loaded
+from referee.engine.compare.load import Graded, Item, Loaded
 from referee.engine.compare.rubric import CRITERIA, Scores, Tag, scores
 from referee.engine.compare.winner import Outcome, Side, decide
 
@@ -81,23 +81,41 @@ def decide_all(found: Sequence[Pair], tags: Mapping[str, Tag], holistic: Holisti
 def _judge(holistic: Holistic, pair: Pair, task: str, tags: Mapping[str, Tag],
            scrub: Callable[[str], str]) -> Judgement:
     a, b = pair.shown
-    decided = [scores(run.items, tags) for run in (a, b)]
+    decided = [scores(items, tags) for items in scored(pair.shown)]
     open_criteria = [c for c in CRITERIA if all(s.of(c) is None for s in decided)]
     straight = holistic.read(task, a.source, b.source, open_criteria, scrub)
     swapped = holistic.read(task, b.source, a.source, open_criteria, scrub)
     return reconcile(straight, swapped)
 
 
+def one_sided(runs: tuple[Graded, Graded]) -> tuple[list[str], list[str]]:
+    """Per side, the assertions it graded (a pass or a fail) and the other did not (an
+    error, no verdict, not there): a baseline graded without ``--llm`` against a primary
+    judged by a model. Scored on one side, they would weigh what each side was asked,
+    not how it did."""
+    graded = [{item.key for item in run.items if item.graded} for run in runs]
+    return sorted(graded[0] - graded[1]), sorted(graded[1] - graded[0])
+
+
+def scored(runs: tuple[Graded, Graded]) -> tuple[list[Item], list[Item]]:
+    """Each side's items the rubric scores: those both sides graded."""
+    left_out = set().union(*one_sided(runs))
+    mine, theirs = ([item for item in run.items if item.key not in left_out] for run in runs)
+    return mine, theirs
+
+
 def _decided(pair: Pair, tags: Mapping[str, Tag], judgement: Judgement | None) -> Decided:
-    sides = tuple(_side(run, index, tags, judgement) for index, run in enumerate(pair.shown))
+    items = scored(pair.shown)
+    sides = tuple(_side(run, items[index], index, tags, judgement) for index, run in enumerate(pair.shown))
     return Decided(pair, (sides[0], sides[1]), decide(sides[0], sides[1]), judgement)
 
 
-def _side(run: Graded, index: int, tags: Mapping[str, Tag], judgement: Judgement | None) -> Side:
-    rules = scores(run.items, tags)
+def _side(run: Graded, items: Sequence[Item], index: int, tags: Mapping[str, Tag],
+          judgement: Judgement | None) -> Side:
+    rules = scores(items, tags)
     if judgement is None:
         return Side(run, rules)
     extra = {name: pair[index] for name, pair in judgement.criteria.items()}
-    model: Scores = scores(run.items, tags, extra)
+    model: Scores = scores(items, tags, extra)
     preferred = None if judgement.preferred is None else judgement.preferred == index
     return Side(run, rules, model, preferred)
