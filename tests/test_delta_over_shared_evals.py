@@ -54,3 +54,18 @@ def test_the_delta_leaves_out_an_eval_run_by_one_side_only(tmp_path, capsys):
     assert benchmark["run_summary"]["delta"]["pass_rate"] == "+0.67"
     assert any("eval 2" in note and "left out of the delta" in note for note in benchmark["notes"])
     assert main(["report", str(ws), "--format", "markdown", "-o", "-"]) == 3
+
+
+def test_benchmark_names_the_evals_the_delta_leaves_out(tmp_path, capsys):
+    # Input: eval 1 run by with_skill alone (2 runs, standard mode needs 3). Its note
+    # said "its share of the delta rests on too few runs", of a delta it has no share
+    # in, and no field of benchmark.json named the eval left out.
+    ws = _graded_without(tmp_path, capsys, "eval-1-book-flight/without_skill")
+    assert main(["aggregate", str(ws), "--primary", "with_skill"]) == 3
+    capsys.readouterr()
+    benchmark = json.loads((ws / "benchmark.json").read_text(encoding="utf-8"))
+    assert benchmark["left_out_of_delta"] == [
+        {"eval_id": 1, "configuration": "with_skill", "baseline": "without_skill", "runs_of": "with_skill"}]
+    thin = [note for note in benchmark["notes"] if "fewer runs" in note]
+    assert thin[0].startswith("eval 1 ") and thin[0].endswith("it is left out of the delta")
+    assert thin[1].startswith("eval 2 ") and thin[1].endswith("its share of the delta rests on too few runs")

@@ -56,6 +56,7 @@ def document(analysis: Analysis, decision: Decision, notes: list[str], meta: dic
         "contaminated_runs": [{"path": path, "included_in_delta": analysis.include_contaminated,
                                "evidence": [_finding(f) for f in found]}
                               for path, found in sorted(analysis.contamination.items())],
+        "left_out_of_delta": left_out_of_delta(analysis),
         "inputs": {"grading_json": dict(sorted((gradings or {}).items(), key=lambda kv: natural_key(kv[0])))},
     }
 
@@ -135,6 +136,13 @@ def figures(analysis: Analysis) -> dict:
 
 def comparisons(analysis: Analysis) -> list[dict]:
     return [_comparison(d) for d in analysis.deltas]
+
+
+def left_out_of_delta(analysis: Analysis) -> list[dict]:
+    """Each eval a delta leaves out (one side has no counted run of it), with the
+    delta and the configuration whose runs it has."""
+    return [{"eval_id": eval_id_value(eval_id), "configuration": delta.configuration, "baseline": delta.baseline,
+             "runs_of": config} for delta in analysis.deltas for eval_id, config in delta.left_out]
 
 
 def _run_summary(analysis: Analysis) -> dict:

@@ -115,13 +115,17 @@ def _variance(analysis: Analysis) -> list[str]:
 
 def _thin_delta(analysis: Analysis) -> list[str]:
     required = {row.eval_id: row for row in analysis.evals}
+    # An eval the delta leaves out has no share of it (its own note says so).
+    outside = {eval_id for eval_id, _ in analysis.delta.left_out} if analysis.delta is not None else set()
     out = []
     for eval_id, row in required.items():
         short = [f"{c} {s.runs}" for c, s in row.stability.items() if not s.enough_runs]
         if short:
             need = next(iter(row.stability.values())).required
+            share = ("it is left out of the delta" if eval_id in outside
+                     else "its share of the delta rests on too few runs")
             out.append(f"eval {eval_id} has fewer runs than {analysis.mode} mode requires ({need} per "
-                       f"configuration): {', '.join(short)}; its share of the delta rests on too few runs")
+                       f"configuration): {', '.join(short)}; {share}")
     return out
 
 
