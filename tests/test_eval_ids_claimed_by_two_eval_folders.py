@@ -72,3 +72,35 @@ def test_a_workspace_in_memory_reads_them_alike(tmp_path):
              for path in root.rglob("*") if path.is_file()}
     assert ([run.id.eval_id for run in memory_workspace(files)]
             == [run.id.eval_id for run in discover(root).runs])
+
+
+def _selected(tmp_path: Path, capsys, value: str) -> tuple[int, list[str], str]:
+    code = main(["grade", str(_workspace(tmp_path)), "--check", "--json", "--eval", value])
+    out, err = capsys.readouterr()
+    return code, sorted({run["path"].split("/")[1] for run in json.loads(out)["runs"]}) if code != 2 else [], err
+
+
+def test_each_is_selected_by_its_folder_exactly(tmp_path, capsys):
+    # Input: eval-1-book and eval-1-export, both eval 1. `--eval eval-1-book` (its
+    # folder, as --help says) and `--eval 1-book` matched no run; now each picks that
+    # folder's eval alone, as its name does.
+    for value in ("eval-1-book", "1-book", "book"):
+        code, folders, _ = _selected(tmp_path / value, capsys, value)
+        assert folders == ["eval-1-book"], value
+    assert _selected(tmp_path / "x", capsys, "1-export")[1] == ["eval-1-export"]
+
+
+def test_the_id_they_share_names_neither_and_says_why(tmp_path, capsys):
+    code, folders, err = _selected(tmp_path, capsys, "1")
+    assert code == 2 and "eval folders that share an id are evals of their own: eval-1-book/1, eval-1-export/1" in err
+
+
+def test_report_selects_by_the_folder_too(tmp_path, capsys):
+    ws = _workspace(tmp_path)
+    main(["grade", str(ws)])
+    capsys.readouterr()
+    assert main(["report", str(ws), "--format", "junit", "-o", "-", "--eval", "1-export"]) in (0, 1, 3)
+    out = capsys.readouterr().out
+    assert "eval-1-export" in out and "eval-1-book" not in out
+    assert main(["report", str(ws), "--format", "markdown", "-o", "-", "--eval", "1"]) == 2
+    assert "eval-1-book/1, eval-1-export/1" in capsys.readouterr().err

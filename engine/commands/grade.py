@@ -18,7 +18,7 @@ from referee.engine.commands.grade_rules import check_evals, compile_source, cri
 from referee.engine.commands.grade_shard import add_shard_argument, write_manifest
 from referee.engine.report.color import add_color_argument, use_color
 from referee.engine.commands.llm_flags import add_llm_arguments, refuse_writes_under_check
-from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args
+from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args, shared_ids
 from referee.engine.commands.warnings import MAX_WARNINGS, warn, warn_all
 from referee.engine.usage import UsageError
 
@@ -263,7 +263,8 @@ def _prepare(args: argparse.Namespace, color: bool):
     runs = select_runs(discovery.runs, selection)
     if not runs:
         where = "of the sources given" if args.sources is not None else f"under {args.workspace}"
-        return _fail(f"no run {where} matches {selection.describe()}")
+        return _fail(f"no run {where} matches {selection.describe()}"
+                     + shared_ids(selection, (run.id for run in discovery.runs)))
     if args.primary is not None:
         configs = sorted({run.id.configuration for run in runs})
         if args.primary not in configs:

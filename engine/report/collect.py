@@ -35,7 +35,7 @@ from referee.engine.report.freshness import copied_runs, stale_grade
 from referee.engine.report.models import Expectation, GradingReport
 from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.report.run_report import Unread, read_report
-from referee.engine.run.select import Selection
+from referee.engine.run.select import Selection, shared_ids
 from referee.engine.run.workspace import Run, discover
 
 
@@ -217,10 +217,10 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
             continue
         graded_evals.add((run.id.iteration, run.id.eval_id))
         if isinstance(graded, Unreadable):
-            if selection.matches(run.id.eval_id, run.id.eval_name, run.id.configuration, run.id.run_number):
+            if selection.matches_id(run.id):
                 unread.append((graded.folder, run.id.configuration))
-        elif selection.matches(graded.info.eval_id, graded.info.eval_name,
-                               graded.info.configuration, graded.info.run_number):
+        elif selection.matches(graded.info.eval_id, graded.info.eval_name, graded.info.configuration,
+                               graded.info.run_number, run.id.extra.get("eval_folder")):
             _require_trusted(graded, run)
             runs.append(graded)
             origins.append((graded.folder, run.id.iteration, graded.info.path, graded.info.files_digest))
@@ -228,7 +228,7 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
         shown, graded_why = _join(root, run.id.rel), _should_be_graded(run, graded_evals)
         if graded_why is None:
             problems.append(f"{shown}: no {GRADING}; run `referee grade` first (left out)")
-        elif selection.matches(run.id.eval_id, run.id.eval_name, run.id.configuration, run.id.run_number):
+        elif selection.matches_id(run.id):
             problems.append(f"{shown}: no {GRADING}, though {graded_why}: its verdicts are unknown; grade the "
                             "run again (counted as not read)")
             unread.append((shown, run.id.configuration))
@@ -428,5 +428,6 @@ def _nothing_message(folder: Path, runs: Sequence, selection: Selection) -> str:
     if not runs:
         return f"no runs found under {folder} (a run is a folder holding outputs/)"
     if not selection.empty:
-        return f"no graded run under {folder} matches {selection.describe()}"
+        return (f"no graded run under {folder} matches {selection.describe()}"
+                + shared_ids(selection, (run.id for run in runs)))
     return f"no run under {folder} has a grading.json yet; run `referee grade` first"

@@ -4,7 +4,11 @@
 ``--config``, ``--run``), each repeatable; a run is kept when it matches every
 flag given (any of the values of one flag). Values are compared as text, so
 ``--eval 1`` matches the eval whose id is "1", and ``--eval book-flight`` the
-eval of that name or folder (``eval-1-book-flight``).
+eval of that name, ``--eval eval-1-book-flight`` or ``--eval 1-book-flight`` the
+one of that folder. An eval id that two eval folders give (``eval-1-foo`` and
+``eval-1-bar``, each read as eval 1) names two evals, kept apart by their
+folders (``engine.run.kept_apart``): each is reached by its folder or name,
+never by the id they share.
 """
 
 from __future__ import annotations
@@ -39,13 +43,20 @@ class Selection:
     def empty(self) -> bool:
         return not (self.evals or self.configs or self.runs)
 
-    def matches(self, eval_id: str, eval_name: str | None, configuration: str, run_number: int) -> bool:
-        """True when a run with these names passes every filter."""
-        if self.evals and not _eval_matches(self.evals, eval_id, eval_name):
+    def matches(self, eval_id: str, eval_name: str | None, configuration: str, run_number: int,
+                eval_folder: str | None = None) -> bool:
+        """True when a run with these names passes every filter (``eval_folder``: the
+        eval's own folder, when the run lies in one)."""
+        if self.evals and not _eval_matches(self.evals, eval_id, eval_name, eval_folder):
             return False
         if self.configs and configuration not in self.configs:
             return False
         return not self.runs or run_number in self.runs
+
+    def matches_id(self, run_id: RunId) -> bool:
+        """True when the run found at ``run_id`` passes every filter."""
+        return self.matches(run_id.eval_id, run_id.eval_name, run_id.configuration, run_id.run_number,
+                            run_id.extra.get("eval_folder"))
 
     def describe(self) -> str:
         """The filters as the user wrote them, for messages: ``--eval 1 --config with_skill``."""
@@ -75,7 +86,7 @@ def add_selection_arguments(parser: argparse.ArgumentParser) -> None:
     """Register ``--eval``, ``--config`` and ``--run`` on a subcommand's parser."""
     group = parser.add_argument_group("selection (each repeatable; a run must match every flag given)")
     group.add_argument("--eval", dest="select_evals", action="append", default=[], metavar="ID",
-                       help="only this eval: its id, its name, or its folder name")
+                       help="only this eval: its id, its name, or its folder name (eval-1-foo or 1-foo)")
     group.add_argument("--config", dest="select_configs", action="append", default=[], metavar="NAME",
                        help="only this configuration (with_skill, without_skill, ...)")
     group.add_argument("--run", dest="select_runs", action="append", default=[], type=_run_number,
@@ -111,14 +122,38 @@ def select_runs(runs: Iterable[Any], selection: Selection) -> Sequence[Any]:
 
 
 def _matches(selection: Selection, run: _Identified) -> bool:
-    return selection.matches(run.id.eval_id, run.id.eval_name, run.id.configuration, run.id.run_number)
+    return selection.matches_id(run.id)
 
 
-def _eval_matches(wanted: tuple[str, ...], eval_id: str, eval_name: str | None) -> bool:
+def shared_ids(selection: Selection, ids: Iterable[RunId]) -> str:
+    """For a selection that matched nothing: the evals whose folders share an id
+    the selection names (``--eval 1`` of ``eval-1-foo/1`` and ``eval-1-bar/1``),
+    as a hint naming each; "" when there are none."""
+    from referee.engine.run.kept_apart import SHARED_ID
+
+    named = sorted({run_id.eval_id for run_id in ids
+                    if _eval_matches(selection.evals, run_id.extra.get(SHARED_ID, ""), run_id.eval_name, None)})
+    if not named:
+        return ""
+    return (f" (eval folders that share an id are evals of their own: {', '.join(named)}; name one by its "
+            "folder, its name or that id)")
+
+
+def _eval_matches(wanted: tuple[str, ...], eval_id: str, eval_name: str | None, eval_folder: str | None) -> bool:
+    if not eval_id:
+        return False
     names = {eval_id, f"eval-{eval_id}"}
     if eval_name:
-        names |= {eval_name, f"eval-{eval_id}-{eval_name}", f"eval-{eval_id}_{eval_name}"}
+        names |= {eval_name, f"eval-{eval_id}-{eval_name}", f"eval-{eval_id}_{eval_name}",
+                  f"{eval_id}-{eval_name}", f"{eval_id}_{eval_name}"}
+    if eval_folder:
+        bare = _EVAL_PREFIX.sub("", eval_folder)
+        # A bare number is an id: eval-2 holding eval 7 is not reached by --eval 2.
+        names |= {eval_folder} if bare.isdigit() else {eval_folder, bare}
     return any(value in names for value in wanted)
+
+
+_EVAL_PREFIX = re.compile(r"^eval[-_]", re.I)  # eval-1-foo is the folder of what a user calls 1-foo
 
 
 def _run_number(text: str) -> int:
