@@ -70,12 +70,30 @@ def test_a_copy_graded_again_is_a_run_of_its_own(tmp_path, capsys):
     assert "over 4 runs" in capsys.readouterr().out
 
 
-def test_an_iteration_copied_whole_is_read_as_aggregate_reads_it(tmp_path, capsys):
-    # Input: iteration-1 copied to iteration-2 after the grade. aggregate reads
-    # iteration 2 alone (each run once); compare refused the workspace, having
-    # compared runs across iterations, which neither reads together.
+def test_an_iteration_copied_whole_with_its_grades_is_not_read_as_its_own(tmp_path, capsys):
+    # Input: iteration-1 copied to iteration-2 after the grade, and never graded there.
+    # aggregate read iteration 2 and decided CONDITIONAL PASS (exit 3) from iteration
+    # 1's grades, saying nothing; compare read them too. Each grading.json records its
+    # run's place in iteration 1: now each run is left out, named with that place, and
+    # with none left aggregate and compare stop (exit 2); report shows iteration 1 alone.
     ws = _graded(tmp_path, capsys)
     shutil.copytree(ws / "iteration-1", ws / "iteration-2")
+    assert main(["aggregate", str(ws), "--check"]) == 2
+    err = capsys.readouterr().err
+    assert ("iteration-2/eval-1-book-flight/with_skill/run-1: grading.json is the grade of "
+            "iteration-1/eval-1-book-flight/with_skill/run-1") in err
+    assert main(["compare", str(ws), "--check"]) == 2
+    assert "is the grade of iteration-1/" in capsys.readouterr().err
+    assert main(["report", str(ws), "--format", "junit", "-o", "-"]) == 1
+    out, err = capsys.readouterr()
+    assert "iteration-2/" not in out and err.count("(left out)") == 6
+    assert main(["aggregate", str(ws), "--check", "--iteration", "1"]) == 3
+
+
+def test_an_iteration_copied_and_graded_again_is_read(tmp_path, capsys):
+    ws = _graded(tmp_path, capsys)
+    shutil.copytree(ws / "iteration-1", ws / "iteration-2")
+    assert main(["grade", str(ws / "iteration-2"), "--rules", str(RULES), "--evals", str(EVALS)]) == 1
     assert main(["aggregate", str(ws), "--check"]) == 3
     assert main(["compare", str(ws), "--check"]) == 1
     capsys.readouterr()

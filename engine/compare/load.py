@@ -146,12 +146,13 @@ def load(workspace: Path, iteration: int | None = None) -> Loaded:
     root = display_path(workspace)
     shown = {_joined(root, run.id.rel): run for run in runs}
     graded = [_graded(shown[g.folder], g.report) for g in collection.runs if g.folder in shown]
-    if not graded:
-        raise UsageError(f"no graded run under {workspace}"
-                         + (f" in iteration {iteration}" if iteration is not None else "")
-                         + "; run `referee grade` first")
     every = {_joined(root, run.id.rel) for run in found.runs}
     warnings += [p for p in collection.problems if _about(p, every) in shown or _about(p, every) is None]
+    if not graded:
+        said = [p for p in warnings if _about(p, every) in shown][:3]  # why the runs read were left out
+        raise UsageError(f"no graded run under {workspace}"
+                         + (f" in iteration {iteration}" if iteration is not None else "")
+                         + (f" ({'; '.join(said)})" if said else "") + "; run `referee grade` first")
     graded.sort(key=run_order)
     unread = sorted(((shown[folder].id.eval_id, config, report_path(shown[folder].id))
                      for folder, config in collection.unread if folder in shown),

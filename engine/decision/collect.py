@@ -20,7 +20,7 @@ from referee.engine.caps import cut
 from referee.engine.decision.provenance import inputs_of, judges_of, rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.facts.metrics import LARGEST_FIGURE
-from referee.engine.report.freshness import copied_runs, file_digest, stale_grade
+from referee.engine.report.freshness import copied_grade, copied_runs, file_digest, graded_elsewhere, stale_grade
 from referee.engine.report.marker import GRADING
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
 from referee.engine.text import plain
@@ -106,10 +106,14 @@ def collect(workspace: Path, iteration: int | None = None) -> Collected:
     _refuse_unread_runs(found)
     result = Collected(warnings=[str(p) for p in found.problems])
     runs = _one_iteration(found.runs, iteration, result)
+    others = _other_iterations(found.runs, runs)
     for run in runs:
         result.gradings[report_path(run.id)] = file_digest(run.path / GRADING)
         graded = read_graded(run)
         run.release()  # 10,000 runs: keep no parsed file alive
+        origin = graded_elsewhere(graded.path, graded.origin[0], others) if isinstance(graded, GradedRun) else None
+        if origin is not None:
+            graded = Unusable(graded.path, graded.eval_id, graded.configuration, copied_grade(origin))
         if isinstance(graded, Unusable):
             result.unusable.append(graded)
         else:
@@ -120,6 +124,15 @@ def collect(workspace: Path, iteration: int | None = None) -> Collected:
     result.unusable.sort(key=lambda u: natural_key(u.path))
     _refuse_copies(result.runs)
     return result
+
+
+def _other_iterations(found: Sequence[Run], runs: Sequence[Run]) -> tuple[str, ...]:
+    """The places of the runs of the iterations not read."""
+    if len(runs) == len(found):
+        return ()
+    read = {run.id.rel for run in runs}
+    rels = getattr(found, "rels", None) or tuple(run.id.rel for run in found)
+    return tuple(rel for rel in rels if rel not in read)
 
 
 def _refuse_copies(runs: Sequence[GradedRun]) -> None:

@@ -31,7 +31,7 @@ from referee.engine.report.benchmark_file import BENCHMARK
 from referee.engine.report.benchmark_remade import not_made_from_grades
 from referee.engine.report.build import gate_status
 from referee.engine.report.cited import cited_lines
-from referee.engine.report.freshness import copied_runs, stale_grade
+from referee.engine.report.freshness import copied_grade, copied_iterations, copied_runs, stale_grade
 from referee.engine.report.models import Expectation, GradingReport
 from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.report.run_report import Unread, read_report
@@ -208,7 +208,9 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
     problems = [str(p) for p in found.problems]
     runs, unread, missing, graded_evals = [], [], [], set()
     origins: list[tuple[str, int | None, str | None, str | None]] = []  # for ``copied_runs``
+    places, at = [], []  # every run's iteration and place; each graded run's, and the place it records
     for run in found.runs:
+        places.append((run.id.iteration, run.id.rel))
         graded = _read_run(run.path, _join(root, run.id.rel), problems)
         if isinstance(graded, GradedRun):
             graded = _at_its_place(graded, run)
@@ -224,6 +226,7 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
             _require_trusted(graded, run)
             runs.append(graded)
             origins.append((graded.folder, run.id.iteration, graded.info.path, graded.info.files_digest))
+            at.append((run.id.iteration, run.id.rel, graded.info.path))
     for run in missing:
         shown, graded_why = _join(root, run.id.rel), _should_be_graded(run, graded_evals)
         if graded_why is None:
@@ -232,6 +235,9 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
             problems.append(f"{shown}: no {GRADING}, though {graded_why}: its verdicts are unknown; grade the "
                             "run again (counted as not read)")
             unread.append((shown, run.id.configuration))
+    copies = copied_iterations(at, places)
+    problems += [f"{runs[index].folder}: {copied_grade(origin)} (left out)" for index, origin in copies.items()]
+    runs, origins = ([kept for index, kept in enumerate(items) if index not in copies] for items in (runs, origins))
     if not runs:
         raise NothingToReport(_nothing_message(folder, found.runs, selection))
     copied = copied_runs(origins)

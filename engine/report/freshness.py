@@ -112,6 +112,47 @@ def copied_runs(records: Iterable[tuple[str, Any, Any, Any]]) -> str | None:
 SHOWN_COPIES = 3  # copies named in the message; the rest are counted
 
 
+def graded_elsewhere(place: str, recorded: Any, others: Iterable[str]) -> str | None:
+    """The place, among ``others`` (the runs of the iterations not read with it), of the
+    run whose grade the run at ``place`` holds, its grading.json recording that place
+    (``recorded``): an iteration folder copied with its grades (``cp -r iteration-1
+    iteration-2``) holds the other iteration's grades, not its own, and counting them
+    would show that iteration's results as this one's. None when the grade is its own,
+    or its place is no run's (a folder renamed since its grade)."""
+    if not isinstance(recorded, str) or not recorded or _placed_at(place, recorded):
+        return None
+    return next((other for other in others if _placed_at(other, recorded)), None)
+
+
+def copied_iterations(read: list[tuple[Any, str, Any]], places: list[tuple[Any, str]]) -> dict[int, str]:
+    """``graded_elsewhere`` over runs read from several iterations: for each run of
+    ``read`` (its iteration, place and the place its grading.json records) whose grade
+    is one of a run of another iteration (``places``: every run's iteration and place),
+    its index and that run's place."""
+    by_iteration: dict[Any, list[str]] = {}
+    for iteration, place in places:
+        by_iteration.setdefault(iteration, []).append(place)
+    found: dict[int, str] = {}
+    for index, (iteration, place, recorded) in enumerate(read if len(by_iteration) > 1 else ()):
+        others = (other for key, shared in by_iteration.items() if key != iteration for other in shared)
+        origin = graded_elsewhere(place, recorded, others)
+        if origin is not None:
+            found[index] = origin
+    return found
+
+
+def copied_grade(origin: str) -> str:
+    """Why a run whose grade ``graded_elsewhere`` found at ``origin`` is left out."""
+    return (f"{GRADING} is the grade of {origin}, a run of another iteration (it records that place), "
+            "copied with the folder and not graded here: grade the run again")
+
+
+def _placed_at(place: str, recorded: str) -> bool:
+    """Whether a run at ``place`` may be the one a grading.json records at ``recorded``:
+    a grade of a subfolder records the run's place below that folder."""
+    return place == recorded or place.endswith("/" + recorded)
+
+
 def _digest(entries: Iterable[tuple[str, bytes]]) -> str:
     digest = hashlib.sha256()
     for rel, content in entries:
