@@ -29,8 +29,8 @@ _RUN = re.compile(r"run[-_]([0-9]{1,9})", re.I)
 _RUN_LIKE = re.compile(r"run[-_]", re.I)
 _EVAL_NUMBERED = re.compile(r"eval[-_]([0-9]{1,9})(?:[-_](.+))?", re.I | re.S)
 _EVAL_NAMED = re.compile(r"eval[-_](.+)", re.I | re.S)
-_ITERATION = re.compile(r"iteration[-_]?([0-9]{1,9})", re.I)
-_NOT_EVAL = re.compile(r"(?:iteration[-_]?[0-9]{1,9}|runs)", re.I)  # levels above the evals
+_ITERATION = re.compile(r"iter(?:ation)?[-_]?([0-9]{1,9})", re.I)  # iteration-2, and iter-2 as some harnesses write it
+_NOT_EVAL = re.compile(r"(?:iter(?:ation)?[-_]?[0-9]{1,9}|runs)", re.I)  # levels above the evals
 _DIGITS = re.compile(r"([0-9]+)")
 
 
