@@ -33,8 +33,9 @@ from referee.engine.report.build import gate_status
 from referee.engine.report.cited import cited_lines
 from referee.engine.report.freshness import copied_grade, copied_iterations, copied_runs, stale_grade
 from referee.engine.report.models import Expectation, GradingReport
-from referee.engine.report.marker import GRADING, GROUND_TRUTH
+from referee.engine.report.marker import GRADING
 from referee.engine.report.run_report import Unread, read_report
+from referee.engine.report.ungraded import should_be_graded
 from referee.engine.run.select import Selection, shared_ids
 from referee.engine.run.workspace import Run, discover
 
@@ -228,7 +229,7 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
             origins.append((graded.folder, run.id.iteration, graded.info.path, graded.info.files_digest))
             at.append((run.id.iteration, run.id.rel, graded.info.path))
     for run in missing:
-        shown, graded_why = _join(root, run.id.rel), _should_be_graded(run, graded_evals)
+        shown, graded_why = _join(root, run.id.rel), should_be_graded(run, graded_evals)
         if graded_why is None:
             problems.append(f"{shown}: no {GRADING}; run `referee grade` first (left out)")
         elif selection.matches_id(run.id):
@@ -237,7 +238,8 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
             unread.append((shown, run.id.configuration))
     copies = copied_iterations(at, places)
     problems += [f"{runs[index].folder}: {copied_grade(origin)} (left out)" for index, origin in copies.items()]
-    runs, origins = ([kept for index, kept in enumerate(items) if index not in copies] for items in (runs, origins))
+    runs = [run for index, run in enumerate(runs) if index not in copies]
+    origins = [origin for index, origin in enumerate(origins) if index not in copies]
     if not runs:
         raise NothingToReport(_nothing_message(folder, found.runs, selection))
     copied = copied_runs(origins)
@@ -339,21 +341,6 @@ class Unreadable:
     """A run whose grading.json is there but cannot be read: graded, with verdicts unknown."""
 
     folder: str
-
-
-def _should_be_graded(run: Run, graded_evals: set[tuple[int | None, str]]) -> str | None:
-    """Why a run without a grading.json was graded, or would be by the rules that
-    graded the others; None when nothing says so. It keeps the ground_truth.json
-    written beside its grading.json, or another run of its eval (in its iteration)
-    has a grading.json, so an eval of the rules matches it: its verdicts are then
-    unknown (the file was deleted, or the run added since), never a run to pass
-    over. A run of an eval no run was graded in is one ``grade`` leaves out (no eval
-    of the rules matches it)."""
-    if os.path.lexists(run.path / GROUND_TRUTH):
-        return f"it was graded (it has a {GROUND_TRUTH})"
-    if (run.id.iteration, run.id.eval_id) in graded_evals:
-        return f"other runs of eval {run.id.eval_id} were graded"
-    return None
 
 
 def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | Unreadable | None:
