@@ -81,7 +81,7 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument("--include-contaminated", action="store_true",
                         help="keep contaminated runs in the summaries and the delta")
     parser.add_argument("--iteration", type=int, metavar="N",
-                        help="with several iteration-N folders, the one to aggregate (default: the last)")
+                        help="with several iteration-N (or iter-N) folders, the one to aggregate (default: the last)")
     parser.add_argument("--output", type=given_path, metavar="DIR",
                         help="where to write the two files (default: WORKSPACE)")
     parser.add_argument("--allow-mixed-rules", action="store_true",
