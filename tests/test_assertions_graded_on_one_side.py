@@ -65,6 +65,9 @@ def test_compare_scores_only_the_assertions_both_sides_graded(tmp_path, capsys):
     assert doc["referee"]["graded_on_one_side"][with_skill] == ["2#4"]
     assert "usability" not in doc["rubric"][with_skill]["structure"]
     assert f"Left out of the rules' score: 2#4 graded in {with_skill} alone." in doc["reasoning"]
+    rows = json.loads((tmp_path / "cmp" / "summary.json").read_text(encoding="utf-8"))["evals"]
+    assert [row["graded_on_one_side"] for row in rows] == [{"with_skill": ["1#7"]}, {"with_skill": ["2#4"]}]
+    assert "graded in with_skill alone, left out of the rules' score: 2#4" in capsys.readouterr().out
 
 
 def test_compare_leaves_nothing_out_when_both_sides_are_judged(tmp_path, capsys):
@@ -73,3 +76,5 @@ def test_compare_leaves_nothing_out_when_both_sides_are_judged(tmp_path, capsys)
     doc = json.loads((tmp_path / "cmp" / "comparison-5.json").read_text(encoding="utf-8"))
     assert doc["referee"]["graded_on_one_side"] == {"A": [], "B": []}
     assert "Left out" not in doc["reasoning"]
+    rows = json.loads((tmp_path / "cmp" / "summary.json").read_text(encoding="utf-8"))["evals"]
+    assert not [row for row in rows if "graded_on_one_side" in row]

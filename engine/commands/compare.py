@@ -101,6 +101,8 @@ def _print(summary: dict, written) -> None:
               f"of {count(row['pairs'], 'pair')}: vote {row['vote']}"
               + (f" ({count(len(row['unread_runs']), 'run')} whose grading.json cannot be read: "
                  f"{', '.join(row['unread_runs'])})" if row.get("unread_runs") else ""))
+        for config, keys in row.get("graded_on_one_side", {}).items():
+            say(f"    graded in {config} alone, left out of the rules' score: {', '.join(keys)}")
     flips = summary["flip_rate"]
     if flips is not None:
         say(f"  model: {flips['flipped']} of {count(flips['pairs'], 'pair')} flipped with the order "

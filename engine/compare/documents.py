@@ -179,7 +179,20 @@ def _eval_row(eval_id: str, name: str | None, mine: list[Decided], unread: list[
            "magnitude": _magnitude(mine), "comparisons": [file_name(d.pair.number) for d in mine]}
     if unread:
         row["unread_runs"] = unread
+    alone = _graded_alone(mine)
+    if alone:
+        row["graded_on_one_side"] = alone
     return row
+
+
+def _graded_alone(mine: list[Decided]) -> dict[str, list[str]]:
+    """Per configuration, the assertions it graded in some pair and the other side did
+    not: left out of those pairs' rules' scores."""
+    found: dict[str, set[str]] = {}
+    for d in mine:
+        for run, keys in zip(d.pair.shown, one_sided(d.pair.shown)):
+            found.setdefault(run.configuration, set()).update(keys)
+    return {config: sorted(keys) for config, keys in sorted(found.items()) if keys}
 
 
 def _magnitude(mine: list[Decided]) -> dict:
