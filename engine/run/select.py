@@ -135,8 +135,8 @@ def shared_ids(selection: Selection, ids: Iterable[RunId]) -> str:
                     if _eval_matches(selection.evals, run_id.extra.get(SHARED_ID, ""), run_id.eval_name, None)})
     if not named:
         return ""
-    return (f" (eval folders that share an id are evals of their own: {', '.join(named)}; name one by its "
-            "folder, its name or that id)")
+    return (f" (eval folders that share an id are evals of their own: {', '.join(named)}; name one by that "
+            "id, its folder or its name)")
 
 
 def _eval_matches(wanted: tuple[str, ...], eval_id: str, eval_name: str | None, eval_folder: str | None) -> bool:
