@@ -106,3 +106,18 @@ def test_many_copies_are_counted_past_the_first_three(tmp_path, capsys):
     assert main(["aggregate", str(ws), "--check"]) == 2
     err = capsys.readouterr().err
     assert err.count("are one graded run") == 3 and "and 1 more such runs" in err
+
+
+def test_an_iteration_copied_after_a_grade_of_the_folder_above_is_told_too(tmp_path, capsys):
+    # A grade of the folder above the workspace records each place below that folder
+    # (ws/iteration-1/...): the copy in iteration-2 is told all the same.
+    ws = tmp_path / "above" / "ws"
+    shutil.copytree(EXAMPLE, ws)
+    for stale in ("benchmark.json", "benchmark.md"):
+        (ws / stale).unlink()
+    assert main(["grade", str(tmp_path / "above"), "--rules", str(RULES), "--evals", str(EVALS)]) == 1
+    assert main(["aggregate", str(ws), "--check"]) == 3
+    shutil.copytree(ws / "iteration-1", ws / "iteration-2")
+    capsys.readouterr()
+    assert main(["aggregate", str(ws), "--check"]) == 2
+    assert "is the grade of iteration-1/eval-1-book-flight/with_skill/run-1" in capsys.readouterr().err

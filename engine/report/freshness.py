@@ -149,8 +149,9 @@ def copied_grade(origin: str) -> str:
 
 def _placed_at(place: str, recorded: str) -> bool:
     """Whether a run at ``place`` may be the one a grading.json records at ``recorded``:
-    a grade of a subfolder records the run's place below that folder."""
-    return place == recorded or place.endswith("/" + recorded)
+    a grade of a subfolder records the run's place below that folder, and one of a
+    folder above the workspace its place below that one."""
+    return place == recorded or place.endswith("/" + recorded) or recorded.endswith("/" + place)
 
 
 def _digest(entries: Iterable[tuple[str, bytes]]) -> str:
