@@ -69,3 +69,14 @@ def test_benchmark_names_the_evals_the_delta_leaves_out(tmp_path, capsys):
     thin = [note for note in benchmark["notes"] if "fewer runs" in note]
     assert thin[0].startswith("eval 1 ") and thin[0].endswith("it is left out of the delta")
     assert thin[1].startswith("eval 2 ") and thin[1].endswith("its share of the delta rests on too few runs")
+
+
+def test_compare_names_the_eval_it_has_no_pair_of(tmp_path, capsys):
+    # Input: the same workspace. compare printed eval 2 alone and summary.json named
+    # eval 1 nowhere: an eval run by one side dropped out without a word.
+    ws = _graded_without(tmp_path, capsys, "eval-1-book-flight/without_skill")
+    assert main(["compare", str(ws), "--out", str(tmp_path / "cmp")]) == 1
+    assert "eval 1 (book-flight): runs of with_skill only, no pair: left out" in capsys.readouterr().out
+    summary = json.loads((tmp_path / "cmp" / "summary.json").read_text(encoding="utf-8"))
+    assert summary["left_out_evals"] == [{"eval_id": "1", "eval_name": "book-flight", "runs_of": "with_skill"}]
+    assert [row["eval_id"] for row in summary["evals"]] == ["2"]

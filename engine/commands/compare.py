@@ -103,6 +103,9 @@ def _print(summary: dict, written) -> None:
                  f"{', '.join(row['unread_runs'])})" if row.get("unread_runs") else ""))
         for config, keys in row.get("graded_on_one_side", {}).items():
             say(f"    graded in {config} alone, left out of the rules' score: {', '.join(keys)}")
+    for row in summary["left_out_evals"]:
+        name = f" ({row['eval_name']})" if row["eval_name"] else ""
+        say(f"  eval {row['eval_id']}{name}: runs of {row['runs_of']} only, no pair: left out")
     flips = summary["flip_rate"]
     if flips is not None:
         say(f"  model: {flips['flipped']} of {count(flips['pairs'], 'pair')} flipped with the order "

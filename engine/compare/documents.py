@@ -151,20 +151,26 @@ def _short(text: str, limit: int = MAX_EVIDENCE) -> str:
 
 def summary(decided: Sequence[Decided], primary: str, baseline: str, seed: int,
             evals: Sequence[tuple[str, str | None]], inputs: dict, model: dict | None,
-            unread: Callable[[str], list[str]] = lambda eval_id: []) -> dict:
+            unread: Callable[[str], list[str]] = lambda eval_id: [],
+            one_side: Callable[[str], list[str]] = lambda eval_id: []) -> dict:
     """summary.json: one vote per eval, the sign test, the model's flip rate. ``unread``
-    gives an eval's runs of either side whose grading.json cannot be read."""
+    gives an eval's runs of either side whose grading.json cannot be read; ``one_side``
+    the side whose runs an eval has when the other has none: it has no pair and no vote,
+    and ``left_out_evals`` names it."""
     rows = [_eval_row(eval_id, name, [d for d in decided if d.pair.eval_id == eval_id], unread(eval_id))
             for eval_id, name in evals]
     # An eval with no pair is no eval of the comparison, unless runs of it cannot be
     # read: those might have made its pairs, and its vote cannot be told.
+    left_out = [{"eval_id": row["eval_id"], "eval_name": row["eval_name"], "runs_of": side}
+                for row in rows if not row["pairs"] and "unread_runs" not in row
+                for side in one_side(row["eval_id"])]
     rows = [row for row in rows if row["pairs"] or "unread_runs" in row]
     votes = Counter(row["vote"] for row in rows)
     test = SignTest(votes["primary"], votes["baseline"], votes["tie"],
                     unread=sum(1 for row in rows if "unread_runs" in row))
     return {"primary": primary, "baseline": baseline, "seed": seed, "pairs": len(decided),
             "evals": rows, "sign_test": test.as_dict(), "decision": test.describe(primary, baseline),
-            "flip_rate": _flip_rate(decided), "model": model, "inputs": inputs}
+            "flip_rate": _flip_rate(decided), "model": model, "inputs": inputs, "left_out_evals": left_out}
 
 
 def _eval_row(eval_id: str, name: str | None, mine: list[Decided], unread: list[str]) -> dict:

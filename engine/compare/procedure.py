@@ -62,7 +62,8 @@ def compare(found: Setup, seed: int, holistic: Holistic | None = None, jobs: int
     usage = None if holistic is None else holistic.usage()
     roles = (found.primary, found.baseline)
     summary = documents.summary(decided, found.primary, found.baseline, seed, _evals(found.loaded, roles), inputs,
-                                usage, lambda eval_id: found.loaded.unread_of(eval_id, roles))
+                                usage, lambda eval_id: found.loaded.unread_of(eval_id, roles),
+                                lambda eval_id: _sides(found.loaded, eval_id, roles))
     return Compared(decided, docs, summary)
 
 
@@ -74,6 +75,12 @@ def _evals(loaded: load.Loaded, roles: tuple[str, str]) -> list[tuple[str, str |
         if configuration in roles:
             found.setdefault(eval_id, None)
     return sorted(found.items(), key=lambda pair: natural_key(pair[0]))
+
+
+def _sides(loaded: load.Loaded, eval_id: str, roles: tuple[str, str]) -> list[str]:
+    """The roles the eval has graded runs of, in the order of ``roles``."""
+    found = {run.configuration for run in loaded.runs if run.eval_id == eval_id}
+    return [role for role in roles if role in found]
 
 
 def task(pair: pairs.Pair, found: skill.Skill) -> str:
