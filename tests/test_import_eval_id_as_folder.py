@@ -1,7 +1,8 @@
 """``import --eval ID`` writes ``eval-ID/CONFIG/run-k`` so that the rules of eval ID
 apply: an ID (or CONFIG) that no folder name can hold as it is would be read back
-as another eval (``a b`` as ``a-b``, ``é`` as ``x``, two ids as one), so it is
-refused, naming it, and nothing is written."""
+as another eval (``a b`` as ``a-b``, ``é`` as ``x``, two ids as one, ``01`` as 1), so
+it is refused, naming it, and nothing is written. ``3-book-flight`` is eval 3 named
+book-flight, as skill-creator's folders are read."""
 
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ def _log(tmp_path: Path) -> Path:
 
 
 @pytest.mark.parametrize("flag,value", [("--eval", "a b"), ("--eval", "é"), ("--eval", "x/1"), ("--eval", "-1"),
-                                        ("--config", "with skill")])
+                                        ("--eval", "01"), ("--eval", "007"), ("--config", "with skill")])
 def test_an_id_no_folder_can_hold_is_refused(tmp_path: Path, capsys, flag: str, value: str):
     out = tmp_path / "ws"
     extra = [flag, value] if flag == "--eval" else ["--eval", "1", flag, value]
@@ -49,3 +50,10 @@ def test_an_id_a_folder_holds_as_it_is_is_imported(tmp_path: Path, value: str):
     out = tmp_path / "ws"
     assert main(["import", "skill-creator-log", str(_log(tmp_path)), "--out", str(out), "--eval", value]) == 0
     assert (out / f"eval-{value}" / "imported" / "run-1" / "outputs" / "response.md").is_file()
+
+
+def test_grading_sources_refuses_a_number_with_leading_zeros_as_the_eval(tmp_path: Path, capsys):
+    rules = tmp_path / "r.rules"
+    rules.write_text('eval "01"\nexpect 1: response contains "Hello"\n', encoding="utf-8")
+    assert main(["grade", str(_log(tmp_path)), "--as-eval", "01", "--rules", str(rules)]) == 2
+    assert "would be read back as eval 1" in capsys.readouterr().err

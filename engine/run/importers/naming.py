@@ -31,7 +31,7 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-from referee.engine.run.identity import is_run_folder, is_run_like
+from referee.engine.run.identity import eval_from_folder, is_run_folder, is_run_like
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 _NUMBER = re.compile(r"[0-9]+$")
@@ -152,12 +152,18 @@ def eval_run_names(eval_id: str, configuration: str, out: Path) -> Iterator[str]
     """``eval-ID/CONFIG/run-k``, one per conversation, k on from the runs already in ``out``.
     BadName for an id or configuration that ``safe`` would change: its folder would be
     read back as another eval (``a b`` as ``a-b``, ``é`` as ``x``, two ids as one), and
-    the rules of the eval asked for would apply to none of its runs."""
+    the rules of the eval asked for would apply to none of its runs; and for a number
+    written with leading zeros (``01`` is read back as 1). ``3-book-flight`` is taken as
+    skill-creator's folders read: eval 3, named book-flight."""
     for what, name in (("eval id", eval_id), ("configuration", configuration)):
         if safe(name) != name:  # named by what it is: import says --eval, grade --as-eval
             raise BadName(f"{what} {name!r}: an eval id and a configuration are folder names, written as "
                           f"they are (letters, digits, '.', '_' and '-', not at either end); this one would be "
                           f"read back as {safe(name)!r}")
+    read_back, named = eval_from_folder(f"eval-{eval_id}")
+    if not named and read_back != eval_id:  # 01 or 007: the folder is eval 1's, or 7's
+        raise BadName(f"eval id {eval_id!r}: its folder eval-{eval_id} would be read back as eval {read_back}, "
+                      f"and the rules of eval {eval_id!r} would apply to none of its runs; give it as {read_back!r}")
     folder = f"eval-{eval_id}/{configuration}"
     return (f"{folder}/run-{k}" for k in itertools.count(1 + max(_existing_runs(out / folder), default=0)))
 
