@@ -152,8 +152,8 @@ def fold_case(text: str) -> str:
     """``text`` as ``ignoring case`` compares it: by Unicode's full case folding
     (``str.casefold``: ß and ss, ﬁ and fi are one), except that İ (U+0130) folds to
     i, as a regex's ``/i`` takes it: full folding gives i and a combining dot above,
-    so "İSTANBUL" held no "istanbul". Each character folds on its own (see
-    ``checks.text.unfolded``)."""
+    so "İSTANBUL" held no "istanbul". Each character folds on its own, and a text
+    holds another only in whole characters (``checks.folding``)."""
     return text.replace("\u0130", "i").casefold()
 
 

@@ -35,17 +35,46 @@ def test_a_hit_ignoring_case_is_cited_where_it_is(check: str, line: int, quote: 
     assert f"response.md:{line})" in verdict.message
 
 
-def test_a_fold_inside_a_character_cites_that_character():
-    """'s' is half of what 'ß' folds to: the hit is the ß, on its own line."""
-    verdict = _verdict('response contains "S" ignoring case', "x\nß\n")
+def test_half_of_a_characters_folding_is_no_hit():
+    """'s' is half of what 'ß' folds to: "ß" holds no "s", as /s/i finds none in it;
+    the whole folding is a hit, cited at the ß's line."""
+    assert _verdict('response contains "S" ignoring case', "x\nß\n").outcome.value == "fail"
+    assert _verdict('not response contains "s" ignoring case', "x\nß\n").outcome.value == "pass"
+    verdict = _verdict('response contains "SS" ignoring case', "x\nß\n")
     assert [(e.line, e.quote) for e in verdict.evidence] == [(2, "ß")]
 
 
-def test_every_offset_of_a_folded_text_is_taken_back_to_its_character():
-    from referee.engine.checks.text import unfolded
+def test_every_edge_of_a_folded_text_is_taken_back_to_its_character():
+    from referee.engine.checks.folding import Folded
     from referee.engine.values import fold_case
 
-    text = "aßİﬁ\nΣς"
-    folded = fold_case(text)
-    owners = [index for index, char in enumerate(text) for _ in fold_case(char)]
-    assert [unfolded(text, at) for at in range(len(folded) + 1)] == owners + [len(text)]
+    text = "aßİﬃ\nΣςŉ"
+    folded = Folded.of(text)
+    edges = [0]
+    for char in text:
+        edges.append(edges[-1] + len(fold_case(char)))
+    inner = set(range(len(folded.text) + 1)) - set(edges)
+    assert [folded.written(at) for at in edges] == list(range(len(text) + 1))
+    assert all(folded.inside(at) is None for at in edges)
+    assert all(folded.inside(at) is not None for at in inner) and inner
+
+
+@pytest.mark.parametrize("response, check, outcome", [
+    ("Maße", 'response contains "s" ignoring case', "fail"),
+    ("Maße", 'response contains "SS" ignoring case', "pass"),
+    ("straße", 'response starts with "stras" ignoring case', "fail"),
+    ("straße", 'response starts with "STRASS" ignoring case', "pass"),
+    ("Maße", 'response ends with "se" ignoring case', "fail"),
+    ("Maße", 'response ends with "SSE" ignoring case', "pass"),
+    ("ﬃ", 'response contains "f" ignoring case', "fail"),
+    ("ﬃ", 'response contains "FFI" ignoring case', "pass"),
+])
+def test_a_hit_covers_whole_characters(response, check, outcome):
+    assert _verdict(check, response).outcome.value == outcome
+
+
+def test_a_hit_after_halves_is_found():
+    """Hits that split a folding are passed over to a whole one further on."""
+    verdict = _verdict('response contains "s" ignoring case', "ß" * 50 + "\nsee\n")
+    assert verdict.outcome.value == "pass"
+    assert [e.line for e in verdict.evidence] == [2]

@@ -17,6 +17,7 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
                                         evidence_of, located, missing_verdict)
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
+from referee.engine.checks.folding import find_folded
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
@@ -147,13 +148,13 @@ class TextCheck(Leaf):
     def _plain(self, ctx: Context, subject: Val, operand: Val) -> Verdict:
         text, part = subject.value, operand.value
         if self.ignore_case:
-            text, part = fold_case(text), fold_case(part)
-        start = {"contains": text.find(part),
-                 "starts_with": 0 if text.startswith(part) else -1,
-                 "ends_with": len(text) - len(part) if text.endswith(part) else -1}[self.op]
-        if start > 0 and len(text) != len(subject.value):
-            start = unfolded(subject.value, start)
-        return self._verdict(ctx, subject, start >= 0, render(part), max(start, 0), operand)
+            start = find_folded(text, part, self.op)
+        else:
+            start = {"contains": text.find(part),
+                     "starts_with": 0 if text.startswith(part) else -1,
+                     "ends_with": len(text) - len(part) if text.endswith(part) else -1}[self.op]
+        shown = render(fold_case(part) if self.ignore_case else part)
+        return self._verdict(ctx, subject, start >= 0, shown, max(start, 0), operand)
 
     def _regex(self, ctx: Context, subject: Val, pattern: Pattern) -> Verdict:
         if not isinstance(subject.value, str):
@@ -193,22 +194,6 @@ class TextCheck(Leaf):
         fact = f"{subject.label} ({len(elements(subject))} items) has no {render(operand.value)}"
         return decided(False, self.polarity.message(False, fact, f"an item {render(operand.value)}"),
                        evidence_of(subject, operand))
-
-
-def unfolded(text: str, at: int) -> int:
-    """The offset in ``text`` of the character whose folding holds offset ``at`` of
-    ``fold_case(text)``. Folding lengthens some characters (``ß`` is ``ss``), so a
-    place in the folded text lies further on than in the text as written; each
-    character folds on its own, so the folded length of a prefix grows with it, and
-    the character is found by halving (each probe folds in C, not char by char)."""
-    low, high = 0, len(text)  # len(text): past the end, for the end of the folded text
-    while low < high:
-        middle = (low + high) // 2
-        if len(fold_case(text[: middle + 1])) > at:
-            high = middle
-        else:
-            low = middle + 1
-    return low
 
 
 def searched(subject: Val) -> tuple[Evidence, ...]:
