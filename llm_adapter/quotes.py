@@ -4,7 +4,8 @@ Two levels, both deterministic and linear in the size of the text:
 
 - ``exact``: equal after collapsing runs of whitespace (line ends, indentation).
 - ``loose``: equal after NFKC (full-width forms, ligatures, a letter and its combining
-  marks as one letter: "u" + U+0308 is "ü"; never for a raised, lowered or circled
+  marks as one letter: "u" + U+0308 is "ü", and a Hangul syllable's jamo as the
+  syllable; never for a raised, lowered or circled
   digit, which NFKC would make a plain one) and after treating every
   run of whitespace and punctuation as one separator, so curly versus straight
   quotes, full-width commas or a reflowed JSON object still match. Letters, digits
@@ -47,6 +48,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from referee.llm_adapter.clusters import compatible, composed, is_mark, marks_end
 from referee.llm_adapter.evidence import Segment
 
 ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
@@ -115,11 +117,11 @@ def _fold(text: str, loose: bool, mask: bool = False) -> tuple[str, list[int]]:
                 index.append(i)
                 pending, last = [], BARRIER
             continue
-        pieces = _compatible(ch) if loose else ch
+        pieces = compatible(ch) if loose else ch
         if loose and ch != "\n":
-            joined = _marks_end(text, i + 1)
+            joined = marks_end(text, i + 1)
             if joined > i + 1:  # "u" + U+0308 reads "ü": NFKC makes them one, as the quote may write it
-                pieces = _composed(text[i:joined])
+                pieces = composed(text[i:joined])
         for piece in pieces:
             if (_separator(piece) and not _sign(text, i, piece) and not _percent(text, i, piece)
                     if loose else piece.isspace()):
@@ -140,30 +142,6 @@ def _fold(text: str, loose: bool, mask: bool = False) -> tuple[str, list[int]]:
         out.append(BARRIER)
         index.append(len(text) - 1)
     return "".join(out), index
-
-
-def _marks_end(text: str, i: int) -> int:
-    """The index after the combining marks that start at ``text[i]`` (``i`` if none)."""
-    while i < len(text) and _mark(text[i]):
-        i += 1
-    return i
-
-
-def _composed(cluster: str) -> str:
-    """A character and the combining marks after it, after NFKC (``_compatible``'s
-    exception kept: a raised or circled digit stays what it is)."""
-    base = cluster[0]
-    if base.isnumeric() and not base.isdecimal():
-        return base + "".join(_compatible(mark) for mark in cluster[1:])
-    return unicodedata.normalize("NFKC", cluster)
-
-
-def _compatible(ch: str) -> str:
-    """``ch`` after NFKC, except a digit that is raised, lowered, circled or a fraction:
-    NFKC makes "10²" the number "102", "CO₂" "CO2" and "1½" "11⁄2", another value."""
-    if ch.isnumeric() and not ch.isdecimal():
-        return ch
-    return unicodedata.normalize("NFKC", ch)
 
 
 def _signlike(ch: str) -> bool:
@@ -230,7 +208,7 @@ def _inside_word(text: str, start: int, end: int) -> bool:
     Invisible characters are looked through, and a combining mark belongs to the
     character it follows: a quote cannot start with one, and one that ends with one
     ends where its letter does ("Mü" written "u" + U+0308 is a part of "Müller")."""
-    if start > 0 and _mark(text[start]):
+    if start > 0 and is_mark(text[start]):
         return True
     b = _visible(text, start - 1, -1)  # the character before, as the text reads
     if b >= 0 and _wordy(text[start]):
@@ -246,21 +224,16 @@ def _inside_word(text: str, start: int, end: int) -> bool:
             return True
     a = _visible(text, end, 1)  # the character after, as the text reads
     last = end - 1  # the last character, its combining marks set aside
-    while last > start and _mark(text[last]):
+    while last > start and is_mark(text[last]):
         last -= 1
     if a < len(text) and _wordy(text[last]):
         after = text[a]
-        if _wordy(after) or _mark(after) or _apostrophe_inside(text, a):
+        if _wordy(after) or is_mark(after) or _apostrophe_inside(text, a):
             return True
         if text[last].isdigit() and (after in PERCENT or (after in NUMBER_GLUE and a + 1 < len(text)
                                                          and text[a + 1].isdigit())):
             return True
     return False
-
-
-def _mark(ch: str) -> bool:
-    """A combining mark (an accent written after its letter, an enclosing circle ...)."""
-    return unicodedata.category(ch).startswith("M")
 
 
 def _after_negation(text: str, start: int) -> bool:
@@ -332,7 +305,7 @@ def _end(text: str, index: list[int], last: int, loose: bool) -> int:
     """Where in ``text`` a match whose last folded character is ``last`` ends: after the
     combining marks the loose fold read with that character, as the text stands."""
     end = index[last] + 1
-    return _marks_end(text, end) if loose else end
+    return marks_end(text, end) if loose else end
 
 
 def _search(segment: Segment, parts: list[str], loose: bool, mask: bool) -> Match | None:
