@@ -93,7 +93,26 @@ def load_evals(path: Path, display: str | None = None) -> EvalsFile:
 def loads_evals(text: str, path: str = "evals.json", folder: str | None = None) -> EvalsFile:
     """Like ``load_evals`` for text already read (a leading byte order mark is ignored);
     ``folder`` is where the file was read from, if anywhere."""
-    text = text.removeprefix("\ufeff")
+    found, diagnostics = loads_evals_partial(text, path, folder)
+    if diagnostics or found is None:
+        raise RulesError(diagnostics)
+    return found
+
+
+def loads_evals_partial(text: str, path: str = "evals.json", folder: str | None = None,
+                        ) -> tuple[EvalsFile | None, list[Diagnostic]]:
+    """What of evals.json could be read, and the errors of the rest: ``referee check``
+    compiles the checks that parsed too, so an error in one string does not hide
+    those of the others. None when the file is no JSON at all, or an eval's sentences
+    are not all strings."""
+    try:
+        return _loads(text.removeprefix("\ufeff"), path, folder)
+    except RulesError as exc:
+        return None, list(exc.diagnostics)
+
+
+def _loads(text: str, path: str, folder: str | None) -> tuple[EvalsFile, list[Diagnostic]]:
+    """The file read, and the errors of its parts; ``RulesError`` when it is no JSON."""
     try:
         data = json.loads(text, parse_float=str, parse_int=_whole)
     except json.JSONDecodeError as raised:
@@ -109,10 +128,10 @@ def loads_evals(text: str, path: str = "evals.json", folder: str | None = None) 
         raise RulesError([Diagnostic("bad-evals", "evals.json is nested too deeply",
                                      path, 1, 1)]) from None
     reader = _Reader(text, path)
-    result = reader.read(data)
-    if reader.diagnostics:
-        raise RulesError(reader.diagnostics)
-    return replace(result, folder=folder)
+    result = replace(reader.read(data), folder=folder)
+    # A sentence that is no string is left out, which would move the numbers of those
+    # after it: no check of such a file is compiled against the wrong sentence.
+    return (None if reader.renumbered else result), reader.diagnostics
 
 
 class _LongNumber(ValueError):
@@ -138,6 +157,7 @@ class _Reader:
         self.text, self.path = text, path
         self.positions = index_values(text, depth=6)
         self.diagnostics: list[Diagnostic] = []
+        self.renumbered = False  # an eval's sentences are not all strings: their numbers moved
 
     def read(self, data: Any) -> EvalsFile:
         if not isinstance(data, dict) or not isinstance(data.get("evals"), list):
@@ -161,6 +181,8 @@ class _Reader:
             return None
         key = "expectations" if "expectations" in raw else "assertions"
         sentences = self.strings(where + (key,), raw.get(key, []))
+        listed = raw.get(key, [])
+        self.renumbered |= not isinstance(listed, list) or len(sentences) != len(listed)
         rules = None
         if "referee" in raw:
             rules = self.rules(where, str(raw["id"]), raw["referee"], len(sentences))
@@ -220,6 +242,8 @@ class _Reader:
                 self.bad(where + (name,), f"'{name}' is not a name (letters, digits, _)")
             elif value is not None:
                 out.append(ast.Let(name, value, value.span))
+            else:  # bound all the same (to null), so the checks using it are not also "unknown name"
+                out.append(ast.Let(name, ast.Literal(None)))
         return out
 
     def checks(self, where: tuple, raw: Any, count: int) -> list[ast.Expect]:

@@ -106,3 +106,34 @@ def test_files_for_different_skills_are_checked_each_on_its_own(tmp_path, capsys
     (tmp_path / "b.rules").write_text(GOOD, encoding="utf-8")
     code, out, _ = run(tmp_path, capsys, "a.rules", "b.rules")
     assert (code, out) == (0, "ok: 2 files, 4 assertions\n")
+
+
+EMBEDDED = (
+    '{"evals": [{"id": 1, "expectations": ["a", "b", "c", "d"],\n'
+    '  "referee": {"let": {"s": "last(calls", "t": "respons"},\n'
+    '              "checks": {"1": "response contains \\"\\\\q\\"", "2": "count(foo) == 1",\n'
+    '                         "3": "s.args == {}", "4": "t is empty"}}}]}\n')
+
+
+def test_a_bad_string_in_evals_json_hides_no_other_error(tmp_path, capsys):
+    # was: the bad escape and the let that did not parse alone; the unknown names
+    # of the other strings showed only once those were fixed
+    (tmp_path / "evals.json").write_text(EMBEDDED, encoding="utf-8")
+    code, out, _ = run(tmp_path, capsys, "--evals", "evals.json")
+    assert code == 1
+    found = [line.split(": ", 2)[:2] for line in out.splitlines() if "error[" in line]
+    assert found == [["evals.json:2:39", "error[syntax]"], ["evals.json:2:48", "error[unknown-name]"],
+                     ["evals.json:3:52", "error[bad-string]"], ["evals.json:3:72", "error[unknown-name]"]]
+    assert "unknown name 's'" not in out  # the let that did not parse still names a value
+    assert out.count("^") >= 4
+
+
+def test_a_sentence_that_is_no_string_leaves_the_checks_uncompiled(tmp_path, capsys):
+    """The sentences after it would take other numbers: a check would be compiled
+    against the wrong sentence, and say so wrongly."""
+    (tmp_path / "evals.json").write_text(
+        '{"evals": [{"id": 1, "expectations": [3, "b"],\n'
+        '  "referee": {"checks": {"2": "respons is empty"}}}]}\n', encoding="utf-8")
+    code, out, _ = run(tmp_path, capsys, "--evals", "evals.json")
+    assert code == 1
+    assert "must be a string" in out and "unknown-name" not in out

@@ -113,13 +113,11 @@ def _read(name: str) -> str:
 
 
 def _load_evals(name: str, text: str) -> tuple[EvalsFile | None, list[Diagnostic]]:
-    from referee.dsl.errors import RulesError
-    from referee.dsl.evals_json import loads_evals
+    """evals.json as far as it reads, and its errors: where some of its checks and lets
+    do not parse, the others are compiled too, so their errors are not hidden."""
+    from referee.dsl.evals_json import loads_evals_partial
 
-    try:
-        return loads_evals(text, name, str(Path(name).parent)), []
-    except RulesError as exc:
-        return None, list(exc.diagnostics)
+    return loads_evals_partial(text, name, str(Path(name).parent))
 
 
 def _compile(trees: list[ast.RulesFile], evals: EvalsFile | None) -> list[Diagnostic]:
