@@ -11,7 +11,7 @@ Codes reported by the parser: ``syntax``, ``bad-string``, ``bad-number``,
 ``duplicate-eval``, ``duplicate-key``, ``bad-evals``, ``too-deep``. Codes reported by the compiler:
 ``unknown-function``, ``wrong-arity``, ``unknown-name``, ``name-cycle``,
 ``unknown-field``, ``bad-regex``, ``bad-glob``, ``bad-jsonpath``, ``jsonpath-regex``,
-``bad-operand``, ``bad-step``, ``bad-path``, ``unknown-eval``, ``unknown-input``,
+``bad-operand``, ``bad-step``, ``bad-path``, ``unknown-eval``, ``ambiguous-eval``, ``unknown-input``,
 ``bad-input``, ``too-large``, ``duplicate-text`` (and ``unknown-source``
 for a quantifier over a name that is neither a source nor a let). Warnings
 (``severity`` "warning", from ``referee check --workspace``): ``unseen-tool``,
@@ -35,7 +35,7 @@ WARNING_CODES = ("unseen-tool", "unseen-field", "unseen-file")
 COMPILER_CODES = (
     "unknown-function", "wrong-arity", "unknown-name", "name-cycle", "unknown-field",
     "bad-regex", "bad-glob", "bad-jsonpath", "jsonpath-regex", "bad-operand", "bad-step", "bad-path", "unknown-eval",
-    "unknown-input", "bad-input", "too-large", "duplicate-text",
+    "ambiguous-eval", "unknown-input", "bad-input", "too-large", "duplicate-text",
 )
 
 

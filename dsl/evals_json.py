@@ -167,6 +167,7 @@ class _Reader:
         if skill is not None and not isinstance(skill, str):
             self.bad(("skill_name",), "skill_name must be a string")
         entries = [self.entry(i, e) for i, e in enumerate(data["evals"])]
+        self.unique_ids(data["evals"], entries)
         return EvalsFile(self.path, skill if isinstance(skill, str) else None,
                          tuple(e for e in entries if e is not None), self.text)
 
@@ -198,6 +199,18 @@ class _Reader:
                          sentences, rules, output if isinstance(output, str) else None,
                          self.strings(where + ("files",), raw.get("files", [])), response,
                          self.places(where + (key,), raw.get(key, [])))
+
+    def unique_ids(self, raw: list, entries: list) -> None:
+        """An id given twice (1 and "1" are one: runs, folders and rules name evals by
+        text) would merge two evals, one's sentences lost: an error at the second."""
+        seen: dict[str, int] = {}
+        for i, entry in enumerate(entries):
+            if entry is None:
+                continue
+            if entry.id in seen:
+                self.bad(("evals", i, "id"), f"evals[{i}].id {json.dumps(raw[i]['id'])} is the id of "
+                         f"evals[{seen[entry.id]}] too: each eval needs an id of its own")
+            seen.setdefault(entry.id, i)
 
     def strings(self, where: tuple, value: Any) -> tuple[str, ...]:
         """A list of strings, or () after reporting what is wrong with it."""

@@ -7,7 +7,7 @@ and JSONPath queries (compiled once, here), impossible operands and steps.
 Static error codes of the compiler: ``unknown-function``, ``wrong-arity``,
 ``unknown-name``, ``name-cycle``, ``unknown-field``, ``bad-regex``,
 ``bad-jsonpath``, ``jsonpath-regex``, ``bad-operand``, ``bad-step``, ``bad-path``, and when
-an evals.json is given ``unknown-eval``, ``bad-index``, ``duplicate-let``,
+an evals.json is given ``unknown-eval``, ``ambiguous-eval``, ``bad-index``, ``duplicate-let``,
 ``duplicate-expect`` (for blocks merged from several files).
 """
 
@@ -170,7 +170,9 @@ def _group(files: Sequence[ast.RulesFile], evals: EvalsFile | None,
                                       Inputs(entry.id, entry.files, evals.folder, True),
                                       entry.source or str(evals.path), entry.places)
     for path, block in _blocks(files, evals):
-        key = _resolve(block, evals, path, diagnostics)
+        # A block inside evals.json is its own eval's, whatever other evals are named.
+        embedded = evals is not None and any(block is e.rules for e in evals.evals)
+        key = block.key if embedded else _resolve(block, evals, path, diagnostics)
         if key is None:
             continue
         group = groups.setdefault(key, _Group(key, block.name, (), {}, []))
@@ -183,16 +185,27 @@ def _resolve(block: ast.EvalBlock, evals: EvalsFile | None, path: str,
              diagnostics: list[Diagnostic]) -> str | None:
     if evals is None:
         return block.key
-    for entry in evals.evals:
-        if block.key == entry.id:
-            return entry.id
-    for entry in evals.evals:
-        if block.key == entry.name:
-            return entry.id
+    # (an id given twice is evals.json's own error, reported there)
+    by_name = list(dict.fromkeys(e.id for e in evals.evals if block.key == e.name and e.id != block.key))
+    if any(block.key == e.id for e in evals.evals):
+        if by_name:  # `eval 1` and `eval "1"` are one key: which eval is meant cannot be told
+            return _ambiguous(block, path, ["the id of an eval"] + [f"the name of the eval with id {i}"
+                                                                    for i in by_name], diagnostics)
+        return block.key
+    if len(by_name) > 1:
+        return _ambiguous(block, path, [f"the name of the eval with id {i}" for i in by_name], diagnostics)
+    if by_name:
+        return by_name[0]
     known = [e.id for e in evals.evals] + [e.name for e in evals.evals if e.name]
     diagnostics.append(_diag("unknown-eval", f"evals.json has no eval '{block.key}'", path,
                              block.span, did_you_mean(block.key, known)))
     return None
+
+
+def _ambiguous(block: ast.EvalBlock, path: str, said: list[str], diagnostics: list[Diagnostic]) -> None:
+    diagnostics.append(_diag("ambiguous-eval", f"'{block.key}' names more than one eval of evals.json: "
+                             f"{' and '.join(said)}", path, block.span.head(len("eval")),
+                             "give those evals names and ids of their own in evals.json"))
 
 
 def _merge(group: _Group, path: str, block: ast.EvalBlock, diagnostics: list[Diagnostic]) -> None:

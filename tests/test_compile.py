@@ -160,6 +160,46 @@ def test_eval_named_by_name_and_unknown_eval(evals_file):
     assert [d.code for d in found] == ["bad-index"]
 
 
+def _evals(tmp_path: Path, evals: list) -> dsl.EvalsFile:
+    path = tmp_path / "evals.json"
+    path.write_text(json.dumps({"evals": evals}, indent=1), encoding="utf-8")
+    return dsl.load_evals(path)
+
+
+@pytest.mark.parametrize("header", ['eval 1', 'eval "1"'])
+def test_a_key_that_is_one_evals_id_and_anothers_name_is_ambiguous(tmp_path, header):
+    # was: the eval with id 1, silently, though eval 2 is named "1"
+    evals = _evals(tmp_path, [{"id": 1, "expectations": ["one"]},
+                              {"id": 2, "name": "1", "expectations": ["two"]}])
+    found = check_rules([dsl.parse_rules(f"{header}\nexpect 1: calls is empty\n", "t")], evals)
+    assert [(d.code, d.line, d.column) for d in found] == [("ambiguous-eval", 1, 1)]
+    assert "the name of the eval with id 2" in found[0].message
+
+
+def test_a_name_two_evals_share_is_ambiguous_and_their_ids_are_not(tmp_path):
+    evals = _evals(tmp_path, [{"id": 1, "name": "book", "expectations": ["one"]},
+                              {"id": 2, "name": "book", "expectations": ["two"]}])
+    found = check_rules([dsl.parse_rules('eval "book"\nexpect 1: calls is empty\n', "t")], evals)
+    assert [d.code for d in found] == ["ambiguous-eval"]
+    assert check_rules([dsl.parse_rules("eval 2\nexpect 1: calls is empty\n", "t")], evals) == []
+
+
+def test_an_eval_named_by_its_own_id_is_no_ambiguity(tmp_path):
+    evals = _evals(tmp_path, [{"id": 3, "name": "3", "expectations": ["one"],
+                               "referee": {"checks": {"1": "calls is empty"}}}])
+    assert check_rules([dsl.parse_rules('eval "3"\nexpect "x": calls is empty\n', "t")], evals) == []
+
+
+@pytest.mark.parametrize("second", [1, "1"])
+def test_an_id_given_twice_in_evals_json_is_an_error(tmp_path, second):
+    # was: the second eval replaced the first, whose sentences were graded by no rule
+    with pytest.raises(dsl.RulesError) as raised:
+        _evals(tmp_path, [{"id": 1, "expectations": ["one"]}, {"id": second, "expectations": ["two"]}])
+    (found,) = raised.value.diagnostics
+    assert (found.code, found.line) == ("bad-evals", 10)  # at the second id
+    assert "is the id of evals[0] too" in found.message
+
+
 def test_blocks_of_several_files_merge_and_duplicates_are_errors():
     a = dsl.parse_rules("eval 1\nlet n = 1\nexpect 1: n == 1\n", "a.rules")
     b = dsl.parse_rules("eval 1\nlet n = 2\nexpect 1: n == 2\nexpect 2: n == 1\n", "b.rules")
