@@ -18,8 +18,9 @@ exit codes:
      would be a regression were BASE's errored gated assertions passes (an ERROR
      is evidence referee could not read, not a failure of BASE), or were the
      assertions BASE counted that NEW left ungraded failures
-  2  usage or input error, or states graded by different rules or referee versions
-     (without --allow-different-rules / --allow-different-versions)
+  2  usage or input error, or states graded by different rules or referee versions,
+     or judged by different LLM graders (without --allow-different-rules /
+     --allow-different-versions / --allow-different-judges)
 
 BASE and NEW are each a workspace, one iteration folder of one, or a
 benchmark.json (`referee aggregate`'s; a blessed baseline kept in the
@@ -46,6 +47,8 @@ def add_parser(sub: Subcommands) -> None:
                         help="compare states graded by different rules")
     parser.add_argument("--allow-different-versions", action="store_true",
                         help="compare states graded by different referee versions")
+    parser.add_argument("--allow-different-judges", action="store_true",
+                        help="compare states whose semantic assertions different LLM graders judged")
     parser.add_argument("--json", action="store_true", help="one JSON document on stdout")
     parser.set_defaults(handler=run)
 
@@ -60,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     if args.primary:
         base.primary = new.primary = args.primary
     found = diffing.diff(base, new, allow_rules=args.allow_different_rules,
-                         allow_versions=args.allow_different_versions)
+                         allow_versions=args.allow_different_versions, allow_judges=args.allow_different_judges)
     if args.json:
         output.show_json(found.as_dict())
     else:

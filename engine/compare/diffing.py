@@ -85,9 +85,10 @@ class Diff:
                 "flipped_assertions": [f.as_dict() for f in self.flips], "notes": list(self.notes)}
 
 
-def diff(base: State, new: State, *, allow_rules: bool = False, allow_versions: bool = False) -> Diff:
+def diff(base: State, new: State, *, allow_rules: bool = False, allow_versions: bool = False,
+         allow_judges: bool = False) -> Diff:
     """Compare ``new`` with ``base``; UsageError when they cannot be compared."""
-    notes = _comparable(base, new, allow_rules, allow_versions)
+    notes = _comparable(base, new, allow_rules, allow_versions) + _judges_comparable(base, new, allow_judges)
     # A run that could not be read is in its level as a failure (NEW) or a possible success (BASE).
     notes += [f"{state.label}: {line}" for state in (base, new) for line in state.left_out]
     primary = new.primary or base.primary
@@ -138,6 +139,26 @@ def _comparable(base: State, new: State, allow_rules: bool, allow_versions: bool
         notes.append(f"{unknown} records no rules (an older benchmark.json): the rules were compared by "
                      "the assertions' keys and texts only")
     return notes + _inputs_comparable(base, new, allow_rules)
+
+
+def _judges_comparable(base: State, new: State, allow_judges: bool) -> list[str]:
+    """The LLM grader that judged the semantic assertions graded the runs too: a verdict
+    a stricter model gives is no regression of the skill. States judged by different
+    graders are refused unless told; one that no grader judged, or that does not record
+    which (a benchmark.json), is said."""
+    if base.judges == new.judges:
+        return []
+    named = {state.label: ("unknown" if state.judges is None else ", ".join(state.judges) or "none")
+             for state in (base, new)}
+    said = f"judged by different LLM graders ({base.label}: {named[base.label]}; {new.label}: {named[new.label]})"
+    if base.judges is None or new.judges is None:
+        unknown = base.label if base.judges is None else new.label
+        return [f"{unknown} records no LLM grader (a benchmark.json): a change of grader cannot be seen"]
+    if not base.judges or not new.judges:
+        return [f"{said}: the semantic assertions one did not judge are not graded there, and not compared"]
+    if not allow_judges:
+        raise Refused(said, "judge both with one grader, or give --allow-different-judges")
+    return [f"{said}, compared anyway (--allow-different-judges)"]
 
 
 def _inputs_comparable(base: State, new: State, allow_rules: bool) -> list[str]:

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from referee.engine.decision.provenance import inputs_of, rules_of
+from referee.engine.decision.provenance import inputs_of, judges_of, rules_of
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
 from referee.engine.usage import UsageError
 
@@ -72,6 +72,7 @@ class Graded:
     source: Run = field(compare=False, repr=False)
     # the input files its rules read (``provenance.inputs_of``); None: not recorded
     inputs: tuple[str, ...] | None = ()
+    judges: tuple[str, ...] = ()  # the LLM graders that gave its verdicts (``provenance.judges_of``)
 
     @property
     def gate(self) -> tuple[int, int]:
@@ -203,7 +204,8 @@ def _graded(run: Run, report) -> Graded:
         configuration=run.id.configuration, run_number=run.id.run_number, items=items, claims=claims,
         errors=errors if isinstance(errors, int) and not isinstance(errors, bool) and errors > 0 else 0,
         rules=rules_of(e.rules_location for e in report.expectations),
-        version=report.grader.version, source=run, inputs=inputs_of(run.id.eval_id, report.run.inputs))
+        version=report.grader.version, source=run, inputs=inputs_of(run.id.eval_id, report.run.inputs),
+        judges=judges_of(report.grader.llm, ((e.method, e.judged_by) for e in report.expectations)))
 
 
 def outcomes_digest(runs: Iterable[tuple[str, Sequence[tuple[str, str]]]]) -> str:

@@ -54,6 +54,8 @@ class State:
     unread: tuple[tuple[str, str], ...] = ()
     # the input files the rules read (``provenance.inputs_of``); None: not recorded by every run
     inputs: tuple[str, ...] | None = ()
+    # the LLM graders that gave its verdicts; None: not recorded (a benchmark.json)
+    judges: tuple[str, ...] | None = ()
 
     def group(self, eval_id: str, configuration: str) -> list[RunOutcome]:
         return [r for r in self.runs if r.eval_id == eval_id and r.configuration == configuration]
@@ -87,7 +89,8 @@ def from_loaded(label: str, loaded: Loaded, primary: str | None) -> State:
     return State(label, runs, tuple(sorted({r.version for r in loaded.runs})),
                  tuple(sorted({name for r in loaded.runs for name in r.rules})), chosen,
                  {r.eval_id: r.eval_name for r in loaded.runs}, tuple(loaded.warnings),
-                 tuple((eval_id, config) for eval_id, config, _ in loaded.unread), inputs)
+                 tuple((eval_id, config) for eval_id, config, _ in loaded.unread), inputs,
+                 tuple(sorted({judge for r in loaded.runs for judge in r.judges})))
 
 
 def from_benchmark(label: str, doc: dict) -> State:
@@ -104,7 +107,7 @@ def from_benchmark(label: str, doc: dict) -> State:
         unread = tuple((str(u["eval_id"]), str(u["configuration"])) for u in unusable)
         return State(label, runs, (str(grader.get("version")),) if grader.get("version") else (),
                      tuple(rules) if isinstance(rules, list) else None, meta.get("primary"), names, left_out,
-                     unread, tuple(str(i) for i in inputs) if isinstance(inputs, list) else None)
+                     unread, tuple(str(i) for i in inputs) if isinstance(inputs, list) else None, None)
     except (KeyError, TypeError, AttributeError) as exc:
         raise UsageError(f"{label}: not a benchmark.json written by referee aggregate "
                          f"({type(exc).__name__}: {exc})") from None

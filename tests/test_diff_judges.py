@@ -1,0 +1,79 @@
+"""The LLM grader that judged the semantic assertions is part of what graded a state:
+``diff`` of two grades of the same runs, one judged by a lenient model and one by a
+strict one, said REGRESSION (exit 1) for a skill that did not change, naming no model.
+It refuses such states unless told (``--allow-different-judges``), as it refuses
+states graded by different rules, and says so in a note when told."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+from llm_server import ScriptedServer, verdicts
+from named_folders import configurations
+
+from referee.engine.cli import main
+
+RULES = 'eval 1 "x"\nexpect "answers": response contains "ok"\nexpect "is polite": semantic "is polite"\n'
+REPLY = "ok, your booking LX2084 is confirmed, thank you for waiting."
+
+
+def _grade(ws: Path, rules: Path, cassette: Path, model: str | None, verdict: str = "PASS") -> None:
+    if model is None:
+        assert main(["grade", str(ws), "--rules", str(rules)]) in (0, 1)
+        return
+    judge = verdicts(("It thanks the traveller.", [("response", REPLY.removeprefix("ok, ").rstrip("."))], verdict))
+    with ScriptedServer(default=lambda body: judge) as server:
+        main(["grade", str(ws), "--rules", str(rules), "--llm", f"record:{cassette}",
+              "--llm-backend", f"openai:{model}", "--llm-base-url", server.url])
+
+
+@pytest.fixture
+def states(tmp_path: Path, monkeypatch):
+    """The same runs twice, BASE and NEW, each graded by ``grade(base, new)``'s models."""
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    ws, rules = configurations(tmp_path, ["with_skill", "without_skill"], runs=2)
+    rules.write_text(RULES, encoding="utf-8")
+    for response in ws.rglob("response.md"):
+        response.write_text(REPLY + "\n", encoding="utf-8")
+    new = tmp_path / "new"
+    shutil.copytree(ws, new)
+
+    def grade(base_model, new_model, new_verdict="FAIL"):
+        _grade(ws, rules, tmp_path / "base.jsonl", base_model)
+        _grade(new, rules, tmp_path / "new.jsonl", new_model, new_verdict)
+        return ws, new
+    return grade
+
+
+def test_states_judged_by_two_models_are_refused_unless_told(states, capsys):
+    base, new = states("lenient", "strict")
+    capsys.readouterr()
+    assert main(["diff", str(base), str(new), "--primary", "with_skill"]) == 2
+    err = capsys.readouterr().err
+    assert "judged by different LLM graders (BASE ws: openai:lenient; NEW new: openai:strict)" in err
+    assert "--allow-different-judges" in err
+    # told, the diff shows the flip and says the judges differ
+    assert main(["diff", str(base), str(new), "--primary", "with_skill", "--allow-different-judges",
+                 "--json"]) == 1
+    found = json.loads(capsys.readouterr().out)
+    assert [f["text"] for f in found["flipped_assertions"] if f["configuration"] == "with_skill"] == ["is polite"]
+    assert any(n.startswith("judged by different LLM graders") and n.endswith("(--allow-different-judges)")
+               for n in found["notes"])
+
+
+def test_one_model_judging_both_is_no_refusal(states, capsys):
+    base, new = states("m", "m")
+    capsys.readouterr()
+    assert main(["diff", str(base), str(new), "--primary", "with_skill"]) == 1  # the judge's verdict fell
+    assert "LLM graders" not in capsys.readouterr().out
+
+
+def test_a_state_no_model_judged_is_said(states, capsys):
+    base, new = states("m", None)
+    capsys.readouterr()
+    main(["diff", str(base), str(new), "--primary", "with_skill"])
+    assert "judged by different LLM graders (BASE ws: openai:m; NEW new: none): the semantic assertions" \
+        in capsys.readouterr().out
