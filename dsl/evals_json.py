@@ -111,7 +111,7 @@ def loads_evals_partial(text: str, path: str = "evals.json", folder: str | None 
         return None, list(exc.diagnostics)
 
 
-def _loads(text: str, path: str, folder: str | None) -> tuple[EvalsFile, list[Diagnostic]]:
+def _loads(text: str, path: str, folder: str | None) -> tuple[EvalsFile | None, list[Diagnostic]]:
     """The file read, and the errors of its parts; ``RulesError`` when it is no JSON."""
     try:
         data = json.loads(text, parse_float=str, parse_int=_whole)

@@ -189,11 +189,13 @@ def _resolve(block: ast.EvalBlock, evals: EvalsFile | None, path: str,
     by_name = list(dict.fromkeys(e.id for e in evals.evals if block.key == e.name and e.id != block.key))
     if any(block.key == e.id for e in evals.evals):
         if by_name:  # `eval 1` and `eval "1"` are one key: which eval is meant cannot be told
-            return _ambiguous(block, path, ["the id of an eval"] + [f"the name of the eval with id {i}"
-                                                                    for i in by_name], diagnostics)
+            _ambiguous(block, path, ["the id of an eval"] + [f"the name of the eval with id {i}" for i in by_name],
+                       diagnostics)
+            return None
         return block.key
     if len(by_name) > 1:
-        return _ambiguous(block, path, [f"the name of the eval with id {i}" for i in by_name], diagnostics)
+        _ambiguous(block, path, [f"the name of the eval with id {i}" for i in by_name], diagnostics)
+        return None
     if by_name:
         return by_name[0]
     known = [e.id for e in evals.evals] + [e.name for e in evals.evals if e.name]
