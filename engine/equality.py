@@ -1,5 +1,6 @@
 """When two values of the assertion language are equal: deeply, without coercion
-(numbers as Decimal, text exact or folded by ``values.fold_case``, ``True`` never
+(numbers as Decimal, text in one form, ``checks.folding.text_form``: NFC, and folded
+by ``values.fold_case`` ignoring case; ``True`` never
 the number 1), and
 never on JSON that could not be read (``UnreadJson``), whose value is unknown."""
 
@@ -7,7 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.values import EvalError, UnreadJson, as_decimal, fold_case, is_number, plain_top, render, type_name
+from referee.engine.checks.folding import text_form
+from referee.engine.values import EvalError, UnreadJson, as_decimal, is_number, plain_top, render, type_name
 
 
 def unread_against(unread: str, other: str) -> EvalError:
@@ -18,7 +20,7 @@ def unread_against(unread: str, other: str) -> EvalError:
 
 
 def equal(a: Any, b: Any, ignore_case: bool = False) -> bool:
-    """Deep equality without coercion: numbers as Decimal, text exact (or folded by ``fold_case``).
+    """Deep equality without coercion: numbers as Decimal, text in ``text_form`` (NFC, folded ignoring case).
     An EvalError when it rests on JSON that could not be read (``UnreadJson``) being
     some value other than text; a difference elsewhere decides it all the same."""
     found = _equal(a, b, ignore_case)
@@ -36,7 +38,7 @@ def _equal(a: Any, b: Any, ignore_case: bool) -> bool | EvalError:
     if is_number(a) and is_number(b):
         return as_decimal(a) == as_decimal(b)
     if isinstance(a, str) and isinstance(b, str):
-        return fold_case(a) == fold_case(b) if ignore_case else a == b
+        return a == b or text_form(a, ignore_case) == text_form(b, ignore_case)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and _all_equal(zip(a, b), ignore_case)
     if isinstance(a, dict) and isinstance(b, dict):

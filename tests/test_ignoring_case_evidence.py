@@ -44,17 +44,21 @@ def test_half_of_a_characters_folding_is_no_hit():
     assert [(e.line, e.quote) for e in verdict.evidence] == [(2, "ß")]
 
 
-def test_every_edge_of_a_folded_text_is_taken_back_to_its_character():
-    from referee.engine.checks.folding import Folded
-    from referee.engine.values import fold_case
+@pytest.mark.parametrize("characters", [
+    ["a", "ß", "İ", "ﬃ", "\n", "Σ", "ς", "ŉ"],
+    ["M", "u\u0308", "l", "ß", "e\u0301\u0301", "\u1112\u1161\u11ab", "x\u0308"],  # letters and their marks
+])
+def test_every_edge_of_a_folded_text_is_taken_back_to_its_character(characters):
+    from referee.engine.checks.folding import Folded, text_form
 
-    text = "aßİﬃ\nΣςŉ"
-    folded = Folded.of(text)
-    edges = [0]
-    for char in text:
-        edges.append(edges[-1] + len(fold_case(char)))
+    folded = Folded.of("".join(characters), True)
+    edges, places = [0], [0]
+    for character in characters:
+        edges.append(edges[-1] + len(text_form(character, True)))
+        places.append(places[-1] + len(character))
     inner = set(range(len(folded.text) + 1)) - set(edges)
-    assert [folded.written(at) for at in edges] == list(range(len(text) + 1))
+    assert folded.text == "".join(text_form(c, True) for c in characters)
+    assert [folded.place(at) for at in edges] == places
     assert all(folded.inside(at) is None for at in edges)
     assert all(folded.inside(at) is not None for at in inner) and inner
 

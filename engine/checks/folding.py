@@ -1,15 +1,21 @@
-"""Where one text holds another ``ignoring case``, in whole characters.
+"""Where one text holds another, as a reader sees them: in whole characters.
 
-``values.fold_case`` folds some characters to two or three (``ß`` is ``ss``, ``ﬁ``
-is ``fi``). A hit in the folded texts that starts or ends inside such a character's
-folding is no hit: "ß" holds no "s" ignoring case, as ``/s/i`` finds none in it,
-while it holds "ss" and "SS". A hit is taken back to its offset in the text as written,
+Text tests compare texts in one form (``text_form``): NFC, so a letter written with a
+combining mark ("u" + U+0308, as macOS and some editors write files) is the letter
+written whole ("ü"), and a Hangul syllable written as its jamo is the syllable; and
+``ignoring case``, folded by ``values.fold_case``, which turns some characters into two
+or three (``ß`` is ``ss``, ``ﬁ`` is ``fi``).
+
+A hit in those forms that starts or ends inside what one character (a letter and its
+marks) became is no hit: "ß" holds no "s" ignoring case, as ``/s/i`` finds none in
+it, and "Mü" holds no "Mu". A hit is taken back to its offset in the text as written,
 so evidence cites the line the words are on.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from bisect import bisect_right
 from dataclasses import dataclass
 
@@ -17,47 +23,72 @@ from referee.engine.budget import spend
 from referee.engine.values import fold_case
 
 
+def text_form(text: str, ignore_case: bool = False) -> str:
+    """``text`` as text tests and ``==`` compare it: NFC, and case folded when ignoring case."""
+    if unicodedata.is_normalized("NFC", text):
+        return fold_case(text) if ignore_case else text
+    text = unicodedata.normalize("NFC", text)
+    return unicodedata.normalize("NFC", fold_case(text)) if ignore_case else text
+
+
+def _joins(ch: str) -> bool:
+    """A character that belongs to the one before it: a combining mark, or the vowel or
+    final jamo of a Hangul syllable written decomposed."""
+    return unicodedata.category(ch).startswith("M") or "\u1160" <= ch <= "\u11ff" or "\ud7b0" <= ch <= "\ud7ff"
+
+
 @dataclass(frozen=True)
 class Folded:
-    """A text folded, with the characters whose folding is longer than one."""
+    """A text in ``text_form``, with each character (and its marks) that did not become
+    exactly one character there: where it stands in the form and in the text."""
 
     text: str
-    starts: tuple[int, ...]  # where each such character's folding starts in ``text``
+    starts: tuple[int, ...]  # where each such character starts in ``text``
     ends: tuple[int, ...]  # and where it ends
-    added: tuple[int, ...]  # characters folding added up to the end of each
+    written: tuple[tuple[int, int], ...]  # where it starts and ends in the text as written
 
     @classmethod
-    def of(cls, written: str) -> "Folded":
-        folded = fold_case(written)
-        if len(folded) == len(written):  # each character folded to one: nothing to map
-            return cls(folded, (), (), ())
-        # The characters that lengthen, found by one pass in C over the text.
-        long = sorted(c for c in set(written) if len(fold_case(c)) > 1)
-        starts, ends, added, extra = [], [], [], 0
-        for found in re.finditer("[" + "".join(map(re.escape, long)) + "]", written):
-            start = found.start() + extra
-            extra += len(fold_case(found.group())) - 1
-            starts.append(start)
-            ends.append(found.start() + 1 + extra)
-            added.append(extra)
-        return cls(folded, tuple(starts), tuple(ends), tuple(added))
+    def of(cls, written: str, ignore_case: bool) -> "Folded":
+        form = text_form(written, ignore_case)
+        if unicodedata.is_normalized("NFC", written) and len(form) == len(written):
+            return cls(form, (), (), ())  # each character became one: nothing to map
+        joining = sorted(c for c in set(written) if _joins(c))
+        cluster = re.compile("(?s)." + ("[" + "".join(map(re.escape, joining)) + "]*" if joining else ""))
+        starts, ends, places, pieces, at = [], [], [], [], 0
+        forms: dict[str, str] = {}  # a character and its marks, and their form: most recur
+        for found in cluster.finditer(written):
+            made = forms.get(found.group())
+            if made is None:
+                made = forms[found.group()] = text_form(found.group(), ignore_case)
+            if len(made) != 1 or found.end() - found.start() != 1:
+                starts.append(at)
+                ends.append(at + len(made))
+                places.append((found.start(), found.end()))
+            pieces.append(made)
+            at += len(made)
+        # The form of the whole, character by character, so each offset maps back.
+        return cls("".join(pieces), tuple(starts), tuple(ends), tuple(places))
 
     def inside(self, at: int) -> int | None:
-        """The end of the folding ``at`` lies strictly inside, or None at a character's edge."""
+        """The end of the character ``at`` lies strictly inside, or None at a character's edge."""
         i = bisect_right(self.starts, at) - 1
-        return self.ends[i] if i >= 0 and at < self.ends[i] and at != self.starts[i] else None
+        return self.ends[i] if i >= 0 and self.starts[i] < at < self.ends[i] else None
 
-    def written(self, at: int) -> int:
+    def place(self, at: int) -> int:
         """The offset in the text as written of the character edge ``at``."""
-        i = bisect_right(self.ends, at) - 1
-        return at - (self.added[i] if i >= 0 else 0)
+        i = bisect_right(self.starts, at) - 1
+        if i < 0:
+            return at
+        if at == self.starts[i]:
+            return self.written[i][0]
+        return self.written[i][1] + (at - self.ends[i])
 
 
-def find_folded(text: str, part: str, op: str) -> int:
-    """Where ``text`` holds ``part`` ignoring case for ``op`` (``contains``, ``starts_with``
-    or ``ends_with``), as an offset in ``text``; -1 when it does not. Each hit
-    that splits a character's folding costs a step of the assertion's budget."""
-    folded, wanted = Folded.of(text), fold_case(part)
+def find_folded(text: str, part: str, op: str, ignore_case: bool = True) -> int:
+    """Where ``text`` holds ``part`` for ``op`` (``contains``, ``starts_with`` or
+    ``ends_with``), compared in ``text_form``, as an offset in ``text``; -1 when it does
+    not. Each hit that splits a character costs a step of the assertion's budget."""
+    folded, wanted = Folded.of(text, ignore_case), text_form(part, ignore_case)
     if op == "starts_with":
         hits = [0] if folded.text.startswith(wanted) else []
     elif op == "ends_with":
@@ -65,16 +96,16 @@ def find_folded(text: str, part: str, op: str) -> int:
     else:
         return _first_whole(folded, wanted)
     whole = [at for at in hits if _whole(folded, at, len(wanted))]
-    return folded.written(whole[0]) if whole else -1
+    return folded.place(whole[0]) if whole else -1
 
 
 def _first_whole(folded: Folded, wanted: str) -> int:
     at = folded.text.find(wanted)
     while at >= 0:
         if _whole(folded, at, len(wanted)):
-            return folded.written(at)
+            return folded.place(at)
         spend(1)
-        # A hit starting inside a folding: the next that can start is past it.
+        # A hit starting inside a character: the next that can start is past it.
         at = folded.text.find(wanted, folded.inside(at) or at + 1)
     return -1
 

@@ -21,9 +21,10 @@ from referee.engine.checks.base import (Check, CheckCompiler, Context, Expr, Exp
 from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
+from referee.engine.checks.folding import text_form
 from referee.engine.checks.static import reads_element
 from referee.engine.equality import equal
-from referee.engine.values import (EvalError, Missing, Prov, Result, UnreadJson, Val, as_decimal, fold_case,
+from referee.engine.values import (EvalError, Missing, Prov, Result, UnreadJson, Val, as_decimal,
                                    is_number, plain_top, render, type_name)
 from referee.engine.verdict import Outcome, Verdict
 
@@ -40,7 +41,7 @@ def _key(value: Any, ignore_case: bool) -> tuple | None:
         number = as_decimal(value)
         return None if number.is_nan() else ("number", number)
     if isinstance(value, str):
-        return ("text", fold_case(value) if ignore_case else value)
+        return ("text", text_form(value, ignore_case))
     if value is None or isinstance(value, bool):
         return ("const", value)
     return None

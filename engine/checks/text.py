@@ -147,12 +147,7 @@ class TextCheck(Leaf):
 
     def _plain(self, ctx: Context, subject: Val, operand: Val) -> Verdict:
         text, part = subject.value, operand.value
-        if self.ignore_case:
-            start = find_folded(text, part, self.op)
-        else:
-            start = {"contains": text.find(part),
-                     "starts_with": 0 if text.startswith(part) else -1,
-                     "ends_with": len(text) - len(part) if text.endswith(part) else -1}[self.op]
+        start = find_folded(text, part, self.op, self.ignore_case)
         shown = render(fold_case(part) if self.ignore_case else part)
         return self._verdict(ctx, subject, start >= 0, shown, max(start, 0), operand)
 
