@@ -79,15 +79,22 @@ def load_evals(path: Path, display: str | None = None) -> EvalsFile:
     """Load and check ``path``. ``display`` is the path shown in messages (default:
     the path as given). Raises ``RulesError`` (code ``bad-evals`` for the JSON
     itself, the language's codes for embedded assertions) listing every problem."""
+    found, diagnostics = load_evals_partial(path, display)
+    if diagnostics or found is None:
+        raise RulesError(diagnostics)
+    return found
+
+
+def load_evals_partial(path: Path, display: str | None = None) -> tuple[EvalsFile | None, list[Diagnostic]]:
+    """``loads_evals_partial`` of the file at ``path``."""
     shown = display or str(path)
     try:
         text = read_named_text(path)  # a FIFO or a device is refused, never waited on
     except (OSError, UnicodeDecodeError) as exc:
         reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
         line = exc.line if isinstance(exc, NotUtf8) else 0  # the line of the byte that is not UTF-8
-        raise RulesError([Diagnostic("bad-evals", f"cannot read evals.json: {reason}",
-                                     shown, line, 0)]) from None
-    return loads_evals(text, shown, str(Path(path).parent))
+        return None, [Diagnostic("bad-evals", f"cannot read evals.json: {reason}", shown, line, 0)]
+    return loads_evals_partial(text, shown, str(Path(path).parent))
 
 
 def loads_evals(text: str, path: str = "evals.json", folder: str | None = None) -> EvalsFile:

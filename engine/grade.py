@@ -66,20 +66,27 @@ class RulesSource:
     sentences: tuple = ()  # without evals.json: the evals' eval_metadata.json sentences (engine.run.metadata_evals)
 
     def compile(self) -> Program:
-        """Parse and compile; raises ``dsl.errors.RulesError`` with every diagnostic."""
-        from referee import dsl
-        from referee.engine.compile import compile_rules
+        """Parse and compile; raises ``dsl.errors.RulesError`` with every diagnostic: each
+        file's syntax errors with the compiler's of what did parse, as ``referee check``."""
+        from referee.dsl.errors import RulesError, unique
+        from referee.dsl.parser import parse_rules_partial
+        from referee.engine.compile import check_rules, compile_rules
 
-        trees = [dsl.parse_rules(text, path) for path, text in self.files]
+        parsed = [parse_rules_partial(text, path) for path, text in self.files]
+        trees = [tree for tree, _ in parsed]
+        found = [d for _, problems in parsed for d in problems]
         evals = None
         if self.evals_path is not None:
-            from referee.dsl.evals_json import load_evals
+            from referee.dsl.evals_json import load_evals_partial
 
-            evals = load_evals(Path(self.evals_path), self.evals_shown)
+            evals, problems = load_evals_partial(Path(self.evals_path), self.evals_shown)
+            found += problems
         elif self.sentences:
             from referee.engine.run.metadata_evals import evals_file
 
             evals = evals_file(self.sentences, trees)
+        if found:  # without the evals.json given, the compiler would say there is none
+            raise RulesError(unique(found + (check_rules(trees, evals) if evals or not self.evals_path else [])))
         return replace(compile_rules(trees, evals), source=self)
 
 

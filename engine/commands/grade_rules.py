@@ -87,6 +87,10 @@ def check_evals(source: RulesSource, color: bool) -> None:
     try:
         load_evals(Path(source.evals_path), source.evals_shown)
     except RulesError as exc:
+        try:  # the compiler's errors too, of what did parse: one bad string hides none
+            source.compile()
+        except RulesError as every:
+            exc = every
         _refuse(exc, source, color)
 
 
