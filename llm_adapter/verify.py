@@ -151,7 +151,7 @@ def _cited(found) -> str:
 
 
 def _detail(quote: Quote, match: Match) -> str:
-    kind = "loosely matched (punctuation or width differs)" if match.loose else "found"
+    kind = "loosely matched (punctuation, width or how letters are composed differs)" if match.loose else "found"
     return f"{kind} in {quote.source} at {to_evidence(match).where()}"
 
 
