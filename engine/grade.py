@@ -85,8 +85,10 @@ class RulesSource:
             from referee.engine.run.metadata_evals import evals_file
 
             evals = evals_file(self.sentences, trees)
-        if found:  # without the evals.json given, the compiler would say there is none
-            raise RulesError(unique(found + (check_rules(trees, evals) if evals or not self.evals_path else [])))
+        if found:  # an evals.json given but unread: which inputs it lists cannot be told
+            unread = evals is None and self.evals_path is not None
+            raise RulesError(unique(found + [d for d in check_rules(trees, evals)
+                                             if not (unread and d.code == "unknown-input")]))
         return replace(compile_rules(trees, evals), source=self)
 
 

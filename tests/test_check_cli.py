@@ -137,3 +137,14 @@ def test_a_sentence_that_is_no_string_leaves_the_checks_uncompiled(tmp_path, cap
     code, out, _ = run(tmp_path, capsys, "--evals", "evals.json")
     assert code == 1
     assert "must be a string" in out and "unknown-name" not in out
+
+
+def test_an_evals_json_that_is_no_json_is_not_also_said_to_be_missing(tmp_path, capsys):
+    # was: 'input "a.md" is a file evals.json lists for the eval; no evals.json was given'
+    (tmp_path / "a.rules").write_text('eval 1\nexpect 1: response contains input "a.md"\nexpect 2: foo\n',
+                                      encoding="utf-8")
+    (tmp_path / "evals.json").write_text('{"evals": [\n', encoding="utf-8")
+    code, out, _ = run(tmp_path, capsys, "a.rules", "--evals", "evals.json")
+    assert code == 1
+    assert "not valid JSON" in out and "unknown name 'foo'" in out
+    assert "no evals.json was given" not in out

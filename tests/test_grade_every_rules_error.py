@@ -43,8 +43,9 @@ def test_evals_json_s_errors_are_all_named(tmp_path, capsys):
 
 def test_a_broken_evals_json_is_not_also_said_to_be_missing(tmp_path, capsys):
     rules, evals = tmp_path / "r.rules", tmp_path / "evals.json"
-    rules.write_text('eval 1\nexpect 1: response contains input "a.md"\n', encoding="utf-8")
+    rules.write_text('eval 1\nexpect 1: response contains input "a.md"\nexpect 2: foo\n', encoding="utf-8")
     evals.write_text('{"evals": [\n', encoding="utf-8")
     assert main(["grade", str(_workspace(tmp_path)), "--rules", str(rules), "--evals", str(evals), "--check"]) == 2
     err = capsys.readouterr().err
     assert "not valid JSON" in err and "no evals.json was given" not in err
+    assert "unknown name 'foo'" in err

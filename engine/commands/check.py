@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     for name in args.files:
         tree, found = parse_rules_partial(texts[name], name)
         trees.append(tree)
-        diagnostics += found + _compile([tree], evals)
+        diagnostics += found + _compile([tree], evals, unread=args.evals is not None and evals is None)
     if not args.files and evals is not None:
         diagnostics += _compile([], evals)
     diagnostics = unique(diagnostics)
@@ -120,12 +120,14 @@ def _load_evals(name: str, text: str) -> tuple[EvalsFile | None, list[Diagnostic
     return loads_evals_partial(text, name, str(Path(name).parent))
 
 
-def _compile(trees: list[ast.RulesFile], evals: EvalsFile | None) -> list[Diagnostic]:
-    """Static errors of the compiler, over the files that parsed."""
+def _compile(trees: list[ast.RulesFile], evals: EvalsFile | None, unread: bool = False) -> list[Diagnostic]:
+    """Static errors of the compiler, over the files that parsed. ``unread``: an evals.json
+    was given and could not be read, so which inputs it lists cannot be told (the
+    compiler, given none, would say none was given)."""
     # Imported here, not at the top: other subcommands need not load the compiler.
     from referee.engine.compile import check_rules
 
-    return list(check_rules(trees, evals))
+    return [d for d in check_rules(trees, evals) if not (unread and d.code == "unknown-input")]
 
 
 def _report(diagnostics, warnings, texts, file_count, trees, evals, color_mode: str = "auto") -> int:
