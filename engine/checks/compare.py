@@ -17,9 +17,10 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
                                         describe_val, evidence_of, located, missing_verdict, present,
                                         with_claims)
 from referee.engine.checks.exprs import Const
+from referee.engine.checks.folding import text_form
 from referee.engine.checks.matching import includes
 from referee.engine.equality import equal, mismatch_hint
-from referee.engine.values import (EvalError, Missing, Val, as_decimal, fold_case, is_number, parse_number, render,
+from referee.engine.values import (EvalError, Missing, Val, as_decimal, is_number, parse_number, render,
                                    short, type_name)
 from referee.engine.verdict import Verdict
 
@@ -35,8 +36,8 @@ def ordered(a: Any, b: Any, op: str, what: str) -> bool:
         if left.is_nan() or right.is_nan():
             raise EvalError(f"NaN (not a number) has no order, so '{op}' cannot hold or fail: {what}")
         return ORDER_OPS[op](left, right)
-    if isinstance(a, str) and isinstance(b, str):
-        return ORDER_OPS[op](a, b)
+    if isinstance(a, str) and isinstance(b, str):  # in the form == compares them in (NFC)
+        return ORDER_OPS[op](text_form(a), text_form(b))
     ta, tb = type_name(a), type_name(b)
     raise EvalError(f"cannot order {ta} and {tb}: {what}"
                     + ("; use number(...)" if {ta, tb} == {"text", "number"} else ""))
@@ -48,7 +49,7 @@ def holds(op: str, a: Any, b: Any, ignore_case: bool, what: str) -> bool:
     if op == "!=":
         return not equal(a, b, ignore_case)
     if ignore_case and isinstance(a, str) and isinstance(b, str):
-        a, b = fold_case(a), fold_case(b)
+        a, b = text_form(a, True), text_form(b, True)
     return ordered(a, b, op, what)
 
 
