@@ -24,8 +24,9 @@ import regex
 
 from referee.dsl.errors import suggest
 from referee.engine.budget import spend
+from referee.engine.checks.folding import text_form
 from referee.engine.text import line_breaks
-from referee.engine.values import EvalError, Missing, Prov, Result, Val, fold_case, render, type_name
+from referee.engine.values import EvalError, Missing, Prov, Result, Val, render, type_name
 
 _HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*(?:[ \t]#+[ \t]*)?\Z")
 _UNDERLINE = re.compile(r" {0,3}=+[ \t]*\Z")
@@ -182,10 +183,10 @@ def _headings(lines: list[Line]) -> Iterator[tuple[int, int, str]]:
 
 def _plain_title(title: str) -> str:
     """A title as compared: emphasis, a leading "1." and a trailing colon left out,
-    whitespace collapsed, case ignored."""
+    whitespace collapsed, case ignored, letters in NFC (``folding.text_form``)."""
     text = " ".join(title.split()).strip(_EMPHASIS + " ")
     text = _NUMBERING.sub("", text, count=1).rstrip(":").strip(_EMPHASIS + " ")
-    return fold_case(text)
+    return text_form(text, True)
 
 
 def section(arg: Val, title: Val) -> Result:
