@@ -46,7 +46,6 @@ from referee.engine.report.run_report import RunReport
 from referee.engine.report.spill import InMemory, Spill
 from referee.engine.report.stored import GradedRun, Stored, places
 from referee.engine.run.workspace import Run, report_path, sort_problems
-from referee.engine.text import plain
 from referee.engine.verdict import Outcome, Precision, Verdict
 
 if TYPE_CHECKING:  # compiled where the rules are, in RulesSource.compile
