@@ -26,6 +26,7 @@ from referee.engine.checks.inputs import Inputs
 from referee.engine.checks.logic import LiteralAndJudgement
 from referee.engine.run.model import RunId
 from referee.engine.run.kept_apart import SHARED_ID
+from referee.engine.usage import UsageError
 from referee.engine.regexes import Pattern
 from referee.engine.verdict import Precision
 
@@ -76,8 +77,9 @@ class Program:
     source: RulesSource | None = field(default=None, compare=False, repr=False)
 
     def for_run(self, run_id: RunId, metadata: dict) -> CompiledEval | None:
-        """The eval a run belongs to: by eval id first, then by eval name (an id that is
-        no whole number, read from a folder named by the eval's name, is one too). A run whose
+        """The eval a run belongs to: by eval id or by eval name (an id that is no whole
+        number, read from a folder named by the eval's name, is one too); two evals that
+        claim one run are an ``AmbiguousEval``. A run whose
         eval id names evals in other folders too is kept apart by its qualified id
         (``eval-1-book/1``, ``engine.run.kept_apart.KeptApart``), and found by it alone:
         by the id its eval_metadata.json shares (or a name the copies share), two
@@ -85,18 +87,28 @@ class Program:
         if SHARED_ID in run_id.extra:
             return next((ev for ev in self.evals if ev.key == run_id.eval_id), None)
         ids = {run_id.eval_id, _text(metadata.get("eval_id"))} - {None, ""}
-        for ev in self.evals:
-            if ev.key in ids:
-                return ev
         names = {run_id.eval_name, _text(metadata.get("eval_name"))} - {None, ""}
         if not run_id.eval_id.isdigit():
             # A folder that names its eval by name (eval-expense-draft, or a descriptive
             # sales-summary) gives that name as the run's id: the name the rules give it.
             names.add(run_id.eval_id)
-        for ev in self.evals:
-            if ev.name in names or ev.key in names:
-                return ev
-        return None
+        claiming = [ev for ev in self.evals if ev.key in ids or ev.name in names or ev.key in names]
+        if len(claiming) > 1:  # one eval's rules would be dropped without a word
+            raise _claimed_twice(run_id, claiming)
+        return claiming[0] if claiming else None
+
+
+class AmbiguousEval(UsageError):
+    """A run two evals of the rules claim (by its id and by its name): graded by either,
+    the other's assertions would be left out unseen. Its message is all its state, so it
+    reaches the command whole from a worker process."""
+
+
+def _claimed_twice(run_id: RunId, claiming: list[CompiledEval]) -> AmbiguousEval:
+    shown = " and ".join(f"eval {ev.key!r}" + (f" (named {ev.name!r})" if ev.name else "") for ev in claiming)
+    named = f", named {run_id.eval_name!r}" if run_id.eval_name else ""
+    return AmbiguousEval(f"{run_id.rel}: {shown} of the rules both claim this run (eval {run_id.eval_id!r}{named}); "
+                         "give its assertions under one of them")
 
 
 def _text(value: Any) -> str | None:
