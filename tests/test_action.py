@@ -163,12 +163,18 @@ def _expand(text: str, inputs: dict[str, str], outputs: dict[str, dict[str, str]
     return re.sub(r"\$\{\{\s*(.*?)\s*\}\}", value, text)
 
 
-def run_action(repo: Path, inputs: dict[str, str], tmp_path: Path) -> tuple[int, dict, str, str]:
+def run_action(repo: Path, inputs: dict[str, str], tmp_path: Path, annotated: int | None = None
+               ) -> tuple[int, dict, str, str]:
     """The action's steps, as GitHub runs them: (exit code of the last step run,
-    outputs by step id, the job's log, the step summary)."""
+    outputs by step id, the job's log, the step summary). ``annotated``: the
+    annotations earlier uses of the action printed in the same job."""
     summary = tmp_path / "step-summary.md"
     summary.write_text("", encoding="utf-8")
     outputs: dict[str, dict[str, str]] = {}
+    runner_temp = tmp_path / "runner-temp"  # the runner empties it at the start of each job
+    runner_temp.mkdir(exist_ok=True)
+    if annotated is not None:
+        (runner_temp / "referee-annotations").write_text(f"{annotated}\n", encoding="utf-8")
     log, code = "", 0
     for number, step in enumerate(ACTION["runs"]["steps"]):
         output = tmp_path / f"output-{number}"
@@ -182,7 +188,8 @@ def run_action(repo: Path, inputs: dict[str, str], tmp_path: Path) -> tuple[int,
         done = subprocess.run(["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)], cwd=repo,
                               capture_output=True, text=True,
                               env={"PATH": os.environ["PATH"], "HOME": str(tmp_path), "GITHUB_OUTPUT": str(output),
-                                   "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_ACTION_PATH": str(REPO), **env})
+                                   "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_ACTION_PATH": str(REPO),
+                                   "RUNNER_TEMP": str(runner_temp), **env})
         log += done.stdout + done.stderr
         if "id" in step:
             outputs[step["id"]] = dict(line.split("=", 1) for line in output.read_text().splitlines() if "=" in line)
@@ -333,3 +340,24 @@ def test_with_grade_false_the_action_decides_on_the_reports_already_written(tmp_
     assert (repo / "referee-report" / "junit.xml").is_file()
     code, outputs, log, _ = run_action(repo, {**inputs, "gate": "primary"}, tmp_path)
     assert code == 2 and "needs grade true" in log
+
+
+def test_a_second_use_of_the_action_in_a_job_keeps_the_job_within_50_annotations(tmp_path: Path):
+    """GitHub shows 50 annotations per job, over its steps. Input: the documented job,
+    with the action used twice (a workspace per skill): the second use's annotations
+    went past 50 and GitHub dropped the last of them, the decision first. The action
+    counts the job's annotations in RUNNER_TEMP and keeps the decision."""
+    repo = _scratch_repo(tmp_path)
+    inputs = {**_documented_inputs(), "python": str(_python_stand_in(tmp_path))}
+    _, _, fresh, _ = run_action(repo, inputs, tmp_path, annotated=0)
+    count = tmp_path / "runner-temp" / "referee-annotations"
+    printed = [line for line in fresh.splitlines() if line.startswith(("::error", "::warning", "::notice"))]
+    assert len(printed) >= 3 and int(count.read_text()) == len(printed)
+    _, _, log, _ = run_action(repo, inputs, tmp_path, annotated=48)
+    annotations = [line for line in log.splitlines() if line.startswith(("::error", "::warning", "::notice"))]
+    assert len(annotations) == 2 and int(count.read_text()) == 50
+    assert "more annotations not shown: GitHub shows 50 annotations per job" in annotations[0]
+    assert annotations[1].startswith("::warning title=referee CONDITIONAL PASS::")
+    _, _, log, _ = run_action(repo, inputs, tmp_path, annotated=50)
+    assert not any(line.startswith("::") for line in log.splitlines())
+    assert "annotations not shown: GitHub shows 50 per job" in log
