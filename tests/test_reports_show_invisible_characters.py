@@ -78,3 +78,20 @@ def test_github_annotations_show_each_hidden_character(tmp_path, capsys):
     out = capsys.readouterr().out
     assert _hidden(out) == []
     assert "LX\\u200b2084\\U000e0041\\ufeff" in out
+
+
+def test_the_junit_report_shows_each_hidden_character(tmp_path, capsys):
+    # CI servers show the JUnit file on their pages (GitLab's and Jenkins's test reports,
+    # GitHub through a test-report action): the names, the message and the evidence held
+    # the overrides and the zero-width space as they were.
+    import xml.etree.ElementTree as ET
+
+    ws, _ = _workspace(tmp_path)
+    out = tmp_path / "junit.xml"
+    assert main(["report", str(ws), "--format", "junit", "-o", str(out), "--primary", BASELINE]) in (0, 1, 3)
+    root = ET.parse(out).getroot()
+    read = [t for el in root.iter() for t in (el.text or "", *el.attrib.values())]
+    assert _hidden("\n".join(read)) == []
+    assert any("LX\\u200b2084\\U000e0041\\ufeff" in t for t in read)
+    assert any("IB\\u202e3471\\u202c\\u2060" in t for t in read)
+    assert any("without\\u2066_skill\\u2069" in t for t in read)

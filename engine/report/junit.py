@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from referee.engine.report.collect import Collection, GradedRun
-from referee.engine.report.inert import log_safe
+from referee.engine.report.inert import log_safe, visible
 from referee.engine.report.marker import GRADING
 from referee.engine.report.models import Expectation
 from referee.engine.report.tables import release_reasons
@@ -185,14 +185,17 @@ def _cited_file(run: GradedRun, file: str) -> str:
 
 
 def _clean(text: str) -> str:
-    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+    """``text`` as XML can hold it, and as a CI server's page shows it: a bidi control or
+    an invisible character (``visible``: a carriage return too) written as an escape, so a
+    name that holds U+202E before "LIAF" cannot read "FAIL" on the test report; the
+    characters XML cannot hold at all, a lone surrogate among them, as a backslash-u escape."""
+    return _NOT_XML.sub(lambda m: f"\\u{ord(m.group()):04x}", visible(text))
 
 
 def _text(text: str) -> str:
     escaped = _clean(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     # character references, read back as "[" and ":": printed (-o -), the file is a CI log
-    escaped = log_safe(escaped, "&#91;", "&#58;")
-    return escaped.replace("\r", "&#13;")  # a raw CR would be read back as a newline
+    return log_safe(escaped, "&#91;", "&#58;")
 
 
 def _attr(text: str) -> str:
