@@ -183,3 +183,27 @@ def test_an_absolute_workspace_reports_the_same_bytes_from_any_directory(tmp_pat
         outputs.append(done.stdout)
     assert outputs[0] and outputs[0] == outputs[1] == outputs[2]
     assert str(tmp_path) not in outputs[0]
+
+
+def test_megabytes_of_evidence_in_a_grading_json_are_cut_and_say_so(tmp_path: Path):
+    # Input: the example with 3,000,000 characters appended to each evidence of a failing
+    # run's grading.json (counts unchanged, as another tool or version could write it).
+    # The annotations were 9 MB and the JUnit file 18 MB, which CI servers cut silently
+    # or refuse; the HTML report and the Markdown summary already cut theirs.
+    workspace = _copy_example(tmp_path)
+    for name in ("benchmark.json", "benchmark.md"):
+        (workspace / name).unlink()
+    grading = workspace / "iteration-1" / "eval-1-book-flight" / "without_skill" / "run-1" / "grading.json"
+    document = json.loads(grading.read_text(encoding="utf-8"))
+    for item in document["expectations"]:
+        item["evidence"] += "E" * 3_000_000
+    grading.write_text(json.dumps(document), encoding="utf-8")
+    collection = collect(workspace)
+    github = render_github(collection)
+    assert len(github) < 100_000 and all(line.startswith("::") for line in github.splitlines())
+    assert "(cut at 4,000 of 3,0" in github.replace("%0A", "\n")
+    root = ET.fromstring(render_junit(collection).encode("utf-8"))
+    failures = root.findall(".//failure")
+    assert failures and all(len(f.get("message")) < 21_000 and len(f.text) < 25_000 for f in failures)
+    cut = [f for f in failures if "characters: grading.json holds it whole)" in f.get("message")]
+    assert cut and all("(cut at 20,000 of 3,0" in f.text for f in cut)

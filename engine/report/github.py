@@ -26,6 +26,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.engine.report.collect import Collection, GradedRun
+from referee.engine.report.cut import cut, cut_line
 from referee.engine.report.inert import visible
 from referee.engine.report.models import Expectation
 from referee.engine.report.places import Places
@@ -33,6 +34,10 @@ from referee.engine.report.tables import context_lines, decision_line, failures,
 
 # GitHub shows the first 10 annotations of each level in a step, and drops the rest.
 MAX_PER_LEVEL = 10
+# An annotation's message and title: longer ones (a grading.json another tool wrote may
+# hold megabytes of evidence) are cut, and say so.
+MAX_MESSAGE_CHARS = 4_000
+MAX_TITLE_CHARS = 300
 # What the annotations of each level are, for the one that counts those left out.
 _LEFT_OUT = {"error": "failed assertions", "warning": "failures the gate does not count",
              "notice": "hints and context lines"}
@@ -89,7 +94,7 @@ def _message(run: GradedRun, item: Expectation) -> str:
     lines += [f"{file}:{line}: {text}" for file, line, text in run.cited(item)]
     if item.key not in run.report.gate.counted:
         lines.append("not counted toward the gate")
-    return "\n".join(lines)
+    return cut("\n".join(lines), MAX_MESSAGE_CHARS, "the HTML report and the JUnit file hold more")
 
 
 def _command(level: str, place: tuple[str | None, int | None], run: GradedRun, item: Expectation,
@@ -99,7 +104,7 @@ def _command(level: str, place: tuple[str | None, int | None], run: GradedRun, i
         file = None
     props = [f"file={_prop(file)}"] if file else []
     props += [f"line={line}"] if file and line else []
-    props.append(f"title={_prop(f'{run.folder} {item.key} {item.text}')}")
+    props.append(f"title={_prop(cut_line(f'{run.folder} {item.key} {item.text}', MAX_TITLE_CHARS))}")
     return f"::{level} {','.join(props)}::{_data(message)}"
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 
 from referee.engine.report.collect import Collection, GradedRun
+from referee.engine.report.cut import cut
 from referee.engine.report.inert import log_safe, visible
 from referee.engine.report.marker import GRADING
 from referee.engine.report.models import Expectation
@@ -33,6 +34,10 @@ from referee.engine.report.tables import release_reasons
 # with four hex digits instead.
 _NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
 _KIND = {"fail": "failure", "error": "error"}
+# A failure's evidence, as the HTML report shows it at most: a grading.json another tool
+# wrote may hold megabytes in it, which CI servers cut silently or refuse.
+MAX_EVIDENCE_CHARS = 20_000
+_WHOLE = "grading.json holds it whole"
 
 
 def render_junit(collection: Collection) -> str:
@@ -154,7 +159,8 @@ def _case(run: GradedRun, item: Expectation, classname: str, primary: str | None
         inner = f"      <skipped message={_attr(why)}>{body}</skipped>"
     else:
         kind = _KIND[item.outcome]
-        inner = (f"      <{kind} message={_attr(item.evidence)} type={_attr(item.outcome)}>"
+        message = cut(item.evidence, MAX_EVIDENCE_CHARS, _WHOLE)
+        inner = (f"      <{kind} message={_attr(message)} type={_attr(item.outcome)}>"
                  f"{body}</{kind}>")
     return [head + ">", inner, "    </testcase>"]
 
@@ -165,7 +171,7 @@ def _exclusion(run: GradedRun, item: Expectation) -> str:
 
 def _details(run: GradedRun, item: Expectation) -> str:
     """The failure's body: evidence, check, rules place, gate status, cited lines."""
-    lines = [item.evidence, "", f"check: {item.check or '(none: semantic)'}",
+    lines = [cut(item.evidence, MAX_EVIDENCE_CHARS, _WHOLE), "", f"check: {item.check or '(none: semantic)'}",
              f"rules: {item.rules_location}",
              f"precision: {item.precision}; method: {item.method}; evidence source: {item.evidence_source}"]
     excluded = {x.assertion: x.reason for x in run.report.gate.excluded}
