@@ -39,27 +39,18 @@ def within_job(lines: list[str], used: int) -> list[str]:
     annotations pass through."""
     kinds = [level_of(line) for line in lines]
     room = max(MAX_PER_JOB - used, 0)
-    total = sum(kind is not None for kind in kinds)
-    if total <= room:
+    annotations = [index for index, kind in enumerate(kinds) if kind is not None]
+    if len(annotations) <= room:
         return list(lines)
-    last = max(i for i, kind in enumerate(kinds) if kind is not None)
-    keep = max(room - 2, 0)  # one for the decision, one for the count
-    out: list[str] = []
-    left, count_at, count_level = 0, None, None
-    for index, (line, kind) in enumerate(zip(lines, kinds)):
-        if kind is None or (index == last and room) or keep:
-            keep -= kind is not None and index != last
-            out.append(line)
-            continue
-        left += 1
-        if count_at is None:
-            count_at, count_level = len(out), kind
-            out.append("")
-    if room >= 2 and count_at is not None:
-        out[count_at] = _left_out(count_level, left)
-    else:  # no room for a count: the log says it, as a plain line
-        out[count_at] = f"referee: {left} annotations not shown: GitHub shows {MAX_PER_JOB} per job"
-    return out
+    # the first room - 2 and the decision, with one for the count; only the decision
+    # with room for one; none with none
+    kept = set(annotations[:max(room - 2, 0)]) | set(annotations[-1:] if room else [])
+    dropped = [index for index in annotations if index not in kept]
+    first = dropped[0]
+    count = (_left_out(kinds[first] or "notice", len(dropped)) if room >= 2 else
+             f"referee: {len(dropped)} annotations not shown: GitHub shows {MAX_PER_JOB} per job")
+    return [count if index == first else line for index, line in enumerate(lines)
+            if kinds[index] is None or index in kept or index == first]
 
 
 def _left_out(level: str, left: int) -> str:
