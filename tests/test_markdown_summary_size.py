@@ -56,7 +56,7 @@ def test_one_failure_with_long_evidence_is_cut_and_says_so(tmp_path: Path, capsy
     text = capsys.readouterr().out
     assert len(text) <= GITHUB_COMMENT_LIMIT
     assert text.count("<details><summary><b>FAIL</b>") == 1
-    assert re.search(r"\(cut at [0-9,]+ characters: the HTML report and the JUnit file hold it whole\)", text)
+    assert re.search(r"\(cut at [0-9,]+ characters: the HTML report and the JUnit file hold more\)", text)
 
 
 def test_many_problems_and_long_names_fit_in_a_comment(tmp_path: Path, capsys):

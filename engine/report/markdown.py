@@ -32,7 +32,8 @@ from referee.engine.report.tables import (CONFIG_HEAD, benchmark_rows, config_ce
 # GitHub refuses a comment over 65,536 characters. Failures are listed while they fit
 # in what the rest leaves of MAX_CHARS (and up to MAX_FAILURES), then counted; a
 # failure's evidence and cited lines are cut at MAX_FAILURE_CHARS (the HTML report and
-# the JUnit file hold them whole), so one long failure cannot crowd out the others.
+# the JUnit file hold 20,000 characters of evidence), so one long failure cannot crowd
+# out the others.
 MAX_CHARS = 64_000  # the room left under the limit is for the line that counts the rest
 MAX_FAILURES = 40
 MAX_FAILURE_CHARS = 4_000
@@ -115,7 +116,7 @@ def _failure(run: GradedRun, item: Expectation) -> list[str]:
     text = "\n".join(body)
     if len(text) > MAX_FAILURE_CHARS:
         text = (text[:MAX_FAILURE_CHARS - 1] + "…\n"
-                f"(cut at {MAX_FAILURE_CHARS:,} characters: the HTML report and the JUnit file hold it whole)")
+                f"(cut at {MAX_FAILURE_CHARS:,} characters: the HTML report and the JUnit file hold more)")
     lines += _fenced([text]) + ["", "</details>", ""]
     return lines
 
