@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import REPO
 from named_example import benchmark_md, named_example, summary_md
 from referee.engine.cli import main
 from referee.engine.report.inert import visible
@@ -95,3 +96,18 @@ def test_the_junit_report_shows_each_hidden_character(tmp_path, capsys):
     assert any("LX\\u200b2084\\U000e0041\\ufeff" in t for t in read)
     assert any("IB\\u202e3471\\u202c\\u2060" in t for t in read)
     assert any("without\\u2066_skill\\u2069" in t for t in read)
+
+
+def test_the_console_shows_each_hidden_character(tmp_path, capsys):
+    # grade's summary goes to a terminal or a CI log, which GitHub shows on a page: the
+    # zero-width space, word joiner and byte order mark of the sentence and the flight id
+    # were printed as they were (bidi controls were escaped already).
+    ws, evals = _workspace(tmp_path)
+    capsys.readouterr()
+    main(["grade", str(ws), "--rules", str(REPO / "examples" / "booking-skill" / "booking.rules"),
+          "--evals", str(evals), "--verbose", "--color", "never"])
+    out = capsys.readouterr().out
+    assert _hidden(out) == []
+    assert "LX\\u200b2084\\U000e0041\\ufeff" in out and "IB\\u202e3471\\u202c\\u2060" in out
+    main(["show", str(ws)])
+    assert _hidden(capsys.readouterr().out) == []

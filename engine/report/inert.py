@@ -3,18 +3,21 @@
 Tool names, file names, quotes and paths come from the run, and the agent wrote
 them. Sent raw, an escape sequence in one could move the cursor, rewrite earlier
 lines (a FAIL repainted as PASS), set the window title or hide text; a bidi
-override could make text read backwards. ``inert`` writes each such character
-as an escape (``\\x1b``, ``\\r``, ``\\u202e``); line breaks and tabs are kept. Nor
+override could make text read backwards; and a zero-width space, shown as nothing
+in a terminal and in a CI log's page alike, makes "LX\\u200b2084" look like the
+"LX2084" it is not equal to. ``inert`` writes each such character as an escape
+(``\\x1b``, ``\\r``, ``\\u202e``, ``\\u200b``: every one ``visible`` escapes);
+line breaks and tabs are kept. Nor
 can such text start a CI runner's workflow command in its legacy form (``##[error]``,
 read anywhere in a line): its ``[`` is written ``\\x5b``.
 Colour is added by referee after the text is made inert, so its own codes pass.
 
 A report a person reads in a browser or on GitHub (the HTML viewer, the Markdown
-summary, benchmark.md) shows the same text through ``visible``: what ``inert``
-escapes, and the other invisible format characters as well (a zero-width space, a
-word joiner, a byte order mark, the tag characters U+E0000 to U+E007F), by which a
-name could hide text or look like another one. The zero-width non-joiner and joiner
-are kept: they shape Persian and Indic words and emoji, and hide nothing.
+summary, JUnit, benchmark.md) shows the same text through ``visible``: the same
+escapes, every invisible format character (a zero-width space, a word joiner, a
+byte order mark, the tag characters U+E0000 to U+E007F), by which a name could hide
+text or look like another one. The zero-width non-joiner and joiner are kept: they
+shape Persian and Indic words and emoji, and hide nothing.
 """
 
 from __future__ import annotations
@@ -22,9 +25,8 @@ from __future__ import annotations
 import re
 from typing import Any, Callable
 
-_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
-# Unicode's format characters (category Cf, Unicode 15.1) and the controls but U+200C and U+200D, beyond
-# _UNSAFE's: written out, so the characters shown do not depend on a library's tables.
+# Unicode's format characters (category Cf, Unicode 15.1) and the controls but U+200C and U+200D:
+# written out, so the characters shown do not depend on a library's tables.
 _INVISIBLE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u0600-\u0605\u061c\u06dd\u070f\u0890\u0891"
                         "\u08e2\u180e\u200b\u200e\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
                         "\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U0001343f\U0001bca0-\U0001bca3"
@@ -48,9 +50,9 @@ _LEGACY_COMMAND = "##["
 
 
 def inert(text: str) -> str:
-    """``text`` with every control character (but line break and tab) written as an
-    escape, and the ``##[`` that starts a legacy workflow command as ``##\\x5b``."""
-    return _UNSAFE.sub(_escaped, text).replace(_LEGACY_COMMAND, "##\\x5b")
+    """``text`` with every control (but line break and tab) and invisible format character
+    written as an escape, and the ``##[`` that starts a legacy workflow command as ``##\\x5b``."""
+    return _INVISIBLE.sub(_escaped, text).replace(_LEGACY_COMMAND, "##\\x5b")
 
 
 def line_start(text: str) -> str:
@@ -82,8 +84,9 @@ def log_safe(text: str, bracket: str, colon: str) -> str:
 
 
 def visible(text: str) -> str:
-    """``text`` with every character ``inert`` escapes, and every other invisible format
-    character, written as an escape (``\\u202e``, ``\\u200b``, ``\\U000e0041``)."""
+    """``text`` with every control and invisible format character written as an escape
+    (``\\u202e``, ``\\u200b``, ``\\U000e0041``), as ``inert`` writes them; a ``##[`` is
+    left as it is (each format writes it its own way)."""
     return _INVISIBLE.sub(_escaped, text)
 
 
