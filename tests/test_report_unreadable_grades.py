@@ -40,14 +40,17 @@ def _break(workspace: Path, config: str, run: int, how: str) -> None:
         document = json.loads(grading.read_text(encoding="utf-8"))
         document["grader"] = {"name": "skill-creator"}
         grading.write_text(json.dumps(document), encoding="utf-8")
+    elif how == "folder":
+        grading.unlink()
+        grading.mkdir()
     elif how == "link":
         passing = workspace / EVAL / config / "run-1" / "grading.json"
         grading.unlink()
         grading.symlink_to(passing.resolve())
 
 
-@pytest.mark.parametrize("how", ["broken", "foreign", "link"])
-def test_a_primary_run_whose_grading_cannot_be_read_is_not_a_pass(tmp_path: Path, how: str):
+@pytest.mark.parametrize("how", ["broken", "foreign", "link", "folder"])
+def test_a_primary_run_whose_grading_cannot_be_read_is_not_a_pass(tmp_path: Path, how: str, capsys):
     # The failing run 3 of with_skill is unreadable: its two readable runs pass, yet
     # the gate cannot be said to hold. It was a PASS (exit 0) in every format.
     workspace = _workspace(tmp_path)
@@ -60,6 +63,11 @@ def test_a_primary_run_whose_grading_cannot_be_read_is_not_a_pass(tmp_path: Path
     assert "## referee: FAIL" in markdown
     _, github = _report(workspace, "github", "--primary", "with_skill")
     assert github.splitlines()[-1].startswith("::error title=referee FAIL::")
+    capsys.readouterr()
+    main(["report", str(workspace), "--format", "markdown", "-o", "-"])
+    warning = next(line for line in capsys.readouterr().err.splitlines() if "run-3/grading.json" in line)
+    # the file and what is wrong with it, each once: a folder was "not a regular file (not a regular file)"
+    assert warning.count("not a regular file") <= 1 and "grade the run again" in warning
 
 
 def test_junit_counts_the_unreadable_run_as_an_error(tmp_path: Path):
