@@ -26,7 +26,7 @@ from pydantic import ValidationError
 from referee.engine.decision.provenance import (graded_by, inputs_of, judges_mix, judges_of, rules_mix,
                                                  rules_of, versions_mix)
 from referee.engine.decision.recount import Item, disagreements
-from referee.engine.report import benchmark_file
+from referee.engine.report import benchmark_file, roles
 from referee.engine.report.benchmark_file import BENCHMARK
 from referee.engine.report.benchmark_remade import not_made_from_grades
 from referee.engine.report.build import gate_status
@@ -263,67 +263,13 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
         benchmark = benchmark_file.other_iterations(benchmark, found.runs, problems)
     if with_benchmark and benchmark is None and not selection.empty and (folder / BENCHMARK).is_file():
         problems.append(f"{BENCHMARK} left out: it covers every run, not {selection.describe()}")
-    benchmark = _decided_with(benchmark, primary, baseline, problems)
-    primary, baseline = _roles(runs, primary, baseline, benchmark)
-    runs = [replace(r, role=_role(r.info.configuration, primary, baseline)) for r in runs]
+    benchmark = roles.decided_with(benchmark, primary, baseline, problems)
+    try:
+        primary, baseline = roles.chosen(sorted({r.info.configuration for r in runs}), primary, baseline, benchmark)
+    except roles.UnknownRole as exc:
+        raise NothingToReport(str(exc)) from None
+    runs = [replace(r, role=roles.role(r.info.configuration, primary, baseline)) for r in runs]
     return Collection(root, tuple(runs), benchmark, tuple(problems), primary, baseline, tuple(unread))
-
-
-def _roles(runs: Sequence[GradedRun], primary: str | None, baseline: str | None,
-           benchmark: dict[str, Any] | None) -> tuple[str | None, str | None]:
-    """The primary and baseline: as given (a baseline left out is found as aggregate
-    finds it: by the names, or the one other configuration), else as benchmark.json
-    records them."""
-    configs = sorted({r.info.configuration for r in runs})
-    for given, flag in ((primary, "--primary"), (baseline, "--baseline")):
-        if given is not None and given not in configs:
-            raise NothingToReport(f"{flag} {given}: no such configuration among the runs shown "
-                                  f"({', '.join(configs)})")
-    if primary is None and baseline is None and benchmark is not None:
-        meta = benchmark.get("metadata")
-        meta = meta if isinstance(meta, dict) else {}
-        primary = meta.get("primary") if meta.get("primary") in configs else None
-        baseline = meta.get("baseline") if primary and meta.get("baseline") in configs else None
-    if primary is not None or baseline is not None:
-        from referee.engine.decision.configurations import choose
-        from referee.engine.usage import UsageError
-
-        try:
-            chosen = choose(configs, primary, baseline)
-        except UsageError:  # the names do not say which: only what was given
-            return primary, baseline
-        return chosen.primary, chosen.baseline
-    return primary, baseline
-
-
-def _decided_with(benchmark: dict[str, Any] | None, primary: str | None, baseline: str | None,
-                  problems: list[str]) -> dict[str, Any] | None:
-    """``benchmark`` as it decides for the roles given (``--primary``, ``--baseline``): its
-    release decision was made with the primary and baseline it records (``metadata``).
-    A role given otherwise (``--primary without_skill``) gates on other runs, on which
-    that decision says nothing: it could pass where they failed. Its release block is
-    then left out (the decision is the gate's over the runs counted, as without
-    benchmark.json), and a problem says so. A role not given is the one it records."""
-    if benchmark is None or not isinstance(benchmark.get("release"), dict):
-        return benchmark
-    meta = benchmark.get("metadata")
-    meta = meta if isinstance(meta, dict) else {}
-    recorded_primary, recorded_baseline = meta.get("primary"), meta.get("baseline")
-    if primary is not None and primary != recorded_primary:
-        other = f"primary {recorded_primary}, not {primary}"
-    elif baseline is not None and baseline != recorded_baseline:
-        other = f"baseline {recorded_baseline}, not {baseline}"
-    else:
-        return benchmark
-    problems.append(f"{BENCHMARK}'s release decision left out: it was decided with {other}; the decision is the "
-                    "gate's over the runs counted")
-    return {key: value for key, value in benchmark.items() if key != "release"}
-
-
-def _role(config: str, primary: str | None, baseline: str | None) -> str:
-    if primary is None:
-        return ""
-    return "primary" if config == primary else "baseline" if config == baseline else "context"
 
 
 def display_path(folder: Path) -> str:
