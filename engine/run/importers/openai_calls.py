@@ -88,7 +88,29 @@ class ToolCalls(MessageSteps):
         return found[0], True
 
     def tool(self, index: int, message: dict, role: str) -> None:
-        origin = self.text_origin(index, message.get("content"))
+        if role == "tool" and message.get("tool_call_id") is None and self.responses(index, message):
+            return
+        self.answer(message, role, self.text_origin(index, message.get("content")))
+
+    def responses(self, index: int, message: dict) -> bool:
+        """Whether the message answers the open calls one by one in its ``tool_responses``,
+        as AutoGen writes the answers to one assistant message's calls (each response with
+        its ``tool_call_id``; the message's own content is those answers joined, and it
+        names no id of its own): only when they name exactly the open calls' ids, each
+        once, so no call is taken by a guess."""
+        responses = message.get("tool_responses")
+        if not isinstance(responses, list) or not responses or not all(isinstance(r, dict) for r in responses):
+            return False
+        keys = [_id_key(response.get("tool_call_id")) for response in responses]
+        open_keys = {key for key, waiting in self.open.items() if waiting and not key.startswith("function:")}
+        if "" in keys or len(set(keys)) != len(keys) or set(keys) != open_keys:
+            return False
+        for nth, response in enumerate(responses):
+            self.answer(response, "tool", self.locate(index, "content", nth, f"/tool_responses/{nth}/content"))
+        return True
+
+    def answer(self, message: dict, role: str, origin: Origin) -> None:
+        """A ``tool`` or ``function`` message (or one of AutoGen's responses) paired with its call."""
         if role == "function":
             key = f"function:{message.get('name')}"
         else:
