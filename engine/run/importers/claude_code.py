@@ -65,6 +65,8 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
                 turn = (0, turn[1])
             elif claude_stream.opens_turn(rec):
                 message = rec.get("type") in ("user", "assistant")
+                if message:
+                    claude_stream.same_session(line, rec, turn)
                 turn = (turn[0] or line, rec["session_id"] if message else None)  # the first record of a turn
         if rec.get("isSidechain") is True:
             groups.setdefault(side_key(rec, line, roots), []).append((main.name, line, rec))

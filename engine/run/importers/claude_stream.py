@@ -34,6 +34,24 @@ NO_WORDS = -1  # said of a stream-json run whose last turn ended with no words: 
 _MEMBER = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")  # after a string: it is a key, its value next
 
 
+class Interleaved(ValueError):
+    """A stream-json file in which one turn holds messages of the main agent of two
+    sessions (two runs printed into one file at once): whose call or words each is
+    can be told, but not which run the file is, so no run is read from it;
+    ``str(error)`` says where."""
+
+
+def same_session(line: int, rec: dict, turn: tuple[int, Any]) -> None:
+    """Interleaved when ``rec``, a message of the main agent at ``line``, names another
+    session than the messages before it in its turn (``turn``: where the turn starts,
+    and the session its last message names). A turn after a result may name another
+    (``claude -p --resume`` has named a new one): that is the same run going on."""
+    if turn[0] and turn[1] is not None and rec.get("session_id") != turn[1]:
+        raise Interleaved(f"line {line}: a message of session {rec.get('session_id')!r}, in a turn (begun line "
+                          f"{turn[0]}) whose messages before it name session {turn[1]!r}: two runs were written "
+                          "into this file at once; give each run's output in a file of its own")
+
+
 def is_stream_record(value: dict) -> bool:
     """A record ``claude -p --output-format stream-json`` prints."""
     return value.get("type") in STREAM_TYPES and isinstance(value.get("session_id"), str)
