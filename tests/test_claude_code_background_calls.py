@@ -2,7 +2,10 @@
 there when it outran its timeout) is answered at once with a notice ("Command running in
 background with ID: ..."), never its output nor how it ended: those come later, to other
 calls (BashOutput, TaskOutput), if at all. So a check on that call's return or status is
-an ERROR, never a pass on the notice; the later calls are read as they are."""
+an ERROR, never a pass on the notice; the later calls are read as they are. So too for
+the other tools whose answer is only a start notice: a Monitor call (its watcher's lines
+come later, as task notifications) and an Agent call whose subagent runs on in the
+background ("Async agent launched successfully")."""
 
 from __future__ import annotations
 
@@ -16,7 +19,8 @@ NOTICE = "Command running in background with ID: bash_1"
 OUTPUT = "<status>completed</status>\n\n<exit_code>1</exit_code>\n\n<stdout>\ntest_a FAILED\n</stdout>"
 
 
-def _session(tmp_path, args: dict, content: object, structured: object = None, is_error: bool = False):
+def _session(tmp_path, args: dict, content: object, structured: object = None, is_error: bool = False,
+             tool: str = "Bash"):
     answer = {"type": "user", "sessionId": "S1", "uuid": "r0",
               "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1",
                                                        "content": content, "is_error": is_error}]}}
@@ -26,7 +30,7 @@ def _session(tmp_path, args: dict, content: object, structured: object = None, i
         {"type": "user", "sessionId": "S1", "uuid": "u0", "message": {"role": "user", "content": "run the tests"}},
         {"type": "assistant", "sessionId": "S1", "uuid": "a0",
          "message": {"id": "m0", "role": "assistant", "stop_reason": "tool_use",
-                     "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": args}]}},
+                     "content": [{"type": "tool_use", "id": "t1", "name": tool, "input": args}]}},
         answer,
         {"type": "assistant", "sessionId": "S1", "uuid": "a1",
          "message": {"id": "m1", "role": "assistant", "stop_reason": "tool_use",
@@ -107,3 +111,34 @@ def test_a_stream_json_background_call_is_read_so_too(tmp_path):
     session.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
     outcomes, _ = _graded(session)
     assert outcomes[:3] == ["error", "error", "pass"]
+
+
+# Claude Code's start notices, as real sessions show them (a Monitor with a timeout, a
+# persistent one, one answered by its structured value alone; an Agent run in the background)
+@pytest.mark.parametrize("tool, args, content, structured", [
+    ("Monitor", {"command": "tail -f app.log | grep ERROR", "timeout_ms": 120000},
+     "Monitor started (task bki6zyz60, timeout 120000ms). You will be notified on each event. Keep working \u2014 "
+     "do not poll or sleep.", {"taskId": "bki6zyz60", "timeoutMs": 120000, "persistent": False}),
+    ("Monitor", {"command": "until curl -sf http://localhost/health; do sleep 5; done", "persistent": True},
+     "Monitor started (task bmon12345, persistent \u2014 runs until TaskStop or session end). You will be notified "
+     "on each event.", None),
+    ("Monitor", {"command": "tail -f app.log"}, [], {"taskId": "b4w30xxzw", "timeoutMs": 600000}),
+    ("Agent", {"description": "scan", "prompt": "find the failing test", "subagent_type": "Explore"},
+     [{"type": "text", "text": "Async agent launched successfully.\nagentId: aa67f4fdf438e9e3b (internal ID - do "
+       "not mention to user.)\nThe agent is working in the background."}], None),
+])
+def test_a_tool_answered_with_a_start_notice_has_no_return_or_status(tmp_path, tool, args, content, structured):
+    rules = (f'eval 1\nexpect 1: no calls to "{tool}" have .return contains "ERROR"\n'
+             f'expect 2: no calls to "{tool}" with status error\nexpect 3: exactly 1 calls to "{tool}"\n')
+    result, = referee.grade(rules, _session(tmp_path, args, content, structured, tool=tool), as_eval="1")
+    # (the Agent call's subagent is not in the record: the count of its calls is unknown too)
+    assert [e["outcome"] for e in result.grading["expectations"]][:2] == ["error", "error"]
+    assert any("backgrounded" in p for p in result.grading["problems"]), result.grading["problems"]
+
+
+def test_a_monitor_refused_is_read_as_it_is(tmp_path):
+    refused = "<tool_use_error>Permission to use Monitor has been denied.</tool_use_error>"
+    result, = referee.grade('eval 1\nexpect 1: no calls to "Monitor" with status error\n',
+                            _session(tmp_path, {"command": "tail -f x"}, refused, is_error=True, tool="Monitor"),
+                            as_eval="1")
+    assert [e["outcome"] for e in result.grading["expectations"]] == ["fail"]

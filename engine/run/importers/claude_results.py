@@ -21,10 +21,13 @@ _PERSISTED = re.compile(r"\s*<persisted-output>")
 _CUT = re.compile(r"\n\n\.\.\. \[[0-9]+ lines truncated\] \.\.\.(?:\n|$)")
 # What Claude Code answers a command it left running in the background, in place of its
 # output: asked for (run_in_background), sent there with Ctrl+B, or moved there when it
-# outran its timeout. The output comes later, to other calls (BashOutput, TaskOutput, a
-# Read of its output file) or in a notice, if at all.
+# outran its timeout; a Monitor call's watcher it started (each line the watcher prints
+# comes later, as a task notification); an Agent call whose subagent runs on in the
+# background (Claude Code 2.x's default). The output comes later, to other calls
+# (BashOutput, TaskOutput, a Read of its output file) or in a notice, if at all.
 _BACKGROUND = re.compile(r"\s*(?:Command running in background with ID:|Command was manually backgrounded by user"
-                         r" with ID:|Command did not complete within its [^\n]{0,80}moved to the background)")
+                         r" with ID:|Command did not complete within its [^\n]{0,80}moved to the background"
+                         r"|Monitor started \(task |Async agent launched successfully)")
 
 
 def structured(rec: dict) -> Any:
@@ -66,12 +69,20 @@ def cut(content: Any) -> bool:
 
 def backgrounded(args: Any, content: Any, structured: Any) -> bool:
     """Whether a call's answer is only the notice that it runs on in the background (the
-    call asked for it, ``toolUseResult`` names the background task, or the answer is
-    Claude Code's notice): the command's output and exit status are not in it."""
+    call asked for it, ``toolUseResult`` names the background task, a Monitor's watcher
+    or an Agent's launch, ``async_launched``, or the answer is Claude Code's notice): the
+    command's output and exit status are not in it."""
     asked = isinstance(args, dict) and args.get("run_in_background") is True
     named = isinstance(structured, dict) and (isinstance(structured.get("backgroundTaskId"), str)
-                                              or structured.get("backgroundedByUser") is True)
+                                              or structured.get("backgroundedByUser") is True or _watcher(structured)
+                                              or structured.get("status") == "async_launched")
     return asked or named or _BACKGROUND.match(_first_text(content)) is not None
+
+
+def _watcher(structured: dict) -> bool:
+    """Whether a structured answer is a Monitor call's: the task of the watcher it
+    started, and how long it may run (``timeoutMs``, or ``persistent``)."""
+    return isinstance(structured.get("taskId"), str) and ("timeoutMs" in structured or "persistent" in structured)
 
 
 def refused(result: Any) -> bool:

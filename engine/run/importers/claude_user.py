@@ -232,7 +232,8 @@ class UserRecords(HookEffects):
         if status == "success" and claude_results.backgrounded(call.args, part.get("content"), structured):
             self.problems.append(Problem("backgrounded", origin.source, "this answer only says the call runs on in "
                                          "the background (its output comes later, to other calls such as "
-                                         "BashOutput or TaskOutput, if at all): its call's return and status are unknown",
+                                         "BashOutput or TaskOutput, or in the harness's notices, if at all): its "
+                                         "call's return and status are unknown",
                                          origin.line))
             unread |= {"return", "status"}
         return unread
