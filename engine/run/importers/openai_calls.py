@@ -59,6 +59,8 @@ class ToolCalls(MessageSteps):
         if not legacy and call.get("id") is not None:
             self.ids.add(key)
         self.open.setdefault(key, []).append(len(self.entries))
+        if name:
+            self.declared.add(name)
         named = self.locate(index, "name", nth, f"{at}/name")
         unread = frozenset() if readable else frozenset({"args"})
         self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id, tool_origin=named,

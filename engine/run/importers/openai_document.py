@@ -10,7 +10,10 @@ a source, whatever its kind, that hold bytes which are not UTF-8 are marked loss
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Iterable, Iterator
+from itertools import islice
 from dataclasses import replace
 from typing import Any
 
@@ -20,6 +23,7 @@ from referee.engine.run.importers.jsondoc import Document, Element, strays
 from referee.engine.run.importers.message_lines import MessageLines, columns
 from referee.engine.run.importers.openai import UNREAD, is_message, read_messages
 from referee.engine.run.importers.openai_content import holds_reply, langchain_message
+from referee.engine.run.importers.openai_items import tool_names
 from referee.engine.run.importers.openai_list_problems import unread_lists
 from referee.engine.run.importers.openai_replies import unknown_response
 from referee.engine.run.importers.record import Conversation, Origin
@@ -66,8 +70,9 @@ def read_document(source: Source, document: Document, error_when: ErrorWhen | No
         found = lines.get(index)
         return found.origin(key, nth, suffix) if found is not None else Origin(source.name, document.elements[index].line)
 
+    tools = declared_tools(source.data) if document.base else frozenset()
     conversation = read_messages(messages(), locate, source.name, problems, source.name, numbered=True,
-                                 error_when=error_when, reply_unread=reply)
+                                 error_when=error_when, reply_unread=reply, tools=tools)
     if kinds["langchain"] and not kinds["message"]:  # read, it would be a run of skipped messages: checks on nothing
         raise LangChainMessages("its messages are LangChain's own dicts (messages_to_dict, dumpd or model_dump), "
                                 "which this importer does not read: convert them with langchain_core.messages."
@@ -76,6 +81,28 @@ def read_document(source: Source, document: Document, error_when: ErrorWhen | No
     if lost:
         conversation = replace(conversation, response=unknown_response(conversation.response, lost[0]))
     return replace(conversation, lossy=lossy_messages(source, document.elements, conversation.problems))
+
+
+def declared_tools(data: bytes) -> frozenset[str]:
+    """The tools a document that holds a logged request declares (its ``tools`` list,
+    wherever it lies: read whole, the document is not). A key inside a string is
+    escaped, so only a member matches; a list too long to look at declares none, which
+    leaves a list a reply ends with read as calls, as when no tools are declared."""
+    for found in islice(_TOOLS.finditer(data), _TOOLS_TRIED):
+        head = data[found.end() - 1:found.end() - 1 + _TOOLS_LIMIT].decode("utf-8", errors="replace")
+        try:
+            value, _ = json.JSONDecoder().raw_decode(head)
+        except (ValueError, RecursionError):
+            continue
+        names = tool_names(value)
+        if names:
+            return names
+    return frozenset()
+
+
+_TOOLS = re.compile(rb'"tools"[ \t\r\n]*:[ \t\r\n]*\[')
+_TOOLS_LIMIT = 1024 * 1024  # the bytes of a tools list looked at
+_TOOLS_TRIED = 4  # the "tools" members looked at: the request's is one of the first (its messages hold none)
 
 
 def _element_value(source: Source, document: Document, element: Element, problems: list[Problem], lines: dict,

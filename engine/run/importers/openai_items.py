@@ -80,3 +80,14 @@ def _without_copies(kwargs: Any, message: dict) -> Any:
     if not isinstance(kwargs, dict):
         return kwargs
     return {k: v for k, v in kwargs.items() if not (k in _CALLS and v == message.get(k))}
+
+
+def tool_names(tools: Any) -> frozenset[str]:
+    """The names a request's ``tools`` list declares: a chat-completions function
+    (``{"type": "function", "function": {"name": ...}}``) or a tool named at its top
+    (the Responses API's, Anthropic's). Anything else declares none."""
+    if not isinstance(tools, list):
+        return frozenset()
+    named = (tool.get("function") if isinstance(tool, dict) and isinstance(tool.get("function"), dict) else tool
+             for tool in tools)
+    return frozenset(tool["name"] for tool in named if isinstance(tool, dict) and isinstance(tool.get("name"), str))

@@ -22,6 +22,7 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.jsondoc import HISTORY, MESSAGE_KEYS, TRAJECTORY, WHOLE_LIMIT, Document, message_array
 from referee.engine.run.importers.openai import FORMAT, is_message, read_messages
+from referee.engine.run.importers.openai_items import tool_names
 from referee.engine.run.importers.openai_content import holds_reply
 from referee.engine.run.importers.openai_document import (decoded, lossy_messages, message_may_be_lost,
                                                           one_message, read_document)
@@ -131,7 +132,7 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
         found += no_message(source.name, messages, number)
         found += [source.lossy[number]] if number in source.lossy else []  # this conversation's, as well as the file's
         conversation = read_messages(messages, locate, source.name, found, f"{source.name}#{count}",
-                                     error_when=error_when, reply_unread=reply)
+                                     error_when=error_when, reply_unread=reply, tools=_declared(value))
         if held is not None:
             yield held
         held = (count, conversation)
@@ -211,6 +212,11 @@ def _empty(source: Source, message: str, line: int | None, problems: list | None
     return Conversation(FORMAT, (source.name,), problems=tuple(found), label=source.name)
 
 
+def _declared(value: Any) -> frozenset[str]:
+    """The tools a conversation held as an object declares (a logged request's ``tools``)."""
+    return tool_names(value.get("tools")) if isinstance(value, dict) else frozenset()
+
+
 def _messages(value: Any) -> list | None:
     """The messages of a conversation: a list, or the first list an object gives under
     ``messages`` (``traj``: tau-bench; ``history`` beside a ``trajectory`` list:
@@ -254,5 +260,5 @@ def _conversations(source: Source, document: Document,
         problems += unread + no_message(source.name, messages, element.line)
         locate = element_locator(source.name, text, element.line, f"/{number - 1}", inner, messages)
         conversation = read_messages(messages, locate, source.name, problems, f"{source.name}#{number}",
-                                     error_when=error_when, reply_unread=reply)
+                                     error_when=error_when, reply_unread=reply, tools=_declared(found[0]))
         yield (number if several else None), replace(conversation, lossy=lossy_messages(source, [element], problems))

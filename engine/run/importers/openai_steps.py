@@ -14,7 +14,7 @@ from referee.engine.run.importers import record as R
 from referee.engine.run.importers.openai_content import parts_unread, text_of, words_unread
 from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.importers.source import holds_call, nested
-from referee.engine.run.importers.text_calls import call_markup, observation, react_trace
+from referee.engine.run.importers.text_calls import call_markup, class_list, observation, react_trace
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 # (message index, key, nth occurrence, the key's JSON Pointer below the message) -> origin
@@ -34,6 +34,7 @@ class MessageSteps:
         # the last call written as text, and how many entries stood before it (a reply after it is one of those
         # after, which a later message may yet show to have been sent with a call)
         self.call_as_text: tuple[Origin, int] | None = None
+        self.declared: set[str] = set()  # the tools the run declares: its request's list, the calls read
 
     def warn(self, code: str, origin: Origin, message: str) -> None:
         self.problems.append(Problem(code, origin.source, message, origin.line))
@@ -112,7 +113,7 @@ class MessageSteps:
         follows it, the response is unknown: whether the user saw the text is not said."""
         # the words read, or any text the content holds in a shape not read (one part
         # given as an object, a part of another type): a call written there is made all the same
-        markup = found_in(text, content, call_markup) or found_in(text, content, react_trace)
+        markup = found_in(text, content, self.call_markup) or found_in(text, content, react_trace)
         if markup is None:
             return False
         origin = self.text_origin(index, content)
@@ -121,6 +122,16 @@ class MessageSteps:
                   "this importer does not read as a call: no check over the run's calls can be decided")
         self.call_as_text = (origin, len(self.entries))
         return True
+
+    def call_markup(self, text: str) -> str | None:
+        """A call written as text (``text_calls.call_markup``), unless it is a pythonic list
+        of capitalised names none of which is a tool the run declares (``[Point(x=1)]``):
+        objects as Python shows them, data. Unless the run declares its tools (a list of
+        them in its request, calls read), such a list stays a call that may have been made."""
+        names = class_list(text)
+        if names and self.declared and not self.declared.intersection(names):
+            return None
+        return call_markup(text)
 
     def observation_written(self, index: int, text: str, content: Any) -> bool:
         """Whether the assistant's content opens with ``Observation:`` after a message

@@ -99,6 +99,20 @@ def call_markup(text: str) -> str | None:
     return _json_calls(text) or _python_calls(text)
 
 
+def class_list(text: str) -> tuple[str, ...] | None:
+    """The names of the pythonic list that is all the call markup ``text`` holds, when
+    every one is capitalised as a class's is (``[Point(x=1, y=2)]``: objects as Python
+    shows them, which a reply may end with), else None. Tools may be named so too
+    (``Bash``): whether such a list is data is for the tools the run declares to say."""
+    if _MARKUP.search(text) is not None or _json_calls(text) is not None:
+        return None
+    found = _python_calls(text)
+    if found is None:
+        return None
+    names = tuple(call.func.id for call in ast.parse(found, mode="eval").body.elts)
+    return names if all(name[:1].isupper() for name in names) else None
+
+
 def _json_calls(text: str) -> str | None:
     """``text`` (stripped) when the whole of it is a call written as a bare JSON object,
     as Llama 3.1's and 3.2's JSON tool calling writes one (``{"name": ..., "parameters":
