@@ -260,5 +260,6 @@ def _conversations(source: Source, document: Document,
         problems += unread + no_message(source.name, messages, element.line)
         locate = element_locator(source.name, text, element.line, f"/{number - 1}", inner, messages)
         conversation = read_messages(messages, locate, source.name, problems, f"{source.name}#{number}",
-                                     error_when=error_when, reply_unread=reply, tools=_declared(found[0]))
+                                     error_when=error_when, reply_unread=reply,
+                                     tools=_declared(found[0] if found is not None else None))
         yield (number if several else None), replace(conversation, lossy=lossy_messages(source, [element], problems))

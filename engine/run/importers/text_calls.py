@@ -109,8 +109,10 @@ def class_list(text: str) -> tuple[str, ...] | None:
     found = _python_calls(text)
     if found is None:
         return None
-    names = tuple(call.func.id for call in ast.parse(found, mode="eval").body.elts)
-    return names if all(name[:1].isupper() for name in names) else None
+    tree = ast.parse(found, mode="eval").body
+    calls = tree.elts if isinstance(tree, ast.List) else []
+    names = tuple(call.func.id for call in calls if isinstance(call, ast.Call) and isinstance(call.func, ast.Name))
+    return names if names and all(name[:1].isupper() for name in names) else None
 
 
 def _json_calls(text: str) -> str | None:
