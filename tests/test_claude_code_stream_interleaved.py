@@ -47,6 +47,17 @@ def test_two_sessions_interleaved_in_one_turn_are_refused_naming_the_line(tmp_pa
         referee.grade('eval 1\nexpect 1: response contains "Fixed"\n', source, as_eval="1")
 
 
+def test_a_result_of_another_session_the_stream_goes_on_after_is_refused(tmp_path):
+    """Each run's records together, the second's init before the first's result: the
+    first result ends a turn of the second run's messages."""
+    source = _write(tmp_path, [_init("a"), _prompt("a", "fix it"), _said("a", "Fixed."), _init("b"),
+                               _prompt("b", "break it"), _said("b", "Broken."), _result("a", "Fixed."),
+                               _result("b", "Broken.")])
+    with pytest.raises(ValueError, match=r"stream\.jsonl: line 7: a result of session 'a' ends a turn whose "
+                                         r"messages name session 'b', and the stream goes on \(line 8\)"):
+        referee.grade('eval 1\nexpect 1: response contains "Broken"\n', source, as_eval="1")
+
+
 def test_a_later_turn_of_a_new_session_is_the_same_run(tmp_path):
     source = _write(tmp_path, [_init("a"), _prompt("a", "fix it"), _said("a", "Fixed."), _result("a", "Fixed."),
                                _prompt("b", "and test it"), _said("b", "Tested."), _result("b", "Tested.")])

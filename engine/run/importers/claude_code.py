@@ -48,6 +48,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     # where a turn with no result yet starts, and the session its last message names (an init record's may be
     # another: ``claude -p --resume`` has named a new one there)
     turn: tuple[int, Any] = (0, None)
+    foreign: tuple[int, Any, Any] | None = None  # a result naming another session than the turn it ends
     problems.extend(found_main)
     reader = Reader(problems)
     cwds: dict[str, None] = {}  # in the order met: the first is the session's own
@@ -60,8 +61,12 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         _note_cwd(rec, cwds)
         if claude_stream.is_stream_record(rec):
             stream = stream or line
-            if rec.get("type") == "result" and rec.get(claude_stream.PARENT_CALL) is None:
+            main_result = rec.get("type") == "result" and rec.get(claude_stream.PARENT_CALL) is None
+            if foreign is not None and (main_result or claude_stream.opens_turn(rec)):
+                claude_stream.interleaved(foreign, line)  # another run's result, and the stream goes on
+            if main_result:
                 results.append((line, rec))
+                foreign = claude_stream.foreign_result(line, rec, turn)
                 turn = (0, turn[1])
             elif claude_stream.opens_turn(rec):
                 message = rec.get("type") in ("user", "assistant")

@@ -52,6 +52,25 @@ def same_session(line: int, rec: dict, turn: tuple[int, Any]) -> None:
                           "into this file at once; give each run's output in a file of its own")
 
 
+def foreign_result(line: int, rec: dict, turn: tuple[int, Any]) -> tuple[int, Any, Any] | None:
+    """``(line, its session, the turn's)`` when ``rec``, a result ending the turn
+    ``turn``, names another session than that turn's messages, else None. The stream's
+    last result so is said by ``unfinished``; one that more records follow is another
+    run's, written among this one's (``interleaved``)."""
+    if turn[0] and turn[1] is not None and rec.get("session_id") != turn[1]:
+        return line, rec.get("session_id"), turn[1]
+    return None
+
+
+def interleaved(foreign: tuple[int, Any, Any], line: int) -> None:
+    """Interleaved, for a result of another session (``foreign_result``) that the
+    stream goes on after (``line``: the next result or message)."""
+    at, session, own = foreign
+    raise Interleaved(f"line {at}: a result of session {session!r} ends a turn whose messages name session "
+                      f"{own!r}, and the stream goes on (line {line}): two runs were written into this file at "
+                      "once; give each run's output in a file of its own")
+
+
 def is_stream_record(value: dict) -> bool:
     """A record ``claude -p --output-format stream-json`` prints."""
     return value.get("type") in STREAM_TYPES and isinstance(value.get("session_id"), str)
