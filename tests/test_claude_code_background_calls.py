@@ -14,37 +14,22 @@ import json
 import pytest
 
 import referee
+from claude_session import answer, call, one_call_session
 
 NOTICE = "Command running in background with ID: bash_1"
 OUTPUT = "<status>completed</status>\n\n<exit_code>1</exit_code>\n\n<stdout>\ntest_a FAILED\n</stdout>"
 
 
+# A later call reads the command's output: the background command's outcome is there.
+READ_OUTPUT = (call("a1", "m1", "t2", "BashOutput", {"bash_id": "bash_1"}),
+               answer("r1", "t2", OUTPUT, structured={"shellId": "bash_1", "status": "completed", "exitCode": 1,
+                                                      "stdout": "test_a FAILED"}))
+
+
 def _session(tmp_path, args: dict, content: object, structured: object = None, is_error: bool = False,
              tool: str = "Bash"):
-    answer = {"type": "user", "sessionId": "S1", "uuid": "r0",
-              "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1",
-                                                       "content": content, "is_error": is_error}]}}
-    if structured is not None:
-        answer["toolUseResult"] = structured
-    records = [
-        {"type": "user", "sessionId": "S1", "uuid": "u0", "message": {"role": "user", "content": "run the tests"}},
-        {"type": "assistant", "sessionId": "S1", "uuid": "a0",
-         "message": {"id": "m0", "role": "assistant", "stop_reason": "tool_use",
-                     "content": [{"type": "tool_use", "id": "t1", "name": tool, "input": args}]}},
-        answer,
-        {"type": "assistant", "sessionId": "S1", "uuid": "a1",
-         "message": {"id": "m1", "role": "assistant", "stop_reason": "tool_use",
-                     "content": [{"type": "tool_use", "id": "t2", "name": "BashOutput", "input": {"bash_id": "bash_1"}}]}},
-        {"type": "user", "sessionId": "S1", "uuid": "r1",
-         "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t2", "content": OUTPUT}]},
-         "toolUseResult": {"shellId": "bash_1", "status": "completed", "exitCode": 1, "stdout": "test_a FAILED"}},
-        {"type": "assistant", "sessionId": "S1", "uuid": "a2",
-         "message": {"id": "m2", "role": "assistant", "stop_reason": "end_turn",
-                     "content": [{"type": "text", "text": "The tests ran."}]}},
-    ]
-    session = tmp_path / "s.jsonl"
-    session.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return session
+    return one_call_session(tmp_path, tool, args, content, is_error=is_error, structured=structured,
+                            later=READ_OUTPUT)
 
 
 RULES = """eval 1

@@ -6,9 +6,8 @@ preview. The call itself, its arguments and its status are read as they are."""
 
 from __future__ import annotations
 
-import json
-
 import referee
+from claude_session import one_call_session
 
 PERSISTED = ("<persisted-output>\nOutput too large (257.8KB). Full output saved to: "
              "/home/u/.claude/projects/-w/0141fab3/tool-results/bqqw0ykde.txt\n\n"
@@ -17,21 +16,7 @@ PERSISTED = ("<persisted-output>\nOutput too large (257.8KB). Full output saved 
 
 
 def _session(tmp_path, content: object, is_error: bool = False):
-    records = [
-        {"type": "user", "sessionId": "S1", "uuid": "u0", "message": {"role": "user", "content": "run the tests"}},
-        {"type": "assistant", "sessionId": "S1", "uuid": "a0",
-         "message": {"id": "m0", "role": "assistant", "stop_reason": "tool_use",
-                     "content": [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "pytest"}}]}},
-        {"type": "user", "sessionId": "S1", "uuid": "r0",
-         "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": content,
-                                                  "is_error": is_error}]}},
-        {"type": "assistant", "sessionId": "S1", "uuid": "a1",
-         "message": {"id": "m1", "role": "assistant", "stop_reason": "end_turn",
-                     "content": [{"type": "text", "text": "The tests ran."}]}},
-    ]
-    session = tmp_path / "s.jsonl"
-    session.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return session
+    return one_call_session(tmp_path, "Bash", {"command": "pytest"}, content, is_error=is_error)
 
 
 RULES = """eval 1

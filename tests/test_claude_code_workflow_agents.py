@@ -7,11 +7,10 @@ ERROR, never a pass on the main agent's calls alone. One refused before it ran
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 import referee
+from claude_session import one_call_session
 
 LAUNCHED = ("Workflow launched in background. Task ID: task_sp01\nSummary: Sweep the docs tree in batches.\n"
             "Transcript dir: S1/subagents/workflows/wf_sp01\nScript file: /home/u/sweeps/docs-sweep.workflow.js")
@@ -19,23 +18,10 @@ REFUSED = "<tool_use_error>InputValidationError: Workflow failed due to the foll
 
 
 def _session(tmp_path, answer: str, is_error: bool):
-    records = [
-        {"type": "user", "sessionId": "S1", "uuid": "u0", "message": {"role": "user", "content": "sweep the docs"}},
-        {"type": "assistant", "sessionId": "S1", "uuid": "a0",
-         "message": {"id": "m0", "role": "assistant", "stop_reason": "tool_use",
-                     "content": [{"type": "tool_use", "id": "t1", "name": "Workflow",
-                                  "input": {"scriptPath": "/home/u/sweeps/docs-sweep.workflow.js"}}]}},
-        {"type": "user", "sessionId": "S1", "uuid": "r0",
-         "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": "t1", "content": answer,
-                                                  "is_error": is_error}]},
-         "toolUseResult": {"isAsync": True, "status": "async_launched", "runId": "wf_sp01", "taskId": "task_sp01"}},
-        {"type": "assistant", "sessionId": "S1", "uuid": "a1",
-         "message": {"id": "m1", "role": "assistant", "stop_reason": "end_turn",
-                     "content": [{"type": "text", "text": "The sweep is running."}]}},
-    ]
-    session = tmp_path / "s.jsonl"
-    session.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return session
+    return one_call_session(tmp_path, "Workflow", {"scriptPath": "/home/u/sweeps/docs-sweep.workflow.js"}, answer,
+                            is_error=is_error, prompt="sweep the docs", reply="The sweep is running.",
+                            structured={"isAsync": True, "status": "async_launched", "runId": "wf_sp01",
+                                        "taskId": "task_sp01"})
 
 
 RULES = 'eval 1\nexpect 1: no calls to "Bash" have .args.command contains "rm "\nexpect 2: response contains "running"\n'
