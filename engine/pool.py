@@ -19,9 +19,11 @@ from __future__ import annotations
 import signal
 import threading
 from collections import deque
-from concurrent.futures import Future, wait
+from concurrent.futures import BrokenExecutor, Future, wait
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator, Sequence, TypeVar
+
+from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:  # loaded when there are workers: one process needs none of it
     from concurrent.futures import ProcessPoolExecutor
@@ -85,10 +87,25 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
         else:
             pool.shutdown()
         raise
+    except BrokenExecutor:  # the pool is broken: a worker died
+        _stop(pool, windowed.pending, elders)
+        raise WorkerEnded(WORKER_ENDED) from None
     except BaseException:  # Ctrl-C above all: stop now
         _stop(pool, windowed.pending, elders)
         raise
     pool.shutdown()
+
+
+# A worker killed (the kernel's out-of-memory killer, kill -9) or crashed takes its
+# chunk with it, and the executor can take no more work: the grade cannot be finished.
+WORKER_ENDED = ("a worker process (--jobs) ended before its work was done: it was killed (out of memory, "
+                "or by a signal) or crashed, and the work stopped there. "
+                "Run it again, with fewer --jobs if memory ran short")
+
+
+class WorkerEnded(UsageError):
+    """A worker process died: the message says so, where the executor's
+    ``BrokenProcessPool`` would be reported as a defect of referee."""
 
 
 class _Windowed:

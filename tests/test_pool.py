@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from referee.engine import pool
 from referee.engine.pool import _slices, ignore_ctrl_c, in_order
+from referee.engine.usage import UsageError
 
 
 def _square(number: int) -> tuple[int, int]:
@@ -180,4 +181,22 @@ def test_ctrl_c_leaves_no_thread_of_the_pool_running(monkeypatch):
 
     with pytest.raises(KeyboardInterrupt):
         list(in_order(_stuck, local, list(range(8)), 2, None, ignore_ctrl_c, (), chunk=1))
+    assert _others(threads) == []
+
+
+def _killed(number: int) -> int:
+    os.kill(os.getpid(), signal.SIGKILL)  # as the out-of-memory killer ends a worker
+    return number
+
+
+def test_a_worker_killed_is_a_clear_error_and_leaves_no_process_or_thread():
+    # A worker killed while grading made the executor's BrokenProcessPool reach the
+    # command line as "internal error ... please report this".
+    elders = set(multiprocessing.active_children())
+    threads = set(threading.enumerate())
+    with pytest.raises(pool.WorkerEnded) as raised:
+        list(in_order(_killed, _square, list(range(40)), 3, None, ignore_ctrl_c, (), chunk=2))
+    assert isinstance(raised.value, UsageError)
+    assert "a worker process (--jobs) ended" in str(raised.value) and "fewer --jobs" in str(raised.value)
+    assert set(multiprocessing.active_children()) <= elders
     assert _others(threads) == []
