@@ -86,8 +86,11 @@ def main(argv: list[str] | None = None) -> int:
         print("referee: interrupted; nothing was done", file=sys.stderr)
         return 130
     debug = args.debug or os.environ.get("REFEREE_DEBUG", "") not in ("", "0")
+    from referee.engine.terminate import sigterm_as_ctrl_c
+
     try:
-        return int(args.handler(args) or 0)
+        with sigterm_as_ctrl_c():
+            return int(args.handler(args) or 0)
     except UsageError as exc:
         from referee.engine.report.inert import inert  # escapes what the message quotes
 

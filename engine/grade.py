@@ -25,7 +25,6 @@ but for the writer.
 from __future__ import annotations
 
 import os
-import signal
 from contextlib import closing
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -37,7 +36,7 @@ from referee.engine.facts import claims, metrics
 from referee.engine.facts.contents import Contents, run_contents
 from referee.engine.facts.feedback import EvalTally, RunFacts as FeedbackFacts, eval_feedback
 from referee.engine.judging import GraderUsage, Judge, JudgeResult, judged as after_rule_part, not_shown, semantic_item
-from referee.engine.pool import in_order
+from referee.engine.pool import ignore_ctrl_c, in_order
 from referee.engine.report import carry
 from referee.engine.report.build import Carried, RunFacts, grading_document
 from referee.engine.report.freshness import files_digest
@@ -202,7 +201,7 @@ _WORKER: _WorkerState = {}
 def _start_worker(source: RulesSource, grader: dict, writes: bool = True) -> None:
     # Ctrl-C reaches every process of the terminal's group; the main process alone
     # answers it (it stops the workers), so no worker prints a traceback of its own.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    ignore_ctrl_c()  # and SIGTERM ends it, whatever the main process set for it
     # A forked worker finds the main process's Program for these very texts already
     # in its memory; any other kind of start compiles the texts again.
     inherited = _WORKER.pop("inherited", None)

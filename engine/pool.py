@@ -174,8 +174,13 @@ def _slices(count: int, chunk: int, processes: int) -> Iterator[slice]:
 
 
 def ignore_ctrl_c() -> None:
-    """A worker's initializer when it needs no other set-up (see ``in_order``)."""
+    """A worker's initializer when it needs no other set-up (see ``in_order``); it
+    also gives SIGTERM back its default, which ends the worker
+    (``engine.terminate``)."""
+    from referee.engine.terminate import end_on_sigterm
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    end_on_sigterm()
 
 
 def _chunk_in_worker(task: Callable[[Any], Any], runs: Sequence[Any]) -> list[Any]:

@@ -81,13 +81,13 @@ def _workers(pid: int) -> bool:
         return False
 
 
-def _interrupt(args: list[str], when) -> tuple[int, str, str]:
+def _interrupt(args: list[str], when, sent: signal.Signals = signal.SIGINT) -> tuple[int, str, str]:
     child = subprocess.Popen([sys.executable, "-m", "referee.engine.cli", *args],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     while child.poll() is None and not when(child.pid):
         time.sleep(0.01)
     if child.poll() is None:
-        child.send_signal(signal.SIGINT)
+        child.send_signal(sent)
     try:
         out, err = child.communicate(timeout=120)  # a hang fails here, not the whole run of tests
     except subprocess.TimeoutExpired:
@@ -101,7 +101,8 @@ def _check_told(code: int, err: str, workspace: Path, runs: int, out: str = "") 
     assert "Traceback" not in err and "Exception" not in err, err
     new, old = _state(workspace)
     assert new + old == runs
-    if code == -signal.SIGINT and not err and new == runs and FINISHED.search(out):
+    assert not [p.name for p in workspace.rglob(".*") if p.name.endswith((".tmp", ".old"))]
+    if code in (-signal.SIGINT, -signal.SIGTERM) and not err and new == runs and FINISHED.search(out):
         return  # the signal came as the process was ending, its work done and said
     # CPython may end a process that caught Ctrl-C by SIGINT itself when the signal
     # landed in code run by exec() (as dataclasses do while modules load): same meaning.
@@ -138,8 +139,11 @@ def test_interrupt_while_workers_grade(tmp_path):
     _check_told(code, err, workspace, 400, out)
 
 
-@pytest.mark.parametrize("jobs", ["1", "2"])  # written by this process's threads, or by two processes
-def test_interrupt_while_writing_tells_the_truth(tmp_path, jobs):
+# Written by this process's threads, or by two processes. SIGTERM (kill, a CI job
+# cancelled) ended the process at once: runs cut short kept their temporary files.
+@pytest.mark.parametrize("jobs, sent", [("1", signal.SIGINT), ("2", signal.SIGINT), ("1", signal.SIGTERM),
+                                        ("2", signal.SIGTERM)])
+def test_interrupt_while_writing_tells_the_truth(tmp_path, jobs, sent):
     workspace = _workspace(tmp_path / "ws", 300, calls=5)
     assert main(["grade", str(workspace), "--rules", _rules(tmp_path, "old.rules", OLD)]) == 0
     first = sorted(workspace.rglob("grading.json"))
@@ -148,7 +152,7 @@ def test_interrupt_while_writing_tells_the_truth(tmp_path, jobs):
         return any(b'"response contains' in path.read_bytes() for path in first[::7])
 
     code, out, err = _interrupt(["grade", str(workspace), "--rules", _rules(tmp_path, "new.rules", NEW),
-                                 "--force", "--jobs", jobs], writing)
+                                 "--force", "--jobs", jobs], writing, sent)
     _check_told(code, err, workspace, 300, out)
 
 
