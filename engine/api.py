@@ -141,7 +141,7 @@ def grade(rules: str | Program,
     from referee.engine.run.metadata_evals import gathered
 
     given = _given(where)
-    response = _text_option("response", response, path=True)
+    response, evals = _text_option("response", response, path=True), _text_option("evals", evals, path=True)
     as_eval, error_when = _text_option("as_eval", as_eval), _text_option("error_when", error_when)
     if isinstance(given, (str, os.PathLike)) and not Path(given).exists():
         # as `referee grade` refuses it: no result at all would read as "every run passed"
@@ -345,4 +345,4 @@ def _critique_feedback(where: Path, source, program: Program,
 def _source(text: str, path: str, evals: str | os.PathLike[str] | None):
     from referee.engine.grade import RulesSource
 
-    return RulesSource(((path, text),), None if evals is None else os.fspath(evals))
+    return RulesSource(((path, text),), _text_option("evals", evals, path=True))

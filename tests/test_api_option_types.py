@@ -1,5 +1,5 @@
 """``referee.grade``'s options as a library user gives them: ``response`` as a Path is
-the same file as its str; a number for ``response``, ``as_eval`` or ``error_when`` is a
+the same file as its str; a number for ``response``, ``evals``, ``as_eval`` or ``error_when`` is a
 TypeError naming the option, never an error from deep inside the reader."""
 
 from __future__ import annotations
@@ -34,3 +34,12 @@ def test_a_response_given_as_a_path_is_the_response_given_as_text(tmp_path: Path
 def test_an_option_that_is_not_text_is_a_type_error_naming_it(option):
     with pytest.raises(TypeError, match=option):
         referee.grade(RULES, SESSION, **{option: 5})
+
+
+@pytest.mark.parametrize("rules", [RULES, referee.compile(RULES)], ids=["text", "program"])
+def test_an_evals_that_is_not_a_path_is_a_type_error_naming_it(rules):
+    # It was "expected str, bytes or os.PathLike object, not int" from os.fspath.
+    with pytest.raises(TypeError, match="^evals must be a str, not int: 5$"):
+        referee.grade(rules, SESSION, evals=5)
+    with pytest.raises(TypeError, match="^evals must be a str, not list"):
+        referee.compile(RULES, evals=["evals.json"])
