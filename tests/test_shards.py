@@ -108,6 +108,18 @@ def test_shards_graded_with_several_processes_merge_alike(tmp_path, capsys):
     assert files(merged) == files(whole)
 
 
+def test_shards_given_one_response_file_spelled_two_ways_merge(tmp_path, capsys):
+    # --response outputs/response.md in one shard and ./outputs//response.md in the
+    # other read the same file and write the same reports; the merge called them mixed.
+    whole = fresh(tmp_path / "whole")
+    grade(whole, "--response", "outputs/response.md")
+    merged = fresh(tmp_path / "ws")
+    assert grade_shard(merged, 1, 2, "--response", "outputs/response.md") == 0
+    assert grade_shard(merged, 2, 2, "--response", "./outputs//response.md") == 0
+    assert merge(merged) == 1
+    assert files(merged) == files(whole)
+
+
 def test_merge_check_writes_nothing(tmp_path, capsys):
     merged = sharded(tmp_path, 2)
     before = files(merged)

@@ -34,9 +34,13 @@ def _shard(text: str):
 def options(args: argparse.Namespace) -> dict[str, Any]:
     """The options besides the rules that change what a shard writes, or the merge's
     decision (``--primary``): every shard of one grade must share them."""
+    from referee.engine.run.safeio import safe_relative
     from referee.engine.run.select import selection_from_args
 
-    return {"response": args.response, "selection": selection_from_args(args).describe() or None,
+    # The file a run's response is read from, as reading names it: ./outputs//x.md
+    # reads outputs/x.md, the same reports; one that no run could hold stays as given.
+    response = args.response if args.response is None else safe_relative(args.response) or args.response
+    return {"response": response, "selection": selection_from_args(args).describe() or None,
             "primary": args.primary}
 
 
