@@ -120,6 +120,17 @@ def test_shards_given_one_response_file_spelled_two_ways_merge(tmp_path, capsys)
     assert files(merged) == files(whole)
 
 
+def test_shards_given_one_selection_in_two_orders_merge(tmp_path, capsys):
+    # --eval 1 --eval 2 and --eval 2 --eval 1 select the same runs: not mixed options.
+    whole = fresh(tmp_path / "whole")
+    grade(whole, "--eval", "1", "--eval", "2")
+    merged = fresh(tmp_path / "ws")
+    assert grade_shard(merged, 1, 2, "--eval", "1", "--eval", "2") == 0
+    assert grade_shard(merged, 2, 2, "--eval", "2", "--eval", "1", "--eval", "2") == 0
+    assert merge(merged) == 1
+    assert files(merged) == files(whole)
+
+
 def test_merge_check_writes_nothing(tmp_path, capsys):
     merged = sharded(tmp_path, 2)
     before = files(merged)

@@ -35,13 +35,15 @@ def options(args: argparse.Namespace) -> dict[str, Any]:
     """The options besides the rules that change what a shard writes, or the merge's
     decision (``--primary``): every shard of one grade must share them."""
     from referee.engine.run.safeio import safe_relative
-    from referee.engine.run.select import selection_from_args
+    from referee.engine.run.select import Selection, selection_from_args
 
     # The file a run's response is read from, as reading names it: ./outputs//x.md
     # reads outputs/x.md, the same reports; one that no run could hold stays as given.
     response = args.response if args.response is None else safe_relative(args.response) or args.response
-    return {"response": response, "selection": selection_from_args(args).describe() or None,
-            "primary": args.primary}
+    # Each flag's values as a set (--eval 2 --eval 1 selects what --eval 1 --eval 2 does).
+    given = selection_from_args(args)
+    selection = Selection(*(tuple(sorted(set(values))) for values in (given.evals, given.configs, given.runs)))
+    return {"response": response, "selection": selection.describe() or None, "primary": args.primary}
 
 
 def write_manifest(args: argparse.Namespace, part: ShardPart, program: Program, source: Any, stored: Sequence[Any],
