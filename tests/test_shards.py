@@ -243,7 +243,9 @@ def test_other_rules_at_the_merge_are_refused(tmp_path, capsys):
 def test_a_bad_manifest_names_its_file(tmp_path, capsys):
     merged = sharded(tmp_path, 2)
     (merged / "shard-2-of-2.json").write_text('{"format": "referee-shard",\n "version": 1,\n', encoding="utf-8")
-    assert "foreign: shard-2-of-2.json:3:1: not JSON" in _refusal(merge(merged), capsys)
+    err = _refusal(merge(merged), capsys)
+    assert "foreign: shard-2-of-2.json:3:1: not JSON" in err
+    assert "missing" not in err  # it is there, unreadable: not "not in the workspace" too
     found = manifest(merged, 1, 2)
     found["runs"][0]["run_number"] = "1"
     (merged / "shard-2-of-2.json").write_text(json.dumps({**found, "shard": 2}), encoding="utf-8")

@@ -104,7 +104,8 @@ def check(workspace: Path, runs: Sequence[Run], merged: dict[str, Any] | None = 
     if not manifests:
         raise MergeRefused(problems or [("missing", f"no shard manifest (shard-i-of-n.json) in {workspace}")])
     count = _settings(manifests, problems)
-    by_shard = _by_shard(manifests, count, problems)
+    unread = set(manifest_files(workspace)) - {name for name, _ in manifests}
+    by_shard = _by_shard(manifests, count, problems, unread)
     shards = Shards(count or 0, by_shard, _workspace_runs(runs), _merged_runs(workspace, merged, manifests, problems if final else []))
     if final and shards.merged is None and not problems:
         problems.append(("unmerged", f"the {count} shards are not merged yet: run `referee merge {workspace} "
@@ -145,8 +146,10 @@ def _settings(manifests: list[tuple[str, Manifest]], problems: list[tuple[str, s
     return counts.pop() if len(counts) == 1 else None
 
 
-def _by_shard(manifests: list[tuple[str, Manifest]], count: int | None,
-              problems: list[tuple[str, str]]) -> dict[int, tuple[str, Manifest]]:
+def _by_shard(manifests: list[tuple[str, Manifest]], count: int | None, problems: list[tuple[str, str]],
+              unread: set[str]) -> dict[int, tuple[str, Manifest]]:
+    """Each shard's manifest; ``unread``: the manifests there that could not be read
+    (a problem already names each), which are not said to be missing too."""
     found: dict[int, tuple[str, Manifest]] = {}
     for name, m in manifests:
         if name != manifest_name(m.shard, m.shards):
@@ -158,7 +161,7 @@ def _by_shard(manifests: list[tuple[str, Manifest]], count: int | None,
         found[m.shard] = (name, m)
     if count is not None:
         for index in range(1, count + 1):
-            if index not in found:
+            if index not in found and manifest_name(index, count) not in unread:
                 problems.append(("missing", f"shard {index} of {count} ({manifest_name(index, count)}) is not "
                                             "in the workspace: copy its reports and manifest in, or grade it"))
     return found
