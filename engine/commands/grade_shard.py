@@ -42,7 +42,8 @@ def options(args: argparse.Namespace) -> dict[str, Any]:
     response = args.response if args.response is None else safe_relative(args.response) or args.response
     # Each flag's values as a set (--eval 2 --eval 1 selects what --eval 1 --eval 2 does).
     given = selection_from_args(args)
-    selection = Selection(*(tuple(sorted(set(values))) for values in (given.evals, given.configs, given.runs)))
+    selection = Selection(tuple(sorted(set(given.evals))), tuple(sorted(set(given.configs))),
+                          tuple(sorted(set(given.runs))))
     return {"response": response, "selection": selection.describe() or None, "primary": args.primary}
 
 
