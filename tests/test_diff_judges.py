@@ -77,3 +77,44 @@ def test_a_state_no_model_judged_is_said(states, capsys):
     main(["diff", str(base), str(new), "--primary", "with_skill"])
     assert "judged by different LLM graders (BASE ws: openai:m; NEW new: none): the semantic assertions" \
         in capsys.readouterr().out
+
+
+def _aggregate(ws: Path, *extra: str) -> int:
+    return main(["aggregate", str(ws), "--primary", "with_skill", "--baseline", "without_skill", *extra])
+
+
+def test_benchmark_json_records_the_judge_and_against_refuses_another(states, capsys):
+    """benchmark.json named no judge, so ``aggregate --against`` a baseline blessed under a
+    lenient model read the strict model's FAILs as the skill's regression (exit 1 with
+    --fail-on-regression), naming no model."""
+    base, new = states("lenient", "strict")
+    _aggregate(base)
+    blessed = base / "benchmark.json"
+    assert json.loads(blessed.read_text(encoding="utf-8"))["metadata"]["judges"] == ["openai:lenient"]
+    capsys.readouterr()
+    assert _aggregate(new, "--check", "--against", str(blessed), "--fail-on-regression") == 2
+    err = capsys.readouterr().err
+    assert "judged by different LLM graders (blessed benchmark.json: openai:lenient; this benchmark: " \
+           "openai:strict)" in err and "--allow-different-judges" in err
+    # two benchmark files compare the same way through diff
+    _aggregate(new)
+    assert main(["diff", str(blessed), str(new / "benchmark.json")]) == 2
+    assert main(["diff", str(blessed), str(new / "benchmark.json"), "--allow-different-judges"]) == 1
+
+
+def test_an_older_benchmark_without_judges_is_read_with_the_judge_unknown(states, capsys):
+    base, new = states("m", "m")
+    _aggregate(base)
+    older = json.loads((base / "benchmark.json").read_text(encoding="utf-8"))
+    del older["metadata"]["judges"]
+    blessed = base / "older.json"
+    blessed.write_text(json.dumps(older), encoding="utf-8")
+    capsys.readouterr()
+    _aggregate(new, "--check", "--against", str(blessed))
+    assert "blessed older.json records no LLM grader (a benchmark.json of an older referee): judge unknown" \
+        in capsys.readouterr().out
+    older["metadata"]["judges"] = "openai:m"  # not what aggregate writes: refused, never read as unknown
+    blessed.write_text(json.dumps(older), encoding="utf-8")
+    assert _aggregate(new, "--check", "--against", str(blessed)) == 2
+    assert 'metadata.judges is "openai:m", not a list of LLM graders' in capsys.readouterr().err
+

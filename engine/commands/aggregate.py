@@ -56,7 +56,8 @@ The release gate's thresholds and their defaults are in rules/release.toml.
 The result of `referee compare` (WORKSPACE/comparison/summary.json) and of
 `referee validate` (WORKSPACE/validity.json) join it as reasons while they are
 about the runs aggregated. --against FILE diffs the benchmark with a blessed
-benchmark.json; --fail-on-regression makes a regression a reason too.
+benchmark.json (one graded by other rules or referee versions, or judged by other
+LLM graders, is refused); --fail-on-regression makes a regression a reason too.
 """
 
 
@@ -163,11 +164,13 @@ def _decided(args: argparse.Namespace, collected: Collected, result, config, fou
     warn_all(said)
     rules = sorted({name for r in collected.runs for name in r.rules})
     inputs = recorded_inputs(collected.runs)
+    judges = recorded_judges(collected.runs)
 
     def document(decision: Decision) -> dict:
         doc = benchmark.document(result, decision, found_notes + said, meta, collected.gradings)
         doc["metadata"]["rules"] = rules  # what graded the runs: `referee diff` compares like with like
         doc["metadata"]["inputs"] = inputs  # and the input files those rules read (None: not recorded)
+        doc["metadata"]["judges"] = judges  # and the LLM graders that judged them ([]: none did)
         return doc
 
     decision = release.decide(result, config, extra)
@@ -247,6 +250,12 @@ def recorded_inputs(runs) -> list[str] | None:
     if any(run.inputs is None for run in runs):
         return None
     return sorted({name for run in runs for name in run.inputs})
+
+
+def recorded_judges(runs) -> list[str]:
+    """The LLM graders that gave the runs' verdicts (``provenance.judges_of``:
+    ``backend:model``), sorted; empty when no model judged any run."""
+    return sorted({judge for run in runs for judge in run.judges})
 
 
 def find_contamination(collected: Collected, choice: Choice, skill_paths: list[str]) -> tuple[dict, dict[str, str]]:

@@ -145,7 +145,7 @@ def _judges_comparable(base: State, new: State, allow_judges: bool) -> list[str]
     """The LLM grader that judged the semantic assertions graded the runs too: a verdict
     a stricter model gives is no regression of the skill. States judged by different
     graders are refused unless told; one that no grader judged, or that does not record
-    which (a benchmark.json), is said."""
+    which (a benchmark.json of an older referee, without ``metadata.judges``), is said."""
     if base.judges == new.judges:
         return []
     named = {state.label: ("unknown" if state.judges is None else ", ".join(state.judges) or "none")
@@ -153,7 +153,8 @@ def _judges_comparable(base: State, new: State, allow_judges: bool) -> list[str]
     said = f"judged by different LLM graders ({base.label}: {named[base.label]}; {new.label}: {named[new.label]})"
     if base.judges is None or new.judges is None:
         unknown = base.label if base.judges is None else new.label
-        return [f"{unknown} records no LLM grader (a benchmark.json): a change of grader cannot be seen"]
+        return [f"{unknown} records no LLM grader (a benchmark.json of an older referee): judge unknown, "
+                "a change of grader cannot be seen"]
     if not base.judges or not new.judges:
         return [f"{said}: the semantic assertions one did not judge are not graded there, and not compared"]
     if not allow_judges:

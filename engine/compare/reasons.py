@@ -119,7 +119,8 @@ def against(path: Path, doc: dict):
     except diffing.Refused as exc:
         raise UsageError(f"--against {path}: {exc.fact}. If that is meant, bless a new baseline (commit the "
                          "benchmark.json of this aggregate); `referee diff --allow-different-rules "
-                         "--allow-different-versions` shows the differences anyway") from None
+                         "--allow-different-versions --allow-different-judges` shows the differences "
+                         "anyway") from None
 
 
 def regression(found, path: Path) -> Reason:

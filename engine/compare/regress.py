@@ -16,6 +16,7 @@ refused unless allowed, since a change of the rules is not a change of the skill
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -54,7 +55,7 @@ class State:
     unread: tuple[tuple[str, str], ...] = ()
     # the input files the rules read (``provenance.inputs_of``); None: not recorded by every run
     inputs: tuple[str, ...] | None = ()
-    # the LLM graders that gave its verdicts; None: not recorded (a benchmark.json)
+    # the LLM graders that gave its verdicts; None: not recorded (a benchmark.json of an older referee)
     judges: tuple[str, ...] | None = ()
 
     def group(self, eval_id: str, configuration: str) -> list[RunOutcome]:
@@ -107,10 +108,24 @@ def from_benchmark(label: str, doc: dict) -> State:
         unread = tuple((str(u["eval_id"]), str(u["configuration"])) for u in unusable)
         return State(label, runs, (str(grader.get("version")),) if grader.get("version") else (),
                      tuple(rules) if isinstance(rules, list) else None, meta.get("primary"), names, left_out,
-                     unread, tuple(str(i) for i in inputs) if isinstance(inputs, list) else None, None)
+                     unread, tuple(str(i) for i in inputs) if isinstance(inputs, list) else None,
+                     _recorded_judges(label, meta))
     except (KeyError, TypeError, AttributeError) as exc:
         raise UsageError(f"{label}: not a benchmark.json written by referee aggregate "
                          f"({type(exc).__name__}: {exc})") from None
+
+
+def _recorded_judges(label: str, meta: dict) -> tuple[str, ...] | None:
+    """The LLM graders ``metadata.judges`` names, sorted; None when it names none (a
+    benchmark.json of an older referee: the judge is unknown). Any other value was not
+    written by aggregate, and a judge read wrong could hide a change of judge."""
+    if "judges" not in meta:
+        return None
+    judges = meta["judges"]
+    if not isinstance(judges, list) or not all(isinstance(j, str) for j in judges):
+        raise UsageError(f"{label}: metadata.judges is {json.dumps(judges)[:80]}, not a list of LLM graders "
+                         "(backend:model): it was changed after referee aggregate wrote it")
+    return tuple(sorted(judges))
 
 
 def _benchmark_run(run: dict, where: str) -> RunOutcome:
