@@ -118,3 +118,19 @@ def test_an_older_benchmark_without_judges_is_read_with_the_judge_unknown(states
     assert _aggregate(new, "--check", "--against", str(blessed)) == 2
     assert 'metadata.judges is "openai:m", not a list of LLM graders' in capsys.readouterr().err
 
+
+def test_report_refuses_a_benchmark_whose_judges_were_edited(states, capsys):
+    base, _ = states("lenient", None)
+    _aggregate(base)
+    path = base / "benchmark.json"
+    assert main(["report", str(base)]) in (0, 1, 3)
+    doc = json.loads(path.read_text(encoding="utf-8"))
+    doc["metadata"]["judges"] = ["openai:strict"]
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["report", str(base)]) == 2
+    assert 'its metadata.judges ["openai:strict"] is not the LLM graders that judged the grades there ' \
+           "(openai:lenient)" in capsys.readouterr().err
+    del doc["metadata"]["judges"]  # an older referee's file: nothing to check it by
+    path.write_text(json.dumps(doc), encoding="utf-8")
+    assert main(["report", str(base)]) != 2

@@ -17,6 +17,7 @@ is still held to on_breach.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -57,18 +58,30 @@ def not_made_from_grades(benchmark: dict[str, Any], runs: Sequence, folder: Path
                 f"{'are' if len(figures) > 1 else 'is'} not what `referee aggregate` makes from the grades there: "
                 f"it was changed after aggregate wrote it; run `referee aggregate {folder}` again (or remove "
                 f"{BENCHMARK}). Nothing was reported")
-    return None
+    return _judges_differ(benchmark, remade["judges"], folder)
+
+
+def _judges_differ(benchmark: dict[str, Any], judges: list[str], folder: Path) -> str | None:
+    """Why ``metadata.judges`` is not the LLM graders that judged the grades there
+    (``judges``); None when it is, or when it is not recorded (an older referee's file).
+    ``referee diff`` and ``aggregate --against`` take a change of judge from this field:
+    an edit of it would hide one."""
+    meta = _object(benchmark.get("metadata"))
+    if "judges" not in meta or meta["judges"] == judges:
+        return None
+    shown = json.dumps(meta["judges"], ensure_ascii=False)[:120]
+    return (f"{folder / BENCHMARK}: its metadata.judges {shown} is not the LLM graders that judged the grades "
+            f"there ({', '.join(judges) or 'none'}): it was changed after aggregate wrote it; run `referee "
+            f"aggregate {folder}` again (or remove {BENCHMARK}). Nothing was reported")
 
 
 def remade_document(benchmark: dict[str, Any], runs: Sequence, folder: Path, decided: bool) -> dict[str, Any]:
     """What ``referee aggregate`` writes in benchmark.json's ``run_summary`` and
     ``comparisons`` for the runs under ``folder``, with the roles (and contaminated
     runs) ``benchmark`` records; with ``decided``, its ``release`` block too, with
-    the mode and settings recorded. As JSON reads it back; UsageError when what
-    ``benchmark`` records cannot be used."""
-    import json
-
-    from referee.engine.commands.aggregate import find_contamination
+    the mode and settings recorded; and ``judges``, its ``metadata.judges``. As JSON
+    reads it back; UsageError when what ``benchmark`` records cannot be used."""
+    from referee.engine.commands.aggregate import find_contamination, recorded_judges
     from referee.engine.compare.reasons import found_reasons
     from referee.engine.decision import analysis
     from referee.engine.decision.benchmark import figures
@@ -95,6 +108,7 @@ def remade_document(benchmark: dict[str, Any], runs: Sequence, folder: Path, dec
     result = analysis.analyse(collected.runs, collected.unusable, choice, mode, contamination, include,
                               config.thresholds["max_spread"] if config else 0.0, unchecked)
     remade = figures(result)
+    remade["judges"] = recorded_judges(collected.runs)  # ``metadata.judges``, as aggregate writes it
     if config is not None:
         extra, _ = found_reasons(folder, collected.runs, choice.primary, choice.baseline)
         extra += _recorded_regression(release)
