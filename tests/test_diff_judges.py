@@ -110,9 +110,11 @@ def test_an_older_benchmark_without_judges_is_read_with_the_judge_unknown(states
     blessed = base / "older.json"
     blessed.write_text(json.dumps(older), encoding="utf-8")
     capsys.readouterr()
-    _aggregate(new, "--check", "--against", str(blessed))
-    assert "blessed older.json records no LLM grader (a benchmark.json of an older referee): judge unknown" \
-        in capsys.readouterr().out
+    _aggregate(new, "--check", "--against", str(blessed), "--fail-on-regression")
+    out = capsys.readouterr().out
+    assert "blessed older.json records no LLM grader (a benchmark.json of an older referee): judge unknown" in out
+    # the reason benchmark.json keeps says it too
+    assert "(older.json records no LLM grader: judge unknown, a change of judge cannot be seen)" in out
     older["metadata"]["judges"] = "openai:m"  # not what aggregate writes: refused, never read as unknown
     blessed.write_text(json.dumps(older), encoding="utf-8")
     assert _aggregate(new, "--check", "--against", str(blessed)) == 2

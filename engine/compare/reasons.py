@@ -126,7 +126,8 @@ def against(path: Path, doc: dict):
 def regression(found, path: Path) -> Reason:
     regressed, unknown = found.regressions, found.cannot_tell
     if not regressed and not unknown:
-        return Reason("regression", "ok", f"no eval of {found.primary} regressed against {path.name}")
+        return Reason("regression", "ok", f"no eval of {found.primary} regressed against {path.name}"
+                                          + _judge_unknown(found, path))
     said = []
     if regressed:
         said.append(f"{len(regressed)} eval(s) of {found.primary} regressed against {path.name}: "
@@ -134,4 +135,13 @@ def regression(found, path: Path) -> Reason:
     if unknown:  # errors in the blessed state: nothing shows these did not regress
         said.append(f"{len(unknown)} eval(s) of {found.primary} cannot be told not to have regressed against "
                     f"{path.name}: " + "; ".join(c.describe() for c in unknown))
-    return Reason("regression", "breach", "; ".join(said))
+    return Reason("regression", "breach", "; ".join(said) + _judge_unknown(found, path))
+
+
+def _judge_unknown(found, path: Path) -> str:
+    """Said in the reason itself, which benchmark.json keeps (the diff's notes are only
+    printed): a blessed file of an older referee names no LLM grader, so a verdict that
+    changed with the judge cannot be told from one that changed with the skill."""
+    if found.base.judges is None:
+        return f" ({path.name} records no LLM grader: judge unknown, a change of judge cannot be seen)"
+    return ""
