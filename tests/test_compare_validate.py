@@ -99,6 +99,20 @@ def test_bad_rules_are_a_usage_error(tmp_path, capsys):
     assert code == 2 and "bad.rules:2" in capsys.readouterr().err
 
 
+def test_errors_in_evals_json_name_that_file(tmp_path, capsys):
+    """The sentences of evals.json are read as rules too: its errors are its own, not "the rules"'."""
+    evals = json.loads((BOOKING / "evals" / "evals.json").read_text(encoding="utf-8"))
+    evals["evals"][0]["expectations"][0] = {"text": "x"}
+    bad = tmp_path / "evals.json"
+    bad.write_text(json.dumps(evals), encoding="utf-8")
+    good = tmp_path / "good.rules"
+    good.write_text('eval 1\nexpect: response contains "x"\n', encoding="utf-8")
+    code = main(["validate", str(EXAMPLE), "--rules", str(good), "--evals", str(bad), "--check"])
+    err = capsys.readouterr().err
+    assert code == 2 and f"error: {bad} has errors; nothing was validated" in err, err
+    assert "the rules have errors" not in err
+
+
 def test_a_validity_made_before_grading_is_left_out(tmp_path, capsys):
     workspace = build(tmp_path / "ws", {"with_skill": [["good"] * 3] * 3, "without_skill": [["bad"] * 3] * 3})
     rules_file = rules(tmp_path / "gen.rules", 3)

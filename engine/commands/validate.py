@@ -103,9 +103,20 @@ def _program(rules: list[str], evals: str | None):
         return RulesSource(tuple(files), evals).compile(), given
     except RulesError as exc:
         shown = render_all(exc.diagnostics, color=False, texts=dict(files))
-        raise UsageError(f"the rules have errors; nothing was validated\n{shown}") from None
+        raise UsageError(f"{_erring(exc.diagnostics)}; nothing was validated\n{shown}") from None
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot load the evals: {exc}") from None
+
+
+def _erring(diagnostics) -> str:
+    """Which files the errors stand in (``evals.json has errors``): an evals.json given
+    with ``--evals`` is read as rules too, and "the rules" sent its author to the wrong file."""
+    paths = list(dict.fromkeys(d.path for d in diagnostics))
+    if not paths:
+        return "the rules have errors"
+    if len(paths) == 1:
+        return f"{paths[0]} has errors"
+    return f"{', '.join(paths[:-1])} and {paths[-1]} have errors"
 
 
 def _read(path: str) -> str:
