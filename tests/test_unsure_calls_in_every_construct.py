@@ -116,3 +116,50 @@ def test_a_filter_unsure_of_a_call_another_filter_drops_decides_nothing(tmp_path
               'count(calls where .status == "error" to "Read") == 0', 'no calls with status error to "Bash"',
               'no calls with status error']
     assert _outcomes(checks, _error_flag_as_text(tmp_path)) == ["pass", "pass", "pass", "error", "error"]
+
+
+# A Claude Code Bash call run in the background is answered by a start notice: its
+# status is unknown (tests/test_claude_code_background_calls.py), its tool is not.
+# metrics.json counts it by tool in tool_calls and in total_tool_calls whatever its
+# status; only errors_encountered, and the file read whole, count it by its status.
+def _background_bash(tmp_path: Path) -> Path:
+    from claude_session import one_call_session
+
+    return one_call_session(tmp_path, "Bash", {"command": "pytest", "run_in_background": True},
+                            "Command running in background with ID: bash_1")
+
+
+@pytest.mark.parametrize("check, outcome", [
+    ('metrics.total_tool_calls == 1', "pass"),
+    ('metrics.tool_calls.Bash == 1', "pass"),
+    ('not exists metrics.tool_calls.Read', "pass"),
+    ('"Write" not in keys(metrics.tool_calls)', "pass"),
+    ('metrics.output_chars > 0', "pass"),
+    ('metrics.errors_encountered == 0', "error"),
+    ('not (metrics.errors_encountered > 0)', "error"),
+    ('metrics includes {"total_tool_calls": 1}', "error"),
+    ('count(jsonpath(metrics, "$.errors_encountered")) == 1', "error"),
+])
+def test_a_count_errs_only_when_the_field_it_counts_by_is_unsure(tmp_path: Path, check: str, outcome: str):
+    assert _outcomes([check], _background_bash(tmp_path)) == [outcome]
+
+
+def test_a_count_by_tool_errs_for_every_tool_when_a_tool_is_unsure(tmp_path: Path):
+    """A tool named "Save\u200bDoc" (a zero-width space inside) reads as SaveDoc and
+    compares as another name: which tool was called is unknown, so any tool's count may
+    hold it, as any 'calls to' may ('not exists metrics.tool_calls.SaveDoc' passed on
+    it); the counts that go by no tool or by status stand."""
+    source = _openai(tmp_path, [{"role": "user", "content": "go"}, _call("a", "Save\u200bDoc", "{}"),
+                                {"role": "tool", "tool_call_id": "a", "content": "ok", "is_error": False},
+                                {"role": "assistant", "content": "done"}])
+    checks = ['not exists metrics.tool_calls.SaveDoc', 'not exists metrics.tool_calls.Read',
+              'metrics.total_tool_calls == 1', 'metrics.errors_encountered == 0', 'no calls to "SaveDoc"']
+    assert _outcomes(checks, source) == ["error", "error", "pass", "pass", "error"]
+
+
+def test_counts_of_calls_that_may_be_missing_err_but_counts_of_text_stand(tmp_path: Path):
+    session = tmp_path / "s.jsonl"
+    session.write_text("\n".join(_SESSION) + "\n", encoding="utf-8")
+    checks = ['not exists metrics.tool_calls.Write', 'metrics.errors_encountered == 0', 'metrics.total_steps == 1',
+              'metrics.transcript_chars > 0']
+    assert _outcomes(checks, session) == ["error", "error", "error", "pass"]

@@ -14,12 +14,11 @@ import io
 import posixpath
 from typing import Callable
 
-from referee.engine.checks.access import call_val, note_val, unsure_message
+from referee.engine.checks.access import call_val, note_val
 from referee.engine.checks.base import Context
-from referee.engine.run.agents import CALLS_MAY_BE_MISSING
+from referee.engine.checks.counted import counted_in_full
 from referee.engine.run.identity import METADATA
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, UNREADABLE
-from referee.engine.run.reading import SKILL_CREATOR_LOG
 from referee.engine.run.safeio import other_name, safe_relative, windows_name
 from referee.engine.run.safejson import parse_json
 from referee.engine.values import EvalError, Prov, Val, render
@@ -129,36 +128,19 @@ def _json_source(attr: str, name: str) -> Callable[[Context], tuple[Val, ...]]:
 
 
 _read_metrics = _json_source("metrics", "metrics.json")
-# The fields of a call that an import's metrics.json counts by (tool_calls, errors_encountered).
-COUNTED_FIELDS = frozenset({"tool", "status"})
 
 
-def _metrics(ctx: Context) -> tuple[Val, ...]:
-    found = _read_metrics(ctx)
-    if found:
-        _counted_in_full(ctx)
-    return found
+def metrics_reader(reads: tuple[str | int, ...] = ()) -> Callable[[Context], tuple[Val, ...]]:
+    """The ``metrics`` source for a check that reads the part ``reads`` of it (the
+    path after ``metrics``; ``()``: the whole file): EvalError when that part holds
+    counts an import made of calls it could not read in full (``counted_in_full``)."""
+    def read(ctx: Context) -> tuple[Val, ...]:
+        found = _read_metrics(ctx)
+        if found:
+            counted_in_full(ctx, reads)
+        return found
 
-
-def _counted_in_full(ctx: Context) -> None:
-    """EvalError when metrics.json holds the counts an import made of calls it could
-    not read in full: a line that may hold a call and was not read (its tool is not
-    counted), or a call unsure of its tool or status (counted by the guess). Then
-    "Bash" not in keys(metrics.tool_calls) or errors_encountered == 0 would pass on
-    the very call the checks over ``calls`` cannot decide. A skill-creator log's
-    metrics are the executor's own file, not the import's counts."""
-    source_map, _ = ctx.run.source_map
-    if source_map is None or source_map.format == SKILL_CREATOR_LOG:
-        return
-    missing = next((p for p in source_map.problems if p.code == CALLS_MAY_BE_MISSING), None)
-    if missing is not None:
-        raise EvalError(f"metrics.json counts the calls the import read, and the run's calls may be "
-                        f"incomplete ({missing.place}: {missing.message})")
-    unsure = next((c for c in ctx.run.every_call.calls if c.unsure & COUNTED_FIELDS), None)
-    if unsure is not None:
-        field = " and ".join(sorted(unsure.unsure & COUNTED_FIELDS))
-        raise EvalError(f"metrics.json counts the calls the import read, by tool and status: "
-                        f"{unsure_message(call_val(unsure), field)}")
+    return read
 
 
 def _metadata(ctx: Context) -> tuple[Val, ...]:
@@ -340,6 +322,6 @@ def _as_lines(text: str, prov: Prov) -> tuple[Val, ...]:
 FORMATS = {"text": _as_text, "json": _as_json, "csv": _as_csv, "lines": _as_lines}
 SOURCES = {
     "calls": read_calls, "notes": _notes, "harness": _harness, "response": _response, "outputs": _outputs,
-    "metrics": _metrics,
+    "metrics": metrics_reader(),
     "timing": _json_source("timing", "timing.json"), "metadata": _metadata,
 }

@@ -25,7 +25,7 @@ from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import EvalError, Missing, Prov, Result, Val
 from referee.engine.verdict import Verdict
 from referee.engine.checks.closeness import closest_first
-from referee.engine.checks.run_sources import FORMATS, SOURCES, file_source, records
+from referee.engine.checks.run_sources import FORMATS, SOURCES, file_source, metrics_reader, records
 
 _TRANSCRIPT_NAME = posixpath.basename(TRANSCRIPT).casefold()
 LIST_KINDS = {"calls": "calls", "notes": "notes", "harness": "notes", "outputs": "list"}
@@ -244,13 +244,16 @@ def refuse_transcript(c, src: ast.Source) -> None:
                 "or notes (any notes have .text contains \"...\") instead", src.span)
 
 
-def compile_selection(c, node: ast.Selection, scope) -> Select:
-    """A selection compiled to Python over the run's records (see the module doc)."""
+def compile_selection(c, node: ast.Selection, scope, reads: tuple[str | int, ...] = ()) -> Select:
+    """A selection compiled to Python over the run's records (see the module doc);
+    ``reads`` is the path a check reads from ``metrics`` (``metrics.tool_calls.Read``),
+    on which what makes it an ERROR depends (``engine.checks.counted``)."""
     src = node.source  # a file operand was checked by the compiler (Compiler._check_file)
     kind = FORMAT_KINDS[src.fmt] if src.kind in ("file", "input") else SOURCE_KINDS.get(src.kind, "any")
     element = {"calls": "call", "notes": "note", "rows": "row"}.get(kind, "any")  # harness: notes
     read = file_source(src.path or "", src.fmt) if src.kind == "file" else \
-        inputs.reader(c, src, FORMATS) if src.kind == "input" else SOURCES[src.kind]
+        inputs.reader(c, src, FORMATS) if src.kind == "input" else \
+        metrics_reader(reads) if src.kind == "metrics" and reads else SOURCES[src.kind]
     filters = tuple(FILTERS[type(f)](c, f, src.kind, element) for f in node.filters)
     tools = [f.pattern for f in node.filters if isinstance(f, ast.ToolFilter)]
     single = kind in ("text", "any") and src.kind != "outputs"
