@@ -219,9 +219,9 @@ def call_record(call: ToolCall) -> dict:
     the field is (``engine.checks.access.sure_of``)."""
     if call.unsure:
         # Loaded here: the access layer builds on values (its message names the call as checks do).
-        from referee.engine.checks.access import call_val, unsure_message
+        from referee.engine.checks.access import call_val, unsure_error
 
-        raise EvalError(unsure_message(call_val(call), " and ".join(sorted(call.unsure))))
+        raise unsure_error(call_val(call), " and ".join(sorted(call.unsure)))
     return shown_record(call)
 
 

@@ -163,3 +163,49 @@ def test_counts_of_calls_that_may_be_missing_err_but_counts_of_text_stand(tmp_pa
     checks = ['not exists metrics.tool_calls.Write', 'metrics.errors_encountered == 0', 'metrics.total_steps == 1',
               'metrics.transcript_chars > 0']
     assert _outcomes(checks, session) == ["error", "error", "error", "pass"]
+
+
+def _errors(checks: list[str], where) -> list[str]:
+    rules = "eval 1\n" + "".join(f"expect: {check}\n" for check in checks)
+    kwargs = {"as_eval": "1"} if where.is_file() else {}
+    results = referee.grade(rules, where, **kwargs)
+    return [item["evidence"] for result in results for item in result.expectations]
+
+
+GENERIC = "cut or not JSON in its source"
+
+
+def test_an_unsure_field_names_the_warning_at_its_call(tmp_path: Path):
+    """The run's warning at the call's answer says why (the answer is a start notice),
+    by its code and line, in place of every reason a field can be unsure for."""
+    errors = _errors(['no calls to "Bash" with status error', 'metrics.errors_encountered == 0',
+                      'no calls to "Bash" have .return contains "FAILED"'], _background_bash(tmp_path))
+    assert all("cannot give its" in e and "warning[backgrounded] at s.jsonl:3: this answer only says" in e
+               and GENERIC not in e for e in errors), errors
+    assert "metrics.errors_encountered counts the calls the import read, by status: step 1 Bash" in errors[1]
+
+
+def test_an_unsure_field_names_the_warning_of_a_written_transcript(tmp_path: Path):
+    """A record whose Status line a fence took: the warning stands at its heading."""
+    run = tmp_path / "eval-1" / "with_skill" / "run-1" / "outputs"
+    run.mkdir(parents=True)
+    (run / "transcript.md").write_text(
+        "## [tool_calls] Step 1: Bash\nTool: Bash\nArgs: {}\nReturn:\n```\nbuild failed\nStatus: error\n\n"
+        "## [agent_notes] Step 1: note\n\nAll good.\n```\n", encoding="utf-8")
+    (error,) = _errors(["no calls with status error"], tmp_path)
+    assert "warning[status-unknown] at eval-1/with_skill/run-1/outputs/transcript.md:1: the record gives no " \
+           "Status line" in error and GENERIC not in error, error
+
+
+def test_an_unsure_tool_names_its_warning_in_a_count_too(tmp_path: Path):
+    source = _openai(tmp_path, [{"role": "user", "content": "go"}, _call("a", "Save\u200bDoc", "{}"),
+                                {"role": "tool", "tool_call_id": "a", "content": "ok", "is_error": False}])
+    errors = _errors(['not exists metrics.tool_calls.SaveDoc', 'no calls to "SaveDoc"'], source)
+    assert all("warning[tool-unseen] at eval-1/imported/run-1/outputs/transcript.md:6: the tool name" in e and GENERIC not in e for e in errors), errors
+
+
+def test_a_warning_on_a_line_that_holds_many_calls_is_not_taken_for_this_calls(tmp_path: Path):
+    """A message list written on one line holds every call: a warning at that line
+    may be another call's, so the reasons stay generic."""
+    (error, _) = _errors(['no calls with status error', 'count(calls) == 2'], _error_flag_as_text(tmp_path))
+    assert GENERIC in error and "warning[" not in error, error

@@ -12,6 +12,19 @@ from referee.engine.run.model import Note, Payload, ToolCall
 from referee.engine.values import (Anchor, EvalError, Missing, Prov, Result, UnreadJson, Val, render, type_name,
                                    unread_json)
 
+
+class UnsureError(EvalError):
+    """An EvalError because the call ``call`` (labelled ``label``) cannot give
+    ``fields`` for certain; a check, which has the run at hand, names the run's
+    warning that says why, when there is one (``engine.checks.unsure_why``)."""
+
+    def __init__(self, message: str, call: ToolCall, fields: str, label: str):
+        super().__init__(message)
+        self.call = call
+        self.fields = fields
+        self.label = label
+
+
 CALL_FIELDS = ("tool", "step", "title", "status", "args", "return", "index", "agent")
 NOTE_FIELDS = ("step", "title", "text", "kind")
 
@@ -48,13 +61,18 @@ def unsure_message(val: Val, key: str) -> str:
     return f"{val.label} cannot give its {key} for certain: it is {call.suspect}"
 
 
+def unsure_error(val: Val, key: str) -> UnsureError:
+    """The ERROR of reading ``key`` of the call ``val`` is unsure of (``unsure_message``)."""
+    return UnsureError(unsure_message(val, key), val.value, key, val.label)
+
+
 def sure_of(val: Val, key: str | int) -> ToolCall:
     """The call ``val`` holds, when it can give its ``key`` for certain; an ERROR when
     it is a suspect record unsure of it. Every read of a call's field goes through
     here: a field's value, and the tool and status a selection filters on."""
     call = val.value
     if key in call.unsure:
-        raise EvalError(unsure_message(val, str(key)))
+        raise unsure_error(val, str(key))
     return call
 
 

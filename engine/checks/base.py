@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Hashable, Mapping, Protocol, TypeVar
 
 from referee.engine.budget import spend
+from referee.engine.checks.access import UnsureError
 from referee.engine.values import Claim, EvalError, Missing, Prov, Result, Val
 from referee.engine.verdict import Evidence, Outcome, Verdict
 
@@ -116,10 +117,21 @@ class Leaf:
         try:
             return self.decide(ctx)
         except EvalError as err:
-            return Verdict(Outcome.ERROR, err.message, evidence=err.evidence)
+            return Verdict(Outcome.ERROR, error_message(ctx, err), evidence=err.evidence)
 
     def decide(self, ctx: Context) -> Verdict:  # pragma: no cover - overridden
         raise EvalError("check without a decision")
+
+
+def error_message(ctx: Context, err: EvalError) -> str:
+    """The ERROR's message; for a call unsure of a field, naming the run's warning
+    that says why when there is one (looked up only here, on the error's path)."""
+    if not isinstance(err, UnsureError):
+        return err.message
+    from referee.engine.checks.unsure_why import unsure_why
+
+    why = unsure_why(ctx, err.call, err.fields)
+    return err.message if why is None else f"{err.label} cannot give its {err.fields} for certain: {why}"
 
 
 @dataclass(frozen=True)

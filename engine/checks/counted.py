@@ -16,8 +16,8 @@ executor's own file, not the import's counts: it is read as it is.
 
 from __future__ import annotations
 
-from referee.engine.checks.access import call_val, unsure_message
-from referee.engine.checks.base import Context
+from referee.engine.checks.access import call_val, unsure_error
+from referee.engine.checks.base import Context, error_message
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING, MAIN
 from referee.engine.run.reading import SKILL_CREATOR_LOG
 from referee.engine.values import EvalError
@@ -50,9 +50,9 @@ def counted_in_full(ctx: Context, reads: tuple[str | int, ...]) -> None:
     if missing is not None:
         raise EvalError(f"metrics.json counts the calls the import read, and the run's calls may be "
                         f"incomplete ({missing.place}: {missing.message})")
-    if field is None:
-        by, main = WHOLE, None
-    else:
+    by: tuple[str, ...] = WHOLE
+    main: bool | None = None
+    if field is not None:
         by_field, main = COUNTED_BY[str(field)]
         if by_field is None:
             return
@@ -62,7 +62,7 @@ def counted_in_full(ctx: Context, reads: tuple[str | int, ...]) -> None:
         fields = " and ".join(sorted(call.unsure & set(by)))
         what = "metrics.json" if field is None else f"metrics.{field}"
         raise EvalError(f"{what} counts the calls the import read, by {' and '.join(by)}: "
-                        f"{unsure_message(call_val(call), fields)}")
+                        f"{error_message(ctx, unsure_error(call_val(call), fields))}")
 
 
 def _first_unsure(ctx: Context, by: tuple[str, ...], main: bool | None):

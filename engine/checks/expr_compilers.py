@@ -17,7 +17,7 @@ from referee.engine.checks.base import ExprCompiler
 from referee.engine.checks.exprs import (ELEMENT_OF, FIELDS_OF, RESULT_KINDS, Const, Current, FuncExpr, JsonPathGet,
                                          ListExpr, ListValue, ObjectExpr, PathGet)
 from referee.engine.checks.functions import ARITY, FUNCTIONS
-from referee.engine.checks.sources import compile_selection
+from referee.engine.checks.sources import Select, compile_selection
 from referee.engine.checks.static import reads_element
 from referee.engine.values import Val, is_number
 
@@ -66,8 +66,8 @@ def compile_path(c, node: ast.PathExpr, scope):
         elif scope.element is None:
             c.error("bad-path", "a path starting with '.' needs a current element: "
                     "use it inside 'where' or 'have'", node.span)
-        base = Current(scope.element or "any")
-    elif _metrics(node.base):  # what makes it an ERROR depends on the count read
+        base: Current | Select = Current(scope.element or "any")
+    elif isinstance(node.base, ast.Selection) and _metrics(node.base):  # an ERROR of it depends on the count read
         base = compile_selection(c, node.base, scope, tuple(f.key for f in node.fields))
     else:
         base = c.value(node.base, scope)
@@ -78,9 +78,9 @@ def compile_path(c, node: ast.PathExpr, scope):
     return PathGet(base, tuple(f.key for f in node.fields), kind)
 
 
-def _metrics(node) -> bool:
+def _metrics(node: ast.Selection) -> bool:
     """Whether ``node`` is ``metrics`` itself (no filter)."""
-    return isinstance(node, ast.Selection) and node.source.kind == "metrics" and not node.filters
+    return node.source.kind == "metrics" and not node.filters
 
 
 def _check_step(c, kind: str, step: ast.Field, node: ast.PathExpr) -> None:
