@@ -209,3 +209,18 @@ def test_a_warning_on_a_line_that_holds_many_calls_is_not_taken_for_this_calls(t
     may be another call's, so the reasons stay generic."""
     (error, _) = _errors(['no calls with status error', 'count(calls) == 2'], _error_flag_as_text(tmp_path))
     assert GENERIC in error and "warning[" not in error, error
+
+
+def test_a_subagent_call_unsure_of_its_status_leaves_the_main_agents_counts_read(tmp_path: Path):
+    """metrics.json counts the main agent's calls in tool_calls and errors_encountered,
+    its subagents' by tool in subagent_tool_calls: a subagent's Grep whose answer flags
+    is_error "yes" is unsure of its status, which none of them counts by."""
+    fixtures = Path(__file__).parent / "fixtures" / "import" / "claude-code" / "agents"
+    for name in ("main.jsonl", "agent-b7e1.jsonl"):
+        text = (fixtures / name).read_text(encoding="utf-8")
+        (tmp_path / name).write_text(text.replace('"tool_use_id":"toolu_g1","type":"tool_result",',
+                                                  '"tool_use_id":"toolu_g1","type":"tool_result","is_error":"yes",'),
+                                     encoding="utf-8")
+    checks = ['metrics.errors_encountered == 0', 'metrics.subagent_tool_calls.Grep == 1',
+              'metrics.tool_calls.Task == 1', 'no calls with status error', 'metrics includes {"total_tool_calls": 1}']
+    assert _outcomes(checks, tmp_path / "main.jsonl") == ["pass", "pass", "pass", "error", "error"]
