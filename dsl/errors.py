@@ -120,6 +120,17 @@ def render_all(diagnostics: Iterable[Diagnostic], color: bool = False,
     return "\n\n".join(render(d, color) for d in sorted(filled, key=_order))
 
 
+def erring_files(diagnostics: Iterable[Diagnostic]) -> str:
+    """Which files the errors stand in, as a clause (``evals.json has errors``): an
+    evals.json is read as rules too, and "the rules" sent its author to the wrong file."""
+    paths = list(dict.fromkeys(d.path for d in diagnostics))
+    if not paths:
+        return "the rules have errors"
+    if len(paths) == 1:
+        return f"{paths[0]} has errors"
+    return f"{', '.join(paths[:-1])} and {paths[-1]} have errors"
+
+
 def _with_source(d: Diagnostic, texts: dict[str, str]) -> Diagnostic:
     if d.source_line or d.line < 1 or d.path not in texts:
         return d

@@ -86,6 +86,17 @@ def test_usage_errors_are_clear(tmp_path: Path, capsys):
     assert "workspace not found" in capsys.readouterr().err
 
 
+def test_errors_in_evals_json_name_that_file(tmp_path: Path, capsys):
+    evals = json.loads((BOOKING / "evals" / "evals.json").read_text(encoding="utf-8"))
+    evals["evals"][0]["expectations"][0] = {"text": "x"}  # an object, not a sentence
+    bad = tmp_path / "evals.json"
+    bad.write_text(json.dumps(evals), encoding="utf-8")
+    assert main(["critique", str(WORKSPACE), "--rules", str(BOOKING / "weak.rules"), "--evals", str(bad),
+                 "--check"]) == 2
+    err = capsys.readouterr().err
+    assert "evals.json has errors; run `referee check`" in err and "the rules have errors" not in err, err
+
+
 # --- property: a sound assertion fails when the single call it needs is removed -------
 
 TOOLS = ["read", "search", "write", "notify"]

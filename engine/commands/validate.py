@@ -88,7 +88,7 @@ def run(args: argparse.Namespace) -> int:
 
 def _program(rules: list[str], evals: str | None):
     """The compiled rules, and the files given as grading.json names them (``name@digest``)."""
-    from referee.dsl.errors import RulesError, render_all
+    from referee.dsl.errors import RulesError, erring_files, render_all
     from referee.engine.decision.provenance import rules_name
     from referee.engine.grade import RulesSource
     from referee.engine.rules_files import read_rules_files
@@ -103,20 +103,9 @@ def _program(rules: list[str], evals: str | None):
         return RulesSource(tuple(files), evals).compile(), given
     except RulesError as exc:
         shown = render_all(exc.diagnostics, color=False, texts=dict(files))
-        raise UsageError(f"{_erring(exc.diagnostics)}; nothing was validated\n{shown}") from None
+        raise UsageError(f"{erring_files(exc.diagnostics)}; nothing was validated\n{shown}") from None
     except (OSError, ValueError) as exc:
         raise UsageError(f"cannot load the evals: {exc}") from None
-
-
-def _erring(diagnostics) -> str:
-    """Which files the errors stand in (``evals.json has errors``): an evals.json given
-    with ``--evals`` is read as rules too, and "the rules" sent its author to the wrong file."""
-    paths = list(dict.fromkeys(d.path for d in diagnostics))
-    if not paths:
-        return "the rules have errors"
-    if len(paths) == 1:
-        return f"{paths[0]} has errors"
-    return f"{', '.join(paths[:-1])} and {paths[-1]} have errors"
 
 
 def _read(path: str) -> str:

@@ -118,7 +118,7 @@ def _compile(rules: list[str], evals_path: str | None, sentences: tuple = ()):
         program = compile_rules(trees, evals)
     except dsl.RulesError as exc:
         shown = "\n".join(dsl.render(d) for d in exc.diagnostics)
-        raise UsageError(f"the rules have errors; run `referee check` for details\n{shown}") from None
+        raise UsageError(f"{dsl.errors.erring_files(exc.diagnostics)}; run `referee check` for details\n{shown}") from None
     lets: dict[str, str] = {}
     for tree in trees:
         for block in tree.evals:
