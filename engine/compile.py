@@ -77,12 +77,11 @@ class Program:
     source: RulesSource | None = field(default=None, compare=False, repr=False)
 
     def for_run(self, run_id: RunId, metadata: dict) -> CompiledEval | None:
-        """The eval a run belongs to: by eval id or by eval name (an id that is no whole
-        number, read from a folder named by the eval's name, is one too); two evals that
-        claim one run are an ``AmbiguousEval``. A run whose
-        eval id names evals in other folders too is kept apart by its qualified id
-        (``eval-1-book/1``, ``engine.run.kept_apart.KeptApart``), and found by it alone:
-        by the id its eval_metadata.json shares (or a name the copies share), two
+        """The eval a run belongs to: by its id (or a block keyed by its name, ``eval
+        "book-flight"``), else by its name; two evals claiming it are an ``AmbiguousEval``
+        (``eval 2 "bench"`` has an id of its own: it claims no run of eval 1 named bench).
+        A run whose eval id names evals in other folders too is found by its qualified id
+        alone (``eval-1-book/1``, ``engine.run.kept_apart``): by the id it shares, two
         evals would be graded by one eval's rules again."""
         if SHARED_ID in run_id.extra:
             return next((ev for ev in self.evals if ev.key == run_id.eval_id), None)
@@ -92,16 +91,17 @@ class Program:
             # A folder that names its eval by name (eval-expense-draft, or a descriptive
             # sales-summary) gives that name as the run's id: the name the rules give it.
             names.add(run_id.eval_id)
-        claiming = [ev for ev in self.evals if ev.key in ids or ev.name in names or ev.key in names]
+        keyed = [ev for ev in self.evals if ev.key in ids or ev.key in names]
+        claiming = keyed if any(ev.key in ids for ev in keyed) else \
+            [ev for ev in self.evals if ev.key in names or ev.name in names]
         if len(claiming) > 1:  # one eval's rules would be dropped without a word
             raise _claimed_twice(run_id, claiming)
         return claiming[0] if claiming else None
 
 
 class AmbiguousEval(UsageError):
-    """A run two evals of the rules claim (by its id and by its name): graded by either,
-    the other's assertions would be left out unseen. Its message is all its state, so it
-    reaches the command whole from a worker process."""
+    """A run two evals of the rules claim: graded by either, the other's assertions would
+    be left out unseen. Its message is all its state (it crosses from worker processes)."""
 
 
 def _claimed_twice(run_id: RunId, claiming: list[CompiledEval]) -> AmbiguousEval:

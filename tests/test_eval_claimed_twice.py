@@ -46,7 +46,10 @@ def test_a_name_eval_metadata_json_gives_claiming_another_eval_is_an_error(tmp_p
 
 
 @pytest.mark.parametrize("rules", ['eval 3 "book-flight"\nexpect 1: response is not empty\n',
-                                   'eval 3\nexpect 1: response is not empty\neval 4 "other"\nexpect 1: response is not empty\n'])
+                                   'eval 3\nexpect 1: response is not empty\neval 4 "other"\nexpect 1: response is not empty\n',
+                                   # a display name several evals share: each claims the runs of its own id
+                                   'eval 3 "book-flight"\nexpect 1: response is not empty\n'
+                                   'eval 4 "book-flight"\nexpect 1: response is not empty\n'])
 def test_one_eval_claiming_by_id_and_name_is_that_eval(rules: str):
     program = compile_rules([parse_rules(rules, "r.rules")])
     found = program.for_run(RunId("eval-3-book-flight/with_skill/run-1", "3", "book-flight", "with_skill", 1), {})
@@ -60,3 +63,10 @@ def test_the_error_reaches_the_command_from_worker_processes(tmp_path: Path, cap
     (workspace / "eval-3-book-flight" / "with_skill" / "run-2" / "outputs").mkdir(parents=True)
     assert main(["grade", str(workspace), "--rules", str(rules), "--check", "--jobs", "2"]) == 2
     assert "both claim this run" in capsys.readouterr().err
+
+
+def test_two_evals_of_one_name_claiming_a_run_named_so_is_an_error():
+    program = compile_rules([parse_rules('eval 1 "sales"\nexpect 1: response is not empty\n'
+                                         'eval 2 "sales"\nexpect 1: response is not empty\n', "r.rules")])
+    with pytest.raises(AmbiguousEval, match="eval '1' \\(named 'sales'\\) and eval '2' \\(named 'sales'\\)"):
+        program.for_run(RunId("sales/with_skill/run-1", "sales", None, "with_skill", 1), {})
