@@ -48,3 +48,40 @@ def test_paths_written_another_way_name_the_same_files():
     assert result.expectations[0]["outcome"] == "fail"
     (result,) = referee.grade(RULES, [memory_run({"./outputs/response.md": "the secret is out"})])
     assert result.expectations[0]["outcome"] == "fail"
+
+
+def test_a_path_that_is_not_a_str_is_a_type_error_naming_it():
+    with pytest.raises(TypeError, match="files: a file's path is a str, not int: 1"):
+        memory_run({1: "the secret is out"})
+
+
+@pytest.mark.parametrize("name", ["outputs/a\0b.md", "outputs/\udc80.md"])
+def test_a_path_no_file_system_holds_is_refused(name):
+    with pytest.raises(ValueError) as raised:
+        memory_run({name: "the secret is out"})
+    assert repr(name) in str(raised.value)
+
+
+@pytest.mark.parametrize("argument, value", [
+    ("run_number", -1), ("run_number", 10**9), ("eval_id", "a/b"), ("eval_id", ""), ("configuration", ".."),
+    ("configuration", "x\0"), ("eval_id", "\udc80"), ("eval_name", "a/b"), ("rel", "a\0b")])
+def test_an_identity_no_run_folder_has_is_a_value_error_naming_it(argument, value):
+    with pytest.raises(ValueError) as raised:
+        memory_run({"outputs/response.md": "x"}, **{argument: value})
+    assert f"{argument}={value!r}" in str(raised.value)
+
+
+def test_run_0_is_graded_as_the_folder_run_0_on_disk(tmp_path):
+    from referee.engine.cli import main
+
+    folder = tmp_path / "eval-1" / "with_skill" / "run-0" / "outputs"
+    folder.mkdir(parents=True)
+    (folder / "response.md").write_text("the secret is out", encoding="utf-8")
+    (tmp_path / "r.rules").write_text(RULES, encoding="utf-8")
+    assert main(["grade", str(tmp_path), "--rules", str(tmp_path / "r.rules")]) == 1
+    from referee.engine.api import rules_name
+
+    program = referee.compile(RULES, rules_name(tmp_path / "r.rules", RULES))
+    (result,) = referee.grade(program, [memory_run({"outputs/response.md": "the secret is out"}, run_number=0)])
+    assert result.path == "eval-1/with_skill/run-0"
+    assert result.grading_json == (folder.parent / "grading.json").read_text(encoding="utf-8")

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from referee.engine.run.importers.source_map import SourceMap
 
 Content = str | bytes
+MAX_RUN_NUMBER = 999_999_999  # run-<n> is read as a run folder up to nine digits (identity._RUN)
 
 
 def held_files(files: Mapping[str, Content]) -> dict[str, Content]:
@@ -37,14 +38,26 @@ def held_files(files: Mapping[str, Content]) -> dict[str, Content]:
         raise TypeError(f"files must be a mapping {{path: text or bytes}}, not {type(files).__name__}")
     held: dict[str, Content] = {}
     for name, data in files.items():
+        if not isinstance(name, str):  # pathlib would raise naming neither the argument nor the key
+            raise TypeError(f"files: a file's path is a str, not {type(name).__name__}: {name!r}")
         path = PurePosixPath(name)
         if path.is_absolute() or ".." in path.parts or not path.parts:
             raise ValueError(f"{name!r}: a file held in memory is named by its path in the folder, "
                              "relative and without '..'")
+        if "\0" in name or not _encodable(name):  # no file system holds such a name
+            raise ValueError(f"files: {name!r} is no file name a folder holds (a NUL, or text UTF-8 cannot encode)")
         if str(path) in held:
             raise ValueError(f"{name!r}: names the file {str(path)!r} another path names too; give each file once")
         held[str(path)] = _content(name, data)
     return held
+
+
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate
+        return False
+    return True
 
 
 def _content(name: str, data: object) -> Content:
@@ -126,12 +139,24 @@ def memory_run(files: Mapping[str, Content], *, eval_id: str = "1", configuratio
     _typed((Mapping, type(None)), metadata=metadata)
     if not isinstance(run_number, int) or isinstance(run_number, bool):
         raise TypeError(f"run_number must be an int, not {type(run_number).__name__}: {run_number!r}")
-    if rel is not None and (not rel or PurePosixPath(rel).is_absolute() or ".." in PurePosixPath(rel).parts):
+    if not 0 <= run_number <= MAX_RUN_NUMBER:
+        raise ValueError(f"run_number={run_number!r}: a run folder run-<n> numbers it 0 to {MAX_RUN_NUMBER}")
+    for name, value in (("eval_id", eval_id), ("configuration", configuration), ("eval_name", eval_name)):
+        if value is not None and not _folder_name(value):
+            # it names a folder of the run's path: a '/' would make other folders of it
+            raise ValueError(f"{name}={value!r}: it names a folder, so it is not empty, '.' or '..', and holds "
+                             "no '/', NUL or text UTF-8 cannot encode")
+    if rel is not None and (not rel or PurePosixPath(rel).is_absolute() or ".." in PurePosixPath(rel).parts
+                            or "\0" in rel or not _encodable(rel)):
         # the results name the run by it, and a caller writes its reports there
-        raise ValueError(f"rel={rel!r}: a run's path in the workspace is relative and without '..'")
+        raise ValueError(f"rel={rel!r}: a run's path in the workspace is relative, without '..' or NUL")
     where = rel if rel is not None else f"eval-{eval_id}/{configuration}/run-{run_number}"
     return MemoryRun(files, RunId(where, eval_id, eval_name, configuration, run_number), metadata,
                      ResponseFiles(response))
+
+
+def _folder_name(text: str) -> bool:
+    return text not in ("", ".", "..") and "/" not in text and "\0" not in text and _encodable(text)
 
 
 def _typed(kind: type | tuple[type, ...], **arguments: object) -> None:
