@@ -292,3 +292,26 @@ def test_a_lone_run_graded_as_a_shard_is_not_stale_for_its_manifest(tmp_path, ca
     assert grade_shard(run, 1, 1) == 0 and (run / "shard-1-of-1.json").is_file()
     assert merge(run) == 0
     assert main(["report", str(run), "--format", "markdown", "-o", "-"]) == 0
+
+
+def _edit_tally(workspace: Path, index: int, count: int, edit) -> None:
+    data = manifest(workspace, index, count)
+    for part in data["feedback"]:
+        edit(part["tally"])
+    (workspace / f"shard-{index}-of-{count}.json").write_text(json.dumps(data), encoding="utf-8")
+
+
+@pytest.mark.parametrize("edit, field", [
+    (lambda t: t.update(passed_everywhere=[True] * t["positions"]), "passed_everywhere["),
+    (lambda t: t.update(runs=t["runs"] + 1), ".tally.runs: "),
+    (lambda t: t.update(configurations=[*t["configurations"], "zzz"]), ".tally.configurations: ")])
+def test_critique_facts_the_reports_contradict_are_refused(tmp_path, capsys, edit, field):
+    # Each edit alone would write a critique no grade of these runs makes, such as
+    # "passed in every run of every configuration" of an assertion that failed.
+    merged = sharded(tmp_path, 2)
+    before = files(merged)
+    _edit_tally(merged, 1, 2, edit)
+    err = _refusal(merge(merged), capsys)
+    assert "tally: shard-1-of-2.json: the reports of the runs it lists say otherwise" in err
+    assert field in err
+    assert files(merged) == before  # nothing written

@@ -19,7 +19,7 @@ shard-I-of-N.json. Copy every shard's files into one workspace (CI artifacts, a
 shared file system), then merge: the manifests are checked against each other
 and the workspace (mixed versions, rules, evals, input files, LLM grader or
 options; missing, duplicate or foreign shards; reports changed since; runs no
-shard graded), and
+shard graded; critique facts the reports of their runs contradict), and
 each run gets the eval critique (eval_feedback) of all its eval's runs, which no
 single shard could make. The reports are then the ones one unsharded grade
 writes, byte for byte; shard-merge.json records them, and `referee aggregate`

@@ -25,6 +25,7 @@ from referee.engine.report.atomic import encode, write_atomic
 from referee.engine.report.freshness import file_digest, folder_digest, text_digest
 from referee.engine.report.marker import GRADING, GROUND_TRUTH
 from referee.engine.report.run_report import RunReport, read_report
+from referee.engine.shards.recount import disagreements, seen_in
 from referee.engine.shards.tally import fold, tally_from_json
 from referee.engine.shards.verify import MERGE_RECORD, MergeRefused, Shards, manifest_digests
 
@@ -108,6 +109,7 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
     record = []
     rewrite = []  # the runs whose grading.json gets the merged feedback
     edited = []  # runs whose files are not the ones their shard graded
+    seen: dict = {}  # (manifest, eval key) -> what the reports of its runs show (``recount``)
     facts_of = {name: {part.key for part in m.feedback} for name, m in shards.manifests.values()}
     for path, name in sorted(_graded(shards).items()):
         folder = shards.runs[path].folder
@@ -127,6 +129,7 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
                                       f"({'; '.join(forged[:3])}): it was changed after {name} graded it; "
                                       "grade its shard again and merge"))
             continue
+        seen_in(seen, name, key, document)
         grading = file_digest(folder / GRADING)
         if _give_feedback(document, made):
             merged.rewritten += 1
@@ -134,6 +137,8 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
             grading = text_digest(encode(RunReport(document).grading_text()))
         _count(merged, document["gate"], document["run"]["configuration"])
         record.append({"path": path, "grading": grading, "ground_truth": file_digest(folder / GROUND_TRUTH)})
+    if not edited:  # a report already refused would be counted short
+        edited = disagreements(shards, seen)
     if edited:
         raise MergeRefused(edited)
     if write:

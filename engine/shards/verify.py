@@ -18,7 +18,9 @@ each under its kind, and the whole list refuses the merge:
 - ``selection``: a manifest lists a run as graded, or as left out (not selected,
   or no eval matches it), where the shards' selection and the rules say otherwise
   (``selection_problems``, for the merge, which has the rules): the manifest was
-  edited, and a run moved out of its runs would go uncounted.
+  edited, and a run moved out of its runs would go uncounted;
+- ``tally``: a manifest's critique facts that the reports of its runs contradict
+  (``recount``, for the merge): the eval critique would be made from edited facts.
 
 Once merged (``merge``), ``shard-merge.json`` records every run's reports as the
 merge wrote them; ``aggregate`` and ``report`` require it.
@@ -313,7 +315,7 @@ def _place(reason: str) -> str:
 def describe(problems: list[tuple[str, str]]) -> str:
     """The problems, grouped by kind, ``SHOWN`` of each and how many more."""
     lines = []
-    for kind in ("mixed", "missing", "duplicate", "foreign", "changed", "ungraded", "selection", "unmerged"):
+    for kind in ("mixed", "missing", "duplicate", "foreign", "changed", "ungraded", "selection", "tally", "unmerged"):
         found = [message for k, message in problems if k == kind]
         # One problem a line: a run folder's name it quotes may hold a line break, written
         # as \n, or the rest would start a line of its own (a CI workflow command).
