@@ -44,20 +44,12 @@ def held_files(files: Mapping[str, Content]) -> dict[str, Content]:
         if path.is_absolute() or ".." in path.parts or not path.parts:
             raise ValueError(f"{name!r}: a file held in memory is named by its path in the folder, "
                              "relative and without '..'")
-        if "\0" in name or not _encodable(name):  # no file system holds such a name
-            raise ValueError(f"files: {name!r} is no file name a folder holds (a NUL, or text UTF-8 cannot encode)")
+        if "\0" in name:  # no file system holds such a name (a lone surrogate is a name's byte not UTF-8: kept)
+            raise ValueError(f"files: {name!r} is no file name a folder holds (it holds a NUL)")
         if str(path) in held:
             raise ValueError(f"{name!r}: names the file {str(path)!r} another path names too; give each file once")
         held[str(path)] = _content(name, data)
     return held
-
-
-def _encodable(text: str) -> bool:
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:  # a lone surrogate
-        return False
-    return True
 
 
 def _content(name: str, data: object) -> Content:
@@ -145,9 +137,9 @@ def memory_run(files: Mapping[str, Content], *, eval_id: str = "1", configuratio
         if value is not None and not _folder_name(value):
             # it names a folder of the run's path: a '/' would make other folders of it
             raise ValueError(f"{name}={value!r}: it names a folder, so it is not empty, '.' or '..', and holds "
-                             "no '/', NUL or text UTF-8 cannot encode")
+                             "no '/' or NUL")
     if rel is not None and (not rel or PurePosixPath(rel).is_absolute() or ".." in PurePosixPath(rel).parts
-                            or "\0" in rel or not _encodable(rel)):
+                            or "\0" in rel):
         # the results name the run by it, and a caller writes its reports there
         raise ValueError(f"rel={rel!r}: a run's path in the workspace is relative, without '..' or NUL")
     where = rel if rel is not None else f"eval-{eval_id}/{configuration}/run-{run_number}"
@@ -156,7 +148,7 @@ def memory_run(files: Mapping[str, Content], *, eval_id: str = "1", configuratio
 
 
 def _folder_name(text: str) -> bool:
-    return text not in ("", ".", "..") and "/" not in text and "\0" not in text and _encodable(text)
+    return text not in ("", ".", "..") and "/" not in text and "\0" not in text
 
 
 def _typed(kind: type | tuple[type, ...], **arguments: object) -> None:
