@@ -56,3 +56,27 @@ def test_the_fold_keeps_the_runs_that_made_no_call():
         parts[chooser.randrange(3)].add(run)
     folded = fold([tally_from_json(tally_json(part)) for part in parts], lambda path: int(path.split("-")[1]))
     assert (folded.working, folded.idle, folded.idle_count) == (whole.working, whole.idle, whole.idle_count)
+
+
+def test_a_manifest_naming_other_idle_runs_than_its_reports_is_refused(tmp_path: Path, capsys):
+    import json
+
+    rules_file = rules(tmp_path / "gen.rules", 1, negative=[1])
+    for edit in ({"idle": ["not/a/run"]}, {"idle_count": 7}, {"working": 9}):
+        sharded = _workspace(tmp_path / f"sharded-{len(list(tmp_path.iterdir()))}")
+        assert main(["grade", str(sharded), "--rules", str(rules_file), "--shard", "1/1"]) == 0
+        name = sharded / "shard-1-of-1.json"
+        data = json.loads(name.read_text(encoding="utf-8"))
+        tally = data["feedback"][0]["tally"]
+        position = tally["idle_count"].index(1)
+        for field, value in edit.items():
+            if field == "working":
+                tally[field] = value
+            else:
+                tally[field][position] = value
+        name.write_text(json.dumps(data), encoding="utf-8")
+        capsys.readouterr()
+        assert main(["merge", str(sharded), "--rules", str(rules_file)]) == 2
+        err = capsys.readouterr().err
+        assert "tally: shard-1-of-1.json: the reports of the runs it lists say otherwise" in err
+        assert f"feedback[1].tally.{next(iter(edit)).removesuffix('_count')}" in err

@@ -129,7 +129,7 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
                                       f"({'; '.join(forged[:3])}): it was changed after {name} graded it; "
                                       "grade its shard again and merge"))
             continue
-        seen_in(seen, name, key, document)
+        seen_in(seen, shards, name, key, path, document)
         grading = file_digest(folder / GRADING)
         if _give_feedback(document, made):
             merged.rewritten += 1

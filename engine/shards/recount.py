@@ -8,7 +8,9 @@ every run of every configuration" where one failed). What the reports hold is
 counted again: each eval's runs and configurations, and, for every assertion a rule
 decided (``method`` ``ground_truth``, whose outcome is the verdict the critique saw),
 whether it passed in every run. An assertion the LLM grader judged is left out: its
-report holds the grader's outcome, not the rule's the critique counted.
+report holds the grader's outcome, not the rule's the critique counted. The runs a
+vacuous or idle pass names are runs the manifest lists of that eval, each named once,
+as many as its count shows (up to ``SHOWN_RUNS``), each one a pass where a rule decided.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.engine.facts.feedback import SHOWN_RUNS
 from referee.engine.shards.verify import Shards
 
 RULE = "ground_truth"
@@ -30,9 +33,13 @@ class Seen:
     passed: list[bool] = field(default_factory=list)  # per assertion: passed in every run a rule decided it
     decided: list[bool] = field(default_factory=list)  # per assertion: a rule decided it in every run
     lengths: set[int] = field(default_factory=set)
+    wanted: set[str] = field(default_factory=set)  # the runs the manifest's suggestions name
+    named: dict[str, list[Any]] = field(default_factory=dict)  # each of them -> its expectations
 
-    def add(self, document: dict[str, Any]) -> None:
+    def add(self, path: str, document: dict[str, Any]) -> None:
         items = document["expectations"]
+        if path in self.wanted:  # a few runs of each eval: memory does not grow with the runs
+            self.named[path] = items
         self.runs += 1
         self.configurations.add(document["run"]["configuration"])
         self.lengths.add(len(items))
@@ -47,9 +54,20 @@ class Seen:
                 self.passed[position] = False
 
 
-def seen_in(seen: dict[tuple[str, str], Seen], name: str, key: str, document: dict[str, Any]) -> None:
-    """Count the report of a run manifest ``name`` lists, graded by eval ``key``."""
-    seen.setdefault((name, key), Seen()).add(document)
+def seen_in(seen: dict[tuple[str, str], Seen], shards: Shards, name: str, key: str, path: str,
+            document: dict[str, Any]) -> None:
+    """Count the report of the run at ``path`` that manifest ``name`` lists, graded by eval ``key``."""
+    if (name, key) not in seen:
+        seen[name, key] = Seen(wanted=_named(shards, name, key))
+    seen[name, key].add(path, document)
+
+
+def _named(shards: Shards, name: str, key: str) -> set[str]:
+    for found, m in shards.manifests.values():
+        if found == name:
+            return {path for part in m.feedback if part.key == key
+                    for paths in (*part.tally.vacuous, *part.tally.idle) for path in paths}
+    return set()
 
 
 def disagreements(shards: Shards, seen: dict[tuple[str, str], Seen]) -> list[tuple[str, str]]:
@@ -86,4 +104,25 @@ def _differences(tally: Any, found: Seen) -> list[tuple[str, str]]:
                                                           f"{str(found.passed[position]).lower()}"))
         elif said and not found.passed[position]:  # a rule's fail in some run: not passed everywhere
             out.append((f"passed_everywhere[{position}]", "true, where some run's report says it did not pass"))
+    if tally.working > tally.runs:
+        out.append(("working", f"{tally.working}, more than its {tally.runs} runs"))
+    for kind in ("vacuous", "idle"):
+        for position, (paths, count) in enumerate(zip(getattr(tally, kind), getattr(tally, f"{kind}_count"))):
+            wrong = _named_wrong(paths, count, found, position)
+            if wrong:
+                out.append((f"{kind}[{position}]", wrong))
     return out
+
+
+def _named_wrong(paths: list[str], count: int, found: Seen, position: int) -> str | None:
+    """What is wrong with the runs a vacuous or idle pass names, if anything."""
+    if count > found.runs or len(paths) != min(count, SHOWN_RUNS) or len(set(paths)) != len(paths):
+        return f"names {len(paths)} of {count} runs, where the eval has {found.runs} here"
+    for path in paths:
+        items = found.named.get(path)
+        if items is None:
+            return f"names {path}, which is no run of this eval it lists"
+        item = items[position] if position < len(items) else None
+        if isinstance(item, dict) and item.get("method") == RULE and item.get("outcome") != "pass":
+            return f"names {path}, whose report says it did not pass"
+    return None
