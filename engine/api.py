@@ -222,6 +222,10 @@ def _given(where: object) -> str | os.PathLike[str] | Run | list[Run] | tuple[Pa
     if not items:  # as referee grade refuses a workspace of none: no result would read as every run passing
         raise ValueError("no runs and no sources given; an empty benchmark is not a success")
     if all(isinstance(item, Run) for item in items):
+        if isinstance(where, AbstractSet):  # iterated in the order of the runs' hashes, which change by process
+            from referee.engine.run.memory_workspace import run_order
+
+            items.sort(key=run_order)
         return items
     if all(isinstance(item, (str, os.PathLike)) for item in items):
         if isinstance(where, AbstractSet):  # no order of its own (hashes change by process): the paths'

@@ -48,3 +48,14 @@ def test_runs_loaded_on_their_own_are_told_apart_by_their_folders(tmp_path):
         (outputs / "response.md").write_text(files["outputs/response.md"], encoding="utf-8")
         runs.append(load_run(outputs.parent))  # each is "." in its own folder
     assert [r.status for r in referee.grade(RULES, runs)] == ["PASS", "FAIL"]
+
+
+def test_a_set_of_runs_is_graded_in_the_order_of_a_workspace():
+    # A set iterates in the order of its items' hashes, which change by process; the
+    # results come in the runs' order, and the critique names the first runs in it.
+    rules = RULES
+    runs = [memory_run({"outputs/response.md": "done"}, run_number=n) for n in range(12, 0, -1)]
+    given = referee.grade(rules, set(runs))
+    listed = referee.grade(rules, sorted(runs, key=lambda run: run.id.run_number))
+    assert [r.path for r in given] == [f"eval-1/with_skill/run-{n}" for n in range(1, 13)]
+    assert [r.grading_json for r in given] == [r.grading_json for r in listed]

@@ -20,6 +20,7 @@ from referee.engine.run.memory import Content, MemoryRun, held_files
 from referee.engine.run.model import JsonFile
 from referee.engine.run.reading import NO_FILES, ResponseFiles
 from referee.engine.run.safeio import json_file, text_file
+from referee.engine.run.workspace import Run
 
 ROOT = "/<memory>"
 
@@ -76,10 +77,11 @@ def memory_workspace(files: Mapping[str, Content], responses: ResponseFiles = NO
         run_id, metadata, problems = identify(f"{ROOT}/{rel}" if rel != "." else ROOT, rel, reader,
                                               own_metadata=METADATA in own, imported=SOURCE_MAP in own)
         runs.append(MemoryRun(own, run_id, metadata, responses, problems))
-    return _kept_apart(sorted(runs, key=_order))
+    return _kept_apart(sorted(runs, key=run_order))
 
 
-def _order(run: MemoryRun) -> tuple:
+def run_order(run: Run) -> tuple:
+    """A run's place in discovery's order of a workspace's runs."""
     rid = run.id
     iteration = (0, 0) if rid.iteration is None else (1, rid.iteration)
     return iteration, natural_key(rid.eval_id), natural_key(rid.configuration), rid.run_number, natural_key(rid.rel)
@@ -90,7 +92,7 @@ def _kept_apart(runs: list[MemoryRun]) -> list[MemoryRun]:
     for run in runs:
         if run.id.eval_id in repeated:
             run.id = repeated.apply(run.id)
-    return sorted(runs, key=_order) if repeated else runs
+    return sorted(runs, key=run_order) if repeated else runs
 
 
 class _Reader(MetadataReader):
