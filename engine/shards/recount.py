@@ -89,9 +89,9 @@ def _differences(tally: Any, found: Seen) -> list[tuple[str, str]]:
     out = []
     if tally.runs != found.runs:
         out.append(("runs", f"{tally.runs}, where {found.runs} of its runs' reports are of this eval"))
-    if sorted(tally.configurations) != sorted(found.configurations):
+    if set(tally.configurations) != found.configurations:  # by repr: a report edited may hold a number
         out.append(("configurations", f"{sorted(tally.configurations)}, where its runs' reports say "
-                                      f"{sorted(found.configurations)}"))
+                                      f"{sorted(found.configurations, key=repr)}"))
     if found.lengths and found.lengths != {tally.positions}:
         out.append(("positions", f"{tally.positions}, where its runs' reports hold "
                                  f"{', '.join(map(str, sorted(found.lengths)))} expectations"))
