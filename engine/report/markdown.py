@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 
 from referee.engine.report.collect import Collection, GradedRun
+from referee.engine.report.cut import cut_line
 from referee.engine.report.inert import log_safe, visible
 from referee.engine.report.markdown_text import cell, html_code, html_line
 from referee.engine.report.models import Expectation
@@ -138,7 +139,7 @@ def _hints(collection: Collection) -> list[str]:
 
 
 def _short(text: str) -> str:
-    return text if len(text) <= MAX_LINE_CHARS else text[:MAX_LINE_CHARS - 1] + "…"
+    return cut_line(text, MAX_LINE_CHARS)
 
 
 def _listed(lines: list[str], what: str) -> list[str]:

@@ -21,6 +21,7 @@ from typing import Any
 from referee.engine.report.build import VACUOUS_NOTE
 from referee.engine.report.cited import cited_names, source_place
 from referee.engine.report.collect import Collection, GradedRun
+from referee.engine.report.cut import cut_line
 from referee.engine.report.models import Expectation
 from referee.engine.text import file_lines
 
@@ -96,7 +97,7 @@ def _assertion(run: GradedRun, item: Expectation, shown: _Shown) -> dict[str, An
     return {"key": item.key, "text": item.text, "outcome": item.outcome,
             "vacuous": item.outcome == "pass" and VACUOUS_NOTE in item.evidence,
             "precision": item.precision, "method": item.method, "source": item.evidence_source,
-            "evidence": _cut(item.evidence, MAX_EVIDENCE_CHARS), "check": item.check, "rules": item.rules_location,
+            "evidence": cut_line(item.evidence, MAX_EVIDENCE_CHARS), "check": item.check, "rules": item.rules_location,
             "notes": notes, "places": places}
 
 
@@ -174,7 +175,7 @@ class _Shown:
         if text is None:
             return None
         lines = file_lines(text)  # numbered as the evidence numbers them
-        data: dict[str, Any] = {"name": name, "lines": [_cut(line, MAX_LINE_CHARS) for line in lines[:MAX_LINES]],
+        data: dict[str, Any] = {"name": name, "lines": [cut_line(line, MAX_LINE_CHARS) for line in lines[:MAX_LINES]],
                                 "more": max(0, len(lines) - MAX_LINES)}
         mapped = self._map.lines.get(name) if self._map is not None else None
         if mapped is not None:
@@ -196,7 +197,7 @@ class _Shown:
             return
         mapped = self._map.lines.get(data["name"]) if self._map is not None else None
         place = mapped[line - 1] if mapped is not None and line <= len(mapped) else None
-        past.append([line, _cut(lines[line - 1], MAX_LINE_CHARS), None if place is None else [place[0], place[1]]])
+        past.append([line, cut_line(lines[line - 1], MAX_LINE_CHARS), None if place is None else [place[0], place[1]]])
         past.sort(key=lambda row: row[0])
 
     def _source_place(self, name: str, line: int) -> list[int] | None:
@@ -210,6 +211,3 @@ class _Shown:
                     return [number, at + 1]
         return None
 
-
-def _cut(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
