@@ -46,7 +46,7 @@ def same_session(line: int, rec: dict, turn: tuple[int, Any]) -> None:
     session than the messages before it in its turn (``turn``: where the turn starts,
     and the session its last message names). A turn after a result may name another
     (``claude -p --resume`` has named a new one): that is the same run going on."""
-    if turn[0] and turn[1] is not None and rec.get("session_id") != turn[1]:
+    if _of_another_session(rec, turn):
         raise Interleaved(f"line {line}: a message of session {rec.get('session_id')!r}, in a turn (begun line "
                           f"{turn[0]}) whose messages before it name session {turn[1]!r}: two runs were written "
                           "into this file at once; give each run's output in a file of its own")
@@ -57,9 +57,13 @@ def foreign_result(line: int, rec: dict, turn: tuple[int, Any]) -> tuple[int, An
     ``turn``, names another session than that turn's messages, else None. The stream's
     last result so is said by ``unfinished``; one that more records follow is another
     run's, written among this one's (``interleaved``)."""
-    if turn[0] and turn[1] is not None and rec.get("session_id") != turn[1]:
-        return line, rec.get("session_id"), turn[1]
-    return None
+    return (line, rec.get("session_id"), turn[1]) if _of_another_session(rec, turn) else None
+
+
+def _of_another_session(rec: dict, turn: tuple[int, Any]) -> bool:
+    """Whether ``rec`` names another session than the messages of the turn ``turn``
+    (begun, and holding messages that name one)."""
+    return bool(turn[0]) and turn[1] is not None and rec.get("session_id") != turn[1]
 
 
 def interleaved(foreign: tuple[int, Any, Any], line: int) -> None:
