@@ -68,6 +68,7 @@ class RulesSource:
         file's syntax errors with the compiler's of what did parse, as ``referee check``."""
         from referee.dsl.errors import RulesError, unique
         from referee.dsl.parser import parse_rules_partial
+        from referee.engine.checks.inputs import known_inputs
         from referee.engine.compile import check_rules, compile_rules
 
         parsed = [parse_rules_partial(text, path) for path, text in self.files]
@@ -83,10 +84,9 @@ class RulesSource:
             from referee.engine.run.metadata_evals import evals_file
 
             evals = evals_file(self.sentences, trees)
-        if found:  # an evals.json given but unread: which inputs it lists cannot be told
+        if found:
             unread = evals is None and self.evals_path is not None
-            raise RulesError(unique(found + [d for d in check_rules(trees, evals)
-                                             if not (unread and d.code == "unknown-input")]))
+            raise RulesError(unique(found + known_inputs(check_rules(trees, evals), unread)))
         return replace(compile_rules(trees, evals), source=self)
 
 

@@ -20,9 +20,19 @@ from pathlib import Path
 from typing import Callable
 
 from referee.dsl import ast
-from referee.dsl.errors import did_you_mean
+from referee.dsl.errors import Diagnostic, did_you_mean
 from referee.engine.run.safeio import read_text, safe_relative
 from referee.engine.values import EvalError, Prov
+
+
+UNKNOWN_INPUT = "unknown-input"
+
+
+def known_inputs(diagnostics: list[Diagnostic], evals_unread: bool) -> list[Diagnostic]:
+    """``diagnostics`` without their unknown-input errors when an evals.json was given
+    but could not be read (``evals_unread``): which input files it lists cannot be told
+    then, and "no evals.json was given" would be false; its own errors say what is wrong."""
+    return [d for d in diagnostics if not (evals_unread and d.code == UNKNOWN_INPUT)]
 
 
 @dataclass(frozen=True)
@@ -55,14 +65,14 @@ def _text(c, src: ast.Source) -> str | None:
     inputs: Inputs = c.inputs
     path = src.path or ""
     if not inputs.given:
-        c.error("unknown-input", f"input \"{path}\" is a file evals.json lists for the eval; "
+        c.error(UNKNOWN_INPUT, f"input \"{path}\" is a file evals.json lists for the eval; "
                 "no evals.json was given", src.span, "pass --evals evals.json")
         return None
     listed = _listed(inputs.listed, path)
     if listed is None:
         names = ", ".join(inputs.listed) or "none"
         hint = did_you_mean(path, [*inputs.listed, *(posixpath.basename(n) for n in inputs.listed)])
-        c.error("unknown-input", f"eval {inputs.eval_key} lists no input file \"{path}\" in "
+        c.error(UNKNOWN_INPUT, f"eval {inputs.eval_key} lists no input file \"{path}\" in "
                 f"evals.json (it lists: {names})", src.span, hint)
         return None
     return _read(c, src, inputs, listed)

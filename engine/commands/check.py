@@ -125,9 +125,10 @@ def _compile(trees: list[ast.RulesFile], evals: EvalsFile | None, unread: bool =
     was given and could not be read, so which inputs it lists cannot be told (the
     compiler, given none, would say none was given)."""
     # Imported here, not at the top: other subcommands need not load the compiler.
+    from referee.engine.checks.inputs import known_inputs
     from referee.engine.compile import check_rules
 
-    return [d for d in check_rules(trees, evals) if not (unread and d.code == "unknown-input")]
+    return known_inputs(check_rules(trees, evals), unread)
 
 
 def _report(diagnostics, warnings, texts, file_count, trees, evals, color_mode: str = "auto") -> int:
