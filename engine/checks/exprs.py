@@ -15,6 +15,7 @@ from referee.engine.checks.base import Context, Expr, present
 from referee.engine.checks.jsonpath_arithmetic import check_arithmetic
 from referee.engine.checks.jsonpath_numbers import for_query, given_back
 from referee.engine.checks.jsonpath_orders import find_sure
+from referee.engine.checks.jsonpath_texts import compare_in_text_form, one_run
 from referee.engine.checks.jsonpath_unread import watch_unread
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, plain, render, type_name
 
@@ -165,6 +166,7 @@ class JsonPathGet:
             return base
         check_arithmetic(self.query, self.text)
         watch_unread(self.query, self.text)
+        compare_in_text_form(self.query)
         found = _found(self.query, for_query(plain(base.value)), self.text)
         prov = base.prov
         items = tuple(Val(given_back(m.value), _match_prov(base, m.full_path)) for m in found)
@@ -178,7 +180,8 @@ def _found(query: Any, data: Any, text: str) -> list:
     functions (``sub``, ``split``) with Python's operations, which raise a TypeError on
     values they cannot take (text beside a number, a null): an ERROR naming the query."""
     try:
-        return find_sure(query, data, text)
+        with one_run():
+            return find_sure(query, data, text)
     except TypeError as exc:
         raise EvalError(f"jsonpath {text!r} cannot be computed on the values it met ({exc}): a sort orders "
                         "numbers or texts, a function takes text") from None

@@ -1,0 +1,99 @@
+"""A JSONPath filter compares texts as the language does: in NFC.
+
+jsonpath-ng compares two texts code point by code point as written, so on a run whose
+args hold ``"Mu\\u0308ller"`` (Müller written decomposed, as macOS writes files)
+``[?(@.name == 'Müller')]`` kept nothing, and 'count(...) == 0' or 'no ...' over it
+passed where the language's ``==`` says the two names are one. Each comparison of a
+filter (``==``, ``!=`` and the orderings) now sees its texts in ``text_form`` (NFC,
+never case folded: a filter has no ``ignoring case``): its literal, once, and each
+value either side selects, texts inside a list or an object too (keys stay as
+written, as ``==`` keeps them). Only what the comparison sees changes: what the
+query selects keeps its text as written, and its functions (``sub``, ``split``) read
+the text as written, as a regex does.
+"""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any, Iterator
+
+from referee.engine.checks.folding import text_form
+from referee.engine.checks.jsonpath_budget import nodes
+
+COMPARISONS = frozenset({"==", "=", "!=", "<", "<=", ">", ">="})
+_INSTALLED = "_referee_text_form"
+# A list or object met in one run of a query, by id, with its form: a filter meets a
+# value again for each element it is asked about ($..*[?(@ == $.x)]), and normalising
+# it each time would cost its size each time. The value itself is kept beside its
+# form, so its id is not taken by another while the run lasts.
+_FORMS: ContextVar[dict[int, tuple[Any, Any]] | None] = ContextVar("referee_jsonpath_forms", default=None)
+
+
+def compare_in_text_form(query: Any) -> None:
+    """Make every comparison of ``query``'s filters compare texts in ``text_form`` (once per query)."""
+    if getattr(query, _INSTALLED, False):
+        return
+    from jsonpath_ng import JSONPath
+    from jsonpath_ng.ext.filter import Expression  # loaded already: ``query`` is one
+
+    for node in nodes(query):
+        if not (isinstance(node, Expression) and node.op in COMPARISONS):
+            continue
+        if isinstance(node.value, str):
+            node.value = text_form(node.value)
+        sides = [node.target] + ([node.value] if isinstance(node.value, JSONPath) else [])
+        for side in sides:
+            side.find = _in_text_form(side.find)
+    setattr(query, _INSTALLED, True)
+
+
+@contextmanager
+def one_run() -> Iterator[None]:
+    """A run of a query: each list and object a comparison meets is normalised once in it."""
+    token = _FORMS.set({})
+    try:
+        yield
+    finally:
+        _FORMS.reset(token)
+
+
+def _in_text_form(find):
+    def find_in_text_form(datum: Any) -> Any:
+        found = find(datum)
+        if not isinstance(found, list):
+            return found
+        return [_datum_in_text_form(match) for match in found]
+
+    return find_in_text_form
+
+
+def _datum_in_text_form(match: Any) -> Any:
+    from jsonpath_ng import DatumInContext
+
+    if not isinstance(match, DatumInContext):
+        return match
+    value = match.value
+    made = in_text_form(value, _FORMS.get())
+    return match if made is value else DatumInContext(made, path=match.path, context=match.context)
+
+
+def in_text_form(value: Any, forms: dict[int, tuple[Any, Any]] | None = None) -> Any:
+    """``value`` with every text in it in ``text_form``; ``value`` itself when each
+    already is. ``forms`` keeps the lists and objects already met."""
+    if isinstance(value, str):
+        return text_form(value)  # the text itself when it is NFC already
+    if not isinstance(value, (list, dict)):
+        return value
+    forms = {} if forms is None else forms
+    known = forms.get(id(value))
+    if known is not None:
+        return known[1]
+    if isinstance(value, list):
+        items = [in_text_form(item, forms) for item in value]
+        made: Any = value if all(a is b for a, b in zip(items, value)) else items
+    else:
+        pairs = {key: in_text_form(item, forms) for key, item in value.items()}
+        made = value if all(pairs[key] is item for key, item in value.items()) else pairs
+    forms[id(value)] = (value, made)
+    return made
