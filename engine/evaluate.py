@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 from referee.engine import budget
 from referee.engine.checks.base import NOT_GRADED_MESSAGE, Context
+from referee.engine.checks.folding import kept_in
 from referee.engine.checks.trust import demote_notes_only
 from referee.engine.compile import CompiledAssertion, CompiledEval
 from referee.engine.caps import capped
@@ -44,7 +45,7 @@ def evaluate_assertion(assertion: CompiledAssertion, ctx: Context,
     if assertion.check is None:
         return Verdict(Outcome.NOT_GRADED, NOT_GRADED_MESSAGE)
     try:
-        with budget.active(limits):
+        with budget.active(limits), kept_in(ctx.cache):  # a long text's forms, made once per run
             verdict = assertion.check.evaluate(ctx)
     except budget.BudgetExceeded as exc:
         return Verdict(Outcome.ERROR, str(exc))

@@ -17,14 +17,54 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
+from typing import Callable, Hashable, Iterator, TypeVar
 
 from referee.engine.budget import spend
 from referee.engine.values import fold_case
 
 
+T = TypeVar("T")
+# The forms of one run's long texts (``kept_in``): a response that ten checks read is put
+# in its form once, not ten times (each time a second or more on 2 M decomposed
+# characters). A form is a function of its text alone, so keeping it changes no verdict.
+_KEPT: ContextVar[dict | None] = ContextVar("referee_text_forms", default=None)
+_STORE = object()  # the key of a run's forms in its checks' cache
+_LONG = 4096  # a shorter text is put in its form again: cheaper than keeping it
+
+
+@contextmanager
+def kept_in(cache: dict) -> Iterator[None]:
+    """Keep the forms of long texts in ``cache`` (a run's, shared by its checks) while inside."""
+    token = _KEPT.set(cache.setdefault(_STORE, {}))
+    try:
+        yield
+    finally:
+        _KEPT.reset(token)
+
+
+def _kept(key: Hashable, make: Callable[[], T]) -> T:
+    """``make()``, kept under ``key`` for the rest of the run (for long texts only)."""
+    kept = _KEPT.get()
+    if kept is None:
+        return make()
+    try:
+        return kept[key]
+    except KeyError:
+        made = kept[key] = make()
+        return made
+
+
 def text_form(text: str, ignore_case: bool = False) -> str:
     """``text`` as text tests and ``==`` compare it: NFC, and case folded when ignoring case."""
+    if len(text) < _LONG:
+        return _text_form(text, ignore_case)
+    return _kept(("form", ignore_case, text), lambda: _text_form(text, ignore_case))
+
+
+def _text_form(text: str, ignore_case: bool) -> str:
     if unicodedata.is_normalized("NFC", text):
         return fold_case(text) if ignore_case else text
     text = unicodedata.normalize("NFC", text)
@@ -49,6 +89,12 @@ class Folded:
 
     @classmethod
     def of(cls, written: str, ignore_case: bool) -> "Folded":
+        if len(written) < _LONG:
+            return cls._of(written, ignore_case)
+        return _kept(("folded", ignore_case, written), lambda: cls._of(written, ignore_case))
+
+    @classmethod
+    def _of(cls, written: str, ignore_case: bool) -> "Folded":
         form = text_form(written, ignore_case)
         if unicodedata.is_normalized("NFC", written) and len(form) == len(written):
             return cls(form, (), (), ())  # each character became one: nothing to map
