@@ -6,6 +6,8 @@ text as written only once it is taken back over what folding added."""
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee import dsl
 from referee.engine.compile import compile_rules
@@ -82,3 +84,42 @@ def test_a_hit_after_halves_is_found():
     verdict = _verdict('response contains "s" ignoring case', "ß" * 50 + "\nsee\n")
     assert verdict.outcome.value == "pass"
     assert [e.line for e in verdict.evidence] == [2]
+
+
+@pytest.mark.parametrize("response, check, outcome, line", [
+    ("ß" * 5000, 'not response contains "s" ignoring case', "pass", None),
+    ("ß" * 5000, 'response contains "sss" ignoring case', "fail", None),
+    ("ß" * 5000 + "\ns\n", 'response contains "S" ignoring case', "pass", 2),
+    ("ß" * 5000, 'response contains "' + "s" * 101 + '" ignoring case', "fail", None),
+    ("x\n" + "ß" * 5000, 'response contains "' + "s" * 100 + '" ignoring case', "pass", 2),
+    ("ﬃ" * 5000 + "\nfi\n", 'response contains "fi" ignoring case', "pass", 2),
+])
+def test_halves_of_characters_are_passed_over_in_linear_work(response, check, outcome, line):
+    """Each half of each ß holds an s ignoring case: passed over one search at a time,
+    a million ß spent a million steps and the check was an ERROR (here 5,000 of them,
+    on a budget of 1,000 steps); the text is now read once."""
+    from referee.engine.budget import Limits
+
+    program = compile_rules([dsl.parse_rules(f"eval 1\nexpect: {check}\n", "case.rules")], None)
+    (verdict,) = evaluate(program.evals[0], memory_run({"outputs/response.md": response}), Limits(steps=1000))
+    assert verdict.outcome.value == outcome, verdict.message
+    assert [e.line for e in verdict.evidence if e.line is not None] == ([line] if line else [])
+
+
+_FOLDING = st.lists(st.sampled_from(["a", "s", "S", "ß", "ẞ", "f", "i", "ﬁ", "ﬃ", "u", "\u0308", "ü", "İ", "\n"]),
+                    max_size=12).map("".join)
+
+
+@settings(max_examples=300)
+@given(_FOLDING, _FOLDING.filter(bool), st.booleans())
+def test_the_first_whole_hit_is_the_first_of_all(text: str, part: str, ignore_case: bool):
+    """Found one search at a time or in one pass, the hit is the first one covering
+    whole characters, as a search of every offset finds it."""
+    from referee.engine.checks.folding import Folded, _first_whole, _scan, _whole, text_form
+
+    folded, wanted = Folded.of(text, ignore_case), text_form(part, ignore_case)
+    every = [at for at in range(len(folded.text) - len(wanted) + 1)
+             if folded.text.startswith(wanted, at) and _whole(folded, at, len(wanted))]
+    first = folded.place(every[0]) if every else -1
+    assert _first_whole(folded, wanted) == first
+    assert _scan(folded, wanted, 0) == first
