@@ -83,3 +83,17 @@ def test_texts_inside_are_put_in_nfc_and_keys_stay_as_written():
     assert in_text_form(value) == {"Mu\u0308": ["é", 1, None], "x": "plain"}
     already = {"x": ["plain", 2]}
     assert in_text_form(already) is already  # nothing to put in NFC: not copied
+
+
+# Names whose order as written is not their order in NFC ("Mu" + U+0308 is before "Mz").
+NAMES = st.one_of(st.sampled_from(["Müller", "Mz", "Ma", "é", "f", "Å", "B"]), TEXTS)
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(NAMES, FORMS), max_size=6))
+def test_a_sort_orders_texts_as_the_language_does(drawn):
+    written = [_written(text, form) for text, form in drawn]
+    query_text = "$.items[/a][*].a"
+    base = _Const(Val({"items": [{"a": text} for text in written]}))
+    found = JsonPathGet(base, _QUERIES.setdefault("sort", parse(query_text)), query_text).eval(_Ctx()).value
+    assert found == sorted(written, key=lambda text: unicodedata.normalize("NFC", text))

@@ -1,15 +1,15 @@
-"""A JSONPath filter compares texts as the language does: in NFC.
+"""A JSONPath filter, and a sort, compare texts as the language does: in NFC.
 
 jsonpath-ng compares two texts code point by code point as written, so on a run whose
 args hold ``"Mu\\u0308ller"`` (Müller written decomposed, as macOS writes files)
 ``[?(@.name == 'Müller')]`` kept nothing, and 'count(...) == 0' or 'no ...' over it
 passed where the language's ``==`` says the two names are one. Each comparison of a
-filter (``==``, ``!=`` and the orderings) now sees its texts in ``text_form`` (NFC,
-never case folded: a filter has no ``ignoring case``): its literal, once, and each
-value either side selects, texts inside a list or an object too (keys stay as
-written, as ``==`` keeps them). Only what the comparison sees changes: what the
-query selects keeps its text as written, and its functions (``sub``, ``split``) read
-the text as written, as a regex does.
+filter (``==``, ``!=`` and the orderings), and each field a sort orders by
+(``$[/name]``), now sees its texts in ``text_form`` (NFC, never case folded: a query
+has no ``ignoring case``): a literal, once, and each value a side selects, texts
+inside a list or an object too (keys stay as written, as ``==`` keeps them). Only
+what is compared changes: what the query selects keeps its text as written, and its
+functions (``sub``, ``split``) read the text as written, as a regex does.
 """
 
 from __future__ import annotations
@@ -34,18 +34,28 @@ def compare_in_text_form(query: Any) -> None:
     """Make every comparison of ``query``'s filters compare texts in ``text_form`` (once per query)."""
     if getattr(query, _INSTALLED, False):
         return
+    for side in _compared(query):
+        side.find = _in_text_form(side.find)
+    setattr(query, _INSTALLED, True)
+
+
+def _compared(query: Any) -> list:
+    """The parts of ``query`` whose values a comparison or a sort (``$[/name]``) compares;
+    a comparison's text literal is put in ``text_form`` here."""
     from jsonpath_ng import JSONPath
     from jsonpath_ng.ext.filter import Expression  # loaded already: ``query`` is one
+    from jsonpath_ng.ext.iterable import SortedThis
 
+    sides: list = []
     for node in nodes(query):
+        if isinstance(node, SortedThis):
+            sides += [field for field, _ in node.expressions or ()]
         if not (isinstance(node, Expression) and node.op in COMPARISONS):
             continue
         if isinstance(node.value, str):
             node.value = text_form(node.value)
-        sides = [node.target] + ([node.value] if isinstance(node.value, JSONPath) else [])
-        for side in sides:
-            side.find = _in_text_form(side.find)
-    setattr(query, _INSTALLED, True)
+        sides += [node.target] + ([node.value] if isinstance(node.value, JSONPath) else [])
+    return sides
 
 
 @contextmanager
