@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from array import array
 from bisect import bisect_right
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Callable, Hashable, Iterator, TypeVar
+from typing import Callable, Hashable, Iterator, Sequence, TypeVar
 
 from referee.engine.values import fold_case
 
@@ -81,10 +82,13 @@ class Folded:
     """A text in ``text_form``, with each character (and its marks) that did not become
     exactly one character there: where it stands in the form and in the text."""
 
+    # Arrays of machine integers, not tuples of ints: a form is kept for the run
+    # (``kept_in``), and a million decomposed letters took 200 MB as tuples, 32 MB so.
     text: str
-    starts: tuple[int, ...]  # where each such character starts in ``text``
-    ends: tuple[int, ...]  # and where it ends
-    written: tuple[tuple[int, int], ...]  # where it starts and ends in the text as written
+    starts: Sequence[int]  # where each such character starts in ``text``
+    ends: Sequence[int]  # and where it ends
+    written_starts: Sequence[int]  # where it starts in the text as written
+    written_ends: Sequence[int]  # and where it ends there
 
     @classmethod
     def of(cls, written: str, ignore_case: bool) -> "Folded":
@@ -96,10 +100,11 @@ class Folded:
     def _of(cls, written: str, ignore_case: bool) -> "Folded":
         form = text_form(written, ignore_case)
         if unicodedata.is_normalized("NFC", written) and len(form) == len(written):
-            return cls(form, (), (), ())  # each character became one: nothing to map
+            return cls(form, (), (), (), ())  # each character became one: nothing to map
         joining = sorted(c for c in set(written) if _joins(c))
         cluster = re.compile("(?s)." + ("[" + "".join(map(re.escape, joining)) + "]*" if joining else ""))
-        starts, ends, places, pieces, at = [], [], [], [], 0
+        starts, ends, written_starts, written_ends = (array("q") for _ in range(4))
+        pieces, at = [], 0
         forms: dict[str, str] = {}  # a character and its marks, and their form: most recur
         for found in cluster.finditer(written):
             made = forms.get(found.group())
@@ -108,11 +113,12 @@ class Folded:
             if len(made) != 1 or found.end() - found.start() != 1:
                 starts.append(at)
                 ends.append(at + len(made))
-                places.append((found.start(), found.end()))
+                written_starts.append(found.start())
+                written_ends.append(found.end())
             pieces.append(made)
             at += len(made)
         # The form of the whole, character by character, so each offset maps back.
-        return cls("".join(pieces), tuple(starts), tuple(ends), tuple(places))
+        return cls("".join(pieces), starts, ends, written_starts, written_ends)
 
     def inside(self, at: int) -> int | None:
         """The end of the character ``at`` lies strictly inside, or None at a character's edge."""
@@ -125,8 +131,8 @@ class Folded:
         if i < 0:
             return at
         if at == self.starts[i]:
-            return self.written[i][0]
-        return self.written[i][1] + (at - self.ends[i])
+            return self.written_starts[i]
+        return self.written_ends[i] + (at - self.ends[i])
 
 
 def find_folded(text: str, part: str, op: str, ignore_case: bool = True) -> int:
@@ -198,8 +204,9 @@ def _edges(folded: Folded, start: int) -> bytearray:
     """For each offset of ``folded.text`` from ``start`` on, 1 at a character's edge,
     0 inside what one character became."""
     edge = bytearray(b"\x01") * (len(folded.text) + 1 - start)
-    for i in range(bisect_right(folded.ends, start), len(folded.starts)):
-        low, high = max(folded.starts[i] + 1, start), folded.ends[i]
+    first = bisect_right(folded.ends, start)
+    for begin, high in zip(folded.starts[first:], folded.ends[first:]):
+        low = max(begin + 1, start)
         if high > low:
             edge[low - start: high - start] = bytes(high - low)
     return edge
