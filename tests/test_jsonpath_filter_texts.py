@@ -97,3 +97,15 @@ def test_a_sort_orders_texts_as_the_language_does(drawn):
     base = _Const(Val({"items": [{"a": text} for text in written]}))
     found = JsonPathGet(base, _QUERIES.setdefault("sort", parse(query_text)), query_text).eval(_Ctx()).value
     assert found == sorted(written, key=lambda text: unicodedata.normalize("NFC", text))
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(NAMES, FORMS), max_size=6))
+def test_sorted_orders_texts_as_the_language_does(drawn):
+    written = [_written(text, form) for text, form in drawn]
+    query_text = "$.items.`sorted`"
+    base = _Const(Val({"items": written}))
+    (found,) = JsonPathGet(base, _QUERIES.setdefault("sorted", parse(query_text)), query_text).eval(_Ctx()).value
+    assert [unicodedata.normalize("NFC", text) for text in found] == sorted(unicodedata.normalize("NFC", text)
+                                                                           for text in written)
+    assert sorted(found) == sorted(written)  # the texts as written

@@ -4,12 +4,13 @@ jsonpath-ng compares two texts code point by code point as written, so on a run 
 args hold ``"Mu\\u0308ller"`` (Müller written decomposed, as macOS writes files)
 ``[?(@.name == 'Müller')]`` kept nothing, and 'count(...) == 0' or 'no ...' over it
 passed where the language's ``==`` says the two names are one. Each comparison of a
-filter (``==``, ``!=`` and the orderings), and each field a sort orders by
-(``$[/name]``), now sees its texts in ``text_form`` (NFC, never case folded: a query
-has no ``ignoring case``): a literal, once, and each value a side selects, texts
-inside a list or an object too (keys stay as written, as ``==`` keeps them). Only
-what is compared changes: what the query selects keeps its text as written, and its
-functions (``sub``, ``split``) read the text as written, as a regex does.
+filter (``==``, ``!=`` and the orderings), and each value a sort orders by (a field,
+``$[/name]``, or the values themselves, ```sorted```), now sees its texts in
+``text_form`` (NFC, never case folded: a query has no ``ignoring case``): a literal,
+once, and each value a side selects, texts inside a list or an object too (keys stay
+as written, as ``==`` keeps them). Only what is compared changes: what the query
+selects keeps its text as written, and its functions (``sub``, ``split``) read the
+text as written, as a regex does.
 """
 
 from __future__ import annotations
@@ -34,8 +35,13 @@ def compare_in_text_form(query: Any) -> None:
     """Make every comparison of ``query``'s filters compare texts in ``text_form`` (once per query)."""
     if getattr(query, _INSTALLED, False):
         return
+    from jsonpath_ng.ext.iterable import SortedThis  # loaded already: ``query`` is one
+
     for side in _compared(query):
         side.find = _in_text_form(side.find)
+    for node in nodes(query):
+        if isinstance(node, SortedThis) and not node.expressions:  # `sorted`: the values themselves
+            node.find = _sorted_in_text_form(node.find)
     setattr(query, _INSTALLED, True)
 
 
@@ -56,6 +62,18 @@ def _compared(query: Any) -> list:
             node.value = text_form(node.value)
         sides += [node.target] + ([node.value] if isinstance(node.value, JSONPath) else [])
     return sides
+
+
+def _sorted_in_text_form(find):
+    def find_sorted(datum: Any) -> Any:
+        found = find(datum)  # sorted as written: values without an order raise here, as before
+        if not (isinstance(found, list) and len(found) == 1 and isinstance(found[0].value, list)):
+            return found
+        from jsonpath_ng import DatumInContext
+
+        return [DatumInContext.wrap(sorted(found[0].value, key=in_text_form))]
+
+    return find_sorted
 
 
 @contextmanager
