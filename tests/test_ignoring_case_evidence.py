@@ -111,15 +111,16 @@ _FOLDING = st.lists(st.sampled_from(["a", "s", "S", "ß", "ẞ", "f", "i", "ﬁ"
 
 
 @settings(max_examples=300)
-@given(_FOLDING, _FOLDING.filter(bool), st.booleans())
-def test_the_first_whole_hit_is_the_first_of_all(text: str, part: str, ignore_case: bool):
-    """Found one search at a time or in one pass, the hit is the first one covering
-    whole characters, as a search of every offset finds it."""
+@given(_FOLDING, _FOLDING.filter(bool), st.booleans(), st.integers(0, 30))
+def test_the_first_whole_hit_is_the_first_of_all(text: str, part: str, ignore_case: bool, start: int):
+    """Found one search at a time or in one pass (from any offset on), the hit is the
+    first one covering whole characters, as a search of every offset finds it."""
     from referee.engine.checks.folding import Folded, _first_whole, _scan, _whole, text_form
 
     folded, wanted = Folded.of(text, ignore_case), text_form(part, ignore_case)
     every = [at for at in range(len(folded.text) - len(wanted) + 1)
              if folded.text.startswith(wanted, at) and _whole(folded, at, len(wanted))]
-    first = folded.place(every[0]) if every else -1
-    assert _first_whole(folded, wanted) == first
-    assert _scan(folded, wanted, 0) == first
+    assert _first_whole(folded, wanted) == (folded.place(every[0]) if every else -1)
+    start = min(start, len(folded.text))
+    later = [at for at in every if at >= start]
+    assert _scan(folded, wanted, start) == (folded.place(later[0]) if later else -1)
