@@ -39,9 +39,10 @@ def compare_in_text_form(query: Any) -> None:
 
     for side in _compared(query):
         side.find = _in_text_form(side.find)
-    for node in nodes(query):
-        if isinstance(node, SortedThis) and not node.expressions:  # `sorted`: the values themselves
-            node.find = _sorted_in_text_form(node.find)
+    # `sorted`: a sort of the values themselves
+    bare: list[Any] = [node for node in nodes(query) if isinstance(node, SortedThis) and not node.expressions]
+    for node in bare:
+        node.find = _sorted_in_text_form(node.find)
     setattr(query, _INSTALLED, True)
 
 
