@@ -14,7 +14,8 @@ import pytest
 from referee.engine.cli import main
 from referee.engine.commands import grade_report
 from referee.engine.report.spill import InMemory, Spill
-from referee.engine.report.stdout import utf8_writer
+from referee.engine.report.atomic import encode
+from referee.engine.report.stdout import log_safe_json, utf8_writer
 
 REPO = Path(__file__).resolve().parents[1]
 WORKSPACE = REPO / "examples" / "booking-skill-workspace"
@@ -57,13 +58,36 @@ def test_check_makes_nothing_inside_the_workspace(tmp_path, capsys):
 
 def test_json_summary_printed_run_by_run_is_the_whole_document(capsys):
     entries = [{"path": "a\nb", "expectations": [{"text": "</script> 值", "evidence": ""}], "empty": {}},
-               {"path": "c", "expectations": [], "nested": [[1, 2], {"k": None}]}]
+               {"path": "c\udcff", "expectations": [{"evidence": "##[add-mask]x"}], "nested": [[1, 2], {"k": None}],
+                "summary": {"pass_rate": 0.6667}}]
     for runs in (entries, entries[:1], []):
         rest = {"skipped": [{"path": "runs", "eval_id": "1"}], "totals": {"runs": len(runs)}, "check": True,
                 "exit_code": 1, "empty": []}
         grade_report._print_json(iter(runs), lambda: rest)
         document = {"schema_version": grade_report.JSON_SCHEMA_VERSION, "runs": runs, **rest}
-        assert capsys.readouterr().out == json.dumps(document, ensure_ascii=False, indent=2) + "\n"
+        assert capsys.readouterr().out == _printed(json.dumps(document, ensure_ascii=False, indent=2) + "\n")
+
+
+def _printed(text: str) -> str:
+    """``text`` as a JSON document on standard output reads (``stdout.print_json``)."""
+    return encode(log_safe_json(text)).decode("utf-8")
+
+
+REAL = REPO / "tests" / "fixtures" / "real"
+
+
+@pytest.mark.parametrize("given", [
+    [WORKSPACE, "--rules", RULES],
+    [REAL / "audit-skill-workspace", "--rules", REAL / "audit-skill-workspace" / "report.rules",
+     "--response", "outputs/audit-report.md"],
+    [REAL / "human-narrative-workspace", "--rules", REAL / "human-narrative-workspace" / "narrative.rules"],
+])
+def test_json_summary_of_real_runs_is_json_dumps_of_itself(given, capsys):
+    # The reference: the document json.dumps lays out, as printed; each run's entry
+    # goes out unwalked (render.own_json), the rest through json_text.
+    main(["grade", *map(str, given), "--check", "--json"])
+    out = capsys.readouterr().out
+    assert out == _printed(json.dumps(json.loads(out), ensure_ascii=False, indent=2) + "\n")
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "latin-1", None])

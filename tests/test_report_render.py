@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from referee.engine.report.build import grading_document, ground_truth
 from referee.engine.report.jsonable import dumps, neutralise_script_end
 from referee.engine.report.models import GradingReport, GroundTruth
-from referee.engine.report.render import json_text, render
+from referee.engine.report.atomic import encode
+from referee.engine.report.render import json_text, own_json, render
 from referee.engine.verdict import Evidence, Outcome, Precision, Verdict
 from test_report_build import GRADER, FakeAssertion, facts
 
@@ -90,3 +91,28 @@ def test_json_text_is_json_dumps_whatever_the_value(value):
     except ValueError:
         return  # json.dumps itself refuses it: nothing to agree with
     assert json_text(value) == expected
+
+
+# What referee's own data holds (a run's --json entry): no float but a rate(), str keys;
+# text of any kind, a lone surrogate of a folder name that is not UTF-8 too.
+_RATES = st.builds(lambda passed, extra: round(passed / (passed + extra), 4) if passed + extra else 0.0,
+                   st.integers(0, 10**6), st.integers(0, 10**6))
+_OWN = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), _RATES, st.text(),
+                              st.sampled_from(["\udcff", "##[x", "</script", "值"])),
+                    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=3), inner,
+                                                                                          max_size=4)),
+                    max_leaves=25)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_OWN)
+def test_own_json_is_json_text_for_referees_own_data(value):
+    # The reference walks the value first (_renders_alike); own_json trusts its maker.
+    assert own_json(value) == encode(json_text(value))
+
+
+def test_own_json_refuses_what_json_text_refuses():
+    with pytest.raises(TypeError):
+        json_text({"x": object()})
+    with pytest.raises(TypeError):
+        own_json({"x": object()})

@@ -225,28 +225,28 @@ def _print_json(entries: Iterator[dict], document: Callable[[], dict]) -> None:
     encoding, and encoded as grading.json is: a lone surrogate (a folder name that is
     not UTF-8) as its JSON escape ``\\udcff``, never as bytes that are not UTF-8."""
     from referee.engine.report.atomic import encode
-    from referee.engine.report.render import json_text
-    from referee.engine.report.stdout import log_safe_json, utf8_writer
+    from referee.engine.report.render import json_text, own_json
+    from referee.engine.report.stdout import log_safe_bytes, utf8_writer
 
     raw = utf8_writer(sys.stdout)
 
     def write(data: bytes) -> None:  # each part is whole JSON text, or a member's: no "##[" is split
-        raw(log_safe_json(data.decode("utf-8")).encode("utf-8"))
+        raw(log_safe_bytes(data))
 
     write(f'{{\n  "schema_version": {JSON_SCHEMA_VERSION},\n  "runs": ['.encode())
     count = 0
-    for entry in entries:
-        write(("," if count else "").encode() + b"\n    " + encode(_nested(json_text(entry), 2)))
+    for entry in entries:  # referee's own data: own_json need not walk it
+        write(("," if count else "").encode() + b"\n    " + _nested(own_json(entry), 2))
         count += 1
     write(b"\n  ]" if count else b"]")
     for key, value in document().items():
-        write(encode(f",\n  {json_text(key)}: {_nested(json_text(value), 1)}"))
+        write(encode(f",\n  {json_text(key)}: ") + _nested(encode(json_text(value)), 1))
     write(b"\n}\n")
 
 
-def _nested(text: str, levels: int) -> str:
-    """JSON ``text`` laid out ``levels`` deeper (every newline of it is layout: strings escape theirs)."""
-    return text.replace("\n", "\n" + "  " * levels)
+def _nested(data: bytes, levels: int) -> bytes:
+    """JSON ``data`` laid out ``levels`` deeper (every newline of it is layout: strings escape theirs)."""
+    return data.replace(b"\n", b"\n" + b"  " * levels)
 
 
 def _inert_brief(brief):

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
 # a report is rendered (tests/adversarial/test_interrupt_render.py).
 to_json({"warm": [1, 1.5, "text", True, None]})
 
+from referee.engine.report.atomic import encode
 from referee.engine.report.jsonable import dumps, neutralise_script_end
 
 # The parts of a report whose contents come from outside referee's own code.
@@ -53,6 +54,19 @@ def json_text(document: Any) -> str:
     summary: every part is checked (it is small), and there is no ``</script`` rewrite."""
     fast = _rust_text(document, [document], keys_with_lt=True)
     return fast if fast is not None else json.dumps(document, ensure_ascii=False, indent=2)
+
+
+def own_json(data: Any) -> bytes:
+    """``json_text(data)`` as UTF-8 (``atomic.encode``), for data that holds none of
+    ``FREE_PARTS`` (a run's ``--json`` entry, ``RunReport.json_entry``): built by
+    referee alone, its keys are str and its floats ``rate()`` figures, which both
+    encoders write alike (``render`` relies on the same), so it is not walked: the
+    walk cost as much as the encoding. A lone surrogate, or a value that is no
+    JSON, takes the reference path."""
+    try:
+        return to_json(data, indent=2)
+    except ValueError:
+        return encode(json.dumps(data, ensure_ascii=False, indent=2))
 
 
 def neutralise_text(text: str) -> str:

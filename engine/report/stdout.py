@@ -30,6 +30,13 @@ def log_safe_json(text: str) -> str:
     return text.replace("##[", "##\\u005b")
 
 
+def log_safe_bytes(data: bytes) -> bytes:
+    """``log_safe_json`` on UTF-8 ``data``, without decoding it: ``##[`` is ASCII, and
+    UTF-8 never uses an ASCII byte inside another character, so its bytes stand
+    exactly where the text has it."""
+    return data.replace(b"##[", b"##\\u005b")
+
+
 def print_document(text: str) -> None:
     """``text`` on standard output as ``-o FILE`` would write it (UTF-8)."""
     utf8_writer(sys.stdout)(encode(text))
