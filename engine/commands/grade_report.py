@@ -114,8 +114,6 @@ class _Printer:
     """Prints runs' lines; an eval's hints under the first of its runs printed."""
 
     def __init__(self, args) -> None:
-        from referee.engine.report import terminal
-
         self.color = use_color(sys.stdout, args.color)
         self.verbose = args.verbose
         self.hinted: set[str] = set()
