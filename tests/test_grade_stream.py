@@ -205,6 +205,7 @@ def test_a_record_comes_back_from_the_spill_as_it_went_in(tmp_path):
 
 def test_a_json_entry_holds_the_reports_data_and_what_was_written():
     from referee.engine.grade import RulesSource, grade_all, grader_info
+    from referee.engine.report.render import FREE_PARTS
     from referee.engine.report.terminal import Tally
     from referee.engine.report.write import WriteResult
     from referee.engine.run.workspace import discover
@@ -223,6 +224,7 @@ def test_a_json_entry_holds_the_reports_data_and_what_was_written():
                                                                         written["summary"])
             assert (entry["written"], entry["write_error"]) == (result.written, result.error or None)
             assert "warnings" not in entry  # the example runs have none
+            assert not set(entry) & set(FREE_PARTS)  # render.own_json does not walk it
 
 
 def test_a_grade_lets_each_run_go_once_it_is_in(tmp_path):

@@ -83,7 +83,8 @@ class RunReport:
     def json_entry(self, about: dict[str, Any], written: dict[str, Any]) -> dict[str, Any]:
         """The run's ``--json`` entry: ``about`` the run (made from its ``brief``), its
         warnings when it has any, every expectation and the eval's feedback as in
-        grading.json, then ``written`` (what happened to its files)."""
+        grading.json, then ``written`` (what happened to its files). It holds none of
+        ``render.FREE_PARTS``: ``render.own_json`` prints it unwalked."""
         document = self.document
         warnings = {"warnings": document["problems"]} if document["problems"] else {}
         return {**about, **warnings, "expectations": document["expectations"],
