@@ -52,7 +52,6 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 # A home folder, which names a person: /home/NAME, /Users/NAME, C:\Users\NAME (its
 # backslashes doubled inside JSON). Replaced by HOME in every file written.
 HOME = "<home>"
-_SURROGATE = re.compile("[\ud800-\udfff]")
 _POSIX_HOME = re.compile(r"/(?:home|Users)/(?!<)[^/\\\s\"'<>:;|*?]+")
 # Windows names a folder in any case and takes either slash: c:\users\ann, C:/Users/ann,
 # and WSL shows its drives as /mnt/c: /mnt/c/Users/ann.
@@ -282,7 +281,10 @@ def scrub_homes(text: str) -> str:
     Patterns run only on text that holds a word they need (a case-blind pattern tries
     every place of the text, which cost more than the rest of an import); a drive's home
     first, so ``C:/Users/ann`` is one home, not a drive before one."""
-    if "users" in text.lower():
+    # "users" in any case, looked for in the UTF-8 bytes lowered (their ASCII letters alone),
+    # which finds what the text lowered would: no other character lowers to u, s, e or r,
+    # and lowering bytes costs a fraction of lowering text that is not all ASCII
+    if b"users" in text.encode("utf-8", "surrogatepass").lower():
         text = _WINDOWS_HOME.sub(_home, text)
     if "/home/" in text or "/Users/" in text:
         text = _POSIX_HOME.sub(_home, text)
@@ -329,8 +331,7 @@ def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Line
          placeholders: tuple[tuple[str, str], ...]) -> None:
     text = written.render()
     written.lines.clear()  # the text is all that is kept of them: one copy, not two
-    if _SURROGATE.search(text):  # a lone surrogate ("\ud800" in the source's JSON): keep it as that escape
-        text = text.encode("utf-8", errors="backslashreplace").decode("utf-8")
+    text = _surrogates_escaped(text)  # a lone surrogate ("\ud800" in the source's JSON): kept as that escape
     if placeholders:  # before anything counts characters
         text = _replacer(placeholders).sub(lambda m: _placeholder(placeholders, m), text)
     files[name] = scrub_homes(text)
@@ -380,7 +381,16 @@ def computed_metrics(conversation: Conversation, transcript: str, response: str)
 
 
 def _json_file(value: Any) -> str:
-    text = dumps_file(value)
-    if _SURROGATE.search(text):  # a lone surrogate (a tool named "Bash\ud800" in the source's JSON): that escape
-        text = text.encode("utf-8", errors="backslashreplace").decode("utf-8")
-    return text + "\n"
+    # a lone surrogate (a tool named "Bash\ud800" in the source's JSON): that escape
+    return _surrogates_escaped(dumps_file(value)) + "\n"
+
+
+def _surrogates_escaped(text: str) -> str:
+    """``text`` with each lone surrogate written as its escape (``\\ud800``), which no
+    UTF-8 file holds. UTF-8 encodes every other character, so only text that fails to
+    encode holds one: one pass in C, where a search for them tried every character."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", errors="backslashreplace").decode("utf-8")
+    return text
