@@ -77,3 +77,24 @@ def test_a_reply_that_explains_the_format_stays_a_reply(tmp_path: Path, reply: s
     # a reply after it: a run that ends on an Action Input: line may have run it
     # (test_openai_run_ending_on_a_react_action)
     assert _grade(tmp_path, reply, {"role": "assistant", "content": "Nothing was run."}) == ["pass", "pass", "pass"]
+
+
+# every character str.isspace() takes for a blank, which found_in does not search
+BLANKS = "".join(chr(code) for code in range(0x110000) if chr(code).isspace())
+
+
+@pytest.mark.parametrize("blank", ["", BLANKS, BLANKS[::-1], "\n\n", " \t", "\u3000\u2028", "\r\n" * 3])
+def test_blank_text_writes_no_markup_so_it_is_not_searched(blank: str):
+    """found_in skips blank text (and a text already searched): every finder it is given
+    finds nothing there, as it would have found nothing."""
+    from referee.engine.run.importers import text_calls
+    from referee.engine.run.importers.openai_steps import MessageSteps, found_in
+
+    steps = MessageSteps(lambda *_: None, [])  # the run's declared tools: none
+    steps.declared.add("Point")
+    finders = [steps.call_markup, text_calls.call_markup, text_calls.react_trace, text_calls.react_action,
+               text_calls.react_action_at_end, text_calls.observation, text_calls.answer_markup]
+    for find in finders:
+        assert find(blank) is None, find
+        assert found_in(blank, [{"type": "x", "text": "Action: ls\nAction Input: /"}], find) == \
+            find("Action: ls\nAction Input: /")

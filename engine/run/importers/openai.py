@@ -121,62 +121,29 @@ class _Reader(Replies):
         self.submitted = False  # the last assistant message wrote mini-swe-agent's submit command
 
     def message(self, index: int, message: Any) -> None:
-        origin = self.locate(index, "", 0, "")
         role = _role(message)
         held, self.step_replies = self.step_replies, []
         acted, self.acted = self.acted, False
         awaiting, self.awaiting = self.awaiting, []
-        if role is None and is_reasoning(message):
-            # reasoning between a message item and its call changes nothing
-            self.step_replies, self.acted, self.awaiting = held, acted, awaiting
-            self.reasoning(index, message, origin)
-            return
-        if role is None and is_call_item(message):
-            self.sent_with_call(held)
-            self.last_action = None
-            self.asked = None  # the agent answered with a call
-        if role is None and isinstance(message, dict) and message.get("type") == "item_reference":
-            self.reference(index, origin)
-            return
-        if role is None and is_compaction(message):
-            self.compaction(index, origin)
-            return
         if role is None:
-            given = message.get("role") if isinstance(message, dict) else message
-            shown = repr(given) if isinstance(given, str) else type(given).__name__
-            what = "no role" if given is None else f"unknown role {shown}"
-            self.warn("unknown-message", origin, f"message {index + 1} has {what}; skipped")
-            if is_tool_item(message):  # a call or a tool's answer: the agent is at work
-                self.at_work = origin
-            # it may be (or hold) the agent's reply; a tool's call or answer holds the tool's words
-            if holds_reply(message) or (holds_words(message) and not is_tool_item(message)):
-                self.response_unknown("unread-text", origin, f"message {index + 1}, skipped, holds text that may be "
-                                      "a reply: the response is unknown")
-            # and a turn of the user or the harness, unless it is a tool's (an item, a role naming one)
-            if holds_words(message) and not is_tool_item(message) and not names_a_tool(given):
-                self.warn(HARNESS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, holds text that may be the "
-                          "harness's (a turn of the user): no check over the harness text can be decided")
-            if (holds_call(message) or may_hold(json.dumps(message, ensure_ascii=False, default=str))
-                    or names_a_tool(given)):
-                self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1}, skipped, may hold a tool call "
-                          "(of a format this importer does not read): no check over the run's calls can be decided")
+            self.no_role(index, message, held, acted, awaiting)
             return
         if message.get("is_demo") is True:
             self.demonstration(index, message)
             return
         if is_thread_message(message) and not self.threaded:
             self.threaded = True
-            self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} is an Assistants API thread message: the "
-                      "tool calls of its runs are in their run steps, which this importer does not read, so no "
-                      "check over the run's calls can be decided")
+            self.warn(CALLS_MAY_BE_MISSING, self.start(index), f"message {index + 1} is an Assistants API thread "
+                      "message: the tool calls of its runs are in their run steps, which this importer does not "
+                      "read, so no check over the run's calls can be decided")
         if holds_other_call(message, role):
-            self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} holds a tool call where this importer "
-                      "reads none (in its content, or under another name or role): no check over the run's calls "
-                      "can be decided")
+            self.warn(CALLS_MAY_BE_MISSING, self.start(index), f"message {index + 1} holds a tool call where this "
+                      "importer reads none (in its content, or under another name or role): no check over the run's "
+                      "calls can be decided")
         if role not in ("tool", "function") and holds_other_answer(message):
-            self.warn(CALLS_MAY_BE_MISSING, origin, f"message {index + 1} holds a tool's answer where this importer "
-                      "reads none (a tool_result block in its content): the call it answers is left unanswered or "
-                      "is not read, so no check over the run's calls can be decided")
+            self.warn(CALLS_MAY_BE_MISSING, self.start(index), f"message {index + 1} holds a tool's answer where this "
+                      "importer reads none (a tool_result block in its content): the call it answers is left "
+                      "unanswered or is not read, so no check over the run's calls can be decided")
         if role == "assistant":
             read = len(self.entries)
             self.assistant(index, message, acted, held + awaiting)
@@ -185,7 +152,7 @@ class _Reader(Replies):
         elif role in ("tool", "function"):
             self.tool(index, message, role)
             self.at_work = self.text_origin(index, message.get("content"))
-        elif self.harness(index, message, role, origin, acted):
+        elif self.harness(index, message, role, acted):
             # the replies of the message before held the command this turn answers:
             # they were sent with it, as words beside a tool call are
             self.sent_with_call(held + awaiting)
@@ -195,7 +162,46 @@ class _Reader(Replies):
             # between: the command the last assistant message wrote may still be answered
             self.awaiting, self.acted = held + awaiting, acted
 
-    def harness(self, index: int, message: dict, role: str, origin: Origin, acted: bool) -> bool:
+    def no_role(self, index: int, message: Any, held: list[int], acted: bool, awaiting: list[int]) -> None:
+        """An element of no role the format has: a Responses API item, or what is skipped
+        (said where it starts; a turn with a role is cited at its text, not its start).
+        ``held``, ``acted`` and ``awaiting`` are the reader's before the element."""
+        start = self.start(index)
+        if is_reasoning(message):
+            # reasoning between a message item and its call changes nothing
+            self.step_replies, self.acted, self.awaiting = held, acted, awaiting
+            self.reasoning(index, message, start)
+            return
+        if is_call_item(message):
+            self.sent_with_call(held)
+            self.last_action = None
+            self.asked = None  # the agent answered with a call
+        if isinstance(message, dict) and message.get("type") == "item_reference":
+            self.reference(index, start)
+            return
+        if is_compaction(message):
+            self.compaction(index, start)
+            return
+        given = message.get("role") if isinstance(message, dict) else message
+        shown = repr(given) if isinstance(given, str) else type(given).__name__
+        what = "no role" if given is None else f"unknown role {shown}"
+        self.warn("unknown-message", start, f"message {index + 1} has {what}; skipped")
+        if is_tool_item(message):  # a call or a tool's answer: the agent is at work
+            self.at_work = start
+        # it may be (or hold) the agent's reply; a tool's call or answer holds the tool's words
+        if holds_reply(message) or (holds_words(message) and not is_tool_item(message)):
+            self.response_unknown("unread-text", start, f"message {index + 1}, skipped, holds text that may be "
+                                  "a reply: the response is unknown")
+        # and a turn of the user or the harness, unless it is a tool's (an item, a role naming one)
+        if holds_words(message) and not is_tool_item(message) and not names_a_tool(given):
+            self.warn(HARNESS_MAY_BE_MISSING, start, f"message {index + 1}, skipped, holds text that may be the "
+                      "harness's (a turn of the user): no check over the harness text can be decided")
+        if (holds_call(message) or may_hold(json.dumps(message, ensure_ascii=False, default=str))
+                or names_a_tool(given)):
+            self.warn(CALLS_MAY_BE_MISSING, start, f"message {index + 1}, skipped, may hold a tool call "
+                      "(of a format this importer does not read): no check over the run's calls can be decided")
+
+    def harness(self, index: int, message: dict, role: str, acted: bool) -> bool:
         """A user, system or developer turn: harness text (the first user turn is the
         eval prompt). Words it holds in a shape not read (a UI message's ``parts``, as
         the AI SDK 5 gives them with no content; content that is one object) leave the
@@ -207,8 +213,8 @@ class _Reader(Replies):
         content = message.get("content")
         lost = words_unread(content) or parts_unread(message)
         if lost:
-            self.warn(HARNESS_MAY_BE_MISSING, origin, f"message {index + 1} ({role}) holds text in a shape this "
-                      "importer does not read (its parts, or content of another shape): no check over the harness "
+            self.warn(HARNESS_MAY_BE_MISSING, self.start(index), f"message {index + 1} ({role}) holds text in a shape "
+                      "this importer does not read (its parts, or content of another shape): no check over the harness "
                       "text can be decided")
         text = text_of(content)
         answer = found_in(text, content, answer_markup) if role == "user" else None
@@ -253,8 +259,7 @@ class _Reader(Replies):
         # with the text all the same
         sent_with_call = bool(calls) or isinstance(legacy, dict) or content_calls(message.get("content"))
         said = [(member, text_of(message.get(member))) for member in _SAID]
-        first = next((member for member, text in said if text), "content")
-        origin = self.text_origin(index, message.get(first), first)
+        first = next((member for member, text in said if text), "content")  # where its words are cited
         # a call the model wrote as text: not read, but the message made one all the same
         sent_with_call = self.calls_as_text(index, said[0][1], message.get("content")) or sent_with_call
         sent_with_call = self.action_parsed(index, message, sent_with_call) or sent_with_call
@@ -268,10 +273,11 @@ class _Reader(Replies):
         # not read there may still be the reply after them (words_lost is told as before)
         merged = not sent_with_call and holds_other_call(message, "assistant")
         if merged and any(text.strip() for _, text in said):
-            self.steps_merged(index, origin)
+            self.steps_merged(index, self.text_origin(index, message.get(first), first))
         audio = message.get("audio")
         if any(words_unread(message.get(key)) for key in _SAID):
-            self.words_lost(origin, f"message {index + 1} holds text in a shape this importer does not read",
+            self.words_lost(self.text_origin(index, message.get(first), first), f"message {index + 1} holds text "
+                            "in a shape this importer does not read",
                             sent_with_call)
         if parts_unread(message):
             self.words_lost(self.locate(index, "parts", 0, "/parts"), f"message {index + 1} holds text in its "

@@ -35,7 +35,8 @@ class ToolCalls(MessageSteps):
         self.name = name
         self.statuses = Statuses(name, error_when, self.warn)  # the statuses of the answered calls
         self.open: dict[str, list[int]] = {}  # tool_call_id (or "function:<name>") -> positions
-        self.answered_at: dict[str, tuple[int, tuple]] = {}  # the same key -> (the call answered last, its answer)
+        # the same key -> (the call answered last, the message that answered it), compared only when answered again
+        self.answered_at: dict[str, tuple[int, dict]] = {}
         self.ids: set[str] = set()
 
     def call(self, index: int, nth: int, call: Any, legacy: bool = False) -> None:
@@ -135,7 +136,7 @@ class ToolCalls(MessageSteps):
             else:
                 R.unplaced_answer(self.problems, origin, shown or None)
             return
-        self.answered_at[key] = (position, _answer(message))
+        self.answered_at[key] = (position, message)
         call = R.call_at(self.entries, position)
         content = message.get("content")
         lost = not isinstance(content, dict) and words_unread(content)  # an object is kept whole as the return
@@ -161,8 +162,8 @@ class ToolCalls(MessageSteps):
     def answered_again(self, key: str, message: dict, origin: Origin) -> None:
         """A second, different answer to a call: which one counts is not said, so the
         call's status and return are unknown (the same answer repeated changes nothing)."""
-        position, answer = self.answered_at[key]
-        if answer != _answer(message):
+        position, first = self.answered_at[key]
+        if _answer(first) != _answer(message):
             R.answered_again(self.entries, position, self.problems, origin)
 
 

@@ -45,6 +45,11 @@ class MessageSteps:
         self.warn(code, origin, message)
         self.reply_unread = self.reply_unread or origin
 
+    def start(self, index: int) -> Origin:
+        """Where message ``index`` starts: asked for only where something cites it (a
+        warning, an item of no role), as most messages are cited at their text or calls."""
+        return self.locate(index, "", 0, "")
+
     def text_origin(self, index: int, content: Any, member: str = "content") -> Origin:
         """Where a message's text is: its first text part's ``text`` when the content
         is parts (in a pretty-printed document a line below the member's key), else
@@ -74,10 +79,9 @@ class MessageSteps:
 
     def unordered(self, index: int) -> None:
         """A thread whose messages' order is unknown (``in_time_order``): so is its response."""
-        first = self.locate(index, "", 0, "")
-        self.response_unknown("message-order", first, "the thread's messages are not listed oldest first and not all "
-                              "give their created_at, so the order they were written in is unknown: the response is "
-                              "unknown")
+        self.response_unknown("message-order", self.start(index), "the thread's messages are not listed oldest "
+                              "first and not all give their created_at, so the order they were written in is "
+                              "unknown: the response is unknown")
 
     def reasoning(self, index: int, item: dict, origin: Origin) -> None:
         """A Responses API ``reasoning`` item: the model's reasoning (its summary, its
@@ -185,9 +189,12 @@ def found_in(text: str, content: Any, find: Callable[[str], str | None]) -> str 
     """What ``find`` finds (how a user turn shows it answers a command taken from the
     agent's text, ``answer_markup``; a ReAct call, ``react_action``), looked for in the
     words read and in every text the content holds, read or not (one part given as an
-    object, a part after another): a command so written or answered was run all the same."""
-    found = find(text)
+    object, a part after another): a command so written or answered was run all the same.
+    Blank text writes none (the words of most messages that make a call), and text looked
+    in once (content that is the words read) finds nothing the second time: neither is
+    looked in."""
+    found = find(text) if text and not text.isspace() else None
     if found is None:
-        found = next((markup for item in nested(content) if isinstance(item, str)
+        found = next((markup for item in nested(content) if isinstance(item, str) and item != text
                       and (markup := find(item)) is not None), None)
     return found
