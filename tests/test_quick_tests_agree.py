@@ -1,7 +1,8 @@
 """Quick tests that stand in for slower ones give exactly what the slower ones give.
 
 - ``safejson.json_value`` calls the decoder's scanner itself; ``JSONDecoder.decode``
-  (with the same depth limit) is the reference.
+  (with the same depth limit) is the reference. It checks the depth limit on the
+  value read (``_deeper``); ``depth_exceeded`` of the text is the reference.
 - The claim finder's pre-tests (``claims._Needs``, ``claims._has_field_sign``) are
   substring tests standing for regexes, the case-insensitive ones included, with
   the letters outside ASCII that such a regex folds to ASCII.
@@ -50,12 +51,34 @@ def test_json_value_is_what_the_decoder_reads(text):
     assert repr(safejson.json_value(text)) == repr(_decoded(text))
 
 
+NESTED = st.recursive(st.none() | st.integers() | st.text(alphabet="[]{}\"\\ab", max_size=4),
+                      lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text("[{]}\"", max_size=2), inner,
+                                                                                max_size=3), max_leaves=12)
+
+
+@settings(max_examples=300)
+@given(NESTED, st.integers(min_value=0, max_value=5), st.sampled_from([None, 1]))
+def test_the_depth_of_a_value_read_is_the_depth_of_its_text(value, limit, indent):
+    """Brackets inside strings and keys, empty containers, spread JSON: the nesting of
+    the containers read is the nesting of the brackets written."""
+    text = json.dumps(value, indent=indent)
+    assert safejson._deeper(value, limit) == (safejson.depth_exceeded(text, limit) is not None)
+
+
 def test_json_value_keeps_the_depth_limit_and_json_whitespace():
     limit = safejson.MAX_JSON_DEPTH
     for depth in (limit - 1, limit, limit + 1, 2 * limit, 3 * limit):
         for text in ("[" * depth + "]" * depth, "[" * depth, '{"a":' * depth + "1" + "}" * depth):
             assert repr(safejson.json_value(text)) == repr(_decoded(text))
     assert safejson.json_value("[" * limit + "]" * limit) is not None
+    # long and bracket-heavy, its strings and keys too: only the containers' nesting counts
+    wide = json.dumps([{"k[": ["[{" * 300, {"a": [[]]}]} for _ in range(400)])
+    deep = json.dumps({"[": [{"{": "]" * 600}] * 400, "d": json.loads("[" * (limit - 1) + "]" * (limit - 1))})
+    deeper = deep.replace('"d": [[', '"d": [[[', 1).replace("]]}", "]]]}")  # one more level: the limit's
+    for text in (wide, deep, deeper):
+        assert len(text) > 2 * limit and repr(safejson.json_value(text)) == repr(_decoded(text))
+    assert safejson.json_value(wide) is not None and safejson.json_value(deep) is not None
+    assert safejson.json_value(deeper) is None and json.loads(deeper)  # valid, but too deep
     assert safejson.json_value("[" * (limit + 1) + "]" * (limit + 1)) is None
     assert safejson.json_value(" \n[1]\r\t") == ([1],)
     assert safejson.json_value("[1]\xa0") is None and safejson.json_value("\x0b[1]") is None
