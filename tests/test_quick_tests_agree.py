@@ -2,7 +2,9 @@
 
 - ``safejson.json_value`` calls the decoder's scanner itself; ``JSONDecoder.decode``
   (with the same depth limit) is the reference. It checks the depth limit on the
-  value read (``_deeper``); ``depth_exceeded`` of the text is the reference.
+  value read (``_deeper``); the depth of the text it was read from is the reference.
+- ``safejson.depth_exceeded`` measures the depth with its strings cut out; a walk
+  over the text's strings and brackets (``walk_depth``) is the reference.
 - The claim finder's pre-tests (``claims._Needs``, ``claims._has_field_sign``) are
   substring tests standing for regexes, the case-insensitive ones included, with
   the letters outside ASCII that such a regex folds to ASCII.
@@ -62,7 +64,16 @@ def test_the_depth_of_a_value_read_is_the_depth_of_its_text(value, limit, indent
     """Brackets inside strings and keys, empty containers, spread JSON: the nesting of
     the containers read is the nesting of the brackets written."""
     text = json.dumps(value, indent=indent)
-    assert safejson._deeper(value, limit) == (safejson.depth_exceeded(text, limit) is not None)
+    assert safejson._deeper(value, limit) == (safejson.walk_depth(text, limit) is not None)
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet=st.sampled_from(list('[]{}"\\\nab')), max_size=40), st.integers(min_value=0, max_value=5))
+@example('[["]"[', 2)  # a closing bracket in a string: not one that closes
+@example('["]"[[', 1)  # a bracket in a string, a string cut short
+@example('\\"[[\\"]"[', 1)  # a backslash outside a string; an escaped quote inside one
+def test_depth_exceeded_is_the_walk_over_strings_and_brackets(text, limit):
+    assert safejson.depth_exceeded(text, limit) == safejson.walk_depth(text, limit)
 
 
 def test_json_value_keeps_the_depth_limit_and_json_whitespace():

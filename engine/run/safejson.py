@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+from itertools import accumulate
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable
@@ -94,7 +95,11 @@ _DECODER = json.JSONDecoder(parse_float=_bounded_float, parse_int=_bounded_int,
 _SCAN: Callable[[str, int], tuple[Any, int]] = getattr(_DECODER, "scan_once")  # set by __init__, not typed
 _JSON_SPACE = " \t\n\r"
 # A JSON string (or one cut short) or a bracket: what a pass over JSON's structure looks at.
-JSON_TOKEN = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"?|[\[\]{}]', re.DOTALL)
+_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"?'
+JSON_TOKEN = re.compile(_STRING + r"|[\[\]{}]", re.DOTALL)
+_STRINGS = re.compile(_STRING, re.DOTALL)  # JSON_TOKEN's strings: cut out, they leave its brackets
+_BRACKET = re.compile(r"[\[\]{}]")
+_STEP = {"[": 1, "{": 1, "]": -1, "}": -1}  # what a bracket does to the depth
 _COLON = re.compile(r"[ \t\n\r]*:")  # after a string: it is a key
 
 
@@ -256,11 +261,22 @@ def json_prefix(text: str) -> tuple[Any, int] | None:
 def depth_exceeded(text: str, limit: int) -> int | None:
     """The offset where bracket nesting first exceeds ``limit``, else None.
 
-    Brackets inside strings do not count. Linear: a regex finds strings and
-    brackets in C; most documents skip the scan since they cannot be that deep.
+    Brackets inside strings do not count. Linear, and in C: most texts hold too few
+    brackets to be that deep; the others have their strings cut out and the depth
+    after each bracket left summed up. Only a text deeper than ``limit`` is walked
+    token by token (``walk_depth``) to find where: that walk in Python cost 40 % of
+    reading a 70 KB stylesheet a tool printed.
     """
     if len(text) <= limit or text.count("[") + text.count("{") <= limit:
         return None
+    steps = map(_STEP.__getitem__, _BRACKET.findall(_STRINGS.sub("", text)))
+    if max(accumulate(steps), default=0) <= limit:
+        return None
+    return walk_depth(text, limit)
+
+
+def walk_depth(text: str, limit: int) -> int | None:
+    """``depth_exceeded``, by a walk over the strings and brackets of ``text``."""
     depth = 0
     for match in JSON_TOKEN.finditer(text):
         char = match.group()[0]
