@@ -3,6 +3,8 @@
 - ``safejson.json_value`` calls the decoder's scanner itself; ``JSONDecoder.decode``
   (with the same depth limit) is the reference. It checks the depth limit on the
   value read (``_deeper``); the depth of the text it was read from is the reference.
+- ``safejson.parse_json`` reads first and measures the depth after; measuring the
+  text before reading it (``too-deep`` whatever else is wrong) is the reference.
 - ``safejson.depth_exceeded`` measures the depth with its strings cut out; a walk
   over the text's strings and brackets (``walk_depth``) is the reference.
 - The claim finder's pre-tests (``claims._Needs``, ``claims._has_field_sign``) are
@@ -65,6 +67,24 @@ def test_the_depth_of_a_value_read_is_the_depth_of_its_text(value, limit, indent
     the containers read is the nesting of the brackets written."""
     text = json.dumps(value, indent=indent)
     assert safejson._deeper(value, limit) == (safejson.walk_depth(text, limit) is not None)
+
+
+@settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow])
+@given(st.integers(min_value=0, max_value=3), st.integers(min_value=-3, max_value=3), JSONISH, JSONISH)
+def test_parse_json_refuses_what_is_too_deep_before_anything_else(lines, depth, inner, outer):
+    """Around the depth limit, valid or not, deep JSON deeper than the decoder's own
+    recursion: too deep is what parse_json says when the text is, else what the decoder says."""
+    limit = safejson.MAX_JSON_DEPTH
+    nested = (limit + depth) if depth <= 1 else limit * (depth + 1)  # up to 4 times the limit
+    text = "\n" * lines + "[" * nested + inner + "]" * nested + outer
+    found = safejson.parse_json(text, "r.json", 3)
+    deep_at = safejson.walk_depth(text, limit)
+    if deep_at is not None:
+        assert found.problem == safejson.Problem("too-deep", "r.json", f"JSON nested deeper than {limit} levels; not "
+                                                 "parsed", 3 + text.count("\n", 0, deep_at))
+    else:
+        assert repr((found.ok, found.value)) == repr((True, _decoded(text)[0]) if _decoded(text) else (False, None))
+        assert found.ok or found.problem.code == "bad-json"
 
 
 @settings(max_examples=500)

@@ -117,33 +117,46 @@ def parse_json(text: str, report: str, first_line: int = 1, code: str = "bad-jso
 
     ``first_line`` is the line of ``text``'s first character in its file, so the
     reported line points into that file. Nesting beyond ``MAX_JSON_DEPTH`` is
-    refused by a pre-scan (``too-deep``) so deep input cannot exhaust the stack.
+    refused (``too-deep``), whatever else is wrong with the text: the decoder's
+    recursion stops far deeper nesting long before the stack runs out, so the depth
+    is measured on the value read, and on the text only when the decoder refused it.
     """
     if not text.strip():
         return JsonResult(False, None, Problem(code, report, "empty: no JSON value", first_line))
-    deep_at = depth_exceeded(text, MAX_JSON_DEPTH)
-    if deep_at is not None:
-        line = first_line + text.count("\n", 0, deep_at)
-        message = f"JSON nested deeper than {MAX_JSON_DEPTH} levels; not parsed"
-        return JsonResult(False, None, Problem("too-deep", report, message, line))
     try:
         value = _DECODER.decode(text)
-    except json.JSONDecodeError as raised:
-        exc = syntax_error(raised)
-        line = first_line + exc.lineno - 1
-        message = f"invalid JSON: {exc.msg} (line {line}, column {exc.colno})"
-        return JsonResult(False, None, Problem(code, report, message, line))
-    except NumberOutOfRange as exc:
+    except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
+        return JsonResult(False, None, _too_deep(text, report, first_line) or _refused(exc, text, report,
+                                                                                       first_line, code))
+    if _nested_too_deep(text, value):
+        return JsonResult(False, None, _too_deep(text, report, first_line))
+    return JsonResult(True, value)
+
+
+def _too_deep(text: str, report: str, first_line: int) -> Problem | None:
+    """The problem of ``text`` nested deeper than ``MAX_JSON_DEPTH``, at the line where; None when it is not."""
+    deep_at = depth_exceeded(text, MAX_JSON_DEPTH)
+    if deep_at is None:
+        return None
+    line = first_line + text.count("\n", 0, deep_at)
+    return Problem("too-deep", report, f"JSON nested deeper than {MAX_JSON_DEPTH} levels; not parsed", line)
+
+
+def _refused(exc: Exception, text: str, report: str, first_line: int, code: str) -> Problem:
+    """Why the decoder refused ``text``, at the line where."""
+    if isinstance(exc, json.JSONDecodeError):
+        found = syntax_error(exc)
+        line = first_line + found.lineno - 1
+        return Problem(code, report, f"invalid JSON: {found.msg} (line {line}, column {found.colno})", line)
+    if isinstance(exc, NumberOutOfRange):
         at = text.find(exc.text)
         line = first_line + (text.count("\n", 0, at) if at >= 0 else 0)
-        return JsonResult(False, None, Problem(code, report, f"{exc}; the JSON was not read", line))
-    except KeyTwice as exc:
+        return Problem(code, report, f"{exc}; the JSON was not read", line)
+    if isinstance(exc, KeyTwice):
         again = _key_again(text, exc.key)
         line = first_line + (text.count("\n", 0, again) if again is not None else 0)
-        return JsonResult(False, None, Problem(code, report, f"invalid JSON: {exc} (line {line})", line))
-    except (ValueError, RecursionError) as exc:  # e.g. an integer with too many digits
-        return JsonResult(False, None, Problem(code, report, f"invalid JSON: {exc}", first_line))
-    return JsonResult(True, value)
+        return Problem(code, report, f"invalid JSON: {exc} (line {line})", line)
+    return Problem(code, report, f"invalid JSON: {exc}", first_line)  # e.g. an integer with too many digits
 
 
 def _key_again(text: str, key: str) -> int | None:
@@ -185,12 +198,14 @@ def json_value(text: str) -> tuple[Any] | None:
         return None
     if end != size and end != len(text.rstrip(_JSON_SPACE)):
         return None
-    # JSON nested deeper than the limit has more than the limit in opening brackets
-    # (and so more than twice the limit in characters)
-    if size > 2 * MAX_JSON_DEPTH and text.count("[") + text.count("{") > MAX_JSON_DEPTH and \
-            _deeper(value, MAX_JSON_DEPTH):
-        return None
-    return (value,)
+    return None if _nested_too_deep(text, value) else (value,)
+
+
+def _nested_too_deep(text: str, value: Any) -> bool:
+    """Whether ``value``, read from ``text``, nests deeper than ``MAX_JSON_DEPTH``. Such
+    JSON has more than the limit in opening brackets (so twice the limit in characters)."""
+    return len(text) > 2 * MAX_JSON_DEPTH and text.count("[") + text.count("{") > MAX_JSON_DEPTH and \
+        _deeper(value, MAX_JSON_DEPTH)
 
 
 def _deeper(value: Any, limit: int) -> bool:
