@@ -1,7 +1,6 @@
 """JSON read without ever raising, within limits: nesting at most ``MAX_JSON_DEPTH``
-deep (refused by a pre-scan before the decoder's recursion sees it; ``json_value``
-refuses it on the value read, since the scanner stops far deeper nesting with a
-RecursionError long before the stack runs out), numbers at most
+deep (measured on the value read: the decoder's recursion stops far deeper nesting
+with a RecursionError long before the stack runs out), numbers at most
 ``MAX_NUMBER_CHARS`` long and within 1e±``MAX_EXPONENT`` (fractions as exact
 Decimals). What ``engine.run.safeio`` reads as JSON, and every JSON payload of a
 transcript, goes through here.
