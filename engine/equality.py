@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.checks.folding import text_form
+from referee.engine.checks.keys import Undecided, in_nfc
 from referee.engine.values import EvalError, UnreadJson, as_decimal, is_number, plain_top, render, type_name
 
 
@@ -42,16 +43,24 @@ def _equal(a: Any, b: Any, ignore_case: bool) -> bool | EvalError:
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and _all_equal(zip(a, b), ignore_case)
     if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and _all_equal(((a[k], b[k]) for k in a), ignore_case)
+        return _objects_equal(a, b, ignore_case)
     if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
         return type(a) is type(b) and a == b
     return False
 
 
+def _objects_equal(a: dict, b: dict, ignore_case: bool) -> bool | EvalError:
+    """Objects are equal when their keys are the same in NFC, each with an equal value;
+    unknown where one holds a key twice (equal in NFC) with different values."""
+    a, b = in_nfc(a), in_nfc(b)
+    return a.keys() == b.keys() and _all_equal(((a[k], b[k]) for k in a), ignore_case)
+
+
 def _all_equal(pairs, ignore_case: bool) -> bool | EvalError:
     unknown: EvalError | None = None
     for x, y in pairs:
-        found = _equal(x, y, ignore_case)
+        undecided = x if isinstance(x, Undecided) else y if isinstance(y, Undecided) else None
+        found = _equal(x, y, ignore_case) if undecided is None else undecided.error
         if found is False:
             return False
         if isinstance(found, EvalError) and unknown is None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.checks.keys import key_of
 from referee.engine.run.model import Note, Payload, ToolCall
 from referee.engine.values import (Anchor, EvalError, Missing, Prov, Result, UnreadJson, Val, render, type_name,
                                    unread_json)
@@ -104,8 +105,12 @@ def get(val: Val, key: str | int) -> Result:
     if isinstance(value, Note):
         return _note_field(val, value, key)
     if isinstance(value, dict):
-        if isinstance(key, str) and key in value:
-            return _child(val, key, value[key])
+        try:
+            written = key_of(value, key) if isinstance(key, str) else None
+        except EvalError as exc:
+            raise EvalError(f"{val.label}: {exc}") from None
+        if written is not None:
+            return _child(val, written, value[written])
         return Missing(f"{val.label} has no field {render(key)}", val.prov)
     if isinstance(value, (list, tuple)):
         return _index(val, key)

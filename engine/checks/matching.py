@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any, Callable, Sequence, TypeVar
 
 from referee.engine.budget import spend
+from referee.engine.checks.keys import key_of
 from referee.engine.equality import equal, unread_against
 from referee.engine.values import EvalError, UnreadJson, plain_top, render, type_name
 
@@ -83,9 +84,10 @@ def _includes_object(actual: Any, expected: dict, path: str) -> str | None:
         return f"{path or 'the value'} is {type_name(actual)}, not an object"
     for key, want in expected.items():
         where = f"{path}.{key}" if path else key
-        if key not in actual:
+        written = key_of(actual, key)  # equal to it in NFC
+        if written is None:
             return f"{where} is absent"
-        reason = includes(actual[key], want, where)
+        reason = includes(actual[written], want, where)
         if reason:
             return reason
     return None

@@ -21,6 +21,7 @@ from referee.engine.budget import spend
 from referee.engine.checks.base import (Context, Expr, Leaf, Polarity, decided, evidence_of, located,
                                         missing_verdict)
 from referee.engine.regexes import Pattern
+from referee.engine.checks.keys import key_of
 from referee.engine.equality import equal, unread_against
 from referee.engine.values import Missing, UnreadJson, plain_top, render, type_name
 from referee.engine.verdict import Verdict
@@ -57,9 +58,10 @@ def mismatch(actual: Any, shape: Shape, ctx: Context, path: str = "") -> str | N
             return f"{where} is {type_name(actual)}, not an object"
         for key, part in shape.parts:
             inner = f"{path}.{key}" if path else key
-            if key not in actual:
+            written = key_of(actual, key)  # equal to it in NFC
+            if written is None:
                 return f"{inner} is absent"
-            reason = mismatch(actual[key], part, ctx, inner)
+            reason = mismatch(actual[written], part, ctx, inner)
             if reason:
                 return reason
         return None
