@@ -2,7 +2,7 @@
 
 On args ``{"Mu\\u0308ller": 1}`` (a key written decomposed) ``args["Müller"]`` had no
 field while ``"Müller" in keys(args)`` held, so 'no calls where .args["Müller"] == 1'
-passed. The conformance cases (verdicts-compare.yaml, field-*, object-*)
+passed. The conformance cases (verdicts-compare.yaml, field-*, object-*, jsonpath-field-*)
 show the verdicts; here a lookup on any object, keys written whole or decomposed, is
 checked against a lookup on the object with its keys put in NFC: the same value, no
 field, or (two keys equal in NFC with different values) an ERROR."""
@@ -14,8 +14,10 @@ import unicodedata
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from jsonpath_ng.ext import parse
 
 from referee.engine.checks.access import get
+from referee.engine.checks.exprs import JsonPathGet
 from referee.engine.equality import equal
 from referee.engine.values import EvalError, Missing, Val
 
@@ -47,6 +49,27 @@ def _looked_up(obj: dict, name: str) -> int | None | type[EvalError]:
     return None if isinstance(found, Missing) else found.value
 
 
+class _Ctx:
+    """A Context's part a jsonpath over a constant reads: none."""
+
+
+class _Const:
+    def __init__(self, val: Val):
+        self.val = val
+
+    def eval(self, ctx) -> Val:
+        return self.val
+
+
+def _selected(obj: dict, name: str) -> int | None | type[EvalError]:
+    query_text = "$[%r]" % name
+    try:
+        found = JsonPathGet(_Const(Val(obj, None)), parse(query_text), query_text).eval(_Ctx()).value
+    except EvalError:
+        return EvalError
+    return found[0] if found else None
+
+
 @settings(max_examples=200)
 @given(OBJECTS, st.data(), st.sampled_from(["NFC", "NFD", None]))
 def test_a_field_is_the_key_equal_to_it_in_nfc(obj: dict, data, form):
@@ -54,6 +77,7 @@ def test_a_field_is_the_key_equal_to_it_in_nfc(obj: dict, data, form):
     name = data.draw(st.sampled_from(sorted(obj)) if obj and data.draw(st.booleans()) else KEYS)
     name = name if form is None else unicodedata.normalize(form, name)
     assert _looked_up(obj, name) == _expected(obj, name)
+    assert _selected(obj, name) == _expected(obj, name)
 
 
 @settings(max_examples=150)

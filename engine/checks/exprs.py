@@ -15,6 +15,7 @@ from referee.engine.checks.base import Context, Expr, present
 from referee.engine.checks.jsonpath_arithmetic import check_arithmetic
 from referee.engine.checks.jsonpath_numbers import for_query, given_back
 from referee.engine.checks.jsonpath_orders import find_sure
+from referee.engine.checks.jsonpath_keys import find_keys_in_nfc
 from referee.engine.checks.jsonpath_texts import compare_in_text_form, one_run
 from referee.engine.checks.jsonpath_unread import watch_unread
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, plain, render, type_name
@@ -167,6 +168,7 @@ class JsonPathGet:
         check_arithmetic(self.query, self.text)
         watch_unread(self.query, self.text)
         compare_in_text_form(self.query)
+        find_keys_in_nfc(self.query)
         found = _found(self.query, for_query(plain(base.value)), self.text)
         prov = base.prov
         items = tuple(Val(given_back(m.value), _match_prov(base, m.full_path)) for m in found)

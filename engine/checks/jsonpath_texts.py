@@ -7,8 +7,8 @@ passed where the language's ``==`` says the two names are one. Each comparison o
 filter (``==``, ``!=`` and the orderings), and each value a sort orders by (a field,
 ``$[/name]``, or the values themselves, ```sorted```), now sees its texts in
 ``text_form`` (NFC, never case folded: a query has no ``ignoring case``): a literal,
-once, and each value a side selects, texts inside a list or an object too (keys stay
-as written, as ``==`` keeps them). Only what is compared changes: what the query
+once, and each value a side selects, texts inside a list or an object too (and an
+object's keys, as ``==`` compares them). Only what is compared changes: what the query
 selects keeps its text as written, and its functions (``sub``, ``split``) read the
 text as written, as a regex does.
 """
@@ -21,6 +21,7 @@ from typing import Any, Iterator
 
 from referee.engine.checks.folding import text_form
 from referee.engine.checks.jsonpath_budget import nodes
+from referee.engine.checks.keys import Undecided, in_nfc
 
 COMPARISONS = frozenset({"==", "=", "!=", "<", "<=", ">", ">="})
 _INSTALLED = "_referee_text_form"
@@ -122,7 +123,17 @@ def in_text_form(value: Any, forms: dict[int, tuple[Any, Any]] | None = None) ->
         items = [in_text_form(item, forms) for item in value]
         made: Any = value if all(a is b for a, b in zip(items, value)) else items
     else:
-        pairs = {key: in_text_form(item, forms) for key, item in value.items()}
-        made = value if all(pairs[key] is item for key, item in value.items()) else pairs
+        made = _object_in_text_form(value, forms)
     forms[id(value)] = (value, made)
     return made
+
+
+def _object_in_text_form(value: dict, forms: dict[int, tuple[Any, Any]]) -> Any:
+    """``value`` with its keys (as ``==`` compares them, ``checks.keys.in_nfc``) and its
+    texts in ``text_form``; an ERROR where it holds a key twice with different values."""
+    keyed = in_nfc(value)
+    undecided = next((item for item in keyed.values() if isinstance(item, Undecided)), None)
+    if undecided is not None:
+        raise undecided.error
+    pairs = {key: in_text_form(item, forms) for key, item in keyed.items()}
+    return value if keyed is value and all(pairs[key] is item for key, item in value.items()) else pairs
