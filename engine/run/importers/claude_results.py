@@ -23,11 +23,17 @@ _CUT = re.compile(r"\n\n\.\.\. \[[0-9]+ lines truncated\] \.\.\.(?:\n|$)")
 # output: asked for (run_in_background), sent there with Ctrl+B, or moved there when it
 # outran its timeout; a Monitor call's watcher it started (each line the watcher prints
 # comes later, as a task notification); an Agent call whose subagent runs on in the
-# background (Claude Code 2.x's default). The output comes later, to other calls
-# (BashOutput, TaskOutput, a Read of its output file) or in a notice, if at all.
+# background (Claude Code 2.x's default); a Workflow call, whose script always runs on in
+# the background ("Workflow launched in background. Task ID: ...", then a Summary, Run ID,
+# Transcript dir or Script file line as the version writes). The output comes later, to
+# other calls (BashOutput, TaskOutput, a Read of its output file) or in a notice, if at all.
 _BACKGROUND = re.compile(r"\s*(?:Command running in background with ID:|Command was manually backgrounded by user"
                          r" with ID:|Command did not complete within its [^\n]{0,80}moved to the background"
-                         r"|Monitor started \(task |Async agent launched successfully)")
+                         r"|Monitor started \(task |Async agent launched successfully"
+                         r"|Workflow launched in background\. Task ID:)")
+# toolUseResult's status of an Agent or Workflow call that only launched its work: in the
+# background here, or in a remote session (the Workflow tool answers with one or the other)
+_LAUNCH_STATUSES = ("async_launched", "remote_launched")  # a tuple: a status of any type is compared, never hashed
 
 
 def structured(rec: dict) -> Any:
@@ -70,12 +76,12 @@ def cut(content: Any) -> bool:
 def backgrounded(args: Any, content: Any, structured: Any) -> bool:
     """Whether a call's answer is only the notice that it runs on in the background (the
     call asked for it, ``toolUseResult`` names the background task, a Monitor's watcher
-    or an Agent's launch, ``async_launched``, or the answer is Claude Code's notice): the
-    command's output and exit status are not in it."""
+    or an Agent's or Workflow's launch, ``_LAUNCH_STATUSES``, or the answer is Claude Code's
+    notice): the command's output and exit status are not in it."""
     asked = isinstance(args, dict) and args.get("run_in_background") is True
     named = isinstance(structured, dict) and (isinstance(structured.get("backgroundTaskId"), str)
                                               or structured.get("backgroundedByUser") is True or _watcher(structured)
-                                              or structured.get("status") == "async_launched")
+                                              or structured.get("status") in _LAUNCH_STATUSES)
     return asked or named or _BACKGROUND.match(_first_text(content)) is not None
 
 
