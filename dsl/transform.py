@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, Callable
 from referee.dsl import ast
 from referee.dsl.decode import Decoding
 from referee.dsl.errors import Diagnostic, did_you_mean, line_of
+from referee.dsl.object_keys import repeated_keys
 
 if TYPE_CHECKING:
     from lark import Token
@@ -134,12 +135,8 @@ class ToAst(Decoding):
 
     def object(self, meta, children):
         pairs = [c for c in children if c is not None]
-        seen: set[str] = set()
-        for key, _value, token in pairs:
-            if key in seen:
-                self.at.error("duplicate-key", f"key \"{key}\" appears twice in this object",
-                              token)
-            seen.add(key)
+        for index, message, hint in repeated_keys([key for key, _, _ in pairs]):
+            self.at.error("duplicate-key", message, pairs[index][2], hint)
         items = tuple((key, value) for key, value, _ in pairs)
         return ast.ObjectLit(items, self.at.span(meta))
 

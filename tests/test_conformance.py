@@ -3,7 +3,8 @@
 Verdict cases (``verdicts-*.yaml``) compile one rule and evaluate it on one run,
 written into a temporary directory in the real run layout and loaded with the
 real loader. Error cases (``errors-*.yaml``) parse and compile rules text and
-expect a diagnostic with the given code, line and column.
+expect a diagnostic with the given code, line and column (and, when the case names
+them, ``message_contains`` and the whole ``hint``).
 
 A verdict case::
 
@@ -99,10 +100,15 @@ def _check_error_case(case: dict, tmp_path: Path) -> None:
         found = err.diagnostics
     got = [(d.code, d.line, d.column) for d in found]
     expected = (want["code"], want.get("line"), want.get("column"))
-    matching = [g for g in got if g[0] == expected[0]
-                and (expected[1] is None or g[1] == expected[1])
-                and (expected[2] is None or g[2] == expected[2])]
+    matching = [d for d in found if d.code == expected[0]
+                and (expected[1] is None or d.line == expected[1])
+                and (expected[2] is None or d.column == expected[2])]
     assert matching, f"expected {expected}, got {got}"
+    # The words a case names, when it names any: the message's parts and the whole hint
+    for part in _as_list(want.get("message_contains")):
+        assert any(part in d.message for d in matching), [d.message for d in matching]
+    if "hint" in want:
+        assert want["hint"] in [d.hint for d in matching], [d.hint for d in matching]
 
 
 # --------------------------------------------------------------- verdict cases

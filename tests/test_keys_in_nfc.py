@@ -5,10 +5,12 @@ field while ``"Müller" in keys(args)`` held, so 'no calls where .args["Müller"
 passed. The conformance cases (verdicts-compare.yaml, field-*, object-*, jsonpath-field-*)
 show the verdicts; here a lookup on any object, keys written whole or decomposed, is
 checked against a lookup on the object with its keys put in NFC: the same value, no
-field, or (two keys equal in NFC with different values) an ERROR."""
+field, or (two keys equal in NFC with different values) an ERROR. An object written in
+the rules naming a key in two spellings equal in NFC is refused (duplicate-key)."""
 
 from __future__ import annotations
 
+import json
 import unicodedata
 
 import pytest
@@ -16,6 +18,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from jsonpath_ng.ext import parse
 
+from referee import dsl
 from referee.engine.checks.access import get
 from referee.engine.checks.exprs import JsonPathGet
 from referee.engine.equality import equal
@@ -105,3 +108,15 @@ def test_objects_are_equal_as_their_keys_in_nfc_are(a: dict, b: dict):
 def test_an_error_names_both_keys():
     with pytest.raises(EvalError, match=r'"Müller" \(in NFC\) and "Mu\\u0308ller" \(not in NFC\)'):
         get(Val({"Müller": 1, "Mu\u0308ller": 2}, None), "Müller")
+
+
+@settings(max_examples=100)
+@given(KEYS, KEYS)
+def test_an_object_literal_names_a_key_once_in_nfc(first: str, second: str):
+    text = f"eval 1\nexpect 1: first(calls).args == {{{json.dumps(first)}: 1, {json.dumps(second)}: 2}}\n"
+    try:
+        dsl.parse_rules(text, "case.rules")
+        codes = []
+    except dsl.RulesError as err:
+        codes = [d.code for d in err.diagnostics]
+    assert codes == (["duplicate-key"] if _nfc(first) == _nfc(second) else [])
