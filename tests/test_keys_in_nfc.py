@@ -6,7 +6,8 @@ passed. The conformance cases (verdicts-compare.yaml, field-*, object-*, jsonpat
 show the verdicts; here a lookup on any object, keys written whole or decomposed, is
 checked against a lookup on the object with its keys put in NFC: the same value, no
 field, or (two keys equal in NFC with different values) an ERROR. An object written in
-the rules naming a key in two spellings equal in NFC is refused (duplicate-key)."""
+the rules naming a key in two spellings equal in NFC is refused (duplicate-key), and a
+JSONPath name beyond ASCII, which jsonpath-ng refuses bare, is offered in brackets."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from jsonpath_ng.ext import parse
 from referee import dsl
 from referee.engine.checks.access import get
 from referee.engine.checks.exprs import JsonPathGet
+from referee.engine.checks.jsonpath_names import bracketed
 from referee.engine.equality import equal
 from referee.engine.values import EvalError, Missing, Val
 
@@ -108,6 +110,20 @@ def test_objects_are_equal_as_their_keys_in_nfc_are(a: dict, b: dict):
 def test_an_error_names_both_keys():
     with pytest.raises(EvalError, match=r'"Müller" \(in NFC\) and "Mu\\u0308ller" \(not in NFC\)'):
         get(Val({"Müller": 1, "Mu\u0308ller": 2}, None), "Müller")
+
+
+@settings(max_examples=100)
+@given(KEYS.filter(lambda name: not name.isascii()), st.sampled_from([
+    ("$.{}", "$[{}]"), ("$.a.{}", "$.a[{}]"), ("$..{}", "$..[{}]"), ("$.b[?(@.{} == 1)]", "$.b[?(@[{}] == 1)]")]))
+def test_the_hinted_bracket_form_reads_the_name(name: str, forms: tuple):
+    # jsonpath-ng refuses a bare name beyond ASCII; bad-jsonpath's hint writes it so that
+    # the query reads and selects what the query written with the name quoted selects
+    bare, quoted = forms
+    data = {name: 1, "a": {name: 2}, "b": [{name: 1}, {name: 3}]}
+    written = bracketed(bare.format(name), parse)
+    assert written is not None
+    assert [m.value for m in parse(written).find(data)] == \
+        [m.value for m in parse(quoted.format(repr(name))).find(data)]
 
 
 @settings(max_examples=100)

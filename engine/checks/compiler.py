@@ -23,6 +23,7 @@ from referee.engine.checks.expr_compilers import VALUE_COMPILERS
 from referee.engine.checks.exprs import Const, LetRef
 from referee.engine.checks.inputs import Inputs
 from referee.engine.checks.run_sources import csv_table, output_place, read_file_text
+from referee.engine.checks.jsonpath_names import bracketed
 from referee.engine.checks.sources import Select, compile_selection, refuse_transcript
 from referee.engine.checks.static import reads_element
 from referee.engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset, glob_problem
@@ -289,7 +290,10 @@ class Compiler:
         try:
             return parse_jsonpath(query)
         except Exception as err:  # jsonpath-ng raises many unrelated exception types
-            self.error("bad-jsonpath", f"invalid jsonpath {query!r}: {_first_line(err)}", span)
+            written = bracketed(query, parse_jsonpath)
+            hint = (f"jsonpath-ng reads a bare name of ASCII letters, digits, _ and - only; quote "
+                    f"others, in brackets after '.': did you mean {written}?") if written else None
+            self.error("bad-jsonpath", f"invalid jsonpath {query!r}: {_first_line(err)}", span, hint)
             return None
 
     # ---------------------------------------------------------------- header
