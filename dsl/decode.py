@@ -17,7 +17,7 @@ from referee.dsl import ast
 if TYPE_CHECKING:
     from lark import Token  # or dsl.lalr's, which is alike
 
-    from referee.dsl.transform import Located
+    from referee.dsl.located import Located
 
 _JSON_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
 _SURROGATE = re.compile("[\ud800-\udfff]")

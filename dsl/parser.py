@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING, Any, Callable
 from referee.dsl import ast, lalr
 from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of, lone_cr_ended
 from referee.dsl.syntax import Explainer, Terminals, strip_comments
-from referee.dsl.transform import EvalHeader, Located, ToAst, _is_tree
+from referee.dsl.located import Located
+from referee.dsl.transform import EvalHeader, ToAst, _is_tree
 
 if TYPE_CHECKING:
     from lark import Lark

@@ -8,7 +8,7 @@ long lists ("a condition", "a selection") and recognises a few common mistakes.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:  # only a syntax error needs lark (the parser imports it then)
     from lark import Lark
