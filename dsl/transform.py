@@ -105,13 +105,18 @@ class ToAst(Decoding):
 
     def object(self, meta, children):
         pairs = [c for c in children if c is not None]
-        for index, message, hint in repeated_keys([key for key, _, _ in pairs]):
-            self.at.error("duplicate-key", message, pairs[index][2], hint)
+        # A key that is a bad string reads as '' and was reported: not one key twice
+        read = [(key, token) for key, _, token in pairs if token is not None]
+        for index, message, hint in repeated_keys([key for key, _ in read]):
+            self.at.error("duplicate-key", message, read[index][1], hint)
         items = tuple((key, value) for key, value, _ in pairs)
         return ast.ObjectLit(items, self.at.span(meta))
 
     def pair(self, meta, children):
-        return (self.decode_string(children[0]), children[1], children[0])
+        """(key, value, the key's token; None when the key was reported as a bad string)."""
+        reported = len(self.at.diagnostics)
+        key = self.decode_string(children[0])
+        return (key, children[1], children[0] if len(self.at.diagnostics) == reported else None)
 
     def regex(self, meta, children):
         pattern, flags = self.decode_regex(children[0])

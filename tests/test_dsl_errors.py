@@ -215,3 +215,12 @@ def test_a_json_syntax_error_reads_the_same_on_every_python(text, message, pos):
         json.loads(text)
     error = syntax_error(raised.value)
     assert (error.msg, error.pos) == (message, pos)
+
+
+def test_keys_that_are_bad_strings_are_not_one_key_twice():
+    # each reads as '' after its bad-string; a key written twice beside them still counts
+    with pytest.raises(RulesError) as caught:
+        dsl.parse_rules('eval 1\nexpect 1: first(calls).args == {"\\ud800": 1, "a\\q": 2, "b": 1, "b": 2}\n',
+                        "case.rules")
+    assert [(d.code, d.column) for d in caught.value.diagnostics] == [
+        ("bad-string", 33), ("bad-string", 48), ("duplicate-key", 64)]
