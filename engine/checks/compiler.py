@@ -349,5 +349,8 @@ def _has_regex_operator(query: str) -> bool:
 
 
 def _first_line(err: Exception) -> str:
+    """The first line of a dependency's message, with each character a reader cannot see
+    (a zero-width space the query holds, which the lexer quotes raw) escaped as ``repr``
+    escapes it, as the query itself is shown beside it."""
     text = str(err).strip() or type(err).__name__
-    return text.splitlines()[0]
+    return "".join(char if char.isprintable() else repr(char)[1:-1] for char in text.splitlines()[0])
