@@ -16,6 +16,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from referee.dsl.object_keys import shown
 from referee.engine.checks.folding import text_form
 from referee.engine.values import EvalError, render
 
@@ -62,13 +63,11 @@ def two_keys(first: str, other: str) -> str:
 
 
 def _shown(key: str) -> str:
-    """``key`` as a reader can tell it from its twin: one not in NFC with its letters
-    beyond ASCII escaped (``"Mu\\u0308ller"``), as a rules file or JSON can write it."""
+    """``key`` as a reader can tell it from its twin: ``"Müller" (in NFC)``, or as the
+    rules' ``duplicate-key`` shows one not in NFC, escaped (``"Mu\\u0308ller" (not in NFC)``)."""
     if unicodedata.is_normalized("NFC", key):
         return f"{render(key)} (in NFC)"
-    escaped = "".join(ch if ch.isascii() else f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}"
-                      for ch in key)
-    return f'"{escaped}" (not in NFC)'
+    return shown(key)
 
 
 class Undecided:
