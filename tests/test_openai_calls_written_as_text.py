@@ -82,18 +82,14 @@ def test_a_call_written_as_text_last_leaves_the_response_unknown(tmp_path: Path)
     assert _grade(tmp_path, RESPONSE_RULES, messages) == ["error"]
 
 
-def test_words_that_only_name_the_markup_are_a_reply(tmp_path: Path):
-    messages = [{"role": "user", "content": "how does Hermes call tools?"},
-                {"role": "assistant", "content": "It wraps each call in <tool_call> tags, Llama uses "
-                                                 "<function=name> too, Mistral [TOOL_CALLS] first."}]
-    assert _grade(tmp_path, CALL_RULES + 'expect 3: response contains "tags"\n', messages) == [
-        "pass", "pass", "pass"]
-
-
-def test_words_that_name_smolagents_rendering_are_a_reply(tmp_path: Path):
-    messages = [{"role": "user", "content": "what did the log say?"},
-                {"role": "assistant", "content": "It said Calling tools: [] and then a tool call: calling 'bash' "
-                                                 "with arguments: none, in tags."}]
+@pytest.mark.parametrize("asked, said", [
+    ("how does Hermes call tools?",
+     "It wraps each call in <tool_call> tags, Llama uses <function=name> too, Mistral [TOOL_CALLS] first."),
+    ("what did the log say?",  # smolagents' renderings, named
+     "It said Calling tools: [] and then a tool call: calling 'bash' with arguments: none, in tags."),
+], ids=["markup", "smolagents-rendering"])
+def test_words_that_only_name_the_markup_are_a_reply(tmp_path: Path, asked: str, said: str):
+    messages = [{"role": "user", "content": asked}, {"role": "assistant", "content": said}]
     assert _grade(tmp_path, CALL_RULES + 'expect 3: response contains "tags"\n', messages) == [
         "pass", "pass", "pass"]
 
