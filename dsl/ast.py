@@ -109,11 +109,13 @@ class PathExpr:
 
 @frozen
 class JsonPathExpr:
-    """``jsonpath(base, "$..x")``: the list of matches of a jsonpath-ng query."""
+    """``jsonpath(base, "$..x")``: the list of matches of a jsonpath-ng query.
+    ``query_span`` is the query's string literal: an error in the query is shown there."""
 
     base: "Value | None"
     query: str
     span: Span = _span()
+    query_span: Span = _span()
 
 
 @frozen

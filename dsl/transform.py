@@ -384,4 +384,4 @@ def _jsonpath(args: tuple, span: ast.Span) -> ast.JsonPathExpr | None:
     if not (isinstance(query, ast.Literal) and isinstance(query.value, str)):
         return None
     base = args[0] if len(args) == 2 else None
-    return ast.JsonPathExpr(base, query.value, span)
+    return ast.JsonPathExpr(base, query.value, span, query.span)

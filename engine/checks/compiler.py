@@ -23,7 +23,7 @@ from referee.engine.checks.expr_compilers import VALUE_COMPILERS
 from referee.engine.checks.exprs import Const, LetRef
 from referee.engine.checks.inputs import Inputs
 from referee.engine.checks.run_sources import csv_table, output_place, read_file_text
-from referee.engine.checks.jsonpath_names import bracketed
+from referee.engine.checks.jsonpath_names import bracketed, error_at
 from referee.engine.checks.sources import Select, compile_selection, refuse_transcript
 from referee.engine.checks.static import reads_element
 from referee.engine.regexes import Pattern, compile_exact, compile_glob, compile_regex, error_offset, glob_problem
@@ -81,8 +81,9 @@ class Compiler:
               line: int | None = None, column: int | None = None) -> None:
         line = span.line if line is None else line
         column = span.column if column is None else column
-        # Moved to a later line (a regex error inside a multi-line pattern): one caret.
-        end = span.caret_end() if line == span.line else column + 1
+        # Moved to a character of it (where a regex or a JSONPath query stops being read):
+        # one caret.
+        end = span.caret_end() if (line, column) == (span.line, span.column) else column + 1
         said = (code, message, self.path, line, column)
         if said not in self._said:
             self._said.add(said)
@@ -293,7 +294,9 @@ class Compiler:
             written = bracketed(query, parse_jsonpath)
             hint = (f"jsonpath-ng reads a bare name of ASCII letters, digits, _ and - only; quote "
                     f"others, in brackets after '.': did you mean {written}?") if written else None
-            self.error("bad-jsonpath", f"invalid jsonpath {query!r}: {_first_line(err)}", span, hint)
+            message = _first_line(err)
+            self.error("bad-jsonpath", f"invalid jsonpath {query!r}: {message}", span, hint,
+                       column=_query_column(span, query, error_at(message, query)))
             return None
 
     # ---------------------------------------------------------------- header
@@ -346,6 +349,14 @@ def _has_regex_operator(query: str) -> bool:
         elif query.startswith("=~", i):
             return True
     return False
+
+
+def _query_column(span: ast.Span, query: str, offset: int | None) -> int | None:
+    """The column of the query's character at ``offset`` in a string literal at ``span``
+    written as the query reads (one line, no escape: its width is the query's and two
+    quotes), so a caret can stand under it; None (the whole literal) otherwise."""
+    written_plainly = span.line == span.end_line and span.end_column - span.column == len(query) + 2
+    return span.column + 1 + offset if offset is not None and written_plainly else None
 
 
 def _first_line(err: Exception) -> str:

@@ -132,7 +132,7 @@ def compile_jsonpath(c, node: ast.JsonPathExpr, scope):
     base = Current() if node.base is None else c.value(node.base, scope)
     if base.kind in ("text", "number"):
         _query_never_selects(c, node, base.kind)
-    query = c.jsonpath(node.query, node.span)
+    query = c.jsonpath(node.query, node.span if node.query_span == ast.NO_SPAN else node.query_span)
     return JsonPathGet(base, query, node.query)
 
 

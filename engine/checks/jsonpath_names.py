@@ -4,15 +4,23 @@ jsonpath-ng reads a bare name (after ``.``, ``@.``, ``..``, in a sort or a filte
 ASCII letters, digits, ``_`` and ``-`` only: ``$.Müller`` is refused at ``ü``, while
 ``$['Müller']`` reads any text. A query refused so is offered with each such name in
 brackets (``$.guests[?(@['Müller'] == 1)]``), and only when jsonpath-ng reads it.
+``error_at`` finds where in the query jsonpath-ng's message says it stopped.
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from typing import Callable
 
 _ASCII_NAME = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-")
 _QUOTES = "'\"`"
+# Where jsonpath-ng's lexer and parser say they stopped (0-based columns of line 1):
+# "Error on line 1, col 3: ...", "Parse error at 1:4 near token ...", and "Parse
+# error near the end of string!". Read from the message, the only place it is given;
+# a message of another shape gives no column (the caret then marks the whole query).
+_STOPPED_AT = re.compile(r"^(?:Error on line 1, col (\d+):|Parse error at 1:(\d+) )")
+_AT_END = "Parse error near the end of string"
 
 
 def bracketed(query: str, parses: Callable[[str], object]) -> str | None:
@@ -78,3 +86,17 @@ def _name_end(query: str, start: int) -> int:
 
 def _other_letter(char: str) -> bool:
     return not char.isascii() and unicodedata.category(char)[0] in "LMN"
+
+
+def error_at(message: str, query: str) -> int | None:
+    """The 0-based offset in ``query`` (one line) where jsonpath-ng's ``message`` says
+    reading stopped, or None when it does not say or the query spans lines."""
+    if "\n" in query:
+        return None
+    if message.startswith(_AT_END):
+        return len(query)
+    found = _STOPPED_AT.match(message)
+    if found is None:
+        return None
+    offset = int(found.group(1) or found.group(2))
+    return offset if offset <= len(query) else None
