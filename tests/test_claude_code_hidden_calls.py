@@ -58,6 +58,10 @@ HIDDEN = {
                              '"role":"assistant","content":[{"type":"text","text":"hi"}]}}' % BASH],
     "unreadable-function-call": ['{"type":"event","sessionId":"S1","data":{"type":"function_call","name":"Bash",'
                                  '"arguments":"{}"},}'],
+    # a message whose stop reason says it ended in a call no line holds (claude-code-log's sidechain_integrated.jsonl)
+    "stop-reason-tool-use-with-no-call": ['{"type":"assistant","sessionId":"S1","uuid":"a1","message":{"id":"m1",'
+                                          '"role":"assistant","stop_reason":"tool_use","content":[{"type":"text",'
+                                          '"text":"Now I will run it"}]}}'],
     "progress-of-no-task": ['{"type":"progress","sessionId":"S1","data":{"message":{"type":"assistant",'
                             '"message":{"role":"assistant","content":[%s]}}}}' % BASH],
 }
@@ -86,6 +90,18 @@ def test_a_call_the_reader_skips_makes_the_checks_over_calls_errors(tmp_path: Pa
 @pytest.mark.parametrize("lines", TWICE.values(), ids=TWICE.keys())
 def test_two_calls_of_one_message_are_two_calls(tmp_path: Path, lines: list[str]):
     assert _grade(tmp_path, HEAD + lines, RULES + "expect 3: count(calls) == 3\n") == [["fail", "pass", "pass"]]
+
+
+def test_words_of_a_message_that_ended_in_a_call_no_line_holds_are_no_known_reply(tmp_path: Path):
+    # The real session cut after "Excellent research! ..." (stop_reason tool_use): what the
+    # agent said after that call is not here, so a check on the response is an error; with
+    # the call on the message's next line, the session ends with the agent at work: no reply.
+    said = ('{"type":"assistant","sessionId":"S1","uuid":"a1","message":{"id":"m1","role":"assistant",'
+            '"stop_reason":"tool_use","content":[%s]}}')
+    text = said % '{"type":"text","text":"Excellent research!"}'
+    rules = 'eval 1\nexpect 1: not response contains "LGTM"\nexpect 2: response contains "Excellent"\n'
+    assert _grade(tmp_path, HEAD + [text], rules) == [["error", "error"]]
+    assert _grade(tmp_path, HEAD + [text, said % BASH], rules) == [["pass", "fail"]]
 
 
 def test_a_block_repeated_on_another_line_of_a_split_message_is_one_call(tmp_path: Path):

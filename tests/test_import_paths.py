@@ -75,7 +75,7 @@ def test_usage_written_while_streaming_is_said_to_be_a_snapshot(tmp_path: Path):
     records = [{"type": "user", "sessionId": "s", "uuid": "u", "cwd": "/srv/p", "message": {"role": "user", "content": "go"}},
                _assistant("a1", "m1", {"input_tokens": 10, "output_tokens": 2}, None),
                _assistant("a2", "m2", {"input_tokens": 10, "output_tokens": 1}, None),
-               _assistant("a3", "m2", {"input_tokens": 10, "output_tokens": 90}, "tool_use")]
+               _assistant("a3", "m2", {"input_tokens": 10, "output_tokens": 90}, "end_turn")]
     files = _session(tmp_path, records)
     assert json.loads(files["timing.json"])["usage_snapshots"] == 1
     problems = json.loads(files["source_map.json"])["problems"]

@@ -215,8 +215,8 @@ def imported_response(found: TextFile, unread: Mapping[str, Mapping[int, tuple[s
     if not lines:
         return found
     message = ("the import could not read this response for certain (from bytes that are not UTF-8, with a "
-               "line after it that could not be read, or beside a part of a message not read: see the run's "
-               "warnings)")
+               "line after it that could not be read, beside a part of a message not read, or with a call the "
+               "source does not hold: see the run's warnings)")
     return replace(found, problems=found.problems + (Problem("unreadable", report, message, min(lines)),))
 
 

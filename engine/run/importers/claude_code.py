@@ -81,6 +81,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
             reader.record(main.name, line, rec)
     _chained_elsewhere(main.name, values, reader, problems)
     reader.unstreamed()
+    reader.calls_not_held()
     for agent in agents:
         held, found = json_lines(agent, CALL_WORDS)  # the session's own lines stay in ``values``
         problems.extend(found)
@@ -163,15 +164,16 @@ def _response(reader: Reader, name: str, skipped: list[int], unfinished: int | N
     """The main agent's reply, unsure when a line of the session after its last
     message could not be read (``skipped``: cut short, not JSON), or a part of an
     assistant message holding text was not read in or after the message of its last
-    words (``Reader.unread_reply``): either may hold its last words (a session cut
+    words (``Reader.unread_reply``), or that message ended in a call no line holds
+    (``Reader.reply_cut``): either may hold its last words (a session cut
     while writing them, content of a shape not read), so the response is unknown,
     never the words before them, nor none. So is that of a stream-json run that did
     not finish (``unfinished``: the line that says so)."""
     if unfinished == claude_stream.NO_WORDS:
         return ()
     reply = reader.reply()
-    unread = reader.unread_reply()
-    after = [line for line in skipped if line > reader.last_said] + ([unread] if unread is not None else [])
+    unread = [line for line in (reader.unread_reply(), reader.reply_cut()) if line is not None]
+    after = [line for line in skipped if line > reader.last_said] + unread
     after += [unfinished] if unfinished is not None else []
     if not after or not reader.entries:  # no session read at all: no conversation, no response
         return tuple(reply)

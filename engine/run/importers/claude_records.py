@@ -71,6 +71,7 @@ class Reader(UserRecords):
         self.called_since = False  # whether a tool_use came after last_text's message
         self.last_said = 0  # the line of the last assistant record read
         self.words_unread_at: int | None = None  # the line of the last assistant part not read that holds text
+        self.cut_at: int | None = None  # the line of the last message that ended in a call no line holds
         self.prompted = False
         # the line of the last request the agent has not answered yet, and whether it is a command's
         self.asked: tuple[int, bool] | None = None
@@ -166,6 +167,8 @@ class Reader(UserRecords):
             state = self.messages[f"#{origin.source}:{origin.line}"] = {"seen": set(), "usage": message.get("usage"),
                                                                         "line": origin.line, "texts": []}
         tokens.note_stop(state, message)
+        if message.get("stop_reason") == "tool_use":  # the model's message ended in a call
+            state["ends_in_call"] = origin
         content = _blocks_of(message)
         if not isinstance(content, list):
             self.unread(origin, "this message's content, which is no list", content)
@@ -312,6 +315,29 @@ class Reader(UserRecords):
                                              "decided", origin.line))
             else:
                 self.words_unread(origin, "this text, streamed but never printed whole", None, surely=True)
+
+    def calls_not_held(self) -> None:
+        """A message whose stop reason says it ended in a call (``tool_use``) while no
+        line of it read holds one: the line with the call is not in the file (a
+        session cut short, or trimmed), so the run's calls are incomplete, and the
+        agent went on working after the words of that message: they are no reply
+        (``reply_cut``)."""
+        for key, state in self.messages.items():
+            origin = state.get("ends_in_call")
+            if origin is None or self._held(key)[0]:
+                continue
+            self.cut_at = max(origin.line, self.cut_at or 0)
+            self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, "this message ended in a tool call "
+                                         "(stop_reason tool_use) that no line of this file holds: no check over "
+                                         "the run's calls can be decided", origin.line))
+
+    def reply_cut(self) -> int | None:
+        """The line of a message that ended in a call the file does not hold, when it
+        is the message of the agent's last words read or comes after it: the agent
+        was at work, and whatever it said after is not here, so the response is
+        unknown (a reply with a call the file holds is none: ``reply``)."""
+        start = self.last_message.get("line", 0) if self.last_text else 0
+        return self.cut_at if self.cut_at is not None and self.cut_at >= start else None
 
     def _held(self, key: str | None) -> tuple[int, int]:
         """How many calls and texts the assistant message ``key`` holds whole."""
