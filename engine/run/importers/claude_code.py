@@ -32,7 +32,7 @@ from referee.engine.run.importers.claude_unread import not_a_record
 from referee.engine.run.importers.record import Conversation, Origin, Text
 from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines
 from referee.engine.run.importers.writer import WINDOWS_PATH
-from referee.engine.run.model import Problem
+from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 CWD = "<cwd>"
 
@@ -128,9 +128,10 @@ def _chained_elsewhere(name: str, values: list[tuple[int, Any]], reader: Reader,
     """A session whose first record of the main chain names as its parent
     (``parentUuid``) a record this file does not hold continues a conversation held in
     another file (a session resumed or forked from it, given alone; a file cut at its
-    head): the calls made there are unknown. A chain that opens here (a parent null, or
-    a record of this file on any line) holds its own start; a session that opens with a
-    compaction has said so already (``Reader.compacted``)."""
+    head): the calls made there are unknown, and so are the words the user and the
+    harness gave the agent there (the eval prompt among them). A chain that opens
+    here (a parent null, or a record of this file on any line) holds its own start; a
+    session that opens with a compaction has said so already (``Reader.compacted``)."""
     held = {rec["uuid"] for _, rec in values if isinstance(rec, dict) and isinstance(rec.get("uuid"), str)}
     first = next(((line, rec["parentUuid"]) for line, rec in values if isinstance(rec, dict)
                   and "parentUuid" in rec and rec.get("isSidechain") is not True), None)
@@ -139,6 +140,8 @@ def _chained_elsewhere(name: str, values: list[tuple[int, Any]], reader: Reader,
     problems.append(Problem(CALLS_MAY_BE_MISSING, name, f"this record continues record {first[1]!r}, which this "
                             "file does not hold (a session resumed from another file, or cut at its head): the "
                             "work before it is not here, so the run's calls are incomplete", first[0]))
+    problems.append(Problem(HARNESS_MAY_BE_MISSING, name, "the turns of the user and the harness before this record "
+                            "are not here either: no check over the harness text can be decided", first[0]))
 
 
 def _unanswered_request(name: str, reader: Reader, problems: list[Problem]) -> int | None:
