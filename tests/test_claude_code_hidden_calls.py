@@ -127,6 +127,16 @@ def test_an_error_flag_that_is_no_boolean_leaves_the_status_unknown(tmp_path: Pa
     assert _grade(tmp_path, HEAD + [_assistant("[" + BASH + "]"), answer], rules) == [["error", "pass"]]
 
 
+@pytest.mark.parametrize("content, status", [("files found", "pass"), ("<tool_use_error>no such file</tool_use_error>",
+                                                                      "fail")])
+def test_an_error_flag_that_is_null_is_no_flag(tmp_path: Path, content: str, status: str):
+    # claude-code-log's sidechain_integrated.jsonl writes every field its records lack as null: "is_error": null
+    answer = ('{"type":"user","sessionId":"S1","uuid":"r1","message":{"role":"user","content":'
+              '[{"type":"tool_result","tool_use_id":"t_b","content":"%s","is_error":null}]}}' % content)
+    rules = 'eval 1\nexpect 1: count(calls with status error) == 0\n'
+    assert _grade(tmp_path, HEAD + [_assistant("[" + BASH + "]"), answer], rules) == [[status]]
+
+
 def test_a_resumed_session_is_found_past_its_opening_records(tmp_path: Path):
     """A session that opens with summaries is a session (auto-detection), and its
     subagent files are matched by the id its later records give."""
