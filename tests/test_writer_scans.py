@@ -13,7 +13,7 @@ import sys
 
 from hypothesis import given, settings, strategies as st
 
-from referee.engine.run.importers import writer
+from referee.engine.run.importers import homes, writer
 from referee.engine.run.importers.writer import scrub_homes
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
@@ -33,9 +33,9 @@ def escaped_by_regex(text: str) -> str:
 
 def scrubbed_by_lowered_text(text: str) -> str:
     if "users" in text.lower():
-        text = writer._WINDOWS_HOME.sub(writer._home, text)
+        text = homes._WINDOWS_HOME.sub(homes._home, text)
     if "/home/" in text or "/Users/" in text:
-        text = writer._POSIX_HOME.sub(writer._home, text)
+        text = homes._POSIX_HOME.sub(homes._home, text)
     return text
 
 

@@ -31,7 +31,7 @@ from referee.engine.run.importers.claude_subagents import attach, read_agent, si
 from referee.engine.run.importers.claude_unread import not_a_record
 from referee.engine.run.importers.record import Conversation, Origin, Text
 from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines
-from referee.engine.run.importers.writer import WINDOWS_PATH
+from referee.engine.run.importers.homes import WINDOWS_PATH
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 CWD = "<cwd>"
