@@ -2,7 +2,10 @@
 
 Tests and library users build runs from text with ``memory_run`` and get exactly
 what a run on disk gives: the same transcript parser, decoding, JSON reading and
-problems, because only the lowest layer (where bytes come from) differs.
+problems, because only the lowest layer (where bytes come from) differs. A run an
+import renders in memory is also given where the writer put each heading of its
+transcript, which it then reads from those lines (``engine.run.transcript_direct``):
+the transcript the parser would read, without parsing the text again.
 """
 
 from __future__ import annotations
@@ -15,9 +18,11 @@ from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
 from referee.engine.run.identity import SOURCE_MAP
-from referee.engine.run.model import Problem, RunId, TextFile
+from referee.engine.run.model import Problem, RunId, TextFile, Transcript
 from referee.engine.run.reading import NO_FILES, ResponseFiles
-from referee.engine.run.safeio import held_text_file, safe_relative
+from referee.engine.run.safeio import held_text_file, join_report, safe_relative
+from referee.engine.run.transcript import TRANSCRIPT
+from referee.engine.run.transcript_direct import Layout, direct_transcript
 from referee.engine.run.workspace import Run
 
 if TYPE_CHECKING:
@@ -67,14 +72,16 @@ class MemoryRun(Run):
 
     ``source_map`` is the map of a run imported in memory, given as the data
     ``source_map.json`` would hold (``importers.writer.RunFiles``), so it is not
-    written as JSON only to be read back."""
+    written as JSON only to be read back; ``layout`` is where the writer put each
+    heading of ``outputs/transcript.md`` (``importers.writer.RunFiles.layout``)."""
 
     def __init__(self, files: Mapping[str, Content], run_id: RunId, metadata: dict | None = None,
                  responses: ResponseFiles = NO_FILES, problems: tuple[Problem, ...] = (),
-                 source_map: SourceMap | None = None):
+                 source_map: SourceMap | None = None, layout: Layout | None = None):
         super().__init__(Path("/<memory>"), run_id, dict(metadata or {}), problems, responses=responses)
         self._files = held_files(files)
         self._source_map = source_map
+        self._layout = layout
 
     @property
     def files(self) -> Mapping[str, Content]:
@@ -95,6 +102,15 @@ class MemoryRun(Run):
         if data is None:
             return None
         return held_text_file(data.encode("utf-8") if isinstance(data, str) else data, rel, self._base, lossy=lossy)
+
+    def _parsed(self, text: str, rel: str) -> Transcript:
+        """The transcript an import wrote, made from the ``layout`` the writer gave
+        (``engine.run.transcript_direct``) where it can be, else parsed."""
+        if self._layout is not None and rel == TRANSCRIPT:
+            direct = direct_transcript(text, self._layout, rel, join_report(self._base, rel))
+            if direct is not None:
+                return direct
+        return super()._parsed(text, rel)
 
     def _exists(self, rel: str) -> bool:
         return rel in self._files

@@ -138,7 +138,7 @@ def _build(items: list[Section | CallRecord], problems: list[Problem], text: str
                 notes.append(_record_note(item, index, file, text))
                 index += 1
             continue
-        note = _note(item, index, file, prompt is None)
+        note = section_note(item, index, file, prompt is None)
         if note is None:
             continue
         if note.is_eval_prompt:
@@ -246,8 +246,9 @@ def _keep_rest(kept: list[Line], number: int, rest: str) -> None:
         kept.append((number, rest))
 
 
-def _note(section: Section, index: int, file: str, first_prompt: bool) -> Note | None:
-    """A text section as a note; lines escaped by the convention read as written."""
+def section_note(section: Section, index: int, file: str, first_prompt: bool) -> Note | None:
+    """A text section as a note; lines escaped by the convention read as written.
+    None for a preamble with no text."""
     body = section.body or ""
     if "<!--" in body:
         lines = _drop_comments(section.lines())

@@ -154,14 +154,7 @@ class Segmenter:
         return self.items, self.problems
 
     def _hidden_headings(self) -> None:
-        """Report each record heading behind characters a reader may not see."""
-        lined = "\n" + self.text  # the first line too starts after a line break
-        for found in _UNSEEN_START.finditer(lined):
-            prefix = found.group(1)
-            if (len(prefix) > 3 or prefix.strip(" ")) and _TOOL_HEADING.match(lined, found.end() - 1):
-                message = ("looks like a [tool_calls] record heading behind characters a reader may not see "
-                           "(spaces, a tab, a byte order mark...); read as agent text")
-                self.problems.append(Problem("not-a-record", self.report, message, lined.count("\n", 0, found.end())))
+        self.problems.extend(hidden_headings(self.text, self.report))
 
     def _record(self, exact: re.Match, start: int, end: int, number: int) -> CallRecord:
         text = self.text
@@ -237,6 +230,20 @@ class Segmenter:
         if step is None and rest.casefold() == "eval prompt":
             return Section("harness", number, None, rest)
         return Section("agent_notes", number, step, rest)
+
+
+def hidden_headings(text: str, report: str) -> list[Problem]:
+    """A ``not-a-record`` problem for each record heading in ``text`` behind characters
+    a reader may not see."""
+    found: list[Problem] = []
+    lined = "\n" + text  # the first line too starts after a line break
+    for match in _UNSEEN_START.finditer(lined):
+        prefix = match.group(1)
+        if (len(prefix) > 3 or prefix.strip(" ")) and _TOOL_HEADING.match(lined, match.end() - 1):
+            message = ("looks like a [tool_calls] record heading behind characters a reader may not see "
+                       "(spaces, a tab, a byte order mark...); read as agent text")
+            found.append(Problem("not-a-record", report, message, lined.count("\n", 0, match.end())))
+    return found
 
 
 def _line_after(text: str, start: int, stop: int, lines: int) -> int:

@@ -85,8 +85,12 @@ class Run:
         unreadable = source.unreadable
         if source.text is None:
             return Transcript(problems=source.problems, unreadable=unreadable)
-        parsed = parse_transcript(source.text, source.path, join_report(self._base, source.path))
+        parsed = self._parsed(source.text, source.path)
         return replace(parsed, problems=source.problems + parsed.problems, unreadable=unreadable)
+
+    def _parsed(self, text: str, rel: str) -> Transcript:
+        """The transcript ``text`` of the file ``rel``, parsed."""
+        return parse_transcript(text, rel, join_report(self._base, rel))
 
     @cached_property
     def response(self) -> TextFile | None:

@@ -76,7 +76,7 @@ def _identity(rel: str) -> tuple[RunId, dict]:
 
 
 def _run(files: RunFiles, run_id: RunId, metadata: dict, responses: ResponseFiles) -> MemoryRun:
-    return MemoryRun(files.views, run_id, metadata, responses, source_map=files.source_map)
+    return MemoryRun(files.views, run_id, metadata, responses, source_map=files.source_map, layout=files.layout)
 
 
 class _NoFolders(MetadataReader):

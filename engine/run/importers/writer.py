@@ -41,6 +41,7 @@ from referee.engine.run.importers.record import EVAL_PROMPT, Call, Conversation,
 from referee.engine.run.importers.source_map import SOURCE_MAP, SourceMap, dumps
 from referee.engine.run.model import Problem
 from referee.engine.run.safeio import MAX_TEXT_BYTES
+from referee.engine.run.transcript_direct import AGENT, CALL, HARNESS, PROMPT, Layout
 
 TRANSCRIPT = "outputs/transcript.md"
 RESPONSE = "outputs/response.md"
@@ -59,6 +60,9 @@ class RunFiles:
     views: dict[str, str]
     source_map: SourceMap
     problems: tuple[Problem, ...]
+    # where the main transcript's headings stand (``engine.run.transcript_direct``);
+    # None when it holds a value the writer could not show whole
+    layout: Layout | None = None
 
     @property
     def files(self) -> dict[str, str]:
@@ -127,6 +131,7 @@ class _Transcript:
         self.name = name
         self.subagents: list[tuple[str, Conversation]] = []
         self.unread: dict[int, tuple[str, ...]] = {}
+        self.headings: list[tuple[int, str, int]] = []  # (line, kind, step) of each heading written
 
     def entry(self, entry: Call | Text) -> None:
         if self.out.lines:
@@ -142,6 +147,7 @@ class _Transcript:
         named = call.tool_origin or call.origin
         self.out.add(f"## [tool_calls] Step {self.step}: {tool}", named)
         heading = len(self.out.lines)
+        self.headings.append((heading, CALL, self.step))
         self.out.add(f"Tool: {tool}", named)
         args, args_cut = _payload(call.args, call.origin, self.problems)
         self.out.add(f"Args: {args}", call.origin)
@@ -166,6 +172,7 @@ class _Transcript:
                 f"Its transcript: {name}")
         self.out.add("")
         self.out.add("## [harness] subagent", call.origin)
+        self.headings.append((len(self.out.lines), HARNESS, self.step))
         self.out.add("")
         self.out.text(escape_text(one_line(text)), call.origin, False)
 
@@ -173,10 +180,14 @@ class _Transcript:
         body = escape_text(plain_text(text.text))
         if text.kind == "agent":
             self.out.add(f"## [agent_notes] Step {self.step}: {one_line(text.title)}", text.origin)
+            kind = AGENT
         elif text.kind == EVAL_PROMPT:  # the heading the parser reads as the eval prompt (harness text)
             self.out.add("## Eval Prompt", text.origin)
+            kind = PROMPT
         else:
             self.out.add(f"## [harness] {one_line(text.kind)}", text.origin)
+            kind = HARNESS
+        self.headings.append((len(self.out.lines), kind, self.step))
         self.out.add("", text.origin)
         self.out.text(body, text.origin, text.per_line)
 
@@ -195,10 +206,13 @@ def render_run(conversation: Conversation) -> RunFiles:
     lines: dict[str, tuple] = {}
     unread: dict[str, dict[int, tuple[str, ...]]] = {}
     sources = list(conversation.sources)
+    layout = None
     pending = [(TRANSCRIPT, conversation, "main")]
     while pending:  # the main transcript, then each subagent's, theirs after them
         name, work, agent = pending.pop(0)
         written = _transcript(work, problems, agent)
+        if agent == "main" and not written.unread:  # a value cut or not read: its transcript is parsed
+            layout = (len(written.out.lines), tuple(written.headings))
         _put(files, lines, sources, name, written.out, conversation.placeholders)
         if written.unread:
             unread[name] = written.unread
@@ -239,7 +253,7 @@ def render_run(conversation: Conversation) -> RunFiles:
     source_map = SourceMap(conversation.format, tuple(sources), dict(sorted(lines.items())), found,
                            dict(sorted(digests.items())), dict(sorted(unread.items())),
                            dict(sorted(conversation.options)), conversation.origin)
-    return RunFiles(files, source_map, found)
+    return RunFiles(files, source_map, found, layout)
 
 
 def _digests(files: dict[str, str], names) -> tuple[dict[str, str], int]:

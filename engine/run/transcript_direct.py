@@ -1,0 +1,116 @@
+"""The transcript of an import, read from where the writer put each heading.
+
+A run imported in memory (``engine.run.importers.in_memory``) holds the transcript
+``importers.writer`` rendered and its ``Layout``: the line, kind and step of every
+heading written. Every other line stands in a fixed place and form (a record is its
+heading, then its ``Tool:``, ``Args:``, ``Return:`` and ``Status:`` lines; a text is
+a blank line, then its escaped lines), so ``direct_transcript`` makes the Transcript
+from those lines without cutting the text into sections again: the calls, payloads
+and notes ``parse_transcript`` reads from the same text, read from the same lines
+(the text as held, home folders and all made as written).
+
+It gives None, and the text is parsed, wherever the writer's form does not fix what
+the parser reads: a line that is not where or what the layout says, a value that is
+not JSON to the transcript's reader, an empty or unprintable tool name or status, a
+title the parser would trim, a numbering that fits no scheme, a line break other
+than ``\\n``, a record heading behind unseen characters (each of these the parser
+reports or reads otherwise). tests/test_transcript_direct.py holds the two to each other.
+"""
+
+from __future__ import annotations
+
+from referee.engine.run.model import Location, Note, Payload, ToolCall, Transcript
+from referee.engine.run.numbering import Numbered, first_untrusted
+from referee.engine.run.safejson import json_value
+from referee.engine.run.transcript import section_note
+from referee.engine.run.transcript_sections import Section, hidden_headings
+
+CALL, AGENT, HARNESS, PROMPT = "call", "agent_notes", "harness", "prompt"
+# (lines written, ((line, kind, step) of each heading, in order)); lines are 1-based
+Layout = tuple[int, tuple[tuple[int, str, int], ...]]
+_MAX_STEP = 999_999_999  # a record heading's step has at most nine digits
+_RECORD = 5  # a record's lines: heading, Tool, Args, Return, Status
+
+
+def direct_transcript(text: str, layout: Layout, file: str, report: str) -> Transcript | None:
+    """What ``parse_transcript(text, file, report)`` gives for ``text`` written as
+    ``layout`` says, or None where that cannot be told from the layout."""
+    written, headings = layout
+    if not headings:
+        return Transcript() if text == "" else None
+    if "\r" in text or hidden_headings(text, report):
+        return None
+    lines = text.split("\n")
+    if len(lines) != written + 1 or headings[0][0] != 1:
+        return None  # not the text the layout was written for
+    # each heading's section ends at the next heading; the last at the empty line after the text's last line break
+    ends = [line for line, _, _ in headings[1:]] + [written + 2]
+    calls: list[ToolCall] = []
+    notes: list[Note] = []
+    numbered: list[Numbered] = []
+    prompt: str | None = None
+    for index, ((line, kind, step), end) in enumerate(zip(headings, ends)):
+        if kind == CALL:
+            call = _call(lines, line, step, end, index, file)
+            if call is None:
+                return None
+            calls.append(call)
+            numbered.append(Numbered(True, step, line))
+            continue
+        note = _note(lines, line, kind, step, end, index, file, prompt is None)
+        if note is None:
+            return None
+        if note.is_eval_prompt:
+            prompt = note.text
+        if kind == AGENT:
+            numbered.append(Numbered(False, step, line))
+        notes.append(note)
+    if first_untrusted(numbered, report) is not None:
+        return None
+    return Transcript(tuple(calls), tuple(notes), (), prompt, ())
+
+
+def _call(lines: list[str], line: int, step: int, end: int, index: int, file: str) -> ToolCall | None:
+    """The record whose heading is ``line``, as the parser's reader of the usual record
+    reads it: its fields on the four lines after the heading, then a blank line."""
+    if not 0 < step <= _MAX_STEP or end != line + _RECORD + 1:  # a blank line after the record, then a heading or the end
+        return None
+    heading, tool, args, result, status = lines[line - 1:line - 1 + _RECORD]
+    prefix = f"## [tool_calls] Step {step}: "
+    if not (heading.startswith(prefix) and tool.startswith("Tool:") and args.startswith("Args:")
+            and result.startswith("Return:") and status.startswith("Status:") and lines[line + 4] == ""):
+        return None
+    name, said = tool[5:].strip(), status[7:].strip()
+    if not name or not said or not name.isprintable():  # the parser reads these otherwise, or reports them
+        return None
+    arguments, returned = _json(args[5:].strip(), line + 2), _json(result[7:].strip(), line + 3)
+    if arguments is None or returned is None:
+        return None
+    return ToolCall(index, step, heading[len(prefix):].strip(), name, arguments, returned, said,
+                    Location(file, line), line + 4, line + 1)
+
+
+def _json(raw: str, line: int) -> Payload | None:
+    parsed = json_value(raw)
+    return None if parsed is None else Payload(raw, parsed[0], True, line)
+
+
+def _note(lines: list[str], line: int, kind: str, step: int, end: int, index: int, file: str,
+          first_prompt: bool) -> Note | None:
+    """The text section whose heading is ``line``, its body the lines up to ``end``."""
+    heading = lines[line - 1]
+    if kind == PROMPT:
+        if heading != "## Eval Prompt":
+            return None
+        section = Section(HARNESS, line, None, "Eval Prompt")
+    else:
+        prefix = f"## [agent_notes] Step {step}: " if kind == AGENT else "## [harness] "
+        title = heading[len(prefix):]
+        # a title with spaces around it or hashes after it is read trimmed
+        if not heading.startswith(prefix) or title != title.strip() or title.endswith("#"):
+            return None
+        section = Section(kind, line, step if kind == AGENT else None, title, tagged=True)
+    if not 0 <= step <= _MAX_STEP:
+        return None
+    section.body, section.first = "\n".join(lines[line:end - 1]), line + 1
+    return section_note(section, index, file, first_prompt)

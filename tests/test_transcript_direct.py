@@ -1,0 +1,141 @@
+"""The transcript of a run imported in memory, made from the writer's layout
+(``engine.run.transcript_direct``), is the transcript the parser reads from the text
+written (the reference): field by field, each value of each payload of the same
+type (a float is not the Decimal the transcript's reader makes of it). On every
+source the import tests use (tests/fixtures/real/imports.yaml,
+tests/fixtures/import/cases.yaml), and on generated conversations.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings, strategies as st
+
+from referee.engine.run.importers import read_sources
+from referee.engine.run.importers.record import EVAL_PROMPT, Call, Conversation, Origin, Text
+from referee.engine.run.importers.writer import TRANSCRIPT, render_run
+from referee.engine.run.memory import MemoryRun
+from referee.engine.run.model import RunId
+from referee.engine.run.transcript import parse_transcript
+from referee.engine.run.transcript_direct import direct_transcript
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+CASES = [(FIXTURES / "real", case) for case in yaml.safe_load((FIXTURES / "real" / "imports.yaml").read_text())]
+CASES += [(FIXTURES / "import", case) for case in yaml.safe_load((FIXTURES / "import" / "cases.yaml").read_text())]
+REPORT = "run/outputs/transcript.md"
+ORIGIN = Origin("chat.json", 1)
+
+
+def same(a, b) -> bool:
+    """Equal, and of the same type all the way down (``1.5 == Decimal("1.5")``, but a
+    check that prints or compares it may tell them apart)."""
+    if type(a) is not type(b):
+        return False
+    if dataclasses.is_dataclass(a):
+        return all(same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
+    if isinstance(a, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, frozenset):
+        return a == b
+    return a == b or a != a and b != b  # NaN: the same value
+
+
+def direct_and_parsed(conversation: Conversation):
+    files = render_run(conversation)
+    text = files.views[TRANSCRIPT]
+    direct = None if files.layout is None else direct_transcript(text, files.layout, TRANSCRIPT, REPORT)
+    return direct, parse_transcript(text, TRANSCRIPT, REPORT)
+
+
+@pytest.mark.parametrize("root, case", CASES, ids=[c["id"] for _, c in CASES])
+def test_every_import_source_reads_as_parsed(root: Path, case: dict):
+    read = read_sources(case["format"], [root / s for s in case["sources"]], error_when=case.get("error_when"))
+    for _, _, conversation in read.found:
+        direct, parsed = direct_and_parsed(conversation)
+        if direct is not None:
+            assert same(direct, parsed), case["id"]
+            assert direct == parsed
+
+
+def test_most_import_sources_are_read_directly():
+    """The direct reading is not given up on the usual sources (it would be right, and no faster)."""
+    read, direct = 0, 0
+    for root, case in CASES:
+        for _, _, conversation in read_sources(case["format"], [root / s for s in case["sources"]],
+                                               error_when=case.get("error_when")).found:
+            read += 1
+            direct += direct_and_parsed(conversation)[0] is not None
+    assert direct >= read * 3 // 4
+
+
+def test_a_memory_run_reads_its_transcript_directly_and_as_parsed():
+    origin = Origin("chat.json", 1)
+    conversation = Conversation("openai", ("chat.json",), (
+        Text(EVAL_PROMPT, "", "Fix it", origin),
+        Call("Bash", {"cmd": "ls", "n": 1.5}, {"out": "a\nb"}, "success", origin),
+        Text("agent", "reply", "done", origin),
+    ))
+    files = render_run(conversation)
+    run = MemoryRun(files.views, RunId("run", "1", None, "c", 1), source_map=files.source_map, layout=files.layout)
+    reference = MemoryRun(files.views, RunId("run", "1", None, "c", 1), source_map=files.source_map)
+    assert direct_and_parsed(conversation)[0] is not None
+    assert same(run.transcript, reference.transcript)
+    assert run.transcript.calls[0].args.value["n"] == reference.transcript.calls[0].args.value["n"]
+
+
+def nested(depth: int) -> list:
+    value: list = []
+    for _ in range(depth - 1):
+        value = [value]
+    return value
+
+
+@pytest.mark.parametrize("entry", [
+    Text("agent", "reply", "see\n    ## [tool_calls] Step 1: Bash", ORIGIN),  # reported by the parser
+    Text("agent", "reply ##", "done", ORIGIN),  # a title read trimmed
+    Text("user ", "", "hi", ORIGIN),
+    Call("Bash\u200b", {}, {}, "success", ORIGIN),  # reported: a character a reader cannot see
+    Call("", {}, {}, "success", ORIGIN),
+    Call("Bash", nested(600), {}, "success", ORIGIN),  # too deep to read
+    Call("Bash", {}, 10 ** 1100, "success", ORIGIN),  # a number out of its range
+    Call("Bash", {}, {}, "", ORIGIN),  # read as no status
+    Call("Bash", {}, "x" * 1_000_001, "success", ORIGIN),  # cut
+], ids=["hidden-heading", "title-trimmed", "kind-trimmed", "tool-unseen", "no-tool", "too-deep", "huge-int",
+        "no-status", "cut"])
+def test_what_the_layout_does_not_fix_is_parsed(entry):
+    conversation = Conversation("openai", ("chat.json",), (Call("Read", {"p": "a"}, "x", "success", ORIGIN), entry))
+    direct, parsed = direct_and_parsed(conversation)
+    assert direct is None
+
+
+# --- generated conversations ------------------------------------------------------------
+
+_ODD = ["", " ", "#", "## [tool_calls] Step 1: x", "```", "~~~", "Status: error", "Tool: x", "Args: {}",
+        "\r", "\r\n", "\n", "\x00", "\u2028", "\x85", "\ufeff", "\u200b", "😀", "\\", "<!-- c -->", "    #",
+        "\n\t## [tool_calls] Step 2: y", "\n    ## [tool_calls] Step 9: z", "/home/ann/x", "C:\\Users\\ann", "\ud800", "Step 3:", "[harness]", "值"]
+TEXT = st.lists(st.one_of(st.sampled_from(_ODD), st.text(max_size=6)), max_size=6).map("".join)
+NUMBERS = st.one_of(st.integers(), st.integers(min_value=10 ** 900, max_value=10 ** 1200),
+                    st.floats(allow_nan=True), st.sampled_from([float("inf"), -0.0, 1e300, 5e-324]))
+JSON = st.recursive(st.one_of(st.none(), st.booleans(), NUMBERS, TEXT),
+                    lambda inner: st.one_of(st.lists(inner, max_size=3),
+                                            st.dictionaries(TEXT, inner, max_size=3)), max_leaves=8)
+CALLS = st.builds(lambda tool, args, result, status: Call(tool, args, result, status, ORIGIN),
+                  st.one_of(st.sampled_from(["Bash", "read_file", "mcp__x__y"]), TEXT),
+                  st.one_of(st.just({}), JSON), JSON, st.one_of(st.sampled_from(["success", "error"]), TEXT))
+TEXTS = st.builds(lambda kind, text, title: Text(kind, title, text, ORIGIN),
+                  st.one_of(st.sampled_from(["agent", EVAL_PROMPT, "user", "hook"]), TEXT), TEXT, TEXT)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(CALLS, TEXTS), max_size=6), st.sampled_from([(), (("/work/repo", "<cwd>"),)]))
+def test_generated_conversations_read_as_parsed(entries, placeholders):
+    direct, parsed = direct_and_parsed(Conversation("openai", ("chat.json",), tuple(entries),
+                                                    placeholders=placeholders))
+    if direct is not None:
+        assert same(direct, parsed)
