@@ -125,9 +125,11 @@ NUMBERS = st.one_of(st.integers(), st.integers(min_value=10 ** 900, max_value=10
 JSON = st.recursive(st.one_of(st.none(), st.booleans(), NUMBERS, TEXT),
                     lambda inner: st.one_of(st.lists(inner, max_size=3),
                                             st.dictionaries(TEXT, inner, max_size=3)), max_leaves=8)
-CALLS = st.builds(lambda tool, args, result, status: Call(tool, args, result, status, ORIGIN),
+SUBAGENT = st.none() | st.just(Conversation("claude-code", ("a.jsonl",), (Call("Read", {}, "x", "success", ORIGIN),)))
+CALLS = st.builds(lambda tool, args, result, status, subagent: Call(tool, args, result, status, ORIGIN,
+                                                                    subagent=subagent),
                   st.one_of(st.sampled_from(["Bash", "read_file", "mcp__x__y"]), TEXT),
-                  st.one_of(st.just({}), JSON), JSON, st.one_of(st.sampled_from(["success", "error"]), TEXT))
+                  st.one_of(st.just({}), JSON), JSON, st.one_of(st.sampled_from(["success", "error"]), TEXT), SUBAGENT)
 TEXTS = st.builds(lambda kind, text, title: Text(kind, title, text, ORIGIN),
                   st.one_of(st.sampled_from(["agent", EVAL_PROMPT, "user", "hook"]), TEXT), TEXT, TEXT)
 
