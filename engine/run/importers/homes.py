@@ -23,7 +23,6 @@ WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
 _FILE_URI = re.compile(r"file:///?$", re.IGNORECASE)
 
 
-
 def scrub_homes(text: str) -> str:
     """``text`` with each home folder (``/home/NAME``, ``/Users/NAME``, ``C:\\Users\\NAME``)
     made ``<home>``, where it starts a path (``a/home/x`` is a relative path, kept).
