@@ -66,6 +66,21 @@ def test_the_library_grades_a_source_as_the_command_writes_its_import(root: Path
     assert {r.path: r.grading_json for r in direct} == written
 
 
+@pytest.mark.parametrize("root, case", CASES, ids=[c["id"] for _, c in CASES])
+def test_sources_shown_in_memory_are_shown_as_imported_runs(root: Path, case: dict, tmp_path: Path, capsys):
+    """``referee show SOURCE...`` shows the runs ``referee import`` writes, as ``show`` of
+    that workspace does, and writes nothing."""
+    sources = [str(root / s) for s in case["sources"]]
+    out = tmp_path / "ws"
+    assert main(["import", case["format"], *sources, "--out", str(out), *_options(case)]) == 0
+    capsys.readouterr()
+    code, imported = _graded(["show", str(out), "--json"], capsys)
+    before = sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*"))
+    direct_code, direct = _graded(["show", *sources, "--json", *_options(case)], capsys)
+    assert (direct_code, direct["runs"]) == (code, imported["runs"])
+    assert sorted(p.relative_to(tmp_path) for p in tmp_path.rglob("*")) == before
+
+
 def test_runs_of_one_eval_as_import_eval_makes_them(tmp_path: Path, capsys):
     root = FIXTURES / "import" / "openai"
     sources = [str(root / "chat.json"), str(root / "batch.jsonl")]
@@ -92,11 +107,14 @@ def test_what_grade_says_of_sources(tmp_path: Path, capsys):
     assert main(["grade", str(session), str(tmp_path / "missing.jsonl"), *rules]) == 2
     assert "missing.jsonl: no such file" in capsys.readouterr().err
     assert main(["grade", str(session), str(tmp_path), *rules]) == 2
-    assert "is a folder: give one workspace folder, or source files" in capsys.readouterr().err
+    assert "is a folder: give one folder, or source files" in capsys.readouterr().err
     assert main(["grade", str(tmp_path), "--as-eval", "x", *rules]) == 2
     assert "apply to source files" in capsys.readouterr().err
     assert main(["grade", str(session), "--error-when", "(", *rules]) == 2
     assert "--error-when" in capsys.readouterr().err
+    assert main(["show", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert "notes.txt: not a format referee imports" in err and "nothing shown" in err
 
 
 @pytest.mark.parametrize("root, case", CASES, ids=[c["id"] for _, c in CASES])

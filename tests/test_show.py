@@ -104,14 +104,17 @@ def test_workspace_warnings_are_shown(capsys):
 
 @pytest.mark.parametrize("make, reason", [
     (lambda p: p / "missing", "no such file or directory"),
-    (lambda p: (p / "f.txt").write_text("x") and p / "f.txt", "not a directory"),
+    # a file is a source to read as referee import does: this one is none
+    (lambda p: (p / "f.txt").write_text("x") and p / "f.txt",
+     "not a format referee imports; name it: referee import {{claude-code,openai,skill-creator-log}} {target} "
+     "--out DIR; nothing shown: every source given must be read"),
     (lambda p: p, "no outputs/ folder here and no run below it"),
 ])
 def test_unusable_input_exits_2(tmp_path, capsys, make, reason):
     target = make(tmp_path)
     code, out, err = _run(capsys, str(target))
     assert code == 2 and out == ""
-    assert err == f"referee show: error: {target}: {reason}\n"
+    assert err == f"referee show: error: {target}: {reason.format(target=target)}\n"
 
 
 def test_console_entry_through_subprocess():

@@ -113,7 +113,7 @@ def run(args: argparse.Namespace) -> int:
         from referee.engine.report.spill import Spill
     except KeyboardInterrupt:
         return _interrupted("before grading", [], None, args.check)
-    args.sources = grade_sources.given_sources(args)
+    args.sources = grade_sources.given_sources(args.workspace, args)
     if args.sources is not None and args.shard is not None:
         raise UsageError("--shard grades a workspace folder and writes its manifest there; "
                          "source files are graded in memory: import them first (referee import)")

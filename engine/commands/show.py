@@ -4,10 +4,13 @@ Prints the run's identity, its tool-call steps (step, tool, status, args and
 return with their lines), the agent's notes, the output files, summaries of
 metrics, timing and user notes, and every warning met while reading. Given a
 workspace instead of a run (no ``outputs/`` inside), it shows every run found
-below it, in discovery order, then the workspace's layout warnings.
+below it, in discovery order, then the workspace's layout warnings. Given source
+files (``referee show SOURCE...``: sessions, message lists), it shows the runs
+``referee import`` would write, read in memory as ``referee grade SOURCE...`` reads
+them (``commands.grade_sources``): nothing is written.
 
 Exit status: 0 when something was shown (warnings included), 2 when the path is
-missing, not a folder, or holds no run at all.
+missing, holds no run at all, or is a source that could not be read.
 """
 
 from __future__ import annotations
@@ -17,6 +20,7 @@ import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
+from referee.engine.commands import grade_sources
 from referee.engine.commands.arguments import given_name, response_name
 from referee.engine.usage import UsageError
 from referee.engine.report.inert import inert
@@ -30,7 +34,7 @@ if TYPE_CHECKING:
 EXIT_CODES = """\
 exit codes:
   0  something was shown (warnings included)
-  2  the path is missing, not a folder, or holds no run at all
+  2  the path is missing, holds no run at all, or is a source that could not be read
 """
 SUMMARY_CHARS = 100  # payloads are cut to this in the text view
 
@@ -44,7 +48,9 @@ def add_parser(sub: Subcommands) -> None:
         epilog=EXIT_CODES, formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("run_dir", metavar="RUN_DIR", type=given_name,
-                        help="a run folder (holding outputs/) or a workspace")
+                        help="a run folder (holding outputs/), a workspace, or a source file (a Claude Code "
+                             "session, an OpenAI message list, a skill-creator log) read as referee import reads it")
+    grade_sources.add_arguments(parser, done="read in memory and shown")
     parser.add_argument("--json", action="store_true", help="print JSON (sorted keys, relative paths)")
     parser.add_argument("--response", metavar="PATH", type=response_name,
                         help="the file the harness delivered as the answer, relative to each run folder "
@@ -58,9 +64,13 @@ def add_parser(sub: Subcommands) -> None:
 def run(args) -> int:
     """Show the run or workspace ``args.run_dir``; returns the exit status."""
     path = Path(args.run_dir)
-    runs, warnings, reason = _collect(path, _responses(args))
-    if reason is not None:
-        raise UsageError(f"{args.run_dir}: {reason}")
+    sources = grade_sources.given_sources(path, args)
+    if sources is not None:  # read in memory, as referee grade SOURCE... reads them
+        runs, warnings = grade_sources.discover_sources(sources, args, done="shown").runs, []
+    else:
+        runs, warnings, reason = _collect(path, _responses(args))
+        if reason is not None:
+            raise UsageError(f"{args.run_dir}: {reason}")
     views = [run_view(r.load()) for r in runs]
     if args.json:
         from referee.engine.report.stdout import print_json
@@ -99,9 +109,7 @@ def _collect(path: Path, responses: ResponseFiles | None = None) -> tuple[Sequen
     responses = responses or NO_FILES
     if not path.exists():
         return [], [], "no such file or directory"
-    if not path.is_dir():
-        return [], [], "not a directory"
-    if (path / "outputs").is_dir():
+    if (path / "outputs").is_dir():  # a folder: a file given is a source (grade_sources)
         return [load_run(path, responses=responses)], [], None
     found = discover(path, responses)
     if not found.runs:
