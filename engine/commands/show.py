@@ -65,8 +65,9 @@ def run(args) -> int:
     """Show the run or workspace ``args.run_dir``; returns the exit status."""
     path = Path(args.run_dir)
     sources = grade_sources.given_sources(path, args)
+    warnings: list[Problem] = []  # a workspace's layout warnings; sources have none of their own
     if sources is not None:  # read in memory, as referee grade SOURCE... reads them
-        runs, warnings = grade_sources.discover_sources(sources, args, done="shown").runs, []
+        runs = grade_sources.discover_sources(sources, args, done="shown").runs
     else:
         runs, warnings, reason = _collect(path, _responses(args))
         if reason is not None:
