@@ -80,8 +80,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         else:
             reader.record(main.name, line, rec)
     _chained_elsewhere(main.name, values, reader, problems)
-    reader.unstreamed()
-    reader.calls_not_held()
+    reader.ended()
     for agent in agents:
         held, found = json_lines(agent, CALL_WORDS)  # the session's own lines stay in ``values``
         problems.extend(found)

@@ -304,7 +304,14 @@ class Reader(UserRecords):
         start = self.last_message.get("line", 0) if self.last_text else 0
         return unread if unread is not None and unread >= start else None
 
-    def unstreamed(self) -> None:
+    def ended(self) -> None:
+        """What the records, all read, leave unknown: calls and words streamed but never
+        printed whole (``_unstreamed``), and messages that ended in a call no line holds
+        (``_calls_not_held``). Called once, after the last record of a session or subagent."""
+        self._unstreamed()
+        self._calls_not_held()
+
+    def _unstreamed(self) -> None:
         """The blocks stream events started that no assistant record holds whole
         (``claude_partial``): a call there is not read, so the run's calls are
         incomplete; words there may be the agent's last, so what it said there is unknown."""
@@ -316,7 +323,7 @@ class Reader(UserRecords):
             else:
                 self.words_unread(origin, "this text, streamed but never printed whole", None, surely=True)
 
-    def calls_not_held(self) -> None:
+    def _calls_not_held(self) -> None:
         """A message whose stop reason says it ended in a call (``tool_use``) while no
         line of it read holds one: the line with the call is not in the file (a
         session cut short, or trimmed), so the run's calls are incomplete, and the

@@ -46,8 +46,7 @@ def read_agent(records: list[tuple[str, int, dict]], problems: list[Problem]) ->
     reader = Reader(problems)
     for source, line, rec in records:
         reader.record(source, line, rec)
-    reader.unstreamed()
-    reader.calls_not_held()
+    reader.ended()
     _unanswered_prompt(reader, problems)
     source, line, _ = records[0] if records else ("", 0, None)
     return reader, Origin(source, line)
