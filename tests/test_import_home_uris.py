@@ -3,7 +3,7 @@ scrubbed like the path it names."""
 
 from __future__ import annotations
 
-from referee.engine.run.importers.writer import scrub_homes
+from referee.engine.run.importers.homes import scrub_homes
 
 
 def test_a_file_uri_in_a_home_folder_is_scrubbed():

@@ -6,7 +6,8 @@ import json
 from pathlib import Path
 
 from referee.engine.run.importers import conversations
-from referee.engine.run.importers.writer import render_run, scrub_homes
+from referee.engine.run.importers.homes import scrub_homes
+from referee.engine.run.importers.writer import render_run
 
 
 def test_a_windows_home_in_any_case_or_slash_is_scrubbed():

@@ -14,7 +14,7 @@ import sys
 from hypothesis import given, settings, strategies as st
 
 from referee.engine.run.importers import homes, writer
-from referee.engine.run.importers.writer import scrub_homes
+from referee.engine.run.importers.homes import scrub_homes
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 # the characters the scans turn on, beside any text: every case of "users", the
