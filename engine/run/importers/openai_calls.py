@@ -25,6 +25,8 @@ from referee.engine.run.importers.statuses import FLAGS, ErrorWhen, Statuses
 from referee.engine.run.model import Problem
 
 _CALL_MEMBERS = frozenset({"id", "type", "function", "index"})  # what a tool call holds, read or not a call
+# tau2-bench writes a call's name and arguments on the call itself, beside who asked for it
+_FLAT_MEMBERS = frozenset({"id", "type", "name", "arguments", "index", "requestor"})
 
 
 class ToolCalls(MessageSteps):
@@ -41,12 +43,15 @@ class ToolCalls(MessageSteps):
 
     def call(self, index: int, nth: int, call: Any, legacy: bool = False) -> None:
         at = "/function_call" if legacy else f"/tool_calls/{nth}/function"
-        origin = self.locate(index, "arguments", nth, f"{at}/arguments")
         function = call.get("function") if isinstance(call, dict) else None
+        flat = not legacy and _flat(call)
+        if flat:
+            function, at = call, f"/tool_calls/{nth}"
+        origin = self.locate(index, "arguments", nth, f"{at}/arguments")
         if not isinstance(function, dict):
             self.unread_call(origin, "a tool call without a function; skipped")
             return
-        beside = call.keys() - _CALL_MEMBERS
+        beside = call.keys() - (_FLAT_MEMBERS if flat else _CALL_MEMBERS)
         if beside and holds_call({k: call[k] for k in beside}):
             self.unread_call(origin, "a tool call holds another call beside its function; not read")
         raw_name = function.get("name")
@@ -121,6 +126,8 @@ class ToolCalls(MessageSteps):
             named = message.get("tool_call_ids")  # SWE-agent's trajectories name the one call in a list
             if call_id is None and isinstance(named, list) and len(named) == 1:
                 call_id = named[0]
+            if call_id is None and self.open.get(_id_key(message.get("id"))):
+                call_id = message.get("id")  # tau2-bench names the call by the tool message's own id
             key = _id_key(call_id)
         tool = _named_tool(message) if role == "tool" and key == "" else None
         position = self.answered_call(self.open.get(key) or [], tool)
@@ -165,6 +172,14 @@ class ToolCalls(MessageSteps):
         position, first = self.answered_at[key]
         if _answer(first) != _answer(message):
             R.answered_again(self.entries, position, self.problems, origin)
+
+
+def _flat(written: Any) -> bool:
+    """Whether a tool call, as ``written``, gives its name and arguments on itself, with no
+    ``function`` (tau2-bench's ``{"id", "name", "arguments", "requestor"}``): only that
+    shape, so a call of another shape (LangChain's ``args``) stays one that cannot be read."""
+    return (isinstance(written, dict) and "function" not in written and isinstance(written.get("name"), str)
+            and bool(written["name"]) and "arguments" in written and written.keys() <= _FLAT_MEMBERS)
 
 
 def _id_key(value: Any) -> str:

@@ -77,8 +77,16 @@ def _beside(holder: dict, document: Document) -> dict:
     (each step's ``query`` the messages sent to the model, calls among them), not a
     response logged beside the list (``_steps_beyond``). ``holder``: the object
     holding the list, read with the list left out (``_holder``)."""
-    same = (TRAJECTORY,) if document.base == "/" + HISTORY else ()
+    same: tuple[str, ...] = (TRAJECTORY,) if document.base == "/" + HISTORY else ()
+    if document.base == "/messages" and isinstance(holder.get("task_id"), str):
+        same += (_TAU2_REWARD,)
     return {k: v for k, v in holder.items() if k not in MESSAGE_KEYS + (HISTORY,) + same}
+
+
+# Beside a tau2-bench simulation's messages (its task_id beside them), how tau2 graded the
+# run: the task's expected actions (a name and arguments each), compared with the calls the
+# messages hold; no call of the run and no reply
+_TAU2_REWARD = "reward_info"
 
 
 def _holder(data: bytes | str, document: Document) -> dict | None:

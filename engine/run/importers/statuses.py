@@ -72,6 +72,8 @@ def flagged(message: dict) -> bool | str | None:
     ``UNSURE`` when a flag it carries says neither, None when it carries no flag."""
     found: bool | str | None = None
     given = [message[key] for key in _BOOLEAN_FLAGS if key in message] + _result_flag(message.get("content"))
+    if isinstance(message.get("error"), bool):  # tau2-bench's "error": false says the tool did not fail
+        given.append(message["error"])
     for flag in given:
         said = flag if isinstance(flag, bool) else False if flag is None else UNSURE
         found = said if found is None or found == said else UNSURE  # two flags that disagree say neither
