@@ -1,15 +1,17 @@
 """tau2-bench's message shape (tests/fixtures/real/openai/tau2-bench-retail-return): a call
 gives its ``name`` and ``arguments`` on itself, with no ``function``; the ``tool`` message
 that answers it names it by its own ``id``, flagged ``"error": true`` or ``false``; and a
-simulation keeps ``reward_info`` (the task's expected actions) beside its ``messages``.
-Each is read only in that shape: a call of another shape stays one that cannot be read, an
-``id`` that names no open call pairs with nothing, and expected actions beside the messages
-of an object that is no simulation are still a call beside the list, so a negative check
-over the calls is an ERROR there, never a pass."""
+simulation keeps ``reward_info`` (the task's expected actions) beside its ``messages``; a
+results file holds the simulations, a conversation each. Each is read only in that shape: a
+call of another shape stays one that cannot be read, an ``id`` that names no open call pairs
+with nothing, and expected actions beside the messages of an object that is no simulation
+are still a call beside the list, so a negative check over the calls is an ERROR there,
+never a pass."""
 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -84,3 +86,30 @@ def test_the_same_beside_the_messages_of_another_object_is_a_call_not_read(tmp_p
     logged = {"reward_info": EXPECTED, "messages": _messages(_call(), _answer(error=False))}
     outcomes, codes = _grade(tmp_path, logged)
     assert outcomes == ["error", "error", "error"] and "calls-may-be-missing" in codes
+
+
+REAL = json.loads((Path(__file__).parent / "fixtures" / "real" / "openai" / "tau2-bench-retail-return"
+                   / "retail-task-13.json").read_text(encoding="utf-8"))
+
+
+def test_a_results_file_is_one_conversation_a_simulation(tmp_path):
+    # tau2's results around the real simulation, as tau2 writes them: its run's info, the
+    # tasks (their expected actions, no call of a run), then the simulations
+    results = {"timestamp": "2025-10-31T07:16:27.854362", "info": {"num_trials": 1},
+               "tasks": [{"id": "13", "evaluation_criteria": {"actions": [
+                   {"action_id": "13_0", "name": "find_user_id_by_email", "arguments": {"email": "x"}}]}}],
+               "simulations": [REAL, REAL | {"messages": REAL["messages"][:5]}]}
+    source = tmp_path / "results.json"
+    source.write_text(json.dumps(results, indent=2), encoding="utf-8")
+    checks = 'expect 1: count(calls) == 6\nexpect 2: no calls with status error\n'
+    rules = f'eval "results-1"\n{checks}\neval "results-2"\n{checks}'
+    found = {r.path: [e["outcome"] for e in r.grading["expectations"]] for r in referee.grade(rules, source)}
+    # the second simulation, cut after the first call's answer, holds one call
+    assert found == {"results-1": ["pass", "fail"], "results-2": ["fail", "pass"]}
+
+
+def test_simulations_that_are_no_conversations_are_no_message_list(tmp_path):
+    source = tmp_path / "results.json"
+    source.write_text(json.dumps({"simulations": [1, 2]}, indent=2), encoding="utf-8")
+    with pytest.raises(ValueError, match="not a format referee imports"):
+        referee.grade('eval "results"\nexpect 1: no calls to "Bash"\n', source)

@@ -190,7 +190,8 @@ MESSAGE_KEYS = ("messages", "traj")  # the keys whose array holds the messages
 # SWE-agent's .traj keeps its messages under "history", beside the "trajectory" of
 # the same steps: a "history" array is the message list only with a "trajectory" array.
 HISTORY, TRAJECTORY = "history", "trajectory"
-_ANY_KEYS = MESSAGE_KEYS + (HISTORY,)
+SIMULATIONS = "simulations"  # tau2-bench's results: a conversation each, its "messages" inside
+_ANY_KEYS = MESSAGE_KEYS + (HISTORY, SIMULATIONS)
 
 
 def key_name(written: str) -> str | None:

@@ -2,7 +2,8 @@
 
 A source is one JSON document (a message list, ``{"messages": [...]}``, a SWE-agent
 trajectory's ``{"history": [...], "trajectory": [...], ...}``, or a list of such
-conversations: tau-bench's results, each ``{"traj": [...], ...}``), or JSON
+conversations: tau-bench's results, each ``{"traj": [...], ...}``, or tau2-bench's
+``{"simulations": [...]}``, each ``{"messages": [...], ...}``), or JSON
 lines: one message per line (one conversation for the file) or one conversation per
 line. A document's elements are found by one pass over its bytes (``jsondoc``) and
 each is parsed when it is read, so one conversation is in memory at a time; a
@@ -20,7 +21,8 @@ from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.exact import loads
-from referee.engine.run.importers.jsondoc import HISTORY, MESSAGE_KEYS, TRAJECTORY, WHOLE_LIMIT, Document, message_array
+from referee.engine.run.importers.jsondoc import (HISTORY, MESSAGE_KEYS, SIMULATIONS, TRAJECTORY, WHOLE_LIMIT, Document,
+                                                  message_array)
 from referee.engine.run.importers.openai import FORMAT, is_message, read_messages
 from referee.engine.run.importers.openai_items import tool_names
 from referee.engine.run.importers.openai_content import holds_reply
@@ -61,7 +63,7 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> I
     if document is not None and _holds_conversations(source, document):
         yield from _conversations(source, document, error_when)
         return
-    if document is not None:
+    if document is not None and document.base != "/" + SIMULATIONS:  # else no conversations: said below
         yield None, read_document(source, document, error_when)
         return
     whole = _one_object(source.data)
@@ -232,9 +234,9 @@ def _messages(value: Any) -> list | None:
 
 def _holds_conversations(source: Source, document: Document) -> bool:
     """Is the document a list of conversations rather than of messages? Its first
-    element tells (only a top-level list can be one)."""
+    element tells (only a top-level list can be one, or tau2-bench's ``simulations``)."""
     first = next((e for e in document.elements if e.is_object and e.end is not None), None)
-    if document.base or first is None:
+    if document.base not in ("", "/" + SIMULATIONS) or first is None:
         return False
     text = source.data[first.start:first.end].decode("utf-8", errors="replace")
     found = document.value(document.elements.index(first), text)
