@@ -113,3 +113,37 @@ def test_simulations_that_are_no_conversations_are_no_message_list(tmp_path):
     source.write_text(json.dumps({"simulations": [1, 2]}, indent=2), encoding="utf-8")
     with pytest.raises(ValueError, match="not a format referee imports"):
         referee.grade('eval "results"\nexpect 1: no calls to "Bash"\n', source)
+
+
+GREETING = {"role": "assistant", "content": "Hi! How can I help you today?", "tool_calls": None, "turn_idx": 0,
+            "cost": 0.0, "usage": None, "raw_data": None}
+GREETING_RULES = ('eval 1\nexpect 1: not response contains "How can I help"\n'
+                  'expect 2: exactly 1 harness where .text contains "How can I help"\n')
+
+
+def _greeted(tmp_path, messages: list[dict]) -> list[str]:
+    source = tmp_path / "simulation.json"
+    source.write_text(json.dumps({"task_id": "13", "messages": messages}), encoding="utf-8")
+    (result,) = referee.grade(GREETING_RULES, source, as_eval="1")
+    return [e["outcome"] for e in result.grading["expectations"]]
+
+
+def test_the_orchestrators_greeting_is_harness_text(tmp_path):
+    assert _greeted(tmp_path, [GREETING] + _messages(_call(), _answer(error=False))) == ["pass", "pass"]
+
+
+WRITTEN = {
+    # a model wrote it: tau2 keeps its raw response
+    "with-a-raw-response": GREETING | {"raw_data": {"id": "msg_01"}},
+    "with-a-cost": GREETING | {"cost": 0.019},
+    "without-raw-data": {k: v for k, v in GREETING.items() if k != "raw_data"},
+}
+
+
+@pytest.mark.parametrize("first", WRITTEN.values(), ids=WRITTEN.keys())
+def test_a_first_message_a_model_wrote_is_a_reply(tmp_path, first):
+    assert _greeted(tmp_path, [first] + _messages(_call(), _answer(error=False))) == ["fail", "fail"]
+
+
+def test_the_greetings_shape_later_in_the_conversation_is_a_reply(tmp_path):
+    assert _greeted(tmp_path, _messages(_call(), _answer(error=False)) + [GREETING]) == ["fail", "fail"]

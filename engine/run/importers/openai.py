@@ -40,7 +40,7 @@ from referee.engine.run.importers.openai_content import (audio_unread, holds_rep
                                                          parts_unread, text_of, transcript_of, words_unread)
 from referee.engine.run.importers.openai_replies import Replies
 from referee.engine.run.importers.openai_threads import in_time_order, is_thread_message
-from referee.engine.run.importers.openai_steps import Locate, found_in
+from referee.engine.run.importers.openai_steps import Locate, found_in, orchestrator_greeting
 from referee.engine.run.importers.openai_items import (content_calls, holds_other_answer, holds_other_call,
                                                        is_call_item, is_compaction, is_reasoning, is_tool_item)
 from referee.engine.run.importers.source import holds_call, may_hold
@@ -128,7 +128,7 @@ class _Reader(Replies):
         if role is None:
             self.no_role(index, message, held, acted, awaiting)
             return
-        if message.get("is_demo") is True:
+        if message.get("is_demo") is True or (index == 0 and orchestrator_greeting(message)):
             self.demonstration(index, message)
             return
         if is_thread_message(message) and not self.threaded:

@@ -65,8 +65,9 @@ class MessageSteps:
     def demonstration(self, index: int, message: dict) -> None:
         """A message SWE-agent put in its history as part of a demonstration (``is_demo``:
         a past run shown to the model as an example, as one user turn or as the demo's own
-        messages, its assistant turns, their calls and the answers). The harness wrote it,
-        whatever its role: its words are harness text, never the eval prompt (the issue
+        messages, its assistant turns, their calls and the answers), or the greeting tau2's
+        orchestrator opens a simulation with (``orchestrator_greeting``). The harness wrote
+        it, whatever its role: its words are harness text, never the eval prompt (the issue
         that follows is) nor the agent's, and its calls are not the run's."""
         content = message.get("content")
         origin = self.text_origin(index, content)
@@ -198,3 +199,14 @@ def found_in(text: str, content: Any, find: Callable[[str], str | None]) -> str 
         found = next((markup for item in nested(content) if isinstance(item, str) and item != text
                       and (markup := find(item)) is not None), None)
     return found
+
+
+def orchestrator_greeting(message: dict) -> bool:
+    """Is the first message of a conversation the greeting tau2-bench's orchestrator
+    writes as the agent's before the user speaks (its ``DEFAULT_FIRST_AGENT_MESSAGE``,
+    "Hi! How can I help you today?")? No model wrote it: tau2 keeps it with turn 0, no
+    call, a cost of 0 and no raw response (``raw_data`` null), which every message a
+    model wrote has."""
+    return (message.get("role") == "assistant" and message.get("turn_idx") == 0 and not message.get("tool_calls")
+            and "raw_data" in message and message["raw_data"] is None and message.get("cost") == 0
+            and not isinstance(message.get("cost"), bool))
