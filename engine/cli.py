@@ -1,6 +1,7 @@
 """The ``referee`` command line: dispatches to one module per subcommand.
 
-Exit codes: 0 success, 1 a check or assertion failed, 2 usage or input error.
+Exit codes: 0 success, 1 a check or assertion failed, 2 usage or input error,
+130 interrupted, 141 standard output closed before all of it was written.
 No traceback reaches the user: a ``UsageError`` or an ``OSError`` (a full disk)
 is printed as one line, and an unexpected exception as a one-line report, with
 its traceback only under ``--debug`` or ``REFEREE_DEBUG=1``.
@@ -100,7 +101,12 @@ def main(argv: list[str] | None = None) -> int:
         print("referee: interrupted; nothing was left half-written", file=sys.stderr)
         return 130
     except BrokenPipeError:
-        return 0
+        # The reader of standard output went away (``| head``): the command stopped at
+        # that line, so what it had left to print, grade or write was not done, and 0
+        # would pass a CI gate (``set -o pipefail``) over a grade that failed. 141 is
+        # what a shell reports of a program that SIGPIPE stopped, as 130 is for Ctrl-C.
+        _quiet_stdout()
+        return 141
     except OSError as exc:  # the system's answer (a full disk ...), not a defect
         from referee.engine.report.inert import inert
         from referee.engine.usage import system_error
@@ -114,6 +120,20 @@ def main(argv: list[str] | None = None) -> int:
         print("referee: please report this with the command that caused it "
               "(run it again with --debug for the traceback)", file=sys.stderr)
         return 2
+
+
+def _quiet_stdout() -> None:
+    """Point standard output at the null device, so that Python's flush of it at exit
+    does not report the closed pipe again as an ignored exception."""
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, ValueError, OSError):  # a stream put in its place has none
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, fd)
+    finally:
+        os.close(null)
 
 
 def _debug_traceback(debug: bool) -> None:

@@ -1,4 +1,4 @@
-"""Three ways referee used to end in "internal error" or a traceback, each now a clear message.
+"""Ways referee used to end in "internal error", a traceback or a wrong exit code, each now fixed.
 
 - A lone surrogate in the grader's reply (``"\\ud800"`` in its JSON) gave "internal
   error in the LLM grader (UnicodeEncodeError)": the reply is now refused by name,
@@ -9,12 +9,16 @@
   child process, so the write fails where it really happens.
 - A Ctrl-C while the command was still loading printed Python's traceback: the
   command now starts in ``engine/entry.py``, which loads the rest inside its handler.
+- A standard output closed before referee wrote all of it (``referee grade ... | head``)
+  exited 0, a failed grade too, so a CI step with ``set -o pipefail`` passed its gate;
+  it exits 141, as a program that SIGPIPE stopped.
 """
 
 from __future__ import annotations
 
 import errno
 import json
+import os
 import resource
 import signal
 import subprocess
@@ -158,3 +162,18 @@ def test_the_console_script_starts_where_ctrl_c_is_handled():
     assert project["scripts"]["referee"] == "referee.engine.entry:main"
     source = (REPO / "engine" / "entry.py").read_text(encoding="utf-8")
     assert [line for line in source.splitlines() if line.startswith(("import ", "from "))] == ["import sys"]
+
+
+def test_a_closed_standard_output_is_no_pass(tmp_path):
+    session = REPO / "tests" / "fixtures" / "import" / "claude-code" / "session.jsonl"
+    rules = tmp_path / "r.rules"
+    rules.write_text('eval "session"\nexpect 1: no calls to "Read"\n', encoding="utf-8")  # the session reads
+    args = [sys.executable, "-m", "referee", "grade", str(session), "--rules", str(rules)]
+    assert subprocess.run(args, capture_output=True).returncode == 1
+    read, write = os.pipe()
+    os.close(read)  # the reader gone before the first line, as ``| head -0`` leaves it
+    try:
+        done = subprocess.run(args, stdout=write, stderr=subprocess.PIPE)
+    finally:
+        os.close(write)
+    assert (done.returncode, done.stderr) == (141, b"")
