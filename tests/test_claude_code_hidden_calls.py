@@ -127,6 +127,17 @@ def test_an_error_flag_that_is_no_boolean_leaves_the_status_unknown(tmp_path: Pa
     assert _grade(tmp_path, HEAD + [_assistant("[" + BASH + "]"), answer], rules) == [["error", "pass"]]
 
 
+def test_an_error_flag_that_is_no_boolean_leaves_a_server_run_call_unknown_too(tmp_path: Path):
+    """An MCP tool a server ran within the message (mcp_tool_use, answered by an
+    mcp_tool_result block) flags its failure with is_error as a tool_result does."""
+    ran = ('[{"type":"mcp_tool_use","id":"s1","name":"deploy","server_name":"ops","input":{}},{"type":"mcp_tool_result",'
+           '"tool_use_id":"s1","is_error":%s,"content":[{"type":"text","text":"boom"}]},{"type":"text","text":"done"}]')
+    rules = 'eval 1\nexpect 1: count(calls with status error) == 0\nexpect 2: count(calls) == 2\n'
+    assert _grade(tmp_path, HEAD + [_assistant(ran % '"true"')], rules) == [["error", "pass"]]
+    assert _grade(tmp_path, HEAD + [_assistant(ran % "true")], rules) == [["fail", "pass"]]
+    assert _grade(tmp_path, HEAD + [_assistant(ran % "false")], rules) == [["pass", "pass"]]
+
+
 @pytest.mark.parametrize("content, status", [("files found", "pass"), ("<tool_use_error>no such file</tool_use_error>",
                                                                       "fail")])
 def test_an_error_flag_that_is_null_is_no_flag(tmp_path: Path, content: str, status: str):

@@ -253,7 +253,7 @@ class Reader(UserRecords):
     def server_result(self, origin: Origin, block: dict) -> None:
         """The answer to a call a server ran (web search, code execution, an MCP tool),
         given in the same assistant message: an error when it says so (``is_error``
-        true, or content typed ``..._error``)."""
+        true, or content typed ``..._error``), unknown when its flag says neither."""
         call_id = block.get("tool_use_id")
         _, position = self._waiting(call_id)
         if position is None:
@@ -262,11 +262,16 @@ class Reader(UserRecords):
             R.unplaced_answer(self.problems, origin, call_id)
             return
         content = block.get("content")
-        error = block.get("is_error") is True or (isinstance(content, dict) and
-                                                  str(content.get("type", "")).endswith("_error"))
+        flag = block.get("is_error")
+        error = flag is True or (isinstance(content, dict) and str(content.get("type", "")).endswith("_error"))
         call = R.call_at(self.entries, position)
+        unread = call.unread
+        if flag is not None and not isinstance(flag, bool):  # "true", 1: neither said, as for a tool_result
+            self.problems.append(Problem("status-unknown", origin.source, f"is_error is {flag!r}, not true or "
+                                         "false: its call's status is unknown", origin.line))
+            unread |= {"status"}
         self.entries[position] = replace(call, result=content, status="error" if error else "success",
-                                         result_origin=origin)
+                                         result_origin=origin, unread=unread)
 
     def tool_use(self, origin: Origin, block: dict) -> None:
         call_id = block.get("id") if isinstance(block.get("id"), str) else None
