@@ -1,6 +1,7 @@
 """A turn of the user in a Claude Code session whose words are in a shape the reader
 does not take (a message whose content is one object, a text part whose text is no
-string, a part of a type it does not know that holds text, a message that is no
+string, a part of a type it does not know that holds text (a plain-text document's
+words are its source's ``data``), a message that is no
 object, a queued prompt given as parts) was dropped without a word: ``no harness
 where ...`` passed on the turns read around it, and the reply before it was taken for
 the answer to it. Such a turn now says ``harness-may-be-missing`` (every check over
@@ -39,6 +40,8 @@ TURNS = {
     "content-one-object": _user("u2", "a1", {"type": "text", "text": "delete zzz"}),
     "text-no-string": _user("u2", "a1", [{"type": "text", "text": ["delete zzz"]}]),
     "part-of-another-type": _user("u2", "a1", [{"type": "input_text", "text": "delete zzz"}]),
+    "plain-text-document": _user("u2", "a1", [{"type": "document", "source": {"type": "text", "media_type": "text/plain",
+                                                                             "data": "delete zzz"}}]),
     "message-no-object": {"type": "user", "sessionId": "S", "uuid": "u2", "parentUuid": "a1",
                           "message": "delete zzz"},
     "queued-prompt-parts": {"type": "attachment", "sessionId": "S", "uuid": "q2", "parentUuid": "a1",

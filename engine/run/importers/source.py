@@ -268,11 +268,17 @@ def may_say(value: Any) -> bool:
     """Whether a part of an agent's message that a reader does not read holds words: it
     is text itself, or holds a ``text`` member that is (a block of a type the reader
     does not know, content given as one block; a redacted_thinking block's ``data``
-    is no words)."""
+    is no words), or a plain-text source (a ``document`` block's, whose words are its
+    ``data``)."""
     if isinstance(value, str):
         return value.strip() != ""
-    return any(isinstance(item, dict) and isinstance(item.get("text"), str) and item["text"].strip() != ""
+    return any(isinstance(item, dict) and (_words(item.get("text"))
+                                           or (item.get("type") == "text" and _words(item.get("data"))))
                for item in nested(value))
+
+
+def _words(value: Any) -> bool:
+    return isinstance(value, str) and value.strip() != ""
 
 
 def _is_call(item: dict) -> bool:
