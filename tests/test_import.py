@@ -246,6 +246,26 @@ def test_metrics_counting_calls_with_no_call_block_is_warned(tmp_path: Path):
     assert [p.code for p in run.problems] == ["metrics-without-calls"]
 
 
+_BOOKED = ("## [tool_calls] Step 1: search\nTool: search\nArgs: {}\nReturn: {}\nStatus: success\n\n"
+           "## [agent_notes] Step 2: book\nBooking now.\n")
+
+
+@pytest.mark.parametrize("metrics, outcomes", [
+    ('{"total_tool_calls": 2}', ["error", "error"]),  # a transcript cut short after its first record
+    ('{"tool_calls": {"search": 1, "book": 1}}', ["error", "error"]),
+    ('{"total_tool_calls": 1}', ["pass", "pass"]),
+    ('{"total_tool_calls": 0, "tool_calls": {}}', ["pass", "pass"]),
+])
+def test_calls_metrics_counts_and_the_transcript_lacks_are_unknown(tmp_path: Path, metrics: str, outcomes: list):
+    """metrics.json counting more calls than the transcript holds shows calls nobody can
+    check: 'no calls to "book"' passed on the record of the search alone."""
+    run = _run(tmp_path, {"transcript.md": _BOOKED, "metrics.json": metrics})
+    rules = 'eval 1\nexpect 1: no calls to "book"\nexpect 2: count(calls) == 1\n'
+    compiled = compile_rules([dsl.parse_rules(rules, "r.rules")]).for_run(run.id, run.metadata)
+    assert [verdict.outcome.value for verdict in evaluate(compiled, run)] == outcomes
+    assert ("metrics-without-calls" in [p.code for p in run.problems]) == (outcomes[0] == "error")
+
+
 def test_an_unimported_session_in_outputs_is_warned(tmp_path: Path):
     session = (FIXTURES / "claude-code/session.jsonl").read_text(encoding="utf-8")
     run = _run(tmp_path, {"session.jsonl": session, "response.md": "ok\n"})

@@ -17,6 +17,8 @@ agent's (``Run.transcript``). Beyond the main transcript's records, an imported 
 - **Lines that may hold a call and could not be read** (an import problem
   ``calls-may-be-missing``): ``unknown`` names it, and a check over calls is an
   ERROR, never a PASS on a list that may lack the call it looks for.
+- **Calls a run not imported counts in its ``metrics.json`` and its transcript lacks**
+  (``engine.run.uncounted``): ``unknown`` names them, as above.
 - **A view that is not what the import wrote** (its SHA-256 is not the one the
   source map records: edited since, or left short by a machine that stopped just
   after the import, which does not wait for the disk, see docs/import.md), or a
@@ -33,6 +35,7 @@ from typing import TYPE_CHECKING, Callable
 from referee.engine.run.model import Problem, TextFile, ToolCall, Transcript
 from referee.engine.run.safeio import join_report
 from referee.engine.run.transcript import TRANSCRIPT, parse_transcript
+from referee.engine.run.uncounted import uncounted
 
 if TYPE_CHECKING:
     from referee.engine.run.importers.source_map import SourceMap
@@ -73,7 +76,7 @@ def every_call(run: Run, read: Reader) -> Calls:
     main = transcript.calls + transcript.suspect_calls
     source_map, problems = run.source_map
     if source_map is None:  # not imported (the transcript is the whole record), or a map that cannot be read
-        return Calls(main, next(iter(problems), None))
+        return Calls(main, next(iter(problems), None) or uncounted(run))
     unread = source_map.unread
     main = _unsure(main, unread)
     unknown = _import_unknown(run, source_map)
@@ -98,10 +101,11 @@ def calls_unknown(run: Run, read: Reader) -> Problem | None:
     """``every_call(run, read).unknown``, found without parsing a transcript: every
     reason it gives lies in the source map, in a view's digest or in a subagent file
     that cannot be read, never in the calls themselves. For a reader that asks only
-    whether the calls are whole (``engine.decision.contamination``, over every run)."""
+    whether the calls are whole (``engine.decision.contamination``, over every run), but
+    for a run not imported whose ``metrics.json`` counts calls (``engine.run.uncounted``)."""
     source_map, problems = run.source_map
-    if source_map is None:
-        return next(iter(problems), None)
+    if source_map is None:  # the transcript is parsed only when metrics.json counts calls
+        return next(iter(problems), None) or uncounted(run)
     unknown = _import_unknown(run, source_map)
     for rel, _ in _subagent_files(source_map):
         unknown = unknown or _subagent_problem(read(rel), rel, run.id.rel, source_map.digests)

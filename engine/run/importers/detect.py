@@ -6,8 +6,8 @@
   the source file and line; for a skill-creator log, that no raw tool record
   exists (its tool lines are the agent's claims); ``view-changed`` when the
   transcript or response is no longer what the import wrote;
-- ``metrics-without-calls``: ``metrics.json`` counts tool calls while the
-  transcript has no ``[tool_calls]`` block, so no call can be checked;
+- ``metrics-without-calls``: ``metrics.json`` counts more tool calls than the
+  transcript holds, so the calls it lacks cannot be checked (``engine.run.uncounted``);
 - ``unimported-transcript``: a file in ``outputs/`` or its folders (or the transcript itself)
   that holds a Claude Code session or an OpenAI message list, which referee does
   not read as a transcript until it is imported;
@@ -31,6 +31,7 @@ from referee.engine.run.model import Problem
 from referee.engine.run.reading import RESPONSE
 from referee.engine.run.safeio import join_report, read_named_file
 from referee.engine.run.transcript import TRANSCRIPT
+from referee.engine.run.uncounted import uncounted
 from referee.engine.text import file_lines
 
 if TYPE_CHECKING:
@@ -78,12 +79,8 @@ def _transcript_warnings(run: Any, base: str, imported: bool) -> list[Problem]:
     source = run.transcript_file
     transcript = run.transcript
     where = join_report(base, source.path if source is not None else "outputs/transcript.md")
-    counted = _counted_calls(run)
-    found = []
-    if not transcript.calls and counted and not imported:
-        message = (f"metrics.json counts {counted} tool calls but the transcript has no [tool_calls] block: "
-                   "no call can be checked")
-        found.append(Problem("metrics-without-calls", where, message))
+    counted = uncounted(run)
+    found = [] if counted is None else [counted]
     text = source.text if source is not None else None
     if not text or not text.strip() or transcript.calls or imported:
         return found
@@ -103,20 +100,6 @@ def _transcript_warnings(run: Any, base: str, imported: bool) -> list[Problem]:
         message = "no [tool_calls] or [agent_notes] section: an unrecognised transcript format, read as agent prose"
         found.append(Problem("unrecognised-transcript", where, message))
     return found
-
-
-def _counted_calls(run: Any) -> int:
-    metrics = run.metrics
-    value = metrics.value if metrics is not None else None
-    if not isinstance(value, dict):
-        return 0
-    total = value.get("total_tool_calls")
-    if isinstance(total, (int, float)) and not isinstance(total, bool) and total > 0:
-        return int(total)
-    per_tool = value.get("tool_calls")
-    if isinstance(per_tool, dict):
-        return int(sum(v for v in per_tool.values() if isinstance(v, (int, float)) and not isinstance(v, bool) and v > 0))
-    return 0
 
 
 def _log_format(head: str) -> str | None:

@@ -1,0 +1,62 @@
+"""Calls a run's ``outputs/metrics.json`` counts that its transcript does not hold.
+
+A run not imported is graded from its transcript alone: a ``[tool_calls]`` record is
+the only proof of a call, and the absence of one is read as no call. When the run's
+own ``metrics.json`` counts more calls than the transcript holds (a transcript cut
+short while it was written, or kept in part), the calls it lacks are calls of the run
+nobody can check, so a check that none was made cannot pass on it
+(``metrics-without-calls``: ``engine.run.agents`` makes the run's calls unknown).
+The agent may have written ``metrics.json``, but a count it inflates only turns
+checks into errors, never into passes.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from referee.engine.run.model import Problem
+from referee.engine.run.safeio import join_report
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
+
+CODE = "metrics-without-calls"
+
+
+def uncounted(run: Run) -> Problem | None:
+    """Why ``run``'s transcript lacks calls its ``metrics.json`` counts; None when it
+    holds as many (records trusted or not), when nothing is counted, or when the run
+    was imported (the import wrote that file from the calls it read)."""
+    source_map, problems = run.source_map
+    counted = counted_calls(run.metrics.value if run.metrics is not None else None)
+    if source_map is not None or problems or not counted:
+        return None
+    transcript = run.transcript
+    held = len(transcript.calls) + len(transcript.suspect_calls)
+    if held >= counted:
+        return None
+    source = run.transcript_file
+    where = join_report(run.id.rel, source.path if source is not None else "outputs/transcript.md")
+    if not held:
+        return Problem(CODE, where, f"metrics.json counts {counted} tool calls but the transcript has no "
+                                    "[tool_calls] block: no call can be checked")
+    return Problem(CODE, where, f"metrics.json counts {counted} tool calls but the transcript holds {held} "
+                                "[tool_calls] records: the calls it lacks cannot be checked")
+
+
+def counted_calls(value: Any) -> int:
+    """The calls a ``metrics.json`` value counts: its ``total_tool_calls``, else the sum
+    of its ``tool_calls`` per tool; 0 when it counts none in a form read."""
+    if not isinstance(value, dict):
+        return 0
+    total = value.get("total_tool_calls")
+    if _count(total):
+        return int(total)
+    per_tool = value.get("tool_calls")
+    if isinstance(per_tool, dict):
+        return int(sum(v for v in per_tool.values() if _count(v)))
+    return 0
+
+
+def _count(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
