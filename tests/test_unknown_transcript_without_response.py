@@ -3,11 +3,15 @@ with no section it can name as the answer: an executor log whose headings are in
 another language (``## 最终结果`` for ``## Final Result``) is one. The answer may be
 anywhere in that text, so the response cannot be used. Taken as missing,
 ``not response contains ...`` passed (vacuously) while the log showed the very
-text it forbids."""
+text it forbids. So with an executor log in the log format's shape (``### Step 1``,
+``**Tool**:``) whose answer stands under a heading other than ``## Final Result``,
+graded where it lies or imported."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+import pytest
 
 import referee
 
@@ -49,6 +53,34 @@ def test_a_log_in_another_language_gives_no_vacuous_pass(tmp_path):
     for text, (outcome, evidence) in got.items():
         assert outcome == "error", (text, evidence)
         assert "no format referee knows" in evidence, evidence
+
+
+LOG_ANSWERED_IN_CHINESE = """# Eval Execution Transcript
+
+## Eval Prompt
+
+Submit the invoice for reimbursement.
+
+### Step 1: Submit it
+**Tool**: expense-mcp_saveExpenseDoc
+**Result**: done
+
+## 最终结果
+
+已提交：https://oa.example.com/view?fdId={fdId}
+"""
+
+
+@pytest.mark.parametrize("imported", [False, True], ids=["as-it-lies", "imported"])
+def test_a_log_whose_answer_has_another_heading_gives_no_vacuous_pass(tmp_path, imported):
+    if not imported:
+        got = _grade(tmp_path, LOG_ANSWERED_IN_CHINESE)
+    else:
+        log = tmp_path / "transcript.md"
+        log.write_text(LOG_ANSWERED_IN_CHINESE, encoding="utf-8")
+        (result,) = referee.grade(RULES, log, as_eval="1")
+        got = {item["text"]: (item["outcome"], item["evidence"]) for item in result.expectations}
+    assert [outcome for outcome, _ in got.values()] == ["error", "error"], got
 
 
 def test_a_response_file_beside_it_is_the_response(tmp_path):

@@ -8,7 +8,9 @@ and nothing else is taken for it. Else ``outputs/response.md``, unless it is emp
 Else, when the run folder holds a ``response.md`` beside ``outputs/``, the response
 cannot be told (unusable, never missing): no harness puts it there.
 Else, when the transcript is a skill-creator executor log, its ``## Final Result``
-section, whole (``engine.run.executor_log``), read from the transcript with its lines.
+section, whole (``engine.run.executor_log``), read from the transcript with its lines;
+a log with no such section has a response that cannot be used (its answer may stand
+under another heading).
 A tool-call record's own untagged ``## Final Result`` section is the agent's text:
 with no response file beside it, the response cannot be told (unusable, never missing);
 so it is with agent text in no format referee knows, where the answer may lie anywhere.
@@ -156,7 +158,10 @@ def log_answer(source: TextFile | None, transcript: Transcript, base: str = "") 
     answer = final_result(source.text)
     shaped = log_shaped(source.text)
     if answer is None:
-        return None if shaped or not _agent_wrote(transcript) else _unknown_text(source, join_report(base, source.path))
+        if not _agent_wrote(transcript):
+            return None
+        report = join_report(base, source.path)
+        return _log_without_answer(source, report) if shaped else _unknown_text(source, report)
     if not shaped:
         return _unplaced_answer(source, answer, join_report(base, source.path))
     return TextFile(source.path, answer.text, len(answer.text.encode("utf-8")),
@@ -177,6 +182,18 @@ def _unknown_text(source: TextFile, report: str) -> TextFile:
     message = (f"the run has no response file, and {source.path.removeprefix('outputs/')} is in no format "
                "referee knows: the answer may be in it, so the response cannot be told (write "
                "outputs/response.md, or name the response file with --response)")
+    return TextFile(source.path, None, source.size, (Problem("unreadable", report, message),))
+
+
+def _log_without_answer(source: TextFile, report: str) -> TextFile:
+    """The response of a run with no response file whose transcript is an executor log
+    with no ``## Final Result`` section: its answer may stand under a heading of
+    another wording or language (``## Summary``, ``## 最终结果``), so the response
+    cannot be used; taken as missing, a negative check on it passed on the answer the
+    log shows."""
+    message = (f"the run has no response file, and {source.path.removeprefix('outputs/')} is an executor log with "
+               "no '## Final Result' section: its answer may stand under another heading, so the response cannot "
+               "be told (write outputs/response.md, or name the response file with --response)")
     return TextFile(source.path, None, source.size, (Problem("unreadable", report, message),))
 
 

@@ -6,8 +6,8 @@ agent note (its heading kept, escaped, as the note's first line) and no tool cal
 is ever made from it. The response is the file the harness delivered when there
 is one (``engine.run.importers.delivered``), else the log's ``## Final Result``
 section, whole (``engine.run.executor_log``: its own headings, rules and lists
-included, up to the next section the log format defines), as a run graded as it
-lies reads it. A ``metrics.json`` beside the log (or in the ``outputs/`` beside it)
+included, up to the next section the log format defines; with none, the response
+is unknown), as a run graded as it lies reads it. A ``metrics.json`` beside the log (or in the ``outputs/`` beside it)
 and a ``timing.json`` beside it or one folder up are carried over as written (they
 too come from the executor).
 """
@@ -70,9 +70,21 @@ def read_log(source: Source, folder: Path | None = None, response: str | None = 
         answer = final_result(source.text)
         if answer is not None:
             reply = (Text("agent", "reply", answer.text, Origin(source.name, answer.first), per_line=True),)
+        elif entries:
+            reply = _no_answer(source.name, problems)
     metrics, timing, unread = _beside(folder, problems)
     return Conversation(FORMAT, (source.name,), tuple(entries), reply or (), metrics, timing, tuple(problems),
                         source.name, unread_files=unread)
+
+
+def _no_answer(name: str, problems: list[Problem]) -> tuple[Text, ...]:
+    """The response of a log with no ``## Final Result`` section: its answer may stand
+    under a heading of another wording or language (``## Summary``, ``## 最终结果``),
+    so it is unknown, as for the log graded where it lies; taken as no reply, a
+    negative check on it passed on the answer the log shows."""
+    problems.append(Problem("unread-text", name, "the log has no '## Final Result' section: its answer may stand "
+                                                 "under another heading, so the response is unknown"))
+    return (Text("agent", "reply", "", Origin(name, 1), unsure=True),)
 
 
 def _sections(lines: tuple[str, ...]) -> list[tuple[int, str]]:
