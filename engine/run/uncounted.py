@@ -56,18 +56,17 @@ def _headings(text: str) -> int:
 
 
 def counted_calls(value: Any) -> int:
-    """The calls a ``metrics.json`` value counts: its ``total_tool_calls``, else the sum
-    of its ``tool_calls`` per tool; 0 when it counts none in a form read."""
+    """The calls a ``metrics.json`` value counts: its ``total_tool_calls`` or the sum of
+    its ``tool_calls`` per tool, whichever is more (a file that disagrees with itself
+    counts at least as many); 0 when it counts none in a form read."""
     if not isinstance(value, dict):
         return 0
-    total = value.get("total_tool_calls")
-    if _count(total):
-        return int(total)
     per_tool = value.get("tool_calls")
-    if isinstance(per_tool, dict):
-        return int(sum(v for v in per_tool.values() if _count(v)))
-    return 0
+    counts = [value.get("total_tool_calls")] + (list(per_tool.values()) if isinstance(per_tool, dict) else [])
+    total, tools = _count(counts[0]), sum(_count(count) for count in counts[1:])
+    return max(total, tools)
 
 
-def _count(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0
+def _count(value: Any) -> int:
+    """A count read as a number of calls; 0 for anything else (text, a flag, below 0)."""
+    return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else 0
