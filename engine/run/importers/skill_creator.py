@@ -7,9 +7,9 @@ is ever made from it. The response is the file the harness delivered when there
 is one (``engine.run.importers.delivered``), else the log's ``## Final Result``
 section, whole (``engine.run.executor_log``: its own headings, rules and lists
 included, up to the next section the log format defines; with none, the response
-is unknown), as a run graded as it lies reads it. A ``metrics.json`` beside the log (or in the ``outputs/`` beside it)
-and a ``timing.json`` beside it or one folder up are carried over as written (they
-too come from the executor).
+is unknown), as a run graded as it lies reads it. A ``metrics.json`` beside the log
+(or in the ``outputs/`` beside it) and a ``timing.json`` beside it or one folder up
+are carried over as written (they too come from the executor).
 """
 
 from __future__ import annotations
