@@ -6,6 +6,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from compare_workspace import build, grade, rules
 from conftest import REPO
 from referee.engine.cli import main
@@ -97,6 +99,16 @@ def test_bad_rules_are_a_usage_error(tmp_path, capsys):
     bad.write_text('eval 1\nexpect: response contains\n', encoding="utf-8")
     code = main(["validate", str(EXAMPLE), "--rules", str(bad), "--check"])
     assert code == 2 and "bad.rules:2" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("header", ['eval "a/b"', 'eval ".."', 'eval 1 "a/b"', 'eval 1 ""', 'eval 1 "."'])
+def test_an_eval_key_or_name_no_folder_could_have_gets_its_null_run(tmp_path, capsys, header):
+    """The rules may key or name an eval so (`referee check` passes them); the null run is
+    built in memory under a place of its own, so the key and name need not be a folder's."""
+    written = tmp_path / "odd.rules"
+    written.write_text(header + '\nexpect "replies": response contains "x"\n', encoding="utf-8")
+    code, out = run(capsys, "validate", EXAMPLE, "--rules", written, "--check", "--no-critique")
+    assert code == 0 and "null run FAIL (0/1 gated passed)" in out, out
 
 
 def test_errors_in_evals_json_name_that_file(tmp_path, capsys):

@@ -32,7 +32,7 @@ from referee.engine.compare.load import Loaded
 from referee.engine.compare.signtest import floor
 from referee.engine.compile import Program
 from referee.engine.judging import Judge
-from referee.engine.run.memory import memory_run
+from referee.engine.run.memory import MemoryRun
 from referee.engine.run.model import RunId
 from referee.engine.run.reading import NO_FILES, ResponseFiles
 from referee.engine.run.workspace import Run, discover, report_path
@@ -80,12 +80,13 @@ def null_run(eval_key: str, eval_name: str | None, responses: ResponseFiles = NO
     """A run of the eval that did nothing: a record of zero calls, an empty response, no
     outputs. Its response is the file ``responses`` names for the eval, as a run of the
     eval graded reads it (empty), else outputs/response.md."""
-    rel = f"null-run/eval-{eval_key}"
-    named = responses.named(RunId(rel, eval_key, eval_name, "null-run", 1))
+    run_id = RunId(f"null-run/eval-{eval_key}", eval_key, eval_name, "null-run", 1)
+    named = responses.named(run_id)
     response = named[0] if named is not None else "outputs/response.md"
     files = {"transcript.md": NULL_TRANSCRIPT, response: ""}
-    return memory_run(files, eval_id=eval_key, eval_name=eval_name, configuration="null-run", rel=rel,
-                      response=None if named is None else response)
+    # Not memory_run, which refuses an id or name that cannot be a folder's: the rules
+    # may key an eval `eval "a/b"` or name it "..", and this run's place is its RunId's.
+    return MemoryRun(files, run_id, responses=ResponseFiles(None if named is None else response))
 
 
 def check(program: Program, reference: Path | None, graded: Loaded | None, roles: tuple[str, str] | None,
