@@ -264,6 +264,19 @@ def test_a_bad_release_config_is_a_usage_error_naming_the_file(example, tmp_path
     assert message in err and "mine.toml" in err and "Traceback" not in err
 
 
+@pytest.mark.parametrize("data, message", [
+    (b"[" * 100_000, "nested too deeply"),
+    (b'{"evals": [', "Expecting value"),
+    (b"\xff", "not UTF-8"),
+])
+def test_an_unreadable_evals_file_is_a_usage_error_naming_it(example, tmp_path, capsys, data, message):
+    evals = tmp_path / "evals.json"
+    evals.write_bytes(data)
+    assert aggregate(example, "--evals", str(evals), "--check") == (2, None)
+    err = capsys.readouterr().err
+    assert f"cannot read the evals file {evals}" in err and message in err and "internal error" not in err
+
+
 def test_check_writes_nothing(example, capsys):
     assert aggregate(example, "--check") == (3, None)
     assert "nothing was written (--check)" in capsys.readouterr().out

@@ -315,6 +315,8 @@ def _skill(args: argparse.Namespace) -> tuple[list[str], dict]:
         except (OSError, ValueError) as exc:
             raise UsageError(f"cannot read the evals file {args.evals}: "
                              f"{getattr(exc, 'strerror', None) or exc}") from None
+        except RecursionError:  # nested deeper than the decoder's stack
+            raise UsageError(f"cannot read the evals file {args.evals}: nested too deeply") from None
         if isinstance(data, dict) and isinstance(data.get("skill_name"), str):
             skill_name = data["skill_name"]
         folder = args.evals.resolve().parent

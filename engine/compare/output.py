@@ -98,7 +98,7 @@ def _remove_leftovers(folder: Path, kept: set[str]) -> None:
             continue
         try:
             document = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):  # not one referee wrote: kept as it is
             continue
         if isinstance(document, dict) and isinstance(document.get("referee"), dict) \
                 and "assignment" in document["referee"]:
