@@ -255,6 +255,7 @@ def test_errored_and_ungraded_gate_assertions_are_rules(tmp_path):
     ("[thresholds]\nmin_pas_rate = 0.5\n", "unknown key thresholds.min_pas_rate"),
     ("[on_breach]\ndelta = 'maybe'\n", "on_breach.delta"),
     ("mode = \n", "not valid TOML"),
+    ("mode = " + "[" * 100_000 + "\n", "not valid TOML: nested too deeply"),
 ])
 def test_a_bad_release_config_is_a_usage_error_naming_the_file(example, tmp_path, capsys, text, message):
     config = tmp_path / "mine.toml"

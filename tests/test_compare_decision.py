@@ -122,6 +122,9 @@ def test_a_rubric_file_names_criteria(tmp_path: Path):
     path.write_text('"1#1 = \n', encoding="utf-8")
     with pytest.raises(UsageError, match="not valid TOML.*line 1"):
         rubric.load_tags(path)
+    path.write_text('"1#1" = ' + "[" * 100_000 + "\n", encoding="utf-8")
+    with pytest.raises(UsageError, match="not valid TOML: nested too deeply"):
+        rubric.load_tags(path)
 
 
 # ------------------------------------------------------------------ a pair's winner

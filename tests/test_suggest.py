@@ -185,6 +185,7 @@ def test_a_list_part_names_an_item_that_exists(tmp_path: Path):
     ('[part.x]\nkind = "colour"\nregex = "x"\n', "part 'x' has the kind 'colour'"),
     ('[part.x]\nkind = "text"\nregex = "x"\nform = 3\n', "part 'x': form is a text"),
     ('[part.x]\nkind = "verbatim"\nregex = "x"\n', "part 'x': a verbatim part needs words"),
+    ("x = " + "[" * 100_000 + "\n", "not valid TOML: nested too deeply"),
 ])
 def test_a_broken_part_is_named_with_its_file(part, message, tmp_path: Path):
     (tmp_path / "parts.toml").write_text(part, encoding="utf-8")

@@ -109,6 +109,8 @@ def load_tags(path: Path | None) -> dict[str, Tag]:
         raise UsageError(f"cannot read the rubric file {path}: {getattr(exc, 'strerror', None) or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        raise UsageError(f"{path}: not valid TOML: nested too deeply") from None
     tags = {}
     for key, value in table.items():
         line = _line_of(text, key)

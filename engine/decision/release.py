@@ -112,6 +112,8 @@ def _parse(text: str, shown: str) -> dict:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{shown}: not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        raise UsageError(f"{shown}: not valid TOML: nested too deeply") from None
 
 
 def _merge(base: dict, extra: dict, shown: str) -> None:

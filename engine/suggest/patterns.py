@@ -105,6 +105,8 @@ def _read(path: Path) -> dict[str, Any]:
         raise PatternError(f"{path}: cannot read the pattern file: {getattr(exc, 'strerror', None) or exc}") from None
     except tomllib.TOMLDecodeError as exc:
         raise PatternError(f"{path}: not valid TOML: {exc}") from None
+    except RecursionError:  # tomllib reads nested arrays and tables recursively
+        raise PatternError(f"{path}: not valid TOML: nested too deeply") from None
 
 
 def _parts(raw: dict[str, tuple[Path, Any]]) -> dict[str, Part]:
