@@ -85,6 +85,11 @@ def test_aggregate_against_a_blessed_baseline(states, capsys):
     code, out = run(capsys, "aggregate", states["new"], "--check", "--against", states["root"] / "other-rules.json")
     assert code == 2 and "graded by different rules (blessed other-rules.json: gen.rules@00000000;" in out
     assert "bless a new baseline" in out
+    older["metadata"]["rules"] = [5]  # aggregate writes names: refused, never an internal error
+    (states["root"] / "other-rules.json").write_text(json.dumps(older), encoding="utf-8")
+    code, out = run(capsys, "aggregate", states["new"], "--check", "--against", states["root"] / "other-rules.json")
+    assert code == 2 and "metadata.rules is [5], not a list of rules files" in out
+    assert run(capsys, "diff", states["root"] / "other-rules.json", states["base"])[0] == 2
 
 
 def test_different_rules_or_versions_are_refused_unless_told(states, capsys):

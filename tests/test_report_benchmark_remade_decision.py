@@ -55,6 +55,19 @@ def test_a_decision_edited_with_its_reasons_is_refused(tmp_path: Path, capsys, d
     assert "(FAIL; the reasons of pass_rate" in err
 
 
+def test_a_reason_whose_rule_is_no_name_is_refused(tmp_path: Path, capsys):
+    # Input: a reason's "rule" made a list: report stopped with an internal error
+    # (TypeError: unhashable type) while saying which reasons differ.
+    workspace = _aggregated(tmp_path)
+    path = workspace / "benchmark.json"
+    document = json.loads(path.read_text(encoding="utf-8"))
+    document["release"]["reasons"][0]["rule"] = ["pass_rate"]
+    path.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    code, out, err = _report(workspace, capsys)
+    assert code == 2 and out == "" and "internal error" not in err
+    assert "(FAIL; the reasons of pass_rate differ)" in err
+
+
 def test_a_decision_without_the_settings_it_rests_on_is_refused(tmp_path: Path, capsys):
     # Without on_breach the decision cannot be made again: it is not shown as it stands.
     workspace = _aggregated(tmp_path)

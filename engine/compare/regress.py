@@ -101,18 +101,31 @@ def from_benchmark(label: str, doc: dict) -> State:
         runs = [_benchmark_run(run, f"{label}: runs[{i}]") for i, run in enumerate(doc["runs"])]
         names = {str(r["eval_id"]): r.get("eval_name") for r in doc["runs"]}
         grader = meta.get("grader") or {}
-        rules = meta.get("rules")
+        rules = _recorded_rules(label, meta)
         inputs = meta.get("inputs")
         unusable = doc.get("unusable_runs") or []
         left_out = tuple(f"{u['path']}: not counted: {u['reason']}" for u in unusable)
         unread = tuple((str(u["eval_id"]), str(u["configuration"])) for u in unusable)
         return State(label, runs, (str(grader.get("version")),) if grader.get("version") else (),
-                     tuple(rules) if isinstance(rules, list) else None, meta.get("primary"), names, left_out,
+                     rules, meta.get("primary"), names, left_out,
                      unread, tuple(str(i) for i in inputs) if isinstance(inputs, list) else None,
                      _recorded_judges(label, meta))
     except (KeyError, TypeError, AttributeError) as exc:
         raise UsageError(f"{label}: not a benchmark.json written by referee aggregate "
                          f"({type(exc).__name__}: {exc})") from None
+
+
+def _recorded_rules(label: str, meta: dict) -> tuple[str, ...] | None:
+    """The rules ``metadata.rules`` names (``booking.rules@c80e3172``); None when it is
+    not a list (a benchmark.json of an older referee: the rules are unknown). A list
+    holding anything but names was not written by aggregate."""
+    rules = meta.get("rules")
+    if not isinstance(rules, list):
+        return None
+    if not all(isinstance(name, str) for name in rules):
+        raise UsageError(f"{label}: metadata.rules is {json.dumps(rules)[:80]}, not a list of rules files "
+                         "(name@digest): it was changed after referee aggregate wrote it")
+    return tuple(rules)
 
 
 def _recorded_judges(label: str, meta: dict) -> tuple[str, ...] | None:

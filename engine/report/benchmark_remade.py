@@ -175,7 +175,9 @@ def _differences(release: dict[str, Any], remade: dict[str, Any], differ: list[s
     said = [key for key in differ if key != "reasons"]
     if "reasons" in differ:
         recorded = release.get("reasons")
-        mine = {r.get("rule"): r for r in recorded if isinstance(r, dict)} if isinstance(recorded, list) else {}
+        # a reason whose rule is no text (a list, edited in) names no rule aggregate has
+        mine = {r["rule"]: r for r in recorded if isinstance(r, dict) and isinstance(r.get("rule"), str)} \
+            if isinstance(recorded, list) else {}
         rules = [r["rule"] for r in remade["reasons"] if mine.get(r["rule"]) != r]
         said.insert(0, f"the reasons of {', '.join(rules[:5])}" if rules else "its reasons")
     return f"{', '.join(said)} differ"
