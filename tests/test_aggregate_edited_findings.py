@@ -112,3 +112,18 @@ def test_pairs_that_disagree_with_the_runs_are_refused(workspace, capsys):
 
     code, out = _aggregate_with(capsys, workspace, "comparison/summary.json", more)
     assert code == 2 and "comparison/summary.json: eval 1 has 5 pairs, the runs aggregated give 4" in out
+
+
+@pytest.mark.parametrize("field, value, said", [
+    ("mutation", {"killed": None, "mutants": 66}, "eval 1's mutation has killed None of mutants 66"),
+    ("mutation", {"killed": 9, "mutants": 3}, "eval 1's mutation has killed 9 of mutants 3"),
+    ("mutation", [], "eval 1's mutation is not an object"),
+    ("judge_flip_rate", {"asked": 1}, "judge_flip_rate has flipped None of asked 1"),
+])
+def test_counts_the_reason_adds_up_that_are_no_counts_are_refused(workspace, capsys, field, value, said):
+    # Input: a mutation's "killed" made null: aggregate stopped with an internal error
+    # (TypeError) adding the mutation scores up for its eval_validity reason.
+    def counted(doc: dict) -> None:
+        (doc["evals"][0] if field == "mutation" else doc)[field] = value
+    code, out = _aggregate_with(capsys, workspace, "validity.json", counted)
+    assert code == 2 and said in out and "internal error" not in out

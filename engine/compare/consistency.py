@@ -29,6 +29,7 @@ def validity_problems(validity: dict, eval_ids: Sequence[str]) -> list[str]:
     found: list[str] = []
     for row in rows:
         found += _eval_problems(row)
+    found += _tally_problems("judge_flip_rate", validity.get("judge_flip_rate"), "flipped", "asked")
     told = [str(row.get("eval_id")) for row in rows if row.get("can_tell") is not True]
     if validity.get("cannot_tell") != told:
         found.append(f"cannot_tell is {validity.get('cannot_tell')!r}, its evals give {told!r}")
@@ -46,6 +47,7 @@ def _eval_problems(row: dict) -> list[str]:
         return found + [f"{name}'s reference is not a list"]
     for i, ref in enumerate(references):
         found += _gate_problems(f"{name}'s reference run {i + 1}", ref)
+    found += _tally_problems(f"{name}'s mutation", row.get("mutation"), "killed", "mutants")
     if found:
         return found
     # As ``validity.EvalValidity.can_tell``: a null run fails, every reference run passes.
@@ -72,6 +74,19 @@ def _gate_problems(name: str, gate: Any) -> list[str]:
                 f"but {passed} of {total} gated passed"]
     if gate.get("gate") != status:
         return [f"{name} has gate {gate.get('gate')}, but {passed} of {total} gated passed"]
+    return []
+
+
+def _tally_problems(name: str, tally: Any, part: str, whole: str) -> list[str]:
+    """A count of ``part`` among ``whole`` (mutants killed, verdicts flipped), as
+    validate writes it, or nothing (null): the release reason adds these up."""
+    if tally is None:
+        return []
+    if not isinstance(tally, dict):
+        return [f"{name} is not an object"]
+    counts = [tally.get(part), tally.get(whole)]
+    if not all(type(c) is int and c >= 0 for c in counts) or counts[0] > counts[1]:
+        return [f"{name} has {part} {_json(counts[0])} of {whole} {_json(counts[1])}"]
     return []
 
 
