@@ -70,7 +70,7 @@ def _require_ours(folder: Path) -> None:
                        if not (RUN_FILE.fullmatch(entry.name) and entry.is_file(follow_symlinks=False)))
     if strangers:
         raise NotReplaceable(f"{folder} holds what referee did not write ({', '.join(strangers[:3])}); "
-                             "left as it is: move it away, or write the report elsewhere with -o")
+                             "left as it is: move it away")  # the command says where else to write
 
 
 def _umask() -> int:

@@ -135,6 +135,19 @@ def test_the_default_report_file_is_never_replaced(tmp_path, planted, capsys):
         _still_null(place)
 
 
+def test_a_files_folder_holding_what_referee_did_not_write_is_left_as_it_is(tmp_path, capsys):
+    workspace = _graded(tmp_path)
+    (workspace / "report_files").mkdir()
+    (workspace / "report_files" / "notes.txt").write_text("mine\n", encoding="utf-8")
+    (workspace / "report_files" / "run-1.js").symlink_to("/dev/null")
+    assert main(["report", str(workspace)]) == 2
+    err = capsys.readouterr().err
+    assert "report_files holds what referee did not write (notes.txt, run-1.js); left as it is: move it " \
+           "away; give another place with -o" in err and err.count("with -o") == 1
+    assert _kind(workspace / "report_files" / "run-1.js") == "link" and not (workspace / "report.html").exists()
+    _still_null(workspace / "report_files" / "run-1.js")
+
+
 def test_suggest_to_a_link_to_a_device_and_to_a_fifo(tmp_path):
     evals, link, fifo = _evals(tmp_path), _null_link(tmp_path), tmp_path / "pipe"
     assert main(["suggest", str(evals), "-o", str(link)]) == 0
