@@ -84,10 +84,10 @@ def _tally_problems(name: str, tally: Any, part: str, whole: str) -> list[str]:
         return []
     if not isinstance(tally, dict):
         return [f"{name} is not an object"]
-    counts = [tally.get(part), tally.get(whole)]
-    if not all(type(c) is int and c >= 0 for c in counts) or counts[0] > counts[1]:
-        return [f"{name} has {part} {_json(counts[0])} of {whole} {_json(counts[1])}"]
-    return []
+    some, every = tally.get(part), tally.get(whole)
+    if type(some) is int and type(every) is int and 0 <= some <= every:
+        return []
+    return [f"{name} has {part} {_json(some)} of {whole} {_json(every)}"]
 
 
 def summary_problems(summary: dict, pairs: dict[str, int]) -> list[str]:
