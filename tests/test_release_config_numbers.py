@@ -19,6 +19,9 @@ from referee.engine.cli import main
     ("[thresholds]\nmin_delta = -inf\n", "thresholds.min_delta"),
     # accepted: no spread is above nan, so no eval was ever unstable
     ("[thresholds]\nmax_spread = nan\n", "thresholds.max_spread"),
+    # a percentage where a share is meant: every run failed "below the 8000.0% required"
+    ("[thresholds]\nmin_pass_rate = 80\n", "thresholds.min_pass_rate is a share from 0 to 1 (0.8 is 80 %), not 80"),
+    ("[thresholds]\nmax_spread = 15.0\n", "thresholds.max_spread is a share from 0 to 1"),
     ("mode = [\"quick\"]\n", "mode must be one of"),  # was TypeError: unhashable type
     ("mode = {quick = 1}\n", "mode must be one of"),
 ])

@@ -145,6 +145,9 @@ def _validated(config: dict, shown: str) -> dict:
                 or (kind is int and value != int(value)):
             raise UsageError(f"{shown}: thresholds.{key} must be a finite number of 0 or more"
                              + (" (a whole number)" if kind is int else "") + f", not {value!r}")
+        if kind is float and value > 1:
+            # a share of assertions, not a percentage: min_pass_rate = 80 would fail every run
+            raise UsageError(f"{shown}: thresholds.{key} is a share from 0 to 1 (0.8 is 80 %), not {value!r}")
         thresholds[key] = kind(value)
     on_breach = {}
     for rule in RULES:
