@@ -319,3 +319,5 @@ def test_a_hostile_grading_json_is_reported_not_a_crash(tmp_path, broken):
     (target / "grading.json").write_text(json.dumps(broken), encoding="utf-8")
     code, doc = aggregate(tmp_path)
     assert code == 3 and [u["path"] for u in doc["unusable_runs"]] == ["eval-1/with_skill/run-2"]
+    said = next(r["message"] for r in doc["release"]["reasons"] if r["rule"] == "unusable_runs")
+    assert said.count("(") == said.count(")"), said  # was "(grading.json lacks what aggregation needs (TypeError"

@@ -319,8 +319,16 @@ def _unusable(a: Analysis, t: dict) -> Reason:
     if not a.unusable:
         return Reason("unusable_runs", "ok", "every run found has a grading.json written by referee")
     return Reason("unusable_runs", "breach", f"{len(a.unusable)} run(s) not counted: "
-                  + "; ".join(f"{u.path} ({u.reason.split(':')[0]})" for u in a.unusable[:5])
+                  + "; ".join(f"{u.path} ({_short(u.reason)})" for u in a.unusable[:5])
                   + ("; ..." if len(a.unusable) > 5 else ""))
+
+
+def _short(reason: str) -> str:
+    """A reason up to its first colon; and up to its first aside when the colon stands
+    inside one ("not readable JSON (not JSON (JSONDecodeError: ..."), whose brackets
+    would be left open."""
+    head = reason.split(":")[0]
+    return head.split(" (")[0] if head.count("(") != head.count(")") else head
 
 
 def _contaminated(a: Analysis, t: dict) -> Reason:
