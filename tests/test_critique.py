@@ -75,6 +75,19 @@ def test_a_rewritten_run_grades_like_the_original():
         assert [e["outcome"] for e in again.expectations] == outcomes, result.path
 
 
+def test_an_eval_named_with_a_slash_in_its_metadata_is_critiqued(tmp_path: Path, capsys):
+    # eval_metadata.json may name the eval "book/flight": the mutants, runs in memory
+    # with the run's identity, were built by memory_run, which refused the name, and
+    # critique stopped with an internal error (ValueError).
+    shutil.copytree(WORKSPACE, tmp_path / "ws")
+    metadata = tmp_path / "ws" / "iteration-1" / "eval-1-book-flight" / "eval_metadata.json"
+    document = json.loads(metadata.read_text(encoding="utf-8"))
+    metadata.write_text(json.dumps({**document, "eval_name": "book/flight"}), encoding="utf-8")
+    code = main(["critique", str(tmp_path / "ws"), "--rules", str(BOOKING / "booking.rules"), "--check"])
+    out, err = capsys.readouterr()
+    assert code == 1 and "internal error" not in err and "ok    1#1 travel_searchFlights" in out
+
+
 def _runs():
     from referee.engine.run.workspace import discover
 

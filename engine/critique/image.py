@@ -14,7 +14,8 @@ from decimal import Decimal
 from typing import Any
 
 from referee.engine.run.escape import escape_text
-from referee.engine.run.memory import MemoryRun, memory_run
+from referee.engine.run.memory import MemoryRun
+from referee.engine.run.model import RunId
 
 TRANSCRIPT = "outputs/transcript.md"
 RESPONSE = "outputs/response.md"
@@ -94,9 +95,10 @@ def to_run(image: RunImage, like) -> MemoryRun:
     if image.response is not None:
         files[RESPONSE] = image.response
     rid = like.id
-    return memory_run(files, eval_id=rid.eval_id, configuration=rid.configuration,
-                      run_number=rid.run_number, eval_name=rid.eval_name, metadata=like.metadata,
-                      rel=rid.rel)
+    # Not memory_run, which refuses a name no folder could have: the eval's name comes
+    # from eval_metadata.json, which may hold a '/' ("a/b"); the run's place is rid.rel.
+    return MemoryRun(files, RunId(rid.rel, rid.eval_id, rid.eval_name, rid.configuration, rid.run_number),
+                     like.metadata)
 
 
 def transcript_text(image: RunImage) -> str:
