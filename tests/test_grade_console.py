@@ -185,6 +185,17 @@ def test_a_runs_warnings_are_in_its_json_entry(ws, capsys):
     assert list(second).index("warnings") == list(second).index("failed") + 1
 
 
+def test_a_runs_uncounted_calls_are_found_once_for_its_calls_and_its_warnings(ws, capsys, monkeypatch):
+    import referee.engine.run.uncounted as uncounted
+
+    _warned(ws)
+    asked = []
+    monkeypatch.setattr(uncounted, "counted_calls", lambda value: asked.append(value) or 3)
+    grade("--check", "--json")
+    assert "metrics-without-calls" in capsys.readouterr().out
+    assert len(asked) == 2  # one value per run, read by the calls and by the warnings alike
+
+
 def test_an_evals_hints_stand_under_its_first_run_only(ws, capsys):
     grade("--check", "--color", "never")
     out = capsys.readouterr().out

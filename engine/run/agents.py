@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Callable
 from referee.engine.run.model import Problem, TextFile, ToolCall, Transcript
 from referee.engine.run.safeio import join_report
 from referee.engine.run.transcript import TRANSCRIPT, parse_transcript
-from referee.engine.run.uncounted import uncounted
 
 if TYPE_CHECKING:
     from referee.engine.run.importers.source_map import SourceMap
@@ -76,7 +75,7 @@ def every_call(run: Run, read: Reader) -> Calls:
     main = transcript.calls + transcript.suspect_calls
     source_map, problems = run.source_map
     if source_map is None:  # not imported (the transcript is the whole record), or a map that cannot be read
-        return Calls(main, next(iter(problems), None) or uncounted(run))
+        return Calls(main, next(iter(problems), None) or run.uncounted_calls)
     unread = source_map.unread
     main = _unsure(main, unread)
     unknown = _import_unknown(run, source_map)
@@ -105,7 +104,7 @@ def calls_unknown(run: Run, read: Reader) -> Problem | None:
     for a run not imported whose ``metrics.json`` counts calls (``engine.run.uncounted``)."""
     source_map, problems = run.source_map
     if source_map is None:  # the transcript is parsed only when metrics.json counts calls
-        return next(iter(problems), None) or uncounted(run)
+        return next(iter(problems), None) or run.uncounted_calls
     unknown = _import_unknown(run, source_map)
     for rel, _ in _subagent_files(source_map):
         unknown = unknown or _subagent_problem(read(rel), rel, run.id.rel, source_map.digests)

@@ -260,7 +260,7 @@ class Run:
         again. Anything asked for later is read anew."""
         for name in ("transcript_file", "transcript", "response", "metrics", "timing",
                      "user_notes", "_listing", "_import_warnings", "source_map", "no_record", "every_call",
-                     "unimported_log"):
+                     "unimported_log", "uncounted_calls"):
             self.__dict__.pop(name, None)
         self._outputs.clear()
 
@@ -308,6 +308,14 @@ class Run:
 
         read = self.__dict__.get("every_call")
         return read.incomplete() if read is not None else incomplete(calls_unknown(self, self._text))
+
+    @cached_property
+    def uncounted_calls(self) -> Problem | None:
+        """Why the transcript lacks calls ``metrics.json`` counts, read once for the
+        calls and for the run's warnings (``engine.run.uncounted``)."""
+        from referee.engine.run.uncounted import uncounted
+
+        return uncounted(self)
 
     @cached_property
     def unimported_log(self) -> Problem | None:

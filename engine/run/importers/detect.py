@@ -31,7 +31,6 @@ from referee.engine.run.model import Problem
 from referee.engine.run.reading import RESPONSE
 from referee.engine.run.safeio import join_report, read_named_file
 from referee.engine.run.transcript import TRANSCRIPT
-from referee.engine.run.uncounted import uncounted
 from referee.engine.text import file_lines
 
 if TYPE_CHECKING:
@@ -79,7 +78,7 @@ def _transcript_warnings(run: Any, base: str, imported: bool) -> list[Problem]:
     source = run.transcript_file
     transcript = run.transcript
     where = join_report(base, source.path if source is not None else "outputs/transcript.md")
-    counted = uncounted(run)
+    counted = run.uncounted_calls
     found = [] if counted is None else [counted]
     text = source.text if source is not None else None
     if not text or not text.strip() or transcript.calls or imported:
