@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from referee.engine.run import tool_log, transcript_sections, usual_record
 from referee.engine.run.model import Payload
 from referee.engine.run.transcript import parse_transcript
+from referee.engine.text import file_lines
 
 COMMENTS = st.sampled_from(["", "<!-- raw log -->\n", "  <!-- a --> \n", "<!-->\n", "<!-- open\n", "<!-- x --> Tool: y\n"])
 KEYS = st.sampled_from(["Tool:", "Args:", "Return:", "Status:", "tool :", "ARGS:", "Args :", "x:"])
@@ -87,3 +88,16 @@ def test_the_fast_paths_are_taken():
     lines = ["Tool: t", "Args: {", '  "a": 1', "}", "Status: success"]
     spread = tool_log.RecordReader(lines, 2, "r")._spread_json("{", 1)
     assert spread == (Payload('{\n  "a": 1\n}', {"a": 1}, True, 3), 4)
+
+
+HEADING_LINES = st.lists(st.sampled_from([
+    "## [tool_calls] Step 1", "## [tool_calls] Step 2: get", "## [tool_calls] Step 0", "## [tool_calls] Step x",
+    "## [tool_calls] Step 3:  a b \t", " ## [tool_calls] Step 1", "\ufeff## [tool_calls] Step 1", "Tool: t", "",
+    "## [tool_calls] Step 12345678901", "text ## [tool_calls] Step 1"]), max_size=8)
+
+
+@given(HEADING_LINES, st.lists(st.sampled_from(["\n", "\r\n", "\r"]), min_size=1))
+def test_exact_headings_counts_the_lines_a_file_reads_as_headings(lines, ends):
+    text = "".join(line + ends[i % len(ends)] for i, line in enumerate(lines)) + (lines[-1] if lines else "")
+    want = sum(1 for line in file_lines(text) if transcript_sections.RECORD_HEADING.fullmatch(line))
+    assert transcript_sections.exact_headings(text) == want

@@ -268,6 +268,20 @@ def record_starts(text: str) -> list[int]:
     return found
 
 
+def exact_headings(text: str) -> int:
+    """How many lines of ``text`` are record headings in the exact form, wherever they
+    stand: each opens a record, trusted or not (docs/threat-model.md), so the parse
+    finds as many records or more (a record holding a second ``Tool:`` line is two).
+    Lines end as ``parse_transcript`` ends them (``\r\n`` and a lone ``\r`` too)."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    found = 0
+    for start in record_starts(text):
+        end = text.find("\n", start)
+        found += RECORD_HEADING.fullmatch(text, start, len(text) if end < 0 else end) is not None
+    return found
+
+
 def _next_marked(text: str, at: int) -> int:
     """The offset of the first line from offset ``at`` on (``at`` > 0) that ``_MARK``
     matches, or -1: the line break before it is at ``at - 1`` or later."""

@@ -16,8 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine.run.model import Problem
 from referee.engine.run.safeio import join_report
-from referee.engine.run.transcript_sections import RECORD_HEADING
-from referee.engine.text import file_lines
+from referee.engine.run.transcript_sections import exact_headings
 
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
@@ -34,7 +33,7 @@ def uncounted(run: Run) -> Problem | None:
     if source_map is not None or problems or not counted:
         return None
     source = run.transcript_file
-    if source is not None and source.text is not None and _headings(source.text) >= counted:
+    if source is not None and source.text is not None and exact_headings(source.text) >= counted:
         return None  # known without parsing the transcript (engine.run.agents.calls_unknown)
     transcript = run.transcript
     held = len(transcript.calls) + len(transcript.suspect_calls)
@@ -46,13 +45,6 @@ def uncounted(run: Run) -> Problem | None:
                                     "[tool_calls] block: no call can be checked")
     return Problem(CODE, where, f"metrics.json counts {counted} tool calls but the transcript holds {held} "
                                 "[tool_calls] records: the calls it lacks cannot be checked")
-
-
-def _headings(text: str) -> int:
-    """The record headings of a transcript, each a line in the exact form: each opens a
-    record, trusted or not, wherever it stands (docs/threat-model.md), so the parse
-    finds as many records or more (a record holding a second ``Tool:`` line is two)."""
-    return sum(1 for line in file_lines(text) if RECORD_HEADING.fullmatch(line))
 
 
 def counted_calls(value: Any) -> int:
