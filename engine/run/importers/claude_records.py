@@ -262,13 +262,13 @@ class Reader(UserRecords):
             R.unplaced_answer(self.problems, origin, call_id)
             return
         content = block.get("content")
-        flag = block.get("is_error")
-        error = flag is True or (isinstance(content, dict) and str(content.get("type", "")).endswith("_error"))
+        failed, unsure = claude_results.error_flag(block)  # read as a tool_result's flag is
+        error = failed or (isinstance(content, dict) and str(content.get("type", "")).endswith("_error"))
         call = R.call_at(self.entries, position)
         unread = call.unread
-        if flag is not None and not isinstance(flag, bool):  # "true", 1: neither said, as for a tool_result
-            self.problems.append(Problem("status-unknown", origin.source, f"is_error is {flag!r}, not true or "
-                                         "false: its call's status is unknown", origin.line))
+        if unsure is not None:
+            self.problems.append(Problem("status-unknown", origin.source, f"{unsure}: its call's status is unknown",
+                                         origin.line))
             unread |= {"status"}
         self.entries[position] = replace(call, result=content, status="error" if error else "success",
                                          result_origin=origin, unread=unread)

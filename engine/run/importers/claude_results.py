@@ -42,15 +42,26 @@ def structured(rec: dict) -> Any:
     return next((rec[key] for key in STRUCTURED if key in rec), None)
 
 
+def error_flag(part: dict) -> tuple[bool, str | None]:
+    """What an answer's ``is_error`` says (a tool_result's, or a server tool's result
+    given in the assistant's message): whether it flags a failure, and why it is unsure
+    when it is neither true nor false (``"true"``, 1), as then it says neither."""
+    flag = part.get("is_error")
+    if flag is not None and not isinstance(flag, bool):
+        return False, f"is_error is {flag!r}, not true or false"
+    return flag is True, None
+
+
 def status(part: dict) -> tuple[str, str | None]:
     """A tool_result's status, and why it is unsure (None when it is not). Claude Code
     wraps a tool's failure in ``<tool_use_error>`` and flags it ``is_error``; a result
     so wrapped with no flag is an error all the same, and one flagged false is unsure."""
-    flag = part.get("is_error")
-    if flag is not None and not isinstance(flag, bool):
-        return "success", f"is_error is {flag!r}, not true or false"
-    if flag is True:
+    failed, unsure = error_flag(part)
+    if unsure is not None:
+        return "success", unsure
+    if failed:
         return "error", None
+    flag = part.get("is_error")
     if not _ERROR_WRAPPER.match(_first_text(part.get("content"))):
         return "success", None
     if flag is None:
