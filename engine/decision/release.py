@@ -31,6 +31,9 @@ RULES = ("pass_rate", "delta", "errors", "not_graded", "stability", "runs", "unu
          "comparison", "eval_validity", "regression")  # the last three only when there is one to report
 _THRESHOLDS = {"min_pass_rate": float, "min_delta": float, "max_errors": int, "max_not_graded": int,
                "max_spread": float}
+# min_delta may be below 0: a drop the team accepts (-0.05 lets the primary's gated pass
+# rate fall 5 points below the baseline's), as a skill that makes runs cheaper may.
+_SIGNED = ("min_delta",)
 DEFAULTS_FILE = Path(__file__).resolve().parents[2] / "rules" / "release.toml"
 
 
@@ -140,14 +143,15 @@ def _validated(config: dict, shown: str) -> dict:
         value = config["thresholds"].get(key)
         # TOML writes inf and nan: no threshold can be infinite, and every comparison
         # with nan is false, so max_spread = nan would find no eval unstable.
+        least = -1 if key in _SIGNED else 0
         if isinstance(value, bool) or not isinstance(value, (int, float)) \
-                or (isinstance(value, float) and not math.isfinite(value)) or value < 0 \
+                or (isinstance(value, float) and not math.isfinite(value)) or value < least \
                 or (kind is int and value != int(value)):
-            raise UsageError(f"{shown}: thresholds.{key} must be a finite number of 0 or more"
+            raise UsageError(f"{shown}: thresholds.{key} must be a finite number of {least} or more"
                              + (" (a whole number)" if kind is int else "") + f", not {value!r}")
         if kind is float and value > 1:
             # a share of assertions, not a percentage: min_pass_rate = 80 would fail every run
-            raise UsageError(f"{shown}: thresholds.{key} is a share from 0 to 1 (0.8 is 80 %), not {value!r}")
+            raise UsageError(f"{shown}: thresholds.{key} is a share from {least} to 1 (0.8 is 80 %), not {value!r}")
         thresholds[key] = kind(value)
     on_breach = {}
     for rule in RULES:
