@@ -11,7 +11,8 @@ from __future__ import annotations
 from referee import dsl
 from referee.engine.checks import folding
 from referee.engine.compile import compile_rules
-from referee.engine.evaluate import evaluate
+from referee.engine.checks.base import Context
+from referee.engine.evaluate import evaluate, evaluate_assertion
 from referee.engine.run.memory import memory_run
 
 RESPONSE = "Ana Mu\u0308ller\n" + "Caf" + "e\u0301 " * 3000 + "\nend with STRASSE\n"
@@ -69,3 +70,14 @@ def test_kept_forms_give_the_verdicts_made_without_them(monkeypatch):
     monkeypatch.setattr(folding, "_LONG", len(RESPONSE) + 1)  # no text long enough to keep
     alone = evaluate(program, memory_run({"outputs/response.md": RESPONSE}))
     assert [(v.outcome, v.message, v.evidence) for v in kept] == [(v.outcome, v.message, v.evidence) for v in alone]
+
+
+def test_an_assertion_graded_alone_gives_the_verdict_it_gets_with_its_run():
+    """``evaluate`` keeps the forms for the whole run; an assertion graded alone on a
+    fresh context (as critique grades a mutant) makes them itself, to the same verdict."""
+    program = _program()
+    together = evaluate(program, memory_run({"outputs/response.md": RESPONSE}))
+    alone = [evaluate_assertion(a, Context(memory_run({"outputs/response.md": RESPONSE}), dict(program.lets)))
+             for a in program.assertions]
+    assert [(v.outcome, v.message, v.evidence) for v in alone] == [(v.outcome, v.message, v.evidence)
+                                                                  for v in together]

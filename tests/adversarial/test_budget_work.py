@@ -126,3 +126,21 @@ def test_lines_are_counted_before_the_text_is_cut(tmp_path, monkeypatch, check):
 def test_a_text_has_the_lines_it_is_cut_into(text):
     assert textparts.line_count(text) == len(textparts._lines(text))
     assert (textparts.line_count(text) if text else 0) == len(functions.FUNCTIONS["lines"](Val(text, None)).value)
+
+
+def test_a_budget_opened_inside_another_gives_it_back_when_it_ends():
+    """Critique spends its budget between the assertions' own budgets: each assertion's
+    budget, ended normally or by running out, leaves the critique's current again."""
+    from referee.engine import budget
+
+    with budget.active(Limits(steps=10)) as outer:
+        with budget.active(Limits(steps=5)) as inner:
+            budget.spend(3)
+            assert budget.current() is inner
+        with pytest.raises(budget.BudgetExceeded):
+            with budget.active(Limits(steps=1)):
+                budget.spend(2)
+        assert budget.current() is outer
+        budget.spend(4)
+        assert (outer.steps, inner.steps) == (4, 3)
+    assert budget.current() is None
