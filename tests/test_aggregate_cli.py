@@ -321,3 +321,22 @@ def test_a_hostile_grading_json_is_reported_not_a_crash(tmp_path, broken):
     assert code == 3 and [u["path"] for u in doc["unusable_runs"]] == ["eval-1/with_skill/run-2"]
     said = next(r["message"] for r in doc["release"]["reasons"] if r["rule"] == "unusable_runs")
     assert said.count("(") == said.count(")"), said  # was "(grading.json lacks what aggregation needs (TypeError"
+
+
+@pytest.mark.parametrize("field, value, said", [
+    ("expectations", None, "its expectations is null, not a list"),
+    ("gate", [], "its gate is [], not an object"),
+    ("summary", None, "its summary is null, not an object"),
+])
+def test_a_grading_json_edited_out_of_shape_names_the_field(tmp_path, capsys, field, value, said):
+    write_run(tmp_path / "eval-1" / "with_skill" / "run-1", ["pass"])
+    target = tmp_path / "eval-1" / "with_skill" / "run-2"
+    write_run(target, ["pass"])
+    document = json.loads((target / "grading.json").read_text(encoding="utf-8"))
+    document[field] = value
+    (target / "grading.json").write_text(json.dumps(document), encoding="utf-8")
+    code, doc = aggregate(tmp_path)
+    err = capsys.readouterr().err
+    assert code == 3 and [u["path"] for u in doc["unusable_runs"]] == ["eval-1/with_skill/run-2"]
+    assert said in doc["unusable_runs"][0]["reason"] and said in err
+    assert "Error" not in err  # was "(TypeError: 'NoneType' object is not iterable)"
