@@ -65,3 +65,17 @@ def test_unread_runs_where_new_keeps_its_level_are_no_regression(tmp_path: Path,
     (new / RUN.format(k=4)).write_text("{broken", encoding="utf-8")
     code, out = _diff(base, new, capsys)
     assert code == 0 and out.splitlines()[-1].startswith("no regression")
+
+
+def test_a_report_edited_out_of_shape_names_the_field(tmp_path: Path, capsys):
+    # pydantic's first line, "1 validation error for GradingReport", named no field.
+    import json
+
+    base, new = _states(tmp_path, ["good"] * 3, ["good", "bad", "bad"])
+    document = json.loads((new / RUN.format(k=3)).read_text(encoding="utf-8"))
+    document["expectations"][0]["passed"] = None
+    (new / RUN.format(k=3)).write_text(json.dumps(document), encoding="utf-8")
+    code = main(["diff", str(base), str(new), "--primary", "with_skill"])
+    out = capsys.readouterr().out
+    assert code == 1 and "(expectations.0.passed: Input should be a valid boolean)" in out, out
+    assert "validation error for" not in out

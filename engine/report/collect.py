@@ -305,11 +305,21 @@ def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | Unr
             raise ValueError(document.message)
         report = GradingReport.model_validate(document)
     except (ValidationError, ValueError) as exc:
-        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        first = _first_problem(exc)
         problems.append(f"{shown}/{GRADING}: not a grading.json that referee wrote ({first}); "
                         "grade the run again (left out)")
         return Unreadable(shown)
     return GradedRun(shown, report, cited_lines(run_dir, report), run_dir)
+
+
+def _first_problem(exc: ValueError) -> str:
+    """The first thing wrong, by the field it is in: pydantic's own first line
+    ("1 validation error for GradingReport") names no field of the file."""
+    if isinstance(exc, ValidationError) and exc.errors():
+        error = exc.errors()[0]
+        place = ".".join(str(part) for part in error.get("loc", ())) or "the document"
+        return f"{place}: {error.get('msg', 'not as referee writes it')}"
+    return str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
 
 def _require(wrong: str | None) -> None:
