@@ -59,6 +59,7 @@ def test_compare_scores_only_the_assertions_both_sides_graded(tmp_path, capsys):
     # usability 5 from 2#4, which the model judged in with_skill alone: the rubrics
     # weighed different assertions. Now 2#4 is left out of both, and said.
     ws = _graded(tmp_path, capsys, baseline_llm=False)
+    (tmp_path / "cmp").mkdir()
     main(["compare", str(ws), "--out", str(tmp_path / "cmp")])
     doc = json.loads((tmp_path / "cmp" / "comparison-5.json").read_text(encoding="utf-8"))
     with_skill = "A" if doc["referee"]["assignment"]["A"] == "with_skill" else "B"
@@ -72,6 +73,7 @@ def test_compare_scores_only_the_assertions_both_sides_graded(tmp_path, capsys):
 
 def test_compare_leaves_nothing_out_when_both_sides_are_judged(tmp_path, capsys):
     ws = _graded(tmp_path, capsys, baseline_llm=True)
+    (tmp_path / "cmp").mkdir()
     main(["compare", str(ws), "--out", str(tmp_path / "cmp")])
     doc = json.loads((tmp_path / "cmp" / "comparison-5.json").read_text(encoding="utf-8"))
     assert doc["referee"]["graded_on_one_side"] == {"A": [], "B": []}

@@ -56,6 +56,7 @@ def test_the_bundled_example_with_skill_wins_every_pair_but_two_evals_are_underp
 
 
 def test_a_known_better_configuration_wins_the_sign_test(better, tmp_path, capsys):
+    (tmp_path / "out").mkdir()
     code, out = run(capsys, "compare", better, "--out", tmp_path / "out")
     summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
     assert code == 0, out
@@ -92,6 +93,7 @@ def test_the_seed_changes_the_letters_never_the_winner(example, capsys):
     seen = {}
     for seed in range(4):
         out = example.parent / f"seed-{seed}"
+        out.mkdir()
         run(capsys, "compare", example, "--seed", seed, "--out", out)
         for name, doc in documents(out).items():
             if name != "summary.json":

@@ -82,6 +82,8 @@ def files(folder: Path) -> dict[str, bytes]:
 
 def test_the_model_decides_only_what_the_rules_leave_tied_and_replays_byte_for_byte(tied, tmp_path, capsys):
     cassette = tmp_path / "compare.cassette.jsonl"
+    for out in ("live", "replayed", "replayed-jobs"):
+        (tmp_path / out).mkdir()
     assert record(tied, cassette, table_judge, "--out", str(tmp_path / "live")) == 1  # two evals: underpowered
     live = files(tmp_path / "live")
     first = json.loads(live["comparison-1.json"])
@@ -110,6 +112,7 @@ def test_the_model_decides_only_what_the_rules_leave_tied_and_replays_byte_for_b
 
 
 def test_a_judge_that_follows_the_position_flips_and_counts_as_a_tie(tied, tmp_path, capsys):
+    (tmp_path / "out").mkdir()
     record(tied, tmp_path / "c.jsonl", first_judge, "--out", str(tmp_path / "out"))
     capsys.readouterr()
     summary = json.loads((tmp_path / "out" / "summary.json").read_text(encoding="utf-8"))
@@ -124,6 +127,7 @@ def test_a_judge_that_follows_the_position_flips_and_counts_as_a_tie(tied, tmp_p
 
 def test_the_judge_never_sees_which_configuration_is_which(tmp_path, capsys):
     shutil.copytree(EXAMPLE, tmp_path / "ws")
+    (tmp_path / "out").mkdir()
     with ScriptedServer(default=table_judge) as server:
         main(["compare", str(tmp_path / "ws"), "--evals", str(BOOKING / "evals" / "evals.json"), "--llm",
               f"record:{tmp_path / 'c.jsonl'}", "--llm-backend", "openai:m", "--llm-base-url", server.url,

@@ -75,6 +75,7 @@ def test_compare_names_the_eval_it_has_no_pair_of(tmp_path, capsys):
     # Input: the same workspace. compare printed eval 2 alone and summary.json named
     # eval 1 nowhere: an eval run by one side dropped out without a word.
     ws = _graded_without(tmp_path, capsys, "eval-1-book-flight/without_skill")
+    (tmp_path / "cmp").mkdir()
     assert main(["compare", str(ws), "--out", str(tmp_path / "cmp")]) == 1
     assert "eval 1 (book-flight): runs of with_skill only, no pair: left out" in capsys.readouterr().out
     summary = json.loads((tmp_path / "cmp" / "summary.json").read_text(encoding="utf-8"))

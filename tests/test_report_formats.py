@@ -167,7 +167,8 @@ def test_benchmark_json_is_rendered_when_present(tmp_path: Path):
 
 def test_an_unwritable_target_is_a_usage_error(tmp_path: Path, capsys):
     assert main(["report", str(EXAMPLE), "-o", str(tmp_path / "missing" / "dir" / "r.html")]) == 2
-    assert "cannot write" in capsys.readouterr().err
+    assert "missing/dir does not exist, so" in capsys.readouterr().err
+    assert not (tmp_path / "missing").exists()
 
 
 def test_an_absolute_workspace_reports_the_same_bytes_from_any_directory(tmp_path):

@@ -84,7 +84,8 @@ def add_parser(sub: Subcommands) -> None:
     parser.add_argument("--iteration", type=int, metavar="N",
                         help="with several iteration-N (or iter-N) folders, the one to aggregate (default: the last)")
     parser.add_argument("--output", type=given_path, metavar="DIR",
-                        help="where to write the two files (default: WORKSPACE)")
+                        help="the folder to write the two files into, which must be there "
+                             "already (default: WORKSPACE)")
     parser.add_argument("--allow-mixed-rules", action="store_true",
                         help="compare runs graded by different rules or referee versions, or judged by "
                              "different LLM graders (refused by default)")
@@ -101,11 +102,14 @@ def run(args: argparse.Namespace) -> int:
     """Aggregate, decide, write; returns the exit code documented in ``--help``."""
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
     from referee.engine.decision import release
+    from referee.engine.report.folders import named_folder
     from referee.engine.report.lock import WorkspaceBusy, workspace_lock
     from referee.engine.shards.verify import require_one_grade
 
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
+    if args.output is not None and not args.check:
+        named_folder(args.output, "--output")
     config = release.load_config(args.release_config)
     if args.mode is not None:
         # --mode wins over the release config's: the decision then says the mode it was made in.
@@ -237,7 +241,6 @@ def _write(doc: dict, out: Path) -> None:
     from referee.engine.report.atomic import replace_together
 
     try:
-        out.mkdir(parents=True, exist_ok=True)
         replace_together({out / BENCHMARK_JSON: benchmark_text(doc), out / BENCHMARK_MD: markdown.render(doc)})
     except OSError as exc:
         raise UsageError(f"cannot write {BENCHMARK_JSON} and {BENCHMARK_MD} into {out}: "

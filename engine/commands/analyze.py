@@ -49,8 +49,8 @@ def add_parser(sub: Subcommands) -> None:
                         help="evals.json; inside <skill>/evals/ it also names the skill")
     parser.add_argument("--rubric", type=given_path, metavar="FILE", help="TOML naming assertions' criteria")
     parser.add_argument("--iteration", type=int, metavar="N", help="with several iterations, the one to read")
-    parser.add_argument("--out", type=given_path, metavar="DIR", help="where to write analysis.json "
-                        "(default WORKSPACE/comparison)")
+    parser.add_argument("--out", type=given_path, metavar="DIR", help="the folder to write analysis.json into, "
+                        "which must be there already (default WORKSPACE/comparison)")
     parser.add_argument("--check", action="store_true", help="print analysis.json; write nothing")
     parser.set_defaults(handler=run)
 
@@ -59,7 +59,10 @@ def run(args: argparse.Namespace) -> int:
     from referee.engine.commands.compare import OUT
     from referee.engine.compare import analysis, output, procedure, skilltext
     from referee.engine.compare.skill import find
+    from referee.engine.report.folders import named_folder
 
+    if args.out is not None and not args.check:
+        named_folder(args.out, "--out")
     found = procedure.setup_from(args)
     warn_all([f"warning: {line}" for line in found.loaded.warnings])
     if found.skill.folder is None:

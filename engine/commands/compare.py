@@ -50,7 +50,8 @@ def add_parser(sub: Subcommands) -> None:
     add_roles(parser)
     parser.add_argument("--seed", type=int, default=0, metavar="N",
                         help="shuffles which side is shown as A (never who wins); default 0")
-    parser.add_argument("--out", type=given_path, metavar="DIR", help="where to write (default WORKSPACE/comparison)")
+    parser.add_argument("--out", type=given_path, metavar="DIR", help="the folder to write into, which must be there already "
+                        "(default WORKSPACE/comparison)")
     parser.add_argument("--rubric", type=given_path, metavar="FILE",
                         help="TOML naming the criterion of assertions (\"1#4\" = \"accuracy\"); "
                              "the others are inferred from their rules")
@@ -67,8 +68,11 @@ def run(args: argparse.Namespace) -> int:
     """Compare, write, print; returns the exit code documented in ``--help``."""
     from referee.engine.compare import output, procedure
     from referee.engine.compare.signtest import PRIMARY
+    from referee.engine.report.folders import named_folder
 
     refuse_writes_under_check(args)
+    if args.out is not None and not args.check:
+        named_folder(args.out, "--out")
     found = procedure.setup_from(args)
     warn_all([f"warning: {line}" for line in found.loaded.warnings])
     done = procedure.compare(found, args.seed, _holistic(args), args.jobs)

@@ -81,7 +81,7 @@ def write_documents(folder: Path, documents: dict[str, dict | list], comparisons
         if path.is_symlink() or (path.exists() and not path.is_file()):
             raise UsageError(f"{path} exists and is not a regular file; nothing was written")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
+        folder.mkdir(exist_ok=True)  # a folder named with --out is there already (report.folders)
         replace_together(files)
     except OSError as exc:
         raise UsageError(f"cannot write into {folder}: {exc.strerror or exc}; nothing was changed") from None

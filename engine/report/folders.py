@@ -1,0 +1,43 @@
+"""The folder a user names to write into is checked before any work, and never created.
+
+``aggregate --output DIR``, ``compare --out DIR``, ``analyze --out DIR`` and the folder
+of ``report -o FILE`` or ``suggest -o FILE`` must be folders that are there already. A
+path with a typo in it is refused, saying so, rather than made into a tree nobody looks
+in while the command reports success; and it is refused before the work, so a
+comparison that asks a model has not paid for replies it then cannot write. (The
+folders referee picks itself inside a workspace, such as ``comparison/`` and
+``report_files/``, are made as before.)
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from referee.engine.usage import UsageError
+
+
+def named_folder(folder: Path, flag: str) -> Path:
+    """``folder`` when it is a folder (a link to one is followed, as the shell would);
+    ``UsageError`` naming ``flag`` otherwise."""
+    if folder.is_dir():
+        return folder
+    if folder.exists() or folder.is_symlink():
+        raise UsageError(f"{folder} is not a folder: {flag} names the folder to write into; "
+                         f"give a folder with {flag} (nothing was done)")
+    raise UsageError(f"{folder} does not exist: {flag} names a folder that must be there already "
+                     "(referee creates none, so a mistyped path writes nothing); create it first, "
+                     f"or give another place with {flag} (nothing was done)")
+
+
+def folder_of_file(file: Path, flag: str) -> Path:
+    """``file``, when the folder it would be written into is there (``named_folder``)."""
+    folder = file.parent
+    if not folder.is_dir():
+        if folder.exists() or folder.is_symlink():
+            raise UsageError(f"{folder} is not a folder, so {file} cannot be written there; "
+                             f"give another place with {flag} (nothing was done)")
+        raise UsageError(f"{folder} does not exist, so {file} cannot be written there: {flag} writes "
+                         "into a folder that must be there already (referee creates none, so a "
+                         f"mistyped path writes nothing); create it first, or give another place "
+                         f"with {flag} (nothing was done)")
+    return file

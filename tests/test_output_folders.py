@@ -1,0 +1,63 @@
+"""A folder named to write into (``aggregate --output DIR``, ``compare --out DIR``,
+``analyze --out DIR``, the folder of ``report -o FILE``) must be there already, and a
+folder: all four refuse what is not, the same way, before any work. aggregate made any
+missing folder (``--output typo/dir`` wrote there and exited as decided) while report
+refused one; ``compare --out FILE`` stopped after the whole comparison with
+"cannot write into FILE: File exists"."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO
+from referee.engine.cli import main
+
+EXAMPLE = REPO / "examples" / "booking-skill-workspace"
+SKILL = REPO / "examples" / "booking-skill"
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory) -> Path:
+    ws = tmp_path_factory.mktemp("front") / "ws"
+    shutil.copytree(EXAMPLE, ws)
+    return ws
+
+
+def _commands(ws: Path, place: Path) -> dict[str, list[str]]:
+    return {
+        "aggregate": ["aggregate", str(ws), "--output", str(place)],
+        "compare": ["compare", str(ws), "--out", str(place)],
+        "analyze": ["analyze", str(ws), "--skill-path", str(SKILL), "--out", str(place)],
+        "report": ["report", str(ws), "--format", "markdown", "-o", str(place / "summary.md")],
+    }
+
+
+@pytest.mark.parametrize("command", ["aggregate", "compare", "analyze", "report"])
+def test_a_missing_folder_is_refused_and_not_made(workspace, tmp_path, capsys, command):
+    place = tmp_path / "typo" / "dir"
+    assert main(_commands(workspace, place)[command]) == 2
+    err = capsys.readouterr().err
+    assert "typo/dir does not exist" in err and "must be there already" in err, err
+    assert not (tmp_path / "typo").exists()
+
+
+@pytest.mark.parametrize("command", ["aggregate", "compare", "analyze", "report"])
+def test_a_file_where_the_folder_goes_is_refused_naming_it(workspace, tmp_path, capsys, command):
+    place = tmp_path / "taken"
+    place.write_text("mine\n", encoding="utf-8")
+    assert main(_commands(workspace, place)[command]) == 2
+    err = capsys.readouterr().err
+    assert "taken is not a folder" in err and "File exists" not in err, err
+    assert place.read_text(encoding="utf-8") == "mine\n"
+
+
+@pytest.mark.parametrize("command, written", [("aggregate", "benchmark.json"), ("compare", "summary.json"),
+                                              ("analyze", "analysis.json"), ("report", "summary.md")])
+def test_a_folder_that_is_there_is_written_into(workspace, tmp_path, command, written):
+    place = tmp_path / "out"
+    place.mkdir()
+    assert main(_commands(workspace, place)[command]) != 2
+    assert (place / written).is_file()
