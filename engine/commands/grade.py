@@ -15,7 +15,7 @@ from referee.engine.commands import grade_sources
 from referee.engine.commands.grade_report import JSON_SCHEMA_VERSION, print_results, runs_text, their
 from referee.engine.commands.grade_batch import check_flags, export_requests, unused_results
 from referee.engine.commands.grade_rules import check_evals, compile_source, critique_feedback, rules_source
-from referee.engine.commands.grade_shard import add_shard_argument, write_manifest
+from referee.engine.commands.grade_shard import add_shard_argument, warn_leftover_manifests, write_manifest
 from referee.engine.report.color import add_color_argument, use_color
 from referee.engine.commands.llm_flags import add_llm_arguments, refuse_writes_under_check
 from referee.engine.run.select import add_selection_arguments, select_runs, selection_from_args, shared_ids
@@ -177,6 +177,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
         return _interrupted("before writing", [], len(graded), args.check)
     try:
         code = print_results(args, graded, written, skipped)
+        warn_leftover_manifests(args)
         unused_results(args, judge)
         return code
     except KeyboardInterrupt:

@@ -47,6 +47,28 @@ def options(args: argparse.Namespace) -> dict[str, Any]:
     return {"response": response, "selection": selection.describe() or None, "primary": args.primary}
 
 
+def warn_leftover_manifests(args: argparse.Namespace) -> None:
+    """A grade without ``--shard`` that wrote reports where shard manifests lie: the
+    readers of the grade check those reports against the manifests and refuse them
+    (unless the grade wrote the very reports the merge did), so the user hears now
+    what they will be told then (``verify.leftover_advice``)."""
+    from referee.engine.shards.verify import MERGE_RECORD, manifest_files, require_one_grade
+
+    names = manifest_files(args.workspace)
+    if args.shard is not None or args.check or args.sources is not None or not names:
+        return
+    try:
+        require_one_grade(args.workspace)
+        return
+    except UsageError:
+        pass
+    if (args.workspace / MERGE_RECORD).exists():
+        names.append(MERGE_RECORD)
+    warn(f"{args.workspace} holds the files of a sharded grade ({', '.join(names)}): aggregate, report, "
+         "compare, analyze, validate and diff check these reports against them and refuse what the "
+         f"shards did not write; to read this grade, move those files out of {args.workspace}")
+
+
 def write_manifest(args: argparse.Namespace, part: ShardPart, program: Program, source: Any, stored: Sequence[Any],
                    results: Sequence[WriteResult], tallies: Mapping[str, Any],
                    extra: Mapping[str, Sequence[dict]]) -> None:

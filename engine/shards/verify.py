@@ -339,5 +339,20 @@ def require_one_grade(workspace: Path) -> None:
     try:
         check(workspace, discover(workspace).runs, read_record(workspace), final=True)
     except MergeRefused as refused:
+        regraded = any(kind in ("changed", "ungraded") for kind, _ in refused.problems)
         raise UsageError(f"{workspace} was graded in shards that do not make one grade yet; nothing was "
-                         f"read:\n{refused}") from None
+                         f"read:\n{refused}" + (f"\n{leftover_advice(workspace)}" if regraded else "")) from None
+
+
+def leftover_advice(workspace: Path) -> str:
+    """What to do when the reports are not the shards' any more: a grade without
+    ``--shard`` since the merge wrote its own, and the manifests describe the grade
+    before it. Nothing is removed for the user: which grade the reports should be is
+    theirs to say, and moving the manifests away loses no report."""
+    names = manifest_files(workspace) + ([MERGE_RECORD] if (workspace / MERGE_RECORD).exists() else [])
+    listed = ", ".join(names)
+    return (f"  what to do: if you graded {workspace} again without --shard since the shards were graded, "
+            f"its reports are that grade's and the shard files ({listed}) describe the grade before it: "
+            f"move them out of {workspace} and run this again (a grade of part of the workspace leaves "
+            "the other runs' reports as the shards wrote them, and runs graded by other rules are refused "
+            "as mixed). If not, grade the changed runs' shards again and run referee merge.")
