@@ -118,9 +118,18 @@ class LLMJudge:
 
     def _ask(self, rendered: prompt.Rendered, tally: _Tally, about: str) -> Reply:
         """Ask, and once more with the reason if the reply is malformed."""
-        current = rendered
+        current, refused = rendered, ""
         for attempt in range(1, ATTEMPTS + 1):
-            completion = self.backend.complete(current.request, about=about)
+            try:
+                completion = self.backend.complete(current.request, about=about)
+            except CassetteMiss as exc:
+                if not refused:
+                    raise
+                # A replayed reply that was refused is what went wrong, not a missing
+                # entry: the cassette holds a reply for this request, and it is said why
+                # it was not used (an edited reply, or one to other assertions).
+                raise CassetteMiss(f"the recorded reply is unusable ({refused}), and {exc} "
+                                   "for the request that asks again") from None
             tally.add(completion)
             try:
                 return parse(completion.text, current.ids)
@@ -128,6 +137,7 @@ class LLMJudge:
                 if attempt == ATTEMPTS:
                     raise Malformed(
                         f"grader reply unusable after {ATTEMPTS} attempts: {exc}") from None
+                refused = str(exc)
                 current = prompt.retry(rendered, completion.text, str(exc))
         raise Malformed("grader gave no reply")
 

@@ -99,8 +99,10 @@ def load_object(text: str) -> dict:
     except json.JSONDecodeError as raised:
         exc = syntax_error(raised)
         raise Malformed(f"not JSON ({exc.msg} at line {exc.lineno} column {exc.colno})") from None
-    except (ValueError, RecursionError) as exc:  # a 5000-digit number, nesting too deep
-        raise Malformed(f"not usable JSON ({type(exc).__name__})") from None
+    except RecursionError:
+        raise Malformed("not usable JSON (nested too deeply)") from None
+    except ValueError:  # Python's own words name no place in the reply
+        raise Malformed("not usable JSON (a number too long to read)") from None
     if not isinstance(value, dict):
         raise Malformed("the reply is JSON but not an object")
     surrogate = _lone_surrogate(value)

@@ -180,3 +180,27 @@ def test_the_example_cassette_passes_every_run_the_readme_says_passes(tmp_path):
             assert [item["outcome"] for item in judged] == ["pass"]
             assert judged[0]["evidence_location"][0]["file"] == "outputs/response.md"
     assert statuses == _readme_statuses() and "PASS" in statuses.values()
+
+
+@pytest.mark.parametrize("first, said", [
+    ("garbage", "not JSON"),
+    ('{"assertions": ' + "[" * 5000 + "]" * 5000 + "}", "not usable JSON (nested too deeply)"),
+])
+def test_a_refused_reply_whose_retry_is_not_recorded_says_why_it_was_refused(tmp_path, first, said):
+    # A cassette that keeps a malformed reply and lost the reply to the retry (cut
+    # short, or the line removed). The verdict said "no recorded grader reply", as if
+    # the cassette held none, and a reply nested too deeply read "(RecursionError)".
+    cassette = tmp_path / "c.jsonl"
+    good = verdicts(("named", [("response", "Booked LX2084 for you.")], "PASS"),
+                    ("friendly", [("response", "Have a good trip!")], "PASS"))
+    with ScriptedServer(first, good) as server:
+        record(cassette, server).grade(RUN, ITEMS)
+    lines = cassette.read_text(encoding="utf-8").splitlines()
+    kept = [line for line in lines[1:] if json.loads(line)["reply"] == first]
+    cassette.write_text("\n".join([lines[0], *kept]) + "\n", encoding="utf-8")
+    result = make_judge(f"replay:{cassette}").grade(RUN, ITEMS)
+    for item in ITEMS:
+        message = result.verdicts[item.key].message
+        assert result.verdicts[item.key].outcome is Outcome.ERROR
+        assert f"the recorded reply is unusable ({said}" in message, message
+        assert "for the request that asks again" in message and "Error" not in message
