@@ -80,3 +80,20 @@ def test_a_blessed_baseline_lowered_by_hand_is_refused(states, capsys):
 
     code, out = _said(capsys, "diff", _edited(states, "base", none_passed), states["new"])
     assert code == 2 and "result.passed is 0, its expectations give 3" in out
+
+
+@pytest.mark.parametrize("edit, said", [
+    (lambda doc: doc.update(runs=None), "its runs is null, not a list"),
+    (lambda doc: doc.update(metadata=None), "its metadata is null, not an object"),
+    (lambda doc: doc["runs"][0].update(result={}), "its runs[0].result.passed is missing"),
+    (lambda doc: doc.update(unusable_runs="x"), 'its unusable_runs is "x", not a list'),
+])
+def test_a_blessed_benchmark_edited_out_of_shape_names_the_field(states, capsys, edit, said):
+    # aggregate --against printed "(TypeError: 'NoneType' object is not iterable)" for runs: null.
+    doc = json.loads((states["base"] / "benchmark.json").read_text(encoding="utf-8"))
+    edit(doc)
+    blessed = states["root"] / "blessed.json"
+    blessed.write_text(json.dumps(doc), encoding="utf-8")
+    for args in (("aggregate", states["new"], "--check", "--against", blessed), ("diff", blessed, states["new"])):
+        code, out = _said(capsys, *args)
+        assert code == 2 and said in out and "Error" not in out, out

@@ -96,6 +96,12 @@ def from_loaded(label: str, loaded: Loaded, primary: str | None) -> State:
 
 def from_benchmark(label: str, doc: dict) -> State:
     """A state from a benchmark.json document (as read, or as ``aggregate`` builds it)."""
+    from referee.engine.decision.shape import BENCHMARK_SHAPE, shape_problem
+
+    wrong = shape_problem(doc, BENCHMARK_SHAPE)
+    if wrong is not None:
+        raise UsageError(f"{label}: not a benchmark.json as referee aggregate writes it ({wrong}): "
+                         "it was changed after aggregate wrote it; run referee aggregate again")
     try:
         meta = doc["metadata"]
         runs = [_benchmark_run(run, f"{label}: runs[{i}]") for i, run in enumerate(doc["runs"])]
@@ -111,8 +117,8 @@ def from_benchmark(label: str, doc: dict) -> State:
                      unread, tuple(str(i) for i in inputs) if isinstance(inputs, list) else None,
                      _recorded_judges(label, meta))
     except (KeyError, TypeError, AttributeError) as exc:
-        raise UsageError(f"{label}: not a benchmark.json written by referee aggregate "
-                         f"({type(exc).__name__}: {exc})") from None
+        raise UsageError(f"{label}: not a benchmark.json as referee aggregate writes it (a field it "
+                         f"needs is missing or of another type: {exc}); run referee aggregate again") from None
 
 
 def _recorded_rules(label: str, meta: dict) -> tuple[str, ...] | None:
