@@ -1,6 +1,6 @@
-"""benchmark.json that is there but is not a regular file (a FIFO, a folder) is said
-to be unread, as an unreadable one is: the report's decision is then grade's, and a
-reader must know that the release decision was not shown."""
+"""benchmark.json that is there but cannot be read (a FIFO, a folder, a file cut short)
+is named, and nothing is reported: its release decision is unknown, and the grades
+alone could decide a PASS where it decided otherwise."""
 
 from __future__ import annotations
 
@@ -28,5 +28,22 @@ def test_a_benchmark_that_is_not_a_file_is_named_as_unread(tmp_path: Path, capsy
     os.mkfifo(benchmark) if kind == "fifo" else benchmark.mkdir()
     code = main(["report", str(workspace), "--format", "markdown", "-o", "-"])
     err = capsys.readouterr().err
-    assert code == 1
-    assert "benchmark.json: cannot read (" in err and "shown without it" in err
+    assert code == 2
+    assert "benchmark.json: cannot read (" in err and "Nothing was reported" in err
+
+
+def test_a_benchmark_cut_short_never_leaves_the_grades_to_pass_alone(tmp_path: Path, capsys):
+    # Input: the example (CONDITIONAL PASS, exit 3) with benchmark.json cut at 2000
+    # bytes. report --primary with_skill warned "shown without it" and decided from
+    # with_skill's gates alone, which all pass: PASS, exit 0.
+    workspace = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, workspace)
+    args = ["report", str(workspace), "--primary", "with_skill", "--format", "junit", "-o", "-"]
+    assert main(args) == 3
+    benchmark = workspace / "benchmark.json"
+    benchmark.write_bytes(benchmark.read_bytes()[:2000])
+    capsys.readouterr()
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert "benchmark.json: cannot read (Unterminated string" in err and "--no-benchmark" in err
+    assert main([*args, "--no-benchmark"]) == 0  # the grades alone, when asked for

@@ -24,9 +24,11 @@ DECISIONS = (PASS, CONDITIONAL, FAIL)  # the release decisions aggregate makes
 BENCHMARK_LIMIT = 64 * 1024 * 1024  # as compare.output.read_object reads one for diff and --against
 
 
-def read_benchmark(folder: Path, shown: str, problems: list[str]) -> dict[str, Any] | None:
-    """``folder``'s benchmark.json (``shown`` names it), or None when there is none or
-    it cannot be read (said in ``problems``)."""
+def read_benchmark(folder: Path, shown: str) -> dict[str, Any] | str | None:
+    """``folder``'s benchmark.json (``shown`` names it); None when there is none; the
+    refusal when one is there that cannot be read. Its release decision is then
+    unknown, and the grades alone could decide a PASS where it decided otherwise (a
+    primary whose gates all pass, worse than its baseline), so nothing is reported."""
     path = folder / BENCHMARK
     if not os.path.lexists(path):
         return None
@@ -36,18 +38,20 @@ def read_benchmark(folder: Path, shown: str, problems: list[str]) -> dict[str, A
         # Through the one reader (a FIFO is refused, never waited on), bounded as diff reads it.
         value = json.loads(read_named_text(path, limit=BENCHMARK_LIMIT))
     except OSError as exc:  # its reason alone: the path is named already
-        problems.append(f"{shown}: cannot read ({exc.strerror or exc}); shown without it")
-        return None
+        return _unread(shown, folder, str(exc.strerror or exc))
     except ValueError as exc:
-        problems.append(f"{shown}: cannot read ({exc}); shown without it")
-        return None
+        return _unread(shown, folder, str(exc))
     except RecursionError:  # nested deeper than the decoder's stack
-        problems.append(f"{shown}: cannot read (nested too deeply); shown without it")
-        return None
+        return _unread(shown, folder, "nested too deeply")
     if not isinstance(value, dict):
-        problems.append(f"{shown}: not a JSON object; shown without it")
-        return None
+        return _unread(shown, folder, "not a JSON object")
     return value
+
+
+def _unread(shown: str, folder: Path, why: str) -> str:
+    return (f"{shown}: cannot read ({why}): its release decision is unknown, and the grades alone "
+            f"would decide without it; run `referee aggregate {folder}` again, remove {BENCHMARK}, or "
+            "give --no-benchmark to report the grades alone. Nothing was reported")
 
 
 def stale(benchmark: dict[str, Any], runs: Sequence, folder: Path, problems: list[str]) -> str | None:

@@ -253,8 +253,10 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
          for r in runs])]
     problems += [f"graded by different referee versions: {line}"
                  for line in versions_mix([(r.folder, r.report.grader.version) for r in runs])]
-    benchmark = (benchmark_file.read_benchmark(folder, display_path(folder / BENCHMARK), problems)
+    benchmark = (benchmark_file.read_benchmark(folder, display_path(folder / BENCHMARK))
                  if selection.empty and with_benchmark else None)
+    if isinstance(benchmark, str):
+        raise NotTrusted(benchmark)
     if benchmark is not None:
         _require(benchmark_file.stale(benchmark, found.runs, folder, problems))
         benchmark = benchmark_file.known_decision(benchmark, problems)
