@@ -61,3 +61,21 @@ def test_a_folder_that_is_there_is_written_into(workspace, tmp_path, command, wr
     place.mkdir()
     assert main(_commands(workspace, place)[command]) != 2
     assert (place / written).is_file()
+
+
+@pytest.mark.parametrize("target", ["iteration-1/eval-1-book-flight/with_skill/run-1/grading.json",
+                                    "iteration-1/eval-1-book-flight/with_skill/run-1/outputs/response.md",
+                                    "benchmark.json"])
+def test_report_never_writes_over_what_it_reports_on(tmp_path, capsys, target):
+    # report -o ws/.../run-1/grading.json wrote the Markdown summary in place of the
+    # run's grade (exit 3), and the next aggregate left the run out as not JSON.
+    ws = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, ws)
+    before = (ws / target).read_bytes()
+    link = tmp_path / "summary.md"
+    link.symlink_to(ws / target)
+    for place in (ws / target, link):
+        assert main(["report", str(ws), "--format", "markdown", "-o", str(place)]) == 2
+        assert "give another place with -o" in capsys.readouterr().err
+    assert (ws / target).read_bytes() == before
+    assert main(["report", str(ws), "--format", "markdown", "-o", str(ws / "summary.md")]) == 3

@@ -11,6 +11,7 @@ folders referee picks itself inside a workspace, such as ``comparison/`` and
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from referee.engine.usage import UsageError
@@ -41,3 +42,40 @@ def folder_of_file(file: Path, flag: str) -> Path:
                          f"mistyped path writes nothing); create it first, or give another place "
                          f"with {flag} (nothing was done)")
     return file
+
+
+# What the readers of a grade read at a workspace's root (besides the run folders).
+_ROOT_DOCUMENTS = re.compile(r"benchmark\.json|validity\.json|critique\.json|shard-merge\.json"
+                             r"|shard-[0-9]+-of-[0-9]+\.json")
+
+
+def not_read_from(file: Path, workspace: Path, flag: str) -> Path:
+    """``file``, unless it is a file already there that the command reads from
+    ``workspace``: a file of a run folder (its grading.json, its outputs) or a document
+    at the root (benchmark.json, ...). ``-o`` replaces what it names, as the shell's
+    ``>`` does; pointed at its own input by mistake, it would put a report in place of
+    the grade it reports (a link to such a file is followed, as the write would)."""
+    try:
+        if not file.is_file():
+            return file
+        target, root = file.resolve(), workspace.resolve()
+    except (OSError, RuntimeError):  # a loop of links: the write says what is wrong
+        return file
+    if target.parent == root and _ROOT_DOCUMENTS.fullmatch(target.name):
+        what = f"{target.name}, which it reads"
+    elif target.is_relative_to(root) and _run_folder_of(target, root) is not None:
+        what = "a file of a run folder it reports on"
+    else:
+        return file
+    raise UsageError(f"{file} is {what}: {flag} would put the report in its place; "
+                     f"give another place with {flag} (nothing was done)")
+
+
+def _run_folder_of(target: Path, root: Path) -> Path | None:
+    """The run folder (a folder holding outputs/) that holds ``target``, up to ``root``."""
+    for folder in target.parents:
+        if (folder / "outputs").is_dir():
+            return folder
+        if folder == root or not folder.is_relative_to(root):
+            return None
+    return None
