@@ -79,3 +79,17 @@ def test_report_never_writes_over_what_it_reports_on(tmp_path, capsys, target):
         assert "give another place with -o" in capsys.readouterr().err
     assert (ws / target).read_bytes() == before
     assert main(["report", str(ws), "--format", "markdown", "-o", str(ws / "summary.md")]) == 3
+
+
+def test_suggest_never_writes_its_draft_over_the_evals_it_reads(tmp_path, capsys):
+    # suggest evals.json -o evals.json replaced the evals with the drafted rules (exit 0).
+    evals = tmp_path / "evals.json"
+    shutil.copy(SKILL / "evals" / "evals.json", evals)
+    before = evals.read_bytes()
+    link = tmp_path / "link.json"
+    link.symlink_to(evals)
+    for place in (evals, link):
+        assert main(["suggest", str(evals), "-o", str(place)]) == 2
+        assert "which this command reads" in capsys.readouterr().err
+    assert evals.read_bytes() == before
+    assert main(["suggest", str(evals), "-o", str(tmp_path / "draft.rules")]) == 0

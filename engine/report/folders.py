@@ -7,10 +7,14 @@ in while the command reports success; and it is refused before the work, so a
 comparison that asks a model has not paid for replies it then cannot write. (The
 folders referee picks itself inside a workspace, such as ``comparison/`` and
 ``report_files/``, are made as before.)
+
+Nor does ``-o`` name what the command reads: ``report -o`` a run's grading.json, or
+``suggest -o`` its evals.json, would replace the input with the output.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from pathlib import Path
 
@@ -79,3 +83,17 @@ def _run_folder_of(target: Path, root: Path) -> Path | None:
         if folder == root or not folder.is_relative_to(root):
             return None
     return None
+
+
+def not_an_input(file: Path, inputs: list[Path], flag: str) -> Path:
+    """``file``, unless it is one of the files the command reads (the same file,
+    through a link too): ``-o`` would replace it before anyone read what it said."""
+    for given in inputs:
+        try:
+            same = file.is_file() and given.is_file() and os.path.samefile(file, given)
+        except OSError:
+            same = False
+        if same:
+            raise UsageError(f"{file} is {given}, which this command reads: {flag} would write over it; "
+                             f"give another place with {flag} (nothing was done)")
+    return file
