@@ -340,3 +340,15 @@ def test_a_grading_json_edited_out_of_shape_names_the_field(tmp_path, capsys, fi
     assert code == 3 and [u["path"] for u in doc["unusable_runs"]] == ["eval-1/with_skill/run-2"]
     assert said in doc["unusable_runs"][0]["reason"] and said in err
     assert "Error" not in err  # was "(TypeError: 'NoneType' object is not iterable)"
+
+
+def test_a_grading_json_cut_short_is_named_by_line_not_by_exception(tmp_path, capsys):
+    write_run(tmp_path / "eval-1" / "with_skill" / "run-1", ["pass"])
+    target = tmp_path / "eval-1" / "with_skill" / "run-2"
+    write_run(target, ["pass"])
+    text = (target / "grading.json").read_text(encoding="utf-8")
+    (target / "grading.json").write_text(text[:len(text) // 2], encoding="utf-8")
+    code, doc = aggregate(tmp_path)
+    err = capsys.readouterr().err
+    assert code == 3 and "grading.json is not readable JSON (" in doc["unusable_runs"][0]["reason"]
+    assert ", line " in err and "Error" not in err, err  # was "(not JSON (JSONDecodeError: Expecting ..."

@@ -174,8 +174,10 @@ def _parsed(data: bytes, name: str) -> dict[str, Any] | Unread:
         return Unread("bad-json", f"nested deeper than {MAX_JSON_DEPTH} levels")
     try:
         document = json.loads(text)
-    except (ValueError, RecursionError) as exc:
-        return Unread("bad-json", f"not JSON ({type(exc).__name__}: {str(exc).splitlines()[0]})")
+    except json.JSONDecodeError as exc:  # where, in the file's own terms
+        return Unread("bad-json", f"{exc.msg}, line {exc.lineno} column {exc.colno}")
+    except (ValueError, RecursionError):  # a number of thousands of digits
+        return Unread("bad-json", "a number too long to read")
     if not isinstance(document, dict):
         return Unread("not-an-object", "not a JSON object")
     grader = document.get("grader")
