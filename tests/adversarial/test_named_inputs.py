@@ -70,6 +70,7 @@ def setup(tmp_path_factory) -> dict[str, Path]:
     os.mkfifo(root / "fifo")
     (root / "patterns").mkdir()
     os.mkfifo(root / "patterns" / "mine.toml")
+    (root / "out").mkdir()  # --output names a folder that is there
     return {"root": root, "ws": root / "ws", "rules": root / "skill" / "booking.rules",
             "evals": root / "skill" / "evals" / "evals.json", "fifo": root / "fifo",
             "patterns": root / "patterns", "out": root / "out"}
