@@ -52,10 +52,13 @@ def warn_leftover_manifests(args: argparse.Namespace) -> None:
     readers of the grade check those reports against the manifests and refuse them
     (unless the grade wrote the very reports the merge did), so the user hears now
     what they will be told then (``verify.leftover_advice``)."""
+    if args.shard is not None or args.check or args.sources is not None \
+            or not any(args.workspace.glob("shard-*-of-*.json")):
+        return  # and the shards' code (which loads pydantic) is not loaded: a plain grade never needs it
     from referee.engine.shards.verify import MERGE_RECORD, manifest_files, require_one_grade
 
     names = manifest_files(args.workspace)
-    if args.shard is not None or args.check or args.sources is not None or not names:
+    if not names:
         return
     try:
         require_one_grade(args.workspace)
