@@ -93,3 +93,20 @@ def test_suggest_never_writes_its_draft_over_the_evals_it_reads(tmp_path, capsys
         assert "which this command reads" in capsys.readouterr().err
     assert evals.read_bytes() == before
     assert main(["suggest", str(evals), "-o", str(tmp_path / "draft.rules")]) == 0
+
+
+RUN = "iteration-1/eval-1-book-flight/with_skill/run-1"
+
+
+@pytest.mark.parametrize("command", ["aggregate", "compare", "analyze", "report"])
+def test_nothing_is_written_among_a_runs_own_files(tmp_path, capsys, command):
+    # aggregate --output RUN/outputs wrote benchmark.json among the agent's outputs
+    # (exit 3); the run's grade was stale from then on ("its files changed since it
+    # was graded"), and a grade again would have taken the file for the agent's.
+    ws = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, ws)
+    place = ws / RUN / "outputs"
+    assert main(_commands(ws, place)[command]) == 2
+    assert "would stand among the files of a run" in capsys.readouterr().err
+    assert sorted(p.name for p in place.iterdir()) == sorted(p.name for p in (EXAMPLE / RUN / "outputs").iterdir())
+    assert main(["report", str(ws), "--no-benchmark", "--format", "markdown", "-o", "-"]) == 1  # not stale

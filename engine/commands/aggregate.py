@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
     if args.output is not None and not args.check:
-        named_folder(args.output, "--output")
+        named_folder(args.output, "--output", (BENCHMARK_JSON, BENCHMARK_MD))
     config = release.load_config(args.release_config)
     if args.mode is not None:
         # --mode wins over the release config's: the decision then says the mode it was made in.

@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     from referee.engine.report.folders import named_folder
 
     if args.out is not None and not args.check:
-        named_folder(args.out, "--out")
+        named_folder(args.out, "--out", ("analysis.json",))
     found = procedure.setup_from(args)
     warn_all([f"warning: {line}" for line in found.loaded.warnings])
     if found.skill.folder is None:

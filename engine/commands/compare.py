@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
 
     refuse_writes_under_check(args)
     if args.out is not None and not args.check:
-        named_folder(args.out, "--out")
+        named_folder(args.out, "--out", ("summary.json", "comparison-1.json"))
     found = procedure.setup_from(args)
     warn_all([f"warning: {line}" for line in found.loaded.warnings])
     done = procedure.compare(found, args.seed, _holistic(args), args.jobs)

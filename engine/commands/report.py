@@ -104,13 +104,13 @@ def run(args: argparse.Namespace) -> int:
     """Render and write; the exit code follows the decision, as ``grade``'s does."""
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
     from referee.engine.report.color import paint, use_color
-    from referee.engine.report.folders import folder_of_file, not_read_from
+    from referee.engine.report.folders import folder_of_file, not_in_a_run, not_read_from
     from referee.engine.report.lock import WorkspaceBusy, workspace_lock
 
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
     if args.output not in (None, "-"):
-        not_read_from(folder_of_file(Path(args.output), "-o"), args.workspace, "-o")
+        not_in_a_run(not_read_from(folder_of_file(Path(args.output), "-o"), args.workspace, "-o"), "-o")
     try:
         # The grade's writer lock, as aggregate holds it: no grade writes into the
         # workspace while it is read, so the report never shows runs graded by old

@@ -51,13 +51,13 @@ def add_parser(sub: Subcommands) -> None:
 def run(args: argparse.Namespace) -> int:
     from referee.dsl.errors import RulesError
     from referee.dsl.evals_json import load_evals
-    from referee.engine.report.folders import folder_of_file, not_an_input
+    from referee.engine.report.folders import folder_of_file, not_an_input, not_in_a_run
     from referee.engine.suggest.patterns import PatternError
     from referee.engine.report.stdout import print_document, print_json
     from referee.engine.suggest.rulesfile import draft_evals, drafts_json, rules_text
 
     if args.output is not None:
-        not_an_input(folder_of_file(args.output, "-o"), [args.evals], "-o")
+        not_in_a_run(not_an_input(folder_of_file(args.output, "-o"), [args.evals], "-o"), "-o")
     try:
         evals = load_evals(args.evals, args.evals.name)
     except RulesError as exc:

@@ -21,10 +21,13 @@ from pathlib import Path
 from referee.engine.usage import UsageError
 
 
-def named_folder(folder: Path, flag: str) -> Path:
-    """``folder`` when it is a folder (a link to one is followed, as the shell would);
+def named_folder(folder: Path, flag: str, writes: tuple[str, ...] = ()) -> Path:
+    """``folder`` when it is a folder (a link to one is followed, as the shell would)
+    where the files named ``writes`` would not stand among a run's own (``not_in_a_run``);
     ``UsageError`` naming ``flag`` otherwise."""
     if folder.is_dir():
+        for name in writes:
+            not_in_a_run(folder / name, flag)
         return folder
     if folder.exists() or folder.is_symlink():
         raise UsageError(f"{folder} is not a folder: {flag} names the folder to write into; "
@@ -96,4 +99,25 @@ def not_an_input(file: Path, inputs: list[Path], flag: str) -> Path:
         if same:
             raise UsageError(f"{file} is {given}, which this command reads: {flag} would write over it; "
                              f"give another place with {flag} (nothing was done)")
+    return file
+
+
+def not_in_a_run(file: Path, flag: str) -> Path:
+    """``file``, unless it would stand among a run's own files (in its outputs/, or
+    beside them under a name referee does not write): the next grade would take it
+    for something the agent made, and the run's grade is stale from then on, as its
+    files changed (``freshness.files_digest``)."""
+    from referee.engine.report.freshness import digested
+
+    try:
+        place = file.parent.resolve() / file.name
+    except (OSError, RuntimeError):  # a loop of links: the write says what is wrong
+        return file
+    for folder in place.parents:
+        if (folder / "outputs").is_dir():
+            if digested(place.relative_to(folder).as_posix()):
+                raise UsageError(f"{file} would stand among the files of a run (the folder holding "
+                                 "outputs/ it is in): the run would change, and its grade with it; give a "
+                                 f"place outside the run with {flag} (nothing was done)")
+            return file
     return file

@@ -162,6 +162,12 @@ def _digest(entries: Iterable[tuple[str, bytes]]) -> str:
     return PREFIX + digest.hexdigest()[:DIGITS]
 
 
+def digested(rel: str) -> bool:
+    """Whether a file at ``rel`` (POSIX, relative to a run folder) is one of the run's
+    files, which ``files_digest`` covers: a file written there changes the run."""
+    return _wanted(rel)
+
+
 def _wanted(rel: str) -> bool:
     """Whether a file at ``rel`` (POSIX, relative to the run) is digested."""
     top, _, rest = rel.partition("/")
