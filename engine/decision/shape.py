@@ -28,6 +28,11 @@ GRADING_SHAPE = {
     "grader": dict,
 }
 
+# What ``referee merge`` reads of each run's report besides: the eval whose critique it
+# gives the run, the configuration it counts the gate in, the digest of its files.
+MERGED_SHAPE = {**GRADING_SHAPE, "eval_feedback": object,
+                "run": {"rules_eval": str, "configuration": str, "files_digest?": (str, type(None))}}
+
 BENCHMARK_SHAPE = {
     "metadata": {"grader?": OPTIONAL_OBJECT},
     "runs": [{"eval_id": NAME, "configuration": str,

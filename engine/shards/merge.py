@@ -158,9 +158,15 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
 
 
 def _report(path: str, folder: Path) -> dict[str, Any]:
+    from referee.engine.decision.shape import MERGED_SHAPE, shape_problem
+
     document = read_report(folder)
     if not isinstance(document, dict):
         raise MergeRefused([("changed", f"{path}/{GRADING}: {document.message}")])
+    wrong = shape_problem(document, MERGED_SHAPE)
+    if wrong is not None:
+        raise MergeRefused([("changed", f"{path}/{GRADING} is not as referee writes it ({wrong}): it was "
+                                        "changed after its shard graded it; grade its shard again and merge")])
     return document
 
 
@@ -186,12 +192,12 @@ def _miscounted(document: dict[str, Any]) -> list[str]:
     manifest's digest changed to match) would turn failed runs into passes."""
     from referee.engine.decision.recount import Item, disagreements
 
-    try:
+    try:  # its shape is checked as it is read (``_report``)
         items = [Item(str(e["key"]), e["outcome"], e["passed"], e["precision"], e["gated"])
                  for e in document["expectations"]]
         return disagreements(items, document["summary"], document["gate"])
     except (KeyError, TypeError, AttributeError) as exc:
-        return [f"it lacks what its counts are checked by ({type(exc).__name__}: {exc})"]
+        return [f"it lacks what its counts are checked by ({exc})"]
 
 
 def _graded(shards: Shards) -> dict[str, str]:
