@@ -8,6 +8,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
+
 from sharded import RULE_ARGS, sharded
 from referee.engine.cli import main
 from referee.engine.report.freshness import file_digest
@@ -50,21 +52,24 @@ def test_gates_raised_by_hand_are_refused(tmp_path: Path, capsys):
             "expectations (gate.passed is 6, the expectations give 4") in captured.err
 
 
-def test_a_report_edited_out_of_shape_is_refused_naming_the_field(tmp_path: Path, capsys):
+@pytest.mark.parametrize("field, said", [("run", "its run is null, not an object"),
+                                         ("claims", "its claims is null, not a list")])
+def test_a_report_edited_out_of_shape_is_refused_naming_the_field(tmp_path: Path, capsys, field, said):
     # A grading.json whose run block is null (its manifest's digest made to match):
-    # merge stopped with "internal error: TypeError: 'NoneType' object is not subscriptable".
+    # merge stopped with "internal error: TypeError: 'NoneType' object is not subscriptable";
+    # with claims null, "internal error: ValueError: this run was graded without its claims".
     workspace = sharded(tmp_path, 2)
     manifest = workspace / "shard-1-of-2.json"
     document = json.loads(manifest.read_text(encoding="utf-8"))
     entry = document["runs"][0]
     grading = workspace / entry["path"] / "grading.json"
     report = json.loads(grading.read_text(encoding="utf-8"))
-    report["run"] = None
+    report[field] = None
     grading.write_text(json.dumps(report), encoding="utf-8")
     entry["grading"] = file_digest(grading)
     manifest.write_text(json.dumps(document), encoding="utf-8")
     capsys.readouterr()
     assert main(["merge", str(workspace), *RULE_ARGS, "--check"]) == 2
     err = capsys.readouterr().err
-    assert f"changed: {entry['path']}/grading.json is not as referee writes it (its run is null, not an object)" in err
+    assert f"changed: {entry['path']}/grading.json is not as referee writes it ({said})" in err
     assert "internal error" not in err

@@ -29,8 +29,9 @@ GRADING_SHAPE = {
 }
 
 # What ``referee merge`` reads of each run's report besides: the eval whose critique it
-# gives the run, the configuration it counts the gate in, the digest of its files.
-MERGED_SHAPE = {**GRADING_SHAPE, "eval_feedback": object,
+# gives the run, the configuration it counts the gate in, the digest of its files; and
+# the claims, without which the report it writes again cannot be written.
+MERGED_SHAPE = {**GRADING_SHAPE, "eval_feedback": object, "claims": list,
                 "run": {"rules_eval": str, "configuration": str, "files_digest?": (str, type(None))}}
 
 BENCHMARK_SHAPE = {
