@@ -90,7 +90,7 @@ def test_suggest_never_writes_its_draft_over_the_evals_it_reads(tmp_path, capsys
     link.symlink_to(evals)
     for place in (evals, link):
         assert main(["suggest", str(evals), "-o", str(place)]) == 2
-        assert "which this command reads" in capsys.readouterr().err
+        assert "is read by this command" in capsys.readouterr().err
     assert evals.read_bytes() == before
     assert main(["suggest", str(evals), "-o", str(tmp_path / "draft.rules")]) == 0
 
@@ -110,3 +110,19 @@ def test_nothing_is_written_among_a_runs_own_files(tmp_path, capsys, command):
     assert "would stand among the files of a run" in capsys.readouterr().err
     assert sorted(p.name for p in place.iterdir()) == sorted(p.name for p in (EXAMPLE / RUN / "outputs").iterdir())
     assert main(["report", str(ws), "--no-benchmark", "--format", "markdown", "-o", "-"]) == 1  # not stale
+
+
+def test_aggregate_never_replaces_the_blessed_benchmark_it_diffs_against(tmp_path, capsys):
+    # aggregate ws --against ws/benchmark.json --fail-on-regression read the blessed
+    # benchmark, then wrote the new one in its place: the next diff was against itself.
+    ws = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, ws)
+    blessed = ws / "benchmark.json"
+    before = blessed.read_bytes()
+    assert main(["aggregate", str(ws), "--against", str(blessed), "--fail-on-regression"]) == 2
+    assert "is read by this command (--against)" in capsys.readouterr().err
+    assert blessed.read_bytes() == before
+    assert main(["aggregate", str(ws), "--against", str(blessed), "--check"]) == 3
+    kept = tmp_path / "blessed.json"
+    shutil.copy(blessed, kept)
+    assert main(["aggregate", str(ws), "--against", str(kept), "--fail-on-regression"]) == 3

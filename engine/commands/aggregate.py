@@ -102,7 +102,7 @@ def run(args: argparse.Namespace) -> int:
     """Aggregate, decide, write; returns the exit code documented in ``--help``."""
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
     from referee.engine.decision import release
-    from referee.engine.report.folders import named_folder
+    from referee.engine.report.folders import named_folder, not_an_input
     from referee.engine.report.lock import WorkspaceBusy, workspace_lock
     from referee.engine.shards.verify import require_one_grade
 
@@ -110,6 +110,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"workspace not found: {args.workspace}")
     if args.output is not None and not args.check:
         named_folder(args.output, "--output", (BENCHMARK_JSON, BENCHMARK_MD))
+    if args.against is not None and not args.check:
+        # The blessed benchmark replaced by this one: the next diff would be against it.
+        not_an_input((args.output or args.workspace) / BENCHMARK_JSON, [args.against], "--output", "--against")
     config = release.load_config(args.release_config)
     if args.mode is not None:
         # --mode wins over the release config's: the decision then says the mode it was made in.

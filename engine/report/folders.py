@@ -88,16 +88,19 @@ def _run_folder_of(target: Path, root: Path) -> Path | None:
     return None
 
 
-def not_an_input(file: Path, inputs: list[Path], flag: str) -> Path:
+def not_an_input(file: Path, inputs: list[Path], flag: str, read_as: str = "") -> Path:
     """``file``, unless it is one of the files the command reads (the same file,
-    through a link too): ``-o`` would replace it before anyone read what it said."""
+    through a link too): it would be replaced before anyone read what it said.
+    ``read_as`` names how the command was given it (``--against``)."""
     for given in inputs:
         try:
             same = file.is_file() and given.is_file() and os.path.samefile(file, given)
         except OSError:
             same = False
         if same:
-            raise UsageError(f"{file} is {given}, which this command reads: {flag} would write over it; "
+            named = "" if str(given) == str(file) else f" as {given}"
+            how = f" ({read_as}{named})" if read_as else named
+            raise UsageError(f"{file} is read by this command{how}, and it would write over it; "
                              f"give another place with {flag} (nothing was done)")
     return file
 
