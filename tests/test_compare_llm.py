@@ -164,3 +164,20 @@ def test_validate_measures_the_judges_flip_rate_and_replays_it(tmp_path, capsys)
     assert main(base + ["--llm", f"replay:{cassette}"]) == 0
     capsys.readouterr()
     assert (tmp_path / "ws" / "validity.json").read_bytes() == written
+
+
+def test_readings_that_are_errors_are_not_compared(tmp_path, capsys):
+    # Input: validate --llm replay: of a cassette that holds the first readings only
+    # (the example's), and of one that holds none. The first said "6 of 6 semantic
+    # verdicts changed when asked again" (a missing second reading, an error, counted
+    # as a flip); the second "0 of 6" (two errors agree): a perfect judge from no reply.
+    shutil.copytree(EXAMPLE, tmp_path / "ws")
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text((BOOKING / "judge.cassette.jsonl").read_text(encoding="utf-8").splitlines()[0] + "\n",
+                     encoding="utf-8")
+    base = ["validate", str(tmp_path / "ws"), "--rules", str(BOOKING / "booking.rules"), "--evals",
+            str(BOOKING / "evals" / "evals.json"), "--no-critique", "--json", "--check"]
+    for cassette in (BOOKING / "judge.cassette.jsonl", empty):
+        main(base + ["--llm", f"replay:{cassette}"])
+        flips = json.loads(capsys.readouterr().out)["judge_flip_rate"]
+        assert flips == {"asked": 0, "flipped": 0, "unusable": 6, "rate": None}

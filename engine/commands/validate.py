@@ -165,6 +165,7 @@ def _judged(args: argparse.Namespace, program, graded):
 def _document(results, power: dict, roles, inputs) -> dict:
     judged = [r.judge for r in results if r.judge]
     asked, flipped = sum(j["asked"] for j in judged), sum(j["flipped"] for j in judged)
+    unusable = sum(j["unusable"] for j in judged)
     return {
         "primary": roles[0] if roles else None, "baseline": roles[1] if roles else None,
         "evals": [{"eval_id": r.eval_id, "eval_name": r.eval_name, "can_tell": r.can_tell,
@@ -173,7 +174,7 @@ def _document(results, power: dict, roles, inputs) -> dict:
                    "findings": r.findings} for r in results],
         "cannot_tell": [r.eval_id for r in results if not r.can_tell],
         "power": power,
-        "judge_flip_rate": None if not judged else {"asked": asked, "flipped": flipped,
+        "judge_flip_rate": None if not judged else {"asked": asked, "flipped": flipped, "unusable": unusable,
                                                     "rate": round(flipped / asked, 4) if asked else None},
         "inputs": inputs,
     }
@@ -194,5 +195,7 @@ def _print(document: dict, written) -> None:
           f"{power['min_non_tie']} that are not ties")
     if document["judge_flip_rate"]:
         flips = document["judge_flip_rate"]
-        say(f"judge: {flips['flipped']} of {flips['asked']} semantic verdicts changed when asked again")
+        unusable = (f"; {flips['unusable']} not compared: a reading was an error (a reply the cassette "
+                    "lacks, or a grader that failed)") if flips["unusable"] else ""
+        say(f"judge: {flips['flipped']} of {flips['asked']} semantic verdicts changed when asked again{unusable}")
     say(f"wrote {written[0]}" if written else "nothing was written (--check)")

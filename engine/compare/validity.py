@@ -215,8 +215,12 @@ def mutation_scores(critiques: Sequence) -> dict[str, dict]:
 
 
 def flip_rates(program: Program, runs: Sequence[Run], judges: tuple[Judge, Judge]) -> dict[str, dict]:
-    """Per eval: semantic verdicts asked twice, and how many differ between the readings."""
+    """Per eval: semantic verdicts asked twice, and how many differ between the readings.
+    A verdict that is an error in either reading (no reply in the cassette, a grader
+    that failed) is no reading of the run: it is counted ``unusable``, not compared,
+    or two errors would count as a judge that agrees with itself."""
     from referee.engine.grade import eval_of, evaluate_run, judge_run
+    from referee.engine.verdict import Outcome
 
     found: dict[str, Counter] = {}
     for run in runs:
@@ -228,10 +232,14 @@ def flip_rates(program: Program, runs: Sequence[Run], judges: tuple[Judge, Judge
         second, _, _ = judge_run(judges[1], run, assertions, result.verdicts)
         tally = found.setdefault(result.eval_key, Counter())
         for assertion, one, two in zip(assertions, first, second):
-            if assertion.key in asked:
-                tally["asked"] += 1
-                tally["flipped"] += one.outcome != two.outcome
+            if assertion.key not in asked:
+                continue
+            if Outcome.ERROR in (one.outcome, two.outcome):
+                tally["unusable"] += 1
+                continue
+            tally["asked"] += 1
+            tally["flipped"] += one.outcome != two.outcome
         run.release()
-    return {key: {"asked": t["asked"], "flipped": t["flipped"],
+    return {key: {"asked": t["asked"], "flipped": t["flipped"], "unusable": t["unusable"],
                   "rate": round(t["flipped"] / t["asked"], 4) if t["asked"] else None}
             for key, t in found.items()}
