@@ -354,5 +354,5 @@ def leftover_advice(workspace: Path) -> str:
     return (f"  what to do: if you graded {workspace} again without --shard since the shards were graded, "
             f"its reports are that grade's and the shard files ({listed}) describe the grade before it: "
             f"move them out of {workspace} and run this again (a grade of part of the workspace leaves "
-            "the other runs' reports as the shards wrote them, and runs graded by other rules are refused "
-            "as mixed). If not, grade the changed runs' shards again and run referee merge.")
+            "the other runs' reports as the shards wrote them: aggregate then refuses the runs as graded by "
+            "different rules, if they were). If not, grade the changed runs' shards again and run referee merge.")
