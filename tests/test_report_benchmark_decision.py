@@ -34,19 +34,18 @@ def _workspace(tmp_path: Path, decision, breach: str | None = None) -> Path:
 
 
 @pytest.mark.parametrize("decision", ["PASS\n\n<!--", "pass", 1])
-def test_a_release_decision_aggregate_never_makes_is_a_problem(tmp_path: Path, capsys, decision):
+def test_a_release_decision_aggregate_never_makes_is_refused(tmp_path: Path, capsys, decision):
     # Input: the example (its grades fail without the skill, and benchmark.json says
     # with_skill is the primary), with benchmark.json's release decision edited.
     # report put "PASS\n\n<!--" in the summary's heading as it is, opening an HTML
     # comment that hid the rest; a decision that is no string was passed over in silence.
+    # Then such a decision was left out and the gate's shown: PASS, exit 0, where
+    # aggregate had decided CONDITIONAL PASS. What it decided is unknown: refused.
     workspace = _workspace(tmp_path, decision)
     code = main(["report", str(workspace), "--format", "markdown", "-o", "-"])
     out, err = capsys.readouterr()
-    assert code == 0  # the gate's: every gated assertion of with_skill passed
-    assert out.split("\n")[1] == "## referee: PASS"
-    assert "<!--" not in out.split("\n", 1)[1].split("### Problems")[0]  # quoted in a code block there
-    assert "benchmark.json: its release decision" in err and "the decision shown is the gate's" in err
-    assert "- ok pass_rate" not in out  # the release's reasons go with it
+    assert code == 2 and out == ""
+    assert "benchmark.json: its release decision" in err and "none that `referee aggregate` makes" in err
 
 
 def test_a_decision_aggregate_makes_is_shown(tmp_path: Path, capsys):

@@ -47,3 +47,23 @@ def test_a_benchmark_cut_short_never_leaves_the_grades_to_pass_alone(tmp_path: P
     err = capsys.readouterr().err
     assert "benchmark.json: cannot read (Unterminated string" in err and "--no-benchmark" in err
     assert main([*args, "--no-benchmark"]) == 0  # the grades alone, when asked for
+
+
+@pytest.mark.parametrize("release", ["gone", None])
+def test_a_benchmark_whose_release_was_taken_out_is_refused(tmp_path: Path, capsys, release):
+    # Input: the example (CONDITIONAL PASS, exit 3) with benchmark.json's release block
+    # removed or made null. report --primary with_skill said nothing and decided from
+    # with_skill's gates alone: PASS, exit 0.
+    import json
+
+    workspace = tmp_path / "ws"
+    shutil.copytree(EXAMPLE, workspace)
+    benchmark = workspace / "benchmark.json"
+    document = json.loads(benchmark.read_text(encoding="utf-8"))
+    if release == "gone":
+        del document["release"]
+    else:
+        document["release"] = release
+    benchmark.write_text(json.dumps(document), encoding="utf-8")
+    assert main(["report", str(workspace), "--primary", "with_skill", "--format", "junit", "-o", "-"]) == 2
+    assert "has no release decision" in capsys.readouterr().err

@@ -98,17 +98,32 @@ def _listed(iterations: set) -> str:
     return ", ".join(str(i) for i in sorted(iterations, key=lambda i: (i is None, i or 0)))
 
 
-def known_decision(benchmark: dict[str, Any], problems: list[str]) -> dict[str, Any]:
-    """``benchmark`` without its release block when that block's decision is none that
-    ``referee aggregate`` makes: such text is no verdict to show on top (nor markup to
-    put in a summary's heading), so the decision is then the gate's, and it is said."""
+def release_gone(benchmark: dict[str, Any], folder: Path) -> str | None:
+    """Why a benchmark.json that records its inputs, as every one ``aggregate`` writes now
+    does, has no release decision: it was taken out, and the grades alone would decide,
+    a PASS where it decided otherwise (a primary whose gates all pass, worse than its
+    baseline). None when it has one, or records no inputs (an older referee's)."""
+    release = benchmark.get("release")
+    if not isinstance(benchmark.get("inputs"), dict) or isinstance(release, dict) and "decision" in release:
+        return None
+    block = json.dumps(release, ensure_ascii=False)[:40] if "release" in benchmark else "gone"
+    return (f"{folder / BENCHMARK} has no release decision (its release block is {block}), though "
+            f"`referee aggregate` writes one with the inputs it records: it was changed after aggregate wrote "
+            f"it; run `referee aggregate {folder}` again (or remove {BENCHMARK}). Nothing was reported")
+
+
+def unknown_decision(benchmark: dict[str, Any], folder: Path) -> str | None:
+    """Why benchmark.json's release decision is none that ``referee aggregate`` makes
+    (``"pass"``, ``1``, text with markup): it was changed after aggregate wrote it, and
+    what it decided is unknown; None when the decision is one aggregate makes, or absent
+    (``release_gone``)."""
     release = benchmark.get("release")
     if not isinstance(release, dict) or "decision" not in release or release["decision"] in DECISIONS:
-        return benchmark
+        return None
     shown = json.dumps(release["decision"], ensure_ascii=False)[:80]
-    problems.append(f"{BENCHMARK}: its release decision {shown} is none that `referee aggregate` makes "
-                    f"({', '.join(DECISIONS)}); left out: the decision shown is the gate's")
-    return {key: value for key, value in benchmark.items() if key != "release"}
+    return (f"{folder / BENCHMARK}: its release decision {shown} is none that `referee aggregate` makes "
+            f"({', '.join(DECISIONS)}): it was changed after aggregate wrote it; run `referee aggregate "
+            f"{folder}` again (or remove {BENCHMARK}). Nothing was reported")
 
 
 def not_decided_by_reasons(benchmark: dict[str, Any], folder: Path) -> str | None:
@@ -118,7 +133,7 @@ def not_decided_by_reasons(benchmark: dict[str, Any], folder: Path) -> str | Non
     (FAIL made PASS) disagrees with the reasons left beside it: it is shown nowhere."""
     release = benchmark.get("release")
     if not isinstance(release, dict) or release.get("decision") not in DECISIONS:
-        return None  # no decision, or one ``known_decision`` has set aside
+        return None  # no decision (``release_gone``), or none aggregate makes (``unknown_decision``)
     reasons = release.get("reasons")
     statuses = [r.get("status") for r in reasons if isinstance(r, dict)] if isinstance(reasons, list) else None
     due = None if statuses is None else FAIL if "fail" in statuses else CONDITIONAL if "conditional" in statuses else PASS

@@ -36,7 +36,7 @@ def not_made_from_grades(benchmark: dict[str, Any], runs: Sequence, folder: Path
     from referee.engine.decision.release import EXIT_CODES
 
     release = _object(benchmark.get("release"))
-    decided = release.get("decision") in EXIT_CODES  # else none, or one ``known_decision`` set aside
+    decided = release.get("decision") in EXIT_CODES  # else none (refused by ``unknown_decision``)
     if not decided and not any(key in benchmark for key in FIGURES):
         return None
     try:

@@ -259,9 +259,10 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
         raise NotTrusted(benchmark)
     if benchmark is not None:
         _require(benchmark_file.stale(benchmark, found.runs, folder, problems))
-        benchmark = benchmark_file.known_decision(benchmark, problems)
+        _require(benchmark_file.unknown_decision(benchmark, folder))
         _require(benchmark_file.not_decided_by_reasons(benchmark, folder))
         _require(not_made_from_grades(benchmark, found.runs, folder))
+        _require(benchmark_file.release_gone(benchmark, folder))
         benchmark = benchmark_file.other_iterations(benchmark, found.runs, problems)
     if with_benchmark and benchmark is None and not selection.empty and (folder / BENCHMARK).is_file():
         problems.append(f"{BENCHMARK} left out: it covers every run, not {selection.describe()}")
