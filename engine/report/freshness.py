@@ -50,7 +50,7 @@ def files_digest(run: Run) -> str | None:
     ``files`` a mapping) digests as the same files on disk do."""
     held = getattr(run, "files", None)
     if isinstance(held, Mapping):
-        entries = ((rel, _held(held[rel])) for rel in sorted(r for r in held if _wanted(r)))
+        entries = ((rel, _held(held[rel])) for rel in sorted(r for r in held if digested(r)))
         return _digest(entries)
     folder = getattr(run, "path", None)
     if folder is None:
@@ -165,11 +165,6 @@ def _digest(entries: Iterable[tuple[str, bytes]]) -> str:
 def digested(rel: str) -> bool:
     """Whether a file at ``rel`` (POSIX, relative to a run folder) is one of the run's
     files, which ``files_digest`` covers: a file written there changes the run."""
-    return _wanted(rel)
-
-
-def _wanted(rel: str) -> bool:
-    """Whether a file at ``rel`` (POSIX, relative to the run) is digested."""
     top, _, rest = rel.partition("/")
     return bool(rest) if top in TREES else not rest and not _OWN.fullmatch(top)
 
@@ -179,7 +174,7 @@ def _names(folder: str) -> list[str]:
     for entry in _entries(folder):
         if entry.name in TREES and entry.is_dir(follow_symlinks=False):
             names += _tree(entry.path, entry.name)
-        elif not entry.is_dir(follow_symlinks=False) and _wanted(entry.name):
+        elif not entry.is_dir(follow_symlinks=False) and digested(entry.name):
             names.append(entry.name)
     return sorted(names)
 
