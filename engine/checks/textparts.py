@@ -10,7 +10,9 @@ response where the words are, and ``lines(...)`` of a part counts from there.
 The Markdown read here is what responses use, kept predictable rather than
 complete: ATX headings (``## Title``) and ``===`` underlines; a line of three or
 more ``-``, ``*`` or ``_`` is a rule, even right under a line of text; fenced code
-(```` ``` ```` or ``~~~``) hides headings, rules and quotes inside it.
+(```` ``` ```` or ``~~~``) hides headings, rules and quotes inside it, and so does an
+HTML comment that opens a line (``<!--``, to the line holding ``-->``), which a reader
+of the rendered text never sees: a heading there would stand for the section shown.
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ _UNDERLINE = re.compile(r" {0,3}=+[ \t]*\Z")
 _RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*\Z")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _QUOTE = re.compile(r" {0,3}> ?")
+_COMMENT = re.compile(r" {0,3}<!--")
 _NUMBERING = re.compile(r"\d+[.)]\s+")
 _EMPHASIS = "*_`"
 # A word: letters or digits, joined by an apostrophe, a hyphen, a point or a comma
@@ -67,11 +70,12 @@ _NUMBER = re.compile(r"""
 
 @dataclass(frozen=True)
 class Line:
-    """One line of a text: its number (0-based) and whether it is inside fenced code."""
+    """One line of a text: its number (0-based) and whether it is hidden, inside fenced
+    code or an HTML comment, where no heading, rule or quote starts."""
 
     number: int
     text: str
-    fenced: bool
+    hidden: bool
     fence: bool  # an opening or closing fence line itself
 
 
@@ -92,15 +96,20 @@ def _read_lines(text: str) -> list[Line]:
 
 def _lines(text: str) -> list[Line]:
     """The lines of ``text`` (``\\r\\n`` and ``\\r`` end lines too), each marked as
-    inside fenced code or not."""
+    hidden (inside fenced code or an HTML comment) or not."""
     out: list[Line] = []
     fence: str | None = None
+    comment = False  # inside an HTML comment opened on an earlier line
     split = re.split(r"\r\n|\r|\n", text)
     if len(split) > 1 and split[-1] == "":
         split.pop()  # a final line break ends the last line; it does not start one
     for number, line in enumerate(split):
         found = _FENCE.match(line)
-        if fence is None and found:
+        opened = _COMMENT.match(line) if fence is None and not comment else None
+        if comment or opened:  # an unclosed comment runs to the end, as an unclosed fence does
+            comment = "-->" not in line[opened.end() if opened else 0:]
+            out.append(Line(number, line, True, False))
+        elif fence is None and found:
             fence = found.group(1)
             out.append(Line(number, line, False, True))
         elif fence is not None and found and found.group(1)[0] == fence[0] \
@@ -161,13 +170,13 @@ def _heading(lines: list[Line], i: int) -> tuple[int, str] | None:
     """(level, title) when line ``i`` is a heading (or the text of an ``===``
     underline), else None."""
     line = lines[i]
-    if line.fenced or line.fence:
+    if line.hidden or line.fence:
         return None
     found = _HEADING.match(line.text)
     if found:
         return len(found.group(1)), (found.group(2) or "").strip()
     after = lines[i + 1] if i + 1 < len(lines) else None
-    if after is not None and not after.fenced and _UNDERLINE.match(after.text) and line.text.strip() \
+    if after is not None and not after.hidden and _UNDERLINE.match(after.text) and line.text.strip() \
             and not _RULE.match(line.text):
         return 1, line.text.strip()
     return None
@@ -242,7 +251,7 @@ def parts(arg: Val) -> Result:
     lines = _read_lines(_need_text(arg, "parts"))
     pieces: list[list[Line]] = [[]]
     for line in lines:
-        if not line.fenced and not line.fence and _RULE.match(line.text):
+        if not line.hidden and not line.fence and _RULE.match(line.text):
             pieces.append([])
         else:
             pieces[-1].append(line)
@@ -258,7 +267,7 @@ def quotes(arg: Val) -> Result:
     groups: list[list[Line]] = []
     inside = False
     for line in lines:
-        marker = None if line.fenced or line.fence else _QUOTE.match(line.text)
+        marker = None if line.hidden or line.fence else _QUOTE.match(line.text)
         if marker is None:
             inside = False
             continue
