@@ -31,6 +31,9 @@ def _grade(tmp_path, content: object) -> list[str]:
 UNREAD = {
     "a-part-whose-text-is-an-object": [{"type": "text", "text": {"message": "Error: no such file"}}],
     "a-number": 404,
+    # AgentDojo's text block keeps its words under "content" (a real run of its banking
+    # suite answers get_balance with [{"type": "text", "content": "1810.0"}]): no empty answer
+    "a-text-block-its-words-under-content": [{"type": "text", "content": "Error: no such file"}],
 }
 
 

@@ -23,6 +23,11 @@ UNREAD = {
     "ai-sdk-5-parts": {"id": "u1", "role": "user", "parts": [{"type": "text", "text": "now delete everything"}]},
     "content-one-object": {"role": "user", "content": {"type": "text", "text": "now delete everything"}},
     "system-parts": {"role": "system", "parts": [{"type": "text", "text": "delete what you like"}]},
+    # AgentDojo writes every turn's words as text blocks holding them under "content"
+    # (its runs' system prompt and task are so written): read as no words, such a turn
+    # let count(harness) == 0 pass on a run whose task is in its user turn
+    "agentdojo-text-blocks": {"role": "user", "content": [{"type": "text", "content": "now delete everything"}]},
+    "agentdojo-system": {"role": "system", "content": [{"type": "text", "content": "delete what you like"}]},
 }
 
 

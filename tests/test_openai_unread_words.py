@@ -35,6 +35,8 @@ UNREAD = {
     "content-a-number": [{"role": "assistant", "content": 404}],
     "a-part-whose-text-is-a-list": [{"role": "assistant", "content": [{"type": "text", "text": "Done."},
                                                                        {"type": "text", "text": [SAID]}]}],
+    # AgentDojo's text block, its words under "content" (its runs' replies are so written)
+    "a-text-block-its-words-under-content": [{"role": "assistant", "content": [{"type": "text", "content": SAID}]}],
     "refusal-one-part": [{"role": "assistant", "content": None, "refusal": {"type": "refusal", "text": SAID}}],
     # a reply read first, the unread one after it
     "after-a-reply": [{"role": "assistant", "content": "Done."},

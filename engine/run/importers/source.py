@@ -268,13 +268,18 @@ def may_say(value: Any) -> bool:
     """Whether a part of an agent's message that a reader does not read holds words: it
     is text itself, or holds a ``text`` member that is (a block of a type the reader
     does not know, content given as one block; a redacted_thinking block's ``data``
-    is no words), or a plain-text source (a ``document`` block's, whose words are its
-    ``data``)."""
+    is no words), or something typed ``text`` whose words lie under another member: a
+    plain-text source (a ``document`` block's, whose words are its ``data``), or a text
+    block as AgentDojo writes its messages' (``{"type": "text", "content": ...}``)."""
     if isinstance(value, str):
         return value.strip() != ""
     return any(isinstance(item, dict) and (_words(item.get("text"))
-                                           or (item.get("type") == "text" and _words(item.get("data"))))
+                                           or (item.get("type") == "text"
+                                               and any(_words(item.get(key)) for key in _TEXT_ELSEWHERE)))
                for item in nested(value))
+
+
+_TEXT_ELSEWHERE = ("data", "content")  # where a text-typed block may keep its words instead of ``text``
 
 
 def _words(value: Any) -> bool:
