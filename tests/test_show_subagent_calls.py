@@ -36,3 +36,23 @@ def test_the_text_view_names_the_subagent(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "steps: 7 tool call(s)" in out
     assert "  step 1  WebSearch  success  subagents/step-4.md:5  (subagent step-4)" in out
+
+
+ASYNC = Path(__file__).parent / "fixtures" / "real" / "claude-code" / "stream-async-agent" / \
+    "claude_stream_subagent_multi_result.jsonl"
+
+
+def test_a_call_the_import_could_not_read_for_certain_is_shown_unsure(capsys):
+    """The real stream's Agent call was run in the background: its answer only says it
+    was launched, so grade reads its return and status as unknown (a check on either is
+    an ERROR). show printed it as a plain success; it now says which fields are unsure,
+    and a call read whole says none."""
+    assert main(["show", str(ASYNC)]) == 0
+    out = capsys.readouterr().out
+    assert "  step 2  Agent  success (unsure)  outputs/transcript.md:33" in out
+    assert "    return line 36 (unsure): \"Async agent launched successfully." in out
+    assert "  step 1  ToolSearch  success  outputs/transcript.md:17" in out
+    assert main(["show", str(ASYNC), "--json"]) == 0
+    (view,) = json.loads(capsys.readouterr().out)["runs"]
+    assert [(s["tool"], s["unsure"]) for s in view["steps"]] == [
+        ("ToolSearch", []), ("Agent", ["return", "status"]), ("Bash", [])]

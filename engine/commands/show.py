@@ -167,6 +167,9 @@ def _call_view(call: ToolCall) -> dict:
         "return": _payload_view(call.result),
         "trusted": call.suspect is None,
         "untrusted_because": call.suspect,
+        # what the import could not read for certain: a check on it is an ERROR, so the
+        # value shown is no value to write an assertion against
+        "unsure": sorted(call.unsure),
     }
 
 
@@ -278,12 +281,13 @@ def _steps_lines(steps: list[dict]) -> list[str]:
         mark = "" if step["trusted"] else "  UNTRUSTED"
         if step["agent"] != "main":
             mark += f"  (subagent {step['agent']})"
-        lines.append(f"  step {number}  {step['tool'] or '(no tool)'}  {step['status'] or '(no status)'}"
+        status = (step["status"] or "(no status)") + (" (unsure)" if "status" in step["unsure"] else "")
+        lines.append(f"  step {number}  {step['tool'] or '(no tool)'}  {status}"
                      f"  {step['file']}:{step['line']}{mark}")
         for key in ("args", "return"):
             payload = step[key]
             if payload is not None:
-                kind = "" if payload["is_json"] else " (text)"
+                kind = ("" if payload["is_json"] else " (text)") + (" (unsure)" if key in step["unsure"] else "")
                 lines.append(f"    {key:<6} line {payload['line']}{kind}: {_short(payload['text'])}")
     return lines
 
