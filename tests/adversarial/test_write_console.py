@@ -11,7 +11,7 @@ import os
 import subprocess
 import sys
 
-from hypothesis import given, strategies as st
+from hypothesis import example, given, strategies as st
 
 from budget_corpus import make_run, rules_for
 from referee.engine.report.inert import inert, inert_data
@@ -62,11 +62,13 @@ def test_show_prints_hostile_names_inert(tmp_path):
 
 
 @given(st.text())
+@example("##[")
 def test_inert_text_has_no_control_characters(text):
     shown = inert(text)
     assert not any(char in shown for char in CONTROL)
     assert inert(shown) == shown  # already inert stays as it is
-    assert all(char in shown for char in text if char in "\n\t" or char.isprintable())
+    kept = text.replace("##[", "##")  # the [ of a legacy workflow command is written \x5b
+    assert all(char in shown for char in kept if char in "\n\t" or char.isprintable())
 
 
 def test_inert_data_reaches_keys_and_nested_values():
