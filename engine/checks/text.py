@@ -3,12 +3,19 @@ and ``fully matches``. A hit is quoted with the line it is on, so evidence point
 at ``response.md:3`` rather than at the whole file; that line is looked up in the
 file as written (a note's text is trimmed, a JSON string's newlines are escapes on
 one line), so the cited line holds the quote. A miss points at the text that was
-searched, without quoting any line of it."""
+searched, without quoting any line of it.
+
+A miss that is a hit once the text's invisible format characters are left out (a
+zero-width space, a soft hyphen, a word joiner inside "ve\u200bry") is no miss a reader
+would grant, nor a hit the text as written holds: it is an ERROR, never a pass of
+``not response contains "very"`` on words the reader of the response sees."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
+
+import regex
 
 from referee.dsl import ast
 from referee.dsl.format import format_value
@@ -29,6 +36,7 @@ from referee.engine.verdict import Evidence, Verdict
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
 
+_FORMAT = regex.compile(r"\p{Cf}")  # invisible format characters: U+200B, U+00AD, U+2060, bidi marks ...
 _SLACK = 20  # file lines a value's text may lose when read (blank lines, comments)
 _LEAD = 40  # characters a quote of a long line shows before the words it is about
 VERBS = {"contains": ("contains", "does not contain", "contain"),
@@ -149,6 +157,9 @@ class TextCheck(Leaf):
         text, part = subject.value, operand.value
         start = find_folded(text, part, self.op, self.ignore_case)
         shown = render(fold_case(part) if self.ignore_case else part)
+        if start < 0:
+            self._not_unseen(subject, shown,
+                             lambda seen: find_folded(seen, _FORMAT.sub("", part), self.op, self.ignore_case) >= 0)
         return self._verdict(ctx, subject, start >= 0, shown, max(start, 0), operand)
 
     def _regex(self, ctx: Context, subject: Val, pattern: Pattern) -> Verdict:
@@ -158,11 +169,28 @@ class TextCheck(Leaf):
         where = subject.prov.where() if subject.prov else subject.label
         run = pattern.fullmatch if self.op == "fully_matches" else pattern.search
         found = run(subject.value, where)
+        if found is None:
+            self._not_unseen(subject, pattern.display, lambda seen: run(seen, where) is not None)
         if found is None or self.op == "fully_matches":
             return self._verdict(ctx, subject, found is not None, pattern.display, 0)
         # Where it matched, in the text's own words, so a long text's offending words are named.
         return self._verdict(ctx, subject, True, pattern.display, found.start(), None,
                              words_at(subject.value, found.start()))
+
+    def _not_unseen(self, subject: Val, shown: str, holds: Callable[[str], bool]) -> None:
+        """Raise when the miss is a hit in the text as a reader sees it, its invisible
+        format characters left out: which of the two it says cannot be told."""
+        text = subject.value
+        unseen = _FORMAT.search(text)
+        if unseen is None or not holds(_FORMAT.sub("", text)):
+            return
+        prov = subject.prov
+        place = prov.where() if prov else subject.label
+        if prov is not None and prov.file:
+            place = Prov(prov.source, "", prov.file, (prov.line or 1) + line_breaks(text, 0, unseen.start())).where()
+        raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only with its invisible characters left out "
+                        f"(U+{ord(unseen.group()):04X} at {place}): a reader sees what the text as written does not "
+                        "hold, so it cannot be decided")
 
     def _verdict(self, ctx: Context, subject: Val, ok: bool, shown: str, start: int, operand=None,
                  matched: str | None = None) -> Verdict:
