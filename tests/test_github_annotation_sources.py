@@ -51,3 +51,15 @@ def test_a_source_of_the_same_name_with_other_bytes_is_not_named(tmp_path: Path,
     lines = _annotations(tmp_path, capsys, "a")
     assert lines[0].startswith("::error file=srcs/a/transcript.md,line=25,")
     assert lines[1].startswith("::error title=")  # srcs/b is not given: it stands on the job
+
+
+def test_a_mistyped_place_is_refused_before_anything_is_reported(tmp_path: Path, capsys):
+    # Input: report --format github --sources srcs/typo: every annotation stood on the
+    # job (no file matched), exit 1 as decided, and nothing said the folder was not there.
+    _imported(tmp_path)
+    for extra in (["--sources", str(tmp_path / "srcs" / "typo")], ["--root", str(tmp_path / "nowhere")],
+                  ["--rules", str(tmp_path / "typo.rules")]):
+        capsys.readouterr()
+        assert main(["report", str(tmp_path / "ws"), "--format", "github", "-o", "-", *extra]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and extra[1] in err and "nothing was reported" in err

@@ -109,6 +109,7 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
+    _places_given(args)
     if args.output not in (None, "-"):
         not_in_a_run(not_read_from(folder_of_file(Path(args.output), "-o"), args.workspace, "-o"), "-o")
     try:
@@ -127,6 +128,23 @@ def run(args: argparse.Namespace) -> int:
         print(f"wrote {target.as_posix()} ({args.format}, {count(len(collection.runs), 'run')}): {decision}",
               file=sys.stderr)
     return {"PASS": 0, "CONDITIONAL PASS": 3}.get(collection.decision, 1)
+
+
+def _places_given(args: argparse.Namespace) -> None:
+    """Refuse a ``--root`` or ``--sources`` that is no folder and a ``--rules`` that is no
+    readable file: the annotations would stand on the job, not on the file and line the
+    evidence names, and nothing would say a path was mistyped."""
+    from referee.dsl.named_file import read_named_text
+
+    for flag, folder in [("--root", args.root)] + [("--sources", path) for path in args.sources]:
+        if not folder.is_dir():
+            raise UsageError(f"{flag} {folder}: no such folder (nothing was reported)")
+    for path in args.rules:
+        try:
+            read_named_text(path)
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"--rules {path}: cannot be read ({getattr(exc, 'strerror', None) or exc}); "
+                             "nothing was reported") from None
 
 
 def _report(args: argparse.Namespace):
