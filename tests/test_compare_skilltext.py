@@ -45,12 +45,15 @@ def test_a_file_over_the_limit_is_refused(tmp_path: Path, monkeypatch):
     assert _refusal(folder) == f"{folder / 'SKILL.md'} is over 4 MiB; not read"
 
 
-def test_a_missing_or_special_file_is_no_skill_file(tmp_path: Path):
+def test_a_missing_or_special_file_is_refused_saying_which(tmp_path: Path):
     folder = tmp_path / "booking"
     folder.mkdir()
     assert _refusal(folder) == f"no SKILL.md in the skill folder {folder}"
-    os.mkfifo(folder / "SKILL.md")
-    assert _refusal(folder) == f"no SKILL.md in the skill folder {folder}"
+    os.mkfifo(folder / "SKILL.md")  # there, but no file: it said "no SKILL.md" of a name in the listing
+    assert _refusal(folder) == f"{folder / 'SKILL.md'} is not a regular file; not read"
+    (folder / "SKILL.md").unlink()
+    (folder / "SKILL.md").symlink_to("/dev/zero")
+    assert _refusal(folder) == f"{folder / 'SKILL.md'} is not a regular file; not read"
 
 
 def test_a_fifo_put_in_the_skill_files_place_is_refused_not_waited_on(tmp_path: Path, monkeypatch):

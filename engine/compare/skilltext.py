@@ -92,7 +92,9 @@ def _text(path: Path) -> str:
     put in its place after the check below is refused, not read)."""
     try:
         if path.is_symlink() or not path.is_file():
-            raise UsageError(f"no {SKILL_FILE} in the skill folder {path.parent}")
+            there = path.is_symlink() or path.exists()  # a link, a FIFO, a folder: named, not read
+            raise UsageError(f"{path} is not a regular file; not read" if there
+                             else f"no {SKILL_FILE} in the skill folder {path.parent}")
         data = named_bytes(path, MAX_BYTES)
     except TooLarge:
         raise UsageError(f"{path} is over 4 MiB; not read") from None
