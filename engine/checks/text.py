@@ -189,7 +189,7 @@ class TextCheck(Leaf):
         if prov is not None and prov.file:
             place = Prov(prov.source, "", prov.file, (prov.line or 1) + line_breaks(text, 0, unseen.start())).where()
         raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only with its invisible characters left out "
-                        f"(U+{ord(unseen.group()):04X} at {place}): a reader sees what the text as written does not "
+                        f"(the first, U+{ord(unseen.group()):04X}, at {place}): a reader sees what the text as written does not "
                         "hold, so it cannot be decided")
 
     def _verdict(self, ctx: Context, subject: Val, ok: bool, shown: str, start: int, operand=None,
