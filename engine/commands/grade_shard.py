@@ -55,19 +55,15 @@ def warn_leftover_manifests(args: argparse.Namespace) -> None:
     if args.shard is not None or args.check or args.sources is not None \
             or not any(args.workspace.glob("shard-*-of-*.json")):
         return  # and the shards' code (which loads pydantic) is not loaded: a plain grade never needs it
-    from referee.engine.shards.verify import MERGE_RECORD, manifest_files, require_one_grade
+    from referee.engine.shards.verify import require_one_grade, shard_files
 
-    names = manifest_files(args.workspace)
-    if not names:
-        return
     try:
-        require_one_grade(args.workspace)
+        require_one_grade(args.workspace)  # nothing to say where no manifest is (a stray name the glob took)
         return
     except UsageError:
         pass
-    if (args.workspace / MERGE_RECORD).exists():
-        names.append(MERGE_RECORD)
-    warn(f"{args.workspace} holds the files of a sharded grade ({', '.join(names)}): aggregate, report, "
+    named = ", ".join(shard_files(args.workspace))
+    warn(f"{args.workspace} holds the files of a sharded grade ({named}): aggregate, report, "
          "compare, analyze, validate and diff check these reports against them and refuse what the "
          f"shards did not write; to read this grade, move those files out of {args.workspace}")
 

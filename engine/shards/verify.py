@@ -82,6 +82,12 @@ class Shards:
         return self.manifests[min(self.manifests)][1]
 
 
+def shard_files(workspace: Path) -> list[str]:
+    """The manifests (``manifest_files``) and, when there, the merge's record: the files
+    a sharded grade leaves at the workspace's root."""
+    return manifest_files(workspace) + ([MERGE_RECORD] if (workspace / MERGE_RECORD).exists() else [])
+
+
 def manifest_files(workspace: Path) -> list[str]:
     """The names of the shard manifests at the workspace's root, sorted."""
     found: list[tuple[tuple[int, ...], str]] = []
@@ -349,8 +355,7 @@ def leftover_advice(workspace: Path) -> str:
     ``--shard`` since the merge wrote its own, and the manifests describe the grade
     before it. Nothing is removed for the user: which grade the reports should be is
     theirs to say, and moving the manifests away loses no report."""
-    names = manifest_files(workspace) + ([MERGE_RECORD] if (workspace / MERGE_RECORD).exists() else [])
-    listed = ", ".join(names)
+    listed = ", ".join(shard_files(workspace))
     return (f"  what to do: if you graded {workspace} again without --shard since the shards were graded, "
             f"its reports are that grade's and the shard files ({listed}) describe the grade before it: "
             f"move them out of {workspace} and run this again (a grade of part of the workspace leaves "
