@@ -14,7 +14,6 @@ computes it. Every score says where it came from.
 from __future__ import annotations
 
 import re
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -22,6 +21,7 @@ from typing import Mapping, Sequence
 
 from referee.dsl.named_file import read_named_text
 from referee.engine.compare.load import Item
+from referee.engine.tomlfile import NotToml, toml_table
 from referee.engine.usage import UsageError
 
 DIMENSIONS = {"content": ("correctness", "completeness", "accuracy"),
@@ -104,13 +104,11 @@ def load_tags(path: Path | None) -> dict[str, Tag]:
         return {}
     try:
         text = read_named_text(path, "utf-8-sig")
-        table = tomllib.loads(text)
+        table = toml_table(text)
+    except NotToml as exc:
+        raise UsageError(f"{path}: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"cannot read the rubric file {path}: {getattr(exc, 'strerror', None) or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{path}: not valid TOML: {exc}") from None
-    except RecursionError:  # tomllib reads nested arrays and tables recursively
-        raise UsageError(f"{path}: not valid TOML: nested too deeply") from None
     tags = {}
     for key, value in table.items():
         line = _line_of(text, key)

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import hashlib
 import math
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -23,6 +22,7 @@ from referee.engine.decision.analysis import Analysis
 from referee.engine.decision.stability import MODES, Stability
 from referee.engine.run.workspace import natural_key
 from referee.engine.text import count
+from referee.engine.tomlfile import NotToml, toml_table
 from referee.engine.usage import UsageError
 
 PASS, CONDITIONAL, FAIL = "PASS", "CONDITIONAL PASS", "FAIL"
@@ -112,11 +112,9 @@ def _defaults_text() -> str:
 
 def _parse(text: str, shown: str) -> dict:
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{shown}: not valid TOML: {exc}") from None
-    except RecursionError:  # tomllib reads nested arrays and tables recursively
-        raise UsageError(f"{shown}: not valid TOML: nested too deeply") from None
+        return toml_table(text)
+    except NotToml as exc:
+        raise UsageError(f"{shown}: {exc}") from None
 
 
 def _merge(base: dict, extra: dict, shown: str) -> None:

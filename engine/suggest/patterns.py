@@ -12,7 +12,6 @@ drafter cuts it back into items with the same two expressions.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 from importlib.resources import files
@@ -22,6 +21,7 @@ from typing import Any
 import regex
 
 from referee.dsl.named_file import read_named_text
+from referee.engine.tomlfile import NotToml, toml_table
 
 SURE = ("high", "medium", "low")
 KINDS = ("tool", "count", "field", "return_field", "value", "text", "file", "pairs",
@@ -100,13 +100,11 @@ def load(folder: str | None = None, extra: tuple[str, ...] = (),
 
 def _read(path: Path) -> dict[str, Any]:
     try:
-        return tomllib.loads(read_named_text(path))
+        return toml_table(read_named_text(path))
+    except NotToml as exc:
+        raise PatternError(f"{path}: {exc}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise PatternError(f"{path}: cannot read the pattern file: {getattr(exc, 'strerror', None) or exc}") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise PatternError(f"{path}: not valid TOML: {exc}") from None
-    except RecursionError:  # tomllib reads nested arrays and tables recursively
-        raise PatternError(f"{path}: not valid TOML: nested too deeply") from None
 
 
 def _parts(raw: dict[str, tuple[Path, Any]]) -> dict[str, Part]:
