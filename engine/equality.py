@@ -2,13 +2,18 @@
 (numbers as Decimal, text in one form, ``checks.folding.text_form``: NFC, and folded
 by ``values.fold_case`` ignoring case; ``True`` never
 the number 1), and
-never on JSON that could not be read (``UnreadJson``), whose value is unknown."""
+never on JSON that could not be read (``UnreadJson``), whose value is unknown.
+
+Two texts that differ only by invisible format characters ("Er\u200bror" and
+"Error") look the same to a reader and are not the same as written: whether they are
+equal is unknown (an ERROR), as a text test's miss is that is a hit once they are left
+out, never a pass of ``!= "Error"`` on words a reader sees as "Error"."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.checks.folding import text_form
+from referee.engine.checks.folding import INVISIBLE, text_form
 from referee.engine.checks.keys import Undecided, in_nfc
 from referee.engine.values import EvalError, UnreadJson, as_decimal, is_number, plain_top, render, type_name
 
@@ -39,7 +44,7 @@ def _equal(a: Any, b: Any, ignore_case: bool) -> bool | EvalError:
     if is_number(a) and is_number(b):
         return as_decimal(a) == as_decimal(b)
     if isinstance(a, str) and isinstance(b, str):
-        return a == b or text_form(a, ignore_case) == text_form(b, ignore_case)
+        return a == b or text_form(a, ignore_case) == text_form(b, ignore_case) or _unseen(a, b, ignore_case)
     if isinstance(a, list) and isinstance(b, list):
         return len(a) == len(b) and _all_equal(zip(a, b), ignore_case)
     if isinstance(a, dict) and isinstance(b, dict):
@@ -47,6 +52,20 @@ def _equal(a: Any, b: Any, ignore_case: bool) -> bool | EvalError:
     if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
         return type(a) is type(b) and a == b
     return False
+
+
+def _unseen(a: str, b: str, ignore_case: bool) -> bool | EvalError:
+    """False for two texts that differ (``a`` and ``b``, not equal as written); an
+    EvalError when they are equal once their invisible format characters are left out."""
+    if a.isascii() and b.isascii():  # every such character lies outside ASCII
+        return False
+    seen_a, seen_b = INVISIBLE.sub("", a), INVISIBLE.sub("", b)
+    if (seen_a, seen_b) == (a, b) or text_form(seen_a, ignore_case) != text_form(seen_b, ignore_case):
+        return False
+    unseen = INVISIBLE.findall(a + b)[0]  # one of them lost a character
+    return EvalError(f"{render(a)[:60]} and {render(b)[:60]} are equal only with their invisible characters left "
+                     f"out (the first, U+{ord(unseen):04X}): a reader sees the same words, so whether they "
+                     "are equal cannot be decided")
 
 
 def _objects_equal(a: dict, b: dict, ignore_case: bool) -> bool | EvalError:

@@ -23,6 +23,8 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Callable, Hashable, Iterator, Sequence, TypeVar
 
+import regex
+
 from referee.engine.values import fold_case
 
 
@@ -33,6 +35,7 @@ T = TypeVar("T")
 _KEPT: ContextVar[dict | None] = ContextVar("referee_text_forms", default=None)
 _STORE = object()  # the key of a run's forms in its checks' cache
 _LONG = 4096  # a shorter text is put in its form again: cheaper than keeping it
+INVISIBLE = regex.compile(r"\p{Cf}")  # invisible format characters: U+200B, U+00AD, U+2060, bidi marks ...
 
 
 @contextmanager

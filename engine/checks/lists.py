@@ -10,7 +10,7 @@ items against a list of m costs n + m, not n × m.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from referee.dsl import ast
@@ -21,7 +21,7 @@ from referee.engine.checks.base import (Check, CheckCompiler, Context, Expr, Exp
 from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
-from referee.engine.checks.folding import text_form
+from referee.engine.checks.folding import INVISIBLE, text_form
 from referee.engine.checks.static import reads_element
 from referee.engine.equality import equal
 from referee.engine.values import (EvalError, Missing, Prov, Result, UnreadJson, Val, as_decimal,
@@ -47,6 +47,16 @@ def _key(value: Any, ignore_case: bool) -> tuple | None:
     return None
 
 
+def _seen_key(value: Any, ignore_case: bool) -> tuple | None:
+    """The key of a text with its invisible format characters left out, as a reader
+    sees it; None for a value that is no text or holds none."""
+    value = plain_top(value)
+    if not isinstance(value, str) or value.isascii():
+        return None
+    seen = INVISIBLE.sub("", value)
+    return ("text", text_form(seen, ignore_case)) if seen != value else None
+
+
 @dataclass(frozen=True)
 class Index:
     """The items of a list by key, the first of equal items kept; ``rest`` holds the
@@ -55,10 +65,14 @@ class Index:
     first: dict[tuple, Val]
     rest: tuple[Val, ...]
     unread: tuple[Val, ...] = ()  # JSON that could not be read: text by its key, any other value unknown
+    # texts holding invisible format characters, by their key without them: a text that
+    # equals one only as a reader sees it is neither in the list nor not in it
+    unseen: dict[tuple, Val] = field(default_factory=dict)
 
     @classmethod
     def of(cls, items: tuple[Val, ...], ignore_case: bool) -> "Index":
         first: dict[tuple, Val] = {}
+        unseen: dict[tuple, Val] = {}
         rest, unread = [], []
         for item in items:
             key = _key(item.value, ignore_case)
@@ -66,9 +80,12 @@ class Index:
                 rest.append(item)
             else:
                 first.setdefault(key, item)
+                seen = _seen_key(item.value, ignore_case)
+                if seen is not None:
+                    unseen.setdefault(seen, item)
             if isinstance(item.value, UnreadJson):
                 unread.append(item)
-        return cls(first, tuple(rest), tuple(unread))
+        return cls(first, tuple(rest), tuple(unread), unseen)
 
     def find(self, value: Any, ignore_case: bool) -> Val | None:
         key = _key(value, ignore_case)
@@ -80,10 +97,20 @@ class Index:
         if key is None or isinstance(value, UnreadJson):
             others = self.rest + self.unread
         elif key[0] == "text":
+            self._not_unseen(value, key, ignore_case)
             return None
         else:
             others = self.unread
         return next((item for item in others if equal(item.value, value, ignore_case)), None)
+
+
+    def _not_unseen(self, value: str, key: tuple, ignore_case: bool) -> None:
+        """Raise ``equal``'s EvalError when the text ``value`` (of key ``key``, in no
+        item) equals an item once the invisible format characters of either are left out."""
+        seen = _seen_key(value, ignore_case)
+        twin = self.unseen.get(seen or key) or (self.first.get(seen) if seen is not None else None)
+        if twin is not None:
+            equal(twin.value, value, ignore_case)
 
 
 @dataclass(eq=False)  # its run's index is kept under the check itself (identity)

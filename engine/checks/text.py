@@ -15,8 +15,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable
 
-import regex
-
 from referee.dsl import ast
 from referee.dsl.format import format_value
 from referee.engine.checks.access import elements
@@ -24,7 +22,7 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
                                         evidence_of, located, missing_verdict)
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
-from referee.engine.checks.folding import find_folded
+from referee.engine.checks.folding import INVISIBLE, find_folded
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
@@ -36,7 +34,6 @@ from referee.engine.verdict import Evidence, Verdict
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
 
-_FORMAT = regex.compile(r"\p{Cf}")  # invisible format characters: U+200B, U+00AD, U+2060, bidi marks ...
 _SLACK = 20  # file lines a value's text may lose when read (blank lines, comments)
 _LEAD = 40  # characters a quote of a long line shows before the words it is about
 VERBS = {"contains": ("contains", "does not contain", "contain"),
@@ -159,7 +156,7 @@ class TextCheck(Leaf):
         shown = render(fold_case(part) if self.ignore_case else part)
         if start < 0:
             self._not_unseen(subject, shown,
-                             lambda seen: find_folded(seen, _FORMAT.sub("", part), self.op, self.ignore_case) >= 0)
+                             lambda seen: find_folded(seen, INVISIBLE.sub("", part), self.op, self.ignore_case) >= 0)
         return self._verdict(ctx, subject, start >= 0, shown, max(start, 0), operand)
 
     def _regex(self, ctx: Context, subject: Val, pattern: Pattern) -> Verdict:
@@ -181,8 +178,8 @@ class TextCheck(Leaf):
         """Raise when the miss is a hit in the text as a reader sees it, its invisible
         format characters left out: which of the two it says cannot be told."""
         text = subject.value
-        unseen = _FORMAT.search(text)
-        if unseen is None or not holds(_FORMAT.sub("", text)):
+        unseen = INVISIBLE.search(text)
+        if unseen is None or not holds(INVISIBLE.sub("", text)):
             return
         prov = subject.prov
         place = prov.where() if prov else subject.label
