@@ -10,7 +10,10 @@ filter (``==``, ``!=`` and the orderings), and each value a sort orders by (a fi
 once, and each value a side selects, texts inside a list or an object too (and an
 object's keys, as ``==`` compares them). Only what is compared changes: what the query
 selects keeps its text as written, and its functions (``sub``, ``split``) read the
-text as written, as a regex does.
+text as written, as a regex does. A text holding invisible format characters is
+compared as ``==`` compares it (``engine.equality``): equal to another only once they
+are left out ("Er\u200bror" and "Error") is an ERROR, never a filter that keeps
+nothing under 'count(...) == 0'.
 """
 
 from __future__ import annotations
@@ -19,9 +22,10 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Iterator
 
-from referee.engine.checks.folding import text_form
+from referee.engine.checks.folding import INVISIBLE, text_form
 from referee.engine.checks.jsonpath_budget import nodes
 from referee.engine.checks.keys import Undecided, in_nfc
+from referee.engine.equality import equal
 
 COMPARISONS = frozenset({"==", "=", "!=", "<", "<=", ">", ">="})
 _INSTALLED = "_referee_text_form"
@@ -61,7 +65,7 @@ def _compared(query: Any) -> list:
         if not (isinstance(node, Expression) and node.op in COMPARISONS):
             continue
         if isinstance(node.value, str):
-            node.value = text_form(node.value)
+            node.value = _compared_text(node.value)
         sides += [node.target] + ([node.value] if isinstance(node.value, JSONPath) else [])
     return sides
 
@@ -112,7 +116,7 @@ def in_text_form(value: Any, forms: dict[int, tuple[Any, Any]] | None = None) ->
     """``value`` with every text in it in ``text_form``; ``value`` itself when each
     already is. ``forms`` keeps the lists and objects already met."""
     if isinstance(value, str):
-        return text_form(value)  # the text itself when it is NFC already
+        return _compared_text(value)  # the text itself when it is NFC already
     if not isinstance(value, (list, dict)):
         return value
     forms = {} if forms is None else forms
@@ -137,3 +141,25 @@ def _object_in_text_form(value: dict, forms: dict[int, tuple[Any, Any]]) -> Any:
         raise undecided.error
     pairs = {key: in_text_form(item, forms) for key, item in keyed.items()}
     return value if keyed is value and all(pairs[key] is item for key, item in value.items()) else pairs
+
+
+class _Unseen(str):
+    """A text holding invisible format characters, as a filter compares it: ``==`` and
+    ``!=`` against a text it equals only once they are left out raise ``equal``'s
+    EvalError rather than deciding."""
+
+    __slots__ = ()
+    __hash__ = str.__hash__
+
+    def __eq__(self, other: object) -> bool:
+        return equal(str(self), str(other)) if isinstance(other, str) else NotImplemented
+
+    def __ne__(self, other: object) -> bool:
+        return not equal(str(self), str(other)) if isinstance(other, str) else NotImplemented
+
+
+def _compared_text(text: str) -> str:
+    """``text`` in ``text_form``, as a filter compares it (``_Unseen`` when it holds
+    invisible format characters)."""
+    form = text_form(text)
+    return form if form.isascii() or INVISIBLE.search(form) is None else _Unseen(form)
