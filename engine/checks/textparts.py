@@ -42,8 +42,14 @@ _EMPHASIS = "*_`"
 # between two of them ("don't", "state-of-the-art", "e.g", "1,250.5"). Its letters
 # are the rules' \w (the regex module's, docs/limits.md), which holds the combining
 # marks written on a letter: re's \w has none, and cut हिन्दी into ह, न and द, and
-# an accent written as e + U+0301 off its word.
-_WORD = regex.compile(r"[^\W_]+(?:['’.,-][^\W_]+)*")
+# an accent written as e + U+0301 off its word. Invisible format characters between
+# letters (a zero-width space, a soft hyphen) stay in the word a reader sees as one:
+# "ve\u200bry" is one word, which ``==`` and ``in`` never take for "very" nor for another.
+_WORD = regex.compile(r"[^\W_]+(?:(?:\p{Cf}*['’.,-]\p{Cf}*|\p{Cf}+)[^\W_]+)*")
+# An invisible format character inside a number as written ("1\u200b250", "-\u200b3"):
+# a reader sees one number, the text as written holds two, or none with its sign.
+_NUMBER_CUT = regex.compile(r"(?<=\d)\p{Cf}+(?=[.,'’_\u066b\u066c]?\d)"
+                            r"|(?<=\d[.,'’_\u066b\u066c]|[-+\u2212.\u066b])\p{Cf}+(?=\d)")
 # A number as people write it: a sign where a sign can stand (not after a letter or a
 # digit: 2019-2020 is two numbers), digits grouped by threes with one separator
 # (1,250 or 1’250 or 1 250 with a no-break or thin space) or by underscores as code
@@ -312,10 +318,23 @@ def numbers(arg: Val) -> Result:
     1250.50, ``−3`` is -3, ``12%`` is 12, ``1.5e3`` is 1500, ``.5`` is 0.5, ``0x1F``
     is 31; ``2019-2020`` is 2019 and 2020 (``_NUMBER``)."""
     text = _need_text(arg, "numbers")
+    _not_cut(arg, text)
     _charge(_NUMBER, text, "numbers")
     items = [Val(_value(found), _at(arg, f"{arg.label} {render(found.group())}", line))
              for found, line in _with_lines(text, _NUMBER.finditer(text))]
     return _listed(arg, "numbers", items)
+
+
+def _not_cut(arg: Val, text: str) -> None:
+    """An ERROR when an invisible format character stands inside a number of ``text``:
+    which numbers it writes, as a reader sees them or as written, cannot be told."""
+    cut = None if text.isascii() else _NUMBER_CUT.search(text)
+    if cut is None:
+        return
+    place = _at(arg, arg.label, line_breaks(text, 0, cut.start())).where()
+    raise EvalError(f"numbers() of {arg.label}: an invisible character (U+{ord(cut.group()[0]):04X}, at {place}) "
+                    f"stands inside the number {render(text[max(0, cut.start() - 12):cut.end() + 12])}: a reader "
+                    "sees one number where the text as written holds two, so which it writes cannot be decided")
 
 
 def _charge(pattern: re.Pattern | regex.Pattern, text: str, what: str) -> None:
