@@ -26,7 +26,7 @@ import regex
 
 from referee.dsl.errors import suggest
 from referee.engine.budget import spend
-from referee.engine.checks.folding import text_form
+from referee.engine.checks.folding import INVISIBLE, text_form
 from referee.engine.text import line_breaks
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, render, type_name
 
@@ -212,6 +212,7 @@ def section(arg: Val, title: Val) -> Result:
         raise EvalError(f"section() takes the title as text, got {type_name(title.value)}")
     lines = _read_lines(text)
     found = section_lines(lines, title.value)
+    _same_as_seen(arg, text, lines, title.value, found)
     if found is None:
         names = [name for _, _, name in _headings(lines)]
         return Missing(_no_section(arg, title.value, names), arg.prov, arg.claims)
@@ -219,14 +220,33 @@ def section(arg: Val, title: Val) -> Result:
     return _part(arg, label, lines[found[0]:found[1]])
 
 
-def section_lines(lines: list[Line] | str, title: str) -> tuple[int, int] | None:
+def _same_as_seen(arg: Val, text: str, lines: list[Line], title: str, found: tuple[int, int] | None) -> None:
+    """An ERROR when the section titled ``title`` is another (or none) once the
+    invisible format characters of the titles are left out: a reader sees a heading
+    "Sum\u200bmary" as "Summary", so which section is meant cannot be decided."""
+    if text.isascii() and title.isascii():
+        return
+    seen = section_lines(lines, title, as_seen=True)
+    if seen == found:
+        return
+    heading = min(at for at in (seen, found) if at is not None)[0] - 1
+    while heading > 0 and not lines[heading].text.strip(" =\t"):
+        heading -= 1
+    place = _at(arg, arg.label, heading).where()
+    raise EvalError(f"{arg.label} has a heading titled {render(title)} only with its invisible characters left "
+                    f"out (at {place}): which section is {render(title)} cannot be decided")
+
+
+def section_lines(lines: list[Line] | str, title: str, as_seen: bool = False) -> tuple[int, int] | None:
     """(first, end) line indexes of the body of the section ``title`` (``end``
-    excluded), or None when there is no such heading."""
+    excluded), or None when there is no such heading; ``as_seen``: titles compared
+    with their invisible format characters left out."""
     lines = _lines(lines) if isinstance(lines, str) else lines
     found = list(_headings(lines))
-    wanted = _plain_title(title)
+    seen = (lambda name: INVISIBLE.sub("", name)) if as_seen else (lambda name: name)
+    wanted = _plain_title(seen(title))
     for k, (i, level, name) in enumerate(found):
-        if _plain_title(name) == wanted:
+        if _plain_title(seen(name)) == wanted:
             end = next((j for j, lvl, _ in found[k + 1:] if lvl <= level), len(lines))
             underlined = i + 1 < len(lines) and bool(_UNDERLINE.match(lines[i + 1].text))
             return i + (2 if underlined else 1), end
