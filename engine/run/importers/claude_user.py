@@ -14,9 +14,9 @@
   file beside the session), or the head of an output Claude Code cut (``... [N lines
   truncated] ...``), leaves its call's return unknown (``claude_results``), and one that
   only says the call runs on in the background leaves its return and status unknown.
-- A user-role message the system wrote (a compaction summary, meta text, the
-  record of a slash command and of what it printed, the notice that a background task
-  ended) is harness text; the first real user turn is the eval prompt. A compaction met before
+- A user-role message the system wrote (a compaction summary, which a stream marks only
+  ``isSynthetic``, meta text, the record of a slash command and of what it printed, the
+  notice that a background task ended) is harness text; the first real user turn is the eval prompt. A compaction met before
   any work of the agent opens a continuation of work held elsewhere: the run's calls
   are incomplete. What asks the agent for an answer is ``claude_requests``'s.
 - A part of a record not read that holds what reads as a call makes the run's calls
@@ -36,6 +36,18 @@ from referee.engine.run.importers.claude_hooks import HookEffects
 from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.importers.source import CALL_WORDS, holds_call, may_hold, may_say
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
+
+
+# How the summary Claude Code writes in the user's place after a compaction opens. A
+# session marks that record ``isCompactSummary``; stream-json (2.1.x) marks it only
+# ``isSynthetic`` (the harness wrote it), and its words tell it from other such text.
+_SUMMARY_OPENS = "This session is being continued from a previous conversation"
+
+
+def _stream_summary(rec: dict, text: str) -> bool:
+    """Whether a user record is a compaction's summary as stream-json prints it: never
+    the eval prompt nor a request of the user, though nothing but its words says so."""
+    return rec.get("isSynthetic") is True and text.lstrip().startswith(_SUMMARY_OPENS)
 
 
 class UserRecords(HookEffects):
@@ -116,7 +128,7 @@ class UserRecords(HookEffects):
     def user_text(self, origin: Origin, rec: dict, text: str) -> None:
         if not text.strip():
             return
-        if rec.get("isCompactSummary"):
+        if rec.get("isCompactSummary") or _stream_summary(rec, text):
             kind = R.COMPACTION
             self.compacted(origin)
         elif text.lstrip().startswith("<system-reminder>"):
