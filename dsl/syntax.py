@@ -49,6 +49,24 @@ _IMPLIED = {
 _MAX_LISTED = 6
 # Operators, and words other languages use for them, for "did you mean".
 _OPERATORS = ("contains", "matches", "includes", "starts", "ends", "between", "before", "in", "is")
+# A quantifier and its selection, as the text before an operator written after them
+# ends: ``no calls to "Edit"`` of ``no calls to "Edit" before response``.
+_QUANTIFIED = re.compile(r"\b(no|any|all|exactly\s+\d+)\s+((?:(?!\b(?:and|or|not|have)\b)[^:()])+?)\s*\Z")
+
+
+def _after_quantifier(before: str, value: str, kind: str, expected: set[str]):
+    """(code, message, hint) for an operator written right after a quantifier's
+    selection (``no calls to "Edit" before response``), which takes ``have`` there."""
+    found = _QUANTIFIED.search(before)
+    if found is None or kind in expected or value not in _OPERATORS + ("==", "!=", "<", "<=", ">", ">="):
+        return None
+    word, selection = found.group(1), found.group(2)
+    if value == "before":
+        hint = f"to say none comes before: write `not ({selection} before ...)`"
+    else:
+        hint = f"write `{word} {selection} have . {value} ...` (`.` is each element)"
+    return ("syntax", f"'{value}' cannot follow `{word} {selection}`: a quantifier takes `have <condition>` "
+            "for what each element must hold", hint)
 _OPERATOR_WORDS = {"equals": "'=='", "equal": "'=='", "eq": "'=='", "ne": "'!='",
                    "startswith": "'starts with'", "endswith": "'ends with'", "like": "'matches'",
                    "has": "'contains' (text) or 'includes' (objects and lists)",
@@ -190,6 +208,9 @@ class Explainer:
         if kind == "HAVE":
             return ("syntax", "'have' needs a selection before it",
                     "write `any calls have <condition>`")
+        quantified = _after_quantifier(fragment[:exc.token.start_pos], value, kind, expected)
+        if quantified is not None:
+            return quantified
         if value in self.terms.keywords and "NAME" in expected and kind != "NAME" \
                 and kind not in expected:
             return ("reserved-word", f"'{value}' is a reserved word and cannot be a name",
