@@ -42,6 +42,7 @@ def read_document(source: Source, document: Document, error_when: ErrorWhen | No
     problems: list[Problem] = []
     for line in strays(source.data, document.elements):
         problems.append(Problem("unknown-message", source.name, "an element of the message list is no message; skipped", line))
+    problems += cut_short(source, document)
     unread, reply = unread_lists(source.name, document, 1, source.data)
     problems += unread
     lines: dict[int, MessageLines] = {}
@@ -81,6 +82,28 @@ def read_document(source: Source, document: Document, error_when: ErrorWhen | No
     if lost:
         conversation = replace(conversation, response=unknown_response(conversation.response, lost[0]))
     return replace(conversation, lossy=lossy_messages(source, document.elements, conversation.problems))
+
+
+def cut_short(source: Source, document: Document) -> list[Problem]:
+    """Why a document that never closes (a copy cut, a log killed while being written)
+    may lack what came after its last byte, said at its last line; nothing for one read
+    to its end. Cut inside a message, that message says so (``_element_value``); cut
+    between two messages, or after the list, each message read is whole, but the
+    messages after them (a call, the reply, a turn of the user), or what the document
+    held beside the list, are lost: a JSON document marks its end, so the cut is seen
+    and no check over what it may have held passes on what was read before it."""
+    if document.closed or (document.elements and document.elements[-1].end is None):
+        return []
+    line = source.data.count(b"\n") + 1
+    if document.span is None:
+        why = ("the document is cut short inside its message list (it never closes): the messages after the last one "
+               "read (a call, the reply, a turn of the user) are lost")
+    else:
+        why = ("the document is cut short after its message list (it never closes): what it held beside the list "
+               "(a reply, a call) is not read")
+    return [Problem("truncated", source.name, why, line),
+            Problem(CALLS_MAY_BE_MISSING, source.name, "the document is cut short and may have lost a tool call: no "
+                    "check over the run's calls can be decided", line)]
 
 
 def declared_tools(data: bytes) -> frozenset[str]:

@@ -1,0 +1,255 @@
+"""Real runs (``fixtures/real``, each with its SOURCE.md) cut short, as a copy cut or a
+run killed while its log was written leaves them: no negative check the whole run
+fails may pass on what is left. Each such check is built from the run itself: ``no
+calls to "T"`` for each tool it calls, ``count(calls) <= N-1`` for its N calls, ``not
+response contains "W"`` for the first and last words of its response. On a cut, each
+must be an ERROR, or a FAIL where what is left still shows the failure (a call read, a
+word read); a cut that holds no run at all is refused (ValueError), never graded.
+
+Where each file is cut (a deterministic sample, a few seconds in all):
+
+- every source an importer reads, inside a record: the middle of the first and of the
+  last record of each kind, and one byte before the end of the last record (its
+  closing bracket lost); and inside a UTF-8 sequence;
+- a source whose end is marked, also right after such records: stream-json (a
+  ``result`` record ends each turn) and a JSON document (its closing bracket);
+- not a Claude Code session log, nor a subagent's ``agent-*.jsonl`` file, cut exactly
+  between two lines: nothing marks where a session ends, so such a cut cannot be told
+  from a session that ended there. Nor Markdown (an executor log, a delivered answer)
+  cut anywhere but inside a UTF-8 sequence: Markdown marks no end, and a log cut after
+  a word reads as a log that ends there;
+- the files of a run folder: ``metrics.json`` cut anywhere (JSON marks its end); a
+  response cut inside a UTF-8 sequence; and the views an import wrote
+  (``transcript.md``, ``response.md``, ``metrics.json``) cut anywhere, to nothing too:
+  the source map records what the import wrote.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+import referee
+from referee.engine.run.importers import read_sources
+from referee.engine.run.importers.jsondoc import message_array
+
+REAL = Path(__file__).resolve().parent / "fixtures" / "real"
+WORD = re.compile(r"[A-Za-z]{4,}")
+
+
+@dataclass(frozen=True)
+class Source:
+    """A real source file; ``graded`` the file graded when it is cut (a subagent's file
+    is read with its session), ``marked`` whether the format marks its end."""
+
+    path: str
+    marked: bool
+    graded: str | None = None
+
+
+SESSION, MARKED = False, True
+SOURCES = (
+    Source("claude-code/coverage-test-fix/transcript.jsonl", SESSION),
+    Source("claude-code/hello-world-script/transcript.jsonl", SESSION),
+    Source("claude-code/python-to-rust-port/transcript.jsonl", SESSION),
+    Source("claude-code/fasthooks-samples/sample_main_transcript.jsonl", SESSION),
+    Source("claude-code/fasthooks-samples/sample-transcript.jsonl", SESSION),
+    Source("claude-code/fasthooks-samples/agent-af1ff21.jsonl", SESSION, "sample_main_transcript.jsonl"),
+    Source("claude-code/stream-json-diagnostic/claude-stream-json-simple.jsonl", MARKED),
+    Source("claude-code/stream-async-agent/claude_stream_subagent_multi_result.jsonl", MARKED),
+    Source("openai/langgraph-weather/weather_sf_and_nyc.json", MARKED),
+    Source("openai/mini-swe-agent-github-issue/github_issue.traj.json", MARKED),
+    Source("openai/nemo-gym-weather/simple-agent-weather.json", MARKED),
+    Source("openai/swarm-js-refund/eg-run.json", MARKED),
+    Source("openai/swe-agent-test-repo/sweagenttestrepo-1c2844.history.json", MARKED),
+    Source("openai/tau-bench-retail/grok-3-retail-task-0.json", MARKED),
+    Source("openai/tau2-bench-retail-return/retail-task-13.json", MARKED),
+)
+# Sources no negative check can be tried on: the whole file fails none (each is an
+# ERROR already: its calls, its response and its harness text are unknown), or it
+# holds no run.
+UNTRIED = {
+    "claude-code/hook-harness-probe/agente-pai.jsonl": "its calls are unknown whole (a subagent in the background)",
+    "claude-code/hook-harness-probe/agente-pai/subagents/agent-a37464c2ec09cda59.jsonl": "read with agente-pai.jsonl",
+    "claude-code/hook-harness-probe/prompt-submit.jsonl": "it holds no call and no reply",
+    "claude-code/sidechain-integrated/sidechain_integrated.jsonl": "its calls and response are unknown whole",
+    "openai/smolagents-tool-calling-math/tool-calling-math-tan-a.json": "its calls and response are unknown whole",
+    "openai/swe-agent-humanevalfix/humanevalfix-python-0.history.json": "its calls and response are unknown whole",
+    "openai/tau-bench-crashed-task/tool-calling-deepseek-v3-0.0_range_0-1_user-gpt-4o-human_0612073827.json":
+        "its task crashed: it holds no run",
+}
+
+
+def _calls(conversation):
+    for call in conversation.calls:
+        yield call
+        if call.subagent is not None:
+            yield from _calls(call.subagent)
+
+
+def negative_checks(path: Path) -> list[str]:
+    """The negative checks built from the run at ``path`` (read whole), before grading."""
+    read = read_sources("auto", [path])
+    if not read.found:
+        return []
+    conversation = read.found[0][2]
+    calls = list(_calls(conversation))
+    checks = [f"no calls to {json.dumps(tool)}" for tool in sorted({call.tool for call in calls})]
+    checks += [f"count(calls) <= {len(calls) - 1}"] if calls else []
+    words = WORD.findall("\n".join(text.text for text in conversation.response))
+    checks += [f"not response contains {json.dumps(word)}" for word in dict.fromkeys(words[:1] + words[-1:])]
+    return checks
+
+
+def rules(checks: list[str], eval_id: str = "1") -> str:
+    return f"eval {json.dumps(eval_id)}\n" + "".join(f"expect {n}: {check}\n" for n, check in enumerate(checks, 1))
+
+
+def outcomes(program, where: Path, **options) -> list[str] | None:
+    """The outcomes of each check, in order; None when the input holds no run (refused)."""
+    try:
+        results = referee.grade(program, where, **options)
+    except ValueError:
+        return None
+    (result,) = results
+    return [item["outcome"] for item in result.expectations]
+
+
+@cache
+def failed_whole(path: str) -> tuple[str, ...]:
+    """The negative checks the whole source fails (graded where it lies)."""
+    source = REAL / path
+    checks = negative_checks(source)
+    if not checks:
+        return ()
+    graded = outcomes(referee.compile(rules(checks)), source, as_eval="1")
+    return tuple(check for check, outcome in zip(checks, graded) if outcome == "fail")
+
+
+# --- where to cut ------------------------------------------------------------------
+
+
+def records(data: bytes) -> list[tuple[int, int]]:
+    """``(start, end)`` of each record: each JSON line of a JSON-lines file, each message
+    of a document (inside each conversation of a list of conversations)."""
+    document = message_array(data)
+    if document is None:
+        return [(m.start(), m.end()) for m in re.finditer(rb"[^\n]+", data) if m.group().strip()]
+    found = []
+    for element in document.elements:
+        inner = message_array(data[element.start:element.end])
+        if inner is not None and inner.base:  # a conversation holding its messages (tau-bench's traj)
+            found += [(element.start + e.start, element.start + e.end) for e in inner.elements]
+        else:
+            found.append((element.start, element.end))
+    return found
+
+
+def kind(text: bytes) -> tuple:
+    """What kind of record ``text`` is: its type, subtype and role, the kinds of the
+    blocks it holds, whether it makes calls."""
+    value = json.loads(text)
+    if not isinstance(value, dict):
+        return (type(value).__name__,)
+    message = value.get("message") if isinstance(value.get("message"), dict) else value
+    content = message.get("content")
+    blocks = tuple(sorted({b.get("type", "") for b in content if isinstance(b, dict)})) \
+        if isinstance(content, list) else (type(content).__name__,)
+    return (value.get("type"), value.get("subtype"), message.get("role"), blocks, "tool_calls" in message,
+            value.get("isSidechain"), value.get("parent_tool_use_id") is not None)
+
+
+def sampled(data: bytes) -> list[tuple[int, int]]:
+    """The first and the last record of each kind, and the last record, in file order."""
+    found = records(data)
+    first: dict[tuple, tuple[int, int]] = {}
+    last: dict[tuple, tuple[int, int]] = {}
+    for record in found:
+        key = kind(data[record[0]:record[1]])
+        first.setdefault(key, record)
+        last[key] = record
+    return sorted(set(first.values()) | set(last.values()) | set(found[-1:]))
+
+
+def inside(data: bytes) -> list[int]:
+    """Offsets inside records: the middle of each record sampled, and one byte before
+    the end of the last (its closing bracket lost)."""
+    chosen = sampled(data)
+    return sorted({(start + end) // 2 for start, end in chosen} | {chosen[-1][1] - 1})
+
+
+def after(data: bytes) -> list[int]:
+    """Offsets right after each record sampled but the last (which ends the file), and
+    after the line end that follows it, if any."""
+    offsets = set()
+    for _, end in sampled(data)[:-1]:
+        offsets.add(end)
+        if data[end:end + 1] == b"\n":
+            offsets.add(end + 1)
+    return sorted(offsets)
+
+
+def in_utf8(data: bytes) -> list[int]:
+    """Offsets inside a UTF-8 sequence: at the first, a middle and the last of them."""
+    inner = [at for at, byte in enumerate(data) if 0x80 <= byte < 0xC0 and data[at - 1] >= 0xC0]
+    return sorted({inner[0], inner[len(inner) // 2], inner[-1]}) if inner else []
+
+
+CUTS = {"inside a record": inside, "after a record": after, "inside a UTF-8 sequence": in_utf8}
+
+
+def _cases() -> list:
+    return [pytest.param(source, name, id=f"{source.path.split('/')[-2]}/{Path(source.path).stem}: {name}")
+            for source in SOURCES for name in CUTS if name != "after a record" or source.marked]
+
+
+@pytest.fixture(scope="module")
+def copies(tmp_path_factory):
+    """Each source's folder copied once (the files read beside it too); a cut is
+    written over the copy of the source and put back after."""
+    root = tmp_path_factory.mktemp("real")
+    made: dict[str, Path] = {}
+
+    def copy(path: str) -> Path:
+        if path not in made:
+            made[path] = root / str(len(made))
+            shutil.copytree((REAL / path).parent, made[path])
+        return made[path]
+
+    return copy
+
+
+@pytest.mark.parametrize("source, cut", _cases())
+def test_a_source_cut_short_never_passes_a_check_the_whole_run_fails(copies, source: Source, cut: str):
+    checks = list(failed_whole(source.graded and str(Path(source.path).with_name(source.graded)) or source.path))
+    assert checks, "the whole run fails no negative check: nothing to try"
+    folder = copies(source.path)
+    target = folder / Path(source.path).name
+    graded = folder / (source.graded or target.name)
+    data = target.read_bytes()
+    offsets = CUTS[cut](data)
+    program = referee.compile(rules(checks))
+    passed = []
+    try:
+        for offset in offsets:
+            target.write_bytes(data[:offset])
+            found = outcomes(program, graded, as_eval="1")
+            passed += [(offset, check) for check, outcome in zip(checks, found or ()) if outcome == "pass"]
+    finally:
+        target.write_bytes(data)
+    assert not passed, passed
+
+
+def test_every_real_source_is_cut_or_said_why_not():
+    held = {str(path.relative_to(REAL)) for path in REAL.rglob("*.json*")
+            if "outputs" not in path.parts and path.name not in ("grading.json", "eval_metadata.json")}
+    held -= {"imports.yaml"}
+    assert held == {source.path for source in SOURCES} | set(UNTRIED)
+    for path in UNTRIED:
+        assert not failed_whole(path), path
