@@ -253,3 +253,108 @@ def test_every_real_source_is_cut_or_said_why_not():
     assert held == {source.path for source in SOURCES} | set(UNTRIED)
     for path in UNTRIED:
         assert not failed_whole(path), path
+
+
+# --- the files of a run folder -------------------------------------------------------
+
+
+def folder_checks(run_dir: Path, response: str | None = None) -> list[str]:
+    """The negative checks built from a run folder read whole: its metrics.json's counts
+    (calls per tool and in all), and the first and last words of its response (the file
+    ``response`` names, else as the run reads it)."""
+    from referee.engine.run.workspace import discover
+
+    (run,) = discover(run_dir).runs
+    checks = []
+    metrics = json.loads((run_dir / "outputs" / "metrics.json").read_text(encoding="utf-8")) \
+        if (run_dir / "outputs" / "metrics.json").is_file() else {}
+    for tool, count in sorted((metrics.get("tool_calls") or {}).items()):
+        if count:
+            checks += [f"no calls to {json.dumps(tool)}", f"count(calls to {json.dumps(tool)}) <= {count - 1}",
+                       f"jsonpath(metrics, {json.dumps(f'$.tool_calls[{json.dumps(tool)}]')}) == [0]"]
+    if metrics.get("total_tool_calls"):
+        total = metrics["total_tool_calls"]
+        checks += [f"count(calls) <= {total - 1}", f"metrics.total_tool_calls <= {total - 1}"]
+    said = (run_dir / response).read_text(encoding="utf-8") if response is not None \
+        else run.response.text if run.response is not None else None
+    words = WORD.findall(said or "")
+    return checks + [f"not response contains {json.dumps(word)}" for word in dict.fromkeys(words[:1] + words[-1:])]
+
+
+def graded_at(program, where: Path, run: str, **options) -> list[str]:
+    """The outcomes of the run at ``run`` (relative to ``where``)."""
+    results = {result.path: result for result in referee.grade(program, where, **options)}
+    return [item["outcome"] for item in results[run].expectations]
+
+
+def passes_when_cut(where: Path, run: str, eval_id: str, target: Path, offsets: list[int], **options) -> list:
+    """``(offset, check)`` of each check the whole run fails that passes once ``target``
+    is cut at an offset; the checks are built from the run folder read whole."""
+    checks = folder_checks(where / run, options.get("response"))
+    program = referee.compile(rules(checks, eval_id))
+    whole = graded_at(program, where, run, **options)
+    failing = [n for n, outcome in enumerate(whole) if outcome == "fail"]
+    assert failing, "the whole run fails no negative check: nothing to try"
+    data = target.read_bytes()
+    passed = []
+    try:
+        for offset in offsets:
+            target.write_bytes(data[:offset])
+            found = graded_at(program, where, run, **options)
+            passed += [(offset, checks[n]) for n in failing if found[n] == "pass"]
+    finally:
+        target.write_bytes(data)
+    return passed
+
+
+def json_cuts(data: bytes) -> list[int]:
+    """Offsets inside a JSON document: every seventh byte, and its last byte lost."""
+    return sorted(set(range(1, len(data), 7)) | {len(data.rstrip()) - 1})
+
+
+@pytest.mark.parametrize("run", ["e1-with", "e2-without"])
+def test_an_executor_log_and_its_metrics_cut_short_never_pass(tmp_path: Path, run: str):
+    where = tmp_path / "ws"
+    shutil.copytree(REAL / "human-narrative-workspace", where)
+    log, metrics = where / run / "transcript.md", where / run / "outputs" / "metrics.json"
+    assert not passes_when_cut(where, run, run, log, in_utf8(log.read_bytes()))
+    assert not passes_when_cut(where, run, run, metrics, json_cuts(metrics.read_bytes()))
+
+
+DELIVERED = [("word-count-audit-workspace", "2", "iteration-7/eval-2/with_skill"),
+             ("word-count-audit-workspace", "2", "iteration-7/eval-2/old_skill"),
+             ("audit-skill-workspace", "0", "iteration-7/eval-0/with_skill"),
+             ("audit-skill-workspace", "0", "iteration-7/eval-0/old_skill")]
+
+
+@pytest.mark.parametrize("workspace, eval_id, run", DELIVERED, ids=[f"{w}/{r}" for w, _, r in DELIVERED])
+def test_a_response_cut_inside_a_utf8_sequence_never_passes(tmp_path: Path, workspace: str, eval_id: str, run: str):
+    where = tmp_path / "ws"
+    shutil.copytree(REAL / workspace, where)
+    report = where / run / "outputs" / "audit-report.md"
+    offsets = in_utf8(report.read_bytes())
+    assert offsets
+    assert not passes_when_cut(where, run, eval_id, report, offsets, response="outputs/audit-report.md")
+    report.rename(report.with_name("response.md"))  # the same answer where a harness writes it by default
+    assert not passes_when_cut(where, run, eval_id, report.with_name("response.md"), offsets)
+
+
+IMPORTED = [("claude-code", "claude-code/coverage-test-fix/transcript.jsonl"),
+            ("claude-code", "claude-code/stream-json-diagnostic/claude-stream-json-simple.jsonl"),
+            ("openai", "openai/swarm-js-refund/eg-run.json"),
+            ("openai", "openai/tau2-bench-retail-return/retail-task-13.json"),
+            ("skill-creator-log", "human-narrative-workspace/e1-with/transcript.md")]
+
+
+@pytest.mark.parametrize("kind, source", IMPORTED, ids=[source for _, source in IMPORTED])
+@pytest.mark.parametrize("view", ["outputs/transcript.md", "outputs/response.md", "outputs/metrics.json"])
+def test_a_view_an_import_wrote_cut_short_never_passes(tmp_path: Path, kind: str, source: str, view: str):
+    from referee.engine.run.importers import import_sources
+
+    where = tmp_path / "ws"
+    (written,) = import_sources(kind, [REAL / source], where, eval_id="1").written
+    run = written.name
+    target = where / run / view
+    data = target.read_bytes()
+    offsets = sorted({0, len(data) // 3, len(data) // 2, len(data.rstrip()) - 1} | set(in_utf8(data)))
+    assert not passes_when_cut(where, run, "1", target, offsets)

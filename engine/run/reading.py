@@ -237,6 +237,22 @@ def imported_response(found: TextFile, unread: Mapping[str, Mapping[int, tuple[s
     return replace(found, problems=found.problems + (Problem("unreadable", report, message, min(lines)),))
 
 
+def changed_response(found: TextFile, digests: Mapping[str, str], base: str) -> TextFile:
+    """The response an import wrote (``outputs/response.md``), unusable when it is no
+    longer the text the import wrote (the SHA-256 its source map records): edited since,
+    or left short (a copy cut, a machine stopped before the disk had all of it). The
+    reply the source holds is then unknown; read as it is, 'not response contains "x"'
+    passed on the words cut from it. ``base``: the run's place."""
+    from referee.engine.run.agents import view_changed  # agents reads transcripts: loaded when needed
+
+    changed = view_changed(found, RESPONSE, digests, base) if found.path == RESPONSE else None
+    if changed is None:
+        return found
+    message = ("not the text the import wrote (see its view-changed warning): the reply the source holds is "
+               "unknown, so the response cannot be used")
+    return replace(found, problems=found.problems + (Problem("unreadable", changed.path, message),))
+
+
 def imported_json(found: JsonFile, unread: Mapping[str, Mapping[int, tuple[str, ...]]], report: str) -> JsonFile:
     """A JSON file an import wrote (metrics, timing), unusable where the import could
     not read the source's own (its source map's ``unread`` names it): written as

@@ -20,9 +20,9 @@ from referee.engine.run.identity import (  # noqa: F401
 )
 from referee.engine.run.kept_apart import KeptApart
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
-from referee.engine.run.reading import (NO_FILES, ResponseFiles, imported_json, imported_response, json_object,
-                                        log_answer, missing_response, no_record, read_response, response_elsewhere,
-                                        response_problems)
+from referee.engine.run.reading import (NO_FILES, ResponseFiles, changed_response, imported_json, imported_response,
+                                        json_object, log_answer, missing_response, no_record, read_response,
+                                        response_elsewhere, response_problems)
 from referee.engine.run.safeio import join_report, json_file, locate, other_name, read_text, safe_relative
 from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.user_notes import parse_user_notes
@@ -106,8 +106,10 @@ class Run:
         if found is None:
             return None
         source_map = self.source_map[0]
-        return found if source_map is None else imported_response(found, source_map.unread,
-                                                                   join_report(self._base, found.path))
+        if source_map is None:
+            return found
+        found = imported_response(found, source_map.unread, join_report(self._base, found.path))
+        return changed_response(found, source_map.digests, self._base)
 
     def _named_in_other_case(self, named: str) -> TextFile | None:
         """The named response file the run holds only under a name Windows and macOS
