@@ -237,7 +237,7 @@ def imported_response(found: TextFile, unread: Mapping[str, Mapping[int, tuple[s
     return replace(found, problems=found.problems + (Problem("unreadable", report, message, min(lines)),))
 
 
-def changed_response(found: TextFile, digests: Mapping[str, str], base: str) -> TextFile:
+def changed_response(found: TextFile, digests: dict[str, str], base: str) -> TextFile:
     """The response an import wrote (``outputs/response.md``), unusable when it is no
     longer the text the import wrote (the SHA-256 its source map records): edited since,
     or left short (a copy cut, a machine stopped before the disk had all of it). The
