@@ -19,7 +19,7 @@ from typing import Any, Sequence
 from referee.engine.caps import cut
 from referee.engine.decision.provenance import inputs_of, judges_of, rules_of
 from referee.engine.decision.recount import Item, disagreements
-from referee.engine.decision.shape import shape_problem
+from referee.engine.decision.shape import grading_shape, shape_problem
 from referee.engine.facts.metrics import LARGEST_FIGURE
 from referee.engine.report.freshness import copied_grade, copied_runs, file_digest, graded_elsewhere, stale_grade
 from referee.engine.report.marker import GRADING
@@ -179,7 +179,7 @@ def read_graded(run: Run) -> GradedRun | Unusable:
     document = _load_grading(run.path / GRADING)
     if isinstance(document, str):
         return Unusable(path, run.id.eval_id, run.id.configuration, document)
-    wrong = shape_problem(document)
+    wrong = shape_problem(document, grading_shape("aggregate"))
     if wrong is not None:
         return Unusable(path, run.id.eval_id, run.id.configuration,
                         f"{GRADING} is not as referee writes it ({wrong}): it was changed after referee "

@@ -26,6 +26,7 @@ from pydantic import ValidationError
 from referee.engine.decision.provenance import (graded_by, inputs_of, judges_mix, judges_of, rules_mix,
                                                  rules_of, versions_mix)
 from referee.engine.decision.recount import Item, disagreements
+from referee.engine.decision.shape import grading_shape, shape_problem
 from referee.engine.report import benchmark_file, roles
 from referee.engine.report.benchmark_file import BENCHMARK
 from referee.engine.report.benchmark_remade import not_made_from_grades
@@ -306,7 +307,12 @@ def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | Unr
     try:
         if isinstance(document, Unread):
             raise ValueError(document.message)
-        report = GradingReport.model_validate(document)
+        # the model's shape, judged and said as every reader of grading.json does
+        # (``decision.shape``); then strictly, as the model holds it: unknown fields too
+        wrong = shape_problem(document, grading_shape("report"))
+        if wrong is not None:
+            raise ValueError(wrong)
+        report = GradingReport.model_validate(document, strict=True)
     except (ValidationError, ValueError) as exc:
         first = _first_problem(exc)
         problems.append(f"{shown}/{GRADING}: not a grading.json that referee wrote ({first}); "

@@ -158,12 +158,12 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
 
 
 def _report(path: str, folder: Path) -> dict[str, Any]:
-    from referee.engine.decision.shape import MERGED_SHAPE, shape_problem
+    from referee.engine.decision.shape import grading_shape, shape_problem
 
     document = read_report(folder)
     if not isinstance(document, dict):
         raise MergeRefused([("changed", f"{path}/{GRADING}: {document.message}")])
-    wrong = shape_problem(document, MERGED_SHAPE)
+    wrong = shape_problem(document, grading_shape("merge"))
     if wrong is not None:
         raise MergeRefused([("changed", f"{path}/{GRADING} is not as referee writes it ({wrong}): it was "
                                         "changed after its shard graded it; grade its shard again and merge")])
