@@ -121,3 +121,21 @@ def test_a_field_of_the_model_is_checked_by_every_reader_that_reads_it():
             assert name in whole
             if isinstance(shape, dict):
                 assert all(inner in whole[name] and shape[inner] == whole[name][inner] for inner in shape)
+
+
+@pytest.mark.parametrize("planted, said", [("folder", "not a regular file"),
+                                           ("link", "not a regular file (a symlink, not a file referee wrote)")])
+def test_aggregate_names_what_stands_in_grading_jsons_place_as_report_does(tmp_path, planted, said):
+    # aggregate said "no grading.json: grade the run first" of a run whose report is
+    # there, a folder or a link: report said what it is
+    workspace = _edited(tmp_path, lambda document: None)
+    target = workspace / RUN / "grading.json"
+    target.unlink()
+    if planted == "folder":
+        target.mkdir()
+    else:
+        target.symlink_to(workspace / RUN.replace("run-1", "run-2") / "grading.json")
+    unusable = aggregation.collect(workspace).unusable
+    assert [(u.path, u.reason) for u in unusable] == [(RUN, f"grading.json is {said}; grade the run again")]
+    problems = reporting.collect(workspace, with_benchmark=False).problems
+    assert f"ws/{RUN}/grading.json: {said}; grade the run again (left out)" in problems

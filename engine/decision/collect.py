@@ -206,8 +206,10 @@ def _load_grading(file: Path) -> dict | str:
     document = read_report(file.parent, file.name)
     if isinstance(document, dict):
         return document
-    if document.code in ("missing", "not-a-file"):
+    if document.code == "missing":
         return f"no {GRADING}: grade the run first (referee grade WORKSPACE ...)"
+    if document.code == "not-a-file":  # there is one: a folder, a FIFO or a link in its place (as report says)
+        return f"{GRADING} is {document.not_a_file()}; grade the run again"
     if document.code == "too-large":
         return f"{GRADING} is over 32 MiB; not read"
     if document.code == "not-an-object":

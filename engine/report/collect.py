@@ -301,8 +301,7 @@ def _read_run(run_dir: Path, shown: str, problems: list[str]) -> GradedRun | Unr
     if isinstance(document, Unread) and document.code == "missing":
         return None
     if isinstance(document, Unread) and document.code == "not-a-file":
-        why = document.message if document.message.startswith("not a regular") else f"not a regular file ({document.message})"
-        problems.append(f"{shown}/{GRADING}: {why}; grade the run again (left out)")
+        problems.append(f"{shown}/{GRADING}: {document.not_a_file()}; grade the run again (left out)")
         return Unreadable(shown)
     try:
         if isinstance(document, Unread):

@@ -148,6 +148,11 @@ class Unread:
     code: str
     message: str
 
+    def not_a_file(self) -> str:
+        """What stands in the report's place (``not-a-file``), said once: "not a regular
+        file", and what it is when the reader said so."""
+        return self.message if self.message.startswith("not a regular") else f"not a regular file ({self.message})"
+
 
 def read_report(folder: Path, name: str = GRADING) -> dict[str, Any] | Unread:
     """The report ``name`` in ``folder`` as written by referee, or why it cannot be used.
