@@ -30,3 +30,28 @@ def test_the_rules_line_is_annotated_whatever_the_line_endings(tmp_path, capsys,
     assert main(["report", "ws", "--format", "github", "--rules", "x.rules"]) == 1
     (failure,) = [line for line in capsys.readouterr().out.splitlines() if "1#1 says done" in line]
     assert failure.startswith("::error file=x.rules,line=2,title=")
+
+
+def test_each_rules_file_is_read_once(tmp_path, capsys, monkeypatch):
+    # report read each --rules file twice: once to refuse one it cannot read, once
+    # to know it by its name and digest (Places.of)
+    from referee.dsl import named_file
+
+    outputs = tmp_path / "ws" / "eval-1-x" / "with_skill" / "run-1" / "outputs"
+    outputs.mkdir(parents=True)
+    (outputs / "response.md").write_text("nope\n", encoding="utf-8")
+    (tmp_path / "x.rules").write_text(RULES, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["grade", "ws", "--rules", "x.rules"]) == 1
+    capsys.readouterr()
+    read, reader = [], named_file.read_named_text
+
+    def counted(path, *args, **kwargs):
+        read.append(Path(path).name)
+        return reader(path, *args, **kwargs)
+
+    monkeypatch.setattr(named_file, "read_named_text", counted)
+    assert main(["report", "ws", "--format", "github", "--rules", "x.rules"]) == 1
+    assert read.count("x.rules") == 1
+    (failure,) = [line for line in capsys.readouterr().out.splitlines() if "1#1 says done" in line]
+    assert failure.startswith("::error file=x.rules,line=2,title=")

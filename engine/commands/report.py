@@ -109,7 +109,7 @@ def run(args: argparse.Namespace) -> int:
 
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")
-    _places_given(args)
+    rules = _places_given(args)
     if args.output not in (None, "-"):
         not_in_a_run(not_read_from(folder_of_file(Path(args.output), "-o"), args.workspace, "-o"), "-o")
     try:
@@ -118,7 +118,7 @@ def run(args: argparse.Namespace) -> int:
         # rules beside runs graded by new ones. The report is written under it too: a
         # page with files reads the runs' files as it is written.
         with workspace_lock(args.workspace):
-            collection, target = _report(args)
+            collection, target = _report(args, rules)
     except WorkspaceBusy:
         raise UsageError(f"another referee is writing reports into {args.workspace} (it holds the "
                          "workspace's lock); nothing was reported. Run this again when it has "
@@ -130,26 +130,31 @@ def run(args: argparse.Namespace) -> int:
     return {"PASS": 0, "CONDITIONAL PASS": 3}.get(collection.decision, 1)
 
 
-def _places_given(args: argparse.Namespace) -> None:
-    """Refuse a ``--root`` or ``--sources`` that is no folder and a ``--rules`` that is no
-    readable file: the annotations would stand on the job, not on the file and line the
-    evidence names, and nothing would say a path was mistyped."""
+def _places_given(args: argparse.Namespace) -> dict[Path, str]:
+    """The text of each ``--rules`` file, read once here for the github format's places
+    (``Places.of``). Refuse a ``--root`` or ``--sources`` that is no folder and a
+    ``--rules`` that is no readable file: the annotations would stand on the job, not
+    on the file and line the evidence names, and nothing would say a path was mistyped."""
     from referee.dsl.named_file import read_named_text
 
     for flag, folder in [("--root", args.root)] + [("--sources", path) for path in args.sources]:
         if not folder.is_dir():
             raise UsageError(f"{flag} {folder}: no such folder (nothing was reported)")
+    texts = {}
     for path in args.rules:
         try:
-            read_named_text(path)
+            # As grade reads it (line endings kept, UTF-16 decoded), so the digest is
+            # the one rules_location records; a FIFO is refused, never waited on.
+            texts[path] = read_named_text(path)
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"--rules {path}: cannot be read ({getattr(exc, 'strerror', None) or exc}); "
                              "nothing was reported") from None
+    return texts
 
 
-def _report(args: argparse.Namespace):
+def _report(args: argparse.Namespace, rules: dict[Path, str]):
     """The workspace's collection, rendered and printed or written; and the file written
-    (None when printed)."""
+    (None when printed). ``rules``: the text of each ``--rules`` file (``_places_given``)."""
     from referee.engine.report.atomic import write_atomic, write_output
     from referee.engine.report.collect import NothingToReport, NotTrusted, collect
     from referee.engine.report.stdout import print_document
@@ -168,7 +173,7 @@ def _report(args: argparse.Namespace):
         warn(problem)  # names from the workspace: control characters are escaped
     target = _target(args)
     if target is None:
-        print_document(render(collection, args.format, args))
+        print_document(render(collection, args.format, args, rules))
         return collection, None
     # A path the user typed is theirs: a FIFO or /dev/stdout there is written
     # through. The default file in the workspace is replaced only if regular.
@@ -177,20 +182,21 @@ def _report(args: argparse.Namespace):
         if args.format == "html" and _a_page_with_files(target):
             _write_viewer(collection, target, write)
         else:
-            write(target, render(collection, args.format, args))
+            write(target, render(collection, args.format, args, rules))
     except OSError as exc:
         raise UsageError(f"cannot write {target}: {exc.strerror or exc}; give another place with -o") from None
     return collection, target
 
 
-def render(collection, fmt: str, args: argparse.Namespace | None = None) -> str:
+def render(collection, fmt: str, args: argparse.Namespace | None = None, rules: dict[Path, str] | None = None) -> str:
     """The text of ``collection`` in format ``fmt`` (one of ``FORMATS``); ``args``
-    give the github format its root, rules files and source folders."""
+    give the github format its root and source folders, ``rules`` the text of each
+    rules file named."""
     if fmt == "github":
         from referee.engine.report.github import render_github
         from referee.engine.report.places import Places
 
-        places = Places.of(args.root, args.rules, args.sources) if args is not None else None
+        places = Places.of(args.root, rules or {}, args.sources) if args is not None else None
         return render_github(collection, places)
     if fmt == "html":
         from referee.engine.report.html import render_html as renderer

@@ -23,7 +23,8 @@ import hashlib
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Sequence
+from types import MappingProxyType
+from typing import Mapping, Sequence
 
 from referee.engine.report.collect import GradedRun
 from referee.engine.report.models import Expectation
@@ -38,21 +39,14 @@ class Places:
     digests: dict[Path, str | None] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def of(cls, root: Path, rules_files: Sequence[Path] = (), source_dirs: Sequence[Path] = ()) -> Places:
-        """Places from ``root``; each rules file is known by the name and digest
-        ``referee grade`` records for it."""
-        from referee.dsl.named_file import read_named_text
+    def of(cls, root: Path, rules: Mapping[Path, str] = MappingProxyType({}),
+           source_dirs: Sequence[Path] = ()) -> Places:
+        """Places from ``root``; each rules file (its path and its text, read as grade
+        reads it, by the one caller that refuses one it cannot read) is known by the
+        name and digest ``referee grade`` records for it."""
         from referee.engine.decision.provenance import rules_name
 
-        named = {}
-        for path in rules_files:
-            try:
-                # As grade reads it (line endings kept, UTF-16 decoded), so the digest is
-                # the one rules_location records; a FIFO is refused, never waited on.
-                text = read_named_text(path)
-            except (OSError, UnicodeDecodeError):
-                continue  # a rules file that cannot be read cannot be pointed at
-            named[rules_name(str(path), text)] = path
+        named = {rules_name(str(path), text): path for path, text in rules.items()}
         return cls(root, named, tuple(source_dirs))
 
     def of_item(self, run: GradedRun, item: Expectation) -> tuple[str | None, int | None]:
