@@ -126,3 +126,30 @@ def test_aggregate_never_replaces_the_blessed_benchmark_it_diffs_against(tmp_pat
     kept = tmp_path / "blessed.json"
     shutil.copy(blessed, kept)
     assert main(["aggregate", str(ws), "--against", str(kept), "--fail-on-regression"]) == 3
+
+
+def test_the_four_refusals_of_a_folder_word_for_word(tmp_path):
+    # named_folder and folder_of_file share how a folder is judged; each keeps its words
+    from referee.engine.report.folders import folder_of_file, named_folder
+    from referee.engine.usage import UsageError
+
+    (tmp_path / "taken").write_text("", encoding="utf-8")
+    missing, taken = tmp_path / "typo", tmp_path / "taken"
+    said = []
+    for check in (lambda: named_folder(missing, "--out"), lambda: named_folder(taken, "--out"),
+                  lambda: folder_of_file(missing / "r.md", "-o"), lambda: folder_of_file(taken / "r.md", "-o")):
+        with pytest.raises(UsageError) as refused:
+            check()
+        said.append(str(refused.value))
+    assert said == [
+        f"{missing} does not exist: --out names a folder that must be there already (referee creates none, so a "
+        "mistyped path writes nothing); create it first, or give another place with --out (nothing was done)",
+        f"{taken} is not a folder: --out names the folder to write into; give a folder with --out (nothing was "
+        "done)",
+        f"{missing} does not exist, so {missing / 'r.md'} cannot be written there: -o writes into a folder that "
+        "must be there already (referee creates none, so a mistyped path writes nothing); create it first, or "
+        "give another place with -o (nothing was done)",
+        f"{taken} is not a folder, so {taken / 'r.md'} cannot be written there; give another place with -o "
+        "(nothing was done)",
+    ]
+    assert named_folder(tmp_path, "--out") == tmp_path and folder_of_file(tmp_path / "r.md", "-o") == tmp_path / "r.md"
