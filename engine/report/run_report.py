@@ -181,7 +181,12 @@ def _parsed(data: bytes, name: str) -> dict[str, Any] | Unread:
         document = json.loads(text)
     except json.JSONDecodeError as exc:  # where, in the file's own terms
         return Unread("bad-json", f"{exc.msg}, line {exc.lineno} column {exc.colno}")
-    except (ValueError, RecursionError):  # a number of thousands of digits
+    except RecursionError:
+        # Within MAX_JSON_DEPTH levels (checked above), deeper than the interpreter's
+        # stack left at this call: a caller deep in its own calls, or a recursion limit
+        # set low by a program that embeds referee. It is no number.
+        return Unread("bad-json", "nested too deeply to read (the interpreter's stack ran out)")
+    except ValueError:  # a number of more digits than int() converts (sys.get_int_max_str_digits)
         return Unread("bad-json", "a number too long to read")
     if not isinstance(document, dict):
         return Unread("not-an-object", "not a JSON object")

@@ -136,3 +136,20 @@ def test_the_response_the_grader_was_shown_is_in_the_digest(tmp_path):
 class _At:
     def __init__(self, path: Path) -> None:
         self.path = path
+
+
+def test_a_number_too_long_and_a_stack_run_out_are_each_said_as_what_they_are(tmp_path, monkeypatch):
+    # A RecursionError of the decoder (within the depth checked first, the stack left at
+    # the call ran out) was said to be "a number too long to read".
+    from referee.engine.report import run_report
+
+    digits = '{"grader": {"name": "referee"}, "n": ' + "7" * 5000 + "}"
+    (tmp_path / "grading.json").write_text(digits, encoding="utf-8")
+    assert read_report(tmp_path) == Unread("bad-json", "a number too long to read")
+
+    def stack_ran_out(text):
+        raise RecursionError("maximum recursion depth exceeded while decoding a JSON object")
+
+    (tmp_path / "grading.json").write_text('{"grader": {"name": "referee"}}', encoding="utf-8")
+    monkeypatch.setattr(run_report.json, "loads", stack_ran_out)
+    assert read_report(tmp_path) == Unread("bad-json", "nested too deeply to read (the interpreter's stack ran out)")
