@@ -126,6 +126,7 @@ def main() -> None:
         paths = make_workspace(root / "ws", args.runs)
         skill = root / "skills" / "record-skill"
         skill.mkdir(parents=True)
+        (root / "out").mkdir()  # --output names a folder that must be there already
         loads = min(time_loads(paths) for _ in range(args.repeat))
         results = [time_aggregate(root / "ws", root / "out", skill) for _ in range(args.repeat)]
         best = min(t for t, _ in results)
