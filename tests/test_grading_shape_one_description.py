@@ -139,3 +139,16 @@ def test_aggregate_names_what_stands_in_grading_jsons_place_as_report_does(tmp_p
     assert [(u.path, u.reason) for u in unusable] == [(RUN, f"grading.json is {said}; grade the run again")]
     problems = reporting.collect(workspace, with_benchmark=False).problems
     assert f"ws/{RUN}/grading.json: {said}; grade the run again (left out)" in problems
+
+
+def test_carry_overs_copy_of_judged_by_is_the_models():
+    # A plain grade reads judged_by back without loading the models (carry._IDENTITY):
+    # that copy must stay the model's
+    from referee.engine.decision.shape import Either
+    from referee.engine.report.carry import _IDENTITY
+
+    (judged_by, null) = grading_shape("report")["expectations"][0]["judged_by?"].shapes
+    assert isinstance(grading_shape("report")["expectations"][0]["judged_by?"], Either) and null is type(None)
+    assert list(_IDENTITY) == [name.rstrip("?") for name in judged_by]
+    assert list(_IDENTITY.values()) == [kinds if isinstance(kinds, tuple) else (kinds,)
+                                        for kinds in judged_by.values()]

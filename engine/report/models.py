@@ -6,6 +6,10 @@ so reordering fields changes every report: do it only on purpose, and regenerate
 skill-creator's aggregator and viewer read (``expectations[].text/passed/evidence``,
 ``summary.*``, ``timing``, ``execution_metrics``, ``user_notes_summary``); the rest
 are referee's additions, which those consumers ignore.
+
+These models are also what every reader of a written report checks it against
+(``engine.decision.shape``, through ``engine.report.model_shape``): a field changed
+here is read back as it is written.
 """
 
 from __future__ import annotations
