@@ -11,7 +11,7 @@ whose name ends in ``?`` may be absent), ``[shape]`` for a list of such items,
 ``MapOf`` for an object of any names, ``OneOf`` for the values a field may hold, or
 ``Either`` for shapes a field may take.
 
-grading.json's shape is its model's (``engine.report.models``), derived there by
+grading.json's shape is its model's (``engine.report.models``), derived from it by
 ``engine.report.model_shape``, so the model alone says what the file holds: each
 reader names only the fields it reads (``READS``) and every reader judges a field
 alike, in the same words.
@@ -87,6 +87,7 @@ def grading_shape(reader: str) -> Any:
     return shape_of(GradingReport, READS[reader])
 
 
+# benchmark.json has no model (aggregate writes it as plain data): its shape is written here.
 BENCHMARK_SHAPE = {
     "metadata": {"grader?": OPTIONAL_OBJECT},
     "runs": [{"eval_id": NAME, "configuration": str,
