@@ -25,6 +25,7 @@ its calls cannot be decided (``Run.no_record``), never a pass on nothing.
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
@@ -251,6 +252,21 @@ def changed_response(found: TextFile, digests: dict[str, str], base: str) -> Tex
     message = ("not the text the import wrote (see its view-changed warning): the reply the source holds is "
                "unknown, so the response cannot be used")
     return replace(found, problems=found.problems + (Problem("unreadable", changed.path, message),))
+
+
+_EMPTY = hashlib.sha256(b"").hexdigest()
+
+
+def gone_response(digests: Mapping[str, str], base: str) -> TextFile | None:
+    """The response an import wrote with words in it (its source map records their
+    SHA-256), when no response is found in its place: removed or emptied since, so the
+    reply the source holds is unknown, never a run with no response, over which
+    'not response contains "x"' passed. None when the import wrote none, or an empty one."""
+    if digests.get(RESPONSE, _EMPTY) == _EMPTY:
+        return None
+    message = ("the import wrote the run's reply here, and it is gone or empty now: the reply the source holds is "
+               "unknown, so the response cannot be used; import the source again")
+    return TextFile(RESPONSE, None, 0, (Problem("unreadable", join_report(base, RESPONSE), message),))
 
 
 def imported_json(found: JsonFile, unread: Mapping[str, Mapping[int, tuple[str, ...]]], report: str) -> JsonFile:

@@ -1,0 +1,52 @@
+"""An imported run whose response.md is gone (removed, or emptied, since the import
+wrote the real session's reply there) has an unknown response: a check on it is an
+ERROR, never a run with no response over which 'not response contains' passed. A run
+whose import wrote no reply (an empty response.md) is read as before."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+from referee.engine.cli import main
+from referee.engine.run.workspace import discover
+from referee.engine.evaluate import evaluate
+from referee.engine.grade import RulesSource
+
+REAL = Path(__file__).parent / "fixtures" / "real" / "claude-code" / "hello-world-script" / "transcript.jsonl"
+RULES = 'eval "transcript"\nexpect 1: not response contains "zzz"\n'
+
+
+def _outcome(workspace: Path) -> str:
+    program = RulesSource((("r.rules", RULES),)).compile()
+    run = discover(workspace).runs[0]
+    return evaluate(program.for_run(run.id, run.metadata), run)[0].outcome.value
+
+
+def _imported(tmp_path: Path) -> tuple[Path, Path]:
+    assert main(["import", "claude-code", str(REAL), "--out", str(tmp_path / "ws")]) == 0
+    return tmp_path / "ws", tmp_path / "ws" / "transcript" / "outputs" / "response.md"
+
+
+def test_a_response_removed_after_the_import_is_unknown(tmp_path):
+    workspace, response = _imported(tmp_path)
+    assert _outcome(workspace) == "pass"
+    response.unlink()
+    assert _outcome(workspace) == "error"
+
+
+def test_a_response_emptied_after_the_import_is_unknown(tmp_path):
+    workspace, response = _imported(tmp_path)
+    response.write_text("", encoding="utf-8")
+    assert _outcome(workspace) == "error"
+
+
+def test_a_run_imported_with_no_reply_is_read_as_before(tmp_path):
+    workspace, response = _imported(tmp_path)
+    response.write_text("", encoding="utf-8")
+    source_map = workspace / "transcript" / "source_map.json"
+    recorded = json.loads(source_map.read_text(encoding="utf-8"))
+    recorded["sha256"]["outputs/response.md"] = hashlib.sha256(b"").hexdigest()  # as an import of no reply writes it
+    source_map.write_text(json.dumps(recorded), encoding="utf-8")
+    assert _outcome(workspace) == "pass"
