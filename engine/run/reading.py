@@ -269,6 +269,22 @@ def gone_response(digests: Mapping[str, str], base: str) -> TextFile | None:
     return TextFile(RESPONSE, None, 0, (Problem("unreadable", join_report(base, RESPONSE), message),))
 
 
+def changed_json(path: str, text: TextFile | None, digests: Mapping[str, str], base: str) -> JsonFile | None:
+    """A JSON file an import wrote (its source map records its SHA-256) as unusable
+    when it is gone or is not the text the import wrote (removed, edited, left short
+    since): read as it is, or as missing, a check on its figures passed on what is
+    left. None when it is the import's text, or the import wrote none (``text``: the
+    file as read, None when there is none)."""
+    written = digests.get(path)
+    if written is None or (text is not None and text.text is None):  # not written, or not read: said so there
+        return None
+    if text is not None and hashlib.sha256(text.text.encode("utf-8", "surrogatepass")).hexdigest() == written:
+        return None
+    how = "is gone now" if text is None else "has changed since (edited, or left short)"
+    message = f"the import wrote this file, and it {how}: its figures are unknown; import the source again"
+    return JsonFile(path, None, (Problem("unreadable", join_report(base, path), message),))
+
+
 def imported_json(found: JsonFile, unread: Mapping[str, Mapping[int, tuple[str, ...]]], report: str) -> JsonFile:
     """A JSON file an import wrote (metrics, timing), unusable where the import could
     not read the source's own (its source map's ``unread`` names it): written as

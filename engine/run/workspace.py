@@ -20,9 +20,9 @@ from referee.engine.run.identity import (  # noqa: F401
 )
 from referee.engine.run.kept_apart import KeptApart
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
-from referee.engine.run.reading import (NO_FILES, ResponseFiles, changed_response, gone_response, imported_json,
-                                        imported_response, json_object, log_answer, missing_response, no_record,
-                                        read_response, response_elsewhere, response_problems)
+from referee.engine.run.reading import (NO_FILES, ResponseFiles, changed_json, changed_response, gone_response,
+                                        imported_json, imported_response, json_object, log_answer, missing_response,
+                                        no_record, read_response, response_elsewhere, response_problems)
 from referee.engine.run.safeio import join_report, json_file, locate, other_name, read_text, safe_relative
 from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.user_notes import parse_user_notes
@@ -138,23 +138,26 @@ class Run:
 
     @cached_property
     def metrics(self) -> JsonFile | None:
-        return self._imported_json(json_file(self._text("outputs/metrics.json"), self._base))
+        return self._imported_json("outputs/metrics.json")
 
     @cached_property
     def timing(self) -> JsonFile | None:
         """``timing.json`` in the run dir (``outputs/timing.json`` as a fallback)."""
-        return self._imported_json(json_file(self._text("timing.json"), self._base)
-                                   or json_file(self._text("outputs/timing.json"), self._base))
+        return self._imported_json("timing.json", "outputs/timing.json")
 
-    def _imported_json(self, found: JsonFile | None) -> JsonFile | None:
-        """``found`` unusable where it is no JSON object, or where an import wrote it
-        without reading its source's file."""
+    def _imported_json(self, path: str, beside: str | None = None) -> JsonFile | None:
+        """The JSON file ``path`` (else ``beside``), unusable where it is no JSON
+        object, where an import wrote it without reading its source's file, or where it
+        is not what an import wrote there (``reading.changed_json``)."""
+        text, source_map = self._text(path), self.source_map[0]
+        changed = None if source_map is None else changed_json(path, text, source_map.digests, self._base)
+        if changed is not None:
+            return changed
+        found = json_file(text, self._base) or (json_file(self._text(beside), self._base) if beside else None)
         found = json_object(found, self._base)
-        if found is None:
-            return None
-        source_map = self.source_map[0]
-        return found if source_map is None else imported_json(found, source_map.unread,
-                                                               join_report(self._base, found.path))
+        if found is None or source_map is None:
+            return found
+        return imported_json(found, source_map.unread, join_report(self._base, found.path))
 
     @cached_property
     def user_notes(self) -> UserNotes:

@@ -246,6 +246,8 @@ def render_run(conversation: Conversation) -> RunFiles:
     for name in conversation.unread_files:  # the source's file could not be read: no value stands for it
         files[name] = _json_file(None)
         unread[name] = {1: ("text",)}
+    # metrics.json and timing.json too: one removed or changed since is found (``Run.metrics``)
+    digests.update(_digests(files, [name for name in (METRICS, TIMING) if name in files])[0])
     # A problem quotes the source (an id used twice, a role not read): its homes go too.
     scrubbed = {replace(p, message=scrub_homes(p.message)) for p in problems}
     found = tuple(sorted(scrubbed, key=lambda p: (p.path, p.line or 0, p.code, p.message)))

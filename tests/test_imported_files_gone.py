@@ -1,7 +1,9 @@
 """An imported run whose response.md is gone (removed, or emptied, since the import
 wrote the real session's reply there) has an unknown response: a check on it is an
 ERROR, never a run with no response over which 'not response contains' passed. A run
-whose import wrote no reply (an empty response.md) is read as before."""
+whose import wrote no reply (an empty response.md) is read as before. So for the
+metrics.json and timing.json an import wrote: removed or changed since, their figures
+are unknown; a source map written before it recorded theirs reads them as they are."""
 
 from __future__ import annotations
 
@@ -16,12 +18,14 @@ from referee.engine.grade import RulesSource
 
 REAL = Path(__file__).parent / "fixtures" / "real" / "claude-code" / "hello-world-script" / "transcript.jsonl"
 RULES = 'eval "transcript"\nexpect 1: not response contains "zzz"\n'
+FIGURES = ('eval "transcript"\nexpect 1: not (metrics.total_tool_calls > 100)\n'
+           'expect 2: not (timing.total_tokens > 100000000)\n')
 
 
-def _outcome(workspace: Path) -> str:
-    program = RulesSource((("r.rules", RULES),)).compile()
+def _outcome(workspace: Path, rules: str = RULES, which: int = 0) -> str:
+    program = RulesSource((("r.rules", rules),)).compile()
     run = discover(workspace).runs[0]
-    return evaluate(program.for_run(run.id, run.metadata), run)[0].outcome.value
+    return evaluate(program.for_run(run.id, run.metadata), run)[which].outcome.value
 
 
 def _imported(tmp_path: Path) -> tuple[Path, Path]:
@@ -50,3 +54,29 @@ def test_a_run_imported_with_no_reply_is_read_as_before(tmp_path):
     recorded["sha256"]["outputs/response.md"] = hashlib.sha256(b"").hexdigest()  # as an import of no reply writes it
     source_map.write_text(json.dumps(recorded), encoding="utf-8")
     assert _outcome(workspace) == "pass"
+
+
+def test_metrics_removed_after_the_import_are_unknown(tmp_path):
+    workspace, _ = _imported(tmp_path)
+    assert _outcome(workspace, FIGURES) == "pass"
+    (workspace / "transcript" / "outputs" / "metrics.json").unlink()
+    assert _outcome(workspace, FIGURES) == "error"
+
+
+def test_timing_changed_after_the_import_is_unknown(tmp_path):
+    workspace, _ = _imported(tmp_path)
+    timing = workspace / "transcript" / "timing.json"
+    figures = json.loads(timing.read_text(encoding="utf-8"))
+    timing.write_text(json.dumps({**figures, "total_tokens": 1}), encoding="utf-8")
+    assert _outcome(workspace, FIGURES, 1) == "error"
+
+
+def test_a_source_map_that_records_no_figures_reads_them_as_they_are(tmp_path):
+    workspace, _ = _imported(tmp_path)
+    source_map = workspace / "transcript" / "source_map.json"
+    recorded = json.loads(source_map.read_text(encoding="utf-8"))
+    for name in ("outputs/metrics.json", "timing.json"):
+        del recorded["sha256"][name]
+    source_map.write_text(json.dumps(recorded), encoding="utf-8")
+    (workspace / "transcript" / "outputs" / "metrics.json").unlink()
+    assert _outcome(workspace, FIGURES) == "pass"
