@@ -80,3 +80,18 @@ def test_a_source_map_that_records_no_figures_reads_them_as_they_are(tmp_path):
     source_map.write_text(json.dumps(recorded), encoding="utf-8")
     (workspace / "transcript" / "outputs" / "metrics.json").unlink()
     assert _outcome(workspace, FIGURES) == "pass"
+
+
+HARNESS = 'eval "transcript"\nexpect 1: no harness where .text contains "rm -rf"\n'
+
+
+def test_harness_text_of_a_transcript_gone_or_changed_is_unknown(tmp_path):
+    workspace, _ = _imported(tmp_path)
+    view = workspace / "transcript" / "outputs" / "transcript.md"
+    assert _outcome(workspace, HARNESS) == "pass"
+    text = view.read_text(encoding="utf-8")
+    assert "## [harness]" in text or "## Eval Prompt" in text
+    view.write_text(text.replace("## Eval Prompt", "## Notes"), encoding="utf-8")
+    assert _outcome(workspace, HARNESS) == "error"
+    view.unlink()
+    assert _outcome(workspace, HARNESS) == "error"

@@ -17,10 +17,12 @@ from typing import Callable
 from referee.engine.checks.access import call_val, note_val
 from referee.engine.checks.base import Context
 from referee.engine.checks.counted import counted_in_full
+from referee.engine.run.agents import view_changed
 from referee.engine.run.identity import METADATA
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, UNREADABLE
 from referee.engine.run.safeio import other_name, safe_relative, windows_name
 from referee.engine.run.safejson import parse_json
+from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import EvalError, Prov, Val, render
 
 
@@ -54,11 +56,16 @@ def _notes(ctx: Context) -> tuple[Val, ...]:
 
 def _harness(ctx: Context) -> tuple[Val, ...]:
     """Text the harness injected: ``## [harness] ...`` sections and ``## Eval Prompt``.
-    EvalError when the import skipped text that may be the harness's, so that ``no
-    harness where ...`` never passes on the turns it read without that one."""
+    EvalError when the import skipped text that may be the harness's, or the view it
+    wrote is not that text any more (``view-changed``), or the run has no transcript,
+    so that ``no harness where ...`` never passes on the turns it read without that one."""
     transcript = _readable_transcript(ctx)
+    if ctx.run.transcript_file is None:
+        raise EvalError("harness text cannot be checked: the run has no transcript, the only place it lies")
     source_map, _ = ctx.run.source_map
     missing = next((p for p in source_map.problems if p.code == HARNESS_MAY_BE_MISSING), None) if source_map else None
+    missing = missing or (None if source_map is None else view_changed(ctx.run.transcript_file, TRANSCRIPT,
+                                                                       source_map.digests, ctx.run.id.rel))
     if missing is not None:
         raise EvalError(f"the run's harness text may be incomplete ({missing.place}: {missing.message})")
     return tuple(note_val(note) for note in transcript.notes if note.kind == "harness")
