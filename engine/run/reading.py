@@ -276,11 +276,12 @@ def changed_json(path: str, text: TextFile | None, digests: Mapping[str, str], b
     left. None when it is the import's text, or the import wrote none (``text``: the
     file as read, None when there is none)."""
     written = digests.get(path)
-    if written is None or (text is not None and text.text is None):  # not written, or not read: said so there
+    body = None if text is None else text.text
+    if written is None or (text is not None and body is None):  # not written, or not read: said so there
         return None
-    if text is not None and hashlib.sha256(text.text.encode("utf-8", "surrogatepass")).hexdigest() == written:
+    if body is not None and hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest() == written:
         return None
-    how = "is gone now" if text is None else "has changed since (edited, or left short)"
+    how = "is gone now" if body is None else "has changed since (edited, or left short)"
     message = f"the import wrote this file, and it {how}: its figures are unknown; import the source again"
     return JsonFile(path, None, (Problem("unreadable", join_report(base, path), message),))
 
