@@ -12,7 +12,9 @@ the run ended, ``claude_stream``'s; this module puts a session together:
   ``<cwd>`` everywhere; a folder the session moved into keeps its part below it
   (``<cwd>/web``), and home folders elsewhere become ``<home>`` (``writer``).
 - The response is the last assistant text of the main agent, when no call came
-  with it or after it (``Reader.reply``).
+  with it or after it (``Reader.reply``). A session log that ends with the agent at
+  work (its last step a call, nothing after it that ends a turn) was cut short or
+  stopped: its calls and its response are unknown (``_left_at_work``).
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ from referee.engine.run.importers.claude_lines import session_records, skipped_l
 from referee.engine.run.importers.claude_records import Reader
 from referee.engine.run.importers.claude_subagents import attach, read_agent, side_key
 from referee.engine.run.importers.claude_unread import not_a_record
-from referee.engine.run.importers.record import Conversation, Origin, Text
+from referee.engine.run.importers import record as R
+from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines
 from referee.engine.run.importers.homes import WINDOWS_PATH
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
@@ -106,7 +109,8 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     end = results[-1] if results else None
     unfinished = (claude_stream.unfinished(main.name, stream, results, turn, values, problems)
                   or claude_stream.unanswered(main.name, reader, results, problems)
-                  or (None if stream else _unanswered_request(main.name, reader, problems)))
+                  or (None if stream else (_unanswered_request(main.name, reader, problems)
+                                           or _left_at_work(main.name, reader, problems))))
     response = _response(reader, main.name, skipped_lines(found_main), unfinished)
     if not response and unfinished is None and reader.entries:
         response = claude_stream.told_reply(main.name, end, problems)
@@ -159,6 +163,51 @@ def _unanswered_request(name: str, reader: Reader, problems: list[Problem]) -> i
     line, _ = reader.asked
     problems.append(Problem("no-reply", name, "the session ends with a request the agent did not answer: the words "
                             "before it (if any) answer an earlier turn, so the response is unknown", line))
+    problems.append(Problem(CALLS_MAY_BE_MISSING, name, "the session ends with a request the agent did not answer "
+                            "(the log cut short, or the agent stopped): calls made after this line are not in it, so "
+                            "no check over the run's calls can be decided", line))
+    return line
+
+
+# Harness text that may follow a call while the agent's turn goes on: what a hook or a
+# reminder added to the call's answer asks nothing and ends nothing.
+_BESIDE_CALLS = (R.HOOK, R.SYSTEM_REMINDER)
+
+
+def _beside_calls(entry: Call | Text) -> bool:
+    """Whether ``entry``, after a call, leaves the agent at work: a hook's or a reminder's
+    text, or the agent's thinking (a step towards its next words or call, never a reply)."""
+    return isinstance(entry, Text) and (entry.kind in _BESIDE_CALLS
+                                        or (entry.kind == "agent" and entry.title == "thinking"))
+
+
+def _left_at_work(name: str, reader: Reader, problems: list[Problem]) -> int | None:
+    """The last line of a session log whose main agent's last step is a call (answered
+    or not), with no words of the agent, no interrupt and no notice of the harness
+    after it (``_beside_calls`` do not count): the session ends with the agent at work,
+    since a call's answer always goes back to the agent. The log was cut short (a copy,
+    a crash) or the agent was stopped (a timeout, a turn limit), and nothing in it tells
+    which, so calls made after its last line may be missing, and a check that no such
+    call was made must not pass; the reply, if any, lies past the cut too, so the
+    response is unknown. A session log has no end record of its own (stream-json's
+    result records are ``claude_stream``'s), so a log cut where the agent had finished
+    a turn is read as finished. Only the main agent's steps count: a subagent's answer
+    goes back to its ``Task`` call, which is the main agent's."""
+    tail: list[Call | Text] = []  # the steps after the agent's last words, or after what ended its turn
+    for entry in reversed(reader.entries):
+        if not (isinstance(entry, Call) or _beside_calls(entry)):
+            break
+        tail.append(entry)
+    if not any(isinstance(entry, Call) for entry in tail):
+        return None
+    # parallel calls may be answered out of order: the last line read, not the last call's answer
+    line = max((entry.result_origin or entry.origin).line if isinstance(entry, Call) else entry.origin.line
+               for entry in tail)
+    problems.append(Problem(CALLS_MAY_BE_MISSING, name, "the session ends with the agent at work: its last step is "
+                            "a call, whose answer goes back to the agent, and no words of it follow (the log cut "
+                            "short, or the run stopped by a timeout or a turn limit: the log does not say which), so "
+                            "calls made after this line are not in it, no check over the run's calls can be decided, "
+                            "and the response is unknown", line))
     return line
 
 
@@ -173,7 +222,7 @@ def _response(reader: Reader, name: str, skipped: list[int], unfinished: int | N
     not finish (``unfinished``: the line that says so)."""
     if unfinished == claude_stream.NO_WORDS:
         return ()
-    reply = reader.reply()
+    reply = reader.reply(unknown=unfinished is not None)
     unread = [line for line in (reader.unread_reply(), reader.reply_cut()) if line is not None]
     after = [line for line in skipped if line > reader.last_said] + unread
     after += [unfinished] if unfinished is not None else []

@@ -210,13 +210,17 @@ class Reader(UserRecords):
             else:
                 self.unread(origin, "a block of a message Claude Code wrote", block)
 
-    def reply(self) -> list[Text]:
+    def reply(self, unknown: bool = False) -> list[Text]:
         """The agent's last words: the texts of its last message with text, unless
         that message made a call or a call came after it. Then the session stopped
-        while the agent was at work (cut off, out of turns): there is no reply, and
-        the narration of the call is none."""
+        while the agent was at work (cut off, out of turns, interrupted): there is no
+        reply, and the narration of the call is none. ``unknown``: the caller has
+        said why the response is unknown (the log cut short), so no word is said of
+        an empty one."""
         if not self.last_text or not (self.called_since or self.last_message.get("called")):
             return self.last_text
+        if unknown:
+            return []
         origin = self.last_text[-1].origin
         self.problems.append(Problem("no-reply", origin.source, "the session ends with the agent still at work "
                                      "(its last text came with a tool call, or one came after it): it has no "
