@@ -183,16 +183,16 @@ def _beside_calls(entry: Call | Text) -> bool:
 
 def _left_at_work(name: str, reader: Reader, problems: list[Problem]) -> int | None:
     """The last line of a session log whose main agent's last step is a call (answered
-    or not), with no words of the agent, no interrupt and no notice of the harness
-    after it (``_beside_calls`` do not count): the session ends with the agent at work,
-    since a call's answer always goes back to the agent. The log was cut short (a copy,
-    a crash) or the agent was stopped (a timeout, a turn limit), and nothing in it tells
-    which, so calls made after its last line may be missing, and a check that no such
-    call was made must not pass; the reply, if any, lies past the cut too, so the
-    response is unknown. A session log has no end record of its own (stream-json's
-    result records are ``claude_stream``'s), so a log cut where the agent had finished
-    a turn is read as finished. Only the main agent's steps count: a subagent's answer
-    goes back to its ``Task`` call, which is the main agent's."""
+    or not), with no words of the agent (read or not), no interrupt and no notice of
+    the harness after it (``_beside_calls`` do not count): the session ends with the
+    agent at work, since a call's answer always goes back to the agent. The log was cut
+    short (a copy, a crash) or the agent was stopped (a timeout, a turn limit), and
+    nothing in it tells which, so calls made after its last line may be missing, and a
+    check that no such call was made must not pass; the reply, if any, lies past the
+    cut too, so the response is unknown. A session log has no end record of its own
+    (stream-json's result records are ``claude_stream``'s), so a log cut where the agent
+    had finished a turn is read as finished. Only the main agent's steps count: a
+    subagent's answer goes back to its ``Task`` call, which is the main agent's."""
     tail: list[Call | Text] = []  # the steps after the agent's last words, or after what ended its turn
     for entry in reversed(reader.entries):
         if not (isinstance(entry, Call) or _beside_calls(entry)):
@@ -203,6 +203,8 @@ def _left_at_work(name: str, reader: Reader, problems: list[Problem]) -> int | N
     # parallel calls may be answered out of order: the last line read, not the last call's answer
     line = max((entry.result_origin or entry.origin).line if isinstance(entry, Call) else entry.origin.line
                for entry in tail)
+    if reader.words_unread_at is not None and reader.words_unread_at > line:
+        return None  # the agent said something after it, not read: its reply, unknown (``Reader.unread_reply``)
     problems.append(Problem(CALLS_MAY_BE_MISSING, name, "the session ends with the agent at work: its last step is "
                             "a call, whose answer goes back to the agent, and no words of it follow (the log cut "
                             "short, or the run stopped by a timeout or a turn limit: the log does not say which), so "
