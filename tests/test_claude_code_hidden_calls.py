@@ -1,7 +1,10 @@
 """A Claude Code session that holds a call referee does not read never lets a check
 over the run's calls pass: each session below holds a Bash call in a place the reader
 skips, and ``no calls to "Bash"`` is an ERROR on it, never a PASS. Every session also
-holds a Read call the reader reads, so the run has a record of calls."""
+holds a Read call the reader reads, so the run has a record of calls, and ends as a
+finished session does, with the agent's last words (``DONE``), unless a test is about
+how a session's end is read: one that ends with the agent at work leaves the calls
+unknown whatever it holds."""
 
 from __future__ import annotations
 
@@ -75,9 +78,15 @@ TWICE = {
 }
 
 
-def _grade(tmp_path: Path, lines: list[str], rules: str = RULES) -> list[list[str]]:
+DONE = ('{"type":"assistant","sessionId":"S1","uuid":"a_done","message":{"id":"m_done","role":"assistant",'
+        '"stop_reason":"end_turn","content":[{"type":"text","text":"Finished."}]}}')
+
+
+def _grade(tmp_path: Path, lines: list[str], rules: str = RULES, ended: bool = True) -> list[list[str]]:
+    """The outcomes of ``rules`` on the session of ``lines``, ended with ``DONE`` unless
+    ``ended`` is False (the session ends where ``lines`` do)."""
     source = tmp_path / "session.jsonl"
-    source.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    source.write_text("\n".join(lines + ([DONE] if ended else [])) + "\n", encoding="utf-8")
     return [[item["outcome"] for item in result.expectations]
             for result in referee.grade(rules, source, as_eval="1")]
 
@@ -95,13 +104,16 @@ def test_two_calls_of_one_message_are_two_calls(tmp_path: Path, lines: list[str]
 def test_words_of_a_message_that_ended_in_a_call_no_line_holds_are_no_known_reply(tmp_path: Path):
     # The real session cut after "Excellent research! ..." (stop_reason tool_use): what the
     # agent said after that call is not here, so a check on the response is an error; with
-    # the call on the message's next line, the session ends with the agent at work: no reply.
+    # the call on the message's next line, the session ends with the agent at work: its
+    # words are narration, never the reply, and the reply is past the cut, unknown too.
     said = ('{"type":"assistant","sessionId":"S1","uuid":"a1","message":{"id":"m1","role":"assistant",'
             '"stop_reason":"tool_use","content":[%s]}}')
     text = said % '{"type":"text","text":"Excellent research!"}'
     rules = 'eval 1\nexpect 1: not response contains "LGTM"\nexpect 2: response contains "Excellent"\n'
-    assert _grade(tmp_path, HEAD + [text], rules) == [["error", "error"]]
-    assert _grade(tmp_path, HEAD + [text, said % BASH], rules) == [["pass", "fail"]]
+    assert _grade(tmp_path, HEAD + [text], rules, ended=False) == [["error", "error"]]
+    assert _grade(tmp_path, HEAD + [text, said % BASH], rules, ended=False) == [["error", "error"]]
+    # its words said, the agent went on: they are no reply of a finished session either
+    assert _grade(tmp_path, HEAD + [text, said % BASH, _answer("ok")], rules) == [["pass", "fail"]]
 
 
 def test_a_block_repeated_on_another_line_of_a_split_message_is_one_call(tmp_path: Path):
@@ -183,7 +195,7 @@ def test_two_subagent_files_of_one_name_are_both_read(tmp_path: Path, capsys):
     _agent_file(tmp_path / "agent-X.jsonl", "X", "[" + BASH + "]")
     _agent_file(tmp_path / "other" / "agent-X.jsonl", "X", '[{"type":"tool_use","id":"y","name":"Grep","input":{}}]')
     source = tmp_path / "session.jsonl"
-    source.write_text("\n".join(HEAD + [_TASK, _DONE_BY_X]) + "\n", encoding="utf-8")
+    source.write_text("\n".join(HEAD + [_TASK, _DONE_BY_X, DONE]) + "\n", encoding="utf-8")
     rules = tmp_path / "r.rules"
     rules.write_text(RULES, encoding="utf-8")
     for given in ([source], [source, tmp_path / "other" / "agent-X.jsonl"]):
@@ -208,7 +220,7 @@ def test_the_response_is_the_whole_last_message_over_the_lines_it_is_split_over(
     second = ('{"type":"assistant","sessionId":"S1","uuid":"a2","message":{"id":"m9","role":"assistant","content":'
               '[{"type":"text","text":"PART-A"},{"type":"text","text":"PART-B"}],"stop_reason":"end_turn"}}')
     rules = 'eval 1\nexpect 1: response contains "PART-A"\nexpect 2: response contains "PART-B"\n'
-    assert _grade(tmp_path, HEAD + [first, second], rules) == [["pass", "pass"]]
+    assert _grade(tmp_path, HEAD + [first, second], rules, ended=False) == [["pass", "pass"]]
 
 
 def _answer(content: str, flag: str = "", call: str = "t_b") -> str:
@@ -235,6 +247,7 @@ def test_a_result_that_only_mentions_a_tool_use_error_is_a_success(tmp_path: Pat
 
 _SAYS = '{"type":"text","text":"Let me run the tests now."}'
 _CUT_OFF = 'eval 1\nexpect 1: response contains "Let me run"\nexpect 2: response contains "done"\n'
+_NO_EDIT = 'expect 3: no calls to "Edit"\n'
 
 
 @pytest.mark.parametrize("lines", [
@@ -242,19 +255,22 @@ _CUT_OFF = 'eval 1\nexpect 1: response contains "Let me run"\nexpect 2: response
     [_assistant("[" + _SAYS + "]"), _assistant("[" + _SAYS + "," + BASH + "]"), _answer("ok")],  # split message
     [_assistant("[" + _SAYS + "]"), _assistant("[" + BASH + "]", "m2"), _answer("ok")],  # a call after the text
 ], ids=["one-line", "split-message", "call-after"])
-def test_a_session_that_ends_with_the_agent_at_work_has_no_reply(tmp_path: Path, lines: list[str]):
-    """A session cut off (or out of turns) after a call has no reply: the text said
-    with the call, or before it, is narration, not the response."""
-    assert _grade(tmp_path, HEAD + lines, _CUT_OFF) == [["fail", "fail"]]
+def test_a_session_that_ends_with_the_agent_at_work_has_no_known_reply_nor_known_calls(tmp_path: Path,
+                                                                                       lines: list[str]):
+    """A session cut off (or stopped: a timeout, a turn limit) after a call has no
+    known reply: the text said with the call, or before it, is narration, never the
+    response, and the reply, if any, lies past the end of the log; so do the calls
+    made after it, so ``no calls to "Edit"`` is an ERROR, never a pass."""
+    assert _grade(tmp_path, HEAD + lines, _CUT_OFF + _NO_EDIT, ended=False) == [["error", "error", "error"]]
     reply = _assistant('[{"type":"text","text":"All done."}]', "m3")
-    assert _grade(tmp_path, HEAD + lines + [reply], _CUT_OFF) == [["fail", "pass"]]
+    assert _grade(tmp_path, HEAD + lines + [reply], _CUT_OFF + _NO_EDIT, ended=False) == [["fail", "pass", "pass"]]
 
 
 def test_a_reply_after_a_server_run_search_in_one_message_is_the_response(tmp_path: Path):
     """A call a server ran within the message (web search) does not end the turn."""
     search = ('{"type":"server_tool_use","id":"s1","name":"web_search","input":{}},{"type":"web_search_tool_result",'
               '"tool_use_id":"s1","content":[]},{"type":"text","text":"All done."}')
-    assert _grade(tmp_path, HEAD + [_assistant("[" + search + "]")], _CUT_OFF) == [["fail", "pass"]]
+    assert _grade(tmp_path, HEAD + [_assistant("[" + search + "]")], _CUT_OFF, ended=False) == [["fail", "pass"]]
 
 
 def test_a_subagent_transcript_short_of_the_calls_its_progress_shows_leaves_the_calls_unknown(tmp_path: Path):
@@ -285,4 +301,4 @@ def test_a_session_cut_while_writing_its_last_words_has_no_known_response(tmp_pa
 
 def test_a_line_not_read_before_the_last_words_leaves_the_response_as_it_is(tmp_path: Path):
     rules = 'eval 1\nexpect 1: not response contains "secret"\nexpect 2: response contains "Working"\n'
-    assert _grade(tmp_path, HEAD + ["{not json", _TOLD], rules) == [["pass", "pass"]]
+    assert _grade(tmp_path, HEAD + ["{not json", _TOLD], rules, ended=False) == [["pass", "pass"]]

@@ -1,7 +1,9 @@
 """A Claude Code session log that ends with a request the agent never answered (the
 user asked again, and the file ends there: the session was cut, the agent's answer was
 never written) has no known reply: the words before it answer an earlier turn, so a
-check on the response is an ERROR (``no-reply``), never a pass on them. What Claude
+check on the response is an ERROR (``no-reply``), never a pass on them, and so is a
+check over the calls (``calls-may-be-missing``): those it made answering it are past the
+end of the log, as when the log ends with the agent at work. What Claude
 Code writes after the last reply that asks the agent nothing (a built-in command such
 as ``/exit`` and what it printed, meta records, summaries, hook feedback, an interrupt)
 leaves the reply as it was; a Stop hook that refused to let the agent stop ("Stop hook
@@ -44,6 +46,7 @@ def test_a_last_request_never_answered_leaves_the_response_unknown(tmp_path):
     outcomes, problems = _graded(tmp_path, FIRST + [_user("u2", "a1", "Now roll it back")])
     assert outcomes == ["error", "error"]
     assert any("no-reply" in p and "session.jsonl:3" in p for p in problems)
+    assert any("calls-may-be-missing" in p and "session.jsonl:3" in p for p in problems)
 
 
 def test_a_request_in_parts_never_answered_leaves_the_response_unknown(tmp_path):
@@ -102,11 +105,20 @@ def test_a_request_answered_is_read_as_before(tmp_path):
     assert not any("no-reply" in p for p in problems)
 
 
-def test_a_request_answered_with_work_alone_has_no_reply_as_before(tmp_path):
+def test_a_request_answered_with_work_alone_leaves_the_response_and_the_calls_unknown(tmp_path):
+    # The agent took the turn with a call, and the log ends at its answer: the agent is
+    # at work, so "Deployed." answers an earlier turn (never the reply), and the reply
+    # and the calls made after the answer are past the end of the log.
     call = _said("a2", "u2", [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "git revert"}}])
     answer = _user("r2", "a2", [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}])
-    outcomes, problems = _graded(tmp_path, FIRST + [_user("u2", "a1", "Now roll it back"), call, answer])
-    assert outcomes == ["fail", "pass"]
+    records = FIRST + [_user("u2", "a1", "Now roll it back"), call, answer]
+    outcomes, problems = _graded(tmp_path, records)
+    assert outcomes == ["error", "error"]
+    assert any("calls-may-be-missing" in p and "session.jsonl:5" in p for p in problems)
+    assert not any("no-reply" in p for p in problems)  # nothing says the response is empty
+    said = _said("a3", "r2", [{"type": "text", "text": "The fix is rolled back."}])
+    outcomes, problems = _graded(tmp_path, records + [said])
+    assert outcomes == ["fail", "fail"]  # its answer to the last turn is the reply
 
 
 def test_a_stop_hook_that_sent_the_agent_back_to_work_leaves_the_response_unknown(tmp_path):

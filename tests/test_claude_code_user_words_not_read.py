@@ -6,7 +6,8 @@ object, a queued prompt given as parts) was dropped without a word: ``no harness
 where ...`` passed on the turns read around it, and the reply before it was taken for
 the answer to it. Such a turn now says ``harness-may-be-missing`` (every check over
 the harness text is an ERROR) and is a request the agent has not answered when
-nothing of the agent follows it (the response is unknown)."""
+nothing of the agent follows it (the response is unknown, and so are the calls it made
+answering it, past the end of the log)."""
 
 from __future__ import annotations
 
@@ -59,7 +60,7 @@ def _grade(tmp_path: Path, records: list[dict]) -> tuple[list[str], list[str]]:
 @pytest.mark.parametrize("turn", TURNS.values(), ids=TURNS.keys())
 def test_a_last_turn_not_read_leaves_the_harness_text_and_the_response_unknown(tmp_path: Path, turn: dict):
     outcomes, problems = _grade(tmp_path, BASE + [turn])
-    assert outcomes == ["error", "error", "pass"]
+    assert outcomes == ["error", "error", "error"]
     assert any("harness-may-be-missing" in p and "session.jsonl:3" in p for p in problems)
 
 

@@ -23,6 +23,9 @@ def _session(tmp_path: Path, paths: list[str], cwd: str = CWD) -> Path:
                     {"type": "user", "sessionId": "s", "uuid": f"r{n}", "cwd": cwd,
                      "message": {"role": "user", "content": [{"type": "tool_result", "tool_use_id": f"c{n}",
                                                               "content": f"wrote {path}"}]}}]
+    # ended as a finished session is, with the agent's last words (else its calls are unknown)
+    records.append({"type": "assistant", "sessionId": "s", "uuid": "done", "cwd": cwd, "message": {
+        "id": "m-done", "role": "assistant", "stop_reason": "end_turn", "content": [{"type": "text", "text": "Done."}]}})
     source = tmp_path / "s.jsonl"
     source.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
     return source

@@ -36,7 +36,10 @@ SESSION = ['{"type":"user","sessionId":"S1","uuid":"u0","message":{"role":"user"
            '{"type":"assistant","sessionId":"S1","uuid":"a0","message":{"id":"m0","role":"assistant","content":'
            '[{"type":"tool_use","id":"toolu_1","name":"Read","input":{}}]%s}}',
            '{"type":"user","sessionId":"S1","uuid":"r0","message":{"role":"user","content":'
-           '[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]}}']
+           '[{"type":"tool_result","tool_use_id":"toolu_1","content":"ok"}]}}',
+           # the agent's last words: a session that ends at a call's answer leaves the calls unknown
+           '{"type":"assistant","sessionId":"S1","uuid":"a1","message":{"id":"m1","role":"assistant",'
+           '"stop_reason":"end_turn","content":[{"type":"text","text":"Fixed."}]}}']
 EDITING = ',"context_management":{"applied_edits":[{"type":"clear_tool_uses_20250919","cleared_tool_uses":3}]}'
 CLAUDE = {
     "attachment": ['{"type":"attachment","sessionId":"S1","uuid":"t1","cwd":"/w/voice_call_bot","attachment":'
@@ -61,13 +64,13 @@ def test_an_openai_log_that_mentions_calls_is_graded_as_it_is(tmp_path: Path, do
 @pytest.mark.parametrize("lines", CLAUDE.values(), ids=CLAUDE.keys())
 def test_a_claude_code_record_that_mentions_calls_is_graded_as_it_is(tmp_path: Path, lines: list[str]):
     source = tmp_path / "session.jsonl"
-    source.write_text("\n".join([SESSION[0], SESSION[1] % "", SESSION[2], *lines]) + "\n", encoding="utf-8")
+    source.write_text("\n".join([SESSION[0], SESSION[1] % "", *SESSION[2:], *lines]) + "\n", encoding="utf-8")
     assert _outcomes(source) == ["pass", "pass"]
 
 
 def test_context_editing_on_a_message_is_no_call(tmp_path: Path):
     source = tmp_path / "session.jsonl"
-    source.write_text("\n".join([SESSION[0], SESSION[1] % EDITING, SESSION[2]]) + "\n", encoding="utf-8")
+    source.write_text("\n".join([SESSION[0], SESSION[1] % EDITING, *SESSION[2:]]) + "\n", encoding="utf-8")
     assert _outcomes(source) == ["pass", "pass"]
 
 
@@ -75,7 +78,7 @@ def test_a_compaction_that_replays_the_session_s_calls_hides_none(tmp_path: Path
     """Claude Code's compaction writes a subagent file that no Task started and that
     replays the session's own calls (the same tool_use ids): they are not calls missing."""
     source = tmp_path / "s1.jsonl"
-    source.write_text("\n".join([SESSION[0], SESSION[1] % "", SESSION[2]]) + "\n", encoding="utf-8")
+    source.write_text("\n".join([SESSION[0], SESSION[1] % "", *SESSION[2:]]) + "\n", encoding="utf-8")
     replay = tmp_path / "s1" / "subagents" / "agent-acompact-1.jsonl"
     replay.parent.mkdir(parents=True)
     replay.write_text("\n".join(line.replace('"sessionId":"S1"', '"sessionId":"S1","isSidechain":true,'
@@ -88,7 +91,7 @@ def test_the_records_claude_code_2_writes_besides_messages_are_known(tmp_path: P
     records = [f'{{"type":"{kind}","sessionId":"S1","value":"x"}}'
                for kind in ("permission-mode", "atis-latch", "ai-title", "cost-state", "bridge-session")]
     source = tmp_path / "session.jsonl"
-    source.write_text("\n".join([SESSION[0], SESSION[1] % "", SESSION[2], *records]) + "\n", encoding="utf-8")
+    source.write_text("\n".join([SESSION[0], SESSION[1] % "", *SESSION[2:], *records]) + "\n", encoding="utf-8")
     (result,) = referee.grade(RULES, source, as_eval="1")
     assert "unknown-record" not in result.grading_json
 

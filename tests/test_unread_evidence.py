@@ -207,7 +207,13 @@ def test_a_claude_code_record_that_is_not_utf8_leaves_its_call_unsure(tmp_path: 
     records = [{"type": "user", "sessionId": "s", "uuid": "u", "message": {"role": "user", "content": "write it"}},
                {"type": "assistant", "sessionId": "s", "uuid": "a", "message": {"id": "m", "role": "assistant", "content": [
                    {"type": "tool_use", "id": "t1", "name": "Write", "input": _ARGS},
-                   {"type": "tool_use", "id": "t2", "name": "Read", "input": {}}]}}]
+                   {"type": "tool_use", "id": "t2", "name": "Read", "input": {}}]}},
+               {"type": "user", "sessionId": "s", "uuid": "r", "message": {"role": "user", "content": [
+                   {"type": "tool_result", "tool_use_id": "t1", "content": "ok"},
+                   {"type": "tool_result", "tool_use_id": "t2", "content": "ok"}]}},
+               # the agent's last words: a session that ends at a call's answer leaves the calls unknown
+               {"type": "assistant", "sessionId": "s", "uuid": "d", "message": {
+                   "id": "d", "role": "assistant", "stop_reason": "end_turn", "content": [{"type": "text", "text": "Done."}]}}]
     text = "\n".join(json.dumps(r, ensure_ascii=False) for r in records) + "\n"
     assert _imported_outcomes(tmp_path, "session.jsonl", text.encode("utf-8")) == [["fail", "pass"]]
     assert _imported_outcomes(tmp_path, "session.jsonl", _latin1(text)) == [["error", "pass"]]

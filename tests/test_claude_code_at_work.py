@@ -1,0 +1,186 @@
+"""A Claude Code session log that ends with the agent at work (its last step a call,
+answered or not, and nothing after it that ends a turn) was cut short or stopped (a
+timeout, a turn limit): a call's answer always goes back to the agent, so the calls
+made after the log's last line and the agent's reply are not in it. Every check over
+the calls is an ERROR (``calls-may-be-missing``), and so is every check on the
+response, never a pass on the calls read or on an empty reply. A session that the
+user interrupted, or whose last call Claude Code followed with a notice written in the
+model's place (an API error), ended there: it is read as it is. A stream-json run says
+how it ended in its result record, and a subagent's answer goes back to its Task call:
+neither is read so."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import referee
+from referee.engine.run.importers import conversations
+
+REAL = Path(__file__).parent / "fixtures" / "real" / "claude-code" / "coverage-test-fix" / "transcript.jsonl"
+# Negative checks the whole real run fails: five Bash calls, three Edits, the last Bash
+# call an error, and a reply about .gitignore.
+NEGATIVE = ['count(calls to "Bash") <= 1', 'no calls to "Edit"', "no calls with status error",
+            'not response contains "gitignore"']
+
+
+def _outcomes(source: Path, checks: list[str]) -> tuple[list[str], list[str]]:
+    rules = "eval 1\n" + "".join(f"expect: {check}\n" for check in checks)
+    (result,) = referee.grade(rules, source, as_eval="1")
+    return [item["outcome"] for item in result.expectations], result.grading["problems"]
+
+
+def _at_work(record: dict) -> bool:
+    """Whether the real log, cut after ``record``, ends with the agent at work: the
+    record is a call of the agent, or a call's answer."""
+    content = record.get("message", {}).get("content")
+    kinds = {part.get("type") for part in content if isinstance(part, dict)} if isinstance(content, list) else set()
+    return "tool_use" in kinds or "tool_result" in kinds
+
+
+CUTS = [n for n, line in enumerate(REAL.read_text(encoding="utf-8").splitlines(), start=1)
+        if _at_work(json.loads(line))]
+
+
+def test_the_real_session_cut_where_the_agent_is_at_work_never_passes_a_check_the_run_fails(tmp_path: Path):
+    # Cut after line 19 (the answer to its first Bash call), the session passed
+    # count(calls to "Bash") <= 1: the run made four more Bash calls after the cut.
+    lines = REAL.read_bytes().splitlines(keepends=True)
+    assert len(CUTS) == 26 and 19 in CUTS
+    for n in CUTS:
+        source = tmp_path / str(n) / "transcript.jsonl"
+        source.parent.mkdir()
+        source.write_bytes(b"".join(lines[:n]))
+        outcomes, problems = _outcomes(source, NEGATIVE)
+        assert outcomes == ["error"] * len(NEGATIVE), (n, outcomes)
+        assert any(p.startswith(f"transcript.jsonl:{n}: ") and "calls-may-be-missing" in p for p in problems), n
+
+
+def test_the_whole_real_session_grades_as_its_rules_say(tmp_path: Path):
+    outcomes, problems = _outcomes(REAL, NEGATIVE + ['count(calls to "Bash") == 5', 'response contains "gitignore"'])
+    assert outcomes == ["fail", "fail", "fail", "fail", "pass", "pass"]
+    assert not any("calls-may-be-missing" in p or "no-reply" in p for p in problems)
+
+
+# --- sessions built by hand --------------------------------------------------------------------
+
+CHECKS = ['no calls to "Edit"', 'count(calls to "Bash") == 1', 'not response contains "check"', "response is empty"]
+
+
+def _record(kind: str, uuid: str, content, **more) -> dict:
+    message = {"role": kind, "content": content}
+    if kind == "assistant":
+        message.update(id=f"m-{uuid}", model="claude-opus-4-5-20251101", stop_reason=more.pop("stop", "tool_use"))
+    return {"type": kind, "sessionId": "S1", "uuid": uuid, "cwd": "/w", "message": message, **more}
+
+
+PROMPT = _record("user", "u0", "Check the build")
+CALL = _record("assistant", "a1", [{"type": "text", "text": "Let me check."},
+                                   {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "make"}}])
+ANSWER = _record("user", "r1", [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}])
+
+
+def _session(tmp_path: Path, *records: dict) -> Path:
+    source = tmp_path / "s.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return source
+
+
+@pytest.mark.parametrize("records", [[PROMPT, CALL], [PROMPT, CALL, ANSWER]], ids=["call-pending", "call-answered"])
+def test_a_session_that_ends_at_a_call_leaves_its_calls_and_its_response_unknown(tmp_path: Path, records):
+    outcomes, problems = _outcomes(_session(tmp_path, *records), CHECKS)
+    assert outcomes == ["error"] * 4
+    line = len(records)
+    assert any(p.startswith(f"s.jsonl:{line}: ") and "calls-may-be-missing" in p and "agent at work" in p
+               for p in problems)
+    assert not any("no-reply" in p for p in problems)  # the response is unknown, not said empty
+
+
+def test_a_finished_session_is_read_as_it_is(tmp_path: Path):
+    done = _record("assistant", "a2", [{"type": "text", "text": "The build passes."}], stop="end_turn")
+    outcomes, problems = _outcomes(_session(tmp_path, PROMPT, CALL, ANSWER, done), CHECKS)
+    assert outcomes == ["pass", "pass", "pass", "fail"]
+    assert not any("calls-may-be-missing" in p for p in problems)
+
+
+def test_an_interrupted_session_ended_there(tmp_path: Path):
+    """The user stopped the agent at its call: it ended, with no reply (the words said
+    with the call are narration), and the calls read are all it made."""
+    refused = _record("user", "r1", [{"type": "tool_result", "tool_use_id": "t1", "is_error": True, "content":
+                                      "The user doesn't want to proceed with this tool use. The tool use was rejected."}])
+    stop = _record("user", "i1", [{"type": "text", "text": "[Request interrupted by user for tool use]"}])
+    outcomes, problems = _outcomes(_session(tmp_path, PROMPT, CALL, refused, stop), CHECKS)
+    assert outcomes == ["pass", "pass", "pass", "pass"]
+    assert not any("calls-may-be-missing" in p for p in problems)
+
+
+def test_a_session_whose_last_call_is_followed_by_an_api_error_ended_there(tmp_path: Path):
+    """Claude Code wrote the API error in the model's place (model ``<synthetic>``) and
+    the turn ended: harness text, no reply, and the calls read are all there are."""
+    error = _record("assistant", "e1", [{"type": "text", "text": "API Error: 529 Overloaded"}], stop="stop_sequence",
+                    isApiErrorMessage=True)
+    error["message"]["model"] = "<synthetic>"
+    outcomes, problems = _outcomes(_session(tmp_path, PROMPT, CALL, ANSWER, error), CHECKS)
+    assert outcomes == ["pass", "pass", "pass", "pass"]
+    assert not any("calls-may-be-missing" in p for p in problems)
+
+
+@pytest.mark.parametrize("after", [
+    {"type": "system", "sessionId": "S1", "uuid": "h1", "content": "PostToolUse:Bash hook succeeded: logged"},
+    _record("user", "h1", "<system-reminder>The build folder changed.</system-reminder>", isMeta=True),
+    _record("assistant", "a2", [{"type": "thinking", "thinking": "It passed; next the tests.", "signature": "x"}],
+            stop=None),
+], ids=["hook", "system-reminder", "thinking"])
+def test_what_follows_a_call_while_the_agent_works_leaves_it_at_work(tmp_path: Path, after: dict):
+    outcomes, problems = _outcomes(_session(tmp_path, PROMPT, CALL, ANSWER, after), CHECKS)
+    assert outcomes == ["error"] * 4
+    assert any(p.startswith("s.jsonl:4: ") and "calls-may-be-missing" in p for p in problems)
+
+
+def test_parallel_calls_answered_out_of_order_name_the_last_line(tmp_path: Path):
+    both = _record("assistant", "a1", [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}},
+                                       {"type": "tool_use", "id": "t2", "name": "Read", "input": {}}])
+    second = _record("user", "r2", [{"type": "tool_result", "tool_use_id": "t2", "content": "ok"}])
+    _, problems = _outcomes(_session(tmp_path, PROMPT, both, second, ANSWER), CHECKS)
+    assert [p.split(": ")[0] for p in problems if "agent at work" in p] == ["s.jsonl:4"]
+
+
+def test_a_stream_json_run_says_in_its_result_how_it_ended(tmp_path: Path):
+    stream = [{"type": "system", "subtype": "init", "session_id": "s-1", "cwd": "/w", "tools": ["Bash"]},
+              {**{k: v for k, v in CALL.items() if k not in ("sessionId", "uuid", "cwd")}, "session_id": "s-1",
+               "parent_tool_use_id": None},
+              {**{k: v for k, v in ANSWER.items() if k not in ("sessionId", "uuid", "cwd")}, "session_id": "s-1",
+               "parent_tool_use_id": None},
+              {"type": "result", "subtype": "success", "is_error": False, "result": "", "session_id": "s-1",
+               "num_turns": 2}]
+    outcomes, problems = _outcomes(_session(tmp_path, *stream), CHECKS)
+    assert outcomes == ["pass", "pass", "pass", "pass"]
+    assert not any("calls-may-be-missing" in p for p in problems)
+
+
+def test_a_subagent_whose_transcript_ends_at_a_call_leaves_the_main_agent_finished(tmp_path: Path):
+    task = _record("assistant", "a1", [{"type": "tool_use", "id": "t1", "name": "Task",
+                                        "input": {"description": "check", "prompt": "Run make."}}])
+    told = _record("user", "r1", [{"type": "tool_result", "tool_use_id": "t1", "content": "make passed"}],
+                   toolUseResult={"agentId": "ab12"})
+    done = _record("assistant", "a2", [{"type": "text", "text": "The build passes."}], stop="end_turn")
+    side = {"isSidechain": True, "agentId": "ab12"}
+    (tmp_path / "agent-ab12.jsonl").write_text("".join(json.dumps(r) + "\n" for r in [
+        _record("user", "s0", "Run make.", **side), {**CALL, "uuid": "s1", **side}, {**ANSWER, "uuid": "s2", **side}]),
+        encoding="utf-8")
+    source = _session(tmp_path, PROMPT, task, told, done)
+    (conversation,) = conversations("claude-code", [source])
+    assert not any(p.code == "calls-may-be-missing" for p in conversation.problems)
+    outcomes, _ = _outcomes(source, CHECKS)
+    assert outcomes == ["pass", "pass", "pass", "fail"]
+
+
+def test_words_after_a_call_that_are_not_read_end_the_session_all_the_same(tmp_path: Path):
+    """The agent spoke after its call, in a shape not read (content one object): that
+    was its reply, unknown, and the session ended; the calls read are all it made."""
+    said = _record("assistant", "a2", {"type": "text", "text": "The build passes."}, stop="end_turn")
+    outcomes, problems = _outcomes(_session(tmp_path, PROMPT, CALL, ANSWER, said), CHECKS)
+    assert outcomes == ["pass", "pass", "error", "error"]
+    assert any("unread-text" in p for p in problems) and not any("calls-may-be-missing" in p for p in problems)
