@@ -114,6 +114,7 @@ def test_an_interrupted_session_ended_there(tmp_path: Path):
     outcomes, problems = _outcomes(_session(tmp_path, PROMPT, CALL, refused, stop), CHECKS)
     assert outcomes == ["pass", "pass", "pass", "pass"]
     assert not any("calls-may-be-missing" in p for p in problems)
+    assert any(p.startswith("s.jsonl:2: ") and "no-reply" in p and "interrupted" in p for p in problems)
 
 
 def test_a_session_whose_last_call_is_followed_by_an_api_error_ended_there(tmp_path: Path):

@@ -212,19 +212,21 @@ class Reader(UserRecords):
 
     def reply(self, unknown: bool = False) -> list[Text]:
         """The agent's last words: the texts of its last message with text, unless
-        that message made a call or a call came after it. Then the session stopped
-        while the agent was at work (cut off, out of turns, interrupted): there is no
-        reply, and the narration of the call is none. ``unknown``: the caller has
-        said why the response is unknown (the log cut short), so no word is said of
-        an empty one."""
+        that message made a call or a call came after it. Then the agent was at work
+        when its turn ended with no words (the user interrupted it, the harness wrote
+        an error in its place, a stream-json result says the run ended): there is no
+        reply, and the narration of the call is none. ``unknown``: the caller has said
+        why the response is unknown (a log that ends with the agent at work, cut short
+        or stopped), so no word is said of an empty one."""
         if not self.last_text or not (self.called_since or self.last_message.get("called")):
             return self.last_text
         if unknown:
             return []
         origin = self.last_text[-1].origin
-        self.problems.append(Problem("no-reply", origin.source, "the session ends with the agent still at work "
-                                     "(its last text came with a tool call, or one came after it): it has no "
-                                     "reply, and the response is empty", origin.line))
+        self.problems.append(Problem("no-reply", origin.source, "the agent's turn ended with no words after its last "
+                                     "call (interrupted, or ended by the harness), and its last text came with a "
+                                     "call, or before one: it has no reply, and the response is empty",
+                                     origin.line))
         return []
 
     def block(self, origin: Origin, block: dict, texts: list[Text]) -> None:
