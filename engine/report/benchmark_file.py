@@ -36,7 +36,7 @@ def read_benchmark(folder: Path, shown: str) -> dict[str, Any] | str | None:
     # is named as unread, as an unreadable one is: never passed over in silence.
     try:
         # Through the one reader (a FIFO is refused, never waited on), bounded as diff reads it.
-        value = json.loads(read_named_text(path, limit=BENCHMARK_LIMIT))
+        value = json.loads(read_named_text(path, "utf-8-sig", BENCHMARK_LIMIT))  # as diff and compare read it
     except OSError as exc:  # its reason alone: the path is named already
         return _unread(shown, folder, str(exc.strerror or exc))
     except ValueError as exc:
