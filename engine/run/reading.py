@@ -238,12 +238,26 @@ def imported_response(found: TextFile, unread: Mapping[str, Mapping[int, tuple[s
     return replace(found, problems=found.problems + (Problem("unreadable", report, message, min(lines)),))
 
 
-def changed_response(found: TextFile, digests: dict[str, str], base: str) -> TextFile:
-    """The response an import wrote (``outputs/response.md``), unusable when it is no
-    longer the text the import wrote (the SHA-256 its source map records): edited since,
-    or left short (a copy cut, a machine stopped before the disk had all of it). The
-    reply the source holds is then unknown; read as it is, 'not response contains "x"'
-    passed on the words cut from it. ``base``: the run's place."""
+def as_written(text: str, digest: str) -> bool:
+    """Whether ``text`` is the text an import wrote where its source map records
+    ``digest`` (the SHA-256 of its UTF-8)."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest() == digest
+
+
+def changed_response(found: TextFile | None, digests: dict[str, str], base: str) -> TextFile | None:
+    """The response of an imported run (``found``, None when there is none), unusable
+    when it is not the text the import wrote in ``outputs/response.md`` (the SHA-256
+    its source map records): edited since, left short (a copy cut, a machine stopped
+    before the disk had all of it), or gone where the import wrote words. The reply
+    the source holds is then unknown; read as it is, or as none, 'not response
+    contains "x"' passed on the words cut from it. ``base``: the run's place."""
+    if found is None:
+        written = digests.get(RESPONSE)
+        if written is None or as_written("", written):  # the import wrote no reply
+            return None
+        message = ("the import wrote the run's reply here, and it is gone or empty now: the reply the source holds "
+                   "is unknown, so the response cannot be used; import the source again")
+        return TextFile(RESPONSE, None, 0, (Problem("unreadable", join_report(base, RESPONSE), message),))
     from referee.engine.run.agents import view_changed  # agents reads transcripts: loaded when needed
 
     changed = view_changed(found, RESPONSE, digests, base) if found.path == RESPONSE else None
@@ -252,21 +266,6 @@ def changed_response(found: TextFile, digests: dict[str, str], base: str) -> Tex
     message = ("not the text the import wrote (see its view-changed warning): the reply the source holds is "
                "unknown, so the response cannot be used")
     return replace(found, problems=found.problems + (Problem("unreadable", changed.path, message),))
-
-
-_EMPTY = hashlib.sha256(b"").hexdigest()
-
-
-def gone_response(digests: Mapping[str, str], base: str) -> TextFile | None:
-    """The response an import wrote with words in it (its source map records their
-    SHA-256), when no response is found in its place: removed or emptied since, so the
-    reply the source holds is unknown, never a run with no response, over which
-    'not response contains "x"' passed. None when the import wrote none, or an empty one."""
-    if digests.get(RESPONSE, _EMPTY) == _EMPTY:
-        return None
-    message = ("the import wrote the run's reply here, and it is gone or empty now: the reply the source holds is "
-               "unknown, so the response cannot be used; import the source again")
-    return TextFile(RESPONSE, None, 0, (Problem("unreadable", join_report(base, RESPONSE), message),))
 
 
 def changed_json(path: str, text: TextFile | None, digests: Mapping[str, str], base: str) -> JsonFile | None:
@@ -279,7 +278,7 @@ def changed_json(path: str, text: TextFile | None, digests: Mapping[str, str], b
     body = None if text is None else text.text
     if written is None or (text is not None and body is None):  # not written, or not read: said so there
         return None
-    if body is not None and hashlib.sha256(body.encode("utf-8", "surrogatepass")).hexdigest() == written:
+    if body is not None and as_written(body, written):
         return None
     how = "is gone now" if body is None else "has changed since (edited, or left short)"
     message = f"the import wrote this file, and it {how}: its figures are unknown; import the source again"

@@ -20,9 +20,9 @@ from referee.engine.run.identity import (  # noqa: F401
 )
 from referee.engine.run.kept_apart import KeptApart
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
-from referee.engine.run.reading import (NO_FILES, ResponseFiles, changed_json, changed_response, gone_response,
-                                        imported_json, imported_response, json_object, log_answer, missing_response,
-                                        no_record, read_response, response_elsewhere, response_problems)
+from referee.engine.run.reading import (NO_FILES, ResponseFiles, changed_json, changed_response, imported_json,
+                                        imported_response, json_object, log_answer, missing_response, no_record,
+                                        read_response, response_elsewhere, response_problems)
 from referee.engine.run.safeio import join_report, json_file, locate, other_name, read_text, safe_relative
 from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.user_notes import parse_user_notes
@@ -103,13 +103,11 @@ class Run:
         if found is None and self.response_named is not None:
             found = self._named_in_other_case(self.response_named[0])
         found = response_elsewhere(found, self.response_named, self.output_files, self._base)
-        if found is None:
-            source_map = self.source_map[0] if self.response_named is None else None
-            return None if source_map is None else gone_response(source_map.digests, self._base)
-        source_map = self.source_map[0]
-        if source_map is None:
+        source_map = self.source_map[0] if found is not None or self.response_named is None else None
+        if source_map is None:  # not imported, or the file the harness named is not there (said so)
             return found
-        found = imported_response(found, source_map.unread, join_report(self._base, found.path))
+        if found is not None:
+            found = imported_response(found, source_map.unread, join_report(self._base, found.path))
         return changed_response(found, source_map.digests, self._base)
 
     def _named_in_other_case(self, named: str) -> TextFile | None:
