@@ -47,8 +47,8 @@ def session_records(source: Source) -> tuple[list[tuple[int, Any]], list[Problem
         if element.end is None or may_hold(raw.decode("utf-8", "replace"), CALL_WORDS):
             problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, "this record could not be read and may hold "
                                     "a tool call: no check over the run's calls can be decided", element.line))
-    if not document.closed and (not document.elements or document.elements[-1].end is not None):
-        line = source.data.count(b"\n") + 1
+    if document.cut_after_elements():
+        line = source.last_line
         problems.append(Problem("truncated", source.name, "the array of records is cut short: a record may be lost",
                                 line))
         problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, "the array of records is cut short and may have "

@@ -67,6 +67,13 @@ class Document:
     line: int = 1  # the line where the message array opens
     trajectory: bool = False  # whether the top-level object holds a "trajectory" array (SWE-agent's .traj)
 
+    def cut_after_elements(self) -> bool:
+        """Whether the document never closes though its last element (if any) was read
+        whole: cut between two elements or after its array, so each element read is
+        whole and what came after them is lost. A cut inside an element is that
+        element's to say."""
+        return not self.closed and not (self.elements and self.elements[-1].end is None)
+
     def value(self, index: int, text: str) -> tuple[Any] | None:
         """``(value,)`` of element ``index``, whose text is ``text``, as ``exact.loads``
         reads it (None when it does not): decoded with the document, or now."""

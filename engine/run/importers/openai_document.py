@@ -92,9 +92,9 @@ def cut_short(source: Source, document: Document) -> list[Problem]:
     messages after them (a call, the reply, a turn of the user), or what the document
     held beside the list, are lost: a JSON document marks its end, so the cut is seen
     and no check over what it may have held passes on what was read before it."""
-    if document.closed or (document.elements and document.elements[-1].end is None):
+    if not document.cut_after_elements():
         return []
-    line = source.data.count(b"\n") + 1
+    line = source.last_line
     if document.span is None:
         why = ("the document is cut short inside its message list (it never closes): the messages after the last one "
                "read (a call, the reply, a turn of the user) are lost")

@@ -246,7 +246,7 @@ def _holds_conversations(source: Source, document: Document) -> bool:
 def _conversations(source: Source, document: Document,
                    error_when: ErrorWhen | None) -> Iterator[tuple[int | None, Conversation]]:
     """Each element of the document as a conversation, parsed when it is reached."""
-    lost = not document.closed and bool(document.elements) and document.elements[-1].end is not None
+    lost = bool(document.elements) and document.cut_after_elements()
     several = len(document.elements) > 1 or lost  # numbered as the whole list would be
     for number, element in enumerate(document.elements, 1):
         problems: list[Problem] = []
@@ -267,6 +267,6 @@ def _conversations(source: Source, document: Document,
                                      tools=_declared(found[0] if found is not None else None))
         yield (number if several else None), replace(conversation, lossy=lossy_messages(source, [element], problems))
     if lost:  # each conversation read is whole, but those after them are lost: one more that gives no run
-        line = source.data.count(b"\n") + 1
         yield len(document.elements) + 1, _empty(source, "the document is cut short after its last conversation "
-                                                  "read (it never closes): the conversations after it are lost", line)
+                                                  "read (it never closes): the conversations after it are lost",
+                                                  source.last_line)

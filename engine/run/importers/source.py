@@ -49,6 +49,11 @@ class Source:
         return self._read_problems + tuple(self._decode_problems)
 
     @property
+    def last_line(self) -> int:
+        """The number of the file's last line: where a cut at its end is said."""
+        return self.data.count(b"\n") + 1
+
+    @property
     def unread(self) -> bool:
         """True when the file could not be read at all (a FIFO, a device, too large)."""
         return bool(self._read_problems) and not self.data
