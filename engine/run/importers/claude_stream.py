@@ -153,32 +153,32 @@ def unfinished(name: str, stream: int, results: list[tuple[int, dict]], turn: tu
     if not stream:
         return None
     end = results[-1] if results else None
+    last = values[-1][0] if values else stream  # the stream's last line
     if end is not None and turn[0]:
         problems.append(Problem("no-result", name, f"this turn, after the stream's last result record (line "
                                 f"{end[0]}), has none: it was cut short, and its last words read may not be its "
                                 "reply, so the response is unknown", turn[0]))
-        return cut_short(name, turn[0], values, stream, problems)
+        return cut_short(name, turn[0], last, problems)
     if end is None:
-        line = values[-1][0] if values else stream
         problems.append(Problem("no-result", name, "the stream has no result record: the run was cut short, and "
-                                "its last words read may not be its reply, so the response is unknown", line))
-        return cut_short(name, line, values, stream, problems)
+                                "its last words read may not be its reply, so the response is unknown", last))
+        return cut_short(name, last, last, problems)
     line, rec = end
     if turn[1] is not None and rec.get("session_id") != turn[1]:
         problems.append(Problem("no-result", name, f"the stream's last result record names session "
                                 f"{rec.get('session_id')!r}, not {turn[1]!r}, whose last turn it follows: how that "
                                 "turn ended is not said, so the response is unknown", line))
-        return cut_short(name, line, values, stream, problems)
+        return cut_short(name, line, last, problems)
     return _run_error(name, end, problems)
 
 
-def cut_short(name: str, line: int, values: list, stream: int, problems: list[Problem]) -> int:
+def cut_short(name: str, line: int, last: int, problems: list[Problem]) -> int:
     """``line``, where a stream-json run is seen to have no result record for its last
-    turn, having said that its calls may be incomplete: a stream is cut short by a
-    timeout or a crash, or by a copy cut at a line, and nothing in it tells which, so a
-    call made after its last line (a subagent's, still running in the background, too)
-    may be missing, and a check that no such call was made must not pass."""
-    last = values[-1][0] if values else stream
+    turn, having said that its calls may be incomplete, at the stream's ``last`` line:
+    a stream is cut short by a timeout or a crash, or by a copy cut at a line, and
+    nothing in it tells which, so a call made after its last line (a subagent's, still
+    running in the background, too) may be missing, and a check that no such call was
+    made must not pass."""
     problems.append(Problem(CALLS_MAY_BE_MISSING, name, "the stream ends here with no result record for its last "
                             "turn: calls made after this line are not in it, so no check over the run's calls can "
                             "be decided", last))
