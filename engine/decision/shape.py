@@ -106,8 +106,7 @@ def shape_problem(document: Any, shape: Any) -> str | None:
 def _first_wrong(value: Any, shape: Any, where: str) -> str | None:
     kind = type(shape)
     if kind is type or kind is tuple:  # a leaf, the most of any report: judged first
-        # true and false are no numbers here, though Python counts them as ints
-        if isinstance(value, shape) and (type(value) is not bool or shape is bool or kind is tuple and bool in shape):
+        if _leaf_holds(value, shape):
             return None
         return _wrong(where, value, _words(shape if kind is tuple else (shape,)))
     if kind is dict:
@@ -174,8 +173,15 @@ def _of_kind(value: Any, shape: Any) -> bool:
         return isinstance(value, list)
     if isinstance(shape, (OneOf, Either)):
         return _first_wrong(value, shape, "") is None
-    kinds = shape if isinstance(shape, tuple) else (shape,)
-    return isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+    return _leaf_holds(value, shape)
+
+
+def _leaf_holds(value: Any, shape: type | tuple) -> bool:
+    """Whether ``value`` is of the type ``shape`` names (or of one it lists): true and
+    false are no numbers here, though Python counts them as ints."""
+    if not isinstance(value, shape):
+        return False
+    return type(value) is not bool or shape is bool or (type(shape) is tuple and bool in shape)
 
 
 def _expected(shape: Any) -> str:
