@@ -25,33 +25,30 @@ def named_folder(folder: Path, flag: str, writes: tuple[str, ...] = ()) -> Path:
     """``folder`` when it is a folder (a link to one is followed, as the shell would)
     where the files named ``writes`` would not stand among a run's own (``not_in_a_run``);
     ``UsageError`` naming ``flag`` otherwise."""
-    _a_folder(folder, flag, f"{folder} is not a folder: {flag} names the folder to write into; give a "
-                            f"folder with {flag}",
-              f"{folder} does not exist: {flag} names a folder that")
-    for name in writes:
-        not_in_a_run(folder / name, flag)
-    return folder
+    if folder.is_dir():
+        for name in writes:
+            not_in_a_run(folder / name, flag)
+        return folder
+    if folder.exists() or folder.is_symlink():
+        raise UsageError(f"{folder} is not a folder: {flag} names the folder to write into; "
+                         f"give a folder with {flag} (nothing was done)")
+    raise UsageError(f"{folder} does not exist: {flag} names a folder that must be there already "
+                     "(referee creates none, so a mistyped path writes nothing); create it first, "
+                     f"or give another place with {flag} (nothing was done)")
 
 
 def folder_of_file(file: Path, flag: str) -> Path:
     """``file``, when the folder it would be written into is there (``named_folder``)."""
     folder = file.parent
-    _a_folder(folder, flag, f"{folder} is not a folder, so {file} cannot be written there; give another "
-                            f"place with {flag}",
-              f"{folder} does not exist, so {file} cannot be written there: {flag} writes into a folder that")
+    if not folder.is_dir():
+        if folder.exists() or folder.is_symlink():
+            raise UsageError(f"{folder} is not a folder, so {file} cannot be written there; "
+                             f"give another place with {flag} (nothing was done)")
+        raise UsageError(f"{folder} does not exist, so {file} cannot be written there: {flag} writes "
+                         "into a folder that must be there already (referee creates none, so a "
+                         f"mistyped path writes nothing); create it first, or give another place "
+                         f"with {flag} (nothing was done)")
     return file
-
-
-def _a_folder(folder: Path, flag: str, not_a_folder: str, missing: str) -> None:
-    """Refuse ``folder`` unless it is one (a link to one is followed, as the shell
-    would): saying ``not_a_folder`` when something else stands there, ``missing`` and
-    why referee makes none when nothing does."""
-    if folder.is_dir():
-        return
-    if folder.exists() or folder.is_symlink():
-        raise UsageError(f"{not_a_folder} (nothing was done)")
-    raise UsageError(f"{missing} must be there already (referee creates none, so a mistyped path writes "
-                     f"nothing); create it first, or give another place with {flag} (nothing was done)")
 
 
 # What the readers of a grade read at a workspace's root (besides the run folders).
