@@ -93,7 +93,8 @@ def _changed(event: Any, name: Any, call_id: str | None, printed: Any, exit_code
     specific = answer.get("hookSpecificOutput") if answer is not None else None
     if answer is None or not isinstance(specific, dict):
         return None
-    event = event or specific.get("hookEventName")  # the event the answer names, when the record names none
+    named = specific.get("hookEventName")  # the event the answer names, when the record names none
+    event = event or (named if isinstance(named, str) else None)
     if event in _OUTPUT_CHANGED:
         return _output_changed(_hook_name(name, event), tool, call_id, specific)
     decision = specific.get("decision")

@@ -248,7 +248,7 @@ class Reader(UserRecords):
             text = block["thinking"]
             if text.strip():
                 self.entries.append(Text("agent", "thinking", text, origin))
-        elif kind in _CALL_BLOCKS:
+        elif isinstance(kind, str) and kind in _CALL_BLOCKS:  # a type of another JSON type is no str to hash
             self.tool_use(origin, block)
         elif isinstance(kind, str) and kind.endswith("_tool_result"):
             self.server_result(origin, block)

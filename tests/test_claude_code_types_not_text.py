@@ -1,0 +1,55 @@
+"""A block, a streamed part or a hook's answer whose ``type`` (or event name) is JSON of
+another kind than text (an object, a list): the importer looked such a value up in a set
+of names, which hashed it, and the grade stopped with an internal error ("unhashable type:
+'dict'"). Now it is a value of no known type: a block so typed is not read, and where it
+may hold a call the run's calls are unknown, so a check over them is an ERROR that names
+the line, never a pass."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+import referee
+from hook_stream import call_stream, hook_response
+
+REAL = Path(__file__).parent / "fixtures" / "real" / "claude-code" / "hello-world-script" / "transcript.jsonl"
+RULES = 'eval "x"\nexpect 1: no calls to "Bash"\nexpect 2: count(calls) == 0\n'
+
+
+def _outcomes(source: Path) -> list[tuple[str, str]]:
+    expectations = referee.grade(RULES, source, as_eval="x")[0].expectations
+    return [(e["outcome"], e["evidence"]) for e in expectations]
+
+
+@pytest.mark.parametrize("kind", [{}, [], ["tool_use"]])
+def test_a_call_block_typed_by_an_object_or_a_list_leaves_the_calls_unknown(tmp_path: Path, kind: object):
+    lines = REAL.read_text(encoding="utf-8").split("\n")
+    at = next(n for n, line in enumerate(lines) if '"name":"Bash"' in line.replace(" ", ""))
+    record = json.loads(lines[at])
+    record["message"]["content"][0]["type"] = kind  # the real session's Bash call, its type mangled
+    lines[at] = json.dumps(record)
+    source = tmp_path / "transcript.jsonl"
+    source.write_text("\n".join(lines), encoding="utf-8")
+    for outcome, evidence in _outcomes(source):
+        assert outcome == "error"
+        assert f"transcript.jsonl:{at + 1}" in evidence and "calls may be incomplete" in evidence
+
+
+@pytest.mark.parametrize("kind", [{}, ["tool_use"]])
+def test_a_streamed_part_typed_by_an_object_is_read_as_no_part_of_a_known_type(tmp_path: Path, kind: object):
+    started = {"type": "stream_event", "session_id": "s", "parent_tool_use_id": None,
+               "event": {"type": "content_block_start", "index": 0, "content_block": {"type": kind, "text": ""}}}
+    call = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}
+    source = call_stream(tmp_path, [call], started, [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}])
+    assert [outcome for outcome, _ in _outcomes(source)] == ["fail", "fail"]  # the whole record's call, read
+
+
+def test_a_hook_answer_naming_its_event_by_an_object_changes_nothing(tmp_path: Path):
+    answer = {"hookSpecificOutput": {"hookEventName": {"name": "PreToolUse"}, "updatedInput": {"command": "rm"}}}
+    hook = {**hook_response(answer, "PreToolUse", "Bash"), "hook_event": None, "hook_name": None}
+    call = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}
+    source = call_stream(tmp_path, [call], hook, [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}])
+    assert [outcome for outcome, _ in _outcomes(source)] == ["fail", "fail"]
