@@ -1,4 +1,4 @@
-"""A block, a streamed part or a hook's answer whose ``type`` (or event name) is JSON of
+"""A block, a part of a user's message, a streamed part or a hook's answer whose ``type`` (or event name) is JSON of
 another kind than text (an object, a list): the importer looked such a value up in a set
 of names, which hashed it, and the grade stopped with an internal error ("unhashable type:
 'dict'"). Now it is a value of no known type: a block so typed is not read, and where it
@@ -53,3 +53,15 @@ def test_a_hook_answer_naming_its_event_by_an_object_changes_nothing(tmp_path: P
     call = {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "ls"}}
     source = call_stream(tmp_path, [call], hook, [{"type": "tool_result", "tool_use_id": "t1", "content": "ok"}])
     assert [outcome for outcome, _ in _outcomes(source)] == ["fail", "fail"]
+
+
+@pytest.mark.parametrize("kind", [{}, []])
+def test_an_answer_typed_by_an_object_is_no_answer_read(tmp_path: Path, kind: object):
+    lines = REAL.read_text(encoding="utf-8").split("\n")
+    at = next(n for n, line in enumerate(lines) if '"tool_result"' in line.replace(" ", ""))
+    record = json.loads(lines[at])
+    record["message"]["content"][0]["type"] = kind  # the real session's first answer, its type mangled
+    lines[at] = json.dumps(record)
+    source = tmp_path / "transcript.jsonl"
+    source.write_text("\n".join(lines), encoding="utf-8")
+    assert [outcome for outcome, _ in _outcomes(source)] == ["fail", "fail"]  # the calls are there, answered or not

@@ -27,7 +27,9 @@ _LOCAL_COMMANDS = frozenset({"exit", "quit", "clear", "compact", "cost", "help",
                              "context", "usage", "doctor", "login", "logout", "memory", "permissions", "resume",
                              "export"})
 _INTERRUPTED = "[Request interrupted by user"  # Claude Code's mark of an interrupt, no request
-ASKED_PARTS = frozenset({"image", "document"})  # what a user's request may hold besides its words
+# What a user's request may hold besides its words: a tuple, so a part typed by JSON of
+# another kind (an object) is compared with them, never hashed.
+ASKED_PARTS = ("image", "document")
 # What Claude Code tells the agent when a Stop hook refuses to let it stop: it goes on working
 _STOP_REFUSED = ("Stop hook feedback:", "SubagentStop hook feedback:")
 # How Claude Code tells an agent that waits that a background task ended, in a user record
