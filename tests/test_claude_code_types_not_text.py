@@ -1,9 +1,9 @@
-"""A block, a part of a user's message, a streamed part or a hook's answer whose ``type`` (or event name) is JSON of
-another kind than text (an object, a list): the importer looked such a value up in a set
-of names, which hashed it, and the grade stopped with an internal error ("unhashable type:
-'dict'"). Now it is a value of no known type: a block so typed is not read, and where it
-may hold a call the run's calls are unknown, so a check over them is an ERROR that names
-the line, never a pass."""
+"""A block, a part of a user's message, a streamed part or a hook's answer whose ``type``
+(or event name) is JSON of another kind than text (an object, a list): the importer
+looked such a value up in a set of names, which hashed it, and the grade stopped with an
+internal error ("unhashable type: 'dict'"). Now it is a value of no known type: a block
+so typed is not read, and where it may hold a call the run's calls are unknown, so a
+check over them is an ERROR that names the line, never a pass."""
 
 from __future__ import annotations
 
