@@ -133,7 +133,23 @@ def test_a_session_whose_last_call_is_followed_by_an_api_error_ended_there(tmp_p
     _record("user", "h1", "<system-reminder>The build folder changed.</system-reminder>", isMeta=True),
     _record("assistant", "a2", [{"type": "thinking", "thinking": "It passed; next the tests.", "signature": "x"}],
             stop=None),
-], ids=["hook", "system-reminder", "thinking"])
+    # Claude Code's own notices, written while the agent works (before, each ended the
+    # tail of calls, and the session read as finished): a compaction's boundary and its
+    # summary, a background task's end told in a user record or in an attachment, what a
+    # command the user ran printed
+    {"type": "system", "subtype": "compact_boundary", "sessionId": "S1", "uuid": "c1",
+     "content": "Conversation compacted", "isMeta": False, "level": "info",
+     "compactMetadata": {"trigger": "auto", "preTokens": 155000}},
+    _record("user", "c2", "This session is being continued from a previous conversation that ran out of context.",
+            isCompactSummary=True, isVisibleInTranscriptOnly=True),
+    _record("user", "n1", "<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n"
+            "</task-notification>"),
+    {"type": "attachment", "sessionId": "S1", "uuid": "n1", "attachment": {
+        "type": "queued_command", "commandMode": "task-notification",
+        "prompt": "<task-notification>\n<task-id>b1</task-id>\n<status>completed</status>\n</task-notification>"}},
+    _record("user", "o1", "<local-command-stdout>Total cost: $0.12</local-command-stdout>"),
+], ids=["hook", "system-reminder", "thinking", "compact-boundary", "compaction-summary", "task-notification",
+        "queued-task-notification", "command-output"])
 def test_what_follows_a_call_while_the_agent_works_leaves_it_at_work(tmp_path: Path, after: dict):
     outcomes, problems = _outcomes(_session(tmp_path, PROMPT, CALL, ANSWER, after), CHECKS)
     assert outcomes == ["error"] * 4
@@ -185,3 +201,38 @@ def test_words_after_a_call_that_are_not_read_end_the_session_all_the_same(tmp_p
     outcomes, problems = _outcomes(_session(tmp_path, PROMPT, CALL, ANSWER, said), CHECKS)
     assert outcomes == ["pass", "pass", "error", "error"]
     assert any("unread-text" in p for p in problems) and not any("calls-may-be-missing" in p for p in problems)
+
+
+# --- harness text after a call that does not end the agent's turn ------------------------------
+
+HOOKS = Path(__file__).parent / "fixtures" / "real" / "claude-code" / "fasthooks-samples" / "sample_main_transcript.jsonl"
+
+
+def _compacted_mid_turn(tmp_path: Path) -> Path:
+    """The real session cut at line 41 (the answers to its Read and two Bash calls; the
+    agent's next step, on line 42, is its words and a fifth Bash call), then compacted
+    there as Claude Code does on its own when the context runs out mid-turn: the real
+    ``compact_boundary`` and summary records of the same session (lines 49 and 50, its
+    ``/compact``), the boundary's trigger ``auto`` and its logical parent the cut's last
+    record. The agent carries on after such a compaction: the log was cut there."""
+    lines = HOOKS.read_text(encoding="utf-8").splitlines(keepends=True)
+    boundary = json.loads(lines[48])
+    boundary["compactMetadata"]["trigger"] = "auto"
+    boundary["logicalParentUuid"] = json.loads(lines[40])["uuid"]
+    source = tmp_path / "compacted.jsonl"
+    source.write_text("".join(lines[:41]) + json.dumps(boundary) + "\n" + lines[49], encoding="utf-8")
+    return source
+
+
+def test_a_session_compacted_mid_turn_and_cut_there_leaves_its_calls_and_response_unknown(tmp_path: Path):
+    # Before, the compaction ended the tail of calls: the log read as finished, and
+    # count(calls to "Bash") <= 4 passed (the whole run makes five), and so did the
+    # checks on the response (read as empty: no reply).
+    source = _compacted_mid_turn(tmp_path)
+    checks = ['count(calls to "Bash") <= 4', "count(calls) <= 9", 'not response contains "Great"',
+              "response is empty"]
+    outcomes, problems = _outcomes(source, checks)
+    assert outcomes == ["error"] * len(checks)
+    assert any(p.startswith("compacted.jsonl:43: ") and "calls-may-be-missing" in p and "agent at work" in p
+               for p in problems)
+    assert not any("no-reply" in p for p in problems)

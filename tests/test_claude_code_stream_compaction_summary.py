@@ -97,3 +97,13 @@ def test_synthetic_text_of_another_kind_is_left_as_it_was(tmp_path):
     other = dict(COMPACT_TURN[4], message={"role": "user", "content": "Remember the number 47."})
     outcomes, _ = _graded(tmp_path, FIRST_TURN + COMPACT_TURN[:4] + [other] + COMPACT_TURN[5:] + RECALL_TURN)
     assert outcomes[0] == "fail"
+
+
+def test_a_stream_cut_after_a_compaction_mid_turn_leaves_its_calls_unknown(tmp_path):
+    # as a session log cut there reads (test_claude_code_at_work): the turn has no result,
+    # so the agent was at work when the stream ended, and its calls after it are unknown
+    auto = [dict(COMPACT_TURN[3], compact_metadata={"trigger": "auto", "pre_tokens": 167000}), COMPACT_TURN[4]]
+    rules = 'eval 1\nexpect 1: no calls to "Read"\nexpect 2: count(calls) <= 1\nexpect 3: response is empty\n'
+    outcomes, problems = _graded(tmp_path, FIRST_TURN[:3] + auto, rules)
+    assert outcomes == ["error", "error", "error"]
+    assert any("calls-may-be-missing" in p for p in problems)

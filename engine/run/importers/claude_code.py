@@ -169,33 +169,44 @@ def _unanswered_request(name: str, reader: Reader, problems: list[Problem]) -> i
     return line
 
 
-# Harness text that may follow a call while the agent's turn goes on: what a hook or a
-# reminder added to the call's answer asks nothing and ends nothing.
-_BESIDE_CALLS = (R.HOOK, R.SYSTEM_REMINDER)
+# The turns of the user that end the agent's: an interrupt ("[Request interrupted by
+# user]"), or a request (one the agent has not answered is ``_unanswered_request``'s).
+_TURN_ENDS = (R.USER, R.EVAL_PROMPT)
 
 
-def _beside_calls(entry: Call | Text) -> bool:
-    """Whether ``entry``, after a call, leaves the agent at work: a hook's or a reminder's
-    text, or the agent's thinking (a step towards its next words or call, never a reply)."""
-    return isinstance(entry, Text) and (entry.kind in _BESIDE_CALLS
-                                        or (entry.kind == "agent" and entry.title == "thinking"))
+def _ends_turn(entry: Call | Text, reader: Reader) -> bool:
+    """Whether ``entry``, after a call, ends the agent's turn: the agent's words (never
+    its thinking: a step towards its next words or call), a turn of the user, or a
+    message Claude Code wrote in the model's place (an API error, a usage limit:
+    ``Reader.stood_in``). These alone are known to end it. Any other harness text leaves
+    the agent at work, since Claude Code writes it while the agent works and the agent
+    carries on after it: a hook's text, a reminder, a compaction (Claude Code compacts
+    on its own mid-turn: its boundary and its summary), the notice that a background task
+    ended, what a command printed; so does a kind of text not named here, which may come
+    mid-turn too (the safe side: the calls after it are unknown, never none)."""
+    if isinstance(entry, Call):
+        return False
+    if entry.kind == "agent":
+        return entry.title != "thinking"
+    return entry.kind in _TURN_ENDS or entry.origin in reader.stood_in
 
 
 def _left_at_work(name: str, reader: Reader, problems: list[Problem]) -> int | None:
     """The last line of a session log whose main agent's last step is a call (answered
-    or not), with no words of the agent (read or not), no interrupt and no notice of
-    the harness after it (``_beside_calls`` do not count): the session ends with the
-    agent at work, since a call's answer always goes back to the agent. The log was cut
-    short (a copy, a crash) or the agent was stopped (a timeout, a turn limit), and
-    nothing in it tells which, so calls made after its last line may be missing, and a
-    check that no such call was made must not pass; the reply, if any, lies past the
-    cut too, so the response is unknown. A session log has no end record of its own
-    (stream-json's result records are ``claude_stream``'s), so a log cut where the agent
-    had finished a turn is read as finished. Only the main agent's steps count: a
-    subagent's answer goes back to its ``Task`` call, which is the main agent's."""
-    tail: list[Call | Text] = []  # the steps after the agent's last words, or after what ended its turn
+    or not), with nothing after it that ends a turn (``_ends_turn``: no words of the
+    agent, read or not, no turn of the user, no message written in the model's place):
+    the session ends with the agent at work, since a call's answer always goes back to
+    the agent. The log was cut short (a copy, a crash) or the agent was stopped (a
+    timeout, a turn limit), and nothing in it tells which, so calls made after its last
+    line may be missing, and a check that no such call was made must not pass; the
+    reply, if any, lies past the cut too, so the response is unknown. A session log has
+    no end record of its own (stream-json's result records are ``claude_stream``'s),
+    so a log cut where the agent had finished a turn is read as finished. Only the main
+    agent's steps count: a subagent's answer goes back to its ``Task`` call, which is
+    the main agent's."""
+    tail: list[Call | Text] = []  # the steps after what ended the agent's last turn
     for entry in reversed(reader.entries):
-        if not (isinstance(entry, Call) or _beside_calls(entry)):
+        if _ends_turn(entry, reader):
             break
         tail.append(entry)
     if not any(isinstance(entry, Call) for entry in tail):

@@ -82,6 +82,7 @@ class Reader(UserRecords):
         # progress holding a call: (its Task's tool_use id, where, the ids of the calls it shows)
         self.progress: list[tuple[Any, Origin, frozenset[str]]] = []
         self.partial = Partial(_CALL_BLOCKS)  # the messages stream_event records started
+        self.stood_in: set[Origin] = set()  # where Claude Code wrote in the model's place: a turn ended there
 
     def record(self, source: str, line: int, rec: dict) -> None:
         kind = rec.get("type")
@@ -197,8 +198,9 @@ class Reader(UserRecords):
     def synthetic(self, origin: Origin, message: dict) -> None:
         """A message Claude Code wrote in the model's place (an API error, a usage
         limit, "No response requested."): its text is the harness's, never the agent's
-        words nor its reply. Any other block is not read, and a call in one makes the
-        run's calls incomplete."""
+        words nor its reply, and the agent's turn ended there (``stood_in``). Any other
+        block is not read, and a call in one makes the run's calls incomplete."""
+        self.stood_in.add(origin)
         content = _blocks_of(message)
         if not isinstance(content, list):
             self.unread(origin, "this message's content, which is no list", content)
