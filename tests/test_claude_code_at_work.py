@@ -205,7 +205,7 @@ def test_words_after_a_call_that_are_not_read_end_the_session_all_the_same(tmp_p
 
 # --- harness text after a call that does not end the agent's turn ------------------------------
 
-HOOKS = Path(__file__).parent / "fixtures" / "real" / "claude-code" / "fasthooks-samples" / "sample_main_transcript.jsonl"
+HOOKS = REAL.parents[1] / "fasthooks-samples" / "sample_main_transcript.jsonl"
 
 
 def _compacted_mid_turn(tmp_path: Path) -> Path:

@@ -18,7 +18,9 @@ Where each file is cut (a deterministic sample, a few seconds in all):
   ``result`` record ends each turn) and a JSON document (its closing bracket);
 - not a Claude Code session log, nor a subagent's ``agent-*.jsonl`` file, cut exactly
   between two lines: nothing marks where a session ends, so such a cut cannot be told
-  from a session that ended there. Nor Markdown (an executor log, a delivered answer)
+  from a session that ended there. But a session log cut between two lines while its
+  agent works (its last step a call), and so cut after a compaction Claude Code made
+  mid-turn, is: the agent was at work (a test of its own, at every such line). Nor Markdown (an executor log, a delivered answer)
   cut anywhere but inside a UTF-8 sequence: Markdown marks no end, and a log cut after
   a word reads as a log that ends there;
 - the files of a run folder: ``metrics.json`` cut anywhere (JSON marks its end); a
@@ -387,3 +389,71 @@ def test_a_view_an_import_wrote_cut_short_never_passes(tmp_path: Path, kind: str
     offsets = sorted({0, len(data) // 3, len(data) // 2, len(data.rstrip()) - 1} | set(in_utf8(data)))
     reads = {"outputs/transcript.md": CALLS, "outputs/response.md": RESPONSE, "outputs/metrics.json": METRICS}[view]
     assert not wrong_when_cut(where, run, "1", target, offsets, reads)
+
+
+# --- a session log cut between two lines while the agent works ----------------------------------
+
+# The compaction Claude Code writes of its own when the context runs out mid-turn, as a real
+# session wrote it for /compact (its boundary and its summary): the agent carries on after it.
+_COMPACTED = REAL / "claude-code" / "fasthooks-samples" / "sample_main_transcript.jsonl"
+
+
+def compaction(last: dict) -> bytes:
+    """The real compaction's two records, made automatic, in the session of ``last`` (the
+    record the cut leaves last): its session, folder and chain."""
+    boundary, summary = (json.loads(line) for line in _COMPACTED.read_bytes().splitlines()[48:50])
+    boundary["compactMetadata"]["trigger"] = "auto"
+    boundary["logicalParentUuid"] = last.get("uuid")
+    for record in (boundary, summary):
+        record.update({key: last[key] for key in ("sessionId", "cwd") if key in last})
+    return b"".join(json.dumps(record).encode() + b"\n" for record in (boundary, summary))
+
+
+def at_work(values: list) -> bool:
+    """Whether a session's main agent is at work after the records ``values``, as the
+    records themselves say: its last step (a text or a call; thinking is none) is a
+    call, and no turn of the user (a message with words, neither meta nor a compaction's
+    summary nor a tool's answer) came after it."""
+    for value in reversed(values):
+        if not isinstance(value, dict) or value.get("isSidechain") or not isinstance(value.get("message"), dict):
+            continue
+        content = value["message"].get("content")
+        parts = [{"type": "text", "text": content}] if isinstance(content, str) else content or []
+        kinds = [part.get("type") for part in parts if isinstance(part, dict)]
+        steps = [kind for kind in kinds if kind in ("text", "tool_use")]
+        if value.get("type") == "assistant" and steps:
+            return steps[-1] == "tool_use"
+        if value.get("type") == "user" and "text" in kinds and not (value.get("isMeta")
+                                                                   or value.get("isCompactSummary")):
+            return False
+    return False
+
+
+SESSIONS = [source for source in SOURCES if source.path.startswith("claude-code/") and not source.marked
+            and source.graded is None]
+
+
+@pytest.mark.parametrize("then", ["", "a compaction"])
+@pytest.mark.parametrize("source", SESSIONS, ids=[source.path.removeprefix("claude-code/") for source in SESSIONS])
+def test_a_session_log_cut_between_lines_while_the_agent_works_never_passes(tmp_path: Path, source: Source,
+                                                                            then: str):
+    """Cut after each line where the records show the agent at work (its last step a
+    call), and there followed by a compaction Claude Code made on its own (the agent
+    carries on after it): every check the whole run fails must not pass. A cut where
+    the agent had finished a turn reads as a session that ended there: nothing marks
+    a session log's end."""
+    checks = list(failed_whole(source.path))
+    assert checks, "the whole run fails no negative check: nothing to try"
+    program = referee.compile(rules(checks))
+    lines = (REAL / source.path).read_bytes().splitlines(keepends=True)
+    values = [json.loads(line) for line in lines]
+    cuts = [n for n in range(1, len(lines)) if at_work(values[:n])]
+    assert cuts, "the records never show the agent at work"
+    target = tmp_path / Path(source.path).name
+    wrong = []
+    for n in cuts:
+        target.write_bytes(b"".join(lines[:n]) + (compaction(values[n - 1]) if then else b""))
+        found = outcomes(program, target, as_eval="1")
+        wrong += [(n, check, outcome) for check, outcome in zip(checks, found or ())
+                  if not allowed(check, outcome, True)]
+    assert not wrong, wrong
