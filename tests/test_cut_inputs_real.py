@@ -76,6 +76,7 @@ SOURCES = (
     Source("openai/swe-agent-test-repo/sweagenttestrepo-1c2844.history.json", MARKED),
     Source("openai/tau-bench-retail/grok-3-retail-task-0.json", MARKED),
     Source("openai/tau2-bench-retail-return/retail-task-13.json", MARKED),
+    Source("openai/tau2-bench-telecom-user-device/telecom-mobile-data.json", MARKED),
     # an executor log, read as a source (referee import skill-creator-log): Markdown
     Source("human-narrative-workspace/e1-with/transcript.md", SESSION),
 )

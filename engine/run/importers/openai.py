@@ -12,6 +12,9 @@ of one conversation.
 
 - ``system``/``developer`` messages and ``user`` turns are harness text (the first
   user turn is the eval prompt).
+- A user turn whose calls the user asked for itself (tau2-bench's telecom user
+  simulator, ``"requestor": "user"``, working its own phone) and the tool messages
+  answering them are harness text too: the user's steps, never the agent's calls.
 - An assistant message's ``tool_calls`` are calls; each is paired with the
   ``tool`` message of the same ``tool_call_id`` (legacy ``function_call`` and
   ``function`` messages by name). ``arguments`` is a JSON string: invalid JSON is
@@ -130,6 +133,10 @@ class _Reader(Replies):
             return
         if message.get("is_demo") is True or (index == 0 and orchestrator_greeting(message)):
             self.demonstration(index, message)
+            return
+        if self.users_own(index, message, role):
+            # the user at work on its own side answers nothing the agent wrote: as a user's words do
+            self.awaiting, self.acted = held + awaiting, acted
             return
         if is_thread_message(message) and not self.threaded:
             self.threaded = True

@@ -18,11 +18,12 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.openai_content import result_of, text_of, words_unread
+from referee.engine.run.importers.openai_items import holds_other_call
 from referee.engine.run.importers.openai_steps import Locate, MessageSteps
-from referee.engine.run.importers.record import Call, Origin
+from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.importers.source import holds_call
 from referee.engine.run.importers.statuses import FLAGS, ErrorWhen, Statuses
-from referee.engine.run.model import Problem
+from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 _CALL_MEMBERS = frozenset({"id", "type", "function", "index"})  # what a tool call holds, read or not a call
 # tau2-bench writes a call's name and arguments on the call itself, beside who asked for it
@@ -40,6 +41,7 @@ class ToolCalls(MessageSteps):
         # the same key -> (the call answered last, the message that answered it), compared only when answered again
         self.answered_at: dict[str, tuple[int, dict]] = {}
         self.ids: set[str] = set()
+        self.user_calls: set[str] = set()  # the ids of the calls the user made on its own side, not yet answered
 
     def call(self, index: int, nth: int, call: Any, legacy: bool = False) -> None:
         at = "/function_call" if legacy else f"/tool_calls/{nth}/function"
@@ -71,6 +73,55 @@ class ToolCalls(MessageSteps):
         unread = frozenset() if readable else frozenset({"args"})
         self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id, tool_origin=named,
                                  unread=unread))
+
+    def users_own(self, index: int, message: dict, role: str) -> bool:
+        """Whether the message is a step the user took on its own side: a user turn of calls
+        it made itself (``user_steps``), or a tool's answer to one of them (``user_answer``)."""
+        if role == "user":
+            return self.user_steps(index, message)
+        return role == "tool" and self.user_answer(index, message)
+
+    def user_steps(self, index: int, message: dict) -> bool:
+        """Whether a user turn is tau2-bench's user simulator working tools of its own (the
+        telecom domain's phone): every call of it named on itself and asked for by the user
+        (``"requestor": "user"``), nothing else in the turn holding a call but its completion's
+        copy of them (``raw_data``), and no words beside them (tau2 writes none). The agent
+        only told the user what to run: each call is the harness's step, written as harness
+        text, as the user's words are, and its answer is awaited by its id (``user_answer``)."""
+        calls, content = message.get("tool_calls"), message.get("content")
+        if not isinstance(calls, list) or not calls or not all(_users(call) for call in calls):
+            return False
+        if text_of(content).strip() or words_unread(content):
+            return False
+        rest = {key: _without_echo(value, calls) if key == "raw_data" else value
+                for key, value in message.items() if key != "tool_calls"}
+        if holds_other_call(rest, "user"):
+            return False
+        for nth, call in enumerate(calls):
+            shown = json.dumps(call["arguments"], ensure_ascii=False, sort_keys=True, default=str)
+            origin = self.locate(index, "arguments", nth, f"/tool_calls/{nth}/arguments")
+            self.entries.append(Text(R.USER, "", f"{call['name']} {shown}", origin))
+            self.user_calls.add(call["id"])
+        return True
+
+    def user_answer(self, index: int, message: dict) -> bool:
+        """Whether a tool message answers a call the user made on its own side (``user_steps``):
+        of that requestor, and naming one of those calls by its id. What the tool told the
+        user is the harness's text."""
+        call_id = message.get("tool_call_id", message.get("id"))
+        if message.get("requestor") != "user" or not isinstance(call_id, str) or call_id not in self.user_calls:
+            return False
+        self.user_calls.discard(call_id)
+        content = message.get("content")
+        origin = self.text_origin(index, content)
+        if words_unread(content):
+            self.warn(HARNESS_MAY_BE_MISSING, origin, f"message {index + 1} (the answer to a call of the user's) "
+                      "holds text in a shape this importer does not read: no check over the harness text can be "
+                      "decided")
+        text = text_of(content)
+        if text.strip():
+            self.entries.append(Text(R.USER, "", text, origin))
+        return True
 
     def unread_call(self, origin: Origin, why: str) -> None:
         """A call the message holds that cannot be read: said, and the run's calls are incomplete."""
@@ -180,6 +231,30 @@ def _flat(written: Any) -> bool:
     shape, so a call of another shape (LangChain's ``args``) stays one that cannot be read."""
     return (isinstance(written, dict) and "function" not in written and isinstance(written.get("name"), str)
             and bool(written["name"]) and "arguments" in written and written.keys() <= _FLAT_MEMBERS)
+
+
+def _users(written: Any) -> bool:
+    """A call, as ``written``, named on itself (``_flat``) that the user asked for, by an id."""
+    return (_flat(written) and written.get("requestor") == "user" and isinstance(written.get("id"), str)
+            and bool(written["id"]))
+
+
+def _without_echo(raw: Any, calls: list) -> Any:
+    """A user simulator's completion kept beside its turn (tau2-bench's ``raw_data``) without
+    its copy of the turn's calls, as chat completions give them (each ``function`` named as
+    the call of the same id): the rest of it is looked at as any member is."""
+    message = raw.get("message") if isinstance(raw, dict) else None
+    if not isinstance(message, dict) or not isinstance(message.get("tool_calls"), list):
+        return raw
+    if [_id_and_name(copy) for copy in message["tool_calls"]] != [(call["id"], call["name"]) for call in calls]:
+        return raw
+    return {**raw, "message": {k: v for k, v in message.items() if k != "tool_calls"}}
+
+
+def _id_and_name(copy: Any) -> tuple[Any, Any] | None:
+    """A chat-completions call's id and its function's name."""
+    function = copy.get("function") if isinstance(copy, dict) else None
+    return (copy.get("id"), function.get("name")) if isinstance(function, dict) else None
 
 
 def _id_key(value: Any) -> str:
