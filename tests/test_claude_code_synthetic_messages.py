@@ -73,3 +73,33 @@ def test_a_synthetic_message_without_the_flag_is_harness_text_too(tmp_path):
     assert [t.text for t in conversation.response] == ["The build folder is gone."]
     assert not any(isinstance(e, Text) and e.kind == "agent" and e.text == "No response requested."
                    for e in conversation.entries)
+
+
+QUESTION = '{"type":"user","sessionId":"S1","uuid":"u1","message":{"role":"user","content":"And the cache?"}}'
+CALL_RULES = 'eval 1\nexpect 1: exactly 1 calls to "Bash"\nexpect 2: no calls to "Write"\nexpect 3: response is not empty\n'
+
+
+def _after_question(tmp_path, *lines: str) -> tuple[list[str], list[str]]:
+    grading = referee.grade(CALL_RULES, _session(tmp_path, REPLY, QUESTION, *lines), as_eval="1")[0].grading
+    codes = sorted({p.split("warning[")[1].split("]")[0] for p in grading["problems"]})
+    return [e["outcome"] for e in grading["expectations"]], codes
+
+
+def test_a_request_an_api_error_answered_in_the_models_place_ended_that_turn(tmp_path):
+    """Claude Code wrote the API error in the model's place right after the request (as
+    Claude Code 1.0.35 writes a lost connection, unflagged: tests/fixtures/real/claude-code/
+    mcp-thinking-api-error): the turn ended there, with no call and no words of the agent.
+    Nothing is cut: the calls read are all there are; the request has no reply, so the
+    response is unknown, as for any request left unanswered."""
+    for error in (_synthetic(OVERLOADED), _synthetic("API Error: Connection error.", False)):
+        outcomes, codes = _after_question(tmp_path, error)
+        assert outcomes == ["pass", "pass", "error"], error
+        assert "no-reply" in codes and "calls-may-be-missing" not in codes, error
+
+
+def test_a_request_no_api_error_answered_may_hide_calls_still(tmp_path):
+    # the session ends on the request, or on Claude Code's words that are no API error
+    for lines in ((), (_synthetic("No response requested.", False),)):
+        outcomes, codes = _after_question(tmp_path, *lines)
+        assert outcomes == ["error", "error", "error"]
+        assert "calls-may-be-missing" in codes

@@ -66,6 +66,7 @@ SOURCES = (
     Source("claude-code/fasthooks-samples/sample_main_transcript.jsonl", SESSION),
     Source("claude-code/fasthooks-samples/sample-transcript.jsonl", SESSION),
     Source("claude-code/fasthooks-samples/agent-af1ff21.jsonl", SESSION, "sample_main_transcript.jsonl"),
+    Source("claude-code/mcp-thinking-api-error/real-claude-logs.jsonl", SESSION),
     Source("claude-code/stream-json-diagnostic/claude-stream-json-simple.jsonl", MARKED),
     Source("claude-code/stream-async-agent/claude_stream_subagent_multi_result.jsonl", MARKED),
     Source("claude-code/stream-parallel-calls/claude_stream_real_capture.jsonl", MARKED),

@@ -161,6 +161,11 @@ def _unanswered_request(name: str, reader: Reader, problems: list[Problem]) -> i
     if reader.asked is None:
         return None
     line, _ = reader.asked
+    if reader.ended_in_error == line:  # the turn ended there, cut short by nothing: no call is missing
+        problems.append(Problem("no-reply", name, "an API error Claude Code wrote in the model's place ended the "
+                                "agent's turn for this request, the agent silent: the words before it (if any) answer "
+                                "an earlier turn, so the response is unknown", line))
+        return line
     problems.append(Problem("no-reply", name, "the session ends with a request the agent did not answer: the words "
                             "before it (if any) answer an earlier turn, so the response is unknown", line))
     problems.append(Problem(CALLS_MAY_BE_MISSING, name, "the session ends with a request the agent did not answer "

@@ -76,6 +76,7 @@ class Reader(UserRecords):
         # the line of the last request the agent has not answered yet, and whether it is a command's
         self.asked: tuple[int, bool] | None = None
         self.requested = 0  # the line of the last request, answered or not
+        self.ended_in_error: int | None = None  # a request's line, when an API error ended its turn, the agent silent
         self.continued = False  # whether it opened with a compaction of work not held here
         self.times: list[str] = []
         self.results: dict[int, dict] = {}  # entry position -> structured toolUseResult
@@ -94,7 +95,7 @@ class Reader(UserRecords):
         if kind in ("assistant", "user") and isinstance(message, dict):
             origin = Origin(source, line)
             if kind == "assistant" and _synthetic(rec, message):
-                self.synthetic(origin, message)
+                self.synthetic(origin, message, _api_error(rec, message))
             elif kind == "assistant":
                 self.assistant(origin, message)
             else:
@@ -195,12 +196,17 @@ class Reader(UserRecords):
         if any(kind == "tool_use" for kind, _ in here):  # the agent's turn goes on after this message
             state["called"] = self.called_since = True
 
-    def synthetic(self, origin: Origin, message: dict) -> None:
+    def synthetic(self, origin: Origin, message: dict, api_error: bool) -> None:
         """A message Claude Code wrote in the model's place (an API error, a usage
         limit, "No response requested."): its text is the harness's, never the agent's
         words nor its reply, and the agent's turn ended there (``stood_in``). Any other
-        block is not read, and a call in one makes the run's calls incomplete."""
+        block is not read, and a call in one makes the run's calls incomplete. An API
+        error right after a request (``api_error``) ended the agent's turn for it before
+        the agent said or did anything: the request stays unanswered, but nothing of that
+        turn is missing from the log."""
         self.stood_in.add(origin)
+        if api_error and self.asked is not None:
+            self.ended_in_error = self.asked[0]
         content = _blocks_of(message)
         if not isinstance(content, list):
             self.unread(origin, "this message's content, which is no list", content)
@@ -364,6 +370,17 @@ class Reader(UserRecords):
         state = self.messages.get(key) if key is not None else None
         whole = Counter(kind for kind, _ in state["seen"]) if state is not None else Counter()
         return sum(whole[kind] for kind in _CALL_BLOCKS), whole["text"]
+
+
+def _api_error(rec: dict, message: dict) -> bool:
+    """Whether a message Claude Code wrote in the model's place tells of an API error:
+    flagged ``isApiErrorMessage``, or (as Claude Code 1.0 wrote a lost connection,
+    unflagged) its text opening with "API Error"."""
+    if rec.get("isApiErrorMessage") is True:
+        return True
+    content = _blocks_of(message)
+    return isinstance(content, list) and any(isinstance(block, dict) and isinstance(block.get("text"), str)
+                                             and block["text"].startswith("API Error") for block in content)
 
 
 def _synthetic(rec: dict, message: dict) -> bool:
