@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.checks.folding import INVISIBLE, text_form
+from referee.engine.checks.folding import INVISIBLE, as_seen, text_form
 from referee.engine.checks.keys import Undecided, in_nfc
 from referee.engine.values import EvalError, UnreadJson, as_decimal, is_number, plain_top, render, type_name
 
@@ -59,7 +59,7 @@ def _unseen(a: str, b: str, ignore_case: bool) -> bool | EvalError:
     EvalError when they are equal once their invisible format characters are left out."""
     if a.isascii() and b.isascii():  # every such character lies outside ASCII
         return False
-    seen_a, seen_b = INVISIBLE.sub("", a), INVISIBLE.sub("", b)
+    seen_a, seen_b = as_seen(a), as_seen(b)
     if (seen_a, seen_b) == (a, b) or text_form(seen_a, ignore_case) != text_form(seen_b, ignore_case):
         return False
     unseen = INVISIBLE.findall(a + b)[0]  # one of them lost a character

@@ -38,6 +38,11 @@ _LONG = 4096  # a shorter text is put in its form again: cheaper than keeping it
 INVISIBLE = regex.compile(r"\p{Cf}")  # invisible format characters: U+200B, U+00AD, U+2060, bidi marks ...
 
 
+def as_seen(text: str) -> str:
+    """``text`` as a reader sees it: its invisible format characters left out."""
+    return INVISIBLE.sub("", text)
+
+
 @contextmanager
 def kept_in(cache: dict) -> Iterator[None]:
     """Keep the forms of long texts in ``cache`` (a run's, shared by its checks) while inside."""

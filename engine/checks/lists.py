@@ -21,7 +21,7 @@ from referee.engine.checks.base import (Check, CheckCompiler, Context, Expr, Exp
 from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
-from referee.engine.checks.folding import INVISIBLE, text_form
+from referee.engine.checks.folding import as_seen, text_form
 from referee.engine.checks.static import reads_element
 from referee.engine.equality import equal
 from referee.engine.values import (EvalError, Missing, Prov, Result, UnreadJson, Val, as_decimal,
@@ -53,7 +53,7 @@ def _seen_key(value: Any, ignore_case: bool) -> tuple | None:
     value = plain_top(value)
     if not isinstance(value, str) or value.isascii():
         return None
-    seen = INVISIBLE.sub("", value)
+    seen = as_seen(value)
     return ("text", text_form(seen, ignore_case)) if seen != value else None
 
 

@@ -22,7 +22,7 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
                                         evidence_of, located, missing_verdict)
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
-from referee.engine.checks.folding import INVISIBLE, find_folded
+from referee.engine.checks.folding import INVISIBLE, as_seen, find_folded
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
@@ -156,7 +156,7 @@ class TextCheck(Leaf):
         shown = render(fold_case(part) if self.ignore_case else part)
         if start < 0:
             self._not_unseen(subject, shown,
-                             lambda seen: find_folded(seen, INVISIBLE.sub("", part), self.op, self.ignore_case) >= 0)
+                             lambda seen: find_folded(seen, as_seen(part), self.op, self.ignore_case) >= 0)
         return self._verdict(ctx, subject, start >= 0, shown, max(start, 0), operand)
 
     def _regex(self, ctx: Context, subject: Val, pattern: Pattern) -> Verdict:
@@ -179,7 +179,7 @@ class TextCheck(Leaf):
         format characters left out: which of the two it says cannot be told."""
         text = subject.value
         unseen = INVISIBLE.search(text)
-        if unseen is None or not holds(INVISIBLE.sub("", text)):
+        if unseen is None or not holds(as_seen(text)):
             return
         prov = subject.prov
         place = prov.where() if prov else subject.label

@@ -26,7 +26,7 @@ import regex
 
 from referee.dsl.errors import suggest
 from referee.engine.budget import spend
-from referee.engine.checks.folding import INVISIBLE, text_form
+from referee.engine.checks.folding import as_seen as seen_text, text_form
 from referee.engine.text import line_breaks
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, render, type_name
 
@@ -243,7 +243,7 @@ def section_lines(lines: list[Line] | str, title: str, as_seen: bool = False) ->
     with their invisible format characters left out."""
     lines = _lines(lines) if isinstance(lines, str) else lines
     found = list(_headings(lines))
-    seen = (lambda name: INVISIBLE.sub("", name)) if as_seen else (lambda name: name)
+    seen = seen_text if as_seen else (lambda name: name)
     wanted = _plain_title(seen(title))
     for k, (i, level, name) in enumerate(found):
         if _plain_title(seen(name)) == wanted:
