@@ -65,6 +65,14 @@ def _kept(key: Hashable, make: Callable[[], T]) -> T:
         return made
 
 
+def kept_form(kind: str, text: str, make: Callable[[str], T]) -> T:
+    """``make(text)``, a form of ``text`` named ``kind``: kept for the rest of the run
+    when the text is long, as ``text_form`` keeps its own."""
+    if len(text) < _LONG:
+        return make(text)
+    return _kept((kind, text), lambda: make(text))
+
+
 def text_form(text: str, ignore_case: bool = False) -> str:
     """``text`` as text tests and ``==`` compare it: NFC, and case folded when ignoring case."""
     if len(text) < _LONG:

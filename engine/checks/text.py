@@ -23,6 +23,7 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.folding import INVISIBLE, as_seen, find_folded
+from referee.engine.checks.markdown_seen import is_markdown, may_show_otherwise, place_in, shown_as_markdown
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
@@ -155,8 +156,11 @@ class TextCheck(Leaf):
         start = find_folded(text, part, self.op, self.ignore_case)
         shown = render(fold_case(part) if self.ignore_case else part)
         if start < 0:
-            self._not_unseen(subject, shown,
-                             lambda seen: find_folded(seen, as_seen(part), self.op, self.ignore_case) >= 0)
+            def hit(seen: str) -> int:
+                return find_folded(seen, as_seen(part), self.op, self.ignore_case)
+
+            self._not_unseen(subject, shown, lambda seen: hit(seen) >= 0)
+            self._not_shown(subject, shown, hit)
         return self._verdict(ctx, subject, start >= 0, shown, max(start, 0), operand)
 
     def _regex(self, ctx: Context, subject: Val, pattern: Pattern) -> Verdict:
@@ -168,6 +172,7 @@ class TextCheck(Leaf):
         found = run(subject.value, where)
         if found is None:
             self._not_unseen(subject, pattern.display, lambda seen: run(seen, where) is not None)
+            self._not_shown(subject, pattern.display, lambda seen: _start(run(seen, where)))
         if found is None or self.op == "fully_matches":
             return self._verdict(ctx, subject, found is not None, pattern.display, 0)
         # Where it matched, in the text's own words, so a long text's offending words are named.
@@ -181,12 +186,26 @@ class TextCheck(Leaf):
         unseen = INVISIBLE.search(text)
         if unseen is None or not holds(as_seen(text)):
             return
-        prov = subject.prov
-        place = prov.where() if prov else subject.label
-        if prov is not None and prov.file:
-            place = Prov(prov.source, "", prov.file, (prov.line or 1) + line_breaks(text, 0, unseen.start())).where()
+        place = place_in(subject, unseen.start())
         raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only with its invisible characters left out "
                         f"(the first, U+{ord(unseen.group()):04X}, at {place}): a reader sees what the text as written does not "
+                        "hold, so it cannot be decided")
+
+    def _not_shown(self, subject: Val, shown: str, hit: Callable[[str], int]) -> None:
+        """Raise when the miss is a hit in a Markdown text as its reader sees it rendered
+        (``markdown_seen``), naming the first markup from where the words start there.
+        Only a text holding a character markup starts with is rendered."""
+        text = subject.value
+        if not (is_markdown(text, subject.prov) and may_show_otherwise(text)):
+            return
+        form = shown_as_markdown(text)
+        at = hit(form.text) if form.at else -1
+        mark = form.markup_from(at) if at >= 0 else None
+        if mark is None:
+            return
+        markup, place = text[form.start[mark]:form.end[mark]], place_in(subject, form.start[mark])
+        raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only as its Markdown is shown (the first, "
+                        f"{short(render(markup), 40)}, at {place}): a reader sees what the text as written does not "
                         "hold, so it cannot be decided")
 
     def _verdict(self, ctx: Context, subject: Val, ok: bool, shown: str, start: int, operand=None,
@@ -214,6 +233,10 @@ class TextCheck(Leaf):
         fact = f"{subject.label} ({len(elements(subject))} items) has no {render(operand.value)}"
         return decided(False, self.polarity.message(False, fact, f"an item {render(operand.value)}"),
                        evidence_of(subject, operand))
+
+
+def _start(found) -> int:
+    return -1 if found is None else found.start()
 
 
 def searched(subject: Val) -> tuple[Evidence, ...]:

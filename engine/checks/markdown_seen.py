@@ -1,0 +1,253 @@
+"""Markdown as a reader of it rendered sees it: the text its markup shows.
+
+``ve&#114;y``, ``ve**r**y``, ``ve<b>r</b>y`` and ``ve<!-- -->ry`` show "very", and
+``rm \\-rf`` shows "rm -rf". A text test on a Markdown text that misses as written and
+hits in the text shown cannot be decided (``checks.text``), as with invisible format
+characters (``folding.as_seen``).
+
+The form made here is a simple guess at the shown text, not a renderer: it is only
+ever asked whether a miss could be a hit to a reader, never to make a hit, so where it
+takes something for markup that a renderer shows (a lone ``*`` between letters) the
+cost is an ERROR, never a wrong pass or fail. What it reads:
+
+- character references: ``&#114;``, ``&#x72;`` and the named ones of HTML (``&amp;``,
+  ``&lt;``, ``&nbsp;`` ...), shown as their character;
+- a backslash before ASCII punctuation, shown as the punctuation alone;
+- runs of ``*``, ``_`` and ``~`` (emphasis, strong, strikethrough) that touch a word,
+  left out; not one standing between spaces (``2 * 3``, a list's ``* ``), nor ``_``
+  inside a word (``snake_case`` shows its underscores);
+- inline HTML tags and HTML comments, left out;
+- invisible format characters, left out (``folding.INVISIBLE``), in code too.
+
+Code shows what is written: fenced code (``` ``` ``` or ``~~~``, the fences
+``checks.textparts`` reads; an unclosed fence runs to the end) and code spans (a run
+of backticks to the next run of as many; an unclosed run is written as it is).
+Indented code blocks are read as text.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass
+from typing import Iterator
+
+import regex
+
+from referee.engine.checks.folding import INVISIBLE, as_seen, kept_form, text_form
+from referee.engine.text import line_breaks
+from referee.engine.values import EvalError, Prov, Val, render, short
+
+# A character that starts markup this module reads: a text without any is shown as
+# written (save invisible characters, which ``folding.as_seen`` leaves out), and is
+# never rendered.
+_MARKUP = re.compile(r"[&\\*_~<]")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$", re.MULTILINE)
+_TICKS = re.compile(r"`+")
+_TOKEN = regex.compile(r"""
+    (?P<escape>\\[!-/:-@\[-`{-~])
+  | (?P<ticks>`+)
+  | (?P<comment><!--)
+  | (?P<entity>&(?:\#[0-9]{1,7}|\#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)
+  | (?P<tag></?[A-Za-z][A-Za-z0-9-]*(?:[ \t\r\n/][^<>]*)?>)
+  | (?P<delimiters>[*_~]+)
+  | (?P<invisible>\p{Cf})
+""", regex.VERBOSE)
+_NAME_SUFFIXES = (".md", ".markdown")
+_NO_MARKDOWN = ("tool_calls", "suspect_calls")  # a call's args and return: JSON or a program's text
+
+
+def is_markdown(text: str, prov: Prov | None) -> bool:
+    """Whether ``text`` is read from Markdown: a ``.md`` or ``.markdown`` file of the
+    run (the response, an executor log's section, a note, a file the rules read), not
+    a tool call's fields nor an output's name (``outputs``: the text that is its file's
+    own name)."""
+    if prov is None or not prov.file or prov.source in _NO_MARKDOWN:
+        return False
+    if not prov.file.lower().endswith(_NAME_SUFFIXES):
+        return False
+    return not prov.file.endswith("/" + text)
+
+
+def may_show_otherwise(text: str) -> bool:
+    """Whether ``text`` holds a character markup starts with: else it is shown as written."""
+    return _MARKUP.search(text) is not None
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A Markdown text as shown, with each piece of markup: where it stands in the text
+    shown (``at``), in the text as written (``start``, ``end``) and what it shows."""
+
+    text: str
+    at: tuple[int, ...]
+    start: tuple[int, ...]
+    end: tuple[int, ...]
+    shows: tuple[str, ...]
+
+    def markup_from(self, offset: int) -> int | None:
+        """The index of the first piece of markup at or after ``offset`` of the text
+        shown (else the last before it); None when there is none."""
+        if not self.at:
+            return None
+        return min(bisect_left(self.at, offset), len(self.at) - 1)
+
+    def written(self, offset: int) -> int:
+        """The offset in the text as written of ``offset`` of the text shown."""
+        i = bisect_right(self.at, offset) - 1
+        if i < 0:
+            return offset
+        past = self.at[i] + len(self.shows[i])
+        return self.start[i] if offset < past else self.end[i] + (offset - past)
+
+
+def shown_as_markdown(text: str) -> Shown:
+    """``text`` (Markdown) as shown: code as written, markup elsewhere as it shows.
+    Made once for the run's checks that miss in a long text (``folding.kept_in``)."""
+    return kept_form("markdown", text, _shown)
+
+
+def _shown(text: str) -> Shown:
+    pieces: list[str] = []
+    at: list[int] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    shows: list[str] = []
+    size = 0
+    for start, end, code in _blocks(text):
+        for begin, stop, made in (_invisible(text, start, end) if code else _inline(text, start, end)):
+            pieces.append(text[start:begin])
+            size += begin - start
+            at.append(size)
+            starts.append(begin)
+            ends.append(stop)
+            shows.append(made)
+            pieces.append(made)
+            size += len(made)
+            start = stop
+        pieces.append(text[start:end])
+        size += end - start
+    return Shown("".join(pieces), tuple(at), tuple(starts), tuple(ends), tuple(shows))
+
+
+Mark = tuple[int, int, str]  # start and end in the text as written, and what it shows
+
+
+def _blocks(text: str) -> Iterator[tuple[int, int, bool]]:
+    """The text as pieces (start, end, whether fenced code), in order."""
+    at, fence = 0, None
+    for found in _FENCE.finditer(text):
+        run = found.group(1)
+        if fence is None:
+            yield at, found.start(), False
+            fence, at = run, found.start()
+        elif run[0] == fence[0] and len(run) >= len(fence) and not found.group(2).strip():
+            yield at, found.end(), True
+            fence, at = None, found.end()
+    yield at, len(text), fence is not None
+
+
+def _invisible(text: str, start: int, end: int) -> Iterator[Mark]:
+    for found in INVISIBLE.finditer(text, start, end):
+        yield found.start(), found.end(), ""
+
+
+def _inline(text: str, start: int, end: int) -> Iterator[Mark]:
+    """The markup between ``start`` and ``end`` (text that is no fenced code)."""
+    closes = _closing_runs(text, start, end)
+    comment_end = text.rfind("-->", start, end)  # no comment opened after it closes
+    at = start
+    while True:
+        found = _TOKEN.search(text, at, end)
+        if found is None:
+            return
+        kind, at = found.lastgroup, found.end()
+        if kind == "ticks":
+            close = _close_of(closes, found)
+            if close is not None:  # a code span: shown as written, save invisible characters
+                yield from _invisible(text, found.end(), close)
+                at = close + len(found.group())
+        elif kind == "comment":
+            close = text.find("-->", found.end(), end) if found.start() < comment_end else -1
+            if close >= 0:
+                yield found.start(), close + 3, ""
+                at = close + 3
+        else:
+            shows = _shows(text, found, kind, start, end)
+            if shows is not None:
+                yield found.start(), found.end(), shows
+
+
+def _shows(text: str, found: regex.Match, kind: str | None, start: int, end: int) -> str | None:
+    """What a piece of markup shows, None for what is shown as written."""
+    written = found.group()
+    if kind == "escape":
+        return written[1]
+    if kind == "entity":
+        character = html.unescape(written)
+        return None if character == written else as_seen(character)
+    if kind == "delimiters":
+        return "" if _emphasis(text, found.start(), found.end(), start, end) else None
+    return ""  # a tag, an invisible character
+
+
+def _emphasis(text: str, start: int, end: int, low: int, high: int) -> bool:
+    """Whether the run of ``*``, ``_`` or ``~`` from ``start`` to ``end`` may open or
+    close emphasis: it touches a word, and is no ``_`` inside one."""
+    before = text[start - 1] if start > low else " "
+    after = text[end] if end < high else " "
+    if before.isspace() and after.isspace():
+        return False
+    return not (set(text[start:end]) == {"_"} and before.isalnum() and after.isalnum())
+
+
+def _closing_runs(text: str, start: int, end: int) -> dict[int, list[int]]:
+    """Where each run of backticks starts, by its length: a code span's closing run is
+    the next of as many, found without reading the text again."""
+    runs: dict[int, list[int]] = {}
+    for found in _TICKS.finditer(text, start, end):
+        runs.setdefault(len(found.group()), []).append(found.start())
+    return runs
+
+
+def _close_of(closes: dict[int, list[int]], opening: re.Match | regex.Match) -> int | None:
+    starts = closes.get(len(opening.group()), [])
+    i = bisect_right(starts, opening.start())
+    return starts[i] if i < len(starts) else None
+
+
+def place_in(val: Val, offset: int) -> str:
+    """Where offset ``offset`` of the text value ``val`` stands: its file and line, when known."""
+    prov = val.prov
+    if prov is None or not prov.file:
+        return prov.where() if prov else val.label
+    return Prov(prov.source, "", prov.file, (prov.line or 1) + line_breaks(val.value, 0, offset)).where()
+
+
+def not_equal_as_shown(left: Val, right: Val, ignore_case: bool) -> None:
+    """Raise when two texts that differ as written (``==`` is false) are the same as
+    their reader sees them, a Markdown text as shown (``**Done**`` and ``Done``):
+    whether they are equal cannot be decided."""
+    sides = [(side, _shown_if_markdown(side)) for side in (left, right)]
+    marked = [(side, found) for side, found in sides if found is not None]
+    if not marked or not all(isinstance(side.value, str) for side, _ in sides):
+        return
+    seen = [found.text if found is not None else as_seen(side.value) for side, found in sides]
+    if text_form(seen[0], ignore_case) != text_form(seen[1], ignore_case):
+        return
+    side, form = marked[0]
+    mark = form.markup_from(0) or 0
+    raise EvalError(f"{short(render(left.value), 60)} and {short(render(right.value), 60)} are equal only as "
+                    f"Markdown is shown (the first markup, {short(render(side.value[form.start[mark]:form.end[mark]]), 40)}, "
+                    f"at {place_in(side, form.start[mark])}): a reader sees the same words, so whether they are "
+                    "equal cannot be decided")
+
+
+def _shown_if_markdown(val: Val) -> Shown | None:
+    """The text value ``val`` as shown when it is Markdown holding markup; else None."""
+    text = val.value
+    if not (isinstance(text, str) and is_markdown(text, val.prov) and may_show_otherwise(text)):
+        return None
+    form = shown_as_markdown(text)
+    return form if form.at else None
