@@ -48,7 +48,8 @@ def test_words_a_reader_sees_are_no_miss(written: str):
 
 @pytest.mark.parametrize("check", ['not (response contains "rm -rf")', 'not (response matches /rm -rf/)',
                                    'not (response fully matches /Run rm -rf now\\.\\s*/)',
-                                   'not (response starts with "Run rm -rf")', 'not (response ends with "rm -rf now.\\n")'])
+                                   'not (response starts with "Run rm -rf")',
+                                   'not (response ends with "rm -rf now.\\n")'])
 def test_a_backslash_escape_shows_the_punctuation(check: str):
     found = _response(check, "Run rm \\-rf now.\n")
     assert found.startswith("error: ") and "only as its Markdown is shown" in found, found

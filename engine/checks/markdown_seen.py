@@ -77,29 +77,25 @@ def may_show_otherwise(text: str) -> bool:
 
 @dataclass(frozen=True)
 class Shown:
-    """A Markdown text as shown, with each piece of markup: where it stands in the text
-    shown (``at``), in the text as written (``start``, ``end``) and what it shows."""
+    """A Markdown text as shown, with each piece of markup that shows otherwise than it
+    is written: where it stands in the text shown (``at``) and in the text as written
+    (``start``, ``end``), so an ERROR names the markup and its line."""
 
     text: str
     at: tuple[int, ...]
     start: tuple[int, ...]
     end: tuple[int, ...]
-    shows: tuple[str, ...]
 
     def markup_from(self, offset: int) -> int | None:
         """The index of the first piece of markup at or after ``offset`` of the text
-        shown (else the last before it); None when there is none."""
+        shown (else the last before it: the words shown may end there); None when
+        there is none."""
         if not self.at:
             return None
         return min(bisect_left(self.at, offset), len(self.at) - 1)
 
-    def written(self, offset: int) -> int:
-        """The offset in the text as written of ``offset`` of the text shown."""
-        i = bisect_right(self.at, offset) - 1
-        if i < 0:
-            return offset
-        past = self.at[i] + len(self.shows[i])
-        return self.start[i] if offset < past else self.end[i] + (offset - past)
+
+Mark = tuple[int, int, str]  # start and end in the text as written, and what it shows
 
 
 def shown_as_markdown(text: str) -> Shown:
@@ -113,25 +109,18 @@ def _shown(text: str) -> Shown:
     at: list[int] = []
     starts: list[int] = []
     ends: list[int] = []
-    shows: list[str] = []
     size = 0
     for start, end, code in _blocks(text):
         for begin, stop, made in (_invisible(text, start, end) if code else _inline(text, start, end)):
-            pieces.append(text[start:begin])
-            size += begin - start
-            at.append(size)
+            pieces += (text[start:begin], made)
+            at.append(size + begin - start)
             starts.append(begin)
             ends.append(stop)
-            shows.append(made)
-            pieces.append(made)
-            size += len(made)
+            size += begin - start + len(made)
             start = stop
         pieces.append(text[start:end])
         size += end - start
-    return Shown("".join(pieces), tuple(at), tuple(starts), tuple(ends), tuple(shows))
-
-
-Mark = tuple[int, int, str]  # start and end in the text as written, and what it shows
+    return Shown("".join(pieces), tuple(at), tuple(starts), tuple(ends))
 
 
 def _blocks(text: str) -> Iterator[tuple[int, int, bool]]:
@@ -237,11 +226,11 @@ def not_equal_as_shown(left: Val, right: Val, ignore_case: bool) -> None:
     if text_form(seen[0], ignore_case) != text_form(seen[1], ignore_case):
         return
     side, form = marked[0]
-    mark = form.markup_from(0) or 0
+    markup = side.value[form.start[0]:form.end[0]]
     raise EvalError(f"{short(render(left.value), 60)} and {short(render(right.value), 60)} are equal only as "
-                    f"Markdown is shown (the first markup, {short(render(side.value[form.start[mark]:form.end[mark]]), 40)}, "
-                    f"at {place_in(side, form.start[mark])}): a reader sees the same words, so whether they are "
-                    "equal cannot be decided")
+                    f"Markdown is shown (the first markup, {short(render(markup), 40)}, at "
+                    f"{place_in(side, form.start[0])}): a reader sees the same words, so whether they are equal "
+                    "cannot be decided")
 
 
 def _shown_if_markdown(val: Val) -> Shown | None:
