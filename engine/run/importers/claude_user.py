@@ -79,6 +79,8 @@ class UserRecords(HookEffects):
                 self.user_text(origin, rec, part["text"])
             else:
                 self.unread(origin, "a part of this user message", part)
+                if isinstance(part, dict) and "tool_use_id" in part:
+                    self.answer_not_read(origin, part)
                 self.turn_unread(origin, rec, "a part of this user message", part,
                                  surely=isinstance(part, dict) and part.get("type") == "text")
                 if isinstance(part, dict) and part.get("type") in claude_requests.ASKED_PARTS and not rec.get("isMeta"):
@@ -193,6 +195,26 @@ class UserRecords(HookEffects):
         """The positions of the calls of ``call_id``, and the first still unanswered."""
         known = self.calls.get(call_id, []) if isinstance(call_id, str) else []
         return known, next((i for i in known if R.call_at(self.entries, i).result_origin is None), None)
+
+    def answer_not_read(self, origin: Origin, part: dict) -> None:
+        """A part of a user message that names a call as a tool_result does
+        (``tool_use_id``) but is not read (a type not known): the answer to that call, in
+        a shape not read. The call has an answer whose status and return are unknown,
+        never none: left open, it read as a call never answered, and ``no calls with
+        status error`` passed on a failed Bash call whose answer's type was not read. An
+        answer no open call takes is a second answer, or one to a call not held."""
+        call_id = part.get("tool_use_id")
+        known, position = self._waiting(call_id)
+        if position is None and known:
+            R.answered_again(self.entries, known[-1], self.problems, origin)
+        elif position is None:
+            R.unplaced_answer(self.problems, origin, call_id if isinstance(call_id, str) else None)
+        else:
+            call = R.call_at(self.entries, position)
+            self.entries[position] = replace(call, result_origin=origin, unread=call.unread | {"status", "return"})
+            self.problems.append(Problem("status-unknown", origin.source, f"the answer to this call is a part of type "
+                                         f"{part.get('type')!r}, not read: its status and return are unknown",
+                                         origin.line))
 
     def tool_result(self, origin: Origin, rec: dict, part: dict) -> None:
         call_id = part.get("tool_use_id")
