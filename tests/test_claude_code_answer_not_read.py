@@ -8,25 +8,22 @@ unknown, and a second one makes the status of the call it names unknown."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import referee
+from real_session import REAL, with_record_changed
 
-REAL = Path(__file__).parent / "fixtures" / "real" / "claude-code" / "coverage-test-fix" / "transcript.jsonl"
+FIXTURE = "coverage-test-fix/transcript.jsonl"
 RULES = 'eval "x"\nexpect 1: no calls with status error\nexpect 2: count(calls) >= 13\n'
 
 
 def _with_answer(tmp_path: Path, change) -> tuple[Path, int]:
-    """The real session with its failed answer changed by ``change`` (the part, in place)."""
-    lines = REAL.read_text(encoding="utf-8").split("\n")
-    at = next(n for n, line in enumerate(lines) if '"is_error":true' in line.replace(" ", ""))
-    record = json.loads(lines[at])
-    change(next(p for p in record["message"]["content"] if p.get("is_error") is True))
-    lines[at] = json.dumps(record)
-    source = tmp_path / "transcript.jsonl"
-    source.write_text("\n".join(lines), encoding="utf-8")
-    return source, at + 1
+    """The real session with its failed answer changed by ``change`` (the record's
+    content and that answer, in place)."""
+    def changed(record: dict) -> None:
+        content = record["message"]["content"]
+        change(content, next(p for p in content if p.get("is_error") is True))
+    return with_record_changed(FIXTURE, tmp_path / "transcript.jsonl", '"is_error":true', changed)
 
 
 def _graded(source: Path) -> tuple[list[str], list[str], list[str]]:
@@ -36,12 +33,12 @@ def _graded(source: Path) -> tuple[list[str], list[str], list[str]]:
 
 
 def test_the_real_session_reads_its_failed_call_as_one():
-    outcomes, _, _ = _graded(REAL)
+    outcomes, _, _ = _graded(REAL / FIXTURE)
     assert outcomes == ["fail", "pass"]
 
 
 def test_an_answer_of_a_type_not_read_leaves_its_call_s_status_unknown(tmp_path: Path):
-    source, line = _with_answer(tmp_path, lambda part: part.update(type="tool_result_v2"))
+    source, line = _with_answer(tmp_path, lambda _, part: part.update(type="tool_result_v2"))
     outcomes, evidence, problems = _graded(source)
     assert outcomes == ["error", "pass"]
     assert f"transcript.jsonl:{line}" in evidence[0] and "status" in evidence[0]
@@ -49,20 +46,15 @@ def test_an_answer_of_a_type_not_read_leaves_its_call_s_status_unknown(tmp_path:
 
 
 def test_an_answer_of_a_type_not_read_for_no_call_held_leaves_the_calls_unknown(tmp_path: Path):
-    source, line = _with_answer(tmp_path, lambda part: part.update(type="tool_result_v2", tool_use_id="toolu_other"))
+    source, line = _with_answer(tmp_path, lambda _, part: part.update(type="tool_result_v2",
+                                                                         tool_use_id="toolu_other"))
     outcomes, evidence, _ = _graded(source)
     assert outcomes == ["error", "error"]
     assert f"transcript.jsonl:{line}" in evidence[0] and "calls may be incomplete" in evidence[0]
 
 
 def test_a_second_answer_of_a_type_not_read_leaves_the_status_unknown(tmp_path: Path):
-    lines = REAL.read_text(encoding="utf-8").split("\n")
-    at = next(n for n, line in enumerate(lines) if '"is_error":true' in line.replace(" ", ""))
-    record = json.loads(lines[at])
-    answer = next(p for p in record["message"]["content"] if p.get("is_error") is True)
-    record["message"]["content"].append({**answer, "type": "tool_result_v2", "is_error": False})
-    lines[at] = json.dumps(record)
-    source = tmp_path / "transcript.jsonl"
-    source.write_text("\n".join(lines), encoding="utf-8")
+    source, _ = _with_answer(tmp_path, lambda content, part: content.append({**part, "type": "tool_result_v2",
+                                                                             "is_error": False}))
     outcomes, _, _ = _graded(source)
     assert outcomes == ["error", "pass"]

@@ -7,16 +7,22 @@ check over them is an ERROR that names the line, never a pass."""
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 import pytest
 
 import referee
 from hook_stream import call_stream, hook_response
+from real_session import with_record_changed
 
-REAL = Path(__file__).parent / "fixtures" / "real" / "claude-code" / "hello-world-script" / "transcript.jsonl"
+REAL = "hello-world-script/transcript.jsonl"
 RULES = 'eval "x"\nexpect 1: no calls to "Bash"\nexpect 2: count(calls) == 0\n'
+
+
+def _retyped(kind: object):
+    def change(record: dict) -> None:
+        record["message"]["content"][0]["type"] = kind
+    return change
 
 
 def _outcomes(source: Path) -> list[tuple[str, str]]:
@@ -26,16 +32,11 @@ def _outcomes(source: Path) -> list[tuple[str, str]]:
 
 @pytest.mark.parametrize("kind", [{}, [], ["tool_use"]])
 def test_a_call_block_typed_by_an_object_or_a_list_leaves_the_calls_unknown(tmp_path: Path, kind: object):
-    lines = REAL.read_text(encoding="utf-8").split("\n")
-    at = next(n for n, line in enumerate(lines) if '"name":"Bash"' in line.replace(" ", ""))
-    record = json.loads(lines[at])
-    record["message"]["content"][0]["type"] = kind  # the real session's Bash call, its type mangled
-    lines[at] = json.dumps(record)
-    source = tmp_path / "transcript.jsonl"
-    source.write_text("\n".join(lines), encoding="utf-8")
+    # the real session's Bash call, its type mangled
+    source, line = with_record_changed(REAL, tmp_path / "transcript.jsonl", '"name":"Bash"', _retyped(kind))
     for outcome, evidence in _outcomes(source):
         assert outcome == "error"
-        assert f"transcript.jsonl:{at + 1}" in evidence and "calls may be incomplete" in evidence
+        assert f"transcript.jsonl:{line}" in evidence and "calls may be incomplete" in evidence
 
 
 @pytest.mark.parametrize("kind", [{}, ["tool_use"]])
@@ -57,11 +58,6 @@ def test_a_hook_answer_naming_its_event_by_an_object_changes_nothing(tmp_path: P
 
 @pytest.mark.parametrize("kind", [{}, []])
 def test_an_answer_typed_by_an_object_is_no_answer_read(tmp_path: Path, kind: object):
-    lines = REAL.read_text(encoding="utf-8").split("\n")
-    at = next(n for n, line in enumerate(lines) if '"tool_result"' in line.replace(" ", ""))
-    record = json.loads(lines[at])
-    record["message"]["content"][0]["type"] = kind  # the real session's first answer, its type mangled
-    lines[at] = json.dumps(record)
-    source = tmp_path / "transcript.jsonl"
-    source.write_text("\n".join(lines), encoding="utf-8")
+    # the real session's first answer, its type mangled
+    source, _ = with_record_changed(REAL, tmp_path / "transcript.jsonl", '"tool_result"', _retyped(kind))
     assert [outcome for outcome, _ in _outcomes(source)] == ["fail", "fail"]  # the calls are there, answered or not
