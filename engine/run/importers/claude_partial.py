@@ -48,14 +48,14 @@ class Partial:
         index = index if isinstance(index, int) and not isinstance(index, bool) else f"line-{origin.line}"
         part = event.get("content_block") if kind == "content_block_start" else event.get("delta")
         part_kind = part.get("type") if isinstance(part, dict) else None
-        named = isinstance(part_kind, str)  # a type of another JSON type (an object) is no name to look up
         block = blocks.setdefault(index, [None, origin, False])
-        if named and (part_kind in self.call_blocks or part_kind == "input_json_delta"):
+        # a type of another JSON type (an object) is no name to look up (hashed, it stopped the import)
+        if isinstance(part_kind, str) and (part_kind in self.call_blocks or part_kind == "input_json_delta"):
             block[0] = block[0] or "call"
         elif part_kind in ("text", "text_delta"):
             block[0] = block[0] or "text"
             block[2] = block[2] or may_say(part.get("text"))
-        elif named and (part_kind in _UNSAID or part_kind.endswith("_tool_result")):
+        elif isinstance(part_kind, str) and (part_kind in _UNSAID or part_kind.endswith("_tool_result")):
             pass  # no words, no call: a server call's answer is read with the call, from the whole record
         else:
             unread(origin, f"a part of type {part_kind!r} of a message as it streamed", part)
