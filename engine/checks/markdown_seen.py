@@ -23,6 +23,12 @@ Code shows what is written: fenced code (``` ``` ``` or ``~~~``, the fences
 ``checks.textparts`` reads; an unclosed fence runs to the end) and code spans (a run
 of backticks to the next run of as many; an unclosed run is written as it is).
 Indented code blocks are read as text.
+
+Some markup hides what it holds (``hidden_in_markdown``): an HTML comment, and an HTML
+tag with its attributes (``<span title="disclaimer">``), show nothing at all, so a hit
+only there is no hit a reader grants either. Character references, escapes and
+emphasis markers hide nothing: they show as something else, or as nothing, but never
+hold words a reader would have to see.
 """
 
 from __future__ import annotations
@@ -95,7 +101,7 @@ class Shown:
         return min(bisect_left(self.at, offset), len(self.at) - 1)
 
 
-Mark = tuple[int, int, str]  # start and end in the text as written, and what it shows
+Mark = tuple[int, int, str, str]  # start and end in the text as written, what it shows, and its kind
 
 
 def shown_as_markdown(text: str) -> Shown:
@@ -111,7 +117,7 @@ def _shown(text: str) -> Shown:
     ends: list[int] = []
     size = 0
     for start, end, code in _blocks(text):
-        for begin, stop, made in (_invisible(text, start, end) if code else _inline(text, start, end)):
+        for begin, stop, made, _ in (_invisible(text, start, end) if code else _inline(text, start, end)):
             pieces += (text[start:begin], made)
             at.append(size + begin - start)
             starts.append(begin)
@@ -139,7 +145,7 @@ def _blocks(text: str) -> Iterator[tuple[int, int, bool]]:
 
 def _invisible(text: str, start: int, end: int) -> Iterator[Mark]:
     for found in INVISIBLE.finditer(text, start, end):
-        yield found.start(), found.end(), ""
+        yield found.start(), found.end(), "", "invisible"
 
 
 def _inline(text: str, start: int, end: int) -> Iterator[Mark]:
@@ -160,12 +166,12 @@ def _inline(text: str, start: int, end: int) -> Iterator[Mark]:
         elif kind == "comment":
             close = text.find("-->", found.end(), end) if found.start() < comment_end else -1
             if close >= 0:
-                yield found.start(), close + 3, ""
+                yield found.start(), close + 3, "", "comment"
                 at = close + 3
         else:
             shows = _shows(text, found, kind, start, end)
             if shows is not None:
-                yield found.start(), found.end(), shows
+                yield found.start(), found.end(), shows, kind or ""
 
 
 def _shows(text: str, found: regex.Match, kind: str | None, start: int, end: int) -> str | None:
@@ -189,6 +195,64 @@ def _emphasis(text: str, start: int, end: int, low: int, high: int) -> bool:
     if before.isspace() and after.isspace():
         return False
     return not (set(text[start:end]) == {"_"} and before.isalnum() and after.isalnum())
+
+
+# The markup that hides what it holds, and how a message names it.
+_HIDING = {"comment": "an HTML comment", "tag": "an HTML tag"}
+
+
+@dataclass(frozen=True)
+class Hidden:
+    """A Markdown text with what no reader of it sees left out (``_HIDING``: HTML comments
+    and tags outside code), and each piece left out: where it starts and ends in the text
+    as written, and what it is."""
+
+    text: str
+    start: tuple[int, ...]
+    end: tuple[int, ...]
+    kind: tuple[str, ...]
+
+    def piece_near(self, offset: int) -> int:
+        """The index of the first piece that ends after ``offset`` of the text as written
+        (the one holding it, or the next), else the last: where a hit there is hidden."""
+        return min(bisect_right(self.end, offset), len(self.end) - 1)
+
+    def place_of(self, piece: int, offset: int) -> int:
+        """Where to cite piece ``piece`` for a hit at ``offset``: there, when the piece holds
+        it (a comment over lines is cited at the line of the words), else where it starts."""
+        return offset if self.start[piece] <= offset < self.end[piece] else self.start[piece]
+
+    def named(self, piece: int) -> str:
+        return _HIDING[self.kind[piece]]
+
+
+def hidden_in_markdown(text: str) -> Hidden | None:
+    """``text`` (Markdown) without its HTML comments and tags, None when it holds none.
+    Only a text holding ``<`` is read: no comment or tag starts otherwise."""
+    if "<" not in text:
+        return None
+    form = kept_form("markdown hidden", text, _without_hidden)
+    return form if form.start else None
+
+
+def _without_hidden(text: str) -> Hidden:
+    pieces: list[str] = []
+    starts: list[int] = []
+    ends: list[int] = []
+    kinds: list[str] = []
+    at = 0
+    for start, end, code in _blocks(text):
+        if code:
+            continue
+        for begin, stop, _, kind in _inline(text, start, end):
+            if kind in _HIDING:
+                pieces.append(text[at:begin])
+                starts.append(begin)
+                ends.append(stop)
+                kinds.append(kind)
+                at = stop
+    pieces.append(text[at:])
+    return Hidden("".join(pieces), tuple(starts), tuple(ends), tuple(kinds))
 
 
 def _closing_runs(text: str, start: int, end: int) -> dict[int, list[int]]:

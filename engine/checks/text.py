@@ -23,7 +23,8 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.folding import INVISIBLE, as_seen, find_folded
-from referee.engine.checks.markdown_seen import is_markdown, may_show_otherwise, place_in, shown_as_markdown
+from referee.engine.checks.markdown_seen import (hidden_in_markdown, is_markdown, may_show_otherwise, place_in,
+                                                 shown_as_markdown)
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
@@ -161,6 +162,8 @@ class TextCheck(Leaf):
 
             self._not_unseen(subject, shown, lambda seen: hit(seen) >= 0)
             self._not_shown(subject, shown, hit)
+        else:
+            self._not_hidden(subject, shown, start, lambda seen: find_folded(seen, part, self.op, self.ignore_case) >= 0)
         return self._verdict(ctx, subject, start >= 0, shown, max(start, 0), operand)
 
     def _regex(self, ctx: Context, subject: Val, pattern: Pattern) -> Verdict:
@@ -173,6 +176,8 @@ class TextCheck(Leaf):
         if found is None:
             self._not_unseen(subject, pattern.display, lambda seen: run(seen, where) is not None)
             self._not_shown(subject, pattern.display, lambda seen: _start(run(seen, where)))
+        else:
+            self._not_hidden(subject, pattern.display, found.start(), lambda seen: run(seen, where) is not None)
         if found is None or self.op == "fully_matches":
             return self._verdict(ctx, subject, found is not None, pattern.display, 0)
         # Where it matched, in the text's own words, so a long text's offending words are named.
@@ -207,6 +212,22 @@ class TextCheck(Leaf):
         raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only as its Markdown is shown (the first, "
                         f"{short(render(markup), 40)}, at {place}): a reader sees what the text as written does not "
                         "hold, so it cannot be decided")
+
+    def _not_hidden(self, subject: Val, shown: str, start: int, holds: Callable[[str], bool]) -> None:
+        """Raise when the hit at ``start`` is no hit in a Markdown text as its reader sees
+        it, its HTML comments and tags left out (``markdown_seen.hidden_in_markdown``):
+        the words are written where no reader sees them, so it cannot be decided."""
+        text = subject.value
+        if "<" not in text or not is_markdown(text, subject.prov):  # no comment or tag starts without "<"
+            return
+        form = hidden_in_markdown(text)
+        if form is None or holds(form.text):
+            return
+        piece = form.piece_near(start)
+        place = place_in(subject, form.place_of(piece, start))
+        raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only where a reader does not see it "
+                        f"({form.named(piece)} at {place}): the text as written holds what its reader is not "
+                        "shown, so it cannot be decided")
 
     def _verdict(self, ctx: Context, subject: Val, ok: bool, shown: str, start: int, operand=None,
                  matched: str | None = None) -> Verdict:

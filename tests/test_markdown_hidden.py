@@ -1,0 +1,64 @@
+"""A Markdown text holds, to its reader, only what its rendering shows: an HTML comment
+(``<!-- disclaimer -->``) and an HTML tag with its attributes (``<span
+title="disclaimer">``) show nothing. A text test whose hit lies only there is neither a
+hit the reader grants nor a miss of the text as written: an ERROR naming the hidden
+place and its line, never a pass of ``response contains "disclaimer"`` nor of its
+negation. Code shows what is written; entities, escapes and emphasis hide nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from test_markdown_as_seen import _response, _verdict
+
+HIDDEN = "Intro\n\nThe answer is 42.\n<!-- disclaimer -->\n"
+
+
+@pytest.mark.parametrize("check", ['response contains "disclaimer"', 'not (response contains "disclaimer")',
+                                   'response matches /disclaim\\w+/', 'not (response matches /disclaim\\w+/)'])
+def test_a_hit_only_in_a_comment_is_undecided(check: str):
+    found = _response(check, HIDDEN)
+    assert found.startswith("error: ") and "only where a reader does not see it" in found, found
+    assert "(an HTML comment at response.md:4)" in found, found
+
+
+def test_a_hit_only_in_a_tags_attributes_is_undecided():
+    found = _response('response contains "disclaimer"', 'See <span title="disclaimer">this</span>.\n')
+    assert found.startswith("error: ") and "(an HTML tag at response.md:1)" in found, found
+
+
+def test_a_hit_in_a_comment_over_lines_names_the_line_of_the_words():
+    found = _response('response contains "disclaimer"', "Intro\n<!--\nnote\ndisclaimer\n-->\n")
+    assert found.startswith("error: ") and "(an HTML comment at response.md:4)" in found, found
+
+
+@pytest.mark.parametrize("check", ['response starts with "<!-- draft -->"', 'response ends with "<!-- end -->\\n"',
+                                   'response fully matches /<!-- draft -->\\s*Done\\.\\s*<!-- end -->\\s*/'])
+def test_an_anchored_hit_that_needs_a_comment_is_undecided(check: str):
+    found = _response(check, "<!-- draft -->\nDone.\n<!-- end -->\n")
+    assert found.startswith("error: ") and "only where a reader does not see it" in found, found
+
+
+@pytest.mark.parametrize("text", ["disclaimer\n<!-- disclaimer -->\n", "<!-- x -->\nA disclaimer.\n",
+                                  "```html\n<!-- disclaimer -->\n```\n", "Write `<!-- disclaimer -->`.\n",
+                                  "A disclaimer &amp; more.\n", "A *disclaimer* here.\n"])
+def test_a_hit_a_reader_sees_is_decided(text: str):
+    assert _response('response contains "disclaimer"', text).startswith("pass"), text
+
+
+def test_entities_escapes_and_emphasis_hide_nothing():
+    assert _response('response contains "Q&amp;A"', "Q&amp;A <b>x</b>\n").startswith("pass")
+    assert _response('response contains "\\\\-rf"', "rm \\-rf <b>x</b>\n").startswith("pass")
+    assert _response('response contains "**Done**"', "**Done** <br>\n").startswith("pass")
+
+
+def test_a_plain_text_file_is_read_as_written():
+    found = _verdict('file "notes.txt" contains "disclaimer"', {"outputs/notes.txt": HIDDEN})
+    assert found.startswith("pass"), found
+    found = _verdict('file "notes.md" contains "disclaimer"', {"outputs/notes.md": HIDDEN})
+    assert found.startswith("error: ") and "at notes.md:4" in found, found
+
+
+def test_quantifiers_share_the_rule():
+    found = _response('any lines(response) have . contains "disclaimer"', HIDDEN)
+    assert found.startswith("error") and "response.md:4" in found, found
