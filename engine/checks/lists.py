@@ -22,6 +22,7 @@ from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.folding import as_seen, text_form
+from referee.engine.checks.markdown_seen import not_equal_as_shown, shown_text
 from referee.engine.checks.static import reads_element
 from referee.engine.equality import equal
 from referee.engine.values import (EvalError, Missing, Prov, Result, UnreadJson, Val, as_decimal,
@@ -57,6 +58,13 @@ def _seen_key(value: Any, ignore_case: bool) -> tuple | None:
     return ("text", text_form(seen, ignore_case)) if seen != value else None
 
 
+def _shown_key(val: Val, ignore_case: bool) -> tuple | None:
+    """The key of a Markdown text as its reader sees it rendered (``**Done**`` is "Done");
+    None for a value read as written."""
+    shown = shown_text(val)
+    return ("text", text_form(shown, ignore_case)) if shown is not None else None
+
+
 @dataclass(frozen=True)
 class Index:
     """The items of a list by key, the first of equal items kept; ``rest`` holds the
@@ -68,11 +76,15 @@ class Index:
     # texts holding invisible format characters, by their key without them: a text that
     # equals one only as a reader sees it is neither in the list nor not in it
     unseen: dict[tuple, Val] = field(default_factory=dict)
+    # Markdown texts whose markup shows otherwise than written, by their key as shown: a
+    # text that equals one only as its reader sees it is neither in the list nor not in it
+    shown: dict[tuple, Val] = field(default_factory=dict)
 
     @classmethod
     def of(cls, items: tuple[Val, ...], ignore_case: bool) -> "Index":
         first: dict[tuple, Val] = {}
         unseen: dict[tuple, Val] = {}
+        shown: dict[tuple, Val] = {}
         rest, unread = [], []
         for item in items:
             key = _key(item.value, ignore_case)
@@ -83,9 +95,12 @@ class Index:
                 seen = _seen_key(item.value, ignore_case)
                 if seen is not None:
                     unseen.setdefault(seen, item)
+                as_shown = _shown_key(item, ignore_case)
+                if as_shown is not None:
+                    shown.setdefault(as_shown, item)
             if isinstance(item.value, UnreadJson):
                 unread.append(item)
-        return cls(first, tuple(rest), tuple(unread), unseen)
+        return cls(first, tuple(rest), tuple(unread), unseen, shown)
 
     def find(self, value: Any, ignore_case: bool) -> Val | None:
         key = _key(value, ignore_case)
@@ -112,6 +127,15 @@ class Index:
         if twin is not None:
             equal(twin.value, value, ignore_case)
 
+    def not_shown(self, item: Val, ignore_case: bool) -> None:
+        """Raise when the text ``item``, in no item as written, equals one as a Markdown
+        text is shown (``markdown_seen.not_equal_as_shown``): either side's markup."""
+        key, as_shown = _key(item.value, ignore_case), _shown_key(item, ignore_case)
+        twin = self.shown.get(as_shown or key) if key is not None else None
+        if twin is None and as_shown is not None:
+            twin = self.first.get(as_shown)
+        if twin is not None:
+            not_equal_as_shown(twin, item, ignore_case)
 
 @dataclass(eq=False)  # its run's index is kept under the check itself (identity)
 class MemberCheck(Leaf):
@@ -132,7 +156,10 @@ class MemberCheck(Leaf):
             hint = "; for text write `... contains ...`" if isinstance(collection.value, str) else ""
             raise EvalError(f"'in' looks for an item of a list; {collection.label} is "
                             f"{type_name(collection.value)} {render(collection.value)[:60]}{hint}")
-        found = self._index(ctx, collection).find(item.value, self.ignore_case)
+        index = self._index(ctx, collection)
+        found = index.find(item.value, self.ignore_case)
+        if found is None and isinstance(item.value, str):
+            index.not_shown(item, self.ignore_case)
         label = collection.label
         if found is not None:
             fact = located(f"{describe_val(item)}, in {label}", found.prov)

@@ -297,6 +297,13 @@ def not_equal_as_shown(left: Val, right: Val, ignore_case: bool) -> None:
                     "cannot be decided")
 
 
+def shown_text(val: Val) -> str | None:
+    """The text value ``val`` as shown, when it is Markdown holding markup that shows
+    otherwise than it is written; else None (a value read as written)."""
+    form = _shown_if_markdown(val)
+    return form.text if form is not None else None
+
+
 def _shown_if_markdown(val: Val) -> Shown | None:
     """The text value ``val`` as shown when it is Markdown holding markup; else None."""
     text = val.value

@@ -23,8 +23,8 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.folding import INVISIBLE, as_seen, find_folded
-from referee.engine.checks.markdown_seen import (hidden_in_markdown, is_markdown, may_show_otherwise, place_in,
-                                                 shown_as_markdown)
+from referee.engine.checks.markdown_seen import (hidden_in_markdown, is_markdown, may_show_otherwise,
+                                                 not_equal_as_shown, place_in, shown_as_markdown)
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
@@ -251,6 +251,9 @@ class TextCheck(Leaf):
             if equal(item.value, operand.value, self.ignore_case):
                 fact = located(f"{subject.label} has {render(operand.value)}", item.prov)
                 return decided(True, fact, evidence_of(item, operand))
+        # No item equal as written: one a reader sees as the operand (``**Done**``) leaves it undecided.
+        for item in elements(subject):
+            not_equal_as_shown(item, operand, self.ignore_case)
         fact = f"{subject.label} ({len(elements(subject))} items) has no {render(operand.value)}"
         return decided(False, self.polarity.message(False, fact, f"an item {render(operand.value)}"),
                        evidence_of(subject, operand))
