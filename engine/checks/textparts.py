@@ -13,6 +13,9 @@ more ``-``, ``*`` or ``_`` is a rule, even right under a line of text; fenced co
 (```` ``` ```` or ``~~~``) hides headings, rules and quotes inside it, and so does an
 HTML comment that opens a line (``<!--``, to the line holding ``-->``), which a reader
 of the rendered text never sees: a heading there would stand for the section shown.
+A heading whose title a reader sees as the one asked for, though it is written otherwise
+(invisible characters, or Markdown markup in a Markdown text: ``## Q&amp;A`` for "Q&A"),
+leaves which section is meant undecided when it is not the section found as written.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import regex
 from referee.dsl.errors import suggest
 from referee.engine.budget import spend
 from referee.engine.checks.folding import as_seen as seen_text, text_form
+from referee.engine.checks.markdown_seen import is_markdown, may_show_otherwise, shown_as_markdown
 from referee.engine.text import line_breaks
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, render, type_name
 
@@ -213,6 +217,7 @@ def section(arg: Val, title: Val) -> Result:
     lines = _read_lines(text)
     found = section_lines(lines, title.value)
     _same_as_seen(arg, text, lines, title.value, found)
+    _same_as_shown(arg, text, lines, title.value, found)
     if found is None:
         names = [name for _, _, name in _headings(lines)]
         return Missing(_no_section(arg, title.value, names), arg.prov, arg.claims)
@@ -229,24 +234,54 @@ def _same_as_seen(arg: Val, text: str, lines: list[Line], title: str, found: tup
     seen = section_lines(lines, title, as_seen=True)
     if seen == found:
         return
-    heading = min(at for at in (seen, found) if at is not None)[0] - 1
-    while heading > 0 and not lines[heading].text.strip(" =\t"):
-        heading -= 1
+    heading = _heading_line(lines, min(at for at in (seen, found) if at is not None))
     place = _at(arg, arg.label, heading).where()
     raise EvalError(f"{arg.label} has a heading titled {render(title)} only with its invisible characters left "
                     f"out (at {place}): which section is {render(title)} cannot be decided")
 
 
-def section_lines(lines: list[Line] | str, title: str, as_seen: bool = False) -> tuple[int, int] | None:
+def _same_as_shown(arg: Val, text: str, lines: list[Line], title: str, found: tuple[int, int] | None) -> None:
+    """An ERROR when the first heading titled ``title`` as written or as its Markdown is
+    shown (``## Q&amp;A`` shows "Q&A", ``## Sum*m*ary`` "Summary") is not the section
+    found as written: a reader sees that heading so titled, so which section is meant
+    cannot be decided."""
+    if not (may_show_otherwise(text) and is_markdown(text, arg.prov)):
+        return
+    shown = section_lines(lines, title, as_shown=True)
+    if shown is None or shown == found:
+        return
+    heading = _heading_line(lines, shown)
+    name = _heading(lines, heading)
+    written = render(name[1] if name else lines[heading].text.strip())
+    place = _at(arg, arg.label, heading).where()
+    raise EvalError(f"{arg.label} has a heading titled {render(title)} only as its Markdown is shown ({written} at "
+                    f"{place}): which section is {render(title)} cannot be decided")
+
+
+def _heading_line(lines: list[Line], body: tuple[int, int]) -> int:
+    """The line of the heading whose section's body is ``body`` (above an ``===`` underline)."""
+    heading = body[0] - 1
+    while heading > 0 and not lines[heading].text.strip(" =\t"):
+        heading -= 1
+    return heading
+
+
+def _shown_title(name: str) -> str:
+    return shown_as_markdown(name).text if may_show_otherwise(name) else name
+
+
+def section_lines(lines: list[Line] | str, title: str, as_seen: bool = False,
+                  as_shown: bool = False) -> tuple[int, int] | None:
     """(first, end) line indexes of the body of the section ``title`` (``end``
     excluded), or None when there is no such heading; ``as_seen``: titles compared
-    with their invisible format characters left out."""
+    with their invisible format characters left out; ``as_shown``: a heading whose
+    title, as written or as its Markdown is shown, is ``title``."""
     lines = _lines(lines) if isinstance(lines, str) else lines
     found = list(_headings(lines))
     seen = seen_text if as_seen else (lambda name: name)
     wanted = _plain_title(seen(title))
     for k, (i, level, name) in enumerate(found):
-        if _plain_title(seen(name)) == wanted:
+        if _plain_title(seen(name)) == wanted or (as_shown and _plain_title(_shown_title(name)) == wanted):
             end = next((j for j, lvl, _ in found[k + 1:] if lvl <= level), len(lines))
             underlined = i + 1 < len(lines) and bool(_UNDERLINE.match(lines[i + 1].text))
             return i + (2 if underlined else 1), end
