@@ -62,3 +62,16 @@ def test_a_plain_text_file_is_read_as_written():
 def test_quantifiers_share_the_rule():
     found = _response('any lines(response) have . contains "disclaimer"', HIDDEN)
     assert found.startswith("error") and "response.md:4" in found, found
+
+
+def test_the_placeholders_an_import_writes_for_paths_are_shown():
+    # an import writes <home> and <cwd> where a reader saw a path: words, never a tag
+    from referee.engine.checks.markdown_seen import PATH_PLACEHOLDERS
+    from referee.engine.run.importers.claude_code import CWD
+    from referee.engine.run.importers.homes import HOME
+
+    assert set(PATH_PLACEHOLDERS) == {HOME, CWD}
+    text = "Wrote <cwd>/hello.py and read <home>/.config.\n"
+    assert _response('response contains "<cwd>/hello.py"', text).startswith("pass")
+    assert _response('response ends with "<home>/.config.\\n"', text).startswith("pass")
+    assert _response('not (response contains "<cwd>/hello.py and read <home>")', text).startswith("fail")

@@ -61,6 +61,10 @@ _TOKEN = regex.compile(r"""
   | (?P<invisible>\p{Cf})
 """, regex.VERBOSE)
 _NAME_SUFFIXES = (".md", ".markdown")
+# What an import writes where its source named a path (``importers.homes.HOME``, the
+# session's folder ``importers.claude_code.CWD``): words standing for the path a reader
+# saw, never a tag, though written like one.
+PATH_PLACEHOLDERS = ("<home>", "<cwd>")
 _NO_MARKDOWN = ("tool_calls", "suspect_calls")  # a call's args and return: JSON or a program's text
 
 
@@ -184,6 +188,8 @@ def _shows(text: str, found: regex.Match, kind: str | None, start: int, end: int
         return None if character == written else as_seen(character)
     if kind == "delimiters":
         return "" if _emphasis(text, found.start(), found.end(), start, end) else None
+    if kind == "tag" and written in PATH_PLACEHOLDERS:
+        return None
     return ""  # a tag, an invisible character
 
 
