@@ -7,8 +7,12 @@ negation. Code shows what is written; entities, escapes and emphasis hide nothin
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
 
+import referee
 from test_markdown_as_seen import _response, _verdict
 
 HIDDEN = "Intro\n\nThe answer is 42.\n<!-- disclaimer -->\n"
@@ -75,3 +79,22 @@ def test_the_placeholders_an_import_writes_for_paths_are_shown():
     assert _response('response contains "<cwd>/hello.py"', text).startswith("pass")
     assert _response('response ends with "<home>/.config.\\n"', text).startswith("pass")
     assert _response('not (response contains "<cwd>/hello.py and read <home>")', text).startswith("fail")
+
+
+def test_the_harness_s_text_is_read_as_written(tmp_path: Path):
+    """What the harness gave the agent (a prompt, a <system-reminder>) reaches the model as
+    it is written, tags and comments included: it is never Markdown to render, so a hit in
+    a tag or a comment there decides the check."""
+    records = [{"type": "user", "message": {"role": "user", "content": "Fix it <!-- hidden -->"}, "uuid": "u1",
+                "parentUuid": None, "sessionId": "S"},
+               {"type": "user", "message": {"role": "user", "content": "<system-reminder>careful</system-reminder>"},
+                "isMeta": True, "uuid": "u2", "parentUuid": "u1", "sessionId": "S"},
+               {"type": "assistant", "message": {"id": "m1", "role": "assistant", "stop_reason": "end_turn",
+                                                 "content": [{"type": "text", "text": "Done."}]},
+                "uuid": "a1", "parentUuid": "u2", "sessionId": "S"}]
+    session = tmp_path / "session.jsonl"
+    session.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    rules = ('eval "x"\nexpect 1: any harness where .text contains "<system-reminder>"\n'
+             'expect 2: no harness where .text contains "<!-- hidden -->"\n')
+    outcomes = [e["outcome"] for e in referee.grade(rules, session, as_eval="x")[0].expectations]
+    assert outcomes == ["pass", "fail"]

@@ -65,14 +65,17 @@ _NAME_SUFFIXES = (".md", ".markdown")
 # session's folder ``importers.claude_code.CWD``): words standing for the path a reader
 # saw, never a tag, though written like one.
 PATH_PLACEHOLDERS = ("<home>", "<cwd>")
-_NO_MARKDOWN = ("tool_calls", "suspect_calls")  # a call's args and return: JSON or a program's text
+# A call's args and return (JSON or a program's text), and text the harness gave the
+# agent (a prompt, a reminder's <system-reminder>, a hook's output): the model reads
+# that as it is written, comments and tags included, so it is never rendered.
+_NO_MARKDOWN = ("tool_calls", "suspect_calls", "harness")
 
 
 def is_markdown(text: str, prov: Prov | None) -> bool:
     """Whether ``text`` is read from Markdown: a ``.md`` or ``.markdown`` file of the
-    run (the response, an executor log's section, a note, a file the rules read), not
-    a tool call's fields nor an output's name (``outputs``: the text that is its file's
-    own name)."""
+    run (the response, an executor log's section, an agent's note, a file the rules
+    read), not a tool call's fields, the harness's text, nor an output's name
+    (``outputs``: the text that is its file's own name)."""
     if prov is None or not prov.file or prov.source in _NO_MARKDOWN:
         return False
     if not prov.file.lower().endswith(_NAME_SUFFIXES):
