@@ -42,7 +42,7 @@ def test_an_answer_of_a_type_not_read_leaves_its_call_s_status_unknown(tmp_path:
     outcomes, evidence, problems = _graded(source)
     assert outcomes == ["error", "pass"]
     assert f"transcript.jsonl:{line}" in evidence[0] and "status" in evidence[0]
-    assert any("status-unknown" in p and "'tool_result_v2', not read" in p for p in problems)
+    assert any("status-unknown" in p and "of type 'tool_result_v2', is not read" in p for p in problems)
 
 
 def test_an_answer_of_a_type_not_read_for_no_call_held_leaves_the_calls_unknown(tmp_path: Path):
@@ -58,3 +58,18 @@ def test_a_second_answer_of_a_type_not_read_leaves_the_status_unknown(tmp_path: 
                                                                              "is_error": False}))
     outcomes, _, _ = _graded(source)
     assert outcomes == ["error", "pass"]
+
+
+def test_a_record_of_a_type_not_read_holding_the_answer_leaves_its_call_s_status_unknown(tmp_path: Path):
+    def retyped(record: dict) -> None:
+        record["type"] = "user_v2"  # the whole record of the failed answer, of a type not known
+    source, line = with_record_changed(FIXTURE, tmp_path / "transcript.jsonl", '"is_error":true', retyped)
+    outcomes, evidence, _ = _graded(source)
+    assert outcomes == ["error", "pass"]
+    assert f"transcript.jsonl:{line}" in evidence[0]
+
+
+def test_a_background_task_s_record_naming_its_call_is_no_answer():
+    source = REAL / "stream-async-agent" / "claude_stream_subagent_multi_result.jsonl"
+    problems = referee.grade(RULES, source, as_eval="x")[0].grading["problems"]
+    assert not any("is not read: its status" in p for p in problems)

@@ -38,7 +38,7 @@ from referee.engine.run.importers import record as R
 from referee.engine.run.importers import claude_attachments, claude_hooks, claude_requests, claude_results, tokens
 from referee.engine.run.importers.claude_partial import Partial
 from referee.engine.run.importers.claude_unread import holds_message
-from referee.engine.run.importers.claude_user import UserRecords
+from referee.engine.run.importers.claude_user import UserRecords, answers_in
 from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.importers.source import holds_call, holds_call_as_text, may_say, nested
 from referee.engine.run.model import Problem
@@ -145,6 +145,8 @@ class Reader(UserRecords):
             if holds_call(rec) or holds_call_as_text(rec):
                 self.problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this record, skipped, holds a tool_use: no "
                                              "check over the run's calls can be decided", line))
+            for answer in answers_in(rec):  # a call's answer, skipped with it: its status is not read
+                self.answer_not_read(Origin(source, line), answer)
             if kind == "assistant":  # its message is no object: whatever the agent said in it is not read
                 self.words_unread(Origin(source, line), "this assistant record's message, which is no object", message)
             if kind == "user":  # its message is no object: whatever the user said in it is not read

@@ -79,8 +79,6 @@ class UserRecords(HookEffects):
                 self.user_text(origin, rec, part["text"])
             else:
                 self.unread(origin, "a part of this user message", part)
-                if isinstance(part, dict) and "tool_use_id" in part:
-                    self.answer_not_read(origin, part)
                 self.turn_unread(origin, rec, "a part of this user message", part,
                                  surely=isinstance(part, dict) and part.get("type") == "text")
                 if isinstance(part, dict) and part.get("type") in claude_requests.ASKED_PARTS and not rec.get("isMeta"):
@@ -122,10 +120,13 @@ class UserRecords(HookEffects):
 
     def unread(self, origin: Origin, what: str, value: Any) -> None:
         """A part of a record the reader does not take: when it holds what reads as a
-        call, the call is not read, so the run's calls are incomplete."""
+        call, the call is not read, so the run's calls are incomplete; when it holds what
+        names a call as its answer does (``answers_in``), that answer is not read either."""
         if holds_call(value) or (isinstance(value, str) and may_hold(value.casefold(), CALL_WORDS)):
             self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, f"{what}, not read, holds a tool call: "
                                          "no check over the run's calls can be decided", origin.line))
+        for answer in answers_in(value):
+            self.answer_not_read(origin, answer)
 
     def user_text(self, origin: Origin, rec: dict, text: str) -> None:
         if not text.strip():
@@ -197,12 +198,12 @@ class UserRecords(HookEffects):
         return known, next((i for i in known if R.call_at(self.entries, i).result_origin is None), None)
 
     def answer_not_read(self, origin: Origin, part: dict) -> None:
-        """A part of a user message that names a call as a tool_result does
-        (``tool_use_id``) but is not read (a type not known): the answer to that call, in
-        a shape not read. The call has an answer whose status and return are unknown,
-        never none: left open, it read as a call never answered, and ``no calls with
-        status error`` passed on a failed Bash call whose answer's type was not read. An
-        answer no open call takes is a second answer, or one to a call not held."""
+        """What names a call as a tool_result does (``tool_use_id``) in a part or a record
+        not read (a type not known): the answer to that call, in a shape not read. The
+        call has an answer whose status and return are unknown, never none: left open, it
+        read as a call never answered, and ``no calls with status error`` passed on a
+        failed Bash call whose answer's type, or its record's, was not read. An answer no
+        open call takes is a second answer, or one to a call not held."""
         call_id = part.get("tool_use_id")
         known, position = self._waiting(call_id)
         if position is None and known:
@@ -212,8 +213,8 @@ class UserRecords(HookEffects):
         else:
             call = R.call_at(self.entries, position)
             self.entries[position] = replace(call, result_origin=origin, unread=call.unread | {"status", "return"})
-            self.problems.append(Problem("status-unknown", origin.source, f"the answer to this call is a part of type "
-                                         f"{part.get('type')!r}, not read: its status and return are unknown",
+            self.problems.append(Problem("status-unknown", origin.source, f"the answer to this call, of type "
+                                         f"{part.get('type')!r}, is not read: its status and return are unknown",
                                          origin.line))
 
     def tool_result(self, origin: Origin, rec: dict, part: dict) -> None:
@@ -280,3 +281,22 @@ class UserRecords(HookEffects):
         value = claude_results.result_value(part.get("content"), claude_results.structured(rec), call.tool)
         if (status, value) != (call.status, call.result):
             R.answered_again(self.entries, position, self.problems, origin)
+
+
+def answers_in(value: Any) -> list[dict]:
+    """The objects inside ``value`` shaped as a call's answer (a ``tool_use_id``, with
+    the ``content`` or ``is_error`` a tool_result gives), outermost first: in a part or
+    a record not read, each is an answer not read. A stream's record of a background
+    task names the call it runs under by ``tool_use_id`` too, with neither: no answer.
+    Walked as ``source.holds_call`` walks, inline."""
+    found: list[dict] = []
+    pending = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, dict) and "tool_use_id" in item and ("content" in item or "is_error" in item):
+            found.append(item)
+        elif isinstance(item, dict):
+            pending.extend(reversed(list(item.values())))
+        elif isinstance(item, list):
+            pending.extend(reversed(item))
+    return found
