@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 import referee
 from real_session import REAL, with_record_changed
 
@@ -73,3 +75,17 @@ def test_a_background_task_s_record_naming_its_call_is_no_answer():
     source = REAL / "stream-async-agent" / "claude_stream_subagent_multi_result.jsonl"
     problems = referee.grade(RULES, source, as_eval="x")[0].grading["problems"]
     assert not any("is not read: its status" in p for p in problems)
+
+
+@pytest.mark.parametrize("where, value", [("message", "zz"), ("content", None), ("content", 7)])
+def test_a_user_record_not_read_while_a_call_is_open_leaves_its_status_unknown(tmp_path: Path, where: str,
+                                                                               value: object):
+    def broken(record: dict) -> None:
+        if where == "message":
+            record["message"] = value
+        else:
+            record["message"]["content"] = value
+    source, line = with_record_changed(FIXTURE, tmp_path / "transcript.jsonl", '"is_error":true', broken)
+    outcomes, evidence, _ = _graded(source)
+    assert outcomes == ["error", "pass"]
+    assert f"transcript.jsonl:{line}" in evidence[0] and "may hold the answer" in evidence[0]

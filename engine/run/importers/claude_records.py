@@ -151,6 +151,7 @@ class Reader(UserRecords):
                 self.words_unread(Origin(source, line), "this assistant record's message, which is no object", message)
             if kind == "user":  # its message is no object: whatever the user said in it is not read
                 self.turn_unread(Origin(source, line), rec, "this user record's message, which is no object", message)
+                self.answers_unknown(Origin(source, line), "this user record's message, which is no object")
             elif kind != "assistant" and holds_message(rec):  # a turn of the user, or a reply, for all it says
                 what = f"this record of unknown type {shown!r}"
                 self.harness_unread(Origin(source, line), what, rec, surely=True)

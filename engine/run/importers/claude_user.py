@@ -71,6 +71,7 @@ class UserRecords(HookEffects):
         if not isinstance(content, list):
             self.unread(origin, "this message's content, which is no list", content)
             self.turn_unread(origin, rec, "this user message's content, which is no list", content)
+            self.answers_unknown(origin, "this user message's content, which is no list")
             return
         for part in content:
             if isinstance(part, dict) and part.get("type") == "tool_result":
@@ -196,6 +197,20 @@ class UserRecords(HookEffects):
         """The positions of the calls of ``call_id``, and the first still unanswered."""
         known = self.calls.get(call_id, []) if isinstance(call_id, str) else []
         return known, next((i for i in known if R.call_at(self.entries, i).result_origin is None), None)
+
+    def answers_unknown(self, origin: Origin, what: str) -> None:
+        """A user record not read (``what``) while calls are open: the answers to calls
+        come in user records, so theirs may be in it; their status and return are
+        unknown, never none (left open, a failed call read as one never answered)."""
+        for positions in self.calls.values():
+            for position in positions:
+                call = R.call_at(self.entries, position)
+                if call.result_origin is None:  # its answer, if any, is this record's: unknown
+                    self.entries[position] = replace(call, result_origin=origin,
+                                                     unread=call.unread | {"status", "return"})
+                    self.problems.append(Problem("status-unknown", origin.source, f"{what}, not read, may hold the "
+                                                 f"answer to the open call at line {call.origin.line}: its status "
+                                                 "and return are unknown", origin.line))
 
     def answer_not_read(self, origin: Origin, part: dict) -> None:
         """What names a call as a tool_result does (``tool_use_id``) in a part or a record
