@@ -70,6 +70,7 @@ SOURCES = (
     Source("claude-code/stream-json-diagnostic/claude-stream-json-simple.jsonl", MARKED),
     Source("claude-code/stream-async-agent/claude_stream_subagent_multi_result.jsonl", MARKED),
     Source("claude-code/stream-parallel-calls/claude_stream_real_capture.jsonl", MARKED),
+    Source("claude-code/stream-reads-its-own-log/claude-stream-json-log.log", MARKED),
     Source("openai/langgraph-weather/weather_sf_and_nyc.json", MARKED),
     Source("openai/mini-swe-agent-github-issue/github_issue.traj.json", MARKED),
     Source("openai/nemo-gym-weather/simple-agent-weather.json", MARKED),
