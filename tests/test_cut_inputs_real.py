@@ -90,6 +90,7 @@ UNTRIED = {
     "claude-code/hook-harness-probe/agente-pai/subagents/agent-a37464c2ec09cda59.jsonl": "read with agente-pai.jsonl",
     "claude-code/hook-harness-probe/prompt-submit.jsonl": "it holds no call and no reply",
     "claude-code/sidechain-integrated/sidechain_integrated.jsonl": "its calls and response are unknown whole",
+    "openai/nemo-gym-docs-qa-cut-short/deep-agents-version.json": "its calls and response are unknown whole",
     "openai/smolagents-tool-calling-math/tool-calling-math-tan-a.json": "its calls and response are unknown whole",
     "openai/swe-agent-humanevalfix/humanevalfix-python-0.history.json": "its calls and response are unknown whole",
     "openai/tau-bench-crashed-task/tool-calling-deepseek-v3-0.0_range_0-1_user-gpt-4o-human_0612073827.json":

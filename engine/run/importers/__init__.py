@@ -41,6 +41,13 @@ _SESSION_KEYS = re.compile(r'"sessionId"\s*:')
 # session log's records name it sessionId, what stream-json prints session_id
 _SESSION_ID = re.compile(r'"(?:sessionId|session_id)"\s*:\s*"([^"\\]*)"')
 _ROLE = re.compile(r'"role"\s*:\s*"(?:system|developer|user|assistant|tool|function)"')
+# A Responses API tool item (a call or its answer: ``function_call``, ``web_search_call``,
+# ``function_call_output``; the Agents SDK's ``function_call_result``), which names no role:
+# a list of them alone is a run cut short before any message. Named one by one, so that
+# LangChain's own dicts, whose calls say ``"tool_call"`` or ``"invalid_tool_call"``, stay
+# no format referee reads.
+_TOOL_ITEM = re.compile(r'"type"\s*:\s*"(?:function|custom_tool|web_search|file_search|computer|code_interpreter'
+                        r'|image_generation|local_shell|mcp)_call(?:_output|_result)?"')
 
 
 class UnknownFormat(Exception):
@@ -80,8 +87,8 @@ def detect_text(source: Source) -> str | None:
             return claude_format.FORMAT  # stream-json whose first line runs past the head
         if value is not None and _record_after_text(head, len(source.data) <= HEAD_BYTES):
             return claude_format.FORMAT  # stream-json after a line of JSON of another kind
-        if _SESSION_KEYS.search(head) is None and _ROLE.search(head) is not None:
-            return openai.FORMAT
+        if _SESSION_KEYS.search(head) is None and (_ROLE.search(head) or _TOOL_ITEM.search(head)):
+            return openai.FORMAT  # a message, or a Responses API tool item, named in the head
         return claude_format.FORMAT if value is None and _SESSION_KEYS.search(head) else None
     if source.data.strip() and skill_creator.looks_like(source.text):
         return skill_creator.FORMAT
