@@ -137,6 +137,7 @@ class Index:
         if twin is not None:
             not_equal_as_shown(twin, item, ignore_case)
 
+
 @dataclass(eq=False)  # its run's index is kept under the check itself (identity)
 class MemberCheck(Leaf):
     item: Expr
