@@ -89,3 +89,23 @@ def test_a_user_record_not_read_while_a_call_is_open_leaves_its_status_unknown(t
     outcomes, evidence, _ = _graded(source)
     assert outcomes == ["error", "pass"]
     assert f"transcript.jsonl:{line}" in evidence[0] and "may hold the answer" in evidence[0]
+
+
+@pytest.mark.parametrize("part", [None, 7, {"type": "tool_output", "toolUseId": "toolu_x", "content": "Exit code 1",
+                                             "is_error": True}])
+def test_a_part_of_no_known_shape_while_a_call_is_open_leaves_its_status_unknown(tmp_path: Path, part: object):
+    """An answer of a shape not known (renamed, its id under another name), or what
+    stands in its place: the call it may answer has no status for certain."""
+    def replaced(content: list, answer: dict) -> None:
+        content[content.index(answer)] = part
+    source, line = _with_answer(tmp_path, replaced)
+    outcomes, evidence, _ = _graded(source)
+    assert outcomes == ["error", "pass"]
+    assert f"transcript.jsonl:{line}" in evidence[0] and "may hold the answer" in evidence[0]
+
+
+def test_an_image_beside_the_answers_leaves_them_as_read(tmp_path: Path):
+    image = {"type": "image", "source": {"type": "base64", "media_type": "image/png", "data": "iVBORw0KGgo="}}
+    source, _ = _with_answer(tmp_path, lambda content, _: content.append(image))
+    outcomes, _, _ = _graded(source)
+    assert outcomes == ["fail", "pass"]

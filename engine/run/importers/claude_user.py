@@ -73,6 +73,7 @@ class UserRecords(HookEffects):
             self.turn_unread(origin, rec, "this user message's content, which is no list", content)
             self.answers_unknown(origin, "this user message's content, which is no list")
             return
+        shapeless = False  # a part not read that may be an answer of a shape not known
         for part in content:
             if isinstance(part, dict) and part.get("type") == "tool_result":
                 self.tool_result(origin, rec, part)
@@ -84,6 +85,9 @@ class UserRecords(HookEffects):
                                  surely=isinstance(part, dict) and part.get("type") == "text")
                 if isinstance(part, dict) and part.get("type") in claude_requests.ASKED_PARTS and not rec.get("isMeta"):
                     self.ask(origin.line)  # a request with no words: a screenshot pasted
+                shapeless = shapeless or _may_answer(part)
+        if shapeless:  # after the answers read: only the calls none of them answered
+            self.answers_unknown(origin, "a part of this user message")
 
     def turn_unread(self, origin: Origin, rec: dict, what: str, value: Any, surely: bool = False) -> None:
         """A part of a user's record not read that holds text (``may_say``, or
@@ -296,6 +300,15 @@ class UserRecords(HookEffects):
         value = claude_results.result_value(part.get("content"), claude_results.structured(rec), call.tool)
         if (status, value) != (call.status, call.result):
             R.answered_again(self.entries, position, self.problems, origin)
+
+
+def _may_answer(part: Any) -> bool:
+    """Whether a part of a user message, not read, may be a call's answer in a shape not
+    known (an answer renamed in another version, its id under another name): neither a
+    part a request holds (text, an image, a document) nor an answer named as one
+    (``answers_in``: read as the answer to the call it names)."""
+    kind = part.get("type") if isinstance(part, dict) else None
+    return kind != "text" and kind not in claude_requests.ASKED_PARTS and not answers_in(part)
 
 
 def answers_in(value: Any) -> list[dict]:
