@@ -291,7 +291,7 @@ def not_equal_as_shown(left: Val, right: Val, ignore_case: bool) -> None:
     """Raise when two texts that differ as written (``==`` is false) are the same as
     their reader sees them, a Markdown text as shown (``**Done**`` and ``Done``):
     whether they are equal cannot be decided."""
-    sides = [(side, _shown_if_markdown(side)) for side in (left, right)]
+    sides = [(side, shown_form(side)) for side in (left, right)]
     marked = [(side, found) for side, found in sides if found is not None]
     if not marked or not all(isinstance(side.value, str) for side, _ in sides):
         return
@@ -309,12 +309,13 @@ def not_equal_as_shown(left: Val, right: Val, ignore_case: bool) -> None:
 def shown_text(val: Val) -> str | None:
     """The text value ``val`` as shown, when it is Markdown holding markup that shows
     otherwise than it is written; else None (a value read as written)."""
-    form = _shown_if_markdown(val)
+    form = shown_form(val)
     return form.text if form is not None else None
 
 
-def _shown_if_markdown(val: Val) -> Shown | None:
-    """The text value ``val`` as shown when it is Markdown holding markup; else None."""
+def shown_form(val: Val) -> Shown | None:
+    """The text value ``val`` as shown when it is Markdown holding markup that shows
+    otherwise than it is written; else None (a value read as written)."""
     text = val.value
     if not (isinstance(text, str) and is_markdown(text, val.prov) and may_show_otherwise(text)):
         return None

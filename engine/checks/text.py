@@ -23,8 +23,8 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.folding import INVISIBLE, as_seen, find_folded
-from referee.engine.checks.markdown_seen import (hidden_in_markdown, is_markdown, may_show_otherwise,
-                                                 not_equal_as_shown, place_in, shown_as_markdown)
+from referee.engine.checks.markdown_seen import (hidden_in_markdown, is_markdown, not_equal_as_shown, place_in,
+                                                 shown_form)
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
@@ -200,14 +200,12 @@ class TextCheck(Leaf):
         """Raise when the miss is a hit in a Markdown text as its reader sees it rendered
         (``markdown_seen``), naming the first markup from where the words start there.
         Only a text holding a character markup starts with is rendered."""
+        form = shown_form(subject)
+        at = hit(form.text) if form is not None else -1
+        mark = form.markup_from(at) if form is not None and at >= 0 else None
+        if form is None or mark is None:
+            return
         text = subject.value
-        if not (is_markdown(text, subject.prov) and may_show_otherwise(text)):
-            return
-        form = shown_as_markdown(text)
-        at = hit(form.text) if form.at else -1
-        mark = form.markup_from(at) if at >= 0 else None
-        if mark is None:
-            return
         markup, place = text[form.start[mark]:form.end[mark]], place_in(subject, form.start[mark])
         raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only as its Markdown is shown (the first, "
                         f"{short(render(markup), 40)}, at {place}): a reader sees what the text as written does not "
