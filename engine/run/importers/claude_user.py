@@ -209,12 +209,9 @@ class UserRecords(HookEffects):
         for positions in self.calls.values():
             for position in positions:
                 call = R.call_at(self.entries, position)
-                if call.result_origin is None:  # its answer, if any, is this record's: unknown
-                    self.entries[position] = replace(call, result_origin=origin,
-                                                     unread=call.unread | {"status", "return"})
-                    self.problems.append(Problem("status-unknown", origin.source, f"{what}, not read, may hold the "
-                                                 f"answer to the open call at line {call.origin.line}: its status "
-                                                 "and return are unknown", origin.line))
+                if call.result_origin is None:  # its answer, if any, is this record's
+                    self._answered_unknown(position, origin, f"{what}, not read, may hold the answer to the open "
+                                           f"call at line {call.origin.line}")
 
     def answer_not_read(self, origin: Origin, part: dict) -> None:
         """What names a call as a tool_result does (``tool_use_id``) in a part or a record
@@ -230,11 +227,16 @@ class UserRecords(HookEffects):
         elif position is None:
             R.unplaced_answer(self.problems, origin, call_id if isinstance(call_id, str) else None)
         else:
-            call = R.call_at(self.entries, position)
-            self.entries[position] = replace(call, result_origin=origin, unread=call.unread | {"status", "return"})
-            self.problems.append(Problem("status-unknown", origin.source, f"the answer to this call, of type "
-                                         f"{part.get('type')!r}, is not read: its status and return are unknown",
-                                         origin.line))
+            self._answered_unknown(position, origin, f"the answer to this call, of type {part.get('type')!r}, is "
+                                   "not read")
+
+    def _answered_unknown(self, position: int, origin: Origin, why: str) -> None:
+        """The call at ``position`` answered at ``origin`` in a way not read (``why``): its
+        status and return are unknown."""
+        call = R.call_at(self.entries, position)
+        self.entries[position] = replace(call, result_origin=origin, unread=call.unread | {"status", "return"})
+        self.problems.append(Problem("status-unknown", origin.source, f"{why}: its status and return are unknown",
+                                     origin.line))
 
     def tool_result(self, origin: Origin, rec: dict, part: dict) -> None:
         call_id = part.get("tool_use_id")
