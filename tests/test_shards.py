@@ -315,3 +315,16 @@ def test_critique_facts_the_reports_contradict_are_refused(tmp_path, capsys, edi
     assert "tally: shard-1-of-2.json: the reports of the runs it lists say otherwise" in err
     assert field in err
     assert files(merged) == before  # nothing written
+
+
+@pytest.mark.parametrize("field", ["runs", "working"])
+def test_a_count_too_large_for_any_manifest_is_refused_not_an_internal_error(tmp_path, capsys, field):
+    # A count no manifest of at most MAX_BYTES can hold: the critique made from it
+    # counted a range of that many runs, which Python cannot size ("internal error:
+    # OverflowError"). It is refused as any manifest out of shape is.
+    merged = sharded(tmp_path, 2)
+    before = files(merged)
+    _edit_tally(merged, 1, 2, lambda t: t.update({field: 10 ** 30}))
+    err = _refusal(merge(merged), capsys)
+    assert "shard-1-of-2.json" in err and "internal error" not in err
+    assert files(merged) == before

@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -24,6 +24,9 @@ from referee.engine.shards.part import MAX_SHARDS
 FORMAT = "referee-shard"
 VERSION = 1
 MAX_BYTES = 1024 * 1024 * 1024  # a run's entry is about 250 bytes: a million runs fit
+# A count of runs in a manifest: no file of at most MAX_BYTES lists more. A larger one
+# (edited by hand) would be counted out in the critique the merge makes from it.
+Count = Annotated[int, Field(ge=0, le=MAX_BYTES)]
 
 
 class _Model(BaseModel):
@@ -69,19 +72,19 @@ PER_ASSERTION = ("passed_everywhere", "vacuous", "vacuous_count", "idle", "idle_
 
 
 class Tally(_Model):
-    positions: int
-    runs: int
+    positions: Count
+    runs: Count
     tools: list[str]
     tools_certain: bool
     configurations: list[str]
     contents: Contents | None
     passed_everywhere: list[bool]
     vacuous: list[list[str]]
-    vacuous_count: list[int]
+    vacuous_count: list[Count]
     # The runs that made no call, for the critique of a check that only forbids.
-    working: int
+    working: Count
     idle: list[list[str]]
-    idle_count: list[int]
+    idle_count: list[Count]
 
     @model_validator(mode="after")
     def _one_entry_per_assertion(self) -> Tally:
