@@ -1,7 +1,7 @@
 """Parts of a text, as the people who write responses delimit them: ``section(x,
 "title")`` (the text under a Markdown heading), ``parts(x)`` (between ``---``
-rules), ``quotes(x)`` (block quotes), ``code(x)`` (fenced code), ``headings(x)``,
-and the ``words(x)`` and ``numbers(x)`` in it.
+rules), ``quotes(x)`` (block quotes), ``code(x)`` (code blocks, read by
+``codeblocks``), ``headings(x)``, and the ``words(x)`` and ``numbers(x)`` in it.
 
 Every part is a value with its own place: its first line in the file the text was
 read from, so a check on ``section(response, "Summary")`` cites the line of the
@@ -29,6 +29,7 @@ import regex
 
 from referee.dsl.errors import suggest
 from referee.engine.budget import spend
+from referee.engine.checks.codeblocks import code_blocks
 from referee.engine.checks.folding import as_seen as seen_text, text_form
 from referee.engine.checks.markdown_seen import is_markdown, may_show_otherwise, shown_as_markdown
 from referee.engine.text import line_breaks
@@ -87,6 +88,7 @@ class Line:
     text: str
     hidden: bool
     fence: bool  # an opening or closing fence line itself
+    comment: bool = False  # inside an HTML comment that opens a line
 
 
 def line_count(text: str) -> int:
@@ -118,7 +120,7 @@ def _lines(text: str) -> list[Line]:
         opened = _COMMENT.match(line) if fence is None and not comment else None
         if comment or opened:  # an unclosed comment runs to the end, as an unclosed fence does
             comment = "-->" not in line[opened.end() if opened else 0:]
-            out.append(Line(number, line, True, False))
+            out.append(Line(number, line, True, False, True))
         elif fence is None and found:
             fence = found.group(1)
             out.append(Line(number, line, False, True))
@@ -341,18 +343,10 @@ def quotes(arg: Val) -> Result:
 
 
 def code(arg: Val) -> Result:
-    """The content of each fenced code block (an unclosed fence runs to the end)."""
-    blocks: list[list[Line]] = []
-    inside = False
-    for line in _read_lines(_need_text(arg, "code")):
-        if line.fence:
-            if not inside:
-                blocks.append([])
-            inside = not inside
-        elif inside:
-            blocks[-1].append(line)
-    found = [Val("\n".join(x.text for x in block),
-                 _at(arg, f"code block {n} of {arg.label}", block[0].number if block else 0))
+    """The text of each code block a reader sees (``codeblocks``): fenced, in a list item
+    or a quote too, or indented; an unclosed fence runs to the end."""
+    blocks = code_blocks(_read_lines(_need_text(arg, "code")))
+    found = [Val("\n".join(block.lines), _at(arg, f"code block {n} of {arg.label}", block.first))
              for n, block in enumerate(blocks, start=1)]
     return _listed(arg, "code", found)
 

@@ -1,0 +1,199 @@
+"""The code blocks of a text, as a reader of it rendered sees them: ``code(x)``.
+
+Markdown puts code in more places than a fence at the start of a line, and a check
+that no block holds ``rm -rf`` must see every one of them:
+
+- a fence (```` ``` ```` or ``~~~``) indented at most three spaces, as before;
+- a fence inside a list item, indented up to three spaces past the item's text
+  (a nested list puts it four or more spaces in), or on the item's marker line
+  (``- ```sh``); it ends with its closing fence, or with the item, when a line is
+  written left of the item's text;
+- an indented block: lines four spaces past the text they stand in (the page, or a
+  list item), after a blank line; right after a line of text, such a line only
+  goes on with that text;
+- any of these inside a block quote, its ``>`` markers left out; it ends with the
+  quote.
+
+A block's text is what it shows: a fence's own indentation is not part of its
+lines, nor are an indented block's four spaces. Lines inside an HTML comment that
+opens a line are no code (``textparts._lines`` marks them). This is a line-based
+reading, not a full Markdown parser: a line that goes on with a paragraph lazily
+keeps the list item open, and tabs count to the next multiple of four.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Protocol, Sequence
+
+_FENCE = re.compile(r"(`{3,}|~{3,})")
+_MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?=[ \t]|\Z)")
+_QUOTE = re.compile(r" {0,3}> ?")
+
+
+class SourceLine(Protocol):
+    """A line as ``textparts`` reads it: its number (0-based), its text, and whether an
+    HTML comment hides it."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def comment(self) -> bool: ...
+
+
+@dataclass(frozen=True)
+class Block:
+    """One code block: the number of the line its text starts on, and its lines as shown."""
+
+    first: int
+    lines: tuple[str, ...]
+
+
+@dataclass
+class _Open:
+    """A block being read: a fence (its characters, its indentation, the indentation of
+    the text it stands in) or an indented block (``fence`` empty)."""
+
+    fence: str
+    indent: int
+    container: int
+    first: int
+    lines: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Quoted:
+    """A line of a block quote, its markers left out."""
+
+    number: int
+    text: str
+    comment: bool = False
+
+
+def code_blocks(lines: Sequence[SourceLine]) -> list[Block]:
+    """Every code block of ``lines``, in the order they start."""
+    return _Reader().read(lines)
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.blocks: list[Block] = []
+        self.items: list[int] = []  # the text column of each open list item, innermost last
+        self.open: _Open | None = None
+        self.quote: list[_Quoted] = []
+        self.blank_before = True  # at the start, as after a blank line
+
+    def read(self, lines: Sequence[SourceLine]) -> list[Block]:
+        for line in lines:
+            self._line(line)
+        self._end_quote()
+        self._close()
+        return sorted(self.blocks, key=lambda block: block.first)
+
+    def _line(self, line: SourceLine) -> None:
+        text = _expand(line.text)
+        indent = len(text) - len(text.lstrip(" "))
+        blank = not text.strip()
+        if self.quote and (blank or _QUOTE.match(text) is None):
+            self._end_quote()
+        if self.open is not None and self._goes_on(text, indent, blank, line.number):
+            return
+        if line.comment:
+            self.blank_before = False
+            return
+        if blank:
+            self.blank_before = True
+            return
+        self._start(text, indent, line.number)
+        self.blank_before = False
+
+    def _goes_on(self, text: str, indent: int, blank: bool, number: int) -> bool:
+        """Whether the open block takes this line (as content or as its closing fence)."""
+        block = self.open
+        assert block is not None
+        if not block.fence:  # an indented block: lines four spaces in, and blank lines
+            if blank or indent >= block.indent:
+                block.lines.append(text[block.indent:] if not blank else "")
+                return True
+            self._close()
+            return False
+        if not blank and indent < block.container:  # the list item, and its code, end here
+            self._close()
+            return False
+        found = _FENCE.match(text, indent)
+        if found and indent - block.container <= 3 and found.group(1)[0] == block.fence[0] \
+                and len(found.group(1)) >= len(block.fence) and not text[found.end():].strip():
+            self._close()
+            return True
+        block.lines.append(text[min(indent, block.indent):])
+        return True
+
+    def _start(self, text: str, indent: int, number: int) -> None:
+        """A line outside any block: it may open one, a quote or a list item."""
+        if self.blank_before or _starts_block(text, indent):
+            while self.items and self.items[-1] > indent:
+                self.items.pop()
+        base = self.items[-1] if self.items else 0
+        if self.blank_before and indent >= base + 4:
+            self.open = _Open("", base + 4, base, number, [text[base + 4:]])
+            return
+        if indent - base > 3:
+            return  # text going on with the paragraph above it
+        quoted = _QUOTE.match(text)
+        if quoted is not None:
+            self.quote.append(_Quoted(number, text[quoted.end():]))
+            return
+        marker = _MARKER.match(text, indent)
+        if marker is not None:
+            self._item(text, marker.end(), number)
+            return
+        self._fence(text, indent, base, number)
+
+    def _item(self, text: str, end: int, number: int) -> None:
+        """A list item's marker line: its text's column, and a fence written on it."""
+        rest = text[end:]
+        gap = len(rest) - len(rest.lstrip(" "))
+        column = end + (gap if 1 <= gap <= 4 else 1)
+        self.items.append(column)
+        if rest.strip():
+            self._fence(text, column, column, number)
+
+    def _fence(self, text: str, indent: int, container: int, number: int) -> None:
+        found = _FENCE.match(text, indent)
+        if found is not None:
+            self.open = _Open(found.group(1), indent, container, number + 1)
+
+    def _close(self) -> None:
+        block = self.open
+        self.open = None
+        if block is None:
+            return
+        lines = block.lines
+        if not block.fence:  # blank lines after an indented block are not part of it
+            while lines and not lines[-1].strip():
+                lines.pop()
+        # an empty fenced block stands at its opening fence: no line of it follows
+        first = block.first if lines or not block.fence else block.first - 1
+        self.blocks.append(Block(first, tuple(lines)))
+
+    def _end_quote(self) -> None:
+        """The blocks of the quote just ended, read as a text of their own."""
+        if self.quote:
+            self.blocks.extend(_Reader().read(self.quote))
+            self.quote = []
+
+
+def _starts_block(text: str, indent: int) -> bool:
+    """Whether a line left of a list item's text ends the item (a marker, a quote, a
+    heading, a fence) rather than going on with its paragraph."""
+    rest = text[indent:]
+    return bool(_MARKER.match(rest) or rest.startswith((">", "#", "```", "~~~")))
+
+
+def _expand(text: str) -> str:
+    """``text`` with the tabs of its indentation expanded to the next multiple of four."""
+    lead = len(text) - len(text.lstrip(" \t"))
+    return text[:lead].expandtabs(4) + text[lead:] if "\t" in text[:lead] else text
