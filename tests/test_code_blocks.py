@@ -58,3 +58,10 @@ def _toggled(text: str) -> list[tuple[int, tuple[str, ...]]]:
 @given(st.lists(st.sampled_from(FLAT), max_size=14).map("\n".join))
 def test_a_text_of_flat_lines_reads_its_fences_as_a_toggle(text):
     assert [(b.first, b.lines) for b in _blocks(text)] == _toggled(text)
+
+
+def test_quotes_ten_thousand_deep_are_read_without_a_deep_stack():
+    # Read one level at a time, each quote is a reader of its own: ten thousand ">"
+    # stopped the grade with a RecursionError. Past MAX_QUOTE_DEPTH, the rest at once.
+    text = ">" * 10_000 + " ```\n" + ">" * 10_000 + " rm -rf /\n"
+    assert [(b.first, b.lines) for b in _blocks(text)] == [(1, ("rm -rf /",))]

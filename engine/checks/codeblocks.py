@@ -30,6 +30,10 @@ from typing import Protocol, Sequence
 _FENCE = re.compile(r"(`{3,}|~{3,})")
 _MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?=[ \t]|\Z)")
 _QUOTE = re.compile(r" {0,3}> ?")
+_QUOTES = re.compile(r"(?: {0,3}> ?)+")
+# Quotes inside quotes are read one level at a time, to this depth; deeper markers are
+# left out all at once, so a line of ten thousand ">" costs no deeper a stack.
+MAX_QUOTE_DEPTH = 32
 
 
 class SourceLine(Protocol):
@@ -75,11 +79,12 @@ class _Quoted:
 
 def code_blocks(lines: Sequence[SourceLine]) -> list[Block]:
     """Every code block of ``lines``, in the order they start."""
-    return _Reader().read(lines)
+    return _Reader(0).read(lines)
 
 
 class _Reader:
-    def __init__(self) -> None:
+    def __init__(self, depth: int) -> None:
+        self.depth = depth  # the quotes this text stands in
         self.blocks: list[Block] = []
         self.items: list[int] = []  # the text column of each open list item, innermost last
         self.open: _Open | None = None
@@ -142,7 +147,7 @@ class _Reader:
             return
         if indent - base > 3:
             return  # text going on with the paragraph above it
-        quoted = _QUOTE.match(text)
+        quoted = (_QUOTE if self.depth < MAX_QUOTE_DEPTH else _QUOTES).match(text)
         if quoted is not None:
             self.quote.append(_Quoted(number, text[quoted.end():]))
             return
@@ -182,7 +187,7 @@ class _Reader:
     def _end_quote(self) -> None:
         """The blocks of the quote just ended, read as a text of their own."""
         if self.quote:
-            self.blocks.extend(_Reader().read(self.quote))
+            self.blocks.extend(_Reader(self.depth + 1).read(self.quote))
             self.quote = []
 
 
