@@ -15,7 +15,10 @@ Where each file is cut (a deterministic sample, a few seconds in all):
   last record of each kind, and one byte before the end of the last record (its
   closing bracket lost); and inside a UTF-8 sequence;
 - a source whose end is marked, also right after such records: stream-json (a
-  ``result`` record ends each turn) and a JSON document (its closing bracket);
+  ``result`` record ends each turn) and a JSON document (its closing bracket); but
+  not right after a ``result`` record: a stream of several turns (its prompts given on
+  its input, as the Agent SDK gives them) cut there holds whole turns, and nothing in
+  it tells it from a run that ended after them;
 - not a Claude Code session log, nor a subagent's ``agent-*.jsonl`` file, cut exactly
   between two lines: nothing marks where a session ends, so such a cut cannot be told
   from a session that ended there. But a session log cut between two lines while its
@@ -71,6 +74,8 @@ SOURCES = (
     Source("claude-code/stream-async-agent/claude_stream_subagent_multi_result.jsonl", MARKED),
     Source("claude-code/stream-parallel-calls/claude_stream_real_capture.jsonl", MARKED),
     Source("claude-code/stream-reads-its-own-log/claude-stream-json-log.log", MARKED),
+    Source("claude-code/stream-compaction/claude_compaction_2.1.285.jsonl", MARKED),
+    Source("claude-code/stream-compaction/claude_autocompact_2.1.285.jsonl", MARKED),
     Source("openai/langgraph-weather/weather_sf_and_nyc.json", MARKED),
     Source("openai/mini-swe-agent-github-issue/github_issue.traj.json", MARKED),
     Source("openai/nemo-gym-weather/simple-agent-weather.json", MARKED),
@@ -89,6 +94,7 @@ UNTRIED = {
     "claude-code/hook-harness-probe/agente-pai.jsonl": "its calls are unknown whole (a subagent in the background)",
     "claude-code/hook-harness-probe/agente-pai/subagents/agent-a37464c2ec09cda59.jsonl": "read with agente-pai.jsonl",
     "claude-code/hook-harness-probe/prompt-submit.jsonl": "it holds no call and no reply",
+    "claude-code/stream-compaction/claude_compact_empty_2.1.285.jsonl": "it holds no call and no reply",
     "claude-code/sidechain-integrated/sidechain_integrated.jsonl": "its calls and response are unknown whole",
     "openai/nemo-gym-docs-qa-cut-short/deep-agents-version.json": "its calls and response are unknown whole",
     "openai/smolagents-tool-calling-math/tool-calling-math-tan-a.json": "its calls and response are unknown whole",
@@ -200,7 +206,9 @@ def after(data: bytes) -> list[int]:
     """Offsets right after each record sampled but the last (which ends the file), and
     after the line end that follows it, if any."""
     offsets = set()
-    for _, end in sampled(data)[:-1]:
+    for start, end in sampled(data)[:-1]:
+        if kind(data[start:end])[0] == "result":
+            continue  # the end of a turn: what is left is a run of fewer turns, whole
         offsets.add(end)
         if data[end:end + 1] == b"\n":
             offsets.add(end + 1)
