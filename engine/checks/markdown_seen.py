@@ -42,7 +42,7 @@ from typing import Iterator
 import regex
 
 from referee.engine.checks.folding import INVISIBLE, as_seen, kept_form, text_form
-from referee.engine.text import line_breaks
+from referee.engine.text import line_breaks, line_end
 from referee.engine.values import EvalError, Prov, Val, render, short
 
 # A character that starts markup this module reads: a text without any is shown as
@@ -50,6 +50,13 @@ from referee.engine.values import EvalError, Prov, Val, render, short
 # never rendered.
 _MARKUP = re.compile(r"[&\\*_~<]")
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$", re.MULTILINE)
+# A line that opens fenced code, or an HTML block that runs to an end condition
+# (CommonMark 0.31, start conditions 1 and 2), inside a block quote or list item too.
+_CONTAINER = r"(?:[ \t]{0,3}(?:>[ \t]?|[-+*][ \t]+|[0-9]{1,9}[.)][ \t]+))*"
+_BLOCK = re.compile(rf"^(?: {{0,3}}(?P<fence>`{{3,}}|~{{3,}})(?P<info>.*)$"
+                    rf"|{_CONTAINER} {{0,3}}(?P<html><!--|<(?:script|style|pre|textarea)(?=[ \t>]|$)))",
+                    re.MULTILINE | re.IGNORECASE)
+_RAW_END = re.compile(r"</(?:script|style|pre|textarea)>", re.IGNORECASE)
 _TICKS = re.compile(r"`+")
 _TOKEN = regex.compile(r"""
     (?P<escape>\\[!-/:-@\[-`{-~])
@@ -137,17 +144,50 @@ def _shown(text: str) -> Shown:
 
 
 def _blocks(text: str) -> Iterator[tuple[int, int, bool]]:
-    """The text as pieces (start, end, whether fenced code), in order."""
-    at, fence = 0, None
-    for found in _FENCE.finditer(text):
-        run = found.group(1)
-        if fence is None:
-            yield at, found.start(), False
-            fence, at = run, found.start()
-        elif run[0] == fence[0] and len(run) >= len(fence) and not found.group(2).strip():
-            yield at, found.end(), True
-            fence, at = None, found.end()
-    yield at, len(text), fence is not None
+    """The text as pieces (start, end, whether fenced code), in order. A raw HTML block
+    that runs to an end condition (a comment, ``<script>`` ...) is text whose fences
+    are none: a renderer passes its lines through as they are written."""
+    at = pos = 0
+    while (found := _BLOCK.search(text, pos)) is not None:
+        if found.group("html") is not None:
+            pos = _html_end(text, found)
+            continue
+        yield at, found.start(), False
+        at = pos = _fence_end(text, found)
+        yield found.start(), at, True
+    yield at, len(text), False
+
+
+def _fence_end(text: str, opening: re.Match) -> int:
+    """Where the code a fence opens ends: after the next fence of its kind, at least as
+    long and bare; else at the end of the text."""
+    run = opening.group("fence")
+    for found in _FENCE.finditer(text, opening.end()):
+        close = found.group(1)
+        if close[0] == run[0] and len(close) >= len(run) and not found.group(2).strip():
+            return found.end()
+    return len(text)
+
+
+def _html_end(text: str, opening: re.Match) -> int:
+    """Where an HTML block ends: with the line holding its end (``-->`` for a comment,
+    ``<!-->`` included; a closing ``</script>``, ``</style>``, ``</pre>`` or
+    ``</textarea>`` for the others), else with the text (CommonMark 0.31, HTML blocks,
+    start conditions 1 and 2)."""
+    start = opening.start("html")
+    if opening.group("html") == "<!--":
+        close = text.find("-->", start + 2)
+    else:
+        found = _RAW_END.search(text, start)
+        close = found.start() if found is not None else -1
+    return len(text) if close < 0 else line_end(text, close)
+
+
+def _opens_block(text: str, start: int) -> bool:
+    """Whether the markup at ``start`` opens its line, after at most three spaces or a
+    block quote's or list item's marker: then it opens an HTML block."""
+    found = _BLOCK.match(text, text.rfind("\n", 0, start) + 1)
+    return found is not None and found.start("html") == start
 
 
 def _invisible(text: str, start: int, end: int) -> Iterator[Mark]:
@@ -171,14 +211,26 @@ def _inline(text: str, start: int, end: int) -> Iterator[Mark]:
                 yield from _invisible(text, found.end(), close)
                 at = close + len(found.group())
         elif kind == "comment":
-            close = text.find("-->", found.end(), end) if found.start() < comment_end else -1
-            if close >= 0:
-                yield found.start(), close + 3, "", "comment"
-                at = close + 3
+            at = _comment_end(text, found.start(), end, comment_end)
+            if at > found.end():
+                yield found.start(), at, "", "comment"
+            else:
+                at = found.end()
         else:
             shows = _shows(text, found, kind, start, end)
             if shows is not None:
                 yield found.start(), found.end(), shows, kind or ""
+
+
+def _comment_end(text: str, start: int, end: int, last: int) -> int:
+    """Where the comment opened at ``start`` ends: after its ``-->`` (``<!-->`` is one, as
+    browsers read it), or, when none follows (``last``, the last one, stands before),
+    with the text when it opens its line (an HTML block to the end), else nowhere
+    (-1: inside a paragraph it is text)."""
+    close = text.find("-->", start + 2, end) if start < last else -1
+    if close >= 0:
+        return close + 3
+    return end if _opens_block(text, start) else -1
 
 
 def _shows(text: str, found: regex.Match, kind: str | None, start: int, end: int) -> str | None:
