@@ -98,3 +98,32 @@ def test_the_harness_s_text_is_read_as_written(tmp_path: Path):
              'expect 2: no harness where .text contains "<!-- hidden -->"\n')
     outcomes = [e["outcome"] for e in referee.grade(rules, session, as_eval="x")[0].expectations]
     assert outcomes == ["pass", "fail"]
+
+
+DONE = "# Report\n\nAll done. <!-- x -->\n"
+
+
+@pytest.mark.parametrize("check", ['trim(section(response, "Report")) != "All done."',
+                                   'trim(section(response, "Report")) == "All done."',
+                                   'not (trim(section(response, "Report")) == "all done." ignoring case)',
+                                   '"All done." in lines(response)', 'not ("All done." in lines(response))'])
+def test_equal_only_without_a_hidden_place_is_undecided(check: str):
+    found = _response(check, DONE)
+    assert found.startswith("error: ") and "equal only as Markdown is shown" in found, found
+    assert '(an HTML comment, "<!-- x -->", at response.md:3)' in found, found
+
+
+@pytest.mark.parametrize("text", ["# Report\n\nAll done.\n<!-- x -->\n", "# Report\n\n<!-- x -->\nAll done.\n",
+                                  "# Report\n\nAll <span>done.</span>\n", "# Report\n\nAll <!-- x --> done.\n"])
+def test_the_blank_beside_a_hidden_place_shows_once(text: str):
+    found = _response('trim(section(response, "Report")) != "All done."', text)
+    assert found.startswith("error: ") and "equal only as Markdown is shown" in found, (text, found)
+
+
+def test_equal_as_written_or_different_without_hidden_places_is_decided():
+    assert _response('trim(section(response, "Report")) == "All done. <!-- x -->"', DONE).startswith("pass")
+    assert _response('trim(section(response, "Report")) != "All done!"', DONE).startswith("pass")
+    assert _response('trim(section(response, "Report")) == "All done!"', DONE).startswith("fail")
+    assert _response('"Not done." in lines(response)', DONE).startswith("fail")
+    found = _verdict('trim(file "notes.txt") != "All done."', {"outputs/notes.txt": "All done. <!-- x -->\n"})
+    assert found.startswith("pass"), found
