@@ -18,7 +18,7 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
                                         with_claims)
 from referee.engine.checks.exprs import Const
 from referee.engine.checks.folding import text_form
-from referee.engine.checks.markdown_seen import not_equal_as_shown
+from referee.engine.checks.markdown_equal import not_equal_as_shown
 from referee.engine.checks.matching import includes
 from referee.engine.equality import equal, mismatch_hint
 from referee.engine.values import (EvalError, Missing, Val, as_decimal, is_number, parse_number, render,

@@ -22,7 +22,7 @@ from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.folding import as_seen, text_form
-from referee.engine.checks.markdown_seen import not_equal_as_shown, shown_text
+from referee.engine.checks.markdown_equal import not_equal_as_shown, shown_text
 from referee.engine.checks.static import reads_element
 from referee.engine.equality import equal
 from referee.engine.values import (EvalError, Missing, Prov, Result, UnreadJson, Val, as_decimal,
@@ -129,7 +129,7 @@ class Index:
 
     def not_shown(self, item: Val, ignore_case: bool) -> None:
         """Raise when the text ``item``, in no item as written, equals one as a Markdown
-        text is shown (``markdown_seen.not_equal_as_shown``): either side's markup."""
+        text is shown (``markdown_equal.not_equal_as_shown``): either side's markup."""
         key, as_shown = _key(item.value, ignore_case), _shown_key(item, ignore_case)
         twin = self.shown.get(as_shown or key) if key is not None else None
         if twin is None and as_shown is not None:

@@ -41,22 +41,15 @@ from typing import Iterator
 
 import regex
 
-from referee.engine.checks.folding import INVISIBLE, as_seen, kept_form, text_form
-from referee.engine.text import line_breaks, line_end
-from referee.engine.values import EvalError, Prov, Val, render, short
+from referee.engine.checks.folding import INVISIBLE, as_seen, kept_form
+from referee.engine.checks.markdown_blocks import blocks, opens_block
+from referee.engine.text import line_breaks
+from referee.engine.values import Prov, Val
 
 # A character that starts markup this module reads: a text without any is shown as
 # written (save invisible characters, which ``folding.as_seen`` leaves out), and is
 # never rendered.
 _MARKUP = re.compile(r"[&\\*_~<]")
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$", re.MULTILINE)
-# A line that opens fenced code, or an HTML block that runs to an end condition
-# (CommonMark 0.31, start conditions 1 and 2), inside a block quote or list item too.
-_CONTAINER = r"(?:[ \t]{0,3}(?:>[ \t]?|[-+*][ \t]+|[0-9]{1,9}[.)][ \t]+))*"
-_BLOCK = re.compile(rf"^(?: {{0,3}}(?P<fence>`{{3,}}|~{{3,}})(?P<info>.*)$"
-                    rf"|{_CONTAINER} {{0,3}}(?P<html><!--|<(?:script|style|pre|textarea)(?=[ \t>]|$)))",
-                    re.MULTILINE | re.IGNORECASE)
-_RAW_END = re.compile(r"</(?:script|style|pre|textarea)>", re.IGNORECASE)
 _TICKS = re.compile(r"`+")
 _TOKEN = regex.compile(r"""
     (?P<escape>\\[!-/:-@\[-`{-~])
@@ -132,7 +125,7 @@ def _shown(text: str) -> Shown:
     ends: list[int] = []
     kinds: list[str] = []
     size = 0
-    for start, end, code in _blocks(text):
+    for start, end, code in blocks(text):
         for begin, stop, made, kind in (_invisible(text, start, end) if code else _inline(text, start, end)):
             pieces += (text[start:begin], made)
             at.append(size + begin - start)
@@ -144,53 +137,6 @@ def _shown(text: str) -> Shown:
         pieces.append(text[start:end])
         size += end - start
     return Shown("".join(pieces), tuple(at), tuple(starts), tuple(ends), tuple(kinds))
-
-
-def _blocks(text: str) -> Iterator[tuple[int, int, bool]]:
-    """The text as pieces (start, end, whether fenced code), in order. A raw HTML block
-    that runs to an end condition (a comment, ``<script>`` ...) is text whose fences
-    are none: a renderer passes its lines through as they are written."""
-    at = pos = 0
-    while (found := _BLOCK.search(text, pos)) is not None:
-        if found.group("html") is not None:
-            pos = _html_end(text, found)
-            continue
-        yield at, found.start(), False
-        at = pos = _fence_end(text, found)
-        yield found.start(), at, True
-    yield at, len(text), False
-
-
-def _fence_end(text: str, opening: re.Match) -> int:
-    """Where the code a fence opens ends: after the next fence of its kind, at least as
-    long and bare; else at the end of the text."""
-    run = opening.group("fence")
-    for found in _FENCE.finditer(text, opening.end()):
-        close = found.group(1)
-        if close[0] == run[0] and len(close) >= len(run) and not found.group(2).strip():
-            return found.end()
-    return len(text)
-
-
-def _html_end(text: str, opening: re.Match) -> int:
-    """Where an HTML block ends: with the line holding its end (``-->`` for a comment,
-    ``<!-->`` included; a closing ``</script>``, ``</style>``, ``</pre>`` or
-    ``</textarea>`` for the others), else with the text (CommonMark 0.31, HTML blocks,
-    start conditions 1 and 2)."""
-    start = opening.start("html")
-    if opening.group("html") == "<!--":
-        close = text.find("-->", start + 2)
-    else:
-        found = _RAW_END.search(text, start)
-        close = found.start() if found is not None else -1
-    return len(text) if close < 0 else line_end(text, close)
-
-
-def _opens_block(text: str, start: int) -> bool:
-    """Whether the markup at ``start`` opens its line, after at most three spaces or a
-    block quote's or list item's marker: then it opens an HTML block."""
-    found = _BLOCK.match(text, text.rfind("\n", 0, start) + 1)
-    return found is not None and found.start("html") == start
 
 
 def _invisible(text: str, start: int, end: int) -> Iterator[Mark]:
@@ -233,7 +179,7 @@ def _comment_end(text: str, start: int, end: int, last: int) -> int:
     close = text.find("-->", start + 2, end) if start < last else -1
     if close >= 0:
         return close + 3
-    return end if _opens_block(text, start) else -1
+    return end if opens_block(text, start) else -1
 
 
 def _shows(text: str, found: regex.Match, kind: str | None, start: int, end: int) -> str | None:
@@ -262,12 +208,12 @@ def _emphasis(text: str, start: int, end: int, low: int, high: int) -> bool:
 
 
 # The markup that hides what it holds, and how a message names it.
-_HIDING = {"comment": "an HTML comment", "tag": "an HTML tag"}
+HIDING = {"comment": "an HTML comment", "tag": "an HTML tag"}
 
 
 @dataclass(frozen=True)
 class Hidden:
-    """A Markdown text with what no reader of it sees left out (``_HIDING``: HTML comments
+    """A Markdown text with what no reader of it sees left out (``HIDING``: HTML comments
     and tags outside code), and each piece left out: where it starts and ends in the text
     as written, and what it is."""
 
@@ -287,7 +233,7 @@ class Hidden:
         return offset if self.start[piece] <= offset < self.end[piece] else self.start[piece]
 
     def named(self, piece: int) -> str:
-        return _HIDING[self.kind[piece]]
+        return HIDING[self.kind[piece]]
 
 
 def hidden_in_markdown(text: str) -> Hidden | None:
@@ -305,11 +251,11 @@ def _without_hidden(text: str) -> Hidden:
     ends: list[int] = []
     kinds: list[str] = []
     at = 0
-    for start, end, code in _blocks(text):
+    for start, end, code in blocks(text):
         if code:
             continue
         for begin, stop, _, kind in _inline(text, start, end):
-            if kind in _HIDING:
+            if kind in HIDING:
                 pieces.append(text[at:begin])
                 starts.append(begin)
                 ends.append(stop)
@@ -340,70 +286,6 @@ def place_in(val: Val, offset: int) -> str:
     if prov is None or not prov.file:
         return prov.where() if prov else val.label
     return Prov(prov.source, "", prov.file, (prov.line or 1) + line_breaks(val.value, 0, offset)).where()
-
-
-def not_equal_as_shown(left: Val, right: Val, ignore_case: bool) -> None:
-    """Raise when two texts that differ as written (``==`` is false) are the same as
-    their reader sees them, a Markdown text as shown (``**Done**`` and ``Done``, ``All
-    done. <!-- x -->`` and ``All done.``): whether they are equal cannot be decided."""
-    sides = [(side, shown_form(side)) for side in (left, right)]
-    marked = [(side, found) for side, found in sides if found is not None]
-    if not marked or not all(isinstance(side.value, str) for side, _ in sides):
-        return
-    seen = [compared(found) if found is not None else as_seen(side.value) for side, found in sides]
-    if text_form(seen[0], ignore_case) != text_form(seen[1], ignore_case):
-        return
-    side, form = marked[0]
-    raise EvalError(f"{short(render(left.value), 60)} and {short(render(right.value), 60)} are equal only as "
-                    f"Markdown is shown ({_cited(side, form)}): a reader sees the same words, so whether they "
-                    "are equal cannot be decided")
-
-
-def _cited(side: Val, form: Shown) -> str:
-    """The markup an ERROR about ``side`` names: its first hidden place, else its first markup."""
-    hidden = [i for i, kind in enumerate(form.kind) if kind in _HIDING]
-    piece = hidden[0] if hidden else 0
-    what = _HIDING[form.kind[piece]] if hidden else "the first markup"
-    markup = side.value[form.start[piece]:form.end[piece]]
-    return f"{what}, {short(render(markup), 40)}, at {place_in(side, form.start[piece])}"
-
-
-def compared(form: Shown) -> str:
-    """The text shown as ``==`` compares it: the blank on either side of a hidden place
-    shows once, the one holding more line breaks (else the longer), and none at the
-    text's start or end, where a reader sees no blank (``All done. <!-- x -->`` shows
-    ``All done.``). Only a text holding ``<`` has a hidden place."""
-    text = form.text
-    places = {at for at, kind in zip(form.at, form.kind) if kind in _HIDING}
-    for at in sorted(places, reverse=True):
-        begin, end = _blank_before(text, at), _blank_after(text, at)
-        before, after = text[begin:at], text[at:end]
-        if begin == 0 or end == len(text):
-            kept = before if begin == 0 else after  # the outer blank: the text's own
-        else:
-            kept = max(before, after, key=lambda blank: (blank.count("\n"), len(blank)))
-        text = text[:begin] + kept + text[end:]
-    return text
-
-
-def _blank_before(text: str, at: int) -> int:
-    while at > 0 and text[at - 1].isspace():
-        at -= 1
-    return at
-
-
-def _blank_after(text: str, at: int) -> int:
-    while at < len(text) and text[at].isspace():
-        at += 1
-    return at
-
-
-def shown_text(val: Val) -> str | None:
-    """The text value ``val`` as shown and compared (``compared``), when it is Markdown
-    holding markup that shows otherwise than it is written; else None (a value read as
-    written)."""
-    form = shown_form(val)
-    return compared(form) if form is not None else None
 
 
 def shown_form(val: Val) -> Shown | None:

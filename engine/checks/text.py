@@ -23,8 +23,8 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.folding import INVISIBLE, as_seen, find_folded
-from referee.engine.checks.markdown_seen import (hidden_in_markdown, is_markdown, not_equal_as_shown, place_in,
-                                                 shown_form)
+from referee.engine.checks.markdown_equal import not_equal_as_shown
+from referee.engine.checks.markdown_seen import hidden_in_markdown, is_markdown, place_in, shown_form
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
