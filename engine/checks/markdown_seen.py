@@ -16,19 +16,23 @@ cost is an ERROR, never a wrong pass or fail. What it reads:
 - runs of ``*``, ``_`` and ``~`` (emphasis, strong, strikethrough) that touch a word,
   left out; not one standing between spaces (``2 * 3``, a list's ``* ``), nor ``_``
   inside a word (``snake_case`` shows its underscores);
-- inline HTML tags and HTML comments, left out;
+- inline HTML tags and HTML comments, left out, and an element hiding what it holds
+  (``<script>`` ...), content and all;
 - invisible format characters, left out (``folding.INVISIBLE``), in code too.
 
 Code shows what is written: fenced code (``` ``` ``` or ``~~~``, the fences
-``checks.textparts`` reads; an unclosed fence runs to the end) and code spans (a run
+``checks.textparts`` reads; an unclosed fence runs to the end; none opens inside a raw
+HTML block, ``markdown_blocks``) and code spans (a run
 of backticks to the next run of as many; an unclosed run is written as it is).
 Indented code blocks are read as text.
 
-Some markup hides what it holds (``hidden_in_markdown``): an HTML comment, and an HTML
-tag with its attributes (``<span title="disclaimer">``), show nothing at all, so a hit
-only there is no hit a reader grants either. Character references, escapes and
-emphasis markers hide nothing: they show as something else, or as nothing, but never
-hold words a reader would have to see.
+Some markup hides what it holds (``hidden_in_markdown``): an HTML comment (one that
+opens its line and nothing closes runs to the end, ``markdown_blocks``), an HTML tag
+with its attributes (``<span title="disclaimer">``), and an element whose content a
+browser never shows (``HIDDEN_ELEMENTS``: ``<script>``, ``<template>`` ...) show
+nothing at all, so a hit only there is no hit a reader grants either. Character
+references, escapes and emphasis markers hide nothing: they show as something else, or
+as nothing, but never hold words a reader would have to see.
 """
 
 from __future__ import annotations
@@ -60,6 +64,13 @@ _TOKEN = regex.compile(r"""
   | (?P<delimiters>[*_~]+)
   | (?P<invisible>\p{Cf})
 """, regex.VERBOSE)
+# The elements whose content a browser never shows: a script's and a style's text, a
+# template's content, and what a <noscript> holds, which a browser running scripts (as
+# browsers do) does not show. Each with its tags, opening and closing. A <details> shows
+# what it holds (collapsed, a click away), as do <pre> and <textarea>.
+HIDDEN_ELEMENTS = {name: re.compile(rf"<(/?){name}(?=[\s/>])[^>]*>", re.IGNORECASE)
+                   for name in ("script", "style", "template", "noscript")}
+_TAG_NAME = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
 _NAME_SUFFIXES = (".md", ".markdown")
 # What an import writes where its source named a path (``importers.homes.HOME``, the
 # session's folder ``importers.claude_code.CWD``): words standing for the path a reader
@@ -124,19 +135,33 @@ def _shown(text: str) -> Shown:
     starts: list[int] = []
     ends: list[int] = []
     kinds: list[str] = []
-    size = 0
-    for start, end, code in blocks(text):
-        for begin, stop, made, kind in (_invisible(text, start, end) if code else _inline(text, start, end)):
-            pieces += (text[start:begin], made)
-            at.append(size + begin - start)
-            starts.append(begin)
-            ends.append(stop)
-            kinds.append(kind)
-            size += begin - start + len(made)
-            start = stop
-        pieces.append(text[start:end])
-        size += end - start
+    size = done = 0
+    for begin, stop, made, kind in _marks(text):
+        pieces += (text[done:begin], made)
+        size += begin - done
+        at.append(size)
+        starts.append(begin)
+        ends.append(stop)
+        kinds.append(kind)
+        size += len(made)
+        done = stop
+    pieces.append(text[done:])
     return Shown("".join(pieces), tuple(at), tuple(starts), tuple(ends), tuple(kinds))
+
+
+def _marks(text: str) -> Iterator[Mark]:
+    """Each piece of markup of ``text``, in order: the invisible characters of its code,
+    the markup of the rest. An element that hides what it holds may run on over the
+    blocks after its own (a ``<template>`` holding fenced code): they are read from
+    where it ends."""
+    past = 0
+    for start, end, code in blocks(text):
+        start = max(start, past)
+        if start >= end:
+            continue
+        for mark in (_invisible(text, start, end) if code else _inline(text, start, end)):
+            yield mark
+            past = mark[1]
 
 
 def _invisible(text: str, start: int, end: int) -> Iterator[Mark]:
@@ -165,6 +190,9 @@ def _inline(text: str, start: int, end: int) -> Iterator[Mark]:
                 yield found.start(), at, "", "comment"
             else:
                 at = found.end()
+        elif kind == "tag" and (name := _hiding(found.group())) is not None:
+            at = _element_end(text, found.end(), name)
+            yield found.start(), at, "", name
         else:
             shows = _shows(text, found, kind, start, end)
             if shows is not None:
@@ -180,6 +208,28 @@ def _comment_end(text: str, start: int, end: int, last: int) -> int:
     if close >= 0:
         return close + 3
     return end if opens_block(text, start) else -1
+
+
+def _hiding(tag: str) -> str | None:
+    """The name of the element ``tag`` opens when a browser never shows what it holds."""
+    name = _TAG_NAME.match(tag)
+    found = name.group(1).lower() if name is not None else ""
+    return found if found in HIDDEN_ELEMENTS else None
+
+
+def _element_end(text: str, start: int, name: str) -> int:
+    """Where the element ``name`` whose content starts at ``start`` ends: after its
+    closing tag (a ``<template>`` inside one is closed first), else with the text, as
+    a browser reads it."""
+    depth = 1
+    for tag in HIDDEN_ELEMENTS[name].finditer(text, start):
+        if tag.group(1):
+            depth -= 1
+        elif name == "template":  # templates nest; a script's or style's text holds no tag
+            depth += 1
+        if depth == 0:
+            return tag.end()
+    return len(text)
 
 
 def _shows(text: str, found: regex.Match, kind: str | None, start: int, end: int) -> str | None:
@@ -208,7 +258,7 @@ def _emphasis(text: str, start: int, end: int, low: int, high: int) -> bool:
 
 
 # The markup that hides what it holds, and how a message names it.
-HIDING = {"comment": "an HTML comment", "tag": "an HTML tag"}
+HIDING = {"comment": "an HTML comment", "tag": "an HTML tag"} | {name: f"a <{name}> element" for name in HIDDEN_ELEMENTS}
 
 
 @dataclass(frozen=True)
@@ -251,16 +301,13 @@ def _without_hidden(text: str) -> Hidden:
     ends: list[int] = []
     kinds: list[str] = []
     at = 0
-    for start, end, code in blocks(text):
-        if code:
-            continue
-        for begin, stop, _, kind in _inline(text, start, end):
-            if kind in HIDING:
-                pieces.append(text[at:begin])
-                starts.append(begin)
-                ends.append(stop)
-                kinds.append(kind)
-                at = stop
+    for begin, stop, _, kind in _marks(text):
+        if kind in HIDING:
+            pieces.append(text[at:begin])
+            starts.append(begin)
+            ends.append(stop)
+            kinds.append(kind)
+            at = stop
     pieces.append(text[at:])
     return Hidden("".join(pieces), tuple(starts), tuple(ends), tuple(kinds))
 
