@@ -2,7 +2,8 @@
 
 Harnesses save the agent's text answer as ``outputs/response.txt`` (one documented
 layout: "the agent's text response to <run>/outputs/response.txt"), or as
-``outputs/Response.md``. Nothing named the response and there was no
+``outputs/Response.md``, or with a word before it (``outputs/actual_response.md``,
+one real harness's name for the baseline's answer). Nothing named the response and there was no
 ``outputs/response.md``, so the response was missing, and 'not response contains
 "SECRET"' passed (vacuously) on a run whose response.txt says SECRET. Such a file
 may be the response: a check on the response is now an ERROR naming it, and
@@ -34,7 +35,8 @@ def _verdict(workspace: Path, response: str | None = None) -> tuple[str, str]:
     return item["outcome"], item["evidence"]
 
 
-@pytest.mark.parametrize("name", ["response.txt", "response.json", "Response.md", "RESPONSE.MD"])
+@pytest.mark.parametrize("name", ["response.txt", "response.json", "Response.md", "RESPONSE.MD",
+                                  "actual_response.md", "final-response.txt", "Agent Response.md"])
 def test_a_check_on_the_response_is_an_error(tmp_path: Path, name: str):
     status, message = _verdict(_run(tmp_path, name))
     assert status == "error" and f"outputs/{name}" in message and "--response" in message
@@ -57,7 +59,8 @@ def test_a_response_md_is_the_response_whatever_lies_beside_it(tmp_path: Path):
     assert _verdict(workspace)[0] == "pass"
 
 
-@pytest.mark.parametrize("name", ["responses.txt", "report.md", "sub/response.txt"])
+@pytest.mark.parametrize("name", ["responses.txt", "report.md", "sub/response.txt", "response_schema.json",
+                                  "irresponse.md"])
 def test_other_files_leave_the_response_missing(tmp_path: Path, name: str):
     outputs = tmp_path / "ws" / "eval-1" / "with_skill" / "outputs"
     (outputs / name).parent.mkdir(parents=True, exist_ok=True)

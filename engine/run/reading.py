@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -100,20 +101,27 @@ def response_elsewhere(found: TextFile | None, named: tuple[str, str] | None, ou
                        base: str = "") -> TextFile | None:
     """The response ``read_response`` found, unless it is missing (or blank) while
     ``outputs/`` holds a file named ``response`` in another way (``response.txt``,
-    ``Response.md``; ``outputs()`` lists its files): harnesses save the answer so, and
+    ``Response.md``, ``actual_response.md``; ``outputs()`` lists its files): harnesses save the answer so, and
     whether that file is the response cannot be told, so it cannot be used; taken as
     missing, 'not response contains "x"' passed on the answer left unread. A response
     file named by the harness is the response, and nothing else is taken for it."""
     if named is not None or (found is not None and not _blank(found)):
         return found
-    held = [name for name in outputs()
-            if "/" not in name and name != "response.md" and name.split(".")[0].casefold() == "response"]
+    held = [name for name in outputs() if "/" not in name and name != "response.md" and _named_response(name)]
     if not held:
         return found
     rel = f"outputs/{held[0]}"
     message = (f"the run has no outputs/response.md, but has {rel}: whether it is the response cannot be told "
                f"(name it with --response {rel}, or move it to outputs/response.md)")
     return TextFile(rel, None, 0, (Problem("unreadable", join_report(base, rel), message),))
+
+
+def _named_response(name: str) -> bool:
+    """Whether a file's name, up to its first dot, is the word ``response`` or ends in
+    it after a space, ``_`` or ``-`` (``Response.md``, ``actual_response.md``,
+    ``final-response.txt``): names harnesses give the answer. A word after it
+    (``response_schema.json``) names something else."""
+    return re.split(r"[ _-]", name.split(".")[0].casefold())[-1] == "response"
 
 
 def _leaving(named: tuple[str, str], base: str) -> TextFile:
