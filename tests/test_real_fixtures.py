@@ -22,7 +22,8 @@ CASES = yaml.safe_load((REAL / "cases.yaml").read_text(encoding="utf-8"))
 
 def _graded(case: dict, where: Path) -> dict[str, list[dict]]:
     rules = (REAL / case["rules"]).read_text(encoding="utf-8")
-    results = referee.grade(rules, where, response=case.get("response"))
+    evals = REAL / case["evals"] if case.get("evals") else None
+    results = referee.grade(rules, where, evals=evals, response=case.get("response"))
     return {result.path: result.expectations for result in results}
 
 
