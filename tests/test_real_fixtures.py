@@ -100,3 +100,14 @@ def test_critique_takes_the_sentences_of_eval_metadata_as_grade_does(capsys):
     texts = {f"0#{n}": e["text"] for n, e in enumerate(graded.expectations, start=1)}
     assert list(critiqued) == [f"0#{n}" for n in range(2, 18) if n != 15]
     assert all(critiqued[key] == texts[key] for key in critiqued)
+
+
+def test_a_grading_scripts_folder_with_no_outputs_is_no_run():
+    """internalize-skill's with_skill/ holds only the run-1/grading.json a script wrote
+    (its outputs were not committed): no run, said by a warning, never graded from
+    that grade; without_skill/run-1/ is the grade folder beside a run's outputs/."""
+    found = discover(REAL / "internalize-skill-workspace")
+    assert [run.id.rel for run in found.runs] == ["iteration-1/eval-1/without_skill", "iteration-2/eval-2/with_skill"]
+    warned = {(problem.code, problem.path) for problem in found.problems}
+    assert ("no-outputs", "iteration-1/eval-1/with_skill/run-1") in warned
+    assert ("grade-folder", "iteration-1/eval-1/without_skill/run-1") in warned
