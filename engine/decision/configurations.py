@@ -5,7 +5,8 @@ Named explicitly with ``--primary`` / ``--baseline``, or read from the names:
 a configuration called ``baseline``, and, when none of these pairs is there and
 one of these is, ``with_X`` against ``old_X`` (skill-creator's baseline when
 improving a skill) or ``no_X``, ``has_X`` against ``no_X``. Never from
-alphabetical order: when the names say nothing, the user is asked. One configuration has no baseline and no delta;
+alphabetical order: when the names say nothing, the user is asked. One configuration has no baseline and no delta
+(one named as a baseline is not taken for the skill unless ``--primary`` names it);
 a third or further configuration is compared with the baseline too.
 """
 
@@ -47,6 +48,10 @@ def choose(found: list[str], primary: str | None = None, baseline: str | None = 
     if len(names) == 1:
         if baseline is not None:
             raise UsageError(f"--baseline {baseline}: it is the only configuration; there is nothing to compare")
+        if primary is None and _baseline_named(names[0]):
+            raise UsageError(f"the only configuration graded, {listed}, is named as a baseline: the skill under "
+                             f"test has no graded run (see the warnings for a run folder skipped); to decide on "
+                             f"it all the same, say --primary {listed}")
         return Choice(names[0], None, ())
     primary, baseline = _complete(names, primary, baseline)
     if primary is None or baseline is None:
@@ -78,6 +83,13 @@ def _complete(names: list[str], primary: str | None, baseline: str | None) -> tu
     if "baseline" in names and len(names) == 2:
         return next(n for n in names if n != "baseline"), "baseline"
     return None, None
+
+
+def _baseline_named(name: str) -> bool:
+    """Whether ``name`` is a baseline's (``without_X``, ``old_X``, ``no_X``, ``baseline``):
+    alone, taken for the skill under test, the baseline was decided on as the release
+    while the skill's runs were missing (a run folder skipped for having no outputs/)."""
+    return name.casefold() == "baseline" or re.fullmatch(r"(without|old|no)(?=$|[-_]).*", name, re.I) is not None
 
 
 def _partner(name: str, names: list[str]) -> str | None:
