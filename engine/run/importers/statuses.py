@@ -8,7 +8,10 @@ something. A tool message with one of those is an error; a flag that says neithe
 An MCP client may store a tool's whole ``CallToolResult`` as the message's content,
 as JSON text (``{"content": [...], "isError": true}``) or as an object: the
 ``isError`` at the top level of that object is a flag of the message as well (only
-there: a return that holds such a key deeper inside says nothing by it). ``--error-when REGEX`` adds the producer's convention for the rest (a
+there: a return that holds such a key deeper inside says nothing by it). So is the
+``error`` of ToolBench's answers, the text ``{"error": "...", "response": ...}`` its
+server gives every call: text there says the tool failed, an empty string that it did
+not (read from the text's start, as ToolBench cuts long answers short). ``--error-when REGEX`` adds the producer's convention for the rest (a
 tool that answers ``Error: ...``): a message whose text the pattern finds is an
 error. Where neither says, an answered call is read as a success, and a source in
 which no message carries any flag and no pattern was given says so: its statuses
@@ -71,7 +74,8 @@ def flagged(message: dict) -> bool | str | None:
     """True when the message says the tool failed, False when it says it did not,
     ``UNSURE`` when a flag it carries says neither, None when it carries no flag."""
     found: bool | str | None = None
-    given = [message[key] for key in _BOOLEAN_FLAGS if key in message] + _result_flag(message.get("content"))
+    content = message.get("content")
+    given = [message[key] for key in _BOOLEAN_FLAGS if key in message] + _result_flag(content) + _answer_flag(content)
     if isinstance(message.get("error"), bool):  # tau2-bench's "error": false says the tool did not fail
         given.append(message["error"])
     for flag in given:
@@ -108,6 +112,29 @@ def _result_flag(content: Any) -> list[Any]:
         found = json_container(text) if named else None
         result = found[0] if found is not None else None
     return [result["isError"]] if isinstance(result, dict) and "isError" in result else []
+
+
+# ToolBench's answer as its server writes it (json.dumps, error first), read from the
+# start: ToolBench cuts a long answer short (``...``), leaving the JSON open
+_ANSWER_START = re.compile(r'\{"error": ("(?:[^"\\]|\\.)*"), "response": ')
+
+
+def _answer_flag(content: Any) -> list[bool | str]:
+    """The ``error`` of a ToolBench answer given as the content's text
+    (``{"error": "...", "response": ...}``, as its RapidAPI server answers every call):
+    ``[True]`` when it holds text, ``[False]`` when it is empty, ``[]`` for any other
+    text. A whole object of other members says nothing by it; one cut short is read by
+    its start, and one cut before its error ends says neither (``[UNSURE]``)."""
+    if not isinstance(content, str) or not content.startswith('{"error": "'):
+        return []
+    whole = json_container(content)
+    if whole is not None:
+        answer = whole[0]
+        keep = isinstance(answer, dict) and answer.keys() == {"error", "response"} and isinstance(answer["error"], str)
+        return [answer["error"] != ""] if keep else []
+    start = _ANSWER_START.match(content)
+    error = json_container(f"[{start.group(1)}]") if start is not None else None  # None: an escape JSON has not
+    return [error[0][0] != ""] if error is not None else [UNSURE]
 
 
 def _holds(value: Any) -> bool:
