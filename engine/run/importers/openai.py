@@ -48,7 +48,8 @@ from referee.engine.run.importers.openai_items import (content_calls, holds_othe
                                                        is_call_item, is_compaction, is_reasoning, is_tool_item)
 from referee.engine.run.importers.source import holds_call, may_hold
 from referee.engine.run.importers.statuses import ErrorWhen
-from referee.engine.run.importers.text_calls import answer_markup, observation, react_action, react_action_at_end
+from referee.engine.run.importers.text_calls import (answer_markup, earlier_trials, observation, react_action,
+                                                    react_action_at_end)
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
 FORMAT = "openai"
@@ -234,6 +235,8 @@ class _Reader(Replies):
             self.warn(CALLS_MAY_BE_MISSING, self.text_origin(index, content), f"message {index + 1} is a harness's "
                       f"answer to a command it took from the agent's text ({shown!r}), which this importer does not "
                       "read as a call: no check over the run's calls can be decided")
+        if role == "user":
+            self.retried(index, text, content)
         if text.strip():
             kind = R.SYSTEM if role != "user" else (R.USER if self.prompted else R.EVAL_PROMPT)
             self.entries.append(Text(kind, "", text, self.text_origin(index, content)))
@@ -242,6 +245,15 @@ class _Reader(Replies):
             closes = answer is not None or self.closes(content, text, bool(lost))
             self.asked = None if closes else self.text_origin(index, content)
         return answer is not None
+
+    def retried(self, index: int, text: str, content: Any) -> None:
+        """A user turn that is ToolBench's prompt to try a state again lists calls its
+        earlier trials made, which ran: the list (the chain that ended the run) does not
+        hold them, so the run's calls are unknown."""
+        if found_in(text, content, earlier_trials) is not None:
+            self.warn(CALLS_MAY_BE_MISSING, self.text_origin(index, content), f"message {index + 1} is ToolBench's "
+                      "prompt to try a state again, which lists calls earlier trials made that this list does not "
+                      "hold: no check over the run's calls can be decided")
 
     def closes(self, content: Any, text: str, lost: bool) -> bool:
         """Whether a user turn asks nothing the agent is to answer: it holds nothing, a

@@ -90,6 +90,13 @@ _ANSWER = re.compile("|".join((
 )), re.DOTALL)
 
 
+# ToolBench's depth-first search, back at a state it tried before, tells the model the
+# calls the earlier trials made from there (each with its output): calls that ran, in
+# trials the chain it keeps does not hold
+_RETRIED = re.compile(r"\s*(This is not the first time you try this task, all previous trails failed\.)"
+                      r"\s.*?Here are some previous actions candidates:\s*\[\s*\{", re.DOTALL)
+
+
 def call_markup(text: str) -> str | None:
     """The markup of a tool call written in ``text`` (as found, for saying where), or
     None when it writes none."""
@@ -319,6 +326,14 @@ def observation(text: str) -> str | None:
     the next assistant message."""
     found = _OBSERVATION.match(text)
     return found.group(0).strip() if found is not None else None
+
+
+def earlier_trials(text: str) -> str | None:
+    """How a user turn opens when it is ToolBench's prompt to try a state again, which
+    lists calls of earlier trials (``This is not the first time you try this task,
+    ...``), or None: those calls ran, and the chain that holds the turn does not."""
+    found = _RETRIED.match(text)
+    return found.group(1) if found is not None else None
 
 
 def answer_markup(text: str) -> str | None:
