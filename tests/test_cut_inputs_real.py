@@ -100,6 +100,7 @@ UNTRIED = {
     "openai/nemo-gym-docs-qa-cut-short/deep-agents-version.json": "its calls and response are unknown whole",
     "openai/smolagents-tool-calling-math/tool-calling-math-tan-a.json": "its calls and response are unknown whole",
     "openai/swe-agent-humanevalfix/humanevalfix-python-0.history.json": "its calls and response are unknown whole",
+    "openai/toolbench-seo-api-retried/seo-api-iphone-14.json": "its calls and response are unknown whole",
     "openai/tau-bench-crashed-task/tool-calling-deepseek-v3-0.0_range_0-1_user-gpt-4o-human_0612073827.json":
         "its task crashed: it holds no run",
 }
