@@ -152,6 +152,7 @@ class _Reader(Replies):
             self.warn(CALLS_MAY_BE_MISSING, self.start(index), f"message {index + 1} holds a tool's answer where this "
                       "importer reads none (a tool_result block in its content): the call it answers is left "
                       "unanswered or is not read, so no check over the run's calls can be decided")
+        self.sides(index, message, role)
         if role == "assistant":
             read = len(self.entries)
             self.assistant(index, message, acted, held + awaiting)

@@ -2,8 +2,9 @@
 steps a message list shows that it reads as neither a call nor a reply: a call written
 as text or parsed from it (``text_calls``), a demonstration SWE-agent put in the
 history, the Responses API items that stand for others (a reasoning item, a reference,
-a compaction), a thread whose order is unknown. Each makes the run's calls, or its
-response, unknown where it would otherwise be read as complete."""
+a compaction), a thread whose order is unknown, an AutoGen history kept from the side
+of the agent that runs the calls. Each makes the run's calls, or its response, unknown
+where it would otherwise be read as complete."""
 
 from __future__ import annotations
 
@@ -35,6 +36,10 @@ class MessageSteps:
         # after, which a later message may yet show to have been sent with a call)
         self.call_as_text: tuple[Origin, int] | None = None
         self.declared: set[str] = set()  # the tools the run declares: its request's list, the calls read
+        # AutoGen's speakers: the names of "assistant" turns with no call, and of the tool messages
+        # that answer calls (``tool_responses``); one name in both keeps the history from the executor's side
+        self.speakers: set[str] = set()
+        self.executors: set[str] = set()
 
     def warn(self, code: str, origin: Origin, message: str) -> None:
         self.problems.append(Problem(code, origin.source, message, origin.line))
@@ -77,6 +82,31 @@ class MessageSteps:
         text = text_of(content)
         if text.strip():
             self.entries.append(Text(R.SYSTEM, "", text, origin))
+
+    def sides(self, index: int, message: dict, role: str) -> None:
+        """AutoGen keeps a chat's history from one agent's side: that agent's own turns
+        are "assistant", the other agent's "user", and a turn with calls "assistant"
+        whoever made it. When the agent that answers the calls (the ``name`` of AutoGen's
+        tool message) also speaks as "assistant", the history is kept from the executor's
+        side: the task is an "assistant" turn and the agent's replies are "user" turns.
+        They are not swapped back here, so the response and the harness text are unknown
+        (said once, at the message that shows it)."""
+        name = message.get("name")
+        if not isinstance(name, str) or self.speakers & self.executors:
+            return
+        if role == "tool" and isinstance(message.get("tool_responses"), list):
+            self.executors.add(name)
+        elif role == "assistant" and not message.get("tool_calls") and not message.get("function_call"):
+            self.speakers.add(name)
+        if name in self.speakers & self.executors:
+            origin = self.start(index)
+            self.response_unknown("message-sides", origin, f"message {index + 1} shows the history kept from the side "
+                                  f"of {name!r}, the agent that answers the calls (AutoGen's tool messages) and also "
+                                  "speaks as the assistant: the other agent's replies are its \"user\" turns, so the "
+                                  "response is unknown")
+            self.warn(HARNESS_MAY_BE_MISSING, origin, f"message {index + 1}: in a history kept from the side of "
+                      f"{name!r}, its \"assistant\" turns are the harness's: no check over the harness text can be "
+                      "decided")
 
     def unordered(self, index: int) -> None:
         """A thread whose messages' order is unknown (``in_time_order``): so is its response."""
