@@ -77,6 +77,7 @@ SOURCES = (
     Source("claude-code/stream-compaction/claude_compaction_2.1.285.jsonl", MARKED),
     Source("claude-code/stream-compaction/claude_autocompact_2.1.285.jsonl", MARKED),
     Source("claude-code/stream-permission-refused/disallowed_write.json", MARKED),
+    Source("openai/autogen-fireworks-stock-chart/nvda-stock-chart.json", MARKED),
     Source("openai/langgraph-weather/weather_sf_and_nyc.json", MARKED),
     Source("openai/mini-swe-agent-github-issue/github_issue.traj.json", MARKED),
     Source("openai/nemo-gym-weather/simple-agent-weather.json", MARKED),
