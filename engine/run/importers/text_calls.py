@@ -81,12 +81,14 @@ _MARKUP = re.compile("|".join((
 # user turn: mini-swe-agent's observation (its command's return code first, or after an
 # exception its environment met, as its version 2 writes it), the same under its bare
 # template (``Observation: {{output}}``: the environment's result as a Python dict) and its
-# answer to a command that timed out, OpenHands' result of a call it converted from text.
+# answer to a command that timed out, OpenHands' result of a call it converted from text,
+# AutoGen's result of the code blocks it ran (its exit code, then the code's output).
 _ANSWER = re.compile("|".join((
     r"\s*(?:<exception>.*?</exception>\s*)?<returncode>-?\d+</returncode>",
     r"\s*Observation:\s*\{'(?:output|returncode)': (?=.*'returncode': -?\d+)",
     r"\s*The last command <command>.*?</command> timed out and has been killed\.",
     r"\s*EXECUTION RESULT of \[[\w.-]+\]:",
+    r"\s*exitcode: -?\d+ \(execution (?:succeeded|failed)\)\r?\nCode output:",
 )), re.DOTALL)
 
 
