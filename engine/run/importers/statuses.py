@@ -11,7 +11,10 @@ as JSON text (``{"content": [...], "isError": true}``) or as an object: the
 there: a return that holds such a key deeper inside says nothing by it). So is the
 ``error`` of ToolBench's answers, the text ``{"error": "...", "response": ...}`` its
 server gives every call: text there says the tool failed, an empty string that it did
-not (read from the text's start, as ToolBench cuts long answers short). ``--error-when REGEX`` adds the producer's convention for the rest (a
+not (read from the text's start, as ToolBench cuts long answers short). So is the exit
+code mini-swe-agent's answer to a command opens with (``<returncode>1</returncode>``),
+and its answer to a command it killed for taking too long: both errors, an exit code
+of 0 a success. ``--error-when REGEX`` adds the producer's convention for the rest (a
 tool that answers ``Error: ...``): a message whose text the pattern finds is an
 error. Where neither says, an answered call is read as a success, and a source in
 which no message carries any flag and no pattern was given says so: its statuses
@@ -76,6 +79,7 @@ def flagged(message: dict) -> bool | str | None:
     found: bool | str | None = None
     content = message.get("content")
     given = [message[key] for key in _BOOLEAN_FLAGS if key in message] + _result_flag(content) + _answer_flag(content)
+    given += _exit_flag(content)
     if isinstance(message.get("error"), bool):  # tau2-bench's "error": false says the tool did not fail
         given.append(message["error"])
     for flag in given:
@@ -135,6 +139,26 @@ def _answer_flag(content: Any) -> list[bool | str]:
     start = _ANSWER_START.match(content)
     error = json_container(f"[{start.group(1)}]") if start is not None else None  # None: an escape JSON has not
     return [error[0][0] != ""] if error is not None else [UNSURE]
+
+
+# mini-swe-agent's answer to a command it ran (its observation template, also in a tool
+# message when it calls tools): the exit code first; and its answer to a command it killed.
+_EXIT_CODE = re.compile(r"<returncode>(-?[0-9]{1,9})</returncode>")
+_KILLED = ("The last command <command>", "</command> timed out and has been killed.")
+
+
+def _exit_flag(content: Any) -> list[bool]:
+    """``[True]`` for mini-swe-agent's answer to a command that exited with a code other
+    than 0 or that it killed for taking too long, ``[False]`` for one that exited with
+    0, ``[]`` for any other text: the exit code is read only where the answer opens."""
+    if not isinstance(content, (str, list)):
+        return []
+    text = text_of(content)
+    code = _EXIT_CODE.match(text)
+    if code is not None:
+        return [int(code.group(1)) != 0]
+    opening, killed = _KILLED
+    return [True] if text.startswith(opening) and killed in text else []
 
 
 def _holds(value: Any) -> bool:
