@@ -393,10 +393,10 @@ class _Walk:
 
 
 def strays(data: bytes, elements: list[Element]) -> list[int]:
-    """The lines of values in the array between its messages that are not objects
-    (numbers, ``true``...: what the pass skips), reported as no message."""
+    """The index of each message of the array that values not objects (numbers,
+    ``true``...: what the pass skips) come right before, reported as no message."""
     found = []
-    for before, after in zip(elements, elements[1:]):
+    for index, (before, after) in enumerate(zip(elements, elements[1:]), start=1):
         if before.end is not None and data[before.end:after.start].strip(_SPACE + b","):
-            found.append(after.line)
+            found.append(index)
     return found

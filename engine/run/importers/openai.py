@@ -107,7 +107,10 @@ def read_messages(messages: Iterable, locate: Locate, name: str, problems: list[
     for index, message in in_time_order(pairs, UNREAD, reader.unordered):
         if message is not UNREAD:
             reader.message(index, message)
+        else:
+            reader.may_answer(reader.start(index), "an element of the message list")
     reader.finish()
+    reader.answers_unread()
     options = (("error_when", error_when.text),) if error_when is not None else ()
     return Conversation(FORMAT, (name,), tuple(reader.entries), reader.response(),
                         problems=tuple(reader.problems) + reader.statuses.problems(), label=label, options=options)
@@ -195,6 +198,7 @@ class _Reader(Replies):
         shown = repr(given) if isinstance(given, str) else type(given).__name__
         what = "no role" if given is None else f"unknown role {shown}"
         self.warn("unknown-message", start, f"message {index + 1} has {what}; skipped")
+        self.may_answer(start, f"message {index + 1}")
         if is_tool_item(message):  # a call or a tool's answer: the agent is at work
             self.at_work = start
         # it may be (or hold) the agent's reply; a tool's call or answer holds the tool's words

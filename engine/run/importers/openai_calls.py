@@ -42,6 +42,8 @@ class ToolCalls(MessageSteps):
         self.answered_at: dict[str, tuple[int, dict]] = {}
         self.ids: set[str] = set()
         self.user_calls: set[str] = set()  # the ids of the calls the user made on its own side, not yet answered
+        # elements not read while calls were open: (where, what, the calls then open)
+        self.unread_answers: list[tuple[Origin, str, list[int]]] = []
 
     def call(self, index: int, nth: int, call: Any, legacy: bool = False) -> None:
         at = "/function_call" if legacy else f"/tool_calls/{nth}/function"
@@ -206,6 +208,28 @@ class ToolCalls(MessageSteps):
         result = result_of(content)
         self.entries[position] = replace(call, result=result, status=status, result_origin=origin,
                                          unread=call.unread | unread)
+
+    def may_answer(self, origin: Origin, what: str) -> None:
+        """An element not read (``what``, at ``origin``): tools answer in messages, so the
+        answer to a call open here may be in it (``answers_unread``)."""
+        waiting = [position for positions in self.open.values() for position in positions]
+        if waiting:
+            self.unread_answers.append((origin, what, waiting))
+
+    def answers_unread(self) -> None:
+        """Each call open at an element not read and never answered after it has an
+        answer whose status and return are unknown, never none: left open, it read as a
+        call never answered, and ``no calls with status error`` passed on a failed call
+        whose answer was not read."""
+        for origin, what, positions in self.unread_answers:
+            for position in positions:
+                call = R.call_at(self.entries, position)
+                if call.result_origin is None:
+                    self.entries[position] = replace(call, result_origin=origin,
+                                                     unread=call.unread | {"status", "return"})
+                    self.problems.append(Problem("status-unknown", origin.source, f"{what}, not read, may hold the "
+                                                 f"answer to the call at line {call.origin.line}, never answered "
+                                                 "after it: its status and return are unknown", origin.line))
 
     def answered_call(self, waiting: list[int], tool: str | None) -> int | None:
         """The position of the open call an answer pairs with, taken off ``waiting``

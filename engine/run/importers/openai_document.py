@@ -40,8 +40,10 @@ class LangChainMessages(ValueError):
 def read_document(source: Source, document: Document, error_when: ErrorWhen | None) -> Conversation:
     """The conversation of a document, each message parsed when the reader reaches it."""
     problems: list[Problem] = []
-    for line in strays(source.data, document.elements):
-        problems.append(Problem("unknown-message", source.name, "an element of the message list is no message; skipped", line))
+    stray = set(strays(source.data, document.elements))
+    for index in sorted(stray):
+        problems.append(Problem("unknown-message", source.name, "an element of the message list is no message; skipped",
+                                document.elements[index].line))
     problems += cut_short(source, document)
     unread, reply = unread_lists(source.name, document, 1, source.data)
     problems += unread
@@ -53,6 +55,8 @@ def read_document(source: Source, document: Document, error_when: ErrorWhen | No
     def messages() -> Iterator[Any]:
         for index, element in enumerate(document.elements):
             lines.clear()  # only the message being read is kept
+            if index in stray:  # values before it that are no message: not read
+                yield index, UNREAD
             if element.is_object:
                 where = (f"{document.base}/{index}", starts[index])
                 value = _element_value(source, document, element, problems, lines, index, where)
@@ -66,6 +70,7 @@ def read_document(source: Source, document: Document, error_when: ErrorWhen | No
                     lost.append(Origin(source.name, element.line))
                     problems.append(Problem("unread-text", source.name, f"message {index + 1}, skipped, holds a "
                                             "reply: the response is unknown", element.line))
+                yield index, UNREAD
 
     def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
         found = lines.get(index)

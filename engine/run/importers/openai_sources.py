@@ -23,7 +23,7 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.jsondoc import (HISTORY, MESSAGE_KEYS, SIMULATIONS, TRAJECTORY, WHOLE_LIMIT, Document,
                                                   message_array)
-from referee.engine.run.importers.openai import FORMAT, is_message, read_messages
+from referee.engine.run.importers.openai import FORMAT, UNREAD, is_message, read_messages
 from referee.engine.run.importers.openai_items import tool_names
 from referee.engine.run.importers.openai_content import holds_reply
 from referee.engine.run.importers.openai_document import (decoded, lossy_messages, message_may_be_lost,
@@ -195,13 +195,27 @@ def _chain(first: tuple[int, Any, str] | None, rest: Iterator[tuple[int, Any, st
 
 def _message_lines(source: Source, first: tuple[int, Any, str], rest: Iterator[tuple[int, Any, str]],
                    problems: list[Problem], error_when: ErrorWhen | None) -> Conversation:
-    """One message per line: one conversation for the whole file."""
+    """One message per line: one conversation for the whole file. A line that could not
+    be read is handed on as ``UNREAD`` where it stands: a call's answer may be in it."""
     numbers: list[int] = []
+    looked = 0  # the problems looked at for lines skipped
+
+    def skipped(before: int | None) -> Iterator[Any]:
+        """``UNREAD`` for each line skipped before line ``before`` (every one left, at None)."""
+        nonlocal looked
+        while looked < len(problems) and (before is None or (problems[looked].line or 0) < before):
+            problem = problems[looked]
+            looked += 1
+            if problem.code in SKIPPED and problem.line:
+                numbers.append(problem.line)
+                yield UNREAD
 
     def messages() -> Iterator[Any]:
         for number, value, _ in _chain(first, rest):
+            yield from skipped(number)
             numbers.append(number)
             yield value
+        yield from skipped(None)
 
     locate = lambda i, key, nth, suffix="": Origin(source.name, numbers[i])  # noqa: E731
     conversation = read_messages(messages(), locate, source.name, problems, source.name, error_when=error_when)
