@@ -57,9 +57,15 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     cwds: dict[str, None] = {}  # in the order met: the first is the session's own
     groups: dict[str, list[tuple[str, int, dict]]] = {}
     roots: dict[str, str] = {}
+    skipped = iter(skipped_lines(found_main))
+    after = next(skipped, None)  # the next line not read, told to the reader where it stands
     for line, rec in values:
+        while after is not None and after < line:
+            reader.may_answer(Origin(main.name, after), f"line {after}")
+            after = next(skipped, None)
         if not isinstance(rec, dict):
             not_a_record(main.name, line, rec, problems)
+            reader.may_answer(Origin(main.name, line), f"line {line}")
             continue
         _note_cwd(rec, cwds)
         if claude_stream.is_stream_record(rec):
@@ -82,6 +88,8 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
             groups.setdefault(rec[claude_stream.PARENT_CALL], []).append((main.name, line, rec))
         else:
             reader.record(main.name, line, rec)
+    for line in ([after] if after is not None else []) + list(skipped):
+        reader.may_answer(Origin(main.name, line), f"line {line}")
     _chained_elsewhere(main.name, values, reader, problems)
     reader.ended()
     for agent in agents:

@@ -66,6 +66,8 @@ class Reader(UserRecords):
         self.entries: list[Call | Text] = []
         self.messages: dict[str, dict] = {}  # message.id -> {"line", "usage", "seen"}
         self.calls: dict[str, list[int]] = {}  # tool_use_id -> positions in entries
+        # lines not read while calls were open: (where, what, the calls then open); ``lines_unread``
+        self.unread_lines: list[tuple[Origin, str, list[int]]] = []
         self.last_text: list[Text] = []
         self.last_message: dict = {}  # the state of the message last_text is of
         self.called_since = False  # whether a tool_use came after last_text's message
@@ -330,6 +332,7 @@ class Reader(UserRecords):
         """What the records, all read, leave unknown: calls and words streamed but never
         printed whole (``_unstreamed``), and messages that ended in a call no line holds
         (``_calls_not_held``). Called once, after the last record of a session or subagent."""
+        self.lines_unread()
         self._unstreamed()
         self._calls_not_held()
 

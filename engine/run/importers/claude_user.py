@@ -213,6 +213,27 @@ class UserRecords(HookEffects):
                     self._answered_unknown(position, origin, f"{what}, not read, may hold the answer to the open "
                                            f"call at line {call.origin.line}")
 
+    def may_answer(self, origin: Origin, what: str) -> None:
+        """A line not read (``what``, at ``origin``: no JSON, or JSON that is no record)
+        while calls are open: their answers come in records, so theirs may be in it
+        (``lines_unread``, once every record is read)."""
+        waiting = [position for positions in self.calls.values() for position in positions
+                   if R.call_at(self.entries, position).result_origin is None]
+        if waiting:
+            self.unread_lines.append((origin, what, waiting))
+
+    def lines_unread(self) -> None:
+        """Each call open at a line not read and never answered after it has an answer
+        whose status and return are unknown, never none (left open, a failed call read
+        as one never answered). A call answered after it is read by its answer: a line of
+        stderr merged into a log while a call runs changes nothing."""
+        for origin, what, positions in self.unread_lines:
+            for position in positions:
+                call = R.call_at(self.entries, position)
+                if call.result_origin is None:
+                    self._answered_unknown(position, origin, f"{what}, not read, may hold the answer to the call at "
+                                           f"line {call.origin.line}, never answered after it")
+
     def answer_not_read(self, origin: Origin, part: dict) -> None:
         """What names a call as a tool_result does (``tool_use_id``) in a part or a record
         not read (a type not known): the answer to that call, in a shape not read. The
