@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import example, given, settings, strategies as st
 
 from referee import dsl
 from referee.engine.compile import compile_rules
@@ -142,19 +142,22 @@ def test_the_final_result_of_a_real_executor_log():
 
 
 # Texts without any character that starts Markdown markup: a check on a Markdown file
-# gives the verdict and the words it gives on the same text in a plain text file.
+# gives the verdict and the words it gives on the same text in a plain text file, save
+# an ERROR naming a line break of a paragraph, which shows as a space.
 _PLAIN = st.text(st.characters(blacklist_characters="&\\*_~<", blacklist_categories=("Cs",)), max_size=40)
 _OPS = st.sampled_from(["contains", "starts with", "ends with", "contains_ci", "==", "!=_ci"])
 
 
 @settings(max_examples=300, deadline=None)
 @given(text=_PLAIN, part=_PLAIN, op=_OPS)
+@example(text="a\nb", part="a b", op="contains")
 def test_texts_without_markup_are_read_as_written(text: str, part: str, op: str):
     tail = " ignoring case" if op.endswith("_ci") else ""
     verb = op.removesuffix("_ci")
     found = {name: _verdict(f'not (file "{name}" {verb} {json.dumps(part)}{tail})', {f"outputs/{name}": text})
              for name in ("r.md", "r.txt")}
-    assert found["r.md"].replace("r.md", "r.txt") == found["r.txt"]
+    joined = found["r.md"].startswith("error") and "a line break" in found["r.md"] and " " in part
+    assert joined or found["r.md"].replace("r.md", "r.txt") == found["r.txt"]
 
 
 @pytest.mark.parametrize("check", ['trim(section(response, "Status")) != "Done"',

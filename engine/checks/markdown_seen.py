@@ -18,7 +18,9 @@ cost is an ERROR, never a wrong pass or fail. What it reads:
   inside a word (``snake_case`` shows its underscores);
 - inline HTML tags and HTML comments, left out, and an element hiding what it holds
   (``<script>`` ...), content and all;
-- invisible format characters, left out (``folding.INVISIBLE``), in code too.
+- invisible format characters, left out (``folding.INVISIBLE``), in code too;
+- for words that may hold a space only (``shown_joined``), a line break between two
+  lines of one paragraph, shown as one space (``markdown_breaks``).
 
 Code shows what is written: fenced code (``` ``` ``` or ``~~~``, the fences
 ``checks.textparts`` reads; an unclosed fence runs to the end; none opens inside a raw
@@ -47,6 +49,7 @@ import regex
 
 from referee.engine.checks.folding import INVISIBLE, as_seen, kept_form
 from referee.engine.checks.markdown_blocks import blocks, opens_block
+from referee.engine.checks.markdown_breaks import soft_breaks
 from referee.engine.text import line_breaks
 from referee.engine.values import Prov, Val
 
@@ -129,14 +132,25 @@ def shown_as_markdown(text: str) -> Shown:
     return kept_form("markdown", text, _shown)
 
 
-def _shown(text: str) -> Shown:
+def shown_joined(text: str) -> Shown:
+    """``text`` (Markdown) as shown with its soft line breaks too, each one space
+    (``markdown_breaks``): made only for a miss whose words may hold a space, since no
+    other can hit across a break."""
+    return kept_form("markdown joined", text, _shown_with_breaks)
+
+
+def _shown_with_breaks(text: str) -> Shown:
+    return _shown(text, True)
+
+
+def _shown(text: str, joined: bool = False) -> Shown:
     pieces: list[str] = []
     at: list[int] = []
     starts: list[int] = []
     ends: list[int] = []
     kinds: list[str] = []
     size = done = 0
-    for begin, stop, made, kind in _marks(text):
+    for begin, stop, made, kind in _marks(text, joined):
         pieces += (text[done:begin], made)
         size += begin - done
         at.append(size)
@@ -149,19 +163,40 @@ def _shown(text: str) -> Shown:
     return Shown("".join(pieces), tuple(at), tuple(starts), tuple(ends), tuple(kinds))
 
 
-def _marks(text: str) -> Iterator[Mark]:
+def _marks(text: str, joined: bool = False) -> Iterator[Mark]:
     """Each piece of markup of ``text``, in order: the invisible characters of its code,
-    the markup of the rest. An element that hides what it holds may run on over the
-    blocks after its own (a ``<template>`` holding fenced code): they are read from
-    where it ends."""
+    the markup of the rest (``joined``: its soft line breaks too). An element that
+    hides what it holds may run on over the blocks after its own (a ``<template>``
+    holding fenced code): they are read from where it ends."""
     past = 0
     for start, end, code in blocks(text):
         start = max(start, past)
         if start >= end:
             continue
-        for mark in (_invisible(text, start, end) if code else _inline(text, start, end)):
+        if code:
+            marks = _invisible(text, start, end)
+        else:
+            marks = _inline(text, start, end)
+            if joined:
+                marks = _with_breaks(marks, soft_breaks(text, start, end))
+        for mark in marks:
             yield mark
             past = mark[1]
+
+
+def _with_breaks(marks: Iterator[Mark], breaks: Iterator[tuple[int, int]]) -> Iterator[Mark]:
+    """``marks`` and the soft line breaks among them, in order: a break inside a piece
+    of markup (a comment over lines) is that markup's, and shows as it does."""
+    pending = next(breaks, None)
+    for mark in marks:
+        while pending is not None and pending[0] < mark[1]:
+            if pending[1] <= mark[0]:
+                yield pending[0], pending[1], " ", "break"
+            pending = next(breaks, None)
+        yield mark
+    while pending is not None:
+        yield pending[0], pending[1], " ", "break"
+        pending = next(breaks, None)
 
 
 def _invisible(text: str, start: int, end: int) -> Iterator[Mark]:
@@ -335,11 +370,18 @@ def place_in(val: Val, offset: int) -> str:
     return Prov(prov.source, "", prov.file, (prov.line or 1) + line_breaks(val.value, 0, offset)).where()
 
 
-def shown_form(val: Val) -> Shown | None:
+def shown_form(val: Val, joined: bool = False) -> Shown | None:
     """The text value ``val`` as shown when it is Markdown holding markup that shows
-    otherwise than it is written; else None (a value read as written)."""
+    otherwise than it is written; else None (a value read as written). ``joined``: as
+    shown with its soft line breaks too, when it holds one (else None: the form without
+    them is the same)."""
     text = val.value
-    if not (isinstance(text, str) and is_markdown(text, val.prov) and may_show_otherwise(text)):
+    if not (isinstance(text, str) and is_markdown(text, val.prov)):
+        return None
+    if joined:
+        form = shown_joined(text) if "\n" in text else None
+        return form if form is not None and "break" in form.kind else None
+    if not may_show_otherwise(text):
         return None
     form = shown_as_markdown(text)
     return form if form.at else None

@@ -24,7 +24,7 @@ from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.folding import INVISIBLE, as_seen, find_folded
 from referee.engine.checks.markdown_equal import not_equal_as_shown
-from referee.engine.checks.markdown_seen import hidden_in_markdown, is_markdown, place_in, shown_form
+from referee.engine.checks.markdown_seen import Shown, hidden_in_markdown, is_markdown, place_in, shown_form
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
@@ -161,7 +161,7 @@ class TextCheck(Leaf):
                 return find_folded(seen, as_seen(part), self.op, self.ignore_case)
 
             self._not_unseen(subject, shown, lambda seen: hit(seen) >= 0)
-            self._not_shown(subject, shown, hit)
+            self._not_shown(subject, shown, hit, " " in part)
         else:
             self._not_hidden(subject, shown, start, lambda seen: find_folded(seen, part, self.op, self.ignore_case) >= 0)
         return self._verdict(ctx, subject, start >= 0, shown, max(start, 0), operand)
@@ -175,7 +175,8 @@ class TextCheck(Leaf):
         found = run(subject.value, where)
         if found is None:
             self._not_unseen(subject, pattern.display, lambda seen: run(seen, where) is not None)
-            self._not_shown(subject, pattern.display, lambda seen: _start(run(seen, where)))
+            self._not_shown(subject, pattern.display, lambda seen: _start(run(seen, where)),
+                            may_match_space(pattern))
         else:
             self._not_hidden(subject, pattern.display, found.start(), lambda seen: run(seen, where) is not None)
         if found is None or self.op == "fully_matches":
@@ -196,20 +197,20 @@ class TextCheck(Leaf):
                         f"(the first, U+{ord(unseen.group()):04X}, at {place}): a reader sees what the text as written does not "
                         "hold, so it cannot be decided")
 
-    def _not_shown(self, subject: Val, shown: str, hit: Callable[[str], int]) -> None:
+    def _not_shown(self, subject: Val, shown: str, hit: Callable[[str], int], spaced: bool) -> None:
         """Raise when the miss is a hit in a Markdown text as its reader sees it rendered
         (``markdown_seen``), naming the first markup from where the words start there.
-        Only a text holding a character markup starts with is rendered."""
-        form = shown_form(subject)
-        at = hit(form.text) if form is not None else -1
-        mark = form.markup_from(at) if form is not None and at >= 0 else None
-        if form is None or mark is None:
-            return
-        text = subject.value
-        markup, place = text[form.start[mark]:form.end[mark]], place_in(subject, form.start[mark])
-        raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only as its Markdown is shown (the first, "
-                        f"{short(render(markup), 40)}, at {place}): a reader sees what the text as written does not "
-                        "hold, so it cannot be decided")
+        Only a text holding a character markup starts with is rendered, and its soft
+        line breaks are joined only for words that may hold a space (``spaced``): no
+        others can hit across one."""
+        for joined in (False, True) if spaced else (False,):
+            form = shown_form(subject, joined)
+            at = hit(form.text) if form is not None else -1
+            mark = form.markup_from(at) if form is not None and at >= 0 else None
+            if form is not None and mark is not None:
+                raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only as its Markdown is shown (the "
+                                f"first, {_markup(subject, form, mark, joined)}): a reader sees what the text as "
+                                "written does not hold, so it cannot be decided")
 
     def _not_hidden(self, subject: Val, shown: str, start: int, holds: Callable[[str], bool]) -> None:
         """Raise when the hit at ``start`` is no hit in a Markdown text as its reader sees
@@ -259,6 +260,24 @@ class TextCheck(Leaf):
 
 def _start(found) -> int:
     return -1 if found is None else found.start()
+
+
+def _markup(subject: Val, form: Shown, mark: int, joined: bool) -> str:
+    """The markup an ERROR names, and where: a miss that is a hit only once the soft line
+    breaks are joined names the first break from where the words start."""
+    if joined:
+        mark = next((i for i in range(mark, len(form.kind)) if form.kind[i] == "break"), mark)
+    written = subject.value[form.start[mark]:form.end[mark]]
+    what = "a line break" if form.kind[mark] == "break" else short(render(written), 40)
+    return f"{what}, at {place_in(subject, form.start[mark])}"
+
+
+def may_match_space(pattern: Pattern) -> bool:
+    """Whether ``pattern`` may match a space, read from its source without running it:
+    it holds a space, an escape, a ``.`` or a negated class. Else it cannot hit across
+    a soft line break, which shows as a space."""
+    source = pattern.compiled.pattern
+    return any(sign in source for sign in (" ", "\\", ".", "[^"))
 
 
 def searched(subject: Val) -> tuple[Evidence, ...]:

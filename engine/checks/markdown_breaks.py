@@ -1,0 +1,53 @@
+"""The soft line breaks of a Markdown text: a line break between two lines of one
+paragraph, which a renderer shows as one space, the spaces and tabs at the end of the
+line and at the start of the next left out (CommonMark 0.31, soft line breaks).
+``The migration is`` and ``done`` on two lines show "The migration is done".
+
+Not one: a blank line (it ends the paragraph), a hard break (two or more spaces or a
+backslash before it, shown as a break), a break before a line that starts a block (an
+ATX heading, a list item, a block quote, a fence, a thematic break or a setext
+underline, a table row opening with ``|``, an HTML block) or after one that cannot go
+on (a heading, a table row, a thematic break), nor any inside an HTML block (from a
+line opening with ``<`` to the next blank line). Fenced code is never read here
+(``markdown_blocks``). This is a guess, not a renderer: a break taken as soft where a
+renderer keeps it only ever costs an ERROR (``markdown_seen``), never a verdict."""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+_INDENT = r"[ ]{0,3}"
+# A line that starts a block: the paragraph before it ends there.
+_STARTS_BLOCK = re.compile(rf"{_INDENT}(?:#{{1,6}}(?:[ \t]|$)|[-+*](?:[ \t]|$)|[0-9]{{1,9}}[.)](?:[ \t]|$)|>"
+                           rf"|`{{3,}}|~{{3,}}|\||<[A-Za-z/!?]|=+[ \t]*$|(?:[-*_][ \t]*){{3,}}$)")
+# A line after which no paragraph goes on: a heading, a table row, a thematic break or
+# a setext underline.
+_ENDS_BLOCK = re.compile(rf"{_INDENT}(?:#{{1,6}}(?:[ \t]|$)|\||=+[ \t]*$|(?:[-*_][ \t]*){{3,}}$)")
+_HTML_LINE = re.compile(rf"{_INDENT}<[A-Za-z/!?]")
+_LINE = re.compile(r"[^\n]*\n?")
+
+
+def soft_breaks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Each soft line break between ``start`` and ``end`` (text that is no fenced code),
+    in order: where it starts in ``text`` (the spaces ending its line) and where it
+    ends (past the spaces starting the next)."""
+    in_html = False
+    lines = [found for found in _LINE.finditer(text, start, end) if found.group()]
+    for line, after in zip(lines, lines[1:]):
+        written, following = line.group().rstrip("\r\n"), after.group().rstrip("\r\n")
+        if not written.strip(" \t"):
+            in_html = False  # a blank line ends an HTML block
+            continue
+        in_html = in_html or _HTML_LINE.match(written) is not None
+        if in_html or not following.strip(" \t") or not _joins(written, following):
+            continue
+        begin = line.start() + len(written.rstrip(" \t"))
+        yield begin, after.start() + len(following) - len(following.lstrip(" \t"))
+
+
+def _joins(line: str, following: str) -> bool:
+    """Whether the break between ``line`` and ``following`` (neither blank) is soft."""
+    if line.endswith("  ") or line.endswith("\\"):  # a hard break
+        return False
+    return _ENDS_BLOCK.match(line) is None and _STARTS_BLOCK.match(following) is None
