@@ -81,3 +81,28 @@ def test_words_without_a_space_never_join_the_lines(monkeypatch: pytest.MonkeyPa
     for check in ('not (response contains "isdone")', 'not (response matches /is$/)',
                   'not (response contains "is\\nover")', 'not (response matches /[a-z]+[?]/)'):
         assert _response(check, WRAPPED).startswith("pass"), check
+
+
+@pytest.mark.parametrize("check", ['trim(section(response, "Report")) != "The migration is done."',
+                                   'trim(section(response, "Report")) == "The migration is done."',
+                                   '"the migration is done." != trim(section(response, "Report")) ignoring case'])
+def test_equal_only_over_a_soft_line_break_is_undecided(check: str):
+    found = _response(check, "# Report\n\nThe migration is\n  done.\n")
+    assert found.startswith("error: ") and "equal only as Markdown is shown" in found, found
+    assert "(a line break, at response.md:3)" in found, found
+
+
+def test_equal_as_written_or_different_joined_is_decided():
+    text = "# Report\n\nThe migration is\ndone.\n"
+    assert _response('trim(section(response, "Report")) == "The migration is\\ndone."', text).startswith("pass")
+    assert _response('trim(section(response, "Report")) != "The migration is over."', text).startswith("pass")
+    # both kinds of markup at once: "**done**" shows "done", the break a space
+    text = "# Report\n\nThe migration is\n**done**.\n"
+    assert _response('trim(section(response, "Report")) != "The migration is done."', text).startswith("error")
+
+
+@pytest.mark.parametrize("check", ['not ("The migration is done." in parts(response))',
+                                   '"The migration is done." in parts(response)'])
+def test_an_item_equal_only_over_a_soft_line_break_is_undecided(check: str):
+    found = _response(check, "The migration is\ndone.\n\n---\n\nAll good.\n")
+    assert found.startswith("error: ") and "(a line break, at response.md:1)" in found, found

@@ -58,10 +58,10 @@ def _seen_key(value: Any, ignore_case: bool) -> tuple | None:
     return ("text", text_form(seen, ignore_case)) if seen != value else None
 
 
-def _shown_key(val: Val, ignore_case: bool) -> tuple | None:
-    """The key of a Markdown text as its reader sees it rendered (``**Done**`` is "Done");
-    None for a value read as written."""
-    shown = shown_text(val)
+def _shown_key(val: Val, ignore_case: bool, joined: bool = False) -> tuple | None:
+    """The key of a Markdown text as its reader sees it rendered (``**Done**`` is "Done";
+    ``joined``: its soft line breaks each a space too); None for a value read as written."""
+    shown = shown_text(val, joined)
     return ("text", text_form(shown, ignore_case)) if shown is not None else None
 
 
@@ -79,6 +79,9 @@ class Index:
     # Markdown texts whose markup shows otherwise than written, by their key as shown: a
     # text that equals one only as its reader sees it is neither in the list nor not in it
     shown: dict[tuple, Val] = field(default_factory=dict)
+    # the same with the lines of each paragraph joined, made on the first miss of a text
+    # that may span a line (``_joined``): no other can equal a paragraph over lines
+    joined: dict[bool, dict[tuple, Val]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, items: tuple[Val, ...], ignore_case: bool) -> "Index":
@@ -136,6 +139,29 @@ class Index:
             twin = self.first.get(as_shown)
         if twin is not None:
             not_equal_as_shown(twin, item, ignore_case)
+        if key is not None and (" " in item.value or "\n" in item.value):
+            self._not_joined(item, key, ignore_case)
+
+    def _not_joined(self, item: Val, key: tuple, ignore_case: bool) -> None:
+        """Raise when the text ``item`` equals an item once the lines of a Markdown
+        paragraph, of either, are joined (``markdown_breaks``)."""
+        as_joined = _shown_key(item, ignore_case, True)
+        twin = self._joined(ignore_case).get(as_joined or key)
+        if twin is None and as_joined is not None:
+            twin = self.first.get(as_joined)
+        if twin is not None:
+            not_equal_as_shown(twin, item, ignore_case)
+
+    def _joined(self, ignore_case: bool) -> dict[tuple, Val]:
+        if ignore_case not in self.joined:
+            keys: dict[tuple, Val] = {}
+            for item in self.first.values():
+                if isinstance(item.value, str) and "\n" in item.value:
+                    as_joined = _shown_key(item, ignore_case, True)
+                    if as_joined is not None:
+                        keys.setdefault(as_joined, item)
+            self.joined[ignore_case] = keys
+        return self.joined[ignore_case]
 
 
 @dataclass(eq=False)  # its run's index is kept under the check itself (identity)

@@ -12,10 +12,20 @@ from referee.engine.values import EvalError, Val, render, short
 def not_equal_as_shown(left: Val, right: Val, ignore_case: bool) -> None:
     """Raise when two texts that differ as written (``==`` is false) are the same as
     their reader sees them, a Markdown text as shown (``**Done**`` and ``Done``, ``All
-    done. <!-- x -->`` and ``All done.``): whether they are equal cannot be decided."""
-    sides = [(side, shown_form(side)) for side in (left, right)]
+    done. <!-- x -->`` and ``All done.``): whether they are equal cannot be decided.
+    The lines of a paragraph are joined (``markdown_breaks``) only when the other side
+    holds a space: else no soft line break can be what the two differ by."""
+    if not (isinstance(left.value, str) and isinstance(right.value, str)):
+        return
+    _not_equal(left, right, ignore_case, False)
+    if " " in left.value or " " in right.value:
+        _not_equal(left, right, ignore_case, True)
+
+
+def _not_equal(left: Val, right: Val, ignore_case: bool, joined: bool) -> None:
+    sides = [(side, _form(side, joined)) for side in (left, right)]
     marked = [(side, found) for side, found in sides if found is not None]
-    if not marked or not all(isinstance(side.value, str) for side, _ in sides):
+    if not marked or (joined and not any("break" in found.kind for _, found in marked)):
         return
     seen = [compared(found) if found is not None else as_seen(side.value) for side, found in sides]
     if text_form(seen[0], ignore_case) != text_form(seen[1], ignore_case):
@@ -26,11 +36,22 @@ def not_equal_as_shown(left: Val, right: Val, ignore_case: bool) -> None:
                     "are equal cannot be decided")
 
 
+def _form(side: Val, joined: bool) -> Shown | None:
+    """``side`` as shown, its soft line breaks joined when ``joined`` and it holds one."""
+    return (shown_form(side, True) if joined else None) or shown_form(side)
+
+
 def _cited(side: Val, form: Shown) -> str:
-    """The markup an ERROR about ``side`` names: its first hidden place, else its first markup."""
+    """The markup an ERROR about ``side`` names: its first hidden place, else its first
+    soft line break, else its first markup."""
     hidden = [i for i, kind in enumerate(form.kind) if kind in HIDING]
-    piece = hidden[0] if hidden else 0
-    what = HIDING[form.kind[piece]] if hidden else "the first markup"
+    breaks = [i for i, kind in enumerate(form.kind) if kind == "break"]
+    if hidden:
+        piece, what = hidden[0], HIDING[form.kind[hidden[0]]]
+    elif breaks:
+        return f"a line break, at {place_in(side, form.start[breaks[0]])}"
+    else:
+        piece, what = 0, "the first markup"
     markup = side.value[form.start[piece]:form.end[piece]]
     return f"{what}, {short(render(markup), 40)}, at {place_in(side, form.start[piece])}"
 
@@ -65,9 +86,9 @@ def _blank_after(text: str, at: int) -> int:
     return at
 
 
-def shown_text(val: Val) -> str | None:
+def shown_text(val: Val, joined: bool = False) -> str | None:
     """The text value ``val`` as shown and compared (``compared``), when it is Markdown
-    holding markup that shows otherwise than it is written; else None (a value read as
-    written)."""
-    form = shown_form(val)
+    holding markup that shows otherwise than it is written (``joined``: or a soft line
+    break, its lines joined); else None (a value read as written)."""
+    form = _form(val, joined)
     return compared(form) if form is not None else None
