@@ -23,8 +23,8 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.folding import INVISIBLE, as_seen, find_folded
-from referee.engine.checks.markdown_equal import not_equal_as_shown
-from referee.engine.checks.markdown_seen import Shown, hidden_in_markdown, is_markdown, place_in, shown_form
+from referee.engine.checks.markdown_equal import compared, not_equal_as_shown
+from referee.engine.checks.markdown_seen import HIDING, Shown, hidden_in_markdown, is_markdown, place_in, shown_form
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
@@ -162,6 +162,7 @@ class TextCheck(Leaf):
 
             self._not_unseen(subject, shown, lambda seen: hit(seen) >= 0)
             self._not_shown(subject, shown, hit, " " in part)
+            self._not_shown_at_ends(subject, shown, hit)
         else:
             self._not_hidden(subject, shown, start, lambda seen: find_folded(seen, part, self.op, self.ignore_case) >= 0)
         return self._verdict(ctx, subject, start >= 0, shown, max(start, 0), operand)
@@ -211,6 +212,22 @@ class TextCheck(Leaf):
                 raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only as its Markdown is shown (the "
                                 f"first, {_markup(subject, form, mark, joined)}): a reader sees what the text as "
                                 "written does not hold, so it cannot be decided")
+
+    def _not_shown_at_ends(self, subject: Val, shown: str, hit: Callable[[str], int]) -> None:
+        """Raise when ``starts with`` or ``ends with`` misses and hits once the blank
+        beside a hidden place at the text's start or end is left out too, as ``==``
+        compares (``markdown_equal.compared``): ``All done. <!-- x -->`` ends with
+        "All done." to its reader. Names the hidden place nearest that end."""
+        form = shown_form(subject) if self.op in ("starts_with", "ends_with") else None
+        hidden = [i for i, kind in enumerate(form.kind) if kind in HIDING] if form is not None else []
+        if form is None or not hidden or hit(compared(form)) < 0:
+            return
+        piece = hidden[0] if self.op == "starts_with" else hidden[-1]
+        markup = subject.value[form.start[piece]:form.end[piece]]
+        raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only as its Markdown is shown "
+                        f"({HIDING[form.kind[piece]]}, {short(render(markup), 40)}, at "
+                        f"{place_in(subject, form.start[piece])}): a reader sees what the text as written does not "
+                        "hold, so it cannot be decided")
 
     def _not_hidden(self, subject: Val, shown: str, start: int, holds: Callable[[str], bool]) -> None:
         """Raise when the hit at ``start`` is no hit in a Markdown text as its reader sees
