@@ -32,18 +32,28 @@ def soft_breaks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     """Each soft line break between ``start`` and ``end`` (text that is no fenced code),
     in order: where it starts in ``text`` (the spaces ending its line) and where it
     ends (past the spaces starting the next)."""
-    in_html = False
+    html = ""  # the HTML block a line is in: "comment" (to its -->), "block" (to a blank line), or none
     lines = [found for found in _LINE.finditer(text, start, end) if found.group()]
     for line, after in zip(lines, lines[1:]):
         written, following = line.group().rstrip("\r\n"), after.group().rstrip("\r\n")
         if not written.strip(" \t"):
-            in_html = False  # a blank line ends an HTML block
+            html = ""  # a blank line ends an HTML block
             continue
-        in_html = in_html or _HTML_LINE.match(written) is not None
-        if in_html or not following.strip(" \t") or not _joins(written, following):
+        if html or _HTML_LINE.match(written) is not None:
+            html = _html_after(written, html)
+            continue
+        if not following.strip(" \t") or not _joins(written, following):
             continue
         begin = line.start() + len(written.rstrip(" \t"))
         yield begin, after.start() + len(following) - len(following.lstrip(" \t"))
+
+
+def _html_after(line: str, html: str) -> str:
+    """The HTML block the line after ``line`` is in, ``line`` being in ``html`` or
+    opening one: a comment's ends with the line holding its ``-->`` (CommonMark 0.31,
+    start condition 2), the others with a blank line."""
+    kind = html or ("comment" if line.lstrip(" ").startswith("<!--") else "block")
+    return "" if kind == "comment" and "-->" in line else kind
 
 
 def _joins(line: str, following: str) -> bool:
