@@ -15,10 +15,11 @@ def not_equal_as_shown(left: Val, right: Val, ignore_case: bool) -> None:
     done. <!-- x -->`` and ``All done.``): whether they are equal cannot be decided.
     The lines of a paragraph are joined (``markdown_breaks``) only when the other side
     holds a space: else no soft line break can be what the two differ by."""
-    if not (isinstance(left.value, str) and isinstance(right.value, str)):
+    one, other = left.value, right.value
+    if not (isinstance(one, str) and isinstance(other, str)):
         return
     _not_equal(left, right, ignore_case, False)
-    if " " in left.value or " " in right.value:
+    if ("\n" in one and " " in other) or ("\n" in other and " " in one):
         _not_equal(left, right, ignore_case, True)
 
 
