@@ -104,7 +104,7 @@ class _Reader:
         blank = not text.strip()
         if self.quote and (blank or _QUOTE.match(text) is None):
             self._end_quote()
-        if self.open is not None and self._goes_on(text, indent, blank, line.number):
+        if self.open is not None and self._goes_on(text, indent, blank):
             return
         if line.comment:
             self.blank_before = False
@@ -115,7 +115,7 @@ class _Reader:
         self._start(text, indent, line.number)
         self.blank_before = False
 
-    def _goes_on(self, text: str, indent: int, blank: bool, number: int) -> bool:
+    def _goes_on(self, text: str, indent: int, blank: bool) -> bool:
         """Whether the open block takes this line (as content or as its closing fence)."""
         block = self.open
         assert block is not None

@@ -62,6 +62,7 @@ class UserRecords(HookEffects):
     asked: tuple[int, bool] | None
     requested: int
     continued: bool
+    unread_lines: list[tuple[Origin, str, list[int]]]  # lines not read while calls were open (``may_answer``)
 
     def user(self, origin: Origin, rec: dict, message: dict) -> None:
         content = message.get("content")
