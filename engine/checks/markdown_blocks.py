@@ -14,7 +14,10 @@ from referee.engine.text import line_end
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$", re.MULTILINE)
 # A line that opens fenced code, or an HTML block that runs to an end condition
 # (CommonMark 0.31, start conditions 1 and 2), inside a block quote or list item too.
-_CONTAINER = r"(?:[ \t]{0,3}(?:>[ \t]?|[-+*][ \t]+|[0-9]{1,9}[.)][ \t]+))*"
+# Its blanks are taken possessively: a blank that one marker's space or the next
+# marker's indentation could take would make a line of many markers that opens no block
+# ("-   " forty times) cost time growing as a power of their number.
+_CONTAINER = r"(?:[ \t]{0,3}+(?:>[ \t]?+|[-+*][ \t]++|[0-9]{1,9}+[.)][ \t]++))*"
 _BLOCK = re.compile(rf"^(?: {{0,3}}(?P<fence>`{{3,}}|~{{3,}})(?P<info>.*)$"
                     rf"|{_CONTAINER} {{0,3}}(?P<html><!--|<(?:script|style|pre|textarea)(?=[ \t>]|$)))",
                     re.MULTILINE | re.IGNORECASE)
