@@ -23,7 +23,10 @@ from referee.engine.text import file_lines
 # The sections the executor log format defines, by their titles (casefolded).
 SECTIONS = frozenset({"eval prompt", "skill", "input files", "execution", "steps", "output files",
                       "final result", "issues"})
-_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*?)[ \t#]*$")
+# A heading's title is what follows its hashes, trailing blanks and "#" left out
+# (``heading``): taken whole and stripped, a line is read once; a lazy title before
+# "[ \t#]*$" tried every length, a time growing with the square of a line of "# # # ...".
+_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*)")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _FINAL = re.compile(r"(?:final[ _-]*(?:result|answer|response|output)|result|response|output)s?[ \t]*:?", re.I)
 _STEP = re.compile(r"#{2,4}[ \t]+step[ \t]*[0-9]", re.I | re.M)
@@ -75,10 +78,16 @@ def headings(lines: list[str] | tuple[str, ...]) -> list[tuple[int, int, str]]:
         if opened:
             fence = opened.group(1)
             continue
-        heading = _HEADING.match(line)
-        if heading is not None and len(heading.group(1)) <= 3:
-            found.append((number, len(heading.group(1)), heading.group(2)))
+        read = heading(line)
+        if read is not None and len(read[0]) <= 3:
+            found.append((number, len(read[0]), read[1]))
     return found
+
+
+def heading(line: str) -> tuple[str, str] | None:
+    """A heading line's hashes and title (its trailing blanks and "#" left out), or None."""
+    found = _HEADING.match(line)
+    return None if found is None else (found.group(1), found.group(2).rstrip(" \t#"))
 
 
 def is_final(title: str) -> bool:

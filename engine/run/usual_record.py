@@ -25,10 +25,13 @@ from referee.engine.run.tool_log import JSON_START, MARK, Record, fence_open, is
 # back), so that a payload's text is not copied a second time by strip().
 # A Return may also be text: every line up to the Status line (checked after: no
 # line of it may be a field line or a heading, and a value that opens on the next
-# line may not be fenced), as a tool printed it.
+# line may not be fenced), as a tool printed it. The blank lines before the note and the
+# Tool line are taken possessively: no blank line is a note's, and either run could take
+# those between, so a zone of blank lines with no Tool line tried every split (a time
+# growing with the square of their number).
 _PAYLOAD = r"(?:\n(?=[\[{]))?[^\n]*(?:\n[ \t\]}][^\n]*)*"
 _PLAIN_RECORD = re.compile(
-    r"(?:[ \t]*\n)*(?P<note>[ \t]*<!--(?:(?!-->)[^\n])*-->[ \t]*\n)?(?:[ \t]*\n)*"
+    r"(?:[ \t]*\n)*+(?P<note>[ \t]*<!--(?:(?!-->)[^\n])*-->[ \t]*\n)?(?:[ \t]*\n)*+"
     r"Tool:(?P<tool>[^\n]*)\n"
     rf"Args:[ \t]*+(?P<args>{_PAYLOAD})\n"
     r"Return:[ \t]*+(?P<return>[^\n]*(?:\n(?!Status:)[^\n]*)*)\n"
