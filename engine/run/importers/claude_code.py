@@ -92,6 +92,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         reader.may_answer(Origin(main.name, line), f"line {line}")
     _chained_elsewhere(main.name, values, reader, problems)
     reader.ended()
+    unread: dict[str, list[tuple[str, int]]] = {}  # a subagent's key -> the lines of its files not read
     for agent in agents:
         held, found = json_lines(agent, CALL_WORDS)  # the session's own lines stay in ``values``
         problems.extend(found)
@@ -104,7 +105,9 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         key = next((r["agentId"] for _, _, r in records if isinstance(r.get("agentId"), str)),
                    agent.name.removeprefix("agent-").removesuffix(".jsonl"))
         groups.setdefault(key, []).extend(records)
-    subagents = {key: read_agent(records, problems) for key, records in sorted(groups.items())}
+        lost = set(skipped_lines(found)) | {line for line, rec in held if not isinstance(rec, dict)}
+        unread.setdefault(key, []).extend((agent.name, line) for line in sorted(lost))
+    subagents = {key: read_agent(records, problems, unread.get(key, [])) for key, records in sorted(groups.items())}
     place_changed_later([reader] + [sub for sub, _ in subagents.values()])
     if stream:
         claude_stream.refused_succeeded(main.name, values, [reader] + [sub for sub, _ in subagents.values()], problems)

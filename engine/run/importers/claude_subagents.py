@@ -8,7 +8,8 @@ ran (its agents' transcripts are not read). ``claude_code`` puts the session tog
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections import deque
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -40,12 +41,24 @@ def side_key(rec: dict, line: int, roots: dict[str, str]) -> str:
     return key
 
 
-def read_agent(records: list[tuple[str, int, dict]], problems: list[Problem]) -> tuple[Reader, Origin]:
+def read_agent(records: list[tuple[str, int, dict]], problems: list[Problem],
+               unread: Sequence[tuple[str, int]] = ()) -> tuple[Reader, Origin]:
     """A subagent read from its records (``(source, line, record)``, in order), and
-    where the first of them lies."""
+    where the first of them lies. ``unread``: the lines of its files that are no record
+    (``(source, line)``, in order), each told to the reader where it stands: the answer
+    to a call open there may be in it (``Reader.may_answer``)."""
     reader = Reader(problems)
+    waiting: dict[str, deque[int]] = {}
+    for source, line in unread:
+        waiting.setdefault(source, deque()).append(line)
     for source, line, rec in records:
+        lines = waiting.get(source)
+        while lines and lines[0] < line:
+            reader.may_answer(Origin(source, lines[0]), f"line {lines.popleft()}")
         reader.record(source, line, rec)
+    for source, lines in waiting.items():
+        for line in lines:
+            reader.may_answer(Origin(source, line), f"line {line}")
     reader.ended()
     _unanswered_prompt(reader, problems)
     source, line, _ = records[0] if records else ("", 0, None)
