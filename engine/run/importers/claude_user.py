@@ -225,15 +225,9 @@ class UserRecords(HookEffects):
 
     def lines_unread(self) -> None:
         """Each call open at a line not read and never answered after it has an answer
-        whose status and return are unknown, never none (left open, a failed call read
-        as one never answered). A call answered after it is read by its answer: a line of
+        whose status and return are unknown (``record.unanswered_after``): a line of
         stderr merged into a log while a call runs changes nothing."""
-        for origin, what, positions in self.unread_lines:
-            for position in positions:
-                call = R.call_at(self.entries, position)
-                if call.result_origin is None:
-                    self._answered_unknown(position, origin, f"{what}, not read, may hold the answer to the call at "
-                                           f"line {call.origin.line}, never answered after it")
+        R.unanswered_after(self.entries, self.problems, self.unread_lines)
 
     def answer_not_read(self, origin: Origin, part: dict) -> None:
         """What names a call as a tool_result does (``tool_use_id``) in a part or a record
@@ -255,10 +249,7 @@ class UserRecords(HookEffects):
     def _answered_unknown(self, position: int, origin: Origin, why: str) -> None:
         """The call at ``position`` answered at ``origin`` in a way not read (``why``): its
         status and return are unknown."""
-        call = R.call_at(self.entries, position)
-        self.entries[position] = replace(call, result_origin=origin, unread=call.unread | {"status", "return"})
-        self.problems.append(Problem("status-unknown", origin.source, f"{why}: its status and return are unknown",
-                                     origin.line))
+        R.answered_unread(self.entries, position, self.problems, origin, why)
 
     def tool_result(self, origin: Origin, rec: dict, part: dict) -> None:
         call_id = part.get("tool_use_id")

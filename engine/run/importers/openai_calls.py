@@ -218,18 +218,8 @@ class ToolCalls(MessageSteps):
 
     def answers_unread(self) -> None:
         """Each call open at an element not read and never answered after it has an
-        answer whose status and return are unknown, never none: left open, it read as a
-        call never answered, and ``no calls with status error`` passed on a failed call
-        whose answer was not read."""
-        for origin, what, positions in self.unread_answers:
-            for position in positions:
-                call = R.call_at(self.entries, position)
-                if call.result_origin is None:
-                    self.entries[position] = replace(call, result_origin=origin,
-                                                     unread=call.unread | {"status", "return"})
-                    self.problems.append(Problem("status-unknown", origin.source, f"{what}, not read, may hold the "
-                                                 f"answer to the call at line {call.origin.line}, never answered "
-                                                 "after it: its status and return are unknown", origin.line))
+        answer whose status and return are unknown (``record.unanswered_after``)."""
+        R.unanswered_after(self.entries, self.problems, self.unread_answers)
 
     def answered_call(self, waiting: list[int], tool: str | None) -> int | None:
         """The position of the open call an answer pairs with, taken off ``waiting``

@@ -100,6 +100,28 @@ def answered_again(entries: list[Entry], position: int, problems: list[Problem],
                             "and return are unknown", origin.line))
 
 
+def answered_unread(entries: list[Entry], position: int, problems: list[Problem], origin: Origin, why: str) -> None:
+    """The call at ``position`` answered at ``origin`` in a way not read (``why``): its
+    status and return are unknown, never none."""
+    call = call_at(entries, position)
+    entries[position] = replace(call, result_origin=origin, unread=call.unread | {"status", "return"})
+    problems.append(Problem("status-unknown", origin.source, f"{why}: its status and return are unknown", origin.line))
+
+
+def unanswered_after(entries: list[Entry], problems: list[Problem],
+                     pending: list[tuple[Origin, str, list[int]]]) -> None:
+    """Each call open at something not read (``pending``: where, what, the calls then open)
+    and never answered after it: its answer may be there, so its status and return are
+    unknown, never none (left open, a failed call read as one never answered, and
+    ``no calls with status error`` passed). A call answered after it is read by its answer."""
+    for origin, what, positions in pending:
+        for position in positions:
+            call = call_at(entries, position)
+            if call.result_origin is None:
+                answered_unread(entries, position, problems, origin, f"{what}, not read, may hold the answer to the "
+                                f"call at line {call.origin.line}, never answered after it")
+
+
 def unplaced_answer(problems: list[Problem], origin: Origin, call_id: str | None) -> None:
     """A tool's answer (at ``origin``) that no call read can take: its id names none, or
     it names no call at all. It shows a call the record does not hold, or answers a
