@@ -23,6 +23,7 @@ from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.folding import as_seen, text_form
 from referee.engine.checks.markdown_equal import not_equal_as_shown, shown_text
+from referee.engine.checks.markdown_seen import may_join
 from referee.engine.checks.static import reads_element
 from referee.engine.equality import equal
 from referee.engine.values import (EvalError, Missing, Prov, Result, UnreadJson, Val, as_decimal,
@@ -156,7 +157,7 @@ class Index:
         if ignore_case not in self.joined:
             keys: dict[tuple, Val] = {}
             for item in self.first.values():
-                if isinstance(item.value, str) and "\n" in item.value:
+                if isinstance(item.value, str) and may_join(item.value):
                     as_joined = _shown_key(item, ignore_case, True)
                     if as_joined is not None:
                         keys.setdefault(as_joined, item)

@@ -1,7 +1,8 @@
 """The soft line breaks of a Markdown text: a line break between two lines of one
 paragraph, which a renderer shows as one space, the spaces and tabs at the end of the
 line and at the start of the next left out (CommonMark 0.31, soft line breaks).
-``The migration is`` and ``done`` on two lines show "The migration is done".
+``The migration is`` and ``done`` on two lines show "The migration is done". And its
+blanks as a browser shows them (``with_blanks``).
 
 Not one: a blank line (it ends the paragraph), a hard break (two or more spaces or a
 backslash before it, shown as a break), a break before a line that starts a block (an
@@ -14,7 +15,10 @@ renderer keeps it only ever costs an ERROR (``markdown_seen``), never a verdict.
 
 from __future__ import annotations
 
+import itertools
+import math
 import re
+from bisect import bisect_right
 from typing import Iterator
 
 _INDENT = r"[ ]{0,3}"
@@ -26,6 +30,9 @@ _STARTS_BLOCK = re.compile(rf"{_INDENT}(?:#{{1,6}}(?:[ \t]|$)|[-+*](?:[ \t]|$)|[
 _ENDS_BLOCK = re.compile(rf"{_INDENT}(?:#{{1,6}}(?:[ \t]|$)|\||=+[ \t]*$|(?:[-*_][ \t]*){{3,}}$)")
 _HTML_LINE = re.compile(rf"{_INDENT}<[A-Za-z/!?]")
 _LINE = re.compile(r"[^\n]*\n?")
+_BLANKS = re.compile(r"[ \t]+")
+
+Mark = tuple[int, int, str, str]  # start and end in the text as written, what it shows, and its kind
 
 
 def soft_breaks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
@@ -61,3 +68,49 @@ def _joins(line: str, following: str) -> bool:
     if line.endswith("  ") or line.endswith("\\"):  # a hard break
         return False
     return _ENDS_BLOCK.match(line) is None and _STARTS_BLOCK.match(following) is None
+
+
+def with_breaks(marks: Iterator[Mark], breaks: Iterator[tuple[int, int]]) -> Iterator[Mark]:
+    """``marks`` and the soft line breaks among them, in order: a break inside a piece
+    of markup (a comment over lines) is that markup's, and shows as it does."""
+    pending = next(breaks, None)
+    for mark in marks:
+        while pending is not None and pending[0] < mark[1]:
+            if pending[1] <= mark[0]:
+                yield pending[0], pending[1], " ", "break"
+            pending = next(breaks, None)
+        yield mark
+    while pending is not None:
+        yield pending[0], pending[1], " ", "break"
+        pending = next(breaks, None)
+
+
+def with_blanks(text: str, marks: Iterator[Mark], zone: tuple[int, int],
+                spans: list[tuple[int, int]]) -> Iterator[Mark]:
+    """``marks`` and the blanks among them as a browser shows them (it collapses white
+    space): a run of spaces and tabs shows as one space, and as nothing right after a
+    space shown (``All <!-- x --> done`` shows "All done"; a soft line break there too).
+    ``zone`` is the text's start and end; code spans show as written (``spans``, each
+    listed by ``markdown_seen`` as it passes it, so that every span before a mark is
+    listed when the mark comes)."""
+    done, end = zone  # done: where the text after the last mark starts
+    last = ""  # the last character shown before it
+    for begin, stop, made, kind in itertools.chain(marks, [(end, end, "", "")]):
+        for found in _BLANKS.finditer(text, done, begin):
+            beside = found.start() == done and last == " "
+            if (beside or found.group() != " ") and not _in_spans(spans, found.start()):
+                yield found.start(), found.end(), "" if beside else " ", "blank"
+            last = " "
+        if begin > done and text[begin - 1] not in " \t":
+            last = text[begin - 1]
+        if not kind:
+            return
+        if kind == "break" and last == " ":
+            made = ""  # the space before it already shows
+        yield begin, stop, made, kind
+        last, done = (made[-1] if made else last), stop
+
+
+def _in_spans(spans: list[tuple[int, int]], at: int) -> bool:
+    index = bisect_right(spans, (at, math.inf)) - 1
+    return index >= 0 and spans[index][0] <= at < spans[index][1]

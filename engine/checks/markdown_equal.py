@@ -5,7 +5,7 @@ done.``; whether they are equal cannot be decided (``markdown_seen``)."""
 from __future__ import annotations
 
 from referee.engine.checks.folding import as_seen, text_form
-from referee.engine.checks.markdown_seen import HIDING, Shown, place_in, shown_form
+from referee.engine.checks.markdown_seen import HIDING, SHOWN_AS, Shown, may_join, place_in, shown_form
 from referee.engine.values import EvalError, Val, render, short
 
 
@@ -13,20 +13,21 @@ def not_equal_as_shown(left: Val, right: Val, ignore_case: bool) -> None:
     """Raise when two texts that differ as written (``==`` is false) are the same as
     their reader sees them, a Markdown text as shown (``**Done**`` and ``Done``, ``All
     done. <!-- x -->`` and ``All done.``): whether they are equal cannot be decided.
-    The lines of a paragraph are joined (``markdown_breaks``) only when the other side
-    holds a space: else no soft line break can be what the two differ by."""
+    The lines of a paragraph are joined (``markdown_breaks``), and its blanks shown as
+    one space, only when the other side holds a space: else no soft line break or run of
+    blanks can be what the two differ by."""
     one, other = left.value, right.value
     if not (isinstance(one, str) and isinstance(other, str)):
         return
     _not_equal(left, right, ignore_case, False)
-    if ("\n" in one and " " in other) or ("\n" in other and " " in one):
+    if (may_join(one) and " " in other) or (may_join(other) and " " in one):
         _not_equal(left, right, ignore_case, True)
 
 
 def _not_equal(left: Val, right: Val, ignore_case: bool, joined: bool) -> None:
     sides = [(side, _form(side, joined)) for side in (left, right)]
     marked = [(side, found) for side, found in sides if found is not None]
-    if not marked or (joined and not any("break" in found.kind for _, found in marked)):
+    if not marked or (joined and not any(kind in found.kind for _, found in marked for kind in SHOWN_AS)):
         return
     seen = [compared(found) if found is not None else as_seen(side.value) for side, found in sides]
     if text_form(seen[0], ignore_case) != text_form(seen[1], ignore_case):
@@ -44,13 +45,13 @@ def _form(side: Val, joined: bool) -> Shown | None:
 
 def _cited(side: Val, form: Shown) -> str:
     """The markup an ERROR about ``side`` names: its first hidden place, else its first
-    soft line break, else its first markup."""
+    soft line break, else its first blanks shown as one space, else its first markup."""
     hidden = [i for i, kind in enumerate(form.kind) if kind in HIDING]
-    breaks = [i for i, kind in enumerate(form.kind) if kind == "break"]
+    joins = [i for shown in SHOWN_AS for i, kind in enumerate(form.kind) if kind == shown]
     if hidden:
         piece, what = hidden[0], HIDING[form.kind[hidden[0]]]
-    elif breaks:
-        return f"a line break, at {place_in(side, form.start[breaks[0]])}"
+    elif joins:
+        return f"{SHOWN_AS[form.kind[joins[0]]]}, at {place_in(side, form.start[joins[0]])}"
     else:
         piece, what = 0, "the first markup"
     markup = side.value[form.start[piece]:form.end[piece]]

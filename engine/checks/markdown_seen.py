@@ -20,7 +20,10 @@ cost is an ERROR, never a wrong pass or fail. What it reads:
   (``<script>`` ...), content and all;
 - invisible format characters, left out (``folding.INVISIBLE``), in code too;
 - for words that may hold a space only (``shown_joined``), a line break between two
-  lines of one paragraph, shown as one space (``markdown_breaks``).
+  lines of one paragraph, shown as one space (``markdown_breaks``), and blanks as a
+  browser shows them: a run of spaces and tabs as one space, and none right after a
+  space shown (``All <!-- x --> done`` and ``All  done`` show "All done",
+  ``markdown_breaks``).
 
 Code shows what is written: fenced code (``` ``` ``` or ``~~~``, the fences
 ``checks.textparts`` reads; an unclosed fence runs to the end; none opens inside a raw
@@ -49,7 +52,7 @@ import regex
 
 from referee.engine.checks.folding import INVISIBLE, as_seen, kept_form
 from referee.engine.checks.markdown_blocks import blocks, opens_block
-from referee.engine.checks.markdown_breaks import soft_breaks
+from referee.engine.checks.markdown_breaks import Mark, soft_breaks, with_blanks, with_breaks
 from referee.engine.text import line_breaks
 from referee.engine.values import Prov, Val
 
@@ -123,9 +126,6 @@ class Shown:
         return min(bisect_left(self.at, offset), len(self.at) - 1)
 
 
-Mark = tuple[int, int, str, str]  # start and end in the text as written, what it shows, and its kind
-
-
 def shown_as_markdown(text: str) -> Shown:
     """``text`` (Markdown) as shown: code as written, markup elsewhere as it shows.
     Made once for the run's checks that miss in a long text (``folding.kept_in``)."""
@@ -134,9 +134,15 @@ def shown_as_markdown(text: str) -> Shown:
 
 def shown_joined(text: str) -> Shown:
     """``text`` (Markdown) as shown with its soft line breaks too, each one space
-    (``markdown_breaks``): made only for a miss whose words may hold a space, since no
-    other can hit across a break."""
+    (``markdown_breaks``), and its blanks as shown (``markdown_breaks.with_blanks``): made only for a
+    miss whose words may hold a space, since no other can hit across a break or a blank."""
     return kept_form("markdown joined", text, _shown_with_breaks)
+
+
+def may_join(text: str) -> bool:
+    """Whether ``text`` (Markdown) may show blanks otherwise than written: it holds a line
+    break, a run of blanks or a tab, or markup that may leave two blanks side by side."""
+    return "\n" in text or "  " in text or "\t" in text or may_show_otherwise(text)
 
 
 def _shown_with_breaks(text: str) -> Shown:
@@ -176,27 +182,13 @@ def _marks(text: str, joined: bool = False) -> Iterator[Mark]:
         if code:
             marks = _invisible(text, start, end)
         else:
-            marks = _inline(text, start, end)
+            spans: list[tuple[int, int]] = []
+            marks = _inline(text, start, end, spans)
             if joined:
-                marks = _with_breaks(marks, soft_breaks(text, start, end))
+                marks = with_blanks(text, with_breaks(marks, soft_breaks(text, start, end)), (start, end), spans)
         for mark in marks:
             yield mark
             past = mark[1]
-
-
-def _with_breaks(marks: Iterator[Mark], breaks: Iterator[tuple[int, int]]) -> Iterator[Mark]:
-    """``marks`` and the soft line breaks among them, in order: a break inside a piece
-    of markup (a comment over lines) is that markup's, and shows as it does."""
-    pending = next(breaks, None)
-    for mark in marks:
-        while pending is not None and pending[0] < mark[1]:
-            if pending[1] <= mark[0]:
-                yield pending[0], pending[1], " ", "break"
-            pending = next(breaks, None)
-        yield mark
-    while pending is not None:
-        yield pending[0], pending[1], " ", "break"
-        pending = next(breaks, None)
 
 
 def _invisible(text: str, start: int, end: int) -> Iterator[Mark]:
@@ -204,8 +196,9 @@ def _invisible(text: str, start: int, end: int) -> Iterator[Mark]:
         yield found.start(), found.end(), "", "invisible"
 
 
-def _inline(text: str, start: int, end: int) -> Iterator[Mark]:
-    """The markup between ``start`` and ``end`` (text that is no fenced code)."""
+def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None = None) -> Iterator[Mark]:
+    """The markup between ``start`` and ``end`` (text that is no fenced code); each code
+    span's content is added to ``spans`` when it is passed."""
     closes = _closing_runs(text, start, end)
     comment_end = text.rfind("-->", start, end)  # no comment opened after it closes
     at = start
@@ -217,6 +210,8 @@ def _inline(text: str, start: int, end: int) -> Iterator[Mark]:
         if kind == "ticks":
             close = _close_of(closes, found)
             if close is not None:  # a code span: shown as written, save invisible characters
+                if spans is not None:
+                    spans.append((found.end(), close))
                 yield from _invisible(text, found.end(), close)
                 at = close + len(found.group())
         elif kind == "comment":
@@ -292,6 +287,8 @@ def _emphasis(text: str, start: int, end: int, low: int, high: int) -> bool:
     return not (set(text[start:end]) == {"_"} and before.isalnum() and after.isalnum())
 
 
+# What a message calls a soft line break and blanks shown otherwise than written.
+SHOWN_AS = {"break": "a line break", "blank": "blanks shown as one space"}
 # The markup that hides what it holds, and how a message names it.
 HIDING = {"comment": "an HTML comment", "tag": "an HTML tag"} | {name: f"a <{name}> element" for name in HIDDEN_ELEMENTS}
 
@@ -379,8 +376,8 @@ def shown_form(val: Val, joined: bool = False) -> Shown | None:
     if not (isinstance(text, str) and is_markdown(text, val.prov)):
         return None
     if joined:
-        form = shown_joined(text) if "\n" in text else None
-        return form if form is not None and "break" in form.kind else None
+        form = shown_joined(text) if may_join(text) else None
+        return form if form is not None and ("break" in form.kind or "blank" in form.kind) else None
     if not may_show_otherwise(text):
         return None
     form = shown_as_markdown(text)

@@ -24,7 +24,8 @@ from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.folding import INVISIBLE, as_seen, find_folded
 from referee.engine.checks.markdown_equal import compared, not_equal_as_shown
-from referee.engine.checks.markdown_seen import HIDING, Shown, hidden_in_markdown, is_markdown, place_in, shown_form
+from referee.engine.checks.markdown_seen import (HIDING, SHOWN_AS, Shown, hidden_in_markdown, is_markdown, place_in,
+                                                 shown_form)
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
@@ -285,7 +286,7 @@ def _markup(subject: Val, form: Shown, mark: int, joined: bool) -> str:
     if joined:
         mark = next((i for i in range(mark, len(form.kind)) if form.kind[i] == "break"), mark)
     written = subject.value[form.start[mark]:form.end[mark]]
-    what = "a line break" if form.kind[mark] == "break" else short(render(written), 40)
+    what = SHOWN_AS.get(form.kind[mark]) or short(render(written), 40)
     return f"{what}, at {place_in(subject, form.start[mark])}"
 
 
