@@ -5,7 +5,8 @@ the number 1), and
 never on JSON that could not be read (``UnreadJson``), whose value is unknown.
 
 Two texts that differ only by invisible format characters ("Er\u200bror" and
-"Error") look the same to a reader and are not the same as written: whether they are
+"Error"), or by a no-break or other space where the other has a space ("10\u00a0km"
+and "10 km"), look the same to a reader and are not the same as written: whether they are
 equal is unknown (an ERROR), as a text test's miss is that is a hit once they are left
 out, never a pass of ``!= "Error"`` on words a reader sees as "Error"."""
 
@@ -13,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.checks.folding import INVISIBLE, as_seen, text_form
+from referee.engine.checks.folding import UNSEEN, as_seen, seen_as, text_form
 from referee.engine.checks.keys import Undecided, in_nfc
 from referee.engine.values import EvalError, UnreadJson, as_decimal, is_number, plain_top, render, type_name
 
@@ -62,9 +63,9 @@ def _unseen(a: str, b: str, ignore_case: bool) -> bool | EvalError:
     seen_a, seen_b = as_seen(a), as_seen(b)
     if (seen_a, seen_b) == (a, b) or text_form(seen_a, ignore_case) != text_form(seen_b, ignore_case):
         return False
-    unseen = INVISIBLE.findall(a + b)[0]  # one of them lost a character
-    return EvalError(f"{render(a)[:60]} and {render(b)[:60]} are equal only with their invisible characters left "
-                     f"out (the first, U+{ord(unseen):04X}): a reader sees the same words, so whether they "
+    unseen = UNSEEN.findall(a + b)[0]  # one of them holds such a character
+    return EvalError(f"{render(a)[:60]} and {render(b)[:60]} are equal only with their {seen_as(unseen)} "
+                     f"(the first, U+{ord(unseen):04X}): a reader sees the same words, so whether they "
                      "are equal cannot be decided")
 
 

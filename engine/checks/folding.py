@@ -36,11 +36,24 @@ _KEPT: ContextVar[dict | None] = ContextVar("referee_text_forms", default=None)
 _STORE = object()  # the key of a run's forms in its checks' cache
 _LONG = 4096  # a shorter text is put in its form again: cheaper than keeping it
 INVISIBLE = regex.compile(r"\p{Cf}")  # invisible format characters: U+200B, U+00AD, U+2060, bidi marks ...
+# Spaces other than U+0020, which a reader sees as a space: no-break (U+00A0, U+202F, which
+# typography puts in "10 km" and "1 250"), en, em, thin, ideographic ...
+OTHER_SPACES = regex.compile(r"(?! )\p{Zs}")
+# A character a reader sees otherwise than written: as nothing, or as a space.
+UNSEEN = regex.compile(r"\p{Cf}|(?! )\p{Zs}")
 
 
 def as_seen(text: str) -> str:
-    """``text`` as a reader sees it: its invisible format characters left out."""
-    return INVISIBLE.sub("", text)
+    """``text`` as a reader sees it: its invisible format characters left out, its other
+    spaces a space."""
+    if text.isascii():
+        return text
+    return INVISIBLE.sub("", OTHER_SPACES.sub(" ", text))
+
+
+def seen_as(character: str) -> str:
+    """How a reader sees ``character`` (one ``UNSEEN`` matches), as a message says it is read."""
+    return "invisible characters left out" if INVISIBLE.match(character) else "no-break and other spaces read as spaces"
 
 
 @contextmanager

@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Iterator
 
-from referee.engine.checks.folding import INVISIBLE, text_form
+from referee.engine.checks.folding import UNSEEN, text_form
 from referee.engine.checks.jsonpath_budget import nodes
 from referee.engine.checks.keys import Undecided, in_nfc
 from referee.engine.equality import equal
@@ -160,6 +160,6 @@ class _Unseen(str):
 
 def _compared_text(text: str) -> str:
     """``text`` in ``text_form``, as a filter compares it (``_Unseen`` when it holds
-    invisible format characters)."""
+    invisible format characters or spaces other than U+0020)."""
     form = text_form(text)
-    return form if form.isascii() or INVISIBLE.search(form) is None else _Unseen(form)
+    return form if form.isascii() or UNSEEN.search(form) is None else _Unseen(form)

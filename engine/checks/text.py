@@ -22,7 +22,7 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
                                         evidence_of, located, missing_verdict)
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
-from referee.engine.checks.folding import INVISIBLE, as_seen, find_folded
+from referee.engine.checks.folding import UNSEEN, as_seen, find_folded, seen_as
 from referee.engine.checks.markdown_equal import compared, not_equal_as_shown
 from referee.engine.checks.markdown_seen import (HIDING, SHOWN_AS, Shown, hidden_in_markdown, is_markdown, place_in,
                                                  shown_form)
@@ -191,11 +191,11 @@ class TextCheck(Leaf):
         """Raise when the miss is a hit in the text as a reader sees it, its invisible
         format characters left out: which of the two it says cannot be told."""
         text = subject.value
-        unseen = INVISIBLE.search(text)
+        unseen = UNSEEN.search(text)
         if unseen is None or not holds(as_seen(text)):
             return
         place = place_in(subject, unseen.start())
-        raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only with its invisible characters left out "
+        raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only with its {seen_as(unseen.group())} "
                         f"(the first, U+{ord(unseen.group()):04X}, at {place}): a reader sees what the text as written does not "
                         "hold, so it cannot be decided")
 
