@@ -18,6 +18,9 @@ cost is an ERROR, never a wrong pass or fail. What it reads:
   inside a word (``snake_case`` shows its underscores);
 - inline HTML tags and HTML comments, left out, and an element hiding what it holds
   (``<script>`` ...), content and all;
+- a link's ``[`` and its ``](destination)`` or ``][ref]``, left out: a reader sees its
+  text alone (an image, ``![alt](src)``, is left as written: it shows no words);
+- a code span's backticks, left out (its content shows as written, below);
 - invisible format characters, left out (``folding.INVISIBLE``), in code too;
 - for words that may hold a space only (``shown_joined``), a line break between two
   lines of one paragraph, shown as one space (``markdown_breaks``), and blanks as a
@@ -27,8 +30,8 @@ cost is an ERROR, never a wrong pass or fail. What it reads:
 
 Code shows what is written: fenced code (``` ``` ``` or ``~~~``, the fences
 ``checks.textparts`` reads; an unclosed fence runs to the end; none opens inside a raw
-HTML block, ``markdown_blocks``) and code spans (a run
-of backticks to the next run of as many; an unclosed run is written as it is).
+HTML block, ``markdown_blocks``) and the content of code spans (a run of backticks to
+the next run of as many; an unclosed run is written as it is).
 Indented code blocks are read as text.
 
 Some markup hides what it holds (``hidden_in_markdown``): an HTML comment (one that
@@ -50,17 +53,17 @@ from typing import Iterator
 
 import regex
 
-from referee.engine.checks.folding import INVISIBLE, as_seen, kept_form
+from referee.engine.checks.folding import as_seen, kept_form
 from referee.engine.checks.markdown_blocks import blocks, opens_block
 from referee.engine.checks.markdown_breaks import Mark, soft_breaks, with_blanks, with_breaks
+from referee.engine.checks.markdown_spans import Links, close_of, closing_runs, code_span, invisible
 from referee.engine.text import line_breaks
 from referee.engine.values import Prov, Val
 
 # A character that starts markup this module reads: a text without any is shown as
 # written (save invisible characters, which ``folding.as_seen`` leaves out), and is
 # never rendered.
-_MARKUP = re.compile(r"[&\\*_~<]")
-_TICKS = re.compile(r"`+")
+_MARKUP = re.compile(r"[&\\*_~<`\[]")
 _TOKEN = regex.compile(r"""
     (?P<escape>\\[!-/:-@\[-`{-~])
   | (?P<ticks>`+)
@@ -69,6 +72,8 @@ _TOKEN = regex.compile(r"""
   | (?P<tag></?[A-Za-z][A-Za-z0-9-]*(?:[ \t\r\n/][^<>]*)?>)
   | (?P<delimiters>[*_~]+)
   | (?P<invisible>\p{Cf})
+  | (?P<bracket>\[)
+  | (?P<close>\])
 """, regex.VERBOSE)
 # The elements whose content a browser never shows: a script's and a style's text, a
 # template's content, and what a <noscript> holds, which a browser running scripts (as
@@ -180,7 +185,7 @@ def _marks(text: str, joined: bool = False) -> Iterator[Mark]:
         if start >= end:
             continue
         if code:
-            marks = _invisible(text, start, end)
+            marks = invisible(text, start, end)
         else:
             spans: list[tuple[int, int]] = []
             marks = _inline(text, start, end, spans)
@@ -191,16 +196,12 @@ def _marks(text: str, joined: bool = False) -> Iterator[Mark]:
             past = mark[1]
 
 
-def _invisible(text: str, start: int, end: int) -> Iterator[Mark]:
-    for found in INVISIBLE.finditer(text, start, end):
-        yield found.start(), found.end(), "", "invisible"
-
-
 def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None = None) -> Iterator[Mark]:
     """The markup between ``start`` and ``end`` (text that is no fenced code); each code
     span's content is added to ``spans`` when it is passed."""
-    closes = _closing_runs(text, start, end)
+    closes = closing_runs(text, start, end)
     comment_end = text.rfind("-->", start, end)  # no comment opened after it closes
+    links: Links | None = None  # made at the first "["
     at = start
     while True:
         found = _TOKEN.search(text, at, end)
@@ -208,11 +209,9 @@ def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None
             return
         kind, at = found.lastgroup, found.end()
         if kind == "ticks":
-            close = _close_of(closes, found)
-            if close is not None:  # a code span: shown as written, save invisible characters
-                if spans is not None:
-                    spans.append((found.end(), close))
-                yield from _invisible(text, found.end(), close)
+            close = close_of(closes, found)
+            if close is not None:  # a code span: its content shown as written, save invisible characters
+                yield from code_span(text, found.start(), found.end(), close, spans)
                 at = close + len(found.group())
         elif kind == "comment":
             at = _comment_end(text, found.start(), end, comment_end)
@@ -220,6 +219,15 @@ def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None
                 yield found.start(), at, "", "comment"
             else:
                 at = found.end()
+        elif kind == "bracket":
+            links = links if links is not None else Links.of(text, start, end)
+            if links.opens(text, found.start()):
+                yield found.start(), found.end(), "", "link"
+        elif kind == "close":
+            stop = links.closes(found.start()) if links is not None else None
+            if stop is not None:
+                yield found.start(), stop, "", "link"
+                at = stop
         elif kind == "tag" and (name := _hiding(found.group())) is not None:
             at = _element_end(text, found.end(), name)
             yield found.start(), at, "", name
@@ -342,21 +350,6 @@ def _without_hidden(text: str) -> Hidden:
             at = stop
     pieces.append(text[at:])
     return Hidden("".join(pieces), tuple(starts), tuple(ends), tuple(kinds))
-
-
-def _closing_runs(text: str, start: int, end: int) -> dict[int, list[int]]:
-    """Where each run of backticks starts, by its length: a code span's closing run is
-    the next of as many, found without reading the text again."""
-    runs: dict[int, list[int]] = {}
-    for found in _TICKS.finditer(text, start, end):
-        runs.setdefault(len(found.group()), []).append(found.start())
-    return runs
-
-
-def _close_of(closes: dict[int, list[int]], opening: re.Match | regex.Match) -> int | None:
-    starts = closes.get(len(opening.group()), [])
-    i = bisect_right(starts, opening.start())
-    return starts[i] if i < len(starts) else None
 
 
 def place_in(val: Val, offset: int) -> str:
