@@ -1,7 +1,8 @@
 """The soft line breaks of a Markdown text: a line break between two lines of one
 paragraph, which a renderer shows as one space, the spaces and tabs at the end of the
 line and at the start of the next left out (CommonMark 0.31, soft line breaks).
-``The migration is`` and ``done`` on two lines show "The migration is done". And its
+``The migration is`` and ``done`` on two lines show "The migration is done", and so do
+``> The migration is`` and ``> done``, two lines of one block quote. And its
 blanks as a browser shows them (``with_blanks``).
 
 Not one: a blank line (it ends the paragraph), a hard break (two or more spaces or a
@@ -30,6 +31,7 @@ _STARTS_BLOCK = re.compile(rf"{_INDENT}(?:#{{1,6}}(?:[ \t]|$)|[-+*](?:[ \t]|$)|[
 _ENDS_BLOCK = re.compile(rf"{_INDENT}(?:#{{1,6}}(?:[ \t]|$)|\||=+[ \t]*$|(?:[-*_][ \t]*){{3,}}$)")
 _HTML_LINE = re.compile(rf"{_INDENT}<[A-Za-z/!?]")
 _LINE = re.compile(r"[^\n]*\n?")
+_QUOTE = re.compile(r"(?:[ ]{0,3}>[ ]?)++")  # a line's block quote markers
 _BLANKS = re.compile(r"[ \t]+")
 
 Mark = tuple[int, int, str, str]  # start and end in the text as written, what it shows, and its kind
@@ -43,6 +45,11 @@ def soft_breaks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     lines = [found for found in _LINE.finditer(text, start, end) if found.group()]
     for line, after in zip(lines, lines[1:]):
         written, following = line.group().rstrip("\r\n"), after.group().rstrip("\r\n")
+        inside = _in_one_quote(written, following)
+        if inside is not None:  # two lines of one block quote: their text past the markers
+            written, following = written[inside[0]:], following[inside[1]:]
+        at, next_at = (line.start(), after.start()) if inside is None else (line.start() + inside[0],
+                                                                             after.start() + inside[1])
         if not written.strip(" \t"):
             html = ""  # a blank line ends an HTML block
             continue
@@ -51,8 +58,17 @@ def soft_breaks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
             continue
         if not following.strip(" \t") or not _joins(written, following):
             continue
-        begin = line.start() + len(written.rstrip(" \t"))
-        yield begin, after.start() + len(following) - len(following.lstrip(" \t"))
+        yield at + len(written.rstrip(" \t")), next_at + len(following) - len(following.lstrip(" \t"))
+
+
+def _in_one_quote(line: str, following: str) -> tuple[int, int] | None:
+    """Where the text of each line starts past its block quote markers, when both lines
+    are in a block quote as deep (``> a`` and ``> b`` are one paragraph, shown "a b");
+    None otherwise."""
+    one, other = _QUOTE.match(line), _QUOTE.match(following)
+    if one is None or other is None or one.group().count(">") != other.group().count(">"):
+        return None
+    return one.end(), other.end()
 
 
 def _html_after(line: str, html: str) -> str:
