@@ -37,7 +37,8 @@ Indented code blocks are read as text.
 Some markup hides what it holds (``hidden_in_markdown``): an HTML comment (one that
 opens its line and nothing closes runs to the end, ``markdown_blocks``), an HTML tag
 with its attributes (``<span title="disclaimer">``), and an element whose content a
-browser never shows (``HIDDEN_ELEMENTS``: ``<script>``, ``<template>`` ...) show
+browser never shows (``HIDDEN_ELEMENTS``: ``<script>``, ``<template>`` ..., or one its
+attributes hide: ``<div hidden>``, ``<span style="display:none">``) show
 nothing at all, so a hit only there is no hit a reader grants either. Character
 references, escapes and emphasis markers hide nothing: they show as something else, or
 as nothing, but never hold words a reader would have to see.
@@ -45,6 +46,7 @@ as nothing, but never hold words a reader would have to see.
 
 from __future__ import annotations
 
+import functools
 import html
 import re
 from bisect import bisect_left, bisect_right
@@ -79,8 +81,13 @@ _TOKEN = regex.compile(r"""
 # template's content, and what a <noscript> holds, which a browser running scripts (as
 # browsers do) does not show. Each with its tags, opening and closing. A <details> shows
 # what it holds (collapsed, a click away), as do <pre> and <textarea>.
-HIDDEN_ELEMENTS = {name: re.compile(rf"<(/?){name}(?=[\s/>])[^>]*>", re.IGNORECASE)
-                   for name in ("script", "style", "template", "noscript")}
+HIDDEN_ELEMENTS = ("script", "style", "template", "noscript")
+# What hides an element by its attributes: ``hidden``, or a style of ``display: none`` or
+# ``visibility: hidden`` (a renderer that strips them shows the words: a guess that only
+# ever costs an ERROR). An element without content (``<img hidden>``) hides nothing.
+_HIDDEN_BY = re.compile(r"""[\s/]hidden(?=[\s/>=])|[\s/]style\s*=\s*["'][^"'>]*?\b(?:display\s*:\s*none|visibility\s*:\s*hidden)""",
+                        re.IGNORECASE)
+_VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 _TAG_NAME = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
 _NAME_SUFFIXES = (".md", ".markdown")
 # What an import writes where its source named a path (``importers.homes.HOME``, the
@@ -228,9 +235,9 @@ def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None
             if stop is not None:
                 yield found.start(), stop, "", "link"
                 at = stop
-        elif kind == "tag" and (name := _hiding(found.group())) is not None:
-            at = _element_end(text, found.end(), name)
-            yield found.start(), at, "", name
+        elif kind == "tag" and (hiding := _hiding(found.group())) is not None:
+            at = _element_end(text, found.end(), hiding[1])
+            yield found.start(), at, "", hiding[0]
         else:
             shows = _shows(text, found, kind, start, end)
             if shows is not None:
@@ -248,22 +255,28 @@ def _comment_end(text: str, start: int, end: int, last: int) -> int:
     return end if opens_block(text, start) else -1
 
 
-def _hiding(tag: str) -> str | None:
-    """The name of the element ``tag`` opens when a browser never shows what it holds."""
+def _hiding(tag: str) -> tuple[str, str] | None:
+    """What hides, and the name of the element ``tag`` opens, when a browser does not
+    show what it holds: the element itself (``HIDDEN_ELEMENTS``), or its attributes
+    (``hidden``, a style of ``display: none`` or ``visibility: hidden``: "attributes")."""
     name = _TAG_NAME.match(tag)
     found = name.group(1).lower() if name is not None else ""
-    return found if found in HIDDEN_ELEMENTS else None
+    if found in HIDDEN_ELEMENTS:
+        return found, found
+    if found and found not in _VOID and not tag.startswith("</") and _HIDDEN_BY.search(tag) is not None:
+        return "attributes", found
+    return None
 
 
 def _element_end(text: str, start: int, name: str) -> int:
     """Where the element ``name`` whose content starts at ``start`` ends: after its
-    closing tag (a ``<template>`` inside one is closed first), else with the text, as
+    closing tag (one of the same name inside it is closed first), else with the text, as
     a browser reads it."""
     depth = 1
-    for tag in HIDDEN_ELEMENTS[name].finditer(text, start):
+    for tag in _tags_named(name).finditer(text, start):
         if tag.group(1):
             depth -= 1
-        elif name == "template":  # templates nest; a script's or style's text holds no tag
+        elif name not in HIDDEN_ELEMENTS or name == "template":  # a script's or style's text holds no tag
             depth += 1
         if depth == 0:
             return tag.end()
@@ -298,7 +311,14 @@ def _emphasis(text: str, start: int, end: int, low: int, high: int) -> bool:
 # What a message calls a soft line break and blanks shown otherwise than written.
 SHOWN_AS = {"break": "a line break", "blank": "blanks shown as one space"}
 # The markup that hides what it holds, and how a message names it.
-HIDING = {"comment": "an HTML comment", "tag": "an HTML tag"} | {name: f"a <{name}> element" for name in HIDDEN_ELEMENTS}
+HIDING = ({"comment": "an HTML comment", "tag": "an HTML tag", "attributes": "an element its attributes hide"}
+          | {name: f"a <{name}> element" for name in HIDDEN_ELEMENTS})
+
+
+@functools.lru_cache(maxsize=64)
+def _tags_named(name: str) -> re.Pattern:
+    """The opening and closing tags of the element ``name`` (group 1: the closing ``/``)."""
+    return re.compile(rf"<(/?){re.escape(name)}(?=[\s/>])[^>]*>", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
