@@ -80,6 +80,7 @@ SOURCES = (
     Source("openai/autogen-fireworks-stock-chart/nvda-stock-chart.json", MARKED),
     Source("openai/langgraph-weather/weather_sf_and_nyc.json", MARKED),
     Source("openai/mini-swe-agent-github-issue/github_issue.traj.json", MARKED),
+    Source("openai/mini-swe-agent-2-tool-calls/astropy__astropy-12907.traj.json", MARKED),
     Source("openai/nemo-gym-weather/simple-agent-weather.json", MARKED),
     Source("openai/swarm-js-refund/eg-run.json", MARKED),
     Source("openai/swe-agent-test-repo/sweagenttestrepo-1c2844.history.json", MARKED),

@@ -48,7 +48,7 @@ def holds_other_call(message: dict, role: str) -> bool:
     taken = _CALLS if role == "assistant" else ()
     for key, value in message.items():
         if key not in taken and (key in _CALL_SHAPED or isinstance(value, (dict, list))):
-            return holds_call({k: _without_copies(v, message) if k == "additional_kwargs" else v
+            return holds_call({k: _COPIES[k](v, message) if role == "assistant" and k in _COPIES else v
                                for k, v in message.items() if k not in taken})
     return False
 
@@ -80,6 +80,33 @@ def _without_copies(kwargs: Any, message: dict) -> Any:
     if not isinstance(kwargs, dict):
         return kwargs
     return {k: v for k, v in kwargs.items() if not (k in _CALLS and v == message.get(k))}
+
+
+def _without_completion(extra: Any, message: dict) -> Any:
+    """mini-swe-agent 2's ``extra`` without the provider's raw completion kept in it
+    (``response``, as LiteLLM returns it) when each choice's message holds the message's
+    own calls again, the same objects, and no other: that response is where the message
+    came from, not a call beside it. A choice that holds other calls (or a call where
+    the message has none) is kept, and looked at as any member is."""
+    response = extra.get("response") if isinstance(extra, dict) else None
+    if not isinstance(response, dict):
+        return extra
+    choices = response.get("choices")
+    if not isinstance(choices, list) or not choices or not all(_copies_calls(choice, message) for choice in choices):
+        return extra
+    kept = [{**choice, "message": {k: v for k, v in choice["message"].items() if k not in _CALLS}}
+            for choice in choices]
+    return {**extra, "response": {**response, "choices": kept}}
+
+
+def _copies_calls(choice: Any, message: dict) -> bool:
+    """Whether a completion's choice holds, as its message's calls, exactly the message's own."""
+    copied = choice.get("message") if isinstance(choice, dict) else None
+    return isinstance(copied, dict) and all(copied.get(k) == message.get(k) for k in _CALLS)
+
+
+# The members of an assistant message that may keep a copy of its own calls: what a copy is taken off
+_COPIES = {"additional_kwargs": _without_copies, "extra": _without_completion}
 
 
 def tool_names(tools: Any) -> frozenset[str]:
