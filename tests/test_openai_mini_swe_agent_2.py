@@ -69,3 +69,65 @@ def test_a_completion_holding_other_calls_leaves_the_calls_unknown(tmp_path: Pat
     outcomes, codes = _grade(tmp_path, document)
     assert "calls-may-be-missing" in codes
     assert "pass" not in outcomes[:2]
+
+
+# --- the harness's exit record -----------------------------------------------------------
+
+EXIT_RULES = ('eval 1\nexpect 1: last(calls).return contains "cright[-right.shape[0]:, -right.shape[1]:] = right"\n'
+              'expect 2: exactly 3 calls with status success\n'
+              'expect 3: exactly 1 harness where .text contains "separability_matrix"\n'
+              'expect 4: not response contains "The patch looks correct"\n')
+
+
+def _graded(tmp_path: Path, document: dict, rules: str = EXIT_RULES) -> tuple[list[str], set[str]]:
+    source = tmp_path / "run.traj.json"
+    source.write_text(json.dumps(document, indent=2), encoding="utf-8")
+    (result,) = referee.grade(rules, source, as_eval="1")
+    codes = {p.split("warning[")[1].split("]")[0] for p in result.grading["problems"]}
+    return [e["outcome"] for e in result.grading["expectations"]], codes
+
+
+def test_the_exit_record_after_the_submit_command_is_its_answer(tmp_path: Path):
+    # the harness submits only when the command exits with 0 and prints the line first: the
+    # record's content is the rest of its output; no reply follows (the answer is the patch)
+    outcomes, codes = _graded(tmp_path, _document())
+    assert outcomes == ["pass", "pass", "pass", "error"]
+    assert codes == {"no-reply", "unreadable"}
+
+
+def test_a_record_of_a_limit_reached_is_the_harness_s_text(tmp_path: Path):
+    document = _document()
+    document["messages"][-2:] = [{"role": "exit", "content": "LimitsExceeded",
+                                  "extra": {"exit_status": "LimitsExceeded", "submission": ""}}]
+    rules = ('eval 1\nexpect 1: exactly 1 harness where .text contains "LimitsExceeded"\n'
+             'expect 2: count(calls) == 3\nexpect 3: not response contains "patch"\n')
+    outcomes, codes = _graded(tmp_path, document, rules)
+    assert outcomes == ["pass", "pass", "error"]  # the run ends on a tool's answer: no reply
+    assert codes == {"no-reply", "unreadable"}
+
+
+def test_a_call_open_at_another_record_has_an_answer_not_read(tmp_path: Path):
+    # the record of an error while a command ran: whether it is that command's answer is not said
+    document = _document()
+    document["messages"][-1] = {"role": "exit", "content": "RuntimeError: the container stopped",
+                                "extra": {"exit_status": "RuntimeError", "submission": ""}}
+    rules = 'eval 1\nexpect 1: exactly 1 calls with status error\nexpect 2: count(calls) == 4\n'
+    outcomes, codes = _graded(tmp_path, document, rules)
+    assert outcomes == ["error", "pass"]
+    assert "status-unknown" in codes
+
+
+UNREAD = {
+    "no-extra": {"role": "exit", "content": "diff"},
+    "no-exit-status": {"role": "exit", "content": "diff", "extra": {"submission": "diff"}},
+    "content-not-text": {"role": "exit", "content": {"text": "diff"}, "extra": {"exit_status": "Submitted"}},
+}
+
+
+@pytest.mark.parametrize("record", UNREAD.values(), ids=UNREAD.keys())
+def test_an_element_of_role_exit_in_another_shape_is_not_read(tmp_path: Path, record: dict):
+    document = _document()
+    document["messages"][-1] = record
+    outcomes, codes = _graded(tmp_path, document)
+    assert {"unknown-message", "status-unknown"} <= codes
+    assert outcomes[0] == "error"

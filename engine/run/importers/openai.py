@@ -38,7 +38,7 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Conversation, Origin, Text
-from referee.engine.run.importers.openai_calls import value_kind
+from referee.engine.run.importers.openai_calls import SUBMITS, value_kind
 from referee.engine.run.importers.openai_content import (audio_unread, holds_reply, holds_words, names_a_tool,
                                                          parts_unread, text_of, transcript_of, words_unread)
 from referee.engine.run.importers.openai_replies import Replies
@@ -58,8 +58,6 @@ _SAID = ("content", "refusal")  # the members of an assistant message that hold 
 # How a user simulator ends a conversation, asking nothing more (tau-bench's ###STOP###;
 # tau2-bench's also a transfer and a request out of scope): no reply is to follow
 _CLOSINGS = ("###STOP###", "###TRANSFER###", "###OUT-OF-SCOPE###")
-# mini-swe-agent's submit command: the user turn after it holds the submission, no request
-_SUBMITS = ("COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "MINI_SWE_AGENT_FINAL_OUTPUT")
 
 
 
@@ -194,6 +192,11 @@ class _Reader(Replies):
         if is_compaction(message):
             self.compaction(index, start)
             return
+        ended = self.exit_record(index, message)
+        if ended is not None:
+            # after the submit command it is that command's answer: the run ends on the agent's work
+            self.at_work = self.text_origin(index, message["content"]) if ended else self.at_work
+            return
         given = message.get("role") if isinstance(message, dict) else message
         shown = repr(given) if isinstance(given, str) else type(given).__name__
         what = "no role" if given is None else f"unknown role {shown}"
@@ -292,7 +295,8 @@ class _Reader(Replies):
             self.sent_with_call(before)
             sent_with_call = True
         self.acted = found_in(said[0][1], message.get("content"), react_action) is not None
-        self.submitted = any(command in said[0][1] for command in _SUBMITS)
+        # mini-swe-agent's submit command: the user turn after it holds the submission, no request
+        self.submitted = any(command in said[0][1] for command in SUBMITS)
         # calls kept apart from the text (not read): the text is sent with them, but words
         # not read there may still be the reply after them (words_lost is told as before)
         merged = not sent_with_call and holds_other_call(message, "assistant")

@@ -125,6 +125,43 @@ class ToolCalls(MessageSteps):
             self.entries.append(Text(R.USER, "", text, origin))
         return True
 
+    def exit_record(self, index: int, message: Any) -> bool | None:
+        """None unless the element is mini-swe-agent 2's exit record (``"role": "exit"``, its
+        ``extra`` naming an ``exit_status``), which the harness writes when it ends the run:
+        the harness's, never a reply nor a turn that may be missing. After the submit
+        command (``echo COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT``), which no tool message
+        answers, a ``Submitted`` record is that command's answer: the harness submits only
+        when the command exited with 0 and printed that line first, and the record's
+        content is the rest of its output, the submission. Any other record (a limit
+        reached, an error) is harness text, and a call still open then has an answer not
+        in the record (its status and return unknown). True when it answered the submit
+        command, False when it is harness text."""
+        if not isinstance(message, dict) or message.get("role") != "exit":
+            return None
+        content, extra = message.get("content"), message.get("extra")
+        if not isinstance(extra, dict) or not isinstance(content, str) or not isinstance(extra.get("exit_status"), str):
+            return None
+        origin = self.text_origin(index, content)
+        submit = self.submit_call() if extra["exit_status"] == "Submitted" else None
+        if submit is not None:
+            self.open[submit[0]].remove(submit[1])
+            call = R.call_at(self.entries, submit[1])
+            self.statuses.answered += 1
+            self.statuses.flagged += 1  # the harness said how the command exited: it submitted
+            self.entries[submit[1]] = replace(call, result=result_of(content), status="success",
+                                              result_origin=origin)
+        elif content.strip():
+            self.entries.append(Text(R.SYSTEM, "", content, origin))
+        self.may_answer(origin, f"message {index + 1} (the harness's exit record)")
+        return submit is not None
+
+    def submit_call(self) -> tuple[str, int] | None:
+        """The open call that ran mini-swe-agent's submit command (its ``command`` argument
+        echoes the line that submits), as ``(key, position)``, when exactly one is open."""
+        found = [(key, position) for key, waiting in self.open.items() for position in waiting
+                 if _submits(R.call_at(self.entries, position))]
+        return found[0] if len(found) == 1 else None
+
     def unread_call(self, origin: Origin, why: str) -> None:
         """A call the message holds that cannot be read: said, and the run's calls are incomplete."""
         self.warn("bad-call", origin, why)
@@ -237,6 +274,16 @@ class ToolCalls(MessageSteps):
         position, first = self.answered_at[key]
         if _answer(first) != _answer(message):
             R.answered_again(self.entries, position, self.problems, origin)
+
+
+# mini-swe-agent's submit command prints one of these lines first: the harness then ends the run
+SUBMITS = ("COMPLETE_TASK_AND_SUBMIT_FINAL_OUTPUT", "MINI_SWE_AGENT_FINAL_OUTPUT")
+
+
+def _submits(call: Call) -> bool:
+    """Whether a call ran mini-swe-agent's submit command (its bash tool's ``command``)."""
+    command = call.args.get("command") if isinstance(call.args, dict) else None
+    return isinstance(command, str) and any(f"echo {line}" in command for line in SUBMITS)
 
 
 def _flat(written: Any) -> bool:
