@@ -131,3 +131,21 @@ def test_an_element_of_role_exit_in_another_shape_is_not_read(tmp_path: Path, re
     outcomes, codes = _graded(tmp_path, document)
     assert {"unknown-message", "status-unknown"} <= codes
     assert outcomes[0] == "error"
+
+
+def test_a_call_made_beside_the_submit_command_has_an_answer_not_read(tmp_path: Path):
+    # parallel calls: mini-swe-agent runs them in order and ends the run at the submit
+    # command, writing no answer for the calls of that message: what the other one returned is
+    # not in the record, though the record answers the submit command
+    document = _document()
+    submit = document["messages"][-2]
+    other = copy.deepcopy(submit["tool_calls"][0])
+    other.update(id="call_01", index=1)
+    other["function"]["arguments"] = json.dumps({"command": "git status"})
+    submit["tool_calls"] = [other, submit["tool_calls"][0]]
+    del submit["extra"]["response"]
+    rules = ('eval 1\nexpect 1: count(calls) == 5\nexpect 2: exactly 1 calls with status error\n'
+             'expect 3: last(calls).return contains "cright[-right.shape[0]:, -right.shape[1]:] = right"\n')
+    outcomes, codes = _graded(tmp_path, document, rules)
+    assert outcomes == ["pass", "error", "pass"]
+    assert "status-unknown" in codes
