@@ -70,6 +70,7 @@ SOURCES = (
     Source("claude-code/fasthooks-samples/sample-transcript.jsonl", SESSION),
     Source("claude-code/fasthooks-samples/agent-af1ff21.jsonl", SESSION, "sample_main_transcript.jsonl"),
     Source("claude-code/mcp-thinking-api-error/real-claude-logs.jsonl", SESSION),
+    Source("claude-code/permission-dialog-edit-refused/c2fc3a3f-66d5-4c87-9f78-1a31dd719471.jsonl", SESSION),
     Source("claude-code/stream-json-diagnostic/claude-stream-json-simple.jsonl", MARKED),
     Source("claude-code/stream-async-agent/claude_stream_subagent_multi_result.jsonl", MARKED),
     Source("claude-code/stream-parallel-calls/claude_stream_real_capture.jsonl", MARKED),
@@ -97,6 +98,8 @@ UNTRIED = {
     "claude-code/hook-harness-probe/agente-pai.jsonl": "its calls are unknown whole (a subagent in the background)",
     "claude-code/hook-harness-probe/agente-pai/subagents/agent-a37464c2ec09cda59.jsonl": "read with agente-pai.jsonl",
     "claude-code/hook-harness-probe/prompt-submit.jsonl": "it holds no call and no reply",
+    "claude-code/permission-dialog-edit-refused/c2fc3a3f-66d5-4c87-9f78-1a31dd719471/subagents/"
+    "agent-aprompt_suggestion-dcd338.jsonl": "read with its session (its prompt, interrupted, holds no call)",
     "claude-code/stream-compaction/claude_compact_empty_2.1.285.jsonl": "it holds no call and no reply",
     "claude-code/sidechain-integrated/sidechain_integrated.jsonl": "its calls and response are unknown whole",
     "openai/nemo-gym-docs-qa-cut-short/deep-agents-version.json": "its calls and response are unknown whole",

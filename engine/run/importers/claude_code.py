@@ -177,6 +177,11 @@ def _unanswered_request(name: str, reader: Reader, problems: list[Problem]) -> i
                                 "agent's turn for this request, the agent silent: the words before it (if any) answer "
                                 "an earlier turn, so the response is unknown", line))
         return line
+    if reader.interrupted_at == line:  # the user ended that turn before the agent said or did anything
+        problems.append(Problem("no-reply", name, "the user interrupted the agent's turn for this request before the "
+                                "agent said or did anything: the words before it (if any) answer an earlier turn, so "
+                                "the response is unknown", line))
+        return line
     problems.append(Problem("no-reply", name, "the session ends with a request the agent did not answer: the words "
                             "before it (if any) answer an earlier turn, so the response is unknown", line))
     problems.append(Problem(CALLS_MAY_BE_MISSING, name, "the session ends with a request the agent did not answer "

@@ -79,6 +79,7 @@ class Reader(UserRecords):
         self.asked: tuple[int, bool] | None = None
         self.requested = 0  # the line of the last request, answered or not
         self.ended_in_error: int | None = None  # a request's line, when an API error ended its turn, the agent silent
+        self.interrupted_at: int | None = None  # a request's line, when the user interrupted it, the agent silent
         self.continued = False  # whether it opened with a compaction of work not held here
         self.times: list[str] = []
         self.results: dict[int, dict] = {}  # entry position -> structured toolUseResult

@@ -70,8 +70,9 @@ def _unanswered_prompt(reader: Reader, problems: list[Problem]) -> None:
     subagent answers does not hold its work: an Agent call launched in the background
     returns at once, so a session copied while the subagent works holds no more of it,
     and a transcript cut short ends so too. Its calls are unknown (a subagent that was
-    interrupted asks nothing more: ``claude_requests.interrupted``)."""
-    if reader.asked is None:
+    interrupted asks nothing more: ``claude_requests.interrupted``, even before it answered,
+    as Claude Code interrupts its prompt-suggestion agent when the user types)."""
+    if reader.asked is None or reader.interrupted_at == reader.asked[0]:
         return
     line, _ = reader.asked
     # the request is the last one read: the last text entry at its line

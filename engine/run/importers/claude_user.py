@@ -61,6 +61,7 @@ class UserRecords(HookEffects):
     prompted: bool
     asked: tuple[int, bool] | None
     requested: int
+    interrupted_at: int | None
     continued: bool
     unread_lines: list[tuple[Origin, str, list[int]]]  # lines not read while calls were open (``may_answer``)
 
@@ -158,6 +159,8 @@ class UserRecords(HookEffects):
             kind = R.USER
             if not claude_requests.interrupted(text):
                 self.ask(origin.line)
+            elif self.asked is not None:  # interrupted before the agent said or did anything: that turn is over
+                self.interrupted_at = self.asked[0]
         entry = Text(kind, "", text, origin)
         self.entries.append(entry)
         if kind == R.HOOK and rec.get("isMeta") and claude_requests.stop_refused(text):
