@@ -97,6 +97,12 @@ SOURCES = (
 UNTRIED = {
     "claude-code/hook-harness-probe/agente-pai.jsonl": "its calls are unknown whole (a subagent in the background)",
     "claude-code/hook-harness-probe/agente-pai/subagents/agent-a37464c2ec09cda59.jsonl": "read with agente-pai.jsonl",
+    "claude-code/compact-command-prompt-suggestions/8aa54c1d-5030-4491-be42-e0c416424b8a.jsonl":
+        "it holds no call, and its reply (3 + 3 = 6) no word to check",
+    "claude-code/compact-command-prompt-suggestions/8aa54c1d-5030-4491-be42-e0c416424b8a/subagents/"
+    "agent-aprompt_suggestion-029c25.jsonl": "read with its session (its prompt, interrupted, holds no call)",
+    "claude-code/compact-command-prompt-suggestions/8aa54c1d-5030-4491-be42-e0c416424b8a/subagents/"
+    "agent-aprompt_suggestion-e6d768.jsonl": "read with its session (its prompt, interrupted, holds no call)",
     "claude-code/hook-harness-probe/prompt-submit.jsonl": "it holds no call and no reply",
     "claude-code/permission-dialog-edit-refused/c2fc3a3f-66d5-4c87-9f78-1a31dd719471/subagents/"
     "agent-aprompt_suggestion-dcd338.jsonl": "read with its session (its prompt, interrupted, holds no call)",
