@@ -71,6 +71,7 @@ SOURCES = (
     Source("claude-code/fasthooks-samples/agent-af1ff21.jsonl", SESSION, "sample_main_transcript.jsonl"),
     Source("claude-code/mcp-thinking-api-error/real-claude-logs.jsonl", SESSION),
     Source("claude-code/permission-dialog-edit-refused/c2fc3a3f-66d5-4c87-9f78-1a31dd719471.jsonl", SESSION),
+    Source("claude-code/permission-dialog-bash-refused/adfc5dd1-7ead-4bf4-8be5-810ab3437d8b.jsonl", SESSION),
     Source("claude-code/stream-json-diagnostic/claude-stream-json-simple.jsonl", MARKED),
     Source("claude-code/stream-async-agent/claude_stream_subagent_multi_result.jsonl", MARKED),
     Source("claude-code/stream-parallel-calls/claude_stream_real_capture.jsonl", MARKED),
