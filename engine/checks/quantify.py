@@ -8,7 +8,7 @@ fails, and the message says which agent notes claim the missing call anyway.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import chain
 
 from referee.dsl import ast
@@ -20,8 +20,13 @@ from referee.engine.checks.sources import Select
 from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.access import elements
 from referee.engine.checks.expr_compilers import compile_list
-from referee.engine.values import Missing, Val, render
+from referee.engine.values import EvalError, Missing, Val, render
 from referee.engine.verdict import Evidence, Outcome, Verdict
+
+
+# The outcome of the condition on one element that decides each quantifier whatever the
+# other elements are: a PASS decides 'any' (a pass) and 'no' (a fail), a FAIL decides 'all'.
+_DECISIVE = {"any": Outcome.PASS, "no": Outcome.PASS, "all": Outcome.FAIL}
 
 
 def _unfiltered_records(selection: Expr) -> bool:
@@ -49,10 +54,31 @@ class QuantifiedCheck(Leaf):
     condition: Check | None
 
     def decide(self, ctx: Context) -> Verdict:
-        items = self.selection.items(ctx)
+        try:
+            items = self.selection.items(ctx)
+        except EvalError as undecided:
+            return self._partly_known(ctx, undecided)
         if not items:
             return self._empty(ctx)
         return getattr(self, f"_{self.quantifier}")(items, self._verdicts(ctx, items))
+
+    def _partly_known(self, ctx: Context, undecided: EvalError) -> Verdict:
+        """A selection that cannot be made whole (a filter cannot decide on an element:
+        a call without a status) decides ``any``, ``no`` and ``all`` all the same when the
+        elements it surely keeps do: a call read as failed fails 'no calls with status
+        error' whatever the others are. Else it is the ERROR the selection raised."""
+        decides = self.quantifier in _DECISIVE and isinstance(self.selection, Select)
+        sure = self.selection.surely_kept(ctx) if decides else ()
+        if not sure:
+            raise undecided
+        verdicts = self._verdicts(ctx, sure)
+        if self.condition is not None and not any(v.outcome is _DECISIVE[self.quantifier] for v in verdicts):
+            raise undecided
+        if self.condition is None and self.quantifier == "all":
+            raise undecided
+        verdict = getattr(self, f"_{self.quantifier}")(sure, verdicts)
+        return replace(verdict, message=f"{verdict.message} (whether others are {self.selection.desc} cannot be "
+                                        f"told: {undecided})")
 
     def _verdicts(self, ctx: Context, items: tuple[Val, ...]) -> list:
         """The condition's verdict on each element (None without a condition).

@@ -66,6 +66,12 @@ class Select:
     def eval(self, ctx: Context) -> Result:
         return ctx.once((self, "eval"), lambda: self._value(ctx))
 
+    def surely_kept(self, ctx: Context) -> tuple[Val, ...]:
+        """The elements every filter keeps, without those a filter cannot decide on (a
+        call without a status): what a selection that cannot be made whole surely holds."""
+        return ctx.once((self, "sure"), lambda: tuple(item for item in self._source_items(ctx)
+                                                       if all(_surely(ctx, flt, item) for flt in self.filters)))
+
     def claims(self, ctx: Context):
         """Agent notes that mention the tool this (empty) selection asked for."""
         pattern = self.claims_for
@@ -188,6 +194,14 @@ def _may_keep(ctx: Context, flt: Filter, item: Val) -> bool:
         return flt.keep(ctx, item)
     except EvalError:
         return True
+
+
+def _surely(ctx: Context, flt: Filter, item: Val) -> bool:
+    """Whether ``flt`` keeps ``item`` for certain: False where it cannot decide."""
+    try:
+        return flt.keep(ctx, item)
+    except EvalError:
+        return False
 
 
 def _keep_all(filters: tuple[Filter, ...]) -> Callable[[Context, Val], bool] | None:
