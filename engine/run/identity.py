@@ -29,8 +29,10 @@ _RUN = re.compile(r"run[-_]([0-9]{1,9})", re.I)
 _RUN_LIKE = re.compile(r"run[-_]", re.I)
 _EVAL_NUMBERED = re.compile(r"eval[-_]([0-9]{1,9})(?:[-_](.+))?", re.I | re.S)
 _EVAL_NAMED = re.compile(r"eval[-_](.+)", re.I | re.S)
-_ITERATION = re.compile(r"iter(?:ation)?[-_]?([0-9]{1,9})", re.I)  # iteration-2, and iter-2 as some harnesses write it
-_NOT_EVAL = re.compile(r"(?:iter(?:ation)?[-_]?[0-9]{1,9}|runs)", re.I)  # levels above the evals
+# iteration-2, iter-2 as some harnesses write it, and iteration-10-gpt-5.3-codex: a label
+# after the number (the model or setup that iteration ran with) leaves it iteration 10.
+_ITERATION = re.compile(r"iter(?:ation)?[-_]?([0-9]{1,9})(?:[-_].*)?", re.I | re.S)
+_NOT_EVAL = re.compile(r"(?:iter(?:ation)?[-_]?[0-9]{1,9}(?:[-_].*)?|runs)", re.I | re.S)  # levels above the evals
 _DIGITS = re.compile(r"([0-9]+)")
 
 
