@@ -193,14 +193,17 @@ def _note_view(note) -> dict:
 
 def _response_view(run: Run) -> dict | None:
     """Where the response was taken from: a file (``named_by`` says who named it, when
-    someone did) or a section of one (``section``, starting on ``line``)."""
+    someone did) or a section of one (``section``, starting on ``line``). ``unusable``:
+    why the text where it would lie cannot be used (every check on it is an ERROR for
+    that reason), or None."""
     response = run.response
     if response is None:
         return None
     lines = None if response.text is None else len(response.text.splitlines())
     named = run.response_named[1] if run.response_named is not None else None
+    unusable = None if response.unreadable is None else response.unreadable.message
     return {"path": response.path, "size": response.size, "lines": lines, "line": response.line,
-            "section": response.section, "named_by": named}
+            "section": response.section, "named_by": named, "unusable": unusable}
 
 
 def _notes_view(run: Run) -> dict:
@@ -312,7 +315,7 @@ def _summary_lines(view: dict) -> list[str]:
 
 def _response_line(response: dict | None) -> str:
     """``812 bytes, outputs/result.md (named by --response)`` or ``..., the "## Final
-    Result" section of transcript.md (lines 45-80)``."""
+    Result" section of transcript.md (lines 45-80)``, or ``cannot be used: <why> (...)``."""
     if response is None:
         return "(none)"
     where = response["path"]
@@ -321,6 +324,9 @@ def _response_line(response: dict | None) -> str:
         where = f"the \"{response['section']}\" section of {where} (lines {response['line']}-{last})"
     if response["named_by"] is not None:
         where += f" (named by {response['named_by']})"
+    if response.get("unusable") is not None:
+        # The file is where the answer may lie, not the answer: said as grade says it.
+        return f"cannot be used: {response['unusable']} ({response['size']} bytes, {where})"
     return f"{response['size']} bytes, {where}"
 
 
