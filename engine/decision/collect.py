@@ -293,7 +293,19 @@ def _timing(run: Run, path: str, copied: Any, warnings: list[str]) -> tuple[floa
         millis = _number(source, "duration_ms", where, warnings)
         seconds = millis / 1000 if millis is not None else _number(source, "executor_duration_seconds",
                                                                      where, warnings)
-    return seconds, _whole(source, "total_tokens", where, warnings)
+    return seconds, _counted(_whole(source, "total_tokens", where, warnings), seconds, where, warnings)
+
+
+def _counted(tokens: int | None, seconds: float | None, where: str, warnings: list[str]) -> int | None:
+    """``tokens``, unless it is 0 beside a run that took time: a model that answered
+    read and wrote tokens, so the 0 is a harness that could not count them (the
+    Copilot CLI reports premium requests, not tokens), not a run that cost nothing.
+    Counted, it would pull the mean down and show configurations as costing the same."""
+    if tokens == 0 and seconds:
+        warnings.append(f"{where}: total_tokens is 0 beside {seconds:g} s of run, so no count of tokens; "
+                        "left out of the figures")
+        return None
+    return tokens
 
 
 # Beyond 2^53 a JSON number is no longer exact for most readers, and sums and
