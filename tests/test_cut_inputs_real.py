@@ -297,8 +297,9 @@ def allowed(check: str, outcome: str, holds_reply: bool) -> bool:
 
 def test_every_real_source_is_cut_or_said_why_not():
     # a workspace's own files (a grade, the eval's sentences, timing, a harness's
-    # receipt of its commands) hold no conversation to cut
-    workspace_files = ("grading.json", "eval_metadata.json", "evals.json", "timing.json", "execution.json")
+    # receipt of its commands or of the CLI's result) hold no conversation to cut
+    workspace_files = ("grading.json", "eval_metadata.json", "evals.json", "timing.json", "execution.json",
+                       "run_result.json")
     held = {str(path.relative_to(REAL)) for path in REAL.rglob("*.json*")
             if "outputs" not in path.parts and path.name not in workspace_files}
     held -= {"imports.yaml"}
