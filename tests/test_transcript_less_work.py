@@ -1,0 +1,75 @@
+"""The parse's shortcuts give exactly what their references give.
+
+Each shortcut of ``parse_transcript`` that skips work most transcripts do not
+need keeps the reference it stands for; here every one is switched back to its
+reference and the whole Transcript compared, on transcripts shaped as real
+sessions (benchmarks/bench_grade.py writes them: 40 calls, notes every 3 steps,
+JSON spread over lines, text returns) and on the ways they break.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+from unittest import mock
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from referee.engine.run import numbering, transcript
+from referee.engine.run.numbering import Numbered, first_untrusted
+from referee.engine.run.transcript import parse_transcript
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+import bench_grade  # noqa: E402
+
+
+def _reference(text: str):
+    """The parse with every shortcut switched to its reference."""
+    with ExitStack() as stack:
+        stack.enter_context(mock.patch.object(transcript, "_one_per_call", lambda records: False))
+        return parse_transcript(text)
+
+
+def _sessions() -> list[str]:
+    return [bench_grade.transcript(random.Random(seed), seed % 2 == 0)[0] for seed in range(4)]
+
+
+def _broken(text: str) -> list[str]:
+    """``text`` with its numbering, fields and JSON broken as real logs break them."""
+    return [
+        text.replace("Step 5:", "Step 7:", 1),  # a record out of place
+        text.replace("## [agent_notes] Step 3:", "## [agent_notes] Step 4:", 1),
+        text.replace("\nStatus: success\n", "\n", 1),
+        text.replace('"code": "200"', '"code": "200", "code": "201"', 1),  # a key given twice
+        text.replace('"code": "200"', '"code": "200", "code": "200"', 1),  # given twice, same value
+        text.replace('"code": "200"', '"code": ' + "9" * 1001, 1),  # a number too long
+        text.replace('"code": "200"', '"code": ' + "9" * 1000, 1),
+        text.replace('"code": "200"', '"code": 1.5e3, "x": NaN', 1),
+        text.replace("Tool: Read", "Tool: Read\u200b", 1),
+        text.replace("## [tool_calls] Step 4:", "   ## [tool_calls] Step 4:", 1),
+        text.replace("## [tool_calls] Step 6:", "\u00a0## [tool_calls] Step 6:", 1),
+    ]
+
+
+SESSIONS = _sessions()
+
+
+@pytest.mark.parametrize("text", SESSIONS + [broken for text in SESSIONS[:2] for broken in _broken(text)])
+def test_the_parse_is_its_references_parse(text):
+    # compared as written out: a NaN read from the JSON is not equal to itself
+    assert repr(parse_transcript(text)) == repr(_reference(text))
+
+
+@settings(max_examples=300)
+@given(st.lists(st.tuples(st.booleans(), st.integers(1, 6)), max_size=8))
+def test_records_numbered_one_per_call_fit_a_scheme(sections):
+    """``_one_per_call`` stands for ``first_untrusted`` finding nothing."""
+    numbered = [Numbered(record, step, line) for line, (record, step) in enumerate(sections, 1)]
+    records = [section for section in numbered if section.record]
+    if all(section.step == position for position, section in enumerate(records, 1)):
+        assert first_untrusted(numbered, "t") is None
+    assert numbering.first_untrusted is first_untrusted
