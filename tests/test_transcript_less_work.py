@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine.run import numbering, transcript
+from referee.engine.run import numbering, safejson, transcript
 from referee.engine.run.numbering import Numbered, first_untrusted
 from referee.engine.run.transcript import parse_transcript
 
@@ -31,6 +31,7 @@ def _reference(text: str):
     """The parse with every shortcut switched to its reference."""
     with ExitStack() as stack:
         stack.enter_context(mock.patch.object(transcript, "_one_per_call", lambda records: False))
+        stack.enter_context(mock.patch.object(safejson, "_SHORT_INTS", safejson._SCAN))
         return parse_transcript(text)
 
 
@@ -73,3 +74,17 @@ def test_records_numbered_one_per_call_fit_a_scheme(sections):
     if all(section.step == position for position, section in enumerate(records, 1)):
         assert first_untrusted(numbered, "t") is None
     assert numbering.first_untrusted is first_untrusted
+
+
+SHORT = st.one_of(st.integers(-10**40, 10**40).map(str), st.sampled_from(["-0", "1e5", "-1.5E-3", "NaN", "-Infinity"]),
+                  st.integers(995, 1000).map(lambda n: "9" * n), st.integers(995, 1000).map(lambda n: "-" + "9" * n))
+
+
+@settings(max_examples=300)
+@given(st.lists(SHORT, max_size=4), st.booleans())
+def test_short_json_is_read_as_with_the_integer_hook(numbers, keyed):
+    """Text shorter than MAX_NUMBER_CHARS is scanned without ``_bounded_int``."""
+    text = ("{%s}" % ", ".join(f'"k{i % 2}": {n}' for i, n in enumerate(numbers))) if keyed else f"[{', '.join(numbers)}]"
+    with mock.patch.object(safejson, "_SHORT_INTS", safejson._SCAN):
+        expected = repr(safejson.json_value(text))
+    assert repr(safejson.json_value(text)) == expected

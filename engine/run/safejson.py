@@ -92,6 +92,11 @@ _DECODER = json.JSONDecoder(parse_float=_bounded_float, parse_int=_bounded_int,
 # around it, which cost as much as the scan of a short value. JSON whitespace is these
 # four characters only.
 _SCAN: Callable[[str, int], tuple[Any, int]] = getattr(_DECODER, "scan_once")  # set by __init__, not typed
+# The same scanner without the integer hook, for text shorter than MAX_NUMBER_CHARS:
+# no integer in it can be too long, so int() gives what _bounded_int gives, with no
+# Python call per integer (most payloads of a transcript are that short).
+_SHORT_INTS: Callable[[str, int], tuple[Any, int]] = getattr(
+    json.JSONDecoder(parse_float=_bounded_float, parse_constant=Decimal, object_pairs_hook=_object), "scan_once")
 _JSON_SPACE = " \t\n\r"
 # A JSON string (or one cut short) or a bracket: what a pass over JSON's structure looks at.
 _STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"?'
@@ -189,8 +194,9 @@ def json_value(text: str) -> tuple[Any] | None:
     # checked after, on the value read: text that is not JSON is never measured.
     size = len(text)
     start = size - len(text.lstrip(_JSON_SPACE)) if size and text[0] in _JSON_SPACE else 0
+    scan = _SHORT_INTS if size < MAX_NUMBER_CHARS else _SCAN
     try:
-        value, end = _SCAN(text, start)
+        value, end = scan(text, start)
     except StopIteration:  # no value at ``start``
         return None
     except (ValueError, RecursionError):  # JSONDecodeError is a ValueError
