@@ -34,10 +34,10 @@ HARNESS_MAY_BE_MISSING = "harness-may-be-missing"
 
 
 # ToolCall, Payload and Location are made once or twice per tool call of every
-# transcript read. A frozen dataclass's own __init__ sets each field with a call of
+# transcript read, a Note per section, a Problem per Return kept as text (twice). A frozen dataclass's own __init__ sets each field with a call of
 # object.__setattr__; theirs fill the instance dict in one step, which is what those
 # calls amount to (tests/test_quick_tests_agree.py holds them to the fields).
-_FILLED = ("ToolCall", "Payload", "Location")
+_FILLED = ("ToolCall", "Payload", "Location", "Problem", "Note")
 
 
 @dataclass(frozen=True, init=False)
@@ -54,7 +54,7 @@ class Location:
         return self.file if self.line is None else f"{self.file}:{self.line}"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Problem:
     """Something wrong with an input, reported as a warning; loading goes on.
 
@@ -66,6 +66,9 @@ class Problem:
     path: str
     message: str
     line: int | None = None
+
+    def __init__(self, code: str, path: str, message: str, line: int | None = None) -> None:
+        self.__dict__.update(code=code, path=path, message=message, line=line)  # see _FILLED
 
     @property
     def place(self) -> str:
@@ -132,7 +135,7 @@ class ToolCall:
                              suspect=suspect, unsure=unsure, agent=agent)  # see _FILLED
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Note:
     """A section of transcript text that is not a tool-call record.
 
@@ -153,6 +156,11 @@ class Note:
     tagged: bool = False
     text_line: int | None = None
     is_eval_prompt: bool = False  # the eval prompt section; decided by the parser alone
+
+    def __init__(self, index: int, step: int | None, title: str, text: str, kind: str, location: Location,
+                 tagged: bool = False, text_line: int | None = None, is_eval_prompt: bool = False) -> None:
+        self.__dict__.update(index=index, step=step, title=title, text=text, kind=kind, location=location,
+                             tagged=tagged, text_line=text_line, is_eval_prompt=is_eval_prompt)  # see _FILLED
 
 
 @dataclass(frozen=True)
