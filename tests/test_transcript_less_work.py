@@ -88,3 +88,44 @@ def test_short_json_is_read_as_with_the_integer_hook(numbers, keyed):
     with mock.patch.object(safejson, "_SHORT_INTS", safejson._SCAN):
         expected = repr(safejson.json_value(text))
     assert repr(safejson.json_value(text)) == expected
+
+
+def test_problem_and_note_take_exactly_their_fields():
+    """Problem and Note fill their instance dict in one step (model._FILLED), as
+    ToolCall does: their parameters are the dataclass fields, in order, with the
+    same defaults, and the instances stay frozen, equal and hashable by value."""
+    import dataclasses
+    import inspect
+
+    from referee.engine.run import model
+
+    for cls in (model.Problem, model.Note):
+        assert cls.__name__ in model._FILLED
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+        fields = dataclasses.fields(cls)
+        assert [p.name for p in params] == [f.name for f in fields]
+        assert [p.default for p in params] == [inspect.Parameter.empty if f.default is dataclasses.MISSING
+                                               else f.default for f in fields]
+    problem = model.Problem("bad-json", "a.md", "why", 3)
+    assert problem == model.Problem(code="bad-json", path="a.md", message="why", line=3)
+    assert hash(problem) == hash(model.Problem("bad-json", "a.md", "why", 3)) and problem.line == 3
+    assert repr(problem) == "Problem(code='bad-json', path='a.md', message='why', line=3)"
+    note = model.Note(0, None, "t", "x", "agent_notes", model.Location("a.md", 1))
+    assert (note.tagged, note.text_line, note.is_eval_prompt) == (False, None, False)
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        problem.line = 4  # type: ignore[misc]
+    assert dataclasses.replace(note, text="y").text == "y"
+
+
+@settings(max_examples=500)
+@given(st.text(alphabet=" \t\ufeff\u200b\u00a0\n#[a", max_size=30))
+def test_hidden_headings_pattern_takes_its_run_possessively(text):
+    """The run of unseen characters before '#' is never given back: '#' is none of
+    them, so giving any back could never let '#' match (the pattern read before)."""
+    import re
+
+    from referee.engine.run import transcript_sections
+
+    greedy = re.compile(f"\n([{transcript_sections._UNSEEN}]+)#")
+    found = [(m.span(), m.group(1)) for m in transcript_sections._UNSEEN_START.finditer(text)]
+    assert found == [(m.span(), m.group(1)) for m in greedy.finditer(text)]

@@ -42,7 +42,7 @@ _FIELD_LINE = re.compile(r"^(?:Tool|Args|Return|Status):", re.MULTILINE)
 # The lines that start so and hold a "#" are found by a search that starts with the
 # line break (a literal: fast); only there is the heading's form tried.
 _UNSEEN = " \t\ufeff\u200b\u2060\u00a0\x0b\x0c\x85\u2028\u2029"
-_UNSEEN_START = re.compile(f"\n([{_UNSEEN}]+)#")
+_UNSEEN_START = re.compile(f"\n([{_UNSEEN}]++)#")  # possessive: the run is never given back
 
 
 @dataclass
