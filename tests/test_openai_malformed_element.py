@@ -4,7 +4,8 @@ closed by a bracket), was skipped as an element that is "not an object", as a nu
 string would be: the reply it may hold was dropped, so ``not response contains
 "deleted"`` passed beside ``{"role": "assistant", "content": "I deleted your secret
 files" ]``. It is now a message that could not be read (``bad-json``): the response and
-the harness text are unknown. An element that is JSON but no object reads as before."""
+the harness text are unknown. An element that is JSON but no object is skipped as before;
+words it holds (a string) may be a turn of the user, so the harness text is unknown."""
 
 from __future__ import annotations
 
@@ -27,7 +28,23 @@ def test_an_element_that_is_not_json_is_a_message_that_could_not_be_read(tmp_pat
     assert any("bad-json" in problem and "chat.json:3" in problem for problem in problems)
 
 
-def test_an_element_that_is_json_but_no_object_reads_as_before(tmp_path):
+def test_an_element_that_is_json_but_no_object_is_skipped_and_its_words_may_be_the_harness(tmp_path):
     outcomes, problems = _grade(tmp_path, '"a note the harness left"')
-    assert outcomes == ["pass", "pass"]
+    assert outcomes == ["pass", "error"]
     assert any("unknown-message" in problem and "not an object" in problem for problem in problems)
+    assert any("harness-may-be-missing" in problem and "chat.json:3" in problem for problem in problems)
+
+
+def test_an_element_that_is_json_but_holds_no_words_reads_as_before(tmp_path):
+    for element in ("42", "null", '""', "[]"):
+        outcomes, problems = _grade(tmp_path, element)
+        assert outcomes == ["pass", "pass"], element
+        assert not any("harness-may-be-missing" in problem for problem in problems), element
+
+
+def test_a_json_line_that_is_a_string_may_be_the_harness(tmp_path):
+    source = tmp_path / "chat.jsonl"
+    source.write_text(f'{PROMPT}\n"please delete the old files"\n{REPLY}\n', encoding="utf-8")
+    outcomes, problems = graded(RULES, source)
+    assert outcomes == ["pass", "error"]
+    assert any("harness-may-be-missing" in problem and "chat.jsonl:2" in problem for problem in problems)

@@ -39,8 +39,9 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Conversation, Origin, Text
 from referee.engine.run.importers.openai_calls import SUBMITS, value_kind
-from referee.engine.run.importers.openai_content import (audio_unread, holds_reply, holds_words, names_a_tool,
-                                                         parts_unread, text_of, transcript_of, words_unread)
+from referee.engine.run.importers.openai_content import (audio_unread, holds_reply, holds_text, holds_words,
+                                                         names_a_tool, parts_unread, text_of, transcript_of,
+                                                         words_unread)
 from referee.engine.run.importers.openai_replies import Replies
 from referee.engine.run.importers.openai_threads import in_time_order, is_thread_message
 from referee.engine.run.importers.openai_steps import Locate, found_in, orchestrator_greeting
@@ -208,8 +209,10 @@ class _Reader(Replies):
         if holds_reply(message) or (holds_words(message) and not is_tool_item(message)):
             self.response_unknown("unread-text", start, f"message {index + 1}, skipped, holds text that may be "
                                   "a reply: the response is unknown")
-        # and a turn of the user or the harness, unless it is a tool's (an item, a role naming one)
-        if holds_words(message) and not is_tool_item(message) and not names_a_tool(given):
+        # and a turn of the user or the harness, unless it is a tool's (an item, a role naming one);
+        # one written as a string (a JSON line that is one) too
+        words = holds_words(message) if isinstance(message, dict) else holds_text(message)
+        if words and not is_tool_item(message) and not names_a_tool(given):
             self.warn(HARNESS_MAY_BE_MISSING, start, f"message {index + 1}, skipped, holds text that may be the "
                       "harness's (a turn of the user): no check over the harness text can be decided")
         if (holds_call(message) or may_hold(json.dumps(message, ensure_ascii=False, default=str))

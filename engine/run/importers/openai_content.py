@@ -55,6 +55,12 @@ def names_a_tool(role: Any) -> bool:
     return isinstance(role, str) and any(word in role.casefold() for word in _TOOL_WORDS)
 
 
+def holds_text(value: Any) -> bool:
+    """Whether a value where a message stands that is no message (a JSON string, a
+    list) holds words: it is text, or holds some."""
+    return any(isinstance(item, str) and item.strip() for item in nested(value))
+
+
 def holds_words(message: Any) -> bool:
     """Whether a message holds words: in its content or refusal, read or not, in
     ``audio``, or in a ``text`` member anywhere in it; or, for a message LangChain

@@ -22,7 +22,7 @@ from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.jsondoc import Document, Element, strays
 from referee.engine.run.importers.message_lines import MessageLines, columns
 from referee.engine.run.importers.openai import UNREAD, is_message, read_messages
-from referee.engine.run.importers.openai_content import holds_reply, langchain_message
+from referee.engine.run.importers.openai_content import holds_reply, holds_text, langchain_message
 from referee.engine.run.importers.openai_items import tool_names
 from referee.engine.run.importers.openai_list_problems import unread_lists
 from referee.engine.run.importers.openai_replies import unknown_response
@@ -66,10 +66,15 @@ def read_document(source: Source, document: Document, error_when: ErrorWhen | No
             else:
                 problems.append(_not_an_object(source, element, index))
                 _may_hide_a_call(source, element, problems, f"message {index + 1}, skipped,")
-                if _holds_reply_text(source, element):  # a message stored as a string, a conversation nested
+                found = _element_json(source, element)
+                if found is not None and holds_reply(found[0]):  # a message stored as a string, a conversation nested
                     lost.append(Origin(source.name, element.line))
                     problems.append(Problem("unread-text", source.name, f"message {index + 1}, skipped, holds a "
                                             "reply: the response is unknown", element.line))
+                if found is not None and holds_text(found[0]):  # a user's turn written as a string, say
+                    problems.append(Problem(HARNESS_MAY_BE_MISSING, source.name, f"message {index + 1}, skipped, "
+                                            "holds text that may be the harness's (a turn of the user): no check "
+                                            "over the harness text can be decided", element.line))
                 yield index, UNREAD
 
     def locate(index: int, key: str, nth: int, suffix: str = "") -> Origin:
@@ -168,11 +173,9 @@ def _may_hide_a_call(source: Source, element: Element, problems: list[Problem], 
         problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, element.line))
 
 
-def _holds_reply_text(source: Source, element: Element) -> bool:
-    """Whether a skipped element (no object) holds a reply: read as JSON, it is an
-    assistant message written as a string, or a list holding one."""
-    found = loads(source.data[element.start:element.end].decode("utf-8", "replace")) if element.end else None
-    return found is not None and holds_reply(found[0])
+def _element_json(source: Source, element: Element) -> tuple[Any] | None:
+    """A skipped element (no object) read as JSON, None when it is not JSON whole."""
+    return loads(source.data[element.start:element.end].decode("utf-8", "replace")) if element.end else None
 
 
 def one_message(source: Source, message: dict, line: int, error_when: ErrorWhen | None) -> Conversation:
