@@ -71,7 +71,13 @@ class CompareCheck(Leaf):
     polarity: Polarity
 
     def decide(self, ctx: Context) -> Verdict:
-        left, right = self.left.eval(ctx), self.right.eval(ctx)
+        try:
+            left = self.left.eval(ctx)
+        except EvalError as undecided:  # a count that may be some numbers may still decide
+            from referee.engine.checks.count_bounds import bounded_count  # it reads selections, which read here
+
+            return bounded_count(ctx, self.left, self.op, self.right, self.polarity, WANT[self.op], undecided)
+        right = self.right.eval(ctx)
         if isinstance(left, Missing):
             return missing_verdict(left)
         if isinstance(right, Missing):

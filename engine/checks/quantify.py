@@ -68,7 +68,7 @@ class QuantifiedCheck(Leaf):
         elements it surely keeps do: a call read as failed fails 'no calls with status
         error' whatever the others are. Else it is the ERROR the selection raised."""
         decides = self.quantifier in _DECISIVE and isinstance(self.selection, Select)
-        sure = self.selection.surely_kept(ctx) if decides else ()
+        sure = self.selection.partly_kept(ctx)[0] if decides else ()
         if not sure:
             raise undecided
         verdicts = self._verdicts(ctx, sure)

@@ -66,11 +66,21 @@ class Select:
     def eval(self, ctx: Context) -> Result:
         return ctx.once((self, "eval"), lambda: self._value(ctx))
 
-    def surely_kept(self, ctx: Context) -> tuple[Val, ...]:
-        """The elements every filter keeps, without those a filter cannot decide on (a
-        call without a status): what a selection that cannot be made whole surely holds."""
-        return ctx.once((self, "sure"), lambda: tuple(item for item in self._source_items(ctx)
-                                                       if all(_surely(ctx, flt, item) for flt in self.filters)))
+    def partly_kept(self, ctx: Context) -> tuple[tuple[Val, ...], int]:
+        """What a selection that cannot be made whole holds for certain: the elements
+        every filter keeps, and how many more it may hold (those no filter drops and
+        one cannot decide on, such as a call whose status is not told)."""
+        return ctx.once((self, "partly"), lambda: self._partly_kept(ctx))
+
+    def _partly_kept(self, ctx: Context) -> tuple[tuple[Val, ...], int]:
+        kept: list[Val] = []
+        undecided = 0
+        for item in self._source_items(ctx):
+            found = _kept_for_certain(ctx, self.filters, item)
+            if found:
+                kept.append(item)
+            undecided += found is None
+        return tuple(kept), undecided
 
     def claims(self, ctx: Context):
         """Agent notes that mention the tool this (empty) selection asked for."""
@@ -196,12 +206,17 @@ def _may_keep(ctx: Context, flt: Filter, item: Val) -> bool:
         return True
 
 
-def _surely(ctx: Context, flt: Filter, item: Val) -> bool:
-    """Whether ``flt`` keeps ``item`` for certain: False where it cannot decide."""
-    try:
-        return flt.keep(ctx, item)
-    except EvalError:
-        return False
+def _kept_for_certain(ctx: Context, filters: tuple[Filter, ...], item: Val) -> bool | None:
+    """Whether every filter keeps ``item``: False when one drops it, None when none
+    does and one cannot decide (as ``_keep_all`` reads them)."""
+    undecided = False
+    for flt in filters:
+        try:
+            if not flt.keep(ctx, item):
+                return False
+        except EvalError:
+            undecided = True
+    return None if undecided else True
 
 
 def _keep_all(filters: tuple[Filter, ...]) -> Callable[[Context, Val], bool] | None:
