@@ -84,7 +84,7 @@ def test_an_error_inside_a_named_condition_is_reported_once():
 
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
-from referee.engine.checks import textparts  # noqa: E402
+from referee.engine.checks import textparts, textwords  # noqa: E402
 from referee.engine.values import Prov, Val  # noqa: E402
 
 MARKDOWN = st.lists(st.sampled_from(["# A", "## B", "text 1,250", "---", "> q", "```", "~~~", "",
@@ -100,7 +100,7 @@ def test_the_parts_of_any_text_are_its_own_lines(text, noise):
     lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     arg = Val(source, Prov("response", "response.md", "outputs/response.md", 1))
     for name in ("headings", "parts", "quotes", "code", "words", "numbers"):
-        found = textparts.FUNCTIONS[name](arg)
+        found = (textparts.FUNCTIONS | textwords.FUNCTIONS)[name](arg)
         for item in found.items:
             assert 1 <= item.prov.line <= len(lines), (name, item)
     for item in textparts.parts(arg).items + textparts.code(arg).items:
@@ -117,7 +117,7 @@ def test_the_parts_of_any_text_are_its_own_lines(text, noise):
     ("v2 H2O 3rd 1.2.3", ["3", "1.2"]),
 ])
 def test_numbers_as_people_write_them(text, numbers):
-    found = textparts.numbers(Val(text)).value
+    found = textwords.numbers(Val(text)).value
     assert [str(n) for n in found] == numbers
 
 
@@ -228,7 +228,7 @@ def test_a_list_that_does_not_read_the_element_is_made_once_per_run(tmp_path, mo
 
     def counted(arg):
         calls.append(arg.label)
-        return textparts.numbers(arg)
+        return textwords.numbers(arg)
 
     monkeypatch.setitem(functions.FUNCTIONS, "numbers", counted)
     response = " ".join(str(n) for n in range(50))

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from referee import dsl
-from referee.engine.checks import textparts
+from referee.engine.checks import textwords
 from referee.engine.compile import compile_rules
 from referee.engine.evaluate import evaluate
 from referee.engine.run.memory import memory_run
@@ -25,7 +25,7 @@ def _verdict(response: str, check: str):
 
 
 def _numbers(text: str) -> list[str]:
-    return [str(n) for n in textparts.numbers(Val(text)).value]
+    return [str(n) for n in textwords.numbers(Val(text)).value]
 
 
 @pytest.mark.parametrize("text, numbers", [

@@ -1,8 +1,8 @@
 """The built-in functions: ``count first last number text lower upper trim
 collapse replace lines length keys header``, and the parts of a text (``section
-headings parts quotes code words numbers``, in ``textparts``). Arity is checked by
-the compiler from ``ARITY``; every function takes one argument but ``replace(text,
-old, new)`` and ``section(text, title)``.
+headings parts quotes code``, in ``textparts``; ``words numbers``, in ``textwords``).
+Arity is checked by the compiler from ``ARITY``; every function takes one argument
+but ``replace(text, old, new)`` and ``section(text, title)``.
 
 Each function takes present values (``Val``); a missing argument makes the result
 missing with the same reason, so ``first(calls to "x").args`` on a run without
@@ -16,7 +16,7 @@ import re
 from typing import Callable
 
 from referee.engine.budget import spend
-from referee.engine.checks import textparts
+from referee.engine.checks import textparts, textwords
 from referee.engine.checks.access import elements
 from referee.engine.values import (EvalError, Missing, Prov, Result, Val, is_number, parse_number,
                            render, to_text, type_name)
@@ -156,7 +156,8 @@ FUNCTIONS: dict[str, Callable[..., Result]] = {
     "keys": _keys,
 }
 
-FUNCTIONS.update(textparts.FUNCTIONS)  # section, headings, parts, quotes, code, words, numbers
+FUNCTIONS.update(textparts.FUNCTIONS)  # section, headings, parts, quotes, code
+FUNCTIONS.update(textwords.FUNCTIONS)  # words, numbers
 
 # header() reads a CSV file's first row; compiled separately (it needs the file).
 ARITY = {name: 1 for name in FUNCTIONS} | {"header": 1, "replace": 3} | textparts.ARITY

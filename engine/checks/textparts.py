@@ -1,7 +1,8 @@
 """Parts of a text, as the people who write responses delimit them: ``section(x,
 "title")`` (the text under a Markdown heading), ``parts(x)`` (between ``---``
 rules), ``quotes(x)`` (block quotes), ``code(x)`` (code blocks, read by
-``codeblocks``), ``headings(x)``, and the ``words(x)`` and ``numbers(x)`` in it.
+``codeblocks``) and ``headings(x)``; the ``words(x)`` and ``numbers(x)`` in it are
+``textwords``'.
 
 Every part is a value with its own place: its first line in the file the text was
 read from, so a check on ``section(response, "Summary")`` cites the line of the
@@ -22,17 +23,14 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from decimal import Decimal
-from typing import Callable, Iterator, TypeVar
+from typing import Callable, Iterator
 
-import regex
 
 from referee.dsl.errors import suggest
 from referee.engine.budget import spend
 from referee.engine.checks.codeblocks import code_blocks
 from referee.engine.checks.folding import as_seen as seen_text, text_form
 from referee.engine.checks.markdown_seen import is_markdown, may_show_otherwise, shown_as_markdown
-from referee.engine.text import line_breaks
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, render, type_name
 
 _HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*(?:[ \t]#+[ \t]*)?\Z")
@@ -43,42 +41,6 @@ _QUOTE = re.compile(r" {0,3}> ?")
 _COMMENT = re.compile(r" {0,3}<!--")
 _NUMBERING = re.compile(r"\d+[.)]\s+")
 _EMPHASIS = "*_`"
-# A word: letters or digits, joined by an apostrophe, a hyphen, a point or a comma
-# between two of them ("don't", "state-of-the-art", "e.g", "1,250.5"). Its letters
-# are the rules' \w (the regex module's, docs/limits.md), which holds the combining
-# marks written on a letter: re's \w has none, and cut हिन्दी into ह, न and द, and
-# an accent written as e + U+0301 off its word. Invisible format characters between
-# letters (a zero-width space, a soft hyphen) stay in the word a reader sees as one:
-# "ve\u200bry" is one word, which ``==`` and ``in`` never take for "very" nor for another.
-_WORD = regex.compile(r"[^\W_]+(?:(?:\p{Cf}*['’.,-]\p{Cf}*|\p{Cf}+)[^\W_]+)*")
-# An invisible format character inside a number as written ("1\u200b250", "-\u200b3"):
-# a reader sees one number, the text as written holds two, or none with its sign.
-_NUMBER_CUT = regex.compile(r"(?<=\d)\p{Cf}+(?=[.,'’_\u066b\u066c]?\d)"
-                            r"|(?<=\d[.,'’_\u066b\u066c]|[-+\u2212.\u066b])\p{Cf}+(?=\d)")
-# A number as people write it: a sign where a sign can stand (not after a letter or a
-# digit: 2019-2020 is two numbers), digits grouped by threes with one separator
-# (1,250 or 1’250 or 1 250 with a no-break or thin space) or by underscores as code
-# writes them (1_000), then a decimal point (. or the Arabic ٫); or a point and
-# digits alone (.5). A digit right after a letter (B2B, mp3) or a point (the 3 of
-# 1.2.3) starts none. \d is every script's decimal digits (١٢, １２). A hex, octal
-# or binary literal (0x1F, 0o17, 0b101) is the number it writes: read as decimals it
-# was a 0 (the x a letter), a small number where a large one was written; a 0 with
-# a letter or digit after its x, o or b that is not such a literal (0xZ) is none.
-_NUMBER = re.compile(r"""
-    (?<![\w.\u066b])
-    (?P<sign>[-+\u2212](?=[.\u066b]?\d))?
-    (?:
-        (?P<radix>0[xX](?:_?[0-9A-Fa-f])+|0[oO](?:_?[0-7])+|0[bB](?:_?[01])+)(?!\w)
-    |
-        (?!0[xXoObB][^\W_])(?=[.\u066b]?\d)
-        (?P<int>\d{1,3}(?P<sep>[,'’\u00a0\u202f\u2009\u066c])\d{3}(?:(?P=sep)\d{3})*|\d+(?:_\d+)*)?
-        (?P<frac>[.\u066b]\d+)?
-        (?P<exp>[eE][-+\u2212]?\d+(?!\w))?  # 1.5e3 is 1500, not 1.5 (the "e3" a word)
-        (?!\d)
-    )
-""", re.VERBOSE)
-
-
 @dataclass(frozen=True)
 class Line:
     """One line of a text: its number (0-based) and whether it is hidden, inside fenced
@@ -145,10 +107,10 @@ def _part(arg: Val, label: str, lines: list[Line]) -> Val:
         lines = lines[:-1]
     text = "\n".join(line.text for line in lines)
     first = lines[0].number if lines else 0
-    return Val(text, _at(arg, label, first))
+    return Val(text, placed_at(arg, label, first))
 
 
-def _at(arg: Val, label: str, offset: int) -> Prov:
+def placed_at(arg: Val, label: str, offset: int) -> Prov:
     """The provenance of a piece of ``arg`` that starts ``offset`` lines into it."""
     prov = arg.prov
     if prov is None:
@@ -157,7 +119,7 @@ def _at(arg: Val, label: str, offset: int) -> Prov:
     return Prov(prov.source, label, prov.file, line, prov.step)
 
 
-def _listed(arg: Val, name: str, items: list[Val]) -> Val:
+def listed(arg: Val, name: str, items: list[Val]) -> Val:
     prov = arg.prov
     own = Prov(prov.source, f"{name}({arg.label})", prov.file, prov.line, prov.step) if prov else None
     return Val([item.value for item in items], own, tuple(items), arg.claims,
@@ -168,7 +130,7 @@ _NOUNS = {"parts": "text between --- rules", "quotes": "block quote", "code": "f
           "headings": "heading", "words": "word", "numbers": "number"}
 
 
-def _need_text(arg: Val, name: str) -> str:
+def need_text(arg: Val, name: str) -> str:
     if not isinstance(arg.value, str):
         raise EvalError(f"{name}() needs text, got {type_name(arg.value)} {render(arg.value)[:60]} "
                         f"({arg.label})")
@@ -213,7 +175,7 @@ def _plain_title(title: str) -> str:
 def section(arg: Val, title: Val) -> Result:
     """The text under the first heading titled ``title``, up to the next heading of
     the same or a higher level; Missing (with the headings there are) when none."""
-    text = _need_text(arg, "section")
+    text = need_text(arg, "section")
     if not isinstance(title.value, str):
         raise EvalError(f"section() takes the title as text, got {type_name(title.value)}")
     lines = _read_lines(text)
@@ -237,7 +199,7 @@ def _same_as_seen(arg: Val, text: str, lines: list[Line], title: str, found: tup
     if seen == found:
         return
     heading = _heading_line(lines, min(at for at in (seen, found) if at is not None))
-    place = _at(arg, arg.label, heading).where()
+    place = placed_at(arg, arg.label, heading).where()
     raise EvalError(f"{arg.label} has a heading titled {render(title)} only with its invisible characters left "
                     f"out (at {place}): which section is {render(title)} cannot be decided")
 
@@ -255,7 +217,7 @@ def _same_as_shown(arg: Val, text: str, lines: list[Line], title: str, found: tu
     heading = _heading_line(lines, shown)
     name = _heading(lines, heading)
     written = render(name[1] if name else lines[heading].text.strip())
-    place = _at(arg, arg.label, heading).where()
+    place = placed_at(arg, arg.label, heading).where()
     raise EvalError(f"{arg.label} has a heading titled {render(title)} only as its Markdown is shown ({written} at "
                     f"{place}): which section is {render(title)} cannot be decided")
 
@@ -300,10 +262,10 @@ def _no_section(arg: Val, title: str, names: list[str]) -> str:
 
 
 def headings(arg: Val) -> Result:
-    lines = _read_lines(_need_text(arg, "headings"))
-    items = [Val(name, _at(arg, f"heading {render(name)} of {arg.label}", i))
+    lines = _read_lines(need_text(arg, "headings"))
+    items = [Val(name, placed_at(arg, f"heading {render(name)} of {arg.label}", i))
              for i, _, name in _headings(lines)]
-    return _listed(arg, "headings", items)
+    return listed(arg, "headings", items)
 
 
 # ------------------------------------------------------------------ blocks
@@ -311,7 +273,7 @@ def headings(arg: Val) -> Result:
 
 def parts(arg: Val) -> Result:
     """The pieces of text between rules (``---``), blank pieces left out."""
-    lines = _read_lines(_need_text(arg, "parts"))
+    lines = _read_lines(need_text(arg, "parts"))
     pieces: list[list[Line]] = [[]]
     for line in lines:
         if not line.hidden and not line.fence and _RULE.match(line.text):
@@ -320,13 +282,13 @@ def parts(arg: Val) -> Result:
             pieces[-1].append(line)
     found = [_part(arg, f"part {n} of {arg.label}", piece)
              for n, piece in enumerate((p for p in pieces if any(x.text.strip() for x in p)), start=1)]
-    return _listed(arg, "parts", found)
+    return listed(arg, "parts", found)
 
 
 def quotes(arg: Val) -> Result:
     """Each block quote (lines starting with ``>``, up to a line without one), its
     ``>`` markers left out."""
-    lines = _read_lines(_need_text(arg, "quotes"))
+    lines = _read_lines(need_text(arg, "quotes"))
     groups: list[list[Line]] = []
     inside = False
     for line in lines:
@@ -339,102 +301,18 @@ def quotes(arg: Val) -> Result:
             inside = True
         groups[-1].append(Line(line.number, line.text[marker.end():], False, False))
     found = [_part(arg, f"quote {n} of {arg.label}", group) for n, group in enumerate(groups, start=1)]
-    return _listed(arg, "quotes", found)
+    return listed(arg, "quotes", found)
 
 
 def code(arg: Val) -> Result:
     """The text of each code block a reader sees (``codeblocks``): fenced, in a list item
     or a quote too, or indented; an unclosed fence runs to the end."""
-    blocks = code_blocks(_read_lines(_need_text(arg, "code")))
-    found = [Val("\n".join(block.lines), _at(arg, f"code block {n} of {arg.label}", block.first))
+    blocks = code_blocks(_read_lines(need_text(arg, "code")))
+    found = [Val("\n".join(block.lines), placed_at(arg, f"code block {n} of {arg.label}", block.first))
              for n, block in enumerate(blocks, start=1)]
-    return _listed(arg, "code", found)
-
-
-# ----------------------------------------------------------- words and numbers
-
-
-def words(arg: Val) -> Result:
-    text = _need_text(arg, "words")
-    _charge(_WORD, text, "words")
-    items = [Val(found.group(), _at(arg, f"{arg.label} word {n}", line))
-             for n, (found, line) in enumerate(_with_lines(text, _WORD.finditer(text)), start=1)]
-    return _listed(arg, "words", items)
-
-
-def numbers(arg: Val) -> Result:
-    """Every number written in the text, as an exact decimal: ``1,250.50`` is
-    1250.50, ``−3`` is -3, ``12%`` is 12, ``1.5e3`` is 1500, ``.5`` is 0.5, ``0x1F``
-    is 31; ``2019-2020`` is 2019 and 2020 (``_NUMBER``)."""
-    text = _need_text(arg, "numbers")
-    _not_cut(arg, text)
-    _charge(_NUMBER, text, "numbers")
-    items = [Val(_value(found), _at(arg, f"{arg.label} {render(found.group())}", line))
-             for found, line in _with_lines(text, _NUMBER.finditer(text))]
-    return _listed(arg, "numbers", items)
-
-
-def _not_cut(arg: Val, text: str) -> None:
-    """An ERROR when an invisible format character stands inside a number of ``text``:
-    which numbers it writes, as a reader sees them or as written, cannot be told."""
-    cut = None if text.isascii() else _NUMBER_CUT.search(text)
-    if cut is None:
-        return
-    place = _at(arg, arg.label, line_breaks(text, 0, cut.start())).where()
-    raise EvalError(f"numbers() of {arg.label}: an invisible character (U+{ord(cut.group()[0]):04X}, at {place}) "
-                    f"stands inside the number {render(text[max(0, cut.start() - 12):cut.end() + 12])}: a reader "
-                    "sees one number where the text as written holds two, so which it writes cannot be decided")
-
-
-def _charge(pattern: re.Pattern | regex.Pattern, text: str, what: str) -> None:
-    """A step of the budget for each piece, counted before any is made: a text of a
-    million words is an ERROR that names the budget, never a million values held."""
-    count = sum(1 for _ in pattern.finditer(text))
-    spend(count, f"taking {count:,} {what} of a text")
-
-
-_Found = TypeVar("_Found", re.Match, regex.Match)  # a match of either module, given back as it is
-
-
-def _with_lines(text: str, found: Iterator[_Found]) -> Iterator[tuple[_Found, int]]:
-    """Each match with the line it starts on (0-based), counted as the matches go, so
-    a long text is read once, not once per match."""
-    line, at = 0, 0
-    for match in found:
-        line += line_breaks(text, at, match.start())
-        at = match.start()
-        yield match, line
-
-
-# The most digits of a hex, octal or binary number read: turning one into a decimal
-# takes time that grows with the square of its length (a second for 300,000 hex
-# digits), and a verdict must not wait on the machine's speed.
-_RADIX_DIGITS = 1000
-
-
-def _value(found: re.Match) -> Decimal:
-    sign = "-" if found.group("sign") in ("-", "\u2212") else ""
-    if found.group("radix"):
-        return _radix_value(sign, found.group("radix"))
-    digits = (found.group("int") or "0").replace("_", "")
-    if found.group("sep"):
-        digits = digits.replace(found.group("sep"), "")
-    fraction = (found.group("frac") or "").replace("\u066b", ".")
-    exponent = (found.group("exp") or "").replace("\u2212", "-")
-    return Decimal(sign + digits + fraction + exponent)
-
-
-def _radix_value(sign: str, literal: str) -> Decimal:
-    """A hex, octal or binary literal's value (int() reads its prefix and underscores);
-    an ERROR when it is too long to read (``_RADIX_DIGITS``): left out, a large
-    number would pass a check that no number is over a limit."""
-    digits = len(literal) - 2 - literal.count("_")
-    if digits > _RADIX_DIGITS:
-        raise EvalError(f"numbers() reads a hex, octal or binary number of at most {_RADIX_DIGITS:,} digits; "
-                        f"the text writes one of {digits:,} ({literal[:12]}...)")
-    return Decimal(int(sign + literal, 0))
+    return listed(arg, "code", found)
 
 
 FUNCTIONS: dict[str, Callable[..., Result]] = {"section": section, "headings": headings, "parts": parts, "quotes": quotes,
-             "code": code, "words": words, "numbers": numbers}
+             "code": code}
 ARITY = {name: 1 for name in FUNCTIONS} | {"section": 2}
