@@ -29,7 +29,8 @@ from referee.engine.checks.markdown_seen import (HIDING, SHOWN_AS, Shown, hidden
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
-from referee.engine.text import file_lines, line_breaks, line_end
+from referee.engine.checks.lines_read import LinesRead
+from referee.engine.text import line_breaks, line_end
 from referee.engine.equality import equal
 from referee.engine.values import QUOTE_LIMIT, EvalError, Missing, Prov, Val, fold_case, render, short, type_name
 from referee.engine.verdict import Evidence, Verdict
@@ -46,7 +47,7 @@ VERBS = {"contains": ("contains", "does not contain", "contain"),
          "fully_matches": ("fully matches", "does not fully match", "fully match")}
 
 
-def hit_evidence(subject: Val, start: int, raw: list[str] | None = None) -> tuple[int | None, Evidence | None]:
+def hit_evidence(subject: Val, start: int, raw: LinesRead | None = None) -> tuple[int | None, Evidence | None]:
     """The line holding offset ``start`` of a text value, and evidence quoting it.
 
     ``raw`` is the file the value was read from, as lines: when given, the line is
@@ -60,7 +61,7 @@ def hit_evidence(subject: Val, start: int, raw: list[str] | None = None) -> tupl
     begin = max(text.rfind("\n", 0, head), text.rfind("\r", 0, head)) + 1
     quote = text[begin: line_end(text, head)]
     line = first + line_no if prov.file else None
-    if line is not None and raw:
+    if line is not None and raw is not None:
         line = _file_line(raw, prov.line or 1, text, begin, quote, start) or line
     return line, Evidence(prov.source, prov.file, line, prov.step, around(quote, start - begin))
 
@@ -86,7 +87,7 @@ def around(line: str, at: int) -> str:
     return "…" + short(line[begin:], QUOTE_LIMIT - 1)
 
 
-def _file_line(raw: list[str], first: int, text: str, begin: int, quote: str, start: int) -> int | None:
+def _file_line(raw: LinesRead, first: int, text: str, begin: int, quote: str, start: int) -> int | None:
     """The file line, from ``first`` on, holding the quoted line of ``text``: the
     n-th file line holding it when it is the n-th line of ``text`` to hold it.
     None when the file does not hold it as written (then the count stands)."""
@@ -95,32 +96,34 @@ def _file_line(raw: list[str], first: int, text: str, begin: int, quote: str, st
             continue
         wanted = text.count(probe, 0, begin) + 1  # occurrences before this line, and this one
         seen = 0
-        last = min(len(raw), first + line_breaks(text) + _SLACK)  # never into a later section
-        for number in range(max(first, 1), last + 1):
-            seen += raw[number - 1].count(probe)
+        last = first + line_breaks(text) + _SLACK  # never into a later section
+        lines = raw.upto(last)
+        for number in range(max(first, 1), min(len(lines), last) + 1):
+            seen += lines[number - 1].count(probe)
             if seen >= wanted:
                 return number
     return None
 
 
-def source_lines(ctx: Context, prov: Prov | None) -> list[str] | None:
-    """The lines of the run file ``prov`` points into, read once per run; None
-    when the value is not from a file of the run."""
+def source_lines(ctx: Context, prov: Prov | None) -> LinesRead | None:
+    """The lines of the run file ``prov`` points into, read once per run and split
+    only as far as a hit asks (``lines_read``); None when the value is not from a
+    file of the run."""
     if prov is None or not prov.file:
         return None
     file = prov.file
     return ctx.once(("source lines", file), lambda: _read_lines(ctx.run, file))
 
 
-def _read_lines(run: Run, file: str) -> list[str] | None:
+def _read_lines(run: Run, file: str) -> LinesRead | None:
     for found in (getattr(run, "transcript_file", None), getattr(run, "response", None)):
         if found is not None and found.path == file:
-            return file_lines(found.text) if found.text else None
+            return LinesRead(found.text) if found.text else None
     if file in (TRANSCRIPT, "outputs/response.md"):  # the run's own record, read above or not at all
         return None
     if file.startswith("outputs/") and hasattr(run, "read_output"):
         found = run.read_output(file.removeprefix("outputs/"))
-        return file_lines(found.text) if found.text else None
+        return LinesRead(found.text) if found.text else None
     return None
 
 
