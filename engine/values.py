@@ -47,7 +47,7 @@ class Anchor:
     first_line: int
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Prov:
     """Where a value came from. ``file`` is relative to the run directory."""
 
@@ -57,6 +57,11 @@ class Prov:
     line: int | None = None
     step: int | None = None
     anchor: Anchor | None = None
+
+    def __init__(self, source: str, label: str, file: str | None = None, line: int | None = None,
+                 step: int | None = None, anchor: Anchor | None = None) -> None:
+        # see engine.verdict.FILLED
+        self.__dict__.update(source=source, label=label, file=file, line=line, step=step, anchor=anchor)
 
     def where(self) -> str:
         """``transcript.md:22``: the file relative to ``outputs/`` and the line."""
@@ -102,7 +107,7 @@ class Claim:
 _NOT_YET = object()  # an attribute's value before it is computed
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False)
 class Val:
     """A present value. ``items`` holds the elements of a selection with their own
     provenance; for plain JSON lists the elements are derived on demand."""
@@ -114,6 +119,11 @@ class Val:
     support: tuple["Val", ...] = ()  # the elements a derived value (a count) rests on
     empty: str = ""  # for an empty selection: why nothing was selected
     _evidence: ClassVar[Any] = _NOT_YET  # not a field: its evidence, once made (see evidence)
+
+    def __init__(self, value: Any, prov: Prov | None = None, items: tuple["Val", ...] | None = None,
+                 claims: tuple[Claim, ...] = (), support: tuple["Val", ...] = (), empty: str = "") -> None:
+        # see engine.verdict.FILLED
+        self.__dict__.update(value=value, prov=prov, items=items, claims=claims, support=support, empty=empty)
 
     @property
     def label(self) -> str:
@@ -127,8 +137,7 @@ class Val:
         if made is _NOT_YET:
             prov = self.prov
             made = prov.evidence(self.value) if prov is not None and prov.file else None
-            # Not a field (eq, hash and repr never see it); set as the frozen __init__
-            # sets fields, never through __dict__, which would give every value a dict.
+            # Not a field (eq, hash and repr never see it); set past the frozen __setattr__.
             object.__setattr__(self, "_evidence", made)
         return made
 
