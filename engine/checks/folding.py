@@ -18,10 +18,9 @@ import re
 import unicodedata
 from array import array
 from bisect import bisect_right
-from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Callable, Hashable, Iterator, Sequence, TypeVar
+from typing import Callable, Hashable, Sequence, TypeVar
 
 import regex
 
@@ -56,14 +55,22 @@ def seen_as(character: str) -> str:
     return "invisible characters left out" if INVISIBLE.match(character) else "no-break and other spaces read as spaces"
 
 
-@contextmanager
-def kept_in(cache: dict) -> Iterator[None]:
-    """Keep the forms of long texts in ``cache`` (a run's, shared by its checks) while inside."""
-    token = _KEPT.set(cache.setdefault(_STORE, {}))
-    try:
-        yield
-    finally:
-        _KEPT.reset(token)
+class kept_in:  # lower case, as contextlib.suppress: a context manager used as a function
+    """Keep the forms of long texts in ``cache`` (a run's, shared by its checks) while inside.
+
+    A class, not a generator: every assertion of every run enters one, and a
+    generator's context manager costs several calls more on each way in and out."""
+
+    __slots__ = ("_kept", "_token")
+
+    def __init__(self, cache: dict) -> None:
+        self._kept = cache.setdefault(_STORE, {})
+
+    def __enter__(self) -> None:
+        self._token = _KEPT.set(self._kept)
+
+    def __exit__(self, *exc: object) -> None:
+        _KEPT.reset(self._token)
 
 
 def _kept(key: Hashable, make: Callable[[], T]) -> T:
