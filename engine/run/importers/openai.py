@@ -205,13 +205,13 @@ class _Reader(Replies):
         self.may_answer(start, f"message {index + 1}")
         if is_tool_item(message):  # a call or a tool's answer: the agent is at work
             self.at_work = start
-        # it may be (or hold) the agent's reply; a tool's call or answer holds the tool's words
-        if holds_reply(message) or (holds_words(message) and not is_tool_item(message)):
+        # it may be (or hold) the agent's reply; a tool's call or answer holds the tool's words; words
+        # written as a string (a JSON line that is one) are no one's in particular
+        words = holds_words(message) if isinstance(message, dict) else holds_text(message)
+        if holds_reply(message) or (words and not is_tool_item(message)):
             self.response_unknown("unread-text", start, f"message {index + 1}, skipped, holds text that may be "
                                   "a reply: the response is unknown")
-        # and a turn of the user or the harness, unless it is a tool's (an item, a role naming one);
-        # one written as a string (a JSON line that is one) too
-        words = holds_words(message) if isinstance(message, dict) else holds_text(message)
+        # and a turn of the user or the harness, unless it is a tool's (an item, a role naming one)
         if words and not is_tool_item(message) and not names_a_tool(given):
             self.warn(HARNESS_MAY_BE_MISSING, start, f"message {index + 1}, skipped, holds text that may be the "
                       "harness's (a turn of the user): no check over the harness text can be decided")

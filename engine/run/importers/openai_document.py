@@ -71,7 +71,11 @@ def read_document(source: Source, document: Document, error_when: ErrorWhen | No
                     lost.append(Origin(source.name, element.line))
                     problems.append(Problem("unread-text", source.name, f"message {index + 1}, skipped, holds a "
                                             "reply: the response is unknown", element.line))
-                if found is not None and holds_text(found[0]):  # a user's turn written as a string, say
+                elif found is not None and holds_text(found[0]):  # words whose turn is not told: a reply's, say
+                    lost.append(Origin(source.name, element.line))
+                    problems.append(Problem("unread-text", source.name, f"message {index + 1}, skipped, holds text "
+                                            "that may be a reply: the response is unknown", element.line))
+                if found is not None and holds_text(found[0]):  # or a user's turn
                     problems.append(Problem(HARNESS_MAY_BE_MISSING, source.name, f"message {index + 1}, skipped, "
                                             "holds text that may be the harness's (a turn of the user): no check "
                                             "over the harness text can be decided", element.line))
