@@ -200,7 +200,14 @@ class ExistsCheck(Leaf):
             where = Evidence("outputs", output_place(self.file), quote="")
             return decided(found, f"outputs/{self.file} {verb}", (where,) if found else ())
         if isinstance(self.target, Select):
-            items = self.target.items(ctx)
+            try:
+                items = self.target.items(ctx)
+            except EvalError as undecided:  # an element kept for certain is there all the same
+                items = self.target.partly_kept(ctx)[0]
+                if not items:
+                    raise
+                return decided(True, f"found {len(items)} {self.target.desc} (whether others are cannot be told: "
+                               f"{undecided})", evidence_of(*items[:5]))
             return decided(bool(items), f"found {len(items)} {self.target.desc}"
                            if items else self.target.why_empty(ctx), evidence_of(*items[:5]))
         val = self.target.eval(ctx)
