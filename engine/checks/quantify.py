@@ -206,8 +206,8 @@ class ExistsCheck(Leaf):
                 items = self.target.partly_kept(ctx)[0]
                 if not items:
                     raise
-                return decided(True, f"found {len(items)} {self.target.desc} (whether others are cannot be told: "
-                               f"{undecided})", evidence_of(*items[:5]))
+                return decided(True, f"found {len(items)} {self.target.desc} (whether others are {self.target.desc} "
+                               f"cannot be told: {undecided})", evidence_of(*items[:5]))
             return decided(bool(items), f"found {len(items)} {self.target.desc}"
                            if items else self.target.why_empty(ctx), evidence_of(*items[:5]))
         val = self.target.eval(ctx)
