@@ -21,7 +21,8 @@ cost is an ERROR, never a wrong pass or fail. What it reads:
 - a link's ``[`` and its ``](destination)`` or ``][ref]``, left out: a reader sees its
   text alone (an image, ``![alt](src)``, is left as written: it shows no words);
 - a code span's backticks, left out (its content shows as written, below);
-- invisible format characters, left out (``folding.INVISIBLE``), in code too;
+- invisible format characters, left out (``folding.INVISIBLE``), in code too, and
+  other spaces (no-break ...) shown as a space, as ``folding.as_seen`` reads them;
 - for words that may hold a space only (``shown_joined``), a line break between two
   lines of one paragraph, shown as one space (``markdown_breaks``), and blanks as a
   browser shows them: a run of spaces and tabs as one space, and none right after a
@@ -55,7 +56,7 @@ from typing import Iterator
 
 import regex
 
-from referee.engine.checks.folding import as_seen, kept_form
+from referee.engine.checks.folding import OTHER_SPACES, as_seen, kept_form
 from referee.engine.checks.markdown_blocks import blocks, opens_block
 from referee.engine.checks.markdown_breaks import Mark, soft_breaks, with_blanks, with_breaks
 from referee.engine.checks.markdown_spans import Links, close_of, closing_runs, code_span, invisible
@@ -178,7 +179,9 @@ def _shown(text: str, joined: bool = False) -> Shown:
         size += len(made)
         done = stop
     pieces.append(text[done:])
-    return Shown("".join(pieces), tuple(at), tuple(starts), tuple(ends), tuple(kinds))
+    # A no-break space beside markup shows as a space, as it does in a text without any
+    # (``folding.as_seen``): each is one character, so every offset stays where it is.
+    return Shown(OTHER_SPACES.sub(" ", "".join(pieces)), tuple(at), tuple(starts), tuple(ends), tuple(kinds))
 
 
 def _marks(text: str, joined: bool = False) -> Iterator[Mark]:
