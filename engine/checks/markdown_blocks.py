@@ -12,13 +12,17 @@ from typing import Iterator
 from referee.engine.text import line_end
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$", re.MULTILINE)
+# A run of backticks that opens fenced code: three or more, and no backtick after them on
+# their line (CommonMark 0.31, fenced code blocks: ```` ```All``` done ```` is a code span
+# in a paragraph). The run is taken whole, and the rest of its line read once: linear.
+BACKTICK_FENCE = r"`{3,}+(?=[^`\n]*$)"
 # A line that opens fenced code, or an HTML block that runs to an end condition
 # (CommonMark 0.31, start conditions 1 and 2), inside a block quote or list item too.
 # Its blanks are taken possessively: a blank that one marker's space or the next
 # marker's indentation could take would make a line of many markers that opens no block
 # ("-   " forty times) cost time growing as a power of their number.
 _CONTAINER = r"(?:[ \t]{0,3}+(?:>[ \t]?+|[-+*][ \t]++|[0-9]{1,9}+[.)][ \t]++))*"
-_BLOCK = re.compile(rf"^(?: {{0,3}}(?P<fence>`{{3,}}|~{{3,}})(?P<info>.*)$"
+_BLOCK = re.compile(rf"^(?: {{0,3}}(?P<fence>{BACKTICK_FENCE}|~{{3,}})(?P<info>.*)$"
                     rf"|{_CONTAINER} {{0,3}}(?P<html><!--|<(?:script|style|pre|textarea)(?=[ \t>]|$)))",
                     re.MULTILINE | re.IGNORECASE)
 _RAW_END = re.compile(r"</(?:script|style|pre|textarea)>", re.IGNORECASE)

@@ -22,10 +22,12 @@ import re
 from bisect import bisect_right
 from typing import Iterator
 
+from referee.engine.checks.markdown_blocks import BACKTICK_FENCE
+
 _INDENT = r"[ ]{0,3}"
 # A line that starts a block: the paragraph before it ends there.
 _STARTS_BLOCK = re.compile(rf"{_INDENT}(?:#{{1,6}}(?:[ \t]|$)|[-+*](?:[ \t]|$)|[0-9]{{1,9}}[.)](?:[ \t]|$)|>"
-                           rf"|`{{3,}}|~{{3,}}|\||<[A-Za-z/!?]|=+[ \t]*$|(?:[-*_][ \t]*){{3,}}$)")
+                           rf"|{BACKTICK_FENCE}|~{{3,}}|\||<[A-Za-z/!?]|=+[ \t]*$|(?:[-*_][ \t]*){{3,}}$)")
 # A line after which no paragraph goes on: a heading, a table row, a thematic break or
 # a setext underline.
 _ENDS_BLOCK = re.compile(rf"{_INDENT}(?:#{{1,6}}(?:[ \t]|$)|\||=+[ \t]*$|(?:[-*_][ \t]*){{3,}}$)")
