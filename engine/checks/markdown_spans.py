@@ -10,16 +10,22 @@ from typing import Iterator
 
 import regex
 
-from referee.engine.checks.folding import INVISIBLE
+from referee.engine.checks.folding import INVISIBLE, kept_form
 from referee.engine.checks.markdown_breaks import Mark
 
 _TICKS = re.compile(r"`+")
-# The end of an inline link's text and its destination, ``](url)`` or ``](url "title")``,
-# or of a full reference link's, ``][ref]``: a reader sees the link's text alone. A
-# destination here holds no bracket, so no match runs past the next ``]``: linear.
-_LINK_END = re.compile(r"""\](?:\((?:[^()\[\]\s]|\([^()\[\]\s]*\))*+(?:[ \t]++(?:"[^"\n]*"|'[^'\n]*'))?[ \t]*+\)"""
-                       r"|\[[^\[\]\n]+\])")
-_CLOSING = re.compile(r"(?<!\\)\]")
+# The end of an inline link's text and its destination, ``](url)``, ``](<a b.md>)`` or
+# ``](url "title")``, or of a full or collapsed reference link's, ``][ref]``, ``][]``: a
+# reader sees the link's text alone. A destination here holds no bracket, so no match
+# runs past the next ``]``: linear.
+_LINK_END = re.compile(r"""\]\([ \t]*+(?:<[^<>\n]*+>|(?:[^()\[\]\s]|\([^()\[\]\s]*\))*+)"""
+                       r"""(?:[ \t]++(?:"[^"\n]*"|'[^'\n]*'))?[ \t]*+\)"""
+                       r"|\]\[[^\[\]\n]*\]")
+_BRACKET = re.compile(r"(?<!\\)[\[\]]")
+# A link reference definition's label, ``[ref]: url`` (in a block quote or list item too):
+# a ``[ref]`` so labelled elsewhere is a shortcut reference link, shown as its text alone.
+_DEFINED = re.compile(r"^[ \t>*+-]*+\[([^\[\]\n]++)\]:", re.MULTILINE)
+_BLANKS = re.compile(r"\s+")
 
 
 def invisible(text: str, start: int, end: int) -> Iterator[Mark]:
@@ -46,32 +52,61 @@ def code_span(text: str, opening: int, content: int, close: int,
 
 @dataclass
 class Links:
-    """The links of a text between two offsets: each unescaped ``]`` and, for those that
-    end a link's text (``_LINK_END``), where the link ends; and the ends of the links
-    opened so far."""
+    """The links of a text between two offsets: for each unescaped ``]`` that ends a
+    link's text, where the link ends (``ends``), and the ``[`` that opens it (the one
+    it closes, brackets nested in a link's text taken in pairs: ``[a [b]](u)``); and the
+    ends of the links opened so far."""
 
-    closings: list[int]
+    openers: dict[int, int]
     ends: dict[int, int]
     opened: dict[int, int]
 
     @classmethod
     def of(cls, text: str, start: int, end: int) -> "Links":
-        closings = [found.start() for found in _CLOSING.finditer(text, start, end)]
-        ends = {at: found.end() for at in closings if (found := _LINK_END.match(text, at, end)) is not None}
-        return cls(closings, ends, {})
+        openers: dict[int, int] = {}
+        ends: dict[int, int] = {}
+        stack: list[int] = []
+        labels: frozenset[str] | None = None  # read at the first bracket pair that may be a shortcut
+        for found in _BRACKET.finditer(text, start, end):
+            at = found.start()
+            if found.group() == "[":
+                stack.append(at)
+                continue
+            if not stack:
+                continue
+            opening = stack.pop()
+            link = _LINK_END.match(text, at, end)
+            if link is None and text[at + 1:at + 2] != ":":
+                labels = labels if labels is not None else kept_form("markdown labels", text, _labels)
+                if _label(text[opening + 1:at]) in labels:  # a shortcut reference link
+                    openers[opening], ends[at] = at, at + 1
+                continue
+            if link is not None:
+                openers[opening], ends[at] = at, link.end()
+        return cls(openers, ends, {})
 
     def opens(self, text: str, at: int) -> bool:
-        """Whether the ``[`` at ``at`` opens a link: the next ``]`` ends a link's text, and
-        it opens no image (``![alt](src)``: a reader sees the image, not its words)."""
-        index = bisect_right(self.closings, at)
-        if index == len(self.closings) or self.closings[index] not in self.ends or text[at - 1:at] == "!":
+        """Whether the ``[`` at ``at`` opens a link: the ``]`` it pairs with ends a link's
+        text, and it opens no image (``![alt](src)``: a reader sees the image, not its words)."""
+        close = self.openers.get(at)
+        if close is None or text[at - 1:at] == "!":
             return False
-        self.opened[self.closings[index]] = self.ends[self.closings[index]]
+        self.opened[close] = self.ends[close]
         return True
 
     def closes(self, at: int) -> int | None:
         """Where the link whose text ends at ``at`` ends, when a ``[`` opened it."""
         return self.opened.pop(at, None)
+
+
+def _label(text: str) -> str:
+    """A link label as definitions match it: case folded, its blanks one space."""
+    return _BLANKS.sub(" ", text.strip()).casefold()
+
+
+def _labels(text: str) -> frozenset[str]:
+    """The labels the link reference definitions of ``text`` define."""
+    return frozenset(_label(found.group(1)) for found in _DEFINED.finditer(text))
 
 
 def closing_runs(text: str, start: int, end: int) -> dict[int, list[int]]:

@@ -1,0 +1,27 @@
+"""Hostile runs of link markup (brackets unclosed, nested, shortcut labels defined, angle
+destinations unclosed) are read in a time linear in their length: ten times the text
+takes about ten times as long, never a hundred."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from referee.engine.checks.markdown_seen import shown_as_markdown
+
+UNITS = ["[", "]", "[a](", "[x] ", "](<", "[a [b](<", "[x][] ", "![a [", "[ ]: "]
+
+
+def _time(unit: str, n: int) -> float:
+    text = unit * n + "\n\n[x]: u\n"
+    began = time.perf_counter()
+    shown_as_markdown(text)
+    return time.perf_counter() - began
+
+
+@pytest.mark.parametrize("unit", UNITS)
+def test_link_markup_takes_a_time_linear_in_its_length(unit: str):
+    small = min(_time(unit, 2000) for _ in range(3))
+    large = min(_time(unit, 20000) for _ in range(3))
+    assert large < 30 * max(small, 1e-4), (small, large)
