@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from referee.engine.checks.markdown_seen import shown_as_markdown
+from referee.engine.checks.markdown_seen import shown_as_markdown, shown_joined
 
 UNITS = ["[", "]", "[a](", "[x] ", "](<", "[a [b](<", "[x][] ", "![a [", "[ ]: "]
 
@@ -24,4 +24,25 @@ def _time(unit: str, n: int) -> float:
 def test_link_markup_takes_a_time_linear_in_its_length(unit: str):
     small = min(_time(unit, 2000) for _ in range(3))
     large = min(_time(unit, 20000) for _ in range(3))
+    assert large < 30 * max(small, 1e-4), (small, large)
+
+
+# Lines of a block quote in a list item, and of an HTML block, whose breaks are read.
+LINES = {"deep quote in an item": lambda n: "- " + "> " * n + "a\n  " + ">" * n + " b\n",
+         "many quoted items": lambda n: "- > a\n  > b\n" * n,
+         "blanks before a marker": lambda n: " " * n + "- >\n" + " " * n + "> x\n",
+         "an html block": lambda n: "<div>\n" + "a\n" * n}
+
+
+def _joined_time(make, n: int) -> float:
+    text = make(n)
+    began = time.perf_counter()
+    shown_joined(text)
+    return time.perf_counter() - began
+
+
+@pytest.mark.parametrize("name", sorted(LINES))
+def test_line_breaks_take_a_time_linear_in_the_text(name: str):
+    small = min(_joined_time(LINES[name], 2000) for _ in range(3))
+    large = min(_joined_time(LINES[name], 20000) for _ in range(3))
     assert large < 30 * max(small, 1e-4), (small, large)

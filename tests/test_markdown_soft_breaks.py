@@ -47,7 +47,9 @@ def test_the_message_names_the_break_and_its_line():
 
 @pytest.mark.parametrize("text", ["The migration is\n   done.\n", "The migration is \ndone.\n",
                                   "The migration is\r\n\tdone.\r\n", "- The migration is\n  done.\n",
-                                  "The **migration** is\ndone.\n", "<!-- note -->\nThe migration is\ndone.\n"])
+                                  "The **migration** is\ndone.\n", "<!-- note -->\nThe migration is\ndone.\n",
+                                  # an HTML block's lines are passed to the browser, which shows a line break as a space
+                                  "<div>\nThe migration is\ndone.\n</div>\n"])
 def test_spaces_around_the_break_are_left_out(text: str):
     found = _response('not (response contains "migration is done.")', text)
     assert found.startswith("error: ") and "a line break" in found, found
@@ -60,7 +62,7 @@ def test_spaces_around_the_break_are_left_out(text: str):
                                   "The migration is\n```\ndone.\n```\n", "```\nThe migration is\ndone.\n```\n",
                                   "The migration is\n---\ndone.\n", "The migration is\n===\ndone.\n",
                                   "| The migration is |\ndone. |\n", "The migration is\n| done. |\n",
-                                  "<div>\nThe migration is\ndone.\n</div>\n", "<!--\nThe migration is\ndone.\n-->\n",
+                                  "<pre>\nThe migration is\ndone.\n</pre>\n", "<!--\nThe migration is\ndone.\n-->\n",
                                   "<!-- note\nThe migration is\ndone. -->\n", "The migration is\n<div>done.</div>\n",
                                   "The migration is\n"])
 def test_breaks_that_are_no_soft_break_stay(text: str):

@@ -9,8 +9,11 @@ Not one: a blank line (it ends the paragraph), a hard break (two or more spaces 
 backslash before it, shown as a break), a break before a line that starts a block (an
 ATX heading, a list item, a block quote, a fence, a thematic break or a setext
 underline, a table row opening with ``|``, an HTML block) or after one that cannot go
-on (a heading, a table row, a thematic break), nor any inside an HTML block (from a
-line opening with ``<`` to the next blank line). Fenced code is never read here
+on (a heading, a table row, a thematic break). A line break inside an HTML block (from
+a line opening with ``<`` to the next blank line) is passed to the browser, which shows
+it as a space whatever ends the line, save in a comment or a ``<pre>``, ``<textarea>``,
+``<script>`` or ``<style>`` block. Two lines of one block quote are one paragraph in a
+list item too (``- > a`` and ``  > b``). Fenced code is never read here
 (``markdown_blocks``). This is a guess, not a renderer: a break taken as soft where a
 renderer keeps it only ever costs an ERROR (``markdown_seen``), never a verdict."""
 
@@ -34,6 +37,12 @@ _ENDS_BLOCK = re.compile(rf"{_INDENT}(?:#{{1,6}}(?:[ \t]|$)|\||=+[ \t]*$|(?:[-*_
 _HTML_LINE = re.compile(rf"{_INDENT}<[A-Za-z/!?]")
 _LINE = re.compile(r"[^\n]*\n?")
 _QUOTE = re.compile(r"(?:[ ]{0,3}>[ ]?)++")  # a line's block quote markers
+# A line's block quote markers inside a list item: the item's marker before them on its
+# first line (``- > a``), its indentation on the next (``  > b``). Each step takes a ``>``.
+_ITEM_QUOTE = re.compile(r"[ \t]*+(?:[-+*]|[0-9]{1,9}+[.)])[ \t]++(?:[ \t]*+>[ ]?)++")
+_INDENTED_QUOTE = re.compile(r"(?:[ \t]*+>[ ]?)++")
+# An HTML block whose lines a browser shows as written, line breaks and all.
+_RAW_HTML = re.compile(rf"{_INDENT}<(?:pre|textarea|script|style)(?=[ \t>]|$)", re.IGNORECASE)
 _BLANKS = re.compile(r"[ \t]+")
 
 Mark = tuple[int, int, str, str]  # start and end in the text as written, what it shows, and its kind
@@ -57,6 +66,8 @@ def soft_breaks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
             continue
         if html or _HTML_LINE.match(written) is not None:
             html = _html_after(written, html)
+            if html == "block" and following.strip(" \t"):  # a browser shows it as a space
+                yield at + len(written.rstrip(" \t")), next_at + len(following) - len(following.lstrip(" \t"))
             continue
         if not following.strip(" \t") or not _joins(written, following):
             continue
@@ -68,6 +79,8 @@ def _in_one_quote(line: str, following: str) -> tuple[int, int] | None:
     are in a block quote as deep (``> a`` and ``> b`` are one paragraph, shown "a b");
     None otherwise."""
     one, other = _QUOTE.match(line), _QUOTE.match(following)
+    if one is None or other is None:  # in a list item: "- > a" and "  > b"
+        one, other = _ITEM_QUOTE.match(line), _INDENTED_QUOTE.match(following)
     if one is None or other is None or one.group().count(">") != other.group().count(">"):
         return None
     return one.end(), other.end()
@@ -77,7 +90,8 @@ def _html_after(line: str, html: str) -> str:
     """The HTML block the line after ``line`` is in, ``line`` being in ``html`` or
     opening one: a comment's ends with the line holding its ``-->`` (CommonMark 0.31,
     start condition 2), the others with a blank line."""
-    kind = html or ("comment" if line.lstrip(" ").startswith("<!--") else "block")
+    kind = html or ("comment" if line.lstrip(" ").startswith("<!--") else
+                    "raw" if _RAW_HTML.match(line) is not None else "block")
     return "" if kind == "comment" and "-->" in line else kind
 
 
