@@ -8,7 +8,8 @@ blanks as a browser shows them (``with_blanks``).
 Not one: a blank line (it ends the paragraph), a hard break (two or more spaces or a
 backslash before it, shown as a break), a break before a line that starts a block (an
 ATX heading, a list item, a block quote, a fence, a thematic break or a setext
-underline, a table row opening with ``|``, an HTML block) or after one that cannot go
+underline, a table row opening with ``|``, an HTML block that may end a paragraph:
+a comment, a raw or block element's tag, not ``<sup>`` ...) or after one that cannot go
 on (a heading, a table row, a thematic break). A line break inside an HTML block (from
 a line opening with ``<`` to the next blank line) is passed to the browser, which shows
 it as a space whatever ends the line, save in a comment or a ``<pre>``, ``<textarea>``,
@@ -28,9 +29,19 @@ from typing import Iterator
 from referee.engine.checks.markdown_blocks import BACKTICK_FENCE
 
 _INDENT = r"[ ]{0,3}"
+# The HTML blocks that may end a paragraph (CommonMark 0.31, HTML blocks, start
+# conditions 1 to 6): a comment, a processing instruction, a declaration, CDATA, a raw
+# element, and the tags of the block elements. A line opening with another tag (``<sup>``,
+# ``<span>``, ``<a>``) goes on the paragraph: its line break before is soft.
+_BLOCK_NAMES = ("address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
+                "dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|"
+                "hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|"
+                "search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul")
+_HTML_INTERRUPTS = (r"<(?:!--|\?|![A-Za-z]|!\[CDATA\[|(?i:script|pre|style|textarea)(?=[ \t>]|$)"
+                    rf"|/?(?i:{_BLOCK_NAMES})(?=[ \t]|/?>|$))")
 # A line that starts a block: the paragraph before it ends there.
 _STARTS_BLOCK = re.compile(rf"{_INDENT}(?:#{{1,6}}(?:[ \t]|$)|[-+*](?:[ \t]|$)|[0-9]{{1,9}}[.)](?:[ \t]|$)|>"
-                           rf"|{BACKTICK_FENCE}|~{{3,}}|\||<[A-Za-z/!?]|=+[ \t]*$|(?:[-*_][ \t]*){{3,}}$)")
+                           rf"|{BACKTICK_FENCE}|~{{3,}}|\||{_HTML_INTERRUPTS}|=+[ \t]*$|(?:[-*_][ \t]*){{3,}}$)")
 # A line after which no paragraph goes on: a heading, a table row, a thematic break or
 # a setext underline.
 _ENDS_BLOCK = re.compile(rf"{_INDENT}(?:#{{1,6}}(?:[ \t]|$)|\||=+[ \t]*$|(?:[-*_][ \t]*){{3,}}$)")
