@@ -1,5 +1,6 @@
 """Hostile runs of link markup (brackets unclosed, nested, shortcut labels defined, angle
-destinations unclosed) are read in a time linear in their length: ten times the text
+destinations unclosed), of declarations, processing instructions and CDATA, and of
+lines whose breaks are read, take a time linear in their length: ten times the text
 takes about ten times as long, never a hundred."""
 
 from __future__ import annotations
@@ -10,7 +11,9 @@ import pytest
 
 from referee.engine.checks.markdown_seen import shown_as_markdown, shown_joined
 
-UNITS = ["[", "]", "[a](", "[x] ", "](<", "[a [b](<", "[x][] ", "![a [", "[ ]: "]
+UNITS = ["[", "]", "[a](", "[x] ", "](<", "[a [b](<", "[x][] ", "![a [", "[ ]: ",
+         # declarations, processing instructions and CDATA, unclosed or each closed
+         "<?", "<!a ", "<![CDATA[", "<?a?>", "<!a>", "?> <?"]
 
 
 def _time(unit: str, n: int) -> float:

@@ -16,7 +16,8 @@ cost is an ERROR, never a wrong pass or fail. What it reads:
 - runs of ``*``, ``_`` and ``~`` (emphasis, strong, strikethrough) that touch a word,
   left out; not one standing between spaces (``2 * 3``, a list's ``* ``), nor ``_``
   inside a word (``snake_case`` shows its underscores);
-- inline HTML tags and HTML comments, left out, and an element hiding what it holds
+- inline HTML tags, HTML comments, processing instructions (``<?php ... ?>``),
+  declarations (``<!DOCTYPE html>``) and CDATA, left out, and an element hiding what it holds
   (``<script>`` ...), content and all;
 - a link's ``[`` and its ``](destination)`` or ``][ref]``, left out: a reader sees its
   text alone (an image, ``![alt](src)``, is left as written: it shows no words);
@@ -59,7 +60,8 @@ import regex
 from referee.engine.checks.folding import OTHER_SPACES, as_seen, kept_form
 from referee.engine.checks.markdown_blocks import blocks, opens_block
 from referee.engine.checks.markdown_breaks import Mark, soft_breaks, with_blanks, with_breaks
-from referee.engine.checks.markdown_spans import Links, close_of, closing_runs, code_span, invisible
+from referee.engine.checks.markdown_spans import (Links, close_of, closing_runs, code_span, declaration_end, emphasis,
+                                                   invisible)
 from referee.engine.text import line_breaks
 from referee.engine.values import Prov, Val
 
@@ -71,6 +73,7 @@ _TOKEN = regex.compile(r"""
     (?P<escape>\\[!-/:-@\[-`{-~])
   | (?P<ticks>`+)
   | (?P<comment><!--)
+  | (?P<declaration><\?|<!\[CDATA\[|<![A-Za-z])
   | (?P<entity>&(?:\#[0-9]{1,7}|\#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)
   | (?P<tag></?[A-Za-z][A-Za-z0-9-]*(?:[ \t\r\n/][^<>]*)?>)
   | (?P<delimiters>[*_~]+)
@@ -212,6 +215,7 @@ def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None
     closes = closing_runs(text, start, end)
     comment_end = text.rfind("-->", start, end)  # no comment opened after it closes
     links: Links | None = None  # made at the first "["
+    lasts: dict[str, int] = {}  # where the last end of each kind of declaration stands
     at = start
     while True:
         found = _TOKEN.search(text, at, end)
@@ -229,6 +233,10 @@ def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None
                 yield found.start(), at, "", "comment"
             else:
                 at = found.end()
+        elif kind == "declaration":
+            if (closed := declaration_end(text, found, end, lasts)) > 0:  # else it is text
+                yield found.start(), closed, "", "declaration"
+                at = closed
         elif kind == "bracket":
             links = links if links is not None else Links.of(text, start, end)
             if links.opens(text, found.start()):
@@ -295,26 +303,17 @@ def _shows(text: str, found: regex.Match, kind: str | None, start: int, end: int
         character = html.unescape(written)
         return None if character == written else as_seen(character)
     if kind == "delimiters":
-        return "" if _emphasis(text, found.start(), found.end(), start, end) else None
+        return "" if emphasis(text, found.start(), found.end(), start, end) else None
     if kind == "tag" and written in PATH_PLACEHOLDERS:
         return None
     return ""  # a tag, an invisible character
 
 
-def _emphasis(text: str, start: int, end: int, low: int, high: int) -> bool:
-    """Whether the run of ``*``, ``_`` or ``~`` from ``start`` to ``end`` may open or
-    close emphasis: it touches a word, and is no ``_`` inside one."""
-    before = text[start - 1] if start > low else " "
-    after = text[end] if end < high else " "
-    if before.isspace() and after.isspace():
-        return False
-    return not (set(text[start:end]) == {"_"} and before.isalnum() and after.isalnum())
-
-
 # What a message calls a soft line break and blanks shown otherwise than written.
 SHOWN_AS = {"break": "a line break", "blank": "blanks shown as one space"}
 # The markup that hides what it holds, and how a message names it.
-HIDING = ({"comment": "an HTML comment", "tag": "an HTML tag", "attributes": "an element its attributes hide"}
+HIDING = ({"comment": "an HTML comment", "tag": "an HTML tag", "attributes": "an element its attributes hide",
+           "declaration": "an HTML declaration or processing instruction"}
           | {name: f"a <{name}> element" for name in HIDDEN_ELEMENTS})
 
 

@@ -28,6 +28,30 @@ _DEFINED = re.compile(r"^[ \t>*+-]*+\[([^\[\]\n]++)\]:", re.MULTILINE)
 _BLANKS = re.compile(r"\s+")
 
 
+def emphasis(text: str, start: int, end: int, low: int, high: int) -> bool:
+    """Whether the run of ``*``, ``_`` or ``~`` from ``start`` to ``end`` may open or
+    close emphasis: it touches a word, and is no ``_`` inside one."""
+    before = text[start - 1] if start > low else " "
+    after = text[end] if end < high else " "
+    if before.isspace() and after.isspace():
+        return False
+    return not (set(text[start:end]) == {"_"} and before.isalnum() and after.isalnum())
+
+
+def declaration_end(text: str, opening: re.Match | regex.Match, end: int, lasts: dict[str, int]) -> int:
+    """Where the processing instruction (``<?php ... ?>``), CDATA (``<![CDATA[ ... ]]>``)
+    or declaration (``<!DOCTYPE html>``) that ``opening`` opens ends, after its end; -1
+    when none follows before ``end``: it is then text (CommonMark 0.31, raw HTML). A
+    browser reads each as a comment and shows nothing of it. ``lasts`` keeps where the
+    last end of each kind stands, so that many unclosed ones are read in linear time."""
+    written = opening.group()
+    close = "?>" if written == "<?" else "]]>" if written.startswith("<![") else ">"
+    if close not in lasts:  # looked for once: the first opening of its kind starts the search
+        lasts[close] = text.rfind(close, opening.start(), end)
+    found = text.find(close, opening.end(), end) if opening.end() <= lasts[close] else -1
+    return found + len(close) if found >= 0 else -1
+
+
 def invisible(text: str, start: int, end: int) -> Iterator[Mark]:
     """The invisible format characters between ``start`` and ``end``, each shown as nothing."""
     for found in INVISIBLE.finditer(text, start, end):
