@@ -1,5 +1,6 @@
-"""Inline spans whose delimiters a reader does not see: a link shows its text alone,
-a code span its content (``markdown_seen`` reads them as it passes them)."""
+"""Inline markup whose delimiters a reader does not see: a link shows its text alone,
+a code span its content, emphasis its words, and a processing instruction, CDATA or
+declaration nothing (``markdown_seen`` reads them as it passes them)."""
 
 from __future__ import annotations
 
