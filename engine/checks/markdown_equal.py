@@ -5,7 +5,7 @@ done.``; whether they are equal cannot be decided (``markdown_seen``)."""
 from __future__ import annotations
 
 from referee.engine.checks.folding import as_seen, text_form
-from referee.engine.checks.markdown_seen import HIDING, SHOWN_AS, Shown, may_join, place_in, shown_form
+from referee.engine.checks.markdown_seen import HIDING, SHOWN_AS, Shown, markup_of, may_join, place_in, shown_form
 from referee.engine.values import EvalError, Val, render, short
 
 
@@ -34,8 +34,8 @@ def _not_equal(left: Val, right: Val, ignore_case: bool, joined: bool) -> None:
         return
     side, form = marked[0]
     raise EvalError(f"{short(render(left.value), 60)} and {short(render(right.value), 60)} are equal only as "
-                    f"Markdown is shown ({_cited(side, form)}): a reader sees the same words, so whether they "
-                    "are equal cannot be decided")
+                    f"{markup_of(side.prov)} is shown ({_cited(side, form)}): a reader sees the same words, so "
+                    "whether they are equal cannot be decided")
 
 
 def _form(side: Val, joined: bool) -> Shown | None:

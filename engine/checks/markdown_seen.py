@@ -1,4 +1,5 @@
-"""Markdown as a reader of it rendered sees it: the text its markup shows.
+"""Markdown as a reader of it rendered sees it: the text its markup shows (and HTML,
+which a browser shows as this guess reads it: ``is_markdown``).
 
 ``ve&#114;y``, ``ve**r**y``, ``ve<b>r</b>y`` and ``ve<!-- -->ry`` show "very", and
 ``rm \\-rf`` shows "rm -rf". A text test on a Markdown text that misses as written and
@@ -36,7 +37,7 @@ HTML block, ``markdown_blocks``) and the content of code spans (a run of backtic
 the next run of as many; an unclosed run is written as it is).
 Indented code blocks are read as text.
 
-Some markup hides what it holds (``hidden_in_markdown``): an HTML comment (one that
+Some markup hides what it holds (``markdown_hidden``): an HTML comment (one that
 opens its line and nothing closes runs to the end, ``markdown_blocks``), an HTML tag
 with its attributes (``<span title="disclaimer">``), and an element whose content a
 browser never shows (``HIDDEN_ELEMENTS``: ``<script>``, ``<template>`` ..., or one its
@@ -51,7 +52,7 @@ from __future__ import annotations
 import functools
 import html
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from dataclasses import dataclass
 from typing import Iterator
 
@@ -93,7 +94,10 @@ _HIDDEN_BY = re.compile(r"""[\s/]hidden(?=[\s/>=])|[\s/]style\s*=\s*["'][^"'>]*?
                         re.IGNORECASE)
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 _TAG_NAME = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
-_NAME_SUFFIXES = (".md", ".markdown")
+# The files read as shown: Markdown, and HTML, which a browser shows as the same guess
+# reads it (tags, comments, references, hidden elements, blanks and line breaks).
+_NAME_SUFFIXES = (".md", ".markdown", ".html", ".htm")
+_HTML_SUFFIXES = (".html", ".htm")
 # What an import writes where its source named a path (``importers.homes.HOME``, the
 # session's folder ``importers.claude_code.CWD``): words standing for the path a reader
 # saw, never a tag, though written like one.
@@ -105,15 +109,20 @@ _NO_MARKDOWN = ("tool_calls", "suspect_calls", "harness")
 
 
 def is_markdown(text: str, prov: Prov | None) -> bool:
-    """Whether ``text`` is read from Markdown: a ``.md`` or ``.markdown`` file of the
-    run (the response, an executor log's section, an agent's note, a file the rules
-    read), not a tool call's fields, the harness's text, nor an output's name
-    (``outputs``: the text that is its file's own name)."""
+    """Whether ``text`` is read from Markdown (or HTML): a ``.md``, ``.markdown``,
+    ``.html`` or ``.htm`` file of the run (the response, an executor log's section, an
+    agent's note, a file the rules read), not a tool call's fields, the harness's text,
+    nor an output's name (``outputs``: the text that is its file's own name)."""
     if prov is None or not prov.file or prov.source in _NO_MARKDOWN:
         return False
     if not prov.file.lower().endswith(_NAME_SUFFIXES):
         return False
     return not prov.file.endswith("/" + text)
+
+
+def markup_of(prov: Prov | None) -> str:
+    """What a message calls the markup of a text read as shown: HTML or Markdown."""
+    return "HTML" if prov is not None and (prov.file or "").lower().endswith(_HTML_SUFFIXES) else "Markdown"
 
 
 def may_show_otherwise(text: str) -> bool:
@@ -172,7 +181,7 @@ def _shown(text: str, joined: bool = False) -> Shown:
     ends: list[int] = []
     kinds: list[str] = []
     size = done = 0
-    for begin, stop, made, kind in _marks(text, joined):
+    for begin, stop, made, kind in marks(text, joined):
         pieces += (text[done:begin], made)
         size += begin - done
         at.append(size)
@@ -187,7 +196,7 @@ def _shown(text: str, joined: bool = False) -> Shown:
     return Shown(OTHER_SPACES.sub(" ", "".join(pieces)), tuple(at), tuple(starts), tuple(ends), tuple(kinds))
 
 
-def _marks(text: str, joined: bool = False) -> Iterator[Mark]:
+def marks(text: str, joined: bool = False) -> Iterator[Mark]:
     """Each piece of markup of ``text``, in order: the invisible characters of its code,
     the markup of the rest (``joined``: its soft line breaks too). An element that
     hides what it holds may run on over the blocks after its own (a ``<template>``
@@ -321,57 +330,6 @@ HIDING = ({"comment": "an HTML comment", "tag": "an HTML tag", "attributes": "an
 def _tags_named(name: str) -> re.Pattern:
     """The opening and closing tags of the element ``name`` (group 1: the closing ``/``)."""
     return re.compile(rf"<(/?){re.escape(name)}(?=[\s/>])[^>]*>", re.IGNORECASE)
-
-
-@dataclass(frozen=True)
-class Hidden:
-    """A Markdown text with what no reader of it sees left out (``HIDING``: HTML comments
-    and tags outside code), and each piece left out: where it starts and ends in the text
-    as written, and what it is."""
-
-    text: str
-    start: tuple[int, ...]
-    end: tuple[int, ...]
-    kind: tuple[str, ...]
-
-    def piece_near(self, offset: int) -> int:
-        """The index of the first piece that ends after ``offset`` of the text as written
-        (the one holding it, or the next), else the last: where a hit there is hidden."""
-        return min(bisect_right(self.end, offset), len(self.end) - 1)
-
-    def place_of(self, piece: int, offset: int) -> int:
-        """Where to cite piece ``piece`` for a hit at ``offset``: there, when the piece holds
-        it (a comment over lines is cited at the line of the words), else where it starts."""
-        return offset if self.start[piece] <= offset < self.end[piece] else self.start[piece]
-
-    def named(self, piece: int) -> str:
-        return HIDING[self.kind[piece]]
-
-
-def hidden_in_markdown(text: str) -> Hidden | None:
-    """``text`` (Markdown) without its HTML comments and tags, None when it holds none.
-    Only a text holding ``<`` is read: no comment or tag starts otherwise."""
-    if "<" not in text:
-        return None
-    form = kept_form("markdown hidden", text, _without_hidden)
-    return form if form.start else None
-
-
-def _without_hidden(text: str) -> Hidden:
-    pieces: list[str] = []
-    starts: list[int] = []
-    ends: list[int] = []
-    kinds: list[str] = []
-    at = 0
-    for begin, stop, _, kind in _marks(text):
-        if kind in HIDING:
-            pieces.append(text[at:begin])
-            starts.append(begin)
-            ends.append(stop)
-            kinds.append(kind)
-            at = stop
-    pieces.append(text[at:])
-    return Hidden("".join(pieces), tuple(starts), tuple(ends), tuple(kinds))
 
 
 def place_in(val: Val, offset: int) -> str:

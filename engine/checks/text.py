@@ -24,8 +24,8 @@ from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.folding import UNSEEN, as_seen, find_folded, seen_as
 from referee.engine.checks.markdown_equal import compared, not_equal_as_shown
-from referee.engine.checks.markdown_seen import (HIDING, SHOWN_AS, Shown, hidden_in_markdown, is_markdown, place_in,
-                                                 shown_form)
+from referee.engine.checks.markdown_hidden import hidden_in_markdown
+from referee.engine.checks.markdown_seen import HIDING, SHOWN_AS, Shown, is_markdown, markup_of, place_in, shown_form
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
 from referee.engine.run.transcript import TRANSCRIPT
@@ -213,9 +213,9 @@ class TextCheck(Leaf):
             at = hit(form.text) if form is not None else -1
             mark = form.markup_from(at) if form is not None and at >= 0 else None
             if form is not None and mark is not None:
-                raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only as its Markdown is shown (the "
-                                f"first, {_markup(subject, form, mark, joined)}): a reader sees what the text as "
-                                "written does not hold, so it cannot be decided")
+                raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only as its {markup_of(subject.prov)} "
+                                f"is shown (the first, {_markup(subject, form, mark, joined)}): a reader sees what "
+                                "the text as written does not hold, so it cannot be decided")
 
     def _not_shown_at_ends(self, subject: Val, shown: str, hit: Callable[[str], int]) -> None:
         """Raise when ``starts with`` or ``ends with`` misses and hits once the blank
@@ -228,14 +228,14 @@ class TextCheck(Leaf):
             return
         piece = hidden[0] if self.op == "starts_with" else hidden[-1]
         markup = subject.value[form.start[piece]:form.end[piece]]
-        raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only as its Markdown is shown "
+        raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only as its {markup_of(subject.prov)} is shown "
                         f"({HIDING[form.kind[piece]]}, {short(render(markup), 40)}, at "
                         f"{place_in(subject, form.start[piece])}): a reader sees what the text as written does not "
                         "hold, so it cannot be decided")
 
     def _not_hidden(self, subject: Val, shown: str, start: int, holds: Callable[[str], bool]) -> None:
         """Raise when the hit at ``start`` is no hit in a Markdown text as its reader sees
-        it, its HTML comments and tags left out (``markdown_seen.hidden_in_markdown``):
+        it, its HTML comments and tags left out (``markdown_hidden.hidden_in_markdown``):
         the words are written where no reader sees them, so it cannot be decided."""
         text = subject.value
         if "<" not in text or not is_markdown(text, subject.prov):  # no comment or tag starts without "<"
