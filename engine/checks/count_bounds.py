@@ -9,13 +9,12 @@ the others are, and 'count(calls with status error) <= 3' fails with four failed
 from __future__ import annotations
 
 from referee.engine.checks.base import Context, Expr, Polarity, decided, evidence_of
+from referee.engine.checks.compare import ORDER_OPS
 from referee.engine.checks.exprs import FuncExpr
 from referee.engine.checks.functions import FUNCTIONS
 from referee.engine.checks.sources import Select
 from referee.engine.values import EvalError, Missing, is_number, render
 from referee.engine.verdict import Verdict
-
-_ORDERS = ("<", "<=", ">", ">=")
 
 
 def bounded_count(ctx: Context, left: Expr, op: str, right: Expr, polarity: Polarity, want: str,
@@ -26,12 +25,12 @@ def bounded_count(ctx: Context, left: Expr, op: str, right: Expr, polarity: Pola
     if not (isinstance(left, FuncExpr) and left.fn is FUNCTIONS["count"] and isinstance(left.arg, Select)):
         raise undecided
     limit = right.eval(ctx)
-    if isinstance(limit, Missing) or not is_number(limit.value) or op not in (*_ORDERS, "==", "!="):
+    if isinstance(limit, Missing) or not is_number(limit.value) or op not in (*ORDER_OPS, "==", "!="):
         raise undecided
     sure, open_ = left.arg.partly_kept(ctx)
     low, high, n = len(sure), len(sure) + open_, limit.value
-    if op in _ORDERS:
-        holds = [_order(op, low, n), _order(op, high, n)]
+    if op in ORDER_OPS:
+        holds = [ORDER_OPS[op](low, n), ORDER_OPS[op](high, n)]
     else:  # more than one count is possible: '==' holds for none of them, or '!=' for all, or neither is known
         outside = not (low <= n <= high)
         holds = [op == "!=", op == "!="] if outside else [True, False]
@@ -39,7 +38,3 @@ def bounded_count(ctx: Context, left: Expr, op: str, right: Expr, polarity: Pola
         raise undecided
     fact = f"count({left.arg.desc}) is {low} to {high}, {open_} of them undecided ({undecided})"
     return decided(holds[0], polarity.message(holds[0], fact, want.format(render(n))), evidence_of(*sure))
-
-
-def _order(op: str, count: int, limit) -> bool:
-    return {"<": count < limit, "<=": count <= limit, ">": count > limit, ">=": count >= limit}[op]

@@ -29,6 +29,12 @@ from referee.engine.verdict import Evidence, Outcome, Verdict
 _DECISIVE = {"any": Outcome.PASS, "no": Outcome.PASS, "all": Outcome.FAIL}
 
 
+def _untold(selection: Select, undecided: EvalError) -> str:
+    """What a verdict over the elements a selection keeps for certain adds: why the others
+    are unknown."""
+    return f"(whether others are {selection.desc} cannot be told: {undecided})"
+
+
 def _unfiltered_records(selection: Expr) -> bool:
     """A selection of records that no ``where`` narrows (``to``, ``with status`` and
     ``at step`` name what is selected; a ``where`` tests it)."""
@@ -77,8 +83,7 @@ class QuantifiedCheck(Leaf):
         if self.condition is None and self.quantifier == "all":
             raise undecided
         verdict = getattr(self, f"_{self.quantifier}")(sure, verdicts)
-        return replace(verdict, message=f"{verdict.message} (whether others are {self.selection.desc} cannot be "
-                                        f"told: {undecided})")
+        return replace(verdict, message=f"{verdict.message} {_untold(self.selection, undecided)}")
 
     def _verdicts(self, ctx: Context, items: tuple[Val, ...]) -> list:
         """The condition's verdict on each element (None without a condition).
@@ -206,8 +211,8 @@ class ExistsCheck(Leaf):
                 items = self.target.partly_kept(ctx)[0]
                 if not items:
                     raise
-                return decided(True, f"found {len(items)} {self.target.desc} (whether others are {self.target.desc} "
-                               f"cannot be told: {undecided})", evidence_of(*items[:5]))
+                return decided(True, f"found {len(items)} {self.target.desc} {_untold(self.target, undecided)}",
+                               evidence_of(*items[:5]))
             return decided(bool(items), f"found {len(items)} {self.target.desc}"
                            if items else self.target.why_empty(ctx), evidence_of(*items[:5]))
         val = self.target.eval(ctx)

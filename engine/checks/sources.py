@@ -77,9 +77,9 @@ class Select:
         undecided = 0
         for item in self._source_items(ctx):
             found = _kept_for_certain(ctx, self.filters, item)
-            if found:
+            if found is True:
                 kept.append(item)
-            undecided += found is None
+            undecided += isinstance(found, EvalError)
         return tuple(kept), undecided
 
     def claims(self, ctx: Context):
@@ -206,17 +206,19 @@ def _may_keep(ctx: Context, flt: Filter, item: Val) -> bool:
         return True
 
 
-def _kept_for_certain(ctx: Context, filters: tuple[Filter, ...], item: Val) -> bool | None:
-    """Whether every filter keeps ``item``: False when one drops it, None when none
-    does and one cannot decide (as ``_keep_all`` reads them)."""
-    undecided = False
+def _kept_for_certain(ctx: Context, filters: tuple[Filter, ...], item: Val) -> bool | EvalError:
+    """Whether every filter keeps ``item``: False when one drops it (whatever another
+    cannot decide: filters come in any order, and 'with status error to "Read"' keeps
+    what 'to "Read" with status error' keeps), else the first filter's ERROR that cannot
+    decide, else True."""
+    undecided: EvalError | None = None
     for flt in filters:
         try:
             if not flt.keep(ctx, item):
                 return False
-        except EvalError:
-            undecided = True
-    return None if undecided else True
+        except EvalError as err:
+            undecided = undecided or err
+    return True if undecided is None else undecided
 
 
 def _keep_all(filters: tuple[Filter, ...]) -> Callable[[Context, Val], bool] | None:
@@ -230,19 +232,12 @@ def _keep_all(filters: tuple[Filter, ...]) -> Callable[[Context, Val], bool] | N
         return None
     if len(filters) == 1:
         return filters[0].keep
-    keeps = tuple(f.keep for f in filters)
 
     def keep(ctx: Context, item: Val) -> bool:
-        undecided = None
-        for one in keeps:
-            try:
-                if not one(ctx, item):
-                    return False
-            except EvalError as err:
-                undecided = undecided or err
-        if undecided is not None:
-            raise undecided
-        return True
+        found = _kept_for_certain(ctx, filters, item)
+        if isinstance(found, EvalError):
+            raise found
+        return found
 
     return keep
 
