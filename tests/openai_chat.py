@@ -32,6 +32,11 @@ def graded(rules: str, source: Path) -> tuple[list[str], list[str]]:
     return [item["outcome"] for item in result.expectations], result.grading["problems"]
 
 
+def checks_graded(source: Path, checks: list[str]) -> tuple[list[str], list[str]]:
+    """``graded`` of one eval whose assertions are ``checks``, one each."""
+    return graded("eval 1\n" + "".join(f"expect: {check}\n" for check in checks), source)
+
+
 def outcomes(rules: str, source: Path) -> list[str]:
     """The outcomes of ``rules`` on the one run of ``source``, graded as eval 1."""
     return graded(rules, source)[0]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-import referee
+from openai_chat import checks_graded
 from referee.engine.run.importers import conversations
 
 REAL = Path(__file__).parent / "fixtures" / "real" / "claude-code" / "coverage-test-fix" / "transcript.jsonl"
@@ -24,12 +24,6 @@ REAL = Path(__file__).parent / "fixtures" / "real" / "claude-code" / "coverage-t
 # call an error, and a reply about .gitignore.
 NEGATIVE = ['count(calls to "Bash") <= 1', 'no calls to "Edit"', "no calls with status error",
             'not response contains "gitignore"']
-
-
-def _outcomes(source: Path, checks: list[str]) -> tuple[list[str], list[str]]:
-    rules = "eval 1\n" + "".join(f"expect: {check}\n" for check in checks)
-    (result,) = referee.grade(rules, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations], result.grading["problems"]
 
 
 def _at_work(record: dict) -> bool:
@@ -53,13 +47,13 @@ def test_the_real_session_cut_where_the_agent_is_at_work_never_passes_a_check_th
         source = tmp_path / str(n) / "transcript.jsonl"
         source.parent.mkdir()
         source.write_bytes(b"".join(lines[:n]))
-        outcomes, problems = _outcomes(source, NEGATIVE)
+        outcomes, problems = checks_graded(source, NEGATIVE)
         assert outcomes == ["error"] * len(NEGATIVE), (n, outcomes)
         assert any(p.startswith(f"transcript.jsonl:{n}: ") and "calls-may-be-missing" in p for p in problems), n
 
 
 def test_the_whole_real_session_grades_as_its_rules_say(tmp_path: Path):
-    outcomes, problems = _outcomes(REAL, NEGATIVE + ['count(calls to "Bash") == 5', 'response contains "gitignore"'])
+    outcomes, problems = checks_graded(REAL, NEGATIVE + ['count(calls to "Bash") == 5', 'response contains "gitignore"'])
     assert outcomes == ["fail", "fail", "fail", "fail", "pass", "pass"]
     assert not any("calls-may-be-missing" in p or "no-reply" in p for p in problems)
 
@@ -90,7 +84,7 @@ def _session(tmp_path: Path, *records: dict) -> Path:
 
 @pytest.mark.parametrize("records", [[PROMPT, CALL], [PROMPT, CALL, ANSWER]], ids=["call-pending", "call-answered"])
 def test_a_session_that_ends_at_a_call_leaves_its_calls_and_its_response_unknown(tmp_path: Path, records):
-    outcomes, problems = _outcomes(_session(tmp_path, *records), CHECKS)
+    outcomes, problems = checks_graded(_session(tmp_path, *records), CHECKS)
     assert outcomes == ["error"] * 4
     line = len(records)
     assert any(p.startswith(f"s.jsonl:{line}: ") and "calls-may-be-missing" in p and "agent at work" in p
@@ -100,7 +94,7 @@ def test_a_session_that_ends_at_a_call_leaves_its_calls_and_its_response_unknown
 
 def test_a_finished_session_is_read_as_it_is(tmp_path: Path):
     done = _record("assistant", "a2", [{"type": "text", "text": "The build passes."}], stop="end_turn")
-    outcomes, problems = _outcomes(_session(tmp_path, PROMPT, CALL, ANSWER, done), CHECKS)
+    outcomes, problems = checks_graded(_session(tmp_path, PROMPT, CALL, ANSWER, done), CHECKS)
     assert outcomes == ["pass", "pass", "pass", "fail"]
     assert not any("calls-may-be-missing" in p for p in problems)
 
@@ -111,7 +105,7 @@ def test_an_interrupted_session_ended_there(tmp_path: Path):
     refused = _record("user", "r1", [{"type": "tool_result", "tool_use_id": "t1", "is_error": True, "content":
                                       "The user doesn't want to proceed with this tool use. The tool use was rejected."}])
     stop = _record("user", "i1", [{"type": "text", "text": "[Request interrupted by user for tool use]"}])
-    outcomes, problems = _outcomes(_session(tmp_path, PROMPT, CALL, refused, stop), CHECKS)
+    outcomes, problems = checks_graded(_session(tmp_path, PROMPT, CALL, refused, stop), CHECKS)
     assert outcomes == ["pass", "pass", "pass", "pass"]
     assert not any("calls-may-be-missing" in p for p in problems)
     assert any(p.startswith("s.jsonl:2: ") and "no-reply" in p and "interrupted" in p for p in problems)
@@ -123,7 +117,7 @@ def test_a_session_whose_last_call_is_followed_by_an_api_error_ended_there(tmp_p
     error = _record("assistant", "e1", [{"type": "text", "text": "API Error: 529 Overloaded"}], stop="stop_sequence",
                     isApiErrorMessage=True)
     error["message"]["model"] = "<synthetic>"
-    outcomes, problems = _outcomes(_session(tmp_path, PROMPT, CALL, ANSWER, error), CHECKS)
+    outcomes, problems = checks_graded(_session(tmp_path, PROMPT, CALL, ANSWER, error), CHECKS)
     assert outcomes == ["pass", "pass", "pass", "pass"]
     assert not any("calls-may-be-missing" in p for p in problems)
 
@@ -151,7 +145,7 @@ def test_a_session_whose_last_call_is_followed_by_an_api_error_ended_there(tmp_p
 ], ids=["hook", "system-reminder", "thinking", "compact-boundary", "compaction-summary", "task-notification",
         "queued-task-notification", "command-output"])
 def test_what_follows_a_call_while_the_agent_works_leaves_it_at_work(tmp_path: Path, after: dict):
-    outcomes, problems = _outcomes(_session(tmp_path, PROMPT, CALL, ANSWER, after), CHECKS)
+    outcomes, problems = checks_graded(_session(tmp_path, PROMPT, CALL, ANSWER, after), CHECKS)
     assert outcomes == ["error"] * 4
     assert any(p.startswith("s.jsonl:4: ") and "calls-may-be-missing" in p for p in problems)
 
@@ -160,7 +154,7 @@ def test_parallel_calls_answered_out_of_order_name_the_last_line(tmp_path: Path)
     both = _record("assistant", "a1", [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {}},
                                        {"type": "tool_use", "id": "t2", "name": "Read", "input": {}}])
     second = _record("user", "r2", [{"type": "tool_result", "tool_use_id": "t2", "content": "ok"}])
-    _, problems = _outcomes(_session(tmp_path, PROMPT, both, second, ANSWER), CHECKS)
+    _, problems = checks_graded(_session(tmp_path, PROMPT, both, second, ANSWER), CHECKS)
     assert [p.split(": ")[0] for p in problems if "agent at work" in p] == ["s.jsonl:4"]
 
 
@@ -172,7 +166,7 @@ def test_a_stream_json_run_says_in_its_result_how_it_ended(tmp_path: Path):
                "parent_tool_use_id": None},
               {"type": "result", "subtype": "success", "is_error": False, "result": "", "session_id": "s-1",
                "num_turns": 2}]
-    outcomes, problems = _outcomes(_session(tmp_path, *stream), CHECKS)
+    outcomes, problems = checks_graded(_session(tmp_path, *stream), CHECKS)
     assert outcomes == ["pass", "pass", "pass", "pass"]
     assert not any("calls-may-be-missing" in p for p in problems)
 
@@ -190,7 +184,7 @@ def test_a_subagent_whose_transcript_ends_at_a_call_leaves_the_main_agent_finish
     source = _session(tmp_path, PROMPT, task, told, done)
     (conversation,) = conversations("claude-code", [source])
     assert not any(p.code == "calls-may-be-missing" for p in conversation.problems)
-    outcomes, _ = _outcomes(source, CHECKS)
+    outcomes, _ = checks_graded(source, CHECKS)
     assert outcomes == ["pass", "pass", "pass", "fail"]
 
 
@@ -198,7 +192,7 @@ def test_words_after_a_call_that_are_not_read_end_the_session_all_the_same(tmp_p
     """The agent spoke after its call, in a shape not read (content one object): that
     was its reply, unknown, and the session ended; the calls read are all it made."""
     said = _record("assistant", "a2", {"type": "text", "text": "The build passes."}, stop="end_turn")
-    outcomes, problems = _outcomes(_session(tmp_path, PROMPT, CALL, ANSWER, said), CHECKS)
+    outcomes, problems = checks_graded(_session(tmp_path, PROMPT, CALL, ANSWER, said), CHECKS)
     assert outcomes == ["pass", "pass", "error", "error"]
     assert any("unread-text" in p for p in problems) and not any("calls-may-be-missing" in p for p in problems)
 
@@ -231,7 +225,7 @@ def test_a_session_compacted_mid_turn_and_cut_there_leaves_its_calls_and_respons
     source = _compacted_mid_turn(tmp_path)
     checks = ['count(calls to "Bash") <= 4', "count(calls) <= 9", 'not response contains "Great"',
               "response is empty"]
-    outcomes, problems = _outcomes(source, checks)
+    outcomes, problems = checks_graded(source, checks)
     assert outcomes == ["error"] * len(checks)
     assert any(p.startswith("compacted.jsonl:43: ") and "calls-may-be-missing" in p and "agent at work" in p
                for p in problems)

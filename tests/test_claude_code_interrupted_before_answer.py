@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import referee
+from openai_chat import checks_graded
 
 REAL = (Path(__file__).parent / "fixtures" / "real" / "claude-code" / "permission-dialog-edit-refused"
         / "c2fc3a3f-66d5-4c87-9f78-1a31dd719471.jsonl")
@@ -20,16 +20,10 @@ CALLS = ['count(calls) == 3', 'exactly 1 calls to "Edit" with status error', "no
          'no calls to "Bash"']
 
 
-def _outcomes(source: Path, checks: list[str]) -> tuple[list[str], list[str]]:
-    rules = "eval 1\n" + "".join(f"expect: {check}\n" for check in checks)
-    (result,) = referee.grade(rules, source, as_eval="1")
-    return [item["outcome"] for item in result.expectations], result.grading["problems"]
-
-
 def test_a_prompt_suggestion_agent_interrupted_before_it_answered_leaves_the_calls_known():
     # Before, its prompt read as one it was still at work on: every check over the
     # session's three calls was an ERROR (calls-may-be-missing), the refused Edit unseen.
-    outcomes, problems = _outcomes(REAL, CALLS)
+    outcomes, problems = checks_graded(REAL, CALLS)
     assert outcomes == ["pass", "pass", "fail", "pass"]
     assert not any("calls-may-be-missing" in problem for problem in problems)
     assert any("unattached-subagent" in problem and "aprompt_suggestion-dcd338" in problem for problem in problems)
@@ -51,7 +45,7 @@ def _session(tmp_path: Path, *texts: str) -> Path:
 
 def test_a_request_interrupted_before_the_agent_answered_ended_its_turn(tmp_path: Path):
     source = _session(tmp_path, "Say done.", "Now edit it.", "[Request interrupted by user]")
-    outcomes, problems = _outcomes(source, ['no calls to "Bash"', 'response contains "Done"'])
+    outcomes, problems = checks_graded(source, ['no calls to "Bash"', 'response contains "Done"'])
     assert outcomes == ["pass", "error"]  # "Done." answered the first request, not the one interrupted
     assert not any("calls-may-be-missing" in problem for problem in problems)
     assert any(problem.startswith("session.jsonl:3: ") and "no-reply" in problem and "interrupted" in problem
@@ -60,6 +54,6 @@ def test_a_request_interrupted_before_the_agent_answered_ended_its_turn(tmp_path
 
 def test_a_request_after_the_interrupt_is_still_owed_an_answer(tmp_path: Path):
     source = _session(tmp_path, "Say done.", "Now edit it.", "[Request interrupted by user]", "Edit it after all.")
-    outcomes, problems = _outcomes(source, ['no calls to "Bash"', 'response contains "Done"'])
+    outcomes, problems = checks_graded(source, ['no calls to "Bash"', 'response contains "Done"'])
     assert outcomes == ["error", "error"]
     assert any(problem.startswith("session.jsonl:5: ") and "calls-may-be-missing" in problem for problem in problems)
