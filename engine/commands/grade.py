@@ -135,7 +135,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
         return _interrupted("before grading", [], None, args.check)
     if isinstance(setup, int):
         return setup
-    program, source, judge, runs, part = setup
+    program, source, judge, runs, part, unread = setup
     critique = {} if args.sources is not None else critique_feedback(args.workspace, source,
                                                                       [e.key for e in program.evals], args.response)
     bar = terminal.ProgressBar("grading")
@@ -176,7 +176,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     except KeyboardInterrupt:
         return _interrupted("before writing", [], len(graded), args.check)
     try:
-        code = print_results(args, graded, written, skipped)
+        code = print_results(args, graded, written, skipped, unread)
         warn_leftover_manifests(args)
         unused_results(args, judge)
         return code
@@ -260,7 +260,7 @@ def _prepare(args: argparse.Namespace, color: bool):
         from referee.engine.shards.grading import shard_part
 
         part = shard_part(discovery.runs, args.shard, selection)
-        return program, source, judge, part.runs, part
+        return program, source, judge, part.runs, part, ()
     runs = select_runs(discovery.runs, selection)
     if not runs:
         where = "of the sources given" if args.sources is not None else f"under {args.workspace}"
@@ -271,7 +271,9 @@ def _prepare(args: argparse.Namespace, color: bool):
         if args.primary not in configs:
             return _fail(f"--primary {args.primary}: no run of that configuration among the runs graded "
                          f"({', '.join(configs)})")
-    return program, source, judge, runs, None
+    # Run folders that cannot be read, of the runs selected: the gate does not pass on them.
+    unread = [rid for rid in discovery.unread if selection.matches_id(rid)]
+    return program, source, judge, runs, None, unread
 
 
 def _judge(args: argparse.Namespace):

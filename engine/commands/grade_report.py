@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator, Sequence
 
 from referee.engine.commands.warnings import warn
 from referee.engine.report.color import use_color
@@ -15,6 +15,7 @@ from referee.engine.report.inert import inert, inert_data
 if TYPE_CHECKING:
     from referee.engine.report import terminal
     from referee.engine.report.write import WriteResult
+    from referee.engine.run.model import RunId
 
 # The --json document's layout: raised whenever a key changes meaning or goes away.
 JSON_SCHEMA_VERSION = 2
@@ -35,11 +36,17 @@ class _Gate:
     def counts(self, brief) -> bool:
         return self.primary is None or brief.run["configuration"] == self.primary
 
+    def unread(self, unread: Sequence[RunId]) -> list[str]:
+        """The run folders of ``unread`` (discovery's: no outputs/) the gate counts:
+        a run it cannot read is never a pass."""
+        return [rid.rel for rid in unread if self.primary is None or rid.configuration == self.primary]
 
-def print_results(args, graded, results: list[WriteResult], skipped) -> int:
+
+def print_results(args, graded, results: list[WriteResult], skipped, unread: Sequence[RunId] = ()) -> int:
     """Print the graded runs (``engine.report.stored.Stored``) with what happened to
     their files (``results``), then the totals; returns the exit code: 0 when every
-    assertion the gate counts passed (the runs of ``--primary`` alone, when given).
+    assertion the gate counts passed (the runs of ``--primary`` alone, when given)
+    and no run folder it counts was left unread (``unread``: discovery's).
 
     Runs that did not pass come first, then those that passed, then, with
     ``--primary``, the other configurations' runs as context (one line each without
@@ -49,23 +56,28 @@ def print_results(args, graded, results: list[WriteResult], skipped) -> int:
 
     refused = sum(1 for r in results if r.refused)
     tally, gate = terminal.Tally(), _Gate(getattr(args, "primary", None))
+    not_read = gate.unread(unread)
 
     def code() -> int:  # once every brief is counted
         if any(r.error for r in results):
             return 2
         verdicts = _exit_code(gate.tally.totals(refused))
+        verdicts = 1 if verdicts == 0 and not_read else verdicts
         # A shard's verdicts are not the decision: the merge's are (`referee merge`).
         return 0 if verdicts == 1 and getattr(args, "shard", None) is not None else verdicts
 
     if args.json:
         entries = (_json_run(g.report(), result, tally, gate) for g, result in zip(graded, results))
-        _print_json(entries, lambda: _json_document(skipped, tally.totals(refused), args.check, code(), gate.primary))
+        _print_json(entries, lambda: _json_document(skipped, tally.totals(refused), args.check, code(), gate.primary,
+                                                    not_read))
         return code()
     _print_runs(graded, results, tally, gate, args)
     color = use_color(sys.stdout, args.color)
     print(terminal.total_line(tally.totals(refused), color=color))
     if gate.primary is not None:
         print(terminal.gate_line(gate.primary, gate.tally.totals(refused), color))
+    if not_read:
+        print(terminal.unread_line(not_read))
     print(_written_line(results, args))
     if args.verbose:
         _print_written(graded, results, args.workspace)
@@ -187,12 +199,15 @@ def _shown(workspace: Path, rel: str, name: str) -> str:
     return (workspace / name if rel in ("", ".") else workspace / rel / name).as_posix()
 
 
-def _json_document(skipped, totals, check: bool, code: int, primary: str | None) -> dict:
+def _json_document(skipped, totals, check: bool, code: int, primary: str | None, not_read: list[str]) -> dict:
     """The --json document but its ``runs``, which ``_print_json`` puts first, one
     entry at a time. ``schema_version`` names the layout; ``primary`` is the
-    configuration the exit code counts (null: every run)."""
+    configuration the exit code counts (null: every run); ``unread_runs`` the run
+    folders it counts that could not be read (no outputs/)."""
     return {"skipped": [{"path": p, "eval_id": e} for p, e in skipped],
-            "totals": totals.__dict__, "check": check, "primary": primary, "exit_code": code}
+            "totals": totals.__dict__, "check": check, "primary": primary, "exit_code": code,
+            "unread_runs": not_read}
+
 
 
 def _json_run(report, result: WriteResult, tally: terminal.Tally, gate: _Gate | None = None) -> dict:

@@ -91,6 +91,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(busy)) from None
     except verify.MergeRefused as refused:
         raise UsageError(f"the shards under {args.workspace} cannot be merged:\n{refused}") from None
+    merged = replace(merged, unread=verify.unread_counted(shards, discovery.unread))
     _print(args, shards.count, merged)
     return merged.exit_code
 
@@ -130,6 +131,10 @@ def _print(args: argparse.Namespace, count: int, merged) -> None:
     print(f"{decision}  {count} shard{'s' if count != 1 else ''}, {merged.runs} run{'s' if merged.runs != 1 else ''} "
           f"({merged.passed_runs} passed, {failed} failed{empty}); gated assertions {merged.gate_passed}/"
           f"{merged.gate_total} passed" + (f" (gate: {merged.primary} alone)" if merged.primary else ""))
+    if merged.unread:
+        from referee.engine.report.terminal import unread_line
+
+        print(unread_line(merged.unread))
     if merged.gate_total == 0:
         warn("nothing counted toward the gate (only existence or not-graded semantic assertions"
              + (f" in the runs of {merged.primary}" if merged.primary else "") + "); this is not a pass")

@@ -23,6 +23,7 @@ from referee.engine.decision.shape import grading_shape, shape_problem
 from referee.engine.facts.metrics import LARGEST_FIGURE
 from referee.engine.report.freshness import copied_grade, copied_runs, file_digest, graded_elsewhere, stale_grade
 from referee.engine.report.marker import GRADING
+from referee.engine.run.model import RunId
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
 from referee.engine.text import plain
 
@@ -121,10 +122,18 @@ def collect(workspace: Path, iteration: int | None = None) -> Collected:
             result.runs.append(graded)
             result.sources[graded.path] = run
             result.warnings.extend(graded.warnings)
+    result.unusable += _unread_folders(found.unread, {run.id.iteration for run in runs})
     result.runs.sort(key=run_order)
     result.unusable.sort(key=lambda u: natural_key(u.path))
     _refuse_copies(result.runs)
     return result
+
+
+def _unread_folders(unread: Sequence[RunId], iterations: set[int | None]) -> list[Unusable]:
+    """The run folders of the iterations read that cannot be read (no outputs/):
+    runs not counted, which the release decision says (its ``unusable_runs``)."""
+    return [Unusable(rid.rel, rid.eval_id, rid.configuration, "its folder has no outputs/: the run cannot be read")
+            for rid in unread if rid.iteration in iterations]
 
 
 def _other_iterations(found: Sequence[Run], runs: Sequence[Run]) -> tuple[str, ...]:

@@ -237,6 +237,9 @@ def collect(folder: Path, selection: Selection = Selection(), primary: str | Non
             problems.append(f"{shown}: no {GRADING}, though {graded_why}: its verdicts are unknown; grade the "
                             "run again (counted as not read)")
             unread.append((shown, run.id.configuration))
+    # A run folder that cannot be read (no outputs/) is a run whose verdicts are unknown:
+    # the discovery's warning says so, and the gate counts it as not read.
+    unread += [(_join(root, rid.rel), rid.configuration) for rid in found.unread if selection.matches_id(rid)]
     copies = copied_iterations(at, places)
     problems += [f"{runs[index].folder}: {copied_grade(origin)} (left out)" for index, origin in copies.items()]
     runs = [run for index, run in enumerate(runs) if index not in copies]

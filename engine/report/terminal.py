@@ -183,6 +183,22 @@ def total_line(t: Totals, color: bool) -> str:
     return paint(line, style, color)
 
 
+def unread_line(not_read: Sequence[str]) -> str:
+    """Why a gate does not pass though every assertion it counts may have: the run
+    folders it counts that could not be read (no outputs/), made inert, at most
+    ``SHOWN_FOLDERS`` named."""
+    from referee.engine.report.inert import inert
+
+    shown = ", ".join(inert(rel) for rel in not_read[:SHOWN_FOLDERS])
+    more = f" and {len(not_read) - SHOWN_FOLDERS} more" if len(not_read) > SHOWN_FOLDERS else ""
+    folders = "run folder" if len(not_read) == 1 else "run folders"
+    return (f"not a pass: {len(not_read)} {folders} the gate counts could not be read (no outputs/ folder): "
+            f"{shown}{more}")
+
+
+SHOWN_FOLDERS = 20
+
+
 def gate_line(primary: str, t: Totals, color: bool) -> str:
     """What ``--primary`` gates on: that configuration's runs alone."""
     line = (f"gate: {primary} alone: {t.passed_runs} of {_runs(t.runs)} passed; gated assertions "

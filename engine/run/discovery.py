@@ -57,6 +57,7 @@ class Discovery:
     runs: Sequence[Run] = field(default_factory=list)
     problems: list[Problem] = field(default_factory=list)
     expectations: tuple[EvalSentences, ...] = ()
+    unread: tuple[RunId, ...] = ()  # run folders that cannot be read (``_Walker.unread``)
 
 
 def refused(found: Discovery) -> Problem | None:
@@ -85,7 +86,8 @@ def discover(workspace: Path, responses: ResponseFiles = NO_FILES) -> Discovery:
     walker.evals_split()
     walker.numbers_taken()
     runs = RunList(root, _in_run_order(walker.found), walker.metadata, walker.prefix, responses, repeated)
-    return Discovery(runs, sort_problems(walker.problems), walker.sentences(repeated))
+    unread = tuple(sorted(walker.unread, key=lambda rid: natural_key(rid.rel)))
+    return Discovery(runs, sort_problems(walker.problems), walker.sentences(repeated), unread)
 
 
 def _order_key(rid: RunId, key: Callable[[str], tuple]) -> tuple:
@@ -135,6 +137,11 @@ class _Walker:
         self.evals: list[Place] = []  # where each run found has its eval
         self._sentences: dict[Place, EvalSentences] = {}
         self.problems: list[Problem] = []
+        # Folders that were runs and cannot be read: a run-<n> folder with no outputs/
+        # (empty, symlinked, or holding other files), a configuration folder holding a
+        # run's files but no outputs/. A decision on the runs found leaves them out, so
+        # those that decide (the gate, report, aggregate) count them as not read.
+        self.unread: list[RunId] = []
         self.metadata = MetadataReader()
         self.prefix = eval_prefix(root)
         # The natural keys of folder names, eval ids and configurations: run-1 ... run-N
@@ -152,11 +159,13 @@ class _Walker:
             return
         if not entries:
             self._warn("empty-dir", rel, "empty folder; skipped")
+            if parts and is_run_folder(parts[-1]):
+                self._not_read(folder, rel, {})
             return
         before = len(self.found)
         for name in sorted(entries, key=self._key):
             self._visit_entry(entries[name], parts + (name,), f"{rel}/{name}" if parts else name)
-        self._check_found(parts, rel, before, entries)
+        self._check_found(folder, parts, rel, before, entries)
 
     def _runs_inside(self, entries: dict[str, os.DirEntry], rel: str) -> None:
         """A run's folder is not walked: a run folder in it (``with_skill/run-1/outputs``
@@ -282,20 +291,24 @@ class _Walker:
         if entry.is_symlink():
             if entry.is_dir():
                 self._warn("symlink-skipped", rel, "symlinked folder; not followed")
+                if is_run_folder(entry.name):
+                    self._not_read(entry.path, rel, {})
             return
         if entry.is_dir(follow_symlinks=False):
             self.visit(entry.path, parts, rel)
         elif _STRAY.match(entry.name) and entry.name != METADATA:
             self._warn("stray-file", rel, "file where a run or eval folder was expected; skipped")
 
-    def _check_found(self, parts: tuple[str, ...], rel: str, before: int,
+    def _check_found(self, folder: str, parts: tuple[str, ...], rel: str, before: int,
                      entries: dict[str, os.DirEntry]) -> None:
         if len(self.found) > before or not parts:
             return
         name = parts[-1]
         held = [file for file in _RUN_FILES if file in entries]
         if is_run_folder(name):
-            self._warn("no-outputs", rel, "run folder has no outputs/ folder; skipped")
+            self._warn("no-outputs", rel, "run folder has no outputs/ folder: its run cannot be read "
+                       "(counted as not read by the gate, report and aggregate)")
+            self._not_read(folder, rel, entries)
         elif is_run_like(name):
             self._warn("bad-run-name", rel, "run folder name is not run-<number>; skipped")
         elif held:
@@ -303,9 +316,17 @@ class _Walker:
             # or never had outputs/: skipped without a word, its eval would be graded on
             # its other configurations alone.
             self._warn("no-outputs", rel, f"folder holds {', '.join(held)} but no outputs/ folder, "
-                       "so it is not read as a run; skipped")
+                       "so its run cannot be read (counted as not read by the gate, report and aggregate)")
+            self._not_read(folder, rel, entries)
         elif is_eval_folder(name):
             self._warn("no-runs", rel, "no run (a folder holding outputs/) below this eval folder")
+
+    def _not_read(self, folder: str, rel: str, entries: dict[str, os.DirEntry]) -> None:
+        """Keep the id of a run folder that cannot be read: where its eval,
+        configuration and number are, as a run there would have them (its own
+        eval_metadata.json is read only from a folder that was listed)."""
+        run_id, _, _ = identify(folder, rel, self.metadata, self.prefix, _may_hold_metadata(entries), False)
+        self.unread.append(run_id)
 
     def _warn(self, code: str, rel: str, message: str) -> None:
         self.problems.append(Problem(code, rel, message))

@@ -46,13 +46,14 @@ class Merged:
     gate_total: int = 0
     rewritten: int = 0
     primary: str | None = None  # the shards' --primary: the gate counts its runs alone
+    unread: tuple[str, ...] = ()  # run folders the gate counts that cannot be read (no outputs/)
 
     @property
     def exit_code(self) -> int:
         """``referee grade``'s rule over every shard's runs: 0 when every counted
-        assertion passed (and some counted), else 1; with ``--primary``, over the
-        runs of that configuration."""
-        return 0 if self.gate_total and self.gate_passed == self.gate_total else 1
+        assertion passed (and some counted) and no run folder it counts was left
+        unread, else 1; with ``--primary``, over the runs of that configuration."""
+        return 0 if self.gate_total and self.gate_passed == self.gate_total and not self.unread else 1
 
 
 def feedbacks(shards: Shards, program: Program) -> dict[str, dict]:

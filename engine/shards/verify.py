@@ -43,6 +43,7 @@ from referee.engine.shards.part import identity_of, manifest_name, shard_of
 
 if TYPE_CHECKING:
     from referee.engine.compile import Program
+    from referee.engine.run.model import RunId
     from referee.engine.run.workspace import Run
 
 GRADED = "graded"  # a run's place in its manifest when it was graded (``selection_problems``)
@@ -312,6 +313,18 @@ def selection_problems(shards: Shards, runs: Sequence[Run], program: Program) ->
                                           f"({text or 'none'}) and the rules make it {_place(due)}: the manifest "
                                           "was edited; grade its shard again"))
     return problems
+
+
+def unread_counted(shards: Shards, unread: Sequence[RunId]) -> tuple[str, ...]:
+    """The run folders of ``unread`` (a discovery's: no outputs/) that the shards'
+    selection and ``--primary`` count: as ``referee grade`` counts them, not read."""
+    from referee.engine.run.select import described
+
+    text = shards.first.options.get("selection")
+    selection = described(text if isinstance(text, str) else None)
+    primary = shards.first.options.get("primary")
+    return tuple(rid.rel for rid in unread if (selection is None or selection.matches_id(rid))
+                 and (primary is None or rid.configuration == primary))
 
 
 def _place(reason: str) -> str:
