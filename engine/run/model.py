@@ -25,7 +25,7 @@ AGENT_SOURCES = frozenset({"agent_notes", "suspect_calls"})
 TEXT_KINDS = ("agent_notes", "harness")
 # Problem codes that mean a file could not be read exactly: evidence read from such
 # a file is never used, so a check on it is an ERROR rather than a check on nothing.
-UNREADABLE = frozenset({"binary", "not-utf8", "not-utf16", "too-large", "unreadable", "not-a-file", "name-case",
+UNREADABLE = frozenset({"binary", "document", "not-utf8", "not-utf16", "too-large", "unreadable", "not-a-file", "name-case",
                         "symlink-escape", "symlink-loop", "broken-symlink", "bad-response"})
 # The import problem that makes every check over the harness text an ERROR: the import
 # skipped text that may be a turn of the user or the harness (a message of a role the

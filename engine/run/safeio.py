@@ -218,6 +218,13 @@ def read_named_file(path: Path, report: str, limit: int, *, head: bool = False) 
         return None, Problem("unreadable", report, f"cannot read: {exc.strerror or exc}")
 
 
+# Documents whose words a reader sees otherwise than they are written, though no NUL
+# byte marks them binary: a PDF cuts them into placed pieces (``[(An er) 20 (ror)] TJ``,
+# or hex ``<416e>``), RTF splits them with control words (``er\\b ror``). Read as
+# text, a miss there would pass ``not (file "report.pdf" contains "error")``.
+_DOCUMENTS = ((b"%PDF-", "a PDF document"), (b"{\\rtf", "an RTF document"))
+
+
 def decode(data: bytes, report: str, *, lossy: bool = True) -> tuple[str | None, list[Problem]]:
     """Bytes to text: BOM stripped, NUL bytes refused as ``binary``, bad UTF-8 reported,
     line ends made ``\n`` (see ``_one_line_end``).
@@ -248,6 +255,10 @@ def _decoded(data: bytes, report: str, lossy: bool) -> tuple[str | None, list[Pr
         line = byte_line(data, data.index(b"\x00"))
         return None, [Problem("binary", report, "contains NUL bytes: a binary file, not text", line)]
     data = data.removeprefix(_UTF8_BOM)
+    document = next((name for mark, name in _DOCUMENTS if data.lstrip().startswith(mark)), None)
+    if document is not None:
+        return None, [Problem("document", report, f"{document}, whose words a reader sees laid out otherwise "
+                                                  "than they are written: not read as text", 1)]
     try:
         return data.decode("utf-8"), []
     except UnicodeDecodeError as exc:
