@@ -48,3 +48,21 @@ def test_a_name_held_as_written_is_read_even_beside_another_case():
 def test_a_name_held_in_no_case_is_missing():
     verdict = _verdict({"outputs/other.md": "x\n"}, 'not exists file "report.md"')
     assert verdict.outcome is Outcome.PASS, verdict.message
+
+
+# macOS takes names in either Unicode normalization for one file, and wrote them
+# decomposed ("e" and U+0301) on HFS+: a run made there holds "résumé.md" so, a rule
+# typed elsewhere names it composed. On Linux they are two names.
+@pytest.mark.parametrize("held, written", [("r\u0065\u0301sum\u0065\u0301.md", "r\u00e9sum\u00e9.md"),
+                                           ("r\u00e9sum\u00e9.md", "r\u0065\u0301sum\u0065\u0301.md"),
+                                           ("caf\u0065\u0301/notes.md", "caf\u00e9/notes.md")])
+@pytest.mark.parametrize("check", ['not file "{}" contains "secret"', 'not exists file "{}"'])
+def test_a_name_held_only_in_another_unicode_normalization_is_an_error(held: str, written: str, check: str):
+    verdict = _verdict({f"outputs/{held}": "the secret\n"}, check.format(written))
+    assert verdict.outcome is Outcome.ERROR, verdict.message
+    assert "another Unicode normalization" in verdict.message and ascii(held)[1:-1] in verdict.message
+
+
+def test_the_name_as_the_run_holds_it_is_read():
+    held = "r\u0065\u0301sum\u0065\u0301.md"
+    assert _verdict({f"outputs/{held}": "the secret\n"}, f'file "{held}" contains "secret"').outcome is Outcome.PASS

@@ -12,6 +12,7 @@ from __future__ import annotations
 import csv
 import io
 import posixpath
+import unicodedata
 from typing import Callable
 
 from referee.engine.checks.access import call_val, note_val
@@ -207,6 +208,11 @@ def check_name(ctx: Context, path: str) -> None:
     names, undecoded = ctx.once(("output names", "windows"), lambda: _by_windows_name(ctx.run.output_files()))
     listed = names.get(windows_name(rel), [])
     held = other_name(rel, listed)
+    if held is not None and unicodedata.normalize("NFC", held) == unicodedata.normalize("NFC", rel):
+        raise EvalError(f"file {path}: the run has no outputs/{ascii(rel)[1:-1]}, but has outputs/{ascii(held)[1:-1]}, "
+                        "the same name in another Unicode normalization (an accent written apart from its letter, "
+                        "as macOS writes names), which macOS takes for the same file: which one the rule means "
+                        "cannot be told; write the name as the run has it")
     if held is not None:
         raise EvalError(f"file {path}: the run has no outputs/{rel}, but has outputs/{held}, a name "
                         "Windows and macOS take for the same file: which one the rule means cannot be told; "

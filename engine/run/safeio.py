@@ -19,6 +19,7 @@ import errno
 import os
 import re
 import stat
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,8 +59,10 @@ def safe_relative(rel: str) -> str | None:
 
 def windows_name(rel: str) -> str:
     """``rel`` as Windows compares names (macOS too, but for the dots and spaces): in
-    any case, without the trailing dots and spaces Windows drops."""
-    return "/".join(part.rstrip(". ") for part in rel.split("/")).casefold()
+    any case, without the trailing dots and spaces Windows drops; and as macOS compares
+    them, in any Unicode normalization (a name made on macOS may spell "é" as "e" and a
+    combining accent, which a rule typed elsewhere does not)."""
+    return unicodedata.normalize("NFC", "/".join(part.rstrip(". ") for part in rel.split("/")).casefold())
 
 
 def other_name(rel: str, names: list[str]) -> str | None:
