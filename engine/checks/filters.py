@@ -69,9 +69,12 @@ def _tool_filter(c, node: ast.ToolFilter, source: str, element: str) -> Filter:
     if pattern is None:  # an invalid regex, already reported: select nothing
         return Filter(lambda ctx, item: False, "to ...", pick=_for_calls(source, lambda ctx, items: ()))
     test = pattern.tester("a tool name")
+    twin_of = _case_twin(node.pattern.text) if node.pattern.kind == "exact" else None
 
     def keep(ctx: Context, item: Val) -> bool:
         call = sure_of(item, "tool")
+        if twin_of is not None:
+            twin_of(ctx)
         return call.tool is not None and test(call.tool)
 
     known: dict[str, bool] = {}  # tool name -> kept: the same few names run after run
@@ -85,6 +88,8 @@ def _tool_filter(c, node: ast.ToolFilter, source: str, element: str) -> Filter:
         return hit
 
     def pick(ctx: Context, items: tuple[Val, ...]) -> tuple[Val, ...]:
+        if twin_of is not None:
+            twin_of(ctx)
         groups = _by_tool(ctx, items)
         if groups is None:  # a list already filtered: call by call
             return tuple(item for item in items if (tool := item.value.tool) is not None and answer(tool))
@@ -94,6 +99,29 @@ def _tool_filter(c, node: ast.ToolFilter, source: str, element: str) -> Filter:
 
     # A pattern whose match may end in an error is matched call by call, under the budget.
     return Filter(keep, "to ...", pick=None if pattern.may_fail else _for_calls(source, pick))
+
+
+def _case_twin(name: str) -> Callable[[Context], None]:
+    """For ``to "Bash"``: raise when the run calls no tool of that name but one whose
+    name differs from it only in case (``bash``, as OpenAI-format harnesses name their
+    shell): the same tool, most likely, under a rule written for another harness, and
+    ``no calls to "Bash"`` passed over its ``rm -rf /``. Which one the rule means
+    cannot be told. A run that calls both names reads the name as written."""
+    folded = name.casefold()
+
+    def twins(ctx: Context) -> list[str]:
+        tools = {call.value.tool for call in records(ctx, read_calls)}
+        if name in tools:
+            return []
+        return sorted(tool for tool in tools if tool is not None and tool.casefold() == folded)
+
+    def check(ctx: Context) -> None:
+        found = ctx.once(("case twins", name), lambda: twins(ctx))
+        if found:
+            raise EvalError(f"no call is to {name!r}, but the run calls {found[0]!r}, a name that differs only in "
+                            "case: which tool the rule means cannot be told; write the name as the run has it")
+
+    return check
 
 
 def _status_filter(c, node: ast.StatusFilter, source: str, element: str) -> Filter:
