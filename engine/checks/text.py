@@ -290,9 +290,30 @@ class TextCheck(Leaf):
         # No item equal as written: one a reader sees as the operand (``**Done**``) leaves it undecided.
         for item in elements(subject):
             not_equal_as_shown(item, operand, self.ignore_case)
+        self._not_words_of_items(subject, operand)
         fact = f"{subject.label} ({len(elements(subject))} items) has no {render(operand.value)}"
         return decided(False, self.polarity.message(False, fact, f"an item {render(operand.value)}"),
                        evidence_of(subject, operand))
+
+
+    def _not_words_of_items(self, subject: Val, operand: Val) -> None:
+        """Raise when no item of a list equals the text asked for, but an item holds it
+        as words, or the items do joined by spaces (an argv such as ``["bash", "-lc",
+        "rm -rf /"]``): ``contains`` on a list asks for an item, and a rule asking for
+        words in the command meant the other; which one cannot be told, and ``no calls
+        where .args.command contains "rm -rf"`` passed over that ``rm -rf /``."""
+        part = operand.value
+        if not isinstance(part, str) or not part:
+            return
+        texts = [item.value for item in elements(subject) if isinstance(item.value, str)]
+        holder = next((text for text in texts if find_folded(text, part, "contains", self.ignore_case) >= 0), None)
+        if holder is None and find_folded(" ".join(texts), part, "contains", self.ignore_case) < 0:
+            return
+        held = f"the item {short(render(holder), 60)} holds" if holder is not None else "its items joined by spaces hold"
+        raise EvalError(f"{subject.label} is a list with no item {render(part)}, but {held} that text: 'contains' "
+                        "on a list asks for an item equal to it, and whether the rule means that or words inside "
+                        f"the items cannot be told; write {render(part)} in <the list> for an item, or any <the list> "
+                        f"have . contains {render(part)} for words in one")
 
 
 def _start(found) -> int:
