@@ -34,7 +34,12 @@ from referee.engine.checks.markdown_seen import is_markdown, may_show_otherwise,
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, render, type_name
 
 _HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*(?:[ \t]#+[ \t]*)?\Z")
-_UNDERLINE = re.compile(r" {0,3}=+[ \t]*\Z")
+# A setext heading's underline: ``===`` (level 1) or ``---`` (level 2, which after a
+# paragraph's line is no thematic break: CommonMark 0.31, setext headings).
+_UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*\Z")
+# A line that opens another block, so no line of a paragraph a setext underline makes
+# a heading of: a list item, a block quote, an ATX heading, a table row, a fence.
+_NOT_PARAGRAPH = re.compile(r" {0,3}(?:[-+*](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z)|>|#|\||```|~~~)")
 _RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*\Z")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _QUOTE = re.compile(r" {0,3}> ?")
@@ -150,9 +155,9 @@ def _heading(lines: list[Line], i: int) -> tuple[int, str] | None:
     if found:
         return len(found.group(1)), (found.group(2) or "").strip()
     after = lines[i + 1] if i + 1 < len(lines) else None
-    if after is not None and not after.hidden and _UNDERLINE.match(after.text) and line.text.strip() \
-            and not _RULE.match(line.text):
-        return 1, line.text.strip()
+    if after is not None and not after.hidden and not after.fence and _UNDERLINE.match(after.text) \
+            and line.text.strip() and not _RULE.match(line.text) and not _NOT_PARAGRAPH.match(line.text):
+        return 1 if "=" in after.text else 2, line.text.strip()
     return None
 
 
@@ -185,6 +190,7 @@ def section(arg: Val, title: Val) -> Result:
     if found is None:
         names = [name for _, _, name in _headings(lines)]
         return Missing(_no_section(arg, title.value, names), arg.prov, arg.claims)
+    _one_so_titled(arg, lines, title.value, found)
     label = f"section({arg.label}, {render(title.value)})"
     return _part(arg, label, lines[found[0]:found[1]])
 
@@ -222,10 +228,39 @@ def _same_as_shown(arg: Val, text: str, lines: list[Line], title: str, found: tu
                     f"{place}): which section is {render(title)} cannot be decided")
 
 
+def _one_so_titled(arg: Val, lines: list[Line], title: str, found: tuple[int, int]) -> None:
+    """An ERROR when a heading after the one found is titled ``title`` too, and its
+    section differs: a reader sees two sections so titled (``## Errors`` with "None."
+    under it, then ``## Errors`` with "A timeout happened."), and which one the rule
+    means cannot be told; ``not (section(response, "Errors") contains "timeout")``
+    passed on the first."""
+    wanted = _plain_title(title)
+    first = _heading_line(lines, found)
+    body = _body_text(lines, found)
+    found_headings = list(_headings(lines))
+    for k, (i, level, name) in enumerate(found_headings):
+        if i <= first or _plain_title(name) != wanted:
+            continue
+        end = next((j for j, lvl, _ in found_headings[k + 1:] if lvl <= level), len(lines))
+        other = (i + (2 if _underlined(lines, i) else 1), end)
+        if _body_text(lines, other) != body:
+            place, again = placed_at(arg, arg.label, first).where(), placed_at(arg, arg.label, i).where()
+            raise EvalError(f"{arg.label} has two sections titled {render(title)} (at {place} and {again}), "
+                            "which differ: which one the rule means cannot be told")
+
+
+def _body_text(lines: list[Line], body: tuple[int, int]) -> str:
+    return "\n".join(line.text for line in lines[body[0]:body[1]]).strip()
+
+
+def _underlined(lines: list[Line], i: int) -> bool:
+    return i + 1 < len(lines) and bool(_UNDERLINE.match(lines[i + 1].text))
+
+
 def _heading_line(lines: list[Line], body: tuple[int, int]) -> int:
     """The line of the heading whose section's body is ``body`` (above an ``===`` underline)."""
     heading = body[0] - 1
-    while heading > 0 and not lines[heading].text.strip(" =\t"):
+    while heading > 0 and not lines[heading].text.strip(" =-\t"):
         heading -= 1
     return heading
 
@@ -247,8 +282,7 @@ def section_lines(lines: list[Line] | str, title: str, as_seen: bool = False,
     for k, (i, level, name) in enumerate(found):
         if _plain_title(seen(name)) == wanted or (as_shown and _plain_title(_shown_title(name)) == wanted):
             end = next((j for j, lvl, _ in found[k + 1:] if lvl <= level), len(lines))
-            underlined = i + 1 < len(lines) and bool(_UNDERLINE.match(lines[i + 1].text))
-            return i + (2 if underlined else 1), end
+            return i + (2 if _underlined(lines, i) else 1), end
     return None
 
 
