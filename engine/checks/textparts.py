@@ -39,7 +39,7 @@ _HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*(?:[ \t]#+[ \t]*)?\Z
 _UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*\Z")
 # A line that opens another block, so no line of a paragraph a setext underline makes
 # a heading of: a list item, a block quote, an ATX heading, a table row, a fence.
-_NOT_PARAGRAPH = re.compile(r" {0,3}(?:[-+*](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z)|>|#|\||```|~~~)")
+_NOT_PARAGRAPH = re.compile(r" {0,3}(?:[-+*](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z)|>|#{1,6}(?:[ \t]|\Z)|\||```|~~~)")
 _RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*\Z")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _QUOTE = re.compile(r" {0,3}> ?")
