@@ -41,7 +41,7 @@ def test_numbers_in_other_notations(text, numbers):
 
 @pytest.mark.parametrize("text, numbers", [
     ("0xZZ 0b2 0xFFg", []), ("0x faster, 10x faster", ["0", "10"]),
-    ("Fig.5 v1.2 ...5 1.2.3", ["1.2"]), ("1,5 and 5.", ["1", "5", "5"]),
+    ("Fig.5 v1.2 ...5 1.2.3", ["1.2"]), ("1, 5 and 5.", ["1", "5", "5"]), ("pages 1,5,7", ["1", "5", "7"]),
 ])
 def test_what_is_not_a_number_stays_none(text, numbers):
     assert _numbers(text) == numbers
@@ -56,3 +56,16 @@ def test_a_hex_literal_too_long_to_read_is_an_error():
     verdict = _verdict("0x" + "F" * 1001 + "\n", "no numbers(response) have . > 10")
     assert verdict.outcome.value == "error", verdict.message
     assert "1,000 digits" in verdict.message
+
+
+# Written as some languages write numbers: a decimal comma (12,50 EUR, which was 12 and
+# 50), points grouping thousands (1.250,50 was 1.250 and 50; 1.250.000 was 1.250), a
+# lakh grouped by twos (1,00,000), a date with points (12.05.2024 was 12.05): which
+# numbers the text writes cannot be told, so 'all numbers(response) have . < 100' and
+# 'not (1250.50 in numbers(response))' no longer pass on the amount a reader sees.
+@pytest.mark.parametrize("text", ["Betrag: 12,50 EUR", "1,5 kg", "Total 1.250,50 EUR", "1.250.000 Einwohner",
+                                  "₹1,00,000", "lat 52,5200", "am 12.05.2024"])
+def test_a_number_written_as_some_languages_write_it_is_an_error(text: str):
+    verdict = _verdict(text + "\n", "all numbers(response) have . < 100")
+    assert verdict.outcome.value == "error", verdict.message
+    assert "as some languages write numbers" in verdict.message

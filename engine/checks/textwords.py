@@ -49,6 +49,15 @@ _NUMBER = re.compile(r"""
     )
 """, re.VERBOSE)
 
+# A number whose reading depends on where its writer learned to write numbers, which
+# _NUMBER reads one way (a point is decimal, a comma groups thousands by threes): a
+# point grouping thousands before a decimal comma (1.250,50), points grouping
+# thousands twice or more (1.250.000), a lakh grouped by twos (1,00,000), or a decimal
+# comma alone (12,50 and 1,5; 52,5200), none of them in a list ("1,5,7"); or a date
+# written with points (12.05.2024), which _NUMBER reads as 12.05 alone, its year lost.
+_LOCAL_NUMBER = re.compile(r"(?<![\w.,])(?:\d{1,3}(?:\.\d{3})+,\d+|\d{1,3}(?:\.\d{3}){2,}|\d{1,2}(?:,\d{2})+,\d{3}"
+                           r"|\d+,(?:\d{1,2}|\d{4,})|\d{1,2}\.\d{1,2}\.\d{4})(?![\w,.]?\d)")
+
 
 def words(arg: Val) -> Result:
     text = need_text(arg, "words")
@@ -64,6 +73,7 @@ def numbers(arg: Val) -> Result:
     is 31; ``2019-2020`` is 2019 and 2020 (``_NUMBER``)."""
     text = need_text(arg, "numbers")
     _not_cut(arg, text)
+    _not_local(arg, text)
     _charge(_NUMBER, text, "numbers")
     items = [Val(_value(found), placed_at(arg, f"{arg.label} {render(found.group())}", line))
              for found, line in _with_lines(text, _NUMBER.finditer(text))]
@@ -80,6 +90,21 @@ def _not_cut(arg: Val, text: str) -> None:
     raise EvalError(f"numbers() of {arg.label}: an invisible character (U+{ord(cut.group()[0]):04X}, at {place}) "
                     f"stands inside the number {render(text[max(0, cut.start() - 12):cut.end() + 12])}: a reader "
                     "sees one number where the text as written holds two, so which it writes cannot be decided")
+
+
+def _not_local(arg: Val, text: str) -> None:
+    """An ERROR when ``text`` writes a number that some conventions read otherwise
+    (``_LOCAL_NUMBER``): ``1.250,50 EUR`` was 1.250 and 50, and a check that no amount
+    is over 100, or that 1250.50 is not among the numbers, passed on the amount a German
+    reader sees. Which number it writes cannot be told."""
+    local = _LOCAL_NUMBER.search(text) if "," in text or "." in text else None
+    if local is None:
+        return
+    place = placed_at(arg, arg.label, line_breaks(text, 0, local.start())).where()
+    raise EvalError(f"numbers() of {arg.label}: {render(local.group())} (at {place}) is written as some languages "
+                    "write numbers and dates (a decimal comma; points, or pairs of digits, grouping it; a date "
+                    "with points), which numbers() reads otherwise, with a decimal point: which numbers it writes "
+                    "cannot be decided")
 
 
 def _charge(pattern: re.Pattern | regex.Pattern, text: str, what: str) -> None:
