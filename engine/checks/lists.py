@@ -22,6 +22,7 @@ from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.folding import as_seen, text_form
+from referee.engine.checks.blank_ends import not_equal_at_ends, read_by_people, without_blank_ends
 from referee.engine.checks.markdown_equal import not_equal_as_shown, shown_text
 from referee.engine.checks.markdown_seen import may_join
 from referee.engine.checks.static import reads_element
@@ -83,6 +84,9 @@ class Index:
     # the same with the lines of each paragraph joined, made on the first miss of a text
     # that may span a line (``_joined``): no other can equal a paragraph over lines
     joined: dict[bool, dict[tuple, Val]] = field(default_factory=dict)
+    # texts people read with blanks at their ends, by their key without them, made on the
+    # first miss of a text: "DONE" is no line "DONE  " as written, and the same to a reader
+    bare: dict[bool, dict[tuple, Val]] = field(default_factory=dict)
 
     @classmethod
     def of(cls, items: tuple[Val, ...], ignore_case: bool) -> "Index":
@@ -142,6 +146,21 @@ class Index:
             not_equal_as_shown(twin, item, ignore_case)
         if key is not None and (" " in item.value or "\n" in item.value):
             self._not_joined(item, key, ignore_case)
+        bare_twin = self._bare(ignore_case).get(_key(without_blank_ends(item.value), ignore_case))
+        if bare_twin is not None:
+            not_equal_at_ends(bare_twin, item, ignore_case)
+
+    def _bare(self, ignore_case: bool) -> dict[tuple, Val]:
+        if ignore_case not in self.bare:
+            keys: dict[tuple, Val] = {}
+            for item in self.first.values():
+                text = item.value
+                if isinstance(text, str) and read_by_people(item.prov) and without_blank_ends(text) != text:
+                    bare_key = _key(without_blank_ends(text), ignore_case)
+                    if bare_key is not None:
+                        keys.setdefault(bare_key, item)
+            self.bare[ignore_case] = keys
+        return self.bare[ignore_case]
 
     def _not_joined(self, item: Val, key: tuple, ignore_case: bool) -> None:
         """Raise when the text ``item`` equals an item once the lines of a Markdown

@@ -4,6 +4,7 @@ done.``; whether they are equal cannot be decided (``markdown_seen``)."""
 
 from __future__ import annotations
 
+from referee.engine.checks.blank_ends import not_equal_at_ends
 from referee.engine.checks.folding import as_seen, text_form
 from referee.engine.checks.markdown_seen import HIDING, SHOWN_AS, Shown, markup_of, may_join, place_in, shown_form
 from referee.engine.values import EvalError, Val, render, short
@@ -19,6 +20,7 @@ def not_equal_as_shown(left: Val, right: Val, ignore_case: bool) -> None:
     one, other = left.value, right.value
     if not (isinstance(one, str) and isinstance(other, str)):
         return
+    not_equal_at_ends(left, right, ignore_case)
     _not_equal(left, right, ignore_case, False)
     if (may_join(one) and " " in other) or (may_join(other) and " " in one):
         _not_equal(left, right, ignore_case, True)

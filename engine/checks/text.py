@@ -22,6 +22,7 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
                                         evidence_of, located, missing_verdict)
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
+from referee.engine.checks.blank_ends import blank_ends_of, read_by_people, without_blank_ends
 from referee.engine.checks.folding import UNSEEN, as_seen, find_folded, seen_as
 from referee.engine.checks.json_strings import strings_read
 from referee.engine.checks.markdown_equal import compared, not_equal_as_shown
@@ -168,6 +169,7 @@ class TextCheck(Leaf):
             self._not_unseen(subject, shown, lambda seen: hit(seen) >= 0)
             self._not_shown(subject, shown, hit, " " in part)
             self._not_shown_at_ends(subject, shown, hit)
+            self._not_at_blank_ends(subject, shown, lambda seen: find_folded(seen, part, self.op, self.ignore_case))
             self._not_escaped(subject, shown, lambda seen: find_folded(seen, part, self.op, self.ignore_case))
         else:
             self._not_hidden(subject, shown, start, lambda seen: find_folded(seen, part, self.op, self.ignore_case) >= 0)
@@ -235,6 +237,21 @@ class TextCheck(Leaf):
                         f"({HIDING[form.kind[piece]]}, {short(render(markup), 40)}, at "
                         f"{place_in(subject, form.start[piece])}): a reader sees what the text as written does not "
                         "hold, so it cannot be decided")
+
+    def _not_at_blank_ends(self, subject: Val, shown: str, hit: Callable[[str], int]) -> None:
+        """Raise when ``starts with`` or ``ends with`` misses a text people read and hits
+        it once the blanks at its ends are left out (``blank_ends``): ``Shall I go on?``
+        and a line break ends with "?" to its reader. (``fully matches`` reads the text
+        as written, its final line break too: the conformance suite holds it so.)"""
+        if self.op not in ("starts_with", "ends_with") or not read_by_people(subject.prov):
+            return
+        bare = without_blank_ends(subject.value)
+        if bare == subject.value or hit(bare) < 0:
+            return
+        blanks = blank_ends_of(subject.value, self.op == "starts_with")
+        raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only with the blanks at its ends left out "
+                        f"({short(render(blanks), 20)}), which a reader does not see, so it cannot be decided; test "
+                        f"trim({subject.label}) to say so")
 
     def _not_escaped(self, subject: Val, shown: str, hit: Callable[[str], int]) -> None:
         """Raise when the miss is a hit in a JSON file once its strings are read as

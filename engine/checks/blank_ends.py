@@ -1,0 +1,54 @@
+"""The blanks at a text's ends, which no reader sees.
+
+A file ends with a line break (every editor writes one, and so do agents), and a line
+may end with spaces: ``DONE`` and a line break, or ``DONE`` and two spaces, show
+``DONE``. Compared as written they differ, and ``response != "DONE"``, ``not (response
+ends with "?")`` over ``Shall I go on?`` and a line break, or ``not ("DONE" in
+lines(response))`` over ``DONE  ``, passed on what the reader sees. Such a comparison
+or test, true only with the blanks at the ends left out, cannot be decided: an ERROR
+saying to write ``trim(...)``, which says which one the rule means.
+"""
+
+from __future__ import annotations
+
+from referee.engine.checks.folding import text_form
+from referee.engine.values import EvalError, Prov, Val, render, short
+
+_BLANKS = " \t\n\r\f\v\u00a0"
+# Texts people read: the response, an output file, the agent's notes. Not a tool call's
+# fields, which a program reads ("10 " is no "10" to it), nor a data file's values.
+_READ = ("response", "outputs", "agent_notes")
+_DATA = (".json", ".jsonl", ".ndjson", ".ipynb", ".geojson", ".csv", ".tsv", ".yaml", ".yml", ".toml", ".xml")
+
+
+def read_by_people(prov: Prov | None) -> bool:
+    """Whether a text with this provenance is one a reader sees shown."""
+    return (prov is not None and prov.source in _READ
+            and not (prov.file or "").lower().endswith(_DATA))
+
+
+def without_blank_ends(text: str) -> str:
+    """``text`` without the spaces, tabs and line breaks at its start and end."""
+    return text.strip(_BLANKS)
+
+
+def not_equal_at_ends(left: Val, right: Val, ignore_case: bool) -> None:
+    """Raise when two texts that differ as written are equal once the blanks at their
+    ends are left out."""
+    one, other = left.value, right.value
+    if not (isinstance(one, str) and isinstance(other, str)):
+        return
+    if not (read_by_people(left.prov) or read_by_people(right.prov)):
+        return
+    bare = without_blank_ends(one), without_blank_ends(other)
+    if bare == (one, other) or text_form(bare[0], ignore_case) != text_form(bare[1], ignore_case):
+        return
+    raise EvalError(f"{short(render(one), 60)} and {short(render(other), 60)} are equal only with the blanks at "
+                    "their ends left out, which a reader does not see: whether they are equal cannot be decided; "
+                    "compare trim(...) of the text to say so")
+
+
+def blank_ends_of(text: str, start: bool) -> str:
+    """The blanks at the start (else the end) of ``text``."""
+    bare = text.lstrip(_BLANKS) if start else text.rstrip(_BLANKS)
+    return text[:len(text) - len(bare)] if start else text[len(bare):]
