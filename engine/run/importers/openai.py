@@ -41,7 +41,7 @@ from referee.engine.run.importers.record import Conversation, Origin, Text
 from referee.engine.run.importers.openai_calls import SUBMITS, value_kind
 from referee.engine.run.importers.openai_content import (audio_unread, holds_reply, holds_text, holds_words,
                                                          names_a_tool, parts_unread, text_of, transcript_of,
-                                                         words_unread)
+                                                         unread_member, words_unread)
 from referee.engine.run.importers.openai_replies import Replies
 from referee.engine.run.importers.openai_threads import in_time_order, is_thread_message
 from referee.engine.run.importers.openai_steps import Locate, found_in, orchestrator_greeting
@@ -223,7 +223,8 @@ class _Reader(Replies):
     def harness(self, index: int, message: dict, role: str, acted: bool) -> bool:
         """A user, system or developer turn: harness text (the first user turn is the
         eval prompt). Words it holds in a shape not read (a UI message's ``parts``, as
-        the AI SDK 5 gives them with no content; content that is one object) leave the
+        the AI SDK 5 gives them with no content; a LlamaIndex message's ``blocks``;
+        content that is one object) leave the
         harness text unknown, and a user turn so lost is the eval prompt all the same:
         no later turn takes its place. True when the turn is a harness's answer to a
         command it took from the agent's text (``acted``: a ReAct call, written in the
@@ -233,8 +234,8 @@ class _Reader(Replies):
         lost = words_unread(content) or parts_unread(message)
         if lost:
             self.warn(HARNESS_MAY_BE_MISSING, self.start(index), f"message {index + 1} ({role}) holds text in a shape "
-                      "this importer does not read (its parts, or content of another shape): no check over the harness "
-                      "text can be decided")
+                      "this importer does not read (its parts or blocks, or content of another shape): no check over "
+                      "the harness text can be decided")
         text = text_of(content)
         answer = found_in(text, content, answer_markup) if role == "user" else None
         if answer is None and acted:  # a harness may write a ReAct call's answer as a system turn too
@@ -310,9 +311,10 @@ class _Reader(Replies):
             self.words_lost(self.text_origin(index, message.get(first), first), f"message {index + 1} holds text "
                             "in a shape this importer does not read",
                             sent_with_call)
-        if parts_unread(message):
-            self.words_lost(self.locate(index, "parts", 0, "/parts"), f"message {index + 1} holds text in its "
-                            "parts (a UI message's) that its content does not", sent_with_call)
+        member = unread_member(message)
+        if member is not None:
+            self.words_lost(self.locate(index, member, 0, f"/{member}"), f"message {index + 1} holds text in its "
+                            f"{member} ({_HOLDERS[member]}) that its content does not", sent_with_call)
         if audio_unread(audio):
             self.words_lost(self.locate(index, "audio", 0, "/audio"), f"message {index + 1} holds audio whose "
                             "transcript is not given as text", sent_with_call)
@@ -332,6 +334,10 @@ class _Reader(Replies):
             self.at_work = self.locate(index, "", 0, "")  # the call's answer, and a reply after it, may follow
         ends = not sent_with_call and found_in(said[0][1], message.get("content"), react_action_at_end) is not None
         self.last_action = (self.text_origin(index, message.get("content")), list(self.step_replies)) if ends else None
+
+
+# whose words a member not read holds, as the reader tells it
+_HOLDERS = {"parts": "a UI message's", "blocks": "a LlamaIndex message's"}
 
 
 def _holds_nothing(content: Any) -> bool:

@@ -142,26 +142,41 @@ def _part_unread(part: Any) -> bool:
 
 
 def parts_unread(message: dict) -> bool:
-    """Whether an assistant message's ``parts`` hold words its ``content`` does not. A
-    Vercel AI SDK UI message keeps its words in text parts, beside its content (AI SDK
-    4) or instead of it (AI SDK 5): a text part whose text the content does not hold,
-    or that is no string, is words not read. Parts of other types (a tool's invocation,
-    reasoning, a step's start) are no reply."""
-    parts = message.get("parts")
-    if parts is None:
-        return False
-    if not isinstance(parts, list):
-        return may_say(parts)
+    """Whether a message holds words its ``content`` does not in its ``parts`` or its
+    ``blocks`` (``unread_member``)."""
+    return unread_member(message) is not None
+
+
+# Where a message may keep its words beside its content or instead of it, and how a
+# text piece there is told: a Vercel AI SDK UI message's parts (AI SDK 4 beside its
+# content, AI SDK 5 instead of it), a LlamaIndex ChatMessage's blocks (its
+# ``model_dump()`` gives no content at all)
+_WORD_MEMBERS = (("parts", "type"), ("blocks", "block_type"))
+
+
+def unread_member(message: dict) -> str | None:
+    """The member (``parts``, ``blocks``) whose text pieces hold words the message's
+    ``content`` does not, or None. A text piece whose text the content does not hold,
+    or that is no string, is words not read; pieces of other types (a tool's invocation
+    or call, reasoning or thinking, an image, a step's start) are no reply."""
     said = text_of(message.get("content"))
-    for part in parts:
-        text = part if isinstance(part, str) else part.get("text") if _is_text_part(part) else None
-        if text is not None and (not isinstance(text, str) or text.strip() not in said):
-            return True
-    return False
+    for member, typed in _WORD_MEMBERS:
+        pieces = message.get(member)
+        if pieces is None:
+            continue
+        if not isinstance(pieces, list):
+            if may_say(pieces):
+                return member
+            continue
+        for piece in pieces:
+            text = piece if isinstance(piece, str) else piece.get("text") if _is_text(piece, typed) else None
+            if text is not None and (not isinstance(text, str) or text.strip() not in said):
+                return member
+    return None
 
 
-def _is_text_part(part: Any) -> bool:
-    return isinstance(part, dict) and part.get("type") == "text"
+def _is_text(piece: Any, typed: str) -> bool:
+    return isinstance(piece, dict) and piece.get(typed) == "text"
 
 
 def result_of(content: Any) -> Any:
