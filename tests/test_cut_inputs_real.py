@@ -80,6 +80,7 @@ SOURCES = (
     Source("claude-code/stream-compaction/claude_autocompact_2.1.285.jsonl", MARKED),
     Source("claude-code/stream-permission-refused/disallowed_write.json", MARKED),
     Source("openai/autogen-fireworks-stock-chart/nvda-stock-chart.json", MARKED),
+    Source("openai/inspect-ai-browser/browser-aisi-work.json", MARKED),
     Source("openai/langgraph-weather/weather_sf_and_nyc.json", MARKED),
     Source("openai/mini-swe-agent-github-issue/github_issue.traj.json", MARKED),
     Source("openai/mini-swe-agent-2-tool-calls/astropy__astropy-12907.traj.json", MARKED),
