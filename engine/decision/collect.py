@@ -297,11 +297,14 @@ def _timing(run: Run, path: str, copied: Any, warnings: list[str]) -> tuple[floa
     if not isinstance(source, dict):
         source = copied if isinstance(copied, dict) else {}
         where = f"{path}/{GRADING} timing"
-    seconds = _number(source, "total_duration_seconds", where, warnings)
+    # The executor's time is the run's: a total beside it may time the grading too
+    # (skill-creator's grading.json makes it executor + grader, and harnesses copy that).
+    seconds = _number(source, "executor_duration_seconds", where, warnings)
+    if seconds is None:
+        seconds = _number(source, "total_duration_seconds", where, warnings)
     if seconds is None:
         millis = _number(source, "duration_ms", where, warnings)
-        seconds = millis / 1000 if millis is not None else _number(source, "executor_duration_seconds",
-                                                                     where, warnings)
+        seconds = millis / 1000 if millis is not None else None
     return seconds, _counted(_whole(source, "total_tokens", where, warnings), seconds, where, warnings)
 
 
