@@ -19,6 +19,7 @@ from referee.engine.checks.access import call_val, note_val
 from referee.engine.checks.base import Context
 from referee.engine.checks.counted import counted_in_full
 from referee.engine.run.agents import view_changed
+from referee.engine.run.beside import held_beside_outputs
 from referee.engine.run.identity import METADATA
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, UNREADABLE
 from referee.engine.run.safeio import other_name, safe_relative, windows_name
@@ -190,6 +191,10 @@ def read_file_text(ctx: Context, path: str) -> str | None:
         return found.text
     problems = [p for p in found.problems if p.code != "missing"]
     if not problems and not ctx.run.exists_output(path):
+        beside = held_beside_outputs(ctx.run.path, path)
+        if beside is not None:  # held, but not where file checks read: neither there nor missing
+            raise EvalError(f"file {path}: the run has no outputs/{beside}, but holds {beside} beside outputs/, "
+                            "which file checks do not read: whether it is the file meant cannot be told")
         return None
     reason = problems[0].message if problems else "cannot be read"
     raise EvalError(f"file {path} cannot be used: {reason}")
