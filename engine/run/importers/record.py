@@ -157,6 +157,8 @@ class Conversation:
     # the run's JSON files (``outputs/metrics.json``, ``timing.json``) that the source
     # has but that could not be read: written marked unread, so a check on one is an ERROR
     unread_files: tuple[str, ...] = ()
+    # the executor's outputs/user_notes.md beside a skill-creator log, as written
+    user_notes: str | None = None
     extra: dict = field(default_factory=dict, compare=False)
 
     @property

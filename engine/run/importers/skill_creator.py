@@ -9,7 +9,8 @@ section, whole (``engine.run.executor_log``: its own headings, rules and lists
 included, up to the next section the log format defines; with none, the response
 is unknown), as a run graded as it lies reads it. A ``metrics.json`` beside the log
 (or in the ``outputs/`` beside it) and a ``timing.json`` beside it or one folder up
-are carried over as written (they too come from the executor).
+are carried over as written (they too come from the executor), and so is a
+``user_notes.md`` beside the log or in that ``outputs/``.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from referee.engine.run.importers.record import Conversation, Origin, Text
 from referee.engine.run.importers.source import Source
 from referee.engine.run.importers.writer import METRICS, TIMING
 from referee.engine.run.model import UNREADABLE, JsonFile, Problem
-from referee.engine.run.safeio import read_json
+from referee.engine.run.safeio import read_json, read_text
 from referee.engine.text import file_lines
 
 FORMAT = "skill-creator-log"
@@ -74,7 +75,7 @@ def read_log(source: Source, folder: Path | None = None, response: str | None = 
             reply = _no_answer(source.name, problems)
     metrics, timing, unread = _beside(folder, problems)
     return Conversation(FORMAT, (source.name,), tuple(entries), reply or (), metrics, timing, tuple(problems),
-                        source.name, unread_files=unread)
+                        source.name, unread_files=unread, user_notes=_user_notes(folder, problems))
 
 
 def _no_answer(name: str, problems: list[Problem]) -> tuple[Text, ...]:
@@ -122,6 +123,20 @@ def _beside(folder: Path | None, problems: list[Problem]) -> tuple[Any, Any, tup
             unread.append(written)
         values.append(_plain(found.value) if isinstance(found.value, dict) else None)
     return values[0], values[1], tuple(unread)
+
+
+def _user_notes(folder: Path | None, problems: list[Problem]) -> str | None:
+    """The executor's ``user_notes.md`` beside the log (or in the ``outputs/`` beside
+    it), as written: a run graded where it lies reads it, so the imported run holds it
+    too. One that cannot be read is said, and left out, as that run leaves it."""
+    if folder is None:
+        return None
+    for rel in ("user_notes.md", "outputs/user_notes.md"):
+        found = read_text(folder, rel)
+        if found is not None:
+            problems.extend(found.problems)
+            return found.text
+    return None
 
 
 def _unusable(found: JsonFile) -> bool:

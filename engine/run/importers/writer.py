@@ -2,7 +2,8 @@
 
 The run folder holds ``outputs/transcript.md`` (the dual-section view of the
 source), ``outputs/response.md`` (the replies the user saw), ``outputs/metrics.json``
-and ``timing.json`` where the source has the data, ``source_map.json`` (each written
+and ``timing.json`` where the source has the data, ``outputs/user_notes.md`` where a
+skill-creator log has it beside, ``source_map.json`` (each written
 line's origin, and the import's problems) and ``subagents/step-N.md`` for the work
 of the subagent started by the call of step N (``step-N.K.md`` for one that
 subagent started): the language's ``calls`` reads them too (``engine.run.agents``).
@@ -47,6 +48,7 @@ TRANSCRIPT = "outputs/transcript.md"
 RESPONSE = "outputs/response.md"
 METRICS = "outputs/metrics.json"
 TIMING = "timing.json"
+USER_NOTES = "outputs/user_notes.md"
 # A payload longer than this is cut (and the cut reported): the transcript must stay
 # well under the size a run's transcript may have (safeio.MAX_TEXT_BYTES).
 MAX_PAYLOAD_CHARS = 1_000_000
@@ -246,8 +248,10 @@ def render_run(conversation: Conversation) -> RunFiles:
     for name in conversation.unread_files:  # the source's file could not be read: no value stands for it
         files[name] = _json_file(None)
         unread[name] = {1: ("text",)}
+    if conversation.user_notes is not None:  # the executor's notes beside its log, as written
+        files[USER_NOTES] = scrub_homes(conversation.user_notes)
     # metrics.json and timing.json too: one removed or changed since is found (``Run.metrics``)
-    digests.update(_digests(files, [name for name in (METRICS, TIMING) if name in files])[0])
+    digests.update(_digests(files, [name for name in (METRICS, TIMING, USER_NOTES) if name in files])[0])
     # A problem quotes the source (an id used twice, a role not read): its homes go too.
     scrubbed = {replace(p, message=scrub_homes(p.message)) for p in problems}
     found = tuple(sorted(scrubbed, key=lambda p: (p.path, p.line or 0, p.code, p.message)))
