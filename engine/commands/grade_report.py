@@ -42,11 +42,13 @@ class _Gate:
         return [rid.rel for rid in unread if self.primary is None or rid.configuration == self.primary]
 
 
-def print_results(args, graded, results: list[WriteResult], skipped, unread: Sequence[RunId] = ()) -> int:
+def print_results(args, graded, results: list[WriteResult], skipped, unread: Sequence[RunId] = (),
+                  no_runs: Sequence[str] = ()) -> int:
     """Print the graded runs (``engine.report.stored.Stored``) with what happened to
     their files (``results``), then the totals; returns the exit code: 0 when every
     assertion the gate counts passed (the runs of ``--primary`` alone, when given)
-    and no run folder it counts was left unread (``unread``: discovery's).
+    and no run folder it counts was left unread (``unread``: discovery's), nor an eval
+    the rules check left with no run (``no_runs``).
 
     Runs that did not pass come first, then those that passed, then, with
     ``--primary``, the other configurations' runs as context (one line each without
@@ -62,14 +64,14 @@ def print_results(args, graded, results: list[WriteResult], skipped, unread: Seq
         if any(r.error for r in results):
             return 2
         verdicts = _exit_code(gate.tally.totals(refused))
-        verdicts = 1 if verdicts == 0 and not_read else verdicts
+        verdicts = 1 if verdicts == 0 and (not_read or no_runs) else verdicts
         # A shard's verdicts are not the decision: the merge's are (`referee merge`).
         return 0 if verdicts == 1 and getattr(args, "shard", None) is not None else verdicts
 
     if args.json:
         entries = (_json_run(g.report(), result, tally, gate) for g, result in zip(graded, results))
         _print_json(entries, lambda: _json_document(skipped, tally.totals(refused), args.check, code(), gate.primary,
-                                                    not_read))
+                                                    not_read, list(no_runs)))
         return code()
     _print_runs(graded, results, tally, gate, args)
     color = use_color(sys.stdout, args.color)
@@ -78,6 +80,8 @@ def print_results(args, graded, results: list[WriteResult], skipped, unread: Seq
         print(terminal.gate_line(gate.primary, gate.tally.totals(refused), color))
     if not_read:
         print(terminal.unread_line(not_read))
+    if no_runs:
+        print(terminal.no_runs_line(no_runs))
     print(_written_line(results, args))
     if args.verbose:
         _print_written(graded, results, args.workspace)
@@ -199,14 +203,16 @@ def _shown(workspace: Path, rel: str, name: str) -> str:
     return (workspace / name if rel in ("", ".") else workspace / rel / name).as_posix()
 
 
-def _json_document(skipped, totals, check: bool, code: int, primary: str | None, not_read: list[str]) -> dict:
+def _json_document(skipped, totals, check: bool, code: int, primary: str | None, not_read: list[str],
+                   no_runs: list[str]) -> dict:
     """The --json document but its ``runs``, which ``_print_json`` puts first, one
     entry at a time. ``schema_version`` names the layout; ``primary`` is the
     configuration the exit code counts (null: every run); ``unread_runs`` the run
-    folders it counts that could not be read (no outputs/)."""
+    folders it counts that could not be read (no outputs/); ``evals_without_runs``
+    the evals the rules check that no run graded."""
     return {"skipped": [{"path": p, "eval_id": e} for p, e in skipped],
             "totals": totals.__dict__, "check": check, "primary": primary, "exit_code": code,
-            "unread_runs": not_read}
+            "unread_runs": not_read, "evals_without_runs": no_runs}
 
 
 

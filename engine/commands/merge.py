@@ -63,6 +63,7 @@ def run(args: argparse.Namespace) -> int:
     from referee.engine.commands.grade_rules import compile_source, rules_source
     from referee.engine.report.color import use_color
     from referee.engine.report.lock import WorkspaceBusy, workspace_lock
+    from referee.engine.run.discovery import holds_evals
     from referee.engine.run.workspace import discover
     from referee.engine.shards import merge, verify
 
@@ -91,7 +92,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(str(busy)) from None
     except verify.MergeRefused as refused:
         raise UsageError(f"the shards under {args.workspace} cannot be merged:\n{refused}") from None
-    merged = replace(merged, unread=verify.unread_counted(shards, discovery.unread))
+    merged = replace(merged, unread=verify.unread_counted(shards, discovery.unread),
+                     no_runs=verify.evals_without_runs(shards, program, merged.graded_evals)
+                     if holds_evals(args.workspace) else ())
     _print(args, shards.count, merged)
     return merged.exit_code
 
@@ -135,6 +138,10 @@ def _print(args: argparse.Namespace, count: int, merged) -> None:
         from referee.engine.report.terminal import unread_line
 
         print(unread_line(merged.unread))
+    if merged.no_runs:
+        from referee.engine.report.terminal import no_runs_line
+
+        print(no_runs_line(merged.no_runs))
     if merged.gate_total == 0:
         warn("nothing counted toward the gate (only existence or not-graded semantic assertions"
              + (f" in the runs of {merged.primary}" if merged.primary else "") + "); this is not a pass")

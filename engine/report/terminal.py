@@ -199,6 +199,18 @@ def unread_line(not_read: Sequence[str]) -> str:
 SHOWN_FOLDERS = 20
 
 
+def no_runs_line(keys: Sequence[str]) -> str:
+    """Why a gate does not pass though every assertion it counts may have: evals the
+    rules check that no run graded (their runs missing, or named otherwise)."""
+    from referee.engine.report.inert import inert
+
+    shown = ", ".join(repr(inert(key)) for key in keys[:SHOWN_FOLDERS])
+    more = f" and {len(keys) - SHOWN_FOLDERS} more" if len(keys) > SHOWN_FOLDERS else ""
+    evals = "eval" if len(keys) == 1 else "evals"
+    return (f"not a pass: the rules check {evals} {shown}{more}, which no run graded matches (their runs "
+            "missing, or named otherwise: see referee show); grade some evals alone with --eval")
+
+
 def gate_line(primary: str, t: Totals, color: bool) -> str:
     """What ``--primary`` gates on: that configuration's runs alone."""
     line = (f"gate: {primary} alone: {t.passed_runs} of {_runs(t.runs)} passed; gated assertions "

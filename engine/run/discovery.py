@@ -90,6 +90,15 @@ def discover(workspace: Path, responses: ResponseFiles = NO_FILES) -> Discovery:
     return Discovery(runs, sort_problems(walker.problems), walker.sentences(repeated), unread)
 
 
+def holds_evals(workspace: Path) -> bool:
+    """Whether ``workspace`` is a folder of evals (a workspace, an iteration), not one
+    inside an eval (an eval, a configuration, a run: ``eval_prefix``) or a run itself,
+    which its path chose: an eval of the rules with no run there is then no eval
+    left out."""
+    root = Path(os.path.abspath(workspace))
+    return not eval_prefix(root) and not (root / "outputs").is_dir()
+
+
 def _order_key(rid: RunId, key: Callable[[str], tuple]) -> tuple:
     """The order of runs: iteration (none first), eval, configuration and run number,
     eval and configuration by ``key`` (their natural key); ties: see ``_in_run_order``."""

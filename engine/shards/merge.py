@@ -14,7 +14,7 @@ records, so a merge stopped half-way is completed by the next one.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -47,13 +47,17 @@ class Merged:
     rewritten: int = 0
     primary: str | None = None  # the shards' --primary: the gate counts its runs alone
     unread: tuple[str, ...] = ()  # run folders the gate counts that cannot be read (no outputs/)
+    graded_evals: set[str] = field(default_factory=set)  # the rules' evals some shard graded a run by
+    no_runs: tuple[str, ...] = ()  # the evals the rules check that no shard graded a run by
 
     @property
     def exit_code(self) -> int:
         """``referee grade``'s rule over every shard's runs: 0 when every counted
-        assertion passed (and some counted) and no run folder it counts was left
-        unread, else 1; with ``--primary``, over the runs of that configuration."""
-        return 0 if self.gate_total and self.gate_passed == self.gate_total and not self.unread else 1
+        assertion passed (and some counted), no run folder it counts was left unread
+        and no eval the rules check was left with no run, else 1; with
+        ``--primary``, over the runs of that configuration."""
+        decided = self.gate_total and self.gate_passed == self.gate_total
+        return 0 if decided and not self.unread and not self.no_runs else 1
 
 
 def feedbacks(shards: Shards, program: Program) -> dict[str, dict]:
@@ -116,6 +120,7 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
         folder = shards.runs[path].folder
         document = _report(path, folder)
         key = document["run"]["rules_eval"]
+        merged.graded_evals.add(key)
         if key not in facts_of[name]:
             # Its eval's critique would be made from the other shards' runs alone.
             edited.append(("foreign", f"{name} lists {path}, but holds no critique facts of eval {key}, which "

@@ -327,6 +327,19 @@ def unread_counted(shards: Shards, unread: Sequence[RunId]) -> tuple[str, ...]:
                  and (primary is None or rid.configuration == primary))
 
 
+def evals_without_runs(shards: Shards, program: Program, graded: set[str]) -> tuple[str, ...]:
+    """The evals the rules check that no shard graded a run by (``graded``), as
+    ``referee grade`` counts them: none when the shards' selection names evals."""
+    from referee.engine.run.select import described
+
+    text = shards.first.options.get("selection")
+    selection = described(text if isinstance(text, str) else None)
+    if selection is None or selection.evals:
+        return ()
+    return tuple(ev.key for ev in program.evals
+                 if ev.key not in graded and any(a.check is not None for a in ev.assertions))
+
+
 def _place(reason: str) -> str:
     return reason if reason == GRADED else f"left out ({reason})"
 
