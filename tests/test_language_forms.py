@@ -85,7 +85,7 @@ def test_an_error_inside_a_named_condition_is_reported_once():
 from hypothesis import given, settings, strategies as st  # noqa: E402
 
 from referee.engine.checks import textparts, textwords  # noqa: E402
-from referee.engine.values import Prov, Val  # noqa: E402
+from referee.engine.values import EvalError, Prov, Val  # noqa: E402
 
 MARKDOWN = st.lists(st.sampled_from(["# A", "## B", "text 1,250", "---", "> q", "```", "~~~", "",
                                      "=====", "x-2 −3.5", "\r", "- item"]), max_size=12)
@@ -106,19 +106,28 @@ def test_the_parts_of_any_text_are_its_own_lines(text, noise):
     for item in textparts.parts(arg).items + textparts.code(arg).items:
         first = item.value.split("\n")[0]
         assert first in lines[item.prov.line - 1], (first, item.prov.line)
-    textparts.section(arg, Val("A"))
+    try:
+        textparts.section(arg, Val("A"))
+    except EvalError as error:  # a verdict, not a crash: two sections "A" that differ
+        assert "two sections titled" in str(error)
 
 
 @pytest.mark.parametrize("text, numbers", [
     ("1,250.50 and −3", ["1250.50", "-3"]),
     ("1’250 CHF, 1\u00a0250 €, 1 250", ["1250", "1250", "1", "250"]),
     ("(−0.5) +7 x-2", ["-0.5", "7", "2"]),
-    ("1,5 and 1,2500", ["1", "5", "1", "2500"]),
+    ("1, 5 and 1,2,500", ["1", "5", "1", "2500"]),
     ("v2 H2O 3rd 1.2.3", ["3", "1.2"]),
 ])
 def test_numbers_as_people_write_them(text, numbers):
     found = textwords.numbers(Val(text)).value
     assert [str(n) for n in found] == numbers
+
+
+def test_a_decimal_comma_is_no_number_told():
+    # "1,5" and "1,2500" were 1 and 5, 1 and 2500: to a reader of German, 1.5 and 1.25
+    with pytest.raises(EvalError, match="as some languages write numbers"):
+        textwords.numbers(Val("1,5 and 1,2500"))
 
 
 # ----------------------------------------------------------------------- inputs

@@ -41,6 +41,7 @@ def test_words_other_at_the_end_are_decided():
     text = "# Report\n\nAll done. <!-- x -->\n"
     assert _response('trim(response) ends with "done!"', text).startswith("fail")
     assert _response('trim(response) ends with "-->"', text).startswith("error")  # a hit only where it is hidden
-    # the line break at the end is the text's own, with or without the comment
-    assert _response('response ends with "done."', text).startswith("fail")
-    assert _response('response ends with "done."', "# Report\n\nAll done.\n").startswith("fail")
+    # the line break at the end is the text's own, with or without the comment; a reader
+    # sees none, so without trim() whether it ends so cannot be decided (blank_ends)
+    assert _response('response ends with "done."', text).startswith("error")
+    assert _response('response ends with "done."', "# Report\n\nAll done.\n").startswith("error")

@@ -40,8 +40,12 @@ def not_equal_at_ends(left: Val, right: Val, ignore_case: bool) -> None:
         return
     if not (read_by_people(left.prov) or read_by_people(right.prov)):
         return
-    bare = without_blank_ends(one), without_blank_ends(other)
-    if bare == (one, other) or text_form(bare[0], ignore_case) != text_form(bare[1], ignore_case):
+    if without_blank_ends(one) == one and without_blank_ends(other) == other:
+        return
+    # The forms of the texts as written, which ``==`` made already (a long text's is kept
+    # for the run: ``folding``), without their blanks: the blanks at the ends are the
+    # same characters in either.
+    if without_blank_ends(text_form(one, ignore_case)) != without_blank_ends(text_form(other, ignore_case)):
         return
     raise EvalError(f"{short(render(one), 60)} and {short(render(other), 60)} are equal only with the blanks at "
                     "their ends left out, which a reader does not see: whether they are equal cannot be decided; "

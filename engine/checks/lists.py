@@ -146,7 +146,8 @@ class Index:
             not_equal_as_shown(twin, item, ignore_case)
         if key is not None and (" " in item.value or "\n" in item.value):
             self._not_joined(item, key, ignore_case)
-        bare_twin = self._bare(ignore_case).get(_key(without_blank_ends(item.value), ignore_case))
+        bare_key = _key(without_blank_ends(item.value), ignore_case)
+        bare_twin = self._bare(ignore_case).get(bare_key) if bare_key is not None else None
         if bare_twin is not None:
             not_equal_at_ends(bare_twin, item, ignore_case)
 

@@ -229,7 +229,10 @@ class TextCheck(Leaf):
         "All done." to its reader. Names the hidden place nearest that end."""
         form = shown_form(subject) if self.op in ("starts_with", "ends_with") else None
         hidden = [i for i, kind in enumerate(form.kind) if kind in HIDING] if form is not None else []
-        if form is None or not hidden or hit(compared(form)) < 0:
+        if form is None or not hidden:
+            return
+        shown_text = compared(form)
+        if hit(shown_text) < 0 and hit(without_blank_ends(shown_text)) < 0:  # the file's final line break too
             return
         piece = hidden[0] if self.op == "starts_with" else hidden[-1]
         markup = subject.value[form.start[piece]:form.end[piece]]
