@@ -72,6 +72,8 @@ SOURCES = (
     Source("claude-code/mcp-thinking-api-error/real-claude-logs.jsonl", SESSION),
     Source("claude-code/permission-dialog-edit-refused/c2fc3a3f-66d5-4c87-9f78-1a31dd719471.jsonl", SESSION),
     Source("claude-code/permission-dialog-bash-refused/adfc5dd1-7ead-4bf4-8be5-810ab3437d8b.jsonl", SESSION),
+    Source("claude-code/ask-user-question-answered/038eda5e-b5fd-435b-bcc4-982f95f54f09.jsonl", SESSION),
+    Source("claude-code/stop-hook-progress-records/d266fdf5-b6a3-46aa-8627-920959a0109a.jsonl", SESSION),
     Source("claude-code/stream-json-diagnostic/claude-stream-json-simple.jsonl", MARKED),
     Source("claude-code/stream-async-agent/claude_stream_subagent_multi_result.jsonl", MARKED),
     Source("claude-code/stream-parallel-calls/claude_stream_real_capture.jsonl", MARKED),
@@ -106,6 +108,10 @@ UNTRIED = {
     "claude-code/compact-command-prompt-suggestions/8aa54c1d-5030-4491-be42-e0c416424b8a/subagents/"
     "agent-aprompt_suggestion-e6d768.jsonl": "read with its session (its prompt, interrupted, holds no call)",
     "claude-code/hook-harness-probe/prompt-submit.jsonl": "it holds no call and no reply",
+    "claude-code/clear-command-two-sessions/fd129add-ce1a-4256-a00b-4173def02b54.jsonl":
+        "it holds no call, and its reply (3 + 3 = 6) no word to check",
+    "claude-code/clear-command-two-sessions/b8b14e62-252c-439c-88ad-18098b56d6c1.jsonl":
+        "it holds no call and no reply (the session /clear started)",
     "claude-code/permission-dialog-edit-refused/c2fc3a3f-66d5-4c87-9f78-1a31dd719471/subagents/"
     "agent-aprompt_suggestion-dcd338.jsonl": "read with its session (its prompt, interrupted, holds no call)",
     "claude-code/stream-compaction/claude_compact_empty_2.1.285.jsonl": "it holds no call and no reply",
