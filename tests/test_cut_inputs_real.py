@@ -111,7 +111,7 @@ UNTRIED = {
     "claude-code/clear-command-two-sessions/fd129add-ce1a-4256-a00b-4173def02b54.jsonl":
         "it holds no call, and its reply (3 + 3 = 6) no word to check",
     "claude-code/clear-command-two-sessions/b8b14e62-252c-439c-88ad-18098b56d6c1.jsonl":
-        "it holds no call and no reply (the session /clear started)",
+        "it holds no run (the session /clear started: no request, nothing of the agent)",
     "claude-code/permission-dialog-edit-refused/c2fc3a3f-66d5-4c87-9f78-1a31dd719471/subagents/"
     "agent-aprompt_suggestion-dcd338.jsonl": "read with its session (its prompt, interrupted, holds no call)",
     "claude-code/stream-compaction/claude_compact_empty_2.1.285.jsonl": "it holds no call and no reply",

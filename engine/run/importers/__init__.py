@@ -212,7 +212,7 @@ def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: 
             elif number is not None:  # one of several: its run is missing, which is said
                 yield _gave_no_run(path, number, conversation)
     except (UnreadableResponse, openai_document.LangChainMessages, openai_sources.NoHistory,
-            openai_sources.NoMessageList, claude_stream.Interleaved) as error:  # no run is made at all
+            openai_sources.NoMessageList, claude_stream.Interleaved, claude_code.NothingAsked) as error:  # no run is made at all
         yield f"{path}: {error}; nothing imported from it"
         return
     except MemoryError:  # the machine's limit, not the source's fault: said plainly, naming it

@@ -40,6 +40,13 @@ from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 CWD = "<cwd>"
 
 
+class NothingAsked(ValueError):
+    """A session log holding no request of the user and nothing of the agent: only
+    Claude Code's records of commands the user ran, as the log ``/clear`` starts holds
+    (its work is in the log before it). It gives no run, never an empty one whose
+    negative checks pass."""
+
+
 # --- a session: the main agent, its subagents, and the numbers ------------------------------
 
 
@@ -117,6 +124,10 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     counted, snapshots = tokens.count([reader] + [sub for sub, _ in subagents.values()])
     if snapshots:
         problems.append(tokens.snapshot_problem(main.name, snapshots))
+    if not stream and _asks_nothing(reader, subagents, problems):
+        raise NothingAsked("holds no run: no request of the user and nothing of the agent, only what Claude Code "
+                           "recorded (commands the user ran: the log /clear starts holds them, the work is in the "
+                           "log before it)")
     end = results[-1] if results else None
     unfinished = (claude_stream.unfinished(main.name, stream, results, turn, values, problems)
                   or claude_stream.unanswered(main.name, reader, results, problems)
@@ -136,6 +147,17 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
         problems=tuple(problems),
         placeholders=placeholders(cwds),
     )
+
+
+def _asks_nothing(reader: Reader, subagents: dict, problems: list[Problem]) -> bool:
+    """Whether a session log, read whole, holds Claude Code's text alone: no request (no
+    prompt, no turn of the user, no command that may ask), nothing of the agent (no
+    message, none Claude Code wrote in its place, no call, no subagent) and nothing
+    unknown (a problem of any kind: a line not read, work held in another file, may hold
+    either). A log holding no text at all holds no conversation, as before."""
+    return bool(reader.entries) and not (reader.requested or reader.prompted or reader.messages or reader.stood_in
+                                         or subagents or problems
+                                         or any(isinstance(entry, Call) for entry in reader.entries))
 
 
 def _chained_elsewhere(name: str, values: list[tuple[int, Any]], reader: Reader, problems: list[Problem]) -> None:
