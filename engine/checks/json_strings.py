@@ -6,8 +6,8 @@ characters of its strings as escapes: ``\\"``, ``\\/`` (PHP writes every ``/`` s
 file: ``"rm -rf \\/tmp"`` holds "rm -rf /tmp", ``"print(\\"hi\\")"`` holds
 'print("hi")'. A miss in the file as written that is a hit once each string is read
 as its value is no miss its reader (a program, or anyone reading the values) would
-grant, nor a hit the text as written holds: an ERROR naming the first escape, never
-a pass of ``not (file "result.json" contains "rm -rf /tmp")``.
+grant, nor a hit the text as written holds: an ERROR naming an escape of the string
+hit, never a pass of ``not (file "result.json" contains "rm -rf /tmp")``.
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ _SOURCES = ("outputs", "response")
 # line takes the rest of the line (no literal), so that no quote after it starts a
 # search to the line's end again: linear.
 _LITERAL = re.compile(r'"(?:[^"\\\n]++|\\[^\n])*+"|"[^\n]*+')
-# An escape that reads otherwise than written (every escape but none).
+# An escape JSON allows in a string: each reads otherwise than it is written.
 _ESCAPE = re.compile(r'\\(?:["\\/bfnrt]|u[0-9A-Fa-f]{4})')
 
 
