@@ -52,3 +52,14 @@ def test_a_folder_inside_an_eval_chooses_its_eval(tmp_path: Path, capsys):
     for chosen in (workspace / "iteration-1" / "eval-1", workspace / "iteration-1" / "eval-1" / "with_skill" / "run-1"):
         assert main(["grade", str(chosen), "--rules", str(rules), "--check", "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["evals_without_runs"] == []
+
+
+def test_an_eval_whose_primary_run_is_missing_is_no_pass(tmp_path: Path, capsys):
+    workspace, rules = _workspace(tmp_path)
+    baseline = workspace / "iteration-1" / "eval-2" / "without_skill" / "run-1" / "outputs"
+    baseline.mkdir(parents=True)
+    (baseline / "response.md").write_text("Fare: 120 EUR.\n", encoding="utf-8")
+    assert main(["grade", str(workspace), "--rules", str(rules), "--check", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["evals_without_runs"] == []
+    assert main(["grade", str(workspace), "--rules", str(rules), "--check", "--json", "--primary", "with_skill"]) == 1
+    assert json.loads(capsys.readouterr().out)["evals_without_runs"] == ["2"]

@@ -165,12 +165,12 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     graded = [g for g in results if g is not None]
     if not graded and part is None:  # a shard of no graded run is valid: its manifest says so
         return _fail("no run matches an eval of the rules; check the eval ids and names")
-    unapplied = _warn_unapplied(program, {g.eval_key for g in graded})
-    # Evals the rules check that no run of the workspace graded: the gate does not pass
-    # without them, unless the user chose the evals (--eval, or a folder inside an eval
-    # or a run), graded sources (chosen too) or a shard (whose merge decides).
+    _warn_unapplied(program, {g.eval_key for g in graded})
+    # The evals the rules check: the gate does not pass while one has no run it counts,
+    # unless the user chose the evals (--eval, or a folder inside an eval or a run),
+    # graded sources (chosen too) or a shard (whose merge decides).
     chosen = args.sources is not None or part is not None or args.select_evals or not holds_evals(args.workspace)
-    no_runs = [] if chosen else unapplied
+    expected = [] if chosen else [ev.key for ev in program.evals if any(a.check is not None for a in ev.assertions)]
     if args.llm_batch_export:
         return export_requests(args, judge)
     try:
@@ -182,7 +182,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
     except KeyboardInterrupt:
         return _interrupted("before writing", [], len(graded), args.check)
     try:
-        code = print_results(args, graded, written, skipped, unread, no_runs)
+        code = print_results(args, graded, written, skipped, unread, expected)
         warn_leftover_manifests(args)
         unused_results(args, judge)
         return code
@@ -190,10 +190,10 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
         return _interrupted("after writing", written, len(graded), args.check)
 
 
-def _warn_unapplied(program, used: set[str]) -> list[str]:
-    """The evals whose rules applied to no run graded; warned about when a run was
-    graded by its eval's sentences alone (eval_metadata.json): the rules then name the
-    eval otherwise than the runs do, and nothing else would say so."""
+def _warn_unapplied(program, used: set[str]) -> None:
+    """Rules that applied to no run, while a run was graded by its eval's sentences
+    alone (eval_metadata.json): the rules name the eval otherwise than the runs do,
+    and nothing else would say so."""
     unapplied = [ev.key for ev in program.evals
                  if ev.key not in used and any(a.check is not None for a in ev.assertions)]
     bare = [ev.key for ev in program.evals
@@ -203,7 +203,6 @@ def _warn_unapplied(program, used: set[str]) -> list[str]:
              f"{'was' if len(bare) == 1 else 'were'} graded by the sentences of eval_metadata.json alone: "
              "check the eval ids in the rules (an id that evals in several folders share reads "
              "'<folder>/<id>' when they are graded together; see referee show)")
-    return unapplied
 
 
 def _evals(keys: list[str]) -> str:

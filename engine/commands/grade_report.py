@@ -32,9 +32,20 @@ class _Gate:
 
         self.primary = primary
         self.tally = terminal.Tally()
+        self.evals: set[str] = set()  # the rules' evals of the runs counted
 
     def counts(self, brief) -> bool:
         return self.primary is None or brief.run["configuration"] == self.primary
+
+    def add(self, brief) -> None:
+        """Count a run the gate counts."""
+        self.tally.add(brief)
+        self.evals.add(brief.run["rules_eval"])
+
+    def without_runs(self, expected: Sequence[str]) -> list[str]:
+        """The evals of ``expected`` that no run the gate counted was graded by (once
+        every run is counted): the gate does not pass without them."""
+        return [key for key in expected if key not in self.evals]
 
     def unread(self, unread: Sequence[RunId]) -> list[str]:
         """The run folders of ``unread`` (discovery's: no outputs/) the gate counts:
@@ -43,12 +54,13 @@ class _Gate:
 
 
 def print_results(args, graded, results: list[WriteResult], skipped, unread: Sequence[RunId] = (),
-                  no_runs: Sequence[str] = ()) -> int:
+                  expected: Sequence[str] = ()) -> int:
     """Print the graded runs (``engine.report.stored.Stored``) with what happened to
     their files (``results``), then the totals; returns the exit code: 0 when every
     assertion the gate counts passed (the runs of ``--primary`` alone, when given)
     and no run folder it counts was left unread (``unread``: discovery's), nor an eval
-    the rules check left with no run (``no_runs``).
+    of ``expected`` (those the rules check, unless the evals were chosen) with no run
+    it counts.
 
     Runs that did not pass come first, then those that passed, then, with
     ``--primary``, the other configurations' runs as context (one line each without
@@ -64,14 +76,14 @@ def print_results(args, graded, results: list[WriteResult], skipped, unread: Seq
         if any(r.error for r in results):
             return 2
         verdicts = _exit_code(gate.tally.totals(refused))
-        verdicts = 1 if verdicts == 0 and (not_read or no_runs) else verdicts
+        verdicts = 1 if verdicts == 0 and (not_read or gate.without_runs(expected)) else verdicts
         # A shard's verdicts are not the decision: the merge's are (`referee merge`).
         return 0 if verdicts == 1 and getattr(args, "shard", None) is not None else verdicts
 
     if args.json:
         entries = (_json_run(g.report(), result, tally, gate) for g, result in zip(graded, results))
         _print_json(entries, lambda: _json_document(skipped, tally.totals(refused), args.check, code(), gate.primary,
-                                                    not_read, list(no_runs)))
+                                                    not_read, gate.without_runs(expected)))
         return code()
     _print_runs(graded, results, tally, gate, args)
     color = use_color(sys.stdout, args.color)
@@ -80,8 +92,8 @@ def print_results(args, graded, results: list[WriteResult], skipped, unread: Seq
         print(terminal.gate_line(gate.primary, gate.tally.totals(refused), color))
     if not_read:
         print(terminal.unread_line(not_read))
-    if no_runs:
-        print(terminal.no_runs_line(no_runs))
+    if gate.without_runs(expected):
+        print(terminal.no_runs_line(gate.without_runs(expected)))
     print(_written_line(results, args))
     if args.verbose:
         _print_written(graded, results, args.workspace)
@@ -108,7 +120,7 @@ def _print_runs(graded, results: list[WriteResult], tally: terminal.Tally, gate:
             counted.add(brief)
             members.append(number)
             continue
-        gate.tally.add(brief)
+        gate.add(brief)
         if terminal.run_status(brief) == "PASS" and not result.refused:
             passed.append(number)
         elif printer.room("failed"):
@@ -223,7 +235,7 @@ def _json_run(report, result: WriteResult, tally: terminal.Tally, gate: _Gate | 
 
     brief = tally.add(report.brief)
     if gate is not None and gate.counts(brief):
-        gate.tally.add(brief)
+        gate.add(brief)
     info = brief.run
     about = {"path": info["path"], "eval_id": info["eval_id"], "eval_name": info["eval_name"],
              "configuration": info["configuration"], "run_number": info["run_number"],

@@ -47,7 +47,7 @@ class Merged:
     rewritten: int = 0
     primary: str | None = None  # the shards' --primary: the gate counts its runs alone
     unread: tuple[str, ...] = ()  # run folders the gate counts that cannot be read (no outputs/)
-    graded_evals: set[str] = field(default_factory=set)  # the rules' evals some shard graded a run by
+    graded_evals: set[str] = field(default_factory=set)  # the rules' evals of the runs the gate counts
     no_runs: tuple[str, ...] = ()  # the evals the rules check that no shard graded a run by
 
     @property
@@ -120,7 +120,8 @@ def merge(workspace: Path, shards: Shards, program: Program, write: bool = True)
         folder = shards.runs[path].folder
         document = _report(path, folder)
         key = document["run"]["rules_eval"]
-        merged.graded_evals.add(key)
+        if merged.primary is None or document["run"]["configuration"] == merged.primary:
+            merged.graded_evals.add(key)
         if key not in facts_of[name]:
             # Its eval's critique would be made from the other shards' runs alone.
             edited.append(("foreign", f"{name} lists {path}, but holds no critique facts of eval {key}, which "
