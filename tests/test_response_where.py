@@ -118,12 +118,20 @@ def test_a_named_response_file_is_the_response(tmp_path, capsys):
 def test_a_named_response_file_that_is_missing_fails_and_is_warned(tmp_path):
     run = tmp_path / "eval-1" / "with_skill"
     (run / "outputs").mkdir(parents=True)
-    (run / "outputs" / "response.md").write_text("summary\n", encoding="utf-8")
+    (run / "outputs" / "notes.md").write_text("summary\n", encoding="utf-8")
     (result,) = referee.grade('eval 1\nexpect "x": response contains "summary"\n', tmp_path, response="outputs/result.md")
     assert result.expectations[0]["outcome"] == "fail"
     assert "outputs/result.md (--response) is missing or empty" in result.expectations[0]["evidence"]
     found = discover(tmp_path, referee_responses("outputs/result.md")).runs[0].load()
     assert [p.code for p in found.problems] == ["no-response"]
+    # The run holds outputs/response.md: it may be the answer this run gave, so the
+    # response is unknown; taken as missing, 'not response contains' passed on it.
+    (run / "outputs" / "response.md").write_text("summary\n", encoding="utf-8")
+    (result,) = referee.grade('eval 1\nexpect "x": not (response contains "summary")\n', tmp_path,
+                              response="outputs/result.md")
+    assert result.expectations[0]["outcome"] == "error"
+    assert "named by --response is missing or empty in this run, which has outputs/response.md" in \
+        result.expectations[0]["evidence"]
     escape = discover(tmp_path, referee_responses("../x.md")).runs[0].load()
     # named, but leaving the run folder: not read, so unknown (never missing)
     assert escape.response.unreadable is not None and [p.code for p in escape.problems] == ["bad-response"]

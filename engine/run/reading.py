@@ -105,23 +105,33 @@ def response_elsewhere(found: TextFile | None, named: tuple[str, str] | None, ou
     whether that file is the response cannot be told, so it cannot be used; taken as
     missing, 'not response contains "x"' passed on the answer left unread. A response
     file named by the harness is the response, and nothing else is taken for it."""
-    if named is not None or (found is not None and not _blank(found)):
+    if found is not None and not _blank(found):
         return found
-    held = [name for name in outputs() if "/" not in name and name != "response.md" and _named_response(name)]
+    named_rel = None if named is None else safe_relative(named[0])
+    held = [name for name in outputs() if "/" not in name and f"outputs/{name}" != (named_rel or RESPONSE)
+            and (_named_response(name) or (named is not None and name == "response.md"))]
     if not held:
         return found
     rel = f"outputs/{held[0]}"
-    message = (f"the run has no outputs/response.md, but has {rel}: whether it is the response cannot be told "
-               f"(name it with --response {rel}, or move it to outputs/response.md)")
+    if named is not None:
+        # The file the harness named is missing from this run, which holds another that
+        # may be its answer: taken as missing, 'not response contains "x"' passed on it.
+        message = (f"the response file {named[0]} named by {named[1]} is missing or empty in this run, which has "
+                   f"{rel}: whether that is the response cannot be told")
+    else:
+        message = (f"the run has no outputs/response.md, but has {rel}: whether it is the response cannot be told "
+                   f"(name it with --response {rel}, or move it to outputs/response.md)")
     return TextFile(rel, None, 0, (Problem("unreadable", join_report(base, rel), message),))
 
 
 def _named_response(name: str) -> bool:
-    """Whether a file's name, up to its first dot, is the word ``response`` or ends in
-    it after a space, ``_`` or ``-`` (``Response.md``, ``actual_response.md``,
-    ``final-response.txt``): names harnesses give the answer. A word after it
-    (``response_schema.json``) names something else."""
-    return re.split(r"[ _-]", name.split(".")[0].casefold())[-1] == "response"
+    """Whether a file's name, up to its first dot, is the word ``response``, ``answer``
+    or ``reply``, or ends in one after a space, ``_`` or ``-`` (``Response.md``,
+    ``actual_response.md``, ``final-answer.txt``), or is ``final`` (``final.md``): names
+    harnesses give the answer. A word after it (``response_schema.json``) names
+    something else."""
+    words = re.split(r"[ _-]", name.split(".")[0].casefold())
+    return words[-1] in ("response", "answer", "reply") or words == ["final"]
 
 
 def _leaving(named: tuple[str, str], base: str) -> TextFile:
