@@ -52,7 +52,8 @@ def test_a_rules_eval_without_metadata_is_still_an_eval(tmp_path, capsys):
     rules.write_text('eval 1\nexpect 1: response contains "Plain"\neval 9\nexpect "x": response is not empty\n',
                      encoding="utf-8")
     code, runs = _graded(tmp_path, capsys, "--rules", str(rules))
-    assert code == 0 and [a["outcome"] for a in runs[0]["expectations"]] == ["pass"]
+    # eval 9 has no run: graded, eval 1 passes, and the gate says eval 9 is missing
+    assert code == 1 and [a["outcome"] for a in runs[0]["expectations"]] == ["pass"]
 
 
 def test_eval_ids_that_repeat_across_skill_folders_are_kept_apart(tmp_path, capsys):

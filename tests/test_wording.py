@@ -26,7 +26,7 @@ def _one_run(base: Path) -> Path:
 
 def test_one_of_a_thing_is_said_in_the_singular(tmp_path: Path, capsys):
     ws = _one_run(tmp_path)
-    assert main(["grade", str(ws), "--rules", str(RULES)]) == 0
+    assert main(["grade", str(ws), "--rules", str(RULES), "--eval", "2"]) == 0
     assert main(["report", str(ws), "--format", "markdown"]) == 0
     assert main(["aggregate", str(ws), "--check"]) in (0, 1, 3)
     one = tmp_path / "one.rules"

@@ -167,9 +167,11 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
         return _fail("no run matches an eval of the rules; check the eval ids and names")
     _warn_unapplied(program, {g.eval_key for g in graded})
     # The evals the rules check: the gate does not pass while one has no run it counts,
-    # unless the user chose the evals (--eval, or a folder inside an eval or a run),
-    # graded sources (chosen too) or a shard (whose merge decides).
-    chosen = args.sources is not None or part is not None or args.select_evals or not holds_evals(args.workspace)
+    # unless the user chose the evals (--eval, --as-eval, or a folder inside an eval or a
+    # run) or graded a shard (whose merge decides). Sources are held to it as the
+    # workspace import writes of them is.
+    chosen = part is not None or args.select_evals or (
+        args.as_eval is not None if args.sources is not None else not holds_evals(args.workspace))
     expected = [] if chosen else [ev.key for ev in program.evals if any(a.check is not None for a in ev.assertions)]
     if args.llm_batch_export:
         return export_requests(args, judge)
