@@ -18,6 +18,7 @@ from typing import Callable
 from referee.engine.checks.access import call_val, note_val
 from referee.engine.checks.base import Context
 from referee.engine.checks.counted import counted_in_full
+from referee.engine.checks.self_counted import agrees_with_record
 from referee.engine.run.agents import view_changed
 from referee.engine.run.beside import held_beside_outputs
 from referee.engine.run.identity import METADATA
@@ -147,6 +148,7 @@ def metrics_reader(reads: tuple[str | int, ...] = ()) -> Callable[[Context], tup
         found = _read_metrics(ctx)
         if found:
             counted_in_full(ctx, reads)
+            agrees_with_record(ctx, found[0].value, reads)
         return found
 
     return read
