@@ -36,22 +36,27 @@ class Hidden:
         return HIDING[self.kind[piece]]
 
 
-def hidden_in_markdown(text: str) -> Hidden | None:
-    """``text`` (Markdown) without its HTML comments and tags, None when it holds none.
-    Only a text holding ``<`` is read: no comment or tag starts otherwise."""
+def hidden_in_markdown(text: str, html: bool = False) -> Hidden | None:
+    """``text`` (Markdown; ``html``: HTML) without its HTML comments and tags, None when it
+    holds none. Only a text holding ``<`` is read: no comment or tag starts otherwise."""
     if "<" not in text:
         return None
-    form = kept_form("markdown hidden", text, _without_hidden)
+    form = kept_form("html hidden" if html else "markdown hidden", text,
+                     _html_without_hidden if html else _without_hidden)
     return form if form.start else None
 
 
-def _without_hidden(text: str) -> Hidden:
+def _html_without_hidden(text: str) -> Hidden:
+    return _without_hidden(text, True)
+
+
+def _without_hidden(text: str, html: bool = False) -> Hidden:
     pieces: list[str] = []
     starts: list[int] = []
     ends: list[int] = []
     kinds: list[str] = []
     at = 0
-    for begin, stop, _, kind in marks(text):
+    for begin, stop, _, kind in marks(text, html=html):
         if kind in HIDING:
             pieces.append(text[at:begin])
             starts.append(begin)

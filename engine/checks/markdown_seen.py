@@ -58,6 +58,7 @@ from typing import Iterator
 
 import regex
 
+from referee.engine.checks import html_shown
 from referee.engine.checks.folding import OTHER_SPACES, as_seen, kept_form
 from referee.engine.checks.markdown_blocks import blocks, opens_block
 from referee.engine.checks.markdown_breaks import Mark, soft_breaks, with_blanks, with_breaks
@@ -70,18 +71,22 @@ from referee.engine.values import Prov, Val
 # written (save invisible characters, which ``folding.as_seen`` leaves out), and is
 # never rendered.
 _MARKUP = re.compile(r"[&\\*_~<`\[]")
-_TOKEN = regex.compile(r"""
+_TOKEN_PATTERN = r"""
     (?P<escape>\\[!-/:-@\[-`{-~])
   | (?P<ticks>`+)
   | (?P<comment><!--)
   | (?P<declaration><\?|<!\[CDATA\[|<![A-Za-z])
-  | (?P<entity>&(?:\#[0-9]{1,7}|\#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)
+  | (?P<entity>ENTITY)
   | (?P<tag></?[A-Za-z][A-Za-z0-9-]*(?:[ \t\r\n/][^<>]*)?>)
   | (?P<delimiters>[*_~]+)
   | (?P<invisible>\p{Cf})
   | (?P<bracket>\[)
   | (?P<close>\])
-""", regex.VERBOSE)
+"""
+_TOKEN = regex.compile(_TOKEN_PATTERN.replace(
+    "ENTITY", r"&(?:\#[0-9]{1,7}|\#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"), regex.VERBOSE)
+# An HTML file's markup: the same, save what the HTML parser reads otherwise (``html_shown``).
+_HTML_TOKEN = regex.compile(_TOKEN_PATTERN.replace("ENTITY", html_shown.ENTITY), regex.VERBOSE)
 # The elements whose content a browser never shows: a script's and a style's text, a
 # template's content, and what a <noscript> holds, which a browser running scripts (as
 # browsers do) does not show. Each with its tags, opening and closing. A <details> shows
@@ -151,17 +156,18 @@ class Shown:
         return min(bisect_left(self.at, offset), len(self.at) - 1)
 
 
-def shown_as_markdown(text: str) -> Shown:
-    """``text`` (Markdown) as shown: code as written, markup elsewhere as it shows.
-    Made once for the run's checks that miss in a long text (``folding.kept_in``)."""
-    return kept_form("markdown", text, _shown)
+def shown_as_markdown(text: str, html: bool = False) -> Shown:
+    """``text`` (Markdown; ``html``: HTML) as shown: code as written, markup elsewhere as
+    it shows. Made once for the run's checks that miss in a long text (``folding.kept_in``)."""
+    return kept_form("html" if html else "markdown", text, _shown_html if html else _shown)
 
 
-def shown_joined(text: str) -> Shown:
-    """``text`` (Markdown) as shown with its soft line breaks too, each one space
+def shown_joined(text: str, html: bool = False) -> Shown:
+    """``text`` (Markdown; ``html``: HTML) as shown with its soft line breaks too, each one space
     (``markdown_breaks``), and its blanks as shown (``markdown_breaks.with_blanks``): made only for a
     miss whose words may hold a space, since no other can hit across a break or a blank."""
-    return kept_form("markdown joined", text, _shown_with_breaks)
+    return kept_form("html joined" if html else "markdown joined", text,
+                     _shown_html_with_breaks if html else _shown_with_breaks)
 
 
 def may_join(text: str) -> bool:
@@ -174,14 +180,22 @@ def _shown_with_breaks(text: str) -> Shown:
     return _shown(text, True)
 
 
-def _shown(text: str, joined: bool = False) -> Shown:
+def _shown_html(text: str) -> Shown:
+    return _shown(text, False, True)
+
+
+def _shown_html_with_breaks(text: str) -> Shown:
+    return _shown(text, True, True)
+
+
+def _shown(text: str, joined: bool = False, html: bool = False) -> Shown:
     pieces: list[str] = []
     at: list[int] = []
     starts: list[int] = []
     ends: list[int] = []
     kinds: list[str] = []
     size = done = 0
-    for begin, stop, made, kind in marks(text, joined):
+    for begin, stop, made, kind in marks(text, joined, html):
         pieces += (text[done:begin], made)
         size += begin - done
         at.append(size)
@@ -196,9 +210,10 @@ def _shown(text: str, joined: bool = False) -> Shown:
     return Shown(OTHER_SPACES.sub(" ", "".join(pieces)), tuple(at), tuple(starts), tuple(ends), tuple(kinds))
 
 
-def marks(text: str, joined: bool = False) -> Iterator[Mark]:
+def marks(text: str, joined: bool = False, html: bool = False) -> Iterator[Mark]:
     """Each piece of markup of ``text``, in order: the invisible characters of its code,
-    the markup of the rest (``joined``: its soft line breaks too). An element that
+    the markup of the rest (``joined``: its soft line breaks too; ``html``: read as an
+    HTML file, ``html_shown``). An element that
     hides what it holds may run on over the blocks after its own (a ``<template>``
     holding fenced code): they are read from where it ends."""
     past = 0
@@ -210,7 +225,7 @@ def marks(text: str, joined: bool = False) -> Iterator[Mark]:
             marks = invisible(text, start, end)
         else:
             spans: list[tuple[int, int]] = []
-            marks = _inline(text, start, end, spans)
+            marks = _inline(text, start, end, spans, html)
             if joined:
                 marks = with_blanks(text, with_breaks(marks, soft_breaks(text, start, end)), (start, end), spans)
         for mark in marks:
@@ -218,7 +233,8 @@ def marks(text: str, joined: bool = False) -> Iterator[Mark]:
             past = mark[1]
 
 
-def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None = None) -> Iterator[Mark]:
+def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None = None,
+            html: bool = False) -> Iterator[Mark]:
     """The markup between ``start`` and ``end`` (text that is no fenced code); each code
     span's content is added to ``spans`` when it is passed."""
     closes = closing_runs(text, start, end)
@@ -227,7 +243,7 @@ def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None
     lasts: dict[str, int] = {}  # where the last end of each kind of declaration stands
     at = start
     while True:
-        found = _TOKEN.search(text, at, end)
+        found = (_HTML_TOKEN if html else _TOKEN).search(text, at, end)
         if found is None:
             return
         kind, at = found.lastgroup, found.end()
@@ -348,10 +364,11 @@ def shown_form(val: Val, joined: bool = False) -> Shown | None:
     text = val.value
     if not (isinstance(text, str) and is_markdown(text, val.prov)):
         return None
+    html = markup_of(val.prov) == "HTML"
     if joined:
-        form = shown_joined(text) if may_join(text) else None
+        form = shown_joined(text, html) if may_join(text) else None
         return form if form is not None and ("break" in form.kind or "blank" in form.kind) else None
     if not may_show_otherwise(text):
         return None
-    form = shown_as_markdown(text)
+    form = shown_as_markdown(text, html)
     return form if form.at else None

@@ -276,7 +276,7 @@ class TextCheck(Leaf):
         text = subject.value
         if "<" not in text or not is_markdown(text, subject.prov):  # no comment or tag starts without "<"
             return
-        form = hidden_in_markdown(text)
+        form = hidden_in_markdown(text, markup_of(subject.prov) == "HTML")
         if form is None or holds(form.text):
             return
         piece = form.piece_near(start)

@@ -1,0 +1,30 @@
+"""Hostile runs of what an HTML file's reading adds to the Markdown guess
+(``html_shown``) take a time linear in their length: ten times the text takes about
+ten times as long, never a hundred."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from referee.engine.checks.markdown_hidden import hidden_in_markdown
+from referee.engine.checks.markdown_seen import shown_as_markdown, shown_joined
+
+UNITS = ["&#", "&#1", "&#x", "&amp", "&notin", "&nbspx", "&", "&a"]
+
+
+def _time(unit: str, n: int) -> float:
+    text = unit * n + "\n"
+    began = time.perf_counter()
+    shown_as_markdown(text, True)
+    shown_joined(text, True)
+    hidden_in_markdown(text, True)
+    return time.perf_counter() - began
+
+
+@pytest.mark.parametrize("unit", UNITS)
+def test_html_markup_takes_a_time_linear_in_its_length(unit: str):
+    small = min(_time(unit, 2000) for _ in range(3))
+    large = min(_time(unit, 20000) for _ in range(3))
+    assert large < 30 * max(small, 1e-4), (small, large)
