@@ -54,7 +54,7 @@ _ITEM_QUOTE = re.compile(r"[ \t]*+(?:[-+*]|[0-9]{1,9}+[.)])[ \t]++(?:[ \t]*+>[ ]
 _INDENTED_QUOTE = re.compile(r"(?:[ \t]*+>[ ]?)++")
 # An HTML block whose lines a browser shows as written, line breaks and all.
 _RAW_HTML = re.compile(rf"{_INDENT}<(?:pre|textarea|script|style)(?=[ \t>]|$)", re.IGNORECASE)
-_BLANKS = re.compile(r"[ \t]+")
+_BLANKS = re.compile(r"[ \t\f]+")  # a form feed is white space to a browser too
 
 Mark = tuple[int, int, str, str]  # start and end in the text as written, what it shows, and its kind
 
@@ -131,7 +131,7 @@ def with_breaks(marks: Iterator[Mark], breaks: Iterator[tuple[int, int]]) -> Ite
 def with_blanks(text: str, marks: Iterator[Mark], zone: tuple[int, int],
                 spans: list[tuple[int, int]]) -> Iterator[Mark]:
     """``marks`` and the blanks among them as a browser shows them (it collapses white
-    space): a run of spaces and tabs shows as one space, and as nothing right after a
+    space): a run of spaces, tabs and form feeds shows as one space, and as nothing right after a
     space shown (``All <!-- x --> done`` shows "All done"; a soft line break there too).
     ``zone`` is the text's start and end; code spans show as written (``spans``, each
     listed by ``markdown_seen`` as it passes it, so that every span before a mark is

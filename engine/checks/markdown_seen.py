@@ -172,8 +172,9 @@ def shown_joined(text: str, html: bool = False) -> Shown:
 
 def may_join(text: str) -> bool:
     """Whether ``text`` (Markdown) may show blanks otherwise than written: it holds a line
-    break, a run of blanks or a tab, or markup that may leave two blanks side by side."""
-    return "\n" in text or "  " in text or "\t" in text or may_show_otherwise(text)
+    break (``\r`` alone in HTML), a run of blanks, a tab or a form feed, or markup that may
+    leave two blanks side by side."""
+    return any(blank in text for blank in ("\n", "\r", "  ", "\t", "\f")) or may_show_otherwise(text)
 
 
 def _shown_with_breaks(text: str) -> Shown:
@@ -227,7 +228,8 @@ def marks(text: str, joined: bool = False, html: bool = False) -> Iterator[Mark]
             spans: list[tuple[int, int]] = []
             marks = _inline(text, start, end, spans, html)
             if joined:
-                marks = with_blanks(text, with_breaks(marks, soft_breaks(text, start, end)), (start, end), spans)
+                breaks = html_shown.line_breaks(text, start, end) if html else soft_breaks(text, start, end)
+                marks = with_blanks(text, with_breaks(marks, breaks), (start, end), spans)
         for mark in marks:
             yield mark
             past = mark[1]
