@@ -4,7 +4,12 @@
 - a character reference without its ``;`` (``&nbsp``, ``&#45``, ``&#x41``, ``&amp``) shows
   its character too, as ``html.unescape`` (which follows that algorithm) reads it;
 - every line break shows as a space with the blanks beside it (``line_breaks``): a blank
-  line, or a line opening with ``>``, ``- `` or ``#``, ends no paragraph in HTML.
+  line, or a line opening with ``>``, ``- `` or ``#``, ends no paragraph in HTML;
+- a comment ends at its first ``-->`` or ``--!>``, and one that nothing closes runs to
+  the end of the text, inside a paragraph too (``comment_end``);
+- ``<?``, ``<!`` (a declaration, ``<!DOCTYPE html>``, or CDATA, which HTML outside SVG
+  and MathML reads as a comment) and ``</`` before no letter (``</ x>``) open a comment
+  that ends at the first ``>`` (``BOGUS_COMMENT``).
 
 Each is read for an HTML file only: a Markdown renderer writes these as they stand, so a
 browser shows a Markdown text's ``&nbsp`` as written."""
@@ -35,3 +40,24 @@ def line_breaks(text: str, start: int, end: int) -> Iterator[tuple[int, int]]:
     for found in _WHITE.finditer(text, start, end):
         if "\n" in found.group() or "\r" in found.group():
             yield found.start(), found.end()
+
+
+# What opens a comment that ends at the first ``>`` (the HTML parser's bogus comment): a
+# processing instruction, a declaration or CDATA (a ``<!--`` is read before: a comment),
+# and an end tag whose name is no letter.
+BOGUS_COMMENT = r"<\?|<!|</(?![A-Za-z])"
+_COMMENT_CLOSE = re.compile(r"--!?>")
+
+
+def last_comment_close(text: str, start: int, end: int) -> int:
+    """Where the last ``-->`` or ``--!>`` between ``start`` and ``end`` starts, -1 when none:
+    no comment opened after it closes, so none is looked for past it."""
+    return max(text.rfind("-->", start, end), text.rfind("--!>", start, end))
+
+
+def comment_end(text: str, start: int, end: int, last: int) -> int:
+    """Where the comment opened at ``start`` ends, as the HTML parser reads it: after its
+    first ``-->`` or ``--!>`` (``<!-->`` and ``<!--->`` are ones), else, when none follows
+    (``last``, where the last one starts, stands before), with the text."""
+    found = _COMMENT_CLOSE.search(text, start + 2, end) if start < last else None
+    return found.end() if found is not None else end

@@ -75,7 +75,7 @@ _TOKEN_PATTERN = r"""
     (?P<escape>\\[!-/:-@\[-`{-~])
   | (?P<ticks>`+)
   | (?P<comment><!--)
-  | (?P<declaration><\?|<!\[CDATA\[|<![A-Za-z])
+  | (?P<declaration>DECLARATION)
   | (?P<entity>ENTITY)
   | (?P<tag></?[A-Za-z][A-Za-z0-9-]*(?:[ \t\r\n/][^<>]*)?>)
   | (?P<delimiters>[*_~]+)
@@ -83,10 +83,11 @@ _TOKEN_PATTERN = r"""
   | (?P<bracket>\[)
   | (?P<close>\])
 """
-_TOKEN = regex.compile(_TOKEN_PATTERN.replace(
+_TOKEN = regex.compile(_TOKEN_PATTERN.replace("DECLARATION", r"<\?|<!\[CDATA\[|<![A-Za-z]").replace(
     "ENTITY", r"&(?:\#[0-9]{1,7}|\#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"), regex.VERBOSE)
 # An HTML file's markup: the same, save what the HTML parser reads otherwise (``html_shown``).
-_HTML_TOKEN = regex.compile(_TOKEN_PATTERN.replace("ENTITY", html_shown.ENTITY), regex.VERBOSE)
+_HTML_TOKEN = regex.compile(_TOKEN_PATTERN.replace("DECLARATION", html_shown.BOGUS_COMMENT).replace(
+    "ENTITY", html_shown.ENTITY), regex.VERBOSE)
 # The elements whose content a browser never shows: a script's and a style's text, a
 # template's content, and what a <noscript> holds, which a browser running scripts (as
 # browsers do) does not show. Each with its tags, opening and closing. A <details> shows
@@ -240,7 +241,8 @@ def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None
     """The markup between ``start`` and ``end`` (text that is no fenced code); each code
     span's content is added to ``spans`` when it is passed."""
     closes = closing_runs(text, start, end)
-    comment_end = text.rfind("-->", start, end)  # no comment opened after it closes
+    # no comment opened after the last one closes
+    comment_end = html_shown.last_comment_close(text, start, end) if html else text.rfind("-->", start, end)
     links: Links | None = None  # made at the first "["
     lasts: dict[str, int] = {}  # where the last end of each kind of declaration stands
     at = start
@@ -255,13 +257,13 @@ def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None
                 yield from code_span(text, found.start(), found.end(), close, spans)
                 at = close + len(found.group())
         elif kind == "comment":
-            at = _comment_end(text, found.start(), end, comment_end)
+            at = _comment_end(text, found.start(), end, comment_end, html)
             if at > found.end():
                 yield found.start(), at, "", "comment"
             else:
                 at = found.end()
         elif kind == "declaration":
-            if (closed := declaration_end(text, found, end, lasts)) > 0:  # else it is text
+            if (closed := declaration_end(text, found, end, lasts, html)) > 0:  # else it is text
                 yield found.start(), closed, "", "declaration"
                 at = closed
         elif kind == "bracket":
@@ -282,11 +284,14 @@ def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None
                 yield found.start(), found.end(), shows, kind or ""
 
 
-def _comment_end(text: str, start: int, end: int, last: int) -> int:
+def _comment_end(text: str, start: int, end: int, last: int, html: bool = False) -> int:
     """Where the comment opened at ``start`` ends: after its ``-->`` (``<!-->`` is one, as
     browsers read it), or, when none follows (``last``, the last one, stands before),
     with the text when it opens its line (an HTML block to the end), else nowhere
-    (-1: inside a paragraph it is text)."""
+    (-1: inside a paragraph it is text). In an HTML file (``html``) as the HTML parser
+    reads it (``html_shown.comment_end``)."""
+    if html:
+        return html_shown.comment_end(text, start, end, last)
     close = text.find("-->", start + 2, end) if start < last else -1
     if close >= 0:
         return close + 3

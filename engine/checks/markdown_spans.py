@@ -39,14 +39,17 @@ def emphasis(text: str, start: int, end: int, low: int, high: int) -> bool:
     return not (set(text[start:end]) == {"_"} and before.isalnum() and after.isalnum())
 
 
-def declaration_end(text: str, opening: re.Match | regex.Match, end: int, lasts: dict[str, int]) -> int:
+def declaration_end(text: str, opening: re.Match | regex.Match, end: int, lasts: dict[str, int],
+                    html: bool = False) -> int:
     """Where the processing instruction (``<?php ... ?>``), CDATA (``<![CDATA[ ... ]]>``)
     or declaration (``<!DOCTYPE html>``) that ``opening`` opens ends, after its end; -1
     when none follows before ``end``: it is then text (CommonMark 0.31, raw HTML). A
-    browser reads each as a comment and shows nothing of it. ``lasts`` keeps where the
-    last end of each kind stands, so that many unclosed ones are read in linear time."""
+    browser reads each as a comment and shows nothing of it; in an HTML file (``html``)
+    each ends at the first ``>``, as the HTML parser reads it (``html_shown``). ``lasts``
+    keeps where the last end of each kind stands, so that many unclosed ones are read in
+    linear time."""
     written = opening.group()
-    close = "?>" if written == "<?" else "]]>" if written.startswith("<![") else ">"
+    close = ">" if html else "?>" if written == "<?" else "]]>" if written.startswith("<![") else ">"
     if close not in lasts:  # looked for once: the first opening of its kind starts the search
         lasts[close] = text.rfind(close, opening.start(), end)
     found = text.find(close, opening.end(), end) if opening.end() <= lasts[close] else -1
