@@ -10,6 +10,9 @@
 - ``<?``, ``<!`` (a declaration, ``<!DOCTYPE html>``, or CDATA, which HTML outside SVG
   and MathML reads as a comment) and ``</`` before no letter (``</ x>``) open a comment
   that ends at the first ``>`` (``BOGUS_COMMENT``).
+- a backtick, a run of three, and a backslash are shown as written: HTML has no code
+  spans, fenced code or escapes (``markdown_seen`` reads none in an HTML file), so
+  ``<p>Run `rm <b>-rf</b> build`</p>`` shows "rm -rf build".
 
 Each is read for an HTML file only: a Markdown renderer writes these as they stand, so a
 browser shows a Markdown text's ``&nbsp`` as written."""

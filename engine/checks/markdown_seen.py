@@ -71,10 +71,12 @@ from referee.engine.values import Prov, Val
 # written (save invisible characters, which ``folding.as_seen`` leaves out), and is
 # never rendered.
 _MARKUP = re.compile(r"[&\\*_~<`\[]")
-_TOKEN_PATTERN = r"""
+# Markdown's escapes and code spans: HTML shows a backslash and a backtick as written.
+_MARKDOWN_ONLY = r"""
     (?P<escape>\\[!-/:-@\[-`{-~])
-  | (?P<ticks>`+)
-  | (?P<comment><!--)
+  | (?P<ticks>`+) |"""
+_TOKEN_PATTERN = r"""
+    (?P<comment><!--)
   | (?P<declaration>DECLARATION)
   | (?P<entity>ENTITY)
   | (?P<tag></?[A-Za-z][A-Za-z0-9-]*(?:[ \t\r\n/][^<>]*)?>)
@@ -83,7 +85,8 @@ _TOKEN_PATTERN = r"""
   | (?P<bracket>\[)
   | (?P<close>\])
 """
-_TOKEN = regex.compile(_TOKEN_PATTERN.replace("DECLARATION", r"<\?|<!\[CDATA\[|<![A-Za-z]").replace(
+_TOKEN = regex.compile(_MARKDOWN_ONLY + _TOKEN_PATTERN.replace(
+    "DECLARATION", r"<\?|<!\[CDATA\[|<![A-Za-z]").replace(
     "ENTITY", r"&(?:\#[0-9]{1,7}|\#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"), regex.VERBOSE)
 # An HTML file's markup: the same, save what the HTML parser reads otherwise (``html_shown``).
 _HTML_TOKEN = regex.compile(_TOKEN_PATTERN.replace("DECLARATION", html_shown.BOGUS_COMMENT).replace(
@@ -219,7 +222,7 @@ def marks(text: str, joined: bool = False, html: bool = False) -> Iterator[Mark]
     hides what it holds may run on over the blocks after its own (a ``<template>``
     holding fenced code): they are read from where it ends."""
     past = 0
-    for start, end, code in blocks(text):
+    for start, end, code in [(0, len(text), False)] if html else blocks(text):  # HTML has no fenced code
         start = max(start, past)
         if start >= end:
             continue
