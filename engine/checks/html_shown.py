@@ -13,6 +13,11 @@
 - a backtick, a run of three, and a backslash are shown as written: HTML has no code
   spans, fenced code or escapes (``markdown_seen`` reads none in an HTML file), so
   ``<p>Run `rm <b>-rf</b> build`</p>`` shows "rm -rf build".
+- more elements hide what they hold (``HIDDEN_ELEMENTS``): ``<title>`` (a tab's name, never
+  the page), an ``<iframe>``'s, ``<noembed>``'s and ``<noframes>``' text, what a
+  ``<canvas>``, ``<video>`` or ``<audio>`` holds for a browser that has none, a
+  ``<datalist>``'s options and a ``<dialog>`` not ``open``. A Markdown renderer may
+  strip such a tag and show its text: a Markdown text reads none of them.
 
 Each is read for an HTML file only: a Markdown renderer writes these as they stand, so a
 browser shows a Markdown text's ``&nbsp`` as written."""
@@ -64,3 +69,16 @@ def comment_end(text: str, start: int, end: int, last: int) -> int:
     (``last``, where the last one starts, stands before), with the text."""
     found = _COMMENT_CLOSE.search(text, start + 2, end) if start < last else None
     return found.end() if found is not None else end
+
+
+# The elements whose content a browser never shows in an HTML file, beside
+# ``markdown_seen.HIDDEN_ELEMENTS``; the first four hold text, no tags (``RAW_TEXT``).
+HIDDEN_ELEMENTS = ("title", "iframe", "noembed", "noframes", "canvas", "video", "audio", "datalist", "dialog")
+RAW_TEXT = HIDDEN_ELEMENTS[:4]
+_OPEN = re.compile(r"[\s/]open(?=[\s/>=])", re.IGNORECASE)
+
+
+def hides(name: str, tag: str) -> bool:
+    """Whether the element ``name``, opened by ``tag``, hides what it holds in an HTML
+    file: one of ``HIDDEN_ELEMENTS``, a ``<dialog>`` only when not ``open``."""
+    return name in HIDDEN_ELEMENTS and not (name == "dialog" and _OPEN.search(tag) is not None)

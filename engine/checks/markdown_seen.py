@@ -96,6 +96,8 @@ _HTML_TOKEN = regex.compile(_TOKEN_PATTERN.replace("DECLARATION", html_shown.BOG
 # browsers do) does not show. Each with its tags, opening and closing. A <details> shows
 # what it holds (collapsed, a click away), as do <pre> and <textarea>.
 HIDDEN_ELEMENTS = ("script", "style", "template", "noscript")
+# The elements whose text holds no tag, so none of theirs nests (a template's content does).
+_RAW_TEXT = ("script", "style", "noscript") + html_shown.RAW_TEXT
 # What hides an element by its attributes: ``hidden``, or a style of ``display: none`` or
 # ``visibility: hidden`` (a renderer that strips them shows the words: a guess that only
 # ever costs an ERROR). An element without content (``<img hidden>``) hides nothing.
@@ -278,7 +280,7 @@ def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None
             if stop is not None:
                 yield found.start(), stop, "", "link"
                 at = stop
-        elif kind == "tag" and (hiding := _hiding(found.group())) is not None:
+        elif kind == "tag" and (hiding := _hiding(found.group(), html)) is not None:
             at = _element_end(text, found.end(), hiding[1])
             yield found.start(), at, "", hiding[0]
         else:
@@ -301,13 +303,14 @@ def _comment_end(text: str, start: int, end: int, last: int, html: bool = False)
     return end if opens_block(text, start) else -1
 
 
-def _hiding(tag: str) -> tuple[str, str] | None:
+def _hiding(tag: str, html: bool = False) -> tuple[str, str] | None:
     """What hides, and the name of the element ``tag`` opens, when a browser does not
-    show what it holds: the element itself (``HIDDEN_ELEMENTS``), or its attributes
-    (``hidden``, a style of ``display: none`` or ``visibility: hidden``: "attributes")."""
+    show what it holds: the element itself (``HIDDEN_ELEMENTS``; in an HTML file
+    ``html_shown.hides`` too), or its attributes (``hidden``, a style of ``display:
+    none`` or ``visibility: hidden``: "attributes")."""
     name = _TAG_NAME.match(tag)
     found = name.group(1).lower() if name is not None else ""
-    if found in HIDDEN_ELEMENTS:
+    if found in HIDDEN_ELEMENTS or (html and not tag.startswith("</") and html_shown.hides(found, tag)):
         return found, found
     if found and found not in _VOID and not tag.startswith("</") and _HIDDEN_BY.search(tag) is not None:
         return "attributes", found
@@ -322,7 +325,7 @@ def _element_end(text: str, start: int, name: str) -> int:
     for tag in _tags_named(name).finditer(text, start):
         if tag.group(1):
             depth -= 1
-        elif name not in HIDDEN_ELEMENTS or name == "template":  # a script's or style's text holds no tag
+        elif name not in _RAW_TEXT:  # a script's or style's text holds no tag
             depth += 1
         if depth == 0:
             return tag.end()
@@ -349,7 +352,7 @@ SHOWN_AS = {"break": "a line break", "blank": "blanks shown as one space"}
 # The markup that hides what it holds, and how a message names it.
 HIDING = ({"comment": "an HTML comment", "tag": "an HTML tag", "attributes": "an element its attributes hide",
            "declaration": "an HTML declaration or processing instruction"}
-          | {name: f"a <{name}> element" for name in HIDDEN_ELEMENTS})
+          | {name: f"a <{name}> element" for name in HIDDEN_ELEMENTS + html_shown.HIDDEN_ELEMENTS})
 
 
 @functools.lru_cache(maxsize=64)
