@@ -9,10 +9,10 @@
   the end of the text, inside a paragraph too (``comment_end``);
 - ``<?``, ``<!`` (a declaration, ``<!DOCTYPE html>``, or CDATA, which HTML outside SVG
   and MathML reads as a comment) and ``</`` before no letter (``</ x>``) open a comment
-  that ends at the first ``>`` (``BOGUS_COMMENT``).
+  that ends at the first ``>`` (``BOGUS_COMMENT``);
 - a backtick, a run of three, and a backslash are shown as written: HTML has no code
   spans, fenced code or escapes (``markdown_seen`` reads none in an HTML file), so
-  ``<p>Run `rm <b>-rf</b> build`</p>`` shows "rm -rf build".
+  ``<p>Run `rm <b>-rf</b> build`</p>`` shows "rm -rf build";
 - more elements hide what they hold (``HIDDEN_ELEMENTS``): ``<title>`` (a tab's name, never
   the page), an ``<iframe>``'s, ``<noembed>``'s and ``<noframes>``' text, what a
   ``<canvas>``, ``<video>`` or ``<audio>`` holds for a browser that has none, a
@@ -27,6 +27,8 @@ from __future__ import annotations
 import re
 from html.entities import html5
 from typing import Iterator
+
+from referee.engine.checks.html_attributes import attributes
 
 # The names a browser reads without their ``;`` (``&amp``, ``&nbsp``, ``&copy`` ...: the
 # legacy ones), longest first, so ``&notin`` is read whole before ``&not``.
@@ -75,10 +77,9 @@ def comment_end(text: str, start: int, end: int, last: int) -> int:
 # ``markdown_seen.HIDDEN_ELEMENTS``; the first four hold text, no tags (``RAW_TEXT``).
 HIDDEN_ELEMENTS = ("title", "iframe", "noembed", "noframes", "canvas", "video", "audio", "datalist", "dialog")
 RAW_TEXT = HIDDEN_ELEMENTS[:4]
-_OPEN = re.compile(r"[\s/]open(?=[\s/>=])", re.IGNORECASE)
 
 
 def hides(name: str, tag: str) -> bool:
     """Whether the element ``name``, opened by ``tag``, hides what it holds in an HTML
     file: one of ``HIDDEN_ELEMENTS``, a ``<dialog>`` only when not ``open``."""
-    return name in HIDDEN_ELEMENTS and not (name == "dialog" and _OPEN.search(tag) is not None)
+    return name in HIDDEN_ELEMENTS and not (name == "dialog" and "open" in attributes(tag))

@@ -58,7 +58,7 @@ from typing import Iterator
 
 import regex
 
-from referee.engine.checks import html_shown
+from referee.engine.checks import html_attributes, html_shown
 from referee.engine.checks.folding import OTHER_SPACES, as_seen, kept_form
 from referee.engine.checks.markdown_blocks import blocks, opens_block
 from referee.engine.checks.markdown_breaks import Mark, soft_breaks, with_blanks, with_breaks
@@ -79,12 +79,13 @@ _TOKEN_PATTERN = r"""
     (?P<comment><!--)
   | (?P<declaration>DECLARATION)
   | (?P<entity>ENTITY)
-  | (?P<tag></?[A-Za-z][A-Za-z0-9-]*(?:[ \t\r\n/][^<>]*)?>)
+  | (?P<tag>TAG)
   | (?P<delimiters>[*_~]+)
   | (?P<invisible>\p{Cf})
   | (?P<bracket>\[)
   | (?P<close>\])
 """
+_TOKEN_PATTERN = _TOKEN_PATTERN.replace("TAG", html_attributes.TAG)
 _TOKEN = regex.compile(_MARKDOWN_ONLY + _TOKEN_PATTERN.replace(
     "DECLARATION", r"<\?|<!\[CDATA\[|<![A-Za-z]").replace(
     "ENTITY", r"&(?:\#[0-9]{1,7}|\#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"), regex.VERBOSE)
@@ -99,10 +100,9 @@ HIDDEN_ELEMENTS = ("script", "style", "template", "noscript")
 # The elements whose text holds no tag, so none of theirs nests (a template's content does).
 _RAW_TEXT = ("script", "style", "noscript") + html_shown.RAW_TEXT
 # What hides an element by its attributes: ``hidden``, or a style of ``display: none`` or
-# ``visibility: hidden`` (a renderer that strips them shows the words: a guess that only
-# ever costs an ERROR). An element without content (``<img hidden>``) hides nothing.
-_HIDDEN_BY = re.compile(r"""[\s/]hidden(?=[\s/>=])|[\s/]style\s*=\s*["'][^"'>]*?\b(?:display\s*:\s*none|visibility\s*:\s*hidden)""",
-                        re.IGNORECASE)
+# ``visibility: hidden`` (``html_attributes.hidden_by``; a renderer that strips them shows
+# the words: a guess that only ever costs an ERROR). An element without content
+# (``<img hidden>``) hides nothing.
 _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"})
 _TAG_NAME = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
 # The files read as shown: Markdown, and HTML, which a browser shows as the same guess
@@ -312,7 +312,7 @@ def _hiding(tag: str, html: bool = False) -> tuple[str, str] | None:
     found = name.group(1).lower() if name is not None else ""
     if found in HIDDEN_ELEMENTS or (html and not tag.startswith("</") and html_shown.hides(found, tag)):
         return found, found
-    if found and found not in _VOID and not tag.startswith("</") and _HIDDEN_BY.search(tag) is not None:
+    if found and found not in _VOID and not tag.startswith("</") and html_attributes.hidden_by(tag):
         return "attributes", found
     return None
 
