@@ -14,8 +14,9 @@ import re
 # own characters and is taken possessively: a character is read once.
 TAG = r"""</?[A-Za-z][A-Za-z0-9-]*+(?:[ \t\r\n/](?:[^<>"'=]++|=[ \t\r\n]*+(?:"[^"]*+"|'[^']*+')?|["'])*+)?>"""
 _NAME = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*")
-# One attribute: its name, and its value, quoted or not, when it has one.
-_ATTRIBUTE = re.compile(r"""[^\s"'>/=]++(?:\s*+=\s*+(?:"([^"]*+)"|'([^']*+)'|([^\s>]*+)))?""")
+# One attribute: its name (a quote inside one is a character of it: ``<a b"c>``), and its
+# value, quoted or not, when it has one.
+_ATTRIBUTE = re.compile(r"""[^\s>/=]++(?:\s*+=\s*+(?:"([^"]*+)"|'([^']*+)'|([^\s>]*+)))?""")
 # A style that hides its element (``display: none``, ``visibility: hidden``).
 _HIDING_STYLE = re.compile(r"\b(?:display\s*+:\s*+none|visibility\s*+:\s*+hidden)", re.IGNORECASE)
 
