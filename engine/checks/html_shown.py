@@ -16,8 +16,9 @@
 - more elements hide what they hold (``HIDDEN_ELEMENTS``): ``<title>`` (a tab's name, never
   the page), an ``<iframe>``'s, ``<noembed>``'s and ``<noframes>``' text, what a
   ``<canvas>``, ``<video>`` or ``<audio>`` holds for a browser that has none, a
-  ``<datalist>``'s options and a ``<dialog>`` not ``open``. A Markdown renderer may
-  strip such a tag and show its text: a Markdown text reads none of them.
+  ``<datalist>``'s options, a ``<dialog>`` not ``open`` and an SVG image's ``<desc>``.
+  A Markdown renderer may strip such a tag and show its text: a Markdown text reads
+  none of them.
 
 Each is read for an HTML file only: a Markdown renderer writes these as they stand, so a
 browser shows a Markdown text's ``&nbsp`` as written."""
@@ -75,7 +76,8 @@ def comment_end(text: str, start: int, end: int, last: int) -> int:
 
 # The elements whose content a browser never shows in an HTML file, beside
 # ``markdown_seen.HIDDEN_ELEMENTS``; the first four hold text, no tags (``RAW_TEXT``).
-HIDDEN_ELEMENTS = ("title", "iframe", "noembed", "noframes", "canvas", "video", "audio", "datalist", "dialog")
+HIDDEN_ELEMENTS = ("title", "iframe", "noembed", "noframes", "canvas", "video", "audio", "datalist", "dialog",
+                   "desc")  # an SVG image's description, which a reader of the page is never shown
 RAW_TEXT = HIDDEN_ELEMENTS[:4]
 
 
