@@ -11,7 +11,7 @@ import pytest
 from referee.engine.checks.markdown_hidden import hidden_in_markdown
 from referee.engine.checks.markdown_seen import shown_as_markdown, shown_joined
 
-UNITS = ["<a b=\"", "<a b='x\" ", "=\"", "<a b=\"x' ", "<a \"", "<a '", "<a b=\"<", "<a b=\">\" ", "<a title=\"hidden\" ", "<a \"x\"", "<title>", "<title><title>a</title>", "<canvas>", "<canvas></canvas>", "<dialog open>", "<iframe><", "`", "```\n", "\\-", "`a <b>", "<!--", "<!-- --!", "--!>", "<?", "<!", "</ ", "</", "<![CDATA[", "<!-- --!> ",
+UNITS = ["<p hidden>", "<p hidden></p", "<p hidden><b>", "<a b=\"", "<a b='x\" ", "=\"", "<a b=\"x' ", "<a \"", "<a '", "<a b=\"<", "<a b=\">\" ", "<a title=\"hidden\" ", "<a \"x\"", "<title>", "<title><title>a</title>", "<canvas>", "<canvas></canvas>", "<dialog open>", "<iframe><", "`", "```\n", "\\-", "`a <b>", "<!--", "<!-- --!", "--!>", "<?", "<!", "</ ", "</", "<![CDATA[", "<!-- --!> ",
          "&#", "&#1", "&#x", "&amp", "&notin", "&nbspx", "&", "&a",
          # white space over lines, and form feeds
          "a\n", "\n \n", " \r\n", " \t\f", "\f", "a \r"]

@@ -1,7 +1,8 @@
 """An HTML tag's attributes as the HTML parser reads them, for the Markdown and HTML texts
 ``markdown_seen`` reads: a quoted value holds what it holds, ``>`` and ``<`` included
 (``<img alt="a > b">`` is one tag, all of it hidden), and a word inside a value is no
-attribute (``<span title="Show hidden files">`` is not hidden)."""
+attribute (``<span title="Show hidden files">`` is not hidden). And where a paragraph
+its attributes hide ends, which its closing tag need not tell (``paragraph_end``)."""
 
 from __future__ import annotations
 
@@ -40,3 +41,25 @@ def hidden_by(tag: str) -> bool:
     ``display: none`` or ``visibility: hidden``."""
     read = attributes(tag)
     return "hidden" in read or _HIDING_STYLE.search(read.get("style", "")) is not None
+
+
+# What ends a paragraph before its ``</p>`` (HTML, "in body" insertion mode): the opening
+# tag of a block, which closes it, or the closing tag of an element holding it.
+_BLOCKS = ("address|article|aside|blockquote|center|details|dialog|dir|div|dl|fieldset|figcaption|figure|footer|"
+           "form|h[1-6]|header|hgroup|hr|listing|main|menu|nav|ol|p|plaintext|pre|search|section|summary|table|ul|"
+           "xmp|li|dd|dt")
+_PARAGRAPH_END = re.compile(rf"<(?:/p|(?:{_BLOCKS})|/(?:{_BLOCKS}|td|th|tr|tbody|thead|tfoot|caption|body|html|button))"
+                            r"(?=[\s/>])", re.IGNORECASE)
+
+
+def paragraph_end(text: str, start: int) -> int:
+    """Where the paragraph whose content starts at ``start`` ends: after its ``</p>``, or
+    where a block opens or an element holding it closes (``<p hidden>x<div>y</div>``
+    hides "x" alone), else with the text."""
+    found = _PARAGRAPH_END.search(text, start)
+    if found is None:
+        return len(text)
+    if found.group().lower() != "</p":
+        return found.start()
+    close = text.find(">", found.end())
+    return len(text) if close < 0 else close + 1

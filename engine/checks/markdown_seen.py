@@ -320,7 +320,9 @@ def _hiding(tag: str, html: bool = False) -> tuple[str, str] | None:
 def _element_end(text: str, start: int, name: str) -> int:
     """Where the element ``name`` whose content starts at ``start`` ends: after its
     closing tag (one of the same name inside it is closed first), else with the text, as
-    a browser reads it."""
+    a browser reads it; a paragraph where a block closes it (``html_attributes.paragraph_end``)."""
+    if name == "p":
+        return html_attributes.paragraph_end(text, start)
     depth = 1
     for tag in _tags_named(name).finditer(text, start):
         if tag.group(1):
