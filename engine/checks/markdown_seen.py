@@ -107,8 +107,8 @@ _VOID = frozenset({"area", "base", "br", "col", "embed", "hr", "img", "input", "
 _TAG_NAME = re.compile(r"<([A-Za-z][A-Za-z0-9-]*)")
 # The files read as shown: Markdown, and HTML, which a browser shows as the same guess
 # reads it (tags, comments, references, hidden elements, blanks and line breaks).
-_NAME_SUFFIXES = (".md", ".markdown", ".html", ".htm")
-_HTML_SUFFIXES = (".html", ".htm")
+_HTML_SUFFIXES = (".html", ".htm", ".xhtml", ".svg")  # an SVG image shows its <text> as a page shows words
+_NAME_SUFFIXES = (".md", ".markdown") + _HTML_SUFFIXES
 # What an import writes where its source named a path (``importers.homes.HOME``, the
 # session's folder ``importers.claude_code.CWD``): words standing for the path a reader
 # saw, never a tag, though written like one.
