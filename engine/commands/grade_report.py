@@ -227,7 +227,6 @@ def _json_document(skipped, totals, check: bool, code: int, primary: str | None,
             "unread_runs": not_read, "evals_without_runs": no_runs}
 
 
-
 def _json_run(report, result: WriteResult, tally: terminal.Tally, gate: _Gate | None = None) -> dict:
     """A run's --json entry (``RunReport.json_entry``); its brief is counted into
     ``tally``, and into the gate's when the gate counts it."""

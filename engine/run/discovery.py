@@ -42,6 +42,7 @@ _GRADE_FILES = frozenset({"grading.json", "timing.json"})
 # Files a run folder holds beside outputs/: a folder with one of them and no outputs/
 # was meant to be a run.
 _RUN_FILES = ("transcript.md", "response.md", "timing.json", "grading.json")
+_COUNTED = "(counted as not read by the gate, report and aggregate)"  # how a run folder not read is said
 
 
 @dataclass
@@ -167,9 +168,11 @@ class _Walker:
             self._runs_inside(entries, rel)
             return
         if not entries:
-            self._warn("empty-dir", rel, "empty folder; skipped")
             if parts and is_run_folder(parts[-1]):
+                self._warn("empty-dir", rel, f"empty run folder: its run cannot be read {_COUNTED}")
                 self._not_read(folder, rel, {})
+            else:
+                self._warn("empty-dir", rel, "empty folder; skipped")
             return
         before = len(self.found)
         for name in sorted(entries, key=self._key):
@@ -298,10 +301,12 @@ class _Walker:
 
     def _visit_entry(self, entry: os.DirEntry, parts: tuple[str, ...], rel: str) -> None:
         if entry.is_symlink():
-            if entry.is_dir():
+            if entry.is_dir() and is_run_folder(entry.name):
+                self._warn("symlink-skipped", rel, f"symlinked run folder; not followed, so its run cannot be read "
+                           f"{_COUNTED}")
+                self._not_read(entry.path, rel, {})
+            elif entry.is_dir():
                 self._warn("symlink-skipped", rel, "symlinked folder; not followed")
-                if is_run_folder(entry.name):
-                    self._not_read(entry.path, rel, {})
             return
         if entry.is_dir(follow_symlinks=False):
             self.visit(entry.path, parts, rel)
@@ -315,8 +320,7 @@ class _Walker:
         name = parts[-1]
         held = [file for file in _RUN_FILES if file in entries]
         if is_run_folder(name):
-            self._warn("no-outputs", rel, "run folder has no outputs/ folder: its run cannot be read "
-                       "(counted as not read by the gate, report and aggregate)")
+            self._warn("no-outputs", rel, f"run folder has no outputs/ folder: its run cannot be read {_COUNTED}")
             self._not_read(folder, rel, entries)
         elif is_run_like(name):
             self._warn("bad-run-name", rel, "run folder name is not run-<number>; skipped")
@@ -325,7 +329,7 @@ class _Walker:
             # or never had outputs/: skipped without a word, its eval would be graded on
             # its other configurations alone.
             self._warn("no-outputs", rel, f"folder holds {', '.join(held)} but no outputs/ folder, "
-                       "so its run cannot be read (counted as not read by the gate, report and aggregate)")
+                       f"so its run cannot be read {_COUNTED}")
             self._not_read(folder, rel, entries)
         elif is_eval_folder(name):
             self._warn("no-runs", rel, "no run (a folder holding outputs/) below this eval folder")
