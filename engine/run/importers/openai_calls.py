@@ -28,6 +28,9 @@ from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 _CALL_MEMBERS = frozenset({"id", "type", "function", "index"})  # what a tool call holds, read or not a call
 # tau2-bench writes a call's name and arguments on the call itself, beside who asked for it
 _FLAT_MEMBERS = frozenset({"id", "type", "name", "arguments", "index", "requestor"})
+# Inspect AI names the tool by a string in ``function``, beside the arguments, how its viewer shows the
+# call (``view``, drawn from the arguments) and why it could not parse them (``parse_error``)
+_INSPECT_MEMBERS = frozenset({"id", "type", "function", "arguments", "parse_error", "view"})
 
 
 class ToolCalls(MessageSteps):
@@ -42,25 +45,35 @@ class ToolCalls(MessageSteps):
         self.answered_at: dict[str, tuple[int, dict]] = {}
         self.ids: set[str] = set()
         self.user_calls: set[str] = set()  # the ids of the calls the user made on its own side, not yet answered
+        # the positions of the calls written in Inspect AI's shape, whose answers say every failure
+        self.flagging: set[int] = set()
         # elements not read while calls were open: (where, what, the calls then open)
         self.unread_answers: list[tuple[Origin, str, list[int]]] = []
 
     def call(self, index: int, nth: int, call: Any, legacy: bool = False) -> None:
         at = "/function_call" if legacy else f"/tool_calls/{nth}/function"
         function = call.get("function") if isinstance(call, dict) else None
-        flat = not legacy and _flat(call)
+        flat, inspect = not legacy and _flat(call), not legacy and _inspect(call)
+        name_key, name_at = "name", f"{at}/name"
         if flat:
-            function, at = call, f"/tool_calls/{nth}"
+            function, at, name_at = call, f"/tool_calls/{nth}", f"/tool_calls/{nth}/name"
+        elif inspect:
+            function = {"name": call["function"], "arguments": call["arguments"]}
+            at, name_key, name_at = f"/tool_calls/{nth}", "function", f"/tool_calls/{nth}/function"
         origin = self.locate(index, "arguments", nth, f"{at}/arguments")
         if not isinstance(function, dict):
             self.unread_call(origin, "a tool call without a function; skipped")
             return
-        beside = call.keys() - (_FLAT_MEMBERS if flat else _CALL_MEMBERS)
+        beside = call.keys() - (_FLAT_MEMBERS if flat else _INSPECT_MEMBERS if inspect else _CALL_MEMBERS)
         if beside and holds_call({k: call[k] for k in beside}):
             self.unread_call(origin, "a tool call holds another call beside its function; not read")
         raw_name = function.get("name")
         name = raw_name if isinstance(raw_name, str) else ""
         args, readable = self.arguments(function.get("arguments"), origin)
+        if inspect and call.get("parse_error") not in (None, ""):
+            self.warn("bad-arguments", origin, "Inspect could not parse the call's arguments (its parse_error): "
+                      "a check on their fields is an error")
+            readable = False
         call_id = call.get("id") if isinstance(call.get("id"), str) else None
         key = f"function:{name}" if legacy else _id_key(call.get("id"))
         if not legacy and call.get("id") is not None and key in self.ids:
@@ -69,9 +82,11 @@ class ToolCalls(MessageSteps):
         if not legacy and call.get("id") is not None:
             self.ids.add(key)
         self.open.setdefault(key, []).append(len(self.entries))
+        if inspect:
+            self.flagging.add(len(self.entries))
         if name:
             self.declared.add(name)
-        named = self.locate(index, "name", nth, f"{at}/name")
+        named = self.locate(index, name_key, nth, name_at)
         unread = frozenset() if readable else frozenset({"args"})
         self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id, tool_origin=named,
                                  unread=unread))
@@ -240,7 +255,7 @@ class ToolCalls(MessageSteps):
         if lost:
             self.warn("unread-text", origin, "the tool message holds text in a shape this importer does not read: "
                       "its call's return is unknown")
-        status, unread = self.statuses.of(message, origin, lost)
+        status, unread = self.statuses.of(message, origin, lost, says_failures=position in self.flagging)
         unread |= {"return"} if lost else frozenset()
         result = result_of(content)
         self.entries[position] = replace(call, result=result, status=status, result_origin=origin,
@@ -292,6 +307,18 @@ def _flat(written: Any) -> bool:
     shape, so a call of another shape (LangChain's ``args``) stays one that cannot be read."""
     return (isinstance(written, dict) and "function" not in written and isinstance(written.get("name"), str)
             and bool(written["name"]) and "arguments" in written and written.keys() <= _FLAT_MEMBERS)
+
+
+def _inspect(written: Any) -> bool:
+    """Whether a tool call, as ``written``, is in Inspect AI's shape: an ``id``, the tool's name
+    as a string in ``function``, its ``arguments`` an object or JSON text, beside nothing but
+    Inspect's own members (``_INSPECT_MEMBERS``), so no other shape is read as one by a guess."""
+    if not isinstance(written, dict) or not written.keys() <= _INSPECT_MEMBERS:
+        return False
+    named = isinstance(written.get("function"), str) and bool(written["function"])
+    identified = isinstance(written.get("id"), str) and bool(written["id"])
+    return (named and identified and isinstance(written.get("arguments"), (dict, str))
+            and written.get("type", "function") == "function")
 
 
 def _users(written: Any) -> bool:

@@ -176,12 +176,16 @@ class Statuses:
         self.warn = warn
         self.answered = self.flagged = self.matched = 0  # tool messages: all, with a flag, found by --error-when
 
-    def of(self, message: dict, origin: Origin, lost: bool = False) -> tuple[str, frozenset[str]]:
+    def of(self, message: dict, origin: Origin, lost: bool = False,
+           says_failures: bool = False) -> tuple[str, frozenset[str]]:
         """The call's status from its tool message, and ``{"status"}``
         when ``--error-when`` could not decide on it (or could not see all its text:
-        ``lost``)."""
+        ``lost``). ``says_failures``: the call's producer gives every failed call's answer
+        an ``error`` (Inspect AI), so an answer carrying no flag says its tool did not fail."""
         self.answered += 1
         flag = flagged(message)
+        if flag is None and says_failures:
+            flag = False
         self.flagged += flag is not None
         if flag == UNSURE:
             self.warn("status-unknown", origin, "the tool message's error flag says neither failed nor succeeded: "
