@@ -20,6 +20,9 @@ from referee.engine.run.importers.statuses import ErrorWhen
 from referee.engine.run.model import Problem
 
 
+_UNFINISHED = ("in_progress", "incomplete")  # a Responses API item's statuses before it is completed
+
+
 class Replies(ToolCalls):
     """Where the replies of the message read last are, and what the run ends on."""
 
@@ -82,6 +85,23 @@ class Replies(ToolCalls):
         self.at_work = None  # it said something after the work before, which is what is unknown
         if not sent_with_call:
             self.reply_unread = self.reply_unread or origin
+
+    def item_status(self, index: int, message: dict, origin: Origin, sent_with_call: bool) -> None:
+        """A Responses API ``message`` item (``message``, the assistant's, its words cited at
+        ``origin``) tells by its ``status`` whether the model finished it: one still
+        ``in_progress`` was recorded while the model wrote it, so its words are not the
+        whole of it, as a stream cut there is read (a reply's leave the response unknown);
+        one ``incomplete`` was shown as far as the model went (a token limit, a filter):
+        its words are read as they are, and the run says it stopped short."""
+        if message.get("type") != "message" or message.get("status") not in _UNFINISHED:
+            return
+        if message["status"] == "in_progress":
+            self.words_lost(origin, f"message {index + 1} is a Responses API item still in_progress (the record was "
+                            "cut while the model wrote it)", sent_with_call)
+        else:
+            self.warn("incomplete", origin, f"message {index + 1} is a Responses API item marked incomplete: the "
+                      "model stopped before it finished (a token limit, a content filter); its words are read as "
+                      "they were given")
 
     def said(self, text: str, origin: Origin, sent_with_call: bool) -> None:
         """Words of an assistant message: a note when sent with a tool call, else a reply.
