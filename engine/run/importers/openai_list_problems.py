@@ -3,14 +3,16 @@
 A conversation's object may give its message list twice, or hold beside it what
 this importer does not read: a logged response's ``choices`` or a Responses API
 ``output`` (a reply, a call), or, in a SWE-agent trajectory read as its history, a
-``trajectory`` whose steps ran commands the history does not show; and its list may
-be empty (a task whose run crashed). Each is said here as the problems of that
+``trajectory`` whose steps ran commands the history does not show; its list may be
+empty (a task whose run crashed); and tau2-bench may have stopped the simulation before
+the agent finished (its ``termination_reason``). Each is said here as the problems of that
 conversation, and where a reply lies that is not read (the response is then
 unknown). Where the list lies is ``jsondoc``'s; reading it is ``openai``'s.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
@@ -51,6 +53,10 @@ def unread_lists(name: str, document: Document | None, line: int,
         message = ("a tool call is held beside the message list (a response's choices, an output list?), where "
                    "this importer reads none: no check over the run's calls can be decided")
         found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line))
+    stopped = _tau2_stopped(name, holder, document, line, data) if holder is not None and document is not None else None
+    if stopped is not None:
+        found.append(stopped)
+        reply = reply or Origin(name, stopped.line or line)
     beyond = _steps_beyond(holder, data, document) if holder is not None and document is not None else None
     if beyond is not None:
         message = (f"the trajectory holds {beyond[0]} steps that ran a command, the history {beyond[1]} messages "
@@ -87,6 +93,44 @@ def _beside(holder: dict, document: Document) -> dict:
 # run: the task's expected actions (a name and arguments each), compared with the calls the
 # messages hold; no call of the run and no reply
 _TAU2_REWARD = "reward_info"
+
+
+# How a tau2-bench simulation ends as it was meant to: the user simulator's or the agent's
+# stop token. Any other termination_reason (max_steps, too_many_errors, agent_error,
+# user_error, a timeout) is tau2 stopping the conversation before the agent finished
+_TAU2_ENDS = frozenset({"user_stop", "agent_stop"})
+
+
+def _tau2_stopped(name: str, holder: dict, document: Document, line: int, data: bytes | str) -> Problem | None:
+    """The problem of a tau2-bench simulation (its ``task_id`` beside its ``messages``)
+    that tau2 stopped (``_TAU2_ENDS``): its last words are no final reply, so the response
+    is unknown (``run-error``, as for a Claude Code run whose result names an error),
+    cited at the reason's line. Its calls are all it made: tau2 stops between steps."""
+    reason = holder.get("termination_reason")
+    if document.base != "/messages" or not isinstance(holder.get("task_id"), str):
+        return None
+    if not isinstance(reason, str) or reason in _TAU2_ENDS:
+        return None
+    return Problem("run-error", name, f"tau2 ended the simulation with termination_reason {reason!r}, before the "
+                   "agent finished: its last words are no final reply, so the response is unknown",
+                   line + _lines_before(data, document))
+
+
+def _lines_before(data: bytes | str, document: Document) -> int:
+    """How many lines of ``data`` come before the ``termination_reason`` member of the
+    object holding the message list (looked for outside the list; 0 when not found)."""
+    start, end = document.span if document.span is not None else (0, 0)
+    for low, high in ((0, start), (end, len(data))):
+        piece = data[low:high]
+        text = piece.decode("utf-8", "replace") if isinstance(piece, bytes) else piece
+        match = _REASON_KEY.search(text)
+        if match is not None:
+            before = data.count(b"\n", 0, low) if isinstance(data, bytes) else data.count("\n", 0, low)
+            return before + text.count("\n", 0, match.start())
+    return 0
+
+
+_REASON_KEY = re.compile(r'(?<!\\)"termination_reason"\s*:')  # the member's key, not the words in a text
 
 
 def _holder(data: bytes | str, document: Document) -> dict | None:
