@@ -12,6 +12,7 @@ to hold the count against: both are read as they are.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from referee.engine.checks.base import Context
@@ -36,8 +37,8 @@ def agrees_with_record(ctx: Context, metrics: Any, reads: tuple[str | int, ...])
     fields = _FIELDS if field is None else (field,) if field in _FIELDS else ()
     for name in fields:
         said = metrics.get(name)
-        told = ctx.once(("record counts", name), lambda name=name: _record_counts(ctx, name))
-        clash = _clash(name, said, told, reads[1] if len(reads) > 1 and name == "tool_calls" else None)
+        told = ctx.once(("record counts", name), partial(_record_counts, ctx, str(name)))
+        clash = _clash(str(name), said, told, reads[1] if len(reads) > 1 and name == "tool_calls" else None)
         if clash is not None:
             raise EvalError(f"metrics.json says {clash}: its counts are the agent's own, which the record "
                             "contradicts, so a check on them cannot be decided (count the calls: count(calls ...))")
