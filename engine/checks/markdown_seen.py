@@ -89,9 +89,17 @@ _TOKEN_PATTERN = _TOKEN_PATTERN.replace("TAG", html_attributes.TAG)
 _TOKEN = regex.compile(_MARKDOWN_ONLY + _TOKEN_PATTERN.replace(
     "DECLARATION", r"<\?|<!\[CDATA\[|<![A-Za-z]").replace(
     "ENTITY", r"&(?:\#[0-9]{1,7}|\#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});"), regex.VERBOSE)
-# An HTML file's markup: the same, save what the HTML parser reads otherwise (``html_shown``).
-_HTML_TOKEN = regex.compile(_TOKEN_PATTERN.replace("DECLARATION", html_shown.BOGUS_COMMENT).replace(
-    "ENTITY", html_shown.ENTITY), regex.VERBOSE)
+
+
+@functools.cache
+def _html_token() -> regex.Pattern:
+    """An HTML file's markup: the same, save what the HTML parser reads otherwise
+    (``html_shown``). Compiled when an HTML file is first read: its references'
+    names make it the costliest pattern to compile, and most runs hold no HTML."""
+    return regex.compile(_TOKEN_PATTERN.replace("DECLARATION", html_shown.BOGUS_COMMENT).replace(
+        "ENTITY", html_shown.ENTITY), regex.VERBOSE)
+
+
 # The elements whose content a browser never shows: a script's and a style's text, a
 # template's content, and what a <noscript> holds, which a browser running scripts (as
 # browsers do) does not show. Each with its tags, opening and closing. A <details> shows
@@ -252,7 +260,7 @@ def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None
     lasts: dict[str, int] = {}  # where the last end of each kind of declaration stands
     at = start
     while True:
-        found = (_HTML_TOKEN if html else _TOKEN).search(text, at, end)
+        found = (_html_token() if html else _TOKEN).search(text, at, end)
         if found is None:
             return
         kind, at = found.lastgroup, found.end()
