@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.checks.keys import key_of
+from referee.engine.checks.near_keys import near_key, near_key_error
 from referee.engine.run.model import Note, Payload, ToolCall
 from referee.engine.values import (Anchor, EvalError, Missing, Prov, Result, UnreadJson, Val, render, type_name,
                                    unread_json)
@@ -111,6 +112,9 @@ def get(val: Val, key: str | int) -> Result:
             raise EvalError(f"{val.label}: {exc}") from None
         if written is not None:
             return _child(val, written, value[written])
+        near = near_key(value, key) if isinstance(key, str) else None
+        if near is not None and isinstance(key, str):
+            raise near_key_error(val.label, key, near)
         return Missing(f"{val.label} has no field {render(key)}", val.prov)
     if isinstance(value, (list, tuple)):
         return _index(val, key)
