@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.checks.folding import UNSEEN, as_seen, seen_as, text_form
+from referee.engine.checks.held_json import against_structure
 from referee.engine.checks.keys import Undecided, in_nfc
 from referee.engine.values import EvalError, UnreadJson, as_decimal, is_number, plain_top, render, type_name
 
@@ -44,6 +45,8 @@ def _equal(a: Any, b: Any, ignore_case: bool) -> bool | EvalError:
         return unread_against(a, render(b)) if isinstance(a, UnreadJson) else unread_against(b, render(a))
     if is_number(a) and is_number(b):
         return as_decimal(a) == as_decimal(b)
+    if isinstance(a, str) != isinstance(b, str) and isinstance(a if isinstance(b, str) else b, (dict, list)):
+        return _held_against(a, b) if isinstance(a, str) else _held_against(b, a)
     if isinstance(a, str) and isinstance(b, str):
         return a == b or text_form(a, ignore_case) == text_form(b, ignore_case) or _unseen(a, b, ignore_case)
     if isinstance(a, list) and isinstance(b, list):
@@ -52,6 +55,16 @@ def _equal(a: Any, b: Any, ignore_case: bool) -> bool | EvalError:
         return _objects_equal(a, b, ignore_case)
     if isinstance(a, bool) or isinstance(b, bool) or a is None or b is None:
         return type(a) is type(b) and a == b
+    return False
+
+
+def _held_against(text: str, structure: Any) -> bool | EvalError:
+    """False for a text against an object or a list; an EvalError when the text is JSON
+    written as a string (``checks.held_json``), which a program reads as a structure."""
+    try:
+        against_structure(text, structure, "whether it equals")
+    except EvalError as err:
+        return err
     return False
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.checks.held_json import held_json, held_json_error
 from referee.engine.checks.keys import key_of
 from referee.engine.checks.near_keys import near_key, near_key_error
 from referee.engine.run.model import Note, Payload, ToolCall
@@ -121,6 +122,10 @@ def get(val: Val, key: str | int) -> Result:
     if isinstance(value, UnreadJson):
         raise EvalError(f"{val.label} looks like JSON but could not be read as JSON (see the run's "
                         f"warnings), so its field {render(key)} cannot be known")
+    held = held_json(value)
+    if held is not None:
+        raise held_json_error(val.label, f"its field {render(key)}" if isinstance(key, str) else f"its item [{key}]",
+                              held)
     return Missing(f"{val.label} is {type_name(value)}, it has no field {render(key)}", val.prov)
 
 

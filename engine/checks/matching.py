@@ -13,6 +13,7 @@ from typing import Any, Callable, Sequence, TypeVar
 from referee.engine.budget import spend
 from referee.engine.checks.keys import key_of
 from referee.engine.equality import equal, unread_against
+from referee.engine.checks.held_json import against_structure
 from referee.engine.values import EvalError, UnreadJson, plain_top, render, type_name
 
 
@@ -70,6 +71,7 @@ def includes(actual: Any, expected: Any, path: str = "") -> str | None:
     actual, expected = plain_top(actual), plain_top(expected)  # their items: each in its own call
     if isinstance(actual, UnreadJson) and isinstance(expected, (dict, list)):
         raise unread_against(actual, render(expected))  # what it holds cannot be known: never "not an object"
+    against_structure(actual, expected, "whether it includes")  # JSON written as a string
     if isinstance(expected, dict):
         return _includes_object(actual, expected, path)
     if isinstance(expected, list):

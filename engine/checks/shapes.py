@@ -21,6 +21,7 @@ from referee.engine.budget import spend
 from referee.engine.checks.base import (Context, Expr, Leaf, Polarity, decided, evidence_of, located,
                                         missing_verdict)
 from referee.engine.regexes import Pattern
+from referee.engine.checks.held_json import against_shape
 from referee.engine.checks.keys import key_of
 from referee.engine.equality import equal, unread_against
 from referee.engine.values import Missing, UnreadJson, plain_top, render, type_name
@@ -53,6 +54,8 @@ def mismatch(actual: Any, shape: Shape, ctx: Context, path: str = "") -> str | N
     if isinstance(actual, UnreadJson) and shape.kind in ("object", "array"):
         # what it holds cannot be known: never "not an object"
         raise unread_against(actual, "an object's shape" if shape.kind == "object" else "a list's shape")
+    if shape.kind in ("object", "array"):
+        against_shape(actual, "an object's shape" if shape.kind == "object" else "a list's shape")
     if shape.kind == "object":
         if not isinstance(actual, dict):
             return f"{where} is {type_name(actual)}, not an object"
