@@ -11,6 +11,7 @@ saying so, with the test that decides: a text test on the text itself.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from referee.engine.run.safejson import json_value, may_open_json
@@ -23,7 +24,12 @@ def held_json(value: Any) -> dict | list | None:
     """The JSON object or array ``value`` is when it is text holding one whole; else None."""
     if not isinstance(value, str) or not may_open_json(value.lstrip(_JSON_SPACE)):
         return None
-    read = json_value(value)
+    return _read(value)
+
+
+@lru_cache(maxsize=64)  # a query's nodes ask one text in turn: it is read once
+def _read(text: str) -> dict | list | None:
+    read = json_value(text)
     return read[0] if read is not None and isinstance(read[0], (dict, list)) else None
 
 

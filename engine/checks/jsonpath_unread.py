@@ -8,12 +8,17 @@ one asked to look into such a value (any node but ``$`` and ``@``, which only st
 for it) ends the query with an ERROR. What the query selects elsewhere is decided as
 the query has it, and so is such a value selected whole: ``$[*].tool`` over calls
 selects each call's tool whatever their Args hold, as ``.tool`` reads it.
+
+So does a node asked to look into text that is JSON written as a string
+(``checks.held_json``): ``$..command`` over a call whose arguments are the string
+``"{\"command\": ...}"`` would select nothing there.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from referee.engine.checks.held_json import held_json, held_json_error
 from referee.engine.checks.jsonpath_budget import nodes
 from referee.engine.values import EvalError, UnreadJson, render, short
 
@@ -39,6 +44,10 @@ def _refusing(find, text: str, datum_type: Any):
         if isinstance(value, UnreadJson):
             raise EvalError(f"jsonpath {text!r} looks into {short(render(value), 40)}, JSON that could not be "
                             "read (see the run's warnings), so what it selects there cannot be known")
+        held = held_json(value) if type(value) is str else None
+        if held is not None:
+            raise held_json_error(f"jsonpath {text!r} looks into {short(render(value), 40)}: it",
+                                  "what it selects there", held)
         return find(datum)
 
     return find_refusing
