@@ -44,6 +44,7 @@ _RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*\Z")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _QUOTE = re.compile(r" {0,3}> ?")
 _COMMENT = re.compile(r" {0,3}<!--")
+_LIST_OR_QUOTE = re.compile(r" {0,3}(?:[-+*][ \t]+\S|[0-9]{1,9}[.)][ \t]+\S|>)")  # holding a paragraph
 _NUMBERING = re.compile(r"\d+[.)]\s+")
 _EMPHASIS = "*_`"
 @dataclass(frozen=True)
@@ -320,15 +321,17 @@ def parts(arg: Val) -> Result:
 
 
 def quotes(arg: Val) -> Result:
-    """Each block quote (lines starting with ``>``, up to a line without one), its
-    ``>`` markers left out."""
+    """Each block quote (lines starting with ``>``, up to a line without one that does
+    not go on with its paragraph), its ``>`` markers left out."""
     lines = _read_lines(need_text(arg, "quotes"))
     groups: list[list[Line]] = []
     inside = False
     for line in lines:
         marker = None if line.hidden or line.fence else _QUOTE.match(line.text)
         if marker is None:
-            inside = False
+            inside = inside and _lazy(line, groups[-1])
+            if inside:
+                groups[-1].append(Line(line.number, line.text, False, False))
             continue
         if not inside:
             groups.append([])
@@ -336,6 +339,23 @@ def quotes(arg: Val) -> Result:
         groups[-1].append(Line(line.number, line.text[marker.end():], False, False))
     found = [_part(arg, f"quote {n} of {arg.label}", group) for n, group in enumerate(groups, start=1)]
     return listed(arg, "quotes", found)
+
+
+def _lazy(line: Line, quote: list[Line]) -> bool:
+    """Whether ``line``, without a ``>``, goes on with the paragraph the quote's last line
+    holds (CommonMark's lazy continuation line: ``> Deleted the`` then ``backups``
+    shows one quote of both): a line of text after text, a list item's or a nested
+    quote's too, outside code."""
+    last = quote[-1].text
+    opens_other = _NOT_PARAGRAPH.match(last) is not None and _LIST_OR_QUOTE.match(last) is None
+    in_code = sum(_FENCE.match(q.text) is not None for q in quote) % 2 == 1
+    return (not line.hidden and _NOT_PARAGRAPH.match(line.text) is None and _text_line(line.text)
+            and not opens_other and _text_line(last) and not in_code)
+
+
+def _text_line(text: str) -> bool:
+    """Whether ``text`` may be a line of a paragraph: not blank, no rule, fence or comment."""
+    return bool(text.strip()) and not (_RULE.match(text) or _COMMENT.match(text) or _FENCE.match(text))
 
 
 def code(arg: Val) -> Result:
