@@ -20,6 +20,7 @@ from referee.engine.checks.exprs import Const
 from referee.engine.checks.folding import text_form
 from referee.engine.checks.markdown_equal import not_equal_as_shown
 from referee.engine.checks.matching import includes
+from referee.engine.checks.one_item import not_one_item
 from referee.engine.equality import equal, mismatch_hint
 from referee.engine.values import (EvalError, Missing, Val, as_decimal, is_number, parse_number, render,
                                    short, type_name)
@@ -86,6 +87,7 @@ class CompareCheck(Leaf):
         ok = holds(self.op, left.value, right.value, self.ignore_case, f"{fact} vs {other}")
         if self.op in ("==", "!=") and ok is (self.op == "!="):  # differ as written: maybe not as Markdown is shown
             not_equal_as_shown(left, right, self.ignore_case)
+            not_one_item(left, right, self.ignore_case)
         message = self.polarity.message(ok, fact, WANT[self.op].format(other))
         hint = mismatch_hint(left.value, right.value) if not ok else ""
         if hint:
