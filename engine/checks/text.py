@@ -24,6 +24,7 @@ from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.blank_ends import blank_ends_of, read_by_people, without_blank_ends
 from referee.engine.checks.folding import UNSEEN, as_seen, find_folded, seen_as
+from referee.engine.checks.letter_forms import as_letters, not_other_forms
 from referee.engine.checks.json_strings import strings_read
 from referee.engine.checks.markdown_equal import compared, not_equal_as_shown
 from referee.engine.checks.markdown_hidden import hidden_in_markdown
@@ -164,7 +165,7 @@ class TextCheck(Leaf):
         shown = render(fold_case(part) if self.ignore_case else part)
         if start < 0:
             def hit(seen: str) -> int:
-                return find_folded(seen, as_seen(part), self.op, self.ignore_case)
+                return find_folded(seen, as_letters(as_seen(part)), self.op, self.ignore_case)
 
             self._not_unseen(subject, shown, lambda seen: hit(seen) >= 0)
             self._not_shown(subject, shown, hit, " " in part)
@@ -199,6 +200,7 @@ class TextCheck(Leaf):
         """Raise when the miss is a hit in the text as a reader sees it, its invisible
         format characters left out: which of the two it says cannot be told."""
         text = subject.value
+        not_other_forms(subject, VERBS[self.op][0], shown, holds)  # ＡＰＩ for API: another form of a letter
         unseen = UNSEEN.search(text)
         if unseen is None or not holds(as_seen(text)):
             return
