@@ -16,6 +16,7 @@ from typing import Any
 
 from referee.engine.checks.folding import UNSEEN, as_seen, seen_as, text_form
 from referee.engine.checks.held_json import against_structure
+from referee.engine.checks.letter_forms import OTHER_FORMS, OTHER_FORMS_SEEN, as_letters
 from referee.engine.checks.keys import Undecided, in_nfc
 from referee.engine.values import EvalError, UnreadJson, as_decimal, is_number, plain_top, render, type_name
 
@@ -73,12 +74,14 @@ def _unseen(a: str, b: str, ignore_case: bool) -> bool | EvalError:
     EvalError when they are equal once their invisible format characters are left out."""
     if a.isascii() and b.isascii():  # every such character lies outside ASCII
         return False
-    seen_a, seen_b = as_seen(a), as_seen(b)
+    seen_a, seen_b = as_letters(as_seen(a)), as_letters(as_seen(b))  # ＡＰＩ is API too
     if (seen_a, seen_b) == (a, b) or text_form(seen_a, ignore_case) != text_form(seen_b, ignore_case):
         return False
-    unseen = UNSEEN.findall(a + b)[0]  # one of them holds such a character
-    return EvalError(f"{render(a)[:60]} and {render(b)[:60]} are equal only with their {seen_as(unseen)} "
-                     f"(the first, U+{ord(unseen):04X}): a reader sees the same words, so whether they "
+    unseen = UNSEEN.search(a + b) or OTHER_FORMS.search(a + b)  # one of them holds such a character
+    assert unseen is not None
+    why = seen_as(unseen.group()) if UNSEEN.match(unseen.group()) else OTHER_FORMS_SEEN
+    return EvalError(f"{render(a)[:60]} and {render(b)[:60]} are equal only with their {why} "
+                     f"(the first, U+{ord(unseen.group()):04X}): a reader sees the same words, so whether they "
                      "are equal cannot be decided")
 
 

@@ -16,11 +16,11 @@ from typing import Callable
 
 import regex
 
-from referee.engine.checks.markdown_seen import place_in
 from referee.engine.values import EvalError, Val
 
 # Fullwidth ASCII (U+FF01-U+FF5E) and the Mathematical Alphanumeric Symbols block
 OTHER_FORMS = regex.compile(r"[\uFF01-\uFF5E\U0001D400-\U0001D7FF]")
+OTHER_FORMS_SEEN = "letters of another form read as the letters they are"
 
 
 def as_letters(text: str) -> str:
@@ -44,7 +44,8 @@ def not_other_forms(subject: Val, verb: str, shown: str, holds: Callable[[str], 
     other = OTHER_FORMS.search(text)
     if other is None or not holds(as_letters(text)):
         return
-    raise EvalError(f"{subject.label} {verb} {shown} only with its letters of another form read as the letters "
-                    f"they are (the first, {other.group()}, U+{ord(other.group()):04X}, at "
-                    f"{place_in(subject, other.start())}): a reader sees what the text as written does not hold, "
-                    "so it cannot be decided")
+    from referee.engine.checks.markdown_seen import place_in  # not at the top: equality imports this module
+
+    raise EvalError(f"{subject.label} {verb} {shown} only with its {OTHER_FORMS_SEEN} (the first, "
+                    f"{other.group()}, U+{ord(other.group()):04X}, at {place_in(subject, other.start())}): a reader "
+                    "sees what the text as written does not hold, so it cannot be decided")

@@ -22,6 +22,7 @@ from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
 from referee.engine.checks.folding import as_seen, text_form
+from referee.engine.checks.letter_forms import as_letters
 from referee.engine.checks.blank_ends import not_equal_at_ends, read_by_people, without_blank_ends
 from referee.engine.checks.markdown_equal import not_equal_as_shown, shown_text
 from referee.engine.checks.markdown_seen import may_join
@@ -56,7 +57,7 @@ def _seen_key(value: Any, ignore_case: bool) -> tuple | None:
     value = plain_top(value)
     if not isinstance(value, str) or value.isascii():
         return None
-    seen = as_seen(value)
+    seen = as_letters(as_seen(value))  # ＡＰＩ is API to its reader too
     return ("text", text_form(seen, ignore_case)) if seen != value else None
 
 
