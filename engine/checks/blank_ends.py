@@ -11,6 +11,8 @@ saying to write ``trim(...)``, which says which one the rule means.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from referee.engine.checks.folding import text_form
 from referee.engine.values import EvalError, Prov, Val, render, short
 
@@ -56,3 +58,19 @@ def blank_ends_of(text: str, start: bool) -> str:
     """The blanks at the start (else the end) of ``text``."""
     bare = text.lstrip(_BLANKS) if start else text.rstrip(_BLANKS)
     return text[:len(text) - len(bare)] if start else text[len(bare):]
+
+
+def not_at_blank_ends(subject: Val, verb: str, shown: str, hit: Callable[[str], int], start: bool) -> None:
+    """Raise when ``starts with`` (``start``) or ``ends with`` misses a text people read
+    and hits it once the blanks at its ends are left out: ``Shall I go on?`` and a line
+    break ends with "?" to its reader. (``fully matches`` reads the text as written, its
+    final line break too: the conformance suite holds it so.)"""
+    if not read_by_people(subject.prov):
+        return
+    bare = without_blank_ends(subject.value)
+    if bare == subject.value or hit(bare) < 0:
+        return
+    blanks = blank_ends_of(subject.value, start)
+    raise EvalError(f"{subject.label} {verb} {shown} only with the blanks at its ends left out "
+                    f"({short(render(blanks), 20)}), which a reader does not see, so it cannot be decided; test "
+                    f"trim({subject.label}) to say so")

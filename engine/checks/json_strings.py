@@ -16,8 +16,10 @@ import json
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
+from typing import Callable
 
-from referee.engine.values import Prov
+from referee.engine.checks.markdown_seen import place_in
+from referee.engine.values import EvalError, Prov, Val
 
 # Files read as JSON text, by their name; a value read from such a file by json(...)
 # holds no literal with an escape in it but in the rarest case (a miss then an ERROR).
@@ -99,3 +101,17 @@ def _read(written: str) -> str | None:
         return None
     read = f'"{value}"'
     return None if read == written else read
+
+
+def not_escaped(subject: Val, verb: str, shown: str, hit: Callable[[str], int]) -> None:
+    """Raise when a miss is a hit in a JSON file once its strings are read as their
+    values, naming an escape of the string hit."""
+    read = strings_read(subject.value, subject.prov)
+    at = hit(read.text) if read is not None else -1
+    if read is None or at < 0:
+        return
+    first = read.escape_near(subject.value, at)
+    escape = subject.value[first:first + (6 if subject.value.startswith("\\u", first) else 2)]
+    raise EvalError(f"{subject.label} {verb} {shown} only as its JSON strings read (the escape {escape} at "
+                    f"{place_in(subject, first)}): its strings hold what the text as written does not, so it "
+                    "cannot be decided")

@@ -22,10 +22,10 @@ from referee.engine.checks.base import (CheckCompiler, Context, Expr, Leaf, Pola
                                         evidence_of, located, missing_verdict)
 from referee.engine.checks.compare import same_kinds
 from referee.engine.checks.exprs import ELEMENT_OF
-from referee.engine.checks.blank_ends import blank_ends_of, read_by_people, without_blank_ends
+from referee.engine.checks.blank_ends import not_at_blank_ends, without_blank_ends
 from referee.engine.checks.folding import UNSEEN, as_seen, find_folded, seen_as
 from referee.engine.checks.letter_forms import as_letters, not_other_forms
-from referee.engine.checks.json_strings import strings_read
+from referee.engine.checks.json_strings import not_escaped
 from referee.engine.checks.markdown_equal import compared, not_equal_as_shown
 from referee.engine.checks.markdown_hidden import hidden_in_markdown
 from referee.engine.checks.markdown_seen import HIDING, SHOWN_AS, Shown, is_markdown, markup_of, place_in, shown_form
@@ -170,8 +170,12 @@ class TextCheck(Leaf):
             self._not_unseen(subject, shown, lambda seen: hit(seen) >= 0)
             self._not_shown(subject, shown, hit, " " in part)
             self._not_shown_at_ends(subject, shown, hit)
-            self._not_at_blank_ends(subject, shown, lambda seen: find_folded(seen, part, self.op, self.ignore_case))
-            self._not_escaped(subject, shown, lambda seen: find_folded(seen, part, self.op, self.ignore_case))
+            def as_written(seen: str) -> int:
+                return find_folded(seen, part, self.op, self.ignore_case)
+
+            if self.op in ("starts_with", "ends_with"):
+                not_at_blank_ends(subject, VERBS[self.op][0], shown, as_written, self.op == "starts_with")
+            not_escaped(subject, VERBS[self.op][0], shown, as_written)
         else:
             self._not_hidden(subject, shown, start, lambda seen: find_folded(seen, part, self.op, self.ignore_case) >= 0)
         return self._verdict(ctx, subject, start >= 0, shown, max(start, 0), operand)
@@ -187,7 +191,7 @@ class TextCheck(Leaf):
             self._not_unseen(subject, pattern.display, lambda seen: run(seen, where) is not None)
             self._not_shown(subject, pattern.display, lambda seen: _start(run(seen, where)),
                             may_match_space(pattern))
-            self._not_escaped(subject, pattern.display, lambda seen: _start(run(seen, where)))
+            not_escaped(subject, VERBS[self.op][0], pattern.display, lambda seen: _start(run(seen, where)))
         else:
             self._not_hidden(subject, pattern.display, found.start(), lambda seen: run(seen, where) is not None)
         if found is None or self.op == "fully_matches":
@@ -242,34 +246,6 @@ class TextCheck(Leaf):
                         f"({HIDING[form.kind[piece]]}, {short(render(markup), 40)}, at "
                         f"{place_in(subject, form.start[piece])}): a reader sees what the text as written does not "
                         "hold, so it cannot be decided")
-
-    def _not_at_blank_ends(self, subject: Val, shown: str, hit: Callable[[str], int]) -> None:
-        """Raise when ``starts with`` or ``ends with`` misses a text people read and hits
-        it once the blanks at its ends are left out (``blank_ends``): ``Shall I go on?``
-        and a line break ends with "?" to its reader. (``fully matches`` reads the text
-        as written, its final line break too: the conformance suite holds it so.)"""
-        if self.op not in ("starts_with", "ends_with") or not read_by_people(subject.prov):
-            return
-        bare = without_blank_ends(subject.value)
-        if bare == subject.value or hit(bare) < 0:
-            return
-        blanks = blank_ends_of(subject.value, self.op == "starts_with")
-        raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only with the blanks at its ends left out "
-                        f"({short(render(blanks), 20)}), which a reader does not see, so it cannot be decided; test "
-                        f"trim({subject.label}) to say so")
-
-    def _not_escaped(self, subject: Val, shown: str, hit: Callable[[str], int]) -> None:
-        """Raise when the miss is a hit in a JSON file once its strings are read as
-        their values (``json_strings``), naming an escape of the string hit."""
-        read = strings_read(subject.value, subject.prov)
-        at = hit(read.text) if read is not None else -1
-        if read is None or at < 0:
-            return
-        first = read.escape_near(subject.value, at)
-        escape = subject.value[first:first + (6 if subject.value.startswith("\\u", first) else 2)]
-        raise EvalError(f"{subject.label} {VERBS[self.op][0]} {shown} only as its JSON strings read (the "
-                        f"escape {escape} at {place_in(subject, first)}): its strings hold what the text as "
-                        "written does not, so it cannot be decided")
 
     def _not_hidden(self, subject: Val, shown: str, start: int, holds: Callable[[str], bool]) -> None:
         """Raise when the hit at ``start`` is no hit in a Markdown text as its reader sees
