@@ -11,7 +11,7 @@ items against a list of m costs n + m, not n × m.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 from referee.dsl import ast
 from referee.dsl.format import format_condition, format_value
@@ -66,6 +66,20 @@ def _shown_key(val: Val, ignore_case: bool, joined: bool = False) -> tuple | Non
     ``joined``: its soft line breaks each a space too); None for a value read as written."""
     shown = shown_text(val, joined)
     return ("text", text_form(shown, ignore_case)) if shown is not None else None
+
+
+def _joined_key(item: Val, ignore_case: bool) -> tuple | None:
+    """A Markdown paragraph's key with its lines joined; None for a text that cannot join."""
+    return _shown_key(item, ignore_case, True) if isinstance(item.value, str) and may_join(item.value) else None
+
+
+def _bare_key(item: Val, ignore_case: bool) -> tuple | None:
+    """The key of a text people read without the blanks at its ends; None for one with
+    none there (or no text)."""
+    text = item.value
+    if not isinstance(text, str) or not read_by_people(item.prov) or without_blank_ends(text) == text:
+        return None
+    return _key(without_blank_ends(text), ignore_case)
 
 
 @dataclass(frozen=True)
@@ -153,16 +167,7 @@ class Index:
             not_equal_at_ends(bare_twin, item, ignore_case)
 
     def _bare(self, ignore_case: bool) -> dict[tuple, Val]:
-        if ignore_case not in self.bare:
-            keys: dict[tuple, Val] = {}
-            for item in self.first.values():
-                text = item.value
-                if isinstance(text, str) and read_by_people(item.prov) and without_blank_ends(text) != text:
-                    bare_key = _key(without_blank_ends(text), ignore_case)
-                    if bare_key is not None:
-                        keys.setdefault(bare_key, item)
-            self.bare[ignore_case] = keys
-        return self.bare[ignore_case]
+        return self._keyed(self.bare, ignore_case, lambda item: _bare_key(item, ignore_case))
 
     def _not_joined(self, item: Val, key: tuple, ignore_case: bool) -> None:
         """Raise when the text ``item`` equals an item once the lines of a Markdown
@@ -175,15 +180,20 @@ class Index:
             not_equal_as_shown(twin, item, ignore_case)
 
     def _joined(self, ignore_case: bool) -> dict[tuple, Val]:
-        if ignore_case not in self.joined:
+        return self._keyed(self.joined, ignore_case, lambda item: _joined_key(item, ignore_case))
+
+    def _keyed(self, made: dict[bool, dict[tuple, Val]], ignore_case: bool,
+               key_of: Callable[[Val], tuple | None]) -> dict[tuple, Val]:
+        """The items by ``key_of`` (the first of equal ones; an item with no such key left
+        out), made on the first miss that asks and kept in ``made``."""
+        if ignore_case not in made:
             keys: dict[tuple, Val] = {}
             for item in self.first.values():
-                if isinstance(item.value, str) and may_join(item.value):
-                    as_joined = _shown_key(item, ignore_case, True)
-                    if as_joined is not None:
-                        keys.setdefault(as_joined, item)
-            self.joined[ignore_case] = keys
-        return self.joined[ignore_case]
+                key = key_of(item)
+                if key is not None:
+                    keys.setdefault(key, item)
+            made[ignore_case] = keys
+        return made[ignore_case]
 
 
 @dataclass(eq=False)  # its run's index is kept under the check itself (identity)
