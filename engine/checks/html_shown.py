@@ -1,4 +1,4 @@
-"""Where an HTML file (``.html``, ``.htm``) shows otherwise than the Markdown guess of
+"""Where an HTML file (``.html``, ``.htm``, ``.xhtml``, ``.svg``) shows otherwise than the Markdown guess of
 ``markdown_seen`` reads it, as the HTML parsing algorithm browsers follow reads it:
 
 - a character reference without its ``;`` (``&nbsp``, ``&#45``, ``&#x41``, ``&amp``) shows
