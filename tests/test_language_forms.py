@@ -100,7 +100,11 @@ def test_the_parts_of_any_text_are_its_own_lines(text, noise):
     lines = source.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     arg = Val(source, Prov("response", "response.md", "outputs/response.md", 1))
     for name in ("headings", "parts", "quotes", "code", "words", "numbers"):
-        found = (textparts.FUNCTIONS | textwords.FUNCTIONS)[name](arg)
+        try:
+            found = (textparts.FUNCTIONS | textwords.FUNCTIONS)[name](arg)
+        except EvalError as error:  # a verdict, not a crash: a number as some languages write it
+            assert name == "numbers" and "as some languages write numbers" in str(error)
+            continue
         for item in found.items:
             assert 1 <= item.prov.line <= len(lines), (name, item)
     for item in textparts.parts(arg).items + textparts.code(arg).items:
