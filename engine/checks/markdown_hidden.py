@@ -8,7 +8,8 @@ from bisect import bisect_right
 from dataclasses import dataclass
 
 from referee.engine.checks.folding import kept_form
-from referee.engine.checks.markdown_seen import HIDING, marks
+from referee.engine.checks.markdown_marks import marks
+from referee.engine.checks.markdown_seen import HIDING
 
 
 @dataclass(frozen=True)
