@@ -24,7 +24,7 @@ import itertools
 import math
 import re
 from bisect import bisect_right
-from typing import Iterator
+from typing import Iterator, Sequence
 
 from referee.engine.checks.markdown_blocks import BACKTICK_FENCE
 
@@ -129,13 +129,13 @@ def with_breaks(marks: Iterator[Mark], breaks: Iterator[tuple[int, int]]) -> Ite
 
 
 def with_blanks(text: str, marks: Iterator[Mark], zone: tuple[int, int],
-                spans: list[tuple[int, int]]) -> Iterator[Mark]:
+                spans: Sequence[tuple[int, int]]) -> Iterator[Mark]:
     """``marks`` and the blanks among them as a browser shows them (it collapses white
     space): a run of spaces, tabs and form feeds shows as one space, and as nothing right after a
     space shown (``All <!-- x --> done`` shows "All done"; a soft line break there too).
-    ``zone`` is the text's start and end; code spans show as written (``spans``, each
-    listed by ``markdown_seen`` as it passes it, so that every span before a mark is
-    listed when the mark comes)."""
+    ``zone`` is the text's start and end; code spans show as written (``spans``, in
+    order: all of them, or, as ``markdown_marks`` lists each as it passes it, at least
+    every span before a mark when the mark comes)."""
     done, end = zone  # done: where the text after the last mark starts
     last = ""  # the last character shown before it
     for begin, stop, made, kind in itertools.chain(marks, [(end, end, "", "")]):
@@ -154,6 +154,6 @@ def with_blanks(text: str, marks: Iterator[Mark], zone: tuple[int, int],
         last, done = (made[-1] if made else last), stop
 
 
-def _in_spans(spans: list[tuple[int, int]], at: int) -> bool:
+def _in_spans(spans: Sequence[tuple[int, int]], at: int) -> bool:
     index = bisect_right(spans, (at, math.inf)) - 1
     return index >= 0 and spans[index][0] <= at < spans[index][1]

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 import functools
 import html
+import itertools
 import re
+from dataclasses import dataclass
 from typing import Iterator
 
 import regex
 
 from referee.engine.checks import html_attributes, html_shown
-from referee.engine.checks.folding import as_seen
+from referee.engine.checks.folding import as_seen, kept_form
 from referee.engine.checks.markdown_blocks import blocks, opens_block
 from referee.engine.checks.markdown_breaks import Mark, soft_breaks, with_blanks, with_breaks
 from referee.engine.checks.markdown_spans import (Links, close_of, closing_runs, code_span, declaration_end, emphasis,
@@ -72,7 +74,8 @@ def marks(text: str, joined: bool = False, html: bool = False) -> Iterator[Mark]
     the markup of the rest (``joined``: its soft line breaks too; ``html``: read as an
     HTML file, ``html_shown``). An element that
     hides what it holds may run on over the blocks after its own (a ``<template>``
-    holding fenced code): they are read from where it ends."""
+    holding fenced code): they are read from where it ends. Each call reads the markup
+    anew: the reference that the blocks read once (``read``) are tested against."""
     past = 0
     for start, end, code in [(0, len(text), False)] if html else blocks(text):  # HTML has no fenced code
         start = max(start, past)
@@ -89,6 +92,63 @@ def marks(text: str, joined: bool = False, html: bool = False) -> Iterator[Mark]
         for mark in marks:
             yield mark
             past = mark[1]
+
+
+@dataclass(frozen=True)
+class Block:
+    """A block of a text with its markup read: where it is read from (past an element
+    that hides what it holds, begun in a block before) and to, whether it is fenced code,
+    its marks in order (``marks`` without ``joined``), and the content of its code spans."""
+
+    start: int
+    end: int
+    code: bool
+    marks: tuple[Mark, ...]
+    spans: tuple[tuple[int, int], ...]
+
+
+def read(text: str, html: bool = False) -> tuple[Block, ...]:
+    """The blocks of ``text`` (``html``: an HTML file, one block) and their markup, read
+    once for both forms shown (``shown_marks``, ``joined_marks``): kept for the run as
+    they are (``folding.kept_form``), so the second form costs the merge of its breaks
+    and blanks alone, not a second reading of a long reply's markup."""
+    return kept_form("html read" if html else "markdown read", text, _read_html if html else _read)
+
+
+def _read_html(text: str) -> tuple[Block, ...]:
+    return _read(text, True)
+
+
+def _read(text: str, html: bool = False) -> tuple[Block, ...]:
+    found: list[Block] = []
+    past = 0  # where the last mark ends: a hiding element's may run over the blocks after
+    for start, end, code in [(0, len(text), False)] if html else blocks(text):  # HTML has no fenced code
+        start = max(start, past)
+        if start >= end:
+            continue
+        spans: list[tuple[int, int]] = []
+        held = tuple(invisible(text, start, end) if code else _inline(text, start, end, spans, html))
+        past = held[-1][1] if held else past
+        found.append(Block(start, end, code, held, tuple(spans)))
+    return tuple(found)
+
+
+def shown_marks(pieces: tuple[Block, ...]) -> Iterator[Mark]:
+    """The marks of the blocks ``pieces`` (``read``), in order: ``marks`` of their text."""
+    return itertools.chain.from_iterable(block.marks for block in pieces)
+
+
+def joined_marks(text: str, pieces: tuple[Block, ...], html: bool = False) -> Iterator[Mark]:
+    """The marks of the blocks ``pieces`` (``read``) of ``text`` and the soft line breaks
+    and blanks among them (``marks`` of the text, ``joined``). A break or blank ends inside
+    its block, so where the next block is read from is as without them."""
+    for block in pieces:
+        if block.code:
+            yield from block.marks
+            continue
+        start, end = block.start, block.end
+        breaks = html_shown.line_breaks(text, start, end) if html else soft_breaks(text, start, end)
+        yield from with_blanks(text, with_breaks(iter(block.marks), breaks), (start, end), block.spans)
 
 
 def _inline(text: str, start: int, end: int, spans: list[tuple[int, int]] | None = None,

@@ -52,10 +52,12 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from dataclasses import dataclass
+from typing import Iterable
 
 from referee.engine.checks import html_shown
 from referee.engine.checks.folding import OTHER_SPACES, kept_form
-from referee.engine.checks.markdown_marks import HIDDEN_ELEMENTS, marks
+from referee.engine.checks.markdown_breaks import Mark
+from referee.engine.checks.markdown_marks import HIDDEN_ELEMENTS, joined_marks, marks, read, shown_marks
 from referee.engine.checks.markdown_marks import PATH_PLACEHOLDERS as PATH_PLACEHOLDERS  # named here by those reading a text as shown
 from referee.engine.text import line_breaks
 from referee.engine.values import Prov, Val
@@ -151,13 +153,26 @@ def _shown_html_with_breaks(text: str) -> Shown:
 
 
 def _shown(text: str, joined: bool = False, html: bool = False) -> Shown:
+    """``text`` as shown (``joined``: with its breaks and blanks too), its markup read once
+    for both forms (``markdown_marks.read``)."""
+    read_once = read(text, html)
+    return _made(text, joined_marks(text, read_once, html) if joined else shown_marks(read_once))
+
+
+def shown_again(text: str, joined: bool = False, html: bool = False) -> Shown:
+    """The form ``_shown`` makes, its markup read anew for each form (``markdown_marks.marks``):
+    the reference that the forms read once are tested against."""
+    return _made(text, marks(text, joined, html))
+
+
+def _made(text: str, found: Iterable[Mark]) -> Shown:
     pieces: list[str] = []
     at: list[int] = []
     starts: list[int] = []
     ends: list[int] = []
     kinds: list[str] = []
     size = done = 0
-    for begin, stop, made, kind in marks(text, joined, html):
+    for begin, stop, made, kind in found:
         pieces += (text[done:begin], made)
         size += begin - done
         at.append(size)
