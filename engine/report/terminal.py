@@ -9,7 +9,7 @@ from __future__ import annotations
 import sys
 import time
 from dataclasses import dataclass
-from typing import Iterable, Sequence, TextIO
+from typing import Callable, Iterable, Sequence, TextIO
 
 from referee.engine.report.brief import Brief
 from referee.engine.report.build import VACUOUS_NOTE, gate_status
@@ -185,30 +185,29 @@ def total_line(t: Totals, color: bool) -> str:
 
 def unread_line(not_read: Sequence[str]) -> str:
     """Why a gate does not pass though every assertion it counts may have: the run
-    folders it counts that could not be read (no outputs/), made inert, at most
-    ``SHOWN_FOLDERS`` named."""
-    from referee.engine.report.inert import inert
-
-    shown = ", ".join(inert(rel) for rel in not_read[:SHOWN_FOLDERS])
-    more = f" and {len(not_read) - SHOWN_FOLDERS} more" if len(not_read) > SHOWN_FOLDERS else ""
+    folders it counts that could not be read (no outputs/), made inert."""
     folders = "run folder" if len(not_read) == 1 else "run folders"
     return (f"not a pass: {len(not_read)} {folders} the gate counts could not be read (no outputs/ folder): "
-            f"{shown}{more}")
-
-
-SHOWN_FOLDERS = 20
+            f"{_some(not_read, str)}")
 
 
 def no_runs_line(keys: Sequence[str]) -> str:
     """Why a gate does not pass though every assertion it counts may have: evals the
     rules check that no run graded (their runs missing, or named otherwise)."""
+    evals = "eval" if len(keys) == 1 else "evals"
+    return (f"not a pass: the rules check {evals} {_some(keys, repr)}, which no run graded matches (their runs "
+            "missing, or named otherwise: see referee show); grade some evals alone with --eval")
+
+
+SHOWN_FOLDERS = 20  # the folders or evals a 'not a pass' line names; the rest are counted
+
+
+def _some(names: Sequence[str], shown: Callable[[str], str]) -> str:
+    """The first ``SHOWN_FOLDERS`` of ``names``, made inert and shown so, and how many more."""
     from referee.engine.report.inert import inert
 
-    shown = ", ".join(repr(inert(key)) for key in keys[:SHOWN_FOLDERS])
-    more = f" and {len(keys) - SHOWN_FOLDERS} more" if len(keys) > SHOWN_FOLDERS else ""
-    evals = "eval" if len(keys) == 1 else "evals"
-    return (f"not a pass: the rules check {evals} {shown}{more}, which no run graded matches (their runs "
-            "missing, or named otherwise: see referee show); grade some evals alone with --eval")
+    listed = ", ".join(shown(inert(name)) for name in names[:SHOWN_FOLDERS])
+    return listed + (f" and {len(names) - SHOWN_FOLDERS} more" if len(names) > SHOWN_FOLDERS else "")
 
 
 def gate_line(primary: str, t: Totals, color: bool) -> str:
