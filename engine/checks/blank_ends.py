@@ -14,13 +14,14 @@ from __future__ import annotations
 from typing import Callable
 
 from referee.engine.checks.folding import text_form
+from referee.engine.checks.json_strings import JSON_SUFFIXES
 from referee.engine.values import EvalError, Prov, Val, render, short
 
 _BLANKS = " \t\n\r\f\v\u00a0"
 # Texts people read: the response, an output file, the agent's notes. Not a tool call's
 # fields, which a program reads ("10 " is no "10" to it), nor a data file's values.
 _READ = ("response", "outputs", "agent_notes")
-_DATA = (".json", ".jsonl", ".ndjson", ".ipynb", ".geojson", ".csv", ".tsv", ".yaml", ".yml", ".toml", ".xml")
+_DATA = JSON_SUFFIXES + (".csv", ".tsv", ".yaml", ".yml", ".toml", ".xml")
 
 
 def read_by_people(prov: Prov | None) -> bool:

@@ -110,7 +110,7 @@ def _case_twin(name: str) -> Callable[[Context], None]:
     folded = name.casefold()
 
     def twins(ctx: Context) -> list[str]:
-        tools = {call.value.tool for call in records(ctx, read_calls)}
+        tools = _by_tool(ctx, records(ctx, read_calls)) or {}  # the run's calls by tool, grouped once
         if name in tools:
             return []
         return sorted(tool for tool in tools if tool is not None and tool.casefold() == folded)

@@ -23,7 +23,7 @@ from referee.engine.values import EvalError, Prov, Val
 
 # Files read as JSON text, by their name; a value read from such a file by json(...)
 # holds no literal with an escape in it but in the rarest case (a miss then an ERROR).
-_SUFFIXES = (".json", ".jsonl", ".ndjson", ".ipynb", ".geojson")
+JSON_SUFFIXES = (".json", ".jsonl", ".ndjson", ".ipynb", ".geojson")
 _SOURCES = ("outputs", "response")
 # A string literal on one line (JSON writes a line break inside a string as \n), its
 # escapes taken whole, each part consumed possessively; a quote never closed on its
@@ -57,7 +57,7 @@ class StringsRead:
 def is_json_text(prov: Prov | None) -> bool:
     """Whether a text is read from a JSON file of the run (an output, the response)."""
     return (prov is not None and prov.source in _SOURCES and bool(prov.file)
-            and (prov.file or "").lower().endswith(_SUFFIXES))
+            and (prov.file or "").lower().endswith(JSON_SUFFIXES))
 
 
 def strings_read(text: str, prov: Prov | None) -> StringsRead | None:
