@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from linear_time import grows_linearly
 from referee.engine.checks.markdown_seen import shown_as_markdown, shown_joined
 
 UNITS = ["[", "]", "[a](", "[x] ", "](<", "[a [b](<", "[x][] ", "![a [", "[ ]: ",
@@ -25,9 +26,7 @@ def _time(unit: str, n: int) -> float:
 
 @pytest.mark.parametrize("unit", UNITS)
 def test_link_markup_takes_a_time_linear_in_its_length(unit: str):
-    small = min(_time(unit, 2000) for _ in range(3))
-    large = min(_time(unit, 20000) for _ in range(3))
-    assert large < 30 * max(small, 1e-4), (small, large)
+    grows_linearly(lambda n: _time(unit, n))
 
 
 # Lines of a block quote in a list item, and of an HTML block, whose breaks are read.
@@ -46,6 +45,4 @@ def _joined_time(make, n: int) -> float:
 
 @pytest.mark.parametrize("name", sorted(LINES))
 def test_line_breaks_take_a_time_linear_in_the_text(name: str):
-    small = min(_joined_time(LINES[name], 2000) for _ in range(3))
-    large = min(_joined_time(LINES[name], 20000) for _ in range(3))
-    assert large < 30 * max(small, 1e-4), (small, large)
+    grows_linearly(lambda n: _joined_time(LINES[name], n))

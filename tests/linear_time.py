@@ -1,0 +1,15 @@
+"""The check that a reading takes a time linear in its text: ten times the text takes
+about ten times as long, never a hundred (best of three at each size, so a busy
+machine's pauses do not count)."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+
+def grows_linearly(seconds_for: Callable[[int], float]) -> None:
+    """Assert that ``seconds_for(20000)`` (the time taken over 20,000 repeats of a unit)
+    is under 30 times ``seconds_for(2000)``."""
+    small = min(seconds_for(2000) for _ in range(3))
+    large = min(seconds_for(20000) for _ in range(3))
+    assert large < 30 * max(small, 1e-4), (small, large)
