@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine.run import numbering, safejson, transcript
+from referee.engine.run import numbering, safejson, transcript, transcript_sections
 from referee.engine.run.numbering import Numbered, first_untrusted
 from referee.engine.run.transcript import parse_transcript
 
@@ -43,6 +43,8 @@ def _reference(text: str):
     with ExitStack() as stack:
         stack.enter_context(mock.patch.object(transcript, "_one_per_call", lambda records: False))
         stack.enter_context(mock.patch.object(safejson, "_SHORT_INTS", safejson._SCAN))
+        stack.enter_context(mock.patch.object(transcript_sections, "hidden_headings",
+                                              transcript_sections.hidden_headings_by_lines))
         return parse_transcript(text)
 
 
@@ -140,3 +142,28 @@ def test_hidden_headings_pattern_takes_its_run_possessively(text):
     greedy = re.compile(f"\n([{transcript_sections._UNSEEN}]+)#")
     found = [(m.span(), m.group(1)) for m in transcript_sections._UNSEEN_START.finditer(text)]
     assert found == [(m.span(), m.group(1)) for m in greedy.finditer(text)]
+
+
+# Pieces of lines around a record heading: what a reader may not see, line breaks
+# (and the other breaks some editors end a line at), hashes and tags in every form.
+_HEADING_PIECES = [" ", "    ", "\t", "\ufeff", "\u200b", "\u2060", "\u00a0", "\x0b", "\x0c", "\x85", "\u2028",
+                   "\u2029", "\n", "\n\n", "#", "##", "####### ", "[tool_calls]", "[ Tool Calls ]", "[tool-call]",
+                   " Step 1: x", "a", "#a", "[", "tool", "]"]
+
+
+@settings(max_examples=1000)
+@given(st.lists(st.sampled_from(_HEADING_PIECES), max_size=24).map("".join))
+def test_hidden_headings_are_the_ones_found_line_by_line(text):
+    """``hidden_headings`` looks only at lines whose first '#' follows an unseen
+    character; the reference tries every line break. Same problems, same lines."""
+    expected = transcript_sections.hidden_headings_by_lines(text, "t.md")
+    assert transcript_sections.hidden_headings(text, "t.md") == expected
+
+
+@pytest.mark.parametrize("text", SESSIONS + [broken for text in SESSIONS[:2] for broken in _broken(text)]
+                         + [" #x\n\t# [tool_calls] Step 1\n    ## [TOOL_CALLS] Step 2\n  # [tool_calls]\n"])
+def test_hidden_headings_of_sessions_are_the_ones_found_line_by_line(text):
+    expected = transcript_sections.hidden_headings_by_lines(text, "t.md")
+    assert transcript_sections.hidden_headings(text, "t.md") == expected
+    if text.startswith(" #x"):  # behind a tab, behind four spaces; two spaces hide nothing
+        assert [problem.line for problem in expected] == [2, 3]
