@@ -167,3 +167,11 @@ def test_hidden_headings_of_sessions_are_the_ones_found_line_by_line(text):
     assert transcript_sections.hidden_headings(text, "t.md") == expected
     if text.startswith(" #x"):  # behind a tab, behind four spaces; two spaces hide nothing
         assert [problem.line for problem in expected] == [2, 3]
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=st.sampled_from(list(" \t\n\r\x0b\x0c\x1c\x85\xa0\u2028\u3000\u200b\ufeff1[{a")), max_size=8))
+def test_a_value_is_empty_where_nothing_is_left_once_stripped(text):
+    """parse_json tells an empty value by ``str.isspace``, not by a stripped copy."""
+    found = safejson.parse_json(text, "t.md")
+    assert (found.problem is not None and found.problem.message == "empty: no JSON value") == (not text.strip())
