@@ -54,12 +54,20 @@ def all_sure(ctx: Context, calls: tuple[Val, ...]) -> bool:
     record that broke the record grammar is) and every status says success or
     error (or no_result), read once per run: the filters' ``pick`` cannot say that
     they cannot decide."""
-    return ctx.once(all_sure, lambda: not any(call.value.unsure or _unread_status(call.value.status)
-                                              for call in calls))
+    return ctx.once(all_sure, lambda: not any(call.value.unsure for call in calls)
+                    and None not in said_by(ctx, calls).values())
 
 
-def _unread_status(status: str | None) -> bool:
-    return status is None or status_words.meaning(status) is None
+def said_by(ctx: Context, calls: tuple[Val, ...]) -> dict[str | None, str | None]:
+    """What each status word of the run's ``calls`` says (``status_words.meaning``;
+    None for a call without one), read once per run and word: a run of a thousand
+    calls writes two or three words, and each pick by status would read every
+    call's word again."""
+    def read() -> dict[str | None, str | None]:
+        words = {call.value.status for call in calls}
+        return {word: None if word is None else status_words.meaning(word) for word in words}
+
+    return ctx.once(said_by, read)
 
 
 def _tool_filter(c, node: ast.ToolFilter, source: str, element: str) -> Filter:
@@ -150,8 +158,10 @@ def _status_filter(c, node: ast.StatusFilter, source: str, element: str) -> Filt
         return said == wanted
 
     def pick_read(ctx: Context, items: tuple[Val, ...]) -> tuple[Val, ...]:
-        # all_sure held: every status says success, error or no_result
-        return tuple(item for item in items if status_words.meaning(item.value.status or "") == wanted)
+        # all_sure held: every status of the run's calls, which ``items`` are some of,
+        # says success, error or no_result
+        said = said_by(ctx, records(ctx, read_calls))
+        return tuple(item for item in items if said[item.value.status] == wanted)
 
     return Filter(keep_read, "with status", pick=_for_calls(source, pick_read))
 
