@@ -193,10 +193,11 @@ def evidence_of(*values: Result) -> tuple[Evidence, ...]:
     points at the elements it counted."""
     out: list[Evidence] = []
     for value in values:
-        if not isinstance(value, Val):
-            continue
-        cited = [s.evidence() for s in value.support] if value.support else [value.evidence()]
-        out.extend(e for e in cited if e is not None)
+        if isinstance(value, Val):  # one loop, no list and generator per value: every verdict comes here
+            for cited in value.support or (value,):
+                found = cited.evidence()
+                if found is not None:
+                    out.append(found)
     return distinct(out)
 
 
