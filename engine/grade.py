@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Sequence, T
 
 from referee.engine import __version__
 from referee.engine.budget import wall_net
-from referee.engine.facts import claims, metrics
+from referee.engine.facts import metrics
 from referee.engine.facts.contents import Contents, run_contents
 from referee.engine.facts.feedback import EvalTally, RunFacts as FeedbackFacts, eval_feedback
 from referee.engine.judging import GraderUsage, Judge, JudgeResult, judged as after_rule_part, not_shown, semantic_item
@@ -146,7 +146,7 @@ def run_facts(run: Run, eval_key: str, digest: str | None = None, writes: bool =
     problems = sort_problems([*run.problems, *side]) if side else run.problems  # already sorted alone
     return RunFacts(
         info=info, metrics=found_metrics, metrics_source=source, timing=metrics.copied_timing(run),
-        claims=tuple(claims.find_claims(run)) if writes else None,
+        claims=_claims(run) if writes else None,
         notes=(notes.uncertainties, notes.needs_review, notes.workarounds),
         skill_type=metrics.run_skill_type(run), tools=tools,
         problems=tuple(str(problem) for problem in problems),
@@ -154,6 +154,12 @@ def run_facts(run: Run, eval_key: str, digest: str | None = None, writes: bool =
         tools_certain=(transcript.unreadable is None and not transcript.suspect_calls and run.no_record is None
                        and every_call.unknown is None),
     )
+
+
+def _claims(run: Run) -> tuple:
+    from referee.engine.facts.claims import find_claims  # here: a grade that writes nothing never loads it
+
+    return tuple(find_claims(run))
 
 
 def graded(assertions: Sequence[CompiledAssertion], result: Evaluated, grader: dict,

@@ -19,14 +19,13 @@ from __future__ import annotations
 import signal
 import threading
 from collections import deque
-from concurrent.futures import BrokenExecutor, Future, wait
 from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any, Callable, Generator, Iterable, Iterator, Sequence, TypeVar
 
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:  # loaded when there are workers: one process needs none of it
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import Future, ProcessPoolExecutor
 
 GRACE = 5.0  # seconds the workers have, after Ctrl-C, to end the chunks they are on
 Progress = Callable[[int, int], None]
@@ -62,7 +61,7 @@ def in_order(task: Callable[[R], T], local: Callable[[R], T], runs: Sequence[R],
                 progress(number, len(runs))
             yield result
         return
-    from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures import BrokenExecutor, ProcessPoolExecutor
     from multiprocessing import active_children
 
     chunk = chunk or max(1, min(16, len(runs) // (jobs * 8)))
@@ -128,10 +127,10 @@ class _Windowed:
                 self._hand_out()
         while self.pending:
             head = self.pending[0]
-            if isinstance(head, Future) and not head.done() and self._work_here():
+            if _out(head) and self._work_here():
                 continue
             self.pending.popleft()
-            results = head.result() if isinstance(head, Future) else head
+            results = head if isinstance(head, list) else head.result()
             self._hand_out()  # the next chunk goes out before this one is consumed
             yield results
 
@@ -140,7 +139,7 @@ class _Windowed:
 
     def _hand_out(self) -> None:
         """Give the workers another chunk if fewer than ``out`` are still being worked on."""
-        if sum(isinstance(p, Future) and not p.done() for p in self.pending) >= self.out:
+        if sum(_out(p) for p in self.pending) >= self.out:
             return
         part = self._next()
         if part is not None:
@@ -160,6 +159,13 @@ class _Windowed:
             results.append(self.local(run))
             self._hand_out()  # a worker done with its chunks does not wait for this one
         return True
+
+
+def _out(pending: Future | list) -> bool:
+    """Whether ``pending`` is a chunk still being worked on by a worker (a list holds
+    results made here): told without the executor's classes, which a grade of one
+    process never loads."""
+    return not isinstance(pending, list) and not pending.done()
 
 
 def _slices(count: int, chunk: int, processes: int) -> Iterator[slice]:
@@ -213,9 +219,10 @@ def _stop(pool: ProcessPoolExecutor, pending: Iterable[Future | list], elders: f
     executor does not name its workers (Python 3.14 adds ``terminate_workers``):
     they are the children of this process that ``elders``, the children it had
     before the pool, does not hold."""
+    from concurrent.futures import wait
     from multiprocessing import active_children
 
-    futures = [chunk for chunk in pending if isinstance(chunk, Future)]
+    futures = [chunk for chunk in pending if not isinstance(chunk, list)]
     for future in futures:
         future.cancel()  # a chunk not yet handed to a worker is never begun
     if wait(futures, timeout=GRACE).not_done:

@@ -128,3 +128,26 @@ def test_a_deterministic_grade_does_not_load_the_report_models(tmp_path):
     code, loaded = json.loads(done.stdout.strip().splitlines()[-1])
     assert code == 1  # the example's runs without the skill fail
     assert sorted(name for name in ("pydantic", "referee.engine.report.models") if name in loaded) == []
+
+
+
+# What a grade that writes nothing has no use for: the claims of a run (only a written
+# grading.json records them), the process pool's executor (one process grades), and
+# what a check claims (asked only about a check that passed in a run that made no call).
+NOT_FOR_A_CHECK_GRADE = ("referee.engine.facts.claims", "concurrent.futures", "referee.engine.critique.claims")
+
+
+@pytest.mark.parametrize("shown", [["--json"], []])
+def test_a_grade_that_writes_nothing_loads_only_what_it_shows(tmp_path, shown):
+    run = tmp_path / "ws" / "iteration-1" / "eval-1-demo" / "with_skill" / "run-1"
+    (run / "outputs").mkdir(parents=True)
+    (run / "outputs" / "response.md").write_text("Saved record id=0badcafe\n", encoding="utf-8")
+    rules = tmp_path / "demo.rules"
+    rules.write_text('eval 1\nexpect 1: response contains "Saved"\nexpect 2: not response contains "{id}"\n',
+                     encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", LEAN_CHECK, "grade", str(tmp_path / "ws"), "--rules", str(rules),
+                           "--check", *shown], cwd=tmp_path, capture_output=True, text=True, check=True)
+    code, loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    assert code == 0
+    assert "referee.engine.grade" in loaded
+    assert sorted(name for name in NOT_FOR_A_CHECK_GRADE if name in loaded) == []

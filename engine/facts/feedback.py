@@ -35,7 +35,6 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 from referee.dsl import ast
 from referee.engine.caps import DETAIL_LIMIT, cut
 from referee.engine.checks.static import Read
-from referee.engine.critique.claims import claims_of
 from referee.engine.facts.contents import Contents, any_match, pattern_matcher, tool_hint, unseen
 from referee.engine.text import display_text
 from referee.engine.verdict import Precision
@@ -165,7 +164,11 @@ def _idle(assertion: CompiledAssertion, position: int, tally: EvalTally,
     of the eval made some: a run that did none of the work passes it too."""
     idle = tally.idle_count[position]
     condition = getattr(assertion, "condition", None)
-    if not idle or not tally.working or condition is None or not claims_of(condition, lets).forbids_only:
+    if not idle or not tally.working or condition is None:
+        return
+    from referee.engine.critique.claims import claims_of  # here: only an idle run asks what a check claims
+
+    if not claims_of(condition, lets).forbids_only:
         return
     yield (f"passed in {_count(range(idle), 'run')} that made no tool call "
            f"({_list(tally.idle[position], idle)}) while {tally.working} other "
