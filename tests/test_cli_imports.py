@@ -132,9 +132,11 @@ def test_a_deterministic_grade_does_not_load_the_report_models(tmp_path):
 
 
 # What a grade that writes nothing has no use for: the claims of a run (only a written
-# grading.json records them), the process pool's executor (one process grades), and
-# what a check claims (asked only about a check that passed in a run that made no call).
-NOT_FOR_A_CHECK_GRADE = ("referee.engine.facts.claims", "concurrent.futures", "referee.engine.critique.claims")
+# grading.json records them), the process pool's executor (one process grades),
+# what a check claims (asked only about a check that passed in a run that made no call)
+# and the evals.json loader (no --evals).
+NOT_FOR_A_CHECK_GRADE = ("referee.engine.facts.claims", "concurrent.futures", "referee.engine.critique.claims",
+                         "referee.dsl.evals_json")
 
 
 @pytest.mark.parametrize("shown", [["--json"], []])

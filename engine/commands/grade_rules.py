@@ -79,11 +79,11 @@ def check_evals(source: RulesSource, color: bool) -> None:
     """``UsageError`` after printing every problem of the evals.json of ``source``, as
     ``compile_source`` does; run before the runs are found, which reads the
     ``response_file`` each eval names in it."""
-    from referee.dsl.errors import RulesError
-    from referee.dsl.evals_json import load_evals
-
     if source.evals_path is None:
         return
+    from referee.dsl.errors import RulesError
+    from referee.dsl.evals_json import load_evals  # here: rules without --evals never load it
+
     try:
         load_evals(Path(source.evals_path), source.evals_shown)
     except RulesError as exc:
