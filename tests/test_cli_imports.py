@@ -153,3 +153,5 @@ def test_a_grade_that_writes_nothing_loads_only_what_it_shows(tmp_path, shown):
     assert code == 0
     assert "referee.engine.grade" in loaded
     assert sorted(name for name in NOT_FOR_A_CHECK_GRADE if name in loaded) == []
+    # The report encoder prints --json; the terminal's lines need none of it.
+    assert ("pydantic_core" in loaded) == bool(shown)

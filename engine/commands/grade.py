@@ -111,6 +111,9 @@ def run(args: argparse.Namespace) -> int:
     try:  # the engine is loaded here, not when the command line is built (--help needs none of it)
         from referee.engine import grade  # noqa: F401
         from referee.engine.report.spill import Spill
+
+        if args.json or not args.check:  # the encoder of what is printed or written, loaded here
+            from referee.engine.report import render  # noqa: F401  (its first call must import nothing)
     except KeyboardInterrupt:
         return _interrupted("before grading", [], None, args.check)
     args.sources = grade_sources.given_sources(args.workspace, args)

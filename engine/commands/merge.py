@@ -66,6 +66,7 @@ def run(args: argparse.Namespace) -> int:
     from referee.engine.run.discovery import holds_evals
     from referee.engine.run.workspace import discover
     from referee.engine.shards import merge, verify
+    from referee.engine.report import render  # noqa: F401  (before a report is rendered: its first call imports)
 
     if not args.workspace.is_dir():
         raise UsageError(f"workspace not found: {args.workspace}")

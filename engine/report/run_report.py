@@ -31,7 +31,6 @@ from typing import Any
 from referee.engine.report.brief import Brief
 from referee.engine.report.build import ground_truth
 from referee.engine.report.marker import GRADER_NAME, GRADING, GROUND_TRUTH
-from referee.engine.report.render import render
 from referee.engine.run.safeio import decode, read_bytes
 from referee.engine.run.safejson import MAX_JSON_DEPTH, depth_exceeded
 
@@ -94,10 +93,14 @@ class RunReport:
         """grading.json, as written."""
         if self.document["claims"] is None:
             raise ValueError("this run was graded without its claims (--check): it is not written")
+        from referee.engine.report.render import render  # here: what only prints a run never loads the encoder
+
         return render(self.document)
 
     def truth_text(self) -> str:
         """ground_truth.json, as written."""
+        from referee.engine.report.render import render
+
         return render(ground_truth(self.document))
 
 
