@@ -41,3 +41,33 @@ def test_a_key_is_ranked_as_every_member_of_its_name_ranks_it(message, key, pret
     for n in range(len(message["tool_calls"])):
         suffix = f"/tool_calls/{n}/function/{key}"
         assert lines._rank(key, suffix, n) == _reference(json.loads(text), key, suffix), (suffix, text)
+
+
+# what the reader asks: a key and its pointer below the message (which ends with it), or the message's start
+_PLACES = [("", ""), ("content", "/content"), ("name", "/name")] + [
+    (key, f"/tool_calls/{n}/function/{key}") for n in range(5) for key in ("name", "arguments")]
+_ASKED = st.tuples(st.sampled_from(_PLACES), st.integers(0, 4)).map(lambda p: (p[0][0], p[1], p[0][1]))
+
+
+@settings(max_examples=300, deadline=None)
+@given(_MESSAGE, st.lists(_ASKED, max_size=12), st.booleans())
+def test_a_place_kept_is_the_place_found_anew(message, asked, pretty):
+    """``origin`` keeps each place it found; ``placed``, the reference, finds it anew
+    (on lines that have been asked nothing): the two give the same place, however
+    often and in whatever order the places are asked for."""
+    text = json.dumps(message, indent=1 if pretty else None)
+
+    def lines() -> MessageLines:
+        return MessageLines(text, 3, "m.json", "/0", None if pretty else 7, json.loads(text))
+
+    kept = lines()
+    for key, nth, suffix in asked + asked:
+        assert kept.origin(key, nth, suffix) == lines().placed(key, nth, suffix), (key, nth, suffix, text)
+
+
+def test_a_place_asked_for_again_is_not_looked_for_again():
+    text = json.dumps({"role": "tool", "tool_call_id": "c", "content": "done"})
+    lines = MessageLines(text, 1, "m.json", "/2", 0, json.loads(text))
+    first = lines.origin("content", 0, "/content")
+    assert lines.origin("content", 0, "/content") is first
+    assert first.column == text.index('"content"') + 1 and first.pointer == "/2/content"

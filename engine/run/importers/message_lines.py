@@ -38,10 +38,21 @@ class MessageLines:
         self.keys: dict[str, list[int]] = {}
         self.ranks: dict[tuple[int, str], int] | None = None  # member_ranks of the value, when asked
         self.found: dict[str, int | None] = {}  # pointer below the message -> its key's rank
+        # each place asked for, as found: the reader asks for some twice (a tool's answer is
+        # cited where it is read and again as where the agent was last at work)
+        self.origins: dict[tuple[str, int, str], Origin] = {}
 
     def origin(self, key: str, nth: int, suffix: str = "") -> Origin:
         """Where ``key`` is: at ``suffix``, its pointer below the message's, when the
         message's value is known, else the n-th ``key`` of the message."""
+        asked = (key, nth, suffix)
+        found = self.origins.get(asked)
+        if found is None:
+            found = self.origins[asked] = self.placed(key, nth, suffix)
+        return found
+
+    def placed(self, key: str, nth: int, suffix: str = "") -> Origin:
+        """``origin``, found anew (the reference: ``origin`` keeps what this gives)."""
         offset = 0
         if key:
             offsets = self.keys.get(key)

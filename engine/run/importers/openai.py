@@ -318,7 +318,7 @@ class _Reader(Replies):
         if audio_unread(audio):
             self.words_lost(self.locate(index, "audio", 0, "/audio"), f"message {index + 1} holds audio whose "
                             "transcript is not given as text", sent_with_call)
-        self.item_status(index, message, self.text_origin(index, message.get(first), first), sent_with_call)
+        self.item_status(index, message, first, sent_with_call)
         # Content, refusal and an audio reply's transcript may all be given: each is the
         # agent's words, cited where it is.
         for member, text in said:

@@ -86,15 +86,16 @@ class Replies(ToolCalls):
         if not sent_with_call:
             self.reply_unread = self.reply_unread or origin
 
-    def item_status(self, index: int, message: dict, origin: Origin, sent_with_call: bool) -> None:
+    def item_status(self, index: int, message: dict, first: str, sent_with_call: bool) -> None:
         """A Responses API ``message`` item (``message``, the assistant's, its words cited at
-        ``origin``) tells by its ``status`` whether the model finished it: one still
+        its member ``first``) tells by its ``status`` whether the model finished it: one still
         ``in_progress`` was recorded while the model wrote it, so its words are not the
         whole of it, as a stream cut there is read (a reply's leave the response unknown);
         one ``incomplete`` was shown as far as the model went (a token limit, a filter):
         its words are read as they are, and the run says it stopped short."""
         if message.get("type") != "message" or message.get("status") not in _UNFINISHED:
             return
+        origin = self.text_origin(index, message.get(first), first)  # found only where it is cited
         if message["status"] == "in_progress":
             self.words_lost(origin, f"message {index + 1} is a Responses API item still in_progress (the record was "
                             "cut while the model wrote it)", sent_with_call)
