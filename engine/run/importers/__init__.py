@@ -164,8 +164,8 @@ def read_sources(fmt: str, paths: list[Path], response: str | None = None, error
     return Read(tuple(found), tuple(errors))
 
 
-def each_conversation(fmt: str, paths: list[Path], response: str | None = None,
-                      error_when: str | None = None) -> Iterator[tuple[Path, int | None, Conversation] | str]:
+def each_conversation(fmt: str, paths: list[Path], response: str | None = None, error_when: str | None = None,
+                      late: bool = False) -> Iterator[tuple[Path, int | None, Conversation] | str]:
     """Each conversation as it is read, ``(source path, its number in a source that
     holds several or None, conversation)``, or an error (text naming the source)
     for a source that gives none: only one source is read at a time.
@@ -176,7 +176,10 @@ def each_conversation(fmt: str, paths: list[Path], response: str | None = None,
     A file the harness delivered beside a source (``response`` names it, relative to
     the run folder; ``engine.run.importers.delivered``) is the response of a source
     that holds one conversation. ``error_when`` (``--error-when``) is the pattern of a failed tool's answer in
-    OpenAI sources (``statuses``; BadPattern when it does not compile).
+    OpenAI sources (``statuses``; BadPattern when it does not compile). ``late``: the
+    places of an OpenAI document's messages are cited without their columns, which the
+    conversation finds when asked (``openai_document.read_document``): for runs graded
+    in memory, which cite few of them.
     """
     pattern = ErrorWhen(error_when) if error_when is not None else None
     paths = source_paths(paths)
@@ -195,16 +198,16 @@ def each_conversation(fmt: str, paths: list[Path], response: str | None = None,
                    f"referee import {{{','.join(FORMATS)}}} {path} --out DIR")
             continue
         given = [a for a in agents if a not in used and a != path]
-        yield from _of_source(kind, path, source, given, used, (response, pattern))
+        yield from _of_source(kind, path, source, given, used, (response, pattern), late)
 
 
 def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: set[Path],
-               how: tuple[str | None, ErrorWhen | None]):
+               how: tuple[str | None, ErrorWhen | None], late: bool = False):
     """The conversations of one source, or the error saying it holds none."""
     count = 0
     digest = hashlib.sha256(source.data).hexdigest()
     try:
-        for number, conversation in _read_one(kind, path, source, agents, used, how):
+        for number, conversation in _read_one(kind, path, source, agents, used, how, late):
             if conversation.entries or conversation.response:
                 count += 1
                 origin = digest if number is None else f"{digest}#{number}"
@@ -233,9 +236,9 @@ def _gave_no_run(path: Path, number: int, conversation: Conversation) -> str:
 
 
 def _read_one(kind: str, path: Path, source: Source, agents: list[Path], used: set[Path],
-              how: tuple[str | None, ErrorWhen | None]):
+              how: tuple[str | None, ErrorWhen | None], late: bool = False):
     """``(number or None, conversation)`` of each conversation of the source; ``how``
-    is (the delivered file's name, ``--error-when``)."""
+    is (the delivered file's name, ``--error-when``); ``late``: see ``each_conversation``."""
     response, pattern = how
     if kind == claude_format.FORMAT:
         conversation, attached = _session(path, source, agents)
@@ -243,7 +246,7 @@ def _read_one(kind: str, path: Path, source: Source, agents: list[Path], used: s
         return [(None, with_delivered(conversation, path, response))]
     if kind == openai.FORMAT:
         return ((number, with_delivered(found, path, response) if number is None else found)
-                for number, found in openai_sources.iter_conversations(source, pattern))
+                for number, found in openai_sources.iter_conversations(source, pattern, late))
     if not source.data.strip() or not skill_creator.holds_log(source):
         return []
     return [(None, skill_creator.read_log(source, path.parent, response))]

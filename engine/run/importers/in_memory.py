@@ -53,7 +53,8 @@ def source_runs(paths: list[Path], eval_id: str | None = None, configuration: st
     namer = Namer(paths)
     numbered = iter(eval_run_names(eval_id, configuration, _NOWHERE)) if eval_id is not None else None
     found, errors = [], []
-    for item in each_conversation(fmt, paths, response, error_when):
+    # no source map is written: the columns of a document's places are found when cited
+    for item in each_conversation(fmt, paths, response, error_when, late=True):
         if isinstance(item, str):
             errors.append(item)
             continue

@@ -27,7 +27,7 @@ class MessageLines:
     ``name``, would shift a count of calls)."""
 
     def __init__(self, text: str, first_line: int, name: str, pointer: str = "", column: int | None = None,
-                 value: Any = None) -> None:
+                 value: Any = None, late: bool = False) -> None:
         self.text = text
         self.first_line = first_line
         self.name = name
@@ -41,10 +41,16 @@ class MessageLines:
         # each place asked for, as found: the reader asks for some twice (a tool's answer is
         # cited where it is read and again as where the agent was last at work)
         self.origins: dict[tuple[str, int, str], Origin] = {}
+        # a place on the line the message shares is given by its pointer alone, its column
+        # left to be found when it is cited (a run graded in memory cites few of them)
+        self.late = late and column is not None and not self.breaks
 
     def origin(self, key: str, nth: int, suffix: str = "") -> Origin:
         """Where ``key`` is: at ``suffix``, its pointer below the message's, when the
-        message's value is known, else the n-th ``key`` of the message."""
+        message's value is known, else the n-th ``key`` of the message. ``late``: on
+        the line the message shares, without its column (``placed`` finds it)."""
+        if self.late:
+            return Origin(self.name, self.first_line, self.pointer + suffix)
         asked = (key, nth, suffix)
         found = self.origins.get(asked)
         if found is None:

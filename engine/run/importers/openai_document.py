@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import islice
 from dataclasses import replace
 from typing import Any
@@ -37,8 +37,12 @@ class LangChainMessages(ValueError):
     importer reads; ``str(error)`` says how to convert it."""
 
 
-def read_document(source: Source, document: Document, error_when: ErrorWhen | None) -> Conversation:
-    """The conversation of a document, each message parsed when the reader reaches it."""
+def read_document(source: Source, document: Document, error_when: ErrorWhen | None,
+                  late: bool = False) -> Conversation:
+    """The conversation of a document, each message parsed when the reader reaches it.
+    ``late``: a place on a line several messages share is given without its column,
+    which the conversation's ``columns`` finds when the place is cited (a run graded in
+    memory, whose source map is not written, cites few of its places)."""
     problems: list[Problem] = []
     stray = set(strays(source.data, document.elements))
     for index in sorted(stray):
@@ -59,7 +63,7 @@ def read_document(source: Source, document: Document, error_when: ErrorWhen | No
                 yield index, UNREAD
             if element.is_object:
                 where = (f"{document.base}/{index}", starts[index])
-                value = _element_value(source, document, element, problems, lines, index, where)
+                value = _element_value(source, document, element, problems, lines, index, where, late)
                 kinds["message"] += value is UNREAD or is_message(value)
                 kinds["langchain"] += langchain_message(value)
                 yield index, value
@@ -93,6 +97,8 @@ def read_document(source: Source, document: Document, error_when: ErrorWhen | No
                                 "which this importer does not read: convert them with langchain_core.messages."
                                 "convert_to_openai_messages and import what it gives")
     conversation = message_may_be_lost(conversation)
+    if late:
+        conversation = replace(conversation, columns=_columns(source, replace(document, values=None), starts))
     if lost:
         conversation = replace(conversation, response=unknown_response(conversation.response, lost[0]))
     return replace(conversation, lossy=lossy_messages(source, document.elements, conversation.problems))
@@ -143,11 +149,12 @@ _TOOLS_TRIED = 4  # the "tools" members looked at: the request's is one of the f
 
 
 def _element_value(source: Source, document: Document, element: Element, problems: list[Problem], lines: dict,
-                   index: int, where: tuple[str, int | None]) -> Any:
+                   index: int, where: tuple[str, int | None], late: bool = False) -> Any:
     """The message an element holds, or ``UNREAD`` when it cannot be read."""
     text = decoded(source, element, problems)
     found = document.value(index, text) if element.end is not None else None
-    lines[index] = MessageLines(text, element.line, source.name, *where, found[0] if found is not None else None)
+    lines[index] = MessageLines(text, element.line, source.name, *where, found[0] if found is not None else None,
+                                late=late)
     if found is not None:
         return found[0]
     why = "the document is cut short inside it" if element.end is None else "it is not JSON (or nested too deep)"
@@ -156,6 +163,30 @@ def _element_value(source: Source, document: Document, element: Element, problem
         message = "this message could not be read and may hold a tool call: no check over the run's calls can be decided"
         problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, element.line))
     return UNREAD
+
+
+def _columns(source: Source, document: Document, starts: list[int | None]) -> Callable[[str, str], int | None]:
+    """The column of a place ``read_document`` gave without it (``late``), by the source's
+    name and the place's JSON Pointer: its message is decoded and parsed again, and the
+    place found in it as it would have been when read (the value parsed anew is the one
+    read: ``Document.value``)."""
+    head = document.base + "/"
+
+    def column(name: str, pointer: str) -> int | None:
+        number, _, rest = pointer.removeprefix(head).partition("/")
+        if name != source.name or not pointer.startswith(head) or not number.isdigit():
+            return None
+        index = int(number)
+        if index >= len(document.elements):
+            return None
+        element, suffix = document.elements[index], "/" + rest if rest else ""
+        text = decoded(source, element, [])
+        found = document.value(index, text) if element.end is not None else None
+        lines = MessageLines(text, element.line, source.name, f"{head}{index}", starts[index],
+                             found[0] if found is not None else None)
+        return lines.origin(suffix.rpartition("/")[2], 0, suffix).column  # the key is the pointer's last name
+
+    return column
 
 
 def _not_an_object(source: Source, element: Element, index: int) -> Problem:

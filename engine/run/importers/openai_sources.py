@@ -54,17 +54,19 @@ def read_conversations(source: Source, error_when: ErrorWhen | None = None) -> l
     return [conversation for _, conversation in iter_conversations(source, error_when)]
 
 
-def iter_conversations(source: Source, error_when: ErrorWhen | None = None) -> Iterator[tuple[int | None, Conversation]]:
+def iter_conversations(source: Source, error_when: ErrorWhen | None = None,
+                       late: bool = False) -> Iterator[tuple[int | None, Conversation]]:
     """Each conversation of the source as it is read, with its number when the source
     holds several (None when one): one conversation's messages are in memory at a
     time, and a document's messages are parsed one by one (``jsondoc``).
-    ``error_when`` is ``--error-when`` (``statuses``)."""
+    ``error_when`` is ``--error-when`` (``statuses``); ``late``: a document of messages
+    leaves the columns of its places to be found when cited (``read_document``)."""
     document = message_array(source.data)
     if document is not None and _holds_conversations(source, document):
         yield from _conversations(source, document, error_when)
         return
     if document is not None and document.base != "/" + SIMULATIONS:  # else no conversations: said below
-        yield None, read_document(source, document, error_when)
+        yield None, read_document(source, document, error_when, late)
         return
     whole = _one_object(source.data)
     if whole is not None and isinstance(whole[0], dict) and _trajectory_without_history(whole[0]):

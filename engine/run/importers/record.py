@@ -9,7 +9,7 @@ problems met on the way. Each entry keeps its ``Origin`` (source file name and
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import Any, Callable
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.model import Problem
@@ -160,6 +160,9 @@ class Conversation:
     # the executor's outputs/user_notes.md beside a skill-creator log, as written
     user_notes: str | None = None
     extra: dict = field(default_factory=dict, compare=False)
+    # finds the column of a place cited by source and JSON Pointer alone (column None),
+    # as a run graded in memory leaves them until one is cited (``openai_document``)
+    columns: Callable[[str, str], int | None] | None = field(default=None, compare=False, repr=False)
 
     @property
     def calls(self) -> tuple[Call, ...]:

@@ -23,7 +23,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from referee.engine.run.model import JsonFile, Problem, TextFile
 from referee.engine.run.safeio import held_text_file, read_json, read_text
@@ -36,7 +36,8 @@ VERSION = 1
 class SourceMap:
     """``lines[file][n - 1]`` is ``(source index, line)`` for line n of a written file
     (``(source index, line, JSON Pointer, column)`` where the source line holds many
-    things), or None."""
+    things), or None. In the map of a run graded in memory the column may be None,
+    found by ``columns`` when the place is asked for (``place``, ``dumps``)."""
 
     format: str
     sources: tuple[str, ...]
@@ -51,6 +52,9 @@ class SourceMap:
     run_dir: str | None = field(default=None, compare=False)  # to read written files; never written out
     # the written files of a run held in memory (engine.run.memory), read instead of run_dir's
     held: Mapping[str, str | bytes] | None = field(default=None, compare=False, repr=False)
+    # of a run graded in memory: the column of a place given by its JSON Pointer alone
+    # (column None), found when the place is asked for (``record.Conversation.columns``)
+    columns: Callable[[str, str], int | None] | None = field(default=None, compare=False, repr=False)
     _read: dict = field(default_factory=dict, compare=False, repr=False)
 
     def where(self, file: str | None, line: int | None, quote: str = "") -> tuple[str, int] | None:
@@ -74,8 +78,18 @@ class SourceMap:
         mapped = self.lines.get(file)
         if mapped is None or not 1 <= line <= len(mapped) or mapped[line - 1] is None:
             return None
-        index, source_line, *rest = mapped[line - 1]
-        return index, source_line, rest[0] if rest else "", rest[1] if rest else None
+        return self.found(mapped[line - 1])
+
+    def found(self, place: tuple) -> tuple[int, int, str, int | None]:
+        """``(source index, line, JSON Pointer, column)`` of a mapped ``place``, its column
+        found now when it was left to be found (``columns``)."""
+        index, source_line, *rest = place
+        if not rest:
+            return index, source_line, "", None
+        pointer, column = rest
+        if column is None and pointer and self.columns is not None:
+            column = self.columns(self.sources[index], pointer)
+        return index, source_line, pointer, column
 
     def cite(self, file: str | None, line: int | None) -> str | None:
         """``file:line`` as a reader finds it in the source: ``session.jsonl:42``, or in
@@ -128,7 +142,7 @@ class SourceMap:
 
 def dumps(source_map: SourceMap) -> str:
     """The map as deterministic JSON text (sorted keys, one line per written file)."""
-    lines = {name: [None if o is None else list(o) for o in mapped]
+    lines = {name: [None if o is None else list(o) if len(o) < 4 else list(source_map.found(o)) for o in mapped]
              for name, mapped in sorted(source_map.lines.items())}
     document = {
         "version": VERSION,

@@ -258,7 +258,7 @@ def render_run(conversation: Conversation) -> RunFiles:
     # In the order source_map.json holds them, so the map is the one read back from it.
     source_map = SourceMap(conversation.format, tuple(sources), dict(sorted(lines.items())), found,
                            dict(sorted(digests.items())), dict(sorted(unread.items())),
-                           dict(sorted(conversation.options)), conversation.origin)
+                           dict(sorted(conversation.options)), conversation.origin, columns=conversation.columns)
     return RunFiles(files, source_map, found, layout)
 
 
