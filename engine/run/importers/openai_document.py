@@ -169,8 +169,10 @@ def _columns(source: Source, document: Document, starts: list[int | None]) -> Ca
     """The column of a place ``read_document`` gave without it (``late``), by the source's
     name and the place's JSON Pointer: its message is decoded and parsed again, and the
     place found in it as it would have been when read (the value parsed anew is the one
-    read: ``Document.value``)."""
+    read: ``Document.value``). A message cited is kept: evidence cites a place again and
+    again (each verdict on a call cites its name and its arguments)."""
     head = document.base + "/"
+    cited: dict[int, MessageLines] = {}
 
     def column(name: str, pointer: str) -> int | None:
         number, _, rest = pointer.removeprefix(head).partition("/")
@@ -179,12 +181,14 @@ def _columns(source: Source, document: Document, starts: list[int | None]) -> Ca
         index = int(number)
         if index >= len(document.elements):
             return None
-        element, suffix = document.elements[index], "/" + rest if rest else ""
-        text = decoded(source, element, [])
-        found = document.value(index, text) if element.end is not None else None
-        lines = MessageLines(text, element.line, source.name, f"{head}{index}", starts[index],
-                             found[0] if found is not None else None)
-        return lines.origin(suffix.rpartition("/")[2], 0, suffix).column  # the key is the pointer's last name
+        if index not in cited:
+            element = document.elements[index]
+            text = decoded(source, element, [])
+            found = document.value(index, text) if element.end is not None else None
+            cited[index] = MessageLines(text, element.line, source.name, f"{head}{index}", starts[index],
+                                        found[0] if found is not None else None)
+        suffix = "/" + rest if rest else ""
+        return cited[index].origin(suffix.rpartition("/")[2], 0, suffix).column  # the key is the pointer's last name
 
     return column
 
