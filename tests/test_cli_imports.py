@@ -155,3 +155,27 @@ def test_a_grade_that_writes_nothing_loads_only_what_it_shows(tmp_path, shown):
     assert sorted(name for name in NOT_FOR_A_CHECK_GRADE if name in loaded) == []
     # The report encoder prints --json; the terminal's lines need none of it.
     assert ("pydantic_core" in loaded) == bool(shown)
+
+
+def test_a_run_in_the_transcript_format_loads_no_importer(tmp_path):
+    """The importers tell a log's format; a run written as a transcript, with no source
+    map and no file that may be a log, needs none of them to be graded."""
+    run = tmp_path / "ws" / "iteration-1" / "eval-1-demo" / "with_skill" / "run-1"
+    (run / "outputs").mkdir(parents=True)
+    (run / "outputs" / "response.md").write_text("Saved.\n", encoding="utf-8")
+    (run / "outputs" / "transcript.md").write_text(
+        "## [tool_calls] Step 1: read\nTool: Read\nArgs: {\"path\": \"a.txt\"}\nReturn: {\"ok\": true}\n"
+        "Status: success\n", encoding="utf-8")
+    rules = tmp_path / "demo.rules"
+    rules.write_text('eval 1\nexpect 1: count(calls to "Read") == 1\n', encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", LEAN_CHECK, "grade", str(tmp_path / "ws"), "--rules", str(rules),
+                           "--check"], cwd=tmp_path, capture_output=True, text=True, check=True)
+    code, loaded = json.loads(done.stdout.strip().splitlines()[-1])
+    assert code == 0
+    assert [name for name in loaded if name.startswith("referee.engine.run.importers")] == []
+    # a file in outputs/ that may be a log is read, and then they are
+    (run / "outputs" / "claude.jsonl").write_text('{"type": "user", "sessionId": "s1"}\n', encoding="utf-8")
+    done = subprocess.run([sys.executable, "-c", LEAN_CHECK, "grade", str(tmp_path / "ws"), "--rules", str(rules),
+                           "--check"], cwd=tmp_path, capture_output=True, text=True)
+    loaded = json.loads(done.stdout.strip().splitlines()[-1])[1]
+    assert "referee.engine.run.importers.detect" in loaded

@@ -292,9 +292,11 @@ class Run:
         return self._read_source_map()
 
     def _read_source_map(self) -> tuple[SourceMap | None, tuple[Problem, ...]]:
+        found = json_file(self._text(SOURCE_MAP), self._base)
+        if found is None:  # no map (a run not imported): the importers package is not loaded for it
+            return None, ()
         from referee.engine.run.importers.source_map import source_map_of
 
-        found = json_file(self._text(SOURCE_MAP), self._base)
         return source_map_of(found, self.path, join_report(self._base, SOURCE_MAP), self._held())
 
     @cached_property
@@ -333,7 +335,7 @@ class Run:
     @cached_property
     def _import_warnings(self) -> tuple[Problem, ...]:
         """Import problems, and whether the run is what it seems (engine.run.importers.detect)."""
-        from referee.engine.run.importers.detect import run_warnings
+        from referee.engine.run.run_warnings import run_warnings
 
         return tuple(run_warnings(self))
 
