@@ -373,6 +373,6 @@ def no_record(source: TextFile | None, transcript: Transcript, imported: str | N
 def _undecided(transcript: Transcript) -> bool:
     """No trusted record and no tagged section: nothing says the text is a dual-section
     record. Untrusted records do not: an executor log that quotes a record heading in a
-    code block is still a log (its shape says so), as ``engine.run.importers.detect``
+    code block is still a log (its shape says so), as ``engine.run.run_warnings``
     reads it."""
     return not (transcript.calls or any(n.tagged for n in transcript.notes))

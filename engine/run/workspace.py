@@ -334,7 +334,7 @@ class Run:
 
     @cached_property
     def _import_warnings(self) -> tuple[Problem, ...]:
-        """Import problems, and whether the run is what it seems (engine.run.importers.detect)."""
+        """Import problems, and whether the run is what it seems (engine.run.run_warnings)."""
         from referee.engine.run.run_warnings import run_warnings
 
         return tuple(run_warnings(self))

@@ -7,7 +7,7 @@ with ``writer`` and writes one run folder per conversation under ``out``
 sources give the same workspace, byte for byte, wherever they lie. A source that
 holds no conversation is an error for that source, never an empty run.
 ``conversations`` and ``writer.render_run`` give the same runs in memory, nothing
-written. ``detect`` names a source's format; ``engine.run.importers.detect`` warns
+written. ``detect`` names a source's format; ``engine.run.run_warnings`` warns
 about runs that are not what they seem.
 """
 
