@@ -15,9 +15,17 @@ not JSON to the transcript's reader, an empty or unprintable tool name or status
 title the parser would trim, a numbering that fits no scheme, a line break other
 than ``\\n``, a record heading behind unseen characters (each of these the parser
 reports or reads otherwise). tests/test_transcript_direct.py holds the two to each other.
+
+An Args or Return value the layout holds is the value its line's JSON reads as (the
+writer gives it only where that is so: ``exact.reads_as_is``); it is taken as it is,
+not read again from the text it was written as. Without them (``Layout.values`` empty)
+every value is read from its line: the reference, held to the other in the same tests.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
 
 from referee.engine.run.model import Location, Note, Payload, ToolCall, Transcript
 from referee.engine.run.numbering import Numbered, first_untrusted
@@ -26,8 +34,21 @@ from referee.engine.run.transcript import section_note
 from referee.engine.run.transcript_sections import Section, hidden_headings
 
 CALL, AGENT, HARNESS, PROMPT = "call", "agent_notes", "harness", "prompt"
-# (lines written, ((line, kind, step) of each heading, in order)); lines are 1-based
-Layout = tuple[int, tuple[tuple[int, str, int], ...]]
+# An Args or Return value as the layout holds it: ``(value,)``, or None where it is read from its line
+Held = tuple[Any] | None
+
+
+@dataclass(frozen=True)
+class Layout:
+    """Where the writer put the lines of a transcript: how many it wrote, and the
+    ``(line, kind, step)`` of each heading, in order (lines 1-based); ``values``, one
+    ``(args, return)`` per call heading in order, when the writer gives them."""
+
+    written: int
+    headings: tuple[tuple[int, str, int], ...]
+    values: tuple[tuple[Held, Held], ...] = ()
+
+
 _MAX_STEP = 999_999_999  # a record heading's step has at most nine digits
 _RECORD = 5  # a record's lines: heading, Tool, Args, Return, Status
 
@@ -35,7 +56,8 @@ _RECORD = 5  # a record's lines: heading, Tool, Args, Return, Status
 def direct_transcript(text: str, layout: Layout, file: str, report: str) -> Transcript | None:
     """What ``parse_transcript(text, file, report)`` gives for ``text`` written as
     ``layout`` says, or None where that cannot be told from the layout."""
-    written, headings = layout
+    written, headings = layout.written, layout.headings
+    values = iter(layout.values) if layout.values else None
     if not headings:
         return Transcript() if text == "" else None
     if "\r" in text or hidden_headings(text, report):
@@ -51,7 +73,7 @@ def direct_transcript(text: str, layout: Layout, file: str, report: str) -> Tran
     prompt: str | None = None
     for index, ((line, kind, step), end) in enumerate(zip(headings, ends)):
         if kind == CALL:
-            call = _call(lines, line, step, end, index, file)
+            call = _call(lines, line, step, end, index, file, (None, None) if values is None else next(values))
             if call is None:
                 return None
             calls.append(call)
@@ -70,9 +92,11 @@ def direct_transcript(text: str, layout: Layout, file: str, report: str) -> Tran
     return Transcript(tuple(calls), tuple(notes), (), prompt, ())
 
 
-def _call(lines: list[str], line: int, step: int, end: int, index: int, file: str) -> ToolCall | None:
+def _call(lines: list[str], line: int, step: int, end: int, index: int, file: str,
+          held: tuple[Held, Held]) -> ToolCall | None:
     """The record whose heading is ``line``, as the parser's reader of the usual record
-    reads it: its fields on the four lines after the heading, then a blank line."""
+    reads it: its fields on the four lines after the heading, then a blank line; its
+    Args and Return values those ``held`` where it holds them."""
     if not 0 < step <= _MAX_STEP or end != line + _RECORD + 1:  # a blank line after the record, then a heading or the end
         return None
     heading, tool, args, result, status = lines[line - 1:line - 1 + _RECORD]
@@ -83,15 +107,15 @@ def _call(lines: list[str], line: int, step: int, end: int, index: int, file: st
     name, said = tool[5:].strip(), status[7:].strip()
     if not name or not said or not name.isprintable():  # the parser reads these otherwise, or reports them
         return None
-    arguments, returned = _json(args[5:].strip(), line + 2), _json(result[7:].strip(), line + 3)
+    arguments, returned = _json(args[5:].strip(), line + 2, held[0]), _json(result[7:].strip(), line + 3, held[1])
     if arguments is None or returned is None:
         return None
     return ToolCall(index, step, heading[len(prefix):].strip(), name, arguments, returned, said,
                     Location(file, line), line + 4, line + 1)
 
 
-def _json(raw: str, line: int) -> Payload | None:
-    parsed = json_value(raw)
+def _json(raw: str, line: int, held: Held) -> Payload | None:
+    parsed = held if held is not None else json_value(raw)
     return None if parsed is None else Payload(raw, parsed[0], True, line)
 
 

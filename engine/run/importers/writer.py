@@ -36,13 +36,13 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.engine.run.escape import escape_text
-from referee.engine.run.importers.exact import dumps as exact_dumps, dumps_file
+from referee.engine.run.importers.exact import dumps_file, dumps_told, reads_as_is
 from referee.engine.run.importers.homes import HOME, WINDOWS_PATH, scrub_homes, without_homes
 from referee.engine.run.importers.record import EVAL_PROMPT, Call, Conversation, Origin, Text
 from referee.engine.run.importers.source_map import SOURCE_MAP, SourceMap, dumps
 from referee.engine.run.model import Problem
 from referee.engine.run.safeio import MAX_TEXT_BYTES
-from referee.engine.run.transcript_direct import AGENT, CALL, HARNESS, PROMPT, Layout
+from referee.engine.run.transcript_direct import AGENT, CALL, HARNESS, PROMPT, Held, Layout
 
 TRANSCRIPT = "outputs/transcript.md"
 RESPONSE = "outputs/response.md"
@@ -108,17 +108,18 @@ def payload(value: Any, origin: Origin | None, problems: list[Problem]) -> str:
     return _payload(value, origin, problems)[0]
 
 
-def _payload(value: Any, origin: Origin | None, problems: list[Problem]) -> tuple[str, bool]:
-    """``payload`` and whether it was cut."""
-    text = exact_dumps(value)
+def _payload(value: Any, origin: Origin | None, problems: list[Problem]) -> tuple[str, bool, Held]:
+    """``payload``, whether it was cut, and ``(value,)`` when the transcript's reader
+    reads the text written as ``value`` itself (``exact.reads_as_is``), else None."""
+    text, plain = dumps_told(value)
     if len(text) <= MAX_PAYLOAD_CHARS:
-        return text, False
+        return text, False, (value,) if reads_as_is(text, plain) else None
     where = "" if origin is None else f"; the whole value is in {origin.source}:{origin.line}"
     if origin is not None:
         message = (f"value of {len(text)} characters cut to {MAX_PAYLOAD_CHARS} in the transcript; "
                    "a check on it is an error")
         problems.append(Problem("value-cut", origin.source, message, origin.line))
-    return json.dumps(text[:MAX_PAYLOAD_CHARS] + f"... [cut: {len(text)} characters{where}]", ensure_ascii=False), True
+    return json.dumps(text[:MAX_PAYLOAD_CHARS] + f"... [cut: {len(text)} characters{where}]", ensure_ascii=False), True, None
 
 
 class _Transcript:
@@ -134,6 +135,8 @@ class _Transcript:
         self.subagents: list[tuple[str, Conversation]] = []
         self.unread: dict[int, tuple[str, ...]] = {}
         self.headings: list[tuple[int, str, int]] = []  # (line, kind, step) of each heading written
+        # (args, return) of each call, each ``(value,)`` where its text reads as the call's value
+        self.values: list[tuple[Held, Held]] = []
 
     def entry(self, entry: Call | Text) -> None:
         if self.out.lines:
@@ -151,10 +154,11 @@ class _Transcript:
         heading = len(self.out.lines)
         self.headings.append((heading, CALL, self.step))
         self.out.add(f"Tool: {tool}", named)
-        args, args_cut = _payload(call.args, call.origin, self.problems)
+        args, args_cut, args_held = _payload(call.args, call.origin, self.problems)
         self.out.add(f"Args: {args}", call.origin)
         result_origin = call.result_origin or call.origin
-        result, result_cut = _payload(call.result, call.result_origin, self.problems)
+        result, result_cut, result_held = _payload(call.result, call.result_origin, self.problems)
+        self.values.append((args_held, result_held))
         self.out.add(f"Return: {result}", result_origin)
         self.out.add(f"Status: {one_line(call.status)}", result_origin)
         unread = set(call.unread) | ({"args"} if args_cut else set()) | ({"return"} if result_cut else set())
@@ -213,9 +217,12 @@ def render_run(conversation: Conversation) -> RunFiles:
     while pending:  # the main transcript, then each subagent's, theirs after them
         name, work, agent = pending.pop(0)
         written = _transcript(work, problems, agent)
+        count = len(written.out.lines)
+        as_rendered = _put(files, lines, sources, name, written.out, conversation.placeholders)
         if agent == "main" and not written.unread:  # a value cut or not read: its transcript is parsed
-            layout = (len(written.out.lines), tuple(written.headings))
-        _put(files, lines, sources, name, written.out, conversation.placeholders)
+            # a text changed after rendering (a home folder, a placeholder, a lone surrogate's
+            # escape) may hold other values than the calls': they are read from it
+            layout = Layout(count, tuple(written.headings), tuple(written.values) if as_rendered else ())
         if written.unread:
             unread[name] = written.unread
         pending.extend((sub, nested, sub.removeprefix("subagents/").removesuffix(".md"))
@@ -281,15 +288,17 @@ def _transcript(conversation: Conversation, problems: list[Problem], agent: str 
 
 
 def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Lines,
-         placeholders: tuple[tuple[str, str], ...]) -> None:
-    text = written.render()
+         placeholders: tuple[tuple[str, str], ...]) -> bool:
+    """Puts the text of ``written`` in ``files[name]``; whether it is the text as rendered."""
+    rendered = written.render()
     written.lines.clear()  # the text is all that is kept of them: one copy, not two
-    text = _surrogates_escaped(text)  # a lone surrogate ("\ud800" in the source's JSON): kept as that escape
+    text = _surrogates_escaped(rendered)  # a lone surrogate ("\ud800" in the source's JSON): kept as that escape
     if placeholders:  # before anything counts characters
         text = _replacer(placeholders).sub(lambda m: _placeholder(placeholders, m), text)
     files[name] = scrub_homes(text)
     lines[name] = tuple(None if o is None else (_index(sources, o.source), o.line) if not o.pointer
                         else (_index(sources, o.source), o.line, o.pointer, o.column) for o in written.origins)
+    return files[name] == rendered
 
 
 def _placeholder(placeholders: tuple[tuple[str, str], ...], match: re.Match) -> str:
