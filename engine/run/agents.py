@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable
 
 from referee.engine.run.model import Problem, TextFile, ToolCall, Transcript
-from referee.engine.run.reading import as_written
+from referee.engine.run.reading import view_as_written
 from referee.engine.run.safeio import join_report
 from referee.engine.run.transcript import TRANSCRIPT, parse_transcript
 
@@ -153,7 +153,7 @@ def view_changed(view: TextFile | None, written: str, digests: dict[str, str], b
         return Problem("view-changed", join_report(base, view.path), f"the run is graded from {view.path}, which "
                        f"the import did not write (it wrote {written}): it may not show the source; import the "
                        "source again")
-    if as_written(view.text, digests[written]):
+    if view_as_written(view, digests[written]):
         return None
     return Problem("view-changed", join_report(base, written), "not the text the import wrote (edited since, or "
                    "left short when the machine stopped): it may not show the source; import the source again")

@@ -8,7 +8,9 @@ absolute: nothing machine-specific may leak into graded output.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 # Evidence sources, ranked by trust (most trusted first). A PASS must rest on one
@@ -198,6 +200,13 @@ class TextFile:
         """The problem that kept the file from being read exactly, if any (its
         ``text`` may still hold a lossy decoding, for display only)."""
         return next((p for p in self.problems if p.code in UNREADABLE), None)
+
+    @cached_property
+    def sha256(self) -> str | None:
+        """The SHA-256 of the text's UTF-8 (a lone surrogate as itself), as hex; None
+        without a text. Found once: each reader of an imported run's view asks whether
+        it is the text the import wrote (``reading.as_written``)."""
+        return None if self.text is None else hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)

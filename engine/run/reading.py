@@ -262,6 +262,12 @@ def as_written(text: str, digest: str) -> bool:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest() == digest
 
 
+def view_as_written(view: TextFile, digest: str) -> bool:
+    """``as_written(view.text, digest)`` for a file read with its text: hashed once for
+    every reader that asks (``TextFile.sha256``)."""
+    return view.sha256 == digest
+
+
 def changed_response(found: TextFile | None, digests: dict[str, str], base: str) -> TextFile | None:
     """The response of an imported run (``found``, None when there is none), unusable
     when it is not the text the import wrote in ``outputs/response.md`` (the SHA-256
@@ -296,7 +302,7 @@ def changed_json(path: str, text: TextFile | None, digests: Mapping[str, str], b
     body = None if text is None else text.text
     if written is None or (text is not None and body is None):  # not written, or not read: said so there
         return None
-    if body is not None and as_written(body, written):
+    if text is not None and body is not None and view_as_written(text, written):
         return None
     how = "is gone now" if body is None else "has changed since (edited, or left short)"
     message = f"the import wrote this file, and it {how}: its figures are unknown; import the source again"
