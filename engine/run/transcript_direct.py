@@ -18,13 +18,12 @@ reports or reads otherwise). tests/test_transcript_direct.py holds the two to ea
 
 An Args or Return value the layout holds is the value its line's JSON reads as (the
 writer gives it only where that is so: ``exact.reads_as_is``); it is taken as it is,
-not read again from the text it was written as. Without them (``Layout.values`` empty)
+not read again from the text it was written as. Without them (the layout's third part empty)
 every value is read from its line: the reference, held to the other in the same tests.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from referee.engine.run.model import Location, Note, Payload, ToolCall, Transcript
@@ -36,19 +35,10 @@ from referee.engine.run.transcript_sections import Section, hidden_headings
 CALL, AGENT, HARNESS, PROMPT = "call", "agent_notes", "harness", "prompt"
 # An Args or Return value as the layout holds it: ``(value,)``, or None where it is read from its line
 Held = tuple[Any] | None
-
-
-@dataclass(frozen=True)
-class Layout:
-    """Where the writer put the lines of a transcript: how many it wrote, and the
-    ``(line, kind, step)`` of each heading, in order (lines 1-based); ``values``, one
-    ``(args, return)`` per call heading in order, when the writer gives them."""
-
-    written: int
-    headings: tuple[tuple[int, str, int], ...]
-    values: tuple[tuple[Held, Held], ...] = ()
-
-
+# (lines written, ((line, kind, step) of each heading, in order), ((args, return) of each
+# call heading, in order, or () where the writer gives none)); lines are 1-based. A tuple,
+# not a dataclass: this module loads with every grade, and a dataclass is made as it loads.
+Layout = tuple[int, tuple[tuple[int, str, int], ...], tuple[tuple[Held, Held], ...]]
 _MAX_STEP = 999_999_999  # a record heading's step has at most nine digits
 _RECORD = 5  # a record's lines: heading, Tool, Args, Return, Status
 
@@ -56,8 +46,8 @@ _RECORD = 5  # a record's lines: heading, Tool, Args, Return, Status
 def direct_transcript(text: str, layout: Layout, file: str, report: str) -> Transcript | None:
     """What ``parse_transcript(text, file, report)`` gives for ``text`` written as
     ``layout`` says, or None where that cannot be told from the layout."""
-    written, headings = layout.written, layout.headings
-    values = iter(layout.values) if layout.values else None
+    written, headings, held = layout
+    values = iter(held) if held else None
     if not headings:
         return Transcript() if text == "" else None
     if "\r" in text or hidden_headings(text, report):

@@ -84,8 +84,9 @@ def dumps_told(value: Any) -> tuple[str, bool]:
 # In JSON text ``json.dumps`` wrote, a float is ``float.__repr__``'s (``1.5``, ``1e-07``,
 # ``1e+16``), or ``NaN``, ``Infinity``; an integer too long to read has ``MAX_NUMBER_CHARS``
 # digits or more. Each may stand in a string too: the value is then read from the text.
-_FLOAT = re.compile(r"[0-9](?:\.|e[-+])")
-_LONG_INTEGER = re.compile(f"[0-9]{{{MAX_NUMBER_CHARS}}}")
+# Compiled when first searched for (``re``'s cache), not by every command that loads this.
+_FLOAT = r"[0-9](?:\.|e[-+])"
+_LONG_INTEGER = f"[0-9]{{{MAX_NUMBER_CHARS}}}"
 
 
 def reads_as_is(text: str, plain: bool) -> bool:
@@ -100,11 +101,11 @@ def reads_as_is(text: str, plain: bool) -> bool:
         return False
     # A float's text holds one of the characters looked for first: a search for a character,
     # in C, passes over most texts in a tenth of the time of a pattern tried at each digit.
-    if ("." in text or "-" in text or "+" in text) and _FLOAT.search(text):
+    if ("." in text or "-" in text or "+" in text) and re.search(_FLOAT, text):
         return False
     if ("N" in text or "I" in text) and ("NaN" in text or "Infinity" in text):
         return False
-    if len(text) >= MAX_NUMBER_CHARS and _LONG_INTEGER.search(text) is not None:
+    if len(text) >= MAX_NUMBER_CHARS and re.search(_LONG_INTEGER, text):
         return False
     # nested too deep: more opening brackets than the limit (``safejson._nested_too_deep``)
     return len(text) <= 2 * MAX_JSON_DEPTH or text.count("[") + text.count("{") <= MAX_JSON_DEPTH

@@ -222,7 +222,7 @@ def render_run(conversation: Conversation) -> RunFiles:
         if agent == "main" and not written.unread:  # a value cut or not read: its transcript is parsed
             # a text changed after rendering (a home folder, a placeholder, a lone surrogate's
             # escape) may hold other values than the calls': they are read from it
-            layout = Layout(count, tuple(written.headings), tuple(written.values) if as_rendered else ())
+            layout = (count, tuple(written.headings), tuple(written.values) if as_rendered else ())
         if written.unread:
             unread[name] = written.unread
         pending.extend((sub, nested, sub.removeprefix("subagents/").removesuffix(".md"))
