@@ -7,18 +7,12 @@ selecting: the same explanation as judging the elements again."""
 from __future__ import annotations
 
 from dataclasses import replace
-from types import SimpleNamespace
 
+from call_selections import outcome, run_of, selections
 from hypothesis import given, strategies as st
 
-from referee import dsl
 from referee.engine.checks.base import Context
 from referee.engine.checks.run_sources import read_calls
-from referee.engine.checks.sources import Select
-from referee.engine.run.agents import Calls
-from referee.engine.compile import compile_rules
-from referee.engine.run.model import Location, ToolCall
-from referee.engine.values import EvalError
 
 SELECTIONS = ('calls to "save"', 'calls to glob "*ave"', 'calls with status success',
               'calls to glob "s*" with status error', 'calls with status success to "read"',
@@ -34,39 +28,15 @@ _CALLS = st.lists(st.tuples(st.sampled_from(["save", "read", "xsave", None]),
                   max_size=8)
 
 
-def _selections() -> list[Select]:
-    rules = "eval 1\n" + "".join(f"expect: any {text}\n" for text in SELECTIONS)
-    ev = compile_rules([dsl.parse_rules(rules, "t.rules")]).evals[0]
-    return [a.check.selection for a in ev.assertions]
-
-
-def _run(calls) -> SimpleNamespace:
-    made = [ToolCall(index=n, step=n + 1, title=str(tool), tool=tool, args=None, result=None, status=status,
-                     location=Location("outputs/transcript.md", 5 * n + 1), tool_line=5 * n + 2,
-                     suspect="cut short" if unsure else None, unsure=unsure)
-            for n, (tool, status, unsure) in enumerate(calls)]
-    transcript = SimpleNamespace(calls=tuple(c for c in made if not c.suspect),
-                                 suspect_calls=tuple(c for c in made if c.suspect), unreadable=None)
-    return SimpleNamespace(transcript=transcript, no_record=None,
-                           every_call=Calls(transcript.calls + transcript.suspect_calls))
-
-
-def _outcome(compute):
-    try:
-        return "kept", compute()
-    except EvalError as err:
-        return "error", err.message
-
-
 @given(_CALLS)
 def test_a_selection_keeps_what_its_filters_keep_element_by_element(calls):
-    run = _run(calls)
-    for sel in _selections():
+    run = run_of(calls)
+    for sel in selections(SELECTIONS):
         plain = replace(sel, picks=(), rest=None)  # every filter tried element by element
         fast, slow = Context(run, {}), Context(run, {})
         items = read_calls(slow)
-        defined = _outcome(lambda: tuple(i for i in items if sel.keep is None or sel.keep(slow, i)))
-        assert _outcome(lambda: sel.items(fast)) == defined == _outcome(lambda: plain.items(slow)), sel.desc
+        defined = outcome(lambda: tuple(i for i in items if sel.keep is None or sel.keep(slow, i)))
+        assert outcome(lambda: sel.items(fast)) == defined == outcome(lambda: plain.items(slow)), sel.desc
         if defined[0] == "kept" and not defined[1]:
             assert sel.why_empty(fast) == plain.why_empty(slow), sel.desc
             judged_again = Context(run, {})  # a last 'where' judged again, not as it judged while selecting
@@ -76,7 +46,7 @@ def test_a_selection_keeps_what_its_filters_keep_element_by_element(calls):
 
 
 def test_a_call_unsure_of_its_tool_is_an_error_not_a_miss():
-    run = _run([("save", "success", frozenset()), (None, "success", frozenset({"tool"}))])
-    (sel,) = [s for s in _selections() if s.desc == 'calls to "save"']
-    kind, message = _outcome(lambda: sel.items(Context(run, {})))
+    run = run_of([("save", "success", frozenset()), (None, "success", frozenset({"tool"}))])
+    (sel,) = [s for s in selections(SELECTIONS) if s.desc == 'calls to "save"']
+    kind, message = outcome(lambda: sel.items(Context(run, {})))
     assert kind == "error" and "cannot give its tool for certain" in message

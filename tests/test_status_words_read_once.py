@@ -5,21 +5,15 @@ what reading every call's word, filter by filter and element by element, keeps."
 from __future__ import annotations
 
 from dataclasses import replace
-from types import SimpleNamespace
 
+from call_selections import outcome, run_of, selections
 from hypothesis import given, strategies as st
 
-from referee import dsl
 from referee.engine.checks import filters
 from referee.engine.checks.base import Context
 from referee.engine.checks.filters import all_sure
 from referee.engine.checks.run_sources import read_calls
-from referee.engine.checks.sources import Select
-from referee.engine.compile import compile_rules
 from referee.engine.run import status_words
-from referee.engine.run.agents import Calls
-from referee.engine.run.model import Location, ToolCall
-from referee.engine.values import EvalError
 
 SELECTIONS = ('calls with status success', 'calls with status error', 'calls to "save" with status error',
               'calls with status success to glob "*ave"', 'calls with status error at step 2',
@@ -29,45 +23,21 @@ _CALLS = st.lists(st.tuples(st.sampled_from(["save", "read", None]), st.sampled_
                             st.sampled_from([frozenset(), frozenset({"status"})])), max_size=10)
 
 
-def _selections() -> list[Select]:
-    rules = "eval 1\n" + "".join(f"expect: any {text}\n" for text in SELECTIONS)
-    ev = compile_rules([dsl.parse_rules(rules, "t.rules")]).evals[0]
-    return [a.check.selection for a in ev.assertions]
-
-
-def _run(calls) -> SimpleNamespace:
-    made = [ToolCall(index=n, step=n + 1, title=str(tool), tool=tool, args=None, result=None, status=status,
-                     location=Location("outputs/transcript.md", 5 * n + 1), tool_line=5 * n + 2,
-                     status_line=5 * n + 3, suspect="cut short" if unsure else None, unsure=unsure)
-            for n, (tool, status, unsure) in enumerate(calls)]
-    transcript = SimpleNamespace(calls=tuple(c for c in made if not c.suspect),
-                                 suspect_calls=tuple(c for c in made if c.suspect), unreadable=None)
-    return SimpleNamespace(transcript=transcript, no_record=None,
-                           every_call=Calls(transcript.calls + transcript.suspect_calls))
-
-
-def _outcome(compute):
-    try:
-        return "kept", compute()
-    except EvalError as err:
-        return "error", err.message
-
-
 @given(_CALLS)
 def test_picks_by_status_keep_what_each_calls_word_keeps(calls):
-    run = _run(calls)
+    run = run_of(calls)
     items = read_calls(Context(run, {}))
     every_word_read = not any(c.value.unsure or c.value.status is None or status_words.meaning(c.value.status) is None
                               for c in items)
     assert all_sure(Context(run, {}), items) == every_word_read
-    for sel in _selections():
+    for sel in selections(SELECTIONS):
         plain = replace(sel, picks=(), rest=None)  # every filter tried element by element
         fast, slow = Context(run, {}), Context(run, {})
-        assert _outcome(lambda: sel.items(fast)) == _outcome(lambda: plain.items(slow)), sel.desc
+        assert outcome(lambda: sel.items(fast)) == outcome(lambda: plain.items(slow)), sel.desc
 
 
-def test_each_status_word_is_read_once_a_run(monkeypatch):
-    run = _run([("save" if n % 3 else "read", "success" if n % 4 else "error", frozenset()) for n in range(60)])
+def test_each_status_word_is_read_once_arun_of(monkeypatch):
+    run = run_of([("save" if n % 3 else "read", "success" if n % 4 else "error", frozenset()) for n in range(60)])
     read: list[str] = []
     says = status_words.meaning
 
@@ -77,7 +47,7 @@ def test_each_status_word_is_read_once_a_run(monkeypatch):
 
     monkeypatch.setattr(filters.status_words, "meaning", meaning)
     ctx = Context(run, {})
-    kept = {sel.desc: len(sel.items(ctx)) for sel in _selections()[:4]}
+    kept = {sel.desc: len(sel.items(ctx)) for sel in selections(SELECTIONS)[:4]}
     assert kept == {'calls with status success': 45, 'calls with status error': 15,
                     'calls to "save" with status error': 10, 'calls with status success to glob "*ave"': 30}
     assert sorted(read) == ["error", "success"]
