@@ -1,7 +1,7 @@
 """The Args and Return values the writer hands to the direct reading of a transcript
 (the layout's third part) are the values their lines' JSON reads as: taken as they are, they
 give the transcript that reading every value from its line gives (the reference,
-that part empty), which is the parser's. ``exact.reads_as_is`` says where the
+that part empty), which is the parser's. ``transcript_direct.reads_as_is`` says where the
 value may stand for its text: held to ``safejson.json_value`` on generated values (floats,
 Decimals, integers too long to read, NaN, nesting too deep, texts that look like numbers)
 and on chosen ones; the transcripts on every source the import tests use and on seeded
@@ -22,7 +22,8 @@ import yaml
 from hypothesis import given, settings, strategies as st
 
 from referee.engine.run.importers import each_conversation, read_sources
-from referee.engine.run.importers.exact import dumps_told, loads, reads_as_is
+from referee.engine.run.importers.exact import dumps_told, loads
+from referee.engine.run.transcript_direct import reads_as_is
 from referee.engine.run.importers.record import Call, Conversation, Origin
 from referee.engine.run.importers.writer import TRANSCRIPT, render_run
 from referee.engine.run.safejson import json_value
@@ -130,7 +131,10 @@ def _check(conversation: Conversation) -> int:
     if held is None:
         return 0
     assert same(held, parsed)
-    return sum(v is not None for pair in files.layout[2] for v in pair)
+    # taken as held: the call's value is the very object the layout held (never so when read again)
+    return sum(v is not None and payload is not None and payload.value is v[0]
+               for call, pair in zip(held.calls, files.layout[2])
+               for payload, v in ((call.args, pair[0]), (call.result, pair[1])))
 
 
 @pytest.mark.parametrize("root, case", CASES, ids=[c["id"] for _, c in CASES])
@@ -172,3 +176,13 @@ def test_a_text_changed_after_it_was_rendered_has_its_values_read(conversation):
     files = render_run(conversation)
     assert files.layout is not None and files.layout[2] == ()
     assert _check(conversation) == 0
+
+
+def test_a_value_whose_text_reads_otherwise_is_read_from_its_text():
+    """A fraction is written as a float's text and read as a Decimal: never taken as held."""
+    files = render_run(Conversation("openai", ("chat.json",), (Call("Pay", {"amount": 12.5}, {"ok": True},
+                                                                     "success", ORIGIN),)))
+    assert files.layout is not None and files.layout[2] != ()
+    transcript = direct_transcript(files.views[TRANSCRIPT], files.layout, TRANSCRIPT, REPORT)
+    assert transcript is not None and transcript.calls[0].args.value == {"amount": Decimal("12.5")}
+    assert transcript.calls[0].result.value is files.layout[2][0][1][0]

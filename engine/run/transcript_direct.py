@@ -16,25 +16,29 @@ title the parser would trim, a numbering that fits no scheme, a line break other
 than ``\\n``, a record heading behind unseen characters (each of these the parser
 reports or reads otherwise). tests/test_transcript_direct.py holds the two to each other.
 
-An Args or Return value the layout holds is the value its line's JSON reads as (the
-writer gives it only where that is so: ``exact.reads_as_is``); it is taken as it is,
-not read again from the text it was written as. Without them (the layout's third part empty)
-every value is read from its line: the reference, held to the other in the same tests.
+An Args or Return value the layout holds (the value the writer wrote, and whether
+``json.dumps`` wrote it alone) is taken as it is where its line's JSON reads as that
+very value (``reads_as_is``), not read again from the text it was written as; told here,
+as a run is read, so that an import writing files never asks. Without them (the layout's
+third part empty) every value is read from its line: the reference, held to the other
+in the same tests.
 """
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from referee.engine.run.model import Location, Note, Payload, ToolCall, Transcript
 from referee.engine.run.numbering import Numbered, first_untrusted
-from referee.engine.run.safejson import json_value
+from referee.engine.run.safejson import MAX_JSON_DEPTH, MAX_NUMBER_CHARS, json_value
 from referee.engine.run.transcript import section_note
 from referee.engine.run.transcript_sections import Section, hidden_headings
 
 CALL, AGENT, HARNESS, PROMPT = "call", "agent_notes", "harness", "prompt"
-# An Args or Return value as the layout holds it: ``(value,)``, or None where it is read from its line
-Held = tuple[Any] | None
+# An Args or Return value as the layout holds it: ``(value, plain)`` (``plain``: written by
+# json.dumps alone), or None where it is read from its line (a value cut)
+Held = tuple[Any, bool] | None
 # (lines written, ((line, kind, step) of each heading, in order), ((args, return) of each
 # call heading, in order, or () where the writer gives none)); lines are 1-based. A tuple,
 # not a dataclass: this module loads with every grade, and a dataclass is made as it loads.
@@ -105,7 +109,7 @@ def _call(lines: list[str], line: int, step: int, end: int, index: int, file: st
 
 
 def _json(raw: str, line: int, held: Held) -> Payload | None:
-    parsed = held if held is not None else json_value(raw)
+    parsed = (held[0],) if held is not None and reads_as_is(raw, held[1]) else json_value(raw)
     return None if parsed is None else Payload(raw, parsed[0], True, line)
 
 
@@ -128,3 +132,33 @@ def _note(lines: list[str], line: int, kind: str, step: int, end: int, index: in
         return None
     section.body, section.first = "\n".join(lines[line:end - 1]), line + 1
     return section_note(section, index, file, first_prompt)
+
+
+# In JSON text ``json.dumps`` wrote, a float is ``float.__repr__``'s (``1.5``, ``1e-07``,
+# ``1e+16``), or ``NaN``, ``Infinity``; an integer too long to read has ``MAX_NUMBER_CHARS``
+# digits or more. Each may stand in a string too: the value is then read from the text.
+# Compiled when first searched for (``re``'s cache): this module loads with every grade.
+_FLOAT = r"[0-9](?:\.|e[-+])"
+_LONG_INTEGER = f"[0-9]{{{MAX_NUMBER_CHARS}}}"
+
+
+def reads_as_is(text: str, plain: bool) -> bool:
+    """Whether the transcript's reader (``safejson.json_value``) reads ``text``, which
+    ``importers.exact.dumps_told`` wrote (``plain``: by ``json.dumps`` alone) for a value decoded from
+    JSON (objects with text keys, arrays, texts, numbers, booleans, null), as that very
+    value. It reads every fraction as a Decimal where the value may hold a float, refuses
+    an integer of more than ``MAX_NUMBER_CHARS`` characters and JSON nested deeper than
+    ``MAX_JSON_DEPTH``; ``json.dumps`` writes a Decimal's digits as an integer's when it
+    has no fraction. Where any of these may be, False: the text is read."""
+    if not plain:
+        return False
+    # A float's text holds one of the characters looked for first: a search for a character,
+    # in C, passes over most texts in a tenth of the time of a pattern tried at each digit.
+    if ("." in text or "-" in text or "+" in text) and re.search(_FLOAT, text):
+        return False
+    if ("N" in text or "I" in text) and ("NaN" in text or "Infinity" in text):
+        return False
+    if len(text) >= MAX_NUMBER_CHARS and re.search(_LONG_INTEGER, text):
+        return False
+    # nested too deep: more opening brackets than the limit (``safejson._nested_too_deep``)
+    return len(text) <= 2 * MAX_JSON_DEPTH or text.count("[") + text.count("{") <= MAX_JSON_DEPTH

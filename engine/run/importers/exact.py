@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from referee.engine.run.safejson import MAX_JSON_DEPTH, MAX_NUMBER_CHARS, depth_exceeded
+from referee.engine.run.safejson import MAX_JSON_DEPTH, depth_exceeded
 
 INT_DIGITS = 4000  # below Python's limit on converting digits to an int (4300)
 
@@ -79,36 +78,6 @@ def dumps_told(value: Any) -> tuple[str, bool]:
         return json.dumps(value, ensure_ascii=False), True
     except TypeError:  # a Decimal somewhere in it: the slower walk below
         return "".join(_parts(value)), False
-
-
-# In JSON text ``json.dumps`` wrote, a float is ``float.__repr__``'s (``1.5``, ``1e-07``,
-# ``1e+16``), or ``NaN``, ``Infinity``; an integer too long to read has ``MAX_NUMBER_CHARS``
-# digits or more. Each may stand in a string too: the value is then read from the text.
-# Compiled when first searched for (``re``'s cache), not by every command that loads this.
-_FLOAT = r"[0-9](?:\.|e[-+])"
-_LONG_INTEGER = f"[0-9]{{{MAX_NUMBER_CHARS}}}"
-
-
-def reads_as_is(text: str, plain: bool) -> bool:
-    """Whether the transcript's reader (``safejson.json_value``) reads ``text``, which
-    ``dumps_told`` wrote (``plain``: by ``json.dumps`` alone) for a value decoded from
-    JSON (objects with text keys, arrays, texts, numbers, booleans, null), as that very
-    value. It reads every fraction as a Decimal where the value may hold a float, refuses
-    an integer of more than ``MAX_NUMBER_CHARS`` characters and JSON nested deeper than
-    ``MAX_JSON_DEPTH``; ``json.dumps`` writes a Decimal's digits as an integer's when it
-    has no fraction. Where any of these may be, False: the text is read."""
-    if not plain:
-        return False
-    # A float's text holds one of the characters looked for first: a search for a character,
-    # in C, passes over most texts in a tenth of the time of a pattern tried at each digit.
-    if ("." in text or "-" in text or "+" in text) and re.search(_FLOAT, text):
-        return False
-    if ("N" in text or "I" in text) and ("NaN" in text or "Infinity" in text):
-        return False
-    if len(text) >= MAX_NUMBER_CHARS and re.search(_LONG_INTEGER, text):
-        return False
-    # nested too deep: more opening brackets than the limit (``safejson._nested_too_deep``)
-    return len(text) <= 2 * MAX_JSON_DEPTH or text.count("[") + text.count("{") <= MAX_JSON_DEPTH
 
 
 def dumps_file(value: Any) -> str:

@@ -47,7 +47,7 @@ class Call:
     is None only when no result came (``status`` is then ``no_result``). Each holds
     what a JSON decoder gives (objects with text keys, lists, texts, numbers, booleans,
     null): the writer takes such a value as what its JSON text reads back as
-    (``exact.reads_as_is``).
+    (``transcript_direct.reads_as_is``).
     ``subagent`` holds the work of a subagent this call started, kept apart.
     ``unread`` names the fields (``args``, ``return``) the source held in a form
     that could not be read (arguments that are not JSON): checks on them are ERRORs.

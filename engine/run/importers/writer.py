@@ -36,7 +36,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from referee.engine.run.escape import escape_text
-from referee.engine.run.importers.exact import dumps_file, dumps_told, reads_as_is
+from referee.engine.run.importers.exact import dumps_file, dumps_told
 from referee.engine.run.importers.homes import HOME, WINDOWS_PATH, scrub_homes, without_homes
 from referee.engine.run.importers.record import EVAL_PROMPT, Call, Conversation, Origin, Text
 from referee.engine.run.importers.source_map import SOURCE_MAP, SourceMap, dumps
@@ -109,11 +109,11 @@ def payload(value: Any, origin: Origin | None, problems: list[Problem]) -> str:
 
 
 def _payload(value: Any, origin: Origin | None, problems: list[Problem]) -> tuple[str, bool, Held]:
-    """``payload``, whether it was cut, and ``(value,)`` when the transcript's reader
-    reads the text written as ``value`` itself (``exact.reads_as_is``), else None."""
+    """``payload``, whether it was cut, and ``(value, plain)`` for the in-memory reader
+    (``transcript_direct``: ``plain``, written by json.dumps alone), None when cut."""
     text, plain = dumps_told(value)
     if len(text) <= MAX_PAYLOAD_CHARS:
-        return text, False, (value,) if reads_as_is(text, plain) else None
+        return text, False, (value, plain)
     where = "" if origin is None else f"; the whole value is in {origin.source}:{origin.line}"
     if origin is not None:
         message = (f"value of {len(text)} characters cut to {MAX_PAYLOAD_CHARS} in the transcript; "
@@ -135,7 +135,7 @@ class _Transcript:
         self.subagents: list[tuple[str, Conversation]] = []
         self.unread: dict[int, tuple[str, ...]] = {}
         self.headings: list[tuple[int, str, int]] = []  # (line, kind, step) of each heading written
-        # (args, return) of each call, each ``(value,)`` where its text reads as the call's value
+        # (args, return) of each call as written: ``(value, plain)``, None where cut
         self.values: list[tuple[Held, Held]] = []
 
     def entry(self, entry: Call | Text) -> None:
