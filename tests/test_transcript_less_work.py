@@ -175,3 +175,20 @@ def test_a_value_is_empty_where_nothing_is_left_once_stripped(text):
     """parse_json tells an empty value by ``str.isspace``, not by a stripped copy."""
     found = safejson.parse_json(text, "t.md")
     assert (found.problem is not None and found.problem.message == "empty: no JSON value") == (not text.strip())
+
+
+def test_hidden_headings_take_a_time_linear_in_a_long_line():
+    """Each "#" after a blank is looked at back to where its run of blanks starts, never
+    to its line's start: one line of `` #`` repeated is read in linear time."""
+    import time
+
+    from linear_time import grows_linearly
+
+    def seconds_for(repeats: int) -> float:
+        text = " x \t#" * repeats + "\n\t## [tool_calls] Step 1: hidden\n"
+        start = time.perf_counter()
+        found = transcript_sections.hidden_headings(text, "t.md")
+        assert [p.line for p in found] == [2]
+        return time.perf_counter() - start
+
+    grows_linearly(seconds_for)

@@ -247,8 +247,15 @@ def hidden_headings(text: str, report: str) -> list[Problem]:
     found: list[Problem] = []
     for match in _HASH_AFTER_UNSEEN.finditer(text):
         at = match.start()
-        prefix = text[text.rfind("\n", 0, at) + 1:at]
-        if not prefix.strip(_UNSEEN) and (len(prefix) > 3 or prefix.strip(" ")) and _TOOL_HEADING.match(text, at):
+        start = at - 1
+        # back over the run of those characters alone (runs before two "#" never overlap:
+        # linear over the text, where a search back to the line's start is not on one long line)
+        while start > 0 and text[start - 1] in _UNSEEN:
+            start -= 1
+        if start > 0 and text[start - 1] != "\n":
+            continue  # the run follows other text on its line
+        prefix = text[start:at]
+        if (len(prefix) > 3 or prefix.strip(" ")) and _TOOL_HEADING.match(text, at):
             found.append(Problem("not-a-record", report, _HIDDEN, text.count("\n", 0, at) + 1))
     return found
 
