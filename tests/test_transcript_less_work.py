@@ -192,3 +192,20 @@ def test_hidden_headings_take_a_time_linear_in_a_long_line():
         return time.perf_counter() - start
 
     grows_linearly(seconds_for)
+
+
+def test_many_hidden_headings_take_a_time_linear_in_their_number():
+    """The line of each hidden heading is counted on from the one before, not from the
+    text's start: a text of such headings alone is read in linear time."""
+    import time
+
+    from linear_time import grows_linearly
+
+    def seconds_for(repeats: int) -> float:
+        text = "\t## [tool_calls] Step 1: hidden\n" * repeats
+        start = time.perf_counter()
+        found = transcript_sections.hidden_headings(text, "t.md")
+        assert [p.line for p in found[-2:]] == [repeats - 1, repeats]
+        return time.perf_counter() - start
+
+    grows_linearly(seconds_for)

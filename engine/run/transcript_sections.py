@@ -245,6 +245,7 @@ def hidden_headings(text: str, report: str) -> list[Problem]:
     line looked at. ``hidden_headings_by_lines``, which tries every line break, is the
     reference (tests/test_transcript_less_work.py holds the two to each other)."""
     found: list[Problem] = []
+    line, counted = 1, 0  # the line number at offset `counted`: lines counted once, not from the start each time
     for match in _HASH_AFTER_UNSEEN.finditer(text):
         at = match.start()
         start = at - 1
@@ -256,7 +257,8 @@ def hidden_headings(text: str, report: str) -> list[Problem]:
             continue  # the run follows other text on its line
         prefix = text[start:at]
         if (len(prefix) > 3 or prefix.strip(" ")) and _TOOL_HEADING.match(text, at):
-            found.append(Problem("not-a-record", report, _HIDDEN, text.count("\n", 0, at) + 1))
+            line, counted = line + text.count("\n", counted, at), at
+            found.append(Problem("not-a-record", report, _HIDDEN, line))
     return found
 
 
