@@ -213,7 +213,7 @@ def test_a_source_name_never_reaches_the_terminal_or_a_folder_with_control_chara
 def test_running_out_of_memory_is_an_error_naming_the_source(tmp_path: Path, capsys, monkeypatch):
     from referee.engine.run.importers import openai_sources
 
-    def exhausted(source, error_when=None):
+    def exhausted(source, error_when=None, late=False):
         raise MemoryError
         yield  # a generator, as the real one
 

@@ -13,7 +13,6 @@ about runs that are not what they seem.
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import os
 import re
@@ -246,10 +245,8 @@ def _read_one(kind: str, path: Path, source: Source, agents: list[Path], used: s
         used.update(attached)
         return [(None, with_delivered(conversation, path, response))]
     if kind == openai.FORMAT:
-        read = openai_sources.iter_conversations
-        read = functools.partial(read, late=True) if late else read
         return ((number, with_delivered(found, path, response) if number is None else found)
-                for number, found in read(source, pattern))
+                for number, found in openai_sources.iter_conversations(source, pattern, late))
     if not source.data.strip() or not skill_creator.holds_log(source):
         return []
     return [(None, skill_creator.read_log(source, path.parent, response))]

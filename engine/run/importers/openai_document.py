@@ -151,18 +151,24 @@ _TOOLS_TRIED = 4  # the "tools" members looked at: the request's is one of the f
 def _element_value(source: Source, document: Document, element: Element, problems: list[Problem], lines: dict,
                    index: int, where: tuple[str, int | None], late: bool = False) -> Any:
     """The message an element holds, or ``UNREAD`` when it cannot be read."""
-    text = decoded(source, element, problems)
-    found = document.value(index, text) if element.end is not None else None
-    lines[index] = MessageLines(text, element.line, source.name, *where, found[0] if found is not None else None,
-                                late=late)
+    lines[index], found = _message_lines(source, document, element, problems, index, where, late)
     if found is not None:
         return found[0]
     why = "the document is cut short inside it" if element.end is None else "it is not JSON (or nested too deep)"
     problems.append(Problem("bad-json", source.name, f"message {index + 1} cannot be read: {why}; skipped", element.line))
-    if element.end is None or may_hold(text, CALL_WORDS):
+    if element.end is None or may_hold(lines[index].text, CALL_WORDS):
         message = "this message could not be read and may hold a tool call: no check over the run's calls can be decided"
         problems.append(Problem(CALLS_MAY_BE_MISSING, source.name, message, element.line))
     return UNREAD
+
+
+def _message_lines(source: Source, document: Document, element: Element, problems: list[Problem], index: int,
+                   where: tuple[str, int | None], late: bool = False) -> tuple[MessageLines, tuple[Any] | None]:
+    """The lines of the message an element holds, and its value when it is JSON (``(value,)``)."""
+    text = decoded(source, element, problems)
+    found = document.value(index, text) if element.end is not None else None
+    return MessageLines(text, element.line, source.name, *where, found[0] if found is not None else None,
+                        late=late), found
 
 
 def _columns(source: Source, document: Document, starts: list[int | None]) -> Callable[[str, str], int | None]:
@@ -182,11 +188,8 @@ def _columns(source: Source, document: Document, starts: list[int | None]) -> Ca
         if index >= len(document.elements):
             return None
         if index not in cited:
-            element = document.elements[index]
-            text = decoded(source, element, [])
-            found = document.value(index, text) if element.end is not None else None
-            cited[index] = MessageLines(text, element.line, source.name, f"{head}{index}", starts[index],
-                                        found[0] if found is not None else None)
+            where = (f"{head}{index}", starts[index])
+            cited[index] = _message_lines(source, document, document.elements[index], [], index, where)[0]
         suffix = "/" + rest if rest else ""
         return cited[index].origin(suffix.rpartition("/")[2], 0, suffix).column  # the key is the pointer's last name
 
