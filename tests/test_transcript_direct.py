@@ -8,12 +8,11 @@ tests/fixtures/import/cases.yaml), and on generated conversations.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import given, settings, strategies as st
+from transcript_cases import CASES, ORIGIN, REPORT, nested, same
 
 from referee.engine.run.importers import read_sources
 from referee.engine.run.importers.record import EVAL_PROMPT, Call, Conversation, Origin, Text
@@ -23,27 +22,6 @@ from referee.engine.run.model import RunId
 from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.transcript_direct import direct_transcript
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-CASES = [(FIXTURES / "real", case) for case in yaml.safe_load((FIXTURES / "real" / "imports.yaml").read_text())]
-CASES += [(FIXTURES / "import", case) for case in yaml.safe_load((FIXTURES / "import" / "cases.yaml").read_text())]
-REPORT = "run/outputs/transcript.md"
-ORIGIN = Origin("chat.json", 1)
-
-
-def same(a, b) -> bool:
-    """Equal, and of the same type all the way down (``1.5 == Decimal("1.5")``, but a
-    check that prints or compares it may tell them apart)."""
-    if type(a) is not type(b):
-        return False
-    if dataclasses.is_dataclass(a):
-        return all(same(getattr(a, f.name), getattr(b, f.name)) for f in dataclasses.fields(a))
-    if isinstance(a, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, frozenset):
-        return a == b
-    return a == b or a != a and b != b  # NaN: the same value
 
 
 def direct_and_parsed(conversation: Conversation):
@@ -87,13 +65,6 @@ def test_a_memory_run_reads_its_transcript_directly_and_as_parsed():
     assert direct_and_parsed(conversation)[0] is not None
     assert same(run.transcript, reference.transcript)
     assert run.transcript.calls[0].args.value["n"] == reference.transcript.calls[0].args.value["n"]
-
-
-def nested(depth: int) -> list:
-    value: list = []
-    for _ in range(depth - 1):
-        value = [value]
-    return value
 
 
 @pytest.mark.parametrize("entry", [

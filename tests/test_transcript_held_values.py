@@ -10,7 +10,6 @@ generated runs of the peers' benchmark.
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import random
 import sys
@@ -18,49 +17,20 @@ from decimal import Decimal
 from pathlib import Path
 
 import pytest
-import yaml
 from hypothesis import given, settings, strategies as st
+from transcript_cases import CASES, FIXTURES, ORIGIN, REPORT, nested, same
 
 from referee.engine.run.importers import each_conversation, read_sources
 from referee.engine.run.importers.exact import dumps_told, loads
 from referee.engine.run.transcript_direct import reads_as_is
-from referee.engine.run.importers.record import Call, Conversation, Origin
+from referee.engine.run.importers.record import Call, Conversation
 from referee.engine.run.importers.writer import TRANSCRIPT, render_run
 from referee.engine.run.safejson import json_value
 from referee.engine.run.transcript import parse_transcript
 from referee.engine.run.transcript_direct import direct_transcript
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-CASES = [(FIXTURES / "real", case) for case in yaml.safe_load((FIXTURES / "real" / "imports.yaml").read_text())]
-CASES += [(FIXTURES / "import", case) for case in yaml.safe_load((FIXTURES / "import" / "cases.yaml").read_text())]
 sys.path.insert(0, str(FIXTURES.parent.parent / "benchmarks"))
 import bench_peers  # noqa: E402  (the generated runs the peers are measured on)
-
-REPORT = "run/outputs/transcript.md"
-ORIGIN = Origin("chat.json", 1)
-
-
-def same(a, b) -> bool:
-    """Equal, and of the same type all the way down (``1.5 == Decimal("1.5")``); without
-    recursion, for values nested as deep as the reader takes."""
-    pending = [(a, b)]
-    while pending:
-        x, y = pending.pop()
-        if type(x) is not type(y):
-            return False
-        if dataclasses.is_dataclass(x):
-            pending += [(getattr(x, f.name), getattr(y, f.name)) for f in dataclasses.fields(x)]
-        elif isinstance(x, (list, tuple)):
-            if len(x) != len(y):
-                return False
-            pending += zip(x, y)
-        elif isinstance(x, dict):
-            if list(x) != list(y):
-                return False
-            pending += [(x[k], y[k]) for k in x]
-        elif not (x == y or x != x and y != y):  # NaN: the same value
-            return False
-    return True
 
 
 # --- the value against its text ----------------------------------------------------------
@@ -87,13 +57,6 @@ def test_a_value_held_is_what_its_text_reads_as(value):
     assert _agrees(value)
 
 
-def _nested(depth: int) -> list:
-    value: list = []
-    for _ in range(depth - 1):
-        value = [value]
-    return value
-
-
 @pytest.mark.parametrize("value, held", [
     ({"id": "rec-7", "n": 55}, True),
     ({"amount": "12.50"}, False),  # a fraction's look in a text: read, to be sure
@@ -102,7 +65,7 @@ def _nested(depth: int) -> list:
     ([Decimal("123")], False),  # written as an integer's digits, read as an int
     ([Decimal("1.50")], False),
     ([10 ** 999], False), ([-(10 ** 998)], True), ([10 ** 998], True),
-    (_nested(512), True), (_nested(513), False),
+    (nested(512), True), (nested(513), False),
     ("\ud800", True),  # a lone surrogate: the text written escapes it (and its values are read)
 ])
 def test_chosen_values(value, held):
