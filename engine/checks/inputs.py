@@ -13,7 +13,6 @@ verdict that depends on the machine.
 
 from __future__ import annotations
 
-import hashlib
 import posixpath
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,6 +20,7 @@ from typing import Callable
 
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, did_you_mean
+from referee.engine.run.model import text_sha256
 from referee.engine.run.safeio import read_text, safe_relative
 from referee.engine.values import EvalError, Prov
 
@@ -108,7 +108,7 @@ def _read(c, src: ast.Source, inputs: Inputs, listed: str) -> str | None:
             c.error("bad-input", f"input \"{listed}\" cannot be used: {why}", src.span)
             return None
         # What was read is part of the rules: shards graded with other inputs are no one grade.
-        c.inputs_read[listed] = "sha256:" + hashlib.sha256(found.text.encode("utf-8", "surrogatepass")).hexdigest()
+        c.inputs_read[listed] = "sha256:" + text_sha256(found.text)
         return found.text
     where = " or ".join(str(folder) for folder in folders) or "evals.json's folder, which is unknown"
     c.error("bad-input", f"input \"{listed}\" listed in evals.json is not in {where}", src.span)

@@ -206,7 +206,13 @@ class TextFile:
         """The SHA-256 of the text's UTF-8 (a lone surrogate as itself), as hex; None
         without a text. Found once: each reader of an imported run's view asks whether
         it is the text the import wrote (``reading.as_written``)."""
-        return None if self.text is None else hashlib.sha256(self.text.encode("utf-8", "surrogatepass")).hexdigest()
+        return None if self.text is None else text_sha256(self.text)
+
+
+def text_sha256(text: str) -> str:
+    """The SHA-256 of a text's UTF-8, a lone surrogate written as itself (as a file holding
+    it was read), as hex: the digest an import records of each file it writes."""
+    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,6 @@ its calls cannot be decided (``Run.no_record``), never a pass on nothing.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from collections.abc import Callable, Mapping
@@ -33,7 +32,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from referee.engine.run.executor_log import Answer, final_result, is_final, log_shaped
-from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript
+from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, text_sha256
 from referee.engine.run.safeio import join_report, safe_relative
 
 RESPONSE = "outputs/response.md"
@@ -259,7 +258,7 @@ def imported_response(found: TextFile, unread: Mapping[str, Mapping[int, tuple[s
 def as_written(text: str, digest: str) -> bool:
     """Whether ``text`` is the text an import wrote where its source map records
     ``digest`` (the SHA-256 of its UTF-8)."""
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest() == digest
+    return text_sha256(text) == digest
 
 
 def view_as_written(view: TextFile, digest: str) -> bool:
