@@ -19,11 +19,13 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import (claude_code, claude_format, claude_stream, lossy, openai, openai_document,
                                           openai_sources, skill_creator)
 from referee.engine.run.importers.delivered import UnreadableResponse, with_delivered
+from referee.engine.run.importers.jsondoc import array_value
 from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.placing import PlaceRefused, place_run
 from referee.engine.run.importers.record import Conversation
@@ -32,6 +34,7 @@ from referee.engine.run.importers.source_map import load_source_map
 from referee.engine.run.importers.statuses import BadPattern, ErrorWhen  # noqa: F401 (BadPattern: for callers)
 from referee.engine.run.importers.writer import RESPONSE, RunFiles, render_run
 from referee.engine.run.model import Problem
+from referee.engine.run.safejson import MAX_JSON_DEPTH, depth_exceeded
 
 FORMATS = (claude_format.FORMAT, openai.FORMAT, skill_creator.FORMAT)
 AUTO = "auto"
@@ -74,7 +77,7 @@ def detect_text(source: Source) -> str | None:
     if head.lstrip()[:1] in ("{", "["):
         first = next((line for line in head.split("\n") if line.strip()), "")
         whole = len(head) < HEAD_BYTES or first != head.rstrip("\r\n")
-        value = json_container(first) if whole else None
+        value = _first_value(source, head, first) if whole else None
         if value is not None and claude_format.looks_like(value[0]):
             return claude_format.FORMAT
         if value is not None and claude_format.opens_session(value[0]) and _SESSION_KEYS.search(head):
@@ -95,6 +98,17 @@ def detect_text(source: Source) -> str | None:
     if _record_after_text(head, len(source.data) <= HEAD_BYTES):
         return claude_format.FORMAT
     return None
+
+
+def _first_value(source: Source, head: str, first: str) -> tuple[Any] | None:
+    """``json_container(first)``, the first line of ``head`` read as JSON. A source that is
+    one array on one line is read whole by reading too: the value is its elements as
+    reading decodes them (``Source.array``), not the line decoded a second time."""
+    array = source.array if len(source.data) <= HEAD_BYTES and "\n" not in head.strip(" \t\r\n") else None
+    value = array_value(array, source.data) if array is not None else None
+    if value is None or depth_exceeded(first, MAX_JSON_DEPTH) is not None:  # deeper than its elements: unread
+        return json_container(first)
+    return (value,)
 
 
 def _record_after_text(head: str, whole: bool) -> bool:

@@ -134,6 +134,24 @@ def decoded_array(data: bytes | str, keys: tuple[str, ...] | None = None) -> Doc
                     trajectory=TRAJECTORY in named)
 
 
+def array_value(document: Document, data: bytes) -> list[Any] | None:
+    """The value the top-level array ``decoded_array`` found in ``data`` (bytes) has, as
+    its text decodes when the whole is within the depth limit (the caller checks it):
+    its elements' values, when every element is an object, an array or a string; None
+    when one is not (the decoding skips a number, ``true``..., so its values miss it)
+    or the document is no top-level array decoded whole."""
+    if document.values is None or document.base or document.span is None:
+        return None
+    bounds: list[int | None] = [document.span[0] + 1]
+    for element in document.elements:
+        bounds += [element.start, element.end]
+    bounds.append(document.span[1] - 1)
+    gaps = (data[start:end] for start, end in zip(bounds[::2], bounds[1::2]))
+    if any(gap.strip(_SPACE + b",") for gap in gaps):
+        return None
+    return list(document.values)
+
+
 def _skip(text: str, at: int) -> int:
     blank = _BLANK_TEXT.match(text, at)  # always matches (it may be empty)
     return blank.end() if blank is not None else at

@@ -61,7 +61,7 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None,
     time, and a document's messages are parsed one by one (``jsondoc``).
     ``error_when`` is ``--error-when`` (``statuses``); ``late``: a document of messages
     leaves the columns of its places to be found when cited (``read_document``)."""
-    document = message_array(source.data)
+    document = source.array if source.array is not None else message_array(source.data)
     if document is not None and _holds_conversations(source, document):
         yield from _conversations(source, document, error_when)
         return

@@ -16,6 +16,7 @@ from typing import Any
 from referee.dsl.named_file import UTF16_BOMS
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.exact import loads
+from referee.engine.run.importers.jsondoc import Document, decoded_array
 from referee.engine.run.model import Problem
 from referee.engine.run.safeio import read_named_file
 from referee.engine.run.safejson import MAX_JSON_DEPTH, depth_exceeded
@@ -24,6 +25,7 @@ from referee.engine.run.safejson import MAX_JSON_DEPTH, depth_exceeded
 # larger than a transcript (safeio.MAX_TEXT_BYTES); what is written stays under it.
 MAX_SOURCE_BYTES = 512 * 1024 * 1024
 _BOM = b"\xef\xbb\xbf"
+_OPENS_ARRAY = re.compile(rb"[ \t\r\n]*\[")
 
 
 class Source:
@@ -61,6 +63,13 @@ class Source:
     @property
     def ends_with_newline(self) -> bool:
         return self.data.endswith(b"\n") or not self.data
+
+    @cached_property
+    def array(self) -> Document | None:
+        """The source's top-level JSON array with each element's value, when it is one
+        decoded whole (``jsondoc.decoded_array``): decoded once, for detection and for
+        reading, not once for each."""
+        return decoded_array(self.data) if _OPENS_ARRAY.match(self.data) else None
 
     @cached_property
     def lines(self) -> tuple[str, ...]:
