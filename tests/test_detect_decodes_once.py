@@ -3,10 +3,10 @@ and again to be read.
 
 Detection reads the first line of a source as JSON; for a one-line array that line is
 the whole document, which reading then decodes element by element. Detection takes
-the elements reading decodes (``Source.array``, ``jsondoc.array_value``) instead: these
-tests hold that shortcut to the first line read as JSON (``json_container``), the
-reference, on drawn arrays (numbers and ``null`` among the elements, which the
-element decoding skips) and at the depth limit, and check the document is not
+the array as reading decodes it, element by element (``Source.array``) instead:
+these tests hold that shortcut to the first line read as JSON (``json_container``),
+the reference, on drawn arrays (numbers and ``null`` among the elements, which
+reading takes for no message) and at the depth limit, and check the document is not
 decoded whole any more.
 """
 
@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine.run.importers import AUTO, detect_text, each_conversation, exact, jsondoc
+from referee.engine.run.importers import AUTO, detect_text, each_conversation, exact
 from referee.engine.run.importers.source import Source, json_container
 from referee.engine.run.safejson import MAX_JSON_DEPTH
 
@@ -42,8 +42,7 @@ def _reference(data: bytes) -> tuple | None:
 def _as_decoded(data: bytes) -> tuple | None:
     """The same value, from the elements reading decodes (None where they give none)."""
     array = Source("run.json", data).array
-    value = jsondoc.array_value(array, data) if array is not None else None
-    return None if value is None else (value,)
+    return None if array is None or array.whole is None else (array.whole,)
 
 
 @settings(max_examples=300, deadline=None)
@@ -51,10 +50,8 @@ def _as_decoded(data: bytes) -> tuple | None:
 def test_the_elements_reading_decodes_are_the_line_read_whole(elements, ascii_only, lead):
     data = (lead + json.dumps(elements, ensure_ascii=ascii_only) + lead).encode("utf-8")
     shortcut = _as_decoded(data)
-    if shortcut is not None:
-        assert shortcut == _reference(data)
-    scalar = any(not isinstance(e, (dict, list, str)) for e in elements)
-    assert (shortcut is None) == scalar  # every array of objects, arrays and strings takes the shortcut
+    assert shortcut is not None  # a plain array on one line: decoded element by element
+    assert shortcut == _reference(data)
 
 
 @settings(max_examples=100, deadline=None)

@@ -25,7 +25,6 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import (claude_code, claude_format, claude_stream, lossy, openai, openai_document,
                                           openai_sources, skill_creator)
 from referee.engine.run.importers.delivered import UnreadableResponse, with_delivered
-from referee.engine.run.importers.jsondoc import array_value
 from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.placing import PlaceRefused, place_run
 from referee.engine.run.importers.record import Conversation
@@ -102,13 +101,12 @@ def detect_text(source: Source) -> str | None:
 
 def _first_value(source: Source, head: str, first: str) -> tuple[Any] | None:
     """``json_container(first)``, the first line of ``head`` read as JSON. A source that is
-    one array on one line is read whole by reading too: the value is its elements as
-    reading decodes them (``Source.array``), not the line decoded a second time."""
+    one array on one line is decoded by reading too: the value is the array as reading
+    decodes it, element by element (``Source.array``), not the line decoded again."""
     array = source.array if len(source.data) <= HEAD_BYTES and "\n" not in head.strip(" \t\r\n") else None
-    value = array_value(array, source.data) if array is not None else None
-    if value is None or depth_exceeded(first, MAX_JSON_DEPTH) is not None:  # deeper than its elements: unread
-        return json_container(first)
-    return (value,)
+    if array is None or array.whole is None or depth_exceeded(first, MAX_JSON_DEPTH) is not None:
+        return json_container(first)  # (the array one level deeper than its elements may be too deep)
+    return (array.whole,)
 
 
 def _record_after_text(head: str, whole: bool) -> bool:

@@ -58,6 +58,8 @@ class Document:
     closed: bool = False
     base: str = ""
     values: list[Any] | None = None  # each element's value, when the document was decoded whole
+    # a top-level array decoded whole: its value, every element (a number, true... too)
+    whole: list[Any] | None = None
     # The line of a second array under "messages" or "traj", which is not read: JSON
     # readers differ on a key given twice, so the run may hold calls that are not here.
     another: int | None = None
@@ -124,32 +126,14 @@ def decoded_array(data: bytes | str, keys: tuple[str, ...] | None = None) -> Doc
     found = _elements(text, opening, _Offsets(data, text))
     if found is None:
         return None
-    elements, values, end = found
+    elements, values, every, end = found
     closed = _members(text, end, keys, named) if keyed else end  # the rest of the top-level object
     if closed is None or _skip(text, closed) != len(text):
         return None  # more after the document: the walk tells JSON lines from a document
     offsets = _Offsets(data, text)  # a fresh count: the array's ends, in the data's units
     line = offsets.line(opening)
-    return Document(elements, True, base, values, span=(offsets.of(opening), offsets.of(end)), line=line,
-                    trajectory=TRAJECTORY in named)
-
-
-def array_value(document: Document, data: bytes) -> list[Any] | None:
-    """The value the top-level array ``decoded_array`` found in ``data`` (bytes) has, as
-    its text decodes when the whole is within the depth limit (the caller checks it):
-    its elements' values, when every element is an object, an array or a string; None
-    when one is not (the decoding skips a number, ``true``..., so its values miss it)
-    or the document is no top-level array decoded whole."""
-    if document.values is None or document.base or document.span is None:
-        return None
-    bounds: list[int | None] = [document.span[0] + 1]
-    for element in document.elements:
-        bounds += [element.start, element.end]
-    bounds.append(document.span[1] - 1)
-    gaps = (data[start:end] for start, end in zip(bounds[::2], bounds[1::2]))
-    if any(gap.strip(_SPACE + b",") for gap in gaps):
-        return None
-    return list(document.values)
+    return Document(elements, True, base, values, whole=None if keyed else every,
+                    span=(offsets.of(opening), offsets.of(end)), line=line, trajectory=TRAJECTORY in named)
 
 
 def _skip(text: str, at: int) -> int:
@@ -240,10 +224,12 @@ def _member(text: str, at: int) -> tuple[str, int] | None:
     return text[at:key[1]], _skip(text, colon + 1)
 
 
-def _elements(text: str, at: int, offsets: "_Offsets") -> tuple[list[Element], list[Any], int] | None:
-    """The elements of the array opening at ``at``, their values, and where it ends."""
+def _elements(text: str, at: int, offsets: "_Offsets") -> tuple[list[Element], list[Any], list[Any], int] | None:
+    """The elements of the array opening at ``at``, their values, the array's value
+    (every element: the walk takes no number, ``true``... for one), and where it ends."""
     elements: list[Element] = []
     values: list[Any] = []
+    every: list[Any] = []
     at, first = _skip(text, at + 1), True
     while text[at:at + 1] != "]":
         if not first:
@@ -254,11 +240,12 @@ def _elements(text: str, at: int, offsets: "_Offsets") -> tuple[list[Element], l
         if found is None:
             return None
         (value, end), first = found, False
+        every.append(value)
         if isinstance(value, (dict, list, str)):  # what the walk takes as an element
             elements.append(Element(offsets.of(at), offsets.of(end), offsets.line(at), isinstance(value, dict)))
             values.append(value)
         at = _skip(text, end)
-    return elements, values, at + 1
+    return elements, values, every, at + 1
 
 
 def _strict_text(data: bytes | str) -> str | None:

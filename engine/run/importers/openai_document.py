@@ -98,7 +98,7 @@ def read_document(source: Source, document: Document, error_when: ErrorWhen | No
                                 "convert_to_openai_messages and import what it gives")
     conversation = message_may_be_lost(conversation)
     if late:
-        conversation = replace(conversation, columns=_columns(source, replace(document, values=None), starts))
+        conversation = replace(conversation, columns=_columns(source, replace(document, values=None, whole=None), starts))
     if lost:
         conversation = replace(conversation, response=unknown_response(conversation.response, lost[0]))
     return replace(conversation, lossy=lossy_messages(source, document.elements, conversation.problems))
