@@ -127,14 +127,42 @@ def parse_json(text: str, report: str, first_line: int = 1, code: str = "bad-jso
     """
     if not text or text.isspace():  # what "not text.strip()" says, without a copy of the text
         return JsonResult(False, None, Problem(code, report, "empty: no JSON value", first_line))
+    found = decoded(text)
+    if isinstance(found, tuple):
+        return JsonResult(True, found[0])
+    return JsonResult(False, None, not_json(text, found, report, first_line, code))
+
+
+def decoded(text: str) -> tuple[Any] | ValueError | RecursionError:
+    """``(value,)`` when ``parse_json`` accepts ``text``, else why not: the error
+    ``JSONDecoder.decode`` raises on it (``_DECODER.decode``, the reference:
+    tests/test_json_decoded_once.py), or for a value nested too deep a ValueError
+    that ``not_json`` never shows (the depth is found first).
+
+    One call of the decoder's scanner, as ``json_value`` makes: a reader that needs
+    the message when the text is not JSON (a Return a tool printed as text) need
+    not decode it a second time to get it."""
+    size = len(text)
+    start = size - len(text.lstrip(_JSON_SPACE)) if size and text[0] in _JSON_SPACE else 0
+    scan = _SHORT_INTS if size < MAX_NUMBER_CHARS else _SCAN
     try:
-        value = _DECODER.decode(text)
+        value, end = scan(text, start)
+    except StopIteration as missing:  # no value at ``start``, as decode says it
+        return json.JSONDecodeError("Expecting value", text, missing.value)
     except (ValueError, RecursionError) as exc:  # JSONDecodeError is a ValueError
-        return JsonResult(False, None, _too_deep(text, report, first_line) or _refused(exc, text, report,
-                                                                                       first_line, code))
-    if _nested_too_deep(text, value):
-        return JsonResult(False, None, _too_deep(text, report, first_line))
-    return JsonResult(True, value)
+        return exc
+    if end != size:
+        tail = text[end:].lstrip(_JSON_SPACE)  # decode skips JSON whitespace after the value
+        if tail:
+            return json.JSONDecodeError("Extra data", text, size - len(tail))
+    return ValueError("nested too deep") if _nested_too_deep(text, value) else (value,)
+
+
+def not_json(text: str, error: ValueError | RecursionError, report: str, first_line: int = 1,
+             code: str = "bad-json") -> Problem:
+    """``parse_json``'s problem for ``text`` that is not empty, given what ``decoded``
+    refused it with: nested too deep whatever else is wrong with it, else the error."""
+    return _too_deep(text, report, first_line) or _refused(error, text, report, first_line, code)
 
 
 def _too_deep(text: str, report: str, first_line: int) -> Problem | None:

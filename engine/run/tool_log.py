@@ -338,10 +338,15 @@ def read_value(key: str, text: str, start: int, report: str) -> tuple[Payload, P
     result = parse_json(text, report, first_line=start, code="not-json")
     if result.ok:
         return Payload(text, result.value, True, start), None
-    code, why = ("not-json", "invalid JSON") if result.problem is None else (result.problem.code,
-                                                                            result.problem.message)
-    message = f"{key.capitalize()}: value kept as text: {why}"
-    return Payload(text, text, False, start), Problem(code, report, message, start)
+    assert result.problem is not None  # a failure always says why
+    return kept_as_text(key, text, start, result.problem)
+
+
+def kept_as_text(key: str, text: str, start: int, why: Problem) -> tuple[Payload, Problem]:
+    """``read_value`` of ``text``, which is not JSON for the reason ``why`` (``parse_json``'s
+    problem, or ``safejson.not_json``'s for a text already decoded)."""
+    message = f"{key.capitalize()}: value kept as text: {why.message}"
+    return Payload(text, text, False, start), Problem(why.code, why.path, message, start)
 
 
 def read_record(lines: list[str], first: int, report: str) -> Record:

@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 from referee.engine.run.model import Payload, Problem
-from referee.engine.run.safejson import json_value
-from referee.engine.run.tool_log import JSON_START, MARK, Record, fence_open, is_heading, read_value
+from referee.engine.run.safejson import decoded, json_value, not_json
+from referee.engine.run.tool_log import JSON_START, MARK, Record, fence_open, is_heading, kept_as_text
 
 # The shape nearly every record has, read by one match: maybe a one-line comment,
 # then the four fields in order, each payload JSON as a whole (checked after) on its
@@ -71,14 +71,18 @@ def plain_record(text: str, start: int, stop: int, first: int, report: str) -> R
         return None
     return_line = tool_line + 2 + _breaks(args)
     value_line = return_line + _breaks(result[:len(result) - len(result.lstrip())])  # past blank lines
-    return_payload = _json_payload(raw_result, value_line)
+    # JSON, or text read as the general reader reads it (``read_value``), from one
+    # decode: the error of the first gives the text's message
+    found = decoded(raw_result)
     problems: list[Problem] = []
-    if return_payload is None:  # text, read as the general reader reads it
-        if not _plain_text(result):
-            return None
-        return_payload, problem = read_value("return", raw_result, value_line, report)
-        if problem is not None:
-            problems.append(problem)
+    if isinstance(found, tuple):
+        return_payload = Payload(raw_result, found[0], True, value_line)
+    elif not _plain_text(result):
+        return None
+    else:
+        return_payload, problem = kept_as_text("return", raw_result, value_line,
+                                               not_json(raw_result, found, report, value_line, "not-json"))
+        problems.append(problem)
     status_line = return_line + 1 + _breaks(result)
     fields = {"tool": tool, "tool_line": tool_line, "args": args_payload, "return": return_payload,
               "status": status, "status_line": status_line}
