@@ -25,13 +25,13 @@ from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import claude_stream, tokens
+from referee.engine.run.importers.claude_at_work import left_at_work
 from referee.engine.run.importers.claude_format import FORMAT
 from referee.engine.run.importers.claude_hooks import place_changed_later
 from referee.engine.run.importers.claude_lines import session_records, skipped_lines
 from referee.engine.run.importers.claude_records import Reader
 from referee.engine.run.importers.claude_subagents import attach, read_agent, side_key
 from referee.engine.run.importers.claude_unread import not_a_record
-from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Call, Conversation, Origin, Text
 from referee.engine.run.importers.source import CALL_WORDS, Source, json_lines
 from referee.engine.run.importers.homes import WINDOWS_PATH
@@ -212,31 +212,9 @@ def _unanswered_request(name: str, reader: Reader, problems: list[Problem]) -> i
     return line
 
 
-# The turns of the user that end the agent's: an interrupt ("[Request interrupted by
-# user]"), or a request (one the agent has not answered is ``_unanswered_request``'s).
-_TURN_ENDS = (R.USER, R.EVAL_PROMPT)
-
-
-def _ends_turn(entry: Call | Text, reader: Reader) -> bool:
-    """Whether ``entry``, after a call, ends the agent's turn: the agent's words (never
-    its thinking: a step towards its next words or call), a turn of the user, or a
-    message Claude Code wrote in the model's place (an API error, a usage limit:
-    ``Reader.stood_in``). These alone are known to end it. Any other harness text leaves
-    the agent at work, since Claude Code writes it while the agent works and the agent
-    carries on after it: a hook's text, a reminder, a compaction (Claude Code compacts
-    on its own mid-turn: its boundary and its summary), the notice that a background task
-    ended, what a command printed; so does a kind of text not named here, which may come
-    mid-turn too (the safe side: the calls after it are unknown, never none)."""
-    if isinstance(entry, Call):
-        return False
-    if entry.kind == "agent":
-        return entry.title != "thinking"
-    return entry.kind in _TURN_ENDS or entry.origin in reader.stood_in
-
-
 def _left_at_work(name: str, reader: Reader, problems: list[Problem]) -> int | None:
     """The last line of a session log whose main agent's last step is a call (answered
-    or not), with nothing after it that ends a turn (``_ends_turn``: no words of the
+    or not), with nothing after it that ends a turn (``claude_at_work``: no words of the
     agent, read or not, no turn of the user, no message written in the model's place):
     the session ends with the agent at work, since a call's answer always goes back to
     the agent. The log was cut short (a copy, a crash) or the agent was stopped (a
@@ -244,21 +222,12 @@ def _left_at_work(name: str, reader: Reader, problems: list[Problem]) -> int | N
     line may be missing, and a check that no such call was made must not pass; the
     reply, if any, lies past the cut too, so the response is unknown. A session log has
     no end record of its own (stream-json's result records are ``claude_stream``'s),
-    so a log cut where the agent had finished a turn is read as finished. Only the main
-    agent's steps count: a subagent's answer goes back to its ``Task`` call, which is
-    the main agent's."""
-    tail: list[Call | Text] = []  # the steps after what ended the agent's last turn
-    for entry in reversed(reader.entries):
-        if _ends_turn(entry, reader):
-            break
-        tail.append(entry)
-    if not any(isinstance(entry, Call) for entry in tail):
+    so a log cut where the agent had finished a turn is read as finished. A subagent's
+    transcript left so is ``claude_subagents``' to judge (its ``Task`` call tells more)."""
+    found = left_at_work(reader)
+    if found is None:
         return None
-    # parallel calls may be answered out of order: the last line read, not the last call's answer
-    line = max((entry.result_origin or entry.origin).line if isinstance(entry, Call) else entry.origin.line
-               for entry in tail)
-    if reader.words_unread_at is not None and reader.words_unread_at > line:
-        return None  # the agent said something after it, not read: its reply, unknown (``Reader.unread_reply``)
+    line = found.line
     problems.append(Problem(CALLS_MAY_BE_MISSING, name, "the session ends with the agent at work: its last step is "
                             "a call, whose answer goes back to the agent, and no words of it follow (the log cut "
                             "short, or the run stopped by a timeout or a turn limit: the log does not say which), so "

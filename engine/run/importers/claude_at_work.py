@@ -1,0 +1,62 @@
+"""Where an agent of a Claude Code session was left at work: its last step a call
+(answered or not), and nothing after it that ends a turn. A call's answer always goes
+back to the agent that made it, so a log that ends there was cut short or the agent
+was stopped, and the calls it made after the log's last line are not in it. The main
+agent's log is ``claude_code``'s to judge, a subagent's ``claude_subagents``'."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from referee.engine.run.importers import record as R
+from referee.engine.run.importers.record import Call, Origin, Text
+
+if TYPE_CHECKING:
+    from referee.engine.run.importers.claude_records import Reader
+
+# The turns of the user that end the agent's: an interrupt ("[Request interrupted by
+# user]"), or a request (one the agent has not answered is ``claude_code``'s to tell).
+_TURN_ENDS = (R.USER, R.EVAL_PROMPT)
+
+
+def ends_turn(entry: Call | Text, reader: Reader) -> bool:
+    """Whether ``entry``, after a call, ends the agent's turn: the agent's words (never
+    its thinking: a step towards its next words or call), a turn of the user, or a
+    message Claude Code wrote in the model's place (an API error, a usage limit:
+    ``Reader.stood_in``). These alone are known to end it. Any other harness text leaves
+    the agent at work, since Claude Code writes it while the agent works and the agent
+    carries on after it: a hook's text, a reminder, a compaction (Claude Code compacts
+    on its own mid-turn: its boundary and its summary), the notice that a background task
+    ended, what a command printed; so does a kind of text not named here, which may come
+    mid-turn too (the safe side: the calls after it are unknown, never none)."""
+    if isinstance(entry, Call):
+        return False
+    if entry.kind == "agent":
+        return entry.title != "thinking"
+    return entry.kind in _TURN_ENDS or entry.origin in reader.stood_in
+
+
+def tail(reader: Reader) -> list[Call | Text]:
+    """The agent's steps after what ended its last turn (``ends_turn``), last first."""
+    found: list[Call | Text] = []
+    for entry in reversed(reader.entries):
+        if ends_turn(entry, reader):
+            break
+        found.append(entry)
+    return found
+
+
+def left_at_work(reader: Reader) -> Origin | None:
+    """Where the log of ``reader``'s agent ends with the agent at work: the last line
+    read of the steps after its last turn, when they hold a call (parallel calls may be
+    answered out of order: the last line, not the last call's answer). None when it
+    ended a turn, or said something after its last call in a shape not read (its words,
+    unknown: ``Reader.unread_reply``)."""
+    steps = tail(reader)
+    if not any(isinstance(entry, Call) for entry in steps):
+        return None
+    last = max((entry.result_origin or entry.origin if isinstance(entry, Call) else entry.origin for entry in steps),
+               key=lambda origin: origin.line)
+    if reader.words_unread_at is not None and reader.words_unread_at > last.line:
+        return None
+    return last
