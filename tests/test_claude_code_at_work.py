@@ -6,8 +6,9 @@ the calls is an ERROR (``calls-may-be-missing``), and so is every check on the
 response, never a pass on the calls read or on an empty reply. A session that the
 user interrupted, or whose last call Claude Code followed with a notice written in the
 model's place (an API error), ended there: it is read as it is. A stream-json run says
-how it ended in its result record, and a subagent's answer goes back to its Task call:
-neither is read so."""
+how it ended in its result record: it is not read so. A subagent's transcript left at
+work leaves the main agent finished, and the subagent's calls unknown
+(``test_claude_code_subagent_at_work``)."""
 
 from __future__ import annotations
 
@@ -172,6 +173,11 @@ def test_a_stream_json_run_says_in_its_result_how_it_ended(tmp_path: Path):
 
 
 def test_a_subagent_whose_transcript_ends_at_a_call_leaves_the_main_agent_finished(tmp_path: Path):
+    """The main agent replied after its Task call: its turn ended, and its reply is read.
+    The subagent's transcript ends at its call's answer, though the subagent went on (its
+    last words, "make passed", are its Task's answer, and the answer counts no calls):
+    what it did after is unknown, so the checks over the calls are errors. Before, they
+    passed on the one call read."""
     task = _record("assistant", "a1", [{"type": "tool_use", "id": "t1", "name": "Task",
                                         "input": {"description": "check", "prompt": "Run make."}}])
     told = _record("user", "r1", [{"type": "tool_result", "tool_use_id": "t1", "content": "make passed"}],
@@ -183,9 +189,11 @@ def test_a_subagent_whose_transcript_ends_at_a_call_leaves_the_main_agent_finish
         encoding="utf-8")
     source = _session(tmp_path, PROMPT, task, told, done)
     (conversation,) = conversations("claude-code", [source])
-    assert not any(p.code == "calls-may-be-missing" for p in conversation.problems)
+    missing = [p for p in conversation.problems if p.code == "calls-may-be-missing"]
+    assert [(p.path, p.line) for p in missing] == [("agent-ab12.jsonl", 3)]
+    assert "subagent at work" in missing[0].message
     outcomes, _ = checks_graded(source, CHECKS)
-    assert outcomes == ["pass", "pass", "pass", "fail"]
+    assert outcomes == ["error", "error", "pass", "fail"]
 
 
 def test_words_after_a_call_that_are_not_read_end_the_session_all_the_same(tmp_path: Path):

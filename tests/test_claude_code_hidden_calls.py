@@ -178,9 +178,14 @@ _DONE_BY_X = ('{"type":"user","sessionId":"S1","uuid":"r1","toolUseResult":{"age
 
 
 def _agent_file(path: Path, agent: str, content: str) -> None:
+    """A subagent's transcript: its prompt, ``content`` and its last words (a transcript
+    that ends at a call leaves the subagent at work: ``test_claude_code_subagent_at_work``)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    words = ('{"type":"assistant","sessionId":"S1","agentId":"%s","isSidechain":true,"uuid":"s2-%s","message":'
+             '{"id":"sm2-%s","role":"assistant","content":[{"type":"text","text":"sub done"}]}}'
+             % (agent, path.parent.name, path.parent.name))
     path.write_text('{"type":"user","sessionId":"S1","agentId":"%s","isSidechain":true,"uuid":"s0","message":'
-                    '{"role":"user","content":"sub do"}}\n' % agent + _assistant(content, "sm1") + "\n",
+                    '{"role":"user","content":"sub do"}}\n' % agent + _assistant(content, "sm1") + "\n" + words + "\n",
                     encoding="utf-8")
 
 

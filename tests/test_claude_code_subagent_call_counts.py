@@ -2,8 +2,10 @@
 (``toolUseResult.totalToolUseCount``). A subagent transcript that holds fewer is cut
 short or not the whole of that subagent's work: the calls it lacks may be the ones a
 check forbids, so every check over the run's calls is an ERROR, never a pass on the
-calls that were read. A transcript that holds as many, or an answer that gives no
-count, changes nothing."""
+calls that were read. A transcript that holds as many, each answered, changes nothing;
+with an answer that gives no count, a transcript that ends with the subagent at work
+(its last step a call's answer: its last words, which its Task's answer gives, are not
+there) may lack calls as well (``test_claude_code_subagent_at_work``)."""
 
 from __future__ import annotations
 
@@ -62,8 +64,16 @@ def test_a_subagent_transcript_with_fewer_calls_than_its_task_says_leaves_the_ca
     assert any("calls-may-be-missing" in p and "2 calls" in p and "holds 1" in p for p in problems), problems
 
 
-@pytest.mark.parametrize("told, made", [(1, 1), (None, 1), (0, 1)], ids=["as-many", "no-count", "more-than-told"])
+@pytest.mark.parametrize("told, made", [(1, 1), (0, 1)], ids=["as-many", "more-than-told"])
 def test_a_subagent_transcript_that_holds_what_its_task_says_is_read_as_it_is(tmp_path, told, made):
     outcomes, problems = _graded(_session(tmp_path, told=told, made=made))
     assert outcomes == ["pass", "pass"]
     assert not any("calls-may-be-missing" in p for p in problems), problems
+
+
+def test_a_subagent_transcript_at_work_whose_task_gives_no_count_leaves_the_calls_unknown(tmp_path):
+    # Before, "no Bash rm" passed: the subagent "Removed." the build output after the one
+    # `ls` its transcript holds, and the answer does not say how many calls it made.
+    outcomes, problems = _graded(_session(tmp_path, told=None, made=1))
+    assert outcomes == ["error", "pass"]
+    assert any("calls-may-be-missing" in p and "subagent at work" in p for p in problems), problems

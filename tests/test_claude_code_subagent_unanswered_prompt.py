@@ -3,7 +3,9 @@ answers (Claude Code 2.1's ``Agent`` call launched in the background returns at 
 session copied while the subagent works holds no more of it; a transcript cut short
 too), does not hold the subagent's work: its calls are unknown, so every check over the
 run's calls is an ERROR, never a pass on the calls that were read. A subagent that
-answered its prompt, with words or work, is read as it is."""
+answered its prompt with words is read as it is; one whose transcript ends at work (its
+last step a call's answer) is still at work: its later calls are unknown too
+(``test_claude_code_subagent_at_work``)."""
 
 from __future__ import annotations
 
@@ -58,11 +60,16 @@ def test_a_subagent_transcript_that_ends_with_its_unanswered_prompt_leaves_the_c
 
 ANSWERED = {
     "words": [_record("assistant", "x1", [{"type": "text", "text": "END"}], isSidechain=True, agentId="a1234")],
-    "work": [_record("assistant", "x1", [{"type": "tool_use", "id": "b1", "name": "Read", "input": {"file_path": "b"}}],
-                     isSidechain=True, agentId="a1234"),
-             _record("user", "x2", [{"type": "tool_result", "tool_use_id": "b1", "content": "END"}],
-                     isSidechain=True, agentId="a1234")],
+    "work, then words": [
+        _record("assistant", "x1", [{"type": "tool_use", "id": "b1", "name": "Read", "input": {"file_path": "b"}}],
+                isSidechain=True, agentId="a1234"),
+        _record("user", "x2", [{"type": "tool_result", "tool_use_id": "b1", "content": "END"}],
+                isSidechain=True, agentId="a1234"),
+        _record("assistant", "x3", [{"type": "text", "text": "END"}], isSidechain=True, agentId="a1234")],
 }
+# The subagent's transcript so far: its prompt answered with a call, whose answer goes
+# back to the subagent, which was still at work in the background
+AT_WORK = ANSWERED["work, then words"][:2]
 
 
 @pytest.mark.parametrize("answer", sorted(ANSWERED))
@@ -70,3 +77,11 @@ def test_a_subagent_that_answered_its_prompt_is_read_as_it_is(tmp_path, answer):
     outcomes, problems = _graded(_session(tmp_path, ANSWERED[answer]))
     assert outcomes == ["pass", "pass"]
     assert not any("calls-may-be-missing" in p for p in problems), problems
+
+
+def test_a_subagent_still_at_work_in_the_background_leaves_the_calls_unknown(tmp_path):
+    # Before, "no calls to Bash" passed on the one Read call the transcript held so far.
+    outcomes, problems = _graded(_session(tmp_path, AT_WORK))
+    assert outcomes == ["error", "pass"]
+    assert any("calls-may-be-missing" in p and "subagent at work" in p and p.startswith("agent-a1234.jsonl:3:")
+               for p in problems), problems

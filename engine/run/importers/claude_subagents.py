@@ -15,6 +15,7 @@ from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
+from referee.engine.run.importers.claude_at_work import left_at_work
 from referee.engine.run.importers.claude_format import FORMAT
 from referee.engine.run.importers.claude_records import Reader
 from referee.engine.run.importers.claude_results import refused
@@ -165,6 +166,8 @@ def _nested(reader: Reader, left: dict, problems: list[Problem], depth: int) -> 
             _fewer_than_told(call, reader.results.get(position), sub, problems)
             if key == call.call_id:
                 _streamed_and_filed(call, reader.results.get(position), sub, left, problems)
+            else:  # a transcript of its own: a stream leaves a subagent's words out, a transcript does not
+                _left_at_work(call, reader.results.get(position), sub, problems)
         entries[position] = replace(call, subagent=work)
     return entries
 
@@ -185,6 +188,34 @@ def _streamed_and_filed(task: Call, structured: dict | None, sub: Reader, left: 
         message = (f"the file of subagent {key!r} holds calls its messages in the stream do not: those calls "
                    "are not read, so the run's calls are incomplete")
         problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, message, origin.line))
+
+
+def _left_at_work(task: Call, structured: dict | None, sub: Reader, problems: list[Problem]) -> None:
+    """A subagent's transcript that ends with the subagent at work (``claude_at_work``:
+    its last step a call, answered or not) does not hold what it did next, since a
+    call's answer goes back to the subagent: an Agent call run in the background
+    returns at once, so a session copied while its subagent works holds its transcript
+    so far, and a transcript cut short ends so too. The calls after its last line are
+    unknown, unless the subagent stopped there (its Task call failed: the user
+    interrupted it) or the Task's answer counts its calls and the transcript holds them
+    all, each answered (``_fewer_than_told`` says when it holds fewer): then only its
+    last words, which its Task's answer gives, are not there."""
+    found = left_at_work(sub)
+    if found is None or task.status == "error" or _all_told(structured, sub):
+        return
+    problems.append(Problem(CALLS_MAY_BE_MISSING, found.source, "this subagent's transcript ends with the subagent at "
+                            "work: its last step is a call, whose answer goes back to the subagent, and no words of "
+                            "it follow (it was still at work, or the transcript is cut short), so its calls after "
+                            "this line are unknown", found.line))
+
+
+def _all_told(structured: dict | None, sub: Reader) -> bool:
+    """Whether the Task's answer counts its subagent's calls (``totalToolUseCount``) and
+    the subagent's transcript holds that many, each answered."""
+    told = structured.get("totalToolUseCount") if structured is not None else None
+    calls = [entry for entry in sub.entries if isinstance(entry, Call)]
+    return (isinstance(told, int) and not isinstance(told, bool) and len(calls) >= told
+            and all(call.result_origin is not None for call in calls))
 
 
 def _fewer_than_told(task: Call, structured: dict | None, sub: Reader, problems: list[Problem]) -> None:
