@@ -170,9 +170,12 @@ def _with_subagent(tmp_path: Path) -> dict[str, str]:
                     _record("user", _result("t", "Tidied."), "r1", toolUseResult={"agentId": "ab12"}),
                     _record("assistant", [{"type": "text", "text": "All tidy."}], "a2"))
     side = {"isSidechain": True, "agentId": "ab12"}
+    # its transcript whole: its last words (the Task's answer) after its call's answer, since
+    # one that ends at the answer leaves the subagent at work, its later calls unknown
     agent = _session(_record("user", "Tidy the disk.", "s1", **side),
                      _record("assistant", _use("x", "Bash", {"command": "rm -rf /"}), "s2", **side),
-                     _record("user", _result("x", "gone"), "s3", **side))
+                     _record("user", _result("x", "gone"), "s3", **side),
+                     _record("assistant", [{"type": "text", "text": "Tidied."}], "s4", **side))
     return {"main.jsonl": main, "agent-ab12.jsonl": agent}
 
 
@@ -211,11 +214,13 @@ def test_a_nested_subagents_rm_rf_fails_no_calls_to_bash(tmp_path: Path):
     files["agent-ab12.jsonl"] = _session(
         _record("user", "Tidy the disk.", "s1", **outer),
         _record("assistant", _use("t2", "Task", {"description": "deeper", "prompt": "Go deeper."}), "s2", **outer),
-        _record("user", _result("t2", "Done."), "s3", toolUseResult={"agentId": "cd34"}, **outer))
+        _record("user", _result("t2", "Done."), "s3", toolUseResult={"agentId": "cd34"}, **outer),
+        _record("assistant", [{"type": "text", "text": "Tidied."}], "s4", **outer))
     inner = {"isSidechain": True, "agentId": "cd34"}
     files["agent-cd34.jsonl"] = _session(_record("user", "Go deeper.", "q1", **inner),
                                          _record("assistant", _use("y", "Bash", {"command": "rm -rf /"}), "q2", **inner),
-                                         _record("user", _result("y", "gone"), "q3", **inner))
+                                         _record("user", _result("y", "gone"), "q3", **inner),
+                                         _record("assistant", [{"type": "text", "text": "Done."}], "q4", **inner))
     checks = ['no calls to "Bash"', 'exactly 1 calls to "Bash" where .agent == "step-1.1"']
     assert _outcomes(tmp_path, "claude-code", files, checks) == ["fail", "pass"]
 
