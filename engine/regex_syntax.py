@@ -6,7 +6,8 @@ gives it (``to_linear``), and, for the patterns only the backtracking engine can
 run, can they take exponential time (``backtrack_safe``)? Both read the tree
 ``parse`` builds from the pattern as the ``regex`` module reads it (version 0
 syntax); a construct the reader does not know is an ``Other`` node, which no
-question answers in the pattern's favour.
+question answers in the pattern's favour. What a tree tells about the pattern's cost
+and reach is ``regex_shape``'s.
 """
 
 from __future__ import annotations
@@ -18,9 +19,9 @@ SHORTHANDS = "dDwWsS"
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
 _HEX = {"x": 2, "u": 4, "U": 8}
 _QUANTIFIER = re.compile(r"\{(\d*)(?:(,)(\d*))?\}")
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+GROUP_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
 _OPENER = re.compile(rf"\(\?(?:(?P<plain>:)|(?P<look><=|<!|=|!)|(?P<atomic>>)"
-                     rf"|P?<(?P<named>{_NAME})>|(?P<scoped>[a-zA-Z]*(?:-[a-zA-Z]+)?):"
+                     rf"|P?<(?P<named>{GROUP_NAME})>|(?P<scoped>[a-zA-Z]*(?:-[a-zA-Z]+)?):"
                      rf"|(?P<inline>[a-zA-Z]+)\)|(?P<comment>#))")
 
 
@@ -310,91 +311,3 @@ class _Reader:
             self.pos = saved
             return member.value
         return (member.value, high.value)
-
-
-# ------------------------------------------------------------------ safety
-
-
-def backtrack_safe(tree: object) -> bool:
-    """False when a group repeated more than once holds a repetition, an
-    alternation or a construct the reader cannot judge: the shapes (``(a+)+``,
-    ``(a|aa)+``) on which a backtracking engine can take exponential time."""
-    if isinstance(tree, Repeat):
-        if not tree.known:
-            return False
-        if (tree.high is None or tree.high > 1) and _branches(tree.body):
-            return False
-        return backtrack_safe(tree.body)
-    return all(backtrack_safe(child) for child in _children(tree))
-
-
-_GROUP_CALL = re.compile(rf"\(\?(?:R|[0-9]+|&{_NAME}|P>{_NAME})\)")
-
-
-def group_call(tree: object) -> str | None:
-    """The first call of a group of the pattern in ``tree`` (``(?R)``, ``(?1)``,
-    ``(?&name)``), as written, or None. A call re-enters the pattern, a loop no
-    repetition shows: ``(?0)`` recurses without consuming anything until memory runs
-    out, and ``backtrack_safe`` cannot bound what a call repeats."""
-    if isinstance(tree, Other):
-        return tree.text if _GROUP_CALL.fullmatch(tree.text) else None
-    for child in _children(tree):
-        found = group_call(child)
-        if found:
-            return found
-    return None
-
-
-def written_out(tree: object) -> int:
-    """How many atoms the ``regex`` module writes out for ``tree``: it compiles each
-    copy a repetition must match (its lower count, nested counts multiplied), so
-    this is what its compiling costs in memory and time."""
-    if isinstance(tree, Repeat):
-        return max(tree.low, 1) * written_out(tree.body)
-    children = _children(tree)
-    return sum(written_out(child) for child in children) if children or isinstance(tree, Seq) else 1
-
-
-def has_line_anchor(tree: object) -> bool:
-    """Whether the pattern holds ``^`` or ``$`` (which meet a line's end)."""
-    if isinstance(tree, Leaf):
-        return tree.kind in ("bol", "eol")
-    return any(has_line_anchor(child) for child in _children(tree))
-
-
-def _branches(tree: object) -> bool:
-    """Whether ``tree`` can match in more than one way: it holds a repetition
-    (of more than one), an alternation or an unknown construct."""
-    if isinstance(tree, Repeat):
-        return tree.high is None or tree.high > 1 or _branches(tree.body)
-    if isinstance(tree, (Alt, Other)):
-        return True
-    if isinstance(tree, Group) and tree.kind == "other":
-        return True
-    return any(_branches(child) for child in _children(tree))
-
-
-def _children(tree: object) -> list:
-    if isinstance(tree, Seq):
-        return tree.items
-    if isinstance(tree, Alt):
-        return tree.branches
-    if isinstance(tree, (Group, Repeat)):
-        return [tree.body]
-    return []
-
-
-def needs_backtracking_why(tree: object) -> str | None:
-    """What in the tree only the backtracking engine runs (for messages), if anything."""
-    if isinstance(tree, Other):
-        return f"it uses {tree.text}"
-    if isinstance(tree, Group) and tree.kind in ("look", "atomic", "other"):
-        return {"look": "it uses a lookaround", "atomic": "it uses an atomic group"}.get(
-            tree.kind, "it uses a group only the backtracking engine knows")
-    if isinstance(tree, Repeat) and (tree.mode == "+" or not tree.known):
-        return "it uses a possessive or fuzzy repetition"
-    for child in _children(tree):
-        why = needs_backtracking_why(child)
-        if why:
-            return why
-    return None

@@ -33,9 +33,8 @@ import regex
 
 from referee.engine import budget
 from referee.engine.regex_linear import TURKISH_I, Linear, Unsupported, non_ascii_word_class, to_linear
-from referee.engine.regex_syntax import (MAX_GROUP_DEPTH, TooDeep, Unreadable, backtrack_safe, count,
-                                          group_call, has_line_anchor, needs_backtracking_why, parse,
-                                          written_out)
+from referee.engine.regex_shape import backtrack_safe, group_call, has_line_anchor, needs_backtracking_why, written_out
+from referee.engine.regex_syntax import MAX_GROUP_DEPTH, TooDeep, Unreadable, count, parse
 from referee.engine.values import EvalError
 
 FLAG_BITS = {"i": regex.IGNORECASE, "m": regex.MULTILINE, "s": regex.DOTALL, "x": regex.VERBOSE}
@@ -233,7 +232,7 @@ def _opened_depth(source: str) -> int:
 
 def _refuse_large_counts(source: str, tree: object | None) -> None:
     """Raise ``regex.error`` when the repetition counts of ``source`` ask for more than
-    ``WRITTEN_OUT_LIMIT`` atoms written out (``regex_syntax.written_out``): the
+    ``WRITTEN_OUT_LIMIT`` atoms written out (``regex_shape.written_out``): the
     ``regex`` module would take gigabytes compiling ``a{99999999}``, or crash on
     ``(?:ab|c){1000000}``. A pattern whose shape cannot be read is judged by its
     largest count alone."""
