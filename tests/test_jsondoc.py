@@ -18,7 +18,7 @@ import referee
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.engine.run.importers import AUTO, each_conversation, jsondoc
+from referee.engine.run.importers import AUTO, each_conversation, jsondoc, jsondoc_whole
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.writer import render_run
 from referee.engine.run.memory import memory_run
@@ -102,7 +102,7 @@ def test_anything_but_a_plain_document_is_left_to_the_walk(data: bytes):
 
 def test_a_document_over_the_limit_is_walked(monkeypatch):
     data = b'[{"role": "user", "content": "hi"}]'
-    monkeypatch.setattr(jsondoc, "WHOLE_LIMIT", len(data) - 1)
+    monkeypatch.setattr(jsondoc_whole, "WHOLE_LIMIT", len(data) - 1)
     assert jsondoc.decoded_array(data) is None
 
 
@@ -113,7 +113,7 @@ def test_every_openai_source_imports_the_same_whether_decoded_whole_or_walked(so
                 for item in each_conversation(AUTO, [source], None, None)]
 
     whole = files()
-    monkeypatch.setattr(jsondoc, "WHOLE_LIMIT", -1)
+    monkeypatch.setattr(jsondoc_whole, "WHOLE_LIMIT", -1)
     assert whole and whole == files()
 
 
@@ -129,7 +129,7 @@ _REQUEST = json.dumps({"model": "gpt-4o", "messages": [
 
 @pytest.mark.parametrize("limit", [jsondoc.WHOLE_LIMIT, -1], ids=["decoded-whole", "walked"])
 def test_members_after_the_messages_are_no_messages(limit: int, tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(jsondoc, "WHOLE_LIMIT", limit)
+    monkeypatch.setattr(jsondoc_whole, "WHOLE_LIMIT", limit)
     document = jsondoc.message_array(_REQUEST)
     assert document is not None and len(document.elements) == 2
     source = tmp_path / "request.json"
@@ -141,7 +141,7 @@ def test_members_after_the_messages_are_no_messages(limit: int, tmp_path: Path, 
 
 @pytest.mark.parametrize("limit", [jsondoc.WHOLE_LIMIT, -1], ids=["decoded-whole", "walked"])
 def test_a_second_message_list_is_unread_evidence_never_absent(limit: int, tmp_path: Path, monkeypatch):
-    monkeypatch.setattr(jsondoc, "WHOLE_LIMIT", limit)
+    monkeypatch.setattr(jsondoc_whole, "WHOLE_LIMIT", limit)
     first = [{"role": "user", "content": "clean up"}, {"role": "assistant", "content": "Done."}]
     second = [{"role": "assistant", "content": None, "tool_calls": [
         {"id": "c1", "type": "function", "function": {"name": "Bash", "arguments": '{"command": "rm -rf /"}'}}]}]
