@@ -8,7 +8,8 @@ Static error codes of the compiler: ``unknown-function``, ``wrong-arity``,
 ``unknown-name``, ``name-cycle``, ``unknown-field``, ``bad-regex``,
 ``bad-jsonpath``, ``jsonpath-regex``, ``bad-operand``, ``bad-step``, ``bad-path``, and when
 an evals.json is given ``unknown-eval``, ``ambiguous-eval``, ``bad-index``, ``duplicate-let``,
-``duplicate-expect`` (for blocks merged from several files).
+``duplicate-expect`` (for blocks merged from several files; gathering the blocks of
+each eval is ``compile_groups``').
 """
 
 from __future__ import annotations
@@ -17,13 +18,14 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from referee.dsl import ast
-from referee.dsl.errors import Diagnostic, RulesError, did_you_mean
+from referee.dsl.errors import Diagnostic, RulesError
 from referee.engine.caps import cut
 from referee.engine.checks import static
 from referee.engine.checks.base import Check, Expr
 from referee.engine.checks.compiler import Compiler, Scope
 from referee.engine.checks.inputs import Inputs
 from referee.engine.checks.logic import LiteralAndJudgement
+from referee.engine.compile_groups import EvalGroup, diagnostic, group_blocks
 from referee.engine.run.model import RunId
 from referee.engine.run.kept_apart import SHARED_ID
 from referee.engine.usage import UsageError
@@ -115,20 +117,6 @@ def _text(value: Any) -> str | None:
     return None if value is None else str(value)
 
 
-@dataclass
-class _Group:
-    """The blocks (from all files) that describe one eval."""
-
-    key: str
-    name: str | None
-    sentences: tuple[str, ...] = ()
-    lets: dict[str, tuple[str, ast.Let]] = field(default_factory=dict)  # name -> (path, let)
-    expects: list[tuple[str, ast.Expect]] = field(default_factory=list)  # (path, expect)
-    inputs: Inputs | None = None  # the input files evals.json lists for the eval
-    sentences_path: str = ""  # the file the sentences are in, and where each stands in it
-    sentence_places: tuple[ast.Span, ...] = ()
-
-
 def compile_rules(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None) -> Program:
     """Compile rules files (and the ``referee`` blocks and sentences of an
     evals.json) into a Program. Raises ``RulesError`` with every static error."""
@@ -151,7 +139,7 @@ def statements(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None,
     """Per eval key, ``(path, node)`` for each let value and each check written for
     it, in file order; for tools that look at what the rules read."""
     found: dict[str, list[tuple[str, ast.Value | ast.RegexLit | ast.Condition]]] = {}
-    for group in _group(files, evals, []):
+    for group in group_blocks(files, evals, []):
         nodes: list[tuple[str, ast.Value | ast.RegexLit | ast.Condition]] = [
             (path, let.value) for path, let in group.lets.values()]
         nodes += [(path, e.check) for path, e in group.expects if e.check is not None]
@@ -161,100 +149,14 @@ def statements(files: Sequence[ast.RulesFile], evals: EvalsFile | None = None,
 
 def _build(files: Sequence[ast.RulesFile], evals: EvalsFile | None,
            diagnostics: list[Diagnostic]) -> Program:
-    groups = _group(files, evals, diagnostics)
+    groups = group_blocks(files, evals, diagnostics)
     return Program(tuple(_compile_group(g, diagnostics) for g in groups))
-
-
-def _blocks(files: Sequence[ast.RulesFile],
-            evals: EvalsFile | None) -> list[tuple[str, ast.EvalBlock]]:
-    found = [(f.path, block) for f in files for block in f.evals]
-    if evals is not None:
-        found += [(str(evals.path), e.rules) for e in evals.evals if e.rules is not None]
-    return found
-
-
-def _group(files: Sequence[ast.RulesFile], evals: EvalsFile | None,
-           diagnostics: list[Diagnostic]) -> list[_Group]:
-    groups: dict[str, _Group] = {}
-    if evals is not None:
-        for entry in evals.evals:
-            groups[entry.id] = _Group(entry.id, entry.name, tuple(entry.expectations), {}, [],
-                                      Inputs(entry.id, entry.files, evals.folder, True),
-                                      entry.source or str(evals.path), entry.places)
-    for path, block in _blocks(files, evals):
-        # A block inside evals.json is its own eval's, whatever other evals are named.
-        embedded = evals is not None and any(block is e.rules for e in evals.evals)
-        key = block.key if embedded else _resolve(block, evals, path, diagnostics)
-        if key is None:
-            continue
-        group = groups.setdefault(key, _Group(key, block.name, (), {}, []))
-        group.name = group.name or block.name
-        _merge(group, path, block, diagnostics)
-    return list(groups.values())
-
-
-def _resolve(block: ast.EvalBlock, evals: EvalsFile | None, path: str,
-             diagnostics: list[Diagnostic]) -> str | None:
-    if evals is None:
-        return block.key
-    # (an id given twice is evals.json's own error, reported there)
-    by_name = list(dict.fromkeys(e.id for e in evals.evals if block.key == e.name and e.id != block.key))
-    if any(block.key == e.id for e in evals.evals):
-        if by_name:  # `eval 1` and `eval "1"` are one key: which eval is meant cannot be told
-            _ambiguous(block, path, ["the id of an eval"] + [f"the name of the eval with id {i}" for i in by_name],
-                       diagnostics)
-            return None
-        return block.key
-    if len(by_name) > 1:
-        _ambiguous(block, path, [f"the name of the eval with id {i}" for i in by_name], diagnostics)
-        return None
-    if by_name:
-        return by_name[0]
-    known = [e.id for e in evals.evals] + [e.name for e in evals.evals if e.name]
-    diagnostics.append(_diag("unknown-eval", f"evals.json has no eval '{block.key}'", path,
-                             block.span, did_you_mean(block.key, known)))
-    return None
-
-
-def _ambiguous(block: ast.EvalBlock, path: str, said: list[str], diagnostics: list[Diagnostic]) -> None:
-    diagnostics.append(_diag("ambiguous-eval", f"'{block.key}' names more than one eval of evals.json: "
-                             f"{' and '.join(said)}", path, block.span.head(len("eval")),
-                             "give those evals names and ids of their own in evals.json"))
-
-
-def _merge(group: _Group, path: str, block: ast.EvalBlock, diagnostics: list[Diagnostic]) -> None:
-    for let in block.lets:
-        if let.name in group.lets:
-            diagnostics.append(_diag("duplicate-let", f"'{let.name}' is already defined for "
-                                     f"eval {group.key}", path, let.span.head(len("let"))))
-            continue
-        group.lets[let.name] = (path, let)
-    taken: set[int | None] = {e.index for _, e in group.expects if e.index is not None}
-    for expect in block.expects:
-        if expect.index is not None and expect.index in taken:
-            diagnostics.append(_diag("duplicate-expect", f"expectation {expect.index} of eval "
-                                     f"{group.key} already has a rule", path,
-                                     expect.span.head(len("expect"))))
-            continue
-        if group.sentences and expect.index is not None and expect.index > len(group.sentences):
-            diagnostics.append(_diag("bad-index", f"eval {group.key} has {len(group.sentences)} "
-                                     f"expectations; there is no expectation {expect.index}",
-                                     path, expect.span.head(len("expect"))))
-            continue
-        taken.add(expect.index)
-        group.expects.append((path, expect))
-
-
-def _diag(code: str, message: str, path: str, span: ast.Span,
-          hint: str | None = None) -> Diagnostic:
-    end = span.caret_end()
-    return Diagnostic(code, message, path, span.line, span.column, end, hint)
 
 
 _Written = tuple[str, ast.Expect]  # an expect statement and the rules file it is in
 
 
-def _ordered(group: _Group) -> list[tuple[_Written | None, int | None]]:
+def _ordered(group: EvalGroup) -> list[tuple[_Written | None, int | None]]:
     """(written, index) in eval order: linked expectations by index (a sentence of
     evals.json without a rule, ``written`` None, becomes a semantic assertion), then
     the rest."""
@@ -267,7 +169,7 @@ def _ordered(group: _Group) -> list[tuple[_Written | None, int | None]]:
     return order
 
 
-def _compile_group(group: _Group, diagnostics: list[Diagnostic]) -> CompiledEval:
+def _compile_group(group: EvalGroup, diagnostics: list[Diagnostic]) -> CompiledEval:
     let_nodes = {name: node for name, (_, node) in group.lets.items()}
     extents = static.let_extents(let_nodes)
     compiler = Compiler(group.lets, diagnostics, group.inputs or Inputs(group.key))
@@ -284,7 +186,7 @@ def _compile_group(group: _Group, diagnostics: list[Diagnostic]) -> CompiledEval
                         tuple(let_nodes.values()), tuple(sorted(compiler.inputs_read.items())))
 
 
-def _refuse_same_texts(group: _Group, order: list[tuple[_Written | None, int | None]],
+def _refuse_same_texts(group: EvalGroup, order: list[tuple[_Written | None, int | None]],
                        assertions: list[CompiledAssertion], diagnostics: list[Diagnostic]) -> None:
     """``duplicate-text`` at each assertion whose text an earlier assertion of the eval
     has, wherever either text comes from: skill-creator's viewer matches an eval's
@@ -302,17 +204,17 @@ def _refuse_same_texts(group: _Group, order: list[tuple[_Written | None, int | N
         message = f"assertion {assertion.key} has the same text as {said}, \"{cut(assertion.text, 60)}\""
         own = _sentence_of(group, written, index)
         if written is None or own is not None:  # a sentence of evals.json repeats an earlier one: fix it there
-            diagnostics.append(_diag("duplicate-text", message, group.sentences_path, _sentence_place(group, own),
+            diagnostics.append(diagnostic("duplicate-text", message, group.sentences_path, _sentence_place(group, own),
                                      "give each expectation of an eval a sentence of its own: skill-creator's "
                                      "viewer matches verdicts by their text"))
             continue
         path, expect = written
         hint = (f"to check that sentence, link the rule to it: expect {sentence}: CHECK" if sentence is not None
                 else "give it a sentence of its own: skill-creator's viewer matches verdicts by their text")
-        diagnostics.append(_diag("duplicate-text", message, path, expect.span.head(len("expect")), hint))
+        diagnostics.append(diagnostic("duplicate-text", message, path, expect.span.head(len("expect")), hint))
 
 
-def _sentence_place(group: _Group, number: int | None) -> ast.Span:
+def _sentence_place(group: EvalGroup, number: int | None) -> ast.Span:
     """Where sentence ``number`` stands in its file (evals.json, or the eval's
     eval_metadata.json); line 0 when unknown."""
     if number is None or not 0 < number <= len(group.sentence_places):
@@ -320,7 +222,7 @@ def _sentence_place(group: _Group, number: int | None) -> ast.Span:
     return group.sentence_places[number - 1]
 
 
-def _sentence_location(group: _Group, number: int | None) -> str:
+def _sentence_location(group: EvalGroup, number: int | None) -> str:
     """Where sentence ``number`` of evals.json (or of the eval's eval_metadata.json) is
     written, as ``rules_location`` names a place (``evals.json@1a2b3c4d:5:7``): an
     assertion that is that sentence alone, with no rule written for it, was written
@@ -336,7 +238,7 @@ def _file_name(path: str) -> str:
     return path.replace("\\", "/").rpartition("/")[2] or "evals.json"
 
 
-def _sentence_of(group: _Group, written: _Written | None, index: int | None) -> int | None:
+def _sentence_of(group: EvalGroup, written: _Written | None, index: int | None) -> int | None:
     """The number of the evals.json sentence an assertion's text is, or None when the
     rules wrote it (a standalone ``expect``, one that gives its own sentence, or one
     whose ``INDEX`` has no sentence to take: no evals.json was given)."""
@@ -349,7 +251,7 @@ def _sentence_of(group: _Group, written: _Written | None, index: int | None) -> 
 _SPLIT = "a let name stands for its whole value wherever it is used: write the check without the chain of lets"
 
 
-def _refuse_oversized(compiler: Compiler, group: _Group, let_nodes: dict[str, ast.Let],
+def _refuse_oversized(compiler: Compiler, group: EvalGroup, let_nodes: dict[str, ast.Let],
                       extents: dict[str, static.Extent]) -> None:
     """Have the compiler compile no let too large to compile (``static.Extent.too_large``),
     reporting each at its definition when no let it names is too large already (a
