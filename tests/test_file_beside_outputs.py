@@ -52,3 +52,14 @@ def test_grading_again_gives_the_same_verdicts(tmp_path: Path):
     again = _graded(where)
     assert {path: [e["outcome"] for e in items] for path, items in first.items()} == \
         {path: [e["outcome"] for e in items] for path, items in again.items()}
+
+
+def test_the_run_folder_files_identity_names_are_its_own_never_beside_outputs(tmp_path):
+    # eval_metadata.json and source_map.json are named where a run folder is told
+    # (engine.run.identity): a rule naming one still means a file of outputs/.
+    from referee.engine.run.beside import held_beside_outputs
+    from referee.engine.run.identity import METADATA, SOURCE_MAP
+
+    for name in (METADATA, SOURCE_MAP, "repo.py"):
+        (tmp_path / name).write_text("{}", encoding="utf-8")
+    assert [held_beside_outputs(tmp_path, name) for name in (METADATA, SOURCE_MAP, "repo.py")] == [None, None, "repo.py"]

@@ -12,13 +12,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from referee.engine.run.identity import METADATA, SOURCE_MAP
 from referee.engine.run.safeio import locate, safe_relative
 
 # The run folder's own files, which referee or the harness writes there and which
 # are no deliverable: a check on one of these names keeps meaning a file of
 # outputs/, and grading again (which writes grading.json) gives the same verdict.
-_OWN = frozenset({"grading.json", "ground_truth.json", "timing.json", "transcript.md", "eval_metadata.json",
-                  "source_map.json", "critique.json", "validity.json"})
+# The eval's metadata and the import's source map are named where a run folder is
+# told (``identity``).
+_OWN = frozenset({"grading.json", "ground_truth.json", "timing.json", "transcript.md", METADATA,
+                  SOURCE_MAP, "critique.json", "validity.json"})
 _OWN_FOLDERS = frozenset({"outputs", "subagents"})
 
 
