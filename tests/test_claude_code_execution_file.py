@@ -11,7 +11,8 @@ import json
 from pathlib import Path
 
 import referee
-from referee.engine.run.importers import conversations, detect
+from referee.engine.run.importers import conversations
+from referee.engine.run.importers.source_format import detect
 from referee.engine.run.importers.record import Call
 
 STREAM = (Path(__file__).parent / "fixtures" / "real" / "claude-code" / "stream-json-diagnostic"

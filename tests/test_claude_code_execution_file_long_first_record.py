@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 
 import referee
-from referee.engine.run.importers import HEAD_BYTES, claude_format, detect, import_sources
+from referee.engine.run.importers import HEAD_BYTES, claude_format, import_sources
+from referee.engine.run.importers.source_format import detect
 
 SESSION = "s-9"
 RULES = 'eval 1\nexpect 1: no calls to "Bash"\nexpect 2: not response contains "rm"\n'

@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 
 from rm_stream import graded_where_it_lies, imported, left_in_outputs, records
-from referee.engine.run.importers import claude_format, detect
+from referee.engine.run.importers import claude_format
+from referee.engine.run.importers.source_format import detect
 
 SESSION = "s-3"
 RECORDS = records(SESSION)

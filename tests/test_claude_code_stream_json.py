@@ -12,7 +12,8 @@ import json
 from pathlib import Path
 
 import referee
-from referee.engine.run.importers import conversations, detect
+from referee.engine.run.importers import conversations
+from referee.engine.run.importers.source_format import detect
 from referee.engine.run.importers.record import Call
 
 SESSION = "6170607e-7232-407c-82c3-7fc983d60064"

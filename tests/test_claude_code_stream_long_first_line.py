@@ -10,7 +10,8 @@ import json
 from pathlib import Path
 
 from rm_stream import graded_where_it_lies, imported, left_in_outputs, records
-from referee.engine.run.importers import HEAD_BYTES, detect
+from referee.engine.run.importers import HEAD_BYTES
+from referee.engine.run.importers.source_format import detect
 
 SESSION = "s-10"
 RECORDS = records(SESSION, tools=[f"mcp__server{i}__a_tool_with_a_rather_long_name" for i in range(3000)])

@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 
 from referee.engine.cli import main
-from referee.engine.run.importers import detect
+from referee.engine.run.importers.source_format import detect
 
 REAL = Path(__file__).resolve().parent / "fixtures" / "real" / "openai"
 CUT_SHORT = REAL / "nemo-gym-docs-qa-cut-short" / "deep-agents-version.json"

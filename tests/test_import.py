@@ -18,7 +18,7 @@ from referee.engine.compile import compile_rules
 from referee.engine.evaluate import evaluate
 from referee.engine.report.build import in_sources
 from referee.engine.run.escape import unescape_text
-from referee.engine.run.importers import detect
+from referee.engine.run.importers.source_format import detect
 from referee.engine.run.importers.source_map import load_source_map
 from referee.engine.run.workspace import discover
 

@@ -7,7 +7,7 @@ with ``writer`` and writes one run folder per conversation under ``out``
 sources give the same workspace, byte for byte, wherever they lie. A source that
 holds no conversation is an error for that source, never an empty run.
 ``conversations`` and ``writer.render_run`` give the same runs in memory, nothing
-written. ``detect`` names a source's format (``source_format``); ``engine.run.run_warnings`` warns
+written. ``source_format`` names a source's format; ``engine.run.run_warnings`` warns
 about runs that are not what they seem.
 """
 
@@ -28,7 +28,7 @@ from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.placing import PlaceRefused, place_run
 from referee.engine.run.importers.record import Conversation
 from referee.engine.run.importers.source import Source, loads, read_source
-from referee.engine.run.importers.source_format import HEAD_BYTES, detect, detect_text  # noqa: F401 (for callers)
+from referee.engine.run.importers.source_format import HEAD_BYTES, detect_text  # noqa: F401 (for callers)
 from referee.engine.run.importers.source_map import load_source_map
 from referee.engine.run.importers.statuses import BadPattern, ErrorWhen  # noqa: F401 (BadPattern: for callers)
 from referee.engine.run.importers.writer import RESPONSE, RunFiles, render_run
