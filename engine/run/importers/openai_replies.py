@@ -35,6 +35,8 @@ class Replies(ToolCalls):
         self.asked: Origin | None = None  # the user's last turn, when no assistant message has come after it
         # the last call or tool's answer read, when no reply and no user turn has come after it
         self.at_work: Origin | None = None
+        # the source marks no end (JSON lines of one message per line): where it ends may be a cut
+        self.end_unmarked = False
 
     def finish(self) -> None:
         """A run that ends on a ReAct call no turn answered (the message wrote it last, as
@@ -60,6 +62,7 @@ class Replies(ToolCalls):
                                   "a tool's answer, that no assistant message follows): its final reply is not in "
                                   "the record, and the words before it were said while it worked, so the response "
                                   "is unknown")
+            self.cut_at_work(self.at_work)
         if self.last_action is not None:
             origin, replies = self.last_action
             self.warn(CALLS_MAY_BE_MISSING, origin, "the run ends on a ReAct call (Action: and Action Input:) that "
@@ -68,6 +71,17 @@ class Replies(ToolCalls):
             self.sent_with_call(replies)
             self.call_as_text = (origin, len(self.entries))
         super().finish()
+
+    def cut_at_work(self, origin: Origin) -> None:
+        """A source that marks no end and ends with the agent at work may have been cut
+        there (a log copied while the agent works, written a message at a time): the
+        calls made after its last line are not in it, as a call's answer always goes
+        back to the agent. Nothing in such a source tells a run stopped at its step
+        limit from one cut so, so no check over the calls can be decided."""
+        if self.end_unmarked:
+            self.warn(CALLS_MAY_BE_MISSING, origin, "the conversation ends with the agent at work, and one message "
+                      "per line marks no end: the file may be cut there, with the calls made after it lost, so no "
+                      "check over the run's calls can be decided")
 
     def steps_merged(self, index: int, origin: Origin) -> None:
         """An assistant message that holds text and keeps its calls apart from it (an AI

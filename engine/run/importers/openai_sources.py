@@ -198,7 +198,11 @@ def _chain(first: tuple[int, Any, str] | None, rest: Iterator[tuple[int, Any, st
 def _message_lines(source: Source, first: tuple[int, Any, str], rest: Iterator[tuple[int, Any, str]],
                    problems: list[Problem], error_when: ErrorWhen | None) -> Conversation:
     """One message per line: one conversation for the whole file. A line that could not
-    be read is handed on as ``UNREAD`` where it stands: a call's answer may be in it."""
+    be read is handed on as ``UNREAD`` where it stands: a call's answer may be in it.
+    Lines mark no end, so a file of several may be cut where it ends; one message alone
+    is a conversation of that message, read as the same message pretty-printed is."""
+    second = next(rest, None)
+    rest = _chain(second, rest)
     numbers: list[int] = []
     looked = 0  # the problems looked at for lines skipped
 
@@ -220,7 +224,8 @@ def _message_lines(source: Source, first: tuple[int, Any, str], rest: Iterator[t
         yield from skipped(None)
 
     locate = lambda i, key, nth, suffix="": Origin(source.name, numbers[i])  # noqa: E731
-    conversation = read_messages(messages(), locate, source.name, problems, source.name, error_when=error_when)
+    conversation = read_messages(messages(), locate, source.name, problems, source.name, error_when=error_when,
+                                 end_unmarked=second is not None)
     return message_may_be_lost(replace(conversation, problems=source.problems + conversation.problems))
 
 
