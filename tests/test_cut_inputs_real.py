@@ -117,6 +117,10 @@ UNTRIED = {
     "claude-code/stream-compaction/claude_compact_empty_2.1.285.jsonl": "it holds no call and no reply",
     "claude-code/sidechain-integrated/sidechain_integrated.jsonl": "its calls and response are unknown whole",
     "openai/nemo-gym-docs-qa-cut-short/deep-agents-version.json": "its calls and response are unknown whole",
+    "openai/ellmer-logged-requests/first-request.json":
+        "its calls and response are unknown whole (a logged request, its completion not beside it)",
+    "openai/ellmer-logged-requests/third-request.json":
+        "its calls and response are unknown whole (a logged request, its completion not beside it)",
     "openai/smolagents-tool-calling-math/tool-calling-math-tan-a.json": "its calls and response are unknown whole",
     "openai/swe-agent-humanevalfix/humanevalfix-python-0.history.json": "its calls and response are unknown whole",
     "openai/toolbench-seo-api-retried/seo-api-iphone-14.json": "its calls and response are unknown whole",

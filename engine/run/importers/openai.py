@@ -95,14 +95,17 @@ UNREAD = object()  # a message that could not be read (already reported where it
 def read_messages(messages: Iterable, locate: Locate, name: str, problems: list[Problem], label: str,
                   numbered: bool = False, error_when: ErrorWhen | None = None,
                   reply_unread: Origin | None = None, tools: frozenset[str] = frozenset(),
-                  end_unmarked: bool = False) -> Conversation:
+                  end_unmarked: bool = False, awaits_completion: bool = False) -> Conversation:
     """The conversation of ``messages`` (``(index, message)`` pairs when ``numbered``),
     read one at a time: a generator is never held whole. ``reply_unread`` is where a
     reply lies that is not among the messages (the response is then unknown);
     ``tools``, the names of the tools its request declares; ``end_unmarked``: the
-    source marks no end (one message per line), so it may be cut where it ends."""
+    source marks no end (one message per line), so it may be cut where it ends;
+    ``awaits_completion``: the messages are a logged request whose completion is not
+    beside them."""
     reader = _Reader(locate, name, problems, error_when)
     reader.end_unmarked = end_unmarked
+    reader.awaits_completion = awaits_completion
     reader.reply_unread = reply_unread
     reader.declared.update(tools)
     pairs = messages if numbered else enumerate(messages)

@@ -49,7 +49,7 @@ def read_document(source: Source, document: Document, error_when: ErrorWhen | No
         problems.append(Problem("unknown-message", source.name, "an element of the message list is no message; skipped",
                                 document.elements[index].line))
     problems += cut_short(source, document)
-    unread, reply = unread_lists(source.name, document, 1, source.data)
+    unread, reply, request = unread_lists(source.name, document, 1, source.data)
     problems += unread
     lines: dict[int, MessageLines] = {}
     starts = columns(source.data, document.elements)
@@ -91,7 +91,7 @@ def read_document(source: Source, document: Document, error_when: ErrorWhen | No
 
     tools = declared_tools(source.data) if document.base else frozenset()
     conversation = read_messages(messages(), locate, source.name, problems, source.name, numbered=True,
-                                 error_when=error_when, reply_unread=reply, tools=tools)
+                                 error_when=error_when, reply_unread=reply, tools=tools, awaits_completion=request)
     if kinds["langchain"] and not kinds["message"]:  # read, it would be a run of skipped messages: checks on nothing
         raise LangChainMessages("its messages are LangChain's own dicts (messages_to_dict, dumpd or model_dump), "
                                 "which this importer does not read: convert them with langchain_core.messages."

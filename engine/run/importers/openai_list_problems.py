@@ -7,7 +7,8 @@ this importer does not read: a logged response's ``choices`` or a Responses API
 empty (a task whose run crashed); and tau2-bench may have stopped the simulation before
 the agent finished (its ``termination_reason``). Each is said here as the problems of that
 conversation, and where a reply lies that is not read (the response is then
-unknown). Where the list lies is ``jsondoc``'s; reading it is ``openai``'s.
+unknown). A logged request with no completion beside it is told too: the model's next
+step is not in the record. Where the list lies is ``jsondoc``'s; reading it is ``openai``'s.
 """
 
 from __future__ import annotations
@@ -25,14 +26,15 @@ from referee.engine.run.model import Problem
 
 
 def unread_lists(name: str, document: Document | None, line: int,
-                 data: bytes | str) -> tuple[list[Problem], Origin | None]:
+                 data: bytes | str) -> tuple[list[Problem], Origin | None, bool]:
     """The problems of a conversation (``data``, starting on ``line``) that gives its
     message list twice (``messages`` and ``traj``, or one key twice: only the first is
     read, and JSON readers differ on which counts), or that holds a call beside the
     list (a logged response's ``choices``, a Responses API ``output``): the run's calls
     may be missing. And where a reply lies beside the list (a logged request's
     response, or the second list: the agent's last words may be there), which leaves
-    the response unknown."""
+    the response unknown; and whether the conversation is a logged request with no
+    completion beside it (``logged_request``)."""
     found: list[Problem] = []
     reply: Origin | None = None
     holder = _holder(data, document) if document is not None and document.base else None  # read once, for both
@@ -63,7 +65,26 @@ def unread_lists(name: str, document: Document | None, line: int,
                    "that made one: a step the history does not show (its last submit?) is not read, so no check "
                    "over the run's calls can be decided")
         found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line))
-    return found, reply
+    return found, reply, holder is not None and logged_request(holder)
+
+
+def logged_request(holder: dict) -> bool:
+    """Whether the object holding the message list is a chat-completions request as it
+    was sent (its ``model`` named, and a member only a request has: the ``tools``
+    offered, a sampling parameter) with no response logged beside it (``choices``, an
+    ``output`` list): the completion it asked for is not in the record, so a
+    conversation that ends where the model speaks next (on a user's turn, or with the
+    agent at work) ends before the calls that completion may make."""
+    return (isinstance(holder.get("model"), str) and any(key in holder for key in _REQUEST_MEMBERS)
+            and not any(key in holder for key in _RESPONSE_MEMBERS))
+
+
+# Members of a chat-completions request that a conversation saved as a log has no use for
+_REQUEST_MEMBERS = ("tools", "tool_choice", "parallel_tool_calls", "temperature", "top_p", "max_tokens",
+                    "max_completion_tokens", "stream", "stream_options", "seed", "stop", "response_format",
+                    "frequency_penalty", "presence_penalty", "reasoning_effort", "logprobs")
+# Where a response is logged beside its request (Chat Completions' choices, the Responses API's output)
+_RESPONSE_MEMBERS = ("choices", "output", "response", "completion")
 
 
 def no_message(name: str, messages: list, line: int) -> list[Problem]:

@@ -37,6 +37,8 @@ class Replies(ToolCalls):
         self.at_work: Origin | None = None
         # the source marks no end (JSON lines of one message per line): where it ends may be a cut
         self.end_unmarked = False
+        # the messages are a logged request whose completion is not beside them
+        self.awaits_completion = False
 
     def finish(self) -> None:
         """A run that ends on a ReAct call no turn answered (the message wrote it last, as
@@ -57,12 +59,14 @@ class Replies(ToolCalls):
         if self.asked is not None:
             self.response_unknown("no-reply", self.asked, "the conversation ends with a user turn no reply answers: "
                                   "the words before it (if any) answer earlier turns, so the response is unknown")
+            self.completion_unseen(self.asked)
         elif self.at_work is not None:
             self.response_unknown("no-reply", self.at_work, "the conversation ends with the agent at work (a call, or "
                                   "a tool's answer, that no assistant message follows): its final reply is not in "
                                   "the record, and the words before it were said while it worked, so the response "
                                   "is unknown")
             self.cut_at_work(self.at_work)
+            self.completion_unseen(self.at_work)
         if self.last_action is not None:
             origin, replies = self.last_action
             self.warn(CALLS_MAY_BE_MISSING, origin, "the run ends on a ReAct call (Action: and Action Input:) that "
@@ -71,6 +75,16 @@ class Replies(ToolCalls):
             self.sent_with_call(replies)
             self.call_as_text = (origin, len(self.entries))
         super().finish()
+
+    def completion_unseen(self, origin: Origin) -> None:
+        """A logged request that ends where the model speaks next (a user's turn, or a
+        tool's answer, no assistant message follows) asked for a completion that is not
+        beside it: the calls it may make are not in the record. A request that ends on
+        the model's own words (a prefill) is left as it is read."""
+        if self.awaits_completion:
+            self.warn(CALLS_MAY_BE_MISSING, origin, "the messages are a logged request (its model and tools or "
+                      "sampling parameters beside them) with no completion beside it: the calls the completion "
+                      "may make are not in the record, so no check over the run's calls can be decided")
 
     def cut_at_work(self, origin: Origin) -> None:
         """A source that marks no end and ends with the agent at work may have been cut

@@ -132,11 +132,12 @@ def iter_conversations(source: Source, error_when: ErrorWhen | None = None,
         count += 1
         inner = message_array(line)
         locate = line_locator(source.name, number, line, inner, messages)
-        found, reply = unread_lists(source.name, inner, number, line)
+        found, reply, request = unread_lists(source.name, inner, number, line)
         found += no_message(source.name, messages, number)
         found += [source.lossy[number]] if number in source.lossy else []  # this conversation's, as well as the file's
         conversation = read_messages(messages, locate, source.name, found, f"{source.name}#{count}",
-                                     error_when=error_when, reply_unread=reply, tools=_declared(value))
+                                     error_when=error_when, reply_unread=reply, tools=_declared(value),
+                                     awaits_completion=request)
         if held is not None:
             yield held
         held = (count, conversation)
@@ -280,12 +281,13 @@ def _conversations(source: Source, document: Document,
             yield (number if several else None), Conversation(FORMAT, (source.name,), problems=tuple(problems))
             continue
         inner = message_array(text)
-        unread, reply = unread_lists(source.name, inner, element.line, text)
+        unread, reply, request = unread_lists(source.name, inner, element.line, text)
         problems += unread + no_message(source.name, messages, element.line)
         locate = element_locator(source.name, text, element.line, f"/{number - 1}", inner, messages)
         conversation = read_messages(messages, locate, source.name, problems, f"{source.name}#{number}",
                                      error_when=error_when, reply_unread=reply,
-                                     tools=_declared(found[0] if found is not None else None))
+                                     tools=_declared(found[0] if found is not None else None),
+                                     awaits_completion=request)
         yield (number if several else None), replace(conversation, lossy=lossy_messages(source, [element], problems))
     if lost:  # each conversation read is whole, but those after them are lost: one more that gives no run
         yield len(document.elements) + 1, _empty(source, "the document is cut short after its last conversation "
