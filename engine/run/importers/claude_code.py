@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.importers import claude_stream, tokens
+from referee.engine.run.importers import claude_background, claude_stream, tokens
 from referee.engine.run.importers.claude_at_work import left_at_work
 from referee.engine.run.importers.claude_format import FORMAT
 from referee.engine.run.importers.claude_hooks import place_changed_later
@@ -121,6 +121,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     entries = attach(reader, subagents, problems)
     if stream:
         claude_stream.refused_unread(main.name, values, entries, problems)
+        claude_background.untold_work(main.name, values, subagents, entries, problems)
     counted, snapshots = tokens.count([reader] + [sub for sub, _ in subagents.values()])
     if snapshots:
         problems.append(tokens.snapshot_problem(main.name, snapshots))
