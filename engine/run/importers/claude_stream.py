@@ -138,6 +138,12 @@ def opens_turn(rec: dict) -> bool:
     return rec.get("type") in ("user", "assistant") or (rec.get("type") == "system" and rec.get("subtype") == "init")
 
 
+def _is_init(rec: dict) -> bool:
+    """Whether a stream-json record opens a turn of the main agent as ``claude -p`` does
+    each time it starts one: its ``init`` record."""
+    return rec.get("type") == "system" and rec.get("subtype") == "init" and rec.get(PARENT_CALL) is None
+
+
 def unfinished(name: str, stream: int, results: list[tuple[int, dict]], turn: tuple[int, Any], values: list,
                problems: list[Problem]) -> int | None:
     """Where a stream-json run is seen not to have finished (None when it did, or the
@@ -146,8 +152,10 @@ def unfinished(name: str, stream: int, results: list[tuple[int, dict]], turn: tu
     not false, or a ``subtype`` other than ``success``: it ended in an error, ran out of
     turns), or a message of the main agent comes after its last result (``turn``: where
     a turn, which ends with a result of its own, starts with none, and the session it
-    names), or its last result names another session than its last turn's (a record of
-    another run: how this one ended is not said). Its last words read are then no
+    names), or it opens more turns (``init`` records) than it holds results (a turn cut
+    short, whose result, which may come after a later turn's, was never printed), or its
+    last result names another session than its last turn's (a record of another run:
+    how this one ended is not said). Its last words read are then no
     finished reply. A turn with no result of its own was cut short, so the calls made
     after the stream's last line are not in it either (``cut_short``)."""
     if not stream:
@@ -162,6 +170,13 @@ def unfinished(name: str, stream: int, results: list[tuple[int, dict]], turn: tu
     if end is None:
         problems.append(Problem("no-result", name, "the stream has no result record: the run was cut short, and "
                                 "its last words read may not be its reply, so the response is unknown", last))
+        return cut_short(name, last, last, problems)
+    opened = sum(1 for _, rec in values if isinstance(rec, dict) and is_stream_record(rec) and _is_init(rec))
+    if opened > len(results):
+        problems.append(Problem("no-result", name, f"the stream opens {opened} turns (init records) and holds "
+                                f"{len(results)} result records: a turn was cut short before its result (Claude "
+                                "Code may print a turn's result after a later turn's), so its last words read may "
+                                "not be its reply, and the response is unknown", last))
         return cut_short(name, last, last, problems)
     line, rec = end
     if turn[1] is not None and rec.get("session_id") != turn[1]:
