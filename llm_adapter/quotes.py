@@ -27,6 +27,9 @@ written without spaces (Han, kana) have no such boundary.
 A quote, and each part of an elided one, cannot start right after a negation ("not",
 "never", "isn't" ...), nor after the words that carry one on ("not been", "not yet"):
 "confirmed" quoted from "was not confirmed" or "has not been confirmed" says the opposite.
+So does "send the email" quoted from "failed to send the email" or "unable to send the
+email", "confirmed" from "non-confirmed" or from "not \"confirmed\"", and "bookings
+confirmed" from "0 bookings confirmed".
 
 A quote must end within the part of its segment the grader was shown
 (``Segment.shown``): a verdict rests on what the grader could read.
@@ -66,12 +69,21 @@ APOSTROPHES = frozenset("'\u2019")  # between two letters, part of the word: "is
 # What a reader takes for the apostrophe of "isn't" (NFKC makes the full-width one "'").
 WORD_APOSTROPHES = frozenset("'\u2019\uff07\u02bc")
 # Words that negate what follows them: a quote that starts right after one leaves it out.
-NEGATIONS = frozenset("not no never cannot without nor neither none nothing nobody nowhere".split())
+NEGATIONS = frozenset("not no never cannot without nor neither none nothing nobody nowhere zero".split())
 # Words between a negation and what it negates, which carry it on: "not been confirmed",
 # "not yet confirmed", "no longer valid" say "not confirmed", "not valid".
 CARRIERS = frozenset("""be been being have has had yet ever even fully really actually always quite entirely
 completely properly correctly successfully still longer""".split())
 MAX_CARRIERS = 3  # "hasn't yet been fully confirmed": a few words, read back from the quote
+# Words that say the act after their "to" did not happen: "failed to send the email",
+# "unable to retrieve any news" say it was not sent, not retrieved.
+FAILED_TO = frozenset("""fail fails failed failing unable refused refuses declined declines forgot forgets
+neglected impossible""".split())
+# Words before a "to" that carry a negation on to the act after it: "not able to send",
+# "did not manage to send".
+TO_CARRIERS = frozenset("able manage managed".split())
+# Prefixes that negate the word they are joined to by a hyphen: "non-compliant", "un-confirmed".
+NEGATING_PREFIXES = frozenset("non un not no".split())
 # Markdown emphasis and code marks: "**not** confirmed" and "not *confirmed*" read
 # "not confirmed", so they neither end a negation's reach nor hide the negation.
 EMPHASIS = frozenset("*_`")
@@ -243,23 +255,59 @@ def _after_negation(text: str, start: int) -> bool:
     opposite of the text, as "500" quoted from "-500" does. Punctuation between them
     ("No, it is confirmed") or any other word ends the negation's reach; Markdown
     emphasis ("**not** confirmed", "not *confirmed*") does not, as a reader of the
-    rendered text sees."""
+    rendered text sees, nor do quotation marks and brackets ("not \"confirmed\"",
+    "not (yet) confirmed"). A "to" after a word that says the act failed ("failed to",
+    "unable to": ``FAILED_TO``) negates as "not" does, a negating prefix joined by a
+    hyphen ("non-confirmed") too, and so does a count of none ("0 bookings confirmed")."""
+    if _negating_prefix(text, start) or _count_of_none(text, start):
+        return True
     at = start
     for _ in range(MAX_CARRIERS + 1):
         word, at = _word_before(text, at)
         if word in NEGATIONS or word.endswith("n't"):
             return True
-        if word not in CARRIERS:
+        if word == "to":
+            word, at = _word_before(text, at)
+            if word in FAILED_TO:
+                return True
+            if word not in TO_CARRIERS:
+                return False
+        elif word not in CARRIERS:
             return False
     return False
+
+
+def _negating_prefix(text: str, start: int) -> bool:
+    """Whether ``text[start:]`` is joined by a hyphen to a negating prefix: "confirmed"
+    quoted from "non-confirmed" or "un-confirmed"."""
+    if start < 2 or not _signlike(text[start - 1]):
+        return False
+    i = start - 1
+    while i > 0 and text[i - 1].isalpha():
+        i -= 1
+    return _as_read(text[i:start - 1]) in NEGATING_PREFIXES and (i == 0 or not text[i - 1].isalnum())
+
+
+def _count_of_none(text: str, start: int) -> bool:
+    """Whether ``text[start:]`` follows a count of none written in digits ("0 bookings
+    confirmed", "00"), a number of its own: not the end of "2.0" or "10"."""
+    i = start - 1
+    while i >= 0 and (text[i].isspace() or _invisible(text[i]) or text[i] in EMPHASIS):
+        i -= 1
+    if i == start - 1 or i < 0 or text[i] != "0":
+        return False
+    while i > 0 and text[i - 1] == "0":
+        i -= 1
+    return i == 0 or not (text[i - 1].isalnum() or text[i - 1] in NUMBER_GLUE or _signlike(text[i - 1]))
 
 
 def _word_before(text: str, start: int) -> tuple[str, int]:
     """The word before ``text[start]`` across spaces and emphasis marks, as read, and
     where it starts; "" when something else comes first (nothing, punctuation, or a
-    word ``start`` lies inside)."""
+    word ``start`` lies inside). Quotation marks and brackets are read through, as
+    spaces are: "not \"confirmed\"" and "not (yet) confirmed" say "not confirmed"."""
     i = start - 1
-    while i >= 0 and (text[i].isspace() or _invisible(text[i]) or text[i] in EMPHASIS):
+    while i >= 0 and (text[i].isspace() or _invisible(text[i]) or text[i] in EMPHASIS or _enclosing(text[i])):
         i -= 1
     if i == start - 1:  # nothing before, punctuation, or a word it starts inside
         return "", start
@@ -267,6 +315,11 @@ def _word_before(text: str, start: int) -> tuple[str, int]:
     while i >= 0 and (text[i].isalpha() or text[i] in WORD_APOSTROPHES or _invisible(text[i])):
         i -= 1
     return _as_read(text[i + 1:end]), i + 1
+
+
+def _enclosing(ch: str) -> bool:
+    """A quotation mark or a bracket, which encloses words without ending a sentence."""
+    return ch in "\"'" or unicodedata.category(ch) in ("Pi", "Pf", "Ps", "Pe")
 
 
 def _as_read(word: str) -> str:
