@@ -29,7 +29,8 @@ A quote, and each part of an elided one, cannot start right after a negation ("n
 "confirmed" quoted from "was not confirmed" or "has not been confirmed" says the opposite.
 So does "send the email" quoted from "failed to send the email" or "unable to send the
 email", "confirmed" from "non-confirmed" or from "not \"confirmed\"", and "bookings
-confirmed" from "0 bookings confirmed".
+confirmed" from "0 bookings confirmed", and "Tests pass" from "- [ ] Tests pass" or
+"❌ Tests pass".
 
 A quote must end within the part of its segment the grader was shown
 (``Segment.shown``): a verdict rests on what the grader could read.
@@ -82,6 +83,9 @@ neglected impossible""".split())
 # Words before a "to" that carry a negation on to the act after it: "not able to send",
 # "did not manage to send".
 TO_CARRIERS = frozenset("able manage managed".split())
+# Marks that say the line after them is not done: a cross, a "no entry" sign, an empty
+# ballot box ("❌ Unit tests pass", "☐ Docs updated"); a Markdown task list's "[ ]" too.
+NOT_DONE = frozenset("\u2717\u2718\u2715\u2716\u274c\u274e\u2610\u26d4\U0001f6ab")
 # Prefixes that negate the word they are joined to by a hyphen: "non-compliant", "un-confirmed".
 NEGATING_PREFIXES = frozenset("non un not no".split())
 # Markdown emphasis and code marks: "**not** confirmed" and "not *confirmed*" read
@@ -258,8 +262,9 @@ def _after_negation(text: str, start: int) -> bool:
     rendered text sees, nor do quotation marks and brackets ("not \"confirmed\"",
     "not (yet) confirmed"). A "to" after a word that says the act failed ("failed to",
     "unable to": ``FAILED_TO``) negates as "not" does, a negating prefix joined by a
-    hyphen ("non-confirmed") too, and so does a count of none ("0 bookings confirmed")."""
-    if _negating_prefix(text, start) or _count_of_none(text, start):
+    hyphen ("non-confirmed") too, and so does a count of none ("0 bookings confirmed")
+    or a mark that says the line is not done ("- [ ] Tests pass", "❌ Tests pass")."""
+    if _negating_prefix(text, start) or _count_of_none(text, start) or _marked_not_done(text, start):
         return True
     at = start
     for _ in range(MAX_CARRIERS + 1):
@@ -286,6 +291,19 @@ def _negating_prefix(text: str, start: int) -> bool:
     while i > 0 and text[i - 1].isalpha():
         i -= 1
     return _as_read(text[i:start - 1]) in NEGATING_PREFIXES and (i == 0 or not text[i - 1].isalnum())
+
+
+def _marked_not_done(text: str, start: int) -> bool:
+    """Whether ``text[start:]`` follows a mark that says it is not done (``NOT_DONE``,
+    an emoji's variation selector after it, or an unchecked "[ ]" of a task list),
+    across spaces and emphasis only."""
+    i = start - 1
+    while i >= 0 and (text[i].isspace() or _invisible(text[i]) or text[i] in EMPHASIS
+                      or text[i] in "\ufe0e\ufe0f"):
+        i -= 1
+    if i < 0:
+        return False
+    return text[i] in NOT_DONE or (text[i] == "]" and text[max(i - 2, 0):i + 1] == "[ ]")
 
 
 def _count_of_none(text: str, start: int) -> bool:
