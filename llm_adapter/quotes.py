@@ -35,6 +35,10 @@ confirmed" from "0 bookings confirmed", and "Tests pass" from "- [ ] Tests pass"
 A quote must end within the part of its segment the grader was shown
 (``Segment.shown``): a verdict rests on what the grader could read.
 
+A quote, and each part of an elided one, that ends at a field's name (``"available"`` or
+``"available":`` from ``"available": false``) leaves its value out, which may say the
+opposite: it proves nothing, and is reported as such (``Match.field_name``).
+
 A quote may elide text with "..." or "…": its parts must then occur in order within
 one segment. Nothing else is tolerated; fuzzy edit distance would let a changed
 digit through, and a changed digit is exactly what a fabricated quote looks like.
@@ -101,6 +105,7 @@ class Match:
     found: str  # the source text that matched, as written
     loose: bool
     heading: bool = False  # found only inside a heading line of the transcript
+    field_name: bool = False  # found only ending at a field's name, its value left out
 
 
 def _separator(ch: str) -> bool:
@@ -357,6 +362,39 @@ def _aside(segment: Segment, start: int, last: int) -> bool:
     return any(low <= end and first <= high for low, high in segment.aside)
 
 
+KEY_QUOTES = "\"'"
+
+
+def _ends_at_a_key(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` ends at a field's name, or at the separator after it,
+    and leaves its value out: ``"available"`` or ``"available":`` quoted from
+    ``"available": false``, ``captured`` from ``captured=false``. The value may say the
+    opposite of the name, so the quote proves nothing. A field's name is a quoted key
+    before its colon, or a name before a single "="; a word before a colon in prose
+    ("Booking confirmed: LX2084") is a label, and stays found."""
+    i = end
+    while i > start and text[i - 1] in " \t":
+        i -= 1
+    if i > start and text[i - 1] in ":=":  # the quote took the separator too
+        at = i - 1
+    else:
+        at = end + 1 if text[end:end + 1] == "\\" else end  # a key escaped in a string: \"available\"
+        at += 1 if text[at:at + 1] and text[at] in KEY_QUOTES else 0
+        while at < len(text) and text[at] in " \t":
+            at += 1
+        if at >= len(text) or text[at] not in ":=":
+            return False
+    if text[at + 1:at + 2] in (":", "="):  # "==", "::", ":=": no field
+        return False
+    before = at - 1
+    while before >= 0 and text[before] in " \t":
+        before -= 1
+    if before >= 0 and text[before] in KEY_QUOTES:
+        return True
+    return text[at] == "=" and before >= 0 and (text[before].isalnum() or text[before] == "_") \
+        and (at == 0 or text[at - 1] != "=")
+
+
 def _parts(quote: str, headed: bool) -> list[str]:
     if headed:
         quote = "\n".join(line for line in quote.split("\n") if not HEADING.match(line))
@@ -379,7 +417,10 @@ def _end(text: str, index: list[int], last: int, loose: bool) -> int:
     return marks_end(text, end) if loose else end
 
 
-def _search(segment: Segment, parts: list[str], loose: bool, mask: bool) -> Match | None:
+def _search(segment: Segment, parts: list[str], loose: bool, mask: bool,
+            keys: bool = False) -> Match | None:
+    """Where ``parts`` occur in order in ``segment``; a part may end at a field's name
+    (``_ends_at_a_key``) only when ``keys`` is true."""
     haystack, index = _fold(segment.text, loose, mask)
     text = segment.text
     position = 0
@@ -393,6 +434,8 @@ def _search(segment: Segment, parts: list[str], loose: bool, mask: bool) -> Matc
         while at >= 0 and (_splits_a_character(index, at, at + len(needle))
                            or _inside_word(text, index[at], _end(text, index, at + len(needle) - 1, loose))
                            or _after_negation(text, index[at])
+                           or (not keys and _ends_at_a_key(text, index[at],
+                                                           _end(text, index, at + len(needle) - 1, loose)))
                            or _aside(segment, index[at], index[at + len(needle) - 1])):
             at = haystack.find(needle, at + 1)
         if at < 0:
@@ -415,7 +458,8 @@ def locate(quote: str, segments: tuple[Segment, ...]) -> Match | None:
     """The first segment (in source order) holding ``quote``: exact first, then loose.
 
     In a transcript source, headings are masked; a quote found only with them
-    unmasked comes back with ``heading=True``."""
+    unmasked comes back with ``heading=True``; one found only ending at a field's name,
+    its value left out (``_ends_at_a_key``), with ``field_name=True``."""
     parts_of = {headed: _parts(quote, headed) for headed in (False, True)}
     for loose in (False, True):
         for segment in segments:
@@ -432,4 +476,10 @@ def locate(quote: str, segments: tuple[Segment, ...]) -> Match | None:
                 found = _search(segment, parts, loose, mask=False) if parts else None
                 if found is not None:
                     return Match(found.segment, found.line, found.found, found.loose, heading=True)
+    for loose in (False, True):
+        for segment in segments:
+            parts = parts_of[segment.source in HEADED_SOURCES]
+            found = _search(segment, parts, loose, mask=segment.source in HEADED_SOURCES, keys=True) if parts else None
+            if found is not None:
+                return Match(found.segment, found.line, found.found, found.loose, field_name=True)
     return None

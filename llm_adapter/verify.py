@@ -46,7 +46,8 @@ def shorten(text: str, limit: int = SHOWN) -> str:
 
 def check_quotes(quotes: Sequence[Quote], evidence: RunEvidence):
     """Sort quotes into verified matches, the ones not found in their source, and the
-    ones that prove nothing (too short or generic, or found only in a heading line),
+    ones that prove nothing (too short or generic, found only in a heading line, or
+    ending at a field's name with its value left out),
     which count as no quote at all."""
     found: list[tuple[Quote, Match]] = []
     missing: list[Quote] = []
@@ -58,7 +59,7 @@ def check_quotes(quotes: Sequence[Quote], evidence: RunEvidence):
         match = _locate_read(quote.quote, evidence.of(quote.source))
         if match is None:
             missing.append(quote)
-        elif match.heading:
+        elif match.heading or match.field_name:
             idle.append(quote)
         else:
             found.append((quote, match))
@@ -118,7 +119,8 @@ def judge_item(entry: AssertionReply, evidence: RunEvidence) -> Verdict:
         return Verdict(Outcome.FAIL,
                        f"grader said PASS quoting only text that proves nothing "
                        f"(\"{shorten(idle[0].quote, 80)}\"): {substance.RULE}, and not a "
-                       "heading line; a quote that proves nothing counts as no quote",
+                       "heading line nor a field's name without its value; a quote that proves "
+                       "nothing counts as no quote",
                        details=details)
     if not found:
         return Verdict(Outcome.FAIL, "grader said PASS without quoting any evidence",
