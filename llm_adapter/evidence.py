@@ -5,7 +5,8 @@ quotes are verified, so a verified quote can always be pointed at a file and lin
 Sources, most trusted first: ``tool_calls`` (the raw ``[tool_calls]`` blocks),
 ``response`` (outputs/response.md), ``outputs`` (the other output files),
 ``agent_notes`` (``[agent_notes]`` blocks, other transcript prose, user_notes.md)
-(a subagent's transcript, ``subagents/step-N.md``, gives calls and notes as the main one does)
+(a subagent's transcript, ``subagents/step-N.md``, gives calls and notes as the main one does;
+what the subagent answered the call that started it is its own account, so agent notes)
 and ``harness`` (text the harness injected: the eval prompt, user turns, reminders).
 """
 
@@ -24,6 +25,7 @@ if TYPE_CHECKING:
 SOURCE_ORDER = ("tool_calls", "response", "outputs", "agent_notes", "harness")
 PASS_SOURCES = frozenset({"tool_calls", "response", "outputs"})
 TRANSCRIPT = "transcript.md"
+SUBAGENTS = "subagents/"  # where an import writes a subagent's transcript: subagents/step-N.md
 USER_NOTES = "user_notes.md"
 # Executor statistics, not something the run delivered; deterministic checks read it.
 NOT_EVIDENCE = frozenset({"metrics.json"})
@@ -72,9 +74,12 @@ def collect(run: Run) -> RunEvidence:
     transcript = getattr(run, "transcript", None)
     raw = _raw_transcript(run)
     unsure = _unsure_calls(run)
-    calls, notes = _transcript_segments(transcript, raw, unsure)
+    subagents = frozenset(view.path for view, _ in _subagent_transcripts(run))
+    calls, notes = _transcript_segments(transcript, raw, unsure, _starts(subagents, "step-"))
     for view, parsed in _subagent_transcripts(run):  # their calls are the run's: checks over calls see them
-        agent_calls, agent_notes = _transcript_segments(parsed, (view.path, file_lines(view.text)), unsure)
+        name = view.path.removeprefix(SUBAGENTS).removesuffix(".md")
+        agent_calls, agent_notes = _transcript_segments(parsed, (view.path, file_lines(view.text)), unsure,
+                                                        _starts(subagents, f"{name}."))
         calls += agent_calls
         notes += agent_notes
     response = _response_segment(run)
@@ -133,14 +138,53 @@ def _unread_lines(call, unsure: frozenset[str]) -> tuple[tuple[int, int, str], .
     return tuple(spans)
 
 
-def _transcript_segments(transcript, raw, unsure) -> tuple[list[Segment], list[Segment]]:
+def _starts(subagents: frozenset[str], prefix: str) -> frozenset[int]:
+    """The steps of a transcript's calls that started a subagent whose transcript is
+    there: ``subagents/<prefix>N.md`` (``step-N`` for the main agent's, ``step-N.K``
+    for a subagent's own)."""
+    steps = (path.removeprefix(SUBAGENTS + prefix).removesuffix(".md") for path in subagents
+             if path.startswith(SUBAGENTS + prefix))
+    return frozenset(int(step) for step in steps if step.isdigit())
+
+
+def _transcript_segments(transcript, raw, unsure, started: frozenset[int] = frozenset()
+                         ) -> tuple[list[Segment], list[Segment]]:
     calls = list(_calls(transcript))
     notes = list(getattr(transcript, "notes", ()) or ())
     starts = sorted({e.location.line for e in calls + notes if e.location.line})
     call_segments = [_call_segment(c, raw, starts, unsure.get((c.location.file, c.location.line), frozenset()))
                      for c in calls]
+    reports = [_report(segment, call) for segment, call in zip(call_segments, calls) if call.step in started]
+    call_segments = [_without_report(segment, call) if call.step in started else segment
+                     for segment, call in zip(call_segments, calls)]
     note_segments = [_note_segment(n, raw, starts) for n in notes]
-    return call_segments, note_segments
+    return call_segments, [r for r in reports if r is not None] + note_segments
+
+
+def _report_line(segment: Segment, call) -> int | None:
+    """Where, in ``segment``'s text, the ``Return:`` of a call that started a subagent
+    begins (an index of its lines); None when it is not within the segment."""
+    result = getattr(call, "result", None)
+    at = (result.line - segment.line) if result is not None and result.line else -1
+    return at if 0 < at <= segment.text.count("\n") else None
+
+
+def _report(segment: Segment, call) -> Segment | None:
+    """What a subagent answered the call that started it, as agent notes: its own
+    account of its work, the words of a model and not a tool's output (its calls, in
+    its transcript, are the evidence of what it did)."""
+    at = _report_line(segment, call)
+    if at is None:
+        return None
+    text = "\n".join(segment.text.split("\n")[at:])
+    return replace(segment, source="agent_notes", line=segment.line + at, text=text,
+                   label=f"{segment.label}: the subagent's report", aside=())
+
+
+def _without_report(segment: Segment, call) -> Segment:
+    """``segment`` up to the ``Return:`` of a call that started a subagent (``_report``)."""
+    at = _report_line(segment, call)
+    return segment if at is None else replace(segment, text="\n".join(segment.text.split("\n")[:at]))
 
 
 def _block(raw, line: int | None, starts: list[int]) -> tuple[int, str] | None:
