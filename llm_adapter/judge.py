@@ -107,8 +107,8 @@ class LLMJudge:
         rendered = prompt.render(evidence, group)
         about = f"{run_name}: " + " | ".join(prompt.escaped(item.text) for item in group)  # a cassette is UTF-8
         reply = self._ask(rendered, tally, about)
-        verdicts = {item.key: verify.judge_item(next(a for a in reply.assertions if a.id == ident),
-                                                evidence)
+        verdicts = {item.key: verify.on_part(verify.judge_item(
+                        next(a for a in reply.assertions if a.id == ident), evidence), item, evidence)
                     for ident, item in zip(rendered.ids, group)}
         claims = verify.claims(reply, evidence)
         feedback = verify.feedback(reply, rendered.ids, group)

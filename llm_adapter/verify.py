@@ -141,6 +141,36 @@ def judge_item(entry: AssertionReply, evidence: RunEvidence) -> Verdict:
     return Verdict(Outcome.PASS, f"grader: {reasoning} {_cited(found)}", records, details=details)
 
 
+# Words of an expectation that speaks of the whole record: that something is absent
+# ("no", "never", "doesn't" ...) or holds throughout ("only", "every" ...). Its PASS
+# rests on everything, so part of the record cannot carry it.
+WHOLE = quotes_module.NEGATIONS | frozenset("""only solely exclusively every each all always avoid avoids
+avoided absent free""".split())
+
+
+def on_part(verdict: Verdict, item: SemanticItem, evidence: RunEvidence) -> Verdict:
+    """``verdict``, unless it is a PASS for an expectation that speaks of the whole record
+    (``WHOLE``) while the grader was shown only part of it (a piece cut at
+    ``evidence.MAX_SHOWN``, an output file not readable as text): then an ERROR, since
+    what was not shown may hold what the expectation says is not there."""
+    if verdict.outcome is not Outcome.PASS or not _of_the_whole(item):
+        return verdict
+    missing = [f"{s.file}: {s.shown} of {len(s.text)} characters" for s in evidence.segments
+               if s.shown is not None] + [f"{name}: not readable as text" for name in evidence.unreadable]
+    if not missing:
+        return verdict
+    return Verdict(Outcome.ERROR,
+                   f"grader said PASS, but it was shown only part of the record ({'; '.join(missing[:3])}); "
+                   "an expectation that something is absent, or holds throughout, cannot pass on part of "
+                   "it: state it as a rule, which reads the whole file", verdict.evidence,
+                   details=verdict.details)
+
+
+def _of_the_whole(item: SemanticItem) -> bool:
+    words = re.findall(r"[a-z]+(?:['\u2019][a-z]+)?", f"{item.text} {item.rubric}".lower())
+    return any(w in WHOLE or w.endswith(("n't", "n\u2019t")) for w in words)
+
+
 def addresses_the_grader(match: Match) -> bool:
     """Whether the text ``match`` found speaks to the grader (``ADDRESSED``): an
     injection attempt, which proves nothing."""
