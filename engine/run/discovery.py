@@ -5,7 +5,8 @@ every layout in use: ``iteration-N/eval-<id>[-name]/<config>/run-<k>/``, the fla
 ``<config>/outputs`` (run number 1), SkillSentry's ``eval-N/with_skill/outputs``,
 the legacy ``<dir>/runs/eval-*/...`` and descriptive eval names without ``eval-``.
 Anything else found on the way (stray files, ``run-a``, empty folders, symlinked
-folders) is skipped with a warning; nothing in a workspace can crash discovery.
+folders) is skipped with a warning, a folder that was a run counted as not read
+(``Discovery.unread``); nothing in a workspace can crash discovery.
 Which eval, configuration and run a folder is: ``engine.run.identity``; a run
 itself: ``engine.run.workspace.Run``.
 """
@@ -216,7 +217,8 @@ class _Walker:
     def _add_run(self, folder: str, parts: tuple[str, ...], rel: str, entries: dict[str, os.DirEntry]) -> None:
         name = parts[-1] if parts else self.root.name
         if is_run_like(name) and not is_run_folder(name):
-            self._warn("bad-run-name", rel, "run folder name is not run-<number>; skipped")
+            self._warn("bad-run-name", rel, f"run folder name is not run-<number>: its run is not graded {_COUNTED}")
+            self._misnamed(folder, rel)
             return
         run_id, metadata, _ = identify(folder, rel, self.metadata, self.prefix, _may_hold_metadata(entries),
                                        SOURCE_MAP in entries)
@@ -340,6 +342,19 @@ class _Walker:
         eval_metadata.json is read only from a folder that was listed)."""
         run_id, _, _ = identify(folder, rel, self.metadata, self.prefix, _may_hold_metadata(entries), False)
         self.unread.append(run_id)
+
+    def _misnamed(self, folder: str, rel: str) -> None:
+        """Keep the id of a run folder (it holds ``outputs/``) whose name is no
+        ``run-<n>``: it is a run, with no number to report it by. Identified as a
+        ``run-<n>`` beside it would be: read by its own name, ``run-a`` would be the
+        configuration and the configuration the eval."""
+        if rel == ".":
+            self._not_read(folder, rel, {})
+            return
+        parent, parent_rel = os.path.dirname(folder), rel.rpartition("/")[0]
+        numbered = f"{parent_rel}/run-1" if parent_rel else "run-1"
+        run_id, _, _ = identify(os.path.join(parent, "run-1"), numbered, self.metadata, self.prefix, False, False)
+        self.unread.append(replace(run_id, rel=rel))
 
     def _warn(self, code: str, rel: str, message: str) -> None:
         self.problems.append(Problem(code, rel, message))
