@@ -8,20 +8,27 @@ nobody can check, so a check that none was made cannot pass on it
 (``metrics-without-calls``: ``engine.run.agents`` makes the run's calls unknown).
 The agent may have written ``metrics.json``, but a count it inflates only turns
 checks into errors, never into passes.
+
+A transcript that ends inside a record (``cut_in_record``: its last record has no
+``Status:`` line, which closes every record, and nothing follows it) was cut while it
+was written, whatever ``metrics.json`` says: the calls after the cut are lost as well.
 """
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
-from referee.engine.run.model import Problem
+from referee.engine.run.model import Problem, ToolCall
 from referee.engine.run.safeio import join_report
-from referee.engine.run.transcript_sections import exact_headings
+from referee.engine.run.transcript_sections import exact_headings, record_starts
 
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
 
 CODE = "metrics-without-calls"
+CUT = "transcript-cut"  # the transcript ends inside a record
+_STATUS_LINE = re.compile(r"^Status:", re.MULTILINE)
 
 
 def uncounted(run: Run) -> Problem | None:
@@ -62,3 +69,29 @@ def counted_calls(value: Any) -> int:
 def _count(value: Any) -> int:
     """A count read as a number of calls; 0 for anything else (text, a flag, below 0)."""
     return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) and value > 0 else 0
+
+
+def cut_in_record(run: Run) -> Problem | None:
+    """Why ``run``'s transcript was cut while it was written: its last element is a
+    record with no ``Status:`` line (the line that closes a record), so the file ends
+    inside it and any call after it is lost. None for an imported run (its views are
+    checked against the digests the import recorded) and for a transcript whose last
+    record is closed or followed by other text."""
+    source_map, problems = run.source_map
+    source = run.transcript_file
+    if source_map is not None or problems or source is None or source.text is None:
+        return None
+    text = source.text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in source.text else source.text
+    starts = record_starts(text)
+    if not starts or _STATUS_LINE.search(text, starts[-1]):
+        return None  # known without parsing: no record, or the last one has its Status line
+    transcript = run.transcript
+    elements = transcript.calls + transcript.suspect_calls + transcript.notes
+    last = max(elements, key=lambda element: element.index, default=None)
+    if not isinstance(last, ToolCall) or last.status is not None:
+        return None
+    step = f"step {last.step}" if last.step is not None else "its last record"
+    return Problem(CUT, join_report(run.id.rel, source.path),
+                   f"the transcript ends inside the [tool_calls] record of {step} (line {last.location.line}), "
+                   "which has no Status line: the file was cut while it was written, and the calls after the "
+                   "cut cannot be checked")

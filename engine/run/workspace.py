@@ -317,11 +317,12 @@ class Run:
 
     @cached_property
     def uncounted_calls(self) -> Problem | None:
-        """Why the transcript lacks calls ``metrics.json`` counts, read once for the
-        calls and for the run's warnings (``engine.run.uncounted``)."""
-        from referee.engine.run.uncounted import uncounted
+        """Why the transcript lacks calls: ``metrics.json`` counts more, or the file
+        ends inside a record; read once for the calls and for the run's warnings
+        (``engine.run.uncounted``)."""
+        from referee.engine.run.uncounted import cut_in_record, uncounted
 
-        return uncounted(self)
+        return uncounted(self) or cut_in_record(self)
 
     @cached_property
     def unimported_log(self) -> Problem | None:

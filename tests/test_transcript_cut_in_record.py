@@ -1,0 +1,67 @@
+"""A transcript that ends inside a ``[tool_calls]`` record (the record has no
+``Status:`` line, which closes every record, and nothing follows it) was cut while it
+was written: the calls after the cut are lost. The example's eval-1 run-1 transcript
+cut inside step 2's Args passed ``no calls to glob "*cancelReservation"`` and
+``count(calls) <= 2``, though what was cut may hold a third call; its run's
+metrics.json (which counts the two calls read) was no help. Now each is an ERROR
+(``transcript-cut``; a check that such a call was made is one too, as where metrics.json
+counts calls the transcript lacks). A record without a Status line that other text follows is a
+record read whole, whose status alone is unknown (as before)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from referee.engine.cli import main
+
+RUN = (Path(__file__).resolve().parent.parent / "examples" / "booking-skill-workspace" / "iteration-1"
+       / "eval-1-book-flight" / "with_skill" / "run-1")
+RULES = ('eval 1\nexpect "no cancellation": no calls to glob "*cancelReservation"\n'
+         'expect "two calls at most": count(calls) <= 2\n'
+         'expect "searched": exists calls to glob "*searchFlights"\n')
+
+
+def _verdicts(tmp_path: Path, capsys, transcript: str | None, metrics: bool = True) -> list[str]:
+    run = tmp_path / "iteration-1" / "eval-1" / "with_skill" / "run-1"
+    shutil.copytree(RUN, run)
+    if transcript is not None:
+        (run / "outputs" / "transcript.md").write_text(transcript, encoding="utf-8")
+    if not metrics:
+        (run / "outputs" / "metrics.json").unlink()
+    rules = tmp_path / "cut.rules"
+    rules.write_text(RULES, encoding="utf-8")
+    main(["grade", str(tmp_path / "iteration-1"), "--rules", str(rules), "--check", "--json"])
+    [graded] = json.loads(capsys.readouterr().out)["runs"]
+    return [row["outcome"] for row in graded["expectations"]]
+
+
+def _whole() -> str:
+    return (RUN / "outputs" / "transcript.md").read_text(encoding="utf-8")
+
+
+def test_the_whole_transcript_passes(tmp_path: Path, capsys):
+    assert _verdicts(tmp_path, capsys, None) == ["pass", "pass", "pass"]
+
+
+@pytest.mark.parametrize("metrics", [True, False])
+@pytest.mark.parametrize("after", ['Args: {"flightId":"LX', "Tool: travel_bookReservation\n",
+                                   "Tool: travel_bookReservation\r\n", 'Return: {"status":"CONFIRMED",'])
+def test_a_transcript_cut_inside_a_record_leaves_the_calls_unknown(tmp_path: Path, capsys, after: str,
+                                                                     metrics: bool):
+    text = _whole()
+    if "\r" in after:
+        text = text.replace("\n", "\r\n")
+    cut = text[:text.index(after) + len(after)]
+    assert _verdicts(tmp_path, capsys, cut, metrics) == ["error", "error", "error"]
+
+
+def test_a_record_without_status_that_text_follows_is_no_cut(tmp_path: Path, capsys):
+    text = _whole()
+    step_2 = text.index("Tool: travel_bookReservation")
+    status = text.index("Status: success\n", step_2)
+    without = text[:status] + text[status + len("Status: success\n"):]
+    assert _verdicts(tmp_path, capsys, without) == ["pass", "pass", "pass"]
