@@ -65,3 +65,32 @@ def test_a_record_without_status_that_text_follows_is_no_cut(tmp_path: Path, cap
     status = text.index("Status: success\n", step_2)
     without = text[:status] + text[status + len("Status: success\n"):]
     assert _verdicts(tmp_path, capsys, without) == ["pass", "pass", "pass"]
+
+
+def _response_verdict(tmp_path: Path, capsys, transcript: str) -> str:
+    """The verdict on 'not response contains "refund"' of the example run with no
+    response file and ``transcript``."""
+    run = tmp_path / "iteration-1" / "eval-1" / "with_skill" / "run-1"
+    shutil.copytree(RUN, run)
+    (run / "outputs" / "response.md").unlink()
+    (run / "outputs" / "transcript.md").write_text(transcript, encoding="utf-8")
+    rules = tmp_path / "reply.rules"
+    rules.write_text('eval 1\nexpect "no refund": not response contains "refund"\n', encoding="utf-8")
+    main(["grade", str(tmp_path / "iteration-1"), "--rules", str(rules), "--check", "--json"])
+    [graded] = json.loads(capsys.readouterr().out)["runs"]
+    [row] = graded["expectations"]
+    return row["outcome"]
+
+
+def test_with_no_response_file_a_cut_transcript_leaves_the_answer_unknown(tmp_path: Path, capsys):
+    """The answer the agent gave after the cut is lost with it: the response was
+    missing, and the check passed vacuously."""
+    text = _whole()
+    cut = text[:text.index('Args: {"flightId":"LX') + 10]
+    assert _response_verdict(tmp_path, capsys, cut) == "error"
+
+
+def test_with_no_response_file_a_whole_record_without_an_answer_has_none(tmp_path: Path, capsys):
+    text = _whole()
+    whole = text[:text.index("## Final Result")]
+    assert _response_verdict(tmp_path, capsys, whole) == "pass"

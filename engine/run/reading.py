@@ -34,6 +34,7 @@ from pathlib import Path
 from referee.engine.run.executor_log import Answer, final_result, is_final, log_shaped
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, text_sha256
 from referee.engine.run.safeio import join_report, safe_relative
+from referee.engine.run.uncounted import open_record
 
 RESPONSE = "outputs/response.md"
 RESPONSE_BESIDE = "response.md"  # in the run folder: no harness's place for the response
@@ -235,11 +236,26 @@ def _answer_beside_record(source: TextFile, transcript: Transcript, report: str)
     final = next((note for note in transcript.notes if note.kind == "agent_notes" and not note.tagged
                   and is_final(note.title) and note.text.strip()), None)
     if final is None:
-        return None
+        return _cut_before_answer(source, transcript, report)
     message = (f"the run has no response file, and {source.path.removeprefix('outputs/')} has a section "
                f"{final.title!r} outside its record, which may hold the answer: the agent wrote it, so the "
                "response cannot be told (write outputs/response.md, or name the response file with --response)")
     return TextFile(source.path, None, source.size, (Problem("unreadable", report, message, final.location.line),))
+
+
+def _cut_before_answer(source: TextFile, transcript: Transcript, report: str) -> TextFile | None:
+    """The response of a run with no response file whose transcript ends inside a
+    record (``uncounted.open_record``): cut while it was written, so the answer the
+    agent gave after the cut is lost and the response cannot be told; taken as
+    missing, a negative check on it passed over it. None for a transcript not cut so."""
+    cut = open_record(transcript)
+    if cut is None:
+        return None
+    message = (f"the run has no response file, and {source.path.removeprefix('outputs/')} ends inside the record "
+               f"at line {cut.location.line}, which has no Status line: it was cut while it was written, and the "
+               "answer given after the cut cannot be told (write outputs/response.md, or name the response file "
+               "with --response)")
+    return TextFile(source.path, None, source.size, (Problem("unreadable", report, message, cut.location.line),))
 
 
 def imported_response(found: TextFile, unread: Mapping[str, Mapping[int, tuple[str, ...]]], report: str) -> TextFile:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from referee.engine.run.model import Problem, ToolCall
+from referee.engine.run.model import Problem, ToolCall, Transcript
 from referee.engine.run.safeio import join_report
 from referee.engine.run.transcript_sections import exact_headings, record_starts
 
@@ -85,13 +85,19 @@ def cut_in_record(run: Run) -> Problem | None:
     starts = record_starts(text)
     if not starts or _STATUS_LINE.search(text, starts[-1]):
         return None  # known without parsing: no record, or the last one has its Status line
-    transcript = run.transcript
-    elements = transcript.calls + transcript.suspect_calls + transcript.notes
-    last = max(elements, key=lambda element: element.index, default=None)
-    if not isinstance(last, ToolCall) or last.status is not None:
+    last = open_record(run.transcript)
+    if last is None:
         return None
     step = f"step {last.step}" if last.step is not None else "its last record"
     return Problem(CUT, join_report(run.id.rel, source.path),
                    f"the transcript ends inside the [tool_calls] record of {step} (line {last.location.line}), "
                    "which has no Status line: the file was cut while it was written, and the calls after the "
                    "cut cannot be checked")
+
+
+def open_record(transcript: Transcript) -> ToolCall | None:
+    """The transcript's last element when it is a record with no ``Status:`` line:
+    the file ends inside it (``cut_in_record``); else None."""
+    elements = transcript.calls + transcript.suspect_calls + transcript.notes
+    last = max(elements, key=lambda element: element.index, default=None)
+    return last if isinstance(last, ToolCall) and last.status is None else None
