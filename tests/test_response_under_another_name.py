@@ -36,7 +36,10 @@ def _verdict(workspace: Path, response: str | None = None) -> tuple[str, str]:
 
 
 @pytest.mark.parametrize("name", ["response.txt", "response.json", "Response.md", "RESPONSE.MD",
-                                  "actual_response.md", "final-response.txt", "Agent Response.md"])
+                                  "actual_response.md", "final-response.txt", "Agent Response.md",
+                                  # saved in parts, or again: each part may hold what a check looks for
+                                  "response-part1.md", "response_2.md", "response (1).md", "response1.md",
+                                  "final_answer_part_2.txt", "reply copy.md"])
 def test_a_check_on_the_response_is_an_error(tmp_path: Path, name: str):
     status, message = _verdict(_run(tmp_path, name))
     assert status == "error" and f"outputs/{name}" in message and "--response" in message

@@ -129,9 +129,19 @@ def _named_response(name: str) -> bool:
     or ``reply``, or ends in one after a space, ``_`` or ``-`` (``Response.md``,
     ``actual_response.md``, ``final-answer.txt``), or is ``final`` (``final.md``): names
     harnesses give the answer. A word after it (``response_schema.json``) names
-    something else."""
-    words = re.split(r"[ _-]", name.split(".")[0].casefold())
-    return words[-1] in ("response", "answer", "reply") or words == ["final"]
+    something else, but for a number or a part (``response-part1.md``, ``response_2.md``,
+    ``response (1).md``): an answer saved in parts, or saved again; so may a number
+    (``response1.md``). A plural (``responses.txt``) may list the tools' responses."""
+    words = [word for word in re.split(r"[ _-]", name.split(".")[0].casefold()) if word]
+    while len(words) > 1 and _PART_WORD.fullmatch(words[-1]):
+        words.pop()
+    return bool(words) and (_ANSWER_WORD.fullmatch(words[-1]) is not None or words == ["final"])
+
+
+# The last word of a name that says the file holds the answer, and the words that may
+# follow it when it is saved in parts or more than once (see ``_named_response``).
+_ANSWER_WORD = re.compile(r"(?:response|answer|reply)[0-9]*")
+_PART_WORD = re.compile(r"\(?[0-9]+\)?|part[0-9]*|copy")
 
 
 def _leaving(named: tuple[str, str], base: str) -> TextFile:
