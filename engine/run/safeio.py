@@ -31,6 +31,10 @@ from referee.engine.text import line_breaks
 MAX_TEXT_BYTES = LIMIT  # 32 MiB: beyond this a file is reported `too-large` and not read
 
 _UTF8_BOM = b"\xef\xbb\xbf"
+# How a run's file is opened once found (``_read_capped``): never through a link (its
+# path is resolved already), never blocking on a FIFO swapped in.
+_OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
+               | getattr(os, "O_BINARY", 0))
 _DRIVE = re.compile(r"[A-Za-z]:")
 
 
@@ -194,8 +198,19 @@ def _read_capped(path: str, size: int) -> bytes:
 
     Asking for the stat size plus one byte first spares allocating a buffer of the
     whole cap for every small file; a file that grew since is read on, to the cap.
+    It is opened without following a link and without blocking, and checked on the
+    open file: what ``locate`` checked may have been swapped since, and a FIFO would
+    block the read forever, a link lead out of the run (an ``OSError`` says so).
     """
-    with open(path, "rb") as handle:
+    fd = os.open(path, _OPEN_FLAGS)
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise OSError(errno.EINVAL, "no longer a regular file (it changed since it was found)")
+        handle = os.fdopen(fd, "rb")
+    except BaseException:
+        os.close(fd)
+        raise
+    with handle:
         data = handle.read(size + 1)
         if len(data) > size:
             data += handle.read(MAX_TEXT_BYTES + 1 - len(data))
