@@ -3,8 +3,10 @@ but not ``run-<n>`` (``run-a``, ``run-1 copy``, ``run-１`` in full-width digits
 no number to report it by and is not graded; it was skipped with a warning while
 every decision was taken on the runs left: the example's failing run saved as
 ``run-1 copy`` beside a passing ``run-1`` gave ``grade --check`` '1 run (1 passed)'
-and exit 0. Such a folder is counted as not read, as a ``run-<n>`` folder without
-``outputs/`` is (tests/test_unread_run_folders.py)."""
+and exit 0. So did one in a configuration folder not named like a run at all
+(``run2``, ``2``, ``trial-2``), read as a run of an eval named after the configuration,
+which no rules name. Such a folder is counted as not read, as a ``run-<n>`` folder
+without ``outputs/`` is (tests/test_unread_run_folders.py)."""
 
 from __future__ import annotations
 
@@ -34,7 +36,10 @@ def _workspace(root: Path, name: str) -> Path:
     return root
 
 
-@pytest.mark.parametrize("name", ["run-a", "run-1 copy", "run-\uff11", "run_final"])
+@pytest.mark.parametrize("name", ["run-a", "run-1 copy", "run-\uff11", "run_final",
+                                  # not named like a run, in a configuration folder of an eval folder:
+                                  # read by the folders alone, it was a run of an eval named with_skill
+                                  "run2", "2", "trial-2", "attempt_2"])
 def test_the_gate_does_not_pass_over_a_misnamed_run(tmp_path: Path, capsys, name: str):
     rules = tmp_path / "one.rules"
     rules.write_text(RULES, encoding="utf-8")
@@ -45,11 +50,12 @@ def test_the_gate_does_not_pass_over_a_misnamed_run(tmp_path: Path, capsys, name
     assert code == document["exit_code"] == 1
 
 
-def test_it_is_read_as_a_run_of_its_eval_and_configuration(tmp_path: Path):
-    found = discover(_workspace(tmp_path, "run-a"))
+@pytest.mark.parametrize("name", ["run-a", "trial-2"])
+def test_it_is_read_as_a_run_of_its_eval_and_configuration(tmp_path: Path, name: str):
+    found = discover(_workspace(tmp_path, name))
     [unread] = found.unread
     assert (unread.rel, unread.eval_id, unread.configuration) == (
-        "iteration-1/eval-1-book-flight/with_skill/run-a", "1", "with_skill")
+        f"iteration-1/eval-1-book-flight/with_skill/{name}", "1", "with_skill")
     assert [(p.code, p.path) for p in found.problems] == [
-        ("bad-run-name", "iteration-1/eval-1-book-flight/with_skill/run-a")]
+        ("bad-run-name", f"iteration-1/eval-1-book-flight/with_skill/{name}")]
 

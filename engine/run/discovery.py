@@ -220,6 +220,12 @@ class _Walker:
             self._warn("bad-run-name", rel, f"run folder name is not run-<number>: its run is not graded {_COUNTED}")
             self._misnamed(folder, rel)
             return
+        if _below_configuration(parts):
+            self._warn("bad-run-name", rel, f"a folder holding outputs/ in the configuration folder {parts[-2]!r} of "
+                       f"the eval folder {parts[-3]!r} is a run, and its name is not run-<number>: its run is not "
+                       f"graded {_COUNTED}")
+            self._misnamed(folder, rel)
+            return
         run_id, metadata, _ = identify(folder, rel, self.metadata, self.prefix, _may_hold_metadata(entries),
                                        SOURCE_MAP in entries)
         self.found.append((_order_key(run_id, self._key), rel))
@@ -363,6 +369,16 @@ class _Walker:
 def _text_of(key: tuple) -> str:
     """The text a ``natural_key`` was made of."""
     return "".join(part[-1] for part in key)
+
+
+def _below_configuration(parts: tuple[str, ...]) -> bool:
+    """Whether a run folder (it holds ``outputs/``) not named ``run-<n>`` sits in a
+    configuration folder of an eval folder (``eval-1/with_skill/trial-2``,
+    ``eval-1/with_skill/2``): read by the folders alone, the configuration would be
+    its eval and its own name the configuration, an eval no rules name, so it went
+    ungraded beside the runs of its configuration. An eval folder holds no eval."""
+    return (len(parts) >= 3 and is_eval_folder(parts[-3]) and not is_eval_folder(parts[-2])
+            and not is_run_like(parts[-2]) and not is_run_like(parts[-1]))
 
 
 def _numbered_runs_in(folder: str) -> list[str]:
