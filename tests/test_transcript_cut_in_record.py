@@ -94,3 +94,36 @@ def test_with_no_response_file_a_whole_record_without_an_answer_has_none(tmp_pat
     text = _whole()
     whole = text[:text.index("## Final Result")]
     assert _response_verdict(tmp_path, capsys, whole) == "pass"
+
+
+def test_a_transcript_cut_at_its_head_leaves_the_calls_unknown(tmp_path: Path, capsys):
+    """Cut at its head, the example's transcript begins at step 2: one number per call
+    and one counter shared with the notes both count from 1, so what was numbered
+    before it is not there. It passed no calls to searchFlights, though step 1 was one."""
+    text = _whole()
+    cut = text[text.index("## [tool_calls] Step 2"):]
+    assert _verdicts(tmp_path, capsys, cut, metrics=False) == ["error", "error", "error"]
+
+
+def test_a_step_missing_before_the_first_record_leaves_the_calls_unknown(tmp_path: Path, capsys):
+    text = _whole()
+    kept = text[:text.index("## [tool_calls] Step 1")] + text[text.index("## [tool_calls] Step 2"):]
+    assert _verdicts(tmp_path, capsys, kept, metrics=False) == ["error", "error", "error"]
+
+
+def test_a_transcript_cut_inside_its_first_record_leaves_the_calls_unknown(tmp_path: Path, capsys):
+    """Cut inside step 1's Args, the file starts with the rest of that record (its
+    Return and Status lines under no heading), then the notes of step 1."""
+    text = _whole()
+    cut = text[text.index('"cabin": "economy"'):]
+    assert _verdicts(tmp_path, capsys, cut, metrics=False) == ["error", "error", "error"]
+
+
+def test_one_counter_shared_with_the_notes_starts_with_a_note(tmp_path: Path, capsys):
+    """A note numbered 1 and then the record numbered 2: the shared counter counts from
+    1, and nothing is missing."""
+    text = _whole()
+    step_1 = text[text.index("## [tool_calls] Step 1"):text.index("## [agent_notes] Step 1")]
+    shared = text.replace(step_1, "").replace("## [agent_notes] Step 2", "## [agent_notes] Step 3")
+    # whole: no call to searchFlights is made, and the one check that one was fails
+    assert _verdicts(tmp_path, capsys, shared, metrics=False) == ["pass", "pass", "fail"]

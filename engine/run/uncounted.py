@@ -12,6 +12,9 @@ checks into errors, never into passes.
 A transcript that ends inside a record (``cut_in_record``: its last record has no
 ``Status:`` line, which closes every record, and nothing follows it) was cut while it
 was written, whatever ``metrics.json`` says: the calls after the cut are lost as well.
+So is one whose first numbered section is above step 1 (``head_missing``): both
+numbering schemes of ``engine.run.numbering`` count from 1, so the sections the
+harness numbered before it are not there, and they may have been records.
 """
 
 from __future__ import annotations
@@ -21,14 +24,17 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine.run.model import Problem, ToolCall, Transcript
 from referee.engine.run.safeio import join_report
-from referee.engine.run.transcript_sections import exact_headings, record_starts
+from referee.engine.run.transcript_sections import RECORD_HEADING, exact_headings, record_starts
 
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
 
 CODE = "metrics-without-calls"
 CUT = "transcript-cut"  # the transcript ends inside a record
+SKIPPED = "steps-missing"  # the first numbered section is above step 1
 _STATUS_LINE = re.compile(r"^Status:", re.MULTILINE)
+_FIELD_LINE = re.compile(r"^(?:Tool|Args|Return|Status):", re.MULTILINE)
+_FIRST_HEADING = re.compile(r"^ {0,3}#", re.MULTILINE)
 
 
 def uncounted(run: Run) -> Problem | None:
@@ -101,3 +107,64 @@ def open_record(transcript: Transcript) -> ToolCall | None:
     elements = transcript.calls + transcript.suspect_calls + transcript.notes
     last = max(elements, key=lambda element: element.index, default=None)
     return last if isinstance(last, ToolCall) and last.status is None else None
+
+
+def steps_missing(run: Run) -> Problem | None:
+    """Why ``run``'s transcript lacks the sections numbered before its first one
+    (``head_missing``); None when it starts at step 1, and for an imported run."""
+    source_map, problems = run.source_map
+    source = run.transcript_file
+    if source_map is not None or problems or source is None or source.text is None:
+        return None
+    where = join_report(run.id.rel, source.path)
+    if _starts_in_record(source.text):
+        return Problem(SKIPPED, where, "the transcript starts with a record's lines (Tool, Args, Return or Status) "
+                                       "under no heading: the file was cut at its head, inside a record, and the "
+                                       "calls before the cut cannot be checked")
+    if _first_heading_step(source.text) <= 1:
+        return None  # known without parsing: no record heading, or the first is step 1
+    first = head_missing(run.transcript)
+    if first is None:
+        return None
+    line, step = first
+    return Problem(SKIPPED, where,
+                   f"the transcript's first numbered section (line {line}) is step {step}: the sections numbered "
+                   "before it are not there (the file cut at its head, or kept in part), and the calls they may "
+                   "have held cannot be checked")
+
+
+def head_missing(transcript: Transcript) -> tuple[int | None, int] | None:
+    """The line and step of the transcript's first numbered section (a record, or a
+    numbered ``[agent_notes]`` section) when it is above 1 and its first record's is
+    too: one number per call or one counter shared with the notes, both count from 1,
+    so the sections before it are missing. None when nothing is missing so."""
+    records: list[tuple[float, int, int | None]] = [
+        (call.index, call.step, call.location.line) for call in transcript.calls + transcript.suspect_calls
+        if call.step is not None and call.agent == "main"]
+    notes: list[tuple[float, int, int | None]] = [
+        (note.index, note.step, note.location.line) for note in transcript.notes
+        if note.tagged and note.kind == "agent_notes" and note.step is not None]
+    if not records or min(records)[1] <= 1:
+        return None
+    _, step, line = min(records + notes)
+    return None if step <= 1 else (line, step)
+
+
+def _starts_in_record(text: str) -> bool:
+    """Whether a record's field line (``Tool:``, ``Args:``, ``Return:``, ``Status:``)
+    stands before the text's first heading: only inside a record is one written."""
+    first = _FIRST_HEADING.search(text)
+    return _FIELD_LINE.search(text, 0, len(text) if first is None else first.start()) is not None
+
+
+def _first_heading_step(text: str) -> int:
+    """The step of the first record heading in ``text`` (0 when there is none): the
+    parse reads every such heading as a record, trusted or not."""
+    if "\r" in text:
+        text = text.replace("\r\n", "\n").replace("\r", "\n")
+    for start in record_starts(text):
+        end = text.find("\n", start)
+        found = RECORD_HEADING.fullmatch(text, start, len(text) if end < 0 else end)
+        if found is not None:
+            return int(found.group(1))
+    return 0

@@ -317,12 +317,12 @@ class Run:
 
     @cached_property
     def uncounted_calls(self) -> Problem | None:
-        """Why the transcript lacks calls: ``metrics.json`` counts more, or the file
-        ends inside a record; read once for the calls and for the run's warnings
+        """Why the transcript lacks calls: ``metrics.json`` counts more, the file ends
+        inside a record, or its records' numbers skip a section; read once for the calls and for the run's warnings
         (``engine.run.uncounted``)."""
-        from referee.engine.run.uncounted import cut_in_record, uncounted
+        from referee.engine.run.uncounted import cut_in_record, steps_missing, uncounted
 
-        return uncounted(self) or cut_in_record(self)
+        return uncounted(self) or cut_in_record(self) or steps_missing(self)
 
     @cached_property
     def unimported_log(self) -> Problem | None:
