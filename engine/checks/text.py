@@ -28,6 +28,7 @@ from referee.engine.checks.letter_forms import as_letters, not_other_forms
 from referee.engine.checks.json_strings import not_escaped
 from referee.engine.checks.markdown_equal import compared, not_equal_as_shown
 from referee.engine.checks.markdown_hidden import hidden_in_markdown
+from referee.engine.checks.nested_holds import structure_holding
 from referee.engine.checks.markdown_seen import HIDING, SHOWN_AS, Shown, is_markdown, markup_of, place_in, shown_form
 from referee.engine.checks.shapes import compile_shape_check, shape_operand
 from referee.engine.regexes import Pattern
@@ -289,6 +290,7 @@ class TextCheck(Leaf):
         for item in elements(subject):
             not_equal_as_shown(item, operand, self.ignore_case)
         self._not_words_of_items(subject, operand)
+        self._not_inside_items(subject, operand)
         fact = f"{subject.label} ({len(elements(subject))} items) has no {render(operand.value)}"
         return decided(False, self.polarity.message(False, fact, f"an item {render(operand.value)}"),
                        evidence_of(subject, operand))
@@ -312,6 +314,18 @@ class TextCheck(Leaf):
                         "on a list asks for an item equal to it, and whether the rule means that or words inside "
                         f"the items cannot be told; write {render(part)} in <the list> for an item, or any <the list> "
                         f"have . contains {render(part)} for words in one")
+
+    def _not_inside_items(self, subject: Val, operand: Val) -> None:
+        """Raise when no item of a list equals the value asked for, but an item that is
+        a list or an object holds it (``nested_holds``): ``not (jsonpath(x, "$.tags")
+        contains "b")`` passed over the array ``tags`` holding "b"."""
+        at = structure_holding([item.value for item in elements(subject)], operand.value, self.ignore_case)
+        if at is None:
+            return
+        raise EvalError(f"{subject.label} is a list with no item {short(render(operand.value), 60)}, but its item "
+                        f"{at + 1} holds it: 'contains' on a list asks for an item equal to it, and whether the rule "
+                        "means that or what an item holds cannot be told; write any <the list> have <a test of the "
+                        "item> for what an item holds")
 
 
 def _start(found) -> int:
