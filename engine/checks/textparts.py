@@ -30,7 +30,8 @@ from referee.dsl.errors import suggest
 from referee.engine.budget import spend
 from referee.engine.checks.codeblocks import code_blocks
 from referee.engine.checks.folding import as_seen as seen_text, text_form
-from referee.engine.checks.markdown_seen import is_markdown, may_show_otherwise, shown_as_markdown
+from referee.engine.checks.html_headings import no_html_heading, no_html_headings
+from referee.engine.checks.markdown_seen import is_markdown, markup_of, may_show_otherwise, shown_as_markdown
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, render, type_name
 
 _HEADING = re.compile(r" {0,3}(#{1,6})(?:[ \t]+(.*?))?[ \t]*(?:[ \t]#+[ \t]*)?\Z")
@@ -188,6 +189,7 @@ def section(arg: Val, title: Val) -> Result:
     found = section_lines(lines, title.value)
     _same_as_seen(arg, text, lines, title.value, found)
     _same_as_shown(arg, text, lines, title.value, found)
+    _no_html_heading(arg, text, lines, title.value, found)
     if found is None:
         names = [name for _, _, name in _headings(lines)]
         return Missing(_no_section(arg, title.value, names), arg.prov, arg.claims)
@@ -227,6 +229,17 @@ def _same_as_shown(arg: Val, text: str, lines: list[Line], title: str, found: tu
     place = placed_at(arg, arg.label, heading).where()
     raise EvalError(f"{arg.label} has a heading titled {render(title)} only as its Markdown is shown ({written} at "
                     f"{place}): which section is {render(title)} cannot be decided")
+
+
+def _no_html_heading(arg: Val, text: str, lines: list[Line], title: str, found: tuple[int, int] | None) -> None:
+    """An ERROR when a heading written in HTML is titled ``title`` or ends the section
+    found (``html_headings``): a reader of the rendered text sees it as a heading."""
+    if "<" not in text or not is_markdown(text, arg.prov):
+        return
+    named = _heading(lines, _heading_line(lines, found)) if found is not None else None
+    span = (found[0], found[1], named[0]) if found is not None and named is not None else None
+    no_html_heading(arg.label, lines, markup_of(arg.prov) == "HTML", title, _plain_title, span,
+                    lambda i: placed_at(arg, arg.label, i).where())
 
 
 def _one_so_titled(arg: Val, lines: list[Line], title: str, found: tuple[int, int]) -> None:
@@ -297,7 +310,11 @@ def _no_section(arg: Val, title: str, names: list[str]) -> str:
 
 
 def headings(arg: Val) -> Result:
-    lines = _read_lines(need_text(arg, "headings"))
+    text = need_text(arg, "headings")
+    lines = _read_lines(text)
+    if "<" in text and is_markdown(text, arg.prov):
+        no_html_headings(arg.label, lines, markup_of(arg.prov) == "HTML",
+                         lambda i: placed_at(arg, arg.label, i).where())
     items = [Val(name, placed_at(arg, f"heading {render(name)} of {arg.label}", i))
              for i, _, name in _headings(lines)]
     return listed(arg, "headings", items)
