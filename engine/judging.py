@@ -97,8 +97,7 @@ def not_shown(run: Run) -> str | None:
         return f"{incomplete}; the grader is not asked"
     unwalked = run.unlisted_outputs()
     if unwalked:  # as a rule over the outputs is an ERROR (engine.checks.run_sources)
-        return (f"the outputs cannot all be listed: outputs/{unwalked[0]} is a link to a folder, not followed; "
-                "the grader is not asked")
+        return f"the outputs cannot all be listed: {unwalked[0]}; the grader is not asked"
     return None
 
 

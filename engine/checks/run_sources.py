@@ -114,8 +114,7 @@ def _response(ctx: Context) -> tuple[Val, ...]:
 def _outputs(ctx: Context) -> tuple[Val, ...]:
     unwalked = ctx.run.unlisted_outputs()
     if unwalked:  # the names below it are unknown: a check over the list would rest on part of it
-        raise EvalError(f"the outputs cannot all be listed: outputs/{unwalked[0]} is a link to a folder, not "
-                        "followed")
+        raise EvalError(f"the outputs cannot all be listed: {unwalked[0]}")
     return tuple(Val(name, Prov("outputs", name, f"outputs/{name}"))
                  for name in ctx.run.output_files())
 

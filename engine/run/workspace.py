@@ -179,23 +179,32 @@ class Run:
 
     @cached_property
     def _listing(self) -> tuple[tuple[str, ...], tuple[str, ...]]:
-        """``(names, unwalked)``: every entry under ``outputs/`` that is no folder (a
+        """``(names, unlisted)``: every entry under ``outputs/`` that is no folder (a
         link that cannot be followed too: its name is there, whatever it points at),
-        and the links to folders, which are not walked (what they hold is not listed)."""
+        and why a folder's files are not listed: a link to a folder is not walked, and
+        a folder that cannot be read cannot be."""
         names: list[str] = []
-        unwalked: list[str] = []
+        unlisted: list[str] = []
         outputs = self.path / "outputs"
         walked = os.fspath(outputs)  # the first folder os.walk gives, as it gives it
-        for top, dirs, files in os.walk(outputs):  # never descends into symlinked folders
+
+        def not_listed(error: OSError) -> None:  # os.walk skips such a folder without a word
+            where = os.fspath(error.filename) if error.filename is not None else walked
+            if where == walked and isinstance(error, (FileNotFoundError, NotADirectoryError)):
+                return  # no outputs/ folder: a run without outputs, said where runs are found
+            rel = "" if where == walked else "/" + Path(where).relative_to(outputs).as_posix()
+            unlisted.append(f"outputs{rel} cannot be read ({error.strerror or type(error).__name__})")
+
+        for top, dirs, files in os.walk(outputs, onerror=not_listed):  # never descends into symlinked folders
             dirs.sort()
             rel_top = "." if top == walked else Path(top).relative_to(outputs).as_posix()
             for name in files:
                 rel = name if rel_top == "." else f"{rel_top}/{name}"
                 self._note_unreadable(rel)
                 names.append(rel)
-            unwalked.extend(name if rel_top == "." else f"{rel_top}/{name}" for name in dirs
-                            if os.path.islink(os.path.join(top, name)))
-        return tuple(sorted(names)), tuple(sorted(unwalked))
+            unlisted.extend(f"outputs/{name if rel_top == '.' else f'{rel_top}/{name}'} is a link to a folder, "
+                            "not followed" for name in dirs if os.path.islink(os.path.join(top, name)))
+        return tuple(sorted(names)), tuple(sorted(unlisted))
 
     def _note_unreadable(self, rel: str) -> None:
         """A listed output that cannot be read (a link out of the run, a FIFO): said."""
@@ -207,13 +216,15 @@ class Run:
 
         Every file counts, the run's own (transcript.md, response.md, ...) too, and
         so does a symlink leaving the run, broken or looping (reported: its name is
-        there, its content is not read); a symlinked folder is not walked
-        (``unlisted_outputs``).
+        there, its content is not read); a symlinked folder is not walked, nor one
+        that cannot be read (``unlisted_outputs``).
         """
         return list(self._listing[0])
 
     def unlisted_outputs(self) -> tuple[str, ...]:
-        """The symlinked folders under ``outputs/``, whose files are not listed."""
+        """Why each folder under ``outputs/`` whose files are not listed is not: a
+        symlinked folder, or one that cannot be read ("outputs/x is a link to a
+        folder, not followed")."""
         return self._listing[1]
 
     def read_output(self, rel: str) -> TextFile:
