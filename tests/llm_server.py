@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 from referee.engine.run.memory import MemoryRun, memory_run
+from referee.llm_adapter.backends import Completion
 
 SCRIPTED_NOTE = "scripted loopback judge, not a language model"
 
@@ -323,3 +324,24 @@ if __name__ == "__main__":
     import sys
 
     sys.exit(record_example(sys.argv[1:]))
+
+
+class OneReply:
+    """A grader backend that gives one reply to every request (as replayed), and keeps
+    the text of each request it was asked."""
+
+    name, model = "fake", "m"
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.asked: list[str] = []
+
+    def params(self) -> dict:
+        return {}
+
+    def complete(self, request, about: str = "") -> Completion:
+        self.asked.append("\n".join(text for _, text in request.turns))
+        return Completion(self.text, replayed=True)
+
+    def cancel(self) -> None:
+        return None

@@ -10,11 +10,10 @@ PASS on a record shown whole."""
 from __future__ import annotations
 
 import pytest
-from llm_server import small_run, verdicts
+from llm_server import OneReply, small_run, verdicts
 
 from referee.engine.judging import SemanticItem
 from referee.engine.verdict import Outcome
-from referee.llm_adapter.backends import Completion
 from referee.llm_adapter.judge import LLMJudge
 
 OPENING = "Your booking LX2084 for Ana Müller is confirmed.\n"
@@ -22,27 +21,10 @@ FILLER = "filler line of text\n" * 2500  # 50,000 characters: past the 40,000 sh
 LATE = "Internal reference: id-7F3A\n"
 
 
-class Answer:
-    """A backend that gives one reply to every request."""
-
-    name, model = "fake", "m"
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def params(self) -> dict:
-        return {}
-
-    def complete(self, request, about: str = "") -> Completion:
-        return Completion(self.text, replayed=True)
-
-    def cancel(self) -> None:
-        return None
-
 
 def grade(files: dict[str, str], sentence: str):
     reply = verdicts(("nothing of the kind is shown", [("response", OPENING.strip())], "PASS"))
-    return LLMJudge(Answer(reply)).grade(small_run(files), (SemanticItem("1#1", sentence, sentence),)).verdicts["1#1"]
+    return LLMJudge(OneReply(reply)).grade(small_run(files), (SemanticItem("1#1", sentence, sentence),)).verdicts["1#1"]
 
 
 @pytest.mark.parametrize("sentence", [
@@ -60,7 +42,7 @@ def test_an_absence_does_not_pass_beside_an_output_not_read_as_text():
     run = small_run({"response.md": OPENING, "dump.bin": b"\xff\xfe binary"})  # type: ignore[dict-item]
     reply = verdicts(("nothing of the kind is shown", [("response", OPENING.strip())], "PASS"))
     item = SemanticItem("1#1", "No output holds an internal id", "No output holds an internal id")
-    verdict = LLMJudge(Answer(reply)).grade(run, (item,)).verdicts["1#1"]
+    verdict = LLMJudge(OneReply(reply)).grade(run, (item,)).verdicts["1#1"]
     assert verdict.outcome is Outcome.ERROR, verdict.message
     assert "outputs/dump.bin" in verdict.message
 

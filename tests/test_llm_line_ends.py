@@ -4,11 +4,10 @@ the lines its quotes are cited at, are the parser's."""
 
 from __future__ import annotations
 
-from llm_server import small_run, verdicts
+from llm_server import OneReply, small_run, verdicts
 
 from referee.engine.judging import SemanticItem
 from referee.engine.verdict import Outcome
-from referee.llm_adapter.backends import Completion
 from referee.llm_adapter.evidence import collect
 from referee.llm_adapter.judge import LLMJudge
 
@@ -19,23 +18,6 @@ TRANSCRIPT = ("## [agent_notes] Step 1: plan\rI will search.\rThen book.\rMore n
               f"## [agent_notes] Step 3: done\n{NOTES_CLAIM}\n")
 ITEM = SemanticItem("1#1", "The flight LX2084 was booked", "booked")
 
-
-class Answer:
-    """A backend that gives one reply to every request."""
-
-    name, model = "fake", "m"
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def params(self) -> dict:
-        return {}
-
-    def complete(self, request, about: str = "") -> Completion:
-        return Completion(self.text, replayed=True)
-
-    def cancel(self) -> None:
-        return None
 
 
 def test_a_tool_call_block_ends_where_the_parser_ends_it():
@@ -52,7 +34,7 @@ def test_a_tool_call_block_ends_where_the_parser_ends_it():
 def test_agent_notes_quoted_as_tool_calls_carry_no_pass():
     run = small_run({"transcript.md": TRANSCRIPT, "response.md": "Done.\n"})
     reply = verdicts(("booked", [("tool_calls", NOTES_CLAIM)], "PASS"))
-    verdict = LLMJudge(Answer(reply)).grade(run, (ITEM,)).verdicts["1#1"]
+    verdict = LLMJudge(OneReply(reply)).grade(run, (ITEM,)).verdicts["1#1"]
     assert verdict.outcome is Outcome.FAIL
     assert "not in tool_calls" in verdict.message
 
@@ -62,6 +44,6 @@ def test_quotes_from_the_response_and_outputs_are_cited_at_their_line():
                      "notes.txt": "a\r\nb\rFlight LX2084 departs at 10:00 sharp\r"})
     reply = verdicts(("booked", [("response", "Flight LX2084 departs at 10:00."),
                                  ("outputs", "Flight LX2084 departs at 10:00 sharp")], "PASS"))
-    verdict = LLMJudge(Answer(reply)).grade(run, (ITEM,)).verdicts["1#1"]
+    verdict = LLMJudge(OneReply(reply)).grade(run, (ITEM,)).verdicts["1#1"]
     assert verdict.outcome is Outcome.PASS
     assert [(e.file, e.line) for e in verdict.evidence] == [("outputs/response.md", 3), ("outputs/notes.txt", 3)]

@@ -3,11 +3,10 @@ is cut there, and a quote found only past the cut carries no PASS."""
 
 from __future__ import annotations
 
-from llm_server import small_run, verdicts
+from llm_server import OneReply, small_run, verdicts
 
 from referee.engine.judging import SemanticItem
 from referee.engine.verdict import Outcome
-from referee.llm_adapter.backends import Completion
 from referee.llm_adapter.judge import LLMJudge
 
 ITEM = SemanticItem("1#1", "The booking is confirmed", "confirmed")
@@ -15,28 +14,9 @@ FILLER = "filler line of text\n" * 2500  # 50,000 characters: past the 40,000 sh
 LATE = "Your booking LX2084 is confirmed."
 
 
-class Answer:
-    """A backend that gives one reply to every request, and keeps what it was asked."""
-
-    name, model = "fake", "m"
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        self.asked: list[str] = []
-
-    def params(self) -> dict:
-        return {}
-
-    def complete(self, request, about: str = "") -> Completion:
-        self.asked.append("\n".join(text for _, text in request.turns))
-        return Completion(self.text, replayed=True)
-
-    def cancel(self) -> None:
-        return None
-
 
 def grade(files: dict[str, str], source: str, quote: str):
-    backend = Answer(verdicts(("confirmed", [(source, quote)], "PASS")))
+    backend = OneReply(verdicts(("confirmed", [(source, quote)], "PASS")))
     verdict = LLMJudge(backend).grade(small_run(files), (ITEM,)).verdicts["1#1"]
     return verdict, backend.asked[0]
 
