@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from referee import dsl
@@ -13,6 +13,7 @@ from referee.engine.compile import compile_rules
 from referee.engine.evaluate import evaluate
 from referee.engine.critique.image import Call, RunImage, Text, dumps, transcript_text
 from referee.engine.run.memory import memory_run
+from referee.engine.run.uncounted import CUT
 from referee.engine.verdict import Outcome
 
 RULES = r'''
@@ -109,6 +110,10 @@ def test_evaluate_never_raises_and_is_deterministic(generated):
     assert summary(evaluate(EV, run)) == summary(first)
 
 
+def _cut(run) -> bool:
+    return run.uncounted_calls is not None and run.uncounted_calls.code == CUT
+
+
 @settings(max_examples=50, deadline=None)
 @given(runs(), st.randoms(use_true_random=False))
 def test_order_free_checks_ignore_the_order_of_calls(generated, rnd):
@@ -116,6 +121,9 @@ def test_order_free_checks_ignore_the_order_of_calls(generated, rnd):
     shuffled = list(call_list)
     rnd.shuffle(shuffled)
     permuted = build(shuffled, notes, response, files, metrics)
+    # A transcript whose last record has no Status line was cut while it was written
+    # (its calls unknown): where the cut falls is a matter of order, by nature.
+    assume(not any(_cut(r) for r in (run, permuted)))
     before, after = evaluate(EV, run), evaluate(EV, permuted)
     for index in ORDER_FREE:
         assert before[index].outcome == after[index].outcome, EV.assertions[index].check_source
