@@ -54,7 +54,7 @@ def test_the_terminal_says_why(tmp_path: Path, capsys):
     rules.write_text(RULES, encoding="utf-8")
     assert main(["grade", str(_workspace(tmp_path / "ws")), "--rules", str(rules), "--check"]) == 1
     out = capsys.readouterr().out
-    assert ("not a pass: 1 run folder the gate counts could not be read (no outputs/ folder): "
+    assert ("not a pass: 1 run folder the gate counts could not be read (see the warnings): "
             "iteration-1/eval-1/with_skill/run-2") in out
 
 

@@ -185,9 +185,10 @@ def total_line(t: Totals, color: bool) -> str:
 
 def unread_line(not_read: Sequence[str]) -> str:
     """Why a gate does not pass though every assertion it counts may have: the run
-    folders it counts that could not be read (no outputs/), made inert."""
+    folders it counts that could not be read, made inert (no outputs/ folder, or a
+    folder holding one under a name that is no run-<n>: each folder's warning says which)."""
     folders = "run folder" if len(not_read) == 1 else "run folders"
-    return (f"not a pass: {len(not_read)} {folders} the gate counts could not be read (no outputs/ folder): "
+    return (f"not a pass: {len(not_read)} {folders} the gate counts could not be read (see the warnings): "
             f"{_some(not_read, str)}")
 
 
