@@ -287,16 +287,29 @@ def _line_after(text: str, start: int, stop: int, lines: int) -> int:
 
 
 def record_starts(text: str) -> list[int]:
-    """The offsets of the lines that start with ``_EXACT_START``, in order. ``str.find``
-    of the line break and the prefix together: a regex with a look-behind tried at
-    every offset cost more than the rest of the parse."""
-    found = [0] if text.startswith(_EXACT_START) else []
+    """The offsets of the lines that start with ``_EXACT_START``, in order."""
+    return list(iter_record_starts(text))
+
+
+def iter_record_starts(text: str) -> Iterator[int]:
+    """``record_starts``, one at a time: a caller after the first few does not scan the
+    rest. ``str.find`` of the line break and the prefix together: a regex with a
+    look-behind tried at every offset cost more than the rest of the parse."""
+    if text.startswith(_EXACT_START):
+        yield 0
     needle = "\n" + _EXACT_START
     at = text.find(needle)
     while at >= 0:
-        found.append(at + 1)
+        yield at + 1
         at = text.find(needle, at + 1)
-    return found
+
+
+def last_record_start(text: str) -> int | None:
+    """The last of ``record_starts``, found from the text's end; None when there is none."""
+    at = text.rfind("\n" + _EXACT_START)
+    if at >= 0:
+        return at + 1
+    return 0 if text.startswith(_EXACT_START) else None
 
 
 def exact_headings(text: str) -> int:

@@ -24,7 +24,8 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine.run.model import Problem, ToolCall, Transcript
 from referee.engine.run.safeio import join_report
-from referee.engine.run.transcript_sections import RECORD_HEADING, exact_headings, record_starts
+from referee.engine.run.transcript_sections import (RECORD_HEADING, exact_headings, iter_record_starts,
+                                                     last_record_start)
 
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
@@ -83,19 +84,18 @@ def cut_in_record(run: Run) -> Problem | None:
     inside it and any call after it is lost. None for an imported run (its views are
     checked against the digests the import recorded) and for a transcript whose last
     record is closed or followed by other text."""
-    source_map, problems = run.source_map
-    source = run.transcript_file
-    if source_map is not None or problems or source is None or source.text is None:
+    own = _own_transcript(run)
+    if own is None:
         return None
-    text = source.text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in source.text else source.text
-    starts = record_starts(text)
-    if not starts or _STATUS_LINE.search(text, starts[-1]):
+    path, _, text = own
+    last_start = last_record_start(text)
+    if last_start is None or _STATUS_LINE.search(text, last_start):
         return None  # known without parsing: no record, or the last one has its Status line
     last = open_record(run.transcript)
     if last is None:
         return None
     step = f"step {last.step}" if last.step is not None else "its last record"
-    return Problem(CUT, join_report(run.id.rel, source.path),
+    return Problem(CUT, join_report(run.id.rel, path),
                    f"the transcript ends inside the [tool_calls] record of {step} (line {last.location.line}), "
                    "which has no Status line: the file was cut while it was written, and the calls after the "
                    "cut cannot be checked")
@@ -112,16 +112,16 @@ def open_record(transcript: Transcript) -> ToolCall | None:
 def steps_missing(run: Run) -> Problem | None:
     """Why ``run``'s transcript lacks the sections numbered before its first one
     (``head_missing``); None when it starts at step 1, and for an imported run."""
-    source_map, problems = run.source_map
-    source = run.transcript_file
-    if source_map is not None or problems or source is None or source.text is None:
+    own = _own_transcript(run)
+    if own is None:
         return None
-    where = join_report(run.id.rel, source.path)
-    if _starts_in_record(source.text):
+    path, raw, text = own
+    where = join_report(run.id.rel, path)
+    if _starts_in_record(raw):
         return Problem(SKIPPED, where, "the transcript starts with a record's lines (Tool, Args, Return or Status) "
                                        "under no heading: the file was cut at its head, inside a record, and the "
                                        "calls before the cut cannot be checked")
-    if _first_heading_step(source.text) <= 1:
+    if _first_heading_step(text) <= 1:
         return None  # known without parsing: no record heading, or the first is step 1
     first = head_missing(run.transcript)
     if first is None:
@@ -157,12 +157,22 @@ def _starts_in_record(text: str) -> bool:
     return _FIELD_LINE.search(text, 0, len(text) if first is None else first.start()) is not None
 
 
+def _own_transcript(run: Run) -> tuple[str, str, str] | None:
+    """The run's own transcript (not an import's view, read without a problem): its
+    path, its text, and its text with line ends made LF, as the parse reads it; None
+    for any other run."""
+    source_map, problems = run.source_map
+    source = run.transcript_file
+    if source_map is not None or problems or source is None or source.text is None:
+        return None
+    text = source.text
+    return source.path, text, text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
+
+
 def _first_heading_step(text: str) -> int:
-    """The step of the first record heading in ``text`` (0 when there is none): the
-    parse reads every such heading as a record, trusted or not."""
-    if "\r" in text:
-        text = text.replace("\r\n", "\n").replace("\r", "\n")
-    for start in record_starts(text):
+    """The step of the first record heading in ``text`` (LF line ends; 0 when there is
+    none): the parse reads every such heading as a record, trusted or not."""
+    for start in iter_record_starts(text):
         end = text.find("\n", start)
         found = RECORD_HEADING.fullmatch(text, start, len(text) if end < 0 else end)
         if found is not None:
