@@ -1,7 +1,7 @@
 """What one character of a text is, as a reader sees it, for ``quotes``' loose match:
 a letter with the combining marks written after it, a Hangul syllable written as its
 jamo, each after NFKC (but a raised or circled digit, which NFKC would make another
-number)."""
+number); and the characters that belong to a number or that a reader does not see."""
 
 from __future__ import annotations
 
@@ -48,3 +48,22 @@ def compatible(ch: str) -> str:
 def is_mark(ch: str) -> bool:
     """A combining mark (an accent written after its letter, an enclosing circle ...)."""
     return unicodedata.category(ch).startswith("M")
+
+
+# Between two digits, part of the number: a decimal point or a digit-group mark (a
+# no-break, narrow no-break or thin space, an apostrophe as in 1'000, an underscore,
+# the Arabic separators). "Refund of 1 000 EUR" does not hold "000 EUR" nor "of 1".
+# A plain space stays a separator: "2 300 guests" may well be two numbers.
+NUMBER_GLUE = frozenset(".,\u00a0\u202f\u2009'\u2019_\u066b\u066c")
+SIGNS = frozenset("-+\u2212")  # and every dash (Unicode's Pd): typesetting writes "–500" for -500
+
+
+def signlike(ch: str) -> bool:
+    """A plus or minus sign, or a dash that may stand for one (en dash, figure dash ...)."""
+    return ch in SIGNS or unicodedata.category(ch) == "Pd"
+
+
+def invisible(ch: str) -> bool:
+    """A format character (zero-width space, word joiner, soft hyphen ...): the text
+    reads as if it were not there, so it neither ends a word nor starts one."""
+    return unicodedata.category(ch) == "Cf"

@@ -24,20 +24,12 @@ inside a word, so "possible" is not found in "impossible" nor "68.00" in
 invisible character (a zero-width space, a soft hyphen) does not end a word. Scripts
 written without spaces (Han, kana) have no such boundary.
 
-A quote, and each part of an elided one, cannot start right after a negation ("not",
-"never", "isn't" ...), nor after the words that carry one on ("not been", "not yet"):
-"confirmed" quoted from "was not confirmed" or "has not been confirmed" says the opposite.
-So does "send the email" quoted from "failed to send the email" or "unable to send the
-email", "confirmed" from "non-confirmed" or from "not \"confirmed\"", and "bookings
-confirmed" from "0 bookings confirmed", and "Tests pass" from "- [ ] Tests pass" or
-"❌ Tests pass".
+A quote, and each part of an elided one, is not found where the text around it undoes
+its sense: after a negation, a mark of not done, or ending at a field's name with its
+value left out (``quote_rules``).
 
 A quote must end within the part of its segment the grader was shown
 (``Segment.shown``): a verdict rests on what the grader could read.
-
-A quote, and each part of an elided one, that ends at a field's name (``"available"`` or
-``"available":`` from ``"available": false``) leaves its value out, which may say the
-opposite: it proves nothing, and is reported as such (``Match.field_name``).
 
 A quote may elide text with "..." or "…": its parts must then occur in order within
 one segment. Nothing else is tolerated; fuzzy edit distance would let a changed
@@ -56,46 +48,17 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from referee.llm_adapter.clusters import compatible, composed, is_mark, marks_end
+from referee.llm_adapter.clusters import NUMBER_GLUE, compatible, composed, invisible, is_mark, marks_end, signlike
 from referee.llm_adapter.evidence import Segment
+from referee.llm_adapter.quote_rules import after_negation, ends_at_a_key
 
 ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
 MIN_PART = 8  # each part of an elided quote must be long enough to say something itself
 HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)  # MULTILINE: ^ at any line start
 HEADED_SOURCES = frozenset({"tool_calls", "agent_notes", "harness"})
 BARRIER = "\x00"  # stands for a masked heading line; no needle contains it
-# Between two digits, part of the number: a decimal point or a digit-group mark (a
-# no-break, narrow no-break or thin space, an apostrophe as in 1'000, an underscore,
-# the Arabic separators). "Refund of 1 000 EUR" does not hold "000 EUR" nor "of 1".
-# A plain space stays a separator: "2 300 guests" may well be two numbers.
-NUMBER_GLUE = frozenset(".,\u00a0\u202f\u2009'\u2019_\u066b\u066c")
 PERCENT = frozenset("%\u2030\u2031\u066a\ufe6a\uff05")  # after a digit, part of the number: 50% is not 50
 APOSTROPHES = frozenset("'\u2019")  # between two letters, part of the word: "isn't", "O'Brien"
-# What a reader takes for the apostrophe of "isn't" (NFKC makes the full-width one "'").
-WORD_APOSTROPHES = frozenset("'\u2019\uff07\u02bc")
-# Words that negate what follows them: a quote that starts right after one leaves it out.
-NEGATIONS = frozenset("not no never cannot without nor neither none nothing nobody nowhere zero".split())
-# Words between a negation and what it negates, which carry it on: "not been confirmed",
-# "not yet confirmed", "no longer valid" say "not confirmed", "not valid".
-CARRIERS = frozenset("""be been being have has had yet ever even fully really actually always quite entirely
-completely properly correctly successfully still longer""".split())
-MAX_CARRIERS = 3  # "hasn't yet been fully confirmed": a few words, read back from the quote
-# Words that say the act after their "to" did not happen: "failed to send the email",
-# "unable to retrieve any news" say it was not sent, not retrieved.
-FAILED_TO = frozenset("""fail fails failed failing unable refused refuses declined declines forgot forgets
-neglected impossible""".split())
-# Words before a "to" that carry a negation on to the act after it: "not able to send",
-# "did not manage to send".
-TO_CARRIERS = frozenset("able manage managed".split())
-# Marks that say the line after them is not done: a cross, a "no entry" sign, an empty
-# ballot box ("❌ Unit tests pass", "☐ Docs updated"); a Markdown task list's "[ ]" too.
-NOT_DONE = frozenset("\u2717\u2718\u2715\u2716\u274c\u274e\u2610\u26d4\U0001f6ab")
-# Prefixes that negate the word they are joined to by a hyphen: "non-compliant", "un-confirmed".
-NEGATING_PREFIXES = frozenset("non un not no".split())
-# Markdown emphasis and code marks: "**not** confirmed" and "not *confirmed*" read
-# "not confirmed", so they neither end a negation's reach nor hide the negation.
-EMPHASIS = frozenset("*_`")
-SIGNS = frozenset("-+\u2212")  # and every dash (Unicode's Pd): typesetting writes "–500" for -500
 
 
 @dataclass(frozen=True)
@@ -165,10 +128,6 @@ def _fold(text: str, loose: bool, mask: bool = False) -> tuple[str, list[int]]:
     return "".join(out), index
 
 
-def _signlike(ch: str) -> bool:
-    """A plus or minus sign, or a dash that may stand for one (en dash, figure dash ...)."""
-    return ch in SIGNS or unicodedata.category(ch) == "Pd"
-
 
 def _sign(text: str, i: int, piece: str) -> bool:
     """Whether ``text[i]`` (read as ``piece``) starts the number after it: a minus sign
@@ -181,7 +140,7 @@ def _sign(text: str, i: int, piece: str) -> bool:
     after = text[i + 1:i + 3]
     if piece == ".":
         return after[:1].isdigit()
-    return _signlike(piece) and (after[:1].isdigit() or (after[:1] == "." and after[1:].isdigit()))
+    return signlike(piece) and (after[:1].isdigit() or (after[:1] == "." and after[1:].isdigit()))
 
 
 def _percent(text: str, i: int, piece: str) -> bool:
@@ -201,18 +160,13 @@ def _wordy(ch: str) -> bool:
     return ch.isalnum() and not _no_space_script(ch)
 
 
-def _invisible(ch: str) -> bool:
-    """A format character (zero-width space, word joiner, soft hyphen ...): the text
-    reads as if it were not there, so it neither ends a word nor starts one."""
-    return unicodedata.category(ch) == "Cf"
-
 
 def _visible(text: str, i: int, step: int) -> int:
     """The first index from ``i`` on, going by ``step``, that holds no invisible
     character and no ``*`` (Markdown emphasis inside a word, "**un**confirmed", which
     reads "unconfirmed"; only ``*`` emphasises inside one); -1 or ``len(text)`` when
     there is none."""
-    while 0 <= i < len(text) and (_invisible(text[i]) or text[i] == "*"):
+    while 0 <= i < len(text) and (invisible(text[i]) or text[i] == "*"):
         i += step
     return i
 
@@ -236,12 +190,12 @@ def _inside_word(text: str, start: int, end: int) -> bool:
         before = text[b]
         if _wordy(before) or _apostrophe_inside(text, b):
             return True
-        if text[start].isdigit() and (_signlike(before) or _sign(text, b, before) or (
+        if text[start].isdigit() and (signlike(before) or _sign(text, b, before) or (
                 before in NUMBER_GLUE and b > 0 and text[b - 1].isdigit())):
             return True
     if b >= 0 and text[start] == "." and text[start + 1:start + 2].isdigit():
         before = text[b]  # ".5" quoted from "10.5" or "-.5": another number
-        if before.isdigit() or _signlike(before):
+        if before.isdigit() or signlike(before):
             return True
     a = _visible(text, end, 1)  # the character after, as the text reads
     last = end - 1  # the last character, its combining marks set aside
@@ -257,100 +211,6 @@ def _inside_word(text: str, start: int, end: int) -> bool:
     return False
 
 
-def _after_negation(text: str, start: int) -> bool:
-    """Whether ``text[start:]`` follows a negation across nothing but spaces ("was not
-    confirmed", "isn't confirmed"), or across words that carry it (``CARRIERS``: "not
-    been confirmed", "not yet confirmed"): "confirmed" quoted from there says the
-    opposite of the text, as "500" quoted from "-500" does. Punctuation between them
-    ("No, it is confirmed") or any other word ends the negation's reach; Markdown
-    emphasis ("**not** confirmed", "not *confirmed*") does not, as a reader of the
-    rendered text sees, nor do quotation marks and brackets ("not \"confirmed\"",
-    "not (yet) confirmed"). A "to" after a word that says the act failed ("failed to",
-    "unable to": ``FAILED_TO``) negates as "not" does, a negating prefix joined by a
-    hyphen ("non-confirmed") too, and so does a count of none ("0 bookings confirmed")
-    or a mark that says the line is not done ("- [ ] Tests pass", "❌ Tests pass")."""
-    if _negating_prefix(text, start) or _count_of_none(text, start) or _marked_not_done(text, start):
-        return True
-    at = start
-    for _ in range(MAX_CARRIERS + 1):
-        word, at = _word_before(text, at)
-        if word in NEGATIONS or word.endswith("n't"):
-            return True
-        if word == "to":
-            word, at = _word_before(text, at)
-            if word in FAILED_TO:
-                return True
-            if word not in TO_CARRIERS:
-                return False
-        elif word not in CARRIERS:
-            return False
-    return False
-
-
-def _negating_prefix(text: str, start: int) -> bool:
-    """Whether ``text[start:]`` is joined by a hyphen to a negating prefix: "confirmed"
-    quoted from "non-confirmed" or "un-confirmed"."""
-    if start < 2 or not _signlike(text[start - 1]):
-        return False
-    i = start - 1
-    while i > 0 and text[i - 1].isalpha():
-        i -= 1
-    return _as_read(text[i:start - 1]) in NEGATING_PREFIXES and (i == 0 or not text[i - 1].isalnum())
-
-
-def _marked_not_done(text: str, start: int) -> bool:
-    """Whether ``text[start:]`` follows a mark that says it is not done (``NOT_DONE``,
-    an emoji's variation selector after it, or an unchecked "[ ]" of a task list),
-    across spaces and emphasis only."""
-    i = start - 1
-    while i >= 0 and (text[i].isspace() or _invisible(text[i]) or text[i] in EMPHASIS
-                      or text[i] in "\ufe0e\ufe0f"):
-        i -= 1
-    if i < 0:
-        return False
-    return text[i] in NOT_DONE or (text[i] == "]" and text[max(i - 2, 0):i + 1] == "[ ]")
-
-
-def _count_of_none(text: str, start: int) -> bool:
-    """Whether ``text[start:]`` follows a count of none written in digits ("0 bookings
-    confirmed", "00"), a number of its own: not the end of "2.0" or "10"."""
-    i = start - 1
-    while i >= 0 and (text[i].isspace() or _invisible(text[i]) or text[i] in EMPHASIS):
-        i -= 1
-    if i == start - 1 or i < 0 or text[i] != "0":
-        return False
-    while i > 0 and text[i - 1] == "0":
-        i -= 1
-    return i == 0 or not (text[i - 1].isalnum() or text[i - 1] in NUMBER_GLUE or _signlike(text[i - 1]))
-
-
-def _word_before(text: str, start: int) -> tuple[str, int]:
-    """The word before ``text[start]`` across spaces and emphasis marks, as read, and
-    where it starts; "" when something else comes first (nothing, punctuation, or a
-    word ``start`` lies inside). Quotation marks and brackets are read through, as
-    spaces are: "not \"confirmed\"" and "not (yet) confirmed" say "not confirmed"."""
-    i = start - 1
-    while i >= 0 and (text[i].isspace() or _invisible(text[i]) or text[i] in EMPHASIS or _enclosing(text[i])):
-        i -= 1
-    if i == start - 1:  # nothing before, punctuation, or a word it starts inside
-        return "", start
-    end = i + 1
-    while i >= 0 and (text[i].isalpha() or text[i] in WORD_APOSTROPHES or _invisible(text[i])):
-        i -= 1
-    return _as_read(text[i + 1:end]), i + 1
-
-
-def _enclosing(ch: str) -> bool:
-    """A quotation mark or a bracket, which encloses words without ending a sentence."""
-    return ch in "\"'" or unicodedata.category(ch) in ("Pi", "Pf", "Ps", "Pe")
-
-
-def _as_read(word: str) -> str:
-    """``word`` as a reader takes it, lower case: "ｎｏｔ", "𝐧𝐨𝐭" and "n<zero-width
-    space>ot" read "not", and "isn＇t" and "isnʼt" read "isn't"."""
-    read = "".join(ch for ch in unicodedata.normalize("NFKC", word) if not _invisible(ch))
-    return "".join("'" if ch in WORD_APOSTROPHES else ch for ch in read).lower()
-
 
 def _aside(segment: Segment, start: int, last: int) -> bool:
     """Whether ``segment.text[start:last + 1]`` touches lines that are no part of what the
@@ -361,38 +221,6 @@ def _aside(segment: Segment, start: int, last: int) -> bool:
     end = first + segment.text.count("\n", start, last + 1)
     return any(low <= end and first <= high for low, high in segment.aside)
 
-
-KEY_QUOTES = "\"'"
-
-
-def _ends_at_a_key(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` ends at a field's name, or at the separator after it,
-    and leaves its value out: ``"available"`` or ``"available":`` quoted from
-    ``"available": false``, ``captured`` from ``captured=false``. The value may say the
-    opposite of the name, so the quote proves nothing. A field's name is a quoted key
-    before its colon, or a name before a single "="; a word before a colon in prose
-    ("Booking confirmed: LX2084") is a label, and stays found."""
-    i = end
-    while i > start and text[i - 1] in " \t":
-        i -= 1
-    if i > start and text[i - 1] in ":=":  # the quote took the separator too
-        at = i - 1
-    else:
-        at = end + 1 if text[end:end + 1] == "\\" else end  # a key escaped in a string: \"available\"
-        at += 1 if text[at:at + 1] and text[at] in KEY_QUOTES else 0
-        while at < len(text) and text[at] in " \t":
-            at += 1
-        if at >= len(text) or text[at] not in ":=":
-            return False
-    if text[at + 1:at + 2] in (":", "="):  # "==", "::", ":=": no field
-        return False
-    before = at - 1
-    while before >= 0 and text[before] in " \t":
-        before -= 1
-    if before >= 0 and text[before] in KEY_QUOTES:
-        return True
-    return text[at] == "=" and before >= 0 and (text[before].isalnum() or text[before] == "_") \
-        and (at == 0 or text[at - 1] != "=")
 
 
 def _parts(quote: str, headed: bool) -> list[str]:
@@ -420,7 +248,7 @@ def _end(text: str, index: list[int], last: int, loose: bool) -> int:
 def _search(segment: Segment, parts: list[str], loose: bool, mask: bool,
             keys: bool = False) -> Match | None:
     """Where ``parts`` occur in order in ``segment``; a part may end at a field's name
-    (``_ends_at_a_key``) only when ``keys`` is true."""
+    (``quote_rules.ends_at_a_key``) only when ``keys`` is true."""
     haystack, index = _fold(segment.text, loose, mask)
     text = segment.text
     position = 0
@@ -433,8 +261,8 @@ def _search(segment: Segment, parts: list[str], loose: bool, mask: bool,
         at = haystack.find(needle, position)
         while at >= 0 and (_splits_a_character(index, at, at + len(needle))
                            or _inside_word(text, index[at], _end(text, index, at + len(needle) - 1, loose))
-                           or _after_negation(text, index[at])
-                           or (not keys and _ends_at_a_key(text, index[at],
+                           or after_negation(text, index[at])
+                           or (not keys and ends_at_a_key(text, index[at],
                                                            _end(text, index, at + len(needle) - 1, loose)))
                            or _aside(segment, index[at], index[at + len(needle) - 1])):
             at = haystack.find(needle, at + 1)
@@ -459,7 +287,7 @@ def locate(quote: str, segments: tuple[Segment, ...]) -> Match | None:
 
     In a transcript source, headings are masked; a quote found only with them
     unmasked comes back with ``heading=True``; one found only ending at a field's name,
-    its value left out (``_ends_at_a_key``), with ``field_name=True``."""
+    its value left out (``quote_rules.ends_at_a_key``), with ``field_name=True``."""
     parts_of = {headed: _parts(quote, headed) for headed in (False, True)}
     for loose in (False, True):
         for segment in segments:
