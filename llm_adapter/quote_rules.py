@@ -8,13 +8,21 @@ email", "confirmed" from "non-confirmed" or from "not \"confirmed\"", and "booki
 confirmed" from "0 bookings confirmed", and "Tests pass" from "- [ ] Tests pass" or
 "❌ Tests pass".
 
+Nor can it say less than it seems where it stands (``says_less``): end inside a question
+whose "?" it leaves out ("all 12 tests passed" from "Were all 12 tests passed?"), lie in a
+condition ("the build succeeds" from "if the build succeeds, deploy"), in struck-through
+text ("~~Tests pass~~"), or after a count of part of what it names ("12 tests passed"
+from "0 of 12 tests passed").
+
 A quote, and each part of an elided one, that ends at a field's name (``"available"`` or
-``"available":`` from ``"available": false``) leaves its value out, which may say the
-opposite: it proves nothing, and is reported as such (``Match.field_name``).
+``"available":`` from ``"available": false``, ``passed`` from a YAML ``passed: false``)
+leaves its value out, which may say the opposite: it proves nothing, and is reported as
+such (``Match.field_name``).
 """
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from referee.llm_adapter.clusters import NUMBER_GLUE, invisible, signlike
@@ -141,6 +149,10 @@ def _as_read(word: str) -> str:
 
 
 KEY_QUOTES = "\"'"
+YAML_WORD = re.compile(r"[^\W\d][\w.-]*")  # a field's name of one word: passed, tests_passed, email-sent
+YAML_PHRASE = re.compile(r"[^\W\d][\w .-]*[\w]")  # a name of a few words: "all tests passed"
+YAML_SCALARS = frozenset("true false yes no on off null none ~ y n".split())
+NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 
 
 def ends_at_a_key(text: str, start: int, end: int) -> bool:
@@ -148,8 +160,9 @@ def ends_at_a_key(text: str, start: int, end: int) -> bool:
     and leaves its value out: ``"available"`` or ``"available":`` quoted from
     ``"available": false``, ``captured`` from ``captured=false``. The value may say the
     opposite of the name, so the quote proves nothing. A field's name is a quoted key
-    before its colon, or a name before a single "="; a word before a colon in prose
-    ("Booking confirmed: LX2084") is a label, and stays found."""
+    before its colon, a name before a single "=", or a YAML key (``passed: false``:
+    ``_yaml_key``); a phrase before a colon in prose ("Booking confirmed: LX2084") is a
+    label, and stays found."""
     i = end
     while i > start and text[i - 1] in " \t":
         i -= 1
@@ -169,5 +182,191 @@ def ends_at_a_key(text: str, start: int, end: int) -> bool:
         before -= 1
     if before >= 0 and text[before] in KEY_QUOTES:
         return True
+    if text[at] == ":":
+        return _yaml_key(text, at)
     return text[at] == "=" and before >= 0 and (text[before].isalnum() or text[before] == "_") \
         and (at == 0 or text[at - 1] != "=")
+
+
+def _yaml_key(text: str, at: int) -> bool:
+    """Whether the ":" at ``text[at]`` ends a YAML field's name (``passed: false``,
+    ``- email_sent: no``, ``{sent: false}``): a space and a value after it on its line, the
+    name opening its line (after indentation and a list's "- ") or following a flow
+    mapping's "{" or ","; and the name one word, or its value a scalar that may undo it
+    (false, no, null, a number). A phrase before a colon in prose ("Booking confirmed:
+    LX2084") is a label."""
+    if text[at + 1:at + 2] not in ("", " ", "\t", "\r", "\n"):
+        return False
+    head = text[text.rfind("\n", 0, at) + 1:at]
+    if "{" in head:
+        head = re.split(r"[{,]", head)[-1]
+    name = re.sub(r"^\s*(?:-\s+)*", "", head)
+    line_end = text.find("\n", at)
+    value = text[at + 1:len(text) if line_end < 0 else line_end].split(" #")[0].strip().rstrip(",}").strip()
+    if not value:  # a block below it ("CONFUSION:" over its list): a heading more than a field
+        return False
+    if YAML_WORD.fullmatch(name):
+        return True
+    scalar = value.lower() in YAML_SCALARS or NUMBER.fullmatch(value) is not None
+    return scalar and YAML_PHRASE.fullmatch(name) is not None
+
+
+# Words that make what follows them a condition, not a fact: "the build succeeds" quoted
+# from "if the build succeeds, deploy" says less than it seems. "When" is left out: "it
+# deployed when the build succeeded" states both.
+CONDITIONS = frozenset("if iff unless whether provided providing assuming suppose supposing lest".split())
+# Opening a sentence, "whether" starts what it is about, not a condition: "Whether that is
+# wrong depends on your intent, so I did not guess" states its last clause.
+OPENING_CONDITIONS = CONDITIONS - {"whether"}
+# Words that count part of a whole: "12 tests passed" quoted from "0 of 12 tests passed" or
+# "tests passed" from "none of the tests passed" leaves out how many.
+PART_COUNTS = frozenset("""none zero no few some several half most one two three four five six seven eight
+nine ten eleven twelve neither""".split())
+NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve".split())
+DETERMINERS = frozenset("the these those its their our my your his her".split())
+QUESTION_MARKS = frozenset("?\uff1f\u061f")
+SENTENCE_ENDS = frozenset(".!?\u3002\uff01\uff1f\u061f")
+CLAUSE_ENDS = SENTENCE_ENDS | frozenset(",;:\u3001\uff0c\uff1b\uff1a")
+REACH = 400  # characters read around a quote for its sentence: a sentence, not a document
+STRUCK_TAGS = (("~~", "~~"), ("<del>", "</del>"), ("<s>", "</s>"), ("<strike>", "</strike>"))
+
+
+def says_less(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` says less than it seems where it stands: its sense
+    undone by a negation or a mark (``after_negation``), asked rather than said (it ends
+    in a question whose "?" it leaves out), a condition (it starts after an "if" of its
+    clause, or in a sentence that opens with one), struck through (``~~done~~``,
+    ``<del>``), or a count cut off in front ("12 tests passed" from "0 of 12 tests
+    passed")."""
+    return (after_negation(text, start) or _asked(text, end) or _conditional(text, start, end)
+            or _struck(text, start, end) or _part_counted(text, start))
+
+
+def _asked(text: str, end: int) -> bool:
+    """Whether the clause ``text[:end]`` ends in goes on, on its line, to a question
+    mark: "all 12 tests passed" quoted from "Were all 12 tests passed?". A quote that
+    ends its clause itself ("rule?", "logs,") leaves nothing out; a mark followed by a
+    letter or digit ends nothing (a URL's "?q=", "v2.4"); a quotation mark, a backtick
+    or a bracket stops the search, since the clause's own end lies past what it
+    encloses, or the text there is another string ("deployed" of ``{"status":
+    "deployed", "ask": "Proceed?"}``)."""
+    last = end - 1
+    while last >= 0 and text[last] in " \t":
+        last -= 1
+    if last >= 0 and text[last] in CLAUSE_ENDS:
+        return False
+    i = end
+    limit = min(len(text), end + REACH)
+    while i < limit and text[i] != "\n" and not _stops(text, i):
+        ch = text[i]
+        if ch in CLAUSE_ENDS and (i + 1 == len(text) or not text[i + 1].isalnum()):
+            return ch in QUESTION_MARKS
+        i += 1
+    return False
+
+
+def _stops(text: str, i: int) -> bool:
+    """A quotation mark, backtick or bracket; not the apostrophe inside a word ("team's")."""
+    ch = text[i]
+    if ch in WORD_APOSTROPHES and 0 < i < len(text) - 1 and text[i - 1].isalpha() and text[i + 1].isalpha():
+        return False
+    return ch == "`" or _enclosing(ch)
+
+
+def _conditional(text: str, start: int, end: int) -> bool:
+    """Whether ``text[start:end]`` lies in a condition: an "if" (``CONDITIONS``) earlier
+    in its clause ("deploy if the build succeeds"), or opening its sentence ("If it
+    slips past Wednesday we lose the sprint", "If the build succeeds, deploy") while the
+    quote's own first clause holds none ("..., and whether the gate is answered" shows
+    its condition)."""
+    clause = _back_to(text, start, CLAUSE_ENDS)
+    if any(word in CONDITIONS for word in _words(text[clause:start])):
+        return True
+    opening = _words(text[_back_to(text, start, SENTENCE_ENDS | {":", ";"}):start])[:1]
+    if not opening or opening[0] not in OPENING_CONDITIONS:
+        return False
+    own = re.split(r"[,;:.!?]", text[start:end], maxsplit=1)[0]
+    return not any(word in CONDITIONS for word in _words(own))
+
+
+def _back_to(text: str, start: int, ends: frozenset[str]) -> int:
+    """Where the clause or sentence holding ``text[start]`` begins, read back to one of
+    ``ends`` (not one inside a number or a name, "2.0", "SKILL.md:81"), a line end, or
+    ``REACH`` characters."""
+    i = start - 1
+    floor = max(0, start - REACH)
+    while i >= floor and text[i] != "\n":
+        if text[i] in ends and not text[i + 1:i + 2].isalnum():
+            return i + 1
+        i -= 1
+    return i + 1
+
+
+def _words(span: str) -> list[str]:
+    return [_as_read(w) for w in re.findall(r"[^\W\d_]+", span)]
+
+
+def _struck(text: str, start: int, end: int) -> bool:
+    """Whether the first or last character of ``text[start:end]`` lies in text struck
+    through on its line (``~~done~~``, ``<del>done</del>``): struck words no longer
+    stand, and a quote of them, marks or not, reads as if they did."""
+    first, last = start, end - 1
+    while first < last and text[first] in "~":
+        first += 1
+    while last > first and text[last] in "~":
+        last -= 1
+    return any(_inside(text, at, opening, closing) for at in (first, last) for opening, closing in STRUCK_TAGS)
+
+
+def _inside(text: str, at: int, opening: str, closing: str) -> bool:
+    """Whether ``text[at]`` lies between ``opening`` and ``closing`` on its line."""
+    line = text.rfind("\n", 0, at) + 1
+    line_end = text.find("\n", at)
+    line_end = len(text) if line_end < 0 else line_end
+    before = text[line:at].lower()
+    if opening == closing:
+        return before.count(opening) % 2 == 1 and opening in text[at:line_end]
+    return before.rfind(opening) > before.rfind(closing) and closing in text[at:line_end].lower()
+
+
+def _part_counted(text: str, start: int) -> bool:
+    """Whether ``text[start:]`` follows a count of part of it ("0 of", "3 out of the",
+    "none of the", "0/"), or the number counted after one: "12 tests passed" or
+    "tests passed" from "0 of 12 tests passed", "reporting endpoints are migrated"
+    from "Two of the five reporting endpoints are migrated"."""
+    i = start - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    if i > 0 and text[i] in "/\u2044\u2215" and text[start:start + 1].isdigit():
+        return _number_ends_at(text, i)
+    word, at = _word_before(text, _past_number(text, start))
+    if word in DETERMINERS:
+        word, at = _word_before(text, at)
+    if word != "of":
+        return False
+    word, before = _word_before(text, at)
+    if word == "out":
+        word, before = _word_before(text, before)
+    return word in PART_COUNTS or (not word and _number_ends_at(text, before))
+
+
+def _past_number(text: str, start: int) -> int:
+    """Where a number written right before ``text[start]`` (across spaces) begins, in
+    digits ("12") or in words ("five"); ``start`` when there is none."""
+    i = start - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    if i >= 0 and text[i].isdigit():
+        while i > 0 and (text[i - 1].isdigit() or text[i - 1] in NUMBER_GLUE):
+            i -= 1
+        return i
+    word, before = _word_before(text, start)
+    return before if word in NUMBER_WORDS else start
+
+
+def _number_ends_at(text: str, at: int) -> bool:
+    """Whether a number ends right before ``text[at]``, across spaces."""
+    i = at - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    return i >= 0 and text[i].isdigit()

@@ -25,8 +25,9 @@ invisible character (a zero-width space, a soft hyphen) does not end a word. Scr
 written without spaces (Han, kana) have no such boundary.
 
 A quote, and each part of an elided one, is not found where the text around it undoes
-its sense: after a negation, a mark of not done, or ending at a field's name with its
-value left out (``quote_rules``).
+its sense or says less than it seems: after a negation or a mark of not done, inside a
+question, a condition or struck-through text, after a count of part, or ending at a
+field's name with its value left out (``quote_rules``).
 
 A quote must end within the part of its segment the grader was shown
 (``Segment.shown``): a verdict rests on what the grader could read.
@@ -50,7 +51,7 @@ from dataclasses import dataclass
 
 from referee.llm_adapter.clusters import NUMBER_GLUE, compatible, composed, invisible, is_mark, marks_end, signlike
 from referee.llm_adapter.evidence import Segment
-from referee.llm_adapter.quote_rules import after_negation, ends_at_a_key
+from referee.llm_adapter.quote_rules import ends_at_a_key, says_less
 
 ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
 MIN_PART = 8  # each part of an elided quote must be long enough to say something itself
@@ -245,6 +246,17 @@ def _end(text: str, index: list[int], last: int, loose: bool) -> int:
     return marks_end(text, end) if loose else end
 
 
+def _refused(segment: Segment, index: list[int], at: int, needle: str, loose: bool, keys: bool) -> bool:
+    """Whether ``needle`` folded at ``at`` is no match of a quote: it splits a character
+    or a word, the text around it undoes or narrows its sense (``quote_rules``), it ends
+    at a field's name (unless ``keys``), or it touches lines set aside."""
+    text = segment.text
+    start, end = index[at], _end(text, index, at + len(needle) - 1, loose)
+    return (_splits_a_character(index, at, at + len(needle)) or _inside_word(text, start, end)
+            or says_less(text, start, end) or (not keys and ends_at_a_key(text, start, end))
+            or _aside(segment, index[at], index[at + len(needle) - 1]))
+
+
 def _search(segment: Segment, parts: list[str], loose: bool, mask: bool,
             keys: bool = False) -> Match | None:
     """Where ``parts`` occur in order in ``segment``; a part may end at a field's name
@@ -259,12 +271,7 @@ def _search(segment: Segment, parts: list[str], loose: bool, mask: bool,
         if len(needle) < (1 if len(parts) == 1 else MIN_PART):
             return None
         at = haystack.find(needle, position)
-        while at >= 0 and (_splits_a_character(index, at, at + len(needle))
-                           or _inside_word(text, index[at], _end(text, index, at + len(needle) - 1, loose))
-                           or after_negation(text, index[at])
-                           or (not keys and ends_at_a_key(text, index[at],
-                                                           _end(text, index, at + len(needle) - 1, loose)))
-                           or _aside(segment, index[at], index[at + len(needle) - 1])):
+        while at >= 0 and _refused(segment, index, at, needle, loose, keys):
             at = haystack.find(needle, at + 1)
         if at < 0:
             return None
