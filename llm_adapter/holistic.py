@@ -6,7 +6,9 @@ folders and the skill's name already hidden. It answers with strengths and
 weaknesses of each, every one with a quote from that output; scores for the
 criteria the rules left open; its preference, after its reasoning. Every quote is
 looked for in the output it is about (``quotes.locate``) and a point whose quote
-is not there, or proves nothing (``substance.trivial``), is dropped and listed.
+is not there, or proves nothing (``quotes.proves_nothing``, the rule the grader's
+quotes are held to: too short or generic, or a field's name without its value), is
+dropped and listed.
 The same backend, cassette and redaction as the grader serve it, so a cassette
 replays the comparison with no key and no network.
 """
@@ -21,11 +23,10 @@ from typing import TYPE_CHECKING, Callable, Literal, Sequence
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from referee.engine.compare.holistic import Point, Reading
-from referee.llm_adapter import substance
 from referee.llm_adapter.backends import Backend, ChatRequest
 from referee.llm_adapter.evidence import Segment, collect
 from referee.llm_adapter.prompt import MARK, defuse, escaped
-from referee.llm_adapter.quotes import locate
+from referee.llm_adapter.quotes import locate, proves_nothing
 from referee.llm_adapter.redact import Redactor
 from referee.llm_adapter.reply import Malformed, load_object
 from referee.llm_adapter.transport import Cancelled, TransportError
@@ -173,10 +174,11 @@ def _verified(points: Sequence[_Point], segments: tuple[Segment, ...], letter: s
               rejected: list[str]) -> tuple[Point, ...]:
     kept = []
     for point in points:
-        match = None if substance.trivial(point.quote) else locate(point.quote, segments)
-        if match is None:
+        match = None if proves_nothing(point.quote) else locate(point.quote, segments)
+        if match is None or proves_nothing(point.quote, match):
+            idle = match is not None or proves_nothing(point.quote)
             rejected.append(f"{letter}: {point.point} (quote \"{point.quote[:80]}\" "
-                            f"{'proves nothing' if substance.trivial(point.quote) else 'is not in the output'})")
+                            f"{'proves nothing' if idle else 'is not in the output'})")
         else:
             kept.append(Point(point.point, match.found, match.segment.file, match.line))
     return tuple(kept)

@@ -49,6 +49,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from referee.llm_adapter import substance
 from referee.llm_adapter.clusters import NUMBER_GLUE, compatible, composed, invisible, is_mark, marks_end, signlike
 from referee.llm_adapter.evidence import Segment
 from referee.llm_adapter.quote_rules import ends_at_a_key, says_less
@@ -287,6 +288,15 @@ def _search(segment: Segment, parts: list[str], loose: bool, mask: bool,
         return None
     line = segment.line + text.count("\n", 0, start)
     return Match(segment, line, text[start:end], loose)
+
+
+def proves_nothing(quote: str, match: Match | None = None) -> bool:
+    """Whether ``quote`` counts as no quote: too short or generic (``substance.trivial``),
+    or, where ``match`` is where it was found, found only in a heading line or only
+    ending at a field's name with its value left out. The one rule for every reader of
+    a model's quotes: the grade's grader (``verify``) and ``compare --llm``
+    (``holistic``)."""
+    return substance.trivial(quote) or (match is not None and (match.heading or match.field_name))
 
 
 def locate(quote: str, segments: tuple[Segment, ...]) -> Match | None:

@@ -25,7 +25,7 @@ from referee.llm_adapter import quotes as quotes_module
 from referee.llm_adapter import reply as reply_module
 from referee.llm_adapter import substance
 from referee.llm_adapter.evidence import PASS_SOURCES, RunEvidence, Segment
-from referee.llm_adapter.quotes import Match, locate
+from referee.llm_adapter.quotes import Match, locate, proves_nothing
 from referee.llm_adapter.reply import AssertionReply, Quote, Reply
 
 SHOWN = 160  # characters of a quote shown in a message or an Evidence record
@@ -54,13 +54,13 @@ def check_quotes(quotes: Sequence[Quote], evidence: RunEvidence):
     missing: list[Quote] = []
     idle: list[Quote] = []
     for quote in quotes:
-        if substance.trivial(quote.quote):
+        if proves_nothing(quote.quote):
             idle.append(quote)
             continue
         match = _locate_read(quote.quote, evidence.of(quote.source))
         if match is None:
             missing.append(quote)
-        elif match.heading or match.field_name:
+        elif proves_nothing(quote.quote, match):
             idle.append(quote)
         else:
             found.append((quote, match))
