@@ -8,12 +8,6 @@ email", "confirmed" from "non-confirmed" or from "not \"confirmed\"", and "booki
 confirmed" from "0 bookings confirmed", and "Tests pass" from "- [ ] Tests pass" or
 "❌ Tests pass".
 
-Nor can it say less than it seems where it stands (``says_less``): end inside a question
-whose "?" it leaves out ("all 12 tests passed" from "Were all 12 tests passed?"), lie in a
-condition ("the build succeeds" from "if the build succeeds, deploy"), in struck-through
-text ("~~Tests pass~~"), or after a count of part of what it names ("12 tests passed"
-from "0 of 12 tests passed").
-
 A quote, and each part of an elided one, that ends at a field's name (``"available"`` or
 ``"available":`` from ``"available": false``, ``passed`` from a YAML ``passed: false``)
 leaves its value out, which may say the opposite: it proves nothing, and is reported as
@@ -69,11 +63,11 @@ def after_negation(text: str, start: int) -> bool:
         return True
     at = start
     for _ in range(MAX_CARRIERS + 1):
-        word, at = _word_before(text, at)
+        word, at = word_before(text, at)
         if word in NEGATIONS or word.endswith("n't"):
             return True
         if word == "to":
-            word, at = _word_before(text, at)
+            word, at = word_before(text, at)
             if word in FAILED_TO:
                 return True
             if word not in TO_CARRIERS:
@@ -91,7 +85,7 @@ def _negating_prefix(text: str, start: int) -> bool:
     i = start - 1
     while i > 0 and text[i - 1].isalpha():
         i -= 1
-    return _as_read(text[i:start - 1]) in NEGATING_PREFIXES and (i == 0 or not text[i - 1].isalnum())
+    return as_read(text[i:start - 1]) in NEGATING_PREFIXES and (i == 0 or not text[i - 1].isalnum())
 
 
 def _marked_not_done(text: str, start: int) -> bool:
@@ -120,28 +114,28 @@ def _count_of_none(text: str, start: int) -> bool:
     return i == 0 or not (text[i - 1].isalnum() or text[i - 1] in NUMBER_GLUE or signlike(text[i - 1]))
 
 
-def _word_before(text: str, start: int) -> tuple[str, int]:
+def word_before(text: str, start: int) -> tuple[str, int]:
     """The word before ``text[start]`` across spaces and emphasis marks, as read, and
     where it starts; "" when something else comes first (nothing, punctuation, or a
     word ``start`` lies inside). Quotation marks and brackets are read through, as
     spaces are: "not \"confirmed\"" and "not (yet) confirmed" say "not confirmed"."""
     i = start - 1
-    while i >= 0 and (text[i].isspace() or invisible(text[i]) or text[i] in EMPHASIS or _enclosing(text[i])):
+    while i >= 0 and (text[i].isspace() or invisible(text[i]) or text[i] in EMPHASIS or enclosing(text[i])):
         i -= 1
     if i == start - 1:  # nothing before, punctuation, or a word it starts inside
         return "", start
     end = i + 1
     while i >= 0 and (text[i].isalpha() or text[i] in WORD_APOSTROPHES or invisible(text[i])):
         i -= 1
-    return _as_read(text[i + 1:end]), i + 1
+    return as_read(text[i + 1:end]), i + 1
 
 
-def _enclosing(ch: str) -> bool:
+def enclosing(ch: str) -> bool:
     """A quotation mark or a bracket, which encloses words without ending a sentence."""
     return ch in "\"'" or unicodedata.category(ch) in ("Pi", "Pf", "Ps", "Pe")
 
 
-def _as_read(word: str) -> str:
+def as_read(word: str) -> str:
     """``word`` as a reader takes it, lower case: "ｎｏｔ", "𝐧𝐨𝐭" and "n<zero-width
     space>ot" read "not", and "isn＇t" and "isnʼt" read "isn't"."""
     read = "".join(ch for ch in unicodedata.normalize("NFKC", word) if not invisible(ch))
@@ -209,164 +203,3 @@ def _yaml_key(text: str, at: int) -> bool:
         return True
     scalar = value.lower() in YAML_SCALARS or NUMBER.fullmatch(value) is not None
     return scalar and YAML_PHRASE.fullmatch(name) is not None
-
-
-# Words that make what follows them a condition, not a fact: "the build succeeds" quoted
-# from "if the build succeeds, deploy" says less than it seems. "When" is left out: "it
-# deployed when the build succeeded" states both.
-CONDITIONS = frozenset("if iff unless whether provided providing assuming suppose supposing lest".split())
-# Opening a sentence, "whether" starts what it is about, not a condition: "Whether that is
-# wrong depends on your intent, so I did not guess" states its last clause.
-OPENING_CONDITIONS = CONDITIONS - {"whether"}
-# Words that count part of a whole: "12 tests passed" quoted from "0 of 12 tests passed" or
-# "tests passed" from "none of the tests passed" leaves out how many.
-PART_COUNTS = frozenset("""none zero no few some several half most one two three four five six seven eight
-nine ten eleven twelve neither""".split())
-NUMBER_WORDS = frozenset("one two three four five six seven eight nine ten eleven twelve".split())
-DETERMINERS = frozenset("the these those its their our my your his her".split())
-QUESTION_MARKS = frozenset("?\uff1f\u061f")
-SENTENCE_ENDS = frozenset(".!?\u3002\uff01\uff1f\u061f")
-CLAUSE_ENDS = SENTENCE_ENDS | frozenset(",;:\u3001\uff0c\uff1b\uff1a")
-REACH = 400  # characters read around a quote for its sentence: a sentence, not a document
-STRUCK_TAGS = (("~~", "~~"), ("<del>", "</del>"), ("<s>", "</s>"), ("<strike>", "</strike>"))
-
-
-def says_less(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` says less than it seems where it stands: its sense
-    undone by a negation or a mark (``after_negation``), asked rather than said (it ends
-    in a question whose "?" it leaves out), a condition (it starts after an "if" of its
-    clause, or in a sentence that opens with one), struck through (``~~done~~``,
-    ``<del>``), or a count cut off in front ("12 tests passed" from "0 of 12 tests
-    passed")."""
-    return (after_negation(text, start) or _asked(text, end) or _conditional(text, start, end)
-            or _struck(text, start, end) or _part_counted(text, start))
-
-
-def _asked(text: str, end: int) -> bool:
-    """Whether the clause ``text[:end]`` ends in goes on, on its line, to a question
-    mark: "all 12 tests passed" quoted from "Were all 12 tests passed?". A quote that
-    ends its clause itself ("rule?", "logs,") leaves nothing out; a mark followed by a
-    letter or digit ends nothing (a URL's "?q=", "v2.4"); a quotation mark, a backtick
-    or a bracket stops the search, since the clause's own end lies past what it
-    encloses, or the text there is another string ("deployed" of ``{"status":
-    "deployed", "ask": "Proceed?"}``)."""
-    last = end - 1
-    while last >= 0 and text[last] in " \t":
-        last -= 1
-    if last >= 0 and text[last] in CLAUSE_ENDS:
-        return False
-    i = end
-    limit = min(len(text), end + REACH)
-    while i < limit and text[i] != "\n" and not _stops(text, i):
-        ch = text[i]
-        if ch in CLAUSE_ENDS and (i + 1 == len(text) or not text[i + 1].isalnum()):
-            return ch in QUESTION_MARKS
-        i += 1
-    return False
-
-
-def _stops(text: str, i: int) -> bool:
-    """A quotation mark, backtick or bracket; not the apostrophe inside a word ("team's")."""
-    ch = text[i]
-    if ch in WORD_APOSTROPHES and 0 < i < len(text) - 1 and text[i - 1].isalpha() and text[i + 1].isalpha():
-        return False
-    return ch == "`" or _enclosing(ch)
-
-
-def _conditional(text: str, start: int, end: int) -> bool:
-    """Whether ``text[start:end]`` lies in a condition: an "if" (``CONDITIONS``) earlier
-    in its clause ("deploy if the build succeeds"), or opening its sentence ("If it
-    slips past Wednesday we lose the sprint", "If the build succeeds, deploy") while the
-    quote's own first clause holds none ("..., and whether the gate is answered" shows
-    its condition)."""
-    clause = _back_to(text, start, CLAUSE_ENDS)
-    if any(word in CONDITIONS for word in _words(text[clause:start])):
-        return True
-    opening = _words(text[_back_to(text, start, SENTENCE_ENDS | {":", ";"}):start])[:1]
-    if not opening or opening[0] not in OPENING_CONDITIONS:
-        return False
-    own = re.split(r"[,;:.!?]", text[start:end], maxsplit=1)[0]
-    return not any(word in CONDITIONS for word in _words(own))
-
-
-def _back_to(text: str, start: int, ends: frozenset[str]) -> int:
-    """Where the clause or sentence holding ``text[start]`` begins, read back to one of
-    ``ends`` (not one inside a number or a name, "2.0", "SKILL.md:81"), a line end, or
-    ``REACH`` characters."""
-    i = start - 1
-    floor = max(0, start - REACH)
-    while i >= floor and text[i] != "\n":
-        if text[i] in ends and not text[i + 1:i + 2].isalnum():
-            return i + 1
-        i -= 1
-    return i + 1
-
-
-def _words(span: str) -> list[str]:
-    return [_as_read(w) for w in re.findall(r"[^\W\d_]+", span)]
-
-
-def _struck(text: str, start: int, end: int) -> bool:
-    """Whether the first or last character of ``text[start:end]`` lies in text struck
-    through on its line (``~~done~~``, ``<del>done</del>``): struck words no longer
-    stand, and a quote of them, marks or not, reads as if they did."""
-    first, last = start, end - 1
-    while first < last and text[first] in "~":
-        first += 1
-    while last > first and text[last] in "~":
-        last -= 1
-    return any(_inside(text, at, opening, closing) for at in (first, last) for opening, closing in STRUCK_TAGS)
-
-
-def _inside(text: str, at: int, opening: str, closing: str) -> bool:
-    """Whether ``text[at]`` lies between ``opening`` and ``closing`` on its line."""
-    line = text.rfind("\n", 0, at) + 1
-    line_end = text.find("\n", at)
-    line_end = len(text) if line_end < 0 else line_end
-    before = text[line:at].lower()
-    if opening == closing:
-        return before.count(opening) % 2 == 1 and opening in text[at:line_end]
-    return before.rfind(opening) > before.rfind(closing) and closing in text[at:line_end].lower()
-
-
-def _part_counted(text: str, start: int) -> bool:
-    """Whether ``text[start:]`` follows a count of part of it ("0 of", "3 out of the",
-    "none of the", "0/"), or the number counted after one: "12 tests passed" or
-    "tests passed" from "0 of 12 tests passed", "reporting endpoints are migrated"
-    from "Two of the five reporting endpoints are migrated"."""
-    i = start - 1
-    while i >= 0 and text[i] in " \t":
-        i -= 1
-    if i > 0 and text[i] in "/\u2044\u2215" and text[start:start + 1].isdigit():
-        return _number_ends_at(text, i)
-    word, at = _word_before(text, _past_number(text, start))
-    if word in DETERMINERS:
-        word, at = _word_before(text, at)
-    if word != "of":
-        return False
-    word, before = _word_before(text, at)
-    if word == "out":
-        word, before = _word_before(text, before)
-    return word in PART_COUNTS or (not word and _number_ends_at(text, before))
-
-
-def _past_number(text: str, start: int) -> int:
-    """Where a number written right before ``text[start]`` (across spaces) begins, in
-    digits ("12") or in words ("five"); ``start`` when there is none."""
-    i = start - 1
-    while i >= 0 and text[i] in " \t":
-        i -= 1
-    if i >= 0 and text[i].isdigit():
-        while i > 0 and (text[i - 1].isdigit() or text[i - 1] in NUMBER_GLUE):
-            i -= 1
-        return i
-    word, before = _word_before(text, start)
-    return before if word in NUMBER_WORDS else start
-
-
-def _number_ends_at(text: str, at: int) -> bool:
-    """Whether a number ends right before ``text[at]``, across spaces."""
-    i = at - 1
-    while i >= 0 and text[i] in " \t":
-        i -= 1
-    return i >= 0 and text[i].isdigit()

@@ -27,7 +27,7 @@ written without spaces (Han, kana) have no such boundary.
 A quote, and each part of an elided one, is not found where the text around it undoes
 its sense or says less than it seems: after a negation or a mark of not done, inside a
 question, a condition or struck-through text, after a count of part, or ending at a
-field's name with its value left out (``quote_rules``).
+field's name with its value left out (``quote_rules``, ``quote_sense``).
 
 A quote must end within the part of its segment the grader was shown
 (``Segment.shown``): a verdict rests on what the grader could read.
@@ -52,7 +52,8 @@ from dataclasses import dataclass
 from referee.llm_adapter import substance
 from referee.llm_adapter.clusters import NUMBER_GLUE, compatible, composed, invisible, is_mark, marks_end, signlike
 from referee.llm_adapter.evidence import Segment
-from referee.llm_adapter.quote_rules import ends_at_a_key, says_less
+from referee.llm_adapter.quote_rules import ends_at_a_key
+from referee.llm_adapter.quote_sense import says_less
 
 ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
 MIN_PART = 8  # each part of an elided quote must be long enough to say something itself
@@ -249,7 +250,7 @@ def _end(text: str, index: list[int], last: int, loose: bool) -> int:
 
 def _refused(segment: Segment, index: list[int], at: int, needle: str, loose: bool, keys: bool) -> bool:
     """Whether ``needle`` folded at ``at`` is no match of a quote: it splits a character
-    or a word, the text around it undoes or narrows its sense (``quote_rules``), it ends
+    or a word, the text around it undoes or narrows its sense (``quote_rules``, ``quote_sense``), it ends
     at a field's name (unless ``keys``), or it touches lines set aside."""
     text = segment.text
     start, end = index[at], _end(text, index, at + len(needle) - 1, loose)

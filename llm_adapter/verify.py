@@ -20,7 +20,7 @@ from typing import Sequence
 from referee.engine.judging import GraderClaim, SemanticItem
 from referee.engine.verdict import Evidence, Outcome, Verdict
 from referee.llm_adapter import evidence as evidence_module
-from referee.llm_adapter import clusters, quote_rules
+from referee.llm_adapter import clusters, quote_rules, quote_sense
 from referee.llm_adapter import quotes as quotes_module
 from referee.llm_adapter import reply as reply_module
 from referee.llm_adapter import substance
@@ -225,16 +225,16 @@ def feedback(reply: Reply, ids: Sequence[str], items: Sequence[SemanticItem]) ->
 def rules_digest() -> str:
     """A digest of the code that checks a grader's reply before it is believed: how
     the reply is read (``reply``), what text a quote is looked for in (``evidence``),
-    how it is found (``quotes``, its rules ``quote_rules`` and ``clusters``), what
-    proves nothing (``substance``) and the verdict drawn (this module).
-    ``engine.report.carry`` keeps an earlier verdict only while it is the same: a PASS
-    whose quote was found under other rules (one that started after a negation, or lay
-    in a comment before a record's fields) might not stand now, and the grade without
-    the grader has no reply to check again. Any change to that code drops earlier
-    verdicts, which a grade with ``--llm`` then checks anew."""
+    how it is found (``quotes``, its rules ``quote_rules`` and ``quote_sense``, and
+    ``clusters``), what proves nothing (``substance``) and the verdict drawn (this
+    module). ``engine.report.carry`` keeps an earlier verdict only while it is the same:
+    a PASS whose quote was found under other rules (one that started after a negation,
+    or lay in a comment before a record's fields) might not stand now, and the grade
+    without the grader has no reply to check again. Any change to that code drops
+    earlier verdicts, which a grade with ``--llm`` then checks anew."""
     digest = hashlib.sha256()
-    for module in (reply_module, evidence_module, quotes_module, quote_rules, clusters, substance,
-                   sys.modules[__name__]):
+    for module in (reply_module, evidence_module, quotes_module, quote_rules, quote_sense, clusters,
+                   substance, sys.modules[__name__]):
         code = _code(module)
         digest.update(module.__name__.encode() + b"\0" + len(code).to_bytes(8, "big") + code)
     return digest.hexdigest()
