@@ -146,6 +146,7 @@ KEY_QUOTES = "\"'"
 YAML_WORD = re.compile(r"[^\W\d][\w.-]*")  # a field's name of one word: passed, tests_passed, email-sent
 YAML_PHRASE = re.compile(r"[^\W\d][\w .-]*[\w]")  # a name of a few words: "all tests passed"
 YAML_SCALARS = frozenset("true false yes no on off null none ~ y n".split())
+KEY_REACH = 400  # characters read either side of a colon for a YAML name and its value
 NUMBER = re.compile(r"[-+]?\d+(?:\.\d+)?")
 
 
@@ -191,12 +192,16 @@ def _yaml_key(text: str, at: int) -> bool:
     LX2084") is a label."""
     if text[at + 1:at + 2] not in ("", " ", "\t", "\r", "\n"):
         return False
-    head = text[text.rfind("\n", 0, at) + 1:at]
+    floor = max(0, at - KEY_REACH)  # a name and its value are short: a long line is read in part
+    newline = text.rfind("\n", floor, at)
+    head = text[newline + 1 if newline >= 0 else floor:at]
     if "{" in head:
         head = re.split(r"[{,]", head)[-1]
+    elif newline < 0 and floor > 0:
+        return False  # its line starts beyond reach: the name does not open it
     name = re.sub(r"^\s*(?:-\s+)*", "", head)
-    line_end = text.find("\n", at)
-    value = text[at + 1:len(text) if line_end < 0 else line_end].split(" #")[0].strip().rstrip(",}").strip()
+    line_end = text.find("\n", at, at + KEY_REACH)
+    value = text[at + 1:at + KEY_REACH if line_end < 0 else line_end].split(" #")[0].strip().rstrip(",}").strip()
     if not value:  # a block below it ("CONFUSION:" over its list): a heading more than a field
         return False
     if YAML_WORD.fullmatch(name):

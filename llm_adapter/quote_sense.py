@@ -10,6 +10,8 @@ negation or a mark undoes its sense is ``quote_rules``' part.
 
 from __future__ import annotations
 
+import bisect
+import functools
 import re
 
 from referee.llm_adapter.clusters import NUMBER_GLUE
@@ -19,6 +21,8 @@ from referee.llm_adapter.quote_rules import WORD_APOSTROPHES, after_negation, as
 # from "if the build succeeds, deploy" says less than it seems. "When" is left out: "it
 # deployed when the build succeeded" states both.
 CONDITIONS = frozenset("if iff unless whether provided providing assuming suppose supposing lest".split())
+# Any of them as a word, for a quick look before reading a clause word by word.
+CONDITION_WORD = re.compile(r"(?<![^\W\d_])(?:" + "|".join(sorted(CONDITIONS)) + r")(?![^\W\d_])", re.IGNORECASE)
 # Opening a sentence, "whether" starts what it is about, not a condition: "Whether that is
 # wrong depends on your intent, so I did not guess" states its last clause.
 OPENING_CONDITIONS = CONDITIONS - {"whether"}
@@ -32,7 +36,8 @@ QUESTION_MARKS = frozenset("?\uff1f\u061f")
 SENTENCE_ENDS = frozenset(".!?\u3002\uff01\uff1f\u061f")
 CLAUSE_ENDS = SENTENCE_ENDS | frozenset(",;:\u3001\uff0c\uff1b\uff1a")
 REACH = 400  # characters read around a quote for its sentence: a sentence, not a document
-STRUCK_TAGS = (("~~", "~~"), ("<del>", "</del>"), ("<s>", "</s>"), ("<strike>", "</strike>"))
+# Struck-through text on one line: Markdown's ~~...~~ and HTML's <del>, <s>, <strike>.
+STRUCK = re.compile(r"~~[^\n]{1,2000}?~~|<(del|s|strike)>[^\n]{0,2000}?</\1>", re.IGNORECASE)
 
 
 def says_less(text: str, start: int, end: int) -> bool:
@@ -54,6 +59,8 @@ def _asked(text: str, end: int) -> bool:
     or a bracket stops the search, since the clause's own end lies past what it
     encloses, or the text there is another string ("deployed" of ``{"status":
     "deployed", "ask": "Proceed?"}``)."""
+    if not any(mark in text[end:end + REACH] for mark in QUESTION_MARKS):
+        return False  # no question near: the walk below, a character at a time, is for when one is
     last = end - 1
     while last >= 0 and text[last] in " \t":
         last -= 1
@@ -83,6 +90,10 @@ def _conditional(text: str, start: int, end: int) -> bool:
     slips past Wednesday we lose the sprint", "If the build succeeds, deploy") while the
     quote's own first clause holds none ("..., and whether the gate is answered" shows
     its condition)."""
+    window = text[max(0, start - REACH):start]
+    low = window.lower()
+    if window.isascii() and not (any(word in low for word in CONDITIONS) and CONDITION_WORD.search(low)):
+        return False  # no condition near: the walk below, a character at a time, is for when one is
     clause = _back_to(text, start, CLAUSE_ENDS)
     if any(word in CONDITIONS for word in _words(text[clause:start])):
         return True
@@ -112,25 +123,21 @@ def _words(span: str) -> list[str]:
 
 def _struck(text: str, start: int, end: int) -> bool:
     """Whether the first or last character of ``text[start:end]`` lies in text struck
-    through on its line (``~~done~~``, ``<del>done</del>``): struck words no longer
-    stand, and a quote of them, marks or not, reads as if they did."""
-    first, last = start, end - 1
-    while first < last and text[first] in "~":
-        first += 1
-    while last > first and text[last] in "~":
-        last -= 1
-    return any(_inside(text, at, opening, closing) for at in (first, last) for opening, closing in STRUCK_TAGS)
+    through on its line, marks included (``~~done~~``, ``<del>done</del>``): struck
+    words no longer stand, and a quote of them, marks or not, reads as if they did."""
+    spans = _struck_spans(text)
+    for at in (start, end - 1):
+        k = bisect.bisect_right(spans, (at, len(text))) - 1
+        if k >= 0 and spans[k][0] <= at < spans[k][1]:
+            return True
+    return False
 
 
-def _inside(text: str, at: int, opening: str, closing: str) -> bool:
-    """Whether ``text[at]`` lies between ``opening`` and ``closing`` on its line."""
-    line = text.rfind("\n", 0, at) + 1
-    line_end = text.find("\n", at)
-    line_end = len(text) if line_end < 0 else line_end
-    before = text[line:at].lower()
-    if opening == closing:
-        return before.count(opening) % 2 == 1 and opening in text[at:line_end]
-    return before.rfind(opening) > before.rfind(closing) and closing in text[at:line_end].lower()
+@functools.lru_cache(maxsize=16)  # a run's segments are searched once per quote
+def _struck_spans(text: str) -> tuple[tuple[int, int], ...]:
+    """Where ``text`` is struck through, in order: read once per text, so that a quote
+    found many times on one long line costs no more than a line's read."""
+    return tuple((m.start(), m.end()) for m in STRUCK.finditer(text))
 
 
 def _part_counted(text: str, start: int) -> bool:

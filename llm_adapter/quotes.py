@@ -250,8 +250,9 @@ def _end(text: str, index: list[int], last: int, loose: bool) -> int:
 
 def _refused(segment: Segment, index: list[int], at: int, needle: str, loose: bool, keys: bool) -> bool:
     """Whether ``needle`` folded at ``at`` is no match of a quote: it splits a character
-    or a word, the text around it undoes or narrows its sense (``quote_rules``, ``quote_sense``), it ends
-    at a field's name (unless ``keys``), or it touches lines set aside."""
+    or a word, the text around it undoes or narrows its sense (``quote_rules``,
+    ``quote_sense``), it ends at a field's name (unless ``keys``), or it touches lines
+    set aside."""
     text = segment.text
     start, end = index[at], _end(text, index, at + len(needle) - 1, loose)
     return (_splits_a_character(index, at, at + len(needle)) or _inside_word(text, start, end)
