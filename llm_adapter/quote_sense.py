@@ -143,14 +143,17 @@ def _struck_spans(text: str) -> tuple[tuple[int, int], ...]:
 def _part_counted(text: str, start: int) -> bool:
     """Whether ``text[start:]`` follows a count of part of it ("0 of", "3 out of the",
     "none of the", "0/"), or the number counted after one: "12 tests passed" or
-    "tests passed" from "0 of 12 tests passed", "reporting endpoints are migrated"
-    from "Two of the five reporting endpoints are migrated"."""
-    i = start - 1
+    "tests passed" from "0 of 12 tests passed" or "0/12 tests passed", "reporting
+    endpoints are migrated" from "Two of the five reporting endpoints are migrated". A
+    count of all ("12/12", "12 of 12") leaves nothing out."""
+    counted = _past_number(text, start)
+    whole = _digits_from(text, counted)
+    i = counted - 1
     while i >= 0 and text[i] in " \t":
         i -= 1
-    if i > 0 and text[i] in "/\u2044\u2215" and text[start:start + 1].isdigit():
-        return _number_ends_at(text, i)
-    word, at = word_before(text, _past_number(text, start))
+    if i > 0 and text[i] in "/\u2044\u2215" and whole:
+        return _less(_digits_before(text, i), whole)
+    word, at = word_before(text, counted)
     if word in DETERMINERS:
         word, at = word_before(text, at)
     if word != "of":
@@ -158,7 +161,32 @@ def _part_counted(text: str, start: int) -> bool:
     word, before = word_before(text, at)
     if word == "out":
         word, before = word_before(text, before)
-    return word in PART_COUNTS or (not word and _number_ends_at(text, before))
+    return word in PART_COUNTS or (not word and _less(_digits_before(text, before), whole))
+
+
+def _less(part: str, whole: str) -> bool:
+    """Whether a count ``part`` (digits, "" for none) of ``whole`` (digits, "" when
+    written in words) may be less than all of it."""
+    return bool(part) and (not whole or int(part) != int(whole))
+
+
+def _digits_from(text: str, i: int) -> str:
+    """The digits written from ``text[i]`` on ("" when none)."""
+    end = i
+    while end < len(text) and text[end].isdecimal():
+        end += 1
+    return text[i:end]
+
+
+def _digits_before(text: str, at: int) -> str:
+    """The digits written right before ``text[at]``, across spaces ("" when none)."""
+    end = at
+    while end > 0 and text[end - 1] in " \t":
+        end -= 1
+    i = end
+    while i > 0 and text[i - 1].isdecimal():
+        i -= 1
+    return text[i:end]
 
 
 def _past_number(text: str, start: int) -> int:
@@ -167,17 +195,9 @@ def _past_number(text: str, start: int) -> int:
     i = start - 1
     while i >= 0 and text[i] in " \t":
         i -= 1
-    if i >= 0 and text[i].isdigit():
-        while i > 0 and (text[i - 1].isdigit() or text[i - 1] in NUMBER_GLUE):
+    if i >= 0 and text[i].isdecimal():
+        while i > 0 and (text[i - 1].isdecimal() or text[i - 1] in NUMBER_GLUE):
             i -= 1
         return i
     word, before = word_before(text, start)
     return before if word in NUMBER_WORDS else start
-
-
-def _number_ends_at(text: str, at: int) -> bool:
-    """Whether a number ends right before ``text[at]``, across spaces."""
-    i = at - 1
-    while i >= 0 and text[i] in " \t":
-        i -= 1
-    return i >= 0 and text[i].isdigit()

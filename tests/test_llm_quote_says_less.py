@@ -115,6 +115,8 @@ def test_a_condition_quoted_as_a_fact_is_not_found(text, quote):
     ("0/12 tests passed", "12 tests passed"),
     ("none of the 12 tests passed", "12 tests passed"),
     ("none of the integration tests passed", "integration tests passed"),
+    ("0/12 tests passed", "tests passed"),
+    ("3 of the 12 tests passed", "12 tests passed"),
 ])
 def test_a_count_cut_off_in_front_is_not_found(text, quote):
     assert not found(text, quote)
@@ -146,6 +148,8 @@ def test_a_yaml_field_without_its_value_proves_nothing():
     ("If you need anything else, let me know. Booking LX2084 is confirmed.", "Booking LX2084 is confirmed"),
     ("All of 12 tests passed in 4.2 s", "All of 12 tests passed"),
     ("12 tests passed in 4.2 s", "12 tests passed"),
+    ("12/12 tests passed", "12 tests passed"),  # a count of all leaves nothing out
+    ("12 of 12 tests passed", "12 tests passed"),
     ("Booking confirmed: LX2084 for Ana Müller", "Booking confirmed"),
     ("CONFUSION:\n- Rules say: ask first", "CONFUSION:"),
     ("Spec says: Round invoice totals half up", "Spec says: Round invoice totals half up"),
