@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.record import Call, Origin, Text, call_at
 from referee.engine.run.importers.source import json_container
-from referee.engine.run.model import Problem
+from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 from referee.engine.run.safejson import JSON_TOKEN
 
 if TYPE_CHECKING:
@@ -131,11 +131,29 @@ def _first_members(head: str) -> dict[str, str]:
 
 def opens_turn(rec: dict) -> bool:
     """Whether a stream-json record belongs to a turn, which its result record ends: a
-    message of the main agent, or an ``init`` record (``claude -p --resume`` run after
-    the first, appended to its output, starts with one of its own)."""
+    message of the main agent, an ``init`` record (``claude -p --resume`` run after
+    the first, appended to its output, starts with one of its own), or a record of work
+    under way (``under_way``)."""
     if rec.get(PARENT_CALL) is not None:
         return False
-    return rec.get("type") in ("user", "assistant") or (rec.get("type") == "system" and rec.get("subtype") == "init")
+    return rec.get("type") in ("user", "assistant") or (rec.get("type") == "system" and rec.get("subtype") == "init") \
+        or under_way(rec)
+
+
+def under_way(rec: dict) -> bool:
+    """Whether a ``system`` record says Claude Code is at work on a turn whose result is
+    still to come: a ``status`` that names what it is doing (``compacting``,
+    ``requesting``) or how a compaction ended (``compact_result``), or a compaction's
+    ``compact_boundary``. ``/compact`` prints its status records before its turn's
+    ``init``, a compaction made on its own prints them inside the turn, and either
+    turn ends with a result record: a stream that ends after one of them was cut while
+    that work went on, never finished. A ``status`` naming nothing (``null``, with a
+    permission mode) says no work."""
+    if rec.get("type") != "system":
+        return False
+    if rec.get("subtype") == "compact_boundary":
+        return True
+    return rec.get("subtype") == "status" and (rec.get("status") is not None or "compact_result" in rec)
 
 
 def _is_init(rec: dict) -> bool:
@@ -193,10 +211,15 @@ def cut_short(name: str, line: int, last: int, problems: list[Problem]) -> int:
     a stream is cut short by a timeout or a crash, or by a copy cut at a line, and
     nothing in it tells which, so a call made after its last line (a subagent's, still
     running in the background, too) may be missing, and a check that no such call was
-    made must not pass."""
+    made must not pass; nor may a check that the harness said nothing of a kind
+    (``harness-may-be-missing``)."""
     problems.append(Problem(CALLS_MAY_BE_MISSING, name, "the stream ends here with no result record for its last "
                             "turn: calls made after this line are not in it, so no check over the run's calls can "
                             "be decided", last))
+    # what the harness said after the cut (an error it wrote, a hook's output) is lost the same way
+    problems.append(Problem(HARNESS_MAY_BE_MISSING, name, "the stream ends here with no result record for its last "
+                            "turn: what the harness said after this line (an error, a hook's output) is not in it, "
+                            "so no check over the harness text can be decided", last))
     return line
 
 
