@@ -60,3 +60,26 @@ def left_at_work(reader: Reader) -> Origin | None:
     if reader.words_unread_at is not None and reader.words_unread_at > last.line:
         return None
     return last
+
+
+def went_on_after(reader: Reader) -> list[int]:
+    """The positions of the calls of ``reader``'s agent that no record answers while
+    the agent went on after them (a later call answered, or its words, its thinking
+    too). Claude Code gives every call its answer before the agent's next step (a
+    refusal, an interrupt: an error), so the answer of such a call was in a line this
+    file lost, and it may say the call failed. A call with nothing of the agent after
+    it is ``left_at_work``'s (or one a run stopped by its turn limit never ran)."""
+    found: list[int] = []
+    open_calls: list[int] = []
+    for position, entry in enumerate(reader.entries):
+        if isinstance(entry, Call) and entry.result_origin is None:
+            open_calls.append(position)
+        elif _a_step(entry):
+            found += open_calls
+            open_calls = []
+    return found
+
+
+def _a_step(entry: Call | Text) -> bool:
+    """Whether ``entry`` shows the agent took a step: a call with its answer, or its own text."""
+    return entry.result_origin is not None if isinstance(entry, Call) else entry.kind == "agent"

@@ -33,12 +33,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import claude_attachments, claude_hooks, claude_requests, claude_results
 from referee.engine.run.importers.claude_assistant import CALL_BLOCKS, AssistantRecords, blocks_of
+from referee.engine.run.importers.claude_at_work import went_on_after
 from referee.engine.run.importers.claude_partial import Partial
 from referee.engine.run.importers.claude_unread import holds_message
 from referee.engine.run.importers.claude_user import answers_in
@@ -167,6 +169,20 @@ class Reader(AssistantRecords):
         self.lines_unread()
         self._unstreamed()
         self._calls_not_held()
+        self._answers_lost()
+
+    def _answers_lost(self) -> None:
+        """Each call the agent went on after with no answer read (``went_on_after``):
+        its answer lies in a line the file lost, so its status and return are unknown,
+        never ``no_result`` (``no calls with status error`` passed on a Bash call whose
+        failed answer was lost)."""
+        for position in went_on_after(self):
+            call = R.call_at(self.entries, position)
+            self.entries[position] = replace(call, unread=call.unread | {"status", "return"})
+            self.problems.append(Problem("status-unknown", call.origin.source, "no record answers this call, and the "
+                                         "agent went on after it: Claude Code answers every call before the agent's "
+                                         "next step, so its answer is in a line this file lost; its status and "
+                                         "return are unknown", call.origin.line))
 
     def _unstreamed(self) -> None:
         """The blocks stream events started that no assistant record holds whole
