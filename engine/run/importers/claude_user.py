@@ -193,13 +193,18 @@ class UserRecords(HookEffects):
         """A compaction (its boundary, or its summary): met before any work of the agent,
         it opens a continuation of work done before it, which this file does not hold
         (an earlier session file, an earlier run of the resumed session), so the calls
-        of that work are unknown. After the work it summarises, it changes nothing."""
+        of that work are unknown, and so are the turns of the user and the harness there
+        (as for a session resumed from another file). After the work it summarises, it
+        changes nothing."""
         worked = self.last_said or self.prompted or any(isinstance(entry, Call) for entry in self.entries)
         if not worked and not self.continued:
             self.continued = True
             self.problems.append(Problem(CALLS_MAY_BE_MISSING, origin.source, "this session opens with a "
                                          "compaction: the work before it is not in this file, so the run's calls "
                                          "are incomplete", origin.line))
+            self.problems.append(Problem(HARNESS_MAY_BE_MISSING, origin.source, "the turns of the user and the "
+                                         "harness of the work before this compaction are not in this file either: "
+                                         "no check over the harness text can be decided", origin.line))
 
     def _waiting(self, call_id: Any) -> tuple[list[int], int | None]:
         """The positions of the calls of ``call_id``, and the first still unanswered."""
