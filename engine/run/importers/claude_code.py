@@ -210,7 +210,17 @@ def _unanswered_request(name: str, reader: Reader, problems: list[Problem]) -> i
     problems.append(Problem(CALLS_MAY_BE_MISSING, name, "the session ends with a request the agent did not answer "
                             "(the log cut short, or the agent stopped): calls made after this line are not in it, so "
                             "no check over the run's calls can be decided", line))
+    _harness_cut(name, line, problems)
     return line
+
+
+def _harness_cut(name: str, line: int, problems: list[Problem]) -> None:
+    """``harness-may-be-missing`` at ``line``, where a session log is seen to be cut
+    short or stopped while its agent worked: what the harness said after it (a hook's
+    output, an error Claude Code wrote) is not in it, as the calls made there are not."""
+    problems.append(Problem(HARNESS_MAY_BE_MISSING, name, "the session ends here with the agent's turn under way: "
+                            "what the harness said after this line (a hook's output, an error) is not in it, so no "
+                            "check over the harness text can be decided", line))
 
 
 def _left_at_work(name: str, reader: Reader, problems: list[Problem]) -> int | None:
@@ -221,7 +231,8 @@ def _left_at_work(name: str, reader: Reader, problems: list[Problem]) -> int | N
     the agent. The log was cut short (a copy, a crash) or the agent was stopped (a
     timeout, a turn limit), and nothing in it tells which, so calls made after its last
     line may be missing, and a check that no such call was made must not pass; the
-    reply, if any, lies past the cut too, so the response is unknown. A session log has
+    reply, if any, lies past the cut too, so the response is unknown, and so is what
+    the harness said there (``_harness_cut``). A session log has
     no end record of its own (stream-json's result records are ``claude_stream``'s),
     so a log cut where the agent had finished a turn is read as finished. A subagent's
     transcript left so is ``claude_subagents``' to judge (its ``Task`` call tells more)."""
@@ -234,6 +245,7 @@ def _left_at_work(name: str, reader: Reader, problems: list[Problem]) -> int | N
                             "short, or the run stopped by a timeout or a turn limit: the log does not say which), so "
                             "calls made after this line are not in it, no check over the run's calls can be decided, "
                             "and the response is unknown", line))
+    _harness_cut(name, line, problems)
     return line
 
 
