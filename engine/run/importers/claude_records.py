@@ -39,6 +39,7 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import claude_attachments, claude_hooks, claude_requests, claude_results
+from referee.engine.run.importers import claude_stream
 from referee.engine.run.importers.claude_assistant import CALL_BLOCKS, AssistantRecords, blocks_of
 from referee.engine.run.importers.claude_at_work import went_on_after
 from referee.engine.run.importers.claude_partial import Partial
@@ -142,6 +143,8 @@ class Reader(AssistantRecords):
         elif kind == "progress":  # a subagent's progress mirrors its own transcript, read from there
             if holds_call(rec.get("data")):
                 self.progress.append((rec.get("parentToolUseID"), Origin(source, line), _call_ids(rec["data"])))
+        elif kind == "result" and claude_stream.is_stream_record(rec):
+            self.result(Origin(source, line), rec)
         elif isinstance(kind, str) and kind in _SKIPPED_TYPES:
             self.unread(Origin(source, line), f"this {kind} record", rec)
         else:
@@ -161,6 +164,17 @@ class Reader(AssistantRecords):
                 what = f"this record of unknown type {shown!r}"
                 self.harness_unread(Origin(source, line), what, rec, surely=True)
                 self.words_unread(Origin(source, line), what, rec, surely=True)
+
+    def result(self, origin: Origin, rec: dict) -> None:
+        """A stream-json result record: what it says of an error is Claude Code's words,
+        harness text (``claude_stream.error_words``); the rest is looked into for a
+        call, as a skipped record is."""
+        words, unread = claude_stream.error_words(rec)
+        self.entries.extend(Text(R.SYSTEM, "", text, origin) for text in words)
+        if unread:
+            self.harness_unread(origin, "what this result record says of the error, which is no text", unread,
+                                surely=True)
+        self.unread(origin, "this result record", rec)
 
     def ended(self) -> None:
         """What the records, all read, leave unknown: calls and words streamed but never

@@ -228,8 +228,7 @@ def _run_error(name: str, end: tuple[int, dict], problems: list[Problem]) -> int
     problem (``run-error``); None for one that does."""
     line, rec = end
     subtype = rec.get("subtype")
-    # Claude Code has written error_max_turns with is_error false: the subtype says it too
-    if rec.get("is_error") is False and subtype in (None, "success"):
+    if says_success(rec):
         return None
     how = f" ({subtype})" if isinstance(subtype, str) else ""
     said = (f"says the run ended in an error{how}" if rec.get("is_error") is True else
@@ -239,6 +238,27 @@ def _run_error(name: str, end: tuple[int, dict], problems: list[Problem]) -> int
     problems.append(Problem("run-error", name, f"the result record {said}: its last words read are no finished "
                             "reply, so the response is unknown", line))
     return line
+
+
+def says_success(rec: dict) -> bool:
+    """Whether a result record says its turn succeeded: ``is_error`` false, and no
+    subtype other than ``success`` (Claude Code has written error_max_turns with
+    ``is_error`` false: the subtype says it too)."""
+    return rec.get("is_error") is False and rec.get("subtype") in (None, "success")
+
+
+def error_words(rec: dict) -> tuple[list[str], list[Any]]:
+    """What a result record that does not say its turn succeeded says of the error:
+    its ``errors`` and, when ``is_error`` is true, its ``result`` (then no reply).
+    Claude Code's words, so harness text; the second list holds those of another shape
+    than text, not read. A successful result's ``result`` is the reply again: none."""
+    if says_success(rec):
+        return [], []
+    errors = rec.get("errors")
+    told = list(errors) if isinstance(errors, list) else [errors]
+    told = ([rec.get("result")] if rec.get("is_error") is True else []) + told
+    return ([item for item in told if isinstance(item, str) and item.strip()],
+            [item for item in told if item is not None and not isinstance(item, str)])
 
 
 def unanswered(name: str, reader: Reader, results: list[tuple[int, dict]], problems: list[Problem]) -> int | None:
