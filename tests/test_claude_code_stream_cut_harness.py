@@ -11,6 +11,7 @@ on: it reads as cut, never as a run that finished with the turn before."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -56,3 +57,15 @@ def test_a_stream_that_ends_while_compacting_reads_as_cut(tmp_path, cut):
 def test_the_whole_compaction_stream_is_read_as_before(tmp_path):
     rules = HARNESS + 'expect 4: no calls to "Bash"\nexpect 5: not response contains "600"\n'
     assert _outcomes(tmp_path, rules, COMPACTION) == ["pass", "fail", "fail", "pass", "pass"]
+
+
+def test_a_stream_cut_after_the_next_turn_began_streaming_reads_as_cut(tmp_path):
+    # --include-partial-messages: a stream_event of the main agent after the last result
+    # is the next turn's message under way, whose result never came
+    lines = COMPACTION.splitlines(keepends=True)[:14]
+    session = json.loads(lines[0])["session_id"]
+    start = {"type": "stream_event", "parent_tool_use_id": None, "session_id": session, "uuid": "e1",
+             "event": {"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant",
+                                                            "content": [], "model": "claude-haiku-4-5"}}}
+    rules = 'eval 1\nexpect 1: no calls to "Bash"\nexpect 2: not response contains "600"\n'
+    assert _outcomes(tmp_path, rules, "".join(lines) + json.dumps(start) + "\n") == ["error", "error"]

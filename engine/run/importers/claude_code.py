@@ -89,6 +89,8 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
                 if message:
                     claude_stream.same_session(line, rec, turn)
                 turn = (turn[0] or line, rec["session_id"] if message else None)  # the first record of a turn
+        elif stream and claude_stream.streams_turn(rec):
+            turn = (turn[0] or line, turn[1])  # a message of the next turn under way
         if rec.get("isSidechain") is True:
             groups.setdefault(side_key(rec, line, roots), []).append((main.name, line, rec))
         elif isinstance(rec.get(claude_stream.PARENT_CALL), str):  # a subagent's message in a stream: its Task call's id

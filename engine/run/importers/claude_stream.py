@@ -140,6 +140,15 @@ def opens_turn(rec: dict) -> bool:
         or under_way(rec)
 
 
+def streams_turn(rec: dict) -> bool:
+    """Whether ``rec`` is a ``stream_event`` of the main agent (``--include-partial-
+    messages``): the model's output of a message under way, so of a turn whose result
+    is still to come. It is no stream record (the stream is told by its messages), but
+    one after the last result says the next turn began."""
+    return rec.get("type") == "stream_event" and rec.get(PARENT_CALL) is None and \
+        isinstance(rec.get("session_id"), str)
+
+
 def under_way(rec: dict) -> bool:
     """Whether a ``system`` record says Claude Code is at work on a turn whose result is
     still to come: a ``status`` that names what it is doing (``compacting``,
