@@ -42,3 +42,14 @@ def test_errors_of_a_run_stopped_by_its_turn_limit_are_harness_text(tmp_path):
 def test_a_successful_result_adds_no_harness_text(tmp_path):
     assert _outcomes(tmp_path) == ["pass", "pass", "pass"]
     assert _outcomes(tmp_path, result="Prompt is too long") == ["pass", "pass", "pass"]
+
+
+def test_an_error_result_that_names_the_message_claude_code_wrote_adds_it_once(tmp_path):
+    # an API error: Claude Code writes it in the model's place (line 2 here) and its result
+    # (is_error true) names the same words: one thing the harness said, never two
+    rules = 'eval 1\nexpect 1: exactly 1 harness where .text contains "No messages to compact"\n'
+    records = [json.loads(line) for line in STREAM.read_text(encoding="utf-8").splitlines()]
+    records[2].update(is_error=True, result="Error: No messages to compact")
+    source = tmp_path / "stream.jsonl"
+    source.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    assert [e["outcome"] for e in referee.grade(rules, source, as_eval="1")[0].grading["expectations"]] == ["pass"]

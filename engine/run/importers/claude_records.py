@@ -170,7 +170,9 @@ class Reader(AssistantRecords):
         harness text (``claude_stream.error_words``); the rest is looked into for a
         call, as a skipped record is."""
         words, unread = claude_stream.error_words(rec)
-        self.entries.extend(Text(R.SYSTEM, "", text, origin) for text in words)
+        # an API error is written in the model's place too, and the result names it again: said once
+        said = {entry.text.strip() for entry in self.entries if isinstance(entry, Text) and entry.kind != "agent"}
+        self.entries.extend(Text(R.SYSTEM, "", text, origin) for text in words if text.strip() not in said)
         if unread:
             self.harness_unread(origin, "what this result record says of the error, which is no text", unread,
                                 surely=True)
