@@ -56,7 +56,10 @@ def test_a_claude_code_answer_to_no_call_read_makes_the_calls_unknown(tmp_path: 
 
 def test_a_claude_code_answer_repeated_to_an_answered_call_changes_nothing(tmp_path: Path):
     source = _session(tmp_path, "toolu_book", {"content": "ZR4P9D"})
-    assert _outcomes(RULES, source) == ["pass", "pass", "pass", "pass"]
+    # the calls are all known; the mail call, which the agent went on after with no answer
+    # read, lost its answer with a line of the file: its status is unknown
+    assert _outcomes(RULES, source) == ["error", "error", "error", "pass"]
+    assert _outcomes('eval "session"\nexpect 1: count(calls) == 2\n', source) == ["pass"]
 
 
 def _chat(tmp_path: Path, answer: dict) -> Path:
