@@ -24,7 +24,7 @@ from dataclasses import replace
 from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.importers import claude_background, claude_stream, tokens
+from referee.engine.run.importers import claude_background, claude_denials, claude_stream, tokens
 from referee.engine.run.importers.claude_at_work import left_at_work
 from referee.engine.run.importers.claude_format import FORMAT
 from referee.engine.run.importers.claude_hooks import place_changed_later
@@ -119,10 +119,10 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
     subagents = {key: read_agent(records, problems, unread.get(key, [])) for key, records in sorted(groups.items())}
     place_changed_later([reader] + [sub for sub, _ in subagents.values()])
     if stream:
-        claude_stream.refused_succeeded(main.name, values, [reader] + [sub for sub, _ in subagents.values()], problems)
+        claude_denials.refused_succeeded(main.name, values, [reader] + [sub for sub, _ in subagents.values()], problems)
     entries = attach(reader, subagents, problems)
     if stream:
-        claude_stream.refused_unread(main.name, values, entries, problems)
+        claude_denials.refused_unread(main.name, values, entries, problems)
         claude_background.untold_work(main.name, values, subagents, entries, problems)
     counted, snapshots = tokens.count([reader] + [sub for sub, _ in subagents.values()])
     if snapshots:
