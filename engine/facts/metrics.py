@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any, Iterable
 
 from referee.engine.caps import DETAIL_LIMIT, cut
+from referee.engine.run import status_words
 from referee.engine.run.model import JsonFile, Problem
 from referee.engine.run.safeio import join_report
 from referee.engine.text import plain
@@ -181,7 +182,8 @@ def computed_metrics(run: Run) -> dict[str, Any]:
     ``total_steps`` counts distinct step numbers over tool calls and notes (a
     transcript without step numbers counts one step per tool call);
     ``output_chars`` is the characters of the readable files the task produced;
-    ``files_created`` lists them (the run's record files are not products).
+    ``files_created`` lists them (the run's record files are not products);
+    ``errors_encountered`` counts the calls whose status word says they failed.
     """
     transcript = run.transcript
     calls = transcript.calls
@@ -195,10 +197,16 @@ def computed_metrics(run: Run) -> dict[str, Any]:
         "total_tool_calls": len(calls),
         "total_steps": _step_count(transcript),
         "files_created": created,
-        "errors_encountered": sum(1 for call in calls if (call.status or "").lower() == "error"),
+        "errors_encountered": sum(1 for call in calls if _failed(call)),
         "output_chars": sum(_chars(run, name) for name in created),
         "transcript_chars": len(run.transcript_file.text or "") if run.transcript_file else 0,
     }
+
+
+def _failed(call: ToolCall) -> bool:
+    """Whether the call failed as the transcript reader reads its status word (``failed``
+    and ``failure`` as much as ``error``): the count says what ``status error`` finds."""
+    return status_words.meaning(call.status or "") == "error"
 
 
 def _step_count(transcript: Transcript) -> int:
