@@ -11,7 +11,8 @@ from hypothesis import given, strategies as st
 from referee.engine.checks.matching import includes
 from referee.engine.run.model import Location, Note, Payload, ToolCall
 from referee.engine.equality import equal
-from referee.engine.values import _json_default, as_decimal, canonical_number, is_number, plain, render
+from referee.engine.value_text import _json_default
+from referee.engine.values import as_decimal, canonical_number, is_number, plain, render
 
 _CALL = ToolCall(index=0, step=1, title="t", tool="save", status="success", result=None,
                  args=Payload('{"a": [1, 2]}', {"a": [1, 2]}, True, 3),
