@@ -14,6 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any, Iterable
 
 from referee.engine.caps import DETAIL_LIMIT, cut
+from referee.engine.facts.metrics_unread import NOT_COUNTED, not_counted
 from referee.engine.run import status_words
 from referee.engine.run.model import JsonFile, Problem
 from referee.engine.run.safeio import join_report
@@ -184,6 +185,9 @@ def computed_metrics(run: Run) -> dict[str, Any]:
     ``output_chars`` is the characters of the readable files the task produced;
     ``files_created`` lists them (the run's record files are not products);
     ``errors_encountered`` counts the calls whose status word says they failed.
+    A count the run's files cannot give whole (a record cut or not read, a status
+    that says neither, a folder of outputs not listed) is left out, and
+    ``not_counted`` says which and why (``engine.facts.metrics_unread``).
     """
     transcript = run.transcript
     calls = transcript.calls
@@ -192,7 +196,7 @@ def computed_metrics(run: Run) -> dict[str, Any]:
         name = call.tool or "(unnamed)"
         per_tool[name] = per_tool.get(name, 0) + 1
     created = [name for name in run.output_files() if name not in RUN_RECORD_FILES]
-    return {
+    metrics = {
         "tool_calls": dict(sorted(per_tool.items())),
         "total_tool_calls": len(calls),
         "total_steps": _step_count(transcript),
@@ -201,6 +205,11 @@ def computed_metrics(run: Run) -> dict[str, Any]:
         "output_chars": sum(_chars(run, name) for name in created),
         "transcript_chars": len(run.transcript_file.text or "") if run.transcript_file else 0,
     }
+    groups = not_counted(run)
+    if not groups:
+        return metrics
+    left_out = {name for group in groups for name in group["fields"]}
+    return {**{k: v for k, v in metrics.items() if k not in left_out}, NOT_COUNTED: groups}
 
 
 def _failed(call: ToolCall) -> bool:
