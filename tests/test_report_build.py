@@ -116,7 +116,7 @@ def test_gate_excludes_existence_and_not_graded():
 
 def test_timing_keeps_tokens_and_adds_grader_time():
     assert timing_block({"total_duration_seconds": 41.3, "total_tokens": 5}, None)["total_tokens"] == 5
-    assert timing_block({"input_tokens": 3, "output_tokens": 4}, 1.23456) == {
+    assert timing_block({"input_tokens": 3, "output_tokens": 4, "total_tokens": 7}, 1.23456) == {
         "input_tokens": 3, "output_tokens": 4, "total_tokens": 7, "grader_duration_seconds": 1.235}
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import re
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, TypeGuard
 
 from referee.engine.caps import DETAIL_LIMIT, cut
 from referee.engine.facts.metrics_unread import NOT_COUNTED, not_counted
@@ -97,12 +97,23 @@ TIMING_FIGURES = ("total_tokens", "input_tokens", "output_tokens", "duration_ms"
 def copied_timing(run: Run) -> dict[str, Any]:
     """timing.json as a report copies it (JSON types only), without the
     ``TIMING_FIGURES`` that are no figures (not numbers, below 0, above 2^53); empty
-    when it is no JSON object."""
+    when it is no JSON object. A file that gives no ``total_tokens`` but input and
+    output tokens gets their sum: skill-creator's aggregator reads the total alone.
+    One whose total is no figure gets none: it may count tokens the two do not
+    (Claude Code's counts the cache's), and the run's warning says it was left out."""
     found = _copied(run.timing)
     if found is None:
         return {}
     wrong = set(_not_figures(found, TIMING_FIGURES))
-    return {key: value for key, value in found.items() if key not in wrong}
+    copied = {key: value for key, value in found.items() if key not in wrong}
+    given, taken = copied.get("input_tokens"), copied.get("output_tokens")
+    if "total_tokens" not in found and _whole(given) and _whole(taken):
+        copied["total_tokens"] = given + taken
+    return copied
+
+
+def _whole(value: Any) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
 def timing_problems(run: Run) -> tuple[Problem, ...]:

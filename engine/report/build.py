@@ -299,13 +299,10 @@ def grading_report(assertions: Sequence[CompiledAssertion], verdicts: Sequence[V
 
 
 def timing_block(timing: dict[str, Any], grader_seconds: float | None) -> dict[str, Any]:
-    """timing.json as written, with ``total_tokens`` kept (summed from input and
-    output tokens when only those are given) and the grader's own time added."""
+    """timing.json as copied (``engine.facts.metrics.copied_timing``, which also
+    makes ``total_tokens`` where the file gives only its parts), with the grader's
+    own time added."""
     block = dict(timing)
-    if "total_tokens" not in block:
-        given, taken = block.get("input_tokens"), block.get("output_tokens")
-        if _is_int(given) and _is_int(taken):
-            block["total_tokens"] = given + taken
     if grader_seconds is not None:
         block["grader_duration_seconds"] = round(grader_seconds, 3)
     return block
