@@ -45,6 +45,7 @@ from typing import TYPE_CHECKING, Iterator
 from referee.engine.facts.claim_lookup import ToolIndex, check_field, check_tool, decimal, quote, words_of
 from referee.engine.facts.claim_numbers import NumberSource, check_number, numbers_index, show_source
 from referee.engine.facts.claim_texts import ClaimText, claim_texts, note_texts
+from referee.engine.facts.metrics_unread import calls_unread
 
 if TYPE_CHECKING:
     from referee.engine.run.model import Note
@@ -159,12 +160,23 @@ def find_claims(run: Run) -> list[ClaimResult]:
         if len(results) >= MAX_CLAIMS:
             results = results[:MAX_CLAIMS]
             break
+    results = _unsure_where_unread(results, calls_unread(run))
     source_map = run.source_map[0]
     if source_map is None:
         return results
     from referee.engine.run.importers.citing import cite_text
 
     return [replace(claim, evidence=cite_text(claim.evidence, source_map)) for claim in results]
+
+
+def _unsure_where_unread(results: list[ClaimResult], unread: str | None) -> list[ClaimResult]:
+    """``results``, each claim not borne out saying that the calls it was looked up in
+    are not all the run's (``unread``): "no record of X" is then no more than "none
+    among those read", and the claim stays unverified, as one no call bears out."""
+    if unread is None:
+        return results
+    said = f"; but not every call of the run could be read ({unread}): whether one bears the claim out cannot be told"
+    return [claim if claim.verified else replace(claim, evidence=claim.evidence + said) for claim in results]
 
 
 def tool_claims(run: Run) -> Iterator[tuple[Note, int, str, str]]:

@@ -6,7 +6,8 @@ referee aggregate and skill-creator's aggregator read ``total_tool_calls`` and
 ``errors_encountered``. A count over a record read only in part would be summed as
 if whole, so where the part that was not read may hold what it counts, the count
 is left out and ``not_counted`` says which fields and why, as a check over the
-same record is an ERROR (``engine.checks.run_sources``).
+same record is an ERROR (``engine.checks.run_sources``). ``calls_unread`` is also
+why a claim no call bears out cannot be called false (``engine.facts.claims``).
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ def calls_unread(run: Run) -> str | None:
     suspect = run.transcript.suspect_calls
     if suspect:
         return (f"{len(suspect)} tool-call record(s) broke the record grammar and are not trusted, the first "
-                f"at {suspect[0].location} (see the run's warnings): they are not counted")
+                f"at {suspect[0].location} (see the run's warnings)")
     return None
 
 
