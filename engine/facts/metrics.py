@@ -14,7 +14,7 @@ import re
 from typing import TYPE_CHECKING, Any, Iterable, TypeGuard
 
 from referee.engine.caps import DETAIL_LIMIT, cut
-from referee.engine.facts.metrics_unread import NOT_COUNTED, not_counted
+from referee.engine.facts.metrics_unread import NOT_COUNTED, import_not_counted, not_counted
 from referee.engine.run import status_words
 from referee.engine.run.model import JsonFile, Problem
 from referee.engine.run.safeio import join_report
@@ -73,11 +73,13 @@ def execution_metrics(run: Run) -> tuple[dict[str, Any], str]:
 
     A metrics.json that is missing, unreadable, not a JSON object, or whose counts
     (``AGGREGATED_COUNTS``) are not numbers, or below 0, or above 2^53 is replaced by
-    metrics computed from the transcript and the output files.
+    metrics computed from the transcript and the output files. The counts of calls an
+    import wrote from calls it could not read in full are left out of the copy, and
+    ``not_counted`` says why.
     """
     copied = _copied(run.metrics)
     if copied is not None and not _not_figures(copied, AGGREGATED_COUNTS):
-        return _bounded(copied), "metrics.json"
+        return _bounded(_without(copied, import_not_counted(run, copied))), "metrics.json"
     return _bounded(computed_metrics(run)), "transcript"
 
 
@@ -216,7 +218,11 @@ def computed_metrics(run: Run) -> dict[str, Any]:
         "output_chars": sum(_chars(run, name) for name in created),
         "transcript_chars": len(run.transcript_file.text or "") if run.transcript_file else 0,
     }
-    groups = not_counted(run)
+    return _without(metrics, not_counted(run))
+
+
+def _without(metrics: dict[str, Any], groups: list[dict[str, Any]]) -> dict[str, Any]:
+    """``metrics`` without the fields ``groups`` name, and ``not_counted`` saying why."""
     if not groups:
         return metrics
     left_out = {name for group in groups for name in group["fields"]}

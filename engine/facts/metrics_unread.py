@@ -15,6 +15,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.run import status_words
+from referee.engine.run.agents import CALLS_MAY_BE_MISSING, MAIN
+from referee.engine.run.reading import SKILL_CREATOR_LOG
 
 if TYPE_CHECKING:
     from referee.engine.run.model import ToolCall
@@ -41,6 +43,39 @@ def not_counted(run: Run) -> list[dict[str, Any]]:
     unlisted = run.unlisted_outputs()
     if unlisted:
         groups.append({"fields": list(OUTPUT_COUNTS), "reason": f"the outputs cannot all be listed: {unlisted[0]}"})
+    return groups
+
+
+# The counts an import writes into metrics.json, each with the call field it goes by
+# (None: every call) and whether it counts the main agent's calls, else the subagents'.
+IMPORT_COUNTS: dict[str, tuple[str | None, bool]] = {
+    "tool_calls": ("tool", True), "subagent_tool_calls": ("tool", False), "errors_encountered": ("status", True),
+    "total_tool_calls": (None, True), "total_steps": (None, True),
+}
+
+
+def import_not_counted(run: Run, copied: dict[str, Any]) -> list[dict[str, Any]]:
+    """The groups of ``not_counted`` for the metrics.json an import wrote (``copied``):
+    its counts are of the calls the import read, so where a line that may hold a call
+    was not read every count of calls is a guess, and where a call is unsure of its
+    tool or status the counts by that field are; as a check reading them is an ERROR
+    (``engine.checks.counted``). A skill-creator log's metrics.json is the executor's
+    own file, copied as it is."""
+    source_map = run.source_map[0]
+    if source_map is None or source_map.format == SKILL_CREATOR_LOG:
+        return []
+    present = [name for name in IMPORT_COUNTS if name in copied]
+    missing = next((p for p in source_map.problems if p.code == CALLS_MAY_BE_MISSING), None)
+    if missing is not None:
+        reason = f"the import could not read every call ({missing.place}: {missing.message})"
+        return [{"fields": present, "reason": reason}] if present else []
+    groups = []
+    for name in present:
+        by, main = IMPORT_COUNTS[name]
+        call = None if by is None else next(
+            (c for c in run.every_call.calls if by in c.unsure and (c.agent == MAIN) == main), None)
+        if call is not None:
+            groups.append({"fields": [name], "reason": f"the import could not read the {by} of {_named(call)}"})
     return groups
 
 
