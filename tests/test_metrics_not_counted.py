@@ -122,3 +122,39 @@ def test_grading_json_says_what_was_not_counted(tmp_path):
     metrics = report["execution_metrics"]
     assert "total_tool_calls" not in metrics and "errors_encountered" not in metrics
     assert metrics["not_counted"][0]["fields"] == CALLS
+
+
+def test_benchmark_json_gives_no_call_counts_for_such_a_run(tmp_path):
+    """``referee aggregate`` copies the counts into benchmark.json: where grading.json
+    gives none, tool_calls and errors are null there, never a 0 the run did not count;
+    a whole run beside it keeps its numbers."""
+    text = _transcript(tmp_path)
+    _run(tmp_path, text[:text.index('Return: "two"') + len('Return: "tw')])
+    whole = tmp_path / "ws" / "eval-1" / "with_skill" / "run-2"
+    (whole / "outputs").mkdir(parents=True)
+    (whole / "outputs" / "response.md").write_text("Done.", encoding="utf-8")
+    (whole / "transcript.md").write_text(text, encoding="utf-8")
+    (tmp_path / "r.rules").write_text(RULES, encoding="utf-8")
+    main(["grade", str(tmp_path / "ws"), "--rules", str(tmp_path / "r.rules")])
+    main(["aggregate", str(tmp_path / "ws")])
+    runs = json.loads((tmp_path / "ws" / "benchmark.json").read_text(encoding="utf-8"))["runs"]
+    results = {run["run_number"]: run["result"] for run in runs}
+    assert (results[1]["tool_calls"], results[1]["errors"]) == (None, None)
+    assert (results[2]["tool_calls"], results[2]["errors"]) == (2, 0)
+
+
+def test_compare_reads_no_count_as_unknown_not_as_none(tmp_path):
+    """``referee compare`` and ``analyze`` read each run's errors from grading.json:
+    where it gives no count, the run's errors are unknown (None), and the fact about
+    tool call errors says so rather than leave the run out as one without any."""
+    from referee.engine.compare import facts
+    from referee.engine.compare.load import load
+
+    text = _transcript(tmp_path)
+    _run(tmp_path, text[:text.index('Return: "two"') + len('Return: "tw')])
+    (tmp_path / "r.rules").write_text(RULES, encoding="utf-8")
+    main(["grade", str(tmp_path / "ws"), "--rules", str(tmp_path / "r.rules")])
+    [graded] = load(tmp_path / "ws").runs
+    assert graded.errors is None
+    said = facts.errors([graded], "with_skill")
+    assert said is not None and "unknown" in said and "1 of 1" in said

@@ -197,10 +197,13 @@ def unverified(runs: Sequence[Graded], limit: int = 5) -> list[str]:
 
 def errors(runs: Sequence[Graded], configuration: str) -> str | None:
     erring = [run for run in runs if run.errors]
+    unknown = sum(1 for run in runs if run.errors is None)
     if not erring:
-        return None
+        return None if not unknown else (f"tool call errors of {of_runs(unknown, len(runs))} of {configuration} "
+                                          "are unknown: their calls were not all read")
     first = erring[0]
     call = next((c for c in first.source.transcript.calls if (c.status or "").lower() == "error"), None)
     where = f" (first: {first.path} step {call.step} {call.tool})" if call is not None else ""
-    return (f"{sum(r.errors for r in erring)} tool calls ended in error in {of_runs(len(erring), len(runs))} "
-            f"of {configuration}{where}")
+    untold = f"; unknown in {of_runs(unknown, len(runs))}" if unknown else ""
+    return (f"{sum(run.errors or 0 for run in erring)} tool calls ended in error in {of_runs(len(erring), len(runs))} "
+            f"of {configuration}{where}{untold}")

@@ -66,7 +66,9 @@ class Graded:
     run_number: int
     items: tuple[Item, ...]
     claims: tuple[Claim, ...]
-    errors: int  # tool calls that ended in error (execution_metrics.errors_encountered)
+    # tool calls that ended in error (execution_metrics.errors_encountered); None where
+    # grading.json gives no count (the run's calls were not all read: ``not_counted``)
+    errors: int | None
     rules: tuple[str, ...]  # the rules files that graded it, ``name@digest``
     version: str  # the referee version that graded it
     source: Run = field(compare=False, repr=False)
@@ -202,7 +204,7 @@ def _graded(run: Run, report) -> Graded:
     return Graded(
         path=report_path(run.id), eval_id=run.id.eval_id, eval_name=run.id.eval_name,
         configuration=run.id.configuration, run_number=run.id.run_number, items=items, claims=claims,
-        errors=errors if isinstance(errors, int) and not isinstance(errors, bool) and errors > 0 else 0,
+        errors=errors if isinstance(errors, int) and not isinstance(errors, bool) and errors >= 0 else None,
         rules=rules_of(e.rules_location for e in report.expectations),
         version=report.grader.version, source=run, inputs=inputs_of(run.id.eval_id, report.run.inputs),
         judges=judges_of(report.grader.llm, ((e.method, e.judged_by) for e in report.expectations)))

@@ -110,7 +110,7 @@ def _run(run: GradedRun, analysis: Analysis) -> dict:
             "time_seconds": _number(run.time_seconds, 3),
             "tokens": run.tokens,
             "tool_calls": run.tool_calls,
-            "errors": run.errors if run.errors is not None else 0,
+            "errors": run.errors,  # None (null) where the run's calls were not all read, as tool_calls
             "pass_rate_all_graded": _rate(run.graded_passed, run.graded_total),
             "passed_all_graded": run.graded_passed,
             "total_all_graded": run.graded_total,
