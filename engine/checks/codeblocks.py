@@ -11,11 +11,13 @@ that no block holds ``rm -rf`` must see every one of them:
 - an indented block: lines four spaces past the text they stand in (the page, or a
   list item), after a blank line; right after a line of text, such a line only
   goes on with that text;
+- a ``<pre>`` element opening a line (``html_pre``), to the line holding ``</pre>`` or
+  the end of its container: a browser shows its text as preformatted code;
 - any of these inside a block quote, its ``>`` markers left out; it ends with the
   quote.
 
 A block's text is what it shows: a fence's own indentation is not part of its
-lines, nor are an indented block's four spaces. Lines inside an HTML comment that
+lines, nor are an indented block's four spaces, nor a ``<pre>`` element's tags. Lines inside an HTML comment that
 opens a line are no code (``textparts._lines`` marks them). This is a line-based
 reading, not a full Markdown parser: a line that goes on with a paragraph lazily
 keeps the list item open, and tabs count to the next multiple of four.
@@ -27,7 +29,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
+from referee.engine.checks.html_pre import PRE_CLOSE, PRE_OPEN, pre_shown
+
 _FENCE = re.compile(r"(`{3,}|~{3,})")
+_PRE = "<pre"  # the "fence" of a block that a <pre> element opens
 _MARKER = re.compile(r"(?:[-*+]|\d{1,9}[.)])(?=[ \t]|\Z)")
 _QUOTE = re.compile(r" {0,3}> ?")
 _QUOTES = re.compile(r"(?: {0,3}> ?)+")
@@ -50,10 +55,15 @@ class SourceLine(Protocol):
 
 @dataclass(frozen=True)
 class Block:
-    """One code block: the number of the line its text starts on, and its lines as shown."""
+    """One code block: the number of the line its text starts on, and its lines as shown;
+    the lines it stands on, fences and tags included (``start`` to ``last``), and whether
+    it is a ``<pre>`` element (``html_pre``)."""
 
     first: int
     lines: tuple[str, ...]
+    start: int = -1
+    last: int = -1
+    html: bool = False
 
 
 @dataclass
@@ -66,6 +76,8 @@ class _Open:
     container: int
     first: int
     lines: list[str] = field(default_factory=list)
+    start: int = -1  # the line it opens on
+    last: int = -1  # the last line it took
 
 
 @dataclass(frozen=True)
@@ -104,7 +116,7 @@ class _Reader:
         blank = not text.strip()
         if self.quote and (blank or _QUOTE.match(text) is None):
             self._end_quote()
-        if self.open is not None and self._goes_on(text, indent, blank):
+        if self.open is not None and self._goes_on(text, indent, blank, line.number):
             return
         if line.comment:
             self.blank_before = False
@@ -115,19 +127,26 @@ class _Reader:
         self._start(text, indent, line.number)
         self.blank_before = False
 
-    def _goes_on(self, text: str, indent: int, blank: bool) -> bool:
+    def _goes_on(self, text: str, indent: int, blank: bool, number: int) -> bool:
         """Whether the open block takes this line (as content or as its closing fence)."""
         block = self.open
         assert block is not None
         if not block.fence:  # an indented block: lines four spaces in, and blank lines
             if blank or indent >= block.indent:
                 block.lines.append(text[block.indent:] if not blank else "")
+                block.last = number if not blank else block.last
                 return True
             self._close()
             return False
         if not blank and indent < block.container:  # the list item, and its code, end here
             self._close()
             return False
+        block.last = number
+        if block.fence == _PRE:  # raw lines, to the one holding </pre>
+            block.lines.append(text[min(indent, block.container):])
+            if PRE_CLOSE.search(text) is not None:
+                self._close()
+            return True
         found = _FENCE.match(text, indent)
         if found and indent - block.container <= 3 and found.group(1)[0] == block.fence[0] \
                 and len(found.group(1)) >= len(block.fence) and not text[found.end():].strip():
@@ -143,7 +162,7 @@ class _Reader:
                 self.items.pop()
         base = self.items[-1] if self.items else 0
         if self.blank_before and indent >= base + 4:
-            self.open = _Open("", base + 4, base, number, [text[base + 4:]])
+            self.open = _Open("", base + 4, base, number, [text[base + 4:]], number, number)
             return
         if indent - base > 3:
             return  # text going on with the paragraph above it
@@ -167,9 +186,14 @@ class _Reader:
             self._fence(text, column, column, number)
 
     def _fence(self, text: str, indent: int, container: int, number: int) -> None:
+        """A fence, or a ``<pre>`` element, opening a block on this line."""
         found = _FENCE.match(text, indent)
         if found is not None:
-            self.open = _Open(found.group(1), indent, container, number + 1)
+            self.open = _Open(found.group(1), indent, container, number + 1, [], number, number)
+        elif PRE_OPEN.match(text, indent) is not None:
+            self.open = _Open(_PRE, indent, container, number, [text[indent:]], number, number)
+            if PRE_CLOSE.search(text, indent) is not None:
+                self._close()
 
     def _close(self) -> None:
         block = self.open
@@ -177,12 +201,16 @@ class _Reader:
         if block is None:
             return
         lines = block.lines
+        if block.fence == _PRE:
+            skipped, shown = pre_shown("\n".join(lines))
+            self.blocks.append(Block(block.first + skipped, tuple(shown.split("\n")), block.start, block.last, True))
+            return
         if not block.fence:  # blank lines after an indented block are not part of it
             while lines and not lines[-1].strip():
                 lines.pop()
         # an empty fenced block stands at its opening fence: no line of it follows
         first = block.first if lines or not block.fence else block.first - 1
-        self.blocks.append(Block(first, tuple(lines)))
+        self.blocks.append(Block(first, tuple(lines), block.start, block.last))
 
     def _end_quote(self) -> None:
         """The blocks of the quote just ended, read as a text of their own."""

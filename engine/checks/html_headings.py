@@ -59,7 +59,7 @@ def html_headings(lines: Sequence[_Line], whole_html: bool) -> Iterable[HtmlHead
             continue
         if not whole_html and _INDENTED.match(line.text):
             continue
-        text = line.text if whole_html else _without_code_spans(line.text)
+        text = line.text if whole_html else without_code_spans(line.text)
         tag_end = -2  # the last ``>`` found (-2: none looked for yet; -1: none is left)
         for found in _OPEN.finditer(text):
             if tag_end != -1 and tag_end < found.end():
@@ -72,7 +72,7 @@ def html_headings(lines: Sequence[_Line], whole_html: bool) -> Iterable[HtmlHead
             yield HtmlHeading(index, int(found.group(1)), title, opened + (inner or ""))
 
 
-def _without_code_spans(text: str) -> str:
+def without_code_spans(text: str) -> str:
     """``text`` with each code span (a run of backticks, to the next run as long)
     blanked. Linear in the text, give or take a logarithm: each run is looked up once,
     never searched for again, whatever the runs a hostile line holds."""

@@ -1,7 +1,8 @@
 """Parts of a text, as the people who write responses delimit them: ``section(x,
 "title")`` (the text under a Markdown heading), ``parts(x)`` (between ``---``
 rules), ``quotes(x)`` (block quotes), ``code(x)`` (code blocks, read by
-``codeblocks``) and ``headings(x)``; the ``words(x)`` and ``numbers(x)`` in it are
+``codeblocks``) and ``headings(x)``; quotes, rules and code written as HTML
+(``<blockquote>``, ``<hr>``, ``<pre>``) are read by ``html_blocks``; the ``words(x)`` and ``numbers(x)`` in it are
 ``textwords``'.
 
 Every part is a value with its own place: its first line in the file the text was
@@ -28,6 +29,7 @@ from typing import Callable, Iterator
 
 from referee.dsl.errors import suggest
 from referee.engine.budget import spend
+from referee.engine.checks import html_blocks
 from referee.engine.checks.codeblocks import code_blocks
 from referee.engine.checks.folding import as_seen as seen_text, text_form
 from referee.engine.checks.html_headings import no_html_heading, no_html_headings
@@ -324,11 +326,14 @@ def headings(arg: Val) -> Result:
 
 
 def parts(arg: Val) -> Result:
-    """The pieces of text between rules (``---``), blank pieces left out."""
-    lines = _read_lines(need_text(arg, "parts"))
+    """The pieces of text between rules (``---``, or ``<hr>`` alone on its line),
+    blank pieces left out."""
+    text = need_text(arg, "parts")
+    lines = _read_lines(text)
+    html_rules = _html_rules(arg, text, lines)
     pieces: list[list[Line]] = [[]]
     for line in lines:
-        if not line.hidden and not line.fence and _RULE.match(line.text):
+        if line.number in html_rules or not line.hidden and not line.fence and _RULE.match(line.text):
             pieces.append([])
         else:
             pieces[-1].append(line)
@@ -337,10 +342,39 @@ def parts(arg: Val) -> Result:
     return listed(arg, "parts", found)
 
 
+def _html_rules(arg: Val, text: str, lines: list[Line]) -> set[int]:
+    """The lines that are an ``<hr>`` alone (``html_blocks``); an ERROR when one stands
+    beside other text, which it splits where no line ends."""
+    if "<" not in text:
+        return set()
+    return html_blocks.rule_lines(arg.label, lines, code_blocks(lines), lambda i: placed_at(arg, arg.label, i).where())
+
+
 def quotes(arg: Val) -> Result:
     """Each block quote (lines starting with ``>``, up to a line without one that does
-    not go on with its paragraph), its ``>`` markers left out."""
-    lines = _read_lines(need_text(arg, "quotes"))
+    not go on with its paragraph), its ``>`` markers left out; and each ``<blockquote>``
+    element, as written (``html_blocks``); in the order they start."""
+    text = need_text(arg, "quotes")
+    lines = _read_lines(text)
+    found = _marked_quotes(lines)
+    if "<" in text:
+        found = _with_html_quotes(lines, found)
+    return listed(arg, "quotes", [_part(arg, f"quote {n} of {arg.label}", quote)
+                                  for n, quote in enumerate(found, start=1)])
+
+
+def _with_html_quotes(lines: list[Line], marked: list[list[Line]]) -> list[list[Line]]:
+    """The quotes ``>`` marks, and those of ``<blockquote>`` elements, in the order they
+    start; a ``>`` quote inside an element is part of it."""
+    found = [[Line(first + k, piece, False, False) for k, piece in enumerate(pieces)]
+             for first, pieces in html_blocks.quote_lines(lines, code_blocks(lines))]
+    inside = [(quote[0].number, quote[-1].number) for quote in found]
+    found += [quote for quote in marked if not any(a <= quote[0].number <= b for a, b in inside)]
+    return sorted(found, key=lambda quote: quote[0].number)
+
+
+def _marked_quotes(lines: list[Line]) -> list[list[Line]]:
+    """The quotes ``>`` marks, each its lines with the markers left out."""
     groups: list[list[Line]] = []
     inside = False
     for line in lines:
@@ -354,8 +388,7 @@ def quotes(arg: Val) -> Result:
             groups.append([])
             inside = True
         groups[-1].append(Line(line.number, line.text[marker.end():], False, False))
-    found = [_part(arg, f"quote {n} of {arg.label}", group) for n, group in enumerate(groups, start=1)]
-    return listed(arg, "quotes", found)
+    return groups
 
 
 def _lazy(line: Line, quote: list[Line]) -> bool:
@@ -378,7 +411,11 @@ def _text_line(text: str) -> bool:
 def code(arg: Val) -> Result:
     """The text of each code block a reader sees (``codeblocks``): fenced, in a list item
     or a quote too, or indented; an unclosed fence runs to the end."""
-    blocks = code_blocks(_read_lines(need_text(arg, "code")))
+    text = need_text(arg, "code")
+    lines = _read_lines(text)
+    blocks = code_blocks(lines)
+    if "<" in text:
+        html_blocks.no_unread_pre(arg.label, lines, blocks, lambda i: placed_at(arg, arg.label, i).where())
     found = [Val("\n".join(block.lines), placed_at(arg, f"code block {n} of {arg.label}", block.first))
              for n, block in enumerate(blocks, start=1)]
     return listed(arg, "code", found)
