@@ -51,6 +51,8 @@ class SourceLine(Protocol):
     def text(self) -> str: ...
     @property
     def comment(self) -> bool: ...
+    @property
+    def raw(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -87,6 +89,7 @@ class _Quoted:
     number: int
     text: str
     comment: bool = False
+    raw: str = ""
 
 
 def code_blocks(lines: Sequence[SourceLine]) -> list[Block]:
@@ -118,7 +121,7 @@ class _Reader:
             self._end_quote()
         if self.open is not None and self._goes_on(text, indent, blank, line.number):
             return
-        if line.comment:
+        if line.comment or line.raw not in ("", "pre"):  # a script's, a style's or a textarea's text: no code
             self.blank_before = False
             return
         if blank:

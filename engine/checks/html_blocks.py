@@ -37,6 +37,8 @@ class _Line(Protocol):
     def text(self) -> str: ...
     @property
     def comment(self) -> bool: ...
+    @property
+    def raw(self) -> str: ...
 
 
 class _Code(Protocol):
@@ -74,7 +76,7 @@ def shown(lines: Sequence[_Line], code: Sequence[_Code], pre_too: bool = True) -
     for line in lines:
         starts.append(at)
         at += len(line.text) + 1
-        hide = line.comment or line.number in covered
+        hide = line.comment or line.raw not in ("", "pre") or line.number in covered
         scan.append(" " * len(line.text) if hide else without_code_spans(line.text))
     return Shown("\n".join(line.text for line in lines), tuple(starts), "\n".join(scan))
 

@@ -35,6 +35,8 @@ class _Line(Protocol):
     def hidden(self) -> bool: ...
     @property
     def fence(self) -> bool: ...
+    @property
+    def raw(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -55,8 +57,8 @@ def html_headings(lines: Sequence[_Line], whole_html: bool) -> Iterable[HtmlHead
     on, and each ``>`` is searched for once, so a line of a million ``<h2 `` takes no
     quadratic time."""
     for index, line in enumerate(lines):
-        if line.hidden or line.fence or "<" not in line.text:
-            continue
+        if (line.hidden and line.raw != "pre") or line.fence or "<" not in line.text:
+            continue  # a <pre> element's tags are read: a browser shows a heading there too
         if not whole_html and _INDENTED.match(line.text):
             continue
         text = line.text if whole_html else without_code_spans(line.text)

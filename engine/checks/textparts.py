@@ -47,19 +47,25 @@ _RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*\Z")
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _QUOTE = re.compile(r" {0,3}> ?")
 _COMMENT = re.compile(r" {0,3}<!--")
+# A raw HTML block, whose lines a renderer passes through as written: no heading, rule,
+# quote or fence is read there (CommonMark 0.31, HTML blocks, start condition 1).
+_RAW_OPEN = re.compile(r" {0,3}<(pre|script|style|textarea)(?=[ \t>]|\Z)", re.IGNORECASE)
+_RAW_CLOSE = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
 _LIST_OR_QUOTE = re.compile(r" {0,3}(?:[-+*][ \t]+\S|[0-9]{1,9}[.)][ \t]+\S|>)")  # holding a paragraph
 _NUMBERING = re.compile(r"\d+[.)]\s+")
 _EMPHASIS = "*_`"
 @dataclass(frozen=True)
 class Line:
     """One line of a text: its number (0-based) and whether it is hidden, inside fenced
-    code or an HTML comment, where no heading, rule or quote starts."""
+    code, an HTML comment or a raw HTML block (``<pre>`` ...), where no heading, rule or
+    quote starts."""
 
     number: int
     text: str
     hidden: bool
     fence: bool  # an opening or closing fence line itself
     comment: bool = False  # inside an HTML comment that opens a line
+    raw: str = ""  # the element of the raw HTML block it stands in (``pre``, ``script`` ...), if any
 
 
 def line_count(text: str) -> int:
@@ -86,12 +92,20 @@ def _lines(text: str) -> list[Line]:
     split = re.split(r"\r\n|\r|\n", text)
     if len(split) > 1 and split[-1] == "":
         split.pop()  # a final line break ends the last line; it does not start one
+    raw = ""  # the element of the raw HTML block open, if any
     for number, line in enumerate(split):
         found = _FENCE.match(line)
-        opened = _COMMENT.match(line) if fence is None and not comment else None
+        opened = _COMMENT.match(line) if fence is None and not comment and not raw else None
+        element = _RAW_OPEN.match(line) if fence is None and not comment and not raw else None
         if comment or opened:  # an unclosed comment runs to the end, as an unclosed fence does
             comment = "-->" not in line[opened.end() if opened else 0:]
             out.append(Line(number, line, True, False, True))
+        elif raw or element:  # a raw HTML block: to the line that closes one, else to the end
+            if element is not None:
+                raw = element.group(1).lower()
+            out.append(Line(number, line, True, False, False, raw))
+            if _RAW_CLOSE.search(line, element.end() if element is not None else 0):
+                raw = ""
         elif fence is None and found:
             fence = found.group(1)
             out.append(Line(number, line, False, True))
