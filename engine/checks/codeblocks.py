@@ -224,9 +224,9 @@ class _Reader:
 
 def _starts_block(text: str, indent: int) -> bool:
     """Whether a line left of a list item's text ends the item (a marker, a quote, a
-    heading, a fence) rather than going on with its paragraph."""
+    heading, a fence, a ``<pre>`` element) rather than going on with its paragraph."""
     rest = text[indent:]
-    return bool(_MARKER.match(rest) or rest.startswith((">", "#", "```", "~~~")))
+    return bool(_MARKER.match(rest) or rest.startswith((">", "#", "```", "~~~")) or PRE_OPEN.match(rest))
 
 
 def _expand(text: str) -> str:
