@@ -13,7 +13,7 @@ from linear_time import grows_linearly
 from referee.engine.checks import textparts
 from referee.engine.values import EvalError, Prov, Val
 
-UNITS = ["<a", "<a b='", "<pre ", "</", "<script>", "<!--", "</a>x", "&amp;", "<blockquote>", "</blockquote>",
+UNITS = ["<a", "<!--<pre>", "--> <!-- ", "<a b='", "<pre ", "</", "<script>", "<!--", "</a>x", "&amp;", "<blockquote>", "</blockquote>",
          "<hr", "`<pre>` ", "<pre>x</pre>\n", "<hr>\n", "<blockquote\n"]
 
 

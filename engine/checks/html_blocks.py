@@ -28,6 +28,7 @@ _BLOCKQUOTE = re.compile(r"<(/?)blockquote(?=[\s/>]|\Z)[^>]*+>?", re.IGNORECASE)
 _HR = re.compile(r"<hr(?=[\s/>]|\Z)", re.IGNORECASE)
 _HR_LINE = re.compile(r" {0,3}<hr(?:\s[^<>]*+)?/?>\s*\Z", re.IGNORECASE)
 _PRE = re.compile(r"<pre(?=[\s/>]|\Z)", re.IGNORECASE)
+_COMMENT = re.compile(r"<!--(?:>|->|.*?-->)", re.DOTALL)
 
 
 class _Line(Protocol):
@@ -78,7 +79,22 @@ def shown(lines: Sequence[_Line], code: Sequence[_Code], pre_too: bool = True) -
         at += len(line.text) + 1
         hide = line.comment or line.raw not in ("", "pre") or line.number in covered
         scan.append(" " * len(line.text) if hide else without_code_spans(line.text))
-    return Shown("\n".join(line.text for line in lines), tuple(starts), "\n".join(scan))
+    return Shown("\n".join(line.text for line in lines), tuple(starts), _without_comments("\n".join(scan)))
+
+
+def _without_comments(scan: str) -> str:
+    """``scan`` with each closed HTML comment inside a line or a paragraph blanked (one a
+    line opens is already): a tag there is never shown. One that nothing closes is shown
+    as written, so none is looked for past the last ``-->``; each character is read once."""
+    last = scan.rfind("-->")
+    if last < 0:
+        return scan
+    return _COMMENT.sub(lambda found: _blank(found.group()), scan[:last + 3]) + scan[last + 3:]
+
+
+def _blank(text: str) -> str:
+    """``text`` with every character but its line breaks as a space: places stay."""
+    return re.sub(r"[^\n]", " ", text)
 
 
 def quote_lines(lines: Sequence[_Line], code: Sequence[_Code]) -> list[tuple[int, list[str]]]:
