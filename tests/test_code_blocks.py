@@ -9,7 +9,7 @@ import re
 
 from hypothesis import given, settings, strategies as st
 
-from referee.engine.checks import textparts
+from referee.engine.checks import markdown_lines
 from referee.engine.checks.codeblocks import _expand, code_blocks
 
 PIECES = ["```", "~~~", "````", "```sh", "    ```", "  - ```", "- item", "1. step", "    code", "  text",
@@ -17,7 +17,7 @@ PIECES = ["```", "~~~", "````", "```sh", "    ```", "  - ```", "- item", "1. ste
 
 
 def _blocks(text: str):
-    return code_blocks(textparts._lines(text))
+    return code_blocks(markdown_lines.marked_lines(text))
 
 
 @settings(max_examples=300, deadline=None)

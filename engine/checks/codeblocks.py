@@ -18,7 +18,7 @@ that no block holds ``rm -rf`` must see every one of them:
 
 A block's text is what it shows: a fence's own indentation is not part of its
 lines, nor are an indented block's four spaces, nor a ``<pre>`` element's tags. Lines inside an HTML comment that
-opens a line are no code (``textparts._lines`` marks them). This is a line-based
+opens a line are no code (``markdown_lines.marked_lines`` marks them). This is a line-based
 reading, not a full Markdown parser: a line that goes on with a paragraph lazily
 keeps the list item open, and tabs count to the next multiple of four.
 """

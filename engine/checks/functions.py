@@ -16,7 +16,7 @@ import re
 from typing import Callable
 
 from referee.engine.budget import spend
-from referee.engine.checks import textparts, textwords
+from referee.engine.checks import markdown_lines, textparts, textwords
 from referee.engine.checks.access import elements
 from referee.engine.values import (EvalError, Missing, Prov, Result, Val, is_number, parse_number,
                            render, to_text, type_name)
@@ -112,7 +112,7 @@ def _lower(text: str) -> str:
 
 def _lines(arg: Val) -> Result:
     _need(arg, "lines", "text")
-    count = textparts.line_count(arg.value) if arg.value else 0  # the empty text has no line here
+    count = markdown_lines.line_count(arg.value) if arg.value else 0  # the empty text has no line here
     spend(count, f"taking {count:,} lines of a text")  # before any line is made
     parts = _LINE_BREAK.split(arg.value)
     if parts and parts[-1] == "":

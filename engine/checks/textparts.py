@@ -2,7 +2,8 @@
 "title")`` (the text under a Markdown heading), ``parts(x)`` (between ``---``
 rules), ``quotes(x)`` (block quotes), ``code(x)`` (code blocks, read by
 ``codeblocks``) and ``headings(x)``; quotes, rules and code written as HTML
-(``<blockquote>``, ``<hr>``, ``<pre>``) are read by ``html_blocks``; the ``words(x)`` and ``numbers(x)`` in it are
+(``<blockquote>``, ``<hr>``, ``<pre>``) are read by ``html_blocks``, the lines
+themselves by ``markdown_lines``; the ``words(x)`` and ``numbers(x)`` in it are
 ``textwords``'.
 
 Every part is a value with its own place: its first line in the file the text was
@@ -23,16 +24,15 @@ leaves which section is meant undecided when it is not the section found as writ
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from typing import Callable, Iterator
 
 
 from referee.dsl.errors import suggest
-from referee.engine.budget import spend
 from referee.engine.checks import html_blocks
 from referee.engine.checks.codeblocks import code_blocks
 from referee.engine.checks.folding import as_seen as seen_text, text_form
 from referee.engine.checks.html_headings import no_html_heading, no_html_headings
+from referee.engine.checks.markdown_lines import COMMENT, FENCE, Line, marked_lines, read_lines
 from referee.engine.checks.markdown_seen import is_markdown, markup_of, may_show_otherwise, shown_as_markdown
 from referee.engine.values import EvalError, Missing, Prov, Result, Val, render, type_name
 
@@ -44,80 +44,10 @@ _UNDERLINE = re.compile(r" {0,3}(?:=+|-+)[ \t]*\Z")
 # a heading of: a list item, a block quote, an ATX heading, a table row, a fence.
 _NOT_PARAGRAPH = re.compile(r" {0,3}(?:[-+*](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|\Z)|>|#{1,6}(?:[ \t]|\Z)|\||```|~~~)")
 _RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*\Z")
-_FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 _QUOTE = re.compile(r" {0,3}> ?")
-_COMMENT = re.compile(r" {0,3}<!--")
-# A raw HTML block, whose lines a renderer passes through as written: no heading, rule,
-# quote or fence is read there (CommonMark 0.31, HTML blocks, start condition 1).
-_RAW_OPEN = re.compile(r" {0,3}<(pre|script|style|textarea)(?=[ \t>]|\Z)", re.IGNORECASE)
-_RAW_CLOSE = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
 _LIST_OR_QUOTE = re.compile(r" {0,3}(?:[-+*][ \t]+\S|[0-9]{1,9}[.)][ \t]+\S|>)")  # holding a paragraph
 _NUMBERING = re.compile(r"\d+[.)]\s+")
 _EMPHASIS = "*_`"
-@dataclass(frozen=True)
-class Line:
-    """One line of a text: its number (0-based) and whether it is hidden, inside fenced
-    code, an HTML comment or a raw HTML block (``<pre>`` ...), where no heading, rule or
-    quote starts."""
-
-    number: int
-    text: str
-    hidden: bool
-    fence: bool  # an opening or closing fence line itself
-    comment: bool = False  # inside an HTML comment that opens a line
-    raw: str = ""  # the element of the raw HTML block it stands in (``pre``, ``script`` ...), if any
-
-
-def line_count(text: str) -> int:
-    """How many lines ``text`` has (``\\r\\n`` and ``\\r`` end lines too; a final line
-    break ends the last line, it does not start one), counted without cutting it."""
-    breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
-    return breaks + 1 - (breaks > 0 and text.endswith(("\n", "\r")))
-
-
-def _read_lines(text: str) -> list[Line]:
-    """``_lines`` for a function of the rules: each line is a step of the assertion's
-    budget, charged before any line is made."""
-    count = line_count(text)
-    spend(count, f"reading {count:,} lines of text")
-    return _lines(text)
-
-
-def _lines(text: str) -> list[Line]:
-    """The lines of ``text`` (``\\r\\n`` and ``\\r`` end lines too), each marked as
-    hidden (inside fenced code or an HTML comment) or not."""
-    out: list[Line] = []
-    fence: str | None = None
-    comment = False  # inside an HTML comment opened on an earlier line
-    split = re.split(r"\r\n|\r|\n", text)
-    if len(split) > 1 and split[-1] == "":
-        split.pop()  # a final line break ends the last line; it does not start one
-    raw = ""  # the element of the raw HTML block open, if any
-    for number, line in enumerate(split):
-        found = _FENCE.match(line)
-        opened = _COMMENT.match(line) if fence is None and not comment and not raw else None
-        element = _RAW_OPEN.match(line) if fence is None and not comment and not raw else None
-        if comment or opened:  # an unclosed comment runs to the end, as an unclosed fence does
-            comment = "-->" not in line[opened.end() if opened else 0:]
-            out.append(Line(number, line, True, False, True))
-        elif raw or element:  # a raw HTML block: to the line that closes one, else to the end
-            if element is not None:
-                raw = element.group(1).lower()
-            out.append(Line(number, line, True, False, False, raw))
-            if _RAW_CLOSE.search(line, element.end() if element is not None else 0):
-                raw = ""
-        elif fence is None and found:
-            fence = found.group(1)
-            out.append(Line(number, line, False, True))
-        elif fence is not None and found and found.group(1)[0] == fence[0] \
-                and len(found.group(1)) >= len(fence) and not line.strip(" `~"):
-            fence = None
-            out.append(Line(number, line, False, True))
-        else:
-            out.append(Line(number, line, fence is not None, False))
-    return out
-
-
 # ----------------------------------------------------------------------- values
 
 
@@ -201,7 +131,7 @@ def section(arg: Val, title: Val) -> Result:
     text = need_text(arg, "section")
     if not isinstance(title.value, str):
         raise EvalError(f"section() takes the title as text, got {type_name(title.value)}")
-    lines = _read_lines(text)
+    lines = read_lines(text)
     found = section_lines(lines, title.value)
     _same_as_seen(arg, text, lines, title.value, found)
     _same_as_shown(arg, text, lines, title.value, found)
@@ -305,7 +235,7 @@ def section_lines(lines: list[Line] | str, title: str, as_seen: bool = False,
     excluded), or None when there is no such heading; ``as_seen``: titles compared
     with their invisible format characters left out; ``as_shown``: a heading whose
     title, as written or as its Markdown is shown, is ``title``."""
-    lines = _lines(lines) if isinstance(lines, str) else lines
+    lines = marked_lines(lines) if isinstance(lines, str) else lines
     found = list(_headings(lines))
     seen = seen_text if as_seen else (lambda name: name)
     wanted = _plain_title(seen(title))
@@ -327,7 +257,7 @@ def _no_section(arg: Val, title: str, names: list[str]) -> str:
 
 def headings(arg: Val) -> Result:
     text = need_text(arg, "headings")
-    lines = _read_lines(text)
+    lines = read_lines(text)
     if "<" in text and is_markdown(text, arg.prov):
         no_html_headings(arg.label, lines, markup_of(arg.prov) == "HTML",
                          lambda i: placed_at(arg, arg.label, i).where())
@@ -343,7 +273,7 @@ def parts(arg: Val) -> Result:
     """The pieces of text between rules (``---``, or ``<hr>`` alone on its line),
     blank pieces left out."""
     text = need_text(arg, "parts")
-    lines = _read_lines(text)
+    lines = read_lines(text)
     html_rules = _html_rules(arg, text, lines)
     pieces: list[list[Line]] = [[]]
     for line in lines:
@@ -369,7 +299,7 @@ def quotes(arg: Val) -> Result:
     not go on with its paragraph), its ``>`` markers left out; and each ``<blockquote>``
     element, as written (``html_blocks``); in the order they start."""
     text = need_text(arg, "quotes")
-    lines = _read_lines(text)
+    lines = read_lines(text)
     found = _marked_quotes(lines)
     if "<" in text:
         found = _with_html_quotes(lines, found)
@@ -412,21 +342,21 @@ def _lazy(line: Line, quote: list[Line]) -> bool:
     quote's too, outside code."""
     last = quote[-1].text
     opens_other = _NOT_PARAGRAPH.match(last) is not None and _LIST_OR_QUOTE.match(last) is None
-    in_code = sum(_FENCE.match(q.text) is not None for q in quote) % 2 == 1
+    in_code = sum(FENCE.match(q.text) is not None for q in quote) % 2 == 1
     return (not line.hidden and _NOT_PARAGRAPH.match(line.text) is None and _text_line(line.text)
             and not opens_other and _text_line(last) and not in_code)
 
 
 def _text_line(text: str) -> bool:
     """Whether ``text`` may be a line of a paragraph: not blank, no rule, fence or comment."""
-    return bool(text.strip()) and not (_RULE.match(text) or _COMMENT.match(text) or _FENCE.match(text))
+    return bool(text.strip()) and not (_RULE.match(text) or COMMENT.match(text) or FENCE.match(text))
 
 
 def code(arg: Val) -> Result:
     """The text of each code block a reader sees (``codeblocks``): fenced, in a list item
     or a quote too, or indented; an unclosed fence runs to the end."""
     text = need_text(arg, "code")
-    lines = _read_lines(text)
+    lines = read_lines(text)
     blocks = code_blocks(lines)
     if "<" in text:
         html_blocks.no_unread_pre(arg.label, lines, blocks, lambda i: placed_at(arg, arg.label, i).where())

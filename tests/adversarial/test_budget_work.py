@@ -15,7 +15,7 @@ from hypothesis import given, strategies as st
 
 from budget_corpus import make_run, rules_for, verdicts
 from referee.engine.budget import Limits
-from referee.engine.checks import functions, textparts
+from referee.engine.checks import functions, markdown_lines, textparts
 from referee.engine.values import Val
 from referee.engine.verdict import Outcome
 
@@ -115,7 +115,7 @@ def test_a_text_within_the_budget_is_cut_into_its_pieces(tmp_path):
 def test_lines_are_counted_before_the_text_is_cut(tmp_path, monkeypatch, check):
     make_run(tmp_path, response="12\n" * 3_000)
     cut = []
-    monkeypatch.setattr(textparts, "_lines", lambda text: cut.append(text))
+    monkeypatch.setattr(markdown_lines, "marked_lines", lambda text: cut.append(text))
     monkeypatch.setattr(functions, "_LINE_BREAK", type("Cut", (), {"split": lambda self, text: cut.append(text)})())
     (verdict,) = verdicts(tmp_path, rules_for(check), limits=Limits(steps=2_000))
     assert verdict.outcome is Outcome.ERROR and "budget of 2,000 steps" in verdict.message
@@ -124,8 +124,8 @@ def test_lines_are_counted_before_the_text_is_cut(tmp_path, monkeypatch, check):
 
 @given(st.text(alphabet="a\r\n", max_size=12))
 def test_a_text_has_the_lines_it_is_cut_into(text):
-    assert textparts.line_count(text) == len(textparts._lines(text))
-    assert (textparts.line_count(text) if text else 0) == len(functions.FUNCTIONS["lines"](Val(text, None)).value)
+    assert markdown_lines.line_count(text) == len(markdown_lines.marked_lines(text))
+    assert (markdown_lines.line_count(text) if text else 0) == len(functions.FUNCTIONS["lines"](Val(text, None)).value)
 
 
 def test_a_budget_opened_inside_another_gives_it_back_when_it_ends():

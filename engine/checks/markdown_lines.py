@@ -1,0 +1,83 @@
+"""The lines of a Markdown text as the readers of its parts see them: each marked as
+hidden where no heading, rule or quote starts (inside fenced code, an HTML comment
+that opens a line, or a raw HTML block: ``<pre>``, ``<script>``, ``<style>``,
+``<textarea>``), and how many lines a text has, counted without cutting it.
+``textparts`` and ``codeblocks`` read them."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from referee.engine.budget import spend
+
+FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
+COMMENT = re.compile(r" {0,3}<!--")
+# A raw HTML block, whose lines a renderer passes through as written: no heading, rule,
+# quote or fence is read there (CommonMark 0.31, HTML blocks, start condition 1).
+_RAW_OPEN = re.compile(r" {0,3}<(pre|script|style|textarea)(?=[ \t>]|\Z)", re.IGNORECASE)
+_RAW_CLOSE = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line of a text: its number (0-based) and whether it is hidden, inside fenced
+    code, an HTML comment or a raw HTML block (``<pre>`` ...), where no heading, rule or
+    quote starts."""
+
+    number: int
+    text: str
+    hidden: bool
+    fence: bool  # an opening or closing fence line itself
+    comment: bool = False  # inside an HTML comment that opens a line
+    raw: str = ""  # the element of the raw HTML block it stands in (``pre``, ``script`` ...), if any
+
+
+def line_count(text: str) -> int:
+    """How many lines ``text`` has (``\\r\\n`` and ``\\r`` end lines too; a final line
+    break ends the last line, it does not start one), counted without cutting it."""
+    breaks = text.count("\n") + text.count("\r") - text.count("\r\n")
+    return breaks + 1 - (breaks > 0 and text.endswith(("\n", "\r")))
+
+
+def read_lines(text: str) -> list[Line]:
+    """``marked_lines`` for a function of the rules: each line is a step of the assertion's
+    budget, charged before any line is made."""
+    count = line_count(text)
+    spend(count, f"reading {count:,} lines of text")
+    return marked_lines(text)
+
+
+def marked_lines(text: str) -> list[Line]:
+    """The lines of ``text`` (``\\r\\n`` and ``\\r`` end lines too), each marked as
+    hidden (inside fenced code or an HTML comment) or not."""
+    out: list[Line] = []
+    fence: str | None = None
+    comment = False  # inside an HTML comment opened on an earlier line
+    split = re.split(r"\r\n|\r|\n", text)
+    if len(split) > 1 and split[-1] == "":
+        split.pop()  # a final line break ends the last line; it does not start one
+    raw = ""  # the element of the raw HTML block open, if any
+    for number, line in enumerate(split):
+        found = FENCE.match(line)
+        opened = COMMENT.match(line) if fence is None and not comment and not raw else None
+        element = _RAW_OPEN.match(line) if fence is None and not comment and not raw else None
+        if comment or opened:  # an unclosed comment runs to the end, as an unclosed fence does
+            comment = "-->" not in line[opened.end() if opened else 0:]
+            out.append(Line(number, line, True, False, True))
+        elif raw or element:  # a raw HTML block: to the line that closes one, else to the end
+            if element is not None:
+                raw = element.group(1).lower()
+            out.append(Line(number, line, True, False, False, raw))
+            if _RAW_CLOSE.search(line, element.end() if element is not None else 0):
+                raw = ""
+        elif fence is None and found:
+            fence = found.group(1)
+            out.append(Line(number, line, False, True))
+        elif fence is not None and found and found.group(1)[0] == fence[0] \
+                and len(found.group(1)) >= len(fence) and not line.strip(" `~"):
+            fence = None
+            out.append(Line(number, line, False, True))
+        else:
+            out.append(Line(number, line, fence is not None, False))
+    return out
