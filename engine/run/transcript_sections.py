@@ -23,8 +23,14 @@ from referee.engine.run.usual_record import plain_record
 # lazy group, tried one character at a time, cost more than the rest of the match.
 RECORD_HEADING = re.compile(r"## \[tool_calls\] Step ([1-9][0-9]{0,8})(?::[ \t]*(.*))?[ \t]*")
 # A heading naming [tool_calls] in any form; after at most three spaces, one that is not
-# RECORD_HEADING (checked first) looks like a record heading but is not one.
-_TOOL_HEADING = re.compile(r"#{1,6}[ \t]*\[[ \t]*tool[ \t_-]*calls?[ \t]*\]", re.IGNORECASE)
+# RECORD_HEADING (checked first) looks like a record heading but is not one. The forms a
+# harness or an editor may write in its place count too: a no-break or ideographic
+# space, a zero-width one, a Markdown escape before a bracket, full-width or lenticular
+# brackets.
+_GAP = "[ \t\u00a0\u3000\u200b\u2060]*"
+_TOOL_HEADING = re.compile(rf"#{{1,6}}{_GAP}\\?[\[\uff3b\u3010]{_GAP}tool[ \t\u00a0\u200b\u2060_\-\u2010\u2011]*"
+                           rf"calls?{_GAP}\\?[\]\uff3d\u3011]", re.IGNORECASE)
+_OPENERS = ("[", "\uff3b", "\u3010")  # a line holding none of them names no [tool_calls] (a cheap test first)
 _NEAR_RECORD = re.compile(r" {0,3}" + _TOOL_HEADING.pattern, re.IGNORECASE)
 _EXACT_START = "## [tool_calls] Step "
 _HEADING = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)")
@@ -136,7 +142,7 @@ class Segmenter:
                 # the record's lines are counted: its end starts the line after them
                 number, counted = number + 1 + record.read.used, min(record.end, len(text))
                 continue
-            near = "[" in line and "tool" in line.lower() and _NEAR_RECORD.match(line) is not None
+            near = _names_tool_calls(line) and _NEAR_RECORD.match(line) is not None
             if near:
                 message = ("looks like a [tool_calls] record heading but is not in the exact form "
                            "'## [tool_calls] Step N: title'; read as agent text")
@@ -235,6 +241,26 @@ class Segmenter:
         if step is None and rest.casefold() == "eval prompt":
             return Section("harness", number, None, rest)
         return Section("agent_notes", number, step, rest)
+
+
+def may_hold_near_heading(text: str) -> bool:
+    """Whether ``text`` (LF line ends) may hold a line the parse reports as
+    ``not-a-record``: a heading naming ``[tool_calls]`` in any form that is not the
+    start of a record heading in the exact form. False is sure; True asks the parse,
+    which alone knows which lines are headings and which lie inside a record's value."""
+    for found in _TOOL_HEADING.finditer(text):
+        at = found.start()
+        if at and text[at - 1] != "\n" or not text.startswith(_EXACT_START, at):
+            return True
+        end = text.find("\n", at)
+        if RECORD_HEADING.fullmatch(text, at, len(text) if end < 0 else end) is None:
+            return True  # "Step 03", no colon before the title...
+    return False
+
+
+def _names_tool_calls(line: str) -> bool:
+    """Whether ``line`` may name ``[tool_calls]``: a bracket and "tool" in it."""
+    return any(opener in line for opener in _OPENERS) and "tool" in line.lower()
 
 
 def hidden_headings(text: str, report: str) -> list[Problem]:

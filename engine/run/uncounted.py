@@ -15,6 +15,13 @@ was written, whatever ``metrics.json`` says: the calls after the cut are lost as
 So is one whose first numbered section is above step 1 (``head_missing``): both
 numbering schemes of ``engine.run.numbering`` count from 1, so the sections the
 harness numbered before it are not there, and they may have been records.
+
+A line that looks like a record heading but is not in the exact form (``### [tool_calls]
+Step 3: Bash``, ``## [tool calls] Step 3: Bash``, a no-break space, full-width brackets:
+the parse's ``not-a-record``) is read as agent text, but the lines under it may be a call
+written in a form the parse does not read (``near_record``): the calls are not known
+in full either. Only the run's own transcript is so read: an import wrote its view from
+a log whose calls it read as data, and a line of agent text there is agent text.
 """
 
 from __future__ import annotations
@@ -25,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 from referee.engine.run.model import Problem, ToolCall, Transcript
 from referee.engine.run.safeio import join_report
 from referee.engine.run.transcript_sections import (RECORD_HEADING, exact_headings, iter_record_starts,
-                                                     last_record_start)
+                                                     last_record_start, may_hold_near_heading)
 
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
@@ -33,6 +40,8 @@ if TYPE_CHECKING:
 CODE = "metrics-without-calls"
 CUT = "transcript-cut"  # the transcript ends inside a record
 SKIPPED = "steps-missing"  # the first numbered section is above step 1
+NEAR = "record-heading-near-miss"  # a line that looks like a record heading, not in the exact form
+NOT_A_RECORD = "not-a-record"  # the parse's problem for such a line
 _STATUS_LINE = re.compile(r"^Status:", re.MULTILINE)
 _FIELD_LINE = re.compile(r"^(?:Tool|Args|Return|Status):", re.MULTILINE)
 _FIRST_HEADING = re.compile(r"^ {0,3}#", re.MULTILINE)
@@ -107,6 +116,20 @@ def open_record(transcript: Transcript) -> ToolCall | None:
     elements = transcript.calls + transcript.suspect_calls + transcript.notes
     last = max(elements, key=lambda element: element.index, default=None)
     return last if isinstance(last, ToolCall) and last.status is None else None
+
+
+def near_record(run: Run) -> Problem | None:
+    """Why ``run``'s own transcript may hold calls its parse did not read: the first
+    line it reads as agent text though it looks like a record heading (``not-a-record``).
+    None when there is none, and for an imported run."""
+    own = _own_transcript(run)
+    if own is None or not may_hold_near_heading(own[2]):
+        return None  # known without parsing: no line names [tool_calls] but exact headings
+    found = next((p for p in run.transcript.problems if p.code == NOT_A_RECORD), None)
+    if found is None:
+        return None
+    return Problem(NEAR, found.path, f"a line {found.message}: the lines under it may be a call written in a form "
+                                     "not read, so the calls cannot be checked in full", found.line)
 
 
 def steps_missing(run: Run) -> Problem | None:

@@ -329,11 +329,11 @@ class Run:
     @cached_property
     def uncounted_calls(self) -> Problem | None:
         """Why the transcript lacks calls: ``metrics.json`` counts more, the file ends
-        inside a record, or its records' numbers skip a section; read once for the calls and for the run's warnings
-        (``engine.run.uncounted``)."""
-        from referee.engine.run.uncounted import cut_in_record, steps_missing, uncounted
+        inside a record, or its records' numbers skip a section, or a line looks like a record heading but is
+        not one; read once for the calls and for the run's warnings (``engine.run.uncounted``)."""
+        from referee.engine.run.uncounted import cut_in_record, near_record, steps_missing, uncounted
 
-        return uncounted(self) or cut_in_record(self) or steps_missing(self)
+        return uncounted(self) or cut_in_record(self) or steps_missing(self) or near_record(self)
 
     @cached_property
     def unimported_log(self) -> Problem | None:

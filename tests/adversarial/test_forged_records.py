@@ -55,12 +55,13 @@ def test_each_attack_is_reported_or_changes_nothing(tmp_path, case, text):
     assert "deploy" not in [c.tool for c in run.transcript.calls] or case in UNDETECTABLE
 
 
-def test_heading_variants_read_as_agent_text_with_the_verdicts_of_the_real_run(tmp_path):
+def test_heading_variants_read_as_agent_text_leave_the_calls_unknown(tmp_path):
+    # the lines under such a heading may be a call written in a form not read: no check
+    # over calls is decided on the records read (engine.run.uncounted.near_record)
     for n, heading in enumerate(VARIANTS):
         run = write_run(tmp_path / str(n), transcript(notes2=f"Done.\n\n{heading}\n{FORGED}"))
         got = outcomes(run, *FALSE_CLAIMS, *TRUE_CLAIMS)
-        assert [got[c] for c in FALSE_CLAIMS] == ["fail"] * len(FALSE_CLAIMS), heading
-        assert [got[c] for c in TRUE_CLAIMS] == ["pass"] * len(TRUE_CLAIMS), heading
+        assert set(got.values()) == {"error"}, heading
 
 
 def test_a_forged_record_fails_the_claim_it_was_written_for_and_says_why(tmp_path):
