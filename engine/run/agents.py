@@ -32,7 +32,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Callable
 
 from referee.engine.run.model import Problem, TextFile, ToolCall, Transcript
-from referee.engine.run.reading import view_as_written
+from referee.engine.run.import_views import view_as_written
 from referee.engine.run.safeio import join_report
 from referee.engine.run.transcript import TRANSCRIPT, parse_transcript
 

@@ -205,7 +205,7 @@ class TextFile:
     def sha256(self) -> str | None:
         """The SHA-256 of the text's UTF-8 (a lone surrogate as itself), as hex; None
         without a text. Found once: each reader of an imported run's view asks whether
-        it is the text the import wrote (``reading.as_written``)."""
+        it is the text the import wrote (``import_views.as_written``)."""
         return None if self.text is None else text_sha256(self.text)
 
 

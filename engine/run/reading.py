@@ -21,20 +21,23 @@ calls, of zero calls or more: it has a ``[tool_calls]`` record or a tagged
 one, with an executor log the agent wrote (graded as it lies, or imported from
 one), or with text in no format referee knows has no record at all: a check over
 its calls cannot be decided (``Run.no_record``), never a pass on nothing.
+
+The answer read from the transcript (an executor log's ``## Final Result``, or why it
+cannot be told) is ``engine.run.transcript_answer``; what an import wrote, checked
+against its source map, is ``engine.run.import_views``.
 """
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from referee.engine.run.executor_log import Answer, final_result, is_final, log_shaped
-from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, text_sha256
+from referee.engine.run.executor_log import log_shaped
+from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript
 from referee.engine.run.safeio import join_report, safe_relative
-from referee.engine.run.uncounted import open_record
 
 RESPONSE = "outputs/response.md"
 RESPONSE_BESIDE = "response.md"  # in the run folder: no harness's place for the response
@@ -171,180 +174,6 @@ def _blank(found: TextFile) -> bool:
     return found.text is not None and found.unreadable is None and not found.text.strip()
 
 
-def log_answer(source: TextFile | None, transcript: Transcript, base: str = "") -> TextFile | None:
-    """The ``## Final Result`` section of an executor log, as the response. From a
-    transcript that could not be read exactly it is unusable (a check on it is an
-    ERROR), never missing: the answer may be in it. ``base``: the run's place, which
-    prefixes the path of a problem."""
-    if source is None:
-        return None
-    unreadable = source.unreadable
-    if source.text is None:
-        # what kind of text it is cannot be told: it may be a log holding the answer
-        return None if unreadable is None else TextFile(source.path, None, source.size, (unreadable,))
-    if not _undecided(transcript):
-        return _answer_beside_record(source, transcript, join_report(base, source.path))
-    answer = final_result(source.text)
-    shaped = log_shaped(source.text)
-    if answer is None:
-        if not _agent_wrote(transcript):
-            return None
-        report = join_report(base, source.path)
-        return _log_without_answer(source, report) if shaped else _unknown_text(source, report)
-    if not shaped:
-        return _unplaced_answer(source, answer, join_report(base, source.path))
-    return TextFile(source.path, answer.text, len(answer.text.encode("utf-8")),
-                    () if unreadable is None else (unreadable,), line=answer.first, section=answer.heading)
-
-
-def _agent_wrote(transcript: Transcript) -> bool:
-    """Whether the transcript holds text of the agent's (not only the harness's eval
-    prompt): only there can an answer lie."""
-    return any(note.kind == "agent_notes" and note.text.strip() for note in transcript.notes)
-
-
-def _unknown_text(source: TextFile, report: str) -> TextFile:
-    """The response of a run whose transcript is text in no format referee knows, with
-    no section it can name as the answer (its headings may be in another language:
-    ``## 最终结果``): the answer may be anywhere in it, so the response cannot be used;
-    taken as missing, a negative check on it passed on the answer left unread."""
-    message = (f"the run has no response file, and {source.path.removeprefix('outputs/')} is in no format "
-               "referee knows: the answer may be in it, so the response cannot be told (write "
-               "outputs/response.md, or name the response file with --response)")
-    return TextFile(source.path, None, source.size, (Problem("unreadable", report, message),))
-
-
-def _log_without_answer(source: TextFile, report: str) -> TextFile:
-    """The response of a run with no response file whose transcript is an executor log
-    with no ``## Final Result`` section: its answer may stand under a heading of
-    another wording or language (``## Summary``, ``## 最终结果``), so the response
-    cannot be used; taken as missing, a negative check on it passed on the answer the
-    log shows."""
-    message = (f"the run has no response file, and {source.path.removeprefix('outputs/')} is an executor log with "
-               "no '## Final Result' section: its answer may stand under another heading, so the response cannot "
-               "be told (write outputs/response.md, or name the response file with --response)")
-    return TextFile(source.path, None, source.size, (Problem("unreadable", report, message),))
-
-
-def _unplaced_answer(source: TextFile, answer: Answer, report: str) -> TextFile:
-    """The response of a run whose transcript is text in no format referee knows, with
-    a section that may hold the answer (``## Final Result``): whether it is the answer
-    cannot be told, so the response cannot be used; taken as missing, a negative check
-    on it would pass on the answer left unread."""
-    message = (f"the run has no response file, and {source.path.removeprefix('outputs/')} is in no format "
-               f"referee knows: its section {answer.heading.lstrip('#').strip()!r} may hold the answer, so the "
-               "response cannot be told (write outputs/response.md, or name the response file with --response)")
-    return TextFile(source.path, None, source.size, (Problem("unreadable", report, message, answer.line),))
-
-
-def _answer_beside_record(source: TextFile, transcript: Transcript, report: str) -> TextFile | None:
-    """The response of a run with no response file whose transcript is a tool-call
-    record with an untagged final section (``## Final Result``): the agent's text,
-    which may or may not be what the user was shown, so the response cannot be used;
-    taken as missing, a negative check on it passed over the answer left unread.
-    None when the transcript has no such section."""
-    final = next((note for note in transcript.notes if note.kind == "agent_notes" and not note.tagged
-                  and is_final(note.title) and note.text.strip()), None)
-    if final is None:
-        return _cut_before_answer(source, transcript, report)
-    message = (f"the run has no response file, and {source.path.removeprefix('outputs/')} has a section "
-               f"{final.title!r} outside its record, which may hold the answer: the agent wrote it, so the "
-               "response cannot be told (write outputs/response.md, or name the response file with --response)")
-    return TextFile(source.path, None, source.size, (Problem("unreadable", report, message, final.location.line),))
-
-
-def _cut_before_answer(source: TextFile, transcript: Transcript, report: str) -> TextFile | None:
-    """The response of a run with no response file whose transcript ends inside a
-    record (``uncounted.open_record``): cut while it was written, so the answer the
-    agent gave after the cut is lost and the response cannot be told; taken as
-    missing, a negative check on it passed over it. None for a transcript not cut so."""
-    cut = open_record(transcript)
-    if cut is None:
-        return None
-    message = (f"the run has no response file, and {source.path.removeprefix('outputs/')} ends inside the record "
-               f"at line {cut.location.line}, which has no Status line: it was cut while it was written, and the "
-               "answer given after the cut cannot be told (write outputs/response.md, or name the response file "
-               "with --response)")
-    return TextFile(source.path, None, source.size, (Problem("unreadable", report, message, cut.location.line),))
-
-
-def imported_response(found: TextFile, unread: Mapping[str, Mapping[int, tuple[str, ...]]], report: str) -> TextFile:
-    """The response an import wrote, unusable where the import could not read it for
-    certain (``importers.lossy``, ``claude_code``: its source map's ``unread`` names
-    its lines)."""
-    lines = unread.get(found.path)
-    if not lines:
-        return found
-    message = ("the import could not read this response for certain (from bytes that are not UTF-8, with a "
-               "line after it that could not be read, beside a part of a message not read, or with a call the "
-               "source does not hold: see the run's warnings)")
-    return replace(found, problems=found.problems + (Problem("unreadable", report, message, min(lines)),))
-
-
-def as_written(text: str, digest: str) -> bool:
-    """Whether ``text`` is the text an import wrote where its source map records
-    ``digest`` (the SHA-256 of its UTF-8)."""
-    return text_sha256(text) == digest
-
-
-def view_as_written(view: TextFile, digest: str) -> bool:
-    """``as_written(view.text, digest)`` for a file read with its text: hashed once for
-    every reader that asks (``TextFile.sha256``)."""
-    return view.sha256 == digest
-
-
-def changed_response(found: TextFile | None, digests: dict[str, str], base: str) -> TextFile | None:
-    """The response of an imported run (``found``, None when there is none), unusable
-    when it is not the text the import wrote in ``outputs/response.md`` (the SHA-256
-    its source map records): edited since, left short (a copy cut, a machine stopped
-    before the disk had all of it), or gone where the import wrote words. The reply
-    the source holds is then unknown; read as it is, or as none, 'not response
-    contains "x"' passed on the words cut from it. ``base``: the run's place."""
-    if found is None:
-        written = digests.get(RESPONSE)
-        if written is None or as_written("", written):  # the import wrote no reply
-            return None
-        message = ("the import wrote the run's reply here, and it is gone or empty now: the reply the source holds "
-                   "is unknown, so the response cannot be used; import the source again")
-        return TextFile(RESPONSE, None, 0, (Problem("unreadable", join_report(base, RESPONSE), message),))
-    from referee.engine.run.agents import view_changed  # agents reads transcripts: loaded when needed
-
-    changed = view_changed(found, RESPONSE, digests, base) if found.path == RESPONSE else None
-    if changed is None:
-        return found
-    message = ("not the text the import wrote (see its view-changed warning): the reply the source holds is "
-               "unknown, so the response cannot be used")
-    return replace(found, problems=found.problems + (Problem("unreadable", changed.path, message),))
-
-
-def changed_json(path: str, text: TextFile | None, digests: Mapping[str, str], base: str) -> JsonFile | None:
-    """A JSON file an import wrote (its source map records its SHA-256) as unusable
-    when it is gone or is not the text the import wrote (removed, edited, left short
-    since): read as it is, or as missing, a check on its figures passed on what is
-    left. None when it is the import's text, or the import wrote none (``text``: the
-    file as read, None when there is none)."""
-    written = digests.get(path)
-    body = None if text is None else text.text
-    if written is None or (text is not None and body is None):  # not written, or not read: said so there
-        return None
-    if text is not None and body is not None and view_as_written(text, written):
-        return None
-    how = "is gone now" if body is None else "has changed since (edited, or left short)"
-    message = f"the import wrote this file, and it {how}: its figures are unknown; import the source again"
-    return JsonFile(path, None, (Problem("unreadable", join_report(base, path), message),))
-
-
-def imported_json(found: JsonFile, unread: Mapping[str, Mapping[int, tuple[str, ...]]], report: str) -> JsonFile:
-    """A JSON file an import wrote (metrics, timing), unusable where the import could
-    not read the source's own (its source map's ``unread`` names it): written as
-    ``null``, it would otherwise read as a file with no fields."""
-    if not unread.get(found.path):
-        return found
-    message = ("the import could not read this file's source (the executor's file beside its log, not JSON or "
-               "not UTF-8, or names in it that are one once home folders are made <home>: see the run's warnings)")
-    return replace(found, value=None, problems=found.problems + (Problem("unreadable", report, message, 1),))
-
-
 def json_object(found: JsonFile | None, base: str) -> JsonFile | None:
     """``found`` (timing.json, metrics.json) unusable, with a warning, when it is JSON
     but no object (``[1]``, ``"x"``, ``null``): it holds no field one can read, and
@@ -388,7 +217,7 @@ def no_record(source: TextFile | None, transcript: Transcript, imported: str | N
                 "it has no tool-call record")
     if source is None:
         return "the run has no transcript, so no tool-call record"
-    if source.text is None or not _undecided(transcript):
+    if source.text is None or not undecided(transcript):
         return None  # unreadable (checks say so) or a dual-section record
     name = source.path.removeprefix("outputs/")
     if not source.text.strip():
@@ -401,7 +230,7 @@ def no_record(source: TextFile | None, transcript: Transcript, imported: str | N
     return f"{name} has no [tool_calls] record and no tagged section: it is not a tool-call record"
 
 
-def _undecided(transcript: Transcript) -> bool:
+def undecided(transcript: Transcript) -> bool:
     """No trusted record and no tagged section: nothing says the text is a dual-section
     record. Untrusted records do not: an executor log that quotes a record heading in a
     code block is still a log (its shape says so), as ``engine.run.run_warnings``

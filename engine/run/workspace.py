@@ -18,13 +18,14 @@ from referee.engine.run.identity import (  # noqa: F401
     DEFAULT_CONFIGURATION, METADATA, SOURCE_MAP, MetadataReader, eval_from_folder, eval_prefix, identify, is_eval_folder,
     is_run_folder, is_run_like, natural_key, report_path,
 )
+from referee.engine.run.import_views import changed_json, changed_response, imported_json, imported_response
 from referee.engine.run.kept_apart import KeptApart
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript, UserNotes
-from referee.engine.run.reading import (NO_FILES, ResponseFiles, changed_json, changed_response, imported_json,
-                                        imported_response, json_object, log_answer, missing_response, no_record,
-                                        read_response, response_elsewhere, response_problems)
+from referee.engine.run.reading import (NO_FILES, ResponseFiles, json_object, missing_response, no_record, read_response,
+                                        response_elsewhere, response_problems)
 from referee.engine.run.safeio import join_report, json_file, locate, other_name, read_text, safe_relative
 from referee.engine.run.transcript import parse_transcript
+from referee.engine.run.transcript_answer import log_answer
 from referee.engine.run.user_notes import parse_user_notes
 
 if TYPE_CHECKING:  # the importers are loaded only when a run is asked for its map
@@ -146,7 +147,7 @@ class Run:
     def _imported_json(self, path: str, beside: str | None = None) -> JsonFile | None:
         """The JSON file ``path`` (else ``beside``), unusable where it is no JSON
         object, where an import wrote it without reading its source's file, or where it
-        is not what an import wrote there (``reading.changed_json``)."""
+        is not what an import wrote there (``import_views.changed_json``)."""
         text, source_map = self._text(path), self.source_map[0]
         changed = None if source_map is None else changed_json(path, text, source_map.digests, self._base)
         if changed is not None:
