@@ -26,7 +26,8 @@ RULES = ('eval 1\nexpect 1: no calls to "Bash"\nexpect 2: count(calls) == 1\n'
          'expect 3: no calls with status error\n')
 NEAR = ("## [tool calls] Step 2: Bash", "## [tool_calls] Step\u00a02: Bash", "## \uff3btool_calls\uff3d Step 2: Bash",
         "### [tool_calls] Step 2: Bash", "## [Tool_Calls] step 2: Bash", "## 【tool_calls】 Step 2: Bash",
-        "    ## [tool_calls] Step 2: Bash", "## \\[tool_calls\\] Step 2: Bash")
+        "    ## [tool_calls] Step 2: Bash", "## \\[tool_calls\\] Step 2: Bash", "\uff03\uff03 [tool_calls] Step 2: Bash",
+        "\u200b\uff03\uff03 [tool_calls] Step 2: Bash")
 
 
 def _run(tmp_path: Path, capsys, heading: str | None = None, value: str | None = None) -> list[dict]:

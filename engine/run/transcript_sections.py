@@ -26,9 +26,10 @@ RECORD_HEADING = re.compile(r"## \[tool_calls\] Step ([1-9][0-9]{0,8})(?::[ \t]*
 # RECORD_HEADING (checked first) looks like a record heading but is not one. The forms a
 # harness or an editor may write in its place count too: a no-break or ideographic
 # space, a zero-width one, a Markdown escape before a bracket, full-width or lenticular
-# brackets.
+# brackets, full-width hashes (``engine.run.transcript_sections.wide_headings`` finds
+# the lines that start with one: no line the parse cuts at does).
 _GAP = "[ \t\u00a0\u3000\u200b\u2060]*"
-_TOOL_HEADING = re.compile(rf"#{{1,6}}{_GAP}\\?[\[\uff3b\u3010]{_GAP}tool[ \t\u00a0\u200b\u2060_\-\u2010\u2011]*"
+_TOOL_HEADING = re.compile(rf"[#\uff03]{{1,6}}{_GAP}\\?[\[\uff3b\u3010]{_GAP}tool[ \t\u00a0\u200b\u2060_\-\u2010\u2011]*"
                            rf"calls?{_GAP}\\?[\]\uff3d\u3011]", re.IGNORECASE)
 _OPENERS = ("[", "\uff3b", "\u3010")  # a line holding none of them names no [tool_calls] (a cheap test first)
 _NEAR_RECORD = re.compile(r" {0,3}" + _TOOL_HEADING.pattern, re.IGNORECASE)
@@ -166,6 +167,7 @@ class Segmenter:
 
     def _hidden_headings(self) -> None:
         self.problems.extend(hidden_headings(self.text, self.report))
+        self.problems.extend(wide_headings(self.text, self.report))
 
     def _record(self, exact: re.Match, start: int, end: int, number: int) -> CallRecord:
         text = self.text
@@ -299,6 +301,25 @@ def hidden_headings_by_lines(text: str, report: str) -> list[Problem]:
     return found
 
 
+def wide_headings(text: str, report: str) -> list[Problem]:
+    """A ``not-a-record`` problem for each line of ``text`` that names ``[tool_calls]``
+    under full-width hashes (``＃＃ [tool_calls] Step 3``, as an input method writes
+    them), after at most spaces and characters a reader may not see: the parse cuts
+    at no such line, so ``_NEAR_RECORD`` never sees it. Searched only in a text that
+    holds one (the character is rare)."""
+    if "\uff03" not in text:
+        return []
+    found: list[Problem] = []
+    line, counted = 1, 0  # the line number at offset `counted`: lines counted once
+    for match in _WIDE_START.finditer(text):
+        if _TOOL_HEADING.match(text, match.end() - 1):
+            line, counted = line + text.count("\n", counted, match.start()), match.start()
+            found.append(Problem("not-a-record", report, _WIDE, line))
+    return found
+
+
+_WIDE_START = re.compile(f"^[{_UNSEEN}]*+\uff03", re.MULTILINE)
+_WIDE = ("looks like a [tool_calls] record heading written with full-width hashes; read as agent text")
 _HIDDEN = ("looks like a [tool_calls] record heading behind characters a reader may not see "
            "(spaces, a tab, a byte order mark...); read as agent text")
 
