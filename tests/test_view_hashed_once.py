@@ -2,7 +2,7 @@
 import wrote (the transcript by the calls' completeness and by the run's warnings, the
 response by its reader and the warnings): its SHA-256 is found once per file read
 (``TextFile.sha256``), and says what hashing its text each time says
-(``reading.as_written``, the reference)."""
+(``import_views.as_written``, the reference)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from referee.engine.run.importers.record import Call, Conversation, EVAL_PROMPT,
 from referee.engine.run.importers.writer import TRANSCRIPT, render_run
 from referee.engine.run.memory import MemoryRun
 from referee.engine.run.model import RunId, TextFile
-from referee.engine.run.reading import as_written, view_as_written
+from referee.engine.run.import_views import as_written, view_as_written
 
 TEXT = st.text(alphabet=st.characters(blacklist_categories=()), max_size=30)  # lone surrogates too
 
