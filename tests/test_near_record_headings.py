@@ -6,9 +6,12 @@ not known in full. Built from a real Claude Code session (tests/fixtures/real/cl
 hello-world-script, MIT), imported, then kept as a run's own transcript (no source map,
 no metrics.json) with step 2's heading changed: ``no calls to "Bash"`` and
 ``count(calls) == 1`` passed over the Bash call under it; now both are ERRORs
-(``record-heading-near-miss``, beside ``transcript-cut``: every check over calls). The exact transcript keeps
-its verdicts, and a near-miss line inside a record's value (a tool's output) is no
-heading the parse reads, so it changes nothing."""
+(``record-heading-near-miss``, beside ``transcript-cut``: every check over calls). A line
+the escaping convention leaves as written (behind a tab or four spaces, a character a
+reader may not see, under full-width hashes) is agent text a harness that keeps the
+convention writes: warned, the calls read stand. The exact transcript keeps its
+verdicts, and a near-miss line inside a record's value (a tool's output) is no heading
+the parse reads, so it changes nothing."""
 
 from __future__ import annotations
 
@@ -26,13 +29,19 @@ RULES = ('eval 1\nexpect 1: no calls to "Bash"\nexpect 2: count(calls) == 1\n'
          'expect 3: no calls with status error\n')
 NEAR = ("## [tool calls] Step 2: Bash", "## [tool_calls] Step\u00a02: Bash", "## \uff3btool_calls\uff3d Step 2: Bash",
         "### [tool_calls] Step 2: Bash", "## [Tool_Calls] step 2: Bash", "## 【tool_calls】 Step 2: Bash",
-        "    ## [tool_calls] Step 2: Bash", "## \\[tool_calls\\] Step 2: Bash", "\uff03\uff03 [tool_calls] Step 2: Bash",
-        "\u200b\uff03\uff03 [tool_calls] Step 2: Bash")
+        "## \\[tool_calls\\] Step 2: Bash", "   ##\t[tool_calls] Step 2: Bash")
+# Agent text the escaping convention (engine.run.escape) leaves as written: no line of
+# it starts with "#" after at most three spaces, so a harness that keeps the convention
+# may write these from agent text. Reported, and the calls read stand.
+WARNED = ("    ## [tool_calls] Step 2: Bash", "\t## [tool_calls] Step 2: Bash", "\x0c#[TOOLCALL]",
+          "\u200b## [tool_calls] Step 2: Bash", "\uff03\uff03 [tool_calls] Step 2: Bash")
 
 
-def _run(tmp_path: Path, capsys, heading: str | None = None, value: str | None = None) -> list[dict]:
+def _run(tmp_path: Path, capsys, heading: str | None = None, value: str | None = None,
+         notes: str | None = None) -> list[dict]:
     """The verdicts of the imported session kept as its own transcript, step 2's
-    heading replaced by ``heading``, or ``value`` put in step 1's Return."""
+    heading replaced by ``heading``, ``value`` put in step 1's Return, or ``notes``
+    added to the agent's last section."""
     assert main(["import", "claude-code", str(SOURCE), "--out", str(tmp_path / "imported")]) == 0
     capsys.readouterr()
     run = tmp_path / "imported" / "transcript"
@@ -45,6 +54,8 @@ def _run(tmp_path: Path, capsys, heading: str | None = None, value: str | None =
         text = text.replace(EXACT, heading)
     if value is not None:
         text = text.replace('Return: "File created successfully at: <cwd>/hello.sh"', f"Return: {value}")
+    if notes is not None:
+        text = text.rstrip("\n") + f"\n\n{notes}\n"
     view.write_text(text, encoding="utf-8")
     workspace = tmp_path / "ws" / "iteration-1" / "eval-1" / "with_skill"
     workspace.mkdir(parents=True)
@@ -77,6 +88,13 @@ def test_a_near_miss_heading_that_no_blank_line_can_end_a_record_before_is_part_
     # its calls, seen, fail the checks that none was made
     rows = _run(tmp_path, capsys, "##\u00a0[tool_calls] Step 2: Bash")
     assert _outcomes(rows)[:2] == ["fail", "fail"]
+
+
+@pytest.mark.parametrize("line", WARNED)
+def test_a_near_miss_line_the_escaping_convention_leaves_is_agent_text(tmp_path: Path, capsys, line: str):
+    # after the agent's closing notes, as agent text stands in the real session
+    rows = _run(tmp_path, capsys, notes=f"{line}\nTool: Bash\nStatus: success")
+    assert _outcomes(rows) == ["fail", "fail", "pass"], line
 
 
 def test_a_near_miss_line_in_a_tool_output_changes_nothing(tmp_path: Path, capsys):

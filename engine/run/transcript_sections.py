@@ -26,13 +26,13 @@ RECORD_HEADING = re.compile(r"## \[tool_calls\] Step ([1-9][0-9]{0,8})(?::[ \t]*
 # RECORD_HEADING (checked first) looks like a record heading but is not one. The forms a
 # harness or an editor may write in its place count too: a no-break or ideographic
 # space, a zero-width one, a Markdown escape before a bracket, full-width or lenticular
-# brackets, full-width hashes (``engine.run.transcript_sections.wide_headings`` finds
-# the lines that start with one: no line the parse cuts at does).
+# brackets, full-width hashes (``wide_headings`` finds the lines that start with one: no
+# line the parse cuts at does).
 _GAP = "[ \t\u00a0\u3000\u200b\u2060]*"
 _TOOL_HEADING = re.compile(rf"[#\uff03]{{1,6}}{_GAP}\\?[\[\uff3b\u3010]{_GAP}tool[ \t\u00a0\u200b\u2060_\-\u2010\u2011]*"
                            rf"calls?{_GAP}\\?[\]\uff3d\u3011]", re.IGNORECASE)
 _OPENERS = ("[", "\uff3b", "\u3010")  # a line holding none of them names no [tool_calls] (a cheap test first)
-_NEAR_RECORD = re.compile(r" {0,3}" + _TOOL_HEADING.pattern, re.IGNORECASE)
+_NEAR_RECORD = re.compile(r" {0,3}(?=#)" + _TOOL_HEADING.pattern, re.IGNORECASE)
 _EXACT_START = "## [tool_calls] Step "
 _HEADING = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)")
 # The only lines that can open a section or open/close a fence: _HEADING and the fence
@@ -258,6 +258,13 @@ def may_hold_near_heading(text: str) -> bool:
         if RECORD_HEADING.fullmatch(text, at, len(text) if end < 0 else end) is None:
             return True  # "Step 03", no colon before the title...
     return False
+
+
+def written_as_heading(line: str) -> bool:
+    """Whether ``line`` names ``[tool_calls]`` in a heading that starts, after at most
+    three spaces, with ``#``: the lines the parse itself finds not to be a record
+    heading in the exact form (not those behind characters a reader may not see)."""
+    return _NEAR_RECORD.match(line) is not None
 
 
 def _names_tool_calls(line: str) -> bool:

@@ -20,7 +20,8 @@ A line that looks like a record heading but is not in the exact form (``### [too
 Step 3: Bash``, ``## [tool calls] Step 3: Bash``, a no-break space, full-width brackets:
 the parse's ``not-a-record``) is read as agent text, but the lines under it may be a call
 written in a form the parse does not read (``near_record``): the calls are not known
-in full either. Only the run's own transcript is so read: an import wrote its view from
+in full either, where the line starts with ``#`` as a heading does (the escaping
+convention leaves no line of agent text so). Only the run's own transcript is so read: an import wrote its view from
 a log whose calls it read as data, and a line of agent text there is agent text.
 """
 
@@ -32,7 +33,8 @@ from typing import TYPE_CHECKING, Any
 from referee.engine.run.model import Problem, ToolCall, Transcript
 from referee.engine.run.safeio import join_report
 from referee.engine.run.transcript_sections import (RECORD_HEADING, exact_headings, iter_record_starts,
-                                                     last_record_start, may_hold_near_heading)
+                                                     last_record_start, may_hold_near_heading,
+                                                     written_as_heading)
 
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
@@ -120,12 +122,24 @@ def open_record(transcript: Transcript) -> ToolCall | None:
 
 def near_record(run: Run) -> Problem | None:
     """Why ``run``'s own transcript may hold calls its parse did not read: the first
-    line it reads as agent text though it looks like a record heading (``not-a-record``).
-    None when there is none, and for an imported run."""
+    line it reads as agent text though it looks like a record heading (``not-a-record``)
+    and starts, after at most three spaces, with ``#``. None when there is none, and
+    for an imported run.
+
+    Only such a line: the escaping convention (``engine.run.escape``) puts a backslash
+    before every line of agent text that starts so, so a harness that keeps it writes
+    none from agent text, and one that does not may have let agent text hide a record
+    or have written its own wrong. A line behind characters a reader may not see, or
+    under full-width hashes, is agent text the convention leaves as written: reported,
+    never proof that a call is missing."""
     own = _own_transcript(run)
     if own is None or not may_hold_near_heading(own[2]):
         return None  # known without parsing: no line names [tool_calls] but exact headings
-    found = next((p for p in run.transcript.problems if p.code == NOT_A_RECORD), None)
+    near = [p for p in run.transcript.problems if p.code == NOT_A_RECORD and p.line is not None]
+    if not near:
+        return None
+    lines = own[2].removeprefix("\ufeff").split("\n")  # as the parse reads it
+    found = next((p for p in near if p.line is not None and written_as_heading(lines[p.line - 1])), None)
     if found is None:
         return None
     return Problem(NEAR, found.path, f"a line {found.message}: the lines under it may be a call written in a form "
