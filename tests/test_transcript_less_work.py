@@ -137,10 +137,10 @@ def test_hidden_headings_pattern_takes_its_run_possessively(text):
     them, so giving any back could never let '#' match (the pattern read before)."""
     import re
 
-    from referee.engine.run import transcript_sections
+    from referee.engine.run import near_headings
 
-    greedy = re.compile(f"\n([{transcript_sections._UNSEEN}]+)#")
-    found = [(m.span(), m.group(1)) for m in transcript_sections._UNSEEN_START.finditer(text)]
+    greedy = re.compile(f"\n([{near_headings._UNSEEN}]+)#")
+    found = [(m.span(), m.group(1)) for m in near_headings._UNSEEN_START.finditer(text)]
     assert found == [(m.span(), m.group(1)) for m in greedy.finditer(text)]
 
 

@@ -16,23 +16,14 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from referee.engine.run.model import Problem
+from referee.engine.run.near_headings import (TOOL_HEADING, hidden_headings, hidden_headings_by_lines,  # noqa: F401
+                                              names_tool_calls, wide_headings, written_as_heading)
 from referee.engine.run.tool_log import Line, Record, fence_closes, fence_open, read_record
 from referee.engine.run.usual_record import plain_record
 
 # The title (group 2) keeps its trailing spaces and tabs, which the parser strips: a
 # lazy group, tried one character at a time, cost more than the rest of the match.
 RECORD_HEADING = re.compile(r"## \[tool_calls\] Step ([1-9][0-9]{0,8})(?::[ \t]*(.*))?[ \t]*")
-# A heading naming [tool_calls] in any form; after at most three spaces, one that is not
-# RECORD_HEADING (checked first) looks like a record heading but is not one. The forms a
-# harness or an editor may write in its place count too: a no-break or ideographic
-# space, a zero-width one, a Markdown escape before a bracket, full-width or lenticular
-# brackets, full-width hashes (``wide_headings`` finds the lines that start with one: no
-# line the parse cuts at does).
-_GAP = "[ \t\u00a0\u3000\u200b\u2060]*"
-_TOOL_HEADING = re.compile(rf"[#\uff03]{{1,6}}{_GAP}\\?[\[\uff3b\u3010]{_GAP}tool[ \t\u00a0\u200b\u2060_\-\u2010\u2011]*"
-                           rf"calls?{_GAP}\\?[\]\uff3d\u3011]", re.IGNORECASE)
-_OPENERS = ("[", "\uff3b", "\u3010")  # a line holding none of them names no [tool_calls] (a cheap test first)
-_NEAR_RECORD = re.compile(r" {0,3}(?=#)" + _TOOL_HEADING.pattern, re.IGNORECASE)
 _EXACT_START = "## [tool_calls] Step "
 _HEADING = re.compile(r" {0,3}(#{1,6})(?=[ \t]|$)")
 # The only lines that can open a section or open/close a fence: _HEADING and the fence
@@ -44,17 +35,6 @@ _NOTES_TAG = re.compile(r"\[[ \t]*agent[ _-]?notes[ \t]*\][ \t]*(.*)", re.IGNORE
 _HARNESS_TAG = re.compile(r"\[harness\](?:[ \t]+(.*))?", re.DOTALL)
 _STEP = re.compile(r"(?:step|步骤)[ \t]*([0-9]{1,9})(?![0-9])[ \t]*[:：.\-–—]?[ \t]*(.*)", re.IGNORECASE | re.DOTALL)
 _FIELD_LINE = re.compile(r"^(?:Tool|Args|Return|Status):", re.MULTILINE)
-# A record heading behind what a reader may not see (four spaces or more, a tab, a byte
-# order mark, a zero-width or no-break space...): agent text too, reported as such.
-# The lines that start so and hold a "#" are found by a search that starts with the
-# line break (a literal: fast); only there is the heading's form tried.
-_UNSEEN = " \t\ufeff\u200b\u2060\u00a0\x0b\x0c\x85\u2028\u2029"
-_UNSEEN_START = re.compile(f"\n([{_UNSEEN}]++)#")  # possessive: the run is never given back
-# A "#" right after one of them: the search looks for the "#" (a literal, which the
-# regex engine skips to) and then at the character before it, where a search for the
-# pattern above tries a match at every line break (twice the instructions over a
-# transcript of tool output, where most lines hold no "#").
-_HASH_AFTER_UNSEEN = re.compile(f"#(?<=[{_UNSEEN}]#)")
 
 
 @dataclass
@@ -143,7 +123,7 @@ class Segmenter:
                 # the record's lines are counted: its end starts the line after them
                 number, counted = number + 1 + record.read.used, min(record.end, len(text))
                 continue
-            near = _names_tool_calls(line) and _NEAR_RECORD.match(line) is not None
+            near = names_tool_calls(line) and written_as_heading(line)
             if near:
                 message = ("looks like a [tool_calls] record heading but is not in the exact form "
                            "'## [tool_calls] Step N: title'; read as agent text")
@@ -250,7 +230,7 @@ def may_hold_near_heading(text: str) -> bool:
     ``not-a-record``: a heading naming ``[tool_calls]`` in any form that is not the
     start of a record heading in the exact form. False is sure; True asks the parse,
     which alone knows which lines are headings and which lie inside a record's value."""
-    for found in _TOOL_HEADING.finditer(text):
+    for found in TOOL_HEADING.finditer(text):
         at = found.start()
         if at and text[at - 1] != "\n" or not text.startswith(_EXACT_START, at):
             return True
@@ -258,77 +238,6 @@ def may_hold_near_heading(text: str) -> bool:
         if RECORD_HEADING.fullmatch(text, at, len(text) if end < 0 else end) is None:
             return True  # "Step 03", no colon before the title...
     return False
-
-
-def written_as_heading(line: str) -> bool:
-    """Whether ``line`` names ``[tool_calls]`` in a heading that starts, after at most
-    three spaces, with ``#``: the lines the parse itself finds not to be a record
-    heading in the exact form (not those behind characters a reader may not see)."""
-    return _NEAR_RECORD.match(line) is not None
-
-
-def _names_tool_calls(line: str) -> bool:
-    """Whether ``line`` may name ``[tool_calls]``: a bracket and "tool" in it."""
-    return any(opener in line for opener in _OPENERS) and "tool" in line.lower()
-
-
-def hidden_headings(text: str, report: str) -> list[Problem]:
-    """A ``not-a-record`` problem for each record heading in ``text`` behind characters
-    a reader may not see.
-
-    Such a heading's first ``#`` follows one of those characters: only there is its
-    line looked at. ``hidden_headings_by_lines``, which tries every line break, is the
-    reference (tests/test_transcript_less_work.py holds the two to each other)."""
-    found: list[Problem] = []
-    line, counted = 1, 0  # the line number at offset `counted`: lines counted once, not from the start each time
-    for match in _HASH_AFTER_UNSEEN.finditer(text):
-        at = match.start()
-        start = at - 1
-        # back over the run of those characters alone (runs before two "#" never overlap:
-        # linear over the text, where a search back to the line's start is not on one long line)
-        while start > 0 and text[start - 1] in _UNSEEN:
-            start -= 1
-        if start > 0 and text[start - 1] != "\n":
-            continue  # the run follows other text on its line
-        prefix = text[start:at]
-        if (len(prefix) > 3 or prefix.strip(" ")) and _TOOL_HEADING.match(text, at):
-            line, counted = line + text.count("\n", counted, at), at
-            found.append(Problem("not-a-record", report, _HIDDEN, line))
-    return found
-
-
-def hidden_headings_by_lines(text: str, report: str) -> list[Problem]:
-    """``hidden_headings``, by a match tried at every line break."""
-    found: list[Problem] = []
-    lined = "\n" + text  # the first line too starts after a line break
-    for match in _UNSEEN_START.finditer(lined):
-        prefix = match.group(1)
-        if (len(prefix) > 3 or prefix.strip(" ")) and _TOOL_HEADING.match(lined, match.end() - 1):
-            found.append(Problem("not-a-record", report, _HIDDEN, lined.count("\n", 0, match.end())))
-    return found
-
-
-def wide_headings(text: str, report: str) -> list[Problem]:
-    """A ``not-a-record`` problem for each line of ``text`` that names ``[tool_calls]``
-    under full-width hashes (``＃＃ [tool_calls] Step 3``, as an input method writes
-    them), after at most spaces and characters a reader may not see: the parse cuts
-    at no such line, so ``_NEAR_RECORD`` never sees it. Searched only in a text that
-    holds one (the character is rare)."""
-    if "\uff03" not in text:
-        return []
-    found: list[Problem] = []
-    line, counted = 1, 0  # the line number at offset `counted`: lines counted once
-    for match in _WIDE_START.finditer(text):
-        if _TOOL_HEADING.match(text, match.end() - 1):
-            line, counted = line + text.count("\n", counted, match.start()), match.start()
-            found.append(Problem("not-a-record", report, _WIDE, line))
-    return found
-
-
-_WIDE_START = re.compile(f"^[{_UNSEEN}]*+\uff03", re.MULTILINE)
-_WIDE = ("looks like a [tool_calls] record heading written with full-width hashes; read as agent text")
-_HIDDEN = ("looks like a [tool_calls] record heading behind characters a reader may not see "
-           "(spaces, a tab, a byte order mark...); read as agent text")
 
 
 def _line_after(text: str, start: int, stop: int, lines: int) -> int:
