@@ -225,21 +225,6 @@ class Segmenter:
         return Section("agent_notes", number, step, rest)
 
 
-def may_hold_near_heading(text: str) -> bool:
-    """Whether ``text`` (LF line ends) may hold a line the parse reports as
-    ``not-a-record``: a heading naming ``[tool_calls]`` in any form that is not the
-    start of a record heading in the exact form. False is sure; True asks the parse,
-    which alone knows which lines are headings and which lie inside a record's value."""
-    for found in TOOL_HEADING.finditer(text):
-        at = found.start()
-        if at and text[at - 1] != "\n" or not text.startswith(_EXACT_START, at):
-            return True
-        end = text.find("\n", at)
-        if RECORD_HEADING.fullmatch(text, at, len(text) if end < 0 else end) is None:
-            return True  # "Step 03", no colon before the title...
-    return False
-
-
 def _line_after(text: str, start: int, stop: int, lines: int) -> int:
     """The offset just past the first ``lines`` lines from ``start`` (``stop + 1`` when
     the text up to ``stop`` has fewer line breaks)."""

@@ -33,8 +33,7 @@ from typing import TYPE_CHECKING, Any
 from referee.engine.run.model import Problem, ToolCall, Transcript
 from referee.engine.run.safeio import join_report
 from referee.engine.run.transcript_sections import (RECORD_HEADING, exact_headings, iter_record_starts,
-                                                     last_record_start, may_hold_near_heading,
-                                                     written_as_heading)
+                                                     last_record_start, written_as_heading)
 
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
@@ -133,8 +132,9 @@ def near_record(run: Run) -> Problem | None:
     under full-width hashes, is agent text the convention leaves as written: reported,
     never proof that a call is missing."""
     own = _own_transcript(run)
-    if own is None or not may_hold_near_heading(own[2]):
-        return None  # known without parsing: no line names [tool_calls] but exact headings
+    if own is None:
+        return None
+    # the parse (which every grade reads) reports each such line: the text is not searched again
     near = [p for p in run.transcript.problems if p.code == NOT_A_RECORD and p.line is not None]
     if not near:
         return None
