@@ -77,6 +77,7 @@ SOURCES = (
     Source("claude-code/stream-json-diagnostic/claude-stream-json-simple.jsonl", MARKED),
     Source("claude-code/stream-async-agent/claude_stream_subagent_multi_result.jsonl", MARKED),
     Source("claude-code/stream-parallel-calls/claude_stream_real_capture.jsonl", MARKED),
+    Source("claude-code/stream-api-retry/claude_stream_overloaded_retries.jsonl", MARKED),
     Source("claude-code/stream-reads-its-own-log/claude-stream-json-log.log", MARKED),
     Source("claude-code/stream-compaction/claude_compaction_2.1.285.jsonl", MARKED),
     Source("claude-code/stream-compaction/claude_autocompact_2.1.285.jsonl", MARKED),

@@ -4,7 +4,8 @@ a session together: its main agent, its subagents, the numbers).
 - ``user``/``assistant`` records hold a ``message``; other record types (queue
   operations, summaries, snapshots, progress) are not messages and are skipped;
   an unknown type is reported and skipped. ``system`` records with text are
-  harness text, and so are the attachments whose text Claude Code gives the agent (a
+  harness text, and so are Claude Code's reports of an API request it retries
+  (``claude_retries``), and so are the attachments whose text Claude Code gives the agent (a
   hook's context or output: ``claude_attachments``). A part of a record that is skipped (a record of another type, a
   block of another type, content that is no list) and holds what reads as a call
   makes the run's calls incomplete.
@@ -39,7 +40,7 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers import claude_attachments, claude_hooks, claude_requests, claude_results
-from referee.engine.run.importers import claude_stream
+from referee.engine.run.importers import claude_retries, claude_stream
 from referee.engine.run.importers.claude_assistant import CALL_BLOCKS, AssistantRecords, blocks_of
 from referee.engine.run.importers.claude_at_work import went_on_after
 from referee.engine.run.importers.claude_partial import Partial
@@ -117,6 +118,11 @@ class Reader(AssistantRecords):
         elif kind == "system" and rec.get("subtype") == "task_notification" and \
                 (given := claude_attachments.task_notification(rec)) is not None:
             self.given(Origin(source, line), rec, given)  # a background task ended: the agent is told
+        elif kind == "system" and (retried := claude_retries.retry_words(rec)) is not None:
+            # Claude Code's report of an API request that failed: harness text, never skipped
+            if retried:
+                self.entries.append(Text(R.SYSTEM, "", retried, Origin(source, line)))
+            self.unread(Origin(source, line), "this system record", rec)
         elif kind == "system":
             if rec.get("subtype") == "compact_boundary":
                 self.compacted(Origin(source, line))

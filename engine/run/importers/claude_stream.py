@@ -157,10 +157,11 @@ def under_way(rec: dict) -> bool:
     ``init``, a compaction made on its own prints them inside the turn, and either
     turn ends with a result record: a stream that ends after one of them was cut while
     that work went on, never finished. A ``status`` naming nothing (``null``, with a
-    permission mode) says no work."""
+    permission mode) says no work. So does an ``api_retry``: Claude Code retries a request
+    for the model's next message, which only a turn makes, and that turn ends with a result."""
     if rec.get("type") != "system":
         return False
-    if rec.get("subtype") == "compact_boundary":
+    if rec.get("subtype") in ("compact_boundary", "api_retry"):
         return True
     return rec.get("subtype") == "status" and (rec.get("status") is not None or "compact_result" in rec)
 
