@@ -88,6 +88,7 @@ SOURCES = (
     Source("openai/mini-swe-agent-github-issue/github_issue.traj.json", MARKED),
     Source("openai/mini-swe-agent-2-tool-calls/astropy__astropy-12907.traj.json", MARKED),
     Source("openai/nemo-gym-weather/simple-agent-weather.json", MARKED),
+    Source("openai/cookbook-custom-tool-call/strawberry-circle-area.json", MARKED),
     Source("openai/swarm-js-refund/eg-run.json", MARKED),
     Source("openai/swe-agent-test-repo/sweagenttestrepo-1c2844.history.json", MARKED),
     Source("openai/tau-bench-retail/grok-3-retail-task-0.json", MARKED),

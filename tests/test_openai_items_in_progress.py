@@ -3,8 +3,9 @@ reply is a ``message`` item marked ``completed``): a ``message`` still ``in_prog
 recorded while the model wrote it, so its words are not the whole reply and the response is
 unknown (``unread-text``, at its line), as a stream cut while the model wrote is read; one
 marked ``incomplete`` (the model stopped at a token limit or a filter) was shown as it is:
-its words are the reply, with a warning (``incomplete``). A ``function_call`` item, so marked
-or not, is not read: the run's calls are unknown either way."""
+its words are the reply, with a warning (``incomplete``). A ``function_call`` item marked
+``completed`` is read as a call; one still ``in_progress`` or ``incomplete`` (its arguments
+may be cut) is not read, and the run's calls are unknown."""
 
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ import referee
 REAL = Path(__file__).parent / "fixtures" / "real" / "openai"
 ITEMS = json.loads((REAL / "nemo-gym-weather" / "simple-agent-weather.json").read_text(encoding="utf-8"))
 RULES = (REAL / "nemo-gym-weather.rules").read_text(encoding="utf-8")
-ON_CALLS = ["error"] * 5  # the function_call item is not read
+ON_CALLS = ["pass", "pass", "pass", "fail", "fail"]  # the function_call item, completed, is read as a call
+NOT_READ = ["error"] * 5  # a function_call item not finished is not read
 
 
 def _graded(tmp_path, items: list) -> tuple[list[str], list[str]]:
@@ -60,5 +62,5 @@ def test_a_reply_marked_incomplete_is_read_with_a_warning(tmp_path):
 @pytest.mark.parametrize("status", ["in_progress", "incomplete"])
 def test_a_call_item_so_marked_is_not_read(tmp_path, status):
     outcomes, problems = _graded(tmp_path, [ITEMS[0] | {"status": status}] + ITEMS[1:])
-    assert outcomes == ["pass", "pass", "pass"] + ON_CALLS
+    assert outcomes == ["pass", "pass", "pass"] + NOT_READ
     assert any("calls-may-be-missing" in p for p in problems)

@@ -17,7 +17,9 @@ of one conversation.
   answering them are harness text too: the user's steps, never the agent's calls.
 - An assistant message's ``tool_calls`` are calls; each is paired with the
   ``tool`` message of the same ``tool_call_id`` (legacy ``function_call`` and
-  ``function`` messages by name). ``arguments`` is a JSON string: invalid JSON is
+  ``function`` messages by name); a Responses API ``function_call`` or
+  ``custom_tool_call`` item is a call too, paired with the output item of its
+  ``call_id``. ``arguments`` is a JSON string: invalid JSON is
   kept as text and reported, and its fields are unknown (a check on them is an
   ERROR, never "absent"). A call never answered has status ``no_result``; the
   format has no error flag, so an answered call is an error when its tool
@@ -39,6 +41,7 @@ from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.record import Conversation, Origin, Text
 from referee.engine.run.importers.openai_calls import SUBMITS, value_kind
+from referee.engine.run.importers.openai_call_shapes import answer_item, call_item
 from referee.engine.run.importers.openai_content import (audio_unread, holds_reply, holds_text, holds_words,
                                                          names_a_tool, parts_unread, text_of, transcript_of,
                                                          unread_member, words_unread)
@@ -193,6 +196,8 @@ class _Reader(Replies):
             self.sent_with_call(held)
             self.last_action = None
             self.asked = None  # the agent answered with a call
+        if self.tool_item(index, message, start):
+            return
         if isinstance(message, dict) and message.get("type") == "item_reference":
             self.reference(index, start)
             return
@@ -225,6 +230,20 @@ class _Reader(Replies):
                 or names_a_tool(given)):
             self.warn(CALLS_MAY_BE_MISSING, start, f"message {index + 1}, skipped, may hold a tool call "
                       "(of a format this importer does not read): no check over the run's calls can be decided")
+
+    def tool_item(self, index: int, item: Any, start: Origin) -> bool:
+        """Whether the element is a Responses API call item (``function_call``,
+        ``custom_tool_call``) or an item that answers one, read as a call or its answer;
+        the agent is at work after either. Other tool items are not read."""
+        member = call_item(item)
+        if member is not None:
+            self.item_call(index, item, member)
+        elif answer_item(item):
+            self.item_answer(index, item)
+        else:
+            return False
+        self.at_work = start
+        return True
 
     def harness(self, index: int, message: dict, role: str, acted: bool) -> bool:
         """A user, system or developer turn: harness text (the first user turn is the

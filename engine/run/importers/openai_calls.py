@@ -2,7 +2,9 @@
 
 An assistant message's ``tool_calls`` (and a legacy ``function_call``) are read here as
 calls, their ``arguments`` as JSON (kept as text, their fields unknown, when they are
-not an object); a ``tool`` message pairs with the open call of its ``tool_call_id`` (a
+not an object), a custom tool's free-form ``input`` as text, whole; so are the Responses
+API's call items (``openai_call_shapes`` tells the shapes apart). A ``tool`` message (or
+an output item) pairs with the open call of its ``tool_call_id`` (``call_id``) (a
 ``function`` message with the call of its name, an answer with no id with the first
 open call of the tool it names), and gives that call its return and its status
 (``statuses``). What the messages around them mean is ``openai``'s.
@@ -17,6 +19,8 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
 from referee.engine.run.importers.exact import loads
+from referee.engine.run.importers.openai_call_shapes import (INSPECT_MEMBERS, Shape, item_beside, shape_of, users,
+                                                            without_echo)
 from referee.engine.run.importers.openai_content import result_of, text_of, words_unread
 from referee.engine.run.importers.openai_items import holds_other_call
 from referee.engine.run.importers.openai_steps import Locate, MessageSteps
@@ -25,12 +29,6 @@ from referee.engine.run.importers.source import holds_call
 from referee.engine.run.importers.statuses import FLAGS, ErrorWhen, Statuses
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
-_CALL_MEMBERS = frozenset({"id", "type", "function", "index"})  # what a tool call holds, read or not a call
-# tau2-bench writes a call's name and arguments on the call itself, beside who asked for it
-_FLAT_MEMBERS = frozenset({"id", "type", "name", "arguments", "index", "requestor"})
-# Inspect AI names the tool by a string in ``function``, beside the arguments, how its viewer shows the
-# call (``view``, drawn from the arguments) and why it could not parse them (``parse_error``)
-_INSPECT_MEMBERS = frozenset({"id", "type", "function", "arguments", "parse_error", "view"})
 
 
 class ToolCalls(MessageSteps):
@@ -51,45 +49,61 @@ class ToolCalls(MessageSteps):
         self.unread_answers: list[tuple[Origin, str, list[int]]] = []
 
     def call(self, index: int, nth: int, call: Any, legacy: bool = False) -> None:
-        at = "/function_call" if legacy else f"/tool_calls/{nth}/function"
-        function = call.get("function") if isinstance(call, dict) else None
-        flat, inspect = not legacy and _flat(call), not legacy and _inspect(call)
-        name_key, name_at = "name", f"{at}/name"
-        if flat:
-            function, at, name_at = call, f"/tool_calls/{nth}", f"/tool_calls/{nth}/name"
-        elif inspect:
-            function = {"name": call["function"], "arguments": call["arguments"]}
-            at, name_key, name_at = f"/tool_calls/{nth}", "function", f"/tool_calls/{nth}/function"
-        origin = self.locate(index, "arguments", nth, f"{at}/arguments")
+        self.shaped_call(index, nth, call, shape_of(call, nth, legacy), legacy)
+
+    def shaped_call(self, index: int, nth: int, written: Any, shape: Shape, legacy: bool) -> None:
+        """The ``nth`` call of a message, kept in ``shape``: read, and open until answered."""
+        function = shape.function
+        origin = self.locate(index, shape.args_key, nth, f"{shape.at}/{shape.args_key}")
         if not isinstance(function, dict):
             self.unread_call(origin, "a tool call without a function; skipped")
             return
-        beside = call.keys() - (_FLAT_MEMBERS if flat else _INSPECT_MEMBERS if inspect else _CALL_MEMBERS)
-        if beside and holds_call({k: call[k] for k in beside}):
+        beside = written.keys() - shape.members
+        if beside and holds_call({k: written[k] for k in beside}):
             self.unread_call(origin, "a tool call holds another call beside its function; not read")
-        raw_name = function.get("name")
+        raw_name = function.get(shape.name_key)
         name = raw_name if isinstance(raw_name, str) else ""
-        args, readable = self.arguments(function.get("arguments"), origin)
-        if inspect and call.get("parse_error") not in (None, ""):
+        raw = function.get(shape.args_key)
+        args, readable = self.free_input(raw, origin) if shape.free_form else self.arguments(raw, origin)
+        if shape.members is INSPECT_MEMBERS and written.get("parse_error") not in (None, ""):
             self.warn("bad-arguments", origin, "Inspect could not parse the call's arguments (its parse_error): "
                       "a check on their fields is an error")
             readable = False
-        call_id = call.get("id") if isinstance(call.get("id"), str) else None
-        key = f"function:{name}" if legacy else _id_key(call.get("id"))
-        if not legacy and call.get("id") is not None and key in self.ids:
-            self.warn("duplicate-id", origin, f"tool call id {call.get('id')!r} used again; results pair with the "
+        call_id = written.get("id") if isinstance(written.get("id"), str) else None
+        key = f"function:{name}" if legacy else _id_key(written.get("id"))
+        if not legacy and written.get("id") is not None and key in self.ids:
+            self.warn("duplicate-id", origin, f"tool call id {written.get('id')!r} used again; results pair with the "
                       "first call still open")
-        if not legacy and call.get("id") is not None:
+        if not legacy and written.get("id") is not None:
             self.ids.add(key)
         self.open.setdefault(key, []).append(len(self.entries))
-        if inspect:
+        if shape.members is INSPECT_MEMBERS:
             self.flagging.add(len(self.entries))
         if name:
             self.declared.add(name)
-        named = self.locate(index, name_key, nth, name_at)
+        named = self.locate(index, shape.name_key, nth, shape.name_at)
         unread = frozenset() if readable else frozenset({"args"})
         self.entries.append(Call(name, args, None, R.NO_RESULT, origin, None, call_id, tool_origin=named,
                                  unread=unread))
+
+    def item_call(self, index: int, item: dict, member: str) -> None:
+        """A Responses API call item (``call_item``: ``member`` holds its input), read as a
+        tool call of ``tool_calls`` is: named by its ``call_id``, which its answer item
+        names (``item_answer``)."""
+        beside = item_beside(item)
+        if beside and holds_call(beside):
+            self.unread_call(self.locate(index, "type", 0, "/type"), "a call item holds another call beside its "
+                             "own; not read")
+        call = {"id": item["call_id"], "function": {"name": item["name"], member: item.get(member)}}
+        shape = Shape(call["function"], "", "name", "/name", member, frozenset(call), member == "input")
+        self.shaped_call(index, 0, call, shape, legacy=False)
+
+    def item_answer(self, index: int, item: dict) -> None:
+        """A Responses API item that answers a call item (``answer_item``): its ``output``
+        (text, or parts as a message's content) is the call's return, its status read as
+        a tool message's (the item's own ``status`` says only that it is finished)."""
+        answer = {"tool_call_id": item["call_id"], "content": item["output"]}
+        self.answer(answer, "tool", self.locate(index, "output", 0, "/output"))
 
     def users_own(self, index: int, message: dict, role: str) -> bool:
         """Whether the message is a step the user took on its own side: a user turn of calls
@@ -106,11 +120,11 @@ class ToolCalls(MessageSteps):
         only told the user what to run: each call is the harness's step, written as harness
         text, as the user's words are, and its answer is awaited by its id (``user_answer``)."""
         calls, content = message.get("tool_calls"), message.get("content")
-        if not isinstance(calls, list) or not calls or not all(_users(call) for call in calls):
+        if not isinstance(calls, list) or not calls or not all(users(call) for call in calls):
             return False
         if text_of(content).strip() or words_unread(content):
             return False
-        rest = {key: _without_echo(value, calls) if key == "raw_data" else value
+        rest = {key: without_echo(value, calls) if key == "raw_data" else value
                 for key, value in message.items() if key != "tool_calls"}
         if holds_other_call(rest, "user"):
             return False
@@ -199,6 +213,17 @@ class ToolCalls(MessageSteps):
                       "kept as they are, and a check on their fields is an error")
             return found[0], False
         return found[0], True
+
+    def free_input(self, raw: Any, origin: Origin) -> tuple[Any, bool]:
+        """A custom tool's input, and whether it could be read: free-form text, which the
+        tool takes as it is, so it is the call's args whole (never parsed as JSON: text
+        that reads as JSON is still text, and ``.args`` has no fields). Anything else is
+        kept as it is, unsure."""
+        if isinstance(raw, str):
+            return raw, True
+        self.warn("bad-arguments", origin, f"a custom tool's input is {value_kind(raw)}, not text; kept as it is, "
+                  "and a check on it is an error")
+        return raw, False
 
     def tool(self, index: int, message: dict, role: str) -> None:
         if role == "tool" and message.get("tool_call_id") is None and self.responses(index, message):
@@ -299,50 +324,6 @@ def _submits(call: Call) -> bool:
     """Whether a call ran mini-swe-agent's submit command (its bash tool's ``command``)."""
     command = call.args.get("command") if isinstance(call.args, dict) else None
     return isinstance(command, str) and any(f"echo {line}" in command for line in SUBMITS)
-
-
-def _flat(written: Any) -> bool:
-    """Whether a tool call, as ``written``, gives its name and arguments on itself, with no
-    ``function`` (tau2-bench's ``{"id", "name", "arguments", "requestor"}``): only that
-    shape, so a call of another shape (LangChain's ``args``) stays one that cannot be read."""
-    return (isinstance(written, dict) and "function" not in written and isinstance(written.get("name"), str)
-            and bool(written["name"]) and "arguments" in written and written.keys() <= _FLAT_MEMBERS)
-
-
-def _inspect(written: Any) -> bool:
-    """Whether a tool call, as ``written``, is in Inspect AI's shape: an ``id``, the tool's name
-    as a string in ``function``, its ``arguments`` an object or JSON text, beside nothing but
-    Inspect's own members (``_INSPECT_MEMBERS``), so no other shape is read as one by a guess."""
-    if not isinstance(written, dict) or not written.keys() <= _INSPECT_MEMBERS:
-        return False
-    named = isinstance(written.get("function"), str) and bool(written["function"])
-    identified = isinstance(written.get("id"), str) and bool(written["id"])
-    return (named and identified and isinstance(written.get("arguments"), (dict, str))
-            and written.get("type", "function") == "function")
-
-
-def _users(written: Any) -> bool:
-    """A call, as ``written``, named on itself (``_flat``) that the user asked for, by an id."""
-    return (_flat(written) and written.get("requestor") == "user" and isinstance(written.get("id"), str)
-            and bool(written["id"]))
-
-
-def _without_echo(raw: Any, calls: list) -> Any:
-    """A user simulator's completion kept beside its turn (tau2-bench's ``raw_data``) without
-    its copy of the turn's calls, as chat completions give them (each ``function`` named as
-    the call of the same id): the rest of it is looked at as any member is."""
-    message = raw.get("message") if isinstance(raw, dict) else None
-    if not isinstance(message, dict) or not isinstance(message.get("tool_calls"), list):
-        return raw
-    if [_id_and_name(copy) for copy in message["tool_calls"]] != [(call["id"], call["name"]) for call in calls]:
-        return raw
-    return {**raw, "message": {k: v for k, v in message.items() if k != "tool_calls"}}
-
-
-def _id_and_name(copy: Any) -> tuple[Any, Any] | None:
-    """A chat-completions call's id and its function's name."""
-    function = copy.get("function") if isinstance(copy, dict) else None
-    return (copy.get("id"), function.get("name")) if isinstance(function, dict) else None
 
 
 def _id_key(value: Any) -> str:
