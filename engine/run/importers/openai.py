@@ -344,6 +344,9 @@ class _Reader(Replies):
             self.words_lost(self.locate(index, "audio", 0, "/audio"), f"message {index + 1} holds audio whose "
                             "transcript is not given as text", sent_with_call)
         self.item_status(index, message, first, sent_with_call)
+        self.cut_short(index, message, first)
+        not_held = self.call_not_held(index, message, bool(calls) or isinstance(legacy, dict) or sent_with_call)
+        sent_with_call = sent_with_call or not_held
         # Content, refusal and an audio reply's transcript may all be given: each is the
         # agent's words, cited where it is.
         for member, text in said:
@@ -356,7 +359,7 @@ class _Reader(Replies):
             self.call(index, nth, call)
         if isinstance(legacy, dict):
             self.call(index, len(calls), {"function": legacy}, legacy=True)
-        if calls or isinstance(legacy, dict) or content_calls(message.get("content")):
+        if calls or isinstance(legacy, dict) or content_calls(message.get("content")) or not_held:
             self.at_work = self.locate(index, "", 0, "")  # the call's answer, and a reply after it, may follow
         ends = not sent_with_call and found_in(said[0][1], message.get("content"), react_action_at_end) is not None
         self.last_action = (self.text_origin(index, message.get("content")), list(self.step_replies)) if ends else None

@@ -21,6 +21,20 @@ from referee.engine.run.model import Problem
 
 
 _UNFINISHED = ("in_progress", "incomplete")  # a Responses API item's statuses before it is completed
+_STOPPED_SHORT = ("length", "content_filter")  # a completion's finish reasons when the model did not finish
+_ENDED_IN_CALL = ("tool_calls", "function_call")  # a completion's finish reasons when the model made a call
+
+
+def finish_reason(message: dict) -> str | None:
+    """Why the model stopped writing an assistant message, where the record keeps it: on
+    the message, or on its completion kept beside it (tau2-bench's ``raw_data``, a
+    chat completions choice). None when it is not told."""
+    raw = message.get("raw_data")
+    for holder in (message, raw if isinstance(raw, dict) else {}):
+        reason = holder.get("finish_reason")
+        if isinstance(reason, str):
+            return reason
+    return None
 
 
 class Replies(ToolCalls):
@@ -131,6 +145,32 @@ class Replies(ToolCalls):
             self.warn("incomplete", origin, f"message {index + 1} is a Responses API item marked incomplete: the "
                       "model stopped before it finished (a token limit, a content filter); its words are read as "
                       "they were given")
+
+    def cut_short(self, index: int, message: dict, first: str) -> None:
+        """An assistant message whose completion says the model stopped at a token limit or
+        a content filter (``finish_reason`` ``length`` or ``content_filter``, on the message
+        or on the completion kept beside it, ``raw_data``): shown as far as it went, its words
+        are read as they are, and the run says it stopped short, as for a Responses API item
+        marked ``incomplete``."""
+        reason = finish_reason(message)
+        if reason in _STOPPED_SHORT:
+            self.warn("incomplete", self.text_origin(index, message.get(first), first), f"message {index + 1} "
+                      f"ended with finish_reason {reason!r}: the model stopped before it finished; its words are "
+                      "read as they were given")
+
+    def call_not_held(self, index: int, message: dict, calls_read: bool) -> bool:
+        """Whether an assistant message's completion says it ended in a call
+        (``finish_reason`` ``tool_calls`` or ``function_call``) while the message holds none
+        read: the call is not in the record, so the run's calls are unknown, and the words
+        were sent with it (a note), as a Claude Code message whose stop reason is ``tool_use``
+        with no call in its lines."""
+        reason = finish_reason(message)
+        if reason not in _ENDED_IN_CALL or calls_read:
+            return False
+        self.warn(CALLS_MAY_BE_MISSING, self.start(index), f"message {index + 1} ended with finish_reason "
+                  f"{reason!r} but holds no tool call: the call is not in the record, so no check over the run's "
+                  "calls can be decided")
+        return True
 
     def said(self, text: str, origin: Origin, sent_with_call: bool) -> None:
         """Words of an assistant message: a note when sent with a tool call, else a reply.
