@@ -152,12 +152,16 @@ def test_openai_arguments_that_are_json_but_no_object_are_an_error_not_absent(tm
 
 
 def test_an_item_of_another_message_format_holding_a_call_makes_checks_on_calls_errors(tmp_path: Path):
-    # The Responses API's items: its calls have no role, so the chat reader skips them.
-    items = [{"type": "message", "role": "user", "content": "clean up"},
-             {"type": "function_call", "call_id": "c1", "name": "Bash", "arguments": '{"command": "rm -rf /"}'},
-             {"type": "function_call_output", "call_id": "c1", "output": "done"},
-             {"type": "message", "role": "assistant", "content": "Done."}]
-    assert _outcomes(tmp_path, "openai", {"m.json": json.dumps(items)}, ['no calls to "Bash"']) == ["error"]
+    # The Responses API's items: a finished function_call is read as a call (the check fails on
+    # it); one still in_progress, or a call item of another kind, is skipped, and may hide one.
+    call = {"type": "function_call", "call_id": "c1", "name": "Bash", "arguments": '{"command": "rm -rf /"}'}
+    for item, outcome in ((call, "fail"), (call | {"status": "in_progress"}, "error"),
+                          ({"type": "mcp_call", "id": "c1", "name": "Bash", "arguments": '{"command": "rm -rf /"}',
+                            "server_label": "shell"}, "error")):
+        items = [{"type": "message", "role": "user", "content": "clean up"}, item,
+                 {"type": "function_call_output", "call_id": "c1", "output": "done"},
+                 {"type": "message", "role": "assistant", "content": "Done."}]
+        assert _outcomes(tmp_path, "openai", {"m.json": json.dumps(items)}, ['no calls to "Bash"']) == [outcome], item
 
 
 # --- a subagent's calls reach the rules ----------------------------------------------------
