@@ -7,6 +7,7 @@ import ast
 from pathlib import Path
 
 from referee.engine.facts.metrics import run_skill_type
+from referee.engine.run.agents import Calls
 from referee.engine.run.transcript import parse_transcript
 
 FACTS = Path(__file__).resolve().parents[1] / "engine" / "facts"
@@ -36,6 +37,7 @@ class _Run:
         text = "".join(f"## [tool_calls] Step {n}: x\nTool: {t}\nArgs: {{}}\nReturn: {{}}\nStatus: success\n\n"
                        for n, t in enumerate(tools, 1))
         self.transcript = parse_transcript(text)
+        self.every_call = Calls(self.transcript.calls)
         self.metadata = metadata or {}
 
 

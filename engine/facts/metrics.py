@@ -4,7 +4,8 @@
 otherwise it computes the same fields from what the run left on disk, and says
 which of the two it did. ``copied_timing`` copies ``timing.json`` without the
 figures that are not numbers, or below 0, or above 2^53. ``run_skill_type``
-classifies a run by the tools it called: the one decision of a run's skill type.
+classifies a run by the tools it called: the one decision of a run's skill type,
+which ``known_skill_type`` reports only where no call left unread could change it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any, Iterable, TypeGuard
 
 from referee.engine.caps import DETAIL_LIMIT, cut
-from referee.engine.facts.metrics_unread import NOT_COUNTED, import_not_counted, not_counted
+from referee.engine.facts.metrics_unread import NOT_COUNTED, calls_unread, import_not_counted, not_counted
 from referee.engine.run import status_words
 from referee.engine.run.model import JsonFile, Problem
 from referee.engine.run.safeio import join_report
@@ -53,14 +54,41 @@ def skill_type(tool_names: Iterable[str | None]) -> str:
 
 
 def run_skill_type(run: Run) -> str:
-    """The skill type of a run, decided here for every reader (grading.json and the
-    LLM grader's prompt): the ``skill_type`` that eval_metadata.json declares, when
-    it is one of ``SKILL_TYPES``, else ``skill_type`` of the tools the run called."""
-    declared = (getattr(run, "metadata", None) or {}).get("skill_type")
-    if declared in SKILL_TYPES:
+    """The skill type the LLM grader's prompt states, which needs one: the
+    ``skill_type`` that eval_metadata.json declares, when it is one of ``SKILL_TYPES``,
+    else ``skill_type`` of the tools of the run's trusted calls, its subagents' too
+    (they are the run's calls). grading.json states ``known_skill_type`` instead."""
+    declared = _declared_type(run)
+    if declared is not None:
         return declared
-    transcript = getattr(run, "transcript", None)
-    return skill_type(call.tool for call in getattr(transcript, "calls", ()) or ())
+    return skill_type(call.tool for call in _trusted_calls(run))
+
+
+def known_skill_type(run: Run) -> str | None:
+    """grading.json's ``skill_type``: ``run_skill_type`` where the evidence decides it,
+    None where it cannot be told. A call seen to be an MCP call decides it whatever
+    else the run did; short of one, a call that may be missing (a record cut, not
+    trusted or not there, ``calls_unread``) or whose tool name was not read whole may
+    be the MCP or code call that would change it, so the run's type is not known."""
+    declared = _declared_type(run)
+    if declared is not None:
+        return declared
+    calls = _trusted_calls(run)
+    if skill_type(call.tool for call in calls if "tool" not in call.unsure) == "mcp_based":
+        return "mcp_based"
+    if calls_unread(run) is not None or any("tool" in call.unsure for call in calls):
+        return None
+    return skill_type(call.tool for call in calls)
+
+
+def _declared_type(run: Run) -> str | None:
+    declared = (getattr(run, "metadata", None) or {}).get("skill_type")
+    return declared if declared in SKILL_TYPES else None
+
+
+def _trusted_calls(run: Run) -> tuple[ToolCall, ...]:
+    """The run's calls, its subagents' too, but for the records not trusted."""
+    return tuple(call for call in run.every_call.calls if call.suspect is None)
 
 
 # The fields of execution_metrics skill-creator's aggregator sums and averages (it

@@ -58,7 +58,7 @@ class RunFacts:
     timing: dict[str, Any]
     claims: tuple[ClaimResult, ...] | None  # None: not looked for (nothing shows them)
     notes: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
-    skill_type: str
+    skill_type: str | None  # None: the calls that decide it are not all known (facts.metrics.known_skill_type)
     tools: tuple[str, ...]
     problems: tuple[str, ...] = field(default=())
     source_map: SourceMap | None = None  # of an imported run

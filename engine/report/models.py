@@ -193,7 +193,7 @@ class GradingReport(_Model):
     claims: list[Claim]
     user_notes_summary: UserNotesSummary
     eval_feedback: EvalFeedback
-    skill_type: Literal["mcp_based", "code_execution", "text_generation"]
+    skill_type: Literal["mcp_based", "code_execution", "text_generation"] | None  # None: cannot be told
     gate: Gate
     run: RunInfo
     problems: list[str] = Field(default_factory=list)
