@@ -20,7 +20,7 @@ from referee.engine.caps import cut
 from referee.engine.decision.provenance import inputs_of, judges_of, rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.decision.shape import grading_shape, shape_problem
-from referee.engine.facts.metrics import LARGEST_FIGURE
+from referee.engine.facts.metrics_fields import LARGEST_FIGURE
 from referee.engine.report.freshness import copied_grade, copied_runs, file_digest, graded_elsewhere, stale_grade
 from referee.engine.report.marker import GRADING
 from referee.engine.run.model import RunId

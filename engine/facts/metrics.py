@@ -15,6 +15,7 @@ import re
 from typing import TYPE_CHECKING, Any, Iterable, TypeGuard
 
 from referee.engine.caps import DETAIL_LIMIT, cut
+from referee.engine.facts.metrics_fields import misshapen, not_a_figure, record_clash
 from referee.engine.facts.metrics_unread import NOT_COUNTED, calls_unread, import_not_counted, not_counted
 from referee.engine.run import status_words
 from referee.engine.run.model import JsonFile, Problem
@@ -94,6 +95,7 @@ def _trusted_calls(run: Run) -> tuple[ToolCall, ...]:
 # The fields of execution_metrics skill-creator's aggregator sums and averages (it
 # reads them with .get, so one may be absent): anything but a number there stops it.
 AGGREGATED_COUNTS = ("total_tool_calls", "errors_encountered", "output_chars")
+CONTRADICTED = "metrics-contradicted"  # the warning: the record holds other counts of calls
 
 
 def execution_metrics(run: Run) -> tuple[dict[str, Any], str]:
@@ -101,20 +103,34 @@ def execution_metrics(run: Run) -> tuple[dict[str, Any], str]:
 
     A metrics.json that is missing, unreadable, not a JSON object, or whose counts
     (``AGGREGATED_COUNTS``) are not numbers, or below 0, or above 2^53 is replaced by
-    metrics computed from the transcript and the output files. The counts of calls an
+    metrics computed from the transcript and the output files; so is one whose counts
+    of calls the run's tool-call record, read in full, contradicts (``record_clash``:
+    the record is the evidence, the file the agent's word). The counts of calls an
     import wrote from calls it could not read in full are left out of the copy, and
-    ``not_counted`` says why.
+    so are the fields not of their shape (``misshapen``: ``total_steps: -3``,
+    ``files_created: "x"``); ``not_counted`` says why.
     """
     copied = _copied(run.metrics)
-    if copied is not None and not _not_figures(copied, AGGREGATED_COUNTS):
-        return _bounded(_without(copied, import_not_counted(run, copied))), "metrics.json"
+    if copied is not None and not _not_figures(copied, AGGREGATED_COUNTS) and record_clash(run, copied) is None:
+        copied.pop(NOT_COUNTED, None)  # referee's own account of what it left out, never the file's
+        groups = [*import_not_counted(run, copied), *misshapen(copied)]
+        return _bounded(_without(copied, groups)), "metrics.json"
     return _bounded(computed_metrics(run)), "transcript"
 
 
 def metrics_problems(run: Run) -> tuple[Problem, ...]:
-    """Why the run's metrics.json, a JSON object, was not copied (``AGGREGATED_COUNTS``)."""
-    return _not_copied(run, run.metrics, AGGREGATED_COUNTS, "bad-metrics",
-                       "execution_metrics are computed from the run instead")
+    """Why the run's metrics.json, a JSON object, was not copied: counts that are no
+    figures (``AGGREGATED_COUNTS``), or counts of calls its tool-call record contradicts."""
+    instead = "execution_metrics are computed from the run instead"
+    wrong = _not_copied(run, run.metrics, AGGREGATED_COUNTS, "bad-metrics", instead)
+    copied = _copied(run.metrics)
+    if wrong or copied is None or run.metrics is None:
+        return wrong
+    clash = record_clash(run, copied)
+    if clash is None:
+        return ()
+    message = f"{clash}: its counts are the agent's own, and the record is the evidence; {instead}"
+    return (Problem(CONTRADICTED, join_report(run.id.rel, run.metrics.path), message),)
 
 
 # The figures of timing.json (formats.md) that consumers add up: skill-creator's
@@ -163,24 +179,7 @@ def _not_figures(copied: dict[str, Any], names: tuple[str, ...]) -> list[str]:
     """The ``names`` that ``copied`` holds as something other than a figure (a string,
     null, a list, true, NaN, a negative or too large number): copied, they break the
     aggregator or skew its means."""
-    return [name for name in names if name in copied and _not_a_figure(copied[name])]
-
-
-# Beyond 2^53 a JSON number is no longer exact, and skill-creator's aggregator cannot
-# average or square it (an integer of hundreds of digits overflows a float): referee
-# aggregate leaves such a figure out, and a negative one, so grading.json does too.
-LARGEST_FIGURE = 2 ** 53
-
-
-def _not_a_figure(value: Any) -> str | None:
-    """Why ``value`` is no figure of a run; None when it is one (0 to 2^53)."""
-    if not _number(value):
-        return "not a number"
-    if value < 0:
-        return "below 0"
-    if value > LARGEST_FIGURE:
-        return f"above {LARGEST_FIGURE:,} (2^53, where JSON numbers stop being exact)"
-    return None
+    return [name for name in names if name in copied and not_a_figure(copied[name])]
 
 
 def _not_copied(run: Run, found: JsonFile | None, names: tuple[str, ...], code: str,
@@ -192,7 +191,7 @@ def _not_copied(run: Run, found: JsonFile | None, names: tuple[str, ...], code: 
     if found is None or copied is None or not wrong:
         return ()
     shown = "; ".join(f"{name} is {cut(json.dumps(copied[name], ensure_ascii=False), 40)}, "
-                      f"{_not_a_figure(copied[name])}" for name in wrong)
+                      f"{not_a_figure(copied[name])}" for name in wrong)
     message = f"{shown}: {instead} (skill-creator's aggregator sums these fields)"
     return (Problem(code, join_report(run.id.rel, found.path), message),)
 
