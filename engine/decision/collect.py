@@ -20,6 +20,7 @@ from referee.engine.caps import cut
 from referee.engine.decision.provenance import inputs_of, judges_of, rules_of
 from referee.engine.decision.recount import Item, disagreements
 from referee.engine.decision.shape import grading_shape, shape_problem
+from referee.engine.decision.unread import read_in_part
 from referee.engine.facts.metrics_fields import LARGEST_FIGURE
 from referee.engine.report.freshness import copied_grade, copied_runs, file_digest, graded_elsewhere, stale_grade
 from referee.engine.report.marker import GRADING
@@ -67,6 +68,7 @@ class GradedRun:
     judges: tuple[str, ...] = ()  # the LLM graders that gave its verdicts (``judges_of``)
     version: str = ""  # the referee version that graded it (grader.version)
     warnings: tuple[str, ...] = ()  # numbers it holds that were left out, and why
+    unread: str | None = None  # why the run was read only in part (``unread.read_in_part``)
     # the place and files its grading.json records (``run.path``, ``run.files_digest``)
     origin: tuple[Any, Any] = (None, None)
 
@@ -281,7 +283,7 @@ def _graded(run: Run, path: str, document: dict) -> GradedRun:
         judges=judges_of((document.get("grader") or {}).get("llm"),
                          ((e.get("method"), e.get("judged_by")) for e in document["expectations"])),
         version=str(document["grader"].get("version")),
-        warnings=tuple(warnings), origin=_recorded_origin(document))
+        warnings=tuple(warnings), origin=_recorded_origin(document), unread=read_in_part(run))
 
 
 def _count(value: Any) -> int:

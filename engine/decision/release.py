@@ -318,11 +318,25 @@ def _short_of(eval_id: str, config: str, found: Stability | None) -> str:
 
 
 def _unusable(a: Analysis, t: dict) -> Reason:
-    if not a.unusable:
+    unread = _read_in_part(a)
+    if not a.unusable and not unread:
         return Reason("unusable_runs", "ok", "every run found has a grading.json written by referee")
-    return Reason("unusable_runs", "breach", f"{len(a.unusable)} run(s) not counted: "
-                  + "; ".join(f"{u.path} ({_short(u.reason)})" for u in a.unusable[:5])
-                  + ("; ..." if len(a.unusable) > 5 else ""))
+    said = [] if not a.unusable else [
+        f"{len(a.unusable)} run(s) not counted: " + "; ".join(f"{u.path} ({_short(u.reason)})" for u in a.unusable[:5])
+        + ("; ..." if len(a.unusable) > 5 else "")]
+    return Reason("unusable_runs", "breach", "; ".join(said + ([unread] if unread else [])))
+
+
+def _read_in_part(a: Analysis) -> str:
+    """What says that runs of the primary or the baseline counted in the decision were
+    read only in part (``engine.decision.unread``): a check no rule wrote may fail in
+    what was not read, so they make no clean PASS; "" when every one was read whole."""
+    roles = {c for c in (a.choice.primary, a.choice.baseline) if c is not None}
+    runs = [r for r in a.runs if r.configuration in roles and a.counts(r) and r.unread]
+    if not runs:
+        return ""
+    return (f"{count(len(runs), 'counted run')} read only in part, so not a clean pass: "
+            + "; ".join(f"{r.path} ({r.unread})" for r in runs[:5]) + ("; ..." if len(runs) > 5 else ""))
 
 
 def _short(reason: str) -> str:
