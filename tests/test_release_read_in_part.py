@@ -6,7 +6,9 @@ incomplete. Imported twice as the runs of one eval and graded with a rule on the
 response alone, both runs pass, and ``referee aggregate --mode quick`` said PASS,
 as if nothing of them had gone unread: a rule nobody wrote (no destructive call)
 may be broken in the calls not read. It is now a CONDITIONAL PASS whose
-``unusable_runs`` reason names the runs and why; the figures not known stay null.
+``unusable_runs`` reason names the runs and why. The figures not known stay null: the
+calls and errors, and now the tokens too, which the import counted without the
+subagent's (its usage is in the log that is not there): 392173 before, a lower bound.
 The same made of a session read in full (hello-world-script) stays a PASS.
 """
 
@@ -42,6 +44,10 @@ def test_runs_whose_calls_may_be_incomplete_make_no_clean_pass(tmp_path, capsys)
     assert [run["result"]["pass_rate"] for run in benchmark["runs"]] == [1.0, 1.0]
     assert [(run["result"]["tool_calls"], run["result"]["errors"]) for run in benchmark["runs"]] == \
         [(None, None), (None, None)]
+    # the import counted the tokens of the main session alone: the subagent's are in its missing log
+    assert [run["result"]["tokens"] for run in benchmark["runs"]] == [None, None]
+    assert benchmark["run_summary"]["with_skill"].get("tokens") in (None, {"mean": None, "stddev": None,
+                                                                          "min": None, "max": None})
     release = benchmark["release"]
     assert release["decision"] == "CONDITIONAL PASS"
     [reason] = [r for r in release["reasons"] if r["rule"] == "unusable_runs"]
@@ -55,3 +61,4 @@ def test_runs_read_in_full_still_pass(tmp_path, capsys):
     benchmark = _decided(tmp_path, REAL / "hello-world-script" / "transcript.jsonl",
                          'no calls to "Bash" with status error', capsys)
     assert benchmark["release"]["decision"] == "PASS"
+    assert all(run["result"]["tokens"] for run in benchmark["runs"])

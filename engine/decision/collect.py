@@ -266,6 +266,7 @@ def _graded(run: Run, path: str, document: dict) -> GradedRun:
     metrics = document.get("execution_metrics") or {}
     warnings: list[str] = []
     time_seconds, tokens = _timing(run, path, document.get("timing"), warnings)
+    tokens = _whole_usage(run, path, tokens, warnings)
     where = f"{path}/{GRADING} execution_metrics"
     return GradedRun(
         path=path, eval_id=run.id.eval_id, eval_name=run.id.eval_name,
@@ -284,6 +285,19 @@ def _graded(run: Run, path: str, document: dict) -> GradedRun:
                          ((e.get("method"), e.get("judged_by")) for e in document["expectations"])),
         version=str(document["grader"].get("version")),
         warnings=tuple(warnings), origin=_recorded_origin(document), unread=read_in_part(run))
+
+
+def _whole_usage(run: Run, path: str, tokens: int | None, warnings: list[str]) -> int | None:
+    """``tokens``, unless an import counted them from a source it could not read in full:
+    the usage of a line not read, or of a subagent whose log is not there, is not in
+    the count, so it is a lower bound, not the run's tokens."""
+    source_map = run.source_map[0]
+    incomplete = run.calls_incomplete() if tokens is not None and source_map is not None else None
+    if incomplete is None:
+        return tokens
+    warnings.append(f"{path}: total_tokens is {tokens}, but {incomplete}, and the usage of what was not read "
+                    "is not counted; left out of the figures")
+    return None
 
 
 def _count(value: Any) -> int:
