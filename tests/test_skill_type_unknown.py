@@ -15,7 +15,6 @@ from pathlib import Path
 
 from referee.engine.facts.metrics import known_skill_type, run_skill_type
 from referee.engine.grade import run_facts
-from referee.engine.report.models import GradingReport
 from referee.engine.run.importers import import_sources
 from referee.engine.run.workspace import Run, load_run
 
@@ -62,6 +61,17 @@ def test_a_run_without_a_record_has_no_type_but_a_declared_one(tmp_path):
     assert known_skill_type(load_run(folder, tmp_path)) == "mcp_based"
 
 
-def test_the_report_model_takes_null():
-    field = GradingReport.model_fields["skill_type"]
-    assert not field.is_required() or None.__class__ in getattr(field.annotation, "__args__", ())
+def test_grading_json_says_null_and_keeps_to_its_schema(tmp_path):
+    from referee.engine.cli import main
+    from test_schema import load, validate
+
+    source = tmp_path / "port.jsonl"
+    source.write_bytes((REAL / "python-to-rust-port" / "transcript.jsonl").read_bytes())
+    main(["import", "claude-code", str(source), "--out", str(tmp_path / "ws"), "--eval", "1"])
+    (tmp_path / "r.rules").write_text('eval "1"\nexpect 1: response contains "Rust"\n', encoding="utf-8")
+    main(["grade", str(tmp_path / "ws"), "--rules", str(tmp_path / "r.rules")])
+    [written] = (tmp_path / "ws").rglob("grading.json")
+    document = json.loads(written.read_text(encoding="utf-8"))
+    assert document["skill_type"] is None
+    schema = load("grading.schema.json")
+    assert validate(document, schema, schema) == []
