@@ -88,8 +88,11 @@ def _declared_type(run: Run) -> str | None:
 
 
 def _trusted_calls(run: Run) -> tuple[ToolCall, ...]:
-    """The run's calls, its subagents' too, but for the records not trusted."""
-    return tuple(call for call in run.every_call.calls if call.suspect is None)
+    """The run's calls, its subagents' too, but for the records not trusted. A caller
+    may hand in less than a Run (the digest of a folder, ``engine.report.carry``): its
+    transcript's calls then, or none."""
+    found = getattr(run, "every_call", None) or getattr(run, "transcript", None)
+    return tuple(call for call in getattr(found, "calls", ()) or () if call.suspect is None)
 
 
 # The fields of execution_metrics skill-creator's aggregator sums and averages (it
