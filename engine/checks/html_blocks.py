@@ -26,7 +26,13 @@ from referee.engine.values import EvalError
 
 _BLOCKQUOTE = re.compile(r"<(/?)blockquote(?=[\s/>]|\Z)[^>]*+>?", re.IGNORECASE)
 _HR = re.compile(r"<hr(?=[\s/>]|\Z)", re.IGNORECASE)
-_HR_LINE = re.compile(r" {0,3}<hr(?:\s[^<>]*+)?/?>\s*\Z", re.IGNORECASE)
+# An ``<hr>`` alone on its line, past any indentation and list item markers (``- <hr>`` shows
+# an item holding a rule): a reader sees the text split at that line.
+_HR_LINE = re.compile(r"[ \t]*+(?:(?:[-*+]|\d{1,9}[.)])[ \t]++)*+<hr(?:\s[^<>]*+)?/?>\s*\Z", re.IGNORECASE)
+# A backslash escape in Markdown text: ``\<pre>`` shows the text "<pre>", no element; in a
+# line that opens with a tag (an HTML block's) a backslash is shown as written.
+_ESCAPE = re.compile(r"\\[\\<]")
+_TAG_LINE = re.compile(r" {0,3}<")
 _PRE = re.compile(r"<pre(?=[\s/>]|\Z)", re.IGNORECASE)
 _COMMENT = re.compile(r"<!--(?:>|->|.*?-->)", re.DOTALL)
 
@@ -78,8 +84,16 @@ def shown(lines: Sequence[_Line], code: Sequence[_Code], pre_too: bool = True) -
         starts.append(at)
         at += len(line.text) + 1
         hide = line.comment or line.raw not in ("", "pre") or line.number in covered
-        scan.append(" " * len(line.text) if hide else without_code_spans(line.text))
+        scan.append(" " * len(line.text) if hide else _without_escapes(line, without_code_spans(line.text)))
     return Shown("\n".join(line.text for line in lines), tuple(starts), _without_comments("\n".join(scan)))
+
+
+def _without_escapes(line: _Line, scan: str) -> str:
+    """``scan`` (a line outside code and comments) with its backslash escapes of ``<`` and
+    ``\\`` blanked, where Markdown reads them: not in a raw HTML block's lines."""
+    if "\\" not in scan or line.raw or _TAG_LINE.match(line.text):
+        return scan
+    return _ESCAPE.sub("  ", scan)
 
 
 def _without_comments(scan: str) -> str:
