@@ -14,8 +14,11 @@ from referee.engine.budget import spend
 FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 COMMENT = re.compile(r" {0,3}<!--")
 # A raw HTML block, whose lines a renderer passes through as written: no heading, rule,
-# quote or fence is read there (CommonMark 0.31, HTML blocks, start condition 1).
-_RAW_OPEN = re.compile(r" {0,3}<(pre|script|style|textarea)(?=[ \t>]|\Z)", re.IGNORECASE)
+# quote or fence is read there (CommonMark 0.31, HTML blocks, start condition 1). It may
+# open a list item's marker line (``- <pre>``): it then ends with the item too, at a line
+# written left of the item's text.
+_RAW_OPEN = re.compile(r" {0,3}((?:(?:[-*+]|\d{1,9}[.)])[ \t]++)*+)<(pre|script|style|textarea)(?=[ \t>]|\Z)",
+                       re.IGNORECASE)
 _RAW_CLOSE = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
 
 
@@ -58,7 +61,10 @@ def marked_lines(text: str) -> list[Line]:
     if len(split) > 1 and split[-1] == "":
         split.pop()  # a final line break ends the last line; it does not start one
     raw = ""  # the element of the raw HTML block open, if any
+    item = 0  # the text column of the list item a raw HTML block opened on the marker line of
     for number, line in enumerate(split):
+        if raw and item and line.strip() and _indent(line) < item:
+            raw = ""  # the list item ends here, and the block with it
         found = FENCE.match(line)
         opened = COMMENT.match(line) if fence is None and not comment and not raw else None
         element = _RAW_OPEN.match(line) if fence is None and not comment and not raw else None
@@ -67,7 +73,7 @@ def marked_lines(text: str) -> list[Line]:
             out.append(Line(number, line, True, False, True))
         elif raw or element:  # a raw HTML block: to the line that closes one, else to the end
             if element is not None:
-                raw = element.group(1).lower()
+                raw, item = element.group(2).lower(), element.start(2) - 1 if element.group(1) else 0
             out.append(Line(number, line, True, False, False, raw))
             if _RAW_CLOSE.search(line, element.end() if element is not None else 0):
                 raw = ""
@@ -81,3 +87,9 @@ def marked_lines(text: str) -> list[Line]:
         else:
             out.append(Line(number, line, fence is not None, False))
     return out
+
+
+def _indent(line: str) -> int:
+    """The columns of ``line``'s indentation, a tab to the next multiple of four."""
+    lead = len(line) - len(line.lstrip(" \t"))
+    return len(line[:lead].expandtabs(4))
