@@ -16,6 +16,11 @@ that no block holds ``rm -rf`` must see every one of them:
 - any of these inside a block quote, its ``>`` markers left out; it ends with the
   quote.
 
+A fence or an indented line inside an HTML block that a blank line ends (a line opening
+with ``<details>``, ``<div>`` ..., ``html_block_starts``) is no code: the renderer passes
+it to the browser as written, which shows its text, not a code block. A ``<pre>`` opening
+a line there is one all the same.
+
 A block's text is what it shows: a fence's own indentation is not part of its
 lines, nor are an indented block's four spaces, nor a ``<pre>`` element's tags. Lines inside an HTML comment that
 opens a line are no code (``markdown_lines.marked_lines`` marks them). This is a line-based
@@ -29,6 +34,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
+from referee.engine.checks.html_block_starts import opens_html_block
 from referee.engine.checks.html_pre import PRE_CLOSE, PRE_OPEN, pre_shown
 
 _FENCE = re.compile(r"(`{3,}|~{3,})")
@@ -105,6 +111,7 @@ class _Reader:
         self.open: _Open | None = None
         self.quote: list[_Quoted] = []
         self.blank_before = True  # at the start, as after a blank line
+        self.html: int | None = None  # the column of the text an open HTML block stands in
 
     def read(self, lines: Sequence[SourceLine]) -> list[Block]:
         for line in lines:
@@ -126,9 +133,23 @@ class _Reader:
             return
         if blank:
             self.blank_before = True
+            self.html = None  # a blank line ends an HTML block
             return
-        self._start(text, indent, line.number)
+        if self.html is not None and indent < self.html:
+            self.html = None  # its list item ends here, and the block with it
+        if self.html is not None:
+            self._in_html(text, indent, line.number)
+        else:
+            self._start(text, indent, line.number)
         self.blank_before = False
+
+    def _in_html(self, text: str, indent: int, number: int) -> None:
+        """A line of an HTML block: shown as written, no code, save a ``<pre>`` opening it."""
+        assert self.html is not None
+        if PRE_OPEN.match(text, indent) is not None:
+            self.open = _Open(_PRE, indent, self.html, number, [text[indent:]], number, number)
+            if PRE_CLOSE.search(text, indent) is not None:
+                self._close()
 
     def _goes_on(self, text: str, indent: int, blank: bool, number: int) -> bool:
         """Whether the open block takes this line (as content or as its closing fence)."""
@@ -177,7 +198,7 @@ class _Reader:
         if marker is not None:
             self._item(text, marker.end(), number)
             return
-        self._fence(text, indent, base, number)
+        self._fence(text, indent, base, number, not self.blank_before)
 
     def _item(self, text: str, end: int, number: int) -> None:
         """A list item's marker line: its text's column, and a fence written on it."""
@@ -186,10 +207,11 @@ class _Reader:
         column = end + (gap if 1 <= gap <= 4 else 1)
         self.items.append(column)
         if rest.strip():
-            self._fence(text, column, column, number)
+            self._fence(text, column, column, number, False)
 
-    def _fence(self, text: str, indent: int, container: int, number: int) -> None:
-        """A fence, or a ``<pre>`` element, opening a block on this line."""
+    def _fence(self, text: str, indent: int, container: int, number: int, after_paragraph: bool) -> None:
+        """A fence, or a ``<pre>`` element, opening a block on this line; or a tag opening
+        an HTML block, whose lines hold no code."""
         found = _FENCE.match(text, indent)
         if found is not None:
             self.open = _Open(found.group(1), indent, container, number + 1, [], number, number)
@@ -197,6 +219,8 @@ class _Reader:
             self.open = _Open(_PRE, indent, container, number, [text[indent:]], number, number)
             if PRE_CLOSE.search(text, indent) is not None:
                 self._close()
+        elif opens_html_block(text, indent, after_paragraph):
+            self.html = container
 
     def _close(self) -> None:
         block = self.open

@@ -26,6 +26,7 @@ import re
 from bisect import bisect_right
 from typing import Iterator, Sequence
 
+from referee.engine.checks.html_block_starts import BLOCK_NAMES as _BLOCK_NAMES
 from referee.engine.checks.markdown_blocks import BACKTICK_FENCE
 
 _INDENT = r"[ ]{0,3}"
@@ -33,10 +34,6 @@ _INDENT = r"[ ]{0,3}"
 # conditions 1 to 6): a comment, a processing instruction, a declaration, CDATA, a raw
 # element, and the tags of the block elements. A line opening with another tag (``<sup>``,
 # ``<span>``, ``<a>``) goes on the paragraph: its line break before is soft.
-_BLOCK_NAMES = ("address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
-                "dialog|dir|div|dl|dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|"
-                "hr|html|iframe|legend|li|link|main|menu|menuitem|nav|noframes|ol|optgroup|option|p|param|"
-                "search|section|summary|table|tbody|td|tfoot|th|thead|title|tr|track|ul")
 _HTML_INTERRUPTS = (r"<(?:!--|\?|![A-Za-z]|!\[CDATA\[|(?i:script|pre|style|textarea)(?=[ \t>]|$)"
                     rf"|/?(?i:{_BLOCK_NAMES})(?=[ \t]|/?>|$))")
 # A line that starts a block: the paragraph before it ends there.
