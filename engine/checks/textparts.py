@@ -28,7 +28,7 @@ from typing import Callable, Iterator
 
 
 from referee.dsl.errors import suggest
-from referee.engine.checks import html_blocks
+from referee.engine.checks import html_blocks, html_file_code
 from referee.engine.checks.codeblocks import code_blocks
 from referee.engine.checks.folding import as_seen as seen_text, text_form
 from referee.engine.checks.html_headings import no_html_heading, no_html_headings
@@ -357,11 +357,22 @@ def code(arg: Val) -> Result:
     or a quote too, or indented; an unclosed fence runs to the end."""
     text = need_text(arg, "code")
     lines = read_lines(text)
+    if "<" in text and is_markdown(text, arg.prov) and markup_of(arg.prov) == "HTML":
+        return _html_code(arg, text)
     blocks = code_blocks(lines)
     if "<" in text:
         html_blocks.no_unread_pre(arg.label, lines, blocks, lambda i: placed_at(arg, arg.label, i).where())
     found = [Val("\n".join(block.lines), placed_at(arg, f"code block {n} of {arg.label}", block.first))
              for n, block in enumerate(blocks, start=1)]
+    return listed(arg, "code", found)
+
+
+def _html_code(arg: Val, text: str) -> Result:
+    """The ``<pre>`` elements of an HTML file, the code blocks a browser shows there
+    (``html_file_code``): HTML has no fences or indented code."""
+    place = lambda i: placed_at(arg, arg.label, i).where()  # noqa: E731
+    found = [Val(shown, placed_at(arg, f"code block {n} of {arg.label}", first))
+             for n, (first, shown) in enumerate(html_file_code.html_code(arg.label, text, place), start=1)]
     return listed(arg, "code", found)
 
 
