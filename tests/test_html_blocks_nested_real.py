@@ -59,3 +59,9 @@ def test_an_escaped_pre_tag_in_the_finding_is_text():
 def test_an_hr_item_under_the_finding_splits_the_report():
     found = textparts.parts(_report("{line}\n- <hr>")).value
     assert len(found) == 2 and found[0].endswith("multiple paths.") and found[1].startswith("### Security")
+
+
+def test_a_heading_inside_a_div_block_ends_no_section():
+    arg = _report("<div>\n### Note\n</div>\n{line}")
+    found = textparts.section(arg, Val("Strict definitions", None)).value
+    assert FINDING in found

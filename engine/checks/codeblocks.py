@@ -128,7 +128,7 @@ class _Reader:
             self._end_quote()
         if self.open is not None and self._goes_on(text, indent, blank, line.number):
             return
-        if line.comment or line.raw not in ("", "pre"):  # a script's, a style's or a textarea's text: no code
+        if line.comment or line.raw not in ("", "pre", "html"):  # a script's, a style's or a textarea's text: no code
             self.blank_before = False
             return
         if blank:

@@ -83,7 +83,7 @@ def shown(lines: Sequence[_Line], code: Sequence[_Code], pre_too: bool = True) -
     for line in lines:
         starts.append(at)
         at += len(line.text) + 1
-        hide = line.comment or line.raw not in ("", "pre") or line.number in covered
+        hide = line.comment or line.raw not in ("", "pre", "html") or line.number in covered
         scan.append(" " * len(line.text) if hide else _without_escapes(line, without_code_spans(line.text)))
     return Shown("\n".join(line.text for line in lines), tuple(starts), _without_comments("\n".join(scan)))
 

@@ -57,8 +57,8 @@ def html_headings(lines: Sequence[_Line], whole_html: bool) -> Iterable[HtmlHead
     on, and each ``>`` is searched for once, so a line of a million ``<h2 `` takes no
     quadratic time."""
     for index, line in enumerate(lines):
-        if (line.hidden and line.raw != "pre") or line.fence or "<" not in line.text:
-            continue  # a <pre> element's tags are read: a browser shows a heading there too
+        if (line.hidden and line.raw not in ("pre", "html")) or line.fence or "<" not in line.text:
+            continue  # a <pre> element's or an HTML block's tags are read: a browser shows a heading there too
         if not whole_html and _INDENTED.match(line.text):
             continue
         text = line.text if whole_html else without_code_spans(line.text)
