@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterator, Protocol, Sequence
 
 from referee.engine.checks.html_headings import without_code_spans
+from referee.engine.checks.markdown_lines import Line
 from referee.engine.values import EvalError
 
 _BLOCKQUOTE = re.compile(r"<(/?)blockquote(?=[\s/>]|\Z)[^>]*+>?", re.IGNORECASE)
@@ -35,17 +36,6 @@ _ESCAPE = re.compile(r"\\[\\<]")
 _TAG_LINE = re.compile(r" {0,3}<")
 _PRE = re.compile(r"<pre(?=[\s/>]|\Z)", re.IGNORECASE)
 _COMMENT = re.compile(r"<!--(?:>|->|.*?-->)", re.DOTALL)
-
-
-class _Line(Protocol):
-    @property
-    def number(self) -> int: ...
-    @property
-    def text(self) -> str: ...
-    @property
-    def comment(self) -> bool: ...
-    @property
-    def raw(self) -> str: ...
 
 
 class _Code(Protocol):
@@ -70,7 +60,7 @@ class Shown:
         return bisect_right(self.starts, offset) - 1
 
 
-def shown(lines: Sequence[_Line], code: Sequence[_Code], pre_too: bool = True) -> Shown:
+def shown(lines: Sequence[Line], code: Sequence[_Code], pre_too: bool = True) -> Shown:
     """``lines`` with their code blocks (``pre_too``: a ``<pre>`` element's too), the
     HTML comments that open a line and code spans blanked, for tags to be found in."""
     covered: set[int] = set()
@@ -88,7 +78,7 @@ def shown(lines: Sequence[_Line], code: Sequence[_Code], pre_too: bool = True) -
     return Shown("\n".join(line.text for line in lines), tuple(starts), _without_comments("\n".join(scan)))
 
 
-def _without_escapes(line: _Line, scan: str) -> str:
+def _without_escapes(line: Line, scan: str) -> str:
     """``scan`` (a line outside code and comments) with its backslash escapes of ``<`` and
     ``\\`` blanked, where Markdown reads them: not in a raw HTML block's lines."""
     if "\\" not in scan or line.raw or _TAG_LINE.match(line.text):
@@ -111,7 +101,7 @@ def _blank(text: str) -> str:
     return re.sub(r"[^\n]", " ", text)
 
 
-def quote_lines(lines: Sequence[_Line], code: Sequence[_Code]) -> list[tuple[int, list[str]]]:
+def quote_lines(lines: Sequence[Line], code: Sequence[_Code]) -> list[tuple[int, list[str]]]:
     """Each outermost ``<blockquote>`` element of ``lines`` (a ``<pre>`` element's tags are
     read: a browser shows a quote there too): the line its content starts on, and its
     content's lines, as written."""
@@ -119,7 +109,7 @@ def quote_lines(lines: Sequence[_Line], code: Sequence[_Code]) -> list[tuple[int
     return [(text.line_of(start), text.text[start:end].split("\n")) for start, end in _html_quotes(text)]
 
 
-def rule_lines(label: str, lines: Sequence[_Line], code: Sequence[_Code], place: Callable[[int], str]) -> set[int]:
+def rule_lines(label: str, lines: Sequence[Line], code: Sequence[_Code], place: Callable[[int], str]) -> set[int]:
     """The lines that are an ``<hr>`` alone; raise when one stands beside other text,
     which splits its line where a reading by lines cannot."""
     alone, mixed = _html_rules(shown(lines, code, pre_too=False))
@@ -129,7 +119,7 @@ def rule_lines(label: str, lines: Sequence[_Line], code: Sequence[_Code], place:
     return alone
 
 
-def no_unread_pre(label: str, lines: Sequence[_Line], code: Sequence[_Code], place: Callable[[int], str]) -> None:
+def no_unread_pre(label: str, lines: Sequence[Line], code: Sequence[_Code], place: Callable[[int], str]) -> None:
     """Raise when a ``<pre>`` element stands outside every code block read (it opens no
     line): a reader sees a code block there that ``code`` does not give."""
     unread = _unread_pre(shown(lines, code))

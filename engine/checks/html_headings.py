@@ -14,9 +14,10 @@ import html
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from typing import Callable, Iterable, Protocol, Sequence
+from typing import Callable, Iterable, Sequence
 
 from referee.engine.budget import spend
+from referee.engine.checks.markdown_lines import Line
 from referee.engine.values import EvalError, render, short
 
 _OPEN = re.compile(r"<h([1-6])(?=[\s/>])", re.IGNORECASE)
@@ -24,19 +25,6 @@ _TAG = re.compile(r"<[^>]*>")
 _TICKS = re.compile(r"`+")
 _INDENTED = re.compile(r"(?: {4}|\t)")
 _TITLE_LIMIT = 2000  # characters a heading's title is looked for in; past them it is not known
-
-
-class _Line(Protocol):
-    @property
-    def number(self) -> int: ...
-    @property
-    def text(self) -> str: ...
-    @property
-    def hidden(self) -> bool: ...
-    @property
-    def fence(self) -> bool: ...
-    @property
-    def raw(self) -> str: ...
 
 
 @dataclass(frozen=True)
@@ -50,7 +38,7 @@ class HtmlHeading:
     written: str
 
 
-def html_headings(lines: Sequence[_Line], whole_html: bool) -> Iterable[HtmlHeading]:
+def html_headings(lines: Sequence[Line], whole_html: bool) -> Iterable[HtmlHeading]:
     """Every HTML heading of ``lines`` outside fenced code, HTML comments and code spans,
     in order. In Markdown (``whole_html`` false) a line indented as code holds none.
     Work linear in the text: each opening tag looks at most ``_TITLE_LIMIT`` characters
@@ -98,7 +86,7 @@ def without_code_spans(text: str) -> str:
     return "".join(out) + text[done:]
 
 
-def _inner(lines: Sequence[_Line], index: int, start: int, level: str) -> str | None:
+def _inner(lines: Sequence[Line], index: int, start: int, level: str) -> str | None:
     """The text from ``start`` in line ``index`` to the heading's closing tag, across
     lines when it is on a later one; None (a title not known) when no closing tag comes
     within ``_TITLE_LIMIT`` characters. The characters read up to the closing tag are
@@ -115,7 +103,7 @@ def _inner(lines: Sequence[_Line], index: int, start: int, level: str) -> str | 
     return held[:found.start()] if found else None
 
 
-def no_html_heading(label: str, lines: Sequence[_Line], whole_html: bool, title: str, plain: Callable[[str], str],
+def no_html_heading(label: str, lines: Sequence[Line], whole_html: bool, title: str, plain: Callable[[str], str],
                     section: tuple[int, int, int] | None, place: Callable[[int], str]) -> None:
     """Raise when an HTML heading of ``lines`` is titled ``title`` (``plain`` the form
     titles are compared in) or may be, or lies in the ``section`` found (its first and
@@ -134,7 +122,7 @@ def no_html_heading(label: str, lines: Sequence[_Line], whole_html: bool, title:
                             "heading: where the section ends cannot be decided")
 
 
-def no_html_headings(label: str, lines: Sequence[_Line], whole_html: bool, place: Callable[[int], str]) -> None:
+def no_html_headings(label: str, lines: Sequence[Line], whole_html: bool, place: Callable[[int], str]) -> None:
     """Raise when ``lines`` hold an HTML heading: the headings read are not all there are."""
     heading = next(iter(html_headings(lines, whole_html)), None)
     if heading is not None:
