@@ -19,8 +19,11 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from referee.engine.cli import main
+from referee.engine.run.transcript import parse_transcript
+from referee.engine.run.transcript_sections import may_hold_near_record, written_as_heading
 
 SOURCE = (Path(__file__).resolve().parent / "fixtures" / "real" / "claude-code" / "hello-world-script"
           / "transcript.jsonl")
@@ -100,3 +103,21 @@ def test_a_near_miss_line_the_escaping_convention_leaves_is_agent_text(tmp_path:
 def test_a_near_miss_line_in_a_tool_output_changes_nothing(tmp_path: Path, capsys):
     shown = '"## [tool calls] Step 9: Bash"'
     assert _outcomes(_run(tmp_path, capsys, value=shown)) == ["fail", "fail", "pass"]
+
+
+_PIECES = st.sampled_from([EXACT, "## [tool_calls] Step 3: Read", *NEAR, *WARNED, "## [agent_notes] Step 1: plan",
+                           "Tool: Bash", 'Args: {"command": "ls"}', "Return: ok", "Status: success", "",
+                           "# [tool_calls]", " ## [TOOL CALLS]", "text about [tool_calls] headings", "## Summary",
+                           "```", "## [tool_calls] Step 03: Bash", "##[tool_calls] Step 2: Bash"])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=14))
+def test_the_search_before_the_parse_misses_no_near_heading_the_parse_reports(pieces):
+    """``may_hold_near_record`` tells without parsing that a transcript holds no line
+    ``near_record`` would take: where it says False, the parse reports none."""
+    text = "\n".join(pieces)
+    reported = [p for p in parse_transcript(text).problems if p.code == "not-a-record" and p.line is not None]
+    lines = text.split("\n")
+    if any(written_as_heading(lines[p.line - 1]) for p in reported):
+        assert may_hold_near_record(text)

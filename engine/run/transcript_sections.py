@@ -225,6 +225,24 @@ class Segmenter:
         return Section("agent_notes", number, step, rest)
 
 
+def may_hold_near_record(text: str) -> bool:
+    """Whether ``text`` (LF line ends) holds a line ``written_as_heading`` that is not a
+    record heading in the exact form, told without parsing. Only the lines that start,
+    after at most three spaces, with ``#`` can be one; each is found by a search for
+    its line break and its lead (a regex anchored at every line start costs far more
+    over a whole transcript). False is sure; True asks the parse, which alone knows
+    which of them lie inside a record's value."""
+    for lead in ("#", " #", "  #", "   #"):
+        at = 0 if text.startswith(lead) else text.find("\n" + lead) + 1 or -1
+        while at >= 0:
+            end = text.find("\n", at)
+            line = text[at:] if end < 0 else text[at:end]
+            if written_as_heading(line) and RECORD_HEADING.fullmatch(line) is None:
+                return True
+            at = -1 if end < 0 else text.find("\n" + lead, end) + 1 or -1
+    return False
+
+
 def _line_after(text: str, start: int, stop: int, lines: int) -> int:
     """The offset just past the first ``lines`` lines from ``start`` (``stop + 1`` when
     the text up to ``stop`` has fewer line breaks)."""

@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any
 from referee.engine.run.model import Problem, ToolCall, Transcript
 from referee.engine.run.safeio import join_report
 from referee.engine.run.transcript_sections import (RECORD_HEADING, exact_headings, iter_record_starts,
-                                                     last_record_start, written_as_heading)
+                                                     last_record_start, may_hold_near_record, written_as_heading)
 
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
@@ -134,7 +134,10 @@ def near_record(run: Run) -> Problem | None:
     own = _own_transcript(run)
     if own is None:
         return None
-    # the parse (which every grade reads) reports each such line: the text is not searched again
+    # Asked before any parse (contamination asks it of runs it never parses), a search tells
+    # most without one; once parsed (every grade parses first), its problems tell it all.
+    if "transcript" not in run.__dict__ and not may_hold_near_record(own[2]):
+        return None
     near = [p for p in run.transcript.problems if p.code == NOT_A_RECORD and p.line is not None]
     if not near:
         return None
