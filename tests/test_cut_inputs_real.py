@@ -74,6 +74,10 @@ SOURCES = (
     Source("claude-code/permission-dialog-bash-refused/adfc5dd1-7ead-4bf4-8be5-810ab3437d8b.jsonl", SESSION),
     Source("claude-code/ask-user-question-answered/038eda5e-b5fd-435b-bcc4-982f95f54f09.jsonl", SESSION),
     Source("claude-code/stop-hook-progress-records/d266fdf5-b6a3-46aa-8627-920959a0109a.jsonl", SESSION),
+    # its calls are unknown whole (a subagent in the background), but the Agent call read fails
+    # 'no calls to "Agent"' whole: a cut may FAIL it too, never pass it
+    Source("claude-code/hook-harness-probe/agente-pai.jsonl", SESSION),
+    Source("claude-code/sidechain-integrated/sidechain_integrated.jsonl", SESSION),
     Source("claude-code/stream-json-diagnostic/claude-stream-json-simple.jsonl", MARKED),
     Source("claude-code/stream-async-agent/claude_stream_subagent_multi_result.jsonl", MARKED),
     Source("claude-code/stream-parallel-calls/claude_stream_real_capture.jsonl", MARKED),
@@ -94,6 +98,9 @@ SOURCES = (
     Source("openai/tau-bench-retail/grok-3-retail-task-0.json", MARKED),
     Source("openai/tau2-bench-retail-return/retail-task-13.json", MARKED),
     Source("openai/tau2-bench-telecom-user-device/telecom-mobile-data.json", MARKED),
+    # runs whose calls are unknown whole, but whose calls read fail checks whole (see agente-pai)
+    Source("openai/ellmer-logged-requests/third-request.json", MARKED),
+    Source("openai/toolbench-seo-api-retried/seo-api-iphone-14.json", MARKED),
     # an executor log, read as a source (referee import skill-creator-log): Markdown
     Source("human-narrative-workspace/e1-with/transcript.md", SESSION),
 )
@@ -101,7 +108,6 @@ SOURCES = (
 # ERROR already: its calls, its response and its harness text are unknown), or it
 # holds no run.
 UNTRIED = {
-    "claude-code/hook-harness-probe/agente-pai.jsonl": "its calls are unknown whole (a subagent in the background)",
     "claude-code/hook-harness-probe/agente-pai/subagents/agent-a37464c2ec09cda59.jsonl": "read with agente-pai.jsonl",
     "claude-code/compact-command-prompt-suggestions/8aa54c1d-5030-4491-be42-e0c416424b8a.jsonl":
         "it holds no call, and its reply (3 + 3 = 6) no word to check",
@@ -117,15 +123,11 @@ UNTRIED = {
     "claude-code/permission-dialog-edit-refused/c2fc3a3f-66d5-4c87-9f78-1a31dd719471/subagents/"
     "agent-aprompt_suggestion-dcd338.jsonl": "read with its session (its prompt, interrupted, holds no call)",
     "claude-code/stream-compaction/claude_compact_empty_2.1.285.jsonl": "it holds no call and no reply",
-    "claude-code/sidechain-integrated/sidechain_integrated.jsonl": "its calls and response are unknown whole",
     "openai/nemo-gym-docs-qa-cut-short/deep-agents-version.json": "its calls and response are unknown whole",
     "openai/ellmer-logged-requests/first-request.json":
         "its calls and response are unknown whole (a logged request, its completion not beside it)",
-    "openai/ellmer-logged-requests/third-request.json":
-        "its calls and response are unknown whole (a logged request, its completion not beside it)",
     "openai/smolagents-tool-calling-math/tool-calling-math-tan-a.json": "its calls and response are unknown whole",
     "openai/swe-agent-humanevalfix/humanevalfix-python-0.history.json": "its calls and response are unknown whole",
-    "openai/toolbench-seo-api-retried/seo-api-iphone-14.json": "its calls and response are unknown whole",
     "openai/tau-bench-crashed-task/tool-calling-deepseek-v3-0.0_range_0-1_user-gpt-4o-human_0612073827.json":
         "its task crashed: it holds no run",
 }

@@ -13,7 +13,7 @@ from referee.dsl import ast
 from referee.dsl.format import format_condition
 from referee.engine.checks.access import sure_of
 from referee.engine.checks.base import Check, Context
-from referee.engine.checks.run_sources import read_calls, records
+from referee.engine.checks.run_sources import known_calls
 from referee.engine.run import status_words
 from referee.engine.values import EvalError, Val
 from referee.engine.verdict import Outcome
@@ -118,7 +118,7 @@ def _case_twin(name: str) -> Callable[[Context], None]:
     folded = name.casefold()
 
     def twins(ctx: Context) -> list[str]:
-        tools = _by_tool(ctx, records(ctx, read_calls)) or {}  # the run's calls by tool, grouped once
+        tools = _by_tool(ctx, known_calls(ctx)) or {}  # the run's calls by tool, grouped once
         if name in tools:
             return []
         return sorted(tool for tool in tools if tool is not None and tool.casefold() == folded)
@@ -160,7 +160,7 @@ def _status_filter(c, node: ast.StatusFilter, source: str, element: str) -> Filt
     def pick_read(ctx: Context, items: tuple[Val, ...]) -> tuple[Val, ...]:
         # all_sure held: every status of the run's calls, which ``items`` are some of,
         # says success, error or no_result
-        said = said_by(ctx, records(ctx, read_calls))
+        said = said_by(ctx, known_calls(ctx))
         return tuple(item for item in items if said[item.value.status] == wanted)
 
     return Filter(keep_read, "with status", pick=_for_calls(source, pick_read))
@@ -191,7 +191,7 @@ def _by_tool(ctx: Context, items: tuple[Val, ...]) -> dict[str | None, list[int]
     """Where each tool's calls are in ``items`` when ``items`` is the run's whole list
     of calls (made once per run, so that each 'to' asks its pattern about each
     tool the run called, not about each call); None for any other list."""
-    if items is not records(ctx, read_calls):
+    if items is not known_calls(ctx):
         return None
 
     def group() -> dict[str | None, list[int]]:

@@ -15,8 +15,8 @@ from referee.dsl import ast
 from referee.engine.checks.base import (Check, CheckCompiler, Context, Expr, Leaf, decided, distinct,
                                         evidence_of, located, summarize, three_valued_all, three_valued_any,
                                         with_claims)
-from referee.engine.checks.run_sources import check_name, output_place, read_file_text
-from referee.engine.checks.sources import Select
+from referee.engine.checks.run_sources import PartlyRead, check_name, output_place, read_file_text
+from referee.engine.checks.sources import Kept, Select
 from referee.engine.checks.closeness import closest_first
 from referee.engine.checks.access import elements
 from referee.engine.checks.expr_compilers import compile_list
@@ -31,7 +31,9 @@ _DECISIVE = {"any": Outcome.PASS, "no": Outcome.PASS, "all": Outcome.FAIL}
 
 def _untold(selection: Select, undecided: EvalError) -> str:
     """What a verdict over the elements a selection keeps for certain adds: why the others
-    are unknown."""
+    are unknown, or that more may follow those read."""
+    if isinstance(undecided, PartlyRead):
+        return f"(decided by those read; more may follow: {undecided})"
     return f"(whether others are {selection.desc} cannot be told: {undecided})"
 
 
@@ -70,20 +72,36 @@ class QuantifiedCheck(Leaf):
 
     def _partly_known(self, ctx: Context, undecided: EvalError) -> Verdict:
         """A selection that cannot be made whole (a filter cannot decide on an element:
-        a call without a status) decides ``any``, ``no`` and ``all`` all the same when the
-        elements it surely keeps do: a call read as failed fails 'no calls with status
-        error' whatever the others are. Else it is the ERROR the selection raised."""
-        decides = self.quantifier in _DECISIVE and isinstance(self.selection, Select)
-        sure = self.selection.partly_kept(ctx)[0] if decides else ()
-        if not sure:
+        a call without a status; a source read in part: a transcript cut inside a
+        record) decides ``any``, ``no`` and ``all`` all the same when the elements it
+        surely keeps do: a call read as failed fails 'no calls with status error'
+        whatever the others are; and ``exactly N`` when more than N surely pass, or
+        fewer than N may. Else it is the ERROR the selection raised."""
+        if not isinstance(self.selection, Select) or (self.quantifier not in _DECISIVE
+                                                      and self.quantifier != "exactly"):
             raise undecided
-        verdicts = self._verdicts(ctx, sure)
-        if self.condition is not None and not any(v.outcome is _DECISIVE[self.quantifier] for v in verdicts):
+        kept = self.selection.partly_kept(ctx)
+        if not kept.sure:
             raise undecided
-        if self.condition is None and self.quantifier == "all":
+        verdicts = self._verdicts(ctx, kept.sure)
+        if not self._decided_in_part(kept, verdicts):
             raise undecided
-        verdict = getattr(self, f"_{self.quantifier}")(sure, verdicts)
+        verdict = getattr(self, f"_{self.quantifier}")(kept.sure, verdicts)
         return replace(verdict, message=f"{verdict.message} {_untold(self.selection, undecided)}")
+
+    def _decided_in_part(self, kept: Kept, verdicts: list) -> bool:
+        """Whether the verdicts on the elements kept for certain decide the quantifier
+        whatever the elements not known to be kept are (``kept.open`` of those read,
+        and any number more when the source was read in part)."""
+        if self.quantifier == "exactly":
+            outcomes = [v.outcome if v else Outcome.PASS for v in verdicts]
+            passes = outcomes.count(Outcome.PASS)
+            most = len(outcomes) - outcomes.count(Outcome.FAIL) + kept.open
+            assert self.count is not None  # compile refuses 'exactly' without a count
+            return passes > self.count or (kept.unread is None and most < self.count)
+        if self.condition is None:
+            return self.quantifier != "all"
+        return any(v.outcome is _DECISIVE[self.quantifier] for v in verdicts)
 
     def _verdicts(self, ctx: Context, items: tuple[Val, ...]) -> list:
         """The condition's verdict on each element (None without a condition).
@@ -208,7 +226,7 @@ class ExistsCheck(Leaf):
             try:
                 items = self.target.items(ctx)
             except EvalError as undecided:  # an element kept for certain is there all the same
-                items = self.target.partly_kept(ctx)[0]
+                items = self.target.partly_kept(ctx).sure
                 if not items:
                     raise
                 return decided(True, f"found {len(items)} {self.target.desc} {_untold(self.target, undecided)}",

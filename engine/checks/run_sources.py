@@ -29,9 +29,39 @@ from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import EvalError, Prov, Val, render
 
 
+class PartlyRead(EvalError):
+    """A list source read in part: ``read`` holds the elements read, in order, and more
+    may follow them (the message says why). A check over the whole list is an ERROR,
+    unless what was read decides it for every list that goes on from there: a Bash
+    call read fails 'no calls to "Bash"' whatever calls are missing."""
+
+    def __init__(self, message: str, read: tuple[Val, ...]):
+        super().__init__(message)
+        self.read = read
+
+
+# The import problem that says which side of a history each turn is cannot be told.
+SIDES_UNKNOWN = "message-sides"
+
+
 def records(ctx: Context, read: Callable[[Context], tuple[Val, ...]]) -> tuple[Val, ...]:
     """What the source ``read`` yields for the run, read and wrapped once per run."""
     return ctx.once(read, lambda: read(ctx))
+
+
+def read_in_part(ctx: Context, read: Callable[[Context], tuple[Val, ...]]) -> tuple[tuple[Val, ...], PartlyRead | None]:
+    """What the source ``read`` yields, or the part of it read and why more may follow
+    (``PartlyRead``); any other EvalError is raised."""
+    try:
+        return records(ctx, read), None
+    except PartlyRead as part:
+        return part.read, part
+
+
+def known_calls(ctx: Context) -> tuple[Val, ...]:
+    """The run's calls read, all of them or those read of a list that may lack some:
+    each is a call made, whatever the others are."""
+    return read_in_part(ctx, read_calls)[0]
 
 
 def read_calls(ctx: Context) -> tuple[Val, ...]:
@@ -40,16 +70,30 @@ def read_calls(ctx: Context) -> tuple[Val, ...]:
     not happen still sees a record referee cannot vouch for; and the calls of the
     subagents (``.agent``), each after the call that started it. EvalError when the
     run holds no tool-call record at all (``Run.no_record``: not even that none was
-    made can be decided there), or when the list may lack calls (``engine.run.agents``)."""
+    made can be decided there); ``PartlyRead`` with the calls read when the list may
+    lack calls (``engine.run.agents``). The calls read are one tuple per run, so that
+    a filter knows the run's list (``filters._by_tool``) whole or in part."""
     _readable_transcript(ctx)
     why = ctx.run.no_record
     if why is not None:
         raise EvalError(f"calls cannot be checked: {why}")
     found = ctx.run.every_call
+    calls = ctx.once(("calls", "read"), lambda: tuple(call_val(call) for call in found.calls))
     incomplete = found.incomplete()
     if incomplete is not None:
-        raise EvalError(incomplete)
-    return tuple(call_val(call) for call in found.calls)
+        raise _cut(ctx, incomplete, found.unknown, calls)
+    return calls
+
+
+def _cut(ctx: Context, message: str, unknown, read: tuple[Val, ...]) -> EvalError:
+    """The error of a list that may lack elements: ``PartlyRead`` with those read, but
+    where the file they were read from is not the text the import wrote (``view-changed``:
+    edited since, or another file) or the source map that says so cannot be read: what
+    it holds is then no evidence of the source."""
+    source_map, problems = ctx.run.source_map
+    if (unknown is not None and unknown.code == "view-changed") or (source_map is None and problems):
+        return EvalError(message)
+    return PartlyRead(message, read)
 
 
 def _notes(ctx: Context) -> tuple[Val, ...]:
@@ -69,9 +113,14 @@ def _harness(ctx: Context) -> tuple[Val, ...]:
     missing = next((p for p in source_map.problems if p.code == HARNESS_MAY_BE_MISSING), None) if source_map else None
     missing = missing or (None if source_map is None else view_changed(ctx.run.transcript_file, TRANSCRIPT,
                                                                        source_map.digests, ctx.run.id.rel))
+    notes = ctx.once(("harness", "read"), lambda: tuple(note_val(note) for note in transcript.notes
+                                                       if note.kind == "harness"))
     if missing is not None:
-        raise EvalError(f"the run's harness text may be incomplete ({missing.place}: {missing.message})")
-    return tuple(note_val(note) for note in transcript.notes if note.kind == "harness")
+        why = f"the run's harness text may be incomplete ({missing.place}: {missing.message})"
+        if source_map is not None and any(p.code == SIDES_UNKNOWN for p in source_map.problems):
+            raise EvalError(why)  # a turn read as the harness's may be the agent's: none is evidence
+        raise _cut(ctx, why, missing, notes)
+    return notes
 
 
 def _readable_transcript(ctx: Context):

@@ -25,7 +25,8 @@ from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import EvalError, Missing, Prov, Result, Val
 from referee.engine.verdict import Verdict
 from referee.engine.checks.closeness import closest_first
-from referee.engine.checks.run_sources import FORMATS, SOURCES, file_source, metrics_reader, records
+from referee.engine.checks.run_sources import (FORMATS, SOURCES, PartlyRead, file_source, metrics_reader,
+                                               read_in_part, records)
 
 _TRANSCRIPT_NAME = posixpath.basename(TRANSCRIPT).casefold()
 LIST_KINDS = {"calls": "calls", "notes": "notes", "harness": "notes", "outputs": "list"}
@@ -36,6 +37,18 @@ EVIDENCE_SOURCE = {
     "outputs": "outputs", "file": "outputs", "metrics": "metrics", "timing": "timing",
     "metadata": "metadata", "input": "input",  # an input is not evidence of the run
 }
+
+
+@dataclass(frozen=True)
+class Kept:
+    """What a selection that cannot be made whole holds for certain: ``sure``, the
+    elements every filter keeps; ``open``, how many more of those read it may keep (no
+    filter drops them and one cannot decide on them, such as a call whose status is not
+    told); ``unread``, when its source was read in part, why any number more may follow."""
+
+    sure: tuple[Val, ...]
+    open: int
+    unread: PartlyRead | None
 
 
 @dataclass(frozen=True, eq=False)
@@ -66,21 +79,21 @@ class Select:
     def eval(self, ctx: Context) -> Result:
         return ctx.once((self, "eval"), lambda: self._value(ctx))
 
-    def partly_kept(self, ctx: Context) -> tuple[tuple[Val, ...], int]:
-        """What a selection that cannot be made whole holds for certain: the elements
-        every filter keeps, and how many more it may hold (those no filter drops and
-        one cannot decide on, such as a call whose status is not told)."""
+    def partly_kept(self, ctx: Context) -> Kept:
+        """What a selection that cannot be made whole holds for certain (``Kept``): of a
+        source read in part, what the filters keep of the elements read."""
         return ctx.once((self, "partly"), lambda: self._partly_kept(ctx))
 
-    def _partly_kept(self, ctx: Context) -> tuple[tuple[Val, ...], int]:
+    def _partly_kept(self, ctx: Context) -> Kept:
+        items, unread = read_in_part(ctx, self.read)
         kept: list[Val] = []
         undecided = 0
-        for item in self._source_items(ctx):
+        for item in items:
             found = _kept_for_certain(ctx, self.filters, item)
             if found is True:
                 kept.append(item)
             undecided += isinstance(found, EvalError)
-        return tuple(kept), undecided
+        return Kept(tuple(kept), undecided, unread)
 
     def claims(self, ctx: Context):
         """Agent notes that mention the tool this (empty) selection asked for."""
