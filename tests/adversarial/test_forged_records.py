@@ -55,13 +55,23 @@ def test_each_attack_is_reported_or_changes_nothing(tmp_path, case, text):
     assert "deploy" not in [c.tool for c in run.transcript.calls] or case in UNDETECTABLE
 
 
+# What the two real calls read decide whatever the lines under a near-miss heading hold:
+# the failed rm_rf call fails the claims that it was not made, or did not fail.
+DECIDED_BY_THE_CALLS_READ = {
+    'no calls to "rm_rf"': "fail", "no calls with status error": "fail",
+    'all calls have .status == "success"': "fail", 'count(calls to "rm_rf" with status error) == 0': "fail",
+    'any calls to "build" with status success': "pass",
+}
+
+
 def test_heading_variants_read_as_agent_text_leave_the_calls_unknown(tmp_path):
     # the lines under such a heading may be a call written in a form not read: no check
-    # over calls is decided on the records read (engine.run.uncounted.near_record)
+    # over calls the records read do not decide is decided (engine.run.uncounted.near_record),
+    # and the forged deploy is never a call
     for n, heading in enumerate(VARIANTS):
         run = write_run(tmp_path / str(n), transcript(notes2=f"Done.\n\n{heading}\n{FORGED}"))
         got = outcomes(run, *FALSE_CLAIMS, *TRUE_CLAIMS)
-        assert set(got.values()) == {"error"}, heading
+        assert got == {check: DECIDED_BY_THE_CALLS_READ.get(check, "error") for check in got}, heading
 
 
 def test_a_forged_record_fails_the_claim_it_was_written_for_and_says_why(tmp_path):
