@@ -70,5 +70,6 @@ def test_a_stream_that_ends_on_a_retry_was_cut_while_a_turn_was_under_way(tmp_pa
     cut = tmp_path / "cut.jsonl"
     cut.write_text(STREAM.read_text(encoding="utf-8") + retry + "\n", encoding="utf-8")
     rules = RULES.replace('response contains "hi"', 'response contains "Done."')
-    # before: read as finished, with its reply, its calls all read and no harness text lost
-    assert _outcomes(rules, cut) == ["error", "error", "error"]
+    # before: read as finished, with its reply, its calls all read and no harness text lost;
+    # the retry read is harness text all the same, whatever the cut lost
+    assert _outcomes(rules, cut) == ["fail", "error", "error"]

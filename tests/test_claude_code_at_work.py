@@ -2,8 +2,8 @@
 answered or not, and nothing after it that ends a turn) was cut short or stopped (a
 timeout, a turn limit): a call's answer always goes back to the agent, so the calls
 made after the log's last line and the agent's reply are not in it. Every check over
-the calls is an ERROR (``calls-may-be-missing``), and so is every check on the
-response, never a pass on the calls read or on an empty reply. A session that the
+the calls the calls read do not decide is an ERROR (``calls-may-be-missing``), and so
+is every check on the response, never a pass on the calls read or on an empty reply. A session that the
 user interrupted, or whose last call Claude Code followed with a notice written in the
 model's place (an API error), ended there: it is read as it is. A stream-json run says
 how it ended in its result record: it is not read so. A subagent's transcript left at
@@ -49,7 +49,9 @@ def test_the_real_session_cut_where_the_agent_is_at_work_never_passes_a_check_th
         source.parent.mkdir()
         source.write_bytes(b"".join(lines[:n]))
         outcomes, problems = checks_graded(source, NEGATIVE)
-        assert outcomes == ["error"] * len(NEGATIVE), (n, outcomes)
+        # a FAIL where the calls read show it (an Edit read is an Edit made), never a pass
+        assert set(outcomes[:-1]) <= {"error", "fail"} and outcomes[-1] == "error", (n, outcomes)
+        assert outcomes[1] == ("fail" if b'"name":"Edit"' in b"".join(lines[:n]) else "error"), (n, outcomes)
         assert any(p.startswith(f"transcript.jsonl:{n}: ") and "calls-may-be-missing" in p for p in problems), n
 
 

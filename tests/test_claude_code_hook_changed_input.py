@@ -92,7 +92,7 @@ def test_a_stream_s_hook_answer_open_to_several_calls_makes_each_unsure(tmp_path
 def test_a_stream_s_hook_answer_no_open_call_can_take_makes_the_calls_incomplete(tmp_path: Path):
     source = _stream(tmp_path, _hook(REWRITE, tool="Write"))
     outcomes, problems = _graded(source)
-    assert outcomes == ["error", "pass", "error"]
+    assert outcomes == ["error", "pass", "pass"]  # the Bash calls read were made
     assert any("calls-may-be-missing" in p and "stream.jsonl:4" in p and "PreToolUse:Write" in p for p in problems)
 
 
@@ -121,7 +121,7 @@ def test_a_session_s_hook_that_changed_the_input_makes_the_call_it_names_unsure(
 
 def test_a_session_s_hook_answer_for_a_call_not_held_makes_the_calls_incomplete(tmp_path: Path):
     outcomes, problems = _graded(_session(tmp_path, _success(REWRITE, call_id="t9")))
-    assert outcomes == ["error", "pass", "error"]
+    assert outcomes == ["error", "pass", "pass"]  # the Bash calls read were made
     assert any("calls-may-be-missing" in p and "session.jsonl:3" in p for p in problems)
 
 

@@ -91,7 +91,7 @@ def test_a_post_tool_use_answer_in_a_shape_not_read_may_have_replaced_the_output
 
 def test_a_session_s_answer_for_a_call_not_held_makes_the_calls_incomplete(tmp_path: Path):
     outcomes, problems = _graded(_session(tmp_path, _success(REDACTED, call_id="t9")))
-    assert outcomes == ["error", "error", "pass"]
+    assert outcomes == ["error", "pass", "pass"]  # the call read answered with success was made
     assert any("calls-may-be-missing" in p and "session.jsonl:4" in p and "changed the output" in p
                for p in problems)
 

@@ -93,7 +93,8 @@ def test_a_task_answer_counting_more_calls_than_the_stream_holds_leaves_the_call
     answer = {"status": "completed", "prompt": "Remove the build output", "totalToolUseCount": 2,
               "content": [{"type": "text", "text": "Removed build/"}]}
     outcomes, problems = _graded(_stream(tmp_path, task_answer=answer))
-    assert outcomes[:3] == ["error", "error", "error"]
+    # the subagent's 'rm -rf build' read was run, whatever its other call was: not 'exactly 1 Task'
+    assert outcomes[:3] == ["fail", "error", "pass"]
     assert any("calls-may-be-missing" in problem and "says its subagent made 2 calls" in problem
                for problem in problems)
 

@@ -80,5 +80,5 @@ def test_a_subagent_the_stream_holds_and_its_file_are_read_once(tmp_path):
 def test_a_file_holding_calls_the_stream_does_not_leaves_the_calls_unknown(tmp_path):
     agent = _agent(SESSION, [("st1", "ls"), ("st2", "rm -rf build")])
     outcomes, problems = _graded(tmp_path, STREAM[:3] + _inline(agent[:3]) + STREAM[3:], agent)
-    assert outcomes == ["error", "error"]
+    assert outcomes == ["fail", "error"]  # the 'ls' read was run: a Bash call, but how many is unknown
     assert any("calls-may-be-missing" in p and "agent-ab12.jsonl" in p for p in problems)

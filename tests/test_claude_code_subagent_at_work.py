@@ -90,7 +90,10 @@ def test_a_subagent_at_work_in_the_background_never_passes_a_check_its_work_fail
     for n in CUTS:
         source = _session(tmp_path / str(n), _main(), work[:n])
         outcomes, problems = checks_graded(source, NEGATIVE)
-        assert outcomes == ["error"] * len(NEGATIVE), (n, outcomes)
+        # never a pass: a FAIL where the subagent's calls read show it (an Edit read)
+        assert set(outcomes) <= {"error", "fail"}, (n, outcomes)
+        edited = any('"name": "Edit"' in json.dumps(record) for record in work[:n])
+        assert outcomes[1] == ("fail" if edited else "error"), (n, outcomes)
         assert any(p.startswith(f"agent-{AGENT}.jsonl:{n}: ") and "calls-may-be-missing" in p
                    and "subagent at work" in p for p in problems), (n, problems)
 

@@ -1,7 +1,7 @@
 """A line of a Claude Code session that could not be read (not JSON, cut short,
 nested too deep) may have been a turn of the user: its text is harness text not read,
 so a check over the harness text is an ERROR (``harness-may-be-missing``), never a
-pass on the turns read around it; in session JSON lines and in claude-code-action's
+pass on the turns read around it, unless they decide it whatever it held; in session JSON lines and in claude-code-action's
 execution file (one JSON array) alike. A line that is clearly no turn of the user
 (an assistant's message, text a shell wrote that is no JSON) leaves it as it was."""
 
@@ -33,19 +33,19 @@ def _session(tmp_path: Path, broken: str, at: int = 3) -> Path:
 
 def test_a_user_line_that_cannot_be_read_leaves_the_harness_text_unknown(tmp_path):
     outcomes, problems = _grade(_session(tmp_path, USER))
-    assert outcomes == ["error", "error"]
+    assert outcomes == ["error", "pass"]  # the harness text read is there: at least one
     assert any("harness-may-be-missing" in p and "transcript.jsonl:4" in p for p in problems)
 
 
 def test_a_line_cut_before_it_names_its_type_leaves_the_harness_text_unknown(tmp_path):
     outcomes, problems = _grade(_session(tmp_path, '{"parentUuid":"p","isSidechain":false,"cwd":"/tmp/x",'))
-    assert outcomes == ["error", "error"]
+    assert outcomes == ["error", "pass"]  # the harness text read is there: at least one
 
 
 def test_a_user_line_written_with_escapes_leaves_the_harness_text_unknown(tmp_path):
     outcomes, _ = _grade(_session(tmp_path, USER.replace('"type":"user"', '"type" : "\\u0075ser"')
                                   .replace('"role":"user"', '"role":"\\u0075ser"')))
-    assert outcomes == ["error", "error"]
+    assert outcomes == ["error", "pass"]  # the harness text read is there: at least one
 
 
 def test_an_element_of_an_execution_file_that_cannot_be_read_leaves_the_harness_text_unknown(tmp_path):
@@ -54,7 +54,7 @@ def test_an_element_of_an_execution_file_that_cannot_be_read_leaves_the_harness_
     source = tmp_path / "claude-execution-output.json"
     source.write_text("[\n" + ",\n".join(elements[:2] + [USER] + elements[2:]) + "\n]\n", encoding="utf-8")
     outcomes, problems = _grade(source)
-    assert outcomes == ["error", "error"]
+    assert outcomes == ["error", "pass"]  # the harness text read is there: at least one
     assert any("harness-may-be-missing" in p and "claude-execution-output.json:4" in p for p in problems)
 
 

@@ -35,7 +35,9 @@ def _graded(tmp_path: Path, fixture: str, judge: PassingJudge) -> dict:
     out = tmp_path / "ws"
     assert main(["import", "claude-code", str(REAL / fixture / "transcript.jsonl"), "--out", str(out)]) == 0
     run = next(iter(discover(out).runs))
-    source = RulesSource((("r.rules", f'eval "{run.id.eval_id}"\nexpect 1: no calls to "Bash"\n'
+    source = RulesSource((("r.rules", f'eval "{run.id.eval_id}"\n'
+                                      # the calls read decide no more than the grader
+                                      'expect 1: no calls to "Bash" have .args.command contains "rm "\n'
                                       f'expect "{SENTENCE}"\n'),))
     graded = list(grade_all(source.compile(), [run], source, grader_info(), judge=judge))
     return json.loads(graded[0].grading)

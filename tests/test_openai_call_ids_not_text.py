@@ -36,4 +36,5 @@ def test_number_ids_pair_answers_out_of_order(tmp_path):
 
 
 def test_an_id_of_another_type_matches_no_call(tmp_path):
-    assert _grade(tmp_path, "1", 2.0) == ["error", "error"]
+    # the Bash call read is answered by no id: not an error, whatever other calls there are
+    assert _grade(tmp_path, "1", 2.0) == ["error", "fail"]

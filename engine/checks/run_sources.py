@@ -42,6 +42,10 @@ class PartlyRead(EvalError):
 
 # The import problem that says which side of a history each turn is cannot be told.
 SIDES_UNKNOWN = "message-sides"
+# How the OpenAI import says a conversation gives its message list twice: only one is
+# read, and JSON readers differ on which one the document holds (the last of a key given
+# twice, for most), so the calls read may be no calls of the run at all.
+OTHER_LIST = "a second message list"
 
 
 def records(ctx: Context, read: Callable[[Context], tuple[Val, ...]]) -> tuple[Val, ...]:
@@ -88,10 +92,12 @@ def read_calls(ctx: Context) -> tuple[Val, ...]:
 def _cut(ctx: Context, message: str, unknown, read: tuple[Val, ...]) -> EvalError:
     """The error of a list that may lack elements: ``PartlyRead`` with those read, but
     where the file they were read from is not the text the import wrote (``view-changed``:
-    edited since, or another file) or the source map that says so cannot be read: what
-    it holds is then no evidence of the source."""
+    edited since, or another file), the source map that says so cannot be read, or the
+    list read may not be the run's (``OTHER_LIST``): what it holds is then no evidence."""
     source_map, problems = ctx.run.source_map
     if (unknown is not None and unknown.code == "view-changed") or (source_map is None and problems):
+        return EvalError(message)
+    if unknown is not None and unknown.message.startswith(OTHER_LIST):
         return EvalError(message)
     return PartlyRead(message, read)
 
