@@ -19,7 +19,7 @@ from referee.engine.checks.access import call_val, note_val
 from referee.engine.checks.base import Context
 from referee.engine.checks.counted import counted_in_full
 from referee.engine.checks.self_counted import agrees_with_record
-from referee.engine.run.agents import view_changed
+from referee.engine.run.agents import SECOND_LIST, view_changed
 from referee.engine.run.beside import held_beside_outputs
 from referee.engine.run.identity import METADATA
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, UNREADABLE
@@ -42,10 +42,6 @@ class PartlyRead(EvalError):
 
 # The import problem that says which side of a history each turn is cannot be told.
 SIDES_UNKNOWN = "message-sides"
-# How the OpenAI import says a conversation gives its message list twice: only one is
-# read, and JSON readers differ on which one the document holds (the last of a key given
-# twice, for most), so the calls read may be no calls of the run at all.
-OTHER_LIST = "a second message list"
 
 
 def records(ctx: Context, read: Callable[[Context], tuple[Val, ...]]) -> tuple[Val, ...]:
@@ -93,11 +89,11 @@ def _cut(ctx: Context, message: str, unknown, read: tuple[Val, ...]) -> EvalErro
     """The error of a list that may lack elements: ``PartlyRead`` with those read, but
     where the file they were read from is not the text the import wrote (``view-changed``:
     edited since, or another file), the source map that says so cannot be read, or the
-    list read may not be the run's (``OTHER_LIST``): what it holds is then no evidence."""
+    list read may not be the run's (``agents.SECOND_LIST``): what it holds is then no evidence."""
     source_map, problems = ctx.run.source_map
     if (unknown is not None and unknown.code == "view-changed") or (source_map is None and problems):
         return EvalError(message)
-    if unknown is not None and unknown.message.startswith(OTHER_LIST):
+    if unknown is not None and unknown.message.startswith(SECOND_LIST):
         return EvalError(message)
     return PartlyRead(message, read)
 

@@ -42,6 +42,10 @@ if TYPE_CHECKING:
 
 MAIN = "main"
 CALLS_MAY_BE_MISSING = "calls-may-be-missing"  # the import problem that makes every check over calls an ERROR
+# How an OpenAI import's CALLS_MAY_BE_MISSING opens where the document gives a second message
+# list: the calls read may then be no calls of the run at all (readers differ on which list
+# a document holds), so they decide nothing (``checks.run_sources``).
+SECOND_LIST = "a second message list"
 SUBAGENT_FILE = re.compile(r"subagents/(step-([1-9][0-9]{0,8}(?:\.[1-9][0-9]{0,8})*))\.md")
 
 Reader = Callable[[str], TextFile | None]  # a path relative to the run -> its text (Run._text)

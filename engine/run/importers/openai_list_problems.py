@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from referee.engine.run.agents import CALLS_MAY_BE_MISSING
+from referee.engine.run.agents import CALLS_MAY_BE_MISSING, SECOND_LIST
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.jsondoc import HISTORY, MESSAGE_KEYS, TRAJECTORY, Document
 from referee.engine.run.importers.openai_content import holds_reply
@@ -44,7 +44,7 @@ def unread_lists(name: str, document: Document | None, line: int,
         found.append(Problem("unread-text", name, "a reply is held beside the message list (a response's choices, "
                              "an output list?), where this importer reads none: the response is unknown", line))
     if document is not None and document.another is not None:
-        message = ("a second message list (a key given twice, or two of \"messages\", \"traj\" and \"history\") is "
+        message = (f"{SECOND_LIST} (a key given twice, or two of \"messages\", \"traj\" and \"history\") is "
                    "not read and may hold a tool call: no check over the run's calls can be decided")
         found.append(Problem(CALLS_MAY_BE_MISSING, name, message, line + document.another - 1))
         # the list not read may hold the reply (Python's reader would take it): unknown
