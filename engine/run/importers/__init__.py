@@ -28,7 +28,7 @@ from referee.engine.run.importers.naming import Namer, eval_run_names
 from referee.engine.run.importers.placing import PlaceRefused, place_run
 from referee.engine.run.importers.record import Conversation
 from referee.engine.run.importers.source import Source, loads, read_source
-from referee.engine.run.importers.source_format import HEAD_BYTES, detect_text  # noqa: F401 (for callers)
+from referee.engine.run.importers.source_format import HEAD_BYTES, detect_text, unread_format  # noqa: F401 (for callers)
 from referee.engine.run.importers.source_map import load_source_map
 from referee.engine.run.importers.statuses import BadPattern, ErrorWhen  # noqa: F401 (BadPattern: for callers)
 from referee.engine.run.importers.writer import RESPONSE, RunFiles, render_run
@@ -161,7 +161,10 @@ def _of_source(kind: str, path: Path, source: Source, agents: list[Path], used: 
         yield f"{path}: not enough memory to read it ({len(source.data)} bytes); nothing more imported from it"
         return
     if count == 0:
-        yield f"{path}: holds no {kind} conversation (no message referee could read); nothing imported"
+        other = unread_format(source)
+        told = f"is {other}, a format referee does not import" if other is not None else \
+            f"holds no {kind} conversation (no message referee could read)"
+        yield f"{path}: {told}; nothing imported"
 
 
 def _gave_no_run(path: Path, number: int, conversation: Conversation) -> str:

@@ -56,6 +56,20 @@ def detect_text(source: Source) -> str | None:
     return None
 
 
+def unread_format(source: Source) -> str | None:
+    """What ``source`` is when it is a known format no importer reads, told by its first
+    line, so that the error names it (the OpenAI reader finds a message's keys inside
+    such records, and reads no conversation from them); None for any other source. A
+    Codex CLI rollout opens with a ``session_meta`` record whose ``payload`` is an object."""
+    head = source.head(HEAD_BYTES)
+    first = next((line for line in head.split("\n") if line.strip()), "")
+    value = json_container(first) if first.lstrip()[:1] == "{" else None
+    record = value[0] if value is not None else None
+    if isinstance(record, dict) and record.get("type") == "session_meta" and isinstance(record.get("payload"), dict):
+        return "a Codex CLI rollout (session_meta, response_item and event_msg records)"
+    return None
+
+
 def _first_value(source: Source, head: str, first: str) -> tuple[Any] | None:
     """``json_container(first)``, the first line of ``head`` read as JSON. A source that is
     one array on one line is decoded by reading too: the value is the array as reading
