@@ -4,7 +4,11 @@ machine's pauses do not count)."""
 
 from __future__ import annotations
 
+import time
 from typing import Callable
+
+from referee.engine.checks import textparts
+from referee.engine.values import EvalError, Prov, Val
 
 
 def grows_linearly(seconds_for: Callable[[int], float]) -> None:
@@ -13,3 +17,14 @@ def grows_linearly(seconds_for: Callable[[int], float]) -> None:
     small = min(seconds_for(2000) for _ in range(3))
     large = min(seconds_for(20000) for _ in range(3))
     assert large < 30 * max(small, 1e-4), (small, large)
+
+
+def code_seconds(text: str, prov: Prov) -> float:
+    """The time ``code()`` takes over ``text`` read from ``prov`` (an ERROR it gives counts:
+    a reading that gives up must give up in linear time too)."""
+    began = time.perf_counter()
+    try:
+        textparts.code(Val(text, prov))
+    except EvalError:
+        pass
+    return time.perf_counter() - began
