@@ -9,6 +9,7 @@ or broken JSON, odd spacing).
 
 from __future__ import annotations
 
+import re
 from unittest import mock
 
 from hypothesis import HealthCheck, given, settings
@@ -101,3 +102,33 @@ def test_exact_headings_counts_the_lines_a_file_reads_as_headings(lines, ends):
     text = "".join(line + ends[i % len(ends)] for i, line in enumerate(lines)) + (lines[-1] if lines else "")
     want = sum(1 for line in file_lines(text) if transcript_sections.RECORD_HEADING.fullmatch(line))
     assert transcript_sections.exact_headings(text) == want
+
+
+def _backtracking(pattern: str) -> re.Pattern:
+    """The record pattern with the lines of its payloads taken greedily but given back
+    on demand: the reference for its possessive form."""
+    greedy = pattern.replace(r"[^\n]*+", r"[^\n]*").replace(r"[^\n]*)*+", r"[^\n]*)*")
+    assert greedy.count(r"[^\n]*)*") == pattern.count(r"[^\n]*+)*+") == 2
+    return re.compile(greedy)
+
+
+LINES = st.lists(st.sampled_from(['  "a": 1', "}", "]", " ]", "[", "{", "\t1,", "Status: ok", "Status:", "Status", "text",
+                                   " indented", "", " ", "Return: x", "Tool: u", "## h"]), max_size=4)
+
+
+@st.composite
+def record_zones(draw):
+    """Record zones near the usual shape: its four field lines in order, lines of all
+    kinds after each (indented JSON, Status lines, text, blank lines)."""
+    lines = ["Tool: t"]
+    for field in ("Args:", "Return:", "Status:"):
+        lines.append(field + draw(st.sampled_from(["", " {", " []", " x", " ok", "\t[1,"])))
+        lines += draw(LINES)
+    return "\n".join(lines) + draw(st.sampled_from(["", "\n", "\n\n## next"]))
+
+
+@given(record_zones())
+def test_possessive_payload_lines_match_what_backtracking_matches(text):
+    reference = _backtracking(usual_record._PLAIN_RECORD.pattern)
+    before, now = reference.match(text), usual_record._PLAIN_RECORD.match(text)
+    assert (before and (before.span(), before.groupdict())) == (now and (now.span(), now.groupdict()))

@@ -28,13 +28,17 @@ from referee.engine.run.tool_log import JSON_START, MARK, Record, fence_open, is
 # line may not be fenced), as a tool printed it. The blank lines before the note and the
 # Tool line are taken possessively: no blank line is a note's, and either run could take
 # those between, so a zone of blank lines with no Tool line tried every split (a time
-# growing with the square of their number).
-_PAYLOAD = r"(?:\n(?=[\[{]))?[^\n]*(?:\n[ \t\]}][^\n]*)*"
+# growing with the square of their number). The lines of a payload are taken
+# possessively too: a line given back starts with what ended the run (a line that is
+# not indented JSON, a Status line) or leaves a line break unmatched, so what follows
+# never matches there, and a backtracking point kept for each line cost a fifth of the
+# match.
+_PAYLOAD = r"(?:\n(?=[\[{]))?[^\n]*+(?:\n[ \t\]}][^\n]*+)*+"
 _PLAIN_RECORD = re.compile(
     r"(?:[ \t]*\n)*+(?P<note>[ \t]*<!--(?:(?!-->)[^\n])*-->[ \t]*\n)?(?:[ \t]*\n)*+"
     r"Tool:(?P<tool>[^\n]*)\n"
     rf"Args:[ \t]*+(?P<args>{_PAYLOAD})\n"
-    r"Return:[ \t]*+(?P<return>[^\n]*(?:\n(?!Status:)[^\n]*)*)\n"
+    r"Return:[ \t]*+(?P<return>[^\n]*+(?:\n(?!Status:)[^\n]*+)*+)\n"
     r"Status:(?P<status>[^\n]*)"
     r"(?:\n[ \t]*)*(?=\n|\Z)"
 )
