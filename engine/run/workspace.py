@@ -356,7 +356,8 @@ class Run:
 def sort_problems(problems) -> list[Problem]:
     """Deduplicated, in a stable order: by path, line, code, message."""
     unique = set(problems)
-    return sorted(unique, key=lambda p: (natural_key(p.path), p.line or 0, p.code, p.message))
+    keys = {path: natural_key(path) for path in {p.path for p in unique}}  # each path's once: most share one
+    return sorted(unique, key=lambda p: (keys[p.path], p.line or 0, p.code, p.message))
 
 
 # --- identity (engine.run.identity) -----------------------------------------------------
@@ -380,9 +381,7 @@ def load_run(run_dir: Path, workspace: Path | None = None, responses: ResponseFi
     ``responses`` names the response files harnesses deliver (``engine.run.reading``).
     """
     run_dir = Path(os.path.abspath(run_dir))
-    rel = "."
-    if workspace is not None:
-        rel = run_dir.relative_to(Path(os.path.abspath(workspace))).as_posix()
+    rel = "." if workspace is None else run_dir.relative_to(Path(os.path.abspath(workspace))).as_posix()
     return _build_run(run_dir, rel, MetadataReader(), responses=responses)
 
 
