@@ -1,9 +1,10 @@
 """The writer's scans of each file it writes give what the scans they replaced gave.
 
-A lone surrogate is found by encoding the text (``_surrogates_escaped``), where a
-regex of the surrogates searched it; a Windows home's ``users`` by lowering the
-text's UTF-8 bytes (``scrub_homes``), where the text itself was lowered. The
-replaced scans are kept here as the reference.
+A lone surrogate is found by encoding the text (``_written``, which keeps the bytes
+for the file), where a regex of the surrogates searched it; a Windows home's
+``users`` by lowering the text's UTF-8 bytes (``scrub_homes``, given those bytes or
+not), where the text itself was lowered. The replaced scans are kept here as the
+reference.
 """
 
 from __future__ import annotations
@@ -42,13 +43,17 @@ def scrubbed_by_lowered_text(text: str) -> str:
 @settings(max_examples=400, deadline=None)
 @given(TEXT)
 def test_surrogates_are_escaped_as_the_regex_found_them(text: str):
-    assert writer._surrogates_escaped(text) == escaped_by_regex(text)
+    written, data = writer._written(text)
+    assert written == escaped_by_regex(text)
+    assert data == written.encode("utf-8")
 
 
 @settings(max_examples=400, deadline=None)
 @given(TEXT)
 def test_homes_are_scrubbed_as_when_the_text_was_lowered(text: str):
     assert scrub_homes(text) == scrubbed_by_lowered_text(text)
+    written, data = writer._written(text)
+    assert scrub_homes(written, data) == scrubbed_by_lowered_text(written)
 
 
 def test_no_character_but_an_ascii_letter_lowers_to_a_letter_of_users():

@@ -23,16 +23,17 @@ WINDOWS_PATH = re.compile(r"[A-Za-z]:[\\/]")
 _FILE_URI = re.compile(r"file:///?$", re.IGNORECASE)
 
 
-def scrub_homes(text: str) -> str:
+def scrub_homes(text: str, data: bytes | None = None) -> str:
     """``text`` with each home folder (``/home/NAME``, ``/Users/NAME``, ``C:\\Users\\NAME``)
     made ``<home>``, where it starts a path (``a/home/x`` is a relative path, kept).
     Patterns run only on text that holds a word they need (a case-blind pattern tries
     every place of the text, which cost more than the rest of an import); a drive's home
-    first, so ``C:/Users/ann`` is one home, not a drive before one."""
+    first, so ``C:/Users/ann`` is one home, not a drive before one. ``data``: the text's
+    UTF-8, when the caller has it."""
     # "users" in any case, looked for in the UTF-8 bytes lowered (their ASCII letters alone),
     # which finds what the text lowered would: no other character lowers to u, s, e or r,
     # and lowering bytes costs a fraction of lowering text that is not all ASCII
-    if b"users" in text.encode("utf-8", "surrogatepass").lower():
+    if b"users" in (text.encode("utf-8", "surrogatepass") if data is None else data).lower():
         text = _WINDOWS_HOME.sub(_home, text)
     if "/home/" in text or "/Users/" in text:
         text = _POSIX_HOME.sub(_home, text)

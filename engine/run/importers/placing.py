@@ -25,7 +25,7 @@ import stat
 import tempfile
 from pathlib import Path
 
-from referee.engine.run.importers.source_map import SOURCE_MAP
+from referee.engine.run.importers.source_map import SOURCE_MAP, dumps
 from referee.engine.run.importers.writer import RunFiles
 
 
@@ -44,11 +44,12 @@ def place_run(files: RunFiles, out: Path, name: str) -> bool:
         # mkdtemp makes the folder 0700; the run folder is an ordinary one, as the
         # folders above it and the files in it are (the umask decides).
         os.chmod(staging, 0o777 & ~_umask())
-        for rel, text in sorted(files.files.items()):
+        written = {**files.encoded, SOURCE_MAP: dumps(files.source_map).encode("utf-8")}
+        for rel, data in sorted(written.items()):
             path = staging / rel
             path.parent.mkdir(parents=True, exist_ok=True)
             with open(path, "xb") as handle:
-                handle.write(text.encode("utf-8"))
+                handle.write(data)
         _swap(staging, target, replaced)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

@@ -57,9 +57,12 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 class RunFiles:
     """The files of one run folder: the views of the source as text keyed by path
     relative to it, and the source map as data (a run graded in memory takes it as
-    it is; ``files`` writes it as ``source_map.json``)."""
+    it is; ``files`` writes it as ``source_map.json``). ``encoded`` holds each view's
+    UTF-8, encoded once: the writer looks at those bytes and digests them, an import
+    writes them and a run graded in memory holds them."""
 
     views: dict[str, str]
+    encoded: dict[str, bytes]
     source_map: SourceMap
     problems: tuple[Problem, ...]
     # where the main transcript's headings stand (``engine.run.transcript_direct``);
@@ -209,6 +212,7 @@ def render_run(conversation: Conversation) -> RunFiles:
     """Every file of the run folder for ``conversation``, as text (pure)."""
     problems = list(conversation.problems)
     files: dict[str, str] = {}
+    encoded: dict[str, bytes] = {}
     lines: dict[str, tuple] = {}
     unread: dict[str, dict[int, tuple[str, ...]]] = {}
     sources = list(conversation.sources)
@@ -218,7 +222,7 @@ def render_run(conversation: Conversation) -> RunFiles:
         name, work, agent = pending.pop(0)
         written = _transcript(work, problems, agent)
         count = len(written.out.lines)
-        as_rendered = _put(files, lines, sources, name, written.out, conversation.placeholders)
+        as_rendered = _put(files, encoded, lines, sources, name, written.out, conversation.placeholders)
         if agent == "main" and not written.unread:  # a value cut or not read: its transcript is parsed
             # a text changed after rendering (a home folder, a placeholder, a lone surrogate's
             # escape) may hold other values than the calls': they are read from it
@@ -234,8 +238,9 @@ def render_run(conversation: Conversation) -> RunFiles:
         if reply.unsure:  # the response cannot be used (``Run.response``)
             unread.setdefault(RESPONSE, {})[len(response.lines) + 1] = ("text",)
         response.text(plain_text(reply.text), reply.origin, reply.per_line)
-    _put(files, lines, sources, RESPONSE, response, conversation.placeholders)
-    digests, size = _digests(files, lines)
+    _put(files, encoded, lines, sources, RESPONSE, response, conversation.placeholders)
+    digests = _digests(encoded, lines)
+    size = len(encoded[TRANSCRIPT])
     if size > MAX_TEXT_BYTES:  # the run would read as unreadable: say so now, at import
         message = (f"the transcript written is {size} bytes, over the {MAX_TEXT_BYTES}-byte limit a run's "
                    "transcript may have: grading will treat it as unreadable")
@@ -257,8 +262,9 @@ def render_run(conversation: Conversation) -> RunFiles:
         unread[name] = {1: ("text",)}
     if conversation.user_notes is not None:  # the executor's notes beside its log, as written
         files[USER_NOTES] = scrub_homes(conversation.user_notes)
+    encoded.update((name, text.encode("utf-8")) for name, text in files.items() if name not in encoded)
     # metrics.json and timing.json too: one removed or changed since is found (``Run.metrics``)
-    digests.update(_digests(files, [name for name in (METRICS, TIMING, USER_NOTES) if name in files])[0])
+    digests.update(_digests(encoded, [name for name in (METRICS, TIMING, USER_NOTES) if name in files]))
     # A problem quotes the source (an id used twice, a role not read): its homes go too.
     scrubbed = {replace(p, message=scrub_homes(p.message)) for p in problems}
     found = tuple(sorted(scrubbed, key=lambda p: (p.path, p.line or 0, p.code, p.message)))
@@ -266,18 +272,12 @@ def render_run(conversation: Conversation) -> RunFiles:
     source_map = SourceMap(conversation.format, tuple(sources), dict(sorted(lines.items())), found,
                            dict(sorted(digests.items())), dict(sorted(unread.items())),
                            dict(sorted(conversation.options)), conversation.origin, columns=conversation.columns)
-    return RunFiles(files, source_map, found, layout)
+    return RunFiles(files, encoded, source_map, found, layout)
 
 
-def _digests(files: dict[str, str], names) -> tuple[dict[str, str], int]:
-    """The SHA-256 of each written view, and the transcript's size in bytes (each
-    text encoded once, and let go)."""
-    digests, size = {}, 0
-    for name in names:
-        data = files[name].encode("utf-8")
-        digests[name] = hashlib.sha256(data).hexdigest()
-        size = len(data) if name == TRANSCRIPT else size
-    return digests, size
+def _digests(encoded: dict[str, bytes], names) -> dict[str, str]:
+    """The SHA-256 of each written view's UTF-8."""
+    return {name: hashlib.sha256(encoded[name]).hexdigest() for name in names}
 
 
 def _transcript(conversation: Conversation, problems: list[Problem], agent: str = "main") -> _Transcript:
@@ -287,15 +287,19 @@ def _transcript(conversation: Conversation, problems: list[Problem], agent: str 
     return writer
 
 
-def _put(files: dict, lines: dict, sources: list[str], name: str, written: _Lines,
+def _put(files: dict, encoded: dict, lines: dict, sources: list[str], name: str, written: _Lines,
          placeholders: tuple[tuple[str, str], ...]) -> bool:
-    """Puts the text of ``written`` in ``files[name]``; whether it is the text as rendered."""
+    """Puts the text of ``written`` in ``files[name]`` and its UTF-8 in ``encoded[name]``;
+    whether it is the text as rendered."""
     rendered = written.render()
     written.lines.clear()  # the text is all that is kept of them: one copy, not two
-    text = _surrogates_escaped(rendered)  # a lone surrogate ("\ud800" in the source's JSON): kept as that escape
+    text, data = _written(rendered)  # a lone surrogate ("\ud800" in the source's JSON): kept as that escape
     if placeholders:  # before anything counts characters
-        text = _replacer(placeholders).sub(lambda m: _placeholder(placeholders, m), text)
-    files[name] = scrub_homes(text)
+        replaced = _replacer(placeholders).sub(lambda m: _placeholder(placeholders, m), text)
+        if replaced != text:
+            text, data = replaced, replaced.encode("utf-8")
+    scrubbed = scrub_homes(text, data)
+    files[name], encoded[name] = scrubbed, data if scrubbed == text else scrubbed.encode("utf-8")
     lines[name] = tuple(None if o is None else (_index(sources, o.source), o.line) if not o.pointer
                         else (_index(sources, o.source), o.line, o.pointer, o.column) for o in written.origins)
     return files[name] == rendered
@@ -344,15 +348,16 @@ def computed_metrics(conversation: Conversation, transcript: str, response: str)
 
 def _json_file(value: Any) -> str:
     # a lone surrogate (a tool named "Bash\ud800" in the source's JSON): that escape
-    return _surrogates_escaped(dumps_file(value)) + "\n"
+    return _written(dumps_file(value))[0] + "\n"
 
 
-def _surrogates_escaped(text: str) -> str:
+def _written(text: str) -> tuple[str, bytes]:
     """``text`` with each lone surrogate written as its escape (``\\ud800``), which no
-    UTF-8 file holds. UTF-8 encodes every other character, so only text that fails to
-    encode holds one: one pass in C, where a search for them tried every character."""
+    UTF-8 file holds, and its UTF-8. UTF-8 encodes every other character, so only text
+    that fails to encode holds one: one pass in C, where a search for them tried every
+    character, and the bytes it gives are the file's."""
     try:
-        text.encode("utf-8")
+        return text, text.encode("utf-8")
     except UnicodeEncodeError:
-        return text.encode("utf-8", errors="backslashreplace").decode("utf-8")
-    return text
+        data = text.encode("utf-8", errors="backslashreplace")
+        return data.decode("utf-8"), data
