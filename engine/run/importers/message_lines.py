@@ -114,6 +114,19 @@ class MessageLines:
         return False
 
 
+class SharedLine:
+    """The places of a message on a line it shares with others, whose value is known,
+    as ``MessageLines`` gives them when ``late``: each by the message's line and its
+    JSON Pointer alone, its column found when it is cited, so the message's text is
+    not looked at while it is read."""
+
+    def __init__(self, name: str, line: int, pointer: str) -> None:
+        self.name, self.line, self.pointer = name, line, pointer
+
+    def origin(self, key: str, nth: int, suffix: str = "") -> Origin:
+        return Origin(self.name, self.line, self.pointer + suffix)
+
+
 def member_ranks(value: Any) -> dict[tuple[int, str], int]:
     """For each member of the objects in ``value`` (by its object's id and its name),
     how many members of that name are written before it: in the order written (a
@@ -175,8 +188,9 @@ def columns(data: bytes, elements: list[Element]) -> list[int | None]:
     another (None for one alone on its line), counted as the elements come."""
     found: list[int | None] = []
     column, at = 0, 0
+    lines = [element.line for element in elements] + [None]  # lines[-1], the line before the first, is None too
     for n, element in enumerate(elements):
-        shared = any(0 <= k < len(elements) and k != n and elements[k].line == element.line for k in (n - 1, n + 1))
+        shared = lines[n - 1] == element.line or lines[n + 1] == element.line
         if n == 0 or elements[n - 1].line != element.line:
             column = len(data[data.rfind(b"\n", 0, element.start) + 1:element.start].decode("utf-8", "replace"))
         else:

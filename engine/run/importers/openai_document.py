@@ -20,7 +20,7 @@ from typing import Any
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.exact import loads
 from referee.engine.run.importers.jsondoc import Document, Element, strays
-from referee.engine.run.importers.message_lines import MessageLines, columns
+from referee.engine.run.importers.message_lines import MessageLines, SharedLine, columns
 from referee.engine.run.importers.openai import UNREAD, is_message, read_messages
 from referee.engine.run.importers.openai_content import holds_reply, holds_text, langchain_message
 from referee.engine.run.importers.openai_items import tool_names
@@ -51,7 +51,7 @@ def read_document(source: Source, document: Document, error_when: ErrorWhen | No
     problems += cut_short(source, document)
     unread, reply, request = unread_lists(source.name, document, 1, source.data)
     problems += unread
-    lines: dict[int, MessageLines] = {}
+    lines: dict[int, MessageLines | SharedLine] = {}
     starts = columns(source.data, document.elements)
     lost: list[Origin] = []  # where a skipped element holds a reply
     kinds = {"message": 0, "langchain": 0}  # the elements read as messages, and as LangChain's
@@ -163,8 +163,15 @@ def _element_value(source: Source, document: Document, element: Element, problem
 
 
 def _message_lines(source: Source, document: Document, element: Element, problems: list[Problem], index: int,
-                   where: tuple[str, int | None], late: bool = False) -> tuple[MessageLines, tuple[Any] | None]:
-    """The lines of the message an element holds, and its value when it is JSON (``(value,)``)."""
+                   where: tuple[str, int | None],
+                   late: bool = False) -> tuple[MessageLines | SharedLine, tuple[Any] | None]:
+    """The lines of the message an element holds, and its value when it is JSON (``(value,)``).
+    One the document decoded whole gave (``Document.values``), on a line it shares with
+    others and no line of its own (its bytes hold no line break), is placed ``late``
+    without decoding its text: nothing else of it would be looked at."""
+    if late and document.values is not None and where[1] is not None \
+            and source.data.find(b"\n", element.start, element.end) < 0:
+        return SharedLine(source.name, element.line, where[0]), (document.values[index],)
     text = decoded(source, element, problems)
     found = document.value(index, text) if element.end is not None else None
     return MessageLines(text, element.line, source.name, *where, found[0] if found is not None else None,
@@ -178,7 +185,7 @@ def _columns(source: Source, document: Document, starts: list[int | None]) -> Ca
     read: ``Document.value``). A message cited is kept: evidence cites a place again and
     again (each verdict on a call cites its name and its arguments)."""
     head = document.base + "/"
-    cited: dict[int, MessageLines] = {}
+    cited: dict[int, MessageLines | SharedLine] = {}
 
     def column(name: str, pointer: str) -> int | None:
         number, _, rest = pointer.removeprefix(head).partition("/")
