@@ -3,8 +3,9 @@ texts again: a message on a line it shares with others is placed by JSON Pointer
 (``message_lines.SharedLine``, what ``MessageLines`` gives ``late``), so its text would
 only be looked at for the lines it spans, which its bytes tell. tests/test_openai_late_columns.py
 holds the places so found to those found as the import reads; here, that no text is
-decoded, and that ``columns`` gives what it gave when each element looked at both of
-its neighbours in turn (the reference below)."""
+decoded, that a tool's message has its place made once (where its answer is, which is
+also where the agent was last at work), and that ``columns`` gives what it gave when
+each element looked at both of its neighbours in turn (the reference below)."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from hypothesis import given, settings, strategies as st
 
 from referee.engine.run.importers import each_conversation, openai_document
 from referee.engine.run.importers.jsondoc import Element
-from referee.engine.run.importers.message_lines import columns
+from referee.engine.run.importers.message_lines import SharedLine, columns
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import bench_peers  # noqa: E402  (the generated runs the peers are measured on)
@@ -64,3 +65,16 @@ def test_a_document_decoded_whole_is_read_late_without_its_texts(tmp_path: Path,
     assert conversation.calls and not decoded
     (_, _, eager), = each_conversation("auto", [path])
     assert eager.calls and decoded  # read as import reads it, each message's text is looked at for its places
+
+
+def test_a_tool_messages_place_is_made_once(tmp_path: Path, monkeypatch):
+    path = tmp_path / "chat.json"
+    path.write_text(json.dumps(bench_peers.conversation(random.Random(7), good=True)), encoding="utf-8")
+    asked: list[tuple[str, str]] = []
+    reference = SharedLine.origin
+    monkeypatch.setattr(SharedLine, "origin", lambda self, key, nth, suffix="": asked.append((self.pointer, suffix))
+                        or reference(self, key, nth, suffix))
+    (_, _, conversation), = each_conversation("auto", [path], late=True)
+    answers = [call.result_origin for call in conversation.calls if call.result_origin is not None]
+    assert answers and all(asked.count((place.pointer.removesuffix("/content"), "/content")) == 1
+                           for place in answers)

@@ -38,8 +38,8 @@ class MessageLines:
         self.keys: dict[str, list[int]] = {}
         self.ranks: dict[tuple[int, str], int] | None = None  # member_ranks of the value, when asked
         self.found: dict[str, int | None] = {}  # pointer below the message -> its key's rank
-        # each place asked for, as found: the reader asks for some twice (a tool's answer is
-        # cited where it is read and again as where the agent was last at work)
+        # each place asked for, as found: a user's turn is cited where its text is and again
+        # as the request left open, and a place cited in evidence is asked for again and again
         self.origins: dict[tuple[str, int, str], Origin] = {}
         # a place on the line the message shares is given by its pointer alone, its column
         # left to be found when it is cited (a run graded in memory cites few of them)

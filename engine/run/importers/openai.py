@@ -170,8 +170,9 @@ class _Reader(Replies):
             if len(self.entries) > read:  # words or a call answer the request; a message of neither leaves it open
                 self.asked = None
         elif role in ("tool", "function"):
-            self.tool(index, message, role)
-            self.at_work = self.text_origin(index, message.get("content"))
+            where = self.text_origin(index, message.get("content"))  # where its answer is, and the agent last at work
+            self.tool(index, message, role, where)
+            self.at_work = where
         elif self.harness(index, message, role, acted):
             # the replies of the message before held the command this turn answers:
             # they were sent with it, as words beside a tool call are

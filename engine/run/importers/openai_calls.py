@@ -225,10 +225,11 @@ class ToolCalls(MessageSteps):
                   "and a check on it is an error")
         return raw, False
 
-    def tool(self, index: int, message: dict, role: str) -> None:
+    def tool(self, index: int, message: dict, role: str, where: Origin) -> None:
+        """A tool's message, whose text is at ``where``: the answer to an open call (or to several)."""
         if role == "tool" and message.get("tool_call_id") is None and self.responses(index, message):
             return
-        self.answer(message, role, self.text_origin(index, message.get("content")))
+        self.answer(message, role, where)
 
     def responses(self, index: int, message: dict) -> bool:
         """Whether the message answers the open calls one by one in its ``tool_responses``,
