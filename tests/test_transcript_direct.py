@@ -112,3 +112,18 @@ def test_generated_conversations_read_as_parsed(entries, placeholders):
                                                     placeholders=placeholders))
     if direct is not None:
         assert same(direct, parsed)
+
+
+def test_records_not_numbered_one_two_in_order_are_left_to_the_parser():
+    """The writer numbers its records 1, 2, ... in order, which fits the parser's numbering
+    whatever the notes say; another numbering the parser judges (here it fits, the notes
+    numbered with the record: the parser trusts the record)."""
+    text = "## [agent_notes] Step 1: text\n\nlook\n\n## [tool_calls] Step 2: Read\nTool: Read\nArgs: {}\n" \
+           "Return: {}\nStatus: success\n"
+    layout = (9, ((1, "agent_notes", 1), (5, "call", 2)), ())
+    parsed = parse_transcript(text, TRANSCRIPT, REPORT)
+    assert [call.step for call in parsed.calls] == [2]  # trusted by the parser
+    assert direct_transcript(text, layout, TRANSCRIPT, REPORT) is None
+    renumbered = text.replace("Step 2", "Step 1")
+    assert same(direct_transcript(renumbered, (9, ((1, "agent_notes", 1), (5, "call", 1)), ()), TRANSCRIPT, REPORT),
+                parse_transcript(renumbered, TRANSCRIPT, REPORT))

@@ -12,7 +12,7 @@ and notes ``parse_transcript`` reads from the same text, read from the same line
 It gives None, and the text is parsed, wherever the writer's form does not fix what
 the parser reads: a line that is not where or what the layout says, a value that is
 not JSON to the transcript's reader, an empty or unprintable tool name or status, a
-title the parser would trim, a numbering that fits no scheme, a line break other
+title the parser would trim, records not numbered 1, 2, ... in order, a line break other
 than ``\\n``, a record heading behind unseen characters (each of these the parser
 reports or reads otherwise). tests/test_transcript_direct.py holds the two to each other.
 
@@ -30,7 +30,6 @@ import re
 from typing import Any
 
 from referee.engine.run.model import Location, Note, Payload, ToolCall, Transcript
-from referee.engine.run.numbering import Numbered, first_untrusted
 from referee.engine.run.safejson import MAX_JSON_DEPTH, MAX_NUMBER_CHARS, json_value
 from referee.engine.run.transcript import section_note
 from referee.engine.run.transcript_sections import Section, hidden_headings
@@ -63,26 +62,22 @@ def direct_transcript(text: str, layout: Layout, file: str, report: str) -> Tran
     ends = [line for line, _, _ in headings[1:]] + [written + 2]
     calls: list[ToolCall] = []
     notes: list[Note] = []
-    numbered: list[Numbered] = []
     prompt: str | None = None
     for index, ((line, kind, step), end) in enumerate(zip(headings, ends)):
         if kind == CALL:
+            # numbered 1, 2, ... in order, the records fit the parser's numbering whatever the notes say
+            # (``numbering.first_untrusted``); any other numbering is the parser's to judge
             call = _call(lines, line, step, end, index, file, (None, None) if values is None else next(values))
-            if call is None:
+            if call is None or step != len(calls) + 1:
                 return None
             calls.append(call)
-            numbered.append(Numbered(True, step, line))
             continue
         note = _note(lines, line, kind, step, end, index, file, prompt is None)
         if note is None:
             return None
         if note.is_eval_prompt:
             prompt = note.text
-        if kind == AGENT:
-            numbered.append(Numbered(False, step, line))
         notes.append(note)
-    if first_untrusted(numbered, report) is not None:
-        return None
     return Transcript(tuple(calls), tuple(notes), (), prompt, ())
 
 
