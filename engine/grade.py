@@ -17,9 +17,9 @@ Three phases, so that the output never depends on how the work was split:
    ``Stored.files`` its two files, made when the writer asks for them.
 
 What nothing shows is not made: a grade that writes nothing (``referee grade
---check``, sources graded in memory) finds no claims and takes no digest of the
-run's files (only a written grading.json records them), and no file is rendered
-but for the writer.
+--check``, sources graded in memory) finds no claims, takes no digest of the run's
+files and makes no execution metrics, timing or skill type (only a written
+grading.json records them), and no file is rendered but for the writer.
 """
 
 from __future__ import annotations
@@ -112,8 +112,8 @@ class Graded:
 def evaluate_run(program: Program, run: Run, writes: bool = True) -> Evaluated | None:
     """Verdicts and facts for one run; None when no eval of the rules applies.
     Within the wall-clock safety net (``budget.wall_net``): past it the grade stops.
-    Without ``writes`` (the grade writes no report) the facts hold no claims and no
-    files digest (None): nothing will show them."""
+    Without ``writes`` (the grade writes no report) the facts hold no claims, no
+    files digest, no metrics, timing or skill type (None): nothing will show them."""
     from referee.engine.evaluate import evaluate
 
     compiled = program.for_run(run.id, run.metadata)
@@ -130,11 +130,15 @@ def evaluate_run(program: Program, run: Run, writes: bool = True) -> Evaluated |
 def run_facts(run: Run, eval_key: str, digest: str | None = None, writes: bool = True,
               inputs: Sequence[tuple[str, str]] = ()) -> RunFacts:
     """Everything the report copies from the run, besides the verdicts; ``digest`` is
-    the run's ``files_digest``, taken before its verdicts. Without ``writes``, no claims.
+    the run's ``files_digest``, taken before its verdicts. Without ``writes``, no claims,
+    metrics, timing or skill type (None: only the report shows them), but the files the
+    metrics read are read all the same, for the warnings those raise.
     ``inputs`` are the input files the eval's rules read, with their digests
     (``CompiledEval.inputs``): the rules files' digests are in each ``rules_location``,
     and a change of an input file is as much a change of what graded the run."""
-    found_metrics, source = metrics.execution_metrics(run)
+    if not writes:
+        metrics.read_for_metrics(run)  # no metrics to show, but the warnings their files raise
+    found_metrics, source = metrics.execution_metrics(run) if writes else (None, None)
     notes = run.user_notes
     transcript = run.transcript
     every_call = run.every_call  # the calls the rules see, the subagents' too
@@ -145,10 +149,10 @@ def run_facts(run: Run, eval_key: str, digest: str | None = None, writes: bool =
     side = [*metrics.metrics_problems(run), *metrics.timing_problems(run)]
     problems = sort_problems([*run.problems, *side]) if side else run.problems  # already sorted alone
     return RunFacts(
-        info=info, metrics=found_metrics, metrics_source=source, timing=metrics.copied_timing(run),
-        claims=_claims(run) if writes else None,
+        info=info, metrics=found_metrics, metrics_source=source,
+        timing=metrics.copied_timing(run) if writes else None, claims=_claims(run) if writes else None,
         notes=(notes.uncertainties, notes.needs_review, notes.workarounds),
-        skill_type=metrics.known_skill_type(run), tools=tools,
+        skill_type=metrics.known_skill_type(run) if writes else None, tools=tools,
         problems=tuple(str(problem) for problem in problems),
         source_map=run.source_map[0],
         tools_certain=(transcript.unreadable is None and not transcript.suspect_calls and run.no_record is None

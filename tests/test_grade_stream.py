@@ -250,9 +250,9 @@ def test_a_grade_lets_each_run_go_once_it_is_in(tmp_path):
 
 
 def test_a_grade_that_writes_nothing_finds_no_claims_and_shows_the_same(tmp_path):
-    # --check shows no claims and records no files digest, so it finds and takes none
-    # (the reference: a grade that does); everything else of every report is the same,
-    # and a claimless report is never written.
+    # --check shows no claims, metrics, timing or skill type and records no files
+    # digest, so it makes none of them (the reference: a grade that does); everything
+    # else of every report is the same, and a claimless report is never written.
     from referee.engine.grade import RulesSource, grade_spilled, grader_info
     from referee.engine.run.workspace import discover
 
@@ -265,9 +265,11 @@ def test_a_grade_that_writes_nothing_finds_no_claims_and_shows_the_same(tmp_path
                                  writes=False)
             assert any(f.report().document["claims"] for f in full)  # the reference finds some
             assert all(f.report().document["run"]["files_digest"] for f in full)
+            assert all(f.report().document["execution_metrics"] for f in full)
             for f, b in zip(full, bare):
                 document = f.report().document
                 run = {**document["run"], "files_digest": None}
-                assert b.report().document == {**document, "claims": None, "run": run}
+                assert b.report().document == {**document, "claims": None, "run": run, "execution_metrics": None,
+                                               "execution_metrics_source": None, "timing": None, "skill_type": None}
                 with pytest.raises(ValueError, match="without its claims"):
                     b.report().grading_text()

@@ -113,12 +113,30 @@ def execution_metrics(run: Run) -> tuple[dict[str, Any], str]:
     so are the fields not of their shape (``misshapen``: ``total_steps: -3``,
     ``files_created: "x"``); ``not_counted`` says why.
     """
-    copied = _copied(run.metrics)
-    if copied is not None and not _not_figures(copied, AGGREGATED_COUNTS) and record_clash(run, copied) is None:
+    copied = _copied_whole(run)
+    if copied is not None:
         copied.pop(NOT_COUNTED, None)  # referee's own account of what it left out, never the file's
         groups = [*import_not_counted(run, copied), *misshapen(copied)]
         return _bounded(_without(copied, groups)), "metrics.json"
     return _bounded(computed_metrics(run)), "transcript"
+
+
+def read_for_metrics(run: Run) -> None:
+    """Read the files ``execution_metrics`` reads, and count nothing: for a grade that
+    shows no metrics (one that writes no report), whose warnings are still those of
+    the files read (a product that is no text is a warning once read)."""
+    if _copied_whole(run) is None:
+        for name in _products(run):
+            _chars(run, name)
+
+
+def _copied_whole(run: Run) -> dict[str, Any] | None:
+    """metrics.json's object as a report copies it, when it is copied; None when the
+    metrics are computed from the run instead (see ``execution_metrics``)."""
+    copied = _copied(run.metrics)
+    if copied is None or _not_figures(copied, AGGREGATED_COUNTS) or record_clash(run, copied) is not None:
+        return None
+    return copied
 
 
 def metrics_problems(run: Run) -> tuple[Problem, ...]:
@@ -238,7 +256,7 @@ def computed_metrics(run: Run) -> dict[str, Any]:
     for call in calls:
         name = call.tool or "(unnamed)"
         per_tool[name] = per_tool.get(name, 0) + 1
-    created = [name for name in run.output_files() if name not in RUN_RECORD_FILES]
+    created = _products(run)
     metrics = {
         "tool_calls": dict(sorted(per_tool.items())),
         "total_tool_calls": len(calls),
@@ -249,6 +267,11 @@ def computed_metrics(run: Run) -> dict[str, Any]:
         "transcript_chars": len(run.transcript_file.text or "") if run.transcript_file else 0,
     }
     return _without(metrics, not_counted(run))
+
+
+def _products(run: Run) -> list[str]:
+    """The files the task produced: those under ``outputs/`` but the run's record files."""
+    return [name for name in run.output_files() if name not in RUN_RECORD_FILES]
 
 
 def _without(metrics: dict[str, Any], groups: list[dict[str, Any]]) -> dict[str, Any]:

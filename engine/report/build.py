@@ -53,12 +53,16 @@ class RunFacts:
     """Everything about one run that the report copies, computed beside its verdicts."""
 
     info: dict[str, Any]  # RunInfo's fields, in its order
-    metrics: dict[str, Any]
-    metrics_source: str
-    timing: dict[str, Any]
-    claims: tuple[ClaimResult, ...] | None  # None: not looked for (nothing shows them)
+    # metrics, metrics_source, timing and claims are None when not made: the grade
+    # writes no report, and nothing else shows them (``engine.grade.run_facts``)
+    metrics: dict[str, Any] | None
+    metrics_source: str | None
+    timing: dict[str, Any] | None
+    claims: tuple[ClaimResult, ...] | None
     notes: tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
-    skill_type: str | None  # None: the calls that decide it are not all known (facts.metrics.known_skill_type)
+    # None: the calls that decide it are not all known (facts.metrics.known_skill_type),
+    # or, with the metrics, not made
+    skill_type: str | None
     tools: tuple[str, ...]
     problems: tuple[str, ...] = field(default=())
     source_map: SourceMap | None = None  # of an imported run
@@ -273,7 +277,7 @@ def grading_document(assertions: Sequence[CompiledAssertion], verdicts: Sequence
         "summary": summary(items),
         "execution_metrics": facts.metrics,
         "execution_metrics_source": facts.metrics_source,
-        "timing": timing_block(facts.timing, grader_seconds),
+        "timing": None if facts.timing is None else timing_block(facts.timing, grader_seconds),
         "claims": None if facts.claims is None else
                   [{"claim": c.claim, "type": c.type, "verified": c.verified, "evidence": c.evidence}
                    for c in facts.claims],
