@@ -329,4 +329,4 @@ def _responded(files: RunFiles) -> bool | None:
     certain (the source map marks it unread), whatever else was read beside it."""
     if RESPONSE in files.source_map.unread:
         return None
-    return bool(files.views[RESPONSE].strip())
+    return bool(files.encoded[RESPONSE].decode("utf-8").strip())

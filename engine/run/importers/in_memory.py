@@ -19,13 +19,11 @@ from referee.engine.run.discovery import run_order
 from referee.engine.run.identity import MetadataReader, identify
 from referee.engine.run.importers import AUTO, each_conversation, source_paths
 from referee.engine.run.importers.naming import Namer, eval_run_names
-from referee.engine.run.importers.source_map import SourceMap
-from referee.engine.run.importers.writer import render_run
+from referee.engine.run.importers.writer import RunFiles, render_run
 from referee.engine.run.kept_apart import KeptApart, place_of
 from referee.engine.run.memory import MemoryRun
 from referee.engine.run.model import Problem, RunId
 from referee.engine.run.reading import NO_FILES, ResponseFiles
-from referee.engine.run.transcript_direct import Layout
 
 # Where a run held in memory seems to lie: its identity is read from the names of its
 # folders alone (``_NoFolders``), never from a folder of this machine.
@@ -62,13 +60,12 @@ def source_runs(paths: list[Path], eval_id: str | None = None, configuration: st
             continue
         path, number, conversation = item
         name = namer.name(path, number) if numbered is None else next(numbered)
-        files = render_run(conversation)  # its views' UTF-8 kept, the text let go: the run reads those bytes
-        found.append(((files.encoded, files.source_map, files.layout), _identity(name)))
+        found.append((render_run(conversation), _identity(name)))
     # As discovery reads the folders written: an eval id that two eval folders give
     # (eval-1-book, eval-1-hotel) names two evals, kept apart by folder.
     repeated = KeptApart.of(place_of(run_id) for _, (run_id, _) in found)
-    runs = [_run(held, repeated.apply(run_id) if run_id.eval_id in repeated else run_id, metadata, responses)
-            for held, (run_id, metadata) in found]
+    runs = [_run(files, repeated.apply(run_id) if run_id.eval_id in repeated else run_id, metadata, responses)
+            for files, (run_id, metadata) in found]
     runs.sort(key=lambda run: run_order(run.id, run.id.rel))  # as discovery orders the folders written
     return SourceRuns(tuple(runs), tuple(errors), tuple(namer.notes))
 
@@ -79,11 +76,9 @@ def _identity(rel: str) -> tuple[RunId, dict]:
     return run_id, metadata
 
 
-def _run(held: tuple[dict[str, bytes], SourceMap, Layout | None], run_id: RunId, metadata: dict,
-         responses: ResponseFiles) -> MemoryRun:
-    """The run of a conversation rendered: its views' UTF-8 (``RunFiles.encoded``), its source map and layout."""
-    encoded, source_map, layout = held
-    return MemoryRun(encoded, run_id, metadata, responses, source_map=source_map, layout=layout)
+def _run(files: RunFiles, run_id: RunId, metadata: dict, responses: ResponseFiles) -> MemoryRun:
+    """The run of a conversation rendered: it holds the views' UTF-8, the source map and layout."""
+    return MemoryRun(files.encoded, run_id, metadata, responses, source_map=files.source_map, layout=files.layout)
 
 
 class _NoFolders(MetadataReader):

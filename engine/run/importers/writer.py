@@ -55,19 +55,24 @@ MAX_PAYLOAD_CHARS = 1_000_000
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
 @dataclass(frozen=True)
 class RunFiles:
-    """The files of one run folder: the views of the source as text keyed by path
-    relative to it, and the source map as data (a run graded in memory takes it as
-    it is; ``files`` writes it as ``source_map.json``). ``encoded`` holds each view's
-    UTF-8, encoded once: the writer looks at those bytes and digests them, an import
-    writes them and a run graded in memory holds them."""
+    """The files of one run folder: the views of the source as UTF-8 (``encoded``,
+    encoded once: the writer looks at those bytes and digests them, an import writes
+    them and a run graded in memory holds them), keyed by path relative to it, and
+    the source map as data (a run graded in memory takes it as it is; ``files``
+    writes it as ``source_map.json``)."""
 
-    views: dict[str, str]
     encoded: dict[str, bytes]
     source_map: SourceMap
     problems: tuple[Problem, ...]
     # where the main transcript's headings stand (``engine.run.transcript_direct``);
     # None when it holds a value the writer could not show whole
     layout: Layout | None = None
+
+    @property
+    def views(self) -> dict[str, str]:
+        """The views as text (each was encoded from a text without lone surrogates, so
+        decoding gives that text back)."""
+        return {name: data.decode("utf-8") for name, data in self.encoded.items()}
 
     @property
     def files(self) -> dict[str, str]:
@@ -209,7 +214,7 @@ def tool_counts(calls) -> dict[str, int]:
 
 
 def render_run(conversation: Conversation) -> RunFiles:
-    """Every file of the run folder for ``conversation``, as text (pure)."""
+    """Every file of the run folder for ``conversation`` (pure)."""
     problems = list(conversation.problems)
     files: dict[str, str] = {}
     encoded: dict[str, bytes] = {}
@@ -272,7 +277,7 @@ def render_run(conversation: Conversation) -> RunFiles:
     source_map = SourceMap(conversation.format, tuple(sources), dict(sorted(lines.items())), found,
                            dict(sorted(digests.items())), dict(sorted(unread.items())),
                            dict(sorted(conversation.options)), conversation.origin, columns=conversation.columns)
-    return RunFiles(files, encoded, source_map, found, layout)
+    return RunFiles(encoded, source_map, found, layout)
 
 
 def _digests(encoded: dict[str, bytes], names) -> dict[str, str]:
