@@ -126,8 +126,7 @@ def read_for_metrics(run: Run) -> None:
     shows no metrics (one that writes no report), whose warnings are still those of
     the files read (a product that is no text is a warning once read)."""
     if _copied_whole(run) is None:
-        for name in _products(run):
-            _chars(run, name)
+        _product_chars(run)
 
 
 def _copied_whole(run: Run) -> dict[str, Any] | None:
@@ -256,22 +255,24 @@ def computed_metrics(run: Run) -> dict[str, Any]:
     for call in calls:
         name = call.tool or "(unnamed)"
         per_tool[name] = per_tool.get(name, 0) + 1
-    created = _products(run)
+    created = _product_chars(run)
     metrics = {
         "tool_calls": dict(sorted(per_tool.items())),
         "total_tool_calls": len(calls),
         "total_steps": _step_count(transcript),
-        "files_created": created,
+        "files_created": list(created),
         "errors_encountered": sum(1 for call in calls if _failed(call)),
-        "output_chars": sum(_chars(run, name) for name in created),
+        "output_chars": sum(created.values()),
         "transcript_chars": len(run.transcript_file.text or "") if run.transcript_file else 0,
     }
     return _without(metrics, not_counted(run))
 
 
-def _products(run: Run) -> list[str]:
-    """The files the task produced: those under ``outputs/`` but the run's record files."""
-    return [name for name in run.output_files() if name not in RUN_RECORD_FILES]
+def _product_chars(run: Run) -> dict[str, int]:
+    """The files the task produced (those under ``outputs/`` but the run's record files),
+    each with its characters: the one reader of the products, for the metrics and for
+    the warnings a grade that shows no metrics still gives."""
+    return {name: _chars(run, name) for name in run.output_files() if name not in RUN_RECORD_FILES}
 
 
 def _without(metrics: dict[str, Any], groups: list[dict[str, Any]]) -> dict[str, Any]:
