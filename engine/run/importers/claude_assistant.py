@@ -18,6 +18,9 @@ from referee.engine.run.importers.source import may_say
 from referee.engine.run.model import Problem
 
 _PLACEHOLDERS = frozenset({"", "(no content)"})
+# The stop reasons of a message the model did not finish: a token limit, the context
+# window, a refusal that cut its words (OpenAI's ``length`` and ``content_filter``).
+STOPPED_SHORT = frozenset({"max_tokens", "model_context_window_exceeded", "refusal"})
 # Calls: the agent's own, and those a server runs within the message (web search, code
 # execution, an MCP connector's tools), whose answers follow as "..._tool_result" blocks.
 CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
@@ -45,8 +48,14 @@ class AssistantRecords(UserRecords):
             state = self.messages[f"#{origin.source}:{origin.line}"] = {"seen": set(), "usage": message.get("usage"),
                                                                         "line": origin.line, "texts": []}
         tokens.note_stop(state, message)
-        if message.get("stop_reason") == "tool_use":  # the model's message ended in a call
+        stop = message.get("stop_reason")
+        if stop == "tool_use":  # the model's message ended in a call
             state["ends_in_call"] = origin
+        elif isinstance(stop, str) and stop in STOPPED_SHORT and not state.get("short"):
+            state["short"] = True  # said once, on the line of the message that tells it
+            self.problems.append(Problem("incomplete", origin.source, f"this message ended with stop_reason {stop!r}: "
+                                         "the model stopped before it finished; its words are read as they were "
+                                         "given", origin.line))
         content = blocks_of(message)
         if not isinstance(content, list):
             self.unread(origin, "this message's content, which is no list", content)
