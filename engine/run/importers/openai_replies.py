@@ -27,14 +27,27 @@ _ENDED_IN_CALL = ("tool_calls", "function_call")  # a completion's finish reason
 
 def finish_reason(message: dict) -> str | None:
     """Why the model stopped writing an assistant message, where the record keeps it: on
-    the message, or on its completion kept beside it (tau2-bench's ``raw_data``, a
-    chat completions choice). None when it is not told."""
+    the message, on its completion kept beside it (tau2-bench's ``raw_data``, a chat
+    completions choice), or in the one choice of the response kept in its ``extra``
+    (mini-swe-agent's ``extra.response``, a whole chat completion). None when it is not
+    told."""
     raw = message.get("raw_data")
-    for holder in (message, raw if isinstance(raw, dict) else {}):
+    for holder in (message, raw if isinstance(raw, dict) else {}, _kept_choice(message)):
         reason = holder.get("finish_reason")
         if isinstance(reason, str):
             return reason
     return None
+
+
+def _kept_choice(message: dict) -> dict:
+    """The choice of the chat completion a message keeps in ``extra.response``, when it
+    has exactly one; else nothing (several would not say which one the message is)."""
+    extra = message.get("extra")
+    response = extra.get("response") if isinstance(extra, dict) else None
+    choices = response.get("choices") if isinstance(response, dict) else None
+    if isinstance(choices, list) and len(choices) == 1 and isinstance(choices[0], dict):
+        return choices[0]
+    return {}
 
 
 class Replies(ToolCalls):
