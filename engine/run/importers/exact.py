@@ -37,6 +37,8 @@ def _integer(text: str) -> int | Decimal:
 # it refuses is read again by the decoder that takes any number of digits.
 _DECODER = json.JSONDecoder(parse_float=_number, parse_constant=Decimal)
 _LONG_INTEGERS = json.JSONDecoder(parse_float=_number, parse_int=_integer, parse_constant=Decimal)
+# What ``json.dumps(value, ensure_ascii=False)`` makes anew for every value, made once.
+_ENCODER = json.JSONEncoder(ensure_ascii=False)
 
 
 def loads(text: str) -> tuple[Any] | None:
@@ -75,7 +77,7 @@ def dumps(value: Any) -> str:
 def dumps_told(value: Any) -> tuple[str, bool]:
     """``dumps(value)``, and whether ``json.dumps`` wrote it alone (no Decimal in ``value``)."""
     try:
-        return json.dumps(value, ensure_ascii=False), True
+        return _ENCODER.encode(value), True
     except TypeError:  # a Decimal somewhere in it: the slower walk below
         return "".join(_parts(value)), False
 
