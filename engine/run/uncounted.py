@@ -119,7 +119,7 @@ def open_record(transcript: Transcript) -> ToolCall | None:
     return last if isinstance(last, ToolCall) and last.status is None else None
 
 
-def near_record(run: Run) -> Problem | None:
+def near_record(run: Run, parsed: bool = False) -> Problem | None:
     """Why ``run``'s own transcript may hold calls its parse did not read: the first
     line it reads as agent text though it looks like a record heading (``not-a-record``)
     and starts, after at most three spaces, with ``#``. None when there is none, and
@@ -130,13 +130,14 @@ def near_record(run: Run) -> Problem | None:
     none from agent text, and one that does not may have let agent text hide a record
     or have written its own wrong. A line behind characters a reader may not see, or
     under full-width hashes, is agent text the convention leaves as written: reported,
-    never proof that a call is missing."""
+    never proof that a call is missing. ``parsed``: the run's transcript was parsed
+    already (the run tells it, ``Run.uncounted_calls``)."""
     own = _own_transcript(run)
     if own is None:
         return None
     # Asked before any parse (contamination asks it of runs it never parses), a search tells
-    # most without one; once parsed (every grade parses first), its problems tell it all.
-    if "transcript" not in run.__dict__ and not may_hold_near_record(own[2]):
+    # most without one; once ``parsed`` (every grade parses first), its problems tell it all.
+    if not parsed and not may_hold_near_record(own[2]):
         return None
     near = [p for p in run.transcript.problems if p.code == NOT_A_RECORD and p.line is not None]
     if not near:

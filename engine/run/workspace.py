@@ -334,7 +334,8 @@ class Run:
         not one; read once for the calls and for the run's warnings (``engine.run.uncounted``)."""
         from referee.engine.run.uncounted import cut_in_record, near_record, steps_missing, uncounted
 
-        return uncounted(self) or cut_in_record(self) or steps_missing(self) or near_record(self)
+        return (uncounted(self) or cut_in_record(self) or steps_missing(self)
+                or near_record(self, parsed="transcript" in self.__dict__))
 
     @cached_property
     def unimported_log(self) -> Problem | None:
