@@ -216,7 +216,7 @@ def _session(path: Path, source: Source, given: list[Path]) -> tuple[Conversatio
         elif _session_id(read) in session_ids:
             agents[_real(candidate)] = (candidate, read)  # two files of one name are two files
     chosen = [agents[key] for key in sorted(agents, key=lambda key: (Path(key).name, key))]
-    conversation = claude_code.read_session(source, tuple(s for _, s in chosen))
+    conversation = claude_code.read_session(source, tuple(s for _, s in chosen), alone=_is_agent_file(path))
     return replace(conversation, label=path.name, problems=conversation.problems + tuple(unread)), {p for p, _ in chosen}
 
 

@@ -50,8 +50,10 @@ class NothingAsked(ValueError):
 # --- a session: the main agent, its subagents, and the numbers ------------------------------
 
 
-def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
-    """The conversation of a session file, with the subagent files that belong to it."""
+def read_session(main: Source, agents: tuple[Source, ...] = (), alone: bool = False) -> Conversation:
+    """The conversation of a session file, with the subagent files that belong to it.
+    ``alone``: the file is a subagent's (``agent-*.jsonl``) given without its session,
+    whose sidechain records are then the work of the agent the run is of."""
     problems: list[Problem] = []
     values, found_main = session_records(main)
     stream, results = 0, []  # the first line of stream-json, its result records (one ends each turn)
@@ -91,7 +93,7 @@ def read_session(main: Source, agents: tuple[Source, ...] = ()) -> Conversation:
                 turn = (turn[0] or line, rec["session_id"] if message else None)  # the first record of a turn
         elif stream and claude_stream.streams_turn(rec):
             turn = (turn[0] or line, turn[1])  # a message of the next turn under way
-        if rec.get("isSidechain") is True:
+        if rec.get("isSidechain") is True and not alone:
             groups.setdefault(side_key(rec, line, roots), []).append((main.name, line, rec))
         elif isinstance(rec.get(claude_stream.PARENT_CALL), str):  # a subagent's message in a stream: its Task call's id
             groups.setdefault(rec[claude_stream.PARENT_CALL], []).append((main.name, line, rec))
