@@ -136,9 +136,11 @@ def run_facts(run: Run, eval_key: str, digest: str | None = None, writes: bool =
     ``inputs`` are the input files the eval's rules read, with their digests
     (``CompiledEval.inputs``): the rules files' digests are in each ``rules_location``,
     and a change of an input file is as much a change of what graded the run."""
-    if not writes:
-        metrics.read_for_metrics(run)  # no metrics to show, but the warnings their files raise
-    found_metrics, source = metrics.execution_metrics(run) if writes else (None, None)
+    if writes:
+        found_metrics, source = metrics.execution_metrics(run)
+    else:  # no metrics to show, but the warnings their files raise
+        metrics.read_for_metrics(run)
+        found_metrics, source = None, None
     notes = run.user_notes
     transcript = run.transcript
     every_call = run.every_call  # the calls the rules see, the subagents' too
