@@ -115,11 +115,8 @@ def _entry(found: dict[str, Critique], ev: CompiledEval, assertion: CompiledAsse
 
 
 def _try(ev: CompiledEval, assertion: CompiledAssertion, run, mutant: Mutant, identity) -> Tried:
-    mutated = to_run(mutant.image, run)
-    if not mutant.touches_transcript:  # same calls and notes: the parse of the rewritten run serves
-        mutated.__dict__["transcript_file"] = identity.transcript_file
-        mutated.__dict__["transcript"] = identity.transcript
-    verdict = _grade(ev, assertion, mutated)
+    # a mutant that keeps the calls and notes writes the identity's transcript text: parsed once
+    verdict = _grade(ev, assertion, to_run(mutant.image, run, parsed_like=identity))
     return Tried(run.id.rel, mutant.name, mutant.must_fail, verdict.outcome is Outcome.PASS, mutant.reason)
 
 

@@ -88,8 +88,9 @@ def _payload(payload) -> Any:
     return payload.value if payload.is_json else payload.text
 
 
-def to_run(image: RunImage, like) -> MemoryRun:
-    """``image`` as a run in memory with the identity and metadata of the run ``like``."""
+def to_run(image: RunImage, like, parsed_like: MemoryRun | None = None) -> MemoryRun:
+    """``image`` as a run in memory with the identity and metadata of the run ``like``;
+    its transcript is ``parsed_like``'s parse when their texts are the same (``MemoryRun``)."""
     files: dict[str, str | bytes] = dict(image.files)
     files[TRANSCRIPT] = transcript_text(image)
     if image.response is not None:
@@ -98,7 +99,7 @@ def to_run(image: RunImage, like) -> MemoryRun:
     # Not memory_run, which refuses a name no folder could have: the eval's name comes
     # from eval_metadata.json, which may hold a '/' ("a/b"); the run's place is rid.rel.
     return MemoryRun(files, RunId(rid.rel, rid.eval_id, rid.eval_name, rid.configuration, rid.run_number),
-                     like.metadata)
+                     like.metadata, parsed_like=parsed_like)
 
 
 def transcript_text(image: RunImage) -> str:

@@ -37,7 +37,6 @@ class Mutant:
     image: RunImage
     must_fail: bool
     reason: str  # said when it must fail and the assertion still passes
-    touches_transcript: bool = True  # False: the run's parsed transcript can be reused
 
 
 @dataclass(frozen=True)
@@ -137,17 +136,17 @@ def _response_mutants(image: RunImage, verdict: Verdict, shape: Shape) -> list[M
         kept = [text for number, text in enumerate(image.response.split("\n"), 1) if number not in lines]
         cut = image.copy()
         cut.response = "\n".join(kept)
-        made.append(Mutant("delete-span", cut, shape.needs, _span_reason(shape, image.response), False))
+        made.append(Mutant("delete-span", cut, shape.needs, _span_reason(shape, image.response)))
     generic = image.copy()
     generic.response = GENERIC_REPLY
     literal = _CONTAINS.search(shape.text)
     reason = "passes on a generic reply that names nothing from the task"
     if literal and literal.group(1).lower() in GENERIC_REPLY.lower():
         reason = f"any text containing '{literal.group(1)}' satisfies it, a generic reply too"
-    made.append(Mutant("generic-response", generic, shape.needs, reason, False))
+    made.append(Mutant("generic-response", generic, shape.needs, reason))
     empty = image.copy()
     empty.response = ""
-    made.append(Mutant("empty-response", empty, shape.needs, "passes on an empty response", False))
+    made.append(Mutant("empty-response", empty, shape.needs, "passes on an empty response"))
     return made
 
 
@@ -165,17 +164,17 @@ def _file_mutants(image: RunImage, name: str, verdict: Verdict, shape: Shape) ->
     short = name.removeprefix("outputs/")
     gone = image.copy()
     del gone.files[name]
-    made = [Mutant("delete-file", gone, shape.needs, f"passes even without {short}", False)]
+    made = [Mutant("delete-file", gone, shape.needs, f"passes even without {short}")]
     lines = sorted({e.line for e in verdict.evidence if e.file == name and e.line})
     text = data.decode("utf-8", errors="replace").split("\n")
     if lines:
         altered = image.copy()
         altered.files[name] = "\n".join(alter(t) if n in lines else t
                                         for n, t in enumerate(text, 1)).encode("utf-8")
-        made.append(Mutant("alter-line", altered, shape.values, f"passes whatever {short} contains", False))
+        made.append(Mutant("alter-line", altered, shape.values, f"passes whatever {short} contains"))
     placeholder = image.copy()
     placeholder.files[name] = b"placeholder\n"
-    made.append(Mutant("generic-file", placeholder, shape.needs, f"passes whatever {short} contains", False))
+    made.append(Mutant("generic-file", placeholder, shape.needs, f"passes whatever {short} contains"))
     return made
 
 
@@ -194,7 +193,7 @@ def _inject_mutants(image: RunImage, claims: Claims) -> list[Mutant]:
         if said is not None:
             where = f" under \"{words.section}\"" if words.section is not None else ""
             made.append(Mutant("inject-text", said, True,
-                               f"passes even when the response {_SAID[words.op]} '{words.text}'{where}", False))
+                               f"passes even when the response {_SAID[words.op]} '{words.text}'{where}"))
     return made
 
 

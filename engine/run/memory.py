@@ -73,15 +73,22 @@ class MemoryRun(Run):
     ``source_map`` is the map of a run imported in memory, given as the data
     ``source_map.json`` would hold (``importers.writer.RunFiles``), so it is not
     written as JSON only to be read back; ``layout`` is where the writer put each
-    heading of ``outputs/transcript.md`` (``importers.writer.RunFiles.layout``)."""
+    heading of ``outputs/transcript.md`` (``importers.writer.RunFiles.layout``).
+    ``parsed_like`` is a run whose transcript this one takes as it was read and
+    parsed there when the two texts are the same (the critique's mutants that keep
+    the calls and notes): the same text, so the same file read and the same parse."""
 
     def __init__(self, files: Mapping[str, Content], run_id: RunId, metadata: dict | None = None,
                  responses: ResponseFiles = NO_FILES, problems: tuple[Problem, ...] = (),
-                 source_map: SourceMap | None = None, layout: Layout | None = None):
+                 source_map: SourceMap | None = None, layout: Layout | None = None,
+                 parsed_like: MemoryRun | None = None):
         super().__init__(Path("/<memory>"), run_id, dict(metadata or {}), problems, responses=responses)
         self._files = held_files(files)
         self._source_map = source_map
         self._layout = layout
+        if parsed_like is not None and self._files.get(TRANSCRIPT) == parsed_like._files.get(TRANSCRIPT):
+            # Run's own cached properties, filled as reading would fill them
+            self.__dict__.update(transcript_file=parsed_like.transcript_file, transcript=parsed_like.transcript)
 
     @property
     def files(self) -> Mapping[str, Content]:
