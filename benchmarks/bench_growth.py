@@ -43,8 +43,10 @@ CALL_BYTES = 1250  # about what one generated call takes in the transcript
 
 
 def rules_text(assertions: int) -> str:
-    """``assertions`` per eval, cycling through the 20 of ``bench_grade``."""
-    body = "\n".join(f"expect {n}: {EXPECTS[(n - 1) % len(EXPECTS)]}" for n in range(1, assertions + 1))
+    """``assertions`` per eval, cycling through the 20 of ``bench_grade``, each with a
+    sentence of its own (two assertions of an eval may not share a text)."""
+    body = "\n".join(f'expect {n} "assertion {n}": {EXPECTS[(n - 1) % len(EXPECTS)]}'
+                     for n in range(1, assertions + 1))
     return "".join(f'eval {ev} "bench"\n{LETS}\n{body}\n\n' for ev in range(1, EVALS + 1))
 
 
@@ -54,21 +56,21 @@ def transcript(rng: random.Random, size: int) -> tuple[str, dict]:
     record = {"id": f"rec-{rng.randint(1, 10**6)}", "amount": amount, "region": rng.choice(["North", "South"])}
     doc_id = f"{rng.getrandbits(32):08x}"
     parts = ["## Eval Prompt\n\nSave the record as a draft.\n\n",
-             call_block(1, "svc-mcp_getRecord", {"id": record["id"]}, {"code": "200", "body": record}, "success")]
+             call_block(rng, 1, "svc-mcp_getRecord", {"id": record["id"]}, {"code": "200", "body": record}, "success")]
     step = 1
     for _ in range(max(2, size // CALL_BYTES - 2)):
         step += 1
         tool = rng.choice(["Read", "Bash", "svc-mcp_lookup"])
         words = " ".join(rng.choice(FILLER_WORDS) for _ in range(50))
         args = {"command": f"python run.py {words}"} if tool == "Bash" else {"q": words}
-        parts.append(call_block(step, tool, args, " ".join(rng.choice(FILLER_WORDS) for _ in range(120)),
+        parts.append(call_block(rng, step, tool, args, " ".join(rng.choice(FILLER_WORDS) for _ in range(120)),
                                 "success"))
         if step % 9 == 0:
             parts.append(f"## [agent_notes] Step {step}: progress\n{words}\n\n")
     step += 1
     saved = {"status": "10", "amount": amount, "region": record["region"], "subject": f"Draft {record['id']}",
              "month": "202602", "tags": ["bench", "x"]}
-    parts.append(call_block(step, "svc-mcp_saveRecord", saved, {"code": "200", "body": doc_id}, "success"))
+    parts.append(call_block(rng, step, "svc-mcp_saveRecord", saved, {"code": "200", "body": doc_id}, "success"))
     parts.append(f"## [agent_notes] Step {step}: saved\nsaveRecord status=10.\n")
     return "".join(parts), {"doc_id": doc_id, "subject": saved["subject"], "amount": amount}
 
