@@ -12,6 +12,7 @@ import functools
 import re
 from collections.abc import Callable
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 import regex
 
@@ -20,6 +21,9 @@ from referee.engine.regexes import name_matcher
 from referee.engine.run.model import AGENT_SOURCES
 from referee.engine.values import Claim, Prov, short
 from referee.engine.verdict import NOTES_ONLY, Outcome, Verdict
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 SUSPECT = "suspect_calls"  # the evidence source of a record that broke the record grammar
 ON_SUSPECT = "rests on a tool-call record referee does not trust (see the run's warnings)"
@@ -42,7 +46,7 @@ def bare_names(pattern: ast.NamePattern) -> list[str]:
     return list(dict.fromkeys(w for w in words + tails if len(w) >= 3))
 
 
-def claimed_tools(run) -> tuple:
+def claimed_tools(run: Run) -> tuple:
     """Every (note, line, tool, text) where the agent's notes say a tool was called,
     read once per run and shared by the checks that ask (``notes_claiming``)."""
     # Loaded here: ``referee check`` compiles the rules and reads no notes.
@@ -56,7 +60,7 @@ def claimed_tools(run) -> tuple:
 _FOLDS_TO_ASCII = ("\u0130", "\u0131", "\u017f", "\u212a")
 
 
-def searchable(run) -> str | None:
+def searchable(run: Run) -> str | None:
     """The run's transcript and its notes as parsed, for ``may_be_claimed``; None when
     they cannot be searched so (they hold a letter of ``_FOLDS_TO_ASCII``)."""
     notes = run.transcript.notes

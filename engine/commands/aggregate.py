@@ -18,7 +18,7 @@ from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
-    from referee.engine.decision.collect import Collected
+    from referee.engine.decision.collect import Collected, GradedRun
     from referee.engine.decision.configurations import Choice
     from referee.engine.decision.release import Decision
 
@@ -250,15 +250,18 @@ def _write(doc: dict, out: Path) -> None:
                          f"{exc.strerror or exc}; neither was changed (--output DIR writes elsewhere)") from None
 
 
-def recorded_inputs(runs) -> list[str] | None:
+def recorded_inputs(runs: list[GradedRun]) -> list[str] | None:
     """The input files the runs' rules read (``provenance.inputs_of``), sorted; None
     when a run does not record them: then which files graded the runs is unknown."""
-    if any(run.inputs is None for run in runs):
-        return None
-    return sorted({name for run in runs for name in run.inputs})
+    found: set[str] = set()
+    for run in runs:
+        if run.inputs is None:
+            return None
+        found.update(run.inputs)
+    return sorted(found)
 
 
-def recorded_judges(runs) -> list[str]:
+def recorded_judges(runs: list[GradedRun]) -> list[str]:
     """The LLM graders that gave the runs' verdicts (``provenance.judges_of``:
     ``backend:model``), sorted; empty when no model judged any run."""
     return sorted({judge for run in runs for judge in run.judges})

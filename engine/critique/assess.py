@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from referee.engine.budget import spend
 from referee.engine.checks.base import Context
@@ -21,6 +22,10 @@ from referee.engine.critique.claims import claims_of
 from referee.engine.critique.mutants import Mutant, Shape, mutants_for
 from referee.engine.evaluate import evaluate, evaluate_assertion
 from referee.engine.verdict import Outcome, Precision, Verdict
+
+if TYPE_CHECKING:
+    from referee.engine.run.memory import MemoryRun
+    from referee.engine.run.workspace import Run
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -73,7 +78,7 @@ class Critique:
         return found
 
 
-def critique_run(ev: CompiledEval, run, lets_text: Mapping[str, str],
+def critique_run(ev: CompiledEval, run: Run, lets_text: Mapping[str, str],
                  found: dict[str, Critique]) -> list[Verdict]:
     """Add what the mutants of ``run`` show about each assertion of ``ev`` to ``found``;
     return the verdicts of ``run`` itself, one per assertion of ``ev``."""
@@ -114,7 +119,7 @@ def _entry(found: dict[str, Critique], ev: CompiledEval, assertion: CompiledAsse
     return found[assertion.key]
 
 
-def _try(ev: CompiledEval, assertion: CompiledAssertion, run, mutant: Mutant, identity) -> Tried:
+def _try(ev: CompiledEval, assertion: CompiledAssertion, run: Run, mutant: Mutant, identity: MemoryRun) -> Tried:
     # a mutant that keeps the calls and notes writes the identity's transcript text: parsed once
     verdict = _grade(ev, assertion, to_run(mutant.image, run, parsed_like=identity))
     return Tried(run.id.rel, mutant.name, mutant.must_fail, verdict.outcome is Outcome.PASS, mutant.reason)
@@ -127,7 +132,7 @@ def work_units(image) -> int:
     return 1 + len(image.calls) + len(image.notes) + text // 1000
 
 
-def _grade(ev: CompiledEval, assertion: CompiledAssertion, run) -> Verdict:
+def _grade(ev: CompiledEval, assertion: CompiledAssertion, run: Run) -> Verdict:
     return evaluate_assertion(assertion, Context(run, dict(ev.lets)))
 
 

@@ -11,11 +11,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field, replace
 from decimal import Decimal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.engine.run.escape import escape_text
 from referee.engine.run.memory import MemoryRun
 from referee.engine.run.model import RunId
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 TRANSCRIPT = "outputs/transcript.md"
 RESPONSE = "outputs/response.md"
@@ -28,7 +31,7 @@ class Call:
     args: Any  # a JSON value, or text when the run's was not JSON
     result: Any
     status: str | None
-    order: int  # position among calls and notes
+    order: float  # position among calls and notes (a subagent's call sits between two whole ones)
     step: int | None = None  # the step it had in the run (mutants renumber)
 
 
@@ -40,7 +43,7 @@ class Text:
     title: str
     text: str
     step: int | None
-    order: int
+    order: float
 
 
 @dataclass
@@ -59,7 +62,7 @@ class RunImage:
         return RunImage(list(self.calls), list(self.notes), self.response, dict(self.files), self.blocks)
 
 
-def image_of(run) -> RunImage:
+def image_of(run: Run) -> RunImage:
     """The run's content as data (read once; the run itself is not changed)."""
     transcript = run.transcript
     calls = [Call(c.tool or "", c.title, _payload(c.args), _payload(c.result), c.status, c.index, c.step)
@@ -88,7 +91,7 @@ def _payload(payload) -> Any:
     return payload.value if payload.is_json else payload.text
 
 
-def to_run(image: RunImage, like, parsed_like: MemoryRun | None = None) -> MemoryRun:
+def to_run(image: RunImage, like: Run, parsed_like: MemoryRun | None = None) -> MemoryRun:
     """``image`` as a run in memory with the identity and metadata of the run ``like``;
     its transcript is ``parsed_like``'s parse when their texts are the same (``MemoryRun``)."""
     files: dict[str, str | bytes] = dict(image.files)

@@ -7,10 +7,14 @@ import difflib
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from referee.dsl.errors import suggest
 from referee.engine.checks.textparts import headings, section_lines
 from referee.engine.values import Val
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 
 @dataclass
@@ -31,7 +35,7 @@ class RunFacts:
         """Whether runs were read (the eval's inputs are not runs)."""
         return bool(self.tools or self.files or self.headings)
 
-    def add_run(self, run) -> None:
+    def add_run(self, run: Run) -> None:
         for call in run.transcript.calls:
             if not call.tool:
                 continue
@@ -48,7 +52,7 @@ class RunFacts:
         return set().union(*self.fields.values()) if self.fields else set()
 
 
-def _response_headings(run) -> list[str]:
+def _response_headings(run: Run) -> list[str]:
     """The titles of the headings of the run's response (none when it cannot be read)."""
     response = run.response
     if response is None or response.text is None or response.unreadable is not None:
