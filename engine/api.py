@@ -13,10 +13,13 @@ import os
 from dataclasses import dataclass, replace
 from pathlib import Path
 from collections.abc import Iterable, Mapping, Set as AbstractSet
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from referee.engine.compile import Program
 from referee.engine.run.workspace import Run
+
+if TYPE_CHECKING:
+    from referee.engine.grade import RulesSource
 
 
 @dataclass(frozen=True)
@@ -332,7 +335,7 @@ def _source_runs(paths: list[Path], response: str | None, evals: str | os.PathLi
     return list(found.runs)
 
 
-def _critique_feedback(where: Path, source, program: Program,
+def _critique_feedback(where: Path, source: RulesSource, program: Program,
                        response: str | None = None) -> dict[str, list[dict[str, str]]] | None:
     """As referee grade adds them: the findings of ``referee critique`` in the folder
     graded (its critique.json), when they were made with these very rules and the

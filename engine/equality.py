@@ -12,7 +12,7 @@ out, never a pass of ``!= "Error"`` on words a reader sees as "Error"."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Iterable
 
 from referee.engine.checks.folding import UNSEEN, as_seen, seen_as, text_form
 from referee.engine.checks.held_json import against_structure
@@ -92,7 +92,7 @@ def _objects_equal(a: dict, b: dict, ignore_case: bool) -> bool | EvalError:
     return a.keys() == b.keys() and _all_equal(((a[k], b[k]) for k in a), ignore_case)
 
 
-def _all_equal(pairs, ignore_case: bool) -> bool | EvalError:
+def _all_equal(pairs: Iterable[tuple[Any, Any]], ignore_case: bool) -> bool | EvalError:
     unknown: EvalError | None = None
     for x, y in pairs:
         undecided = x if isinstance(x, Undecided) else y if isinstance(y, Undecided) else None

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import array
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cache
 
@@ -215,7 +216,7 @@ def shorthand_ranges(letter: str) -> str:
     return _ranges_text(_complement(ranges) if letter.isupper() else ranges)
 
 
-def _ranges_text(ranges) -> str:
+def _ranges_text(ranges: Iterable[tuple[int, int]]) -> str:
     return "".join(_char(chr(low)) if low == high else f"{_char(chr(low))}-{_char(chr(high))}"
                    for low, high in ranges)
 

@@ -9,7 +9,7 @@ ERROR verdict, so one bad value never stops the other operands of ``and``/``or``
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Callable, Hashable, Mapping, Protocol, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Protocol, TypeVar
 
 from referee.engine.budget import spend
 from referee.engine.checks.access import UnsureError
@@ -153,7 +153,7 @@ class Polarity:
         return f"{fact}, expected {want}" if self.positive else f"{fact}, expected not {want}"
 
 
-def decided(holds: bool, message: str, evidence=(), **extra) -> Verdict:
+def decided(holds: bool, message: str, evidence: Iterable[Evidence] = (), **extra: Any) -> Verdict:
     return Verdict(Outcome.PASS if holds else Outcome.FAIL, message, evidence=tuple(evidence), **extra)
 
 

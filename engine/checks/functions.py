@@ -13,7 +13,7 @@ such a call is a FAIL with an explanation, not an error. Type errors raise
 from __future__ import annotations
 
 import re
-from typing import Callable
+from typing import Any, Callable
 
 from referee.engine.budget import spend
 from referee.engine.checks import markdown_lines, textparts, textwords
@@ -24,7 +24,8 @@ from referee.engine.values import (EvalError, Missing, Prov, Result, Val, is_num
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def _derived(arg: Val, name: str, value, items=None, support=()) -> Val:
+def _derived(arg: Val, name: str, value: Any, items: tuple[Val, ...] | None = None,
+             support: tuple[Val, ...] = ()) -> Val:
     """A value computed from ``arg``: same source and place, label ``name(arg)``."""
     label = f"{name}({arg.label})"
     prov = arg.prov

@@ -22,7 +22,7 @@ from referee.engine.checks.self_counted import agrees_with_record
 from referee.engine.run.agents import SECOND_LIST, view_changed
 from referee.engine.run.beside import held_beside_outputs
 from referee.engine.run.identity import METADATA
-from referee.engine.run.model import HARNESS_MAY_BE_MISSING, UNREADABLE
+from referee.engine.run.model import HARNESS_MAY_BE_MISSING, UNREADABLE, Problem
 from referee.engine.run.safeio import other_name, safe_relative, windows_name
 from referee.engine.run.safejson import parse_json
 from referee.engine.run.transcript import TRANSCRIPT
@@ -85,7 +85,7 @@ def read_calls(ctx: Context) -> tuple[Val, ...]:
     return calls
 
 
-def _cut(ctx: Context, message: str, unknown, read: tuple[Val, ...]) -> EvalError:
+def _cut(ctx: Context, message: str, unknown: Problem | None, read: tuple[Val, ...]) -> EvalError:
     """The error of a list that may lack elements: ``PartlyRead`` with those read, but
     where the file they were read from is not the text the import wrote (``view-changed``:
     edited since, or another file), the source map that says so cannot be read, or the

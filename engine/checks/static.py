@@ -177,7 +177,7 @@ class Properties:
     reads: tuple[Read, ...]
 
 
-def properties(check, lets: Mapping[str, ast.Let]) -> Properties:
+def properties(check: ast.Condition | None, lets: Mapping[str, ast.Let]) -> Properties:
     """What ``precision``, ``evidence_source``, ``tool_patterns`` and ``reads``
     (lets followed) say of ``check``; the compiler asks all four of every
     assertion, and each walking the tree again was most of their cost."""
@@ -189,13 +189,13 @@ def properties(check, lets: Mapping[str, ast.Let]) -> Properties:
                       _reads(nodes))
 
 
-def precision(check, lets: Mapping[str, ast.Let]) -> Precision:
+def precision(check: ast.Condition | None, lets: Mapping[str, ast.Let]) -> Precision:
     if check is None:
         return Precision.SEMANTIC
     return _precision(check, walk(check, lets))
 
 
-def _precision(check, nodes: Iterable) -> Precision:
+def _precision(check: ast.Condition, nodes: Iterable) -> Precision:
     if any(isinstance(n, ast.Semantic) for n in nodes):
         return Precision.SEMANTIC
     return Precision.EXISTENCE if _only_existence(check) else Precision.EXACT_MATCH
@@ -218,7 +218,7 @@ _COUNT_SAYS = {(">=", 1): True, (">", 0): True, ("!=", 0): True, ("==", 0): Fals
 _MIRRORED = {"<": ">", "<=": ">=", ">": "<", ">=": "<=", "==": "==", "!=": "!="}
 
 
-def presence_only(check) -> bool:
+def presence_only(check: ast.Condition) -> bool:
     """Whether ``check`` asks only whether something is there: ``exists``, ``is
     [not] empty``, and what says the same in other words (``count(x) >= 1``,
     ``count(x) == 0``, ``any x`` and ``no x`` without ``have``), under and/or/not.
@@ -245,7 +245,7 @@ def _counted_presence(compare: ast.Compare) -> bool:
     return isinstance(number, (int, Decimal)) and not isinstance(number, bool) and (op, number) in _COUNT_SAYS
 
 
-def evidence_source(check, lets: Mapping[str, ast.Let]) -> str:
+def evidence_source(check: ast.Condition | None, lets: Mapping[str, ast.Let]) -> str:
     """``tool_calls+response`` style: the sources read, most trusted first.
 
     A plain semantic sentence is judged on the response; a check that reads no
@@ -264,7 +264,7 @@ def _evidence_source(nodes: list, precision: Precision) -> str:
     return "+".join(s for s in SOURCES if s in found)
 
 
-def tool_patterns(check, lets: Mapping[str, ast.Let]) -> tuple[ast.NamePattern, ...]:
+def tool_patterns(check: ast.Condition | None, lets: Mapping[str, ast.Let]) -> tuple[ast.NamePattern, ...]:
     """The tool-name patterns the check's call selections filter by, each once, in
     the order written (spans aside, equal patterns are one)."""
     if check is None:
@@ -325,7 +325,7 @@ def _path_reads(path: ast.PathExpr) -> list[Read]:
     return out
 
 
-def rubric(check, sentence: str) -> str:
+def rubric(check: ast.Condition | None, sentence: str) -> str:
     """What the LLM grader decides: the ``semantic "..."`` texts, else the sentence."""
     nodes = walk(check, {}) if check is not None else ()
     questions = [n.text for n in nodes if isinstance(n, ast.Semantic)]

@@ -17,7 +17,7 @@ from referee.engine.budget import spend
 from referee.engine.checks.base import Context
 from referee.engine.checks.static import presence_only
 from referee.engine.compile import CompiledAssertion, CompiledEval
-from referee.engine.critique.image import image_of, to_run
+from referee.engine.critique.image import RunImage, image_of, to_run
 from referee.engine.critique.claims import claims_of
 from referee.engine.critique.mutants import Mutant, Shape, mutants_for
 from referee.engine.evaluate import evaluate, evaluate_assertion
@@ -125,7 +125,7 @@ def _try(ev: CompiledEval, assertion: CompiledAssertion, run: Run, mutant: Mutan
     return Tried(run.id.rel, mutant.name, mutant.must_fail, verdict.outcome is Outcome.PASS, mutant.reason)
 
 
-def work_units(image) -> int:
+def work_units(image: RunImage) -> int:
     """What grading one mutant of ``image`` costs: it is written out and read back
     whole, so one unit per call and per note, and per 1,000 characters of text."""
     text = len(image.response or "") + sum(len(data) for data in image.files.values())

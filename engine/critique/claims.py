@@ -125,7 +125,7 @@ def _claim(found: Claims, positive: bool, values: bool = False) -> None:
         found.values = found.values or values
 
 
-def _quantified(node: ast.Quantified, positive: bool, lets, found: Claims) -> None:
+def _quantified(node: ast.Quantified, positive: bool, lets: Mapping[str, ast.Let], found: Claims) -> None:
     word = node.quantifier
     if word == "exactly" and node.count == 0:
         word = "no"
@@ -145,7 +145,7 @@ def _quantified(node: ast.Quantified, positive: bool, lets, found: Claims) -> No
         _claim(found, True, values=inner.values)
 
 
-def _inner(condition: ast.Condition, lets) -> Claims:
+def _inner(condition: ast.Condition, lets: Mapping[str, ast.Let]) -> Claims:
     """What a ``have`` condition claims of one element: whether changing its values
     can make it false (``.x == 1`` can; ``not .x contains "y"`` cannot)."""
     found = Claims()
@@ -153,7 +153,7 @@ def _inner(condition: ast.Condition, lets) -> Claims:
     return found
 
 
-def _forbid(target: _Node, condition: ast.Condition | None, found: Claims, lets) -> None:
+def _forbid(target: _Node, condition: ast.Condition | None, found: Claims, lets: Mapping[str, ast.Let]) -> None:
     """The sentence forbids elements of ``target`` meeting ``condition``: such an
     element makes it false, when one can be built from the rule."""
     if isinstance(target, ast.Filtered):  # `calls to "x" where A` filtered by where B: both
@@ -167,7 +167,7 @@ def _forbid(target: _Node, condition: ast.Condition | None, found: Claims, lets)
         found.calls.append(witness)
 
 
-def _compare(node, positive: bool, lets, found: Claims) -> None:
+def _compare(node: ast.Compare | ast.Between, positive: bool, lets: Mapping[str, ast.Let], found: Claims) -> None:
     if isinstance(node, ast.Between):
         counted = _counted(node.subject)
         high = _number(node.high)
@@ -216,7 +216,7 @@ def _counted(node: ast.Value) -> ast.Value | None:
     return None
 
 
-def _text(node: ast.TextTest, positive: bool, lets, found: Claims) -> None:
+def _text(node: ast.TextTest, positive: bool, lets: Mapping[str, ast.Let], found: Claims) -> None:
     if positive or node.op not in ("contains", "starts_with", "ends_with"):
         _claim(found, positive, values=True)
         return
@@ -243,7 +243,8 @@ def _resolve(node: _Node, lets: Mapping[str, ast.Let]) -> _Node:
 # ------------------------------------------------------------------ witnesses
 
 
-def _call_witness(selection: ast.Selection, condition: ast.Condition | None, lets) -> CallWitness | None:
+def _call_witness(selection: ast.Selection, condition: ast.Condition | None,
+                  lets: Mapping[str, ast.Let]) -> CallWitness | None:
     """A call the selection selects and for which ``condition`` holds; None when one
     cannot be built from the rule (a regex, a glob with classes, a negation)."""
     record: dict[str, Any] = {"tool": "Tool", "status": "success"}
@@ -272,7 +273,7 @@ def _tool_name(pattern: ast.NamePattern) -> str | None:
     return None
 
 
-def _make(node: _Node, want: bool, record: dict, lets) -> bool:
+def _make(node: _Node, want: bool, record: dict, lets: Mapping[str, ast.Let]) -> bool:
     """Set fields of ``record`` so that ``node`` (about the current element) has the
     truth ``want``; False when that cannot be done by construction."""
     if isinstance(node, ast.Truthy) and isinstance(node.value, ast.NameRef):

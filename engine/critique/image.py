@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from referee.engine.run.escape import escape_text
 from referee.engine.run.memory import MemoryRun
-from referee.engine.run.model import RunId
+from referee.engine.run.model import Payload, RunId
 
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
@@ -85,7 +85,7 @@ def image_of(run: Run) -> RunImage:
     return RunImage(calls, notes, response, files)
 
 
-def _payload(payload) -> Any:
+def _payload(payload: Payload | None) -> Any:
     if payload is None:
         return None
     return payload.value if payload.is_json else payload.text

@@ -24,6 +24,8 @@ from referee.engine.critique.findings import rules_digest
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
+    from referee.dsl.evals_json import EvalsFile
+    from referee.engine.compile import Program
     from referee.engine.run.workspace import Run
 
 
@@ -61,8 +63,8 @@ def critique_workspace(workspace: Path, rules: list[str], evals_path: str | None
                          "--budget") from None
 
 
-def _critique(workspace: Path, runs: Sequence[Run], program, lets_text: dict[str, str],
-              evals, digest: str, found: dict[str, Critique]) -> Result:
+def _critique(workspace: Path, runs: Sequence[Run], program: Program, lets_text: dict[str, str],
+              evals: EvalsFile | None, digest: str, found: dict[str, Critique]) -> Result:
     tools: dict[str, set[str]] = defaultdict(set)
     outcomes: dict[str, dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
     examined = 0
@@ -136,7 +138,7 @@ def _evals_text(evals_path: str | None) -> str | None:
         return None  # compiling reports it
 
 
-def _expectations(evals, key: str) -> int:
+def _expectations(evals: EvalsFile | None, key: str) -> int:
     if evals is None:
         return 0
     entry = evals.find(key)

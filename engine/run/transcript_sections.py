@@ -184,7 +184,8 @@ class Segmenter:
                        "fields cannot be told from text printed inside its value")
             record.anomalies.append(Problem("orphan-field", self.report, message, line))
 
-    def _check_context(self, record: CallRecord, current: Section | CallRecord, fence, start: int) -> None:
+    def _check_context(self, record: CallRecord, current: Section | CallRecord,
+                       fence: tuple[str, int, int] | None, start: int) -> None:
         """A record heading inside a code block of agent text, or right after a line of it."""
         if not isinstance(current, Section) or current.kind != "agent_notes":
             return

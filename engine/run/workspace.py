@@ -29,7 +29,7 @@ from referee.engine.run.transcript_answer import log_answer
 from referee.engine.run.user_notes import parse_user_notes
 
 if TYPE_CHECKING:  # the importers are loaded only when a run is asked for its map
-    from collections.abc import Mapping
+    from collections.abc import Iterable, Mapping
 
     from referee.engine.run.agents import Calls
     from referee.engine.run.discovery import Discovery, RunList, discover, run_folder  # noqa: F401 (see __getattr__)
@@ -354,7 +354,7 @@ class Run:
         return tuple(run_warnings(self))
 
 
-def sort_problems(problems) -> list[Problem]:
+def sort_problems(problems: Iterable[Problem]) -> list[Problem]:
     """Deduplicated, in a stable order: by path, line, code, message."""
     unique = set(problems)
     keys = {path: natural_key(path) for path in {p.path for p in unique}}  # each path's once: most share one

@@ -256,7 +256,7 @@ def _drain(sub: Reader, left: dict) -> int:
     return count
 
 
-def _every_call(entries) -> list[Call]:
+def _every_call(entries: Sequence[Call | Text]) -> list[Call]:
     """The calls of ``entries`` and of every subagent nested in them, in order."""
     found: list[Call] = []
     for entry in entries:

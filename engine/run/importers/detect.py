@@ -70,7 +70,7 @@ def a_kind(kind: str) -> str:
     return f"an {kind}" if kind[:1] in "aeio" else f"a {kind}"
 
 
-def head(path) -> str:
+def head(path: Path) -> str:
     data, _ = read_named_file(path, str(path), HEAD_BYTES, head=True)  # a FIFO cannot stall it
     return "" if data is None else head_text(data)
 

@@ -32,6 +32,7 @@ import functools
 import hashlib
 import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -206,7 +207,7 @@ class _Transcript:
         self.out.text(body, text.origin, text.per_line)
 
 
-def tool_counts(calls) -> dict[str, int]:
+def tool_counts(calls: Iterable[Call]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for call in calls:
         counts[call.tool] = counts.get(call.tool, 0) + 1
@@ -280,7 +281,7 @@ def render_run(conversation: Conversation) -> RunFiles:
     return RunFiles(encoded, source_map, found, layout)
 
 
-def _digests(encoded: dict[str, bytes], names) -> dict[str, str]:
+def _digests(encoded: dict[str, bytes], names: Iterable[str]) -> dict[str, str]:
     """The SHA-256 of each written view's UTF-8."""
     return {name: hashlib.sha256(encoded[name]).hexdigest() for name in names}
 
