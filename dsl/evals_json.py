@@ -20,7 +20,7 @@ import json
 import re
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of
@@ -281,7 +281,7 @@ class _Reader:
                 out.append(ast.Expect(int(index), None, check, check_text(source), check.span))
         return out
 
-    def parsed(self, where: tuple, source: Any, parse):
+    def parsed(self, where: tuple, source: Any, parse: Callable[[str, str], Any]) -> Any:
         """Parse one embedded string; spans and errors moved into evals.json."""
         if not isinstance(source, str):
             self.bad(where, f"{_jpath(where)} must be a string")
@@ -334,7 +334,7 @@ def _offset(text: str, line: int, column: int) -> int:
     return max(0, pos + column - 1)
 
 
-def _move_spans(node: Any, move) -> Any:
+def _move_spans(node: Any, move: Callable[[ast.Span], ast.Span]) -> Any:
     """A copy of a syntax tree with every Span passed through ``move``."""
     if isinstance(node, tuple):
         return tuple(_move_spans(n, move) for n in node)

@@ -87,7 +87,7 @@ def _cond(c: ast.Condition) -> str:
     return _predicate(c)
 
 
-def _paren_if(c: ast.Condition, kinds) -> str:
+def _paren_if(c: ast.Condition, kinds: type | tuple[type, ...]) -> str:
     return f"({_cond(c)})" if isinstance(c, kinds) else _cond(c)
 
 
@@ -162,7 +162,7 @@ def _only(c: ast.Only) -> str:
     return "only " + _selection_list(c.items)
 
 
-def _selection_list(items) -> str:
+def _selection_list(items: tuple[ast.Value, ...]) -> str:
     return "[" + ", ".join(_value(s, True) for s in items) + "]"
 
 
@@ -207,7 +207,7 @@ def _value(v: ast.Value | ast.RegexLit, safe: bool) -> str:
     raise TypeError(f"not a value node: {type(v).__name__}")
 
 
-def _object(items) -> str:
+def _object(items: tuple[tuple[str, ast.Value], ...]) -> str:
     return "{" + ", ".join(f"{_string(k)}: {_value(x, True)}" for k, x in items) + "}"
 
 

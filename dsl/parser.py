@@ -235,7 +235,8 @@ def _nesting_bound(fragment: str) -> int:
     return sum(fragment.count(c) for c in _OPEN) + fragment.count("not")
 
 
-def _parse_fragment(text, path, offset, fragment, start, line_offset=None):
+def _parse_fragment(text: str, path: str, offset: int, fragment: str, start: str,
+                    line_offset: int | None = None) -> tuple[Any, list[Diagnostic]]:
     """Parse ``fragment`` (found at ``offset`` of ``text``, after ``line_offset`` lines
     when the caller counted them) from rule ``start``."""
     if line_offset is None:
@@ -343,7 +344,8 @@ def _block(items: list, text: str, path: str, diagnostics: list) -> ast.EvalBloc
     return ast.EvalBlock(header.key, header.name, lets, expects, span)
 
 
-def _unique(keyed, code, message, text, path, diagnostics) -> None:
+def _unique(keyed: list[tuple[Any, ast.Span]], code: str, message: str, text: str, path: str,
+            diagnostics: list[Diagnostic]) -> None:
     seen: dict = {}
     for key, span in keyed:
         if key in seen:
@@ -354,11 +356,11 @@ def _unique(keyed, code, message, text, path, diagnostics) -> None:
             seen[key] = span
 
 
-def _show(key) -> str:
+def _show(key: str | int) -> str:
     return str(key) if isinstance(key, int) or str(key).isdigit() else f"\"{key}\""
 
 
-def _word(item) -> str:
+def _word(item: ast.Let | ast.Expect) -> str:
     return "let" if isinstance(item, ast.Let) else "expect"
 
 
