@@ -230,7 +230,7 @@ def _one_line_end(text: str) -> str:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text
 
 
-def _response_segment(run: Run) -> list[Segment]:
+def _response_segment(run) -> list[Segment]:
     response = getattr(run, "response", None)
     if response is None or response.text is None:
         return []
@@ -238,7 +238,7 @@ def _response_segment(run: Run) -> list[Segment]:
     return [Segment("response", response.path, response.line or 1, _one_line_end(response.text))]
 
 
-def _response_output(run: Run) -> str | None:
+def _response_output(run) -> str | None:
     """The output file (its path under outputs/) that is shown whole as the response;
     None when the response is no such file (none, unreadable, a section of a log, a
     file outside outputs/)."""
@@ -256,7 +256,7 @@ def _within(note: Segment, response: Segment) -> bool:
     return note.file == response.file and note.line <= last and response.line <= note.line + note.text.count("\n")
 
 
-def _output_segments(run: Run) -> tuple[list[Segment], list[str], list[Segment]]:
+def _output_segments(run) -> tuple[list[Segment], list[str], list[Segment]]:
     """Other output files as ``outputs``; user_notes.md is the agent's own words.
     The file that is the response, shown whole as such (response.md, or the one the
     harness named), is left out: shown twice, the same words would stand under two

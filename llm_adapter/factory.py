@@ -46,8 +46,8 @@ def make_judge(spec: str, *, base_url: str | None = None, api_key_env: str | Non
         raise ValueError(redactor.text(str(exc))) from None
 
 
-def _make(spec: str, redactor: Redactor, *, base_url, api_key_env, timeout, concurrency, seed,
-          inner, batch, price, note, attempts) -> LLMJudge:
+def _make(spec: str, redactor: Redactor, *, base_url, api_key_env, timeout: float, concurrency: int, seed,
+          inner: str | None, batch: bool, price: tuple[float, float] | None, note: str, attempts: int) -> LLMJudge:
     kind, rest = split_spec(spec)
     if not (timeout > 0 and math.isfinite(timeout)) or concurrency < 1 or attempts < 1:
         raise ValueError("--llm-timeout must be a positive number of seconds, "

@@ -32,6 +32,8 @@ from referee.llm_adapter.reply import Malformed, load_object
 from referee.llm_adapter.transport import Cancelled, TransportError
 
 if TYPE_CHECKING:
+    import argparse
+
     from referee.engine.run.workspace import Run
 
 ATTEMPTS = 2
@@ -245,7 +247,7 @@ def render(task: str, shown: tuple[tuple[Segment, ...], tuple[Segment, ...]], cr
     return ChatRequest(INSTRUCTIONS, (("user", "\n".join(lines)),))
 
 
-def reader_from_args(args) -> HolisticReader:
+def reader_from_args(args: argparse.Namespace) -> HolisticReader:
     """The reader the ``--llm`` flags ask for; ValueError for a bad configuration."""
     from referee.llm_adapter.cli import judge_from_args
 

@@ -17,7 +17,11 @@ import os
 import re
 import threading
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referee.engine.judging import JudgeResult
+    from referee.engine.verdict import Verdict
 
 MASK = "[redacted API key]"
 MIN_PIECE = 16  # a stretch of the key this long is the key, as far as redaction goes
@@ -68,7 +72,7 @@ class Redactor:
             return {self.value(k): self.value(v) for k, v in value.items()}
         return value
 
-    def result(self, result):
+    def result(self, result: JudgeResult):
         """A ``JudgeResult`` with every text in it redacted: verdicts, claims, feedback."""
         if not self.secrets:
             return result
@@ -78,7 +82,7 @@ class Redactor:
         feedback = tuple(self.text(line) for line in result.feedback)
         return replace(result, verdicts=verdicts, claims=claims, feedback=feedback)
 
-    def verdict(self, verdict):
+    def verdict(self, verdict: Verdict):
         evidence = tuple(replace(e, quote=self.text(e.quote)) for e in verdict.evidence)
         return replace(verdict, message=self.text(verdict.message), evidence=evidence,
                        details=tuple(self.text(d) for d in verdict.details),

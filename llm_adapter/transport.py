@@ -34,9 +34,13 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from referee.llm_adapter.redact import Redactor
+
+if TYPE_CHECKING:
+    from email.message import Message
+    from typing import IO
 
 # 529 is Anthropic's "overloaded"; the others are the usual transient server states.
 RETRY_STATUSES = frozenset({408, 409, 429, 500, 502, 503, 504, 529})
@@ -308,7 +312,7 @@ class _Watching:
         super().__init__()
         self._watch = watch
 
-    def do_open(self, http_class, req, **kwargs):
+    def do_open(self, http_class, req: urllib.request.Request, **kwargs):
         return super().do_open(_watched(http_class, self._watch), req, **kwargs)  # type: ignore[misc]
 
 
@@ -323,7 +327,8 @@ class _WatchedHTTPS(_Watching, urllib.request.HTTPSHandler):
 class _NoRedirect(urllib.request.HTTPRedirectHandler):
     """Never follow a redirect inside urllib: ``Transport`` decides, with the rules above."""
 
-    def redirect_request(self, req, fp, code, msg, headers, newurl):
+    def redirect_request(self, req: urllib.request.Request, fp: IO[bytes], code: int, msg: str,
+                         headers: Message, newurl: str):
         return None
 
 
@@ -348,7 +353,7 @@ def _http_failure(exc: urllib.error.HTTPError) -> tuple[float | None, str]:
     return (-1.0 if delay is None else delay), reason
 
 
-def retry_after(headers) -> float | None:
+def retry_after(headers: Message | None) -> float | None:
     """Seconds the server asked us to wait: ``retry-after-ms`` (OpenAI), else
     ``retry-after`` as seconds or an HTTP date. None when absent or unreadable."""
     if headers is None:

@@ -18,9 +18,10 @@ from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
+    from referee.engine.decision.analysis import Analysis
     from referee.engine.decision.collect import Collected, GradedRun
     from referee.engine.decision.configurations import Choice
-    from referee.engine.decision.release import Decision
+    from referee.engine.decision.release import Decision, ReleaseConfig
 
 # The keys of ``engine.decision.stability.MODES``, written here so that building the
 # parser (every ``referee --help``) does not load the decision code; a test keeps
@@ -132,7 +133,7 @@ def run(args: argparse.Namespace) -> int:
     return decision.exit_code
 
 
-def _benchmark(args: argparse.Namespace, config):
+def _benchmark(args: argparse.Namespace, config: ReleaseConfig):
     """benchmark.json as a dict, and the release decision, from the runs as they are now."""
     from referee.engine.critique.findings import finding_notes, load_findings
     from referee.engine.decision import analysis as analysis_mod
@@ -158,16 +159,15 @@ def _benchmark(args: argparse.Namespace, config):
     return _decided(args, collected, result, config, notes.notes(result) + mixed + critiqued, meta)
 
 
-def _decided(args: argparse.Namespace, collected: Collected, result, config, found_notes: list[str],
-             meta: dict) -> tuple[dict, Decision]:
+def _decided(args: argparse.Namespace, collected: Collected, result: Analysis, config: ReleaseConfig,
+             found_notes: list[str], meta: dict) -> tuple[dict, Decision]:
     """benchmark.json and the release decision, with the reasons of `referee compare` and
     `referee validate` (engine.compare.reasons) and, with --against, the diff with a
     blessed benchmark.json (a reason too with --fail-on-regression)."""
     from referee.engine.compare import reasons
     from referee.engine.decision import benchmark, release
 
-    extra, said = reasons.found_reasons(args.workspace, collected.runs, result.choice.primary,
-                                        result.choice.baseline)
+    extra, said = reasons.found_reasons(args.workspace, collected.runs, result.choice.primary, result.choice.baseline)
     warn_all(said)
     rules = sorted({name for r in collected.runs for name in r.rules})
     inputs = recorded_inputs(collected.runs)
@@ -388,7 +388,7 @@ def _shown(text: str) -> str:
     return line_start(inert(text).replace("\n", "\\n"))
 
 
-def _pct(stat) -> str:
+def _pct(stat: dict[str, float] | None) -> str:
     return "—" if not stat else f"{stat['mean']:.1%}"
 
 

@@ -131,7 +131,8 @@ def _compile(trees: list[ast.RulesFile], evals: EvalsFile | None, unread: bool =
     return known_inputs(check_rules(trees, evals), unread)
 
 
-def _report(diagnostics, warnings, texts, file_count, trees, evals, color_mode: str = "auto") -> int:
+def _report(diagnostics: list[Diagnostic], warnings: list[Diagnostic], texts: dict[str, str], file_count: int,
+            trees: list[ast.RulesFile], evals: EvalsFile | None, color_mode: str = "auto") -> int:
     import sys
 
     from referee.dsl.errors import render_all

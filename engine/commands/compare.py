@@ -14,6 +14,8 @@ from referee.engine.text import count
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from referee.engine.cli import Subcommands
 
 OUT = "comparison"
@@ -96,7 +98,7 @@ def _holistic(args: argparse.Namespace):
         raise UsageError(str(exc)) from None
 
 
-def _print(summary: dict, written) -> None:
+def _print(summary: dict, written: list[Path] | None) -> None:
     say(f"compare: {summary['primary']} against {summary['baseline']}, {count(summary['pairs'], 'pair')}, "
           f"seed {summary['seed']}")
     for row in summary["evals"]:

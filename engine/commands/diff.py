@@ -9,6 +9,7 @@ from referee.engine.commands.arguments import given_path
 
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
+    from referee.engine.compare.diffing import Diff
 
 EPILOG = """\
 exit codes:
@@ -72,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     return 1 if found.regressions or found.cannot_tell else 0
 
 
-def lines(found) -> list[str]:
+def lines(found: Diff) -> list[str]:
     """The diff for the console (and for aggregate's --against)."""
     out = [f"diff: {found.base.label} -> {found.new.label} (primary {found.primary or 'unknown'})"]
     out += [f"  note: {note}" for note in found.notes]

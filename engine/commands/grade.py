@@ -24,9 +24,9 @@ from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
-    from referee.engine.grade import RulesSource
-    from referee.engine.report import terminal
+    from referee.engine.compile import Program
     from referee.engine.report.spill import Spill
+    from referee.engine.report.stored import Stored
     from referee.engine.report.write import WriteResult
 
 EXIT_CODES = """\
@@ -195,7 +195,7 @@ def _grade(args: argparse.Namespace, spill: Spill) -> int:
         return _interrupted("after writing", written, len(graded), args.check)
 
 
-def _warn_unapplied(program, used: set[str]) -> None:
+def _warn_unapplied(program: Program, used: set[str]) -> None:
     """Rules that applied to no run, while a run was graded by its eval's sentences
     alone (eval_metadata.json): the rules name the eval otherwise than the runs do,
     and nothing else would say so."""
@@ -298,7 +298,7 @@ def _judge(args: argparse.Namespace):
         return _fail(f"--llm: {exc}")
 
 
-def _write(graded, args) -> list[WriteResult]:
+def _write(graded: list[Stored], args: argparse.Namespace) -> list[WriteResult]:
     from referee.engine.grade import cpu_jobs
     from referee.engine.report.lock import WorkspaceBusy, workspace_lock
     from referee.engine.report.write import WriteInterrupted, WriteResult, ctrl_c_sets, write_all
@@ -339,14 +339,14 @@ class _WriteJobs(Sequence):
     def __len__(self) -> int:
         return len(self.graded)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int | slice):
         if isinstance(index, slice):
             return [self[n] for n in range(*index.indices(len(self)))]
         graded = self.graded[index]
         return graded.place.path, graded.files
 
 
-def _warn_written(graded, results: list[WriteResult]) -> None:
+def _warn_written(graded: list[Stored], results: list[WriteResult]) -> None:
     """Warn about each run that was not written as asked, or was written over a foreign file."""
     failed = [(g, r) for g, r in zip(graded, results) if r.error]
     for g, result in failed[:MAX_WARNINGS]:

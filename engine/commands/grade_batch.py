@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from referee.engine.commands.warnings import warn
 from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    from referee.llm_adapter.judge import LLMJudge
 
 
 def check_flags(args: argparse.Namespace) -> None:
@@ -19,7 +23,7 @@ def check_flags(args: argparse.Namespace) -> None:
         args.check = True  # the semantic assertions wait for the batch: no report is final
 
 
-def export_requests(args: argparse.Namespace, judge) -> int:
+def export_requests(args: argparse.Namespace, judge: LLMJudge) -> int:
     """Write the requests the grade collected to the file the user named."""
     from pathlib import Path
 

@@ -13,7 +13,12 @@ from referee.engine.report.color import use_color
 from referee.engine.report.inert import inert, inert_data
 
 if TYPE_CHECKING:
+    import argparse
+
     from referee.engine.report import terminal
+    from referee.engine.report.brief import Brief
+    from referee.engine.report.run_report import RunReport
+    from referee.engine.report.stored import Stored
     from referee.engine.report.write import WriteResult
     from referee.engine.run.model import RunId
 
@@ -34,10 +39,10 @@ class _Gate:
         self.tally = terminal.Tally()
         self.evals: set[str] = set()  # the rules' evals of the runs counted
 
-    def counts(self, brief) -> bool:
+    def counts(self, brief: Brief) -> bool:
         return self.primary is None or brief.run["configuration"] == self.primary
 
-    def add(self, brief) -> None:
+    def add(self, brief: Brief) -> None:
         """Count a run the gate counts."""
         self.tally.add(brief)
         self.evals.add(brief.run["rules_eval"])
@@ -53,8 +58,8 @@ class _Gate:
         return [rid.rel for rid in unread if self.primary is None or rid.configuration == self.primary]
 
 
-def print_results(args, graded, results: list[WriteResult], skipped, unread: Sequence[RunId] = (),
-                  expected: Sequence[str] = ()) -> int:
+def print_results(args: argparse.Namespace, graded: list[Stored], results: list[WriteResult],
+                  skipped: list[tuple[str, str]], unread: Sequence[RunId] = (), expected: Sequence[str] = ()) -> int:
     """Print the graded runs (``engine.report.stored.Stored``) with what happened to
     their files (``results``), then the totals; returns the exit code: 0 when every
     assertion the gate counts passed (the runs of ``--primary`` alone, when given)
@@ -103,7 +108,8 @@ def print_results(args, graded, results: list[WriteResult], skipped, unread: Seq
     return code()
 
 
-def _print_runs(graded, results: list[WriteResult], tally: terminal.Tally, gate: _Gate, args) -> None:
+def _print_runs(graded: list[Stored], results: list[WriteResult], tally: terminal.Tally, gate: _Gate,
+                args: argparse.Namespace) -> None:
     """The runs that did not pass, those that passed, then the context (see
     ``print_results``). Each run is read back once to be counted; only a run that
     passed and is printed is read again."""
@@ -141,7 +147,7 @@ def _print_runs(graded, results: list[WriteResult], tally: terminal.Tally, gate:
 class _Printer:
     """Prints runs' lines; an eval's hints under the first of its runs printed."""
 
-    def __init__(self, args) -> None:
+    def __init__(self, args: argparse.Namespace) -> None:
         self.color = use_color(sys.stdout, args.color)
         self.verbose = args.verbose
         self.hinted: set[str] = set()
@@ -162,7 +168,7 @@ class _Printer:
             print(f"... and {hidden} more run{'' if hidden == 1 else 's'} {what} (--verbose prints every run; "
                   "referee report --format markdown lists every failure)")
 
-    def run(self, g, report, result: WriteResult) -> None:
+    def run(self, g: Stored, report: RunReport, result: WriteResult) -> None:
         from referee.engine.report import terminal
 
         note = "refused: not written" if result.refused else ""
@@ -173,7 +179,7 @@ class _Printer:
         print("\n".join(lines))
 
 
-def _print_written(graded, results: list[WriteResult], workspace: Path) -> None:
+def _print_written(graded: list[Stored], results: list[WriteResult], workspace: Path) -> None:
     from referee.engine.report.marker import GRADING, GROUND_TRUTH
     from referee.engine.report.terminal import on_its_line
 
@@ -191,7 +197,7 @@ def _exit_code(totals: terminal.Totals) -> int:
     return 0
 
 
-def _written_line(results: list[WriteResult], args) -> str:
+def _written_line(results: list[WriteResult], args: argparse.Namespace) -> str:
     """Which files were written, or that none were: a reader must not have to guess."""
     from referee.engine.report.marker import GRADING, GROUND_TRUTH
 
@@ -215,8 +221,8 @@ def _shown(workspace: Path, rel: str, name: str) -> str:
     return (workspace / name if rel in ("", ".") else workspace / rel / name).as_posix()
 
 
-def _json_document(skipped, totals, check: bool, code: int, primary: str | None, not_read: list[str],
-                   no_runs: list[str]) -> dict:
+def _json_document(skipped: list[tuple[str, str]], totals: terminal.Totals, check: bool, code: int,
+                   primary: str | None, not_read: list[str], no_runs: list[str]) -> dict:
     """The --json document but its ``runs``, which ``_print_json`` puts first, one
     entry at a time. ``schema_version`` names the layout; ``primary`` is the
     configuration the exit code counts (null: every run); ``unread_runs`` the run
@@ -227,7 +233,7 @@ def _json_document(skipped, totals, check: bool, code: int, primary: str | None,
             "unread_runs": not_read, "evals_without_runs": no_runs}
 
 
-def _json_run(report, result: WriteResult, tally: terminal.Tally, gate: _Gate | None = None) -> dict:
+def _json_run(report: RunReport, result: WriteResult, tally: terminal.Tally, gate: _Gate | None = None) -> dict:
     """A run's --json entry (``RunReport.json_entry``); its brief is counted into
     ``tally``, and into the gate's when the gate counts it."""
     from referee.engine.report import terminal
@@ -279,7 +285,7 @@ def _nested(data: bytes, levels: int) -> bytes:
     return data.replace(b"\n", b"\n" + b"  " * levels)
 
 
-def _inert_brief(brief):
+def _inert_brief(brief: Brief):
     return replace(brief, run=inert_data(brief.run), failed=inert_data(brief.failed))
 
 

@@ -24,6 +24,7 @@ from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
+    from referee.engine.run.importers import Imported
 
 
 EXIT_CODES = """\
@@ -77,7 +78,7 @@ def add_parser(sub: Subcommands) -> None:
     parser.set_defaults(handler=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     import sys
 
     from referee.engine.run.importers import BadPattern, import_sources
@@ -113,7 +114,7 @@ def run(args) -> int:
     return 1 if result.errors else 0
 
 
-def _summary(item) -> None:
+def _summary(item: Imported) -> None:
     from referee.engine.report.inert import line_start
     from referee.engine.run.importers import skill_creator
     from referee.engine.run.importers.detect import IMPORTED_LOG

@@ -12,6 +12,10 @@ from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
+    from referee.engine.grade import RulesSource
+    from referee.engine.shards.manifest import Manifest
+    from referee.engine.shards.merge import Merged
+    from referee.engine.shards.verify import Shards
 
 EPILOG = """\
 Each `referee grade WORKSPACE --shard I/N` wrote its runs' reports and
@@ -100,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
     return merged.exit_code
 
 
-def _same_rules(source, manifest) -> None:
+def _same_rules(source: RulesSource, manifest: Manifest) -> None:
     from referee.engine.shards.grading import rules_settings
 
     rules, evals = rules_settings(source)
@@ -111,7 +115,7 @@ def _same_rules(source, manifest) -> None:
                      "differ. Give the rules and evals the shards graded with")
 
 
-def _primary_graded(shards) -> None:
+def _primary_graded(shards: Shards) -> None:
     """The shards' ``--primary`` names the configuration of some graded run, as
     ``referee grade --primary`` requires (a shard alone may hold none of its runs)."""
     primary = shards.first.options.get("primary")
@@ -125,7 +129,7 @@ def _primary_graded(shards) -> None:
                          f"({shown}); grade the shards with the configuration to gate on")
 
 
-def _print(args: argparse.Namespace, count: int, merged) -> None:
+def _print(args: argparse.Namespace, count: int, merged: Merged) -> None:
     from referee.engine.commands.warnings import warn
 
     # Counted as `referee grade` counts them: a run in which nothing counted did not fail.

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 
 from referee.engine.commands.arguments import add_workspace, given_name, given_path
 from referee.engine.report.color import add_color_argument
@@ -16,6 +16,7 @@ from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
+    from referee.engine.report.collect import Collection
 
 FORMATS = ("html", "junit", "github", "markdown")
 DEFAULT_FILES = {"html": "report.html", "junit": "junit.xml", "markdown": "summary.md"}
@@ -188,7 +189,8 @@ def _report(args: argparse.Namespace, rules: dict[Path, str]):
     return collection, target
 
 
-def render(collection, fmt: str, args: argparse.Namespace | None = None, rules: dict[Path, str] | None = None) -> str:
+def render(collection: Collection, fmt: str, args: argparse.Namespace | None = None,
+           rules: dict[Path, str] | None = None) -> str:
     """The text of ``collection`` in format ``fmt`` (one of ``FORMATS``); ``args``
     give the github format its root and source folders, ``rules`` the text of each
     rules file named."""
@@ -218,7 +220,7 @@ def _a_page_with_files(target: Path) -> bool:
         return True
 
 
-def _write_viewer(collection, target: Path, write) -> None:
+def _write_viewer(collection: Collection, target: Path, write: Callable[[Path, bytes | str], None]) -> None:
     from referee.engine.report.bundle import files_folder, write_bundle
     from referee.engine.report.html import html_bundle
 

@@ -27,7 +27,7 @@ from referee.engine.report.inert import inert
 
 if TYPE_CHECKING:
     from referee.engine.cli import Subcommands
-    from referee.engine.run.model import Payload, Problem, ToolCall
+    from referee.engine.run.model import Note, Payload, Problem, ToolCall
     from referee.engine.run.reading import ResponseFiles
     from referee.engine.run.workspace import Run
 
@@ -61,7 +61,7 @@ def add_parser(sub: Subcommands) -> None:
     parser.set_defaults(handler=run)
 
 
-def run(args) -> int:
+def run(args: argparse.Namespace) -> int:
     """Show the run or workspace ``args.run_dir``; returns the exit status."""
     path = Path(args.run_dir)
     sources = grade_sources.given_sources(path, args)
@@ -86,7 +86,7 @@ def run(args) -> int:
     return 0
 
 
-def _responses(args) -> ResponseFiles:
+def _responses(args: argparse.Namespace) -> ResponseFiles:
     """The response files ``--response`` and evals.json's ``response_file`` name."""
     # Loaded here, not at the top: ``referee --help`` builds every subcommand's parser.
     from referee.dsl.errors import RulesError
@@ -179,7 +179,7 @@ def _payload_view(payload: Payload | None) -> dict | None:
     return {"line": payload.line, "is_json": payload.is_json, "text": payload.text}
 
 
-def _note_view(note) -> dict:
+def _note_view(note: Note) -> dict:
     return {
         "index": note.index,
         "step": note.step,

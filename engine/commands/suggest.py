@@ -13,6 +13,7 @@ from referee.engine.commands.warnings import warn
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
+    from referee.dsl.evals_json import EvalsFile
     from referee.engine.cli import Subcommands
 
 EXIT_CODES = """\
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace) -> int:
     return 0 if drafted else 1
 
 
-def _warn_repeated(evals) -> None:
+def _warn_repeated(evals: EvalsFile) -> None:
     """Each sentence evals.json repeats within an eval: the drafts cannot make such an
     eval compile (``duplicate-text``), so the user learns where to fix it."""
     from referee.engine.suggest.rulesfile import repeated_sentences

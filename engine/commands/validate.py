@@ -21,7 +21,12 @@ from referee.engine.compare.output import say
 from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from referee.engine.cli import Subcommands
+    from referee.engine.compare.load import Loaded
+    from referee.engine.compare.validity import EvalValidity
+    from referee.engine.compile import Program
 
 VALIDITY = "validity.json"
 EPILOG = """\
@@ -148,7 +153,7 @@ def _mutation(args: argparse.Namespace):
         return None  # no run an eval of the rules matches: nothing to mutate
 
 
-def _judged(args: argparse.Namespace, program, graded):
+def _judged(args: argparse.Namespace, program: Program, graded: Loaded | None):
     if not args.llm or graded is None:
         return None
     from referee.engine.compare.validity import flip_rates
@@ -162,7 +167,8 @@ def _judged(args: argparse.Namespace, program, graded):
     return flip_rates(program, [run.source for run in graded.runs], (judge, second(judge)))
 
 
-def _document(results, power: dict, roles, inputs) -> dict:
+def _document(results: list[EvalValidity], power: dict, roles: tuple[str, str] | None,
+              inputs: dict[str, object] | None) -> dict:
     judged = [r.judge for r in results if r.judge]
     asked, flipped = sum(j["asked"] for j in judged), sum(j["flipped"] for j in judged)
     unusable = sum(j["unusable"] for j in judged)
@@ -180,7 +186,7 @@ def _document(results, power: dict, roles, inputs) -> dict:
     }
 
 
-def _print(document: dict, written) -> None:
+def _print(document: dict, written: list[Path] | None) -> None:
     for row in document["evals"]:
         mark = "ok  " if row["can_tell"] else "FAIL"
         null = row["null_run"]

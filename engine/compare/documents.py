@@ -15,7 +15,7 @@ from collections import Counter
 from fractions import Fraction
 from typing import Callable, Mapping, Sequence
 
-from referee.engine.compare.holistic import Judgement, Point
+from referee.engine.compare.holistic import Judgement, Point, Reading
 from referee.engine.compare.load import Graded
 from referee.engine.compare.pairs import Decided, one_sided
 from referee.engine.compare.rubric import DIMENSIONS, Scores, Tag, shown, tag_of
@@ -135,7 +135,7 @@ def _model(judgement: Judgement, scrub: Callable[[str], str]) -> dict:
     }
 
 
-def _reading(reading, first: str, scrub: Callable[[str], str]) -> dict:
+def _reading(reading: Reading, first: str, scrub: Callable[[str], str]) -> dict:
     shown_first = (LETTERS if first == "A" else LETTERS[::-1])
     preference = None if reading.preference is None else shown_first[reading.preference]
     return {"shown_first": first, "preferred": preference, "reasoning": scrub(_short(reading.reasoning, 600)),

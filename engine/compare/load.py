@@ -14,11 +14,14 @@ import hashlib
 import json
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 from referee.engine.decision.provenance import inputs_of, judges_of, rules_of
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
 from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    from referee.engine.report.models import GradingReport
 
 GRADED = ("pass", "fail", "error")  # outcomes that are verdicts (not_graded is none)
 
@@ -196,7 +199,7 @@ def _about(problem: str, folders: set[str]) -> str | None:
     return head if head in folders else None
 
 
-def _graded(run: Run, report) -> Graded:
+def _graded(run: Run, report: GradingReport) -> Graded:
     items = tuple(Item(e.key, e.text, e.outcome, e.gated, e.precision, e.check, e.evidence_source, e.evidence)
                   for e in report.expectations)
     claims = tuple(Claim(c.claim, c.type, c.verified, c.evidence) for c in report.claims)

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from referee.engine.compare import blind, documents, load, pairs, rubric, skill
 from referee.engine.compare.holistic import Holistic
 from referee.engine.run.workspace import natural_key
 from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    import argparse
 
 
 @dataclass(frozen=True)
@@ -43,7 +47,7 @@ def setup(workspace: Path, *, iteration: int | None = None, primary: str | None 
     return Setup(loaded, choice.primary, choice.baseline, rubric.load_tags(rubric_file), found, scrub)
 
 
-def setup_from(args) -> Setup:
+def setup_from(args: argparse.Namespace) -> Setup:
     """``setup`` from the flags ``compare`` and ``analyze`` share."""
     return setup(args.workspace, iteration=args.iteration, primary=args.primary, baseline=args.baseline,
                  rubric_file=args.rubric, skill_path=args.skill_path, evals=args.evals)

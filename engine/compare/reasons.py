@@ -15,13 +15,16 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from referee.engine.compare.consistency import summary_problems, validity_problems
 from referee.engine.compare.load import outcomes_digest
 from referee.engine.decision.release import Reason
 from referee.engine.run.safeio import read_json
 from referee.engine.usage import UsageError
+
+if TYPE_CHECKING:
+    from referee.engine.compare.diffing import Diff
 
 SUMMARY = "comparison/summary.json"
 VALIDITY = "validity.json"
@@ -123,7 +126,7 @@ def against(path: Path, doc: dict):
                          "anyway") from None
 
 
-def regression(found, path: Path) -> Reason:
+def regression(found: Diff, path: Path) -> Reason:
     regressed, unknown = found.regressions, found.cannot_tell
     if not regressed and not unknown:
         return Reason("regression", "ok", f"no eval of {found.primary} regressed against {path.name}"
@@ -138,7 +141,7 @@ def regression(found, path: Path) -> Reason:
     return Reason("regression", "breach", "; ".join(said) + _judge_unknown(found, path))
 
 
-def _judge_unknown(found, path: Path) -> str:
+def _judge_unknown(found: Diff, path: Path) -> str:
     """Said in the reason itself, which benchmark.json keeps (the diff's notes are only
     printed): a blessed file of an older referee names no LLM grader, so a verdict that
     changed with the judge cannot be told from one that changed with the skill."""

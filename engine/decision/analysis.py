@@ -11,7 +11,7 @@ configuration's summary and so of every delta, unless asked for.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from typing import Callable, Iterable, Sequence
 
 from referee.engine.decision.collect import GradedRun, Unusable, run_order
 from referee.engine.decision.configurations import Choice
@@ -167,5 +167,5 @@ def _assertions(runs: list[GradedRun], choice: Choice) -> list[AssertionRow]:
     return sorted(found.values(), key=lambda a: (natural_key(a.eval_id), natural_key(a.key)))
 
 
-def _unique(values) -> list[str]:
+def _unique(values: Iterable[str]) -> list[str]:
     return sorted(set(values), key=natural_key)

@@ -19,8 +19,9 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine import __version__
-from referee.engine.decision.analysis import Analysis, Delta, EvalRow, Summary
+from referee.engine.decision.analysis import Analysis, AssertionRow, Delta, EvalRow, Summary
 from referee.engine.decision.collect import GradedRun
+from referee.engine.decision.contamination import Finding
 from referee.engine.decision.notes import assertion_rates, discriminates
 from referee.engine.decision.release import Decision
 from referee.engine.run.workspace import natural_key
@@ -197,7 +198,7 @@ def _eval_delta(row: EvalRow, configs: tuple[str, ...]) -> float | None:
     return None if a is None or b is None else round(a.mean - b.mean, 4)
 
 
-def _assertion(row, configs: tuple[str, ...]) -> dict:
+def _assertion(row: AssertionRow, configs: tuple[str, ...]) -> dict:
     per_config = {}
     for config in configs:
         tally = row.outcomes.get(config, {})
@@ -211,5 +212,5 @@ def _assertion(row, configs: tuple[str, ...]) -> dict:
             "counted": row.counted, "discriminates": discriminates(row, configs), "configurations": per_config}
 
 
-def _finding(f) -> dict:
+def _finding(f: Finding) -> dict:
     return {"step": f.step, "tool": f.tool, "location": f.location, "target": f.target, "quote": f.quote}

@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from referee.engine.caps import cut
 from referee.engine.decision.provenance import inputs_of, judges_of, rules_of
@@ -27,6 +27,9 @@ from referee.engine.report.marker import GRADING
 from referee.engine.run.model import RunId
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
 from referee.engine.text import plain
+
+if TYPE_CHECKING:
+    from referee.engine.run.discovery import Discovery
 
 
 @dataclass(frozen=True)
@@ -156,7 +159,7 @@ def _refuse_copies(runs: Sequence[GradedRun]) -> None:
         raise UsageError(f"{problem}; nothing was read")
 
 
-def _refuse_unread_runs(found) -> None:
+def _refuse_unread_runs(found: Discovery) -> None:
     """A workspace ``grade`` refuses is refused here too (``discovery.refusal``)."""
     from referee.engine.run.discovery import refusal
     from referee.engine.usage import UsageError

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Sequence
 
 from referee.dsl.named_file import read_named_text
-from referee.engine.decision.analysis import Analysis
+from referee.engine.decision.analysis import Analysis, Delta
 from referee.engine.decision.stability import MODES, Stability
 from referee.engine.run.workspace import natural_key
 from referee.engine.text import count
@@ -220,7 +220,7 @@ def _delta(a: Analysis, t: dict) -> Reason:
                   + ("" if holds else ": the delta is not shown"))
 
 
-def _left_out(delta) -> str:
+def _left_out(delta: Delta) -> str:
     """The evals the delta leaves out, as ``; left out: eval 2 (without_skill only)``."""
     if not delta.left_out:
         return ""

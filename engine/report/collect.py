@@ -19,7 +19,7 @@ import math
 import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 from pydantic import ValidationError
 
@@ -39,6 +39,9 @@ from referee.engine.report.run_report import Unread, read_report
 from referee.engine.report.ungraded import should_be_graded
 from referee.engine.run.select import Selection, shared_ids
 from referee.engine.run.workspace import Run, discover
+
+if TYPE_CHECKING:
+    from referee.engine.run.discovery import Discovery
 
 
 
@@ -176,7 +179,7 @@ class NothingToReport(ValueError):
     """No graded run under the folder (after the selection): the message says why."""
 
 
-def _refuse_unread_runs(found) -> None:
+def _refuse_unread_runs(found: Discovery) -> None:
     """A folder ``grade`` refuses has nothing to report (``discovery.refusal``)."""
     from referee.engine.run.discovery import refusal
 

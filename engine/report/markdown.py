@@ -21,6 +21,7 @@ from a run notifies no one and links nowhere when the comment is posted
 from __future__ import annotations
 
 import re
+from typing import Callable
 
 from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.cut import cut_line
@@ -148,7 +149,8 @@ def _listed(lines: list[str], what: str) -> list[str]:
     return kept + more
 
 
-def _fit(lines: list[str], what: str, size=lambda line: len(line) + 1) -> tuple[list[str], list[str]]:
+def _fit(lines: list[str], what: str, size: Callable[[str], int] = lambda line: len(line) + 1
+         ) -> tuple[list[str], list[str]]:
     """``lines`` while they fit in ``SECTION_CHARS`` (by ``size``, each as shown) and up to
     ``MAX_LISTED`` of them, and the line that counts the rest (none when none is left out). A name
     from a workspace is unbounded once escaped (every "$" an element of its own), so
@@ -163,7 +165,7 @@ def _fit(lines: list[str], what: str, size=lambda line: len(line) + 1) -> tuple[
     return kept, [f"... and {left} more {what} (see the HTML report)."] if left else []
 
 
-def _fenced(lines) -> list[str]:
+def _fenced(lines: list[str]) -> list[str]:
     text = visible("\n".join(lines))  # a bidi control reorders text in a code block too
     # A code block shows what it holds: "##[" and a line's "::" as the console writes them,
     # so a summary printed (-o -) to a CI log starts no workflow command there.

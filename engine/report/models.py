@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_serializer
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from referee.engine.report.marker import GRADER_NAME
 
@@ -79,7 +79,7 @@ class Expectation(_Model):
     judged_by: JudgedBy | None = None
 
     @model_serializer(mode="wrap")
-    def _written(self, handler):
+    def _written(self, handler: SerializerFunctionWrapHandler):
         # ``judged_by`` is written on carried items only, so the reports of every
         # other item read as they did before it existed.
         data = handler(self)

@@ -91,7 +91,7 @@ def _expectation_lines(item: dict, excluded: str | None, tips: list[str], color:
     return _item_lines(mark, style, item, notes, color, verbose)
 
 
-def _item_lines(mark: str, style: str, item: dict, notes, color: bool, verbose: bool) -> list[str]:
+def _item_lines(mark: str, style: str, item: dict, notes: Sequence[str], color: bool, verbose: bool) -> list[str]:
     evidence = (item["evidence"] if verbose else _shorten(item["evidence"], EVIDENCE_WIDTH)).removesuffix("\n")
     # The sentence may come from the workspace (eval_metadata.json's expectations): on its line too.
     lines = [f"      {paint(mark, style, color)} {on_its_line(item['key'])} {on_its_line(item['text'])}"]

@@ -16,14 +16,17 @@ source place, so the reader sees the source's line numbers.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from referee.engine.report.build import VACUOUS_NOTE
 from referee.engine.report.cited import cited_names, source_place
 from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.cut import cut_line
-from referee.engine.report.models import Expectation
+from referee.engine.report.models import Expectation, GradingReport
 from referee.engine.text import file_lines
+
+if TYPE_CHECKING:
+    from referee.engine.run.workspace import Run
 
 LETTER = {"pass": "p", "fail": "f", "error": "e", "not_graded": "n"}  # "v": a vacuous pass, "-": absent
 ORDER = {"fail": 0, "error": 1, "pass": 2, "not_graded": 3}  # failures first
@@ -101,7 +104,7 @@ def _assertion(run: GradedRun, item: Expectation, shown: _Shown) -> dict[str, An
             "notes": notes, "places": places}
 
 
-def _timing(report) -> list[list[Any]]:
+def _timing(report: GradingReport) -> list[list[Any]]:
     found = [[label, report.timing[key]] for key, label in _TIMING if _shown_value(report.timing.get(key))]
     if not any(row[0] == "duration (s)" for row in found) and _shown_value(report.timing.get("duration_ms")):
         found.insert(0, ["duration (s)", round(report.timing["duration_ms"] / 1000, 3)])
@@ -117,7 +120,7 @@ class _Shown:
     """The files of a run the viewer shows, each once: the transcript, the response,
     every file the evidence cites. ``files`` is their data, in the order added."""
 
-    def __init__(self, run: GradedRun, source) -> None:
+    def __init__(self, run: GradedRun, source: Run | None) -> None:
         self.run, self.source = run, source
         self.files: list[dict[str, Any]] = []
         self._numbers: dict[str, int] = {}

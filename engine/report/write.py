@@ -175,7 +175,7 @@ class _Groups(Sequence):
     def __len__(self) -> int:
         return -(-len(self.jobs) // WRITER_THREADS)
 
-    def __getitem__(self, index):
+    def __getitem__(self, index: int | slice):
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         part = self.jobs[index * WRITER_THREADS:(index + 1) * WRITER_THREADS]
