@@ -3,7 +3,7 @@
 A mutant that keeps the run's calls and notes (one that rewrites the response or
 an output file) writes the same transcript text as the identity and takes the
 file and parse read there; one that changes a call writes other text and is read
-and parsed on its own. Which is which is told by the text, not by the mutant.
+and parsed on its own. Which is which is told by the run and its text, not by the mutant.
 """
 
 from __future__ import annotations
@@ -42,6 +42,8 @@ def test_the_same_text_takes_the_parse_made_of_it_and_other_text_is_parsed_anew(
     same_text = to_run(other_reply, run, parsed_like=identity)
     assert same_text.transcript is identity.transcript and same_text.transcript_file is identity.transcript_file
     assert same_text.response is not None and same_text.response.text == "Something else."
+    elsewhere = to_run(image, memory_run(dict(run.files), run_number=2), parsed_like=identity)
+    assert elsewhere.transcript is not identity.transcript  # another run's: its problems name its own path
     changed = to_run(with_call(image, 0, args={"id": 8}), run, parsed_like=identity)
     assert changed.transcript is not identity.transcript
     assert changed.transcript.calls[0].args.value == {"id": 8}  # its own text, its own parse

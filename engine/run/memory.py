@@ -75,8 +75,8 @@ class MemoryRun(Run):
     written as JSON only to be read back; ``layout`` is where the writer put each
     heading of ``outputs/transcript.md`` (``importers.writer.RunFiles.layout``).
     ``parsed_like`` is a run whose transcript this one takes as it was read and
-    parsed there when the two texts are the same (the critique's mutants that keep
-    the calls and notes): the same text, so the same file read and the same parse."""
+    parsed there when both are one run (its id) and their texts are the same (the
+    critique's mutants that keep the calls and notes): the same file read, the same parse."""
 
     def __init__(self, files: Mapping[str, Content], run_id: RunId, metadata: dict | None = None,
                  responses: ResponseFiles = NO_FILES, problems: tuple[Problem, ...] = (),
@@ -86,7 +86,8 @@ class MemoryRun(Run):
         self._files = held_files(files)
         self._source_map = source_map
         self._layout = layout
-        if parsed_like is not None and self._files.get(TRANSCRIPT) == parsed_like._files.get(TRANSCRIPT):
+        if parsed_like is not None and parsed_like.id == run_id and \
+                self._files.get(TRANSCRIPT) == parsed_like._files.get(TRANSCRIPT):
             # Run's own cached properties, filled as reading would fill them
             self.__dict__.update(transcript_file=parsed_like.transcript_file, transcript=parsed_like.transcript)
 
