@@ -8,6 +8,7 @@ fails, and the message says which agent notes claim the missing call anyway.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from itertools import chain
 
@@ -43,12 +44,17 @@ def _unfiltered_records(selection: Expr) -> bool:
     return isinstance(selection, Select) and all(f.check is None for f in selection.filters)
 
 
+def _outcomes(items: tuple[Val, ...], verdicts: list[Verdict] | None) -> list[Outcome]:
+    """Each element's outcome: its verdict's, or a pass where no condition tests it."""
+    return [Outcome.PASS] * len(items) if verdicts is None else [v.outcome for v in verdicts]
+
+
 def _element_evidence(item: Val, verdict: Verdict | None) -> tuple[Evidence, ...]:
     own = evidence_of(item)
     return distinct(own + verdict.evidence) if verdict else own
 
 
-def _joined_evidence(pairs) -> tuple[Evidence, ...]:
+def _joined_evidence(pairs: Iterable[tuple[Val, Verdict | None]]) -> tuple[Evidence, ...]:
     """The evidence of many (element, verdict) pairs, in order, in linear time
     (adding tuples one by one would copy the growing tuple for every element)."""
     return tuple(chain.from_iterable(_element_evidence(i, v) for i, v in pairs))
@@ -89,28 +95,29 @@ class QuantifiedCheck(Leaf):
         verdict = getattr(self, f"_{self.quantifier}")(kept.sure, verdicts)
         return replace(verdict, message=f"{verdict.message} {_untold(self.selection, undecided)}")
 
-    def _decided_in_part(self, kept: Kept, verdicts: list) -> bool:
+    def _decided_in_part(self, kept: Kept, verdicts: list[Verdict] | None) -> bool:
         """Whether the verdicts on the elements kept for certain decide the quantifier
         whatever the elements not known to be kept are (``kept.open`` of those read,
         and any number more when the source was read in part)."""
         if self.quantifier == "exactly":
-            outcomes = [v.outcome if v else Outcome.PASS for v in verdicts]
+            outcomes = _outcomes(kept.sure, verdicts)
             passes = outcomes.count(Outcome.PASS)
             most = len(outcomes) - outcomes.count(Outcome.FAIL) + kept.open
             assert self.count is not None  # compile refuses 'exactly' without a count
             return passes > self.count or (kept.unread is None and most < self.count)
-        if self.condition is None:
+        if verdicts is None:
             return self.quantifier != "all"
         return any(v.outcome is _DECISIVE[self.quantifier] for v in verdicts)
 
-    def _verdicts(self, ctx: Context, items: tuple[Val, ...]) -> list:
-        """The condition's verdict on each element (None without a condition).
+    def _verdicts(self, ctx: Context, items: tuple[Val, ...]) -> list[Verdict] | None:
+        """The condition's verdict on each element; None without a condition (each
+        element then counts as passing).
 
         ``any`` stops at the first PASS: it is the one the verdict quotes, and no
         later outcome can change a PASS of ``any``.
         """
         if self.condition is None:
-            return [None] * len(items)
+            return None
         verdicts = []
         for item in items:
             verdicts.append(self.condition.evaluate(ctx.at(item)))
@@ -143,8 +150,8 @@ class QuantifiedCheck(Leaf):
         examined = getattr(self.selection, "examined", None)
         return not (examined is not None and examined(ctx))
 
-    def _any(self, items, verdicts) -> Verdict:
-        if self.condition is None:
+    def _any(self, items: tuple[Val, ...], verdicts: list[Verdict] | None) -> Verdict:
+        if verdicts is None:
             return decided(True, f"found {len(items)} {self.selection.desc}: "
                            + summarize([located(i.label, i.prov) for i in items]),
                            evidence_of(*items))
@@ -155,8 +162,8 @@ class QuantifiedCheck(Leaf):
         return self._combined(outcome, f"none of the {len(items)} {self.selection.desc} passes",
                               items, verdicts, Outcome.FAIL)
 
-    def _all(self, items, verdicts) -> Verdict:
-        if self.condition is None:
+    def _all(self, items: tuple[Val, ...], verdicts: list[Verdict] | None) -> Verdict:
+        if verdicts is None:
             return decided(True, f"all {len(items)} {self.selection.desc}", evidence_of(*items))
         outcome = three_valued_all(verdicts)
         if outcome is Outcome.PASS:
@@ -167,8 +174,8 @@ class QuantifiedCheck(Leaf):
         return self._combined(outcome, f"{failing} of {len(items)} {self.selection.desc} fail",
                               items, verdicts, Outcome.FAIL)
 
-    def _no(self, items, verdicts) -> Verdict:
-        if self.condition is None:
+    def _no(self, items: tuple[Val, ...], verdicts: list[Verdict] | None) -> Verdict:
+        if verdicts is None:
             return decided(False, f"found {len(items)} {self.selection.desc}: "
                            + summarize([located(i.label, i.prov) for i in items]), evidence_of(*items))
         outcome = three_valued_any(verdicts)
@@ -180,20 +187,23 @@ class QuantifiedCheck(Leaf):
         return self._combined(flipped, f"{hits} of {len(items)} {self.selection.desc} do",
                               items, verdicts, Outcome.PASS)
 
-    def _exactly(self, items, verdicts) -> Verdict:
+    def _exactly(self, items: tuple[Val, ...], verdicts: list[Verdict] | None) -> Verdict:
         count = self.count
         assert count is not None  # compile refuses 'exactly' without a count
-        outcomes = [v.outcome if v else Outcome.PASS for v in verdicts]
+        outcomes = _outcomes(items, verdicts)
         passes = outcomes.count(Outcome.PASS)
         unknown = len(outcomes) - passes - outcomes.count(Outcome.FAIL)
         message = f"{passes} of {len(items)} {self.selection.desc} pass, expected exactly {count}"
+        if verdicts is None:  # every element passes
+            return decided(passes == count, message, _joined_evidence((i, None) for i in items))
         if unknown and passes <= count <= passes + unknown:
-            shown = [v for v in verdicts if v and v.outcome not in (Outcome.PASS, Outcome.FAIL)]
+            shown = [v for v in verdicts if v.outcome not in (Outcome.PASS, Outcome.FAIL)]
             return Verdict(shown[0].outcome, f"{message}; {shown[0].message}", shown[0].evidence)
-        chosen = [(i, v) for i, v in zip(items, verdicts) if (v is None or v.outcome is Outcome.PASS)]
+        chosen = [(i, v) for i, v in zip(items, verdicts) if v.outcome is Outcome.PASS]
         return decided(passes == count, message, _joined_evidence(chosen))
 
-    def _combined(self, outcome, head, items, verdicts, shown: Outcome) -> Verdict:
+    def _combined(self, outcome: Outcome, head: str, items: tuple[Val, ...], verdicts: list[Verdict],
+                  shown: Outcome) -> Verdict:
         """A non-pass: the heading plus the messages of the elements that decided it."""
         if outcome in (Outcome.ERROR, Outcome.NOT_GRADED):
             first = next(v for v in verdicts if v.outcome is outcome)
