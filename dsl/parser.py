@@ -25,7 +25,7 @@ from referee.dsl.located import Located
 from referee.dsl.transform import EvalHeader, ToAst, _is_tree
 
 if TYPE_CHECKING:
-    from lark import Lark
+    from lark import Lark, Tree
 
 BOM = "\ufeff"
 STARTS = ("start", "eval_header", "let_stmt", "expect_stmt", "condition", "value")
@@ -292,7 +292,7 @@ def _unparsed_let(fragment: str) -> ast.Let | None:
     return ast.Let(found.group(1), ast.Literal(None)) if found else None
 
 
-def _reparser(start: str) -> Callable[[str], object]:
+def _reparser(start: str) -> Callable[[str], Tree]:
     return lambda src: lark_parser().parse(src, start=start)
 
 

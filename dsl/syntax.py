@@ -11,7 +11,7 @@ import re
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:  # only a syntax error needs lark (the parser imports it then)
-    from lark import Lark
+    from lark import Lark, Tree
     from lark.exceptions import UnexpectedCharacters, UnexpectedInput, UnexpectedToken
 
     from referee.dsl.lalr import Runtime
@@ -139,7 +139,7 @@ class Explainer:
 
     def __init__(self, terms: Terminals, text: str, path: str, line_offset: int,
                  end_name: str, examples: dict[str, list[str]],
-                 reparse: Callable[[str], object]):
+                 reparse: Callable[[str], Tree]):
         self.terms, self.text, self.path = terms, text, path
         self.line_offset, self.end_name = line_offset, end_name
         self.examples, self.reparse = examples, reparse
@@ -188,9 +188,9 @@ class Explainer:
         special = self._not_a_source(fragment, exc, kind, str(token), expected)
         if special is not None:
             return self._make(*special)
-        special = self._special(exc, kind, str(token), expected, fragment)
-        if special is not None:
-            code, message, hint = special
+        mistake = self._special(exc, kind, str(token), expected, fragment)
+        if mistake is not None:
+            code, message, hint = mistake
             if message.startswith("'have'") and kind != "HAVE":
                 # `any have ...` reads `have` as a name and fails later: point at it.
                 line, column, end = self._word_before(fragment, "have", exc, (line, column, end))
@@ -199,7 +199,8 @@ class Explainer:
         wanted = self.terms.describe_expected(expected, self.end_name)
         return self._make("syntax", f"unexpected {found}: expected {wanted}", line, column, end)
 
-    def _special(self, exc, kind: str, value: str, expected: set[str], fragment: str = ""):
+    def _special(self, exc: UnexpectedToken, kind: str, value: str, expected: set[str],
+                 fragment: str = "") -> tuple[str, str, str | None] | None:
         """(code, message, hint) for mistakes that deserve their own words, else None."""
         source_words = {s.upper() for s in SOURCES}
         if kind == "NAME" and source_words <= expected and "NAME" not in expected:
@@ -239,7 +240,8 @@ class Explainer:
 
     # -------------------------------------------------------------- helpers
 
-    def _not_a_source(self, fragment: str, exc, kind: str, value: str, expected: set[str]):
+    def _not_a_source(self, fragment: str, exc: UnexpectedToken, kind: str, value: str,
+                      expected: set[str]) -> tuple[str, str, int, int, int, str] | None:
         """``any call to "x"``: a filter after a word that is no source. The word
         parsed as a name, and the filter is where parsing failed; point at the word."""
         if value not in _FILTER_WORDS or kind in expected:
@@ -255,7 +257,8 @@ class Explainer:
                 line, column, column + len(word), hint)
 
     @staticmethod
-    def _word_before(fragment: str, word: str, exc, default):
+    def _word_before(fragment: str, word: str, exc: UnexpectedToken,
+                     default: tuple[int, int, int]) -> tuple[int, int, int]:
         """(line, column, end) of the last ``word`` before the failing token."""
         stop = getattr(exc.token, "start_pos", None)
         hits = [m.start() for m in re.finditer(rf"\b{word}\b", fragment[:stop])] if stop else []

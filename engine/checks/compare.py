@@ -184,7 +184,7 @@ def compile_between(c, node: ast.Between, scope) -> BetweenCheck:
     return BetweenCheck(subject, low, high, scope.polarity)
 
 
-def _reversed(low, high) -> bool:
+def _reversed(low: Any, high: Any) -> bool:
     """Whether two bounds written as numbers stand the wrong way round."""
     if not (is_number(low) and is_number(high)):
         return False

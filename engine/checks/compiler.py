@@ -9,7 +9,7 @@ something harmless, so compiling goes on and reports all errors of a file.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 import regex
 from regex import error as RegexError  # in Compiler's signatures `regex` is its method
@@ -53,6 +53,9 @@ class Scope:
 
     def flipped(self) -> "Scope":
         return replace(self, polarity=self.polarity.flip())
+
+
+T = TypeVar("T")
 
 
 class Compiler:
@@ -197,7 +200,7 @@ class Compiler:
         self.path = outer
         return True
 
-    def at_path(self, path: str | None, build):
+    def at_path(self, path: str | None, build: Callable[[], T]) -> T:
         """``build()`` with errors placed in the rules file ``path`` (None: here)."""
         outer, self.path = self.path, path or self.path
         try:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from referee.engine.checks.jsonpath_budget import nodes
+from referee.engine.checks.jsonpath_budget import Find, nodes
 from referee.engine.values import EvalError, render
 
 _CHECKED = "_referee_arithmetic_checked"
@@ -33,7 +33,7 @@ def check_arithmetic(query: Any, text: str) -> None:
     setattr(query, _CHECKED, True)
 
 
-def _checked(operation: Any, find, text: str):
+def _checked(operation: Any, find: Find, text: str) -> Find:
     def find_checked(datum: Any) -> Any:
         _operands(operation, datum, text)
         return find(datum)

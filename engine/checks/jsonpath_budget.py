@@ -10,12 +10,15 @@ result count goes past its budget ends the assertion with an ERROR naming it.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from referee.engine.budget import DEFAULT_RESULTS, BudgetExceeded, current, spend
 
 MAX_RESULTS = DEFAULT_RESULTS  # outside an assertion's budget
 _COUNTED = "_referee_counted"
+# A query node's ``find``: a datum (or a bare value) to the matches under it. The
+# checks wrap it to watch, charge or refuse what it meets.
+Find = Callable[[Any], Any]
 
 
 def bounded_find(query: Any, data: Any, text: str) -> list:
@@ -63,7 +66,7 @@ def nodes(root: Any) -> list:
     return found
 
 
-def _charged(find, what: str):
+def _charged(find: Find, what: str) -> Find:
     def find_charged(datum: Any) -> Any:
         spend(1, what)
         result = find(datum)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
-from referee.engine.checks.jsonpath_budget import nodes
+from referee.engine.checks.jsonpath_budget import Find, nodes
 from referee.engine.checks.keys import key_of, keys_in_nfc
 
 _INSTALLED = "_referee_keys_in_nfc"
@@ -37,7 +37,7 @@ def find_keys_in_nfc(query: Any) -> None:
     setattr(query, _INSTALLED, True)
 
 
-def _in_nfc(find, fields: tuple[str, ...]):
+def _in_nfc(find: Find, fields: tuple[str, ...]) -> Find:
     from jsonpath_ng import DatumInContext, Fields
 
     names_in_nfc = all(isinstance(f, str) and unicodedata.is_normalized("NFC", f) for f in fields)

@@ -25,7 +25,7 @@ from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
-from referee.engine.checks.jsonpath_budget import bounded_find, nodes
+from referee.engine.checks.jsonpath_budget import Find, bounded_find, nodes
 from referee.engine.checks.jsonpath_numbers import Fraction
 from referee.engine.values import EvalError, render
 
@@ -87,7 +87,7 @@ def _watch(query: Any) -> None:
     setattr(query, _WATCHED, True)
 
 
-def _watched(ordering: Any, find):
+def _watched(ordering: Any, find: Find) -> Find:
     def find_watched(datum: Any) -> Any:
         found = find(datum)
         watch = _CURRENT.get()

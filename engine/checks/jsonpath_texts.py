@@ -23,7 +23,7 @@ from contextvars import ContextVar
 from typing import Any, Iterator
 
 from referee.engine.checks.folding import UNSEEN, text_form
-from referee.engine.checks.jsonpath_budget import nodes
+from referee.engine.checks.jsonpath_budget import Find, nodes
 from referee.engine.checks.keys import Undecided, in_nfc
 from referee.engine.equality import equal
 
@@ -70,7 +70,7 @@ def _compared(query: Any) -> list:
     return sides
 
 
-def _sorted_in_text_form(find):
+def _sorted_in_text_form(find: Find) -> Find:
     def find_sorted(datum: Any) -> Any:
         found = find(datum)  # sorted as written: values without an order raise here, as before
         if not (isinstance(found, list) and len(found) == 1 and isinstance(found[0].value, list)):
@@ -92,7 +92,7 @@ def one_run() -> Iterator[None]:
         _FORMS.reset(token)
 
 
-def _in_text_form(find):
+def _in_text_form(find: Find) -> Find:
     def find_in_text_form(datum: Any) -> Any:
         found = find(datum)
         if not isinstance(found, list):

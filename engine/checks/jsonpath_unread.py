@@ -19,7 +19,7 @@ from __future__ import annotations
 from typing import Any
 
 from referee.engine.checks.held_json import held_json, held_json_error
-from referee.engine.checks.jsonpath_budget import nodes
+from referee.engine.checks.jsonpath_budget import Find, nodes
 from referee.engine.values import EvalError, UnreadJson, render, short
 
 _WATCHED = "_referee_unread_watched"
@@ -38,7 +38,7 @@ def watch_unread(query: Any, text: str) -> None:
     setattr(query, _WATCHED, True)
 
 
-def _refusing(find, text: str, datum_type: Any):
+def _refusing(find: Find, text: str, datum_type: Any) -> Find:
     def find_refusing(datum: Any) -> Any:
         value = datum.value if isinstance(datum, datum_type) else datum  # a node is given either
         if isinstance(value, UnreadJson):

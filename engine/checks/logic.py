@@ -147,7 +147,8 @@ def compile_or(c, node: ast.Or, scope) -> OrCheck:
     return OrCheck(_operands(c, node.operands, "or", ast.Or, scope))
 
 
-def _operands(c, operands, word: str, joined, scope) -> tuple:
+def _operands(c, operands: tuple[ast.Condition, ...], word: str, joined: type[ast.And] | type[ast.Or],
+              scope) -> tuple[Check, ...]:
     """Compile each operand. After an operand that ends with a ``where``/``have``
     condition, a ``.field`` outside any element is the author's condition going on
     past ``and``/``or``: ``c.ended`` tells the path compiler what to say."""
@@ -164,7 +165,7 @@ def _operands(c, operands, word: str, joined, scope) -> tuple:
     return tuple(compiled)
 
 
-def _trailing_clause(node) -> tuple[str, ast.Condition] | None:
+def _trailing_clause(node: ast.Condition | ast.Value) -> tuple[str, ast.Condition] | None:
     """("where"|"have", its condition) when ``node``'s text ends with one."""
     if isinstance(node, ast.Quantified):
         if node.condition is not None:

@@ -13,7 +13,7 @@ import csv
 import io
 import posixpath
 import unicodedata
-from typing import Callable
+from typing import Callable, TypeVar
 
 from referee.engine.checks.access import call_val, note_val
 from referee.engine.checks.base import Context
@@ -22,7 +22,7 @@ from referee.engine.checks.self_counted import agrees_with_record
 from referee.engine.run.agents import SECOND_LIST, view_changed
 from referee.engine.run.beside import held_beside_outputs
 from referee.engine.run.identity import METADATA
-from referee.engine.run.model import HARNESS_MAY_BE_MISSING, UNREADABLE, Problem
+from referee.engine.run.model import HARNESS_MAY_BE_MISSING, UNREADABLE, Problem, TextFile, Transcript
 from referee.engine.run.safeio import other_name, safe_relative, windows_name
 from referee.engine.run.safejson import parse_json
 from referee.engine.run.transcript import TRANSCRIPT
@@ -125,7 +125,7 @@ def _harness(ctx: Context) -> tuple[Val, ...]:
     return notes
 
 
-def _readable_transcript(ctx: Context):
+def _readable_transcript(ctx: Context) -> Transcript:
     """The run's transcript; EvalError when its file could not be read exactly, so a
     check on it is an ERROR naming the file and the reason, never a check on nothing,
     and when the run has none but holds a session log that was never imported."""
@@ -141,7 +141,10 @@ def _not_unimported(ctx: Context) -> None:
         raise EvalError(f"{log.path} {log.message}")
 
 
-def _usable(found):
+_Read = TypeVar("_Read", TextFile, Transcript)
+
+
+def _usable(found: _Read) -> _Read:
     """``found`` (a record read from a run file); EvalError naming the file and the
     reason when it could not be read exactly."""
     problem = found.unreadable

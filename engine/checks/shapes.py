@@ -145,7 +145,7 @@ def compile_shape(c, node: ast.Value | ast.RegexLit, scope) -> Shape:
     return Shape("value", expr=c.value(node, scope))
 
 
-def compile_shape_check(c, node: ast.TextTest, written, scope) -> ShapeCheck:
+def compile_shape_check(c, node: ast.TextTest, written: ast.ObjectLit | ast.ArrayLit, scope) -> ShapeCheck:
     if node.op != "matches" or node.ignore_case:
         c.error("bad-operand", "an object or array shape goes after 'matches' alone",
                 node.operand.span, f"write `x matches {format_value(written)}`")

@@ -50,7 +50,7 @@ def _nodes(node, lets: Mapping[str, ast.Let], seen: frozenset) -> list:
     return found
 
 
-def _push(value, seen: frozenset, stack: list) -> None:
+def _push(value: object, seen: frozenset, stack: list) -> None:
     """Push the nodes a field holds, last first: itself, or those of a tuple
     (nested tuples too)."""
     if isinstance(value, tuple):

@@ -264,7 +264,7 @@ class TextCheck(Leaf):
                         f"({form.named(piece)} at {place}): the text as written holds what its reader is not "
                         "shown, so it cannot be decided")
 
-    def _verdict(self, ctx: Context, subject: Val, ok: bool, shown: str, start: int, operand=None,
+    def _verdict(self, ctx: Context, subject: Val, ok: bool, shown: str, start: int, operand: Val | None = None,
                  matched: str | None = None) -> Verdict:
         yes, no, infinitive = VERBS[self.op]
         line, hit = hit_evidence(subject, start, source_lines(ctx, subject.prov)) if ok else (None, None)

@@ -12,8 +12,11 @@ from referee.engine.usage import UsageError
 
 if TYPE_CHECKING:
     from referee.engine.compile import Program
+    from referee.engine.grade import RulesSource
+    from referee.engine.report.stored import Stored
     from referee.engine.report.write import WriteResult
     from referee.engine.shards.grading import ShardPart
+    from referee.engine.shards.tally import EvalTally
 
 
 def add_shard_argument(parser: argparse.ArgumentParser) -> None:
@@ -68,8 +71,8 @@ def warn_leftover_manifests(args: argparse.Namespace) -> None:
          f"shards did not write; to read this grade, move those files out of {args.workspace}")
 
 
-def write_manifest(args: argparse.Namespace, part: ShardPart, program: Program, source: Any, stored: Sequence[Any],
-                   results: Sequence[WriteResult], tallies: Mapping[str, Any],
+def write_manifest(args: argparse.Namespace, part: ShardPart, program: Program, source: RulesSource,
+                   stored: Sequence[Stored | None], results: Sequence[WriteResult], tallies: Mapping[str, EvalTally],
                    extra: Mapping[str, Sequence[dict]]) -> None:
     """``shard-i-of-n.json`` in the workspace, when every graded run was written;
     otherwise nothing, with a warning (the merge will find those runs unaccounted

@@ -30,7 +30,7 @@ an eval of 10,000 runs costs no more memory than an eval of ten.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Sized
 
 from referee.dsl import ast
 from referee.engine.caps import DETAIL_LIMIT, cut
@@ -254,7 +254,7 @@ def _at(values: Sequence, position: int) -> Any:
     return values[position] if position < len(values) else None
 
 
-def _count(items: Any, noun: str) -> str:
+def _count(items: Sized, noun: str) -> str:
     number = len(items)
     return f"{number} {noun}" + ("" if number == 1 else "s")
 

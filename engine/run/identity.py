@@ -16,7 +16,7 @@ import os
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from referee.engine.run.model import JsonFile, Problem, RunId
 from referee.engine.run.safeio import join_report, read_json
@@ -206,7 +206,7 @@ class MetadataReader:
         return read_json(folder, METADATA, report_base)
 
 
-def _metadata_text(value) -> str | None:
+def _metadata_text(value: Any) -> str | None:
     if isinstance(value, bool) or not isinstance(value, (str, int)):
         return None
     text = str(value).strip()

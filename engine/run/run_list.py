@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import overload
 
 from referee.engine.run.identity import MetadataReader
 from referee.engine.run.kept_apart import KeptApart
@@ -50,7 +51,12 @@ class RunList(Sequence[Run]):
     def __len__(self) -> int:
         return len(self._rels)
 
-    def __getitem__(self, index):
+    @overload
+    def __getitem__(self, index: int) -> Run: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Run]: ...
+
+    def __getitem__(self, index: int | slice) -> Run | list[Run]:
         if isinstance(index, slice):
             return [self._build(rel) for rel in self._rels[index]]
         return self._build(self._rels[index])

@@ -24,8 +24,13 @@ from referee.engine.shards.part import Shard, identity_of, sorted_identities
 from referee.engine.shards.tally import tally_json
 
 if TYPE_CHECKING:
+    import argparse
+
     from referee.engine.compile import Program
+    from referee.engine.grade import RulesSource
+    from referee.engine.report.stored import Stored
     from referee.engine.run.workspace import Run
+    from referee.engine.shards.tally import EvalTally
 
 NOT_SELECTED = "not selected"
 NO_EVAL = "no eval of the rules matches it"
@@ -67,7 +72,7 @@ def _entry(identity: tuple[str, str, int], path: str) -> dict[str, Any]:
     return {"eval_id": eval_id, "configuration": configuration, "run_number": run_number, "path": path}
 
 
-def rules_settings(source: Any) -> tuple[list[dict[str, str]], str | None]:
+def rules_settings(source: RulesSource) -> tuple[list[dict[str, str]], str | None]:
     """The manifest's ``rules`` (each file's name and the SHA-256 of its text, sorted)
     and ``evals`` (the digest of evals.json, or of the sentences the evals'
     eval_metadata.json gave) for a ``grade.RulesSource``."""
@@ -81,7 +86,7 @@ def rules_settings(source: Any) -> tuple[list[dict[str, str]], str | None]:
     return rules, None
 
 
-def judge_settings(args: Any) -> dict[str, Any] | None:
+def judge_settings(args: argparse.Namespace) -> dict[str, Any] | None:
     """The LLM grader as the manifest records it: no path (a cassette is named by its
     digest, taken after grading, when a recording has added to it), no key."""
     spec = getattr(args, "llm", None)
@@ -104,7 +109,7 @@ def judge_settings(args: Any) -> dict[str, Any] | None:
     return found
 
 
-def _endpoint(kind: str, args: Any) -> str:
+def _endpoint(kind: str, args: argparse.Namespace) -> str:
     """The server a live grader asks, without user, password or query: two servers may
     serve one model name, and shards answered by two graders are ``mixed``. A manifest
     written before it was recorded has none: such shards merge only with each other."""
@@ -120,8 +125,8 @@ def inputs_settings(program: Program) -> dict[str, dict[str, str]]:
     return {compiled.key: dict(compiled.inputs) for compiled in program.evals if compiled.inputs}
 
 
-def manifest(part: ShardPart, source: Any, judge: dict[str, Any] | None, options: Mapping[str, Any],
-             graded: Sequence[Any], tallies: Mapping[str, Any],
+def manifest(part: ShardPart, source: RulesSource, judge: dict[str, Any] | None, options: Mapping[str, Any],
+             graded: Sequence[Stored | None], tallies: Mapping[str, EvalTally],
              extra: Mapping[str, Sequence[dict]], inputs: Mapping[str, dict[str, str]]) -> dict[str, Any]:
     """The manifest of a shard whose runs were all written: ``graded`` holds, in the
     order of ``part.runs``, each run's ``Stored`` or None (no eval matched)."""

@@ -33,7 +33,7 @@ import re
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from referee.engine.report.freshness import file_digest
 from referee.engine.report.marker import GRADING, GROUND_TRUTH
@@ -220,7 +220,7 @@ def _check_runs(shards: Shards, problems: list[tuple[str, str]], final: bool) ->
                                          f"{shard_of(shards.runs[path].identity, shards.count)} again"))
 
 
-def _spellings(paths: Any) -> dict[str, str]:
+def _spellings(paths: Iterable[str]) -> dict[str, str]:
     """The workspace's run paths that are not plain ASCII, by their NFC form."""
     return {unicodedata.normalize("NFC", path): path for path in paths if not path.isascii()}
 
@@ -245,7 +245,7 @@ def _form(text: str) -> str:
     return "neither NFC nor NFD"
 
 
-def _foreign(entry: Any, m: Manifest, shards: Shards, seen: dict[str, str], name: str,
+def _foreign(entry: RunEntry | LeftOut, m: Manifest, shards: Shards, seen: dict[str, str], name: str,
              forms: dict[str, str]) -> tuple[str, str] | None:
     run = shards.runs.get(entry.path)
     identity = (entry.eval_id, entry.configuration, entry.run_number)
@@ -264,7 +264,7 @@ def _foreign(entry: Any, m: Manifest, shards: Shards, seen: dict[str, str], name
     return None
 
 
-def _changed(entry: Any, shards: Shards, name: str, final: bool) -> list[tuple[str, str]]:
+def _changed(entry: RunEntry, shards: Shards, name: str, final: bool) -> list[tuple[str, str]]:
     """A report that is neither the one its shard wrote nor the one the merge wrote
     (only the merge's, when ``final``)."""
     folder = shards.runs[entry.path].folder

@@ -19,6 +19,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import (claude_code, claude_format, claude_stream, lossy, openai, openai_document,
@@ -265,7 +266,7 @@ def _session_id(source: Source) -> str | None:
     return None
 
 
-def _named_session(record) -> str | None:
+def _named_session(record: Any) -> str | None:
     """The session a record names: a session log's ``sessionId``, or the ``session_id``
     of what stream-json prints (whose subagents Claude Code keeps in ``agent-*.jsonl``
     files of that session, as a session log's)."""

@@ -15,9 +15,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING
 
 from referee.engine.run.escape import unescape_text
+
+if TYPE_CHECKING:
+    from referee.engine.run.importers.source_map import SourceMap
+    from referee.engine.verdict import Evidence, Verdict
 
 # A written file's place in a text: "(transcript.md:22)", "outputs/response.md:2",
 # "subagents/step-3.md:7", and in claims "(line 19)" after a place in the same file.
@@ -27,13 +31,13 @@ _LABELS = ("## [agent_notes] ", "## [harness] ", "## Eval Prompt")
 _QUOTE_MAX = 160
 
 
-def in_sources(verdict: Any, source_map: Any) -> Any:
+def in_sources(verdict: Verdict, source_map: SourceMap) -> Verdict:
     """``verdict`` with every place in the run's written files cited in its sources."""
     evidence = tuple(_evidence(item, source_map) for item in verdict.evidence)
     return replace(verdict, evidence=evidence, message=cite_text(verdict.message, source_map))
 
 
-def cite_text(text: str, source_map: Any) -> str:
+def cite_text(text: str, source_map: SourceMap) -> str:
     """``text`` with each written place in it replaced by the source's place."""
     last: list[str | None] = [None]
 
@@ -49,7 +53,7 @@ def cite_text(text: str, source_map: Any) -> str:
     return _PLACE.sub(place, text)
 
 
-def _evidence(item: Any, source_map: Any) -> Any:
+def _evidence(item: Evidence, source_map: SourceMap) -> Evidence:
     if item.file is None or item.line is None:
         return item
     line = source_map.quoted_line(item.file, item.line, item.quote) if item.quote else item.line
@@ -62,7 +66,7 @@ def _evidence(item: Any, source_map: Any) -> Any:
     return replace(item, file=name, line=source_line, quote=quote)
 
 
-def source_quote(written: str | None, quote: str, source_map: Any, file: str, line: int) -> str:
+def source_quote(written: str | None, quote: str, source_map: SourceMap, file: str, line: int) -> str:
     """What to quote of the source for a view's ``quote`` on its ``written`` line."""
     if not quote or written is None:
         return quote
@@ -75,7 +79,7 @@ def source_quote(written: str | None, quote: str, source_map: Any, file: str, li
     return quote
 
 
-def _first_line_after(source_map: Any, file: str, line: int) -> str:
+def _first_line_after(source_map: SourceMap, file: str, line: int) -> str:
     """The first text line of the section whose heading is at ``file:line``."""
     for number in range(line + 1, line + 4):
         text = source_map.written_line(file, number)

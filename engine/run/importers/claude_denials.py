@@ -7,11 +7,12 @@ what a check of the run's calls reads unknown, never a success or an absence.
 from __future__ import annotations
 
 from dataclasses import replace
+from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers.claude_stream import is_stream_record
-from referee.engine.run.importers.record import Call, call_at
+from referee.engine.run.importers.record import Call, Entry, call_at
 from referee.engine.run.model import Problem
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ def _refused_read(denial: Any, ids: set, tools: set) -> bool:
     return isinstance(denial.get("tool_name"), str) and denial["tool_name"] in tools
 
 
-def _calls(entries: Any):
+def _calls(entries: Iterable[Entry]) -> Iterator[Call]:
     """Every call of ``entries``, a subagent's too."""
     for entry in entries:
         if isinstance(entry, Call):
