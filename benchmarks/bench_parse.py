@@ -66,13 +66,18 @@ def warm(text: str, repeat: int) -> tuple[int, float, float]:
 
 
 def cpu_of(command: list[str], runs: int) -> float:
-    """Median CPU seconds (user + system) of ``command`` as a whole process."""
+    """Median CPU seconds (user + system) of ``command`` as a whole process. A run that
+    fails stops the benchmark: a command that stops at its first error (a dependency
+    missing from the environment) would otherwise be timed as if it had checked."""
     spent = []
     for _ in range(runs + 1):  # the first warms the file cache and is not counted
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False,
-                       env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, check=False,
+                              env={k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"})
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode != 0:
+            said = done.stderr.decode(errors="replace").strip()[-2000:]
+            raise SystemExit(f"bench_parse: {' '.join(command)} exited {done.returncode}, so it is not timed: {said}")
         spent.append(after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime)
     return statistics.median(spent[1:])
 
