@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field, fields, is_dataclass, replace
+from dataclasses import field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, RulesError, line_col, line_of
+from referee.dsl.frozen import frozen
 from referee.dsl.json_locate import index_values, raw_offsets, syntax_error
 from referee.dsl.named_file import NotUtf8, read_named_text
 from referee.dsl.parser import parse_condition
@@ -33,7 +34,7 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 _INDEX = re.compile(r"[1-9][0-9]*\Z")
 
 
-@dataclass(frozen=True)
+@frozen
 class EvalEntry:
     """One eval of evals.json. ``rules`` holds the embedded ``referee`` assertions
     (an EvalBlock whose expects have ``sentence`` None and ``index`` set), or None."""
@@ -54,7 +55,7 @@ class EvalEntry:
     source: str | None = field(default=None, compare=False)
 
 
-@dataclass(frozen=True)
+@frozen
 class EvalsFile:
     """A loaded evals.json. ``text`` is the raw file, for showing source lines."""
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 import errno
 import json
 import os
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from collections.abc import Iterable, Mapping, Set as AbstractSet
 from typing import TYPE_CHECKING, Any, NoReturn
 
+from referee.dsl.frozen import frozen
 from referee.engine.compile import Program
 from referee.engine.run.workspace import Run
 
@@ -22,7 +23,7 @@ if TYPE_CHECKING:
     from referee.engine.grade import RulesSource
 
 
-@dataclass(frozen=True)
+@frozen
 class RunResult:
     """One graded run: where it is, which eval graded it, its verdicts and grading.json."""
 

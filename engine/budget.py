@@ -28,9 +28,9 @@ import os
 import time
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Iterator
 
+from referee.dsl.frozen import frozen
 from referee.engine.usage import UsageError
 
 DEFAULT_STEPS = 1_000_000
@@ -43,7 +43,7 @@ TIME_LIMIT_VARIABLE = "REFEREE_TIME_LIMIT"
 _CLOCK_EVERY = 512
 
 
-@dataclass(frozen=True)
+@frozen
 class Limits:
     """How much one assertion may spend: units of work, and values one JSONPath
     query may select."""
@@ -125,7 +125,7 @@ def spend(steps: int = 1, what: str = "evaluating") -> None:
 # ------------------------------------------------------------------ the safety net
 
 
-@dataclass(frozen=True)
+@frozen
 class _Net:
     deadline: float
     seconds: float

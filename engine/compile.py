@@ -14,11 +14,12 @@ each eval is ``compile_groups``').
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import TYPE_CHECKING, Any, Sequence
 
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, RulesError
+from referee.dsl.frozen import frozen
 from referee.engine.caps import cut
 from referee.engine.checks import static
 from referee.engine.checks.base import Check, Expr
@@ -37,7 +38,7 @@ if TYPE_CHECKING:  # loading evals.json is the caller's business, not the compil
     from referee.engine.grade import RulesSource
 
 
-@dataclass(frozen=True)
+@frozen
 class CompiledAssertion:
     """One assertion of one eval, ready to evaluate on any run of that eval."""
 
@@ -60,7 +61,7 @@ class CompiledAssertion:
     condition: ast.Condition | None = None  # the check as written (what the critique reads)
 
 
-@dataclass(frozen=True)
+@frozen
 class CompiledEval:
     key: str
     name: str | None
@@ -70,7 +71,7 @@ class CompiledEval:
     inputs: tuple[tuple[str, str], ...] = ()  # the input files its rules read: (name as listed, digest of the text)
 
 
-@dataclass(frozen=True)
+@frozen
 class Program:
     evals: tuple[CompiledEval, ...]
     # The texts it was compiled from, when it was compiled from texts: graded over a

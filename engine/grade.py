@@ -26,10 +26,11 @@ from __future__ import annotations
 
 import os
 from contextlib import closing
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Generator, Mapping, Sequence, TypedDict, TypeVar
 
+from referee.dsl.frozen import frozen
 from referee.engine import __version__
 from referee.engine.budget import wall_net
 from referee.engine.facts import metrics
@@ -54,7 +55,7 @@ Progress = Callable[[int, int], None]
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@frozen
 class RulesSource:
     """What a worker process needs to rebuild the Program: texts, not objects."""
 
@@ -90,7 +91,7 @@ class RulesSource:
         return replace(compile_rules(trees, evals), source=self)
 
 
-@dataclass(frozen=True)
+@frozen
 class Evaluated:
     """A run's verdicts and facts: picklable, free of absolute paths."""
 
@@ -100,7 +101,7 @@ class Evaluated:
     contents: Contents | None = None  # the names the run holds, for the critique
 
 
-@dataclass(frozen=True)
+@frozen
 class Graded:
     """Phase 1's result for one run: its record, and the facts its eval's critique needs."""
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Protocol, Sequence
 
+from referee.dsl.frozen import frozen
 from referee.engine.verdict import Outcome, Verdict
 
 if TYPE_CHECKING:
@@ -16,7 +17,7 @@ if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
 
 
-@dataclass(frozen=True)
+@frozen
 class SemanticItem:
     """One semantic assertion to judge. ``key`` is unique within the run."""
 
@@ -30,7 +31,7 @@ def semantic_item(assertion: CompiledAssertion) -> SemanticItem:
     return SemanticItem(assertion.key, assertion.text, assertion.semantic_rubric or assertion.text)
 
 
-@dataclass(frozen=True)
+@frozen
 class GraderClaim:
     claim: str
     type: str  # factual | process | quality
@@ -38,7 +39,7 @@ class GraderClaim:
     evidence: str
 
 
-@dataclass(frozen=True)
+@frozen
 class GraderUsage:
     """What judging one run cost. Zero and None where unknown."""
 

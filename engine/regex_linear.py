@@ -30,11 +30,11 @@ from __future__ import annotations
 import array
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass
 from functools import cache
 
 import regex
 
+from referee.dsl.frozen import frozen
 from referee.engine.regex_syntax import Alt, CharClass, Group, Leaf, Other, Repeat, Seq
 
 _PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
@@ -49,7 +49,7 @@ class Unsupported(ValueError):
     """The pattern has something RE2 cannot run with the ``regex`` module's meaning."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Linear:
     """RE2 texts of one pattern: for a search and for a full match, whether
     it has ``\\b``/``\\B`` (exact only on texts ``ascii_boundaries`` accepts), and

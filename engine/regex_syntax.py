@@ -15,6 +15,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from referee.dsl.frozen import frozen
+
 SHORTHANDS = "dDwWsS"
 _SIMPLE_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "f": "\f", "v": "\v", "a": "\a"}
 _HEX = {"x": 2, "u": 4, "U": 8}
@@ -39,7 +41,7 @@ class Unreadable(ValueError):
     compile it): nothing is assumed about it."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Leaf:
     """One position or character: ``kind`` is char, any, bol, eol, short (``\\d``),
     anchor (``\\A \\Z \\b \\B``), class, or inline (global flags, ``(?i)``)."""
@@ -48,7 +50,7 @@ class Leaf:
     value: object = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Other:
     """A construct RE2 lacks (backreference, ``\\p{..}``, ...), as written."""
 
@@ -83,7 +85,7 @@ class Repeat:
     known: bool = True  # False: a brace the reader does not know ({e<=1})
 
 
-@dataclass(frozen=True)
+@frozen
 class CharClass:
     """``[...]``: ``items`` are chars, (low, high) ranges and shorthand letters."""
 

@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from referee.dsl.frozen import frozen
 from referee.dsl.json_locate import child_offset, lines_before
 from referee.engine.run.model import ToolCall
 from referee.engine.value_text import (
@@ -50,7 +51,7 @@ class EvalError(Exception):
         self.evidence = evidence
 
 
-@dataclass(frozen=True)
+@frozen
 class Anchor:
     """Where a value sits in the JSON text of its payload: ``offset`` is where the
     value starts in ``text``, whose first line is file line ``first_line``; so a
@@ -110,7 +111,7 @@ def _join_label(label: str, key: str) -> str:
     return f"{label}.{key}" if simple else f"{label}[{json.dumps(key, ensure_ascii=False)}]"
 
 
-@dataclass(frozen=True)
+@frozen
 class Claim:
     """Agent notes that mention a tool no call record shows (for FAIL evidence)."""
 
@@ -156,7 +157,7 @@ class Val:
         return made
 
 
-@dataclass(frozen=True)
+@frozen
 class Missing:
     """A value that is not there, and why (``reason`` is a full sentence part)."""
 

@@ -13,6 +13,7 @@ import urllib.parse
 from dataclasses import dataclass
 from typing import Protocol
 
+from referee.dsl.frozen import frozen
 from referee.llm_adapter.redact import variable_problem
 from referee.llm_adapter.transport import Transport, TransportError, origin
 
@@ -22,7 +23,7 @@ ANTHROPIC_VERSION = "2023-06-01"
 MAX_OUTPUT_TOKENS = 4096  # a batched reply for a dozen assertions fits well within this
 
 
-@dataclass(frozen=True)
+@frozen
 class ChatRequest:
     """What the judge asks: ``turns`` alternate user/assistant, starting with user."""
 

@@ -13,9 +13,10 @@ and ``harness`` (text the harness injected: the eval prompt, user turns, reminde
 from __future__ import annotations
 
 import bisect
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
+from referee.dsl.frozen import frozen
 from referee.engine.facts.metrics import run_skill_type as skill_type  # the one decision
 from referee.engine.text import file_lines
 
@@ -32,7 +33,7 @@ NOT_EVIDENCE = frozenset({"metrics.json"})
 MAX_SHOWN = 40_000  # characters of one segment the grader is shown: one huge file must not crowd out the rest
 
 
-@dataclass(frozen=True)
+@frozen
 class Segment:
     """A contiguous piece of one source. ``line`` is the file line of ``text``'s first line.
     ``shown`` is how many characters of ``text`` the grader is shown when that is not all
@@ -59,7 +60,7 @@ class Segment:
         return next((what for start, end, what in self.unread if start <= last and first <= end), None)
 
 
-@dataclass(frozen=True)
+@frozen
 class RunEvidence:
     segments: tuple[Segment, ...]
     skill_type: str

@@ -13,9 +13,9 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
+from referee.dsl.frozen import frozen
 from referee.engine.grader_page import INSTRUCTIONS, MARK, RETRY, STANDARDS
 from referee.engine.judging import SemanticItem
 from referee.llm_adapter.backends import ChatRequest
@@ -27,7 +27,7 @@ if TYPE_CHECKING:
 FAKE_MARK = re.compile(r"<{2,}(\s*/?\s*(?:END\s*)?RUN[-_ ]?DATA)", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@frozen
 class Rendered:
     request: ChatRequest
     ids: tuple[str, ...]  # "A1".."An", in the order of the items

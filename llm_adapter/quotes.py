@@ -47,8 +47,8 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from dataclasses import dataclass
 
+from referee.dsl.frozen import frozen
 from referee.llm_adapter import substance
 from referee.llm_adapter.clusters import NUMBER_GLUE, compatible, composed, invisible, is_mark, marks_end, signlike
 from referee.llm_adapter.evidence import Segment
@@ -64,7 +64,7 @@ PERCENT = frozenset("%\u2030\u2031\u066a\ufe6a\uff05")  # after a digit, part of
 APOSTROPHES = frozenset("'\u2019")  # between two letters, part of the word: "isn't", "O'Brien"
 
 
-@dataclass(frozen=True)
+@frozen
 class Match:
     segment: Segment
     line: int  # the file line where the quote starts

@@ -36,6 +36,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable
 
+from referee.dsl.frozen import frozen
 from referee.llm_adapter.redact import Redactor
 
 if TYPE_CHECKING:
@@ -194,7 +195,7 @@ class Transport:
             raise Cancelled("grader cancelled")
 
 
-@dataclass(frozen=True)
+@frozen
 class _Redirect:
     status: int
     location: str  # as the server sent it

@@ -8,9 +8,9 @@ ERROR verdict, so one bad value never stops the other operands of ``and``/``or``
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, Hashable, Iterable, Mapping, Protocol, TypeVar
 
+from referee.dsl.frozen import frozen
 from referee.engine.budget import spend
 from referee.engine.checks.access import UnsureError
 from referee.engine.values import Claim, EvalError, Missing, Prov, Result, Val
@@ -134,7 +134,7 @@ def error_message(ctx: Context, err: EvalError) -> str:
     return err.message if why is None else f"{err.label} cannot give its {err.fields} for certain: {why}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Polarity:
     """Whether a check's PASS is the assertion's pass (False under an odd ``not``).
 

@@ -34,6 +34,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Protocol, Sequence
 
+from referee.dsl.frozen import frozen
 from referee.engine.checks.html_block_starts import opens_html_block
 from referee.engine.checks.html_pre import PRE_CLOSE, PRE_OPEN, pre_shown
 
@@ -61,7 +62,7 @@ class SourceLine(Protocol):
     def raw(self) -> str: ...
 
 
-@dataclass(frozen=True)
+@frozen
 class Block:
     """One code block: the number of the line its text starts on, and its lines as shown;
     the lines it stands on, fences and tags included (``start`` to ``last``), and whether
@@ -88,7 +89,7 @@ class _Open:
     last: int = -1  # the last line it took
 
 
-@dataclass(frozen=True)
+@frozen
 class _Quoted:
     """A line of a block quote, its markers left out."""
 

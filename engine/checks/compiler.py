@@ -8,7 +8,7 @@ something harmless, so compiling goes on and reports all errors of a file.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any, Callable, TypeVar
 
 import regex
@@ -16,6 +16,7 @@ from regex import error as RegexError  # in Compiler's signatures `regex` is its
 
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, did_you_mean
+from referee.dsl.frozen import frozen
 from referee.dsl.syntax import SOURCES as SOURCE_WORDS  # the words a selection starts with
 from referee.engine.checks import compare, lists, logic, order, quantify, text
 from referee.engine.checks.base import Check, CheckCompiler, Context, Expr, ExprCompiler, Polarity
@@ -43,7 +44,7 @@ _ELEMENTS = {"calls": "call", "notes": "note", "rows": "row", "call": "call", "n
              "row": "row", "lines": "text", "texts": "text", "numbers": "number"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Scope:
     """Compile-time context: the kind of the current element (None outside
     ``where``/``have``) and the polarity of the enclosing negations."""
@@ -316,7 +317,7 @@ class Compiler:
         return HeaderExpr(arg.source.path or "")
 
 
-@dataclass(frozen=True)
+@frozen
 class HeaderExpr:
     """``header(file "x" as csv)``: the column names of the file's first row."""
 

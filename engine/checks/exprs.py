@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from referee.dsl.frozen import frozen
 from referee.engine.checks.access import CALL_FIELDS, NOTE_FIELDS, elements, get
 from referee.engine.checks.base import Context, Expr, present
 from referee.engine.checks.jsonpath_arithmetic import check_arithmetic
@@ -32,7 +33,7 @@ RESULT_KINDS = {"count": "number", "length": "number", "number": "number", "line
 FIELDS_OF = {"call": CALL_FIELDS, "note": NOTE_FIELDS}
 
 
-@dataclass(frozen=True)
+@frozen
 class Const:
     val: Val
     kind: str = "any"
@@ -41,7 +42,7 @@ class Const:
         return self.val
 
 
-@dataclass(frozen=True)
+@frozen
 class LetRef:
     name: str
     kind: str = "any"
@@ -50,7 +51,7 @@ class LetRef:
         return ctx.let(self.name)
 
 
-@dataclass(frozen=True)
+@frozen
 class Current:
     """The element ``where``/``have`` is looking at (``.args`` is relative to it)."""
 
@@ -60,7 +61,7 @@ class Current:
         return ctx.current if ctx.current is not None else Missing("no current element")
 
 
-@dataclass(frozen=True)
+@frozen
 class PathGet:
     base: Expr
     keys: tuple[str | int, ...]
@@ -91,7 +92,7 @@ def let_path(ctx: Context, name: str, keys: tuple[str | int, ...]) -> Result:
     return ctx.once(("let path", name, keys), lambda: follow(let_path(ctx, name, keys[:-1]), keys[-1:]))
 
 
-@dataclass(frozen=True)
+@frozen
 class ListExpr:
     """An array literal with computed items; a missing item makes it missing."""
 
@@ -105,7 +106,7 @@ class ListExpr:
         return Val([v.value for v in vals], None, tuple(vals))
 
 
-@dataclass(frozen=True)
+@frozen
 class ObjectExpr:
     items: tuple[tuple[str, Expr], ...]
     kind: str = "any"
@@ -152,7 +153,7 @@ class FuncExpr:
         return self.fn(*vals)
 
 
-@dataclass(frozen=True)
+@frozen
 class JsonPathGet:
     """``jsonpath(base, "$..x")``: the list of matches, each with its path as label."""
 

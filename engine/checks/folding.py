@@ -19,11 +19,11 @@ import unicodedata
 from array import array
 from bisect import bisect_right
 from contextvars import ContextVar
-from dataclasses import dataclass
 from typing import Callable, Hashable, Sequence, TypeVar
 
 import regex
 
+from referee.dsl.frozen import frozen
 from referee.engine.values import fold_case
 
 
@@ -113,7 +113,7 @@ def _joins(ch: str) -> bool:
     return unicodedata.category(ch).startswith("M") or "\u1160" <= ch <= "\u11ff" or "\ud7b0" <= ch <= "\ud7ff"
 
 
-@dataclass(frozen=True)
+@frozen
 class Folded:
     """A text in ``text_form``, with each character (and its marks) that did not become
     exactly one character there: where it stands in the form and in the text."""

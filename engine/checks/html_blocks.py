@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 from typing import Callable, Iterator, Protocol, Sequence
 
+from referee.dsl.frozen import frozen
 from referee.engine.checks.html_headings import without_code_spans
 from referee.engine.checks.markdown_lines import Line
 from referee.engine.values import EvalError
@@ -47,7 +47,7 @@ class _Code(Protocol):
     def html(self) -> bool: ...
 
 
-@dataclass(frozen=True)
+@frozen
 class Shown:
     """The lines of a text as joined by ``\\n`` (``text``), where each starts, and the same
     text with what is shown as written blanked (``scan``): code, comments, code spans."""

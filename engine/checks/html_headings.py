@@ -13,9 +13,9 @@ from __future__ import annotations
 import html
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
+from referee.dsl.frozen import frozen
 from referee.engine.budget import spend
 from referee.engine.checks.markdown_lines import Line
 from referee.engine.values import EvalError, render, short
@@ -27,7 +27,7 @@ _INDENTED = re.compile(r"(?: {4}|\t)")
 _TITLE_LIMIT = 2000  # characters a heading's title is looked for in; past them it is not known
 
 
-@dataclass(frozen=True)
+@frozen
 class HtmlHeading:
     """An HTML heading: the index of the line it opens on, its level, its title as
     shown (tags left out, character references read) and its text as written."""

@@ -14,12 +14,12 @@ verdict that depends on the machine.
 from __future__ import annotations
 
 import posixpath
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
 from referee.dsl import ast
 from referee.dsl.errors import Diagnostic, did_you_mean
+from referee.dsl.frozen import frozen
 from referee.engine.run.model import text_sha256
 from referee.engine.run.safeio import read_text, safe_relative
 from referee.engine.values import EvalError, Prov
@@ -35,7 +35,7 @@ def known_inputs(diagnostics: list[Diagnostic], evals_unread: bool) -> list[Diag
     return [d for d in diagnostics if not (evals_unread and d.code == UNKNOWN_INPUT)]
 
 
-@dataclass(frozen=True)
+@frozen
 class Inputs:
     """The input files one eval lists, and where evals.json is (None: no evals.json
     was given, or its folder is unknown)."""

@@ -15,9 +15,9 @@ from __future__ import annotations
 import json
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
 from typing import Callable
 
+from referee.dsl.frozen import frozen
 from referee.engine.checks.markdown_seen import place_in
 from referee.engine.values import EvalError, Prov, Val
 
@@ -34,7 +34,7 @@ _LITERAL = re.compile(r'"(?:[^"\\\n]++|\\[^\n])*+"|"[^\n]*+')
 _ESCAPE = re.compile(r'\\(?:["\\/bfnrt]|u[0-9A-Fa-f]{4})')
 
 
-@dataclass(frozen=True)
+@frozen
 class StringsRead:
     """The text with each string literal read as its value (quotes kept), and for
     each literal read otherwise than written: where it ends in ``text`` and where it

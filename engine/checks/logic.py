@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 
 from referee.dsl import ast
 from referee.dsl.format import format_condition
+from referee.dsl.frozen import frozen
 from referee.engine.checks.base import (NOT_GRADED_MESSAGE, Check, CheckCompiler, Context,
                                         three_valued_all, three_valued_any)
 from referee.engine.checks.static import walk
@@ -115,7 +116,7 @@ class SemanticCheck:
         return Verdict(Outcome.NOT_GRADED, NOT_GRADED_MESSAGE)
 
 
-@dataclass(frozen=True)
+@frozen
 class Unusable:
     """Stands for a check that could not be compiled: its errors are reported, so a
     program holding it is never graded."""

@@ -5,14 +5,14 @@ only there is known for one a reader does not grant."""
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
 
+from referee.dsl.frozen import frozen
 from referee.engine.checks.folding import kept_form
 from referee.engine.checks.markdown_marks import marks
 from referee.engine.checks.markdown_seen import HIDING
 
 
-@dataclass(frozen=True)
+@frozen
 class Hidden:
     """A Markdown text with what no reader of it sees left out (``HIDING``: HTML comments
     and tags outside code), and each piece left out: where it starts and ends in the text

@@ -8,8 +8,8 @@ how many lines a text has, counted without cutting it.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from referee.dsl.frozen import frozen
 from referee.engine.budget import spend
 from referee.engine.checks.html_block_starts import opens_html_block
 
@@ -26,7 +26,7 @@ _LEAD = re.compile(r" {0,3}((?:(?:[-*+]|\d{1,9}[.)])[ \t]++)*+)")
 _RAW_CLOSE = re.compile(r"</(?:pre|script|style|textarea)>", re.IGNORECASE)
 
 
-@dataclass(frozen=True)
+@frozen
 class Line:
     """One line of a text: its number (0-based) and whether it is hidden, inside fenced
     code, an HTML comment or a raw HTML block (``<pre>`` ...), where no heading, rule or

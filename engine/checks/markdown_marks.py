@@ -9,11 +9,11 @@ import functools
 import html
 import itertools
 import re
-from dataclasses import dataclass
 from typing import Iterator
 
 import regex
 
+from referee.dsl.frozen import frozen
 from referee.engine.checks import html_attributes, html_shown
 from referee.engine.checks.folding import as_seen, kept_form
 from referee.engine.checks.markdown_blocks import blocks, opens_block
@@ -94,7 +94,7 @@ def marks(text: str, joined: bool = False, html: bool = False) -> Iterator[Mark]
             past = mark[1]
 
 
-@dataclass(frozen=True)
+@frozen
 class Block:
     """A block of a text with its markup read: where it is read from (past an element
     that hides what it holds, begun in a block before) and to, whether it is fenced code,

@@ -51,9 +51,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from dataclasses import dataclass
 from typing import Iterable
 
+from referee.dsl.frozen import frozen
 from referee.engine.checks import html_shown
 from referee.engine.checks.folding import OTHER_SPACES, kept_form
 from referee.engine.checks.markdown_breaks import Mark
@@ -98,7 +98,7 @@ def may_show_otherwise(text: str) -> bool:
     return _MARKUP.search(text) is not None
 
 
-@dataclass(frozen=True)
+@frozen
 class Shown:
     """A Markdown text as shown, with each piece of markup that shows otherwise than it
     is written: where it stands in the text shown (``at``) and in the text as written

@@ -17,6 +17,7 @@ from typing import Any
 
 from referee.dsl import ast
 from referee.dsl.format import format_value
+from referee.dsl.frozen import frozen
 from referee.engine.budget import spend
 from referee.engine.checks.base import (Context, Expr, Leaf, Polarity, decided, evidence_of, located,
                                         missing_verdict)
@@ -28,7 +29,7 @@ from referee.engine.values import Missing, UnreadJson, plain_top, render, type_n
 from referee.engine.verdict import Verdict
 
 
-@dataclass(frozen=True)
+@frozen
 class Shape:
     """A compiled expected shape: ``kind`` is object (``parts``: key, shape),
     array (``parts``: shapes), regex (``pattern``) or value (``expr``)."""

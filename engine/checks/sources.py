@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from referee.dsl import ast
+from referee.dsl.frozen import frozen
 from referee.engine.checks import inputs
 from referee.engine.checks.base import Context
 from referee.dsl.format import format_value
@@ -39,7 +40,7 @@ EVIDENCE_SOURCE = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class Kept:
     """What a selection that cannot be made whole holds for certain: ``sure``, the
     elements every filter keeps; ``open``, how many more of those read it may keep (no

@@ -14,11 +14,11 @@
 from __future__ import annotations
 
 import dataclasses
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Iterable, Iterator, Mapping
 
 from referee.dsl import ast
+from referee.dsl.frozen import frozen
 from referee.engine.checks.sources import EVIDENCE_SOURCE
 from referee.engine.run.model import SOURCES
 from referee.engine.verdict import Precision
@@ -87,7 +87,7 @@ MAX_EXPANDED_DEPTH = 150
 MAX_EXPANDED_SIZE = 20_000
 
 
-@dataclass(frozen=True)
+@frozen
 class Extent:
     """How deep a tree nests and how many nodes it holds, its let names written out
     (a let name counts as a node above its let's value)."""
@@ -167,7 +167,7 @@ def reads_element(node) -> bool:
                for n in walk(node, {}))
 
 
-@dataclass(frozen=True)
+@frozen
 class Properties:
     """The static properties of one check, read off one walk of its tree."""
 
@@ -276,7 +276,7 @@ def _tool_patterns(nodes: Iterable) -> tuple[ast.NamePattern, ...]:
     return tuple(dict.fromkeys(n.pattern for n in nodes if isinstance(n, ast.ToolFilter)))
 
 
-@dataclass(frozen=True)
+@frozen
 class Read:
     """Something a rule reads from a run, named as written: a tool (``kind`` "tool",
     ``pattern`` set), an argument field ("arg"), an output file ("file"), or a

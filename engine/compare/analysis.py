@@ -13,9 +13,9 @@ skill under test (the primary), highest impact first.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
+from referee.dsl.frozen import frozen
 from referee.engine.compare import facts, patterns
 from referee.engine.compare.load import Graded, Loaded
 from referee.engine.compare.rubric import Tag, tag_of
@@ -25,7 +25,7 @@ from referee.engine.decision import contamination
 PRIORITY = {"high": 0, "medium": 1, "low": 2}
 
 
-@dataclass(frozen=True)
+@frozen
 class Sides:
     primary: str
     baseline: str

@@ -8,8 +8,7 @@ evidence from both states.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from referee.dsl.frozen import frozen
 from referee.engine.compare.regress import Change, RunOutcome, State, groups, judged, judged_groups
 from referee.engine.run.workspace import natural_key
 from referee.engine.usage import UsageError
@@ -27,7 +26,7 @@ NOW = {"pass": "passes", "fail": "fails", "error": "errors"}
 WAS = {"pass": "passed", "fail": "failed", "error": "errored"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Flip:
     eval_id: str
     configuration: str
@@ -55,7 +54,7 @@ def _side_dict(side: tuple[int, int, str, int]) -> dict:
     return {"passed": side[0], "graded": side[1], "errors": side[3], "evidence": side[2]}
 
 
-@dataclass(frozen=True)
+@frozen
 class Diff:
     base: State
     new: State

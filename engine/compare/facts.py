@@ -8,15 +8,15 @@ against what the runs used.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Sequence
 
+from referee.dsl.frozen import frozen
 from referee.engine.compare.load import Graded, Loaded
 from referee.engine.compare.skilltext import Named, SkillText
 from referee.engine.run.workspace import natural_key
 
 
-@dataclass(frozen=True)
+@frozen
 class Tally:
     """One assertion of one eval in one configuration."""
 
@@ -86,7 +86,7 @@ def of_runs(count: int, total: int) -> str:
     return f"{count} of {total} run{'s' if total != 1 else ''}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Use:
     """How one named item was used by one configuration's runs."""
 

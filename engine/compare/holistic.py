@@ -12,11 +12,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Protocol, Sequence
 
+from referee.dsl.frozen import frozen
+
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
 
 
-@dataclass(frozen=True)
+@frozen
 class Point:
     """A strength or weakness, with the quote that was found in the output it is about."""
 
@@ -53,7 +55,7 @@ class Holistic(Protocol):
              scrub: Callable[[str], str]) -> Reading: ...
 
 
-@dataclass(frozen=True)
+@frozen
 class Judgement:
     """What both orders agree on, with index 0 the pair's A."""
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterable, Sequence
 
+from referee.dsl.frozen import frozen
 from referee.engine.decision.provenance import inputs_of, judges_of, rules_of
 from referee.engine.run.workspace import Run, discover, natural_key, report_path
 from referee.engine.usage import UsageError
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 GRADED = ("pass", "fail", "error")  # outcomes that are verdicts (not_graded is none)
 
 
-@dataclass(frozen=True)
+@frozen
 class Item:
     """One expectation of one graded run."""
 
@@ -48,7 +49,7 @@ class Item:
         return self.outcome == "pass"
 
 
-@dataclass(frozen=True)
+@frozen
 class Claim:
     """What the agent said about its work, and whether the record bears it out."""
 
@@ -58,7 +59,7 @@ class Claim:
     evidence: str
 
 
-@dataclass(frozen=True)
+@frozen
 class Graded:
     """One graded run, as these commands need it."""
 

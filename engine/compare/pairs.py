@@ -9,9 +9,9 @@ files, ``comparison-1.json`` onwards.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Callable, Mapping, Sequence
 
+from referee.dsl.frozen import frozen
 from referee.engine.compare.blind import primary_is_a
 from referee.engine.compare.holistic import Holistic, Judgement, reconcile
 from referee.engine.compare.load import Graded, Item, Loaded
@@ -19,7 +19,7 @@ from referee.engine.compare.rubric import CRITERIA, Scores, Tag, scores
 from referee.engine.compare.winner import Outcome, Side, decide
 
 
-@dataclass(frozen=True)
+@frozen
 class Pair:
     number: int
     eval_id: str
@@ -36,7 +36,7 @@ class Pair:
         return self.shown[index].configuration
 
 
-@dataclass(frozen=True)
+@frozen
 class Decided:
     pair: Pair
     sides: tuple[Side, Side]  # (A, B)

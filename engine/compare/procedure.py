@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.dsl.frozen import frozen
 from referee.engine.compare import blind, documents, load, pairs, rubric, skill
 from referee.engine.compare.holistic import Holistic
 from referee.engine.run.workspace import natural_key
@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     import argparse
 
 
-@dataclass(frozen=True)
+@frozen
 class Setup:
     loaded: load.Loaded
     primary: str
@@ -25,7 +25,7 @@ class Setup:
     scrub: blind.Scrubber
 
 
-@dataclass(frozen=True)
+@frozen
 class Compared:
     decided: list[pairs.Decided]
     documents: dict[str, dict]  # file name -> comparison

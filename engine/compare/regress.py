@@ -21,6 +21,7 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from referee.dsl.frozen import frozen
 from referee.engine.compare.load import Loaded, load
 from referee.engine.compare.output import read_object
 from referee.engine.decision.stability import MAX_K, pass_hat_k
@@ -30,7 +31,7 @@ from referee.engine.usage import UsageError
 RANK = {"fail": 0, "split": 1, "pass": 2}
 
 
-@dataclass(frozen=True)
+@frozen
 class RunOutcome:
     eval_id: str
     configuration: str
@@ -199,7 +200,7 @@ def read_benchmark(path: Path) -> dict:
 
 # ---------------------------------------------------------------- comparing states
 
-@dataclass(frozen=True)
+@frozen
 class Level:
     successes: int
     runs: int
@@ -224,7 +225,7 @@ def below(new: Level, old: Level, k: int) -> bool:
     return RANK[new.direction() or "fail"] < RANK[old.direction() or "fail"] or new.hat(k) < old.hat(k)
 
 
-@dataclass(frozen=True)
+@frozen
 class Change:
     eval_id: str
     configuration: str

@@ -14,11 +14,11 @@ computes it. Every score says where it came from.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from referee.dsl.frozen import frozen
 from referee.dsl.named_file import read_named_text
 from referee.engine.compare.load import Item
 from referee.engine.tomlfile import NotToml, toml_table
@@ -49,7 +49,7 @@ _WORDS: tuple[tuple[str, re.Pattern], ...] = (
 )
 
 
-@dataclass(frozen=True)
+@frozen
 class Tag:
     """An assertion's criterion, and where that came from."""
 
@@ -57,7 +57,7 @@ class Tag:
     source: str  # "rubric FILE:LINE", "inferred: ...", "sentence: ..."
 
 
-@dataclass(frozen=True)
+@frozen
 class CriterionScore:
     criterion: str
     score: int
@@ -67,7 +67,7 @@ class CriterionScore:
     source: str  # "rules" or "model"
 
 
-@dataclass(frozen=True)
+@frozen
 class Scores:
     """One run's rubric."""
 

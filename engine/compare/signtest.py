@@ -16,9 +16,10 @@ for the other side; otherwise the result is "cannot tell".
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
+
+from referee.dsl.frozen import frozen
 
 ALPHA = Fraction(5, 100)
 PRIMARY, BASELINE, NO_DIFFERENCE, UNDERPOWERED = "primary better", "baseline better", "no difference", "underpowered"
@@ -43,7 +44,7 @@ def floor(alpha: Fraction = ALPHA) -> int:
     return n
 
 
-@dataclass(frozen=True)
+@frozen
 class SignTest:
     primary: int  # votes for the primary
     baseline: int

@@ -7,13 +7,13 @@ folder, and its ``skill_name`` the skill. Only folder names are ever written.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from referee.dsl.frozen import frozen
 from referee.engine.usage import UsageError
 
 
-@dataclass(frozen=True)
+@frozen
 class Skill:
     folder: Path | None  # the skill's folder, as given
     name: str | None  # evals.json's skill_name, else the folder's name

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import Iterable, Sequence
 
+from referee.dsl.frozen import frozen
 from referee.dsl.named_file import TooLarge, named_bytes
 from referee.engine.run.model import ToolCall
 from referee.engine.usage import UsageError
@@ -31,7 +31,7 @@ _PATHISH = re.compile(r"(?<![\w./-])((?:scripts|references|assets|templates)/[\w
 _TICKED = re.compile(r"`([A-Za-z_][\w.-]*)`")
 
 
-@dataclass(frozen=True)
+@frozen
 class Named:
     """Something SKILL.md names that a run could use."""
 
@@ -57,7 +57,7 @@ class Named:
         return None
 
 
-@dataclass(frozen=True)
+@frozen
 class SkillText:
     path: str  # SKILL.md as shown: "<skill folder name>/SKILL.md"
     named: tuple[Named, ...]

@@ -14,16 +14,16 @@ The letters A and B are never read: a different blinding gives the same winner.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from fractions import Fraction
 
+from referee.dsl.frozen import frozen
 from referee.engine.compare.load import Graded
 from referee.engine.compare.rubric import Scores, shown
 
 TIE = "TIE"
 
 
-@dataclass(frozen=True)
+@frozen
 class Side:
     """One side of a pair, as the decision sees it."""
 
@@ -33,7 +33,7 @@ class Side:
     preferred: bool | None = None  # the model's consistent preference (None: no model or no agreement)
 
 
-@dataclass(frozen=True)
+@frozen
 class Outcome:
     winner: int | None  # 0, 1 or None (a tie)
     step: str  # disqualified, rules_score, gated_pass_rate, model_rubric, model_preference, tie

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from referee.dsl.frozen import frozen
 from referee.engine.budget import spend
 from referee.engine.checks.base import Context
 from referee.engine.checks.static import presence_only
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-@dataclass(frozen=True)
+@frozen
 class Tried:
     """One mutant graded: did the assertion still pass?"""
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from referee.dsl import ast
+from referee.dsl.frozen import frozen
 
 # What a let can name, and so what a name in a condition can stand for.
 _Node = ast.Value | ast.RegexLit | ast.Condition
@@ -31,7 +32,7 @@ _UPPER = {"==", "<=", "<"}  # a count bounded from above: a duplicate may break 
 _NONE = {("==", 0), ("<=", 0), ("<", 1)}  # a count that forbids what it counts
 
 
-@dataclass(frozen=True)
+@frozen
 class CallWitness:
     """A tool call that makes a forbidding sentence false."""
 
@@ -41,7 +42,7 @@ class CallWitness:
     status: str = "success"
 
 
-@dataclass(frozen=True)
+@frozen
 class TextWitness:
     """Words that make a forbidding sentence about the response false, the section
     they go in (None: the whole response), and where in it the rule looks for them:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
+from referee.dsl.frozen import frozen
 from referee.engine.run.escape import escape_text
 from referee.engine.run.memory import MemoryRun
 from referee.engine.run.model import Payload, RunId
@@ -24,7 +25,7 @@ TRANSCRIPT = "outputs/transcript.md"
 RESPONSE = "outputs/response.md"
 
 
-@dataclass(frozen=True)
+@frozen
 class Call:
     tool: str
     title: str
@@ -35,7 +36,7 @@ class Call:
     step: int | None = None  # the step it had in the run (mutants renumber)
 
 
-@dataclass(frozen=True)
+@frozen
 class Text:
     """A note or other section: ``kind`` agent_notes, or any other kind (its heading as is)."""
 

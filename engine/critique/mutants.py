@@ -14,10 +14,11 @@ its ``reason`` says so in the author's terms.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from decimal import Decimal
 from typing import Any
 
+from referee.dsl.frozen import frozen
 from referee.engine.checks.textparts import section_lines
 from referee.engine.critique.claims import CallWitness, Claims, TextWitness
 from referee.engine.critique.image import Call, RunImage, Text, dumps, with_call
@@ -31,7 +32,7 @@ _CONTAINS = re.compile(r'contains\s+"((?:[^"\\]|\\.)*)"')
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"')
 
 
-@dataclass(frozen=True)
+@frozen
 class Mutant:
     name: str  # the operator: drop-call, status-error, ...
     image: RunImage
@@ -39,7 +40,7 @@ class Mutant:
     reason: str  # said when it must fail and the assertion still passes
 
 
-@dataclass(frozen=True)
+@frozen
 class Shape:
     """What an assertion reads (from the text of its check and the lets it uses, its
     quoted texts left out: a note that must say "status success" reads no status)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Sequence
 
+from referee.dsl.frozen import frozen
 from referee.engine.decision.collect import GradedRun, Unusable, run_order
 from referee.engine.decision.configurations import Choice
 from referee.engine.decision.contamination import Finding
@@ -27,7 +28,7 @@ METRICS: dict[str, Callable[[GradedRun], float | None]] = {
 }
 
 
-@dataclass(frozen=True)
+@frozen
 class Summary:
     """One configuration over the runs that count for it."""
 
@@ -37,7 +38,7 @@ class Summary:
     metrics: dict[str, Stats | None]
 
 
-@dataclass(frozen=True)
+@frozen
 class Delta:
     """``configuration`` minus ``baseline``, per metric (None where a side has no data)."""
 
@@ -51,7 +52,7 @@ class Delta:
     left_out: tuple[tuple[str, str], ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class EvalRow:
     eval_id: str
     eval_name: str | None
@@ -59,7 +60,7 @@ class EvalRow:
     graded: dict[str, Stats | None]  # configuration -> all-graded pass rates
 
 
-@dataclass(frozen=True)
+@frozen
 class AssertionRow:
     eval_id: str
     key: str

@@ -16,6 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
+from referee.dsl.frozen import frozen
 from referee.engine.caps import cut
 from referee.engine.decision.provenance import inputs_of, judges_of, rules_of
 from referee.engine.decision.recount import Item, disagreements
@@ -32,7 +33,7 @@ if TYPE_CHECKING:
     from referee.engine.run.discovery import Discovery
 
 
-@dataclass(frozen=True)
+@frozen
 class AssertionResult:
     """One expectation of a graded run, as aggregation needs it."""
 
@@ -44,7 +45,7 @@ class AssertionResult:
     evidence: str
 
 
-@dataclass(frozen=True)
+@frozen
 class GradedRun:
     """One run's numbers. Rates are None when nothing counted (never a made-up 0)."""
 
@@ -84,7 +85,7 @@ class GradedRun:
         return self.graded_passed / self.graded_total if self.graded_total else None
 
 
-@dataclass(frozen=True)
+@frozen
 class Unusable:
     """A run that aggregation could not use, and why (said to the user, never a 0 %)."""
 

@@ -13,14 +13,14 @@ a third or further configuration is compared with the baseline too.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from referee.dsl.frozen import frozen
 from referee.engine.usage import UsageError
 
 _PAIRS = ((re.compile(r"with(?=$|[-_])(.*)", re.I), "without"), (re.compile(r"new(?=$|[-_])(.*)", re.I), "old"))
 
 
-@dataclass(frozen=True)
+@frozen
 class Choice:
     primary: str
     baseline: str | None

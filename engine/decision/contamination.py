@@ -22,10 +22,10 @@ import functools
 import json
 import os
 import re
-from dataclasses import dataclass
 from pathlib import Path, PureWindowsPath
 from typing import TYPE_CHECKING, Any, Iterable
 
+from referee.dsl.frozen import frozen
 from referee.engine.run.agents import SUBAGENT_FILE
 from referee.engine.run.model import ToolCall
 
@@ -38,7 +38,7 @@ _SEGMENT_START = r"(?:^|(?<=[/\\\s\"'`=(:]))"
 MAX_QUOTE = 160
 
 
-@dataclass(frozen=True)
+@frozen
 class Finding:
     """One call that touched a forbidden path."""
 
@@ -53,7 +53,7 @@ class Finding:
         return f"{step}{self.tool} ({self.location}) reads {self.target}: {self.quote}"
 
 
-@dataclass(frozen=True)
+@frozen
 class Needles:
     """What a run must not touch: (label, compiled pattern, literal prefilter) triples."""
 

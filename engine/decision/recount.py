@@ -12,15 +12,15 @@ was changed afterwards.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from referee.dsl.frozen import frozen
 from referee.engine.report.build import exclusion, rate
 
 OUTCOMES = ("pass", "fail", "error", "not_graded")
 
 
-@dataclass(frozen=True)
+@frozen
 class Item:
     """What the counts depend on in one expectation."""
 

@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 from typing import Sequence
 
+from referee.dsl.frozen import frozen
 from referee.dsl.named_file import read_named_text
 from referee.engine.decision.analysis import Analysis, Delta
 from referee.engine.decision.stability import MODES, Stability
@@ -37,7 +37,7 @@ _SIGNED = ("min_delta",)
 DEFAULTS_FILE = Path(__file__).resolve().parents[2] / "rules" / "release.toml"
 
 
-@dataclass(frozen=True)
+@frozen
 class ReleaseConfig:
     mode: str
     thresholds: dict[str, float]
@@ -45,7 +45,7 @@ class ReleaseConfig:
     source: str  # "release.toml@1a2b3c4d": the file's name and content hash
 
 
-@dataclass(frozen=True)
+@frozen
 class Reason:
     rule: str
     status: str  # "ok", "conditional" or "fail"
@@ -55,7 +55,7 @@ class Reason:
         return {"rule": self.rule, "status": self.status, "message": self.message}
 
 
-@dataclass(frozen=True)
+@frozen
 class Decision:
     verdict: str
     reasons: tuple[Reason, ...]

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
+from referee.dsl.frozen import frozen
 from referee.engine.caps import cut
 from referee.engine.text import plain
 
@@ -46,14 +47,14 @@ class OneOf:
         return type(value) in self.kinds and value in self.values
 
 
-@dataclass(frozen=True)
+@frozen
 class MapOf:
     """An object of any field names, each holding ``values`` (the model's ``dict[str, X]``)."""
 
     values: Any
 
 
-@dataclass(frozen=True)
+@frozen
 class Either:
     """A field of one of several shapes (the model's ``X | None``, when X is an object)."""
 

@@ -15,8 +15,9 @@ all k do (the unbiased estimators used by HumanEval and tau-bench).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import Callable, Sequence
+
+from referee.dsl.frozen import frozen
 
 MODES = {"quick": 2, "standard": 3}
 UNSTABLE_SPREAD = 0.15
@@ -24,7 +25,7 @@ MAX_K = 5
 DIGITS = 4
 
 
-@dataclass(frozen=True)
+@frozen
 class Stats:
     """mean, sample stddev, min and max of some numbers (skill-creator's four)."""
 
@@ -51,7 +52,7 @@ def stats(values: Sequence[float]) -> Stats | None:
     return Stats(mean, math.sqrt(variance), ordered[0], ordered[-1], n)
 
 
-@dataclass(frozen=True)
+@frozen
 class Stability:
     """One eval and configuration over its runs."""
 

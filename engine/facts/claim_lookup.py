@@ -11,10 +11,11 @@ notes plus the size of the calls, never their product.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import cached_property
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
+
+from referee.dsl.frozen import frozen
 
 if TYPE_CHECKING:
     from referee.engine.run.model import Payload, ToolCall
@@ -32,7 +33,7 @@ _STOPWORDS = frozenset({
 })
 
 
-@dataclass(frozen=True)
+@frozen
 class Leaf:
     """One scalar of a call's args or return: where it is and what it holds."""
 

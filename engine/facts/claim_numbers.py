@@ -8,10 +8,10 @@ are indexed (``numbers_index``), each where a call's args or return hold it, and
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, Iterable, Iterator
 
+from referee.dsl.frozen import frozen
 from referee.engine.facts.claim_lookup import WORD, Leaf, call_where, decimal, show_value, words_of
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ _PERCENT_KEY = re.compile(r"percent|pct|ratio|rate|coverage", re.IGNORECASE)
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
 
 
-@dataclass(frozen=True)
+@frozen
 class NumberSource:
     """A number inside a leaf: ``offset`` is where it starts in the leaf's text (0 for
     a JSON number). Its quantity words are computed only when a claim asks."""

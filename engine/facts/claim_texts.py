@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterator
 
+from referee.dsl.frozen import frozen
 from referee.engine.text import file_lines
 
 if TYPE_CHECKING:
@@ -26,7 +26,7 @@ CLAIM_NOTE_KINDS = frozenset({"agent_notes"})
 _FENCE = re.compile(r" {0,3}(`{3,}|~{3,})")
 
 
-@dataclass(frozen=True)
+@frozen
 class ClaimText:
     """One text claims are read in: a note or the response, as numbered prose lines."""
 

@@ -38,10 +38,11 @@ within a text, by line and position. At most ``MAX_CLAIMS`` claims per run.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from decimal import Decimal
 from typing import TYPE_CHECKING, Iterator
 
+from referee.dsl.frozen import frozen
 from referee.engine.facts.claim_lookup import ToolIndex, check_field, check_tool, decimal, quote, words_of
 from referee.engine.facts.claim_numbers import NumberSource, check_number, numbers_index, show_source
 from referee.engine.facts.claim_texts import ClaimText, claim_texts, note_texts
@@ -139,7 +140,7 @@ _NEGATED_VALUES = frozenset({"not", "no", "never", "neither", "nor"})
 _CLAUSE_END = re.compile(r"[;；。!?！？:：,，]|\.(?:\s|$)")
 
 
-@dataclass(frozen=True)
+@frozen
 class ClaimResult:
     """One checked claim; ``type`` is ``process`` or ``factual``."""
 

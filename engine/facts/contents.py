@@ -8,9 +8,9 @@ runs hold, and suggest the closest name the runs do have.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable
 
+from referee.dsl.frozen import frozen
 from referee.engine.caps import DETAIL_LIMIT, cut
 from referee.dsl.errors import suggest
 from referee.engine import budget
@@ -28,7 +28,7 @@ Matcher = Callable[[str], "bool | None"]
 _FILES = {"timing": "timing.json", "metrics": "metrics.json"}
 
 
-@dataclass(frozen=True)
+@frozen
 class Contents:
     """Names found in runs: tools called, top-level argument fields of their calls,
     files under outputs/, top-level fields of timing.json and metrics.json."""
@@ -68,7 +68,7 @@ def _keys(found: JsonFile | None) -> frozenset[str]:
     return frozenset(value) if isinstance(value, dict) else frozenset()
 
 
-@dataclass(frozen=True)
+@frozen
 class Unseen:
     """A read that no run has: what to say, and the closest name the runs have."""
 

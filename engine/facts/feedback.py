@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence, Sized
 
 from referee.dsl import ast
+from referee.dsl.frozen import frozen
 from referee.engine.caps import DETAIL_LIMIT, cut
 from referee.engine.checks.static import Read
 from referee.engine.facts.contents import Contents, any_match, pattern_matcher, tool_hint, unseen
@@ -46,7 +47,7 @@ if TYPE_CHECKING:
 SHOWN_RUNS = 5
 
 
-@dataclass(frozen=True)
+@frozen
 class RunFacts:
     """What the critique needs from one graded run of the eval. ``contents`` (the
     names the run holds) is optional: without it, reads are not judged."""

@@ -5,11 +5,12 @@ Made from the run's report by ``engine.report.run_report.RunReport.brief``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
+from referee.dsl.frozen import frozen
 
-@dataclass(frozen=True)
+
+@frozen
 class Brief:
     """A graded run in short: its identity, counts, and what failed."""
 

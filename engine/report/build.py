@@ -18,6 +18,7 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Sequence, TypeGuard
 
+from referee.dsl.frozen import frozen
 from referee.engine.report.carry import CARRIED, DROPPED, with_verdict
 from referee.engine.run.model import AGENT_SOURCES
 from referee.engine.text import display_text
@@ -48,7 +49,7 @@ class Carried:
     inputs: dict[str, str] = field(default_factory=dict)
 
 
-@dataclass(frozen=True)
+@frozen
 class RunFacts:
     """Everything about one run that the report copies, computed beside its verdicts."""
 

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Sequence
 
 from pydantic import ValidationError
 
+from referee.dsl.frozen import frozen
 from referee.engine.decision.provenance import (graded_by, inputs_of, judges_mix, judges_of, rules_mix,
                                                  rules_of, versions_mix)
 from referee.engine.decision.recount import Item, disagreements
@@ -45,7 +46,7 @@ if TYPE_CHECKING:
 
 
 
-@dataclass(frozen=True)
+@frozen
 class GradedRun:
     """One run's grading.json, with the text of each line its evidence cites.
 
@@ -93,7 +94,7 @@ class GradedRun:
         return out
 
 
-@dataclass(frozen=True)
+@frozen
 class ConfigRow:
     """One configuration's totals over the runs shown."""
 
@@ -109,7 +110,7 @@ class ConfigRow:
     mean_pass_rate: float | None  # over the runs that graded something; None when none did
 
 
-@dataclass(frozen=True)
+@frozen
 class Collection:
     """Everything a report format renders."""
 
@@ -292,7 +293,7 @@ def display_path(folder: Path) -> str:
     return folder.name
 
 
-@dataclass(frozen=True)
+@frozen
 class Unreadable:
     """A run whose grading.json is there but cannot be read: graded, with verdicts unknown."""
 

@@ -27,10 +27,10 @@ the script puts text into the page with ``textContent`` only, never as markup.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from html import escape
 from typing import Any, Iterator
 
+from referee.dsl.frozen import frozen
 from referee.engine.report.collect import Collection, GradedRun
 from referee.engine.report.html_assets import STYLE
 from referee.engine.report.inert import log_safe, visible, visible_data
@@ -62,7 +62,7 @@ def _run_json(run: GradedRun) -> str:
     return _json(visible_data(run_data(run)))
 
 
-@dataclass(frozen=True)
+@frozen
 class Bundle:
     """The page, and its runs' files in the folder ``folder`` beside it."""
 

@@ -24,10 +24,10 @@ import json
 import os
 import pickle
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from referee.dsl.frozen import frozen
 from referee.engine.report.brief import Brief
 from referee.engine.report.build import ground_truth
 from referee.engine.report.marker import GRADER_NAME, GRADING, GROUND_TRUTH
@@ -141,7 +141,7 @@ class ReportFiles(Mapping):
 # ---- reading a written report back --------------------------------------------------
 
 
-@dataclass(frozen=True)
+@frozen
 class Unread:
     """Why a report file cannot be used: ``code`` is ``missing``, ``not-a-file`` (a
     symlink, folder, FIFO or device), ``too-large``, ``unreadable``, ``bad-json``,

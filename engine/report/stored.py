@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Sequence
 
+from referee.dsl.frozen import frozen
 from referee.engine.report.brief import Brief
 from referee.engine.report.run_report import ReportFiles, RunReport
 from referee.engine.report.spill import InMemory, Spill, Ticket
@@ -78,7 +79,7 @@ class Stored:
         return ReportFiles(self.spill.get(self.ticket), self.feedbacks[self.eval_key])
 
 
-@dataclass(frozen=True)
+@frozen
 class GradedRun:
     """One run, fully graded, in memory (``grade_all``). ``run`` keeps the directory to write into."""
 

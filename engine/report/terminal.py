@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import sys
 import time
-from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence, TextIO
 
+from referee.dsl.frozen import frozen
 from referee.engine.report.brief import Brief
 from referee.engine.report.build import VACUOUS_NOTE, gate_status
 from referee.engine.report.color import paint
@@ -111,7 +111,7 @@ def on_its_line(text: str) -> str:
     return text.replace("\n", "\\n")
 
 
-@dataclass(frozen=True)
+@frozen
 class Totals:
     runs: int
     passed_runs: int

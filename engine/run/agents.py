@@ -28,9 +28,10 @@ agent's (``Run.transcript``). Beyond the main transcript's records, an imported 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import TYPE_CHECKING, Callable
 
+from referee.dsl.frozen import frozen
 from referee.engine.run.model import Problem, TextFile, ToolCall, Transcript
 from referee.engine.run.import_views import view_as_written
 from referee.engine.run.safeio import join_report
@@ -51,7 +52,7 @@ SUBAGENT_FILE = re.compile(r"subagents/(step-([1-9][0-9]{0,8}(?:\.[1-9][0-9]{0,8
 Reader = Callable[[str], TextFile | None]  # a path relative to the run -> its text (Run._text)
 
 
-@dataclass(frozen=True)
+@frozen
 class Calls:
     """The run's calls in order, trusted and suspect, the main agent's and its
     subagents'; ``unknown`` is why the list may be incomplete (None when it is whole)."""

@@ -16,8 +16,8 @@ graded as it lies (``Run.response``) and ``referee import skill-creator-log``.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 
+from referee.dsl.frozen import frozen
 from referee.engine.text import file_lines
 
 # The sections the executor log format defines, by their titles (casefolded).
@@ -34,7 +34,7 @@ _TOOL_LINE = re.compile(r"^\*\*(?:tool|tools|action|result)s?\*\*[ \t]*:", re.I 
 _FINAL_HEADING = re.compile(r"^#{1,3}[ \t]+final", re.I | re.M)
 
 
-@dataclass(frozen=True)
+@frozen
 class Answer:
     """The final result section of a log: its heading (as written, on line
     ``line``), and its body ``text`` starting on line ``first`` (1-based)."""

@@ -8,9 +8,10 @@ folder (``KeptApart``), so the evals are graded, counted and reported apart.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import NamedTuple
 
+from referee.dsl.frozen import frozen
 from referee.engine.run.model import RunId
 
 SHARED_ID = "shared_id"  # RunId.extra: the id a kept-apart eval shares with others (KeptApart.apply)
@@ -31,7 +32,7 @@ def place_of(run_id: RunId) -> Place:
                  run_id.extra.get("eval_folder", ""))
 
 
-@dataclass(frozen=True)
+@frozen
 class KeptApart:
     """The eval ids that name several evals of one workspace, and how each is told apart.
 

@@ -12,10 +12,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from referee.dsl.frozen import frozen
 from referee.engine.run.identity import METADATA
 from referee.engine.run.safeio import join_report, read_text
 
@@ -27,7 +27,7 @@ if TYPE_CHECKING:  # the language is loaded only when the sentences are compiled
 SHOWN = "eval_metadata.json"  # how the sentences' source is named
 
 
-@dataclass(frozen=True)
+@frozen
 class EvalSentences:
     """One eval's sentences, from the ``eval_metadata.json`` of its run at ``where``.
     ``file`` names that eval_metadata.json by its place in the workspace, and

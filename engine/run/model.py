@@ -13,6 +13,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
+from referee.dsl.frozen import frozen
+
 # Evidence sources, ranked by trust (most trusted first). A PASS must rest on one
 # of the first three; agent notes and other agent prose are interpretation only.
 # ``harness`` is text the harness injected (the eval prompt, user turns, hook
@@ -165,7 +167,7 @@ class Note:
                              tagged=tagged, text_line=text_line, is_eval_prompt=is_eval_prompt)  # see _FILLED
 
 
-@dataclass(frozen=True)
+@frozen
 class Transcript:
     """A parsed transcript. ``calls`` are the trusted tool-call records only;
     ``suspect_calls`` the records that broke the grammar (each also in ``notes``,
@@ -180,7 +182,7 @@ class Transcript:
     unreadable: Problem | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class TextFile:
     """A file read as text. ``text`` is None when the file could not be used.
 
@@ -215,7 +217,7 @@ def text_sha256(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-@dataclass(frozen=True)
+@frozen
 class JsonFile:
     """A file read as JSON. ``value`` is None when it is missing or unusable."""
 
@@ -224,7 +226,7 @@ class JsonFile:
     problems: tuple[Problem, ...] = ()
 
 
-@dataclass(frozen=True)
+@frozen
 class UserNotes:
     uncertainties: tuple[str, ...] = ()
     needs_review: tuple[str, ...] = ()

@@ -23,15 +23,14 @@ message names the line and what the harness should write instead.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from referee.dsl.frozen import frozen
 from referee.engine.run.model import Problem
 
 _SCHEMES = ("number records 1, 2, 3, ... one per call, or number records and [agent_notes] sections "
             "together on one counter (docs/threat-model.md, step numbering)")
 
 
-@dataclass(frozen=True)
+@frozen
 class Numbered:
     """A numbered section of a transcript, in file order: a record, or a tagged
     ``[agent_notes]`` section whose heading carries ``Step N``."""
@@ -41,7 +40,7 @@ class Numbered:
     line: int
 
 
-@dataclass(frozen=True)
+@frozen
 class StepBreak:
     """Where a numbering that fits no scheme ends trust.
 

@@ -32,9 +32,10 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 
+from referee.dsl.frozen import frozen
 from referee.engine.run.executor_log import log_shaped
 from referee.engine.run.model import JsonFile, Problem, RunId, TextFile, Transcript
 from referee.engine.run.safeio import join_report, safe_relative
@@ -44,7 +45,7 @@ RESPONSE_BESIDE = "response.md"  # in the run folder: no harness's place for the
 SKILL_CREATOR_LOG = "skill-creator-log"  # the import format of executor logs
 
 
-@dataclass(frozen=True)
+@frozen
 class ResponseFiles:
     """The response files harnesses name: ``default`` for every run (``--response``),
     ``per_eval`` as ``(eval id or name, path)`` pairs (evals.json's ``response_file``).

@@ -20,9 +20,9 @@ import os
 import re
 import stat
 import unicodedata
-from dataclasses import dataclass
 from pathlib import Path
 
+from referee.dsl.frozen import frozen
 from referee.dsl.named_file import LIMIT, UTF16_BOMS, NotRegular, TooLarge, byte_line, named_bytes
 from referee.engine.run.model import JsonFile, Problem, TextFile
 from referee.engine.run.safejson import parse_json
@@ -78,7 +78,7 @@ def other_name(rel: str, names: list[str]) -> str | None:
     return next((name for name in names if windows_name(name) == key), None)
 
 
-@dataclass(frozen=True)
+@frozen
 class Located:
     """Where a file under a root really is: ``real`` is None when it cannot be read."""
 

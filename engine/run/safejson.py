@@ -11,10 +11,10 @@ from __future__ import annotations
 import json
 import re
 from itertools import accumulate
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, Callable
 
+from referee.dsl.frozen import frozen
 from referee.dsl.json_locate import syntax_error
 from referee.engine.run.model import Problem
 
@@ -107,7 +107,7 @@ _STEP = {"[": 1, "{": 1, "]": -1, "}": -1}  # what a bracket does to the depth
 _COLON = re.compile(r"[ \t\n\r]*:")  # after a string: it is a key
 
 
-@dataclass(frozen=True)
+@frozen
 class JsonResult:
     """The outcome of parsing JSON text: ``ok`` tells a null value from a failure."""
 

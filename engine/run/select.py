@@ -15,8 +15,9 @@ from __future__ import annotations
 
 import argparse
 import re
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence, TypeVar, overload
+
+from referee.dsl.frozen import frozen
 
 if TYPE_CHECKING:  # the selection flags are built for ``referee --help``, which reads no run
     from referee.engine.run.model import RunId
@@ -31,7 +32,7 @@ class _Identified(Protocol):
 T = TypeVar("T", bound=_Identified)
 
 
-@dataclass(frozen=True)
+@frozen
 class Selection:
     """The filters given; an empty tuple means "any"."""
 

@@ -11,8 +11,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
+
+from referee.dsl.frozen import frozen
 
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
@@ -22,7 +23,7 @@ MAX_SHARDS = 10_000  # far above any CI matrix (GitHub Actions allows 256 jobs)
 Identity = tuple[str, str, int]  # eval id, configuration, run number
 
 
-@dataclass(frozen=True)
+@frozen
 class Shard:
     """Shard ``index`` (1-based) of ``count``."""
 

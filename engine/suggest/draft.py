@@ -16,10 +16,10 @@ on any machine.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any
 
 from referee import dsl
+from referee.dsl.frozen import frozen
 from referee.engine.suggest.convert import Filling, convert
 from referee.engine.suggest.facts import RunFacts, tool_with_field
 from referee.engine.suggest.patterns import SURE, Part, Pattern, part_of, split
@@ -27,7 +27,7 @@ from referee.engine.suggest.patterns import SURE, Part, Pattern, part_of, split
 MAX_SENTENCE = 1000  # characters, once runs of whitespace are one space
 
 
-@dataclass(frozen=True)
+@frozen
 class Draft:
     """The draft for one expectation: ``check`` is None for a semantic one."""
 

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from referee.dsl.errors import suggest
+from referee.dsl.frozen import frozen
 from referee.engine.checks.textparts import headings, section_lines
 from referee.engine.values import Val
 
@@ -82,7 +83,7 @@ def _text_fields(value: object, depth: int = 0) -> Iterable[str]:
     return names
 
 
-@dataclass(frozen=True)
+@frozen
 class Resolved:
     """A name as the check should say it, and a note when it is not what the sentence said."""
 

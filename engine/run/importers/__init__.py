@@ -17,10 +17,11 @@ import hashlib
 import os
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from referee.dsl.frozen import frozen
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import (claude_code, claude_format, claude_stream, lossy, openai, openai_document,
                                           openai_sources, skill_creator)
@@ -46,7 +47,7 @@ class UnknownFormat(Exception):
     """A source that cannot be imported at all (its format is unknown or wrong)."""
 
 
-@dataclass(frozen=True)
+@frozen
 class Imported:
     """One run folder written: its name under the output folder and what it holds
     (not its files: an import of many conversations keeps one in memory at a time)."""
@@ -58,7 +59,7 @@ class Imported:
     problems: tuple[Problem, ...]
 
 
-@dataclass(frozen=True)
+@frozen
 class Read:
     """What reading sources gave: each conversation with its source's path and its
     number in a source that holds several (else None), and an error per source
@@ -277,7 +278,7 @@ def _named_session(record: Any) -> str | None:
     return record["session_id"] if claude_stream.is_stream_record(record) else None
 
 
-@dataclass(frozen=True)
+@frozen
 class Result:
     """An import: the run folders written, an error per source not imported, and
     notes (folders renamed, earlier imports replaced)."""

@@ -12,9 +12,9 @@ evidence and reports are those of ``referee import`` then ``referee grade``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
+from referee.dsl.frozen import frozen
 from referee.engine.run.discovery import run_order
 from referee.engine.run.identity import MetadataReader, identify
 from referee.engine.run.importers import AUTO, each_conversation, source_paths
@@ -30,7 +30,7 @@ from referee.engine.run.reading import NO_FILES, ResponseFiles
 _NOWHERE = Path("/<memory>")
 
 
-@dataclass(frozen=True)
+@frozen
 class SourceRuns:
     """The runs of the sources, in the order discovery gives the folders ``import``
     writes; an error per source that gave none; notes on names changed."""

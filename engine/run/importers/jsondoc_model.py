@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from referee.dsl.frozen import frozen
 from referee.engine.run.importers.exact import loads
 
 MESSAGE_KEYS = ("messages", "traj")  # the keys whose array holds the messages
@@ -16,7 +17,7 @@ HISTORY, TRAJECTORY = "history", "trajectory"
 SIMULATIONS = "simulations"  # tau2-bench's results: a conversation each, its "messages" inside
 
 
-@dataclass(frozen=True)
+@frozen
 class Element:
     """One element of the message array: its bytes ``[start, end)`` (``end`` None when
     the document is cut short inside it), the line it starts on, and whether it is

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
+from referee.dsl.frozen import frozen
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.model import Problem
 from referee.engine.run.status_words import UNANSWERED
@@ -27,7 +28,7 @@ SUBAGENT = "subagent"
 NO_RESULT = UNANSWERED  # the status of a call whose result never came
 
 
-@dataclass(frozen=True)
+@frozen
 class Origin:
     """Where something was read: a source file's name (no folder) and a 1-based line;
     in a source line that holds many things (a conversation on one line of JSON),
@@ -39,7 +40,7 @@ class Origin:
     column: int | None = None
 
 
-@dataclass(frozen=True)
+@frozen
 class Call:
     """One tool call as the source recorded it.
 
@@ -65,7 +66,7 @@ class Call:
     unread: frozenset[str] = frozenset()
 
 
-@dataclass(frozen=True)
+@frozen
 class Text:
     """Text that is not a tool call. ``kind`` is ``agent`` (the agent's own words,
     ``title`` says which: text, thinking, a log section) or a harness kind.

@@ -33,9 +33,10 @@ import hashlib
 import json
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from typing import Any
 
+from referee.dsl.frozen import frozen
 from referee.engine.run.escape import escape_text
 from referee.engine.run.importers.exact import dumps_file, dumps_told
 from referee.engine.run.importers.homes import HOME, WINDOWS_PATH, scrub_homes, without_homes
@@ -54,7 +55,7 @@ USER_NOTES = "outputs/user_notes.md"
 # well under the size a run's transcript may have (safeio.MAX_TEXT_BYTES).
 MAX_PAYLOAD_CHARS = 1_000_000
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\x85\u2028\u2029]")
-@dataclass(frozen=True)
+@frozen
 class RunFiles:
     """The files of one run folder: the views of the source as UTF-8 (``encoded``,
     encoded once: the writer looks at those bytes and digests them, an import writes
