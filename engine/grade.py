@@ -156,8 +156,7 @@ def run_facts(run: Run, eval_key: str, digest: str | None = None, writes: bool =
         timing=metrics.copied_timing(run) if writes else None, claims=_claims(run) if writes else None,
         notes=(notes.uncertainties, notes.needs_review, notes.workarounds),
         skill_type=metrics.known_skill_type(run) if writes else None, tools=tools,
-        problems=tuple(str(problem) for problem in problems),
-        source_map=run.source_map[0],
+        problems=tuple(str(problem) for problem in problems), source_map=run.source_map[0],
         tools_certain=(transcript.unreadable is None and not transcript.suspect_calls and run.no_record is None
                        and every_call.unknown is None),
     )

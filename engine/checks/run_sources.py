@@ -28,6 +28,8 @@ from referee.engine.run.safejson import parse_json
 from referee.engine.run.transcript import TRANSCRIPT
 from referee.engine.values import EvalError, Prov, Val, render
 
+_Read = TypeVar("_Read", TextFile, Transcript)  # a file read, or the transcript parsed from one
+
 
 class PartlyRead(EvalError):
     """A list source read in part: ``read`` holds the elements read, in order, and more
@@ -139,9 +141,6 @@ def _not_unimported(ctx: Context) -> None:
     log = getattr(ctx.run, "unimported_log", None)
     if log is not None:
         raise EvalError(f"{log.path} {log.message}")
-
-
-_Read = TypeVar("_Read", TextFile, Transcript)
 
 
 def _usable(found: _Read) -> _Read:
