@@ -105,7 +105,7 @@ def not_shown(run: Run) -> str | None:
 # ------------------------------------------------ a literal part and a judgement part
 
 
-@dataclass(frozen=True)
+@frozen
 class Awaiting(Verdict):
     """NOT_GRADED for an assertion that is part rule, part judgement ("lists every
     date from the input and invents no facts"), whose rule part did not decide it:

@@ -15,7 +15,6 @@ checks have always found them.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from referee.dsl.frozen import frozen
@@ -62,7 +61,7 @@ class Anchor:
     first_line: int
 
 
-@dataclass(frozen=True, init=False)
+@frozen
 class Prov:
     """Where a value came from. ``file`` is relative to the run directory."""
 
@@ -72,11 +71,6 @@ class Prov:
     line: int | None = None
     step: int | None = None
     anchor: Anchor | None = None
-
-    def __init__(self, source: str, label: str, file: str | None = None, line: int | None = None,
-                 step: int | None = None, anchor: Anchor | None = None) -> None:
-        # see engine.verdict.FILLED
-        self.__dict__.update(source=source, label=label, file=file, line=line, step=step, anchor=anchor)
 
     def where(self) -> str:
         """``transcript.md:22``: the file relative to ``outputs/`` and the line."""
@@ -122,7 +116,7 @@ class Claim:
 _NOT_YET = object()  # an attribute's value before it is computed
 
 
-@dataclass(frozen=True, init=False)
+@frozen
 class Val:
     """A present value. ``items`` holds the elements of a selection with their own
     provenance; for plain JSON lists the elements are derived on demand."""
@@ -134,11 +128,6 @@ class Val:
     support: tuple["Val", ...] = ()  # the elements a derived value (a count) rests on
     empty: str = ""  # for an empty selection: why nothing was selected
     _evidence: ClassVar[Any] = _NOT_YET  # not a field: its evidence, once made (see evidence)
-
-    def __init__(self, value: Any, prov: Prov | None = None, items: tuple["Val", ...] | None = None,
-                 claims: tuple[Claim, ...] = (), support: tuple["Val", ...] = (), empty: str = "") -> None:
-        # see engine.verdict.FILLED
-        self.__dict__.update(value=value, prov=prov, items=items, claims=claims, support=support, empty=empty)
 
     @property
     def label(self) -> str:

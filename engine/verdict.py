@@ -7,19 +7,14 @@ stops a run.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from enum import Enum
 from typing import Any, Callable, ClassVar
 
+from referee.dsl.frozen import frozen
 
 # Why a PASS resting on agent notes alone is a FAIL: the trust rule's one wording.
 NOTES_ONLY = "rests on agent notes alone; no tool call or output backs it"
-
-# Evidence and Verdict (and values.Prov and values.Val) are made many times for each
-# assertion of every run. A frozen dataclass's own __init__ sets each field with a
-# call of object.__setattr__; theirs fill the instance dict in one step, which is what
-# those calls amount to (tests/test_verdict_constructors.py holds them to the fields).
-FILLED = ("Evidence", "Verdict")
 
 
 class Outcome(str, Enum):
@@ -35,7 +30,7 @@ class Precision(str, Enum):
     SEMANTIC = "semantic"
 
 
-@dataclass(frozen=True, init=False)
+@frozen
 class Evidence:
     """One piece of evidence: what was seen, and exactly where.
 
@@ -50,10 +45,6 @@ class Evidence:
     step: int | None = None
     quote: str = ""
 
-    def __init__(self, source: str, file: str | None = None, line: int | None = None, step: int | None = None,
-                 quote: str = "") -> None:
-        self.__dict__.update(source=source, file=file, line=line, step=step, quote=quote)  # see FILLED
-
     def where(self) -> str:
         """``step 3, outputs/transcript.md:22``, either part alone, or the source."""
         if not self.file:
@@ -67,7 +58,7 @@ class Evidence:
         return place if self.step is None else f"step {self.step}, {place}"
 
 
-@dataclass(frozen=True, init=False)
+@frozen
 class Verdict:
     """The result of one check on one run.
 
@@ -88,13 +79,6 @@ class Verdict:
     details: tuple[str, ...] = field(default=())
     # Not a field: the bound it was found within (see within).
     _within: ClassVar[Callable[["Verdict"], "Verdict"] | None] = None
-
-    def __init__(self, outcome: Outcome, message: str, evidence: tuple[Evidence, ...] = (), expected: Any = None,
-                 observed: Any = None, vacuous: bool = False, notes_only: bool = False,
-                 details: tuple[str, ...] = ()) -> None:
-        self.__dict__.update(outcome=outcome, message=message, evidence=evidence, expected=expected,
-                             observed=observed, vacuous=vacuous, notes_only=notes_only,
-                             details=details)  # see FILLED
 
     @property
     def passed(self) -> bool:

@@ -37,28 +37,18 @@ UNREADABLE = frozenset({"binary", "document", "not-utf8", "not-utf16", "too-larg
 HARNESS_MAY_BE_MISSING = "harness-may-be-missing"
 
 
-# ToolCall, Payload and Location are made once or twice per tool call of every
-# transcript read, a Note per section, a Problem per Return kept as text (twice). A frozen dataclass's own __init__ sets each field with a call of
-# object.__setattr__; theirs fill the instance dict in one step, which is what those
-# calls amount to (tests/test_quick_tests_agree.py holds them to the fields).
-_FILLED = ("ToolCall", "Payload", "Location", "Problem", "Note")
-
-
-@dataclass(frozen=True, init=False)
+@frozen
 class Location:
     """A place in a run: a file relative to the run directory and a 1-based line."""
 
     file: str
     line: int | None = None
 
-    def __init__(self, file: str, line: int | None = None) -> None:
-        self.__dict__.update(file=file, line=line)  # see _FILLED
-
     def __str__(self) -> str:
         return self.file if self.line is None else f"{self.file}:{self.line}"
 
 
-@dataclass(frozen=True, init=False)
+@frozen
 class Problem:
     """Something wrong with an input, reported as a warning; loading goes on.
 
@@ -71,9 +61,6 @@ class Problem:
     message: str
     line: int | None = None
 
-    def __init__(self, code: str, path: str, message: str, line: int | None = None) -> None:
-        self.__dict__.update(code=code, path=path, message=message, line=line)  # see _FILLED
-
     @property
     def place(self) -> str:
         """Where it is: the path, and its line when known (``path:line``)."""
@@ -83,7 +70,7 @@ class Problem:
         return f"{self.place}: warning[{self.code}]: {self.message}"
 
 
-@dataclass(frozen=True, init=False)
+@frozen
 class Payload:
     """An ``Args:`` or ``Return:`` value of a tool call.
 
@@ -96,11 +83,8 @@ class Payload:
     is_json: bool
     line: int
 
-    def __init__(self, text: str, value: Any, is_json: bool, line: int) -> None:
-        self.__dict__.update(text=text, value=value, is_json=is_json, line=line)  # see _FILLED
 
-
-@dataclass(frozen=True, init=False)
+@frozen
 class ToolCall:
     """One ``## [tool_calls]`` record: system data, the most trusted evidence.
 
@@ -130,16 +114,8 @@ class ToolCall:
     unsure: frozenset[str] = frozenset()
     agent: str = "main"
 
-    def __init__(self, index: float, step: int | None, title: str, tool: str | None, args: Payload | None,
-                 result: Payload | None, status: str | None, location: Location, status_line: int | None = None,
-                 tool_line: int | None = None, suspect: str | None = None,
-                 unsure: frozenset[str] = frozenset(), agent: str = "main") -> None:
-        self.__dict__.update(index=index, step=step, title=title, tool=tool, args=args, result=result,
-                             status=status, location=location, status_line=status_line, tool_line=tool_line,
-                             suspect=suspect, unsure=unsure, agent=agent)  # see _FILLED
 
-
-@dataclass(frozen=True, init=False)
+@frozen
 class Note:
     """A section of transcript text that is not a tool-call record.
 
@@ -160,11 +136,6 @@ class Note:
     tagged: bool = False
     text_line: int | None = None
     is_eval_prompt: bool = False  # the eval prompt section; decided by the parser alone
-
-    def __init__(self, index: int, step: int | None, title: str, text: str, kind: str, location: Location,
-                 tagged: bool = False, text_line: int | None = None, is_eval_prompt: bool = False) -> None:
-        self.__dict__.update(index=index, step=step, title=title, text=text, kind=kind, location=location,
-                             tagged=tagged, text_line=text_line, is_eval_prompt=is_eval_prompt)  # see _FILLED
 
 
 @frozen
