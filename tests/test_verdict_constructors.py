@@ -1,8 +1,9 @@
-"""Evidence, Verdict, Prov and Val are made many times for each assertion of every run;
+"""Evidence, Verdict, Prov and Val are made many times for each assertion of every run,
+ToolCall, Payload, Location, Problem and Note for each record of every transcript;
 they are made by ``dsl.frozen.frozen``, whose ``__init__`` fills the instance dict in
-one step. The instances behave as the dataclass's own would (equal, hashed, shown,
-replaced and pickled alike, and frozen), and their constructors take exactly the
-fields, in order, with the same defaults."""
+one step. Their constructors take exactly the fields, in order, with the same
+defaults, and the instances behave as the dataclass's own would (equal, hashed,
+shown, replaced and pickled alike, and frozen)."""
 
 from __future__ import annotations
 
@@ -12,10 +13,11 @@ import pickle
 
 import pytest
 
+from referee.engine.run.model import Location, Note, Payload, Problem, ToolCall
 from referee.engine.values import Prov, Val
 from referee.engine.verdict import Evidence, Outcome, Verdict
 
-CLASSES = (Evidence, Verdict, Prov, Val)
+CLASSES = (Evidence, Verdict, Prov, Val, ToolCall, Payload, Location, Problem, Note)
 
 
 @pytest.mark.parametrize("cls", CLASSES, ids=lambda cls: cls.__name__)
