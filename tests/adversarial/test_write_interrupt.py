@@ -82,8 +82,11 @@ def _workers(pid: int) -> bool:
 
 
 def _interrupt(args: list[str], when, sent: signal.Signals = signal.SIGINT) -> tuple[int, str, str]:
+    # With the fault handler on, SIGABRT makes a hung child print where each of its
+    # threads waits, so a hang seen once says where it was.
     child = subprocess.Popen([sys.executable, "-m", "referee.engine.cli", *args],
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             env={**os.environ, "PYTHONFAULTHANDLER": "1"})
     while child.poll() is None and not when(child.pid):
         time.sleep(0.01)
     if child.poll() is None:
@@ -91,10 +94,20 @@ def _interrupt(args: list[str], when, sent: signal.Signals = signal.SIGINT) -> t
     try:
         out, err = child.communicate(timeout=120)  # a hang fails here, not the whole run of tests
     except subprocess.TimeoutExpired:
-        child.kill()
-        child.communicate()
-        pytest.fail(f"referee {' '.join(args[:1])} did not end in 120 s after Ctrl-C")
+        pytest.fail(f"referee {' '.join(args[:1])} did not end in 120 s after {sent.name}; "
+                    f"where its threads were:\n{_stacks_of_hung(child)}")
     return child.returncode, out.decode(), err.decode()
+
+
+def _stacks_of_hung(child: subprocess.Popen) -> str:
+    """The end of a hung child's stderr once SIGABRT has made it print its threads' stacks."""
+    child.send_signal(signal.SIGABRT)
+    try:
+        err = child.communicate(timeout=30)[1]
+    except subprocess.TimeoutExpired:
+        child.kill()
+        err = child.communicate()[1]
+    return err.decode(errors="replace")[-6000:]
 
 
 def _check_told(code: int, err: str, workspace: Path, runs: int, out: str = "") -> None:
