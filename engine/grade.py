@@ -247,12 +247,6 @@ def _each(task: Callable[[Run], T], local: Callable[[Run], T], runs: Sequence[Ru
         _WORKER.pop("inherited", None)  # a later grade's workers must not find this one's
 
 
-def evaluate_all(program: Program, runs: Sequence[Run], source: RulesSource, jobs: int = 1,
-                 progress: Progress | None = None) -> list[Evaluated | None]:
-    """Verdicts and facts of every run, in the order of ``runs`` (None: no eval applies)."""
-    return list(_evaluated(program, runs, source, jobs, progress))
-
-
 def _evaluated(program: Program, runs: Sequence[Run], source: RulesSource, jobs: int,
                progress: Progress | None, writes: bool = True) -> Generator[Evaluated | None, None, None]:
     return _each(_evaluate_in_worker, lambda run: evaluate_run(program, run, writes), runs, program, source,

@@ -150,11 +150,6 @@ def read_source(path: Path, name: str | None = None) -> Source:
     return Source(name, data)
 
 
-def decode_source(data: bytes, name: str) -> Source:
-    """A source from bytes already read (``read_source`` without the file)."""
-    return Source(name, data)
-
-
 def json_container(text: str) -> tuple[Any] | None:
     """``(value,)`` when ``text`` starts (after whitespace) like a JSON object or
     array and :func:`loads` reads it, else None; never raises."""
