@@ -73,3 +73,17 @@ def test_a_stream_that_ends_on_a_retry_was_cut_while_a_turn_was_under_way(tmp_pa
     # before: read as finished, with its reply, its calls all read and no harness text lost;
     # the retry read is harness text all the same, whatever the cut lost
     assert _outcomes(rules, cut) == ["fail", "error", "error"]
+
+
+def test_a_system_records_subtype_of_another_json_type_is_read_as_any_other_system_record(tmp_path):
+    # Before: a list or an object as the subtype ended the import in an internal error
+    # (unhashable type: 'list'); such a record is no retry, and reads as one of a subtype
+    # referee does not know.
+    def texts(subtype: str) -> list[tuple[str, str]]:
+        record = '{"type":"system","subtype":%s,"content":"overloaded","level":"error"}' % subtype
+        (conversation,) = conversations("claude-code", [_session(tmp_path, PROMPT, record, REPLY)])
+        return [(t.kind, t.text) for t in conversation.entries if isinstance(t, Text)]
+
+    unknown = texts('"informational"')
+    assert ("system", "overloaded") in unknown
+    assert texts('["api_error"]') == texts('{"api_error": 1}') == unknown

@@ -76,3 +76,38 @@ def test_an_edited_verdict_is_not_carried(tmp_path, capsys, change):
     assert (item["method"], item["outcome"], item["passed"]) == ("not_graded", "not_graded", False)
     assert "an earlier LLM grader verdict was not kept" in item["evidence"]
     assert item["grader_input"] is None
+
+
+def _method_a_list(item: dict) -> None:
+    item["method"] = ["grader"]
+
+
+def _method_an_object(item: dict) -> None:
+    item["method"] = {"grader": True}
+
+
+def _outcome_a_list(item: dict) -> None:
+    item["outcome"] = ["fail"]
+
+
+def _judged_by_a_list(item: dict) -> None:
+    item["method"], item["judged_by"] = "grader (carried over)", [{"model": "m"}]
+
+
+def _grader_input_a_list(item: dict) -> None:
+    item["grader_input"] = [["quote"]]
+
+
+@pytest.mark.parametrize("change", [_method_a_list, _method_an_object, _outcome_a_list, _judged_by_a_list,
+                                    _grader_input_a_list])
+def test_an_item_holding_another_json_type_is_not_carried_and_stops_nothing(tmp_path, capsys, change):
+    # Input: the judged item's member replaced by a value of another JSON type. Before,
+    # a list or an object as its "method" ended the grade in an internal error
+    # (unhashable type: 'list').
+    workspace = _judged(tmp_path)
+    _edit(workspace, change)
+    capsys.readouterr()
+    assert main(["grade", str(workspace), *RULE_ARGS]) in (0, 1)
+    assert "internal error" not in capsys.readouterr().err
+    item = _semantic(workspace)
+    assert (item["method"], item["outcome"], item["passed"]) == ("not_graded", "not_graded", False)

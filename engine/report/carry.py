@@ -37,7 +37,7 @@ if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
 
 CARRIED = "grader (carried over)"
-LLM_METHODS = frozenset({"grader", CARRIED})
+LLM_METHODS = ("grader", CARRIED)  # a tuple: an earlier report's "method" may be any JSON value
 DROPPED = ("an earlier LLM grader verdict was not kept: the run's files, the assertion or the rules "
            "that check the grader's quotes changed since; grade with --llm to judge it again")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from referee.engine.run.importers import exact
 
-RETRY_SUBTYPES = frozenset({"api_error", "api_retry"})
+RETRY_SUBTYPES = ("api_error", "api_retry")  # a tuple: a record's "subtype" may be any JSON value
 # the members that tell what failed; the others count attempts and time, or name the record
 _TELLING = ("error", "cause", "error_status", "message")
 
