@@ -203,7 +203,7 @@ def _parse(value: Any, run_dir: str) -> SourceMap | None:
         options = {str(k): str(v) for k, v in (value.get("options") or {}).items()}
         return SourceMap(str(value["format"]), sources, lines, problems, digests, unread, options,
                          str(value.get("origin") or ""), run_dir)
-    except (KeyError, TypeError, ValueError, AttributeError):
+    except (KeyError, TypeError, ValueError, AttributeError, OverflowError):  # OverflowError: int() of 1e999
         return None
 
 
@@ -211,13 +211,13 @@ def _pair(value: Any, count: int) -> tuple | None:
     """``[index, line]``, or ``[index, line, pointer, column]`` in a line of many things."""
     if value is None:
         return None
+    if not isinstance(value, list) or len(value) not in (2, 4):
+        raise ValueError("not a place")
     index, line = int(value[0]), int(value[1])
     if not 0 <= index < count:
         raise ValueError("source index out of range")
     if len(value) == 4:
         return index, line, str(value[2]), None if value[3] is None else int(value[3])
-    if len(value) != 2:
-        raise ValueError("not a place")
     return index, line
 
 
