@@ -9,8 +9,11 @@ import json
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from referee.engine.cli import main
+from referee.engine.run.importers.source_map import source_map_of
+from referee.engine.run.model import JsonFile
 
 SESSION = Path(__file__).parent / "fixtures" / "real" / "claude-code" / "hello-world-script" / "transcript.jsonl"
 RULES = 'eval 1\nexpect 1: exactly 1 calls to "Write"\nexpect 2: no calls to "Bash" with status error\n'
@@ -51,3 +54,23 @@ def test_a_source_map_referee_did_not_write_is_ignored_and_said(tmp_path, capsys
     assert any("bad-source-map" in warning for warning in run["warnings"]), run["warnings"]
     assert main(["show", str(workspace)]) == 0
     assert "internal error" not in capsys.readouterr().err
+
+
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True), st.text(max_size=8))
+JSON = st.recursive(SCALARS, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                     st.dictionaries(st.text(max_size=8), inner, max_size=4)),
+                    max_leaves=12)
+PLACE = st.one_of(st.none(), st.lists(st.one_of(st.integers(-2, 3), st.floats(), st.text(max_size=2)), max_size=5),
+                  JSON)
+NEAR = st.fixed_dictionaries({
+    "format": st.one_of(st.just("claude-code"), JSON), "sources": st.one_of(st.just(["s.jsonl"]), JSON),
+    "lines": st.one_of(st.dictionaries(st.sampled_from(["outputs/transcript.md", "x"]), st.lists(PLACE, max_size=4),
+                                       max_size=2), JSON),
+}, optional={"problems": JSON, "sha256": JSON, "unread": JSON, "options": JSON, "origin": JSON})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.one_of(JSON, NEAR).filter(lambda value: value is not None))  # None: the file was unusable
+def test_any_json_is_a_source_map_or_is_said_not_to_be_one(value):
+    found, problems = source_map_of(JsonFile("source_map.json", value), Path("/run"))
+    assert found is not None or [p.code for p in problems] == ["bad-source-map"]
