@@ -31,6 +31,7 @@ from referee.engine.run.model import RunId
 from referee.engine.run.kept_apart import SHARED_ID
 from referee.engine.usage import UsageError
 from referee.engine.regexes import Pattern
+from referee.engine.text import ascii_digits
 from referee.engine.verdict import Precision
 
 if TYPE_CHECKING:  # loading evals.json is the caller's business, not the compiler's
@@ -90,7 +91,7 @@ class Program:
             return next((ev for ev in self.evals if ev.key == run_id.eval_id), None)
         ids = {run_id.eval_id, _text(metadata.get("eval_id"))} - {None, ""}
         names = {run_id.eval_name, _text(metadata.get("eval_name"))} - {None, ""}
-        if not run_id.eval_id.isdigit():
+        if not ascii_digits(run_id.eval_id):
             # A folder that names its eval by name (eval-expense-draft, or a descriptive
             # sales-summary) gives that name as the run's id: the name the rules give it.
             names.add(run_id.eval_id)

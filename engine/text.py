@@ -61,6 +61,14 @@ def line_end(text: str, start: int) -> int:
     return min(ends) if ends else len(text)
 
 
+def ascii_digits(text: str, most: int | None = None) -> bool:
+    """Whether ``text`` is a whole number written in 0-9 (at most ``most`` of them),
+    which ``int()`` reads. ``str.isdigit()`` is also true of ², ① and other digits
+    ``int()`` refuses, and ``int()`` refuses a run of more than 4,300 digits: text
+    read from a file or a command line is asked this before ``int()`` is."""
+    return text.isascii() and text.isdigit() and (most is None or len(text) <= most)
+
+
 def count(number: int, word: str, plural: str | None = None) -> str:
     """``1 run``, ``2 runs``, ``1 tool call``: a number and its noun, agreeing."""
     return f"{number} {word if number == 1 else plural or word + 's'}"

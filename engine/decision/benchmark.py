@@ -25,6 +25,7 @@ from referee.engine.decision.contamination import Finding
 from referee.engine.decision.notes import assertion_rates, discriminates
 from referee.engine.decision.release import Decision
 from referee.engine.run.workspace import natural_key
+from referee.engine.text import ascii_digits
 
 PASS_RATES = {
     "pass_rate": "gated: passed / counted assertions of each run's gate (existence checks and "
@@ -64,7 +65,7 @@ def document(analysis: Analysis, decision: Decision, notes: list[str], meta: dic
 
 def eval_id_value(eval_id: str) -> int | str:
     """skill-creator writes numeric ids as numbers (its viewer sorts them as numbers)."""
-    return int(eval_id) if eval_id.isdigit() and len(eval_id) < 16 else eval_id
+    return int(eval_id) if ascii_digits(eval_id, most=15) else eval_id
 
 
 def _metadata(analysis: Analysis, meta: dict[str, Any]) -> dict:

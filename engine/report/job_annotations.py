@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 from referee.engine.report.atomic import write_atomic
+from referee.engine.text import ascii_digits
 
 # GitHub shows 50 annotations per job, over all its steps.
 MAX_PER_JOB = 50
@@ -82,7 +83,7 @@ def _read_count(count_file: Path) -> int:
         return 0
     except (OSError, UnicodeDecodeError):
         return MAX_PER_JOB
-    return int(text) if text.isdigit() else MAX_PER_JOB
+    return int(text) if ascii_digits(text, most=9) else MAX_PER_JOB
 
 
 if __name__ == "__main__":

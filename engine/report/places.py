@@ -28,6 +28,7 @@ from typing import Mapping, Sequence
 
 from referee.engine.report.collect import GradedRun
 from referee.engine.report.models import Expectation
+from referee.engine.text import ascii_digits
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ class Places:
         head, _, col = location.rpartition(":")
         name, _, line = head.rpartition(":")
         path = self.rules.get(name)
-        if path is None or not line.isdigit() or not col.isdigit():
+        if path is None or not ascii_digits(line, most=9) or not ascii_digits(col, most=9):
             return None, None
         return self.file(path), int(line)
 

@@ -37,8 +37,14 @@ _DIGITS = re.compile(r"([0-9]+)")
 
 
 def natural_key(text: str) -> tuple:
-    """Sort key that orders embedded numbers by value: eval-2 before eval-10."""
-    return tuple((0, int(part), part) if part.isdigit() else (1, part) for part in _DIGITS.split(text) if part)
+    """Sort key that orders embedded numbers by value: eval-2 before eval-10. A number
+    is compared by its digits, not by ``int()``, which refuses a run of more than 4,300
+    of them (an eval id in eval_metadata.json may be any text): without its leading
+    zeros, a shorter run of digits is the smaller number, and one as long compares
+    as text. The parts ``split`` puts at odd places are its group's: the numbers."""
+    parts = _DIGITS.split(text)
+    return tuple((0, len(part.lstrip("0")), part.lstrip("0"), part) if odd % 2 else (1, part)
+                 for odd, part in enumerate(parts) if part)
 
 
 @lru_cache(maxsize=1024)  # asked once per run, for the few names of a workspace's eval folders

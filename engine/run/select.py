@@ -18,10 +18,13 @@ import re
 from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence, TypeVar, overload
 
 from referee.dsl.frozen import frozen
+from referee.engine.text import ascii_digits
 
 if TYPE_CHECKING:  # the selection flags are built for ``referee --help``, which reads no run
     from referee.engine.run.model import RunId
     from referee.engine.run.workspace import RunList
+
+RUN_DIGITS = 9  # run-<n> is a run folder up to nine digits (identity._RUN): a longer number names none
 
 
 class _Identified(Protocol):
@@ -77,7 +80,7 @@ def described(text: str | None) -> Selection | None:
         if not space or flag.removeprefix("--") not in flags or not flag.startswith("--"):
             return None
         flags[flag.removeprefix("--")].append(value)
-    if not all(value.isdigit() for value in flags["run"]):
+    if not all(ascii_digits(value, most=RUN_DIGITS) for value in flags["run"]):
         return None
     found = Selection(tuple(flags["eval"]), tuple(flags["config"]), tuple(int(v) for v in flags["run"]))
     return found if found.describe() == text else None
@@ -159,6 +162,6 @@ _EVAL_PREFIX = re.compile(r"^eval[-_]", re.I)  # eval-1-foo is the folder of wha
 
 def _run_number(text: str) -> int:
     digits = text.lower().removeprefix("run-").removeprefix("run_")
-    if not digits.isdigit():
+    if not ascii_digits(digits, most=RUN_DIGITS):
         raise argparse.ArgumentTypeError(f"expected a run number (3 or run-3), got {text!r}")
     return int(digits)

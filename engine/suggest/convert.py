@@ -17,6 +17,7 @@ from referee.engine.suggest.facts import (Resolved, RunFacts, has_heading, resol
                                           resolve_heading, resolve_input, resolve_return_field,
                                           resolve_tool)
 from referee.engine.suggest.patterns import Part
+from referee.engine.text import ascii_digits
 
 COUNT_WORDS = {"once": 1, "exactly once": 1, "one": 1, "twice": 2, "two": 2, "three": 3, "four": 4,
                "five": 5, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
@@ -91,7 +92,7 @@ def _field(name: str, text: str, groups: dict, filling: Filling) -> str:
 
 def _count(name: str, text: str, groups: dict, filling: Filling) -> str | None:
     word = text.strip().lower()
-    number = COUNT_WORDS.get(word, int(word) if word.isdigit() else None)
+    number = COUNT_WORDS.get(word, int(word) if ascii_digits(word, most=9) else None)
     return None if number is None else str(number)
 
 
@@ -123,7 +124,7 @@ def _value(name: str, raw: str, groups: dict, filling: Filling) -> str:
     if text != raw.strip():
         return json.dumps(text, ensure_ascii=False)
     field_name = groups.get("field")
-    is_number = text.lstrip("-").replace(".", "", 1).isdigit()
+    is_number = ascii_digits(text.lstrip("-").replace(".", "", 1))
     if is_number and not (field_name and field_name in filling.facts.text_fields):
         return text
     return json.dumps(text, ensure_ascii=False)

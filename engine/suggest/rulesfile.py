@@ -10,6 +10,7 @@ from referee.dsl.evals_json import EvalEntry, EvalsFile
 from referee.engine.suggest.draft import Draft, draft_sentence
 from referee.engine.suggest.facts import RunFacts
 from referee.engine.suggest.patterns import load
+from referee.engine.text import ascii_digits
 
 HEADER = """\
 # Drafted by `referee suggest` from {source}.
@@ -57,7 +58,7 @@ def repeated_sentences(entry: EvalEntry) -> dict[int, int]:
 
 
 def _block(entry: EvalEntry, drafts: list[Draft]) -> str:
-    eval_id = entry.id if entry.id.isdigit() else json.dumps(entry.id, ensure_ascii=False)
+    eval_id = entry.id if ascii_digits(entry.id, most=15) else json.dumps(entry.id, ensure_ascii=False)
     name = f" {json.dumps(entry.name, ensure_ascii=False)}" if entry.name else ""
     lines = [f"eval {eval_id}{name}", ""]
     repeated = repeated_sentences(entry)

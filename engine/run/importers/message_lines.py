@@ -11,6 +11,7 @@ from typing import Any
 
 from referee.engine.run.importers.jsondoc import Element
 from referee.engine.run.importers.record import Origin
+from referee.engine.text import ascii_digits
 
 
 class MessageLines:
@@ -153,7 +154,7 @@ def _member_at(value: Any, parts: tuple[str, ...]) -> tuple[dict, str] | None:
     for part in parts[:-1]:
         if isinstance(value, dict) and part in value:
             value = value[part]
-        elif isinstance(value, list) and part.isdigit() and int(part) < len(value):
+        elif isinstance(value, list) and ascii_digits(part, most=9) and int(part) < len(value):
             value = value[int(part)]
         else:
             return None

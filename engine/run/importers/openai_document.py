@@ -28,6 +28,7 @@ from referee.engine.run.importers.openai_list_problems import unread_lists
 from referee.engine.run.importers.openai_replies import unknown_response
 from referee.engine.run.importers.record import Conversation, Origin
 from referee.engine.run.importers.source import CALL_WORDS, SKIPPED, Source, may_hold
+from referee.engine.text import ascii_digits
 from referee.engine.run.importers.statuses import ErrorWhen
 from referee.engine.run.model import HARNESS_MAY_BE_MISSING, Problem
 
@@ -189,7 +190,7 @@ def _columns(source: Source, document: Document, starts: list[int | None]) -> Ca
 
     def column(name: str, pointer: str) -> int | None:
         number, _, rest = pointer.removeprefix(head).partition("/")
-        if name != source.name or not pointer.startswith(head) or not number.isdigit():
+        if name != source.name or not pointer.startswith(head) or not ascii_digits(number, most=9):
             return None
         index = int(number)
         if index >= len(document.elements):
