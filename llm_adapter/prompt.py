@@ -24,7 +24,9 @@ from referee.llm_adapter.evidence import SOURCE_ORDER, RunEvidence, Segment, col
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
 
-FAKE_MARK = re.compile(r"<{2,}(\s*/?\s*(?:END\s*)?RUN[-_ ]?DATA)", re.IGNORECASE)
+# Tried only at the first "<" of a run (the lookbehind): tried at each one, a long run
+# of "<" in a run's text was scanned again from each, a time growing with its square.
+FAKE_MARK = re.compile(r"(?<!<)<{2,}(\s*/?\s*(?:END\s*)?RUN[-_ ]?DATA)", re.IGNORECASE)
 
 
 @frozen

@@ -55,7 +55,10 @@ from referee.llm_adapter.evidence import Segment
 from referee.llm_adapter.quote_rules import ends_at_a_key
 from referee.llm_adapter.quote_sense import says_less
 
-ELLIPSIS = re.compile(r"\s*(?:\.\.\.|…)\s*")
+# A quote's parts are what lies between its ellipses, each stripped of the blanks around
+# it. (Blanks taken into the pattern were read again from each one: a time growing with
+# the square of a long run of them.)
+ELLIPSIS = re.compile(r"\.\.\.|…")
 MIN_PART = 8  # each part of an elided quote must be long enough to say something itself
 HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)", re.MULTILINE)  # MULTILINE: ^ at any line start
 HEADED_SOURCES = frozenset({"tool_calls", "agent_notes", "harness"})
@@ -230,7 +233,7 @@ def _parts(quote: str, headed: bool) -> list[str]:
     if headed:
         quote = "\n".join(line for line in quote.split("\n") if not HEADING.match(line))
     quote = quote.replace(BARRIER, "")
-    return [p for p in ELLIPSIS.split(quote.strip()) if p.strip()]
+    return [part.strip() for part in ELLIPSIS.split(quote) if part.strip()]
 
 
 def _splits_a_character(index: list[int], start: int, end: int) -> bool:

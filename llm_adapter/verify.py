@@ -30,10 +30,13 @@ from referee.llm_adapter.reply import AssertionReply, Quote, Reply
 
 SHOWN = 160  # characters of a quote shown in a message or an Evidence record
 # Text that speaks to the grader rather than about the task. Found in the record it
-# is an injection attempt: it can be quoted, but it never proves an expectation.
+# is an injection attempt: it can be quoted, but it never proves an expectation. A fake
+# delimiter is found at the last two "<" before it (blanks between them allowed): found
+# from each "<" of a long run, the run was read again from each, a time growing with
+# the square of its length.
 ADDRESSED = re.compile(
     r"ignore\s+(?:all\s+|any\s+|the\s+)?(?:previous|prior|above|earlier)\s+"
-    r"(?:instructions|rules|prompts?)|\"verdict\"\s*:|<\s*<+\s*/?\s*(?:end\s*)?run[-_ ]?data"
+    r"(?:instructions|rules|prompts?)|\"verdict\"\s*:|<\s*<(?=\s*/?\s*(?:end\s*)?run[-_ ]?data)"
     r"|(?:mark|grade|score)\s+(?:every|all|each)\s+(?:expectations?|assertions?)\s+(?:as\s+)?pass"
     r"|(?:every|all|each)\s+(?:expectations?|assertions?)\s+(?:is|are)\s+(?:\w+\s+)?"
     r"(?:pass|passed|satisfied|met)\b|\bverdict\s*[:=]\s*\"?pass\b",

@@ -57,9 +57,17 @@ def html_headings(lines: Sequence[Line], whole_html: bool) -> Iterable[HtmlHeadi
             if tag_end == -1:
                 break  # no tag closes: no heading opens here or later on this line
             inner = _inner(lines, index, tag_end + 1, found.group(1))
-            title = None if inner is None else " ".join(html.unescape(_TAG.sub("", inner)).split())
+            title = None if inner is None else " ".join(html.unescape(_without_tags(inner)).split())
             opened = text[found.start():tag_end + 1][:_TITLE_LIMIT]
             yield HtmlHeading(index, int(found.group(1)), title, opened + (inner or ""))
+
+
+def _without_tags(text: str) -> str:
+    """``text`` without its tags (``_TAG``). Past the last ``>`` no tag can close, so
+    that part is left as it is: each ``<`` there would be read to the end, a time
+    growing with the square of their number."""
+    closed = text.rfind(">") + 1
+    return _TAG.sub("", text[:closed]) + text[closed:]
 
 
 def without_code_spans(text: str) -> str:

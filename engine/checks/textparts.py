@@ -46,7 +46,7 @@ _NOT_PARAGRAPH = re.compile(r" {0,3}(?:[-+*](?:[ \t]|\Z)|[0-9]{1,9}[.)](?:[ \t]|
 _RULE = re.compile(r" {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*\Z")
 _QUOTE = re.compile(r" {0,3}> ?")
 _LIST_OR_QUOTE = re.compile(r" {0,3}(?:[-+*][ \t]+\S|[0-9]{1,9}[.)][ \t]+\S|>)")  # holding a paragraph
-_NUMBERING = re.compile(r"\d+[.)]\s+")
+_NUMBERING = re.compile(r"(?<!\d)\d+[.)]\s+")  # from a number's first digit only: linear in a long one
 _EMPHASIS = "*_`"
 # ----------------------------------------------------------------------- values
 

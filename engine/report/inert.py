@@ -67,8 +67,11 @@ def line_start(text: str) -> str:
     return f"{text[:start]}\\x3a{text[start + 1:]}"
 
 
-# A line a CI runner reads as a workflow command: "::" first on it, after blanks.
-_LINE_START_COMMAND = re.compile(r"^(\s*):(?=:)", re.MULTILINE)
+# A line a CI runner reads as a workflow command: "::" first on it, after blanks. The
+# blanks are read from where a run of them starts (the lookbehind), once: read from each
+# line start, many blank lines were read again from each, a time growing with their
+# square. ``_starts_line`` keeps the match only where a line starts in those blanks.
+_BLANKS_COLON = re.compile(r"(?<!\s)(\s*):(?=:)")
 
 
 def log_safe(text: str, bracket: str, colon: str) -> str:
@@ -80,7 +83,13 @@ def log_safe(text: str, bracket: str, colon: str) -> str:
     ``line_start`` write them). ``text`` is taken to start a line: a piece of XML or HTML
     written mid-line is escaped at its start too, which reads the same."""
     text = text.replace(_LEGACY_COMMAND, "##" + bracket)
-    return _LINE_START_COMMAND.sub(lambda m: m.group(1) + colon, text)
+    return _BLANKS_COLON.sub(lambda m: m.group(1) + colon if _starts_line(m) else m.group(), text)
+
+
+def _starts_line(found: re.Match) -> bool:
+    """Whether a line starts in the blanks before this ``::`` (at the text's start, or
+    after a line break among them): then it is the first thing on that line."""
+    return found.start() == 0 or "\n" in found.group(1)
 
 
 def visible(text: str) -> str:

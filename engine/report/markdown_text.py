@@ -53,7 +53,11 @@ _MENTION = re.compile(r"(?<![A-Za-z0-9_])@(?=[A-Za-z0-9])")
 # is no reference, unless the word is a repository's path ("owner/repo#12").
 _AUTOLINK = re.compile(r"(?<![A-Za-z0-9])(?:https?|ftp|mailto|xmpp)(?=:)|(?<![A-Za-z0-9])www(?=\.)",
                        re.IGNORECASE)
-_REFERENCE = re.compile(r"([\w./-]*)(#|GH-)(?=\d)", re.IGNORECASE)
+# Tried only where a run of word characters starts (the lookbehind), from which the
+# run is read once: tried inside one too, a long word was read again from each of its
+# characters, a time growing with its square. The match is the same: one that starts
+# inside a run would have started at its first character.
+_REFERENCE = re.compile(r"(?<![\w./-])([\w./-]*)(#|GH-)(?=\d)", re.IGNORECASE)
 # An e-mail address ("ana@example.com": a period in the part after the "@") is an
 # autolink too, to mailto:; "release.toml@3ba210f5" is none.
 _EMAIL = re.compile(r"(?<=[\w.+-])@(?=[\w-]+\.[\w-])")
