@@ -1,7 +1,8 @@
-"""Seven scans that read a long run of one character again from each of its characters (a
+"""Scans that read a long run of one character again from each of its characters (a
 time growing with the square of its length: 20,000 "<" in a run's text took 17 s to
-put into the LLM grader's prompt) were rewritten to read each run once. Each must
-give exactly what it gave: the old form is kept here as the reference."""
+put into the LLM grader's prompt), and the response's number claims, which read the
+line again around each number, were rewritten to read each once. Each must give
+exactly what it gave: the old form is kept here as the reference."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import re
 from hypothesis import given, settings, strategies as st
 
 from referee.engine.checks import html_headings, textparts
+from referee.engine.facts import claims
 from referee.engine.report import inert, markdown_text
 from referee.llm_adapter import prompt, quotes, verify
 
@@ -88,3 +90,28 @@ def test_a_quotes_parts_are_split_as_before(quote):
                                          ":", "every", "assertion", "is", "pass", "mark", "=")))
 def test_text_addressed_to_the_grader_is_found_as_before(text):
     assert (verify.ADDRESSED.search(text) is None) == (OLD_ADDRESSED.search(text) is None)
+
+
+OLD_MONTH_BEFORE = re.compile(rf"\b{claims._MONTH}\s+$", re.IGNORECASE)
+
+
+def _old_clause(line: str, offset: int) -> str:
+    begin = 0
+    for found in claims._CLAUSE_END.finditer(line, 0, offset):
+        begin = found.end()
+    end = claims._CLAUSE_END.search(line, offset)
+    return line[begin: end.start() if end else len(line)]
+
+
+@settings(max_examples=400)
+@given(_texts(" .,;:!?。，\n-x", "May", "sept.", "Mayday", "jun", "12", "1,250", "3.5", "+7", "日", "the total"))
+def test_a_numbers_date_and_clause_are_found_as_before(line):
+    after_month = {found.end() for found in claims._MONTH_BLANKS.finditer(line)}
+    clauses = [found.span() for found in claims._CLAUSE_END.finditer(line)]
+    for match, _ in claims._stated(line):
+        assert claims._is_date_part(line, match, after_month) == (
+            claims._DATE_SUFFIX.match(line, match.end()) is not None
+            or claims._MONTH_AFTER.match(line, match.end()) is not None
+            or OLD_MONTH_BEFORE.search(line, 0, match.start()) is not None)
+        begin, end = claims._clause(match.start(), clauses, len(line))
+        assert line[begin:end] == _old_clause(line, match.start())

@@ -37,6 +37,7 @@ within a text, by line and position. At most ``MAX_CLAIMS`` claims per run.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import replace
 from decimal import Decimal
@@ -129,7 +130,7 @@ _NAME_SEGMENTS = re.compile(r"__|[_.:/]")
 _DATE_SUFFIX = re.compile(r"\s*(?:年|月|日|号|时|点|分|秒)")
 _MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _MONTH_AFTER = re.compile(rf"\s+{_MONTH}(?![a-z])", re.IGNORECASE)
-_MONTH_BEFORE = re.compile(rf"\b{_MONTH}\s+$", re.IGNORECASE)
+_MONTH_BLANKS = re.compile(rf"\b{_MONTH}\s+", re.IGNORECASE)  # ends where what follows the month starts
 _NOUN_AFTER = re.compile(r"\s*([A-Za-z]{2,})")
 _PERCENT = re.compile(r"\s*(?:%|percent\b|per cent\b)", re.IGNORECASE)
 # Units say how a number is measured, not what it counts.
@@ -300,13 +301,22 @@ def _overlapping(pattern: re.Pattern, text: str) -> Iterator[re.Match]:
 
 def _number_claims(text: ClaimText, number: int, line: str, sources: dict[Decimal, list[NumberSource]],
                    covered: list[tuple[int, int]], seen: set[Decimal]) -> Iterator[tuple[int, ClaimResult]]:
+    # Where months and clauses end, and each clause's words, found once for the line:
+    # looked for again around each number, a long line of numbers was read again for
+    # each of them.
+    after_month = {found.end() for found in _MONTH_BLANKS.finditer(line)}
+    clauses = [found.span() for found in _CLAUSE_END.finditer(line)]
+    words: dict[tuple[int, int], frozenset[str]] = {}
     for match, value in _stated(line):
-        if _is_date_part(line, match) or any(start <= match.start() < end for start, end in covered):
+        if _is_date_part(line, match, after_month) or any(start <= match.start() < end for start, end in covered):
             continue
         if value in seen:
             continue
         seen.add(value)
-        yield match.start(), _number_result(text, number, line, match, value, sources)
+        span = _clause(match.start(), clauses, len(line))
+        if span not in words:
+            words[span] = frozenset(words_of(line[span[0]:span[1]]))
+        yield match.start(), _number_result(text, number, line, match, value, sources, words[span])
 
 
 def _stated(line: str) -> Iterator[tuple[re.Match, Decimal]]:
@@ -326,12 +336,12 @@ def _numbers_said(lines: tuple[tuple[int, str], ...]) -> frozenset[Decimal]:
 
 
 def _number_result(text: ClaimText, number: int, line: str, match: re.Match, value: Decimal,
-                   sources: dict[Decimal, list[NumberSource]]) -> ClaimResult:
+                   sources: dict[Decimal, list[NumberSource]], clause_words: frozenset[str]) -> ClaimResult:
     token = match.group(0)
     noun = _NOUN_AFTER.match(line, match.end())
     counted = noun is not None and noun.group(1).lower() not in _UNITS
     percent = _PERCENT.match(line, match.end()) is not None
-    source = check_number(value, counted, frozenset(words_of(_clause(line, match.start()))), sources, percent)
+    source = check_number(value, counted, clause_words, sources, percent)
     if source is not None:
         detail = f"equals {show_source(source)}"
     elif noun is not None and counted and value in sources:
@@ -342,19 +352,21 @@ def _number_result(text: ClaimText, number: int, line: str, match: re.Match, val
                        f'{_where(text, number)} says "{token}"; {detail}')
 
 
-def _is_date_part(line: str, match: re.Match) -> bool:
+def _is_date_part(line: str, match: re.Match, after_month: set[int]) -> bool:
+    """Whether the number is a part of a date: a day before 日 or a month's name, or after
+    one (``after_month``: where the blanks after each month's name end)."""
     return (_DATE_SUFFIX.match(line, match.end()) is not None
             or _MONTH_AFTER.match(line, match.end()) is not None
-            or _MONTH_BEFORE.search(line, 0, match.start()) is not None)
+            or match.start() in after_month)
 
 
-def _clause(line: str, offset: int) -> str:
-    """The part of ``line`` between the clause ends around ``offset``."""
-    begin = 0
-    for found in _CLAUSE_END.finditer(line, 0, offset):
-        begin = found.end()
-    end = _CLAUSE_END.search(line, offset)
-    return line[begin: end.start() if end else len(line)]
+def _clause(offset: int, clauses: list[tuple[int, int]], length: int) -> tuple[int, int]:
+    """Where the part of a line between the clause ends around ``offset`` starts and
+    ends (``clauses``: the spans of the line's clause ends, none of which holds the
+    start of a number; ``length``: the line's)."""
+    after = bisect.bisect_right(clauses, offset, key=lambda span: span[1])
+    begin = clauses[after - 1][1] if after else 0
+    return begin, clauses[after][0] if after < len(clauses) else length
 
 
 # ---- helpers --------------------------------------------------------------------
