@@ -54,10 +54,12 @@ _EMPHASIS = "*_`"
 def _part(arg: Val, label: str, lines: list[Line]) -> Val:
     """The text of ``lines`` (blank lines at either end left out) as a value placed
     at its first line."""
-    while lines and not lines[0].text.strip():
-        lines = lines[1:]
-    while lines and not lines[-1].text.strip():
-        lines = lines[:-1]
+    start, end = 0, len(lines)  # indexes, not slices: a slice per blank line copied the rest again
+    while start < end and not lines[start].text.strip():
+        start += 1
+    while end > start and not lines[end - 1].text.strip():
+        end -= 1
+    lines = lines[start:end]
     text = "\n".join(line.text for line in lines)
     first = lines[0].number if lines else 0
     return Val(text, placed_at(arg, label, first))
