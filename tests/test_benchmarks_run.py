@@ -31,6 +31,7 @@ SMALLEST = {
     "bench_load": ["--runs", "2"],
     "bench_parse": ["--copies", "1", "--repeat", "1", "--runs", "1"],
     "bench_suggest": ["--lengths", "50"],
+    "bench_hostile_text": ["--size", "20", "--repeat", "1", "--pieces", "<", "9"],
 }
 
 
