@@ -1,7 +1,9 @@
 """Text that ``str.isdigit()`` takes for a number and ``int()`` does not read: digits
 such as ² or ①, and a run of more than 4,300 digits. Where referee reads a number from
-a file or a command line, such text is no number, said as any other text that is none;
-before, each of these ended in "internal error: ValueError"."""
+a file or a command line, such text is no number, said as any other text that is none.
+Before, an eval id or a shard's selection so written ended in "internal error:
+ValueError", `suggest` wrote it as no rules text, and `--run` took ten digits, which no
+run folder has."""
 
 from __future__ import annotations
 
