@@ -48,7 +48,8 @@ def test_a_verdict_on_calls_read_in_part_holds_for_every_completion(read, cut_to
     head = "".join(_record(k, *c) for k, c in enumerate(read, 1))
     cut_step = len(read) + 1
     partial = _outcomes(f"{head}## [tool_calls] Step {cut_step}: {cut_tool}\nTool: {cut_tool}\nArgs: {{\"n")
-    assert "error" in partial or not read  # the cut is seen: some check cannot be decided
+    # No check need be an ERROR: calls read may decide every one (four calls read already fail
+    # "count(calls) == 3"). Where completions disagree on a check, the loop below asks for one.
     for status in ("success", "error"):
         for n in (0, 2):
             for more in [[], *after]:
