@@ -64,8 +64,9 @@ def line_end(text: str, start: int) -> int:
 def ascii_digits(text: str, most: int | None = None) -> bool:
     """Whether ``text`` is a whole number written in 0-9 (at most ``most`` of them),
     which ``int()`` reads. ``str.isdigit()`` is also true of ², ① and other digits
-    ``int()`` refuses, and ``int()`` refuses a run of more than 4,300 digits: text
-    read from a file or a command line is asked this before ``int()`` is."""
+    ``int()`` refuses, and of other scripts' digits, which ``int()`` reads (٣ is 3) though
+    no one wrote 0-9; and ``int()`` refuses a run of more than 4,300 digits: text read
+    from a file or a command line is asked this before ``int()`` is."""
     return text.isascii() and text.isdigit() and (most is None or len(text) <= most)
 
 

@@ -14,6 +14,7 @@ import json
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from referee.dsl.frozen import frozen
+from referee.engine.text import ascii_digits
 
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
@@ -49,7 +50,7 @@ def manifest_name(index: int, count: int) -> str:
 def parse_shard(text: str) -> Shard:
     """``i/n`` with 1 <= i <= n <= ``MAX_SHARDS``; ValueError saying what is wrong."""
     index_text, slash, count_text = text.strip().partition("/")
-    if not slash or not _digits(index_text.strip()) or not _digits(count_text.strip()):
+    if not slash or not ascii_digits(index_text.strip()) or not ascii_digits(count_text.strip()):
         raise ValueError(f"expected i/n, such as 2/8 (shard 2 of 8), got {text!r}")
     index, count = int(index_text), int(count_text)
     if count < 1 or count > MAX_SHARDS:
@@ -57,12 +58,6 @@ def parse_shard(text: str) -> Shard:
     if not 1 <= index <= count:
         raise ValueError(f"the shard must be from 1 to {count}, got {index}")
     return Shard(index, count)
-
-
-def _digits(text: str) -> bool:
-    """ASCII digits only: ``str.isdigit`` also takes '²' (which ``int`` refuses) and
-    other scripts' digits ('٣', which ``int`` reads as 3)."""
-    return text.isascii() and text.isdigit()
 
 
 def identity_of(run_id: Any) -> Identity:
