@@ -43,8 +43,13 @@ def natural_key(text: str) -> tuple:
     zeros, a shorter run of digits is the smaller number, and one as long compares
     as text. The parts ``split`` puts at odd places are its group's: the numbers."""
     parts = _DIGITS.split(text)
-    return tuple((0, len(part.lstrip("0")), part.lstrip("0"), part) if index % 2 else (1, part)
-                 for index, part in enumerate(parts) if part)
+    return tuple(_number_key(part) if index % 2 else (1, part) for index, part in enumerate(parts) if part)
+
+
+def _number_key(digits: str) -> tuple:
+    """A run of digits as ``natural_key`` compares it: its value's length, then its value."""
+    value = digits.lstrip("0")
+    return 0, len(value), value, digits
 
 
 @lru_cache(maxsize=1024)  # asked once per run, for the few names of a workspace's eval folders
