@@ -301,13 +301,16 @@ def _overlapping(pattern: re.Pattern, text: str) -> Iterator[re.Match]:
 
 def _number_claims(text: ClaimText, number: int, line: str, sources: dict[Decimal, list[NumberSource]],
                    covered: list[tuple[int, int]], seen: set[Decimal]) -> Iterator[tuple[int, ClaimResult]]:
+    stated = list(_stated(line))
+    if not stated:
+        return
     # Where months and clauses end, and each clause's words, found once for the line:
     # looked for again around each number, a long line of numbers was read again for
     # each of them.
     after_month = {found.end() for found in _MONTH_BLANKS.finditer(line)}
     clauses = [found.span() for found in _CLAUSE_END.finditer(line)]
     words: dict[tuple[int, int], frozenset[str]] = {}
-    for match, value in _stated(line):
+    for match, value in stated:
         if _is_date_part(line, match, after_month) or any(start <= match.start() < end for start, end in covered):
             continue
         if value in seen:
