@@ -4,6 +4,9 @@ done.``; whether they are equal cannot be decided (``markdown_seen``)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import pairwise
+
 from referee.engine.checks.blank_ends import not_equal_at_ends
 from referee.engine.checks.folding import as_seen, text_form
 from referee.engine.checks.markdown_seen import HIDING, SHOWN_AS, Shown, markup_of, may_join, place_in, shown_form
@@ -61,21 +64,36 @@ def _cited(side: Val, form: Shown) -> str:
 
 
 def compared(form: Shown) -> str:
-    """The text shown as ``==`` compares it: the blank on either side of a hidden place
-    shows once, the one holding more line breaks (else the longer), and none at the
-    text's start or end, where a reader sees no blank (``All done. <!-- x -->`` shows
-    ``All done.``). Only a text holding ``<`` has a hidden place."""
-    text = form.text
-    places = {at for at, kind in zip(form.at, form.kind) if kind in HIDING}
-    for at in sorted(places, reverse=True):
-        begin, end = _blank_before(text, at), _blank_after(text, at)
-        before, after = text[begin:at], text[at:end]
+    """The text shown as ``==`` compares it: the blank around hidden places shows once,
+    the piece of it between two places (or a place and the blank's end) holding the
+    most line breaks (else the longest, else the first), and none at the text's start
+    or end, where a reader sees no blank (``All done. <!-- x -->`` shows ``All
+    done.``). Only a text holding ``<`` has a hidden place."""
+    text, shown, last = form.text, [], 0
+    for begin, end, places in _blanks_with_places(text, form):
+        pieces = [text[left:right] for left, right in pairwise((begin, *places, end))]
         if begin == 0 or end == len(text):
-            kept = before if begin == 0 else after  # the outer blank: the text's own
+            kept = pieces[0] if begin == 0 else pieces[-1]  # the outer blank: the text's own
         else:
-            kept = max(before, after, key=lambda blank: (blank.count("\n"), len(blank)))
-        text = text[:begin] + kept + text[end:]
-    return text
+            kept = max(pieces, key=lambda blank: (blank.count("\n"), len(blank)))
+        shown += [text[last:begin], kept]
+        last = end
+    return "".join(shown) + text[last:]
+
+
+def _blanks_with_places(text: str, form: Shown) -> Iterator[tuple[int, int, list[int]]]:
+    """Each run of blanks of ``text`` that a hidden place of ``form`` touches, with those
+    places in order: read once, however many places one run holds."""
+    run: tuple[int, int, list[int]] | None = None
+    for at in sorted({at for at, kind in zip(form.at, form.kind) if kind in HIDING}):
+        if run is not None and at <= run[1]:
+            run[2].append(at)
+            continue
+        if run is not None:
+            yield run
+        run = (_blank_before(text, at), _blank_after(text, at), [at])
+    if run is not None:
+        yield run
 
 
 def _blank_before(text: str, at: int) -> int:
