@@ -7,6 +7,8 @@ says it."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 import referee
@@ -90,3 +92,16 @@ def test_a_run_is_graded_as_the_same_folder_on_disk(tmp_path, configuration, num
     assert result.path == f"eval-1/{configuration}/run-{number}"
     # grading_json is text; a lone surrogate in it is written as its escape, as grade writes it
     assert encode(result.grading_json) == (folder.parent / "grading.json").read_bytes()
+
+
+@pytest.mark.parametrize("build", [lambda text: memory_run({"outputs/response.md": text}),
+                                   lambda text: memory_workspace({"eval-1/with_skill/run-1/outputs/response.md": text})])
+def test_a_text_no_utf8_file_holds_is_refused_naming_its_file_and_line(build):
+    # the readers read a file's bytes: this text was encoded at the first check that
+    # read it, and every check of the run was an ERROR naming a UnicodeEncodeError
+    with pytest.raises(ValueError, match=r"response\.md'?: line 2 holds a lone surrogate"):
+        build("clean\nthe secret \ud800")
+    run = memory_run({"outputs/response.md": "clean\nthe secret \ud800".encode("utf-8", "surrogatepass")})
+    (result,) = referee.grade(RULES, run)
+    summary = json.loads(result.grading_json)["summary"]
+    assert (summary["passed"], summary["failed"]) == (0, 1), summary  # its bytes are read, as on disk

@@ -60,11 +60,28 @@ def held_files(files: Mapping[str, Content]) -> dict[str, Content]:
 def _content(name: str, data: object) -> Content:
     """A file's text or bytes; any other bytes-like object is its bytes. TypeError
     naming the file for anything else, which the readers would meet far from here."""
-    if isinstance(data, (str, bytes)):
+    if isinstance(data, str):
+        _encodable(name, data)
+        return data
+    if isinstance(data, bytes):
         return data
     if isinstance(data, (bytearray, memoryview)):
         return bytes(data)
     raise TypeError(f"{name!r}: a file held in memory is str or bytes, not {type(data).__name__}")
+
+
+def _encodable(name: str, text: str) -> None:
+    """ValueError naming the file and line of a lone surrogate in ``text``: no UTF-8
+    file holds one, so the readers, which read a file's bytes, could not read this one
+    (a file whose bytes are not UTF-8 is given as its bytes)."""
+    if text.isascii():
+        return
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as err:
+        line = text.count("\n", 0, err.start) + 1
+        raise ValueError(f"{name!r}: line {line} holds a lone surrogate ({text[err.start]!r}), which no UTF-8 "
+                         "file holds; give the file's bytes") from None
 
 
 class MemoryRun(Run):
