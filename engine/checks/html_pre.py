@@ -60,10 +60,10 @@ def _shown(inner: str) -> str:
 def pre_shown(raw: str) -> tuple[int, str]:
     """What the ``<pre>`` element written at the start of ``raw`` shows, up to its
     ``</pre>`` or the end of ``raw``: (the line breaks of ``raw`` before its first line,
-    its text)."""
-    opened = PRE_OPEN.match(raw)
-    assert opened is not None
-    tag = _TAG_END.match(raw, opened.end())
+    its text). Its start tag may go on over lines (a line ending ``<pre``, the next
+    ``class="x">``), as a browser reads it: a line may open the element so."""
+    assert raw[:4].lower() == "<pre"
+    tag = _TAG_END.match(raw, 4)
     start = tag.end() if tag is not None else len(raw)
     close = PRE_CLOSE.search(raw, start)
     inner = raw[start:close.start() if close is not None else len(raw)]
