@@ -94,8 +94,9 @@ def test_a_run_is_graded_as_the_same_folder_on_disk(tmp_path, configuration, num
     assert encode(result.grading_json) == (folder.parent / "grading.json").read_bytes()
 
 
-@pytest.mark.parametrize("build", [lambda text: memory_run({"outputs/response.md": text}),
-                                   lambda text: memory_workspace({"eval-1/with_skill/run-1/outputs/response.md": text})])
+@pytest.mark.parametrize("build", [
+    lambda text: memory_run({"outputs/response.md": text}),
+    lambda text: memory_workspace({"eval-1/with_skill/run-1/outputs/response.md": text})])
 def test_a_text_no_utf8_file_holds_is_refused_naming_its_file_and_line(build):
     # the readers read a file's bytes: this text was encoded at the first check that
     # read it, and every check of the run was an ERROR naming a UnicodeEncodeError

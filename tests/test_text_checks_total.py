@@ -1,4 +1,5 @@
-"""Every check of a response's text ends in a verdict its reader can act on, whatever
+"""Every check of a text (the response, an HTML file, the agent's notes, a call's
+return) ends in a verdict its reader can act on, whatever
 Markdown and HTML the text holds: never an exception inside a check, which
 ``evaluate`` turns into "error while evaluating: IndexError ..." (an ERROR naming no
 markup and no line). Two were found so, each fixed: two hidden places in one blank at a
@@ -45,3 +46,26 @@ def test_no_check_of_a_text_raises(text: str):
     raised = [(check, verdict.message) for check, verdict in zip(CHECKS, verdicts)
               if verdict.message.startswith("error while evaluating")]
     assert not raised, (json.dumps(text), raised)
+
+
+OTHER_CHECKS = ['file "page.html" contains "rm"', 'no code(file "page.html") where . contains "rm"',
+                'section(file "page.html", "Status") contains "Done"', 'count(headings(file "page.html")) >= 0',
+                'count(parts(file "page.html")) >= 0', 'trim(file "page.html") == "Done."',
+                'file "page.html" ends with "Done."', 'any notes have .text contains "Done"',
+                'no notes have .text contains "rm"', 'any calls have .return contains "Done"',
+                'no calls have .return == "Done."',
+                'no calls where .return matches /rm -rf/']
+OTHER_RULES = "eval \"1\"\n" + "".join(f"expect {n}: {check}\n" for n, check in enumerate(OTHER_CHECKS, start=1))
+OTHER_PROGRAM = compile_rules([dsl.parse_rules(OTHER_RULES, "other.rules")])
+
+
+@settings(max_examples=150, deadline=None)
+@given(page=TEXTS, notes=TEXTS, returned=TEXTS)
+def test_no_check_of_a_file_notes_or_return_raises(page: str, notes: str, returned: str):
+    transcript = (f"## [agent_notes] Step 1: plan\n{notes}\n\n## [tool_calls] Step 1: Bash\nTool: Bash\n"
+                  f"Args: {{\"command\": \"ls\"}}\nReturn: {json.dumps(returned)}\nStatus: success\n")
+    run = memory_run({"outputs/page.html": page, "outputs/transcript.md": transcript, "outputs/response.md": "Done."})
+    verdicts = evaluate(OTHER_PROGRAM.for_run(run.id, run.metadata), run)
+    raised = [(check, verdict.message) for check, verdict in zip(OTHER_CHECKS, verdicts)
+              if verdict.message.startswith("error while evaluating")]
+    assert not raised, (json.dumps([page, notes, returned]), raised)
