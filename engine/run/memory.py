@@ -59,7 +59,8 @@ def held_files(files: Mapping[str, Content]) -> dict[str, Content]:
 
 def _content(name: str, data: object) -> Content:
     """A file's text or bytes; any other bytes-like object is its bytes. TypeError
-    naming the file for anything else, which the readers would meet far from here."""
+    naming the file for anything else, and ValueError for a text no UTF-8 file holds
+    (``_encodable``), which the readers would meet far from here."""
     if isinstance(data, str):
         _encodable(name, data)
         return data
