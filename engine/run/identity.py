@@ -25,7 +25,8 @@ METADATA = "eval_metadata.json"
 SOURCE_MAP = "source_map.json"  # what referee import writes into every run folder
 DEFAULT_CONFIGURATION = "default"  # for layouts with no configuration level (eval-1/outputs)
 
-_RUN = re.compile(r"run[-_]([0-9]{1,9})", re.I)
+RUN_DIGITS = 9  # run-<n> is a run folder up to nine digits: a longer number names none
+_RUN = re.compile(rf"run[-_]([0-9]{{1,{RUN_DIGITS}}})", re.I)
 _RUN_LIKE = re.compile(r"run[-_]", re.I)
 _EVAL_NUMBERED = re.compile(r"eval[-_]([0-9]{1,9})(?:[-_](.+))?", re.I | re.S)
 _EVAL_NAMED = re.compile(r"eval[-_](.+)", re.I | re.S)

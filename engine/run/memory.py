@@ -17,7 +17,7 @@ from functools import cached_property
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING
 
-from referee.engine.run.identity import SOURCE_MAP
+from referee.engine.run.identity import RUN_DIGITS, SOURCE_MAP
 from referee.engine.run.model import Problem, RunId, TextFile, Transcript
 from referee.engine.run.reading import NO_FILES, ResponseFiles
 from referee.engine.run.safeio import held_text_file, join_report, safe_relative
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from referee.engine.run.importers.source_map import SourceMap
 
 Content = str | bytes
-MAX_RUN_NUMBER = 999_999_999  # run-<n> is read as a run folder up to nine digits (identity._RUN)
+MAX_RUN_NUMBER = 10 ** RUN_DIGITS - 1  # run-<n> is read as a run folder up to nine digits
 
 
 def held_files(files: Mapping[str, Content]) -> dict[str, Content]:

@@ -18,13 +18,12 @@ import re
 from typing import TYPE_CHECKING, Any, Iterable, Protocol, Sequence, TypeVar, overload
 
 from referee.dsl.frozen import frozen
+from referee.engine.run.identity import RUN_DIGITS
 from referee.engine.text import ascii_digits
 
 if TYPE_CHECKING:  # the selection flags are built for ``referee --help``, which reads no run
     from referee.engine.run.model import RunId
     from referee.engine.run.workspace import RunList
-
-RUN_DIGITS = 9  # run-<n> is a run folder up to nine digits (identity._RUN): a longer number names none
 
 
 class _Identified(Protocol):
