@@ -9,17 +9,12 @@ reference."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 from hypothesis import given, settings, strategies as st
+from test_markdown_hidden_ends import _response
 
-from referee import dsl
 from referee.engine.checks.markdown_equal import compared
 from referee.engine.checks.markdown_seen import HIDING, Shown, shown_as_markdown
-from referee.engine.compile import compile_rules
-from referee.engine.evaluate import evaluate
-from referee.engine.run.memory import memory_run
 
 
 def _old_compared(form: Shown) -> str:
@@ -80,20 +75,13 @@ def test_a_run_holding_several_places_shows_its_largest_piece(text: str, shown: 
     assert compared(shown_as_markdown(text)) == shown
 
 
-def _verdict(check: str, text: str) -> str:
-    run = memory_run({"outputs/response.md": text})
-    rules = f"eval {json.dumps(run.id.eval_id)}\nexpect: {check}\n"
-    (verdict,) = evaluate(compile_rules([dsl.parse_rules(rules, "case.rules")]).for_run(run.id, run.metadata), run)
-    return f"{verdict.outcome.value}: {verdict.message}"
-
-
 @pytest.mark.parametrize("check, outcome", [
     ('response == "Hello world"', "fail"),
     ('response in ["a b"]', "fail"),
     ('trim(response) == "Hello"', "error: "),  # equal only as shown: cannot be decided
 ])
 def test_two_comments_at_the_end_are_read(check: str, outcome: str):
-    found = _verdict(check, "Hello  <!-- a --> <!-- b -->\n")
+    found = _response(check, "Hello  <!-- a --> <!-- b -->\n")
     assert found.startswith(outcome) and "IndexError" not in found, found
 
 

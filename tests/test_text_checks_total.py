@@ -13,7 +13,7 @@ import json
 from hypothesis import given, settings, strategies as st
 
 from referee import dsl
-from referee.engine.compile import compile_rules
+from referee.engine.compile import Program, compile_rules
 from referee.engine.evaluate import evaluate
 from referee.engine.run.memory import memory_run
 
@@ -34,17 +34,29 @@ CHECKS = ['response == "Done."', 'trim(response) == "Done."', 'response != "a b"
           'count(words(response)) >= 0', 'numbers(response) contains 1250.5', 'collapse(response) contains "a b"',
           'lower(response) contains "done"', 'length(response) >= 0',
           'not (replace(response, "a", "b") contains "zz")']
-RULES = "eval \"1\"\n" + "".join(f"expect {n}: {check}\n" for n, check in enumerate(CHECKS, start=1))
-PROGRAM = compile_rules([dsl.parse_rules(RULES, "total.rules")])
+
+
+def _program(checks: list[str]) -> Program:
+    """Eval 1 of the rules expecting each of ``checks``, compiled."""
+    rules = "eval \"1\"\n" + "".join(f"expect {n}: {check}\n" for n, check in enumerate(checks, start=1))
+    return compile_rules([dsl.parse_rules(rules, "total.rules")])
+
+
+def _raised(checks: list[str], program: Program, files: dict[str, str]) -> list[tuple[str, str]]:
+    """Each check of ``program`` whose verdict on a run of ``files`` is an exception raised inside it."""
+    run = memory_run(files)
+    verdicts = evaluate(program.for_run(run.id, run.metadata), run)
+    return [(check, verdict.message) for check, verdict in zip(checks, verdicts)
+            if verdict.message.startswith("error while evaluating")]
+
+
+PROGRAM = _program(CHECKS)
 
 
 @settings(max_examples=300, deadline=None)
 @given(TEXTS)
 def test_no_check_of_a_text_raises(text: str):
-    run = memory_run({"outputs/response.md": text})
-    verdicts = evaluate(PROGRAM.for_run(run.id, run.metadata), run)
-    raised = [(check, verdict.message) for check, verdict in zip(CHECKS, verdicts)
-              if verdict.message.startswith("error while evaluating")]
+    raised = _raised(CHECKS, PROGRAM, {"outputs/response.md": text})
     assert not raised, (json.dumps(text), raised)
 
 
@@ -55,8 +67,7 @@ OTHER_CHECKS = ['file "page.html" contains "rm"', 'no code(file "page.html") whe
                 'no notes have .text contains "rm"', 'any calls have .return contains "Done"',
                 'no calls have .return == "Done."',
                 'no calls where .return matches /rm -rf/']
-OTHER_RULES = "eval \"1\"\n" + "".join(f"expect {n}: {check}\n" for n, check in enumerate(OTHER_CHECKS, start=1))
-OTHER_PROGRAM = compile_rules([dsl.parse_rules(OTHER_RULES, "other.rules")])
+OTHER_PROGRAM = _program(OTHER_CHECKS)
 
 
 @settings(max_examples=150, deadline=None)
@@ -64,8 +75,6 @@ OTHER_PROGRAM = compile_rules([dsl.parse_rules(OTHER_RULES, "other.rules")])
 def test_no_check_of_a_file_notes_or_return_raises(page: str, notes: str, returned: str):
     transcript = (f"## [agent_notes] Step 1: plan\n{notes}\n\n## [tool_calls] Step 1: Bash\nTool: Bash\n"
                   f"Args: {{\"command\": \"ls\"}}\nReturn: {json.dumps(returned)}\nStatus: success\n")
-    run = memory_run({"outputs/page.html": page, "outputs/transcript.md": transcript, "outputs/response.md": "Done."})
-    verdicts = evaluate(OTHER_PROGRAM.for_run(run.id, run.metadata), run)
-    raised = [(check, verdict.message) for check, verdict in zip(OTHER_CHECKS, verdicts)
-              if verdict.message.startswith("error while evaluating")]
+    files = {"outputs/page.html": page, "outputs/transcript.md": transcript, "outputs/response.md": "Done."}
+    raised = _raised(OTHER_CHECKS, OTHER_PROGRAM, files)
     assert not raised, (json.dumps([page, notes, returned]), raised)
