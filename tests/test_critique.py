@@ -88,10 +88,32 @@ def test_an_eval_named_with_a_slash_in_its_metadata_is_critiqued(tmp_path: Path,
     assert code == 1 and "internal error" not in err and "ok    1#1 travel_searchFlights" in out
 
 
-def _runs():
+def test_a_lone_surrogate_escape_in_the_json_a_run_holds_is_critiqued(tmp_path: Path, capsys):
+    # A call's Args and timing.json may hold the JSON escape "\\udfff", which reads as
+    # a lone surrogate: written back into a mutant as the character, it made the run in
+    # memory refuse its transcript, and critique stopped with an internal error.
+    shutil.copytree(WORKSPACE, tmp_path / "ws")
+    run = tmp_path / "ws" / "iteration-1" / "eval-1-book-flight" / "with_skill" / "run-1"
+    transcript = run / "outputs" / "transcript.md"
+    text = transcript.read_text(encoding="utf-8")
+    transcript.write_text(text.replace('Args: {"flightId"', 'Args: {"note": "\\udfff", "flightId"', 1),
+                          encoding="utf-8")
+    timing = json.loads((run / "timing.json").read_text(encoding="utf-8"))
+    (run / "timing.json").write_text(json.dumps({**timing, "note": "\udfff"}), encoding="utf-8")
+    (before,) = [r for r in _runs(tmp_path / "ws") if r.id.rel.endswith("book-flight/with_skill/run-1")]
+    assert before.transcript.calls[1].args.value["note"] == "\udfff"
+    copy = to_run(image_of(before), before)
+    assert copy.transcript.calls[1].args.value == before.transcript.calls[1].args.value
+    assert copy.timing.value == before.timing.value
+    code = main(["critique", str(tmp_path / "ws"), "--rules", str(BOOKING / "booking.rules"), "--check"])
+    out, err = capsys.readouterr()
+    assert code == 1 and "internal error" not in err and "ok    1#1 travel_searchFlights" in out
+
+
+def _runs(workspace: Path = WORKSPACE):
     from referee.engine.run.workspace import discover
 
-    return discover(WORKSPACE).runs
+    return discover(workspace).runs
 
 
 def test_usage_errors_are_clear(tmp_path: Path, capsys):

@@ -145,14 +145,20 @@ def _one_line(text: str) -> str:
 
 
 def dumps(value: Any) -> str:
-    """One-line JSON that keeps decimals exactly as read (``168.00`` stays ``168.00``)."""
+    """One-line JSON that keeps decimals exactly as read (``168.00`` stays ``168.00``),
+    and a lone surrogate as the escape it was read from (``"\\ud800"``): no UTF-8 file,
+    and so no run in memory, holds the character itself."""
+    return _json(value).encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _json(value: Any) -> str:
     if isinstance(value, Decimal):
         return str(value) if value.is_finite() else json.dumps(str(value))
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{json.dumps(str(k), ensure_ascii=False)}: {dumps(v)}"
+        return "{" + ", ".join(f"{json.dumps(str(k), ensure_ascii=False)}: {_json(v)}"
                                for k, v in value.items()) + "}"
     if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(dumps(v) for v in value) + "]"
+        return "[" + ", ".join(_json(v) for v in value) + "]"
     return json.dumps(value, ensure_ascii=False)
 
 
