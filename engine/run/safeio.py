@@ -94,8 +94,13 @@ def locate(root: Path, rel: str, report: str) -> Located:
     Symlinks are resolved; one that lands outside ``root`` is never followed
     (``symlink-escape``), a loop is ``symlink-loop``, a dangling link
     ``broken-symlink``, a directory or device ``not-a-file`` (a FIFO would block
-    a read forever), and a file above the size cap ``too-large``.
+    a read forever), and a file above the size cap ``too-large``. A name that climbs
+    out (a ``..`` part), is absolute or holds a NUL names no file under ``root``: most
+    names are referee's own, but a report's evidence names the file it cites, and a
+    grading.json is any file a workspace holds.
     """
+    if not _below(rel):
+        return Located(None, False, 0)
     try:
         found = _plain_lstat(os.fspath(root), rel)
     except OSError:
@@ -111,12 +116,23 @@ def locate(root: Path, rel: str, report: str) -> Located:
     return _slow_locate(Path(root), target, report)
 
 
+def _below(rel: str) -> bool:
+    """Whether ``rel``, joined to a folder, names a place in it (or the folder itself)."""
+    if "\0" in rel or os.path.isabs(rel):
+        return False
+    if os.altsep is not None:  # Windows: a backslash parts names too, and "C:x" leaves the folder
+        if _DRIVE.match(rel):
+            return False
+        rel = rel.replace(os.sep, os.altsep)
+    return ".." not in rel.split("/")
+
+
 def _plain_lstat(root: str, rel: str) -> tuple[str, os.stat_result] | None:
     """The path and ``lstat`` of ``root/rel`` when no component below ``root`` is a symlink.
 
-    None when one is. ``rel`` never holds ``..`` (callers pass constants or
-    ``safe_relative`` output), so a path without symlinks below ``root`` cannot
-    leave it: the common case needs one ``lstat`` per component and no ``realpath``.
+    None when one is. ``rel`` holds no ``..`` (``locate`` refuses one), so a path
+    without symlinks below ``root`` cannot leave it: the common case needs one
+    ``lstat`` per component and no ``realpath``.
     """
     path = root
     for part in rel.split("/"):  # at least one: split never gives an empty list
