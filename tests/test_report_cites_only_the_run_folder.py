@@ -31,18 +31,17 @@ def _cite(workspace: Path, name: str) -> None:
         grading.write_text(json.dumps(document, indent=2), encoding="utf-8")
 
 
-@pytest.mark.parametrize("name", ["{up}{secret}", "{secret}", "outputs/\u0000x"])
-def test_evidence_naming_a_file_outside_the_run_quotes_nothing_of_it(tmp_path: Path, capsys, name: str):
-    (tmp_path / "secret.txt").write_text(SECRET + "\n", encoding="utf-8")
+@pytest.mark.parametrize("kind", ["climbs", "absolute", "nul"])
+def test_evidence_naming_a_file_outside_the_run_quotes_nothing_of_it(tmp_path: Path, capsys, kind: str):
+    secret = tmp_path / "secret.txt"
+    secret.write_text(SECRET + "\n", encoding="utf-8")
     workspace = tmp_path / "a" / "ws"
     shutil.copytree(WORKSPACE, workspace)
     for decided in ("benchmark.json", "benchmark.md"):  # decided on the grades changed here
         (workspace / decided).unlink()
-    secret = tmp_path / "secret.txt"
-    # climbing past the root of the file system stays at it: "../" more times than the run is deep, then
-    # the secret's absolute path
-    up = "../" * len(workspace.resolve().parts) * 2
-    _cite(workspace, name.format(up=up, secret=secret.as_posix().lstrip("/")))
+    # climbing past the root of the file system stays at it: "../" more times than a run is deep
+    climbs = "../" * len(workspace.resolve().parts) * 2 + secret.as_posix().lstrip("/")
+    _cite(workspace, {"climbs": climbs, "absolute": secret.as_posix(), "nul": "outputs/\u0000x"}[kind])
     for form, out in (("html", "r.html"), ("markdown", "r.md"), ("junit", "r.xml")):
         assert main(["report", str(workspace), "--format", form, "-o", str(tmp_path / out)]) in (0, 1, 3)
     written = [p for p in tmp_path.rglob("*") if p.is_file() and p.name != "secret.txt"]
