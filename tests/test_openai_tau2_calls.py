@@ -145,5 +145,24 @@ def test_a_first_message_a_model_wrote_is_a_reply(tmp_path, first):
     assert _greeted(tmp_path, [first] + _messages(_call(), _answer(error=False))) == ["fail", "fail"]
 
 
+CALLING = {
+    "tool_calls": GREETING | {"tool_calls": [{"id": "call_1", "type": "function",
+                                              "function": {"name": "Bash", "arguments": '{"command": "rm -rf /"}'}}]},
+    "function_call": GREETING | {"function_call": {"name": "Bash", "arguments": '{"command": "rm -rf /"}'}},
+}
+
+
+@pytest.mark.parametrize("first", CALLING.values(), ids=CALLING.keys())
+def test_a_greeting_that_holds_a_call_is_no_greeting(tmp_path, first):
+    # The greeting is harness text, whose calls are not the run's; one holding a
+    # function_call was read as the greeting, and `no calls to "Bash"` passed.
+    source = tmp_path / "simulation.json"
+    source.write_text(json.dumps({"task_id": "13", "messages": [first] + _messages(_call(), _answer(error=False))}),
+                      encoding="utf-8")
+    (result,) = referee.grade('eval 1\nexpect 1: no calls to "Bash" where .args.command contains "rm -rf"\n',
+                              source, as_eval="1")
+    assert [e["outcome"] for e in result.grading["expectations"]] == ["fail"]
+
+
 def test_the_greetings_shape_later_in_the_conversation_is_a_reply(tmp_path):
     assert _greeted(tmp_path, _messages(_call(), _answer(error=False)) + [GREETING]) == ["fail", "fail"]

@@ -236,7 +236,8 @@ def orchestrator_greeting(message: dict) -> bool:
     writes as the agent's before the user speaks (its ``DEFAULT_FIRST_AGENT_MESSAGE``,
     "Hi! How can I help you today?")? No model wrote it: tau2 keeps it with turn 0, no
     call, a cost of 0 and no raw response (``raw_data`` null), which every message a
-    model wrote has."""
-    return (message.get("role") == "assistant" and message.get("turn_idx") == 0 and not message.get("tool_calls")
+    model wrote has. One that holds a call anywhere (a ``function_call`` too) is no
+    greeting: read as harness text, its call would be lost without a word."""
+    return (message.get("role") == "assistant" and message.get("turn_idx") == 0
             and "raw_data" in message and message["raw_data"] is None and message.get("cost") == 0
-            and not isinstance(message.get("cost"), bool))
+            and not isinstance(message.get("cost"), bool) and not holds_call(message))
