@@ -65,6 +65,8 @@ HIDDEN = {
     "stop-reason-tool-use-with-no-call": ['{"type":"assistant","sessionId":"S1","uuid":"a1","message":{"id":"m1",'
                                           '"role":"assistant","stop_reason":"tool_use","content":[{"type":"text",'
                                           '"text":"Now I will run it"}]}}'],
+    "progress-member-beside-its-data": ['{"type":"progress","sessionId":"S1","toolUse":%s,"data":{"type":'
+                                        '"hook_progress","hookEvent":"PostToolUse"}}' % BASH],
     "progress-of-no-task": ['{"type":"progress","sessionId":"S1","data":{"message":{"type":"assistant",'
                             '"message":{"role":"assistant","content":[%s]}}}}' % BASH],
 }

@@ -50,8 +50,8 @@ from referee.engine.run.importers.record import Call, Origin, Text
 from referee.engine.run.importers.source import holds_call, holds_call_as_text, nested
 from referee.engine.run.model import Problem
 
-# Records that are not messages (looked into for a call all the same, but progress):
-# what Claude Code 1.x and 2.x write besides them.
+# What Claude Code 1.x and 2.x write besides messages: records that are none, looked into
+# for a call all the same (a progress record's data mirrors a subagent's transcript, read from there).
 _SKIPPED_TYPES = frozenset({"summary", "queue-operation", "file-history-snapshot", "progress",
                             "custom-title", "tag", "agent-name", "result", "attachment", "last-prompt", "mode",
                             "pr-link", "permission-mode", "atis-latch", "ai-title", "cost-state", "bridge-session",
@@ -149,6 +149,10 @@ class Reader(AssistantRecords):
         elif kind == "progress":  # a subagent's progress mirrors its own transcript, read from there
             if holds_call(rec.get("data")):
                 self.progress.append((rec.get("parentToolUseID"), Origin(source, line), _call_ids(rec["data"])))
+            if holds_call({key: value for key, value in rec.items() if key != "data"}):  # and nothing else does
+                self.problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this progress record holds a tool_use "
+                                             "beside its data, not read: no check over the run's calls can be "
+                                             "decided", line))
         elif kind == "result" and claude_stream.is_stream_record(rec):
             self.result(Origin(source, line), rec)
         elif isinstance(kind, str) and kind in _SKIPPED_TYPES:
