@@ -133,6 +133,19 @@ def test_an_element_of_role_exit_in_another_shape_is_not_read(tmp_path: Path, re
     assert outcomes[0] == "error"
 
 
+@pytest.mark.parametrize("member", ["tool_calls", "function_call"])
+def test_an_exit_record_that_holds_a_call_is_no_exit_record(tmp_path: Path, member: str):
+    # read as the harness's exit record, the call beside its content was dropped without a
+    # word, and a negative check over the calls passed
+    document = _document()
+    call = {"name": "bash", "arguments": '{"command": "rm -rf /"}'}
+    document["messages"][-1][member] = [{"id": "call_x", "type": "function", "function": call}] \
+        if member == "tool_calls" else call
+    rules = 'eval 1\nexpect 1: no calls where .args.command contains "rm -rf"\n'
+    outcomes, codes = _graded(tmp_path, document, rules)
+    assert outcomes == ["error"] and {"unknown-message", "calls-may-be-missing"} <= codes
+
+
 def test_a_call_made_beside_the_submit_command_has_an_answer_not_read(tmp_path: Path):
     # parallel calls: mini-swe-agent runs them in order and ends the run at the submit
     # command, writing no answer for the calls of that message: what the other one returned is

@@ -164,11 +164,13 @@ class ToolCalls(MessageSteps):
         content is the rest of its output, the submission. Any other record (a limit
         reached, an error) is harness text, and a call still open then has an answer not
         in the record (its status and return unknown). True when it answered the submit
-        command, False when it is harness text."""
+        command, False when it is harness text. A record that holds a call is none: read
+        as the harness's, the call would be lost without a word."""
         if not isinstance(message, dict) or message.get("role") != "exit":
             return None
         content, extra = message.get("content"), message.get("extra")
-        if not isinstance(extra, dict) or not isinstance(content, str) or not isinstance(extra.get("exit_status"), str):
+        if not isinstance(extra, dict) or not isinstance(content, str) or not isinstance(extra.get("exit_status"), str) \
+                or holds_call(message):
             return None
         origin = self.text_origin(index, content)
         submit = self.submit_call() if extra["exit_status"] == "Submitted" else None
