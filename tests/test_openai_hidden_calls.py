@@ -61,6 +61,11 @@ HIDDEN = {
     "unreadable-tool-use": ("s.json", "[" + R + ', {"role": "assistant", "content": [{"type": "tool_use", '
                             '"name": "Bash", "input": {}}],}]'),
     "role-less-call": ("s.json", "[" + R + ', {"name": "Bash", "arguments": "{}"}]'),
+    # a Responses API answer item that holds a call beside its output
+    "call-in-an-answer-item": ("s.json", '[{"type": "function_call", "call_id": "r", "name": "Read", "arguments": '
+                               '"{}", "status": "completed"}, {"type": "function_call_output", "call_id": "r", '
+                               '"output": "ok", "status": "completed", "extra": {"type": "function_call", '
+                               '"call_id": "b", "name": "Bash", "arguments": "{}"}}]'),
     # a call element that holds another call beside its function
     "call-beside-function": ("s.json", '[{"role": "assistant", "tool_calls": [{"id": "r", "function": '
                              '{"name": "Read", "arguments": "{}"}, "custom": {"name": "Bash", "input": "ls"}}]}]'),
