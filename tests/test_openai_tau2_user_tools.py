@@ -89,3 +89,11 @@ def test_an_answer_for_no_call_of_the_users_pairs_with_nothing(tmp_path):
     outcomes, codes = _grade(tmp_path, _messages(_turn(_device_call()), _answer(id="call_u7")))
     assert outcomes[:2] == ["error", "error"]
     assert "orphan-result" in codes
+
+
+def test_an_answer_to_a_call_of_the_users_that_holds_a_call_is_no_such_answer(tmp_path):
+    # read as the harness's text, the call beside the answer was dropped without a word
+    bash = {"id": "b", "type": "function", "function": {"name": "toggle_data", "arguments": "{}"}}
+    outcomes, codes = _grade(tmp_path, _messages(_turn(_device_call()), _answer(tool_calls=[bash])))
+    assert outcomes[:2] == ["error", "error"]
+    assert "calls-may-be-missing" in codes

@@ -140,10 +140,11 @@ class ToolCalls(MessageSteps):
 
     def user_answer(self, index: int, message: dict) -> bool:
         """Whether a tool message answers a call the user made on its own side (``user_steps``):
-        of that requestor, and naming one of those calls by its id. What the tool told the
-        user is the harness's text."""
+        of that requestor, naming one of those calls by its id, and holding no call. What the
+        tool told the user is the harness's text."""
         call_id = message.get("tool_call_id", message.get("id"))
-        if message.get("requestor") != "user" or not isinstance(call_id, str) or call_id not in self.user_calls:
+        if message.get("requestor") != "user" or not isinstance(call_id, str) or call_id not in self.user_calls \
+                or holds_other_call(message, "tool"):
             return False
         self.user_calls.discard(call_id)
         content = message.get("content")
