@@ -67,6 +67,8 @@ HIDDEN = {
                                '"output": "ok", "status": "completed", "extra": {"type": "function_call", '
                                '"call_id": "b", "name": "Bash", "arguments": "{}"}}]'),
     # a call element that holds another call beside its function
+    "call-in-function": ("s.json", '[{"role": "assistant", "tool_calls": [{"id": "r", "function": {"name": "Read", '
+                         '"arguments": "{}", "then": {"name": "Bash", "arguments": "{}"}}}]}]'),
     "call-beside-function": ("s.json", '[{"role": "assistant", "tool_calls": [{"id": "r", "function": '
                              '{"name": "Read", "arguments": "{}"}, "custom": {"name": "Bash", "input": "ls"}}]}]'),
 }

@@ -58,8 +58,10 @@ class ToolCalls(MessageSteps):
         if not isinstance(function, dict):
             self.unread_call(origin, "a tool call without a function; skipped")
             return
-        beside = written.keys() - shape.members
-        if beside and holds_call({k: written[k] for k in beside}):
+        beside = [written[key] for key in written.keys() - shape.members]
+        if function is not written:  # and what its function holds beside its name and input
+            beside += [function[key] for key in function.keys() - {shape.name_key, shape.args_key}]
+        if beside and holds_call(beside):
             self.unread_call(origin, "a tool call holds another call beside its function; not read")
         raw_name = function.get(shape.name_key)
         name = raw_name if isinstance(raw_name, str) else ""
