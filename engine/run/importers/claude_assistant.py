@@ -24,6 +24,7 @@ STOPPED_SHORT = frozenset({"max_tokens", "model_context_window_exceeded", "refus
 # Calls: the agent's own, and those a server runs within the message (web search, code
 # execution, an MCP connector's tools), whose answers follow as "..._tool_result" blocks.
 CALL_BLOCKS = frozenset({"tool_use", "server_tool_use", "mcp_tool_use"})
+_CALL_MEMBERS = frozenset({"type", "id", "name", "input"})  # what a call block holds that is read
 
 
 class AssistantRecords(UserRecords):
@@ -100,6 +101,8 @@ class AssistantRecords(UserRecords):
             if isinstance(block, dict) and block.get("type") == "text" and isinstance(block.get("text"), str):
                 if block["text"].strip() not in _PLACEHOLDERS:
                     self.entries.append(Text(R.SYSTEM, "", block["text"], origin))
+                self.unread(origin, "a text block of a message Claude Code wrote, beside its text",
+                            {k: v for k, v in block.items() if k not in ("type", "text")})
             else:
                 self.unread(origin, "a block of a message Claude Code wrote", block)
 
@@ -143,6 +146,8 @@ class AssistantRecords(UserRecords):
                 self.entries.append(Text("agent", "thinking", text, origin))
         elif isinstance(kind, str) and kind in CALL_BLOCKS:  # a type of another JSON type is no str to hash
             self.tool_use(origin, block)
+            self.unread(origin, f"a {kind} block, beside its name and input", {k: v for k, v in block.items()
+                                                                              if k not in _CALL_MEMBERS})
         elif isinstance(kind, str) and kind.endswith("_tool_result"):
             self.server_result(origin, block)
         else:

@@ -81,6 +81,8 @@ class UserRecords(HookEffects):
                 self.tool_result(origin, rec, part)
             elif isinstance(part, dict) and part.get("type") == "text" and isinstance(part.get("text"), str):
                 self.user_text(origin, rec, part["text"])
+                self.unread(origin, "a text part of this user message, beside its text",
+                            {k: v for k, v in part.items() if k not in ("type", "text")})
             else:
                 self.unread(origin, "a part of this user message", part)
                 self.turn_unread(origin, rec, "a part of this user message", part,
