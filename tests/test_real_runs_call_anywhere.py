@@ -50,16 +50,27 @@ def _objects(value: Any, path: tuple = ()) -> Iterator[tuple[tuple, dict]]:
 
 
 def _data(path: tuple, holder: Any) -> bool:
-    """Whether the object at ``path`` lies where a call is data (``_DATA``), or in a tool's
-    answer (a Claude ``tool_result`` block)."""
+    """Whether the object at ``path`` lies where a call is data (``_DATA``; a call's
+    ``arguments`` or ``input`` only: a request log keeps its messages under ``input``), or
+    in a tool's answer (a Claude ``tool_result`` block)."""
     names = {member for member, _ in _DATA}
-    if any(part in names for part in path):
-        return True
-    for depth in range(len(path)):
+    for depth, part in enumerate(path):
+        if part in names and (part not in _CALL_VALUES or _is_call(_at(holder, path[:depth]))):
+            return True
         found = _at(holder, path[:depth + 1])
         if isinstance(found, dict) and found.get("type") == "tool_result":
             return True
     return False
+
+
+_CALL_VALUES = ("arguments", "input")
+
+
+def _is_call(value: Any) -> bool:
+    """A call, as the fixtures hold one: named (``name``, or Inspect's ``function``), or typed so."""
+    kind = value.get("type") if isinstance(value, dict) else None
+    return isinstance(value, dict) and ("name" in value or "function" in value
+                                        or (isinstance(kind, str) and kind.endswith(("call", "tool_use"))))
 
 
 def _at(value: Any, path: tuple) -> Any:
