@@ -61,6 +61,15 @@ def line_end(text: str, start: int) -> int:
     return min(ends) if ends else len(text)
 
 
+def surrogates_escaped(text: str) -> str:
+    """``text`` with each lone surrogate written as its escape, as every report of
+    referee writes it: a byte of a file name that is not UTF-8 (``caf\\udce9.txt``), or
+    the JSON escape ``\\ud800`` a sentence of evals.json or a value of a run held, which is
+    no text. Written so, a text encodes as UTF-8 (which has no lone surrogate), and JSON
+    reads the escape back as the same value."""
+    return text.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
 def ascii_digits(text: str, most: int | None = None) -> bool:
     """Whether ``text`` is a whole number written in 0-9 (at most ``most`` of them),
     which ``int()`` reads. ``str.isdigit()`` is also true of ², ① and other digits

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from referee.dsl.frozen import frozen
+from referee.engine.text import surrogates_escaped
 from referee.llm_adapter.redact import variable_problem
 from referee.llm_adapter.transport import Transport, TransportError, origin
 
@@ -45,7 +46,7 @@ class Completion:
 
     def __post_init__(self) -> None:
         if isinstance(self.text, str) and not self.text.isascii():
-            object.__setattr__(self, "text", self.text.encode("utf-8", "backslashreplace").decode("utf-8"))
+            object.__setattr__(self, "text", surrogates_escaped(self.text))
 
 
 class Backend(Protocol):

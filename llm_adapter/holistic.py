@@ -23,9 +23,10 @@ from typing import TYPE_CHECKING, Callable, Literal, Sequence
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from referee.engine.compare.holistic import Point, Reading
+from referee.engine.text import surrogates_escaped
 from referee.llm_adapter.backends import Backend, ChatRequest
 from referee.llm_adapter.evidence import Segment, collect
-from referee.llm_adapter.prompt import MARK, defuse, escaped
+from referee.llm_adapter.prompt import MARK, defuse
 from referee.llm_adapter.quotes import locate, proves_nothing
 from referee.llm_adapter.redact import Redactor
 from referee.llm_adapter.reply import Malformed, load_object
@@ -222,7 +223,7 @@ def _cut(side: tuple[Segment, ...]) -> tuple[Segment, ...]:
     room = MAX_CHARS
     cut = []
     for number, segment in enumerate(side):
-        header = ("\n" if number else "") + f"--- {escaped(segment.file)} ---\n"
+        header = ("\n" if number else "") + f"--- {surrogates_escaped(segment.file)} ---\n"
         room -= len(defuse(header))
         grown = len(defuse(segment.text)) - len(segment.text)
         fits = max(0, room - grown)
@@ -233,11 +234,12 @@ def _cut(side: tuple[Segment, ...]) -> tuple[Segment, ...]:
 
 def render(task: str, shown: tuple[tuple[Segment, ...], tuple[Segment, ...]], criteria: Sequence[str]) -> ChatRequest:
     """The request: the task, the criteria to score, then each output as data."""
-    # a file name that is not UTF-8 is shown with its byte escaped (``prompt.escaped``): the request is UTF-8
-    blocks = [defuse("\n".join(f"--- {escaped(s.file)} ---\n{s.text}" for s in side) or "(no output)")[:MAX_CHARS]
-              for side in shown]
+    # a file name that is not UTF-8 is shown with its byte escaped (``surrogates_escaped``): the request is UTF-8
+    blocks = [defuse("\n".join(f"--- {surrogates_escaped(s.file)} ---\n{s.text}" for s in side)
+                     or "(no output)")[:MAX_CHARS] for side in shown]
     boundary = hashlib.sha256(("referee-compare\0" + "\0".join(blocks)).encode("utf-8")).hexdigest()[:32]
-    lines = ["The task:", defuse(escaped(task)) or "(not given)", "",  # evals.json may hold "\\ud800": no text
+    # the task too: evals.json may hold "\\ud800", which is no text
+    lines = ["The task:", defuse(surrogates_escaped(task)) or "(not given)", "",
              "Criteria to score: " + (", ".join(criteria) if criteria else "none (leave criteria empty)"), "",
              f"BOUNDARY is {boundary}."]
     for letter, block in zip("AB", blocks):

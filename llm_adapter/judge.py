@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Sequence
 
 from referee.engine.judging import GraderClaim, GraderUsage, JudgeResult, SemanticItem
+from referee.engine.text import surrogates_escaped
 from referee.engine.verdict import Outcome, Verdict
 from referee.llm_adapter import prompt, verify
 from referee.llm_adapter.backends import Backend, Completion
@@ -105,7 +106,7 @@ class LLMJudge:
     def _judge_group(self, evidence: RunEvidence, group: list[SemanticItem], tally: _Tally,
                      result: _Outcome, run_name: str) -> None:
         rendered = prompt.render(evidence, group)
-        about = f"{run_name}: " + " | ".join(prompt.escaped(item.text) for item in group)  # a cassette is UTF-8
+        about = f"{run_name}: " + " | ".join(surrogates_escaped(item.text) for item in group)  # a cassette is UTF-8
         reply = self._ask(rendered, tally, about)
         verdicts = {item.key: verify.on_part(verify.judge_item(
                         next(a for a in reply.assertions if a.id == ident), evidence), item, evidence)
@@ -165,6 +166,6 @@ class LLMJudge:
 
 def _run_name(run: Run) -> str:
     """The run's folder, as text: a byte of its name that is not UTF-8 escaped
-    (``prompt.escaped``), since it goes into a cassette's ``about``, which is UTF-8."""
+    (``engine.text.surrogates_escaped``), since it goes into a cassette's ``about``, which is UTF-8."""
     run_id = getattr(run, "id", None)
-    return prompt.escaped(str(getattr(run_id, "rel", None) or "?"))
+    return surrogates_escaped(str(getattr(run_id, "rel", None) or "?"))

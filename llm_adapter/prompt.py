@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Sequence
 from referee.dsl.frozen import frozen
 from referee.engine.grader_page import INSTRUCTIONS, MARK, RETRY, STANDARDS
 from referee.engine.judging import SemanticItem
+from referee.engine.text import surrogates_escaped
 from referee.llm_adapter.backends import ChatRequest
 from referee.llm_adapter.evidence import SOURCE_ORDER, RunEvidence, Segment, collect
 
@@ -48,9 +49,9 @@ def render(evidence: RunEvidence, items: Sequence[SemanticItem]) -> Rendered:
     lines = [f"Skill type: {evidence.skill_type}. {STANDARDS[evidence.skill_type]}", "",
              "Expectations to grade:"]
     for ident, item in zip(ids, items):
-        lines.append(f"{ident}: {escaped(item.text)}")
+        lines.append(f"{ident}: {surrogates_escaped(item.text)}")
         if item.rubric and item.rubric.strip() != item.text.strip():
-            lines.append(f"    decide: {escaped(item.rubric)}")
+            lines.append(f"    decide: {surrogates_escaped(item.rubric)}")
     lines += ["", f"BOUNDARY is {boundary}. The record of the run:",
               f"<<<{MARK}-{boundary}>>>", data, f"<<<END {MARK}-{boundary}>>>", "",
               f"Grade {', '.join(ids)} now. Reply with the JSON object only."]
@@ -84,12 +85,12 @@ def _data_block(evidence: RunEvidence) -> str:
             parts.append("(nothing)")
         parts += [_segment_text(s) for s in segments]
     if evidence.unreadable:
-        parts.append("=== not readable as text: " + ", ".join(map(escaped, evidence.unreadable)) + " ===")
+        parts.append("=== not readable as text: " + ", ".join(map(surrogates_escaped, evidence.unreadable)) + " ===")
     return defuse("\n".join(parts))
 
 
 def _segment_text(segment: Segment) -> str:
-    where = f"{escaped(segment.file)} line {segment.line}"
+    where = f"{surrogates_escaped(segment.file)} line {segment.line}"
     if segment.step is not None:
         where += f", step {segment.step}"
     text = segment.text
@@ -99,14 +100,6 @@ def _segment_text(segment: Segment) -> str:
     for first, _, what in segment.unread:  # the rules make it unknown: so must the grader
         where += f"; {what} is not known in full (line {first}: only part of it, or not as it was)"
     return f"--- {where} ---\n{text}"
-
-
-def escaped(text: str) -> str:
-    """``text`` with each lone surrogate written as its escape, as every report of
-    referee writes it: a byte of a file name that is not UTF-8 (``caf\\udce9.txt``), or
-    a sentence of evals.json holding the JSON escape ``\\ud800``, which is no text. The
-    request is sent and keyed as UTF-8, which has no lone surrogate."""
-    return text.encode("utf-8", "backslashreplace").decode("utf-8")
 
 
 def defuse(text: str) -> str:

@@ -17,6 +17,7 @@ from referee.dsl.frozen import frozen
 from referee.engine.run.escape import escape_text
 from referee.engine.run.memory import MemoryRun
 from referee.engine.run.model import Payload, RunId
+from referee.engine.text import surrogates_escaped
 
 if TYPE_CHECKING:
     from referee.engine.run.workspace import Run
@@ -148,7 +149,7 @@ def dumps(value: Any) -> str:
     """One-line JSON that keeps decimals exactly as read (``168.00`` stays ``168.00``),
     and a lone surrogate as the escape it was read from (``"\\ud800"``): no UTF-8 file,
     and so no run in memory, holds the character itself."""
-    return _json(value).encode("utf-8", "backslashreplace").decode("utf-8")
+    return surrogates_escaped(_json(value))
 
 
 def _json(value: Any) -> str:

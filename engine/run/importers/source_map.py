@@ -27,6 +27,7 @@ from typing import Any, Callable
 
 from referee.engine.run.model import JsonFile, Problem, TextFile
 from referee.engine.run.safeio import held_text_file, read_json, read_text
+from referee.engine.text import surrogates_escaped
 
 SOURCE_MAP = "source_map.json"
 VERSION = 1
@@ -165,7 +166,7 @@ def dumps(source_map: SourceMap) -> str:
     # A source named with a byte that is not UTF-8 holds a lone surrogate ("\udcff"),
     # which no UTF-8 writer or digest encodes: it is kept as that JSON escape, which
     # reads back as the same name (as writer._put keeps one in a run's texts).
-    head = head.encode("utf-8", errors="backslashreplace").decode("utf-8")
+    head = surrogates_escaped(head)
     body = ",\n".join(f"  {json.dumps(k, ensure_ascii=False)}: {json.dumps(v, separators=(',', ':'))}"
                       for k, v in lines.items())
     return f'{head}, "lines": {{\n{body}\n}}}}\n'
