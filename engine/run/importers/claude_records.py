@@ -149,10 +149,8 @@ class Reader(AssistantRecords):
         elif kind == "progress":  # a subagent's progress mirrors its own transcript, read from there
             if holds_call(rec.get("data")):
                 self.progress.append((rec.get("parentToolUseID"), Origin(source, line), _call_ids(rec["data"])))
-            if holds_call({key: value for key, value in rec.items() if key != "data"}):  # beside it, as other records
-                self.problems.append(Problem(CALLS_MAY_BE_MISSING, source, "this progress record holds a tool_use "
-                                             "beside its data, not read: no check over the run's calls can be "
-                                             "decided", line))
+            self.unread(Origin(source, line), "this progress record, beside its data",
+                        {key: value for key, value in rec.items() if key != "data"})
         elif kind == "result" and claude_stream.is_stream_record(rec):
             self.result(Origin(source, line), rec)
         elif isinstance(kind, str) and kind in _SKIPPED_TYPES:
