@@ -105,7 +105,7 @@ class ToolCalls(MessageSteps):
         (text, or parts as a message's content) is the call's return, its status read as
         a tool message's (the item's own ``status`` says only that it is finished). A call
         it holds is not read, as a tool message's is not (``holds_other_call``)."""
-        if holds_call({key: value for key, value in item.items() if key != "type"}):
+        if holds_other_call(item, "tool"):
             self.unread_call(self.locate(index, "type", 0, "/type"), "an answer item holds a call; not read")
         answer = {"tool_call_id": item["call_id"], "content": item["output"]}
         self.answer(answer, "tool", self.locate(index, "output", 0, "/output"))
