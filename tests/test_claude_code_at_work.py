@@ -95,6 +95,26 @@ def test_a_session_that_ends_at_a_call_leaves_its_calls_and_its_response_unknown
     assert not any("no-reply" in p for p in problems)  # the response is unknown, not said empty
 
 
+# Words of the message that made the call, after it: on the call's own line, or on a line
+# of their own, as Claude Code writes each block of a message split over lines.
+WORDS_AFTER = _record("assistant", "a1", [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "make"}},
+                                          {"type": "text", "text": "Then I check the tests."}])
+WORDS_LINE = {**_record("assistant", "a2", [{"type": "text", "text": "Then I check the tests."}]),
+              "message": {**CALL["message"], "content": [{"type": "text", "text": "Then I check the tests."}]}}
+
+
+@pytest.mark.parametrize("records", [[PROMPT, WORDS_AFTER, ANSWER], [PROMPT, CALL, WORDS_LINE, ANSWER]],
+                         ids=["same-line", "own-line"])
+def test_words_said_with_a_call_after_it_leave_the_agent_at_work(tmp_path: Path, records):
+    """The call's answer goes back to the agent whatever its message said after the
+    call: those words are narration, and end no turn. Before, they ended it: the log cut
+    at the answer read as finished with no reply, and every check passed."""
+    outcomes, problems = checks_graded(_session(tmp_path, *records), CHECKS)
+    assert outcomes == ["error"] * 4
+    assert any(p.startswith(f"s.jsonl:{len(records)}: ") and "calls-may-be-missing" in p for p in problems)
+    assert not any("no-reply" in p for p in problems)
+
+
 def test_a_finished_session_is_read_as_it_is(tmp_path: Path):
     done = _record("assistant", "a2", [{"type": "text", "text": "The build passes."}], stop="end_turn")
     outcomes, problems = checks_graded(_session(tmp_path, PROMPT, CALL, ANSWER, done), CHECKS)

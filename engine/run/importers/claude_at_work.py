@@ -19,28 +19,31 @@ if TYPE_CHECKING:
 _TURN_ENDS = (R.USER, R.EVAL_PROMPT)
 
 
-def ends_turn(entry: Call | Text, reader: Reader) -> bool:
+def ends_turn(entry: Call | Text, reader: Reader, narration: set[Origin]) -> bool:
     """Whether ``entry``, after a call, ends the agent's turn: the agent's words (never
-    its thinking: a step towards its next words or call), a turn of the user, or a
-    message Claude Code wrote in the model's place (an API error, a usage limit:
-    ``Reader.stood_in``). These alone are known to end it. Any other harness text leaves
-    the agent at work, since Claude Code writes it while the agent works and the agent
-    carries on after it: a hook's text, a reminder, a compaction (Claude Code compacts
-    on its own mid-turn: its boundary and its summary), the notice that a background task
-    ended, what a command printed; so does a kind of text not named here, which may come
-    mid-turn too (the safe side: the calls after it are unknown, never none)."""
+    its thinking: a step towards its next words or call, nor words of a message that made
+    a call, ``narration``: that call's answer goes back to the agent, even when the words
+    come after the call), a turn of the user, or a message Claude Code wrote in the
+    model's place (an API error, a usage limit: ``Reader.stood_in``). These alone are
+    known to end it. Any other harness text leaves the agent at work, since Claude Code
+    writes it while the agent works and the agent carries on after it: a hook's text, a
+    reminder, a compaction (Claude Code compacts on its own mid-turn: its boundary and
+    its summary), the notice that a background task ended, what a command printed; so
+    does a kind of text not named here, which may come mid-turn too (the safe side: the
+    calls after it are unknown, never none)."""
     if isinstance(entry, Call):
         return False
     if entry.kind == "agent":
-        return entry.title != "thinking"
+        return entry.title != "thinking" and entry.origin not in narration
     return entry.kind in _TURN_ENDS or entry.origin in reader.stood_in
 
 
 def tail(reader: Reader) -> list[Call | Text]:
     """The agent's steps after what ended its last turn (``ends_turn``), last first."""
+    narration = {text.origin for state in reader.messages.values() if state.get("called") for text in state["texts"]}
     found: list[Call | Text] = []
     for entry in reversed(reader.entries):
-        if ends_turn(entry, reader):
+        if ends_turn(entry, reader, narration):
             break
         found.append(entry)
     return found
