@@ -115,6 +115,33 @@ def test_words_said_with_a_call_after_it_leave_the_agent_at_work(tmp_path: Path,
     assert not any("no-reply" in p for p in problems)
 
 
+# What Claude Code writes of a message before its content: its thinking, and in 1.x the
+# placeholder "(no content)", each on a line of its own, the words or the call after it.
+THINKING = _record("assistant", "k1", [{"type": "thinking", "thinking": "The build first.", "signature": "x"}], stop=None)
+PLACEHOLDER = _record("assistant", "k1", [{"type": "text", "text": "(no content)"}], stop=None)
+DONE = _record("assistant", "d1", [{"type": "text", "text": "It builds."}], stop="end_turn")
+AGAIN = _record("user", "u2", "Now run the tests")
+
+
+@pytest.mark.parametrize("records", [[PROMPT, THINKING], [PROMPT, PLACEHOLDER], [PROMPT, DONE, AGAIN, THINKING],
+                                     [PROMPT, DONE, AGAIN, PLACEHOLDER, THINKING]],
+                         ids=["thinking", "placeholder", "second-request-thinking", "second-request-placeholder"])
+def test_a_request_taken_with_no_words_nor_call_yet_leaves_the_agent_at_work(tmp_path: Path, records):
+    """The agent took its turn and had not said or called anything yet: its next step,
+    words or a call, lies past the log's end. Before, the calls read passed every check
+    over them, and on the first request an empty reply passed 'not response contains'."""
+    outcomes, problems = checks_graded(_session(tmp_path, *records), CHECKS)
+    assert outcomes == ["error"] * 4
+    assert any(p.startswith(f"s.jsonl:{len(records)}: ") and "calls-may-be-missing" in p for p in problems)
+
+
+@pytest.mark.parametrize("after", [DONE, _record("user", "i1", [{"type": "text", "text": "[Request interrupted by user]"}])],
+                         ids=["words", "interrupt"])
+def test_thinking_then_what_ends_the_turn_is_read_as_it_is(tmp_path: Path, after: dict):
+    _, problems = checks_graded(_session(tmp_path, PROMPT, THINKING, after), CHECKS)
+    assert not any("calls-may-be-missing" in p for p in problems)
+
+
 def test_a_finished_session_is_read_as_it_is(tmp_path: Path):
     done = _record("assistant", "a2", [{"type": "text", "text": "The build passes."}], stop="end_turn")
     outcomes, problems = checks_graded(_session(tmp_path, PROMPT, CALL, ANSWER, done), CHECKS)

@@ -88,3 +88,16 @@ def test_after_the_last_result_too(tmp_path: Path):
     last = max(n for n, line in enumerate(rest) if line.startswith('{"is_error"') or '"type":"result"' in line)
     outcomes, _ = _graded(tmp_path, rest[:last + 1] + moved + rest[last + 1:])
     assert outcomes == ["error", "error", "pass"]
+
+
+def test_a_background_subagent_left_at_its_thinking_with_no_notice_leaves_the_calls_unknown(tmp_path: Path):
+    """Its messages end at its first thinking (the stream gives a subagent's messages
+    without its prompt): its words or its call come next, past the stream's last line."""
+    lines = _lines()
+    side = [n for n, line in enumerate(lines) if '"parent_tool_use_id":"toolu_' in line]
+    dropped = set(side[1:]) | {_at(lines, "task_notification")}
+    kept = [line for n, line in enumerate(lines) if n not in dropped]
+    assert '"thinking"' in lines[side[0]]
+    outcomes, evidence = _graded(tmp_path, kept)
+    assert outcomes == ["error", "error", "pass"]
+    assert "before its first words or call" in evidence[0]

@@ -129,3 +129,19 @@ def test_a_subagent_whose_answer_counts_the_calls_it_holds_lacks_only_its_words(
     outcomes, problems = checks_graded(_session(tmp_path, _main(answer), work[:last]), NEGATIVE)
     assert outcomes == ["fail"] * len(NEGATIVE)
     assert not any("subagent at work" in p for p in problems)
+
+
+def test_a_subagent_that_took_its_prompt_with_thinking_alone_is_at_work(tmp_path: Path):
+    """Its transcript ends at its thinking, which Claude Code writes before the words or
+    the call the subagent goes on with: what it did next is not there. Before, its calls
+    read (none) passed every check over them."""
+    work = _work()
+    first = next(n for n, record in enumerate(work) if record.get("type") == "user")
+    thinking = {**work[first], "type": "assistant", "uuid": "k-1", "parentUuid": work[first].get("uuid"),
+                "message": {"id": "m-k1", "role": "assistant", "model": "claude-haiku-5-5", "stop_reason": None,
+                            "content": [{"type": "thinking", "thinking": "Run make first.", "signature": "x"}]}}
+    outcomes, problems = checks_graded(_session(tmp_path, _main(), work[:first + 1] + [thinking]),
+                                       ['no calls to "Bash"'])
+    assert outcomes == ["error"]
+    assert any(p.startswith(f"agent-{AGENT}.jsonl:{first + 2}: ") and "calls-may-be-missing" in p
+               and "before its first words or call" in p for p in problems), problems

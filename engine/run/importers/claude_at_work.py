@@ -65,6 +65,30 @@ def left_at_work(reader: Reader) -> Origin | None:
     return last
 
 
+def silent_turn(reader: Reader) -> Origin | None:
+    """Where the log of ``reader``'s agent ends after the agent took its turn for its
+    last request (a message of it came after the request; with none read, as a stream
+    gives a subagent's messages without its prompt, from the log's start) without a word
+    or a call yet: thinking alone, or the placeholder Claude Code writes before a
+    message's content, "(no content)". Both are steps towards the agent's next words or
+    call, which lie past the log's end, as after a call (``left_at_work``). The last line
+    read of that turn; None when anything after the request ended the turn
+    (``ends_turn``: words, a turn of the user, a message written in the model's place)
+    or is a call (``left_at_work``'s), or words there were not read (they may be the reply)."""
+    start = reader.requested
+    if reader.asked is not None or reader.last_said <= start:
+        return None
+    if reader.words_unread_at is not None and reader.words_unread_at > start:
+        return None
+    after = [entry for entry in reader.entries if entry.origin.line > start]
+    if any(isinstance(entry, Call) or ends_turn(entry, reader, set()) for entry in after):
+        return None
+    source = next((entry.origin.source for entry in reversed(reader.entries)), None)
+    if source is None:
+        return None
+    return Origin(source, max([reader.last_said] + [entry.origin.line for entry in after]))
+
+
 def went_on_after(reader: Reader) -> list[int]:
     """The positions of the calls of ``reader``'s agent that no record answers while
     the agent went on after them (a later call answered, or its words, its thinking

@@ -25,7 +25,7 @@ from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import claude_background, claude_denials, claude_stream, tokens
-from referee.engine.run.importers.claude_at_work import left_at_work
+from referee.engine.run.importers.claude_at_work import left_at_work, silent_turn
 from referee.engine.run.importers.claude_format import FORMAT
 from referee.engine.run.importers.claude_hooks import place_changed_later
 from referee.engine.run.importers.claude_lines import session_records, skipped_lines
@@ -189,7 +189,21 @@ def _unanswered_request(name: str, reader: Reader, problems: list[Problem]) -> i
     """The line of a session's last request when the agent never answered it (the
     session ends there: cut, or the answer never written), or answered it with no words
     and no call (``Reader.answers_earlier_turn``). The words before it answer an earlier
-    turn, if any: the reply is not known, so the response is unknown."""
+    turn, if any: the reply is not known, so the response is unknown. Taken with thinking
+    alone or a placeholder, and nothing after (``silent_turn``), the agent was at work:
+    its next step lies past the log's end, and the calls it made there too."""
+    silent = silent_turn(reader)
+    if silent is not None:
+        line = reader.requested or silent.line
+        problems.append(Problem("no-reply", name, "the agent's turn holds no words and no call yet (thinking alone, "
+                                "or the placeholder Claude Code writes before a message's content), and the session "
+                                "ends there: its reply lies past the log's end, so the response is unknown", line))
+        problems.append(Problem(CALLS_MAY_BE_MISSING, name, "the session ends with the agent at work on its turn for "
+                                "a request, before its first words or call (the log cut short, or the run stopped): "
+                                "calls made after this line are not in it, so no check over the run's calls can be "
+                                "decided", silent.line))
+        _harness_cut(name, silent.line, problems)
+        return line
     if reader.answers_earlier_turn():
         line = reader.requested
         problems.append(Problem("no-reply", name, "the agent's answer to this request holds no words that were read "
