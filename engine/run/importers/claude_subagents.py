@@ -200,20 +200,18 @@ def _left_at_work(task: Call, structured: dict | None, sub: Reader, problems: li
     interrupted it) or the Task's answer counts its calls and the transcript holds them
     all, each answered (``_fewer_than_told`` says when it holds fewer): then only its
     last words, which its Task's answer gives, are not there."""
-    found = left_at_work(sub)
-    silent = silent_turn(sub) if found is None else None
-    if (found is None and silent is None) or task.status == "error" or _all_told(structured, sub):
+    if task.status == "error" or _all_told(structured, sub):
         return
-    if silent is not None:
+    if (found := left_at_work(sub)) is not None:
+        problems.append(Problem(CALLS_MAY_BE_MISSING, found.source, "this subagent's transcript ends with the subagent "
+                                "at work: its last step is a call, whose answer goes back to the subagent, and no "
+                                "words of it follow (it was still at work, or the transcript is cut short), so its "
+                                "calls after this line are unknown", found.line))
+    elif (silent := silent_turn(sub)) is not None:
         problems.append(Problem(CALLS_MAY_BE_MISSING, silent.source, "this subagent's transcript ends with the "
                                 "subagent at work on its prompt, before its first words or call (thinking alone, or "
                                 "a placeholder: it was still at work, or the transcript is cut short), so its calls "
                                 "after this line are unknown", silent.line))
-        return
-    problems.append(Problem(CALLS_MAY_BE_MISSING, found.source, "this subagent's transcript ends with the subagent at "
-                            "work: its last step is a call, whose answer goes back to the subagent, and no words of "
-                            "it follow (it was still at work, or the transcript is cut short), so its calls after "
-                            "this line are unknown", found.line))
 
 
 def _all_told(structured: dict | None, sub: Reader) -> bool:
