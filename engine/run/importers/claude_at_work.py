@@ -81,6 +81,7 @@ def silent_turn(reader: Reader) -> Origin | None:
     if reader.words_unread_at is not None and reader.words_unread_at > start:
         return None
     after = [entry for entry in reader.entries if entry.origin.line > start]
+    # no narration to set apart: a message that made a call gave a Call here, and that ends it
     if any(isinstance(entry, Call) or ends_turn(entry, reader, set()) for entry in after):
         return None
     source = next((entry.origin.source for entry in reversed(reader.entries)), None)
