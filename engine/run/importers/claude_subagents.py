@@ -193,9 +193,10 @@ def _streamed_and_filed(task: Call, structured: dict | None, sub: Reader, left: 
 def _left_at_work(task: Call, structured: dict | None, sub: Reader, problems: list[Problem]) -> None:
     """A subagent's transcript that ends with the subagent at work (``claude_at_work``:
     its last step a call, answered or not, or its prompt taken with thinking alone) does
-    not hold what it did next, since a call's answer goes back to the subagent: an Agent call run in the background
-    returns at once, so a session copied while its subagent works holds its transcript
-    so far, and a transcript cut short ends so too. The calls after its last line are
+    not hold what it did next, since a call's answer goes back to the subagent, and
+    thinking leads to its next step: an Agent call run in the background returns at once,
+    so a session copied while its subagent works holds its transcript so far, and a
+    transcript cut short ends so too. The calls after its last line are
     unknown, unless the subagent stopped there (its Task call failed: the user
     interrupted it) or the Task's answer counts its calls and the transcript holds them
     all, each answered (``_fewer_than_told`` says when it holds fewer): then only its
