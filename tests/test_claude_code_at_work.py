@@ -97,8 +97,7 @@ def test_a_session_that_ends_at_a_call_leaves_its_calls_and_its_response_unknown
 
 # Words of the message that made the call, after it: on the call's own line, or on a line
 # of their own, as Claude Code writes each block of a message split over lines.
-WORDS_AFTER = _record("assistant", "a1", [{"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "make"}},
-                                          {"type": "text", "text": "Then I check the tests."}])
+WORDS_AFTER = _record("assistant", "a1", [CALL["message"]["content"][1], {"type": "text", "text": "Then I check the tests."}])
 WORDS_LINE = {**_record("assistant", "a2", [{"type": "text", "text": "Then I check the tests."}]),
               "message": {**CALL["message"], "content": [{"type": "text", "text": "Then I check the tests."}]}}
 
@@ -117,7 +116,8 @@ def test_words_said_with_a_call_after_it_leave_the_agent_at_work(tmp_path: Path,
 
 # What Claude Code writes of a message before its content: its thinking, and in 1.x the
 # placeholder "(no content)", each on a line of its own, the words or the call after it.
-THINKING = _record("assistant", "k1", [{"type": "thinking", "thinking": "The build first.", "signature": "x"}], stop=None)
+THINKING = _record("assistant", "k1", [{"type": "thinking", "thinking": "The build first.", "signature": "x"}],
+                   stop=None)
 PLACEHOLDER = _record("assistant", "k1", [{"type": "text", "text": "(no content)"}], stop=None)
 DONE = _record("assistant", "d1", [{"type": "text", "text": "It builds."}], stop="end_turn")
 AGAIN = _record("user", "u2", "Now run the tests")
@@ -135,8 +135,10 @@ def test_a_request_taken_with_no_words_nor_call_yet_leaves_the_agent_at_work(tmp
     assert any(p.startswith(f"s.jsonl:{len(records)}: ") and "calls-may-be-missing" in p for p in problems)
 
 
-@pytest.mark.parametrize("after", [DONE, _record("user", "i1", [{"type": "text", "text": "[Request interrupted by user]"}])],
-                         ids=["words", "interrupt"])
+INTERRUPT = _record("user", "i1", [{"type": "text", "text": "[Request interrupted by user]"}])
+
+
+@pytest.mark.parametrize("after", [DONE, INTERRUPT], ids=["words", "interrupt"])
 def test_thinking_then_what_ends_the_turn_is_read_as_it_is(tmp_path: Path, after: dict):
     _, problems = checks_graded(_session(tmp_path, PROMPT, THINKING, after), CHECKS)
     assert not any("calls-may-be-missing" in p for p in problems)
