@@ -97,7 +97,8 @@ def test_a_session_that_ends_at_a_call_leaves_its_calls_and_its_response_unknown
 
 # Words of the message that made the call, after it: on the call's own line, or on a line
 # of their own, as Claude Code writes each block of a message split over lines.
-WORDS_AFTER = _record("assistant", "a1", [CALL["message"]["content"][1], {"type": "text", "text": "Then I check the tests."}])
+WORDS_AFTER = _record("assistant", "a1", [CALL["message"]["content"][1],
+                                          {"type": "text", "text": "Then I check the tests."}])
 WORDS_LINE = {**_record("assistant", "a2", [{"type": "text", "text": "Then I check the tests."}]),
               "message": {**CALL["message"], "content": [{"type": "text", "text": "Then I check the tests."}]}}
 
