@@ -139,6 +139,25 @@ def test_a_request_taken_with_no_words_nor_call_yet_leaves_the_agent_at_work(tmp
 INTERRUPT = _record("user", "i1", [{"type": "text", "text": "[Request interrupted by user]"}])
 
 
+# A real Claude Code 2.1.14 session: each request answered by a thinking line, then the
+# words or the Read call of the same message on the next line.
+THINKS_FIRST = REAL.parents[1] / "stop-hook-progress-records" / "d266fdf5-b6a3-46aa-8627-920959a0109a.jsonl"
+
+
+def test_the_real_session_cut_at_a_thinking_line_never_passes_a_check_the_run_fails(tmp_path: Path):
+    lines = THINKS_FIRST.read_bytes().splitlines(keepends=True)
+    cuts = [n for n, line in enumerate(lines, start=1) if b'"type":"thinking"' in line.replace(b" ", b"")
+            and b'"tool_result"' not in lines[n - 2]]  # after a request, not after a call's answer
+    assert cuts == [3, 9]
+    for n in cuts:
+        source = tmp_path / str(n) / THINKS_FIRST.name
+        source.parent.mkdir()
+        source.write_bytes(b"".join(lines[:n]))
+        outcomes, problems = checks_graded(source, ['no calls to "Read"', 'not response contains "stop"'])
+        assert outcomes == ["error", "error"], (n, outcomes)
+        assert any(p.startswith(f"{THINKS_FIRST.name}:{n}: ") and "calls-may-be-missing" in p for p in problems)
+
+
 @pytest.mark.parametrize("after", [DONE, INTERRUPT], ids=["words", "interrupt"])
 def test_thinking_then_what_ends_the_turn_is_read_as_it_is(tmp_path: Path, after: dict):
     _, problems = checks_graded(_session(tmp_path, PROMPT, THINKING, after), CHECKS)
