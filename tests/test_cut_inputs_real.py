@@ -22,7 +22,7 @@ Where each file is cut (a deterministic sample, a few seconds in all):
 - not a Claude Code session log, nor a subagent's ``agent-*.jsonl`` file, cut exactly
   between two lines: nothing marks where a session ends, so such a cut cannot be told
   from a session that ended there. But a session log cut between two lines while its
-  agent works (its last step a call), and so cut after a compaction Claude Code made
+  agent works (its last step a call, or its thinking alone after a request), and so cut after a compaction Claude Code made
   mid-turn, is: the agent was at work (a test of its own, at every such line). Nor Markdown (an executor log, a delivered answer)
   cut anywhere but inside a UTF-8 sequence: Markdown marks no end, and a log cut after
   a word reads as a log that ends there;
@@ -458,7 +458,10 @@ def at_work(values: list) -> bool:
     """Whether a session's main agent is at work after the records ``values``, as the
     records themselves say: its last step (a text or a call; thinking is none) is a
     call, and no turn of the user (a message with words, neither meta nor a compaction's
-    summary nor a tool's answer) came after it."""
+    summary nor a tool's answer) came after it; or, after the user's last turn, it wrote
+    thinking alone (Claude Code writes a message's thinking on a line of its own, before
+    the words or the call that follow)."""
+    thought = False  # an assistant record with no step after the user's last turn
     for value in reversed(values):
         if not isinstance(value, dict) or value.get("isSidechain") or not isinstance(value.get("message"), dict):
             continue
@@ -468,9 +471,10 @@ def at_work(values: list) -> bool:
         steps = [kind for kind in kinds if kind in ("text", "tool_use")]
         if value.get("type") == "assistant" and steps:
             return steps[-1] == "tool_use"
+        thought = thought or value.get("type") == "assistant"
         if value.get("type") == "user" and "text" in kinds and not (value.get("isMeta")
                                                                    or value.get("isCompactSummary")):
-            return False
+            return thought
     return False
 
 
@@ -483,7 +487,7 @@ SESSIONS = [source for source in SOURCES if source.path.startswith("claude-code/
 def test_a_session_log_cut_between_lines_while_the_agent_works_never_passes(tmp_path: Path, source: Source,
                                                                             then: str):
     """Cut after each line where the records show the agent at work (its last step a
-    call), and there followed by a compaction Claude Code made on its own (the agent
+    call, or its thinking alone after a request), and there followed by a compaction Claude Code made on its own (the agent
     carries on after it): every check the whole run fails must not pass. A cut where
     the agent had finished a turn reads as a session that ended there: nothing marks
     a session log's end."""
