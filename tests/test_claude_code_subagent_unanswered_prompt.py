@@ -66,6 +66,11 @@ ANSWERED = {
         _record("user", "x2", [{"type": "tool_result", "tool_use_id": "b1", "content": "END"}],
                 isSidechain=True, agentId="a1234"),
         _record("assistant", "x3", [{"type": "text", "text": "END"}], isSidechain=True, agentId="a1234")],
+    # an API error Claude Code wrote in the subagent's place ended its turn: nothing of it is missing
+    "an API error": [{**_record("assistant", "x1", [{"type": "text", "text": "API Error: 529 Overloaded"}],
+                                isSidechain=True, agentId="a1234", isApiErrorMessage=True),
+                      "message": {"id": "m-x1", "role": "assistant", "model": "<synthetic>",
+                                  "content": [{"type": "text", "text": "API Error: 529 Overloaded"}]}}],
 }
 # The subagent's transcript so far: its prompt answered with a call, whose answer goes
 # back to the subagent, which was still at work in the background

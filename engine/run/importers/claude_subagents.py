@@ -72,8 +72,9 @@ def _unanswered_prompt(reader: Reader, problems: list[Problem]) -> None:
     returns at once, so a session copied while the subagent works holds no more of it,
     and a transcript cut short ends so too. Its calls are unknown (a subagent that was
     interrupted asks nothing more: ``claude_requests.interrupted``, even before it answered,
-    as Claude Code interrupts its prompt-suggestion agent when the user types)."""
-    if reader.asked is None or reader.interrupted_at == reader.asked[0]:
+    as Claude Code interrupts its prompt-suggestion agent when the user types, nor one
+    whose turn an API error Claude Code wrote in its place ended, as for the main agent)."""
+    if reader.asked is None or reader.asked[0] in (reader.interrupted_at, reader.ended_in_error):
         return
     line, _ = reader.asked
     # the request is the last one read: the last text entry at its line
