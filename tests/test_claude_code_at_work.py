@@ -136,9 +136,6 @@ def test_a_request_taken_with_no_words_nor_call_yet_leaves_the_agent_at_work(tmp
     assert any(p.startswith(f"s.jsonl:{len(records)}: ") and "calls-may-be-missing" in p for p in problems)
 
 
-INTERRUPT = _record("user", "i1", [{"type": "text", "text": "[Request interrupted by user]"}])
-
-
 # A real Claude Code 2.1.14 session: each request answered by a thinking line, then the
 # words or the Read call of the same message on the next line.
 THINKS_FIRST = REAL.parents[1] / "stop-hook-progress-records" / "d266fdf5-b6a3-46aa-8627-920959a0109a.jsonl"
@@ -156,6 +153,9 @@ def test_the_real_session_cut_at_a_thinking_line_never_passes_a_check_the_run_fa
         outcomes, problems = checks_graded(source, ['no calls to "Read"', 'not response contains "stop"'])
         assert outcomes == ["error", "error"], (n, outcomes)
         assert any(p.startswith(f"{THINKS_FIRST.name}:{n}: ") and "calls-may-be-missing" in p for p in problems)
+
+
+INTERRUPT = _record("user", "i1", [{"type": "text", "text": "[Request interrupted by user]"}])
 
 
 @pytest.mark.parametrize("after", [DONE, INTERRUPT], ids=["words", "interrupt"])

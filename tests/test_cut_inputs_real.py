@@ -22,8 +22,9 @@ Where each file is cut (a deterministic sample, a few seconds in all):
 - not a Claude Code session log, nor a subagent's ``agent-*.jsonl`` file, cut exactly
   between two lines: nothing marks where a session ends, so such a cut cannot be told
   from a session that ended there. But a session log cut between two lines while its
-  agent works (its last step a call, or its thinking alone after a request), and so cut after a compaction Claude Code made
-  mid-turn, is: the agent was at work (a test of its own, at every such line). Nor Markdown (an executor log, a delivered answer)
+  agent works (its last step a call, or its thinking alone after a request), and so cut
+  after a compaction Claude Code made mid-turn, is: the agent was at work (a test of its
+  own, at every such line). Nor Markdown (an executor log, a delivered answer)
   cut anywhere but inside a UTF-8 sequence: Markdown marks no end, and a log cut after
   a word reads as a log that ends there;
 - the files of a run folder: ``metrics.json`` cut anywhere (JSON marks its end); a
@@ -487,10 +488,10 @@ SESSIONS = [source for source in SOURCES if source.path.startswith("claude-code/
 def test_a_session_log_cut_between_lines_while_the_agent_works_never_passes(tmp_path: Path, source: Source,
                                                                             then: str):
     """Cut after each line where the records show the agent at work (its last step a
-    call, or its thinking alone after a request), and there followed by a compaction Claude Code made on its own (the agent
-    carries on after it): every check the whole run fails must not pass. A cut where
-    the agent had finished a turn reads as a session that ended there: nothing marks
-    a session log's end."""
+    call, or its thinking alone after a request), and there followed by a compaction
+    Claude Code made on its own (the agent carries on after it): every check the whole
+    run fails must not pass. A cut where the agent had finished a turn reads as a
+    session that ended there: nothing marks a session log's end."""
     checks = list(failed_whole(source.path))
     assert checks, "the whole run fails no negative check: nothing to try"
     program = referee.compile(rules(checks))
