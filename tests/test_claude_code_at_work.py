@@ -115,7 +115,7 @@ def test_words_said_with_a_call_after_it_leave_the_agent_at_work(tmp_path: Path,
     assert not any("no-reply" in p for p in problems)
 
 
-# What Claude Code writes of a message before its content: its thinking, and in 1.x the
+# What Claude Code writes of a message before its content: its thinking, or the streaming
 # placeholder "(no content)", each on a line of its own, the words or the call after it.
 THINKING = _record("assistant", "k1", [{"type": "thinking", "thinking": "The build first.", "signature": "x"}],
                    stop=None)
