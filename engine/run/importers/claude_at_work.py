@@ -90,6 +90,17 @@ def silent_turn(reader: Reader) -> Origin | None:
     return Origin(source, max([reader.last_said] + [entry.origin.line for entry in after]))
 
 
+def at_work(reader: Reader) -> tuple[Origin, bool] | None:
+    """Where ``reader``'s agent was left at work, and whether at a call
+    (``left_at_work``) rather than on a turn it took with thinking alone
+    (``silent_turn``); None when neither."""
+    found = left_at_work(reader)
+    if found is not None:
+        return found, True
+    silent = silent_turn(reader)
+    return None if silent is None else (silent, False)
+
+
 def went_on_after(reader: Reader) -> list[int]:
     """The positions of the calls of ``reader``'s agent that no record answers while
     the agent went on after them (a later call answered, or its words, its thinking

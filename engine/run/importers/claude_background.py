@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
-from referee.engine.run.importers.claude_at_work import left_at_work, silent_turn
+from referee.engine.run.importers.claude_at_work import at_work
 from referee.engine.run.importers.record import Call
 from referee.engine.run.model import Problem
 
@@ -60,18 +60,17 @@ def _fewer_than_noticed(name: str, notice: tuple[int, dict], reader: Reader, pro
 
 def _at_work_unnoticed(reader: Reader, problems: list[Problem]) -> None:
     """A background subagent whose messages end at a call, or at its prompt taken with
-    thinking alone (``silent_turn``), with no notice that it ended: a call's answer goes
+    thinking alone (``at_work``), with no notice that it ended: a call's answer goes
     back to the subagent, and thinking is a step towards its next, so it went on after them."""
-    found = left_at_work(reader)
-    if found is not None:
-        problems.append(Problem(CALLS_MAY_BE_MISSING, found.source, "this background subagent's messages end with "
-                                "it at work (its last step a call, no words after it), and no notice says it ended: "
-                                "its calls after this line are unknown", found.line))
-    elif (silent := silent_turn(reader)) is not None:
-        problems.append(Problem(CALLS_MAY_BE_MISSING, silent.source, "this background subagent's messages end with "
-                                "it at work on its prompt, before its first words or call (thinking alone, or a "
-                                "placeholder), and no notice says it ended: its calls after this line are unknown",
-                                silent.line))
+    found = at_work(reader)
+    if found is None:
+        return
+    where, at_call = found
+    how = ("(its last step a call, no words after it)," if at_call else
+           "on its prompt, before its first words or call (thinking alone, or a placeholder),")
+    problems.append(Problem(CALLS_MAY_BE_MISSING, where.source, f"this background subagent's messages end with it at "
+                            f"work {how} and no notice says it ended: its calls after this line are unknown",
+                            where.line))
 
 
 def _notices(values: list) -> Iterator[tuple[str, tuple[int, dict]]]:

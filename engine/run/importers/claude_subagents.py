@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.engine.run.agents import CALLS_MAY_BE_MISSING
 from referee.engine.run.importers import record as R
-from referee.engine.run.importers.claude_at_work import left_at_work, silent_turn
+from referee.engine.run.importers.claude_at_work import at_work
 from referee.engine.run.importers.claude_format import FORMAT
 from referee.engine.run.importers.claude_records import Reader
 from referee.engine.run.importers.claude_results import refused
@@ -202,18 +202,17 @@ def _left_at_work(task: Call, structured: dict | None, sub: Reader, problems: li
     interrupted it) or the Task's answer counts its calls and the transcript holds them
     all, each answered (``_fewer_than_told`` says when it holds fewer): then only its
     last words, which its Task's answer gives, are not there."""
-    if task.status == "error" or _all_told(structured, sub):
+    found = at_work(sub)
+    if found is None or task.status == "error" or _all_told(structured, sub):
         return
-    if (found := left_at_work(sub)) is not None:
-        problems.append(Problem(CALLS_MAY_BE_MISSING, found.source, "this subagent's transcript ends with the subagent "
-                                "at work: its last step is a call, whose answer goes back to the subagent, and no "
-                                "words of it follow (it was still at work, or the transcript is cut short), so its "
-                                "calls after this line are unknown", found.line))
-    elif (silent := silent_turn(sub)) is not None:
-        problems.append(Problem(CALLS_MAY_BE_MISSING, silent.source, "this subagent's transcript ends with the "
-                                "subagent at work on its prompt, before its first words or call (thinking alone, or "
-                                "a placeholder: it was still at work, or the transcript is cut short), so its calls "
-                                "after this line are unknown", silent.line))
+    where, at_call = found
+    message = ("this subagent's transcript ends with the subagent at work: its last step is a call, whose answer "
+               "goes back to the subagent, and no words of it follow (it was still at work, or the transcript is cut "
+               "short), so its calls after this line are unknown" if at_call else
+               "this subagent's transcript ends with the subagent at work on its prompt, before its first words or "
+               "call (thinking alone, or a placeholder: it was still at work, or the transcript is cut short), so its "
+               "calls after this line are unknown")
+    problems.append(Problem(CALLS_MAY_BE_MISSING, where.source, message, where.line))
 
 
 def _all_told(structured: dict | None, sub: Reader) -> bool:
