@@ -44,9 +44,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         items[:] = [item for item in items if not _needs_shared(item)]
         config.hook.pytest_deselected(items=left_out)
         config.stash[_LEFT_OUT] = len(left_out)
+        # Under pytest-xdist (-n) each worker collects and the controller prints the
+        # summary: the count goes to it with what the worker sends back as it ends.
+        sent_back = getattr(config, "workeroutput", None)
+        if sent_back is not None:
+            sent_back[_WORKER_LEFT_OUT] = len(left_out)
 
 
 _LEFT_OUT = pytest.StashKey[int]()
+_WORKER_LEFT_OUT = "referee_left_out"
+
+
+@pytest.hookimpl(optionalhook=True)  # pytest-xdist's hook: the controller, as a worker ends
+def pytest_testnodedown(node, error) -> None:
+    # every worker collects every test, so each leaves out the same ones
+    count = getattr(node, "workeroutput", {}).get(_WORKER_LEFT_OUT, 0)
+    node.config.stash[_LEFT_OUT] = max(node.config.stash.get(_LEFT_OUT, 0), count)
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
