@@ -19,12 +19,12 @@ UNITS = ["<a", "<!--<pre>", "--> <!-- ", "<a b='", "<pre ", "</", "<script>", "<
 
 def _time(read, unit: str, n: int) -> float:
     arg = Val("<pre>" + unit * n + "\n" + unit * n, Prov("response", "r.md", "r.md", 1))
-    began = time.perf_counter()
+    began = time.process_time()
     try:
         read(arg)
     except EvalError:
         pass
-    return time.perf_counter() - began
+    return time.process_time() - began
 
 
 @pytest.mark.parametrize("read", [textparts.code, textparts.quotes, textparts.parts], ids=["code", "quotes", "parts"])

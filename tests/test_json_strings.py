@@ -43,9 +43,9 @@ def test_an_invalid_literal_reads_as_written():
 
 def _time(unit: str, n: int) -> float:
     text = unit * n
-    began = time.perf_counter()
+    began = time.process_time()
     strings_read(text, JSON_FILE)
-    return time.perf_counter() - began
+    return time.process_time() - began
 
 
 @pytest.mark.parametrize("unit", ['\\"', '"\\', '"a\\/', '\\u0065"', '"\\\\', '"'])

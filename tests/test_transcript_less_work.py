@@ -178,10 +178,10 @@ def test_hidden_headings_take_a_time_linear_in_a_long_line():
 
     def seconds_for(repeats: int) -> float:
         text = " x \t#" * repeats + "\n\t## [tool_calls] Step 1: hidden\n"
-        start = time.perf_counter()
+        start = time.process_time()
         found = transcript_sections.hidden_headings(text, "t.md")
         assert [p.line for p in found] == [2]
-        return time.perf_counter() - start
+        return time.process_time() - start
 
     grows_linearly(seconds_for)
 
@@ -195,9 +195,9 @@ def test_many_hidden_headings_take_a_time_linear_in_their_number():
 
     def seconds_for(repeats: int) -> float:
         text = "\t## [tool_calls] Step 1: hidden\n" * repeats
-        start = time.perf_counter()
+        start = time.process_time()
         found = transcript_sections.hidden_headings(text, "t.md")
         assert [p.line for p in found[-2:]] == [repeats - 1, repeats]
-        return time.perf_counter() - start
+        return time.process_time() - start
 
     grows_linearly(seconds_for)
