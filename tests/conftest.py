@@ -1,16 +1,30 @@
-"""Shared test fixtures: where the repository and the shared examples are."""
+"""Shared test fixtures: where the repository and the shared examples are, and no
+network for any test."""
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
+from offline import connect_ex_locally, connect_locally
+
 # No test may depend on how fast the machine is: hypothesis's per-example deadline
 # is a timing threshold, so it is off everywhere.
 settings.register_profile("referee", deadline=None, print_blob=True)
 settings.load_profile("referee")
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _offline():
+    """No test touches the network (tests/offline.py)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(socket.socket, "connect", connect_locally)
+        patch.setattr(socket.socket, "connect_ex", connect_ex_locally)
+        yield
+
 
 REPO = Path(__file__).resolve().parents[1]
 # The shared design folder sits beside the checkout (../shared), in CI too.

@@ -34,7 +34,8 @@ def test_plain():
 def test_the_tests_left_out_are_counted_in_one_line(tmp_path: Path, workers: list[str]):
     tests = tmp_path / "checkout" / "tests"  # no shared/ beside the checkout
     tests.mkdir(parents=True)
-    shutil.copy(Path(__file__).with_name("conftest.py"), tests / "conftest.py")
+    for helper in ("conftest.py", "offline.py"):
+        shutil.copy(Path(__file__).with_name(helper), tests / helper)
     (tests / "test_some.py").write_text(_TESTS, encoding="utf-8")
     env = {name: value for name, value in os.environ.items() if not name.startswith("PYTEST_")}
     done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *workers, str(tests)],
