@@ -8,6 +8,7 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -42,11 +43,17 @@ def assignments(draw):
     return count, hosts, list(order)
 
 
+@pytest.fixture(scope="module")
+def unsharded_folder(tmp_path_factory) -> Path:
+    """Where the unsharded grade is made, once for the module (pytest removes it)."""
+    return tmp_path_factory.mktemp("unsharded")
+
+
 @settings(max_examples=4, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(assignments())
-def test_merged_shards_are_one_unsharded_grade(capsys, assignment):
+def test_merged_shards_are_one_unsharded_grade(capsys, unsharded_folder, assignment):
     count, hosts, order = assignment
-    expected_code, expected = unsharded_outcome(capsys)
+    expected_code, expected = unsharded_outcome(capsys, unsharded_folder)
     with tempfile.TemporaryDirectory() as where:
         merged = sharded(Path(where), count, hosts, order)
         code = main(["merge", str(merged), *RULE_ARGS])
@@ -57,9 +64,8 @@ def test_merged_shards_are_one_unsharded_grade(capsys, assignment):
 _BASE: dict[str, tuple] = {}
 
 
-def unsharded_outcome(capsys) -> tuple:
+def unsharded_outcome(capsys, where: Path) -> tuple:
     if "done" not in _BASE:
-        where = Path(tempfile.mkdtemp(prefix="referee-unsharded-"))
         workspace = fresh(where)
         _BASE["done"] = (grade(workspace), outcome(workspace, capsys))
     return _BASE["done"]
