@@ -12,7 +12,11 @@ import pytest
 @pytest.mark.parametrize("address", [("8.8.8.8", 53), ("2001:4860:4860::8888", 443, 0, 0), ("example.com", 80)])
 def test_a_connection_out_of_the_machine_fails(address):
     family = socket.AF_INET6 if ":" in address[0] else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as sock, pytest.raises(OSError, match="no test touches"):
+    try:
+        sock = socket.socket(family, socket.SOCK_STREAM)
+    except OSError:  # a kernel built without IPv6
+        pytest.skip("this machine makes no socket of that family")
+    with sock, pytest.raises(OSError, match="no test touches"):
         sock.connect(address)
 
 
