@@ -8,17 +8,13 @@ are the same bytes whichever way."""
 from __future__ import annotations
 
 import hashlib
-import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[1]
-EXAMPLE = REPO / "examples" / "booking-skill-workspace"
-RULES = REPO / "examples" / "booking-skill" / "booking.rules"
-EVALS = REPO / "examples" / "booking-skill" / "evals" / "evals.json"
+from sharded import RULE_ARGS, fresh
 
 # The start method is chosen before referee loads, as a program embedding it would.
 _START = '''import multiprocessing
@@ -34,14 +30,12 @@ if __name__ == "__main__":
 
 def _graded(where: Path, method: str) -> tuple[str, dict[str, str]]:
     """What ``grade --jobs 2`` prints with ``--check``, and the files a writing grade
-    leaves in a copy of the example, with workers started by ``method``."""
+    leaves in a copy of the example without its reports, with workers started by ``method``."""
     where.mkdir()
     script = where / "start.py"
     script.write_text(_START, encoding="utf-8")
-    workspace = where / "workspace"
-    shutil.copytree(EXAMPLE, workspace)
-    grade = [sys.executable, str(script), method, "grade", "workspace", "--rules", str(RULES),
-             "--evals", str(EVALS), "--jobs", "2", "--json"]
+    workspace = fresh(where, "workspace")
+    grade = [sys.executable, str(script), method, "grade", "workspace", *RULE_ARGS, "--jobs", "2", "--json"]
     checked = subprocess.run([*grade, "--check"], cwd=where, capture_output=True, text=True, timeout=300)
     assert checked.returncode == 1, checked.stderr  # the example's runs without the skill fail
     written = subprocess.run(grade, cwd=where, capture_output=True, text=True, timeout=300)
