@@ -3,13 +3,12 @@ network for any test."""
 
 from __future__ import annotations
 
-import socket
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-from offline import connect_ex_locally, connect_locally
+from offline import no_network
 
 # No test may depend on how fast the machine is: hypothesis's per-example deadline
 # is a timing threshold, so it is off everywhere.
@@ -20,9 +19,7 @@ settings.load_profile("referee")
 @pytest.fixture(autouse=True, scope="session")
 def _offline():
     """No test touches the network (tests/offline.py)."""
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(socket.socket, "connect", connect_locally)
-        patch.setattr(socket.socket, "connect_ex", connect_ex_locally)
+    with no_network():
         yield
 
 

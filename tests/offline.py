@@ -2,15 +2,17 @@
 outside this machine and its private networks (a model provider, a package index) fails
 the test, where an offline machine would only make that test slow or flaky. This
 machine's own and private addresses stay open: the tests' own servers, and Ray's local
-cluster (at the address of the machine's name). tests/conftest.py puts these in place
-of ``socket.socket``'s ``connect`` and ``connect_ex`` for the whole session."""
+cluster (at the address of the machine's name). tests/conftest.py holds the whole
+session in ``no_network()``."""
 
 from __future__ import annotations
 
 import ipaddress
 import socket
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
-_CONNECT, _CONNECT_EX = socket.socket.connect, socket.socket.connect_ex
+import pytest
 
 
 def _local(address: object) -> bool:
@@ -33,13 +35,20 @@ def _own_addresses() -> set[str]:
         return set()
 
 
-def connect_locally(sock: socket.socket, address: object) -> None:
-    if not _local(address):
-        raise OSError(f"a test connected to {address!r}: no test touches the network")
-    _CONNECT(sock, address)
+@contextmanager
+def no_network() -> Iterator[None]:
+    """``socket.socket``'s ``connect`` and ``connect_ex`` refuse an address outside the
+    machine and its private networks, while inside."""
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("connect", "connect_ex"):
+            patch.setattr(socket.socket, name, _locally(getattr(socket.socket, name)))
+        yield
 
 
-def connect_ex_locally(sock: socket.socket, address: object) -> int:
-    if not _local(address):
-        raise OSError(f"a test connected to {address!r}: no test touches the network")
-    return _CONNECT_EX(sock, address)
+def _locally(connect: Callable) -> Callable:
+    def checked(sock: socket.socket, address: object):
+        if not _local(address):
+            raise OSError(f"a test connected to {address!r}: no test touches the network")
+        return connect(sock, address)
+
+    return checked
