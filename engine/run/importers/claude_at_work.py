@@ -84,10 +84,9 @@ def silent_turn(reader: Reader) -> Origin | None:
     # no narration to set apart: a message that made a call gave a Call here, and that ends it
     if any(isinstance(entry, Call) or ends_turn(entry, reader, set()) for entry in after):
         return None
-    source = next((entry.origin.source for entry in reversed(reader.entries)), None)
-    if source is None:
+    if not reader.entries:
         return None
-    return Origin(source, max([reader.last_said] + [entry.origin.line for entry in after]))
+    return Origin(reader.entries[-1].origin.source, max([reader.last_said] + [entry.origin.line for entry in after]))
 
 
 def at_work(reader: Reader) -> tuple[Origin, bool] | None:
